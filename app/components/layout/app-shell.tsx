@@ -1,0 +1,26 @@
+import type { ReactNode } from "react";
+import { Footer } from "./footer";
+import { Header } from "./header";
+import { Sidebar } from "./sidebar";
+
+/** The shared layout: fixed header, the sidebar on wide screens, the page and the footer. */
+export function AppShell({ children }: { children: ReactNode }) {
+  return (
+    <>
+      <a
+        href="#main"
+        className="sr-only z-50 rounded-full bg-accent px-4 py-2 font-semibold text-accent-ink focus:not-sr-only focus:fixed focus:top-3 focus:left-3"
+      >
+        Skip to main content
+      </a>
+      <Header />
+      <Sidebar />
+      <div className="pt-(--header-height) lg:pl-60">
+        <main id="main" tabIndex={-1} className="mx-auto min-h-[70vh] w-full max-w-6xl px-4 pt-8 focus:outline-none lg:px-8">
+          {children}
+        </main>
+        <Footer />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,83 @@
+import { useEffect, useRef } from "react";
+import { Link, useLocation } from "react-router";
+import { buttonClasses } from "~/components/ui/button";
+import { cx } from "~/lib/cx";
+import { HeaderSearch } from "./header-search";
+import { headerLinks, libraryLinks } from "./nav-items";
+
+/**
+ * The small-screen menu: a native disclosure, so it opens and its links work without JavaScript. With
+ * JavaScript it also closes on Escape, on navigation and when focus or a click leaves it.
+ */
+export function MobileMenu({ className }: { className?: string }) {
+  const ref = useRef<HTMLDetailsElement>(null);
+  const location = useLocation();
+
+  useEffect(() => {
+    if (ref.current) ref.current.open = false;
+  }, [location]);
+
+  useEffect(() => {
+    function onKeyDown(event: KeyboardEvent) {
+      const menu = ref.current;
+      if (event.key === "Escape" && menu?.open) {
+        menu.open = false;
+        menu.querySelector("summary")?.focus();
+      }
+    }
+    function onPointerDown(event: PointerEvent) {
+      const menu = ref.current;
+      if (menu?.open && !menu.contains(event.target as Node)) menu.open = false;
+    }
+    document.addEventListener("keydown", onKeyDown);
+    document.addEventListener("pointerdown", onPointerDown);
+    return () => {
+      document.removeEventListener("keydown", onKeyDown);
+      document.removeEventListener("pointerdown", onPointerDown);
+    };
+  }, []);
+
+  return (
+    <details ref={ref} className={cx("group", className)}>
+      <summary className={cx(buttonClasses({ variant: "secondary", size: "md" }), "list-none cursor-pointer [&::-webkit-details-marker]:hidden")}>
+        <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="size-5">
+          <path fillRule="evenodd" d="M2 4.75A.75.75 0 0 1 2.75 4h14.5a.75.75 0 0 1 0 1.5H2.75A.75.75 0 0 1 2 4.75Zm0 5.25a.75.75 0 0 1 .75-.75h14.5a.75.75 0 0 1 0 1.5H2.75A.75.75 0 0 1 2 10Zm.75 4.5a.75.75 0 0 0 0 1.5h14.5a.75.75 0 0 0 0-1.5H2.75Z" clipRule="evenodd" />
+        </svg>
+        Menu
+      </summary>
+      <nav
+        aria-label="Mobile"
+        className="absolute inset-x-0 top-(--header-height) max-h-[calc(100dvh-var(--header-height))] overflow-y-auto border-b border-stage-700 bg-stage-900 px-4 pt-4 pb-6 shadow-2xl"
+      >
+        <HeaderSearch className="mb-4 md:hidden" />
+        <ul className="grid gap-1">
+          {headerLinks.map((link) => (
+            <li key={link.to}>
+              <Link to={link.to} className="block rounded-lg px-3 py-3 text-base font-medium text-ink hover:bg-stage-800">
+                {link.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+        <p className="mt-4 px-3 text-xs font-semibold tracking-wider text-ink-faint uppercase">Your Library</p>
+        <ul className="mt-1 grid gap-1">
+          {libraryLinks.map((link) => (
+            <li key={link.to}>
+              <Link to={link.to} className="block rounded-lg px-3 py-3 text-base text-ink-muted hover:bg-stage-800 hover:text-ink">
+                {link.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+        <div className="mt-5 grid grid-cols-2 gap-3">
+          <Link to="/login" className={buttonClasses({ variant: "secondary" })}>
+            Log in
+          </Link>
+          <Link to="/register" className={buttonClasses()}>
+            Sign up
+          </Link>
+        </div>
+      </nav>
+    </details>
+  );
+}

@@ -1,0 +1,66 @@
+import { NavLink } from "react-router";
+import { cx } from "~/lib/cx";
+import { libraryLinks, sidebarLinks } from "./nav-items";
+
+function SidebarLink({ to, label }: { to: string; label: string }) {
+  return (
+    <NavLink
+      to={to}
+      end={to === "/"}
+      className={({ isActive }) =>
+        cx(
+          "block rounded-lg px-3 py-2 text-sm font-medium",
+          isActive ? "bg-stage-800 text-ink" : "text-ink-muted hover:bg-stage-850 hover:text-ink",
+        )
+      }
+    >
+      {label}
+    </NavLink>
+  );
+}
+
+export function Sidebar() {
+  return (
+    <aside className="fixed top-(--header-height) bottom-0 left-0 hidden w-60 overflow-y-auto border-r border-stage-700 bg-stage-900 px-3 py-5 lg:block">
+      <nav aria-label="Browse">
+        <ul className="grid gap-0.5">
+          {sidebarLinks.map((link) => (
+            <li key={link.to}>
+              <SidebarLink {...link} />
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <nav aria-labelledby="library-heading" className="mt-8">
+        <h2 id="library-heading" className="px-3 text-xs font-semibold tracking-wider text-ink-faint uppercase">
+          Your Library
+        </h2>
+        <ul className="mt-2 grid gap-0.5">
+          {libraryLinks.map((link) => (
+            <li key={link.to}>
+              <SidebarLink {...link} />
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="mt-6 px-3">
+        {/* The spec gives playlists no behaviour yet: an honest, announced "coming soon" instead of a dead control. */}
+        <button
+          type="button"
+          aria-disabled="true"
+          aria-describedby="new-playlist-hint"
+          onClick={(event) => event.preventDefault()}
+          className="flex w-full cursor-not-allowed items-center gap-2 rounded-lg border border-dashed border-stage-600 px-3 py-2 text-sm text-ink-faint"
+        >
+          <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="size-4">
+            <path d="M10.75 4.75a.75.75 0 0 0-1.5 0v4.5h-4.5a.75.75 0 0 0 0 1.5h4.5v4.5a.75.75 0 0 0 1.5 0v-4.5h4.5a.75.75 0 0 0 0-1.5h-4.5v-4.5Z" />
+          </svg>
+          New Playlist
+        </button>
+        <p id="new-playlist-hint" className="mt-1.5 text-xs text-ink-faint">
+          Playlists are coming soon.
+        </p>
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,108 @@
+// Builds the app when its sources are newer than the build, and serves the production build through
+// workerd (`wrangler dev` on the build output), the way it runs on Cloudflare.
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+
+export const root = join(import.meta.dirname, "..", "..");
+const bin = (name: string) => join(root, "node_modules", ".bin", name);
+
+const sources = ["app", "workers", "public", "vite.config.ts", "react-router.config.ts", "wrangler.toml", "package.json"];
+const builtWorker = join(root, "build", "server", "index.js");
+
+function newestChange(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(path).reduce((newest, entry) => Math.max(newest, newestChange(join(path, entry))), stat.mtimeMs);
+}
+
+export function buildIsStale(): boolean {
+  if (!existsSync(builtWorker)) return true;
+  const built = statSync(builtWorker).mtimeMs;
+  return sources.some((source) => existsSync(join(root, source)) && newestChange(join(root, source)) > built);
+}
+
+export function buildIfStale(): void {
+  if (!buildIsStale()) return;
+  console.log("Building the app…");
+  const result = spawnSync(bin("react-router"), ["build"], { cwd: root, stdio: "inherit" });
+  if (result.status !== 0) throw new Error("The build failed");
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+export type AppServer = { url: string; stop(): Promise<void> };
+
+/** Serves the built Worker on `port`; resolves once it answers. `vars` become the Worker's environment. */
+export async function serveApp({
+  port,
+  vars = {},
+  quiet = false,
+}: {
+  port: number;
+  vars?: Record<string, string>;
+  quiet?: boolean;
+}): Promise<AppServer> {
+  const args = ["dev", "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false", "--log-level", quiet ? "error" : "info"];
+  for (const [name, value] of Object.entries(vars)) args.push("--var", `${name}:${value}`);
+  const child = spawn(bin("wrangler"), args, {
+    cwd: root,
+    stdio: ["ignore", quiet ? "ignore" : "inherit", quiet ? "ignore" : "inherit"],
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" },
+    detached: true,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = () => stopProcess(child);
+  try {
+    await waitForHttp(url, child);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, stop };
+}
+
+async function waitForHttp(url: string, child: ChildProcess, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler exited with code ${child.exitCode}`);
+    try {
+      const response = await fetch(`${url}/favicon.svg`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`The app did not answer at ${url} within ${timeoutMs / 1000}s`);
+}
+
+/** Stops a child and everything it started (wrangler runs workerd as its own child). */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.pid === undefined) return;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  try {
+    process.kill(-child.pid, "SIGTERM");
+  } catch {
+    return;
+  }
+  const killTimer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }, 5000);
+  await exited;
+  clearTimeout(killTimer);
+}

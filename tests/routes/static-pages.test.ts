@@ -1,0 +1,102 @@
+import { describe, expect, inject, it } from "vitest";
+
+const appUrl = inject("appUrl");
+
+async function render(path: string) {
+  const response = await fetch(new URL(path, appUrl), { redirect: "manual" });
+  return { status: response.status, contentType: response.headers.get("content-type"), html: await response.text() };
+}
+
+function title(html: string) {
+  return html.match(/<title>([^<]*)<\/title>/)?.[1];
+}
+
+function metaDescription(html: string) {
+  return html.match(/<meta name="description" content="([^"]*)"/)?.[1];
+}
+
+/** Visible text, roughly: tags dropped, entities for quotes decoded, whitespace collapsed. */
+function text(html: string) {
+  return html
+    .replace(/<script[\s\S]*?<\/script>/g, " ")
+    .replace(/<!-- -->/g, "")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ");
+}
+
+describe("the shared layout", () => {
+  it("server-renders the header, sidebar and footer links on every page", async () => {
+    const { status, html } = await render("/");
+    expect(status).toBe(200);
+    for (const href of ["/", "/discover", "/genres", "/artists", "/about", "/login", "/register", "/recent", "/liked", "/playlists", "/terms", "/privacy"]) {
+      expect(html).toContain(`href="${href}"`);
+    }
+    expect(html).toContain('href="#main"');
+    expect(text(html)).toContain("Skip to main content");
+    expect(text(html)).toContain("Your Library");
+    expect(html).toMatch(/<button[^>]*aria-disabled="true"[^>]*>[\s\S]*?New Playlist/);
+    expect(text(html)).toContain("Playlists are coming soon.");
+  });
+
+  it("offers the artist search as a plain GET form to the artist directory", async () => {
+    const { html } = await render("/about");
+    const form = html.match(/<form[^>]*role="search"[^>]*>/)?.[0];
+    expect(form).toContain('action="/artists"');
+    expect(form).toContain('method="get"');
+    expect(html).toMatch(/<input[^>]*name="q"/);
+  });
+});
+
+describe("static pages", () => {
+  it("/about states the revenue share and processor fees", async () => {
+    const { status, contentType, html } = await render("/about");
+    expect(status).toBe(200);
+    expect(contentType).toContain("text/html");
+    expect(title(html)).toBe("About · Crate");
+    expect(metaDescription(html)).toContain("88%");
+    const body = text(html);
+    expect(body).toContain("88% of digital sales");
+    expect(body).toContain("92% of physical sales");
+    expect(body).toContain("typically 4-6%");
+  });
+
+  it("/terms states the minimum age, ownership, licence, revenue share and date", async () => {
+    const { status, html } = await render("/terms");
+    expect(status).toBe(200);
+    expect(title(html)).toBe("Terms of Use · Crate");
+    expect(metaDescription(html)).toBeTruthy();
+    const body = text(html);
+    expect(body).toContain("at least 13 years old");
+    expect(body).toContain("keep full ownership");
+    expect(body).toContain("non-exclusive");
+    expect(body).toContain("88% of the price of every digital sale");
+    expect(body).toContain("Last updated January 15, 2024");
+  });
+
+  it("/privacy carries the same date", async () => {
+    const { status, html } = await render("/privacy");
+    expect(status).toBe(200);
+    expect(title(html)).toBe("Privacy Policy · Crate");
+    expect(metaDescription(html)).toBeTruthy();
+    expect(text(html)).toContain("Last updated January 15, 2024");
+  });
+
+  it("/ renders the home page", async () => {
+    const { status, html } = await render("/");
+    expect(status).toBe(200);
+    expect(title(html)).toBe("Crate");
+    expect(text(html)).toContain("Start Digging");
+  });
+});
+
+describe("unknown paths", () => {
+  it.each(["/no-such-page", "/about/extra/segments", "/dashboard/nowhere"])("%s answers 404 inside the layout", async (path) => {
+    const { status, html } = await render(path);
+    expect(status).toBe(404);
+    expect(title(html)).toBe("Page not found · Crate");
+    expect(text(html)).toContain("Page not found");
+    expect(html).toContain('href="/terms"');
+  });
+});
