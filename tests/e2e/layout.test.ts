@@ -1,0 +1,165 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { expectNoAxeViolations, hydrated, launchBrowser, newPage, screenshot, viewports } from "./support/browser.ts";
+
+let browser: Browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** The pages this build has, with the heading each shows. */
+const pages = [
+  { path: "/", heading: "Dig deeper. Pay the artist." },
+  { path: "/about", heading: "Music, straight from the people who make it" },
+  { path: "/terms", heading: "Terms of Use" },
+  { path: "/privacy", heading: "Privacy Policy" },
+];
+
+const headingFor = (path: string) => pages.find((page) => page.path === path)?.heading;
+
+async function expectArrivedAt(page: Page, path: string) {
+  await page.waitForURL((url) => url.pathname === path);
+  const heading = headingFor(path);
+  if (heading) await page.getByRole("heading", { level: 1, name: heading }).waitFor();
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+
+  describe(`desktop navigation ${mode}`, () => {
+    test("every header, sidebar and footer link reaches its page", async () => {
+      const { page, close } = await newPage(browser, { viewport: viewports.desktop, javaScriptEnabled });
+      const regions = [
+        { name: "Main", links: ["Home", "Discover", "Genres", "Artists", "About"] },
+        { name: "Browse", links: ["Home", "Genres", "Artists", "Discover", "About"] },
+        { name: "Your Library", links: ["Recently Played", "Liked Songs", "Your Playlists"] },
+        { name: "Legal", links: ["Terms", "Privacy"] },
+      ];
+      const expectedPath: Record<string, string> = {
+        Home: "/",
+        Discover: "/discover",
+        Genres: "/genres",
+        Artists: "/artists",
+        About: "/about",
+        "Recently Played": "/recent",
+        "Liked Songs": "/liked",
+        "Your Playlists": "/playlists",
+        Terms: "/terms",
+        Privacy: "/privacy",
+      };
+      for (const region of regions) {
+        for (const name of region.links) {
+          await page.goto("/about");
+          if (javaScriptEnabled) await hydrated(page);
+          await page.getByRole("navigation", { name: region.name }).getByRole("link", { name, exact: true }).click();
+          await expectArrivedAt(page, expectedPath[name]!);
+        }
+      }
+      for (const [name, path] of [["Log in", "/login"], ["Sign up", "/register"]] as const) {
+        await page.goto("/");
+        await page.getByRole("banner").getByRole("link", { name, exact: true }).click();
+        await page.waitForURL((url) => url.pathname === path);
+      }
+      await close();
+    });
+
+    test("the New Playlist button says it is coming soon and does nothing", async () => {
+      const { page, close } = await newPage(browser, { viewport: viewports.desktop, javaScriptEnabled });
+      await page.goto("/");
+      const button = page.getByRole("button", { name: "New Playlist" });
+      assert.equal(await button.getAttribute("aria-disabled"), "true");
+      assert.equal(await button.evaluate((element) => element.getAttribute("aria-describedby") && document.getElementById(element.getAttribute("aria-describedby")!)?.textContent), "Playlists are coming soon.");
+      // It stays reachable by keyboard so its hint can be heard, and pressing it changes nothing.
+      await button.focus();
+      await page.keyboard.press("Enter");
+      await page.keyboard.press("Space");
+      assert.equal(new URL(page.url()).pathname, "/");
+      await close();
+    });
+  });
+
+  describe(`phone menu ${mode}`, () => {
+    test("opens and navigates", async () => {
+      const { page, close } = await newPage(browser, { viewport: viewports.phone, javaScriptEnabled });
+      await page.goto("/");
+      if (javaScriptEnabled) await hydrated(page);
+      const menu = page.getByRole("navigation", { name: "Mobile" });
+      assert.equal(await menu.isVisible(), false, "the menu starts closed");
+      await page.getByText("Menu", { exact: true }).click();
+      await menu.waitFor({ state: "visible" });
+      for (const name of ["Home", "Discover", "Genres", "Artists", "About", "Recently Played", "Liked Songs", "Your Playlists", "Log in", "Sign up"]) {
+        assert.ok(await menu.getByRole("link", { name, exact: true }).isVisible(), `${name} is in the menu`);
+      }
+      await screenshot(page, `phone-menu-open${javaScriptEnabled ? "" : "-no-js"}`);
+      await menu.getByRole("link", { name: "About", exact: true }).click();
+      await expectArrivedAt(page, "/about");
+      if (javaScriptEnabled) {
+        await menu.waitFor({ state: "hidden" });
+        // Escape closes it and gives focus back to the toggle.
+        await page.getByText("Menu", { exact: true }).click();
+        await menu.waitFor({ state: "visible" });
+        await page.keyboard.press("Escape");
+        await menu.waitFor({ state: "hidden" });
+      }
+      await close();
+    });
+  });
+}
+
+describe("pages", () => {
+  test("static pages show their facts", async () => {
+    const { page, close } = await newPage(browser);
+    await page.goto("/about");
+    for (const fact of ["88% of digital sales", "92% of physical sales", "typically 4-6%"]) {
+      await page.getByText(fact).first().waitFor();
+    }
+    await page.goto("/terms");
+    for (const fact of ["at least 13 years old", "keep full ownership", "non-exclusive, worldwide, royalty-free licence", "Last updated January 15, 2024"]) {
+      await page.getByText(fact).first().waitFor();
+    }
+    await page.goto("/privacy");
+    await page.getByText("Last updated January 15, 2024").waitFor();
+    await close();
+  });
+
+  test("an unknown URL shows the 404 page", async () => {
+    const { page, close } = await newPage(browser);
+    const response = await page.goto("/this-page-does-not-exist");
+    assert.equal(response?.status(), 404);
+    await page.getByRole("heading", { level: 1, name: "Page not found" }).waitFor();
+    await page.getByRole("link", { name: "Back to home" }).click();
+    await expectArrivedAt(page, "/");
+    await close();
+  });
+
+  test("keyboard users can skip to the content and see where focus is", async () => {
+    const { page, close } = await newPage(browser);
+    await page.goto("/about");
+    await hydrated(page);
+    await page.keyboard.press("Tab");
+    const skip = page.getByRole("link", { name: "Skip to main content" });
+    assert.ok(await skip.isVisible(), "the skip link appears on focus");
+    const outline = await skip.evaluate((element) => getComputedStyle(element).outlineStyle);
+    assert.notEqual(outline, "none", "focus is visible");
+    await page.keyboard.press("Enter");
+    assert.equal(new URL(page.url()).hash, "#main");
+    await close();
+  });
+
+  for (const [device, viewport] of Object.entries(viewports)) {
+    test(`axe finds no WCAG 2.2 A/AA violations (${device})`, async () => {
+      const { page, close } = await newPage(browser, { viewport });
+      for (const { path } of [...pages, { path: "/no-such-page" }]) {
+        await page.goto(path);
+        await hydrated(page);
+        await expectNoAxeViolations(page);
+        await screenshot(page, `${device}${path === "/" ? "-home" : path.replaceAll("/", "-")}`);
+      }
+      await close();
+    });
+  }
+});

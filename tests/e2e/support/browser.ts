@@ -1,0 +1,66 @@
+// Drives Debian's Chromium through playwright-core (no browser download is possible or needed).
+import { AxeBuilder } from "@axe-core/playwright";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import assert from "node:assert/strict";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+
+export const baseUrl = process.env.E2E_BASE_URL ?? "http://127.0.0.1:3000";
+const screenshotsDir = join(import.meta.dirname, "..", "..", "..", "test-results");
+
+export const viewports = {
+  phone: { width: 390, height: 844 },
+  desktop: { width: 1440, height: 900 },
+} as const;
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+}
+
+export async function newPage(
+  browser: Browser,
+  { viewport = viewports.desktop, javaScriptEnabled = true }: { viewport?: { width: number; height: number }; javaScriptEnabled?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
+  const context = await browser.newContext({ baseURL: baseUrl, viewport, javaScriptEnabled });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error" && !message.text().includes("404")) errors.push(message.text());
+  });
+  // Closing the page also checks that it never logged an error.
+  async function close() {
+    await context.close();
+    assert.deepEqual(errors, [], "the page logged errors");
+  }
+  return { context, page, close };
+}
+
+/** Waits until React has hydrated, so clicks reach enhanced handlers. */
+export async function hydrated(page: Page) {
+  await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
+}
+
+export async function screenshot(page: Page, name: string) {
+  mkdirSync(screenshotsDir, { recursive: true });
+  await page.screenshot({ path: join(screenshotsDir, `${name}.png`), fullPage: true });
+}
+
+/** Runs axe with the WCAG 2.2 A/AA rules and fails with the violations listed. */
+export async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]).analyze();
+  const summary = results.violations.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`);
+  assert.deepEqual(summary, [], `axe found violations on ${page.url()}`);
+}
