@@ -1,12 +1,19 @@
 import type { ReactNode } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import { SomethingWentWrong, errorMessage } from "~/components/error-boundary";
+import { sessionMiddleware, userContext } from "~/lib/session.server";
 import type { Route } from "./+types/root";
 import "./styles/app.css";
 
 export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
+
+export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
+
+export function loader({ context }: Route.LoaderArgs) {
+  return { user: context.get(userContext) };
+}
 
 export function Layout({ children }: { children: ReactNode }) {
   return (

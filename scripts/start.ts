@@ -1,11 +1,40 @@
-// `npm start`: build when needed, then serve the production build through workerd at PORT (3000).
+// `npm start`: the local Supabase-compatible stack (with demo data on first start) and the marketplace's
+// production build served through workerd. Ctrl-C stops both.
+import { repoDataDir, startLocalStack } from "../supabase/local/server.ts";
 import { buildIfStale, serveApp } from "./lib/app-server.ts";
+import { loadEnv } from "./lib/env.ts";
+import { demoAccounts } from "./lib/demo-accounts.ts";
 
-const port = Number(process.env.PORT ?? 3000);
+const env = loadEnv();
+const port = Number(env.PORT || 3000);
+const supabasePort = Number(env.SUPABASE_PORT || 54321);
 
 buildIfStale();
-const app = await serveApp({ port, quiet: true });
-console.log(`\nThe marketplace is running at http://localhost:${port}\nPress Ctrl-C to stop.\n`);
+console.log("Starting the local backend (the first start creates the database and demo media)…");
+const backend = await startLocalStack({
+  port: supabasePort,
+  dataDir: repoDataDir,
+  databaseUrl: env.DATABASE_URL || undefined,
+  verbose: true,
+});
+const app = await serveApp({
+  port,
+  quiet: true,
+  vars: { SUPABASE_URL: backend.url, SUPABASE_ANON_KEY: backend.anonKey },
+}).catch(async (error) => {
+  await backend.close();
+  throw error;
+});
+
+console.log(`
+  Marketplace      http://localhost:${port}
+  Local backend    ${backend.url}   (password-reset emails: ${backend.url}/auth/v1/outbox)
+
+  Demo accounts
+${demoAccounts.map((account) => `    ${account.role.padEnd(7)} ${account.email.padEnd(22)} ${account.password}`).join("\n")}
+
+  Press Ctrl-C to stop.
+`);
 
 let stopping = false;
 async function shutdown() {
@@ -13,6 +42,7 @@ async function shutdown() {
   stopping = true;
   console.log("\nStopping…");
   await app.stop();
+  await backend.close();
   process.exit(0);
 }
 process.on("SIGINT", shutdown);

@@ -1,12 +1,15 @@
 import { NavLink } from "react-router";
 import { LinkButton } from "~/components/ui/button";
 import { cx } from "~/lib/cx";
+import { useOptionalUser } from "~/lib/use-user";
+import { AccountMenu } from "./account-menu";
 import { HeaderSearch } from "./header-search";
 import { Logo } from "./logo";
 import { MobileMenu } from "./mobile-menu";
 import { headerLinks } from "./nav-items";
 
 export function Header() {
+  const user = useOptionalUser();
   return (
     <header className="fixed inset-x-0 top-0 z-40 h-(--header-height) border-b border-stage-700 bg-stage-950/90 backdrop-blur">
       <div className="flex h-full items-center gap-4 px-4 lg:px-6">
@@ -30,12 +33,18 @@ export function Header() {
         </nav>
         <HeaderSearch className="ml-auto hidden w-full max-w-xs md:block" />
         <div className="ml-auto hidden items-center gap-2 md:ml-0 lg:flex">
-          <LinkButton to="/login" variant="ghost">
-            Log in
-          </LinkButton>
-          <LinkButton to="/register">Sign up</LinkButton>
+          {user ? (
+            <AccountMenu user={user} />
+          ) : (
+            <>
+              <LinkButton to="/login" variant="ghost">
+                Log in
+              </LinkButton>
+              <LinkButton to="/register">Sign up</LinkButton>
+            </>
+          )}
         </div>
-        <MobileMenu className="ml-auto md:ml-0 lg:hidden" />
+        <MobileMenu user={user} className="ml-auto md:ml-0 lg:hidden" />
       </div>
     </header>
   );

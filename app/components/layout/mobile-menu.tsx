@@ -2,6 +2,8 @@ import { useEffect, useRef } from "react";
 import { Link, useLocation } from "react-router";
 import { buttonClasses } from "~/components/ui/button";
 import { cx } from "~/lib/cx";
+import type { SessionUser } from "~/lib/session.server";
+import { AccountLinks } from "./account-menu";
 import { HeaderSearch } from "./header-search";
 import { headerLinks, libraryLinks } from "./nav-items";
 
@@ -9,7 +11,7 @@ import { headerLinks, libraryLinks } from "./nav-items";
  * The small-screen menu: a native disclosure, so it opens and its links work without JavaScript. With
  * JavaScript it also closes on Escape, on navigation and when focus or a click leaves it.
  */
-export function MobileMenu({ className }: { className?: string }) {
+export function MobileMenu({ user, className }: { user: SessionUser | null; className?: string }) {
   const ref = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
 
@@ -69,14 +71,23 @@ export function MobileMenu({ className }: { className?: string }) {
             </li>
           ))}
         </ul>
-        <div className="mt-5 grid grid-cols-2 gap-3">
-          <Link to="/login" className={buttonClasses({ variant: "secondary" })}>
-            Log in
-          </Link>
-          <Link to="/register" className={buttonClasses()}>
-            Sign up
-          </Link>
-        </div>
+        {user ? (
+          <>
+            <p className="mt-4 px-3 text-xs font-semibold tracking-wider text-ink-faint uppercase">Signed in as {user.displayName}</p>
+            <ul className="mt-1 grid gap-1">
+              <AccountLinks user={user} itemClassName="block rounded-lg px-3 py-3 text-base text-ink hover:bg-stage-800" />
+            </ul>
+          </>
+        ) : (
+          <div className="mt-5 grid grid-cols-2 gap-3">
+            <Link to="/login" className={buttonClasses({ variant: "secondary" })}>
+              Log in
+            </Link>
+            <Link to="/register" className={buttonClasses()}>
+              Sign up
+            </Link>
+          </div>
+        )}
       </nav>
     </details>
   );

@@ -17,11 +17,11 @@ export function Label({ className, ...props }: ComponentProps<"label">) {
   return <label className={cx("mb-1.5 block text-sm font-medium text-ink", className)} {...props} />;
 }
 
-/** The message under a field; `role="alert"` is left to the form so messages are announced once. */
+/** The message under a field, announced when it appears and tied to the field by aria-describedby. */
 export function FieldError({ id, children }: { id: string; children?: ReactNode }) {
   if (!children) return null;
   return (
-    <p id={id} className="mt-1.5 text-sm text-danger">
+    <p id={id} role="alert" className="mt-1.5 text-sm text-danger">
       {children}
     </p>
   );

@@ -1,0 +1,69 @@
+import { useEffect, useRef } from "react";
+import { Form, Link, useLocation } from "react-router";
+import { buttonClasses } from "~/components/ui/button";
+import { cx } from "~/lib/cx";
+import { dashboardPath } from "~/lib/redirects";
+import type { SessionUser } from "~/lib/session.server";
+
+/** The signed-in user's links: their dashboard, Admin for administrators, and Sign out (a POST). */
+export function AccountLinks({ user, itemClassName }: { user: SessionUser; itemClassName: string }) {
+  return (
+    <>
+      {user.role ? (
+        <li>
+          <Link to={dashboardPath(user.role)} className={itemClassName}>
+            Dashboard
+          </Link>
+        </li>
+      ) : null}
+      {user.isAdmin ? (
+        <li>
+          <Link to="/admin" className={itemClassName}>
+            Admin
+          </Link>
+        </li>
+      ) : null}
+      <li>
+        <Form method="post" action="/logout">
+          <button type="submit" className={cx(itemClassName, "w-full text-left")}>
+            Sign out
+          </button>
+        </Form>
+      </li>
+    </>
+  );
+}
+
+/** The header's account menu on wide screens: a native disclosure, closed again on navigation and Escape. */
+export function AccountMenu({ user }: { user: SessionUser }) {
+  const ref = useRef<HTMLDetailsElement>(null);
+  const location = useLocation();
+  useEffect(() => {
+    if (ref.current) ref.current.open = false;
+  }, [location]);
+  useEffect(() => {
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key === "Escape" && ref.current?.open) {
+        ref.current.open = false;
+        ref.current.querySelector("summary")?.focus();
+      }
+    }
+    document.addEventListener("keydown", onKeyDown);
+    return () => document.removeEventListener("keydown", onKeyDown);
+  }, []);
+
+  return (
+    <details ref={ref} className="relative">
+      <summary className={cx(buttonClasses({ variant: "secondary" }), "max-w-56 cursor-pointer list-none [&::-webkit-details-marker]:hidden")}>
+        <span aria-hidden="true" className="grid size-6 place-items-center rounded-full bg-accent text-xs font-bold text-accent-ink">
+          {user.displayName.slice(0, 1).toUpperCase()}
+        </span>
+        <span className="truncate">{user.displayName}</span>
+        <span className="sr-only">, account menu</span>
+      </summary>
+      <ul className="absolute right-0 mt-2 w-52 rounded-xl border border-stage-600 bg-stage-850 p-1.5 shadow-2xl">
+        <AccountLinks user={user} itemClassName="block rounded-lg px-3 py-2 text-sm text-ink hover:bg-stage-700" />
+      </ul>
+    </details>
+  );
+}

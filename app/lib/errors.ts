@@ -1,0 +1,50 @@
+// The one place where backend failures become the messages people read (spec section 8).
+// Raw errors go to the log; users see these.
+
+type BackendError = { code?: string | null; message?: string; status?: number; name?: string };
+
+const tooManyAttempts = "Too many attempts. Please wait a few minutes and try again.";
+const accountSuspended = "This account has been suspended. If you think this is a mistake, please contact support.";
+
+const isRateLimited = (error: BackendError) => error.status === 429 || error.code === "over_request_rate_limit" || error.code === "over_email_send_rate_limit";
+const isUnavailable = (error: BackendError) => error.name === "AuthRetryableFetchError" || (error.status ?? 0) >= 500;
+
+export function signInErrorMessage(error: BackendError): string {
+  if (error.code === "invalid_credentials" || error.message === "Invalid login credentials") return "Invalid email or password";
+  if (isRateLimited(error)) return tooManyAttempts;
+  if (error.code === "user_banned") return accountSuspended;
+  if (error.code === "email_not_confirmed") return "Please confirm your email address, then sign in.";
+  if (isUnavailable(error)) return "Failed to sign in";
+  return error.message || "Failed to sign in";
+}
+
+export function signUpErrorMessage(error: BackendError): string {
+  if (error.code === "weak_password") return error.message || "Please choose a stronger password";
+  if (error.status === 422 || error.code === "user_already_exists" || error.code === "email_exists") {
+    return "An account with this email already exists. Please log in instead.";
+  }
+  if (isRateLimited(error)) return tooManyAttempts;
+  // The database refused to create the profile that goes with the account.
+  if (isUnavailable(error) || error.code === "unexpected_failure") return "Registration failed. Please try again.";
+  return error.message || "Registration failed. Please try again.";
+}
+
+export function passwordResetErrorMessage(error: BackendError): string {
+  if (isRateLimited(error)) return tooManyAttempts;
+  if (error.code === "same_password") return "Your new password must be different from your current one.";
+  if (error.code === "weak_password") return error.message || "Please choose a stronger password";
+  return "We couldn't update your password. Please try again.";
+}
+
+const databaseMessages: Record<string, string> = {
+  "23505": "A record with this information already exists",
+  "23503": "Referenced record does not exist",
+  "23514": "Data validation failed",
+  PGRST204: "Database schema has changed. Please refresh the page",
+  "42P01": "Database table not found",
+  "42703": "Database column not found",
+};
+
+export function databaseErrorMessage(error: BackendError): string {
+  return (error.code && databaseMessages[error.code]) || `Database error: ${error.message ?? "unknown error"}`;
+}

@@ -1,0 +1,49 @@
+import { createServerClient, parseCookieHeader, serializeCookieHeader, type CookieOptions } from "@supabase/ssr";
+import type { AppEnv } from "./env.server";
+
+/** Marks a session the user asked to keep ("Remember me"); without it auth cookies end with the browser session. */
+export const rememberCookieName = "remember-me";
+const rememberMaxAge = 400 * 24 * 60 * 60;
+
+export function sessionCookieOptions(request: Request, remember: boolean): CookieOptions {
+  return {
+    path: "/",
+    sameSite: "lax",
+    // The browser never needs the session: every backend call that uses it goes through the Worker.
+    httpOnly: true,
+    secure: new URL(request.url).protocol === "https:",
+    ...(remember ? { maxAge: rememberMaxAge } : {}),
+  };
+}
+
+export function wantsPersistentSession(request: Request) {
+  return parseCookieHeader(request.headers.get("Cookie") ?? "").some((cookie) => cookie.name === rememberCookieName);
+}
+
+/**
+ * One Supabase client per request, acting as the signed-in user through the session cookies. Cookies it
+ * sets (sign-in, refresh, sign-out) are collected in `responseHeaders` for the middleware to append.
+ */
+export function createSupabaseServerClient(request: Request, env: AppEnv, responseHeaders: Headers, remember = wantsPersistentSession(request)) {
+  const cookieOptions = sessionCookieOptions(request, remember);
+  // Per-client rate limits at the auth server need the visitor's address, not the Worker's.
+  const clientAddress = request.headers.get("CF-Connecting-IP");
+  return createServerClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
+    cookieOptions,
+    global: clientAddress ? { headers: { "X-Forwarded-For": clientAddress } } : undefined,
+    cookies: {
+      getAll: () => parseCookieHeader(request.headers.get("Cookie") ?? "").map(({ name, value }) => ({ name, value: value ?? "" })),
+      setAll: (cookies, headers) => {
+        for (const { name, value, options } of cookies) {
+          // Our lifetime wins over the library's 400-day default: a session cookie unless "Remember me".
+          const { maxAge: _libraryMaxAge, expires: _libraryExpires, ...rest } = options;
+          const maxAge = value ? cookieOptions.maxAge : 0;
+          responseHeaders.append("Set-Cookie", serializeCookieHeader(name, value, { ...rest, ...cookieOptions, maxAge }));
+        }
+        for (const [name, value] of Object.entries(headers)) responseHeaders.set(name, value);
+      },
+    },
+  });
+}
+
+export type SupabaseClient = ReturnType<typeof createSupabaseServerClient>;

@@ -1,0 +1,7 @@
+import { useRouteLoaderData } from "react-router";
+import type { loader as rootLoader } from "~/root";
+
+/** The signed-in user from the root loader, or null for visitors (and on error screens before it loaded). */
+export function useOptionalUser() {
+  return useRouteLoaderData<typeof rootLoader>("root")?.user ?? null;
+}

@@ -1,0 +1,199 @@
+import { PGlite, type Transaction } from '@electric-sql/pglite'
+import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto'
+import pg from 'pg'
+
+// One database interface over two backends: embedded PGlite (the default) and a real PostgreSQL server
+// (DATABASE_URL). Both return the same value shapes: json/jsonb parsed, int8 as a number when it fits,
+// numeric as a string, and dates/timestamps as the ISO strings Postgres itself writes in JSON.
+
+export type QueryResult<T> = {
+  rows: T[]
+  fields: { name: string; dataTypeID: number }[]
+  affectedRows: number
+}
+
+export interface Db {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>
+  /** Several statements, no parameters (migrations, test fixtures). */
+  exec(sql: string): Promise<void>
+  /** Inside a transaction this nests as a savepoint. */
+  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>
+  close(): Promise<void>
+  kind: 'pglite' | 'postgres'
+}
+
+export async function openDb(opts: { dataDir?: string; databaseUrl?: string; memory?: boolean }): Promise<Db> {
+  if (opts.databaseUrl) return openPostgres(opts.databaseUrl)
+  return openPglite(opts.memory ? undefined : opts.dataDir)
+}
+
+const oid = { int8: 20, date: 1082, timestamp: 1114, timestamptz: 1184 }
+
+// Postgres text output ('2026-01-02 03:04:05.678+00') → its JSON form ('2026-01-02T03:04:05.678+00:00'),
+// which is what PostgREST and GoTrue hand to clients. The session time zone is UTC on both backends.
+function isoTimestamp(text: string): string {
+  if (text === 'infinity' || text === '-infinity') return text
+  return text.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00')
+}
+
+function int8(text: string): number | string {
+  const n = Number(text)
+  return Number.isSafeInteger(n) ? n : text
+}
+
+const parsers: Record<number, (text: string) => unknown> = {
+  [oid.int8]: int8,
+  [oid.date]: (text) => text,
+  [oid.timestamp]: isoTimestamp,
+  [oid.timestamptz]: isoTimestamp,
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Db> {
+  const pglite = await PGlite.create(dataDir, { extensions: { pgcrypto }, parsers })
+  await pglite.exec(`set timezone = 'UTC'`)
+
+  type Runner = Pick<Transaction, 'query' | 'exec'>
+  const run = (runner: Runner) => ({
+    async query<T>(sql: string, params?: unknown[]) {
+      const result = await runner.query<T>(sql, params)
+      return { rows: result.rows, fields: result.fields, affectedRows: result.affectedRows ?? 0 }
+    },
+    async exec(sql: string) {
+      await runner.exec(sql)
+    },
+  })
+
+  // PGlite is one connection: its transaction() and query() share one mutex, so a query issued while
+  // another caller's transaction is open waits for it instead of running inside it.
+  const inTransaction = (tx: Transaction, depth: number): Db => ({
+    ...run(tx),
+    transaction: (fn) => savepoint(inTransaction(tx, depth + 1), depth, fn),
+    listen: (channel, onPayload) => pglite.listen(channel, onPayload, tx),
+    close: () => Promise.reject(new Error('close() inside a transaction')),
+    kind: 'pglite',
+  })
+
+  return {
+    ...run(pglite),
+    transaction: (fn) => pglite.transaction((tx) => fn(inTransaction(tx, 1))),
+    listen: (channel, onPayload) => pglite.listen(channel, onPayload),
+    close: () => pglite.close(),
+    kind: 'pglite',
+  }
+}
+
+async function savepoint<T>(tx: Db, depth: number, fn: (tx: Db) => Promise<T>): Promise<T> {
+  const name = `nested_${depth}`
+  await tx.exec(`savepoint ${name}`)
+  try {
+    const result = await fn(tx)
+    await tx.exec(`release savepoint ${name}`)
+    return result
+  } catch (error) {
+    await tx.exec(`rollback to savepoint ${name}`)
+    throw error
+  }
+}
+
+async function openPostgres(databaseUrl: string): Promise<Db> {
+  const types = {
+    getTypeParser(typeId: number, format?: 'text' | 'binary') {
+      return parsers[typeId] ?? pg.types.getTypeParser(typeId, format)
+    },
+  }
+  const pool = new pg.Pool({ connectionString: databaseUrl, types, options: '-c TimeZone=UTC' })
+  // A pool error on an idle client must not crash the process; the next query reports it.
+  pool.on('error', () => {})
+
+  const run = (client: pg.Pool | pg.PoolClient) => ({
+    async query<T>(sql: string, params?: unknown[]) {
+      const result = await client.query(sql, params as unknown[])
+      const changed = ['INSERT', 'UPDATE', 'DELETE', 'MERGE'].includes(result.command)
+      return {
+        rows: result.rows as T[],
+        fields: result.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })),
+        affectedRows: changed ? (result.rowCount ?? 0) : 0,
+      }
+    },
+    async exec(sql: string) {
+      await client.query(sql)
+    },
+  })
+
+  const listener = notificationListener(pool)
+
+  const inTransaction = (client: pg.PoolClient, depth: number): Db => ({
+    ...run(client),
+    transaction: (fn) => savepoint(inTransaction(client, depth + 1), depth, fn),
+    listen: listener.listen,
+    close: () => Promise.reject(new Error('close() inside a transaction')),
+    kind: 'postgres',
+  })
+
+  return {
+    ...run(pool),
+    async transaction(fn) {
+      const client = await pool.connect()
+      try {
+        await client.query('begin')
+        const result = await fn(inTransaction(client, 1))
+        await client.query('commit')
+        return result
+      } catch (error) {
+        await client.query('rollback').catch(() => {})
+        throw error
+      } finally {
+        client.release()
+      }
+    },
+    listen: listener.listen,
+    async close() {
+      await listener.close()
+      await pool.end()
+    },
+    kind: 'postgres',
+  }
+}
+
+// LISTEN needs a connection of its own that stays open; one is shared by every listener of this Db.
+function notificationListener(pool: pg.Pool) {
+  let client: Promise<pg.PoolClient> | null = null
+  const callbacks = new Map<string, Set<(payload: string) => void>>()
+
+  const connect = () => {
+    client ??= pool.connect().then((c) => {
+      c.on('notification', (message) => {
+        for (const callback of callbacks.get(message.channel) ?? []) callback(message.payload ?? '')
+      })
+      return c
+    })
+    return client
+  }
+
+  return {
+    async listen(channel: string, onPayload: (payload: string) => void) {
+      const c = await connect()
+      let set = callbacks.get(channel)
+      if (!set) {
+        set = new Set()
+        callbacks.set(channel, set)
+        await c.query(`listen ${pg.escapeIdentifier(channel)}`)
+      }
+      set.add(onPayload)
+      return async () => {
+        set.delete(onPayload)
+        if (set.size === 0 && callbacks.get(channel) === set) {
+          callbacks.delete(channel)
+          await c.query(`unlisten ${pg.escapeIdentifier(channel)}`)
+        }
+      }
+    },
+    async close() {
+      if (!client) return
+      const c = await client
+      c.release(true)
+      client = null
+    },
+  }
+}
