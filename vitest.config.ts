@@ -21,7 +21,15 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "integration", include: ["tests/integration/**/*.test.ts"], testTimeout: 60_000, hookTimeout: 120_000 },
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          // On a shared PostgreSQL server, files run one at a time: each creates its own database, but
+          // roles are cluster-wide and the platform setup creates them.
+          fileParallelism: !process.env.TEST_DATABASE_URL,
+        },
       },
     ],
   },

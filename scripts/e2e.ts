@@ -1,9 +1,10 @@
-// `npm run test:e2e`: serve the production build on a free port and run the browser suite against it
-// in Debian's Chromium. Everything started here is stopped afterwards, also when a test fails.
+// `npm run test:e2e`: the local backend on a fresh database with the demo data, the production build on a
+// free port, and the browser suite against them in Debian's Chromium. Everything started here is stopped afterwards, also when a test fails.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { buildIfStale, freePort, root, serveApp, type AppServer } from "./lib/app-server.ts";
+import { root } from "./lib/app-server.ts";
+import { startMarketplace, type Marketplace } from "./lib/marketplace.ts";
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 if (!existsSync(chromiumPath)) {
@@ -11,10 +12,10 @@ if (!existsSync(chromiumPath)) {
   process.exit(1);
 }
 
-let app: AppServer | undefined;
+let marketplace: Marketplace | undefined;
 let exitCode = 1;
 const stopAll = async () => {
-  await app?.stop();
+  await marketplace?.stop();
 };
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, async () => {
@@ -24,13 +25,12 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 
 try {
-  buildIfStale();
-  app = await serveApp({ port: await freePort(), quiet: true });
+  marketplace = await startMarketplace();
   const files = process.argv.slice(2);
   const runner = spawn(process.execPath, ["--test", "--test-concurrency=1", ...(files.length ? files : [join("tests", "e2e", "*.test.ts")])], {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, E2E_BASE_URL: app.url, CHROMIUM_PATH: chromiumPath },
+    env: { ...process.env, E2E_BASE_URL: marketplace.appUrl, E2E_SUPABASE_URL: marketplace.supabaseUrl, CHROMIUM_PATH: chromiumPath },
   });
   exitCode = await new Promise<number>((resolve) => runner.on("exit", (code) => resolve(code ?? 1)));
 } finally {

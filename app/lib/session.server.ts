@@ -30,7 +30,8 @@ export function toSessionUser(user: User): SessionUser {
   };
 }
 
-const hasAuthCookie = (request: Request) => /(?:^|;\s*)sb-[^=]*-auth-token/.test(request.headers.get("Cookie") ?? "");
+/** The session cookie (or its chunks); not the PKCE verifier cookies a password reset leaves behind. */
+const hasAuthCookie = (request: Request) => /(?:^|;\s*)sb-[^=;]*-auth-token(?:\.\d+)?=/.test(request.headers.get("Cookie") ?? "");
 
 /**
  * Root middleware: one Supabase client per request, the user checked with the auth server (never read from

@@ -6,7 +6,9 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 
 export const root = join(import.meta.dirname, "..", "..");
-const bin = (name: string) => join(root, "node_modules", ".bin", name);
+// Run the tools' scripts with this Node (the project's Node 24), whatever `node` is first on the PATH.
+const wrangler = join(root, "node_modules", "wrangler", "bin", "wrangler.js");
+const reactRouter = join(root, "node_modules", "@react-router", "dev", "bin.cjs");
 
 const sources = ["app", "workers", "public", "vite.config.ts", "react-router.config.ts", "wrangler.toml", "package.json"];
 const builtWorker = join(root, "build", "server", "index.js");
@@ -26,7 +28,7 @@ export function buildIsStale(): boolean {
 export function buildIfStale(): void {
   if (!buildIsStale()) return;
   console.log("Building the app…");
-  const result = spawnSync(bin("react-router"), ["build"], { cwd: root, stdio: "inherit" });
+  const result = spawnSync(process.execPath, [reactRouter, "build"], { cwd: root, stdio: "inherit" });
   if (result.status !== 0) throw new Error("The build failed");
 }
 
@@ -53,9 +55,9 @@ export async function serveApp({
   vars?: Record<string, string>;
   quiet?: boolean;
 }): Promise<AppServer> {
-  const args = ["dev", "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false", "--log-level", quiet ? "error" : "info"];
+  const args = [wrangler, "dev", "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false", "--log-level", quiet ? "error" : "info"];
   for (const [name, value] of Object.entries(vars)) args.push("--var", `${name}:${value}`);
-  const child = spawn(bin("wrangler"), args, {
+  const child = spawn(process.execPath, args, {
     cwd: root,
     stdio: ["ignore", quiet ? "ignore" : "inherit", quiet ? "ignore" : "inherit"],
     env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" },

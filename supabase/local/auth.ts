@@ -612,9 +612,7 @@ function globPattern(glob: string): RegExp {
 const tokenBuckets = new WeakMap<Stack, Map<string, { tokens: number; at: number }>>()
 
 function limitTokenRequests(req: Request, stack: Stack): void {
-  // StackConfig may carry `tokenRateLimit` so tests can reach the limit quickly
-  const { tokenRateLimit } = stack.config as StackConfig & { tokenRateLimit?: { perFiveMinutes: number } }
-  const perFiveMinutes = tokenRateLimit?.perFiveMinutes ?? defaultTokensPerFiveMinutes
+  const perFiveMinutes = stack.config.tokenRateLimit?.perFiveMinutes ?? defaultTokensPerFiveMinutes
   const burst = Math.min(tokenBurst, perFiveMinutes)
   let buckets = tokenBuckets.get(stack)
   if (!buckets) tokenBuckets.set(stack, (buckets = new Map()))

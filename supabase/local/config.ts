@@ -34,4 +34,6 @@ export type StackConfig = {
   publicUrl: string
   // the CLI sets it so services may print what a developer needs to see (e.g. outbox links)
   verbose?: boolean
+  // /token requests per client address per five minutes; GoTrue's default when absent
+  tokenRateLimit?: { perFiveMinutes: number }
 }

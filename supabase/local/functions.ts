@@ -2,9 +2,10 @@
 // project's node_modules, offline. Each function gets one long-lived Deno process, started on its first
 // call, with the environment Supabase's Edge Runtime gives (SUPABASE_URL, SUPABASE_ANON_KEY,
 // SUPABASE_SERVICE_ROLE_KEY, plus the secrets in supabase/functions/.env); requests are proxied to it.
+// Like `supabase functions serve`, an edit under supabase/functions takes effect on the next call.
 
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import type { Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -21,7 +22,9 @@ const bootTimeoutMs = 30_000
 
 type FunctionWorker = { port: number; process: ChildProcess }
 
-const workersByStack = new WeakMap<Stack, Map<string, Promise<FunctionWorker>>>()
+type Running = { worker: Promise<FunctionWorker>; startedAt: number }
+
+const workersByStack = new WeakMap<Stack, Map<string, Running>>()
 
 export async function handle(req: Request, stack: Stack, subpath: string): Promise<Response> {
   const name = subpath.split('/')[1] ?? ''
@@ -45,13 +48,10 @@ export async function handle(req: Request, stack: Stack, subpath: string): Promi
 
 // Ends every function process of this stack; the stack calls it when it closes.
 export async function stopFunctions(stack: Stack): Promise<void> {
-  const workers = workersByStack.get(stack)
-  if (!workers) return
+  const running = workersByStack.get(stack)
+  if (!running) return
   workersByStack.delete(stack)
-  const settled = await Promise.allSettled(workers.values())
-  await Promise.all(
-    settled.map((result) => (result.status === 'fulfilled' ? endProcess(result.value.process) : undefined)),
-  )
+  await Promise.all([...running.values()].map(({ worker }) => worker.then((w) => endProcess(w.process), () => {})))
 }
 
 // Like the hosted gateway with verify_jwt on (the default): the caller must present a JWT signed with the
@@ -93,35 +93,40 @@ async function proxy(req: Request, port: number, subpath: string): Promise<Respo
 }
 
 function workerFor(stack: Stack, name: string): Promise<FunctionWorker> {
-  let workers = workersByStack.get(stack)
-  if (!workers) workersByStack.set(stack, (workers = new Map()))
-  let worker = workers.get(name)
-  if (!worker) {
-    worker = startWorker(stack, name)
-    workers.set(name, worker)
-    // A function that failed to boot or exited is started afresh on its next call.
-    const forget = () => {
-      if (workers.get(name) === worker) workers.delete(name)
-    }
-    worker.then((started) => started.process.once('exit', forget), forget)
+  let byName = workersByStack.get(stack)
+  if (!byName) workersByStack.set(stack, (byName = new Map()))
+  const running = byName.get(name)
+  if (running && lastEdit() < running.startedAt) return running.worker
+  // Older code than what is on disk: replaced.
+  running?.worker.then((old) => endProcess(old.process), () => {})
+
+  const startedAt = Date.now()
+  const started: Running = { worker: startWorker(stack, name), startedAt }
+  byName.set(name, started)
+  // A function that failed to boot or exited is started afresh on its next call.
+  const forget = () => {
+    if (byName.get(name) === started) byName.delete(name)
   }
-  return worker
+  started.worker.then((worker) => worker.process.once('exit', forget), forget)
+  return started.worker
 }
 
 function startWorker(stack: Stack, name: string): Promise<FunctionWorker> {
   const child = spawn(
     deno,
-    ['run', '--allow-net', '--allow-env', '--allow-read', '--no-prompt', '--config', join(functionsDir, 'deno.json'),
-      runner, pathToFileURL(entryOf(name)).href],
+    // No lock file: it would be written into supabase/functions, and deployment resolves afresh anyway.
+    ['run', '--allow-net', '--allow-env', '--allow-read', '--no-prompt', '--no-lock',
+      '--config', join(functionsDir, 'deno.json'), runner, pathToFileURL(entryOf(name)).href],
     { cwd: join(functionsDir, name), env: functionEnv(stack), stdio: ['pipe', 'pipe', 'pipe'] },
   )
   // Never keep the stack's own process alive; the runner exits when our end of its stdin closes.
   child.unref()
   for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as Socket | null)?.unref()
 
-  const log: string[] = []
+  // What the function printed while booting, shown if it fails to boot.
+  let bootLog: string[] | null = []
   const print = (line: string) => {
-    log.push(line)
+    bootLog?.push(line)
     if (stack.config.verbose) console.log(`[functions/${name}] ${line}`)
   }
   createInterface({ input: child.stderr! }).on('line', print)
@@ -129,19 +134,21 @@ function startWorker(stack: Stack, name: string): Promise<FunctionWorker> {
   return new Promise((resolve, reject) => {
     const fail = (reason: string) => {
       clearTimeout(timer)
-      child.kill()
-      console.error(`[functions/${name}] ${reason}\n${log.join('\n')}`)
+      child.removeAllListeners('close').removeAllListeners('error').kill()
+      console.error(`[functions/${name}] ${reason}\n${bootLog?.join('\n')}`)
       reject(new Error(reason))
     }
     const timer = setTimeout(() => fail('did not start listening in time'), bootTimeoutMs)
     timer.unref()
     child.once('error', (error) => fail(error.message))
-    child.once('exit', (code) => fail(`exited with code ${code} before listening`))
+    // 'close', not 'exit': by then everything it printed has been read.
+    child.once('close', (code) => fail(`exited with code ${code} before listening`))
     createInterface({ input: child.stdout! }).on('line', (line) => {
       const listening = /^edge-function-listening-on-port (\d+)$/.exec(line)
       if (!listening) return print(line)
       clearTimeout(timer)
-      child.removeAllListeners('exit').removeAllListeners('error')
+      child.removeAllListeners('close').removeAllListeners('error')
+      bootLog = null
       resolve({ port: Number(listening[1]), process: child })
     })
   })
@@ -160,6 +167,13 @@ function functionEnv(stack: Stack): Record<string, string> {
     DENO_NO_UPDATE_CHECK: '1',
     NO_COLOR: '1',
   }
+}
+
+// When anything under supabase/functions (a function, or the shared code it imports) last changed.
+function lastEdit(): number {
+  const files = readdirSync(functionsDir, { recursive: true, encoding: 'utf8' })
+  const times = files.map((file) => statSync(join(functionsDir, file), { throwIfNoEntry: false })?.mtimeMs ?? 0)
+  return Math.max(0, ...times)
 }
 
 function entryOf(name: string): string {

@@ -19,7 +19,8 @@ if (reset) {
   if (databaseUrl) await dropEverything(databaseUrl)
 }
 
-const local = await startLocalStack({ port: reset ? 0 : port, databaseUrl, dataDir: repoDataDir, verbose: true })
+// Reset on the real port too: seeded artwork URLs carry the stack's address.
+const local = await startLocalStack({ port, databaseUrl, dataDir: repoDataDir, verbose: true })
 
 if (reset) {
   await local.close()

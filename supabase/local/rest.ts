@@ -16,10 +16,11 @@ export async function handle(req: Request, stack: Stack, subpath: string): Promi
   }
   const readOnly = method === 'GET' || method === 'HEAD'
   const schema = requestedSchema(req, readOnly)
-  const path = decodeURIComponent(subpath.replace(/^\/+|\/+$/g, ''))
+  const path = decodePath(subpath.replace(/^\/+|\/+$/g, ''))
   if (path === '') throw apiError(404, 'PGRST126', 'Root endpoint metadata is disabled')
 
   const url = new URL(req.url)
+  const bodyText = readOnly ? undefined : await req.text()
   const request: RestRequest = {
     method,
     schema,
@@ -27,7 +28,8 @@ export async function handle(req: Request, stack: Stack, subpath: string): Promi
     prefer: parsePrefer(req.headers.get('prefer')),
     range: parseRangeHeader(req.headers.get('range')),
     singleObject: (req.headers.get('accept') ?? '').includes('application/vnd.pgrst.object+json'),
-    body: readOnly ? undefined : await readBody(req),
+    body: parseBody(bodyText),
+    bodyText,
   }
   try {
     return await asRole(
@@ -69,7 +71,17 @@ type RestRequest = {
   prefer: Map<string, string>
   range: { offset: number; limit?: number } | null
   singleObject: boolean
+  /** parsed to see its shape and keys; the text itself goes to Postgres, so no number loses precision */
   body: unknown
+  bodyText: string | undefined
+}
+
+function decodePath(path: string): string {
+  try {
+    return decodeURIComponent(path)
+  } catch {
+    throw apiError(404, 'PGRST125', 'Invalid path specified in request URL')
+  }
 }
 
 function requestedSchema(req: Request, readOnly: boolean): string {
@@ -98,9 +110,8 @@ function parseRangeHeader(header: string | null): RestRequest['range'] {
   return { offset, limit: match[2] ? Math.max(0, Number(match[2]) - offset + 1) : undefined }
 }
 
-async function readBody(req: Request): Promise<unknown> {
-  const text = await req.text()
-  if (text.trim() === '') return undefined
+function parseBody(text: string | undefined): unknown {
+  if (text === undefined || text.trim() === '') return undefined
   try {
     return JSON.parse(text)
   } catch {
@@ -129,7 +140,7 @@ type Level = { conditions: Condition[]; order: OrderTerm[]; limit?: number; offs
 
 const reservedParams = new Set(['select', 'columns', 'on_conflict'])
 
-/** Splits on sep at the top level: outside parentheses and double quotes. */
+/** Splits on sep at the top level: outside parentheses, array braces and double quotes. */
 function splitTopLevel(text: string, sep = ','): string[] {
   const parts: string[] = []
   let depth = 0
@@ -144,8 +155,8 @@ function splitTopLevel(text: string, sep = ','): string[] {
       }
       if (ch === '"') quoted = false
     } else if (ch === '"') quoted = true
-    else if (ch === '(') depth++
-    else if (ch === ')') depth--
+    else if (ch === '(' || ch === '{') depth++
+    else if (ch === ')' || ch === '}') depth--
     else if (ch === sep && depth === 0) {
       parts.push(current)
       current = ''
@@ -173,7 +184,7 @@ function parseField(text: string): Field {
   const path: Field['path'] = []
   for (let i = 0; i < rest.length; i += 2) {
     const key = unquote(rest[i + 1] ?? '')
-    if (!key) throw parseError(`"failed to parse json path (${text})"`, 'unexpected end of input')
+    if (!key) throw parseError(`failed to parse json path (${text})`, 'unexpected end of input')
     path.push({ arrow: rest[i] as '->' | '->>', key })
   }
   const column = unquote(name)
@@ -371,10 +382,10 @@ async function findRelation(tx: Db, schema: string, name: string): Promise<Relat
                 order by a.attnum)
               from pg_attribute a left join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
               where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped), '[]') as columns,
-            (select array_agg(a.attname order by k.i)
+            (select array_agg(a.attname::text order by k.i)
                from pg_constraint p, unnest(p.conkey) with ordinality k(attnum, i), pg_attribute a
               where p.conrelid = c.oid and p.contype = 'p' and a.attrelid = c.oid and a.attnum = k.attnum) as primary_key,
-            (select array_agg(distinct d.refobjid::int8)
+            (select json_agg(distinct d.refobjid::int8)
                from pg_rewrite r join pg_depend d on d.objid = r.oid
               where r.ev_class = c.oid and d.classid = 'pg_rewrite'::regclass
                 and d.refclassid = 'pg_class'::regclass and d.refobjid <> c.oid) as base_oids
@@ -427,10 +438,10 @@ async function foreignKeysOf(tx: Db, oids: number[]): Promise<ForeignKey[]> {
   const { rows } = await tx.query<ForeignKey>(
     `select con.conname as "name",
             con.conrelid::int8 as "fromOid", fn.nspname as "fromSchema", f.relname as "fromTable",
-            (select array_agg(a.attname order by k.i) from unnest(con.conkey) with ordinality k(attnum, i)
+            (select array_agg(a.attname::text order by k.i) from unnest(con.conkey) with ordinality k(attnum, i)
                join pg_attribute a on a.attrelid = con.conrelid and a.attnum = k.attnum) as "fromColumns",
             con.confrelid::int8 as "toOid", tn.nspname as "toSchema", t.relname as "toTable",
-            (select array_agg(a.attname order by k.i) from unnest(con.confkey) with ordinality k(attnum, i)
+            (select array_agg(a.attname::text order by k.i) from unnest(con.confkey) with ordinality k(attnum, i)
                join pg_attribute a on a.attrelid = con.confrelid and a.attnum = k.attnum) as "toColumns",
             exists(select 1 from pg_index ix
                     where ix.indrelid = con.conrelid and ix.indisunique and ix.indpred is null
@@ -752,10 +763,18 @@ async function queryRelation(tx: Db, request: RestRequest, name: string): Promis
     if (statement === '') return writeResponse(request, null, 0)
   }
 
+  // headers-only: where the created row lives, as `Location: /table?pk=eq.value`
+  const locate = request.method === 'POST' && request.prefer.get('return') === 'headers-only' && relation.primaryKey.length > 0
   if (!returning) {
-    const { affectedRows } = await tx.query(statement, params.values)
+    const returningKey = locate ? ` returning ${relation.primaryKey.map((c) => `${ident(alias)}.${ident(c)}::text`).join(', ')}` : ''
+    const { rows, affectedRows } = await tx.query<Record<string, string>>(statement + returningKey, params.values)
     if (request.singleObject && affectedRows !== 1 && request.method !== 'POST') throw singularityError(affectedRows)
-    return writeResponse(request, null, affectedRows)
+    const response = writeResponse(request, null, affectedRows)
+    if (locate && rows[0]) {
+      const query = relation.primaryKey.map((c) => `${encodeURIComponent(c)}=eq.${encodeURIComponent(rows[0][c])}`).join('&')
+      response.headers.set('location', `/${encodeURIComponent(relation.name)}?${query}`)
+    }
+    return response
   }
   // the returned rows are shaped by select= (embeds too) but not filtered again: a PATCH may have
   // changed the very columns its filters matched
@@ -767,7 +786,7 @@ async function queryRelation(tx: Db, request: RestRequest, name: string): Promis
      select count(pgrst_row)::int8 as page, coalesce(json_agg(pgrst_row), '[]')::text as body,
             (json_agg(pgrst_row) -> 0)::text as first
        from (select ${shape.columns.join(', ')} from pgrst_source as ${ident(alias)} ${shape.joins.join(' ')}
-              ${shape.where.length ? `where ${shape.where.join(' and ')}` : ''}) pgrst_row`,
+              ${shape.where.length ? `where ${shape.where.join(' and ')}` : ''}${orderSql(top.order, alias, params)}) pgrst_row`,
     params.values,
   )
   const { page, body, first } = rows[0]
@@ -838,24 +857,28 @@ function payload(request: RestRequest, relation: Relation): { rows: Record<strin
 
 function insertSql(relation: Relation, alias: string, request: RestRequest, params: Params): string {
   const { rows, columns } = payload(request, relation)
-  const missingDefault = request.prefer.get('missing') === 'default'
-  const values = columns.map((name) => {
-    const value = `pgrst_record.${ident(name)}`
-    if (!missingDefault) return value
-    const column = relation.columns.find((c) => c.name === name)!
-    const fallback = column.identity
-      ? `nextval(pg_get_serial_sequence(${literal(relation.source)}, ${literal(name)}))`
-      : (column.default ?? 'null')
-    return `case when pgrst_body.item ? ${literal(name)} then ${value} else ${fallback} end`
-  })
-  let sql = `insert into ${relation.source} as ${ident(alias)} (${columns.map(ident).join(', ')})
-    select ${values.join(', ')}
-      from jsonb_array_elements(${params.add(JSON.stringify(rows))}::jsonb) with ordinality as pgrst_body(item, n)
-      cross join lateral jsonb_populate_record(null::${relation.source}, pgrst_body.item) as pgrst_record
-     order by pgrst_body.n`
+  let sql = `insert into ${relation.source} as ${ident(alias)} `
   if (columns.length === 0) {
     // empty objects: rows of defaults (an insert's missing trailing columns take their defaults)
-    sql = `insert into ${relation.source} as ${ident(alias)} select from generate_series(1, ${params.add(String(rows.length))}::int)`
+    sql += `select from generate_series(1, ${params.add(String(rows.length))}::int)`
+  } else {
+    const missingDefault = request.prefer.get('missing') === 'default'
+    const values = columns.map((name) => {
+      const value = `pgrst_record.${ident(name)}`
+      if (!missingDefault) return value
+      const column = relation.columns.find((c) => c.name === name)!
+      const fallback = column.identity
+        ? `nextval(pg_get_serial_sequence(${literal(relation.source)}, ${literal(name)}))`
+        : (column.default ?? 'null')
+      return `case when pgrst_body.item ? ${literal(name)} then ${value} else ${fallback} end`
+    })
+    const body = `${params.add(request.bodyText)}::jsonb`
+    sql += `(${columns.map(ident).join(', ')})
+      select ${values.join(', ')}
+        from jsonb_array_elements(${Array.isArray(request.body) ? body : `jsonb_build_array(${body})`})
+             with ordinality as pgrst_body(item, n)
+        cross join lateral jsonb_populate_record(null::${relation.source}, pgrst_body.item) as pgrst_record
+       order by pgrst_body.n`
   }
 
   const resolution = request.prefer.get('resolution')
@@ -879,7 +902,7 @@ function updateSql(relation: Relation, alias: string, request: RestRequest, para
   if (columns.length === 0) return ''
   return `update ${relation.source} as ${ident(alias)}
              set ${columns.map((c) => `${ident(c)} = pgrst_record.${ident(c)}`).join(', ')}
-            from jsonb_populate_record(null::${relation.source}, ${params.add(JSON.stringify(request.body))}::jsonb) as pgrst_record
+            from jsonb_populate_record(null::${relation.source}, ${params.add(request.bodyText)}::jsonb) as pgrst_record
            where ${where.join(' and ')}`
 }
 
@@ -917,7 +940,7 @@ async function findRoutines(tx: Db, schema: string, name: string): Promise<Routi
   const { rows } = await tx.query<Routine>(
     `select p.proname as name,
             coalesce((select json_agg(json_build_object('name', a.name, 'type', format_type(a.type, null)) order by a.i)
-                        from unnest(p.proargnames[1:], coalesce(p.proallargtypes, p.proargtypes::oid[]),
+                        from unnest(p.proargnames, coalesce(p.proallargtypes, p.proargtypes::oid[]),
                                     coalesce(p.proargmodes, array_fill('i'::"char", array[p.pronargs])))
                              with ordinality as a(name, type, mode, i)
                        where a.mode in ('i', 'b', 'v')), '[]') as args,
@@ -964,7 +987,7 @@ async function callFunction(tx: Db, request: RestRequest, name: string): Promise
   const argList = given.map((k) => `${ident(k)} => pgrst_args.${ident(k)}`).join(', ')
   const argColumns = given.map((k) => `${ident(k)} ${routine.args.find((a) => a.name === k)!.type}`).join(', ')
   const argsFrom = given.length
-    ? `json_to_record(${params.add(JSON.stringify(args))}::json) as pgrst_args(${argColumns})`
+    ? `json_to_record(${params.add(viaGet ? JSON.stringify(args) : request.bodyText)}::json) as pgrst_args(${argColumns})`
     : '(select) as pgrst_args'
   const call = `${ident(request.schema)}.${ident(name)}(${argList})`
   const tableLike = routine.returnKind === 'c' || routine.outColumns > 0
@@ -980,7 +1003,8 @@ async function callFunction(tx: Db, request: RestRequest, name: string): Promise
     )
     if (routine.returnType === 'void') return respond(204, null, request, new Headers())
     const { body, page } = rows[0]
-    const headers = new Headers({ 'content-range': routine.returnsSet ? contentRange(0, page, null) : '0-0/*' })
+    const total = request.prefer.has('count') ? page : null
+    const headers = new Headers({ 'content-range': routine.returnsSet ? contentRange(0, page, total) : '0-0/*' })
     return respond(200, body ?? 'null', request, headers)
   }
 
@@ -1021,7 +1045,9 @@ function respond(status: number, body: string | null, request: RestRequest, head
     'content-type',
     request.singleObject ? 'application/vnd.pgrst.object+json; charset=utf-8' : 'application/json; charset=utf-8',
   )
-  return new Response(request.method === 'HEAD' ? null : body, { status, headers })
+  // HEAD, and postgrest-js's head calls to functions with object arguments (POST, return=minimal)
+  const bodiless = request.method === 'HEAD' || request.prefer.get('return') === 'minimal'
+  return new Response(bodiless ? null : body, { status, headers })
 }
 
 function apiError(
@@ -1042,7 +1068,8 @@ function singularityError(rows: number): HttpError {
 type DatabaseError = Error & { code: string; detail?: string; hint?: string }
 
 function isDatabaseError(error: unknown): error is DatabaseError {
-  return error instanceof Error && typeof (error as { code?: unknown }).code === 'string' && /^[0-9A-Z]{5}$/.test((error as { code: string }).code)
+  const code: unknown = error instanceof Error ? (error as Partial<DatabaseError>).code : undefined
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)
 }
 
 /** Postgres's error as PostgREST reports it: its code, message, detail and hint, with PostgREST's status. */

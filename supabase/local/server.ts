@@ -1,7 +1,9 @@
+import { mkdirSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
+import type { ReadableStream } from 'node:stream/web'
 import { pipeline } from 'node:stream/promises'
 import * as auth from './auth.ts'
 import { localDefaults, type StackConfig } from './config.ts'
@@ -37,10 +39,15 @@ export async function startLocalStack(
     seedMedia?: boolean
     /** let services print what a developer needs to see, e.g. outbox links */
     verbose?: boolean
+    /** the app's origin: auth redirects (password reset links) may go there */
+    siteUrl?: string
+    /** /token requests allowed per client address per five minutes (GoTrue's default 150) */
+    tokenRateLimit?: { perFiveMinutes: number }
   } = {},
 ): Promise<LocalStack> {
   const memory = opts.memory === true || opts.dataDir === null
   const dataDir = memory ? null : (opts.dataDir ?? repoDataDir)
+  if (dataDir) mkdirSync(dataDir, { recursive: true })
   const db = await openDb({
     databaseUrl: opts.databaseUrl,
     dataDir: dataDir ? join(dataDir, 'db') : undefined,
@@ -51,13 +58,21 @@ export async function startLocalStack(
     throw error
   })
 
-  const config: StackConfig = { ...localDefaults, port: 0, publicUrl: '', verbose: opts.verbose ?? false }
+  const config: StackConfig = {
+    ...localDefaults,
+    port: 0,
+    publicUrl: '',
+    verbose: opts.verbose ?? false,
+    siteUrl: opts.siteUrl ?? localDefaults.siteUrl,
+    redirectAllowList: opts.siteUrl ? [...localDefaults.redirectAllowList, `${opts.siteUrl}/**`] : localDefaults.redirectAllowList,
+    tokenRateLimit: opts.tokenRateLimit,
+  }
   const stack: Stack = { db, config, dataDir, outbox: { messages: [] } }
 
   const server = createServer((req, res) => {
     serve(req, res, stack).catch((error) => {
-      // the client went away mid-response; nothing left to tell it
-      if (!res.headersSent) res.writeHead(500).end()
+      // services answer their own errors; this is a broken request or a client gone mid-response
+      if (!res.headersSent) res.writeHead(400).end()
       else res.destroy(error)
     })
   })
@@ -77,6 +92,7 @@ export async function startLocalStack(
   config.publicUrl = `http://127.0.0.1:${config.port}`
 
   const close = async () => {
+    await functions.stopFunctions(stack)
     await realtimeServer.close()
     server.closeAllConnections()
     await new Promise<void>((resolve) => server.close(() => resolve()))
@@ -107,7 +123,7 @@ async function serve(req: IncomingMessage, res: ServerResponse, stack: Stack): P
     res.end()
     return
   }
-  await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), res)
+  await pipeline(Readable.fromWeb(response.body as ReadableStream), res)
 }
 
 const prefix = /^\/(auth|rest|storage|realtime|functions)\/v1(\/.*)?$/
@@ -131,6 +147,8 @@ async function toWebRequest(req: IncomingMessage, base: string): Promise<Request
     if (Array.isArray(value)) for (const v of value) headers.append(name, v)
     else if (value !== undefined) headers.set(name, value)
   }
+  // The socket's address, for per-client limits; never what the client claims in this header.
+  headers.set('x-local-client-ip', req.socket.remoteAddress ?? 'local')
   const method = req.method ?? 'GET'
   const chunks: Buffer[] = []
   if (method !== 'GET' && method !== 'HEAD') for await (const chunk of req) chunks.push(chunk)
@@ -147,7 +165,9 @@ const allowHeaders = [
   'authorization', 'apikey', 'content-type', 'x-client-info', 'x-supabase-api-version', 'prefer', 'range',
   'accept-profile', 'content-profile', 'x-upsert', 'cache-control', 'x-retry-count', 'x-region',
 ]
-const exposeHeaders = ['Content-Range', 'X-Total-Count', 'Link', 'Content-Length', 'Accept-Ranges', 'Content-Type']
+const exposeHeaders = [
+  'Content-Range', 'X-Total-Count', 'Link', 'Content-Length', 'Accept-Ranges', 'Content-Type', 'X-Supabase-Api-Version',
+]
 
 function preflight(request: Request): Response {
   const requested = (request.headers.get('access-control-request-headers') ?? '')

@@ -112,8 +112,8 @@ async function upload(
   { bucket: bucketId, name }: Target,
   mode: { upsert?: boolean; update?: boolean },
 ): Promise<Response> {
-  const bucket = await findBucket(stack.db, bucketId)
   const claims = caller(req, stack)
+  const bucket = await findBucket(stack.db, bucketId)
   const file = await incomingFile(req)
   const metadata: ObjectMetadata = {
     eTag: `"${createHash('md5').update(file.bytes).digest('hex')}"`,
@@ -129,43 +129,52 @@ async function upload(
   const values = [bucketId, name, ownerUuid, owner, metadata, file.userMetadata]
 
   const id = await asCaller(stack, claims, async (tx) => {
-    // The policies decide first, as on Supabase (insert; upsert also needs select and update; update needs
-    // update), then the bucket's limits, and only then are the bytes written.
-    let id: string
-    if (mode.update) {
-      const updated = await tx.query<{ id: string }>(
-        `update storage.objects set owner = $3, owner_id = $4, metadata = $5, user_metadata = $6,
-                updated_at = now(), last_accessed_at = now()
-         where bucket_id = $1 and name = $2 returning id`,
-        values,
-      )
-      if (updated.rows.length === 0) throw noSuchKey()
-      id = updated.rows[0].id
-    } else if (mode.upsert) {
-      const upserted = await tx.query<{ id: string }>(
-        `insert into storage.objects (bucket_id, name, owner, owner_id, metadata, user_metadata)
-         values ($1, $2, $3, $4, $5, $6)
-         on conflict (bucket_id, name) do update
-           set owner = excluded.owner, owner_id = excluded.owner_id, metadata = excluded.metadata,
-               user_metadata = excluded.user_metadata, updated_at = now(), last_accessed_at = now()
-         returning id`,
-        values,
-      )
-      id = upserted.rows[0].id
-    } else {
-      // No RETURNING: a plain upload needs only the insert policy, not select.
-      id = randomUUID()
-      await tx.query(
-        `insert into storage.objects (id, bucket_id, name, owner, owner_id, metadata, user_metadata)
-         values ($7, $1, $2, $3, $4, $5, $6)`,
-        [...values, id],
-      )
-    }
+    // The policies decide first, as on Supabase, then the bucket's limits; only then are bytes written.
+    const id = await saveObjectRow(tx, mode, values)
     checkLimits(bucket, file.mimetype, file.bytes.length)
     await filesOf(stack).write(bucketId, name, file.bytes)
     return id
   })
   return json({ Id: id, Key: `${bucketId}/${name}` })
+}
+
+// Values: bucket, name, owner (uuid), owner_id (text), metadata, user_metadata. A plain upload needs only
+// the insert policy (hence no RETURNING, which would need select too); an upsert needs insert, select and
+// update; an update needs update.
+async function saveObjectRow(
+  tx: Db,
+  mode: { upsert?: boolean; update?: boolean },
+  values: unknown[],
+): Promise<string> {
+  if (mode.update) {
+    const updated = await tx.query<{ id: string }>(
+      `update storage.objects set owner = $3, owner_id = $4, metadata = $5, user_metadata = $6,
+              updated_at = now(), last_accessed_at = now()
+       where bucket_id = $1 and name = $2 returning id`,
+      values,
+    )
+    if (updated.rows.length === 0) throw noSuchKey()
+    return updated.rows[0].id
+  }
+  if (mode.upsert) {
+    const upserted = await tx.query<{ id: string }>(
+      `insert into storage.objects (bucket_id, name, owner, owner_id, metadata, user_metadata)
+       values ($1, $2, $3, $4, $5, $6)
+       on conflict (bucket_id, name) do update
+         set owner = excluded.owner, owner_id = excluded.owner_id, metadata = excluded.metadata,
+             user_metadata = excluded.user_metadata, updated_at = now(), last_accessed_at = now()
+       returning id`,
+      values,
+    )
+    return upserted.rows[0].id
+  }
+  const id = randomUUID()
+  await tx.query(
+    `insert into storage.objects (id, bucket_id, name, owner, owner_id, metadata, user_metadata)
+     values ($7, $1, $2, $3, $4, $5, $6)`,
+    [...values, id],
+  )
+  return id
 }
 
 type IncomingFile = { bytes: Uint8Array<ArrayBuffer>; mimetype: string; cacheControl: string; userMetadata: unknown }
@@ -191,7 +200,7 @@ async function incomingFile(req: Request): Promise<IncomingFile> {
   const declaredType = form.get('contentType')
   return {
     bytes: new Uint8Array(await file.arrayBuffer()),
-    mimetype: (typeof declaredType === 'string' && declaredType) || file.type || 'text/plain',
+    mimetype: (typeof declaredType === 'string' && declaredType) || file.type || 'application/octet-stream',
     cacheControl: typeof cacheTime === 'string' && cacheTime ? `max-age=${cacheTime}` : 'no-cache',
     userMetadata: decodeMetadata(form.get('metadata'), 'utf8'),
   }
@@ -227,8 +236,8 @@ function mimeMatches(pattern: string, mimetype: string): boolean {
 }
 
 async function authenticatedObject(req: Request, stack: Stack, object: Target, download?: string): Promise<Response> {
-  await findBucket(stack.db, object.bucket)
   const claims = caller(req, stack)
+  await findBucket(stack.db, object.bucket)
   const row = await asCaller(stack, claims, (tx) => findObject(tx, object), { readOnly: true })
   return sendObject(req, stack, row, { download })
 }
@@ -357,29 +366,28 @@ async function signOne(req: Request, stack: Stack, object: Target): Promise<Resp
 }
 
 async function signMany(req: Request, stack: Stack, bucket: string | undefined): Promise<Response> {
-  const { expiresIn, paths } = await jsonBody<{ expiresIn?: unknown; paths?: unknown }>(req)
-  const seconds = validExpiry(expiresIn)
-  if (!Array.isArray(paths) || paths.length === 0 || !paths.every((p) => typeof p === 'string')) {
-    throw storageError(400, 'InvalidRequest', 'body/paths must be a non-empty array of strings')
-  }
-  const visible = await asCaller(
-    stack,
-    caller(req, stack),
-    (tx) =>
-      tx.query<{ name: string }>('select name from storage.objects where bucket_id = $1 and name = any($2)', [
-        bucket,
-        paths,
-      ]),
-    { readOnly: true },
-  )
+  const body = await jsonBody<{ expiresIn?: unknown; paths?: unknown }>(req)
+  const seconds = validExpiry(body.expiresIn)
+  const paths = nonEmptyStrings(body.paths, 'paths')
+  const sql = 'select name from storage.objects where bucket_id = $1 and name = any($2)'
+  const visible = await asCaller(stack, caller(req, stack), (tx) => tx.query<{ name: string }>(sql, [bucket, paths]), {
+    readOnly: true,
+  })
   const names = new Set(visible.rows.map((row) => row.name))
   return json(
-    (paths as string[]).map((path) =>
+    paths.map((path) =>
       names.has(path)
         ? { error: null, path, signedURL: signedUrl(stack, { bucket: bucket ?? '', name: path }, seconds) }
         : { error: 'Either the object does not exist or you do not have access to it', path, signedURL: null },
     ),
   )
+}
+
+function nonEmptyStrings(value: unknown, field: string): string[] {
+  if (!Array.isArray(value) || value.length === 0 || !value.every((item) => typeof item === 'string')) {
+    throw storageError(400, 'InvalidRequest', `body/${field} must be a non-empty array of strings`)
+  }
+  return value
 }
 
 function validExpiry(expiresIn: unknown): number {
@@ -398,10 +406,7 @@ function signedUrl(stack: Stack, { bucket, name }: Target, expiresIn: number): s
 
 // Removes what the caller's delete policy allows among the given names, and answers with those rows.
 async function removeMany(req: Request, stack: Stack, bucket: string | undefined): Promise<Response> {
-  const { prefixes } = await jsonBody<{ prefixes?: unknown }>(req)
-  if (!Array.isArray(prefixes) || prefixes.length === 0 || !prefixes.every((p) => typeof p === 'string')) {
-    throw storageError(400, 'InvalidRequest', 'body/prefixes must be a non-empty array of strings')
-  }
+  const prefixes = nonEmptyStrings((await jsonBody<{ prefixes?: unknown }>(req)).prefixes, 'prefixes')
   const deleted = await asCaller(stack, caller(req, stack), async (tx) => {
     const result = await tx.query<{ objects: ObjectRow[] }>(
       `with deleted as (delete from storage.objects where bucket_id = $1 and name = any($2) returning *)

@@ -6,12 +6,13 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isAllowedRedirect } from '../../supabase/local/auth.ts'
 import { localDefaults } from '../../supabase/local/config.ts'
-import { startLocalStack, type LocalStack } from '../../supabase/local/server.ts'
+import type { LocalStack } from '../../supabase/local/server.ts'
+import { startTestStack } from '../support/test-stack.ts'
 
 let local: LocalStack
 
 beforeAll(async () => {
-  local = await startLocalStack({ port: 0, memory: true, seed: false })
+  local = await startTestStack({ seed: false })
 })
 
 afterAll(async () => {

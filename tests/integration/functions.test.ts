@@ -1,16 +1,17 @@
 // The local stack's Edge Functions: supabase/functions/<name> run by Deno from node_modules, called
 // through the real supabase-js.
-import { createClient } from '@supabase/supabase-js'
-import { FunctionsHttpError } from '@supabase/supabase-js'
+import { createClient, FunctionsHttpError } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { stopFunctions } from '../../supabase/local/functions.ts'
 import { signJwt } from '../../supabase/local/jwt.ts'
-import { startLocalStack, type LocalStack } from '../../supabase/local/server.ts'
+import type { LocalStack } from '../../supabase/local/server.ts'
+import { startTestStack } from '../support/test-stack.ts'
+import { createUser } from './schema-fixtures.ts'
 
 let local: LocalStack
 
 beforeAll(async () => {
-  local = await startLocalStack({ port: 0, memory: true, seed: false })
+  local = await startTestStack({ seed: false })
 })
 
 afterAll(async () => {
@@ -34,16 +35,12 @@ describe('functions', () => {
   })
 
   it("hands the caller's JWT to the function, which reads the user with it", async () => {
-    const { rows } = await local.stack.db.query<{ id: string }>(
-      `insert into auth.users (email, email_confirmed_at) values ('fan@example.com', now()) returning id`,
-    )
-    const token = signJwt(
-      { sub: rows[0].id, role: 'authenticated', aud: 'authenticated', email: 'fan@example.com', exp: Math.floor(Date.now() / 1000) + 3600 },
-      local.stack.config.jwtSecret,
-    )
+    // Without a session id: Auth would look up a session that this minted token never had.
+    const { id, claims: { session_id, ...claims } } = await createUser(local.stack.db, {})
+    const token = signJwt(claims, local.stack.config.jwtSecret)
     const { data, error } = await clientWith(token).functions.invoke('health', { body: { hello: 'world' } })
     expect(error).toBeNull()
-    expect(data).toMatchObject({ status: 'ok', user_id: rows[0].id })
+    expect(data).toMatchObject({ status: 'ok', user_id: id })
   })
 
   it('answers 404 for a function that does not exist, and for shared code', async () => {

@@ -3,11 +3,14 @@
 // policies let them read the new row.
 import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Claims } from '../../supabase/local/context.ts'
 import { signJwt } from '../../supabase/local/jwt.ts'
-import { startLocalStack, type LocalStack } from '../../supabase/local/server.ts'
+import type { LocalStack } from '../../supabase/local/server.ts'
+import { startTestStack } from '../support/test-stack.ts'
+import { createUser } from './schema-fixtures.ts'
 
 type Message = { id: number; owner_id: string; body: string; created_at: string }
-type User = { id: string; token: string }
+type User = { id: string; claims: Claims; token: string }
 
 let local: LocalStack
 let alice: User
@@ -15,9 +18,9 @@ let bob: User
 const clients: SupabaseClient[] = []
 
 beforeAll(async () => {
-  local = await startLocalStack({ port: 0, memory: true, seed: false })
-  alice = await signedInUser('alice@example.com')
-  bob = await signedInUser('bob@example.com')
+  local = await startTestStack({ seed: false })
+  alice = await signedInUser()
+  bob = await signedInUser()
   // A table of our own, added to the publication after the stack started: each user reads only their
   // own messages.
   await local.stack.db.exec(`
@@ -38,10 +41,9 @@ afterAll(async () => {
   await local?.close()
 })
 
-async function signedInUser(email: string): Promise<User> {
-  const { rows } = await local.stack.db.query<{ id: string }>('insert into auth.users (email) values ($1) returning id', [email])
-  const claims = { sub: rows[0].id, role: 'authenticated', aud: 'authenticated', email, exp: Math.floor(Date.now() / 1000) + 3600 }
-  return { id: rows[0].id, token: signJwt(claims, local.stack.config.jwtSecret) }
+async function signedInUser(): Promise<User> {
+  const { id, claims } = await createUser(local.stack.db, {})
+  return { id, claims, token: signJwt(claims, local.stack.config.jwtSecret) }
 }
 
 async function clientFor(user: User | null, vsn?: '1.0.0' | '2.0.0'): Promise<SupabaseClient> {
@@ -80,7 +82,8 @@ async function insert(owner: User, body: string): Promise<void> {
 
 // Waits until delivery has had its chance: a marker row every subscriber may read arrives last.
 async function settle(...subscriptions: { received: Message[] }[]): Promise<void> {
-  await expect.poll(() => subscriptions.every((s) => s.received.some((m) => m.body === 'marker')), { timeout: 5000 }).toBe(true)
+  const allMarked = () => subscriptions.every((s) => s.received.some((m) => m.body === 'marker'))
+  await expect.poll(allMarked, { timeout: 5000 }).toBe(true)
 }
 
 describe('postgres_changes', () => {
@@ -137,8 +140,8 @@ describe('postgres_changes', () => {
   })
 
   it('closes a channel whose token has expired instead of delivering to it', async () => {
-    const claims = { sub: alice.id, role: 'authenticated', exp: Math.floor(Date.now() / 1000) + 1 }
-    const shortLived = { id: alice.id, token: signJwt(claims, local.stack.config.jwtSecret) }
+    const claims = { ...alice.claims, exp: Math.floor(Date.now() / 1000) + 1 }
+    const shortLived = { ...alice, claims, token: signJwt(claims, local.stack.config.jwtSecret) }
     const inbox = await listen(await clientFor(shortLived))
     await new Promise((resolve) => setTimeout(resolve, 2100))
     await insert(alice, 'too late')
@@ -155,14 +158,17 @@ describe('postgres_changes', () => {
       `select c.relname as table from pg_trigger t join pg_class c on c.oid = t.tgrelid
        where t.tgname = 'realtime_local_insert' order by 1`,
     )
-    expect(rows.map((r) => r.table)).toEqual(expect.arrayContaining(['comments', 'purchases', 'analytics_events', 'inbox']))
+    const captured = rows.map((r) => r.table)
+    expect(captured).toEqual(expect.arrayContaining(['comments', 'purchases', 'analytics_events', 'inbox']))
   })
 })
 
 describe('the websocket', () => {
+  const websocketUrl = () => `${local.url.replace('http', 'ws')}/realtime/v1/websocket`
+
   it('refuses a connection without a valid apikey', async () => {
     for (const query of ['apikey=bad&vsn=2.0.0', 'vsn=2.0.0']) {
-      const socket = new WebSocket(`${local.url.replace('http', 'ws')}/realtime/v1/websocket?${query}`)
+      const socket = new WebSocket(`${websocketUrl()}?${query}`)
       const outcome = await new Promise((resolve) => {
         socket.onopen = () => resolve('open')
         socket.onerror = () => resolve('refused')
@@ -172,7 +178,7 @@ describe('the websocket', () => {
   })
 
   it('answers heartbeats', async () => {
-    const socket = new WebSocket(`${local.url.replace('http', 'ws')}/realtime/v1/websocket?apikey=${local.anonKey}&vsn=2.0.0`)
+    const socket = new WebSocket(`${websocketUrl()}?apikey=${local.anonKey}&vsn=2.0.0`)
     await new Promise((resolve) => (socket.onopen = resolve))
     const reply = new Promise((resolve) => (socket.onmessage = (event) => resolve(JSON.parse(String(event.data)))))
     socket.send(JSON.stringify([null, '1', 'phoenix', 'heartbeat', {}]))

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { localDefaults } from '../../supabase/local/config.ts'
 import type { Db } from '../../supabase/local/db.ts'
 import { signJwt } from '../../supabase/local/jwt.ts'
-import { startLocalStack, type LocalStack } from '../../supabase/local/server.ts'
+import type { LocalStack } from '../../supabase/local/server.ts'
+import { startTestStack } from '../support/test-stack.ts'
 import { createAdmin, createArtist, createFan, createTrack, tomorrow, type TestUser } from './schema-fixtures.ts'
 
 // The access rules as a table: every table (and RPC and bucket) × operation × actor, each case saying
@@ -673,7 +674,7 @@ function clientFor(user: TestUser | null): SupabaseClient {
 }
 
 beforeAll(async () => {
-  local = await startLocalStack({ port: 0, memory: true, seed: false })
+  local = await startTestStack({ seed: false })
   const db = local.stack.db
   const users = {
     fan: await createFan(db, 'matrix-fan'),

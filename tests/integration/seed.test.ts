@@ -2,7 +2,8 @@
 // behind every track, and the demo accounts the README lists.
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startLocalStack, type LocalStack } from '../../supabase/local/server.ts'
+import type { LocalStack } from '../../supabase/local/server.ts'
+import { startTestStack } from '../support/test-stack.ts'
 
 const genres = ['Rock', 'Pop', 'Hip Hop', 'Electronic', 'Jazz', 'Classical', 'R&B', 'Folk', 'Metal', 'Country', 'Blues', 'Indie']
 const demoAccounts = {
@@ -15,7 +16,7 @@ let local: LocalStack
 let service: SupabaseClient
 
 beforeAll(async () => {
-  local = await startLocalStack({ port: 0, memory: true })
+  local = await startTestStack()
   service = client(local.serviceRoleKey)
 })
 

@@ -8,6 +8,8 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { signJwt } from '../../supabase/local/jwt.ts'
 import { startLocalStack, type LocalStack } from '../../supabase/local/server.ts'
+import { startTestStack } from '../support/test-stack.ts'
+import { createUser } from './schema-fixtures.ts'
 
 let local: LocalStack
 type User = { id: string; token: string; client: SupabaseClient }
@@ -19,9 +21,9 @@ let visitor: SupabaseClient
 const audio = new Uint8Array(Array.from({ length: 1000 }, (_, i) => i % 256))
 
 beforeAll(async () => {
-  local = await startLocalStack({ port: 0, memory: true, seed: false })
-  artist = await signedInUser('artist@example.com')
-  otherArtist = await signedInUser('other@example.com')
+  local = await startTestStack({ seed: false })
+  artist = await signedInUser()
+  otherArtist = await signedInUser()
   visitor = clientWith(local.anonKey)
 })
 
@@ -36,16 +38,9 @@ function clientWith(token: string): SupabaseClient {
   })
 }
 
-async function signedInUser(email: string): Promise<User> {
-  const { rows } = await local.stack.db.query<{ id: string }>(
-    `insert into auth.users (email, email_confirmed_at) values ($1, now()) returning id`,
-    [email],
-  )
-  const id = rows[0].id
-  const token = signJwt(
-    { sub: id, role: 'authenticated', aud: 'authenticated', email, exp: Math.floor(Date.now() / 1000) + 3600 },
-    local.stack.config.jwtSecret,
-  )
+async function signedInUser(): Promise<User> {
+  const { id, claims } = await createUser(local.stack.db, {})
+  const token = signJwt(claims, local.stack.config.jwtSecret)
   return { id, token, client: clientWith(token) }
 }
 
@@ -92,6 +87,21 @@ describe('upload', () => {
     const replaced = await bucket.upload(path, Buffer.from('three'), { contentType: 'audio/mpeg', upsert: true })
     expect(replaced.error).toBeNull()
     expect(await (await bucket.download(path)).data?.text()).toBe('three')
+  })
+
+  it('replaces an existing object with update(), only for its owner', async () => {
+    const path = `${artist.id}/updated.png`
+    const bucket = artist.client.storage.from('artwork')
+    await bucket.upload(path, Buffer.from('old'), { contentType: 'image/png' })
+    expect((await bucket.update(path, Buffer.from('new'), { contentType: 'image/png' })).error).toBeNull()
+    expect(await (await fetch(bucket.getPublicUrl(path).data.publicUrl)).text()).toBe('new')
+
+    const intruder = await otherArtist.client.storage
+      .from('artwork')
+      .update(path, Buffer.from('x'), { contentType: 'image/png' })
+    expect(intruder.error).toMatchObject({ statusCode: '404' })
+    expect((await bucket.update(`${artist.id}/missing.png`, Buffer.from('x'), { contentType: 'image/png' })).error)
+      .toMatchObject({ statusCode: '404', message: 'Object not found' })
   })
 
   it('enforces the bucket size limit', async () => {
@@ -261,11 +271,13 @@ describe('buckets', () => {
 })
 
 describe('on disk', () => {
-  it('keeps the bytes under <dataDir>/storage/<bucket>/<name>, served in ranges and removed with the object', async () => {
+  it('keeps the bytes under <dataDir>/storage/<bucket>/<name>, ranged and removed with the object', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'storage-test-'))
     const onDisk = await startLocalStack({ port: 0, dataDir, seed: false, seedMedia: false })
     try {
-      const admin = createClient(onDisk.url, onDisk.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } })
+      const admin = createClient(onDisk.url, onDisk.serviceRoleKey, {
+        auth: { persistSession: false, autoRefreshToken: false },
+      })
       const bucket = admin.storage.from('tracks')
       expect((await bucket.upload('demo/song.mp3', Buffer.from(audio), { contentType: 'audio/mpeg' })).error).toBeNull()
       const file = join(dataDir, 'storage', 'tracks', 'demo', 'song.mp3')

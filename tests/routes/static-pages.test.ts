@@ -1,29 +1,13 @@
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { Visitor, text, title } from "./support.ts";
 
-const appUrl = inject("appUrl");
-
-async function render(path: string) {
-  const response = await fetch(new URL(path, appUrl), { redirect: "manual" });
-  return { status: response.status, contentType: response.headers.get("content-type"), html: await response.text() };
-}
-
-function title(html: string) {
-  return html.match(/<title>([^<]*)<\/title>/)?.[1];
-}
+const render = async (path: string) => {
+  const { response, html } = await new Visitor().get(path);
+  return { status: response.status, contentType: response.headers.get("content-type"), html };
+};
 
 function metaDescription(html: string) {
   return html.match(/<meta name="description" content="([^"]*)"/)?.[1];
-}
-
-/** Visible text, roughly: tags dropped, entities for quotes decoded, whitespace collapsed. */
-function text(html: string) {
-  return html
-    .replace(/<script[\s\S]*?<\/script>/g, " ")
-    .replace(/<!-- -->/g, "")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&amp;/g, "&")
-    .replace(/\s+/g, " ");
 }
 
 describe("the shared layout", () => {

@@ -1,16 +1,18 @@
-// Route tests run against the production build served by workerd, exactly as users get it.
+// Route tests run against the production build served by workerd, backed by a local stack on a fresh
+// in-memory database with the demo data: exactly what users get, minus the network.
 import type { TestProject } from "vitest/node";
-import { buildIfStale, freePort, serveApp } from "../../scripts/lib/app-server.ts";
+import { startMarketplace } from "../../scripts/lib/marketplace.ts";
 
 export default async function setup(project: TestProject) {
-  buildIfStale();
-  const app = await serveApp({ port: await freePort(), quiet: true });
-  project.provide("appUrl", app.url);
-  return () => app.stop();
+  const marketplace = await startMarketplace({ seedMedia: false });
+  project.provide("appUrl", marketplace.appUrl);
+  project.provide("supabaseUrl", marketplace.supabaseUrl);
+  return () => marketplace.stop();
 }
 
 declare module "vitest" {
   export interface ProvidedContext {
     appUrl: string;
+    supabaseUrl: string;
   }
 }

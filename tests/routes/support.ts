@@ -1,0 +1,69 @@
+import { inject } from "vitest";
+
+export const appUrl = inject("appUrl");
+export const supabaseUrl = inject("supabaseUrl");
+
+let visitors = 0;
+
+/** A browser without JavaScript: plain form posts, cookies kept between requests, redirects not followed. */
+export class Visitor {
+  cookies = new Map<string, string>();
+  /** Each visitor gets its own address, so per-client rate limits at the auth server don't mix up tests. */
+  // Documentation ranges (RFC 5737): only ever a header value, never contacted.
+  address = `${["192.0.2", "198.51.100", "203.0.113"][Math.floor(++visitors / 250) % 3]}.${(visitors % 250) + 1}`;
+
+  private cookieHeader() {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  }
+
+  private remember(response: Response) {
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair = "", ...attributes] = cookie.split(";");
+      const [name = "", value = ""] = pair.split("=", 2).map((part) => part.trim());
+      const expired = attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute));
+      if (expired || value === "") this.cookies.delete(name);
+      else this.cookies.set(name, pair.slice(pair.indexOf("=") + 1).trim());
+    }
+  }
+
+  async get(path: string) {
+    const response = await fetch(new URL(path, appUrl), { redirect: "manual", headers: { Cookie: this.cookieHeader(), "CF-Connecting-IP": this.address } });
+    this.remember(response);
+    return { response, html: await response.text() };
+  }
+
+  async post(path: string, fields: Record<string, string | string[]>) {
+    const body = new URLSearchParams();
+    for (const [name, value] of Object.entries(fields)) for (const item of ([] as string[]).concat(value)) body.append(name, item);
+    const response = await fetch(new URL(path, appUrl), {
+      method: "POST",
+      redirect: "manual",
+      body,
+      headers: { Cookie: this.cookieHeader(), "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": this.address },
+    });
+    this.remember(response);
+    return { response, html: await response.text() };
+  }
+}
+
+/** Visible text, roughly: tags dropped, common entities decoded, whitespace collapsed. */
+export function text(html: string) {
+  return html
+    .replace(/<script[\s\S]*?<\/script>/g, " ")
+    .replace(/<!-- -->/g, "")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ");
+}
+
+export function title(html: string) {
+  return html.match(/<title>([^<]*)<\/title>/)?.[1];
+}
+
+/** The value an input was rendered with, by name. */
+export function inputValue(html: string, name: string) {
+  const input = html.match(new RegExp(`<input[^>]*name="${name}"[^>]*>`))?.[0];
+  return input?.match(/value="([^"]*)"/)?.[1];
+}

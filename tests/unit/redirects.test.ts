@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { dashboardPath, loginPath, safeRedirectPath } from "~/lib/redirects";
+
+describe("safeRedirectPath", () => {
+  it.each(["/dashboard/fan", "/recent?page=2", "/artist/1#top", "/genres/R%26B"])("keeps the on-site path %s", (path) => {
+    expect(safeRedirectPath(path)).toBe(path);
+  });
+
+  it.each([
+    "https://evil.example/",
+    "//evil.example/path",
+    "/\\evil.example",
+    "\\\\evil.example",
+    "javascript:alert(1)",
+    "evil.example",
+    "",
+    null,
+    undefined,
+    42,
+  ])("refuses %j", (target) => {
+    expect(safeRedirectPath(target)).toBeNull();
+  });
+});
+
+describe("where people land", () => {
+  it("sends each role to its dashboard and anyone else home", () => {
+    expect(dashboardPath("artist")).toBe("/dashboard/artist");
+    expect(dashboardPath("fan")).toBe("/dashboard/fan");
+    expect(dashboardPath(null)).toBe("/");
+  });
+
+  it("carries the original path and query to the login page", () => {
+    expect(loginPath(new Request("http://site.test/dashboard/fan/recent?from=mail&x=1"))).toBe(
+      "/login?redirectTo=%2Fdashboard%2Ffan%2Frecent%3Ffrom%3Dmail%26x%3D1",
+    );
+  });
+});
