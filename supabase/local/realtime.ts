@@ -64,9 +64,13 @@ type Channel = {
   claims: Claims
   bindings: Binding[]
   conditions: Map<number, Condition>
+  /** the capture position when the channel joined: only inserts notified after it reach the channel */
+  since: number
 }
 
 type Subscriber = { ws: WebSocket; channels: Map<string, Channel>; send(message: Message): void }
+
+type Capture = { stop(): Promise<void>; position(): number }
 
 let nextBindingId = 1
 
@@ -75,7 +79,7 @@ function connect(
   stack: Stack,
   apiClaims: Claims,
   arrays: boolean,
-  capture: Promise<unknown>,
+  capture: Promise<Capture>,
 ): Subscriber {
   const subscriber: Subscriber = {
     ws,
@@ -95,8 +99,9 @@ function connect(
       case 'heartbeat':
         return reply(message, 'ok', {})
       case 'phx_join': {
+        // A row committed before the join is not this channel's, even if its delivery is still queued.
         const joined = await capture
-          .then(() => join(stack, apiClaims, message, payload))
+          .then(async ({ position }) => ({ ...(await join(stack, apiClaims, message, payload)), since: position() }))
           .catch((error: Error) => error)
         if (joined instanceof Error) return reply(message, 'error', { reason: joined.message })
         subscriber.channels.set(message.topic, joined)
@@ -169,7 +174,7 @@ async function join(
   apiClaims: Claims,
   message: Message,
   payload: Record<string, unknown>,
-): Promise<Channel> {
+): Promise<Omit<Channel, 'since'>> {
   const token = typeof payload.access_token === 'string' ? payload.access_token : null
   const claims = token ? tokenClaims(stack, token) : apiClaims
   if (!claims) throw new Error('Invalid token')
@@ -237,14 +242,17 @@ function splitList(text: string): string[] {
 type Insert = { schema: string; table: string; pk: Record<string, unknown>; commit_timestamp: string }
 
 // Installs the capture and delivers each insert, in commit order, to every matching subscriber.
-async function watchInserts(stack: Stack, sockets: Set<Subscriber>): Promise<{ stop(): Promise<void> }> {
+async function watchInserts(stack: Stack, sockets: Set<Subscriber>): Promise<Capture> {
   await installCapture(stack.db)
   await captureNewTables(stack.db)
   let delivering = Promise.resolve()
+  // Counts the notifications received; a channel remembers the count when it joined.
+  let notified = 0
   const stop = await stack.db.listen(changesChannel, (text) => {
     const insert = JSON.parse(text) as Insert
+    const position = ++notified
     delivering = delivering
-      .then(() => deliver(stack, sockets, insert))
+      .then(() => deliver(stack, sockets, insert, position))
       .catch((error) => console.error('realtime: delivery failed:', error))
   })
   return {
@@ -252,6 +260,7 @@ async function watchInserts(stack: Stack, sockets: Set<Subscriber>): Promise<{ s
       await stop()
       await delivering
     },
+    position: () => notified,
   }
 }
 
@@ -296,13 +305,14 @@ async function captureNewTables(db: Db): Promise<void> {
   }
 }
 
-async function deliver(stack: Stack, sockets: Set<Subscriber>, insert: Insert): Promise<void> {
+async function deliver(stack: Stack, sockets: Set<Subscriber>, insert: Insert, position: number): Promise<void> {
   const relation = qualified(insert.schema, insert.table)
   let columns: { name: string; type: string }[] | null = null
   const now = Date.now() / 1000
 
   for (const subscriber of sockets) {
     for (const channel of subscriber.channels.values()) {
+      if (channel.since >= position) continue
       const matching = channel.bindings.filter(
         (b) =>
           (b.event === 'INSERT' || b.event === '*') &&

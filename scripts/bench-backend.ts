@@ -1,0 +1,266 @@
+// `npm run bench:backend`: throughput and latency of the local backend (supabase/local) for a few typical
+// requests, on embedded PGlite (in memory) and on a throwaway PostgreSQL 15 server (lib/postgres.ts).
+// Figures only: nothing passes or fails.
+//
+// The stack's HTTP server runs in this process; the load comes from a child process (this script with
+// --load-generator), so the client never shares the server's event loop. The client sends a fixed number
+// of requests per scenario (after a warm-up), `concurrency` at a time, with fetch's keep-alive connection
+// pool, over loopback only; a scenario also stops at its time limit, so the whole bench stays within
+// about three minutes. Requests/s = completed requests / wall time; p50/p99 = per-request latency.
+import { fork, type ChildProcess } from "node:child_process";
+import { availableParallelism } from "node:os";
+import pg from "pg";
+import { startLocalStack, type LocalStack } from "../supabase/local/server.ts";
+import { startThrowawayPostgres, type ThrowawayPostgres } from "./lib/postgres.ts";
+
+const concurrency = 10;
+const warmup = { requests: 200, ms: 5_000 };
+const measured = { requests: 3_000, ms: 8_000 };
+const target = { scenario: "REST GET one row (by primary key)", backend: "PostgreSQL 15", requestsPerSecond: 2_000 };
+
+type RequestSpec = { method: string; url: string; headers: Record<string, string>; body?: string; expect: number };
+type Job = { request: RequestSpec; requests: number; ms: number; concurrency: number };
+type JobResult = { completed: number; failed: number; firstFailure?: string; wallMs: number; latenciesMs: number[] };
+
+if (process.argv.includes("--load-generator")) {
+  loadGenerator();
+} else {
+  await main();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The load generator (child process): runs one job per message and answers with its timings.
+
+function loadGenerator(): void {
+  process.on("message", async (job: Job) => {
+    process.send?.(await runJob(job));
+  });
+  process.on("disconnect", () => process.exit(0));
+}
+
+async function runJob({ request, requests, ms, concurrency }: Job): Promise<JobResult> {
+  const latenciesMs: number[] = [];
+  let started = 0;
+  let failed = 0;
+  let firstFailure: string | undefined;
+  const begin = performance.now();
+  const deadline = begin + ms;
+  const client = async () => {
+    while (started < requests && performance.now() < deadline) {
+      started++;
+      const t = performance.now();
+      try {
+        const response = await fetch(request.url, { method: request.method, headers: request.headers, body: request.body });
+        const text = await response.text();
+        if (response.status !== request.expect) throw new Error(`HTTP ${response.status}: ${text.slice(0, 200)}`);
+        latenciesMs.push(performance.now() - t);
+      } catch (error) {
+        failed++;
+        firstFailure ??= error instanceof Error ? error.message : String(error);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, client));
+  return { completed: latenciesMs.length, failed, firstFailure, wallMs: performance.now() - begin, latenciesMs };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The bench (parent process)
+
+type Row = { backend: string; scenario: string; requests: number; failed: number; rps: number; p50: number; p99: number; note?: string };
+
+async function main(): Promise<void> {
+  let postgres: ThrowawayPostgres | undefined;
+  let local: LocalStack | undefined;
+  const generator = fork(import.meta.filename, ["--load-generator"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const rows: Row[] = [];
+  let exitCode = 0;
+  try {
+    console.log(`Load generator: a separate Node process (pid ${generator.pid}), ${concurrency} concurrent keep-alive fetches over loopback.`);
+    console.log(`Per scenario: ${warmup.requests} warm-up requests, then ${measured.requests} measured (at most ${measured.ms / 1000} s). ${availableParallelism()} CPUs on this machine.\n`);
+
+    console.log("PGlite (in memory): starting the stack…");
+    local = await startLocalStack({ port: 0, memory: true, seed: true, seedMedia: false, tokenRateLimit: { perFiveMinutes: 1e9 } });
+    rows.push(...(await benchStack("PGlite", local, generator)));
+    await local.close();
+    local = undefined;
+
+    console.log("PostgreSQL 15 (throwaway server): starting the server and the stack…");
+    postgres = await startThrowawayPostgres();
+    const databaseUrl = new URL(postgres.url);
+    const admin = new pg.Client({ connectionString: postgres.url });
+    await admin.connect();
+    await admin.query("create database bench");
+    await admin.end();
+    databaseUrl.pathname = "/bench";
+    local = await startLocalStack({ port: 0, dataDir: null, databaseUrl: databaseUrl.toString(), seed: true, seedMedia: false, tokenRateLimit: { perFiveMinutes: 1e9 } });
+    rows.push(...(await benchStack("PostgreSQL 15", local, generator)));
+  } catch (error) {
+    console.error(error);
+    exitCode = 1;
+  } finally {
+    generator.disconnect();
+    await local?.close();
+    await postgres?.stop();
+  }
+  if (rows.length > 0) printTable(rows);
+  process.exit(exitCode);
+}
+
+async function benchStack(backend: string, local: LocalStack, generator: ChildProcess): Promise<Row[]> {
+  const { url, anonKey } = local;
+  const { db } = local.stack;
+  const anon = { apikey: anonKey, authorization: `Bearer ${anonKey}` };
+
+  const signIn = async (email: string, password: string) => {
+    const response = await fetch(`${url}/auth/v1/token?grant_type=password`, {
+      method: "POST",
+      headers: { ...anon, "content-type": "application/json" },
+      body: JSON.stringify({ email, password }),
+    });
+    if (!response.ok) throw new Error(`sign-in as ${email}: HTTP ${response.status} ${await response.text()}`);
+    return (await response.json()) as { access_token: string; user: { id: string } };
+  };
+  const fan = await signIn("fan@example.com", "fan-demo-pass");
+  const artist = await signIn("artist@example.com", "artist-demo-pass");
+
+  const track = (
+    await db.query<{ id: string }>("select id from public.tracks where artist_id = $1 order by created_at, id limit 1", [artist.user.id])
+  ).rows[0];
+  if (!track) throw new Error("the seed has no track by the demo artist");
+
+  // A small audio object in the artist's folder, uploaded as the artist (the app's upload path).
+  const audioPath = `${artist.user.id}/bench.wav`;
+  const upload = await fetch(`${url}/storage/v1/object/tracks/${audioPath}`, {
+    method: "POST",
+    headers: { apikey: anonKey, authorization: `Bearer ${artist.access_token}`, "content-type": "audio/wav", "x-upsert": "true" },
+    body: wav(),
+  });
+  if (!upload.ok) throw new Error(`upload: HTTP ${upload.status} ${await upload.text()}`);
+
+  const scenarios: { scenario: string; request: RequestSpec }[] = [
+    {
+      scenario: "REST select one row + embed (anon)",
+      request: {
+        method: "GET",
+        url: `${url}/rest/v1/tracks?select=id,title,price,artist:artist_profiles(artist_name)&id=eq.${track.id}`,
+        headers: anon,
+        expect: 200,
+      },
+    },
+    {
+      scenario: target.scenario,
+      request: { method: "GET", url: `${url}/rest/v1/tracks?select=*&id=eq.${track.id}`, headers: anon, expect: 200 },
+    },
+    {
+      scenario: "REST insert a comment (fan's JWT)",
+      request: {
+        method: "POST",
+        url: `${url}/rest/v1/comments`,
+        headers: { apikey: anonKey, authorization: `Bearer ${fan.access_token}`, "content-type": "application/json", prefer: "return=minimal" },
+        body: JSON.stringify({ content: "Benchmark comment", track_id: track.id }),
+        expect: 201,
+      },
+    },
+    {
+      scenario: "Sign-in (password grant)",
+      request: {
+        method: "POST",
+        url: `${url}/auth/v1/token?grant_type=password`,
+        headers: { ...anon, "content-type": "application/json" },
+        body: JSON.stringify({ email: "fan@example.com", password: "fan-demo-pass" }),
+        expect: 200,
+      },
+    },
+    {
+      scenario: "Signed URL for track audio (artist)",
+      request: {
+        method: "POST",
+        url: `${url}/storage/v1/object/sign/tracks/${audioPath}`,
+        headers: { apikey: anonKey, authorization: `Bearer ${artist.access_token}`, "content-type": "application/json" },
+        body: JSON.stringify({ expiresIn: 3600 }),
+        expect: 200,
+      },
+    },
+  ];
+  const rows: Row[] = [];
+  for (const { scenario, request } of scenarios) {
+    await job(generator, { request, requests: warmup.requests, ms: warmup.ms, concurrency });
+    const result = await job(generator, { request, requests: measured.requests, ms: measured.ms, concurrency });
+    const sorted = result.latenciesMs.sort((a, b) => a - b);
+    const row: Row = {
+      backend,
+      scenario,
+      requests: result.completed,
+      failed: result.failed,
+      rps: result.completed / (result.wallMs / 1000),
+      p50: percentile(sorted, 0.5),
+      p99: percentile(sorted, 0.99),
+      note: result.firstFailure,
+    };
+    console.log(`  ${scenario}: ${row.rps.toFixed(0)} req/s${row.failed ? ` (${row.failed} failed: ${row.note})` : ""}`);
+    rows.push(row);
+  }
+  return rows;
+}
+
+function job(generator: ChildProcess, job: Job): Promise<JobResult> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`the load generator exited (${code})`));
+    generator.once("exit", onExit);
+    generator.once("message", (result) => {
+      generator.off("exit", onExit);
+      resolve(result as JobResult);
+    });
+    generator.send(job);
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
+}
+
+// A tenth of a second of silence: a valid WAV file the tracks bucket accepts.
+function wav(): Uint8Array<ArrayBuffer> {
+  const rate = 8000;
+  const samples = rate / 10;
+  const buffer = Buffer.alloc(44 + samples * 2);
+  buffer.write("RIFF", 0);
+  buffer.writeUInt32LE(36 + samples * 2, 4);
+  buffer.write("WAVEfmt ", 8);
+  buffer.writeUInt32LE(16, 16);
+  buffer.writeUInt16LE(1, 20);
+  buffer.writeUInt16LE(1, 22);
+  buffer.writeUInt32LE(rate, 24);
+  buffer.writeUInt32LE(rate * 2, 28);
+  buffer.writeUInt16LE(2, 32);
+  buffer.writeUInt16LE(16, 34);
+  buffer.write("data", 36);
+  buffer.writeUInt32LE(samples * 2, 40);
+  return new Uint8Array(buffer);
+}
+
+function printTable(rows: Row[]): void {
+  const header = ["backend", "scenario", "requests", "req/s", "p50 ms", "p99 ms"];
+  const lines = rows.map((row) => [
+    row.backend,
+    row.scenario,
+    row.failed ? `${row.requests} (+${row.failed} failed)` : String(row.requests),
+    row.rps.toFixed(0),
+    row.p50.toFixed(2),
+    row.p99.toFixed(2),
+  ]);
+  const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i].length)));
+  const format = (cells: string[]) => cells.map((cell, i) => (i >= 2 ? cell.padStart(widths[i]) : cell.padEnd(widths[i]))).join("  ");
+  console.log(`\n${format(header)}\n${widths.map((w) => "-".repeat(w)).join("  ")}`);
+  for (const line of lines) console.log(format(line));
+
+  const goal = rows.find((row) => row.backend === target.backend && row.scenario === target.scenario);
+  if (goal) {
+    console.log(
+      `\nTarget (issue): ${target.scenario} on ${target.backend} ≥ ${target.requestsPerSecond.toLocaleString("en")} req/s on one core` +
+        ` → measured ${goal.rps.toFixed(0)} req/s (p50 ${goal.p50.toFixed(2)} ms, p99 ${goal.p99.toFixed(2)} ms)`,
+    );
+  }
+}

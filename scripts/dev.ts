@@ -1,0 +1,35 @@
+// `npm run dev`: the local backend, then the development server with hot reload (Vite + workerd).
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { repoDataDir, startLocalStack } from "../supabase/local/server.ts";
+import { root, stopProcess } from "./lib/app-server.ts";
+import { loadEnv } from "./lib/env.ts";
+
+const env = loadEnv();
+const backend = await startLocalStack({
+  port: Number(env.SUPABASE_PORT || 54321),
+  dataDir: repoDataDir,
+  databaseUrl: env.DATABASE_URL || undefined,
+  siteUrl: "http://localhost:5173",
+  verbose: true,
+});
+console.log(`Local backend on ${backend.url} (password-reset emails: ${backend.url}/auth/v1/outbox)`);
+
+const dev = spawn(process.execPath, [join(root, "node_modules", "@react-router", "dev", "bin.cjs"), "dev", ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: "inherit",
+  env: { ...process.env, SUPABASE_URL: backend.url },
+  detached: true,
+});
+
+let stopping = false;
+async function shutdown(code = 0) {
+  if (stopping) return;
+  stopping = true;
+  await stopProcess(dev);
+  await backend.close();
+  process.exit(code);
+}
+dev.on("exit", (code) => shutdown(code ?? 0));
+process.on("SIGINT", () => shutdown());
+process.on("SIGTERM", () => shutdown());

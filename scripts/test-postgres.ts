@@ -1,0 +1,37 @@
+// `npm run test:postgres`: the integration suite against a real PostgreSQL 15 server (a throwaway cluster,
+// see lib/postgres.ts) instead of embedded PGlite. Extra arguments go to vitest, e.g. a test file's name.
+// The server is stopped and its files removed whatever happens; the exit code is vitest's.
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { root } from "./lib/app-server.ts";
+import { startThrowawayPostgres, type ThrowawayPostgres } from "./lib/postgres.ts";
+
+const vitest = join(root, "node_modules", "vitest", "vitest.mjs");
+
+let postgres: ThrowawayPostgres | undefined;
+let exitCode = 1;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, async () => {
+    await postgres?.stop();
+    process.exit(130);
+  });
+}
+
+try {
+  postgres = await startThrowawayPostgres();
+  console.log(`PostgreSQL 15 at ${postgres.url}`);
+  const runner = spawn(process.execPath, [vitest, "run", "--project", "integration", ...process.argv.slice(2)], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, TEST_DATABASE_URL: postgres.url },
+  });
+  exitCode = await new Promise<number>((resolve) => {
+    runner.on("error", () => resolve(1));
+    runner.on("exit", (code) => resolve(code ?? 1));
+  });
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+} finally {
+  await postgres?.stop();
+}
+process.exit(exitCode);
