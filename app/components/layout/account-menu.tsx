@@ -1,9 +1,9 @@
-import { useEffect, useRef } from "react";
-import { Form, Link, useLocation } from "react-router";
+import { Form, Link } from "react-router";
 import { buttonClasses } from "~/components/ui/button";
 import { cx } from "~/lib/cx";
 import { dashboardPath } from "~/lib/redirects";
 import type { SessionUser } from "~/lib/session.server";
+import { useDisclosure } from "./use-disclosure";
 
 /** The signed-in user's links: their dashboard, Admin for administrators, and Sign out (a POST). */
 export function AccountLinks({ user, itemClassName }: { user: SessionUser; itemClassName: string }) {
@@ -34,23 +34,9 @@ export function AccountLinks({ user, itemClassName }: { user: SessionUser; itemC
   );
 }
 
-/** The header's account menu on wide screens: a native disclosure, closed again on navigation and Escape. */
+/** The header's account menu on wide screens: a native disclosure. */
 export function AccountMenu({ user }: { user: SessionUser }) {
-  const ref = useRef<HTMLDetailsElement>(null);
-  const location = useLocation();
-  useEffect(() => {
-    if (ref.current) ref.current.open = false;
-  }, [location]);
-  useEffect(() => {
-    function onKeyDown(event: KeyboardEvent) {
-      if (event.key === "Escape" && ref.current?.open) {
-        ref.current.open = false;
-        ref.current.querySelector("summary")?.focus();
-      }
-    }
-    document.addEventListener("keydown", onKeyDown);
-    return () => document.removeEventListener("keydown", onKeyDown);
-  }, []);
+  const ref = useDisclosure();
 
   return (
     <details ref={ref} className="relative">

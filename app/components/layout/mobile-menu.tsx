@@ -1,43 +1,15 @@
-import { useEffect, useRef } from "react";
-import { Link, useLocation } from "react-router";
+import { Link } from "react-router";
 import { buttonClasses } from "~/components/ui/button";
 import { cx } from "~/lib/cx";
 import type { SessionUser } from "~/lib/session.server";
 import { AccountLinks } from "./account-menu";
+import { useDisclosure } from "./use-disclosure";
 import { HeaderSearch } from "./header-search";
 import { headerLinks, libraryLinks } from "./nav-items";
 
-/**
- * The small-screen menu: a native disclosure, so it opens and its links work without JavaScript. With
- * JavaScript it also closes on Escape, on navigation and when focus or a click leaves it.
- */
+/** The small-screen menu: a native disclosure, so it opens and its links work without JavaScript. */
 export function MobileMenu({ user, className }: { user: SessionUser | null; className?: string }) {
-  const ref = useRef<HTMLDetailsElement>(null);
-  const location = useLocation();
-
-  useEffect(() => {
-    if (ref.current) ref.current.open = false;
-  }, [location]);
-
-  useEffect(() => {
-    function onKeyDown(event: KeyboardEvent) {
-      const menu = ref.current;
-      if (event.key === "Escape" && menu?.open) {
-        menu.open = false;
-        menu.querySelector("summary")?.focus();
-      }
-    }
-    function onPointerDown(event: PointerEvent) {
-      const menu = ref.current;
-      if (menu?.open && !menu.contains(event.target as Node)) menu.open = false;
-    }
-    document.addEventListener("keydown", onKeyDown);
-    document.addEventListener("pointerdown", onPointerDown);
-    return () => {
-      document.removeEventListener("keydown", onKeyDown);
-      document.removeEventListener("pointerdown", onPointerDown);
-    };
-  }, []);
+  const ref = useDisclosure();
 
   return (
     <details ref={ref} className={cx("group", className)}>
