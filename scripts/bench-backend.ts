@@ -7,7 +7,11 @@
 // of requests per scenario (after a warm-up), `concurrency` at a time, with fetch's keep-alive connection
 // pool, over loopback only; a scenario also stops at its time limit, so the whole bench stays within
 // about three minutes. Requests/s = completed requests / wall time; p50/p99 = per-request latency.
+// A first row measures a bare node:http server, the load generator's ceiling on this machine. Sign-in runs
+// with the stack's /token rate limit lifted.
 import { fork, type ChildProcess } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { availableParallelism } from "node:os";
 import pg from "pg";
 import { startLocalStack, type LocalStack } from "../supabase/local/server.ts";
@@ -77,7 +81,10 @@ async function main(): Promise<void> {
   let exitCode = 0;
   try {
     console.log(`Load generator: a separate Node process (pid ${generator.pid}), ${concurrency} concurrent keep-alive fetches over loopback.`);
+    console.log(`The stack's HTTP server is one Node event loop in this process (PGlite runs inside it too; PostgreSQL in its own processes).`);
     console.log(`Per scenario: ${warmup.requests} warm-up requests, then ${measured.requests} measured (at most ${measured.ms / 1000} s). ${availableParallelism()} CPUs on this machine.\n`);
+
+    rows.push(await benchBaseline(generator));
 
     console.log("PGlite (in memory): starting the stack…");
     local = await startLocalStack({ port: 0, memory: true, seed: true, seedMedia: false, tokenRateLimit: { perFiveMinutes: 1e9 } });
@@ -105,6 +112,38 @@ async function main(): Promise<void> {
   }
   if (rows.length > 0) printTable(rows);
   process.exit(exitCode);
+}
+
+// The harness's ceiling on this machine: a bare node:http server answering a fixed JSON body.
+async function benchBaseline(generator: ChildProcess): Promise<Row> {
+  const body = JSON.stringify([{ id: 1, title: "baseline" }]);
+  const server = createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(body));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    return await measure(generator, "baseline", "bare node:http, fixed JSON (no stack)", { method: "GET", url, headers: {}, expect: 200 });
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+async function measure(generator: ChildProcess, backend: string, scenario: string, request: RequestSpec): Promise<Row> {
+  await job(generator, { request, requests: warmup.requests, ms: warmup.ms, concurrency });
+  const result = await job(generator, { request, requests: measured.requests, ms: measured.ms, concurrency });
+  const sorted = result.latenciesMs.sort((a, b) => a - b);
+  const row: Row = {
+    backend,
+    scenario,
+    requests: result.completed,
+    failed: result.failed,
+    rps: result.completed / (result.wallMs / 1000),
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    note: result.firstFailure,
+  };
+  console.log(`  ${scenario}: ${row.rps.toFixed(0)} req/s${row.failed ? ` (${row.failed} failed: ${row.note})` : ""}`);
+  return row;
 }
 
 async function benchStack(backend: string, local: LocalStack, generator: ChildProcess): Promise<Row[]> {
@@ -184,23 +223,7 @@ async function benchStack(backend: string, local: LocalStack, generator: ChildPr
     },
   ];
   const rows: Row[] = [];
-  for (const { scenario, request } of scenarios) {
-    await job(generator, { request, requests: warmup.requests, ms: warmup.ms, concurrency });
-    const result = await job(generator, { request, requests: measured.requests, ms: measured.ms, concurrency });
-    const sorted = result.latenciesMs.sort((a, b) => a - b);
-    const row: Row = {
-      backend,
-      scenario,
-      requests: result.completed,
-      failed: result.failed,
-      rps: result.completed / (result.wallMs / 1000),
-      p50: percentile(sorted, 0.5),
-      p99: percentile(sorted, 0.99),
-      note: result.firstFailure,
-    };
-    console.log(`  ${scenario}: ${row.rps.toFixed(0)} req/s${row.failed ? ` (${row.failed} failed: ${row.note})` : ""}`);
-    rows.push(row);
-  }
+  for (const { scenario, request } of scenarios) rows.push(await measure(generator, backend, scenario, request));
   return rows;
 }
 
