@@ -1,6 +1,7 @@
 import type { StackConfig } from './config.ts'
 import type { Db } from './db.ts'
 import { JwtError, verifyJwt } from './jwt.ts'
+import type { SchemaCache } from './schema-cache.ts'
 
 // What every service shares: the database, the configuration, and who the caller is.
 
@@ -20,7 +21,7 @@ export type Outbox = {
   messages: { to: string; subject: string; text: string; html: string; link?: string; at: string }[]
 }
 
-export type Stack = { db: Db; config: StackConfig; dataDir: string | null; outbox: Outbox }
+export type Stack = { db: Db; config: StackConfig; dataDir: string | null; outbox: Outbox; schema: SchemaCache }
 
 export class HttpError extends Error {
   status: number
@@ -80,21 +81,28 @@ export function claimsFromRequest(req: Request, config: StackConfig): Claims {
  * Runs fn in one transaction as the caller, exactly as PostgREST does: the role is switched and the
  * claims published for auth.uid()/auth.jwt() with transaction-local settings, so RLS decides what the
  * statements may see and change, and nothing leaks to the next request on the same connection.
+ * BEGIN, READ ONLY and the settings go in one round trip, so the values are quoted into the SQL rather
+ * than bound. The role switch stays a statement of its own before fn's: RLS policies and privileges are
+ * applied when a statement is planned, so the role must be set by an earlier statement than fn's.
+ * `also`: a select-list expression evaluated in the same statement (the schema version), handed to fn.
  */
 export async function asRole<T>(
   db: Db,
   claims: Claims,
-  fn: (tx: Db) => Promise<T>,
-  opts: { readOnly?: boolean; method?: string } = {},
+  fn: (tx: Db, also: unknown) => Promise<T>,
+  opts: { readOnly?: boolean; method?: string; also?: string } = {},
 ): Promise<T> {
-  return db.transaction(async (tx) => {
-    if (opts.readOnly) await tx.exec('set transaction read only')
-    await tx.query(
-      `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
-              set_config('request.jwt.claim.sub', $3, true), set_config('request.jwt.claim.role', $1, true),
-              set_config('request.method', $4, true)`,
-      [claims.role, JSON.stringify(claims), claims.sub ?? '', opts.method ?? (opts.readOnly ? 'GET' : 'POST')],
-    )
-    return fn(tx)
-  })
+  const method = opts.method ?? (opts.readOnly ? 'GET' : 'POST')
+  const role = quote(claims.role)
+  const opening = `${opts.readOnly ? 'set transaction read only; ' : ''}
+    select ${opts.also ?? 'null'} as also, set_config('role', ${role}, true),
+           set_config('request.jwt.claims', ${quote(JSON.stringify(claims))}, true),
+           set_config('request.jwt.claim.sub', ${quote(String(claims.sub ?? ''))}, true),
+           set_config('request.jwt.claim.role', ${role}, true), set_config('request.method', ${quote(method)}, true)`
+  return db.transaction((tx, opened) => fn(tx, opened[0]?.also), { opening })
+}
+
+/** A string constant whatever standard_conforming_strings says: E'…' with quotes and backslashes escaped. */
+function quote(text: string): string {
+  return `E'${text.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`
 }

@@ -6,6 +6,8 @@ import pg from 'pg'
 // (DATABASE_URL). Both return the same value shapes: json/jsonb parsed, int8 as a number when it fits,
 // numeric as a string, and dates/timestamps as the ISO strings Postgres itself writes in JSON.
 
+export type Row = Record<string, unknown>
+
 export type QueryResult<T> = {
   rows: T[]
   fields: { name: string; dataTypeID: number }[]
@@ -16,8 +18,12 @@ export interface Db {
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>
   /** Several statements, no parameters (migrations, test fixtures). */
   exec(sql: string): Promise<void>
-  /** Inside a transaction this nests as a savepoint. */
-  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>
+  /**
+   * Inside a transaction this nests as a savepoint. `opening`: statements without parameters to run as
+   * the transaction begins, in the same round trip as BEGIN where the backend allows; fn gets the rows
+   * of the last one.
+   */
+  transaction<T>(fn: (tx: Db, opened: Row[]) => Promise<T>, opts?: { opening?: string }): Promise<T>
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>
   close(): Promise<void>
   kind: 'pglite' | 'postgres'
@@ -63,12 +69,15 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
       await runner.exec(sql)
     },
   })
+  const opened = async (tx: Transaction, opening: string | undefined) =>
+    opening ? (((await tx.exec(opening)).at(-1)?.rows ?? []) as Row[]) : []
 
   // PGlite is one connection: its transaction() and query() share one mutex, so a query issued while
   // another caller's transaction is open waits for it instead of running inside it.
   const inTransaction = (tx: Transaction, depth: number): Db => ({
     ...run(tx),
-    transaction: (fn) => savepoint(inTransaction(tx, depth + 1), depth, fn),
+    transaction: (fn, opts) =>
+      savepoint(inTransaction(tx, depth + 1), depth, async (inner) => fn(inner, await opened(tx, opts?.opening))),
     listen: (channel, onPayload) => pglite.listen(channel, onPayload, tx),
     close: () => Promise.reject(new Error('close() inside a transaction')),
     kind: 'pglite',
@@ -76,18 +85,19 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
 
   return {
     ...run(pglite),
-    transaction: (fn) => pglite.transaction((tx) => fn(inTransaction(tx, 1))),
+    // PGlite sends its own BEGIN; the opening follows as one more call, still before any other caller's
+    transaction: (fn, opts) => pglite.transaction(async (tx) => fn(inTransaction(tx, 1), await opened(tx, opts?.opening))),
     listen: (channel, onPayload) => pglite.listen(channel, onPayload),
     close: () => pglite.close(),
     kind: 'pglite',
   }
 }
 
-async function savepoint<T>(tx: Db, depth: number, fn: (tx: Db) => Promise<T>): Promise<T> {
+async function savepoint<T>(tx: Db, depth: number, fn: (tx: Db, opened: Row[]) => Promise<T>): Promise<T> {
   const name = `nested_${depth}`
   await tx.exec(`savepoint ${name}`)
   try {
-    const result = await fn(tx)
+    const result = await fn(tx, [])
     await tx.exec(`release savepoint ${name}`)
     return result
   } catch (error) {
@@ -102,7 +112,9 @@ async function openPostgres(databaseUrl: string): Promise<Db> {
       return parsers[typeId] ?? pg.types.getTypeParser(typeId, format)
     },
   }
-  const pool = new pg.Pool({ connectionString: databaseUrl, types, options: '-c TimeZone=UTC' })
+  // Enough connections for the concurrent requests a developer machine or a bench sends (each request
+  // holds one for its transaction), plus the one a LISTEN keeps.
+  const pool = new pg.Pool({ connectionString: databaseUrl, types, options: '-c TimeZone=UTC', max: 20 })
   // A pool error on an idle client must not crash the process; the next query reports it.
   pool.on('error', () => {})
 
@@ -123,9 +135,14 @@ async function openPostgres(databaseUrl: string): Promise<Db> {
 
   const listener = notificationListener(pool)
 
+  // A multi-statement simple query answers with one result per statement.
+  const lastRows = (result: pg.QueryResult | pg.QueryResult[]) => (Array.isArray(result) ? result.at(-1)!.rows : result.rows) as Row[]
+
   const inTransaction = (client: pg.PoolClient, depth: number): Db => ({
     ...run(client),
-    transaction: (fn) => savepoint(inTransaction(client, depth + 1), depth, fn),
+    transaction: (fn, opts) =>
+      savepoint(inTransaction(client, depth + 1), depth, async (inner) =>
+        fn(inner, opts?.opening ? lastRows(await client.query(opts.opening)) : [])),
     listen: listener.listen,
     close: () => Promise.reject(new Error('close() inside a transaction')),
     kind: 'postgres',
@@ -133,11 +150,12 @@ async function openPostgres(databaseUrl: string): Promise<Db> {
 
   return {
     ...run(pool),
-    async transaction(fn) {
+    async transaction(fn, opts) {
       const client = await pool.connect()
       try {
-        await client.query('begin')
-        const result = await fn(inTransaction(client, 1))
+        // BEGIN and the opening in one round trip
+        const begun = await client.query(opts?.opening ? `begin; ${opts.opening}` : 'begin')
+        const result = await fn(inTransaction(client, 1), opts?.opening ? lastRows(begun) : [])
         await client.query('commit')
         return result
       } catch (error) {

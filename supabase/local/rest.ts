@@ -1,5 +1,6 @@
 import { asRole, claimsFromRequest, HttpError, type Claims, type Stack } from './context.ts'
 import type { Db } from './db.ts'
+import { schemaVersionSql, type SchemaEntries } from './schema-cache.ts'
 
 // The PostgREST subset that postgrest-js uses. Every request is one transaction run as the caller's
 // role, so row-level security decides what it sees and changes. Responses are built as JSON by
@@ -35,15 +36,16 @@ export async function handle(req: Request, stack: Stack, subpath: string): Promi
     return await asRole(
       stack.db,
       claims,
-      async (tx) => {
+      async (tx, version) => {
+        const cache = stack.schema.at(version)
         const response = path.startsWith('rpc/')
-          ? await callFunction(tx, request, path.slice(4))
-          : await queryRelation(tx, request, path)
+          ? await callFunction(tx, cache, request, path.slice(4))
+          : await queryRelation(tx, cache, request, path)
         // tx=rollback: the caller gets the answer, the database keeps nothing
         if (request.prefer.get('tx') === 'rollback') throw new Rollback(response)
         return response
       },
-      { readOnly, method },
+      { readOnly, method, also: stack.schema.enabled ? schemaVersionSql : undefined },
     )
   } catch (error) {
     if (error instanceof Rollback) return error.response
@@ -355,8 +357,8 @@ function parseLevels(params: URLSearchParams, ignore: Set<string>): Map<string, 
 }
 
 // ---------------------------------------------------------------------------------------------------
-// The schema: relations, columns and foreign keys, read from pg_catalog on each request so that
-// tables created a moment ago (migrations, tests) are there at once.
+// The schema: relations, columns, foreign keys and functions, read from pg_catalog once per schema
+// version (schema-cache.ts), so tables created a moment ago (migrations, tests) are there at once.
 
 type Column = { name: string; type: string; default: string | null; identity: string; generated: string }
 
@@ -373,7 +375,11 @@ type Relation = {
   source: string
 }
 
-async function findRelation(tx: Db, schema: string, name: string): Promise<Relation | null> {
+function findRelation(tx: Db, cache: SchemaEntries, schema: string, name: string): Promise<Relation | null> {
+  return cache.get(`relation:${schema}.${name}`, () => loadRelation(tx, schema, name))
+}
+
+async function loadRelation(tx: Db, schema: string, name: string): Promise<Relation | null> {
   const { rows } = await tx.query<{ oid: number; columns: Column[]; primary_key: string[] | null; base_oids: number[] | null }>(
     `select c.oid::int8 as oid,
             coalesce((select json_agg(json_build_object(
@@ -406,8 +412,8 @@ async function findRelation(tx: Db, schema: string, name: string): Promise<Relat
   }
 }
 
-async function requireRelation(tx: Db, schema: string, name: string): Promise<Relation> {
-  const relation = await findRelation(tx, schema, name)
+async function requireRelation(tx: Db, cache: SchemaEntries, schema: string, name: string): Promise<Relation> {
+  const relation = await findRelation(tx, cache, schema, name)
   if (relation) return relation
   const { rows } = await tx.query<{ name: string }>(
     `select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
@@ -434,7 +440,11 @@ type ForeignKey = {
   fromUnique: boolean
 }
 
-async function foreignKeysOf(tx: Db, oids: number[]): Promise<ForeignKey[]> {
+function foreignKeysOf(tx: Db, cache: SchemaEntries, oids: number[]): Promise<ForeignKey[]> {
+  return cache.get(`foreign keys:${oids.join(',')}`, () => loadForeignKeys(tx, oids))
+}
+
+async function loadForeignKeys(tx: Db, oids: number[]): Promise<ForeignKey[]> {
   const { rows } = await tx.query<ForeignKey>(
     `select con.conname as "name",
             con.conrelid::int8 as "fromOid", fn.nspname as "fromSchema", f.relname as "fromTable",
@@ -471,8 +481,14 @@ type Relationship = {
  * referencing columns are unique), optionally narrowed by a hint naming the constraint or a column.
  * Views share their base tables' foreign keys for the columns they show under the same names.
  */
-async function resolveEmbed(tx: Db, parent: Relation, name: string, hint: string | undefined): Promise<Relationship> {
-  const target = await findRelation(tx, parent.schema, name)
+async function resolveEmbed(
+  tx: Db,
+  cache: SchemaEntries,
+  parent: Relation,
+  name: string,
+  hint: string | undefined,
+): Promise<Relationship> {
+  const target = await findRelation(tx, cache, parent.schema, name)
   const notFound = () =>
     apiError(400, 'PGRST200', `Could not find a relationship between '${parent.name}' and '${name}' in the schema cache`, {
       details: `Searched for a foreign key relationship between '${parent.name}' and '${name}'${hint ? ` using the hint '${hint}'` : ''} in the schema '${parent.schema}', but no matches were found.`,
@@ -480,7 +496,7 @@ async function resolveEmbed(tx: Db, parent: Relation, name: string, hint: string
   if (!target) throw notFound()
   const parentOids = parent.oid === null ? [] : [parent.oid, ...parent.baseOids]
   const targetOids = target.oid === null ? [] : [target.oid, ...target.baseOids]
-  const keys = await foreignKeysOf(tx, [...parentOids, ...targetOids])
+  const keys = await foreignKeysOf(tx, cache, [...parentOids, ...targetOids])
   const has = (relation: Relation, columns: string[]) => columns.every((c) => relation.columns.some((col) => col.name === c))
 
   const candidates: Relationship[] = []
@@ -641,7 +657,7 @@ type EmbedRef = { cardinality: 'one' | 'many'; body: string }
 /** The select list and lateral joins for one level of the select tree. */
 type Shape = { columns: string[]; joins: string[]; where: string[] }
 
-type BuildContext = { tx: Db; params: Params; levels: Map<string, Level>; aliases: Map<string, number> }
+type BuildContext = { tx: Db; cache: SchemaEntries; params: Params; levels: Map<string, Level>; aliases: Map<string, number> }
 
 function nextAlias(ctx: BuildContext, name: string): string {
   const n = (ctx.aliases.get(name) ?? 0) + 1
@@ -682,7 +698,7 @@ async function buildEmbed(
   item: Extract<SelectItem, { kind: 'embed' }>,
   path: string,
 ): Promise<{ join: string; ref: EmbedRef; spreadColumns: string[] }> {
-  const relationship = await resolveEmbed(ctx.tx, parent, item.name, item.hint)
+  const relationship = await resolveEmbed(ctx.tx, ctx.cache, parent, item.name, item.hint)
   const target = relationship.target
   const alias = nextAlias(ctx, target.name)
   const lateral = `${alias}_embed`
@@ -735,11 +751,11 @@ async function buildEmbed(
 // ---------------------------------------------------------------------------------------------------
 // Reads and writes on tables and views
 
-async function queryRelation(tx: Db, request: RestRequest, name: string): Promise<Response> {
-  const relation = await requireRelation(tx, request.schema, name)
+async function queryRelation(tx: Db, cache: SchemaEntries, request: RestRequest, name: string): Promise<Response> {
+  const relation = await requireRelation(tx, cache, request.schema, name)
   const params = new Params()
   const levels = parseLevels(request.params, new Set())
-  const ctx: BuildContext = { tx, params, levels, aliases: new Map([[relation.name, 0]]) }
+  const ctx: BuildContext = { tx, cache, params, levels, aliases: new Map([[relation.name, 0]]) }
   const alias = relation.name
   const selectParam = request.params.get('select')
   const items = parseSelect(selectParam ?? '*')
@@ -936,7 +952,11 @@ type Routine = {
   outColumns: number
 }
 
-async function findRoutines(tx: Db, schema: string, name: string): Promise<Routine[]> {
+function findRoutines(tx: Db, cache: SchemaEntries, schema: string, name: string): Promise<Routine[]> {
+  return cache.get(`routines:${schema}.${name}`, () => loadRoutines(tx, schema, name))
+}
+
+async function loadRoutines(tx: Db, schema: string, name: string): Promise<Routine[]> {
   const { rows } = await tx.query<Routine>(
     `select p.proname as name,
             coalesce((select json_agg(json_build_object('name', a.name, 'type', format_type(a.type, null)) order by a.i)
@@ -957,8 +977,8 @@ async function findRoutines(tx: Db, schema: string, name: string): Promise<Routi
   return rows
 }
 
-async function callFunction(tx: Db, request: RestRequest, name: string): Promise<Response> {
-  const routines = await findRoutines(tx, request.schema, name)
+async function callFunction(tx: Db, cache: SchemaEntries, request: RestRequest, name: string): Promise<Response> {
+  const routines = await findRoutines(tx, cache, request.schema, name)
   const viaGet = request.method === 'GET' || request.method === 'HEAD'
   if (!viaGet && request.method !== 'POST') throw apiError(405, 'PGRST101', `Cannot use the ${request.method} method on RPC`)
 
@@ -1019,15 +1039,19 @@ async function callFunction(tx: Db, request: RestRequest, name: string): Promise
     source: `(select pgrst_call.* from ${argsFrom} cross join lateral ${call} as pgrst_call)`,
   }
   if (routine.returnRelation !== null) {
-    const { rows } = await tx.query<{ schema: string; name: string }>(
-      `select n.nspname as schema, c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.oid = $1`,
-      [routine.returnRelation],
-    )
-    const table = rows[0] && (await findRelation(tx, rows[0].schema, rows[0].name))
+    const returnRelation = routine.returnRelation
+    const owner = await cache.get(`relation name:${returnRelation}`, async () => {
+      const { rows } = await tx.query<{ schema: string; name: string }>(
+        `select n.nspname as schema, c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace where c.oid = $1`,
+        [returnRelation],
+      )
+      return rows[0] ?? null
+    })
+    const table = owner && (await findRelation(tx, cache, owner.schema, owner.name))
     if (table) relation.columns = table.columns
   }
   const levels = parseLevels(request.params, viaGet ? new Set(given) : new Set())
-  const ctx: BuildContext = { tx, params, levels, aliases: new Map([[name, 0]]) }
+  const ctx: BuildContext = { tx, cache, params, levels, aliases: new Map([[name, 0]]) }
   const shape = await buildShape(ctx, relation, name, parseSelect(request.params.get('select') ?? '*'), '')
   // a function returning one row (not a set) answers with that row as an object
   const single = request.singleObject || !routine.returnsSet

@@ -13,6 +13,7 @@ import * as functions from './functions.ts'
 import { migrate } from './migrate.ts'
 import * as realtime from './realtime.ts'
 import * as rest from './rest.ts'
+import { SchemaCache } from './schema-cache.ts'
 import { seedMedia } from './seed-media.ts'
 import * as storage from './storage.ts'
 
@@ -67,7 +68,12 @@ export async function startLocalStack(
     redirectAllowList: opts.siteUrl ? [...localDefaults.redirectAllowList, `${opts.siteUrl}/**`] : localDefaults.redirectAllowList,
     tokenRateLimit: opts.tokenRateLimit,
   }
-  const stack: Stack = { db, config, dataDir, outbox: { messages: [] } }
+  const schema = new SchemaCache()
+  await schema.install(db).catch(async (error) => {
+    await db.close()
+    throw error
+  })
+  const stack: Stack = { db, config, dataDir, outbox: { messages: [] }, schema }
 
   const server = createServer((req, res) => {
     serve(req, res, stack).catch((error) => {
