@@ -21,7 +21,15 @@ export type Outbox = {
   messages: { to: string; subject: string; text: string; html: string; link?: string; at: string }[]
 }
 
-export type Stack = { db: Db; config: StackConfig; dataDir: string | null; outbox: Outbox; schema: SchemaCache }
+export type Stack = {
+  db: Db
+  config: StackConfig
+  dataDir: string | null
+  outbox: Outbox
+  schema: SchemaCache
+  /** verified tokens → claims (claimsFromRequest), so a client's repeated token is not re-verified */
+  tokens: TokenCache
+}
 
 export class HttpError extends Error {
   status: number
@@ -37,10 +45,23 @@ export class HttpError extends Error {
 }
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
-  })
+  return buffered(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } })
+}
+
+// Bodies already in memory, by response: the HTTP server writes them in one call instead of reading
+// the response's stream back chunk by chunk. The Response still carries the same body for anyone else.
+const bodies = new WeakMap<Response, string>()
+
+/** A Response whose body is this string, marked so the server can write it directly. */
+export function buffered(body: string, init: ResponseInit): Response {
+  const response = new Response(body, init)
+  bodies.set(response, body)
+  return response
+}
+
+/** The in-memory body of a response made by buffered(), if its stream has not been read since. */
+export function bufferedBody(response: Response): string | undefined {
+  return response.bodyUsed ? undefined : bodies.get(response)
 }
 
 const roles = new Set(['anon', 'authenticated', 'service_role'])
@@ -49,11 +70,19 @@ const roles = new Set(['anon', 'authenticated', 'service_role'])
  * The caller's claims, as PostgREST derives them: the Bearer token, else the `apikey` header (which is
  * itself a JWT: the anon or service-role key), else the anonymous role.
  */
-export function claimsFromRequest(req: Request, config: StackConfig): Claims {
+export function claimsFromRequest(req: Request, stack: Pick<Stack, 'config' | 'tokens'>): Claims {
   const authorization = req.headers.get('authorization') ?? ''
   const bearer = /^bearer\s+(.+)$/i.exec(authorization)?.[1]?.trim()
   const token = bearer || req.headers.get('apikey')
   if (!token) return { role: 'anon' }
+  const cached = stack.tokens.get(token)
+  if (cached) return cached
+  const claims = verifiedClaims(token, stack.config)
+  stack.tokens.set(token, claims)
+  return claims
+}
+
+function verifiedClaims(token: string, config: StackConfig): Claims {
   let claims: Record<string, unknown>
   try {
     claims = verifyJwt<Record<string, unknown>>(token, config.jwtSecret)
@@ -74,7 +103,41 @@ export function claimsFromRequest(req: Request, config: StackConfig): Claims {
       message: `JWT role "${String(role)}" is not one of anon, authenticated, service_role`,
     })
   }
-  return { ...claims, role } as Claims
+  return Object.freeze({ ...claims, role }) as Claims
+}
+
+/**
+ * Claims of tokens that passed verifyJwt, least recently used dropped first. A token's signature and
+ * claims never change, but time does: exp is checked again on every use, and an expired token is
+ * dropped and verified afresh, which refuses it (nbf, once passed, stays passed). Failures are never
+ * cached. The claims are frozen, as one object serves many requests.
+ */
+export class TokenCache {
+  #max: number
+  #entries = new Map<string, Claims>()
+  constructor(max = 1000) {
+    this.#max = max
+  }
+
+  get(token: string): Claims | undefined {
+    const claims = this.#entries.get(token)
+    if (!claims) return undefined
+    this.#entries.delete(token)
+    const now = Math.floor(Date.now() / 1000)
+    if (typeof claims.exp === 'number' && claims.exp <= now) return undefined
+    this.#entries.set(token, claims)
+    return claims
+  }
+
+  set(token: string, claims: Claims): void {
+    this.#entries.delete(token)
+    this.#entries.set(token, claims)
+    if (this.#entries.size > this.#max) this.#entries.delete(this.#entries.keys().next().value!)
+  }
+
+  get size(): number {
+    return this.#entries.size
+  }
 }
 
 /**
@@ -85,6 +148,12 @@ export function claimsFromRequest(req: Request, config: StackConfig): Claims {
  * than bound. The role switch stays a statement of its own before fn's: RLS policies and privileges are
  * applied when a statement is planned, so the role must be set by an earlier statement than fn's.
  * `also`: a select-list expression evaluated in the same statement (the schema version), handed to fn.
+ *
+ * Round trips on PostgreSQL: a cached read is BEGIN + settings, then its one query; a read-only
+ * transaction's COMMIT is not waited for (db.ts). Merging the opening and the query would mean building
+ * the query before the transaction has read the schema version that validates the cache it is built
+ * from, i.e. a speculative query, retried on a version change; and the query's values are bound
+ * parameters, so it cannot join the opening's multi-statement simple query. Not worth that complexity.
  */
 export async function asRole<T>(
   db: Db,
@@ -94,12 +163,12 @@ export async function asRole<T>(
 ): Promise<T> {
   const method = opts.method ?? (opts.readOnly ? 'GET' : 'POST')
   const role = quote(claims.role)
-  const opening = `${opts.readOnly ? 'set transaction read only; ' : ''}
+  const opening = `
     select ${opts.also ?? 'null'} as also, set_config('role', ${role}, true),
            set_config('request.jwt.claims', ${quote(JSON.stringify(claims))}, true),
            set_config('request.jwt.claim.sub', ${quote(String(claims.sub ?? ''))}, true),
            set_config('request.jwt.claim.role', ${role}, true), set_config('request.method', ${quote(method)}, true)`
-  return db.transaction((tx, opened) => fn(tx, opened[0]?.also), { opening })
+  return db.transaction((tx, opened) => fn(tx, opened[0]?.also), { opening, readOnly: opts.readOnly })
 }
 
 /** A string constant whatever standard_conforming_strings says: E'…' with quotes and backslashes escaped. */

@@ -21,12 +21,20 @@ export interface Db {
   /**
    * Inside a transaction this nests as a savepoint. `opening`: statements without parameters to run as
    * the transaction begins, in the same round trip as BEGIN where the backend allows; fn gets the rows
-   * of the last one.
+   * of the last one. `readOnly`: the transaction is opened READ ONLY, and its COMMIT (which has nothing
+   * to make durable) may still be under way when the result is returned.
    */
-  transaction<T>(fn: (tx: Db, opened: Row[]) => Promise<T>, opts?: { opening?: string }): Promise<T>
+  transaction<T>(fn: (tx: Db, opened: Row[]) => Promise<T>, opts?: TransactionOptions): Promise<T>
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>
   close(): Promise<void>
   kind: 'pglite' | 'postgres'
+}
+
+type TransactionOptions = { opening?: string; readOnly?: boolean }
+
+/** The opening to send after BEGIN (or SAVEPOINT), read-only first when asked. */
+function openingSql(opts: TransactionOptions | undefined): string {
+  return `${opts?.readOnly ? 'set transaction read only; ' : ''}${opts?.opening ?? ''}`
 }
 
 export async function openDb(opts: { dataDir?: string; databaseUrl?: string; memory?: boolean }): Promise<Db> {
@@ -69,15 +77,17 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
       await runner.exec(sql)
     },
   })
-  const opened = async (tx: Transaction, opening: string | undefined) =>
-    opening ? (((await tx.exec(opening)).at(-1)?.rows ?? []) as Row[]) : []
+  const opened = async (tx: Transaction, opts: TransactionOptions | undefined) => {
+    const opening = openingSql(opts)
+    return opening ? (((await tx.exec(opening)).at(-1)?.rows ?? []) as Row[]) : []
+  }
 
   // PGlite is one connection: its transaction() and query() share one mutex, so a query issued while
   // another caller's transaction is open waits for it instead of running inside it.
   const inTransaction = (tx: Transaction, depth: number): Db => ({
     ...run(tx),
     transaction: (fn, opts) =>
-      savepoint(inTransaction(tx, depth + 1), depth, async (inner) => fn(inner, await opened(tx, opts?.opening))),
+      savepoint(inTransaction(tx, depth + 1), depth, async (inner) => fn(inner, await opened(tx, opts))),
     listen: (channel, onPayload) => pglite.listen(channel, onPayload, tx),
     close: () => Promise.reject(new Error('close() inside a transaction')),
     kind: 'pglite',
@@ -86,7 +96,7 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
   return {
     ...run(pglite),
     // PGlite sends its own BEGIN; the opening follows as one more call, still before any other caller's
-    transaction: (fn, opts) => pglite.transaction(async (tx) => fn(inTransaction(tx, 1), await opened(tx, opts?.opening))),
+    transaction: (fn, opts) => pglite.transaction(async (tx) => fn(inTransaction(tx, 1), await opened(tx, opts))),
     listen: (channel, onPayload) => pglite.listen(channel, onPayload),
     close: () => pglite.close(),
     kind: 'pglite',
@@ -141,8 +151,10 @@ async function openPostgres(databaseUrl: string): Promise<Db> {
   const inTransaction = (client: pg.PoolClient, depth: number): Db => ({
     ...run(client),
     transaction: (fn, opts) =>
-      savepoint(inTransaction(client, depth + 1), depth, async (inner) =>
-        fn(inner, opts?.opening ? lastRows(await client.query(opts.opening)) : [])),
+      savepoint(inTransaction(client, depth + 1), depth, async (inner) => {
+        const opening = openingSql(opts)
+        return fn(inner, opening ? lastRows(await client.query(opening)) : [])
+      }),
     listen: listener.listen,
     close: () => Promise.reject(new Error('close() inside a transaction')),
     kind: 'postgres',
@@ -152,18 +164,34 @@ async function openPostgres(databaseUrl: string): Promise<Db> {
     ...run(pool),
     async transaction(fn, opts) {
       const client = await pool.connect()
+      let result: Awaited<ReturnType<typeof fn>>
       try {
         // BEGIN and the opening in one round trip
-        const begun = await client.query(opts?.opening ? `begin; ${opts.opening}` : 'begin')
-        const result = await fn(inTransaction(client, 1), opts?.opening ? lastRows(begun) : [])
-        await client.query('commit')
-        return result
+        const begin = opts?.readOnly ? 'begin read only' : 'begin'
+        const begun = await client.query(opts?.opening ? `${begin}; ${opts.opening}` : begin)
+        result = await fn(inTransaction(client, 1), opts?.opening ? lastRows(begun) : [])
       } catch (error) {
         await client.query('rollback').catch(() => {})
-        throw error
-      } finally {
         client.release()
+        throw error
       }
+      const commit = client.query('commit')
+      if (opts?.readOnly) {
+        // Nothing to make durable and nothing it can refuse, so the caller need not wait a round trip
+        // for the answer. The connection goes back to the pool only once COMMIT is answered, so the
+        // next transaction on it never starts inside this one; a failure (a lost connection) drops it.
+        commit.then(() => client.release(), (error: Error) => client.release(error))
+        return result
+      }
+      try {
+        await commit
+      } catch (error) {
+        await client.query('rollback').catch(() => {})
+        client.release()
+        throw error
+      }
+      client.release()
+      return result
     },
     listen: listener.listen,
     async close() {

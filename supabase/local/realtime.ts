@@ -203,7 +203,7 @@ function tokenClaims(stack: Stack, token: string): Claims | null {
   if (!token) return null
   try {
     const request = new Request('http://localhost', { headers: { authorization: `Bearer ${token}` } })
-    return claimsFromRequest(request, stack.config)
+    return claimsFromRequest(request, stack)
   } catch (error) {
     if (error instanceof HttpError) return null
     throw error

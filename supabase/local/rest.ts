@@ -1,4 +1,4 @@
-import { asRole, claimsFromRequest, HttpError, type Claims, type Stack } from './context.ts'
+import { asRole, buffered, claimsFromRequest, HttpError, type Claims, type Stack } from './context.ts'
 import type { Db } from './db.ts'
 import { schemaVersionSql, type SchemaEntries } from './schema-cache.ts'
 
@@ -10,7 +10,7 @@ import { schemaVersionSql, type SchemaEntries } from './schema-cache.ts'
 const exposedSchemas = ['public']
 
 export async function handle(req: Request, stack: Stack, subpath: string): Promise<Response> {
-  const claims = claimsFromRequest(req, stack.config)
+  const claims = claimsFromRequest(req, stack)
   const method = req.method
   if (!['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'].includes(method)) {
     throw apiError(405, 'PGRST117', `Unsupported HTTP method: ${method}`)
@@ -1071,7 +1071,7 @@ function respond(status: number, body: string | null, request: RestRequest, head
   )
   // HEAD, and postgrest-js's head calls to functions with object arguments (POST, return=minimal)
   const bodiless = request.method === 'HEAD' || request.prefer.get('return') === 'minimal'
-  return new Response(bodiless ? null : body, { status, headers })
+  return bodiless ? new Response(null, { status, headers }) : buffered(body, { status, headers })
 }
 
 function apiError(
@@ -1115,7 +1115,7 @@ function databaseErrorResponse(error: DatabaseError, claims: Claims): Response {
     }
   }
   if (status === 401) headers['www-authenticate'] = 'Bearer'
-  return new Response(JSON.stringify(body), { status, headers })
+  return buffered(JSON.stringify(body), { status, headers })
 }
 
 // PostgREST's mapping from SQLSTATE to HTTP status (src/PostgREST/Error.hs, mapSQLtoHTTP).

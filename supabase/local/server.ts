@@ -7,7 +7,7 @@ import type { ReadableStream } from 'node:stream/web'
 import { pipeline } from 'node:stream/promises'
 import * as auth from './auth.ts'
 import { localDefaults, type StackConfig } from './config.ts'
-import { HttpError, json, type Stack } from './context.ts'
+import { bufferedBody, HttpError, json, TokenCache, type Stack } from './context.ts'
 import { openDb } from './db.ts'
 import * as functions from './functions.ts'
 import { migrate } from './migrate.ts'
@@ -73,7 +73,7 @@ export async function startLocalStack(
     await db.close()
     throw error
   })
-  const stack: Stack = { db, config, dataDir, outbox: { messages: [] }, schema }
+  const stack: Stack = { db, config, dataDir, outbox: { messages: [] }, schema, tokens: new TokenCache() }
 
   const server = createServer((req, res) => {
     serve(req, res, stack).catch((error) => {
@@ -116,8 +116,9 @@ export async function startLocalStack(
 }
 
 async function serve(req: IncomingMessage, res: ServerResponse, stack: Stack): Promise<void> {
-  const request = await toWebRequest(req, stack.config.publicUrl)
-  const response = request.method === 'OPTIONS' ? preflight(request) : await route(request, stack)
+  const url = new URL(req.url ?? '/', stack.config.publicUrl)
+  const request = await toWebRequest(req, url)
+  const response = request.method === 'OPTIONS' ? preflight(request) : await route(request, url.pathname, stack)
   withCors(response.headers, request)
   res.statusCode = response.status
   for (const [name, value] of response.headers) {
@@ -129,14 +130,21 @@ async function serve(req: IncomingMessage, res: ServerResponse, stack: Stack): P
     res.end()
     return
   }
+  // JSON and other bodies built in memory go out in one write; streams (file downloads, Range, Edge
+  // Functions) are piped, so a large file is never held in memory and a client gone mid-way stops it.
+  const body = bufferedBody(response)
+  if (body !== undefined) {
+    res.end(body)
+    return
+  }
   await pipeline(Readable.fromWeb(response.body as ReadableStream), res)
 }
 
 const prefix = /^\/(auth|rest|storage|realtime|functions)\/v1(\/.*)?$/
 
-async function route(request: Request, stack: Stack): Promise<Response> {
+async function route(request: Request, pathname: string, stack: Stack): Promise<Response> {
   // The subpath stays percent-encoded, as in URL.pathname; each service decodes what it reads.
-  const match = prefix.exec(new URL(request.url).pathname)
+  const match = prefix.exec(pathname)
   if (!match) return json({ message: 'no Route matched with those values' }, 404)
   try {
     return await services[match[1]].handle(request, stack, match[2] ?? '/')
@@ -147,7 +155,7 @@ async function route(request: Request, stack: Stack): Promise<Response> {
   }
 }
 
-async function toWebRequest(req: IncomingMessage, base: string): Promise<Request> {
+async function toWebRequest(req: IncomingMessage, url: URL): Promise<Request> {
   const headers = new Headers()
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const v of value) headers.append(name, v)
@@ -158,7 +166,7 @@ async function toWebRequest(req: IncomingMessage, base: string): Promise<Request
   const method = req.method ?? 'GET'
   const chunks: Buffer[] = []
   if (method !== 'GET' && method !== 'HEAD') for await (const chunk of req) chunks.push(chunk)
-  return new Request(new URL(req.url ?? '/', base), {
+  return new Request(url, {
     method,
     headers,
     body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,

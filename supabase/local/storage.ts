@@ -565,7 +565,7 @@ function jwtMessage(error: unknown): string {
 // Storage refuses a bad or expired token as AccessDenied rather than PostgREST's 401.
 function caller(req: Request, stack: Stack): Claims {
   try {
-    return claimsFromRequest(req, stack.config)
+    return claimsFromRequest(req, stack)
   } catch (error) {
     if (error instanceof HttpError) throw storageError(403, 'AccessDenied', error.message, 'Unauthorized')
     throw error

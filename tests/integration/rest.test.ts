@@ -1,5 +1,5 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { signJwt } from '../../supabase/local/jwt.ts'
 import type { LocalStack } from '../../supabase/local/server.ts'
 import { startTestStack } from '../support/test-stack.ts'
@@ -556,6 +556,27 @@ describe('roles and row-level security', () => {
     const expired = await clientWithToken(tokenFor(annId, -10)).from('rest_artists').select('id')
     expect(expired.status).toBe(401)
     expect(expired.error).toMatchObject({ code: 'PGRST301', message: 'JWT expired' })
+  })
+
+  it('refuses a cached token once it has expired, and never caches a refused one', async () => {
+    const token = tokenFor(annId, 60)
+    const first = await clientWithToken(token).from('rest_notes').select('body')
+    expect(first.status).toBe(200)
+    expect(first.data).toContainEqual({ body: "ann's note" })
+    expect(local.stack.tokens.get(token)).toMatchObject({ sub: annId, role: 'authenticated' })
+    // only Date is faked: the server runs in this process, so its clock moves past exp with it
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 120_000 })
+    try {
+      const later = await clientWithToken(token).from('rest_notes').select('body')
+      expect(later.status).toBe(401)
+      expect(later.error).toMatchObject({ code: 'PGRST301', message: 'JWT expired' })
+      expect(local.stack.tokens.get(token)).toBeUndefined()
+    } finally {
+      vi.useRealTimers()
+    }
+    const forged = signJwt({ sub: annId, role: 'authenticated' }, 'another-secret-another-secret-another')
+    expect((await clientWithToken(forged).from('rest_notes').select('body')).status).toBe(401)
+    expect(local.stack.tokens.get(forged)).toBeUndefined()
   })
 
   it('applies GET as a read-only transaction', async () => {
