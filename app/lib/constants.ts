@@ -7,3 +7,12 @@ export const minimumPasswordLength = 8;
 export const genres = ["Rock", "Pop", "Hip Hop", "Electronic", "Jazz", "Classical", "R&B", "Folk", "Metal", "Country", "Blues", "Indie"] as const;
 export type Genre = (typeof genres)[number];
 export const currencies = ["USD", "EUR", "GBP"] as const;
+/** The header's artist search: typing settles this long before a search, which shows at most this many. */
+export const artistSearch = { delayMs: 300, maxResults: 10 } as const;
+export const newsRotationMs = 8000;
+export const newsletterThanksMs = 3000;
+/** Comments on a track: shown newest first, this many at a time; at most this long. */
+export const commentsPageSize = 5;
+export const commentMaxLength = 2000;
+/** The track page's waveform player. */
+export const player = { defaultVolume: 0.7, waveformHeight: 80, barWidth: 2, barGap: 1 } as const;

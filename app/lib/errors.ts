@@ -48,3 +48,29 @@ const databaseMessages: Record<string, string> = {
 export function databaseErrorMessage(error: BackendError): string {
   return (error.code && databaseMessages[error.code]) || `Database error: ${error.message ?? "unknown error"}`;
 }
+
+// Audio (spec section 8): the track-audio-url Edge Function answers with a `code`; the player reports
+// its own failures by kind.
+const audioUrlMessages: Record<string, string> = {
+  no_audio_file: "This track does not have an audio file",
+  audio_file_missing: "The audio file for this track is no longer available. Please contact the artist for assistance.",
+  no_signed_url: "Audio file is currently unavailable",
+  track_not_found: "Track not found",
+};
+
+export function audioUrlErrorMessage(code: string | null | undefined): string {
+  return (code && audioUrlMessages[code]) || "Unable to access audio file";
+}
+
+export const playerErrorMessages = {
+  playback: "Error playing audio file. Please try again later.",
+  load: "Unable to load audio file. Please try again later.",
+  fallback: "Error loading audio file",
+} as const;
+
+/** The extra advice under 'Unable to play track' when the file itself is gone. */
+export function audioUnavailableAdvice(message: string): string | null {
+  return message.includes("no longer available")
+    ? "The file may have been removed or may be temporarily unavailable. Please check back later or contact the artist."
+    : null;
+}

@@ -22,7 +22,14 @@ export function dashboardPath(role: AccountRole | null): string {
   return "/";
 }
 
+/**
+ * Login, then back to the page the request was for. A request from JavaScript (a fetcher's form, a
+ * client navigation) asks for the page's data at `{page}.data` (`/_.data` for the home page), with
+ * `_routes` naming the routes; the person is on the page itself, so that is where they come back to.
+ */
 export function loginPath(request: Request): string {
   const url = new URL(request.url);
-  return `/login?${new URLSearchParams({ redirectTo: `${url.pathname}${url.search}` })}`;
+  const pathname = url.pathname === "/_.data" ? "/" : url.pathname.replace(/\.data$/, "");
+  url.searchParams.delete("_routes");
+  return `/login?${new URLSearchParams({ redirectTo: `${pathname}${url.search}` })}`;
 }

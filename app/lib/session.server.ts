@@ -1,6 +1,7 @@
 import type { User } from "@supabase/supabase-js";
 import { createContext, type MiddlewareFunction } from "react-router";
 import { envFrom } from "./env.server";
+import { roundTripCounter } from "./round-trips.server";
 import { createSupabaseServerClient, type SupabaseClient } from "./supabase.server";
 
 export type AccountRole = "artist" | "fan";
@@ -31,7 +32,7 @@ export function toSessionUser(user: User): SessionUser {
 }
 
 /** The session cookie (or its chunks); not the PKCE verifier cookies a password reset leaves behind. */
-const hasAuthCookie = (request: Request) => /(?:^|;\s*)sb-[^=;]*-auth-token(?:\.\d+)?=/.test(request.headers.get("Cookie") ?? "");
+export const hasAuthCookie = (request: Request) => /(?:^|;\s*)sb-[^=;]*-auth-token(?:\.\d+)?=/.test(request.headers.get("Cookie") ?? "");
 
 /**
  * Root middleware: one Supabase client per request, the user checked with the auth server (never read from
@@ -40,7 +41,8 @@ const hasAuthCookie = (request: Request) => /(?:^|;\s*)sb-[^=;]*-auth-token(?:\.
 export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const env = envFrom(context);
   const sessionHeaders = new Headers();
-  const supabase = createSupabaseServerClient(request, env, sessionHeaders);
+  const backend = roundTripCounter();
+  const supabase = createSupabaseServerClient(request, env, sessionHeaders, undefined, backend.fetch);
   context.set(supabaseContext, supabase);
 
   const signedInBefore = hasAuthCookie(request);
@@ -65,5 +67,6 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   if (signedInBefore || user || pageCookies.length > 0) {
     response.headers.set("Cache-Control", "private, no-store");
   }
+  response.headers.append("Server-Timing", backend.serverTiming());
   return response;
 };

@@ -24,13 +24,19 @@ export function wantsPersistentSession(request: Request) {
  * One Supabase client per request, acting as the signed-in user through the session cookies. Cookies it
  * sets (sign-in, refresh, sign-out) are collected in `responseHeaders` for the middleware to append.
  */
-export function createSupabaseServerClient(request: Request, env: AppEnv, responseHeaders: Headers, remember = wantsPersistentSession(request)) {
+export function createSupabaseServerClient(
+  request: Request,
+  env: AppEnv,
+  responseHeaders: Headers,
+  remember = wantsPersistentSession(request),
+  backendFetch: typeof fetch = fetch,
+) {
   const cookieOptions = sessionCookieOptions(request, remember);
   // Per-client rate limits at the auth server need the visitor's address, not the Worker's.
   const clientAddress = request.headers.get("CF-Connecting-IP");
   return createServerClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
     cookieOptions,
-    global: clientAddress ? { headers: { "X-Forwarded-For": clientAddress } } : undefined,
+    global: { fetch: backendFetch, ...(clientAddress ? { headers: { "X-Forwarded-For": clientAddress } } : {}) },
     cookies: {
       getAll: () => parseCookieHeader(request.headers.get("Cookie") ?? "").map(({ name, value }) => ({ name, value: value ?? "" })),
       setAll: (cookies, headers) => {

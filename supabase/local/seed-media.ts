@@ -11,6 +11,10 @@ import { waveformPeaks } from './media/peaks.ts'
 // right after supabase/seed.sql filled an empty database; it only fills rows still missing their media.
 
 const peakCount = 300
+// Every picture is 400 px square, the spec's recommended minimum for artwork: no page shows one
+// larger than 288 px, and it weighs about a third less than 512 px, which the home page's
+// dozens of covers feel on a mobile connection.
+const pictureSize = 400
 
 type Track = { id: string; artist_id: string; genre: string; release: string }
 type Picture = { id: string; genre: string | null }
@@ -30,8 +34,8 @@ export async function seedMedia(stack: Stack, baseUrl: string): Promise<void> {
   }
   // Stored as the absolute URL the app itself stores for artwork (getPublicUrl of the stack's public
   // base), so it is only valid on that base: the CLI always serves the data dir on the same port.
-  async function picture(owner: string, seed: string, genre: string | null, size: number) {
-    const path = await upload('artwork', owner, renderArtwork(seed, genre ?? '', size), 'image/png')
+  async function picture(owner: string, seed: string, genre: string | null) {
+    const path = await upload('artwork', owner, renderArtwork(seed, genre ?? '', pictureSize), 'image/png')
     return storage.from('artwork').getPublicUrl(path).data.publicUrl
   }
 
@@ -45,7 +49,7 @@ export async function seedMedia(stack: Stack, baseUrl: string): Promise<void> {
   for (const track of tracks.rows) {
     let cover = covers.get(track.release)
     if (!cover) {
-      cover = await picture(track.artist_id, track.release, track.genre, 512)
+      cover = await picture(track.artist_id, track.release, track.genre)
       covers.set(track.release, cover)
     }
     const { samples } = composeTrack(track.id, track.genre)
@@ -61,7 +65,7 @@ export async function seedMedia(stack: Stack, baseUrl: string): Promise<void> {
     `select id, genres[1] as genre from public.artist_profiles where profile_image_url is null`,
   )
   for (const artist of artists.rows) {
-    const url = await picture(artist.id, `artist ${artist.id}`, artist.genre, 400)
+    const url = await picture(artist.id, `artist ${artist.id}`, artist.genre)
     await db.query('update public.artist_profiles set profile_image_url = $2 where id = $1', [artist.id, url])
   }
 
@@ -73,7 +77,7 @@ export async function seedMedia(stack: Stack, baseUrl: string): Promise<void> {
      where n <= 6 and profile_image_url is null`,
   )
   for (const fan of fans.rows) {
-    const url = await picture(fan.id, `fan ${fan.id}`, fan.genre, 400)
+    const url = await picture(fan.id, `fan ${fan.id}`, fan.genre)
     await db.query('update public.fan_profiles set profile_image_url = $2 where id = $1', [fan.id, url])
   }
 
@@ -82,7 +86,7 @@ export async function seedMedia(stack: Stack, baseUrl: string): Promise<void> {
      join public.artist_profiles a on a.id = m.artist_id where m.image_url is null`,
   )
   for (const item of merch.rows) {
-    const url = await picture(item.artist_id, `merch ${item.id}`, item.genre, 512)
+    const url = await picture(item.artist_id, `merch ${item.id}`, item.genre)
     await db.query('update public.merch set image_url = $2 where id = $1', [item.id, url])
   }
 }

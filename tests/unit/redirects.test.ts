@@ -34,4 +34,9 @@ describe("where people land", () => {
       "/login?redirectTo=%2Fdashboard%2Ffan%2Frecent%3Ffrom%3Dmail%26x%3D1",
     );
   });
+
+  it("sends a request for a page's data (a form sent with JavaScript) back to the page itself", () => {
+    expect(loginPath(new Request("http://site.test/artist/a1.data?_routes=routes%2Fartist.%24id"))).toBe("/login?redirectTo=%2Fartist%2Fa1");
+    expect(loginPath(new Request("http://site.test/_.data?tab=2"))).toBe("/login?redirectTo=%2F%3Ftab%3D2");
+  });
 });

@@ -11,7 +11,8 @@ export function encodePng(width: number, height: number, rgb: Uint8Array): Uint8
   view.setUint32(4, height)
   header.set([8, 2, 0, 0, 0], 8); // bit depth 8, colour type RGB, deflate, adaptive filtering, no interlace
   // Each row is stored as its difference from the row above (filter 2, "Up"): gradients then
-  // become runs of small numbers, which deflate shrinks several times better than raw pixels.
+  // become runs of small numbers, which deflate shrinks several times better than raw pixels
+  // (at level 9 about a tenth smaller again than deflate's default, for little more time).
   const stride = width * 3
   const filtered = new Uint8Array(height * (stride + 1))
   for (let y = 0; y < height; y++) {
@@ -22,7 +23,7 @@ export function encodePng(width: number, height: number, rgb: Uint8Array): Uint8
       filtered[row + 1 + x] = rgb[y * stride + x] - above
     }
   }
-  const chunks = [chunk('IHDR', header), chunk('IDAT', deflateSync(filtered)), chunk('IEND', new Uint8Array())]
+  const chunks = [chunk('IHDR', header), chunk('IDAT', deflateSync(filtered, { level: 9 })), chunk('IEND', new Uint8Array())]
   const png = new Uint8Array(signature.length + chunks.reduce((sum, c) => sum + c.length, 0))
   png.set(signature)
   let offset = signature.length

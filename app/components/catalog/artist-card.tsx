@@ -1,0 +1,49 @@
+import type { ReactNode } from "react";
+import { Link } from "react-router";
+import { Badge } from "~/components/ui/badge";
+import { artistPath, countOf, type ArtistCard as ArtistCardData } from "~/lib/catalog";
+import { ProfileImage } from "./artist-image";
+
+/**
+ * One artist in a grid: picture, name, short description (two lines at most), counts and genres, the
+ * whole card one link to the artist's page. `trackLabel` words the track count (e.g. "Rock track").
+ */
+export function ArtistCard({ artist, showGenres = true, trackLabel = "track" }: { artist: ArtistCardData; showGenres?: boolean; trackLabel?: string }) {
+  return (
+    <Link
+      to={artistPath(artist.id)}
+      className="group flex h-full flex-col rounded-2xl border border-stage-700 bg-stage-850 p-3 transition-colors hover:border-stage-600 hover:bg-stage-800"
+    >
+      <ProfileImage
+        name={artist.artist_name}
+        src={artist.profile_image_url}
+        className="aspect-square w-full rounded-xl transition-transform group-hover:scale-[1.02]"
+        initialClassName="text-5xl"
+      />
+      <h3 className="mt-3 truncate text-base font-semibold text-ink">{artist.artist_name}</h3>
+      {artist.short_description ? <p className="mt-1 line-clamp-2 text-sm text-ink-muted">{artist.short_description}</p> : null}
+      <p className="mt-2 text-xs font-medium text-ink-faint">
+        {countOf(artist.follower_count, "follower")}
+        {artist.track_count !== undefined ? ` · ${countOf(artist.track_count, trackLabel)}` : null}
+      </p>
+      {showGenres && artist.genres.length > 0 ? (
+        <ul aria-label="Genres" className="mt-auto flex flex-wrap gap-1.5 pt-3">
+          {artist.genres.map((genre) => (
+            <li key={genre}>
+              <Badge>{genre}</Badge>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </Link>
+  );
+}
+
+/** The grid every artist list uses. */
+export function ArtistGrid({ children }: { children: ReactNode }) {
+  return (
+    <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 xl:grid-cols-4">
+      {children}
+    </ul>
+  );
+}

@@ -1,0 +1,68 @@
+import { cx } from "~/lib/cx";
+
+/**
+ * An artist's or fan's picture, or (when they have none) the first letter of their name on the accent
+ * gradient. `alt` empty means the name is already written beside it. `eager` is for the picture a page
+ * opens with (its largest paint): fetched first, not lazily.
+ */
+export function ProfileImage({
+  name,
+  src,
+  alt = "",
+  className,
+  initialClassName = "text-2xl",
+  eager = false,
+}: {
+  name: string;
+  src: string | null | undefined;
+  alt?: string;
+  className?: string;
+  initialClassName?: string;
+  eager?: boolean;
+}) {
+  if (src) {
+    return (
+      <img
+        src={src}
+        alt={alt}
+        width={400}
+        height={400}
+        loading={eager ? "eager" : "lazy"}
+      fetchPriority={eager ? "high" : undefined}
+        decoding="async"
+        className={cx("bg-stage-800 object-cover", className)}
+      />
+    );
+  }
+  const initial = name.trim().charAt(0).toUpperCase() || "?";
+  return (
+    <span
+      role={alt ? "img" : undefined}
+      aria-label={alt || undefined}
+      aria-hidden={alt ? undefined : true}
+      className={cx(
+        "grid place-items-center bg-gradient-to-br from-accent/80 via-stage-700 to-amber/60 font-display font-bold text-ink select-none",
+        initialClassName,
+        className,
+      )}
+    >
+      {initial}
+    </span>
+  );
+}
+
+/** A track's or release's artwork, or the stock artwork when it has none. */
+export function Artwork({ src, alt = "", className, eager = false }: { src: string | null | undefined; alt?: string; className?: string; eager?: boolean }) {
+  return (
+    <img
+      src={src || "/fallback-artwork.svg"}
+      alt={alt}
+      width={400}
+      height={400}
+      loading={eager ? "eager" : "lazy"}
+      fetchPriority={eager ? "high" : undefined}
+      decoding="async"
+      className={cx("bg-stage-800 object-cover", className)}
+    />
+  );
+}

@@ -1,0 +1,171 @@
+import { useEffect, useId, useRef } from "react";
+import { Form, Link, useNavigation } from "react-router";
+import { FormAlert } from "~/components/form-controls";
+import { Button } from "~/components/ui/button";
+import { FieldError, Label, Textarea } from "~/components/ui/field";
+import { commentMaxLength, commentsPageSize } from "~/lib/constants";
+import { formatTimeAgo } from "~/lib/format";
+
+export type TrackComment = {
+  id: string;
+  user_id: string;
+  content: string;
+  created_at: string;
+  author_name: string | null;
+  author_image_url: string | null;
+  author_kind: "artist" | "fan" | null;
+};
+
+export type CommentFormResult = { errors: Record<string, string | undefined>; values: Record<string, string>; formError: string | null };
+
+/**
+ * A track's comments, newest first, a page at a time; signed-in listeners post and delete their own.
+ * Both forms are plain POSTs to the track page's action, so they work without JavaScript.
+ */
+export function Comments({
+  trackPath,
+  comments,
+  total,
+  now,
+  user,
+  result,
+}: {
+  trackPath: string;
+  comments: TrackComment[];
+  total: number;
+  now: number;
+  user: { id: string } | null;
+  result: CommentFormResult | undefined;
+}) {
+  const headingId = useId();
+  return (
+    <section id="comments" aria-labelledby={headingId} className="mt-12">
+      <h2 id={headingId} className="text-2xl font-bold">
+        Comments <span className="text-ink-faint">({total})</span>
+      </h2>
+      <div className="mt-5">
+        {user ? (
+          <CommentForm trackPath={trackPath} result={result} />
+        ) : (
+          <p className="rounded-2xl border border-stage-700 bg-stage-850 px-5 py-4 text-ink-muted">
+            <Link to={`/login?${new URLSearchParams({ redirectTo: `${trackPath}#comments` })}`} className="font-semibold text-accent-strong underline-offset-4 hover:underline">
+              Log in
+            </Link>{" "}
+            to join the conversation.
+          </p>
+        )}
+      </div>
+      <FormAlert>{result?.formError}</FormAlert>
+      {comments.length === 0 ? (
+        <p className="mt-6 text-ink-muted">No comments yet. Be the first to say what you think.</p>
+      ) : (
+        <ol className="mt-6 grid gap-3">
+          {comments.map((comment, index) => (
+            // The first comment of each further page is where "Show more" lands.
+            <li key={comment.id} id={`comment-${index + 1}`} className="scroll-mt-24">
+              <CommentItem comment={comment} now={now} trackPath={trackPath} isOwn={comment.user_id === user?.id} />
+            </li>
+          ))}
+        </ol>
+      )}
+      {comments.length < total ? (
+        <div className="mt-5 flex justify-center">
+          <Link
+            to={`${trackPath}?comments=${comments.length + commentsPageSize}#comment-${comments.length + 1}`}
+            preventScrollReset
+            className="inline-flex h-10 items-center rounded-full border border-stage-600 bg-stage-800 px-5 text-sm font-semibold text-ink hover:border-ink-faint hover:bg-stage-700"
+          >
+            Show more
+          </Link>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function CommentForm({ trackPath, result }: { trackPath: string; result: CommentFormResult | undefined }) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const navigation = useNavigation();
+  const posting = navigation.state === "submitting" && navigation.formData?.get("intent") === "comment";
+  const wasPosting = useRef(false);
+  const error = result?.errors.content;
+  const fieldId = useId();
+
+  // With JavaScript the form stays on the page: empty it once the comment went through.
+  useEffect(() => {
+    if (posting) wasPosting.current = true;
+    else if (wasPosting.current && navigation.state === "idle") {
+      wasPosting.current = false;
+      if (!result?.errors.content) formRef.current?.reset();
+    }
+  }, [posting, navigation.state, result]);
+
+  return (
+    <Form ref={formRef} method="post" action={trackPath} preventScrollReset noValidate className="rounded-2xl border border-stage-700 bg-stage-850 p-4">
+      <input type="hidden" name="intent" value="comment" />
+      <Label htmlFor={fieldId}>Add a comment</Label>
+      <Textarea
+        id={fieldId}
+        name="content"
+        required
+        maxLength={commentMaxLength}
+        rows={3}
+        placeholder="What do you hear?"
+        defaultValue={result?.values.content ?? ""}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${fieldId}-error` : `${fieldId}-hint`}
+        className="min-h-24 resize-y"
+      />
+      <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <FieldError id={`${fieldId}-error`}>{error}</FieldError>
+          {error ? null : (
+            <p id={`${fieldId}-hint`} className="text-sm text-ink-faint">
+              Up to {commentMaxLength.toLocaleString("en-US")} characters.
+            </p>
+          )}
+        </div>
+        <Button type="submit" disabled={posting} aria-disabled={posting || undefined}>
+          {posting ? "Posting..." : "Post comment"}
+        </Button>
+      </div>
+    </Form>
+  );
+}
+
+function CommentItem({ comment, now, trackPath, isOwn }: { comment: TrackComment; now: number; trackPath: string; isOwn: boolean }) {
+  const navigation = useNavigation();
+  const deleting = navigation.state === "submitting" && navigation.formData?.get("commentId") === comment.id;
+  const name = comment.author_name ?? "Unknown User";
+  const profilePath = comment.author_kind ? `/${comment.author_kind}/${comment.user_id}` : null;
+  return (
+    <article className="flex gap-3 rounded-2xl border border-stage-700 bg-stage-850 p-4">
+      <img src={comment.author_image_url ?? "/fallback-avatar.svg"} alt="" width={40} height={40} className="size-10 shrink-0 rounded-full bg-stage-800 object-cover" />
+      <div className="min-w-0 flex-1">
+        <header className="flex flex-wrap items-baseline gap-x-2">
+          {profilePath ? (
+            <Link to={profilePath} className="font-semibold text-ink hover:text-accent-strong">
+              {name}
+            </Link>
+          ) : (
+            <span className="font-semibold text-ink">{name}</span>
+          )}
+          {comment.author_kind === "artist" ? <span className="text-xs font-semibold tracking-wide text-amber uppercase">Artist</span> : null}
+          <time dateTime={comment.created_at} className="text-sm text-ink-faint">
+            {formatTimeAgo(comment.created_at, now)}
+          </time>
+        </header>
+        <p className="mt-1 break-words whitespace-pre-line text-ink-muted">{comment.content}</p>
+      </div>
+      {isOwn ? (
+        <Form method="post" action={trackPath} preventScrollReset className="shrink-0">
+          <input type="hidden" name="intent" value="delete-comment" />
+          <input type="hidden" name="commentId" value={comment.id} />
+          <Button type="submit" variant="ghost" size="sm" disabled={deleting} aria-label={`Delete your comment from ${formatTimeAgo(comment.created_at, now)}`}>
+            {deleting ? "Deleting..." : "Delete"}
+          </Button>
+        </Form>
+      ) : null}
+    </article>
+  );
+}

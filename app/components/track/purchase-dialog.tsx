@@ -1,0 +1,44 @@
+import { Button } from "~/components/ui/button";
+import { Dialog } from "~/components/ui/dialog";
+import { formatPrice } from "~/lib/format";
+
+/**
+ * 'Complete Purchase': there is no checkout yet (spec section 1), so it shows what would be bought and
+ * says so. Close is a `method="dialog"` form, which closes the dialog with or without JavaScript.
+ */
+export function PurchaseDialog({
+  open,
+  onClose,
+  title,
+  artistName,
+  artworkUrl,
+  price,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  artistName: string;
+  artworkUrl: string;
+  price: number;
+}) {
+  return (
+    <Dialog open={open} onClose={onClose} title="Complete Purchase">
+      <div className="flex items-center gap-4">
+        <img src={artworkUrl} alt="" width={80} height={80} className="size-20 shrink-0 rounded-lg object-cover" />
+        <div className="min-w-0">
+          <p className="truncate font-semibold text-ink">{title}</p>
+          <p className="truncate text-sm text-ink-muted">{artistName}</p>
+          <p className="mt-1 text-lg font-bold text-accent-strong">{formatPrice(price)}</p>
+        </div>
+      </div>
+      {/* Where a payment failure will be announced once checkout exists. */}
+      <div role="alert" className="empty:hidden mt-4 rounded-lg border border-danger/40 bg-danger/10 px-3 py-2 text-sm text-danger" />
+      <p className="mt-5 rounded-xl border border-stage-600 bg-stage-900 px-4 py-3 text-ink-muted">Payment options will be available soon.</p>
+      <form method="dialog" className="mt-6 flex justify-end">
+        <Button type="submit" variant="secondary" autoFocus>
+          Close
+        </Button>
+      </form>
+    </Dialog>
+  );
+}

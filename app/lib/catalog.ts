@@ -1,0 +1,121 @@
+// What the public catalog pages share: the shapes the page functions return (supabase/migrations
+// *_catalog_pages.sql) and the small rules for showing them.
+
+/** An artist as every directory card shows them. */
+export type ArtistCard = {
+  id: string;
+  artist_name: string;
+  short_description: string | null;
+  profile_image_url: string | null;
+  genres: string[];
+  follower_count: number;
+  track_count?: number;
+};
+
+export type ReleaseTrack = {
+  id: string;
+  title: string;
+  type: "album" | "single" | "other";
+  album_title: string | null;
+  track_number: number | null;
+  genre: string;
+  price: number;
+  artwork_url: string | null;
+  release_date: string;
+  /** Not released yet: only its artist sees it. */
+  upcoming: boolean;
+  duration_seconds: number | null;
+};
+
+export type Release =
+  | { kind: "album"; title: string; releaseDate: string; upcoming: boolean; artworkUrl: string | null; tracks: ReleaseTrack[] }
+  | { kind: "single"; title: string; releaseDate: string; upcoming: boolean; artworkUrl: string | null; tracks: [ReleaseTrack] };
+
+/**
+ * An artist's tracks as releases: an album's tracks (same album title) become one card in track order,
+ * every other track is a single. Releases keep the order of their newest track.
+ */
+export function groupReleases(tracks: ReleaseTrack[]): Release[] {
+  const releases: Release[] = [];
+  const albums = new Map<string, Extract<Release, { kind: "album" }>>();
+  for (const track of tracks) {
+    const albumTitle = track.type === "album" ? track.album_title?.trim() : undefined;
+    if (!albumTitle) {
+      releases.push({ kind: "single", title: track.title, releaseDate: track.release_date, upcoming: track.upcoming, artworkUrl: track.artwork_url, tracks: [track] });
+      continue;
+    }
+    let album = albums.get(albumTitle);
+    if (!album) {
+      album = { kind: "album", title: albumTitle, releaseDate: track.release_date, upcoming: track.upcoming, artworkUrl: track.artwork_url, tracks: [] };
+      albums.set(albumTitle, album);
+      releases.push(album);
+    }
+    album.tracks.push(track);
+    album.artworkUrl ??= track.artwork_url;
+  }
+  for (const album of albums.values()) {
+    album.tracks.sort((a, b) => (a.track_number ?? Number.MAX_SAFE_INTEGER) - (b.track_number ?? Number.MAX_SAFE_INTEGER));
+  }
+  return releases;
+}
+
+/** Only http(s) addresses ever become links: a stored `javascript:` or `data:` URL is never rendered as one. */
+export function safeHttpUrl(value: string | null | undefined): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+const socialSites = {
+  twitter: { label: "Twitter", base: "https://twitter.com/", hosts: ["twitter.com", "x.com"] },
+  instagram: { label: "Instagram", base: "https://instagram.com/", hosts: ["instagram.com"] },
+} as const;
+
+export type SocialNetwork = keyof typeof socialSites;
+
+/**
+ * A social link as `@handle` with its profile address. Artists may have stored a bare handle, an
+ * `@handle` or a profile URL; anything that is not a plain handle on that network is not linked.
+ */
+export function socialProfile(network: SocialNetwork, value: string | null | undefined): { label: string; handle: string; href: string } | null {
+  const site = socialSites[network];
+  let handle = value?.trim() ?? "";
+  if (/^https?:\/\//i.test(handle)) {
+    try {
+      const url = new URL(handle);
+      if (!site.hosts.some((host) => url.hostname === host || url.hostname === `www.${host}`)) return null;
+      handle = url.pathname.split("/").filter(Boolean)[0] ?? "";
+    } catch {
+      return null;
+    }
+  }
+  handle = handle.replace(/^@/, "");
+  if (!/^[A-Za-z0-9_.]{1,30}$/.test(handle)) return null;
+  return { label: site.label, handle: `@${handle}`, href: `${site.base}${handle}` };
+}
+
+/** "1 follower", "12 followers". */
+export function countOf(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count.toLocaleString("en-US")} ${count === 1 ? singular : plural}`;
+}
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids in page addresses are UUIDs; anything else cannot name an artist or fan. */
+export function isUuid(value: string | undefined): value is string {
+  return typeof value === "string" && uuidPattern.test(value);
+}
+
+/** A search term as a literal ILIKE pattern: the user's `%`, `_` and `\` match themselves. */
+export function containsPattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+export const genrePath = (genre: string) => `/genres/${encodeURIComponent(genre)}`;
+export const artistPath = (id: string) => `/artist/${id}`;
+export const fanPath = (id: string) => `/fan/${id}`;
+export const trackPath = (id: string) => `/track/${id}`;

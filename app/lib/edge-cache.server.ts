@@ -1,0 +1,28 @@
+import type { MiddlewareFunction } from "react-router";
+import { cloudflareContext } from "./context.server";
+import { hasAuthCookie } from "./session.server";
+
+/**
+ * Serves anonymous GETs from the Workers cache (keyed on the URL) and stores the anonymous responses
+ * that a page marked `public` (see http-cache.ts). Anything with a session cookie, or that sets a
+ * cookie, passes by. A request with `Cache-Control: no-cache` skips the lookup and renders afresh.
+ */
+export const edgeCacheMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  if (request.method !== "GET" || hasAuthCookie(request)) return next();
+  const cache = (caches as unknown as { default: Cache }).default;
+  const key = new Request(request.url, { method: "GET" });
+  if (!/\bno-cache\b/.test(request.headers.get("Cache-Control") ?? "")) {
+    const cached = await cache.match(key);
+    if (cached) return cached;
+  }
+  const response = await next();
+  const cacheable =
+    response.status === 200 && (response.headers.get("Cache-Control") ?? "").startsWith("public") && !response.headers.has("Set-Cookie");
+  if (cacheable) {
+    const stored = response.clone();
+    // How this one render went (round trips) says nothing about later hits.
+    stored.headers.delete("Server-Timing");
+    context.get(cloudflareContext).ctx.waitUntil(cache.put(key, stored));
+  }
+  return response;
+};

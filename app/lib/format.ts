@@ -1,0 +1,58 @@
+// How the product writes money, times and dates (spec section 9), in one place. Everything here gives
+// the same text on the server and in the browser for the same input, so hydration never disagrees:
+// callers pass the locale and "now" the loader chose instead of reading the browser's.
+
+const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** A price or revenue: `$` and two decimals (prices are USD). */
+export function formatPrice(amount: number | string): string {
+  return usd.format(Number(amount));
+}
+
+const minute = 60;
+const hour = 60 * minute;
+const day = 24 * hour;
+const month = 30 * day;
+
+/** 'just now' under a minute, then minutes, hours, days (under 30), then months: "5m ago", "2mo ago". */
+export function formatTimeAgo(date: string | Date, now: number | Date = Date.now()): string {
+  const seconds = Math.max(0, Math.floor((Number(now) - new Date(date).getTime()) / 1000));
+  if (seconds < minute) return "just now";
+  if (seconds < hour) return `${Math.floor(seconds / minute)}m ago`;
+  if (seconds < day) return `${Math.floor(seconds / hour)}h ago`;
+  if (seconds < month) return `${Math.floor(seconds / day)}d ago`;
+  return `${Math.floor(seconds / month)}mo ago`;
+}
+
+/** A play position or length as m:ss (minutes are not wrapped into hours: 75:04). */
+export function formatDuration(totalSeconds: number): string {
+  const seconds = Number.isFinite(totalSeconds) && totalSeconds > 0 ? Math.floor(totalSeconds) : 0;
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+/** A calendar date (`YYYY-MM-DD`, no time of day) written the reader's way, e.g. "March 4, 2026" or "4. März 2026". */
+export function formatDate(isoDate: string, locale: string): string {
+  // Read and written in UTC, so the day never shifts with a time zone.
+  return new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(new Date(`${isoDate.slice(0, 10)}T00:00:00Z`));
+}
+
+/** The reader's preferred locale from the request's Accept-Language, one the runtime knows, else en-US. */
+export function requestLocale(request: Request): string {
+  const header = request.headers.get("Accept-Language") ?? "";
+  for (const part of header.split(",")) {
+    const tag = part.split(";")[0]?.trim();
+    if (!tag || tag === "*") continue;
+    try {
+      const [canonical] = Intl.getCanonicalLocales(tag);
+      if (canonical && Intl.DateTimeFormat.supportedLocalesOf(canonical).length > 0) return canonical;
+    } catch {
+      // Not a language tag: try the next one.
+    }
+  }
+  return "en-US";
+}
+
+/** A track's genre as shown: 'Uncategorized' when it has none (spec section 3). */
+export function genreLabel(genre: string | null | undefined): string {
+  return genre?.trim() || "Uncategorized";
+}

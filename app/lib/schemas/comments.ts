@@ -1,0 +1,17 @@
+import * as v from "valibot";
+import { commentMaxLength } from "~/lib/constants";
+
+// The comment forms on the track page.
+
+export const CommentSchema = v.object({
+  content: v.pipe(
+    v.optional(v.string(), ""),
+    v.trim(),
+    v.nonEmpty("Please write a comment first"),
+    v.maxLength(commentMaxLength, `Comments can be at most ${commentMaxLength.toLocaleString("en-US")} characters`),
+  ),
+});
+
+export const DeleteCommentSchema = v.object({
+  commentId: v.pipe(v.optional(v.string(), ""), v.uuid("This comment no longer exists")),
+});

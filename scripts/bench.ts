@@ -1,0 +1,209 @@
+// `npm run bench`: the public catalog's performance against the local stack (fresh database with the
+// demo data and media, the production build served by workerd). Figures, with the issue's targets
+// beside them; nothing here passes or fails a build.
+//
+// One exported function per measurement, so other benches can be added beside them:
+// - measureServerRenders: SSR p50/p95 (one request at a time) and requests/s (4 at a time) of each
+//   page, rendered afresh (`Cache-Control: no-cache` skips the Workers cache) or from the Workers cache,
+//   and of a static asset through the same server in the same run, for the ratio;
+// - measureRoundTrips: sequential backend round trips per render (the app's Server-Timing);
+// - measureRouteJavaScript: the gzipped JavaScript each page loads (entry, route modules, shared chunks);
+// - measureLighthouse: Lighthouse mobile performance and accessibility scores, in Debian's Chromium.
+//
+// Load comes from a child process (this script with --load-generator), so the client never shares the
+// event loop of the local backend, which runs in this process.
+import { fork, type ChildProcess } from "node:child_process";
+import { gzipSync } from "node:zlib";
+import { startMarketplace, type Marketplace } from "./lib/marketplace.ts";
+import { measurePlayback, mobileNetwork, printPlayback } from "./lib/bench-playback.ts";
+
+export const targets = { ssrToStaticRatio: 3, routeJsKb: 100, lighthousePerformance: 0.98, lighthouseAccessibility: 1 } as const;
+
+const demoArtist = "/artist/a1000000-0000-4000-8000-000000000012";
+const demoFan = "/fan/f0000000-0000-4000-8000-000000000001";
+export const catalogPages = ["/", "/discover", "/genres", "/artists", demoArtist, demoFan];
+const staticAsset = "/favicon.svg";
+
+type LoadJob = { url: string; headers: Record<string, string>; requests: number; ms: number; concurrency: number };
+type LoadResult = { latenciesMs: number[]; wallMs: number; failed: number; firstFailure?: string };
+export type RenderFigures = { path: string; p50: number; p95: number; rps: number; failed: number };
+
+async function runLoad({ url, headers, requests, ms, concurrency }: LoadJob): Promise<LoadResult> {
+  const latenciesMs: number[] = [];
+  let started = 0;
+  let failed = 0;
+  let firstFailure: string | undefined;
+  const begin = performance.now();
+  const client = async () => {
+    while (started < requests && performance.now() - begin < ms) {
+      started++;
+      const t = performance.now();
+      try {
+        const response = await fetch(url, { headers });
+        await response.arrayBuffer();
+        if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
+        latenciesMs.push(performance.now() - t);
+      } catch (error) {
+        failed++;
+        firstFailure ??= error instanceof Error ? error.message : String(error);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, client));
+  return { latenciesMs, wallMs: performance.now() - begin, failed, firstFailure };
+}
+
+function load(generator: ChildProcess, job: LoadJob): Promise<LoadResult> {
+  return new Promise((resolve) => {
+    generator.once("message", (result) => resolve(result as LoadResult));
+    generator.send(job);
+  });
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+
+/**
+ * Each path after a warm-up: latency (p50/p95) from requests one at a time, so they never queue
+ * behind each other, then throughput (requests/s) with `concurrency` clients. `fresh` sends
+ * `Cache-Control: no-cache`, which the app's edge cache honours by rendering anew.
+ */
+export async function measureServerRenders(
+  appUrl: string,
+  paths: string[],
+  { fresh = true, requests = 200, concurrency = 4, ms = 8_000 }: { fresh?: boolean; requests?: number; concurrency?: number; ms?: number } = {},
+): Promise<RenderFigures[]> {
+  const generator = fork(import.meta.filename, ["--load-generator"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  try {
+    const figures: RenderFigures[] = [];
+    for (const path of paths) {
+      const headers: Record<string, string> = fresh ? { "Cache-Control": "no-cache" } : {};
+      const job = { url: new URL(path, appUrl).href, headers };
+      await load(generator, { ...job, requests: 40, ms: 5_000, concurrency });
+      const latency = await load(generator, { ...job, requests, ms, concurrency: 1 });
+      const throughput = await load(generator, { ...job, requests: requests * concurrency, ms, concurrency });
+      const sorted = latency.latenciesMs.sort((a, b) => a - b);
+      const failed = latency.failed + throughput.failed;
+      if (failed) console.warn(`  ${path}: ${failed} failed (${latency.firstFailure ?? throughput.firstFailure})`);
+      figures.push({
+        path,
+        p50: percentile(sorted, 50),
+        p95: percentile(sorted, 95),
+        rps: throughput.latenciesMs.length / (throughput.wallMs / 1000),
+        failed,
+      });
+    }
+    return figures;
+  } finally {
+    generator.disconnect();
+  }
+}
+
+/** Sequential backend round trips of one fresh anonymous render of each path, as the app reports them. */
+export async function measureRoundTrips(appUrl: string, paths: string[]): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  for (const path of paths) {
+    const response = await fetch(new URL(path, appUrl), { headers: { "Cache-Control": "no-cache" } });
+    await response.arrayBuffer();
+    const match = (response.headers.get("server-timing") ?? "").match(/(\d+) round trips?/);
+    counts[path] = match ? Number(match[1]) : NaN;
+  }
+  return counts;
+}
+
+/** Gzipped bytes of every JavaScript module a page's HTML loads (module preloads and the entry import). */
+export async function measureRouteJavaScript(appUrl: string, paths: string[]): Promise<Record<string, number>> {
+  const sizes = new Map<string, number>();
+  const gzippedSize = async (src: string) => {
+    if (!sizes.has(src)) sizes.set(src, gzipSync(Buffer.from(await (await fetch(new URL(src, appUrl))).arrayBuffer()), { level: 9 }).length);
+    return sizes.get(src)!;
+  };
+  const totals: Record<string, number> = {};
+  for (const path of paths) {
+    const html = await (await fetch(new URL(path, appUrl))).text();
+    const scripts = new Set([
+      ...[...html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+\.js)"/g)].map((match) => match[1]!),
+      ...[...html.matchAll(/import\("([^"]+\.js)"\)/g)].map((match) => match[1]!),
+      ...[...html.matchAll(/<script[^>]*src="([^"]+\.js)"/g)].map((match) => match[1]!),
+    ]);
+    let total = 0;
+    for (const src of scripts) total += await gzippedSize(src);
+    totals[path] = total;
+  }
+  return totals;
+}
+
+/** Lighthouse's mobile preset (simulated slow 4G, mid-range phone) in Debian's Chromium. */
+export async function measureLighthouse(appUrl: string, paths: string[]): Promise<Record<string, { performance: number; accessibility: number }>> {
+  const { default: lighthouse } = await import("lighthouse");
+  const chromeLauncher = await import("chrome-launcher");
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    chromeFlags: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+  try {
+    const scores: Record<string, { performance: number; accessibility: number }> = {};
+    for (const path of paths) {
+      const result = await lighthouse(new URL(path, appUrl).href, { port: chrome.port, onlyCategories: ["performance", "accessibility"], logLevel: "error" });
+      const categories = result?.lhr.categories;
+      scores[path] = { performance: categories?.performance?.score ?? NaN, accessibility: categories?.accessibility?.score ?? NaN };
+    }
+    return scores;
+  } finally {
+    chrome.kill();
+  }
+}
+
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+
+async function main() {
+  let marketplace: Marketplace | undefined;
+  let exitCode = 0;
+  try {
+    console.log("Starting the local backend (fresh database, demo data and media) and the production build in workerd…");
+    marketplace = await startMarketplace();
+    const { appUrl } = marketplace;
+
+    console.log("Server renders (fresh, past the Workers cache)…");
+    const [staticFigures] = await measureServerRenders(appUrl, [staticAsset], { fresh: false });
+    const fresh = await measureServerRenders(appUrl, catalogPages);
+    console.log("Server renders (anonymous, from the Workers cache)…");
+    const cached = await measureServerRenders(appUrl, catalogPages, { fresh: false });
+    const roundTrips = await measureRoundTrips(appUrl, catalogPages);
+    const javaScript = await measureRouteJavaScript(appUrl, catalogPages);
+    console.log("Lighthouse (mobile)…");
+    const lighthouseScores = await measureLighthouse(appUrl, ["/", demoArtist]);
+    console.log("Play latency on the track page (Chromium)…");
+    const playback = await measurePlayback(marketplace);
+    const playbackOnMobile = await measurePlayback(marketplace, { runs: 5, network: mobileNetwork });
+
+    const staticP50 = staticFigures!.p50;
+    console.log(`\nStatic asset ${staticAsset} through the same server: p50 ${ms(staticP50)}, p95 ${ms(staticFigures!.p95)}, ${staticFigures!.rps.toFixed(0)} req/s\n`);
+    console.log(`| page | SSR p50 | SSR p95 | SSR req/s | p50 ÷ static (≤ ${targets.ssrToStaticRatio}) | cached p50 | cached req/s | round trips | JS gz (≤ ${targets.routeJsKb} KB) | Lighthouse perf / a11y |`);
+    console.log("|---|---|---|---|---|---|---|---|---|---|");
+    for (const render of fresh) {
+      const hit = cached.find((figures) => figures.path === render.path)!;
+      const score = lighthouseScores[render.path];
+      const page = render.path.replace(/[0-9a-f-]{36}$/, "{id}");
+      console.log(
+        `| \`${page}\` | ${ms(render.p50)} | ${ms(render.p95)} | ${render.rps.toFixed(0)} | ${(render.p50 / staticP50).toFixed(2)} | ${ms(hit.p50)} | ${hit.rps.toFixed(0)} | ${roundTrips[render.path]} | ${(javaScript[render.path]! / 1024).toFixed(1)} KB | ${score ? `${score.performance.toFixed(2)} / ${score.accessibility.toFixed(2)}` : "–"} |`,
+      );
+    }
+    console.log(`\nTargets: SSR p50 ≤ ${targets.ssrToStaticRatio}× the static asset; JS ≤ ${targets.routeJsKb} KB gz per route; Lighthouse performance ≥ ${targets.lighthousePerformance}, accessibility ${targets.lighthouseAccessibility}.`);
+    printPlayback(playback);
+    printPlayback(playbackOnMobile, mobileNetwork);
+  } catch (error) {
+    console.error(error);
+    exitCode = 1;
+  } finally {
+    await marketplace?.stop();
+  }
+  process.exit(exitCode);
+}
+
+// Run as a script (not imported by another bench): the bench itself, or its load generator.
+if (process.argv.includes("--load-generator")) {
+  process.on("message", async (job: LoadJob) => process.send?.(await runLoad(job)));
+  process.on("disconnect", () => process.exit(0));
+} else if (import.meta.filename === process.argv[1]) {
+  await main();
+}

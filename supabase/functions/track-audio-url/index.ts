@@ -1,0 +1,50 @@
+// A signed URL for a track's audio, so a listener can stream a file of the private `tracks` bucket.
+//
+// The track is looked up as the caller (their JWT forwarded, or the anon key for a visitor), so the
+// tracks policies decide whether it may be played: released, or the caller's own. Only after that check
+// does the service role sign the URL; listeners can never read the bucket's objects themselves.
+//
+// POST { trackId } → 200 { signedUrl, expiresIn } or an error { code } that the app turns into the
+// spec's message: track_not_found (404), no_audio_file (404), audio_file_missing (404),
+// storage_error (502), no_signed_url (502), invalid_request (400), method_not_allowed (405).
+import { createClient } from '@supabase/supabase-js'
+
+const signedUrlLifetimeSeconds = 3600
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+const supabaseUrl = Deno.env.get('SUPABASE_URL')!
+const anonKey = Deno.env.get('SUPABASE_ANON_KEY')!
+const noSession = { persistSession: false, autoRefreshToken: false }
+const service = createClient(supabaseUrl, Deno.env.get('SUPABASE_SERVICE_ROLE_KEY')!, { auth: noSession })
+
+const failure = (status: number, code: string) => Response.json({ code }, { status })
+
+Deno.serve(async (req) => {
+  if (req.method !== 'POST') return failure(405, 'method_not_allowed')
+  const body = await req.json().catch(() => null)
+  const trackId = body?.trackId
+  if (typeof trackId !== 'string' || !uuid.test(trackId)) return failure(400, 'invalid_request')
+
+  const caller = createClient(supabaseUrl, anonKey, {
+    auth: noSession,
+    global: { headers: { Authorization: req.headers.get('Authorization') ?? `Bearer ${anonKey}` } },
+  })
+  const { data: track, error: lookupError } = await caller.from('tracks').select('file_url').eq('id', trackId).maybeSingle()
+  if (lookupError) {
+    console.error('track lookup failed', lookupError)
+    return failure(502, 'storage_error')
+  }
+  if (!track) return failure(404, 'track_not_found')
+  if (!track.file_url) return failure(404, 'no_audio_file')
+
+  const { data, error } = await service.storage.from('tracks').createSignedUrl(track.file_url, signedUrlLifetimeSeconds)
+  if (error) {
+    // Storage answers a missing object with 400 and statusCode "404" (NoSuchKey).
+    const { status, statusCode, code } = error as { status?: number; statusCode?: string; code?: string }
+    if (status === 404 || statusCode === '404' || code === 'NoSuchKey') return failure(404, 'audio_file_missing')
+    console.error('signing the audio URL failed', error)
+    return failure(502, 'storage_error')
+  }
+  if (!data?.signedUrl) return failure(502, 'no_signed_url')
+  return Response.json({ signedUrl: data.signedUrl, expiresIn: signedUrlLifetimeSeconds })
+})

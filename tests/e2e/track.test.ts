@@ -1,0 +1,290 @@
+// The track page in Chromium: the streaming waveform player, the purchase dialog, sharing and comments,
+// with JavaScript on and off, against the local backend with the demo data (real audio, signed URLs).
+import { createClient } from "@supabase/supabase-js";
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { after, before, describe, test } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { localDefaults } from "../../supabase/local/config.ts";
+import { expectNoAxeViolations, hydrated, launchBrowser, newPage, screenshot, supabaseUrl, viewports } from "./support/browser.ts";
+
+let browser: Browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
+
+/** The seed derives each demo track's id from its title. */
+function trackPath(title: string) {
+  const hex = createHash("md5").update(`demo track: ${title}`).digest("hex");
+  return `/track/${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const albumTrack = trackPath("Bicycle Bell");
+
+/** The player's media element: what the listener actually hears. */
+const audioState = (page: Page) =>
+  page.evaluate(() => {
+    const audio = document.querySelector("audio")!;
+    return { currentTime: audio.currentTime, paused: audio.paused, volume: audio.volume, src: audio.currentSrc };
+  });
+
+async function logIn(page: Page, redirectTo: string) {
+  await page.goto(`/login?${new URLSearchParams({ redirectTo })}`);
+  await page.getByLabel("Email").fill("fan@example.com");
+  await page.getByLabel("Password").fill("fan-demo-pass");
+  await page.getByRole("button", { name: "Log in" }).click();
+  await page.waitForURL((url) => url.pathname === redirectTo);
+}
+
+async function visitorPlays(trackId: string) {
+  const { count } = await admin.from("analytics_events").select("id", { count: "exact", head: true }).eq("track_id", trackId).eq("type", "play").is("user_id", null);
+  return count ?? 0;
+}
+
+describe("the player", () => {
+  test("a visitor plays a track (time advances), pauses it and changes the volume; the play is recorded", async () => {
+    const { page, close } = await newPage(browser);
+    const trackId = albumTrack.split("/")[2]!;
+    const playsBefore = await visitorPlays(trackId);
+    await page.goto(albumTrack);
+    await hydrated(page);
+    const play = page.getByRole("button", { name: "Play Bicycle Bell" });
+    await play.waitFor();
+    await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>("button[aria-label='Play Bicycle Bell']")?.disabled);
+    assert.equal((await audioState(page)).volume, 0.7);
+
+    await play.click();
+    await page.getByRole("button", { name: "Pause Bicycle Bell" }).waitFor();
+    await page.waitForFunction(() => document.querySelector("audio")!.currentTime > 1.2);
+    await page.getByTestId("elapsed").filter({ hasText: /^0:0[1-9]$/ }).waitFor();
+    assert.match((await audioState(page)).src, /\/storage\/v1\/object\/sign\/tracks\//);
+
+    await page.getByRole("button", { name: "Pause Bicycle Bell" }).click();
+    await page.getByRole("button", { name: "Play Bicycle Bell" }).waitFor();
+    const paused = await audioState(page);
+    assert.equal(paused.paused, true);
+    await page.waitForTimeout(400);
+    assert.equal((await audioState(page)).currentTime, paused.currentTime);
+
+    const volume = page.getByRole("slider", { name: "Volume" });
+    await volume.fill("0.25");
+    assert.equal((await audioState(page)).volume, 0.25);
+    await volume.press("ArrowRight");
+    assert.equal((await audioState(page)).volume, 0.26);
+
+    // Playing again after a pause is the same playback: one play, recorded once.
+    await page.getByRole("button", { name: "Play Bicycle Bell" }).click();
+    await page.getByRole("button", { name: "Pause Bicycle Bell" }).click();
+    await page.waitForTimeout(300);
+    assert.equal(await visitorPlays(trackId), playsBefore + 1);
+    await close();
+  });
+
+  test("the keyboard plays and seeks", async () => {
+    const { page, close } = await newPage(browser);
+    await page.goto(albumTrack);
+    await hydrated(page);
+    const play = page.getByRole("button", { name: "Play Bicycle Bell" });
+    await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>("button[aria-label='Play Bicycle Bell']")?.disabled);
+    await play.focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("button", { name: "Pause Bicycle Bell" }).waitFor();
+    await page.keyboard.press("Space");
+    await page.getByRole("button", { name: "Play Bicycle Bell" }).waitFor();
+    const seek = page.getByRole("slider", { name: "Seek" });
+    const total = await page.evaluate(() => document.querySelector("audio")!.duration);
+    await seek.focus();
+    await page.keyboard.press("Home");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    const seekPosition = (text: string) => page.waitForFunction((expected) => document.querySelector("[aria-label='Seek']")?.getAttribute("aria-valuetext")?.startsWith(expected), text);
+    await seekPosition("0:10 of ");
+    await page.keyboard.press("End");
+    await page.keyboard.press("ArrowLeft");
+    const target = Math.floor(total - 5);
+    await seekPosition(`0:${String(target).padStart(2, "0")} of `);
+    // Playing goes on from there (a seek into audio not yet loaded is applied as it arrives).
+    await play.focus();
+    await page.keyboard.press("Enter");
+    await page.waitForFunction((from) => document.querySelector("audio")!.currentTime > from, target);
+    await close();
+  });
+
+  test("every released demo track can be played by a visitor", async () => {
+    const { data: tracks } = await createClient(supabaseUrl, localDefaults.anonKey).from("tracks").select("id, title");
+    assert.ok(tracks && tracks.length > 40);
+    const { page, close } = await newPage(browser, { javaScriptEnabled: false });
+    for (const track of tracks) {
+      await page.goto(`/track/${track.id}`);
+      await page.getByRole("heading", { level: 1, name: track.title }).waitFor();
+      // Without JavaScript the page carries the signed URL for the browser's own player.
+      const src = await page.locator("noscript").evaluate((noscript) => /src="([^"]+)"/.exec(noscript.innerHTML)?.[1]?.replaceAll("&amp;", "&"));
+      assert.ok(src, `no audio for ${track.title}`);
+      const response = await fetch(src, { headers: { Range: "bytes=0-11" } });
+      assert.equal(response.status, 206, track.title);
+      assert.equal(new TextDecoder().decode((await response.arrayBuffer()).slice(8, 12)), "WAVE");
+    }
+    await close();
+  });
+
+  test("without JavaScript, the browser's own controls play the signed URL", async () => {
+    const { page, close } = await newPage(browser, { javaScriptEnabled: false });
+    await page.goto(albumTrack);
+    const html = await page.locator("noscript").first().innerHTML();
+    assert.match(html, /<audio[^>]*controls/);
+    await close();
+  });
+});
+
+describe("the purchase dialog", () => {
+  test("opens from Buy Now and closes by keyboard, focus moving in and back", async () => {
+    const { page, close } = await newPage(browser);
+    await page.goto(albumTrack);
+    await hydrated(page);
+    const buy = page.getByRole("button", { name: "Buy Now - $1.29" });
+    const dialog = page.getByRole("dialog", { name: "Complete Purchase" });
+
+    await buy.focus();
+    await page.keyboard.press("Enter");
+    await dialog.waitFor();
+    await dialog.getByText("Payment options will be available soon.").waitFor();
+    await dialog.getByText("$1.29").waitFor();
+    assert.equal(await page.evaluate(() => document.activeElement?.closest("dialog") !== null), true);
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Buy Now - $1.29");
+
+    await page.keyboard.press("Enter");
+    await dialog.waitFor();
+    await page.keyboard.press("Enter"); // Close has the focus
+    await dialog.waitFor({ state: "hidden" });
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Buy Now - $1.29");
+    await close();
+  });
+
+  test("without JavaScript Buy Now is a link to the same dialog, rendered by the server", async () => {
+    const { page, close } = await newPage(browser, { javaScriptEnabled: false });
+    await page.goto(albumTrack);
+    await page.getByRole("link", { name: "Buy Now - $1.29" }).click();
+    await page.waitForURL((url) => url.searchParams.get("buy") === "1");
+    const dialog = page.getByRole("dialog", { name: "Complete Purchase" });
+    await dialog.getByText("Payment options will be available soon.").waitFor();
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    await close();
+  });
+});
+
+test("Share copies the track's link and says so", async () => {
+  const { context, page, close } = await newPage(browser);
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.goto(albumTrack);
+  await hydrated(page);
+  await page.getByRole("button", { name: /^Share/ }).click();
+  await page.getByRole("status").filter({ hasText: "Link copied" }).waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), new URL(albumTrack, page.url()).toString());
+  await close();
+});
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+
+  test(`a fan posts and deletes a comment ${mode}`, async () => {
+    const { page, close } = await newPage(browser, { javaScriptEnabled });
+    const path = trackPath("Greenhouse");
+    await page.goto(path);
+    await page.getByRole("link", { name: "Log in" }).last().click();
+    await page.getByLabel("Email").fill("fan@example.com");
+    await page.getByLabel("Password").fill("fan-demo-pass");
+    await page.getByRole("button", { name: "Log in" }).click();
+    await page.waitForURL((url) => url.pathname === path);
+    if (javaScriptEnabled) await hydrated(page);
+
+    const field = page.getByLabel("Add a comment");
+    await page.getByRole("button", { name: "Post comment" }).click();
+    await page.getByText("Please write a comment first").waitFor();
+    assert.equal(await field.getAttribute("aria-invalid"), "true");
+
+    if (javaScriptEnabled) {
+      // Listening while commenting: the page's data reloads after the post, the music goes on.
+      await page.getByRole("button", { name: "Play Greenhouse" }).click();
+      await page.waitForFunction(() => document.querySelector("audio")!.currentTime > 0.3);
+    }
+    const listening = javaScriptEnabled ? await audioState(page) : null;
+    const words = `Greenhouse on repeat ${mode} ${Date.now()}`;
+    await field.fill(words);
+    await page.getByRole("button", { name: "Post comment" }).click();
+    const posted = page.locator("#comments article").filter({ hasText: words });
+    await posted.waitFor();
+    if (listening) {
+      const now = await audioState(page);
+      assert.equal(now.paused, false);
+      assert.equal(now.src, listening.src);
+      assert.ok(now.currentTime > listening.currentTime);
+    }
+    await posted.getByText("rileyspins").waitFor();
+    await posted.getByText("just now").waitFor();
+    assert.equal(await field.inputValue(), "");
+
+    await posted.getByRole("button", { name: /^Delete/ }).click();
+    await posted.waitFor({ state: "detached" });
+    await close();
+  });
+}
+
+test("Show more lists further comments, five at a time", async () => {
+  const { page, close } = await newPage(browser);
+  const path = trackPath("Kites Over the Clyde");
+  await logIn(page, path);
+  await hydrated(page);
+  for (let n = 1; n <= 4; n++) {
+    await page.getByLabel("Add a comment").fill(`Windy day number ${n}`);
+    await page.getByRole("button", { name: "Post comment" }).click();
+    await page.locator("#comments article").filter({ hasText: `Windy day number ${n}` }).waitFor();
+  }
+  const comments = page.locator("#comments article");
+  assert.equal(await comments.count(), 5);
+  await page.getByRole("link", { name: "Show more" }).click();
+  await page.waitForFunction(() => document.querySelectorAll("#comments article").length === 6);
+  assert.equal(await page.getByRole("link", { name: "Show more" }).count(), 0);
+  await close();
+});
+
+for (const [device, viewport] of Object.entries(viewports)) {
+  test(`axe finds no violations on the track page (${device})`, async () => {
+    const { page, close } = await newPage(browser, { viewport });
+    await page.goto(albumTrack);
+    await hydrated(page);
+    await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>("button[aria-label='Play Bicycle Bell']")?.disabled);
+    await expectNoAxeViolations(page);
+    await screenshot(page, `${device}-track`);
+    await page.getByRole("button", { name: "Buy Now - $1.29" }).click();
+    await page.getByRole("dialog", { name: "Complete Purchase" }).waitFor();
+    await expectNoAxeViolations(page);
+    await screenshot(page, `${device}-track-purchase`);
+    await close();
+
+    const signedIn = await newPage(browser, { viewport });
+    await logIn(signedIn.page, albumTrack);
+    await hydrated(signedIn.page);
+    await signedIn.page.getByRole("button", { name: "Post comment" }).click();
+    await signedIn.page.getByText("Please write a comment first").waitFor();
+    await expectNoAxeViolations(signedIn.page);
+    await signedIn.page.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(signedIn.page, `${device}-track-signed-in`);
+    await signedIn.close();
+  });
+}
+
+test("a missing track says 'Track not found' with status 404", async () => {
+  const { page, close } = await newPage(browser);
+  const response = await page.goto("/track/00000000-0000-4000-8000-000000000000");
+  assert.equal(response?.status(), 404);
+  await page.getByRole("heading", { name: "Track not found" }).waitFor();
+  await close();
+});

@@ -1,0 +1,197 @@
+// The track page as a browser without JavaScript sees it, rendered by the built Worker against the demo
+// data (without generated media: tracks here have no audio file): the page, the purchase dialog, the
+// comment forms and the play-recording resource route.
+import { createClient } from "@supabase/supabase-js";
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { localDefaults } from "../../supabase/local/config.ts";
+import { Visitor, appUrl, supabaseUrl, text, title } from "./support.ts";
+
+const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
+
+/** The seed derives each demo track's id from its title. */
+function trackId(title: string) {
+  const hex = createHash("md5").update(`demo track: ${title}`).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+async function signedIn(email: string, password: string) {
+  const visitor = new Visitor();
+  const { response } = await visitor.post("/login", { email, password });
+  expect(response.status).toBe(302);
+  return visitor;
+}
+
+const fan = () => signedIn("fan@example.com", "fan-demo-pass");
+
+describe("the track page", () => {
+  it("shows an album track with its artist, tiles, the album box and the price, in one backend round trip", async () => {
+    const { response, html } = await new Visitor().get(`/track/${trackId("Bicycle Bell")}`);
+    expect(response.status).toBe(200);
+    expect(title(html)).toBe("Bicycle Bell by The Paper Lanterns · Crate");
+    const page = text(html);
+    expect(html).toMatch(/<h1[^>]*>Bicycle Bell<\/h1>/);
+    expect(html).toContain(`href="/artist/a1000000-0000-4000-8000-000000000012"`);
+    expect(page).toContain("Chiming guitars and a bicycle bell, recorded in one go in the church hall.");
+    expect(page).toMatch(/Genre Indie Subgenre Jangle Pop Release Date \w+ \d+, \d{4} Label Kelvin Records/);
+    expect(page).toContain("From the album Small Town Satellites Track 2");
+    expect(page).toContain("Buy Now - $1.29");
+    expect(html).toContain('alt="Artwork for Bicycle Bell"');
+    expect(response.headers.get("server-timing")).toMatch(/"1 round trips?, 3 requests"/);
+  });
+
+  it("shows a single without an album box, and prices with two decimals", async () => {
+    const burnTheMap = text((await new Visitor().get(`/track/${trackId("Burn the Map")}`)).html);
+    expect(burnTheMap).toContain("Buy Now - $1.49");
+    expect(burnTheMap).not.toContain("From the album");
+    expect(burnTheMap).not.toContain("Label");
+    expect(text((await new Visitor().get(`/track/${trackId("Night Bus Home")}`)).html)).toContain("Buy Now - $0.99");
+  });
+
+  it("writes the release date in the reader's language", async () => {
+    const { data } = await admin.from("tracks").select("release_date").eq("id", trackId("Lowlight")).single();
+    const [year, month, day] = (data!.release_date as string).split("-").map(Number) as [number, number, number];
+    const german = new Intl.DateTimeFormat("de-DE", { dateStyle: "long", timeZone: "UTC" }).format(Date.UTC(year, month - 1, day));
+    const response = await fetch(new URL(`/track/${trackId("Lowlight")}`, appUrl), { headers: { "Accept-Language": "de-DE,de;q=0.9,en;q=0.5" } });
+    expect(text(await response.text())).toContain(`Release Date ${german}`);
+  });
+
+  it("says 'Track not found' with status 404 for a missing track, a malformed id and an unreleased track", async () => {
+    for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-track", trackId("Northern Line")]) {
+      const { response, html } = await new Visitor().get(`/track/${id}`);
+      expect(response.status).toBe(404);
+      expect(text(html)).toContain("Track not found");
+      expect(title(html)).toBe("Track not found · Crate");
+    }
+  });
+
+  it("shows an unreleased track to its own artist", async () => {
+    const artist = await signedIn("artist@example.com", "artist-demo-pass");
+    const { response, html } = await artist.get(`/track/${trackId("Northern Line")}`);
+    expect(response.status).toBe(200);
+    expect(text(html)).toContain("Northern Line");
+  });
+
+  it("explains why a track without an audio file cannot be played", async () => {
+    const page = text((await new Visitor().get(`/track/${trackId("Glow")}`)).html);
+    expect(page).toContain("Unable to play track This track does not have an audio file");
+  });
+
+  it("renders the purchase dialog open for ?buy=1, so Buy Now works without JavaScript", async () => {
+    const path = `/track/${trackId("Glow")}`;
+    expect((await new Visitor().get(path)).html).toMatch(/<a[^>]*href="\/track\/[^"]+\?buy=1"[^>]*>Buy Now - \$1\.29<\/a>/);
+    const { html } = await new Visitor().get(`${path}?buy=1`);
+    const dialog = html.match(/<dialog[^>]*>[\s\S]*?<\/dialog>/)?.[0] ?? "";
+    expect(dialog).toMatch(/^<dialog open=""/);
+    expect(text(dialog)).toMatch(/Complete Purchase Glow Mara Vale \$1\.29 Payment options will be available soon\. Close/);
+    expect(dialog).toMatch(/<form[^>]*method="dialog"/);
+  });
+});
+
+describe("comments", () => {
+  it("lists a track's comments newest first with who wrote them and when, and offers visitors a way to log in", async () => {
+    const path = `/track/${trackId("Bicycle Bell")}`;
+    const { html } = await new Visitor().get(path);
+    const page = text(html);
+    expect(page).toContain("Comments (3)");
+    expect(page.indexOf("The Paper Lanterns Artist 5h ago")).toBeLessThan(page.indexOf("midnight_marco 3d ago"));
+    expect(page.indexOf("midnight_marco 3d ago")).toBeLessThan(page.indexOf("priya_plays 16d ago"));
+    expect(html).toContain(`href="/login?redirectTo=${encodeURIComponent(`${path}#comments`)}"`);
+    expect(html).not.toContain('name="content"');
+  });
+
+  it("sends a visitor who posts to log in first, and saves nothing", async () => {
+    const path = `/track/${trackId("Greenhouse")}`;
+    const { response } = await new Visitor().post(path, { intent: "comment", content: "Sneaky" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
+    const { count } = await admin.from("comments").select("id", { count: "exact", head: true }).eq("content", "Sneaky");
+    expect(count).toBe(0);
+  });
+
+  it("lets a fan post a comment and delete it", async () => {
+    const visitor = await fan();
+    const path = `/track/${trackId("Greenhouse")}`;
+    const words = `Tomatoes and tunes ${Date.now()}`;
+    const posted = await visitor.post(path, { intent: "comment", content: `  ${words}  ` });
+    expect(posted.response.status).toBe(302);
+    expect(posted.response.headers.get("location")).toBe(`${path}#comments`);
+
+    const { html } = await visitor.get(path);
+    expect(text(html)).toContain(`rileyspins just now ${words}`);
+    const { data } = await admin.from("comments").select("id").eq("content", words).single();
+    expect(html).toContain(`value="${data!.id}"`);
+
+    const deleted = await visitor.post(path, { intent: "delete-comment", commentId: data!.id });
+    expect(deleted.response.headers.get("location")).toBe(`${path}#comments`);
+    expect(text((await visitor.get(path)).html)).not.toContain(words);
+  });
+
+  it("refuses an empty or too long comment next to the field, keeping what was typed", async () => {
+    const visitor = await fan();
+    const path = `/track/${trackId("Greenhouse")}`;
+    const empty = await visitor.post(path, { intent: "comment", content: "   " });
+    expect(empty.response.status).toBe(400);
+    expect(text(empty.html)).toContain("Please write a comment first");
+
+    const long = `Long ${"la ".repeat(700)}`;
+    const tooLong = await visitor.post(path, { intent: "comment", content: long });
+    expect(tooLong.response.status).toBe(400);
+    expect(text(tooLong.html)).toContain("Comments can be at most 2,000 characters");
+    expect(tooLong.html).toMatch(/<textarea[^>]*aria-invalid="true"[^>]*>Long la la/);
+  });
+
+  it("deletes only your own comments", async () => {
+    const visitor = await fan();
+    const path = `/track/${trackId("Bicycle Bell")}`;
+    const { data } = await admin.from("comments").select("id").eq("track_id", trackId("Bicycle Bell")).neq("user_id", "f0000000-0000-4000-8000-000000000001").limit(1).single();
+    const { response, html } = await visitor.post(path, { intent: "delete-comment", commentId: data!.id });
+    expect(response.status).toBe(403);
+    expect(text(html)).toContain("You can only delete your own comments");
+    expect((await admin.from("comments").select("id").eq("id", data!.id)).data).toHaveLength(1);
+  });
+
+  it("pages with Show more, and names an author without a profile 'Unknown User'", async () => {
+    const path = `/track/${trackId("Tramlines")}`;
+    const administrator = await signedIn("admin@example.com", "admin-demo-pass");
+    for (let n = 1; n <= 6; n++) {
+      expect((await administrator.post(path, { intent: "comment", content: `Tram number ${n}` })).response.status).toBe(302);
+    }
+    const first = await new Visitor().get(path);
+    const firstPage = text(first.html);
+    expect(firstPage).toContain("Comments (6)");
+    expect(firstPage).toContain("Unknown User just now Tram number 6");
+    expect(firstPage).not.toContain("Tram number 1");
+    expect(first.html).toContain(`href="${path}?comments=10#comment-6"`);
+
+    const more = text((await new Visitor().get(`${path}?comments=10`)).html);
+    expect(more).toContain("Tram number 1");
+    expect(more).not.toContain("Show more");
+  });
+});
+
+describe("recording plays", () => {
+  const playsOf = async (id: string, userId: string | null) => {
+    const query = admin.from("analytics_events").select("id", { count: "exact", head: true }).eq("track_id", id).eq("type", "play");
+    const { count } = await (userId ? query.eq("user_id", userId) : query.is("user_id", null));
+    return count ?? 0;
+  };
+
+  it("records a visitor's play without a listener, and a fan's as theirs", async () => {
+    const id = trackId("Harbour Wall");
+    const visitorsBefore = await playsOf(id, null);
+    expect((await new Visitor().post(`/track/${id}/play`, {})).response.status).toBe(204);
+    expect(await playsOf(id, null)).toBe(visitorsBefore + 1);
+
+    const fanId = "f0000000-0000-4000-8000-000000000001";
+    const fansBefore = await playsOf(id, fanId);
+    expect((await (await fan()).post(`/track/${id}/play`, {})).response.status).toBe(204);
+    expect(await playsOf(id, fanId)).toBe(fansBefore + 1);
+  });
+
+  it("records nothing for a track the listener cannot see", async () => {
+    expect((await new Visitor().post(`/track/${trackId("Northern Line")}/play`, {})).response.status).toBe(404);
+    expect((await new Visitor().post("/track/not-a-track/play", {})).response.status).toBe(404);
+    expect(await playsOf(trackId("Northern Line"), null)).toBe(0);
+  });
+});
