@@ -1,9 +1,9 @@
 import { data, Link } from "react-router";
 import { Artwork, ProfileImage } from "~/components/catalog/artist-image";
 import { FollowButton, useFollow } from "~/components/catalog/follow-button";
+import { GenreList } from "~/components/catalog/genre-list";
 import { MissingPage } from "~/components/catalog/missing-page";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { Badge } from "~/components/ui/badge";
 import { EmptyState } from "~/components/ui/empty-state";
 import {
   artistPath,
@@ -109,15 +109,7 @@ export default function Artist({ loaderData }: Route.ComponentProps) {
               <p className="text-sm font-semibold text-ink" aria-live="polite">
                 {countOf(follow.followerCount, "follower")}
               </p>
-              {artist.genres.length > 0 ? (
-                <ul aria-label="Genres" className="flex flex-wrap gap-1.5">
-                  {artist.genres.map((genre) => (
-                    <li key={genre}>
-                      <Badge>{genre}</Badge>
-                    </li>
-                  ))}
-                </ul>
-              ) : null}
+              <GenreList genres={artist.genres} />
             </div>
           </div>
           {user?.id !== artist.id ? <FollowButton follow={follow} artistName={artist.artist_name} size="lg" className="shrink-0" /> : null}

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { expectNoAxeViolations, hydrated, launchBrowser, newPage, screenshot, supabaseUrl, uniqueEmail, viewports } from "./support/browser.ts";
+import { expectNoAxeViolations, hydrated, launchBrowser, newPage, screenshot, supabaseUrl, uniqueEmail, viewports, currentPath, logIn } from "./support/browser.ts";
 
 let browser: Browser;
 before(async () => {
@@ -11,16 +11,6 @@ after(async () => {
   await browser?.close();
 });
 
-const path = (page: Page) => {
-  const url = new URL(page.url());
-  return `${url.pathname}${url.search}`;
-};
-
-async function logIn(page: Page, email: string, password: string) {
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Log in" }).click();
-}
 
 async function signOut(page: Page) {
   // The account menu is a disclosure whose summary names the user and says "account menu".
@@ -100,14 +90,14 @@ for (const javaScriptEnabled of [true, false]) {
 
       await page.goto("/dashboard/fan?from=email&tab=2");
       await page.waitForURL("**/login?**");
-      assert.equal(path(page), `/login?redirectTo=${encodeURIComponent("/dashboard/fan?from=email&tab=2")}`);
+      assert.equal(currentPath(page), `/login?redirectTo=${encodeURIComponent("/dashboard/fan?from=email&tab=2")}`);
       await logIn(page, "fan@example.com", "wrong-password");
       await page.getByRole("alert").filter({ hasText: "Invalid email or password" }).waitFor();
       assert.equal(await page.getByLabel("Email").inputValue(), "fan@example.com");
       await page.getByLabel("Password").fill("fan-demo-pass");
       await page.getByRole("button", { name: "Log in" }).click();
       await page.waitForURL((url) => url.pathname === "/dashboard/fan");
-      assert.equal(path(page), "/dashboard/fan?from=email&tab=2");
+      assert.equal(currentPath(page), "/dashboard/fan?from=email&tab=2");
       await close();
     });
   });

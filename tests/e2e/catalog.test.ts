@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { expectNoAxeViolations, hydrated, launchBrowser, newPage, screenshot, viewports } from "./support/browser.ts";
+import { expectNoAxeViolations, hydrated, launchBrowser, newPage, screenshot, viewports, currentPath, logIn } from "./support/browser.ts";
 
 let browser: Browser;
 before(async () => {
@@ -15,16 +15,6 @@ const demoArtist = "/artist/a1000000-0000-4000-8000-000000000012";
 const emberRoad = "/artist/a1000000-0000-4000-8000-000000000001";
 const demoFan = "/fan/f0000000-0000-4000-8000-000000000001";
 
-const path = (page: Page) => {
-  const url = new URL(page.url());
-  return `${url.pathname}${url.search}`;
-};
-
-async function logIn(page: Page, email: string, password: string) {
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Log in" }).click();
-}
 
 /** The follower count the artist page's header shows. */
 async function followerCount(page: Page): Promise<number> {
@@ -90,7 +80,7 @@ for (const javaScriptEnabled of [true, false]) {
       if (javaScriptEnabled) await hydrated(page);
       await page.getByRole("button", { name: "Follow Ember Road" }).click();
       await page.waitForURL("**/login?**");
-      assert.equal(path(page), `/login?redirectTo=${encodeURIComponent(emberRoad)}`);
+      assert.equal(currentPath(page), `/login?redirectTo=${encodeURIComponent(emberRoad)}`);
       await logIn(page, "fan@example.com", "fan-demo-pass");
       await page.waitForURL((url) => url.pathname === emberRoad);
       await page.getByRole("button", { name: "Follow Ember Road" }).waitFor();

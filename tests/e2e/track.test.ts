@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { localDefaults } from "../../supabase/local/config.ts";
-import { expectNoAxeViolations, hydrated, launchBrowser, newPage, screenshot, supabaseUrl, viewports } from "./support/browser.ts";
+import { expectNoAxeViolations, hydrated, launchBrowser, newPage, screenshot, supabaseUrl, viewports, logIn } from "./support/browser.ts";
 
 let browser: Browser;
 before(async () => {
@@ -33,11 +33,9 @@ const audioState = (page: Page) =>
     return { currentTime: audio.currentTime, paused: audio.paused, volume: audio.volume, src: audio.currentSrc };
   });
 
-async function logIn(page: Page, redirectTo: string) {
+async function logInAsFan(page: Page, redirectTo: string) {
   await page.goto(`/login?${new URLSearchParams({ redirectTo })}`);
-  await page.getByLabel("Email").fill("fan@example.com");
-  await page.getByLabel("Password").fill("fan-demo-pass");
-  await page.getByRole("button", { name: "Log in" }).click();
+  await logIn(page, "fan@example.com", "fan-demo-pass");
   await page.waitForURL((url) => url.pathname === redirectTo);
 }
 
@@ -240,7 +238,7 @@ for (const javaScriptEnabled of [true, false]) {
 test("Show more lists further comments, five at a time", async () => {
   const { page, close } = await newPage(browser);
   const path = trackPath("Kites Over the Clyde");
-  await logIn(page, path);
+  await logInAsFan(page, path);
   await hydrated(page);
   for (let n = 1; n <= 4; n++) {
     await page.getByLabel("Add a comment").fill(`Windy day number ${n}`);
@@ -270,7 +268,7 @@ for (const [device, viewport] of Object.entries(viewports)) {
     await close();
 
     const signedIn = await newPage(browser, { viewport });
-    await logIn(signedIn.page, albumTrack);
+    await logInAsFan(signedIn.page, albumTrack);
     await hydrated(signedIn.page);
     await signedIn.page.getByRole("button", { name: "Post comment" }).click();
     await signedIn.page.getByText("Please write a comment first").waitFor();

@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { Badge } from "~/components/ui/badge";
 import { artistPath, countOf, type ArtistCard as ArtistCardData } from "~/lib/catalog";
 import { ProfileImage } from "./artist-image";
+import { GenreList } from "./genre-list";
 
 /**
  * One artist in a grid: picture, name, short description (two lines at most), counts and genres, the
@@ -26,15 +26,7 @@ export function ArtistCard({ artist, showGenres = true, trackLabel = "track" }: 
         {countOf(artist.follower_count, "follower")}
         {artist.track_count !== undefined ? ` · ${countOf(artist.track_count, trackLabel)}` : null}
       </p>
-      {showGenres && artist.genres.length > 0 ? (
-        <ul aria-label="Genres" className="mt-auto flex flex-wrap gap-1.5 pt-3">
-          {artist.genres.map((genre) => (
-            <li key={genre}>
-              <Badge>{genre}</Badge>
-            </li>
-          ))}
-        </ul>
-      ) : null}
+      {showGenres ? <GenreList genres={artist.genres} className="mt-auto pt-3" /> : null}
     </Link>
   );
 }

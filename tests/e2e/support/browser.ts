@@ -70,3 +70,16 @@ export const supabaseUrl = process.env.E2E_SUPABASE_URL ?? "http://127.0.0.1:543
 
 /** A fresh address for each account a test creates. */
 export const uniqueEmail = (prefix: string) => `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+
+/** The current path and query, as a user reads them in the address bar. */
+export function currentPath(page: Page) {
+  const url = new URL(page.url());
+  return `${url.pathname}${url.search}`;
+}
+
+/** Fills and submits the login form the page is on. */
+export async function logIn(page: Page, email: string, password: string) {
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Log in" }).click();
+}
