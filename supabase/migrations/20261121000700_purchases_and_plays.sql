@@ -31,7 +31,9 @@ create index analytics_events_track_id_created_at_idx on public.analytics_events
 create index analytics_events_artist_id_type_created_at_idx on public.analytics_events (artist_id, type, created_at desc);
 create index analytics_events_user_id_type_created_at_idx on public.analytics_events (user_id, type, created_at desc);
 
-create or replace function private.fill_purchase_artist()
+-- Definer: the artist a purchase (or a comment) belongs to is set by the database from the track,
+-- never by the writer. Shared by every table with track_id and artist_id columns.
+create or replace function private.fill_artist_from_track()
 returns trigger
 language plpgsql
 security definer
@@ -43,11 +45,11 @@ begin
 end
 $$;
 
-revoke execute on function private.fill_purchase_artist() from public;
+revoke execute on function private.fill_artist_from_track() from public;
 
 create trigger fill_purchase_artist
   before insert or update of track_id on public.purchases
-  for each row execute function private.fill_purchase_artist();
+  for each row execute function private.fill_artist_from_track();
 
 -- Records a play of a track the caller can see (released, or their own), as the caller.
 create or replace function private.record_play(track_id uuid)

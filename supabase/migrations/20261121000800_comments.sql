@@ -14,24 +14,10 @@ create index comments_track_id_created_at_idx on public.comments (track_id, crea
 create index comments_artist_id_created_at_idx on public.comments (artist_id, created_at desc);
 create index comments_user_id_idx on public.comments (user_id);
 
--- Definer: a comment's artist is set by the database, not the commenter.
-create or replace function private.fill_comment_artist()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  select t.artist_id into new.artist_id from public.tracks t where t.id = new.track_id;
-  return new;
-end
-$$;
-
-revoke execute on function private.fill_comment_artist() from public;
-
+-- A comment's artist is set by the database from the track, not by the commenter.
 create trigger fill_comment_artist
   before insert on public.comments
-  for each row execute function private.fill_comment_artist();
+  for each row execute function private.fill_artist_from_track();
 
 revoke all on public.comments from anon, authenticated;
 grant select on public.comments to anon, authenticated;
