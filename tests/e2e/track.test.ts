@@ -147,8 +147,8 @@ describe("the purchase dialog", () => {
     const buy = page.getByRole("button", { name: "Buy Now - $1.29" });
     const dialog = page.getByRole("dialog", { name: "Complete Purchase" });
 
-    await buy.focus();
-    await page.keyboard.press("Enter");
+    // Pressing Enter on the focused button (the locator re-finds it if hydration re-rendered it).
+    await buy.press("Enter");
     await dialog.waitFor();
     await dialog.getByText("Payment options will be available soon.").waitFor();
     await dialog.getByText("$1.29").waitFor();
