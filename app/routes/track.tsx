@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from "react";
+import { useRef, type ReactNode } from "react";
 import { data, Link, redirect, useSearchParams, type ShouldRevalidateFunctionArgs } from "react-router";
 import * as v from "valibot";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -8,6 +8,7 @@ import { ShareButton } from "~/components/track/share-button";
 import { WaveformPlayer } from "~/components/track/waveform-player";
 import { Button, LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import type { DialogHandle } from "~/components/ui/dialog";
 import { commentsPageSize } from "~/lib/constants";
 import { databaseErrorMessage } from "~/lib/errors";
 import { formatDate, formatPrice, genreLabel, requestLocale } from "~/lib/format";
@@ -140,7 +141,7 @@ const typeLabels: Record<Track["type"], string> = { single: "Single", album: "Al
 export default function TrackPage({ loaderData, actionData }: Route.ComponentProps) {
   const { track, comments, commentCount, commentsError, audio, locale, now } = loaderData;
   const [searchParams, setSearchParams] = useSearchParams();
-  const [buyOpen, setBuyOpen] = useState(false);
+  const purchaseDialog = useRef<DialogHandle>(null);
   const hydrated = useHydrated();
   const user = useOptionalUser();
   const trackPath = `/track/${track.id}`;
@@ -148,7 +149,6 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
   const buyLabel = `Buy Now - ${formatPrice(track.price)}`;
 
   function closePurchase() {
-    setBuyOpen(false);
     if (searchParams.has("buy")) {
       setSearchParams(
         (params) => {
@@ -182,7 +182,7 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
             </Link>
             <div className="mt-6 flex flex-wrap items-center gap-3">
               {hydrated ? (
-                <Button size="lg" onClick={() => setBuyOpen(true)}>
+                <Button size="lg" onClick={() => purchaseDialog.current?.show()}>
                   {buyLabel}
                 </Button>
               ) : (
@@ -236,7 +236,8 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
       )}
 
       <PurchaseDialog
-        open={buyOpen || searchParams.get("buy") === "1"}
+        ref={purchaseDialog}
+        open={searchParams.get("buy") === "1"}
         onClose={closePurchase}
         title={track.title}
         artistName={track.artist.artist_name}

@@ -162,6 +162,15 @@ describe("the purchase dialog", () => {
     await page.keyboard.press("Enter"); // Close has the focus
     await dialog.waitFor({ state: "hidden" });
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Buy Now - $1.29");
+
+    // A quick user: Escape and Enter straight after each other, before the browser's close event arrives.
+    await page.keyboard.press("Enter");
+    await dialog.waitFor();
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Enter");
+    await dialog.waitFor();
+    await page.waitForTimeout(200); // the late close event must not shut the re-opened dialog
+    assert.equal(await dialog.isVisible(), true);
     await close();
   });
 

@@ -1,5 +1,6 @@
+import type { Ref } from "react";
 import { Button } from "~/components/ui/button";
-import { Dialog } from "~/components/ui/dialog";
+import { Dialog, type DialogHandle } from "~/components/ui/dialog";
 import { formatPrice } from "~/lib/format";
 
 /**
@@ -7,6 +8,7 @@ import { formatPrice } from "~/lib/format";
  * says so. Close is a `method="dialog"` form, which closes the dialog with or without JavaScript.
  */
 export function PurchaseDialog({
+  ref,
   open,
   onClose,
   title,
@@ -14,6 +16,7 @@ export function PurchaseDialog({
   artworkUrl,
   price,
 }: {
+  ref: Ref<DialogHandle>;
   open: boolean;
   onClose: () => void;
   title: string;
@@ -22,7 +25,7 @@ export function PurchaseDialog({
   price: number;
 }) {
   return (
-    <Dialog open={open} onClose={onClose} title="Complete Purchase">
+    <Dialog ref={ref} open={open} onClose={onClose} title="Complete Purchase">
       <div className="flex items-center gap-4">
         <img src={artworkUrl} alt="" width={80} height={80} className="size-20 shrink-0 rounded-lg object-cover" />
         <div className="min-w-0">

@@ -1,30 +1,45 @@
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useEffect, useId, useImperativeHandle, useRef, type ReactNode, type Ref } from "react";
 import { useHydrated } from "~/lib/use-hydrated";
+
+/** What a page holds to open a dialog from a control. */
+export type DialogHandle = { show: () => void };
 
 /**
  * A modal dialog on the native `<dialog>` element: the browser moves focus in, traps it, closes on Escape
- * and returns focus to the control that opened it. Rendered with `open` on the server so it shows without
- * JavaScript (for example from a `?buy=1` link); once hydrated the `open` attribute is left to the browser
- * and the dialog is shown with `showModal()` (re-opening a dialog React marked open would queue a close
- * event that shuts it again).
+ * and returns focus to the control that opened it.
+ *
+ * `open` says the address asks for it (a no-JavaScript `?buy=1` link): the server renders it with the
+ * `open` attribute, and once hydrated it is shown with `showModal()`. Controls open it through `ref.show()`
+ * rather than through React state: the browser closes a dialog at once but fires its `close` event a task
+ * later, so a state flag would still read "open" when a quick Escape-then-Enter asks to open it again, and
+ * the second open would be lost. For the same reason a `close` event that arrives after the dialog was
+ * re-opened is ignored.
  */
 export function Dialog({
+  ref,
   open,
   onClose,
   title,
   children,
 }: {
+  ref?: Ref<DialogHandle>;
   open: boolean;
   onClose: () => void;
   title: string;
   children: ReactNode;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const dialogRef = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const hydrated = useHydrated();
 
+  useImperativeHandle(ref, () => ({
+    show() {
+      if (!dialogRef.current?.open) dialogRef.current?.showModal();
+    },
+  }));
+
   useEffect(() => {
-    const dialog = ref.current;
+    const dialog = dialogRef.current;
     if (!dialog || !hydrated) return;
     if (open && !dialog.open) dialog.showModal();
     else if (!open && dialog.open) dialog.close();
@@ -32,10 +47,14 @@ export function Dialog({
 
   return (
     <dialog
-      ref={ref}
+      ref={dialogRef}
+      // Re-opening a dialog React marked open would queue a close event that shuts it again, so after
+      // hydration the attribute is left to the browser.
       open={open && !hydrated ? true : undefined}
       aria-labelledby={titleId}
-      onClose={onClose}
+      onClose={() => {
+        if (!dialogRef.current?.open) onClose();
+      }}
       className="fixed inset-0 m-auto w-[min(32rem,calc(100%-2rem))] rounded-2xl border border-stage-600 bg-stage-850 p-6 text-ink shadow-2xl backdrop:bg-black/70"
     >
       <h2 id={titleId} className="mb-4 text-xl font-semibold">
