@@ -35,7 +35,7 @@ export async function seedMedia(stack: Stack, baseUrl: string): Promise<void> {
   // Stored as the absolute URL the app itself stores for artwork (getPublicUrl of the stack's public
   // base), so it is only valid on that base: the CLI always serves the data dir on the same port.
   async function picture(owner: string, seed: string, genre: string | null) {
-    const path = await upload('artwork', owner, renderArtwork(seed, genre ?? '', pictureSize), 'image/png')
+    const path = await upload('artwork', owner, renderArtwork(seed, genre ?? '', pictureSize), 'image/jpeg')
     return storage.from('artwork').getPublicUrl(path).data.publicUrl
   }
 

@@ -68,7 +68,7 @@ describe('catalogue', () => {
       expect(artist.website).toMatch(/^https:\/\/\S+\.example$/)
       expect(artist.social_links).toEqual({ twitter: expect.any(String), instagram: expect.any(String) })
       expect(artist.upcoming).toBeGreaterThan(0)
-      expect(artist.profile_image_url).toMatch(/\/storage\/v1\/object\/public\/artwork\/.+\.png$/)
+      expect(artist.profile_image_url).toMatch(/\/storage\/v1\/object\/public\/artwork\/.+\.jpeg$/)
     }
     expect(artists.some((a) => a.past > 0)).toBe(true)
   })
@@ -188,7 +188,7 @@ describe('media', () => {
     )
     for (const track of tracks) {
       expect(track.file_url).toMatch(new RegExp(`^${track.artist_id}/\\d+-[0-9a-f]+\\.wav$`))
-      expect(track.artwork_url).toMatch(new RegExp(`^${local.url}/storage/v1/object/public/artwork/${track.artist_id}/.+\\.png$`))
+      expect(track.artwork_url).toMatch(new RegExp(`^${local.url}/storage/v1/object/public/artwork/${track.artist_id}/.+\\.jpeg$`))
       expect(track.peaks.length).toBeGreaterThanOrEqual(200)
       expect(Math.max(...track.peaks)).toBe(1)
       expect(Number(track.duration_seconds)).toBeGreaterThanOrEqual(20)
@@ -218,12 +218,12 @@ describe('media', () => {
     expect(seconds).toBeCloseTo(Number(track.duration_seconds), 1)
   })
 
-  it('serves artwork at its public URL as a PNG', async () => {
+  it('serves artwork at its public URL as a JPEG', async () => {
     const { artwork_url } = await one<{ artwork_url: string }>('select artwork_url from public.tracks limit 1')
     const response = await fetch(artwork_url)
     expect(response.status).toBe(200)
-    expect(response.headers.get('content-type')).toBe('image/png')
-    expect([...new Uint8Array(await response.arrayBuffer()).subarray(0, 4)]).toEqual([137, 80, 78, 71])
+    expect(response.headers.get('content-type')).toBe('image/jpeg')
+    expect([...new Uint8Array(await response.arrayBuffer()).subarray(0, 3)]).toEqual([0xff, 0xd8, 0xff])
   })
 
   it('gives some fans a picture and leaves others to the fallback', async () => {

@@ -28,7 +28,7 @@ export function ProfileImage({
         width={400}
         height={400}
         loading={eager ? "eager" : "lazy"}
-      fetchPriority={eager ? "high" : undefined}
+        fetchPriority={eager ? "high" : undefined}
         decoding="async"
         className={cx("bg-stage-800 object-cover", className)}
       />

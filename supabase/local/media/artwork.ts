@@ -1,6 +1,6 @@
 // Generated cover art and profile pictures: abstract designs in a palette per genre, seeded so the
 // same release or profile always gets the same picture. Dark grounds and a vignette suit a dark UI.
-import { encodePng } from './png.ts'
+import jpeg from 'jpeg-js'
 import { between, pick, randomFrom } from './random.ts'
 
 type Rgb = [number, number, number]
@@ -25,7 +25,11 @@ const palettes: Record<string, string[]> = {
 
 const rgb = (hex: string): Rgb => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as Rgb
 
-/** A PNG of `size`² pixels for `genre` (Pop's palette for an unknown genre), seeded by `seed`. */
+// JPEG rather than PNG: the soft gradients and vignette leave PNG little to compress, and at this
+// quality a cover weighs about 40% of the PNG, which a phone loading the home page's dozens feels.
+const jpegQuality = 80
+
+/** A JPEG of `size`² pixels for `genre` (Pop's palette for an unknown genre), seeded by `seed`. */
 export function renderArtwork(seed: string, genre: string, size = 512): Uint8Array {
   const random = randomFrom(seed)
   const [ground, ...colors] = (palettes[genre] ?? palettes.Pop).map(rgb)
@@ -35,7 +39,7 @@ export function renderArtwork(seed: string, genre: string, size = 512): Uint8Arr
   const [dx, dy] = [Math.cos(angle), Math.sin(angle)]
   const glow = pick(random, colors)
 
-  const pixels = new Uint8Array(size * size * 3)
+  const pixels = new Uint8Array(size * size * 4)
   for (let py = 0; py < size; py++) {
     for (let px = 0; px < size; px++) {
       const x = (px + 0.5) / size
@@ -54,13 +58,14 @@ export function renderArtwork(seed: string, genre: string, size = 512): Uint8Arr
         b += (layer.color[2] - b) * amount
       }
       const vignette = 1 - 0.45 * ((x - 0.5) ** 2 + (y - 0.5) ** 2)
-      const offset = (py * size + px) * 3
+      const offset = (py * size + px) * 4
       pixels[offset] = Math.round(r * vignette)
       pixels[offset + 1] = Math.round(g * vignette)
       pixels[offset + 2] = Math.round(b * vignette)
+      pixels[offset + 3] = 255
     }
   }
-  return encodePng(size, size, pixels)
+  return jpeg.encode({ width: size, height: size, data: pixels }, jpegQuality).data
 }
 
 /** Coverage of a shape at signed distance `distance` from its edge (negative inside), `blur` wide. */
