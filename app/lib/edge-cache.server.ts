@@ -3,14 +3,15 @@ import { cloudflareContext } from "./context.server";
 import { hasAuthCookie } from "./session.server";
 
 /**
- * Serves anonymous GETs from the Workers cache (keyed on the URL) and stores the anonymous responses
+ * Serves anonymous GETs from the Workers cache (keyed on the URL and the client build) and stores the anonymous responses
  * that a page marked `public` (see http-cache.ts). Anything with a session cookie, or that sets a
  * cookie, passes by. A request with `Cache-Control: no-cache` skips the lookup and renders afresh.
  */
 export const edgeCacheMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   if (request.method !== "GET" || hasAuthCookie(request)) return next();
   const cache = (caches as unknown as { default: Cache }).default;
-  const key = new Request(request.url, { method: "GET" });
+  // A cached page names the build's hashed scripts; after a deploy they are gone, so the build is part of the key.
+  const key = new Request(cacheUrl(request.url, context.get(cloudflareContext).buildVersion), { method: "GET" });
   if (!/\bno-cache\b/.test(request.headers.get("Cache-Control") ?? "")) {
     const cached = await cache.match(key);
     if (cached) return cached;
@@ -26,3 +27,9 @@ export const edgeCacheMiddleware: MiddlewareFunction<Response> = async ({ reques
   }
   return response;
 };
+
+function cacheUrl(url: string, buildVersion: string): string {
+  const keyed = new URL(url);
+  keyed.searchParams.set("__build", buildVersion);
+  return keyed.href;
+}

@@ -33,6 +33,23 @@ describe("the shared layout", () => {
   });
 });
 
+describe("the document", () => {
+  it("preloads the client modules at low priority, after the page's own content", async () => {
+    const { html } = await render("/about");
+    const preloads = html.match(/<link rel="modulepreload"[^>]*>/g) ?? [];
+    expect(preloads.length).toBeGreaterThan(0);
+    for (const preload of preloads) expect(preload).toContain('fetchpriority="low"');
+  });
+
+  it("lets browsers keep the fingerprinted build files for a year", async () => {
+    const { html } = await render("/about");
+    const script = html.match(/<link rel="modulepreload"[^>]*href="([^"]+)"/)?.[1];
+    const response = await new Visitor().get(script!);
+    expect(response.response.status).toBe(200);
+    expect(response.response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+  });
+});
+
 describe("static pages", () => {
   it("/about states the revenue share and processor fees", async () => {
     const { status, contentType, html } = await render("/about");

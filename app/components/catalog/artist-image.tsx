@@ -3,7 +3,8 @@ import { cx } from "~/lib/cx";
 /**
  * An artist's or fan's picture, or (when they have none) the first letter of their name on the accent
  * gradient. `alt` empty means the name is already written beside it. `eager` is for the picture a page
- * opens with (its largest paint): fetched first, not lazily.
+ * opens with (its largest paint): fetched first, not lazily, and painted as soon as it is decoded rather
+ * than in a later frame.
  */
 export function ProfileImage({
   name,
@@ -29,7 +30,7 @@ export function ProfileImage({
         height={400}
         loading={eager ? "eager" : "lazy"}
         fetchPriority={eager ? "high" : undefined}
-        decoding="async"
+        decoding={eager ? undefined : "async"}
         className={cx("bg-stage-800 object-cover", className)}
       />
     );
@@ -61,7 +62,7 @@ export function Artwork({ src, alt = "", className, eager = false }: { src: stri
       height={400}
       loading={eager ? "eager" : "lazy"}
       fetchPriority={eager ? "high" : undefined}
-      decoding="async"
+      decoding={eager ? undefined : "async"}
       className={cx("bg-stage-800 object-cover", className)}
     />
   );
