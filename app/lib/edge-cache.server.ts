@@ -5,7 +5,8 @@ import { hasAuthCookie } from "./session.server";
 /**
  * Serves anonymous GETs from the Workers cache (keyed on the URL and the client build) and stores the anonymous responses
  * that a page marked `public` (see http-cache.ts). Anything with a session cookie, or that sets a
- * cookie, passes by. A request with `Cache-Control: no-cache` skips the lookup and renders afresh.
+ * cookie, passes by. A request with `Cache-Control: no-cache` skips the lookup and renders afresh. Server
+ * errors are marked `no-store`, whatever the page asked for.
  */
 export const edgeCacheMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   if (request.method !== "GET" || hasAuthCookie(request)) return next();
@@ -17,6 +18,8 @@ export const edgeCacheMiddleware: MiddlewareFunction<Response> = async ({ reques
     if (cached) return cached;
   }
   const response = await next();
+  // A failure (for example the backend being down) must not be served again to the next visitors.
+  if (response.status >= 500) response.headers.set("Cache-Control", "no-store");
   const cacheable =
     response.status === 200 && (response.headers.get("Cache-Control") ?? "").startsWith("public") && !response.headers.has("Set-Cookie");
   if (cacheable) {

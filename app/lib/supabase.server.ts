@@ -36,6 +36,9 @@ export function createSupabaseServerClient(
   const clientAddress = request.headers.get("CF-Connecting-IP");
   return createServerClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
     cookieOptions,
+    // PostgREST reads are retried by default, for 7 s in all when the backend is unreachable; a page
+    // should answer at once with its error message and Retry instead.
+    db: { retry: false },
     global: { fetch: backendFetch, ...(clientAddress ? { headers: { "X-Forwarded-For": clientAddress } } : {}) },
     cookies: {
       getAll: () => parseCookieHeader(request.headers.get("Cookie") ?? "").map(({ name, value }) => ({ name, value: value ?? "" })),
