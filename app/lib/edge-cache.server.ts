@@ -3,10 +3,10 @@ import { cloudflareContext } from "./context.server";
 import { hasAuthCookie } from "./session.server";
 
 /**
- * Serves anonymous GETs from the Workers cache (keyed on the URL and the client build) and stores the anonymous responses
- * that a page marked `public` (see http-cache.ts). Anything with a session cookie, or that sets a
- * cookie, passes by. A request with `Cache-Control: no-cache` skips the lookup and renders afresh. Server
- * errors are marked `no-store`, whatever the page asked for.
+ * Serves anonymous GETs from the Workers cache (keyed on the URL and the client build) and stores the
+ * anonymous responses that a page marked `public` (see http-cache.ts). Anything with a session cookie, or
+ * that sets a cookie, passes by. A request with `Cache-Control: no-cache` skips the lookup and renders
+ * afresh. Server errors are marked `no-store`, whatever the page asked for.
  */
 export const edgeCacheMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   if (request.method !== "GET" || hasAuthCookie(request)) return next();
