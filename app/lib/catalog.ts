@@ -1,5 +1,6 @@
 // What the public catalog pages share: the shapes the page functions return (supabase/migrations
 // *_catalog_pages.sql) and the small rules for showing them.
+import { formatCount } from "./format";
 
 /** An artist as every directory card shows them. */
 export type ArtistCard = {
@@ -100,7 +101,7 @@ export function socialProfile(network: SocialNetwork, value: string | null | und
 
 /** "1 follower", "12 followers". */
 export function countOf(count: number, singular: string, plural = `${singular}s`): string {
-  return `${count.toLocaleString("en-US")} ${count === 1 ? singular : plural}`;
+  return `${formatCount(count)} ${count === 1 ? singular : plural}`;
 }
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

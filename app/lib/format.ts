@@ -9,6 +9,15 @@ export function formatPrice(amount: number | string): string {
   return usd.format(Number(amount));
 }
 
+// One formatter, made once: `Number.prototype.toLocaleString` builds a new one on every call, which a
+// page with dozens of counts pays for on every render.
+const wholeNumber = new Intl.NumberFormat("en-US");
+
+/** A count with thousands separators: "1,234". */
+export function formatCount(count: number): string {
+  return wholeNumber.format(count);
+}
+
 const minute = 60;
 const hour = 60 * minute;
 const day = 24 * hour;

@@ -4,7 +4,7 @@ import { FormAlert } from "~/components/form-controls";
 import { Button } from "~/components/ui/button";
 import { FieldError, Label, Textarea } from "~/components/ui/field";
 import { commentMaxLength, commentsPageSize } from "~/lib/constants";
-import { formatTimeAgo } from "~/lib/format";
+import { formatCount, formatTimeAgo } from "~/lib/format";
 
 export type TrackComment = {
   id: string;
@@ -121,7 +121,7 @@ function CommentForm({ trackPath, result }: { trackPath: string; result: Comment
           <FieldError id={`${fieldId}-error`}>{error}</FieldError>
           {error ? null : (
             <p id={`${fieldId}-hint`} className="text-sm text-ink-faint">
-              Up to {commentMaxLength.toLocaleString("en-US")} characters.
+              Up to {formatCount(commentMaxLength)} characters.
             </p>
           )}
         </div>
