@@ -4,8 +4,8 @@
 //
 // One exported function per measurement, so other benches can be added beside them:
 // - measureServerRenders: SSR p50/p95 (one request at a time) and requests/s (4 at a time) of each
-//   page, rendered afresh (`Cache-Control: no-cache` skips the Workers cache) or from the Workers cache,
-//   and of a static asset through the same server in the same run, for the ratio;
+//   page, rendered afresh (`Cache-Control: no-store`: past the Workers cache, neither read nor written)
+//   or from the Workers cache, and of a static asset through the same server in the same run, for the ratio;
 // - measureRoundTrips: sequential backend round trips per render (the app's Server-Timing);
 // - measureRouteJavaScript: the gzipped JavaScript each page loads (entry, route modules, shared chunks),
 //   and the framework's share of it;
@@ -66,7 +66,8 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 /**
  * Each path after a warm-up: latency (p50/p95) from requests one at a time, so they never queue
  * behind each other, then throughput (requests/s) with `concurrency` clients. `fresh` sends
- * `Cache-Control: no-cache`, which the app's edge cache honours by rendering anew.
+ * `Cache-Control: no-store`, which the app's edge cache honours by rendering anew and storing nothing, so
+ * the figure is the render alone, not the cache write a production miss also makes.
  */
 export async function measureServerRenders(
   appUrl: string,
@@ -77,7 +78,7 @@ export async function measureServerRenders(
   try {
     const figures: RenderFigures[] = [];
     for (const path of paths) {
-      const headers: Record<string, string> = fresh ? { "Cache-Control": "no-cache" } : {};
+      const headers: Record<string, string> = fresh ? { "Cache-Control": "no-store" } : {};
       const job = { url: new URL(path, appUrl).href, headers };
       await load(generator, { ...job, requests: 40, ms: 5_000, concurrency });
       const latency = await load(generator, { ...job, requests, ms, concurrency: 1 });

@@ -6,14 +6,19 @@ import { hasAuthCookie } from "./session.server";
  * Serves anonymous GETs from the Workers cache (keyed on the URL and the client build) and stores the
  * anonymous responses that a page marked `public` (see http-cache.ts). Anything with a session cookie, or
  * that sets a cookie, passes by. A request with `Cache-Control: no-cache` skips the lookup and renders
- * afresh. Server errors are marked `no-store`, whatever the page asked for.
+ * afresh; with `no-store` it also leaves the cache as it was. Server errors are marked `no-store`,
+ * whatever the page asked for.
  */
 export const edgeCacheMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   if (request.method !== "GET" || hasAuthCookie(request)) return next();
   const cache = (caches as unknown as { default: Cache }).default;
   // A cached page names the build's hashed scripts; after a deploy they are gone, so the build is part of the key.
   const key = new Request(cacheUrl(request.url, context.get(cloudflareContext).buildVersion), { method: "GET" });
-  if (!/\bno-cache\b/.test(request.headers.get("Cache-Control") ?? "")) {
+  // As RFC 9111 has it: a request's `no-cache` renders afresh (and refreshes the cache); its `no-store`
+  // renders afresh and stores nothing.
+  const asked = request.headers.get("Cache-Control") ?? "";
+  const mayStore = !/\bno-store\b/.test(asked);
+  if (mayStore && !/\bno-cache\b/.test(asked)) {
     const cached = await cache.match(key);
     if (cached) return cached;
   }
@@ -22,7 +27,7 @@ export const edgeCacheMiddleware: MiddlewareFunction<Response> = async ({ reques
   if (response.status >= 500) response.headers.set("Cache-Control", "no-store");
   const cacheable =
     response.status === 200 && (response.headers.get("Cache-Control") ?? "").startsWith("public") && !response.headers.has("Set-Cookie");
-  if (cacheable) {
+  if (cacheable && mayStore) {
     const stored = response.clone();
     // How this one render went (round trips) says nothing about later hits.
     stored.headers.delete("Server-Timing");

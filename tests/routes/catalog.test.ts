@@ -70,6 +70,19 @@ describe("caching and round trips", () => {
     expect(second?.headers.get("server-timing")).toBeNull();
   });
 
+  it("renders afresh for a request that says no-store, and keeps nothing of it", async () => {
+    const path = `/genres?no-store-check=${Date.now()}`;
+    const fresh = await fetch(new URL(path, appUrl), { headers: { "Cache-Control": "no-store" } });
+    await fresh.text();
+    expect(fresh.headers.get("server-timing")).toMatch(/1 round trip/);
+    // Give a store, if one had been made, the time the test above allows it.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const next = await fetch(new URL(path, appUrl));
+    await next.text();
+    expect(next.headers.get("cf-cache-status")).toBeNull();
+    expect(next.headers.get("server-timing")).toMatch(/1 round trip/);
+  });
+
   it("renders signed-in pages privately, never from the cache: the session check plus one read", async () => {
     const fan = await signedIn("fan@example.com", "fan-demo-pass");
     for (const path of ["/", `/artist/${paperLanterns}`, "/genres"]) {
