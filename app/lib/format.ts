@@ -39,10 +39,21 @@ export function formatDuration(totalSeconds: number): string {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
 }
 
+// Building a date formatter costs far more than using one, so each locale's is made once. Locales come
+// from request headers, so the set is emptied before it can grow without bound.
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const maxDateFormats = 64;
+
 /** A calendar date (`YYYY-MM-DD`, no time of day) written the reader's way, e.g. "March 4, 2026" or "4. März 2026". */
 export function formatDate(isoDate: string, locale: string): string {
-  // Read and written in UTC, so the day never shifts with a time zone.
-  return new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" }).format(new Date(`${isoDate.slice(0, 10)}T00:00:00Z`));
+  let format = dateFormats.get(locale);
+  if (!format) {
+    // Read and written in UTC, so the day never shifts with a time zone.
+    format = new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" });
+    if (dateFormats.size >= maxDateFormats) dateFormats.clear();
+    dateFormats.set(locale, format);
+  }
+  return format.format(new Date(`${isoDate.slice(0, 10)}T00:00:00Z`));
 }
 
 /** The reader's preferred locale from the request's Accept-Language, one the runtime knows, else en-US. */
