@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { ArtistCard, ArtistGrid } from "~/components/catalog/artist-card";
+import { ArtistGrid } from "~/components/catalog/artist-card";
 import { PageHeader } from "~/components/catalog/section-heading";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Button } from "~/components/ui/button";
@@ -60,13 +60,7 @@ export default function Artists({ loaderData }: Route.ComponentProps) {
       {artists.length === 0 ? (
         <EmptyState title="No artists found matching your search">Try a different name, description or genre.</EmptyState>
       ) : (
-        <ArtistGrid>
-          {artists.map((artist) => (
-            <li key={artist.id}>
-              <ArtistCard artist={artist} />
-            </li>
-          ))}
-        </ArtistGrid>
+        <ArtistGrid artists={artists} />
       )}
     </>
   );

@@ -1,6 +1,6 @@
 import { useRef } from "react";
 import { Form, useNavigation, useSubmit } from "react-router";
-import { ArtistCard, ArtistGrid } from "~/components/catalog/artist-card";
+import { ArtistGrid } from "~/components/catalog/artist-card";
 import { PageHeader } from "~/components/catalog/section-heading";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Button } from "~/components/ui/button";
@@ -104,13 +104,7 @@ export default function Discover({ loaderData }: Route.ComponentProps) {
         {artists.length === 0 ? (
           <EmptyState title="No artists found matching your criteria">Try another search or fewer genres.</EmptyState>
         ) : (
-          <ArtistGrid>
-            {artists.map((artist) => (
-              <li key={artist.id}>
-                <ArtistCard artist={artist} />
-              </li>
-            ))}
-          </ArtistGrid>
+          <ArtistGrid artists={artists} />
         )}
       </section>
     </>

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { ArtistCard, ArtistGrid } from "~/components/catalog/artist-card";
+import { ArtistGrid } from "~/components/catalog/artist-card";
 import { ProfileImage } from "~/components/catalog/artist-image";
 import { MissingPage } from "~/components/catalog/missing-page";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -66,13 +66,7 @@ export default function Fan({ loaderData }: Route.ComponentProps) {
         {fan.following.length === 0 ? (
           <EmptyState title="Not following anyone yet" />
         ) : (
-          <ArtistGrid>
-            {fan.following.map((artist) => (
-              <li key={artist.id}>
-                <ArtistCard artist={artist} />
-              </li>
-            ))}
-          </ArtistGrid>
+          <ArtistGrid artists={fan.following} />
         )}
       </section>
     </article>

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { ArtistCard, ArtistGrid } from "~/components/catalog/artist-card";
+import { ArtistGrid } from "~/components/catalog/artist-card";
 import { PageHeader } from "~/components/catalog/section-heading";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { EmptyState } from "~/components/ui/empty-state";
@@ -49,13 +49,7 @@ export default function GenreArtists({ loaderData }: Route.ComponentProps) {
           There are no artists currently producing {genre} music
         </EmptyState>
       ) : (
-        <ArtistGrid>
-          {artists.map((artist) => (
-            <li key={artist.id}>
-              <ArtistCard artist={artist} showGenres={false} trackLabel={`${genre} track`} />
-            </li>
-          ))}
-        </ArtistGrid>
+        <ArtistGrid artists={artists} showGenres={false} trackLabel={`${genre} track`} />
       )}
     </>
   );

@@ -1,4 +1,3 @@
-import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { artistPath, countOf, type ArtistCard as ArtistCardData } from "~/lib/catalog";
 import { ProfileImage } from "./artist-image";
@@ -31,11 +30,15 @@ export function ArtistCard({ artist, showGenres = true, trackLabel = "track" }: 
   );
 }
 
-/** The grid every artist list uses. */
-export function ArtistGrid({ children }: { children: ReactNode }) {
+/** The grid every artist list uses: one card per artist, worded as `ArtistCard` is. */
+export function ArtistGrid({ artists, ...card }: { artists: ArtistCardData[]; showGenres?: boolean; trackLabel?: string }) {
   return (
     <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 xl:grid-cols-4">
-      {children}
+      {artists.map((artist) => (
+        <li key={artist.id}>
+          <ArtistCard artist={artist} {...card} />
+        </li>
+      ))}
     </ul>
   );
 }
