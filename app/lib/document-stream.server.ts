@@ -14,7 +14,8 @@ export function lowPriorityModulePreloads(): TransformStream<Uint8Array, Uint8Ar
       const buffered: Uint8Array = new Uint8Array(head.length + chunk.length);
       buffered.set(head);
       buffered.set(chunk, head.length);
-      const end = indexOf(buffered, headEnd);
+      // Only the new bytes (and a tag split across the boundary) need looking at.
+      const end = indexOf(buffered, headEnd, Math.max(0, head.length - headEnd.length + 1));
       if (end === -1) {
         head = buffered;
         return;
@@ -33,8 +34,8 @@ export function lowPriorityModulePreloads(): TransformStream<Uint8Array, Uint8Ar
   });
 }
 
-function indexOf(bytes: Uint8Array, sequence: Uint8Array): number {
-  outer: for (let i = 0; i <= bytes.length - sequence.length; i++) {
+function indexOf(bytes: Uint8Array, sequence: Uint8Array, from: number): number {
+  outer: for (let i = from; i <= bytes.length - sequence.length; i++) {
     for (let j = 0; j < sequence.length; j++) if (bytes[i + j] !== sequence[j]) continue outer;
     return i;
   }
