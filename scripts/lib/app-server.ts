@@ -28,7 +28,10 @@ export function buildIsStale(): boolean {
 export function buildIfStale(): void {
   if (!buildIsStale()) return;
   console.log("Building the app…");
-  const result = spawnSync(process.execPath, [reactRouter, "build"], { cwd: root, stdio: "inherit" });
+  // Always a production build: the test runner sets NODE_ENV=test, which would otherwise bundle React's
+  // development builds, and a later `npm start` or bench would reuse that build.
+  const env = { ...process.env, NODE_ENV: "production" };
+  const result = spawnSync(process.execPath, [reactRouter, "build"], { cwd: root, stdio: "inherit", env });
   if (result.status !== 0) throw new Error("The build failed");
 }
 

@@ -41,6 +41,19 @@ describe("the document", () => {
     for (const preload of preloads) expect(preload).toContain('fetchpriority="low"');
   });
 
+  it("ships React's production build, whatever NODE_ENV the build was started under", async () => {
+    // The test runner itself sets NODE_ENV=test, which once produced a development build here.
+    const { html } = await render("/about");
+    const scripts = [...html.matchAll(/<link rel="modulepreload"[^>]*href="([^"]+)"/g)].map((match) => match[1]!);
+    const bodies = await Promise.all(scripts.map(async (script) => (await new Visitor().get(script)).html));
+    const client = bodies.join("\n");
+    // Production React points at react.dev/errors for its minified messages; development React asks for DevTools.
+    expect({ production: client.includes("react.dev/errors"), development: client.includes("Download the React DevTools") }).toEqual({
+      production: true,
+      development: false,
+    });
+  });
+
   it("lets browsers keep the fingerprinted build files for a year", async () => {
     const { html } = await render("/about");
     const script = html.match(/<link rel="modulepreload"[^>]*href="([^"]+)"/)?.[1];
