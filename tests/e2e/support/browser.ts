@@ -49,9 +49,17 @@ export async function newPage(
   return { context, page, close };
 }
 
-/** Waits until React has hydrated, so clicks reach enhanced handlers. */
+/**
+ * Waits until React has hydrated the page, so clicks and keys reach enhanced handlers: the page's main
+ * element carries React's props once hydrated, and effects (document listeners, for one) run in the
+ * task after the commit.
+ */
 export async function hydrated(page: Page) {
-  await page.waitForFunction(() => (window as unknown as { __reactRouterRouteModules?: unknown }).__reactRouterRouteModules !== undefined);
+  await page.waitForFunction(() => {
+    const main = document.querySelector("main");
+    return main !== null && Object.keys(main).some((key) => key.startsWith("__reactProps$"));
+  });
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
 }
 
 export async function screenshot(page: Page, name: string) {
