@@ -5,7 +5,8 @@
 // One exported function per measurement, so other benches can be added beside them:
 // - measureServerRenders: SSR p50/p95 (one request at a time) and requests/s (4 at a time) of each
 //   page, rendered afresh (`Cache-Control: no-store`: past the Workers cache, neither read nor written)
-//   or from the Workers cache, and of a static asset through the same server in the same run, for the ratio;
+//   or from the Workers cache, and of a static asset through the same server in the same run, for the ratio,
+//   and of /about, the shared layout alone, for what every page pays before its own content;
 // - measureRoundTrips: sequential backend round trips per render (the app's Server-Timing);
 // - measureRouteJavaScript: the gzipped JavaScript each page loads (entry, route modules, shared chunks),
 //   and the framework's share of it;
@@ -24,6 +25,8 @@ const demoArtist = "/artist/a1000000-0000-4000-8000-000000000012";
 const demoFan = "/fan/f0000000-0000-4000-8000-000000000001";
 export const catalogPages = ["/", "/discover", "/genres", "/artists", demoArtist, demoFan];
 const staticAsset = "/favicon.svg";
+// The cost every page pays before its own content: the shared layout around static text, no backend read.
+const layoutOnly = "/about";
 
 type LoadJob = { url: string; headers: Record<string, string>; requests: number; ms: number; concurrency: number };
 type LoadResult = { latenciesMs: number[]; wallMs: number; failed: number; firstFailure?: string };
@@ -190,6 +193,7 @@ async function main() {
 
     console.log("Server renders (fresh, past the Workers cache)…");
     const [staticFigures] = await measureServerRenders(appUrl, [staticAsset], { fresh: false });
+    const [layoutFigures] = await measureServerRenders(appUrl, [layoutOnly]);
     const fresh = await measureServerRenders(appUrl, catalogPages);
     console.log("Server renders (anonymous, from the Workers cache)…");
     const cached = await measureServerRenders(appUrl, catalogPages, { fresh: false });
@@ -202,7 +206,10 @@ async function main() {
     const playbackOnMobile = await measurePlayback(marketplace, { runs: 5, network: mobileNetwork });
 
     const staticP50 = staticFigures!.p50;
-    console.log(`\nStatic asset ${staticAsset} through the same server: p50 ${ms(staticP50)}, p95 ${ms(staticFigures!.p95)}, ${staticFigures!.rps.toFixed(0)} req/s\n`);
+    console.log(`\nStatic asset ${staticAsset} through the same server: p50 ${ms(staticP50)}, p95 ${ms(staticFigures!.p95)}, ${staticFigures!.rps.toFixed(0)} req/s`);
+    console.log(
+      `Layout only (${layoutOnly}: the shared layout around static text, no backend read), rendered afresh: p50 ${ms(layoutFigures!.p50)} (${(layoutFigures!.p50 / staticP50).toFixed(2)}× static), p95 ${ms(layoutFigures!.p95)}\n`,
+    );
     console.log(`| page | SSR p50 | SSR p95 | SSR req/s | p50 ÷ static (≤ ${targets.ssrToStaticRatio}) | cached p50 | cached req/s | round trips | JS gz (≤ ${targets.routeJsKb} KB): all / framework / page | Lighthouse perf / a11y (median of 5) |`);
     console.log("|---|---|---|---|---|---|---|---|---|---|");
     for (const render of fresh) {
