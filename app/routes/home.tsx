@@ -154,7 +154,7 @@ function Welcome() {
 }
 
 // Five across on wide screens; a row that scrolls sideways on narrow ones, so all five stay in reach.
-const rowClasses = "-mx-4 flex snap-x gap-3 overflow-x-auto px-4 pb-2 sm:gap-4 lg:mx-0 lg:grid lg:grid-cols-5 lg:overflow-visible lg:px-0 lg:pb-0";
+const rowClasses = "-mx-4 flex snap-x scroll-px-4 gap-3 overflow-x-auto px-4 pb-2 sm:gap-4 lg:mx-0 lg:grid lg:grid-cols-5 lg:overflow-visible lg:px-0 lg:pb-0";
 const rowItemClasses = "w-40 shrink-0 snap-start sm:w-48 lg:w-auto";
 
 function ArtistRow({ artists }: { artists: ArtistCardData[] }) {
@@ -172,7 +172,13 @@ function ArtistRow({ artists }: { artists: ArtistCardData[] }) {
 function GenreSection({ genre, track_count, tracks }: Home["genres"][number]) {
   const headingId = `genre-${genre.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
   return (
-    <section aria-labelledby={headingId} className="mt-12">
+    // Most of the page is these sections, below the fold: the browser lays them out and fetches their
+    // artwork only as they near the screen, so the first screen paints sooner. Paint containment clips
+    // at the padding box, so the padding keeps the edge-to-edge rows and the focus rings whole.
+    <section
+      aria-labelledby={headingId}
+      className="-mx-4 mt-10 -mb-2 px-4 py-2 [contain-intrinsic-size:auto_20rem] [content-visibility:auto] lg:-mx-2 lg:px-2"
+    >
       <SectionHeading
         id={headingId}
         title={genre}

@@ -186,6 +186,23 @@ describe("catalog", () => {
     await close();
   });
 
+  test("on a phone, each home row starts in line with its heading and scrolls sideways to its last card", async () => {
+    const { page, close } = await newPage(browser, { viewport: viewports.phone });
+    await page.goto("/");
+    for (const name of ["New Artists", "Popular Artists", "Rock"]) {
+      const section = page.getByRole("region", { name });
+      await section.scrollIntoViewIfNeeded();
+      const heading = await section.getByRole("heading", { level: 2, name }).boundingBox();
+      const cards = section.getByRole("listitem");
+      const first = await cards.first().boundingBox();
+      assert.equal(first!.x, heading!.x, `${name}: the first card lines up with the heading`);
+      await cards.last().scrollIntoViewIfNeeded();
+      const last = await cards.last().boundingBox();
+      assert.ok(last!.x + last!.width <= viewports.phone.width, `${name}: the last card scrolls fully into view`);
+    }
+    await close();
+  });
+
   test("an unknown artist or fan is a 404 with the spec's message", async () => {
     const { page, close } = await newPage(browser);
     let response = await page.goto("/artist/00000000-0000-4000-8000-000000000000");
