@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import { SomethingWentWrong, errorMessage } from "~/components/error-boundary";
+import { crossSiteMiddleware } from "~/lib/cross-site.server";
 import { edgeCacheMiddleware } from "~/lib/edge-cache.server";
 import { sessionMiddleware, userContext } from "~/lib/session.server";
 import type { Route } from "./+types/root";
@@ -10,8 +11,9 @@ export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-// The cache comes first: a cached anonymous page needs no session work at all.
-export const middleware: Route.MiddlewareFunction[] = [edgeCacheMiddleware, sessionMiddleware];
+// Another site's state change is refused before anything runs. The cache comes next: a cached anonymous
+// page needs no session work at all.
+export const middleware: Route.MiddlewareFunction[] = [crossSiteMiddleware, edgeCacheMiddleware, sessionMiddleware];
 
 export function loader({ context }: Route.LoaderArgs) {
   return { user: context.get(userContext) };

@@ -1,16 +1,21 @@
 import type { AccountRole } from "./session.server";
 
+const ownOrigin = "http://site.invalid";
+
 /**
- * A `redirectTo` is honoured only when it is a path on this site: never an absolute, protocol-relative or
- * backslash URL that a browser would take elsewhere.
+ * A `redirectTo` is honoured only when it is a path on this site. The decision is made on the path we
+ * would send back, not on the raw input: dot segments, encoded dots, tabs and backslashes are resolved
+ * first (`/..//evil.example` becomes `//evil.example`), and the result must still resolve to our own
+ * origin, so no input can end as an absolute, protocol-relative or backslash URL in `Location`.
  */
 export function safeRedirectPath(target: unknown): string | null {
-  if (typeof target !== "string" || !target.startsWith("/") || target.startsWith("//") || target.includes("\\")) return null;
+  if (typeof target !== "string" || !target.startsWith("/")) return null;
   try {
-    const base = "http://site.invalid";
-    const url = new URL(target, base);
-    if (url.origin !== base) return null;
-    return `${url.pathname}${url.search}${url.hash}`;
+    const url = new URL(target, ownOrigin);
+    const path = `${url.pathname}${url.search}${url.hash}`;
+    // `//host` (what `/..//host` resolves to) is another site to a browser: the path we send must
+    // itself resolve to our origin.
+    return url.origin === ownOrigin && new URL(path, ownOrigin).origin === ownOrigin ? path : null;
   } catch {
     return null;
   }

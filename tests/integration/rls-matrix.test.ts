@@ -61,13 +61,14 @@ const insert =
     !(await client.from(table).insert(row(fx))).error
 
 /**
- * Applies a change with a fresh value and checks whether the row now holds it. The values are valid,
- * so a denial comes from the access rules, never from a constraint.
+ * Applies a change with a fresh value and checks whether the row now holds it. The values are valid
+ * (but for the stored-file rules, which are access rules too), so a denial comes from the access
+ * rules, never from another constraint.
  */
 const update =
-  (table: string, id: (fx: Fixtures) => string, change: () => Record<string, unknown>, key = 'id'): Attempt =>
+  (table: string, id: (fx: Fixtures) => string, change: (fx: Fixtures) => Record<string, unknown>, key = 'id'): Attempt =>
   async (client, fx) => {
-    const values = change()
+    const values = change(fx)
     await client.from(table).update(values).eq(key, id(fx))
     const { rows } = await fx.db.query<{ row: Record<string, unknown> }>(
       `select to_jsonb(t) as row from ${table} t where ${key} = $1`,
@@ -127,6 +128,10 @@ const newTrack = (artistId: string) => ({
   release_date: '2026-01-01',
 })
 const merchItem = (artistId: string) => ({ artist_id: artistId, title: 'Shirt', price: 20, description: 'Cotton' })
+// Files a row may name: fresh ones in a user's folder of the tracks bucket, or public artwork URLs.
+const audioIn = (owner: string) => `${owner}/${marker()}.mp3`
+const artworkIn = (owner: string) => `${local.url}/storage/v1/object/public/artwork/${owner}/${marker()}.jpeg`
+const otherArtist = (fx: Fixtures) => fx.users.otherArtist.id
 
 const matrix: Case[] = [
   // artist_profiles: public rows, edited by their artist, created only with the user
@@ -605,6 +610,107 @@ const matrix: Case[] = [
   ...cases('artist_cards', 'select', read('artist_cards', artist), everyone, nobody),
   ...cases('artist_followers', 'select', read('artist_followers', artist, 'artist_id'), everyone, nobody),
   ...cases('genre_counts', 'select', read('genre_counts', () => 'Rock', 'genre'), everyone, nobody),
+
+  // stored files: a row names only files in its owner's folder. Otherwise an artist could publish a
+  // track naming another artist's private audio and have the audio URL function sign it.
+  ...cases(
+    'tracks',
+    "insert naming another artist's audio",
+    insert('tracks', (fx) => ({ ...newTrack(otherArtist(fx)), file_url: `${artist(fx)}/song.mp3` })),
+    nobody,
+    ['otherArtist'],
+  ),
+  ...cases(
+    'tracks',
+    "insert reaching another artist's audio through ..",
+    insert('tracks', (fx) => ({ ...newTrack(otherArtist(fx)), file_url: `${otherArtist(fx)}/../${artist(fx)}/song.mp3` })),
+    nobody,
+    ['otherArtist'],
+  ),
+  ...cases(
+    'tracks',
+    'insert naming own audio',
+    insert('tracks', (fx) => ({ ...newTrack(artist(fx)), file_url: audioIn(artist(fx)) })),
+    ['artist'],
+    nobody,
+  ),
+  ...cases(
+    'tracks',
+    "update own track to another artist's audio",
+    update('tracks', released, (fx) => ({ file_url: audioIn(otherArtist(fx)) })),
+    nobody,
+    ['artist'],
+  ),
+  ...cases(
+    'tracks',
+    'update own track to own audio',
+    update('tracks', released, (fx) => ({ file_url: audioIn(artist(fx)) })),
+    ['artist'],
+    nobody,
+  ),
+  ...cases(
+    'tracks',
+    "insert with another artist's artwork",
+    insert('tracks', (fx) => ({ ...newTrack(otherArtist(fx)), artwork_url: artworkIn(artist(fx)) })),
+    nobody,
+    ['otherArtist'],
+  ),
+  ...cases(
+    'tracks',
+    'insert with artwork from another site',
+    insert('tracks', (fx) => ({ ...newTrack(artist(fx)), artwork_url: 'https://evil.example/cover.jpeg' })),
+    nobody,
+    ['artist'],
+  ),
+  ...cases(
+    'tracks',
+    'update own artwork',
+    update('tracks', released, (fx) => ({ artwork_url: artworkIn(artist(fx)) })),
+    ['artist'],
+    nobody,
+  ),
+  ...cases(
+    'merch',
+    "insert with another artist's picture",
+    insert('merch', (fx) => ({ ...merchItem(otherArtist(fx)), image_url: artworkIn(artist(fx)) })),
+    nobody,
+    ['otherArtist'],
+  ),
+  ...cases(
+    'merch',
+    'update own merch picture',
+    update('merch', (fx) => fx.merch, (fx) => ({ image_url: artworkIn(artist(fx)) })),
+    ['artist'],
+    nobody,
+  ),
+  ...cases(
+    'artist_profiles',
+    "update the picture to another user's file",
+    update('artist_profiles', artist, (fx) => ({ profile_image_url: artworkIn(otherArtist(fx)) })),
+    nobody,
+    ['artist'],
+  ),
+  ...cases(
+    'artist_profiles',
+    'update the picture to own file',
+    update('artist_profiles', artist, (fx) => ({ profile_image_url: artworkIn(artist(fx)) })),
+    ['artist'],
+    nobody,
+  ),
+  ...cases(
+    'fan_profiles',
+    "update the picture to another user's file",
+    update('fan_profiles', fan, (fx) => ({ profile_image_url: artworkIn(artist(fx)) })),
+    nobody,
+    ['fan'],
+  ),
+  ...cases(
+    'fan_profiles',
+    'update the picture to own file',
+    update('fan_profiles', fan, (fx) => ({ profile_image_url: artworkIn(fan(fx)) })),
+    ['fan'],
+    nobody,
+  ),
 
   // storage: users write only under their own folder; track audio is private to its artist
   ...cases(

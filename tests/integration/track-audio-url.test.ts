@@ -121,6 +121,59 @@ describe('track-audio-url', () => {
     expect(await audioUrl(visitor, { trackId: 'not-a-uuid' })).toEqual({ status: 400, body: { code: 'invalid_request' } })
   })
 
+  describe("another artist's audio", () => {
+    // Artist A's unreleased audio, and artist B trying to publish a track that names it.
+    let pathOfA: string
+    let artistB: { id: string; client: SupabaseClient }
+
+    beforeAll(async () => {
+      const trackOfA = await trackWithAudio({ release_date: tomorrow() })
+      pathOfA = `${artist.id}/${trackOfA}.wav`
+      artistB = await signedIn(createArtist(local.stack.db, 'Borrowing Artist'))
+    })
+
+    const releasedTrackOfB = (fileUrl: string) => ({
+      artist_id: artistB.id,
+      title: 'Borrowed',
+      genre: 'Rock',
+      price: 0.99,
+      description: 'Not mine',
+      file_url: fileUrl,
+    })
+
+    it("cannot be named by another artist's track, so it is never signed for them", async () => {
+      for (const fileUrl of [pathOfA, `${artistB.id}/../${pathOfA}`]) {
+        const { data, error } = await artistB.client.from('tracks').insert(releasedTrackOfB(fileUrl)).select('id')
+        expect(error?.code).toBe('23514')
+        expect(data).toBeNull()
+      }
+      const { data: own } = await artistB.client.from('tracks').insert(releasedTrackOfB(`${artistB.id}/mine.wav`)).select('id').single()
+      const { error } = await artistB.client.from('tracks').update({ file_url: pathOfA }).eq('id', own!.id)
+      expect(error?.code).toBe('23514')
+    })
+
+    it('is not signed even for a row that names it (written before the rule, or past it)', async () => {
+      const db = local.stack.db
+      const rule = (await db.query<{ definition: string }>(
+        `select pg_get_constraintdef(oid) as definition from pg_constraint where conname = 'tracks_file_url_owned'`,
+      )).rows[0]!.definition
+      await db.query('alter table public.tracks drop constraint tracks_file_url_owned')
+      try {
+        const { rows } = await db.query<{ id: string }>(
+          `insert into public.tracks (artist_id, title, genre, price, description, file_url)
+           values ($1, 'Borrowed', 'Rock', 0.99, 'Not mine', $2) returning id`,
+          [artistB.id, pathOfA],
+        )
+        for (const client of [visitor, fan.client, artistB.client]) {
+          expect(await audioUrl(client, { trackId: rows[0]!.id })).toEqual({ status: 404, body: { code: 'audio_file_missing' } })
+        }
+        await db.query('delete from public.tracks where id = $1', [rows[0]!.id])
+      } finally {
+        await db.query(`alter table public.tracks add constraint tracks_file_url_owned ${rule}`)
+      }
+    })
+  })
+
   it('is the only way in: listeners cannot read or sign the audio object themselves', async () => {
     const trackId = await trackWithAudio()
     const path = `${artist.id}/${trackId}.wav`

@@ -3,7 +3,7 @@
 import { createClient } from "@supabase/supabase-js";
 import { describe, expect, it } from "vitest";
 import { localDefaults } from "../../supabase/local/config.ts";
-import { Visitor, inputValue, supabaseUrl, text } from "./support.ts";
+import { Visitor, inputValue, sessionCookie, supabaseUrl, text } from "./support.ts";
 
 const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
@@ -27,8 +27,6 @@ const fanForm = (email: string) => ({
   favoriteGenres: ["Jazz"],
   terms: "on",
 });
-
-const sessionCookie = (visitor: Visitor) => [...visitor.cookies.keys()].find((name) => /^sb-.*-auth-token/.test(name));
 
 describe("signing up", () => {
   it("creates an artist account with its profile and lands on the artist dashboard, signed in", async () => {
@@ -113,6 +111,28 @@ describe("signing in", () => {
   it.each(["https://evil.example/", "//evil.example", "/\\evil.example"])("ignores the external redirectTo %s", async (redirectTo) => {
     const { response } = await new Visitor().post("/login", { email: "fan@example.com", password: "fan-demo-pass", redirectTo });
     expect(response.headers.get("location")).toBe("/dashboard/fan");
+  });
+
+  // Each passes a check of the raw string but normalises to `//evil.example`.
+  const normalisedAway = ["/..//evil.example", "/.//evil.example", "/%2e%2e//evil.example", "/a/..//evil.example"];
+
+  it.each(normalisedAway)("ignores %s after signing in, whatever the form posts", async (redirectTo) => {
+    const { response } = await new Visitor().post("/login", { email: "fan@example.com", password: "fan-demo-pass", redirectTo });
+    expect(response.headers.get("location")).toBe("/dashboard/fan");
+  });
+
+  it.each(normalisedAway)("ignores %s when a signed-in user opens the login page", async (redirectTo) => {
+    const visitor = new Visitor();
+    await visitor.post("/login", { email: "fan@example.com", password: "fan-demo-pass" });
+    const { response } = await visitor.get(`/login?${new URLSearchParams({ redirectTo })}`);
+    expect(response.headers.get("location")).toBe("/dashboard/fan");
+  });
+
+  it.each(normalisedAway)("ignores %s when the form is sent with JavaScript (login.data)", async (redirectTo) => {
+    const { response, html } = await new Visitor().post("/login.data", { email: "fan@example.com", password: "fan-demo-pass", redirectTo });
+    expect(response.headers.get("location")).toBeNull();
+    expect(html).not.toContain("evil.example");
+    expect(html).toContain("/dashboard/fan");
   });
 
   it("says 'Invalid email or password' for a wrong password and keeps the email", async () => {

@@ -2,7 +2,7 @@
 // against the demo data, the follow and newsletter forms, the header search's resource route, the
 // cache headers and how many backend round trips each render makes.
 import { describe, expect, it } from "vitest";
-import { Visitor, appUrl, inputValue, text, title } from "./support.ts";
+import { Visitor, appUrl, inputValue, signedIn, text, title } from "./support.ts";
 
 const paperLanterns = "a1000000-0000-4000-8000-000000000012";
 const lumenDrift = "a1000000-0000-4000-8000-000000000004";
@@ -33,13 +33,6 @@ function tagWith(html: string, attribute: string): string | undefined {
 /** The level-3 headings (card titles) of a page, in order. */
 function cardTitles(html: string): string[] {
   return [...html.matchAll(/<h3[^>]*>([\s\S]*?)<\/h3>/g)].map((match) => text(match[1]!).trim());
-}
-
-async function signedIn(email: string, password: string) {
-  const visitor = new Visitor();
-  const { response } = await visitor.post("/login", { email, password });
-  expect(response.status).toBe(302);
-  return visitor;
 }
 
 const publicCache = "public, s-maxage=60, stale-while-revalidate=300";

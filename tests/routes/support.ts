@@ -1,4 +1,5 @@
-import { inject } from "vitest";
+import { createHash } from "node:crypto";
+import { expect, inject } from "vitest";
 
 export const appUrl = inject("appUrl");
 export const supabaseUrl = inject("supabaseUrl");
@@ -32,18 +33,41 @@ export class Visitor {
     return { response, html: await response.text() };
   }
 
-  async post(path: string, fields: Record<string, string | string[]>) {
+  /** `headers` adds to what the browser sends, e.g. the `Origin` of the page the form was on. */
+  async post(path: string, fields: Record<string, string | string[]>, headers: Record<string, string> = {}) {
     const body = new URLSearchParams();
     for (const [name, value] of Object.entries(fields)) for (const item of ([] as string[]).concat(value)) body.append(name, item);
     const response = await fetch(new URL(path, appUrl), {
       method: "POST",
       redirect: "manual",
       body,
-      headers: { Cookie: this.cookieHeader(), "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": this.address },
+      headers: {
+        Cookie: this.cookieHeader(),
+        "Content-Type": "application/x-www-form-urlencoded",
+        "CF-Connecting-IP": this.address,
+        ...headers,
+      },
     });
     this.remember(response);
     return { response, html: await response.text() };
   }
+}
+
+/** The name of the visitor's session cookie, if they have one. */
+export const sessionCookie = (visitor: Visitor) => [...visitor.cookies.keys()].find((name) => /^sb-.*-auth-token/.test(name));
+
+/** A visitor signed in with the login form. */
+export async function signedIn(email: string, password: string) {
+  const visitor = new Visitor();
+  const { response } = await visitor.post("/login", { email, password });
+  expect(response.status).toBe(302);
+  return visitor;
+}
+
+/** The seed derives each demo track's id from its title. */
+export function trackId(title: string) {
+  const hex = createHash("md5").update(`demo track: ${title}`).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** Visible text, roughly: tags dropped, common entities decoded, whitespace collapsed. */

@@ -2,25 +2,11 @@
 // data (without generated media: tracks here have no audio file): the page, the purchase dialog, the
 // comment forms and the play-recording resource route.
 import { createClient } from "@supabase/supabase-js";
-import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { localDefaults } from "../../supabase/local/config.ts";
-import { Visitor, appUrl, supabaseUrl, text, title } from "./support.ts";
+import { Visitor, appUrl, signedIn, supabaseUrl, text, title, trackId } from "./support.ts";
 
 const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
-
-/** The seed derives each demo track's id from its title. */
-function trackId(title: string) {
-  const hex = createHash("md5").update(`demo track: ${title}`).digest("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
-async function signedIn(email: string, password: string) {
-  const visitor = new Visitor();
-  const { response } = await visitor.post("/login", { email, password });
-  expect(response.status).toBe(302);
-  return visitor;
-}
 
 const fan = () => signedIn("fan@example.com", "fan-demo-pass");
 

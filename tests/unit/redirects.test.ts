@@ -20,6 +20,28 @@ describe("safeRedirectPath", () => {
   ])("refuses %j", (target) => {
     expect(safeRedirectPath(target)).toBeNull();
   });
+
+  // Each resolves to `//evil.example`, which a browser takes to another site.
+  it.each([
+    "/..//evil.example",
+    "/.//evil.example",
+    "/%2e%2e//evil.example",
+    "/%2E%2E//evil.example/path?x=1",
+    "/%2e//evil.example",
+    "/a/..//evil.example",
+    "/a/b/../..//evil.example",
+    "/./..//evil.example",
+    "/\t/evil.example",
+    "/\n/evil.example",
+    "/.\\/evil.example",
+  ])("refuses %j, which normalises to another site", (target) => {
+    expect(safeRedirectPath(target)).toBeNull();
+  });
+
+  it("keeps a path that normalises to another path on this site", () => {
+    expect(safeRedirectPath("/a/../dashboard/fan")).toBe("/dashboard/fan");
+    expect(safeRedirectPath("/%2e%2e/artists?q=x")).toBe("/artists?q=x");
+  });
 });
 
 describe("where people land", () => {

@@ -2,7 +2,9 @@
 //
 // The track is looked up as the caller (their JWT forwarded, or the anon key for a visitor), so the
 // tracks policies decide whether it may be played: released, or the caller's own. Only after that check
-// does the service role sign the URL; listeners can never read the bucket's objects themselves.
+// does the service role sign the URL; listeners can never read the bucket's objects themselves. The
+// service role signs whatever path it is given, so the path must lie in the track's artist's own folder:
+// the database holds tracks to that, and it is checked again here before signing.
 //
 // POST { trackId } → 200 { signedUrl, expiresIn } or an error { code } that the app turns into the
 // spec's message: track_not_found (404), no_audio_file (404), audio_file_missing (404),
@@ -19,6 +21,13 @@ const service = createClient(supabaseUrl, Deno.env.get('SUPABASE_SERVICE_ROLE_KE
 
 const failure = (status: number, code: string) => Response.json({ code }, { status })
 
+/** `{artist id}/name(/name...)`: no `.` or `..` segment, nothing a URL would read as something else. */
+function inArtistFolder(path: string, artistId: string): boolean {
+  const [folder, ...names] = path.split('/')
+  const plainName = (name: string) => name !== '' && name !== '.' && name !== '..' && !/[\\?#%\s\p{Cc}]/u.test(name)
+  return folder === artistId && names.length > 0 && names.every(plainName)
+}
+
 Deno.serve(async (req) => {
   if (req.method !== 'POST') return failure(405, 'method_not_allowed')
   const body = await req.json().catch(() => null)
@@ -29,13 +38,18 @@ Deno.serve(async (req) => {
     auth: noSession,
     global: { headers: { Authorization: req.headers.get('Authorization') ?? `Bearer ${anonKey}` } },
   })
-  const { data: track, error: lookupError } = await caller.from('tracks').select('file_url').eq('id', trackId).maybeSingle()
+  const { data: track, error: lookupError } = await caller.from('tracks').select('file_url, artist_id').eq('id', trackId).maybeSingle()
   if (lookupError) {
     console.error('track lookup failed', lookupError)
     return failure(502, 'storage_error')
   }
   if (!track) return failure(404, 'track_not_found')
   if (!track.file_url) return failure(404, 'no_audio_file')
+  if (!inArtistFolder(track.file_url, track.artist_id)) {
+    // Another user's object: never signed. Listeners see the file as unavailable; the log says why.
+    console.error('refusing to sign an audio path outside its artist folder', trackId)
+    return failure(404, 'audio_file_missing')
+  }
 
   const { data, error } = await service.storage.from('tracks').createSignedUrl(track.file_url, signedUrlLifetimeSeconds)
   if (error) {

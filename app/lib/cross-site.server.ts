@@ -1,0 +1,30 @@
+import type { MiddlewareFunction } from "react-router";
+
+const safeMethods = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Whether a request that changes state comes from another site. Browsers say where a request comes
+ * from in `Sec-Fetch-Site` (every current one) and `Origin` (older ones too): `same-origin`, or `none`
+ * for what the person did themselves, passes; a request naming any other origin does not. A request
+ * with neither header is not a browser's, so no site can have sent it on a visitor's behalf.
+ */
+export function isCrossSiteRequest(request: Request): boolean {
+  if (safeMethods.has(request.method)) return false;
+  const fetchSite = request.headers.get("Sec-Fetch-Site");
+  if (fetchSite) return fetchSite !== "same-origin" && fetchSite !== "none";
+  const origin = request.headers.get("Origin");
+  if (origin === null) return false;
+  return origin !== new URL(request.url).origin;
+}
+
+/**
+ * Root middleware: refuses a state change sent by another site before anything runs. React Router checks
+ * `Origin` for page actions only; resource routes (sign-out, plays) need this too.
+ */
+export const crossSiteMiddleware: MiddlewareFunction<Response> = ({ request }, next) => {
+  if (!isCrossSiteRequest(request)) return next();
+  return new Response("Cross-site requests are not accepted.", {
+    status: 403,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+  });
+};

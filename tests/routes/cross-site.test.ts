@@ -1,0 +1,114 @@
+// Another site cannot change anything on a visitor's behalf: every POST a page of another origin could
+// send (a form, or fetch with credentials) is refused before it takes effect, resource routes included,
+// while the same POST from our own pages still works.
+import { createClient } from "@supabase/supabase-js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { localDefaults } from "../../supabase/local/config.ts";
+import { Visitor, appUrl, sessionCookie, signedIn, supabaseUrl, trackId } from "./support.ts";
+
+const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
+
+// What a browser sends with a POST from a page of another site: current browsers send both headers,
+// older ones only Origin; a sandboxed frame or a privacy-minded redirect sends Origin: null.
+const crossSite: Record<string, Record<string, string>> = {
+  "another origin": { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site" },
+  "another origin (Origin only)": { Origin: "https://evil.example" },
+  "another site (Sec-Fetch-Site only)": { "Sec-Fetch-Site": "cross-site" },
+  "a sibling site": { Origin: "https://shop.evil.example", "Sec-Fetch-Site": "same-site" },
+  "an opaque origin": { Origin: "null" },
+};
+const cases = Object.entries(crossSite);
+const sameOrigin = () => ({ Origin: new URL(appUrl).origin, "Sec-Fetch-Site": "same-origin" });
+
+const refused = (response: Response) => {
+  expect(response.status).toBeGreaterThanOrEqual(400);
+  expect(response.status).toBeLessThan(500);
+};
+
+let fanId: string;
+
+beforeAll(async () => {
+  const { data, error } = await admin.from("fan_profiles").select("id").eq("username", "rileyspins").single();
+  expect(error).toBeNull();
+  fanId = data!.id;
+});
+
+describe("signing out (resource route)", () => {
+  it.each(cases)("refuses a POST from %s and keeps the session", async (_, headers) => {
+    const fan = await signedIn("fan@example.com", "fan-demo-pass");
+    const { response } = await fan.post("/logout", {}, headers);
+    expect(response.status).toBe(403);
+    expect(response.headers.get("set-cookie")).toBeNull();
+    expect(sessionCookie(fan)).toBeDefined();
+    expect((await fan.get("/dashboard/fan")).response.status).toBe(200);
+  });
+
+  it("signs out on a POST from our own page", async () => {
+    const fan = await signedIn("fan@example.com", "fan-demo-pass");
+    const { response } = await fan.post("/logout", {}, sameOrigin());
+    expect(response.headers.get("location")).toBe("/");
+    expect(sessionCookie(fan)).toBeUndefined();
+  });
+});
+
+describe("recording a play (resource route)", () => {
+  const track = trackId("Bicycle Bell");
+  const plays = async () => {
+    const { count, error } = await admin.from("analytics_events").select("id", { count: "exact", head: true }).eq("track_id", track).eq("type", "play");
+    expect(error).toBeNull();
+    return count!;
+  };
+
+  it.each(cases)("refuses a POST from %s and records nothing", async (_, headers) => {
+    const before = await plays();
+    expect((await new Visitor().post(`/track/${track}/play`, {}, headers)).response.status).toBe(403);
+    expect(await plays()).toBe(before);
+  });
+
+  it("records a play posted by our own player", async () => {
+    const before = await plays();
+    expect((await new Visitor().post(`/track/${track}/play`, {}, sameOrigin())).response.status).toBe(204);
+    expect(await plays()).toBe(before + 1);
+  });
+});
+
+describe("page actions, as a form and as a JavaScript request", () => {
+  const artist = "a1000000-0000-4000-8000-000000000009";
+  const follows = async () => {
+    const { count, error } = await admin.from("followers").select("id", { count: "exact", head: true }).eq("artist_id", artist).eq("fan_id", fanId);
+    expect(error).toBeNull();
+    return count!;
+  };
+
+  it.each(cases)("refuses a follow from %s", async (_, headers) => {
+    const fan = await signedIn("fan@example.com", "fan-demo-pass");
+    expect(await follows()).toBe(0);
+    refused((await fan.post(`/artist/${artist}`, { intent: "follow" }, headers)).response);
+    refused((await fan.post(`/artist/${artist}.data`, { intent: "follow" }, headers)).response);
+    expect(await follows()).toBe(0);
+  });
+
+  it.each(cases)("refuses a comment from %s", async (_, headers) => {
+    const fan = await signedIn("fan@example.com", "fan-demo-pass");
+    const content = `Posted from elsewhere ${crypto.randomUUID()}`;
+    refused((await fan.post(`/track/${trackId("Bicycle Bell")}`, { intent: "comment", content }, headers)).response);
+    refused((await fan.post(`/track/${trackId("Bicycle Bell")}.data`, { intent: "comment", content }, headers)).response);
+    const { count } = await admin.from("comments").select("id", { count: "exact", head: true }).eq("content", content);
+    expect(count).toBe(0);
+  });
+
+  it.each(cases)("refuses a sign-in from %s (no session is set)", async (_, headers) => {
+    const visitor = new Visitor();
+    refused((await visitor.post("/login", { email: "fan@example.com", password: "fan-demo-pass" }, headers)).response);
+    refused((await visitor.post("/login.data", { email: "fan@example.com", password: "fan-demo-pass" }, headers)).response);
+    expect(sessionCookie(visitor)).toBeUndefined();
+  });
+
+  it("still takes a follow posted from our own page", async () => {
+    const fan = await signedIn("fan@example.com", "fan-demo-pass");
+    expect((await fan.post(`/artist/${artist}`, { intent: "follow" }, sameOrigin())).response.status).toBe(200);
+    expect(await follows()).toBe(1);
+    expect((await fan.post(`/artist/${artist}`, { intent: "unfollow" }, sameOrigin())).response.status).toBe(200);
+    expect(await follows()).toBe(0);
+  });
+});
