@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { expectNoAxeViolations, hydrated, launchBrowser, newPage, screenshot, supabaseUrl, uniqueEmail, viewports, currentPath, logIn } from "./support/browser.ts";
+import { baseUrl, expectNoAxeViolations, hydrated, launchBrowser, newPage, screenshot, supabaseUrl, uniqueEmail, viewports, currentPath, logIn } from "./support/browser.ts";
 
 let browser: Browser;
 before(async () => {
@@ -183,4 +183,33 @@ describe("accounts", () => {
       await close();
     });
   }
+});
+
+describe("another site", () => {
+  test("a page of another origin on the same site cannot sign a visitor out", async () => {
+    const { context, page, close } = await newPage(browser);
+    await page.goto("/login");
+    await logIn(page, "fan@example.com", "fan-demo-pass");
+    await page.waitForURL("**/dashboard/fan");
+
+    // Another port of the same host: the same site, so the session cookie (SameSite=Lax) goes along with
+    // its POST, as it would from a sibling subdomain. The page is served by the browser's request
+    // interception; nothing listens there.
+    const app = new URL(baseUrl);
+    const elsewhere = `${app.protocol}//${app.hostname}:9/`;
+    await context.route(`${elsewhere}**`, (route) =>
+      route.fulfill({
+        contentType: "text/html",
+        body: `<!doctype html><title>Elsewhere</title><form method="post" action="${app.origin}/logout"></form><script>document.forms[0].submit()</script>`,
+      }),
+    );
+    const answer = page.waitForResponse((response) => response.url() === `${app.origin}/logout`);
+    await page.goto(elsewhere);
+    assert.equal((await answer).status(), 403);
+
+    await page.goto("/dashboard/fan");
+    await page.getByRole("heading", { name: "Your Music" }).waitFor();
+    assert.equal(currentPath(page), "/dashboard/fan");
+    await close();
+  });
 });
