@@ -7,9 +7,7 @@ import { sessionMiddleware, userContext } from "~/lib/session.server";
 import type { Route } from "./+types/root";
 import "./styles/app.css";
 
-export const links: Route.LinksFunction = () => [
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
-];
+export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 // Another site's state change is refused before anything runs. The cache comes next: a cached anonymous
 // page needs no session work at all.

@@ -80,9 +80,15 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   let exitCode = 0;
   try {
-    console.log(`Load generator: a separate Node process (pid ${generator.pid}), ${concurrency} concurrent keep-alive fetches over loopback.`);
-    console.log(`The stack's HTTP server is one Node event loop in this process (PGlite runs inside it too; PostgreSQL in its own processes).`);
-    console.log(`Per scenario: ${warmup.requests} warm-up requests, then ${measured.requests} measured (at most ${measured.ms / 1000} s). ${availableParallelism()} CPUs on this machine.\n`);
+    console.log(
+      `Load generator: a separate Node process (pid ${generator.pid}), ${concurrency} concurrent keep-alive fetches over loopback.`,
+    );
+    console.log(
+      `The stack's HTTP server is one Node event loop in this process (PGlite runs inside it too; PostgreSQL in its own processes).`,
+    );
+    console.log(
+      `Per scenario: ${warmup.requests} warm-up requests, then ${measured.requests} measured (at most ${measured.ms / 1000} s). ${availableParallelism()} CPUs on this machine.\n`,
+    );
 
     rows.push(await benchBaseline(generator));
 
@@ -100,7 +106,14 @@ async function main(): Promise<void> {
     await admin.query("create database bench");
     await admin.end();
     databaseUrl.pathname = "/bench";
-    local = await startLocalStack({ port: 0, dataDir: null, databaseUrl: databaseUrl.toString(), seed: true, seedMedia: false, tokenRateLimit: { perFiveMinutes: 1e9 } });
+    local = await startLocalStack({
+      port: 0,
+      dataDir: null,
+      databaseUrl: databaseUrl.toString(),
+      seed: true,
+      seedMedia: false,
+      tokenRateLimit: { perFiveMinutes: 1e9 },
+    });
     rows.push(...(await benchStack("PostgreSQL 15", local, generator)));
   } catch (error) {
     console.error(error);
@@ -196,7 +209,12 @@ async function benchStack(backend: string, local: LocalStack, generator: ChildPr
       request: {
         method: "POST",
         url: `${url}/rest/v1/comments`,
-        headers: { apikey: anonKey, authorization: `Bearer ${fan.access_token}`, "content-type": "application/json", prefer: "return=minimal" },
+        headers: {
+          apikey: anonKey,
+          authorization: `Bearer ${fan.access_token}`,
+          "content-type": "application/json",
+          prefer: "return=minimal",
+        },
         body: JSON.stringify({ content: "Benchmark comment", track_id: track.id }),
         expect: 201,
       },

@@ -75,7 +75,12 @@ const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.lengt
 export async function measureServerRenders(
   appUrl: string,
   paths: string[],
-  { fresh = true, requests = 200, concurrency = 4, ms = 8_000 }: { fresh?: boolean; requests?: number; concurrency?: number; ms?: number } = {},
+  {
+    fresh = true,
+    requests = 200,
+    concurrency = 4,
+    ms = 8_000,
+  }: { fresh?: boolean; requests?: number; concurrency?: number; ms?: number } = {},
 ): Promise<RenderFigures[]> {
   const generator = fork(import.meta.filename, ["--load-generator"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
   try {
@@ -120,10 +125,14 @@ export async function measureRoundTrips(appUrl: string, paths: string[]): Promis
  * and how much of that is the framework every page shares: React Router's client entry and its imports
  * (React, React DOM, React Router).
  */
-export async function measureRouteJavaScript(appUrl: string, paths: string[]): Promise<Record<string, { total: number; framework: number }>> {
+export async function measureRouteJavaScript(
+  appUrl: string,
+  paths: string[],
+): Promise<Record<string, { total: number; framework: number }>> {
   const sizes = new Map<string, number>();
   const gzippedSize = async (src: string) => {
-    if (!sizes.has(src)) sizes.set(src, gzipSync(Buffer.from(await (await fetch(new URL(src, appUrl))).arrayBuffer()), { level: 9 }).length);
+    if (!sizes.has(src))
+      sizes.set(src, gzipSync(Buffer.from(await (await fetch(new URL(src, appUrl))).arrayBuffer()), { level: 9 }).length);
     return sizes.get(src)!;
   };
   const figures: Record<string, { total: number; framework: number }> = {};
@@ -153,12 +162,24 @@ export async function measureRouteJavaScript(appUrl: string, paths: string[]): P
  * from run to run, so each page is measured `runs` times after a warm-up load and the run with the
  * median performance score is reported, as Lighthouse's own guidance on variability advises.
  */
-export async function measureLighthouse(appUrl: string, paths: string[], runs = 5): Promise<Record<string, { performance: number; accessibility: number }>> {
+export async function measureLighthouse(
+  appUrl: string,
+  paths: string[],
+  runs = 5,
+): Promise<Record<string, { performance: number; accessibility: number }>> {
   const { default: lighthouse } = await import("lighthouse");
   const chromeLauncher = await import("chrome-launcher");
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    chromeFlags: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    chromeFlags: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
   try {
     const scores: Record<string, { performance: number; accessibility: number }> = {};
@@ -206,11 +227,15 @@ async function main() {
     const playbackOnMobile = await measurePlayback(marketplace, { runs: 5, network: mobileNetwork });
 
     const staticP50 = staticFigures!.p50;
-    console.log(`\nStatic asset ${staticAsset} through the same server: p50 ${ms(staticP50)}, p95 ${ms(staticFigures!.p95)}, ${staticFigures!.rps.toFixed(0)} req/s`);
+    console.log(
+      `\nStatic asset ${staticAsset} through the same server: p50 ${ms(staticP50)}, p95 ${ms(staticFigures!.p95)}, ${staticFigures!.rps.toFixed(0)} req/s`,
+    );
     console.log(
       `Layout only (${layoutOnly}: the shared layout around static text, no backend read), rendered afresh: p50 ${ms(layoutFigures!.p50)} (${(layoutFigures!.p50 / staticP50).toFixed(2)}× static), p95 ${ms(layoutFigures!.p95)}\n`,
     );
-    console.log(`| page | SSR p50 | SSR p95 | SSR req/s | p50 ÷ static (≤ ${targets.ssrToStaticRatio}) | cached p50 | cached req/s | round trips | JS gz (≤ ${targets.routeJsKb} KB): all / framework / page | Lighthouse perf / a11y (median of 5) |`);
+    console.log(
+      `| page | SSR p50 | SSR p95 | SSR req/s | p50 ÷ static (≤ ${targets.ssrToStaticRatio}) | cached p50 | cached req/s | round trips | JS gz (≤ ${targets.routeJsKb} KB): all / framework / page | Lighthouse perf / a11y (median of 5) |`,
+    );
     console.log("|---|---|---|---|---|---|---|---|---|---|");
     for (const render of fresh) {
       const hit = cached.find((figures) => figures.path === render.path)!;
@@ -221,7 +246,9 @@ async function main() {
         `| \`${page}\` | ${ms(render.p50)} | ${ms(render.p95)} | ${render.rps.toFixed(0)} | ${(render.p50 / staticP50).toFixed(2)} | ${ms(hit.p50)} | ${hit.rps.toFixed(0)} | ${roundTrips[render.path]} | ${kb(js.total)} / ${kb(js.framework)} / ${kb(js.total - js.framework)} | ${score ? `${score.performance.toFixed(2)} / ${score.accessibility.toFixed(2)}` : "–"} |`,
       );
     }
-    console.log(`\nTargets: SSR p50 ≤ ${targets.ssrToStaticRatio}× the static asset; JS ≤ ${targets.routeJsKb} KB gz per route; Lighthouse performance ≥ ${targets.lighthousePerformance}, accessibility ${targets.lighthouseAccessibility}.`);
+    console.log(
+      `\nTargets: SSR p50 ≤ ${targets.ssrToStaticRatio}× the static asset; JS ≤ ${targets.routeJsKb} KB gz per route; Lighthouse performance ≥ ${targets.lighthousePerformance}, accessibility ${targets.lighthouseAccessibility}.`,
+    );
     printPlayback(playback);
     printPlayback(playbackOnMobile, mobileNetwork);
   } catch (error) {

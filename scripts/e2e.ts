@@ -27,11 +27,15 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 try {
   marketplace = await startMarketplace();
   const files = process.argv.slice(2);
-  const runner = spawn(process.execPath, ["--test", "--test-concurrency=1", ...(files.length ? files : [join("tests", "e2e", "*.test.ts")])], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, E2E_BASE_URL: marketplace.appUrl, E2E_SUPABASE_URL: marketplace.supabaseUrl, CHROMIUM_PATH: chromiumPath },
-  });
+  const runner = spawn(
+    process.execPath,
+    ["--test", "--test-concurrency=1", ...(files.length ? files : [join("tests", "e2e", "*.test.ts")])],
+    {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...process.env, E2E_BASE_URL: marketplace.appUrl, E2E_SUPABASE_URL: marketplace.supabaseUrl, CHROMIUM_PATH: chromiumPath },
+    },
+  );
   exitCode = await new Promise<number>((resolve) => runner.on("exit", (code) => resolve(code ?? 1)));
 } finally {
   await stopAll();

@@ -2,10 +2,23 @@ import type { ReactNode } from "react";
 import { Logo } from "~/components/layout/logo";
 
 /** Sign-in and sign-up pages stand outside the shared layout: the logo, one card, a way back. */
-export function AuthShell({ title, subtitle, children, wide = false }: { title: string; subtitle?: ReactNode; children: ReactNode; wide?: boolean }) {
+export function AuthShell({
+  title,
+  subtitle,
+  children,
+  wide = false,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  children: ReactNode;
+  wide?: boolean;
+}) {
   return (
     <div className="relative min-h-dvh overflow-hidden px-4 py-10">
-      <div aria-hidden="true" className="pointer-events-none absolute -top-40 left-1/2 size-[36rem] -translate-x-1/2 rounded-full bg-accent/15 blur-3xl" />
+      <div
+        aria-hidden="true"
+        className="pointer-events-none absolute -top-40 left-1/2 size-[36rem] -translate-x-1/2 rounded-full bg-accent/15 blur-3xl"
+      />
       <div className={`relative mx-auto ${wide ? "max-w-3xl" : "max-w-md"}`}>
         <header className="mb-8 flex justify-center">
           <Logo />

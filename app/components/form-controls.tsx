@@ -65,7 +65,19 @@ export function CheckboxField({
 }
 
 /** Genres as toggle chips: real checkboxes, so it works without JavaScript and with a keyboard. */
-export function GenrePicker({ name, legend, options, selected = [], hint }: { name: string; legend: string; options: readonly string[]; selected?: string[]; hint?: string }) {
+export function GenrePicker({
+  name,
+  legend,
+  options,
+  selected = [],
+  hint,
+}: {
+  name: string;
+  legend: string;
+  options: readonly string[];
+  selected?: string[];
+  hint?: string;
+}) {
   return (
     <fieldset>
       <legend className="mb-1.5 text-sm font-medium text-ink">{legend}</legend>

@@ -42,12 +42,26 @@ export function groupReleases(tracks: ReleaseTrack[]): Release[] {
   for (const track of tracks) {
     const albumTitle = track.type === "album" ? track.album_title?.trim() : undefined;
     if (!albumTitle) {
-      releases.push({ kind: "single", title: track.title, releaseDate: track.release_date, upcoming: track.upcoming, artworkUrl: track.artwork_url, tracks: [track] });
+      releases.push({
+        kind: "single",
+        title: track.title,
+        releaseDate: track.release_date,
+        upcoming: track.upcoming,
+        artworkUrl: track.artwork_url,
+        tracks: [track],
+      });
       continue;
     }
     let album = albums.get(albumTitle);
     if (!album) {
-      album = { kind: "album", title: albumTitle, releaseDate: track.release_date, upcoming: track.upcoming, artworkUrl: track.artwork_url, tracks: [] };
+      album = {
+        kind: "album",
+        title: albumTitle,
+        releaseDate: track.release_date,
+        upcoming: track.upcoming,
+        artworkUrl: track.artwork_url,
+        tracks: [],
+      };
       albums.set(albumTitle, album);
       releases.push(album);
     }
@@ -82,7 +96,10 @@ export type SocialNetwork = keyof typeof socialSites;
  * A social link as `@handle` with its profile address. Artists may have stored a bare handle, an
  * `@handle` or a profile URL; anything that is not a plain handle on that network is not linked.
  */
-export function socialProfile(network: SocialNetwork, value: string | null | undefined): { label: string; handle: string; href: string } | null {
+export function socialProfile(
+  network: SocialNetwork,
+  value: string | null | undefined,
+): { label: string; handle: string; href: string } | null {
   const site = socialSites[network];
   let handle = value?.trim() ?? "";
   if (/^https?:\/\//i.test(handle)) {

@@ -6,7 +6,8 @@ type BackendError = { code?: string | null; message?: string; status?: number; n
 const tooManyAttempts = "Too many attempts. Please wait a few minutes and try again.";
 const accountSuspended = "This account has been suspended. If you think this is a mistake, please contact support.";
 
-const isRateLimited = (error: BackendError) => error.status === 429 || error.code === "over_request_rate_limit" || error.code === "over_email_send_rate_limit";
+const isRateLimited = (error: BackendError) =>
+  error.status === 429 || error.code === "over_request_rate_limit" || error.code === "over_email_send_rate_limit";
 const isUnavailable = (error: BackendError) => error.name === "AuthRetryableFetchError" || (error.status ?? 0) >= 500;
 
 export function signInErrorMessage(error: BackendError): string {

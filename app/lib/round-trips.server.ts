@@ -27,6 +27,7 @@ export function roundTripCounter(baseFetch: typeof fetch = fetch) {
     get roundTrips() {
       return roundTrips;
     },
-    serverTiming: () => `backend;dur=${busyMs.toFixed(1)};desc="${roundTrips} round trip${roundTrips === 1 ? "" : "s"}, ${requests} request${requests === 1 ? "" : "s"}"`,
+    serverTiming: () =>
+      `backend;dur=${busyMs.toFixed(1)};desc="${roundTrips} round trip${roundTrips === 1 ? "" : "s"}, ${requests} request${requests === 1 ? "" : "s"}"`,
   };
 }

@@ -26,7 +26,7 @@ export function toSessionUser(user: User): SessionUser {
     id: user.id,
     email: user.email ?? "",
     role,
-    displayName: typeof name === "string" && name.trim() ? name : (user.email ?? "").split("@")[0] ?? "",
+    displayName: typeof name === "string" && name.trim() ? name : ((user.email ?? "").split("@")[0] ?? ""),
     isAdmin: user.app_metadata?.role === "admin",
   };
 }

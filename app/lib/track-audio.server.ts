@@ -13,7 +13,10 @@ export async function trackAudioSource(supabase: SupabaseClient, trackId: string
     body: { trackId },
   });
   if (error) {
-    const answer = error instanceof FunctionsHttpError ? ((await (error.context as Response).json().catch(() => null)) as { code?: unknown } | null) : null;
+    const answer =
+      error instanceof FunctionsHttpError
+        ? ((await (error.context as Response).json().catch(() => null)) as { code?: unknown } | null)
+        : null;
     const code = typeof answer?.code === "string" ? answer.code : null;
     console.warn("track-audio-url failed", trackId, code ?? error.message);
     return { error: audioUrlErrorMessage(code) };

@@ -16,9 +16,9 @@ export default function About() {
       <p className="text-sm font-semibold tracking-wider text-accent uppercase">About us</p>
       <h1 className="mt-2 text-4xl font-bold text-ink sm:text-5xl">Music, straight from the people who make it</h1>
       <p className="text-lg">
-        {brandName} is a marketplace and listening room for independent artists and the fans who dig for them. Artists
-        publish and sell their tracks, albums and merchandise on their own terms; fans discover new sounds by genre,
-        follow the artists they love, listen, comment and buy directly from them.
+        {brandName} is a marketplace and listening room for independent artists and the fans who dig for them. Artists publish and sell
+        their tracks, albums and merchandise on their own terms; fans discover new sounds by genre, follow the artists they love, listen,
+        comment and buy directly from them.
       </p>
 
       <div className="not-prose my-10 grid gap-4 sm:grid-cols-3">
@@ -39,10 +39,9 @@ export default function About() {
       <h2>A fair split</h2>
       <p>
         Artists keep <strong>{artistShare.digitalPercent}% of digital sales</strong> and{" "}
-        <strong>{artistShare.physicalPercent}% of physical sales</strong>. The rest keeps the lights on: hosting, streaming,
-        storage and the people who build and support {brandName}. Payment processor fees, typically {processorFeeRange} of
-        a transaction, are charged by the payment provider and handled separately from our share, so the percentages
-        above are never quietly eaten into.
+        <strong>{artistShare.physicalPercent}% of physical sales</strong>. The rest keeps the lights on: hosting, streaming, storage and the
+        people who build and support {brandName}. Payment processor fees, typically {processorFeeRange} of a transaction, are charged by the
+        payment provider and handled separately from our share, so the percentages above are never quietly eaten into.
       </p>
 
       <h2>For artists</h2>

@@ -46,7 +46,10 @@ const dateLocale = "en-US";
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>
   loaderData
-    ? pageMeta(loaderData.artist.artist_name, loaderData.artist.short_description ?? `${loaderData.artist.artist_name} on the marketplace: releases, shows and followers.`)
+    ? pageMeta(
+        loaderData.artist.artist_name,
+        loaderData.artist.short_description ?? `${loaderData.artist.artist_name} on the marketplace: releases, shows and followers.`,
+      )
     : pageMeta("Artist not found", "This artist does not exist.");
 
 export const headers = publicPageHeaders;
@@ -64,7 +67,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const user = requireUser(request, context);
   if (!isUuid(params.id)) throw data("Artist not found", { status: 404 });
   const submission = parseForm(FollowSchema, await request.formData());
-  if (!submission.success) return data({ followError: submission.errors.intent ?? "Choose follow or unfollow" }, { status: 400, headers: uncached });
+  if (!submission.success)
+    return data({ followError: submission.errors.intent ?? "Choose follow or unfollow" }, { status: 400, headers: uncached });
 
   const followers = context.get(supabaseContext).from("followers");
   const { error } =
@@ -84,7 +88,9 @@ export default function Artist({ loaderData }: Route.ComponentProps) {
   const user = useOptionalUser();
   const follow = useFollow(artist.id, artist.is_following, artist.follower_count);
   const website = safeHttpUrl(artist.website);
-  const socials = [socialProfile("twitter", artist.social_links.twitter), socialProfile("instagram", artist.social_links.instagram)].filter((link) => link !== null);
+  const socials = [socialProfile("twitter", artist.social_links.twitter), socialProfile("instagram", artist.social_links.instagram)].filter(
+    (link) => link !== null,
+  );
   const releases = groupReleases(artist.tracks);
   const moreFollowers = follow.followerCount - artist.latest_followers.length;
 
@@ -157,8 +163,16 @@ export default function Artist({ loaderData }: Route.ComponentProps) {
                 <ul className="grid grid-cols-1 gap-2">
                   {artist.latest_followers.slice(0, latestFollowersShown).map((follower) => (
                     <li key={follower.id}>
-                      <Link to={follower.is_fan ? fanPath(follower.id) : artistPath(follower.id)} className="flex items-center gap-3 rounded-xl p-1.5 hover:bg-stage-800">
-                        <ProfileImage name={follower.display_name} src={follower.profile_image_url} className="size-9 rounded-full" initialClassName="text-sm" />
+                      <Link
+                        to={follower.is_fan ? fanPath(follower.id) : artistPath(follower.id)}
+                        className="flex items-center gap-3 rounded-xl p-1.5 hover:bg-stage-800"
+                      >
+                        <ProfileImage
+                          name={follower.display_name}
+                          src={follower.profile_image_url}
+                          className="size-9 rounded-full"
+                          initialClassName="text-sm"
+                        />
                         <span className="truncate text-sm font-medium text-ink">{follower.display_name}</span>
                       </Link>
                     </li>
@@ -177,7 +191,12 @@ export default function Artist({ loaderData }: Route.ComponentProps) {
               <ul className="grid gap-2 text-sm">
                 {website ? (
                   <li>
-                    <a href={website} rel="noopener noreferrer nofollow" target="_blank" className="break-all text-accent-strong hover:text-ink hover:underline">
+                    <a
+                      href={website}
+                      rel="noopener noreferrer nofollow"
+                      target="_blank"
+                      className="break-all text-accent-strong hover:text-ink hover:underline"
+                    >
                       {new URL(website).host}
                       <span className="sr-only"> (website, opens in a new tab)</span>
                     </a>
@@ -186,7 +205,12 @@ export default function Artist({ loaderData }: Route.ComponentProps) {
                 {socials.map((social) => (
                   <li key={social.label}>
                     <span className="text-ink-faint">{social.label} </span>
-                    <a href={social.href} rel="noopener noreferrer nofollow" target="_blank" className="text-accent-strong hover:text-ink hover:underline">
+                    <a
+                      href={social.href}
+                      rel="noopener noreferrer nofollow"
+                      target="_blank"
+                      className="text-accent-strong hover:text-ink hover:underline"
+                    >
                       {social.handle}
                       <span className="sr-only"> (opens in a new tab)</span>
                     </a>
@@ -241,7 +265,8 @@ function ReleaseCard({ release }: { release: Release }) {
       </div>
       <div className="min-w-0 flex-1">
         <p className="text-xs font-semibold tracking-wider text-ink-faint uppercase">
-          {release.kind === "album" ? "Album" : "Single"} · <time dateTime={release.releaseDate}>{release.upcoming ? `Out ${formatDate(release.releaseDate, dateLocale)}` : year}</time>
+          {release.kind === "album" ? "Album" : "Single"} ·{" "}
+          <time dateTime={release.releaseDate}>{release.upcoming ? `Out ${formatDate(release.releaseDate, dateLocale)}` : year}</time>
         </p>
         <h3 className="mt-0.5 truncate text-lg font-bold">{release.title}</h3>
         <ol className="mt-1 -ml-2 divide-y divide-stage-700 sm:mt-2">
@@ -251,7 +276,9 @@ function ReleaseCard({ release }: { release: Release }) {
                 <span className="w-5 text-right text-ink-faint tabular-nums">{track.track_number ?? index + 1}</span>
                 <span className="min-w-0 flex-1 truncate font-medium text-ink">{track.title}</span>
                 <span className="hidden text-ink-faint sm:inline">{track.genre}</span>
-                {track.duration_seconds ? <span className="text-ink-faint tabular-nums">{formatDuration(Number(track.duration_seconds))}</span> : null}
+                {track.duration_seconds ? (
+                  <span className="text-ink-faint tabular-nums">{formatDuration(Number(track.duration_seconds))}</span>
+                ) : null}
               </Link>
             </li>
           ))}
@@ -262,5 +289,9 @@ function ReleaseCard({ release }: { release: Release }) {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary statusHandlers={{ 404: () => <MissingPage title="Artist not found" link={{ to: "/artists", label: "Browse artists" }} /> }} />;
+  return (
+    <GeneralErrorBoundary
+      statusHandlers={{ 404: () => <MissingPage title="Artist not found" link={{ to: "/artists", label: "Browse artists" }} /> }}
+    />
+  );
 }

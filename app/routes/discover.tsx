@@ -69,7 +69,14 @@ export default function Discover({ loaderData }: Route.ComponentProps) {
         <div className="grid gap-3 sm:grid-cols-[1fr_auto_auto] sm:items-end">
           <div>
             <Label htmlFor="discover-q">Search</Label>
-            <input id="discover-q" name="q" type="search" defaultValue={filters.q} placeholder="Artist name or description" className={inputClasses} />
+            <input
+              id="discover-q"
+              name="q"
+              type="search"
+              defaultValue={filters.q}
+              placeholder="Artist name or description"
+              className={inputClasses}
+            />
           </div>
           <div>
             <Label htmlFor="discover-sort">Sort by</Label>
@@ -87,7 +94,13 @@ export default function Discover({ loaderData }: Route.ComponentProps) {
           <div className="flex flex-wrap gap-2">
             {genres.map((genre) => (
               <label key={genre} className="cursor-pointer">
-                <input type="checkbox" name="genre" value={genre} defaultChecked={filters.genres.includes(genre)} className="peer sr-only" />
+                <input
+                  type="checkbox"
+                  name="genre"
+                  value={genre}
+                  defaultChecked={filters.genres.includes(genre)}
+                  className="peer sr-only"
+                />
                 <span className="inline-flex rounded-full border border-stage-600 bg-stage-900 px-3 py-1.5 text-sm text-ink-muted peer-checked:border-accent peer-checked:bg-accent/15 peer-checked:text-ink peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-amber hover:text-ink">
                   {genre}
                 </span>

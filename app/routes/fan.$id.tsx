@@ -22,7 +22,9 @@ type FanPage = {
 };
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>
-  loaderData ? pageMeta(loaderData.fan.username, `The artists ${loaderData.fan.username} follows.`) : pageMeta("Fan not found", "This fan does not exist.");
+  loaderData
+    ? pageMeta(loaderData.fan.username, `The artists ${loaderData.fan.username} follows.`)
+    : pageMeta("Fan not found", "This fan does not exist.");
 
 export const headers = publicPageHeaders;
 
@@ -39,7 +41,14 @@ export default function Fan({ loaderData }: Route.ComponentProps) {
   return (
     <article>
       <header className="flex flex-col gap-5 rounded-3xl border border-stage-700 bg-gradient-to-br from-stage-800 to-stage-950 p-5 sm:flex-row sm:items-center sm:p-8">
-        <ProfileImage name={fan.username} src={fan.profile_image_url} alt={fan.username} eager className="size-28 shrink-0 rounded-full sm:size-36" initialClassName="text-5xl" />
+        <ProfileImage
+          name={fan.username}
+          src={fan.profile_image_url}
+          alt={fan.username}
+          eager
+          className="size-28 shrink-0 rounded-full sm:size-36"
+          initialClassName="text-5xl"
+        />
         <div className="min-w-0">
           <p className="text-sm font-semibold tracking-wider text-accent uppercase">Fan</p>
           <h1 className="mt-1 text-3xl font-bold break-words sm:text-4xl">{fan.username}</h1>
@@ -63,16 +72,16 @@ export default function Fan({ loaderData }: Route.ComponentProps) {
         <h2 id="following" className="mb-4 text-2xl font-bold">
           Following
         </h2>
-        {fan.following.length === 0 ? (
-          <EmptyState title="Not following anyone yet" />
-        ) : (
-          <ArtistGrid artists={fan.following} />
-        )}
+        {fan.following.length === 0 ? <EmptyState title="Not following anyone yet" /> : <ArtistGrid artists={fan.following} />}
       </section>
     </article>
   );
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary statusHandlers={{ 404: () => <MissingPage title="Fan not found" link={{ to: "/discover", label: "Discover artists" }} /> }} />;
+  return (
+    <GeneralErrorBoundary
+      statusHandlers={{ 404: () => <MissingPage title="Fan not found" link={{ to: "/discover", label: "Discover artists" }} /> }}
+    />
+  );
 }

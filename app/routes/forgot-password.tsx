@@ -27,7 +27,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   // an outage is worth telling.
   if (error && (error.status === 429 || (error.status ?? 0) >= 500)) {
     console.warn("password reset request failed", error.status, error.code);
-    return data({ errors: {}, formError: passwordResetErrorMessage(error), notice: null, values }, { status: error.status === 429 ? 429 : 503 });
+    return data(
+      { errors: {}, formError: passwordResetErrorMessage(error), notice: null, values },
+      { status: error.status === 429 ? 429 : 503 },
+    );
   }
   return { errors: {}, formError: null, notice: sentNotice, values };
 }
@@ -39,7 +42,15 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
       <Form method="post" action="/forgot-password" noValidate className="grid gap-5">
         <FormAlert>{actionData?.formError}</FormAlert>
         <FormAlert tone="success">{actionData?.notice}</FormAlert>
-        <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={(actionData?.values.email as string) ?? ""} error={errors.email} />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={(actionData?.values.email as string) ?? ""}
+          error={errors.email}
+        />
         <SubmitButton action="/forgot-password" pendingLabel="Sending...">
           Send reset link
         </SubmitButton>

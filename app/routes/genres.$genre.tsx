@@ -11,7 +11,8 @@ import { pageMeta } from "~/lib/meta";
 import { supabaseContext } from "~/lib/session.server";
 import type { Route } from "./+types/genres.$genre";
 
-export const meta = ({ params }: Route.MetaArgs) => pageMeta(`${params.genre} Artists`, `Independent artists making ${params.genre} music, by how much of it they have released.`);
+export const meta = ({ params }: Route.MetaArgs) =>
+  pageMeta(`${params.genre} Artists`, `Independent artists making ${params.genre} music, by how much of it they have released.`);
 
 export const headers = publicPageHeaders;
 
@@ -43,9 +44,18 @@ export default function GenreArtists({ loaderData }: Route.ComponentProps) {
         </Link>{" "}
         / <span aria-current="page">{genre}</span>
       </nav>
-      <PageHeader title={`${genre} Artists`}>{artists.length > 0 ? `${countOf(artists.length, "artist")}, most ${genre} tracks first.` : null}</PageHeader>
+      <PageHeader title={`${genre} Artists`}>
+        {artists.length > 0 ? `${countOf(artists.length, "artist")}, most ${genre} tracks first.` : null}
+      </PageHeader>
       {artists.length === 0 ? (
-        <EmptyState title="No artists found" action={<LinkButton to="/genres" variant="secondary">Browse all genres</LinkButton>}>
+        <EmptyState
+          title="No artists found"
+          action={
+            <LinkButton to="/genres" variant="secondary">
+              Browse all genres
+            </LinkButton>
+          }
+        >
           There are no artists currently producing {genre} music
         </EmptyState>
       ) : (

@@ -68,7 +68,11 @@ export default function Home({ loaderData, actionData }: Route.ComponentProps) {
           <NewsBanner items={home.news} />
           {home.featured ? <FeaturedArtist featured={home.featured} /> : <Welcome />}
           <section aria-labelledby="new-artists" className="mt-12">
-            <SectionHeading id="new-artists" title="New Artists" link={{ to: "/discover?filter=new", label: "View All", description: "View all new artists" }} />
+            <SectionHeading
+              id="new-artists"
+              title="New Artists"
+              link={{ to: "/discover?filter=new", label: "View All", description: "View all new artists" }}
+            />
             <ArtistRow artists={home.new_artists} />
           </section>
           <section aria-labelledby="popular-artists" className="mt-12">
@@ -110,7 +114,12 @@ function FeaturedArtist({ featured }: { featured: NonNullable<Home["featured"]> 
           </h1>
           {artist.short_description ? <p className="mt-3 max-w-2xl text-lg text-ink-muted">{artist.short_description}</p> : null}
           <div className="mt-5 flex items-center gap-3">
-            <ProfileImage name={artist.artist_name} src={artist.profile_image_url} className="size-10 rounded-full" initialClassName="text-base" />
+            <ProfileImage
+              name={artist.artist_name}
+              src={artist.profile_image_url}
+              className="size-10 rounded-full"
+              initialClassName="text-base"
+            />
             <p className="text-sm">
               <span className="block text-xs font-semibold tracking-wider text-amber uppercase">New Releases</span>
               <Link to={trackPath(track.id)} className="font-semibold text-ink hover:underline">
@@ -127,7 +136,12 @@ function FeaturedArtist({ featured }: { featured: NonNullable<Home["featured"]> 
               Play Now
             </LinkButton>
             {user?.id !== artist.id ? <FollowButton follow={follow} artistName={artist.artist_name} size="lg" /> : null}
-            <LinkButton to={`${artistPath(artist.id)}#releases`} size="lg" variant="ghost" aria-label={`View All releases by ${artist.artist_name}`}>
+            <LinkButton
+              to={`${artistPath(artist.id)}#releases`}
+              size="lg"
+              variant="ghost"
+              aria-label={`View All releases by ${artist.artist_name}`}
+            >
               View All
             </LinkButton>
           </div>
@@ -143,8 +157,8 @@ function Welcome() {
     <section className="rounded-3xl border border-stage-700 bg-gradient-to-br from-stage-800 via-stage-900 to-stage-950 px-6 py-14 sm:px-12">
       <h1 className="text-4xl font-bold text-balance sm:text-5xl">Dig deeper. Pay the artist.</h1>
       <p className="mt-4 max-w-2xl text-lg text-ink-muted">
-        Find new music from independent artists, follow them, listen and buy straight from the source. Artists keep {artistShare.digitalPercent}% of every
-        digital sale.
+        Find new music from independent artists, follow them, listen and buy straight from the source. Artists keep{" "}
+        {artistShare.digitalPercent}% of every digital sale.
       </p>
       <LinkButton to="/discover" size="lg" className="mt-8">
         Start Digging
@@ -154,7 +168,8 @@ function Welcome() {
 }
 
 // Five across on wide screens; a row that scrolls sideways on narrow ones, so all five stay in reach.
-const rowClasses = "-mx-4 flex snap-x scroll-px-4 gap-3 overflow-x-auto px-4 pb-2 sm:gap-4 lg:mx-0 lg:grid lg:grid-cols-5 lg:overflow-visible lg:px-0 lg:pb-0";
+const rowClasses =
+  "-mx-4 flex snap-x scroll-px-4 gap-3 overflow-x-auto px-4 pb-2 sm:gap-4 lg:mx-0 lg:grid lg:grid-cols-5 lg:overflow-visible lg:px-0 lg:pb-0";
 const rowItemClasses = "w-40 shrink-0 snap-start sm:w-48 lg:w-auto";
 
 function ArtistRow({ artists }: { artists: ArtistCardData[] }) {
@@ -193,7 +208,10 @@ function GenreSection({ genre, track_count, tracks }: Home["genres"][number]) {
                 <Artwork src={track.artwork_url} className="aspect-square w-full rounded-xl" />
                 <span className="mt-3 block truncate font-semibold text-ink">{track.title}</span>
               </Link>
-              <Link to={artistPath(track.artist_id)} className="mt-0.5 block truncate text-sm text-ink-muted hover:text-ink hover:underline">
+              <Link
+                to={artistPath(track.artist_id)}
+                className="mt-0.5 block truncate text-sm text-ink-muted hover:text-ink hover:underline"
+              >
                 {track.artist_name}
               </Link>
             </div>

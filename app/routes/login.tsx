@@ -40,7 +40,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   headers.append(
     "Set-Cookie",
-    serializeCookieHeader(rememberCookieName, persistent ? "1" : "", { ...sessionCookieOptions(request, persistent), maxAge: persistent ? undefined : 0 }),
+    serializeCookieHeader(rememberCookieName, persistent ? "1" : "", {
+      ...sessionCookieOptions(request, persistent),
+      maxAge: persistent ? undefined : 0,
+    }),
   );
   // Sent here by a guard: back to that page whatever the role. Otherwise to the role's dashboard.
   const destination = safeRedirectPath(submission.value.redirectTo) ?? dashboardPath(toSessionUser(signIn.user).role);
@@ -58,7 +61,15 @@ export default function Login({ actionData }: Route.ComponentProps) {
       <Form method="post" action={`/login${redirectTo ? `?${new URLSearchParams({ redirectTo })}` : ""}`} noValidate className="grid gap-5">
         <FormAlert>{actionData?.formError}</FormAlert>
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={(values?.email as string) ?? ""} error={errors.email} />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={(values?.email as string) ?? ""}
+          error={errors.email}
+        />
         <Field label="Password" name="password" type="password" autoComplete="current-password" required error={errors.password} />
         <div className="flex items-center justify-between gap-4">
           <CheckboxField name="remember" label="Remember me" defaultChecked={values?.remember === "on"} />

@@ -11,7 +11,11 @@ import { ArtistSignUpSchema } from "~/lib/schemas/auth";
 import { signUp } from "~/lib/sign-up.server";
 import type { Route } from "./+types/register.artist";
 
-export const meta = () => pageMeta("Create an artist account", `Sell your music and merch directly to fans and keep ${artistShare.digitalPercent}% of digital sales.`);
+export const meta = () =>
+  pageMeta(
+    "Create an artist account",
+    `Sell your music and merch directly to fans and keep ${artistShare.digitalPercent}% of digital sales.`,
+  );
 
 export function loader({ context }: Route.LoaderArgs) {
   redirectSignedIn(context, (user) => dashboardPath(user.role));
@@ -45,7 +49,8 @@ export default function ArtistSignUp({ actionData }: Route.ComponentProps) {
       title="Create your artist account"
       subtitle={
         <>
-          Sell your music and merch directly to fans. You keep <strong className="text-ink">{artistShare.digitalPercent}%</strong> of every digital sale.
+          Sell your music and merch directly to fans. You keep <strong className="text-ink">{artistShare.digitalPercent}%</strong> of every
+          digital sale.
         </>
       }
     >
@@ -53,9 +58,31 @@ export default function ArtistSignUp({ actionData }: Route.ComponentProps) {
       <Form method="post" action="/register/artist" noValidate className="grid gap-5">
         <FormAlert>{actionData?.formError}</FormAlert>
         <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={text("email")} error={errors.email} />
-        <Field label="Password" name="password" type="password" autoComplete="new-password" required hint="At least 8 characters." error={errors.password} />
-        <Field label="Confirm password" name="confirmPassword" type="password" autoComplete="new-password" required error={errors.confirmPassword} />
-        <Field label="Artist name" name="artistName" autoComplete="nickname" required defaultValue={text("artistName")} error={errors.artistName} />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          hint="At least 8 characters."
+          error={errors.password}
+        />
+        <Field
+          label="Confirm password"
+          name="confirmPassword"
+          type="password"
+          autoComplete="new-password"
+          required
+          error={errors.confirmPassword}
+        />
+        <Field
+          label="Artist name"
+          name="artistName"
+          autoComplete="nickname"
+          required
+          defaultValue={text("artistName")}
+          error={errors.artistName}
+        />
         <Field
           label="PayPal email"
           name="paypalEmail"

@@ -11,7 +11,8 @@ import { FanSignUpSchema } from "~/lib/schemas/auth";
 import { signUp } from "~/lib/sign-up.server";
 import type { Route } from "./+types/register.fan";
 
-export const meta = () => pageMeta("Create a fan account", "Follow independent artists, keep track of what you play and buy straight from the artists.");
+export const meta = () =>
+  pageMeta("Create a fan account", "Follow independent artists, keep track of what you play and buy straight from the artists.");
 
 export function loader({ context }: Route.LoaderArgs) {
   redirectSignedIn(context, (user) => dashboardPath(user.role));
@@ -41,9 +42,29 @@ export default function FanSignUp({ actionData }: Route.ComponentProps) {
         <FormAlert>{actionData?.formError}</FormAlert>
         <Field label="Email" name="email" type="email" autoComplete="email" required defaultValue={text("email")} error={errors.email} />
         <Field label="Username" name="username" autoComplete="username" required defaultValue={text("username")} error={errors.username} />
-        <Field label="Password" name="password" type="password" autoComplete="new-password" required hint="At least 8 characters." error={errors.password} />
-        <Field label="Confirm password" name="confirmPassword" type="password" autoComplete="new-password" required error={errors.confirmPassword} />
-        <GenrePicker name="favoriteGenres" legend="Favorite genres (optional)" options={genres} selected={([] as string[]).concat(values.favoriteGenres ?? [])} />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          hint="At least 8 characters."
+          error={errors.password}
+        />
+        <Field
+          label="Confirm password"
+          name="confirmPassword"
+          type="password"
+          autoComplete="new-password"
+          required
+          error={errors.confirmPassword}
+        />
+        <GenrePicker
+          name="favoriteGenres"
+          legend="Favorite genres (optional)"
+          options={genres}
+          selected={([] as string[]).concat(values.favoriteGenres ?? [])}
+        />
         <TermsCheckbox defaultChecked={values.terms === "on"} error={errors.terms} />
         <SubmitButton action="/register/fan" pendingLabel="Creating Account...">
           Create Account

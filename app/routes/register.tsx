@@ -7,7 +7,8 @@ import { pageMeta } from "~/lib/meta";
 import { dashboardPath } from "~/lib/redirects";
 import type { Route } from "./+types/register";
 
-export const meta = () => pageMeta("Sign up", "Create an artist account to sell your music, or a fan account to follow and buy from artists.");
+export const meta = () =>
+  pageMeta("Sign up", "Create an artist account to sell your music, or a fan account to follow and buy from artists.");
 
 export function loader({ context }: Route.LoaderArgs) {
   redirectSignedIn(context, (user) => dashboardPath(user.role));
@@ -39,7 +40,16 @@ export default function Register() {
               to={type.to}
               className="group flex h-full flex-col rounded-2xl border border-stage-600 bg-stage-850 p-6 transition-colors hover:border-accent"
             >
-              <svg aria-hidden="true" viewBox="0 0 24 24" className="size-9 text-accent" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round">
+              <svg
+                aria-hidden="true"
+                viewBox="0 0 24 24"
+                className="size-9 text-accent"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="1.6"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+              >
                 <path d={type.icon} />
               </svg>
               <span className="mt-4 text-xl font-semibold text-ink">{type.title}</span>

@@ -65,8 +65,23 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
     <AuthShell title="Choose a new password" subtitle="Pick something you haven't used here before.">
       <Form method="post" action="/reset-password" noValidate className="grid gap-5">
         <FormAlert>{actionData?.formError}</FormAlert>
-        <Field label="New password" name="password" type="password" autoComplete="new-password" required hint="At least 8 characters." error={errors.password} />
-        <Field label="Confirm new password" name="confirmPassword" type="password" autoComplete="new-password" required error={errors.confirmPassword} />
+        <Field
+          label="New password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          hint="At least 8 characters."
+          error={errors.password}
+        />
+        <Field
+          label="Confirm new password"
+          name="confirmPassword"
+          type="password"
+          autoComplete="new-password"
+          required
+          error={errors.confirmPassword}
+        />
         <SubmitButton action="/reset-password" pendingLabel="Saving...">
           Save new password
         </SubmitButton>

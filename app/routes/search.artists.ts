@@ -14,7 +14,8 @@ export type ArtistSearchResult = { id: string; artist_name: string; profile_imag
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const query = (new URL(request.url).searchParams.get("q") ?? "").trim();
-  if (!query) return data({ query, artists: [] as ArtistSearchResult[], error: null }, { headers: { "Cache-Control": publicCacheControl } });
+  if (!query)
+    return data({ query, artists: [] as ArtistSearchResult[], error: null }, { headers: { "Cache-Control": publicCacheControl } });
 
   const { data: artists, error } = await context
     .get(supabaseContext)
@@ -26,7 +27,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     .limit(artistSearch.maxResults);
   if (error) {
     console.error("Artist search failed", error);
-    return data({ query, artists: [] as ArtistSearchResult[], error: databaseErrorMessage(error) }, { headers: { "Cache-Control": "no-store" } });
+    return data(
+      { query, artists: [] as ArtistSearchResult[], error: databaseErrorMessage(error) },
+      { headers: { "Cache-Control": "no-store" } },
+    );
   }
   return data({ query, artists: artists as ArtistSearchResult[], error: null }, { headers: { "Cache-Control": publicCacheControl } });
 }

@@ -59,7 +59,10 @@ function commentsShown(url: URL): number {
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>
   loaderData
-    ? pageMeta(`${loaderData.track.title} by ${loaderData.track.artist.artist_name}`, loaderData.track.description ?? `Listen to and buy ${loaderData.track.title}.`)
+    ? pageMeta(
+        `${loaderData.track.title} by ${loaderData.track.artist.artist_name}`,
+        loaderData.track.description ?? `Listen to and buy ${loaderData.track.title}.`,
+      )
     : pageMeta("Track not found", "This track does not exist or is not released yet.");
 
 // The track, its comments and its audio URL are read side by side: one round trip.
@@ -86,7 +89,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!track.data) throw trackNotFound();
   if (comments.error) console.error("loading comments failed", comments.error);
   return {
-    track: { ...track.data, price: Number(track.data.price), duration_seconds: track.data.duration_seconds === null ? null : Number(track.data.duration_seconds) },
+    track: {
+      ...track.data,
+      price: Number(track.data.price),
+      duration_seconds: track.data.duration_seconds === null ? null : Number(track.data.duration_seconds),
+    },
     comments: comments.data ?? [],
     commentCount: comments.count ?? 0,
     commentsError: comments.error ? databaseErrorMessage(comments.error) : null,
@@ -106,11 +113,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
   if (formData.get("intent") === "delete-comment") {
     const submission = parseForm(DeleteCommentSchema, formData);
-    if (!submission.success) return data<CommentFormResult>({ errors: {}, values: {}, formError: submission.errors.commentId ?? null }, { status: 400 });
+    if (!submission.success)
+      return data<CommentFormResult>({ errors: {}, values: {}, formError: submission.errors.commentId ?? null }, { status: 400 });
     // Row-level security deletes only the reader's own comment; nothing deleted means it was not theirs.
     const { data: deleted, error } = await supabase.from("comments").delete().eq("id", submission.value.commentId).select("id");
     if (error) return data<CommentFormResult>({ errors: {}, values: {}, formError: databaseErrorMessage(error) }, { status: 500 });
-    if (deleted.length === 0) return data<CommentFormResult>({ errors: {}, values: {}, formError: "You can only delete your own comments" }, { status: 403 });
+    if (deleted.length === 0)
+      return data<CommentFormResult>({ errors: {}, values: {}, formError: "You can only delete your own comments" }, { status: 403 });
     throw backToComments;
   }
 
@@ -120,7 +129,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { error } = await supabase.from("comments").insert({ content: submission.value.content, track_id: params.id, user_id: user.id });
   if (error) {
     console.error("posting a comment failed", error);
-    return data<CommentFormResult>({ errors: {}, values, formError: databaseErrorMessage(error) }, { status: error.code === "42501" ? 403 : 400 });
+    return data<CommentFormResult>(
+      { errors: {}, values, formError: databaseErrorMessage(error) },
+      { status: error.code === "42501" ? 403 : 400 },
+    );
   }
   throw backToComments;
 }
@@ -163,7 +175,12 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
   return (
     <article>
       <header className="relative overflow-hidden rounded-3xl border border-stage-700 bg-stage-900 p-5 sm:p-8">
-        <img src={artworkUrl} alt="" aria-hidden="true" className="pointer-events-none absolute inset-0 size-full scale-125 object-cover opacity-25 blur-3xl" />
+        <img
+          src={artworkUrl}
+          alt=""
+          aria-hidden="true"
+          className="pointer-events-none absolute inset-0 size-full scale-125 object-cover opacity-25 blur-3xl"
+        />
         <div className="absolute inset-0 bg-gradient-to-t from-stage-950/90 via-stage-950/40 to-transparent" aria-hidden="true" />
         <div className="relative flex flex-col gap-6 md:flex-row md:items-end md:gap-8">
           <img
@@ -177,7 +194,13 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
             <p className="text-sm font-semibold tracking-wider text-accent uppercase">{typeLabels[track.type]}</p>
             <h1 className="mt-2 text-4xl font-bold text-balance break-words sm:text-5xl">{track.title}</h1>
             <Link to={`/artist/${track.artist.id}`} className="group mt-4 inline-flex items-center gap-3 rounded-full pr-3">
-              <img src={track.artist.profile_image_url ?? "/fallback-avatar.svg"} alt="" width={36} height={36} className="size-9 rounded-full bg-stage-800 object-cover" />
+              <img
+                src={track.artist.profile_image_url ?? "/fallback-avatar.svg"}
+                alt=""
+                width={36}
+                height={36}
+                className="size-9 rounded-full bg-stage-800 object-cover"
+              />
               <span className="font-semibold text-ink group-hover:text-accent-strong">{track.artist.artist_name}</span>
             </Link>
             <div className="mt-6 flex flex-wrap items-center gap-3">
@@ -198,7 +221,14 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
       </header>
 
       <div className="mt-6">
-        <WaveformPlayer key={track.id} trackId={track.id} title={track.title} source={audio} peaks={track.peaks} duration={track.duration_seconds} />
+        <WaveformPlayer
+          key={track.id}
+          trackId={track.id}
+          title={track.title}
+          source={audio}
+          peaks={track.peaks}
+          duration={track.duration_seconds}
+        />
       </div>
 
       <div className="mt-8 grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">

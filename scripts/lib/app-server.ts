@@ -58,7 +58,17 @@ export async function serveApp({
   vars?: Record<string, string>;
   quiet?: boolean;
 }): Promise<AppServer> {
-  const args = [wrangler, "dev", "--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false", "--log-level", quiet ? "error" : "info"];
+  const args = [
+    wrangler,
+    "dev",
+    "--port",
+    String(port),
+    "--ip",
+    "127.0.0.1",
+    "--show-interactive-dev-session=false",
+    "--log-level",
+    quiet ? "error" : "info",
+  ];
   for (const [name, value] of Object.entries(vars)) args.push("--var", `${name}:${value}`);
   const child = spawn(process.execPath, args, {
     cwd: root,

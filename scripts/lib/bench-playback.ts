@@ -71,7 +71,9 @@ export async function measurePlayback(
         () =>
           new Promise<number>((resolve) => {
             let pressedAt = 0;
-            document.querySelector("button[aria-label^='Play ']")!.addEventListener("click", (event) => (pressedAt = event.timeStamp), { once: true });
+            document
+              .querySelector("button[aria-label^='Play ']")!
+              .addEventListener("click", (event) => (pressedAt = event.timeStamp), { once: true });
             document.querySelector("audio")!.addEventListener(
               "playing",
               () => {

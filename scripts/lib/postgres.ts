@@ -69,7 +69,8 @@ function nobodyIds(): { uid: number; gid: number } {
   const id = (flag: string) => Number(spawnSync("id", [flag, "nobody"], { encoding: "utf8" }).stdout.trim());
   const uid = id("-u");
   const gid = id("-g");
-  if (!Number.isInteger(uid) || !Number.isInteger(gid)) throw new Error("Running as root, but there is no `nobody` user to run PostgreSQL as");
+  if (!Number.isInteger(uid) || !Number.isInteger(gid))
+    throw new Error("Running as root, but there is no `nobody` user to run PostgreSQL as");
   return { uid, gid };
 }
 
@@ -143,7 +144,11 @@ export async function startThrowawayPostgres(): Promise<ThrowawayPostgres> {
     // A free port can be taken between the check and the server binding it: try a few.
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
-      const options = [`-p ${port}`, `-c unix_socket_directories='${dir}'`, ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`)];
+      const options = [
+        `-p ${port}`,
+        `-c unix_socket_directories='${dir}'`,
+        ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`),
+      ];
       running = true;
       const start = await run(as, pgCtl, ["start", "-D", dataDir, "-l", logFile, "-w", "-t", "60", "-o", options.join(" ")]);
       if (start.ok) {

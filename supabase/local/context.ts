@@ -1,109 +1,109 @@
-import type { StackConfig } from './config.ts'
-import type { Db } from './db.ts'
-import { JwtError, verifyJwt } from './jwt.ts'
-import type { SchemaCache } from './schema-cache.ts'
+import type { StackConfig } from "./config.ts";
+import type { Db } from "./db.ts";
+import { JwtError, verifyJwt } from "./jwt.ts";
+import type { SchemaCache } from "./schema-cache.ts";
 
 // What every service shares: the database, the configuration, and who the caller is.
 
 export type Claims = {
-  role: 'anon' | 'authenticated' | 'service_role'
-  sub?: string
-  email?: string
-  app_metadata?: Record<string, unknown>
-  user_metadata?: Record<string, unknown>
-  session_id?: string
-  exp?: number
-  [k: string]: unknown
-}
+  role: "anon" | "authenticated" | "service_role";
+  sub?: string;
+  email?: string;
+  app_metadata?: Record<string, unknown>;
+  user_metadata?: Record<string, unknown>;
+  session_id?: string;
+  exp?: number;
+  [k: string]: unknown;
+};
 
 /** Auth emails (password reset and the like) land here instead of being sent, like Supabase's local mail catcher. */
 export type Outbox = {
-  messages: { to: string; subject: string; text: string; html: string; link?: string; at: string }[]
-}
+  messages: { to: string; subject: string; text: string; html: string; link?: string; at: string }[];
+};
 
 export type Stack = {
-  db: Db
-  config: StackConfig
-  dataDir: string | null
-  outbox: Outbox
-  schema: SchemaCache
+  db: Db;
+  config: StackConfig;
+  dataDir: string | null;
+  outbox: Outbox;
+  schema: SchemaCache;
   /** verified tokens → claims (claimsFromRequest), so a client's repeated token is not re-verified */
-  tokens: TokenCache
-}
+  tokens: TokenCache;
+};
 
 export class HttpError extends Error {
-  status: number
-  body: unknown
-  headers?: Record<string, string>
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
   constructor(status: number, body: unknown, headers?: Record<string, string>) {
-    super(typeof body === 'object' && body && 'message' in body ? String(body.message) : `HTTP ${status}`)
-    this.name = 'HttpError'
-    this.status = status
-    this.body = body
-    this.headers = headers
+    super(typeof body === "object" && body && "message" in body ? String(body.message) : `HTTP ${status}`);
+    this.name = "HttpError";
+    this.status = status;
+    this.body = body;
+    this.headers = headers;
   }
 }
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return buffered(JSON.stringify(body), { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers } })
+  return buffered(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
 }
 
 // Bodies already in memory, by response: the HTTP server writes them in one call instead of reading
 // the response's stream back chunk by chunk. The Response still carries the same body for anyone else.
-const bodies = new WeakMap<Response, string>()
+const bodies = new WeakMap<Response, string>();
 
 /** A Response whose body is this string, marked so the server can write it directly. */
 export function buffered(body: string, init: ResponseInit): Response {
-  const response = new Response(body, init)
-  bodies.set(response, body)
-  return response
+  const response = new Response(body, init);
+  bodies.set(response, body);
+  return response;
 }
 
 /** The in-memory body of a response made by buffered(), if its stream has not been read since. */
 export function bufferedBody(response: Response): string | undefined {
-  return response.bodyUsed ? undefined : bodies.get(response)
+  return response.bodyUsed ? undefined : bodies.get(response);
 }
 
-const roles = new Set(['anon', 'authenticated', 'service_role'])
+const roles = new Set(["anon", "authenticated", "service_role"]);
 
 /**
  * The caller's claims, as PostgREST derives them: the Bearer token, else the `apikey` header (which is
  * itself a JWT: the anon or service-role key), else the anonymous role.
  */
-export function claimsFromRequest(req: Request, stack: Pick<Stack, 'config' | 'tokens'>): Claims {
-  const authorization = req.headers.get('authorization') ?? ''
-  const bearer = /^bearer\s+(.+)$/i.exec(authorization)?.[1]?.trim()
-  const token = bearer || req.headers.get('apikey')
-  if (!token) return { role: 'anon' }
-  const cached = stack.tokens.get(token)
-  if (cached) return cached
-  const claims = verifiedClaims(token, stack.config)
-  stack.tokens.set(token, claims)
-  return claims
+export function claimsFromRequest(req: Request, stack: Pick<Stack, "config" | "tokens">): Claims {
+  const authorization = req.headers.get("authorization") ?? "";
+  const bearer = /^bearer\s+(.+)$/i.exec(authorization)?.[1]?.trim();
+  const token = bearer || req.headers.get("apikey");
+  if (!token) return { role: "anon" };
+  const cached = stack.tokens.get(token);
+  if (cached) return cached;
+  const claims = verifiedClaims(token, stack.config);
+  stack.tokens.set(token, claims);
+  return claims;
 }
 
 function verifiedClaims(token: string, config: StackConfig): Claims {
-  let claims: Record<string, unknown>
+  let claims: Record<string, unknown>;
   try {
-    claims = verifyJwt<Record<string, unknown>>(token, config.jwtSecret)
+    claims = verifyJwt<Record<string, unknown>>(token, config.jwtSecret);
   } catch (error) {
-    const message = error instanceof JwtError ? error.message : 'JWT cannot be decoded'
+    const message = error instanceof JwtError ? error.message : "JWT cannot be decoded";
     throw new HttpError(
       401,
-      { code: 'PGRST301', details: null, hint: null, message },
-      { 'www-authenticate': `Bearer error="invalid_token", error_description="${message}"` },
-    )
+      { code: "PGRST301", details: null, hint: null, message },
+      { "www-authenticate": `Bearer error="invalid_token", error_description="${message}"` },
+    );
   }
-  const role = claims.role ?? 'anon'
-  if (typeof role !== 'string' || !roles.has(role)) {
+  const role = claims.role ?? "anon";
+  if (typeof role !== "string" || !roles.has(role)) {
     throw new HttpError(401, {
-      code: 'PGRST303',
+      code: "PGRST303",
       details: null,
       hint: null,
       message: `JWT role "${String(role)}" is not one of anon, authenticated, service_role`,
-    })
+    });
   }
-  return Object.freeze({ ...claims, role }) as Claims
+  return Object.freeze({ ...claims, role }) as Claims;
 }
 
 /**
@@ -113,30 +113,30 @@ function verifiedClaims(token: string, config: StackConfig): Claims {
  * cached. The claims are frozen, as one object serves many requests.
  */
 export class TokenCache {
-  #max: number
-  #entries = new Map<string, Claims>()
+  #max: number;
+  #entries = new Map<string, Claims>();
   constructor(max = 1000) {
-    this.#max = max
+    this.#max = max;
   }
 
   get(token: string): Claims | undefined {
-    const claims = this.#entries.get(token)
-    if (!claims) return undefined
-    this.#entries.delete(token)
-    const now = Math.floor(Date.now() / 1000)
-    if (typeof claims.exp === 'number' && claims.exp <= now) return undefined
-    this.#entries.set(token, claims)
-    return claims
+    const claims = this.#entries.get(token);
+    if (!claims) return undefined;
+    this.#entries.delete(token);
+    const now = Math.floor(Date.now() / 1000);
+    if (typeof claims.exp === "number" && claims.exp <= now) return undefined;
+    this.#entries.set(token, claims);
+    return claims;
   }
 
   set(token: string, claims: Claims): void {
-    this.#entries.delete(token)
-    this.#entries.set(token, claims)
-    if (this.#entries.size > this.#max) this.#entries.delete(this.#entries.keys().next().value!)
+    this.#entries.delete(token);
+    this.#entries.set(token, claims);
+    if (this.#entries.size > this.#max) this.#entries.delete(this.#entries.keys().next().value!);
   }
 
   get size(): number {
-    return this.#entries.size
+    return this.#entries.size;
   }
 }
 
@@ -161,17 +161,17 @@ export async function asRole<T>(
   fn: (tx: Db, also: unknown) => Promise<T>,
   opts: { readOnly?: boolean; method?: string; also?: string } = {},
 ): Promise<T> {
-  const method = opts.method ?? (opts.readOnly ? 'GET' : 'POST')
-  const role = quote(claims.role)
+  const method = opts.method ?? (opts.readOnly ? "GET" : "POST");
+  const role = quote(claims.role);
   const opening = `
-    select ${opts.also ?? 'null'} as also, set_config('role', ${role}, true),
+    select ${opts.also ?? "null"} as also, set_config('role', ${role}, true),
            set_config('request.jwt.claims', ${quote(JSON.stringify(claims))}, true),
-           set_config('request.jwt.claim.sub', ${quote(String(claims.sub ?? ''))}, true),
-           set_config('request.jwt.claim.role', ${role}, true), set_config('request.method', ${quote(method)}, true)`
-  return db.transaction((tx, opened) => fn(tx, opened[0]?.also), { opening, readOnly: opts.readOnly })
+           set_config('request.jwt.claim.sub', ${quote(String(claims.sub ?? ""))}, true),
+           set_config('request.jwt.claim.role', ${role}, true), set_config('request.method', ${quote(method)}, true)`;
+  return db.transaction((tx, opened) => fn(tx, opened[0]?.also), { opening, readOnly: opts.readOnly });
 }
 
 /** A string constant whatever standard_conforming_strings says: E'…' with quotes and backslashes escaped. */
 function quote(text: string): string {
-  return `E'${text.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`
+  return `E'${text.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`;
 }

@@ -5,30 +5,30 @@
 // Usage: deno run … deno-runner.ts <file URL of the function's index.ts>
 
 // This file is type-checked with the Node project (which has no Deno types) but runs under Deno.
-type ServeHandler = (request: Request, info: unknown) => Response | Promise<Response>
-type ServeOptions = { handler?: ServeHandler; [option: string]: unknown }
+type ServeHandler = (request: Request, info: unknown) => Response | Promise<Response>;
+type ServeOptions = { handler?: ServeHandler; [option: string]: unknown };
 declare const Deno: {
-  args: string[]
-  stdin: { readable: ReadableStream<Uint8Array> }
-  exit(code: number): never
-  serve(options: ServeOptions): unknown
-}
+  args: string[];
+  stdin: { readable: ReadableStream<Uint8Array> };
+  exit(code: number): never;
+  serve(options: ServeOptions): unknown;
+};
 
-const serve = Deno.serve
+const serve = Deno.serve;
 
 Deno.serve = (first: ServeOptions | ServeHandler, second?: ServeHandler) => {
-  const options = typeof first === 'function' ? {} : first
-  const handler = typeof first === 'function' ? first : (second ?? first.handler)
+  const options = typeof first === "function" ? {} : first;
+  const handler = typeof first === "function" ? first : (second ?? first.handler);
   return serve({
     ...options,
     handler,
-    hostname: '127.0.0.1',
+    hostname: "127.0.0.1",
     port: 0,
     onListen: ({ port }: { port: number }) => console.log(`edge-function-listening-on-port ${port}`),
-  })
-}
+  });
+};
 
 // The stack holds our stdin open for as long as it runs; when it ends, however abruptly, so do we.
-Deno.stdin.readable.pipeTo(new WritableStream()).finally(() => Deno.exit(0))
+Deno.stdin.readable.pipeTo(new WritableStream()).finally(() => Deno.exit(0));
 
-await import(Deno.args[0])
+await import(Deno.args[0]);

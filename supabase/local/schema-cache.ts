@@ -1,4 +1,4 @@
-import type { Db } from './db.ts'
+import type { Db } from "./db.ts";
 
 // PostgREST's schema cache: what REST requests learn from pg_catalog (relations, columns, foreign keys,
 // functions) is kept in memory, so a request does not pay a catalog query. It must never be stale: tests
@@ -11,7 +11,7 @@ import type { Db } from './db.ts'
 // event trigger needs a superuser; without one, nothing is cached and every request reads the catalog.
 // `NOTIFY pgrst, 'reload schema'` (PostgREST's own signal) also empties the cache.
 
-const schemaName = 'supabase_local'
+const schemaName = "supabase_local";
 
 const installSql = `
   create schema if not exists ${schemaName};
@@ -27,28 +27,28 @@ const installSql = `
     end $$;
   drop event trigger if exists supabase_local_schema_version;
   create event trigger supabase_local_schema_version on ddl_command_end
-    execute function ${schemaName}.bump_schema_version();`
+    execute function ${schemaName}.bump_schema_version();`;
 
 /** A select-list expression giving the schema version, for the statement that starts a request. */
-export const schemaVersionSql = `(select version from ${schemaName}.schema_version)`
+export const schemaVersionSql = `(select version from ${schemaName}.schema_version)`;
 
 export class SchemaCache {
   /** false when the counter could not be installed: then nothing is cached */
-  enabled = false
-  #version = -1
-  #entries = new Map<string, unknown>()
+  enabled = false;
+  #version = -1;
+  #entries = new Map<string, unknown>();
 
   /** Installs the counter (as the stack's superuser connection) and listens for PostgREST's reload signal. */
   async install(db: Db): Promise<void> {
     try {
-      await db.exec(installSql)
-      this.enabled = true
+      await db.exec(installSql);
+      this.enabled = true;
     } catch {
-      this.enabled = false
+      this.enabled = false;
     }
-    await db.listen('pgrst', (payload) => {
-      if (payload === '' || payload === 'reload schema') this.#entries = new Map()
-    })
+    await db.listen("pgrst", (payload) => {
+      if (payload === "" || payload === "reload schema") this.#entries = new Map();
+    });
   }
 
   /**
@@ -56,26 +56,26 @@ export class SchemaCache {
    * starts the cache afresh; a request still on an older one gets entries of its own, used once.
    */
   at(version: unknown): SchemaEntries {
-    if (!this.enabled || typeof version !== 'number' || version < this.#version) return new SchemaEntries(new Map())
+    if (!this.enabled || typeof version !== "number" || version < this.#version) return new SchemaEntries(new Map());
     if (version > this.#version) {
-      this.#version = version
-      this.#entries = new Map()
+      this.#version = version;
+      this.#entries = new Map();
     }
-    return new SchemaEntries(this.#entries)
+    return new SchemaEntries(this.#entries);
   }
 }
 
 /** One request's view of the cache: a lookup is loaded once per schema version, then reused. */
 export class SchemaEntries {
-  #entries: Map<string, unknown>
+  #entries: Map<string, unknown>;
   constructor(entries: Map<string, unknown>) {
-    this.#entries = entries
+    this.#entries = entries;
   }
 
   async get<T>(key: string, load: () => Promise<T>): Promise<T> {
-    if (this.#entries.has(key)) return this.#entries.get(key) as T
-    const value = await load()
-    this.#entries.set(key, value)
-    return value
+    if (this.#entries.has(key)) return this.#entries.get(key) as T;
+    const value = await load();
+    this.#entries.set(key, value);
+    return value;
   }
 }

@@ -1,7 +1,19 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { baseUrl, expectNoAxeViolations, hydrated, launchBrowser, newPage, screenshot, supabaseUrl, uniqueEmail, viewports, currentPath, logIn } from "./support/browser.ts";
+import {
+  baseUrl,
+  expectNoAxeViolations,
+  hydrated,
+  launchBrowser,
+  newPage,
+  screenshot,
+  supabaseUrl,
+  uniqueEmail,
+  viewports,
+  currentPath,
+  logIn,
+} from "./support/browser.ts";
 
 let browser: Browser;
 before(async () => {
@@ -10,7 +22,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
 
 async function signOut(page: Page) {
   // The account menu is a disclosure whose summary names the user and says "account menu".

@@ -15,10 +15,13 @@ const demoArtist = "/artist/a1000000-0000-4000-8000-000000000012";
 const emberRoad = "/artist/a1000000-0000-4000-8000-000000000001";
 const demoFan = "/fan/f0000000-0000-4000-8000-000000000001";
 
-
 /** The follower count the artist page's header shows. */
 async function followerCount(page: Page): Promise<number> {
-  const text = await page.getByRole("main").getByText(/^[\d,]+ followers?$/).first().textContent();
+  const text = await page
+    .getByRole("main")
+    .getByText(/^[\d,]+ followers?$/)
+    .first()
+    .textContent();
   return Number(text!.replace(/\D/g, ""));
 }
 
@@ -135,7 +138,10 @@ describe("catalog", () => {
     // Newest first: the demo's three newest artists in order (accounts made by other tests may come before them).
     const newest = await page.getByRole("main").getByRole("heading", { level: 3 }).allTextContents();
     const positions = ["Hattie Monroe", "Lumen Drift", "Clara Lindqvist"].map((name) => newest.indexOf(name));
-    assert.deepEqual([...positions].sort((a, b) => a - b), positions);
+    assert.deepEqual(
+      [...positions].sort((a, b) => a - b),
+      positions,
+    );
     assert.ok(positions[0]! >= 0);
     await close();
   });

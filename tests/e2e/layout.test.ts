@@ -59,7 +59,10 @@ for (const javaScriptEnabled of [true, false]) {
           await expectArrivedAt(page, expectedPath[name]!);
         }
       }
-      for (const [name, path] of [["Log in", "/login"], ["Sign up", "/register"]] as const) {
+      for (const [name, path] of [
+        ["Log in", "/login"],
+        ["Sign up", "/register"],
+      ] as const) {
         await page.goto("/");
         await page.getByRole("banner").getByRole("link", { name, exact: true }).click();
         await page.waitForURL((url) => url.pathname === path);
@@ -72,7 +75,13 @@ for (const javaScriptEnabled of [true, false]) {
       await page.goto("/");
       const button = page.getByRole("button", { name: "New Playlist" });
       assert.equal(await button.getAttribute("aria-disabled"), "true");
-      assert.equal(await button.evaluate((element) => element.getAttribute("aria-describedby") && document.getElementById(element.getAttribute("aria-describedby")!)?.textContent), "Playlists are coming soon.");
+      assert.equal(
+        await button.evaluate(
+          (element) =>
+            element.getAttribute("aria-describedby") && document.getElementById(element.getAttribute("aria-describedby")!)?.textContent,
+        ),
+        "Playlists are coming soon.",
+      );
       // It stays reachable by keyboard so its hint can be heard, and pressing it changes nothing.
       await button.focus();
       await page.keyboard.press("Enter");
@@ -91,7 +100,18 @@ for (const javaScriptEnabled of [true, false]) {
       assert.equal(await menu.isVisible(), false, "the menu starts closed");
       await page.getByText("Menu", { exact: true }).click();
       await menu.waitFor({ state: "visible" });
-      for (const name of ["Home", "Discover", "Genres", "Artists", "About", "Recently Played", "Liked Songs", "Your Playlists", "Log in", "Sign up"]) {
+      for (const name of [
+        "Home",
+        "Discover",
+        "Genres",
+        "Artists",
+        "About",
+        "Recently Played",
+        "Liked Songs",
+        "Your Playlists",
+        "Log in",
+        "Sign up",
+      ]) {
         assert.ok(await menu.getByRole("link", { name, exact: true }).isVisible(), `${name} is in the menu`);
       }
       await screenshot(page, `phone-menu-open${javaScriptEnabled ? "" : "-no-js"}`);
@@ -118,7 +138,12 @@ describe("pages", () => {
       await page.getByText(fact).first().waitFor();
     }
     await page.goto("/terms");
-    for (const fact of ["at least 13 years old", "keep full ownership", "non-exclusive, worldwide, royalty-free licence", "Last updated January 15, 2024"]) {
+    for (const fact of [
+      "at least 13 years old",
+      "keep full ownership",
+      "non-exclusive, worldwide, royalty-free licence",
+      "Last updated January 15, 2024",
+    ]) {
       await page.getByText(fact).first().waitFor();
     }
     await page.goto("/privacy");

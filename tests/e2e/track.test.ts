@@ -40,7 +40,12 @@ async function logInAsFan(page: Page, redirectTo: string) {
 }
 
 async function visitorPlays(trackId: string) {
-  const { count } = await admin.from("analytics_events").select("id", { count: "exact", head: true }).eq("track_id", trackId).eq("type", "play").is("user_id", null);
+  const { count } = await admin
+    .from("analytics_events")
+    .select("id", { count: "exact", head: true })
+    .eq("track_id", trackId)
+    .eq("type", "play")
+    .is("user_id", null);
   return count ?? 0;
 }
 
@@ -59,7 +64,10 @@ describe("the player", () => {
     await play.click();
     await page.getByRole("button", { name: "Pause Bicycle Bell" }).waitFor();
     await page.waitForFunction(() => document.querySelector("audio")!.currentTime > 1.2);
-    await page.getByTestId("elapsed").filter({ hasText: /^0:0[1-9]$/ }).waitFor();
+    await page
+      .getByTestId("elapsed")
+      .filter({ hasText: /^0:0[1-9]$/ })
+      .waitFor();
     assert.match((await audioState(page)).src, /\/storage\/v1\/object\/sign\/tracks\//);
 
     await page.getByRole("button", { name: "Pause Bicycle Bell" }).click();
@@ -100,7 +108,11 @@ describe("the player", () => {
     await page.keyboard.press("Home");
     await page.keyboard.press("ArrowRight");
     await page.keyboard.press("ArrowRight");
-    const seekPosition = (text: string) => page.waitForFunction((expected) => document.querySelector("[aria-label='Seek']")?.getAttribute("aria-valuetext")?.startsWith(expected), text);
+    const seekPosition = (text: string) =>
+      page.waitForFunction(
+        (expected) => document.querySelector("[aria-label='Seek']")?.getAttribute("aria-valuetext")?.startsWith(expected),
+        text,
+      );
     await seekPosition("0:10 of ");
     await page.keyboard.press("End");
     await page.keyboard.press("ArrowLeft");
@@ -121,7 +133,9 @@ describe("the player", () => {
       await page.goto(`/track/${track.id}`);
       await page.getByRole("heading", { level: 1, name: track.title }).waitFor();
       // Without JavaScript the page carries the signed URL for the browser's own player.
-      const src = await page.locator("noscript").evaluate((noscript) => /src="([^"]+)"/.exec(noscript.innerHTML)?.[1]?.replaceAll("&amp;", "&"));
+      const src = await page
+        .locator("noscript")
+        .evaluate((noscript) => /src="([^"]+)"/.exec(noscript.innerHTML)?.[1]?.replaceAll("&amp;", "&"));
       assert.ok(src, `no audio for ${track.title}`);
       const response = await fetch(src, { headers: { Range: "bytes=0-11" } });
       assert.equal(response.status, 206, track.title);
@@ -252,7 +266,10 @@ test("Show more lists further comments, five at a time", async () => {
   for (let n = 1; n <= 4; n++) {
     await page.getByLabel("Add a comment").fill(`Windy day number ${n}`);
     await page.getByRole("button", { name: "Post comment" }).click();
-    await page.locator("#comments article").filter({ hasText: `Windy day number ${n}` }).waitFor();
+    await page
+      .locator("#comments article")
+      .filter({ hasText: `Windy day number ${n}` })
+      .waitFor();
   }
   const comments = page.locator("#comments article");
   assert.equal(await comments.count(), 5);

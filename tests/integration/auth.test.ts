@@ -1,437 +1,433 @@
 // The local stack's Auth (GoTrue subset), driven by the real supabase-js and @supabase/ssr clients: what
 // they send, what they read back, and the rules the product relies on (profiles made at sign-up, token
 // rotation, bans, password recovery, safe redirects, rate limits).
-import { createServerClient } from '@supabase/ssr'
-import { createClient, type SupabaseClient } from '@supabase/supabase-js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isAllowedRedirect } from '../../supabase/local/auth.ts'
-import { localDefaults } from '../../supabase/local/config.ts'
-import type { LocalStack } from '../../supabase/local/server.ts'
-import { startTestStack } from '../support/test-stack.ts'
+import { createServerClient } from "@supabase/ssr";
+import { createClient, type SupabaseClient } from "@supabase/supabase-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isAllowedRedirect } from "../../supabase/local/auth.ts";
+import { localDefaults } from "../../supabase/local/config.ts";
+import type { LocalStack } from "../../supabase/local/server.ts";
+import { startTestStack } from "../support/test-stack.ts";
 
-let local: LocalStack
+let local: LocalStack;
 
 beforeAll(async () => {
-  local = await startTestStack({ seed: false })
-})
+  local = await startTestStack({ seed: false });
+});
 
 afterAll(async () => {
-  await local?.close()
-})
+  await local?.close();
+});
 
-const auth = { persistSession: false, autoRefreshToken: false }
-const password = 'correct horse battery'
-let serial = 0
+const auth = { persistSession: false, autoRefreshToken: false };
+const password = "correct horse battery";
+let serial = 0;
 
 // Each client comes from its own address, so the /token rate limit of one test never spills into another.
 function client(): SupabaseClient {
-  return createClient(local.url, local.anonKey, { auth, global: { headers: { 'x-forwarded-for': nextAddress() } } })
+  return createClient(local.url, local.anonKey, { auth, global: { headers: { "x-forwarded-for": nextAddress() } } });
 }
 
 function adminClient(): SupabaseClient {
-  return createClient(local.url, local.serviceRoleKey, { auth })
+  return createClient(local.url, local.serviceRoleKey, { auth });
 }
 
 function nextAddress(): string {
-  serial += 1
-  return `10.0.${Math.floor(serial / 250)}.${(serial % 250) + 1}`
+  serial += 1;
+  return `10.0.${Math.floor(serial / 250)}.${(serial % 250) + 1}`;
 }
 
 function uniqueEmail(name: string): string {
-  serial += 1
-  return `${name}-${serial}@example.test`
+  serial += 1;
+  return `${name}-${serial}@example.test`;
 }
 
-const artistMetadata = { role: 'artist', artist_name: 'The Testers', paypal_email: 'pay@example.test', genres: ['Rock'] }
-const fanMetadata = { role: 'fan', username: 'listener', favorite_genres: ['Jazz'] }
+const artistMetadata = { role: "artist", artist_name: "The Testers", paypal_email: "pay@example.test", genres: ["Rock"] };
+const fanMetadata = { role: "fan", username: "listener", favorite_genres: ["Jazz"] };
 
 async function signedUp(metadata: Record<string, unknown> = fanMetadata) {
-  const supabase = client()
-  const email = uniqueEmail('user')
-  const { data, error } = await supabase.auth.signUp({ email, password, options: { data: metadata } })
-  expect(error).toBeNull()
-  return { supabase, email, user: data.user!, session: data.session! }
+  const supabase = client();
+  const email = uniqueEmail("user");
+  const { data, error } = await supabase.auth.signUp({ email, password, options: { data: metadata } });
+  expect(error).toBeNull();
+  return { supabase, email, user: data.user!, session: data.session! };
 }
 
 function claimsOf(jwt: string): Record<string, unknown> {
-  return JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString('utf8'))
+  return JSON.parse(Buffer.from(jwt.split(".")[1], "base64url").toString("utf8"));
 }
 
 function lastMailTo(email: string) {
-  const mail = local.stack.outbox.messages.findLast((m) => m.to === email)
-  expect(mail?.link).toBeTruthy()
-  return mail!
+  const mail = local.stack.outbox.messages.findLast((m) => m.to === email);
+  expect(mail?.link).toBeTruthy();
+  return mail!;
 }
 
 async function follow(link: string): Promise<URL> {
-  const response = await fetch(link, { redirect: 'manual' })
-  expect(response.status).toBe(303)
-  return new URL(response.headers.get('location')!)
+  const response = await fetch(link, { redirect: "manual" });
+  expect(response.status).toBe(303);
+  return new URL(response.headers.get("location")!);
 }
 
-describe('sign-up', () => {
-  it('creates an artist with their profile and answers with a session carrying GoTrue’s claims', async () => {
-    const { user, session, email } = await signedUp(artistMetadata)
-    expect(user.email).toBe(email)
-    expect(user.user_metadata).toMatchObject(artistMetadata)
-    expect(user.app_metadata).toEqual({ provider: 'email', providers: ['email'] })
-    const { rows } = await local.stack.db.query('select artist_name, genres from public.artist_profiles where id = $1', [user.id])
-    expect(rows).toEqual([{ artist_name: 'The Testers', genres: ['Rock'] }])
+describe("sign-up", () => {
+  it("creates an artist with their profile and answers with a session carrying GoTrue’s claims", async () => {
+    const { user, session, email } = await signedUp(artistMetadata);
+    expect(user.email).toBe(email);
+    expect(user.user_metadata).toMatchObject(artistMetadata);
+    expect(user.app_metadata).toEqual({ provider: "email", providers: ["email"] });
+    const { rows } = await local.stack.db.query("select artist_name, genres from public.artist_profiles where id = $1", [user.id]);
+    expect(rows).toEqual([{ artist_name: "The Testers", genres: ["Rock"] }]);
 
-    const claims = claimsOf(session.access_token)
+    const claims = claimsOf(session.access_token);
     expect(claims).toMatchObject({
       sub: user.id,
-      aud: 'authenticated',
-      role: 'authenticated',
+      aud: "authenticated",
+      role: "authenticated",
       iss: `${local.url}/auth/v1`,
       email,
-      phone: '',
-      aal: 'aal1',
+      phone: "",
+      aal: "aal1",
       is_anonymous: false,
-      app_metadata: { provider: 'email', providers: ['email'] },
-      user_metadata: { role: 'artist' },
-    })
-    expect(claims.exp).toBe((claims.iat as number) + 3600)
-    expect(claims.amr).toEqual([{ method: 'password', timestamp: expect.any(Number) }])
-    expect(typeof claims.session_id).toBe('string')
-    expect(session.expires_in).toBe(3600)
-  })
+      app_metadata: { provider: "email", providers: ["email"] },
+      user_metadata: { role: "artist" },
+    });
+    expect(claims.exp).toBe((claims.iat as number) + 3600);
+    expect(claims.amr).toEqual([{ method: "password", timestamp: expect.any(Number) }]);
+    expect(typeof claims.session_id).toBe("string");
+    expect(session.expires_in).toBe(3600);
+  });
 
-  it('creates a fan with their profile', async () => {
-    const { user } = await signedUp(fanMetadata)
-    const { rows } = await local.stack.db.query('select username, favorite_genres from public.fan_profiles where id = $1', [
-      user.id,
-    ])
-    expect(rows).toEqual([{ username: 'listener', favorite_genres: ['Jazz'] }])
-  })
+  it("creates a fan with their profile", async () => {
+    const { user } = await signedUp(fanMetadata);
+    const { rows } = await local.stack.db.query("select username, favorite_genres from public.fan_profiles where id = $1", [user.id]);
+    expect(rows).toEqual([{ username: "listener", favorite_genres: ["Jazz"] }]);
+  });
 
-  it('refuses metadata the profile trigger rejects, leaving no user behind', async () => {
-    const email = uniqueEmail('bad')
+  it("refuses metadata the profile trigger rejects, leaving no user behind", async () => {
+    const email = uniqueEmail("bad");
     const { data, error } = await client().auth.signUp({
       email,
       password,
-      options: { data: { ...artistMetadata, paypal_email: 'not an email' } },
-    })
-    expect(data.session).toBeNull()
-    expect(error).toMatchObject({ status: 500, message: 'Database error saving new user' })
-    const { rows } = await local.stack.db.query('select 1 from auth.users where email = $1', [email])
-    expect(rows).toEqual([])
-  })
+      options: { data: { ...artistMetadata, paypal_email: "not an email" } },
+    });
+    expect(data.session).toBeNull();
+    expect(error).toMatchObject({ status: 500, message: "Database error saving new user" });
+    const { rows } = await local.stack.db.query("select 1 from auth.users where email = $1", [email]);
+    expect(rows).toEqual([]);
+  });
 
-  it('answers 422 user_already_exists for a taken email, whatever its case', async () => {
-    const { email } = await signedUp()
-    const { error } = await client().auth.signUp({ email: email.toUpperCase(), password, options: { data: fanMetadata } })
-    expect(error).toMatchObject({ status: 422, code: 'user_already_exists', message: 'User already registered' })
-  })
+  it("answers 422 user_already_exists for a taken email, whatever its case", async () => {
+    const { email } = await signedUp();
+    const { error } = await client().auth.signUp({ email: email.toUpperCase(), password, options: { data: fanMetadata } });
+    expect(error).toMatchObject({ status: 422, code: "user_already_exists", message: "User already registered" });
+  });
 
-  it('refuses a password shorter than 8 characters as a weak password', async () => {
-    const { error } = await client().auth.signUp({ email: uniqueEmail('weak'), password: 'short', options: { data: fanMetadata } })
-    expect(error?.name).toBe('AuthWeakPasswordError')
-    expect(error).toMatchObject({ status: 422, code: 'weak_password', reasons: ['length'] })
-  })
-})
+  it("refuses a password shorter than 8 characters as a weak password", async () => {
+    const { error } = await client().auth.signUp({ email: uniqueEmail("weak"), password: "short", options: { data: fanMetadata } });
+    expect(error?.name).toBe("AuthWeakPasswordError");
+    expect(error).toMatchObject({ status: 422, code: "weak_password", reasons: ["length"] });
+  });
+});
 
-describe('sign-in and sessions', () => {
-  it('refuses a wrong password with 400 invalid_credentials', async () => {
-    const { email } = await signedUp()
-    const { error } = await client().auth.signInWithPassword({ email, password: 'not the password' })
-    expect(error).toMatchObject({ status: 400, code: 'invalid_credentials', message: 'Invalid login credentials' })
-  })
+describe("sign-in and sessions", () => {
+  it("refuses a wrong password with 400 invalid_credentials", async () => {
+    const { email } = await signedUp();
+    const { error } = await client().auth.signInWithPassword({ email, password: "not the password" });
+    expect(error).toMatchObject({ status: 400, code: "invalid_credentials", message: "Invalid login credentials" });
+  });
 
-  it('answers clients without the API version header in GoTrue’s legacy error shape', async () => {
+  it("answers clients without the API version header in GoTrue’s legacy error shape", async () => {
     const response = await fetch(`${local.url}/auth/v1/token?grant_type=password`, {
-      method: 'POST',
-      headers: { apikey: local.anonKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'nobody@example.test', password }),
-    })
-    expect(response.status).toBe(400)
-    expect(response.headers.get('x-supabase-api-version')).toBeNull()
-    expect(await response.json()).toEqual({ code: 400, error_code: 'invalid_credentials', msg: 'Invalid login credentials' })
-  })
+      method: "POST",
+      headers: { apikey: local.anonKey, "content-type": "application/json" },
+      body: JSON.stringify({ email: "nobody@example.test", password }),
+    });
+    expect(response.status).toBe(400);
+    expect(response.headers.get("x-supabase-api-version")).toBeNull();
+    expect(await response.json()).toEqual({ code: 400, error_code: "invalid_credentials", msg: "Invalid login credentials" });
+  });
 
-  it('rotates refresh tokens, forgives a lost answer and revokes the session when a spent token comes back', async () => {
-    const { supabase, session } = await signedUp()
-    const first = session.refresh_token
-    const refresh = (refresh_token: string) => supabase.auth.refreshSession({ refresh_token })
+  it("rotates refresh tokens, forgives a lost answer and revokes the session when a spent token comes back", async () => {
+    const { supabase, session } = await signedUp();
+    const first = session.refresh_token;
+    const refresh = (refresh_token: string) => supabase.auth.refreshSession({ refresh_token });
 
-    const second = (await refresh(first)).data.session!.refresh_token
-    expect(second).not.toBe(first)
+    const second = (await refresh(first)).data.session!.refresh_token;
+    expect(second).not.toBe(first);
     // the client never stored `second`: using `first` again hands back the same live token
-    expect((await refresh(first)).data.session!.refresh_token).toBe(second)
+    expect((await refresh(first)).data.session!.refresh_token).toBe(second);
 
-    const third = (await refresh(second)).data.session!.refresh_token
+    const third = (await refresh(second)).data.session!.refresh_token;
     // `first` is now two generations old; once the reuse window has passed it can only be a stolen copy
-    await local.stack.db.query(`update auth.refresh_tokens set updated_at = now() - interval '1 minute' where token = $1`, [first])
-    const stolen = await refresh(first)
-    expect(stolen.error).toMatchObject({ status: 400, code: 'refresh_token_already_used' })
+    await local.stack.db.query(`update auth.refresh_tokens set updated_at = now() - interval '1 minute' where token = $1`, [first]);
+    const stolen = await refresh(first);
+    expect(stolen.error).toMatchObject({ status: 400, code: "refresh_token_already_used" });
 
-    const { rows } = await local.stack.db.query<{ revoked: boolean }>('select revoked from auth.refresh_tokens where token = $1', [
-      third,
-    ])
-    expect(rows).toEqual([{ revoked: true }])
-    await local.stack.db.query(`update auth.refresh_tokens set updated_at = now() - interval '1 minute' where token = $1`, [third])
-    expect((await refresh(third)).error).toMatchObject({ status: 400, code: 'refresh_token_already_used' })
-  })
+    const { rows } = await local.stack.db.query<{ revoked: boolean }>("select revoked from auth.refresh_tokens where token = $1", [third]);
+    expect(rows).toEqual([{ revoked: true }]);
+    await local.stack.db.query(`update auth.refresh_tokens set updated_at = now() - interval '1 minute' where token = $1`, [third]);
+    expect((await refresh(third)).error).toMatchObject({ status: 400, code: "refresh_token_already_used" });
+  });
 
-  it('signs out: the refresh token is gone and the access token’s session no longer exists', async () => {
-    const { supabase, session } = await signedUp()
-    expect((await supabase.auth.signOut()).error).toBeNull()
+  it("signs out: the refresh token is gone and the access token’s session no longer exists", async () => {
+    const { supabase, session } = await signedUp();
+    expect((await supabase.auth.signOut()).error).toBeNull();
 
-    const refreshed = await client().auth.refreshSession({ refresh_token: session.refresh_token })
-    expect(refreshed.error).toMatchObject({ status: 400, code: 'refresh_token_not_found' })
+    const refreshed = await client().auth.refreshSession({ refresh_token: session.refresh_token });
+    expect(refreshed.error).toMatchObject({ status: 400, code: "refresh_token_not_found" });
 
-    const { error } = await client().auth.getUser(session.access_token)
-    expect(error?.name).toBe('AuthSessionMissingError')
-  })
+    const { error } = await client().auth.getUser(session.access_token);
+    expect(error?.name).toBe("AuthSessionMissingError");
+  });
 
-  it('treats a user whose session was ended elsewhere as signed out', async () => {
-    const { supabase, email, user } = await signedUp()
-    expect((await supabase.auth.getUser()).data.user?.id).toBe(user.id)
+  it("treats a user whose session was ended elsewhere as signed out", async () => {
+    const { supabase, email, user } = await signedUp();
+    expect((await supabase.auth.getUser()).data.user?.id).toBe(user.id);
 
-    const elsewhere = client()
-    await elsewhere.auth.signInWithPassword({ email, password })
-    await elsewhere.auth.signOut({ scope: 'global' })
+    const elsewhere = client();
+    await elsewhere.auth.signInWithPassword({ email, password });
+    await elsewhere.auth.signOut({ scope: "global" });
 
-    const { data, error } = await supabase.auth.getUser()
-    expect(data.user).toBeNull()
-    expect(error?.name).toBe('AuthSessionMissingError')
-  })
+    const { data, error } = await supabase.auth.getUser();
+    expect(data.user).toBeNull();
+    expect(error?.name).toBe("AuthSessionMissingError");
+  });
 
-  it('updates the user’s metadata and password, ending their other sessions', async () => {
-    const { supabase, email } = await signedUp()
-    const other = client()
-    const otherSession = (await other.auth.signInWithPassword({ email, password })).data.session!
+  it("updates the user’s metadata and password, ending their other sessions", async () => {
+    const { supabase, email } = await signedUp();
+    const other = client();
+    const otherSession = (await other.auth.signInWithPassword({ email, password })).data.session!;
 
-    const { data, error } = await supabase.auth.updateUser({ password: 'a brand new password', data: { username: 'renamed' } })
-    expect(error).toBeNull()
-    expect(data.user?.user_metadata.username).toBe('renamed')
-    expect((await supabase.auth.getUser()).error).toBeNull()
-    expect((await client().auth.getUser(otherSession.access_token)).error?.name).toBe('AuthSessionMissingError')
+    const { data, error } = await supabase.auth.updateUser({ password: "a brand new password", data: { username: "renamed" } });
+    expect(error).toBeNull();
+    expect(data.user?.user_metadata.username).toBe("renamed");
+    expect((await supabase.auth.getUser()).error).toBeNull();
+    expect((await client().auth.getUser(otherSession.access_token)).error?.name).toBe("AuthSessionMissingError");
 
-    const same = await supabase.auth.updateUser({ password: 'a brand new password' })
-    expect(same.error).toMatchObject({ status: 422, code: 'same_password' })
-    expect((await client().auth.signInWithPassword({ email, password: 'a brand new password' })).error).toBeNull()
-  })
-})
+    const same = await supabase.auth.updateUser({ password: "a brand new password" });
+    expect(same.error).toMatchObject({ status: 422, code: "same_password" });
+    expect((await client().auth.signInWithPassword({ email, password: "a brand new password" })).error).toBeNull();
+  });
+});
 
-describe('admin', () => {
-  it('lists users a page at a time with the headers listUsers reads', async () => {
-    for (let i = 0; i < 3; i++) await signedUp()
-    const { rows } = await local.stack.db.query<{ total: number }>('select count(*)::int as total from auth.users')
-    const total = rows[0].total
-    const perPage = Math.ceil(total / 2)
+describe("admin", () => {
+  it("lists users a page at a time with the headers listUsers reads", async () => {
+    for (let i = 0; i < 3; i++) await signedUp();
+    const { rows } = await local.stack.db.query<{ total: number }>("select count(*)::int as total from auth.users");
+    const total = rows[0].total;
+    const perPage = Math.ceil(total / 2);
 
-    const first = await adminClient().auth.admin.listUsers({ page: 1, perPage })
-    expect(first.error).toBeNull()
-    expect(first.data).toMatchObject({ total, nextPage: 2, lastPage: 2, aud: 'authenticated' })
-    expect(first.data.users).toHaveLength(perPage)
+    const first = await adminClient().auth.admin.listUsers({ page: 1, perPage });
+    expect(first.error).toBeNull();
+    expect(first.data).toMatchObject({ total, nextPage: 2, lastPage: 2, aud: "authenticated" });
+    expect(first.data.users).toHaveLength(perPage);
 
-    const second = await adminClient().auth.admin.listUsers({ page: 2, perPage })
-    expect(second.data).toMatchObject({ total, nextPage: null, lastPage: 2 })
-    const ids = [...first.data.users, ...second.data.users].map((u) => u.id)
-    expect(new Set(ids).size).toBe(total)
-  })
+    const second = await adminClient().auth.admin.listUsers({ page: 2, perPage });
+    expect(second.data).toMatchObject({ total, nextPage: null, lastPage: 2 });
+    const ids = [...first.data.users, ...second.data.users].map((u) => u.id);
+    expect(new Set(ids).size).toBe(total);
+  });
 
-  it('refuses the admin API to anyone but the service role', async () => {
-    const { supabase } = await signedUp()
-    const { error } = await supabase.auth.admin.listUsers()
-    expect(error).toMatchObject({ status: 403, code: 'not_admin', message: 'User not allowed' })
-  })
+  it("refuses the admin API to anyone but the service role", async () => {
+    const { supabase } = await signedUp();
+    const { error } = await supabase.auth.admin.listUsers();
+    expect(error).toMatchObject({ status: 403, code: "not_admin", message: "User not allowed" });
+  });
 
-  it('bans a user: no sign-in, no refresh, no user endpoint, until the ban is lifted', async () => {
-    const email = uniqueEmail('banned')
-    const created = await adminClient().auth.admin.createUser({ email, password, email_confirm: true, user_metadata: fanMetadata })
-    expect(created.error).toBeNull()
-    const id = created.data.user!.id
-    const { session } = (await client().auth.signInWithPassword({ email, password })).data
+  it("bans a user: no sign-in, no refresh, no user endpoint, until the ban is lifted", async () => {
+    const email = uniqueEmail("banned");
+    const created = await adminClient().auth.admin.createUser({ email, password, email_confirm: true, user_metadata: fanMetadata });
+    expect(created.error).toBeNull();
+    const id = created.data.user!.id;
+    const { session } = (await client().auth.signInWithPassword({ email, password })).data;
 
-    const banned = await adminClient().auth.admin.updateUserById(id, { ban_duration: '720h' })
-    expect(banned.error).toBeNull()
-    expect(Date.parse(banned.data.user!.banned_until!)).toBeGreaterThan(Date.now() + 29 * 86_400_000)
+    const banned = await adminClient().auth.admin.updateUserById(id, { ban_duration: "720h" });
+    expect(banned.error).toBeNull();
+    expect(Date.parse(banned.data.user!.banned_until!)).toBeGreaterThan(Date.now() + 29 * 86_400_000);
 
-    const signIn = await client().auth.signInWithPassword({ email, password })
-    expect(signIn.error).toMatchObject({ status: 400, code: 'user_banned' })
-    const refresh = await client().auth.refreshSession({ refresh_token: session!.refresh_token })
-    expect(refresh.error).toMatchObject({ status: 400, code: 'user_banned' })
-    const user = await client().auth.getUser(session!.access_token)
-    expect(user.error).toMatchObject({ status: 403, code: 'user_banned' })
+    const signIn = await client().auth.signInWithPassword({ email, password });
+    expect(signIn.error).toMatchObject({ status: 400, code: "user_banned" });
+    const refresh = await client().auth.refreshSession({ refresh_token: session!.refresh_token });
+    expect(refresh.error).toMatchObject({ status: 400, code: "user_banned" });
+    const user = await client().auth.getUser(session!.access_token);
+    expect(user.error).toMatchObject({ status: 403, code: "user_banned" });
 
-    const lifted = await adminClient().auth.admin.updateUserById(id, { ban_duration: 'none' })
-    expect(lifted.data.user?.banned_until).toBeUndefined()
-    expect((await client().auth.signInWithPassword({ email, password })).error).toBeNull()
-  })
+    const lifted = await adminClient().auth.admin.updateUserById(id, { ban_duration: "none" });
+    expect(lifted.data.user?.banned_until).toBeUndefined();
+    expect((await client().auth.signInWithPassword({ email, password })).error).toBeNull();
+  });
 
-  it('deletes a user with their sessions', async () => {
-    const { user, session } = await signedUp()
-    expect((await adminClient().auth.admin.deleteUser(user.id)).error).toBeNull()
-    expect((await adminClient().auth.admin.getUserById(user.id)).error).toMatchObject({ status: 404, code: 'user_not_found' })
-    const refreshed = await client().auth.refreshSession({ refresh_token: session.refresh_token })
-    expect(refreshed.error).toMatchObject({ status: 400, code: 'refresh_token_not_found' })
-  })
+  it("deletes a user with their sessions", async () => {
+    const { user, session } = await signedUp();
+    expect((await adminClient().auth.admin.deleteUser(user.id)).error).toBeNull();
+    expect((await adminClient().auth.admin.getUserById(user.id)).error).toMatchObject({ status: 404, code: "user_not_found" });
+    const refreshed = await client().auth.refreshSession({ refresh_token: session.refresh_token });
+    expect(refreshed.error).toMatchObject({ status: 400, code: "refresh_token_not_found" });
+  });
 
-  it('updates app metadata, merging keys', async () => {
-    const { user } = await signedUp()
-    const { data, error } = await adminClient().auth.admin.updateUserById(user.id, { app_metadata: { role: 'admin' } })
-    expect(error).toBeNull()
-    expect(data.user?.app_metadata).toEqual({ provider: 'email', providers: ['email'], role: 'admin' })
-  })
-})
+  it("updates app metadata, merging keys", async () => {
+    const { user } = await signedUp();
+    const { data, error } = await adminClient().auth.admin.updateUserById(user.id, { app_metadata: { role: "admin" } });
+    expect(error).toBeNull();
+    expect(data.user?.app_metadata).toEqual({ provider: "email", providers: ["email"], role: "admin" });
+  });
+});
 
-describe('password recovery', () => {
-  const resetPage = 'http://localhost:3000/reset-password'
+describe("password recovery", () => {
+  const resetPage = "http://localhost:3000/reset-password";
 
-  it('mails a link that signs the user in (implicit flow) so they can set a new password, once', async () => {
-    const { email } = await signedUp()
-    const { data, error } = await client().auth.resetPasswordForEmail(email, { redirectTo: resetPage })
-    expect(error).toBeNull()
-    expect(data).toEqual({})
-    const mail = lastMailTo(email)
-    expect(mail.subject).toBe('Reset Your Password')
+  it("mails a link that signs the user in (implicit flow) so they can set a new password, once", async () => {
+    const { email } = await signedUp();
+    const { data, error } = await client().auth.resetPasswordForEmail(email, { redirectTo: resetPage });
+    expect(error).toBeNull();
+    expect(data).toEqual({});
+    const mail = lastMailTo(email);
+    expect(mail.subject).toBe("Reset Your Password");
 
-    const landing = await follow(mail.link!)
-    expect(`${landing.origin}${landing.pathname}`).toBe(resetPage)
-    const fragment = new URLSearchParams(landing.hash.slice(1))
-    expect(fragment.get('type')).toBe('recovery')
+    const landing = await follow(mail.link!);
+    expect(`${landing.origin}${landing.pathname}`).toBe(resetPage);
+    const fragment = new URLSearchParams(landing.hash.slice(1));
+    expect(fragment.get("type")).toBe("recovery");
 
-    const recovering = client()
+    const recovering = client();
     const set = await recovering.auth.setSession({
-      access_token: fragment.get('access_token')!,
-      refresh_token: fragment.get('refresh_token')!,
-    })
-    expect(set.error).toBeNull()
-    expect((await recovering.auth.updateUser({ password: 'recovered password' })).error).toBeNull()
-    expect((await client().auth.signInWithPassword({ email, password: 'recovered password' })).error).toBeNull()
-    expect((await client().auth.signInWithPassword({ email, password })).error?.code).toBe('invalid_credentials')
+      access_token: fragment.get("access_token")!,
+      refresh_token: fragment.get("refresh_token")!,
+    });
+    expect(set.error).toBeNull();
+    expect((await recovering.auth.updateUser({ password: "recovered password" })).error).toBeNull();
+    expect((await client().auth.signInWithPassword({ email, password: "recovered password" })).error).toBeNull();
+    expect((await client().auth.signInWithPassword({ email, password })).error?.code).toBe("invalid_credentials");
 
-    const again = await follow(mail.link!)
-    expect(new URLSearchParams(again.hash.slice(1)).get('error_code')).toBe('otp_expired')
-  })
+    const again = await follow(mail.link!);
+    expect(new URLSearchParams(again.hash.slice(1)).get("error_code")).toBe("otp_expired");
+  });
 
-  it('works through @supabase/ssr’s PKCE flow with the verifier kept in cookies', async () => {
-    const { email } = await signedUp()
-    const jar = new Map<string, string>()
+  it("works through @supabase/ssr’s PKCE flow with the verifier kept in cookies", async () => {
+    const { email } = await signedUp();
+    const jar = new Map<string, string>();
     // a new server client per request, sharing only the cookie jar, as in the Worker
     const serverClient = () =>
       createServerClient(local.url, local.anonKey, {
-        global: { headers: { 'x-forwarded-for': nextAddress() } },
+        global: { headers: { "x-forwarded-for": nextAddress() } },
         cookies: {
           getAll: () => [...jar].map(([name, value]) => ({ name, value })),
           setAll: (cookies) => {
             for (const { name, value, options } of cookies) {
-              if (options?.maxAge === 0 || value === '') jar.delete(name)
-              else jar.set(name, value)
+              if (options?.maxAge === 0 || value === "") jar.delete(name);
+              else jar.set(name, value);
             }
           },
         },
-      })
+      });
 
-    expect((await serverClient().auth.resetPasswordForEmail(email, { redirectTo: resetPage })).error).toBeNull()
-    const mail = lastMailTo(email)
-    expect(new URL(mail.link!).searchParams.get('token')).toMatch(/^pkce_/)
+    expect((await serverClient().auth.resetPasswordForEmail(email, { redirectTo: resetPage })).error).toBeNull();
+    const mail = lastMailTo(email);
+    expect(new URL(mail.link!).searchParams.get("token")).toMatch(/^pkce_/);
 
-    const landing = await follow(mail.link!)
-    expect(`${landing.origin}${landing.pathname}`).toBe(resetPage)
-    const code = landing.searchParams.get('code')!
-    expect(code).toBeTruthy()
+    const landing = await follow(mail.link!);
+    expect(`${landing.origin}${landing.pathname}`).toBe(resetPage);
+    const code = landing.searchParams.get("code")!;
+    expect(code).toBeTruthy();
 
-    const exchanged = await serverClient().auth.exchangeCodeForSession(code)
-    expect(exchanged.error).toBeNull()
-    expect(exchanged.data.user?.email).toBe(email)
-    expect((await serverClient().auth.updateUser({ password: 'pkce recovered password' })).error).toBeNull()
-    expect((await client().auth.signInWithPassword({ email, password: 'pkce recovered password' })).error).toBeNull()
-  })
+    const exchanged = await serverClient().auth.exchangeCodeForSession(code);
+    expect(exchanged.error).toBeNull();
+    expect(exchanged.data.user?.email).toBe(email);
+    expect((await serverClient().auth.updateUser({ password: "pkce recovered password" })).error).toBeNull();
+    expect((await client().auth.signInWithPassword({ email, password: "pkce recovered password" })).error).toBeNull();
+  });
 
-  it('accepts the link’s token through verifyOtp({ token_hash }), once', async () => {
-    const { email } = await signedUp()
-    await client().auth.resetPasswordForEmail(email, { redirectTo: resetPage })
-    const tokenHash = new URL(lastMailTo(email).link!).searchParams.get('token')!
+  it("accepts the link’s token through verifyOtp({ token_hash }), once", async () => {
+    const { email } = await signedUp();
+    await client().auth.resetPasswordForEmail(email, { redirectTo: resetPage });
+    const tokenHash = new URL(lastMailTo(email).link!).searchParams.get("token")!;
 
-    const verified = await client().auth.verifyOtp({ token_hash: tokenHash, type: 'recovery' })
-    expect(verified.error).toBeNull()
-    expect(verified.data.user?.email).toBe(email)
-    const again = await client().auth.verifyOtp({ token_hash: tokenHash, type: 'recovery' })
-    expect(again.error).toMatchObject({ status: 403, code: 'otp_expired' })
-  })
+    const verified = await client().auth.verifyOtp({ token_hash: tokenHash, type: "recovery" });
+    expect(verified.error).toBeNull();
+    expect(verified.data.user?.email).toBe(email);
+    const again = await client().auth.verifyOtp({ token_hash: tokenHash, type: "recovery" });
+    expect(again.error).toMatchObject({ status: 403, code: "otp_expired" });
+  });
 
-  it('refuses an auth code with the wrong verifier', async () => {
-    const { email } = await signedUp()
-    const challenge = Buffer.alloc(32, 7).toString('base64url').padEnd(43, 'a')
+  it("refuses an auth code with the wrong verifier", async () => {
+    const { email } = await signedUp();
+    const challenge = Buffer.alloc(32, 7).toString("base64url").padEnd(43, "a");
     await fetch(`${local.url}/auth/v1/recover`, {
-      method: 'POST',
-      headers: { apikey: local.anonKey, 'content-type': 'application/json', 'x-supabase-api-version': '2024-01-01' },
-      body: JSON.stringify({ email, code_challenge: challenge, code_challenge_method: 's256' }),
-    })
-    const code = (await follow(lastMailTo(email).link!)).searchParams.get('code')
+      method: "POST",
+      headers: { apikey: local.anonKey, "content-type": "application/json", "x-supabase-api-version": "2024-01-01" },
+      body: JSON.stringify({ email, code_challenge: challenge, code_challenge_method: "s256" }),
+    });
+    const code = (await follow(lastMailTo(email).link!)).searchParams.get("code");
     const response = await fetch(`${local.url}/auth/v1/token?grant_type=pkce`, {
-      method: 'POST',
-      headers: { apikey: local.anonKey, 'content-type': 'application/json', 'x-supabase-api-version': '2024-01-01' },
-      body: JSON.stringify({ auth_code: code, code_verifier: 'not-the-verifier-that-made-the-challenge-at-all' }),
-    })
-    expect(response.status).toBe(403)
-    expect(await response.json()).toMatchObject({ code: 'bad_code_verifier' })
-  })
+      method: "POST",
+      headers: { apikey: local.anonKey, "content-type": "application/json", "x-supabase-api-version": "2024-01-01" },
+      body: JSON.stringify({ auth_code: code, code_verifier: "not-the-verifier-that-made-the-challenge-at-all" }),
+    });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ code: "bad_code_verifier" });
+  });
 
-  it('answers {} for an unknown email and mails nothing', async () => {
-    const before = local.stack.outbox.messages.length
-    const { data, error } = await client().auth.resetPasswordForEmail('nobody-here@example.test', { redirectTo: resetPage })
-    expect(error).toBeNull()
-    expect(data).toEqual({})
-    expect(local.stack.outbox.messages.length).toBe(before)
-  })
+  it("answers {} for an unknown email and mails nothing", async () => {
+    const before = local.stack.outbox.messages.length;
+    const { data, error } = await client().auth.resetPasswordForEmail("nobody-here@example.test", { redirectTo: resetPage });
+    expect(error).toBeNull();
+    expect(data).toEqual({});
+    expect(local.stack.outbox.messages.length).toBe(before);
+  });
 
-  it('sends the link back to the site URL when redirect_to points to another origin', async () => {
-    const { email } = await signedUp()
-    await client().auth.resetPasswordForEmail(email, { redirectTo: 'https://evil.example/steal' })
-    const link = new URL(lastMailTo(email).link!)
-    expect(link.searchParams.get('redirect_to')).toBe(localDefaults.siteUrl)
-    expect((await follow(link.toString())).origin).toBe(localDefaults.siteUrl)
-  })
+  it("sends the link back to the site URL when redirect_to points to another origin", async () => {
+    const { email } = await signedUp();
+    await client().auth.resetPasswordForEmail(email, { redirectTo: "https://evil.example/steal" });
+    const link = new URL(lastMailTo(email).link!);
+    expect(link.searchParams.get("redirect_to")).toBe(localDefaults.siteUrl);
+    expect((await follow(link.toString())).origin).toBe(localDefaults.siteUrl);
+  });
 
-  it('shows the outbox to the developer', async () => {
-    const { email } = await signedUp()
-    await client().auth.resetPasswordForEmail(email)
-    const page = await (await fetch(`${local.url}/auth/v1/outbox`)).text()
-    expect(page).toContain(email)
-  })
-})
+  it("shows the outbox to the developer", async () => {
+    const { email } = await signedUp();
+    await client().auth.resetPasswordForEmail(email);
+    const page = await (await fetch(`${local.url}/auth/v1/outbox`)).text();
+    expect(page).toContain(email);
+  });
+});
 
-describe('redirect_to validation', () => {
-  const config = { siteUrl: 'http://localhost:3000', redirectAllowList: ['https://app.example.com/**', 'https://*.example.org/cb'] }
+describe("redirect_to validation", () => {
+  const config = { siteUrl: "http://localhost:3000", redirectAllowList: ["https://app.example.com/**", "https://*.example.org/cb"] };
 
   it.each([
-    ['http://localhost:3000/reset-password', true],
-    ['http://localhost:4000/anything', true],
-    ['http://127.0.0.1:9999/', true],
-    ['https://app.example.com/reset-password?x=1#frag', true],
-    ['https://preview.example.org/cb', true],
-    ['https://a.b.example.org/cb', false],
-    ['https://evil.example/', false],
-    ['http://localhost:3000@evil.example/', false],
-    ['https://app.example.com.evil.example/', false],
-    ['http://10.0.0.1/', false],
-    ['javascript:alert(1)', false],
-    ['\thttps://evil.example/', false],
-    ['https:/\\evil.example/', false],
-  ])('%s → %s', (target, allowed) => {
-    expect(isAllowedRedirect(config, target)).toBe(allowed)
-  })
-})
+    ["http://localhost:3000/reset-password", true],
+    ["http://localhost:4000/anything", true],
+    ["http://127.0.0.1:9999/", true],
+    ["https://app.example.com/reset-password?x=1#frag", true],
+    ["https://preview.example.org/cb", true],
+    ["https://a.b.example.org/cb", false],
+    ["https://evil.example/", false],
+    ["http://localhost:3000@evil.example/", false],
+    ["https://app.example.com.evil.example/", false],
+    ["http://10.0.0.1/", false],
+    ["javascript:alert(1)", false],
+    ["\thttps://evil.example/", false],
+    ["https:/\\evil.example/", false],
+  ])("%s → %s", (target, allowed) => {
+    expect(isAllowedRedirect(config, target)).toBe(allowed);
+  });
+});
 
-describe('rate limit', () => {
-  it('answers 429 over_request_rate_limit once a client exceeds the /token limit, other clients unaffected', async () => {
-    const { email } = await signedUp()
-    const config = local.stack.config as typeof local.stack.config & { tokenRateLimit?: { perFiveMinutes: number } }
-    config.tokenRateLimit = { perFiveMinutes: 3 }
+describe("rate limit", () => {
+  it("answers 429 over_request_rate_limit once a client exceeds the /token limit, other clients unaffected", async () => {
+    const { email } = await signedUp();
+    const config = local.stack.config as typeof local.stack.config & { tokenRateLimit?: { perFiveMinutes: number } };
+    config.tokenRateLimit = { perFiveMinutes: 3 };
     try {
-      const supabase = client()
+      const supabase = client();
       for (let i = 0; i < 3; i++) {
-        expect((await supabase.auth.signInWithPassword({ email, password: 'wrong password' })).error?.status).toBe(400)
+        expect((await supabase.auth.signInWithPassword({ email, password: "wrong password" })).error?.status).toBe(400);
       }
-      const limited = await supabase.auth.signInWithPassword({ email, password })
-      expect(limited.error).toMatchObject({ status: 429, code: 'over_request_rate_limit' })
-      expect((await client().auth.signInWithPassword({ email, password })).error).toBeNull()
+      const limited = await supabase.auth.signInWithPassword({ email, password });
+      expect(limited.error).toMatchObject({ status: 429, code: "over_request_rate_limit" });
+      expect((await client().auth.signInWithPassword({ email, password })).error).toBeNull();
     } finally {
-      delete config.tokenRateLimit
+      delete config.tokenRateLimit;
     }
-  })
-})
+  });
+});

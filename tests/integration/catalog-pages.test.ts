@@ -1,174 +1,181 @@
 // The one-read-per-page functions of the public catalog (home_page, artist_page, fan_page,
 // search_artists) against the demo data, as a visitor, a fan and the artist: what each sees is decided
 // by the tables' row-level security, because the functions run as the caller.
-import { createClient, type SupabaseClient } from '@supabase/supabase-js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { LocalStack } from '../../supabase/local/server.ts'
-import { startTestStack } from '../support/test-stack.ts'
+import { createClient, type SupabaseClient } from "@supabase/supabase-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { LocalStack } from "../../supabase/local/server.ts";
+import { startTestStack } from "../support/test-stack.ts";
 
-const demoArtist = 'a1000000-0000-4000-8000-000000000012'
-const demoFan = 'f0000000-0000-4000-8000-000000000001'
+const demoArtist = "a1000000-0000-4000-8000-000000000012";
+const demoFan = "f0000000-0000-4000-8000-000000000001";
 
-let local: LocalStack
-let visitor: SupabaseClient
+let local: LocalStack;
+let visitor: SupabaseClient;
 
 beforeAll(async () => {
-  local = await startTestStack({ seed: true, seedMedia: false })
-  visitor = client()
-})
+  local = await startTestStack({ seed: true, seedMedia: false });
+  visitor = client();
+});
 
 afterAll(async () => {
-  await local?.close()
-})
+  await local?.close();
+});
 
 function client(): SupabaseClient {
-  return createClient(local.url, local.anonKey, { auth: { persistSession: false, autoRefreshToken: false } })
+  return createClient(local.url, local.anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
 }
 
 async function signIn(email: string, password: string) {
-  const supabase = client()
-  const { error } = await supabase.auth.signInWithPassword({ email, password })
-  expect(error).toBeNull()
-  return supabase
+  const supabase = client();
+  const { error } = await supabase.auth.signInWithPassword({ email, password });
+  expect(error).toBeNull();
+  return supabase;
 }
 
 async function all<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
-  return (await local.stack.db.query<T>(sql, params)).rows
+  return (await local.stack.db.query<T>(sql, params)).rows;
 }
 
-type Card = { id: string; artist_name: string; follower_count: number; genres: string[] }
+type Card = { id: string; artist_name: string; follower_count: number; genres: string[] };
 type Home = {
-  news: { title: string }[]
-  featured: { artist: Card; track: { id: string; title: string; release_date: string }; is_following: boolean } | null
-  new_artists: Card[]
-  popular_artists: Card[]
-  genres: { genre: string; track_count: number; tracks: { id: string; title: string; artist_name: string; release_date: string }[] }[]
-}
+  news: { title: string }[];
+  featured: { artist: Card; track: { id: string; title: string; release_date: string }; is_following: boolean } | null;
+  new_artists: Card[];
+  popular_artists: Card[];
+  genres: { genre: string; track_count: number; tracks: { id: string; title: string; artist_name: string; release_date: string }[] }[];
+};
 type ArtistPage = Card & {
-  bio: string
-  is_following: boolean
-  latest_followers: { id: string; display_name: string; is_fan: boolean }[]
-  upcoming_shows: { date: string; venue: string; city: string }[]
-  tracks: { id: string; title: string; release_date: string }[]
-}
+  bio: string;
+  is_following: boolean;
+  latest_followers: { id: string; display_name: string; is_fan: boolean }[];
+  upcoming_shows: { date: string; venue: string; city: string }[];
+  tracks: { id: string; title: string; release_date: string }[];
+};
 
-describe('home_page', () => {
-  it('returns the active news newest first, the latest release, the newest and most followed artists and every genre', async () => {
-    const { data, error } = await visitor.rpc('home_page')
-    expect(error).toBeNull()
-    const home = data as Home
+describe("home_page", () => {
+  it("returns the active news newest first, the latest release, the newest and most followed artists and every genre", async () => {
+    const { data, error } = await visitor.rpc("home_page");
+    expect(error).toBeNull();
+    const home = data as Home;
 
-    const news = await all<{ title: string }>('select title from news_items where active order by created_at desc')
-    expect(home.news.map((item) => item.title)).toEqual(news.map((item) => item.title))
+    const news = await all<{ title: string }>("select title from news_items where active order by created_at desc");
+    expect(home.news.map((item) => item.title)).toEqual(news.map((item) => item.title));
 
     const [latest] = await all<{ id: string; artist_id: string }>(
-      'select id, artist_id from tracks where release_date <= current_date order by release_date desc, created_at desc limit 1',
-    )
-    expect(home.featured?.track.id).toBe(latest.id)
-    expect(home.featured?.artist.id).toBe(latest.artist_id)
-    expect(home.featured?.is_following).toBe(false)
+      "select id, artist_id from tracks where release_date <= current_date order by release_date desc, created_at desc limit 1",
+    );
+    expect(home.featured?.track.id).toBe(latest.id);
+    expect(home.featured?.artist.id).toBe(latest.artist_id);
+    expect(home.featured?.is_following).toBe(false);
 
-    const newest = await all<{ id: string }>('select id from artist_profiles order by created_at desc limit 5')
-    expect(home.new_artists.map((artist) => artist.id)).toEqual(newest.map((artist) => artist.id))
-    const popular = await all<{ id: string }>('select id from artist_profiles order by follower_count desc, artist_name limit 5')
-    expect(home.popular_artists.map((artist) => artist.id)).toEqual(popular.map((artist) => artist.id))
-    expect(home.popular_artists[0].follower_count).toBeGreaterThanOrEqual(home.popular_artists[4].follower_count)
+    const newest = await all<{ id: string }>("select id from artist_profiles order by created_at desc limit 5");
+    expect(home.new_artists.map((artist) => artist.id)).toEqual(newest.map((artist) => artist.id));
+    const popular = await all<{ id: string }>("select id from artist_profiles order by follower_count desc, artist_name limit 5");
+    expect(home.popular_artists.map((artist) => artist.id)).toEqual(popular.map((artist) => artist.id));
+    expect(home.popular_artists[0].follower_count).toBeGreaterThanOrEqual(home.popular_artists[4].follower_count);
 
     const counts = await all<{ genre: string; n: number }>(
-      'select genre, count(*)::int as n from tracks where release_date <= current_date group by genre order by n desc, genre',
-    )
-    expect(home.genres.map((genre) => [genre.genre, genre.track_count])).toEqual(counts.map((row) => [row.genre, row.n]))
+      "select genre, count(*)::int as n from tracks where release_date <= current_date group by genre order by n desc, genre",
+    );
+    expect(home.genres.map((genre) => [genre.genre, genre.track_count])).toEqual(counts.map((row) => [row.genre, row.n]));
     for (const genre of home.genres) {
-      expect(genre.tracks.length).toBe(Math.min(5, genre.track_count))
-      const dates = genre.tracks.map((track) => track.release_date)
-      expect(dates).toEqual([...dates].sort().reverse())
+      expect(genre.tracks.length).toBe(Math.min(5, genre.track_count));
+      const dates = genre.tracks.map((track) => track.release_date);
+      expect(dates).toEqual([...dates].sort().reverse());
     }
-  })
+  });
 
-  it('never shows an unreleased track, not even to its artist', async () => {
-    const artist = await signIn('artist@example.com', 'artist-demo-pass')
-    const { data } = await artist.rpc('home_page')
-    const titles = (data as Home).genres.flatMap((genre) => genre.tracks.map((track) => track.title))
-    expect(titles).not.toContain('Northern Line')
-    expect((data as Home).genres.find((genre) => genre.genre === 'Indie')?.track_count).toBe(6)
-  })
-})
+  it("never shows an unreleased track, not even to its artist", async () => {
+    const artist = await signIn("artist@example.com", "artist-demo-pass");
+    const { data } = await artist.rpc("home_page");
+    const titles = (data as Home).genres.flatMap((genre) => genre.tracks.map((track) => track.title));
+    expect(titles).not.toContain("Northern Line");
+    expect((data as Home).genres.find((genre) => genre.genre === "Indie")?.track_count).toBe(6);
+  });
+});
 
-describe('artist_page', () => {
-  it('returns the profile, latest 5 followers, upcoming shows only and released tracks newest first to a visitor', async () => {
-    const { data, error } = await visitor.rpc('artist_page', { artist_id: demoArtist })
-    expect(error).toBeNull()
-    const page = data as ArtistPage
-    expect(page.artist_name).toBe('The Paper Lanterns')
-    expect(page.is_following).toBe(false)
+describe("artist_page", () => {
+  it("returns the profile, latest 5 followers, upcoming shows only and released tracks newest first to a visitor", async () => {
+    const { data, error } = await visitor.rpc("artist_page", { artist_id: demoArtist });
+    expect(error).toBeNull();
+    const page = data as ArtistPage;
+    expect(page.artist_name).toBe("The Paper Lanterns");
+    expect(page.is_following).toBe(false);
 
-    const followers = await all<{ fan_id: string }>('select fan_id from followers where artist_id = $1 order by created_at desc limit 5', [demoArtist])
-    expect(page.latest_followers.map((follower) => follower.id)).toEqual(followers.map((follower) => follower.fan_id))
-    const [{ n }] = await all<{ n: number }>('select count(*)::int as n from followers where artist_id = $1', [demoArtist])
-    expect(page.follower_count).toBe(n)
+    const followers = await all<{ fan_id: string }>("select fan_id from followers where artist_id = $1 order by created_at desc limit 5", [
+      demoArtist,
+    ]);
+    expect(page.latest_followers.map((follower) => follower.id)).toEqual(followers.map((follower) => follower.fan_id));
+    const [{ n }] = await all<{ n: number }>("select count(*)::int as n from followers where artist_id = $1", [demoArtist]);
+    expect(page.follower_count).toBe(n);
 
-    const today = new Date().toISOString().slice(0, 10)
-    expect(page.upcoming_shows.length).toBe(3)
-    expect(page.upcoming_shows.every((show) => show.date >= today)).toBe(true)
-    expect(page.upcoming_shows.map((show) => show.venue)).not.toContain("King Tut's Wah Wah Hut")
+    const today = new Date().toISOString().slice(0, 10);
+    expect(page.upcoming_shows.length).toBe(3);
+    expect(page.upcoming_shows.every((show) => show.date >= today)).toBe(true);
+    expect(page.upcoming_shows.map((show) => show.venue)).not.toContain("King Tut's Wah Wah Hut");
 
-    expect(page.tracks.map((track) => track.title)).not.toContain('Northern Line')
-    expect(page.tracks.length).toBe(6)
-    const dates = page.tracks.map((track) => track.release_date)
-    expect(dates).toEqual([...dates].sort().reverse())
-  })
+    expect(page.tracks.map((track) => track.title)).not.toContain("Northern Line");
+    expect(page.tracks.length).toBe(6);
+    const dates = page.tracks.map((track) => track.release_date);
+    expect(dates).toEqual([...dates].sort().reverse());
+  });
 
-  it('shows the artist their own upcoming release, and a follower that they follow', async () => {
-    const artist = await signIn('artist@example.com', 'artist-demo-pass')
-    const own = (await artist.rpc('artist_page', { artist_id: demoArtist })).data as ArtistPage
-    expect(own.tracks.map((track) => track.title)).toContain('Northern Line')
+  it("shows the artist their own upcoming release, and a follower that they follow", async () => {
+    const artist = await signIn("artist@example.com", "artist-demo-pass");
+    const own = (await artist.rpc("artist_page", { artist_id: demoArtist })).data as ArtistPage;
+    expect(own.tracks.map((track) => track.title)).toContain("Northern Line");
 
-    const fan = await signIn('fan@example.com', 'fan-demo-pass')
-    const followed = (await fan.rpc('artist_page', { artist_id: demoArtist })).data as ArtistPage
-    expect(followed.is_following).toBe(true)
-  })
+    const fan = await signIn("fan@example.com", "fan-demo-pass");
+    const followed = (await fan.rpc("artist_page", { artist_id: demoArtist })).data as ArtistPage;
+    expect(followed.is_following).toBe(true);
+  });
 
-  it('returns null for an unknown artist and for a fan', async () => {
-    expect((await visitor.rpc('artist_page', { artist_id: crypto.randomUUID() })).data).toBeNull()
-    expect((await visitor.rpc('artist_page', { artist_id: demoFan })).data).toBeNull()
-  })
-})
+  it("returns null for an unknown artist and for a fan", async () => {
+    expect((await visitor.rpc("artist_page", { artist_id: crypto.randomUUID() })).data).toBeNull();
+    expect((await visitor.rpc("artist_page", { artist_id: demoFan })).data).toBeNull();
+  });
+});
 
-describe('fan_page', () => {
-  it('returns the fan and the artists they follow, most recent first', async () => {
-    const { data, error } = await visitor.rpc('fan_page', { fan_id: demoFan })
-    expect(error).toBeNull()
-    const page = data as { username: string; favorite_genres: string[]; following: Card[] }
-    expect(page.username).toBe('rileyspins')
-    expect(page.favorite_genres).toEqual(['Indie', 'Folk', 'Electronic'])
-    const follows = await all<{ artist_id: string }>('select artist_id from followers where fan_id = $1 order by created_at desc', [demoFan])
-    expect(page.following.map((artist) => artist.id)).toEqual(follows.map((follow) => follow.artist_id))
-  })
+describe("fan_page", () => {
+  it("returns the fan and the artists they follow, most recent first", async () => {
+    const { data, error } = await visitor.rpc("fan_page", { fan_id: demoFan });
+    expect(error).toBeNull();
+    const page = data as { username: string; favorite_genres: string[]; following: Card[] };
+    expect(page.username).toBe("rileyspins");
+    expect(page.favorite_genres).toEqual(["Indie", "Folk", "Electronic"]);
+    const follows = await all<{ artist_id: string }>("select artist_id from followers where fan_id = $1 order by created_at desc", [
+      demoFan,
+    ]);
+    expect(page.following.map((artist) => artist.id)).toEqual(follows.map((follow) => follow.artist_id));
+  });
 
-  it('returns null for an unknown fan and for an artist', async () => {
-    expect((await visitor.rpc('fan_page', { fan_id: crypto.randomUUID() })).data).toBeNull()
-    expect((await visitor.rpc('fan_page', { fan_id: demoArtist })).data).toBeNull()
-  })
-})
+  it("returns null for an unknown fan and for an artist", async () => {
+    expect((await visitor.rpc("fan_page", { fan_id: crypto.randomUUID() })).data).toBeNull();
+    expect((await visitor.rpc("fan_page", { fan_id: demoArtist })).data).toBeNull();
+  });
+});
 
-describe('search_artists', () => {
+describe("search_artists", () => {
   const names = async (args: { search: string; include_genres?: boolean }) => {
-    const { data, error } = await visitor.rpc('search_artists', args).select('artist_name').order('artist_name')
-    expect(error).toBeNull()
-    return ((data ?? []) as { artist_name: string }[]).map((row) => row.artist_name)
-  }
+    const { data, error } = await visitor.rpc("search_artists", args).select("artist_name").order("artist_name");
+    expect(error).toBeNull();
+    return ((data ?? []) as { artist_name: string }[]).map((row) => row.artist_name);
+  };
 
-  it('matches name, short description and genre case-insensitively, or only name and description', async () => {
-    expect(await names({ search: '  lanterns ' })).toEqual(['The Paper Lanterns'])
-    expect(await names({ search: 'LEIPZIG' })).toEqual(['Lumen Drift'])
-    expect(await names({ search: 'hip HOP' })).toEqual(['Ozi Reyes'])
-    expect(await names({ search: 'hip hop', include_genres: false })).toEqual([])
-    expect(await names({ search: '%' })).toEqual([])
-    expect((await names({ search: '' })).length).toBe(12)
-  })
+  it("matches name, short description and genre case-insensitively, or only name and description", async () => {
+    expect(await names({ search: "  lanterns " })).toEqual(["The Paper Lanterns"]);
+    expect(await names({ search: "LEIPZIG" })).toEqual(["Lumen Drift"]);
+    expect(await names({ search: "hip HOP" })).toEqual(["Ozi Reyes"]);
+    expect(await names({ search: "hip hop", include_genres: false })).toEqual([]);
+    expect(await names({ search: "%" })).toEqual([]);
+    expect((await names({ search: "" })).length).toBe(12);
+  });
 
-  it('can be filtered and sorted like the directory cards', async () => {
-    const { data } = await visitor.rpc('search_artists', { search: '' }).overlaps('genres', ['Jazz', 'Metal']).order('follower_count', { ascending: false })
-    expect((data ?? []).map((row: { artist_name: string }) => row.artist_name).sort()).toEqual(['Harbor Street Quartet', 'Iron Tide'])
-  })
-})
+  it("can be filtered and sorted like the directory cards", async () => {
+    const { data } = await visitor
+      .rpc("search_artists", { search: "" })
+      .overlaps("genres", ["Jazz", "Metal"])
+      .order("follower_count", { ascending: false });
+    expect((data ?? []).map((row: { artist_name: string }) => row.artist_name).sort()).toEqual(["Harbor Street Quartet", "Iron Tide"]);
+  });
+});

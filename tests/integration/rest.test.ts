@@ -1,35 +1,35 @@
-import { createClient, type SupabaseClient } from '@supabase/supabase-js'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { signJwt } from '../../supabase/local/jwt.ts'
-import type { LocalStack } from '../../supabase/local/server.ts'
-import { startTestStack } from '../support/test-stack.ts'
+import { createClient, type SupabaseClient } from "@supabase/supabase-js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { signJwt } from "../../supabase/local/jwt.ts";
+import type { LocalStack } from "../../supabase/local/server.ts";
+import { startTestStack } from "../support/test-stack.ts";
 
 // The REST service through the real supabase-js client, on small tables of its own (prefixed rest_ so
 // they never meet the product's schema), created as the superuser.
 
-let local: LocalStack
-let anon: SupabaseClient
-let service: SupabaseClient
-let ann: SupabaseClient
-let bob: SupabaseClient
+let local: LocalStack;
+let anon: SupabaseClient;
+let service: SupabaseClient;
+let ann: SupabaseClient;
+let bob: SupabaseClient;
 
-const annId = '11111111-1111-4111-8111-111111111111'
-const bobId = '22222222-2222-4222-8222-222222222222'
-const options = { auth: { persistSession: false, autoRefreshToken: false } }
+const annId = "11111111-1111-4111-8111-111111111111";
+const bobId = "22222222-2222-4222-8222-222222222222";
+const options = { auth: { persistSession: false, autoRefreshToken: false } };
 
 function tokenFor(sub: string, expiresIn = 3600): string {
   return signJwt(
-    { sub, role: 'authenticated', aud: 'authenticated', exp: Math.floor(Date.now() / 1000) + expiresIn },
+    { sub, role: "authenticated", aud: "authenticated", exp: Math.floor(Date.now() / 1000) + expiresIn },
     local.stack.config.jwtSecret,
-  )
+  );
 }
 
 function clientWithToken(token: string): SupabaseClient {
-  return createClient(local.url, local.anonKey, { ...options, global: { headers: { Authorization: `Bearer ${token}` } } })
+  return createClient(local.url, local.anonKey, { ...options, global: { headers: { Authorization: `Bearer ${token}` } } });
 }
 
 beforeAll(async () => {
-  local = await startTestStack({ seed: false })
+  local = await startTestStack({ seed: false });
   await local.stack.db.exec(`
     create table public.rest_artists (
       id serial primary key,
@@ -99,577 +99,580 @@ beforeAll(async () => {
       (2, 1, 'Drop, Zone', 0.99, 7, '2026-02-01', null);
     insert into public.rest_bios values (1, 'Ann is from Ann Arbor.');
     insert into public.rest_notes (owner_id, body) values ('${annId}', 'ann''s note'), ('${bobId}', 'bob''s note');
-  `)
-  anon = createClient(local.url, local.anonKey, options)
-  service = createClient(local.url, local.serviceRoleKey, options)
-  ann = clientWithToken(tokenFor(annId))
-  bob = clientWithToken(tokenFor(bobId))
-}, 120_000)
+  `);
+  anon = createClient(local.url, local.anonKey, options);
+  service = createClient(local.url, local.serviceRoleKey, options);
+  ann = clientWithToken(tokenFor(annId));
+  bob = clientWithToken(tokenFor(bobId));
+}, 120_000);
 
 afterAll(async () => {
-  await local?.close()
-})
+  await local?.close();
+});
 
 async function raw(path: string, init: RequestInit = {}): Promise<Response> {
   return fetch(`${local.url}/rest/v1/${path}`, {
     ...init,
     headers: { apikey: local.anonKey, ...(init.headers as Record<string, string>) },
-  })
+  });
 }
 
-describe('select', () => {
-  it('returns columns with the values Postgres gives JSON: numerics, int8, dates, timestamps, arrays, jsonb', async () => {
-    const { data, error } = await anon
-      .from('rest_tracks')
-      .select('id, title, price, plays, released_on, published')
-      .eq('id', 1)
-    expect(error).toBeNull()
-    expect(data).toEqual([{ id: 1, title: 'Autumn', price: 1.99, plays: 10, released_on: '2026-01-05', published: true }])
-    const { data: artist } = await anon.from('rest_artists').select('*').eq('id', 1).single()
+describe("select", () => {
+  it("returns columns with the values Postgres gives JSON: numerics, int8, dates, timestamps, arrays, jsonb", async () => {
+    const { data, error } = await anon.from("rest_tracks").select("id, title, price, plays, released_on, published").eq("id", 1);
+    expect(error).toBeNull();
+    expect(data).toEqual([{ id: 1, title: "Autumn", price: 1.99, plays: 10, released_on: "2026-01-05", published: true }]);
+    const { data: artist } = await anon.from("rest_artists").select("*").eq("id", 1).single();
     expect(artist).toEqual({
       id: 1,
-      name: 'Ann Arbor',
-      genre: 'jazz',
-      tags: ['live', 'vinyl'],
-      links: { site: { url: 'https://ann.example' }, rank: 1 },
-      bio: 'Plays, sings.',
-      created_at: '2026-01-01T00:00:00+00:00',
-    })
-  })
+      name: "Ann Arbor",
+      genre: "jazz",
+      tags: ["live", "vinyl"],
+      links: { site: { url: "https://ann.example" }, rank: 1 },
+      bio: "Plays, sings.",
+      created_at: "2026-01-01T00:00:00+00:00",
+    });
+  });
 
-  it('renames with aliases, casts, and reads JSON paths', async () => {
+  it("renames with aliases, casts, and reads JSON paths", async () => {
     const { data, error } = await anon
-      .from('rest_artists')
-      .select('artist:name, id::text, site:links->site->>url, rank:links->rank, links->site->url')
-      .eq('id', 1)
-    expect(error).toBeNull()
-    expect(data).toEqual([{ artist: 'Ann Arbor', id: '1', site: 'https://ann.example', rank: 1, url: 'https://ann.example' }])
-  })
+      .from("rest_artists")
+      .select("artist:name, id::text, site:links->site->>url, rank:links->rank, links->site->url")
+      .eq("id", 1);
+    expect(error).toBeNull();
+    expect(data).toEqual([{ artist: "Ann Arbor", id: "1", site: "https://ann.example", rank: 1, url: "https://ann.example" }]);
+  });
 
-  it('embeds a to-one relationship as an object or null, and a to-many one as an array', async () => {
+  it("embeds a to-one relationship as an object or null, and a to-many one as an array", async () => {
     const { data, error } = await anon
-      .from('rest_tracks')
-      .select('title, artist:rest_artists!artist_id(name), featured:rest_artists!featured_artist_id(name)')
-      .order('id')
-    expect(error).toBeNull()
+      .from("rest_tracks")
+      .select("title, artist:rest_artists!artist_id(name), featured:rest_artists!featured_artist_id(name)")
+      .order("id");
+    expect(error).toBeNull();
     expect(data).toEqual([
-      { title: 'Autumn', artist: { name: 'Ann Arbor' }, featured: { name: 'Bob Beat' } },
-      { title: 'Blue Hour', artist: { name: 'Ann Arbor' }, featured: null },
-      { title: 'Circuit', artist: { name: 'Bob Beat' }, featured: null },
-      { title: 'Drop, Zone', artist: { name: 'Bob Beat' }, featured: { name: 'Ann Arbor' } },
-    ])
-    const { data: artists } = await anon
-      .from('rest_artists')
-      .select('name, rest_tracks!artist_id(title), rest_bios(text)')
-      .order('id')
+      { title: "Autumn", artist: { name: "Ann Arbor" }, featured: { name: "Bob Beat" } },
+      { title: "Blue Hour", artist: { name: "Ann Arbor" }, featured: null },
+      { title: "Circuit", artist: { name: "Bob Beat" }, featured: null },
+      { title: "Drop, Zone", artist: { name: "Bob Beat" }, featured: { name: "Ann Arbor" } },
+    ]);
+    const { data: artists } = await anon.from("rest_artists").select("name, rest_tracks!artist_id(title), rest_bios(text)").order("id");
     expect(artists).toEqual([
-      { name: 'Ann Arbor', rest_tracks: [{ title: 'Autumn' }, { title: 'Blue Hour' }], rest_bios: { text: 'Ann is from Ann Arbor.' } },
-      { name: 'Bob Beat', rest_tracks: [{ title: 'Circuit' }, { title: 'Drop, Zone' }], rest_bios: null },
-      { name: 'Cee Choir', rest_tracks: [], rest_bios: null },
-    ])
-  })
+      { name: "Ann Arbor", rest_tracks: [{ title: "Autumn" }, { title: "Blue Hour" }], rest_bios: { text: "Ann is from Ann Arbor." } },
+      { name: "Bob Beat", rest_tracks: [{ title: "Circuit" }, { title: "Drop, Zone" }], rest_bios: null },
+      { name: "Cee Choir", rest_tracks: [], rest_bios: null },
+    ]);
+  });
 
-  it('says which relationships are ambiguous or missing', async () => {
-    const ambiguous = await anon.from('rest_tracks').select('title, rest_artists(name)')
-    expect(ambiguous.status).toBe(300)
-    expect(ambiguous.error?.code).toBe('PGRST201')
-    const missing = await anon.from('rest_tracks').select('title, rest_notes(body)')
-    expect(missing.status).toBe(400)
-    expect(missing.error?.code).toBe('PGRST200')
-  })
+  it("says which relationships are ambiguous or missing", async () => {
+    const ambiguous = await anon.from("rest_tracks").select("title, rest_artists(name)");
+    expect(ambiguous.status).toBe(300);
+    expect(ambiguous.error?.code).toBe("PGRST201");
+    const missing = await anon.from("rest_tracks").select("title, rest_notes(body)");
+    expect(missing.status).toBe(400);
+    expect(missing.error?.code).toBe("PGRST200");
+  });
 
-  it('counts related rows the legacy way, filters, orders and limits embedded rows, and nests embeds', async () => {
+  it("counts related rows the legacy way, filters, orders and limits embedded rows, and nests embeds", async () => {
     const { data, error } = await anon
-      .from('rest_artists')
-      .select('name, tracks:rest_tracks!artist_id(title, featured:rest_artists!featured_artist_id(name)), track_count:rest_tracks!artist_id(count)')
-      .eq('tracks.published', true)
-      .order('title', { referencedTable: 'tracks', ascending: false })
-      .limit(1, { referencedTable: 'tracks' })
-      .order('id')
-    expect(error).toBeNull()
+      .from("rest_artists")
+      .select(
+        "name, tracks:rest_tracks!artist_id(title, featured:rest_artists!featured_artist_id(name)), track_count:rest_tracks!artist_id(count)",
+      )
+      .eq("tracks.published", true)
+      .order("title", { referencedTable: "tracks", ascending: false })
+      .limit(1, { referencedTable: "tracks" })
+      .order("id");
+    expect(error).toBeNull();
     expect(data).toEqual([
-      { name: 'Ann Arbor', tracks: [{ title: 'Blue Hour', featured: null }], track_count: [{ count: 2 }] },
-      { name: 'Bob Beat', tracks: [], track_count: [{ count: 2 }] },
-      { name: 'Cee Choir', tracks: [], track_count: [{ count: 0 }] },
-    ])
-  })
+      { name: "Ann Arbor", tracks: [{ title: "Blue Hour", featured: null }], track_count: [{ count: 2 }] },
+      { name: "Bob Beat", tracks: [], track_count: [{ count: 2 }] },
+      { name: "Cee Choir", tracks: [], track_count: [{ count: 0 }] },
+    ]);
+  });
 
-  it('keeps only parents with a matching related row when the embed is !inner', async () => {
-    const { data } = await anon
-      .from('rest_artists')
-      .select('name, rest_tracks!artist_id!inner(title)')
-      .eq('rest_tracks.title', 'Circuit')
-    expect(data).toEqual([{ name: 'Bob Beat', rest_tracks: [{ title: 'Circuit' }] }])
-    const { data: withoutBio } = await anon.from('rest_artists').select('name, rest_bios(text)').is('rest_bios', null).order('id')
-    expect(withoutBio?.map((a) => a.name)).toEqual(['Bob Beat', 'Cee Choir'])
-  })
+  it("keeps only parents with a matching related row when the embed is !inner", async () => {
+    const { data } = await anon.from("rest_artists").select("name, rest_tracks!artist_id!inner(title)").eq("rest_tracks.title", "Circuit");
+    expect(data).toEqual([{ name: "Bob Beat", rest_tracks: [{ title: "Circuit" }] }]);
+    const { data: withoutBio } = await anon.from("rest_artists").select("name, rest_bios(text)").is("rest_bios", null).order("id");
+    expect(withoutBio?.map((a) => a.name)).toEqual(["Bob Beat", "Cee Choir"]);
+  });
 
-  it('embeds from a view through its base table foreign keys', async () => {
-    const { data, error } = await anon
-      .from('rest_published_tracks')
-      .select('title, rest_artists!artist_id(name)')
-      .order('id')
-    expect(error).toBeNull()
+  it("embeds from a view through its base table foreign keys", async () => {
+    const { data, error } = await anon.from("rest_published_tracks").select("title, rest_artists!artist_id(name)").order("id");
+    expect(error).toBeNull();
     expect(data).toEqual([
-      { title: 'Autumn', rest_artists: { name: 'Ann Arbor' } },
-      { title: 'Blue Hour', rest_artists: { name: 'Ann Arbor' } },
-    ])
-  })
+      { title: "Autumn", rest_artists: { name: "Ann Arbor" } },
+      { title: "Blue Hour", rest_artists: { name: "Ann Arbor" } },
+    ]);
+  });
 
-  it('spreads a to-one embed into the parent row', async () => {
-    const { data, error } = await anon.from('rest_tracks').select('title, ...rest_artists!artist_id(artist_name:name)').eq('id', 3)
-    expect(error).toBeNull()
-    expect(data).toEqual([{ title: 'Circuit', artist_name: 'Bob Beat' }])
-  })
-})
+  it("spreads a to-one embed into the parent row", async () => {
+    const { data, error } = await anon.from("rest_tracks").select("title, ...rest_artists!artist_id(artist_name:name)").eq("id", 3);
+    expect(error).toBeNull();
+    expect(data).toEqual([{ title: "Circuit", artist_name: "Bob Beat" }]);
+  });
+});
 
-describe('filters', () => {
+describe("filters", () => {
   const titles = async (query: PromiseLike<{ data: { title: string }[] | null; error: unknown }>) => {
-    const { data, error } = await query
-    expect(error).toBeNull()
-    return data?.map((t) => t.title)
-  }
-  const tracks = () => anon.from('rest_tracks').select('title').order('id')
+    const { data, error } = await query;
+    expect(error).toBeNull();
+    return data?.map((t) => t.title);
+  };
+  const tracks = () => anon.from("rest_tracks").select("title").order("id");
 
-  it('compares', async () => {
-    expect(await titles(tracks().eq('price', 0.99))).toEqual(['Blue Hour', 'Drop, Zone'])
-    expect(await titles(tracks().neq('price', 0.99))).toEqual(['Autumn', 'Circuit'])
-    expect(await titles(tracks().gt('plays', 10))).toEqual(['Blue Hour', 'Circuit'])
-    expect(await titles(tracks().gte('plays', 10))).toEqual(['Autumn', 'Blue Hour', 'Circuit'])
-    expect(await titles(tracks().lt('released_on', '2026-01-01'))).toEqual(['Blue Hour'])
-    expect(await titles(tracks().lte('plays', 10))).toEqual(['Autumn', 'Drop, Zone'])
-  })
+  it("compares", async () => {
+    expect(await titles(tracks().eq("price", 0.99))).toEqual(["Blue Hour", "Drop, Zone"]);
+    expect(await titles(tracks().neq("price", 0.99))).toEqual(["Autumn", "Circuit"]);
+    expect(await titles(tracks().gt("plays", 10))).toEqual(["Blue Hour", "Circuit"]);
+    expect(await titles(tracks().gte("plays", 10))).toEqual(["Autumn", "Blue Hour", "Circuit"]);
+    expect(await titles(tracks().lt("released_on", "2026-01-01"))).toEqual(["Blue Hour"]);
+    expect(await titles(tracks().lte("plays", 10))).toEqual(["Autumn", "Drop, Zone"]);
+  });
 
-  it('matches patterns, with * as a wildcard too', async () => {
-    expect(await titles(tracks().like('title', '%our'))).toEqual(['Blue Hour'])
-    expect(await titles(tracks().ilike('title', 'c*'))).toEqual(['Circuit'])
-    expect(await titles(tracks().likeAnyOf('title', ['A*', 'B*']))).toEqual(['Autumn', 'Blue Hour'])
-  })
+  it("matches patterns, with * as a wildcard too", async () => {
+    expect(await titles(tracks().like("title", "%our"))).toEqual(["Blue Hour"]);
+    expect(await titles(tracks().ilike("title", "c*"))).toEqual(["Circuit"]);
+    expect(await titles(tracks().likeAnyOf("title", ["A*", "B*"]))).toEqual(["Autumn", "Blue Hour"]);
+  });
 
-  it('takes lists with quoted values, and null/true/false', async () => {
-    expect(await titles(tracks().in('title', ['Autumn', 'Drop, Zone', 'x)y']))).toEqual(['Autumn', 'Drop, Zone'])
-    expect(await titles(tracks().not('title', 'in', '(Autumn,"Drop, Zone")'))).toEqual(['Blue Hour', 'Circuit'])
-    expect(await titles(tracks().in('title', []))).toEqual([])
-    expect(await titles(tracks().is('published', null))).toEqual(['Drop, Zone'])
-    expect(await titles(tracks().is('published', true))).toEqual(['Autumn', 'Blue Hour'])
-    expect(await titles(tracks().is('published', false))).toEqual(['Circuit'])
-    expect(await titles(tracks().not('released_on', 'is', null))).toEqual(['Autumn', 'Blue Hour', 'Drop, Zone'])
-  })
+  it("takes lists with quoted values, and null/true/false", async () => {
+    expect(await titles(tracks().in("title", ["Autumn", "Drop, Zone", "x)y"]))).toEqual(["Autumn", "Drop, Zone"]);
+    expect(await titles(tracks().not("title", "in", '(Autumn,"Drop, Zone")'))).toEqual(["Blue Hour", "Circuit"]);
+    expect(await titles(tracks().in("title", []))).toEqual([]);
+    expect(await titles(tracks().is("published", null))).toEqual(["Drop, Zone"]);
+    expect(await titles(tracks().is("published", true))).toEqual(["Autumn", "Blue Hour"]);
+    expect(await titles(tracks().is("published", false))).toEqual(["Circuit"]);
+    expect(await titles(tracks().not("released_on", "is", null))).toEqual(["Autumn", "Blue Hour", "Drop, Zone"]);
+  });
 
-  it('checks containment and overlap of arrays and jsonb', async () => {
-    const names = async (query: PromiseLike<{ data: { name: string }[] | null }>) => (await query).data?.map((a) => a.name)
-    const artists = () => anon.from('rest_artists').select('name').order('id')
-    expect(await names(artists().contains('tags', ['vinyl']))).toEqual(['Ann Arbor'])
-    expect(await names(artists().containedBy('tags', ['club', 'live']))).toEqual(['Bob Beat', 'Cee Choir'])
-    expect(await names(artists().overlaps('tags', ['club', 'vinyl']))).toEqual(['Ann Arbor', 'Bob Beat'])
-    expect(await names(artists().contains('links', { rank: 2 }))).toEqual(['Bob Beat'])
-    expect(await names(artists().eq('links->site->>url', 'https://ann.example'))).toEqual(['Ann Arbor'])
-  })
+  it("checks containment and overlap of arrays and jsonb", async () => {
+    const names = async (query: PromiseLike<{ data: { name: string }[] | null }>) => (await query).data?.map((a) => a.name);
+    const artists = () => anon.from("rest_artists").select("name").order("id");
+    expect(await names(artists().contains("tags", ["vinyl"]))).toEqual(["Ann Arbor"]);
+    expect(await names(artists().containedBy("tags", ["club", "live"]))).toEqual(["Bob Beat", "Cee Choir"]);
+    expect(await names(artists().overlaps("tags", ["club", "vinyl"]))).toEqual(["Ann Arbor", "Bob Beat"]);
+    expect(await names(artists().contains("links", { rank: 2 }))).toEqual(["Bob Beat"]);
+    expect(await names(artists().eq("links->site->>url", "https://ann.example"))).toEqual(["Ann Arbor"]);
+  });
 
-  it('combines with or/and, nested and negated', async () => {
-    expect(await titles(tracks().or('price.gt.2,title.eq.Autumn'))).toEqual(['Autumn', 'Circuit'])
-    expect(await titles(tracks().or('title.eq.Autumn,and(plays.gt.100,price.lt.1)'))).toEqual(['Autumn', 'Blue Hour'])
-    expect(await titles(tracks().or('title.in.("Drop, Zone",Circuit)'))).toEqual(['Circuit', 'Drop, Zone'])
-    const { data: tagged } = await anon.from('rest_artists').select('name').or('tags.cs.{live,vinyl},tags.cs.{club}').order('id')
-    expect(tagged).toEqual([{ name: 'Ann Arbor' }, { name: 'Bob Beat' }])
-    expect(await titles(tracks().not('title', 'eq', 'Autumn').or('published.is.null,published.is.false'))).toEqual([
-      'Circuit',
-      'Drop, Zone',
-    ])
+  it("combines with or/and, nested and negated", async () => {
+    expect(await titles(tracks().or("price.gt.2,title.eq.Autumn"))).toEqual(["Autumn", "Circuit"]);
+    expect(await titles(tracks().or("title.eq.Autumn,and(plays.gt.100,price.lt.1)"))).toEqual(["Autumn", "Blue Hour"]);
+    expect(await titles(tracks().or('title.in.("Drop, Zone",Circuit)'))).toEqual(["Circuit", "Drop, Zone"]);
+    const { data: tagged } = await anon.from("rest_artists").select("name").or("tags.cs.{live,vinyl},tags.cs.{club}").order("id");
+    expect(tagged).toEqual([{ name: "Ann Arbor" }, { name: "Bob Beat" }]);
+    expect(await titles(tracks().not("title", "eq", "Autumn").or("published.is.null,published.is.false"))).toEqual([
+      "Circuit",
+      "Drop, Zone",
+    ]);
     const { data } = await anon
-      .from('rest_tracks')
-      .select('title')
-      .or('price.gt.2,plays.gt.100')
-      .or('published.is.true,released_on.is.null')
-      .order('id')
-    expect(data?.map((t) => t.title)).toEqual(['Blue Hour', 'Circuit'])
-  })
+      .from("rest_tracks")
+      .select("title")
+      .or("price.gt.2,plays.gt.100")
+      .or("published.is.true,released_on.is.null")
+      .order("id");
+    expect(data?.map((t) => t.title)).toEqual(["Blue Hour", "Circuit"]);
+  });
 
-  it('searches text', async () => {
-    const { data, error } = await anon.from('rest_artists').select('name').textSearch('bio', 'choir & commas')
-    expect(error).toBeNull()
-    expect(data).toEqual([{ name: 'Cee Choir' }])
-    const { data: plain } = await anon.from('rest_artists').select('name').textSearch('bio', 'sings', { type: 'plain', config: 'english' })
-    expect(plain).toEqual([{ name: 'Ann Arbor' }])
-  })
+  it("searches text", async () => {
+    const { data, error } = await anon.from("rest_artists").select("name").textSearch("bio", "choir & commas");
+    expect(error).toBeNull();
+    expect(data).toEqual([{ name: "Cee Choir" }]);
+    const { data: plain } = await anon.from("rest_artists").select("name").textSearch("bio", "sings", { type: "plain", config: "english" });
+    expect(plain).toEqual([{ name: "Ann Arbor" }]);
+  });
 
-  it('answers 400 PGRST100 to a filter it cannot parse', async () => {
-    const response = await raw('rest_tracks?title=nope.Autumn')
-    expect(response.status).toBe(400)
-    expect((await response.json()).code).toBe('PGRST100')
-  })
-})
+  it("answers 400 PGRST100 to a filter it cannot parse", async () => {
+    const response = await raw("rest_tracks?title=nope.Autumn");
+    expect(response.status).toBe(400);
+    expect((await response.json()).code).toBe("PGRST100");
+  });
+});
 
-describe('order, pages and counts', () => {
-  it('orders by several columns with null placement', async () => {
+describe("order, pages and counts", () => {
+  it("orders by several columns with null placement", async () => {
     const { data } = await anon
-      .from('rest_tracks')
-      .select('title')
-      .order('released_on', { ascending: false, nullsFirst: true })
-      .order('title')
-    expect(data?.map((t) => t.title)).toEqual(['Circuit', 'Drop, Zone', 'Autumn', 'Blue Hour'])
-    const { data: last } = await anon.from('rest_tracks').select('title').order('released_on', { ascending: true, nullsFirst: false })
-    expect(last?.at(-1)?.title).toBe('Circuit')
-  })
+      .from("rest_tracks")
+      .select("title")
+      .order("released_on", { ascending: false, nullsFirst: true })
+      .order("title");
+    expect(data?.map((t) => t.title)).toEqual(["Circuit", "Drop, Zone", "Autumn", "Blue Hour"]);
+    const { data: last } = await anon.from("rest_tracks").select("title").order("released_on", { ascending: true, nullsFirst: false });
+    expect(last?.at(-1)?.title).toBe("Circuit");
+  });
 
-  it('pages with limit/offset and range, and reports Content-Range', async () => {
-    const { data, count, status } = await anon.from('rest_tracks').select('id', { count: 'exact' }).order('id').range(1, 2)
-    expect(data).toEqual([{ id: 2 }, { id: 3 }])
-    expect(count).toBe(4)
-    expect(status).toBe(206)
-    const response = await raw('rest_tracks?select=id&order=id&limit=2&offset=1')
-    expect(response.headers.get('content-range')).toBe('1-2/*')
-    const header = await raw('rest_tracks?select=id', { headers: { range: '0-0', 'range-unit': 'items' } })
-    expect(await header.json()).toHaveLength(1)
-    const empty = await raw('rest_tracks?title=eq.none', { headers: { prefer: 'count=exact' } })
-    expect(empty.headers.get('content-range')).toBe('*/0')
-  })
+  it("pages with limit/offset and range, and reports Content-Range", async () => {
+    const { data, count, status } = await anon.from("rest_tracks").select("id", { count: "exact" }).order("id").range(1, 2);
+    expect(data).toEqual([{ id: 2 }, { id: 3 }]);
+    expect(count).toBe(4);
+    expect(status).toBe(206);
+    const response = await raw("rest_tracks?select=id&order=id&limit=2&offset=1");
+    expect(response.headers.get("content-range")).toBe("1-2/*");
+    const header = await raw("rest_tracks?select=id", { headers: { range: "0-0", "range-unit": "items" } });
+    expect(await header.json()).toHaveLength(1);
+    const empty = await raw("rest_tracks?title=eq.none", { headers: { prefer: "count=exact" } });
+    expect(empty.headers.get("content-range")).toBe("*/0");
+  });
 
-  it('counts exactly for planned and estimated too, and with head answers without a body', async () => {
-    for (const count of ['exact', 'planned', 'estimated'] as const) {
-      const result = await anon.from('rest_tracks').select('*', { count, head: true }).eq('artist_id', 1)
-      expect(result).toMatchObject({ data: null, error: null, count: 2 })
+  it("counts exactly for planned and estimated too, and with head answers without a body", async () => {
+    for (const count of ["exact", "planned", "estimated"] as const) {
+      const result = await anon.from("rest_tracks").select("*", { count, head: true }).eq("artist_id", 1);
+      expect(result).toMatchObject({ data: null, error: null, count: 2 });
     }
-    const head = await raw('rest_tracks', { method: 'HEAD', headers: { prefer: 'count=exact' } })
-    expect(head.headers.get('content-range')).toBe('0-3/4')
-    expect(await head.text()).toBe('')
-  })
+    const head = await raw("rest_tracks", { method: "HEAD", headers: { prefer: "count=exact" } });
+    expect(head.headers.get("content-range")).toBe("0-3/4");
+    expect(await head.text()).toBe("");
+  });
 
-  it('refuses an offset past the end when counting', async () => {
-    const result = await anon.from('rest_tracks').select('id', { count: 'exact' }).range(10, 20)
-    expect(result.status).toBe(416)
-    expect(result.error?.code).toBe('PGRST103')
-  })
-})
+  it("refuses an offset past the end when counting", async () => {
+    const result = await anon.from("rest_tracks").select("id", { count: "exact" }).range(10, 20);
+    expect(result.status).toBe(416);
+    expect(result.error?.code).toBe("PGRST103");
+  });
+});
 
-describe('single objects', () => {
-  it('answers one object, or 406 PGRST116 when there is not exactly one row', async () => {
-    expect((await anon.from('rest_artists').select('name').eq('id', 2).single()).data).toEqual({ name: 'Bob Beat' })
-    const none = await anon.from('rest_artists').select('name').eq('id', 99).single()
-    expect(none.status).toBe(406)
+describe("single objects", () => {
+  it("answers one object, or 406 PGRST116 when there is not exactly one row", async () => {
+    expect((await anon.from("rest_artists").select("name").eq("id", 2).single()).data).toEqual({ name: "Bob Beat" });
+    const none = await anon.from("rest_artists").select("name").eq("id", 99).single();
+    expect(none.status).toBe(406);
     expect(none.error).toEqual({
-      code: 'PGRST116',
-      details: 'The result contains 0 rows',
+      code: "PGRST116",
+      details: "The result contains 0 rows",
       hint: null,
-      message: 'Cannot coerce the result to a single JSON object',
-    })
-    const many = await anon.from('rest_artists').select('name').single()
-    expect(many.error?.details).toBe('The result contains 3 rows')
-    expect((await anon.from('rest_artists').select('name').eq('id', 99).maybeSingle()).data).toBeNull()
-  })
-})
+      message: "Cannot coerce the result to a single JSON object",
+    });
+    const many = await anon.from("rest_artists").select("name").single();
+    expect(many.error?.details).toBe("The result contains 3 rows");
+    expect((await anon.from("rest_artists").select("name").eq("id", 99).maybeSingle()).data).toBeNull();
+  });
+});
 
-describe('writes', () => {
-  it('inserts one row and returns it shaped by select, with embeds', async () => {
+describe("writes", () => {
+  it("inserts one row and returns it shaped by select, with embeds", async () => {
     const { data, error, status } = await service
-      .from('rest_tracks')
-      .insert({ artist_id: 3, title: 'Evensong', price: 1.5 })
-      .select('title, price, plays, rest_artists!artist_id(name)')
-      .single()
-    expect(error).toBeNull()
-    expect(status).toBe(201)
-    expect(data).toEqual({ title: 'Evensong', price: 1.5, plays: 0, rest_artists: { name: 'Cee Choir' } })
-  })
+      .from("rest_tracks")
+      .insert({ artist_id: 3, title: "Evensong", price: 1.5 })
+      .select("title, price, plays, rest_artists!artist_id(name)")
+      .single();
+    expect(error).toBeNull();
+    expect(status).toBe(201);
+    expect(data).toEqual({ title: "Evensong", price: 1.5, plays: 0, rest_artists: { name: "Cee Choir" } });
+  });
 
-  it('inserts in bulk with columns=, returning nothing by default', async () => {
-    const result = await service.from('rest_tracks').insert([
-      { artist_id: 3, title: 'Fugue', price: 1 },
-      { artist_id: 3, title: 'Gloria', price: 3 },
-    ])
-    expect(result).toMatchObject({ data: null, error: null, status: 201 })
-    const { data } = await service.from('rest_tracks').select('title, price').in('title', ['Fugue', 'Gloria']).order('title')
+  it("inserts in bulk with columns=, returning nothing by default", async () => {
+    const result = await service.from("rest_tracks").insert([
+      { artist_id: 3, title: "Fugue", price: 1 },
+      { artist_id: 3, title: "Gloria", price: 3 },
+    ]);
+    expect(result).toMatchObject({ data: null, error: null, status: 201 });
+    const { data } = await service.from("rest_tracks").select("title, price").in("title", ["Fugue", "Gloria"]).order("title");
     expect(data).toEqual([
-      { title: 'Fugue', price: 1 },
-      { title: 'Gloria', price: 3 },
-    ])
-  })
+      { title: "Fugue", price: 1 },
+      { title: "Gloria", price: 3 },
+    ]);
+  });
 
-  it('fills keys missing from some objects with null, or with column defaults when asked', async () => {
-    const nulls = await service.from('rest_tracks').insert([{ title: 'Hymn' }, { title: 'Hymn', price: 2 }])
-    expect(nulls.error?.code).toBe('23502')
+  it("fills keys missing from some objects with null, or with column defaults when asked", async () => {
+    const nulls = await service.from("rest_tracks").insert([{ title: "Hymn" }, { title: "Hymn", price: 2 }]);
+    expect(nulls.error?.code).toBe("23502");
     const withDefaults = await service
-      .from('rest_tracks')
-      .insert([{ artist_id: 3, title: 'Hymn' }, { artist_id: 3, title: 'Interlude', price: 3 }], { defaultToNull: false })
-      .select('title, price, plays')
-    expect(withDefaults.error).toBeNull()
+      .from("rest_tracks")
+      .insert(
+        [
+          { artist_id: 3, title: "Hymn" },
+          { artist_id: 3, title: "Interlude", price: 3 },
+        ],
+        { defaultToNull: false },
+      )
+      .select("title, price, plays");
+    expect(withDefaults.error).toBeNull();
     expect(withDefaults.data).toEqual([
-      { title: 'Hymn', price: 0.99, plays: 0 },
-      { title: 'Interlude', price: 3, plays: 0 },
-    ])
-  })
+      { title: "Hymn", price: 0.99, plays: 0 },
+      { title: "Interlude", price: 3, plays: 0 },
+    ]);
+  });
 
-  it('upserts: merges on conflict, or ignores duplicates', async () => {
-    const merged = await service
-      .from('rest_bios')
-      .upsert({ artist_id: 1, text: 'New bio.' }, { onConflict: 'artist_id' })
-      .select()
-    expect(merged.data).toEqual([{ artist_id: 1, text: 'New bio.' }])
+  it("upserts: merges on conflict, or ignores duplicates", async () => {
+    const merged = await service.from("rest_bios").upsert({ artist_id: 1, text: "New bio." }, { onConflict: "artist_id" }).select();
+    expect(merged.data).toEqual([{ artist_id: 1, text: "New bio." }]);
     const ignored = await service
-      .from('rest_bios')
-      .upsert([{ artist_id: 1, text: 'Ignored.' }, { artist_id: 2, text: 'Bob bio.' }], { onConflict: 'artist_id', ignoreDuplicates: true })
-      .select()
-    expect(ignored.data).toEqual([{ artist_id: 2, text: 'Bob bio.' }])
-    const { data } = await service.from('rest_bios').select('text').order('artist_id')
-    expect(data).toEqual([{ text: 'New bio.' }, { text: 'Bob bio.' }])
-  })
+      .from("rest_bios")
+      .upsert(
+        [
+          { artist_id: 1, text: "Ignored." },
+          { artist_id: 2, text: "Bob bio." },
+        ],
+        { onConflict: "artist_id", ignoreDuplicates: true },
+      )
+      .select();
+    expect(ignored.data).toEqual([{ artist_id: 2, text: "Bob bio." }]);
+    const { data } = await service.from("rest_bios").select("text").order("artist_id");
+    expect(data).toEqual([{ text: "New bio." }, { text: "Bob bio." }]);
+  });
 
-  it('updates and deletes what the filters match', async () => {
-    const updated = await service.from('rest_tracks').update({ price: 4.5, published: true }).eq('title', 'Gloria').select('title, price')
-    expect(updated).toMatchObject({ status: 200, data: [{ title: 'Gloria', price: 4.5 }] })
-    const minimal = await service.from('rest_tracks').update({ plays: 1 }).eq('title', 'Fugue')
-    expect(minimal).toMatchObject({ status: 204, data: null, error: null })
+  it("updates and deletes what the filters match", async () => {
+    const updated = await service.from("rest_tracks").update({ price: 4.5, published: true }).eq("title", "Gloria").select("title, price");
+    expect(updated).toMatchObject({ status: 200, data: [{ title: "Gloria", price: 4.5 }] });
+    const minimal = await service.from("rest_tracks").update({ plays: 1 }).eq("title", "Fugue");
+    expect(minimal).toMatchObject({ status: 204, data: null, error: null });
     // the returned rows are not filtered again: this update changes the column its filter matched
-    const moved = await service.from('rest_tracks').update({ title: 'Fugue II' }).eq('title', 'Fugue').select('title')
-    expect(moved.data).toEqual([{ title: 'Fugue II' }])
-    const deleted = await service.from('rest_tracks').delete().in('title', ['Fugue II', 'Gloria']).select('title').order('title')
-    expect(deleted.data).toEqual([{ title: 'Fugue II' }, { title: 'Gloria' }])
-    expect((await service.from('rest_tracks').delete().eq('title', 'nothing')).status).toBe(204)
-  })
+    const moved = await service.from("rest_tracks").update({ title: "Fugue II" }).eq("title", "Fugue").select("title");
+    expect(moved.data).toEqual([{ title: "Fugue II" }]);
+    const deleted = await service.from("rest_tracks").delete().in("title", ["Fugue II", "Gloria"]).select("title").order("title");
+    expect(deleted.data).toEqual([{ title: "Fugue II" }, { title: "Gloria" }]);
+    expect((await service.from("rest_tracks").delete().eq("title", "nothing")).status).toBe(204);
+  });
 
-  it('answers return=headers-only with where the created row lives', async () => {
-    const response = await raw('rest_artists', {
-      method: 'POST',
-      headers: { authorization: `Bearer ${local.serviceRoleKey}`, 'content-type': 'application/json', prefer: 'return=headers-only' },
-      body: JSON.stringify({ name: 'Dee Drum' }),
-    })
-    expect(response.status).toBe(201)
-    expect(await response.text()).toBe('')
-    const location = response.headers.get('location')
-    expect(location).toMatch(/^\/rest_artists\?id=eq\.\d+$/)
-    const { data } = await service.from('rest_artists').delete().eq('id', Number(location!.split('.').at(-1))).select('name')
-    expect(data).toEqual([{ name: 'Dee Drum' }])
-  })
+  it("answers return=headers-only with where the created row lives", async () => {
+    const response = await raw("rest_artists", {
+      method: "POST",
+      headers: { authorization: `Bearer ${local.serviceRoleKey}`, "content-type": "application/json", prefer: "return=headers-only" },
+      body: JSON.stringify({ name: "Dee Drum" }),
+    });
+    expect(response.status).toBe(201);
+    expect(await response.text()).toBe("");
+    const location = response.headers.get("location");
+    expect(location).toMatch(/^\/rest_artists\?id=eq\.\d+$/);
+    const { data } = await service
+      .from("rest_artists")
+      .delete()
+      .eq("id", Number(location!.split(".").at(-1)))
+      .select("name");
+    expect(data).toEqual([{ name: "Dee Drum" }]);
+  });
 
-  it('refuses an update or delete without filters', async () => {
-    const result = await service.from('rest_tracks').delete()
-    expect(result.status).toBe(400)
-    expect(result.error?.message).toBe('DELETE requires a WHERE clause')
-  })
+  it("refuses an update or delete without filters", async () => {
+    const result = await service.from("rest_tracks").delete();
+    expect(result.status).toBe(400);
+    expect(result.error?.message).toBe("DELETE requires a WHERE clause");
+  });
 
-  it('rolls back with tx=rollback, still answering', async () => {
-    const result = await service.from('rest_artists').insert({ name: 'Ghost' }).select('name').rollback()
-    expect(result.data).toEqual([{ name: 'Ghost' }])
-    expect((await service.from('rest_artists').select('id').eq('name', 'Ghost')).data).toEqual([])
-  })
+  it("rolls back with tx=rollback, still answering", async () => {
+    const result = await service.from("rest_artists").insert({ name: "Ghost" }).select("name").rollback();
+    expect(result.data).toEqual([{ name: "Ghost" }]);
+    expect((await service.from("rest_artists").select("id").eq("name", "Ghost")).data).toEqual([]);
+  });
 
-  it('rolls back a write whose single object was not exactly one row', async () => {
-    const result = await service.from('rest_tracks').update({ plays: 99 }).eq('artist_id', 1).select().single()
-    expect(result.status).toBe(406)
-    const { data } = await service.from('rest_tracks').select('plays').eq('artist_id', 1).order('id')
-    expect(data).toEqual([{ plays: 10 }, { plays: 300 }])
-  })
+  it("rolls back a write whose single object was not exactly one row", async () => {
+    const result = await service.from("rest_tracks").update({ plays: 99 }).eq("artist_id", 1).select().single();
+    expect(result.status).toBe(406);
+    const { data } = await service.from("rest_tracks").select("plays").eq("artist_id", 1).order("id");
+    expect(data).toEqual([{ plays: 10 }, { plays: 300 }]);
+  });
 
-  it('answers 400 PGRST204 for a column the table does not have', async () => {
-    const result = await service.from('rest_tracks').insert({ title: 'x', nope: 1 })
-    expect(result.status).toBe(400)
-    expect(result.error?.code).toBe('PGRST204')
-  })
-})
+  it("answers 400 PGRST204 for a column the table does not have", async () => {
+    const result = await service.from("rest_tracks").insert({ title: "x", nope: 1 });
+    expect(result.status).toBe(400);
+    expect(result.error?.code).toBe("PGRST204");
+  });
+});
 
-describe('functions', () => {
-  it('calls with named arguments by POST and by GET', async () => {
-    expect((await anon.rpc('rest_add', { a: 1 })).data).toBe(11)
-    expect((await anon.rpc('rest_add', { a: 1, b: 2 }, { get: true })).data).toBe(3)
-    expect((await anon.rpc('rest_genres_of', { names: ['Bob Beat', 'Ann Arbor'] })).data).toEqual(['electronic', 'jazz'])
-    expect((await anon.rpc('rest_genres_of', { names: ['Cee Choir'] }, { get: true })).data).toEqual(['classical'])
-  })
+describe("functions", () => {
+  it("calls with named arguments by POST and by GET", async () => {
+    expect((await anon.rpc("rest_add", { a: 1 })).data).toBe(11);
+    expect((await anon.rpc("rest_add", { a: 1, b: 2 }, { get: true })).data).toBe(3);
+    expect((await anon.rpc("rest_genres_of", { names: ["Bob Beat", "Ann Arbor"] })).data).toEqual(["electronic", "jazz"]);
+    expect((await anon.rpc("rest_genres_of", { names: ["Cee Choir"] }, { get: true })).data).toEqual(["classical"]);
+  });
 
-  it('filters, orders and embeds the rows a function returns', async () => {
+  it("filters, orders and embeds the rows a function returns", async () => {
     const { data, error } = await anon
-      .rpc('rest_tracks_by', { artist: 'Ann Arbor' })
-      .select('title, rest_artists!featured_artist_id(name)')
-      .gt('plays', 5)
-      .order('title', { ascending: false })
-    expect(error).toBeNull()
+      .rpc("rest_tracks_by", { artist: "Ann Arbor" })
+      .select("title, rest_artists!featured_artist_id(name)")
+      .gt("plays", 5)
+      .order("title", { ascending: false });
+    expect(error).toBeNull();
     expect(data).toEqual([
-      { title: 'Blue Hour', rest_artists: null },
-      { title: 'Autumn', rest_artists: { name: 'Bob Beat' } },
-    ])
-  })
+      { title: "Blue Hour", rest_artists: null },
+      { title: "Autumn", rest_artists: { name: "Bob Beat" } },
+    ]);
+  });
 
-  it('returns one row as an object, and void as nothing', async () => {
-    expect((await anon.rpc('rest_artist_summary', { artist_id: 2 })).data).toEqual({ name: 'Bob Beat', track_count: 2 })
-    expect(await service.rpc('rest_touch')).toMatchObject({ data: null, error: null, status: 204 })
-  })
+  it("returns one row as an object, and void as nothing", async () => {
+    expect((await anon.rpc("rest_artist_summary", { artist_id: 2 })).data).toEqual({ name: "Bob Beat", track_count: 2 });
+    expect(await service.rpc("rest_touch")).toMatchObject({ data: null, error: null, status: 204 });
+  });
 
-  it('counts, and answers head calls without data', async () => {
-    expect(await anon.rpc('rest_genres_of', { names: ['Bob Beat', 'Ann Arbor'] }, { count: 'exact' })).toMatchObject({ count: 2 })
-    const head = await anon.rpc('rest_tracks_by', { artist: 'Bob Beat' }, { head: true, count: 'exact' })
-    expect(head).toMatchObject({ data: null, error: null, count: 2 })
-    expect((await anon.rpc('rest_count_keys', { doc: { a: 1, b: [2] } })).data).toBe(2)
+  it("counts, and answers head calls without data", async () => {
+    expect(await anon.rpc("rest_genres_of", { names: ["Bob Beat", "Ann Arbor"] }, { count: "exact" })).toMatchObject({ count: 2 });
+    const head = await anon.rpc("rest_tracks_by", { artist: "Bob Beat" }, { head: true, count: "exact" });
+    expect(head).toMatchObject({ data: null, error: null, count: 2 });
+    expect((await anon.rpc("rest_count_keys", { doc: { a: 1, b: [2] } })).data).toBe(2);
     // object arguments cannot go in a query string: postgrest-js POSTs them with return=minimal
-    const objectArgs = await anon.rpc('rest_count_keys', { doc: { a: 1 } }, { head: true })
-    expect(objectArgs).toMatchObject({ data: null, error: null, status: 200 })
-  })
+    const objectArgs = await anon.rpc("rest_count_keys", { doc: { a: 1 } }, { head: true });
+    expect(objectArgs).toMatchObject({ data: null, error: null, status: 200 });
+  });
 
-  it('runs as the caller', async () => {
-    expect((await anon.rpc('rest_whoami')).data).toEqual({ role: 'anon', uid: null })
-    expect((await ann.rpc('rest_whoami')).data).toEqual({ role: 'authenticated', uid: annId })
-  })
+  it("runs as the caller", async () => {
+    expect((await anon.rpc("rest_whoami")).data).toEqual({ role: "anon", uid: null });
+    expect((await ann.rpc("rest_whoami")).data).toEqual({ role: "authenticated", uid: annId });
+  });
 
-  it('reports missing functions, raised exceptions, and writes attempted by GET', async () => {
-    const missing = await anon.rpc('rest_nope', { a: 1 })
-    expect(missing.status).toBe(404)
-    expect(missing.error?.code).toBe('PGRST202')
-    const raised = await anon.rpc('rest_fail', { message: 'Track limit reached' })
-    expect(raised.status).toBe(400)
-    expect(raised.error).toEqual({ code: 'P0001', details: null, hint: 'it was asked to', message: 'Track limit reached' })
-    const readOnly = await service.rpc('rest_touch', {}, { get: true })
-    expect(readOnly.status).toBe(405)
-    expect(readOnly.error?.code).toBe('25006')
-  })
-})
+  it("reports missing functions, raised exceptions, and writes attempted by GET", async () => {
+    const missing = await anon.rpc("rest_nope", { a: 1 });
+    expect(missing.status).toBe(404);
+    expect(missing.error?.code).toBe("PGRST202");
+    const raised = await anon.rpc("rest_fail", { message: "Track limit reached" });
+    expect(raised.status).toBe(400);
+    expect(raised.error).toEqual({ code: "P0001", details: null, hint: "it was asked to", message: "Track limit reached" });
+    const readOnly = await service.rpc("rest_touch", {}, { get: true });
+    expect(readOnly.status).toBe(405);
+    expect(readOnly.error?.code).toBe("25006");
+  });
+});
 
-describe('roles and row-level security', () => {
-  it('shows each user only their own rows, and anon none', async () => {
-    expect((await ann.from('rest_notes').select('body')).data).toEqual([{ body: "ann's note" }])
-    expect((await bob.from('rest_notes').select('body')).data).toEqual([{ body: "bob's note" }])
-    expect((await anon.from('rest_notes').select('body')).data).toEqual([])
-    expect((await service.from('rest_notes').select('body').order('id')).data).toHaveLength(2)
-  })
+describe("roles and row-level security", () => {
+  it("shows each user only their own rows, and anon none", async () => {
+    expect((await ann.from("rest_notes").select("body")).data).toEqual([{ body: "ann's note" }]);
+    expect((await bob.from("rest_notes").select("body")).data).toEqual([{ body: "bob's note" }]);
+    expect((await anon.from("rest_notes").select("body")).data).toEqual([]);
+    expect((await service.from("rest_notes").select("body").order("id")).data).toHaveLength(2);
+  });
 
-  it('lets a user write only as themselves', async () => {
-    const own = await ann.from('rest_notes').insert({ body: 'second' }).select('owner_id, body').single()
-    expect(own.data).toEqual({ owner_id: annId, body: 'second' })
-    const forged = await ann.from('rest_notes').insert({ owner_id: bobId, body: 'forged' })
-    expect(forged.status).toBe(403)
-    expect(forged.error?.code).toBe('42501')
-    const others = await ann.from('rest_notes').update({ body: 'changed' }).eq('owner_id', bobId).select()
-    expect(others.data).toEqual([])
-    const anonymous = await anon.from('rest_notes').insert({ body: 'who?' })
-    expect(anonymous.status).toBe(401)
-  })
+  it("lets a user write only as themselves", async () => {
+    const own = await ann.from("rest_notes").insert({ body: "second" }).select("owner_id, body").single();
+    expect(own.data).toEqual({ owner_id: annId, body: "second" });
+    const forged = await ann.from("rest_notes").insert({ owner_id: bobId, body: "forged" });
+    expect(forged.status).toBe(403);
+    expect(forged.error?.code).toBe("42501");
+    const others = await ann.from("rest_notes").update({ body: "changed" }).eq("owner_id", bobId).select();
+    expect(others.data).toEqual([]);
+    const anonymous = await anon.from("rest_notes").insert({ body: "who?" });
+    expect(anonymous.status).toBe(401);
+  });
 
-  it('answers 401 to anon and 403 to a user without privileges', async () => {
-    const asAnon = await anon.from('rest_secrets').select()
-    expect(asAnon.status).toBe(401)
-    expect(asAnon.error?.code).toBe('42501')
-    expect(asAnon.error?.message).toBe('permission denied for table rest_secrets')
-    expect((await ann.from('rest_secrets').select()).status).toBe(403)
-  })
+  it("answers 401 to anon and 403 to a user without privileges", async () => {
+    const asAnon = await anon.from("rest_secrets").select();
+    expect(asAnon.status).toBe(401);
+    expect(asAnon.error?.code).toBe("42501");
+    expect(asAnon.error?.message).toBe("permission denied for table rest_secrets");
+    expect((await ann.from("rest_secrets").select()).status).toBe(403);
+  });
 
-  it('refuses a bad or expired token with 401 PGRST301', async () => {
-    const forged = clientWithToken(signJwt({ sub: annId, role: 'authenticated' }, 'another-secret-another-secret-another'))
-    const bad = await forged.from('rest_artists').select('id')
-    expect(bad.status).toBe(401)
-    expect(bad.error?.code).toBe('PGRST301')
-    const expired = await clientWithToken(tokenFor(annId, -10)).from('rest_artists').select('id')
-    expect(expired.status).toBe(401)
-    expect(expired.error).toMatchObject({ code: 'PGRST301', message: 'JWT expired' })
-  })
+  it("refuses a bad or expired token with 401 PGRST301", async () => {
+    const forged = clientWithToken(signJwt({ sub: annId, role: "authenticated" }, "another-secret-another-secret-another"));
+    const bad = await forged.from("rest_artists").select("id");
+    expect(bad.status).toBe(401);
+    expect(bad.error?.code).toBe("PGRST301");
+    const expired = await clientWithToken(tokenFor(annId, -10)).from("rest_artists").select("id");
+    expect(expired.status).toBe(401);
+    expect(expired.error).toMatchObject({ code: "PGRST301", message: "JWT expired" });
+  });
 
-  it('refuses a cached token once it has expired, and never caches a refused one', async () => {
-    const token = tokenFor(annId, 60)
-    const first = await clientWithToken(token).from('rest_notes').select('body')
-    expect(first.status).toBe(200)
-    expect(first.data).toContainEqual({ body: "ann's note" })
-    expect(local.stack.tokens.get(token)).toMatchObject({ sub: annId, role: 'authenticated' })
+  it("refuses a cached token once it has expired, and never caches a refused one", async () => {
+    const token = tokenFor(annId, 60);
+    const first = await clientWithToken(token).from("rest_notes").select("body");
+    expect(first.status).toBe(200);
+    expect(first.data).toContainEqual({ body: "ann's note" });
+    expect(local.stack.tokens.get(token)).toMatchObject({ sub: annId, role: "authenticated" });
     // only Date is faked: the server runs in this process, so its clock moves past exp with it
-    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 120_000 })
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 120_000 });
     try {
-      const later = await clientWithToken(token).from('rest_notes').select('body')
-      expect(later.status).toBe(401)
-      expect(later.error).toMatchObject({ code: 'PGRST301', message: 'JWT expired' })
-      expect(local.stack.tokens.get(token)).toBeUndefined()
+      const later = await clientWithToken(token).from("rest_notes").select("body");
+      expect(later.status).toBe(401);
+      expect(later.error).toMatchObject({ code: "PGRST301", message: "JWT expired" });
+      expect(local.stack.tokens.get(token)).toBeUndefined();
     } finally {
-      vi.useRealTimers()
+      vi.useRealTimers();
     }
-    const forged = signJwt({ sub: annId, role: 'authenticated' }, 'another-secret-another-secret-another')
-    expect((await clientWithToken(forged).from('rest_notes').select('body')).status).toBe(401)
-    expect(local.stack.tokens.get(forged)).toBeUndefined()
-  })
+    const forged = signJwt({ sub: annId, role: "authenticated" }, "another-secret-another-secret-another");
+    expect((await clientWithToken(forged).from("rest_notes").select("body")).status).toBe(401);
+    expect(local.stack.tokens.get(forged)).toBeUndefined();
+  });
 
-  it('applies GET as a read-only transaction', async () => {
-    const response = await raw('rpc/rest_touch', { headers: { authorization: `Bearer ${local.serviceRoleKey}` } })
-    expect(response.status).toBe(405)
-  })
-})
+  it("applies GET as a read-only transaction", async () => {
+    const response = await raw("rpc/rest_touch", { headers: { authorization: `Bearer ${local.serviceRoleKey}` } });
+    expect(response.status).toBe(405);
+  });
+});
 
-describe('errors', () => {
-  it('reports constraint violations with Postgres message and detail, and PostgREST status', async () => {
-    const unique = await service.from('rest_artists').insert({ name: 'Ann Arbor' })
-    expect(unique.status).toBe(409)
+describe("errors", () => {
+  it("reports constraint violations with Postgres message and detail, and PostgREST status", async () => {
+    const unique = await service.from("rest_artists").insert({ name: "Ann Arbor" });
+    expect(unique.status).toBe(409);
     expect(unique.error).toEqual({
-      code: '23505',
-      details: 'Key (name)=(Ann Arbor) already exists.',
+      code: "23505",
+      details: "Key (name)=(Ann Arbor) already exists.",
       hint: null,
       message: 'duplicate key value violates unique constraint "rest_artists_name_key"',
-    })
-    const foreign = await service.from('rest_tracks').insert({ title: 'x', artist_id: 999 })
-    expect(foreign.status).toBe(409)
-    expect(foreign.error?.code).toBe('23503')
-    const check = await service.from('rest_tracks').insert({ title: 'x', price: -1 })
-    expect(check.status).toBe(400)
-    expect(check.error?.code).toBe('23514')
-    const notNull = await service.from('rest_tracks').insert({ price: 1 })
-    expect(notNull.status).toBe(400)
-    expect(notNull.error?.code).toBe('23502')
-  })
+    });
+    const foreign = await service.from("rest_tracks").insert({ title: "x", artist_id: 999 });
+    expect(foreign.status).toBe(409);
+    expect(foreign.error?.code).toBe("23503");
+    const check = await service.from("rest_tracks").insert({ title: "x", price: -1 });
+    expect(check.status).toBe(400);
+    expect(check.error?.code).toBe("23514");
+    const notNull = await service.from("rest_tracks").insert({ price: 1 });
+    expect(notNull.status).toBe(400);
+    expect(notNull.error?.code).toBe("23502");
+  });
 
-  it('reports unknown tables with 404 PGRST205 and a suggestion, unknown columns with 400 42703', async () => {
-    const table = await anon.from('rest_artist').select()
-    expect(table.status).toBe(404)
+  it("reports unknown tables with 404 PGRST205 and a suggestion, unknown columns with 400 42703", async () => {
+    const table = await anon.from("rest_artist").select();
+    expect(table.status).toBe(404);
     expect(table.error).toEqual({
-      code: 'PGRST205',
+      code: "PGRST205",
       details: null,
       hint: "Perhaps you meant the table 'public.rest_artists'",
       message: "Could not find the table 'public.rest_artist' in the schema cache",
-    })
-    const column = await anon.from('rest_artists').select('nope')
-    expect(column.status).toBe(400)
-    expect(column.error).toMatchObject({ code: '42703', message: 'column rest_artists.nope does not exist' })
-  })
+    });
+    const column = await anon.from("rest_artists").select("nope");
+    expect(column.status).toBe(400);
+    expect(column.error).toMatchObject({ code: "42703", message: "column rest_artists.nope does not exist" });
+  });
 
-  it('refuses schemas other than public', async () => {
-    const other = createClient(local.url, local.anonKey, { ...options, db: { schema: 'auth' } })
-    const result = await other.from('users').select()
-    expect(result.status).toBe(406)
-    expect(result.error?.code).toBe('PGRST106')
-  })
-})
+  it("refuses schemas other than public", async () => {
+    const other = createClient(local.url, local.anonKey, { ...options, db: { schema: "auth" } });
+    const result = await other.from("users").select();
+    expect(result.status).toBe(406);
+    expect(result.error?.code).toBe("PGRST106");
+  });
+});
 
-describe('injection attempts', () => {
+describe("injection attempts", () => {
   const intact = async () => {
-    const { count } = await service.from('rest_artists').select('*', { count: 'exact', head: true })
-    expect(count).toBe(3)
-  }
+    const { count } = await service.from("rest_artists").select("*", { count: "exact", head: true });
+    expect(count).toBe(3);
+  };
 
-  it('treats filter values as values', async () => {
-    const attempts = ["x'; drop table public.rest_artists; --", "' or '1'='1", 'x) or (1=1', '%', '\\']
+  it("treats filter values as values", async () => {
+    const attempts = ["x'; drop table public.rest_artists; --", "' or '1'='1", "x) or (1=1", "%", "\\"];
     for (const value of attempts) {
-      const { data, error } = await anon.from('rest_artists').select('name').eq('name', value)
-      expect(error).toBeNull()
-      expect(data).toEqual([])
+      const { data, error } = await anon.from("rest_artists").select("name").eq("name", value);
+      expect(error).toBeNull();
+      expect(data).toEqual([]);
     }
-    const listed = await anon.from('rest_artists').select('name').in('name', ["a'); drop table public.rest_artists; --", '"'])
-    expect(listed.data).toEqual([])
-    const inOr = await anon.from('rest_artists').select('name').or(`name.eq."x\\") or true --"`)
-    expect(inOr.data).toEqual([])
-    await intact()
-  })
+    const listed = await anon.from("rest_artists").select("name").in("name", ["a'); drop table public.rest_artists; --", '"']);
+    expect(listed.data).toEqual([]);
+    const inOr = await anon.from("rest_artists").select("name").or(`name.eq."x\\") or true --"`);
+    expect(inOr.data).toEqual([]);
+    await intact();
+  });
 
-  it('treats names in select, order, filters and JSON paths as identifiers', async () => {
+  it("treats names in select, order, filters and JSON paths as identifiers", async () => {
     const attempts = [
       raw('rest_artists?select=name,"id; drop table public.rest_artists; --"'),
-      raw('rest_artists?select=name::text;drop%20table%20rest_artists'),
-      raw('rest_artists?order=id;drop%20table%20rest_artists'),
+      raw("rest_artists?select=name::text;drop%20table%20rest_artists"),
+      raw("rest_artists?order=id;drop%20table%20rest_artists"),
       raw(`rest_artists?${encodeURIComponent('name"; drop table public.rest_artists; --')}=eq.x`),
       raw(`rest_artists?select=links->>${encodeURIComponent("'; drop table public.rest_artists; --")}`),
       raw(`rest_artists?links->>${encodeURIComponent("x' or '1'='1")}=eq.1`),
       raw(`rest_artists?select=*,${encodeURIComponent('rest_tracks!x"; drop table public.rest_artists; --(title)')}`),
-    ]
+    ];
     for (const response of await Promise.all(attempts)) {
-      expect(response.status, await response.text()).toBeLessThan(500)
+      expect(response.status, await response.text()).toBeLessThan(500);
     }
-    await intact()
-  })
+    await intact();
+  });
 
-  it('treats bodies and function arguments as values', async () => {
-    const name = "Robert'); drop table public.rest_artists; --"
-    const inserted = await service.from('rest_artists').insert({ name }).select('name').single()
-    expect(inserted.data).toEqual({ name })
-    await service.from('rest_artists').delete().eq('name', name)
-    expect((await anon.rpc('rest_genres_of', { names: ["'); drop table public.rest_artists; --"] })).data).toEqual([])
-    await intact()
-  })
-})
+  it("treats bodies and function arguments as values", async () => {
+    const name = "Robert'); drop table public.rest_artists; --";
+    const inserted = await service.from("rest_artists").insert({ name }).select("name").single();
+    expect(inserted.data).toEqual({ name });
+    await service.from("rest_artists").delete().eq("name", name);
+    expect((await anon.rpc("rest_genres_of", { names: ["'); drop table public.rest_artists; --"] })).data).toEqual([]);
+    await intact();
+  });
+});

@@ -1,12 +1,12 @@
-import { isDeepStrictEqual } from 'node:util'
-import { createClient, type SupabaseClient } from '@supabase/supabase-js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { localDefaults } from '../../supabase/local/config.ts'
-import type { Db } from '../../supabase/local/db.ts'
-import { signJwt } from '../../supabase/local/jwt.ts'
-import type { LocalStack } from '../../supabase/local/server.ts'
-import { startTestStack } from '../support/test-stack.ts'
-import { createAdmin, createArtist, createFan, createTrack, tomorrow, type TestUser } from './schema-fixtures.ts'
+import { isDeepStrictEqual } from "node:util";
+import { createClient, type SupabaseClient } from "@supabase/supabase-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { localDefaults } from "../../supabase/local/config.ts";
+import type { Db } from "../../supabase/local/db.ts";
+import { signJwt } from "../../supabase/local/jwt.ts";
+import type { LocalStack } from "../../supabase/local/server.ts";
+import { startTestStack } from "../support/test-stack.ts";
+import { createAdmin, createArtist, createFan, createTrack, tomorrow, type TestUser } from "./schema-fixtures.ts";
 
 // The access rules as a table: every table (and RPC and bucket) × operation × actor, each case saying
 // whether the operation must take effect. Requests go through supabase-js to the local stack, so the
@@ -15,50 +15,50 @@ import { createAdmin, createArtist, createFan, createTrack, tomorrow, type TestU
 // not depend on the auth service. "Denied" means the operation had no effect: an error, or a
 // filter that matched nothing (updates and deletes are verified in the database).
 
-type Actor = 'visitor' | 'fan' | 'artist' | 'otherArtist' | 'admin' | 'bannedArtist' | 'bannedFan'
+type Actor = "visitor" | "fan" | "artist" | "otherArtist" | "admin" | "bannedArtist" | "bannedFan";
 
 type Fixtures = {
-  users: Record<Exclude<Actor, 'visitor'>, TestUser>
-  releasedTrack: string
-  unreleasedTrack: string
-  bannedArtistTrack: string
-  merch: string
-  purchase: string
-  play: string
-  comment: string
-  activeNews: string
-  inactiveNews: string
-  db: Db
-}
+  users: Record<Exclude<Actor, "visitor">, TestUser>;
+  releasedTrack: string;
+  unreleasedTrack: string;
+  bannedArtistTrack: string;
+  merch: string;
+  purchase: string;
+  play: string;
+  comment: string;
+  activeNews: string;
+  inactiveNews: string;
+  db: Db;
+};
 
 /** Whether the operation took effect, as seen by the database. */
-type Attempt = (client: SupabaseClient, fx: Fixtures) => Promise<boolean>
+type Attempt = (client: SupabaseClient, fx: Fixtures) => Promise<boolean>;
 
-type Case = { table: string; operation: string; actor: Actor; allowed: boolean; attempt: Attempt }
+type Case = { table: string; operation: string; actor: Actor; allowed: boolean; attempt: Attempt };
 
 // The same follow is recreated for each actor; an earlier denied attempt leaves it in place.
 const followSql = `insert into followers (artist_id, fan_id) values ($1, $2)
-  on conflict (artist_id, fan_id) do update set created_at = excluded.created_at returning id`
+  on conflict (artist_id, fan_id) do update set created_at = excluded.created_at returning id`;
 
-const marker = () => `m-${crypto.randomUUID().slice(0, 8)}`
+const marker = () => `m-${crypto.randomUUID().slice(0, 8)}`;
 
 async function rowExists(db: Db, table: string, id: string): Promise<boolean> {
-  return (await db.query(`select 1 from ${table} where id = $1`, [id])).rows.length > 0
+  return (await db.query(`select 1 from ${table} where id = $1`, [id])).rows.length > 0;
 }
 
 // Attempts, one per kind of operation.
 
 const read =
-  (table: string, id: (fx: Fixtures) => string, column = 'id'): Attempt =>
+  (table: string, id: (fx: Fixtures) => string, column = "id"): Attempt =>
   async (client, fx) => {
-    const { data, error } = await client.from(table).select('*').eq(column, id(fx))
-    return !error && data.length > 0
-  }
+    const { data, error } = await client.from(table).select("*").eq(column, id(fx));
+    return !error && data.length > 0;
+  };
 
 const insert =
   (table: string, row: (fx: Fixtures) => Record<string, unknown>): Attempt =>
   async (client, fx) =>
-    !(await client.from(table).insert(row(fx))).error
+    !(await client.from(table).insert(row(fx))).error;
 
 /**
  * Applies a change with a fresh value and checks whether the row now holds it. The values are valid
@@ -66,39 +66,38 @@ const insert =
  * rules, never from another constraint.
  */
 const update =
-  (table: string, id: (fx: Fixtures) => string, change: (fx: Fixtures) => Record<string, unknown>, key = 'id'): Attempt =>
+  (table: string, id: (fx: Fixtures) => string, change: (fx: Fixtures) => Record<string, unknown>, key = "id"): Attempt =>
   async (client, fx) => {
-    const values = change(fx)
-    await client.from(table).update(values).eq(key, id(fx))
-    const { rows } = await fx.db.query<{ row: Record<string, unknown> }>(
-      `select to_jsonb(t) as row from ${table} t where ${key} = $1`,
-      [id(fx)],
-    )
-    return Object.entries(values).every(([column, value]) => isDeepStrictEqual(rows[0]?.row[column], value))
-  }
+    const values = change(fx);
+    await client.from(table).update(values).eq(key, id(fx));
+    const { rows } = await fx.db.query<{ row: Record<string, unknown> }>(`select to_jsonb(t) as row from ${table} t where ${key} = $1`, [
+      id(fx),
+    ]);
+    return Object.entries(values).every(([column, value]) => isDeepStrictEqual(rows[0]?.row[column], value));
+  };
 
-const text = (column: string) => () => ({ [column]: marker() })
+const text = (column: string) => () => ({ [column]: marker() });
 
 /** Creates a row as the superuser, lets the actor delete it, and checks whether it is gone. */
 const remove =
   (table: string, create: (fx: Fixtures) => Promise<string>): Attempt =>
   async (client, fx) => {
-    const id = await create(fx)
-    await client.from(table).delete().eq('id', id)
-    return !(await rowExists(fx.db, table, id))
-  }
+    const id = await create(fx);
+    await client.from(table).delete().eq("id", id);
+    return !(await rowExists(fx.db, table, id));
+  };
 
 const rpc =
   (fn: string, args: (fx: Fixtures) => Record<string, unknown> = () => ({})): Attempt =>
   async (client, fx) =>
-    !(await client.rpc(fn, args(fx))).error
+    !(await client.rpc(fn, args(fx))).error;
 
 async function freshTrack(fx: Fixtures, artist: TestUser) {
-  return createTrack(fx.db, artist.id, { title: 'Disposable' })
+  return createTrack(fx.db, artist.id, { title: "Disposable" });
 }
 
 async function freshRow(fx: Fixtures, sql: string, params: unknown[]): Promise<string> {
-  return (await fx.db.query<{ id: string }>(sql, params)).rows[0].id
+  return (await fx.db.query<{ id: string }>(sql, params)).rows[0].id;
 }
 
 // Builds the cases of one operation: actors listed as allowed expect an effect, the others none.
@@ -106,694 +105,738 @@ function cases(table: string, operation: string, attempt: Attempt, allowed: Acto
   return [
     ...allowed.map((actor) => ({ table, operation, actor, allowed: true, attempt })),
     ...denied.map((actor) => ({ table, operation, actor, allowed: false, attempt })),
-  ]
+  ];
 }
 
-const everyone: Actor[] = ['visitor', 'fan', 'artist', 'otherArtist', 'admin', 'bannedArtist', 'bannedFan']
-const nobody: Actor[] = []
-const artist = (fx: Fixtures) => fx.users.artist.id
-const fan = (fx: Fixtures) => fx.users.fan.id
-const released = (fx: Fixtures) => fx.releasedTrack
-let thresholds = 50
+const everyone: Actor[] = ["visitor", "fan", "artist", "otherArtist", "admin", "bannedArtist", "bannedFan"];
+const nobody: Actor[] = [];
+const artist = (fx: Fixtures) => fx.users.artist.id;
+const fan = (fx: Fixtures) => fx.users.fan.id;
+const released = (fx: Fixtures) => fx.releasedTrack;
+let thresholds = 50;
 const artistPaymentSettings = () => ({
-  payment_settings: { minimum_price: 2.5, default_currency: 'EUR', auto_withdraw: true, withdraw_threshold: (thresholds += 10) },
-})
-const paypalEmail = () => ({ paypal_email: `${marker()}@example.test` })
+  payment_settings: { minimum_price: 2.5, default_currency: "EUR", auto_withdraw: true, withdraw_threshold: (thresholds += 10) },
+});
+const paypalEmail = () => ({ paypal_email: `${marker()}@example.test` });
 const newTrack = (artistId: string) => ({
   artist_id: artistId,
   title: marker(),
-  genre: 'Rock',
+  genre: "Rock",
   price: 0.99,
-  description: 'New single',
-  release_date: '2026-01-01',
-})
-const merchItem = (artistId: string) => ({ artist_id: artistId, title: 'Shirt', price: 20, description: 'Cotton' })
+  description: "New single",
+  release_date: "2026-01-01",
+});
+const merchItem = (artistId: string) => ({ artist_id: artistId, title: "Shirt", price: 20, description: "Cotton" });
 // Files a row may name: fresh ones in a user's folder of the tracks bucket, or public artwork URLs.
-const audioIn = (owner: string) => `${owner}/${marker()}.mp3`
-const artworkIn = (owner: string) => `${local.url}/storage/v1/object/public/artwork/${owner}/${marker()}.jpeg`
-const otherArtist = (fx: Fixtures) => fx.users.otherArtist.id
+const audioIn = (owner: string) => `${owner}/${marker()}.mp3`;
+const artworkIn = (owner: string) => `${local.url}/storage/v1/object/public/artwork/${owner}/${marker()}.jpeg`;
+const otherArtist = (fx: Fixtures) => fx.users.otherArtist.id;
 
 const matrix: Case[] = [
   // artist_profiles: public rows, edited by their artist, created only with the user
-  ...cases('artist_profiles', 'select', read('artist_profiles', artist), everyone, nobody),
+  ...cases("artist_profiles", "select", read("artist_profiles", artist), everyone, nobody),
   ...cases(
-    'artist_profiles',
+    "artist_profiles",
     "update the artist's profile",
-    update('artist_profiles', artist, text('short_description')),
-    ['artist'],
-    ['visitor', 'fan', 'otherArtist', 'admin'],
+    update("artist_profiles", artist, text("short_description")),
+    ["artist"],
+    ["visitor", "fan", "otherArtist", "admin"],
   ),
   ...cases(
-    'artist_profiles',
-    'update own profile while banned',
-    update('artist_profiles', (fx) => fx.users.bannedArtist.id, text('short_description')),
+    "artist_profiles",
+    "update own profile while banned",
+    update("artist_profiles", (fx) => fx.users.bannedArtist.id, text("short_description")),
     nobody,
-    ['bannedArtist'],
+    ["bannedArtist"],
   ),
   ...cases(
-    'artist_profiles',
-    'update own follower_count',
-    update('artist_profiles', artist, () => ({ follower_count: 999 })),
+    "artist_profiles",
+    "update own follower_count",
+    update("artist_profiles", artist, () => ({ follower_count: 999 })),
     nobody,
-    ['artist'],
+    ["artist"],
   ),
   ...cases(
-    'artist_profiles',
-    'insert a profile for oneself',
-    insert('artist_profiles', (fx) => ({ id: fx.users.fan.id, artist_name: 'Sneaky' })),
+    "artist_profiles",
+    "insert a profile for oneself",
+    insert("artist_profiles", (fx) => ({ id: fx.users.fan.id, artist_name: "Sneaky" })),
     nobody,
-    ['visitor', 'fan'],
+    ["visitor", "fan"],
   ),
   ...cases(
-    'artist_profiles',
+    "artist_profiles",
     "delete the artist's profile",
     async (client, fx) => {
-      await client.from('artist_profiles').delete().eq('id', fx.users.artist.id)
-      return !(await rowExists(fx.db, 'artist_profiles', fx.users.artist.id))
+      await client.from("artist_profiles").delete().eq("id", fx.users.artist.id);
+      return !(await rowExists(fx.db, "artist_profiles", fx.users.artist.id));
     },
     nobody,
-    ['visitor', 'artist', 'admin'],
+    ["visitor", "artist", "admin"],
   ),
 
   // artist_payout_settings: private to the artist
   ...cases(
-    'artist_payout_settings',
-    'select',
-    read('artist_payout_settings', artist, 'artist_id'),
-    ['artist'],
-    ['visitor', 'fan', 'otherArtist', 'admin'],
+    "artist_payout_settings",
+    "select",
+    read("artist_payout_settings", artist, "artist_id"),
+    ["artist"],
+    ["visitor", "fan", "otherArtist", "admin"],
   ),
   ...cases(
-    'artist_payout_settings',
+    "artist_payout_settings",
     "update the artist's paypal_email",
-    update('artist_payout_settings', artist, paypalEmail, 'artist_id'),
-    ['artist'],
-    ['visitor', 'fan', 'otherArtist', 'admin'],
+    update("artist_payout_settings", artist, paypalEmail, "artist_id"),
+    ["artist"],
+    ["visitor", "fan", "otherArtist", "admin"],
   ),
   ...cases(
-    'artist_payout_settings',
+    "artist_payout_settings",
     "update the artist's payment_settings",
-    update('artist_payout_settings', artist, artistPaymentSettings, 'artist_id'),
-    ['artist'],
-    ['visitor', 'fan', 'otherArtist', 'admin'],
+    update("artist_payout_settings", artist, artistPaymentSettings, "artist_id"),
+    ["artist"],
+    ["visitor", "fan", "otherArtist", "admin"],
   ),
   ...cases(
-    'artist_payout_settings',
-    'update own while banned',
-    update('artist_payout_settings', (fx) => fx.users.bannedArtist.id, paypalEmail, 'artist_id'),
+    "artist_payout_settings",
+    "update own while banned",
+    update("artist_payout_settings", (fx) => fx.users.bannedArtist.id, paypalEmail, "artist_id"),
     nobody,
-    ['bannedArtist'],
+    ["bannedArtist"],
   ),
 
   // fan_profiles: public rows, edited by their fan
-  ...cases('fan_profiles', 'select', read('fan_profiles', fan), everyone, nobody),
+  ...cases("fan_profiles", "select", read("fan_profiles", fan), everyone, nobody),
   ...cases(
-    'fan_profiles',
+    "fan_profiles",
     "update the fan's profile",
-    update('fan_profiles', fan, text('bio')),
-    ['fan'],
-    ['visitor', 'artist', 'otherArtist', 'admin'],
+    update("fan_profiles", fan, text("bio")),
+    ["fan"],
+    ["visitor", "artist", "otherArtist", "admin"],
   ),
   ...cases(
-    'fan_profiles',
-    'update own profile while banned',
-    update('fan_profiles', (fx) => fx.users.bannedFan.id, text('bio')),
+    "fan_profiles",
+    "update own profile while banned",
+    update("fan_profiles", (fx) => fx.users.bannedFan.id, text("bio")),
     nobody,
-    ['bannedFan'],
+    ["bannedFan"],
   ),
 
   // fan_payout_settings: private to the fan
   ...cases(
-    'fan_payout_settings',
-    'select',
-    read('fan_payout_settings', fan, 'fan_id'),
-    ['fan'],
-    ['visitor', 'artist', 'otherArtist', 'admin'],
+    "fan_payout_settings",
+    "select",
+    read("fan_payout_settings", fan, "fan_id"),
+    ["fan"],
+    ["visitor", "artist", "otherArtist", "admin"],
   ),
   ...cases(
-    'fan_payout_settings',
+    "fan_payout_settings",
     "update the fan's payment_settings",
     update(
-      'fan_payout_settings',
+      "fan_payout_settings",
       fan,
-      () => ({ payment_settings: { paypal_email: `${marker()}@example.test`, default_currency: 'GBP' } }),
-      'fan_id',
+      () => ({ payment_settings: { paypal_email: `${marker()}@example.test`, default_currency: "GBP" } }),
+      "fan_id",
     ),
-    ['fan'],
-    ['visitor', 'artist', 'otherArtist', 'admin'],
+    ["fan"],
+    ["visitor", "artist", "otherArtist", "admin"],
   ),
 
   // tracks: released ones are public; the artist sees and manages their own
-  ...cases('tracks', 'select released', read('tracks', released), everyone, nobody),
+  ...cases("tracks", "select released", read("tracks", released), everyone, nobody),
   ...cases(
-    'tracks',
-    'select unreleased',
-    read('tracks', (fx) => fx.unreleasedTrack),
-    ['artist'],
-    ['visitor', 'fan', 'otherArtist', 'admin'],
+    "tracks",
+    "select unreleased",
+    read("tracks", (fx) => fx.unreleasedTrack),
+    ["artist"],
+    ["visitor", "fan", "otherArtist", "admin"],
   ),
   ...cases(
-    'tracks',
+    "tracks",
     "insert for the artist",
-    insert('tracks', (fx) => newTrack(fx.users.artist.id)),
-    ['artist'],
-    ['visitor', 'fan', 'otherArtist', 'admin'],
+    insert("tracks", (fx) => newTrack(fx.users.artist.id)),
+    ["artist"],
+    ["visitor", "fan", "otherArtist", "admin"],
   ),
   ...cases(
-    'tracks',
-    'insert for oneself (no artist profile)',
-    insert('tracks', (fx) => newTrack(fx.users.fan.id)),
+    "tracks",
+    "insert for oneself (no artist profile)",
+    insert("tracks", (fx) => newTrack(fx.users.fan.id)),
     nobody,
-    ['fan'],
+    ["fan"],
   ),
   ...cases(
-    'tracks',
-    'insert for oneself while banned',
-    insert('tracks', (fx) => newTrack(fx.users.bannedArtist.id)),
+    "tracks",
+    "insert for oneself while banned",
+    insert("tracks", (fx) => newTrack(fx.users.bannedArtist.id)),
     nobody,
-    ['bannedArtist'],
+    ["bannedArtist"],
   ),
   ...cases(
-    'tracks',
-    'insert under 0.99',
-    insert('tracks', (fx) => ({ ...newTrack(fx.users.artist.id), price: 0.5 })),
+    "tracks",
+    "insert under 0.99",
+    insert("tracks", (fx) => ({ ...newTrack(fx.users.artist.id), price: 0.5 })),
     nobody,
-    ['artist'],
+    ["artist"],
   ),
   ...cases(
-    'tracks',
+    "tracks",
     "update the artist's track",
-    update('tracks', released, text('description')),
-    ['artist'],
-    ['visitor', 'fan', 'otherArtist', 'admin'],
+    update("tracks", released, text("description")),
+    ["artist"],
+    ["visitor", "fan", "otherArtist", "admin"],
   ),
   ...cases(
-    'tracks',
-    'update own track while banned',
-    update('tracks', (fx) => fx.bannedArtistTrack, text('description')),
+    "tracks",
+    "update own track while banned",
+    update("tracks", (fx) => fx.bannedArtistTrack, text("description")),
     nobody,
-    ['bannedArtist'],
+    ["bannedArtist"],
   ),
   ...cases(
-    'tracks',
+    "tracks",
     "delete the artist's track",
-    remove('tracks', (fx) => freshTrack(fx, fx.users.artist)),
-    ['artist'],
-    ['visitor', 'fan', 'otherArtist', 'admin'],
+    remove("tracks", (fx) => freshTrack(fx, fx.users.artist)),
+    ["artist"],
+    ["visitor", "fan", "otherArtist", "admin"],
   ),
   ...cases(
-    'tracks',
-    'delete own track while banned',
-    remove('tracks', (fx) => freshTrack(fx, fx.users.bannedArtist)),
+    "tracks",
+    "delete own track while banned",
+    remove("tracks", (fx) => freshTrack(fx, fx.users.bannedArtist)),
     nobody,
-    ['bannedArtist'],
+    ["bannedArtist"],
   ),
 
   // merch: public, managed by its artist
-  ...cases('merch', 'select', read('merch', (fx) => fx.merch), everyone, nobody),
   ...cases(
-    'merch',
-    'insert for the artist',
-    insert('merch', (fx) => merchItem(fx.users.artist.id)),
-    ['artist'],
-    ['visitor', 'fan', 'otherArtist', 'admin'],
-  ),
-  ...cases(
-    'merch',
-    'insert for oneself while banned',
-    insert('merch', (fx) => merchItem(fx.users.bannedArtist.id)),
+    "merch",
+    "select",
+    read("merch", (fx) => fx.merch),
+    everyone,
     nobody,
-    ['bannedArtist'],
   ),
   ...cases(
-    'merch',
+    "merch",
+    "insert for the artist",
+    insert("merch", (fx) => merchItem(fx.users.artist.id)),
+    ["artist"],
+    ["visitor", "fan", "otherArtist", "admin"],
+  ),
+  ...cases(
+    "merch",
+    "insert for oneself while banned",
+    insert("merch", (fx) => merchItem(fx.users.bannedArtist.id)),
+    nobody,
+    ["bannedArtist"],
+  ),
+  ...cases(
+    "merch",
     "update the artist's merch",
-    update('merch', (fx) => fx.merch, text('description')),
-    ['artist'],
-    ['visitor', 'fan', 'otherArtist', 'admin'],
+    update("merch", (fx) => fx.merch, text("description")),
+    ["artist"],
+    ["visitor", "fan", "otherArtist", "admin"],
   ),
   ...cases(
-    'merch',
+    "merch",
     "delete the artist's merch",
-    remove('merch', (fx) =>
+    remove("merch", (fx) =>
       freshRow(fx, `insert into merch (artist_id, title, price, description) values ($1, 'Cap', 10, 'Red') returning id`, [
         fx.users.artist.id,
       ]),
     ),
-    ['artist'],
-    ['visitor', 'fan', 'otherArtist', 'admin'],
+    ["artist"],
+    ["visitor", "fan", "otherArtist", "admin"],
   ),
 
   // followers: public; a follow only as oneself, never of oneself
-  ...cases('followers', 'select', read('followers', artist, 'artist_id'), everyone, nobody),
+  ...cases("followers", "select", read("followers", artist, "artist_id"), everyone, nobody),
   ...cases(
-    'followers',
-    'follow an artist as oneself',
-    async (client, fx) =>
-      !(await client.from('followers').insert({ artist_id: fx.users.otherArtist.id, fan_id: actorUser(client) })).error,
-    ['fan', 'artist', 'admin'],
-    ['bannedArtist', 'bannedFan'],
+    "followers",
+    "follow an artist as oneself",
+    async (client, fx) => !(await client.from("followers").insert({ artist_id: fx.users.otherArtist.id, fan_id: actorUser(client) })).error,
+    ["fan", "artist", "admin"],
+    ["bannedArtist", "bannedFan"],
   ),
   ...cases(
-    'followers',
-    'follow as someone else',
-    insert('followers', (fx) => ({ artist_id: fx.users.otherArtist.id, fan_id: fx.users.bannedFan.id })),
+    "followers",
+    "follow as someone else",
+    insert("followers", (fx) => ({ artist_id: fx.users.otherArtist.id, fan_id: fx.users.bannedFan.id })),
     nobody,
-    ['visitor', 'fan', 'artist'],
+    ["visitor", "fan", "artist"],
   ),
   ...cases(
-    'followers',
-    'follow oneself',
-    insert('followers', (fx) => ({ artist_id: fx.users.artist.id, fan_id: fx.users.artist.id })),
+    "followers",
+    "follow oneself",
+    insert("followers", (fx) => ({ artist_id: fx.users.artist.id, fan_id: fx.users.artist.id })),
     nobody,
-    ['artist'],
+    ["artist"],
   ),
   ...cases(
-    'followers',
+    "followers",
     "delete the fan's follow",
-    remove('followers', (fx) => freshRow(fx, followSql, [fx.users.artist.id, fx.users.fan.id])),
-    ['fan'],
-    ['visitor', 'artist', 'otherArtist', 'admin'],
+    remove("followers", (fx) => freshRow(fx, followSql, [fx.users.artist.id, fx.users.fan.id])),
+    ["fan"],
+    ["visitor", "artist", "otherArtist", "admin"],
   ),
   ...cases(
-    'followers',
-    'delete own follow while banned',
-    remove('followers', (fx) => freshRow(fx, followSql, [fx.users.artist.id, fx.users.bannedFan.id])),
+    "followers",
+    "delete own follow while banned",
+    remove("followers", (fx) => freshRow(fx, followSql, [fx.users.artist.id, fx.users.bannedFan.id])),
     nobody,
-    ['bannedFan'],
+    ["bannedFan"],
   ),
 
   // store_settings: private to the artist, created on first visit
+  ...cases("store_settings", "select", read("store_settings", artist, "artist_id"), ["artist"], ["visitor", "fan", "otherArtist", "admin"]),
   ...cases(
-    'store_settings',
-    'select',
-    read('store_settings', artist, 'artist_id'),
-    ['artist'],
-    ['visitor', 'fan', 'otherArtist', 'admin'],
-  ),
-  ...cases(
-    'store_settings',
-    'insert for the other artist',
+    "store_settings",
+    "insert for the other artist",
     async (client, fx) => {
-      await fx.db.query('delete from store_settings where artist_id = $1', [fx.users.otherArtist.id])
-      return !(await client.from('store_settings').insert({ artist_id: fx.users.otherArtist.id })).error
+      await fx.db.query("delete from store_settings where artist_id = $1", [fx.users.otherArtist.id]);
+      return !(await client.from("store_settings").insert({ artist_id: fx.users.otherArtist.id })).error;
     },
-    ['otherArtist'],
-    ['visitor', 'fan', 'artist', 'admin'],
+    ["otherArtist"],
+    ["visitor", "fan", "artist", "admin"],
   ),
   ...cases(
-    'store_settings',
-    'insert for oneself',
-    async (client) => !(await client.from('store_settings').insert({ artist_id: actorUser(client) })).error,
+    "store_settings",
+    "insert for oneself",
+    async (client) => !(await client.from("store_settings").insert({ artist_id: actorUser(client) })).error,
     nobody,
-    ['fan', 'bannedArtist'],
+    ["fan", "bannedArtist"],
   ),
   ...cases(
-    'store_settings',
+    "store_settings",
     "update the artist's discounts",
     update(
-      'store_settings',
+      "store_settings",
       artist,
-      () => ({ discounts: [{ id: 'd1', code: marker(), percentage: 15, validUntil: null, active: true }] }),
-      'artist_id',
+      () => ({ discounts: [{ id: "d1", code: marker(), percentage: 15, validUntil: null, active: true }] }),
+      "artist_id",
     ),
-    ['artist'],
-    ['visitor', 'fan', 'otherArtist', 'admin'],
+    ["artist"],
+    ["visitor", "fan", "otherArtist", "admin"],
   ),
 
   // analytics: private to the artist; the artist only creates the empty row
-  ...cases('analytics', 'select', read('analytics', artist, 'artist_id'), ['artist'], ['visitor', 'fan', 'otherArtist', 'admin']),
+  ...cases("analytics", "select", read("analytics", artist, "artist_id"), ["artist"], ["visitor", "fan", "otherArtist", "admin"]),
   ...cases(
-    'analytics',
-    'insert the default row for the other artist',
+    "analytics",
+    "insert the default row for the other artist",
     async (client, fx) => {
-      await fx.db.query('delete from analytics where artist_id = $1', [fx.users.otherArtist.id])
-      return !(await client.from('analytics').insert({ artist_id: fx.users.otherArtist.id })).error
+      await fx.db.query("delete from analytics where artist_id = $1", [fx.users.otherArtist.id]);
+      return !(await client.from("analytics").insert({ artist_id: fx.users.otherArtist.id })).error;
     },
-    ['otherArtist'],
-    ['visitor', 'fan', 'artist', 'admin'],
+    ["otherArtist"],
+    ["visitor", "fan", "artist", "admin"],
   ),
   ...cases(
-    'analytics',
-    'insert for oneself while banned',
-    insert('analytics', (fx) => ({ artist_id: fx.users.bannedArtist.id })),
+    "analytics",
+    "insert for oneself while banned",
+    insert("analytics", (fx) => ({ artist_id: fx.users.bannedArtist.id })),
     nobody,
-    ['bannedArtist'],
+    ["bannedArtist"],
   ),
   ...cases(
-    'analytics',
-    'update own figures',
-    update('analytics', artist, () => ({ revenue: { total: 1000000, trend: 0, history: [] } }), 'artist_id'),
+    "analytics",
+    "update own figures",
+    update("analytics", artist, () => ({ revenue: { total: 1000000, trend: 0, history: [] } }), "artist_id"),
     nobody,
-    ['artist'],
+    ["artist"],
   ),
 
   // purchases: the buyer and the track's artist only; nobody writes them through the API
-  ...cases('purchases', 'select', read('purchases', (fx) => fx.purchase), ['fan', 'artist'], ['visitor', 'otherArtist', 'admin']),
   ...cases(
-    'purchases',
-    'insert',
-    insert('purchases', (fx) => ({ amount: 0.99, track_id: fx.releasedTrack, user_id: fx.users.fan.id })),
-    nobody,
-    ['visitor', 'fan', 'artist'],
+    "purchases",
+    "select",
+    read("purchases", (fx) => fx.purchase),
+    ["fan", "artist"],
+    ["visitor", "otherArtist", "admin"],
   ),
-  ...cases('purchases', 'update the amount', update('purchases', (fx) => fx.purchase, () => ({ amount: 0.01 })), nobody, [
-    'fan',
-    'artist',
-  ]),
   ...cases(
-    'purchases',
-    'delete',
-    remove('purchases', (fx) =>
-      freshRow(fx, 'insert into purchases (amount, track_id, user_id) values (1.99, $1, $2) returning id', [
+    "purchases",
+    "insert",
+    insert("purchases", (fx) => ({ amount: 0.99, track_id: fx.releasedTrack, user_id: fx.users.fan.id })),
+    nobody,
+    ["visitor", "fan", "artist"],
+  ),
+  ...cases(
+    "purchases",
+    "update the amount",
+    update(
+      "purchases",
+      (fx) => fx.purchase,
+      () => ({ amount: 0.01 }),
+    ),
+    nobody,
+    ["fan", "artist"],
+  ),
+  ...cases(
+    "purchases",
+    "delete",
+    remove("purchases", (fx) =>
+      freshRow(fx, "insert into purchases (amount, track_id, user_id) values (1.99, $1, $2) returning id", [
         fx.releasedTrack,
         fx.users.fan.id,
       ]),
     ),
     nobody,
-    ['fan', 'artist'],
+    ["fan", "artist"],
   ),
 
   // analytics_events: the listener and the track's artist only; plays go through record_play
   ...cases(
-    'analytics_events',
-    'select',
-    read('analytics_events', (fx) => fx.play),
-    ['fan', 'artist'],
-    ['visitor', 'otherArtist', 'admin'],
+    "analytics_events",
+    "select",
+    read("analytics_events", (fx) => fx.play),
+    ["fan", "artist"],
+    ["visitor", "otherArtist", "admin"],
   ),
   ...cases(
-    'analytics_events',
-    'insert directly',
-    insert('analytics_events', (fx) => ({ type: 'play', track_id: fx.releasedTrack, artist_id: fx.users.artist.id })),
+    "analytics_events",
+    "insert directly",
+    insert("analytics_events", (fx) => ({ type: "play", track_id: fx.releasedTrack, artist_id: fx.users.artist.id })),
     nobody,
-    ['visitor', 'fan', 'artist'],
+    ["visitor", "fan", "artist"],
   ),
   ...cases(
-    'analytics_events',
-    'delete',
-    remove('analytics_events', (fx) =>
+    "analytics_events",
+    "delete",
+    remove("analytics_events", (fx) =>
       freshRow(fx, `insert into analytics_events (type, track_id, artist_id) values ('play', $1, $2) returning id`, [
         fx.releasedTrack,
         fx.users.artist.id,
       ]),
     ),
     nobody,
-    ['fan', 'artist'],
+    ["fan", "artist"],
   ),
   ...cases(
-    'rpc record_play',
-    'a released track',
-    rpc('record_play', (fx) => ({ track_id: fx.releasedTrack })),
-    ['visitor', 'fan', 'artist'],
+    "rpc record_play",
+    "a released track",
+    rpc("record_play", (fx) => ({ track_id: fx.releasedTrack })),
+    ["visitor", "fan", "artist"],
     nobody,
   ),
   ...cases(
-    'rpc record_play',
-    'an unreleased track',
-    rpc('record_play', (fx) => ({ track_id: fx.unreleasedTrack })),
-    ['artist'],
-    ['visitor', 'fan'],
+    "rpc record_play",
+    "an unreleased track",
+    rpc("record_play", (fx) => ({ track_id: fx.unreleasedTrack })),
+    ["artist"],
+    ["visitor", "fan"],
   ),
 
   // comments: visible with their track; written by signed-in users as themselves
-  ...cases('comments', 'select', read('comments', (fx) => fx.comment), everyone, nobody),
   ...cases(
-    'comments',
-    'insert as oneself',
+    "comments",
+    "select",
+    read("comments", (fx) => fx.comment),
+    everyone,
+    nobody,
+  ),
+  ...cases(
+    "comments",
+    "insert as oneself",
     async (client, fx) =>
-      !(await client.from('comments').insert({ content: 'Great', track_id: fx.releasedTrack, user_id: actorUser(client) }))
-        .error,
-    ['fan', 'artist', 'otherArtist', 'admin'],
-    ['bannedFan', 'bannedArtist'],
+      !(await client.from("comments").insert({ content: "Great", track_id: fx.releasedTrack, user_id: actorUser(client) })).error,
+    ["fan", "artist", "otherArtist", "admin"],
+    ["bannedFan", "bannedArtist"],
   ),
   ...cases(
-    'comments',
-    'insert without a user',
-    insert('comments', (fx) => ({ content: 'Hi', track_id: fx.releasedTrack })),
+    "comments",
+    "insert without a user",
+    insert("comments", (fx) => ({ content: "Hi", track_id: fx.releasedTrack })),
     nobody,
-    ['visitor'],
+    ["visitor"],
   ),
   ...cases(
-    'comments',
-    'insert as someone else',
-    insert('comments', (fx) => ({ content: 'Impostor', track_id: fx.releasedTrack, user_id: fx.users.otherArtist.id })),
+    "comments",
+    "insert as someone else",
+    insert("comments", (fx) => ({ content: "Impostor", track_id: fx.releasedTrack, user_id: fx.users.otherArtist.id })),
     nobody,
-    ['fan'],
+    ["fan"],
   ),
   ...cases(
-    'comments',
-    'insert on an unreleased track',
-    insert('comments', (fx) => ({ content: 'Early', track_id: fx.unreleasedTrack, user_id: fx.users.fan.id })),
+    "comments",
+    "insert on an unreleased track",
+    insert("comments", (fx) => ({ content: "Early", track_id: fx.unreleasedTrack, user_id: fx.users.fan.id })),
     nobody,
-    ['fan'],
+    ["fan"],
   ),
   ...cases(
-    'comments',
+    "comments",
     "delete the fan's comment",
-    remove('comments', (fx) =>
+    remove("comments", (fx) =>
       freshRow(fx, `insert into comments (content, track_id, user_id) values ('Bye', $1, $2) returning id`, [
         fx.releasedTrack,
         fx.users.fan.id,
       ]),
     ),
-    ['fan'],
-    ['visitor', 'artist', 'otherArtist', 'admin'],
+    ["fan"],
+    ["visitor", "artist", "otherArtist", "admin"],
   ),
 
   // news_items: active news public; admins see and manage all
-  ...cases('news_items', 'select active', read('news_items', (fx) => fx.activeNews), everyone, nobody),
-  ...cases('news_items', 'select inactive', read('news_items', (fx) => fx.inactiveNews), ['admin'], ['visitor', 'fan', 'artist']),
   ...cases(
-    'news_items',
-    'insert',
-    insert('news_items', () => ({ title: 'Launch', content: 'We are live', type: 'announcement' })),
-    ['admin'],
-    ['visitor', 'fan', 'artist'],
+    "news_items",
+    "select active",
+    read("news_items", (fx) => fx.activeNews),
+    everyone,
+    nobody,
   ),
-  ...cases('news_items', 'update', update('news_items', (fx) => fx.inactiveNews, text('title')), ['admin'], [
-    'visitor',
-    'fan',
-    'artist',
-  ]),
   ...cases(
-    'news_items',
-    'delete',
-    remove('news_items', (fx) => freshRow(fx, `insert into news_items (title, content) values ('Old', 'News') returning id`, [])),
-    ['admin'],
-    ['visitor', 'fan', 'artist'],
+    "news_items",
+    "select inactive",
+    read("news_items", (fx) => fx.inactiveNews),
+    ["admin"],
+    ["visitor", "fan", "artist"],
+  ),
+  ...cases(
+    "news_items",
+    "insert",
+    insert("news_items", () => ({ title: "Launch", content: "We are live", type: "announcement" })),
+    ["admin"],
+    ["visitor", "fan", "artist"],
+  ),
+  ...cases(
+    "news_items",
+    "update",
+    update("news_items", (fx) => fx.inactiveNews, text("title")),
+    ["admin"],
+    ["visitor", "fan", "artist"],
+  ),
+  ...cases(
+    "news_items",
+    "delete",
+    remove("news_items", (fx) => freshRow(fx, `insert into news_items (title, content) values ('Old', 'News') returning id`, [])),
+    ["admin"],
+    ["visitor", "fan", "artist"],
   ),
 
   // admin functions: admins only, from app_metadata
   ...cases(
-    'rpc is_admin',
-    'answers true',
-    async (client) => (await client.rpc('is_admin')).data === true,
-    ['admin'],
-    ['visitor', 'fan', 'artist'],
+    "rpc is_admin",
+    "answers true",
+    async (client) => (await client.rpc("is_admin")).data === true,
+    ["admin"],
+    ["visitor", "fan", "artist"],
   ),
-  ...cases('rpc get_all_users', 'call', rpc('get_all_users'), ['admin'], ['visitor', 'fan', 'artist']),
+  ...cases("rpc get_all_users", "call", rpc("get_all_users"), ["admin"], ["visitor", "fan", "artist"]),
   ...cases(
-    'rpc ban_user',
-    'ban a user',
+    "rpc ban_user",
+    "ban a user",
     async (client, fx) => {
-      const target = await createFan(fx.db, 'target')
-      await client.rpc('ban_user', { user_id: target.id, reason: 'spam', duration: '30 days' })
-      const { rows } = await fx.db.query('select 1 from auth.users where id = $1 and banned_until > now()', [target.id])
-      return rows.length > 0
+      const target = await createFan(fx.db, "target");
+      await client.rpc("ban_user", { user_id: target.id, reason: "spam", duration: "30 days" });
+      const { rows } = await fx.db.query("select 1 from auth.users where id = $1 and banned_until > now()", [target.id]);
+      return rows.length > 0;
     },
-    ['admin'],
-    ['visitor', 'fan', 'artist'],
+    ["admin"],
+    ["visitor", "fan", "artist"],
   ),
 
   // catalog views answer from what the reader may see
-  ...cases('artist_cards', 'select', read('artist_cards', artist), everyone, nobody),
-  ...cases('artist_followers', 'select', read('artist_followers', artist, 'artist_id'), everyone, nobody),
-  ...cases('genre_counts', 'select', read('genre_counts', () => 'Rock', 'genre'), everyone, nobody),
+  ...cases("artist_cards", "select", read("artist_cards", artist), everyone, nobody),
+  ...cases("artist_followers", "select", read("artist_followers", artist, "artist_id"), everyone, nobody),
+  ...cases(
+    "genre_counts",
+    "select",
+    read("genre_counts", () => "Rock", "genre"),
+    everyone,
+    nobody,
+  ),
 
   // stored files: a row names only files in its owner's folder. Otherwise an artist could publish a
   // track naming another artist's private audio and have the audio URL function sign it.
   ...cases(
-    'tracks',
+    "tracks",
     "insert naming another artist's audio",
-    insert('tracks', (fx) => ({ ...newTrack(otherArtist(fx)), file_url: `${artist(fx)}/song.mp3` })),
+    insert("tracks", (fx) => ({ ...newTrack(otherArtist(fx)), file_url: `${artist(fx)}/song.mp3` })),
     nobody,
-    ['otherArtist'],
+    ["otherArtist"],
   ),
   ...cases(
-    'tracks',
+    "tracks",
     "insert reaching another artist's audio through ..",
-    insert('tracks', (fx) => ({ ...newTrack(otherArtist(fx)), file_url: `${otherArtist(fx)}/../${artist(fx)}/song.mp3` })),
+    insert("tracks", (fx) => ({ ...newTrack(otherArtist(fx)), file_url: `${otherArtist(fx)}/../${artist(fx)}/song.mp3` })),
     nobody,
-    ['otherArtist'],
+    ["otherArtist"],
   ),
   ...cases(
-    'tracks',
-    'insert naming own audio',
-    insert('tracks', (fx) => ({ ...newTrack(artist(fx)), file_url: audioIn(artist(fx)) })),
-    ['artist'],
+    "tracks",
+    "insert naming own audio",
+    insert("tracks", (fx) => ({ ...newTrack(artist(fx)), file_url: audioIn(artist(fx)) })),
+    ["artist"],
     nobody,
   ),
   ...cases(
-    'tracks',
+    "tracks",
     "update own track to another artist's audio",
-    update('tracks', released, (fx) => ({ file_url: audioIn(otherArtist(fx)) })),
+    update("tracks", released, (fx) => ({ file_url: audioIn(otherArtist(fx)) })),
     nobody,
-    ['artist'],
+    ["artist"],
   ),
   ...cases(
-    'tracks',
-    'update own track to own audio',
-    update('tracks', released, (fx) => ({ file_url: audioIn(artist(fx)) })),
-    ['artist'],
+    "tracks",
+    "update own track to own audio",
+    update("tracks", released, (fx) => ({ file_url: audioIn(artist(fx)) })),
+    ["artist"],
     nobody,
   ),
   ...cases(
-    'tracks',
+    "tracks",
     "insert with another artist's artwork",
-    insert('tracks', (fx) => ({ ...newTrack(otherArtist(fx)), artwork_url: artworkIn(artist(fx)) })),
+    insert("tracks", (fx) => ({ ...newTrack(otherArtist(fx)), artwork_url: artworkIn(artist(fx)) })),
     nobody,
-    ['otherArtist'],
+    ["otherArtist"],
   ),
   ...cases(
-    'tracks',
-    'insert with artwork from another site',
-    insert('tracks', (fx) => ({ ...newTrack(artist(fx)), artwork_url: 'https://evil.example/cover.jpeg' })),
+    "tracks",
+    "insert with artwork from another site",
+    insert("tracks", (fx) => ({ ...newTrack(artist(fx)), artwork_url: "https://evil.example/cover.jpeg" })),
     nobody,
-    ['artist'],
+    ["artist"],
   ),
   ...cases(
-    'tracks',
-    'update own artwork',
-    update('tracks', released, (fx) => ({ artwork_url: artworkIn(artist(fx)) })),
-    ['artist'],
+    "tracks",
+    "update own artwork",
+    update("tracks", released, (fx) => ({ artwork_url: artworkIn(artist(fx)) })),
+    ["artist"],
     nobody,
   ),
   ...cases(
-    'merch',
+    "merch",
     "insert with another artist's picture",
-    insert('merch', (fx) => ({ ...merchItem(otherArtist(fx)), image_url: artworkIn(artist(fx)) })),
+    insert("merch", (fx) => ({ ...merchItem(otherArtist(fx)), image_url: artworkIn(artist(fx)) })),
     nobody,
-    ['otherArtist'],
+    ["otherArtist"],
   ),
   ...cases(
-    'merch',
-    'update own merch picture',
-    update('merch', (fx) => fx.merch, (fx) => ({ image_url: artworkIn(artist(fx)) })),
-    ['artist'],
+    "merch",
+    "update own merch picture",
+    update(
+      "merch",
+      (fx) => fx.merch,
+      (fx) => ({ image_url: artworkIn(artist(fx)) }),
+    ),
+    ["artist"],
     nobody,
   ),
   ...cases(
-    'artist_profiles',
+    "artist_profiles",
     "update the picture to another user's file",
-    update('artist_profiles', artist, (fx) => ({ profile_image_url: artworkIn(otherArtist(fx)) })),
+    update("artist_profiles", artist, (fx) => ({ profile_image_url: artworkIn(otherArtist(fx)) })),
     nobody,
-    ['artist'],
+    ["artist"],
   ),
   ...cases(
-    'artist_profiles',
-    'update the picture to own file',
-    update('artist_profiles', artist, (fx) => ({ profile_image_url: artworkIn(artist(fx)) })),
-    ['artist'],
+    "artist_profiles",
+    "update the picture to own file",
+    update("artist_profiles", artist, (fx) => ({ profile_image_url: artworkIn(artist(fx)) })),
+    ["artist"],
     nobody,
   ),
   ...cases(
-    'fan_profiles',
+    "fan_profiles",
     "update the picture to another user's file",
-    update('fan_profiles', fan, (fx) => ({ profile_image_url: artworkIn(artist(fx)) })),
+    update("fan_profiles", fan, (fx) => ({ profile_image_url: artworkIn(artist(fx)) })),
     nobody,
-    ['fan'],
+    ["fan"],
   ),
   ...cases(
-    'fan_profiles',
-    'update the picture to own file',
-    update('fan_profiles', fan, (fx) => ({ profile_image_url: artworkIn(fan(fx)) })),
-    ['fan'],
+    "fan_profiles",
+    "update the picture to own file",
+    update("fan_profiles", fan, (fx) => ({ profile_image_url: artworkIn(fan(fx)) })),
+    ["fan"],
     nobody,
   ),
 
   // storage: users write only under their own folder; track audio is private to its artist
   ...cases(
-    'storage tracks',
-    'upload to own folder',
+    "storage tracks",
+    "upload to own folder",
     async (client) => {
-      const path = `${actorUser(client)}/${marker()}.mp3`
-      return !(await client.storage.from('tracks').upload(path, new Blob([mp3], { type: 'audio/mpeg' }))).error
+      const path = `${actorUser(client)}/${marker()}.mp3`;
+      return !(await client.storage.from("tracks").upload(path, new Blob([mp3], { type: "audio/mpeg" }))).error;
     },
-    ['artist'],
-    ['bannedArtist'],
+    ["artist"],
+    ["bannedArtist"],
   ),
   ...cases(
-    'storage tracks',
+    "storage tracks",
     "upload to the artist's folder",
     async (client, fx) => {
-      const path = `${fx.users.artist.id}/${marker()}.mp3`
-      return !(await client.storage.from('tracks').upload(path, new Blob([mp3], { type: 'audio/mpeg' }))).error
+      const path = `${fx.users.artist.id}/${marker()}.mp3`;
+      return !(await client.storage.from("tracks").upload(path, new Blob([mp3], { type: "audio/mpeg" }))).error;
     },
     nobody,
-    ['visitor', 'fan', 'otherArtist'],
+    ["visitor", "fan", "otherArtist"],
   ),
   ...cases(
-    'storage tracks',
+    "storage tracks",
     "download the artist's audio",
-    async (client, fx) => !(await client.storage.from('tracks').download(`${fx.users.artist.id}/song.mp3`)).error,
-    ['artist'],
-    ['visitor', 'fan', 'otherArtist'],
+    async (client, fx) => !(await client.storage.from("tracks").download(`${fx.users.artist.id}/song.mp3`)).error,
+    ["artist"],
+    ["visitor", "fan", "otherArtist"],
   ),
   ...cases(
-    'storage artwork',
+    "storage artwork",
     "delete the artist's artwork",
     async (client, fx) => {
-      const path = `${fx.users.artist.id}/${marker()}.png`
-      await clients.get('artist')!.storage.from('artwork').upload(path, new Blob([png], { type: 'image/png' }))
-      await client.storage.from('artwork').remove([path])
-      const { rows } = await fx.db.query(`select 1 from storage.objects where bucket_id = 'artwork' and name = $1`, [path])
-      return rows.length === 0
+      const path = `${fx.users.artist.id}/${marker()}.png`;
+      await clients
+        .get("artist")!
+        .storage.from("artwork")
+        .upload(path, new Blob([png], { type: "image/png" }));
+      await client.storage.from("artwork").remove([path]);
+      const { rows } = await fx.db.query(`select 1 from storage.objects where bucket_id = 'artwork' and name = $1`, [path]);
+      return rows.length === 0;
     },
-    ['artist'],
-    ['visitor', 'fan', 'otherArtist'],
+    ["artist"],
+    ["visitor", "fan", "otherArtist"],
   ),
-]
+];
 
-const mp3 = new Uint8Array([0x49, 0x44, 0x33, 0x04, 0, 0, 0, 0, 0, 0, 0xff, 0xfb, 0x90, 0x64])
-const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0])
+const mp3 = new Uint8Array([0x49, 0x44, 0x33, 0x04, 0, 0, 0, 0, 0, 0, 0xff, 0xfb, 0x90, 0x64]);
+const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
 
-let local: LocalStack
-let fx: Fixtures
-const clients = new Map<Actor, SupabaseClient>()
-const clientUsers = new Map<SupabaseClient, string>()
+let local: LocalStack;
+let fx: Fixtures;
+const clients = new Map<Actor, SupabaseClient>();
+const clientUsers = new Map<SupabaseClient, string>();
 
 function actorUser(client: SupabaseClient): string {
-  const id = clientUsers.get(client)
-  if (!id) throw new Error('this attempt needs a signed-in actor')
-  return id
+  const id = clientUsers.get(client);
+  if (!id) throw new Error("this attempt needs a signed-in actor");
+  return id;
 }
 
 function clientFor(user: TestUser | null): SupabaseClient {
   const headers: Record<string, string> = user
     ? { Authorization: `Bearer ${signJwt({ ...user.claims, iat: Math.floor(Date.now() / 1000) }, localDefaults.jwtSecret)}` }
-    : {}
+    : {};
   return createClient(local.url, local.anonKey, {
     auth: { persistSession: false, autoRefreshToken: false },
     global: { headers },
-  })
+  });
 }
 
 beforeAll(async () => {
-  local = await startTestStack({ seed: false })
-  const db = local.stack.db
+  local = await startTestStack({ seed: false });
+  const db = local.stack.db;
   const users = {
-    fan: await createFan(db, 'matrix-fan'),
-    artist: await createArtist(db, 'Matrix Artist'),
-    otherArtist: await createArtist(db, 'Other Artist'),
+    fan: await createFan(db, "matrix-fan"),
+    artist: await createArtist(db, "Matrix Artist"),
+    otherArtist: await createArtist(db, "Other Artist"),
     admin: await createAdmin(db),
-    bannedArtist: await createArtist(db, 'Banned Artist'),
-    bannedFan: await createFan(db, 'banned-fan'),
-  }
-  const releasedTrack = await createTrack(db, users.artist.id, { title: 'Released' })
-  const unreleasedTrack = await createTrack(db, users.artist.id, { title: 'Upcoming', release_date: tomorrow() })
-  const bannedArtistTrack = await createTrack(db, users.bannedArtist.id, { title: 'Banned artist track' })
-  const one = async (sql: string, params: unknown[]) => (await db.query<{ id: string }>(sql, params)).rows[0].id
+    bannedArtist: await createArtist(db, "Banned Artist"),
+    bannedFan: await createFan(db, "banned-fan"),
+  };
+  const releasedTrack = await createTrack(db, users.artist.id, { title: "Released" });
+  const unreleasedTrack = await createTrack(db, users.artist.id, { title: "Upcoming", release_date: tomorrow() });
+  const bannedArtistTrack = await createTrack(db, users.bannedArtist.id, { title: "Banned artist track" });
+  const one = async (sql: string, params: unknown[]) => (await db.query<{ id: string }>(sql, params)).rows[0].id;
   fx = {
     db,
     users,
@@ -803,7 +846,7 @@ beforeAll(async () => {
     merch: await one(`insert into merch (artist_id, title, price, description) values ($1, 'Poster', 15, 'A2') returning id`, [
       users.artist.id,
     ]),
-    purchase: await one('insert into purchases (amount, track_id, user_id) values (1.99, $1, $2) returning id', [
+    purchase: await one("insert into purchases (amount, track_id, user_id) values (1.99, $1, $2) returning id", [
       releasedTrack,
       users.fan.id,
     ]),
@@ -818,38 +861,37 @@ beforeAll(async () => {
     ]),
     activeNews: await one(`insert into news_items (title, content) values ('Hello', 'World') returning id`, []),
     inactiveNews: await one(`insert into news_items (title, content, active) values ('Draft', 'Soon', false) returning id`, []),
-  }
-  await db.query('insert into followers (artist_id, fan_id) values ($1, $2)', [users.artist.id, users.otherArtist.id])
-  await db.query('insert into store_settings (artist_id) values ($1)', [users.artist.id])
-  await db.query('insert into analytics (artist_id) values ($1)', [users.artist.id])
+  };
+  await db.query("insert into followers (artist_id, fan_id) values ($1, $2)", [users.artist.id, users.otherArtist.id]);
+  await db.query("insert into store_settings (artist_id) values ($1)", [users.artist.id]);
+  await db.query("insert into analytics (artist_id) values ($1)", [users.artist.id]);
 
-  clients.set('visitor', clientFor(null))
-  for (const [actor, user] of Object.entries(users) as [Exclude<Actor, 'visitor'>, TestUser][]) {
-    const client = clientFor(user)
-    clients.set(actor, client)
-    clientUsers.set(client, user.id)
+  clients.set("visitor", clientFor(null));
+  for (const [actor, user] of Object.entries(users) as [Exclude<Actor, "visitor">, TestUser][]) {
+    const client = clientFor(user);
+    clients.set(actor, client);
+    clientUsers.set(client, user.id);
   }
   const upload = await clients
-    .get('artist')!
-    .storage
-    .from('tracks')
-    .upload(`${users.artist.id}/song.mp3`, new Blob([mp3], { type: 'audio/mpeg' }))
-  expect(upload.error).toBeNull()
+    .get("artist")!
+    .storage.from("tracks")
+    .upload(`${users.artist.id}/song.mp3`, new Blob([mp3], { type: "audio/mpeg" }));
+  expect(upload.error).toBeNull();
 
   // Banned after their tokens were minted: the tokens stay valid until they expire.
   await db.query(`update auth.users set banned_until = now() + interval '30 days' where id in ($1, $2)`, [
     users.bannedArtist.id,
     users.bannedFan.id,
-  ])
-})
+  ]);
+});
 
-afterAll(() => local?.close())
+afterAll(() => local?.close());
 
 describe(`RLS matrix (${matrix.length} cases)`, () => {
-  it.each(matrix.map((c) => [`${c.table} ${c.operation} as ${c.actor}: ${c.allowed ? 'allowed' : 'denied'}`, c] as const))(
-    '%s',
+  it.each(matrix.map((c) => [`${c.table} ${c.operation} as ${c.actor}: ${c.allowed ? "allowed" : "denied"}`, c] as const))(
+    "%s",
     async (_, c) => {
-      expect(await c.attempt(clients.get(c.actor)!, fx)).toBe(c.allowed)
+      expect(await c.attempt(clients.get(c.actor)!, fx)).toBe(c.allowed);
     },
-  )
-})
+  );
+});

@@ -1,46 +1,44 @@
-import type { Claims } from '../../supabase/local/context.ts'
-import type { Db } from '../../supabase/local/db.ts'
+import type { Claims } from "../../supabase/local/context.ts";
+import type { Db } from "../../supabase/local/db.ts";
 
 // Users and rows for the schema and RLS tests, written as the superuser, the way an operator or the
 // seed would: auth.users rows whose sign-up metadata makes the database create the profiles.
 
-export type TestUser = { id: string; email: string; claims: Claims }
+export type TestUser = { id: string; email: string; claims: Claims };
 
-let serial = 0
+let serial = 0;
 
 export async function createUser(
   db: Db,
   metadata: Record<string, unknown>,
-  appMetadata: Record<string, unknown> = { provider: 'email', providers: ['email'] },
+  appMetadata: Record<string, unknown> = { provider: "email", providers: ["email"] },
 ): Promise<TestUser> {
-  const email = `user${++serial}-${Date.now()}@example.test`
+  const email = `user${++serial}-${Date.now()}@example.test`;
   const { rows } = await db.query<{ id: string }>(
     `insert into auth.users (email, raw_user_meta_data, raw_app_meta_data, email_confirmed_at)
      values ($1, $2, $3, now()) returning id`,
     [email, metadata, appMetadata],
-  )
-  const id = rows[0].id
+  );
+  const id = rows[0].id;
   const claims: Claims = {
-    role: 'authenticated',
-    aud: 'authenticated',
+    role: "authenticated",
+    aud: "authenticated",
     sub: id,
     email,
     app_metadata: appMetadata,
     user_metadata: metadata,
     session_id: crypto.randomUUID(),
     exp: Math.floor(Date.now() / 1000) + 3600,
-  }
-  return { id, email, claims }
+  };
+  return { id, email, claims };
 }
 
-export const createArtist = (db: Db, name = 'Test Artist') =>
-  createUser(db, { role: 'artist', artist_name: name, paypal_email: 'pay@example.test', genres: ['Rock'] })
+export const createArtist = (db: Db, name = "Test Artist") =>
+  createUser(db, { role: "artist", artist_name: name, paypal_email: "pay@example.test", genres: ["Rock"] });
 
-export const createFan = (db: Db, username = 'testfan') =>
-  createUser(db, { role: 'fan', username, favorite_genres: ['Jazz'] })
+export const createFan = (db: Db, username = "testfan") => createUser(db, { role: "fan", username, favorite_genres: ["Jazz"] });
 
-export const createAdmin = (db: Db) =>
-  createUser(db, {}, { provider: 'email', providers: ['email'], role: 'admin' })
+export const createAdmin = (db: Db) => createUser(db, {}, { provider: "email", providers: ["email"], role: "admin" });
 
 export async function createTrack(
   db: Db,
@@ -50,9 +48,9 @@ export async function createTrack(
   const { rows } = await db.query<{ id: string }>(
     `insert into public.tracks (artist_id, title, genre, price, description, release_date, file_url)
      values ($1::uuid, $2, $3, 1.99, 'A track', coalesce($4::date, current_date - 1), $1::text || '/audio.mp3') returning id`,
-    [artistId, fields.title ?? 'Song', fields.genre ?? 'Rock', fields.release_date ?? null],
-  )
-  return rows[0].id
+    [artistId, fields.title ?? "Song", fields.genre ?? "Rock", fields.release_date ?? null],
+  );
+  return rows[0].id;
 }
 
-export const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
+export const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);

@@ -1,434 +1,403 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
-import pg from 'pg'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { asRole, type Claims } from '../../supabase/local/context.ts'
-import { openDb, type Db } from '../../supabase/local/db.ts'
-import { migrate } from '../../supabase/local/migrate.ts'
-import {
-  createAdmin,
-  createArtist,
-  createFan,
-  createTrack,
-  createUser,
-  tomorrow,
-  type TestUser,
-} from './schema-fixtures.ts'
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { asRole, type Claims } from "../../supabase/local/context.ts";
+import { openDb, type Db } from "../../supabase/local/db.ts";
+import { migrate } from "../../supabase/local/migrate.ts";
+import { createAdmin, createArtist, createFan, createTrack, createUser, tomorrow, type TestUser } from "./schema-fixtures.ts";
 
 // The database's own rules (triggers, constraints, functions, grants), checked in SQL as each role,
 // on embedded PGlite and, when TEST_DATABASE_URL names a PostgreSQL server, on a fresh database there.
 
-const platformSql = readFileSync(join(import.meta.dirname, '../../supabase/local/platform.sql'), 'utf8')
-const visitor: Claims = { role: 'anon' }
+const platformSql = readFileSync(join(import.meta.dirname, "../../supabase/local/platform.sql"), "utf8");
+const visitor: Claims = { role: "anon" };
 
-type Backend = { name: string; open(): Promise<{ db: Db; drop(): Promise<void> }> }
+type Backend = { name: string; open(): Promise<{ db: Db; drop(): Promise<void> }> };
 
-const backends: Backend[] = [
-  { name: 'pglite', open: async () => ({ db: await openDb({ memory: true }), drop: async () => {} }) },
-]
-const serverUrl = process.env.TEST_DATABASE_URL
+const backends: Backend[] = [{ name: "pglite", open: async () => ({ db: await openDb({ memory: true }), drop: async () => {} }) }];
+const serverUrl = process.env.TEST_DATABASE_URL;
 if (serverUrl) {
   backends.push({
-    name: 'postgres',
+    name: "postgres",
     async open() {
-      const name = `schema_test_${process.pid}_${Date.now()}`
-      const admin = new pg.Client({ connectionString: serverUrl })
-      await admin.connect()
-      await admin.query(`create database ${name}`)
-      const url = new URL(serverUrl)
-      url.pathname = `/${name}`
-      const db = await openDb({ databaseUrl: url.toString() })
+      const name = `schema_test_${process.pid}_${Date.now()}`;
+      const admin = new pg.Client({ connectionString: serverUrl });
+      await admin.connect();
+      await admin.query(`create database ${name}`);
+      const url = new URL(serverUrl);
+      url.pathname = `/${name}`;
+      const db = await openDb({ databaseUrl: url.toString() });
       return {
         db,
         async drop() {
-          await db.close()
-          await admin.query(`drop database ${name}`)
-          await admin.end()
+          await db.close();
+          await admin.query(`drop database ${name}`);
+          await admin.end();
         },
-      }
+      };
     },
-  })
+  });
 }
 
 function as<T>(db: Db, claims: Claims, fn: (tx: Db) => Promise<T>) {
-  return asRole(db, claims, fn)
+  return asRole(db, claims, fn);
 }
 
 async function errorOf(promise: Promise<unknown>): Promise<{ code?: string; message: string }> {
   try {
-    await promise
+    await promise;
   } catch (error) {
-    return error as { code?: string; message: string }
+    return error as { code?: string; message: string };
   }
-  throw new Error('expected the statement to fail')
+  throw new Error("expected the statement to fail");
 }
 
-describe.each(backends)('schema on $name', (backend) => {
-  let db: Db
-  let drop: () => Promise<void>
+describe.each(backends)("schema on $name", (backend) => {
+  let db: Db;
+  let drop: () => Promise<void>;
 
   beforeAll(async () => {
-    ;({ db, drop } = await backend.open())
-    await migrate(db, { seed: false })
-  })
-  afterAll(() => drop())
+    ({ db, drop } = await backend.open());
+    await migrate(db, { seed: false });
+  });
+  afterAll(() => drop());
 
-  describe('platform', () => {
-    it('applies again without changing anything', async () => {
-      await db.exec(platformSql)
+  describe("platform", () => {
+    it("applies again without changing anything", async () => {
+      await db.exec(platformSql);
       const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from pg_roles where rolname in
-        ('anon', 'authenticated', 'service_role', 'authenticator')`)
-      expect(rows[0].n).toBe(4)
-    })
+        ('anon', 'authenticated', 'service_role', 'authenticator')`);
+      expect(rows[0].n).toBe(4);
+    });
 
-    it('reads the caller from the JWT claims like Supabase', async () => {
-      const user = await createFan(db)
+    it("reads the caller from the JWT claims like Supabase", async () => {
+      const user = await createFan(db);
       const row = await as(db, user.claims, async (tx) => {
         const { rows } = await tx.query<{ uid: string; role: string; email: string; jwt: { sub: string } }>(
-          'select auth.uid() as uid, auth.role() as role, auth.email() as email, auth.jwt() as jwt',
-        )
-        return rows[0]
-      })
-      expect(row).toMatchObject({ uid: user.id, role: 'authenticated', email: user.email, jwt: { sub: user.id } })
-    })
+          "select auth.uid() as uid, auth.role() as role, auth.email() as email, auth.jwt() as jwt",
+        );
+        return rows[0];
+      });
+      expect(row).toMatchObject({ uid: user.id, role: "authenticated", email: user.email, jwt: { sub: user.id } });
+    });
 
-    it('splits storage paths like Supabase', async () => {
+    it("splits storage paths like Supabase", async () => {
       const { rows } = await db.query(
         `select storage.foldername('u1/covers/a.png') as folders, storage.filename('u1/covers/a.png') as file,
                 storage.extension('u1/covers/a.png') as ext`,
-      )
-      expect(rows[0]).toEqual({ folders: ['u1', 'covers'], file: 'a.png', ext: 'png' })
-    })
-  })
+      );
+      expect(rows[0]).toEqual({ folders: ["u1", "covers"], file: "a.png", ext: "png" });
+    });
+  });
 
-  describe('profiles created with the user', () => {
-    it('creates an artist profile and payout settings from the sign-up metadata', async () => {
+  describe("profiles created with the user", () => {
+    it("creates an artist profile and payout settings from the sign-up metadata", async () => {
       const user = await createUser(db, {
-        role: 'artist',
-        artist_name: '  Night Owls ',
-        paypal_email: 'owls@example.test',
-        bio: 'Synths',
-        genres: ['Electronic', 'Pop'],
-      })
-      const profile = await db.query('select artist_name, bio, genres, follower_count from artist_profiles where id = $1', [
-        user.id,
-      ])
-      expect(profile.rows).toEqual([{ artist_name: 'Night Owls', bio: 'Synths', genres: ['Electronic', 'Pop'], follower_count: 0 }])
-      const payout = await db.query('select paypal_email, payment_settings from artist_payout_settings where artist_id = $1', [
-        user.id,
-      ])
+        role: "artist",
+        artist_name: "  Night Owls ",
+        paypal_email: "owls@example.test",
+        bio: "Synths",
+        genres: ["Electronic", "Pop"],
+      });
+      const profile = await db.query("select artist_name, bio, genres, follower_count from artist_profiles where id = $1", [user.id]);
+      expect(profile.rows).toEqual([{ artist_name: "Night Owls", bio: "Synths", genres: ["Electronic", "Pop"], follower_count: 0 }]);
+      const payout = await db.query("select paypal_email, payment_settings from artist_payout_settings where artist_id = $1", [user.id]);
       expect(payout.rows).toEqual([
         {
-          paypal_email: 'owls@example.test',
-          payment_settings: { minimum_price: 1, default_currency: 'USD', auto_withdraw: false, withdraw_threshold: 50 },
+          paypal_email: "owls@example.test",
+          payment_settings: { minimum_price: 1, default_currency: "USD", auto_withdraw: false, withdraw_threshold: 50 },
         },
-      ])
-    })
+      ]);
+    });
 
-    it('creates a fan profile and payout settings from the sign-up metadata', async () => {
-      const user = await createUser(db, { role: 'fan', username: 'lena', favorite_genres: ['Jazz', 'R&B'] })
-      const profile = await db.query('select username, favorite_genres from fan_profiles where id = $1', [user.id])
-      expect(profile.rows).toEqual([{ username: 'lena', favorite_genres: ['Jazz', 'R&B'] }])
-      const payout = await db.query('select payment_settings from fan_payout_settings where fan_id = $1', [user.id])
-      expect(payout.rows).toEqual([{ payment_settings: { paypal_email: null, default_currency: 'USD' } }])
-    })
+    it("creates a fan profile and payout settings from the sign-up metadata", async () => {
+      const user = await createUser(db, { role: "fan", username: "lena", favorite_genres: ["Jazz", "R&B"] });
+      const profile = await db.query("select username, favorite_genres from fan_profiles where id = $1", [user.id]);
+      expect(profile.rows).toEqual([{ username: "lena", favorite_genres: ["Jazz", "R&B"] }]);
+      const payout = await db.query("select payment_settings from fan_payout_settings where fan_id = $1", [user.id]);
+      expect(payout.rows).toEqual([{ payment_settings: { paypal_email: null, default_currency: "USD" } }]);
+    });
 
     it.each([
-      [{ role: 'artist', paypal_email: 'a@example.test' }, 'artist_name is required'],
-      [{ role: 'artist', artist_name: 'X' }, 'paypal_email is required'],
-      [{ role: 'artist', artist_name: 'X', paypal_email: 'not-an-email' }, 'paypal_email is required'],
-      [{ role: 'artist', artist_name: 'X', paypal_email: 'a@example.test', genres: ['Polka'] }, 'genres must come from'],
-      [{ role: 'artist', artist_name: 'X', paypal_email: 'a@example.test', genres: 'Rock' }, 'genres must be a list'],
-      [{ role: 'fan', username: ' ' }, 'username is required'],
-      [{ role: 'fan', username: 'x', favorite_genres: ['Disco'] }, 'favorite_genres must come from'],
-    ])('refuses the whole sign-up for invalid metadata %j', async (metadata, message) => {
-      const email = `invalid-${crypto.randomUUID()}@example.test`
-      const error = await errorOf(
-        db.query('insert into auth.users (email, raw_user_meta_data) values ($1, $2)', [email, metadata]),
-      )
-      expect(error.message).toContain(message)
-      const { rows } = await db.query('select 1 from auth.users where email = $1', [email])
-      expect(rows).toEqual([])
-    })
+      [{ role: "artist", paypal_email: "a@example.test" }, "artist_name is required"],
+      [{ role: "artist", artist_name: "X" }, "paypal_email is required"],
+      [{ role: "artist", artist_name: "X", paypal_email: "not-an-email" }, "paypal_email is required"],
+      [{ role: "artist", artist_name: "X", paypal_email: "a@example.test", genres: ["Polka"] }, "genres must come from"],
+      [{ role: "artist", artist_name: "X", paypal_email: "a@example.test", genres: "Rock" }, "genres must be a list"],
+      [{ role: "fan", username: " " }, "username is required"],
+      [{ role: "fan", username: "x", favorite_genres: ["Disco"] }, "favorite_genres must come from"],
+    ])("refuses the whole sign-up for invalid metadata %j", async (metadata, message) => {
+      const email = `invalid-${crypto.randomUUID()}@example.test`;
+      const error = await errorOf(db.query("insert into auth.users (email, raw_user_meta_data) values ($1, $2)", [email, metadata]));
+      expect(error.message).toContain(message);
+      const { rows } = await db.query("select 1 from auth.users where email = $1", [email]);
+      expect(rows).toEqual([]);
+    });
 
-    it('gives users without a role (administrators) no profile', async () => {
-      const admin = await createAdmin(db)
+    it("gives users without a role (administrators) no profile", async () => {
+      const admin = await createAdmin(db);
       const { rows } = await db.query(
-        'select (select count(*) from artist_profiles where id = $1)::int + (select count(*) from fan_profiles where id = $1)::int as n',
+        "select (select count(*) from artist_profiles where id = $1)::int + (select count(*) from fan_profiles where id = $1)::int as n",
         [admin.id],
-      )
-      expect(rows[0]).toEqual({ n: 0 })
-    })
-  })
+      );
+      expect(rows[0]).toEqual({ n: 0 });
+    });
+  });
 
-  describe('constraints from the validation rules', () => {
-    let artist: TestUser
-    let trackId: string
+  describe("constraints from the validation rules", () => {
+    let artist: TestUser;
+    let trackId: string;
 
     beforeAll(async () => {
-      artist = await createArtist(db)
-      trackId = await createTrack(db, artist.id)
-    })
+      artist = await createArtist(db);
+      trackId = await createTrack(db, artist.id);
+    });
 
     it.each([
-      ['a track under 0.99', `update tracks set price = 0.98 where id = $1`],
-      ['a track type outside album/single/other', `update tracks set type = 'ep' where id = $1`],
-      ['an album title on a single', `update tracks set album_title = 'LP' where id = $1`],
-      ['a blank genre', `update tracks set genre = ' ' where id = $1`],
-      ['peaks outside 0..1', `update tracks set peaks = '[0.2, 1.5]' where id = $1`],
-      ['an event type other than play/download', `insert into analytics_events (type, track_id, artist_id) select 'like', id, artist_id from tracks where id = $1`],
-    ])('refuses %s', async (_, sql) => {
-      expect((await errorOf(db.query(sql, [trackId]))).code).toBe('23514')
-    })
+      ["a track under 0.99", `update tracks set price = 0.98 where id = $1`],
+      ["a track type outside album/single/other", `update tracks set type = 'ep' where id = $1`],
+      ["an album title on a single", `update tracks set album_title = 'LP' where id = $1`],
+      ["a blank genre", `update tracks set genre = ' ' where id = $1`],
+      ["peaks outside 0..1", `update tracks set peaks = '[0.2, 1.5]' where id = $1`],
+      [
+        "an event type other than play/download",
+        `insert into analytics_events (type, track_id, artist_id) select 'like', id, artist_id from tracks where id = $1`,
+      ],
+    ])("refuses %s", async (_, sql) => {
+      expect((await errorOf(db.query(sql, [trackId]))).code).toBe("23514");
+    });
 
     it.each([
-      ['a discount over 100', { discounts: [{ id: 'd', code: 'X', percentage: 101, validUntil: null, active: true }] }],
-      ['a fractional discount', { discounts: [{ id: 'd', code: 'X', percentage: 12.5, validUntil: null, active: true }] }],
-      ['a bundle discount over 100', { bundling: { enabled: true, discountPercentage: 120 } }],
-      ['a negative tier price', { pricing_tiers: [{ id: 't', name: 'Fan', price: -1, description: '' }] }],
-      ['a tier without a price', { pricing_tiers: [{ id: 't', name: 'Fan' }] }],
-    ])('refuses store settings with %s', async (_, settings) => {
-      const [column, value] = Object.entries(settings)[0]
+      ["a discount over 100", { discounts: [{ id: "d", code: "X", percentage: 101, validUntil: null, active: true }] }],
+      ["a fractional discount", { discounts: [{ id: "d", code: "X", percentage: 12.5, validUntil: null, active: true }] }],
+      ["a bundle discount over 100", { bundling: { enabled: true, discountPercentage: 120 } }],
+      ["a negative tier price", { pricing_tiers: [{ id: "t", name: "Fan", price: -1, description: "" }] }],
+      ["a tier without a price", { pricing_tiers: [{ id: "t", name: "Fan" }] }],
+    ])("refuses store settings with %s", async (_, settings) => {
+      const [column, value] = Object.entries(settings)[0];
       const error = await errorOf(
         db.query(`insert into store_settings (artist_id, ${column}) values ($1, $2)`, [artist.id, JSON.stringify(value)]),
-      )
-      expect(error.code).toBe('23514')
-    })
+      );
+      expect(error.code).toBe("23514");
+    });
 
-    it('accepts store settings within the rules and defaults bundling to 10%', async () => {
+    it("accepts store settings within the rules and defaults bundling to 10%", async () => {
       await db.query(`insert into store_settings (artist_id, discounts, pricing_tiers) values ($1, $2, $3)`, [
         artist.id,
-        JSON.stringify([{ id: 'd', code: 'SUMMER', percentage: 100, validUntil: '2027-01-01', active: false }]),
-        JSON.stringify([{ id: 't', name: 'Free', price: 0, description: 'Stream only' }]),
-      ])
-      const { rows } = await db.query('select bundling from store_settings where artist_id = $1', [artist.id])
-      expect(rows[0]).toEqual({ bundling: { enabled: false, discountPercentage: 10 } })
-    })
+        JSON.stringify([{ id: "d", code: "SUMMER", percentage: 100, validUntil: "2027-01-01", active: false }]),
+        JSON.stringify([{ id: "t", name: "Free", price: 0, description: "Stream only" }]),
+      ]);
+      const { rows } = await db.query("select bundling from store_settings where artist_id = $1", [artist.id]);
+      expect(rows[0]).toEqual({ bundling: { enabled: false, discountPercentage: 10 } });
+    });
 
     it.each([
-      ['a negative minimum price', { minimum_price: -1, default_currency: 'USD', auto_withdraw: false, withdraw_threshold: 50 }],
-      ['a threshold under 50', { minimum_price: 1, default_currency: 'USD', auto_withdraw: true, withdraw_threshold: 40 }],
-      ['a fractional threshold', { minimum_price: 1, default_currency: 'USD', auto_withdraw: true, withdraw_threshold: 60.5 }],
-      ['an unknown currency', { minimum_price: 1, default_currency: 'JPY', auto_withdraw: false, withdraw_threshold: 50 }],
-    ])('refuses artist payment settings with %s', async (_, settings) => {
+      ["a negative minimum price", { minimum_price: -1, default_currency: "USD", auto_withdraw: false, withdraw_threshold: 50 }],
+      ["a threshold under 50", { minimum_price: 1, default_currency: "USD", auto_withdraw: true, withdraw_threshold: 40 }],
+      ["a fractional threshold", { minimum_price: 1, default_currency: "USD", auto_withdraw: true, withdraw_threshold: 60.5 }],
+      ["an unknown currency", { minimum_price: 1, default_currency: "JPY", auto_withdraw: false, withdraw_threshold: 50 }],
+    ])("refuses artist payment settings with %s", async (_, settings) => {
       const error = await errorOf(
-        db.query('update artist_payout_settings set payment_settings = $2 where artist_id = $1', [
-          artist.id,
-          JSON.stringify(settings),
-        ]),
-      )
-      expect(error.code).toBe('23514')
-    })
+        db.query("update artist_payout_settings set payment_settings = $2 where artist_id = $1", [artist.id, JSON.stringify(settings)]),
+      );
+      expect(error.code).toBe("23514");
+    });
 
-    it('refuses news of an unknown type', async () => {
-      const error = await errorOf(db.query(`insert into news_items (title, content, type) values ('t', 'c', 'alert')`))
-      expect(error.code).toBe('23514')
-    })
+    it("refuses news of an unknown type", async () => {
+      const error = await errorOf(db.query(`insert into news_items (title, content, type) values ('t', 'c', 'alert')`));
+      expect(error.code).toBe("23514");
+    });
 
-    it('defaults a news item to active info', async () => {
-      const { rows } = await db.query(`insert into news_items (title, content) values ('t', 'c') returning type, active`)
-      expect(rows[0]).toEqual({ type: 'info', active: true })
-    })
+    it("defaults a news item to active info", async () => {
+      const { rows } = await db.query(`insert into news_items (title, content) values ('t', 'c') returning type, active`);
+      expect(rows[0]).toEqual({ type: "info", active: true });
+    });
 
-    it('refuses a website that is not a URL and favourite genres off the list', async () => {
-      expect((await errorOf(db.query(`update artist_profiles set website = 'example' where id = $1`, [artist.id]))).code).toBe(
-        '23514',
-      )
-      const fan = await createFan(db)
-      const error = await errorOf(db.query(`update fan_profiles set favorite_genres = '{Disco}' where id = $1`, [fan.id]))
-      expect(error.code).toBe('23514')
-    })
-  })
+    it("refuses a website that is not a URL and favourite genres off the list", async () => {
+      expect((await errorOf(db.query(`update artist_profiles set website = 'example' where id = $1`, [artist.id]))).code).toBe("23514");
+      const fan = await createFan(db);
+      const error = await errorOf(db.query(`update fan_profiles set favorite_genres = '{Disco}' where id = $1`, [fan.id]));
+      expect(error.code).toBe("23514");
+    });
+  });
 
-  describe('followers', () => {
-    it('keeps follower_count exact through follows and unfollows, and refuses self and double follows', async () => {
-      const artist = await createArtist(db)
-      const fans = await Promise.all(Array.from({ length: 6 }, () => createFan(db)))
+  describe("followers", () => {
+    it("keeps follower_count exact through follows and unfollows, and refuses self and double follows", async () => {
+      const artist = await createArtist(db);
+      const fans = await Promise.all(Array.from({ length: 6 }, () => createFan(db)));
       await Promise.all(
         fans.map((fan) =>
-          as(db, fan.claims, (tx) => tx.query('insert into followers (artist_id, fan_id) values ($1, $2)', [artist.id, fan.id])),
+          as(db, fan.claims, (tx) => tx.query("insert into followers (artist_id, fan_id) values ($1, $2)", [artist.id, fan.id])),
         ),
-      )
-      await as(db, fans[0].claims, (tx) => tx.query('delete from followers where artist_id = $1', [artist.id]))
+      );
+      await as(db, fans[0].claims, (tx) => tx.query("delete from followers where artist_id = $1", [artist.id]));
 
       const count = await as(db, visitor, async (tx) => {
-        const { rows } = await tx.query<{ n: number }>('select get_follower_count($1) as n', [artist.id])
-        return rows[0].n
-      })
-      expect(count).toBe(5)
+        const { rows } = await tx.query<{ n: number }>("select get_follower_count($1) as n", [artist.id]);
+        return rows[0].n;
+      });
+      expect(count).toBe(5);
 
       const self = await errorOf(
-        as(db, artist.claims, (tx) => tx.query('insert into followers (artist_id, fan_id) values ($1, $1)', [artist.id])),
-      )
-      expect(self.code).toBe('23514')
+        as(db, artist.claims, (tx) => tx.query("insert into followers (artist_id, fan_id) values ($1, $1)", [artist.id])),
+      );
+      expect(self.code).toBe("23514");
       const twice = await errorOf(
-        as(db, fans[1].claims, (tx) =>
-          tx.query('insert into followers (artist_id, fan_id) values ($1, $2)', [artist.id, fans[1].id]),
-        ),
-      )
-      expect(twice.code).toBe('23505')
-    })
+        as(db, fans[1].claims, (tx) => tx.query("insert into followers (artist_id, fan_id) values ($1, $2)", [artist.id, fans[1].id])),
+      );
+      expect(twice.code).toBe("23505");
+    });
 
-    it('lets an artist follow another artist and names followers by their profile', async () => {
-      const [artist, other] = [await createArtist(db, 'Followed'), await createArtist(db, 'Follower Band')]
-      await as(db, other.claims, (tx) =>
-        tx.query('insert into followers (artist_id, fan_id) values ($1, $2)', [artist.id, other.id]),
-      )
+    it("lets an artist follow another artist and names followers by their profile", async () => {
+      const [artist, other] = [await createArtist(db, "Followed"), await createArtist(db, "Follower Band")];
+      await as(db, other.claims, (tx) => tx.query("insert into followers (artist_id, fan_id) values ($1, $2)", [artist.id, other.id]));
       const { rows } = await as(db, visitor, (tx) =>
-        tx.query('select display_name, is_fan from artist_followers where artist_id = $1', [artist.id]),
-      )
-      expect(rows).toEqual([{ display_name: 'Follower Band', is_fan: false }])
-    })
-  })
+        tx.query("select display_name, is_fan from artist_followers where artist_id = $1", [artist.id]),
+      );
+      expect(rows).toEqual([{ display_name: "Follower Band", is_fan: false }]);
+    });
+  });
 
-  describe('plays', () => {
-    it('records a play with the track artist and the listener, or no listener for a visitor', async () => {
-      const artist = await createArtist(db)
-      const fan = await createFan(db)
-      const trackId = await createTrack(db, artist.id)
-      await as(db, fan.claims, (tx) => tx.query('select record_play($1)', [trackId]))
-      await as(db, visitor, (tx) => tx.query('select record_play($1)', [trackId]))
+  describe("plays", () => {
+    it("records a play with the track artist and the listener, or no listener for a visitor", async () => {
+      const artist = await createArtist(db);
+      const fan = await createFan(db);
+      const trackId = await createTrack(db, artist.id);
+      await as(db, fan.claims, (tx) => tx.query("select record_play($1)", [trackId]));
+      await as(db, visitor, (tx) => tx.query("select record_play($1)", [trackId]));
       const { rows } = await db.query(
-        'select type, artist_id, user_id from analytics_events where track_id = $1 order by user_id nulls last',
+        "select type, artist_id, user_id from analytics_events where track_id = $1 order by user_id nulls last",
         [trackId],
-      )
+      );
       expect(rows).toEqual([
-        { type: 'play', artist_id: artist.id, user_id: fan.id },
-        { type: 'play', artist_id: artist.id, user_id: null },
-      ])
-    })
+        { type: "play", artist_id: artist.id, user_id: fan.id },
+        { type: "play", artist_id: artist.id, user_id: null },
+      ]);
+    });
 
-    it('records no play of an unreleased track for anyone but its artist', async () => {
-      const artist = await createArtist(db)
-      const fan = await createFan(db)
-      const trackId = await createTrack(db, artist.id, { release_date: tomorrow() })
-      expect((await errorOf(as(db, fan.claims, (tx) => tx.query('select record_play($1)', [trackId])))).code).toBe('P0002')
-      await as(db, artist.claims, (tx) => tx.query('select record_play($1)', [trackId]))
-    })
+    it("records no play of an unreleased track for anyone but its artist", async () => {
+      const artist = await createArtist(db);
+      const fan = await createFan(db);
+      const trackId = await createTrack(db, artist.id, { release_date: tomorrow() });
+      expect((await errorOf(as(db, fan.claims, (tx) => tx.query("select record_play($1)", [trackId])))).code).toBe("P0002");
+      await as(db, artist.claims, (tx) => tx.query("select record_play($1)", [trackId]));
+    });
 
-    it('refuses events written directly', async () => {
-      const artist = await createArtist(db)
-      const trackId = await createTrack(db, artist.id)
+    it("refuses events written directly", async () => {
+      const artist = await createArtist(db);
+      const trackId = await createTrack(db, artist.id);
       const error = await errorOf(
         as(db, artist.claims, (tx) =>
           tx.query(`insert into analytics_events (type, track_id, artist_id) values ('play', $1, $2)`, [trackId, artist.id]),
         ),
-      )
-      expect(error.code).toBe('42501')
-    })
-  })
+      );
+      expect(error.code).toBe("42501");
+    });
+  });
 
-  describe('administration', () => {
-    it('knows admins from app_metadata only', async () => {
-      const admin = await createAdmin(db)
-      const pretender = await createUser(db, { role: 'admin' })
+  describe("administration", () => {
+    it("knows admins from app_metadata only", async () => {
+      const admin = await createAdmin(db);
+      const pretender = await createUser(db, { role: "admin" });
       const isAdmin = (claims: Claims) =>
-        as(db, claims, async (tx) => (await tx.query<{ is_admin: boolean }>('select is_admin()')).rows[0].is_admin)
-      expect(await isAdmin(admin.claims)).toBe(true)
-      expect(await isAdmin(pretender.claims)).toBe(false)
-      expect(await isAdmin(visitor)).toBe(false)
-    })
+        as(db, claims, async (tx) => (await tx.query<{ is_admin: boolean }>("select is_admin()")).rows[0].is_admin);
+      expect(await isAdmin(admin.claims)).toBe(true);
+      expect(await isAdmin(pretender.claims)).toBe(false);
+      expect(await isAdmin(visitor)).toBe(false);
+    });
 
-    it('lists users for admins only', async () => {
-      const admin = await createAdmin(db)
-      const fan = await createFan(db)
-      const { rows } = await as(db, admin.claims, (tx) => tx.query('select id, email, raw_app_meta_data from get_all_users()'))
-      expect(rows).toContainEqual({ id: fan.id, email: fan.email, raw_app_meta_data: { provider: 'email', providers: ['email'] } })
-      expect((await errorOf(as(db, fan.claims, (tx) => tx.query('select * from get_all_users()')))).code).toBe('42501')
-      expect((await errorOf(as(db, visitor, (tx) => tx.query('select * from get_all_users()')))).code).toBe('42501')
-    })
+    it("lists users for admins only", async () => {
+      const admin = await createAdmin(db);
+      const fan = await createFan(db);
+      const { rows } = await as(db, admin.claims, (tx) => tx.query("select id, email, raw_app_meta_data from get_all_users()"));
+      expect(rows).toContainEqual({ id: fan.id, email: fan.email, raw_app_meta_data: { provider: "email", providers: ["email"] } });
+      expect((await errorOf(as(db, fan.claims, (tx) => tx.query("select * from get_all_users()")))).code).toBe("42501");
+      expect((await errorOf(as(db, visitor, (tx) => tx.query("select * from get_all_users()")))).code).toBe("42501");
+    });
 
-    it('bans a user: banned_until and reason recorded, sessions ended, writes refused', async () => {
-      const admin = await createAdmin(db)
-      const fan = await createFan(db)
-      const artist = await createArtist(db)
-      const { rows: sessions } = await db.query<{ id: string }>('insert into auth.sessions (user_id) values ($1) returning id', [
-        fan.id,
-      ])
-      await db.query(`insert into auth.refresh_tokens (token, user_id, session_id) values ('rt-1', $1, $2)`, [
-        fan.id,
-        sessions[0].id,
-      ])
+    it("bans a user: banned_until and reason recorded, sessions ended, writes refused", async () => {
+      const admin = await createAdmin(db);
+      const fan = await createFan(db);
+      const artist = await createArtist(db);
+      const { rows: sessions } = await db.query<{ id: string }>("insert into auth.sessions (user_id) values ($1) returning id", [fan.id]);
+      await db.query(`insert into auth.refresh_tokens (token, user_id, session_id) values ('rt-1', $1, $2)`, [fan.id, sessions[0].id]);
 
-      expect(
-        (await errorOf(as(db, fan.claims, (tx) => tx.query(`select ban_user($1, 'spam', '30 days')`, [artist.id])))).code,
-      ).toBe('42501')
-      await as(db, admin.claims, (tx) => tx.query(`select ban_user($1, 'spam', '30 days')`, [fan.id]))
+      expect((await errorOf(as(db, fan.claims, (tx) => tx.query(`select ban_user($1, 'spam', '30 days')`, [artist.id])))).code).toBe(
+        "42501",
+      );
+      await as(db, admin.claims, (tx) => tx.query(`select ban_user($1, 'spam', '30 days')`, [fan.id]));
 
       const { rows } = await db.query<{ days: number }>(
         `select round(extract(epoch from banned_until - now()) / 86400)::int as days from auth.users where id = $1`,
         [fan.id],
-      )
-      expect(rows[0].days).toBe(30)
-      expect((await db.query('select 1 from auth.sessions where user_id = $1', [fan.id])).rows).toEqual([])
-      expect((await db.query('select 1 from auth.refresh_tokens where user_id = $1 and not revoked', [fan.id])).rows).toEqual([])
-      const listed = await as(db, admin.claims, (tx) =>
-        tx.query('select ban_reason from get_all_users() where id = $1', [fan.id]),
-      )
-      expect(listed.rows).toEqual([{ ban_reason: 'spam' }])
+      );
+      expect(rows[0].days).toBe(30);
+      expect((await db.query("select 1 from auth.sessions where user_id = $1", [fan.id])).rows).toEqual([]);
+      expect((await db.query("select 1 from auth.refresh_tokens where user_id = $1 and not revoked", [fan.id])).rows).toEqual([]);
+      const listed = await as(db, admin.claims, (tx) => tx.query("select ban_reason from get_all_users() where id = $1", [fan.id]));
+      expect(listed.rows).toEqual([{ ban_reason: "spam" }]);
 
       // the fan's access token is still signed and unexpired: it may read, never write
       const follow = await errorOf(
-        as(db, fan.claims, (tx) => tx.query('insert into followers (artist_id, fan_id) values ($1, $2)', [artist.id, fan.id])),
-      )
-      expect(follow.code).toBe('42501')
-      const read = await as(db, fan.claims, (tx) => tx.query('select username from fan_profiles where id = $1', [fan.id]))
-      expect(read.rows).toHaveLength(1)
-    })
+        as(db, fan.claims, (tx) => tx.query("insert into followers (artist_id, fan_id) values ($1, $2)", [artist.id, fan.id])),
+      );
+      expect(follow.code).toBe("42501");
+      const read = await as(db, fan.claims, (tx) => tx.query("select username from fan_profiles where id = $1", [fan.id]));
+      expect(read.rows).toHaveLength(1);
+    });
 
-    it('refuses a ban shorter than a day or of oneself', async () => {
-      const admin = await createAdmin(db)
-      const fan = await createFan(db)
+    it("refuses a ban shorter than a day or of oneself", async () => {
+      const admin = await createAdmin(db);
+      const fan = await createFan(db);
       const ban = (id: string, duration: string) =>
-        errorOf(as(db, admin.claims, (tx) => tx.query(`select ban_user($1, 'x', $2)`, [id, duration])))
-      expect((await ban(fan.id, '1 hour')).code).toBe('22023')
-      expect((await ban(fan.id, 'forever')).code).toBe('22023')
-      expect((await ban(admin.id, '30 days')).code).toBe('22023')
-    })
-  })
+        errorOf(as(db, admin.claims, (tx) => tx.query(`select ban_user($1, 'x', $2)`, [id, duration])));
+      expect((await ban(fan.id, "1 hour")).code).toBe("22023");
+      expect((await ban(fan.id, "forever")).code).toBe("22023");
+      expect((await ban(admin.id, "30 days")).code).toBe("22023");
+    });
+  });
 
-  describe('catalog counts', () => {
-    it('counts tracks per artist and genre from what the reader may see', async () => {
-      const artist = await createArtist(db, 'Counted')
-      await createTrack(db, artist.id, { genre: 'Countable Jazz' })
-      await createTrack(db, artist.id, { genre: 'Countable Jazz' })
-      await createTrack(db, artist.id, { genre: 'Countable Jazz', release_date: tomorrow() })
+  describe("catalog counts", () => {
+    it("counts tracks per artist and genre from what the reader may see", async () => {
+      const artist = await createArtist(db, "Counted");
+      await createTrack(db, artist.id, { genre: "Countable Jazz" });
+      await createTrack(db, artist.id, { genre: "Countable Jazz" });
+      await createTrack(db, artist.id, { genre: "Countable Jazz", release_date: tomorrow() });
 
       const forVisitor = await as(db, visitor, async (tx) => ({
-        card: (await tx.query('select track_count from artist_cards where id = $1', [artist.id])).rows[0],
+        card: (await tx.query("select track_count from artist_cards where id = $1", [artist.id])).rows[0],
         genre: (await tx.query(`select artist_count, track_count from genre_counts where genre = 'Countable Jazz'`)).rows[0],
         perArtist: (await tx.query(`select track_count from genre_artists where genre = 'Countable Jazz'`)).rows,
-      }))
+      }));
       expect(forVisitor).toEqual({
         card: { track_count: 2 },
         genre: { artist_count: 1, track_count: 2 },
         perArtist: [{ track_count: 2 }],
-      })
-      const forArtist = await as(db, artist.claims, (tx) =>
-        tx.query('select track_count from artist_cards where id = $1', [artist.id]),
-      )
-      expect(forArtist.rows).toEqual([{ track_count: 3 }])
-    })
-  })
+      });
+      const forArtist = await as(db, artist.claims, (tx) => tx.query("select track_count from artist_cards where id = $1", [artist.id]));
+      expect(forArtist.rows).toEqual([{ track_count: 3 }]);
+    });
+  });
 
-  describe('storage and realtime', () => {
-    it('creates the tracks and artwork buckets with their limits', async () => {
+  describe("storage and realtime", () => {
+    it("creates the tracks and artwork buckets with their limits", async () => {
       const { rows } = await db.query<{ id: string; public: boolean; file_size_limit: number; allowed_mime_types: string[] }>(
-        'select id, public, file_size_limit, allowed_mime_types from storage.buckets order by id',
-      )
+        "select id, public, file_size_limit, allowed_mime_types from storage.buckets order by id",
+      );
       expect(rows.map(({ id, public: isPublic, file_size_limit }) => ({ id, isPublic, file_size_limit }))).toEqual([
-        { id: 'artwork', isPublic: true, file_size_limit: 5242880 },
-        { id: 'tracks', isPublic: false, file_size_limit: 52428800 },
-      ])
-      expect(rows[0].allowed_mime_types).toEqual(['image/jpeg', 'image/png', 'image/webp'])
-      expect(rows[1].allowed_mime_types).toEqual(expect.arrayContaining(['audio/mpeg', 'audio/wav', 'audio/aac', 'audio/ogg']))
-    })
+        { id: "artwork", isPublic: true, file_size_limit: 5242880 },
+        { id: "tracks", isPublic: false, file_size_limit: 52428800 },
+      ]);
+      expect(rows[0].allowed_mime_types).toEqual(["image/jpeg", "image/png", "image/webp"]);
+      expect(rows[1].allowed_mime_types).toEqual(expect.arrayContaining(["audio/mpeg", "audio/wav", "audio/aac", "audio/ogg"]));
+    });
 
-    it('publishes purchases, analytics events and comments to realtime', async () => {
+    it("publishes purchases, analytics events and comments to realtime", async () => {
       const { rows } = await db.query<{ tablename: string }>(
         `select tablename from pg_publication_tables where pubname = 'supabase_realtime' order by tablename`,
-      )
-      expect(rows.map((r) => r.tablename)).toEqual(['analytics_events', 'comments', 'purchases'])
-    })
-  })
-})
+      );
+      expect(rows.map((r) => r.tablename)).toEqual(["analytics_events", "comments", "purchases"]);
+    });
+  });
+});

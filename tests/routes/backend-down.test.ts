@@ -48,18 +48,22 @@ describe("when the backend is down", () => {
     expect(html).toMatch(/<input[^>]*type="email"/);
   });
 
-  it.each(["/discover", "/genres", "/genres/Hip%20Hop", "/artists", "/artist/a1000000-0000-4000-8000-000000000012", "/fan/f0000000-0000-4000-8000-000000000001"])(
-    "%s answers at once with the error page inside the layout, never cached",
-    async (path) => {
-      const { response, body: html, backendRequests } = await render(path);
-      // One try: no retrying a failing backend for seconds while the visitor waits.
-      expect(backendRequests).toBe(1);
-      expect(response.status).toBe(500);
-      expect(response.headers.get("cache-control")).toBe("no-store");
-      expect(text(html)).toContain("Something went wrong");
-      expect(text(html)).toContain("Your Library");
-    },
-  );
+  it.each([
+    "/discover",
+    "/genres",
+    "/genres/Hip%20Hop",
+    "/artists",
+    "/artist/a1000000-0000-4000-8000-000000000012",
+    "/fan/f0000000-0000-4000-8000-000000000001",
+  ])("%s answers at once with the error page inside the layout, never cached", async (path) => {
+    const { response, body: html, backendRequests } = await render(path);
+    // One try: no retrying a failing backend for seconds while the visitor waits.
+    expect(backendRequests).toBe(1);
+    expect(response.status).toBe(500);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(text(html)).toContain("Something went wrong");
+    expect(text(html)).toContain("Your Library");
+  });
 
   it("the header search answers at once with an error and no results", async () => {
     const { response, body, backendRequests } = await render("/search/artists?q=lantern");

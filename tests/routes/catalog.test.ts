@@ -38,7 +38,16 @@ function cardTitles(html: string): string[] {
 const publicCache = "public, s-maxage=60, stale-while-revalidate=300";
 
 describe("caching and round trips", () => {
-  const pages = ["/", "/discover", "/discover?filter=new&genre=Rock", "/genres", "/genres/R%26B", "/artists?q=jazz", `/artist/${paperLanterns}`, `/fan/${rileyspins}`];
+  const pages = [
+    "/",
+    "/discover",
+    "/discover?filter=new&genre=Rock",
+    "/genres",
+    "/genres/R%26B",
+    "/artists?q=jazz",
+    `/artist/${paperLanterns}`,
+    `/fan/${rileyspins}`,
+  ];
 
   it.each(pages)("%s renders in one backend round trip and may be cached by shared caches", async (path) => {
     const { response, roundTrips } = await render(path);
@@ -198,7 +207,9 @@ describe("artists", () => {
     const names = cardTitles(html);
     expect(names).toHaveLength(12);
     expect(names[0]).toBe("The Paper Lanterns");
-    expect(text(html)).toMatch(/The Paper Lanterns Jangly indie pop from Glasgow about small towns and big skies\. 1\d followers · 6 tracks Indie Pop/);
+    expect(text(html)).toMatch(
+      /The Paper Lanterns Jangly indie pop from Glasgow about small towns and big skies\. 1\d followers · 6 tracks Indie Pop/,
+    );
   });
 
   it("searches name, short description and genre, ignoring case", async () => {

@@ -49,7 +49,11 @@ describe("signing out (resource route)", () => {
 describe("recording a play (resource route)", () => {
   const track = trackId("Bicycle Bell");
   const plays = async () => {
-    const { count, error } = await admin.from("analytics_events").select("id", { count: "exact", head: true }).eq("track_id", track).eq("type", "play");
+    const { count, error } = await admin
+      .from("analytics_events")
+      .select("id", { count: "exact", head: true })
+      .eq("track_id", track)
+      .eq("type", "play");
     expect(error).toBeNull();
     return count!;
   };
@@ -70,7 +74,11 @@ describe("recording a play (resource route)", () => {
 describe("page actions, as a form and as a JavaScript request", () => {
   const artist = "a1000000-0000-4000-8000-000000000009";
   const follows = async () => {
-    const { count, error } = await admin.from("followers").select("id", { count: "exact", head: true }).eq("artist_id", artist).eq("fan_id", fanId);
+    const { count, error } = await admin
+      .from("followers")
+      .select("id", { count: "exact", head: true })
+      .eq("artist_id", artist)
+      .eq("fan_id", fanId);
     expect(error).toBeNull();
     return count!;
   };

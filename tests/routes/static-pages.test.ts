@@ -14,7 +14,20 @@ describe("the shared layout", () => {
   it("server-renders the header, sidebar and footer links on every page", async () => {
     const { status, html } = await render("/");
     expect(status).toBe(200);
-    for (const href of ["/", "/discover", "/genres", "/artists", "/about", "/login", "/register", "/recent", "/liked", "/playlists", "/terms", "/privacy"]) {
+    for (const href of [
+      "/",
+      "/discover",
+      "/genres",
+      "/artists",
+      "/about",
+      "/login",
+      "/register",
+      "/recent",
+      "/liked",
+      "/playlists",
+      "/terms",
+      "/privacy",
+    ]) {
       expect(html).toContain(`href="${href}"`);
     }
     expect(html).toContain('href="#main"');

@@ -28,7 +28,10 @@ export class Visitor {
   }
 
   async get(path: string) {
-    const response = await fetch(new URL(path, appUrl), { redirect: "manual", headers: { Cookie: this.cookieHeader(), "CF-Connecting-IP": this.address } });
+    const response = await fetch(new URL(path, appUrl), {
+      redirect: "manual",
+      headers: { Cookie: this.cookieHeader(), "CF-Connecting-IP": this.address },
+    });
     this.remember(response);
     return { response, html: await response.text() };
   }

@@ -38,7 +38,9 @@ describe("the track page", () => {
     const { data } = await admin.from("tracks").select("release_date").eq("id", trackId("Lowlight")).single();
     const [year, month, day] = (data!.release_date as string).split("-").map(Number) as [number, number, number];
     const german = new Intl.DateTimeFormat("de-DE", { dateStyle: "long", timeZone: "UTC" }).format(Date.UTC(year, month - 1, day));
-    const response = await fetch(new URL(`/track/${trackId("Lowlight")}`, appUrl), { headers: { "Accept-Language": "de-DE,de;q=0.9,en;q=0.5" } });
+    const response = await fetch(new URL(`/track/${trackId("Lowlight")}`, appUrl), {
+      headers: { "Accept-Language": "de-DE,de;q=0.9,en;q=0.5" },
+    });
     expect(text(await response.text())).toContain(`Release Date ${german}`);
   });
 
@@ -130,7 +132,13 @@ describe("comments", () => {
   it("deletes only your own comments", async () => {
     const visitor = await fan();
     const path = `/track/${trackId("Bicycle Bell")}`;
-    const { data } = await admin.from("comments").select("id").eq("track_id", trackId("Bicycle Bell")).neq("user_id", "f0000000-0000-4000-8000-000000000001").limit(1).single();
+    const { data } = await admin
+      .from("comments")
+      .select("id")
+      .eq("track_id", trackId("Bicycle Bell"))
+      .neq("user_id", "f0000000-0000-4000-8000-000000000001")
+      .limit(1)
+      .single();
     const { response, html } = await visitor.post(path, { intent: "delete-comment", commentId: data!.id });
     expect(response.status).toBe(403);
     expect(text(html)).toContain("You can only delete your own comments");

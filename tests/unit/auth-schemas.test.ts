@@ -82,7 +82,10 @@ describe("fan sign-up", () => {
 
 describe("login", () => {
   it("needs an email and a password, nothing more", () => {
-    expect(errorsOf(parseForm(LoginSchema, form({ email: "", password: "" })))).toEqual({ email: "Email is required", password: "Password is required" });
+    expect(errorsOf(parseForm(LoginSchema, form({ email: "", password: "" })))).toEqual({
+      email: "Email is required",
+      password: "Password is required",
+    });
     expect(parseForm(LoginSchema, form({ email: "a@b.co", password: "x" })).success).toBe(true);
   });
 
@@ -98,8 +101,12 @@ describe("password reset", () => {
   });
 
   it("needs a new password of at least 8 characters, typed twice", () => {
-    expect(errorsOf(parseForm(ResetPasswordSchema, form({ password: "short", confirmPassword: "short" })))).toEqual({ password: "Password must be at least 8 characters" });
-    expect(errorsOf(parseForm(ResetPasswordSchema, form({ password: "longenough", confirmPassword: "longenougj" })))).toEqual({ confirmPassword: "Passwords do not match" });
+    expect(errorsOf(parseForm(ResetPasswordSchema, form({ password: "short", confirmPassword: "short" })))).toEqual({
+      password: "Password must be at least 8 characters",
+    });
+    expect(errorsOf(parseForm(ResetPasswordSchema, form({ password: "longenough", confirmPassword: "longenougj" })))).toEqual({
+      confirmPassword: "Passwords do not match",
+    });
     expect(parseForm(ResetPasswordSchema, form({ password: "longenough", confirmPassword: "longenough" })).success).toBe(true);
   });
 });

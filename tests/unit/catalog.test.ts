@@ -21,7 +21,13 @@ describe("groupReleases", () => {
   it("gathers an album's tracks into one release in track order, keeps singles apart, in the order given", () => {
     const releases = groupReleases([
       track("Kites", { release_date: "2026-11-01" }),
-      track("Harbour Wall", { type: "album", album_title: "Satellites", track_number: 3, release_date: "2026-06-01", artwork_url: "a.png" }),
+      track("Harbour Wall", {
+        type: "album",
+        album_title: "Satellites",
+        track_number: 3,
+        release_date: "2026-06-01",
+        artwork_url: "a.png",
+      }),
       track("Satellite Town", { type: "album", album_title: "Satellites", track_number: 1, release_date: "2026-06-01" }),
       track("Greenhouse", { release_date: "2026-05-01" }),
       track("Bicycle Bell", { type: "album", album_title: "Satellites", track_number: 2, release_date: "2026-06-01" }),
@@ -49,7 +55,11 @@ describe("links on public pages", () => {
   });
 
   it("shows social links as @handle, from a handle or a profile URL on that network only", () => {
-    expect(socialProfile("twitter", "paperlanterns")).toEqual({ label: "Twitter", handle: "@paperlanterns", href: "https://twitter.com/paperlanterns" });
+    expect(socialProfile("twitter", "paperlanterns")).toEqual({
+      label: "Twitter",
+      handle: "@paperlanterns",
+      href: "https://twitter.com/paperlanterns",
+    });
     expect(socialProfile("twitter", "@paperlanterns")?.handle).toBe("@paperlanterns");
     expect(socialProfile("twitter", "https://x.com/paperlanterns/")?.handle).toBe("@paperlanterns");
     expect(socialProfile("instagram", "https://www.instagram.com/the.lanterns")?.href).toBe("https://instagram.com/the.lanterns");

@@ -11,7 +11,8 @@ async function rewrite(chunks: (string | Uint8Array)[]): Promise<string> {
   return new Response(source.pipeThrough(lowPriorityModulePreloads())).text();
 }
 
-const head = '<html><head><link rel="modulepreload" href="/assets/a.js"/><link rel="stylesheet" href="/s.css"/><link rel="modulepreload" href="/assets/b.js"/></head>';
+const head =
+  '<html><head><link rel="modulepreload" href="/assets/a.js"/><link rel="stylesheet" href="/s.css"/><link rel="modulepreload" href="/assets/b.js"/></head>';
 const body = '<body><p>Café – ♫ <link rel="modulepreload" href="/in-body.js"/></p></body></html>';
 
 describe("lowPriorityModulePreloads", () => {

@@ -3,10 +3,14 @@ import { databaseErrorMessage, signInErrorMessage, signUpErrorMessage } from "~/
 
 describe("sign-in messages", () => {
   it("hides which of email or password was wrong", () => {
-    expect(signInErrorMessage({ status: 400, code: "invalid_credentials", message: "Invalid login credentials" })).toBe("Invalid email or password");
+    expect(signInErrorMessage({ status: 400, code: "invalid_credentials", message: "Invalid login credentials" })).toBe(
+      "Invalid email or password",
+    );
   });
   it("explains a rate limit and a suspended account", () => {
-    expect(signInErrorMessage({ status: 429, code: "over_request_rate_limit", message: "Request rate limit reached" })).toMatch(/Too many attempts/);
+    expect(signInErrorMessage({ status: 429, code: "over_request_rate_limit", message: "Request rate limit reached" })).toMatch(
+      /Too many attempts/,
+    );
     expect(signInErrorMessage({ status: 400, code: "user_banned", message: "User is banned" })).toMatch(/suspended/);
   });
   it("shows other messages, or 'Failed to sign in'", () => {
@@ -23,7 +27,9 @@ describe("sign-up messages", () => {
     );
   });
   it("says registration failed when the profile could not be created", () => {
-    expect(signUpErrorMessage({ status: 500, code: "unexpected_failure", message: "Database error saving new user" })).toBe("Registration failed. Please try again.");
+    expect(signUpErrorMessage({ status: 500, code: "unexpected_failure", message: "Database error saving new user" })).toBe(
+      "Registration failed. Please try again.",
+    );
   });
 });
 

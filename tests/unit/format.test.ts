@@ -55,7 +55,8 @@ describe("formatDate", () => {
 });
 
 describe("requestLocale", () => {
-  const request = (acceptLanguage?: string) => new Request("https://crate.test/", { headers: acceptLanguage ? { "Accept-Language": acceptLanguage } : {} });
+  const request = (acceptLanguage?: string) =>
+    new Request("https://crate.test/", { headers: acceptLanguage ? { "Accept-Language": acceptLanguage } : {} });
 
   it("takes the first language the browser prefers", () => {
     expect(requestLocale(request("de-DE,de;q=0.9,en;q=0.8"))).toBe("de-DE");

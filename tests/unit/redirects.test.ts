@@ -58,7 +58,9 @@ describe("where people land", () => {
   });
 
   it("sends a request for a page's data (a form sent with JavaScript) back to the page itself", () => {
-    expect(loginPath(new Request("http://site.test/artist/a1.data?_routes=routes%2Fartist.%24id"))).toBe("/login?redirectTo=%2Fartist%2Fa1");
+    expect(loginPath(new Request("http://site.test/artist/a1.data?_routes=routes%2Fartist.%24id"))).toBe(
+      "/login?redirectTo=%2Fartist%2Fa1",
+    );
     expect(loginPath(new Request("http://site.test/_.data?tab=2"))).toBe("/login?redirectTo=%2F%3Ftab%3D2");
   });
 });

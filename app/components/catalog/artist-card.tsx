@@ -7,7 +7,15 @@ import { GenreList } from "./genre-list";
  * One artist in a grid: picture, name, short description (two lines at most), counts and genres, the
  * whole card one link to the artist's page. `trackLabel` words the track count (e.g. "Rock track").
  */
-export function ArtistCard({ artist, showGenres = true, trackLabel = "track" }: { artist: ArtistCardData; showGenres?: boolean; trackLabel?: string }) {
+export function ArtistCard({
+  artist,
+  showGenres = true,
+  trackLabel = "track",
+}: {
+  artist: ArtistCardData;
+  showGenres?: boolean;
+  trackLabel?: string;
+}) {
   return (
     <Link
       to={artistPath(artist.id)}

@@ -40,7 +40,17 @@ export function ProfileImage({
 }
 
 /** A track's or release's artwork, or the stock artwork when it has none. */
-export function Artwork({ src, alt = "", className, eager = false }: { src: string | null | undefined; alt?: string; className?: string; eager?: boolean }) {
+export function Artwork({
+  src,
+  alt = "",
+  className,
+  eager = false,
+}: {
+  src: string | null | undefined;
+  alt?: string;
+  className?: string;
+  eager?: boolean;
+}) {
   return <CatalogImage src={src || "/fallback-artwork.svg"} alt={alt} className={className} eager={eager} />;
 }
 

@@ -28,7 +28,17 @@ export function useFollow(artistId: string, isFollowing: boolean, followerCount:
  * Follow / Following: a POST form to the artist's page (its action follows or unfollows), so it works
  * without JavaScript; a visitor is sent to log in and brought back to the artist.
  */
-export function FollowButton({ follow, artistName, size = "md", className }: { follow: ReturnType<typeof useFollow>; artistName: string; size?: "md" | "lg"; className?: string }) {
+export function FollowButton({
+  follow,
+  artistName,
+  size = "md",
+  className,
+}: {
+  follow: ReturnType<typeof useFollow>;
+  artistName: string;
+  size?: "md" | "lg";
+  className?: string;
+}) {
   const { fetcher, following, pending, error } = follow;
   return (
     <fetcher.Form method="post" action={artistPath(follow.artistId)} className={className}>
@@ -43,7 +53,11 @@ export function FollowButton({ follow, artistName, size = "md", className }: { f
       >
         {following ? (
           <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="size-4">
-            <path fillRule="evenodd" d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.58l7.3-7.3a1 1 0 0 1 1.4 0Z" clipRule="evenodd" />
+            <path
+              fillRule="evenodd"
+              d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.58l7.3-7.3a1 1 0 0 1 1.4 0Z"
+              clipRule="evenodd"
+            />
           </svg>
         ) : (
           <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="size-4">

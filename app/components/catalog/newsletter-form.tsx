@@ -37,7 +37,10 @@ export function NewsletterForm({ reply }: { reply?: NewsletterReply }) {
   }
 
   return (
-    <section aria-labelledby="newsletter-heading" className="mt-14 rounded-3xl border border-stage-700 bg-gradient-to-br from-stage-850 to-stage-900 px-6 py-8 sm:px-10">
+    <section
+      aria-labelledby="newsletter-heading"
+      className="mt-14 rounded-3xl border border-stage-700 bg-gradient-to-br from-stage-850 to-stage-900 px-6 py-8 sm:px-10"
+    >
       <div className="grid gap-6 md:grid-cols-2 md:items-center">
         <div>
           <h2 id="newsletter-heading" className="text-2xl font-bold">

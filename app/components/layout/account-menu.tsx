@@ -40,7 +40,9 @@ export function AccountMenu({ user }: { user: SessionUser }) {
 
   return (
     <details ref={ref} className="relative">
-      <summary className={cx(buttonClasses({ variant: "secondary" }), "max-w-56 cursor-pointer list-none [&::-webkit-details-marker]:hidden")}>
+      <summary
+        className={cx(buttonClasses({ variant: "secondary" }), "max-w-56 cursor-pointer list-none [&::-webkit-details-marker]:hidden")}
+      >
         <span aria-hidden="true" className="grid size-6 place-items-center rounded-full bg-accent text-xs font-bold text-accent-ink">
           {user.displayName.slice(0, 1).toUpperCase()}
         </span>

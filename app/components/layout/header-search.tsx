@@ -82,8 +82,17 @@ export function HeaderSearch({ className }: { className?: string }) {
       <label htmlFor={inputId} className="sr-only">
         Search artists
       </label>
-      <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-ink-faint">
-        <path fillRule="evenodd" d="M9 3.5a5.5 5.5 0 1 0 0 11 5.5 5.5 0 0 0 0-11ZM2 9a7 7 0 1 1 12.45 4.39l3.58 3.58a.75.75 0 1 1-1.06 1.06l-3.58-3.58A7 7 0 0 1 2 9Z" clipRule="evenodd" />
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 20 20"
+        fill="currentColor"
+        className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-ink-faint"
+      >
+        <path
+          fillRule="evenodd"
+          d="M9 3.5a5.5 5.5 0 1 0 0 11 5.5 5.5 0 0 0 0-11ZM2 9a7 7 0 1 1 12.45 4.39l3.58 3.58a.75.75 0 1 1-1.06 1.06l-3.58-3.58A7 7 0 0 1 2 9Z"
+          clipRule="evenodd"
+        />
       </svg>
       <input
         id={inputId}
@@ -123,10 +132,17 @@ export function HeaderSearch({ className }: { className?: string }) {
               onMouseMove={() => setActive(index)}
               className={cx("flex cursor-pointer items-center gap-3 px-3 py-2", index === active && "bg-stage-700")}
             >
-              <ProfileImage name={artist.artist_name} src={artist.profile_image_url} className="size-9 shrink-0 rounded-full" initialClassName="text-sm" />
+              <ProfileImage
+                name={artist.artist_name}
+                src={artist.profile_image_url}
+                className="size-9 shrink-0 rounded-full"
+                initialClassName="text-sm"
+              />
               <span className="min-w-0">
                 <span className="block truncate text-sm font-semibold text-ink">{artist.artist_name}</span>
-                {artist.genres.length > 0 ? <span className="block truncate text-xs text-ink-faint">{artist.genres.join(", ")}</span> : null}
+                {artist.genres.length > 0 ? (
+                  <span className="block truncate text-xs text-ink-faint">{artist.genres.join(", ")}</span>
+                ) : null}
               </span>
             </li>
           ))}

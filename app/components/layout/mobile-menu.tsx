@@ -13,9 +13,15 @@ export function MobileMenu({ user, className }: { user: SessionUser | null; clas
 
   return (
     <details ref={ref} className={cx("group", className)}>
-      <summary className={cx(buttonClasses({ variant: "secondary", size: "md" }), "list-none cursor-pointer [&::-webkit-details-marker]:hidden")}>
+      <summary
+        className={cx(buttonClasses({ variant: "secondary", size: "md" }), "list-none cursor-pointer [&::-webkit-details-marker]:hidden")}
+      >
         <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="size-5">
-          <path fillRule="evenodd" d="M2 4.75A.75.75 0 0 1 2.75 4h14.5a.75.75 0 0 1 0 1.5H2.75A.75.75 0 0 1 2 4.75Zm0 5.25a.75.75 0 0 1 .75-.75h14.5a.75.75 0 0 1 0 1.5H2.75A.75.75 0 0 1 2 10Zm.75 4.5a.75.75 0 0 0 0 1.5h14.5a.75.75 0 0 0 0-1.5H2.75Z" clipRule="evenodd" />
+          <path
+            fillRule="evenodd"
+            d="M2 4.75A.75.75 0 0 1 2.75 4h14.5a.75.75 0 0 1 0 1.5H2.75A.75.75 0 0 1 2 4.75Zm0 5.25a.75.75 0 0 1 .75-.75h14.5a.75.75 0 0 1 0 1.5H2.75A.75.75 0 0 1 2 10Zm.75 4.5a.75.75 0 0 0 0 1.5h14.5a.75.75 0 0 0 0-1.5H2.75Z"
+            clipRule="evenodd"
+          />
         </svg>
         Menu
       </summary>

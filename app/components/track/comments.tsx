@@ -48,7 +48,10 @@ export function Comments({
           <CommentForm trackPath={trackPath} result={result} />
         ) : (
           <p className="rounded-2xl border border-stage-700 bg-stage-850 px-5 py-4 text-ink-muted">
-            <Link to={`/login?${new URLSearchParams({ redirectTo: `${trackPath}#comments` })}`} className="font-semibold text-accent-strong underline-offset-4 hover:underline">
+            <Link
+              to={`/login?${new URLSearchParams({ redirectTo: `${trackPath}#comments` })}`}
+              className="font-semibold text-accent-strong underline-offset-4 hover:underline"
+            >
               Log in
             </Link>{" "}
             to join the conversation.
@@ -101,7 +104,14 @@ function CommentForm({ trackPath, result }: { trackPath: string; result: Comment
   }, [posting, navigation.state, result]);
 
   return (
-    <Form ref={formRef} method="post" action={trackPath} preventScrollReset noValidate className="rounded-2xl border border-stage-700 bg-stage-850 p-4">
+    <Form
+      ref={formRef}
+      method="post"
+      action={trackPath}
+      preventScrollReset
+      noValidate
+      className="rounded-2xl border border-stage-700 bg-stage-850 p-4"
+    >
       <input type="hidden" name="intent" value="comment" />
       <Label htmlFor={fieldId}>Add a comment</Label>
       <Textarea
@@ -140,7 +150,13 @@ function CommentItem({ comment, now, trackPath, isOwn }: { comment: TrackComment
   const profilePath = comment.author_kind ? `/${comment.author_kind}/${comment.user_id}` : null;
   return (
     <article className="flex gap-3 rounded-2xl border border-stage-700 bg-stage-850 p-4">
-      <img src={comment.author_image_url ?? "/fallback-avatar.svg"} alt="" width={40} height={40} className="size-10 shrink-0 rounded-full bg-stage-800 object-cover" />
+      <img
+        src={comment.author_image_url ?? "/fallback-avatar.svg"}
+        alt=""
+        width={40}
+        height={40}
+        className="size-10 shrink-0 rounded-full bg-stage-800 object-cover"
+      />
       <div className="min-w-0 flex-1">
         <header className="flex flex-wrap items-baseline gap-x-2">
           {profilePath ? (
@@ -150,7 +166,9 @@ function CommentItem({ comment, now, trackPath, isOwn }: { comment: TrackComment
           ) : (
             <span className="font-semibold text-ink">{name}</span>
           )}
-          {comment.author_kind === "artist" ? <span className="text-xs font-semibold tracking-wide text-amber uppercase">Artist</span> : null}
+          {comment.author_kind === "artist" ? (
+            <span className="text-xs font-semibold tracking-wide text-amber uppercase">Artist</span>
+          ) : null}
           <time dateTime={comment.created_at} className="text-sm text-ink-faint">
             {formatTimeAgo(comment.created_at, now)}
           </time>
@@ -161,7 +179,13 @@ function CommentItem({ comment, now, trackPath, isOwn }: { comment: TrackComment
         <Form method="post" action={trackPath} preventScrollReset className="shrink-0">
           <input type="hidden" name="intent" value="delete-comment" />
           <input type="hidden" name="commentId" value={comment.id} />
-          <Button type="submit" variant="ghost" size="sm" disabled={deleting} aria-label={`Delete your comment from ${formatTimeAgo(comment.created_at, now)}`}>
+          <Button
+            type="submit"
+            variant="ghost"
+            size="sm"
+            disabled={deleting}
+            aria-label={`Delete your comment from ${formatTimeAgo(comment.created_at, now)}`}
+          >
             {deleting ? "Deleting..." : "Delete"}
           </Button>
         </Form>

@@ -36,7 +36,9 @@ export function PurchaseDialog({
       </div>
       {/* Where a payment failure will be announced once checkout exists. */}
       <div role="alert" className="empty:hidden mt-4 rounded-lg border border-danger/40 bg-danger/10 px-3 py-2 text-sm text-danger" />
-      <p className="mt-5 rounded-xl border border-stage-600 bg-stage-900 px-4 py-3 text-ink-muted">Payment options will be available soon.</p>
+      <p className="mt-5 rounded-xl border border-stage-600 bg-stage-900 px-4 py-3 text-ink-muted">
+        Payment options will be available soon.
+      </p>
       <form method="dialog" className="mt-6 flex justify-end">
         <Button type="submit" variant="secondary" autoFocus>
           Close

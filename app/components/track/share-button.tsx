@@ -30,7 +30,16 @@ export function ShareButton({ path }: { path: string }) {
   return (
     <div className="relative">
       <Button variant="secondary" size="lg" onClick={copyLink} aria-label="Share: copy link" className="px-4">
-        <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 24 24"
+          className="size-5"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        >
           <circle cx="18" cy="5" r="3" />
           <circle cx="6" cy="12" r="3" />
           <circle cx="18" cy="19" r="3" />
@@ -42,7 +51,11 @@ export function ShareButton({ path }: { path: string }) {
       </Button>
       {/* Always present, so screen readers announce what appears in it. */}
       <div role="status" className="absolute top-full left-0 z-10 mt-2">
-        {status ? <span className="block w-max max-w-72 rounded-lg border border-stage-600 bg-stage-800 px-3 py-1.5 text-sm break-all text-ink shadow-lg">{status}</span> : null}
+        {status ? (
+          <span className="block w-max max-w-72 rounded-lg border border-stage-600 bg-stage-800 px-3 py-1.5 text-sm break-all text-ink shadow-lg">
+            {status}
+          </span>
+        ) : null}
       </div>
     </div>
   );

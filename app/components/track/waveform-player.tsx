@@ -300,7 +300,12 @@ export function WaveformPlayer({
 /** The stored peaks as bars, the way the player draws them. */
 function StaticWaveform({ peaks }: { peaks: number[] }) {
   return (
-    <svg aria-hidden="true" viewBox={`0 0 ${peaks.length * 3} 100`} preserveAspectRatio="none" className="absolute inset-0 size-full text-stage-600">
+    <svg
+      aria-hidden="true"
+      viewBox={`0 0 ${peaks.length * 3} 100`}
+      preserveAspectRatio="none"
+      className="absolute inset-0 size-full text-stage-600"
+    >
       {peaks.map((peak, index) => {
         const height = Math.max(peak * 100, 1);
         return <rect key={index} x={index * 3} y={(100 - height) / 2} width={2} height={height} rx={0.5} fill="currentColor" />;

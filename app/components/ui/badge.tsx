@@ -5,7 +5,10 @@ import { cx } from "~/lib/cx";
 export function Badge({ className, ...props }: ComponentProps<"span">) {
   return (
     <span
-      className={cx("inline-flex items-center rounded-full border border-stage-600 bg-stage-800 px-2.5 py-0.5 text-xs font-medium text-ink-muted", className)}
+      className={cx(
+        "inline-flex items-center rounded-full border border-stage-600 bg-stage-800 px-2.5 py-0.5 text-xs font-medium text-ink-muted",
+        className,
+      )}
       {...props}
     />
   );

@@ -33,7 +33,12 @@ export const ArtistSignUpSchema = v.pipe(
     password: newPassword,
     confirmPassword: v.pipe(v.string(), v.nonEmpty("Please confirm your password")),
     artistName: v.pipe(v.string(), v.trim(), v.nonEmpty("Artist name is required")),
-    paypalEmail: v.pipe(v.string(), v.trim(), v.nonEmpty("PayPal email is required"), v.email("PayPal email must be a valid email address")),
+    paypalEmail: v.pipe(
+      v.string(),
+      v.trim(),
+      v.nonEmpty("PayPal email is required"),
+      v.email("PayPal email must be a valid email address"),
+    ),
     bio: v.optional(v.pipe(v.string(), v.trim()), ""),
     genres: genreList,
     terms: termsAccepted,

@@ -9,56 +9,56 @@
 // POST { trackId } → 200 { signedUrl, expiresIn } or an error { code } that the app turns into the
 // spec's message: track_not_found (404), no_audio_file (404), audio_file_missing (404),
 // storage_error (502), no_signed_url (502), invalid_request (400), method_not_allowed (405).
-import { createClient } from '@supabase/supabase-js'
+import { createClient } from "@supabase/supabase-js";
 
-const signedUrlLifetimeSeconds = 3600
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const signedUrlLifetimeSeconds = 3600;
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const supabaseUrl = Deno.env.get('SUPABASE_URL')!
-const anonKey = Deno.env.get('SUPABASE_ANON_KEY')!
-const noSession = { persistSession: false, autoRefreshToken: false }
-const service = createClient(supabaseUrl, Deno.env.get('SUPABASE_SERVICE_ROLE_KEY')!, { auth: noSession })
+const supabaseUrl = Deno.env.get("SUPABASE_URL")!;
+const anonKey = Deno.env.get("SUPABASE_ANON_KEY")!;
+const noSession = { persistSession: false, autoRefreshToken: false };
+const service = createClient(supabaseUrl, Deno.env.get("SUPABASE_SERVICE_ROLE_KEY")!, { auth: noSession });
 
-const failure = (status: number, code: string) => Response.json({ code }, { status })
+const failure = (status: number, code: string) => Response.json({ code }, { status });
 
 /** `{artist id}/name(/name...)`: no `.` or `..` segment, nothing a URL would read as something else. */
 function inArtistFolder(path: string, artistId: string): boolean {
-  const [folder, ...names] = path.split('/')
-  const plainName = (name: string) => name !== '' && name !== '.' && name !== '..' && !/[\\?#%\s\p{Cc}]/u.test(name)
-  return folder === artistId && names.length > 0 && names.every(plainName)
+  const [folder, ...names] = path.split("/");
+  const plainName = (name: string) => name !== "" && name !== "." && name !== ".." && !/[\\?#%\s\p{Cc}]/u.test(name);
+  return folder === artistId && names.length > 0 && names.every(plainName);
 }
 
 Deno.serve(async (req) => {
-  if (req.method !== 'POST') return failure(405, 'method_not_allowed')
-  const body = await req.json().catch(() => null)
-  const trackId = body?.trackId
-  if (typeof trackId !== 'string' || !uuid.test(trackId)) return failure(400, 'invalid_request')
+  if (req.method !== "POST") return failure(405, "method_not_allowed");
+  const body = await req.json().catch(() => null);
+  const trackId = body?.trackId;
+  if (typeof trackId !== "string" || !uuid.test(trackId)) return failure(400, "invalid_request");
 
   const caller = createClient(supabaseUrl, anonKey, {
     auth: noSession,
-    global: { headers: { Authorization: req.headers.get('Authorization') ?? `Bearer ${anonKey}` } },
-  })
-  const { data: track, error: lookupError } = await caller.from('tracks').select('file_url, artist_id').eq('id', trackId).maybeSingle()
+    global: { headers: { Authorization: req.headers.get("Authorization") ?? `Bearer ${anonKey}` } },
+  });
+  const { data: track, error: lookupError } = await caller.from("tracks").select("file_url, artist_id").eq("id", trackId).maybeSingle();
   if (lookupError) {
-    console.error('track lookup failed', lookupError)
-    return failure(502, 'storage_error')
+    console.error("track lookup failed", lookupError);
+    return failure(502, "storage_error");
   }
-  if (!track) return failure(404, 'track_not_found')
-  if (!track.file_url) return failure(404, 'no_audio_file')
+  if (!track) return failure(404, "track_not_found");
+  if (!track.file_url) return failure(404, "no_audio_file");
   if (!inArtistFolder(track.file_url, track.artist_id)) {
     // Another user's object: never signed. Listeners see the file as unavailable; the log says why.
-    console.error('refusing to sign an audio path outside its artist folder', trackId)
-    return failure(404, 'audio_file_missing')
+    console.error("refusing to sign an audio path outside its artist folder", trackId);
+    return failure(404, "audio_file_missing");
   }
 
-  const { data, error } = await service.storage.from('tracks').createSignedUrl(track.file_url, signedUrlLifetimeSeconds)
+  const { data, error } = await service.storage.from("tracks").createSignedUrl(track.file_url, signedUrlLifetimeSeconds);
   if (error) {
     // Storage answers a missing object with 400 and statusCode "404" (NoSuchKey).
-    const { status, statusCode, code } = error as { status?: number; statusCode?: string; code?: string }
-    if (status === 404 || statusCode === '404' || code === 'NoSuchKey') return failure(404, 'audio_file_missing')
-    console.error('signing the audio URL failed', error)
-    return failure(502, 'storage_error')
+    const { status, statusCode, code } = error as { status?: number; statusCode?: string; code?: string };
+    if (status === 404 || statusCode === "404" || code === "NoSuchKey") return failure(404, "audio_file_missing");
+    console.error("signing the audio URL failed", error);
+    return failure(502, "storage_error");
   }
-  if (!data?.signedUrl) return failure(502, 'no_signed_url')
-  return Response.json({ signedUrl: data.signedUrl, expiresIn: signedUrlLifetimeSeconds })
-})
+  if (!data?.signedUrl) return failure(502, "no_signed_url");
+  return Response.json({ signedUrl: data.signedUrl, expiresIn: signedUrlLifetimeSeconds });
+});

@@ -31,7 +31,10 @@ export async function launchBrowser(): Promise<Browser> {
 
 export async function newPage(
   browser: Browser,
-  { viewport = viewports.desktop, javaScriptEnabled = true }: { viewport?: { width: number; height: number }; javaScriptEnabled?: boolean } = {},
+  {
+    viewport = viewports.desktop,
+    javaScriptEnabled = true,
+  }: { viewport?: { width: number; height: number }; javaScriptEnabled?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
   const context = await browser.newContext({ baseURL: baseUrl, viewport, javaScriptEnabled });
   const page = await context.newPage();
@@ -70,7 +73,9 @@ export async function screenshot(page: Page, name: string) {
 /** Runs axe with the WCAG 2.2 A/AA rules and fails with the violations listed. */
 export async function expectNoAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]).analyze();
-  const summary = results.violations.map((violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`);
+  const summary = results.violations.map(
+    (violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
+  );
   assert.deepEqual(summary, [], `axe found violations on ${page.url()}`);
 }
 
