@@ -13,7 +13,7 @@ if (!existsSync(chromiumPath)) {
 }
 
 let marketplace: Marketplace | undefined;
-let exitCode = 1;
+let exitCode: number;
 const stopAll = async () => {
   await marketplace?.stop();
 };

@@ -1,7 +1,10 @@
 import type { ReactNode } from "react";
 import { isRouteErrorResponse, useLocation, useRouteError, type ErrorResponse } from "react-router";
-import { brandName } from "~/components/layout/nav-items";
+import { NotFound } from "~/components/not-found";
 import { Button, LinkButton } from "~/components/ui/button";
+import { brandName } from "~/lib/constants";
+import { dashboardPath } from "~/lib/redirects";
+import { useOptionalUser } from "~/lib/use-user";
 
 type StatusHandler = (info: { error: ErrorResponse }) => ReactNode;
 
@@ -14,19 +17,20 @@ export function errorMessage(error: unknown): string {
   return "Unknown error";
 }
 
-/** The page people see when a route is not found. */
-export function NotFound() {
+/**
+ * A signed-in user on a page for another role (a fan on the artist dashboard): whose page it is, and the
+ * way to their own dashboard, not an error to reload.
+ */
+export function AccessDenied({ message }: { message: string }) {
+  const user = useOptionalUser();
   return (
     <section className="mx-auto max-w-xl py-16 text-center">
-      <title>{`Page not found · ${brandName}`}</title>
-      <p className="font-display text-6xl font-bold text-accent">404</p>
-      <h1 className="mt-4 text-3xl font-bold">Page not found</h1>
-      <p className="mt-3 text-ink-muted">We couldn't find the page you were looking for. It may have moved, or the link may be mistyped.</p>
-      <div className="mt-8 flex justify-center gap-3">
-        <LinkButton to="/">Back to home</LinkButton>
-        <LinkButton to="/discover" variant="secondary">
-          Discover artists
-        </LinkButton>
+      <title>{`Access Denied · ${brandName}`}</title>
+      <p className="font-display text-6xl font-bold text-accent">403</p>
+      <h1 className="mt-4 text-3xl font-bold">Access Denied</h1>
+      <p className="mt-3 text-ink-muted">{message}</p>
+      <div className="mt-8 flex justify-center">
+        <LinkButton to={dashboardPath(user?.role ?? null)}>{user?.role ? "Go to your dashboard" : "Back to home"}</LinkButton>
       </div>
     </section>
   );
@@ -51,9 +55,15 @@ export function SomethingWentWrong({ message }: { message: string }) {
   );
 }
 
+const standardHandlers: Record<number, StatusHandler> = {
+  404: () => <NotFound />,
+  403: ({ error }) => <AccessDenied message={errorMessage(error)} />,
+};
+
 /**
- * The one error boundary routes reuse. Pass handlers for the statuses a route expects (e.g. 404 with
- * 'Artist not found'); anything else falls back to the generic screen.
+ * The one error boundary routes reuse: 404 shows the not-found screen and 403 the access-denied one.
+ * Pass handlers for what a route says differently (e.g. 404 with 'Artist not found'); anything else
+ * falls back to the generic screen.
  */
 export function GeneralErrorBoundary({
   statusHandlers,
@@ -66,7 +76,7 @@ export function GeneralErrorBoundary({
 }) {
   const error = useRouteError();
   if (isRouteErrorResponse(error)) {
-    const handler = statusHandlers?.[error.status] ?? defaultStatusHandler;
+    const handler = statusHandlers?.[error.status] ?? standardHandlers[error.status] ?? defaultStatusHandler;
     return <>{handler({ error })}</>;
   }
   if (typeof document !== "undefined") console.error(error);

@@ -1,32 +1,7 @@
 // What the public catalog pages share: the shapes the page functions return (supabase/migrations
 // *_catalog_pages.sql) and the small rules for showing them.
 import { formatCount } from "./format";
-
-/** An artist as every directory card shows them. */
-export type ArtistCard = {
-  id: string;
-  artist_name: string;
-  short_description: string | null;
-  profile_image_url: string | null;
-  genres: string[];
-  follower_count: number;
-  track_count?: number;
-};
-
-export type ReleaseTrack = {
-  id: string;
-  title: string;
-  type: "album" | "single" | "other";
-  album_title: string | null;
-  track_number: number | null;
-  genre: string;
-  price: number;
-  artwork_url: string | null;
-  release_date: string;
-  /** Not released yet: only its artist sees it. */
-  upcoming: boolean;
-  duration_seconds: number | null;
-};
+import type { ReleaseTrack } from "./schemas/catalog-data";
 
 export type Release =
   | { kind: "album"; title: string; releaseDate: string; upcoming: boolean; artworkUrl: string | null; tracks: ReleaseTrack[] }
@@ -121,12 +96,8 @@ export function countOf(count: number, singular: string, plural = `${singular}s`
   return `${formatCount(count)} ${count === 1 ? singular : plural}`;
 }
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Ids in page addresses are UUIDs; anything else cannot name an artist or fan. */
-export function isUuid(value: string | undefined): value is string {
-  return typeof value === "string" && uuidPattern.test(value);
-}
+/** Ids in page addresses are UUIDs, checked the way the Edge Functions check them. */
+export { isUuid } from "../../supabase/functions/_shared/ids";
 
 /** A search term as a literal ILIKE pattern: the user's `%`, `_` and `\` match themselves. */
 export function containsPattern(term: string): string {
@@ -135,5 +106,6 @@ export function containsPattern(term: string): string {
 
 export const genrePath = (genre: string) => `/genres/${encodeURIComponent(genre)}`;
 export const artistPath = (id: string) => `/artist/${id}`;
+export const followPath = (artistId: string) => `/artist/${artistId}/follow`;
 export const fanPath = (id: string) => `/fan/${id}`;
 export const trackPath = (id: string) => `/track/${id}`;

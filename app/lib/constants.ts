@@ -1,3 +1,6 @@
+/** The product's name, as the logo, titles and legal pages say it. */
+export const brandName = "Crate";
+
 /** Business constants from the spec (section 9), written once and used by every page that states them. */
 export const artistShare = { digitalPercent: 88, physicalPercent: 92 } as const;
 export const processorFeeRange = "4-6%";
@@ -19,7 +22,6 @@ export const genres = [
   "Indie",
 ] as const;
 export type Genre = (typeof genres)[number];
-export const currencies = ["USD", "EUR", "GBP"] as const;
 /** The header's artist search: typing settles this long before a search, which shows at most this many. */
 export const artistSearch = { delayMs: 300, maxResults: 10 } as const;
 export const newsRotationMs = 8000;

@@ -1,7 +1,7 @@
 // The one place where backend failures become the messages people read (spec section 8).
 // Raw errors go to the log; users see these.
 
-type BackendError = { code?: string | null; message?: string; status?: number; name?: string };
+export type BackendError = { code?: string | null; message?: string; status?: number; name?: string };
 
 const tooManyAttempts = "Too many attempts. Please wait a few minutes and try again.";
 const accountSuspended = "This account has been suspended. If you think this is a mistake, please contact support.";

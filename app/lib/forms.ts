@@ -1,38 +1,73 @@
+import { data } from "react-router";
 import * as v from "valibot";
+import { uncached } from "./http-cache";
 
-export type FieldErrors = Record<string, string>;
+export type FieldErrors = Partial<Record<string, string>>;
+export type FormValues = Record<string, string | string[]>;
 
 /**
- * Reads a submitted form into a plain object (repeated names, like genre checkboxes, become arrays) and
- * checks it with the form's schema. Errors come back one per field, first message wins.
+ * What every action answers when a submission does not go through, and what every form reads back:
+ * messages next to their fields, one message for the whole form, what was typed (never a password),
+ * and a notice when the action has good news that is not a redirect.
+ */
+export type FormReply = { fieldErrors: FieldErrors; formError: string | null; values: FormValues; notice?: string | null };
+
+/** Fields whose value is never sent back to the page. */
+const secretFields = new Set(["password", "confirmPassword"]);
+
+/**
+ * Reads a submitted form into a plain object (names listed in `arrays`, like genre checkboxes, become
+ * arrays) and checks it with the form's schema. On failure, the reply to send back: errors one per
+ * field (the first message wins) and what was typed.
  */
 export function parseForm<TSchema extends v.GenericSchema>(
   schema: TSchema,
   formData: FormData,
   { arrays = [] }: { arrays?: string[] } = {},
-): { success: true; value: v.InferOutput<TSchema> } | { success: false; errors: FieldErrors } {
-  const input: Record<string, unknown> = {};
+): { success: true; value: v.InferOutput<TSchema>; values: FormValues } | { success: false; reply: FormReply } {
+  const input: Record<string, string | string[] | undefined> = {};
+  const values: FormValues = {};
   for (const key of new Set(formData.keys())) {
-    const values = formData.getAll(key).filter((value): value is string => typeof value === "string");
-    input[key] = arrays.includes(key) ? values : values[0];
+    const typed = formData.getAll(key).filter((value): value is string => typeof value === "string");
+    input[key] = arrays.includes(key) ? typed : typed[0];
+    if (!secretFields.has(key)) values[key] = arrays.includes(key) ? typed : (typed[0] ?? "");
   }
-  for (const key of arrays) input[key] ??= [];
+  for (const key of arrays) {
+    input[key] ??= [];
+    values[key] ??= [];
+  }
   const result = v.safeParse(schema, input);
-  if (result.success) return { success: true, value: result.output };
-  const errors: FieldErrors = {};
+  if (result.success) return { success: true, value: result.output, values };
+  const fieldErrors: FieldErrors = {};
   for (const issue of result.issues) {
     const field = v.getDotPath(issue)?.split(".")[0] ?? "form";
-    errors[field] ??= issue.message;
+    fieldErrors[field] ??= issue.message;
   }
-  return { success: false, errors };
+  return { success: false, reply: { fieldErrors, formError: null, values } };
 }
 
-/** What the user typed, to show again after a failed submission; passwords are never sent back. */
-export function typedValues(formData: FormData, fields: string[]): Record<string, string | string[]> {
-  const values: Record<string, string | string[]> = {};
-  for (const field of fields) {
-    const all = formData.getAll(field).filter((value): value is string => typeof value === "string");
-    values[field] = all.length > 1 ? all : (all[0] ?? "");
-  }
-  return values;
+/** A reply with one message for the whole form (the backend refused, a rate limit, a stale link). */
+export function formError(formError: string, values: FormValues = {}): FormReply {
+  return { fieldErrors: {}, formError, values };
+}
+
+/** Sends a reply back to the form with its status; a reply is personal, so never cached. */
+export function replyWith(reply: FormReply, status: number) {
+  return data(reply, { status, headers: uncached });
+}
+
+/** What a form shows from its action's reply: each field's message and typed value, the form's message. */
+export function formFields(reply: FormReply | undefined | null) {
+  const values = reply?.values ?? {};
+  return {
+    error: (name: string) => reply?.fieldErrors[name],
+    formError: reply?.formError ?? null,
+    notice: reply?.notice ?? null,
+    text: (name: string) => {
+      const value = values[name];
+      return typeof value === "string" ? value : "";
+    },
+    list: (name: string) => ([] as string[]).concat(values[name] ?? []),
+    checked: (name: string) => values[name] === "on",
+  };
 }

@@ -1,11 +1,12 @@
 import { data, redirect, type RouterContextProvider } from "react-router";
 import { loginPath } from "./redirects";
-import { userContext, type SessionUser } from "./session.server";
+import type { SessionUser } from "./session-user";
+import { userContext } from "./session.server";
 
-/** The signed-in user, or a redirect to login that brings them back here afterwards. */
-export function requireUser(request: Request, context: Readonly<RouterContextProvider>): SessionUser {
+/** The signed-in user, or a redirect to login that brings them back here (or to `returnTo`) afterwards. */
+export function requireUser(request: Request, context: Readonly<RouterContextProvider>, returnTo?: string): SessionUser {
   const user = context.get(userContext);
-  if (!user) throw redirect(loginPath(request));
+  if (!user) throw redirect(loginPath(request, returnTo));
   return user;
 }
 

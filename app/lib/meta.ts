@@ -1,4 +1,4 @@
-import { brandName } from "~/components/layout/nav-items";
+import { brandName } from "~/lib/constants";
 
 /** A page's title and description, the same shape on every route. */
 export function pageMeta(title: string, description: string) {

@@ -1,4 +1,4 @@
-import type { AccountRole } from "./session.server";
+import type { AccountRole } from "./session-user";
 
 const ownOrigin = "http://site.invalid";
 
@@ -28,13 +28,14 @@ export function dashboardPath(role: AccountRole | null): string {
 }
 
 /**
- * Login, then back to the page the request was for. A request from JavaScript (a fetcher's form, a
- * client navigation) asks for the page's data at `{page}.data` (`/_.data` for the home page), with
- * `_routes` naming the routes; the person is on the page itself, so that is where they come back to.
+ * Login, then back to the page the request was for (or to `returnTo`, when the request was a form's
+ * post to somewhere else). A request from JavaScript (a fetcher's form, a client navigation) asks for
+ * the page's data at `{page}.data` (`/_.data` for the home page), with `_routes` naming the routes; the
+ * person is on the page itself, so that is where they come back to.
  */
-export function loginPath(request: Request): string {
+export function loginPath(request: Request, returnTo?: string): string {
   const url = new URL(request.url);
   const pathname = url.pathname === "/_.data" ? "/" : url.pathname.replace(/\.data$/, "");
   url.searchParams.delete("_routes");
-  return `/login?${new URLSearchParams({ redirectTo: `${pathname}${url.search}` })}`;
+  return `/login?${new URLSearchParams({ redirectTo: returnTo ?? `${pathname}${url.search}` })}`;
 }

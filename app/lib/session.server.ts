@@ -1,35 +1,11 @@
-import type { User } from "@supabase/supabase-js";
 import { createContext, type MiddlewareFunction } from "react-router";
 import { envFrom } from "./env.server";
+import { toSessionUser, type SessionUser } from "./session-user";
 import { roundTripCounter } from "./round-trips.server";
 import { createSupabaseServerClient, type SupabaseClient } from "./supabase.server";
 
-export type AccountRole = "artist" | "fan";
-
-/** Who is signed in, as the pages need it. Role and name come from sign-up metadata and only choose UI. */
-export type SessionUser = {
-  id: string;
-  email: string;
-  role: AccountRole | null;
-  displayName: string;
-  isAdmin: boolean;
-};
-
 export const supabaseContext = createContext<SupabaseClient>();
 export const userContext = createContext<SessionUser | null>(null);
-
-export function toSessionUser(user: User): SessionUser {
-  const metadata = user.user_metadata ?? {};
-  const role = metadata.role === "artist" || metadata.role === "fan" ? metadata.role : null;
-  const name = role === "artist" ? metadata.artist_name : metadata.username;
-  return {
-    id: user.id,
-    email: user.email ?? "",
-    role,
-    displayName: typeof name === "string" && name.trim() ? name : ((user.email ?? "").split("@")[0] ?? ""),
-    isAdmin: user.app_metadata?.role === "admin",
-  };
-}
 
 /** The session cookie (or its chunks); not the PKCE verifier cookies a password reset leaves behind. */
 export const hasAuthCookie = (request: Request) => /(?:^|;\s*)sb-[^=;]*-auth-token(?:\.\d+)?=/.test(request.headers.get("Cookie") ?? "");

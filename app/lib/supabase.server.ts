@@ -1,4 +1,5 @@
 import { createServerClient, parseCookieHeader, serializeCookieHeader, type CookieOptions } from "@supabase/ssr";
+import type { Database } from "./database";
 import type { AppEnv } from "./env.server";
 
 /** Marks a session the user asked to keep ("Remember me"); without it auth cookies end with the browser session. */
@@ -34,7 +35,7 @@ export function createSupabaseServerClient(
   const cookieOptions = sessionCookieOptions(request, remember);
   // Per-client rate limits at the auth server need the visitor's address, not the Worker's.
   const clientAddress = request.headers.get("CF-Connecting-IP");
-  return createServerClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
+  return createServerClient<Database>(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
     cookieOptions,
     // PostgREST reads are retried by default, for 7 s in all when the backend is unreachable; a page
     // should answer at once with its error message and Retry instead.

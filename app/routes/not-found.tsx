@@ -1,9 +1,10 @@
-import { data } from "react-router";
-import { GeneralErrorBoundary, NotFound } from "~/components/error-boundary";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { NotFound } from "~/components/not-found";
+import { notFound } from "~/lib/backend.server";
 
 /** Any path no other route claims: a real 404 status, rendered inside the shared layout. */
 export function loader() {
-  throw data("Not found", { status: 404 });
+  throw notFound("Not found");
 }
 
 export default function NotFoundRoute() {
@@ -11,5 +12,5 @@ export default function NotFoundRoute() {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary statusHandlers={{ 404: () => <NotFound /> }} />;
+  return <GeneralErrorBoundary />;
 }

@@ -561,6 +561,7 @@ const regularHostname = /^[a-zA-Z0-9]([a-zA-Z0-9.-]*[a-zA-Z0-9])?$/;
 
 export function isAllowedRedirect(config: Pick<StackConfig, "siteUrl" | "redirectAllowList">, target: string): boolean {
   // control characters and spaces are never in a real URL, and browsers would strip them into another address
+  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u0020\u007f]/.test(target)) return false;
   let url: URL | null = null;
   try {

@@ -15,7 +15,7 @@ afterAll(async () => {
   await local?.close();
 });
 
-async function rest(path: string, init: RequestInit = {}): Promise<{ status: number; body: any }> {
+async function rest(path: string, init: RequestInit = {}): Promise<{ status: number; body: unknown & { code?: string } }> {
   const key = local.serviceRoleKey;
   const response = await fetch(`${local.url}/rest/v1/${path}`, {
     ...init,

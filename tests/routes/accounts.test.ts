@@ -192,12 +192,24 @@ describe("guards", () => {
     expect(response.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent(`${path}?tab=stats`)}`);
   });
 
-  it("answers 403 when a fan opens the artist dashboard", async () => {
+  it("answers 403 when a fan opens the artist dashboard, with the way to their own", async () => {
     const fan = new Visitor();
     await fan.post("/login", { email: "fan@example.com", password: "fan-demo-pass" });
     const { response, html } = await fan.get("/dashboard/artist");
     expect(response.status).toBe(403);
     expect(text(html)).toContain("This page is for artist accounts.");
+    expect(text(html)).toContain("Access Denied");
+    expect(text(html)).not.toContain("Reload page");
+    expect(html).toMatch(/<a[^>]*href="\/dashboard\/fan"[^>]*>Go to your dashboard<\/a>/);
+  });
+
+  it("answers 403 when an artist opens the fan dashboard, with the way to their own", async () => {
+    const artist = new Visitor();
+    await artist.post("/login", { email: "artist@example.com", password: "artist-demo-pass" });
+    const { response, html } = await artist.get("/dashboard/fan");
+    expect(response.status).toBe(403);
+    expect(text(html)).toContain("This page is for fan accounts.");
+    expect(html).toMatch(/<a[^>]*href="\/dashboard\/artist"[^>]*>Go to your dashboard<\/a>/);
   });
 
   it("shows the signed-in menu with Dashboard and a Sign out form", async () => {

@@ -261,26 +261,34 @@ describe("artist page", () => {
     const before = await count();
     expect((await fan.get(`/artist/${lumenDrift}`)).html).toContain('aria-label="Follow Lumen Drift"');
 
-    const followed = await fan.post(`/artist/${lumenDrift}`, { intent: "follow" });
-    expect(followed.response.status).toBe(200);
+    // Without JavaScript the form posts to the follow route and the browser comes back to the page.
+    const followed = await fan.post(`/artist/${lumenDrift}/follow`, { intent: "follow", redirectTo: `/artist/${lumenDrift}` });
+    expect(followed.response.status).toBe(303);
+    expect(followed.response.headers.get("location")).toBe(`/artist/${lumenDrift}`);
     expect(followed.response.headers.get("cache-control")).toBe("private, no-store");
-    expect(followed.html).toContain('aria-label="Following Lumen Drift. Unfollow"');
+    expect((await fan.get(`/artist/${lumenDrift}`)).html).toContain('aria-label="Following Lumen Drift. Unfollow"');
     expect(await count()).toBe(before + 1);
     // Following again (a double submit) changes nothing.
-    await fan.post(`/artist/${lumenDrift}`, { intent: "follow" });
+    await fan.post(`/artist/${lumenDrift}/follow`, { intent: "follow" });
     expect(await count()).toBe(before + 1);
     expect(text((await fan.get(`/fan/f0000000-0000-4000-8000-000000000005`)).html)).toContain("Lumen Drift");
 
-    const unfollowed = await fan.post(`/artist/${lumenDrift}`, { intent: "unfollow" });
-    expect(unfollowed.html).toContain('aria-label="Follow Lumen Drift"');
+    // With JavaScript the fetcher reads the reply in place.
+    const unfollowed = await fan.post(`/artist/${lumenDrift}/follow`, { intent: "unfollow", fetcher: "1" });
+    expect(unfollowed.response.status).toBe(200);
+    expect(JSON.parse(unfollowed.html)).toEqual({ fieldErrors: {}, formError: null, values: {} });
+    expect((await fan.get(`/artist/${lumenDrift}`)).html).toContain('aria-label="Follow Lumen Drift"');
     expect(await count()).toBe(before);
   });
 
   it("sends a visitor who presses Follow to log in, and back to the artist afterwards", async () => {
     const visitor = new Visitor();
-    const { response } = await visitor.post(`/artist/${lumenDrift}`, { intent: "follow" });
+    const { response } = await visitor.post(`/artist/${lumenDrift}/follow`, { intent: "follow", redirectTo: `/artist/${lumenDrift}` });
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent(`/artist/${lumenDrift}`)}`);
+    // From the home page's featured artist, back to the home page.
+    const fromHome = await visitor.post(`/artist/${lumenDrift}/follow`, { intent: "follow", redirectTo: "/" });
+    expect(fromHome.response.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent("/")}`);
   });
 
   it("shows artists no Follow button on their own page, and the database refuses a self-follow", async () => {
@@ -289,13 +297,18 @@ describe("artist page", () => {
     expect(own.html).not.toContain('aria-label="Follow The Paper Lanterns"');
     // Their upcoming release shows to them only.
     expect(text(own.html)).toContain("Northern Line");
-    const refused = await artist.post(`/artist/${paperLanterns}`, { intent: "follow" });
+    const refused = await artist.post(`/artist/${paperLanterns}/follow`, { intent: "follow", fetcher: "1" });
     expect(refused.response.status).toBe(400);
+    expect(JSON.parse(refused.html).formError).toBe("Data validation failed");
+    // Without JavaScript the message itself comes back, never a page that pretends it worked.
+    const refusedWithoutScript = await artist.post(`/artist/${paperLanterns}/follow`, { intent: "follow", redirectTo: "/" });
+    expect(refusedWithoutScript.response.status).toBe(400);
+    expect(refusedWithoutScript.html).toBe("Data validation failed");
   });
 
   it("refuses an unknown follow intent", async () => {
     const fan = await signedIn("fan@example.com", "fan-demo-pass");
-    const { response } = await fan.post(`/artist/${lumenDrift}`, { intent: "befriend" });
+    const { response } = await fan.post(`/artist/${lumenDrift}/follow`, { intent: "befriend" });
     expect(response.status).toBe(400);
   });
 });

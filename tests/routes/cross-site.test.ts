@@ -86,8 +86,8 @@ describe("page actions, as a form and as a JavaScript request", () => {
   it.each(cases)("refuses a follow from %s", async (_, headers) => {
     const fan = await signedIn("fan@example.com", "fan-demo-pass");
     expect(await follows()).toBe(0);
-    refused((await fan.post(`/artist/${artist}`, { intent: "follow" }, headers)).response);
-    refused((await fan.post(`/artist/${artist}.data`, { intent: "follow" }, headers)).response);
+    refused((await fan.post(`/artist/${artist}/follow`, { intent: "follow" }, headers)).response);
+    refused((await fan.post(`/artist/${artist}/follow.data`, { intent: "follow" }, headers)).response);
     expect(await follows()).toBe(0);
   });
 
@@ -109,9 +109,9 @@ describe("page actions, as a form and as a JavaScript request", () => {
 
   it("still takes a follow posted from our own page", async () => {
     const fan = await signedIn("fan@example.com", "fan-demo-pass");
-    expect((await fan.post(`/artist/${artist}`, { intent: "follow" }, sameOrigin())).response.status).toBe(200);
+    expect((await fan.post(`/artist/${artist}/follow`, { intent: "follow", fetcher: "1" }, sameOrigin())).response.status).toBe(200);
     expect(await follows()).toBe(1);
-    expect((await fan.post(`/artist/${artist}`, { intent: "unfollow" }, sameOrigin())).response.status).toBe(200);
+    expect((await fan.post(`/artist/${artist}/follow`, { intent: "unfollow", fetcher: "1" }, sameOrigin())).response.status).toBe(200);
     expect(await follows()).toBe(0);
   });
 });

@@ -23,14 +23,29 @@ const artist = {
 
 const fan = { email: "riley@example.com", username: "rileyspins", password: "longenough", confirmPassword: "longenough", terms: "on" };
 
-const errorsOf = (result: ReturnType<typeof parseForm>) => (result.success ? {} : result.errors);
+const errorsOf = (result: ReturnType<typeof parseForm>) => (result.success ? {} : result.reply.fieldErrors);
 
 describe("artist sign-up", () => {
   it("accepts a complete form, trimming text and keeping the chosen genres", () => {
     const result = parseForm(ArtistSignUpSchema, form(artist), { arrays: ["genres"] });
-    expect(result).toEqual({
+    expect(result).toMatchObject({
       success: true,
       value: { ...artist, email: "Nova@Example.com", artistName: "Nova Lights", genres: ["Electronic", "Pop"] },
+    });
+  });
+
+  it("sends back what was typed after a failure, never the passwords", () => {
+    const result = parseForm(ArtistSignUpSchema, form({ ...artist, artistName: "  " }), { arrays: ["genres"] });
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    expect(result.reply.fieldErrors).toEqual({ artistName: "Artist name is required" });
+    expect(result.reply.values).toEqual({
+      email: artist.email,
+      artistName: "  ",
+      paypalEmail: artist.paypalEmail,
+      bio: artist.bio,
+      genres: ["Electronic", "Pop"],
+      terms: "on",
     });
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { containsPattern, countOf, groupReleases, isUuid, safeHttpUrl, socialProfile, type ReleaseTrack } from "~/lib/catalog";
+import { containsPattern, countOf, groupReleases, isUuid, safeHttpUrl, socialProfile } from "~/lib/catalog";
+import type { ReleaseTrack } from "~/lib/schemas/catalog-data";
 import { roundTripCounter } from "~/lib/round-trips.server";
 
 const track = (title: string, fields: Partial<ReleaseTrack> = {}): ReleaseTrack => ({

@@ -31,21 +31,27 @@ describe("audio URL messages", () => {
 
 describe("comment form", () => {
   it("accepts a comment, trimmed", () => {
-    expect(parseForm(CommentSchema, form({ content: "  Lovely  " }))).toEqual({ success: true, value: { content: "Lovely" } });
+    expect(parseForm(CommentSchema, form({ content: "  Lovely  " }))).toMatchObject({ success: true, value: { content: "Lovely" } });
   });
 
   it("requires some text", () => {
     for (const content of ["", "   "]) {
-      expect(parseForm(CommentSchema, form({ content }))).toEqual({ success: false, errors: { content: "Please write a comment first" } });
+      expect(parseForm(CommentSchema, form({ content }))).toEqual({
+        success: false,
+        reply: { fieldErrors: { content: "Please write a comment first" }, formError: null, values: { content } },
+      });
     }
-    expect(parseForm(CommentSchema, form({}))).toEqual({ success: false, errors: { content: "Please write a comment first" } });
+    expect(parseForm(CommentSchema, form({}))).toMatchObject({
+      success: false,
+      reply: { fieldErrors: { content: "Please write a comment first" } },
+    });
   });
 
   it("allows at most 2,000 characters", () => {
     expect(parseForm(CommentSchema, form({ content: "x".repeat(2000) })).success).toBe(true);
-    expect(parseForm(CommentSchema, form({ content: "x".repeat(2001) }))).toEqual({
+    expect(parseForm(CommentSchema, form({ content: "x".repeat(2001) }))).toMatchObject({
       success: false,
-      errors: { content: "Comments can be at most 2,000 characters" },
+      reply: { fieldErrors: { content: "Comments can be at most 2,000 characters" } },
     });
   });
 

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
-import { artistPath, countOf, type ArtistCard as ArtistCardData } from "~/lib/catalog";
+import { artistPath, countOf } from "~/lib/catalog";
+import type { ArtistSummary } from "~/lib/schemas/catalog-data";
 import { ProfileImage } from "./artist-image";
 import { GenreList } from "./genre-list";
 
@@ -12,7 +13,7 @@ export function ArtistCard({
   showGenres = true,
   trackLabel = "track",
 }: {
-  artist: ArtistCardData;
+  artist: ArtistSummary;
   showGenres?: boolean;
   trackLabel?: string;
 }) {
@@ -39,7 +40,7 @@ export function ArtistCard({
 }
 
 /** The grid every artist list uses: one card per artist, worded as `ArtistCard` is. */
-export function ArtistGrid({ artists, ...card }: { artists: ArtistCardData[]; showGenres?: boolean; trackLabel?: string }) {
+export function ArtistGrid({ artists, ...card }: { artists: ArtistSummary[]; showGenres?: boolean; trackLabel?: string }) {
   return (
     <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 xl:grid-cols-4">
       {artists.map((artist) => (

@@ -1,8 +1,9 @@
-import { useFetcher } from "react-router";
+import { useFetcher, useLocation } from "react-router";
 import { Button } from "~/components/ui/button";
-import { artistPath } from "~/lib/catalog";
-
-type FollowReply = { followError: string | null };
+import { Icon } from "~/components/ui/icon";
+import { followPath } from "~/lib/catalog";
+import type { FormReply } from "~/lib/forms";
+import { useHydrated } from "~/lib/use-hydrated";
 
 /**
  * Follow state of one artist as the page shows it: while a change is in flight (with JavaScript) the
@@ -10,7 +11,7 @@ type FollowReply = { followError: string | null };
  * fetcher, so the count and the button agree.
  */
 export function useFollow(artistId: string, isFollowing: boolean, followerCount: number) {
-  const fetcher = useFetcher<FollowReply>({ key: `follow-${artistId}` });
+  const fetcher = useFetcher<FormReply>({ key: `follow-${artistId}` });
   const intent = fetcher.formData?.get("intent");
   const following = typeof intent === "string" ? intent === "follow" : isFollowing;
   const change = following === isFollowing ? 0 : following ? 1 : -1;
@@ -20,13 +21,13 @@ export function useFollow(artistId: string, isFollowing: boolean, followerCount:
     following,
     followerCount: Math.max(0, followerCount + change),
     pending: fetcher.state !== "idle",
-    error: fetcher.data?.followError ?? null,
+    error: fetcher.data?.formError ?? null,
   };
 }
 
 /**
- * Follow / Following: a POST form to the artist's page (its action follows or unfollows), so it works
- * without JavaScript; a visitor is sent to log in and brought back to the artist.
+ * Follow / Following: a POST form to the follow route, so it works without JavaScript (the browser
+ * comes back to this page); a visitor is sent to log in and brought back here.
  */
 export function FollowButton({
   follow,
@@ -40,9 +41,14 @@ export function FollowButton({
   className?: string;
 }) {
   const { fetcher, following, pending, error } = follow;
+  const location = useLocation();
+  const hydrated = useHydrated();
   return (
-    <fetcher.Form method="post" action={artistPath(follow.artistId)} className={className}>
+    <fetcher.Form method="post" action={followPath(follow.artistId)} className={className}>
       <input type="hidden" name="intent" value={following ? "unfollow" : "follow"} />
+      <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
+      {/* Once JavaScript runs, the reply is read in place instead of coming back to the page. */}
+      {hydrated ? <input type="hidden" name="fetcher" value="1" /> : null}
       <Button
         type="submit"
         size={size}
@@ -51,19 +57,7 @@ export function FollowButton({
         aria-label={following ? `Following ${artistName}. Unfollow` : `Follow ${artistName}`}
         className="min-w-32"
       >
-        {following ? (
-          <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="size-4">
-            <path
-              fillRule="evenodd"
-              d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.58l7.3-7.3a1 1 0 0 1 1.4 0Z"
-              clipRule="evenodd"
-            />
-          </svg>
-        ) : (
-          <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="size-4">
-            <path d="M10.75 4.75a.75.75 0 0 0-1.5 0v4.5h-4.5a.75.75 0 0 0 0 1.5h4.5v4.5a.75.75 0 0 0 1.5 0v-4.5h4.5a.75.75 0 0 0 0-1.5h-4.5v-4.5Z" />
-          </svg>
-        )}
+        <Icon name={following ? "check" : "plus"} className="size-4" />
         {following ? "Following" : "Follow"}
       </Button>
       {error ? (

@@ -1,7 +1,8 @@
-import { useEffect, useState } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import { newsRotationMs } from "~/lib/constants";
 import { cx } from "~/lib/cx";
 import { useHydrated } from "~/lib/use-hydrated";
+import { Icon } from "~/components/ui/icon";
 
 export type NewsItem = { id: string; title: string; content: string; type: "info" | "update" | "announcement" };
 
@@ -11,16 +12,21 @@ const typeLabels: Record<NewsItem["type"], { label: string; className: string }>
   info: { label: "News", className: "bg-stage-700 text-ink-muted" },
 };
 
+const reducedMotion = "(prefers-reduced-motion: reduce)";
+
+function subscribeToReducedMotion(onChange: () => void) {
+  const query = window.matchMedia(reducedMotion);
+  query.addEventListener("change", onChange);
+  return () => query.removeEventListener("change", onChange);
+}
+
+/** The reader's motion setting, followed live; the server (which cannot know it) renders as if unset. */
 function usePrefersReducedMotion() {
-  const [reduced, setReduced] = useState(false);
-  useEffect(() => {
-    const query = window.matchMedia("(prefers-reduced-motion: reduce)");
-    setReduced(query.matches);
-    const onChange = () => setReduced(query.matches);
-    query.addEventListener("change", onChange);
-    return () => query.removeEventListener("change", onChange);
-  }, []);
-  return reduced;
+  return useSyncExternalStore(
+    subscribeToReducedMotion,
+    () => window.matchMedia(reducedMotion).matches,
+    () => false,
+  );
 }
 
 /**
@@ -81,15 +87,7 @@ export function NewsBanner({ items }: { items: NewsItem[] }) {
             aria-label={paused ? "Resume news rotation" : "Pause news rotation"}
             className="grid size-8 place-items-center rounded-full text-ink-muted hover:bg-stage-700 hover:text-ink"
           >
-            {paused ? (
-              <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="size-4">
-                <path d="M6.3 2.84A1.5 1.5 0 0 0 4 4.11v11.78a1.5 1.5 0 0 0 2.3 1.27l9.34-5.89a1.5 1.5 0 0 0 0-2.54L6.3 2.84Z" />
-              </svg>
-            ) : (
-              <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="size-4">
-                <path d="M5.75 3a.75.75 0 0 0-.75.75v12.5c0 .41.34.75.75.75h1.5a.75.75 0 0 0 .75-.75V3.75A.75.75 0 0 0 7.25 3h-1.5Zm7 0a.75.75 0 0 0-.75.75v12.5c0 .41.34.75.75.75h1.5a.75.75 0 0 0 .75-.75V3.75a.75.75 0 0 0-.75-.75h-1.5Z" />
-              </svg>
-            )}
+            {paused ? <Icon name="play" className="size-4" /> : <Icon name="pause" className="size-4" />}
           </button>
           {items.map((item, itemIndex) => (
             <button

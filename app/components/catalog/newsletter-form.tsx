@@ -4,18 +4,21 @@ import * as v from "valibot";
 import { Button } from "~/components/ui/button";
 import { FieldError, Input, Label } from "~/components/ui/field";
 import { newsletterThanksMs } from "~/lib/constants";
+import { formFields, type FormReply } from "~/lib/forms";
 import { NewsletterSchema } from "~/lib/schemas/catalog";
 
-export type NewsletterReply = { subscribed: boolean; error: string | null; email: string };
+/** What the form says once an address is taken. */
+export const newsletterThanks = "Thanks for subscribing! 🎵";
 
 /**
  * Newsletter sign-up. The spec sends the address nowhere: with JavaScript the form is checked and
  * thanked in the browser; without it the post reaches the home page's action, which checks it and
  * thanks just the same, keeping nothing.
  */
-export function NewsletterForm({ reply }: { reply?: NewsletterReply }) {
-  const [thanked, setThanked] = useState(reply?.subscribed ?? false);
-  const [error, setError] = useState(reply?.error ?? null);
+export function NewsletterForm({ reply }: { reply?: FormReply }) {
+  const fields = formFields(reply);
+  const [thanked, setThanked] = useState(Boolean(fields.notice));
+  const [error, setError] = useState(fields.error("email") ?? null);
 
   useEffect(() => {
     if (!thanked) return;
@@ -50,7 +53,7 @@ export function NewsletterForm({ reply }: { reply?: NewsletterReply }) {
         </div>
         {thanked ? (
           <p role="status" className="rounded-xl border border-success/40 bg-success/10 px-4 py-4 text-center font-semibold text-success">
-            Thanks for subscribing! 🎵
+            {newsletterThanks}
           </p>
         ) : (
           <Form method="post" action="/?index" noValidate onSubmit={onSubmit}>
@@ -63,7 +66,7 @@ export function NewsletterForm({ reply }: { reply?: NewsletterReply }) {
                 autoComplete="email"
                 required
                 placeholder="you@example.com"
-                defaultValue={reply?.subscribed ? "" : reply?.email}
+                defaultValue={fields.text("email")}
                 aria-invalid={error ? true : undefined}
                 aria-describedby={error ? "newsletter-email-error" : undefined}
               />

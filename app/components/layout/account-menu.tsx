@@ -2,7 +2,7 @@ import { Form, Link } from "react-router";
 import { buttonClasses } from "~/components/ui/button";
 import { cx } from "~/lib/cx";
 import { dashboardPath } from "~/lib/redirects";
-import type { SessionUser } from "~/lib/session.server";
+import type { SessionUser } from "~/lib/session-user";
 import { useDisclosure } from "./use-disclosure";
 
 /** The signed-in user's links: their dashboard, Admin for administrators, and Sign out (a POST). */

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
-import { brandName, footerLinks } from "./nav-items";
+import { brandName } from "~/lib/constants";
+import { footerLinks } from "./nav-items";
 
 export function Footer() {
   return (

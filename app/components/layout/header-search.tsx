@@ -5,7 +5,8 @@ import { inputClasses } from "~/components/ui/field";
 import { artistPath } from "~/lib/catalog";
 import { artistSearch } from "~/lib/constants";
 import { cx } from "~/lib/cx";
-import type { loader as searchLoader } from "~/routes/search.artists";
+import type { ArtistSearchReply } from "~/lib/schemas/catalog-data";
+import { Icon } from "~/components/ui/icon";
 
 /**
  * The artist search box. Without JavaScript it submits to the artist directory (`/artists?q=`). With
@@ -17,7 +18,7 @@ export function HeaderSearch({ className }: { className?: string }) {
   const inputId = `${id}-input`;
   const listId = `${id}-results`;
   const navigate = useNavigate();
-  const fetcher = useFetcher<typeof searchLoader>();
+  const fetcher = useFetcher<ArtistSearchReply>();
   const containerRef = useRef<HTMLFormElement>(null);
   const [query, setQuery] = useState("");
   const [open, setOpen] = useState(false);
@@ -29,6 +30,7 @@ export function HeaderSearch({ className }: { className?: string }) {
     const timer = setTimeout(() => fetcher.load(`/search/artists?${new URLSearchParams({ q: term })}`), artistSearch.delayMs);
     return () => clearTimeout(timer);
     // Only a new term starts a search: the fetcher object changes with every answer.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [term]);
 
   const answered = fetcher.data?.query === term;
@@ -38,7 +40,13 @@ export function HeaderSearch({ className }: { className?: string }) {
   const expanded = open && Boolean(term);
   const activeId = active >= 0 && active < results.length ? `${id}-option-${active}` : undefined;
 
-  useEffect(() => setActive(-1), [term, answered]);
+  // New results (or a new term) start with no option active: adjusted while rendering, not in an effect.
+  const resultsKey = `${answered ? "answered" : "waiting"}:${term}`;
+  const [activeFor, setActiveFor] = useState(resultsKey);
+  if (activeFor !== resultsKey) {
+    setActiveFor(resultsKey);
+    setActive(-1);
+  }
 
   function choose(index: number) {
     const artist = results[index];
@@ -82,18 +90,7 @@ export function HeaderSearch({ className }: { className?: string }) {
       <label htmlFor={inputId} className="sr-only">
         Search artists
       </label>
-      <svg
-        aria-hidden="true"
-        viewBox="0 0 20 20"
-        fill="currentColor"
-        className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-ink-faint"
-      >
-        <path
-          fillRule="evenodd"
-          d="M9 3.5a5.5 5.5 0 1 0 0 11 5.5 5.5 0 0 0 0-11ZM2 9a7 7 0 1 1 12.45 4.39l3.58 3.58a.75.75 0 1 1-1.06 1.06l-3.58-3.58A7 7 0 0 1 2 9Z"
-          clipRule="evenodd"
-        />
-      </svg>
+      <Icon name="search" className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-ink-faint" />
       <input
         id={inputId}
         name="q"

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { brandName } from "./nav-items";
+import { brandName } from "~/lib/constants";
 
 export function Logo() {
   return (

@@ -1,11 +1,12 @@
 import { Link } from "react-router";
 import { buttonClasses } from "~/components/ui/button";
 import { cx } from "~/lib/cx";
-import type { SessionUser } from "~/lib/session.server";
+import type { SessionUser } from "~/lib/session-user";
 import { AccountLinks } from "./account-menu";
 import { useDisclosure } from "./use-disclosure";
 import { HeaderSearch } from "./header-search";
 import { headerLinks, libraryLinks } from "./nav-items";
+import { Icon } from "~/components/ui/icon";
 
 /** The small-screen menu: a native disclosure, so it opens and its links work without JavaScript. */
 export function MobileMenu({ user, className }: { user: SessionUser | null; className?: string }) {
@@ -16,13 +17,7 @@ export function MobileMenu({ user, className }: { user: SessionUser | null; clas
       <summary
         className={cx(buttonClasses({ variant: "secondary", size: "md" }), "list-none cursor-pointer [&::-webkit-details-marker]:hidden")}
       >
-        <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="size-5">
-          <path
-            fillRule="evenodd"
-            d="M2 4.75A.75.75 0 0 1 2.75 4h14.5a.75.75 0 0 1 0 1.5H2.75A.75.75 0 0 1 2 4.75Zm0 5.25a.75.75 0 0 1 .75-.75h14.5a.75.75 0 0 1 0 1.5H2.75A.75.75 0 0 1 2 10Zm.75 4.5a.75.75 0 0 0 0 1.5h14.5a.75.75 0 0 0 0-1.5H2.75Z"
-            clipRule="evenodd"
-          />
-        </svg>
+        <Icon name="menu" className="size-5" />
         Menu
       </summary>
       <nav

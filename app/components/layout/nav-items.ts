@@ -26,5 +26,3 @@ export const footerLinks = [
   { to: "/terms", label: "Terms" },
   { to: "/privacy", label: "Privacy" },
 ] as const;
-
-export const brandName = "Crate";

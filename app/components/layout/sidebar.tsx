@@ -1,6 +1,7 @@
 import { NavLink } from "react-router";
 import { cx } from "~/lib/cx";
 import { libraryLinks, sidebarLinks } from "./nav-items";
+import { Icon } from "~/components/ui/icon";
 
 function SidebarLink({ to, label }: { to: string; label: string }) {
   return (
@@ -52,9 +53,7 @@ export function Sidebar() {
           onClick={(event) => event.preventDefault()}
           className="flex w-full cursor-not-allowed items-center gap-2 rounded-lg border border-dashed border-stage-600 px-3 py-2 text-sm text-ink-faint"
         >
-          <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="size-4">
-            <path d="M10.75 4.75a.75.75 0 0 0-1.5 0v4.5h-4.5a.75.75 0 0 0 0 1.5h4.5v4.5a.75.75 0 0 0 1.5 0v-4.5h4.5a.75.75 0 0 0 0-1.5h-4.5v-4.5Z" />
-          </svg>
+          <Icon name="plus" className="size-4" />
           New Playlist
         </button>
         <p id="new-playlist-hint" className="mt-1.5 text-xs text-ink-faint">

@@ -5,18 +5,8 @@ import { Button } from "~/components/ui/button";
 import { FieldError, Label, Textarea } from "~/components/ui/field";
 import { commentMaxLength, commentsPageSize } from "~/lib/constants";
 import { formatCount, formatTimeAgo } from "~/lib/format";
-
-export type TrackComment = {
-  id: string;
-  user_id: string;
-  content: string;
-  created_at: string;
-  author_name: string | null;
-  author_image_url: string | null;
-  author_kind: "artist" | "fan" | null;
-};
-
-export type CommentFormResult = { errors: Record<string, string | undefined>; values: Record<string, string>; formError: string | null };
+import { formFields, type FormReply } from "~/lib/forms";
+import type { TrackComment } from "~/lib/schemas/catalog-data";
 
 /**
  * A track's comments, newest first, a page at a time; signed-in listeners post and delete their own.
@@ -35,7 +25,7 @@ export function Comments({
   total: number;
   now: number;
   user: { id: string } | null;
-  result: CommentFormResult | undefined;
+  result: FormReply | undefined;
 }) {
   const headingId = useId();
   return (
@@ -58,7 +48,7 @@ export function Comments({
           </p>
         )}
       </div>
-      <FormAlert>{result?.formError}</FormAlert>
+      <FormAlert>{formFields(result).formError}</FormAlert>
       {comments.length === 0 ? (
         <p className="mt-6 text-ink-muted">No comments yet. Be the first to say what you think.</p>
       ) : (
@@ -86,12 +76,13 @@ export function Comments({
   );
 }
 
-function CommentForm({ trackPath, result }: { trackPath: string; result: CommentFormResult | undefined }) {
+function CommentForm({ trackPath, result }: { trackPath: string; result: FormReply | undefined }) {
   const formRef = useRef<HTMLFormElement>(null);
   const navigation = useNavigation();
   const posting = navigation.state === "submitting" && navigation.formData?.get("intent") === "comment";
   const wasPosting = useRef(false);
-  const error = result?.errors.content;
+  const fields = formFields(result);
+  const error = fields.error("content");
   const fieldId = useId();
 
   // With JavaScript the form stays on the page: empty it once the comment went through.
@@ -99,9 +90,9 @@ function CommentForm({ trackPath, result }: { trackPath: string; result: Comment
     if (posting) wasPosting.current = true;
     else if (wasPosting.current && navigation.state === "idle") {
       wasPosting.current = false;
-      if (!result?.errors.content) formRef.current?.reset();
+      if (!error) formRef.current?.reset();
     }
-  }, [posting, navigation.state, result]);
+  }, [posting, navigation.state, error]);
 
   return (
     <Form
@@ -121,7 +112,7 @@ function CommentForm({ trackPath, result }: { trackPath: string; result: Comment
         maxLength={commentMaxLength}
         rows={3}
         placeholder="What do you hear?"
-        defaultValue={result?.values.content ?? ""}
+        defaultValue={fields.text("content")}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${fieldId}-error` : `${fieldId}-hint`}
         className="min-h-24 resize-y"

@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { useHydrated } from "~/lib/use-hydrated";
+import { Icon } from "~/components/ui/icon";
 
 const confirmationMs = 2500;
 
@@ -30,21 +31,7 @@ export function ShareButton({ path }: { path: string }) {
   return (
     <div className="relative">
       <Button variant="secondary" size="lg" onClick={copyLink} aria-label="Share: copy link" className="px-4">
-        <svg
-          aria-hidden="true"
-          viewBox="0 0 24 24"
-          className="size-5"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-        >
-          <circle cx="18" cy="5" r="3" />
-          <circle cx="6" cy="12" r="3" />
-          <circle cx="18" cy="19" r="3" />
-          <path d="m8.6 13.5 6.8 4M15.4 6.5l-6.8 4" />
-        </svg>
+        <Icon name="share" className="size-5" />
         <span aria-hidden="true" className="hidden sm:inline">
           Share
         </span>

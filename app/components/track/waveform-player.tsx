@@ -5,6 +5,7 @@ import { Spinner } from "~/components/ui/spinner";
 import { player } from "~/lib/constants";
 import { audioUnavailableAdvice, playerErrorMessages } from "~/lib/errors";
 import { formatDuration } from "~/lib/format";
+import { Icon } from "~/components/ui/icon";
 
 /** Where the player streams a track from (a signed URL and when it stops working), or why it cannot. */
 export type AudioSource = { url: string; expiresAt: number } | { error: string };
@@ -149,12 +150,15 @@ export function WaveformPlayer({
       waveRef.current = null;
     };
     // Built once: the URL, peaks and duration are those the track had when the page opened.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   // A fresh URL arrived after the held one ran out: load it and play, as the listener asked.
   useEffect(() => {
     const wave = waveRef.current;
     if (!playAfterRenewal.current || !wave) return;
+    // The player is an outside system: a renewal that failed is reported from here, where it is driven.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     if (!("url" in source)) return fail(source.error);
     if (source.expiresAt - renewalMarginMs < Date.now()) return;
     playAfterRenewal.current = false;
@@ -163,6 +167,8 @@ export function WaveformPlayer({
       .load(source.url, peaks ? [peaks] : undefined, duration ?? undefined)
       .then(() => startPlaying(wave))
       .catch(() => fail(playerErrorMessages.load));
+    // Only a new source matters here; peaks and duration never change for the same track.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [source]);
 
   function startPlaying(wave: WaveSurfer) {
@@ -238,14 +244,9 @@ export function WaveformPlayer({
           {state === "loading" ? (
             <Spinner label="Loading audio" className="text-accent-ink" />
           ) : playing ? (
-            <svg aria-hidden="true" viewBox="0 0 24 24" className="size-6" fill="currentColor">
-              <rect x="6" y="5" width="4" height="14" rx="1" />
-              <rect x="14" y="5" width="4" height="14" rx="1" />
-            </svg>
+            <Icon name="pause" className="size-6" />
           ) : (
-            <svg aria-hidden="true" viewBox="0 0 24 24" className="ml-0.5 size-6" fill="currentColor">
-              <path d="M8 5.14v13.72a1 1 0 0 0 1.5.86l11-6.86a1 1 0 0 0 0-1.72l-11-6.86A1 1 0 0 0 8 5.14Z" />
-            </svg>
+            <Icon name="play" className="ml-0.5 size-6" />
           )}
         </button>
         <div className="relative min-w-0 flex-1" style={{ height: player.waveformHeight }}>

@@ -10,9 +10,9 @@
 // spec's message: track_not_found (404), no_audio_file (404), audio_file_missing (404),
 // storage_error (502), no_signed_url (502), invalid_request (400), method_not_allowed (405).
 import { createClient } from "@supabase/supabase-js";
+import { isUuid } from "../_shared/ids.ts";
 
 const signedUrlLifetimeSeconds = 3600;
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const supabaseUrl = Deno.env.get("SUPABASE_URL")!;
 const anonKey = Deno.env.get("SUPABASE_ANON_KEY")!;
@@ -32,7 +32,7 @@ Deno.serve(async (req) => {
   if (req.method !== "POST") return failure(405, "method_not_allowed");
   const body = await req.json().catch(() => null);
   const trackId = body?.trackId;
-  if (typeof trackId !== "string" || !uuid.test(trackId)) return failure(400, "invalid_request");
+  if (!isUuid(trackId)) return failure(400, "invalid_request");
 
   const caller = createClient(supabaseUrl, anonKey, {
     auth: noSession,

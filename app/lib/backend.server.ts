@@ -1,0 +1,67 @@
+import { data } from "react-router";
+import * as v from "valibot";
+import { databaseErrorMessage, type BackendError } from "./errors";
+
+/** What supabase-js answers for a read: rows (or a function's JSON), or the error. */
+type BackendResult<T> = { data: T | null; error: BackendError | null };
+
+type ReadOptions = {
+  /** What was being read, for the log ("artist page"). */
+  what: string;
+};
+/** The JSON's shape, checked once here, so a schema change fails loudly instead of a page half-rendering. */
+type ParseOptions<TSchema extends v.GenericSchema> = ReadOptions & { schema: TSchema };
+
+/** One read's outcome: its data, nothing there, or the message people see (spec section 8). */
+export type Read<T> = { status: "found"; data: T } | { status: "empty" } | { status: "failed"; message: string };
+
+/** The page function answered in a shape the app does not know: as the spec's own words for a schema change. */
+const unexpectedShape = { code: "PGRST204" };
+
+/**
+ * The one place a backend read is judged: a failure is logged raw, once, and turned into the spec's
+ * message; a JSON answer is checked against its schema. Pages with an inline error box (home, the
+ * track's comments) use this; other loaders use `readOrThrow`.
+ */
+export function read<TData>(result: BackendResult<TData>, options: ReadOptions): Read<NonNullable<TData>>;
+export function read<TSchema extends v.GenericSchema>(
+  result: BackendResult<unknown>,
+  options: ParseOptions<TSchema>,
+): Read<v.InferOutput<TSchema>>;
+export function read(result: BackendResult<unknown>, { what, schema }: ReadOptions & { schema?: v.GenericSchema }): Read<unknown> {
+  if (result.error) {
+    console.error(`Reading the ${what} failed`, result.error);
+    return { status: "failed", message: databaseErrorMessage(result.error) };
+  }
+  if (result.data === null || result.data === undefined) return { status: "empty" };
+  if (!schema) return { status: "found", data: result.data };
+  const parsed = v.safeParse(schema, result.data);
+  if (!parsed.success) {
+    console.error(`The ${what} came back in an unexpected shape`, v.flatten(parsed.issues));
+    return { status: "failed", message: databaseErrorMessage(unexpectedShape) };
+  }
+  return { status: "found", data: parsed.output };
+}
+
+type NotFoundOption = { notFound?: string };
+
+/**
+ * A loader's read: its data, or a thrown answer the route's error boundary shows: the spec's message
+ * with status 500 for a failure, and 404 with `notFound` (e.g. 'Artist not found') when there is nothing.
+ */
+export function readOrThrow<TData>(result: BackendResult<TData>, options: ReadOptions & NotFoundOption): NonNullable<TData>;
+export function readOrThrow<TSchema extends v.GenericSchema>(
+  result: BackendResult<unknown>,
+  options: ParseOptions<TSchema> & NotFoundOption,
+): v.InferOutput<TSchema>;
+export function readOrThrow(result: BackendResult<unknown>, options: ReadOptions & NotFoundOption & { schema?: v.GenericSchema }): unknown {
+  const outcome = options.schema ? read(result, { ...options, schema: options.schema }) : read(result, options);
+  if (outcome.status === "found") return outcome.data;
+  if (outcome.status === "empty") throw notFound(options.notFound ?? "Not found");
+  throw data(outcome.message, { status: 500 });
+}
+
+/** The 404 answer every route throws for what does not exist; the route's boundary shows its NotFound. */
+export function notFound(message: string) {
+  return data(message, { status: 404 });
+}

@@ -1,0 +1,875 @@
+export type Json =
+  | string
+  | number
+  | boolean
+  | null
+  | { [key: string]: Json | undefined }
+  | Json[]
+
+export type Database = {
+  public: {
+    Tables: {
+      analytics: {
+        Row: {
+          artist_id: string
+          created_at: string
+          downloads: NonNullable<Json>
+          geography: NonNullable<Json>
+          revenue: NonNullable<Json>
+          top_tracks: NonNullable<Json>
+        }
+        Insert: {
+          artist_id: string
+          created_at?: string
+          downloads?: NonNullable<Json>
+          geography?: NonNullable<Json>
+          revenue?: NonNullable<Json>
+          top_tracks?: NonNullable<Json>
+        }
+        Update: {
+          artist_id?: string
+          created_at?: string
+          downloads?: NonNullable<Json>
+          geography?: NonNullable<Json>
+          revenue?: NonNullable<Json>
+          top_tracks?: NonNullable<Json>
+        }
+        Relationships: [
+          {
+            foreignKeyName: "analytics_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_cards"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "analytics_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "analytics_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "genre_artists"
+            referencedColumns: ["artist_id"]
+          },
+        ]
+      }
+      analytics_events: {
+        Row: {
+          artist_id: string
+          created_at: string
+          id: string
+          track_id: string
+          type: string
+          user_id: string | null
+        }
+        Insert: {
+          artist_id: string
+          created_at?: string
+          id?: string
+          track_id: string
+          type: string
+          user_id?: string | null
+        }
+        Update: {
+          artist_id?: string
+          created_at?: string
+          id?: string
+          track_id?: string
+          type?: string
+          user_id?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "analytics_events_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_cards"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "analytics_events_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "analytics_events_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "genre_artists"
+            referencedColumns: ["artist_id"]
+          },
+          {
+            foreignKeyName: "analytics_events_track_id_fkey"
+            columns: ["track_id"]
+            referencedRelation: "tracks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      artist_payout_settings: {
+        Row: {
+          artist_id: string
+          created_at: string
+          payment_settings: NonNullable<Json>
+          paypal_email: string
+        }
+        Insert: {
+          artist_id: string
+          created_at?: string
+          payment_settings?: NonNullable<Json>
+          paypal_email: string
+        }
+        Update: {
+          artist_id?: string
+          created_at?: string
+          payment_settings?: NonNullable<Json>
+          paypal_email?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "artist_payout_settings_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_cards"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "artist_payout_settings_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "artist_payout_settings_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "genre_artists"
+            referencedColumns: ["artist_id"]
+          },
+        ]
+      }
+      artist_profiles: {
+        Row: {
+          artist_name: string
+          bio: string | null
+          created_at: string
+          follower_count: number
+          genres: string[]
+          id: string
+          profile_image_url: string | null
+          short_description: string | null
+          social_links: NonNullable<Json>
+          tour_dates: NonNullable<Json>
+          website: string | null
+        }
+        Insert: {
+          artist_name: string
+          bio?: string | null
+          created_at?: string
+          follower_count?: number
+          genres?: string[]
+          id: string
+          profile_image_url?: string | null
+          short_description?: string | null
+          social_links?: NonNullable<Json>
+          tour_dates?: NonNullable<Json>
+          website?: string | null
+        }
+        Update: {
+          artist_name?: string
+          bio?: string | null
+          created_at?: string
+          follower_count?: number
+          genres?: string[]
+          id?: string
+          profile_image_url?: string | null
+          short_description?: string | null
+          social_links?: NonNullable<Json>
+          tour_dates?: NonNullable<Json>
+          website?: string | null
+        }
+        Relationships: []
+      }
+      comments: {
+        Row: {
+          artist_id: string
+          content: string
+          created_at: string
+          id: string
+          track_id: string
+          user_id: string
+        }
+        Insert: {
+          artist_id: string
+          content: string
+          created_at?: string
+          id?: string
+          track_id: string
+          user_id?: string
+        }
+        Update: {
+          artist_id?: string
+          content?: string
+          created_at?: string
+          id?: string
+          track_id?: string
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "comments_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_cards"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "comments_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "comments_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "genre_artists"
+            referencedColumns: ["artist_id"]
+          },
+          {
+            foreignKeyName: "comments_track_id_fkey"
+            columns: ["track_id"]
+            referencedRelation: "tracks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      fan_payout_settings: {
+        Row: {
+          created_at: string
+          fan_id: string
+          payment_settings: NonNullable<Json>
+        }
+        Insert: {
+          created_at?: string
+          fan_id: string
+          payment_settings?: NonNullable<Json>
+        }
+        Update: {
+          created_at?: string
+          fan_id?: string
+          payment_settings?: NonNullable<Json>
+        }
+        Relationships: [
+          {
+            foreignKeyName: "fan_payout_settings_fan_id_fkey"
+            columns: ["fan_id"]
+            referencedRelation: "fan_profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      fan_profiles: {
+        Row: {
+          bio: string | null
+          created_at: string
+          favorite_genres: string[]
+          id: string
+          profile_image_url: string | null
+          username: string
+        }
+        Insert: {
+          bio?: string | null
+          created_at?: string
+          favorite_genres?: string[]
+          id: string
+          profile_image_url?: string | null
+          username: string
+        }
+        Update: {
+          bio?: string | null
+          created_at?: string
+          favorite_genres?: string[]
+          id?: string
+          profile_image_url?: string | null
+          username?: string
+        }
+        Relationships: []
+      }
+      followers: {
+        Row: {
+          artist_id: string
+          created_at: string
+          fan_id: string
+          id: string
+        }
+        Insert: {
+          artist_id: string
+          created_at?: string
+          fan_id: string
+          id?: string
+        }
+        Update: {
+          artist_id?: string
+          created_at?: string
+          fan_id?: string
+          id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "followers_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_cards"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "followers_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "followers_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "genre_artists"
+            referencedColumns: ["artist_id"]
+          },
+        ]
+      }
+      merch: {
+        Row: {
+          allow_pay_more: boolean
+          artist_id: string
+          created_at: string
+          description: string
+          id: string
+          image_url: string | null
+          price: number
+          title: string
+        }
+        Insert: {
+          allow_pay_more?: boolean
+          artist_id: string
+          created_at?: string
+          description: string
+          id?: string
+          image_url?: string | null
+          price: number
+          title: string
+        }
+        Update: {
+          allow_pay_more?: boolean
+          artist_id?: string
+          created_at?: string
+          description?: string
+          id?: string
+          image_url?: string | null
+          price?: number
+          title?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "merch_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_cards"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "merch_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "merch_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "genre_artists"
+            referencedColumns: ["artist_id"]
+          },
+        ]
+      }
+      news_items: {
+        Row: {
+          active: boolean
+          content: string
+          created_at: string
+          id: string
+          title: string
+          type: string
+        }
+        Insert: {
+          active?: boolean
+          content: string
+          created_at?: string
+          id?: string
+          title: string
+          type?: string
+        }
+        Update: {
+          active?: boolean
+          content?: string
+          created_at?: string
+          id?: string
+          title?: string
+          type?: string
+        }
+        Relationships: []
+      }
+      purchases: {
+        Row: {
+          amount: number
+          artist_id: string
+          created_at: string
+          id: string
+          track_id: string
+          user_id: string | null
+        }
+        Insert: {
+          amount: number
+          artist_id: string
+          created_at?: string
+          id?: string
+          track_id: string
+          user_id?: string | null
+        }
+        Update: {
+          amount?: number
+          artist_id?: string
+          created_at?: string
+          id?: string
+          track_id?: string
+          user_id?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "purchases_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_cards"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "purchases_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "purchases_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "genre_artists"
+            referencedColumns: ["artist_id"]
+          },
+          {
+            foreignKeyName: "purchases_track_id_fkey"
+            columns: ["track_id"]
+            referencedRelation: "tracks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      store_settings: {
+        Row: {
+          artist_id: string
+          bundling: NonNullable<Json>
+          created_at: string
+          discounts: NonNullable<Json>
+          pricing_tiers: NonNullable<Json>
+        }
+        Insert: {
+          artist_id: string
+          bundling?: NonNullable<Json>
+          created_at?: string
+          discounts?: NonNullable<Json>
+          pricing_tiers?: NonNullable<Json>
+        }
+        Update: {
+          artist_id?: string
+          bundling?: NonNullable<Json>
+          created_at?: string
+          discounts?: NonNullable<Json>
+          pricing_tiers?: NonNullable<Json>
+        }
+        Relationships: [
+          {
+            foreignKeyName: "store_settings_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_cards"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "store_settings_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "store_settings_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "genre_artists"
+            referencedColumns: ["artist_id"]
+          },
+        ]
+      }
+      tracks: {
+        Row: {
+          album_title: string | null
+          allow_pay_more: boolean
+          artist_id: string
+          artwork_url: string | null
+          created_at: string
+          description: string
+          duration_seconds: number | null
+          file_url: string | null
+          genre: string
+          id: string
+          label: string | null
+          peaks: Json | null
+          price: number
+          release_date: string
+          subgenre: string | null
+          title: string
+          track_number: number | null
+          type: string
+        }
+        Insert: {
+          album_title?: string | null
+          allow_pay_more?: boolean
+          artist_id: string
+          artwork_url?: string | null
+          created_at?: string
+          description: string
+          duration_seconds?: number | null
+          file_url?: string | null
+          genre: string
+          id?: string
+          label?: string | null
+          peaks?: Json | null
+          price: number
+          release_date?: string
+          subgenre?: string | null
+          title: string
+          track_number?: number | null
+          type?: string
+        }
+        Update: {
+          album_title?: string | null
+          allow_pay_more?: boolean
+          artist_id?: string
+          artwork_url?: string | null
+          created_at?: string
+          description?: string
+          duration_seconds?: number | null
+          file_url?: string | null
+          genre?: string
+          id?: string
+          label?: string | null
+          peaks?: Json | null
+          price?: number
+          release_date?: string
+          subgenre?: string | null
+          title?: string
+          track_number?: number | null
+          type?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "tracks_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_cards"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "tracks_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "tracks_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "genre_artists"
+            referencedColumns: ["artist_id"]
+          },
+        ]
+      }
+    }
+    Views: {
+      artist_cards: {
+        Row: {
+          artist_name: string | null
+          created_at: string | null
+          follower_count: number | null
+          genres: string[] | null
+          id: string | null
+          profile_image_url: string | null
+          short_description: string | null
+          track_count: number | null
+        }
+        Insert: {
+          artist_name?: string | null
+          created_at?: string | null
+          follower_count?: number | null
+          genres?: string[] | null
+          id?: string | null
+          profile_image_url?: string | null
+          short_description?: string | null
+          track_count?: never
+        }
+        Update: {
+          artist_name?: string | null
+          created_at?: string | null
+          follower_count?: number | null
+          genres?: string[] | null
+          id?: string | null
+          profile_image_url?: string | null
+          short_description?: string | null
+          track_count?: never
+        }
+        Relationships: []
+      }
+      artist_followers: {
+        Row: {
+          artist_id: string | null
+          created_at: string | null
+          display_name: string | null
+          fan_id: string | null
+          id: string | null
+          is_fan: boolean | null
+          profile_image_url: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "followers_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_cards"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "followers_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "followers_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "genre_artists"
+            referencedColumns: ["artist_id"]
+          },
+        ]
+      }
+      genre_artists: {
+        Row: {
+          artist_id: string | null
+          artist_name: string | null
+          follower_count: number | null
+          genre: string | null
+          profile_image_url: string | null
+          short_description: string | null
+          track_count: number | null
+        }
+        Relationships: []
+      }
+      genre_counts: {
+        Row: {
+          artist_count: number | null
+          genre: string | null
+          total_count: number | null
+          track_count: number | null
+        }
+        Relationships: []
+      }
+      track_comments: {
+        Row: {
+          author_image_url: string | null
+          author_kind: string | null
+          author_name: string | null
+          content: string | null
+          created_at: string | null
+          id: string | null
+          track_id: string | null
+          user_id: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "comments_track_id_fkey"
+            columns: ["track_id"]
+            referencedRelation: "tracks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+    }
+    Functions: {
+      artist_page: { Args: { artist_id: string }; Returns: Json }
+      ban_user: {
+        Args: { duration?: string; reason: string; user_id: string }
+        Returns: string
+      }
+      fan_page: { Args: { fan_id: string }; Returns: Json }
+      get_all_users: {
+        Args: Record<PropertyKey, never>
+        Returns: {
+          ban_reason: string
+          banned_until: string
+          created_at: string
+          email: string
+          id: string
+          last_sign_in_at: string
+          raw_app_meta_data: Json
+          raw_user_meta_data: Json
+        }[]
+      }
+      get_follower_count: { Args: { artist_id: string }; Returns: number }
+      home_page: { Args: Record<PropertyKey, never>; Returns: Json }
+      is_admin: { Args: Record<PropertyKey, never>; Returns: boolean }
+      record_play: { Args: { track_id: string }; Returns: undefined }
+      search_artists: {
+        Args: { include_genres?: boolean; search?: string }
+        Returns: {
+          artist_name: string | null
+          created_at: string | null
+          follower_count: number | null
+          genres: string[] | null
+          id: string | null
+          profile_image_url: string | null
+          short_description: string | null
+          track_count: number | null
+        }[]
+        SetofOptions: {
+          from: "*"
+          to: "artist_cards"
+          isOneToOne: false
+          isSetofReturn: true
+        }
+      }
+    }
+    Enums: {
+      [_ in never]: never
+    }
+    CompositeTypes: {
+      [_ in never]: never
+    }
+  }
+}
+
+type DatabaseWithoutInternals = Omit<Database, "__InternalSupabase">
+
+type DefaultSchema = DatabaseWithoutInternals[Extract<keyof Database, "public">]
+
+export type Tables<
+  DefaultSchemaTableNameOrOptions extends
+    | keyof (DefaultSchema["Tables"] & DefaultSchema["Views"])
+    | { schema: keyof DatabaseWithoutInternals },
+  TableName extends (DefaultSchemaTableNameOrOptions extends {
+    schema: keyof DatabaseWithoutInternals
+  }
+    ? keyof (DatabaseWithoutInternals[DefaultSchemaTableNameOrOptions["schema"]]["Tables"] &
+        DatabaseWithoutInternals[DefaultSchemaTableNameOrOptions["schema"]]["Views"])
+    : never) = never,
+> = DefaultSchemaTableNameOrOptions extends {
+  schema: keyof DatabaseWithoutInternals
+}
+  ? (DatabaseWithoutInternals[DefaultSchemaTableNameOrOptions["schema"]]["Tables"] &
+      DatabaseWithoutInternals[DefaultSchemaTableNameOrOptions["schema"]]["Views"])[TableName] extends {
+      Row: infer R
+    }
+    ? R
+    : never
+  : DefaultSchemaTableNameOrOptions extends keyof (DefaultSchema["Tables"] &
+        DefaultSchema["Views"])
+    ? (DefaultSchema["Tables"] &
+        DefaultSchema["Views"])[DefaultSchemaTableNameOrOptions] extends {
+        Row: infer R
+      }
+      ? R
+      : never
+    : never
+
+export type TablesInsert<
+  DefaultSchemaTableNameOrOptions extends
+    | keyof DefaultSchema["Tables"]
+    | { schema: keyof DatabaseWithoutInternals },
+  TableName extends (DefaultSchemaTableNameOrOptions extends {
+    schema: keyof DatabaseWithoutInternals
+  }
+    ? keyof DatabaseWithoutInternals[DefaultSchemaTableNameOrOptions["schema"]]["Tables"]
+    : never) = never,
+> = DefaultSchemaTableNameOrOptions extends {
+  schema: keyof DatabaseWithoutInternals
+}
+  ? DatabaseWithoutInternals[DefaultSchemaTableNameOrOptions["schema"]]["Tables"][TableName] extends {
+      Insert: infer I
+    }
+    ? I
+    : never
+  : DefaultSchemaTableNameOrOptions extends keyof DefaultSchema["Tables"]
+    ? DefaultSchema["Tables"][DefaultSchemaTableNameOrOptions] extends {
+        Insert: infer I
+      }
+      ? I
+      : never
+    : never
+
+export type TablesUpdate<
+  DefaultSchemaTableNameOrOptions extends
+    | keyof DefaultSchema["Tables"]
+    | { schema: keyof DatabaseWithoutInternals },
+  TableName extends (DefaultSchemaTableNameOrOptions extends {
+    schema: keyof DatabaseWithoutInternals
+  }
+    ? keyof DatabaseWithoutInternals[DefaultSchemaTableNameOrOptions["schema"]]["Tables"]
+    : never) = never,
+> = DefaultSchemaTableNameOrOptions extends {
+  schema: keyof DatabaseWithoutInternals
+}
+  ? DatabaseWithoutInternals[DefaultSchemaTableNameOrOptions["schema"]]["Tables"][TableName] extends {
+      Update: infer U
+    }
+    ? U
+    : never
+  : DefaultSchemaTableNameOrOptions extends keyof DefaultSchema["Tables"]
+    ? DefaultSchema["Tables"][DefaultSchemaTableNameOrOptions] extends {
+        Update: infer U
+      }
+      ? U
+      : never
+    : never
+
+export type Enums<
+  DefaultSchemaEnumNameOrOptions extends
+    | keyof DefaultSchema["Enums"]
+    | { schema: keyof DatabaseWithoutInternals },
+  EnumName extends (DefaultSchemaEnumNameOrOptions extends {
+    schema: keyof DatabaseWithoutInternals
+  }
+    ? keyof DatabaseWithoutInternals[DefaultSchemaEnumNameOrOptions["schema"]]["Enums"]
+    : never) = never,
+> = DefaultSchemaEnumNameOrOptions extends {
+  schema: keyof DatabaseWithoutInternals
+}
+  ? DatabaseWithoutInternals[DefaultSchemaEnumNameOrOptions["schema"]]["Enums"][EnumName]
+  : DefaultSchemaEnumNameOrOptions extends keyof DefaultSchema["Enums"]
+    ? DefaultSchema["Enums"][DefaultSchemaEnumNameOrOptions]
+    : never
+
+export type CompositeTypes<
+  PublicCompositeTypeNameOrOptions extends
+    | keyof DefaultSchema["CompositeTypes"]
+    | { schema: keyof DatabaseWithoutInternals },
+  CompositeTypeName extends (PublicCompositeTypeNameOrOptions extends {
+    schema: keyof DatabaseWithoutInternals
+  }
+    ? keyof DatabaseWithoutInternals[PublicCompositeTypeNameOrOptions["schema"]]["CompositeTypes"]
+    : never) = never,
+> = PublicCompositeTypeNameOrOptions extends {
+  schema: keyof DatabaseWithoutInternals
+}
+  ? DatabaseWithoutInternals[PublicCompositeTypeNameOrOptions["schema"]]["CompositeTypes"][CompositeTypeName]
+  : PublicCompositeTypeNameOrOptions extends keyof DefaultSchema["CompositeTypes"]
+    ? DefaultSchema["CompositeTypes"][PublicCompositeTypeNameOrOptions]
+    : never
+
+export const Constants = {
+  public: {
+    Enums: {},
+  },
+} as const
+

@@ -1,0 +1,162 @@
+import * as v from "valibot";
+
+// The shapes the catalog's page functions and views answer (supabase/migrations/*_catalog_pages.sql,
+// *_catalog_views.sql), checked once at the loader so a schema change fails a test, not a page. Loaders
+// parse with these; components import only the types.
+
+const nullableText = v.nullable(v.string());
+const count = v.pipe(v.number(), v.integer());
+const trackType = v.picklist(["album", "single", "other"]);
+
+/** An artist as every directory card shows them. */
+export const ArtistSummarySchema = v.object({
+  id: v.string(),
+  artist_name: v.string(),
+  short_description: nullableText,
+  profile_image_url: nullableText,
+  genres: v.array(v.string()),
+  follower_count: count,
+  track_count: v.optional(count),
+});
+export type ArtistSummary = v.InferOutput<typeof ArtistSummarySchema>;
+export const ArtistSummariesSchema = v.array(ArtistSummarySchema);
+
+/** A track on its artist's page, grouped into releases there. */
+export const ReleaseTrackSchema = v.object({
+  id: v.string(),
+  title: v.string(),
+  type: trackType,
+  album_title: nullableText,
+  track_number: v.nullable(count),
+  genre: v.string(),
+  price: v.number(),
+  artwork_url: nullableText,
+  release_date: v.string(),
+  /** Not released yet: only its artist sees it. */
+  upcoming: v.boolean(),
+  duration_seconds: v.nullable(v.number()),
+});
+export type ReleaseTrack = v.InferOutput<typeof ReleaseTrackSchema>;
+
+export const NewsItemSchema = v.object({
+  id: v.string(),
+  title: v.string(),
+  content: v.string(),
+  type: v.picklist(["info", "update", "announcement"]),
+});
+export type NewsItem = v.InferOutput<typeof NewsItemSchema>;
+
+const HomeTrackSchema = v.object({
+  id: v.string(),
+  title: v.string(),
+  artwork_url: nullableText,
+  artist_id: v.string(),
+  artist_name: v.string(),
+  release_date: v.string(),
+});
+
+/** `home_page()`. */
+export const HomePageSchema = v.object({
+  news: v.array(NewsItemSchema),
+  featured: v.nullable(
+    v.object({
+      artist: ArtistSummarySchema,
+      track: v.object({
+        id: v.string(),
+        title: v.string(),
+        artwork_url: nullableText,
+        type: trackType,
+        album_title: nullableText,
+        release_date: v.string(),
+      }),
+      is_following: v.boolean(),
+    }),
+  ),
+  new_artists: ArtistSummariesSchema,
+  popular_artists: ArtistSummariesSchema,
+  genres: v.array(v.object({ genre: v.string(), track_count: count, tracks: v.array(HomeTrackSchema) })),
+});
+
+/** `artist_page(artist_id)`. */
+export const ArtistPageSchema = v.object({
+  ...ArtistSummarySchema.entries,
+  bio: nullableText,
+  website: nullableText,
+  social_links: v.object({ twitter: v.nullish(v.string()), instagram: v.nullish(v.string()) }),
+  is_following: v.boolean(),
+  latest_followers: v.array(v.object({ id: v.string(), display_name: v.string(), profile_image_url: nullableText, is_fan: v.boolean() })),
+  upcoming_shows: v.array(v.object({ date: v.string(), venue: v.string(), city: v.string() })),
+  tracks: v.array(ReleaseTrackSchema),
+});
+
+/** `fan_page(fan_id)`. */
+export const FanPageSchema = v.object({
+  id: v.string(),
+  username: v.string(),
+  bio: nullableText,
+  profile_image_url: nullableText,
+  favorite_genres: v.array(v.string()),
+  following: ArtistSummariesSchema,
+});
+
+/** The `genre_counts` view, busiest first. */
+export const GenreCountsSchema = v.array(v.object({ genre: v.string(), artist_count: count, track_count: count }));
+
+/** The `genre_artists` view: one genre's artists with how many of its tracks each has released. */
+export const GenreArtistsSchema = v.array(
+  v.pipe(
+    v.object({
+      artist_id: v.string(),
+      artist_name: v.string(),
+      short_description: nullableText,
+      profile_image_url: nullableText,
+      follower_count: count,
+      track_count: count,
+    }),
+    v.transform(({ artist_id, ...artist }): ArtistSummary => ({ ...artist, id: artist_id, genres: [] })),
+  ),
+);
+
+/** The header search's results. */
+export const ArtistSearchResultsSchema = v.array(
+  v.object({ id: v.string(), artist_name: v.string(), profile_image_url: nullableText, genres: v.array(v.string()) }),
+);
+export type ArtistSearchResult = v.InferOutput<typeof ArtistSearchResultsSchema>[number];
+
+/** The track page's track, with its artist. `price` and `duration_seconds` are numeric columns. */
+const numeric = v.pipe(v.union([v.number(), v.string()]), v.transform(Number), v.number());
+export const TrackPageSchema = v.object({
+  id: v.string(),
+  title: v.string(),
+  type: trackType,
+  album_title: nullableText,
+  track_number: v.nullable(count),
+  genre: nullableText,
+  subgenre: nullableText,
+  price: numeric,
+  description: nullableText,
+  label: nullableText,
+  release_date: v.string(),
+  artwork_url: nullableText,
+  peaks: v.nullable(v.array(v.number())),
+  duration_seconds: v.nullable(numeric),
+  artist: v.object({ id: v.string(), artist_name: v.string(), profile_image_url: nullableText }),
+});
+export type TrackPage = v.InferOutput<typeof TrackPageSchema>;
+
+/** A comment as the `track_comments` view shows it, with its author. */
+export const TrackCommentsSchema = v.array(
+  v.object({
+    id: v.string(),
+    user_id: v.string(),
+    content: v.string(),
+    created_at: v.string(),
+    author_name: nullableText,
+    author_image_url: nullableText,
+    author_kind: v.nullable(v.picklist(["artist", "fan"])),
+  }),
+);
+export type TrackComment = v.InferOutput<typeof TrackCommentsSchema>[number];
+
+/** What `/search/artists` answers the header search. */
+export type ArtistSearchReply = { query: string; artists: ArtistSearchResult[]; error: string | null };

@@ -1,0 +1,63 @@
+import { Form, Link } from "react-router";
+import { AuthShell } from "~/components/auth-shell";
+import { FormAlert, SubmitButton } from "~/components/form-controls";
+import { Field } from "~/components/ui/field";
+import { passwordResetErrorMessage } from "~/lib/errors";
+import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms";
+import { pageMeta } from "~/lib/meta";
+import { ForgotPasswordSchema } from "~/lib/schemas/auth";
+import { supabaseContext } from "~/lib/session.server";
+import type { Route } from "./+types/forgot-password";
+
+export const meta = () => pageMeta("Forgot your password?", "Get a link to choose a new password for your account.");
+
+const sentNotice = "If an account exists for that email, we've sent a link to reset your password. It works once, for one hour.";
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  const submission = parseForm(ForgotPasswordSchema, formData);
+  if (!submission.success) return replyWith(submission.reply, 400);
+  const { values } = submission;
+
+  const supabase = context.get(supabaseContext);
+  const { error } = await supabase.auth.resetPasswordForEmail(submission.value.email, {
+    redirectTo: new URL("/reset-password", request.url).toString(),
+  });
+  // Whether the email has an account is never revealed: the same notice either way. Only a rate limit or
+  // an outage is worth telling.
+  if (error && (error.status === 429 || (error.status ?? 0) >= 500)) {
+    console.warn("password reset request failed", error.status, error.code);
+    return replyWith(formError(passwordResetErrorMessage(error), values), error.status === 429 ? 429 : 503);
+  }
+  return { fieldErrors: {}, formError: null, notice: sentNotice, values } satisfies FormReply;
+}
+
+export default function ForgotPassword({ actionData }: Route.ComponentProps) {
+  const form = formFields(actionData);
+  return (
+    <AuthShell title="Forgot your password?" subtitle="Enter the email you signed up with and we'll send you a link to choose a new one.">
+      <Form method="post" action="/forgot-password" noValidate className="grid gap-5">
+        <FormAlert>{form.formError}</FormAlert>
+        <FormAlert tone="success">{form.notice}</FormAlert>
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={form.text("email")}
+          error={form.error("email")}
+        />
+        <SubmitButton action="/forgot-password" pendingLabel="Sending...">
+          Send reset link
+        </SubmitButton>
+      </Form>
+      <p className="mt-6 text-center text-sm text-ink-muted">
+        Remembered it?{" "}
+        <Link to="/login" className="font-semibold text-accent-strong underline-offset-4 hover:underline">
+          Log in
+        </Link>
+      </p>
+    </AuthShell>
+  );
+}

@@ -1,0 +1,91 @@
+import { Form, Link, redirect, useSearchParams } from "react-router";
+import { AuthShell } from "~/components/auth-shell";
+import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
+import { Field } from "~/components/ui/field";
+import { envFrom } from "~/lib/env.server";
+import { signInErrorMessage } from "~/lib/errors";
+import { formError, formFields, parseForm, replyWith } from "~/lib/forms";
+import { redirectSignedIn } from "~/lib/guards.server";
+import { pageMeta } from "~/lib/meta";
+import { dashboardPath, safeRedirectPath } from "~/lib/redirects";
+import { LoginSchema } from "~/lib/schemas/auth";
+import { toSessionUser } from "~/lib/session-user";
+import { createSupabaseServerClient, rememberCookieName, sessionCookieOptions } from "~/lib/supabase.server";
+import { serializeCookieHeader } from "@supabase/ssr";
+import type { Route } from "./+types/login";
+
+export const meta = () => pageMeta("Log in", "Log in to your account to follow artists, listen and manage your music.");
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
+  redirectSignedIn(context, (user) => redirectTo ?? dashboardPath(user.role));
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  const submission = parseForm(LoginSchema, formData);
+  if (!submission.success) return replyWith(submission.reply, 400);
+  const { values } = submission;
+
+  const { email, password, remember } = submission.value;
+  const persistent = remember !== undefined;
+  const headers = new Headers();
+  const supabase = createSupabaseServerClient(request, envFrom(context), headers, persistent);
+  const { data: signIn, error } = await supabase.auth.signInWithPassword({ email, password });
+  if (error) {
+    return replyWith(formError(signInErrorMessage(error), values), error.status === 429 ? 429 : 400);
+  }
+  if (!signIn.user) return replyWith(formError("No user data returned", values), 500);
+
+  headers.append(
+    "Set-Cookie",
+    serializeCookieHeader(rememberCookieName, persistent ? "1" : "", {
+      ...sessionCookieOptions(request, persistent),
+      maxAge: persistent ? undefined : 0,
+    }),
+  );
+  // Sent here by a guard: back to that page whatever the role. Otherwise to the role's dashboard.
+  const destination = safeRedirectPath(submission.value.redirectTo) ?? dashboardPath(toSessionUser(signIn.user).role);
+  throw redirect(destination, { headers });
+}
+
+export default function Login({ actionData }: Route.ComponentProps) {
+  const [searchParams] = useSearchParams();
+  const redirectTo = searchParams.get("redirectTo") ?? "";
+  const form = formFields(actionData);
+
+  return (
+    <AuthShell title="Welcome back" subtitle="Log in to keep digging.">
+      <Form method="post" action={`/login${redirectTo ? `?${new URLSearchParams({ redirectTo })}` : ""}`} noValidate className="grid gap-5">
+        <FormAlert>{form.formError}</FormAlert>
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={form.text("email")}
+          error={form.error("email")}
+        />
+        <Field label="Password" name="password" type="password" autoComplete="current-password" required error={form.error("password")} />
+        <div className="flex items-center justify-between gap-4">
+          <CheckboxField name="remember" label="Remember me" defaultChecked={form.checked("remember")} />
+          <Link to="/forgot-password" className="text-sm text-accent-strong underline-offset-4 hover:underline">
+            Forgot password?
+          </Link>
+        </div>
+        <SubmitButton action="/login" pendingLabel="Signing in...">
+          Log in
+        </SubmitButton>
+      </Form>
+      <p className="mt-6 text-center text-sm text-ink-muted">
+        New here?{" "}
+        <Link to="/register" className="font-semibold text-accent-strong underline-offset-4 hover:underline">
+          Create an account
+        </Link>
+      </p>
+    </AuthShell>
+  );
+}

@@ -1,0 +1,114 @@
+import { Form } from "react-router";
+import { AuthShell } from "~/components/auth-shell";
+import { FormAlert, GenrePicker, HaveAccountLink, SubmitButton, TermsCheckbox } from "~/components/form-controls";
+import { Field, Label, Textarea } from "~/components/ui/field";
+import { artistShare, genres } from "~/lib/constants";
+import { formFields, parseForm, replyWith } from "~/lib/forms";
+import { redirectSignedIn } from "~/lib/guards.server";
+import { pageMeta } from "~/lib/meta";
+import { dashboardPath } from "~/lib/redirects";
+import { ArtistSignUpSchema } from "~/lib/schemas/auth";
+import { signUp } from "./sign-up.server";
+import type { Route } from "./+types/register-artist";
+
+export const meta = () =>
+  pageMeta(
+    "Create an artist account",
+    `Sell your music and merch directly to fans and keep ${artistShare.digitalPercent}% of digital sales.`,
+  );
+
+export function loader({ context }: Route.LoaderArgs) {
+  redirectSignedIn(context, (user) => dashboardPath(user.role));
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  const submission = parseForm(ArtistSignUpSchema, formData, { arrays: ["genres"] });
+  if (!submission.success) return replyWith(submission.reply, 400);
+
+  const { email, password, artistName, paypalEmail, bio, genres } = submission.value;
+  const result = await signUp(request, context, {
+    email,
+    password,
+    role: "artist",
+    metadata: { artist_name: artistName, paypal_email: paypalEmail, bio: bio || null, genres },
+  });
+  return replyWith({ fieldErrors: {}, formError: result.formError, notice: result.notice, values: submission.values }, result.status);
+}
+
+export default function ArtistSignUp({ actionData }: Route.ComponentProps) {
+  const form = formFields(actionData);
+
+  return (
+    <AuthShell
+      title="Create your artist account"
+      subtitle={
+        <>
+          Sell your music and merch directly to fans. You keep <strong className="text-ink">{artistShare.digitalPercent}%</strong> of every
+          digital sale.
+        </>
+      }
+    >
+      <FormAlert tone="success">{form.notice}</FormAlert>
+      <Form method="post" action="/register/artist" noValidate className="grid gap-5">
+        <FormAlert>{form.formError}</FormAlert>
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={form.text("email")}
+          error={form.error("email")}
+        />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          hint="At least 8 characters."
+          error={form.error("password")}
+        />
+        <Field
+          label="Confirm password"
+          name="confirmPassword"
+          type="password"
+          autoComplete="new-password"
+          required
+          error={form.error("confirmPassword")}
+        />
+        <Field
+          label="Artist name"
+          name="artistName"
+          autoComplete="nickname"
+          required
+          defaultValue={form.text("artistName")}
+          error={form.error("artistName")}
+        />
+        <Field
+          label="PayPal email"
+          name="paypalEmail"
+          type="email"
+          required
+          hint="Where we send your earnings. Only you can see it."
+          defaultValue={form.text("paypalEmail")}
+          error={form.error("paypalEmail")}
+        />
+        <div>
+          <Label htmlFor="bio">
+            Bio <span className="font-normal text-ink-faint">(optional)</span>
+          </Label>
+          <Textarea id="bio" name="bio" rows={4} defaultValue={form.text("bio")} placeholder="Tell fans about your sound" />
+        </div>
+        <GenrePicker name="genres" legend="Genres (optional)" options={genres} selected={form.list("genres")} />
+        <TermsCheckbox defaultChecked={form.checked("terms")} error={form.error("terms")} />
+        <SubmitButton action="/register/artist" pendingLabel="Creating Account...">
+          Create Account
+        </SubmitButton>
+      </Form>
+      <HaveAccountLink />
+    </AuthShell>
+  );
+}

@@ -1,0 +1,83 @@
+import { Form } from "react-router";
+import { AuthShell } from "~/components/auth-shell";
+import { FormAlert, GenrePicker, HaveAccountLink, SubmitButton, TermsCheckbox } from "~/components/form-controls";
+import { Field } from "~/components/ui/field";
+import { genres } from "~/lib/constants";
+import { formFields, parseForm, replyWith } from "~/lib/forms";
+import { redirectSignedIn } from "~/lib/guards.server";
+import { pageMeta } from "~/lib/meta";
+import { dashboardPath } from "~/lib/redirects";
+import { FanSignUpSchema } from "~/lib/schemas/auth";
+import { signUp } from "./sign-up.server";
+import type { Route } from "./+types/register-fan";
+
+export const meta = () =>
+  pageMeta("Create a fan account", "Follow independent artists, keep track of what you play and buy straight from the artists.");
+
+export function loader({ context }: Route.LoaderArgs) {
+  redirectSignedIn(context, (user) => dashboardPath(user.role));
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  const submission = parseForm(FanSignUpSchema, formData, { arrays: ["favoriteGenres"] });
+  if (!submission.success) return replyWith(submission.reply, 400);
+
+  const { email, password, username, favoriteGenres } = submission.value;
+  const result = await signUp(request, context, { email, password, role: "fan", metadata: { username, favorite_genres: favoriteGenres } });
+  return replyWith({ fieldErrors: {}, formError: result.formError, notice: result.notice, values: submission.values }, result.status);
+}
+
+export default function FanSignUp({ actionData }: Route.ComponentProps) {
+  const form = formFields(actionData);
+
+  return (
+    <AuthShell title="Create your fan account" subtitle="Follow artists, listen, and buy straight from the people who make the music.">
+      <FormAlert tone="success">{form.notice}</FormAlert>
+      <Form method="post" action="/register/fan" noValidate className="grid gap-5">
+        <FormAlert>{form.formError}</FormAlert>
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={form.text("email")}
+          error={form.error("email")}
+        />
+        <Field
+          label="Username"
+          name="username"
+          autoComplete="username"
+          required
+          defaultValue={form.text("username")}
+          error={form.error("username")}
+        />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          hint="At least 8 characters."
+          error={form.error("password")}
+        />
+        <Field
+          label="Confirm password"
+          name="confirmPassword"
+          type="password"
+          autoComplete="new-password"
+          required
+          error={form.error("confirmPassword")}
+        />
+        <GenrePicker name="favoriteGenres" legend="Favorite genres (optional)" options={genres} selected={form.list("favoriteGenres")} />
+        <TermsCheckbox defaultChecked={form.checked("terms")} error={form.error("terms")} />
+        <SubmitButton action="/register/fan" pendingLabel="Creating Account...">
+          Create Account
+        </SubmitButton>
+      </Form>
+      <HaveAccountLink />
+    </AuthShell>
+  );
+}

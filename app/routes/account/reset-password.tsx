@@ -1,0 +1,97 @@
+import { Form, Link, redirect } from "react-router";
+import { AuthShell } from "~/components/auth-shell";
+import { FormAlert, SubmitButton } from "~/components/form-controls";
+import { LinkButton } from "~/components/ui/button";
+import { Field } from "~/components/ui/field";
+import { passwordResetErrorMessage } from "~/lib/errors";
+import { formError, formFields, parseForm, replyWith } from "~/lib/forms";
+import { pageMeta } from "~/lib/meta";
+import { dashboardPath } from "~/lib/redirects";
+import { ResetPasswordSchema } from "~/lib/schemas/auth";
+import { toSessionUser } from "~/lib/session-user";
+import { supabaseContext, userContext } from "~/lib/session.server";
+import type { Route } from "./+types/reset-password";
+
+export const meta = () => pageMeta("Choose a new password", "Set a new password for your account.");
+
+const linkProblem = "This password reset link is invalid or has expired. Please ask for a new one.";
+
+/**
+ * The emailed link lands here with a one-time `code`: exchanging it signs the user in for recovery, then a
+ * clean redirect drops the code from the address bar. Without a valid recovery session there is nothing to do.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const code = url.searchParams.get("code");
+  if (code) {
+    const { error } = await context.get(supabaseContext).auth.exchangeCodeForSession(code);
+    if (error) {
+      console.warn("password reset link refused", error.code, error.message);
+      return { canReset: false, problem: linkProblem };
+    }
+    throw redirect("/reset-password");
+  }
+  if (url.searchParams.has("error") || url.searchParams.has("error_code")) return { canReset: false, problem: linkProblem };
+  const user = context.get(userContext);
+  return { canReset: Boolean(user), problem: user ? null : linkProblem };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  const submission = parseForm(ResetPasswordSchema, formData);
+  if (!submission.success) return replyWith(submission.reply, 400);
+  if (!context.get(userContext)) return replyWith(formError(linkProblem), 401);
+
+  const { data: updated, error } = await context.get(supabaseContext).auth.updateUser({ password: submission.value.password });
+  if (error || !updated.user) {
+    console.warn("password update failed", error?.status, error?.code);
+    return replyWith(formError(passwordResetErrorMessage(error ?? {})), error?.status === 429 ? 429 : 400);
+  }
+  throw redirect(dashboardPath(toSessionUser(updated.user).role));
+}
+
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  const form = formFields(actionData);
+  if (!loaderData.canReset) {
+    return (
+      <AuthShell title="Choose a new password">
+        <FormAlert>{loaderData.problem}</FormAlert>
+        <LinkButton to="/forgot-password" size="lg" className="w-full">
+          Send a new link
+        </LinkButton>
+      </AuthShell>
+    );
+  }
+  return (
+    <AuthShell title="Choose a new password" subtitle="Pick something you haven't used here before.">
+      <Form method="post" action="/reset-password" noValidate className="grid gap-5">
+        <FormAlert>{form.formError}</FormAlert>
+        <Field
+          label="New password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          required
+          hint="At least 8 characters."
+          error={form.error("password")}
+        />
+        <Field
+          label="Confirm new password"
+          name="confirmPassword"
+          type="password"
+          autoComplete="new-password"
+          required
+          error={form.error("confirmPassword")}
+        />
+        <SubmitButton action="/reset-password" pendingLabel="Saving...">
+          Save new password
+        </SubmitButton>
+      </Form>
+      <p className="mt-6 text-center text-sm text-ink-muted">
+        <Link to="/login" className="text-accent-strong underline-offset-4 hover:underline">
+          Back to log in
+        </Link>
+      </p>
+    </AuthShell>
+  );
+}

@@ -1,0 +1,33 @@
+import { serializeCookieHeader } from "@supabase/ssr";
+import { redirect, type RouterContextProvider } from "react-router";
+import { envFrom } from "~/lib/env.server";
+import { signUpErrorMessage } from "~/lib/errors";
+import { dashboardPath } from "~/lib/redirects";
+import type { AccountRole } from "~/lib/session-user";
+import { createSupabaseServerClient, rememberCookieName, sessionCookieOptions } from "~/lib/supabase.server";
+
+/**
+ * Creates the account; the database creates the artist or fan profile from `metadata` in the same
+ * transaction, so a failure leaves nothing half-made. A new account stays signed in on this browser.
+ * Throws the redirect to the dashboard on success; returns the message to show otherwise.
+ */
+export async function signUp(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  { email, password, role, metadata }: { email: string; password: string; role: AccountRole; metadata: Record<string, unknown> },
+): Promise<{ formError: string | null; notice: string | null; status: number }> {
+  const headers = new Headers();
+  const supabase = createSupabaseServerClient(request, envFrom(context), headers, true);
+  const { data, error } = await supabase.auth.signUp({ email, password, options: { data: { ...metadata, role } } });
+  if (error) {
+    console.warn("sign-up failed", error.status, error.code, error.message);
+    return { formError: signUpErrorMessage(error), notice: null, status: error.status === 429 ? 429 : 400 };
+  }
+  if (!data.user) return { formError: "No user data returned", notice: null, status: 500 };
+  if (!data.session) {
+    // Projects that confirm emails first answer without a session.
+    return { formError: null, notice: "Almost there: check your inbox and confirm your email address, then log in.", status: 200 };
+  }
+  headers.append("Set-Cookie", serializeCookieHeader(rememberCookieName, "1", sessionCookieOptions(request, true)));
+  throw redirect(dashboardPath(role), { headers });
+}

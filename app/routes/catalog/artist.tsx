@@ -1,0 +1,259 @@
+import { Link } from "react-router";
+import { Artwork, ProfileImage } from "~/components/catalog/artist-image";
+import { FollowButton, useFollow } from "~/components/catalog/follow-button";
+import { GenreList } from "~/components/catalog/genre-list";
+import { NotFound } from "~/components/not-found";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { EmptyState } from "~/components/ui/empty-state";
+import { artistPath, countOf, fanPath, groupReleases, isUuid, safeHttpUrl, socialProfile, trackPath, type Release } from "~/lib/catalog";
+import { formatDate, formatDuration } from "~/lib/format";
+import { publicPageHeaders } from "~/lib/http-cache";
+import { pageMeta } from "~/lib/meta";
+import { ArtistPageSchema } from "~/lib/schemas/catalog-data";
+import { notFound, readOrThrow } from "~/lib/backend.server";
+import { supabaseContext } from "~/lib/session.server";
+import { useOptionalUser } from "~/lib/use-user";
+import type { Route } from "./+types/artist";
+import { Icon } from "~/components/ui/icon";
+
+/** Followers listed by name on the page (spec section 9). */
+const latestFollowersShown = 5;
+// Public pages are cached for everyone, so dates are written one way for all readers.
+const dateLocale = "en-US";
+
+export const meta = ({ loaderData }: Route.MetaArgs) =>
+  loaderData
+    ? pageMeta(
+        loaderData.artist.artist_name,
+        loaderData.artist.short_description ?? `${loaderData.artist.artist_name} on the marketplace: releases, shows and followers.`,
+      )
+    : pageMeta("Artist not found", "This artist does not exist.");
+
+export const headers = publicPageHeaders;
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  if (!isUuid(params.id)) throw notFound("Artist not found");
+  const artist = readOrThrow(await context.get(supabaseContext).rpc("artist_page", { artist_id: params.id }), {
+    what: "artist page",
+    schema: ArtistPageSchema,
+    notFound: "Artist not found",
+  });
+  return { artist };
+}
+
+export default function Artist({ loaderData }: Route.ComponentProps) {
+  const { artist } = loaderData;
+  const user = useOptionalUser();
+  const follow = useFollow(artist.id, artist.is_following, artist.follower_count);
+  const website = safeHttpUrl(artist.website);
+  const socials = [socialProfile("twitter", artist.social_links.twitter), socialProfile("instagram", artist.social_links.instagram)].filter(
+    (link) => link !== null,
+  );
+  const releases = groupReleases(artist.tracks);
+  const moreFollowers = follow.followerCount - artist.latest_followers.length;
+
+  return (
+    <article>
+      <header className="relative overflow-hidden rounded-3xl border border-stage-700 bg-gradient-to-br from-stage-800 via-stage-900 to-stage-950 p-5 sm:p-8">
+        <div aria-hidden="true" className="pointer-events-none absolute -top-24 -right-24 size-80 rounded-full bg-accent/20 blur-3xl" />
+        <div className="relative flex flex-col gap-6 sm:flex-row sm:items-end">
+          <ProfileImage
+            name={artist.artist_name}
+            src={artist.profile_image_url}
+            alt={artist.artist_name}
+            eager
+            className="size-36 shrink-0 rounded-2xl shadow-2xl shadow-black/50 sm:size-48"
+            initialClassName="text-7xl"
+          />
+          <div className="min-w-0 flex-1">
+            <p className="text-sm font-semibold tracking-wider text-accent uppercase">Artist</p>
+            <h1 className="mt-1 text-4xl font-bold text-balance break-words sm:text-5xl">{artist.artist_name}</h1>
+            {artist.short_description ? <p className="mt-3 max-w-2xl text-lg text-ink-muted">{artist.short_description}</p> : null}
+            <div className="mt-4 flex flex-wrap items-center gap-x-4 gap-y-3">
+              <p className="text-sm font-semibold text-ink" aria-live="polite">
+                {countOf(follow.followerCount, "follower")}
+              </p>
+              <GenreList genres={artist.genres} />
+            </div>
+          </div>
+          {user?.id !== artist.id ? <FollowButton follow={follow} artistName={artist.artist_name} size="lg" className="shrink-0" /> : null}
+        </div>
+      </header>
+
+      <div className="mt-10 grid grid-cols-1 gap-10 lg:grid-cols-[minmax(0,1fr)_18rem]">
+        <div className="min-w-0">
+          <section aria-labelledby="releases">
+            <h2 id="releases" className="mb-4 text-2xl font-bold">
+              Releases
+            </h2>
+            {releases.length === 0 ? (
+              <EmptyState title="No releases yet">New music from {artist.artist_name} will show up here.</EmptyState>
+            ) : (
+              <ul className="grid grid-cols-1 gap-4">
+                {releases.map((release) => (
+                  <li key={`${release.kind}-${release.title}-${release.tracks[0].id}`}>
+                    <ReleaseCard release={release} />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+
+          {artist.bio ? (
+            <section aria-labelledby="about" className="mt-10">
+              <h2 id="about" className="mb-3 text-2xl font-bold">
+                About
+              </h2>
+              <p className="leading-7 whitespace-pre-line text-ink-muted">{artist.bio}</p>
+            </section>
+          ) : null}
+        </div>
+
+        <aside className="grid grid-cols-1 content-start gap-8">
+          <section aria-labelledby="followers">
+            <h2 id="followers" className="mb-3 text-lg font-bold">
+              Followers
+            </h2>
+            {artist.latest_followers.length === 0 ? (
+              <p className="text-sm text-ink-muted">No followers yet. Be the first.</p>
+            ) : (
+              <>
+                <ul className="grid grid-cols-1 gap-2">
+                  {artist.latest_followers.slice(0, latestFollowersShown).map((follower) => (
+                    <li key={follower.id}>
+                      <Link
+                        to={follower.is_fan ? fanPath(follower.id) : artistPath(follower.id)}
+                        className="flex items-center gap-3 rounded-xl p-1.5 hover:bg-stage-800"
+                      >
+                        <ProfileImage
+                          name={follower.display_name}
+                          src={follower.profile_image_url}
+                          className="size-9 rounded-full"
+                          initialClassName="text-sm"
+                        />
+                        <span className="truncate text-sm font-medium text-ink">{follower.display_name}</span>
+                      </Link>
+                    </li>
+                  ))}
+                </ul>
+                {moreFollowers > 0 ? <p className="mt-2 text-sm text-ink-faint">and {countOf(moreFollowers, "more follower")}</p> : null}
+              </>
+            )}
+          </section>
+
+          {website || socials.length > 0 ? (
+            <section aria-labelledby="links">
+              <h2 id="links" className="mb-3 text-lg font-bold">
+                Links
+              </h2>
+              <ul className="grid gap-2 text-sm">
+                {website ? (
+                  <li>
+                    <a
+                      href={website}
+                      rel="noopener noreferrer nofollow"
+                      target="_blank"
+                      className="break-all text-accent-strong hover:text-ink hover:underline"
+                    >
+                      {new URL(website).host}
+                      <span className="sr-only"> (website, opens in a new tab)</span>
+                    </a>
+                  </li>
+                ) : null}
+                {socials.map((social) => (
+                  <li key={social.label}>
+                    <span className="text-ink-faint">{social.label} </span>
+                    <a
+                      href={social.href}
+                      rel="noopener noreferrer nofollow"
+                      target="_blank"
+                      className="text-accent-strong hover:text-ink hover:underline"
+                    >
+                      {social.handle}
+                      <span className="sr-only"> (opens in a new tab)</span>
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+
+          <section aria-labelledby="shows">
+            <h2 id="shows" className="mb-3 text-lg font-bold">
+              Upcoming Shows
+            </h2>
+            {artist.upcoming_shows.length === 0 ? (
+              <p className="text-sm text-ink-muted">No shows announced.</p>
+            ) : (
+              <ul className="grid grid-cols-1 gap-2">
+                {artist.upcoming_shows.map((show) => (
+                  <li key={`${show.date}-${show.venue}`} className="rounded-xl border border-stage-700 bg-stage-850 px-3 py-2.5">
+                    <p className="text-xs font-semibold tracking-wide text-amber uppercase">
+                      <time dateTime={show.date}>{formatDate(show.date, dateLocale)}</time>
+                    </p>
+                    <p className="mt-0.5 font-semibold text-ink">{show.venue}</p>
+                    <p className="text-sm text-ink-muted">{show.city}</p>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+        </aside>
+      </div>
+    </article>
+  );
+}
+
+function ReleaseCard({ release }: { release: Release }) {
+  const first = release.tracks[0];
+  const year = release.releaseDate.slice(0, 4);
+  return (
+    <div className="flex gap-4 rounded-2xl border border-stage-700 bg-stage-850 p-3 sm:p-4">
+      <div className="relative w-24 shrink-0 self-start sm:w-36">
+        <Artwork src={release.artworkUrl} className="aspect-square w-full rounded-xl" />
+        <Link
+          to={trackPath(first.id)}
+          aria-label={`Play ${first.title}`}
+          className="absolute right-1.5 bottom-1.5 grid size-10 place-items-center rounded-full bg-accent text-accent-ink shadow-lg hover:bg-accent-strong sm:right-2 sm:bottom-2 sm:size-11"
+        >
+          <Icon name="play" className="size-5" />
+        </Link>
+      </div>
+      <div className="min-w-0 flex-1">
+        <p className="text-xs font-semibold tracking-wider text-ink-faint uppercase">
+          {release.kind === "album" ? "Album" : "Single"} ·{" "}
+          <time dateTime={release.releaseDate}>{release.upcoming ? `Out ${formatDate(release.releaseDate, dateLocale)}` : year}</time>
+        </p>
+        <h3 className="mt-0.5 truncate text-lg font-bold">{release.title}</h3>
+        <ol className="mt-1 -ml-2 divide-y divide-stage-700 sm:mt-2">
+          {release.tracks.map((track, index) => (
+            <li key={track.id}>
+              <Link to={trackPath(track.id)} className="flex items-center gap-3 rounded-lg px-2 py-2 text-sm hover:bg-stage-800">
+                <span className="w-5 text-right text-ink-faint tabular-nums">{track.track_number ?? index + 1}</span>
+                <span className="min-w-0 flex-1 truncate font-medium text-ink">{track.title}</span>
+                <span className="hidden text-ink-faint sm:inline">{track.genre}</span>
+                {track.duration_seconds ? (
+                  <span className="text-ink-faint tabular-nums">{formatDuration(Number(track.duration_seconds))}</span>
+                ) : null}
+              </Link>
+            </li>
+          ))}
+        </ol>
+      </div>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <GeneralErrorBoundary
+      statusHandlers={{
+        404: () => (
+          <NotFound title="Artist not found" links={[{ to: "/artists", label: "Browse artists" }]}>
+            The link may be mistyped, or the profile may have been removed.
+          </NotFound>
+        ),
+      }}
+    />
+  );
+}

@@ -1,0 +1,74 @@
+import { Form } from "react-router";
+import { ArtistGrid } from "~/components/catalog/artist-card";
+import { PageHeader } from "~/components/catalog/section-heading";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { Button } from "~/components/ui/button";
+import { EmptyState } from "~/components/ui/empty-state";
+import { inputClasses } from "~/components/ui/field";
+import { readOrThrow } from "~/lib/backend.server";
+import { countOf } from "~/lib/catalog";
+import { cx } from "~/lib/cx";
+import { publicPageHeaders } from "~/lib/http-cache";
+import { pageMeta } from "~/lib/meta";
+import { ArtistSummariesSchema } from "~/lib/schemas/catalog-data";
+import { supabaseContext } from "~/lib/session.server";
+import type { Route } from "./+types/artists";
+
+export const meta = () => pageMeta("Artists", "Every independent artist on the marketplace, most followed first.");
+
+export const headers = publicPageHeaders;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const q = (new URL(request.url).searchParams.get("q") ?? "").trim();
+  const artists = readOrThrow(
+    await context
+      .get(supabaseContext)
+      .rpc("search_artists", { search: q, include_genres: true })
+      .select("*")
+      .order("follower_count", { ascending: false })
+      .order("artist_name"),
+    { what: "artist directory", schema: ArtistSummariesSchema },
+  );
+  return { q, artists };
+}
+
+export default function Artists({ loaderData }: Route.ComponentProps) {
+  const { q, artists } = loaderData;
+  return (
+    <>
+      <PageHeader title="Artists">The whole roster, most followed first.</PageHeader>
+      <Form method="get" action="/artists" role="search" className="mb-8 flex flex-col gap-3 sm:flex-row">
+        <label htmlFor="artists-q" className="sr-only">
+          Search artists by name, description, or genre
+        </label>
+        <input
+          key={q}
+          id="artists-q"
+          name="q"
+          type="search"
+          defaultValue={q}
+          placeholder="Search artists by name, description, or genre..."
+          className={cx(inputClasses, "sm:max-w-xl")}
+        />
+        <Button type="submit" className="h-11 shrink-0">
+          Search
+        </Button>
+      </Form>
+      <h2 className="sr-only">Results</h2>
+      {q ? (
+        <p className="mb-4 text-sm text-ink-faint" role="status">
+          {countOf(artists.length, "artist")} matching “{q}”
+        </p>
+      ) : null}
+      {artists.length === 0 ? (
+        <EmptyState title="No artists found matching your search">Try a different name, description or genre.</EmptyState>
+      ) : (
+        <ArtistGrid artists={artists} />
+      )}
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,274 @@
+import { useRef, type ReactNode } from "react";
+import { Link, redirect, useSearchParams, type ShouldRevalidateFunctionArgs } from "react-router";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { NotFound } from "~/components/not-found";
+import { Comments } from "~/components/track/comments";
+import { PurchaseDialog } from "~/components/track/purchase-dialog";
+import { ShareButton } from "~/components/track/share-button";
+import { WaveformPlayer } from "~/components/track/waveform-player";
+import { Button, LinkButton } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import type { DialogHandle } from "~/components/ui/dialog";
+import { notFound, read, readOrThrow } from "~/lib/backend.server";
+import { artistPath, isUuid, trackPath } from "~/lib/catalog";
+import { commentsPageSize } from "~/lib/constants";
+import { databaseErrorMessage } from "~/lib/errors";
+import { formatDate, formatPrice, genreLabel, requestLocale } from "~/lib/format";
+import { formError, parseForm, replyWith } from "~/lib/forms";
+import { requireUser } from "~/lib/guards.server";
+import { pageMeta } from "~/lib/meta";
+import { TrackCommentsSchema, TrackPageSchema, type TrackPage } from "~/lib/schemas/catalog-data";
+import { CommentSchema, DeleteCommentSchema } from "~/lib/schemas/comments";
+import { supabaseContext } from "~/lib/session.server";
+import { trackAudioSource } from "./track-audio.server";
+import { useHydrated } from "~/lib/use-hydrated";
+import { useOptionalUser } from "~/lib/use-user";
+import type { Route } from "./+types/track";
+
+const trackColumns =
+  "id, title, type, album_title, track_number, genre, subgenre, price, description, label, release_date, artwork_url, peaks, duration_seconds, " +
+  "artist:artist_profiles(id, artist_name, profile_image_url)";
+const commentColumns = "id, user_id, content, created_at, author_name, author_image_url, author_kind";
+/** However far "Show more" is followed, one page never lists more than this many comments. */
+const maxCommentsShown = 500;
+
+const trackNotFound = () => notFound("Track not found");
+
+/** How many comments to show: the first page, or as many pages as "Show more" asked for (`?comments=`). */
+function commentsShown(url: URL): number {
+  const asked = Number.parseInt(url.searchParams.get("comments") ?? "", 10);
+  if (!Number.isFinite(asked) || asked <= commentsPageSize) return commentsPageSize;
+  return Math.min(Math.ceil(asked / commentsPageSize) * commentsPageSize, maxCommentsShown);
+}
+
+export const meta = ({ loaderData }: Route.MetaArgs) =>
+  loaderData
+    ? pageMeta(
+        `${loaderData.track.title} by ${loaderData.track.artist.artist_name}`,
+        loaderData.track.description ?? `Listen to and buy ${loaderData.track.title}.`,
+      )
+    : pageMeta("Track not found", "This track does not exist or is not released yet.");
+
+// The track, its comments and its audio URL are read side by side: one round trip.
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  if (!isUuid(params.id)) throw trackNotFound();
+  const supabase = context.get(supabaseContext);
+  const shown = commentsShown(new URL(request.url));
+  const [track, comments, audio] = await Promise.all([
+    supabase.from("tracks").select(trackColumns).eq("id", params.id).maybeSingle(),
+    supabase
+      .from("track_comments")
+      .select(commentColumns, { count: "exact" })
+      .eq("track_id", params.id)
+      .order("created_at", { ascending: false })
+      .order("id")
+      .range(0, shown - 1),
+    trackAudioSource(supabase, params.id),
+  ]);
+  // The comments have their own error box: the track still plays when only they failed.
+  const shownComments = read(comments, { what: "track's comments", schema: TrackCommentsSchema });
+  return {
+    track: readOrThrow(track, { what: "track", schema: TrackPageSchema, notFound: "Track not found" }),
+    comments: shownComments.status === "found" ? shownComments.data : [],
+    commentCount: comments.count ?? 0,
+    commentsError: shownComments.status === "failed" ? shownComments.message : null,
+    audio,
+    locale: requestLocale(request),
+    // Time-ago labels are computed against the server's clock on both sides, so hydration agrees.
+    now: Date.now(),
+  };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  if (!isUuid(params.id)) throw trackNotFound();
+  const user = requireUser(request, context);
+  const supabase = context.get(supabaseContext);
+  const formData = await request.formData();
+  const backToComments = redirect(`${trackPath(params.id)}#comments`);
+
+  if (formData.get("intent") === "delete-comment") {
+    const submission = parseForm(DeleteCommentSchema, formData);
+    if (!submission.success) return replyWith(formError(submission.reply.fieldErrors.commentId ?? "This comment no longer exists"), 400);
+    // Row-level security deletes only the reader's own comment; nothing deleted means it was not theirs.
+    const { data: deleted, error } = await supabase.from("comments").delete().eq("id", submission.value.commentId).select("id");
+    if (error) {
+      console.error("deleting a comment failed", error);
+      return replyWith(formError(databaseErrorMessage(error)), 500);
+    }
+    if (deleted.length === 0) return replyWith(formError("You can only delete your own comments"), 403);
+    throw backToComments;
+  }
+
+  const submission = parseForm(CommentSchema, formData);
+  if (!submission.success) return replyWith(submission.reply, 400);
+  const { error } = await supabase.from("comments").insert({ content: submission.value.content, track_id: params.id, user_id: user.id });
+  if (error) {
+    console.error("posting a comment failed", error);
+    return replyWith(formError(databaseErrorMessage(error), submission.values), error.code === "42501" ? 403 : 400);
+  }
+  throw backToComments;
+}
+
+/** Opening or closing the purchase dialog (`?buy=1`) changes the URL, not the data: no reload. */
+export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (formMethod || currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate;
+  const withoutBuy = (url: URL) => {
+    const params = new URLSearchParams(url.search);
+    params.delete("buy");
+    return params.toString();
+  };
+  return withoutBuy(currentUrl) === withoutBuy(nextUrl) ? false : defaultShouldRevalidate;
+}
+
+const typeLabels: Record<TrackPage["type"], string> = { single: "Single", album: "Album track", other: "Track" };
+
+export default function TrackPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { track, comments, commentCount, commentsError, audio, locale, now } = loaderData;
+  const [searchParams, setSearchParams] = useSearchParams();
+  const purchaseDialog = useRef<DialogHandle>(null);
+  const hydrated = useHydrated();
+  const user = useOptionalUser();
+  const path = trackPath(track.id);
+  const artworkUrl = track.artwork_url ?? "/fallback-artwork.svg";
+  const buyLabel = `Buy Now - ${formatPrice(track.price)}`;
+
+  function closePurchase() {
+    if (searchParams.has("buy")) {
+      setSearchParams(
+        (params) => {
+          params.delete("buy");
+          return params;
+        },
+        { replace: true, preventScrollReset: true },
+      );
+    }
+  }
+
+  return (
+    <article>
+      <header className="relative overflow-hidden rounded-3xl border border-stage-700 bg-stage-900 p-5 sm:p-8">
+        <img
+          src={artworkUrl}
+          alt=""
+          aria-hidden="true"
+          className="pointer-events-none absolute inset-0 size-full scale-125 object-cover opacity-25 blur-3xl"
+        />
+        <div className="absolute inset-0 bg-gradient-to-t from-stage-950/90 via-stage-950/40 to-transparent" aria-hidden="true" />
+        <div className="relative flex flex-col gap-6 md:flex-row md:items-end md:gap-8">
+          <img
+            src={artworkUrl}
+            alt={`Artwork for ${track.title}`}
+            width={288}
+            height={288}
+            className="aspect-square w-full max-w-72 self-center rounded-2xl bg-stage-800 object-cover shadow-2xl shadow-black/50 md:self-auto"
+          />
+          <div className="min-w-0 flex-1">
+            <p className="text-sm font-semibold tracking-wider text-accent uppercase">{typeLabels[track.type]}</p>
+            <h1 className="mt-2 text-4xl font-bold text-balance break-words sm:text-5xl">{track.title}</h1>
+            <Link to={artistPath(track.artist.id)} className="group mt-4 inline-flex items-center gap-3 rounded-full pr-3">
+              <img
+                src={track.artist.profile_image_url ?? "/fallback-avatar.svg"}
+                alt=""
+                width={36}
+                height={36}
+                className="size-9 rounded-full bg-stage-800 object-cover"
+              />
+              <span className="font-semibold text-ink group-hover:text-accent-strong">{track.artist.artist_name}</span>
+            </Link>
+            <div className="mt-6 flex flex-wrap items-center gap-3">
+              {hydrated ? (
+                <Button size="lg" onClick={() => purchaseDialog.current?.show()}>
+                  {buyLabel}
+                </Button>
+              ) : (
+                // Without JavaScript the server renders the dialog open for this address.
+                <LinkButton size="lg" to={`${path}?buy=1`} preventScrollReset>
+                  {buyLabel}
+                </LinkButton>
+              )}
+              <ShareButton path={path} />
+            </div>
+          </div>
+        </div>
+      </header>
+
+      <div className="mt-6">
+        <WaveformPlayer
+          key={track.id}
+          trackId={track.id}
+          title={track.title}
+          source={audio}
+          peaks={track.peaks}
+          duration={track.duration_seconds}
+        />
+      </div>
+
+      <div className="mt-8 grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+        <div>
+          {track.description ? (
+            <section aria-labelledby="about-track">
+              <h2 id="about-track" className="text-xl font-semibold">
+                About this track
+              </h2>
+              <p className="mt-2 leading-7 whitespace-pre-line text-ink-muted">{track.description}</p>
+            </section>
+          ) : null}
+          <dl className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-4">
+            <Tile term="Genre" value={genreLabel(track.genre)} />
+            {track.subgenre ? <Tile term="Subgenre" value={track.subgenre} /> : null}
+            <Tile term="Release Date" value={<time dateTime={track.release_date}>{formatDate(track.release_date, locale)}</time>} />
+            {track.label ? <Tile term="Label" value={track.label} /> : null}
+          </dl>
+        </div>
+        {track.type === "album" && track.album_title ? (
+          <Card className="self-start">
+            <h2 className="text-sm font-semibold tracking-wider text-ink-faint uppercase">From the album</h2>
+            <p className="mt-2 text-xl font-semibold text-ink">{track.album_title}</p>
+            {track.track_number ? <p className="mt-1 text-ink-muted">Track {track.track_number}</p> : null}
+          </Card>
+        ) : null}
+      </div>
+
+      {commentsError ? (
+        <p role="alert" className="mt-12 rounded-xl border border-danger/40 bg-danger/10 px-4 py-3 text-danger">
+          {commentsError}
+        </p>
+      ) : (
+        <Comments trackPath={path} comments={comments} total={commentCount} now={now} user={user} result={actionData} />
+      )}
+
+      <PurchaseDialog
+        ref={purchaseDialog}
+        open={searchParams.get("buy") === "1"}
+        onClose={closePurchase}
+        title={track.title}
+        artistName={track.artist.artist_name}
+        artworkUrl={artworkUrl}
+        price={track.price}
+      />
+    </article>
+  );
+}
+
+function Tile({ term, value }: { term: string; value: ReactNode }) {
+  return (
+    <div className="rounded-2xl border border-stage-700 bg-stage-850 px-4 py-3">
+      <dt className="text-xs font-semibold tracking-wider text-ink-faint uppercase">{term}</dt>
+      <dd className="mt-1 truncate font-medium text-ink">{value}</dd>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <GeneralErrorBoundary
+      statusHandlers={{
+        404: () => (
+          <NotFound title="Track not found" links={[{ to: "/discover", label: "Discover artists" }]}>
+            This track does not exist, or it has not been released yet.
+          </NotFound>
+        ),
+      }}
+    />
+  );
+}
