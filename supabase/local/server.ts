@@ -5,17 +5,17 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import type { ReadableStream } from "node:stream/web";
 import { pipeline } from "node:stream/promises";
-import * as auth from "./auth.ts";
+import * as auth from "./auth/handler.ts";
 import { localDefaults, type StackConfig } from "./config.ts";
 import { bufferedBody, HttpError, json, TokenCache, type Stack } from "./context.ts";
 import { openDb } from "./db.ts";
 import * as functions from "./functions.ts";
 import { migrate } from "./migrate.ts";
 import * as realtime from "./realtime.ts";
-import * as rest from "./rest.ts";
+import * as rest from "./rest/handler.ts";
 import { SchemaCache } from "./schema-cache.ts";
 import { seedMedia } from "./seed-media.ts";
-import * as storage from "./storage.ts";
+import * as storage from "./storage/handler.ts";
 
 // One HTTP server in front of every service, routed by the same prefixes as Supabase's API gateway.
 

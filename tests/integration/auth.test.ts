@@ -4,7 +4,7 @@
 import { createServerClient } from "@supabase/ssr";
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isAllowedRedirect } from "../../supabase/local/auth.ts";
+import { isAllowedRedirect } from "../../supabase/local/auth/redirects.ts";
 import { localDefaults } from "../../supabase/local/config.ts";
 import type { LocalStack } from "../../supabase/local/server.ts";
 import { startTestStack } from "../support/test-stack.ts";

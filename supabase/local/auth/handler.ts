@@ -1,0 +1,90 @@
+import { json, type Stack } from "../context.ts";
+import { outboxPage } from "../outbox.ts";
+import { admin } from "./admin.ts";
+import { authenticate, logout, updateUser } from "./user.ts";
+import { errorResponse } from "./io.ts";
+import { recover, verifyLink, verifyTokenHash } from "./recovery.ts";
+import { signup, token } from "./sessions.ts";
+import { toUser } from "./users.ts";
+
+// The part of GoTrue (Supabase Auth) that supabase-js and @supabase/ssr use here, answering with GoTrue's
+// status codes, error codes and messages so the client cannot tell the difference. Users, sessions and
+// refresh tokens live in the auth schema of platform.sql. GoTrue is a privileged service, so every
+// statement runs on the stack's own connection, never through asRole. Email confirmation is off, as in
+// `supabase start` by default: a sign-up is confirmed at once and answered with a session.
+
+export const accessTokenSeconds = 3600;
+// The product's minimum (spec: minimum password length 8); GoTrue's default is 6.
+export const passwordMinLength = 8;
+// A rotated refresh token used again within this window is a client that lost the answer, not an attack.
+export const refreshTokenReuseSeconds = 10;
+export const recoveryLinkSeconds = 3600;
+// How long a PKCE auth code waits for its verifier once the link has been followed.
+export const authCodeSeconds = 300;
+// GoTrue's default for /token: 150 requests per 5 minutes per IP address, in bursts of at most 30.
+export const defaultTokensPerFiveMinutes = 150;
+export const tokenBurst = 30;
+
+export class AuthFailure extends Error {
+  status: number;
+  code: string;
+  extra: Record<string, unknown>;
+  constructor(status: number, code: string, message: string, extra: Record<string, unknown> = {}) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.extra = extra;
+  }
+}
+
+export function fail(status: number, code: string, message: string, extra?: Record<string, unknown>): AuthFailure {
+  return new AuthFailure(status, code, message, extra);
+}
+
+export async function handle(req: Request, stack: Stack, subpath: string): Promise<Response> {
+  try {
+    return await route(req, stack, subpath);
+  } catch (error) {
+    if (error instanceof AuthFailure) return errorResponse(req, error);
+    console.error(`auth: ${req.method} ${subpath}:`, error);
+    return errorResponse(req, fail(500, "unexpected_failure", "Unexpected failure, please check server logs for more information"));
+  }
+}
+
+async function route(req: Request, stack: Stack, subpath: string): Promise<Response> {
+  switch (`${req.method} ${subpath}`) {
+    case "POST /signup":
+      return signup(req, stack);
+    case "POST /token":
+      return token(req, stack);
+    case "GET /user":
+      return json(toUser((await authenticate(req, stack)).user));
+    case "PUT /user":
+      return updateUser(req, stack);
+    case "POST /logout":
+      return logout(req, stack);
+    case "POST /recover":
+      return recover(req, stack);
+    case "GET /verify":
+      return verifyLink(req, stack);
+    case "POST /verify":
+      return verifyTokenHash(req, stack);
+    case "GET /settings":
+      return json(settings);
+    case "GET /health":
+      return json({ version: "local", name: "GoTrue", description: "The local stack’s GoTrue subset" });
+    case "GET /outbox":
+      return outboxPage(stack.outbox);
+  }
+  if (subpath === "/admin/users" || subpath.startsWith("/admin/users/")) return admin(req, stack, subpath);
+  throw fail(404, "not_found", "Not Found");
+}
+
+const settings = {
+  external: { email: true, phone: false, anonymous_users: false },
+  disable_signup: false,
+  mailer_autoconfirm: true,
+  phone_autoconfirm: false,
+  sms_provider: "",
+  saml_enabled: false,
+};

@@ -1,0 +1,178 @@
+import { createHash, randomUUID } from "node:crypto";
+import { json, type Stack } from "../context.ts";
+import type { Db } from "../db.ts";
+import { asCaller, caller, findBucket, noSuchKey, storageError } from "./shared.ts";
+import { filesOf } from "./files.ts";
+import { globalFileSizeLimit } from "./handler.ts";
+
+// Objects
+
+export type Target = { bucket: string; name: string };
+
+export type ObjectMetadata = {
+  eTag: string;
+  size: number;
+  mimetype: string;
+  cacheControl: string;
+  lastModified: string;
+  contentLength: number;
+  httpStatusCode: number;
+};
+
+export type ObjectRow = {
+  id: string;
+  name: string;
+  bucket_id: string;
+  metadata: ObjectMetadata | null;
+  user_metadata: unknown;
+  version: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type BucketRow = {
+  id: string;
+  public: boolean;
+  file_size_limit: number | null;
+  allowed_mime_types: string[] | null;
+};
+
+export function target(segments: string[]): Target {
+  const [bucket = "", ...path] = segments;
+  const name = path.join("/");
+  if (!isValidKey(bucket) || !isValidKey(name)) {
+    throw storageError(400, "InvalidKey", `Invalid key: ${bucket}/${name}`);
+  }
+  return { bucket, name };
+}
+
+// Storage's own key rule (S3-safe characters), plus no empty, `.` or `..` segments so that every key
+// maps to a file inside its bucket's folder.
+export function isValidKey(key: string): boolean {
+  return /^[\w/!\-.*'() &$@=;:+,?]+$/.test(key) && key.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
+}
+
+export async function upload(
+  req: Request,
+  stack: Stack,
+  { bucket: bucketId, name }: Target,
+  mode: { upsert?: boolean; update?: boolean },
+): Promise<Response> {
+  const claims = caller(req, stack);
+  const bucket = await findBucket(stack.db, bucketId);
+  const file = await incomingFile(req);
+  const metadata: ObjectMetadata = {
+    eTag: `"${createHash("md5").update(file.bytes).digest("hex")}"`,
+    size: file.bytes.length,
+    mimetype: file.mimetype,
+    cacheControl: file.cacheControl,
+    lastModified: new Date().toISOString(),
+    contentLength: file.bytes.length,
+    httpStatusCode: 200,
+  };
+  const owner = typeof claims.sub === "string" ? claims.sub : null;
+  const ownerUuid = owner && /^[0-9a-f-]{36}$/i.test(owner) ? owner : null;
+  const values = [bucketId, name, ownerUuid, owner, metadata, file.userMetadata];
+
+  const id = await asCaller(stack, claims, async (tx) => {
+    // The policies decide first, as on Supabase, then the bucket's limits; only then are bytes written.
+    const id = await saveObjectRow(tx, mode, values);
+    checkLimits(bucket, file.mimetype, file.bytes.length);
+    await filesOf(stack).write(bucketId, name, file.bytes);
+    return id;
+  });
+  return json({ Id: id, Key: `${bucketId}/${name}` });
+}
+
+// Values: bucket, name, owner (uuid), owner_id (text), metadata, user_metadata. A plain upload needs only
+// the insert policy (hence no RETURNING, which would need select too); an upsert needs insert, select and
+// update; an update needs update.
+async function saveObjectRow(tx: Db, mode: { upsert?: boolean; update?: boolean }, values: unknown[]): Promise<string> {
+  if (mode.update) {
+    const updated = await tx.query<{ id: string }>(
+      `update storage.objects set owner = $3, owner_id = $4, metadata = $5, user_metadata = $6,
+              updated_at = now(), last_accessed_at = now()
+       where bucket_id = $1 and name = $2 returning id`,
+      values,
+    );
+    if (updated.rows.length === 0) throw noSuchKey();
+    return updated.rows[0].id;
+  }
+  if (mode.upsert) {
+    const upserted = await tx.query<{ id: string }>(
+      `insert into storage.objects (bucket_id, name, owner, owner_id, metadata, user_metadata)
+       values ($1, $2, $3, $4, $5, $6)
+       on conflict (bucket_id, name) do update
+         set owner = excluded.owner, owner_id = excluded.owner_id, metadata = excluded.metadata,
+             user_metadata = excluded.user_metadata, updated_at = now(), last_accessed_at = now()
+       returning id`,
+      values,
+    );
+    return upserted.rows[0].id;
+  }
+  const id = randomUUID();
+  await tx.query(
+    `insert into storage.objects (id, bucket_id, name, owner, owner_id, metadata, user_metadata)
+     values ($7, $1, $2, $3, $4, $5, $6)`,
+    [...values, id],
+  );
+  return id;
+}
+
+type IncomingFile = { bytes: Uint8Array<ArrayBuffer>; mimetype: string; cacheControl: string; userMetadata: unknown };
+
+// storage-js sends either the raw bytes (Content-Type and Cache-Control headers) or multipart form data
+// (a `cacheControl` field and the file as a part with an empty field name).
+async function incomingFile(req: Request): Promise<IncomingFile> {
+  const contentType = req.headers.get("content-type") ?? "";
+  if (!contentType.startsWith("multipart/form-data")) {
+    return {
+      bytes: new Uint8Array(await req.arrayBuffer()),
+      mimetype: contentType || "application/octet-stream",
+      cacheControl: req.headers.get("cache-control") ?? "no-cache",
+      userMetadata: decodeMetadata(req.headers.get("x-metadata"), "base64"),
+    };
+  }
+  const form = await req.formData().catch(() => {
+    throw storageError(400, "InvalidRequest", "Unexpected empty file received");
+  });
+  const file = [...form.values()].find((value) => typeof value !== "string");
+  if (!file) throw storageError(400, "InvalidRequest", "No file provided");
+  const cacheTime = form.get("cacheControl");
+  const declaredType = form.get("contentType");
+  return {
+    bytes: new Uint8Array(await file.arrayBuffer()),
+    mimetype: (typeof declaredType === "string" && declaredType) || file.type || "application/octet-stream",
+    cacheControl: typeof cacheTime === "string" && cacheTime ? `max-age=${cacheTime}` : "no-cache",
+    userMetadata: decodeMetadata(form.get("metadata"), "utf8"),
+  };
+}
+
+function decodeMetadata(value: unknown, encoding: "base64" | "utf8"): unknown {
+  if (typeof value !== "string" || !value) return null;
+  try {
+    return JSON.parse(Buffer.from(value, encoding).toString("utf8"));
+  } catch {
+    throw storageError(400, "InvalidRequest", "Invalid metadata");
+  }
+}
+
+// The bucket's limits apply to the declared type (header, part type or contentType field), never to
+// the bytes, as on Supabase. Wildcards like `audio/*` match a whole type.
+function checkLimits(bucket: BucketRow, mimetype: string, size: number): void {
+  const allowed = bucket.allowed_mime_types ?? [];
+  if (allowed.length > 0 && !allowed.some((pattern) => mimeMatches(pattern, mimetype))) {
+    throw storageError(415, "InvalidMimeType", `mime type ${mimetype} is not supported`, "invalid_mime_type");
+  }
+  const limit = Math.min(bucket.file_size_limit ?? globalFileSizeLimit, globalFileSizeLimit);
+  if (size > limit) {
+    throw storageError(413, "EntityTooLarge", "The object exceeded the maximum allowed size", "Payload too large");
+  }
+}
+
+function mimeMatches(pattern: string, mimetype: string): boolean {
+  // Parameters such as `;charset=UTF-8` do not change what a file is.
+  const [type, subtype] = mimetype.split(";")[0].trim().toLowerCase().split("/");
+  const [allowedType, allowedSubtype] = pattern.trim().toLowerCase().split("/");
+  return Boolean(subtype) && allowedType === type && (allowedSubtype === "*" || allowedSubtype === subtype);
+}
