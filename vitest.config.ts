@@ -1,6 +1,15 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+/** Suites that start a local stack (the product's backend tests, the stack's conformance tests). */
+const againstTheStack = {
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  // On a shared PostgreSQL server, files run one at a time: each creates its own database, but roles are
+  // cluster-wide and the platform setup creates them.
+  fileParallelism: !process.env.TEST_DATABASE_URL,
+};
+
 export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
   test: {
@@ -21,15 +30,12 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: {
-          name: "integration",
-          include: ["tests/integration/**/*.test.ts"],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
-          // On a shared PostgreSQL server, files run one at a time: each creates its own database, but
-          // roles are cluster-wide and the platform setup creates them.
-          fileParallelism: !process.env.TEST_DATABASE_URL,
-        },
+        test: { name: "integration", include: ["tests/integration/**/*.test.ts"], ...againstTheStack },
+      },
+      {
+        // The local stack's own conformance tests, beside it in its package (supabase/local).
+        extends: true,
+        test: { name: "local-stack", include: ["supabase/local/tests/**/*.test.ts"], ...againstTheStack },
       },
     ],
   },

@@ -1,4 +1,4 @@
-// `npm run test:postgres`: the integration suite against a real PostgreSQL 15 server (a throwaway cluster,
+// `npm run test:postgres`: the integration and local-stack suites against a real PostgreSQL 15 server (a throwaway cluster,
 // see lib/postgres.ts) instead of embedded PGlite. Extra arguments go to vitest, e.g. a test file's name.
 // The server is stopped and its files removed whatever happens; the exit code is vitest's.
 import { spawn } from "node:child_process";
@@ -20,11 +20,15 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 try {
   postgres = await startThrowawayPostgres();
   console.log(`PostgreSQL 15 at ${postgres.url}`);
-  const runner = spawn(process.execPath, [vitest, "run", "--project", "integration", ...process.argv.slice(2)], {
-    cwd: root,
-    stdio: "inherit",
-    env: { ...process.env, TEST_DATABASE_URL: postgres.url },
-  });
+  const runner = spawn(
+    process.execPath,
+    [vitest, "run", "--project", "integration", "--project", "local-stack", ...process.argv.slice(2)],
+    {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...process.env, TEST_DATABASE_URL: postgres.url },
+    },
+  );
   exitCode = await new Promise<number>((resolve) => {
     runner.on("error", () => resolve(1));
     runner.on("exit", (code) => resolve(code ?? 1));

@@ -4,7 +4,7 @@
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalStack } from "../../supabase/local/server.ts";
-import { startTestStack } from "../support/test-stack.ts";
+import { startTestStack } from "../../supabase/local/testing.ts";
 
 const demoArtist = "a1000000-0000-4000-8000-000000000012";
 const demoFan = "f0000000-0000-4000-8000-000000000001";

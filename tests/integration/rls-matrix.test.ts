@@ -5,8 +5,9 @@ import { localDefaults } from "../../supabase/local/config.ts";
 import type { Db } from "../../supabase/local/db.ts";
 import { signJwt } from "../../supabase/local/jwt.ts";
 import type { LocalStack } from "../../supabase/local/server.ts";
-import { startTestStack } from "../support/test-stack.ts";
-import { createAdmin, createArtist, createFan, createTrack, tomorrow, type TestUser } from "./schema-fixtures.ts";
+import { startTestStack } from "../../supabase/local/testing.ts";
+import { createAdmin, createArtist, createFan, createTrack, tomorrow } from "./schema-fixtures.ts";
+import { type TestUser } from "../../supabase/local/testing.ts";
 
 // The access rules as a table: every table (and RPC and bucket) × operation × actor, each case saying
 // whether the operation must take effect. Requests go through supabase-js to the local stack, so the

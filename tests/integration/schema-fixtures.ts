@@ -1,37 +1,8 @@
-import type { Claims } from "../../supabase/local/context.ts";
 import type { Db } from "../../supabase/local/db.ts";
+import { createUser } from "../../supabase/local/testing.ts";
 
 // Users and rows for the schema and RLS tests, written as the superuser, the way an operator or the
 // seed would: auth.users rows whose sign-up metadata makes the database create the profiles.
-
-export type TestUser = { id: string; email: string; claims: Claims };
-
-let serial = 0;
-
-export async function createUser(
-  db: Db,
-  metadata: Record<string, unknown>,
-  appMetadata: Record<string, unknown> = { provider: "email", providers: ["email"] },
-): Promise<TestUser> {
-  const email = `user${++serial}-${Date.now()}@example.test`;
-  const { rows } = await db.query<{ id: string }>(
-    `insert into auth.users (email, raw_user_meta_data, raw_app_meta_data, email_confirmed_at)
-     values ($1, $2, $3, now()) returning id`,
-    [email, metadata, appMetadata],
-  );
-  const id = rows[0].id;
-  const claims: Claims = {
-    role: "authenticated",
-    aud: "authenticated",
-    sub: id,
-    email,
-    app_metadata: appMetadata,
-    user_metadata: metadata,
-    session_id: crypto.randomUUID(),
-    exp: Math.floor(Date.now() / 1000) + 3600,
-  };
-  return { id, email, claims };
-}
 
 export const createArtist = (db: Db, name = "Test Artist") =>
   createUser(db, { role: "artist", artist_name: name, paypal_email: "pay@example.test", genres: ["Rock"] });

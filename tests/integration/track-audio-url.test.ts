@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stopFunctions } from "../../supabase/local/functions.ts";
 import { signJwt } from "../../supabase/local/jwt.ts";
 import type { LocalStack } from "../../supabase/local/server.ts";
-import { startTestStack } from "../support/test-stack.ts";
+import { startTestStack } from "../../supabase/local/testing.ts";
 import { createArtist, createFan, createTrack, tomorrow } from "./schema-fixtures.ts";
 
 let local: LocalStack;

@@ -4,8 +4,9 @@ import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signJwt } from "../../supabase/local/jwt.ts";
 import type { LocalStack } from "../../supabase/local/server.ts";
-import { startTestStack } from "../support/test-stack.ts";
-import { createAdmin, createArtist, createFan, createTrack, tomorrow, type TestUser } from "./schema-fixtures.ts";
+import { startTestStack } from "../../supabase/local/testing.ts";
+import { createAdmin, createArtist, createFan, createTrack, tomorrow } from "./schema-fixtures.ts";
+import { type TestUser } from "../../supabase/local/testing.ts";
 
 let local: LocalStack;
 let visitor: SupabaseClient;

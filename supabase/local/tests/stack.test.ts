@@ -3,13 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@supabase/supabase-js";
 import { describe, expect, it } from "vitest";
-import { migrate } from "../../supabase/local/migrate.ts";
-import { startLocalStack } from "../../supabase/local/server.ts";
+import { migrate } from "../migrate.ts";
+import { startLocalStack } from "../server.ts";
 
 // The stack as a whole: migrations applied once and tracked, a data dir that survives restarts, the
 // seed loaded once, and the gateway's routing and CORS.
 
-const migrationVersions = readdirSync(join(import.meta.dirname, "..", "..", "supabase", "migrations"))
+const migrationVersions = readdirSync(join(import.meta.dirname, "..", "..", "migrations"))
   .filter((file) => file.endsWith(".sql"))
   .sort()
   .map((file) => file.split("_")[0]);

@@ -6,10 +6,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signJwt } from "../../supabase/local/jwt.ts";
-import { startLocalStack, type LocalStack } from "../../supabase/local/server.ts";
-import { startTestStack } from "../support/test-stack.ts";
-import { createUser } from "./schema-fixtures.ts";
+import { signJwt } from "../jwt.ts";
+import { startLocalStack, type LocalStack } from "../server.ts";
+import { startTestStack } from "../testing.ts";
+import { createUser } from "../testing.ts";
 
 let local: LocalStack;
 type User = { id: string; token: string; client: SupabaseClient };

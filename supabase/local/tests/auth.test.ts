@@ -4,10 +4,10 @@
 import { createServerClient } from "@supabase/ssr";
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isAllowedRedirect } from "../../supabase/local/auth/redirects.ts";
-import { localDefaults } from "../../supabase/local/config.ts";
-import type { LocalStack } from "../../supabase/local/server.ts";
-import { startTestStack } from "../support/test-stack.ts";
+import { isAllowedRedirect } from "../auth/redirects.ts";
+import { localDefaults } from "../config.ts";
+import type { LocalStack } from "../server.ts";
+import { startTestStack } from "../testing.ts";
 
 let local: LocalStack;
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LocalStack } from "../../supabase/local/server.ts";
-import { startTestStack } from "../support/test-stack.ts";
+import type { LocalStack } from "../server.ts";
+import { startTestStack } from "../testing.ts";
 
 // REST keeps what it learns from the catalog (relations, columns, foreign keys, functions) between
 // requests; a schema change made a moment before, on the stack's own connection, must show at once.

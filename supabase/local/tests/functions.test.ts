@@ -2,11 +2,11 @@
 // through the real supabase-js.
 import { createClient, FunctionsHttpError } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stopFunctions } from "../../supabase/local/functions.ts";
-import { signJwt } from "../../supabase/local/jwt.ts";
-import type { LocalStack } from "../../supabase/local/server.ts";
-import { startTestStack } from "../support/test-stack.ts";
-import { createUser } from "./schema-fixtures.ts";
+import { stopFunctions } from "../functions.ts";
+import { signJwt } from "../jwt.ts";
+import type { LocalStack } from "../server.ts";
+import { startTestStack } from "../testing.ts";
+import { createUser } from "../testing.ts";
 
 let local: LocalStack;
 

@@ -1,8 +1,8 @@
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { signJwt } from "../../supabase/local/jwt.ts";
-import type { LocalStack } from "../../supabase/local/server.ts";
-import { startTestStack } from "../support/test-stack.ts";
+import { signJwt } from "../jwt.ts";
+import type { LocalStack } from "../server.ts";
+import { startTestStack } from "../testing.ts";
 
 // The REST service through the real supabase-js client, on small tables of its own (prefixed rest_ so
 // they never meet the product's schema), created as the superuser.

@@ -2,9 +2,9 @@
 // same seed (so a reseed gives every track the same sound and cover).
 import jpeg from "jpeg-js";
 import { describe, expect, it } from "vitest";
-import { renderArtwork } from "../../supabase/local/media/artwork.ts";
-import { composeTrack, encodeWav, sampleRate } from "../../supabase/local/media/audio.ts";
-import { waveformPeaks } from "../../supabase/local/media/peaks.ts";
+import { renderArtwork } from "../media/artwork.ts";
+import { composeTrack, encodeWav, sampleRate } from "../media/audio.ts";
+import { waveformPeaks } from "../media/peaks.ts";
 
 const genres = ["Rock", "Pop", "Hip Hop", "Electronic", "Jazz", "Classical", "R&B", "Folk", "Metal", "Country", "Blues", "Indie"];
 

@@ -1,0 +1,74 @@
+// Helpers for tests that run against the stack: the stack's own conformance tests and the product's.
+import pg from "pg";
+import type { Claims } from "./context.ts";
+import type { Db } from "./db.ts";
+import { startLocalStack, type LocalStack } from "./server.ts";
+
+type Options = Omit<NonNullable<Parameters<typeof startLocalStack>[0]>, "memory" | "databaseUrl" | "dataDir" | "port">;
+
+/**
+ * A local stack on a fresh database for one test file: embedded PGlite in memory, or, when
+ * TEST_DATABASE_URL names a PostgreSQL server (CI runs the suite against PostgreSQL 15 too), a new
+ * database there that is dropped afterwards.
+ */
+export async function startTestStack(options: Options = {}): Promise<LocalStack> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) return startLocalStack({ port: 0, memory: true, ...options });
+
+  const name = `test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const server = new pg.Client({ connectionString: serverUrl });
+  await server.connect();
+  await server.query(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const dropDatabase = async () => {
+    await server.query(`drop database if exists ${name} with (force)`);
+    await server.end();
+  };
+  try {
+    const local = await startLocalStack({ port: 0, dataDir: null, databaseUrl: url.toString(), ...options });
+    return {
+      ...local,
+      async close() {
+        await local.close();
+        await dropDatabase();
+      },
+    };
+  } catch (error) {
+    await dropDatabase();
+    throw error;
+  }
+}
+
+/**
+ * A user written as the superuser, the way an operator or the seed would: an auth.users row (its sign-up
+ * metadata is what the product's trigger makes profiles from), and the claims of a JWT for it.
+ */
+export type TestUser = { id: string; email: string; claims: Claims };
+
+let serial = 0;
+
+export async function createUser(
+  db: Db,
+  metadata: Record<string, unknown>,
+  appMetadata: Record<string, unknown> = { provider: "email", providers: ["email"] },
+): Promise<TestUser> {
+  const email = `user${++serial}-${Date.now()}@example.test`;
+  const { rows } = await db.query<{ id: string }>(
+    `insert into auth.users (email, raw_user_meta_data, raw_app_meta_data, email_confirmed_at)
+     values ($1, $2, $3, now()) returning id`,
+    [email, metadata, appMetadata],
+  );
+  const id = rows[0].id;
+  const claims: Claims = {
+    role: "authenticated",
+    aud: "authenticated",
+    sub: id,
+    email,
+    app_metadata: appMetadata,
+    user_metadata: metadata,
+    session_id: crypto.randomUUID(),
+    exp: Math.floor(Date.now() / 1000) + 3600,
+  };
+  return { id, email, claims };
+}
