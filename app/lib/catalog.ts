@@ -109,3 +109,5 @@ export const artistPath = (id: string) => `/artist/${id}`;
 export const followPath = (artistId: string) => `/artist/${artistId}/follow`;
 export const fanPath = (id: string) => `/fan/${id}`;
 export const trackPath = (id: string) => `/track/${id}`;
+/** Where the player reports a play (a resource route). */
+export const trackPlayPath = (id: string) => `${trackPath(id)}/play`;

@@ -3,6 +3,7 @@ import { useRevalidator } from "react-router";
 import type WaveSurfer from "wavesurfer.js";
 import { Spinner } from "~/components/ui/spinner";
 import { player } from "~/lib/constants";
+import { trackPlayPath } from "~/lib/catalog";
 import { audioUnavailableAdvice, playerErrorMessages } from "~/lib/errors";
 import { formatDuration } from "~/lib/format";
 import { Icon } from "~/components/ui/icon";
@@ -114,7 +115,7 @@ export function WaveformPlayer({
           if (playRecorded.current) return;
           playRecorded.current = true;
           // Not a router fetcher: that would reload the page's data (and its audio URL) after every play.
-          fetch(`/track/${trackId}/play`, { method: "POST", keepalive: true }).catch(() => {});
+          fetch(trackPlayPath(trackId), { method: "POST", keepalive: true }).catch(() => {});
         });
         // The media element pauses before it reports the end; a finished track stays finished.
         wave.on("pause", () => setState((current) => (current === "finished" ? current : "paused")));
