@@ -27,6 +27,10 @@ export default [
     route("artist/:id", "routes/catalog/artist.tsx"),
     route("fan/:id", "routes/catalog/fan.tsx"),
     route("dashboard/artist", "routes/studio/dashboard.tsx"),
+    route("dashboard/artist/tracks", "routes/studio/tracks.tsx"),
+    // The spec's library alias: the same list at its own address.
+    route("dashboard/artist/library", "routes/studio/tracks.tsx", { id: "routes/studio/library" }),
+    route("dashboard/artist/tracks/:id", "routes/studio/track-edit.tsx"),
     route("dashboard/fan", "routes/fan/dashboard.tsx"),
     route("track/:id", "routes/catalog/track.tsx"),
     route("*", "routes/not-found.tsx"),

@@ -7,6 +7,8 @@ export const processorFeeRange = "4-6%";
 export const minimumAge = 13;
 export const legalLastUpdated = { iso: "2024-01-15", label: "January 15, 2024" } as const;
 export const minimumPasswordLength = 8;
+/** The lowest price of a track or merch item (spec section 5: minimum 0.99, step 0.01). */
+export const minimumPrice = 0.99;
 export const genres = [
   "Rock",
   "Pop",

@@ -740,6 +740,10 @@ export type Database = {
           isSetofReturn: true
         }
       }
+      studio_catalog: {
+        Args: { kind?: string; page?: number; page_size?: number }
+        Returns: Json
+      }
     }
     Enums: {
       [_ in never]: never

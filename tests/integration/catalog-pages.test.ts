@@ -179,3 +179,53 @@ describe("search_artists", () => {
     expect((data ?? []).map((row: { artist_name: string }) => row.artist_name).sort()).toEqual(["Harbor Street Quartet", "Iron Tide"]);
   });
 });
+
+describe("studio_catalog", () => {
+  type StudioCatalog = { track_count: number; tracks: { id: string; type: string; plays: number; upcoming: boolean }[]; merch: unknown[] };
+
+  it("gives the artist every track of theirs, upcoming ones too, with each one's plays, a page at a time", async () => {
+    const artist = await signIn("artist@example.com", "artist-demo-pass");
+    const { data, error } = await artist.rpc("studio_catalog", { kind: "all", page: 1, page_size: 50 });
+    expect(error).toBeNull();
+    const catalog = data as StudioCatalog;
+    const [{ tracks, plays }] = await all<{ tracks: number; plays: number }>(
+      `select count(*)::int as tracks,
+         (select count(*)::int from public.analytics_events e where e.artist_id = $1 and e.type = 'play') as plays
+       from public.tracks where artist_id = $1`,
+      [demoArtist],
+    );
+    expect(catalog.track_count).toBe(tracks);
+    expect(catalog.tracks.some((track) => track.upcoming)).toBe(true);
+    expect(catalog.tracks.reduce((sum, track) => sum + track.plays, 0)).toBe(plays);
+    expect(catalog.merch.length).toBeGreaterThan(0);
+
+    const albums = (await artist.rpc("studio_catalog", { kind: "album" })).data as StudioCatalog;
+    expect(albums.tracks.every((track) => track.type === "album")).toBe(true);
+    const secondPage = (await artist.rpc("studio_catalog", { kind: "all", page: 2, page_size: 2 })).data as StudioCatalog;
+    expect(secondPage.tracks.map((track) => track.id)).toEqual(catalog.tracks.slice(2, 4).map((track) => track.id));
+  });
+
+  it("gives another artist their own catalogue only, a fan nothing, and a visitor no access", async () => {
+    const other = await signIn("lumendrift@example.com", "demo-pass");
+    const theirs = (await other.rpc("studio_catalog", {})).data as StudioCatalog;
+    const ids = (await all<{ id: string }>("select id from public.tracks where artist_id = $1", [demoArtist])).map((row) => row.id);
+    expect(theirs.tracks.length).toBeGreaterThan(0);
+    expect(theirs.tracks.some((track) => ids.includes(track.id))).toBe(false);
+
+    const fan = await signIn("fan@example.com", "fan-demo-pass");
+    expect((await fan.rpc("studio_catalog", {})).data).toEqual({ track_count: 0, tracks: [], merch: [] });
+
+    const { error } = await visitor.rpc("studio_catalog", {});
+    expect(error?.code).toBe("42501");
+  });
+});
+
+describe("artist_page merch", () => {
+  it("lists the artist's merchandise for everyone", async () => {
+    const { data } = await visitor.rpc("artist_page", { artist_id: demoArtist });
+    const merch = (data as { merch: { title: string; price: number }[] }).merch;
+    const [{ count }] = await all<{ count: number }>("select count(*)::int from public.merch where artist_id = $1", [demoArtist]);
+    expect(merch).toHaveLength(Math.min(count, 24));
+    expect(merch[0]).toMatchObject({ title: expect.any(String), price: expect.any(Number) });
+  });
+});

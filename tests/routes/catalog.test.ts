@@ -223,6 +223,16 @@ describe("artists", () => {
 });
 
 describe("artist page", () => {
+  it("shows the artist's merch, and Buy opens the purchase dialog at its own address without JavaScript", async () => {
+    const { html } = await new Visitor().get(`/artist/${paperLanterns}`);
+    expect(html).toMatch(/<h2[^>]*>Merch<\/h2>/);
+    const buy = html.match(/aria-label="Buy ([^"]+) - \$[\d.]+" href="([^"]*\?buy=[0-9a-f-]{36})"/);
+    expect(buy).not.toBeNull();
+    const dialog = await new Visitor().get(buy![2]!);
+    expect(dialog.html).toMatch(/<dialog[^>]*open=""/);
+    expect(text(dialog.html)).toContain(`Complete Purchase ${buy![1]}`);
+  });
+
   it("shows the profile, followers, links, releases grouped into albums and singles, and upcoming shows", async () => {
     const { html } = await render(`/artist/${paperLanterns}`);
     const page = text(html);

@@ -87,7 +87,9 @@ export const ArtistPageSchema = v.object({
   latest_followers: v.array(v.object({ id: v.string(), display_name: v.string(), profile_image_url: nullableText, is_fan: v.boolean() })),
   upcoming_shows: v.array(v.object({ date: v.string(), venue: v.string(), city: v.string() })),
   tracks: v.array(ReleaseTrackSchema),
+  merch: v.array(v.object({ id: v.string(), title: v.string(), price: v.number(), description: v.string(), image_url: nullableText })),
 });
+export type ArtistMerch = v.InferOutput<typeof ArtistPageSchema>["merch"][number];
 
 /** `fan_page(fan_id)`. */
 export const FanPageSchema = v.object({

@@ -1,4 +1,5 @@
-import { Link } from "react-router";
+import { useRef } from "react";
+import { Link, useSearchParams } from "react-router";
 import { Artwork, ProfileImage } from "~/components/catalog/artist-image";
 import { FollowButton, useFollow } from "~/components/catalog/follow-button";
 import { GenreList } from "~/components/catalog/genre-list";
@@ -6,10 +7,14 @@ import { NotFound } from "~/components/not-found";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { EmptyState } from "~/components/ui/empty-state";
 import { artistPath, countOf, fanPath, groupReleases, isUuid, safeHttpUrl, socialProfile, trackPath, type Release } from "~/lib/catalog";
-import { formatDate, formatDuration } from "~/lib/format";
+import { formatDate, formatDuration, formatPrice } from "~/lib/format";
 import { publicPageHeaders } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
-import { ArtistPageSchema } from "~/lib/schemas/catalog-data";
+import { revalidateUnlessOnlyBuyChanged } from "~/lib/revalidation";
+import { ArtistPageSchema, type ArtistMerch } from "~/lib/schemas/catalog-data";
+import { PurchaseDialog } from "~/components/track/purchase-dialog";
+import { LinkButton } from "~/components/ui/button";
+import type { DialogHandle } from "~/components/ui/dialog";
 import { notFound, readOrThrow } from "~/lib/backend.server";
 import { supabaseContext } from "~/lib/session.server";
 import { useOptionalUser } from "~/lib/use-user";
@@ -98,6 +103,8 @@ export default function Artist({ loaderData }: Route.ComponentProps) {
               </ul>
             )}
           </section>
+
+          {artist.merch.length > 0 ? <MerchSection merch={artist.merch} artistName={artist.artist_name} /> : null}
 
           {artist.bio ? (
             <section aria-labelledby="about" className="mt-10">
@@ -203,6 +210,61 @@ export default function Artist({ loaderData }: Route.ComponentProps) {
     </article>
   );
 }
+
+/**
+ * The artist's merchandise. Buy opens the same purchase dialog as a track's, at `?buy={id}` so it opens
+ * without JavaScript too.
+ */
+function MerchSection({ merch, artistName }: { merch: ArtistMerch[]; artistName: string }) {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const buying = merch.find((item) => item.id === searchParams.get("buy"));
+  const dialog = useRef<DialogHandle>(null);
+  return (
+    <section aria-labelledby="merch" className="mt-10">
+      <h2 id="merch" className="mb-4 text-2xl font-bold">
+        Merch
+      </h2>
+      <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3">
+        {merch.map((item) => (
+          <li key={item.id} className="flex flex-col rounded-2xl border border-stage-700 bg-stage-850 p-3">
+            <Artwork src={item.image_url} alt={item.title} className="aspect-square w-full rounded-xl" />
+            <p className="mt-2 font-semibold text-ink">{item.title}</p>
+            <p className="text-sm text-ink-muted">{formatPrice(item.price)}</p>
+            <LinkButton
+              to={`?buy=${item.id}`}
+              preventScrollReset
+              replace
+              size="sm"
+              className="mt-3"
+              aria-label={`Buy ${item.title} - ${formatPrice(item.price)}`}
+            >
+              Buy
+            </LinkButton>
+          </li>
+        ))}
+      </ul>
+      <PurchaseDialog
+        ref={dialog}
+        open={Boolean(buying)}
+        onClose={() =>
+          setSearchParams(
+            (params) => {
+              params.delete("buy");
+              return params;
+            },
+            { replace: true, preventScrollReset: true },
+          )
+        }
+        title={buying?.title ?? ""}
+        artistName={artistName}
+        artworkUrl={buying?.image_url ?? "/fallback-artwork.svg"}
+        price={buying?.price ?? 0}
+      />
+    </section>
+  );
+}
+
+export const shouldRevalidate = revalidateUnlessOnlyBuyChanged;
 
 function ReleaseCard({ release }: { release: Release }) {
   const first = release.tracks[0];

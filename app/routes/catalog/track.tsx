@@ -1,5 +1,5 @@
 import { useRef, type ReactNode } from "react";
-import { Link, redirect, useSearchParams, type ShouldRevalidateFunctionArgs } from "react-router";
+import { Link, redirect, useSearchParams } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { NotFound } from "~/components/not-found";
 import { Comments } from "~/components/track/comments";
@@ -17,6 +17,7 @@ import { formatDate, formatPrice, genreLabel, requestLocale } from "~/lib/format
 import { formError, parseForm, replyWith } from "~/lib/forms";
 import { requireUser } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
+import { revalidateUnlessOnlyBuyChanged } from "~/lib/revalidation";
 import { TrackCommentsSchema, TrackPageSchema, type TrackPage } from "~/lib/schemas/catalog-data";
 import { CommentSchema, DeleteCommentSchema } from "~/lib/schemas/comments";
 import { supabaseContext } from "~/lib/session.server";
@@ -109,16 +110,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   throw backToComments;
 }
 
-/** Opening or closing the purchase dialog (`?buy=1`) changes the URL, not the data: no reload. */
-export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  if (formMethod || currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate;
-  const withoutBuy = (url: URL) => {
-    const params = new URLSearchParams(url.search);
-    params.delete("buy");
-    return params.toString();
-  };
-  return withoutBuy(currentUrl) === withoutBuy(nextUrl) ? false : defaultShouldRevalidate;
-}
+export const shouldRevalidate = revalidateUnlessOnlyBuyChanged;
 
 const typeLabels: Record<TrackPage["type"], string> = { single: "Single", album: "Album track", other: "Track" };
 

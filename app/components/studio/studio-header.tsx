@@ -1,0 +1,36 @@
+import type { ReactNode } from "react";
+import { Link, useNavigate } from "react-router";
+import { useHydrated } from "~/lib/use-hydrated";
+
+/**
+ * The title block of an artist screen, with its Back button (spec: one history step back). Without
+ * JavaScript, or when this page was opened directly, Back is a link to the dashboard.
+ */
+export function StudioHeader({ title, children, actions }: { title: string; children?: ReactNode; actions?: ReactNode }) {
+  const navigate = useNavigate();
+  const hydrated = useHydrated();
+  return (
+    <header className="mb-8">
+      <Link
+        to="/dashboard/artist"
+        onClick={(event) => {
+          // React Router's own history entry says whether there is a step of ours to go back to.
+          if (!hydrated || (window.history.state?.idx ?? 0) === 0) return;
+          event.preventDefault();
+          navigate(-1);
+        }}
+        className="inline-flex items-center gap-1 rounded-full py-1 pr-3 text-sm font-semibold text-ink-muted hover:text-ink"
+      >
+        <span aria-hidden="true">←</span> Back
+      </Link>
+      <div className="mt-3 flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <p className="text-sm font-semibold tracking-wider text-accent uppercase">Artist studio</p>
+          <h1 className="mt-1 text-3xl font-bold sm:text-4xl">{title}</h1>
+          {children ? <div className="mt-2 text-ink-muted">{children}</div> : null}
+        </div>
+        {actions ? <div className="flex flex-wrap gap-3">{actions}</div> : null}
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,102 @@
+import { useId } from "react";
+import { CheckboxField } from "~/components/form-controls";
+import { Field, FieldError, Label, Textarea, inputClasses } from "~/components/ui/field";
+import { genres, minimumPrice } from "~/lib/constants";
+import type { formFields } from "~/lib/forms";
+
+type TrackDetails = {
+  title: string;
+  genre: string;
+  subgenre: string;
+  label: string;
+  price: string;
+  releaseDate: string;
+  description: string;
+};
+
+/**
+ * The details every track has (spec section 5): title, genre from the genre list, optional subgenre and
+ * label, price (at least 0.99, in cents), pay-more, release date and description. Each message sits
+ * under its field; `values` are what to show (what was typed after a refused save, else what is stored).
+ */
+export function TrackDetailsFields({
+  form,
+  values,
+  allowPayMore,
+}: {
+  form: ReturnType<typeof formFields>;
+  values: TrackDetails;
+  allowPayMore: boolean;
+}) {
+  const id = useId();
+  const genreError = form.error("genre");
+  const descriptionError = form.error("description");
+  // A track published before the list existed keeps its genre as a choice.
+  const genreChoices: string[] =
+    genres.includes(values.genre as (typeof genres)[number]) || !values.genre ? [...genres] : [values.genre, ...genres];
+  return (
+    <>
+      <Field label="Title" name="title" required defaultValue={values.title} error={form.error("title")} />
+      <div className="grid gap-5 sm:grid-cols-2">
+        <div>
+          <Label htmlFor={`${id}-genre`}>Genre</Label>
+          <select
+            id={`${id}-genre`}
+            name="genre"
+            required
+            defaultValue={values.genre}
+            aria-invalid={genreError ? true : undefined}
+            aria-describedby={genreError ? `${id}-genre-error` : undefined}
+            className={inputClasses}
+          >
+            <option value="">Choose a genre</option>
+            {genreChoices.map((genre) => (
+              <option key={genre} value={genre}>
+                {genre}
+              </option>
+            ))}
+          </select>
+          <FieldError id={`${id}-genre-error`}>{genreError}</FieldError>
+        </div>
+        <Field label="Subgenre (optional)" name="subgenre" defaultValue={values.subgenre} error={form.error("subgenre")} />
+      </div>
+      <div className="grid gap-5 sm:grid-cols-2">
+        <Field
+          label="Price (USD)"
+          name="price"
+          type="number"
+          inputMode="decimal"
+          min={minimumPrice}
+          step={0.01}
+          required
+          hint={`At least $${minimumPrice.toFixed(2)}.`}
+          defaultValue={values.price}
+          error={form.error("price")}
+        />
+        <Field
+          label="Release date"
+          name="releaseDate"
+          type="date"
+          required
+          defaultValue={values.releaseDate}
+          error={form.error("releaseDate")}
+        />
+      </div>
+      <CheckboxField name="allowPayMore" label="Let fans pay more if they want to" defaultChecked={allowPayMore} />
+      <Field label="Label (optional)" name="label" defaultValue={values.label} error={form.error("label")} />
+      <div>
+        <Label htmlFor={`${id}-description`}>Description</Label>
+        <Textarea
+          id={`${id}-description`}
+          name="description"
+          rows={4}
+          required
+          defaultValue={values.description}
+          aria-invalid={descriptionError ? true : undefined}
+          aria-describedby={descriptionError ? `${id}-description-error` : undefined}
+        />
+        <FieldError id={`${id}-description-error`}>{descriptionError}</FieldError>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,63 @@
+import * as v from "valibot";
+import { minimumPrice } from "~/lib/constants";
+
+// The studio's forms (spec section 5, Uploads: required title, genre, price, release date, description;
+// subgenre and label optional). One schema per form.
+
+const requiredText = (message: string) => v.pipe(v.optional(v.string(), ""), v.trim(), v.nonEmpty(message));
+const optionalText = v.pipe(
+  v.optional(v.string(), ""),
+  v.trim(),
+  v.transform((value) => value || null),
+);
+const checkbox = v.pipe(
+  v.optional(v.string()),
+  v.transform((value) => value === "on" || value === "true"),
+);
+
+export const priceMessage = `Price must be at least $${minimumPrice.toFixed(2)}`;
+const price = v.pipe(
+  requiredText("Price is required"),
+  v.transform(Number),
+  v.number(priceMessage),
+  v.minValue(minimumPrice, priceMessage),
+  v.check((value) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6, "Price can have at most two decimals"),
+);
+
+/** The details every track has, whether uploaded or edited. */
+export const TrackDetailsSchema = v.object({
+  title: requiredText("Title is required"),
+  genre: requiredText("Genre is required"),
+  subgenre: optionalText,
+  label: optionalText,
+  price,
+  allowPayMore: checkbox,
+  releaseDate: v.pipe(requiredText("Release date is required"), v.isoDate("Release date must be a date")),
+  description: requiredText("Description is required"),
+});
+
+/** Editing a published track: its details, and for an album track its album and position. */
+export const EditTrackSchema = v.object({
+  ...TrackDetailsSchema.entries,
+  albumTitle: optionalText,
+  trackNumber: v.pipe(
+    v.optional(v.string(), ""),
+    v.trim(),
+    v.transform((value) => (value === "" ? null : Number(value))),
+    v.nullable(
+      v.pipe(
+        v.number("Track number must be a whole number"),
+        v.integer("Track number must be a whole number"),
+        v.minValue(1, "Track number must be a whole number"),
+      ),
+    ),
+  ),
+});
+
+/** Deleting a track is asked for twice: the button, and the box that says it cannot be undone. */
+export const DeleteTrackSchema = v.object({
+  confirm: v.pipe(
+    v.optional(v.string(), ""),
+    v.check((value) => value === "on", "Tick the box to confirm you want to delete this track"),
+  ),
+});

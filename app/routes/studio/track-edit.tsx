@@ -1,0 +1,182 @@
+import { Form, redirect } from "react-router";
+import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { NotFound } from "~/components/not-found";
+import { TrackDetailsFields } from "~/components/studio/track-details-fields";
+import { StudioHeader } from "~/components/studio/studio-header";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { Field } from "~/components/ui/field";
+import { notFound, readOrThrow } from "~/lib/backend.server";
+import { isUuid } from "~/lib/catalog";
+import { databaseErrorMessage } from "~/lib/errors";
+import { formError, formFields, parseForm, replyWith } from "~/lib/forms";
+import { requireArtist } from "~/lib/guards.server";
+import { pageMeta } from "~/lib/meta";
+import { DeleteTrackSchema, EditTrackSchema } from "~/lib/schemas/studio";
+import { EditableTrackSchema } from "~/lib/schemas/studio-data";
+import { supabaseContext } from "~/lib/session.server";
+import type { Route } from "./+types/track-edit";
+
+const yourTracks = "/dashboard/artist/tracks";
+const editableColumns =
+  "id, title, type, album_title, track_number, genre, subgenre, label, price, allow_pay_more, release_date, description";
+const trackHasPurchases = "This track has been bought, so it cannot be deleted: buyers keep access to what they paid for.";
+
+export const meta = ({ loaderData }: Route.MetaArgs) =>
+  pageMeta(loaderData ? `Edit ${loaderData.track.title}` : "Track not found", "Change a track's details, or delete it.");
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const artist = requireArtist(request, context);
+  if (!isUuid(params.id)) throw notFound("Track not found");
+  // Only the artist's own tracks: another artist's released track is readable, but not theirs to edit.
+  const track = readOrThrow(
+    await context.get(supabaseContext).from("tracks").select(editableColumns).eq("id", params.id).eq("artist_id", artist.id).maybeSingle(),
+    { what: "track to edit", schema: EditableTrackSchema, notFound: "Track not found" },
+  );
+  return { track };
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const artist = requireArtist(request, context);
+  if (!isUuid(params.id)) throw notFound("Track not found");
+  const supabase = context.get(supabaseContext);
+  const formData = await request.formData();
+
+  if (formData.get("intent") === "delete") {
+    const submission = parseForm(DeleteTrackSchema, formData);
+    if (!submission.success) return replyWith(submission.reply, 400);
+    const { data: deleted, error } = await supabase
+      .from("tracks")
+      .delete()
+      .eq("id", params.id)
+      .eq("artist_id", artist.id)
+      .select("file_url")
+      .maybeSingle();
+    if (error) {
+      // Purchases hold on to their track (on delete restrict).
+      if (error.code === "23001" || error.code === "23503") return replyWith(formError(trackHasPurchases, submission.values), 409);
+      console.error("deleting a track failed", error);
+      return replyWith(formError(databaseErrorMessage(error), submission.values), 500);
+    }
+    if (!deleted) throw notFound("Track not found");
+    if (deleted.file_url) {
+      // The row is gone, so the audio can no longer be played; a file left behind is only logged.
+      const { error: removeError } = await supabase.storage.from("tracks").remove([deleted.file_url]);
+      if (removeError) console.error("removing a deleted track's audio failed", deleted.file_url, removeError);
+    }
+    throw redirect(yourTracks, 303);
+  }
+
+  const submission = parseForm(EditTrackSchema, formData);
+  if (!submission.success) return replyWith(submission.reply, 400);
+  const details = submission.value;
+  const { data: updated, error } = await supabase
+    .from("tracks")
+    .update({
+      title: details.title,
+      genre: details.genre,
+      subgenre: details.subgenre,
+      label: details.label,
+      price: details.price,
+      allow_pay_more: details.allowPayMore,
+      release_date: details.releaseDate,
+      description: details.description,
+      album_title: details.albumTitle,
+      track_number: details.trackNumber,
+    })
+    .eq("id", params.id)
+    .eq("artist_id", artist.id)
+    .select("id");
+  if (error) {
+    console.error("updating a track failed", error);
+    return replyWith(formError(databaseErrorMessage(error), submission.values), 400);
+  }
+  if (updated.length === 0) throw notFound("Track not found");
+  throw redirect(yourTracks, 303);
+}
+
+export default function EditTrack({ loaderData, actionData }: Route.ComponentProps) {
+  const { track } = loaderData;
+  const form = formFields(actionData);
+  const path = `/dashboard/artist/tracks/${track.id}`;
+  // What was typed wins over what is stored, after a refused save.
+  const value = (name: string, stored: string | number | null) =>
+    actionData?.values[name] !== undefined ? form.text(name) : String(stored ?? "");
+  return (
+    <>
+      <StudioHeader title={`Edit ${track.title}`} />
+      <Card className="max-w-2xl">
+        <Form method="post" action={path} noValidate className="grid gap-5">
+          <input type="hidden" name="intent" value="save" />
+          <FormAlert>{actionData?.values.intent === "delete" ? null : form.formError}</FormAlert>
+          <TrackDetailsFields
+            form={form}
+            values={{
+              title: value("title", track.title),
+              genre: value("genre", track.genre),
+              subgenre: value("subgenre", track.subgenre),
+              label: value("label", track.label),
+              price: value("price", track.price.toFixed(2)),
+              releaseDate: value("releaseDate", track.release_date),
+              description: value("description", track.description),
+            }}
+            allowPayMore={actionData ? form.checked("allowPayMore") : track.allow_pay_more}
+          />
+          {track.type === "album" ? (
+            <div className="grid gap-5 sm:grid-cols-[1fr_10rem]">
+              <Field
+                label="Album title"
+                name="albumTitle"
+                defaultValue={value("albumTitle", track.album_title)}
+                error={form.error("albumTitle")}
+              />
+              <Field
+                label="Track number"
+                name="trackNumber"
+                type="number"
+                min={1}
+                step={1}
+                inputMode="numeric"
+                defaultValue={value("trackNumber", track.track_number)}
+                error={form.error("trackNumber")}
+              />
+            </div>
+          ) : null}
+          <SubmitButton action={path} pendingLabel="Saving...">
+            Save changes
+          </SubmitButton>
+        </Form>
+      </Card>
+
+      <Card className="mt-8 max-w-2xl border-danger/40">
+        <h2 className="text-xl font-semibold">Delete this track</h2>
+        <p className="mt-1 text-sm text-ink-muted">Its audio file is deleted with it. A track someone has bought cannot be deleted.</p>
+        <Form method="post" action={path} noValidate className="mt-4 grid gap-4">
+          <input type="hidden" name="intent" value="delete" />
+          <FormAlert>{actionData?.values.intent === "delete" ? form.formError : null}</FormAlert>
+          <CheckboxField name="confirm" label="I understand that deleting this track cannot be undone." error={form.error("confirm")} />
+          <div>
+            <Button type="submit" variant="danger">
+              Delete track
+            </Button>
+          </div>
+        </Form>
+      </Card>
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <GeneralErrorBoundary
+      statusHandlers={{
+        404: () => (
+          <NotFound title="Track not found" links={[{ to: yourTracks, label: "Your Tracks" }]}>
+            It may have been deleted, or it is not one of yours.
+          </NotFound>
+        ),
+      }}
+    />
+  );
+}

@@ -1,0 +1,162 @@
+import { Link } from "react-router";
+import { Artwork } from "~/components/catalog/artist-image";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { StudioHeader } from "~/components/studio/studio-header";
+import { Badge } from "~/components/ui/badge";
+import { LinkButton } from "~/components/ui/button";
+import { EmptyState } from "~/components/ui/empty-state";
+import { readOrThrow } from "~/lib/backend.server";
+import { countOf, trackPath } from "~/lib/catalog";
+import { cx } from "~/lib/cx";
+import { formatDate, formatPrice } from "~/lib/format";
+import { requireArtist } from "~/lib/guards.server";
+import { pageMeta } from "~/lib/meta";
+import { StudioCatalogSchema } from "~/lib/schemas/studio-data";
+import { supabaseContext } from "~/lib/session.server";
+import type { Route } from "./+types/tracks";
+
+export const meta = () => pageMeta("Your Tracks", "Everything you have published: tracks, albums and merchandise.");
+
+/** The library filter (spec: all, album, single), in the URL so each state has an address. */
+const filters = [
+  { kind: "all", label: "All" },
+  { kind: "album", label: "Albums" },
+  { kind: "single", label: "Singles" },
+] as const;
+type Kind = (typeof filters)[number]["kind"];
+const pageSize = 50;
+// The studio is personal: dates are written one way, like the public pages.
+const dateLocale = "en-US";
+
+function kindFrom(url: URL): Kind {
+  const asked = url.searchParams.get("filter");
+  return filters.find((filter) => filter.kind === asked)?.kind ?? "all";
+}
+
+function pageFrom(url: URL): number {
+  const page = Number.parseInt(url.searchParams.get("page") ?? "", 10);
+  return Number.isFinite(page) && page > 1 ? page : 1;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireArtist(request, context);
+  const url = new URL(request.url);
+  const kind = kindFrom(url);
+  const page = pageFrom(url);
+  const catalog = readOrThrow(await context.get(supabaseContext).rpc("studio_catalog", { kind, page, page_size: pageSize }), {
+    what: "studio catalogue",
+    schema: StudioCatalogSchema,
+  });
+  return { kind, page, pages: Math.max(1, Math.ceil(catalog.track_count / pageSize)), ...catalog };
+}
+
+export default function YourTracks({ loaderData }: Route.ComponentProps) {
+  const { kind, page, pages, tracks, track_count: trackCount, merch } = loaderData;
+  const pagePath = (to: number) =>
+    `?${new URLSearchParams({ ...(kind === "all" ? {} : { filter: kind }), ...(to > 1 ? { page: String(to) } : {}) })}`;
+  return (
+    <>
+      <StudioHeader title="Your Tracks" actions={<LinkButton to="/dashboard/artist/upload">Upload New Track</LinkButton>}>
+        {countOf(trackCount, kind === "album" ? "album track" : kind === "single" ? "single" : "track")}
+      </StudioHeader>
+
+      <nav aria-label="Filter tracks" className="mb-6 flex flex-wrap gap-2">
+        {filters.map((filter) => (
+          <Link
+            key={filter.kind}
+            to={filter.kind === "all" ? "." : `?filter=${filter.kind}`}
+            aria-current={filter.kind === kind ? "page" : undefined}
+            className={cx(
+              "rounded-full border px-4 py-1.5 text-sm font-semibold",
+              filter.kind === kind ? "border-accent bg-accent/15 text-ink" : "border-stage-600 text-ink-muted hover:text-ink",
+            )}
+          >
+            {filter.label}
+          </Link>
+        ))}
+      </nav>
+
+      <section aria-labelledby="tracks-heading">
+        <h2 id="tracks-heading" className="sr-only">
+          Tracks
+        </h2>
+        {tracks.length === 0 ? (
+          <EmptyState
+            title={kind === "all" ? "No tracks yet" : kind === "album" ? "No album tracks yet" : "No singles yet"}
+            action={<LinkButton to="/dashboard/artist/upload">Upload New Track</LinkButton>}
+          >
+            What you publish shows here, with its plays.
+          </EmptyState>
+        ) : (
+          <ul className="grid gap-2">
+            {tracks.map((track) => (
+              <li key={track.id} className="flex items-center gap-4 rounded-2xl border border-stage-700 bg-stage-850 p-3">
+                <Artwork src={track.artwork_url} alt="" className="size-14 shrink-0 rounded-lg" />
+                <div className="min-w-0 flex-1">
+                  <Link to={trackPath(track.id)} className="block truncate font-semibold text-ink hover:underline">
+                    {track.title}
+                  </Link>
+                  <p className="truncate text-sm text-ink-muted">
+                    {track.type === "album" ? `Album track${track.album_title ? ` · ${track.album_title}` : ""}` : "Single"} ·{" "}
+                    {formatPrice(track.price)} · <time dateTime={track.release_date}>{formatDate(track.release_date, dateLocale)}</time>
+                    {track.upcoming ? (
+                      <>
+                        {" "}
+                        <Badge>Upcoming</Badge>
+                      </>
+                    ) : null}
+                  </p>
+                </div>
+                <p className="hidden shrink-0 text-sm text-ink-muted sm:block">{countOf(track.plays, "play")}</p>
+                <LinkButton
+                  to={`/dashboard/artist/tracks/${track.id}`}
+                  variant="secondary"
+                  aria-label={`Edit ${track.title}`}
+                  className="shrink-0"
+                >
+                  Edit
+                </LinkButton>
+              </li>
+            ))}
+          </ul>
+        )}
+        {pages > 1 ? (
+          <nav aria-label="Pages" className="mt-6 flex items-center justify-center gap-3 text-sm">
+            {page > 1 ? <Link to={pagePath(page - 1)}>Previous</Link> : null}
+            <span className="text-ink-muted">
+              Page {page} of {pages}
+            </span>
+            {page < pages ? <Link to={pagePath(page + 1)}>Next</Link> : null}
+          </nav>
+        ) : null}
+      </section>
+
+      {kind === "all" ? (
+        <section aria-labelledby="merch-heading" className="mt-12">
+          <h2 id="merch-heading" className="mb-4 text-2xl font-bold">
+            Merchandise
+          </h2>
+          {merch.length === 0 ? (
+            <p className="text-ink-muted">
+              No merchandise yet. <Link to="/dashboard/artist/upload?type=merch">Add merchandise</Link>
+            </p>
+          ) : (
+            <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
+              {merch.map((item) => (
+                <li key={item.id} className="rounded-2xl border border-stage-700 bg-stage-850 p-3">
+                  <Artwork src={item.image_url} alt="" className="aspect-square w-full rounded-lg" />
+                  <p className="mt-2 truncate font-semibold text-ink">{item.title}</p>
+                  <p className="text-sm text-ink-muted">{formatPrice(item.price)}</p>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      ) : null}
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,159 @@
+// The artist's studio as a browser without JavaScript sees it: Your Tracks (and its library alias), a
+// track's edit page and its deletion, and who may open them. Tracks these tests change are their own,
+// written through the service role, so the demo catalogue other tests read stays as it is.
+import { createClient } from "@supabase/supabase-js";
+import { afterAll, describe, expect, it } from "vitest";
+import { localDefaults } from "../../supabase/local/config.ts";
+import { Visitor, inputValue, signedIn, supabaseUrl, text, trackId } from "./support.ts";
+
+const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
+const paperLanterns = "a1000000-0000-4000-8000-000000000012";
+const created: string[] = [];
+
+const artist = () => signedIn("artist@example.com", "artist-demo-pass");
+
+/** A track of the demo artist's own, with an audio object in their folder. */
+async function ownTrack(title: string) {
+  const path = `${paperLanterns}/${crypto.randomUUID()}.wav`;
+  const upload = await admin.storage.from("tracks").upload(path, new Blob([new Uint8Array(64)], { type: "audio/wav" }));
+  expect(upload.error).toBeNull();
+  const { data, error } = await admin
+    .from("tracks")
+    .insert({ artist_id: paperLanterns, title, genre: "Indie", price: 1.5, description: "For the studio tests", file_url: path })
+    .select("id")
+    .single();
+  expect(error).toBeNull();
+  created.push(data!.id);
+  return { id: data!.id, path };
+}
+
+afterAll(async () => {
+  await admin.from("tracks").delete().in("id", created);
+});
+
+describe("Your Tracks", () => {
+  it("lists the artist's tracks, upcoming ones too, with plays, an Upload New Track link and their merch", async () => {
+    const { response, html } = await (await artist()).get("/dashboard/artist/tracks");
+    expect(response.status).toBe(200);
+    const page = text(html);
+    expect(html).toMatch(/<h1[^>]*>Your Tracks<\/h1>/);
+    expect(html).toMatch(/<a[^>]*href="\/dashboard\/artist\/upload"[^>]*>Upload New Track<\/a>/);
+    expect(page).toContain("Bicycle Bell");
+    expect(page).toContain("Northern Line");
+    expect(page).toContain("Upcoming");
+    expect(page).toMatch(/\d+ plays?/);
+    expect(html).toContain(`href="/track/${trackId("Bicycle Bell")}"`);
+    expect(page).toContain("Merchandise");
+  });
+
+  it("filters by albums and singles through the address, and the library alias shows the same list", async () => {
+    const visitor = await artist();
+    const albums = text((await visitor.get("/dashboard/artist/tracks?filter=album")).html);
+    expect(albums).toContain("Bicycle Bell");
+    expect(albums).not.toContain("Burn the Map");
+    const singles = text((await visitor.get("/dashboard/artist/tracks?filter=single")).html);
+    expect(singles).not.toContain("Bicycle Bell");
+    const library = await visitor.get("/dashboard/artist/library?filter=album");
+    expect(library.response.status).toBe(200);
+    expect(text(library.html)).toContain("Bicycle Bell");
+  });
+
+  it("sends a visitor to log in and back, and answers a fan 403 with the way to their own dashboard", async () => {
+    const { response } = await new Visitor().get("/dashboard/artist/tracks?filter=album");
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent("/dashboard/artist/tracks?filter=album")}`);
+    const fan = await signedIn("fan@example.com", "fan-demo-pass");
+    const denied = await fan.get("/dashboard/artist/tracks");
+    expect(denied.response.status).toBe(403);
+    expect(denied.html).toMatch(/href="\/dashboard\/fan"/);
+  });
+});
+
+describe("editing a track", () => {
+  it("shows the stored details, keeps what was typed next to each message, then saves", async () => {
+    const track = await ownTrack("Studio Edit");
+    const visitor = await artist();
+    const form = await visitor.get(`/dashboard/artist/tracks/${track.id}`);
+    expect(form.response.status).toBe(200);
+    expect(inputValue(form.html, "title")).toBe("Studio Edit");
+    expect(inputValue(form.html, "price")).toBe("1.50");
+
+    const refused = await visitor.post(`/dashboard/artist/tracks/${track.id}`, {
+      intent: "save",
+      title: "  ",
+      genre: "Indie",
+      price: "0.5",
+      releaseDate: "2026-01-10",
+      description: "Kept as typed",
+    });
+    expect(refused.response.status).toBe(400);
+    expect(text(refused.html)).toContain("Title is required");
+    expect(text(refused.html)).toContain("Price must be at least $0.99");
+    expect(inputValue(refused.html, "price")).toBe("0.5");
+    expect(refused.html).toContain("Kept as typed");
+
+    const saved = await visitor.post(`/dashboard/artist/tracks/${track.id}`, {
+      intent: "save",
+      title: "Studio Edit (Remastered)",
+      genre: "Pop",
+      price: "2.25",
+      releaseDate: "2026-01-10",
+      description: "Cleaner drums",
+      allowPayMore: "on",
+    });
+    expect(saved.response.status).toBe(303);
+    expect(saved.response.headers.get("location")).toBe("/dashboard/artist/tracks");
+    const { data } = await admin.from("tracks").select("title, genre, price, allow_pay_more, release_date").eq("id", track.id).single();
+    expect(data).toEqual({
+      title: "Studio Edit (Remastered)",
+      genre: "Pop",
+      price: 2.25,
+      allow_pay_more: true,
+      release_date: "2026-01-10",
+    });
+  });
+
+  it("is not another artist's to open or change", async () => {
+    const track = await ownTrack("Not Yours");
+    const other = await signedIn("lumendrift@example.com", "demo-pass");
+    expect((await other.get(`/dashboard/artist/tracks/${track.id}`)).response.status).toBe(404);
+    const post = await other.post(`/dashboard/artist/tracks/${track.id}`, {
+      intent: "save",
+      title: "Taken",
+      genre: "Pop",
+      price: "2",
+      releaseDate: "2026-01-10",
+      description: "x",
+    });
+    expect(post.response.status).toBe(404);
+    const deletion = await other.post(`/dashboard/artist/tracks/${track.id}`, { intent: "delete", confirm: "on" });
+    expect(deletion.response.status).toBe(404);
+    const { data } = await admin.from("tracks").select("title").eq("id", track.id).single();
+    expect(data?.title).toBe("Not Yours");
+  });
+});
+
+describe("deleting a track", () => {
+  it("asks for the confirmation box, then deletes the track and its audio file", async () => {
+    const track = await ownTrack("Studio Delete");
+    const visitor = await artist();
+    const unconfirmed = await visitor.post(`/dashboard/artist/tracks/${track.id}`, { intent: "delete" });
+    expect(unconfirmed.response.status).toBe(400);
+    expect(text(unconfirmed.html)).toContain("Tick the box to confirm you want to delete this track");
+
+    const deleted = await visitor.post(`/dashboard/artist/tracks/${track.id}`, { intent: "delete", confirm: "on" });
+    expect(deleted.response.status).toBe(303);
+    expect((await admin.from("tracks").select("id").eq("id", track.id)).data).toEqual([]);
+    const folder = await admin.storage.from("tracks").list(paperLanterns, { search: track.path.split("/")[1] });
+    expect(folder.data).toEqual([]);
+  });
+
+  it("refuses to delete a track someone has bought, and says why", async () => {
+    const { data: sold } = await admin.from("purchases").select("track_id").eq("artist_id", paperLanterns).limit(1).single();
+    const visitor = await artist();
+    const refused = await visitor.post(`/dashboard/artist/tracks/${sold!.track_id}`, { intent: "delete", confirm: "on" });
+    expect(refused.response.status).toBe(409);
+    expect(text(refused.html)).toContain("This track has been bought, so it cannot be deleted");
+    expect((await admin.from("tracks").select("id").eq("id", sold!.track_id)).data).toHaveLength(1);
+  });
+});
