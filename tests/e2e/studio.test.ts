@@ -1,0 +1,108 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { createClient } from "@supabase/supabase-js";
+import type { Browser, Page } from "playwright-core";
+import { localDefaults } from "../../supabase/local/config.ts";
+import { currentPath, expectNoAxeViolations, hydrated, launchBrowser, logIn, newPage, supabaseUrl } from "./support/browser.ts";
+
+const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
+const paperLanterns = "a1000000-0000-4000-8000-000000000012";
+
+let browser: Browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** A track of the demo artist's own for one test to change, so the demo catalogue stays as it is. */
+async function ownTrack(title: string) {
+  const { data, error } = await admin
+    .from("tracks")
+    .insert({ artist_id: paperLanterns, title, genre: "Indie", price: 1.5, description: "For the studio browser test" })
+    .select("id")
+    .single();
+  assert.equal(error, null);
+  return data!.id;
+}
+
+async function signInAsArtist(page: Page) {
+  await page.goto("/login");
+  await logIn(page, "artist@example.com", "artist-demo-pass");
+  await page.waitForURL((url) => url.pathname === "/dashboard/artist");
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+
+  describe(`artist studio ${mode}`, () => {
+    test("the artist filters Your Tracks, edits a track, then deletes it", async () => {
+      const title = `Studio ${javaScriptEnabled ? "Script" : "Plain"} ${Date.now().toString(36)}`;
+      const id = await ownTrack(title);
+      const { page, close } = await newPage(browser, { javaScriptEnabled });
+      await signInAsArtist(page);
+      await page.goto("/dashboard/artist/tracks");
+      await page.getByRole("heading", { level: 1, name: "Your Tracks" }).waitFor();
+      // axe runs in the page, so only with JavaScript.
+      if (javaScriptEnabled) {
+        await hydrated(page);
+        await expectNoAxeViolations(page);
+      }
+
+      await page.getByRole("navigation", { name: "Filter tracks" }).getByRole("link", { name: "Albums" }).click();
+      await page.waitForURL("**/dashboard/artist/tracks?filter=album");
+      await page.getByRole("link", { name: "Bicycle Bell", exact: true }).waitFor();
+      assert.equal(await page.getByRole("link", { name: title, exact: true }).count(), 0);
+      await page.getByRole("link", { name: "All", exact: true }).click();
+      await page.waitForURL((url) => url.pathname === "/dashboard/artist/tracks" && url.search === "");
+
+      await page.getByRole("link", { name: `Edit ${title}` }).click();
+      await page.getByRole("heading", { level: 1, name: `Edit ${title}` }).waitFor();
+      // axe runs in the page, so only with JavaScript.
+      if (javaScriptEnabled) {
+        await hydrated(page);
+        await expectNoAxeViolations(page);
+      }
+      await page.getByLabel("Price (USD)").fill("0.10");
+      await page.getByRole("button", { name: "Save changes" }).click();
+      await page.getByText("Price must be at least $0.99").waitFor();
+      assert.equal(await page.getByLabel("Price (USD)").inputValue(), "0.10");
+      await page.getByLabel("Title").fill(`${title} (Live)`);
+      await page.getByLabel("Price (USD)").fill("2.00");
+      await page.getByRole("button", { name: "Save changes" }).click();
+      await page.waitForURL((url) => url.pathname === "/dashboard/artist/tracks");
+      await page.getByRole("link", { name: `${title} (Live)`, exact: true }).waitFor();
+
+      await page.getByRole("link", { name: `Edit ${title} (Live)` }).click();
+      await page.getByRole("button", { name: "Delete track" }).click();
+      await page.getByText("Tick the box to confirm you want to delete this track").waitFor();
+      await page.getByLabel("I understand that deleting this track cannot be undone.").check();
+      await page.getByRole("button", { name: "Delete track" }).click();
+      await page.waitForURL((url) => url.pathname === "/dashboard/artist/tracks");
+      await page.getByRole("heading", { level: 1, name: "Your Tracks" }).waitFor();
+      assert.equal(await page.getByRole("link", { name: `${title} (Live)`, exact: true }).count(), 0);
+      assert.deepEqual((await admin.from("tracks").select("id").eq("id", id)).data, []);
+      await close();
+    });
+
+    test("Back goes one step back with JavaScript, and to the dashboard without it", async () => {
+      const { page, close } = await newPage(browser, { javaScriptEnabled });
+      await signInAsArtist(page);
+      await page.goto("/about");
+      await page.goto("/dashboard/artist/tracks");
+      if (javaScriptEnabled) {
+        await hydrated(page);
+        await page.getByRole("link", { name: "Edit Bicycle Bell" }).click();
+        await page.getByRole("heading", { level: 1, name: "Edit Bicycle Bell" }).waitFor();
+        await page.getByRole("link", { name: "Back" }).click();
+        await page.waitForURL((url) => url.pathname === "/dashboard/artist/tracks");
+      } else {
+        await page.getByRole("link", { name: "Back" }).click();
+        await page.waitForURL((url) => url.pathname === "/dashboard/artist");
+      }
+      assert.ok(currentPath(page).startsWith("/dashboard/artist"));
+      await close();
+    });
+  });
+}
