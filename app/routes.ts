@@ -31,6 +31,7 @@ export default [
     // The spec's library alias: the same list at its own address.
     route("dashboard/artist/library", "routes/studio/tracks.tsx", { id: "routes/studio/library" }),
     route("dashboard/artist/tracks/:id", "routes/studio/track-edit.tsx"),
+    route("dashboard/artist/upload", "routes/studio/upload.tsx"),
     route("dashboard/fan", "routes/fan/dashboard.tsx"),
     route("track/:id", "routes/catalog/track.tsx"),
     route("*", "routes/not-found.tsx"),

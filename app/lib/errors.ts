@@ -50,6 +50,22 @@ export function databaseErrorMessage(error: BackendError): string {
   return (error.code && databaseMessages[error.code]) || `Database error: ${error.message ?? "unknown error"}`;
 }
 
+// Storage (spec section 8): by the HTTP status Storage answered with.
+const storageMessages: Record<number, string> = {
+  400: "Invalid file or request",
+  401: "Unauthorized - please log in again",
+  403: "You don't have permission to perform this action",
+  409: "File already exists",
+  413: "File is too large",
+  415: "Unsupported file type",
+  500: "Storage service error - please try again later",
+};
+
+export function storageErrorMessage(error: { status?: number; statusCode?: string | number; message?: string }): string {
+  const status = Number(error.status ?? error.statusCode);
+  return storageMessages[status] ?? (error.message || "Storage error occurred");
+}
+
 // Audio (spec section 8): the track-audio-url Edge Function answers with a `code`; the player reports
 // its own failures by kind.
 const audioUrlMessages: Record<string, string> = {

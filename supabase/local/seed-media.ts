@@ -3,14 +3,13 @@ import { createClient } from "@supabase/supabase-js";
 import type { Stack } from "./context.ts";
 import { renderArtwork } from "./media/artwork.ts";
 import { composeTrack, encodeWav, sampleRate } from "./media/audio.ts";
-import { waveformPeaks } from "./media/peaks.ts";
+import { peakCount, waveformPeaks } from "../functions/_shared/waveform.ts";
 
 // The seed's audio, cover art and profile pictures, generated rather than committed (the repository
 // stays small) and uploaded through the Storage API exactly as the app's upload form stores files, so
 // playback, signed URLs and the media manager work on the demo data as on real uploads. Runs once,
 // right after supabase/seed.sql filled an empty database; it only fills rows still missing their media.
 
-const peakCount = 300;
 // Every picture is 400 px square, the spec's recommended minimum for artwork: no page shows one
 // larger than 288 px, and it weighs about a third less than 512 px, which the home page's
 // dozens of covers feel on a mobile connection.

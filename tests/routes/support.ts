@@ -36,6 +36,18 @@ export class Visitor {
     return { response, html: await response.text() };
   }
 
+  /** A form with files (`enctype="multipart/form-data"`), as the browser posts it. */
+  async postMultipart(path: string, body: FormData) {
+    const response = await fetch(new URL(path, appUrl), {
+      method: "POST",
+      redirect: "manual",
+      body,
+      headers: { Cookie: this.cookieHeader(), "CF-Connecting-IP": this.address },
+    });
+    this.remember(response);
+    return { response, html: await response.text() };
+  }
+
   /** `headers` adds to what the browser sends, e.g. the `Origin` of the page the form was on. */
   async post(path: string, fields: Record<string, string | string[]>, headers: Record<string, string> = {}) {
     const body = new URLSearchParams();

@@ -23,10 +23,13 @@ export function TrackDetailsFields({
   form,
   values,
   allowPayMore,
+  showTitle = true,
 }: {
   form: ReturnType<typeof formFields>;
   values: TrackDetails;
   allowPayMore: boolean;
+  /** An album's tracks take their titles from their files: the form asks for the album's title instead. */
+  showTitle?: boolean;
 }) {
   const id = useId();
   const genreError = form.error("genre");
@@ -36,7 +39,7 @@ export function TrackDetailsFields({
     genres.includes(values.genre as (typeof genres)[number]) || !values.genre ? [...genres] : [values.genre, ...genres];
   return (
     <>
-      <Field label="Title" name="title" required defaultValue={values.title} error={form.error("title")} />
+      {showTitle ? <Field label="Title" name="title" required defaultValue={values.title} error={form.error("title")} /> : null}
       <div className="grid gap-5 sm:grid-cols-2">
         <div>
           <Label htmlFor={`${id}-genre`}>Genre</Label>

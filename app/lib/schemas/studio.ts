@@ -11,7 +11,7 @@ const optionalText = v.pipe(
   v.transform((value) => value || null),
 );
 const checkbox = v.pipe(
-  v.optional(v.string()),
+  v.optional(v.string(), ""),
   v.transform((value) => value === "on" || value === "true"),
 );
 
@@ -24,15 +24,32 @@ const price = v.pipe(
   v.check((value) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6, "Price can have at most two decimals"),
 );
 
-/** The details every track has, whether uploaded or edited. */
-export const TrackDetailsSchema = v.object({
-  title: requiredText("Title is required"),
+/** What every track of a release shares (spec section 5, Uploads). */
+const releaseDetails = {
   genre: requiredText("Genre is required"),
   subgenre: optionalText,
   label: optionalText,
   price,
   allowPayMore: checkbox,
   releaseDate: v.pipe(requiredText("Release date is required"), v.isoDate("Release date must be a date")),
+  description: requiredText("Description is required"),
+};
+
+/** The details every track has, whether uploaded as a single or edited. */
+export const TrackDetailsSchema = v.object({ title: requiredText("Title is required"), ...releaseDetails });
+
+/** An album: its title and what its tracks share; each track's title comes with its file. */
+export const AlbumUploadSchema = v.object({
+  albumTitle: requiredText("Album title is required"),
+  ...releaseDetails,
+  trackTitles: v.optional(v.array(v.pipe(v.string(), v.trim(), v.nonEmpty("Every track needs a title"))), []),
+});
+
+/** Merchandise: no genre, release date or audio. */
+export const MerchUploadSchema = v.object({
+  title: requiredText("Title is required"),
+  price,
+  allowPayMore: checkbox,
   description: requiredText("Description is required"),
 });
 

@@ -4,7 +4,7 @@ import jpeg from "jpeg-js";
 import { describe, expect, it } from "vitest";
 import { renderArtwork } from "../media/artwork.ts";
 import { composeTrack, encodeWav, sampleRate } from "../media/audio.ts";
-import { waveformPeaks } from "../media/peaks.ts";
+import { waveformPeaks } from "../../functions/_shared/waveform.ts";
 
 const genres = ["Rock", "Pop", "Hip Hop", "Electronic", "Jazz", "Classical", "R&B", "Folk", "Metal", "Country", "Blues", "Indie"];
 

@@ -1,4 +1,8 @@
-// The waveform the track page draws before the audio has loaded, computed once at upload.
+// The waveform the track page draws before the audio has loaded, computed once at upload. Shared by
+// the app (uploads), the Edge Functions and the local stack's demo media (plain TypeScript).
+
+/** How many bars a stored waveform has. */
+export const peakCount = 300;
 
 /** Loudest absolute sample in each of `count` equal slices, scaled so the loudest slice is 1, to 3 decimals. */
 export function waveformPeaks(samples: Float32Array, count: number): number[] {
@@ -7,7 +11,7 @@ export function waveformPeaks(samples: Float32Array, count: number): number[] {
     const from = Math.floor((slice * samples.length) / count);
     const to = Math.floor(((slice + 1) * samples.length) / count);
     let peak = 0;
-    for (let i = from; i < to; i++) peak = Math.max(peak, Math.abs(samples[i]));
+    for (let i = from; i < to; i++) peak = Math.max(peak, Math.abs(samples[i] ?? 0));
     peaks.push(peak);
   }
   const loudest = Math.max(...peaks) || 1;

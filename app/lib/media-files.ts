@@ -1,0 +1,79 @@
+// What a file is, judged by its first bytes (magic numbers), never by its name or the type the browser
+// claims; and the limits and messages of spec section 5 (Uploads). Shared by the upload form and the
+// Worker, which checks again before anything is stored.
+
+export const audioFiles = {
+  maxBytes: 50 * 1024 * 1024,
+  accept: "audio/mpeg,audio/wav,audio/aac,audio/ogg,.mp3,.wav,.aac,.ogg",
+  formats: "MP3, WAV, AAC or OGG, at most 50 MB each",
+  invalidType: "Invalid file type. Please upload MP3, WAV, AAC, or OGG files only.",
+  tooLarge: "File is too large. Maximum size is 50MB.",
+} as const;
+
+export const imageFiles = {
+  maxBytes: 5 * 1024 * 1024,
+  accept: "image/jpeg,image/png,image/webp",
+  formats: "JPG, PNG or WebP, at most 5 MB",
+  invalidType: "Invalid file type. Please upload JPG, PNG, or WebP images only.",
+  tooLarge: "File is too large. Maximum size is 5MB.",
+} as const;
+
+export type AudioType = { mime: "audio/mpeg" | "audio/wav" | "audio/aac" | "audio/ogg"; extension: "mp3" | "wav" | "aac" | "ogg" };
+export type ImageType = { mime: "image/jpeg" | "image/png" | "image/webp"; extension: "jpg" | "png" | "webp" };
+
+/** How many leading bytes the checks below need. */
+export const sniffLength = 16;
+
+const ascii = (bytes: Uint8Array, start: number, text: string) =>
+  [...text].every((character, index) => bytes[start + index] === character.charCodeAt(0));
+
+/** MP3 (an ID3 tag or an MPEG audio frame), WAV (RIFF…WAVE), AAC (an ADTS frame) or Ogg; else null. */
+export function sniffAudio(bytes: Uint8Array): AudioType | null {
+  if (ascii(bytes, 0, "RIFF") && ascii(bytes, 8, "WAVE")) return { mime: "audio/wav", extension: "wav" };
+  if (ascii(bytes, 0, "OggS")) return { mime: "audio/ogg", extension: "ogg" };
+  if (ascii(bytes, 0, "ID3")) return { mime: "audio/mpeg", extension: "mp3" };
+  const [first = 0, second = 0] = bytes;
+  if (first === 0xff && (second & 0xf6) === 0xf0) return { mime: "audio/aac", extension: "aac" };
+  // MPEG frame sync (11 bits), a real version and layer III/II/I.
+  if (first === 0xff && (second & 0xe0) === 0xe0 && (second & 0x18) !== 0x08 && (second & 0x06) !== 0) {
+    return { mime: "audio/mpeg", extension: "mp3" };
+  }
+  return null;
+}
+
+/** JPEG, PNG or WebP; else null (SVG and everything else are refused). */
+export function sniffImage(bytes: Uint8Array): ImageType | null {
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return { mime: "image/jpeg", extension: "jpg" };
+  if ([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((byte, index) => bytes[index] === byte)) {
+    return { mime: "image/png", extension: "png" };
+  }
+  if (ascii(bytes, 0, "RIFF") && ascii(bytes, 8, "WEBP")) return { mime: "image/webp", extension: "webp" };
+  return null;
+}
+
+/** A file's message, or null when it may be uploaded: the size first (what people can fix fastest). */
+export function audioFileProblem(size: number, head: Uint8Array): string | null {
+  if (size > audioFiles.maxBytes) return audioFiles.tooLarge;
+  return sniffAudio(head) ? null : audioFiles.invalidType;
+}
+
+export function imageFileProblem(size: number, head: Uint8Array): string | null {
+  if (size > imageFiles.maxBytes) return imageFiles.tooLarge;
+  return sniffImage(head) ? null : imageFiles.invalidType;
+}
+
+/** Where an upload is stored: `{user id}/{timestamp}-{random}.{ext}` in the user's own folder. */
+export function storagePath(userId: string, extension: string, now = Date.now()): string {
+  return `${userId}/${now}-${crypto.randomUUID().slice(0, 8)}.${extension}`;
+}
+
+/** A track title from a file's name: the name without its extension, separators as spaces. */
+export function titleFromFileName(name: string): string {
+  return (
+    name
+      .replace(/\.[^.]+$/, "")
+      .replace(/[_]+/g, " ")
+      .replace(/\s+/g, " ")
+      .trim() || "Untitled"
+  );
+}

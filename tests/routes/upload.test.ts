@@ -1,0 +1,199 @@
+// The upload form without JavaScript: a multipart POST to the route action, which judges every file by
+// its bytes, stores them in the artist's own folder and publishes. A new artist signs up for these tests,
+// so what they publish never changes the demo catalogue other tests read.
+import { createClient } from "@supabase/supabase-js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { localDefaults } from "../../supabase/local/config.ts";
+import { Visitor, inputValue, signedIn, supabaseUrl, text } from "./support.ts";
+
+const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
+
+let artist: Visitor;
+let artistId: string;
+
+beforeAll(async () => {
+  const email = `uploader-${Date.now().toString(36)}@example.com`;
+  artist = new Visitor();
+  const signUp = await artist.post("/register/artist", {
+    email,
+    password: "a-long-password",
+    confirmPassword: "a-long-password",
+    artistName: "Upload Tester",
+    paypalEmail: "pay@example.com",
+    terms: "on",
+  });
+  expect(signUp.response.status).toBe(302);
+  const { data } = await admin
+    .from("artist_profiles")
+    .select("id")
+    .eq("artist_name", "Upload Tester")
+    .order("created_at", { ascending: false })
+    .limit(1)
+    .single();
+  artistId = data!.id;
+});
+
+/** A short mono 16-bit PCM WAV: a rising tone, so its waveform is not flat. */
+function wav(seconds = 0.5, sampleRate = 8000) {
+  const frames = Math.round(seconds * sampleRate);
+  const bytes = new Uint8Array(44 + frames * 2);
+  const view = new DataView(bytes.buffer);
+  const ascii = (at: number, text: string) => [...text].forEach((character, index) => (bytes[at + index] = character.charCodeAt(0)));
+  ascii(0, "RIFF");
+  view.setUint32(4, 36 + frames * 2, true);
+  ascii(8, "WAVE");
+  ascii(12, "fmt ");
+  view.setUint32(16, 16, true);
+  view.setUint16(20, 1, true);
+  view.setUint16(22, 1, true);
+  view.setUint32(24, sampleRate, true);
+  view.setUint32(28, sampleRate * 2, true);
+  view.setUint16(32, 2, true);
+  view.setUint16(34, 16, true);
+  ascii(36, "data");
+  view.setUint32(40, frames * 2, true);
+  for (let frame = 0; frame < frames; frame++) {
+    view.setInt16(44 + frame * 2, Math.round(Math.sin(frame / 4) * (frame / frames) * 32000), true);
+  }
+  return bytes;
+}
+
+// A 1×1 PNG.
+const png = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="), (c) =>
+  c.charCodeAt(0),
+);
+const htmlPage = new TextEncoder().encode("<!doctype html><script>alert(document.cookie)</script>");
+
+function form(
+  fields: Record<string, string>,
+  files: Record<string, { name: string; bytes: Uint8Array<ArrayBuffer>; type: string }[]> = {},
+) {
+  const body = new FormData();
+  for (const [name, value] of Object.entries(fields)) body.append(name, value);
+  for (const [name, list] of Object.entries(files))
+    for (const file of list) body.append(name, new File([file.bytes], file.name, { type: file.type }));
+  return body;
+}
+
+const details = { genre: "Folk", price: "1.49", releaseDate: "2026-01-05", description: "Recorded in the kitchen" };
+const artwork = [{ name: "cover.png", bytes: png, type: "image/png" }];
+
+async function storedObjects(bucket: "tracks" | "artwork") {
+  const { data } = await admin.storage.from(bucket).list(artistId);
+  return data ?? [];
+}
+
+describe("the upload form without JavaScript", () => {
+  it("shows each message next to its field and keeps what was typed", async () => {
+    const { response, html } = await artist.postMultipart(
+      "/dashboard/artist/upload?type=single",
+      form({ title: "", genre: "Folk", price: "0.5" }),
+    );
+    expect(response.status).toBe(400);
+    const page = text(html);
+    for (const message of [
+      "Title is required",
+      "Price must be at least $0.99",
+      "Release date is required",
+      "Description is required",
+      "Please upload artwork",
+      "Please upload at least one track",
+    ]) {
+      expect(page).toContain(message);
+    }
+    expect(inputValue(html, "price")).toBe("0.5");
+    expect(html).toMatch(/<option value="Folk" selected="">/);
+  });
+
+  it("takes one track only for a single", async () => {
+    const audio = [1, 2].map((n) => ({ name: `take-${n}.wav`, bytes: wav(), type: "audio/wav" }));
+    const { html } = await artist.postMultipart(
+      "/dashboard/artist/upload?type=single",
+      form({ title: "Two Takes", ...details }, { audio, artwork }),
+    );
+    expect(text(html)).toContain("Only one track can be uploaded for singles");
+  });
+
+  it("judges files by their bytes: an HTML page named .mp3 or .png is refused, and nothing is stored", async () => {
+    const before = { tracks: (await storedObjects("tracks")).length, artwork: (await storedObjects("artwork")).length };
+    const { response, html } = await artist.postMultipart(
+      "/dashboard/artist/upload?type=single",
+      form(
+        { title: "Not Audio", ...details },
+        {
+          audio: [{ name: "song.mp3", bytes: htmlPage, type: "audio/mpeg" }],
+          artwork: [{ name: "cover.png", bytes: htmlPage, type: "image/png" }],
+        },
+      ),
+    );
+    expect(response.status).toBe(400);
+    expect(text(html)).toContain("Invalid file type. Please upload MP3, WAV, AAC, or OGG files only.");
+    expect(text(html)).toContain("Invalid file type. Please upload JPG, PNG, or WebP images only.");
+    expect((await storedObjects("tracks")).length).toBe(before.tracks);
+    expect((await storedObjects("artwork")).length).toBe(before.artwork);
+  });
+
+  it("publishes a single with its waveform and length, and the track plays from the artist's own folder", async () => {
+    const { response } = await artist.postMultipart(
+      "/dashboard/artist/upload?type=single",
+      form(
+        { title: "Kitchen Song", ...details, allowPayMore: "on" },
+        { audio: [{ name: "kitchen.wav", bytes: wav(), type: "audio/wav" }], artwork },
+      ),
+    );
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe("/dashboard/artist/tracks");
+    const { data: track } = await admin
+      .from("tracks")
+      .select("title, type, price, allow_pay_more, file_url, artwork_url, peaks, duration_seconds")
+      .eq("artist_id", artistId)
+      .eq("title", "Kitchen Song")
+      .single();
+    expect(track).toMatchObject({ type: "single", price: 1.49, allow_pay_more: true, duration_seconds: 0.5 });
+    expect(track!.file_url).toMatch(new RegExp(`^${artistId}/\\d+-[0-9a-f]{8}\\.wav$`));
+    expect(track!.artwork_url).toContain(`/storage/v1/object/public/artwork/${artistId}/`);
+    expect((track!.peaks as number[]).length).toBe(300);
+    expect(Math.max(...(track!.peaks as number[]))).toBe(1);
+  });
+
+  it("publishes an album's tracks together, numbered in the order chosen and titled from their files", async () => {
+    const audio = ["01_Morning.wav", "02_Evening.wav"].map((name) => ({ name, bytes: wav(0.25), type: "audio/wav" }));
+    const { response } = await artist.postMultipart(
+      "/dashboard/artist/upload?type=album",
+      form({ albumTitle: "Small Hours", ...details }, { audio, artwork }),
+    );
+    expect(response.status).toBe(303);
+    const { data: tracks } = await admin
+      .from("tracks")
+      .select("title, type, album_title, track_number")
+      .eq("artist_id", artistId)
+      .eq("album_title", "Small Hours")
+      .order("track_number");
+    expect(tracks).toEqual([
+      { title: "01 Morning", type: "album", album_title: "Small Hours", track_number: 1 },
+      { title: "02 Evening", type: "album", album_title: "Small Hours", track_number: 2 },
+    ]);
+  });
+
+  it("publishes merchandise with its picture and no audio", async () => {
+    const { response } = await artist.postMultipart(
+      "/dashboard/artist/upload?type=merch",
+      form({ title: "Tea Towel", price: "9.00", description: "Printed in Leeds" }, { artwork }),
+    );
+    expect(response.status).toBe(303);
+    const { data: merch } = await admin.from("merch").select("title, price, image_url").eq("artist_id", artistId).single();
+    expect(merch).toMatchObject({ title: "Tea Towel", price: 9 });
+    expect(merch!.image_url).toContain(`/artwork/${artistId}/`);
+  });
+
+  it("is for artists: a visitor is sent to log in and back, a fan gets 403", async () => {
+    const visitor = await new Visitor().get("/dashboard/artist/upload?type=album");
+    expect(visitor.response.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent("/dashboard/artist/upload?type=album")}`);
+    const fan = await signedIn("fan@example.com", "fan-demo-pass");
+    const posted = await fan.postMultipart(
+      "/dashboard/artist/upload?type=merch",
+      form({ title: "Bootleg", price: "5", description: "x" }, { artwork }),
+    );
+    expect(posted.response.status).toBe(403);
+  });
+});
