@@ -762,7 +762,8 @@ const matrix: Case[] = [
       return !(await client.storage.from("tracks").upload(path, new Blob([mp3], { type: "audio/mpeg" }))).error;
     },
     ["artist"],
-    ["bannedArtist"],
+    // Only artists write track audio, even in their own folder.
+    ["bannedArtist", "fan", "admin"],
   ),
   ...cases(
     "storage tracks",
