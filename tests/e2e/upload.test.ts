@@ -1,0 +1,136 @@
+// A new artist publishes from the browser: a single (which a visitor then plays, its waveform drawn at
+// once), an album and merchandise, with and without JavaScript; a file that is not what its name says
+// is refused next to its picker.
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { expectNoAxeViolations, hydrated, launchBrowser, newPage, uniqueEmail } from "./support/browser.ts";
+
+let browser: Browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** Two seconds of a mono 16-bit tone as a WAV file. */
+function wav(seconds = 2, sampleRate = 8000): Buffer {
+  const frames = seconds * sampleRate;
+  const bytes = Buffer.alloc(44 + frames * 2);
+  bytes.write("RIFF", 0, "ascii");
+  bytes.writeUInt32LE(36 + frames * 2, 4);
+  bytes.write("WAVEfmt ", 8, "ascii");
+  bytes.writeUInt32LE(16, 16);
+  bytes.writeUInt16LE(1, 20);
+  bytes.writeUInt16LE(1, 22);
+  bytes.writeUInt32LE(sampleRate, 24);
+  bytes.writeUInt32LE(sampleRate * 2, 28);
+  bytes.writeUInt16LE(2, 32);
+  bytes.writeUInt16LE(16, 34);
+  bytes.write("data", 36, "ascii");
+  bytes.writeUInt32LE(frames * 2, 40);
+  for (let frame = 0; frame < frames; frame++) bytes.writeInt16LE(Math.round(Math.sin(frame / 6) * 12000), 44 + frame * 2);
+  return bytes;
+}
+
+const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+const audioFile = (name: string) => ({ name, mimeType: "audio/wav", buffer: wav() });
+const artworkFile = { name: "cover.png", mimeType: "image/png", buffer: png };
+
+async function signUpAsArtist(page: Page, name: string) {
+  await page.goto("/register/artist");
+  await page.getByLabel("Email", { exact: true }).fill(uniqueEmail("uploader"));
+  await page.getByLabel("Password", { exact: true }).fill("a-long-password");
+  await page.getByLabel("Confirm password").fill("a-long-password");
+  await page.getByLabel("Artist name").fill(name);
+  await page.getByLabel("PayPal email").fill("payouts@example.com");
+  await page.getByLabel(/I agree to the/).check();
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await page.waitForURL("**/dashboard/artist");
+}
+
+async function fillRelease(page: Page, { genre, price, date }: { genre: string; price: string; date: string }) {
+  await page.getByLabel("Genre", { exact: true }).selectOption(genre);
+  await page.getByLabel("Price (USD)").fill(price);
+  await page.getByLabel("Release date").fill(date);
+  await page.getByLabel("Description").fill("Made for the browser test");
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+
+  describe(`uploading ${mode}`, () => {
+    test("a new artist publishes a single, an album and merch, and a visitor plays the single with its waveform", async () => {
+      const artistName = `Uploader ${javaScriptEnabled ? "JS" : "Plain"} ${Date.now().toString(36)}`;
+      const single = `First Light ${Date.now().toString(36)}`;
+      const { page, close } = await newPage(browser, { javaScriptEnabled });
+      await signUpAsArtist(page, artistName);
+
+      await page.goto("/dashboard/artist/upload");
+      await page.getByRole("heading", { level: 1, name: "Upload Content" }).waitFor();
+      // The formats are stated before anything is chosen.
+      await page.getByText("MP3, WAV, AAC or OGG, at most 50 MB each").waitFor();
+      if (javaScriptEnabled) {
+        await hydrated(page);
+        await expectNoAxeViolations(page);
+      }
+      // A page that pretends to be audio is refused next to its picker.
+      await page.getByLabel("Title", { exact: true }).fill(single);
+      await fillRelease(page, { genre: "Folk", price: "1.25", date: "2026-01-02" });
+      await page
+        .getByLabel("Track", { exact: true })
+        .setInputFiles({ name: "song.mp3", mimeType: "audio/mpeg", buffer: Buffer.from("<html></html>") });
+      await page.getByLabel("Artwork").setInputFiles(artworkFile);
+      await page.getByRole("button", { name: "Publish" }).click();
+      await page.getByText("Invalid file type. Please upload MP3, WAV, AAC, or OGG files only.").waitFor();
+      assert.equal(await page.getByLabel("Title", { exact: true }).inputValue(), single);
+      if (javaScriptEnabled) await expectNoAxeViolations(page);
+
+      await page.getByLabel("Track", { exact: true }).setInputFiles(audioFile("first-light.wav"));
+      await page.getByLabel("Artwork").setInputFiles(artworkFile);
+      await page.getByRole("button", { name: "Publish" }).click();
+      await page.waitForURL((url) => url.pathname === "/dashboard/artist/tracks");
+      const trackLink = page.getByRole("link", { name: single, exact: true });
+      await trackLink.waitFor();
+      const trackPath = await trackLink.getAttribute("href");
+
+      await page.getByRole("link", { name: "Upload New Track" }).first().click();
+      await page.getByRole("link", { name: "Album", exact: true }).click();
+      await page.waitForURL("**/dashboard/artist/upload?type=album");
+      await page.getByLabel("Album title").fill("Harbour Lights");
+      await fillRelease(page, { genre: "Folk", price: "0.99", date: "2026-01-03" });
+      await page.getByLabel("Tracks").setInputFiles([audioFile("01 Tide.wav"), audioFile("02 Gulls.wav")]);
+      await page.getByLabel("Artwork").setInputFiles(artworkFile);
+      await page.getByRole("button", { name: "Publish" }).click();
+      await page.waitForURL((url) => url.pathname === "/dashboard/artist/tracks");
+      await page.getByRole("link", { name: "01 Tide", exact: true }).waitFor();
+      await page.getByRole("link", { name: "02 Gulls", exact: true }).waitFor();
+
+      await page.goto("/dashboard/artist/upload?type=merch");
+      await page.getByLabel("Title", { exact: true }).fill("Enamel Pin");
+      await page.getByLabel("Price (USD)").fill("6.00");
+      await page.getByLabel("Description").fill("Gold on navy");
+      await page.getByLabel("Product image").setInputFiles(artworkFile);
+      await page.getByRole("button", { name: "Publish" }).click();
+      await page.waitForURL((url) => url.pathname === "/dashboard/artist/tracks");
+      await page.getByText("Enamel Pin").waitFor();
+      await close();
+
+      // A visitor (with JavaScript, as the player needs it) hears the single, its waveform drawn at once.
+      const listener = await newPage(browser);
+      await listener.page.goto(trackPath!);
+      await listener.page.getByRole("heading", { level: 1, name: single }).waitFor();
+      assert.ok((await listener.page.locator("svg rect").count()) > 100, "the stored waveform is drawn by the server");
+      await hydrated(listener.page);
+      const play = listener.page.getByRole("button", { name: `Play ${single}` });
+      await listener.page.waitForFunction(
+        (name) => !document.querySelector<HTMLButtonElement>(`button[aria-label='Play ${name}']`)?.disabled,
+        single,
+      );
+      await play.click();
+      await listener.page.waitForFunction(() => (document.querySelector("audio")?.currentTime ?? 0) > 0.3);
+      await listener.close();
+    });
+  });
+}
