@@ -8,6 +8,8 @@ type BackendResult<T> = { data: T | null; error: BackendError | null };
 type ReadOptions = {
   /** What was being read, for the log ("artist page"). */
   what: string;
+  /** The message for a failure: the database's (the default), or Storage's for a Storage read. */
+  describe?: (error: BackendError) => string;
 };
 /** The JSON's shape, checked once here, so a schema change fails loudly instead of a page half-rendering. */
 type ParseOptions<TSchema extends v.GenericSchema> = ReadOptions & { schema: TSchema };
@@ -28,10 +30,13 @@ export function read<TSchema extends v.GenericSchema>(
   result: BackendResult<unknown>,
   options: ParseOptions<TSchema>,
 ): Read<v.InferOutput<TSchema>>;
-export function read(result: BackendResult<unknown>, { what, schema }: ReadOptions & { schema?: v.GenericSchema }): Read<unknown> {
+export function read(
+  result: BackendResult<unknown>,
+  { what, schema, describe = databaseErrorMessage }: ReadOptions & { schema?: v.GenericSchema },
+): Read<unknown> {
   if (result.error) {
     console.error(`Reading the ${what} failed`, result.error);
-    return { status: "failed", message: databaseErrorMessage(result.error) };
+    return { status: "failed", message: describe(result.error) };
   }
   if (result.data === null || result.data === undefined) return { status: "empty" };
   if (!schema) return { status: "found", data: result.data };

@@ -7,6 +7,8 @@ import { currentPath, expectNoAxeViolations, hydrated, launchBrowser, logIn, new
 
 const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
 const paperLanterns = "a1000000-0000-4000-8000-000000000012";
+// A 1×1 PNG.
+const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 
 let browser: Browser;
 before(async () => {
@@ -83,6 +85,33 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("heading", { level: 1, name: "Your Tracks" }).waitFor();
       assert.equal(await page.getByRole("link", { name: `${title} (Live)`, exact: true }).count(), 0);
       assert.deepEqual((await admin.from("tracks").select("id").eq("id", id)).data, []);
+      await close();
+    });
+
+    test("the artist uploads an image in the Media Manager, finds it in list view and removes it", async () => {
+      const { page, close } = await newPage(browser, { javaScriptEnabled });
+      await signInAsArtist(page);
+      await page.goto("/dashboard/artist/media");
+      await page.getByRole("heading", { level: 1, name: "Media Manager" }).waitFor();
+      if (javaScriptEnabled) {
+        await hydrated(page);
+        await expectNoAxeViolations(page);
+      }
+      await page.getByLabel("Upload an image").setInputFiles({ name: "poster.png", mimeType: "image/png", buffer: png });
+      await page.getByRole("button", { name: "Upload", exact: true }).click();
+      await page.getByRole("navigation", { name: "View" }).getByRole("link", { name: "List" }).click();
+      await page.waitForURL("**/dashboard/artist/media?view=list");
+      const remove = page.getByRole("link", { name: /^Remove \d+-[0-9a-f]{8}\.png$/ }).first();
+      const name = (await remove.getAttribute("aria-label"))!.replace("Remove ", "");
+      await page.getByLabel("Search your files").fill(name);
+      await page.getByRole("button", { name: "Search" }).click();
+      await page.getByText(name, { exact: true }).waitFor();
+      await page.getByRole("link", { name: `Remove ${name}` }).click();
+      await page.getByRole("heading", { name: `Remove ${name}?` }).waitFor();
+      if (javaScriptEnabled) await expectNoAxeViolations(page);
+      await page.getByLabel("Yes, remove this file for good.").check();
+      await page.getByRole("button", { name: "Remove file" }).click();
+      await page.getByText("No files match your search").waitFor();
       await close();
     });
 

@@ -197,3 +197,60 @@ describe("the upload form without JavaScript", () => {
     expect(posted.response.status).toBe(403);
   });
 });
+
+describe("the Media Manager", () => {
+  const media = "/dashboard/artist/media";
+
+  it("uploads an image judged by its bytes, lists it with its type and size, finds it and removes it after confirming", async () => {
+    const refused = await artist.postMultipart(
+      media,
+      form({ intent: "upload" }, { file: [{ name: "cover.png", bytes: htmlPage, type: "image/png" }] }),
+    );
+    expect(refused.response.status).toBe(400);
+    expect(text(refused.html)).toContain("Invalid file type. Please upload JPG, PNG, or WebP images only.");
+    const tooLarge = await artist.postMultipart(
+      media,
+      form({ intent: "upload" }, { file: [{ name: "huge.png", bytes: new Uint8Array(5 * 1024 * 1024 + 1), type: "image/png" }] }),
+    );
+    expect(text(tooLarge.html)).toContain("File is too large. Maximum size is 5MB.");
+
+    const before = (await storedObjects("artwork")).length;
+    const uploaded = await artist.postMultipart(
+      `${media}?view=list`,
+      form({ intent: "upload" }, { file: [{ name: "photo.png", bytes: png, type: "image/png" }] }),
+    );
+    expect(uploaded.response.status).toBe(303);
+    expect(uploaded.response.headers.get("location")).toBe(`${media}?view=list`);
+    const objects = await storedObjects("artwork");
+    expect(objects.length).toBe(before + 1);
+    const name = objects
+      .map((object) => object.name)
+      .sort()
+      .at(-1)!;
+
+    const listed = await artist.get(`${media}?view=list&q=${encodeURIComponent(name.slice(0, 12))}`);
+    expect(text(listed.html)).toContain(name);
+    expect(text(listed.html)).toMatch(/PNG · 1 KB/);
+    expect(listed.html).toContain(`alt="Preview of ${name}"`);
+    expect(text((await artist.get(`${media}?q=no-such-file`)).html)).toContain("No files match your search");
+
+    const unconfirmed = await artist.post(`${media}?remove=${name}`, { intent: "remove", name });
+    expect(text(unconfirmed.html)).toContain("Tick the box to confirm you want to remove this file");
+    const removed = await artist.post(`${media}?remove=${name}`, { intent: "remove", name, confirm: "on" });
+    expect(removed.response.status).toBe(303);
+    expect(removed.response.headers.get("location")).toBe(media);
+    expect((await storedObjects("artwork")).some((object) => object.name === name)).toBe(false);
+  });
+
+  it("cannot reach another artist's files, and is for artists only", async () => {
+    const [someone] = await storedObjects("artwork");
+    const other = await signedIn("lumendrift@example.com", "demo-pass");
+    const attempt = await other.post(media, { intent: "remove", name: someone!.name, confirm: "on" });
+    expect(attempt.response.status).toBe(404);
+    const traversal = await other.post(media, { intent: "remove", name: `../${artistId}/${someone!.name}`, confirm: "on" });
+    expect(traversal.response.status).toBe(400);
+    expect((await storedObjects("artwork")).some((object) => object.name === someone!.name)).toBe(true);
+    const fan = await signedIn("fan@example.com", "fan-demo-pass");
+    expect((await fan.get(media)).response.status).toBe(403);
+  });
+});

@@ -71,6 +71,18 @@ export const EditTrackSchema = v.object({
   ),
 });
 
+/** Removing a media file: its name in the artist's folder, and the box that confirms it. */
+export const RemoveMediaSchema = v.object({
+  name: v.pipe(
+    v.optional(v.string(), ""),
+    v.check((name) => /^[^/\\]+$/.test(name) && name !== "." && name !== "..", "This file no longer exists"),
+  ),
+  confirm: v.pipe(
+    v.optional(v.string(), ""),
+    v.check((value) => value === "on", "Tick the box to confirm you want to remove this file"),
+  ),
+});
+
 /** Deleting a track is asked for twice: the button, and the box that says it cannot be undone. */
 export const DeleteTrackSchema = v.object({
   confirm: v.pipe(
