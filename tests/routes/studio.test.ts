@@ -31,6 +31,19 @@ afterAll(async () => {
   await admin.from("tracks").delete().in("id", created);
 });
 
+describe("the artist dashboard", () => {
+  it("leads to the studio's screens", async () => {
+    const { html } = await (await artist()).get("/dashboard/artist");
+    for (const [path, name] of [
+      ["/dashboard/artist/upload", "Upload Music"],
+      ["/dashboard/artist/tracks", "Your Tracks"],
+      ["/dashboard/artist/media", "Media Manager"],
+    ]) {
+      expect(html).toMatch(new RegExp(`<a[^>]*href="${path}"[^>]*>[\\s\\S]*?${name}`));
+    }
+  });
+});
+
 describe("Your Tracks", () => {
   it("lists the artist's tracks, upcoming ones too, with plays, an Upload New Track link and their merch", async () => {
     const { response, html } = await (await artist()).get("/dashboard/artist/tracks");
