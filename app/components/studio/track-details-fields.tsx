@@ -14,6 +14,24 @@ type TrackDetails = {
   description: string;
 };
 
+/** A price in dollars and cents, at least the minimum (spec section 5). */
+export function PriceField({ value, error }: { value: string; error?: string }) {
+  return (
+    <Field
+      label="Price (USD)"
+      name="price"
+      type="number"
+      inputMode="decimal"
+      min={minimumPrice}
+      step={0.01}
+      required
+      hint={`At least $${minimumPrice.toFixed(2)}.`}
+      defaultValue={value}
+      error={error}
+    />
+  );
+}
+
 /**
  * The details every track has (spec section 5): title, genre from the genre list, optional subgenre and
  * label, price (at least 0.99, in cents), pay-more, release date and description. Each message sits
@@ -64,18 +82,7 @@ export function TrackDetailsFields({
         <Field label="Subgenre (optional)" name="subgenre" defaultValue={values.subgenre} error={form.error("subgenre")} />
       </div>
       <div className="grid gap-5 sm:grid-cols-2">
-        <Field
-          label="Price (USD)"
-          name="price"
-          type="number"
-          inputMode="decimal"
-          min={minimumPrice}
-          step={0.01}
-          required
-          hint={`At least $${minimumPrice.toFixed(2)}.`}
-          defaultValue={values.price}
-          error={form.error("price")}
-        />
+        <PriceField value={values.price} error={form.error("price")} />
         <Field
           label="Release date"
           name="releaseDate"

@@ -1,4 +1,4 @@
-import { Form, Link, redirect } from "react-router";
+import { Form, redirect } from "react-router";
 import * as v from "valibot";
 import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -8,6 +8,7 @@ import { Button, LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
 import { inputClasses } from "~/components/ui/field";
+import { PillNav } from "~/components/ui/pill-nav";
 import { cx } from "~/lib/cx";
 import { readOrThrow } from "~/lib/backend.server";
 import { storageErrorMessage } from "~/lib/errors";
@@ -160,21 +161,14 @@ export default function MediaManager({ loaderData, actionData }: Route.Component
             Search
           </Button>
         </Form>
-        <nav aria-label="View" className="flex gap-2">
-          {(["grid", "list"] as const).map((option) => (
-            <Link
-              key={option}
-              to={address({ view: option === "list" ? "list" : null, remove: null })}
-              aria-current={option === view ? "page" : undefined}
-              className={cx(
-                "rounded-full border px-4 py-1.5 text-sm font-semibold",
-                option === view ? "border-accent bg-accent/15 text-ink" : "border-stage-600 text-ink-muted hover:text-ink",
-              )}
-            >
-              {option === "grid" ? "Grid" : "List"}
-            </Link>
-          ))}
-        </nav>
+        <PillNav
+          label="View"
+          items={(["grid", "list"] as const).map((option) => ({
+            to: address({ view: option === "list" ? "list" : null, remove: null }),
+            label: option === "grid" ? "Grid" : "List",
+            current: option === view,
+          }))}
+        />
       </div>
 
       {toRemove ? (

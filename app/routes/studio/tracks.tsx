@@ -5,9 +5,9 @@ import { StudioHeader } from "~/components/studio/studio-header";
 import { Badge } from "~/components/ui/badge";
 import { LinkButton } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
+import { PillNav } from "~/components/ui/pill-nav";
 import { readOrThrow } from "~/lib/backend.server";
 import { countOf, trackPath } from "~/lib/catalog";
-import { cx } from "~/lib/cx";
 import { formatDate, formatPrice } from "~/lib/format";
 import { requireArtist } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
@@ -60,21 +60,15 @@ export default function YourTracks({ loaderData }: Route.ComponentProps) {
         {countOf(trackCount, kind === "album" ? "album track" : kind === "single" ? "single" : "track")}
       </StudioHeader>
 
-      <nav aria-label="Filter tracks" className="mb-6 flex flex-wrap gap-2">
-        {filters.map((filter) => (
-          <Link
-            key={filter.kind}
-            to={filter.kind === "all" ? "." : `?filter=${filter.kind}`}
-            aria-current={filter.kind === kind ? "page" : undefined}
-            className={cx(
-              "rounded-full border px-4 py-1.5 text-sm font-semibold",
-              filter.kind === kind ? "border-accent bg-accent/15 text-ink" : "border-stage-600 text-ink-muted hover:text-ink",
-            )}
-          >
-            {filter.label}
-          </Link>
-        ))}
-      </nav>
+      <PillNav
+        label="Filter tracks"
+        className="mb-6"
+        items={filters.map((filter) => ({
+          to: filter.kind === "all" ? "." : `?filter=${filter.kind}`,
+          label: filter.label,
+          current: filter.kind === kind,
+        }))}
+      />
 
       <section aria-labelledby="tracks-heading">
         <h2 id="tracks-heading" className="sr-only">

@@ -1,12 +1,12 @@
-import { Form, Link, redirect } from "react-router";
+import { Form, redirect } from "react-router";
 import { FormAlert, SubmitButton } from "~/components/form-controls";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FilePicker } from "~/components/studio/file-picker";
 import { StudioHeader } from "~/components/studio/studio-header";
-import { TrackDetailsFields } from "~/components/studio/track-details-fields";
+import { PriceField, TrackDetailsFields } from "~/components/studio/track-details-fields";
 import { Card } from "~/components/ui/card";
+import { PillNav } from "~/components/ui/pill-nav";
 import { Field } from "~/components/ui/field";
-import { cx } from "~/lib/cx";
 import { formError, formFields, parseForm, replyWith, type FieldErrors, type FormReply, type FormValues } from "~/lib/forms";
 import { requireArtist } from "~/lib/guards.server";
 import { audioFiles, imageFiles } from "~/lib/media-files";
@@ -92,21 +92,11 @@ export default function Upload({ loaderData, actionData }: Route.ComponentProps)
       <StudioHeader title="Upload Content">
         Publish a single, an album or merchandise. Fans can buy it as soon as it is released.
       </StudioHeader>
-      <nav aria-label="What to upload" className="mb-6 flex flex-wrap gap-2">
-        {kinds.map((entry) => (
-          <Link
-            key={entry.kind}
-            to={uploadPath(entry.kind)}
-            aria-current={entry.kind === kind ? "page" : undefined}
-            className={cx(
-              "rounded-full border px-4 py-2 text-sm font-semibold",
-              entry.kind === kind ? "border-accent bg-accent/15 text-ink" : "border-stage-600 text-ink-muted hover:text-ink",
-            )}
-          >
-            {entry.label}
-          </Link>
-        ))}
-      </nav>
+      <PillNav
+        label="What to upload"
+        className="mb-6"
+        items={kinds.map((entry) => ({ to: uploadPath(entry.kind), label: entry.label, current: entry.kind === kind }))}
+      />
       <Card className="max-w-2xl">
         <Form method="post" action={uploadPath(kind)} encType="multipart/form-data" noValidate className="grid gap-5">
           <FormAlert>{form.formError}</FormAlert>
@@ -118,17 +108,7 @@ export default function Upload({ loaderData, actionData }: Route.ComponentProps)
           {kind === "merch" ? (
             <>
               <Field label="Title" name="title" required defaultValue={form.text("title")} error={form.error("title")} />
-              <Field
-                label="Price (USD)"
-                name="price"
-                type="number"
-                inputMode="decimal"
-                min={0.99}
-                step={0.01}
-                required
-                defaultValue={form.text("price")}
-                error={form.error("price")}
-              />
+              <PriceField value={form.text("price")} error={form.error("price")} />
               <Field
                 label="Description"
                 name="description"
