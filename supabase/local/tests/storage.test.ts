@@ -38,8 +38,13 @@ function clientWith(token: string): SupabaseClient {
   });
 }
 
+/** An artist: our migrations let only artists write to the tracks bucket these tests use. */
 async function signedInUser(): Promise<User> {
-  const { id, claims } = await createUser(local.stack.db, {});
+  const { id, claims } = await createUser(local.stack.db, {
+    role: "artist",
+    artist_name: "Storage Tester",
+    paypal_email: "pay@example.test",
+  });
   const token = signJwt(claims, local.stack.config.jwtSecret);
   return { id, token, client: clientWith(token) };
 }
