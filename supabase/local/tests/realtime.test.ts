@@ -140,10 +140,11 @@ describe("postgres_changes", () => {
   });
 
   it("closes a channel whose token has expired instead of delivering to it", async () => {
-    const claims = { ...alice.claims, exp: Math.floor(Date.now() / 1000) + 1 };
+    // At least a second left to join (exp is in whole seconds), then past it.
+    const claims = { ...alice.claims, exp: Math.floor(Date.now() / 1000) + 2 };
     const shortLived = { ...alice, claims, token: signJwt(claims, local.stack.config.jwtSecret) };
     const inbox = await listen(await clientFor(shortLived));
-    await new Promise((resolve) => setTimeout(resolve, 2100));
+    await new Promise((resolve) => setTimeout(resolve, claims.exp * 1000 - Date.now() + 100));
     await insert(alice, "too late");
     await expect.poll(() => inbox.channel.state, { timeout: 5000 }).toBe("closed");
     expect(inbox.received).toEqual([]);
