@@ -159,7 +159,7 @@ export default function Upload({ loaderData, actionData }: Route.ComponentProps)
             formats={`${imageFiles.formats}; square, at least 400 × 400 px, looks best.`}
             error={form.error("artwork")}
           />
-          <SubmitButton action={uploadPath(kind)} pendingLabel="Publishing...">
+          <SubmitButton action="/dashboard/artist/upload" pendingLabel="Publishing...">
             Publish
           </SubmitButton>
         </Form>
