@@ -30,6 +30,25 @@ export const targets = {
 
 const demoArtist = "/artist/a1000000-0000-4000-8000-000000000012";
 const demoFan = "/fan/f0000000-0000-4000-8000-000000000001";
+/** Signed-in pages: their JavaScript is measured (their renders are personal, never cached). */
+const studioPages = ["/dashboard/artist/upload", "/dashboard/artist/tracks", "/dashboard/artist/media"];
+const demoArtistAccount = { email: "artist@example.com", password: "artist-demo-pass" };
+
+/** Signs in through the login form and returns the session cookies as a Cookie header. */
+async function signedInCookie(appUrl: string, { email, password }: { email: string; password: string }): Promise<string> {
+  const response = await fetch(new URL("/login", appUrl), {
+    method: "POST",
+    redirect: "manual",
+    body: new URLSearchParams({ email, password }),
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: appUrl.replace(/\/$/, "") },
+  });
+  if (response.status !== 302) throw new Error(`Signing in as ${email} answered ${response.status}`);
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(";")[0])
+    .join("; ");
+}
+
 export const catalogPages = ["/", "/discover", "/genres", "/artists", demoArtist, demoFan];
 const staticAsset = "/favicon.svg";
 // The cost every page pays before its own content: the shared layout around static text, no backend read.
@@ -135,6 +154,7 @@ export async function measureRoundTrips(appUrl: string, paths: string[]): Promis
 export async function measureRouteJavaScript(
   appUrl: string,
   paths: string[],
+  headers: Record<string, string> = {},
 ): Promise<Record<string, { total: number; framework: number }>> {
   const sizes = new Map<string, number>();
   const gzippedSize = async (src: string) => {
@@ -144,7 +164,7 @@ export async function measureRouteJavaScript(
   };
   const figures: Record<string, { total: number; framework: number }> = {};
   for (const path of paths) {
-    const html = await (await fetch(new URL(path, appUrl))).text();
+    const html = await (await fetch(new URL(path, appUrl), { headers })).text();
     const scripts = new Set([
       ...[...html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+\.js)"/g)].map((match) => match[1]!),
       ...[...html.matchAll(/import\("([^"]+\.js)"\)/g)].map((match) => match[1]!),
@@ -227,6 +247,7 @@ async function main() {
     const cached = await measureServerRenders(appUrl, catalogPages, { fresh: false });
     const roundTrips = await measureRoundTrips(appUrl, catalogPages);
     const javaScript = await measureRouteJavaScript(appUrl, catalogPages);
+    const studioJavaScript = await measureRouteJavaScript(appUrl, studioPages, { Cookie: await signedInCookie(appUrl, demoArtistAccount) });
     console.log("Lighthouse (mobile)…");
     const lighthouseScores = await measureLighthouse(appUrl, ["/", demoArtist]);
     console.log("Play latency on the track page (Chromium)…");
@@ -256,6 +277,12 @@ async function main() {
     console.log(
       `\nTargets: SSR p50 ≤ ${targets.ssrToStaticRatio}× the static asset; JS ≤ ${targets.routeJsKb} KB gz per route in all, of which the page's own ≤ ${targets.pageJsKb} KB; Lighthouse performance ≥ ${targets.lighthousePerformance}, accessibility ${targets.lighthouseAccessibility}.`,
     );
+    console.log(`\nThe artist studio (signed in as the demo artist): JS gz all / framework / page (≤ ${targets.pageJsKb} KB)\n`);
+    console.log("| page | JS gz: all / framework / page |\n|---|---|");
+    for (const path of studioPages) {
+      const js = studioJavaScript[path]!;
+      console.log(`| \`${path}\` | ${kb(js.total)} / ${kb(js.framework)} / ${kb(js.total - js.framework)} |`);
+    }
     printPlayback(playback);
     printPlayback(playbackOnMobile, mobileNetwork);
   } catch (error) {
