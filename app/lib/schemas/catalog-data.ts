@@ -1,11 +1,10 @@
 import * as v from "valibot";
+import { count, nullableText, numeric } from "./columns";
 
 // The shapes the catalog's page functions and views answer (supabase/migrations/*_catalog_pages.sql,
 // *_catalog_views.sql), checked once at the loader so a schema change fails a test, not a page. Loaders
 // parse with these; components import only the types.
 
-const nullableText = v.nullable(v.string());
-const count = v.pipe(v.number(), v.integer());
 const trackType = v.picklist(["album", "single", "other"]);
 
 /** An artist as every directory card shows them. */
@@ -126,7 +125,6 @@ export const ArtistSearchResultsSchema = v.array(
 export type ArtistSearchResult = v.InferOutput<typeof ArtistSearchResultsSchema>[number];
 
 /** The track page's track, with its artist. `price` and `duration_seconds` are numeric columns. */
-const numeric = v.pipe(v.union([v.number(), v.string()]), v.transform(Number), v.number());
 export const TrackPageSchema = v.object({
   id: v.string(),
   title: v.string(),
