@@ -16,7 +16,7 @@ export function PurchaseDialog({
   artworkUrl,
   price,
 }: {
-  ref: Ref<DialogHandle>;
+  ref?: Ref<DialogHandle>;
   open: boolean;
   onClose: () => void;
   title: string;

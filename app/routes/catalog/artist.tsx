@@ -1,5 +1,4 @@
-import { useRef } from "react";
-import { Link, useSearchParams } from "react-router";
+import { Link } from "react-router";
 import { Artwork, ProfileImage } from "~/components/catalog/artist-image";
 import { FollowButton, useFollow } from "~/components/catalog/follow-button";
 import { GenreList } from "~/components/catalog/genre-list";
@@ -10,11 +9,10 @@ import { artistPath, countOf, fanPath, groupReleases, isUuid, safeHttpUrl, socia
 import { formatDate, formatDuration, formatPrice } from "~/lib/format";
 import { publicPageHeaders } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
-import { revalidateUnlessOnlyBuyChanged } from "~/lib/revalidation";
+import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/buy-param";
 import { ArtistPageSchema, type ArtistMerch } from "~/lib/schemas/catalog-data";
 import { PurchaseDialog } from "~/components/track/purchase-dialog";
 import { LinkButton } from "~/components/ui/button";
-import type { DialogHandle } from "~/components/ui/dialog";
 import { notFound, readOrThrow } from "~/lib/backend.server";
 import { supabaseContext } from "~/lib/session.server";
 import { useOptionalUser } from "~/lib/use-user";
@@ -216,9 +214,8 @@ export default function Artist({ loaderData }: Route.ComponentProps) {
  * without JavaScript too.
  */
 function MerchSection({ merch, artistName }: { merch: ArtistMerch[]; artistName: string }) {
-  const [searchParams, setSearchParams] = useSearchParams();
-  const buying = merch.find((item) => item.id === searchParams.get("buy"));
-  const dialog = useRef<DialogHandle>(null);
+  const { buying: buyingId, closePurchase } = useBuyParam();
+  const buying = merch.find((item) => item.id === buyingId);
   return (
     <section aria-labelledby="merch" className="mt-10">
       <h2 id="merch" className="mb-4 text-2xl font-bold">
@@ -244,17 +241,8 @@ function MerchSection({ merch, artistName }: { merch: ArtistMerch[]; artistName:
         ))}
       </ul>
       <PurchaseDialog
-        ref={dialog}
         open={Boolean(buying)}
-        onClose={() =>
-          setSearchParams(
-            (params) => {
-              params.delete("buy");
-              return params;
-            },
-            { replace: true, preventScrollReset: true },
-          )
-        }
+        onClose={closePurchase}
         title={buying?.title ?? ""}
         artistName={artistName}
         artworkUrl={buying?.image_url ?? "/fallback-artwork.svg"}

@@ -1,5 +1,5 @@
 import { useRef, type ReactNode } from "react";
-import { Link, redirect, useSearchParams } from "react-router";
+import { Link, redirect } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { NotFound } from "~/components/not-found";
 import { Comments } from "~/components/track/comments";
@@ -17,7 +17,7 @@ import { formatDate, formatPrice, genreLabel, requestLocale } from "~/lib/format
 import { formError, parseForm, replyWith } from "~/lib/forms";
 import { requireUser } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
-import { revalidateUnlessOnlyBuyChanged } from "~/lib/revalidation";
+import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/buy-param";
 import { TrackCommentsSchema, TrackPageSchema, type TrackPage } from "~/lib/schemas/catalog-data";
 import { CommentSchema, DeleteCommentSchema } from "~/lib/schemas/comments";
 import { supabaseContext } from "~/lib/session.server";
@@ -116,25 +116,13 @@ const typeLabels: Record<TrackPage["type"], string> = { single: "Single", album:
 
 export default function TrackPage({ loaderData, actionData }: Route.ComponentProps) {
   const { track, comments, commentCount, commentsError, audio, locale, now } = loaderData;
-  const [searchParams, setSearchParams] = useSearchParams();
+  const { buying, closePurchase } = useBuyParam();
   const purchaseDialog = useRef<DialogHandle>(null);
   const hydrated = useHydrated();
   const user = useOptionalUser();
   const path = trackPath(track.id);
   const artworkUrl = track.artwork_url ?? "/fallback-artwork.svg";
   const buyLabel = `Buy Now - ${formatPrice(track.price)}`;
-
-  function closePurchase() {
-    if (searchParams.has("buy")) {
-      setSearchParams(
-        (params) => {
-          params.delete("buy");
-          return params;
-        },
-        { replace: true, preventScrollReset: true },
-      );
-    }
-  }
 
   return (
     <article>
@@ -231,7 +219,7 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
 
       <PurchaseDialog
         ref={purchaseDialog}
-        open={searchParams.get("buy") === "1"}
+        open={buying === "1"}
         onClose={closePurchase}
         title={track.title}
         artistName={track.artist.artist_name}
