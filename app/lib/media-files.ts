@@ -22,7 +22,7 @@ export type AudioType = { mime: "audio/mpeg" | "audio/wav" | "audio/aac" | "audi
 export type ImageType = { mime: "image/jpeg" | "image/png" | "image/webp"; extension: "jpg" | "png" | "webp" };
 
 /** How many leading bytes the checks below need. */
-export const sniffLength = 16;
+const sniffLength = 16;
 
 const ascii = (bytes: Uint8Array, start: number, text: string) =>
   [...text].every((character, index) => bytes[start + index] === character.charCodeAt(0));
@@ -51,15 +51,23 @@ export function sniffImage(bytes: Uint8Array): ImageType | null {
   return null;
 }
 
-/** A file's message, or null when it may be uploaded: the size first (what people can fix fastest). */
-export function audioFileProblem(size: number, head: Uint8Array): string | null {
-  if (size > audioFiles.maxBytes) return audioFiles.tooLarge;
-  return sniffAudio(head) ? null : audioFiles.invalidType;
+/** A file as judged: what it is, or the message to show beside its picker. */
+export type Judged<T> = { type: T; problem: null } | { type: null; problem: string };
+
+const headOf = async (file: Blob) => new Uint8Array(await file.slice(0, sniffLength).arrayBuffer());
+
+function judge<T>(size: number, type: T | null, limits: typeof audioFiles | typeof imageFiles): Judged<T> {
+  // The size first: it is what people can fix fastest.
+  if (size > limits.maxBytes) return { type: null, problem: limits.tooLarge };
+  return type ? { type, problem: null } : { type: null, problem: limits.invalidType };
 }
 
-export function imageFileProblem(size: number, head: Uint8Array): string | null {
-  if (size > imageFiles.maxBytes) return imageFiles.tooLarge;
-  return sniffImage(head) ? null : imageFiles.invalidType;
+export async function judgeAudio(file: Blob): Promise<Judged<AudioType>> {
+  return judge(file.size, sniffAudio(await headOf(file)), audioFiles);
+}
+
+export async function judgeImage(file: Blob): Promise<Judged<ImageType>> {
+  return judge(file.size, sniffImage(await headOf(file)), imageFiles);
 }
 
 /** Where an upload is stored: `{user id}/{timestamp}-{random}.{ext}` in the user's own folder. */

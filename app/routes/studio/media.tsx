@@ -15,7 +15,7 @@ import { storageErrorMessage } from "~/lib/errors";
 import { formatDate } from "~/lib/format";
 import { formError, formFields, parseForm, replyWith } from "~/lib/forms";
 import { requireArtist } from "~/lib/guards.server";
-import { imageFileProblem, imageFiles, sniffImage, sniffLength, storagePath } from "~/lib/media-files";
+import { imageFiles, judgeImage, storagePath } from "~/lib/media-files";
 import { pageMeta } from "~/lib/meta";
 import { RemoveMediaSchema } from "~/lib/schemas/studio";
 import { supabaseContext } from "~/lib/session.server";
@@ -90,10 +90,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const file = formData.get("file");
   if (!(file instanceof File) || file.size === 0)
     return replyWith({ fieldErrors: { file: "Please choose an image" }, formError: null, values: {} }, 400);
-  const head = new Uint8Array(await file.slice(0, sniffLength).arrayBuffer());
-  const problem = imageFileProblem(file.size, head);
-  if (problem) return replyWith({ fieldErrors: { file: problem }, formError: null, values: {} }, 400);
-  const type = sniffImage(head)!;
+  const { type, problem } = await judgeImage(file);
+  if (!type) return replyWith({ fieldErrors: { file: problem }, formError: null, values: {} }, 400);
   const { error } = await supabase.storage
     .from("artwork")
     .upload(storagePath(artist.id, type.extension), file, { contentType: type.mime, cacheControl: "3600", upsert: false });

@@ -1,6 +1,6 @@
 import { peakCount, waveformPeaks } from "../../../supabase/functions/_shared/waveform";
 import { databaseErrorMessage, storageErrorMessage } from "~/lib/errors";
-import { audioFileProblem, imageFileProblem, sniffAudio, sniffImage, sniffLength, storagePath, titleFromFileName } from "~/lib/media-files";
+import { judgeAudio, judgeImage, storagePath, titleFromFileName, type AudioType, type ImageType } from "~/lib/media-files";
 import type { FieldErrors } from "~/lib/forms";
 import type { SupabaseClient } from "~/lib/supabase.server";
 import { decodeWav } from "~/lib/wav";
@@ -26,30 +26,37 @@ type TrackFields = {
   description: string;
 };
 
-/** The files of the form, checked: messages by field ('artwork', 'audio'), or nothing wrong. */
-export async function checkFiles(kind: UploadKind, artwork: File | null, audio: File[]): Promise<FieldErrors> {
+export type CheckedFile<T> = { file: File; type: T };
+export type CheckedFiles = { artwork: CheckedFile<ImageType> | null; audio: CheckedFile<AudioType>[] };
+
+/**
+ * The files of the form, each judged by its bytes: what they are, and the messages by field ('artwork',
+ * 'audio') when something is wrong.
+ */
+export async function checkFiles(kind: UploadKind, artwork: File | null, audio: File[]): Promise<CheckedFiles & { errors: FieldErrors }> {
   const errors: FieldErrors = {};
+  const checked: CheckedFiles = { artwork: null, audio: [] };
   if (!artwork) errors.artwork = "Please upload artwork";
   else {
-    const problem = imageFileProblem(artwork.size, await head(artwork));
-    if (problem) errors.artwork = problem;
+    const judged = await judgeImage(artwork);
+    if (judged.type) checked.artwork = { file: artwork, type: judged.type };
+    else errors.artwork = judged.problem;
   }
-  if (kind === "merch") return errors;
+  if (kind === "merch") return { ...checked, errors };
   if (audio.length === 0) errors.audio = "Please upload at least one track";
   else if (kind === "single" && audio.length > 1) errors.audio = "Only one track can be uploaded for singles";
   else {
     for (const file of audio) {
-      const problem = audioFileProblem(file.size, await head(file));
-      if (problem) {
-        errors.audio = audio.length > 1 ? `${file.name}: ${problem}` : problem;
+      const judged = await judgeAudio(file);
+      if (!judged.type) {
+        errors.audio = audio.length > 1 ? `${file.name}: ${judged.problem}` : judged.problem;
         break;
       }
+      checked.audio.push({ file, type: judged.type });
     }
   }
-  return errors;
+  return { ...checked, errors };
 }
-
-const head = async (file: File) => new Uint8Array(await file.slice(0, sniffLength).arrayBuffer());
 
 /**
  * Stores the files and writes the release, as the artist (storage policies and row-level security
@@ -59,11 +66,11 @@ export async function publish(
   supabase: SupabaseClient,
   artistId: string,
   release: Release,
-  artwork: File,
-  audio: File[],
+  artwork: CheckedFile<ImageType>,
+  audio: CheckedFile<AudioType>[],
 ): Promise<string | null> {
   const stored: { bucket: "tracks" | "artwork"; path: string }[] = [];
-  const store = async (bucket: "tracks" | "artwork", file: File, type: { mime: string; extension: string }) => {
+  const store = async (bucket: "tracks" | "artwork", { file, type }: CheckedFile<{ mime: string; extension: string }>) => {
     const path = storagePath(artistId, type.extension);
     const { data, error } = await supabase.storage
       .from(bucket)
@@ -73,7 +80,7 @@ export async function publish(
     return path;
   };
   try {
-    const artworkPath = await store("artwork", artwork, sniffImage(await head(artwork))!);
+    const artworkPath = await store("artwork", artwork);
     const artworkUrl = supabase.storage.from("artwork").getPublicUrl(artworkPath).data.publicUrl;
     if (release.kind === "merch") {
       const { title, price, allowPayMore, description } = release.details;
@@ -84,15 +91,15 @@ export async function publish(
       return null;
     }
     const tracks = [];
-    for (const [index, file] of audio.entries()) {
-      const bytes = new Uint8Array(await file.arrayBuffer());
-      const path = await store("tracks", file, sniffAudio(bytes)!);
-      const decoded = decodeWav(bytes);
+    for (const [index, upload] of audio.entries()) {
+      const path = await store("tracks", upload);
+      const decoded = upload.type.mime === "audio/wav" ? decodeWav(new Uint8Array(await upload.file.arrayBuffer())) : null;
       tracks.push({
         file_url: path,
         peaks: decoded ? waveformPeaks(decoded.samples, peakCount) : null,
         duration_seconds: decoded ? Math.round(decoded.durationSeconds * 100) / 100 : null,
-        title: release.kind === "single" ? release.details.title : (release.details.trackTitles[index] ?? titleFromFileName(file.name)),
+        title:
+          release.kind === "single" ? release.details.title : (release.details.trackTitles[index] ?? titleFromFileName(upload.file.name)),
         track_number: release.kind === "album" ? index + 1 : null,
       });
     }

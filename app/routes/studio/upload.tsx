@@ -50,14 +50,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     .getAll("audio")
     .map(nonEmptyFile)
     .filter((file) => file !== null);
-  const fileErrors = await checkFiles(kind, artwork, audio);
+  const files = await checkFiles(kind, artwork, audio);
+  const fileErrors = files.errors;
 
   const submission = readRelease(kind, formData);
-  if (!submission.success || Object.keys(fileErrors).length > 0) {
+  if (!submission.success || !files.artwork || Object.keys(fileErrors).length > 0) {
     const reply: FormReply = submission.success ? { fieldErrors: {}, formError: null, values: submission.values } : submission.reply;
     return replyWith({ ...reply, fieldErrors: { ...reply.fieldErrors, ...fileErrors } }, 400);
   }
-  const problem = await publish(context.get(supabaseContext), artist.id, submission.release, artwork!, audio);
+  const problem = await publish(context.get(supabaseContext), artist.id, submission.release, files.artwork, files.audio);
   if (problem) return replyWith(formError(problem, submission.values), 400);
   throw redirect("/dashboard/artist/tracks", 303);
 }
