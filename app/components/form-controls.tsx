@@ -1,7 +1,9 @@
 import { useId, type ReactNode } from "react";
 import { Link, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
-import { FieldError } from "~/components/ui/field";
+import { Field, FieldError } from "~/components/ui/field";
+import { minimumPasswordLength } from "~/lib/constants";
+import type { formFields } from "~/lib/forms";
 import { cx } from "~/lib/cx";
 
 /** A form-wide message (e.g. wrong credentials), announced when it appears. */
@@ -126,5 +128,38 @@ export function HaveAccountLink() {
         Log in
       </Link>
     </p>
+  );
+}
+
+/** A new password and its confirmation (sign-up, reset), with the length rule stated. */
+export function NewPasswordFields({
+  form,
+  label = "Password",
+  confirmLabel = "Confirm password",
+}: {
+  form: ReturnType<typeof formFields>;
+  label?: string;
+  confirmLabel?: string;
+}) {
+  return (
+    <>
+      <Field
+        label={label}
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        hint={`At least ${minimumPasswordLength} characters.`}
+        error={form.error("password")}
+      />
+      <Field
+        label={confirmLabel}
+        name="confirmPassword"
+        type="password"
+        autoComplete="new-password"
+        required
+        error={form.error("confirmPassword")}
+      />
+    </>
   );
 }

@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import { AuthShell } from "~/components/auth-shell";
-import { FormAlert, GenrePicker, HaveAccountLink, SubmitButton, TermsCheckbox } from "~/components/form-controls";
+import { FormAlert, GenrePicker, HaveAccountLink, SubmitButton, TermsCheckbox, NewPasswordFields } from "~/components/form-controls";
 import { Field, Label, Textarea } from "~/components/ui/field";
 import { artistShare, genres } from "~/lib/constants";
 import { formFields, parseForm, replyWith } from "~/lib/forms";
@@ -62,23 +62,7 @@ export default function ArtistSignUp({ actionData }: Route.ComponentProps) {
           defaultValue={form.text("email")}
           error={form.error("email")}
         />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          hint="At least 8 characters."
-          error={form.error("password")}
-        />
-        <Field
-          label="Confirm password"
-          name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
-          required
-          error={form.error("confirmPassword")}
-        />
+        <NewPasswordFields form={form} />
         <Field
           label="Artist name"
           name="artistName"

@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import { AuthShell } from "~/components/auth-shell";
-import { FormAlert, GenrePicker, HaveAccountLink, SubmitButton, TermsCheckbox } from "~/components/form-controls";
+import { FormAlert, GenrePicker, HaveAccountLink, SubmitButton, TermsCheckbox, NewPasswordFields } from "~/components/form-controls";
 import { Field } from "~/components/ui/field";
 import { genres } from "~/lib/constants";
 import { formFields, parseForm, replyWith } from "~/lib/forms";
@@ -54,23 +54,7 @@ export default function FanSignUp({ actionData }: Route.ComponentProps) {
           defaultValue={form.text("username")}
           error={form.error("username")}
         />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          hint="At least 8 characters."
-          error={form.error("password")}
-        />
-        <Field
-          label="Confirm password"
-          name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
-          required
-          error={form.error("confirmPassword")}
-        />
+        <NewPasswordFields form={form} />
         <GenrePicker name="favoriteGenres" legend="Favorite genres (optional)" options={genres} selected={form.list("favoriteGenres")} />
         <TermsCheckbox defaultChecked={form.checked("terms")} error={form.error("terms")} />
         <SubmitButton action="/register/fan" pendingLabel="Creating Account...">

@@ -1,8 +1,7 @@
 import { Form, Link, redirect } from "react-router";
 import { AuthShell } from "~/components/auth-shell";
-import { FormAlert, SubmitButton } from "~/components/form-controls";
+import { FormAlert, SubmitButton, NewPasswordFields } from "~/components/form-controls";
 import { LinkButton } from "~/components/ui/button";
-import { Field } from "~/components/ui/field";
 import { passwordResetErrorMessage } from "~/lib/errors";
 import { formError, formFields, parseForm, replyWith } from "~/lib/forms";
 import { pageMeta } from "~/lib/meta";
@@ -66,23 +65,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
     <AuthShell title="Choose a new password" subtitle="Pick something you haven't used here before.">
       <Form method="post" action="/reset-password" noValidate className="grid gap-5">
         <FormAlert>{form.formError}</FormAlert>
-        <Field
-          label="New password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required
-          hint="At least 8 characters."
-          error={form.error("password")}
-        />
-        <Field
-          label="Confirm new password"
-          name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
-          required
-          error={form.error("confirmPassword")}
-        />
+        <NewPasswordFields form={form} label="New password" confirmLabel="Confirm new password" />
         <SubmitButton action="/reset-password" pendingLabel="Saving...">
           Save new password
         </SubmitButton>

@@ -63,21 +63,22 @@ export async function action({ request, context }: Route.ActionArgs) {
   throw redirect("/dashboard/artist/tracks", 303);
 }
 
+type Checked = { success: true; release: Release; values: FormValues } | { success: false; reply: FormReply };
+
 /** The form's fields, checked with the schema of its kind. */
-function readRelease(
-  kind: UploadKind,
-  formData: FormData,
-): { success: true; release: Release; values: FormValues } | { success: false; reply: FormReply } {
-  if (kind === "merch") {
-    const submission = parseForm(MerchUploadSchema, formData);
-    return submission.success ? { success: true, release: { kind, details: submission.value }, values: submission.values } : submission;
-  }
+function readRelease(kind: UploadKind, formData: FormData): Checked {
+  if (kind === "merch") return released(parseForm(MerchUploadSchema, formData), (details) => ({ kind, details }));
   if (kind === "album") {
-    const submission = parseForm(AlbumUploadSchema, formData, { arrays: ["trackTitles"] });
-    return submission.success ? { success: true, release: { kind, details: submission.value }, values: submission.values } : submission;
+    return released(parseForm(AlbumUploadSchema, formData, { arrays: ["trackTitles"] }), (details) => ({ kind, details }));
   }
-  const submission = parseForm(TrackDetailsSchema, formData);
-  return submission.success ? { success: true, release: { kind, details: submission.value }, values: submission.values } : submission;
+  return released(parseForm(TrackDetailsSchema, formData), (details) => ({ kind, details }));
+}
+
+function released<T>(
+  submission: { success: true; value: T; values: FormValues } | { success: false; reply: FormReply },
+  release: (value: T) => Release,
+): Checked {
+  return submission.success ? { success: true, release: release(submission.value), values: submission.values } : submission;
 }
 
 function nonEmptyFile(value: FormDataEntryValue | null): File | null {
