@@ -27,44 +27,31 @@ export class Visitor {
     }
   }
 
-  async get(path: string) {
+  /** One request as this browser: its cookies and address sent, the cookies it gets back kept. */
+  private async send(path: string, init: RequestInit = {}, headers: Record<string, string> = {}) {
     const response = await fetch(new URL(path, appUrl), {
+      ...init,
       redirect: "manual",
-      headers: { Cookie: this.cookieHeader(), "CF-Connecting-IP": this.address },
+      headers: { Cookie: this.cookieHeader(), "CF-Connecting-IP": this.address, ...headers },
     });
     this.remember(response);
     return { response, html: await response.text() };
+  }
+
+  get(path: string) {
+    return this.send(path);
   }
 
   /** A form with files (`enctype="multipart/form-data"`), as the browser posts it. */
-  async postMultipart(path: string, body: FormData) {
-    const response = await fetch(new URL(path, appUrl), {
-      method: "POST",
-      redirect: "manual",
-      body,
-      headers: { Cookie: this.cookieHeader(), "CF-Connecting-IP": this.address },
-    });
-    this.remember(response);
-    return { response, html: await response.text() };
+  postMultipart(path: string, body: FormData) {
+    return this.send(path, { method: "POST", body });
   }
 
   /** `headers` adds to what the browser sends, e.g. the `Origin` of the page the form was on. */
-  async post(path: string, fields: Record<string, string | string[]>, headers: Record<string, string> = {}) {
+  post(path: string, fields: Record<string, string | string[]>, headers: Record<string, string> = {}) {
     const body = new URLSearchParams();
     for (const [name, value] of Object.entries(fields)) for (const item of ([] as string[]).concat(value)) body.append(name, item);
-    const response = await fetch(new URL(path, appUrl), {
-      method: "POST",
-      redirect: "manual",
-      body,
-      headers: {
-        Cookie: this.cookieHeader(),
-        "Content-Type": "application/x-www-form-urlencoded",
-        "CF-Connecting-IP": this.address,
-        ...headers,
-      },
-    });
-    this.remember(response);
-    return { response, html: await response.text() };
+    return this.send(path, { method: "POST", body }, { "Content-Type": "application/x-www-form-urlencoded", ...headers });
   }
 }
 
