@@ -14,6 +14,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { availableParallelism } from "node:os";
 import pg from "pg";
+import { encodeWav } from "../supabase/local/media/audio.ts";
 import { startLocalStack, type LocalStack } from "../supabase/local/server.ts";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "./lib/postgres.ts";
 
@@ -263,24 +264,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 // A tenth of a second of silence: a valid WAV file the tracks bucket accepts.
-function wav(): Uint8Array<ArrayBuffer> {
-  const rate = 8000;
-  const samples = rate / 10;
-  const buffer = Buffer.alloc(44 + samples * 2);
-  buffer.write("RIFF", 0);
-  buffer.writeUInt32LE(36 + samples * 2, 4);
-  buffer.write("WAVEfmt ", 8);
-  buffer.writeUInt32LE(16, 16);
-  buffer.writeUInt16LE(1, 20);
-  buffer.writeUInt16LE(1, 22);
-  buffer.writeUInt32LE(rate, 24);
-  buffer.writeUInt32LE(rate * 2, 28);
-  buffer.writeUInt16LE(2, 32);
-  buffer.writeUInt16LE(16, 34);
-  buffer.write("data", 36);
-  buffer.writeUInt32LE(samples * 2, 40);
-  return new Uint8Array(buffer);
-}
+const wav = () => encodeWav(new Float32Array(800), 8000);
 
 function printTable(rows: Row[]): void {
   const header = ["backend", "scenario", "requests", "req/s", "p50 ms", "p99 ms"];

@@ -3,12 +3,11 @@ import { after, before, describe, test } from "node:test";
 import { createClient } from "@supabase/supabase-js";
 import type { Browser, Page } from "playwright-core";
 import { localDefaults } from "../../supabase/local/config.ts";
+import { tinyPng } from "../support/media.ts";
 import { currentPath, expectNoAxeViolations, hydrated, launchBrowser, logIn, newPage, supabaseUrl } from "./support/browser.ts";
 
 const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
 const paperLanterns = "a1000000-0000-4000-8000-000000000012";
-// A 1×1 PNG.
-const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 
 let browser: Browser;
 before(async () => {
@@ -97,7 +96,7 @@ for (const javaScriptEnabled of [true, false]) {
         await hydrated(page);
         await expectNoAxeViolations(page);
       }
-      await page.getByLabel("Upload an image").setInputFiles({ name: "poster.png", mimeType: "image/png", buffer: png });
+      await page.getByLabel("Upload an image").setInputFiles({ name: "poster.png", mimeType: "image/png", buffer: Buffer.from(tinyPng) });
       await page.getByRole("button", { name: "Upload", exact: true }).click();
       await page.getByRole("navigation", { name: "View" }).getByRole("link", { name: "List" }).click();
       await page.waitForURL("**/dashboard/artist/media?view=list");

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
+import { tinyPng, toneWav } from "../support/media.ts";
 import { expectNoAxeViolations, hydrated, launchBrowser, newPage, uniqueEmail } from "./support/browser.ts";
 
 let browser: Browser;
@@ -14,29 +15,8 @@ after(async () => {
   await browser?.close();
 });
 
-/** Two seconds of a mono 16-bit tone as a WAV file. */
-function wav(seconds = 2, sampleRate = 8000): Buffer {
-  const frames = seconds * sampleRate;
-  const bytes = Buffer.alloc(44 + frames * 2);
-  bytes.write("RIFF", 0, "ascii");
-  bytes.writeUInt32LE(36 + frames * 2, 4);
-  bytes.write("WAVEfmt ", 8, "ascii");
-  bytes.writeUInt32LE(16, 16);
-  bytes.writeUInt16LE(1, 20);
-  bytes.writeUInt16LE(1, 22);
-  bytes.writeUInt32LE(sampleRate, 24);
-  bytes.writeUInt32LE(sampleRate * 2, 28);
-  bytes.writeUInt16LE(2, 32);
-  bytes.writeUInt16LE(16, 34);
-  bytes.write("data", 36, "ascii");
-  bytes.writeUInt32LE(frames * 2, 40);
-  for (let frame = 0; frame < frames; frame++) bytes.writeInt16LE(Math.round(Math.sin(frame / 6) * 12000), 44 + frame * 2);
-  return bytes;
-}
-
-const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
-const audioFile = (name: string) => ({ name, mimeType: "audio/wav", buffer: wav() });
-const artworkFile = { name: "cover.png", mimeType: "image/png", buffer: png };
+const audioFile = (name: string) => ({ name, mimeType: "audio/wav", buffer: Buffer.from(toneWav(2)) });
+const artworkFile = { name: "cover.png", mimeType: "image/png", buffer: Buffer.from(tinyPng) };
 
 async function signUpAsArtist(page: Page, name: string) {
   await page.goto("/register/artist");

@@ -4,6 +4,7 @@
 import { createClient } from "@supabase/supabase-js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { localDefaults } from "../../supabase/local/config.ts";
+import { tinyPng, toneWav } from "../support/media.ts";
 import { Visitor, inputValue, signedIn, supabaseUrl, text } from "./support.ts";
 
 const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
@@ -33,35 +34,6 @@ beforeAll(async () => {
   artistId = data!.id;
 });
 
-/** A short mono 16-bit PCM WAV: a rising tone, so its waveform is not flat. */
-function wav(seconds = 0.5, sampleRate = 8000) {
-  const frames = Math.round(seconds * sampleRate);
-  const bytes = new Uint8Array(44 + frames * 2);
-  const view = new DataView(bytes.buffer);
-  const ascii = (at: number, text: string) => [...text].forEach((character, index) => (bytes[at + index] = character.charCodeAt(0)));
-  ascii(0, "RIFF");
-  view.setUint32(4, 36 + frames * 2, true);
-  ascii(8, "WAVE");
-  ascii(12, "fmt ");
-  view.setUint32(16, 16, true);
-  view.setUint16(20, 1, true);
-  view.setUint16(22, 1, true);
-  view.setUint32(24, sampleRate, true);
-  view.setUint32(28, sampleRate * 2, true);
-  view.setUint16(32, 2, true);
-  view.setUint16(34, 16, true);
-  ascii(36, "data");
-  view.setUint32(40, frames * 2, true);
-  for (let frame = 0; frame < frames; frame++) {
-    view.setInt16(44 + frame * 2, Math.round(Math.sin(frame / 4) * (frame / frames) * 32000), true);
-  }
-  return bytes;
-}
-
-// A 1×1 PNG.
-const png = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="), (c) =>
-  c.charCodeAt(0),
-);
 const htmlPage = new TextEncoder().encode("<!doctype html><script>alert(document.cookie)</script>");
 
 function form(
@@ -76,7 +48,7 @@ function form(
 }
 
 const details = { genre: "Folk", price: "1.49", releaseDate: "2026-01-05", description: "Recorded in the kitchen" };
-const artwork = [{ name: "cover.png", bytes: png, type: "image/png" }];
+const artwork = [{ name: "cover.png", bytes: tinyPng, type: "image/png" }];
 
 async function storedObjects(bucket: "tracks" | "artwork") {
   const { data } = await admin.storage.from(bucket).list(artistId);
@@ -106,7 +78,7 @@ describe("the upload form without JavaScript", () => {
   });
 
   it("takes one track only for a single", async () => {
-    const audio = [1, 2].map((n) => ({ name: `take-${n}.wav`, bytes: wav(), type: "audio/wav" }));
+    const audio = [1, 2].map((n) => ({ name: `take-${n}.wav`, bytes: toneWav(0.5), type: "audio/wav" }));
     const { html } = await artist.postMultipart(
       "/dashboard/artist/upload?type=single",
       form({ title: "Two Takes", ...details }, { audio, artwork }),
@@ -138,7 +110,7 @@ describe("the upload form without JavaScript", () => {
       "/dashboard/artist/upload?type=single",
       form(
         { title: "Kitchen Song", ...details, allowPayMore: "on" },
-        { audio: [{ name: "kitchen.wav", bytes: wav(), type: "audio/wav" }], artwork },
+        { audio: [{ name: "kitchen.wav", bytes: toneWav(0.5), type: "audio/wav" }], artwork },
       ),
     );
     expect(response.status).toBe(303);
@@ -157,7 +129,7 @@ describe("the upload form without JavaScript", () => {
   });
 
   it("publishes an album's tracks together, numbered in the order chosen and titled from their files", async () => {
-    const audio = ["01_Morning.wav", "02_Evening.wav"].map((name) => ({ name, bytes: wav(0.25), type: "audio/wav" }));
+    const audio = ["01_Morning.wav", "02_Evening.wav"].map((name) => ({ name, bytes: toneWav(0.25), type: "audio/wav" }));
     const { response } = await artist.postMultipart(
       "/dashboard/artist/upload?type=album",
       form({ albumTitle: "Small Hours", ...details }, { audio, artwork }),
@@ -217,7 +189,7 @@ describe("the Media Manager", () => {
     const before = (await storedObjects("artwork")).length;
     const uploaded = await artist.postMultipart(
       `${media}?view=list`,
-      form({ intent: "upload" }, { file: [{ name: "photo.png", bytes: png, type: "image/png" }] }),
+      form({ intent: "upload" }, { file: [{ name: "photo.png", bytes: tinyPng, type: "image/png" }] }),
     );
     expect(uploaded.response.status).toBe(303);
     expect(uploaded.response.headers.get("location")).toBe(`${media}?view=list`);

@@ -653,7 +653,7 @@ class Song {
 }
 
 /** 16-bit mono PCM WAV bytes for samples in [-1, 1]. */
-export function encodeWav(samples: Float32Array, rate = sampleRate): Uint8Array {
+export function encodeWav(samples: Float32Array, rate = sampleRate): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(44 + samples.length * 2);
   const view = new DataView(bytes.buffer);
   const text = (offset: number, value: string) => {
