@@ -16,6 +16,7 @@ import * as rest from "./rest/handler.ts";
 import { SchemaCache } from "./schema-cache.ts";
 import { seedMedia } from "./seed-media.ts";
 import * as storage from "./storage/handler.ts";
+import { closeResumable, resumablePath } from "./storage/resumable.ts";
 
 // One HTTP server in front of every service, routed by the same prefixes as Supabase's API gateway.
 
@@ -101,6 +102,7 @@ export async function startLocalStack(
     await functions.stopFunctions(stack);
     await realtimeServer.close();
     server.closeAllConnections();
+    closeResumable(stack);
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await db.close();
   };
@@ -164,6 +166,17 @@ async function toWebRequest(req: IncomingMessage, url: URL): Promise<Request> {
   // The socket's address, for per-client limits; never what the client claims in this header.
   headers.set("x-local-client-ip", req.socket.remoteAddress ?? "local");
   const method = req.method ?? "GET";
+  // A resumable upload's chunk is read as it arrives, so the bytes before a dropped connection are kept.
+  if (url.pathname.startsWith(resumablePath) && method !== "GET" && method !== "HEAD") {
+    // Node needs `duplex` for a streamed body; the DOM typings do not list it.
+    const streamed: RequestInit & { duplex: "half" } = {
+      method,
+      headers,
+      body: Readable.toWeb(req) as globalThis.ReadableStream,
+      duplex: "half",
+    };
+    return new Request(url, streamed);
+  }
   const chunks: Buffer[] = [];
   if (method !== "GET" && method !== "HEAD") for await (const chunk of req) chunks.push(chunk);
   return new Request(url, {

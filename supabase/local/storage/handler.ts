@@ -5,6 +5,7 @@ import { listObjects, removeMany, removeOne } from "./remove-and-list.ts";
 import { signMany, signOne } from "./signed-urls.ts";
 import { storageError } from "./shared.ts";
 import { target, upload } from "./uploads.ts";
+import { handleResumable } from "./resumable.ts";
 
 // Storage: the part of Supabase Storage's REST API that storage-js uses. Object bytes live on disk under
 // <dataDir>/storage/<bucket>/<name> (in memory when the stack has no data dir); each object's metadata is
@@ -21,6 +22,7 @@ export async function handle(req: Request, stack: Stack, subpath: string): Promi
   const method = req.method === "HEAD" ? "GET" : req.method;
   if (resource === "object") return objectRoute(req, stack, method, segments, url.searchParams);
   if (resource === "bucket") return bucketRoute(req, stack, method, segments);
+  if (resource === "upload" && segments[0] === "resumable") return handleResumable(req, stack);
   throw storageError(404, "NotFound", `Route ${req.method}:${subpath} not found`, "Not Found");
 }
 

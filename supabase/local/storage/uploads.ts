@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
-import { json, type Stack } from "../context.ts";
+import { json, type Claims, type Stack } from "../context.ts";
 import type { Db } from "../db.ts";
 import { asCaller, caller, findBucket, noSuchKey, storageError } from "./shared.ts";
 import { filesOf } from "./files.ts";
@@ -52,15 +52,24 @@ export function isValidKey(key: string): boolean {
   return /^[\w/!\-.*'() &$@=;:+,?]+$/.test(key) && key.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
 }
 
-export async function upload(
-  req: Request,
-  stack: Stack,
-  { bucket: bucketId, name }: Target,
-  mode: { upsert?: boolean; update?: boolean },
-): Promise<Response> {
+export async function upload(req: Request, stack: Stack, object: Target, mode: { upsert?: boolean; update?: boolean }): Promise<Response> {
   const claims = caller(req, stack);
-  const bucket = await findBucket(stack.db, bucketId);
   const file = await incomingFile(req);
+  const id = await storeObject(stack, claims, object, file, mode);
+  return json({ Id: id, Key: `${object.bucket}/${object.name}` });
+}
+
+export type IncomingFile = { bytes: Uint8Array<ArrayBuffer>; mimetype: string; cacheControl: string; userMetadata: unknown };
+
+/** Saves a whole file as the caller: a plain upload, or the last chunk of a resumable one. */
+export async function storeObject(
+  stack: Stack,
+  claims: Claims,
+  { bucket: bucketId, name }: Target,
+  file: IncomingFile,
+  mode: { upsert?: boolean; update?: boolean },
+): Promise<string> {
+  const bucket = await findBucket(stack.db, bucketId);
   const metadata: ObjectMetadata = {
     eTag: `"${createHash("md5").update(file.bytes).digest("hex")}"`,
     size: file.bytes.length,
@@ -74,20 +83,19 @@ export async function upload(
   const ownerUuid = owner && /^[0-9a-f-]{36}$/i.test(owner) ? owner : null;
   const values = [bucketId, name, ownerUuid, owner, metadata, file.userMetadata];
 
-  const id = await asCaller(stack, claims, async (tx) => {
+  return asCaller(stack, claims, async (tx) => {
     // The policies decide first, as on Supabase, then the bucket's limits; only then are bytes written.
     const id = await saveObjectRow(tx, mode, values);
     checkLimits(bucket, file.mimetype, file.bytes.length);
     await filesOf(stack).write(bucketId, name, file.bytes);
     return id;
   });
-  return json({ Id: id, Key: `${bucketId}/${name}` });
 }
 
 // Values: bucket, name, owner (uuid), owner_id (text), metadata, user_metadata. A plain upload needs only
 // the insert policy (hence no RETURNING, which would need select too); an upsert needs insert, select and
 // update; an update needs update.
-async function saveObjectRow(tx: Db, mode: { upsert?: boolean; update?: boolean }, values: unknown[]): Promise<string> {
+export async function saveObjectRow(tx: Db, mode: { upsert?: boolean; update?: boolean }, values: unknown[]): Promise<string> {
   if (mode.update) {
     const updated = await tx.query<{ id: string }>(
       `update storage.objects set owner = $3, owner_id = $4, metadata = $5, user_metadata = $6,
@@ -118,8 +126,6 @@ async function saveObjectRow(tx: Db, mode: { upsert?: boolean; update?: boolean 
   );
   return id;
 }
-
-type IncomingFile = { bytes: Uint8Array<ArrayBuffer>; mimetype: string; cacheControl: string; userMetadata: unknown };
 
 // storage-js sends either the raw bytes (Content-Type and Cache-Control headers) or multipart form data
 // (a `cacheControl` field and the file as a part with an empty field name).
@@ -159,7 +165,7 @@ function decodeMetadata(value: unknown, encoding: "base64" | "utf8"): unknown {
 
 // The bucket's limits apply to the declared type (header, part type or contentType field), never to
 // the bytes, as on Supabase. Wildcards like `audio/*` match a whole type.
-function checkLimits(bucket: BucketRow, mimetype: string, size: number): void {
+export function checkLimits(bucket: BucketRow, mimetype: string, size: number): void {
   const allowed = bucket.allowed_mime_types ?? [];
   if (allowed.length > 0 && !allowed.some((pattern) => mimeMatches(pattern, mimetype))) {
     throw storageError(415, "InvalidMimeType", `mime type ${mimetype} is not supported`, "invalid_mime_type");

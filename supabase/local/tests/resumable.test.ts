@@ -1,0 +1,161 @@
+// The local stack's resumable uploads (TUS), driven by the real tus-js-client as Supabase's docs use it,
+// against the real buckets and storage policies from our migrations.
+import { createClient, type SupabaseClient } from "@supabase/supabase-js";
+import { Upload, type HttpRequest } from "tus-js-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signJwt } from "../jwt.ts";
+import type { LocalStack } from "../server.ts";
+import { createUser, startTestStack } from "../testing.ts";
+
+let local: LocalStack;
+type User = { id: string; token: string; client: SupabaseClient };
+let artist: User;
+let otherArtist: User;
+let fan: User;
+
+const chunkSize = 64 * 1024;
+const audio = new Uint8Array(Array.from({ length: chunkSize * 3 + 1000 }, (_, i) => (i * 7) % 256));
+
+beforeAll(async () => {
+  local = await startTestStack({ seed: false });
+  artist = await user({ role: "artist", artist_name: "Resumable Tester", paypal_email: "pay@example.test" });
+  otherArtist = await user({ role: "artist", artist_name: "Other Tester", paypal_email: "pay2@example.test" });
+  fan = await user({ role: "fan", username: `fan${Date.now()}` });
+});
+
+afterAll(async () => {
+  await local?.close();
+});
+
+async function user(metadata: Record<string, unknown>): Promise<User> {
+  const { id, claims } = await createUser(local.stack.db, metadata);
+  const token = signJwt(claims, local.stack.config.jwtSecret);
+  const client = createClient(local.url, local.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    global: { headers: { Authorization: `Bearer ${token}` } },
+  });
+  return { id, token, client };
+}
+
+type Sent = { method: string; offset: number | null; bytes: number };
+
+/** An upload as the Supabase docs write it, recording what each request sent. */
+function resumable(
+  token: string,
+  bytes: Uint8Array,
+  metadata: Record<string, string>,
+  options: { uploadUrl?: string; onChunk?: (upload: Upload, sent: number) => void } = {},
+) {
+  const sent: Sent[] = [];
+  let upload: Upload;
+  const done = new Promise<{ url: string | null }>((resolve, reject) => {
+    upload = new Upload(Buffer.from(bytes), {
+      endpoint: `${local.url}/storage/v1/upload/resumable`,
+      uploadUrl: options.uploadUrl,
+      headers: { authorization: `Bearer ${token}`, apikey: local.anonKey },
+      metadata: { cacheControl: "3600", ...metadata },
+      chunkSize,
+      retryDelays: [],
+      removeFingerprintOnSuccess: true,
+      onBeforeRequest(request: HttpRequest) {
+        const offset = request.getHeader("Upload-Offset");
+        sent.push({ method: request.getMethod(), offset: offset === undefined ? null : Number(offset), bytes: 0 });
+      },
+      onAfterResponse(request: HttpRequest) {
+        const last = sent.at(-1);
+        if (last && request.getMethod() === "PATCH") last.bytes = chunkSize;
+      },
+      onChunkComplete(_size, sentBytes) {
+        options.onChunk?.(upload, sentBytes);
+      },
+      onSuccess: () => resolve({ url: upload.url }),
+      onError: reject,
+    });
+    upload.start();
+  });
+  return { done, sent, upload: () => upload };
+}
+
+async function download(path: string, bucket = "tracks") {
+  const response = await fetch(`${local.url}/storage/v1/object/${bucket}/${path}`, {
+    headers: { Authorization: `Bearer ${artist.token}`, apikey: local.anonKey },
+  });
+  return { status: response.status, response, bytes: new Uint8Array(await response.arrayBuffer()) };
+}
+
+describe("resumable uploads", () => {
+  it("stores the file in chunks under the artist's folder, with its type and cache control", async () => {
+    const path = `${artist.id}/${Date.now()}-whole.mp3`;
+    const { done, sent } = resumable(artist.token, audio, { bucketName: "tracks", objectName: path, contentType: "audio/mpeg" });
+    const { url } = await done;
+    expect(url).toMatch(new RegExp(`^${local.url}/storage/v1/upload/resumable/[\\w-]+$`));
+    expect(Buffer.from(url!.split("/").at(-1)!, "base64url").toString()).toMatch(new RegExp(`^tracks/${path}/[0-9a-f-]{36}$`));
+    expect(sent.filter((request) => request.method === "PATCH").map((request) => request.offset)).toEqual([
+      0,
+      chunkSize,
+      chunkSize * 2,
+      chunkSize * 3,
+    ]);
+
+    const stored = await download(path);
+    expect(stored.status).toBe(200);
+    expect(stored.bytes).toEqual(audio);
+    expect(stored.response.headers.get("content-type")).toBe("audio/mpeg");
+    expect(stored.response.headers.get("cache-control")).toBe("max-age=3600");
+  });
+
+  it("resumes a stopped upload from the server's offset, not from zero, and no object exists before the last byte", async () => {
+    const path = `${artist.id}/${Date.now()}-resumed.mp3`;
+    const metadata = { bucketName: "tracks", objectName: path, contentType: "audio/mpeg" };
+    let stopped = () => {};
+    const stoppedAfterTwoChunks = new Promise<void>((resolve) => (stopped = resolve));
+    const first = resumable(artist.token, audio, metadata, {
+      onChunk: (upload, sentBytes) => {
+        if (sentBytes >= chunkSize * 2) void upload.abort().then(stopped);
+      },
+    });
+    await stoppedAfterTwoChunks;
+    expect((await local.stack.db.query("select 1 from storage.objects where name = $1", [path])).rows).toEqual([]);
+    expect((await download(path)).status).toBe(400);
+
+    const second = resumable(artist.token, audio, metadata, { uploadUrl: first.upload().url! });
+    await second.done;
+    expect(second.sent[0]).toMatchObject({ method: "HEAD" });
+    expect(second.sent.filter((request) => request.method === "PATCH").map((request) => request.offset)).toEqual([
+      chunkSize * 2,
+      chunkSize * 3,
+    ]);
+    expect((await download(path)).bytes).toEqual(audio);
+  });
+
+  it("refuses another artist's folder, a fan and a visitor, and stores nothing", async () => {
+    const path = `${artist.id}/${Date.now()}-intruder.mp3`;
+    const metadata = { bucketName: "tracks", objectName: path, contentType: "audio/mpeg" };
+    await expect(resumable(otherArtist.token, audio, metadata).done).rejects.toThrow(/response code: 403.*row-level security/s);
+    const fanPath = `${fan.id}/${Date.now()}-fan.mp3`;
+    await expect(resumable(fan.token, audio, { ...metadata, objectName: fanPath }).done).rejects.toThrow(/response code: 403/);
+    await expect(resumable(local.anonKey, audio, metadata).done).rejects.toThrow(/response code: 403/);
+    const { rows } = await local.stack.db.query("select 1 from storage.objects where name in ($1, $2)", [path, fanPath]);
+    expect(rows).toEqual([]);
+  });
+
+  it("holds the bucket's limits: declared type, size, and no overwrite", async () => {
+    const base = `${artist.id}/${Date.now()}`;
+    await expect(
+      resumable(artist.token, audio, { bucketName: "tracks", objectName: `${base}-page.mp3`, contentType: "text/html" }).done,
+    ).rejects.toThrow(/response code: 415.*mime type text\/html is not supported/s);
+    await expect(
+      resumable(artist.token, new Uint8Array(5 * 1024 * 1024 + 1), {
+        bucketName: "artwork",
+        objectName: `${base}.png`,
+        contentType: "image/png",
+      }).done,
+    ).rejects.toThrow(/response code: 413/);
+
+    const path = `${base}-twice.mp3`;
+    await resumable(artist.token, audio, { bucketName: "tracks", objectName: path, contentType: "audio/mpeg" }).done;
+    await expect(
+      resumable(artist.token, audio, { bucketName: "tracks", objectName: path, contentType: "audio/mpeg" }).done,
+    ).rejects.toThrow(/response code: 409/);
+  });
+});
