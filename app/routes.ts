@@ -15,6 +15,8 @@ export default [
   route("track/:id/play", "routes/catalog/track-play.ts"),
   // Resource route: every Follow button posts here.
   route("artist/:id/follow", "routes/catalog/follow.ts"),
+  // Resource route: the upload form's resumable uploads (TUS), passed on to Storage.
+  route("dashboard/artist/upload/resumable/:uploadId?", "routes/studio/resumable-upload.ts"),
   layout("routes/_layout.tsx", [
     index("routes/catalog/home.tsx"),
     route("about", "routes/site/about.tsx"),

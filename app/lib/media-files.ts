@@ -21,8 +21,34 @@ export const imageFiles = {
 export type AudioType = { mime: "audio/mpeg" | "audio/wav" | "audio/aac" | "audio/ogg"; extension: "mp3" | "wav" | "aac" | "ogg" };
 export type ImageType = { mime: "image/jpeg" | "image/png" | "image/webp"; extension: "jpg" | "png" | "webp" };
 
+const audioTypes: AudioType[] = [
+  { mime: "audio/mpeg", extension: "mp3" },
+  { mime: "audio/wav", extension: "wav" },
+  { mime: "audio/aac", extension: "aac" },
+  { mime: "audio/ogg", extension: "ogg" },
+];
+const imageTypes: ImageType[] = [
+  { mime: "image/jpeg", extension: "jpg" },
+  { mime: "image/png", extension: "png" },
+  { mime: "image/webp", extension: "webp" },
+];
+
+export type UploadBucket = "tracks" | "artwork";
+
+/**
+ * What an upload to `bucket` at `path` must be, when the path is one `storagePath` makes in the user's
+ * own folder (the small artwork rendition sits in its `small/` folder); else null.
+ */
+export function expectedUpload(userId: string, bucket: string, path: string): AudioType | ImageType | null {
+  const match = /^([^/]+)\/(?:small\/)?\d{13}-[0-9a-f]{8}\.([a-z0-9]+)$/.exec(path);
+  if (!match || match[1] !== userId) return null;
+  if (bucket === "tracks" && !path.includes("/small/")) return audioTypes.find((type) => type.extension === match[2]) ?? null;
+  if (bucket === "artwork") return imageTypes.find((type) => type.extension === match[2]) ?? null;
+  return null;
+}
+
 /** How many leading bytes the checks below need. */
-const sniffLength = 16;
+export const sniffLength = 16;
 
 const ascii = (bytes: Uint8Array, start: number, text: string) =>
   [...text].every((character, index) => bytes[start + index] === character.charCodeAt(0));
@@ -73,6 +99,17 @@ export async function judgeImage(file: Blob): Promise<Judged<ImageType>> {
 /** Where an upload is stored: `{user id}/{timestamp}-{random}.{ext}` in the user's own folder. */
 export function storagePath(userId: string, extension: string, now = Date.now()): string {
   return `${userId}/${now}-${crypto.randomUUID().slice(0, 8)}.${extension}`;
+}
+
+/** Where the small (200 px) rendition of an artwork file goes: beside it, in the folder `small/`. */
+export function smallArtworkPath(artworkPath: string, extension: string): string {
+  return artworkPath.replace(/\/([^/]+)\.[a-z0-9]+$/, `/small/$1.${extension}`);
+}
+
+/** Whether `bytes` (a file's first bytes) are what `expected` says the file is. */
+export function bytesAre(bytes: Uint8Array, expected: AudioType | ImageType): boolean {
+  const found = expected.mime.startsWith("audio/") ? sniffAudio(bytes) : sniffImage(bytes);
+  return found?.mime === expected.mime;
 }
 
 /** A track title from a file's name: the name without its extension, separators as spaces. */

@@ -1,11 +1,8 @@
 // The account actions as a browser without JavaScript uses them: plain form posts to the route actions,
 // against the local backend with the demo data.
-import { createClient } from "@supabase/supabase-js";
 import { describe, expect, it } from "vitest";
-import { localDefaults } from "../../supabase/local/config.ts";
-import { Visitor, inputValue, sessionCookie, supabaseUrl, text } from "./support.ts";
+import { Visitor, inputValue, serviceClient, sessionCookie, text } from "./support.ts";
 
-const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 
 const artistForm = (email: string) => ({
@@ -37,7 +34,11 @@ describe("signing up", () => {
     expect(response.headers.get("location")).toBe("/dashboard/artist");
     expect(sessionCookie(visitor)).toBeTruthy();
 
-    const { data } = await admin.from("artist_profiles").select("artist_name, bio, genres").eq("artist_name", form.artistName).single();
+    const { data } = await serviceClient
+      .from("artist_profiles")
+      .select("artist_name, bio, genres")
+      .eq("artist_name", form.artistName)
+      .single();
     expect(data).toEqual({ artist_name: form.artistName, bio: "Loops and tape hiss", genres: ["Electronic", "Indie"] });
 
     const dashboard = await visitor.get("/dashboard/artist");
@@ -51,7 +52,7 @@ describe("signing up", () => {
     const form = fanForm(`fan-${unique()}@example.com`);
     const { response } = await visitor.post("/register/fan", form);
     expect(response.headers.get("location")).toBe("/dashboard/fan");
-    const { data } = await admin.from("fan_profiles").select("username, favorite_genres").eq("username", form.username).single();
+    const { data } = await serviceClient.from("fan_profiles").select("username, favorite_genres").eq("username", form.username).single();
     expect(data).toEqual({ username: form.username, favorite_genres: ["Jazz"] });
     expect(text((await visitor.get("/dashboard/fan")).html)).toContain(`Signed in as ${form.username}`);
   });
@@ -81,7 +82,7 @@ describe("signing up", () => {
     expect(response.status).toBe(400);
     expect(text(html)).toContain(message);
     expect(html).toMatch(/aria-invalid="true"/);
-    const { data } = await admin.auth.admin.listUsers({ perPage: 1000 });
+    const { data } = await serviceClient.auth.admin.listUsers({ perPage: 1000 });
     expect(data.users.some((user) => user.email === email)).toBe(false);
   });
 });
@@ -160,9 +161,9 @@ describe("signing in", () => {
     const email = `banned-${unique()}@example.com`;
     const visitor = new Visitor();
     await visitor.post("/register/fan", fanForm(email));
-    const { data } = await admin.auth.admin.listUsers({ perPage: 1000 });
+    const { data } = await serviceClient.auth.admin.listUsers({ perPage: 1000 });
     const user = data.users.find((candidate) => candidate.email === email)!;
-    await admin.auth.admin.updateUserById(user.id, { ban_duration: "720h" });
+    await serviceClient.auth.admin.updateUserById(user.id, { ban_duration: "720h" });
 
     const { response, html } = await new Visitor().post("/login", { email, password: "a-long-password" });
     expect(response.status).toBe(400);

@@ -1,12 +1,8 @@
 // Another site cannot change anything on a visitor's behalf: every POST a page of another origin could
 // send (a form, or fetch with credentials) is refused before it takes effect, resource routes included,
 // while the same POST from our own pages still works.
-import { createClient } from "@supabase/supabase-js";
 import { describe, expect, it } from "vitest";
-import { localDefaults } from "../../supabase/local/config.ts";
-import { Visitor, appUrl, sessionCookie, signedIn, supabaseUrl, trackId } from "./support.ts";
-
-const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
+import { Visitor, appUrl, serviceClient, sessionCookie, signedIn, trackId } from "./support.ts";
 
 // What a browser sends with a POST from a page of another site: current browsers send both headers,
 // older ones only Origin; a sandboxed frame or a privacy-minded redirect sends Origin: null.
@@ -49,7 +45,7 @@ describe("signing out (resource route)", () => {
 describe("recording a play (resource route)", () => {
   const track = trackId("Bicycle Bell");
   const plays = async () => {
-    const { count, error } = await admin
+    const { count, error } = await serviceClient
       .from("analytics_events")
       .select("id", { count: "exact", head: true })
       .eq("track_id", track)
@@ -74,7 +70,7 @@ describe("recording a play (resource route)", () => {
 describe("page actions, as a form and as a JavaScript request", () => {
   const artist = "a1000000-0000-4000-8000-000000000009";
   const follows = async () => {
-    const { count, error } = await admin
+    const { count, error } = await serviceClient
       .from("followers")
       .select("id", { count: "exact", head: true })
       .eq("artist_id", artist)
@@ -96,7 +92,7 @@ describe("page actions, as a form and as a JavaScript request", () => {
     const content = `Posted from elsewhere ${crypto.randomUUID()}`;
     refused((await fan.post(`/track/${trackId("Bicycle Bell")}`, { intent: "comment", content }, headers)).response);
     refused((await fan.post(`/track/${trackId("Bicycle Bell")}.data`, { intent: "comment", content }, headers)).response);
-    const { count } = await admin.from("comments").select("id", { count: "exact", head: true }).eq("content", content);
+    const { count } = await serviceClient.from("comments").select("id", { count: "exact", head: true }).eq("content", content);
     expect(count).toBe(0);
   });
 

@@ -1,12 +1,9 @@
 // The artist's studio as a browser without JavaScript sees it: Your Tracks (and its library alias), a
 // track's edit page and its deletion, and who may open them. Tracks these tests change are their own,
 // written through the service role, so the demo catalogue other tests read stays as it is.
-import { createClient } from "@supabase/supabase-js";
 import { afterAll, describe, expect, it } from "vitest";
-import { localDefaults } from "../../supabase/local/config.ts";
-import { Visitor, inputValue, signedIn, supabaseUrl, text, trackId } from "./support.ts";
+import { Visitor, inputValue, serviceClient, signedIn, text, trackId } from "./support.ts";
 
-const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
 const paperLanterns = "a1000000-0000-4000-8000-000000000012";
 const created: string[] = [];
 
@@ -15,9 +12,9 @@ const artist = () => signedIn("artist@example.com", "artist-demo-pass");
 /** A track of the demo artist's own, with an audio object in their folder. */
 async function ownTrack(title: string) {
   const path = `${paperLanterns}/${crypto.randomUUID()}.wav`;
-  const upload = await admin.storage.from("tracks").upload(path, new Blob([new Uint8Array(64)], { type: "audio/wav" }));
+  const upload = await serviceClient.storage.from("tracks").upload(path, new Blob([new Uint8Array(64)], { type: "audio/wav" }));
   expect(upload.error).toBeNull();
-  const { data, error } = await admin
+  const { data, error } = await serviceClient
     .from("tracks")
     .insert({ artist_id: paperLanterns, title, genre: "Indie", price: 1.5, description: "For the studio tests", file_url: path })
     .select("id")
@@ -28,7 +25,7 @@ async function ownTrack(title: string) {
 }
 
 afterAll(async () => {
-  await admin.from("tracks").delete().in("id", created);
+  await serviceClient.from("tracks").delete().in("id", created);
 });
 
 describe("the artist dashboard", () => {
@@ -116,7 +113,11 @@ describe("editing a track", () => {
     });
     expect(saved.response.status).toBe(303);
     expect(saved.response.headers.get("location")).toBe("/dashboard/artist/tracks");
-    const { data } = await admin.from("tracks").select("title, genre, price, allow_pay_more, release_date").eq("id", track.id).single();
+    const { data } = await serviceClient
+      .from("tracks")
+      .select("title, genre, price, allow_pay_more, release_date")
+      .eq("id", track.id)
+      .single();
     expect(data).toEqual({
       title: "Studio Edit (Remastered)",
       genre: "Pop",
@@ -141,7 +142,7 @@ describe("editing a track", () => {
     expect(post.response.status).toBe(404);
     const deletion = await other.post(`/dashboard/artist/tracks/${track.id}`, { intent: "delete", confirm: "on" });
     expect(deletion.response.status).toBe(404);
-    const { data } = await admin.from("tracks").select("title").eq("id", track.id).single();
+    const { data } = await serviceClient.from("tracks").select("title").eq("id", track.id).single();
     expect(data?.title).toBe("Not Yours");
   });
 });
@@ -156,17 +157,17 @@ describe("deleting a track", () => {
 
     const deleted = await visitor.post(`/dashboard/artist/tracks/${track.id}`, { intent: "delete", confirm: "on" });
     expect(deleted.response.status).toBe(303);
-    expect((await admin.from("tracks").select("id").eq("id", track.id)).data).toEqual([]);
-    const folder = await admin.storage.from("tracks").list(paperLanterns, { search: track.path.split("/")[1] });
+    expect((await serviceClient.from("tracks").select("id").eq("id", track.id)).data).toEqual([]);
+    const folder = await serviceClient.storage.from("tracks").list(paperLanterns, { search: track.path.split("/")[1] });
     expect(folder.data).toEqual([]);
   });
 
   it("refuses to delete a track someone has bought, and says why", async () => {
-    const { data: sold } = await admin.from("purchases").select("track_id").eq("artist_id", paperLanterns).limit(1).single();
+    const { data: sold } = await serviceClient.from("purchases").select("track_id").eq("artist_id", paperLanterns).limit(1).single();
     const visitor = await artist();
     const refused = await visitor.post(`/dashboard/artist/tracks/${sold!.track_id}`, { intent: "delete", confirm: "on" });
     expect(refused.response.status).toBe(409);
     expect(text(refused.html)).toContain("This track has been bought, so it cannot be deleted");
-    expect((await admin.from("tracks").select("id").eq("id", sold!.track_id)).data).toHaveLength(1);
+    expect((await serviceClient.from("tracks").select("id").eq("id", sold!.track_id)).data).toHaveLength(1);
   });
 });

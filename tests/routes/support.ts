@@ -1,8 +1,15 @@
 import { createHash } from "node:crypto";
+import { createClient } from "@supabase/supabase-js";
 import { expect, inject } from "vitest";
+import { localDefaults } from "../../supabase/local/config.ts";
 
 export const appUrl = inject("appUrl");
 export const supabaseUrl = inject("supabaseUrl");
+
+/** The backend as its operator: to look at what tests stored, never to do what a user does. */
+export const serviceClient = createClient(supabaseUrl, localDefaults.serviceRoleKey, {
+  auth: { persistSession: false, autoRefreshToken: false },
+});
 
 let visitors = 0;
 
@@ -64,6 +71,29 @@ export async function signedIn(email: string, password: string) {
   const { response } = await visitor.post("/login", { email, password });
   expect(response.status).toBe(302);
   return visitor;
+}
+
+/** A new artist, signed up through the form (so tests that publish never change the demo catalogue), and their id. */
+export async function newArtist(artistName: string) {
+  const visitor = new Visitor();
+  const signUp = await visitor.post("/register/artist", {
+    email: `${artistName.toLowerCase().replace(/\W+/g, "-")}-${Date.now().toString(36)}@example.com`,
+    password: "a-long-password",
+    confirmPassword: "a-long-password",
+    artistName,
+    paypalEmail: "pay@example.com",
+    terms: "on",
+  });
+  expect(signUp.response.status).toBe(302);
+  const { data } = await serviceClient
+    .from("artist_profiles")
+    .select("id")
+    .eq("artist_name", artistName)
+    .order("created_at", { ascending: false })
+    .limit(1)
+    .single();
+  if (!data) throw new Error(`no profile for the new artist ${artistName}`);
+  return { visitor, id: data.id };
 }
 
 /** The seed derives each demo track's id from its title. */

@@ -1,12 +1,8 @@
 // The track page as a browser without JavaScript sees it, rendered by the built Worker against the demo
 // data (without generated media: tracks here have no audio file): the page, the purchase dialog, the
 // comment forms and the play-recording resource route.
-import { createClient } from "@supabase/supabase-js";
 import { describe, expect, it } from "vitest";
-import { localDefaults } from "../../supabase/local/config.ts";
-import { Visitor, appUrl, signedIn, supabaseUrl, text, title, trackId } from "./support.ts";
-
-const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
+import { Visitor, appUrl, serviceClient, signedIn, text, title, trackId } from "./support.ts";
 
 const fan = () => signedIn("fan@example.com", "fan-demo-pass");
 
@@ -35,7 +31,7 @@ describe("the track page", () => {
   });
 
   it("writes the release date in the reader's language", async () => {
-    const { data } = await admin.from("tracks").select("release_date").eq("id", trackId("Lowlight")).single();
+    const { data } = await serviceClient.from("tracks").select("release_date").eq("id", trackId("Lowlight")).single();
     const [year, month, day] = (data!.release_date as string).split("-").map(Number) as [number, number, number];
     const german = new Intl.DateTimeFormat("de-DE", { dateStyle: "long", timeZone: "UTC" }).format(Date.UTC(year, month - 1, day));
     const response = await fetch(new URL(`/track/${trackId("Lowlight")}`, appUrl), {
@@ -93,7 +89,7 @@ describe("comments", () => {
     const { response } = await new Visitor().post(path, { intent: "comment", content: "Sneaky" });
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
-    const { count } = await admin.from("comments").select("id", { count: "exact", head: true }).eq("content", "Sneaky");
+    const { count } = await serviceClient.from("comments").select("id", { count: "exact", head: true }).eq("content", "Sneaky");
     expect(count).toBe(0);
   });
 
@@ -107,7 +103,7 @@ describe("comments", () => {
 
     const { html } = await visitor.get(path);
     expect(text(html)).toContain(`rileyspins just now ${words}`);
-    const { data } = await admin.from("comments").select("id").eq("content", words).single();
+    const { data } = await serviceClient.from("comments").select("id").eq("content", words).single();
     expect(html).toContain(`value="${data!.id}"`);
 
     const deleted = await visitor.post(path, { intent: "delete-comment", commentId: data!.id });
@@ -132,7 +128,7 @@ describe("comments", () => {
   it("deletes only your own comments", async () => {
     const visitor = await fan();
     const path = `/track/${trackId("Bicycle Bell")}`;
-    const { data } = await admin
+    const { data } = await serviceClient
       .from("comments")
       .select("id")
       .eq("track_id", trackId("Bicycle Bell"))
@@ -142,7 +138,7 @@ describe("comments", () => {
     const { response, html } = await visitor.post(path, { intent: "delete-comment", commentId: data!.id });
     expect(response.status).toBe(403);
     expect(text(html)).toContain("You can only delete your own comments");
-    expect((await admin.from("comments").select("id").eq("id", data!.id)).data).toHaveLength(1);
+    expect((await serviceClient.from("comments").select("id").eq("id", data!.id)).data).toHaveLength(1);
   });
 
   it("pages with Show more, and names an author without a profile 'Unknown User'", async () => {
@@ -166,7 +162,7 @@ describe("comments", () => {
 
 describe("recording plays", () => {
   const playsOf = async (id: string, userId: string | null) => {
-    const query = admin.from("analytics_events").select("id", { count: "exact", head: true }).eq("track_id", id).eq("type", "play");
+    const query = serviceClient.from("analytics_events").select("id", { count: "exact", head: true }).eq("track_id", id).eq("type", "play");
     const { count } = await (userId ? query.eq("user_id", userId) : query.is("user_id", null));
     return count ?? 0;
   };

@@ -1,37 +1,15 @@
 // The upload form without JavaScript: a multipart POST to the route action, which judges every file by
 // its bytes, stores them in the artist's own folder and publishes. A new artist signs up for these tests,
 // so what they publish never changes the demo catalogue other tests read.
-import { createClient } from "@supabase/supabase-js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { localDefaults } from "../../supabase/local/config.ts";
 import { tinyPng, toneWav } from "../support/media.ts";
-import { Visitor, inputValue, signedIn, supabaseUrl, text } from "./support.ts";
-
-const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
+import { Visitor, inputValue, newArtist, serviceClient, signedIn, text } from "./support.ts";
 
 let artist: Visitor;
 let artistId: string;
 
 beforeAll(async () => {
-  const email = `uploader-${Date.now().toString(36)}@example.com`;
-  artist = new Visitor();
-  const signUp = await artist.post("/register/artist", {
-    email,
-    password: "a-long-password",
-    confirmPassword: "a-long-password",
-    artistName: "Upload Tester",
-    paypalEmail: "pay@example.com",
-    terms: "on",
-  });
-  expect(signUp.response.status).toBe(302);
-  const { data } = await admin
-    .from("artist_profiles")
-    .select("id")
-    .eq("artist_name", "Upload Tester")
-    .order("created_at", { ascending: false })
-    .limit(1)
-    .single();
-  artistId = data!.id;
+  ({ visitor: artist, id: artistId } = await newArtist("Upload Tester"));
 });
 
 const htmlPage = new TextEncoder().encode("<!doctype html><script>alert(document.cookie)</script>");
@@ -51,7 +29,7 @@ const details = { genre: "Folk", price: "1.49", releaseDate: "2026-01-05", descr
 const artwork = [{ name: "cover.png", bytes: tinyPng, type: "image/png" }];
 
 async function storedObjects(bucket: "tracks" | "artwork") {
-  const { data } = await admin.storage.from(bucket).list(artistId);
+  const { data } = await serviceClient.storage.from(bucket).list(artistId);
   return data ?? [];
 }
 
@@ -115,7 +93,7 @@ describe("the upload form without JavaScript", () => {
     );
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/dashboard/artist/tracks");
-    const { data: track } = await admin
+    const { data: track } = await serviceClient
       .from("tracks")
       .select("title, type, price, allow_pay_more, file_url, artwork_url, peaks, duration_seconds")
       .eq("artist_id", artistId)
@@ -135,7 +113,7 @@ describe("the upload form without JavaScript", () => {
       form({ albumTitle: "Small Hours", ...details }, { audio, artwork }),
     );
     expect(response.status).toBe(303);
-    const { data: tracks } = await admin
+    const { data: tracks } = await serviceClient
       .from("tracks")
       .select("title, type, album_title, track_number")
       .eq("artist_id", artistId)
@@ -153,7 +131,7 @@ describe("the upload form without JavaScript", () => {
       form({ title: "Tea Towel", price: "9.00", description: "Printed in Leeds" }, { artwork }),
     );
     expect(response.status).toBe(303);
-    const { data: merch } = await admin.from("merch").select("title, price, image_url").eq("artist_id", artistId).single();
+    const { data: merch } = await serviceClient.from("merch").select("title, price, image_url").eq("artist_id", artistId).single();
     expect(merch).toMatchObject({ title: "Tea Towel", price: 9 });
     expect(merch!.image_url).toContain(`/artwork/${artistId}/`);
   });
