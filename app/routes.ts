@@ -17,6 +17,8 @@ export default [
   route("artist/:id/follow", "routes/catalog/follow.ts"),
   // Resource route: the upload form's resumable uploads (TUS), passed on to Storage.
   route("dashboard/artist/upload/resumable/:uploadId?", "routes/studio/resumable-upload.ts"),
+  // Resource route: the upload form removes a file it stored ahead of publishing.
+  route("dashboard/artist/upload/discard", "routes/studio/discard-upload.ts"),
   layout("routes/_layout.tsx", [
     index("routes/catalog/home.tsx"),
     route("about", "routes/site/about.tsx"),

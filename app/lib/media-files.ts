@@ -8,6 +8,7 @@ export const audioFiles = {
   formats: "MP3, WAV, AAC or OGG, at most 50 MB each",
   invalidType: "Invalid file type. Please upload MP3, WAV, AAC, or OGG files only.",
   tooLarge: "File is too large. Maximum size is 50MB.",
+  undecodable: "This audio file could not be read. Please export it again as MP3, WAV, AAC or OGG.",
 } as const;
 
 export const imageFiles = {

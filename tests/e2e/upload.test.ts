@@ -30,6 +30,16 @@ async function signUpAsArtist(page: Page, name: string) {
   await page.waitForURL("**/dashboard/artist");
 }
 
+/** With JavaScript, files upload as they are chosen: wait until `count` of them are complete. */
+async function uploadsComplete(page: Page, count: number) {
+  await page.waitForFunction(
+    (expected) =>
+      document.querySelectorAll("form li").length === expected &&
+      [...document.querySelectorAll("form li")].every((item) => item.textContent?.includes("Complete")),
+    count,
+  );
+}
+
 async function fillRelease(page: Page, { genre, price, date }: { genre: string; price: string; date: string }) {
   await page.getByLabel("Genre", { exact: true }).selectOption(genre);
   await page.getByLabel("Price (USD)").fill(price);
@@ -69,6 +79,7 @@ for (const javaScriptEnabled of [true, false]) {
 
       await page.getByLabel("Track", { exact: true }).setInputFiles(audioFile("first-light.wav"));
       await page.getByLabel("Artwork").setInputFiles(artworkFile);
+      if (javaScriptEnabled) await uploadsComplete(page, 2);
       await page.getByRole("button", { name: "Publish" }).click();
       await page.waitForURL((url) => url.pathname === "/dashboard/artist/tracks");
       const trackLink = page.getByRole("link", { name: single, exact: true });
@@ -82,6 +93,7 @@ for (const javaScriptEnabled of [true, false]) {
       await fillRelease(page, { genre: "Folk", price: "0.99", date: "2026-01-03" });
       await page.getByLabel("Tracks").setInputFiles([audioFile("01 Tide.wav"), audioFile("02 Gulls.wav")]);
       await page.getByLabel("Artwork").setInputFiles(artworkFile);
+      if (javaScriptEnabled) await uploadsComplete(page, 3);
       await page.getByRole("button", { name: "Publish" }).click();
       await page.waitForURL((url) => url.pathname === "/dashboard/artist/tracks");
       await page.getByRole("link", { name: "01 Tide", exact: true }).waitFor();
@@ -92,6 +104,7 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByLabel("Price (USD)").fill("6.00");
       await page.getByLabel("Description").fill("Gold on navy");
       await page.getByLabel("Product image").setInputFiles(artworkFile);
+      if (javaScriptEnabled) await uploadsComplete(page, 1);
       await page.getByRole("button", { name: "Publish" }).click();
       await page.waitForURL((url) => url.pathname === "/dashboard/artist/tracks");
       await page.getByText("Enamel Pin").waitFor();

@@ -3,13 +3,15 @@
 // the browser sends; the route judges paths, types, sizes and first bytes before Storage keeps anything.
 import { Upload, type DetailedError, type HttpRequest } from "tus-js-client";
 import { beforeAll, describe, expect, it } from "vitest";
-import { storagePath } from "../../app/lib/media-files.ts";
-import { toneWav } from "../support/media.ts";
-import { Visitor, appUrl, newArtist, serviceClient, signedIn } from "./support.ts";
+import { tinyPng, toneWav } from "../support/media.ts";
+import { Visitor, appUrl, newArtist, serviceClient, signedIn, text } from "./support.ts";
 
 const endpoint = new URL("/dashboard/artist/upload/resumable", appUrl).toString();
 const chunkSize = 16 * 1024;
 const wav = toneWav(6); // about 96 KB: six chunks
+
+/** A path as the upload form makes them: `{user id}/{timestamp}-{random}.{ext}`. */
+const storagePath = (userId: string, extension: string) => `${userId}/${Date.now()}-${crypto.randomUUID().slice(0, 8)}.${extension}`;
 
 let artist: { visitor: Visitor; id: string };
 let otherArtist: { visitor: Visitor; id: string };
@@ -137,5 +139,117 @@ describe("resumable uploads through the Worker", () => {
     });
     expect(response.status).toBe(413);
     expect(await response.text()).toBe("File is too large. Maximum size is 50MB.");
+  });
+});
+
+const undecodable = "This audio file could not be read. Please export it again as MP3, WAV, AAC or OGG.";
+const waveform = { peaks: Array.from({ length: 300 }, (_, i) => (i % 10) / 10), durationSeconds: 6 };
+const releaseFields = { genre: "Folk", price: "1.49", releaseDate: "2026-01-05", description: "Uploaded ahead" };
+
+/** The upload form as JavaScript posts it: its fields, and the files it already uploaded. */
+function namedFiles(fields: Record<string, string>, artwork: string, tracks: unknown[]) {
+  const body = new FormData();
+  for (const [name, value] of Object.entries({ ...releaseFields, ...fields })) body.append(name, value);
+  body.append("uploadedArtwork", artwork);
+  for (const track of tracks) body.append("uploadedTracks", typeof track === "string" ? track : JSON.stringify(track));
+  return body;
+}
+
+async function uploadedArtwork() {
+  const path = storagePath(artist.id, "png");
+  await upload(artist.visitor, tinyPng, path, { bucket: "artwork", contentType: "image/png" }).done;
+  return path;
+}
+
+async function uploadedTrack() {
+  const path = storagePath(artist.id, "wav");
+  await upload(artist.visitor, wav, path).done;
+  return path;
+}
+
+describe("publishing what the form uploaded ahead (JavaScript)", () => {
+  it("publishes an album from the named files, with the waveforms and lengths the browser read, in the order given", async () => {
+    const [artwork, first, second] = await Promise.all([uploadedArtwork(), uploadedTrack(), uploadedTrack()]);
+    const albumTitle = `Ahead ${Date.now().toString(36)}`;
+    const { response } = await artist.visitor.postMultipart(
+      "/dashboard/artist/upload?type=album",
+      namedFiles({ albumTitle, trackTitles: "Second Wind" }, artwork, [
+        { path: second, ...waveform },
+        { path: first, ...waveform, durationSeconds: 3.333 },
+      ]),
+    );
+    expect(response.status).toBe(303);
+    const { data } = await serviceClient
+      .from("tracks")
+      .select("title, file_url, track_number, peaks, duration_seconds, artwork_url")
+      .eq("album_title", albumTitle)
+      .order("track_number");
+    expect(data).toMatchObject([
+      { title: "Second Wind", file_url: second, track_number: 1, peaks: waveform.peaks, duration_seconds: 6 },
+      { title: "Track 2", file_url: first, track_number: 2, duration_seconds: 3.33 },
+    ]);
+    expect(data?.[0]?.artwork_url).toContain(`/artwork/${artwork}`);
+  });
+
+  it("refuses files that are not the artist's, not there yet, or not what their name says; and waveforms it cannot read", async () => {
+    const artwork = await uploadedArtwork();
+    const post = (tracks: unknown[], kind = "single") =>
+      artist.visitor.postMultipart(
+        `/dashboard/artist/upload?type=${kind}`,
+        namedFiles({ title: "Refused", albumTitle: "Refused" }, artwork, tracks),
+      );
+
+    const theirs = await post([{ path: storagePath(otherArtist.id, "wav"), ...waveform }]);
+    expect(text(theirs.html)).toContain("You don't have permission to perform this action");
+    const missing = await post([{ path: storagePath(artist.id, "wav"), ...waveform }]);
+    expect(text(missing.html)).toContain("Please wait for all uploads to complete");
+    expect(text((await post(["not json"])).html)).toContain(undecodable);
+    expect(text((await post([{ path: storagePath(artist.id, "wav"), peaks: [2], durationSeconds: 1 }])).html)).toContain(undecodable);
+    const two = await post([
+      { path: await uploadedTrack(), ...waveform },
+      { path: await uploadedTrack(), ...waveform },
+    ]);
+    expect(text(two.html)).toContain("Only one track can be uploaded for singles");
+    expect(text((await post([], "album")).html)).toContain("Please upload at least one track");
+
+    // Someone holding the artist's token could put a page into their folder past the Worker's route:
+    // publishing reads its first bytes, refuses it, and removes it.
+    const disguised = storagePath(artist.id, "wav");
+    await serviceClient.storage
+      .from("tracks")
+      .upload(disguised, new TextEncoder().encode("<!doctype html><p>hi"), { contentType: "audio/wav" });
+    const page = await post([{ path: disguised, ...waveform }]);
+    expect(page.response.status).toBe(400);
+    expect(text(page.html)).toContain("Unsupported file type");
+    expect(await stored("tracks", disguised)).toBeNull();
+    const { count } = await serviceClient.from("tracks").select("id", { count: "exact", head: true }).eq("title", "Refused");
+    expect(count).toBe(0);
+  });
+
+  it("removes a file the artist took out again, but never one a release uses, and only the artist's own", async () => {
+    const discard = (as: Visitor, bucket: string, path: string) => {
+      const body = new FormData();
+      body.set("bucket", bucket);
+      body.set("path", path);
+      return as.postMultipart("/dashboard/artist/upload/discard", body);
+    };
+    const path = await uploadedTrack();
+    expect((await discard(otherArtist.visitor, "tracks", path)).response.status).toBe(400);
+    const fan = await signedIn("fan@example.com", "fan-demo-pass");
+    expect((await discard(fan, "tracks", path)).response.status).toBe(403);
+    expect((await discard(new Visitor(), "tracks", path)).response.status).toBe(302);
+    expect(await stored("tracks", path)).not.toBeNull();
+    expect((await discard(artist.visitor, "tracks", path)).response.status).toBe(204);
+    expect(await stored("tracks", path)).toBeNull();
+
+    const [artwork, track] = await Promise.all([uploadedArtwork(), uploadedTrack()]);
+    const published = await artist.visitor.postMultipart(
+      "/dashboard/artist/upload?type=single",
+      namedFiles({ title: `Kept ${Date.now().toString(36)}` }, artwork, [{ path: track, ...waveform }]),
+    );
+    expect(published.response.status).toBe(303);
+    expect((await discard(artist.visitor, "tracks", track)).response.status).toBe(409);
+    expect((await discard(artist.visitor, "artwork", artwork)).response.status).toBe(409);
+    expect(await stored("tracks", track)).not.toBeNull();
   });
 });

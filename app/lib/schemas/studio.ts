@@ -1,5 +1,7 @@
 import * as v from "valibot";
+import { peakCount } from "../../../supabase/functions/_shared/waveform";
 import { minimumPrice } from "~/lib/constants";
+import { audioFiles } from "~/lib/media-files";
 
 // The studio's forms (spec section 5, Uploads: required title, genre, price, release date, description;
 // subgenre and label optional). One schema per form.
@@ -43,6 +45,36 @@ export const AlbumUploadSchema = v.object({
   albumTitle: requiredText("Album title is required"),
   ...releaseDetails,
   trackTitles: v.optional(v.array(v.pipe(v.string(), v.trim(), v.nonEmpty("Every track needs a title"))), []),
+});
+
+/**
+ * What the upload form sends with JavaScript: the files it already uploaded (their paths in Storage) and,
+ * for each track, what the browser read of it while uploading: its waveform and length.
+ */
+const uploadedTrack = v.message(
+  v.pipe(
+    v.string(),
+    v.parseJson(),
+    v.object({
+      path: v.string(),
+      peaks: v.pipe(v.array(v.pipe(v.number(), v.minValue(0), v.maxValue(1))), v.length(peakCount)),
+      durationSeconds: v.pipe(v.number(), v.gtValue(0), v.maxValue(24 * 60 * 60)),
+    }),
+  ),
+  audioFiles.undecodable,
+);
+
+export const UploadedFilesSchema = v.object({
+  uploadedArtwork: v.optional(v.string(), ""),
+  uploadedTracks: v.optional(v.array(uploadedTrack), []),
+});
+
+export type UploadedFiles = v.InferOutput<typeof UploadedFilesSchema>;
+
+/** Removing a file the form uploaded ahead of publishing, when the artist takes it out again. */
+export const DiscardUploadSchema = v.object({
+  bucket: v.picklist(["tracks", "artwork"]),
+  path: v.string(),
 });
 
 /** Merchandise: no genre, release date or audio. */

@@ -1,14 +1,33 @@
 import { peakCount, waveformPeaks } from "../../../supabase/functions/_shared/waveform";
 import { databaseErrorMessage, storageErrorMessage } from "~/lib/errors";
-import { judgeAudio, judgeImage, storagePath, titleFromFileName, type AudioType, type ImageType } from "~/lib/media-files";
+import {
+  bytesAre,
+  expectedUpload,
+  judgeAudio,
+  judgeImage,
+  sniffLength,
+  storagePath,
+  titleFromFileName,
+  type AudioType,
+  type ImageType,
+  type UploadBucket,
+} from "~/lib/media-files";
+import type { RouterContextProvider } from "react-router";
+import { envFrom } from "~/lib/env.server";
 import type { FieldErrors } from "~/lib/forms";
+import type { UploadedFiles } from "~/lib/schemas/studio";
+import { supabaseContext } from "~/lib/session.server";
 import type { SupabaseClient } from "~/lib/supabase.server";
 import { decodeWav } from "~/lib/wav";
 
-// Publishing from the upload form when the files came with the form (no JavaScript): every file is
-// judged by its bytes before anything is stored, stored in the artist's own folder, and the release's
-// rows are written in one insert (one transaction: all of an album's tracks, or none). Whatever was
-// stored for a release that then failed is removed again.
+// Publishing from the upload form, two ways:
+// - without JavaScript the files come with the form: every file is judged by its bytes before anything is
+//   stored, stored in the artist's own folder, and whatever was stored for a release that then failed is
+//   removed again;
+// - with JavaScript they are already in Storage (resumable uploads, judged on the way in) and the form
+//   names them, with the waveform and length the browser read from each track; they are judged again by
+//   their first bytes here, since Storage itself only checks the declared type.
+// Either way the release's rows are written in one insert (one transaction: all of an album's tracks, or none).
 
 export type UploadKind = "single" | "album" | "merch";
 
@@ -58,6 +77,70 @@ export async function checkFiles(kind: UploadKind, artwork: File | null, audio: 
   return { ...checked, errors };
 }
 
+/** Reads a stored object's first bytes as the signed-in user; null when there is no such object (yet). */
+export type FirstBytes = (bucket: UploadBucket, path: string) => Promise<Uint8Array | null>;
+
+export function storedFirstBytes(context: Readonly<RouterContextProvider>): FirstBytes {
+  const env = envFrom(context);
+  const supabase = context.get(supabaseContext);
+  return async (bucket, path) => {
+    const { data } = await supabase.auth.getSession();
+    const objectPath = path.split("/").map(encodeURIComponent).join("/");
+    const response = await fetch(`${env.SUPABASE_URL}/storage/v1/object/authenticated/${bucket}/${objectPath}`, {
+      headers: {
+        Authorization: `Bearer ${data.session?.access_token ?? env.SUPABASE_ANON_KEY}`,
+        apikey: env.SUPABASE_ANON_KEY,
+        Range: `bytes=0-${sniffLength - 1}`,
+      },
+    });
+    if (!response.ok) {
+      console.error("reading an uploaded file's first bytes failed", bucket, path, response.status, await response.text());
+      return null;
+    }
+    return new Uint8Array(await response.arrayBuffer()).subarray(0, sniffLength);
+  };
+}
+
+/**
+ * The files the form names (with JavaScript), each judged: in the artist's own folder, there (uploaded to
+ * the end), and by its first bytes what its name says. A file that is not what it says is removed.
+ */
+export async function checkUploaded(
+  supabase: SupabaseClient,
+  kind: UploadKind,
+  artistId: string,
+  uploaded: UploadedFiles,
+  firstBytes: FirstBytes,
+): Promise<{ errors: FieldErrors; artworkPath: string | null; tracks: PublishedTrack[] }> {
+  const errors: FieldErrors = {};
+  const judge = async (bucket: UploadBucket, path: string): Promise<string | null> => {
+    const expected = expectedUpload(artistId, bucket, path);
+    if (!expected) return storageErrorMessage({ status: 403 });
+    const bytes = await firstBytes(bucket, path);
+    if (!bytes) return "Please wait for all uploads to complete";
+    if (bytesAre(bytes, expected)) return null;
+    await removeStored(supabase, [{ bucket, path }]);
+    return storageErrorMessage({ status: 415 });
+  };
+  const tracks = kind === "merch" ? [] : uploaded.uploadedTracks;
+  if (kind !== "merch") {
+    if (tracks.length === 0) errors.audio = "Please upload at least one track";
+    else if (kind === "single" && tracks.length > 1) errors.audio = "Only one track can be uploaded for singles";
+  }
+  const [artworkProblem, ...trackProblems] = await Promise.all([
+    uploaded.uploadedArtwork ? judge("artwork", uploaded.uploadedArtwork) : "Please upload artwork",
+    ...(errors.audio ? [] : tracks.map((track) => judge("tracks", track.path))),
+  ]);
+  if (artworkProblem) errors.artwork = artworkProblem;
+  errors.audio ??= trackProblems.find((problem) => problem !== null) ?? undefined;
+  if (!errors.audio) delete errors.audio;
+  return {
+    errors,
+    artworkPath: artworkProblem ? null : uploaded.uploadedArtwork,
+    tracks: tracks.map((track) => ({ path: track.path, fileName: null, peaks: track.peaks, durationSeconds: track.durationSeconds })),
+  };
+}
+
 /**
  * Stores the files and writes the release, as the artist (storage policies and row-level security
  * decide). Returns the message to show when it could not, having removed what it stored.
@@ -69,8 +152,8 @@ export async function publish(
   artwork: CheckedFile<ImageType>,
   audio: CheckedFile<AudioType>[],
 ): Promise<string | null> {
-  const stored: { bucket: "tracks" | "artwork"; path: string }[] = [];
-  const store = async (bucket: "tracks" | "artwork", { file, type }: CheckedFile<{ mime: string; extension: string }>) => {
+  const stored: StoredObject[] = [];
+  const store = async (bucket: UploadBucket, { file, type }: CheckedFile<{ mime: string; extension: string }>) => {
     const path = storagePath(artistId, type.extension);
     const { data, error } = await supabase.storage
       .from(bucket)
@@ -81,63 +164,87 @@ export async function publish(
   };
   try {
     const artworkPath = await store("artwork", artwork);
-    const artworkUrl = supabase.storage.from("artwork").getPublicUrl(artworkPath).data.publicUrl;
-    if (release.kind === "merch") {
-      const { title, price, allowPayMore, description } = release.details;
-      const { error } = await supabase
-        .from("merch")
-        .insert({ artist_id: artistId, title, price, allow_pay_more: allowPayMore, description, image_url: artworkUrl });
-      if (error) throw new DatabaseFailure(error);
-      return null;
-    }
-    const tracks = [];
-    for (const [index, upload] of audio.entries()) {
+    const tracks: PublishedTrack[] = [];
+    for (const upload of audio) {
       const path = await store("tracks", upload);
       const decoded = upload.type.mime === "audio/wav" ? decodeWav(new Uint8Array(await upload.file.arrayBuffer())) : null;
       tracks.push({
-        file_url: path,
+        path,
+        fileName: upload.file.name,
         peaks: decoded ? waveformPeaks(decoded.samples, peakCount) : null,
-        duration_seconds: decoded ? Math.round(decoded.durationSeconds * 100) / 100 : null,
-        title:
-          release.kind === "single" ? release.details.title : (release.details.trackTitles[index] ?? titleFromFileName(upload.file.name)),
-        track_number: release.kind === "album" ? index + 1 : null,
+        durationSeconds: decoded ? decoded.durationSeconds : null,
       });
     }
-    const { genre, subgenre, label, price, allowPayMore, releaseDate, description } = release.details;
-    // One insert of every row: PostgREST runs it as one statement in one transaction.
-    const { error } = await supabase.from("tracks").insert(
-      tracks.map((track) => ({
-        ...track,
-        artist_id: artistId,
-        type: release.kind,
-        album_title: release.kind === "album" ? release.details.albumTitle : null,
-        genre,
-        subgenre,
-        label,
-        price,
-        allow_pay_more: allowPayMore,
-        release_date: releaseDate,
-        description,
-        artwork_url: artworkUrl,
-      })),
-    );
-    if (error) throw new DatabaseFailure(error);
-    return null;
+    const problem = await insertRelease(supabase, artistId, release, artworkPath, tracks);
+    // A release that did not go through leaves no files behind.
+    if (problem) await removeStored(supabase, stored);
+    return problem;
   } catch (failure) {
     await removeStored(supabase, stored);
     if (failure instanceof StorageFailure) {
       console.error("storing an upload failed", failure.cause);
       return failure.message;
     }
-    if (failure instanceof DatabaseFailure) {
-      console.error("publishing a release failed", failure.error);
-      return databaseErrorMessage(failure.error);
-    }
     throw failure;
   }
 }
 
-async function removeStored(supabase: SupabaseClient, stored: { bucket: "tracks" | "artwork"; path: string }[]) {
+export type PublishedTrack = { path: string; fileName: string | null; peaks: number[] | null; durationSeconds: number | null };
+
+/**
+ * Writes the release's rows in one insert: PostgREST runs it as one statement in one transaction, so an
+ * album is published whole or not at all. Returns the message to show when the database refused.
+ */
+export async function insertRelease(
+  supabase: SupabaseClient,
+  artistId: string,
+  release: Release,
+  artworkPath: string,
+  tracks: PublishedTrack[],
+): Promise<string | null> {
+  const artworkUrl = supabase.storage.from("artwork").getPublicUrl(artworkPath).data.publicUrl;
+  if (release.kind === "merch") {
+    const { title, price, allowPayMore, description } = release.details;
+    const { error } = await supabase
+      .from("merch")
+      .insert({ artist_id: artistId, title, price, allow_pay_more: allowPayMore, description, image_url: artworkUrl });
+    return error ? refused(error) : null;
+  }
+  const { genre, subgenre, label, price, allowPayMore, releaseDate, description } = release.details;
+  const { error } = await supabase.from("tracks").insert(
+    tracks.map((track, index) => ({
+      file_url: track.path,
+      peaks: track.peaks,
+      duration_seconds: track.durationSeconds === null ? null : Math.round(track.durationSeconds * 100) / 100,
+      title:
+        release.kind === "single"
+          ? release.details.title
+          : (release.details.trackTitles[index] ?? (track.fileName ? titleFromFileName(track.fileName) : `Track ${index + 1}`)),
+      track_number: release.kind === "album" ? index + 1 : null,
+      artist_id: artistId,
+      type: release.kind,
+      album_title: release.kind === "album" ? release.details.albumTitle : null,
+      genre,
+      subgenre,
+      label,
+      price,
+      allow_pay_more: allowPayMore,
+      release_date: releaseDate,
+      description,
+      artwork_url: artworkUrl,
+    })),
+  );
+  return error ? refused(error) : null;
+}
+
+function refused(error: { code?: string; message?: string }): string {
+  console.error("publishing a release failed", error);
+  return databaseErrorMessage(error);
+}
+
+type StoredObject = { bucket: UploadBucket; path: string };
+
+async function removeStored(supabase: SupabaseClient, stored: StoredObject[]) {
   for (const bucket of ["tracks", "artwork"] as const) {
     const paths = stored.filter((object) => object.bucket === bucket).map((object) => object.path);
     if (paths.length === 0) continue;
@@ -149,13 +256,5 @@ async function removeStored(supabase: SupabaseClient, stored: { bucket: "tracks"
 class StorageFailure extends Error {
   constructor(message: string, cause: unknown) {
     super(message, { cause });
-  }
-}
-
-class DatabaseFailure extends Error {
-  error: { code?: string; message?: string };
-  constructor(error: { code?: string; message?: string }) {
-    super(error.message);
-    this.error = error;
   }
 }

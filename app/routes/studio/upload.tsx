@@ -1,7 +1,9 @@
+import { useState } from "react";
 import { Form, redirect } from "react-router";
 import { FormAlert, SubmitButton } from "~/components/form-controls";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FilePicker } from "~/components/studio/file-picker";
+import { UploadList, useUploads } from "~/components/studio/upload-list";
 import { StudioHeader } from "~/components/studio/studio-header";
 import { PriceField, TrackDetailsFields } from "~/components/studio/track-details-fields";
 import { Card } from "~/components/ui/card";
@@ -11,9 +13,11 @@ import { formError, formFields, parseForm, replyWith, type FieldErrors, type For
 import { requireArtist } from "~/lib/guards.server";
 import { audioFiles, imageFiles } from "~/lib/media-files";
 import { pageMeta } from "~/lib/meta";
-import { AlbumUploadSchema, MerchUploadSchema, TrackDetailsSchema } from "~/lib/schemas/studio";
+import { useHydrated } from "~/lib/use-hydrated";
+import { AlbumUploadSchema, MerchUploadSchema, TrackDetailsSchema, UploadedFilesSchema } from "~/lib/schemas/studio";
 import { supabaseContext } from "~/lib/session.server";
-import { checkFiles, publish, type Release, type UploadKind } from "./publish.server";
+import type { SupabaseClient } from "~/lib/supabase.server";
+import { checkFiles, checkUploaded, insertRelease, publish, storedFirstBytes, type Release, type UploadKind } from "./publish.server";
 import type { Route } from "./+types/upload";
 
 export const meta = () => pageMeta("Upload Content", "Publish a single, an album or merchandise.");
@@ -33,34 +37,58 @@ function kindFrom(url: URL): UploadKind {
 const uploadPath = (kind: UploadKind) => `/dashboard/artist/upload?type=${kind}`;
 
 export function loader({ request, context }: Route.LoaderArgs) {
-  requireArtist(request, context);
-  return { kind: kindFrom(new URL(request.url)) };
+  const artist = requireArtist(request, context);
+  return { kind: kindFrom(new URL(request.url)), artistId: artist.id };
 }
 
 /**
- * Publishing with the files in the form (a multipart POST: how the form works without JavaScript).
- * Fields and files are all checked first, so every message shows at once next to its field.
+ * Publishing. With JavaScript the files are already in Storage and the form names them
+ * (`uploadedArtwork`, `uploadedTracks`); without it they come with the form (a multipart POST). Fields and
+ * files are all checked first, so every message shows at once next to its field.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const artist = requireArtist(request, context);
   const kind = kindFrom(new URL(request.url));
   const formData = await request.formData();
-  const artwork = nonEmptyFile(formData.get("artwork"));
+  const supabase = context.get(supabaseContext);
+  const files = formData.has("uploadedArtwork")
+    ? await uploadedFiles(kind, artist.id, formData, context)
+    : await attachedFiles(kind, artist.id, formData, supabase);
+  const submission = readRelease(kind, formData);
+  if (!submission.success || !files.publish) {
+    const reply: FormReply = submission.success ? { fieldErrors: {}, formError: null, values: submission.values } : submission.reply;
+    return replyWith({ ...reply, fieldErrors: { ...reply.fieldErrors, ...files.errors } }, 400);
+  }
+  const problem = await files.publish(submission.release);
+  if (problem) return replyWith(formError(problem, submission.values), 400);
+  throw redirect("/dashboard/artist/tracks", 303);
+}
+
+/** The release's files as checked: the messages by field, or how to publish with them. */
+type ReleaseFiles = { errors: FieldErrors; publish: ((release: Release) => Promise<string | null>) | null };
+
+async function uploadedFiles(
+  kind: UploadKind,
+  artistId: string,
+  formData: FormData,
+  context: Route.ActionArgs["context"],
+): Promise<ReleaseFiles> {
+  const supabase = context.get(supabaseContext);
+  const uploaded = parseForm(UploadedFilesSchema, formData, { arrays: ["uploadedTracks"] });
+  if (!uploaded.success) return { errors: { audio: Object.values(uploaded.reply.fieldErrors)[0] }, publish: null };
+  const { errors, artworkPath, tracks } = await checkUploaded(supabase, kind, artistId, uploaded.value, storedFirstBytes(context));
+  if (Object.keys(errors).length > 0 || !artworkPath) return { errors, publish: null };
+  return { errors, publish: (release) => insertRelease(supabase, artistId, release, artworkPath, tracks) };
+}
+
+async function attachedFiles(kind: UploadKind, artistId: string, formData: FormData, supabase: SupabaseClient): Promise<ReleaseFiles> {
   const audio = formData
     .getAll("audio")
     .map(nonEmptyFile)
     .filter((file) => file !== null);
-  const files = await checkFiles(kind, artwork, audio);
-  const fileErrors = files.errors;
-
-  const submission = readRelease(kind, formData);
-  if (!submission.success || !files.artwork || Object.keys(fileErrors).length > 0) {
-    const reply: FormReply = submission.success ? { fieldErrors: {}, formError: null, values: submission.values } : submission.reply;
-    return replyWith({ ...reply, fieldErrors: { ...reply.fieldErrors, ...fileErrors } }, 400);
-  }
-  const problem = await publish(context.get(supabaseContext), artist.id, submission.release, files.artwork, files.audio);
-  if (problem) return replyWith(formError(problem, submission.values), 400);
-  throw redirect("/dashboard/artist/tracks", 303);
+  const { errors, artwork, audio: checked } = await checkFiles(kind, nonEmptyFile(formData.get("artwork")), audio);
+  if (Object.keys(errors).length > 0 || !artwork) return { errors, publish: null };
+  return { errors, publish: (release) => publish(supabase, artistId, release, artwork, checked) };
 }
 
 type Checked = { success: true; release: Release; values: FormValues } | { success: false; reply: FormReply };
@@ -86,9 +114,36 @@ function nonEmptyFile(value: FormDataEntryValue | null): File | null {
 }
 
 export default function Upload({ loaderData, actionData }: Route.ComponentProps) {
-  const { kind } = loaderData;
+  const { kind, artistId } = loaderData;
   const form = formFields(actionData);
   const fieldErrors: FieldErrors = actionData?.fieldErrors ?? {};
+  // With JavaScript, files upload as they are chosen (resumable, with progress) and the form names them.
+  const live = useHydrated();
+  const tracks = useUploads("tracks", artistId);
+  const artwork = useUploads("artwork", artistId);
+  const [waitMessage, setWaitMessage] = useState<string | null>(null);
+  const [tooMany, setTooMany] = useState(false);
+
+  // A single's track is replaced by the next one chosen; an album's tracks add up.
+  function addTracks(files: File[]) {
+    const tooMany = kind === "single" && files.length > 1;
+    setTooMany(tooMany);
+    if (tooMany) return;
+    if (kind === "single") tracks.clear();
+    tracks.add(files);
+  }
+
+  function checkUploads(event: React.FormEvent) {
+    const uploads = [tracks, artwork];
+    const message = uploads.some((list) => list.busy)
+      ? "Please wait for all uploads to complete"
+      : uploads.some((list) => list.failed)
+        ? "Please retry or remove the files that could not be uploaded"
+        : null;
+    setWaitMessage(message);
+    if (message) event.preventDefault();
+  }
+
   return (
     <>
       <StudioHeader title="Upload Content">
@@ -100,9 +155,16 @@ export default function Upload({ loaderData, actionData }: Route.ComponentProps)
         items={kinds.map((entry) => ({ to: uploadPath(entry.kind), label: entry.label, current: entry.kind === kind }))}
       />
       <Card className="max-w-2xl">
-        <Form method="post" action={uploadPath(kind)} encType="multipart/form-data" noValidate className="grid gap-5">
-          <FormAlert>{form.formError}</FormAlert>
-          {actionData && Object.keys(fieldErrors).length > 0 ? (
+        <Form
+          method="post"
+          action={uploadPath(kind)}
+          encType="multipart/form-data"
+          noValidate
+          className="grid gap-5"
+          onSubmit={live ? checkUploads : undefined}
+        >
+          <FormAlert>{waitMessage ?? form.formError}</FormAlert>
+          {!live && actionData && Object.keys(fieldErrors).length > 0 ? (
             <p className="text-sm text-ink-muted">
               For your safety, files are never kept after a refused upload: please choose them again.
             </p>
@@ -149,9 +211,12 @@ export default function Upload({ loaderData, actionData }: Route.ComponentProps)
                 label={kind === "album" ? "Tracks" : "Track"}
                 accept={audioFiles.accept}
                 multiple={kind === "album"}
-                formats={`${audioFiles.formats}.${kind === "album" ? " Tracks are numbered in the order you choose them; each takes its title from its file name, which you can change afterwards." : ""}`}
-                error={form.error("audio")}
-              />
+                formats={`${audioFiles.formats}.${kind === "album" ? ` Tracks are numbered in the order ${live ? "shown; drag them or use Move up and Move down to change it" : "you choose them; each takes its title from its file name, which you can change afterwards"}.` : ""}`}
+                error={(tooMany ? "Only one track can be uploaded for singles" : null) ?? form.error("audio") ?? form.error("trackTitles")}
+                onFiles={live ? addTracks : undefined}
+              >
+                {live ? <UploadList uploads={tracks} kind="track" renamable={kind === "album"} /> : null}
+              </FilePicker>
             </>
           )}
           <FilePicker
@@ -160,7 +225,20 @@ export default function Upload({ loaderData, actionData }: Route.ComponentProps)
             accept={imageFiles.accept}
             formats={`${imageFiles.formats}; square, at least 400 × 400 px, looks best.`}
             error={form.error("artwork")}
-          />
+            onFiles={
+              live
+                ? (files) => {
+                    artwork.clear();
+                    artwork.add(files.slice(0, 1));
+                  }
+                : undefined
+            }
+          >
+            {live ? <UploadList uploads={artwork} kind="artwork" /> : null}
+          </FilePicker>
+          {live ? (
+            <input type="hidden" name="uploadedArtwork" value="" disabled={artwork.items.some((item) => item.state === "complete")} />
+          ) : null}
           <SubmitButton action="/dashboard/artist/upload" pendingLabel="Publishing...">
             Publish
           </SubmitButton>

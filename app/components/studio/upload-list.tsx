@@ -1,0 +1,247 @@
+import { useEffect, useRef, useState } from "react";
+import { Button } from "~/components/ui/button";
+import { Icon } from "~/components/ui/icon";
+import { inputClasses } from "~/components/ui/field";
+import { readWaveform, type Waveform } from "~/lib/audio-waveform";
+import { audioFiles, judgeAudio, judgeImage, storagePath, titleFromFileName, type UploadBucket } from "~/lib/media-files";
+import { startResumableUpload, type RunningUpload } from "~/lib/resumable-upload";
+
+// The upload form's files with JavaScript: each starts uploading the moment it is chosen or dropped, with
+// its own bar, and shows its message until it is retried or removed. Tracks are numbered by position,
+// can be renamed, moved (by dragging, or with Move up / Move down from the keyboard) and removed, which
+// also removes what was already stored. The form then names the stored files instead of sending them.
+
+export type UploadItem = {
+  key: string;
+  file: File;
+  title: string;
+  path: string | null;
+  sent: number;
+  state: "uploading" | "retrying" | "complete" | "failed";
+  /** What happened to the connection, e.g. 'Resumed at 60%'. */
+  note: string | null;
+  message: string | null;
+  /** Audio only: what the browser read of it ('reading' until then). */
+  waveform: Waveform | "reading" | null;
+  upload: RunningUpload | null;
+};
+
+const percent = (part: number, whole: number) => `${whole > 0 ? Math.floor((part / whole) * 100) : 0}%`;
+
+/** Removes a file stored ahead of publishing that the artist took out of the form again. */
+function discardStored(bucket: UploadBucket, path: string) {
+  const body = new FormData();
+  body.set("bucket", bucket);
+  body.set("path", path);
+  return fetch("/dashboard/artist/upload/discard", { method: "POST", body }).catch(() => undefined);
+}
+
+/** The list of one picker's files and what can be done with them. */
+export function useUploads(bucket: UploadBucket, userId: string) {
+  const [items, setItems] = useState<UploadItem[]>([]);
+  const latest = useRef(items);
+  useEffect(() => {
+    latest.current = items;
+  }, [items]);
+
+  const update = (key: string, change: Partial<UploadItem> | ((item: UploadItem) => Partial<UploadItem>)) =>
+    setItems((current) =>
+      current.map((item) => (item.key === key ? { ...item, ...(typeof change === "function" ? change(item) : change) } : item)),
+    );
+
+  // Complete once stored and, for a track, once the browser has read its waveform.
+  const settle = (key: string) =>
+    update(key, (item) =>
+      item.state === "uploading" && item.sent === item.file.size && item.waveform !== "reading" ? { state: "complete" } : {},
+    );
+
+  async function add(file: File) {
+    const key = crypto.randomUUID();
+    const judged = bucket === "tracks" ? await judgeAudio(file) : await judgeImage(file);
+    const base = { key, file, title: titleFromFileName(file.name), sent: 0, note: null, upload: null };
+    if (!judged.type) {
+      setItems((current) => [...current, { ...base, path: null, state: "failed", message: judged.problem, waveform: null }]);
+      return;
+    }
+    const path = storagePath(userId, judged.type.extension);
+    const waveform = bucket === "tracks" ? "reading" : null;
+    setItems((current) => [...current, { ...base, path, state: "uploading", message: null, waveform }]);
+    const upload = await startResumableUpload(
+      file,
+      { bucket, path, contentType: judged.type.mime },
+      {
+        progress: (sent) => update(key, { sent }),
+        retrying: () => update(key, { state: "retrying", note: "Connection lost, trying again…" }),
+        resumed: (offset) => update(key, { state: "uploading", note: `Resumed at ${percent(offset, file.size)}, not from the start` }),
+        done: () => {
+          update(key, { sent: file.size });
+          settle(key);
+        },
+        failed: (message) => update(key, { state: "failed", message }),
+      },
+    );
+    update(key, { upload });
+    if (bucket !== "tracks") return;
+    const read = await readWaveform(file);
+    if (read) {
+      update(key, { waveform: read });
+      settle(key);
+    } else {
+      await upload.cancel();
+      await discardStored(bucket, path);
+      update(key, { state: "failed", waveform: null, message: audioFiles.undecodable, upload: null });
+    }
+  }
+
+  function remove(key: string) {
+    const item = latest.current.find((candidate) => candidate.key === key);
+    setItems((current) => current.filter((candidate) => candidate.key !== key));
+    if (!item?.path) return;
+    if (item.state === "complete" || item.sent === item.file.size) void discardStored(bucket, item.path);
+    else void item.upload?.cancel();
+  }
+
+  function retry(key: string) {
+    latest.current.find((item) => item.key === key)?.upload?.retry();
+    update(key, { state: "uploading", message: null });
+  }
+
+  function move(key: string, to: number) {
+    setItems((current) => {
+      const from = current.findIndex((item) => item.key === key);
+      if (from < 0 || to < 0 || to >= current.length) return current;
+      const next = [...current];
+      const [moved] = next.splice(from, 1);
+      if (moved) next.splice(to, 0, moved);
+      return next;
+    });
+  }
+
+  return {
+    items,
+    add: (files: File[]) => files.forEach((file) => void add(file)),
+    remove,
+    retry,
+    move,
+    rename: (key: string, title: string) => update(key, { title }),
+    /** Removes every file (a new artwork replaces the old one). */
+    clear: () => latest.current.forEach((item) => remove(item.key)),
+    busy: items.some((item) => item.state === "uploading" || item.state === "retrying"),
+    failed: items.some((item) => item.state === "failed"),
+  };
+}
+
+export type Uploads = ReturnType<typeof useUploads>;
+
+/** One file's row: number, name (or title), bar, state, and what can be done with it. */
+export function UploadList({ uploads, kind, renamable = false }: { uploads: Uploads; kind: "track" | "artwork"; renamable?: boolean }) {
+  const dragged = useRef<string | null>(null);
+  const { items } = uploads;
+  const numbered = kind === "track";
+  if (items.length === 0) return null;
+  return (
+    <ol className="mt-3 grid gap-2" aria-label={numbered ? "Tracks" : "Artwork file"}>
+      {items.map((item, index) => {
+        const name = numbered ? `track ${index + 1} (${item.file.name})` : item.file.name;
+        return (
+          <li
+            key={item.key}
+            draggable={numbered}
+            onDragStart={() => (dragged.current = item.key)}
+            onDragOver={(event) => {
+              if (dragged.current) event.preventDefault();
+            }}
+            onDrop={(event) => {
+              if (!dragged.current) return;
+              event.preventDefault();
+              uploads.move(dragged.current, index);
+              dragged.current = null;
+            }}
+            className="rounded-xl border border-stage-700 bg-stage-900 p-3"
+          >
+            <div className="flex flex-wrap items-center gap-3">
+              {numbered ? (
+                <span className="w-6 text-right font-semibold text-ink-muted tabular-nums" aria-hidden="true">
+                  {index + 1}.
+                </span>
+              ) : null}
+              <span className="min-w-0 flex-1 truncate text-sm text-ink">{item.file.name}</span>
+              {numbered && items.length > 1 ? (
+                <>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    aria-label={`Move ${name} up`}
+                    disabled={index === 0}
+                    onClick={() => uploads.move(item.key, index - 1)}
+                  >
+                    Move up
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    aria-label={`Move ${name} down`}
+                    disabled={index === items.length - 1}
+                    onClick={() => uploads.move(item.key, index + 1)}
+                  >
+                    Move down
+                  </Button>
+                </>
+              ) : null}
+              {item.state === "failed" && item.upload ? (
+                <Button size="sm" variant="secondary" aria-label={`Retry ${name}`} onClick={() => uploads.retry(item.key)}>
+                  Retry
+                </Button>
+              ) : null}
+              <Button size="sm" variant="ghost" aria-label={`Remove ${name}`} onClick={() => uploads.remove(item.key)}>
+                Remove
+              </Button>
+            </div>
+            {renamable ? (
+              <div className="mt-2">
+                <label htmlFor={`${item.key}-title`} className="sr-only">
+                  Title of track {index + 1}
+                </label>
+                <input
+                  id={`${item.key}-title`}
+                  name="trackTitles"
+                  value={item.title}
+                  onChange={(event) => uploads.rename(item.key, event.target.value)}
+                  className={inputClasses}
+                />
+              </div>
+            ) : null}
+            {item.path ? (
+              <progress className="mt-2 h-2 w-full accent-accent" max={item.file.size} value={item.sent} aria-label={`Upload of ${name}`} />
+            ) : null}
+            <p className="mt-1 text-sm text-ink-muted" aria-live="polite">
+              {item.state === "complete" ? (
+                <span className="inline-flex items-center gap-1 text-accent">
+                  <Icon name="check" className="size-4" /> Complete
+                </span>
+              ) : item.state === "failed" ? null : (
+                `${item.state === "retrying" ? "Waiting for the connection" : "Uploading"} ${percent(item.sent, item.file.size)}${item.note ? ` · ${item.note}` : ""}`
+              )}
+            </p>
+            {item.message ? (
+              <p role="alert" className="mt-1 text-sm text-danger">
+                {item.message}
+              </p>
+            ) : null}
+            {item.state === "complete" && item.path ? (
+              <input
+                type="hidden"
+                name={kind === "track" ? "uploadedTracks" : "uploadedArtwork"}
+                value={
+                  kind === "track" && item.waveform && item.waveform !== "reading"
+                    ? JSON.stringify({ path: item.path, ...item.waveform })
+                    : item.path
+                }
+              />
+            ) : null}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
