@@ -127,3 +127,69 @@ for (const javaScriptEnabled of [true, false]) {
     });
   });
 }
+
+describe("uploading an album with JavaScript", () => {
+  test("each track uploads at once with its bar, resumes after a dropped connection, and can be renamed, reordered and removed", async () => {
+    const artistName = `Album Builder ${Date.now().toString(36)}`;
+    const { page, close } = await newPage(browser);
+    await signUpAsArtist(page, artistName);
+    // The connection drops during the long track's second chunk; its next try is held until the test
+    // has seen what the page says meanwhile.
+    let releaseResume = () => {};
+    const resumeHeld = new Promise<void>((resolve) => (releaseResume = resolve));
+    let laterChunks = 0;
+    await page.route("**/dashboard/artist/upload/resumable/*", async (route) => {
+      const request = route.request();
+      if (request.method() === "PATCH" && request.headers()["upload-offset"] !== "0") {
+        laterChunks += 1;
+        if (laterChunks === 1) return route.abort("connectionreset");
+        await resumeHeld;
+      }
+      return route.continue();
+    });
+
+    await page.goto("/dashboard/artist/upload?type=album");
+    await hydrated(page);
+    await page.getByLabel("Album title").fill("Day Cycle");
+    await fillRelease(page, { genre: "Folk", price: "2.00", date: "2026-01-04" });
+    const longTrack = { name: "03 Long Night.wav", mimeType: "audio/wav", buffer: Buffer.from(toneWav(500)) }; // 8 MB: two chunks
+    await page.getByLabel("Tracks").setInputFiles([audioFile("01 Dawn.wav"), audioFile("02 Noon.wav"), longTrack]);
+    await page.getByText(/Resumed at \d+%, not from the start/).waitFor();
+    await page.getByRole("progressbar", { name: "Upload of track 3 (03 Long Night.wav)" }).waitFor();
+    await page.getByRole("button", { name: "Publish" }).click();
+    await page.getByText("Please wait for all uploads to complete").waitFor();
+    assert.equal(page.url().endsWith("/dashboard/artist/upload?type=album"), true);
+    releaseResume();
+
+    // Removing the second track renumbers the rest; the long one moves up from the keyboard.
+    await page.getByRole("button", { name: "Remove track 2 (02 Noon.wav)" }).click();
+    await page.getByRole("button", { name: "Move up track 2 (03 Long Night.wav)" }).focus();
+    await page.keyboard.press("Enter");
+    await page.getByLabel("Title of track 1").fill("Long Night");
+    assert.equal(await page.getByLabel("Title of track 2").inputValue(), "01 Dawn");
+    await page.getByLabel("Artwork").setInputFiles(artworkFile);
+    await uploadsComplete(page, 3);
+    await expectNoAxeViolations(page);
+    await page.getByRole("button", { name: "Publish" }).click();
+    await page.waitForURL((url) => url.pathname === "/dashboard/artist/tracks");
+    await page.getByRole("link", { name: "Long Night", exact: true }).waitFor();
+    assert.equal(await page.getByRole("link", { name: "02 Noon", exact: true }).count(), 0);
+
+    // The album plays in the order chosen, each track with its waveform read in the browser.
+    const trackPath = await page.getByRole("link", { name: "Long Night", exact: true }).getAttribute("href");
+    await page.goto(trackPath!);
+    assert.ok((await page.locator("svg rect").count()) > 100, "the waveform read in the browser is drawn by the server");
+    await page.getByRole("link", { name: artistName }).first().click();
+    const album = page.getByRole("list", { name: "Tracks of Day Cycle" });
+    await album.waitFor();
+    const tracks = await album.getByRole("link").allTextContents();
+    assert.deepEqual(
+      tracks.map((track) => track.match(/^(\d+)(Long Night|01 Dawn)/)?.slice(1)),
+      [
+        ["1", "Long Night"],
+        ["2", "01 Dawn"],
+      ],
+    );
+    await close();
+  });
+});

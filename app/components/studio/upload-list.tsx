@@ -140,7 +140,7 @@ export function UploadList({ uploads, kind, renamable = false }: { uploads: Uplo
   const numbered = kind === "track";
   if (items.length === 0) return null;
   return (
-    <ol className="mt-3 grid gap-2" aria-label={numbered ? "Tracks" : "Artwork file"}>
+    <ol className="mt-3 grid gap-2" aria-label={numbered ? "Track uploads" : "Image upload"}>
       {items.map((item, index) => {
         const name = numbered ? `track ${index + 1} (${item.file.name})` : item.file.name;
         return (
@@ -171,7 +171,7 @@ export function UploadList({ uploads, kind, renamable = false }: { uploads: Uplo
                   <Button
                     size="sm"
                     variant="ghost"
-                    aria-label={`Move ${name} up`}
+                    aria-label={`Move up ${name}`}
                     disabled={index === 0}
                     onClick={() => uploads.move(item.key, index - 1)}
                   >
@@ -180,7 +180,7 @@ export function UploadList({ uploads, kind, renamable = false }: { uploads: Uplo
                   <Button
                     size="sm"
                     variant="ghost"
-                    aria-label={`Move ${name} down`}
+                    aria-label={`Move down ${name}`}
                     disabled={index === items.length - 1}
                     onClick={() => uploads.move(item.key, index + 1)}
                   >

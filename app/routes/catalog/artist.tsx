@@ -275,7 +275,7 @@ function ReleaseCard({ release }: { release: Release }) {
           <time dateTime={release.releaseDate}>{release.upcoming ? `Out ${formatDate(release.releaseDate, dateLocale)}` : year}</time>
         </p>
         <h3 className="mt-0.5 truncate text-lg font-bold">{release.title}</h3>
-        <ol className="mt-1 -ml-2 divide-y divide-stage-700 sm:mt-2">
+        <ol aria-label={`Tracks of ${release.title}`} className="mt-1 -ml-2 divide-y divide-stage-700 sm:mt-2">
           {release.tracks.map((track, index) => (
             <li key={track.id}>
               <Link to={trackPath(track.id)} className="flex items-center gap-3 rounded-lg px-2 py-2 text-sm hover:bg-stage-800">
