@@ -37,7 +37,7 @@ function discardStored(bucket: UploadBucket, path: string) {
 }
 
 /** The list of one picker's files and what can be done with them. */
-export function useUploads(bucket: UploadBucket, userId: string) {
+export function useUploads(bucket: UploadBucket, userId: string, { onStored }: { onStored?: (path: string) => void } = {}) {
   const [items, setItems] = useState<UploadItem[]>([]);
   const latest = useRef(items);
   useEffect(() => {
@@ -76,6 +76,7 @@ export function useUploads(bucket: UploadBucket, userId: string) {
         done: () => {
           update(key, { sent: file.size });
           settle(key);
+          onStored?.(path);
         },
         failed: (message) => update(key, { state: "failed", message }),
       },

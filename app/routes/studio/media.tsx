@@ -1,8 +1,9 @@
-import { Form, redirect } from "react-router";
+import { Form, redirect, useRevalidator } from "react-router";
 import * as v from "valibot";
 import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FilePicker } from "~/components/studio/file-picker";
+import { UploadList, useUploads } from "~/components/studio/upload-list";
 import { StudioHeader } from "~/components/studio/studio-header";
 import { Button, LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -17,6 +18,7 @@ import { formError, formFields, parseForm, replyWith } from "~/lib/forms";
 import { requireArtist } from "~/lib/guards.server";
 import { imageFiles, judgeImage, storagePath } from "~/lib/media-files";
 import { pageMeta } from "~/lib/meta";
+import { useHydrated } from "~/lib/use-hydrated";
 import { RemoveMediaSchema } from "~/lib/schemas/studio";
 import { supabaseContext } from "~/lib/session.server";
 import type { Route } from "./+types/media";
@@ -61,7 +63,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       size: file.metadata?.size ?? 0,
       createdAt: file.created_at,
     }));
-  return { files, q, view: viewFrom(url), removing: url.searchParams.get("remove") };
+  return { files, q, view: viewFrom(url), removing: url.searchParams.get("remove"), artistId: artist.id };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -106,8 +108,12 @@ const sizeLabel = (bytes: number) =>
   bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 
 export default function MediaManager({ loaderData, actionData }: Route.ComponentProps) {
-  const { files, q, view, removing } = loaderData;
+  const { files, q, view, removing, artistId } = loaderData;
   const form = formFields(actionData);
+  // With JavaScript an image uploads as soon as it is chosen or dropped, with its bar; the list then reloads.
+  const live = useHydrated();
+  const revalidator = useRevalidator();
+  const uploads = useUploads("artwork", artistId, { onStored: () => void revalidator.revalidate() });
   const address = (changes: Record<string, string | null>) => {
     const params = new URLSearchParams({ ...(q ? { q } : {}), ...(view === "list" ? { view } : {}) });
     for (const [name, value] of Object.entries(changes)) {
@@ -134,10 +140,16 @@ export default function MediaManager({ loaderData, actionData }: Route.Component
             accept={imageFiles.accept}
             formats={imageFiles.formats}
             error={form.error("file")}
-          />
-          <SubmitButton action={mediaPath} pendingLabel="Uploading...">
-            Upload
-          </SubmitButton>
+            multiple={live}
+            onFiles={live ? uploads.add : undefined}
+          >
+            {live ? <UploadList uploads={uploads} kind="artwork" /> : null}
+          </FilePicker>
+          {live ? null : (
+            <SubmitButton action={mediaPath} pendingLabel="Uploading...">
+              Upload
+            </SubmitButton>
+          )}
         </Form>
       </Card>
 
