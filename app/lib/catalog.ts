@@ -22,7 +22,7 @@ export function groupReleases(tracks: ReleaseTrack[]): Release[] {
         title: track.title,
         releaseDate: track.release_date,
         upcoming: track.upcoming,
-        artworkUrl: track.artwork_url,
+        artworkUrl: track.artwork_small_url ?? track.artwork_url,
         tracks: [track],
       });
       continue;
@@ -34,14 +34,14 @@ export function groupReleases(tracks: ReleaseTrack[]): Release[] {
         title: albumTitle,
         releaseDate: track.release_date,
         upcoming: track.upcoming,
-        artworkUrl: track.artwork_url,
+        artworkUrl: track.artwork_small_url ?? track.artwork_url,
         tracks: [],
       };
       albums.set(albumTitle, album);
       releases.push(album);
     }
     album.tracks.push(track);
-    album.artworkUrl ??= track.artwork_url;
+    album.artworkUrl ??= track.artwork_small_url ?? track.artwork_url;
   }
   for (const album of albums.values()) {
     album.tracks.sort((a, b) => (a.track_number ?? Number.MAX_SAFE_INTEGER) - (b.track_number ?? Number.MAX_SAFE_INTEGER));

@@ -340,6 +340,7 @@ export type Database = {
           created_at: string
           description: string
           id: string
+          image_small_url: string | null
           image_url: string | null
           price: number
           title: string
@@ -350,6 +351,7 @@ export type Database = {
           created_at?: string
           description: string
           id?: string
+          image_small_url?: string | null
           image_url?: string | null
           price: number
           title: string
@@ -360,6 +362,7 @@ export type Database = {
           created_at?: string
           description?: string
           id?: string
+          image_small_url?: string | null
           image_url?: string | null
           price?: number
           title?: string
@@ -512,6 +515,7 @@ export type Database = {
           album_title: string | null
           allow_pay_more: boolean
           artist_id: string
+          artwork_small_url: string | null
           artwork_url: string | null
           created_at: string
           description: string
@@ -532,6 +536,7 @@ export type Database = {
           album_title?: string | null
           allow_pay_more?: boolean
           artist_id: string
+          artwork_small_url?: string | null
           artwork_url?: string | null
           created_at?: string
           description: string
@@ -552,6 +557,7 @@ export type Database = {
           album_title?: string | null
           allow_pay_more?: boolean
           artist_id?: string
+          artwork_small_url?: string | null
           artwork_url?: string | null
           created_at?: string
           description?: string

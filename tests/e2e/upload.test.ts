@@ -174,11 +174,14 @@ describe("uploading an album with JavaScript", () => {
     await page.waitForURL((url) => url.pathname === "/dashboard/artist/tracks");
     await page.getByRole("link", { name: "Long Night", exact: true }).waitFor();
     assert.equal(await page.getByRole("link", { name: "02 Noon", exact: true }).count(), 0);
+    // Lists show the small rendition the browser made of the artwork; the track page the original.
+    assert.equal(await page.locator('img[src*="/artwork/"][src*="/small/"]').count(), 2);
 
     // The album plays in the order chosen, each track with its waveform read in the browser.
     const trackPath = await page.getByRole("link", { name: "Long Night", exact: true }).getAttribute("href");
     await page.goto(trackPath!);
     assert.ok((await page.locator("svg rect").count()) > 100, "the waveform read in the browser is drawn by the server");
+    assert.equal(await page.locator('img[src*="/small/"]').count(), 0);
     await page.getByRole("link", { name: artistName }).first().click();
     const album = page.getByRole("list", { name: "Tracks of Day Cycle" });
     await album.waitFor();

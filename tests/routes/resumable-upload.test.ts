@@ -147,10 +147,11 @@ const waveform = { peaks: Array.from({ length: 300 }, (_, i) => (i % 10) / 10), 
 const releaseFields = { genre: "Folk", price: "1.49", releaseDate: "2026-01-05", description: "Uploaded ahead" };
 
 /** The upload form as JavaScript posts it: its fields, and the files it already uploaded. */
-function namedFiles(fields: Record<string, string>, artwork: string, tracks: unknown[]) {
+function namedFiles(fields: Record<string, string>, artwork: string, tracks: unknown[], artworkSmall = "") {
   const body = new FormData();
   for (const [name, value] of Object.entries({ ...releaseFields, ...fields })) body.append(name, value);
   body.append("uploadedArtwork", artwork);
+  body.append("uploadedArtworkSmall", artworkSmall);
   for (const track of tracks) body.append("uploadedTracks", typeof track === "string" ? track : JSON.stringify(track));
   return body;
 }
@@ -170,18 +171,25 @@ async function uploadedTrack() {
 describe("publishing what the form uploaded ahead (JavaScript)", () => {
   it("publishes an album from the named files, with the waveforms and lengths the browser read, in the order given", async () => {
     const [artwork, first, second] = await Promise.all([uploadedArtwork(), uploadedTrack(), uploadedTrack()]);
+    const small = artwork.replace(/\/([^/]+)\.png$/, "/small/$1.png");
+    await upload(artist.visitor, tinyPng, small, { bucket: "artwork", contentType: "image/png" }).done;
     const albumTitle = `Ahead ${Date.now().toString(36)}`;
     const { response } = await artist.visitor.postMultipart(
       "/dashboard/artist/upload?type=album",
-      namedFiles({ albumTitle, trackTitles: "Second Wind" }, artwork, [
-        { path: second, ...waveform },
-        { path: first, ...waveform, durationSeconds: 3.333 },
-      ]),
+      namedFiles(
+        { albumTitle, trackTitles: "Second Wind" },
+        artwork,
+        [
+          { path: second, ...waveform },
+          { path: first, ...waveform, durationSeconds: 3.333 },
+        ],
+        small,
+      ),
     );
     expect(response.status).toBe(303);
     const { data } = await serviceClient
       .from("tracks")
-      .select("title, file_url, track_number, peaks, duration_seconds, artwork_url")
+      .select("title, file_url, track_number, peaks, duration_seconds, artwork_url, artwork_small_url")
       .eq("album_title", albumTitle)
       .order("track_number");
     expect(data).toMatchObject([
@@ -189,6 +197,7 @@ describe("publishing what the form uploaded ahead (JavaScript)", () => {
       { title: "Track 2", file_url: first, track_number: 2, duration_seconds: 3.33 },
     ]);
     expect(data?.[0]?.artwork_url).toContain(`/artwork/${artwork}`);
+    expect(data?.[0]?.artwork_small_url).toContain(`/artwork/${small}`);
   });
 
   it("refuses files that are not the artist's, not there yet, or not what their name says; and waveforms it cannot read", async () => {
@@ -202,6 +211,16 @@ describe("publishing what the form uploaded ahead (JavaScript)", () => {
     const theirs = await post([{ path: storagePath(otherArtist.id, "wav"), ...waveform }]);
     expect(text(theirs.html)).toContain("You don't have permission to perform this action");
     const missing = await post([{ path: storagePath(artist.id, "wav"), ...waveform }]);
+    const strayRendition = await artist.visitor.postMultipart(
+      "/dashboard/artist/upload?type=single",
+      namedFiles(
+        { title: "Refused" },
+        artwork,
+        [{ path: await uploadedTrack(), ...waveform }],
+        `${artist.id}/small/0000000000000-00000000.png`,
+      ),
+    );
+    expect(text(strayRendition.html)).toContain("You don't have permission to perform this action");
     expect(text(missing.html)).toContain("Please wait for all uploads to complete");
     expect(text((await post(["not json"])).html)).toContain(undecodable);
     expect(text((await post([{ path: storagePath(artist.id, "wav"), peaks: [2], durationSeconds: 1 }])).html)).toContain(undecodable);

@@ -12,6 +12,7 @@ const track = (title: string, fields: Partial<ReleaseTrack> = {}): ReleaseTrack 
   genre: "Indie",
   price: 1.29,
   artwork_url: null,
+  artwork_small_url: null,
   release_date: "2026-01-01",
   upcoming: false,
   duration_seconds: null,
@@ -39,6 +40,14 @@ describe("groupReleases", () => {
       ["single", "Greenhouse", ["Greenhouse"]],
     ]);
     expect(releases[1]!.artworkUrl).toBe("a.png");
+  });
+
+  it("shows a release's small artwork rendition where there is one, else the original", () => {
+    const [withSmall, without] = groupReleases([
+      track("Kites", { artwork_url: "kites.png", artwork_small_url: "small/kites.webp" }),
+      track("Greenhouse", { artwork_url: "greenhouse.png" }),
+    ]);
+    expect([withSmall!.artworkUrl, without!.artworkUrl]).toEqual(["small/kites.webp", "greenhouse.png"]);
   });
 
   it("treats an album track without an album title as a single", () => {

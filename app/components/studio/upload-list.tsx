@@ -2,8 +2,9 @@ import { useEffect, useRef, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Icon } from "~/components/ui/icon";
 import { inputClasses } from "~/components/ui/field";
+import { smallRendition } from "~/lib/artwork-rendition";
 import { readWaveform, type Waveform } from "~/lib/audio-waveform";
-import { audioFiles, judgeAudio, judgeImage, storagePath, titleFromFileName, type UploadBucket } from "~/lib/media-files";
+import { audioFiles, judgeAudio, judgeImage, smallArtworkPath, storagePath, titleFromFileName, type UploadBucket } from "~/lib/media-files";
 import { startResumableUpload, type RunningUpload } from "~/lib/resumable-upload";
 
 // The upload form's files with JavaScript: each starts uploading the moment it is chosen or dropped, with
@@ -23,6 +24,8 @@ export type UploadItem = {
   message: string | null;
   /** Audio only: what the browser read of it ('reading' until then). */
   waveform: Waveform | "reading" | null;
+  /** Artwork for a release only: where its small rendition is stored ('making' until then; null if none). */
+  small: string | "making" | null;
   upload: RunningUpload | null;
 };
 
@@ -37,7 +40,11 @@ function discardStored(bucket: UploadBucket, path: string) {
 }
 
 /** The list of one picker's files and what can be done with them. */
-export function useUploads(bucket: UploadBucket, userId: string, { onStored }: { onStored?: (path: string) => void } = {}) {
+export function useUploads(
+  bucket: UploadBucket,
+  userId: string,
+  { onStored, withSmall = false }: { onStored?: (path: string) => void; withSmall?: boolean } = {},
+) {
   const [items, setItems] = useState<UploadItem[]>([]);
   const latest = useRef(items);
   useEffect(() => {
@@ -58,14 +65,15 @@ export function useUploads(bucket: UploadBucket, userId: string, { onStored }: {
   async function add(file: File) {
     const key = crypto.randomUUID();
     const judged = bucket === "tracks" ? await judgeAudio(file) : await judgeImage(file);
-    const base = { key, file, title: titleFromFileName(file.name), sent: 0, note: null, upload: null };
+    const base = { key, file, title: titleFromFileName(file.name), sent: 0, note: null, upload: null, small: null };
     if (!judged.type) {
       setItems((current) => [...current, { ...base, path: null, state: "failed", message: judged.problem, waveform: null }]);
       return;
     }
     const path = storagePath(userId, judged.type.extension);
     const waveform = bucket === "tracks" ? "reading" : null;
-    setItems((current) => [...current, { ...base, path, state: "uploading", message: null, waveform }]);
+    const small = withSmall ? "making" : null;
+    setItems((current) => [...current, { ...base, path, state: "uploading", message: null, waveform, small }]);
     const upload = await startResumableUpload(
       file,
       { bucket, path, contentType: judged.type.mime },
@@ -82,6 +90,7 @@ export function useUploads(bucket: UploadBucket, userId: string, { onStored }: {
       },
     );
     update(key, { upload });
+    if (withSmall) await storeSmallRendition(key, file, path);
     if (bucket !== "tracks") return;
     const read = await readWaveform(file);
     if (read) {
@@ -94,12 +103,31 @@ export function useUploads(bucket: UploadBucket, userId: string, { onStored }: {
     }
   }
 
+  // A rendition that cannot be made or stored is no failure: cards then show the original.
+  async function storeSmallRendition(key: string, file: File, path: string) {
+    const rendition = await smallRendition(file);
+    const smallPath = rendition ? smallArtworkPath(path, rendition.type.extension) : null;
+    const stored =
+      rendition && smallPath
+        ? await new Promise<boolean>((resolve) => {
+            void startResumableUpload(
+              rendition.blob,
+              { bucket, path: smallPath, contentType: rendition.type.mime },
+              { progress: () => {}, retrying: () => {}, resumed: () => {}, done: () => resolve(true), failed: () => resolve(false) },
+            );
+          })
+        : false;
+    update(key, { small: stored ? smallPath : null });
+    settle(key);
+  }
+
   function remove(key: string) {
     const item = latest.current.find((candidate) => candidate.key === key);
     setItems((current) => current.filter((candidate) => candidate.key !== key));
     if (!item?.path) return;
     if (item.state === "complete" || item.sent === item.file.size) void discardStored(bucket, item.path);
     else void item.upload?.cancel();
+    if (item.small && item.small !== "making") void discardStored(bucket, item.small);
   }
 
   function retry(key: string) {
@@ -228,6 +256,9 @@ export function UploadList({ uploads, kind, renamable = false }: { uploads: Uplo
               <p role="alert" className="mt-1 text-sm text-danger">
                 {item.message}
               </p>
+            ) : null}
+            {item.state === "complete" && typeof item.small === "string" && item.small !== "making" ? (
+              <input type="hidden" name="uploadedArtworkSmall" value={item.small} />
             ) : null}
             {item.state === "complete" && item.path ? (
               <input

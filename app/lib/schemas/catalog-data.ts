@@ -30,6 +30,7 @@ export const ReleaseTrackSchema = v.object({
   genre: v.string(),
   price: v.number(),
   artwork_url: nullableText,
+  artwork_small_url: nullableText,
   release_date: v.string(),
   /** Not released yet: only its artist sees it. */
   upcoming: v.boolean(),
@@ -49,6 +50,7 @@ const HomeTrackSchema = v.object({
   id: v.string(),
   title: v.string(),
   artwork_url: nullableText,
+  artwork_small_url: nullableText,
   artist_id: v.string(),
   artist_name: v.string(),
   release_date: v.string(),
@@ -64,6 +66,7 @@ export const HomePageSchema = v.object({
         id: v.string(),
         title: v.string(),
         artwork_url: nullableText,
+        artwork_small_url: nullableText,
         type: trackType,
         album_title: nullableText,
         release_date: v.string(),
@@ -86,7 +89,16 @@ export const ArtistPageSchema = v.object({
   latest_followers: v.array(v.object({ id: v.string(), display_name: v.string(), profile_image_url: nullableText, is_fan: v.boolean() })),
   upcoming_shows: v.array(v.object({ date: v.string(), venue: v.string(), city: v.string() })),
   tracks: v.array(ReleaseTrackSchema),
-  merch: v.array(v.object({ id: v.string(), title: v.string(), price: v.number(), description: v.string(), image_url: nullableText })),
+  merch: v.array(
+    v.object({
+      id: v.string(),
+      title: v.string(),
+      price: v.number(),
+      description: v.string(),
+      image_url: nullableText,
+      image_small_url: nullableText,
+    }),
+  ),
 });
 export type ArtistMerch = v.InferOutput<typeof ArtistPageSchema>["merch"][number];
 

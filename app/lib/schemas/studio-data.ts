@@ -15,12 +15,13 @@ export const StudioCatalogSchema = v.object({
       track_number: v.nullable(count),
       price: numeric,
       artwork_url: nullableText,
+      artwork_small_url: nullableText,
       release_date: v.string(),
       upcoming: v.boolean(),
       plays: count,
     }),
   ),
-  merch: v.array(v.object({ id: v.string(), title: v.string(), price: numeric, image_url: nullableText })),
+  merch: v.array(v.object({ id: v.string(), title: v.string(), price: numeric, image_url: nullableText, image_small_url: nullableText })),
 });
 export type StudioCatalog = v.InferOutput<typeof StudioCatalogSchema>;
 

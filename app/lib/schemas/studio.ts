@@ -66,6 +66,8 @@ const uploadedTrack = v.message(
 
 export const UploadedFilesSchema = v.object({
   uploadedArtwork: v.optional(v.string(), ""),
+  /** The artwork's small rendition, where the browser could make one. */
+  uploadedArtworkSmall: v.optional(v.string(), ""),
   uploadedTracks: v.optional(v.array(uploadedTrack), []),
 });
 

@@ -224,7 +224,7 @@ function MerchSection({ merch, artistName }: { merch: ArtistMerch[]; artistName:
       <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3">
         {merch.map((item) => (
           <li key={item.id} className="flex flex-col rounded-2xl border border-stage-700 bg-stage-850 p-3">
-            <Artwork src={item.image_url} alt={item.title} className="aspect-square w-full rounded-xl" />
+            <Artwork src={item.image_small_url ?? item.image_url} alt={item.title} className="aspect-square w-full rounded-xl" />
             <p className="mt-2 font-semibold text-ink">{item.title}</p>
             <p className="text-sm text-ink-muted">{formatPrice(item.price)}</p>
             <LinkButton
@@ -245,7 +245,7 @@ function MerchSection({ merch, artistName }: { merch: ArtistMerch[]; artistName:
         onClose={closePurchase}
         title={buying?.title ?? ""}
         artistName={artistName}
-        artworkUrl={buying?.image_url ?? "/fallback-artwork.svg"}
+        artworkUrl={buying?.image_small_url ?? buying?.image_url ?? "/fallback-artwork.svg"}
         price={buying?.price ?? 0}
       />
     </section>

@@ -189,7 +189,7 @@ function GenreSection({ genre, track_count, tracks }: HomePage["genres"][number]
           <li key={track.id} className={rowItemClasses}>
             <div className="group rounded-2xl border border-stage-700 bg-stage-850 p-3 transition-colors hover:border-stage-600 hover:bg-stage-800">
               <Link to={trackPath(track.id)} className="block">
-                <Artwork src={track.artwork_url} className="aspect-square w-full rounded-xl" />
+                <Artwork src={track.artwork_small_url ?? track.artwork_url} className="aspect-square w-full rounded-xl" />
                 <span className="mt-3 block truncate font-semibold text-ink">{track.title}</span>
               </Link>
               <Link

@@ -22,11 +22,22 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { bucket, path } = submission.value;
   const supabase = context.get(supabaseContext);
   const publicUrl = supabase.storage.from("artwork").getPublicUrl(path).data.publicUrl;
+  const small = path.includes("/small/");
   const [tracks, merch] = await Promise.all([
     bucket === "tracks"
       ? supabase.from("tracks").select("id").eq("file_url", path).limit(1)
-      : supabase.from("tracks").select("id").eq("artwork_url", publicUrl).limit(1),
-    bucket === "artwork" ? supabase.from("merch").select("id").eq("image_url", publicUrl).limit(1) : { data: [], error: null },
+      : supabase
+          .from("tracks")
+          .select("id")
+          .eq(small ? "artwork_small_url" : "artwork_url", publicUrl)
+          .limit(1),
+    bucket === "artwork"
+      ? supabase
+          .from("merch")
+          .select("id")
+          .eq(small ? "image_small_url" : "image_url", publicUrl)
+          .limit(1)
+      : { data: [], error: null },
   ]);
   if (tracks.error || merch.error) {
     console.error("checking a file before discarding it failed", tracks.error ?? merch.error);

@@ -3,6 +3,7 @@ import { databaseErrorMessage, storageErrorMessage } from "~/lib/errors";
 import {
   bytesAre,
   expectedUpload,
+  smallArtworkPath,
   judgeAudio,
   judgeImage,
   sniffLength,
@@ -111,7 +112,7 @@ export async function checkUploaded(
   artistId: string,
   uploaded: UploadedFiles,
   firstBytes: FirstBytes,
-): Promise<{ errors: FieldErrors; artworkPath: string | null; tracks: PublishedTrack[] }> {
+): Promise<{ errors: FieldErrors; artwork: StoredArtwork | null; tracks: PublishedTrack[] }> {
   const errors: FieldErrors = {};
   const judge = async (bucket: UploadBucket, path: string): Promise<string | null> => {
     const expected = expectedUpload(artistId, bucket, path);
@@ -127,16 +128,24 @@ export async function checkUploaded(
     if (tracks.length === 0) errors.audio = "Please upload at least one track";
     else if (kind === "single" && tracks.length > 1) errors.audio = "Only one track can be uploaded for singles";
   }
-  const [artworkProblem, ...trackProblems] = await Promise.all([
-    uploaded.uploadedArtwork ? judge("artwork", uploaded.uploadedArtwork) : "Please upload artwork",
+  const { uploadedArtwork, uploadedArtworkSmall } = uploaded;
+  // The rendition sits beside its original, in the `small/` folder, under the same name.
+  const smallMatches = (path: string) => path === smallArtworkPath(uploadedArtwork, path.split(".").at(-1) ?? "");
+  const [artworkProblem, smallProblem, ...trackProblems] = await Promise.all([
+    uploadedArtwork ? judge("artwork", uploadedArtwork) : "Please upload artwork",
+    !uploadedArtworkSmall
+      ? null
+      : smallMatches(uploadedArtworkSmall)
+        ? judge("artwork", uploadedArtworkSmall)
+        : storageErrorMessage({ status: 403 }),
     ...(errors.audio ? [] : tracks.map((track) => judge("tracks", track.path))),
   ]);
-  if (artworkProblem) errors.artwork = artworkProblem;
+  if (artworkProblem ?? smallProblem) errors.artwork = artworkProblem ?? smallProblem ?? undefined;
   errors.audio ??= trackProblems.find((problem) => problem !== null) ?? undefined;
   if (!errors.audio) delete errors.audio;
   return {
     errors,
-    artworkPath: artworkProblem ? null : uploaded.uploadedArtwork,
+    artwork: artworkProblem ? null : { path: uploadedArtwork, smallPath: uploadedArtworkSmall || null },
     tracks: tracks.map((track) => ({ path: track.path, fileName: null, peaks: track.peaks, durationSeconds: track.durationSeconds })),
   };
 }
@@ -164,6 +173,7 @@ export async function publish(
   };
   try {
     const artworkPath = await store("artwork", artwork);
+    // Without JavaScript there is no small rendition: cards show the original.
     const tracks: PublishedTrack[] = [];
     for (const upload of audio) {
       const path = await store("tracks", upload);
@@ -175,7 +185,7 @@ export async function publish(
         durationSeconds: decoded ? decoded.durationSeconds : null,
       });
     }
-    const problem = await insertRelease(supabase, artistId, release, artworkPath, tracks);
+    const problem = await insertRelease(supabase, artistId, release, { path: artworkPath, smallPath: null }, tracks);
     // A release that did not go through leaves no files behind.
     if (problem) await removeStored(supabase, stored);
     return problem;
@@ -189,6 +199,8 @@ export async function publish(
   }
 }
 
+export type StoredArtwork = { path: string; smallPath: string | null };
+
 export type PublishedTrack = { path: string; fileName: string | null; peaks: number[] | null; durationSeconds: number | null };
 
 /**
@@ -199,15 +211,23 @@ export async function insertRelease(
   supabase: SupabaseClient,
   artistId: string,
   release: Release,
-  artworkPath: string,
+  artwork: StoredArtwork,
   tracks: PublishedTrack[],
 ): Promise<string | null> {
-  const artworkUrl = supabase.storage.from("artwork").getPublicUrl(artworkPath).data.publicUrl;
+  const publicUrl = (path: string) => supabase.storage.from("artwork").getPublicUrl(path).data.publicUrl;
+  const artworkUrl = publicUrl(artwork.path);
+  const artworkSmallUrl = artwork.smallPath ? publicUrl(artwork.smallPath) : null;
   if (release.kind === "merch") {
     const { title, price, allowPayMore, description } = release.details;
-    const { error } = await supabase
-      .from("merch")
-      .insert({ artist_id: artistId, title, price, allow_pay_more: allowPayMore, description, image_url: artworkUrl });
+    const { error } = await supabase.from("merch").insert({
+      artist_id: artistId,
+      title,
+      price,
+      allow_pay_more: allowPayMore,
+      description,
+      image_url: artworkUrl,
+      image_small_url: artworkSmallUrl,
+    });
     return error ? refused(error) : null;
   }
   const { genre, subgenre, label, price, allowPayMore, releaseDate, description } = release.details;
@@ -232,6 +252,7 @@ export async function insertRelease(
       release_date: releaseDate,
       description,
       artwork_url: artworkUrl,
+      artwork_small_url: artworkSmallUrl,
     })),
   );
   return error ? refused(error) : null;

@@ -85,7 +85,7 @@ export default function YourTracks({ loaderData }: Route.ComponentProps) {
           <ul className="grid gap-2">
             {tracks.map((track) => (
               <li key={track.id} className="flex items-center gap-4 rounded-2xl border border-stage-700 bg-stage-850 p-3">
-                <Artwork src={track.artwork_url} alt="" className="size-14 shrink-0 rounded-lg" />
+                <Artwork src={track.artwork_small_url ?? track.artwork_url} alt="" className="size-14 shrink-0 rounded-lg" />
                 <div className="min-w-0 flex-1">
                   <Link to={trackPath(track.id)} className="block truncate font-semibold text-ink hover:underline">
                     {track.title}
@@ -138,7 +138,7 @@ export default function YourTracks({ loaderData }: Route.ComponentProps) {
             <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">
               {merch.map((item) => (
                 <li key={item.id} className="rounded-2xl border border-stage-700 bg-stage-850 p-3">
-                  <Artwork src={item.image_url} alt="" className="aspect-square w-full rounded-lg" />
+                  <Artwork src={item.image_small_url ?? item.image_url} alt="" className="aspect-square w-full rounded-lg" />
                   <p className="mt-2 truncate font-semibold text-ink">{item.title}</p>
                   <p className="text-sm text-ink-muted">{formatPrice(item.price)}</p>
                 </li>

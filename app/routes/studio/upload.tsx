@@ -76,9 +76,9 @@ async function uploadedFiles(
   const supabase = context.get(supabaseContext);
   const uploaded = parseForm(UploadedFilesSchema, formData, { arrays: ["uploadedTracks"] });
   if (!uploaded.success) return { errors: { audio: Object.values(uploaded.reply.fieldErrors)[0] }, publish: null };
-  const { errors, artworkPath, tracks } = await checkUploaded(supabase, kind, artistId, uploaded.value, storedFirstBytes(context));
-  if (Object.keys(errors).length > 0 || !artworkPath) return { errors, publish: null };
-  return { errors, publish: (release) => insertRelease(supabase, artistId, release, artworkPath, tracks) };
+  const { errors, artwork, tracks } = await checkUploaded(supabase, kind, artistId, uploaded.value, storedFirstBytes(context));
+  if (Object.keys(errors).length > 0 || !artwork) return { errors, publish: null };
+  return { errors, publish: (release) => insertRelease(supabase, artistId, release, artwork, tracks) };
 }
 
 async function attachedFiles(kind: UploadKind, artistId: string, formData: FormData, supabase: SupabaseClient): Promise<ReleaseFiles> {
@@ -120,7 +120,7 @@ export default function Upload({ loaderData, actionData }: Route.ComponentProps)
   // With JavaScript, files upload as they are chosen (resumable, with progress) and the form names them.
   const live = useHydrated();
   const tracks = useUploads("tracks", artistId);
-  const artwork = useUploads("artwork", artistId);
+  const artwork = useUploads("artwork", artistId, { withSmall: true });
   const [waitMessage, setWaitMessage] = useState<string | null>(null);
   const [tooMany, setTooMany] = useState(false);
 

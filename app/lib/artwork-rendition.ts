@@ -1,0 +1,24 @@
+import { sniffImage, type ImageType } from "./media-files";
+
+// The small rendition of a release's artwork (about 200 px on its longer side) that cards and lists show,
+// made in the browser before upload so no server has to decode images. WebP where the browser can write it,
+// else PNG.
+
+const longerSide = 200;
+
+export async function smallRendition(file: Blob): Promise<{ blob: Blob; type: ImageType } | null> {
+  try {
+    const bitmap = await createImageBitmap(file);
+    const scale = Math.min(1, longerSide / Math.max(bitmap.width, bitmap.height));
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.max(1, Math.round(bitmap.width * scale));
+    canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+    canvas.getContext("2d")?.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    bitmap.close();
+    const blob = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, "image/webp", 0.85));
+    const type = blob ? sniffImage(new Uint8Array(await blob.slice(0, 16).arrayBuffer())) : null;
+    return blob && type ? { blob, type } : null;
+  } catch {
+    return null;
+  }
+}
