@@ -1,5 +1,19 @@
 import { describe, expect, it } from "vitest";
-import { audioFiles, imageFiles, judgeAudio, judgeImage, sniffAudio, sniffImage, storagePath, titleFromFileName } from "~/lib/media-files";
+import * as v from "valibot";
+import {
+  audioFiles,
+  bytesAre,
+  expectedUpload,
+  imageFiles,
+  judgeAudio,
+  judgeImage,
+  smallArtworkPath,
+  sniffAudio,
+  sniffImage,
+  storagePath,
+  titleFromFileName,
+} from "~/lib/media-files";
+import { UploadedFilesSchema } from "~/lib/schemas/studio";
 
 const bytes = (...values: (number | string)[]) =>
   Uint8Array.from(
@@ -64,5 +78,57 @@ describe("where an upload goes and what it is called", () => {
   it("titles a track from its file name", () => {
     expect(titleFromFileName("01_Morning  Light.wav")).toBe("01 Morning Light");
     expect(titleFromFileName(".wav")).toBe("Untitled");
+  });
+});
+
+describe("uploads the form makes ahead of publishing", () => {
+  const user = "3f1c2a40-0000-4000-8000-000000000001";
+  const path = `${user}/1763900000000-0a1b2c3d`;
+
+  it("takes only paths of storagePath's making, in the user's own folder, typed by their extension and bucket", () => {
+    expect(expectedUpload(user, "tracks", `${path}.wav`)).toEqual({ mime: "audio/wav", extension: "wav" });
+    expect(expectedUpload(user, "artwork", `${path}.webp`)).toEqual({ mime: "image/webp", extension: "webp" });
+    expect(expectedUpload(user, "artwork", `${user}/small/1763900000000-0a1b2c3d.png`)?.mime).toBe("image/png");
+    for (const [bucket, refused] of [
+      ["tracks", `${path}.png`],
+      ["artwork", `${path}.mp3`],
+      ["tracks", `${user}/small/1763900000000-0a1b2c3d.mp3`],
+      ["tracks", `3f1c2a40-0000-4000-8000-000000000002/1763900000000-0a1b2c3d.mp3`],
+      ["tracks", `${user}/../1763900000000-0a1b2c3d.mp3`],
+      ["tracks", `${user}/my song.mp3`],
+      ["tracks", `${path}.mp3.html`],
+      ["avatars", `${path}.png`],
+    ] as const) {
+      expect(expectedUpload(user, bucket, refused), refused).toBeNull();
+    }
+    expect(storagePath(user, "mp3")).toMatch(/\.mp3$/);
+    expect(expectedUpload(user, "tracks", storagePath(user, "mp3"))?.extension).toBe("mp3");
+  });
+
+  it("puts the small rendition beside its original, in small/, under the same name", () => {
+    expect(smallArtworkPath(`${path}.png`, "webp")).toBe(`${user}/small/1763900000000-0a1b2c3d.webp`);
+  });
+
+  it("checks stored bytes against what the name promises", () => {
+    const wav = padded(bytes("RIFF", 0, 0, 0, 0, "WAVE"));
+    expect(bytesAre(wav, { mime: "audio/wav", extension: "wav" })).toBe(true);
+    expect(bytesAre(wav, { mime: "audio/mpeg", extension: "mp3" })).toBe(false);
+    expect(bytesAre(padded(bytes("<!doctype html>")), { mime: "image/png", extension: "png" })).toBe(false);
+  });
+
+  it("reads each track's waveform and length, refusing what the browser could not have read", () => {
+    const track = { path: `${path}.wav`, peaks: Array.from({ length: 300 }, () => 0.5), durationSeconds: 61.5 };
+    const parsed = v.safeParse(UploadedFilesSchema, { uploadedArtwork: `${path}.png`, uploadedTracks: [JSON.stringify(track)] });
+    expect(parsed.success && parsed.output.uploadedTracks).toEqual([track]);
+    for (const wrong of [
+      "{",
+      JSON.stringify({ ...track, peaks: [0.5] }),
+      JSON.stringify({ ...track, durationSeconds: 0 }),
+      JSON.stringify({ ...track, peaks: track.peaks.map(() => 2) }),
+    ]) {
+      const refused = v.safeParse(UploadedFilesSchema, { uploadedTracks: [wrong] });
+      expect(refused.success).toBe(false);
+      expect(refused.issues?.[0]?.message).toBe(audioFiles.undecodable);
+    }
   });
 });

@@ -5,6 +5,7 @@ import { inputClasses } from "~/components/ui/field";
 import { smallRendition } from "~/lib/artwork-rendition";
 import { readWaveform, type Waveform } from "~/lib/audio-waveform";
 import { audioFiles, judgeAudio, judgeImage, smallArtworkPath, storagePath, titleFromFileName, type UploadBucket } from "~/lib/media-files";
+import { moveItem } from "~/lib/ordering";
 import { startResumableUpload, type RunningUpload } from "~/lib/resumable-upload";
 
 // The upload form's files with JavaScript: each starts uploading the moment it is chosen or dropped, with
@@ -136,14 +137,13 @@ export function useUploads(
   }
 
   function move(key: string, to: number) {
-    setItems((current) => {
-      const from = current.findIndex((item) => item.key === key);
-      if (from < 0 || to < 0 || to >= current.length) return current;
-      const next = [...current];
-      const [moved] = next.splice(from, 1);
-      if (moved) next.splice(to, 0, moved);
-      return next;
-    });
+    setItems((current) =>
+      moveItem(
+        current,
+        current.findIndex((item) => item.key === key),
+        to,
+      ),
+    );
   }
 
   return {
