@@ -10,7 +10,9 @@
 // - measureRoundTrips: sequential backend round trips per render (the app's Server-Timing);
 // - measureRouteJavaScript: the gzipped JavaScript each page loads (entry, route modules, shared chunks),
 //   and the framework's share of it;
-// - measureLighthouse: Lighthouse mobile performance and accessibility scores (median of 5 runs), in Debian's Chromium.
+// - measureLighthouse: Lighthouse mobile performance and accessibility scores (median of 5 runs), in Debian's Chromium;
+// - measureUploads (lib/bench-uploads.ts): a 50 MB WAV uploaded plainly and resumably, and resumed after a cut.
+// `npm run bench -- --uploads` measures the uploads alone.
 //
 // Load comes from a child process (this script with --load-generator), so the client never shares the
 // event loop of the local backend, which runs in this process.
@@ -18,6 +20,7 @@ import { fork, type ChildProcess } from "node:child_process";
 import { gzipSync } from "node:zlib";
 import { startMarketplace, type Marketplace } from "./lib/marketplace.ts";
 import { measurePlayback, mobileNetwork, printPlayback } from "./lib/bench-playback.ts";
+import { measureUploads, printUploads } from "./lib/bench-uploads.ts";
 
 // JavaScript: React and React Router (about 103 KB gz) load on every page; what a page adds stays small.
 export const targets = {
@@ -238,6 +241,11 @@ async function main() {
     console.log("Starting the local backend (fresh database, demo data and media) and the production build in workerd…");
     marketplace = await startMarketplace();
     const { appUrl } = marketplace;
+    const artistCookie = await signedInCookie(appUrl, demoArtistAccount);
+    if (process.argv.includes("--uploads")) {
+      printUploads(await measureUploads(marketplace, { ...demoArtistAccount, cookie: artistCookie }));
+      return;
+    }
 
     console.log("Server renders (fresh, past the Workers cache)…");
     const [staticFigures] = await measureServerRenders(appUrl, [staticAsset], { fresh: false });
@@ -247,7 +255,9 @@ async function main() {
     const cached = await measureServerRenders(appUrl, catalogPages, { fresh: false });
     const roundTrips = await measureRoundTrips(appUrl, catalogPages);
     const javaScript = await measureRouteJavaScript(appUrl, catalogPages);
-    const studioJavaScript = await measureRouteJavaScript(appUrl, studioPages, { Cookie: await signedInCookie(appUrl, demoArtistAccount) });
+    const studioJavaScript = await measureRouteJavaScript(appUrl, studioPages, { Cookie: artistCookie });
+    console.log("Uploads (a 50 MB WAV)…");
+    const uploads = await measureUploads(marketplace, { ...demoArtistAccount, cookie: artistCookie });
     console.log("Lighthouse (mobile)…");
     const lighthouseScores = await measureLighthouse(appUrl, ["/", demoArtist]);
     console.log("Play latency on the track page (Chromium)…");
@@ -283,6 +293,7 @@ async function main() {
       const js = studioJavaScript[path]!;
       console.log(`| \`${path}\` | ${kb(js.total)} / ${kb(js.framework)} / ${kb(js.total - js.framework)} |`);
     }
+    printUploads(uploads);
     printPlayback(playback);
     printPlayback(playbackOnMobile, mobileNetwork);
   } catch (error) {
