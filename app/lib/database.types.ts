@@ -750,6 +750,13 @@ export type Database = {
         Args: { kind?: string; page?: number; page_size?: number }
         Returns: Json
       }
+      unpublished_uploads: {
+        Args: { max_count?: number; older_than?: string }
+        Returns: {
+          bucket_id: string
+          name: string
+        }[]
+      }
     }
     Enums: {
       [_ in never]: never

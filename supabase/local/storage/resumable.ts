@@ -95,6 +95,14 @@ function resumableOf(stack: Stack): Resumable {
     }
   }
 
+  // Unfinished uploads past their expiry are dropped now and then, as Supabase does on its own.
+  let lastExpirySweep = 0;
+  const dropExpired = () => {
+    if (Date.now() - lastExpirySweep < 60 * 60 * 1000) return;
+    lastExpirySweep = Date.now();
+    void server.cleanUpExpiredUploads().catch((error: unknown) => console.error("dropping expired resumable uploads failed", error));
+  };
+
   const server = new Server({
     path: resumablePath,
     datastore,
@@ -119,6 +127,7 @@ function resumableOf(stack: Stack): Resumable {
       await mayUpload(req as Request, decodeId(id));
     },
     onUploadCreate: async (_req, upload) => {
+      dropExpired();
       const metadata = { ...upload.metadata };
       const bucket = await findBucket(stack.db, decodeId(upload.id).bucket).catch((error: unknown) => {
         throw asTusError(error);
