@@ -2,7 +2,7 @@
 // sweep-unpublished-uploads Edge Function, run by Deno, over public.unpublished_uploads()): only the
 // service role may run it, and it removes only audio and artwork renditions older than a day that no
 // track or merch item names, never a published file, a recent upload or a Media Manager image.
-import { createClient, FunctionsHttpError, type SupabaseClient } from "@supabase/supabase-js";
+import { createClient, type FunctionsHttpError, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stopFunctions } from "../../supabase/local/functions.ts";
 import { signJwt } from "../../supabase/local/jwt.ts";
