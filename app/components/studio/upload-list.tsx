@@ -6,7 +6,7 @@ import { smallRendition } from "~/lib/artwork-rendition";
 import { readWaveform, type Waveform } from "~/lib/audio-waveform";
 import { audioFiles, judgeAudio, judgeImage, smallArtworkPath, storagePath, titleFromFileName, type UploadBucket } from "~/lib/media-files";
 import { moveItem } from "~/lib/ordering";
-import { startResumableUpload, type RunningUpload } from "~/lib/resumable-upload";
+import { connectionLost, startResumableUpload, type RunningUpload } from "~/lib/resumable-upload";
 
 // The upload form's files with JavaScript: each starts uploading the moment it is chosen or dropped, with
 // its own bar, and shows its message until it is retried or removed. Tracks are numbered by position,
@@ -57,10 +57,13 @@ export function useUploads(
       current.map((item) => (item.key === key ? { ...item, ...(typeof change === "function" ? change(item) : change) } : item)),
     );
 
-  // Complete once stored and, for a track, once the browser has read its waveform.
+  // Complete once stored and, for a track, once the browser has read its waveform; for a release's
+  // artwork, once its small rendition is stored too (or could not be).
   const settle = (key: string) =>
     update(key, (item) =>
-      item.state === "uploading" && item.sent === item.file.size && item.waveform !== "reading" ? { state: "complete" } : {},
+      item.state === "uploading" && item.sent === item.file.size && item.waveform !== "reading" && item.small !== "making"
+        ? { state: "complete" }
+        : {},
     );
 
   async function add(file: File) {
@@ -89,7 +92,12 @@ export function useUploads(
         },
         failed: (message) => update(key, { state: "failed", message }),
       },
-    );
+    ).catch(() => null);
+    if (!upload) {
+      // The upload client itself could not be loaded (the connection dropped): the file can be chosen again.
+      update(key, { state: "failed", message: connectionLost });
+      return;
+    }
     update(key, { upload });
     if (withSmall) await storeSmallRendition(key, file, path);
     if (bucket !== "tracks") return;
@@ -115,7 +123,7 @@ export function useUploads(
               rendition.blob,
               { bucket, path: smallPath, contentType: rendition.type.mime },
               { progress: () => {}, retrying: () => {}, resumed: () => {}, done: () => resolve(true), failed: () => resolve(false) },
-            );
+            ).catch(() => resolve(false));
           })
         : false;
     update(key, { small: stored ? smallPath : null });

@@ -61,8 +61,8 @@ async function resumable({ request, params, context }: Route.LoaderArgs | Route.
   if (!state.ok) return answer(state);
   const metadata = parseMetadata(state.headers.get("Upload-Metadata"));
   const expected = expectedUpload(user.id, metadata.bucketName ?? "", metadata.objectName ?? "");
-  const length = Number(request.headers.get("Content-Length"));
-  if (!expected || !(length <= largestFirstChunk)) return refusal(400);
+  const length = request.headers.get("Content-Length");
+  if (!expected || length === null || !(Number(length) <= largestFirstChunk)) return refusal(400);
   const chunk = new Uint8Array(await request.arrayBuffer());
   if (!bytesAre(chunk.subarray(0, sniffLength), expected)) {
     await upstream(path, "DELETE");
