@@ -161,8 +161,13 @@ describe("uploading an album with JavaScript", () => {
     assert.equal(page.url().endsWith("/dashboard/artist/upload?type=album"), true);
     releaseResume();
 
-    // Removing the second track renumbers the rest; the long one moves up from the keyboard.
-    await page.getByRole("button", { name: "Remove track 2 (02 Noon.wav)" }).click();
+    // Dragged to the top, the long track becomes track 1; removing Noon (now track 3) leaves two; the
+    // keyboard moves the long one down and back up.
+    const trackUploads = page.getByRole("list", { name: "Track uploads" }).getByRole("listitem");
+    await trackUploads.nth(2).dragTo(trackUploads.nth(0));
+    await page.getByRole("button", { name: "Remove track 3 (02 Noon.wav)" }).click();
+    await page.getByRole("button", { name: "Move down track 1 (03 Long Night.wav)" }).focus();
+    await page.keyboard.press("Enter");
     await page.getByRole("button", { name: "Move up track 2 (03 Long Night.wav)" }).focus();
     await page.keyboard.press("Enter");
     await page.getByLabel("Title of track 1").fill("Long Night");
