@@ -19,6 +19,9 @@ export const imageFiles = {
   tooLarge: "File is too large. Maximum size is 5MB.",
 } as const;
 
+/** An upload whose connection dropped for good: Retry resumes it. */
+export const connectionLost = "The connection was lost. Retry goes on from where the upload stopped.";
+
 export type AudioType = { mime: "audio/mpeg" | "audio/wav" | "audio/aac" | "audio/ogg"; extension: "mp3" | "wav" | "aac" | "ogg" };
 export type ImageType = { mime: "image/jpeg" | "image/png" | "image/webp"; extension: "jpg" | "png" | "webp" };
 

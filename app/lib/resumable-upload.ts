@@ -1,6 +1,6 @@
 import type { DetailedError } from "tus-js-client";
 import { storageErrorMessage } from "./errors";
-import type { UploadBucket } from "./media-files";
+import { connectionLost, type UploadBucket } from "./media-files";
 
 // The upload form's resumable uploads, in the browser: tus-js-client (loaded on the first file chosen,
 // never with the page) against the Worker's route, which passes them on to Storage. The session cookie
@@ -22,8 +22,6 @@ export type UploadEvents = {
 };
 
 export type RunningUpload = { retry(): void; cancel(): Promise<void> };
-
-export const connectionLost = "The connection was lost. Retry goes on from where the upload stopped.";
 
 export async function startResumableUpload(
   file: Blob,

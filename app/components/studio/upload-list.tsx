@@ -2,11 +2,22 @@ import { useEffect, useRef, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Icon } from "~/components/ui/icon";
 import { inputClasses } from "~/components/ui/field";
-import { smallRendition } from "~/lib/artwork-rendition";
-import { readWaveform, type Waveform } from "~/lib/audio-waveform";
-import { audioFiles, judgeAudio, judgeImage, smallArtworkPath, storagePath, titleFromFileName, type UploadBucket } from "~/lib/media-files";
+import type { Waveform } from "~/lib/audio-waveform";
+import {
+  audioFiles,
+  connectionLost,
+  judgeAudio,
+  judgeImage,
+  smallArtworkPath,
+  storagePath,
+  titleFromFileName,
+  type UploadBucket,
+} from "~/lib/media-files";
 import { moveItem } from "~/lib/ordering";
-import { connectionLost, startResumableUpload, type RunningUpload } from "~/lib/resumable-upload";
+import type { RunningUpload } from "~/lib/resumable-upload";
+
+/** The upload client, the waveform reader and the rendition: loaded with the first file chosen. */
+const uploadClient = () => import("~/lib/upload-client");
 
 // The upload form's files with JavaScript: each starts uploading the moment it is chosen or dropped, with
 // its own bar, and shows its message until it is retried or removed. Tracks are numbered by position,
@@ -78,22 +89,25 @@ export function useUploads(
     const waveform = bucket === "tracks" ? "reading" : null;
     const small = withSmall ? "making" : null;
     setItems((current) => [...current, { ...base, path, state: "uploading", message: null, waveform, small }]);
-    const upload = await startResumableUpload(
-      file,
-      { bucket, path, contentType: judged.type.mime },
-      {
-        progress: (sent) => update(key, { sent }),
-        retrying: () => update(key, { state: "retrying", note: "Connection lost, trying again…" }),
-        resumed: (offset) => update(key, { state: "uploading", note: `Resumed at ${percent(offset, file.size)}, not from the start` }),
-        done: () => {
-          update(key, { sent: file.size });
-          settle(key);
-          onStored?.(path);
+    const client = await uploadClient().catch(() => null);
+    const upload = await client
+      ?.startResumableUpload(
+        file,
+        { bucket, path, contentType: judged.type.mime },
+        {
+          progress: (sent) => update(key, { sent }),
+          retrying: () => update(key, { state: "retrying", note: "Connection lost, trying again…" }),
+          resumed: (offset) => update(key, { state: "uploading", note: `Resumed at ${percent(offset, file.size)}, not from the start` }),
+          done: () => {
+            update(key, { sent: file.size });
+            settle(key);
+            onStored?.(path);
+          },
+          failed: (message) => update(key, { state: "failed", message }),
         },
-        failed: (message) => update(key, { state: "failed", message }),
-      },
-    ).catch(() => null);
-    if (!upload) {
+      )
+      .catch(() => null);
+    if (!client || !upload) {
       // The upload client itself could not be loaded (the connection dropped): the file can be chosen again.
       update(key, { state: "failed", message: connectionLost });
       return;
@@ -101,7 +115,7 @@ export function useUploads(
     update(key, { upload });
     if (withSmall) await storeSmallRendition(key, file, path);
     if (bucket !== "tracks") return;
-    const read = await readWaveform(file);
+    const read = await client.readWaveform(file);
     if (read) {
       update(key, { waveform: read });
       settle(key);
@@ -114,6 +128,7 @@ export function useUploads(
 
   // A rendition that cannot be made or stored is no failure: cards then show the original.
   async function storeSmallRendition(key: string, file: File, path: string) {
+    const { smallRendition, startResumableUpload } = await uploadClient();
     const rendition = await smallRendition(file);
     const smallPath = rendition ? smallArtworkPath(path, rendition.type.extension) : null;
     const stored =

@@ -121,27 +121,29 @@ export default function Upload({ loaderData, actionData }: Route.ComponentProps)
   const live = useHydrated();
   const tracks = useUploads("tracks", artistId);
   const artwork = useUploads("artwork", artistId, { withSmall: true });
-  const [waitMessage, setWaitMessage] = useState<string | null>(null);
+  const [held, setHeld] = useState(false);
   const [tooMany, setTooMany] = useState(false);
 
   // A single's track is replaced by the next one chosen; an album's tracks add up.
   function addTracks(files: File[]) {
-    const tooMany = kind === "single" && files.length > 1;
-    setTooMany(tooMany);
-    if (tooMany) return;
+    const refused = kind === "single" && files.length > 1;
+    setTooMany(refused);
+    if (refused) return;
     if (kind === "single") tracks.clear();
     tracks.add(files);
   }
 
-  function checkUploads(event: React.FormEvent) {
-    const uploads = [tracks, artwork];
-    const message = uploads.some((list) => list.busy)
-      ? "Please wait for all uploads to complete"
-      : uploads.some((list) => list.failed)
-        ? "Please retry or remove the files that could not be uploaded"
-        : null;
-    setWaitMessage(message);
-    if (message) event.preventDefault();
+  // Why Publish has to wait, from the files as they are now (so the message goes once they are done).
+  const uploads = [tracks, artwork];
+  const notReady = uploads.some((list) => list.busy)
+    ? "Please wait for all uploads to complete"
+    : uploads.some((list) => list.failed)
+      ? "Please retry or remove the files that could not be uploaded"
+      : null;
+
+  function holdWhileUploading(event: React.FormEvent) {
+    setHeld(notReady !== null);
+    if (notReady) event.preventDefault();
   }
 
   return (
@@ -161,9 +163,9 @@ export default function Upload({ loaderData, actionData }: Route.ComponentProps)
           encType="multipart/form-data"
           noValidate
           className="grid gap-5"
-          onSubmit={live ? checkUploads : undefined}
+          onSubmit={live ? holdWhileUploading : undefined}
         >
-          <FormAlert>{waitMessage ?? form.formError}</FormAlert>
+          <FormAlert>{(held ? notReady : null) ?? form.formError}</FormAlert>
           {!live && actionData && Object.keys(fieldErrors).length > 0 ? (
             <p className="text-sm text-ink-muted">
               For your safety, files are never kept after a refused upload: please choose them again.
