@@ -37,6 +37,7 @@ export default [
     route("dashboard/artist/tracks/:id", "routes/studio/track-edit.tsx"),
     route("dashboard/artist/upload", "routes/studio/upload.tsx"),
     route("dashboard/artist/media", "routes/studio/media.tsx"),
+    route("dashboard/artist/payments", "routes/studio/payments.tsx"),
     route("dashboard/fan", "routes/fan/dashboard.tsx"),
     route("track/:id", "routes/catalog/track.tsx"),
     route("*", "routes/not-found.tsx"),

@@ -33,3 +33,9 @@ export const commentsPageSize = 5;
 export const commentMaxLength = 2000;
 /** The track page's waveform player. */
 export const player = { defaultVolume: 0.7, waveformHeight: 80, barWidth: 2, barGap: 1 } as const;
+
+/** The currencies artists and fans choose between for prices and payouts (spec section 5, Payments). */
+export const currencies = ["USD", "EUR", "GBP"] as const;
+
+/** Automatic withdrawals: the least threshold and its step, in whole dollars (spec section 5, Payments). */
+export const withdrawThreshold = { minimum: 50, step: 10 } as const;

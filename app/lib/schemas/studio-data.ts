@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { currencies } from "~/lib/constants";
 import { count, nullableText, numeric } from "./columns";
 
 // What the artist's studio reads (supabase/migrations/*_studio_catalog.sql), checked at the loader.
@@ -41,3 +42,14 @@ export const EditableTrackSchema = v.object({
   description: v.string(),
 });
 export type EditableTrack = v.InferOutput<typeof EditableTrackSchema>;
+
+/** The artist's payout row (owner only), as the Payment Settings form shows it. */
+export const ArtistPayoutSchema = v.object({
+  paypal_email: v.string(),
+  payment_settings: v.object({
+    minimum_price: v.number(),
+    default_currency: v.picklist(currencies),
+    auto_withdraw: v.boolean(),
+    withdraw_threshold: v.number(),
+  }),
+});

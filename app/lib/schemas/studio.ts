@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { peakCount } from "../../../supabase/functions/_shared/waveform";
-import { minimumPrice } from "~/lib/constants";
+import { currencies, minimumPrice, withdrawThreshold } from "~/lib/constants";
 import { audioFiles } from "~/lib/media-files";
 
 // The studio's forms (spec section 5, Uploads: required title, genre, price, release date, description;
@@ -124,3 +124,42 @@ export const DeleteTrackSchema = v.object({
     v.check((value) => value === "on", "Tick the box to confirm you want to delete this track"),
   ),
 });
+
+export const thresholdMessage = `Withdrawal threshold must be a whole number of at least $${withdrawThreshold.minimum}, in steps of $${withdrawThreshold.step}`;
+
+/**
+ * The artist's payout settings (spec section 5, Payments): PayPal email, the default minimum price (at least
+ * 0, in cents) and its currency, and automatic withdrawals with their threshold. The threshold is read only
+ * when withdrawals are on; otherwise the stored one is kept.
+ */
+export const ArtistPaymentsSchema = v.pipe(
+  v.object({
+    paypalEmail: v.pipe(requiredText("PayPal email is required"), v.email("PayPal email must be a valid email address")),
+    minimumPrice: v.pipe(
+      requiredText("Minimum price is required"),
+      v.transform(Number),
+      v.number("Minimum price must be at least $0.00"),
+      v.minValue(0, "Minimum price must be at least $0.00"),
+      v.check((value) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6, "Minimum price can have at most two decimals"),
+    ),
+    currency: v.picklist(currencies, "Choose USD, EUR or GBP"),
+    autoWithdraw: checkbox,
+    withdrawThreshold: v.optional(v.string(), ""),
+  }),
+  v.forward(
+    v.partialCheck(
+      [["autoWithdraw"], ["withdrawThreshold"]],
+      ({ autoWithdraw, withdrawThreshold: threshold }) => !autoWithdraw || isThreshold(Number(threshold.trim() || NaN)),
+      thresholdMessage,
+    ),
+    ["withdrawThreshold"],
+  ),
+  v.transform(({ withdrawThreshold: threshold, ...settings }) => ({
+    ...settings,
+    withdrawThreshold: settings.autoWithdraw ? Number(threshold) : null,
+  })),
+);
+
+function isThreshold(value: number): boolean {
+  return Number.isInteger(value) && value >= withdrawThreshold.minimum && value % withdrawThreshold.step === 0;
+}

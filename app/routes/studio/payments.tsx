@@ -1,0 +1,160 @@
+import { useId } from "react";
+import { Form } from "react-router";
+import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { StudioHeader } from "~/components/studio/studio-header";
+import { Card } from "~/components/ui/card";
+import { Field, FieldError, Label, inputClasses } from "~/components/ui/field";
+import { readOrThrow } from "~/lib/backend.server";
+import { currencies, withdrawThreshold } from "~/lib/constants";
+import { databaseErrorMessage } from "~/lib/errors";
+import { formError, formFields, parseForm, replyWith } from "~/lib/forms";
+import { requireArtist } from "~/lib/guards.server";
+import { pageMeta } from "~/lib/meta";
+import { ArtistPaymentsSchema } from "~/lib/schemas/studio";
+import { ArtistPayoutSchema } from "~/lib/schemas/studio-data";
+import { supabaseContext } from "~/lib/session.server";
+import type { Route } from "./+types/payments";
+
+export const meta = () => pageMeta("Payment Settings", "Where your earnings go, and when.");
+
+const paymentsPath = "/dashboard/artist/payments";
+const savedNotice = "Payment settings saved";
+
+/** The artist's payout row: only they can read or write it (row-level security on the owner-only table). */
+async function payoutRow(context: Route.LoaderArgs["context"], artistId: string) {
+  return readOrThrow(
+    await context
+      .get(supabaseContext)
+      .from("artist_payout_settings")
+      .select("paypal_email, payment_settings")
+      .eq("artist_id", artistId)
+      .maybeSingle(),
+    { what: "payment settings", schema: ArtistPayoutSchema, notFound: "Payment settings not found" },
+  );
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const artist = requireArtist(request, context);
+  return { payout: await payoutRow(context, artist.id) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const artist = requireArtist(request, context);
+  const submission = parseForm(ArtistPaymentsSchema, await request.formData());
+  if (!submission.success) return replyWith(submission.reply, 400);
+  const settings = submission.value;
+  // With withdrawals off the threshold field is not shown: the stored one is kept.
+  const threshold = settings.withdrawThreshold ?? (await payoutRow(context, artist.id)).payment_settings.withdraw_threshold;
+  const { error } = await context
+    .get(supabaseContext)
+    .from("artist_payout_settings")
+    .update({
+      paypal_email: settings.paypalEmail,
+      payment_settings: {
+        minimum_price: settings.minimumPrice,
+        default_currency: settings.currency,
+        auto_withdraw: settings.autoWithdraw,
+        withdraw_threshold: threshold,
+      },
+    })
+    .eq("artist_id", artist.id);
+  if (error) {
+    console.error("saving payment settings failed", error);
+    return replyWith(formError(databaseErrorMessage(error), submission.values), 500);
+  }
+  return replyWith({ fieldErrors: {}, formError: null, values: submission.values, notice: savedNotice }, 200);
+}
+
+export default function PaymentSettings({ loaderData, actionData }: Route.ComponentProps) {
+  const { payout } = loaderData;
+  const settings = payout.payment_settings;
+  const form = formFields(actionData);
+  // After a refused save, what was typed; otherwise what is stored.
+  const typed = actionData !== undefined;
+  const value = (name: string, stored: string) => (typed ? form.text(name) : stored);
+  const id = useId();
+  const currencyError = form.error("currency");
+  return (
+    <>
+      <StudioHeader title="Payment Settings">
+        Where your earnings go, the price your releases start from, and when you are paid.
+      </StudioHeader>
+      <Card className="max-w-2xl">
+        <Form method="post" action={paymentsPath} noValidate className="grid gap-5">
+          <FormAlert>{form.formError}</FormAlert>
+          <FormAlert tone="success">{form.notice}</FormAlert>
+          <Field
+            label="PayPal email"
+            name="paypalEmail"
+            type="email"
+            autoComplete="email"
+            required
+            defaultValue={value("paypalEmail", payout.paypal_email)}
+            error={form.error("paypalEmail")}
+          />
+          <div className="grid gap-5 sm:grid-cols-2">
+            <Field
+              label="Default minimum price"
+              name="minimumPrice"
+              type="number"
+              inputMode="decimal"
+              min={0}
+              step={0.01}
+              required
+              hint="What new releases are priced at unless you set another price."
+              defaultValue={value("minimumPrice", String(settings.minimum_price))}
+              error={form.error("minimumPrice")}
+            />
+            <div>
+              <Label htmlFor={`${id}-currency`}>Currency</Label>
+              <select
+                id={`${id}-currency`}
+                name="currency"
+                defaultValue={value("currency", settings.default_currency)}
+                aria-invalid={currencyError ? true : undefined}
+                aria-describedby={currencyError ? `${id}-currency-error` : undefined}
+                className={inputClasses}
+              >
+                {currencies.map((currency) => (
+                  <option key={currency} value={currency}>
+                    {currency}
+                  </option>
+                ))}
+              </select>
+              <FieldError id={`${id}-currency-error`}>{currencyError}</FieldError>
+            </div>
+          </div>
+          {/* The threshold shows only while automatic withdrawals are ticked: CSS (:has), so also without JavaScript. */}
+          <fieldset className="grid gap-4 rounded-xl border border-stage-700 p-4 [&:not(:has([name=autoWithdraw]:checked))_.withdraw-threshold]:hidden">
+            <legend className="px-1 text-sm font-semibold text-ink">Automatic withdrawals</legend>
+            <CheckboxField
+              name="autoWithdraw"
+              label="Pay out automatically when my balance reaches the threshold"
+              defaultChecked={typed ? form.checked("autoWithdraw") : settings.auto_withdraw}
+            />
+            <Field
+              className="withdraw-threshold"
+              label="Withdrawal threshold (USD)"
+              name="withdrawThreshold"
+              type="number"
+              inputMode="numeric"
+              min={withdrawThreshold.minimum}
+              step={withdrawThreshold.step}
+              hint={`Minimum amount required for automatic withdrawal (minimum $${withdrawThreshold.minimum}).`}
+              defaultValue={value("withdrawThreshold", String(settings.withdraw_threshold))}
+              error={form.error("withdrawThreshold")}
+            />
+          </fieldset>
+          <SubmitButton action={paymentsPath} pendingLabel="Saving...">
+            Save payment settings
+          </SubmitButton>
+        </Form>
+      </Card>
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
