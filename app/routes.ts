@@ -38,6 +38,7 @@ export default [
     route("dashboard/artist/upload", "routes/studio/upload.tsx"),
     route("dashboard/artist/media", "routes/studio/media.tsx"),
     route("dashboard/artist/payments", "routes/studio/payments.tsx"),
+    route("dashboard/artist/store", "routes/studio/store.tsx"),
     route("dashboard/fan", "routes/fan/dashboard.tsx"),
     route("track/:id", "routes/catalog/track.tsx"),
     route("*", "routes/not-found.tsx"),

@@ -40,8 +40,10 @@ export function parseForm<TSchema extends v.GenericSchema>(
   if (result.success) return { success: true, value: result.output, values };
   const fieldErrors: FieldErrors = {};
   for (const issue of result.issues) {
-    const field = v.getDotPath(issue)?.split(".")[0] ?? "form";
-    fieldErrors[field] ??= issue.message;
+    // By field ('price'), and for a row of a list also by its place ('tiers.2.price').
+    const path = v.getDotPath(issue) ?? "form";
+    fieldErrors[path.split(".")[0] ?? path] ??= issue.message;
+    fieldErrors[path] ??= issue.message;
   }
   return { success: false, reply: { fieldErrors, formError: null, values } };
 }

@@ -159,6 +159,52 @@ for (const javaScriptEnabled of [true, false]) {
       }
     });
 
+    test("the artist adds a pricing tier and a discount code, saves, and removes them again", async () => {
+      const { data: before } = await admin
+        .from("store_settings")
+        .select("pricing_tiers, discounts, bundling")
+        .eq("artist_id", paperLanterns)
+        .single();
+      const { page, close } = await newPage(browser, { javaScriptEnabled });
+      try {
+        await signInAsArtist(page);
+        await page.getByRole("link", { name: /Store Settings/ }).click();
+        await page.getByRole("heading", { level: 1, name: "Store Settings" }).waitFor();
+        if (javaScriptEnabled) {
+          await hydrated(page);
+          await expectNoAxeViolations(page);
+        }
+        // The demo store has three tiers and two codes.
+        await page.getByRole("button", { name: "Add pricing tier" }).click();
+        await page.getByLabel("Tier 4 name").fill("Patron");
+        await page.getByLabel("Tier 4 price (USD)").fill("9.99");
+        await page.getByRole("button", { name: "Add discount code" }).click();
+        await page.getByLabel("Discount 3 code").fill("lanterns20");
+        await page.getByLabel("Discount 3 percentage").fill("30");
+        await page.getByRole("button", { name: "Save store settings" }).click();
+        // Codes are unique whatever their case: the new one clashes with LANTERNS20.
+        await page.getByText("You already have a discount with this code").waitFor();
+        assert.equal(await page.getByLabel("Tier 4 name").inputValue(), "Patron");
+        if (javaScriptEnabled) await expectNoAxeViolations(page);
+        await page.getByLabel("Discount 3 code").fill("PATRON30");
+        await page.getByRole("button", { name: "Save store settings" }).click();
+        await page.getByText("Store settings saved").waitFor();
+        await page.reload();
+        assert.equal(await page.getByLabel("Tier 4 name").inputValue(), "Patron");
+        assert.equal(await page.getByLabel("Discount 3 code").inputValue(), "PATRON30");
+        await page.getByRole("button", { name: "Remove tier 4" }).click();
+        await page.getByText("Not saved yet: press Save store settings to keep your changes.").waitFor();
+        assert.equal(await page.getByLabel("Tier 4 name").count(), 0);
+        await page.getByRole("button", { name: "Save store settings" }).click();
+        await page.getByText("Store settings saved").waitFor();
+        const { data: after } = await admin.from("store_settings").select("pricing_tiers").eq("artist_id", paperLanterns).single();
+        assert.equal(after?.pricing_tiers.length, 3);
+      } finally {
+        await admin.from("store_settings").update(before!).eq("artist_id", paperLanterns);
+        await close();
+      }
+    });
+
     test("Back goes one step back with JavaScript, and to the dashboard without it", async () => {
       const { page, close } = await newPage(browser, { javaScriptEnabled });
       await signInAsArtist(page);

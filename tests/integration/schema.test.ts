@@ -175,6 +175,20 @@ describe.each(backends)("schema on $name", (backend) => {
       ["a bundle discount over 100", { bundling: { enabled: true, discountPercentage: 120 } }],
       ["a negative tier price", { pricing_tiers: [{ id: "t", name: "Fan", price: -1, description: "" }] }],
       ["a tier without a price", { pricing_tiers: [{ id: "t", name: "Fan" }] }],
+      ["a tier without a name", { pricing_tiers: [{ id: "t", name: " ", price: 1 }] }],
+      ["a tier price in fractions of a cent", { pricing_tiers: [{ id: "t", name: "Fan", price: 1.005 }] }],
+      ["a discount without a code", { discounts: [{ id: "d", code: "", percentage: 10, validUntil: null, active: true }] }],
+      ["a discount valid until no date", { discounts: [{ id: "d", code: "X", percentage: 10, validUntil: "soon", active: true }] }],
+      [
+        "two discounts with one code in different cases",
+        {
+          discounts: [
+            { id: "a", code: "SPRING", percentage: 10, validUntil: null, active: true },
+            { id: "b", code: "spring", percentage: 20, validUntil: null, active: false },
+          ],
+        },
+      ],
+      ["more than 20 tiers", { pricing_tiers: Array.from({ length: 21 }, (_, i) => ({ id: `t${i}`, name: "Fan", price: 1 })) }],
     ])("refuses store settings with %s", async (_, settings) => {
       const [column, value] = Object.entries(settings)[0];
       const error = await errorOf(

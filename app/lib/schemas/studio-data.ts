@@ -53,3 +53,18 @@ export const ArtistPayoutSchema = v.object({
     withdraw_threshold: v.number(),
   }),
 });
+
+/** The artist's store settings row (owner only), as the Store Settings form shows it. */
+export const StoreSettingsRowSchema = v.object({
+  pricing_tiers: v.array(v.object({ id: v.string(), name: v.string(), price: v.number(), description: v.optional(nullableText, null) })),
+  discounts: v.array(
+    v.object({
+      id: v.string(),
+      code: v.string(),
+      percentage: v.number(),
+      validUntil: v.optional(nullableText, null),
+      active: v.boolean(),
+    }),
+  ),
+  bundling: v.object({ enabled: v.boolean(), discountPercentage: v.number() }),
+});

@@ -163,3 +163,110 @@ export const ArtistPaymentsSchema = v.pipe(
 function isThreshold(value: number): boolean {
   return Number.isInteger(value) && value >= withdrawThreshold.minimum && value % withdrawThreshold.step === 0;
 }
+
+/** How many pricing tiers and discount codes a store keeps at most (the database holds the same limits). */
+export const storeLimits = { tiers: 20, discounts: 50 } as const;
+
+const cents = (message: string) =>
+  v.pipe(
+    requiredText(message),
+    v.transform(Number),
+    v.number(message),
+    v.minValue(0, message),
+    v.check((value) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6, message),
+  );
+
+const percentage = (message: string, whole: boolean) =>
+  v.pipe(
+    requiredText(message),
+    v.transform(Number),
+    v.number(message),
+    v.minValue(0, message),
+    v.maxValue(100, message),
+    v.check((value) => !whole || Number.isInteger(value), message),
+  );
+
+const PricingTierSchema = v.object({
+  id: v.pipe(v.string(), v.nonEmpty()),
+  name: requiredText("Every tier needs a name"),
+  price: cents("Price must be at least $0.00, in cents"),
+  description: optionalText,
+});
+
+const DiscountSchema = v.object({
+  id: v.pipe(v.string(), v.nonEmpty()),
+  code: v.pipe(requiredText("Every discount needs a code"), v.maxLength(40, "Codes can be at most 40 characters")),
+  percentage: percentage("Discount must be a whole percentage from 0 to 100", true),
+  validUntil: v.pipe(
+    optionalText,
+    v.check((value) => value === null || /^\d{4}-\d{2}-\d{2}$/.test(value), "Valid until must be a date"),
+  ),
+  active: v.boolean(),
+});
+
+const StoreRowsSchema = v.object({
+  tiers: v.pipe(v.array(PricingTierSchema), v.maxLength(storeLimits.tiers, `At most ${storeLimits.tiers} pricing tiers`)),
+  discounts: v.pipe(v.array(DiscountSchema), v.maxLength(storeLimits.discounts, `At most ${storeLimits.discounts} discount codes`)),
+  bundling: v.object({ enabled: v.boolean(), discountPercentage: percentage("Bundle discount must be a percentage from 0 to 100", false) }),
+});
+
+/** The Store Settings form's lists arrive as parallel fields, one value per row. */
+const column = v.optional(v.array(v.string()), []);
+
+/**
+ * Store settings (spec section 5): pricing tiers, discount codes (unique per artist whatever their case)
+ * and bundling. Errors are by row (`tiers.1.price`, `discounts.0.code`), next to the field they are about.
+ */
+export const StoreSettingsSchema = v.pipe(
+  v.object({
+    tierId: column,
+    tierName: column,
+    tierPrice: column,
+    tierDescription: column,
+    discountId: column,
+    discountCode: column,
+    discountPercentage: column,
+    discountValidUntil: column,
+    /** The ids of the codes ticked active (a checkbox per code sends its id only when ticked). */
+    discountActive: column,
+    bundlingEnabled: checkbox,
+    bundlingPercentage: v.optional(v.string(), ""),
+  }),
+  v.transform((form): v.InferInput<typeof StoreRowsSchema> => ({
+    tiers: form.tierId.map((id, row) => ({
+      id,
+      name: form.tierName[row] ?? "",
+      price: form.tierPrice[row] ?? "",
+      description: form.tierDescription[row] ?? "",
+    })),
+    discounts: form.discountId.map((id, row) => ({
+      id,
+      code: form.discountCode[row] ?? "",
+      percentage: form.discountPercentage[row] ?? "",
+      validUntil: form.discountValidUntil[row] ?? "",
+      active: form.discountActive.includes(id),
+    })),
+    bundling: { enabled: form.bundlingEnabled, discountPercentage: form.bundlingPercentage },
+  })),
+  StoreRowsSchema,
+  v.rawCheck<v.InferOutput<typeof StoreRowsSchema>>(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const seen = new Set<string>();
+    dataset.value.discounts.forEach((discount, row) => {
+      const code = discount.code.toLowerCase();
+      if (seen.has(code)) {
+        addIssue({
+          message: "You already have a discount with this code",
+          path: [
+            { type: "object", origin: "value", input: dataset.value, key: "discounts", value: dataset.value.discounts },
+            { type: "array", origin: "value", input: dataset.value.discounts, key: row, value: discount },
+            { type: "object", origin: "value", input: discount, key: "code", value: discount.code },
+          ],
+        });
+      }
+      seen.add(code);
+    });
+  }),
+);
+
+export type StoreSettings = v.InferOutput<typeof StoreSettingsSchema>;

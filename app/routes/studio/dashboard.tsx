@@ -16,6 +16,7 @@ const tiles = [
   { to: "/dashboard/artist/upload", title: "Upload Music", description: "Publish a single, an album or merchandise." },
   { to: "/dashboard/artist/tracks", title: "Your Tracks", description: "Everything you have published, with its plays." },
   { to: "/dashboard/artist/media", title: "Media Manager", description: "Your artwork and product images." },
+  { to: "/dashboard/artist/store", title: "Store Settings", description: "Pricing tiers, discount codes and bundles." },
   { to: "/dashboard/artist/payments", title: "Payment Settings", description: "Your PayPal email, minimum price and withdrawals." },
 ];
 
