@@ -704,6 +704,7 @@ export type Database = {
       }
     }
     Functions: {
+      artist_dashboard: { Args: Record<PropertyKey, never>; Returns: Json }
       artist_page: { Args: { artist_id: string }; Returns: Json }
       ban_user: {
         Args: { duration?: string; reason: string; user_id: string }

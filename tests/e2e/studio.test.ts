@@ -127,6 +127,13 @@ for (const javaScriptEnabled of [true, false]) {
       const { page, close } = await newPage(browser, { javaScriptEnabled });
       try {
         await signInAsArtist(page);
+        // The dashboard: its statistics row, library preview and Recent Activity.
+        await page.getByRole("heading", { level: 2, name: "Recent Activity" }).waitFor();
+        await page.getByRole("list", { name: "Statistics" }).getByText("Followers").waitFor();
+        if (javaScriptEnabled) {
+          await hydrated(page);
+          await expectNoAxeViolations(page);
+        }
         await page.getByRole("link", { name: /Payment Settings/ }).click();
         await page.getByRole("heading", { level: 1, name: "Payment Settings" }).waitFor();
         // The demo artist has automatic withdrawals on.

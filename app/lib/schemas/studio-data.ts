@@ -68,3 +68,32 @@ export const StoreSettingsRowSchema = v.object({
   ),
   bundling: v.object({ enabled: v.boolean(), discountPercentage: v.number() }),
 });
+
+const statistic = v.object({ total: numeric, trend: numeric });
+
+/** `artist_dashboard()`: the statistics row, the library preview and the Recent Activity feed. */
+export const ArtistDashboardSchema = v.object({
+  stats: v.object({ revenue: statistic, downloads: statistic, streams: statistic, followers: statistic }),
+  library: v.array(
+    v.object({
+      id: v.string(),
+      title: v.string(),
+      type: v.picklist(["album", "single", "other"]),
+      artwork_url: nullableText,
+      release_date: v.string(),
+    }),
+  ),
+  activity: v.array(
+    v.object({
+      id: v.string(),
+      type: v.picklist(["purchase", "play", "download", "comment"]),
+      track_title: nullableText,
+      track_id: v.string(),
+      username: nullableText,
+      amount: v.nullable(numeric),
+      content: nullableText,
+      created_at: v.string(),
+    }),
+  ),
+});
+export type ArtistDashboard = v.InferOutput<typeof ArtistDashboardSchema>;

@@ -1,30 +1,79 @@
 import { Link } from "react-router";
+import { Artwork } from "~/components/catalog/artist-image";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { readOrThrow } from "~/lib/backend.server";
+import { trackPath } from "~/lib/catalog";
+import { formatCount, formatPrice, formatTimeAgo } from "~/lib/format";
 import { requireArtist } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
+import { ArtistDashboardSchema, type ArtistDashboard } from "~/lib/schemas/studio-data";
+import { supabaseContext } from "~/lib/session.server";
 import type { Route } from "./+types/dashboard";
 
 export const meta = () => pageMeta("Artist dashboard", "Your music, store, analytics and payouts.");
 
-export function loader({ request, context }: Route.LoaderArgs) {
+/** Everything on the dashboard in one backend round trip (`artist_dashboard()`, row-level security deciding). */
+export async function loader({ request, context }: Route.LoaderArgs) {
   const artist = requireArtist(request, context);
-  return { displayName: artist.displayName };
+  const dashboard = readOrThrow(await context.get(supabaseContext).rpc("artist_dashboard"), {
+    what: "artist dashboard",
+    schema: ArtistDashboardSchema,
+  });
+  // Times are written against the loader's clock, so the server and the browser say the same thing.
+  return { displayName: artist.displayName, dashboard, now: Date.now() };
 }
 
 /** The studio's screens that exist so far; the dashboard's other tiles come with their screens. */
 const tiles = [
   { to: "/dashboard/artist/upload", title: "Upload Music", description: "Publish a single, an album or merchandise." },
-  { to: "/dashboard/artist/tracks", title: "Your Tracks", description: "Everything you have published, with its plays." },
   { to: "/dashboard/artist/media", title: "Media Manager", description: "Your artwork and product images." },
   { to: "/dashboard/artist/store", title: "Store Settings", description: "Pricing tiers, discount codes and bundles." },
   { to: "/dashboard/artist/payments", title: "Payment Settings", description: "Your PayPal email, minimum price and withdrawals." },
+  { to: "/dashboard/artist/tracks", title: "Your Tracks", description: "Everything you have published, with its plays." },
 ];
 
-export default function ArtistDashboard({ loaderData }: Route.ComponentProps) {
+const statistics = [
+  { key: "revenue", label: "Revenue", format: formatPrice },
+  { key: "downloads", label: "Downloads", format: formatCount },
+  { key: "streams", label: "Streams", format: formatCount },
+  { key: "followers", label: "Followers", format: formatCount },
+] as const;
+
+/** A trend as a signed percentage: "+12.5%", "−3%", "0%". */
+function trendLabel(trend: number): string {
+  if (trend === 0) return "0%";
+  return `${trend > 0 ? "+" : "−"}${Math.abs(trend)}%`;
+}
+
+const activityVerb: Record<ArtistDashboard["activity"][number]["type"], string> = {
+  purchase: "bought",
+  download: "downloaded",
+  play: "played",
+  comment: "commented on",
+};
+
+export default function ArtistDashboardPage({ loaderData }: Route.ComponentProps) {
+  const { displayName, dashboard, now } = loaderData;
   return (
     <section>
       <p className="text-sm font-semibold tracking-wider text-accent uppercase">Artist dashboard</p>
-      <h1 className="mt-2 text-4xl font-bold">Welcome back, {loaderData.displayName}</h1>
+      <h1 className="mt-2 text-4xl font-bold">Welcome back, {displayName}</h1>
+
+      <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Statistics">
+        {statistics.map(({ key, label, format }) => {
+          const { total, trend } = dashboard.stats[key];
+          return (
+            <li key={key} className="rounded-2xl border border-stage-700 bg-stage-850 p-5">
+              <p className="text-sm text-ink-muted">{label}</p>
+              <p className="mt-1 text-3xl font-bold tabular-nums">{format(total)}</p>
+              <p className={trend > 0 ? "mt-1 text-sm text-accent" : "mt-1 text-sm text-ink-faint"}>
+                {trendLabel(trend)} <span className="text-ink-faint">in the last 30 days</span>
+              </p>
+            </li>
+          );
+        })}
+      </ul>
+
       <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {tiles.map((tile) => (
           <li key={tile.to}>
@@ -38,6 +87,60 @@ export default function ArtistDashboard({ loaderData }: Route.ComponentProps) {
           </li>
         ))}
       </ul>
+
+      <div className="mt-10 grid gap-8 lg:grid-cols-2">
+        <section aria-labelledby="library-preview">
+          <div className="flex items-baseline justify-between gap-4">
+            <h2 id="library-preview" className="text-xl font-bold">
+              Your library
+            </h2>
+            <Link to="/dashboard/artist/library" className="text-sm font-semibold text-accent hover:underline">
+              View All Tracks
+            </Link>
+          </div>
+          {dashboard.library.length === 0 ? (
+            <p className="mt-3 text-ink-muted">Nothing published yet.</p>
+          ) : (
+            <ul className="mt-3 grid gap-2">
+              {dashboard.library.map((track) => (
+                <li key={track.id}>
+                  <Link to={trackPath(track.id)} className="flex items-center gap-3 rounded-xl p-2 hover:bg-stage-850">
+                    <Artwork src={track.artwork_url} alt="" className="size-12 shrink-0 rounded-lg" />
+                    <span className="min-w-0 flex-1 truncate font-medium">{track.title}</span>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+
+        <section aria-labelledby="recent-activity">
+          <h2 id="recent-activity" className="text-xl font-bold">
+            Recent Activity
+          </h2>
+          {dashboard.activity.length === 0 ? (
+            <p className="mt-3 text-ink-muted">No activity yet: sales, plays and comments on your tracks show here.</p>
+          ) : (
+            <ol className="mt-3 grid gap-2">
+              {dashboard.activity.map((item) => (
+                <li key={`${item.type}-${item.id}`} className="rounded-xl border border-stage-700 bg-stage-850 p-3 text-sm">
+                  <p>
+                    <span className="font-semibold">{item.username ?? "Unknown User"}</span> {activityVerb[item.type]}{" "}
+                    <Link to={trackPath(item.track_id)} className="font-semibold text-ink hover:underline">
+                      {item.track_title ?? "a track"}
+                    </Link>
+                    {item.amount !== null ? <> for {formatPrice(item.amount)}</> : null}
+                  </p>
+                  {item.content ? <p className="mt-1 text-ink-muted">“{item.content}”</p> : null}
+                  <p className="mt-1 text-xs text-ink-faint">
+                    <time dateTime={item.created_at}>{formatTimeAgo(item.created_at, now)}</time>
+                  </p>
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+      </div>
     </section>
   );
 }

@@ -1,0 +1,100 @@
+// The artist dashboard: the statistics row with real totals and trends (the last 30 days against the 30
+// before), the library preview and the Recent Activity feed, all from one read that row-level security
+// decides. A new artist's sales, plays, followers and comments are written through the service role with
+// known dates, so every figure can be worked out by hand.
+import { createClient } from "@supabase/supabase-js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { localDefaults } from "../../supabase/local/config.ts";
+import { Visitor, newArtist, serviceClient, signedIn, supabaseUrl, text } from "./support.ts";
+
+const riley = "f0000000-0000-4000-8000-000000000001"; // the demo fan, 'rileyspins'
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+let artist: { visitor: Visitor; id: string };
+let tracks: { id: string; title: string }[];
+
+beforeAll(async () => {
+  artist = await newArtist("Dashboard Tester");
+  const inserted = await serviceClient
+    .from("tracks")
+    .insert(
+      ["Morning Run", "Evening Tide"].map((title, index) => ({
+        artist_id: artist.id,
+        title,
+        genre: "Folk",
+        price: 1,
+        description: "For the dashboard test",
+        release_date: daysAgo(10 + index).slice(0, 10),
+      })),
+    )
+    .select("id, title");
+  expect(inserted.error).toBeNull();
+  tracks = inserted.data ?? [];
+  const [run, tide] = tracks.map((track) => track.id);
+  const written = await Promise.all([
+    serviceClient.from("purchases").insert([
+      { track_id: run, amount: 10, user_id: riley, created_at: daysAgo(5) },
+      { track_id: tide, amount: 5, user_id: null, created_at: daysAgo(40) },
+      { track_id: run, amount: 2.5, user_id: riley, created_at: daysAgo(100) },
+    ]),
+    serviceClient
+      .from("analytics_events")
+      .insert([
+        ...[1, 2, 3].map((day) => ({ type: "play", track_id: run, artist_id: artist.id, user_id: null, created_at: daysAgo(day) })),
+        { type: "play", track_id: tide, artist_id: artist.id, user_id: riley, created_at: daysAgo(45) },
+        ...[35, 50].map((day) => ({ type: "download", track_id: tide, artist_id: artist.id, user_id: riley, created_at: daysAgo(day) })),
+      ]),
+    serviceClient.from("followers").insert({ artist_id: artist.id, fan_id: riley }),
+    serviceClient.from("comments").insert({ track_id: tide, user_id: riley, content: "Lovely harmonies" }),
+  ]);
+  expect(written.map((result) => result.error)).toEqual([null, null, null, null]);
+});
+
+describe("the artist dashboard", () => {
+  it("shows revenue, downloads, streams and followers with their totals and trends", async () => {
+    const { response, html } = await artist.visitor.get("/dashboard/artist");
+    expect(response.status).toBe(200);
+    // The session check and the dashboard's one read.
+    expect(response.headers.get("server-timing")).toMatch(/\b2 round trips\b/);
+    const page = text(html);
+    // revenue: $17.50 in all; $10 in the last 30 days against $5 before: +100%
+    expect(page).toMatch(/Revenue \$17\.50 \+100% in the last 30 days/);
+    // downloads: none lately against two before: −100%
+    expect(page).toMatch(/Downloads 2 −100% in the last 30 days/);
+    // streams: three lately against one before: +200%
+    expect(page).toMatch(/Streams 4 \+200% in the last 30 days/);
+    expect(page).toMatch(/Followers 1 \+100% in the last 30 days/);
+  });
+
+  it("previews the first 3 tracks with View All Tracks, and lists recent activity newest first", async () => {
+    const { html } = await artist.visitor.get("/dashboard/artist");
+    expect(html).toMatch(/<a[^>]*href="\/dashboard\/artist\/library"[^>]*>View All Tracks<\/a>/);
+    const page = text(html);
+    expect(page.indexOf("Morning Run")).toBeLessThan(page.indexOf("Evening Tide"));
+    const activity = page.slice(page.indexOf("Recent Activity"));
+    expect(activity).toContain("rileyspins commented on Evening Tide “Lovely harmonies” just now");
+    expect(activity).toContain("Unknown User bought Evening Tide for $5.00 1mo ago");
+    expect(activity).toContain("rileyspins bought Morning Run for $10.00 5d ago");
+    expect(activity.indexOf("commented on")).toBeLessThan(activity.indexOf("played Morning Run 1d ago"));
+    // 5 purchases, 5 events and 5 comments at most are read; 10 shown.
+    expect(activity.match(/ago|just now/g)?.length).toBeLessThanOrEqual(10);
+  });
+
+  it("shows a new artist zeros and empty states, and no one else's figures", async () => {
+    const newcomer = await newArtist("Empty Dashboard");
+    const page = text((await newcomer.visitor.get("/dashboard/artist")).html);
+    expect(page).toMatch(/Revenue \$0\.00 0% in the last 30 days/);
+    expect(page).toContain("Nothing published yet.");
+    expect(page).toContain("No activity yet");
+  });
+
+  it("is for signed-in users only at the API too", async () => {
+    const anonymous = createClient(supabaseUrl, localDefaults.anonKey, { auth: { persistSession: false } });
+    expect((await anonymous.rpc("artist_dashboard")).error).toMatchObject({ code: "42501" });
+  });
+
+  it("asks a visitor to log in and answers a fan 403", async () => {
+    expect((await new Visitor().get("/dashboard/artist")).response.status).toBe(302);
+    const fan = await signedIn("fan@example.com", "fan-demo-pass");
+    expect((await fan.get("/dashboard/artist")).response.status).toBe(403);
+  });
+});
