@@ -9,6 +9,8 @@ export default [
   route("forgot-password", "routes/account/forgot-password.tsx"),
   route("reset-password", "routes/account/reset-password.tsx"),
   route("logout", "routes/account/logout.tsx"),
+  // Resource route: a short-lived access token for the browser's Realtime connection (JSON, never cached).
+  route("account/realtime-token", "routes/account/realtime-token.ts"),
   // The header search's dropdown results (JSON).
   route("search/artists", "routes/catalog/artist-search.ts"),
   // Resource route: the player records a play here (no page).

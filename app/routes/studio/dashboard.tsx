@@ -1,7 +1,10 @@
-import { Link } from "react-router";
+import { useEffect } from "react";
+import { Link, useRevalidator } from "react-router";
 import { Artwork } from "~/components/catalog/artist-image";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { readOrThrow } from "~/lib/backend.server";
+import { envFrom } from "~/lib/env.server";
+import { watchActivity } from "~/lib/live-activity";
 import { trackPath } from "~/lib/catalog";
 import { formatCount, formatPrice, formatTimeAgo } from "~/lib/format";
 import { requireArtist } from "~/lib/guards.server";
@@ -20,7 +23,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     schema: ArtistDashboardSchema,
   });
   // Times are written against the loader's clock, so the server and the browser say the same thing.
-  return { displayName: artist.displayName, dashboard, now: Date.now() };
+  const env = envFrom(context);
+  return {
+    displayName: artist.displayName,
+    artistId: artist.id,
+    dashboard,
+    now: Date.now(),
+    backend: { url: env.SUPABASE_URL, anonKey: env.SUPABASE_ANON_KEY },
+  };
 }
 
 /** The studio's screens that exist so far; the dashboard's other tiles come with their screens. */
@@ -52,8 +62,36 @@ const activityVerb: Record<ArtistDashboard["activity"][number]["type"], string> 
   comment: "commented on",
 };
 
+/** How often at most the dashboard reloads while activity streams in. */
+const liveRefreshMs = 500;
+
+/** With JavaScript, Recent Activity and the figures follow what happens, without a reload. */
+function useLiveActivity({ url, anonKey }: { url: string; anonKey: string }, artistId: string) {
+  const { revalidate } = useRevalidator();
+  useEffect(() => {
+    let stop = () => {};
+    let stopped = false;
+    let pending: ReturnType<typeof setTimeout> | null = null;
+    const refresh = () => {
+      pending ??= setTimeout(() => {
+        pending = null;
+        void revalidate();
+      }, liveRefreshMs);
+    };
+    void watchActivity({ url, anonKey }, artistId, refresh)
+      .then((unsubscribe) => (stopped ? unsubscribe() : (stop = unsubscribe)))
+      .catch((error: unknown) => console.error("the live activity feed could not start", error));
+    return () => {
+      stopped = true;
+      if (pending) clearTimeout(pending);
+      stop();
+    };
+  }, [url, anonKey, artistId, revalidate]);
+}
+
 export default function ArtistDashboardPage({ loaderData }: Route.ComponentProps) {
-  const { displayName, dashboard, now } = loaderData;
+  const { displayName, dashboard, now, backend, artistId } = loaderData;
+  useLiveActivity(backend, artistId);
   return (
     <section>
       <p className="text-sm font-semibold tracking-wider text-accent uppercase">Artist dashboard</p>
@@ -118,6 +156,11 @@ export default function ArtistDashboardPage({ loaderData }: Route.ComponentProps
           <h2 id="recent-activity" className="text-xl font-bold">
             Recent Activity
           </h2>
+          <p className="sr-only" aria-live="polite">
+            {dashboard.activity[0]
+              ? `Latest: ${dashboard.activity[0].username ?? "Unknown User"} ${activityVerb[dashboard.activity[0].type]} ${dashboard.activity[0].track_title ?? "a track"}`
+              : ""}
+          </p>
           {dashboard.activity.length === 0 ? (
             <p className="mt-3 text-ink-muted">No activity yet: sales, plays and comments on your tracks show here.</p>
           ) : (

@@ -1,0 +1,66 @@
+// The artist dashboard live: a comment a fan posts in another browser appears in Recent Activity without
+// a reload, through Realtime (the page gets its short-lived token from the app, its session cookie stays
+// HttpOnly). Without JavaScript the server renders the same feed.
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { after, before, test } from "node:test";
+import type { Browser } from "playwright-core";
+import { expectNoAxeViolations, hydrated, launchBrowser, logIn, newPage } from "./support/browser.ts";
+
+let browser: Browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** The seed derives each demo track's id from its title. */
+function trackPath(title: string) {
+  const hex = createHash("md5").update(`demo track: ${title}`).digest("hex");
+  return `/track/${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+test("Recent Activity shows a fan's new comment live, without a reload", async () => {
+  const artist = await newPage(browser);
+  // Subscribed once Realtime has answered the channel's join with its postgres_changes.
+  const subscribed = new Promise<void>((resolve) =>
+    artist.page.on("websocket", (socket) =>
+      socket.on("framereceived", ({ payload }) => {
+        if (String(payload).includes("phx_reply") && String(payload).includes("postgres_changes")) resolve();
+      }),
+    ),
+  );
+  await artist.page.goto("/login");
+  await logIn(artist.page, "artist@example.com", "artist-demo-pass");
+  await artist.page.waitForURL((url) => url.pathname === "/dashboard/artist");
+  await hydrated(artist.page);
+  await subscribed;
+  await artist.page.evaluate(() => Object.assign(window, { stillTheSamePage: true }));
+
+  const words = `Played it on the night bus ${Date.now().toString(36)}`;
+  const fan = await newPage(browser);
+  await fan.page.goto("/login");
+  await logIn(fan.page, "fan@example.com", "fan-demo-pass");
+  await fan.page.waitForURL((url) => url.pathname === "/dashboard/fan");
+  await fan.page.goto(trackPath("Bicycle Bell"));
+  await hydrated(fan.page);
+  await fan.page.getByLabel("Add a comment").fill(words);
+  await fan.page.getByRole("button", { name: "Post comment" }).click();
+
+  const recent = artist.page.getByRole("region", { name: "Recent Activity" });
+  await recent.getByText(words).waitFor({ timeout: 5000 });
+  assert.equal(await artist.page.evaluate(() => "stillTheSamePage" in window), true, "no reload");
+  await expectNoAxeViolations(artist.page);
+  await fan.close();
+  await artist.close();
+});
+
+test("without JavaScript, the server renders the same feed", async () => {
+  const { page, close } = await newPage(browser, { javaScriptEnabled: false });
+  await page.goto("/login");
+  await logIn(page, "artist@example.com", "artist-demo-pass");
+  await page.waitForURL((url) => url.pathname === "/dashboard/artist");
+  await page.getByRole("region", { name: "Recent Activity" }).getByRole("listitem").first().waitFor();
+  await close();
+});
