@@ -11,8 +11,10 @@
 // - measureRouteJavaScript: the gzipped JavaScript each page loads (entry, route modules, shared chunks),
 //   and the framework's share of it;
 // - measureLighthouse: Lighthouse mobile performance and accessibility scores (median of 5 runs), in Debian's Chromium;
-// - measureUploads (lib/bench-uploads.ts): a 50 MB WAV uploaded plainly and resumably, and resumed after a cut.
-// `npm run bench -- --uploads` measures the uploads alone.
+// - measureUploads (lib/bench-uploads.ts): a 50 MB WAV uploaded plainly and resumably, and resumed after a cut;
+// - measureLiveFeed (lib/bench-live-feed.ts): a comment inserted → on the artist dashboard's live feed;
+// - the studio's pages (signed in as the demo artist): their JavaScript and backend round trips.
+// `npm run bench -- --uploads` measures the uploads alone, `-- --studio` the studio's pages and live feed.
 //
 // Load comes from a child process (this script with --load-generator), so the client never shares the
 // event loop of the local backend, which runs in this process.
@@ -21,6 +23,7 @@ import { gzipSync } from "node:zlib";
 import { startMarketplace, type Marketplace } from "./lib/marketplace.ts";
 import { measurePlayback, mobileNetwork, printPlayback } from "./lib/bench-playback.ts";
 import { measureUploads, printUploads } from "./lib/bench-uploads.ts";
+import { measureLiveFeed, printLiveFeed } from "./lib/bench-live-feed.ts";
 
 // JavaScript: React and React Router (about 103 KB gz) load on every page; what a page adds stays small.
 export const targets = {
@@ -34,7 +37,14 @@ export const targets = {
 const demoArtist = "/artist/a1000000-0000-4000-8000-000000000012";
 const demoFan = "/fan/f0000000-0000-4000-8000-000000000001";
 /** Signed-in pages: their JavaScript is measured (their renders are personal, never cached). */
-const studioPages = ["/dashboard/artist/upload", "/dashboard/artist/tracks", "/dashboard/artist/media"];
+const studioPages = [
+  "/dashboard/artist",
+  "/dashboard/artist/upload",
+  "/dashboard/artist/tracks",
+  "/dashboard/artist/media",
+  "/dashboard/artist/store",
+  "/dashboard/artist/payments",
+];
 const demoArtistAccount = { email: "artist@example.com", password: "artist-demo-pass" };
 
 /** Signs in through the login form and returns the session cookies as a Cookie header. */
@@ -138,10 +148,14 @@ export async function measureServerRenders(
 }
 
 /** Sequential backend round trips of one fresh anonymous render of each path, as the app reports them. */
-export async function measureRoundTrips(appUrl: string, paths: string[]): Promise<Record<string, number>> {
+export async function measureRoundTrips(
+  appUrl: string,
+  paths: string[],
+  headers: Record<string, string> = {},
+): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const path of paths) {
-    const response = await fetch(new URL(path, appUrl), { headers: { "Cache-Control": "no-cache" } });
+    const response = await fetch(new URL(path, appUrl), { headers: { "Cache-Control": "no-cache", ...headers } });
     await response.arrayBuffer();
     const match = (response.headers.get("server-timing") ?? "").match(/(\d+) round trips?/);
     counts[path] = match ? Number(match[1]) : NaN;
@@ -234,6 +248,18 @@ export async function measureLighthouse(
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
+/** The studio's pages, signed in as the demo artist: their JavaScript and backend round trips (session check included). */
+async function printStudio(appUrl: string, cookie: string) {
+  const javaScript = await measureRouteJavaScript(appUrl, studioPages, { Cookie: cookie });
+  const roundTrips = await measureRoundTrips(appUrl, studioPages, { Cookie: cookie });
+  console.log(`\nThe artist studio (signed in as the demo artist): JS gz all / framework / page (≤ ${targets.pageJsKb} KB)\n`);
+  console.log("| page | round trips | JS gz: all / framework / page |\n|---|---|---|");
+  for (const path of studioPages) {
+    const js = javaScript[path]!;
+    console.log(`| \`${path}\` | ${roundTrips[path]} | ${kb(js.total)} / ${kb(js.framework)} / ${kb(js.total - js.framework)} |`);
+  }
+}
+
 async function main() {
   let marketplace: Marketplace | undefined;
   let exitCode = 0;
@@ -246,6 +272,11 @@ async function main() {
       printUploads(await measureUploads(marketplace, { ...demoArtistAccount, cookie: artistCookie }));
       return;
     }
+    if (process.argv.includes("--studio")) {
+      await printStudio(appUrl, artistCookie);
+      printLiveFeed(await measureLiveFeed(marketplace));
+      return;
+    }
 
     console.log("Server renders (fresh, past the Workers cache)…");
     const [staticFigures] = await measureServerRenders(appUrl, [staticAsset], { fresh: false });
@@ -255,7 +286,6 @@ async function main() {
     const cached = await measureServerRenders(appUrl, catalogPages, { fresh: false });
     const roundTrips = await measureRoundTrips(appUrl, catalogPages);
     const javaScript = await measureRouteJavaScript(appUrl, catalogPages);
-    const studioJavaScript = await measureRouteJavaScript(appUrl, studioPages, { Cookie: artistCookie });
     console.log("Uploads (a 50 MB WAV)…");
     const uploads = await measureUploads(marketplace, { ...demoArtistAccount, cookie: artistCookie });
     console.log("Lighthouse (mobile)…");
@@ -263,6 +293,8 @@ async function main() {
     console.log("Play latency on the track page (Chromium)…");
     const playback = await measurePlayback(marketplace);
     const playbackOnMobile = await measurePlayback(marketplace, { runs: 5, network: mobileNetwork });
+    console.log("Live feed on the artist dashboard (Chromium)…");
+    const liveFeed = await measureLiveFeed(marketplace);
 
     const staticP50 = staticFigures!.p50;
     console.log(
@@ -287,15 +319,11 @@ async function main() {
     console.log(
       `\nTargets: SSR p50 ≤ ${targets.ssrToStaticRatio}× the static asset; JS ≤ ${targets.routeJsKb} KB gz per route in all, of which the page's own ≤ ${targets.pageJsKb} KB; Lighthouse performance ≥ ${targets.lighthousePerformance}, accessibility ${targets.lighthouseAccessibility}.`,
     );
-    console.log(`\nThe artist studio (signed in as the demo artist): JS gz all / framework / page (≤ ${targets.pageJsKb} KB)\n`);
-    console.log("| page | JS gz: all / framework / page |\n|---|---|");
-    for (const path of studioPages) {
-      const js = studioJavaScript[path]!;
-      console.log(`| \`${path}\` | ${kb(js.total)} / ${kb(js.framework)} / ${kb(js.total - js.framework)} |`);
-    }
+    await printStudio(appUrl, artistCookie);
     printUploads(uploads);
     printPlayback(playback);
     printPlayback(playbackOnMobile, mobileNetwork);
+    printLiveFeed(liveFeed);
   } catch (error) {
     console.error(error);
     exitCode = 1;

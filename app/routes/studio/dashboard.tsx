@@ -72,11 +72,16 @@ function useLiveActivity({ url, anonKey }: { url: string; anonKey: string }, art
     let stop = () => {};
     let stopped = false;
     let pending: ReturnType<typeof setTimeout> | null = null;
+    let lastRefresh = 0;
+    // The first event reloads at once; a burst then reloads at most every liveRefreshMs.
     const refresh = () => {
-      pending ??= setTimeout(() => {
+      if (pending) return;
+      const wait = Math.max(0, lastRefresh + liveRefreshMs - Date.now());
+      pending = setTimeout(() => {
         pending = null;
+        lastRefresh = Date.now();
         void revalidate();
-      }, liveRefreshMs);
+      }, wait);
     };
     void watchActivity({ url, anonKey }, artistId, refresh)
       .then((unsubscribe) => (stopped ? unsubscribe() : (stop = unsubscribe)))
