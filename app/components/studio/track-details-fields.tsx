@@ -1,6 +1,6 @@
 import { useId } from "react";
 import { CheckboxField } from "~/components/form-controls";
-import { Field, FieldError, Label, Textarea, inputClasses } from "~/components/ui/field";
+import { Field, FieldError, Label, SelectField, Textarea } from "~/components/ui/field";
 import { genres, minimumPrice } from "~/lib/constants";
 import type { formFields } from "~/lib/forms";
 
@@ -50,7 +50,6 @@ export function TrackDetailsFields({
   showTitle?: boolean;
 }) {
   const id = useId();
-  const genreError = form.error("genre");
   const descriptionError = form.error("description");
   // A track published before the list existed keeps its genre as a choice.
   const genreChoices: string[] =
@@ -59,26 +58,15 @@ export function TrackDetailsFields({
     <>
       {showTitle ? <Field label="Title" name="title" required defaultValue={values.title} error={form.error("title")} /> : null}
       <div className="grid gap-5 sm:grid-cols-2">
-        <div>
-          <Label htmlFor={`${id}-genre`}>Genre</Label>
-          <select
-            id={`${id}-genre`}
-            name="genre"
-            required
-            defaultValue={values.genre}
-            aria-invalid={genreError ? true : undefined}
-            aria-describedby={genreError ? `${id}-genre-error` : undefined}
-            className={inputClasses}
-          >
-            <option value="">Choose a genre</option>
-            {genreChoices.map((genre) => (
-              <option key={genre} value={genre}>
-                {genre}
-              </option>
-            ))}
-          </select>
-          <FieldError id={`${id}-genre-error`}>{genreError}</FieldError>
-        </div>
+        <SelectField
+          label="Genre"
+          name="genre"
+          required
+          options={genreChoices}
+          placeholder="Choose a genre"
+          defaultValue={values.genre}
+          error={form.error("genre")}
+        />
         <Field label="Subgenre (optional)" name="subgenre" defaultValue={values.subgenre} error={form.error("subgenre")} />
       </div>
       <div className="grid gap-5 sm:grid-cols-2">

@@ -56,3 +56,37 @@ export function Field({
     </div>
   );
 }
+
+/** A labelled select with its message wired up like `Field`: `options` are its values, `placeholder` an empty first choice. */
+export function SelectField({
+  label,
+  options,
+  placeholder,
+  error,
+  className,
+  ...selectProps
+}: ComponentProps<"select"> & { label: ReactNode; options: readonly string[]; placeholder?: string; error?: string | null }) {
+  const fallbackId = useId();
+  const id = selectProps.id ?? fallbackId;
+  const errorId = `${id}-error`;
+  return (
+    <div className={className}>
+      <Label htmlFor={id}>{label}</Label>
+      <select
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        className={inputClasses}
+        {...selectProps}
+      >
+        {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+      <FieldError id={errorId}>{error}</FieldError>
+    </div>
+  );
+}

@@ -1,10 +1,9 @@
-import { useId } from "react";
 import { Form } from "react-router";
 import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { StudioHeader } from "~/components/studio/studio-header";
 import { Card } from "~/components/ui/card";
-import { Field, FieldError, Label, inputClasses } from "~/components/ui/field";
+import { Field, SelectField } from "~/components/ui/field";
 import { readOrThrow } from "~/lib/backend.server";
 import { currencies, withdrawThreshold } from "~/lib/constants";
 import { databaseErrorMessage } from "~/lib/errors";
@@ -73,8 +72,6 @@ export default function PaymentSettings({ loaderData, actionData }: Route.Compon
   // After a refused save, what was typed; otherwise what is stored.
   const typed = actionData !== undefined;
   const value = (name: string, stored: string) => (typed ? form.text(name) : stored);
-  const id = useId();
-  const currencyError = form.error("currency");
   return (
     <>
       <StudioHeader title="Payment Settings">
@@ -106,24 +103,13 @@ export default function PaymentSettings({ loaderData, actionData }: Route.Compon
               defaultValue={value("minimumPrice", String(settings.minimum_price))}
               error={form.error("minimumPrice")}
             />
-            <div>
-              <Label htmlFor={`${id}-currency`}>Currency</Label>
-              <select
-                id={`${id}-currency`}
-                name="currency"
-                defaultValue={value("currency", settings.default_currency)}
-                aria-invalid={currencyError ? true : undefined}
-                aria-describedby={currencyError ? `${id}-currency-error` : undefined}
-                className={inputClasses}
-              >
-                {currencies.map((currency) => (
-                  <option key={currency} value={currency}>
-                    {currency}
-                  </option>
-                ))}
-              </select>
-              <FieldError id={`${id}-currency-error`}>{currencyError}</FieldError>
-            </div>
+            <SelectField
+              label="Currency"
+              name="currency"
+              options={currencies}
+              defaultValue={value("currency", settings.default_currency)}
+              error={form.error("currency")}
+            />
           </div>
           {/* The threshold shows only while automatic withdrawals are ticked: CSS (:has), so also without JavaScript. */}
           <fieldset className="grid gap-4 rounded-xl border border-stage-700 p-4 [&:not(:has([name=autoWithdraw]:checked))_.withdraw-threshold]:hidden">
