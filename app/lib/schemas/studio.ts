@@ -17,13 +17,16 @@ const checkbox = v.pipe(
   v.transform((value) => value === "on" || value === "true"),
 );
 
+/** A dollar amount in whole cents (no fractions of a cent), within float error. */
+const inCents = (value: number) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6;
+
 export const priceMessage = `Price must be at least $${minimumPrice.toFixed(2)}`;
 const price = v.pipe(
   requiredText("Price is required"),
   v.transform(Number),
   v.number(priceMessage),
   v.minValue(minimumPrice, priceMessage),
-  v.check((value) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6, "Price can have at most two decimals"),
+  v.check(inCents, "Price can have at most two decimals"),
 );
 
 /** What every track of a release shares (spec section 5, Uploads). */
@@ -140,7 +143,7 @@ export const ArtistPaymentsSchema = v.pipe(
       v.transform(Number),
       v.number("Minimum price must be at least $0.00"),
       v.minValue(0, "Minimum price must be at least $0.00"),
-      v.check((value) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6, "Minimum price can have at most two decimals"),
+      v.check(inCents, "Minimum price can have at most two decimals"),
     ),
     currency: v.picklist(currencies, "Choose USD, EUR or GBP"),
     autoWithdraw: checkbox,
@@ -168,13 +171,7 @@ function isThreshold(value: number): boolean {
 export const storeLimits = { tiers: 20, discounts: 50 } as const;
 
 const cents = (message: string) =>
-  v.pipe(
-    requiredText(message),
-    v.transform(Number),
-    v.number(message),
-    v.minValue(0, message),
-    v.check((value) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6, message),
-  );
+  v.pipe(requiredText(message), v.transform(Number), v.number(message), v.minValue(0, message), v.check(inCents, message));
 
 const percentage = (message: string, whole: boolean) =>
   v.pipe(
