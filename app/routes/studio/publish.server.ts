@@ -14,10 +14,9 @@ import {
   type UploadBucket,
 } from "~/lib/media-files";
 import type { RouterContextProvider } from "react-router";
-import { envFrom } from "~/lib/env.server";
 import type { FieldErrors } from "~/lib/forms";
 import type { UploadedFiles } from "~/lib/schemas/studio";
-import { supabaseContext } from "~/lib/session.server";
+import { storageRequester } from "~/lib/storage-request.server";
 import type { SupabaseClient } from "~/lib/supabase.server";
 import { decodeWav } from "~/lib/wav";
 
@@ -81,19 +80,12 @@ export async function checkFiles(kind: UploadKind, artwork: File | null, audio: 
 /** Reads a stored object's first bytes as the signed-in user; null when there is no such object (yet). */
 export type FirstBytes = (bucket: UploadBucket, path: string) => Promise<Uint8Array | null>;
 
-export function storedFirstBytes(context: Readonly<RouterContextProvider>): FirstBytes {
-  const env = envFrom(context);
-  const supabase = context.get(supabaseContext);
+export async function storedFirstBytes(context: Readonly<RouterContextProvider>): Promise<FirstBytes> {
+  const storage = await storageRequester(context);
   return async (bucket, path) => {
-    const { data } = await supabase.auth.getSession();
+    if (!storage) return null;
     const objectPath = path.split("/").map(encodeURIComponent).join("/");
-    const response = await fetch(`${env.SUPABASE_URL}/storage/v1/object/authenticated/${bucket}/${objectPath}`, {
-      headers: {
-        Authorization: `Bearer ${data.session?.access_token ?? env.SUPABASE_ANON_KEY}`,
-        apikey: env.SUPABASE_ANON_KEY,
-        Range: `bytes=0-${sniffLength - 1}`,
-      },
-    });
+    const response = await storage(`/object/authenticated/${bucket}/${objectPath}`, { headers: { Range: `bytes=0-${sniffLength - 1}` } });
     if (!response.ok) {
       console.error("reading an uploaded file's first bytes failed", bucket, path, response.status, await response.text());
       return null;

@@ -1,7 +1,7 @@
-import { envFrom } from "~/lib/env.server";
 import { storageErrorMessage } from "~/lib/errors";
 import { audioFiles, bytesAre, expectedUpload, imageFiles, sniffLength, type AudioType, type ImageType } from "~/lib/media-files";
-import { supabaseContext, userContext } from "~/lib/session.server";
+import { userContext } from "~/lib/session.server";
+import { storageRequester } from "~/lib/storage-request.server";
 import type { Route } from "./+types/resumable-upload";
 
 // Resource route: the upload form's resumable uploads (TUS), passed on to Storage's own endpoint
@@ -14,7 +14,7 @@ import type { Route } from "./+types/resumable-upload";
 // - every other request is passed on as it came, and Storage's policies decide again.
 // Answers are TUS's own, with Storage's locations turned into ours and errors as the spec's messages.
 
-const storagePath = "/storage/v1/upload/resumable";
+const resumablePath = "/upload/resumable";
 const ownPath = "/dashboard/artist/upload/resumable";
 /** tus-js-client's chunk is 6 MB (Supabase's required size); a first chunk is read whole to be judged. */
 const largestFirstChunk = 8 * 1024 * 1024;
@@ -33,16 +33,10 @@ async function resumable({ request, params, context }: Route.LoaderArgs | Route.
   const user = context.get(userContext);
   if (!user) return refusal(401);
   if (user.role !== "artist") return refusal(403);
-  const { data } = await context.get(supabaseContext).auth.getSession();
-  if (!data.session) return refusal(401);
-  const env = envFrom(context);
-  const accessToken = data.session.access_token;
+  const storage = await storageRequester(context);
+  if (!storage) return refusal(401);
   const upstream: Upstream = (path, method, headers = {}, body = null) =>
-    fetch(`${env.SUPABASE_URL}${storagePath}${path}`, {
-      method,
-      body,
-      headers: { ...headers, Authorization: `Bearer ${accessToken}`, apikey: env.SUPABASE_ANON_KEY, "Tus-Resumable": "1.0.0" },
-    });
+    storage(`${resumablePath}${path}`, { method, body, headers: { ...headers, "Tus-Resumable": "1.0.0" } });
 
   const uploadId = params.uploadId;
   if (request.method === "POST" && !uploadId) return create(request, user.id, upstream);

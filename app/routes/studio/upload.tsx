@@ -76,7 +76,7 @@ async function uploadedFiles(
   const supabase = context.get(supabaseContext);
   const uploaded = parseForm(UploadedFilesSchema, formData, { arrays: ["uploadedTracks"] });
   if (!uploaded.success) return { errors: { audio: Object.values(uploaded.reply.fieldErrors)[0] }, publish: null };
-  const { errors, artwork, tracks } = await checkUploaded(supabase, kind, artistId, uploaded.value, storedFirstBytes(context));
+  const { errors, artwork, tracks } = await checkUploaded(supabase, kind, artistId, uploaded.value, await storedFirstBytes(context));
   if (Object.keys(errors).length > 0 || !artwork) return { errors, publish: null };
   return { errors, publish: (release) => insertRelease(supabase, artistId, release, artwork, tracks) };
 }
