@@ -2,10 +2,9 @@
 // a reload, through Realtime (the page gets its short-lived token from the app, its session cookie stays
 // HttpOnly). Without JavaScript the server renders the same feed.
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
-import { expectNoAxeViolations, hydrated, launchBrowser, logIn, newPage } from "./support/browser.ts";
+import { expectNoAxeViolations, hydrated, launchBrowser, logIn, newPage, demoTrackPath } from "./support/browser.ts";
 
 let browser: Browser;
 before(async () => {
@@ -14,12 +13,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-/** The seed derives each demo track's id from its title. */
-function trackPath(title: string) {
-  const hex = createHash("md5").update(`demo track: ${title}`).digest("hex");
-  return `/track/${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
 
 test("Recent Activity shows a fan's new comment live, without a reload", async () => {
   const artist = await newPage(browser);
@@ -43,7 +36,7 @@ test("Recent Activity shows a fan's new comment live, without a reload", async (
   await fan.page.goto("/login");
   await logIn(fan.page, "fan@example.com", "fan-demo-pass");
   await fan.page.waitForURL((url) => url.pathname === "/dashboard/fan");
-  await fan.page.goto(trackPath("Bicycle Bell"));
+  await fan.page.goto(demoTrackPath("Bicycle Bell"));
   await hydrated(fan.page);
   await fan.page.getByLabel("Add a comment").fill(words);
   await fan.page.getByRole("button", { name: "Post comment" }).click();

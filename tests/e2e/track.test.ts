@@ -2,11 +2,20 @@
 // with JavaScript on and off, against the local backend with the demo data (real audio, signed URLs).
 import { createClient } from "@supabase/supabase-js";
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { localDefaults } from "../../supabase/local/config.ts";
-import { expectNoAxeViolations, hydrated, launchBrowser, newPage, screenshot, supabaseUrl, viewports, logIn } from "./support/browser.ts";
+import {
+  expectNoAxeViolations,
+  hydrated,
+  launchBrowser,
+  newPage,
+  screenshot,
+  supabaseUrl,
+  viewports,
+  logIn,
+  demoTrackPath,
+} from "./support/browser.ts";
 
 let browser: Browser;
 before(async () => {
@@ -18,13 +27,7 @@ after(async () => {
 
 const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
 
-/** The seed derives each demo track's id from its title. */
-function trackPath(title: string) {
-  const hex = createHash("md5").update(`demo track: ${title}`).digest("hex");
-  return `/track/${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
-const albumTrack = trackPath("Bicycle Bell");
+const albumTrack = demoTrackPath("Bicycle Bell");
 
 /** The player's media element: what the listener actually hears. */
 const audioState = (page: Page) =>
@@ -217,7 +220,7 @@ for (const javaScriptEnabled of [true, false]) {
 
   test(`a fan posts and deletes a comment ${mode}`, async () => {
     const { page, close } = await newPage(browser, { javaScriptEnabled });
-    const path = trackPath("Greenhouse");
+    const path = demoTrackPath("Greenhouse");
     await page.goto(path);
     await page.getByRole("link", { name: "Log in" }).last().click();
     await page.getByLabel("Email").fill("fan@example.com");
@@ -260,7 +263,7 @@ for (const javaScriptEnabled of [true, false]) {
 
 test("Show more lists further comments, five at a time", async () => {
   const { page, close } = await newPage(browser);
-  const path = trackPath("Kites Over the Clyde");
+  const path = demoTrackPath("Kites Over the Clyde");
   await logInAsFan(page, path);
   await hydrated(page);
   for (let n = 1; n <= 4; n++) {
