@@ -41,6 +41,8 @@ export default [
     route("dashboard/artist/media", "routes/studio/media.tsx"),
     route("dashboard/artist/payments", "routes/studio/payments.tsx"),
     route("dashboard/artist/store", "routes/studio/store.tsx"),
+    route("dashboard/artist/analytics", "routes/studio/analytics.tsx"),
+    route("dashboard/artist/profile", "routes/studio/profile.tsx"),
     route("dashboard/fan", "routes/fan/dashboard.tsx"),
     route("track/:id", "routes/catalog/track.tsx"),
     route("*", "routes/not-found.tsx"),

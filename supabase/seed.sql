@@ -377,12 +377,20 @@ from (values (12, 8), (8, 12), (1, 11), (5, 11), (2, 7)) as pairs(artist_n, foll
 join demo_ids a on a.kind = 'artist' and a.n = pairs.artist_n
 join demo_ids b on b.kind = 'artist' and b.n = pairs.follower_n;
 
+-- Where listeners and buyers are (analytics geography): mostly the US and the UK, a long tail, and one in
+-- twenty unknown, as Cloudflare reports it. Derived from a key, so every reset gives the same map.
+create function pg_temp.demo_country(key text) returns text language sql immutable as $$
+  select (array['US', 'US', 'US', 'US', 'US', 'GB', 'GB', 'GB', 'GB', 'DE', 'DE', 'FR', 'CA', 'CA', 'AU', 'NL', 'SE',
+    'JP', 'BR', null])[1 + get_byte(decode(md5(key), 'hex'), 1) % 20]
+$$;
+
 -- Plays over the last 60 days (never before a track's release): a third by visitors, the rest by fans;
 -- busier for newer releases and for the demo artist, so dashboards and charts have shape.
-insert into public.analytics_events (type, track_id, artist_id, user_id, created_at)
+insert into public.analytics_events (type, track_id, artist_id, user_id, created_at, country)
 select 'play', t.id, t.artist_id,
   case when random() < 0.33 then null else (select array_agg(id order by n) from demo_ids where kind = 'fan')[1 + floor(random() * 10)::int] end,
-  now() - random() * least(interval '60 days', now() - t.release_date::timestamptz)
+  now() - random() * least(interval '60 days', now() - t.release_date::timestamptz),
+  pg_temp.demo_country(t.title || play)
 from public.tracks t
 cross join lateral generate_series(
   1,
@@ -393,8 +401,8 @@ cross join lateral generate_series(
 where t.release_date <= current_date;
 
 -- The demo fan's own listening of the last weeks, for Recently Played.
-insert into public.analytics_events (type, track_id, artist_id, user_id, created_at)
-select 'play', t.id, t.artist_id, 'f0000000-0000-4000-8000-000000000001', s.played_at
+insert into public.analytics_events (type, track_id, artist_id, user_id, created_at, country)
+select 'play', t.id, t.artist_id, 'f0000000-0000-4000-8000-000000000001', s.played_at, 'GB'
 from (select k, now() - make_interval(hours => (k * 31) % 700 + 1) as played_at from generate_series(1, 24) k) s
 join lateral (
   select followed.* from public.tracks followed
@@ -406,9 +414,10 @@ join lateral (
 
 -- Purchases: about one fan in five buys a given track, a little more for the demo artist; some pay
 -- more than the price when the artist allows it. Each sale is followed by its download.
-insert into public.purchases (amount, track_id, user_id, created_at)
+insert into public.purchases (amount, track_id, user_id, created_at, country)
 select t.price + case when t.allow_pay_more and random() < 0.3 then 1 else 0 end, t.id, f.id,
-  now() - random() * least(interval '60 days', now() - t.release_date::timestamptz)
+  now() - random() * least(interval '60 days', now() - t.release_date::timestamptz),
+  pg_temp.demo_country(t.title || f.id)
 from public.tracks t
 cross join demo_ids f
 where f.kind = 'fan'
@@ -416,8 +425,28 @@ where f.kind = 'fan'
   and get_byte(decode(md5(t.title || f.id), 'hex'), 0)
     < case when t.artist_id = 'a1000000-0000-4000-8000-000000000012' then 110 else 45 end;
 
-insert into public.analytics_events (type, track_id, artist_id, user_id, created_at)
-select 'download', p.track_id, p.artist_id, p.user_id, p.created_at + interval '2 minutes'
+-- The demo artist's earlier months, so each analytics period tells its own story: quieter listening and
+-- a few sales from each release up to 60 days ago.
+insert into public.analytics_events (type, track_id, artist_id, user_id, created_at, country)
+select 'play', t.id, t.artist_id, null,
+  now() - interval '60 days' - (play / 40.0) * (now() - interval '60 days' - t.release_date::timestamptz),
+  pg_temp.demo_country(t.title || 'earlier' || play)
+from public.tracks t
+cross join generate_series(1, 40) as play
+where t.artist_id = 'a1000000-0000-4000-8000-000000000012' and t.release_date < current_date - 60;
+
+insert into public.purchases (amount, track_id, user_id, created_at, country)
+select t.price, t.id, f.id,
+  now() - interval '60 days' - (f.n / 11.0) * (now() - interval '60 days' - t.release_date::timestamptz),
+  pg_temp.demo_country(t.title || 'earlier' || f.id)
+from public.tracks t
+cross join demo_ids f
+where f.kind = 'fan' and t.artist_id = 'a1000000-0000-4000-8000-000000000012'
+  and t.release_date < current_date - 60
+  and get_byte(decode(md5(t.title || f.id || 'earlier'), 'hex'), 0) < 90;
+
+insert into public.analytics_events (type, track_id, artist_id, user_id, created_at, country)
+select 'download', p.track_id, p.artist_id, p.user_id, p.created_at + interval '2 minutes', p.country
 from public.purchases p;
 
 insert into public.comments (content, track_id, user_id, created_at)

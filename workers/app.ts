@@ -1,5 +1,5 @@
 import { createRequestHandler, RouterContextProvider } from "react-router";
-import { cloudflareContext } from "~/lib/context.server";
+import { cloudflareContext, requestCountry } from "~/lib/context.server";
 
 type App = { handleRequest: ReturnType<typeof createRequestHandler>; buildVersion: string };
 
@@ -18,7 +18,7 @@ export default {
   async fetch(request, env, ctx) {
     const { handleRequest, buildVersion } = await app();
     const context = new RouterContextProvider();
-    context.set(cloudflareContext, { env, ctx, buildVersion });
+    context.set(cloudflareContext, { env, ctx, buildVersion, country: requestCountry(request) });
     return handleRequest(request, context);
   },
 } satisfies ExportedHandler<Env>;

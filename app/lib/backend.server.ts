@@ -1,5 +1,7 @@
+import { FunctionsHttpError } from "@supabase/supabase-js";
 import { data } from "react-router";
 import * as v from "valibot";
+import type { SupabaseClient } from "./supabase.server";
 import { databaseErrorMessage, type BackendError } from "./errors";
 
 /** What supabase-js answers for a read: rows (or a function's JSON), or the error. */
@@ -69,4 +71,35 @@ export function readOrThrow(result: BackendResult<unknown>, options: ReadOptions
 /** The 404 answer every route throws for what does not exist; the route's boundary shows its NotFound. */
 export function notFound(message: string) {
   return data(message, { status: 404 });
+}
+
+/** An Edge Function's failure answer: `{ code }` (each function lists its codes). */
+const FunctionFailureSchema = v.object({ code: v.string() });
+
+/** An Edge Function's outcome: its JSON, checked against the schema, or the code of its failure (null if it gave none). */
+export type Invocation<T> = { ok: true; data: T } | { ok: false; code: string | null };
+
+/**
+ * The one way the Worker calls an Edge Function: as the reader (their session, or the anon key for a
+ * visitor), so the function's checks and row-level security see who asks. A failure is logged once with
+ * its code; the caller turns the code into the spec's message.
+ */
+export async function invokeFunction<TSchema extends v.GenericSchema>(
+  supabase: SupabaseClient,
+  name: string,
+  body: Record<string, unknown>,
+  schema: TSchema,
+): Promise<Invocation<v.InferOutput<TSchema>>> {
+  const { data: answer, error } = await supabase.functions.invoke(name, { body });
+  if (error) {
+    const context: unknown = error instanceof FunctionsHttpError ? error.context : null;
+    const failure = context instanceof Response ? v.safeParse(FunctionFailureSchema, await context.json().catch(() => null)) : null;
+    const code = failure?.success ? failure.output.code : null;
+    console.warn(`${name} failed`, code ?? error.message);
+    return { ok: false, code };
+  }
+  const parsed = v.safeParse(schema, answer);
+  if (parsed.success) return { ok: true, data: parsed.output };
+  console.error(`${name} answered in an unexpected shape`, v.flatten(parsed.issues));
+  return { ok: false, code: null };
 }

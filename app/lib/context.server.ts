@@ -1,7 +1,16 @@
 import { createContext } from "react-router";
 
 /**
- * The Worker's bindings and execution context, and the version of the client build its pages link to,
- * set once per request in `workers/app.ts`.
+ * The Worker's bindings and execution context, the version of the client build its pages link to, and
+ * the reader's country as Cloudflare sees it, set once per request in `workers/app.ts`.
  */
-export const cloudflareContext = createContext<{ env: Env; ctx: ExecutionContext; buildVersion: string }>();
+export const cloudflareContext = createContext<{ env: Env; ctx: ExecutionContext; buildVersion: string; country: string | null }>();
+
+/**
+ * The country Cloudflare located the request in (ISO 3166-1 alpha-2), for analytics; null when it cannot
+ * tell ("XX"), for Tor ("T1"), and locally, where no location is known.
+ */
+export function requestCountry(request: Request): string | null {
+  const country = (request as { cf?: { country?: unknown } }).cf?.country;
+  return typeof country === "string" && /^[A-Z]{2}$/.test(country) && country !== "XX" ? country : null;
+}

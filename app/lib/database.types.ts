@@ -58,6 +58,7 @@ export type Database = {
       analytics_events: {
         Row: {
           artist_id: string
+          country: string | null
           created_at: string
           id: string
           track_id: string
@@ -66,6 +67,7 @@ export type Database = {
         }
         Insert: {
           artist_id: string
+          country?: string | null
           created_at?: string
           id?: string
           track_id: string
@@ -74,6 +76,7 @@ export type Database = {
         }
         Update: {
           artist_id?: string
+          country?: string | null
           created_at?: string
           id?: string
           track_id?: string
@@ -238,6 +241,49 @@ export type Database = {
             columns: ["track_id"]
             referencedRelation: "tracks"
             referencedColumns: ["id"]
+          },
+        ]
+      }
+      country_daily_stats: {
+        Row: {
+          artist_id: string
+          country: string
+          day: string
+          downloads: number
+          plays: number
+        }
+        Insert: {
+          artist_id: string
+          country: string
+          day: string
+          downloads?: number
+          plays?: number
+        }
+        Update: {
+          artist_id?: string
+          country?: string
+          day?: string
+          downloads?: number
+          plays?: number
+        }
+        Relationships: [
+          {
+            foreignKeyName: "country_daily_stats_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_cards"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "country_daily_stats_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "country_daily_stats_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "genre_artists"
+            referencedColumns: ["artist_id"]
           },
         ]
       }
@@ -419,6 +465,7 @@ export type Database = {
         Row: {
           amount: number
           artist_id: string
+          country: string | null
           created_at: string
           id: string
           track_id: string
@@ -427,6 +474,7 @@ export type Database = {
         Insert: {
           amount: number
           artist_id: string
+          country?: string | null
           created_at?: string
           id?: string
           track_id: string
@@ -435,6 +483,7 @@ export type Database = {
         Update: {
           amount?: number
           artist_id?: string
+          country?: string | null
           created_at?: string
           id?: string
           track_id?: string
@@ -507,6 +556,61 @@ export type Database = {
             columns: ["artist_id"]
             referencedRelation: "genre_artists"
             referencedColumns: ["artist_id"]
+          },
+        ]
+      }
+      track_daily_stats: {
+        Row: {
+          artist_id: string
+          day: string
+          downloads: number
+          plays: number
+          revenue: number
+          sales: number
+          track_id: string
+        }
+        Insert: {
+          artist_id: string
+          day: string
+          downloads?: number
+          plays?: number
+          revenue?: number
+          sales?: number
+          track_id: string
+        }
+        Update: {
+          artist_id?: string
+          day?: string
+          downloads?: number
+          plays?: number
+          revenue?: number
+          sales?: number
+          track_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "track_daily_stats_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_cards"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "track_daily_stats_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "track_daily_stats_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "genre_artists"
+            referencedColumns: ["artist_id"]
+          },
+          {
+            foreignKeyName: "track_daily_stats_track_id_fkey"
+            columns: ["track_id"]
+            referencedRelation: "tracks"
+            referencedColumns: ["id"]
           },
         ]
       }
@@ -704,6 +808,7 @@ export type Database = {
       }
     }
     Functions: {
+      artist_analytics: { Args: { days: number }; Returns: Json }
       artist_dashboard: { Args: Record<PropertyKey, never>; Returns: Json }
       artist_page: { Args: { artist_id: string }; Returns: Json }
       ban_user: {
@@ -727,7 +832,10 @@ export type Database = {
       get_follower_count: { Args: { artist_id: string }; Returns: number }
       home_page: { Args: Record<PropertyKey, never>; Returns: Json }
       is_admin: { Args: Record<PropertyKey, never>; Returns: boolean }
-      record_play: { Args: { track_id: string }; Returns: undefined }
+      record_play: {
+        Args: { country?: string; track_id: string }
+        Returns: undefined
+      }
       search_artists: {
         Args: { include_genres?: boolean; search?: string }
         Returns: {

@@ -1,4 +1,4 @@
-import type { MiddlewareFunction } from "react-router";
+import type { MiddlewareFunction, RouterContextProvider } from "react-router";
 import { cloudflareContext } from "./context.server";
 import { hasAuthCookie } from "./session.server";
 
@@ -35,6 +35,16 @@ export const edgeCacheMiddleware: MiddlewareFunction<Response> = async ({ reques
   }
   return response;
 };
+
+/**
+ * Drops a page from this location's cache after its owner changed it (a profile saved), so the next
+ * visitor here sees the change at once; elsewhere the cached copy lives out its lifetime (60 s).
+ */
+export function forgetCachedPage(request: Request, context: Readonly<RouterContextProvider>, path: string): void {
+  const cache = (caches as unknown as { default: Cache }).default;
+  const { buildVersion, ctx } = context.get(cloudflareContext);
+  ctx.waitUntil(cache.delete(new Request(cacheUrl(new URL(path, request.url).href, buildVersion), { method: "GET" })));
+}
 
 function cacheUrl(url: string, buildVersion: string): string {
   const keyed = new URL(url);

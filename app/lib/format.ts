@@ -44,16 +44,36 @@ export function formatDuration(totalSeconds: number): string {
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 const maxDateFormats = 64;
 
-/** A calendar date (`YYYY-MM-DD`, no time of day) written the reader's way, e.g. "March 4, 2026" or "4. März 2026". */
-export function formatDate(isoDate: string, locale: string): string {
-  let format = dateFormats.get(locale);
+function dateFormat(locale: string, style: "long" | "short"): Intl.DateTimeFormat {
+  const key = `${style} ${locale}`;
+  let format = dateFormats.get(key);
   if (!format) {
     // Read and written in UTC, so the day never shifts with a time zone.
-    format = new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" });
+    const options: Intl.DateTimeFormatOptions = style === "long" ? { dateStyle: "long" } : { month: "short", day: "numeric" };
+    format = new Intl.DateTimeFormat(locale, { ...options, timeZone: "UTC" });
     if (dateFormats.size >= maxDateFormats) dateFormats.clear();
-    dateFormats.set(locale, format);
+    dateFormats.set(key, format);
   }
-  return format.format(new Date(`${isoDate.slice(0, 10)}T00:00:00Z`));
+  return format;
+}
+
+const utcDay = (isoDate: string) => new Date(`${isoDate.slice(0, 10)}T00:00:00Z`);
+
+/** A calendar date (`YYYY-MM-DD`, no time of day) written the reader's way, e.g. "March 4, 2026" or "4. März 2026". */
+export function formatDate(isoDate: string, locale: string): string {
+  return dateFormat(locale, "long").format(utcDay(isoDate));
+}
+
+/** A day or a span of days, short, without the year: "Nov 17", "Nov 17 – 23", "Oct 30 – Nov 5". */
+export function formatDayRange(start: string, end: string, locale: string): string {
+  const format = dateFormat(locale, "short");
+  return start === end ? format.format(utcDay(start)) : format.formatRange(utcDay(start), utcDay(end));
+}
+
+/** A trend as a signed percentage: "+12.5%", "−3%", "0%". */
+export function formatTrend(trend: number): string {
+  if (trend === 0) return "0%";
+  return `${trend > 0 ? "+" : "−"}${Math.abs(trend)}%`;
 }
 
 /** The reader's preferred locale from the request's Accept-Language, one the runtime knows, else en-US. */

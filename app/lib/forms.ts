@@ -13,7 +13,7 @@ export type FormValues = Record<string, string | string[]>;
 export type FormReply = { fieldErrors: FieldErrors; formError: string | null; values: FormValues; notice?: string | null };
 
 /** Fields whose value is never sent back to the page. */
-const secretFields = new Set(["password", "confirmPassword"]);
+const secretFields = new Set(["password", "confirmPassword", "currentPassword"]);
 
 /**
  * Reads a submitted form into a plain object (names listed in `arrays`, like genre checkboxes, become
@@ -72,4 +72,32 @@ export function formFields(reply: FormReply | undefined | null) {
     list: (name: string) => ([] as string[]).concat(values[name] ?? []),
     checked: (name: string) => values[name] === "on",
   };
+}
+
+/** A list a form edits as parallel fields, one value per row (`tierName` …), each row with an id field. */
+export type RowList = { id: string; columns: string[]; limit: number; label: string };
+
+/**
+ * The form's values with a row added to `list` (empty, with a new id) or removed (by its id): what the
+ * Add and Remove buttons of a list post, so lists are edited without JavaScript and nothing typed is lost.
+ * `checkboxes` name fields that hold the ids of the rows ticked.
+ */
+export function editRows(
+  values: FormValues,
+  list: RowList,
+  change: { add: true } | { remove: string },
+  checkboxes: string[] = [],
+): { values: FormValues; problem: string | null } {
+  const column = (name: string) => ([] as string[]).concat(values[name] ?? []);
+  const next: FormValues = { ...values };
+  if ("add" in change) {
+    if (column(list.id).length >= list.limit) return { values, problem: `At most ${list.limit} ${list.label}` };
+    for (const name of list.columns) next[name] = [...column(name), name === list.id ? crypto.randomUUID().slice(0, 8) : ""];
+    return { values: next, problem: null };
+  }
+  const row = column(list.id).indexOf(change.remove);
+  if (row < 0) return { values, problem: null };
+  for (const name of list.columns) next[name] = column(name).filter((_, index) => index !== row);
+  for (const name of checkboxes) next[name] = column(name).filter((ticked) => ticked !== change.remove);
+  return { values: next, problem: null };
 }

@@ -1,9 +1,9 @@
 // Builds the app when its sources are newer than the build, and serves the production build through
 // workerd (`wrangler dev` on the build output), the way it runs on Cloudflare.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 export const root = join(import.meta.dirname, "..", "..");
 // Run the tools' scripts with this Node (the project's Node 24), whatever `node` is first on the PATH.
@@ -33,6 +33,20 @@ export function buildIfStale(): void {
   const env = { ...process.env, NODE_ENV: "production" };
   const result = spawnSync(process.execPath, [reactRouter, "build"], { cwd: root, stdio: "inherit", env });
   if (result.status !== 0) throw new Error("The build failed");
+}
+
+/**
+ * The environment for a local workerd (wrangler dev, or Vite's Cloudflare plugin). Locally nobody knows
+ * where a request comes from, but Miniflare would stand in a fixed placeholder location (Austin, US) for
+ * `request.cf`, and analytics would count every local play as American. It reads `request.cf` from the
+ * file named here instead: an empty one, so the country stays unknown.
+ */
+export function localWorkerEnv(): NodeJS.ProcessEnv {
+  const cf = join(root, "node_modules", ".cache", "marketplace", "cf.json");
+  mkdirSync(dirname(cf), { recursive: true });
+  // Written afresh each time: Miniflare ignores the file once it is 30 days old.
+  writeFileSync(cf, "{}");
+  return { ...process.env, CLOUDFLARE_CF_FETCH_PATH: cf };
 }
 
 export async function freePort(): Promise<number> {
@@ -73,7 +87,7 @@ export async function serveApp({
   const child = spawn(process.execPath, args, {
     cwd: root,
     stdio: ["ignore", quiet ? "ignore" : "inherit", quiet ? "ignore" : "inherit"],
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" },
+    env: { ...localWorkerEnv(), WRANGLER_SEND_METRICS: "false", CI: "true" },
     detached: true,
   });
   const url = `http://127.0.0.1:${port}`;

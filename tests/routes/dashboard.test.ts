@@ -67,7 +67,7 @@ describe("the artist dashboard", () => {
 
   it("previews the first 3 tracks with View All Tracks, and lists recent activity newest first", async () => {
     const { html } = await artist.visitor.get("/dashboard/artist");
-    expect(html).toMatch(/<a[^>]*href="\/dashboard\/artist\/library"[^>]*>View All Tracks<\/a>/);
+    expect(html).toMatch(/<a[^>]*href="\/dashboard\/artist\/tracks"[^>]*>View All Tracks<\/a>/);
     const page = text(html);
     expect(page.indexOf("Morning Run")).toBeLessThan(page.indexOf("Evening Tide"));
     const activity = page.slice(page.indexOf("Recent Activity"));

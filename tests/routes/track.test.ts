@@ -179,6 +179,22 @@ describe("recording plays", () => {
     expect(await playsOf(id, fanId)).toBe(fansBefore + 1);
   });
 
+  it("records the country Cloudflare located the listener in: unknown locally, and never taken from a header", async () => {
+    const id = trackId("Bicycle Bell");
+    const visitor = new Visitor();
+    const played = await visitor.post(`/track/${id}/play`, {}, { "CF-IPCountry": "FR" });
+    expect(played.response.status).toBe(204);
+    const { data } = await serviceClient
+      .from("analytics_events")
+      .select("country")
+      .eq("track_id", id)
+      .is("user_id", null)
+      .order("created_at", { ascending: false })
+      .limit(1)
+      .single();
+    expect(data).toEqual({ country: null });
+  });
+
   it("records nothing for a track the listener cannot see", async () => {
     expect((await new Visitor().post(`/track/${trackId("Northern Line")}/play`, {})).response.status).toBe(404);
     expect((await new Visitor().post("/track/not-a-track/play", {})).response.status).toBe(404);

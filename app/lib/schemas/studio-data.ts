@@ -97,3 +97,15 @@ export const ArtistDashboardSchema = v.object({
   ),
 });
 export type ArtistDashboard = v.InferOutput<typeof ArtistDashboardSchema>;
+
+/** The artist's own profile row, as the Edit Profile form shows it. */
+export const ArtistProfileRowSchema = v.object({
+  artist_name: v.string(),
+  short_description: nullableText,
+  bio: nullableText,
+  website: nullableText,
+  genres: v.array(v.string()),
+  profile_image_url: nullableText,
+  social_links: v.object({ twitter: v.nullish(v.string(), null), instagram: v.nullish(v.string(), null) }),
+  tour_dates: v.array(v.object({ date: v.string(), venue: v.string(), city: v.string() })),
+});

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { peakCount } from "../../../supabase/functions/_shared/waveform";
-import { currencies, minimumPrice, withdrawThreshold } from "~/lib/constants";
+import { safeHttpUrl, socialProfile, type SocialNetwork } from "~/lib/catalog";
+import { currencies, genres, minimumPrice, withdrawThreshold } from "~/lib/constants";
 import { audioFiles } from "~/lib/media-files";
 
 // The studio's forms (spec section 5, Uploads: required title, genre, price, release date, description;
@@ -267,3 +268,71 @@ export const StoreSettingsSchema = v.pipe(
 );
 
 export type StoreSettings = v.InferOutput<typeof StoreSettingsSchema>;
+
+/** How many upcoming shows a profile lists at most. */
+export const tourDateLimit = 50;
+
+const limited = (max: number, what: string) =>
+  v.pipe(
+    optionalText,
+    v.check((value) => (value ?? "").length <= max, `${what} can be at most ${max} characters`),
+  );
+
+/** A handle ('@name' or 'name') or a link to the profile on that network; kept as typed, checked as the public page reads it. */
+const socialLink = (network: SocialNetwork, message: string) =>
+  v.pipe(
+    optionalText,
+    v.check((value) => value === null || socialProfile(network, value) !== null, message),
+  );
+
+const ShowSchema = v.object({
+  id: v.pipe(v.string(), v.nonEmpty()),
+  date: v.pipe(requiredText("Every show needs a date"), v.isoDate("Every show needs a date")),
+  venue: v.pipe(requiredText("Every show needs a venue"), v.maxLength(120, "Venue can be at most 120 characters")),
+  city: v.pipe(requiredText("Every show needs a city"), v.maxLength(120, "City can be at most 120 characters")),
+});
+
+/**
+ * The artist's public profile (spec section 5, Profile: the website is a URL; only http and https are
+ * taken): name, short description, bio, website, social links, genres and tour dates. Shows arrive as
+ * parallel fields, one value per row; errors are by row (`shows.1.venue`), next to their field.
+ */
+const ProfileFieldsSchema = v.object({
+  artistName: v.pipe(requiredText("Artist name is required"), v.maxLength(100, "Artist name can be at most 100 characters")),
+  shortDescription: limited(200, "Short description"),
+  bio: limited(5000, "Bio"),
+  website: v.pipe(
+    optionalText,
+    v.check((value) => value === null || safeHttpUrl(value) !== null, "Website must be a web address starting with http:// or https://"),
+  ),
+  twitter: socialLink("twitter", "Enter a Twitter handle like @name, or a link to your Twitter profile"),
+  instagram: socialLink("instagram", "Enter an Instagram handle like @name, or a link to your Instagram profile"),
+  genres: v.array(v.picklist(genres)),
+  shows: v.pipe(v.array(ShowSchema), v.maxLength(tourDateLimit, `At most ${tourDateLimit} shows`)),
+});
+
+export const ArtistProfileSchema = v.pipe(
+  v.object({
+    artistName: v.optional(v.string()),
+    shortDescription: v.optional(v.string()),
+    bio: v.optional(v.string()),
+    website: v.optional(v.string()),
+    twitter: v.optional(v.string()),
+    instagram: v.optional(v.string()),
+    genres: v.optional(v.array(v.picklist(genres, "Please choose genres from the list")), []),
+    showId: column,
+    showDate: column,
+    showVenue: column,
+    showCity: column,
+  }),
+  v.transform(({ showId, showDate, showVenue, showCity, ...profile }): v.InferInput<typeof ProfileFieldsSchema> => ({
+    ...profile,
+    shows: showId.map((id, row) => ({ id, date: showDate[row] ?? "", venue: showVenue[row] ?? "", city: showCity[row] ?? "" })),
+  })),
+  ProfileFieldsSchema,
+);
+
+export type ArtistProfile = v.InferOutput<typeof ArtistProfileSchema>;
+
+/** The profile picture chosen with JavaScript: uploaded already, named by its path in the artist's folder. */
+export const ProfilePictureSchema = v.object({ path: v.pipe(v.string(), v.nonEmpty("Please choose an image")) });

@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import { Link, useRevalidator } from "react-router";
 import { Artwork } from "~/components/catalog/artist-image";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { StatCard } from "~/components/studio/stat-card";
 import { readOrThrow } from "~/lib/backend.server";
 import { envFrom } from "~/lib/env.server";
 import { watchActivity } from "~/lib/live-activity";
@@ -33,13 +34,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-/** The studio's screens that exist so far; the dashboard's other tiles come with their screens. */
+/** The six tiles (spec section 2), in the spec's order. */
 const tiles = [
   { to: "/dashboard/artist/upload", title: "Upload Music", description: "Publish a single, an album or merchandise." },
   { to: "/dashboard/artist/media", title: "Media Manager", description: "Your artwork and product images." },
   { to: "/dashboard/artist/store", title: "Store Settings", description: "Pricing tiers, discount codes and bundles." },
+  { to: "/dashboard/artist/analytics", title: "Analytics", description: "Sales, plays and listeners over time." },
   { to: "/dashboard/artist/payments", title: "Payment Settings", description: "Your PayPal email, minimum price and withdrawals." },
-  { to: "/dashboard/artist/tracks", title: "Your Tracks", description: "Everything you have published, with its plays." },
+  { to: "/dashboard/artist/profile", title: "Edit Profile", description: "Your name, bio, links, tour dates and picture." },
 ];
 
 const statistics = [
@@ -48,12 +50,6 @@ const statistics = [
   { key: "streams", label: "Streams", format: formatCount },
   { key: "followers", label: "Followers", format: formatCount },
 ] as const;
-
-/** A trend as a signed percentage: "+12.5%", "−3%", "0%". */
-function trendLabel(trend: number): string {
-  if (trend === 0) return "0%";
-  return `${trend > 0 ? "+" : "−"}${Math.abs(trend)}%`;
-}
 
 const activityVerb: Record<ArtistDashboard["activity"][number]["type"], string> = {
   purchase: "bought",
@@ -103,18 +99,15 @@ export default function ArtistDashboardPage({ loaderData }: Route.ComponentProps
       <h1 className="mt-2 text-4xl font-bold">Welcome back, {displayName}</h1>
 
       <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Statistics">
-        {statistics.map(({ key, label, format }) => {
-          const { total, trend } = dashboard.stats[key];
-          return (
-            <li key={key} className="rounded-2xl border border-stage-700 bg-stage-850 p-5">
-              <p className="text-sm text-ink-muted">{label}</p>
-              <p className="mt-1 text-3xl font-bold tabular-nums">{format(total)}</p>
-              <p className={trend > 0 ? "mt-1 text-sm text-accent" : "mt-1 text-sm text-ink-faint"}>
-                {trendLabel(trend)} <span className="text-ink-faint">in the last 30 days</span>
-              </p>
-            </li>
-          );
-        })}
+        {statistics.map(({ key, label, format }) => (
+          <StatCard
+            key={key}
+            label={label}
+            value={format(dashboard.stats[key].total)}
+            trend={dashboard.stats[key].trend}
+            against="in the last 30 days"
+          />
+        ))}
       </ul>
 
       <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
@@ -137,7 +130,7 @@ export default function ArtistDashboardPage({ loaderData }: Route.ComponentProps
             <h2 id="library-preview" className="text-xl font-bold">
               Your library
             </h2>
-            <Link to="/dashboard/artist/library" className="text-sm font-semibold text-accent hover:underline">
+            <Link to="/dashboard/artist/tracks" className="text-sm font-semibold text-accent hover:underline">
               View All Tracks
             </Link>
           </div>

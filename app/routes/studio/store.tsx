@@ -8,7 +8,7 @@ import { Card } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
 import { readOrThrow } from "~/lib/backend.server";
 import { databaseErrorMessage } from "~/lib/errors";
-import { formError, formFields, parseForm, replyWith, type FormValues } from "~/lib/forms";
+import { editRows, formError, formFields, parseForm, replyWith, type FormValues, type RowList } from "~/lib/forms";
 import { requireArtist } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
 import { StoreSettingsSchema, storeLimits } from "~/lib/schemas/studio";
@@ -54,7 +54,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const values = submission.success ? submission.values : submission.reply.values;
 
   if (intent !== "save") {
-    const edited = editRows(values, intent);
+    const edited = rowChange(values, intent);
     const notice = "Not saved yet: press Save store settings to keep your changes.";
     return replyWith({ fieldErrors: {}, formError: edited.problem, values: edited.values, notice: edited.problem ? null : notice }, 200);
   }
@@ -72,28 +72,24 @@ export async function action({ request, context }: Route.ActionArgs) {
   return replyWith({ fieldErrors: {}, formError: null, values, notice: "Store settings saved" }, 200);
 }
 
-const tierColumns = ["tierId", "tierName", "tierPrice", "tierDescription"];
-const discountColumns = ["discountId", "discountCode", "discountPercentage", "discountValidUntil"];
+const tierRows: RowList = {
+  id: "tierId",
+  columns: ["tierId", "tierName", "tierPrice", "tierDescription"],
+  limit: storeLimits.tiers,
+  label: "pricing tiers",
+};
+const discountRows: RowList = {
+  id: "discountId",
+  columns: ["discountId", "discountCode", "discountPercentage", "discountValidUntil"],
+  limit: storeLimits.discounts,
+  label: "discount codes",
+};
 
-/** The form's lists with a row added (an empty one, with a new id) or removed (by its id). */
-function editRows(values: FormValues, intent: string): { values: FormValues; problem: string | null } {
-  const list = (name: string) => ([] as string[]).concat(values[name] ?? []);
-  const next: FormValues = { ...values };
-  const [action, id] = intent.split(":");
-  const [ids, columnsOfRow, limit, label] =
-    action === "add-tier" || action === "remove-tier"
-      ? ["tierId", tierColumns, storeLimits.tiers, "pricing tiers"]
-      : ["discountId", discountColumns, storeLimits.discounts, "discount codes"];
-  if (action === "add-tier" || action === "add-discount") {
-    if (list(ids).length >= limit) return { values, problem: `At most ${limit} ${label}` };
-    for (const name of columnsOfRow) next[name] = [...list(name), name === ids ? crypto.randomUUID().slice(0, 8) : ""];
-    return { values: next, problem: null };
-  }
-  const row = list(ids).indexOf(id ?? "");
-  if (row < 0) return { values, problem: null };
-  for (const name of columnsOfRow) next[name] = list(name).filter((_, index) => index !== row);
-  next.discountActive = list("discountActive").filter((active) => active !== id);
-  return { values: next, problem: null };
+/** What an Add or Remove button asks for: `add-tier`, `remove-discount:{id}` … */
+function rowChange(values: FormValues, intent: string) {
+  const [action = "", id = ""] = intent.split(":");
+  const list = action.endsWith("-tier") ? tierRows : discountRows;
+  return editRows(values, list, action.startsWith("add-") ? { add: true } : { remove: id }, ["discountActive"]);
 }
 
 export default function StoreSettings({ loaderData, actionData }: Route.ComponentProps) {

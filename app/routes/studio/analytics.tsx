@@ -1,0 +1,250 @@
+import { data, Link } from "react-router";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { HistoryChart } from "~/components/studio/history-chart";
+import { StatCard } from "~/components/studio/stat-card";
+import { StudioHeader } from "~/components/studio/studio-header";
+import { Card } from "~/components/ui/card";
+import { invokeFunction } from "~/lib/backend.server";
+import { cx } from "~/lib/cx";
+import { formatCount, formatDayRange, formatPrice, requestLocale } from "~/lib/format";
+import { requireArtist } from "~/lib/guards.server";
+import { pageMeta } from "~/lib/meta";
+import { supabaseContext } from "~/lib/session.server";
+import {
+  analyticsPeriod,
+  analyticsPeriods,
+  AnalyticsSchema,
+  defaultAnalyticsPeriod,
+  type Analytics,
+} from "../../../supabase/functions/_shared/analytics";
+import type { Route } from "./+types/analytics";
+
+export const meta = () => pageMeta("Analytics", "Your sales, plays and listeners over time.");
+
+const analyticsPath = "/dashboard/artist/analytics";
+
+/**
+ * One backend round trip: the artist-analytics Edge Function, called as the artist (their JWT), shapes the
+ * period's figures from the database's daily rollups. The period is in the URL, so every view is a link.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireArtist(request, context);
+  const period = analyticsPeriod(new URL(request.url).searchParams.get("period")) ?? analyticsPeriod(defaultAnalyticsPeriod)!;
+  const analytics = await invokeFunction(context.get(supabaseContext), "artist-analytics", { period: period.id }, AnalyticsSchema);
+  // Spec section 8: an analytics load error replaces the page's content.
+  if (!analytics.ok) throw data("Unable to load analytics. Please try again later.", { status: 502 });
+  return { analytics: analytics.data, locale: requestLocale(request) };
+}
+
+export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
+  const { analytics, locale } = loaderData;
+  const period = analyticsPeriod(analytics.period)!;
+  const range = formatDayRange(analytics.from, analytics.to, locale);
+  const per = analytics.bucket === "day" ? "per day" : "per week";
+  const against = `against the ${period.days} days before`;
+  const bars = (value: (point: Analytics["history"][number]) => number) =>
+    analytics.history.map((point) => ({ label: formatDayRange(point.start, point.end, locale), value: value(point) }));
+  const best = (value: (point: Analytics["history"][number]) => number) =>
+    analytics.history.reduce<Analytics["history"][number] | null>((top, point) => (!top || value(point) > value(top) ? point : top), null);
+  const bestRevenue = best((point) => point.revenue);
+  const bestPlays = best((point) => point.plays);
+
+  return (
+    <section>
+      <StudioHeader title="Analytics">
+        {period.label}: {range}
+      </StudioHeader>
+
+      <nav aria-label="Period">
+        <ul className="flex flex-wrap gap-2">
+          {analyticsPeriods.map((choice) => (
+            <li key={choice.id}>
+              <Link
+                to={`${analyticsPath}?period=${choice.id}`}
+                aria-current={choice.id === analytics.period ? "page" : undefined}
+                className={cx(
+                  "inline-block rounded-full border px-4 py-1.5 text-sm font-semibold",
+                  choice.id === analytics.period
+                    ? "border-accent bg-accent text-stage-950"
+                    : "border-stage-600 text-ink-muted hover:border-accent hover:text-ink",
+                )}
+              >
+                {choice.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+
+      <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Totals">
+        <StatCard label="Revenue" value={formatPrice(analytics.revenue.total)} trend={analytics.revenue.trend} against={against} />
+        <StatCard label="Downloads" value={formatCount(analytics.downloads.total)} trend={analytics.downloads.trend} against={against} />
+        <StatCard label="Streams" value={formatCount(analytics.streams.total)} trend={analytics.streams.trend} against={against} />
+        <StatCard label="Sales" value={formatCount(analytics.sales.total)} trend={analytics.sales.trend} against={against} />
+      </ul>
+
+      <div className="mt-8 grid gap-6 lg:grid-cols-2">
+        <HistoryChart
+          title={`Revenue ${per}`}
+          bars={bars((point) => point.revenue)}
+          format={formatPrice}
+          summary={
+            bestRevenue && bestRevenue.revenue > 0
+              ? `${formatPrice(analytics.revenue.total)} in all; the best ${analytics.bucket} was ${formatDayRange(bestRevenue.start, bestRevenue.end, locale)} with ${formatPrice(bestRevenue.revenue)}.`
+              : "No sales in this period."
+          }
+        />
+        <HistoryChart
+          title={`Plays ${per}`}
+          bars={bars((point) => point.plays)}
+          format={formatCount}
+          summary={
+            bestPlays && bestPlays.plays > 0
+              ? `${formatCount(analytics.streams.total)} plays in all; the busiest ${analytics.bucket} was ${formatDayRange(bestPlays.start, bestPlays.end, locale)} with ${formatCount(bestPlays.plays)}.`
+              : "No plays in this period."
+          }
+        />
+      </div>
+
+      <details className="mt-4 rounded-2xl border border-stage-700 bg-stage-850 p-5">
+        <summary className="cursor-pointer font-semibold">The figures {per}, as a table</summary>
+        <div className="mt-3 overflow-x-auto">
+          <table className="w-full text-left text-sm tabular-nums">
+            <caption className="sr-only">
+              Revenue, plays and downloads {per}, {range}
+            </caption>
+            <thead className="text-ink-muted">
+              <tr>
+                <th scope="col" className="py-2 pr-4 font-semibold">
+                  {analytics.bucket === "day" ? "Day" : "Week"}
+                </th>
+                <th scope="col" className="py-2 pr-4 text-right font-semibold">
+                  Revenue
+                </th>
+                <th scope="col" className="py-2 pr-4 text-right font-semibold">
+                  Plays
+                </th>
+                <th scope="col" className="py-2 text-right font-semibold">
+                  Downloads
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {analytics.history.map((point) => (
+                <tr key={point.start} className="border-t border-stage-700">
+                  <th scope="row" className="py-1.5 pr-4 font-normal">
+                    {formatDayRange(point.start, point.end, locale)}
+                  </th>
+                  <td className="py-1.5 pr-4 text-right">{formatPrice(point.revenue)}</td>
+                  <td className="py-1.5 pr-4 text-right">{formatCount(point.plays)}</td>
+                  <td className="py-1.5 text-right">{formatCount(point.downloads)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+
+      <div className="mt-8 grid gap-6 lg:grid-cols-2">
+        <Card>
+          <h2 className="text-xl font-bold">Top tracks</h2>
+          {analytics.topTracks.length === 0 ? (
+            <p className="mt-3 text-ink-muted">No plays or sales in this period.</p>
+          ) : (
+            <table className="mt-3 w-full text-left text-sm tabular-nums">
+              <thead className="text-ink-muted">
+                <tr>
+                  <th scope="col" className="py-2 pr-4 font-semibold">
+                    Track
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right font-semibold">
+                    Plays
+                  </th>
+                  <th scope="col" className="py-2 pr-4 text-right font-semibold">
+                    Downloads
+                  </th>
+                  <th scope="col" className="py-2 text-right font-semibold">
+                    Revenue
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {analytics.topTracks.map((track) => (
+                  <tr key={track.id} className="border-t border-stage-700">
+                    <th scope="row" className="py-2 pr-4 font-normal">
+                      <Link to={`/dashboard/artist/tracks/${track.id}`} className="hover:text-accent hover:underline">
+                        {track.title}
+                      </Link>
+                    </th>
+                    <td className="py-2 pr-4 text-right">{formatCount(track.plays)}</td>
+                    <td className="py-2 pr-4 text-right">{formatCount(track.downloads)}</td>
+                    <td className="py-2 text-right">{formatPrice(track.revenue)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </Card>
+
+        <Card>
+          <h2 className="text-xl font-bold">Where your listeners are</h2>
+          <Geography geography={analytics.geography} />
+        </Card>
+      </div>
+    </section>
+  );
+}
+
+const regionNames = new Intl.DisplayNames(["en"], { type: "region", fallback: "code" });
+
+/** A country's name; 'Unknown' where Cloudflare could not tell (and always locally). */
+function countryName(code: string | null): string {
+  return code ? (regionNames.of(code) ?? code) : "Unknown";
+}
+
+/** Countries by plays and downloads, each with a bar for its share of the busiest. */
+function Geography({ geography }: { geography: Analytics["geography"] }) {
+  if (geography.length === 0) return <p className="mt-3 text-ink-muted">No listeners in this period.</p>;
+  const busiest = Math.max(...geography.map((country) => country.plays + country.downloads));
+  return (
+    <table className="mt-3 w-full text-left text-sm tabular-nums">
+      <thead className="text-ink-muted">
+        <tr>
+          <th scope="col" className="py-2 pr-4 font-semibold">
+            Country
+          </th>
+          <th scope="col" className="py-2 pr-4 text-right font-semibold">
+            Plays
+          </th>
+          <th scope="col" className="py-2 text-right font-semibold">
+            Downloads
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {geography.map((country) => (
+          <tr key={country.country ?? "unknown"} className="border-t border-stage-700">
+            <th scope="row" className="py-2 pr-4 font-normal">
+              {countryName(country.country)}
+              <svg aria-hidden="true" className="mt-1 block h-1.5 w-full">
+                <rect width="100%" height="100%" rx="3" className="fill-stage-700" />
+                <rect
+                  width={`${Math.round(((country.plays + country.downloads) / busiest) * 100)}%`}
+                  height="100%"
+                  rx="3"
+                  className="fill-accent"
+                />
+              </svg>
+            </th>
+            <td className="py-2 pr-4 text-right">{formatCount(country.plays)}</td>
+            <td className="py-2 text-right">{formatCount(country.downloads)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,350 @@
+import { useId } from "react";
+import { Form, redirect, useFetcher } from "react-router";
+import { FormAlert, GenrePicker, SubmitButton } from "~/components/form-controls";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { ProfileImage } from "~/components/catalog/artist-image";
+import { FilePicker } from "~/components/studio/file-picker";
+import { StudioHeader } from "~/components/studio/studio-header";
+import { UploadList, useUploads } from "~/components/studio/upload-list";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { Field, Label, Textarea } from "~/components/ui/field";
+import { readOrThrow } from "~/lib/backend.server";
+import { genres } from "~/lib/constants";
+import { forgetCachedPage } from "~/lib/edge-cache.server";
+import { databaseErrorMessage, storageErrorMessage } from "~/lib/errors";
+import { editRows, formError, formFields, parseForm, replyWith, type FormReply, type RowList } from "~/lib/forms";
+import { requireArtist } from "~/lib/guards.server";
+import { bytesAre, expectedUpload, imageFiles, judgeImage, storagePath } from "~/lib/media-files";
+import { pageMeta } from "~/lib/meta";
+import { ArtistProfileSchema, ProfilePictureSchema, tourDateLimit } from "~/lib/schemas/studio";
+import { ArtistProfileRowSchema } from "~/lib/schemas/studio-data";
+import { supabaseContext } from "~/lib/session.server";
+import { useHydrated } from "~/lib/use-hydrated";
+import { storedFirstBytes } from "./publish.server";
+import type { Route } from "./+types/profile";
+
+export const meta = () => pageMeta("Edit Profile", "Your name, bio, links, tour dates and picture.");
+
+const profilePath = "/dashboard/artist/profile";
+const showRows: RowList = { id: "showId", columns: ["showId", "showDate", "showVenue", "showCity"], limit: tourDateLimit, label: "shows" };
+const profileColumns = "artist_name, short_description, bio, website, genres, profile_image_url, social_links, tour_dates";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const artist = requireArtist(request, context);
+  const profile = readOrThrow(
+    await context.get(supabaseContext).from("artist_profiles").select(profileColumns).eq("id", artist.id).maybeSingle(),
+    { what: "artist profile", schema: ArtistProfileRowSchema, notFound: "Artist not found" },
+  );
+  // Each show gets an id for this visit, so its Remove button names it.
+  const shows = profile.tour_dates.map((show) => ({ ...show, id: crypto.randomUUID().slice(0, 8) }));
+  return { artistId: artist.id, profile, shows };
+}
+
+/**
+ * Save goes to the public page; Add show and Remove post the whole form and get it back with a show more
+ * or less, unsaved (so they work without JavaScript and nothing typed is lost). The picture has its own
+ * form: a file (without JavaScript), a file uploaded already (with), or its removal.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const artist = requireArtist(request, context);
+  const supabase = context.get(supabaseContext);
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "save");
+
+  if (intent === "picture" || intent === "use-picture" || intent === "remove-picture") {
+    const picture = await pictureFrom(intent, formData, artist.id, context);
+    if ("reply" in picture) return replyWith(picture.reply, 400);
+    const url = picture.path ? supabase.storage.from("artwork").getPublicUrl(picture.path).data.publicUrl : null;
+    const { error } = await supabase.from("artist_profiles").update({ profile_image_url: url }).eq("id", artist.id);
+    if (error) {
+      console.error("saving the profile picture failed", error);
+      return replyWith({ fieldErrors: { picture: databaseErrorMessage(error) }, formError: null, values: {} }, 500);
+    }
+    forgetCachedPage(request, context, `/artist/${artist.id}`);
+    if (intent === "use-picture") return replyWith({ fieldErrors: {}, formError: null, values: {}, notice: "Profile picture saved" }, 200);
+    throw redirect(profilePath, 303);
+  }
+
+  const submission = parseForm(ArtistProfileSchema, formData, { arrays: [...showRows.columns, "genres"] });
+  const values = submission.success ? submission.values : submission.reply.values;
+  if (intent !== "save") {
+    const [action = "", id = ""] = intent.split(":");
+    const edited = editRows(values, showRows, action === "add-show" ? { add: true } : { remove: id });
+    const notice = "Not saved yet: press Save profile to keep your changes.";
+    return replyWith({ fieldErrors: {}, formError: edited.problem, values: edited.values, notice: edited.problem ? null : notice }, 200);
+  }
+  if (!submission.success) return replyWith(submission.reply, 400);
+  const profile = submission.value;
+  const { error } = await supabase
+    .from("artist_profiles")
+    .update({
+      artist_name: profile.artistName,
+      short_description: profile.shortDescription,
+      bio: profile.bio,
+      website: profile.website,
+      genres: profile.genres,
+      social_links: { twitter: profile.twitter, instagram: profile.instagram },
+      tour_dates: profile.shows.map(({ date, venue, city }) => ({ date, venue, city })),
+    })
+    .eq("id", artist.id);
+  if (error) {
+    console.error("saving the artist profile failed", error);
+    return replyWith(formError(databaseErrorMessage(error), values), 500);
+  }
+  forgetCachedPage(request, context, `/artist/${artist.id}`);
+  throw redirect(`/artist/${artist.id}`, 303);
+}
+
+/**
+ * The picture to use: a file sent with the form (judged by its bytes, then stored in the artist's folder),
+ * one uploaded already (in the artist's folder, and by its first bytes the image its name says), or none.
+ */
+async function pictureFrom(
+  intent: string,
+  formData: FormData,
+  artistId: string,
+  context: Route.ActionArgs["context"],
+): Promise<{ path: string | null } | { reply: FormReply }> {
+  const refuse = (message: string): { reply: FormReply } => ({ reply: { fieldErrors: { picture: message }, formError: null, values: {} } });
+  if (intent === "remove-picture") return { path: null };
+  if (intent === "use-picture") {
+    const submission = parseForm(ProfilePictureSchema, formData);
+    if (!submission.success) return refuse("Please choose an image");
+    const { path } = submission.value;
+    const expected = expectedUpload(artistId, "artwork", path);
+    if (!expected) return refuse(storageErrorMessage({ status: 403 }));
+    const bytes = await (await storedFirstBytes(context))("artwork", path);
+    if (!bytes) return refuse("Please wait for the upload to complete");
+    return bytesAre(bytes, expected) ? { path } : refuse(storageErrorMessage({ status: 415 }));
+  }
+  const file = formData.get("picture");
+  if (!(file instanceof File) || file.size === 0) return refuse("Please choose an image");
+  const { type, problem } = await judgeImage(file);
+  if (!type) return refuse(problem);
+  const path = storagePath(artistId, type.extension);
+  const { error } = await context
+    .get(supabaseContext)
+    .storage.from("artwork")
+    .upload(path, file, { contentType: type.mime, cacheControl: "3600", upsert: false });
+  if (error) {
+    console.error("uploading a profile picture failed", error);
+    return refuse(storageErrorMessage(error));
+  }
+  return { path };
+}
+
+export default function EditProfile({ loaderData, actionData }: Route.ComponentProps) {
+  const { artistId, profile } = loaderData;
+  const form = formFields(actionData);
+  const id = useId();
+  // What is being edited: the reply's values after Add, Remove or a refused save; else the stored ones.
+  // A reply about the picture leaves the details as stored.
+  const edited = actionData !== undefined && actionData.fieldErrors.picture === undefined;
+  const text = (name: string, stored: string | null) => (edited ? form.text(name) : (stored ?? ""));
+  const shows = edited
+    ? form.list("showId").map((showId, row) => ({
+        id: showId,
+        date: form.list("showDate")[row] ?? "",
+        venue: form.list("showVenue")[row] ?? "",
+        city: form.list("showCity")[row] ?? "",
+      }))
+    : loaderData.shows;
+
+  return (
+    <>
+      <StudioHeader title="Edit Profile">What fans see on your public page.</StudioHeader>
+      <div className="grid max-w-3xl gap-6">
+        <PictureCard artistId={artistId} artistName={profile.artist_name} url={profile.profile_image_url} reply={actionData} />
+
+        <Form method="post" action={profilePath} noValidate className="grid gap-6">
+          {/* Enter in a field saves, as the first submit button of a form is the one Enter presses. */}
+          <button type="submit" name="intent" value="save" className="sr-only" tabIndex={-1} aria-hidden="true" />
+          <FormAlert>{form.formError}</FormAlert>
+          <FormAlert tone="success">{form.notice}</FormAlert>
+
+          <Card className="grid gap-4">
+            <h2 className="text-lg font-semibold">About you</h2>
+            <Field
+              label="Artist name"
+              name="artistName"
+              required
+              maxLength={100}
+              defaultValue={text("artistName", profile.artist_name)}
+              error={form.error("artistName")}
+            />
+            <Field
+              label="Short description"
+              name="shortDescription"
+              maxLength={200}
+              hint="One line under your name, at most 200 characters."
+              defaultValue={text("shortDescription", profile.short_description)}
+              error={form.error("shortDescription")}
+            />
+            <div>
+              <Label htmlFor={`${id}-bio`}>Bio</Label>
+              <Textarea
+                id={`${id}-bio`}
+                name="bio"
+                rows={6}
+                maxLength={5000}
+                defaultValue={text("bio", profile.bio)}
+                aria-invalid={form.error("bio") ? true : undefined}
+                aria-describedby={form.error("bio") ? `${id}-bio-error` : undefined}
+              />
+              {form.error("bio") ? (
+                <p id={`${id}-bio-error`} className="mt-1.5 text-sm text-danger">
+                  {form.error("bio")}
+                </p>
+              ) : null}
+            </div>
+            <GenrePicker name="genres" legend="Genres" options={genres} selected={edited ? form.list("genres") : profile.genres} />
+          </Card>
+
+          <Card className="grid gap-4">
+            <h2 className="text-lg font-semibold">Links</h2>
+            <Field
+              label="Website"
+              name="website"
+              type="url"
+              placeholder="https://"
+              defaultValue={text("website", profile.website)}
+              error={form.error("website")}
+            />
+            <div className="grid gap-4 sm:grid-cols-2">
+              <Field
+                label="Twitter"
+                name="twitter"
+                placeholder="@yourname"
+                defaultValue={text("twitter", profile.social_links.twitter)}
+                error={form.error("twitter")}
+              />
+              <Field
+                label="Instagram"
+                name="instagram"
+                placeholder="@yourname"
+                defaultValue={text("instagram", profile.social_links.instagram)}
+                error={form.error("instagram")}
+              />
+            </div>
+          </Card>
+
+          <Card>
+            <fieldset className="grid gap-4">
+              <legend className="text-lg font-semibold">Tour dates</legend>
+              {shows.length === 0 ? <p className="text-sm text-ink-muted">No shows yet.</p> : null}
+              {shows.map((show, row) => (
+                <div
+                  key={show.id}
+                  className="grid items-start gap-3 rounded-xl border border-stage-700 p-4 sm:grid-cols-[10rem_1fr_1fr_auto]"
+                >
+                  <input type="hidden" name="showId" value={show.id} />
+                  <Field
+                    label={`Date of show ${row + 1}`}
+                    name="showDate"
+                    type="date"
+                    defaultValue={show.date}
+                    error={form.error(`shows.${row}.date`)}
+                  />
+                  <Field
+                    label={`Venue of show ${row + 1}`}
+                    name="showVenue"
+                    defaultValue={show.venue}
+                    error={form.error(`shows.${row}.venue`)}
+                  />
+                  <Field
+                    label={`City of show ${row + 1}`}
+                    name="showCity"
+                    defaultValue={show.city}
+                    error={form.error(`shows.${row}.city`)}
+                  />
+                  <Button type="submit" name="intent" value={`remove-show:${show.id}`} variant="secondary" className="sm:mt-7">
+                    Remove show {row + 1}
+                  </Button>
+                </div>
+              ))}
+              <div>
+                <Button type="submit" name="intent" value="add-show" variant="secondary">
+                  Add show
+                </Button>
+              </div>
+            </fieldset>
+          </Card>
+
+          <div className="max-w-xs">
+            <SubmitButton action={profilePath} pendingLabel="Saving...">
+              Save profile
+            </SubmitButton>
+          </div>
+        </Form>
+      </div>
+    </>
+  );
+}
+
+/**
+ * The profile picture, in a form of its own. With JavaScript an image uploads the moment it is chosen, with
+ * its bar, and is then saved; without, it is sent with the form. Remove takes it off the profile.
+ */
+function PictureCard({
+  artistId,
+  artistName,
+  url,
+  reply,
+}: {
+  artistId: string;
+  artistName: string;
+  url: string | null;
+  reply: FormReply | undefined;
+}) {
+  const live = useHydrated();
+  const fetcher = useFetcher<FormReply>();
+  const uploads = useUploads("artwork", artistId, {
+    onStored: (path) => void fetcher.submit({ intent: "use-picture", path }, { method: "post", action: profilePath }),
+  });
+  const error = (fetcher.data ?? reply)?.fieldErrors.picture;
+  const saving = fetcher.state !== "idle";
+  return (
+    <Card className="grid gap-4">
+      <h2 className="text-lg font-semibold">Profile picture</h2>
+      <div className="flex flex-wrap items-center gap-5">
+        <ProfileImage name={artistName} src={url} alt={url ? "Your profile picture" : ""} className="size-24 rounded-full" eager />
+        {url ? (
+          <Form method="post" action={profilePath}>
+            <Button type="submit" name="intent" value="remove-picture" variant="secondary">
+              Remove picture
+            </Button>
+          </Form>
+        ) : null}
+      </div>
+      <Form method="post" action={profilePath} encType="multipart/form-data" noValidate className="grid gap-4">
+        <input type="hidden" name="intent" value="picture" />
+        <FilePicker
+          name="picture"
+          label={url ? "Choose a new picture" : "Choose a picture"}
+          accept={imageFiles.accept}
+          formats={`${imageFiles.formats}; square and at least 400×400 looks best`}
+          error={error}
+          onFiles={live ? (files) => uploads.add(files.slice(0, 1)) : undefined}
+        >
+          {live ? <UploadList uploads={uploads} kind="artwork" /> : null}
+        </FilePicker>
+        {live ? (
+          <p role="status" className="text-sm text-ink-muted">
+            {saving ? "Saving picture..." : (fetcher.data?.notice ?? "")}
+          </p>
+        ) : (
+          <div className="max-w-xs">
+            <SubmitButton action={profilePath} pendingLabel="Uploading...">
+              Upload picture
+            </SubmitButton>
+          </div>
+        )}
+      </Form>
+    </Card>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

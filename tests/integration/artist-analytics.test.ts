@@ -1,0 +1,192 @@
+// The artist-analytics Edge Function (supabase/functions/artist-analytics), run by Deno and called through
+// the real supabase-js: an artist's own figures only, for each period, with trends against the period
+// before; an empty artist; another artist's token; a fan; a visitor; and the rollups it reads, which the
+// database keeps in step with every insert and delete of events and purchases.
+import { createClient, FunctionsHttpError, type SupabaseClient } from "@supabase/supabase-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stopFunctions } from "../../supabase/local/functions.ts";
+import { signJwt } from "../../supabase/local/jwt.ts";
+import type { LocalStack } from "../../supabase/local/server.ts";
+import { startTestStack } from "../../supabase/local/testing.ts";
+import { createArtist, createFan, createTrack } from "./schema-fixtures.ts";
+
+let local: LocalStack;
+let visitor: SupabaseClient;
+let artist: { id: string; client: SupabaseClient };
+let other: { id: string; client: SupabaseClient };
+let fan: { id: string; client: SupabaseClient };
+let tracks: { first: string; second: string; others: string };
+
+const day = 86_400_000;
+const daysAgo = (days: number) => new Date(Date.now() - days * day).toISOString();
+
+beforeAll(async () => {
+  local = await startTestStack({ seed: false });
+  visitor = clientWith(local.anonKey);
+  artist = await signedIn(createArtist(local.stack.db, "Figures Artist"));
+  other = await signedIn(createArtist(local.stack.db, "Other Artist"));
+  fan = await signedIn(createFan(local.stack.db, "figures_fan"));
+  tracks = {
+    first: await createTrack(local.stack.db, artist.id, { title: "First Light" }),
+    second: await createTrack(local.stack.db, artist.id, { title: "Second Wind" }),
+    others: await createTrack(local.stack.db, other.id, { title: "Not Yours" }),
+  };
+  const db = local.stack.db;
+  // Plays: 5 of First Light in the last week (3 from Japan, 2 unknown), 2 of Second Wind 20 days ago
+  // (Brazil), 4 of it 50 days ago (Brazil); the other artist's track: 100 plays today.
+  await db.query(
+    `insert into public.analytics_events (type, track_id, artist_id, country, created_at)
+     select 'play', t.track, t.artist, t.country, now() - make_interval(days => t.days_ago)
+     from (values ($1::uuid, $3::uuid, 'JP', 1), ($1, $3, 'JP', 2), ($1, $3, 'JP', 3), ($1, $3, null, 4), ($1, $3, null, 5),
+                  ($2, $3, 'BR', 20), ($2, $3, 'BR', 20), ($2, $3, 'BR', 50), ($2, $3, 'BR', 50), ($2, $3, 'BR', 50), ($2, $3, 'BR', 50))
+       as t(track, artist, country, days_ago)`,
+    [tracks.first, tracks.second, artist.id],
+  );
+  await db.query(
+    `insert into public.analytics_events (type, track_id, artist_id, country) select 'play', $1, $2, 'FR' from generate_series(1, 100)`,
+    [tracks.others, other.id],
+  );
+  // Sales: $2.50 of First Light 2 days ago and $4 of Second Wind 40 days ago, each with its download;
+  // $99 for the other artist.
+  await db.query(
+    `insert into public.purchases (amount, track_id, user_id, country, created_at)
+     values (2.5, $1, $4, 'JP', now() - interval '2 days'), (4, $2, $4, 'BR', now() - interval '40 days'), (99, $3, $4, 'FR', now())`,
+    [tracks.first, tracks.second, tracks.others, fan.id],
+  );
+  await db.query(
+    `insert into public.analytics_events (type, track_id, artist_id, user_id, country, created_at)
+     select 'download', p.track_id, p.artist_id, p.user_id, p.country, p.created_at from public.purchases p`,
+  );
+});
+
+afterAll(async () => {
+  if (local) await stopFunctions(local.stack);
+  await local?.close();
+});
+
+function clientWith(token: string): SupabaseClient {
+  return createClient(local.url, local.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    global: { headers: { Authorization: `Bearer ${token}` } },
+  });
+}
+
+async function signedIn(user: ReturnType<typeof createArtist>) {
+  const {
+    id,
+    claims: { session_id: _session, ...claims },
+  } = await user;
+  return { id, client: clientWith(signJwt(claims, local.stack.config.jwtSecret)) };
+}
+
+async function analytics(client: SupabaseClient, body: unknown) {
+  const { data, error } = await client.functions.invoke("artist-analytics", { body: body as Record<string, unknown> });
+  if (!error) return { status: 200, body: data };
+  expect(error).toBeInstanceOf(FunctionsHttpError);
+  const response = (error as FunctionsHttpError).context as Response;
+  return { status: response.status, body: await response.json() };
+}
+
+describe("artist-analytics", () => {
+  it("gives the last 7 days per day: totals, trends, history, top tracks and countries", async () => {
+    const { status, body } = await analytics(artist.client, { period: "7d" });
+    expect(status).toBe(200);
+    const today = new Date().toISOString().slice(0, 10);
+    expect(body).toMatchObject({ period: "7d", bucket: "day", to: today, from: daysAgo(6).slice(0, 10) });
+    expect(body.revenue).toEqual({ total: 2.5, trend: 100 });
+    expect(body.streams).toEqual({ total: 5, trend: 100 });
+    expect(body.downloads).toEqual({ total: 1, trend: 100 });
+    expect(body.sales).toEqual({ total: 1, trend: 100 });
+    expect(body.history).toHaveLength(7);
+    expect(body.history.map((point: { plays: number }) => point.plays)).toEqual([0, 1, 1, 1, 1, 1, 0]);
+    expect(body.history[6]).toMatchObject({ start: today, end: today });
+    expect(body.topTracks).toEqual([{ id: tracks.first, title: "First Light", plays: 5, downloads: 1, sales: 1, revenue: 2.5 }]);
+    expect(body.geography).toEqual([
+      { country: "JP", plays: 3, downloads: 1 },
+      { country: null, plays: 2, downloads: 0 },
+    ]);
+  });
+
+  it("changes every figure with the period, and trends compare with the period before", async () => {
+    const month = (await analytics(artist.client, { period: "30d" })).body;
+    expect(month.streams).toEqual({ total: 7, trend: 75 }); // 7 against the 4 of 31-60 days ago
+    expect(month.revenue).toEqual({ total: 2.5, trend: -37.5 }); // $2.50 against $4
+    expect(month.history).toHaveLength(30);
+
+    const quarter = (await analytics(artist.client, { period: "90d" })).body;
+    expect(quarter).toMatchObject({ bucket: "week", streams: { total: 11, trend: 100 }, revenue: { total: 6.5, trend: 100 } });
+    expect(quarter.history).toHaveLength(13);
+    expect(quarter.history.reduce((sum: number, point: { plays: number }) => sum + point.plays, 0)).toBe(11);
+    expect(quarter.topTracks.map((track: { title: string }) => track.title)).toEqual(["Second Wind", "First Light"]);
+
+    const year = (await analytics(artist.client, { period: "1y" })).body;
+    expect(year.history).toHaveLength(53);
+    expect(year.history[0].start).toBe(daysAgo(364).slice(0, 10));
+  });
+
+  it("gives each artist their own figures only", async () => {
+    const { body } = await analytics(other.client, { period: "7d" });
+    expect(body.streams.total).toBe(100);
+    expect(body.revenue.total).toBe(99);
+    expect(body.topTracks.map((track: { id: string }) => track.id)).toEqual([tracks.others]);
+    expect(body.geography).toEqual([{ country: "FR", plays: 100, downloads: 1 }]);
+  });
+
+  it("gives an artist with nothing yet zeros, and creates their analytics row with its defaults", async () => {
+    const empty = await signedIn(createArtist(local.stack.db, "Empty Artist"));
+    const before = await local.stack.db.query("select 1 from public.analytics where artist_id = $1", [empty.id]);
+    expect(before.rows).toHaveLength(0);
+    const { status, body } = await analytics(empty.client, { period: "30d" });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ revenue: { total: 0, trend: 0 }, streams: { total: 0, trend: 0 }, topTracks: [], geography: [] });
+    expect(body.history.every((point: { plays: number; revenue: number }) => point.plays === 0 && point.revenue === 0)).toBe(true);
+    const after = await local.stack.db.query("select revenue, geography from public.analytics where artist_id = $1", [empty.id]);
+    expect(after.rows).toEqual([{ revenue: { total: 0, trend: 0, history: [] }, geography: [] }]);
+    // A second visit keeps the one row.
+    await analytics(empty.client, { period: "7d" });
+    expect((await local.stack.db.query("select 1 from public.analytics where artist_id = $1", [empty.id])).rows).toHaveLength(1);
+  });
+
+  it("refuses a fan, a visitor and a bad period", async () => {
+    expect(await analytics(fan.client, { period: "30d" })).toEqual({ status: 403, body: { code: "not_an_artist" } });
+    expect(await analytics(visitor, { period: "30d" })).toEqual({ status: 401, body: { code: "not_signed_in" } });
+    expect(await analytics(artist.client, { period: "2y" })).toEqual({ status: 400, body: { code: "invalid_request" } });
+    expect(await analytics(artist.client, {})).toEqual({ status: 400, body: { code: "invalid_request" } });
+  });
+
+  it("keeps the rollups readable by their artist only", async () => {
+    const own = await artist.client.from("track_daily_stats").select("track_id");
+    expect(own.error).toBeNull();
+    expect(new Set(own.data?.map((row) => row.track_id))).toEqual(new Set([tracks.first, tracks.second]));
+    expect((await other.client.from("country_daily_stats").select("country")).data?.map((row) => row.country)).toEqual(["FR"]);
+    expect((await fan.client.from("track_daily_stats").select("track_id")).data).toEqual([]);
+    expect((await visitor.from("track_daily_stats").select("track_id")).error?.code).toBe("42501");
+    // Nobody writes them through the API, not even their artist.
+    const forged = await artist.client
+      .from("track_daily_stats")
+      .insert({ artist_id: artist.id, track_id: tracks.first, day: "2026-01-01", plays: 1e6 });
+    expect(forged.error?.code).toBe("42501");
+    const inflated = await artist.client.from("country_daily_stats").update({ plays: 1e6 }).eq("artist_id", artist.id);
+    expect(inflated.error?.code).toBe("42501");
+    expect((await analytics(artist.client, { period: "7d" })).body.streams.total).toBe(5);
+  });
+
+  it("keeps the rollups in step when events go: a deleted track takes its figures with it", async () => {
+    const db = local.stack.db;
+    const track = await createTrack(db, artist.id, { title: "Short Lived" });
+    await db.query(
+      `insert into public.analytics_events (type, track_id, artist_id, country) select 'play', $1, $2, 'SE' from generate_series(1, 3)`,
+      [track, artist.id],
+    );
+    expect((await analytics(artist.client, { period: "7d" })).body.streams.total).toBe(8);
+    await db.query("delete from public.analytics_events where id = (select id from public.analytics_events where track_id = $1 limit 1)", [
+      track,
+    ]);
+    expect((await analytics(artist.client, { period: "7d" })).body.geography).toContainEqual({ country: "SE", plays: 2, downloads: 0 });
+    await db.query("delete from public.tracks where id = $1", [track]);
+    const after = (await analytics(artist.client, { period: "7d" })).body;
+    expect(after.streams.total).toBe(5);
+    expect(after.geography.map((country: { country: string | null }) => country.country)).not.toContain("SE");
+    expect((await db.query("select 1 from public.track_daily_stats where track_id = $1", [track])).rows).toHaveLength(0);
+  });
+});
