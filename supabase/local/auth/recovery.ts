@@ -6,10 +6,12 @@ import { AuthFailure, fail, recoveryLinkSeconds } from "./handler.ts";
 import { digest, readBody, validEmail } from "./io.ts";
 import { findUser, isBanned } from "./users.ts";
 import { redirectTarget } from "./redirects.ts";
-import { startSession } from "./sessions.ts";
+import { authCodeRedirect, startSession } from "./sessions.ts";
+import { confirmEmailChange } from "./email-change.ts";
 
 // Password recovery: a link in the outbox, followed to /verify, answered with a session (implicit flow)
-// or an auth code for /token?grant_type=pkce (PKCE flow, what @supabase/ssr uses).
+// or an auth code for /token?grant_type=pkce (PKCE flow, what @supabase/ssr uses). /verify also takes the
+// links of an email change (email-change.ts).
 
 export async function recover(req: Request, stack: Stack): Promise<Response> {
   const body = await readBody(req);
@@ -48,7 +50,7 @@ export async function recover(req: Request, stack: Stack): Promise<Response> {
   return json({});
 }
 
-function pkceChallenge(body: Record<string, unknown>): { challenge: string; method: "s256" | "plain" } | null {
+export function pkceChallenge(body: Record<string, unknown>): { challenge: string; method: "s256" | "plain" } | null {
   const challenge = typeof body.code_challenge === "string" ? body.code_challenge : "";
   const method = typeof body.code_challenge_method === "string" ? body.code_challenge_method.toLowerCase() : "";
   if (!challenge && !method) return null;
@@ -68,34 +70,27 @@ export async function verifyLink(req: Request, stack: Stack): Promise<Response> 
   const token = params.get("token") ?? "";
   const redirectTo = redirectTarget(stack.config, params.get("redirect_to"), req.headers.get("referer"));
   const pkce = token.startsWith("pkce_");
+  // The implicit flow's answer: the new session in the redirect's fragment.
+  const sessionFragment = async (tx: Db, userId: string, type: string) => {
+    const session = await startSession(tx, stack, req, userId, "otp");
+    return new URLSearchParams({
+      access_token: session.access_token,
+      expires_at: String(session.expires_at),
+      expires_in: String(session.expires_in),
+      refresh_token: session.refresh_token,
+      token_type: session.token_type,
+      type,
+      sb: "",
+    });
+  };
   try {
-    if (params.get("type") !== "recovery") throw fail(400, "validation_failed", "Unsupported verification type");
+    const type = params.get("type");
+    if (type !== "recovery" && type !== "email_change") throw fail(400, "validation_failed", "Unsupported verification type");
     const location = await stack.db.transaction(async (tx) => {
+      if (type === "email_change") return confirmEmailChange(tx, token, redirectTo, (userId) => sessionFragment(tx, userId, type));
       const userId = await spendRecoveryToken(tx, token, "Email link is invalid or has expired");
-      if (pkce) {
-        const { rows } = await tx.query<{ auth_code: string }>(
-          `update auth.flow_state set auth_code_issued_at = now(), updated_at = now()
-            where id = (select id from auth.flow_state where user_id = $1 and authentication_method = 'recovery'
-                         order by created_at desc limit 1)
-            returning auth_code`,
-          [userId],
-        );
-        if (!rows[0]) throw fail(404, "flow_state_not_found", "No associated flow state found");
-        const url = new URL(redirectTo);
-        url.searchParams.set("code", rows[0].auth_code);
-        return url.toString();
-      }
-      const session = await startSession(tx, stack, req, userId, "otp");
-      const fragment = new URLSearchParams({
-        access_token: session.access_token,
-        expires_at: String(session.expires_at),
-        expires_in: String(session.expires_in),
-        refresh_token: session.refresh_token,
-        token_type: session.token_type,
-        type: "recovery",
-        sb: "",
-      });
-      return `${redirectTo}#${fragment}`;
+      if (pkce) return authCodeRedirect(tx, userId, "recovery", redirectTo);
+      return `${redirectTo}#${await sessionFragment(tx, userId, "recovery")}`;
     });
     return seeOther(location);
   } catch (error) {

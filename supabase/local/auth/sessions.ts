@@ -173,6 +173,24 @@ export async function startSession(tx: Db, stack: Stack, req: Request, userId: s
   return tokenResponse(stack.config, user, sessionId, refreshToken, [{ method, timestamp: seconds() }]);
 }
 
+/**
+ * A followed link of a PKCE flow (recovery, email change): the flow's auth code, issued now, in the
+ * redirect's query, for /token?grant_type=pkce with the verifier the client kept.
+ */
+export async function authCodeRedirect(tx: Db, userId: string, method: string, redirectTo: string): Promise<string> {
+  const { rows } = await tx.query<{ auth_code: string }>(
+    `update auth.flow_state set auth_code_issued_at = now(), updated_at = now()
+      where id = (select id from auth.flow_state where user_id = $1 and authentication_method = $2
+                   order by created_at desc limit 1)
+      returning auth_code`,
+    [userId, method],
+  );
+  if (!rows[0]) throw fail(404, "flow_state_not_found", "No associated flow state found");
+  const url = new URL(redirectTo);
+  url.searchParams.set("code", rows[0].auth_code);
+  return url.toString();
+}
+
 async function issueRefreshToken(tx: Db, userId: string, sessionId: string, parent: string | null): Promise<string> {
   const token = randomBytes(16).toString("base64url");
   await tx.query(`insert into auth.refresh_tokens (token, user_id, session_id, parent, revoked) values ($1, $2, $3, $4, false)`, [

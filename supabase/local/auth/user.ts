@@ -4,11 +4,17 @@ import type { Db } from "../db.ts";
 import { verifyJwt } from "../jwt.ts";
 import { type UserRow, findUser, merged, mustFindUser, passwordMatches, setMetadata, toUser } from "./users.ts";
 import { fail } from "./handler.ts";
-import { isObject, isUuid, normalizeEmail, readBody, strongPassword } from "./io.ts";
+import { isObject, isUuid, normalizeEmail, readBody, strongPassword, validEmail } from "./io.ts";
+import { requestEmailChange } from "./email-change.ts";
+import { pkceChallenge } from "./recovery.ts";
 
 // The signed-in user
 
-type AccessClaims = { sub?: string; role?: string; session_id?: string };
+type AccessClaims = { sub?: string; role?: string; session_id?: string; amr?: { method?: string }[] };
+
+// GoTrue's Session.IsRecovery(): a session started from an emailed link, which may set a password without
+// the current one (that is what the link is for).
+const recoveryMethods = new Set(["otp", "magiclink", "recovery"]);
 
 /** The caller of /user and /logout, checked as GoTrue does: a valid JWT, a user, not banned, a live session. */
 export async function authenticate(req: Request, stack: Stack): Promise<{ user: UserRow; sessionId: string | null }> {
@@ -37,15 +43,29 @@ export function verifiedClaims(req: Request, config: StackConfig): AccessClaims 
   }
 }
 
+/**
+ * PUT /user. A new password needs the current one (GoTrue with Security.UpdatePasswordRequireCurrentPassword,
+ * which the project turns on), except in a session started from a recovery link. A new email goes through
+ * the confirmation of both addresses (email-change.ts).
+ */
 export async function updateUser(req: Request, stack: Stack): Promise<Response> {
   const { user, sessionId } = await authenticate(req, stack);
+  const claims = verifiedClaims(req, stack.config);
   const body = await readBody(req);
-  if (typeof body.email === "string" && normalizeEmail(body.email) !== user.email) {
-    throw fail(422, "validation_failed", "Changing the email address is not supported by the local stack");
-  }
+  const newEmail = typeof body.email === "string" && normalizeEmail(body.email) !== user.email ? validEmail(body.email, "") : null;
   await stack.db.transaction(async (tx) => {
     if (body.password !== undefined) {
       const password = strongPassword(body.password);
+      const recovering = (claims.amr ?? []).some((entry) => recoveryMethods.has(entry.method ?? ""));
+      if (!recovering) {
+        const current = typeof body.current_password === "string" ? body.current_password : "";
+        if (!current) throw fail(400, "current_password_required", "Current password required when setting new password.");
+        const { rows } = await tx.query<{ ok: boolean }>(`select ${passwordMatches("$2")} as ok from auth.users where id = $1`, [
+          user.id,
+          current,
+        ]);
+        if (!rows[0]?.ok) throw fail(400, "current_password_invalid", "Current password required when setting new password.");
+      }
       const { rows } = await tx.query<{ same: boolean }>(`select ${passwordMatches("$2")} as same from auth.users where id = $1`, [
         user.id,
         password,
@@ -56,6 +76,7 @@ export async function updateUser(req: Request, stack: Stack): Promise<Response> 
       await setPassword(tx, user.id, password, sessionId);
     }
     if (isObject(body.data)) await setMetadata(tx, user.id, "raw_user_meta_data", merged(user.raw_user_meta_data, body.data));
+    if (newEmail) await requestEmailChange(tx, stack, req, user, newEmail, pkceChallenge(body));
   });
   return json(toUser(await mustFindUser(stack.db, user.id)));
 }

@@ -61,6 +61,9 @@ export type UserRow = {
   email_confirmed_at: string | null;
   confirmed_at: string | null;
   recovery_sent_at: string | null;
+  /** The address an email change waits to confirm ('' or null when none). */
+  email_change: string | null;
+  email_change_sent_at: string | null;
   last_sign_in_at: string | null;
   raw_app_meta_data: Record<string, unknown> | null;
   raw_user_meta_data: Record<string, unknown> | null;
@@ -82,7 +85,7 @@ export function passwordMatches(param: string): string {
 
 const userSelect = `
   select u.id, u.aud, u.role, u.email, u.phone, u.email_confirmed_at, u.confirmed_at, u.recovery_sent_at,
-         u.last_sign_in_at, u.raw_app_meta_data, u.raw_user_meta_data, u.banned_until, u.created_at, u.updated_at,
+         u.email_change, u.email_change_sent_at, u.last_sign_in_at, u.raw_app_meta_data, u.raw_user_meta_data, u.banned_until, u.created_at, u.updated_at,
          u.is_anonymous, ${isBanned} as banned,
          coalesce((select json_agg(json_build_object(
                     'identity_id', i.id, 'id', i.provider_id, 'user_id', i.user_id, 'identity_data', i.identity_data,
@@ -135,6 +138,8 @@ export function toUser(user: UserRow): Record<string, unknown> {
     phone: user.phone ?? "",
     confirmed_at: user.confirmed_at,
     recovery_sent_at: user.recovery_sent_at,
+    new_email: user.email_change || null,
+    email_change_sent_at: user.email_change_sent_at,
     last_sign_in_at: user.last_sign_in_at,
     app_metadata: user.raw_app_meta_data ?? {},
     user_metadata: user.raw_user_meta_data ?? {},

@@ -198,15 +198,104 @@ describe("sign-in and sessions", () => {
     const other = client();
     const otherSession = (await other.auth.signInWithPassword({ email, password })).data.session!;
 
-    const { data, error } = await supabase.auth.updateUser({ password: "a brand new password", data: { username: "renamed" } });
+    const { data, error } = await supabase.auth.updateUser({
+      password: "a brand new password",
+      current_password: password,
+      data: { username: "renamed" },
+    });
     expect(error).toBeNull();
     expect(data.user?.user_metadata.username).toBe("renamed");
     expect((await supabase.auth.getUser()).error).toBeNull();
     expect((await client().auth.getUser(otherSession.access_token)).error?.name).toBe("AuthSessionMissingError");
 
-    const same = await supabase.auth.updateUser({ password: "a brand new password" });
+    const same = await supabase.auth.updateUser({ password: "a brand new password", current_password: "a brand new password" });
     expect(same.error).toMatchObject({ status: 422, code: "same_password" });
     expect((await client().auth.signInWithPassword({ email, password: "a brand new password" })).error).toBeNull();
+  });
+});
+
+describe("changing the password and the email", () => {
+  const settingsPage = "http://localhost:3000/dashboard/artist/settings";
+
+  it("asks for the current password before setting a new one, outside a recovery session", async () => {
+    const { supabase, email } = await signedUp();
+    const missing = await supabase.auth.updateUser({ password: "another long password" });
+    expect(missing.error).toMatchObject({ status: 400, code: "current_password_required" });
+    const wrong = await supabase.auth.updateUser({ password: "another long password", current_password: "not my password" });
+    expect(wrong.error).toMatchObject({ status: 400, code: "current_password_invalid" });
+    expect((await client().auth.signInWithPassword({ email, password })).error).toBeNull();
+
+    const right = await supabase.auth.updateUser({ password: "another long password", current_password: password });
+    expect(right.error).toBeNull();
+    expect((await client().auth.signInWithPassword({ email, password: "another long password" })).error).toBeNull();
+  });
+
+  it("changes the email once both addresses confirm, keeping the old one until then", async () => {
+    const { supabase, email } = await signedUp();
+    const next = uniqueEmail("moved");
+    const { data, error } = await supabase.auth.updateUser({ email: next }, { emailRedirectTo: settingsPage });
+    expect(error).toBeNull();
+    expect(data.user).toMatchObject({ email, new_email: next });
+
+    const toOld = lastMailTo(email);
+    const toNew = lastMailTo(next);
+    expect(toOld.subject).toBe("Confirm Email Change");
+    expect(toNew.subject).toBe("Confirm Email Change");
+
+    const first = await follow(toOld.link!);
+    expect(`${first.origin}${first.pathname}`).toBe(settingsPage);
+    expect(new URLSearchParams(first.hash.slice(1)).get("message")).toBe(
+      "Confirmation link accepted. Please proceed to confirm link sent to the other email",
+    );
+    expect((await supabase.auth.getUser()).data.user).toMatchObject({ email, new_email: next });
+
+    const second = await follow(toNew.link!);
+    expect(new URLSearchParams(second.hash.slice(1)).get("access_token")).toBeTruthy();
+    const { data: changed } = await supabase.auth.getUser();
+    expect(changed.user?.email).toBe(next);
+    expect(changed.user?.new_email).toBeUndefined();
+    expect((await client().auth.signInWithPassword({ email: next, password })).error).toBeNull();
+    expect((await client().auth.signInWithPassword({ email, password })).error?.code).toBe("invalid_credentials");
+
+    // Each link works once.
+    expect(new URLSearchParams((await follow(toNew.link!)).hash.slice(1)).get("error_code")).toBe("otp_expired");
+  });
+
+  it("refuses an address another account has", async () => {
+    const { supabase } = await signedUp();
+    const { email: taken } = await signedUp();
+    const { error } = await supabase.auth.updateUser({ email: taken });
+    expect(error).toMatchObject({ status: 422, code: "email_exists" });
+  });
+
+  it("finishes an email change through @supabase/ssr’s PKCE flow with the verifier kept in cookies", async () => {
+    const { email } = await signedUp();
+    const jar = new Map<string, string>();
+    const serverClient = () =>
+      createServerClient(local.url, local.anonKey, {
+        global: { headers: { "x-forwarded-for": nextAddress() } },
+        cookies: {
+          getAll: () => [...jar].map(([name, value]) => ({ name, value })),
+          setAll: (cookies) => {
+            for (const { name, value, options } of cookies) {
+              if (options?.maxAge === 0 || value === "") jar.delete(name);
+              else jar.set(name, value);
+            }
+          },
+        },
+      });
+    expect((await serverClient().auth.signInWithPassword({ email, password })).error).toBeNull();
+    const next = uniqueEmail("pkce-moved");
+    expect((await serverClient().auth.updateUser({ email: next }, { emailRedirectTo: settingsPage })).error).toBeNull();
+    expect(new URL(lastMailTo(next).link!).searchParams.get("token")).toMatch(/^pkce_/);
+
+    await follow(lastMailTo(email).link!);
+    const landing = await follow(lastMailTo(next).link!);
+    const code = landing.searchParams.get("code")!;
+    expect(code).toBeTruthy();
+    const exchanged = await serverClient().auth.exchangeCodeForSession(code);
+    expect(exchanged.error).toBeNull();
+    expect(exchanged.data.user?.email).toBe(next);
   });
 });
 
