@@ -43,6 +43,7 @@ export default [
     route("dashboard/artist/store", "routes/studio/store.tsx"),
     route("dashboard/artist/analytics", "routes/studio/analytics.tsx"),
     route("dashboard/artist/profile", "routes/studio/profile.tsx"),
+    route("dashboard/artist/settings", "routes/studio/settings.tsx"),
     route("dashboard/fan", "routes/fan/dashboard.tsx"),
     route("track/:id", "routes/catalog/track.tsx"),
     route("*", "routes/not-found.tsx"),

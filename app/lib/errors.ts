@@ -37,6 +37,18 @@ export function passwordResetErrorMessage(error: BackendError): string {
   return "We couldn't update your password. Please try again.";
 }
 
+/** Auth refused a new password because the current one (required outside a reset link) was wrong or missing. */
+export function isWrongCurrentPassword(error: BackendError): boolean {
+  return error.code === "current_password_invalid" || error.code === "current_password_required";
+}
+
+export function emailChangeErrorMessage(error: BackendError): string {
+  if (error.code === "email_exists" || error.code === "user_already_exists") return "An account with this email already exists.";
+  if (error.code === "validation_failed") return "Please enter a valid email address";
+  if (isRateLimited(error)) return tooManyAttempts;
+  return "We couldn't change your email. Please try again.";
+}
+
 const databaseMessages: Record<string, string> = {
   "23505": "A record with this information already exists",
   "23503": "Referenced record does not exist",

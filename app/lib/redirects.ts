@@ -27,6 +27,11 @@ export function dashboardPath(role: AccountRole | null): string {
   return "/";
 }
 
+/** Where a user changes their email and password and signs out everywhere; null where there is no such page yet. */
+export function accountSettingsPath(role: AccountRole | null): string | null {
+  return role === "artist" ? "/dashboard/artist/settings" : null;
+}
+
 /**
  * Login, then back to the page the request was for (or to `returnTo`, when the request was a form's
  * post to somewhere else). A request from JavaScript (a fetcher's form, a client navigation) asks for

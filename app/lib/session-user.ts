@@ -9,6 +9,8 @@ export type SessionUser = {
   role: AccountRole | null;
   displayName: string;
   isAdmin: boolean;
+  /** The address an email change waits to confirm (a link went to both addresses), if any. */
+  pendingEmail: string | null;
 };
 
 export function toSessionUser(user: User): SessionUser {
@@ -21,5 +23,6 @@ export function toSessionUser(user: User): SessionUser {
     role,
     displayName: typeof name === "string" && name.trim() ? name : ((user.email ?? "").split("@")[0] ?? ""),
     isAdmin: user.app_metadata?.role === "admin",
+    pendingEmail: user.new_email || null,
   };
 }

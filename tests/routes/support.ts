@@ -76,8 +76,9 @@ export async function signedIn(email: string, password: string) {
 /** A new artist, signed up through the form (so tests that publish never change the demo catalogue), and their id. */
 export async function newArtist(artistName: string) {
   const visitor = new Visitor();
+  const email = `${artistName.toLowerCase().replace(/\W+/g, "-")}-${Date.now().toString(36)}@example.com`;
   const signUp = await visitor.post("/register/artist", {
-    email: `${artistName.toLowerCase().replace(/\W+/g, "-")}-${Date.now().toString(36)}@example.com`,
+    email,
     password: "a-long-password",
     confirmPassword: "a-long-password",
     artistName,
@@ -93,7 +94,7 @@ export async function newArtist(artistName: string) {
     .limit(1)
     .single();
   if (!data) throw new Error(`no profile for the new artist ${artistName}`);
-  return { visitor, id: data.id };
+  return { visitor, id: data.id, email, password: "a-long-password" };
 }
 
 /** The seed derives each demo track's id from its title. */

@@ -1,18 +1,26 @@
 import { Form, Link } from "react-router";
 import { buttonClasses } from "~/components/ui/button";
 import { cx } from "~/lib/cx";
-import { dashboardPath } from "~/lib/redirects";
+import { accountSettingsPath, dashboardPath } from "~/lib/redirects";
 import type { SessionUser } from "~/lib/session-user";
 import { useDisclosure } from "./use-disclosure";
 
-/** The signed-in user's links: their dashboard, Admin for administrators, and Sign out (a POST). */
+/** The signed-in user's links: their dashboard, account settings, Admin for administrators, and Sign out (a POST). */
 export function AccountLinks({ user, itemClassName }: { user: SessionUser; itemClassName: string }) {
+  const settings = accountSettingsPath(user.role);
   return (
     <>
       {user.role ? (
         <li>
           <Link to={dashboardPath(user.role)} className={itemClassName}>
             Dashboard
+          </Link>
+        </li>
+      ) : null}
+      {settings ? (
+        <li>
+          <Link to={settings} className={itemClassName}>
+            Account settings
           </Link>
         </li>
       ) : null}

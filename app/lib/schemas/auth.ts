@@ -67,3 +67,16 @@ export const ResetPasswordSchema = v.pipe(
   }),
   v.forward(v.partialCheck([["password"], ["confirmPassword"]], samePasswords, passwordsDoNotMatch), ["confirmPassword"]),
 );
+
+/** Account settings: a new password needs the current one (checked again by Auth). */
+export const ChangePasswordSchema = v.pipe(
+  v.object({
+    currentPassword: v.pipe(v.string(), v.nonEmpty("Please enter your current password")),
+    password: newPassword,
+    confirmPassword: v.pipe(v.string(), v.nonEmpty("Please confirm your password")),
+  }),
+  v.forward(v.partialCheck([["password"], ["confirmPassword"]], samePasswords, passwordsDoNotMatch), ["confirmPassword"]),
+);
+
+/** Account settings: the new address, confirmed by a link to it and one to the current address. */
+export const ChangeEmailSchema = v.object({ email });
