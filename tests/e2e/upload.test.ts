@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { tinyPng, toneWav } from "../support/media.ts";
-import { expectNoAxeViolations, hydrated, launchBrowser, newPage, uniqueEmail } from "./support/browser.ts";
+import { expectNoAxeViolations, hydrated, launchBrowser, newPage, signUpAsArtist } from "./support/browser.ts";
 
 let browser: Browser;
 before(async () => {
@@ -17,18 +17,6 @@ after(async () => {
 
 const audioFile = (name: string) => ({ name, mimeType: "audio/wav", buffer: Buffer.from(toneWav(2)) });
 const artworkFile = { name: "cover.png", mimeType: "image/png", buffer: Buffer.from(tinyPng) };
-
-async function signUpAsArtist(page: Page, name: string) {
-  await page.goto("/register/artist");
-  await page.getByLabel("Email", { exact: true }).fill(uniqueEmail("uploader"));
-  await page.getByLabel("Password", { exact: true }).fill("a-long-password");
-  await page.getByLabel("Confirm password").fill("a-long-password");
-  await page.getByLabel("Artist name").fill(name);
-  await page.getByLabel("PayPal email").fill("payouts@example.com");
-  await page.getByLabel(/I agree to the/).check();
-  await page.getByRole("button", { name: "Create Account" }).click();
-  await page.waitForURL("**/dashboard/artist");
-}
 
 /** With JavaScript, files upload as they are chosen: wait until `count` of them are complete. */
 async function uploadsComplete(page: Page, count: number) {

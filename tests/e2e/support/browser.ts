@@ -91,6 +91,21 @@ export function currentPath(page: Page) {
   return `${url.pathname}${url.search}`;
 }
 
+/** Signs a new artist up through the form; they land on their dashboard. Returns their email. */
+export async function signUpAsArtist(page: Page, name: string, password = "a-long-password"): Promise<string> {
+  const email = uniqueEmail("artist");
+  await page.goto("/register/artist");
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByLabel("Confirm password").fill(password);
+  await page.getByLabel("Artist name").fill(name);
+  await page.getByLabel("PayPal email").fill("payouts@example.com");
+  await page.getByLabel(/I agree to the/).check();
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await page.waitForURL("**/dashboard/artist");
+  return email;
+}
+
 /** Fills and submits the login form the page is on. */
 export async function logIn(page: Page, email: string, password: string) {
   await page.getByLabel("Email").fill(email);
