@@ -152,9 +152,12 @@ async function benchBaseline(generator: ChildProcess): Promise<Row> {
   }
 }
 
-async function measure(generator: ChildProcess, backend: string, scenario: string, request: RequestSpec): Promise<Row> {
-  await job(generator, { request, requests: warmup.requests, ms: warmup.ms, concurrency });
-  const result = await job(generator, { request, requests: measured.requests, ms: measured.ms, concurrency });
+type Load = { warmup: { requests: number; ms: number }; measured: { requests: number; ms: number }; concurrency: number };
+const throughput: Load = { warmup, measured, concurrency };
+
+async function measure(generator: ChildProcess, backend: string, scenario: string, request: RequestSpec, load = throughput): Promise<Row> {
+  await job(generator, { request, ...load.warmup, concurrency: load.concurrency });
+  const result = await job(generator, { request, ...load.measured, concurrency: load.concurrency });
   const sorted = result.latenciesMs.sort((a, b) => a - b);
   const row: Row = {
     backend,
@@ -166,7 +169,8 @@ async function measure(generator: ChildProcess, backend: string, scenario: strin
     p99: percentile(sorted, 0.99),
     note: result.firstFailure,
   };
-  console.log(`  ${scenario}: ${row.rps.toFixed(0)} req/s${row.failed ? ` (${row.failed} failed: ${row.note})` : ""}`);
+  const figure = load.concurrency === 1 ? `p50 ${row.p50.toFixed(1)} ms` : `${row.rps.toFixed(0)} req/s`;
+  console.log(`  ${scenario}: ${figure}${row.failed ? ` (${row.failed} failed: ${row.note})` : ""}`);
   return row;
 }
 
@@ -275,23 +279,8 @@ async function benchAnalytics(local: LocalStack, generator: ChildProcess): Promi
     body: JSON.stringify({ period }),
     expect: 200,
   });
-  const latency = async (scenario: string, request: RequestSpec) => {
-    await job(generator, { request, requests: 5, ms: 10_000, concurrency: 1 });
-    const result = await job(generator, { request, requests: 40, ms: 20_000, concurrency: 1 });
-    const sorted = result.latenciesMs.sort((a, b) => a - b);
-    const row: Row = {
-      backend: "PostgreSQL 15",
-      scenario,
-      requests: result.completed,
-      failed: result.failed,
-      rps: result.completed / (result.wallMs / 1000),
-      p50: percentile(sorted, 0.5),
-      p99: percentile(sorted, 0.99),
-      note: result.firstFailure,
-    };
-    console.log(`  ${scenario}: p50 ${row.p50.toFixed(1)} ms${row.failed ? ` (${row.failed} failed: ${row.note})` : ""}`);
-    return row;
-  };
+  const oneAtATime: Load = { warmup: { requests: 5, ms: 10_000 }, measured: { requests: 40, ms: 20_000 }, concurrency: 1 };
+  const latency = (scenario: string, request: RequestSpec) => measure(generator, "PostgreSQL 15", scenario, request, oneAtATime);
   const rows: AnalyticsRow[] = [];
   for (const period of analyticsPeriods) {
     rows.push({

@@ -44,6 +44,10 @@ const studioPages = [
   "/dashboard/artist/media",
   "/dashboard/artist/store",
   "/dashboard/artist/payments",
+  "/dashboard/artist/analytics",
+  "/dashboard/artist/analytics?period=1y",
+  "/dashboard/artist/profile",
+  "/dashboard/artist/settings",
 ];
 const demoArtistAccount = { email: "artist@example.com", password: "artist-demo-pass" };
 

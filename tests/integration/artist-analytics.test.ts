@@ -2,13 +2,12 @@
 // the real supabase-js: an artist's own figures only, for each period, with trends against the period
 // before; an empty artist; another artist's token; a fan; a visitor; and the rollups it reads, which the
 // database keeps in step with every insert and delete of events and purchases.
-import { createClient, FunctionsHttpError, type SupabaseClient } from "@supabase/supabase-js";
+import { FunctionsHttpError, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stopFunctions } from "../../supabase/local/functions.ts";
-import { signJwt } from "../../supabase/local/jwt.ts";
 import type { LocalStack } from "../../supabase/local/server.ts";
 import { startTestStack } from "../../supabase/local/testing.ts";
-import { createArtist, createFan, createTrack } from "./schema-fixtures.ts";
+import { clientWith, createArtist, createFan, createTrack, signedInClient } from "./schema-fixtures.ts";
 
 let local: LocalStack;
 let visitor: SupabaseClient;
@@ -22,10 +21,10 @@ const daysAgo = (days: number) => new Date(Date.now() - days * day).toISOString(
 
 beforeAll(async () => {
   local = await startTestStack({ seed: false });
-  visitor = clientWith(local.anonKey);
-  artist = await signedIn(createArtist(local.stack.db, "Figures Artist"));
-  other = await signedIn(createArtist(local.stack.db, "Other Artist"));
-  fan = await signedIn(createFan(local.stack.db, "figures_fan"));
+  visitor = clientWith(local, local.anonKey);
+  artist = await signedInClient(local, createArtist(local.stack.db, "Figures Artist"));
+  other = await signedInClient(local, createArtist(local.stack.db, "Other Artist"));
+  fan = await signedInClient(local, createFan(local.stack.db, "figures_fan"));
   tracks = {
     first: await createTrack(local.stack.db, artist.id, { title: "First Light" }),
     second: await createTrack(local.stack.db, artist.id, { title: "Second Wind" }),
@@ -63,21 +62,6 @@ afterAll(async () => {
   if (local) await stopFunctions(local.stack);
   await local?.close();
 });
-
-function clientWith(token: string): SupabaseClient {
-  return createClient(local.url, local.anonKey, {
-    auth: { persistSession: false, autoRefreshToken: false },
-    global: { headers: { Authorization: `Bearer ${token}` } },
-  });
-}
-
-async function signedIn(user: ReturnType<typeof createArtist>) {
-  const {
-    id,
-    claims: { session_id: _session, ...claims },
-  } = await user;
-  return { id, client: clientWith(signJwt(claims, local.stack.config.jwtSecret)) };
-}
 
 async function analytics(client: SupabaseClient, body: unknown) {
   const { data, error } = await client.functions.invoke("artist-analytics", { body: body as Record<string, unknown> });
@@ -133,7 +117,7 @@ describe("artist-analytics", () => {
   });
 
   it("gives an artist with nothing yet zeros, and creates their analytics row with its defaults", async () => {
-    const empty = await signedIn(createArtist(local.stack.db, "Empty Artist"));
+    const empty = await signedInClient(local, createArtist(local.stack.db, "Empty Artist"));
     const before = await local.stack.db.query("select 1 from public.analytics where artist_id = $1", [empty.id]);
     expect(before.rows).toHaveLength(0);
     const { status, body } = await analytics(empty.client, { period: "30d" });

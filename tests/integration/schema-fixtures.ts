@@ -1,5 +1,8 @@
+import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import type { Db } from "../../supabase/local/db.ts";
-import { createUser } from "../../supabase/local/testing.ts";
+import { signJwt } from "../../supabase/local/jwt.ts";
+import type { LocalStack } from "../../supabase/local/server.ts";
+import { createUser, type TestUser } from "../../supabase/local/testing.ts";
 
 // Users and rows for the schema and RLS tests, written as the superuser, the way an operator or the
 // seed would: auth.users rows whose sign-up metadata makes the database create the profiles.
@@ -25,3 +28,20 @@ export async function createTrack(
 }
 
 export const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+
+/** supabase-js as the holder of `token` (the anon key for a visitor), keeping no session. */
+export function clientWith(local: LocalStack, token: string): SupabaseClient {
+  return createClient(local.url, local.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    global: { headers: { Authorization: `Bearer ${token}` } },
+  });
+}
+
+/** A created user and their client. Their token has no session id: nothing here asks Auth about the session. */
+export async function signedInClient(local: LocalStack, user: Promise<TestUser>): Promise<{ id: string; client: SupabaseClient }> {
+  const {
+    id,
+    claims: { session_id: _session, ...claims },
+  } = await user;
+  return { id, client: clientWith(local, signJwt(claims, local.stack.config.jwtSecret)) };
+}

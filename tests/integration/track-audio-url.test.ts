@@ -4,10 +4,9 @@
 import { createClient, FunctionsHttpError, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stopFunctions } from "../../supabase/local/functions.ts";
-import { signJwt } from "../../supabase/local/jwt.ts";
 import type { LocalStack } from "../../supabase/local/server.ts";
 import { startTestStack } from "../../supabase/local/testing.ts";
-import { createArtist, createFan, createTrack, tomorrow } from "./schema-fixtures.ts";
+import { clientWith, createArtist, createFan, createTrack, signedInClient, tomorrow } from "./schema-fixtures.ts";
 
 let local: LocalStack;
 let service: SupabaseClient;
@@ -20,31 +19,15 @@ const audio = new Uint8Array(Array.from({ length: 4096 }, (_, i) => i % 256));
 beforeAll(async () => {
   local = await startTestStack({ seed: false });
   service = createClient(local.url, local.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
-  visitor = clientWith(local.anonKey);
-  artist = await signedIn(createArtist(local.stack.db, "Signal Artist"));
-  fan = await signedIn(createFan(local.stack.db, "signal_fan"));
+  visitor = clientWith(local, local.anonKey);
+  artist = await signedInClient(local, createArtist(local.stack.db, "Signal Artist"));
+  fan = await signedInClient(local, createFan(local.stack.db, "signal_fan"));
 });
 
 afterAll(async () => {
   if (local) await stopFunctions(local.stack);
   await local?.close();
 });
-
-function clientWith(token: string): SupabaseClient {
-  return createClient(local.url, local.anonKey, {
-    auth: { persistSession: false, autoRefreshToken: false },
-    global: { headers: { Authorization: `Bearer ${token}` } },
-  });
-}
-
-async function signedIn(user: ReturnType<typeof createArtist>) {
-  // Without a session id: nothing here asks Auth about the session.
-  const {
-    id,
-    claims: { session_id: _session, ...claims },
-  } = await user;
-  return { id, client: clientWith(signJwt(claims, local.stack.config.jwtSecret)) };
-}
 
 /** A track of the artist whose audio object is really stored. */
 async function trackWithAudio(fields: { release_date?: string } = {}) {
@@ -132,7 +115,7 @@ describe("track-audio-url", () => {
     beforeAll(async () => {
       const trackOfA = await trackWithAudio({ release_date: tomorrow() });
       pathOfA = `${artist.id}/${trackOfA}.wav`;
-      artistB = await signedIn(createArtist(local.stack.db, "Borrowing Artist"));
+      artistB = await signedInClient(local, createArtist(local.stack.db, "Borrowing Artist"));
     });
 
     const releasedTrackOfB = (fileUrl: string) => ({

@@ -29,15 +29,20 @@ afterAll(async () => {
 });
 
 describe("the artist dashboard", () => {
-  it("leads to the studio's screens", async () => {
+  it("leads to the studio's screens: the spec's six tiles, in its order, and View All Tracks", async () => {
     const { html } = await (await artist()).get("/dashboard/artist");
-    for (const [path, name] of [
+    const tiles = [
       ["/dashboard/artist/upload", "Upload Music"],
-      ["/dashboard/artist/tracks", "Your Tracks"],
       ["/dashboard/artist/media", "Media Manager"],
-    ]) {
-      expect(html).toMatch(new RegExp(`<a[^>]*href="${path}"[^>]*>[\\s\\S]*?${name}`));
-    }
+      ["/dashboard/artist/store", "Store Settings"],
+      ["/dashboard/artist/analytics", "Analytics"],
+      ["/dashboard/artist/payments", "Payment Settings"],
+      ["/dashboard/artist/profile", "Edit Profile"],
+    ];
+    const found = tiles.map(([path, name]) => html.search(new RegExp(`<a[^>]*href="${path}"[^>]*><span[^>]*>${name}</span>`)));
+    expect(found.every((at) => at >= 0)).toBe(true);
+    expect(found).toEqual([...found].sort((a, b) => a - b));
+    expect(html).toMatch(/<a[^>]*href="\/dashboard\/artist\/tracks"[^>]*>View All Tracks<\/a>/);
   });
 });
 

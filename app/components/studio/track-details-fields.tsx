@@ -1,6 +1,5 @@
-import { useId } from "react";
 import { CheckboxField } from "~/components/form-controls";
-import { Field, FieldError, Label, SelectField, Textarea } from "~/components/ui/field";
+import { Field, SelectField, TextareaField } from "~/components/ui/field";
 import { genres, minimumPrice } from "~/lib/constants";
 import type { formFields } from "~/lib/forms";
 
@@ -49,7 +48,6 @@ export function TrackDetailsFields({
   /** An album's tracks take their titles from their files: the form asks for the album's title instead. */
   showTitle?: boolean;
 }) {
-  const id = useId();
   const descriptionError = form.error("description");
   // A track published before the list existed keeps its genre as a choice.
   const genreChoices: string[] =
@@ -82,19 +80,7 @@ export function TrackDetailsFields({
       </div>
       <CheckboxField name="allowPayMore" label="Let fans pay more if they want to" defaultChecked={allowPayMore} />
       <Field label="Label (optional)" name="label" defaultValue={values.label} error={form.error("label")} />
-      <div>
-        <Label htmlFor={`${id}-description`}>Description</Label>
-        <Textarea
-          id={`${id}-description`}
-          name="description"
-          rows={4}
-          required
-          defaultValue={values.description}
-          aria-invalid={descriptionError ? true : undefined}
-          aria-describedby={descriptionError ? `${id}-description-error` : undefined}
-        />
-        <FieldError id={`${id}-description-error`}>{descriptionError}</FieldError>
-      </div>
+      <TextareaField label="Description" name="description" rows={4} required defaultValue={values.description} error={descriptionError} />
     </>
   );
 }

@@ -57,6 +57,31 @@ export function Field({
   );
 }
 
+/** A labelled textarea with its hint and message wired up like `Field`. */
+export function TextareaField({
+  label,
+  hint,
+  error,
+  className,
+  ...textareaProps
+}: ComponentProps<"textarea"> & { label: ReactNode; hint?: ReactNode; error?: string | null }) {
+  const fallbackId = useId();
+  const id = textareaProps.id ?? fallbackId;
+  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
+  return (
+    <div className={className}>
+      <Label htmlFor={id}>{label}</Label>
+      <Textarea id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...textareaProps} />
+      {hint ? (
+        <p id={`${id}-hint`} className="mt-1.5 text-sm text-ink-faint">
+          {hint}
+        </p>
+      ) : null}
+      <FieldError id={`${id}-error`}>{error}</FieldError>
+    </div>
+  );
+}
+
 /** A labelled select with its message wired up like `Field`: `options` are its values, `placeholder` an empty first choice. */
 export function SelectField({
   label,

@@ -1,5 +1,6 @@
 import { data, Link } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { FiguresTable } from "~/components/studio/figures-table";
 import { HistoryChart } from "~/components/studio/history-chart";
 import { StatCard } from "~/components/studio/stat-card";
 import { StudioHeader } from "~/components/studio/studio-header";
@@ -109,39 +110,15 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
       <details className="mt-4 rounded-2xl border border-stage-700 bg-stage-850 p-5">
         <summary className="cursor-pointer font-semibold">The figures {per}, as a table</summary>
         <div className="mt-3 overflow-x-auto">
-          <table className="w-full text-left text-sm tabular-nums">
-            <caption className="sr-only">
-              Revenue, plays and downloads {per}, {range}
-            </caption>
-            <thead className="text-ink-muted">
-              <tr>
-                <th scope="col" className="py-2 pr-4 font-semibold">
-                  {analytics.bucket === "day" ? "Day" : "Week"}
-                </th>
-                <th scope="col" className="py-2 pr-4 text-right font-semibold">
-                  Revenue
-                </th>
-                <th scope="col" className="py-2 pr-4 text-right font-semibold">
-                  Plays
-                </th>
-                <th scope="col" className="py-2 text-right font-semibold">
-                  Downloads
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {analytics.history.map((point) => (
-                <tr key={point.start} className="border-t border-stage-700">
-                  <th scope="row" className="py-1.5 pr-4 font-normal">
-                    {formatDayRange(point.start, point.end, locale)}
-                  </th>
-                  <td className="py-1.5 pr-4 text-right">{formatPrice(point.revenue)}</td>
-                  <td className="py-1.5 pr-4 text-right">{formatCount(point.plays)}</td>
-                  <td className="py-1.5 text-right">{formatCount(point.downloads)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <FiguresTable
+            caption={`Revenue, plays and downloads ${per}, ${range}`}
+            columns={[analytics.bucket === "day" ? "Day" : "Week", "Revenue", "Plays", "Downloads"]}
+            rows={analytics.history.map((point) => ({
+              key: point.start,
+              label: formatDayRange(point.start, point.end, locale),
+              figures: [formatPrice(point.revenue), formatCount(point.plays), formatCount(point.downloads)],
+            }))}
+          />
         </div>
       </details>
 
@@ -151,38 +128,20 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
           {analytics.topTracks.length === 0 ? (
             <p className="mt-3 text-ink-muted">No plays or sales in this period.</p>
           ) : (
-            <table className="mt-3 w-full text-left text-sm tabular-nums">
-              <thead className="text-ink-muted">
-                <tr>
-                  <th scope="col" className="py-2 pr-4 font-semibold">
-                    Track
-                  </th>
-                  <th scope="col" className="py-2 pr-4 text-right font-semibold">
-                    Plays
-                  </th>
-                  <th scope="col" className="py-2 pr-4 text-right font-semibold">
-                    Downloads
-                  </th>
-                  <th scope="col" className="py-2 text-right font-semibold">
-                    Revenue
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {analytics.topTracks.map((track) => (
-                  <tr key={track.id} className="border-t border-stage-700">
-                    <th scope="row" className="py-2 pr-4 font-normal">
-                      <Link to={`/dashboard/artist/tracks/${track.id}`} className="hover:text-accent hover:underline">
-                        {track.title}
-                      </Link>
-                    </th>
-                    <td className="py-2 pr-4 text-right">{formatCount(track.plays)}</td>
-                    <td className="py-2 pr-4 text-right">{formatCount(track.downloads)}</td>
-                    <td className="py-2 text-right">{formatPrice(track.revenue)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <div className="mt-3">
+              <FiguresTable
+                columns={["Track", "Plays", "Downloads", "Revenue"]}
+                rows={analytics.topTracks.map((track) => ({
+                  key: track.id,
+                  label: (
+                    <Link to={`/dashboard/artist/tracks/${track.id}`} className="hover:text-accent hover:underline">
+                      {track.title}
+                    </Link>
+                  ),
+                  figures: [formatCount(track.plays), formatCount(track.downloads), formatPrice(track.revenue)],
+                }))}
+              />
+            </div>
           )}
         </Card>
 
@@ -207,24 +166,13 @@ function Geography({ geography }: { geography: Analytics["geography"] }) {
   if (geography.length === 0) return <p className="mt-3 text-ink-muted">No listeners in this period.</p>;
   const busiest = Math.max(...geography.map((country) => country.plays + country.downloads));
   return (
-    <table className="mt-3 w-full text-left text-sm tabular-nums">
-      <thead className="text-ink-muted">
-        <tr>
-          <th scope="col" className="py-2 pr-4 font-semibold">
-            Country
-          </th>
-          <th scope="col" className="py-2 pr-4 text-right font-semibold">
-            Plays
-          </th>
-          <th scope="col" className="py-2 text-right font-semibold">
-            Downloads
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {geography.map((country) => (
-          <tr key={country.country ?? "unknown"} className="border-t border-stage-700">
-            <th scope="row" className="py-2 pr-4 font-normal">
+    <div className="mt-3">
+      <FiguresTable
+        columns={["Country", "Plays", "Downloads"]}
+        rows={geography.map((country) => ({
+          key: country.country ?? "unknown",
+          label: (
+            <>
               {countryName(country.country)}
               <svg aria-hidden="true" className="mt-1 block h-1.5 w-full">
                 <rect width="100%" height="100%" rx="3" className="fill-stage-700" />
@@ -235,13 +183,12 @@ function Geography({ geography }: { geography: Analytics["geography"] }) {
                   className="fill-accent"
                 />
               </svg>
-            </th>
-            <td className="py-2 pr-4 text-right">{formatCount(country.plays)}</td>
-            <td className="py-2 text-right">{formatCount(country.downloads)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+            </>
+          ),
+          figures: [formatCount(country.plays), formatCount(country.downloads)],
+        }))}
+      />
+    </div>
   );
 }
 

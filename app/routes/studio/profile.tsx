@@ -1,4 +1,3 @@
-import { useId } from "react";
 import { Form, redirect, useFetcher } from "react-router";
 import { FormAlert, GenrePicker, SubmitButton } from "~/components/form-controls";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -8,7 +7,7 @@ import { StudioHeader } from "~/components/studio/studio-header";
 import { UploadList, useUploads } from "~/components/studio/upload-list";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { Field, Label, Textarea } from "~/components/ui/field";
+import { Field, TextareaField } from "~/components/ui/field";
 import { readOrThrow } from "~/lib/backend.server";
 import { genres } from "~/lib/constants";
 import { forgetCachedPage } from "~/lib/edge-cache.server";
@@ -137,7 +136,6 @@ async function pictureFrom(
 export default function EditProfile({ loaderData, actionData }: Route.ComponentProps) {
   const { artistId, profile } = loaderData;
   const form = formFields(actionData);
-  const id = useId();
   // What is being edited: the reply's values after Add, Remove or a refused save; else the stored ones.
   // A reply about the picture leaves the details as stored.
   const edited = actionData !== undefined && actionData.fieldErrors.picture === undefined;
@@ -181,23 +179,14 @@ export default function EditProfile({ loaderData, actionData }: Route.ComponentP
               defaultValue={text("shortDescription", profile.short_description)}
               error={form.error("shortDescription")}
             />
-            <div>
-              <Label htmlFor={`${id}-bio`}>Bio</Label>
-              <Textarea
-                id={`${id}-bio`}
-                name="bio"
-                rows={6}
-                maxLength={5000}
-                defaultValue={text("bio", profile.bio)}
-                aria-invalid={form.error("bio") ? true : undefined}
-                aria-describedby={form.error("bio") ? `${id}-bio-error` : undefined}
-              />
-              {form.error("bio") ? (
-                <p id={`${id}-bio-error`} className="mt-1.5 text-sm text-danger">
-                  {form.error("bio")}
-                </p>
-              ) : null}
-            </div>
+            <TextareaField
+              label="Bio"
+              name="bio"
+              rows={6}
+              maxLength={5000}
+              defaultValue={text("bio", profile.bio)}
+              error={form.error("bio")}
+            />
             <GenrePicker name="genres" legend="Genres" options={genres} selected={edited ? form.list("genres") : profile.genres} />
           </Card>
 

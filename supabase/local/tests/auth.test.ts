@@ -57,6 +57,24 @@ function claimsOf(jwt: string): Record<string, unknown> {
   return JSON.parse(Buffer.from(jwt.split(".")[1], "base64url").toString("utf8"));
 }
 
+/** @supabase/ssr as the Worker uses it: a new server client per request, sharing only a cookie jar. */
+function cookieJarClients() {
+  const jar = new Map<string, string>();
+  return () =>
+    createServerClient(local.url, local.anonKey, {
+      global: { headers: { "x-forwarded-for": nextAddress() } },
+      cookies: {
+        getAll: () => [...jar].map(([name, value]) => ({ name, value })),
+        setAll: (cookies) => {
+          for (const { name, value, options } of cookies) {
+            if (options?.maxAge === 0 || value === "") jar.delete(name);
+            else jar.set(name, value);
+          }
+        },
+      },
+    });
+}
+
 function lastMailTo(email: string) {
   const mail = local.stack.outbox.messages.findLast((m) => m.to === email);
   expect(mail?.link).toBeTruthy();
@@ -270,20 +288,7 @@ describe("changing the password and the email", () => {
 
   it("finishes an email change through @supabase/ssr’s PKCE flow with the verifier kept in cookies", async () => {
     const { email } = await signedUp();
-    const jar = new Map<string, string>();
-    const serverClient = () =>
-      createServerClient(local.url, local.anonKey, {
-        global: { headers: { "x-forwarded-for": nextAddress() } },
-        cookies: {
-          getAll: () => [...jar].map(([name, value]) => ({ name, value })),
-          setAll: (cookies) => {
-            for (const { name, value, options } of cookies) {
-              if (options?.maxAge === 0 || value === "") jar.delete(name);
-              else jar.set(name, value);
-            }
-          },
-        },
-      });
+    const serverClient = cookieJarClients();
     expect((await serverClient().auth.signInWithPassword({ email, password })).error).toBeNull();
     const next = uniqueEmail("pkce-moved");
     expect((await serverClient().auth.updateUser({ email: next }, { emailRedirectTo: settingsPage })).error).toBeNull();
@@ -394,21 +399,7 @@ describe("password recovery", () => {
 
   it("works through @supabase/ssr’s PKCE flow with the verifier kept in cookies", async () => {
     const { email } = await signedUp();
-    const jar = new Map<string, string>();
-    // a new server client per request, sharing only the cookie jar, as in the Worker
-    const serverClient = () =>
-      createServerClient(local.url, local.anonKey, {
-        global: { headers: { "x-forwarded-for": nextAddress() } },
-        cookies: {
-          getAll: () => [...jar].map(([name, value]) => ({ name, value })),
-          setAll: (cookies) => {
-            for (const { name, value, options } of cookies) {
-              if (options?.maxAge === 0 || value === "") jar.delete(name);
-              else jar.set(name, value);
-            }
-          },
-        },
-      });
+    const serverClient = cookieJarClients();
 
     expect((await serverClient().auth.resetPasswordForEmail(email, { redirectTo: resetPage })).error).toBeNull();
     const mail = lastMailTo(email);
