@@ -72,6 +72,8 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("button", { name: /^Following Ember Road/ }).click();
       await page.getByRole("button", { name: "Follow Ember Road" }).waitFor();
       await page.getByText(`${before} followers`, { exact: true }).waitFor();
+      // With JavaScript the count moves before the server has answered: reload only once it has.
+      if (javaScriptEnabled) await page.getByRole("button", { name: "Follow Ember Road" }).and(page.locator(":enabled")).waitFor();
       await page.reload();
       assert.equal(await followerCount(page), before);
       await close();
