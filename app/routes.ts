@@ -17,6 +17,8 @@ export default [
   route("track/:id/play", "routes/catalog/track-play.ts"),
   // Resource route: every Follow button posts here.
   route("artist/:id/follow", "routes/catalog/follow.ts"),
+  // Resource route: the track page's Like button posts here.
+  route("track/:id/like", "routes/catalog/like.ts"),
   // Resource route: the upload form's resumable uploads (TUS), passed on to Storage.
   route("dashboard/artist/upload/resumable/:uploadId?", "routes/studio/resumable-upload.ts"),
   // Resource route: the upload form removes a file it stored ahead of publishing.
@@ -45,6 +47,16 @@ export default [
     route("dashboard/artist/profile", "routes/studio/profile.tsx"),
     route("dashboard/artist/settings", "routes/studio/settings.tsx"),
     route("dashboard/fan", "routes/fan/dashboard.tsx"),
+    route("dashboard/fan/purchased", "routes/fan/purchased.tsx"),
+    route("dashboard/fan/following", "routes/fan/following.tsx"),
+    route("dashboard/fan/recent", "routes/fan/recent.tsx"),
+    // The sidebar's Recently Played: the same list for any signed-in user.
+    route("recent", "routes/fan/recent.tsx", { id: "routes/fan/recent-any-user" }),
+    route("dashboard/fan/payments", "routes/fan/payments.tsx"),
+    route("dashboard/fan/profile", "routes/fan/profile.tsx"),
+    route("dashboard/fan/settings", "routes/fan/settings.tsx"),
+    route("liked", "routes/fan/liked.tsx"),
+    route("playlists", "routes/fan/playlists.tsx"),
     route("track/:id", "routes/catalog/track.tsx"),
     route("*", "routes/not-found.tsx"),
   ]),

@@ -29,7 +29,9 @@ export function dashboardPath(role: AccountRole | null): string {
 
 /** Where a user changes their email and password and signs out everywhere; null where there is no such page yet. */
 export function accountSettingsPath(role: AccountRole | null): string | null {
-  return role === "artist" ? "/dashboard/artist/settings" : null;
+  if (role === "artist") return "/dashboard/artist/settings";
+  if (role === "fan") return "/dashboard/fan/settings";
+  return null;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import { envFrom } from "./env.server";
+import { sniffLength, type UploadBucket } from "./media-files";
 import { supabaseContext } from "./session.server";
 
 /**
@@ -21,3 +22,20 @@ export async function storageRequester(context: Readonly<RouterContextProvider>)
 }
 
 export type StorageRequester = NonNullable<Awaited<ReturnType<typeof storageRequester>>>;
+
+/** Reads a stored object's first bytes as the signed-in user; null when there is no such object (yet). */
+export type FirstBytes = (bucket: UploadBucket, path: string) => Promise<Uint8Array | null>;
+
+export async function storedFirstBytes(context: Readonly<RouterContextProvider>): Promise<FirstBytes> {
+  const storage = await storageRequester(context);
+  return async (bucket, path) => {
+    if (!storage) return null;
+    const objectPath = path.split("/").map(encodeURIComponent).join("/");
+    const response = await storage(`/object/authenticated/${bucket}/${objectPath}`, { headers: { Range: `bytes=0-${sniffLength - 1}` } });
+    if (!response.ok) {
+      console.error("reading an uploaded file's first bytes failed", bucket, path, response.status, await response.text());
+      return null;
+    }
+    return new Uint8Array(await response.arrayBuffer()).subarray(0, sniffLength);
+  };
+}

@@ -486,6 +486,100 @@ const matrix: Case[] = [
     ["fan", "artist"],
   ),
 
+  // likes: each user's own, and only of tracks they can see; the user id comes from the session
+  ...cases(
+    "likes",
+    "select",
+    async (client, fx) => {
+      await fx.db.query("insert into likes (user_id, track_id) values ($1, $2) on conflict do nothing", [
+        fx.users.fan.id,
+        fx.releasedTrack,
+      ]);
+      const { data, error } = await client.from("likes").select("track_id").eq("user_id", fx.users.fan.id);
+      return !error && data.length > 0;
+    },
+    ["fan"],
+    ["visitor", "artist", "otherArtist", "admin"],
+  ),
+  ...cases(
+    "likes",
+    "insert (a released track)",
+    async (client, fx) => {
+      const track = await freshTrack(fx, fx.users.artist);
+      await client.from("likes").insert({ track_id: track });
+      return (await fx.db.query("select 1 from likes where track_id = $1", [track])).rows.length > 0;
+    },
+    ["fan", "artist", "otherArtist"],
+    ["visitor", "bannedFan"],
+  ),
+  ...cases(
+    "likes",
+    "insert (an unreleased track)",
+    async (client, fx) => {
+      await client.from("likes").insert({ track_id: fx.unreleasedTrack });
+      return (await fx.db.query("select 1 from likes where track_id = $1", [fx.unreleasedTrack])).rows.length > 0;
+    },
+    nobody,
+    ["visitor", "fan", "otherArtist"],
+  ),
+  ...cases(
+    "likes",
+    "insert for another user",
+    async (client, fx) => {
+      const track = await freshTrack(fx, fx.users.artist);
+      await client.from("likes").insert({ track_id: track, user_id: fx.users.fan.id });
+      return (await fx.db.query("select 1 from likes where track_id = $1 and user_id = $2", [track, fx.users.fan.id])).rows.length > 0;
+    },
+    nobody,
+    ["visitor", "artist", "otherArtist"],
+  ),
+  ...cases(
+    "likes",
+    "delete",
+    async (client, fx) => {
+      const track = await freshTrack(fx, fx.users.artist);
+      await fx.db.query("insert into likes (user_id, track_id) values ($1, $2)", [fx.users.fan.id, track]);
+      await client.from("likes").delete().eq("track_id", track);
+      return (await fx.db.query("select 1 from likes where track_id = $1", [track])).rows.length === 0;
+    },
+    ["fan"],
+    ["visitor", "artist", "otherArtist", "admin"],
+  ),
+
+  // analytics rollups: the artist's own, read only; kept by the database
+  ...cases(
+    "track_daily_stats",
+    "select",
+    read("track_daily_stats", artist, "artist_id"),
+    ["artist"],
+    ["visitor", "fan", "otherArtist", "admin"],
+  ),
+  ...cases(
+    "track_daily_stats",
+    "insert",
+    insert("track_daily_stats", (fx) => ({ artist_id: fx.users.artist.id, track_id: fx.releasedTrack, day: "2020-01-01", plays: 1000 })),
+    nobody,
+    ["visitor", "fan", "artist"],
+  ),
+  ...cases(
+    "country_daily_stats",
+    "select",
+    read("country_daily_stats", artist, "artist_id"),
+    ["artist"],
+    ["visitor", "fan", "otherArtist", "admin"],
+  ),
+  ...cases(
+    "rpc artist_analytics",
+    "call",
+    async (client) => {
+      const { data, error } = await client.rpc("artist_analytics", { days: 30 });
+      return !error && data !== null;
+    },
+    ["artist", "otherArtist"],
+    ["visitor", "fan"],
+  ),
+  ...cases("rpc fan_dashboard", "call", rpc("fan_dashboard"), ["fan", "artist"], ["visitor"]),
+
   // analytics_events: the listener and the track's artist only; plays go through record_play
   ...cases(
     "analytics_events",

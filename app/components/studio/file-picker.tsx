@@ -9,6 +9,7 @@ import { cx } from "~/lib/cx";
  * chosen or dropped files go to `onFiles` instead and `children` shows them.
  */
 export function FilePicker({
+  id: idProp,
   name,
   label,
   accept,
@@ -18,6 +19,8 @@ export function FilePicker({
   onFiles,
   children,
 }: {
+  /** The input's id, for another label (an avatar to click) to point at it. */
+  id?: string;
   name: string;
   label: string;
   accept: string;
@@ -27,7 +30,8 @@ export function FilePicker({
   onFiles?: (files: File[]) => void;
   children?: ReactNode;
 }) {
-  const id = useId();
+  const fallbackId = useId();
+  const id = idProp ?? fallbackId;
   const [dragging, setDragging] = useState(false);
   const carriesFiles = (event: React.DragEvent) => onFiles !== undefined && event.dataTransfer.types.includes("Files");
   return (

@@ -3,6 +3,7 @@ import { Link, redirect } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { NotFound } from "~/components/not-found";
 import { Comments } from "~/components/track/comments";
+import { LikeButton } from "~/components/track/like-button";
 import { PurchaseDialog } from "~/components/track/purchase-dialog";
 import { ShareButton } from "~/components/track/share-button";
 import { WaveformPlayer } from "~/components/track/waveform-player";
@@ -20,7 +21,7 @@ import { pageMeta } from "~/lib/meta";
 import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/buy-param";
 import { TrackCommentsSchema, TrackPageSchema, type TrackPage } from "~/lib/schemas/catalog-data";
 import { CommentSchema, DeleteCommentSchema } from "~/lib/schemas/comments";
-import { supabaseContext } from "~/lib/session.server";
+import { supabaseContext, userContext } from "~/lib/session.server";
 import { trackAudioSource } from "./track-audio.server";
 import { useHydrated } from "~/lib/use-hydrated";
 import { useOptionalUser } from "~/lib/use-user";
@@ -55,7 +56,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isUuid(params.id)) throw trackNotFound();
   const supabase = context.get(supabaseContext);
   const shown = commentsShown(new URL(request.url));
-  const [track, comments, audio] = await Promise.all([
+  const user = context.get(userContext);
+  const [track, comments, audio, like] = await Promise.all([
     supabase.from("tracks").select(trackColumns).eq("id", params.id).maybeSingle(),
     supabase
       .from("track_comments")
@@ -65,6 +67,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       .order("id")
       .range(0, shown - 1),
     trackAudioSource(supabase, params.id),
+    // The reader's own like (row-level security), beside the rest: still one round trip.
+    user ? supabase.from("likes").select("track_id").eq("track_id", params.id).maybeSingle() : null,
   ]);
   // The comments have their own error box: the track still plays when only they failed.
   const shownComments = read(comments, { what: "track's comments", schema: TrackCommentsSchema });
@@ -74,6 +78,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     commentCount: comments.count ?? 0,
     commentsError: shownComments.status === "failed" ? shownComments.message : null,
     audio,
+    liked: Boolean(like?.data),
     locale: requestLocale(request),
     // Time-ago labels are computed against the server's clock on both sides, so hydration agrees.
     now: Date.now(),
@@ -115,7 +120,7 @@ export const shouldRevalidate = revalidateUnlessOnlyBuyChanged;
 const typeLabels: Record<TrackPage["type"], string> = { single: "Single", album: "Album track", other: "Track" };
 
 export default function TrackPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { track, comments, commentCount, commentsError, audio, locale, now } = loaderData;
+  const { track, comments, commentCount, commentsError, audio, liked, locale, now } = loaderData;
   const { buying, closePurchase } = useBuyParam();
   const purchaseDialog = useRef<DialogHandle>(null);
   const hydrated = useHydrated();
@@ -166,6 +171,7 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
                   {buyLabel}
                 </LinkButton>
               )}
+              <LikeButton trackId={track.id} liked={liked} title={track.title} />
               <ShareButton path={path} />
             </div>
           </div>

@@ -1,20 +1,119 @@
+import { Link } from "react-router";
+import { ArtistGrid } from "~/components/catalog/artist-card";
+import { Artwork } from "~/components/catalog/artist-image";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { LinkButton } from "~/components/ui/button";
+import { EmptyState } from "~/components/ui/empty-state";
+import { readOrThrow } from "~/lib/backend.server";
+import { artistPath, trackPath } from "~/lib/catalog";
+import { formatCount } from "~/lib/format";
 import { requireFan } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
+import { FanDashboardSchema } from "~/lib/schemas/fan-data";
+import { supabaseContext } from "~/lib/session.server";
 import type { Route } from "./+types/dashboard";
 
 export const meta = () => pageMeta("Your Music", "Your purchases, the artists you follow and what you played recently.");
 
-export function loader({ request, context }: Route.LoaderArgs) {
+/** Everything on the dashboard in one backend round trip (`fan_dashboard()`, row-level security deciding). */
+export async function loader({ request, context }: Route.LoaderArgs) {
   const fan = requireFan(request, context);
-  return { displayName: fan.displayName };
+  const dashboard = readOrThrow(await context.get(supabaseContext).rpc("fan_dashboard"), {
+    what: "fan dashboard",
+    schema: FanDashboardSchema,
+  });
+  return { displayName: fan.displayName, dashboard };
 }
 
 export default function FanDashboard({ loaderData }: Route.ComponentProps) {
+  const { displayName, dashboard } = loaderData;
+  const cards = [
+    { to: "/dashboard/fan/purchased", label: "Purchased Tracks", count: dashboard.purchased_count },
+    { to: "/dashboard/fan/following", label: "Following", count: dashboard.following_count },
+    { to: "/dashboard/fan/recent", label: "Recently Played", count: dashboard.recent_count, note: "in the last 30 days" },
+  ];
   return (
     <section>
-      <p className="text-sm font-semibold tracking-wider text-accent uppercase">Signed in as {loaderData.displayName}</p>
+      <p className="text-sm font-semibold tracking-wider text-accent uppercase">Signed in as {displayName}</p>
       <h1 className="mt-2 text-4xl font-bold">Your Music</h1>
+
+      <ul className="mt-8 grid gap-4 sm:grid-cols-3" aria-label="Your numbers">
+        {cards.map((card) => (
+          <li key={card.to}>
+            <Link
+              to={card.to}
+              className="flex h-full flex-col rounded-2xl border border-stage-600 bg-stage-850 p-5 transition-colors hover:border-accent"
+            >
+              <span className="text-sm text-ink-muted">{card.label}</span>
+              <span className="mt-1 text-3xl font-bold text-ink tabular-nums">{formatCount(card.count)}</span>
+              {card.note ? <span className="text-sm text-ink-faint">{card.note}</span> : null}
+            </Link>
+          </li>
+        ))}
+      </ul>
+
+      <nav aria-label="Your settings" className="mt-6 flex flex-wrap gap-3">
+        <LinkButton to="/dashboard/fan/payments" variant="secondary">
+          Payment Settings
+        </LinkButton>
+        <LinkButton to="/dashboard/fan/profile" variant="secondary">
+          Edit Profile
+        </LinkButton>
+        <LinkButton to="/dashboard/fan/settings" variant="secondary">
+          Account settings
+        </LinkButton>
+      </nav>
+
+      <div className="mt-10 grid gap-8 lg:grid-cols-2">
+        <section aria-labelledby="library-heading">
+          <div className="flex items-baseline justify-between gap-4">
+            <h2 id="library-heading" className="text-xl font-bold">
+              Your library
+            </h2>
+            {dashboard.library.length > 0 ? (
+              <Link to="/dashboard/fan/purchased" className="text-sm font-semibold text-accent hover:underline">
+                All purchases
+              </Link>
+            ) : null}
+          </div>
+          {dashboard.library.length === 0 ? (
+            <div className="mt-3">
+              <EmptyState title="Your library is empty" action={<LinkButton to="/discover">Find Music</LinkButton>} />
+            </div>
+          ) : (
+            <ul className="mt-3 grid grid-cols-2 gap-4 sm:grid-cols-3">
+              {dashboard.library.map((track) => (
+                <li key={track.id}>
+                  <Link to={trackPath(track.id)} className="group block">
+                    <Artwork src={track.artwork_url} className="aspect-square w-full rounded-xl" />
+                    <span className="mt-2 block truncate font-semibold text-ink group-hover:text-accent">{track.title}</span>
+                  </Link>
+                  <Link to={artistPath(track.artist_id)} className="block truncate text-sm text-ink-muted hover:text-ink">
+                    {track.artist_name}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+
+        <section aria-labelledby="recommendations-heading">
+          <h2 id="recommendations-heading" className="text-xl font-bold">
+            Recommended for you
+          </h2>
+          {dashboard.recommendations.length === 0 ? (
+            <div className="mt-3">
+              <EmptyState title="Recommendations coming soon" action={<LinkButton to="/discover">Browse Artists</LinkButton>}>
+                Pick your favourite genres or follow a few artists, and we will suggest more.
+              </EmptyState>
+            </div>
+          ) : (
+            <div className="mt-3">
+              <ArtistGrid artists={dashboard.recommendations} />
+            </div>
+          )}
+        </section>
+      </div>
     </section>
   );
 }

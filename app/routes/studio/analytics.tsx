@@ -3,10 +3,10 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FiguresTable } from "~/components/studio/figures-table";
 import { HistoryChart } from "~/components/studio/history-chart";
 import { StatCard } from "~/components/studio/stat-card";
-import { StudioHeader } from "~/components/studio/studio-header";
+import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Card } from "~/components/ui/card";
+import { PillNav } from "~/components/ui/pill-nav";
 import { invokeFunction } from "~/lib/backend.server";
-import { cx } from "~/lib/cx";
 import { formatCount, formatDayRange, formatPrice, requestLocale } from "~/lib/format";
 import { requireArtist } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
@@ -52,30 +52,18 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
 
   return (
     <section>
-      <StudioHeader title="Analytics">
+      <DashboardHeader title="Analytics">
         {period.label}: {range}
-      </StudioHeader>
+      </DashboardHeader>
 
-      <nav aria-label="Period">
-        <ul className="flex flex-wrap gap-2">
-          {analyticsPeriods.map((choice) => (
-            <li key={choice.id}>
-              <Link
-                to={`${analyticsPath}?period=${choice.id}`}
-                aria-current={choice.id === analytics.period ? "page" : undefined}
-                className={cx(
-                  "inline-block rounded-full border px-4 py-1.5 text-sm font-semibold",
-                  choice.id === analytics.period
-                    ? "border-accent bg-accent text-stage-950"
-                    : "border-stage-600 text-ink-muted hover:border-accent hover:text-ink",
-                )}
-              >
-                {choice.label}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <PillNav
+        label="Period"
+        items={analyticsPeriods.map((choice) => ({
+          to: `${analyticsPath}?period=${choice.id}`,
+          label: choice.label,
+          current: choice.id === analytics.period,
+        }))}
+      />
 
       <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Totals">
         <StatCard label="Revenue" value={formatPrice(analytics.revenue.total)} trend={analytics.revenue.trend} against={against} />

@@ -4,7 +4,7 @@ import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-contro
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FilePicker } from "~/components/studio/file-picker";
 import { UploadList, useUploads } from "~/components/studio/upload-list";
-import { StudioHeader } from "~/components/studio/studio-header";
+import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Button, LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
@@ -126,9 +126,9 @@ export default function MediaManager({ loaderData, actionData }: Route.Component
   const toRemove = files.find((file) => file.name === removing);
   return (
     <>
-      <StudioHeader title="Media Manager">
+      <DashboardHeader title="Media Manager">
         Your artwork and product images. Anything you upload here can be used for a release.
-      </StudioHeader>
+      </DashboardHeader>
 
       <Card className="mb-8 max-w-2xl">
         <Form method="post" action={address({ remove: null })} encType="multipart/form-data" noValidate className="grid gap-4">

@@ -1,7 +1,7 @@
 import { Form } from "react-router";
 import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { StudioHeader } from "~/components/studio/studio-header";
+import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Card } from "~/components/ui/card";
 import { Field, SelectField } from "~/components/ui/field";
 import { readOrThrow } from "~/lib/backend.server";
@@ -74,9 +74,9 @@ export default function PaymentSettings({ loaderData, actionData }: Route.Compon
   const value = (name: string, stored: string) => (typed ? form.text(name) : stored);
   return (
     <>
-      <StudioHeader title="Payment Settings">
+      <DashboardHeader title="Payment Settings">
         Where your earnings go, the price your releases start from, and when you are paid.
-      </StudioHeader>
+      </DashboardHeader>
       <Card className="max-w-2xl">
         <Form method="post" action={paymentsPath} noValidate className="grid gap-5">
           <FormAlert>{form.formError}</FormAlert>

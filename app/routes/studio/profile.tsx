@@ -1,26 +1,22 @@
-import { Form, redirect, useFetcher } from "react-router";
+import { Form, redirect } from "react-router";
+import { ProfilePictureForm } from "~/components/account/profile-picture-form";
 import { FormAlert, GenrePicker, SubmitButton } from "~/components/form-controls";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { ProfileImage } from "~/components/catalog/artist-image";
-import { FilePicker } from "~/components/studio/file-picker";
-import { StudioHeader } from "~/components/studio/studio-header";
-import { UploadList, useUploads } from "~/components/studio/upload-list";
-import { Button } from "~/components/ui/button";
+import { DashboardHeader } from "~/components/layout/dashboard-header";
+import { Button, LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Field, TextareaField } from "~/components/ui/field";
 import { readOrThrow } from "~/lib/backend.server";
-import { genres } from "~/lib/constants";
 import { forgetCachedPage } from "~/lib/edge-cache.server";
-import { databaseErrorMessage, storageErrorMessage } from "~/lib/errors";
-import { editRows, formError, formFields, parseForm, replyWith, type FormReply, type RowList } from "~/lib/forms";
+import { genres } from "~/lib/constants";
+import { databaseErrorMessage } from "~/lib/errors";
+import { editRows, formError, formFields, parseForm, replyWith, type RowList } from "~/lib/forms";
 import { requireArtist } from "~/lib/guards.server";
-import { bytesAre, expectedUpload, imageFiles, judgeImage, storagePath } from "~/lib/media-files";
 import { pageMeta } from "~/lib/meta";
-import { ArtistProfileSchema, ProfilePictureSchema, tourDateLimit } from "~/lib/schemas/studio";
+import { ArtistProfileSchema, tourDateLimit } from "~/lib/schemas/studio";
 import { ArtistProfileRowSchema } from "~/lib/schemas/studio-data";
 import { supabaseContext } from "~/lib/session.server";
-import { useHydrated } from "~/lib/use-hydrated";
-import { storedFirstBytes } from "./publish.server";
+import { isPictureIntent, profilePictureAction } from "../account/profile-picture.server";
 import type { Route } from "./+types/profile";
 
 export const meta = () => pageMeta("Edit Profile", "Your name, bio, links, tour dates and picture.");
@@ -51,18 +47,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
   const intent = String(formData.get("intent") ?? "save");
 
-  if (intent === "picture" || intent === "use-picture" || intent === "remove-picture") {
-    const picture = await pictureFrom(intent, formData, artist.id, context);
-    if ("reply" in picture) return replyWith(picture.reply, 400);
-    const url = picture.path ? supabase.storage.from("artwork").getPublicUrl(picture.path).data.publicUrl : null;
-    const { error } = await supabase.from("artist_profiles").update({ profile_image_url: url }).eq("id", artist.id);
-    if (error) {
-      console.error("saving the profile picture failed", error);
-      return replyWith({ fieldErrors: { picture: databaseErrorMessage(error) }, formError: null, values: {} }, 500);
-    }
-    forgetCachedPage(request, context, `/artist/${artist.id}`);
-    if (intent === "use-picture") return replyWith({ fieldErrors: {}, formError: null, values: {}, notice: "Profile picture saved" }, 200);
-    throw redirect(profilePath, 303);
+  if (isPictureIntent(intent)) {
+    return profilePictureAction(
+      request,
+      context,
+      { intent, formData, userId: artist.id, table: "artist_profiles" },
+      {
+        formPath: profilePath,
+        publicPath: `/artist/${artist.id}`,
+      },
+    );
   }
 
   const submission = parseForm(ArtistProfileSchema, formData, { arrays: [...showRows.columns, "genres"] });
@@ -95,44 +89,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   throw redirect(`/artist/${artist.id}`, 303);
 }
 
-/**
- * The picture to use: a file sent with the form (judged by its bytes, then stored in the artist's folder),
- * one uploaded already (in the artist's folder, and by its first bytes the image its name says), or none.
- */
-async function pictureFrom(
-  intent: string,
-  formData: FormData,
-  artistId: string,
-  context: Route.ActionArgs["context"],
-): Promise<{ path: string | null } | { reply: FormReply }> {
-  const refuse = (message: string): { reply: FormReply } => ({ reply: { fieldErrors: { picture: message }, formError: null, values: {} } });
-  if (intent === "remove-picture") return { path: null };
-  if (intent === "use-picture") {
-    const submission = parseForm(ProfilePictureSchema, formData);
-    if (!submission.success) return refuse("Please choose an image");
-    const { path } = submission.value;
-    const expected = expectedUpload(artistId, "artwork", path);
-    if (!expected) return refuse(storageErrorMessage({ status: 403 }));
-    const bytes = await (await storedFirstBytes(context))("artwork", path);
-    if (!bytes) return refuse("Please wait for the upload to complete");
-    return bytesAre(bytes, expected) ? { path } : refuse(storageErrorMessage({ status: 415 }));
-  }
-  const file = formData.get("picture");
-  if (!(file instanceof File) || file.size === 0) return refuse("Please choose an image");
-  const { type, problem } = await judgeImage(file);
-  if (!type) return refuse(problem);
-  const path = storagePath(artistId, type.extension);
-  const { error } = await context
-    .get(supabaseContext)
-    .storage.from("artwork")
-    .upload(path, file, { contentType: type.mime, cacheControl: "3600", upsert: false });
-  if (error) {
-    console.error("uploading a profile picture failed", error);
-    return refuse(storageErrorMessage(error));
-  }
-  return { path };
-}
-
 export default function EditProfile({ loaderData, actionData }: Route.ComponentProps) {
   const { artistId, profile } = loaderData;
   const form = formFields(actionData);
@@ -151,9 +107,24 @@ export default function EditProfile({ loaderData, actionData }: Route.ComponentP
 
   return (
     <>
-      <StudioHeader title="Edit Profile">What fans see on your public page.</StudioHeader>
+      <DashboardHeader
+        title="Edit Profile"
+        actions={
+          <LinkButton to={`/artist/${artistId}`} variant="secondary">
+            View your public page
+          </LinkButton>
+        }
+      >
+        What fans see on your public page.
+      </DashboardHeader>
       <div className="grid max-w-3xl gap-6">
-        <PictureCard artistId={artistId} artistName={profile.artist_name} url={profile.profile_image_url} reply={actionData} />
+        <ProfilePictureForm
+          userId={artistId}
+          name={profile.artist_name}
+          url={profile.profile_image_url}
+          reply={actionData}
+          path={profilePath}
+        />
 
         <Form method="post" action={profilePath} noValidate className="grid gap-6">
           {/* Enter in a field saves, as the first submit button of a form is the one Enter presses. */}
@@ -268,69 +239,6 @@ export default function EditProfile({ loaderData, actionData }: Route.ComponentP
         </Form>
       </div>
     </>
-  );
-}
-
-/**
- * The profile picture, in a form of its own. With JavaScript an image uploads the moment it is chosen, with
- * its bar, and is then saved; without, it is sent with the form. Remove takes it off the profile.
- */
-function PictureCard({
-  artistId,
-  artistName,
-  url,
-  reply,
-}: {
-  artistId: string;
-  artistName: string;
-  url: string | null;
-  reply: FormReply | undefined;
-}) {
-  const live = useHydrated();
-  const fetcher = useFetcher<FormReply>();
-  const uploads = useUploads("artwork", artistId, {
-    onStored: (path) => void fetcher.submit({ intent: "use-picture", path }, { method: "post", action: profilePath }),
-  });
-  const error = (fetcher.data ?? reply)?.fieldErrors.picture;
-  const saving = fetcher.state !== "idle";
-  return (
-    <Card className="grid gap-4">
-      <h2 className="text-lg font-semibold">Profile picture</h2>
-      <div className="flex flex-wrap items-center gap-5">
-        <ProfileImage name={artistName} src={url} alt={url ? "Your profile picture" : ""} className="size-24 rounded-full" eager />
-        {url ? (
-          <Form method="post" action={profilePath}>
-            <Button type="submit" name="intent" value="remove-picture" variant="secondary">
-              Remove picture
-            </Button>
-          </Form>
-        ) : null}
-      </div>
-      <Form method="post" action={profilePath} encType="multipart/form-data" noValidate className="grid gap-4">
-        <input type="hidden" name="intent" value="picture" />
-        <FilePicker
-          name="picture"
-          label={url ? "Choose a new picture" : "Choose a picture"}
-          accept={imageFiles.accept}
-          formats={`${imageFiles.formats}; square and at least 400×400 looks best`}
-          error={error}
-          onFiles={live ? (files) => uploads.add(files.slice(0, 1)) : undefined}
-        >
-          {live ? <UploadList uploads={uploads} kind="artwork" /> : null}
-        </FilePicker>
-        {live ? (
-          <p role="status" className="text-sm text-ink-muted">
-            {saving ? "Saving picture..." : (fetcher.data?.notice ?? "")}
-          </p>
-        ) : (
-          <div className="max-w-xs">
-            <SubmitButton action={profilePath} pendingLabel="Uploading...">
-              Upload picture
-            </SubmitButton>
-          </div>
-        )}
-      </Form>
-    </Card>
   );
 }
 

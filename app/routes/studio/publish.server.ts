@@ -6,17 +6,15 @@ import {
   smallArtworkPath,
   judgeAudio,
   judgeImage,
-  sniffLength,
   storagePath,
   titleFromFileName,
   type AudioType,
   type ImageType,
   type UploadBucket,
 } from "~/lib/media-files";
-import type { RouterContextProvider } from "react-router";
 import type { FieldErrors } from "~/lib/forms";
 import type { UploadedFiles } from "~/lib/schemas/studio";
-import { storageRequester } from "~/lib/storage-request.server";
+import type { FirstBytes } from "~/lib/storage-request.server";
 import type { SupabaseClient } from "~/lib/supabase.server";
 import { decodeWav } from "~/lib/wav";
 
@@ -75,23 +73,6 @@ export async function checkFiles(kind: UploadKind, artwork: File | null, audio: 
     }
   }
   return { ...checked, errors };
-}
-
-/** Reads a stored object's first bytes as the signed-in user; null when there is no such object (yet). */
-export type FirstBytes = (bucket: UploadBucket, path: string) => Promise<Uint8Array | null>;
-
-export async function storedFirstBytes(context: Readonly<RouterContextProvider>): Promise<FirstBytes> {
-  const storage = await storageRequester(context);
-  return async (bucket, path) => {
-    if (!storage) return null;
-    const objectPath = path.split("/").map(encodeURIComponent).join("/");
-    const response = await storage(`/object/authenticated/${bucket}/${objectPath}`, { headers: { Range: `bytes=0-${sniffLength - 1}` } });
-    if (!response.ok) {
-      console.error("reading an uploaded file's first bytes failed", bucket, path, response.status, await response.text());
-      return null;
-    }
-    return new Uint8Array(await response.arrayBuffer()).subarray(0, sniffLength);
-  };
 }
 
 /**

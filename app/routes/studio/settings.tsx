@@ -1,6 +1,6 @@
 import { AccountSettings } from "~/components/account/account-settings";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { StudioHeader } from "~/components/studio/studio-header";
+import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { requireArtist } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
 import { accountSettingsAction, finishEmailChange } from "../account/account-settings.server";
@@ -28,7 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function ArtistProfileSettings({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <>
-      <StudioHeader title="Artist Profile Settings">Your email, password and signed-in devices.</StudioHeader>
+      <DashboardHeader title="Artist Profile Settings">Your email, password and signed-in devices.</DashboardHeader>
       <AccountSettings {...loaderData} reply={actionData} path={settingsPath} />
     </>
   );

@@ -2,7 +2,7 @@ import { useId } from "react";
 import { Form } from "react-router";
 import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { StudioHeader } from "~/components/studio/studio-header";
+import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
@@ -120,7 +120,7 @@ export default function StoreSettings({ loaderData, actionData }: Route.Componen
 
   return (
     <>
-      <StudioHeader title="Store Settings">Pricing tiers, discount codes for your fans, and a discount on bundles.</StudioHeader>
+      <DashboardHeader title="Store Settings">Pricing tiers, discount codes for your fans, and a discount on bundles.</DashboardHeader>
       <Form method="post" action={storePath} noValidate className="grid max-w-3xl gap-6">
         {/* Enter in a field saves, as the first submit button of a form is the one Enter presses. */}
         <button type="submit" name="intent" value="save" className="sr-only" tabIndex={-1} aria-hidden="true" />

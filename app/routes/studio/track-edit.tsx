@@ -3,7 +3,7 @@ import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-contro
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { NotFound } from "~/components/not-found";
 import { TrackDetailsFields } from "~/components/studio/track-details-fields";
-import { StudioHeader } from "~/components/studio/studio-header";
+import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
@@ -105,7 +105,7 @@ export default function EditTrack({ loaderData, actionData }: Route.ComponentPro
     actionData?.values[name] !== undefined ? form.text(name) : String(stored ?? "");
   return (
     <>
-      <StudioHeader title={`Edit ${track.title}`} />
+      <DashboardHeader title={`Edit ${track.title}`} />
       <Card className="max-w-2xl">
         <Form method="post" action={path} noValidate className="grid gap-5">
           <input type="hidden" name="intent" value="save" />

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { Artwork } from "~/components/catalog/artist-image";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { StudioHeader } from "~/components/studio/studio-header";
+import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Badge } from "~/components/ui/badge";
 import { LinkButton } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
@@ -56,9 +56,9 @@ export default function YourTracks({ loaderData }: Route.ComponentProps) {
     `?${new URLSearchParams({ ...(kind === "all" ? {} : { filter: kind }), ...(to > 1 ? { page: String(to) } : {}) })}`;
   return (
     <>
-      <StudioHeader title="Your Tracks" actions={<LinkButton to="/dashboard/artist/upload">Upload New Track</LinkButton>}>
+      <DashboardHeader title="Your Tracks" actions={<LinkButton to="/dashboard/artist/upload">Upload New Track</LinkButton>}>
         {countOf(trackCount, kind === "album" ? "album track" : kind === "single" ? "single" : "track")}
-      </StudioHeader>
+      </DashboardHeader>
 
       <PillNav
         label="Filter tracks"

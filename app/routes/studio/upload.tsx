@@ -4,7 +4,7 @@ import { FormAlert, SubmitButton } from "~/components/form-controls";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FilePicker } from "~/components/studio/file-picker";
 import { UploadList, useUploads } from "~/components/studio/upload-list";
-import { StudioHeader } from "~/components/studio/studio-header";
+import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { PriceField, TrackDetailsFields } from "~/components/studio/track-details-fields";
 import { Card } from "~/components/ui/card";
 import { PillNav } from "~/components/ui/pill-nav";
@@ -17,7 +17,8 @@ import { useHydrated } from "~/lib/use-hydrated";
 import { AlbumUploadSchema, MerchUploadSchema, TrackDetailsSchema, UploadedFilesSchema } from "~/lib/schemas/studio";
 import { supabaseContext } from "~/lib/session.server";
 import type { SupabaseClient } from "~/lib/supabase.server";
-import { checkFiles, checkUploaded, insertRelease, publish, storedFirstBytes, type Release, type UploadKind } from "./publish.server";
+import { storedFirstBytes } from "~/lib/storage-request.server";
+import { checkFiles, checkUploaded, insertRelease, publish, type Release, type UploadKind } from "./publish.server";
 import type { Route } from "./+types/upload";
 
 export const meta = () => pageMeta("Upload Content", "Publish a single, an album or merchandise.");
@@ -148,9 +149,9 @@ export default function Upload({ loaderData, actionData }: Route.ComponentProps)
 
   return (
     <>
-      <StudioHeader title="Upload Content">
+      <DashboardHeader title="Upload Content">
         Publish a single, an album or merchandise. Fans can buy it as soon as it is released.
-      </StudioHeader>
+      </DashboardHeader>
       <PillNav
         label="What to upload"
         className="mb-6"

@@ -106,6 +106,20 @@ export async function signUpAsArtist(page: Page, name: string, password = "a-lon
   return email;
 }
 
+/** Signs a new fan up through the form; they land on their dashboard. Returns their email. */
+export async function signUpAsFan(page: Page, username: string, password = "a-long-password"): Promise<string> {
+  const email = uniqueEmail("fan");
+  await page.goto("/register/fan");
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Username").fill(username);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByLabel("Confirm password").fill(password);
+  await page.getByLabel(/I agree to the/).check();
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await page.waitForURL("**/dashboard/fan");
+  return email;
+}
+
 /** Fills and submits the login form the page is on. */
 export async function logIn(page: Page, email: string, password: string) {
   await page.getByLabel("Email").fill(email);

@@ -3,16 +3,29 @@ import { Link, useNavigate } from "react-router";
 import { useHydrated } from "~/lib/use-hydrated";
 
 /**
- * The title block of an artist screen, with its Back button (spec: one history step back). Without
- * JavaScript, or when this page was opened directly, Back is a link to the dashboard.
+ * The title block of a dashboard screen (the artist studio, the fan space), with its Back button (spec: one
+ * history step back). Without JavaScript, or when this page was opened directly, Back is a link to the
+ * dashboard.
  */
-export function StudioHeader({ title, children, actions }: { title: string; children?: ReactNode; actions?: ReactNode }) {
+export function DashboardHeader({
+  title,
+  children,
+  actions,
+  kicker = "Artist studio",
+  dashboard = "/dashboard/artist",
+}: {
+  title: string;
+  children?: ReactNode;
+  actions?: ReactNode;
+  kicker?: string;
+  dashboard?: string;
+}) {
   const navigate = useNavigate();
   const hydrated = useHydrated();
   return (
     <header className="mb-8">
       <Link
-        to="/dashboard/artist"
+        to={dashboard}
         onClick={(event) => {
           // React Router's own history entry says whether there is a step of ours to go back to.
           if (!hydrated || (window.history.state?.idx ?? 0) === 0) return;
@@ -25,7 +38,7 @@ export function StudioHeader({ title, children, actions }: { title: string; chil
       </Link>
       <div className="mt-3 flex flex-wrap items-end justify-between gap-4">
         <div>
-          <p className="text-sm font-semibold tracking-wider text-accent uppercase">Artist studio</p>
+          <p className="text-sm font-semibold tracking-wider text-accent uppercase">{kicker}</p>
           <h1 className="mt-1 text-3xl font-bold sm:text-4xl">{title}</h1>
           {children ? <div className="mt-2 text-ink-muted">{children}</div> : null}
         </div>

@@ -1,0 +1,61 @@
+import * as v from "valibot";
+import { ArtistSummariesSchema } from "./catalog-data";
+import { count, nullableText, numeric } from "./columns";
+
+// What the fan space reads (supabase/migrations/*_fan_space.sql and table reads), checked at the loader.
+
+/** `fan_dashboard()`: the three counts, the library panel and the recommendations. */
+export const FanDashboardSchema = v.object({
+  purchased_count: count,
+  following_count: count,
+  recent_count: count,
+  library: v.array(
+    v.object({ id: v.string(), title: v.string(), artwork_url: nullableText, artist_id: v.string(), artist_name: v.string() }),
+  ),
+  recommendations: ArtistSummariesSchema,
+});
+
+/** A track as the fan's lists embed it (`track:tracks(…)`): null when the reader may no longer see it. */
+export const trackSummaryColumns = "id, title, artwork_url, artwork_small_url, artist:artist_profiles(id, artist_name)";
+const TrackSummarySchema = v.object({
+  id: v.string(),
+  title: v.string(),
+  artwork_url: nullableText,
+  artwork_small_url: nullableText,
+  artist: v.object({ id: v.string(), artist_name: v.string() }),
+});
+export type TrackSummary = v.InferOutput<typeof TrackSummarySchema>;
+
+export const PurchasesSchema = v.array(
+  v.object({ id: v.string(), amount: numeric, created_at: v.string(), track: v.nullable(TrackSummarySchema) }),
+);
+export const PlaysSchema = v.array(v.object({ id: v.string(), created_at: v.string(), track: v.nullable(TrackSummarySchema) }));
+export const LikesSchema = v.array(v.object({ created_at: v.string(), track: v.nullable(TrackSummarySchema) }));
+
+export const FollowedArtistsSchema = v.array(
+  v.object({
+    created_at: v.string(),
+    artist: v.object({
+      id: v.string(),
+      artist_name: v.string(),
+      profile_image_url: nullableText,
+      short_description: nullableText,
+      follower_count: count,
+    }),
+  }),
+);
+
+export type FollowedArtistSummary = v.InferOutput<typeof FollowedArtistsSchema>[number]["artist"];
+
+/** The fan's own profile row, as Edit Profile shows it. */
+export const FanProfileRowSchema = v.object({
+  username: v.string(),
+  bio: nullableText,
+  profile_image_url: nullableText,
+  favorite_genres: v.array(v.string()),
+});
+
+/** The fan's own payout row (owner only). */
+export const FanPayoutSchema = v.object({
+  payment_settings: v.object({ paypal_email: v.nullish(v.string(), null), default_currency: v.string() }),
+});

@@ -1,0 +1,79 @@
+import { redirect, type RouterContextProvider } from "react-router";
+import { forgetCachedPage } from "~/lib/edge-cache.server";
+import { databaseErrorMessage, storageErrorMessage } from "~/lib/errors";
+import { parseForm, replyWith, type FormReply } from "~/lib/forms";
+import { bytesAre, expectedUpload, judgeImage, storagePath } from "~/lib/media-files";
+import { ProfilePictureSchema } from "~/lib/schemas/studio";
+import { supabaseContext } from "~/lib/session.server";
+import { storedFirstBytes } from "~/lib/storage-request.server";
+
+// The profile picture of an artist or a fan, in a form of its own on their Edit Profile page: a file sent
+// with the form (without JavaScript), a file the browser uploaded already (with), or its removal. Files
+// are judged by their bytes; the row may only name a file in the user's own folder (a check constraint).
+
+type Context = Readonly<RouterContextProvider>;
+const pictureIntents = ["picture", "use-picture", "remove-picture"] as const;
+type PictureIntent = (typeof pictureIntents)[number];
+
+export const pictureSaved = "Profile picture saved";
+
+export function isPictureIntent(intent: string): intent is PictureIntent {
+  return (pictureIntents as readonly string[]).includes(intent);
+}
+
+const refusal = (message: string): { reply: FormReply } => ({ reply: { fieldErrors: { picture: message }, formError: null, values: {} } });
+
+/**
+ * Saves the picture and answers: back to the form (303) after a post without JavaScript, a notice for the
+ * upload client's own post, or the message next to the picker. The public page's cached copy here is dropped.
+ */
+export async function profilePictureAction(
+  request: Request,
+  context: Context,
+  change: { intent: PictureIntent; formData: FormData; userId: string; table: "artist_profiles" | "fan_profiles" },
+  paths: { formPath: string; publicPath: string },
+) {
+  const picture = await pictureFrom(change, context);
+  if ("reply" in picture) return replyWith(picture.reply, 400);
+  const supabase = context.get(supabaseContext);
+  const url = picture.path ? supabase.storage.from("artwork").getPublicUrl(picture.path).data.publicUrl : null;
+  const { error } = await supabase.from(change.table).update({ profile_image_url: url }).eq("id", change.userId);
+  if (error) {
+    console.error("saving the profile picture failed", error);
+    return replyWith(refusal(databaseErrorMessage(error)).reply, 500);
+  }
+  forgetCachedPage(request, context, paths.publicPath);
+  if (change.intent === "use-picture") return replyWith({ fieldErrors: {}, formError: null, values: {}, notice: pictureSaved }, 200);
+  throw redirect(paths.formPath, 303);
+}
+
+async function pictureFrom(
+  { intent, formData, userId }: { intent: PictureIntent; formData: FormData; userId: string },
+  context: Context,
+): Promise<{ path: string | null } | { reply: FormReply }> {
+  if (intent === "remove-picture") return { path: null };
+  if (intent === "use-picture") {
+    const submission = parseForm(ProfilePictureSchema, formData);
+    if (!submission.success) return refusal("Please choose an image");
+    const { path } = submission.value;
+    const expected = expectedUpload(userId, "artwork", path);
+    if (!expected) return refusal(storageErrorMessage({ status: 403 }));
+    const bytes = await (await storedFirstBytes(context))("artwork", path);
+    if (!bytes) return refusal("Please wait for the upload to complete");
+    return bytesAre(bytes, expected) ? { path } : refusal(storageErrorMessage({ status: 415 }));
+  }
+  const file = formData.get("picture");
+  if (!(file instanceof File) || file.size === 0) return refusal("Please choose an image");
+  const { type, problem } = await judgeImage(file);
+  if (!type) return refusal(problem);
+  const path = storagePath(userId, type.extension);
+  const { error } = await context
+    .get(supabaseContext)
+    .storage.from("artwork")
+    .upload(path, file, { contentType: type.mime, cacheControl: "3600", upsert: false });
+  if (error) {
+    console.error("uploading a profile picture failed", error);
+    return refusal(storageErrorMessage(error));
+  }
+  return { path };
+}

@@ -1,0 +1,40 @@
+import { redirect } from "react-router";
+import { notFound } from "~/lib/backend.server";
+import { isUuid, trackPath } from "~/lib/catalog";
+import { databaseErrorMessage } from "~/lib/errors";
+import { formError, parseForm, replyWith } from "~/lib/forms";
+import { requireUser } from "~/lib/guards.server";
+import { uncached } from "~/lib/http-cache";
+import { LikeSchema } from "~/lib/schemas/fan";
+import { supabaseContext } from "~/lib/session.server";
+import type { Route } from "./+types/like";
+
+/**
+ * Like or unlike a track, as the signed-in user (row-level security: their own likes, of a track they can
+ * see). Without JavaScript the browser comes back to the track (Post/Redirect/Get); with it the form also
+ * sends `fetcher` and reads the reply in place. A visitor is sent to log in and brought back.
+ */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  if (!isUuid(params.id)) throw notFound("Track not found");
+  const backTo = trackPath(params.id);
+  const user = requireUser(request, context, backTo);
+  const formData = await request.formData();
+  const inPlace = formData.has("fetcher");
+  const submission = parseForm(LikeSchema, formData);
+  if (!submission.success) return replyWith(formError(submission.reply.fieldErrors.intent ?? "Choose like or unlike"), 400);
+
+  const likes = context.get(supabaseContext).from("likes");
+  const { error } =
+    submission.value.intent === "like"
+      ? await likes.insert({ track_id: params.id })
+      : await likes.delete().eq("track_id", params.id).eq("user_id", user.id);
+  // Liking twice (a double submit, two tabs) already has the outcome asked for.
+  if (error && error.code !== "23505") {
+    // 42501: no such track for this user (row-level security); 23503: no such track at all.
+    if (error.code === "42501" || error.code === "23503") throw notFound("Track not found");
+    console.error("Like change failed", error);
+    return replyWith(formError(databaseErrorMessage(error)), 400);
+  }
+  if (!inPlace) throw redirect(backTo, { status: 303, headers: uncached });
+  return replyWith({ fieldErrors: {}, formError: null, values: {} }, 200);
+}

@@ -1,0 +1,90 @@
+import { Form } from "react-router";
+import { DashboardHeader } from "~/components/layout/dashboard-header";
+import { FormAlert, SubmitButton } from "~/components/form-controls";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { Card } from "~/components/ui/card";
+import { Field, SelectField } from "~/components/ui/field";
+import { readOrThrow } from "~/lib/backend.server";
+import { currencies } from "~/lib/constants";
+import { databaseErrorMessage } from "~/lib/errors";
+import { formError, formFields, parseForm, replyWith } from "~/lib/forms";
+import { requireFan } from "~/lib/guards.server";
+import { pageMeta } from "~/lib/meta";
+import { FanPaymentsSchema } from "~/lib/schemas/fan";
+import { FanPayoutSchema } from "~/lib/schemas/fan-data";
+import { supabaseContext } from "~/lib/session.server";
+import type { Route } from "./+types/payments";
+
+export const meta = () => pageMeta("Payment Settings", "Your PayPal email and preferred currency.");
+
+const paymentsPath = "/dashboard/fan/payments";
+
+/** The fan's own payout row: only they read or write it (row-level security on the owner-only table). */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const fan = requireFan(request, context);
+  const payout = readOrThrow(
+    await context.get(supabaseContext).from("fan_payout_settings").select("payment_settings").eq("fan_id", fan.id).maybeSingle(),
+    { what: "payment settings", schema: FanPayoutSchema, notFound: "Payment settings not found" },
+  );
+  return { settings: payout.payment_settings };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const fan = requireFan(request, context);
+  const submission = parseForm(FanPaymentsSchema, await request.formData());
+  if (!submission.success) return replyWith(submission.reply, 400);
+  const { error } = await context
+    .get(supabaseContext)
+    .from("fan_payout_settings")
+    .update({ payment_settings: { paypal_email: submission.value.paypalEmail, default_currency: submission.value.currency } })
+    .eq("fan_id", fan.id);
+  if (error) {
+    console.error("saving the fan's payment settings failed", error);
+    return replyWith(formError(databaseErrorMessage(error), submission.values), 500);
+  }
+  return replyWith({ fieldErrors: {}, formError: null, values: submission.values, notice: "Payment settings saved" }, 200);
+}
+
+export default function FanPaymentSettings({ loaderData, actionData }: Route.ComponentProps) {
+  const { settings } = loaderData;
+  const form = formFields(actionData);
+  // After a save, what was sent; otherwise what is stored.
+  const value = (name: string, stored: string) => (actionData !== undefined ? form.text(name) : stored);
+  return (
+    <>
+      <DashboardHeader title="Payment Settings" kicker="Your music" dashboard="/dashboard/fan">
+        How you pay, and the currency you see prices in.
+      </DashboardHeader>
+      <Card className="max-w-xl">
+        <Form method="post" action={paymentsPath} noValidate className="grid gap-5">
+          <FormAlert>{form.formError}</FormAlert>
+          <FormAlert tone="success">{form.notice}</FormAlert>
+          <Field
+            label="PayPal email"
+            name="paypalEmail"
+            type="email"
+            autoComplete="email"
+            defaultValue={value("paypalEmail", settings.paypal_email ?? "")}
+            error={form.error("paypalEmail")}
+          />
+          <SelectField
+            label="Preferred currency"
+            name="currency"
+            options={currencies}
+            defaultValue={value("currency", settings.default_currency)}
+            error={form.error("currency")}
+          />
+          <div className="max-w-xs">
+            <SubmitButton action={paymentsPath} pendingLabel="Saving...">
+              Save payment settings
+            </SubmitButton>
+          </div>
+        </Form>
+      </Card>
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,127 @@
+import { Form, redirect } from "react-router";
+import { ProfilePictureForm } from "~/components/account/profile-picture-form";
+import { BioField } from "~/components/fan/bio-field";
+import { DashboardHeader } from "~/components/layout/dashboard-header";
+import { FormAlert, GenrePicker, SubmitButton } from "~/components/form-controls";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { LinkButton } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { Field } from "~/components/ui/field";
+import { readOrThrow } from "~/lib/backend.server";
+import { genres } from "~/lib/constants";
+import { forgetCachedPage } from "~/lib/edge-cache.server";
+import { databaseErrorMessage } from "~/lib/errors";
+import { formError, formFields, parseForm, replyWith } from "~/lib/forms";
+import { requireFan } from "~/lib/guards.server";
+import { pageMeta } from "~/lib/meta";
+import { FanProfileSchema } from "~/lib/schemas/fan";
+import { FanProfileRowSchema } from "~/lib/schemas/fan-data";
+import { supabaseContext } from "~/lib/session.server";
+import { isPictureIntent, profilePictureAction } from "../account/profile-picture.server";
+import type { Route } from "./+types/profile";
+
+export const meta = () => pageMeta("Edit Profile", "Your picture, username, bio and favourite genres.");
+
+const profilePath = "/dashboard/fan/profile";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const fan = requireFan(request, context);
+  const profile = readOrThrow(
+    await context
+      .get(supabaseContext)
+      .from("fan_profiles")
+      .select("username, bio, profile_image_url, favorite_genres")
+      .eq("id", fan.id)
+      .maybeSingle(),
+    { what: "fan profile", schema: FanProfileRowSchema, notFound: "Fan not found" },
+  );
+  return { fanId: fan.id, profile };
+}
+
+/** Save goes back to the dashboard (spec); the picture has its own form (see profile-picture.server). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const fan = requireFan(request, context);
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "save");
+  if (isPictureIntent(intent)) {
+    return profilePictureAction(
+      request,
+      context,
+      { intent, formData, userId: fan.id, table: "fan_profiles" },
+      {
+        formPath: profilePath,
+        publicPath: `/fan/${fan.id}`,
+      },
+    );
+  }
+  const submission = parseForm(FanProfileSchema, formData, { arrays: ["favoriteGenres"] });
+  if (!submission.success) return replyWith(submission.reply, 400);
+  const { username, bio, favoriteGenres } = submission.value;
+  const { error } = await context
+    .get(supabaseContext)
+    .from("fan_profiles")
+    .update({ username, bio, favorite_genres: favoriteGenres })
+    .eq("id", fan.id);
+  if (error) {
+    console.error("saving the fan profile failed", error);
+    return replyWith(formError(databaseErrorMessage(error), submission.values), 500);
+  }
+  forgetCachedPage(request, context, `/fan/${fan.id}`);
+  throw redirect("/dashboard/fan", 303);
+}
+
+export default function FanEditProfile({ loaderData, actionData }: Route.ComponentProps) {
+  const { fanId, profile } = loaderData;
+  const form = formFields(actionData);
+  // A reply about the picture leaves the details as stored; a refused save shows what was typed.
+  const edited = actionData !== undefined && actionData.fieldErrors.picture === undefined;
+  return (
+    <>
+      <DashboardHeader
+        title="Edit Profile"
+        kicker="Your music"
+        dashboard="/dashboard/fan"
+        actions={
+          <LinkButton to={`/fan/${fanId}`} variant="secondary">
+            View your public page
+          </LinkButton>
+        }
+      >
+        What other fans and artists see on your page.
+      </DashboardHeader>
+      <div className="grid max-w-2xl gap-6">
+        <ProfilePictureForm userId={fanId} name={profile.username} url={profile.profile_image_url} reply={actionData} path={profilePath} />
+        <Card>
+          <Form method="post" action={profilePath} noValidate className="grid gap-5">
+            <FormAlert>{form.formError}</FormAlert>
+            <Field
+              label="Username"
+              name="username"
+              required
+              maxLength={50}
+              autoComplete="username"
+              defaultValue={edited ? form.text("username") : profile.username}
+              error={form.error("username")}
+            />
+            <BioField defaultValue={edited ? form.text("bio") : (profile.bio ?? "")} error={form.error("bio")} maxLength={2000} />
+            <GenrePicker
+              name="favoriteGenres"
+              legend="Favorite genres"
+              options={genres}
+              selected={edited ? form.list("favoriteGenres") : profile.favorite_genres}
+            />
+            <div className="max-w-xs">
+              <SubmitButton action={profilePath} pendingLabel="Saving...">
+                Save profile
+              </SubmitButton>
+            </div>
+          </Form>
+        </Card>
+      </div>
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,120 @@
+// A new fan's own space in the browser: follow an artist and find them under Following, play a track and
+// find it in Recently Played, like and unlike a track and see Liked Songs follow, and edit the profile
+// with a picture, an emoji and a genre; with JavaScript, and the forms without it. axe on every page.
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import type { Browser } from "playwright-core";
+import { tinyPng } from "../support/media.ts";
+import { demoTrackPath, expectNoAxeViolations, hydrated, launchBrowser, newPage, signUpAsFan } from "./support/browser.ts";
+
+let browser: Browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const maraVale = "/artist/a1000000-0000-4000-8000-000000000002";
+const picture = { name: "me.png", mimeType: "image/png", buffer: Buffer.from(tinyPng) };
+
+test("a new fan follows an artist, plays a track, likes one, and finds each in their space", async () => {
+  const { page, close } = await newPage(browser);
+  await signUpAsFan(page, `listener${Date.now().toString(36)}`);
+  await page.getByRole("heading", { level: 1, name: "Your Music" }).waitFor();
+  await hydrated(page);
+  await page.getByText("Your library is empty").waitFor();
+  await expectNoAxeViolations(page);
+
+  await page.goto(maraVale);
+  await hydrated(page);
+  await page.getByRole("button", { name: "Follow Mara Vale" }).click();
+  await page.getByRole("button", { name: /^Following Mara Vale/ }).and(page.locator(":enabled")).waitFor();
+  await page.goto("/dashboard/fan");
+  await page.getByRole("link", { name: /Following 1/ }).click();
+  await page.getByRole("heading", { level: 1, name: "Following" }).waitFor();
+  await page.getByRole("list", { name: "Artists you follow" }).getByRole("link", { name: "Mara Vale" }).waitFor();
+  await expectNoAxeViolations(page);
+
+  // Play: the player records it when playback starts.
+  await page.goto(demoTrackPath("Bicycle Bell"));
+  await hydrated(page);
+  await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>("button[aria-label='Play Bicycle Bell']")?.disabled);
+  const recorded = page.waitForResponse((response) => response.url().endsWith("/play") && response.status() === 204);
+  await page.getByRole("button", { name: "Play Bicycle Bell" }).click();
+  await recorded;
+  await page.getByRole("button", { name: "Pause Bicycle Bell" }).click();
+
+  // Like, from the same page: a toggle button whose pressed state follows.
+  const like = page.getByRole("button", { name: "Like Bicycle Bell" });
+  assert.equal(await like.getAttribute("aria-pressed"), "false");
+  await like.click();
+  await page.waitForFunction(() => document.querySelector("button[aria-label='Like Bicycle Bell']")?.getAttribute("aria-pressed") === "true");
+  await page.reload();
+  assert.equal(await page.getByRole("button", { name: "Like Bicycle Bell" }).getAttribute("aria-pressed"), "true");
+
+  await page.getByRole("link", { name: "Recently Played" }).first().click();
+  await page.getByRole("heading", { level: 1, name: "Recently Played" }).waitFor();
+  await page.getByRole("list", { name: "Recently played tracks" }).getByRole("link", { name: "Bicycle Bell" }).waitFor();
+  await expectNoAxeViolations(page);
+
+  await page.getByRole("link", { name: "Liked Songs" }).first().click();
+  await page.getByRole("heading", { level: 1, name: "Liked Songs" }).waitFor();
+  await page.getByRole("list", { name: "Liked songs" }).getByRole("link", { name: "Bicycle Bell" }).click();
+  await hydrated(page);
+  await page.getByRole("button", { name: "Like Bicycle Bell" }).click();
+  await page.waitForFunction(() => document.querySelector("button[aria-label='Like Bicycle Bell']")?.getAttribute("aria-pressed") === "false");
+  await page.goto("/liked");
+  await page.getByText("No liked songs yet").waitFor();
+  await close();
+});
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+
+  describe(`the fan's Edit Profile ${mode}`, () => {
+    test("a fan sets a picture, writes a bio with an emoji, picks a genre, and sees it on their public page", async () => {
+      const username = `profile${javaScriptEnabled ? "js" : "plain"}${Date.now().toString(36)}`;
+      const { page, close } = await newPage(browser, { javaScriptEnabled });
+      await signUpAsFan(page, username);
+      await page.getByRole("link", { name: "Edit Profile" }).click();
+      await page.getByRole("heading", { level: 1, name: "Edit Profile" }).waitFor();
+
+      await page.getByLabel("Choose a picture").setInputFiles(picture);
+      if (javaScriptEnabled) {
+        await hydrated(page);
+        await page.getByRole("status").filter({ hasText: "Profile picture saved" }).waitFor();
+      } else {
+        await page.getByRole("button", { name: "Upload picture" }).click();
+      }
+      await page.getByRole("img", { name: "Your profile picture" }).waitFor();
+
+      await page.getByLabel("Bio").fill("Late-night radio ");
+      if (javaScriptEnabled) {
+        await expectNoAxeViolations(page);
+        // The picker loads when opened, takes the keyboard in its search box, and puts the emoji at the cursor.
+        await page.getByRole("button", { name: "Add emoji" }).click();
+        const picker = page.getByRole("dialog", { name: "Choose an emoji" });
+        await picker.getByRole("searchbox").waitFor();
+        await page.keyboard.type("headphone");
+        await picker.getByRole("option", { name: /headphone/i }).first().click();
+        assert.equal(await page.getByLabel("Bio").inputValue(), "Late-night radio 🎧");
+        await expectNoAxeViolations(page);
+      } else {
+        await page.getByLabel("Bio").fill("Late-night radio 🎧");
+      }
+      await page.getByText("Jazz", { exact: true }).click();
+      await page.getByRole("button", { name: "Save profile" }).click();
+      await page.waitForURL("**/dashboard/fan");
+
+      await page.getByRole("link", { name: "Edit Profile" }).click();
+      await page.getByRole("link", { name: "View your public page" }).click();
+      await page.getByRole("heading", { level: 1, name: username }).waitFor();
+      await page.getByText("Late-night radio 🎧").waitFor();
+      await page.getByRole("main").getByText("Jazz", { exact: true }).waitFor();
+      const src = await page.getByRole("img", { name: username }).first().getAttribute("src");
+      assert.match(src ?? "", /\/storage\/v1\/object\/public\/artwork\//);
+      await close();
+    });
+  });
+}
