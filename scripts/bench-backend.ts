@@ -16,7 +16,7 @@ import { availableParallelism } from "node:os";
 import pg from "pg";
 import { encodeWav } from "../supabase/local/media/audio.ts";
 import { startLocalStack, type LocalStack } from "../supabase/local/server.ts";
-import { seedAnalyticsScale } from "./lib/bench-analytics.ts";
+import { seedAnalyticsScale, seedFanScale } from "./lib/bench-analytics.ts";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "./lib/postgres.ts";
 
 // `npm run bench:backend -- --analytics`: the analytics scale figures alone.
@@ -125,6 +125,7 @@ async function main(): Promise<void> {
     });
     if (!analyticsOnly) rows.push(...(await benchStack("PostgreSQL 15", local, generator)));
     analyticsRows = await benchAnalytics(local, generator);
+    rows.push(...(await benchFanLists(local, generator)));
   } catch (error) {
     console.error(error);
     exitCode = 1;
@@ -154,6 +155,8 @@ async function benchBaseline(generator: ChildProcess): Promise<Row> {
 
 type Load = { warmup: { requests: number; ms: number }; measured: { requests: number; ms: number }; concurrency: number };
 const throughput: Load = { warmup, measured, concurrency };
+/** Latency as one person waits for it: one request at a time. */
+const oneAtATime: Load = { warmup: { requests: 5, ms: 10_000 }, measured: { requests: 40, ms: 20_000 }, concurrency: 1 };
 
 async function measure(generator: ChildProcess, backend: string, scenario: string, request: RequestSpec, load = throughput): Promise<Row> {
   await job(generator, { request, ...load.warmup, concurrency: load.concurrency });
@@ -279,7 +282,6 @@ async function benchAnalytics(local: LocalStack, generator: ChildProcess): Promi
     body: JSON.stringify({ period }),
     expect: 200,
   });
-  const oneAtATime: Load = { warmup: { requests: 5, ms: 10_000 }, measured: { requests: 40, ms: 20_000 }, concurrency: 1 };
   const latency = (scenario: string, request: RequestSpec) => measure(generator, "PostgreSQL 15", scenario, request, oneAtATime);
   const rows: AnalyticsRow[] = [];
   for (const period of analyticsPeriods) {
@@ -289,6 +291,57 @@ async function benchAnalytics(local: LocalStack, generator: ChildProcess): Promi
       small: await latency(`analytics ${period}, ${small.label}`, call(small.token, period)),
     });
   }
+  return rows;
+}
+
+/** The fan space's reads, as the fan's pages send them, for a fan with 10,000 plays and 1,000 purchases. */
+async function benchFanLists(local: LocalStack, generator: ChildProcess): Promise<Row[]> {
+  const fan = await seedFanScale(local.stack.db, local.stack.config.jwtSecret);
+  const headers = { apikey: local.anonKey, authorization: `Bearer ${fan.token}` };
+  const track = "track:tracks(id,title,artwork_url,artwork_small_url,artist:artist_profiles(id,artist_name))";
+  const since = new Date(Date.now() - 30 * 86_400_000).toISOString();
+  const reads: [string, RequestSpec][] = [
+    [
+      "fan_dashboard() (counts, library, recommendations)",
+      {
+        method: "POST",
+        url: `${local.url}/rest/v1/rpc/fan_dashboard`,
+        headers: { ...headers, "content-type": "application/json" },
+        body: "{}",
+        expect: 200,
+      },
+    ],
+    [
+      "Purchased: newest 50 with the count",
+      {
+        method: "GET",
+        url: `${local.url}/rest/v1/purchases?select=id,amount,created_at,${track}&user_id=eq.${fan.id}&order=created_at.desc&limit=50`,
+        headers: { ...headers, prefer: "count=exact" },
+        expect: 200,
+      },
+    ],
+    [
+      "Recently Played: last 30 days, newest 30",
+      {
+        method: "GET",
+        url: `${local.url}/rest/v1/analytics_events?select=id,created_at,${track}&user_id=eq.${fan.id}&type=eq.play&created_at=gte.${since}&order=created_at.desc&limit=30`,
+        headers,
+        expect: 200,
+      },
+    ],
+    [
+      "Liked Songs: newest 50 with the count",
+      {
+        method: "GET",
+        url: `${local.url}/rest/v1/likes?select=created_at,${track}&user_id=eq.${fan.id}&order=created_at.desc&limit=50`,
+        headers: { ...headers, prefer: "count=exact" },
+        expect: 200,
+      },
+    ],
+  ];
+  const rows: Row[] = [];
+  for (const [scenario, request] of reads)
+    rows.push(await measure(generator, "PostgreSQL 15", `fan with 10k plays: ${scenario}`, request, oneAtATime));
   return rows;
 }
 

@@ -50,6 +50,19 @@ const studioPages = [
   "/dashboard/artist/settings",
 ];
 const demoArtistAccount = { email: "artist@example.com", password: "artist-demo-pass" };
+/** The fan space's pages, measured signed in as the demo fan. */
+const fanPages = [
+  "/dashboard/fan",
+  "/dashboard/fan/purchased",
+  "/dashboard/fan/following",
+  "/dashboard/fan/recent",
+  "/dashboard/fan/payments",
+  "/dashboard/fan/profile",
+  "/dashboard/fan/settings",
+  "/liked",
+  "/playlists",
+];
+const demoFanAccount = { email: "fan@example.com", password: "fan-demo-pass" };
 
 /** Signs in through the login form and returns the session cookies as a Cookie header. */
 async function signedInCookie(appUrl: string, { email, password }: { email: string; password: string }): Promise<string> {
@@ -252,16 +265,21 @@ export async function measureLighthouse(
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-/** The studio's pages, signed in as the demo artist: their JavaScript and backend round trips (session check included). */
-async function printStudio(appUrl: string, cookie: string) {
-  const javaScript = await measureRouteJavaScript(appUrl, studioPages, { Cookie: cookie });
-  const roundTrips = await measureRoundTrips(appUrl, studioPages, { Cookie: cookie });
-  console.log(`\nThe artist studio (signed in as the demo artist): JS gz all / framework / page (≤ ${targets.pageJsKb} KB)\n`);
+/** Signed-in pages: their JavaScript and backend round trips (session check included). */
+async function printSignedInPages(appUrl: string, title: string, pages: string[], cookie: string) {
+  const javaScript = await measureRouteJavaScript(appUrl, pages, { Cookie: cookie });
+  const roundTrips = await measureRoundTrips(appUrl, pages, { Cookie: cookie });
+  console.log(`\n${title}: JS gz all / framework / page (≤ ${targets.pageJsKb} KB)\n`);
   console.log("| page | round trips | JS gz: all / framework / page |\n|---|---|---|");
-  for (const path of studioPages) {
+  for (const path of pages) {
     const js = javaScript[path]!;
     console.log(`| \`${path}\` | ${roundTrips[path]} | ${kb(js.total)} / ${kb(js.framework)} / ${kb(js.total - js.framework)} |`);
   }
+}
+
+async function printStudioAndFanSpace(appUrl: string, artistCookie: string) {
+  await printSignedInPages(appUrl, "The artist studio (signed in as the demo artist)", studioPages, artistCookie);
+  await printSignedInPages(appUrl, "The fan space (signed in as the demo fan)", fanPages, await signedInCookie(appUrl, demoFanAccount));
 }
 
 async function main() {
@@ -277,7 +295,7 @@ async function main() {
       return;
     }
     if (process.argv.includes("--studio")) {
-      await printStudio(appUrl, artistCookie);
+      await printStudioAndFanSpace(appUrl, artistCookie);
       printLiveFeed(await measureLiveFeed(marketplace));
       return;
     }
@@ -323,7 +341,7 @@ async function main() {
     console.log(
       `\nTargets: SSR p50 ≤ ${targets.ssrToStaticRatio}× the static asset; JS ≤ ${targets.routeJsKb} KB gz per route in all, of which the page's own ≤ ${targets.pageJsKb} KB; Lighthouse performance ≥ ${targets.lighthousePerformance}, accessibility ${targets.lighthouseAccessibility}.`,
     );
-    await printStudio(appUrl, artistCookie);
+    await printStudioAndFanSpace(appUrl, artistCookie);
     printUploads(uploads);
     printPlayback(playback);
     printPlayback(playbackOnMobile, mobileNetwork);

@@ -77,3 +77,35 @@ export async function seedAnalyticsScale(db: Db, jwtSecret: string): Promise<{ b
   await db.query("analyze");
   return { big: { ...big, label: "1M plays, 100k sales" }, small: { ...small, label: "100 events" } };
 }
+
+/**
+ * A fan with 10,000 plays (a third in the last 30 days), 1,000 purchases and 500 likes, among the artists
+ * above: what the fan space's lists must stay fast for.
+ */
+export async function seedFanScale(db: Db, jwtSecret: string): Promise<{ id: string; token: string }> {
+  const {
+    id,
+    claims: { session_id: _session, ...claims },
+  } = await createUser(db, { role: "fan", username: "bench_listener", favorite_genres: ["Rock"] });
+  const tracks = `(select array_agg(id) as ids from (select id from public.tracks where title like 'Track %' order by id limit 2000) t) t`;
+  await db.query(
+    `insert into public.analytics_events (type, track_id, artist_id, user_id, created_at)
+     select 'play', tr.id, tr.artist_id, $1, now() - ((n::bigint * 7919) % (90 * 86400)) * interval '1 second'
+     from ${tracks}, generate_series(1, 10000) n
+     join public.tracks tr on tr.id = t.ids[1 + (n * 13) % cardinality(t.ids)]`,
+    [id],
+  );
+  await db.query(
+    `insert into public.purchases (amount, track_id, user_id, created_at)
+     select 1.29, t.ids[1 + (n * 17) % cardinality(t.ids)], $1, now() - n * interval '1 hour'
+     from ${tracks}, generate_series(1, 1000) n`,
+    [id],
+  );
+  await db.query(
+    `insert into public.likes (user_id, track_id, created_at)
+     select $1, t.ids[n], now() - n * interval '1 hour' from ${tracks}, generate_series(1, 500) n`,
+    [id],
+  );
+  await db.query("analyze");
+  return { id, token: signJwt(claims, jwtSecret) };
+}

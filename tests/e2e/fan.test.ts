@@ -29,7 +29,10 @@ test("a new fan follows an artist, plays a track, likes one, and finds each in t
   await page.goto(maraVale);
   await hydrated(page);
   await page.getByRole("button", { name: "Follow Mara Vale" }).click();
-  await page.getByRole("button", { name: /^Following Mara Vale/ }).and(page.locator(":enabled")).waitFor();
+  await page
+    .getByRole("button", { name: /^Following Mara Vale/ })
+    .and(page.locator(":enabled"))
+    .waitFor();
   await page.goto("/dashboard/fan");
   await page.getByRole("link", { name: /Following 1/ }).click();
   await page.getByRole("heading", { level: 1, name: "Following" }).waitFor();
@@ -49,7 +52,9 @@ test("a new fan follows an artist, plays a track, likes one, and finds each in t
   const like = page.getByRole("button", { name: "Like Bicycle Bell" });
   assert.equal(await like.getAttribute("aria-pressed"), "false");
   await like.click();
-  await page.waitForFunction(() => document.querySelector("button[aria-label='Like Bicycle Bell']")?.getAttribute("aria-pressed") === "true");
+  await page.waitForFunction(
+    () => document.querySelector("button[aria-label='Like Bicycle Bell']")?.getAttribute("aria-pressed") === "true",
+  );
   await page.reload();
   assert.equal(await page.getByRole("button", { name: "Like Bicycle Bell" }).getAttribute("aria-pressed"), "true");
 
@@ -63,7 +68,9 @@ test("a new fan follows an artist, plays a track, likes one, and finds each in t
   await page.getByRole("list", { name: "Liked songs" }).getByRole("link", { name: "Bicycle Bell" }).click();
   await hydrated(page);
   await page.getByRole("button", { name: "Like Bicycle Bell" }).click();
-  await page.waitForFunction(() => document.querySelector("button[aria-label='Like Bicycle Bell']")?.getAttribute("aria-pressed") === "false");
+  await page.waitForFunction(
+    () => document.querySelector("button[aria-label='Like Bicycle Bell']")?.getAttribute("aria-pressed") === "false",
+  );
   await page.goto("/liked");
   await page.getByText("No liked songs yet").waitFor();
   await close();
@@ -97,7 +104,10 @@ for (const javaScriptEnabled of [true, false]) {
         const picker = page.getByRole("dialog", { name: "Choose an emoji" });
         await picker.getByRole("searchbox").waitFor();
         await page.keyboard.type("headphone");
-        await picker.getByRole("option", { name: /headphone/i }).first().click();
+        await picker
+          .getByRole("option", { name: /headphone/i })
+          .first()
+          .click();
         assert.equal(await page.getByLabel("Bio").inputValue(), "Late-night radio 🎧");
         await expectNoAxeViolations(page);
       } else {
