@@ -19,10 +19,10 @@ export default [
   route("artist/:id/follow", "routes/catalog/follow.ts"),
   // Resource route: the track page's Like button posts here.
   route("track/:id/like", "routes/catalog/like.ts"),
-  // Resource route: the upload form's resumable uploads (TUS), passed on to Storage.
-  route("dashboard/artist/upload/resumable/:uploadId?", "routes/studio/resumable-upload.ts"),
-  // Resource route: the upload form removes a file it stored ahead of publishing.
-  route("dashboard/artist/upload/discard", "routes/studio/discard-upload.ts"),
+  // Resource route: resumable uploads (TUS) of the upload form and the profile pictures, passed on to Storage.
+  route("uploads/resumable/:uploadId?", "routes/account/resumable-upload.ts"),
+  // Resource route: a form removes a file it stored ahead of saving.
+  route("uploads/discard", "routes/account/discard-upload.ts"),
   layout("routes/_layout.tsx", [
     index("routes/catalog/home.tsx"),
     route("about", "routes/site/about.tsx"),

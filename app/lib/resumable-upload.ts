@@ -6,7 +6,7 @@ import { connectionLost, type UploadBucket } from "./media-files";
 // never with the page) against the Worker's route, which passes them on to Storage. The session cookie
 // goes with each request; no token is ever handed to the page.
 
-const endpoint = "/dashboard/artist/upload/resumable";
+const endpoint = "/uploads/resumable";
 /** Supabase's resumable uploads take 6 MB chunks; a dropped connection costs at most one. */
 const chunkSize = 6 * 1024 * 1024;
 

@@ -113,7 +113,7 @@ export async function measureUploads(
   };
   // The Worker's route takes only paths the form makes: `{id}/{13-digit time}-{8 hex}.{ext}`.
   const formPath = () => `${artistId}/${Date.now()}-${crypto.randomUUID().slice(0, 8)}.wav`;
-  const viaWorker = { endpoint: `${appUrl}/dashboard/artist/upload/resumable`, headers: { Cookie: account.cookie } };
+  const viaWorker = { endpoint: `${appUrl}/uploads/resumable`, headers: { Cookie: account.cookie } };
 
   const plainMs = await timed(async () => {
     const response = await fetch(`${supabaseUrl}/storage/v1/object/tracks/${pathOf("plain")}`, {
@@ -129,7 +129,7 @@ export async function measureUploads(
   const objectName = formPath();
   const relay = await cuttingRelay(new URL(appUrl), file.length / 2);
   try {
-    const viaRelay = { ...viaWorker, endpoint: `${relay.url}/dashboard/artist/upload/resumable` };
+    const viaRelay = { ...viaWorker, endpoint: `${relay.url}/uploads/resumable` };
     const uploadUrl = await resumable(file, { ...viaRelay, objectName }, { failing: true });
     const sentBeforeCut = relay.forwarded();
     const state = await fetch(uploadUrl, { method: "HEAD", headers: { ...viaWorker.headers, "Tus-Resumable": "1.0.0" } });

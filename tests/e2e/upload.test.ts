@@ -126,7 +126,7 @@ describe("uploading an album with JavaScript", () => {
     let releaseResume = () => {};
     const resumeHeld = new Promise<void>((resolve) => (releaseResume = resolve));
     let laterChunks = 0;
-    await page.route("**/dashboard/artist/upload/resumable/*", async (route) => {
+    await page.route("**/uploads/resumable/*", async (route) => {
       const request = route.request();
       if (request.method() === "PATCH" && request.headers()["upload-offset"] !== "0") {
         laterChunks += 1;

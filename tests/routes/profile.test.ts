@@ -192,6 +192,14 @@ describe("Edit Profile", () => {
     expect(used.response.status).toBe(200);
     const { data } = await serviceClient.from("artist_profiles").select("profile_image_url").eq("id", artistId).single();
     expect(data?.profile_image_url).toContain(real);
+
+    // Taking the file out of the upload list again never removes the picture in use.
+    const discard = new FormData();
+    discard.set("bucket", "artwork");
+    discard.set("path", real);
+    const kept = await artist.postMultipart("/uploads/discard", discard);
+    expect(kept.response.status).toBe(409);
+    expect(kept.html).toContain("This file is your profile picture");
   });
 
   it("asks a visitor to log in and answers a fan 403; nobody edits another artist's profile", async () => {

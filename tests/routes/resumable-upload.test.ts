@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { tinyPng, toneWav } from "../support/media.ts";
 import { Visitor, appUrl, newArtist, serviceClient, signedIn, text } from "./support.ts";
 
-const endpoint = new URL("/dashboard/artist/upload/resumable", appUrl).toString();
+const endpoint = new URL("/uploads/resumable", appUrl).toString();
 const chunkSize = 16 * 1024;
 const wav = toneWav(6); // about 96 KB: six chunks
 
@@ -69,7 +69,7 @@ describe("resumable uploads through the Worker", () => {
   it("stores an artist's track chunk by chunk in their folder, with its type and an hour's cache", async () => {
     const path = storagePath(artist.id, "wav");
     const { done, offsets } = upload(artist.visitor, wav, path);
-    expect(await done).toMatch(/\/dashboard\/artist\/upload\/resumable\/[\w-]+$/);
+    expect(await done).toMatch(/\/uploads\/resumable\/[\w-]+$/);
     expect(offsets[0]).toBe(0);
     expect(offsets.length).toBe(Math.ceil(wav.length / chunkSize));
     expect(await stored("tracks", path)).toEqual(wav);
@@ -117,6 +117,18 @@ describe("resumable uploads through the Worker", () => {
       message: "Unauthorized - please log in again",
     });
     expect(await stored("tracks", theirs)).toBeNull();
+  });
+
+  it("takes a fan's profile picture into their own folder, but never audio", async () => {
+    const fan = await signedIn("fan@example.com", "fan-demo-pass");
+    const riley = "f0000000-0000-4000-8000-000000000001";
+    const picture = storagePath(riley, "png");
+    await upload(fan, tinyPng, picture, { bucket: "artwork", contentType: "image/png" }).done;
+    expect(await stored("artwork", picture)).not.toBeNull();
+    const audio = storagePath(riley, "wav");
+    expect((await refusal(upload(fan, wav, audio).done)).status).toBe(403);
+    expect(await stored("tracks", audio)).toBeNull();
+    await serviceClient.storage.from("artwork").remove([picture]);
   });
 
   it("holds the spec's limits: a path of its own making, the type its extension stands for, 50 MB", async () => {
@@ -250,12 +262,12 @@ describe("publishing what the form uploaded ahead (JavaScript)", () => {
       const body = new FormData();
       body.set("bucket", bucket);
       body.set("path", path);
-      return as.postMultipart("/dashboard/artist/upload/discard", body);
+      return as.postMultipart("/uploads/discard", body);
     };
     const path = await uploadedTrack();
     expect((await discard(otherArtist.visitor, "tracks", path)).response.status).toBe(400);
     const fan = await signedIn("fan@example.com", "fan-demo-pass");
-    expect((await discard(fan, "tracks", path)).response.status).toBe(403);
+    expect((await discard(fan, "tracks", path)).response.status).toBe(400);
     expect((await discard(new Visitor(), "tracks", path)).response.status).toBe(302);
     expect(await stored("tracks", path)).not.toBeNull();
     expect((await discard(artist.visitor, "tracks", path)).response.status).toBe(204);

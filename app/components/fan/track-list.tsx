@@ -14,10 +14,13 @@ export function TrackList({ items, label }: { items: TrackListItem[]; label: str
         <li key={key} className="flex items-center gap-4 p-3">
           <Artwork src={track.artwork_small_url ?? track.artwork_url} className="size-14 shrink-0 rounded-lg" />
           <div className="min-w-0 flex-1">
-            <Link to={trackPath(track.id)} className="block truncate font-semibold text-ink hover:text-accent hover:underline">
+            <Link to={trackPath(track.id)} className="block truncate leading-6 font-semibold text-ink hover:text-accent hover:underline">
               {track.title}
             </Link>
-            <Link to={artistPath(track.artist.id)} className="block truncate text-sm text-ink-muted hover:text-ink hover:underline">
+            <Link
+              to={artistPath(track.artist.id)}
+              className="block truncate text-sm leading-6 text-ink-muted hover:text-ink hover:underline"
+            >
               {track.artist.artist_name}
             </Link>
           </div>

@@ -48,7 +48,7 @@ function discardStored(bucket: UploadBucket, path: string) {
   const body = new FormData();
   body.set("bucket", bucket);
   body.set("path", path);
-  return fetch("/dashboard/artist/upload/discard", { method: "POST", body }).catch(() => undefined);
+  return fetch("/uploads/discard", { method: "POST", body }).catch(() => undefined);
 }
 
 /** The list of one picker's files and what can be done with them. */

@@ -1,29 +1,29 @@
 import { data } from "react-router";
 import { storageErrorMessage } from "~/lib/errors";
 import { parseForm } from "~/lib/forms";
-import { requireArtist } from "~/lib/guards.server";
+import { requireUser } from "~/lib/guards.server";
 import { expectedUpload } from "~/lib/media-files";
 import { DiscardUploadSchema } from "~/lib/schemas/studio";
 import { supabaseContext } from "~/lib/session.server";
 import type { Route } from "./+types/discard-upload";
 
 /**
- * Resource route: the upload form (with JavaScript) removes a file it stored ahead of publishing when the
- * artist takes it out again, so unpublished files do not pile up. Only a path of the form's own making in
- * the artist's folder, and never a file a published track or merch item still uses; Storage's policies
+ * Resource route: a form (with JavaScript) removes a file it stored ahead of saving when the user takes it
+ * out again, so unused files do not pile up. Only a path of the form's own making in the user's folder,
+ * and never a file a published track or merch item, or their profile, still uses; Storage's policies
  * decide again.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const artist = requireArtist(request, context);
+  const user = requireUser(request, context);
   const submission = parseForm(DiscardUploadSchema, await request.formData());
-  if (!submission.success || !expectedUpload(artist.id, submission.value.bucket, submission.value.path)) {
+  if (!submission.success || !expectedUpload(user.id, submission.value.bucket, submission.value.path)) {
     throw data(storageErrorMessage({ status: 400 }), { status: 400 });
   }
   const { bucket, path } = submission.value;
   const supabase = context.get(supabaseContext);
   const publicUrl = supabase.storage.from("artwork").getPublicUrl(path).data.publicUrl;
   const small = path.includes("/small/");
-  const [tracks, merch] = await Promise.all([
+  const [tracks, merch, profile] = await Promise.all([
     bucket === "tracks"
       ? supabase.from("tracks").select("id").eq("file_url", path).limit(1)
       : supabase
@@ -38,12 +38,21 @@ export async function action({ request, context }: Route.ActionArgs) {
           .eq(small ? "image_small_url" : "image_url", publicUrl)
           .limit(1)
       : { data: [], error: null },
+    bucket === "artwork"
+      ? supabase
+          .from(user.role === "artist" ? "artist_profiles" : "fan_profiles")
+          .select("id")
+          .eq("profile_image_url", publicUrl)
+          .limit(1)
+      : { data: [], error: null },
   ]);
-  if (tracks.error || merch.error) {
-    console.error("checking a file before discarding it failed", tracks.error ?? merch.error);
+  const failed = tracks.error ?? merch.error ?? profile.error;
+  if (failed) {
+    console.error("checking a file before discarding it failed", failed);
     throw data(storageErrorMessage({ status: 500 }), { status: 500 });
   }
   if ((tracks.data?.length ?? 0) + (merch.data?.length ?? 0) > 0) throw data("This file belongs to a published release", { status: 409 });
+  if ((profile.data?.length ?? 0) > 0) throw data("This file is your profile picture", { status: 409 });
   const { error } = await supabase.storage.from(bucket).remove([path]);
   if (error) {
     console.error("discarding an upload failed", error);

@@ -1,5 +1,6 @@
 import { storageErrorMessage } from "~/lib/errors";
 import { audioFiles, bytesAre, expectedUpload, imageFiles, sniffLength, type AudioType, type ImageType } from "~/lib/media-files";
+import type { SessionUser } from "~/lib/session-user";
 import { userContext } from "~/lib/session.server";
 import { storageRequester } from "~/lib/storage-request.server";
 import type { Route } from "./+types/resumable-upload";
@@ -15,7 +16,7 @@ import type { Route } from "./+types/resumable-upload";
 // Answers are TUS's own, with Storage's locations turned into ours and errors as the spec's messages.
 
 const resumablePath = "/upload/resumable";
-const ownPath = "/dashboard/artist/upload/resumable";
+const ownPath = "/uploads/resumable";
 /** tus-js-client's chunk is 6 MB (Supabase's required size); a first chunk is read whole to be judged. */
 const largestFirstChunk = 8 * 1024 * 1024;
 
@@ -32,14 +33,13 @@ export async function action(args: Route.ActionArgs) {
 async function resumable({ request, params, context }: Route.LoaderArgs | Route.ActionArgs): Promise<Response> {
   const user = context.get(userContext);
   if (!user) return refusal(401);
-  if (user.role !== "artist") return refusal(403);
   const storage = await storageRequester(context);
   if (!storage) return refusal(401);
   const upstream: Upstream = (path, method, headers = {}, body = null) =>
     storage(`${resumablePath}${path}`, { method, body, headers: { ...headers, "Tus-Resumable": "1.0.0" } });
 
   const uploadId = params.uploadId;
-  if (request.method === "POST" && !uploadId) return create(request, user.id, upstream);
+  if (request.method === "POST" && !uploadId) return create(request, user, upstream);
   if (!uploadId || !/^[\w-]+$/.test(uploadId)) return refusal(404);
   const path = `/${uploadId}`;
   if (request.method === "HEAD" || request.method === "GET") return answer(await upstream(path, "HEAD"));
@@ -67,12 +67,13 @@ async function resumable({ request, params, context }: Route.LoaderArgs | Route.
 
 type Upstream = (path: string, method: string, headers?: Record<string, string>, body?: BodyInit | null) => Promise<Response>;
 
-async function create(request: Request, userId: string, upstream: Upstream) {
+async function create(request: Request, user: SessionUser, upstream: Upstream) {
   const metadata = parseMetadata(request.headers.get("Upload-Metadata"));
   const bucket = metadata.bucketName ?? "";
   const objectName = metadata.objectName ?? "";
-  const expected = expectedUpload(userId, bucket, objectName);
-  if (!expected) return refusal(403);
+  const expected = expectedUpload(user.id, bucket, objectName);
+  // Audio is for artists (Storage's policies say so too); pictures are for everyone signed in.
+  if (!expected || (bucket === "tracks" && user.role !== "artist")) return refusal(403);
   if (metadata.contentType !== expected.mime) return refusal(415);
   const length = Number(request.headers.get("Upload-Length"));
   if (!Number.isSafeInteger(length) || length <= 0) return refusal(400);
