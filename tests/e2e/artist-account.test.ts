@@ -4,8 +4,16 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Browser } from "playwright-core";
-import { tinyPng } from "../support/media.ts";
-import { currentPath, expectNoAxeViolations, hydrated, launchBrowser, logIn, newPage, signUpAsArtist } from "./support/browser.ts";
+import {
+  currentPath,
+  expectNoAxeViolations,
+  hydrated,
+  launchBrowser,
+  logIn,
+  newPage,
+  setProfilePicture,
+  signUpAsArtist,
+} from "./support/browser.ts";
 
 let browser: Browser;
 before(async () => {
@@ -16,7 +24,6 @@ after(async () => {
 });
 
 const nextYear = `${new Date().getUTCFullYear() + 1}-07-04`;
-const picture = { name: "portrait.png", mimeType: "image/png", buffer: Buffer.from(tinyPng) };
 
 test("the demo artist's analytics change with the period chosen", async () => {
   const { page, close } = await newPage(browser);
@@ -64,14 +71,7 @@ for (const javaScriptEnabled of [true, false]) {
         await expectNoAxeViolations(page);
       }
 
-      // The picture first: with JavaScript it uploads and is saved as soon as it is chosen.
-      await page.getByLabel("Choose a picture").setInputFiles(picture);
-      if (javaScriptEnabled) {
-        await page.getByRole("status").filter({ hasText: "Profile picture saved" }).waitFor();
-      } else {
-        await page.getByRole("button", { name: "Upload picture" }).click();
-      }
-      await page.getByRole("img", { name: "Your profile picture" }).waitFor();
+      await setProfilePicture(page, javaScriptEnabled);
 
       await page.getByLabel("Short description").fill("Songs for the long way home");
       await page.getByRole("button", { name: "Add show" }).click();

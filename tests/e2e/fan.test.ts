@@ -4,8 +4,15 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Browser } from "playwright-core";
-import { tinyPng } from "../support/media.ts";
-import { demoTrackPath, expectNoAxeViolations, hydrated, launchBrowser, newPage, signUpAsFan } from "./support/browser.ts";
+import {
+  demoTrackPath,
+  expectNoAxeViolations,
+  hydrated,
+  launchBrowser,
+  newPage,
+  setProfilePicture,
+  signUpAsFan,
+} from "./support/browser.ts";
 
 let browser: Browser;
 before(async () => {
@@ -16,7 +23,6 @@ after(async () => {
 });
 
 const maraVale = "/artist/a1000000-0000-4000-8000-000000000002";
-const picture = { name: "me.png", mimeType: "image/png", buffer: Buffer.from(tinyPng) };
 
 test("a new fan follows an artist, plays a track, likes one, and finds each in their space", async () => {
   const { page, close } = await newPage(browser);
@@ -88,13 +94,7 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("heading", { level: 1, name: "Edit Profile" }).waitFor();
 
       if (javaScriptEnabled) await hydrated(page);
-      await page.getByLabel("Choose a picture").setInputFiles(picture);
-      if (javaScriptEnabled) {
-        await page.getByRole("status").filter({ hasText: "Profile picture saved" }).waitFor();
-      } else {
-        await page.getByRole("button", { name: "Upload picture" }).click();
-      }
-      await page.getByRole("img", { name: "Your profile picture" }).waitFor();
+      await setProfilePicture(page, javaScriptEnabled);
 
       await page.getByLabel("Bio").fill("Late-night radio ");
       if (javaScriptEnabled) {

@@ -5,6 +5,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import assert from "node:assert/strict";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { tinyPng } from "../../support/media.ts";
 
 export const baseUrl = process.env.E2E_BASE_URL ?? "http://127.0.0.1:3000";
 const screenshotsDir = join(import.meta.dirname, "..", "..", "..", "test-results");
@@ -118,6 +119,17 @@ export async function signUpAsFan(page: Page, username: string, password = "a-lo
   await page.getByRole("button", { name: "Create Account" }).click();
   await page.waitForURL("**/dashboard/fan");
   return email;
+}
+
+/**
+ * On an Edit Profile page: chooses a picture. With JavaScript it uploads and is saved as soon as it is
+ * chosen (the page must be hydrated); without, the form is sent. Waits until the page shows it.
+ */
+export async function setProfilePicture(page: Page, javaScriptEnabled: boolean) {
+  await page.getByLabel("Choose a picture").setInputFiles({ name: "portrait.png", mimeType: "image/png", buffer: Buffer.from(tinyPng) });
+  if (javaScriptEnabled) await page.getByRole("status").filter({ hasText: "Profile picture saved" }).waitFor();
+  else await page.getByRole("button", { name: "Upload picture" }).click();
+  await page.getByRole("img", { name: "Your profile picture" }).waitFor();
 }
 
 /** Fills and submits the login form the page is on. */
