@@ -319,3 +319,47 @@ as $$
       left join public.artist_profiles artist on artist.id = a.user_id), '[]')
   )
 $$;
+
+-- Your Tracks' play counts read the rollups too: a track's days instead of each of its plays. The index
+-- that served the count of each play has nothing left to serve, and every play paid for it.
+drop index public.analytics_events_plays_by_track_idx;
+
+create or replace function public.studio_catalog(kind text default 'all', page integer default 1, page_size integer default 50)
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  with mine as (
+    select t.*
+    from public.tracks t
+    where t.artist_id = (select auth.uid())
+      and (studio_catalog.kind = 'all' or t.type = studio_catalog.kind)
+  ),
+  shown as (
+    select m.* from mine m
+    order by m.release_date desc, m.album_title nulls first, m.track_number nulls last, m.created_at desc
+    limit least(greatest(studio_catalog.page_size, 1), 100)
+    offset (greatest(studio_catalog.page, 1) - 1) * least(greatest(studio_catalog.page_size, 1), 100)
+  )
+  select jsonb_build_object(
+    'track_count', (select count(*) from mine),
+    'tracks', coalesce((
+      select jsonb_agg(jsonb_build_object(
+          'id', s.id, 'title', s.title, 'type', s.type, 'album_title', s.album_title,
+          'track_number', s.track_number, 'price', s.price, 'artwork_url', s.artwork_url,
+          'artwork_small_url', s.artwork_small_url,
+          'release_date', s.release_date, 'upcoming', s.release_date > current_date,
+          'plays', (select coalesce(sum(d.plays), 0) from public.track_daily_stats d where d.track_id = s.id))
+        order by s.release_date desc, s.album_title nulls first, s.track_number nulls last, s.created_at desc)
+      from shown s), '[]'),
+    'merch', coalesce((
+      select jsonb_agg(jsonb_build_object(
+          'id', m.id, 'title', m.title, 'price', m.price, 'image_url', m.image_url, 'image_small_url', m.image_small_url) order by m.created_at desc)
+      from (
+        select * from public.merch m where m.artist_id = (select auth.uid()) order by m.created_at desc limit 100
+      ) m), '[]')
+  )
+$$;
+
