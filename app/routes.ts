@@ -57,6 +57,8 @@ export default [
     route("dashboard/fan/settings", "routes/fan/settings.tsx"),
     route("liked", "routes/fan/liked.tsx"),
     route("playlists", "routes/fan/playlists.tsx"),
+    route("admin", "routes/admin/dashboard.tsx"),
+    route("admin/news", "routes/admin/news.tsx"),
     route("track/:id", "routes/catalog/track.tsx"),
     route("*", "routes/not-found.tsx"),
   ]),

@@ -192,6 +192,39 @@ export type Database = {
         }
         Relationships: []
       }
+      audit_log: {
+        Row: {
+          action: string
+          actor_email: string | null
+          actor_id: string | null
+          created_at: string
+          id: string
+          reason: string | null
+          summary: string
+          target_id: string | null
+        }
+        Insert: {
+          action: string
+          actor_email?: string | null
+          actor_id?: string | null
+          created_at?: string
+          id?: string
+          reason?: string | null
+          summary: string
+          target_id?: string | null
+        }
+        Update: {
+          action?: string
+          actor_email?: string | null
+          actor_id?: string | null
+          created_at?: string
+          id?: string
+          reason?: string | null
+          summary?: string
+          target_id?: string | null
+        }
+        Relationships: []
+      }
       comments: {
         Row: {
           artist_id: string

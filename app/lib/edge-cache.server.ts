@@ -37,13 +37,15 @@ export const edgeCacheMiddleware: MiddlewareFunction<Response> = async ({ reques
 };
 
 /**
- * Drops a page from this location's cache after its owner changed it (a profile saved), so the next
- * visitor here sees the change at once; elsewhere the cached copy lives out its lifetime (60 s).
+ * Drops a page from this location's cache after it changed (a profile saved, the news edited), before the
+ * answer goes out, so the next visitor here sees the change at once; elsewhere the cached copy lives out
+ * its lifetime (60 s). The Cache API keeps no stale copies past that (it ignores stale-while-revalidate),
+ * so nothing removed comes back afterwards.
  */
-export function forgetCachedPage(request: Request, context: Readonly<RouterContextProvider>, path: string): void {
+export async function forgetCachedPage(request: Request, context: Readonly<RouterContextProvider>, path: string): Promise<void> {
   const cache = (caches as unknown as { default: Cache }).default;
-  const { buildVersion, ctx } = context.get(cloudflareContext);
-  ctx.waitUntil(cache.delete(new Request(cacheUrl(new URL(path, request.url).href, buildVersion), { method: "GET" })));
+  const { buildVersion } = context.get(cloudflareContext);
+  await cache.delete(new Request(cacheUrl(new URL(path, request.url).href, buildVersion), { method: "GET" }));
 }
 
 function cacheUrl(url: string, buildVersion: string): string {

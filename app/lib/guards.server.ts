@@ -23,6 +23,16 @@ export function requireFan(request: Request, context: Readonly<RouterContextProv
   return user;
 }
 
+/**
+ * A signed-in administrator (app_metadata, which only the service role can set), or 403 with the spec's
+ * message. Row-level security checks `is_admin()` again on every read and write.
+ */
+export function requireAdmin(request: Request, context: Readonly<RouterContextProvider>): SessionUser {
+  const user = requireUser(request, context);
+  if (!user.isAdmin) throw data("You do not have permission to access this page", { status: 403 });
+  return user;
+}
+
 /** Sign-in and sign-up pages send people who are already signed in on to their dashboard. */
 export function redirectSignedIn(context: Readonly<RouterContextProvider>, to: (user: SessionUser) => string) {
   const user = context.get(userContext);

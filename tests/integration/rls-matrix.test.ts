@@ -546,6 +546,44 @@ const matrix: Case[] = [
     ["visitor", "artist", "otherArtist", "admin"],
   ),
 
+  // audit_log: administrators read it; nobody writes, edits or deletes it through the API
+  ...cases(
+    "audit_log",
+    "select",
+    async (client, fx) => {
+      await fx.db.query("insert into audit_log (action, summary) values ('news.add', 'Matrix entry')");
+      const { data, error } = await client.from("audit_log").select("id").eq("summary", "Matrix entry");
+      return !error && data.length > 0;
+    },
+    ["admin"],
+    ["visitor", "fan", "artist"],
+  ),
+  ...cases(
+    "audit_log",
+    "insert",
+    insert("audit_log", () => ({ action: "news.add", summary: marker() })),
+    nobody,
+    ["visitor", "fan", "admin"],
+  ),
+  ...cases(
+    "audit_log",
+    "update",
+    async (client, fx) => {
+      const id = await freshRow(fx, "insert into audit_log (action, summary) values ('news.add', 'Original') returning id", []);
+      await client.from("audit_log").update({ summary: "Rewritten" }).eq("id", id);
+      return (await fx.db.query("select 1 from audit_log where id = $1 and summary = 'Rewritten'", [id])).rows.length > 0;
+    },
+    nobody,
+    ["visitor", "fan", "admin"],
+  ),
+  ...cases(
+    "audit_log",
+    "delete",
+    remove("audit_log", (fx) => freshRow(fx, "insert into audit_log (action, summary) values ('news.add', 'Kept') returning id", [])),
+    nobody,
+    ["visitor", "fan", "admin"],
+  ),
+
   // analytics rollups: the artist's own, read only; kept by the database
   ...cases(
     "track_daily_stats",

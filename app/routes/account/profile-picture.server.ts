@@ -42,7 +42,7 @@ export async function profilePictureAction(
     console.error("saving the profile picture failed", error);
     return replyWith(refusal(databaseErrorMessage(error)).reply, 500);
   }
-  forgetCachedPage(request, context, paths.publicPath);
+  await forgetCachedPage(request, context, paths.publicPath);
   if (change.intent === "use-picture") return replyWith({ fieldErrors: {}, formError: null, values: {}, notice: pictureSaved }, 200);
   throw redirect(paths.formPath, 303);
 }

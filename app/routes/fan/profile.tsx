@@ -66,7 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     console.error("saving the fan profile failed", error);
     return replyWith(formError(databaseErrorMessage(error), submission.values), 500);
   }
-  forgetCachedPage(request, context, `/fan/${fan.id}`);
+  await forgetCachedPage(request, context, `/fan/${fan.id}`);
   throw redirect("/dashboard/fan", 303);
 }
 

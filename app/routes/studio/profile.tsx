@@ -85,7 +85,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     console.error("saving the artist profile failed", error);
     return replyWith(formError(databaseErrorMessage(error), values), 500);
   }
-  forgetCachedPage(request, context, `/artist/${artist.id}`);
+  await forgetCachedPage(request, context, `/artist/${artist.id}`);
   throw redirect(`/artist/${artist.id}`, 303);
 }
 
