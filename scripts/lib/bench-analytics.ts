@@ -91,8 +91,8 @@ export async function seedFanScale(db: Db, jwtSecret: string): Promise<{ id: str
   await db.query(
     `insert into public.analytics_events (type, track_id, artist_id, user_id, created_at)
      select 'play', tr.id, tr.artist_id, $1, now() - ((n::bigint * 7919) % (90 * 86400)) * interval '1 second'
-     from ${tracks}, generate_series(1, 10000) n
-     join public.tracks tr on tr.id = t.ids[1 + (n * 13) % cardinality(t.ids)]`,
+     from ${tracks}, generate_series(1, 10000) n, public.tracks tr
+     where tr.id = t.ids[1 + (n * 13) % cardinality(t.ids)]`,
     [id],
   );
   await db.query(
