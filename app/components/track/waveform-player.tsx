@@ -202,11 +202,14 @@ export function WaveformPlayer({
   function seekWithKeys(event: KeyboardEvent<HTMLDivElement>) {
     const wave = waveRef.current;
     if (!wave || total <= 0) return;
+    // Keys pressed in quick succession step from the seek still under way (End, then ←), not from the
+    // position the audio last reported.
+    const from = seekTarget.current ?? position.current;
     const targets: Record<string, number> = {
-      ArrowLeft: position.current - seekStepSeconds,
-      ArrowDown: position.current - seekStepSeconds,
-      ArrowRight: position.current + seekStepSeconds,
-      ArrowUp: position.current + seekStepSeconds,
+      ArrowLeft: from - seekStepSeconds,
+      ArrowDown: from - seekStepSeconds,
+      ArrowRight: from + seekStepSeconds,
+      ArrowUp: from + seekStepSeconds,
       Home: 0,
       End: total,
     };
