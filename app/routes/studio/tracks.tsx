@@ -11,6 +11,7 @@ import { countOf, trackPath } from "~/lib/catalog";
 import { formatDate, formatPrice } from "~/lib/format";
 import { requireArtist } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
+import { pageCount, pageFrom } from "~/lib/paging";
 import { StudioCatalogSchema } from "~/lib/schemas/studio-data";
 import { supabaseContext } from "~/lib/session.server";
 import type { Route } from "./+types/tracks";
@@ -33,11 +34,6 @@ function kindFrom(url: URL): Kind {
   return filters.find((filter) => filter.kind === asked)?.kind ?? "all";
 }
 
-function pageFrom(url: URL): number {
-  const page = Number.parseInt(url.searchParams.get("page") ?? "", 10);
-  return Number.isFinite(page) && page > 1 ? page : 1;
-}
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireArtist(request, context);
   const url = new URL(request.url);
@@ -47,7 +43,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     what: "studio catalogue",
     schema: StudioCatalogSchema,
   });
-  return { kind, page, pages: Math.max(1, Math.ceil(catalog.track_count / pageSize)), ...catalog };
+  return { kind, page, pages: pageCount(catalog.track_count, pageSize), ...catalog };
 }
 
 export default function YourTracks({ loaderData }: Route.ComponentProps) {
