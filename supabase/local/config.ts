@@ -1,5 +1,7 @@
 // Supabase's local development defaults (what `supabase start` prints), so keys and tokens made for the
 // CLI's stack work here unchanged.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 
 const jwtSecret = "super-secret-jwt-token-with-at-least-32-characters-long";
 
@@ -23,6 +25,9 @@ export const localDefaults = {
   ] as string[],
 };
 
+/** The project's password reset email (supabase/config.toml names the same file for the hosted project). */
+export const projectRecoveryTemplate = readFileSync(join(import.meta.dirname, "..", "templates", "recovery.html"), "utf8");
+
 export type StackConfig = {
   port: number;
   jwtSecret: string;
@@ -34,6 +39,8 @@ export type StackConfig = {
   publicUrl: string;
   // the CLI sets it so services may print what a developer needs to see (e.g. outbox links)
   verbose?: boolean;
+  // the reset email's HTML with GoTrue's template variables; GoTrue's default (a /verify link) when absent
+  recoveryTemplate?: string;
   // /token requests per client address per five minutes; GoTrue's default when absent
   tokenRateLimit?: { perFiveMinutes: number };
 };

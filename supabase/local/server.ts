@@ -6,7 +6,7 @@ import { Readable } from "node:stream";
 import type { ReadableStream } from "node:stream/web";
 import { pipeline } from "node:stream/promises";
 import * as auth from "./auth/handler.ts";
-import { localDefaults, type StackConfig } from "./config.ts";
+import { localDefaults, projectRecoveryTemplate, type StackConfig } from "./config.ts";
 import { bufferedBody, HttpError, json, TokenCache, type Stack } from "./context.ts";
 import { openDb } from "./db.ts";
 import * as functions from "./functions.ts";
@@ -68,6 +68,8 @@ export async function startLocalStack(
     siteUrl: opts.siteUrl ?? localDefaults.siteUrl,
     redirectAllowList: opts.siteUrl ? [...localDefaults.redirectAllowList, `${opts.siteUrl}/**`] : localDefaults.redirectAllowList,
     tokenRateLimit: opts.tokenRateLimit,
+    // as `supabase start` reads the templates supabase/config.toml names
+    recoveryTemplate: projectRecoveryTemplate,
   };
   const schema = new SchemaCache();
   await schema.install(db).catch(async (error) => {

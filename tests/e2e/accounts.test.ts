@@ -158,7 +158,7 @@ describe("accounts", () => {
 
     // The local backend's outbox stands in for the inbox.
     await page.goto(`${supabaseUrl}/auth/v1/outbox`);
-    await page.locator("article", { hasText: email }).first().getByRole("link", { name: "Reset Password" }).click();
+    await page.locator("article", { hasText: email }).first().getByRole("link", { name: "Choose a new password" }).click();
     await page.waitForURL((url) => url.pathname === "/reset-password" && !url.search);
     await page.getByLabel("New password", { exact: true }).fill("second-password");
     await page.getByLabel("Confirm new password").fill("second-password");

@@ -1,7 +1,7 @@
 // The account actions as a browser without JavaScript uses them: plain form posts to the route actions,
 // against the local backend with the demo data.
 import { describe, expect, it } from "vitest";
-import { Visitor, inputValue, serviceClient, sessionCookie, text } from "./support.ts";
+import { Visitor, inputValue, mailLink, newFan, serviceClient, sessionCookie, signedIn, text } from "./support.ts";
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 
@@ -263,7 +263,25 @@ describe("password reset", () => {
   });
 
   it("refuses a reset page without a valid link", async () => {
-    const { html } = await new Visitor().get("/reset-password?code=not-a-real-code");
+    const { html } = await new Visitor().get("/reset-password?token_hash=not-a-real-token&type=recovery");
     expect(text(html)).toContain("This password reset link is invalid or has expired.");
+  });
+
+  it("lets the emailed link set a new password in another browser, once, without JavaScript", async () => {
+    const fan = await newFan(`reset_${unique()}`);
+    await new Visitor().post("/forgot-password", { email: fan.email });
+    const link = new URL(await mailLink(fan.email));
+    expect(link.pathname).toBe("/reset-password");
+
+    const elsewhere = new Visitor();
+    const landing = await elsewhere.get(`${link.pathname}${link.search}`);
+    expect(landing.response.status).toBe(302);
+    expect(landing.response.headers.get("location")).toBe("/reset-password");
+    const saved = await elsewhere.post("/reset-password", { password: "reset-by-link", confirmPassword: "reset-by-link" });
+    expect(saved.response.status).toBe(302);
+    expect((await signedIn(fan.email, "reset-by-link")).cookies.size).toBeGreaterThan(0);
+
+    const again = await new Visitor().get(`${link.pathname}${link.search}`);
+    expect(text(again.html)).toContain("This password reset link is invalid or has expired.");
   });
 });

@@ -4,27 +4,10 @@
 // empty lists, behind its guard (a visitor logs in; an artist gets 403 on the fan's pages).
 import { beforeAll, describe, expect, it } from "vitest";
 import { tinyPng } from "../support/media.ts";
-import { Visitor, inputValue, serviceClient, signedIn, text, trackId } from "./support.ts";
+import { Visitor, inputValue, newFan, serviceClient, signedIn, text, trackId } from "./support.ts";
 
 const riley = "f0000000-0000-4000-8000-000000000001"; // the demo fan, 'rileyspins'
 let demoFan: Visitor;
-
-/** A new fan, signed up through the form, with `genres` as favourites. */
-async function newFan(username: string, genres: string[] = []) {
-  const visitor = new Visitor();
-  const email = `${username.toLowerCase()}-${Date.now().toString(36)}@example.com`;
-  const { response } = await visitor.post("/register/fan", {
-    email,
-    username,
-    password: "a-long-password",
-    confirmPassword: "a-long-password",
-    favoriteGenres: genres,
-    terms: "on",
-  });
-  expect(response.status).toBe(302);
-  const { data } = await serviceClient.from("fan_profiles").select("id").eq("username", username).single();
-  return { visitor, id: data!.id };
-}
 
 beforeAll(async () => {
   demoFan = await signedIn("fan@example.com", "fan-demo-pass");

@@ -2,19 +2,9 @@
 // required; other devices signed out), change the email (a link to each address, read from the local
 // outbox; the change made once both are followed), and sign out on every device.
 import { describe, expect, it } from "vitest";
-import { Visitor, inputValue, newArtist, signedIn, supabaseUrl, text } from "./support.ts";
+import { Visitor, inputValue, mailLink, newArtist, signedIn, text } from "./support.ts";
 
 const settingsPath = "/dashboard/artist/settings";
-
-/** The links of the newest outbox mail to `email` (the local stack's mail catcher). */
-async function mailLink(email: string): Promise<string> {
-  const outbox = await (await fetch(`${supabaseUrl}/auth/v1/outbox`)).text();
-  // Newest first: the first article addressed to `email`.
-  const article = outbox.split("<article>").find((part) => part.includes(`<b>${email}</b>`));
-  const href = article?.match(/href="([^"]+)"/)?.[1];
-  if (!href) throw new Error(`no mail to ${email}`);
-  return href.replace(/&#38;/g, "&");
-}
 
 describe("Artist Profile Settings", () => {
   it("shows the account's email and its three forms, with no read beyond the session check", async () => {

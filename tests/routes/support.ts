@@ -97,6 +97,24 @@ export async function newArtist(artistName: string) {
   return { visitor, id: data.id, email, password: "a-long-password" };
 }
 
+/** A new fan, signed up through the form, with `genres` as favourites, and their id. */
+export async function newFan(username: string, genres: string[] = []) {
+  const visitor = new Visitor();
+  const email = `${username.toLowerCase()}-${Date.now().toString(36)}@example.com`;
+  const { response } = await visitor.post("/register/fan", {
+    email,
+    username,
+    password: "a-long-password",
+    confirmPassword: "a-long-password",
+    favoriteGenres: genres,
+    terms: "on",
+  });
+  expect(response.status).toBe(302);
+  const { data } = await serviceClient.from("fan_profiles").select("id").eq("username", username).single();
+  if (!data) throw new Error(`no profile for the new fan ${username}`);
+  return { visitor, id: data.id, email, password: "a-long-password" };
+}
+
 /** The seed derives each demo track's id from its title. */
 export function trackId(title: string) {
   const hex = createHash("md5").update(`demo track: ${title}`).digest("hex");
@@ -123,4 +141,14 @@ export function title(html: string) {
 export function inputValue(html: string, name: string) {
   const input = html.match(new RegExp(`<input[^>]*name="${name}"[^>]*>`))?.[0];
   return input?.match(/value="([^"]*)"/)?.[1];
+}
+
+/** The link of the newest outbox mail to `email` (the local stack's mail catcher). */
+export async function mailLink(email: string): Promise<string> {
+  const outbox = await (await fetch(`${supabaseUrl}/auth/v1/outbox`)).text();
+  // Newest first: the first article addressed to `email`.
+  const article = outbox.split("<article>").find((part) => part.includes(`<b>${email}</b>`));
+  const href = article?.match(/href="([^"]+)"/)?.[1];
+  if (!href) throw new Error(`no mail to ${email}`);
+  return href.replace(/&#38;|&amp;/g, "&");
 }

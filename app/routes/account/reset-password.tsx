@@ -16,14 +16,15 @@ export const meta = () => pageMeta("Choose a new password", "Set a new password 
 const linkProblem = "This password reset link is invalid or has expired. Please ask for a new one.";
 
 /**
- * The emailed link lands here with a one-time `code`: exchanging it signs the user in for recovery, then a
- * clean redirect drops the code from the address bar. Without a valid recovery session there is nothing to do.
+ * The emailed link lands here with a one-time `token_hash` (supabase/templates/recovery.html): verifying it
+ * signs the user in for recovery, in whatever browser opened the mail, then a clean redirect drops it from
+ * the address bar. Without a valid recovery session there is nothing to do.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  const code = url.searchParams.get("code");
-  if (code) {
-    const { error } = await context.get(supabaseContext).auth.exchangeCodeForSession(code);
+  const tokenHash = url.searchParams.get("token_hash");
+  if (tokenHash) {
+    const { error } = await context.get(supabaseContext).auth.verifyOtp({ token_hash: tokenHash, type: "recovery" });
     if (error) {
       console.warn("password reset link refused", error.code, error.message);
       return { canReset: false, problem: linkProblem };

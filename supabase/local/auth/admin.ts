@@ -34,19 +34,28 @@ export async function admin(req: Request, stack: Stack, subpath: string): Promis
   throw fail(405, "method_not_allowed", "Method Not Allowed");
 }
 
-/** Newest first, with GoTrue's X-Total-Count and Link headers (`page` first: the client reads it by position). */
+/**
+ * Newest first, with GoTrue's X-Total-Count and Link headers (`page` first: the client reads it by position).
+ * `filter` is GoTrue's search: a part of the email (as stored, lower case) or of user_metadata.full_name.
+ */
 async function listUsers(req: Request, stack: Stack): Promise<Response> {
   const params = new URL(req.url).searchParams;
   const page = positiveInteger(params.get("page"), 1);
   const perPage = positiveInteger(params.get("per_page"), 50);
-  const { rows } = await stack.db.query<{ total: number }>("select count(*)::int as total from auth.users where deleted_at is null");
+  const filter = params.get("filter") ?? "";
+  const pattern = `%${filter.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const matching = `u.deleted_at is null and ($1 = '' or u.email like $2 or u.raw_user_meta_data ->> 'full_name' ilike $2)`;
+  const { rows } = await stack.db.query<{ total: number }>(`select count(*)::int as total from auth.users u where ${matching}`, [filter, pattern]);
   const total = rows[0].total;
-  const users = await findUsers(stack.db, "u.deleted_at is null order by u.created_at desc, u.id limit $1 offset $2", [
+  const users = await findUsers(stack.db, `${matching} order by u.created_at desc, u.id limit $3 offset $4`, [
+    filter,
+    pattern,
     perPage,
     (page - 1) * perPage,
   ]);
   const lastPage = Math.ceil(total / perPage);
-  const pageUrl = (n: number) => `<${stack.config.publicUrl}/auth/v1/admin/users?page=${n}&per_page=${perPage}>`;
+  const pageUrl = (n: number) =>
+    `<${stack.config.publicUrl}/auth/v1/admin/users?${new URLSearchParams({ page: String(n), per_page: String(perPage), ...(filter ? { filter } : {}) })}>`;
   const links = [...(page < lastPage ? [`${pageUrl(page + 1)}; rel="next"`] : []), `${pageUrl(lastPage)}; rel="last"`];
   return json({ users: users.map(toUser), aud: "authenticated" }, 200, {
     "x-total-count": String(total),

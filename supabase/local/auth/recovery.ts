@@ -18,7 +18,7 @@ export async function recover(req: Request, stack: Stack): Promise<Response> {
   const email = validEmail(body.email, "Password recovery requires an email");
   const pkce = pkceChallenge(body);
   const redirectTo = redirectTarget(stack.config, new URL(req.url).searchParams.get("redirect_to"), req.headers.get("referer"));
-  const link = await stack.db.transaction(async (tx) => {
+  const mail = await stack.db.transaction(async (tx) => {
     const user = await findUser(tx, "u.email = $1", [email]);
     if (!user) return null;
     // Only a hash is stored; the link carries the token itself. The prefix tells /verify which flow it is.
@@ -32,22 +32,45 @@ export async function recover(req: Request, stack: Stack): Promise<Response> {
         [user.id, randomUUID(), pkce.method, pkce.challenge],
       );
     }
-    const query = new URLSearchParams({ token, type: "recovery", redirect_to: redirectTo });
-    return `${stack.config.publicUrl}/auth/v1/verify?${query}`;
+    return recoveryMail(stack, { token, email, redirectTo });
   });
   // The answer is the same whether or not the email belongs to someone: it must not reveal who has an account.
-  if (link) {
-    deliver(stack, {
-      to: email,
-      subject: "Reset Your Password",
-      text: `Follow this link to reset the password for your user:\n${link}\n`,
+  if (mail) deliver(stack, { to: email, subject: "Reset Your Password", ...mail });
+  return json({});
+}
+
+/**
+ * The reset email: GoTrue's default, a link to /verify (the ConfirmationURL), or the project's template
+ * rendered with GoTrue's variables. TokenHash is what the database keeps, which verifyOtp({ token_hash })
+ * takes back.
+ */
+function recoveryMail(stack: Stack, { token, email, redirectTo }: { token: string; email: string; redirectTo: string }) {
+  const confirmationUrl = `${stack.config.publicUrl}/auth/v1/verify?${new URLSearchParams({ token, type: "recovery", redirect_to: redirectTo })}`;
+  const template = stack.config.recoveryTemplate;
+  if (!template) {
+    return {
+      text: `Follow this link to reset the password for your user:\n${confirmationUrl}\n`,
       html: `<h2>Reset Password</h2>
 <p>Follow this link to reset the password for your user:</p>
-<p><a href="${escape(link)}">Reset Password</a></p>`,
-      link,
-    });
+<p><a href="${escape(confirmationUrl)}">Reset Password</a></p>`,
+      link: confirmationUrl,
+    };
   }
-  return json({});
+  const variables: Record<string, string> = {
+    ConfirmationURL: confirmationUrl,
+    Email: email,
+    RedirectTo: redirectTo,
+    SiteURL: stack.config.siteUrl,
+    TokenHash: digest(token),
+  };
+  const html = template.replace(/\{\{\s*\.(\w+)\s*\}\}/g, (_, name: string) => escape(variables[name] ?? ""));
+  const href = /href="([^"]*)"/.exec(html)?.[1];
+  const link = href === undefined ? undefined : unescapeHtml(href);
+  return { text: link ? `Follow this link to reset your password:\n${link}\n` : html, html, link };
+}
+
+function unescapeHtml(text: string): string {
+  return text.replace(/&(?:#(\d+)|amp);/g, (_, code?: string) => (code ? String.fromCharCode(Number(code)) : "&"));
 }
 
 export function pkceChallenge(body: Record<string, unknown>): { challenge: string; method: "s256" | "plain" } | null {
@@ -106,20 +129,23 @@ export async function verifyTokenHash(req: Request, stack: Stack): Promise<Respo
   const tokenHash = typeof body.token_hash === "string" ? body.token_hash : "";
   if (!tokenHash) throw fail(400, "validation_failed", "Verify requires a token_hash");
   const session = await stack.db.transaction(async (tx) => {
-    const userId = await spendRecoveryToken(tx, tokenHash, "Token has expired or is invalid");
+    const userId = await spendRecoveryToken(tx, tokenHash, "Token has expired or is invalid", { hashed: true });
     return startSession(tx, stack, req, userId, "otp");
   });
   return json(session);
 }
 
-/** A recovery link works once, within the hour, for a user who is not banned; following it confirms the email. */
-async function spendRecoveryToken(tx: Db, token: string, invalidMessage: string): Promise<string> {
+/**
+ * A recovery link works once, within the hour, for a user who is not banned; following it confirms the
+ * email. /verify gets the token itself, verifyOtp the hash kept of it (the template's TokenHash).
+ */
+async function spendRecoveryToken(tx: Db, token: string, invalidMessage: string, { hashed = false } = {}): Promise<string> {
   const { rows } = await tx.query<{ id: string; banned: boolean }>(
     `update auth.users
         set recovery_token = '', email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now()
       where recovery_token = $1 and recovery_sent_at > now() - $2 * interval '1 second'
       returning id, ${isBanned} as banned`,
-    [digest(token), recoveryLinkSeconds],
+    [hashed ? token : digest(token), recoveryLinkSeconds],
   );
   if (!rows[0]) throw fail(403, "otp_expired", invalidMessage);
   if (rows[0].banned) throw fail(403, "user_banned", "User is banned");

@@ -5,7 +5,7 @@ import { createServerClient } from "@supabase/ssr";
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isAllowedRedirect } from "../auth/redirects.ts";
-import { localDefaults } from "../config.ts";
+import { localDefaults, projectRecoveryTemplate } from "../config.ts";
 import type { LocalStack } from "../server.ts";
 import { startTestStack } from "../testing.ts";
 
@@ -322,6 +322,23 @@ describe("admin", () => {
     expect(new Set(ids).size).toBe(total);
   });
 
+  it("searches users by a part of their email with GoTrue's filter, counted and paged as the filter reads", async () => {
+    const { email } = await signedUp();
+    await signedUp();
+    const search = async (filter: string) => {
+      const response = await fetch(`${local.url}/auth/v1/admin/users?${new URLSearchParams({ filter, per_page: "10" })}`, {
+        headers: { apikey: local.serviceRoleKey, authorization: `Bearer ${local.serviceRoleKey}` },
+      });
+      const body = (await response.json()) as { users: { email: string }[] };
+      return { total: response.headers.get("x-total-count"), emails: body.users.map((u) => u.email), link: response.headers.get("link") };
+    };
+    const found = await search(email.slice(0, email.indexOf("@")));
+    expect(found).toMatchObject({ total: "1", emails: [email] });
+    expect(found.link).toContain("filter=");
+    // % and _ are letters here, not patterns
+    expect(await search("%")).toMatchObject({ total: "0", emails: [] });
+  });
+
   it("refuses the admin API to anyone but the service role", async () => {
     const { supabase } = await signedUp();
     const { error } = await supabase.auth.admin.listUsers();
@@ -370,6 +387,14 @@ describe("admin", () => {
 describe("password recovery", () => {
   const resetPage = "http://localhost:3000/reset-password";
 
+  // GoTrue's default email (a link to /verify) here; the project's template in its own block below.
+  beforeAll(() => {
+    local.stack.config.recoveryTemplate = undefined;
+  });
+  afterAll(() => {
+    local.stack.config.recoveryTemplate = projectRecoveryTemplate;
+  });
+
   it("mails a link that signs the user in (implicit flow) so they can set a new password, once", async () => {
     const { email } = await signedUp();
     const { data, error } = await client().auth.resetPasswordForEmail(email, { redirectTo: resetPage });
@@ -417,18 +442,6 @@ describe("password recovery", () => {
     expect((await client().auth.signInWithPassword({ email, password: "pkce recovered password" })).error).toBeNull();
   });
 
-  it("accepts the link’s token through verifyOtp({ token_hash }), once", async () => {
-    const { email } = await signedUp();
-    await client().auth.resetPasswordForEmail(email, { redirectTo: resetPage });
-    const tokenHash = new URL(lastMailTo(email).link!).searchParams.get("token")!;
-
-    const verified = await client().auth.verifyOtp({ token_hash: tokenHash, type: "recovery" });
-    expect(verified.error).toBeNull();
-    expect(verified.data.user?.email).toBe(email);
-    const again = await client().auth.verifyOtp({ token_hash: tokenHash, type: "recovery" });
-    expect(again.error).toMatchObject({ status: 403, code: "otp_expired" });
-  });
-
   it("refuses an auth code with the wrong verifier", async () => {
     const { email } = await signedUp();
     const challenge = Buffer.alloc(32, 7).toString("base64url").padEnd(43, "a");
@@ -468,6 +481,34 @@ describe("password recovery", () => {
     await client().auth.resetPasswordForEmail(email);
     const page = await (await fetch(`${local.url}/auth/v1/outbox`)).text();
     expect(page).toContain(email);
+  });
+});
+
+describe("password recovery with the project's email template", () => {
+  const resetPage = "http://localhost:3000/reset-password";
+
+  it("links straight to the reset page with a token_hash that verifyOtp takes once, whichever flow asked", async () => {
+    for (const asker of [client(), cookieJarClients()()]) {
+      const { email } = await signedUp();
+      expect((await asker.auth.resetPasswordForEmail(email, { redirectTo: resetPage })).error).toBeNull();
+      const mail = lastMailTo(email);
+      const link = new URL(mail.link!);
+      expect(`${link.origin}${link.pathname}`).toBe(resetPage);
+      expect(link.searchParams.get("type")).toBe("recovery");
+      expect(mail.html).toContain("Choose a new password");
+
+      const tokenHash = link.searchParams.get("token_hash")!;
+      const verified = await client().auth.verifyOtp({ token_hash: tokenHash, type: "recovery" });
+      expect(verified.error).toBeNull();
+      expect(verified.data.user?.email).toBe(email);
+      const again = await client().auth.verifyOtp({ token_hash: tokenHash, type: "recovery" });
+      expect(again.error).toMatchObject({ status: 403, code: "otp_expired" });
+    }
+  });
+
+  it("refuses a token_hash that is not one it sent", async () => {
+    const { error } = await client().auth.verifyOtp({ token_hash: "0".repeat(64), type: "recovery" });
+    expect(error).toMatchObject({ status: 403, code: "otp_expired" });
   });
 });
 
