@@ -869,30 +869,24 @@ export type Database = {
       artist_analytics: { Args: { days: number }; Returns: Json }
       artist_dashboard: { Args: Record<PropertyKey, never>; Returns: Json }
       artist_page: { Args: { artist_id: string }; Returns: Json }
-      ban_user: {
-        Args: { duration?: string; reason: string; user_id: string }
-        Returns: string
-      }
       fan_dashboard: { Args: Record<PropertyKey, never>; Returns: Json }
       fan_page: { Args: { fan_id: string }; Returns: Json }
-      get_all_users: {
-        Args: Record<PropertyKey, never>
-        Returns: {
-          ban_reason: string
-          banned_until: string
-          created_at: string
-          email: string
-          id: string
-          last_sign_in_at: string
-          raw_app_meta_data: Json
-          raw_user_meta_data: Json
-        }[]
-      }
       get_follower_count: { Args: { artist_id: string }; Returns: number }
       home_page: { Args: Record<PropertyKey, never>; Returns: Json }
       is_admin: { Args: Record<PropertyKey, never>; Returns: boolean }
       record_play: {
         Args: { country?: string; track_id: string }
+        Returns: undefined
+      }
+      record_user_administration: {
+        Args: {
+          action: string
+          actor_email: string
+          actor_id: string
+          reason?: string
+          user_email: string
+          user_id: string
+        }
         Returns: undefined
       }
       search_artists: {
@@ -918,6 +912,7 @@ export type Database = {
         Args: { kind?: string; page?: number; page_size?: number }
         Returns: Json
       }
+      suspended_until: { Args: { email: string }; Returns: string }
       unpublished_uploads: {
         Args: { max_count?: number; older_than?: string }
         Returns: {
