@@ -4,16 +4,18 @@
 export type BackendError = { code?: string | null; message?: string; status?: number; name?: string };
 
 const tooManyAttempts = "Too many attempts. Please wait a few minutes and try again.";
-const accountSuspended = "This account has been suspended. If you think this is a mistake, please contact support.";
+const accountSuspended = (until: string | null) =>
+  `This account has been suspended${until ? ` until ${until}` : ""}. If you think this is a mistake, please contact support.`;
 
 const isRateLimited = (error: BackendError) =>
   error.status === 429 || error.code === "over_request_rate_limit" || error.code === "over_email_send_rate_limit";
 const isUnavailable = (error: BackendError) => error.name === "AuthRetryableFetchError" || (error.status ?? 0) >= 500;
 
-export function signInErrorMessage(error: BackendError): string {
+/** `suspendedUntil`: the end of a ban as the page shows dates, when the account is banned. */
+export function signInErrorMessage(error: BackendError, suspendedUntil: string | null = null): string {
   if (error.code === "invalid_credentials" || error.message === "Invalid login credentials") return "Invalid email or password";
   if (isRateLimited(error)) return tooManyAttempts;
-  if (error.code === "user_banned") return accountSuspended;
+  if (error.code === "user_banned") return accountSuspended(suspendedUntil);
   if (error.code === "email_not_confirmed") return "Please confirm your email address, then sign in.";
   if (isUnavailable(error)) return "Failed to sign in";
   return error.message || "Failed to sign in";
@@ -47,6 +49,19 @@ export function emailChangeErrorMessage(error: BackendError): string {
   if (error.code === "validation_failed") return "Please enter a valid email address";
   if (isRateLimited(error)) return tooManyAttempts;
   return "We couldn't change your email. Please try again.";
+}
+
+// User administration: the admin-users and ban-user Edge Functions answer with a `code`.
+const administrationMessages: Record<string, string> = {
+  cannot_ban_yourself: "You cannot ban yourself",
+  user_not_found: "This user no longer exists",
+  not_an_admin: "You do not have permission to access this page",
+  not_signed_in: "Your session has ended. Please log in again.",
+  over_email_send_rate_limit: tooManyAttempts,
+};
+
+export function administrationErrorMessage(code: string | null): string {
+  return (code && administrationMessages[code]) || "Something went wrong. Please try again.";
 }
 
 const databaseMessages: Record<string, string> = {

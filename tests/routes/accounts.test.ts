@@ -157,7 +157,7 @@ describe("signing in", () => {
     expect(keptCookie).toMatch(/Max-Age=34560000/);
   });
 
-  it("refuses a banned account with a clear message", async () => {
+  it("refuses a banned account, saying until when", async () => {
     const email = `banned-${unique()}@example.com`;
     const visitor = new Visitor();
     await visitor.post("/register/fan", fanForm(email));
@@ -167,7 +167,8 @@ describe("signing in", () => {
 
     const { response, html } = await new Visitor().post("/login", { email, password: "a-long-password" });
     expect(response.status).toBe(400);
-    expect(text(html)).toContain("This account has been suspended.");
+    const until = new Date(Date.now() + 30 * 86_400_000).toLocaleDateString("en-US", { dateStyle: "long", timeZone: "UTC" });
+    expect(text(html)).toContain(`This account has been suspended until ${until}.`);
 
     // The session it already had no longer works either: it is treated as signed out.
     const dashboard = await visitor.get("/dashboard/fan");

@@ -1,9 +1,10 @@
 // Administration as a browser without JavaScript uses it: the guard (a visitor logs in; a fan, an artist
 // and a user whose user_metadata claims admin get 'Access Denied' with 403), the News Manager (add, edit,
 // deactivate, delete after a confirmation, each refusal next to its field) with the home page's banner
-// following at once, and the audit log that records each change and that nobody can rewrite.
+// following at once, the users (search, password reset, ban with its dialog, unban) through the Edge
+// Functions, and the audit log that records each change and that nobody can rewrite.
 import { describe, expect, it } from "vitest";
-import { Visitor, inputValue, serviceClient, signedIn, text } from "./support.ts";
+import { Visitor, inputValue, mailLink, newFan, serviceClient, signedIn, text, trackId } from "./support.ts";
 
 const admin = () => signedIn("admin@example.com", "admin-demo-pass");
 
@@ -139,5 +140,105 @@ describe("the News Manager", () => {
     expect(forged.error?.code).toBe("42501");
     const erased = await serviceClient.from("audit_log").delete().neq("summary", "");
     expect(erased.error?.code).toBe("42501");
+  });
+});
+
+describe("the users", () => {
+  it("lists the registered users newest first, with role, dates and status, in two round trips", async () => {
+    const fan = await newFan(`listed_${Date.now().toString(36)}`);
+    const { response, html } = await (await admin()).get("/admin");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("server-timing")).toMatch(/\b2 round trips\b/);
+    const page = text(html);
+    for (const heading of ["Email", "Role", "Created", "Last sign-in", "Status"]) expect(html).toContain(`>${heading}</th>`);
+    expect(page).toContain(`${fan.email} fan`);
+    expect(page.indexOf(fan.email)).toBeLessThan(page.indexOf("admin@example.com admin"));
+    expect(page).toContain("artist@example.com artist");
+    expect(html).toContain(`aria-label="Ban ${fan.email}"`);
+  });
+
+  it("searches by a part of the email, whatever its case, and says when nothing matches", async () => {
+    const as = await admin();
+    const found = text((await as.get("/admin?q=ARTIST%40example")).html);
+    expect(found).toContain("1 user matching “ARTIST@example”");
+    expect(found).toContain("artist@example.com");
+    expect(found).not.toContain("fan@example.com");
+    expect(text((await as.get("/admin?q=nobody-at-all")).html)).toContain("No users match “nobody-at-all”");
+  });
+
+  it("sends a password reset: 'Password reset email sent', the link in the outbox, the audit log", async () => {
+    const fan = await newFan(`reset_${Date.now().toString(36)}`);
+    const as = await admin();
+    const { response, html } = await as.post("/admin", { intent: "reset", userId: fan.id });
+    expect(response.status).toBe(200);
+    expect(html).toMatch(/role="status"[^>]*>Password reset email sent</);
+    expect(new URL(await mailLink(fan.email)).pathname).toBe("/reset-password");
+    expect(text((await as.get("/admin")).html)).toContain(`admin@example.com sent a password reset to ${fan.email}`);
+  });
+
+  it("bans through a dialog (30 days by default), refusing less than a whole day next to the field with the reason kept", async () => {
+    const fan = await newFan(`banned_${Date.now().toString(36)}`);
+    const as = await admin();
+    const dialog = await as.get(`/admin?ban=${fan.id}`);
+    expect(dialog.html).toMatch(/<dialog[^>]*open/);
+    expect(text(dialog.html)).toContain(`Ban ${fan.email}`);
+    expect(inputValue(dialog.html, "days")).toBe("30");
+
+    for (const days of ["0", "-1", "2.5", "many", ""]) {
+      const refused = await as.post(`/admin?ban=${fan.id}`, { intent: "ban", userId: fan.id, days, reason: "Spam links" });
+      expect(refused.response.status).toBe(400);
+      expect(text(refused.html)).toContain("Ban for a whole number of days, from 1 to 36,500");
+      expect(refused.html).toContain("Spam links");
+      expect(refused.html).toMatch(/<dialog[^>]*open/);
+    }
+    expect((await serviceClient.auth.admin.getUserById(fan.id)).data.user?.banned_until ?? null).toBeNull();
+
+    const banned = await as.post(`/admin?ban=${fan.id}`, { intent: "ban", userId: fan.id, days: "3", reason: "Spam links" });
+    expect(banned.response.status).toBe(303);
+    expect(banned.response.headers.get("location")).toBe("/admin");
+    const until = (await serviceClient.auth.admin.getUserById(fan.id)).data.user?.banned_until;
+    expect(Date.parse(until!) - Date.now()).toBeGreaterThan(2.99 * 86_400_000);
+
+    // their open session can no longer comment, and signing in says until when
+    const path = `/track/${trackId("Greenhouse")}`;
+    await fan.visitor.post(path, { intent: "comment", content: "Posted while banned" });
+    const { count } = await serviceClient
+      .from("comments")
+      .select("id", { count: "exact", head: true })
+      .eq("content", "Posted while banned");
+    expect(count).toBe(0);
+    const signIn = await new Visitor().post("/login", { email: fan.email, password: fan.password });
+    expect(signIn.response.status).toBe(400);
+    const day = new Date(until!).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+    expect(text(signIn.html)).toContain(`This account has been suspended until ${day}.`);
+
+    const page = text((await as.get(`/admin?q=${encodeURIComponent(fan.email)}`)).html);
+    expect(page).toContain(`Banned until ${day}`);
+    expect(page).toContain(`admin@example.com banned ${fan.email} Reason: Spam links`);
+
+    expect((await as.post("/admin", { intent: "unban", userId: fan.id })).response.status).toBe(303);
+    expect((await new Visitor().post("/login", { email: fan.email, password: fan.password })).response.status).toBe(302);
+    expect(text((await as.get("/admin")).html)).toContain(`admin@example.com lifted the ban on ${fan.email}`);
+  });
+
+  it("refuses banning oneself, with the reason kept", async () => {
+    const as = await admin();
+    const { data } = await serviceClient.auth.admin.listUsers({ perPage: 1000 });
+    const self = data.users.find((user) => user.email === "admin@example.com")!;
+    const refused = await as.post(`/admin?ban=${self.id}`, { intent: "ban", userId: self.id, days: "30", reason: "Testing" });
+    expect(text(refused.html)).toContain("You cannot ban yourself");
+    expect(refused.html).toContain("Testing");
+  });
+
+  it("answers a fan, an artist and a visitor who post a ban, an unban or a reset without doing it", async () => {
+    const target = await newFan(`target_${Date.now().toString(36)}`);
+    for (const visitor of [await signedIn("fan@example.com", "fan-demo-pass"), await signedIn("artist@example.com", "artist-demo-pass")]) {
+      for (const intent of ["ban", "reset", "unban"]) {
+        expect((await visitor.post("/admin", { intent, userId: target.id, days: "30" })).response.status).toBe(403);
+      }
+    }
+    expect((await new Visitor().post("/admin", { intent: "ban", userId: target.id, days: "30" })).response.status).toBe(302);
+    expect((await serviceClient.auth.admin.getUserById(target.id)).data.user?.banned_until ?? null).toBeNull();
+    await expect(mailLink(target.email)).rejects.toThrow();
   });
 });

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 
-// Administration's forms and data (spec sections 4 and 5: News item). One schema per form.
+// Administration's forms and data (spec sections 4 and 5: News item, Ban). One schema per form.
 
 export const newsTypes = ["info", "update", "announcement"] as const;
 
@@ -50,3 +50,43 @@ export const AuditLogSchema = v.array(
     created_at: v.string(),
   }),
 );
+
+/** A page of users as the admin-users Edge Function answers it. */
+export const UsersPageSchema = v.object({
+  users: v.array(
+    v.object({
+      id: v.string(),
+      email: v.string(),
+      role: v.string(),
+      created_at: v.string(),
+      last_sign_in_at: v.nullable(v.string()),
+      banned_until: v.nullable(v.string()),
+    }),
+  ),
+  total: v.pipe(v.number(), v.integer(), v.minValue(0)),
+});
+
+export const SentSchema = v.object({ sent: v.literal(true) });
+export const BannedSchema = v.object({ banned_until: v.nullable(v.string()) });
+
+const userId = v.pipe(v.string(), v.uuid("This user no longer exists"));
+
+/** Which user a password reset or an unban is for. */
+export const UserIdSchema = v.object({ userId });
+
+export const banDays = { default: 30, minimum: 1, maximum: 36_500 } as const;
+const banDaysMessage = `Ban for a whole number of days, from ${banDays.minimum} to ${banDays.maximum.toLocaleString("en-US")}`;
+
+/** Spec section 5, Ban: whole days, at least 1 (default 30); the reason is free text. */
+export const BanSchema = v.object({
+  userId,
+  days: v.pipe(
+    v.optional(v.string(), ""),
+    v.trim(),
+    v.regex(/^\d+$/, banDaysMessage),
+    v.transform(Number),
+    v.minValue(banDays.minimum, banDaysMessage),
+    v.maxValue(banDays.maximum, banDaysMessage),
+  ),
+  reason: v.pipe(v.optional(v.string(), ""), v.trim(), v.maxLength(1000, "Reason can be at most 1000 characters")),
+});

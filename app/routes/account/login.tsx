@@ -5,6 +5,7 @@ import { Field } from "~/components/ui/field";
 import { envFrom } from "~/lib/env.server";
 import { signInErrorMessage } from "~/lib/errors";
 import { formError, formFields, parseForm, replyWith } from "~/lib/forms";
+import { formatDate, requestLocale } from "~/lib/format";
 import { redirectSignedIn } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
 import { dashboardPath, safeRedirectPath } from "~/lib/redirects";
@@ -34,7 +35,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const supabase = createSupabaseServerClient(request, envFrom(context), headers, persistent);
   const { data: signIn, error } = await supabase.auth.signInWithPassword({ email, password });
   if (error) {
-    return replyWith(formError(signInErrorMessage(error), values), error.status === 429 ? 429 : 400);
+    // The Auth server says only that the account is banned (after the password matched); the database
+    // says until when.
+    const until = error.code === "user_banned" ? (await supabase.rpc("suspended_until", { email })).data : null;
+    const message = signInErrorMessage(error, until ? formatDate(until.slice(0, 10), requestLocale(request)) : null);
+    return replyWith(formError(message, values), error.status === 429 ? 429 : 400);
   }
   if (!signIn.user) return replyWith(formError("No user data returned", values), 500);
 

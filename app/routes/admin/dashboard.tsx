@@ -1,32 +1,121 @@
+import { Form, redirect, useNavigation } from "react-router";
+import { BanDialog } from "~/components/admin/ban-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { LinkButton } from "~/components/ui/button";
+import { FormAlert } from "~/components/form-controls";
+import { Badge } from "~/components/ui/badge";
+import { Button, LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
-import { readOrThrow } from "~/lib/backend.server";
-import { formatTimeAgo } from "~/lib/format";
+import { Field } from "~/components/ui/field";
+import { Pagination } from "~/components/ui/pagination";
+import { invokeFunction, readOrThrow } from "~/lib/backend.server";
+import { administrationErrorMessage } from "~/lib/errors";
+import { formatDate, formatTimeAgo, requestLocale } from "~/lib/format";
+import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms";
 import { requireAdmin } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
-import { AuditLogSchema } from "~/lib/schemas/admin";
+import { pageCount, pageFrom } from "~/lib/paging";
+import { AuditLogSchema, BannedSchema, BanSchema, SentSchema, UserIdSchema, UsersPageSchema } from "~/lib/schemas/admin";
 import { supabaseContext } from "~/lib/session.server";
 import type { Route } from "./+types/dashboard";
 
-export const meta = () => pageMeta("Admin Dashboard", "Administration: news and the audit log.");
+export const meta = () => pageMeta("Admin Dashboard", "Administration: users, news and the audit log.");
 
+const adminPath = "/admin";
+/** As many as the admin-users function answers per page. */
+const usersPerPage = 50;
 /** The newest entries of the audit log; row-level security lets administrators alone read it. */
 const auditLimit = 100;
 
+/** The list's address: its search and page, and the user whose ban dialog is open. */
+function listPath({ search, page, ban }: { search: string; page: number; ban?: string }) {
+  const params = new URLSearchParams({
+    ...(search ? { q: search } : {}),
+    ...(page > 1 ? { page: String(page) } : {}),
+    ...(ban ? { ban } : {}),
+  });
+  return params.size > 0 ? `${adminPath}?${params}` : adminPath;
+}
+
+/**
+ * One round trip: a page of users from the admin-users Edge Function (which asks is_admin() as this
+ * administrator, then the Auth admin API) beside the audit log.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(request, context);
-  const log = readOrThrow(
-    await context
-      .get(supabaseContext)
+  const url = new URL(request.url);
+  const search = (url.searchParams.get("q") ?? "").trim().slice(0, 254);
+  const page = pageFrom(url);
+  const supabase = context.get(supabaseContext);
+  const [users, audit] = await Promise.all([
+    invokeFunction(supabase, "admin-users", { action: "list", page, search }, UsersPageSchema),
+    supabase
       .from("audit_log")
       .select("id, actor_email, action, summary, reason, created_at")
       .order("created_at", { ascending: false })
       .limit(auditLimit),
-    { what: "audit log", schema: AuditLogSchema },
-  );
-  return { log, now: Date.now() };
+  ]);
+  const log = readOrThrow(audit, { what: "audit log", schema: AuditLogSchema });
+  return {
+    users: users.ok ? users.data.users : [],
+    usersProblem: users.ok ? null : administrationErrorMessage(users.code),
+    pages: users.ok ? pageCount(users.data.total, usersPerPage) : 1,
+    total: users.ok ? users.data.total : 0,
+    page,
+    search,
+    banning: url.searchParams.get("ban"),
+    log,
+    now: Date.now(),
+    locale: requestLocale(request),
+  };
+}
+
+/**
+ * Send a password reset, ban (days and a reason) or lift a ban: each a plain form post, through the Edge
+ * Functions, which check again that the caller is an administrator.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  requireAdmin(request, context);
+  const formData = await request.formData();
+  const intent = String(formData.get("intent") ?? "");
+  const supabase = context.get(supabaseContext);
+  const refused = (code: string | null, values: FormReply["values"]) =>
+    replyWith(formError(administrationErrorMessage(code), { ...values, intent }), code === "user_not_found" ? 404 : 502);
+  // Back to the list the administrator was on (its search and page), the dialog closed.
+  const backToList = () => {
+    const url = new URL(request.url);
+    return redirect(listPath({ search: url.searchParams.get("q") ?? "", page: pageFrom(url) }), 303);
+  };
+
+  if (intent === "ban") {
+    const submission = parseForm(BanSchema, formData);
+    if (!submission.success) return replyWith({ ...submission.reply, values: { ...submission.reply.values, intent } }, 400);
+    const { userId, days, reason } = submission.value;
+    const banned = await invokeFunction(supabase, "ban-user", { user_id: userId, days, reason }, BannedSchema);
+    if (!banned.ok) return refused(banned.code, submission.values);
+    throw backToList();
+  }
+
+  const target = parseForm(UserIdSchema, formData);
+  if (!target.success) return replyWith(formError("This user no longer exists", { intent }), 400);
+  const { userId } = target.value;
+  if (intent === "unban") {
+    const lifted = await invokeFunction(supabase, "ban-user", { user_id: userId, unban: true }, BannedSchema);
+    if (!lifted.ok) return refused(lifted.code, { userId });
+    throw backToList();
+  }
+  if (intent === "reset") {
+    const redirectTo = new URL("/reset-password", request.url).href;
+    const sent = await invokeFunction(
+      supabase,
+      "admin-users",
+      { action: "send_password_reset", user_id: userId, redirect_to: redirectTo },
+      SentSchema,
+    );
+    if (!sent.ok) return refused(sent.code, { userId });
+    return replyWith({ fieldErrors: {}, formError: null, values: { intent, userId }, notice: "Password reset email sent" }, 200);
+  }
+  return replyWith(formError("Choose an action", { intent }), 400);
 }
 
 const actionLabels: Record<string, string> = {
@@ -35,10 +124,21 @@ const actionLabels: Record<string, string> = {
   "news.activate": "activated the news item",
   "news.deactivate": "deactivated the news item",
   "news.delete": "deleted the news item",
+  "user.ban": "banned",
+  "user.unban": "lifted the ban on",
+  "user.password_reset": "sent a password reset to",
 };
 
-export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
-  const { log, now } = loaderData;
+export default function AdminDashboard({ loaderData, actionData }: Route.ComponentProps) {
+  const { users, usersProblem, pages, total, page, search, banning, log, now, locale } = loaderData;
+  const reply = actionData;
+  const banForm = formFields(reply?.values.intent === "ban" ? reply : undefined);
+  const banTarget = users.find((user) => user.id === banning);
+  const navigation = useNavigation();
+  const busyWith = (intent: string, userId: string) =>
+    navigation.state === "submitting" && navigation.formData?.get("intent") === intent && navigation.formData.get("userId") === userId;
+  const date = (iso: string) => formatDate(iso.slice(0, 10), locale);
+
   return (
     <section>
       <p className="text-sm font-semibold tracking-wider text-accent uppercase">Administration</p>
@@ -48,6 +148,130 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           News Manager
         </LinkButton>
       </nav>
+
+      <section aria-labelledby="users-heading" className="mt-10">
+        <h2 id="users-heading" className="text-xl font-bold">
+          Users
+        </h2>
+        <Form method="get" action={adminPath} role="search" className="mt-3 flex max-w-xl flex-wrap items-end gap-3">
+          <Field label="Search by email" name="q" type="search" defaultValue={search} className="min-w-56 flex-1" />
+          <Button type="submit" variant="secondary">
+            Search
+          </Button>
+        </Form>
+        <div className="mt-4">
+          <FormAlert tone="success">{reply?.notice}</FormAlert>
+          <FormAlert>{reply?.values.intent !== "ban" ? reply?.formError : null}</FormAlert>
+          <FormAlert>{usersProblem}</FormAlert>
+        </div>
+        {users.length === 0 && !usersProblem ? (
+          <EmptyState title={search ? `No users match “${search}”` : "No users yet"} />
+        ) : users.length > 0 ? (
+          <>
+            <p className="text-sm text-ink-muted">
+              {total.toLocaleString(locale)} {total === 1 ? "user" : "users"}
+              {search ? ` matching “${search}”` : ""}, newest first
+            </p>
+            <div className="mt-2 overflow-x-auto rounded-2xl border border-stage-700">
+              <table className="w-full min-w-[48rem] text-left text-sm">
+                <caption className="sr-only">Registered users</caption>
+                <thead className="bg-stage-800 text-ink-muted">
+                  <tr>
+                    <th scope="col" className="px-4 py-3 font-medium">
+                      Email
+                    </th>
+                    <th scope="col" className="px-4 py-3 font-medium">
+                      Role
+                    </th>
+                    <th scope="col" className="px-4 py-3 font-medium">
+                      Created
+                    </th>
+                    <th scope="col" className="px-4 py-3 font-medium">
+                      Last sign-in
+                    </th>
+                    <th scope="col" className="px-4 py-3 font-medium">
+                      Status
+                    </th>
+                    <th scope="col" className="px-4 py-3 font-medium">
+                      <span className="sr-only">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-stage-700">
+                  {users.map((user) => (
+                    <tr key={user.id}>
+                      <th scope="row" className="px-4 py-3 font-medium break-all text-ink">
+                        {user.email}
+                      </th>
+                      <td className="px-4 py-3">
+                        <Badge>{user.role}</Badge>
+                      </td>
+                      <td className="px-4 py-3 text-ink-muted">
+                        <time dateTime={user.created_at}>{date(user.created_at)}</time>
+                      </td>
+                      <td className="px-4 py-3 text-ink-muted">
+                        {user.last_sign_in_at ? (
+                          <time dateTime={user.last_sign_in_at}>{formatTimeAgo(user.last_sign_in_at, now)}</time>
+                        ) : (
+                          "Never"
+                        )}
+                      </td>
+                      <td className="px-4 py-3">
+                        {user.banned_until ? (
+                          <span className="text-danger">
+                            Banned until <time dateTime={user.banned_until}>{date(user.banned_until)}</time>
+                          </span>
+                        ) : (
+                          <span className="text-ink-muted">Active</span>
+                        )}
+                      </td>
+                      <td className="px-4 py-3">
+                        <div className="flex flex-wrap justify-end gap-2">
+                          <Form method="post" action={listPath({ search, page })}>
+                            <input type="hidden" name="intent" value="reset" />
+                            <input type="hidden" name="userId" value={user.id} />
+                            <Button type="submit" variant="secondary" size="sm" aria-label={`Reset password for ${user.email}`}>
+                              {busyWith("reset", user.id) ? "Sending..." : "Reset password"}
+                            </Button>
+                          </Form>
+                          {user.banned_until ? (
+                            <Form method="post" action={listPath({ search, page })}>
+                              <input type="hidden" name="intent" value="unban" />
+                              <input type="hidden" name="userId" value={user.id} />
+                              <Button type="submit" variant="secondary" size="sm" aria-label={`Unban ${user.email}`}>
+                                {busyWith("unban", user.id) ? "Lifting..." : "Unban"}
+                              </Button>
+                            </Form>
+                          ) : (
+                            <LinkButton
+                              to={listPath({ search, page, ban: user.id })}
+                              variant="danger"
+                              size="sm"
+                              preventScrollReset
+                              aria-label={`Ban ${user.email}`}
+                            >
+                              Ban
+                            </LinkButton>
+                          )}
+                        </div>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pagination path={adminPath} page={page} pages={pages} params={search ? { q: search } : {}} />
+          </>
+        ) : null}
+        {banTarget ? (
+          <BanDialog
+            user={banTarget}
+            action={listPath({ search, page, ban: banTarget.id })}
+            cancelTo={listPath({ search, page })}
+            form={banForm}
+          />
+        ) : null}
+      </section>
 
       <section aria-labelledby="audit-heading" className="mt-10 max-w-3xl">
         <h2 id="audit-heading" className="text-xl font-bold">
@@ -66,7 +290,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
                   <p>
                     <span className="font-semibold text-ink">{entry.actor_email ?? "An operator"}</span>{" "}
                     <span className="text-ink-muted">{actionLabels[entry.action] ?? entry.action}</span>{" "}
-                    <span className="text-ink">“{entry.summary}”</span>
+                    <span className="text-ink">{entry.action.startsWith("news.") ? `“${entry.summary}”` : entry.summary}</span>
                     {entry.reason ? <span className="block text-sm text-ink-muted">Reason: {entry.reason}</span> : null}
                   </p>
                   <time dateTime={entry.created_at} className="text-sm text-ink-faint">
