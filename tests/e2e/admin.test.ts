@@ -1,9 +1,22 @@
-// The administrator's News Manager in the browser: add a news item and see the home page's banner show
-// it, deactivate it and see it go, delete it after the confirmation, find each change in the audit log;
-// with JavaScript and without. A fan meets 'Access Denied'. axe on each page.
+// The administrator in the browser. News Manager: add a news item and see the home page's banner show
+// it, deactivate it and see it go, delete it after the confirmation, find each change in the audit log.
+// Users: find a new user, send them a password reset (the mail is in the outbox), ban them through the
+// dialog (their open page can no longer comment, their sign-in says suspended until when), lift the ban.
+// Each with JavaScript and without. A fan meets 'Access Denied'. axe on each page.
+import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { expectNoAxeViolations, hydrated, launchBrowser, logIn, newPage } from "./support/browser.ts";
+import {
+  demoTrackPath,
+  expectNoAxeViolations,
+  hydrated,
+  launchBrowser,
+  logIn,
+  newPage,
+  screenshot,
+  signUpAsFan,
+  supabaseUrl,
+} from "./support/browser.ts";
 
 let browser: Browser;
 before(async () => {
@@ -71,6 +84,86 @@ for (const javaScriptEnabled of [true, false]) {
       if (javaScriptEnabled) await expectNoAxeViolations(page);
       await close();
     });
+  });
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+
+  test(`the admin finds a new user, sends a reset, bans and unbans them ${mode}`, async () => {
+    // The user, signed in, on a track page with the comment form open.
+    const fan = await newPage(browser);
+    const email = await signUpAsFan(fan.page, `troublemaker${javaScriptEnabled ? "js" : "plain"}${Date.now().toString(36)}`);
+    const track = demoTrackPath("Greenhouse");
+    await fan.page.goto(track);
+    await hydrated(fan.page);
+
+    const { page, close } = await newPage(browser, { javaScriptEnabled });
+    await page.goto("/login?redirectTo=/admin");
+    await logIn(page, "admin@example.com", "admin-demo-pass");
+    await page.getByRole("heading", { level: 1, name: "Admin Dashboard" }).waitFor();
+    await page.getByRole("searchbox", { name: "Search by email" }).fill(email);
+    await page.getByRole("button", { name: "Search" }).click();
+    const row = page.getByRole("row").filter({ has: page.getByRole("rowheader", { name: email }) });
+    await row.getByText("Active").waitFor();
+    if (javaScriptEnabled) {
+      await hydrated(page);
+      await expectNoAxeViolations(page);
+    }
+
+    await row.getByRole("button", { name: `Reset password for ${email}` }).click();
+    await page.getByRole("status").filter({ hasText: "Password reset email sent" }).waitFor();
+    const outbox = await newPage(browser);
+    await outbox.page.goto(`${supabaseUrl}/auth/v1/outbox`);
+    await outbox.page.locator("article", { hasText: email }).getByRole("link", { name: "Choose a new password" }).waitFor();
+    await outbox.close();
+
+    await row.getByRole("link", { name: `Ban ${email}` }).click();
+    const dialog = page.getByRole("dialog", { name: `Ban ${email}` });
+    await dialog.waitFor();
+    if (javaScriptEnabled) {
+      await expectNoAxeViolations(page);
+      // A modal dialog: the focus starts inside, Escape cancels it.
+      assert.equal(await dialog.evaluate((element) => element.matches(":modal") && element.contains(document.activeElement)), true);
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "detached" });
+      await row.getByRole("link", { name: `Ban ${email}` }).click();
+      await dialog.waitFor();
+    }
+    await screenshot(page, `admin-ban-dialog-${javaScriptEnabled ? "js" : "plain"}`);
+    await dialog.getByLabel("Days").fill("0");
+    await dialog.getByLabel("Reason").fill("Spam in the comments");
+    await dialog.getByRole("button", { name: "Ban user" }).click();
+    await dialog.getByText("Ban for a whole number of days, from 1 to 36,500").waitFor();
+    assert.equal(await dialog.getByLabel("Reason").inputValue(), "Spam in the comments");
+    await dialog.getByLabel("Days").fill("7");
+    await dialog.getByRole("button", { name: "Ban user" }).click();
+    await dialog.waitFor({ state: "detached" });
+    await page
+      .getByRole("row")
+      .filter({ hasText: email })
+      .getByText(/^Banned until/)
+      .waitFor();
+
+    // The banned user's open page: their post is refused (they are signed out), and signing in says until when.
+    await fan.page.getByLabel("Add a comment").fill("Posted after the ban");
+    await fan.page.getByRole("button", { name: "Post comment" }).click();
+    await fan.page.waitForURL((url) => url.pathname === "/login");
+    await logIn(fan.page, email, "a-long-password");
+    await fan.page
+      .getByRole("alert")
+      .filter({ hasText: /This account has been suspended until \w+ \d+, \d{4}\./ })
+      .waitFor();
+    await fan.close();
+
+    await page.getByText(`admin@example.com banned ${email}`).waitFor();
+    await page
+      .getByRole("row")
+      .filter({ hasText: email })
+      .getByRole("button", { name: `Unban ${email}` })
+      .click();
+    await page.getByRole("row").filter({ hasText: email }).getByText("Active").waitFor();
+    await close();
   });
 }
 

@@ -7,7 +7,15 @@
 // Errors { code }: invalid_request (400), not_signed_in (401), not_an_admin (403), user_not_found (404),
 // method_not_allowed (405), over_email_send_rate_limit (429), unavailable (502).
 import * as v from "valibot";
-import { administrator, authAdminUrl, failure, jsonBody, recordUserAdministration, service, serviceRoleKey } from "../_shared/administration.ts";
+import {
+  administrator,
+  authAdminUrl,
+  failure,
+  jsonBody,
+  recordUserAdministration,
+  service,
+  serviceRoleKey,
+} from "../_shared/administration.ts";
 
 const perPage = 50;
 

@@ -45,7 +45,10 @@ async function listUsers(req: Request, stack: Stack): Promise<Response> {
   const filter = params.get("filter") ?? "";
   const pattern = `%${filter.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const matching = `u.deleted_at is null and ($1 = '' or u.email like $2 or u.raw_user_meta_data ->> 'full_name' ilike $2)`;
-  const { rows } = await stack.db.query<{ total: number }>(`select count(*)::int as total from auth.users u where ${matching}`, [filter, pattern]);
+  const { rows } = await stack.db.query<{ total: number }>(`select count(*)::int as total from auth.users u where ${matching}`, [
+    filter,
+    pattern,
+  ]);
   const total = rows[0].total;
   const users = await findUsers(stack.db, `${matching} order by u.created_at desc, u.id limit $3 offset $4`, [
     filter,
