@@ -1,7 +1,9 @@
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
+import { cloudflareContext } from "~/lib/context.server";
 import { lowPriorityModulePreloads } from "~/lib/document-stream.server";
+import { NonceContext } from "~/lib/nonce";
 
 export const streamTimeout = 5_000;
 
@@ -11,14 +13,22 @@ export default async function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  _loadContext: RouterContextProvider,
+  loadContext: RouterContextProvider,
 ) {
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
 
   let shellRendered = false;
-  const body = await renderToReadableStream(<ServerRouter context={routerContext} url={request.url} />, {
+  // React Router's and React's own inline scripts carry the nonce the Content-Security-Policy names.
+  const { nonce } = loadContext.get(cloudflareContext);
+  const document = (
+    <NonceContext value={nonce}>
+      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+    </NonceContext>
+  );
+  const body = await renderToReadableStream(document, {
+    nonce,
     signal: AbortSignal.timeout(streamTimeout + 1000),
     onError(error: unknown) {
       responseStatusCode = 500;

@@ -1,23 +1,26 @@
 import type { ReactNode } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
 import { SomethingWentWrong, errorMessage } from "~/components/error-boundary";
+import { badAddressMiddleware } from "~/lib/bad-address.server";
 import { crossSiteMiddleware } from "~/lib/cross-site.server";
 import { edgeCacheMiddleware } from "~/lib/edge-cache.server";
+import { useNonce } from "~/lib/nonce";
 import { sessionMiddleware, userContext } from "~/lib/session.server";
 import type { Route } from "./+types/root";
 import "./styles/app.css";
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
-// Another site's state change is refused before anything runs. The cache comes next: a cached anonymous
-// page needs no session work at all.
-export const middleware: Route.MiddlewareFunction[] = [crossSiteMiddleware, edgeCacheMiddleware, sessionMiddleware];
+// A bad address and another site's state change are refused before anything runs. The cache comes next:
+// a cached anonymous page needs no session work at all.
+export const middleware: Route.MiddlewareFunction[] = [badAddressMiddleware, crossSiteMiddleware, edgeCacheMiddleware, sessionMiddleware];
 
 export function loader({ context }: Route.LoaderArgs) {
   return { user: context.get(userContext) };
 }
 
 export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
   return (
     <html lang="en">
       <head>
@@ -29,8 +32,8 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body className="min-h-dvh">
         {children}
-        <ScrollRestoration />
-        <Scripts />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );

@@ -16,6 +16,8 @@ const backend = await startLocalStack({
   dataDir: repoDataDir,
   databaseUrl: env.DATABASE_URL || undefined,
   verbose: true,
+  // reset links and other Auth redirects go to the app where it runs
+  siteUrl: `http://localhost:${port}`,
 });
 const app = await serveApp({
   port,

@@ -1,5 +1,6 @@
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { cloudflareContext, requestCountry } from "~/lib/context.server";
+import { newNonce, withSecurityHeaders } from "~/lib/security-headers.server";
 
 type App = { handleRequest: ReturnType<typeof createRequestHandler>; buildVersion: string };
 
@@ -18,7 +19,9 @@ export default {
   async fetch(request, env, ctx) {
     const { handleRequest, buildVersion } = await app();
     const context = new RouterContextProvider();
-    context.set(cloudflareContext, { env, ctx, buildVersion, country: requestCountry(request) });
-    return handleRequest(request, context);
+    const nonce = newNonce();
+    context.set(cloudflareContext, { env, ctx, buildVersion, country: requestCountry(request), nonce });
+    const response = await handleRequest(request, context);
+    return withSecurityHeaders(request, response, { nonce, env, development: import.meta.env.DEV });
   },
 } satisfies ExportedHandler<Env>;

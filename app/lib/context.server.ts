@@ -1,10 +1,17 @@
 import { createContext } from "react-router";
 
 /**
- * The Worker's bindings and execution context, the version of the client build its pages link to, and
- * the reader's country as Cloudflare sees it, set once per request in `workers/app.ts`.
+ * The Worker's bindings and execution context, the version of the client build its pages link to, the
+ * reader's country as Cloudflare sees it, and the response's CSP nonce, set once per request in
+ * `workers/app.ts`.
  */
-export const cloudflareContext = createContext<{ env: Env; ctx: ExecutionContext; buildVersion: string; country: string | null }>();
+export const cloudflareContext = createContext<{
+  env: Env;
+  ctx: ExecutionContext;
+  buildVersion: string;
+  country: string | null;
+  nonce: string;
+}>();
 
 /**
  * The country Cloudflare located the request in (ISO 3166-1 alpha-2), for analytics; null when it cannot

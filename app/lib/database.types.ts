@@ -47,12 +47,6 @@ export type Database = {
             referencedRelation: "artist_profiles"
             referencedColumns: ["id"]
           },
-          {
-            foreignKeyName: "analytics_artist_id_fkey"
-            columns: ["artist_id"]
-            referencedRelation: "genre_artists"
-            referencedColumns: ["artist_id"]
-          },
         ]
       }
       analytics_events: {
@@ -97,12 +91,6 @@ export type Database = {
             referencedColumns: ["id"]
           },
           {
-            foreignKeyName: "analytics_events_artist_id_fkey"
-            columns: ["artist_id"]
-            referencedRelation: "genre_artists"
-            referencedColumns: ["artist_id"]
-          },
-          {
             foreignKeyName: "analytics_events_track_id_fkey"
             columns: ["track_id"]
             referencedRelation: "tracks"
@@ -141,12 +129,6 @@ export type Database = {
             columns: ["artist_id"]
             referencedRelation: "artist_profiles"
             referencedColumns: ["id"]
-          },
-          {
-            foreignKeyName: "artist_payout_settings_artist_id_fkey"
-            columns: ["artist_id"]
-            referencedRelation: "genre_artists"
-            referencedColumns: ["artist_id"]
           },
         ]
       }
@@ -264,12 +246,6 @@ export type Database = {
             referencedColumns: ["id"]
           },
           {
-            foreignKeyName: "comments_artist_id_fkey"
-            columns: ["artist_id"]
-            referencedRelation: "genre_artists"
-            referencedColumns: ["artist_id"]
-          },
-          {
             foreignKeyName: "comments_track_id_fkey"
             columns: ["track_id"]
             referencedRelation: "tracks"
@@ -311,12 +287,6 @@ export type Database = {
             columns: ["artist_id"]
             referencedRelation: "artist_profiles"
             referencedColumns: ["id"]
-          },
-          {
-            foreignKeyName: "country_daily_stats_artist_id_fkey"
-            columns: ["artist_id"]
-            referencedRelation: "genre_artists"
-            referencedColumns: ["artist_id"]
           },
         ]
       }
@@ -404,12 +374,6 @@ export type Database = {
             referencedRelation: "artist_profiles"
             referencedColumns: ["id"]
           },
-          {
-            foreignKeyName: "followers_artist_id_fkey"
-            columns: ["artist_id"]
-            referencedRelation: "genre_artists"
-            referencedColumns: ["artist_id"]
-          },
         ]
       }
       likes: {
@@ -484,12 +448,6 @@ export type Database = {
             referencedRelation: "artist_profiles"
             referencedColumns: ["id"]
           },
-          {
-            foreignKeyName: "merch_artist_id_fkey"
-            columns: ["artist_id"]
-            referencedRelation: "genre_artists"
-            referencedColumns: ["artist_id"]
-          },
         ]
       }
       news_items: {
@@ -561,12 +519,6 @@ export type Database = {
             referencedColumns: ["id"]
           },
           {
-            foreignKeyName: "purchases_artist_id_fkey"
-            columns: ["artist_id"]
-            referencedRelation: "genre_artists"
-            referencedColumns: ["artist_id"]
-          },
-          {
             foreignKeyName: "purchases_track_id_fkey"
             columns: ["track_id"]
             referencedRelation: "tracks"
@@ -608,12 +560,6 @@ export type Database = {
             columns: ["artist_id"]
             referencedRelation: "artist_profiles"
             referencedColumns: ["id"]
-          },
-          {
-            foreignKeyName: "store_settings_artist_id_fkey"
-            columns: ["artist_id"]
-            referencedRelation: "genre_artists"
-            referencedColumns: ["artist_id"]
           },
         ]
       }
@@ -657,12 +603,6 @@ export type Database = {
             columns: ["artist_id"]
             referencedRelation: "artist_profiles"
             referencedColumns: ["id"]
-          },
-          {
-            foreignKeyName: "track_daily_stats_artist_id_fkey"
-            columns: ["artist_id"]
-            referencedRelation: "genre_artists"
-            referencedColumns: ["artist_id"]
           },
           {
             foreignKeyName: "track_daily_stats_track_id_fkey"
@@ -749,12 +689,6 @@ export type Database = {
             referencedRelation: "artist_profiles"
             referencedColumns: ["id"]
           },
-          {
-            foreignKeyName: "tracks_artist_id_fkey"
-            columns: ["artist_id"]
-            referencedRelation: "genre_artists"
-            referencedColumns: ["artist_id"]
-          },
         ]
       }
     }
@@ -815,25 +749,7 @@ export type Database = {
             referencedRelation: "artist_profiles"
             referencedColumns: ["id"]
           },
-          {
-            foreignKeyName: "followers_artist_id_fkey"
-            columns: ["artist_id"]
-            referencedRelation: "genre_artists"
-            referencedColumns: ["artist_id"]
-          },
         ]
-      }
-      genre_artists: {
-        Row: {
-          artist_id: string | null
-          artist_name: string | null
-          follower_count: number | null
-          genre: string | null
-          profile_image_url: string | null
-          short_description: string | null
-          track_count: number | null
-        }
-        Relationships: []
       }
       genre_counts: {
         Row: {
@@ -866,11 +782,16 @@ export type Database = {
       }
     }
     Functions: {
+      account_role: { Args: Record<PropertyKey, never>; Returns: string }
       artist_analytics: { Args: { days: number }; Returns: Json }
       artist_dashboard: { Args: Record<PropertyKey, never>; Returns: Json }
       artist_page: { Args: { artist_id: string }; Returns: Json }
       fan_dashboard: { Args: Record<PropertyKey, never>; Returns: Json }
       fan_page: { Args: { fan_id: string }; Returns: Json }
+      genre_page: {
+        Args: { genre: string; max_artists?: number }
+        Returns: Json
+      }
       get_follower_count: { Args: { artist_id: string }; Returns: number }
       home_page: { Args: Record<PropertyKey, never>; Returns: Json }
       is_admin: { Args: Record<PropertyKey, never>; Returns: boolean }

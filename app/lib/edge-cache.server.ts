@@ -20,7 +20,7 @@ export const edgeCacheMiddleware: MiddlewareFunction<Response> = async ({ reques
   const mayStore = !/\bno-store\b/.test(asked);
   if (mayStore && !/\bno-cache\b/.test(asked)) {
     const cached = await cache.match(key);
-    if (cached) return cached;
+    if (cached) return withThisNonce(cached, context.get(cloudflareContext).nonce);
   }
   const response = await next();
   // A failure (for example the backend being down) must not be served again to the next visitors.
@@ -31,10 +31,35 @@ export const edgeCacheMiddleware: MiddlewareFunction<Response> = async ({ reques
     const stored = response.clone();
     // How this one render went (round trips) says nothing about later hits.
     stored.headers.delete("Server-Timing");
+    stored.headers.set(renderNonceHeader, context.get(cloudflareContext).nonce);
     context.get(cloudflareContext).ctx.waitUntil(cache.put(key, stored));
   }
   return response;
 };
+
+/** The nonce a cached page was rendered with (kept in the cache only). */
+const renderNonceHeader = "X-Render-Nonce";
+
+/**
+ * A cached page with this response's nonce: each response has its own, named by its Content-Security-
+ * Policy, so the inline scripts the page was rendered with are given it. Only those: a script that
+ * carried another nonce (or none) is left as it was, and the policy refuses it.
+ */
+function withThisNonce(cached: Response, nonce: string): Response {
+  const rendered = cached.headers.get(renderNonceHeader);
+  const page = rendered
+    ? new HTMLRewriter()
+        .on("[nonce]", {
+          element(element) {
+            if (element.getAttribute("nonce") === rendered) element.setAttribute("nonce", nonce);
+          },
+        })
+        .transform(cached)
+    : cached;
+  const response = new Response(page.body, page);
+  response.headers.delete(renderNonceHeader);
+  return response;
+}
 
 /**
  * Drops a page from this location's cache after it changed (a profile saved, the news edited), before the

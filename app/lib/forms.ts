@@ -48,6 +48,18 @@ export function parseForm<TSchema extends v.GenericSchema>(
   return { success: false, reply: { fieldErrors, formError: null, values } };
 }
 
+/**
+ * The posted form. A body that is not one (none at all, JSON, plain text, multipart without its boundary)
+ * is a bad request, answered 400 by the route's error screen, never a crash.
+ */
+export async function readForm(request: Request): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    throw data("This form could not be read. Please reload the page and try again.", { status: 400, headers: uncached });
+  }
+}
+
 /** A reply with one message for the whole form (the backend refused, a rate limit, a stale link). */
 export function formError(formError: string, values: FormValues = {}): FormReply {
   return { fieldErrors: {}, formError, values };

@@ -1,6 +1,6 @@
 import { createContext, type MiddlewareFunction } from "react-router";
 import { envFrom } from "./env.server";
-import { toSessionUser, type SessionUser } from "./session-user";
+import { accountRole, toSessionUser, type SessionUser } from "./session-user";
 import { roundTripCounter } from "./round-trips.server";
 import { createSupabaseServerClient, type SupabaseClient } from "./supabase.server";
 
@@ -24,9 +24,12 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   const signedInBefore = hasAuthCookie(request);
   let user: SessionUser | null = null;
   if (signedInBefore) {
-    const { data, error } = await supabase.auth.getUser();
+    // The role comes from the profile rows, asked beside the user (one round trip): sign-up metadata is
+    // the user's to edit.
+    const [{ data, error }, role] = await Promise.all([supabase.auth.getUser(), supabase.rpc("account_role")]);
+    if (role.error) console.error("reading the account's role failed", role.error);
     if (data.user) {
-      user = toSessionUser(data.user);
+      user = toSessionUser(data.user, accountRole(role.data));
     } else if (error && error.name !== "AuthRetryableFetchError") {
       // The session is no longer valid (signed out elsewhere, expired, banned): forget it.
       await supabase.auth.signOut({ scope: "local" });

@@ -361,6 +361,60 @@ describe.each(backends)("schema on $name", (backend) => {
     });
   });
 
+  describe("genre pages", () => {
+    it("list the artists tagged with the genre (0 tracks allowed) and those with tracks in it, most tracks first", async () => {
+      const tagged = await createUser(db, {
+        role: "artist",
+        artist_name: "Tagged Only",
+        paypal_email: "p@example.test",
+        genres: ["Blues"],
+      });
+      const releasing = await createArtist(db, "Releasing Untagged");
+      await createTrack(db, releasing.id, { genre: "Blues" });
+      const page = await as(
+        db,
+        visitor,
+        async (tx) =>
+          (
+            await tx.query<{ page: { genre: string; artists: { id: string; track_count: number }[] } }>(
+              "select genre_page('bLuEs') as page",
+            )
+          ).rows[0].page,
+      );
+      expect(page.genre).toBe("Blues");
+      const byId = new Map(page.artists.map((artist) => [artist.id, artist.track_count]));
+      expect(byId.get(tagged.id)).toBe(0);
+      expect(byId.get(releasing.id)).toBe(1);
+      expect(page.artists.findIndex((artist) => artist.id === releasing.id)).toBeLessThan(
+        page.artists.findIndex((artist) => artist.id === tagged.id),
+      );
+    });
+
+    it("name a track genre outside the list as the catalog spells it, and nothing for an unknown one", async () => {
+      const artist = await createArtist(db, "Niche");
+      await createTrack(db, artist.id, { genre: "Sea Shanty" });
+      const genreOf = async (name: string) =>
+        (await as(db, visitor, (tx) => tx.query<{ genre: string | null }>("select genre_page($1) ->> 'genre' as genre", [name]))).rows[0]
+          .genre;
+      expect(await genreOf("sea shanty")).toBe("Sea Shanty");
+      expect(await genreOf("No Such Genre")).toBeNull();
+    });
+  });
+
+  describe("account roles", () => {
+    it("come from the profile rows, never from metadata the user can edit", async () => {
+      const artist = await createArtist(db, "Real Artist");
+      const fan = await createFan(db, "plain_fan_role");
+      const roleOf = async (claims: Claims) =>
+        (await as(db, claims, (tx) => tx.query<{ role: string | null }>("select account_role() as role"))).rows[0].role;
+      expect(await roleOf(artist.claims)).toBe("artist");
+      expect(await roleOf(fan.claims)).toBe("fan");
+      await db.query(`update auth.users set raw_user_meta_data = raw_user_meta_data || '{"role": "artist"}' where id = $1`, [fan.id]);
+      expect(await roleOf({ ...fan.claims, user_metadata: { role: "artist" } })).toBe("fan");
+      expect((await errorOf(as(db, visitor, (tx) => tx.query("select account_role()")))).code).toBe("42501");
+    });
+  });
+
   describe("catalog counts", () => {
     it("counts tracks per artist and genre from what the reader may see", async () => {
       const artist = await createArtist(db, "Counted");
@@ -371,7 +425,7 @@ describe.each(backends)("schema on $name", (backend) => {
       const forVisitor = await as(db, visitor, async (tx) => ({
         card: (await tx.query("select track_count from artist_cards where id = $1", [artist.id])).rows[0],
         genre: (await tx.query(`select artist_count, track_count from genre_counts where genre = 'Countable Jazz'`)).rows[0],
-        perArtist: (await tx.query(`select track_count from genre_artists where genre = 'Countable Jazz'`)).rows,
+        perArtist: (await tx.query(`select genre_page('countable jazz') -> 'artists' -> 0 -> 'track_count' as track_count`)).rows,
       }));
       expect(forVisitor).toEqual({
         card: { track_count: 2 },

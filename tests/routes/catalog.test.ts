@@ -2,7 +2,7 @@
 // against the demo data, the follow and newsletter forms, the header search's resource route, the
 // cache headers and how many backend round trips each render makes.
 import { describe, expect, it } from "vitest";
-import { Visitor, appUrl, inputValue, signedIn, text, title } from "./support.ts";
+import { Visitor, appUrl, inputValue, serviceClient, signedIn, text, title } from "./support.ts";
 
 const paperLanterns = "a1000000-0000-4000-8000-000000000012";
 const lumenDrift = "a1000000-0000-4000-8000-000000000004";
@@ -184,12 +184,28 @@ describe("genres", () => {
     expect(cardTitles(rnb.html)).toEqual(["Sienna Brooks"]);
     expect(text(rnb.html)).toContain("3 R&B tracks");
 
+    // The spec's read: profiles whose genres name it, with or without tracks in it, most tracks first.
     const pop = await render("/genres/Pop");
-    expect(cardTitles(pop.html)).toEqual(["Mara Vale"]);
+    const popArtists = cardTitles(pop.html);
+    expect(popArtists[0]).toBe("Mara Vale");
     expect(text(pop.html)).toContain("5 Pop tracks");
+    const { data: taggedPop } = await serviceClient.from("artist_profiles").select("artist_name").contains("genres", ["Pop"]);
+    for (const { artist_name } of taggedPop ?? []) expect(popArtists).toContain(artist_name);
+    expect(text(pop.html)).toContain("0 Pop tracks");
 
     const hipHop = await render("/genres/Hip%20Hop");
     expect(cardTitles(hipHop.html)).toEqual(["Ozi Reyes"]);
+  });
+
+  it("moves an address in another case to the genre as the catalog spells it", async () => {
+    for (const [asked, canonical] of [
+      ["/genres/r%26b", "/genres/R%26B"],
+      ["/genres/HIP%20HOP", "/genres/Hip%20Hop"],
+    ]) {
+      const { response } = await new Visitor().get(asked);
+      expect(response.status).toBe(301);
+      expect(response.headers.get("location")).toBe(canonical);
+    }
   });
 
   it("says so when nobody makes a genre", async () => {

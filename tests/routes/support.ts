@@ -49,6 +49,11 @@ export class Visitor {
     return this.send(path);
   }
 
+  /** Any request as this browser (`init.headers` add to what it sends). */
+  request(path: string, { headers, ...init }: RequestInit = {}) {
+    return this.send(path, init, Object.fromEntries(new Headers(headers)));
+  }
+
   /** A form with files (`enctype="multipart/form-data"`), as the browser posts it. */
   postMultipart(path: string, body: FormData) {
     return this.send(path, { method: "POST", body });

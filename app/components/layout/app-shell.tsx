@@ -14,12 +14,15 @@ export function AppShell({ children }: { children: ReactNode }) {
         Skip to main content
       </a>
       <Header />
-      <Sidebar />
-      <div className="pt-(--header-height) lg:pl-60">
-        <main id="main" tabIndex={-1} className="mx-auto min-h-[70vh] w-full max-w-6xl px-4 pt-8 focus:outline-none lg:px-8">
-          {children}
-        </main>
-        <Footer />
+      {/* The sidebar is a column as tall as the page (its background with it); its links stay in view. */}
+      <div className="pt-(--header-height) lg:flex">
+        <Sidebar />
+        <div className="min-w-0 flex-1">
+          <main id="main" tabIndex={-1} className="mx-auto min-h-[70vh] w-full max-w-6xl px-4 pt-8 focus:outline-none lg:px-8">
+            {children}
+          </main>
+          <Footer />
+        </div>
       </div>
     </>
   );

@@ -115,20 +115,23 @@ export const FanPageSchema = v.object({
 /** The `genre_counts` view, busiest first. */
 export const GenreCountsSchema = v.array(v.object({ genre: v.string(), artist_count: count, track_count: count }));
 
-/** The `genre_artists` view: one genre's artists with how many of its tracks each has released. */
-export const GenreArtistsSchema = v.array(
-  v.pipe(
-    v.object({
-      artist_id: v.string(),
-      artist_name: v.string(),
-      short_description: nullableText,
-      profile_image_url: nullableText,
-      follower_count: count,
-      track_count: count,
-    }),
-    v.transform(({ artist_id, ...artist }): ArtistSummary => ({ ...artist, id: artist_id, genres: [] })),
+/** `genre_page()`: the genre as the catalog spells it (null if nothing is called that) and its artists. */
+export const GenrePageSchema = v.object({
+  genre: v.nullable(v.string()),
+  artists: v.array(
+    v.pipe(
+      v.object({
+        id: v.string(),
+        artist_name: v.string(),
+        short_description: nullableText,
+        profile_image_url: nullableText,
+        follower_count: count,
+        track_count: count,
+      }),
+      v.transform((artist): ArtistSummary => ({ ...artist, genres: [] })),
+    ),
   ),
-);
+});
 
 /** The header search's results. */
 export const ArtistSearchResultsSchema = v.array(

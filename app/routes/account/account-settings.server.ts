@@ -1,7 +1,7 @@
 import { serializeCookieHeader } from "@supabase/ssr";
 import { redirect, type RouterContextProvider } from "react-router";
 import { emailChangeErrorMessage, isWrongCurrentPassword, passwordResetErrorMessage } from "~/lib/errors";
-import { formError, parseForm, replyWith, type FormReply } from "~/lib/forms";
+import { formError, parseForm, replyWith, type FormReply, readForm } from "~/lib/forms";
 import { ChangeEmailSchema, ChangePasswordSchema } from "~/lib/schemas/auth";
 import type { SessionUser } from "~/lib/session-user";
 import { supabaseContext } from "~/lib/session.server";
@@ -31,7 +31,7 @@ export async function finishEmailChange(request: Request, context: Context, path
 }
 
 export async function accountSettingsAction(request: Request, context: Context, user: SessionUser, path: string) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = formData.get("intent");
   const supabase = context.get(supabaseContext);
 

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { storageErrorMessage } from "~/lib/errors";
-import { parseForm } from "~/lib/forms";
+import { parseForm, readForm } from "~/lib/forms";
 import { requireUser } from "~/lib/guards.server";
 import { expectedUpload } from "~/lib/media-files";
 import { DiscardUploadSchema } from "~/lib/schemas/studio";
@@ -15,7 +15,7 @@ import type { Route } from "./+types/discard-upload";
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(request, context);
-  const submission = parseForm(DiscardUploadSchema, await request.formData());
+  const submission = parseForm(DiscardUploadSchema, await readForm(request));
   if (!submission.success || !expectedUpload(user.id, submission.value.bucket, submission.value.path)) {
     throw data(storageErrorMessage({ status: 400 }), { status: 400 });
   }

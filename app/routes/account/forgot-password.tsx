@@ -3,7 +3,7 @@ import { AuthShell } from "~/components/auth-shell";
 import { FormAlert, SubmitButton } from "~/components/form-controls";
 import { Field } from "~/components/ui/field";
 import { passwordResetErrorMessage } from "~/lib/errors";
-import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms";
+import { formError, formFields, parseForm, replyWith, type FormReply, readForm } from "~/lib/forms";
 import { pageMeta } from "~/lib/meta";
 import { ForgotPasswordSchema } from "~/lib/schemas/auth";
 import { supabaseContext } from "~/lib/session.server";
@@ -14,7 +14,7 @@ export const meta = () => pageMeta("Forgot your password?", "Get a link to choos
 const sentNotice = "If an account exists for that email, we've sent a link to reset your password. It works once, for one hour.";
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseForm(ForgotPasswordSchema, formData);
   if (!submission.success) return replyWith(submission.reply, 400);
   const { values } = submission;

@@ -4,7 +4,7 @@ import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-contro
 import { Field } from "~/components/ui/field";
 import { envFrom } from "~/lib/env.server";
 import { signInErrorMessage } from "~/lib/errors";
-import { formError, formFields, parseForm, replyWith } from "~/lib/forms";
+import { formError, formFields, parseForm, replyWith, readForm } from "~/lib/forms";
 import { formatDate, requestLocale } from "~/lib/format";
 import { redirectSignedIn } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
@@ -24,7 +24,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseForm(LoginSchema, formData);
   if (!submission.success) return replyWith(submission.reply, 400);
   const { values } = submission;

@@ -3,7 +3,7 @@ import { AuthShell } from "~/components/auth-shell";
 import { FormAlert, GenrePicker, HaveAccountLink, SubmitButton, TermsCheckbox, NewPasswordFields } from "~/components/form-controls";
 import { Field } from "~/components/ui/field";
 import { genres } from "~/lib/constants";
-import { formFields, parseForm, replyWith } from "~/lib/forms";
+import { formFields, parseForm, replyWith, readForm } from "~/lib/forms";
 import { redirectSignedIn } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
 import { dashboardPath } from "~/lib/redirects";
@@ -20,7 +20,7 @@ export function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseForm(FanSignUpSchema, formData, { arrays: ["favoriteGenres"] });
   if (!submission.success) return replyWith(submission.reply, 400);
 

@@ -3,11 +3,11 @@ import { AuthShell } from "~/components/auth-shell";
 import { FormAlert, SubmitButton, NewPasswordFields } from "~/components/form-controls";
 import { LinkButton } from "~/components/ui/button";
 import { passwordResetErrorMessage } from "~/lib/errors";
-import { formError, formFields, parseForm, replyWith } from "~/lib/forms";
+import { formError, formFields, parseForm, replyWith, readForm } from "~/lib/forms";
 import { pageMeta } from "~/lib/meta";
 import { dashboardPath } from "~/lib/redirects";
 import { ResetPasswordSchema } from "~/lib/schemas/auth";
-import { toSessionUser } from "~/lib/session-user";
+import { isRecoverySession, toSessionUser } from "~/lib/session-user";
 import { supabaseContext, userContext } from "~/lib/session.server";
 import type { Route } from "./+types/reset-password";
 
@@ -32,15 +32,25 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     throw redirect("/reset-password");
   }
   if (url.searchParams.has("error") || url.searchParams.has("error_code")) return { canReset: false, problem: linkProblem };
-  const user = context.get(userContext);
-  return { canReset: Boolean(user), problem: user ? null : linkProblem };
+  const canReset = await inRecovery(context);
+  return { canReset, problem: canReset ? null : linkProblem };
+}
+
+/**
+ * Whether this session was started by a reset link: a password may be set here without the current one
+ * only then. Signed in the usual way, the account settings ask for the current password.
+ */
+async function inRecovery(context: Route.LoaderArgs["context"]): Promise<boolean> {
+  if (!context.get(userContext)) return false;
+  const { data } = await context.get(supabaseContext).auth.getSession();
+  return isRecoverySession(data.session?.access_token);
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const submission = parseForm(ResetPasswordSchema, formData);
   if (!submission.success) return replyWith(submission.reply, 400);
-  if (!context.get(userContext)) return replyWith(formError(linkProblem), 401);
+  if (!(await inRecovery(context))) return replyWith(formError(linkProblem), 401);
 
   const { data: updated, error } = await context.get(supabaseContext).auth.updateUser({ password: submission.value.password });
   if (error || !updated.user) {

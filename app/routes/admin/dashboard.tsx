@@ -11,7 +11,7 @@ import { Pagination } from "~/components/ui/pagination";
 import { invokeFunction, readOrThrow } from "~/lib/backend.server";
 import { administrationErrorMessage } from "~/lib/errors";
 import { formatDate, formatTimeAgo, requestLocale } from "~/lib/format";
-import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms";
+import { formError, formFields, parseForm, replyWith, type FormReply, readForm } from "~/lib/forms";
 import { requireAdmin } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
 import { pageCount, pageFrom } from "~/lib/paging";
@@ -76,7 +76,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  */
 export async function action({ request, context }: Route.ActionArgs) {
   requireAdmin(request, context);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "");
   const supabase = context.get(supabaseContext);
   const refused = (code: string | null, values: FormReply["values"]) =>

@@ -10,7 +10,7 @@ import { Field, SelectField, TextareaField } from "~/components/ui/field";
 import { readOrThrow } from "~/lib/backend.server";
 import { forgetCachedPage } from "~/lib/edge-cache.server";
 import { databaseErrorMessage } from "~/lib/errors";
-import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms";
+import { formError, formFields, parseForm, replyWith, type FormReply, readForm } from "~/lib/forms";
 import { formatDate } from "~/lib/format";
 import { requireAdmin } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
@@ -49,7 +49,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  */
 export async function action({ request, context }: Route.ActionArgs) {
   requireAdmin(request, context);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const news = context.get(supabaseContext).from("news_items");
   const intent = formData.get("intent");
   const done = async (error: { code?: string; message: string } | null, values: FormReply["values"], notFound = false) => {

@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import { notFound } from "~/lib/backend.server";
 import { artistPath, isUuid } from "~/lib/catalog";
 import { databaseErrorMessage } from "~/lib/errors";
-import { formError, parseForm, replyWith } from "~/lib/forms";
+import { formError, parseForm, replyWith, readForm } from "~/lib/forms";
 import { uncached } from "~/lib/http-cache";
 import { safeRedirectPath } from "~/lib/redirects";
 import { FollowSchema } from "~/lib/schemas/catalog";
@@ -18,7 +18,7 @@ import type { Route } from "./+types/follow";
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (!isUuid(params.id)) throw notFound("Artist not found");
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const backTo = safeRedirectPath(formData.get("redirectTo")) ?? artistPath(params.id);
   const user = requireUser(request, context, backTo);
   const inPlace = formData.has("fetcher");

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link, redirect } from "react-router";
 import { ArtistGrid } from "~/components/catalog/artist-card";
 import { PageHeader } from "~/components/catalog/section-heading";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -8,7 +8,7 @@ import { readOrThrow } from "~/lib/backend.server";
 import { countOf } from "~/lib/catalog";
 import { publicPageHeaders } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
-import { GenreArtistsSchema } from "~/lib/schemas/catalog-data";
+import { GenrePageSchema } from "~/lib/schemas/catalog-data";
 import { supabaseContext } from "~/lib/session.server";
 import type { Route } from "./+types/genre";
 
@@ -17,19 +17,18 @@ export const meta = ({ params }: Route.MetaArgs) =>
 
 export const headers = publicPageHeaders;
 
+/**
+ * The artists whose profile names the genre or who released tracks in it, most tracks in it first (one
+ * call). An address in another case moves to the genre as the catalog spells it (`/genres/r%26b` →
+ * `/genres/R%26B`).
+ */
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const artists = readOrThrow(
-    await context
-      .get(supabaseContext)
-      .from("genre_artists")
-      .select("artist_id, artist_name, short_description, profile_image_url, follower_count, track_count")
-      .eq("genre", params.genre)
-      .order("track_count", { ascending: false })
-      .order("follower_count", { ascending: false })
-      .order("artist_name"),
-    { what: "genre's artists", schema: GenreArtistsSchema },
-  );
-  return { genre: params.genre, artists };
+  const page = readOrThrow(await context.get(supabaseContext).rpc("genre_page", { genre: params.genre }), {
+    what: "genre's artists",
+    schema: GenrePageSchema,
+  });
+  if (page.genre && page.genre !== params.genre) throw redirect(`/genres/${encodeURIComponent(page.genre)}`, 301);
+  return { genre: page.genre ?? params.genre, artists: page.artists };
 }
 
 export default function GenreArtists({ loaderData }: Route.ComponentProps) {

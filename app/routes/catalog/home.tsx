@@ -11,7 +11,7 @@ import { Button, LinkButton } from "~/components/ui/button";
 import { read } from "~/lib/backend.server";
 import { artistPath, countOf, genrePath, trackPath } from "~/lib/catalog";
 import { artistShare, genres } from "~/lib/constants";
-import { parseForm, replyWith } from "~/lib/forms";
+import { parseForm, replyWith, readForm } from "~/lib/forms";
 import { publicPageHeaders, uncached } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
 import { NewsletterSchema } from "~/lib/schemas/catalog";
@@ -40,7 +40,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 /** The newsletter form without JavaScript: checked and thanked, and nothing kept (spec section 4). */
 export async function action({ request }: Route.ActionArgs) {
-  const submission = parseForm(NewsletterSchema, await request.formData());
+  const submission = parseForm(NewsletterSchema, await readForm(request));
   if (!submission.success) return replyWith(submission.reply, 400);
   return replyWith({ fieldErrors: {}, formError: null, values: {}, notice: newsletterThanks }, 200);
 }

@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import { notFound } from "~/lib/backend.server";
 import { isUuid, trackPath } from "~/lib/catalog";
 import { databaseErrorMessage } from "~/lib/errors";
-import { formError, parseForm, replyWith } from "~/lib/forms";
+import { formError, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireUser } from "~/lib/guards.server";
 import { uncached } from "~/lib/http-cache";
 import { LikeSchema } from "~/lib/schemas/fan";
@@ -18,7 +18,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!isUuid(params.id)) throw notFound("Track not found");
   const backTo = trackPath(params.id);
   const user = requireUser(request, context, backTo);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const inPlace = formData.has("fetcher");
   const submission = parseForm(LikeSchema, formData);
   if (!submission.success) return replyWith(formError(submission.reply.fieldErrors.intent ?? "Choose like or unlike"), 400);

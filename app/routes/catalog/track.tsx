@@ -15,7 +15,7 @@ import { artistPath, isUuid, trackPath } from "~/lib/catalog";
 import { commentsPageSize } from "~/lib/constants";
 import { databaseErrorMessage } from "~/lib/errors";
 import { formatDate, formatPrice, genreLabel, requestLocale } from "~/lib/format";
-import { formError, parseForm, replyWith } from "~/lib/forms";
+import { formError, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireUser } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
 import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/buy-param";
@@ -89,7 +89,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!isUuid(params.id)) throw trackNotFound();
   const user = requireUser(request, context);
   const supabase = context.get(supabaseContext);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const backToComments = redirect(`${trackPath(params.id)}#comments`);
 
   if (formData.get("intent") === "delete-comment") {
@@ -240,7 +240,8 @@ function Tile({ term, value }: { term: string; value: ReactNode }) {
   return (
     <div className="rounded-2xl border border-stage-700 bg-stage-850 px-4 py-3">
       <dt className="text-xs font-semibold tracking-wider text-ink-faint uppercase">{term}</dt>
-      <dd className="mt-1 truncate font-medium text-ink">{value}</dd>
+      {/* Wraps rather than cuts: a long date or label is read whole at every width. */}
+      <dd className="mt-1 font-medium break-words text-ink">{value}</dd>
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { Field, SelectField } from "~/components/ui/field";
 import { readOrThrow } from "~/lib/backend.server";
 import { currencies } from "~/lib/constants";
 import { databaseErrorMessage } from "~/lib/errors";
-import { formError, formFields, parseForm, replyWith } from "~/lib/forms";
+import { formError, formFields, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireFan } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
 import { FanPaymentsSchema } from "~/lib/schemas/fan";
@@ -31,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const fan = requireFan(request, context);
-  const submission = parseForm(FanPaymentsSchema, await request.formData());
+  const submission = parseForm(FanPaymentsSchema, await readForm(request));
   if (!submission.success) return replyWith(submission.reply, 400);
   const { error } = await context
     .get(supabaseContext)

@@ -11,7 +11,7 @@ import { readOrThrow } from "~/lib/backend.server";
 import { genres } from "~/lib/constants";
 import { forgetCachedPage } from "~/lib/edge-cache.server";
 import { databaseErrorMessage } from "~/lib/errors";
-import { formError, formFields, parseForm, replyWith } from "~/lib/forms";
+import { formError, formFields, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireFan } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
 import { FanProfileSchema } from "~/lib/schemas/fan";
@@ -41,7 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** Save goes back to the dashboard (spec); the picture has its own form (see profile-picture.server). */
 export async function action({ request, context }: Route.ActionArgs) {
   const fan = requireFan(request, context);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "save");
   if (isPictureIntent(intent)) {
     return profilePictureAction(

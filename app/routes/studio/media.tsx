@@ -14,7 +14,7 @@ import { cx } from "~/lib/cx";
 import { readOrThrow } from "~/lib/backend.server";
 import { storageErrorMessage } from "~/lib/errors";
 import { formatDate } from "~/lib/format";
-import { formError, formFields, parseForm, replyWith } from "~/lib/forms";
+import { formError, formFields, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireArtist } from "~/lib/guards.server";
 import { imageFiles, judgeImage, storagePath } from "~/lib/media-files";
 import { pageMeta } from "~/lib/meta";
@@ -69,7 +69,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const artist = requireArtist(request, context);
   const supabase = context.get(supabaseContext);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   // Back to the same view and search, the confirmation closed.
   const url = new URL(request.url);
   url.searchParams.delete("remove");

@@ -7,7 +7,7 @@ import { Field, SelectField } from "~/components/ui/field";
 import { readOrThrow } from "~/lib/backend.server";
 import { currencies, withdrawThreshold } from "~/lib/constants";
 import { databaseErrorMessage } from "~/lib/errors";
-import { formError, formFields, parseForm, replyWith } from "~/lib/forms";
+import { formError, formFields, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireArtist } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
 import { ArtistPaymentsSchema } from "~/lib/schemas/studio";
@@ -40,7 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const artist = requireArtist(request, context);
-  const submission = parseForm(ArtistPaymentsSchema, await request.formData());
+  const submission = parseForm(ArtistPaymentsSchema, await readForm(request));
   if (!submission.success) return replyWith(submission.reply, 400);
   const settings = submission.value;
   // With withdrawals off the threshold field is not shown: the stored one is kept.

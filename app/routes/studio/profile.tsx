@@ -10,7 +10,7 @@ import { readOrThrow } from "~/lib/backend.server";
 import { forgetCachedPage } from "~/lib/edge-cache.server";
 import { genres } from "~/lib/constants";
 import { databaseErrorMessage } from "~/lib/errors";
-import { editRows, formError, formFields, parseForm, replyWith, type RowList } from "~/lib/forms";
+import { editRows, formError, formFields, parseForm, replyWith, type RowList, readForm } from "~/lib/forms";
 import { requireArtist } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
 import { ArtistProfileSchema, tourDateLimit } from "~/lib/schemas/studio";
@@ -44,7 +44,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const artist = requireArtist(request, context);
   const supabase = context.get(supabaseContext);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "save");
 
   if (isPictureIntent(intent)) {

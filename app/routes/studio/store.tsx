@@ -8,7 +8,7 @@ import { Card } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
 import { readOrThrow } from "~/lib/backend.server";
 import { databaseErrorMessage } from "~/lib/errors";
-import { editRows, formError, formFields, parseForm, replyWith, type FormValues, type RowList } from "~/lib/forms";
+import { editRows, formError, formFields, parseForm, replyWith, type FormValues, type RowList, readForm } from "~/lib/forms";
 import { requireArtist } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
 import { StoreSettingsSchema, storeLimits } from "~/lib/schemas/studio";
@@ -48,7 +48,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const artist = requireArtist(request, context);
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const intent = String(formData.get("intent") ?? "save");
   const submission = parseForm(StoreSettingsSchema, formData, { arrays: listFields });
   const values = submission.success ? submission.values : submission.reply.values;

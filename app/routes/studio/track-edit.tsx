@@ -10,7 +10,7 @@ import { Field } from "~/components/ui/field";
 import { notFound, readOrThrow } from "~/lib/backend.server";
 import { isUuid } from "~/lib/catalog";
 import { databaseErrorMessage } from "~/lib/errors";
-import { formError, formFields, parseForm, replyWith } from "~/lib/forms";
+import { formError, formFields, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireArtist } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
 import { DeleteTrackSchema, EditTrackSchema } from "~/lib/schemas/studio";
@@ -41,7 +41,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const artist = requireArtist(request, context);
   if (!isUuid(params.id)) throw notFound("Track not found");
   const supabase = context.get(supabaseContext);
-  const formData = await request.formData();
+  const formData = await readForm(request);
 
   if (formData.get("intent") === "delete") {
     const submission = parseForm(DeleteTrackSchema, formData);

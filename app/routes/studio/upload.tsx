@@ -9,7 +9,7 @@ import { PriceField, TrackDetailsFields } from "~/components/studio/track-detail
 import { Card } from "~/components/ui/card";
 import { PillNav } from "~/components/ui/pill-nav";
 import { Field } from "~/components/ui/field";
-import { formError, formFields, parseForm, replyWith, type FieldErrors, type FormReply, type FormValues } from "~/lib/forms";
+import { formError, formFields, parseForm, replyWith, type FieldErrors, type FormReply, type FormValues, readForm } from "~/lib/forms";
 import { requireArtist } from "~/lib/guards.server";
 import { audioFiles, imageFiles } from "~/lib/media-files";
 import { pageMeta } from "~/lib/meta";
@@ -50,7 +50,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const artist = requireArtist(request, context);
   const kind = kindFrom(new URL(request.url));
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const supabase = context.get(supabaseContext);
   const files = formData.has("uploadedArtwork")
     ? await uploadedFiles(kind, artist.id, formData, context)

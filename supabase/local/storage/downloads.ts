@@ -1,6 +1,6 @@
 import { json, type Stack } from "../context.ts";
 import { verifyJwt } from "../jwt.ts";
-import type { ObjectMetadata, ObjectRow, Target } from "./uploads.ts";
+import { mediaType, type ObjectMetadata, type ObjectRow, type Target } from "./uploads.ts";
 import { asCaller, caller, findBucket, findObject, jwtMessage, noSuchBucket, storageError } from "./shared.ts";
 import { filesOf } from "./files.ts";
 
@@ -63,11 +63,14 @@ async function sendObject(req: Request, stack: Stack, row: ObjectRow, options: {
   }
   // Rows written by plain SQL (a seed, say) may lack Storage's metadata; their bytes still serve.
   const metadata: Partial<ObjectMetadata> = row.metadata ?? {};
-  const mimetype = metadata.mimetype ?? "application/octet-stream";
+  const mimetype = mediaType(metadata.mimetype ?? "application/octet-stream");
   const headers: Record<string, string> = {
     "accept-ranges": "bytes",
-    // Never let a stored page run as this origin's HTML.
-    "content-type": mimetype.includes("text/html") ? "text/plain" : mimetype,
+    // A stored file is never a page of this origin: not HTML, not sniffed into something else, and
+    // opened on its own it runs nothing (a sandbox with no sources).
+    "content-type": mimetype === "text/html" ? "text/plain" : mimetype,
+    "x-content-type-options": "nosniff",
+    "content-security-policy": "default-src 'none'; sandbox",
     "last-modified": new Date(metadata.lastModified ?? row.updated_at).toUTCString(),
   };
   if (metadata.eTag) headers.etag = metadata.eTag;

@@ -73,7 +73,8 @@ export async function storeObject(
   const metadata: ObjectMetadata = {
     eTag: `"${createHash("md5").update(file.bytes).digest("hex")}"`,
     size: file.bytes.length,
-    mimetype: file.mimetype,
+    // What the bucket's limits checked, nothing more: 'image/png;text/html' is kept as image/png.
+    mimetype: mediaType(file.mimetype),
     cacheControl: file.cacheControl,
     lastModified: new Date().toISOString(),
     contentLength: file.bytes.length,
@@ -176,9 +177,15 @@ export function checkLimits(bucket: BucketRow, mimetype: string, size: number): 
   }
 }
 
+/** A type's `type/subtype` without its parameters, or application/octet-stream when it is not one. */
+export function mediaType(mimetype: string): string {
+  const bare = mimetype.split(";")[0].trim().toLowerCase();
+  return /^[a-z0-9][\w.+-]*\/[a-z0-9][\w.+-]*$/.test(bare) ? bare : "application/octet-stream";
+}
+
 function mimeMatches(pattern: string, mimetype: string): boolean {
   // Parameters such as `;charset=UTF-8` do not change what a file is.
-  const [type, subtype] = mimetype.split(";")[0].trim().toLowerCase().split("/");
+  const [type, subtype] = mediaType(mimetype).split("/");
   const [allowedType, allowedSubtype] = pattern.trim().toLowerCase().split("/");
   return Boolean(subtype) && allowedType === type && (allowedSubtype === "*" || allowedSubtype === subtype);
 }

@@ -124,6 +124,27 @@ describe("upload", () => {
     expect(error).toMatchObject({ statusCode: "415", message: "mime type text/plain is not supported" });
   });
 
+  it("keeps only the type it checked: parameters are dropped, SVG is never artwork", async () => {
+    const path = `${artist.id}/sneaky.png`;
+    const page = Buffer.from("<html><script>alert(document.cookie)</script></html>");
+    const stored = await artist.client.storage.from("artwork").upload(path, page, { contentType: "image/png;text/html" });
+    expect(stored.error).toBeNull();
+    const served = await fetch(visitor.storage.from("artwork").getPublicUrl(path).data.publicUrl);
+    expect(served.headers.get("content-type")).toBe("image/png");
+
+    const svg = await artist.client.storage
+      .from("artwork")
+      .upload(`${artist.id}/logo.svg`, Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>"), { contentType: "image/svg+xml" });
+    expect(svg.error).toMatchObject({ statusCode: "415" });
+  });
+
+  it("lets only artists write to the tracks bucket", async () => {
+    const { claims } = await createUser(local.stack.db, { role: "fan", username: "not_an_artist" });
+    const fan = clientWith(signJwt(claims, local.stack.config.jwtSecret));
+    const { error } = await fan.storage.from("tracks").upload(`${claims.sub}/song.mp3`, Buffer.from(audio), { contentType: "audio/mpeg" });
+    expect(error).toMatchObject({ statusCode: "403" });
+  });
+
   it("refuses writes into another user's folder, and visitors' writes", async () => {
     const intruder = await otherArtist.client.storage
       .from("tracks")
@@ -159,6 +180,9 @@ describe("download", () => {
     const cover = await fetch(publicUrl);
     expect(cover.status).toBe(200);
     expect(await cover.text()).toBe("png");
+    // opened on its own, a stored file is never sniffed into a page, and runs nothing
+    expect(cover.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(cover.headers.get("content-security-policy")).toBe("default-src 'none'; sandbox");
 
     const track = await fetch(visitor.storage.from("tracks").getPublicUrl(path()).data.publicUrl);
     expect(track.status).toBe(400);

@@ -1,0 +1,24 @@
+import type { MiddlewareFunction } from "react-router";
+
+/**
+ * Whether an address cannot name anything here: a path that is not valid percent-encoded UTF-8, or a NUL
+ * character in the path or the query (the database refuses NUL in text, so it would fail a search).
+ */
+export function isBadAddress(url: URL): boolean {
+  let path: string;
+  try {
+    path = decodeURIComponent(url.pathname);
+  } catch {
+    return true;
+  }
+  return path.includes("\0") || [...url.searchParams].some(([name, value]) => name.includes("\0") || value.includes("\0"));
+}
+
+/** Root middleware: a bad address is the client's mistake, answered 400 before any page runs. */
+export const badAddressMiddleware: MiddlewareFunction<Response> = ({ request }, next) => {
+  if (!isBadAddress(new URL(request.url))) return next();
+  return new Response("This address is not valid.", {
+    status: 400,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+  });
+};

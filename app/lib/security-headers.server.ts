@@ -1,0 +1,63 @@
+// The security headers of every response, set in one place (workers/app.ts): no framing, no sniffing, a
+// strict referrer, HSTS over HTTPS, and on HTML a Content-Security-Policy that lets scripts run only from
+// our origin or inline with this response's nonce.
+import { appEnv } from "./env.server";
+
+/** 128 random bits for one response's inline scripts. */
+export function newNonce(): string {
+  return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
+}
+
+/**
+ * Our origin, the Supabase origin the browser talks to (Realtime's WebSocket, resumable uploads, audio and
+ * artwork), and inline scripts only with the nonce. Styles may be inline: React renders style attributes
+ * (a progress bar's width), which a nonce cannot cover.
+ */
+export function contentSecurityPolicy(nonce: string, supabaseUrl: string | null): string {
+  const supabase = supabaseUrl ? new URL(supabaseUrl).origin : "";
+  const realtime = supabase.replace(/^http/, "ws");
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'`,
+    "style-src 'self' 'unsafe-inline'",
+    `img-src 'self' data: blob: ${supabase}`.trim(),
+    `media-src 'self' blob: ${supabase}`.trim(),
+    `connect-src 'self' ${supabase} ${realtime}`.trim(),
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
+
+/**
+ * The response with its security headers. Development skips the CSP: Vite's hot reload injects inline
+ * scripts of its own, without the nonce.
+ */
+export function withSecurityHeaders(
+  request: Request,
+  response: Response,
+  { nonce, env, development }: { nonce: string; env: unknown; development: boolean },
+): Response {
+  // Responses from fetch() or the cache have immutable headers.
+  const secured = new Response(response.body, response);
+  const headers = secured.headers;
+  headers.set("X-Content-Type-Options", "nosniff");
+  headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+  headers.set("X-Frame-Options", "DENY");
+  if (new URL(request.url).protocol === "https:") headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+  if (!development && (headers.get("Content-Type") ?? "").startsWith("text/html")) {
+    headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, supabaseUrlOf(env)));
+  }
+  return secured;
+}
+
+/** The backend the browser talks to; none (only our origin) when the Worker is misconfigured, whose page says so. */
+function supabaseUrlOf(env: unknown): string | null {
+  try {
+    return appEnv(env).SUPABASE_URL;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,120 @@
+// Bad input answers 4xx, never 500: every route of app/routes.ts with bad ids, NUL and invalid UTF-8,
+// a long query string, and posts with no body or a body that is not a form (JSON, plain text, multipart
+// without its boundary), as a visitor and signed in.
+import { beforeAll, describe, expect, it } from "vitest";
+import { Visitor, signedIn } from "./support.ts";
+
+/** One address per route (parameters filled with something that exists, or that could). */
+const routes = [
+  "/",
+  "/login",
+  "/register",
+  "/register/artist",
+  "/register/fan",
+  "/forgot-password",
+  "/reset-password",
+  "/logout",
+  "/account/realtime-token",
+  "/search/artists",
+  "/track/{id}/play",
+  "/artist/{id}/follow",
+  "/track/{id}/like",
+  "/uploads/resumable",
+  "/uploads/resumable/{id}",
+  "/uploads/discard",
+  "/about",
+  "/terms",
+  "/privacy",
+  "/discover",
+  "/genres",
+  "/genres/{id}",
+  "/artists",
+  "/artist/{id}",
+  "/fan/{id}",
+  "/dashboard/artist",
+  "/dashboard/artist/tracks",
+  "/dashboard/artist/library",
+  "/dashboard/artist/tracks/{id}",
+  "/dashboard/artist/upload",
+  "/dashboard/artist/media",
+  "/dashboard/artist/payments",
+  "/dashboard/artist/store",
+  "/dashboard/artist/analytics",
+  "/dashboard/artist/profile",
+  "/dashboard/artist/settings",
+  "/dashboard/fan",
+  "/dashboard/fan/purchased",
+  "/dashboard/fan/following",
+  "/dashboard/fan/recent",
+  "/recent",
+  "/dashboard/fan/payments",
+  "/dashboard/fan/profile",
+  "/dashboard/fan/settings",
+  "/liked",
+  "/playlists",
+  "/admin",
+  "/admin/news",
+  "/track/{id}",
+  "/no/such/page",
+];
+
+const badIds = ["not-a-uuid", "%00", "%FF%FE", "00000000-0000-0000-0000-000000000000", "a".repeat(2000), "..%2F..%2Fetc"];
+const badQueries = [
+  "?q=%00",
+  "?q=%FF",
+  "?page=-1&q=%E2%28%A1",
+  `?q=${"x".repeat(8000)}`,
+  "?period=%00&filter=%00&genre=%00&ban=%00&edit=%00",
+];
+
+const bodies: [string, { body?: string; headers: Record<string, string> }][] = [
+  ["no body", { headers: {} }],
+  ["JSON", { body: '{"email":"a@b.c"}', headers: { "Content-Type": "application/json" } }],
+  ["plain text", { body: "email=a@b.c", headers: { "Content-Type": "text/plain" } }],
+  ["multipart without a boundary", { body: "--x\r\n\r\n", headers: { "Content-Type": "multipart/form-data" } }],
+  [
+    "a form with NUL",
+    { body: "email=%00&password=%00&q=%00&content=%00&intent=%00", headers: { "Content-Type": "application/x-www-form-urlencoded" } },
+  ],
+];
+
+let visitors: Record<string, Visitor>;
+
+beforeAll(async () => {
+  visitors = {
+    visitor: new Visitor(),
+    fan: await signedIn("fan@example.com", "fan-demo-pass"),
+    artist: await signedIn("artist@example.com", "artist-demo-pass"),
+  };
+});
+
+async function statusOf(visitor: Visitor, path: string, init: RequestInit = {}) {
+  const { response } = await visitor.request(path, init);
+  return response.status;
+}
+
+describe.each(["visitor", "fan", "artist"])("as a %s", (who) => {
+  it("answers every route's bad ids and bad queries below 500", async () => {
+    const failures: string[] = [];
+    for (const route of routes) {
+      const paths = route.includes("{id}") ? badIds.map((id) => route.replace("{id}", id)) : [route];
+      for (const path of [...paths, ...badQueries.map((query) => `${paths[0]}${query}`)]) {
+        const status = await statusOf(visitors[who]!, path);
+        if (status >= 500) failures.push(`GET ${path.slice(0, 80)} → ${status}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("answers posts without a form below 500", async () => {
+    const failures: string[] = [];
+    for (const route of routes.filter((path) => path !== "/logout" || who === "visitor")) {
+      const path = route.replace("{id}", "00000000-0000-4000-8000-000000000000");
+      for (const [what, { body, headers }] of bodies) {
+        const status = await statusOf(visitors[who]!, path, { method: "POST", body, headers });
+        if (status >= 500) failures.push(`POST ${path} (${what}) → ${status}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});

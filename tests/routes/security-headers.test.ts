@@ -1,0 +1,69 @@
+// The security headers on every response of the built Worker: pages, cached pages, form replies, errors,
+// 404s and resource routes. HTML carries a Content-Security-Policy whose nonce is this response's own,
+// and every inline script of the page carries it.
+import { describe, expect, it } from "vitest";
+import { Visitor, signedIn, supabaseUrl } from "./support.ts";
+
+const nonceOf = (policy: string | null) => /'nonce-([^']+)'/.exec(policy ?? "")?.[1];
+
+/** Every nonce attribute in the page. */
+const scriptNonces = (html: string) => [...html.matchAll(/<(?:script|link)\b[^>]*\bnonce="([^"]*)"/g)].map((match) => match[1]);
+
+function expectBaseHeaders(response: Response) {
+  expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+  expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+  expect(response.headers.get("x-frame-options")).toBe("DENY");
+  // The suite runs over plain HTTP: HSTS would be meaningless there (the unit tests cover HTTPS).
+  expect(response.headers.get("strict-transport-security")).toBeNull();
+}
+
+function expectPolicy(response: Response, html: string) {
+  expectBaseHeaders(response);
+  const policy = response.headers.get("content-security-policy") ?? "";
+  const directives = new Map(policy.split(/;\s*/).map((directive) => [directive.split(" ")[0], directive]));
+  const nonce = nonceOf(policy);
+  expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+  expect(directives.get("script-src")).toBe(`script-src 'self' 'nonce-${nonce}'`);
+  expect(policy).not.toContain("unsafe-inline'; script");
+  expect(directives.get("frame-ancestors")).toBe("frame-ancestors 'none'");
+  expect(directives.get("connect-src")).toBe(`connect-src 'self' ${supabaseUrl} ${supabaseUrl.replace(/^http/, "ws")}`);
+  expect(directives.get("object-src")).toBe("object-src 'none'");
+  // every inline script carries this response's nonce, and there is at least one (React Router's)
+  const nonces = scriptNonces(html);
+  expect(nonces.length).toBeGreaterThan(0);
+  expect(new Set(nonces)).toEqual(new Set([nonce]));
+  return nonce;
+}
+
+describe("security headers", () => {
+  it("are on pages, with a nonce of their own per response, a page from the edge cache included", async () => {
+    const first = await new Visitor().get("/");
+    const second = await new Visitor().get("/");
+    const firstNonce = expectPolicy(first.response, first.html);
+    const secondNonce = expectPolicy(second.response, second.html);
+    expect(secondNonce).not.toBe(firstNonce);
+    // what the cache keeps of the render stays there
+    expect(second.response.headers.get("x-render-nonce")).toBeNull();
+  });
+
+  it("are on a signed-in page, a refused form, a 403, a 404 and an error page", async () => {
+    const fan = await signedIn("fan@example.com", "fan-demo-pass");
+    for (const { response, html } of [
+      await fan.get("/dashboard/fan"),
+      await fan.get("/admin"),
+      await new Visitor().get("/no-such-page"),
+      await new Visitor().get("/track/not-a-track"),
+      await new Visitor().post("/login", { email: "", password: "" }),
+    ]) {
+      expectPolicy(response, html);
+    }
+  });
+
+  it("are on resource routes and redirects, without a policy where there is no page", async () => {
+    const fan = await signedIn("fan@example.com", "fan-demo-pass");
+    for (const { response } of [await new Visitor().get("/dashboard/fan"), await fan.get("/account/realtime-token")]) {
+      expectBaseHeaders(response);
+      expect(response.headers.get("content-security-policy")).toBeNull();
+    }
+  });
+});
