@@ -1,7 +1,9 @@
 // The account actions as a browser without JavaScript uses them: plain form posts to the route actions,
 // against the local backend with the demo data.
+import { createClient } from "@supabase/supabase-js";
 import { describe, expect, it } from "vitest";
-import { Visitor, inputValue, mailLink, newFan, serviceClient, sessionCookie, signedIn, text } from "./support.ts";
+import { localDefaults } from "../../supabase/local/config.ts";
+import { Visitor, inputValue, mailLink, newFan, serviceClient, sessionCookie, signedIn, supabaseUrl, text } from "./support.ts";
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
 
@@ -231,6 +233,20 @@ describe("guards", () => {
   });
 });
 
+describe("roles from data", () => {
+  it("keeps a fan who sets user_metadata.role = artist on themselves out of the artist dashboard", async () => {
+    const fan = await newFan(`climber_${unique()}`);
+    const own = createClient(supabaseUrl, localDefaults.anonKey, { auth: { persistSession: false, autoRefreshToken: false } });
+    expect((await own.auth.signInWithPassword({ email: fan.email, password: fan.password })).error).toBeNull();
+    expect((await own.auth.updateUser({ data: { role: "artist", artist_name: "Not Really" } })).error).toBeNull();
+
+    for (const path of ["/dashboard/artist", "/dashboard/artist/upload", "/dashboard/artist/analytics"]) {
+      expect((await fan.visitor.get(path)).response.status).toBe(403);
+    }
+    expect((await fan.visitor.get("/dashboard/fan")).response.status).toBe(200);
+  });
+});
+
 describe("signing out", () => {
   it("is a POST that clears the session and goes home", async () => {
     const visitor = new Visitor();
@@ -266,6 +282,15 @@ describe("password reset", () => {
   it("refuses a reset page without a valid link", async () => {
     const { html } = await new Visitor().get("/reset-password?token_hash=not-a-real-token&type=recovery");
     expect(text(html)).toContain("This password reset link is invalid or has expired.");
+  });
+
+  it("sets no password for a session that did not start from a reset link", async () => {
+    const fan = await newFan(`signedin_${unique()}`);
+    const page = await fan.visitor.get("/reset-password");
+    expect(text(page.html)).toContain("This password reset link is invalid or has expired.");
+    const post = await fan.visitor.post("/reset-password", { password: "taken-over-pass", confirmPassword: "taken-over-pass" });
+    expect(post.response.status).toBe(401);
+    expect((await new Visitor().post("/login", { email: fan.email, password: "taken-over-pass" })).response.status).toBe(400);
   });
 
   it("lets the emailed link set a new password in another browser, once, without JavaScript", async () => {

@@ -39,6 +39,12 @@ export async function newPage(
   }: { viewport?: { width: number; height: number }; javaScriptEnabled?: boolean } = {},
 ): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
   const context = await browser.newContext({ baseURL: baseUrl, viewport, javaScriptEnabled });
+  // A Content-Security-Policy violation fails the test like any error the page logs.
+  await context.addInitScript(() =>
+    document.addEventListener("securitypolicyviolation", (event) =>
+      console.error(`CSP violation: ${event.violatedDirective} blocked ${event.blockedURI || "inline code"}`),
+    ),
+  );
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
