@@ -796,8 +796,13 @@ export type Database = {
       home_page: { Args: Record<PropertyKey, never>; Returns: Json }
       is_admin: { Args: Record<PropertyKey, never>; Returns: boolean }
       record_play: {
-        Args: { country?: string; track_id: string }
-        Returns: undefined
+        Args: {
+          address?: string
+          country?: string
+          listener?: string
+          track_id: string
+        }
+        Returns: boolean
       }
       record_user_administration: {
         Args: {

@@ -45,7 +45,7 @@ test("a new fan follows an artist, plays a track, likes one, and finds each in t
   await page.getByRole("list", { name: "Artists you follow" }).getByRole("link", { name: "Mara Vale" }).waitFor();
   await expectNoAxeViolations(page);
 
-  // Play: the player records it when playback starts.
+  // Play: the player reports it after 5 seconds of playback (or at the end of a shorter track).
   await page.goto(demoTrackPath("Bicycle Bell"));
   await hydrated(page);
   await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>("button[aria-label='Play Bicycle Bell']")?.disabled);

@@ -86,10 +86,13 @@ describe("the player", () => {
     await volume.press("ArrowRight");
     assert.equal((await audioState(page)).volume, 0.26);
 
-    // Playing again after a pause is the same playback: one play, recorded once.
+    // A second of listening is not a play yet; resumed after the pause, the same listen counts once it
+    // has been heard for 5 seconds, and only once.
+    assert.equal(await visitorPlays(trackId), playsBefore);
+    const recorded = page.waitForResponse((response) => response.url().endsWith("/play") && response.status() === 204);
     await page.getByRole("button", { name: "Play Bicycle Bell" }).click();
+    await recorded;
     await page.getByRole("button", { name: "Pause Bicycle Bell" }).click();
-    await page.waitForTimeout(300);
     assert.equal(await visitorPlays(trackId), playsBefore + 1);
     await close();
   });

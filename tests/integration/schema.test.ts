@@ -291,6 +291,49 @@ describe.each(backends)("schema on $name", (backend) => {
       ]);
     });
 
+    it("counts a listener's play of a track once per 10 minutes, however often it is reported", async () => {
+      const artist = await createArtist(db);
+      const fan = await createFan(db);
+      const trackId = await createTrack(db, artist.id);
+      const play = (claims: Claims, listener: string | null, address: string | null) =>
+        as(
+          db,
+          claims,
+          async (tx) =>
+            (await tx.query<{ counted: boolean }>("select record_play($1, null, $2, $3) as counted", [trackId, listener, address])).rows[0]
+              .counted,
+        );
+      const plays = async () =>
+        (await db.query<{ n: number }>("select count(*)::int as n from analytics_events where track_id = $1", [trackId])).rows[0].n;
+
+      const fanPlays: boolean[] = [];
+      for (let i = 0; i < 50; i++) fanPlays.push(await play(fan.claims, `cookie-${i}`, `198.51.100.${i}`));
+      expect(fanPlays.filter(Boolean)).toHaveLength(1);
+      for (let i = 0; i < 5; i++) await play(visitor, "one-visitor", "203.0.113.9");
+      expect(await plays()).toBe(2);
+      // the same visitor id from another address is another listener
+      expect(await play(visitor, "one-visitor", "203.0.113.10")).toBe(true);
+
+      // 10 minutes later the fan's play counts again
+      await db.query(`update private.recent_plays set played_at = now() - interval '11 minutes' where listener = $1`, [`user:${fan.id}`]);
+      expect(await play(fan.claims, null, null)).toBe(true);
+      expect(await plays()).toBe(4);
+    });
+
+    it("refuses a burst of plays from one address, and a banned user's plays", async () => {
+      const artist = await createArtist(db);
+      const fan = await createFan(db);
+      const tracks: string[] = [];
+      for (let i = 0; i < 31; i++) tracks.push(await createTrack(db, artist.id, { title: `Burst ${i}` }));
+      const play = (trackId: string, listener: string) =>
+        as(db, visitor, (tx) => tx.query("select record_play($1, null, $2, '192.0.2.77')", [trackId, listener]));
+      for (let i = 0; i < 30; i++) await play(tracks[i]!, `rotating-${i}`);
+      expect((await errorOf(play(tracks[30]!, "rotating-30"))).code).toBe("54000");
+
+      await db.query(`update auth.users set banned_until = now() + interval '1 day' where id = $1`, [fan.id]);
+      expect((await errorOf(as(db, fan.claims, (tx) => tx.query("select record_play($1)", [tracks[0]])))).code).toBe("42501");
+    });
+
     it("records no play of an unreleased track for anyone but its artist", async () => {
       const artist = await createArtist(db);
       const fan = await createFan(db);

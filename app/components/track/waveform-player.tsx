@@ -23,6 +23,10 @@ const seekStepSeconds = 5;
  * peaks stored with the track instead of by downloading and decoding the file. Without JavaScript the
  * browser's own audio controls play the same URL.
  */
+
+/** Seconds of playback after which a play is reported (spec-free: enough to tell listening from skipping). */
+const playCountsAfter = 5;
+
 export function WaveformPlayer({
   trackId,
   title,
@@ -55,11 +59,20 @@ export function WaveformPlayer({
   // When the URL the player holds stops working, and whether a play waits for a fresh one.
   const loadedExpiry = useRef("url" in source ? source.expiresAt : 0);
   const playAfterRenewal = useRef(false);
-  // One play is recorded per playback start: the first play after loading, or after the track finished.
+  // A play is reported once per listen: after `playCountsAfter` seconds heard, or at the end of a shorter
+  // track; again after the track finished and is played anew. The database decides whether it counts.
   const playRecorded = useRef(false);
+  const listened = useRef(0);
   const revalidator = useRevalidator();
   const volumeId = useId();
   const initialUrl = "url" in source ? source.url : null;
+
+  function reportPlay() {
+    if (playRecorded.current) return;
+    playRecorded.current = true;
+    // Not a router fetcher: that would reload the page's data (and its audio URL) after every play.
+    fetch(trackPlayPath(trackId), { method: "POST", keepalive: true }).catch(() => {});
+  }
 
   function fail(message: string) {
     waveRef.current?.unAll();
@@ -106,21 +119,22 @@ export function WaveformPlayer({
           if (stateRef.current === "loading") setState("ready");
         });
         wave.on("timeupdate", (seconds) => {
+          // Playback time actually heard: small forward steps while playing (a seek is a jump).
+          const step = seconds - position.current;
+          if (stateRef.current === "playing" && step > 0 && step < 1.5) listened.current += step;
           position.current = seconds;
           setTime(Math.floor(seconds));
+          if (listened.current >= playCountsAfter) reportPlay();
         });
         wave.on("interaction", (seconds) => (seekTarget.current = seconds));
-        wave.on("play", () => {
-          setState("playing");
-          if (playRecorded.current) return;
-          playRecorded.current = true;
-          // Not a router fetcher: that would reload the page's data (and its audio URL) after every play.
-          fetch(trackPlayPath(trackId), { method: "POST", keepalive: true }).catch(() => {});
-        });
+        wave.on("play", () => setState("playing"));
         // The media element pauses before it reports the end; a finished track stays finished.
         wave.on("pause", () => setState((current) => (current === "finished" ? current : "paused")));
         wave.on("finish", () => {
+          // A track shorter than the threshold counts once it has played to its end.
+          if (listened.current > 0) reportPlay();
           playRecorded.current = false;
+          listened.current = 0;
           setState("finished");
         });
         // wavesurfer drops a seek requested while an earlier one is still under way (its pending

@@ -1,20 +1,44 @@
+import { parseCookieHeader, serializeCookieHeader } from "@supabase/ssr";
 import { data } from "react-router";
 import { cloudflareContext } from "~/lib/context.server";
 import { supabaseContext } from "~/lib/session.server";
+import { sessionCookieOptions } from "~/lib/supabase.server";
 import type { Route } from "./+types/track-play";
 
+/** A visitor's anonymous listener id: a play counts once per listener per track per 10 minutes. */
+const listenerCookie = "listener";
+const listenerMaxAge = 60 * 60 * 24 * 365;
+
 /**
- * Records one play of a track (the player posts here when playback starts) through the database's
- * record_play(), which checks the track may be played and fills in its artist and the listener (the
- * signed-in user, or nobody for a visitor). The listener's country, as Cloudflare located the request,
- * goes with it for the artist's analytics.
+ * Records one play of a track (the player posts here after 5 seconds of playback, or at the end of a
+ * shorter track) through the database's record_play(), which checks the track may be played, counts it
+ * once per listener per track per 10 minutes, refuses bursts from one address and banned users, and
+ * fills in its artist and the listener. The listener's country, as Cloudflare located the request, goes
+ * with it for the artist's analytics. 204 whether it counted or was a repeat.
  */
-export async function action({ params, context }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   const { country } = context.get(cloudflareContext);
-  const { error } = await context.get(supabaseContext).rpc("record_play", { track_id: params.id, country: country ?? undefined });
-  if (!error) return new Response(null, { status: 204 });
+  const known = parseCookieHeader(request.headers.get("Cookie") ?? "").find((cookie) => cookie.name === listenerCookie)?.value;
+  const listener = known && /^[0-9a-f-]{36}$/.test(known) ? known : crypto.randomUUID();
+  const { error } = await context.get(supabaseContext).rpc("record_play", {
+    track_id: params.id,
+    country: country ?? undefined,
+    listener,
+    // Cloudflare's, in production; see the README on trusting a forwarded address elsewhere.
+    address: request.headers.get("CF-Connecting-IP") ?? undefined,
+  });
+  const headers = new Headers();
+  if (listener !== known) {
+    headers.append(
+      "Set-Cookie",
+      serializeCookieHeader(listenerCookie, listener, { ...sessionCookieOptions(request, false), maxAge: listenerMaxAge }),
+    );
+  }
+  if (!error) return new Response(null, { status: 204, headers });
   // P0002: no such track for this listener; 22P02: not a track id at all.
-  if (error.code === "P0002" || error.code === "22P02") throw data("Track not found", { status: 404 });
+  if (error.code === "P0002" || error.code === "22P02") throw data("Track not found", { status: 404, headers });
+  if (error.code === "42501") throw data("This account cannot record plays", { status: 403, headers });
+  if (error.code === "54000") throw data("Too many plays from this address. Please try again later.", { status: 429, headers });
   console.error("recording a play failed", error);
-  throw data("Unable to record the play", { status: 500 });
+  throw data("Unable to record the play", { status: 500, headers });
 }
