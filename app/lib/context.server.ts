@@ -21,3 +21,13 @@ export function requestCountry(request: Request): string | null {
   const country = (request as { cf?: { country?: unknown } }).cf?.country;
   return typeof country === "string" && /^[A-Z]{2}$/.test(country) && country !== "XX" ? country : null;
 }
+
+/**
+ * The visitor's address as Cloudflare's edge gives it (CF-Connecting-IP, which the edge sets, overwriting
+ * whatever the client sent). Believed only where the request did pass an edge (`request.cf` names the
+ * data centre); locally any client could send the header, so there is none.
+ */
+export function clientAddress(request: Request): string | null {
+  const colo = (request as { cf?: { colo?: unknown } }).cf?.colo;
+  return typeof colo === "string" && colo ? request.headers.get("CF-Connecting-IP") : null;
+}

@@ -1,3 +1,4 @@
+import { clientAddress } from "./context.server";
 import { createServerClient, parseCookieHeader, serializeCookieHeader, type CookieOptions } from "@supabase/ssr";
 import type { Database } from "./database";
 import type { AppEnv } from "./env.server";
@@ -34,13 +35,13 @@ export function createSupabaseServerClient(
 ) {
   const cookieOptions = sessionCookieOptions(request, remember);
   // Per-client rate limits at the auth server need the visitor's address, not the Worker's.
-  const clientAddress = request.headers.get("CF-Connecting-IP");
+  const address = clientAddress(request);
   return createServerClient<Database>(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
     cookieOptions,
     // PostgREST reads are retried by default, for 7 s in all when the backend is unreachable; a page
     // should answer at once with its error message and Retry instead.
     db: { retry: false },
-    global: { fetch: backendFetch, ...(clientAddress ? { headers: { "X-Forwarded-For": clientAddress } } : {}) },
+    global: { fetch: backendFetch, ...(address ? { headers: { "X-Forwarded-For": address } } : {}) },
     cookies: {
       getAll: () => parseCookieHeader(request.headers.get("Cookie") ?? "").map(({ name, value }) => ({ name, value: value ?? "" })),
       setAll: (cookies, headers) => {

@@ -9,7 +9,20 @@ export async function startMarketplace({ seedMedia = true }: { seedMedia?: boole
   buildIfStale();
   const appPort = await freePort();
   const appUrl = `http://127.0.0.1:${appPort}`;
-  const backend = await startLocalStack({ port: 0, memory: true, seed: true, seedMedia, siteUrl: appUrl });
+  // Locally the Worker forwards no client address (only Cloudflare's edge gives a trustworthy one), so
+  // every visitor of the tests is this one machine to Auth: its per-address limits are lifted here. The
+  // per-account limit on failed sign-ins stays.
+  const unlimited = 1_000_000;
+  const backend = await startLocalStack({
+    port: 0,
+    memory: true,
+    seed: true,
+    seedMedia,
+    siteUrl: appUrl,
+    tokenRateLimit: { perFiveMinutes: unlimited },
+    signUpRateLimit: { perFiveMinutes: unlimited },
+    recoveryRateLimit: { perHour: unlimited },
+  });
   try {
     const app = await serveApp({ port: appPort, quiet: true, vars: { SUPABASE_URL: backend.url, SUPABASE_ANON_KEY: backend.anonKey } });
     return {

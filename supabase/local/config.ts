@@ -41,6 +41,11 @@ export type StackConfig = {
   verbose?: boolean;
   // the reset email's HTML with GoTrue's template variables; GoTrue's default (a /verify link) when absent
   recoveryTemplate?: string;
+  // X-Forwarded-For is believed only with this secret in X-Forwarded-Secret (the proxy in front, if any)
+  forwardedSecret?: string;
+  // /signup per client address per five minutes (30 when absent), /recover per address per hour (30)
+  signUpRateLimit?: { perFiveMinutes: number };
+  recoveryRateLimit?: { perHour: number };
   // /token requests per client address per five minutes; GoTrue's default when absent
   tokenRateLimit?: { perFiveMinutes: number };
 };

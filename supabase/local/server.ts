@@ -45,6 +45,11 @@ export async function startLocalStack(
     siteUrl?: string;
     /** /token requests allowed per client address per five minutes (GoTrue's default 150) */
     tokenRateLimit?: { perFiveMinutes: number };
+    /** sign-ups per address per five minutes (30) and reset emails per address per hour (30) */
+    signUpRateLimit?: { perFiveMinutes: number };
+    recoveryRateLimit?: { perHour: number };
+    /** the secret a proxy sends in X-Forwarded-Secret for its X-Forwarded-For to be believed */
+    forwardedSecret?: string;
   } = {},
 ): Promise<LocalStack> {
   const memory = opts.memory === true || opts.dataDir === null;
@@ -68,6 +73,9 @@ export async function startLocalStack(
     siteUrl: opts.siteUrl ?? localDefaults.siteUrl,
     redirectAllowList: opts.siteUrl ? [...localDefaults.redirectAllowList, `${opts.siteUrl}/**`] : localDefaults.redirectAllowList,
     tokenRateLimit: opts.tokenRateLimit,
+    signUpRateLimit: opts.signUpRateLimit,
+    recoveryRateLimit: opts.recoveryRateLimit,
+    forwardedSecret: opts.forwardedSecret,
     // as `supabase start` reads the templates supabase/config.toml names
     recoveryTemplate: projectRecoveryTemplate,
   };

@@ -30,7 +30,7 @@ function upload(as: Visitor, bytes: Uint8Array, objectName: string, options: Opt
     current = new Upload(Buffer.from(bytes), {
       endpoint,
       uploadUrl: options.uploadUrl,
-      headers: { Cookie: [...as.cookies].map(([name, value]) => `${name}=${value}`).join("; "), "CF-Connecting-IP": as.address },
+      headers: { Cookie: [...as.cookies].map(([name, value]) => `${name}=${value}`).join("; ") },
       metadata: {
         bucketName: options.bucket ?? "tracks",
         objectName,

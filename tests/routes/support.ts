@@ -11,14 +11,9 @@ export const serviceClient = createClient(supabaseUrl, localDefaults.serviceRole
   auth: { persistSession: false, autoRefreshToken: false },
 });
 
-let visitors = 0;
-
 /** A browser without JavaScript: plain form posts, cookies kept between requests, redirects not followed. */
 export class Visitor {
   cookies = new Map<string, string>();
-  /** Each visitor gets its own address, so per-client rate limits at the auth server don't mix up tests. */
-  // Documentation ranges (RFC 5737): only ever a header value, never contacted.
-  address = `${["192.0.2", "198.51.100", "203.0.113"][Math.floor(++visitors / 250) % 3]}.${(visitors % 250) + 1}`;
 
   private cookieHeader() {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
@@ -39,7 +34,7 @@ export class Visitor {
     const response = await fetch(new URL(path, appUrl), {
       ...init,
       redirect: "manual",
-      headers: { Cookie: this.cookieHeader(), "CF-Connecting-IP": this.address, ...headers },
+      headers: { Cookie: this.cookieHeader(), ...headers },
     });
     this.remember(response);
     return { response, html: await response.text() };

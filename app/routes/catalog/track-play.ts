@@ -1,6 +1,6 @@
 import { parseCookieHeader, serializeCookieHeader } from "@supabase/ssr";
 import { data } from "react-router";
-import { cloudflareContext } from "~/lib/context.server";
+import { clientAddress, cloudflareContext } from "~/lib/context.server";
 import { supabaseContext } from "~/lib/session.server";
 import { sessionCookieOptions } from "~/lib/supabase.server";
 import type { Route } from "./+types/track-play";
@@ -24,8 +24,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     track_id: params.id,
     country: country ?? undefined,
     listener,
-    // Cloudflare's, in production; see the README on trusting a forwarded address elsewhere.
-    address: request.headers.get("CF-Connecting-IP") ?? undefined,
+    address: clientAddress(request) ?? undefined,
   });
   const headers = new Headers();
   if (listener !== known) {

@@ -4,6 +4,7 @@ import type { Db } from "../db.ts";
 import { deliver, escape } from "../outbox.ts";
 import { AuthFailure, fail, recoveryLinkSeconds } from "./handler.ts";
 import { digest, readBody, validEmail } from "./io.ts";
+import { limitRecoveries } from "./rate-limit.ts";
 import { findUser, isBanned } from "./users.ts";
 import { redirectTarget } from "./redirects.ts";
 import { authCodeRedirect, startSession } from "./sessions.ts";
@@ -14,6 +15,7 @@ import { confirmEmailChange } from "./email-change.ts";
 // links of an email change (email-change.ts).
 
 export async function recover(req: Request, stack: Stack): Promise<Response> {
+  limitRecoveries(req, stack);
   const body = await readBody(req);
   const email = validEmail(body.email, "Password recovery requires an email");
   const pkce = pkceChallenge(body);
@@ -21,6 +23,12 @@ export async function recover(req: Request, stack: Stack): Promise<Response> {
   const mail = await stack.db.transaction(async (tx) => {
     const user = await findUser(tx, "u.email = $1", [email]);
     if (!user) return null;
+    // One email a minute per user (GoTrue's max frequency), answered like any other request: a flood of
+    // requests for one address sends it one email, and says nothing about whether it has an account.
+    const { rows: recent } = await tx.query("select 1 from auth.users where id = $1 and recovery_sent_at > now() - interval '60 seconds'", [
+      user.id,
+    ]);
+    if (recent.length > 0) return null;
     // Only a hash is stored; the link carries the token itself. The prefix tells /verify which flow it is.
     const token = (pkce ? "pkce_" : "") + randomBytes(28).toString("hex");
     await tx.query(`update auth.users set recovery_token = $2, recovery_sent_at = now() where id = $1`, [user.id, digest(token)]);

@@ -5,12 +5,13 @@ import type { Db } from "../db.ts";
 import { signJwt } from "../jwt.ts";
 import { AuthFailure, accessTokenSeconds, authCodeSeconds, fail, refreshTokenReuseSeconds } from "./handler.ts";
 import { type UserRow, createUser, findUser, isBanned, mustFindUser, passwordMatches, toUser } from "./users.ts";
-import { ipOrNull, limitTokenRequests } from "./rate-limit.ts";
+import { ipOrNull, limitSignUps, limitTokenRequests, noteFailedSignIn, refuseGuessedAccount } from "./rate-limit.ts";
 import { isObject, normalizeEmail, readBody, seconds, strongPassword, validEmail } from "./io.ts";
 
 // Sign-up, sign-in and sessions
 
 export async function signup(req: Request, stack: Stack): Promise<Response> {
+  limitSignUps(req, stack);
   const body = await readBody(req);
   const email = validEmail(body.email, "To signup, please provide your email");
   const password = strongPassword(body.password);
@@ -43,6 +44,7 @@ export async function token(req: Request, stack: Stack): Promise<Response> {
 async function passwordGrant(req: Request, stack: Stack, body: Record<string, unknown>): Promise<TokenResponse> {
   const email = typeof body.email === "string" ? normalizeEmail(body.email) : "";
   const password = typeof body.password === "string" ? body.password : "";
+  refuseGuessedAccount(stack, email);
   return stack.db.transaction(async (tx) => {
     const { rows } = await tx.query<{ id: string; matches: boolean; banned: boolean; confirmed: boolean }>(
       `select id, ${passwordMatches("$2")} as matches, ${isBanned} as banned,
@@ -51,7 +53,10 @@ async function passwordGrant(req: Request, stack: Stack, body: Record<string, un
       [email, password],
     );
     const user = rows[0];
-    if (!user?.matches) throw fail(400, "invalid_credentials", "Invalid login credentials");
+    if (!user?.matches) {
+      noteFailedSignIn(stack, email);
+      throw fail(400, "invalid_credentials", "Invalid login credentials");
+    }
     if (user.banned) throw fail(400, "user_banned", "User is banned");
     if (!user.confirmed) throw fail(400, "email_not_confirmed", "Email not confirmed");
     return startSession(tx, stack, req, user.id, "password");
@@ -104,7 +109,7 @@ async function refreshTokenGrant(req: Request, stack: Stack, body: Record<string
     await tx.query(`update auth.sessions set refreshed_at = now(), updated_at = now(), user_agent = $2, ip = $3 where id = $1`, [
       session.id,
       req.headers.get("user-agent"),
-      ipOrNull(req),
+      ipOrNull(req, stack),
     ]);
     return tokenResponse(stack.config, user, session.id, issued);
   });
@@ -164,7 +169,7 @@ export async function startSession(tx: Db, stack: Stack, req: Request, userId: s
     sessionId,
     userId,
     req.headers.get("user-agent"),
-    ipOrNull(req),
+    ipOrNull(req, stack),
   ]);
   const refreshToken = await issueRefreshToken(tx, userId, sessionId, null);
   await tx.query("update auth.users set last_sign_in_at = now() where id = $1", [userId]);

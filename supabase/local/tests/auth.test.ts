@@ -11,8 +11,11 @@ import { startTestStack } from "../testing.ts";
 
 let local: LocalStack;
 
+// The tests stand in for a trusted proxy: their X-Forwarded-For is believed with this secret.
+const forwardedSecret = "test-proxy-secret";
+
 beforeAll(async () => {
-  local = await startTestStack({ seed: false });
+  local = await startTestStack({ seed: false, forwardedSecret });
 });
 
 afterAll(async () => {
@@ -25,7 +28,12 @@ let serial = 0;
 
 // Each client comes from its own address, so the /token rate limit of one test never spills into another.
 function client(): SupabaseClient {
-  return createClient(local.url, local.anonKey, { auth, global: { headers: { "x-forwarded-for": nextAddress() } } });
+  return createClient(local.url, local.anonKey, { auth, global: { headers: proxied() } });
+}
+
+/** Headers of a request the trusted proxy forwards for a new address. */
+function proxied(): Record<string, string> {
+  return { "x-forwarded-for": nextAddress(), "x-forwarded-secret": forwardedSecret };
 }
 
 function adminClient(): SupabaseClient {
@@ -62,7 +70,7 @@ function cookieJarClients() {
   const jar = new Map<string, string>();
   return () =>
     createServerClient(local.url, local.anonKey, {
-      global: { headers: { "x-forwarded-for": nextAddress() } },
+      global: { headers: proxied() },
       cookies: {
         getAll: () => [...jar].map(([name, value]) => ({ name, value })),
         setAll: (cookies) => {
@@ -549,6 +557,67 @@ describe("rate limit", () => {
       expect((await client().auth.signInWithPassword({ email, password })).error).toBeNull();
     } finally {
       delete config.tokenRateLimit;
+    }
+  });
+
+  it("believes X-Forwarded-For only from the proxy with the secret: rotating it escapes nothing", async () => {
+    const { email } = await signedUp();
+    const config = local.stack.config;
+    config.tokenRateLimit = { perFiveMinutes: 3 };
+    try {
+      const rotating = async (headers: Record<string, string>) =>
+        (
+          await createClient(local.url, local.anonKey, { auth, global: { headers } }).auth.signInWithPassword({
+            email: `nobody-${serial}@example.test`,
+            password: "guess",
+          })
+        ).error?.status;
+      const statuses: (number | undefined)[] = [];
+      for (let i = 0; i < 5; i++) statuses.push(await rotating({ "x-forwarded-for": `10.9.9.${i}`, "x-forwarded-secret": "wrong" }));
+      expect(statuses.slice(3)).toEqual([429, 429]);
+      // the proxy's own clients are told apart
+      expect(await rotating(proxied())).toBe(400);
+      expect((await client().auth.signInWithPassword({ email, password })).error).toBeNull();
+    } finally {
+      delete config.tokenRateLimit;
+      // the requests above came from this machine's own address: let later tests start afresh
+    }
+  });
+
+  it("locks an account after 10 failed sign-ins in 15 minutes, from any address, saying only 'rate limit'", async () => {
+    const { email } = await signedUp();
+    for (let i = 0; i < 10; i++) {
+      expect((await client().auth.signInWithPassword({ email, password: `guess ${i}` })).error?.code).toBe("invalid_credentials");
+    }
+    const locked = await client().auth.signInWithPassword({ email, password });
+    expect(locked.error).toMatchObject({ status: 429, code: "over_request_rate_limit" });
+    // an address with no account answers the same, so the lock reveals nothing
+    const nobody = `no-account-${serial}@example.test`;
+    for (let i = 0; i < 10; i++) await client().auth.signInWithPassword({ email: nobody, password: "guess" });
+    expect((await client().auth.signInWithPassword({ email: nobody, password: "guess" })).error).toMatchObject({ status: 429 });
+  });
+
+  it("sends one reset email a minute to an address, however often it is asked, and limits sign-ups and resets per address", async () => {
+    const { email } = await signedUp();
+    const before = local.stack.outbox.messages.filter((message) => message.to === email).length;
+    for (let i = 0; i < 20; i++) expect((await client().auth.resetPasswordForEmail(email)).error).toBeNull();
+    expect(local.stack.outbox.messages.filter((message) => message.to === email).length).toBe(before + 1);
+
+    const config = local.stack.config;
+    config.signUpRateLimit = { perFiveMinutes: 2 };
+    config.recoveryRateLimit = { perHour: 2 };
+    try {
+      const headers = proxied();
+      const fixed = createClient(local.url, local.anonKey, { auth, global: { headers } });
+      const signUps: number[] = [];
+      for (let i = 0; i < 3; i++) signUps.push((await fixed.auth.signUp({ email: uniqueEmail("flood"), password })).error?.status ?? 200);
+      expect(signUps).toEqual([200, 200, 429]);
+      const resets: number[] = [];
+      for (let i = 0; i < 3; i++) resets.push((await fixed.auth.resetPasswordForEmail(uniqueEmail("bomb"))).error?.status ?? 200);
+      expect(resets).toEqual([200, 200, 429]);
+    } finally {
+      delete config.signUpRateLimit;
+      delete config.recoveryRateLimit;
     }
   });
 });
