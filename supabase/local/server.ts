@@ -129,7 +129,15 @@ export async function startLocalStack(
 
 async function serve(req: IncomingMessage, res: ServerResponse, stack: Stack): Promise<void> {
   const url = new URL(req.url ?? "/", stack.config.publicUrl);
-  const request = await toWebRequest(req, url);
+  let request: Request;
+  try {
+    request = await toWebRequest(req, url);
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    // Refused before it was read: the connection closes rather than take the rest of the body.
+    res.writeHead(error.status, { "content-type": "application/json", connection: "close" }).end(JSON.stringify(error.body));
+    return;
+  }
   const response = request.method === "OPTIONS" ? preflight(request) : await route(request, url.pathname, stack);
   withCors(response.headers, request);
   res.statusCode = response.status;
@@ -167,6 +175,9 @@ async function route(request: Request, pathname: string, stack: Stack): Promise<
   }
 }
 
+/** The largest body read into memory: requests other than uploads carry JSON. */
+const bufferedBodyLimit = 10 * 1024 * 1024;
+
 async function toWebRequest(req: IncomingMessage, url: URL): Promise<Request> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
@@ -176,8 +187,10 @@ async function toWebRequest(req: IncomingMessage, url: URL): Promise<Request> {
   // The socket's address, for per-client limits; never what the client claims in this header.
   headers.set("x-local-client-ip", req.socket.remoteAddress ?? "local");
   const method = req.method ?? "GET";
-  // A resumable upload's chunk is read as it arrives, so the bytes before a dropped connection are kept.
-  if (url.pathname.startsWith(resumablePath) && method !== "GET" && method !== "HEAD") {
+  // A resumable upload's chunk is read as it arrives, so the bytes before a dropped connection are kept;
+  // a plain upload's body is read by Storage only once the caller may write it (storage/uploads.ts).
+  const streamed = url.pathname.startsWith(resumablePath) || (url.pathname.startsWith("/storage/v1/object/") && (method === "POST" || method === "PUT"));
+  if (streamed && method !== "GET" && method !== "HEAD") {
     // Node needs `duplex` for a streamed body; the DOM typings do not list it.
     const streamed: RequestInit & { duplex: "half" } = {
       method,
@@ -187,8 +200,17 @@ async function toWebRequest(req: IncomingMessage, url: URL): Promise<Request> {
     };
     return new Request(url, streamed);
   }
+  // Anything else is small (JSON for Auth, REST and functions): a body past the cap is refused, never held.
+  if (Number(req.headers["content-length"] ?? 0) > bufferedBodyLimit) throw new HttpError(413, { statusCode: "413", error: "Payload too large", message: "The request body is too large" });
   const chunks: Buffer[] = [];
-  if (method !== "GET" && method !== "HEAD") for await (const chunk of req) chunks.push(chunk);
+  let size = 0;
+  if (method !== "GET" && method !== "HEAD") {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > bufferedBodyLimit) throw new HttpError(413, { statusCode: "413", error: "Payload too large", message: "The request body is too large" });
+      chunks.push(chunk);
+    }
+  }
   return new Request(url, {
     method,
     headers,

@@ -137,7 +137,8 @@ describe("discover", () => {
     const { html } = await render("/discover");
     expect(text(html)).toContain("Discover Artists");
     const names = cardTitles(html);
-    expect(names).toHaveLength(12);
+    // The 12 demo artists, and any that tests running beside this one have signed up.
+    expect(names.length).toBeGreaterThanOrEqual(12);
     expect(names[0]).toBe("The Paper Lanterns");
     expect(html).toContain(`href="/artist/${paperLanterns}"`);
   });
@@ -221,7 +222,8 @@ describe("artists", () => {
     const { html } = await render("/artists");
     expect(html).toContain('placeholder="Search artists by name, description, or genre..."');
     const names = cardTitles(html);
-    expect(names).toHaveLength(12);
+    // The 12 demo artists, and any that tests running beside this one have signed up.
+    expect(names.length).toBeGreaterThanOrEqual(12);
     expect(names[0]).toBe("The Paper Lanterns");
     expect(text(html)).toMatch(
       /The Paper Lanterns Jangly indie pop from Glasgow about small towns and big skies\. 1\d followers · 6 tracks Indie Pop/,

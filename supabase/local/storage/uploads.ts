@@ -52,11 +52,64 @@ export function isValidKey(key: string): boolean {
   return /^[\w/!\-.*'() &$@=;:+,?]+$/.test(key) && key.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
 }
 
+/**
+ * A plain upload. The body arrives as a stream (server.ts) and is read only once the caller may write
+ * here: the bucket exists, the declared size is within its limit, and the policies let the caller write
+ * this object (tried first in a transaction that is rolled back). An anonymous 300 MB POST is refused
+ * before a byte of it is read; a body that runs past the limit stops being read there.
+ */
 export async function upload(req: Request, stack: Stack, object: Target, mode: { upsert?: boolean; update?: boolean }): Promise<Response> {
   const claims = caller(req, stack);
-  const file = await incomingFile(req);
+  const bucket = await findBucket(stack.db, object.bucket);
+  const limit = Math.min(bucket.file_size_limit ?? globalFileSizeLimit, globalFileSizeLimit);
+  if (Number(req.headers.get("content-length") ?? 0) > limit + multipartAllowance) throw tooLarge();
+  await mayWrite(stack, claims, object, mode);
+  const file = await incomingFile(req, limit + multipartAllowance);
   const id = await storeObject(stack, claims, object, file, mode);
   return json({ Id: id, Key: `${object.bucket}/${object.name}` });
+}
+
+/** A multipart body carries its boundaries and fields beside the file. */
+const multipartAllowance = 64 * 1024;
+
+const tooLarge = () => storageError(413, "EntityTooLarge", "The object exceeded the maximum allowed size", "Payload too large");
+
+/** Whether the policies let the caller write this object: the row is written and rolled back. */
+async function mayWrite(stack: Stack, claims: Claims, { bucket, name }: Target, mode: { upsert?: boolean; update?: boolean }) {
+  const trial = Symbol("trial");
+  const owner = typeof claims.sub === "string" ? claims.sub : null;
+  const values = [bucket, name, owner && /^[0-9a-f-]{36}$/i.test(owner) ? owner : null, owner, {}, null];
+  await asCaller(stack, claims, async (tx) => {
+    await saveObjectRow(tx, mode, values);
+    throw trial;
+  }).catch((error: unknown) => {
+    if (error !== trial) throw error;
+  });
+}
+
+/** The body's bytes, refused once they run past `limit`. */
+async function bodyBytes(req: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = req.body?.getReader();
+  if (!reader) return new Uint8Array();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return bytes;
 }
 
 export type IncomingFile = { bytes: Uint8Array<ArrayBuffer>; mimetype: string; cacheControl: string; userMetadata: unknown };
@@ -130,17 +183,18 @@ export async function saveObjectRow(tx: Db, mode: { upsert?: boolean; update?: b
 
 // storage-js sends either the raw bytes (Content-Type and Cache-Control headers) or multipart form data
 // (a `cacheControl` field and the file as a part with an empty field name).
-async function incomingFile(req: Request): Promise<IncomingFile> {
+async function incomingFile(req: Request, limit: number): Promise<IncomingFile> {
   const contentType = req.headers.get("content-type") ?? "";
+  const body = await bodyBytes(req, limit);
   if (!contentType.startsWith("multipart/form-data")) {
     return {
-      bytes: new Uint8Array(await req.arrayBuffer()),
+      bytes: body,
       mimetype: contentType || "application/octet-stream",
       cacheControl: req.headers.get("cache-control") ?? "no-cache",
       userMetadata: decodeMetadata(req.headers.get("x-metadata"), "base64"),
     };
   }
-  const form = await req.formData().catch(() => {
+  const form = await new Response(body, { headers: { "content-type": contentType } }).formData().catch(() => {
     throw storageError(400, "InvalidRequest", "Unexpected empty file received");
   });
   const file = [...form.values()].find((value) => typeof value !== "string");
@@ -173,7 +227,7 @@ export function checkLimits(bucket: BucketRow, mimetype: string, size: number): 
   }
   const limit = Math.min(bucket.file_size_limit ?? globalFileSizeLimit, globalFileSizeLimit);
   if (size > limit) {
-    throw storageError(413, "EntityTooLarge", "The object exceeded the maximum allowed size", "Payload too large");
+    throw tooLarge();
   }
 }
 

@@ -145,6 +145,53 @@ describe("upload", () => {
     expect(error).toMatchObject({ statusCode: "403" });
   });
 
+  it("refuses a write it would not allow before reading the body, and a body past the limit as it arrives", async () => {
+    // An endless body: only refusing it unread ends the request.
+    const endless = () =>
+      new ReadableStream({
+        pull(controller) {
+          controller.enqueue(new Uint8Array(1024 * 1024));
+        },
+      });
+    const send = (token: string, path: string, body: ReadableStream | Uint8Array, length?: number) =>
+      fetch(`${local.url}/storage/v1/object/${path}`, {
+        method: "POST",
+        headers: {
+          Authorization: `Bearer ${token}`,
+          apikey: local.anonKey,
+          "content-type": "audio/mpeg",
+          ...(length === undefined ? {} : { "content-length": String(length) }),
+        },
+        body,
+        duplex: "half",
+      } as RequestInit);
+
+    // Storage answers its refusals with a status code in the body, as Supabase's does.
+    const refusal = async (response: Promise<Response>) => ((await (await response).json()) as { statusCode: string }).statusCode;
+    expect(await refusal(send(local.anonKey, `tracks/${artist.id}/anonymous.mp3`, endless()))).toBe("403");
+    expect(await refusal(send(otherArtist.token, `tracks/${artist.id}/not-theirs.mp3`, endless()))).toBe("403");
+    // an allowed writer's body stops being read at the bucket's limit
+    expect(await refusal(send(artist.token, `tracks/${artist.id}/endless.mp3`, endless()))).toBe("413");
+    const { data } = await artist.client.storage.from("tracks").list(artist.id, { search: "endless" });
+    expect(data).toEqual([]);
+  });
+
+  it("refuses a body that is not an upload past 10 MB unread", async () => {
+    const response = await fetch(`${local.url}/rest/v1/rpc/anything`, {
+      method: "POST",
+      headers: { apikey: local.anonKey, "content-type": "application/json", "content-length": String(300 * 1024 * 1024) },
+      body: new ReadableStream({
+        pull(controller) {
+          controller.enqueue(new Uint8Array(1024 * 1024));
+        },
+      }),
+      duplex: "half",
+    } as RequestInit).catch((error: unknown) => error);
+    // The server answers 413 and closes: fetch sees the answer, or the connection closing under it.
+    if (response instanceof Response) expect(response.status).toBe(413);
+    else expect(response).toBeInstanceOf(Error);
+  });
+
   it("refuses writes into another user's folder, and visitors' writes", async () => {
     const intruder = await otherArtist.client.storage
       .from("tracks")
