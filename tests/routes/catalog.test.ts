@@ -108,7 +108,8 @@ describe("home", () => {
     expect(tagWith(html, 'aria-label="Play Now:')).toMatch(/href="\/track\/[0-9a-f-]{36}"/);
     expect(html).toContain('href="/discover?filter=new"');
     expect(page).toMatch(/Popular Artists Start Digging (T )?The Paper Lanterns/);
-    expect(page).toContain("Indie 6 tracks View All");
+    // 6 in the demo; tests running beside this one may publish more.
+    expect(page).toMatch(/Indie \d+ tracks View All/);
     expect(html).toContain('href="/genres/R%26B"');
     expect(html).toContain('href="/genres/Hip%20Hop"');
     expect(page).not.toContain("Northern Line");
