@@ -189,7 +189,8 @@ async function toWebRequest(req: IncomingMessage, url: URL): Promise<Request> {
   const method = req.method ?? "GET";
   // A resumable upload's chunk is read as it arrives, so the bytes before a dropped connection are kept;
   // a plain upload's body is read by Storage only once the caller may write it (storage/uploads.ts).
-  const streamed = url.pathname.startsWith(resumablePath) || (url.pathname.startsWith("/storage/v1/object/") && (method === "POST" || method === "PUT"));
+  const streamed =
+    url.pathname.startsWith(resumablePath) || (url.pathname.startsWith("/storage/v1/object/") && (method === "POST" || method === "PUT"));
   if (streamed && method !== "GET" && method !== "HEAD") {
     // Node needs `duplex` for a streamed body; the DOM typings do not list it.
     const streamed: RequestInit & { duplex: "half" } = {
@@ -201,13 +202,15 @@ async function toWebRequest(req: IncomingMessage, url: URL): Promise<Request> {
     return new Request(url, streamed);
   }
   // Anything else is small (JSON for Auth, REST and functions): a body past the cap is refused, never held.
-  if (Number(req.headers["content-length"] ?? 0) > bufferedBodyLimit) throw new HttpError(413, { statusCode: "413", error: "Payload too large", message: "The request body is too large" });
+  if (Number(req.headers["content-length"] ?? 0) > bufferedBodyLimit)
+    throw new HttpError(413, { statusCode: "413", error: "Payload too large", message: "The request body is too large" });
   const chunks: Buffer[] = [];
   let size = 0;
   if (method !== "GET" && method !== "HEAD") {
     for await (const chunk of req) {
       size += (chunk as Buffer).length;
-      if (size > bufferedBodyLimit) throw new HttpError(413, { statusCode: "413", error: "Payload too large", message: "The request body is too large" });
+      if (size > bufferedBodyLimit)
+        throw new HttpError(413, { statusCode: "413", error: "Payload too large", message: "The request body is too large" });
       chunks.push(chunk);
     }
   }
