@@ -785,6 +785,17 @@ export type Database = {
       account_role: { Args: Record<PropertyKey, never>; Returns: string }
       artist_analytics: { Args: { days: number }; Returns: Json }
       artist_dashboard: { Args: Record<PropertyKey, never>; Returns: Json }
+      artist_directory: {
+        Args: {
+          any_genres?: string[]
+          include_genres?: boolean
+          newest?: boolean
+          page?: number
+          page_size?: number
+          search?: string
+        }
+        Returns: Json
+      }
       artist_page: { Args: { artist_id: string }; Returns: Json }
       fan_dashboard: { Args: Record<PropertyKey, never>; Returns: Json }
       fan_page: { Args: { fan_id: string }; Returns: Json }
@@ -814,25 +825,6 @@ export type Database = {
           user_id: string
         }
         Returns: undefined
-      }
-      search_artists: {
-        Args: { include_genres?: boolean; search?: string }
-        Returns: {
-          artist_name: string | null
-          created_at: string | null
-          follower_count: number | null
-          genres: string[] | null
-          id: string | null
-          profile_image_url: string | null
-          short_description: string | null
-          track_count: number | null
-        }[]
-        SetofOptions: {
-          from: "*"
-          to: "artist_cards"
-          isOneToOne: false
-          isSetofReturn: true
-        }
       }
       studio_catalog: {
         Args: { kind?: string; page?: number; page_size?: number }

@@ -1,5 +1,6 @@
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { pgcrypto } from "@electric-sql/pglite/contrib/pgcrypto";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import pg from "pg";
 
 // One database interface over two backends: embedded PGlite (the default) and a real PostgreSQL server
@@ -64,7 +65,7 @@ const parsers: Record<number, (text: string) => unknown> = {
 };
 
 async function openPglite(dataDir: string | undefined): Promise<Db> {
-  const pglite = await PGlite.create(dataDir, { extensions: { pgcrypto }, parsers });
+  const pglite = await PGlite.create(dataDir, { extensions: { pgcrypto, pg_trgm }, parsers });
   await pglite.exec(`set timezone = 'UTC'`);
 
   type Runner = Pick<Transaction, "query" | "exec">;

@@ -155,12 +155,14 @@ describe("fan_page", () => {
   });
 });
 
-describe("search_artists", () => {
-  const names = async (args: { search: string; include_genres?: boolean }) => {
-    const { data, error } = await visitor.rpc("search_artists", args).select("artist_name").order("artist_name");
+describe("artist_directory", () => {
+  type Directory = { total: number; artists: { artist_name: string; follower_count: number; track_count: number }[] };
+  const directory = async (args: Record<string, unknown>) => {
+    const { data, error } = await visitor.rpc("artist_directory", args);
     expect(error).toBeNull();
-    return ((data ?? []) as { artist_name: string }[]).map((row) => row.artist_name);
+    return data as Directory;
   };
+  const names = async (args: Record<string, unknown>) => (await directory(args)).artists.map((row) => row.artist_name).sort();
 
   it("matches name, short description and genre case-insensitively, or only name and description", async () => {
     expect(await names({ search: "  lanterns " })).toEqual(["The Paper Lanterns"]);
@@ -168,15 +170,29 @@ describe("search_artists", () => {
     expect(await names({ search: "hip HOP" })).toEqual(["Ozi Reyes"]);
     expect(await names({ search: "hip hop", include_genres: false })).toEqual([]);
     expect(await names({ search: "%" })).toEqual([]);
-    expect((await names({ search: "" })).length).toBe(12);
+    expect(await names({ search: "_" })).toEqual([]);
+    expect((await directory({ search: "" })).total).toBe(12);
   });
 
-  it("can be filtered and sorted like the directory cards", async () => {
-    const { data } = await visitor
-      .rpc("search_artists", { search: "" })
-      .overlaps("genres", ["Jazz", "Metal"])
-      .order("follower_count", { ascending: false });
-    expect((data ?? []).map((row: { artist_name: string }) => row.artist_name).sort()).toEqual(["Harbor Street Quartet", "Iron Tide"]);
+  it("filters by any chosen genre, sorts most followed or newest first, and cuts pages with the total", async () => {
+    expect(await names({ any_genres: ["Jazz", "Metal"] })).toEqual(["Harbor Street Quartet", "Iron Tide"]);
+    const everyone = await directory({});
+    const counts = everyone.artists.map((row) => row.follower_count);
+    expect(counts).toEqual([...counts].sort((a, b) => b - a));
+    expect(everyone.artists[0]).toMatchObject({ artist_name: "The Paper Lanterns" });
+    expect(everyone.artists.every((row) => row.track_count >= 0)).toBe(true);
+
+    const first = await directory({ page_size: 5 });
+    const third = await directory({ page_size: 5, page: 3 });
+    expect(first).toMatchObject({ total: 12 });
+    expect(first.artists).toHaveLength(5);
+    expect(third.artists).toHaveLength(2);
+    expect(first.artists.map((row) => row.artist_name)).toEqual(everyone.artists.slice(0, 5).map((row) => row.artist_name));
+    const newest = await directory({ newest: true, page_size: 1 });
+    const [{ name }] = await all<{ name: string }>(
+      "select artist_name as name from public.artist_profiles order by created_at desc limit 1",
+    );
+    expect(newest.artists[0]?.artist_name).toBe(name);
   });
 });
 

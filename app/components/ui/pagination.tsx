@@ -13,7 +13,7 @@ export function Pagination({
   path: string;
   page: number;
   pages: number;
-  params?: Record<string, string>;
+  params?: Record<string, string> | [string, string][];
 }) {
   if (pages <= 1) return null;
   const to = (target: number) => {

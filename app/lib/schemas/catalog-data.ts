@@ -20,6 +20,9 @@ export const ArtistSummarySchema = v.object({
 export type ArtistSummary = v.InferOutput<typeof ArtistSummarySchema>;
 export const ArtistSummariesSchema = v.array(ArtistSummarySchema);
 
+/** `artist_directory()`: one page of the directory and how many artists match in all. */
+export const ArtistDirectorySchema = v.object({ total: count, artists: ArtistSummariesSchema });
+
 /** A track on its artist's page, grouped into releases there. */
 export const ReleaseTrackSchema = v.object({
   id: v.string(),

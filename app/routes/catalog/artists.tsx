@@ -4,13 +4,15 @@ import { PageHeader } from "~/components/catalog/section-heading";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
+import { Pagination } from "~/components/ui/pagination";
 import { inputClasses } from "~/components/ui/field";
 import { readOrThrow } from "~/lib/backend.server";
 import { countOf } from "~/lib/catalog";
 import { cx } from "~/lib/cx";
 import { publicPageHeaders } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
-import { ArtistSummariesSchema } from "~/lib/schemas/catalog-data";
+import { pageCount, pageFrom } from "~/lib/paging";
+import { ArtistDirectorySchema } from "~/lib/schemas/catalog-data";
 import { supabaseContext } from "~/lib/session.server";
 import type { Route } from "./+types/artists";
 
@@ -18,22 +20,22 @@ export const meta = () => pageMeta("Artists", "Every independent artist on the m
 
 export const headers = publicPageHeaders;
 
+/** Artists per page of the directory. */
+const pageSize = 48;
+
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const q = (new URL(request.url).searchParams.get("q") ?? "").trim();
-  const artists = readOrThrow(
-    await context
-      .get(supabaseContext)
-      .rpc("search_artists", { search: q, include_genres: true })
-      .select("*")
-      .order("follower_count", { ascending: false })
-      .order("artist_name"),
-    { what: "artist directory", schema: ArtistSummariesSchema },
+  const url = new URL(request.url);
+  const q = (url.searchParams.get("q") ?? "").trim();
+  const page = pageFrom(url);
+  const directory = readOrThrow(
+    await context.get(supabaseContext).rpc("artist_directory", { search: q, include_genres: true, page, page_size: pageSize }),
+    { what: "artist directory", schema: ArtistDirectorySchema },
   );
-  return { q, artists };
+  return { q, page, pages: pageCount(directory.total, pageSize), total: directory.total, artists: directory.artists };
 }
 
 export default function Artists({ loaderData }: Route.ComponentProps) {
-  const { q, artists } = loaderData;
+  const { q, page, pages, total, artists } = loaderData;
   return (
     <>
       <PageHeader title="Artists">The whole roster, most followed first.</PageHeader>
@@ -57,7 +59,7 @@ export default function Artists({ loaderData }: Route.ComponentProps) {
       <h2 className="sr-only">Results</h2>
       {q ? (
         <p className="mb-4 text-sm text-ink-faint" role="status">
-          {countOf(artists.length, "artist")} matching “{q}”
+          {countOf(total, "artist")} matching “{q}”
         </p>
       ) : null}
       {artists.length === 0 ? (
@@ -65,6 +67,7 @@ export default function Artists({ loaderData }: Route.ComponentProps) {
       ) : (
         <ArtistGrid artists={artists} />
       )}
+      <Pagination path="/artists" page={page} pages={pages} params={q ? { q } : {}} />
     </>
   );
 }

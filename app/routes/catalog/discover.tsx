@@ -5,6 +5,7 @@ import { PageHeader } from "~/components/catalog/section-heading";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
+import { Pagination } from "~/components/ui/pagination";
 import { inputClasses, Label } from "~/components/ui/field";
 import { readOrThrow } from "~/lib/backend.server";
 import { countOf } from "~/lib/catalog";
@@ -12,13 +13,23 @@ import { genres } from "~/lib/constants";
 import { cx } from "~/lib/cx";
 import { publicPageHeaders } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
-import { ArtistSummariesSchema } from "~/lib/schemas/catalog-data";
+import { pageCount, pageFrom } from "~/lib/paging";
+import { ArtistDirectorySchema } from "~/lib/schemas/catalog-data";
 import { supabaseContext } from "~/lib/session.server";
 import type { Route } from "./+types/discover";
 
 export const meta = () => pageMeta("Discover Artists", "Search independent artists by name or sound and filter by genre.");
 
 export const headers = publicPageHeaders;
+
+/** The filters as the address carries them, for the links to other pages of results. */
+function filterParams(filters: ReturnType<typeof filtersFrom>): [string, string][] {
+  return [
+    ...(filters.q ? [["q", filters.q] as [string, string]] : []),
+    ...filters.genres.map((genre): [string, string] => ["genre", genre]),
+    ...(filters.newest ? [["filter", "new"] as [string, string]] : []),
+  ];
+}
 
 /** The filters live in the URL (`?q=…&genre=Rock&genre=Jazz&filter=new`), so results can be shared. */
 function filtersFrom(url: URL) {
@@ -30,20 +41,30 @@ function filtersFrom(url: URL) {
   };
 }
 
+/** Artists per page of results. */
+const pageSize = 48;
+
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const filters = filtersFrom(new URL(request.url));
+  const url = new URL(request.url);
+  const filters = filtersFrom(url);
+  const page = pageFrom(url);
   // Text matches name or short description only (spec: Discover); any chosen genre matches.
-  let query = context.get(supabaseContext).rpc("search_artists", { search: filters.q, include_genres: false }).select("*");
-  if (filters.genres.length > 0) query = query.overlaps("genres", filters.genres);
-  query = filters.newest
-    ? query.order("created_at", { ascending: false })
-    : query.order("follower_count", { ascending: false }).order("artist_name");
-  const artists = readOrThrow(await query, { what: "artist search", schema: ArtistSummariesSchema });
-  return { filters, artists };
+  const directory = readOrThrow(
+    await context.get(supabaseContext).rpc("artist_directory", {
+      search: filters.q,
+      include_genres: false,
+      any_genres: filters.genres,
+      newest: filters.newest,
+      page,
+      page_size: pageSize,
+    }),
+    { what: "artist search", schema: ArtistDirectorySchema },
+  );
+  return { filters, page, pages: pageCount(directory.total, pageSize), total: directory.total, artists: directory.artists };
 }
 
 export default function Discover({ loaderData }: Route.ComponentProps) {
-  const { filters, artists } = loaderData;
+  const { filters, page, pages, total, artists } = loaderData;
   const submit = useSubmit();
   const navigation = useNavigation();
   const typingTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
@@ -111,7 +132,7 @@ export default function Discover({ loaderData }: Route.ComponentProps) {
       </Form>
       <section aria-labelledby="discover-results" aria-busy={searching || undefined}>
         <h2 id="discover-results" className="mb-4 text-sm font-medium text-ink-faint" aria-live="polite">
-          {countOf(artists.length, "artist")}
+          {countOf(total, "artist")}
           {filters.newest ? ", newest first" : ", most followed first"}
         </h2>
         {artists.length === 0 ? (
@@ -119,6 +140,7 @@ export default function Discover({ loaderData }: Route.ComponentProps) {
         ) : (
           <ArtistGrid artists={artists} />
         )}
+        <Pagination path="/discover" page={page} pages={pages} params={filterParams(filters)} />
       </section>
     </>
   );
