@@ -12,8 +12,9 @@ create index artist_profiles_short_description_trgm_idx on public.artist_profile
 drop index public.artist_profiles_follower_count_idx;
 create index artist_profiles_follower_count_idx on public.artist_profiles (follower_count desc, artist_name);
 
--- A genre's newest releases (the home page's rows) and its tracks' count.
-create index tracks_genre_release_date_idx on public.tracks (genre, release_date desc, created_at desc);
+-- A genre's newest releases (the home page's rows), and its released tracks and artists counted from the
+-- index alone (the home page's genres, /genres).
+create index tracks_genre_release_date_idx on public.tracks (genre, release_date desc, created_at desc) include (artist_id);
 drop index public.tracks_genre_idx;
 
 -- The directory (/artists, /discover) a page at a time, with the total: the whole roster sorted in the
@@ -85,3 +86,79 @@ $$;
 revoke execute on function public.artist_directory(text, boolean, text[], boolean, integer, integer) from public;
 grant execute on function public.artist_directory(text, boolean, text[], boolean, integer, integer)
   to anon, authenticated, service_role;
+
+-- Home, restated so no part of it reads every released track with its artist: the shared `released`
+-- CTE it had was materialised whole (100,000 tracks joined to their artists at 100×). Now the featured
+-- release is the newest by the release-date index, each genre's count comes from the genre index, and
+-- its 5 newest tracks from the same index, joined to their artists only then.
+create or replace function public.home_page()
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  with latest as (
+    select t.* from public.tracks t
+    where t.release_date <= current_date
+    order by t.release_date desc, t.created_at desc
+    limit 1
+  ),
+  per_genre as (
+    select t.genre, count(*)::integer as track_count
+    from public.tracks t
+    where t.release_date <= current_date
+    group by t.genre
+  )
+  select jsonb_build_object(
+    'news', coalesce((
+      select jsonb_agg(jsonb_build_object('id', n.id, 'title', n.title, 'content', n.content, 'type', n.type)
+        order by n.created_at desc)
+      from public.news_items n where n.active), '[]'),
+    'featured', (
+      select jsonb_build_object(
+        'artist', private.artist_card(a),
+        'track', jsonb_build_object('id', l.id, 'title', l.title, 'artwork_url', l.artwork_url,
+          'artwork_small_url', l.artwork_small_url, 'type', l.type, 'album_title', l.album_title,
+          'release_date', l.release_date),
+        'is_following', exists (
+          select 1 from public.followers f where f.artist_id = a.id and f.fan_id = (select auth.uid())))
+      from latest l join public.artist_profiles a on a.id = l.artist_id),
+    'new_artists', coalesce((
+      select jsonb_agg(private.artist_card(a) order by a.created_at desc)
+      from (select * from public.artist_profiles order by created_at desc limit 5) a), '[]'),
+    'popular_artists', coalesce((
+      select jsonb_agg(private.artist_card(a) order by a.follower_count desc, a.artist_name)
+      from (select * from public.artist_profiles order by follower_count desc, artist_name limit 5) a), '[]'),
+    'genres', coalesce((
+      select jsonb_agg(jsonb_build_object('genre', g.genre, 'track_count', g.track_count, 'tracks', (
+          select jsonb_agg(jsonb_build_object(
+              'id', t.id, 'title', t.title, 'artwork_url', t.artwork_url, 'artwork_small_url', t.artwork_small_url,
+              'artist_id', t.artist_id, 'artist_name', a.artist_name, 'release_date', t.release_date)
+            order by t.release_date desc, t.created_at desc)
+          from (
+            select * from public.tracks t
+            where t.genre = g.genre and t.release_date <= current_date
+            order by t.release_date desc, t.created_at desc
+            limit 5
+          ) t
+          join public.artist_profiles a on a.id = t.artist_id))
+        order by g.track_count desc, g.genre)
+      from per_genre g), '[]')
+  )
+$$;
+
+-- /genres: tracks and artists per genre counted from the genre index alone (index-only), in two steps
+-- so no sort of every track by artist is needed for the distinct count.
+create or replace view public.genre_counts with (security_invoker = true) as
+select
+  per_artist.genre,
+  count(*)::integer as artist_count,
+  sum(per_artist.tracks)::integer as track_count,
+  (count(*) + sum(per_artist.tracks))::integer as total_count
+from (
+  select t.genre, t.artist_id, count(*) as tracks
+  from public.tracks t
+  group by t.genre, t.artist_id
+) per_artist
+group by per_artist.genre;

@@ -1,6 +1,7 @@
 // What the administration functions (admin-users, ban-user) share: who the caller is, decided by the
 // database as that caller before anything runs with the service role, and the audit entry written after.
 import { createClient } from "@supabase/supabase-js";
+import * as v from "valibot";
 
 const supabaseUrl = Deno.env.get("SUPABASE_URL")!;
 const anonKey = Deno.env.get("SUPABASE_ANON_KEY")!;
@@ -20,7 +21,7 @@ export type Administrator = { id: string; email: string };
  * the caller, so the database decides: app_metadata alone makes an admin (user_metadata is the user's
  * to edit), and a banned admin's still-valid token is refused.
  */
-export async function administrator(req: Request): Promise<Administrator | Response> {
+async function administrator(req: Request): Promise<Administrator | Response> {
   const token = /^Bearer (\S+)$/.exec(req.headers.get("Authorization") ?? "")?.[1];
   if (!token) return failure(401, "not_signed_in");
   const caller = createClient(supabaseUrl, anonKey, { auth: noSession, global: { headers: { Authorization: `Bearer ${token}` } } });
@@ -55,7 +56,19 @@ export async function recordUserAdministration(
   return !error;
 }
 
-/** A request body in JSON, or null. */
-export async function jsonBody(req: Request): Promise<unknown> {
-  return req.headers.get("content-type")?.startsWith("application/json") ? await req.json().catch(() => null) : null;
+/**
+ * An administrator's request: a POST whose JSON body the schema accepts, from a caller who is an
+ * administrator now; else the answer to give (405, 401, 403, 400 invalid_request).
+ */
+export async function administratorRequest<TSchema extends v.GenericSchema>(
+  req: Request,
+  schema: TSchema,
+): Promise<{ admin: Administrator; request: v.InferOutput<TSchema> } | Response> {
+  if (req.method !== "POST") return failure(405, "method_not_allowed");
+  const admin = await administrator(req);
+  if (admin instanceof Response) return admin;
+  const json = req.headers.get("content-type")?.startsWith("application/json") ? await req.json().catch(() => null) : null;
+  const body = v.safeParse(schema, json);
+  if (!body.success) return failure(400, "invalid_request");
+  return { admin, request: body.output };
 }

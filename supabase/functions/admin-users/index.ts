@@ -8,10 +8,9 @@
 // method_not_allowed (405), over_email_send_rate_limit (429), unavailable (502).
 import * as v from "valibot";
 import {
-  administrator,
+  administratorRequest,
   authAdminUrl,
   failure,
-  jsonBody,
   recordUserAdministration,
   service,
   serviceRoleKey,
@@ -81,12 +80,9 @@ async function listUsers(page: number, search: string): Promise<Response> {
 }
 
 Deno.serve(async (req) => {
-  if (req.method !== "POST") return failure(405, "method_not_allowed");
-  const admin = await administrator(req);
-  if (admin instanceof Response) return admin;
-  const body = v.safeParse(RequestSchema, await jsonBody(req));
-  if (!body.success) return failure(400, "invalid_request");
-  const request = body.output;
+  const asked = await administratorRequest(req, RequestSchema);
+  if (asked instanceof Response) return asked;
+  const { admin, request } = asked;
   if (request.action === "list") return listUsers(request.page, request.search);
 
   const { data: found, error: findError } = await service.auth.admin.getUserById(request.user_id);

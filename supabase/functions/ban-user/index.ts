@@ -9,7 +9,7 @@
 // Errors { code }: invalid_request (400), cannot_ban_yourself (400), not_signed_in (401), not_an_admin
 // (403), user_not_found (404), method_not_allowed (405), unavailable (502).
 import * as v from "valibot";
-import { administrator, failure, jsonBody, recordUserAdministration, service } from "../_shared/administration.ts";
+import { administratorRequest, failure, recordUserAdministration, service } from "../_shared/administration.ts";
 
 /** Spec section 5: whole days, at least one. A century is as long as a ban needs to be. */
 const maxDays = 36_500;
@@ -24,12 +24,9 @@ const RequestSchema = v.union([
 ]);
 
 Deno.serve(async (req) => {
-  if (req.method !== "POST") return failure(405, "method_not_allowed");
-  const admin = await administrator(req);
-  if (admin instanceof Response) return admin;
-  const body = v.safeParse(RequestSchema, await jsonBody(req));
-  if (!body.success) return failure(400, "invalid_request");
-  const request = body.output;
+  const asked = await administratorRequest(req, RequestSchema);
+  if (asked instanceof Response) return asked;
+  const { admin, request } = asked;
   if (request.user_id === admin.id) return failure(400, "cannot_ban_yourself");
 
   const banning = "days" in request;
