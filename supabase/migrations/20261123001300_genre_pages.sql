@@ -31,8 +31,6 @@ create index tracks_genre_lower_idx on public.tracks (lower(genre));
 
 -- { genre, artists: [...] }, genre null when nothing is called that. At most `max_artists`, most tracks
 -- in the genre first, then most followed. Security invoker: tracks count as the reader may see them.
--- The tagged artists, then those with tracks in it who are not tagged (union all: no sort of both lists
--- to remove duplicates).
 create or replace function public.genre_page(genre text, max_artists integer default 200)
 returns jsonb
 language sql
@@ -59,11 +57,10 @@ as $$
     from named
     join public.artist_profiles a on a.genres @> array[named.genre]
     left join counted c on c.artist_id = a.id
-    union all
+    union
     select a.id, a.artist_name, a.short_description, a.profile_image_url, a.follower_count, c.track_count
-    from named, counted c
+    from counted c
     join public.artist_profiles a on a.id = c.artist_id
-    where not a.genres @> array[named.genre]
   )
   select jsonb_build_object(
     'genre', (select genre from named),

@@ -12,8 +12,8 @@ create index artist_profiles_short_description_trgm_idx on public.artist_profile
 drop index public.artist_profiles_follower_count_idx;
 create index artist_profiles_follower_count_idx on public.artist_profiles (follower_count desc, artist_name);
 
--- A genre's newest releases (the home page's rows), and its released tracks and artists counted from the
--- index alone (the home page's genres, /genres).
+-- A genre's newest releases (the home page's rows), its released tracks counted, and per artist (genre
+-- pages), all from the index.
 create index tracks_genre_release_date_idx on public.tracks (genre, release_date desc, created_at desc) include (artist_id);
 drop index public.tracks_genre_idx;
 
@@ -147,18 +147,3 @@ as $$
       from per_genre g), '[]')
   )
 $$;
-
--- /genres: tracks and artists per genre counted from the genre index alone (index-only), in two steps
--- so no sort of every track by artist is needed for the distinct count.
-create or replace view public.genre_counts with (security_invoker = true) as
-select
-  per_artist.genre,
-  count(*)::integer as artist_count,
-  sum(per_artist.tracks)::integer as track_count,
-  (count(*) + sum(per_artist.tracks))::integer as total_count
-from (
-  select t.genre, t.artist_id, count(*) as tracks
-  from public.tracks t
-  group by t.genre, t.artist_id
-) per_artist
-group by per_artist.genre;
