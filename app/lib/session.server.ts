@@ -27,8 +27,8 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
     // The role comes from the profile rows, asked beside the user (one round trip): sign-up metadata is
     // the user's to edit.
     const [{ data, error }, role] = await Promise.all([supabase.auth.getUser(), supabase.rpc("account_role")]);
-    if (role.error) console.error("reading the account's role failed", role.error);
     if (data.user) {
+      if (role.error) console.error("reading the account's role failed", role.error);
       user = toSessionUser(data.user, accountRole(role.data));
     } else if (error && error.name !== "AuthRetryableFetchError") {
       // The session is no longer valid (signed out elsewhere, expired, banned): forget it.
