@@ -148,6 +148,9 @@ describe("uploading an album with JavaScript", () => {
     await page.getByText("Please wait for all uploads to complete").waitFor();
     assert.equal(page.url().endsWith("/dashboard/artist/upload?type=album"), true);
     releaseResume();
+    // The rows settle (each says Complete) before the drag: a row that grows while the pointer moves can
+    // take the drop meant for another (this failed once in CI).
+    await uploadsComplete(page, 3);
 
     // Dragged to the top, the long track becomes track 1; removing Noon (now track 3) leaves two; the
     // keyboard moves the long one down and back up.
