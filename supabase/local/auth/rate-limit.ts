@@ -49,7 +49,7 @@ export function limitRecoveries(req: Request, stack: Stack): void {
 
 // Failed sign-ins per account: 10 per 15 minutes per email, whoever sends them and from wherever. The
 // answer is the same for an email with no account, so the limit reveals nothing.
-export const failedSignInLimit = { attempts: 10, windowMs: 15 * 60_000 };
+const failedSignInLimit = { attempts: 10, windowMs: 15 * 60_000 };
 const failedSignIns = new WeakMap<Stack, Map<string, number[]>>();
 
 function recentFailures(stack: Stack, email: string): number[] {
