@@ -5,14 +5,20 @@ import { defineConfig } from "vite";
 import { loadEnv } from "./scripts/lib/env.ts";
 
 export default defineConfig(({ command }) => {
-  // The dev server's Worker talks to the local backend (`npm run dev` starts it). Builds carry no local
-  // values: production gets its variables from the deployment.
+  // The dev server's Worker talks to the local backend (`npm run dev` starts it, and registers the play
+  // reporter secret it passes here). Builds carry no local values: production gets its variables from
+  // the deployment.
   const env = command === "serve" ? loadEnv() : {};
+  const vars = {
+    SUPABASE_URL: env.SUPABASE_URL!,
+    SUPABASE_ANON_KEY: env.SUPABASE_ANON_KEY!,
+    PLAY_REPORTER_SECRET: process.env.PLAY_REPORTER_SECRET ?? "",
+  };
   return {
     plugins: [
       cloudflare({
         viteEnvironment: { name: "ssr" },
-        config: command === "serve" ? { vars: { SUPABASE_URL: env.SUPABASE_URL!, SUPABASE_ANON_KEY: env.SUPABASE_ANON_KEY! } } : undefined,
+        config: command === "serve" ? { vars } : undefined,
       }),
       tailwindcss(),
       reactRouter(),

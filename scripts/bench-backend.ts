@@ -340,7 +340,7 @@ async function benchCatalog(local: LocalStack, generator: ChildProcess): Promise
   ];
   const seqScans = async () => {
     const { rows } = await local.stack.db.query<{ relname: string; seq_scan: string }>(
-      "select relname, seq_scan from pg_stat_user_tables where schemaname = 'public' and relname = any($1)",
+      "select relname, seq_scan from pg_stat_user_tables where schemaname in ('public', 'private') and relname = any($1)",
       [largeTables],
     );
     return new Map(rows.map((row) => [row.relname, Number(row.seq_scan)]));

@@ -14,7 +14,8 @@
 // - measureUploads (lib/bench-uploads.ts): a 50 MB WAV uploaded plainly and resumably, and resumed after a cut;
 // - measureLiveFeed (lib/bench-live-feed.ts): a comment inserted → on the artist dashboard's live feed;
 // - the studio's pages (signed in as the demo artist): their JavaScript and backend round trips.
-// `npm run bench -- --uploads` measures the uploads alone, `-- --studio` the studio's pages and live feed.
+// `npm run bench -- --uploads` measures the uploads alone, `-- --studio` the studio's pages and live feed,
+// `-- --lighthouse` the Lighthouse scores alone.
 //
 // Load comes from a child process (this script with --load-generator), so the client never shares the
 // event loop of the local backend, which runs in this process.
@@ -24,6 +25,7 @@ import { startMarketplace, type Marketplace } from "./lib/marketplace.ts";
 import { measurePlayback, mobileNetwork, printPlayback } from "./lib/bench-playback.ts";
 import { measureUploads, printUploads } from "./lib/bench-uploads.ts";
 import { measureLiveFeed, printLiveFeed } from "./lib/bench-live-feed.ts";
+import { demoAccounts, demoTrackPath } from "./lib/demo-data.ts";
 
 // JavaScript: React and React Router (about 103 KB gz) load on every page; what a page adds stays small.
 export const targets = {
@@ -36,6 +38,7 @@ export const targets = {
 
 const demoArtist = "/artist/a1000000-0000-4000-8000-000000000012";
 const demoFan = "/fan/f0000000-0000-4000-8000-000000000001";
+const demoTrack = demoTrackPath("Open Highway");
 /** Signed-in pages: their JavaScript is measured (their renders are personal, never cached). */
 const studioPages = [
   "/dashboard/artist",
@@ -49,7 +52,7 @@ const studioPages = [
   "/dashboard/artist/profile",
   "/dashboard/artist/settings",
 ];
-const demoArtistAccount = { email: "artist@example.com", password: "artist-demo-pass" };
+const [, demoArtistAccount, demoFanAccount] = demoAccounts;
 /** The fan space's pages, measured signed in as the demo fan. */
 const fanPages = [
   "/dashboard/fan",
@@ -62,7 +65,6 @@ const fanPages = [
   "/liked",
   "/playlists",
 ];
-const demoFanAccount = { email: "fan@example.com", password: "fan-demo-pass" };
 
 /** Signs in through the login form and returns the session cookies as a Cookie header. */
 async function signedInCookie(appUrl: string, { email, password }: { email: string; password: string }): Promise<string> {
@@ -79,7 +81,9 @@ async function signedInCookie(appUrl: string, { email, password }: { email: stri
     .join("; ");
 }
 
-export const catalogPages = ["/", "/discover", "/genres", "/artists", demoArtist, demoFan];
+export const catalogPages = ["/", "/discover", "/genres", "/artists", demoArtist, demoFan, demoTrack];
+/** Lighthouse runs take a minute a page: the home page, and the two pages with the most media. */
+const lighthousePages = ["/", demoArtist, demoTrack];
 const staticAsset = "/favicon.svg";
 // The cost every page pays before its own content: the shared layout around static text, no backend read.
 const layoutOnly = "/about";
@@ -294,6 +298,12 @@ async function main() {
       printUploads(await measureUploads(marketplace, { ...demoArtistAccount, cookie: artistCookie }));
       return;
     }
+    if (process.argv.includes("--lighthouse")) {
+      for (const [path, score] of Object.entries(await measureLighthouse(appUrl, lighthousePages))) {
+        console.log(`${path}: performance ${score.performance.toFixed(2)}, accessibility ${score.accessibility.toFixed(2)}`);
+      }
+      return;
+    }
     if (process.argv.includes("--studio")) {
       await printStudioAndFanSpace(appUrl, artistCookie);
       printLiveFeed(await measureLiveFeed(marketplace));
@@ -311,7 +321,7 @@ async function main() {
     console.log("Uploads (a 50 MB WAV)…");
     const uploads = await measureUploads(marketplace, { ...demoArtistAccount, cookie: artistCookie });
     console.log("Lighthouse (mobile)…");
-    const lighthouseScores = await measureLighthouse(appUrl, ["/", demoArtist]);
+    const lighthouseScores = await measureLighthouse(appUrl, lighthousePages);
     console.log("Play latency on the track page (Chromium)…");
     const playback = await measurePlayback(marketplace);
     const playbackOnMobile = await measurePlayback(marketplace, { runs: 5, network: mobileNetwork });

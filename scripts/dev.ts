@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { repoDataDir, startLocalStack } from "../supabase/local/server.ts";
-import { localWorkerEnv, root, stopProcess } from "./lib/app-server.ts";
+import { localWorkerEnv, root, stopProcess, workerVars } from "./lib/app-server.ts";
 import { loadEnv } from "./lib/env.ts";
 
 const env = loadEnv();
@@ -18,7 +18,8 @@ console.log(`Local backend on ${backend.url} (password-reset emails: ${backend.u
 const dev = spawn(process.execPath, [join(root, "node_modules", "@react-router", "dev", "bin.cjs"), "dev", ...process.argv.slice(2)], {
   cwd: root,
   stdio: "inherit",
-  env: { ...localWorkerEnv(), SUPABASE_URL: backend.url },
+  // vite.config.ts hands these to the dev server's Worker
+  env: { ...localWorkerEnv(), ...(await workerVars(backend)) },
   detached: true,
 });
 

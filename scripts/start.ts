@@ -1,9 +1,9 @@
 // `npm start`: the local Supabase-compatible stack (with demo data on first start) and the marketplace's
 // production build served through workerd. Ctrl-C stops both.
 import { repoDataDir, startLocalStack } from "../supabase/local/server.ts";
-import { buildIfStale, serveApp } from "./lib/app-server.ts";
+import { buildIfStale, serveApp, workerVars } from "./lib/app-server.ts";
 import { loadEnv } from "./lib/env.ts";
-import { demoAccounts } from "./lib/demo-accounts.ts";
+import { demoAccounts } from "./lib/demo-data.ts";
 
 const env = loadEnv();
 const port = Number(env.PORT || 3000);
@@ -19,11 +19,7 @@ const backend = await startLocalStack({
   // reset links and other Auth redirects go to the app where it runs
   siteUrl: `http://localhost:${port}`,
 });
-const app = await serveApp({
-  port,
-  quiet: true,
-  vars: { SUPABASE_URL: backend.url, SUPABASE_ANON_KEY: backend.anonKey },
-}).catch(async (error) => {
+const app = await serveApp({ port, quiet: true, vars: await workerVars(backend) }).catch(async (error) => {
   await backend.close();
   throw error;
 });

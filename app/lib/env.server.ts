@@ -3,12 +3,17 @@ import { cloudflareContext } from "./context.server";
 import * as v from "valibot";
 
 /**
- * The Worker's variables, checked once per isolate. Only the project URL and the public anon key: the
- * service-role key never reaches the Worker.
+ * The Worker's variables, checked once per isolate: the project URL, the public anon key, and the secret
+ * that lets the database record plays this Worker reports (registered there by its hash; see the README).
+ * The service-role key never reaches the Worker.
  */
 const EnvSchema = v.object({
   SUPABASE_URL: v.pipe(v.string("SUPABASE_URL is not set"), v.url("SUPABASE_URL must be a URL")),
   SUPABASE_ANON_KEY: v.pipe(v.string("SUPABASE_ANON_KEY is not set"), v.minLength(1, "SUPABASE_ANON_KEY is empty")),
+  PLAY_REPORTER_SECRET: v.pipe(
+    v.string("PLAY_REPORTER_SECRET is not set"),
+    v.minLength(32, "PLAY_REPORTER_SECRET must have at least 32 characters"),
+  ),
 });
 
 export type AppEnv = v.InferOutput<typeof EnvSchema>;

@@ -1,9 +1,11 @@
 // Builds the app when its sources are newer than the build, and serves the production build through
 // workerd (`wrangler dev` on the build output), the way it runs on Cloudflare.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
+import type { LocalStack } from "../../supabase/local/server.ts";
 
 export const root = join(import.meta.dirname, "..", "..");
 // Run the tools' scripts with this Node (the project's Node 24), whatever `node` is first on the PATH.
@@ -61,6 +63,17 @@ export async function freePort(): Promise<number> {
 }
 
 export type AppServer = { url: string; stop(): Promise<void> };
+
+/**
+ * The Worker's variables for a local backend: its URL, its anon key, and a play reporter secret made for
+ * this run and registered in its database (the only one it trusts: an earlier run's is forgotten).
+ */
+export async function workerVars(backend: LocalStack): Promise<Record<string, string>> {
+  const secret = randomBytes(32).toString("hex");
+  await backend.stack.db.query("delete from private.play_reporters");
+  await backend.stack.db.query("select private.trust_play_reporter($1)", [secret]);
+  return { SUPABASE_URL: backend.url, SUPABASE_ANON_KEY: backend.anonKey, PLAY_REPORTER_SECRET: secret };
+}
 
 /** Serves the built Worker on `port`; resolves once it answers. `vars` become the Worker's environment. */
 export async function serveApp({

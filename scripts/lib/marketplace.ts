@@ -1,7 +1,7 @@
 // The whole marketplace for tests: a local backend on a fresh database (with the demo data) and the
 // production build served by workerd, pointed at it.
 import { startLocalStack } from "../../supabase/local/server.ts";
-import { buildIfStale, freePort, serveApp } from "./app-server.ts";
+import { buildIfStale, freePort, serveApp, workerVars } from "./app-server.ts";
 
 export type Marketplace = { appUrl: string; supabaseUrl: string; stop(): Promise<void> };
 
@@ -24,7 +24,7 @@ export async function startMarketplace({ seedMedia = true }: { seedMedia?: boole
     recoveryRateLimit: { perHour: unlimited },
   });
   try {
-    const app = await serveApp({ port: appPort, quiet: true, vars: { SUPABASE_URL: backend.url, SUPABASE_ANON_KEY: backend.anonKey } });
+    const app = await serveApp({ port: appPort, quiet: true, vars: await workerVars(backend) });
     return {
       appUrl,
       supabaseUrl: backend.url,

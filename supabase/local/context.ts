@@ -159,15 +159,18 @@ export async function asRole<T>(
   db: Db,
   claims: Claims,
   fn: (tx: Db, also: unknown) => Promise<T>,
-  opts: { readOnly?: boolean; method?: string; also?: string } = {},
+  opts: { readOnly?: boolean; method?: string; also?: string; headers?: Headers } = {},
 ): Promise<T> {
   const method = opts.method ?? (opts.readOnly ? "GET" : "POST");
   const role = quote(claims.role);
+  // As PostgREST: the request's headers, names in lower case, for functions that read them.
+  const headers = JSON.stringify(Object.fromEntries(opts.headers ?? []));
   const opening = `
     select ${opts.also ?? "null"} as also, set_config('role', ${role}, true),
            set_config('request.jwt.claims', ${quote(JSON.stringify(claims))}, true),
            set_config('request.jwt.claim.sub', ${quote(String(claims.sub ?? ""))}, true),
-           set_config('request.jwt.claim.role', ${role}, true), set_config('request.method', ${quote(method)}, true)`;
+           set_config('request.jwt.claim.role', ${role}, true), set_config('request.method', ${quote(method)}, true),
+           set_config('request.headers', ${quote(headers)}, true)`;
   return db.transaction((tx, opened) => fn(tx, opened[0]?.also), { opening, readOnly: opts.readOnly });
 }
 

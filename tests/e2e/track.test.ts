@@ -11,6 +11,7 @@ import {
   launchBrowser,
   newPage,
   screenshot,
+  baseUrl,
   supabaseUrl,
   viewports,
   logIn,
@@ -263,6 +264,34 @@ for (const javaScriptEnabled of [true, false]) {
     await close();
   });
 }
+
+test("a visitor's track page comes from the edge cache, and a fan's new comment drops it at once", async () => {
+  const path = demoTrackPath("Porch Light");
+  const visit = async () => {
+    const response = await fetch(new URL(path, baseUrl));
+    return {
+      hit: response.headers.get("cf-cache-status") === "HIT",
+      caching: response.headers.get("cache-control"),
+      html: await response.text(),
+    };
+  };
+  assert.equal((await visit()).caching, "public, s-maxage=60, stale-while-revalidate=300");
+  // the first render is stored in the background (waitUntil): ask until it is there
+  let again = await visit();
+  for (let attempt = 0; attempt < 20 && !again.hit; attempt++) again = await visit();
+  assert.ok(again.hit, "the second visitor's page came from the cache");
+
+  const { page, close } = await newPage(browser, { javaScriptEnabled: false });
+  await logInAsFan(page, path);
+  const words = `Porch light left on ${Date.now()}`;
+  await page.getByLabel("Add a comment").fill(words);
+  await page.getByRole("button", { name: "Post comment" }).click();
+  await page.locator("#comments article").filter({ hasText: words }).waitFor();
+  await close();
+  const next = await visit();
+  assert.equal(next.hit, false);
+  assert.ok(next.html.includes(words), "the next visitor sees the comment");
+});
 
 test("Show more lists further comments, five at a time", async () => {
   const { page, close } = await newPage(browser);

@@ -45,6 +45,12 @@ function as<T>(db: Db, claims: Claims, fn: (tx: Db) => Promise<T>) {
   return asRole(db, claims, fn);
 }
 
+// Plays are recorded only for the marketplace's server, which sends its registered secret.
+const playReporterSecret = "schema-test-play-reporter-secret-0123456789";
+function asPlayReporter<T>(db: Db, claims: Claims, fn: (tx: Db) => Promise<T>, secret = playReporterSecret) {
+  return asRole(db, claims, fn, { headers: new Headers({ "X-Play-Reporter": secret }) });
+}
+
 async function errorOf(promise: Promise<unknown>): Promise<{ code?: string; message: string }> {
   try {
     await promise;
@@ -61,6 +67,7 @@ describe.each(backends)("schema on $name", (backend) => {
   beforeAll(async () => {
     ({ db, drop } = await backend.open());
     await migrate(db, { seed: false });
+    await db.query("select private.trust_play_reporter($1)", [playReporterSecret]);
   });
   afterAll(() => drop());
 
@@ -279,8 +286,8 @@ describe.each(backends)("schema on $name", (backend) => {
       const artist = await createArtist(db);
       const fan = await createFan(db);
       const trackId = await createTrack(db, artist.id);
-      await as(db, fan.claims, (tx) => tx.query("select record_play($1)", [trackId]));
-      await as(db, visitor, (tx) => tx.query("select record_play($1)", [trackId]));
+      await asPlayReporter(db, fan.claims, (tx) => tx.query("select record_play($1)", [trackId]));
+      await asPlayReporter(db, visitor, (tx) => tx.query("select record_play($1)", [trackId]));
       const { rows } = await db.query(
         "select type, artist_id, user_id from analytics_events where track_id = $1 order by user_id nulls last",
         [trackId],
@@ -296,7 +303,7 @@ describe.each(backends)("schema on $name", (backend) => {
       const fan = await createFan(db);
       const trackId = await createTrack(db, artist.id);
       const play = (claims: Claims, listener: string | null, address: string | null) =>
-        as(
+        asPlayReporter(
           db,
           claims,
           async (tx) =>
@@ -326,20 +333,40 @@ describe.each(backends)("schema on $name", (backend) => {
       const tracks: string[] = [];
       for (let i = 0; i < 31; i++) tracks.push(await createTrack(db, artist.id, { title: `Burst ${i}` }));
       const play = (trackId: string, listener: string) =>
-        as(db, visitor, (tx) => tx.query("select record_play($1, null, $2, '192.0.2.77')", [trackId, listener]));
+        asPlayReporter(db, visitor, (tx) => tx.query("select record_play($1, null, $2, '192.0.2.77')", [trackId, listener]));
       for (let i = 0; i < 30; i++) await play(tracks[i]!, `rotating-${i}`);
       expect((await errorOf(play(tracks[30]!, "rotating-30"))).code).toBe("54000");
 
       await db.query(`update auth.users set banned_until = now() + interval '1 day' where id = $1`, [fan.id]);
-      expect((await errorOf(as(db, fan.claims, (tx) => tx.query("select record_play($1)", [tracks[0]])))).code).toBe("42501");
+      expect((await errorOf(asPlayReporter(db, fan.claims, (tx) => tx.query("select record_play($1)", [tracks[0]])))).code).toBe("42501");
     });
 
     it("records no play of an unreleased track for anyone but its artist", async () => {
       const artist = await createArtist(db);
       const fan = await createFan(db);
       const trackId = await createTrack(db, artist.id, { release_date: tomorrow() });
-      expect((await errorOf(as(db, fan.claims, (tx) => tx.query("select record_play($1)", [trackId])))).code).toBe("P0002");
-      await as(db, artist.claims, (tx) => tx.query("select record_play($1)", [trackId]));
+      expect((await errorOf(asPlayReporter(db, fan.claims, (tx) => tx.query("select record_play($1)", [trackId])))).code).toBe("P0002");
+      await asPlayReporter(db, artist.claims, (tx) => tx.query("select record_play($1)", [trackId]));
+    });
+
+    it("records plays only for the marketplace's server, which proves it with its registered secret", async () => {
+      const artist = await createArtist(db);
+      const fan = await createFan(db);
+      const trackId = await createTrack(db, artist.id);
+      for (const claims of [visitor, fan.claims]) {
+        expect(
+          (await errorOf(as(db, claims, (tx) => tx.query("select record_play($1, null, 'forged', '192.0.2.1')", [trackId])))).code,
+        ).toBe("28000");
+        const wrongSecret = asPlayReporter(db, claims, (tx) => tx.query("select record_play($1)", [trackId]), `${playReporterSecret}-not`);
+        expect((await errorOf(wrongSecret)).code).toBe("28000");
+        // nobody but the operator registers a secret
+        expect((await errorOf(as(db, claims, (tx) => tx.query("select private.trust_play_reporter(repeat('x', 40))")))).code).toBe("42501");
+        expect((await errorOf(as(db, claims, (tx) => tx.query("select * from private.play_reporters")))).code).toBe("42501");
+      }
+      expect(
+        (await db.query<{ n: number }>("select count(*)::int as n from analytics_events where track_id = $1", [trackId])).rows[0].n,
+      ).toBe(0);
+      expect((await errorOf(db.query("select private.trust_play_reporter('short')"))).code).toBe("22023");
     });
 
     it("refuses events written directly", async () => {
@@ -477,6 +504,105 @@ describe.each(backends)("schema on $name", (backend) => {
       });
       const forArtist = await as(db, artist.claims, (tx) => tx.query("select track_count from artist_cards where id = $1", [artist.id]));
       expect(forArtist.rows).toEqual([{ track_count: 3 }]);
+    });
+  });
+
+  describe("genre rollups", () => {
+    // What the rollups must always equal: released tracks counted directly.
+    async function expectRollupsExact() {
+      const sorted = <T extends { genre: string }>(rows: T[]) => [...rows].sort((a, b) => (a.genre < b.genre ? -1 : 1));
+      const perGenre = await db.query<{ genre: string; artist_count: number; track_count: number }>(
+        "select genre, artist_count, track_count from private.genre_figures()",
+      );
+      const counted = await db.query<{ genre: string; artist_count: number; track_count: number }>(
+        `select genre, count(distinct artist_id)::integer as artist_count, count(*)::integer as track_count
+         from public.tracks where release_date <= current_date group by genre`,
+      );
+      expect(sorted(perGenre.rows)).toEqual(sorted(counted.rows));
+
+      const perArtist = await db.query<{ rollup: unknown; counted: unknown }>(
+        `select
+           (select jsonb_agg(jsonb_build_array(g.genre, f.artist_id, f.track_count) order by g.genre, f.artist_id)
+            from unnest(private.genre_list() || array['Rollup Folk', 'Rollup Noise']) as g(genre),
+              private.genre_artist_tracks(g.genre) f) as rollup,
+           (select jsonb_agg(jsonb_build_array(c.genre, c.artist_id, c.track_count) order by c.genre, c.artist_id)
+            from (
+              select g.genre, a.id as artist_id,
+                (select count(*)::integer from public.tracks t
+                 where t.artist_id = a.id and t.genre = g.genre and t.release_date <= current_date) as track_count
+              from unnest(private.genre_list() || array['Rollup Folk', 'Rollup Noise']) as g(genre), public.artist_profiles a
+            ) c
+            where c.track_count > 0 or exists (
+              select 1 from public.artist_profiles p where p.id = c.artist_id and p.genres @> array[c.genre])) as counted`,
+      );
+      expect(perArtist.rows[0].rollup).toEqual(perArtist.rows[0].counted);
+    }
+
+    it("stay equal to the released tracks counted directly through every kind of change", async () => {
+      await expectRollupsExact();
+      const first = await createArtist(db, "Rollup One");
+      const second = await createArtist(db, "Rollup Two");
+      await expectRollupsExact();
+
+      // several tracks in one statement, one of them scheduled
+      await db.query(
+        `insert into public.tracks (artist_id, title, genre, price, description, release_date)
+         select a, 'Bulk', g, 1.99, 'A track', d
+         from (values ($1::uuid, 'Rollup Folk', current_date - 3), ($1::uuid, 'Rollup Folk', current_date),
+                      ($2::uuid, 'Rollup Folk', current_date - 1), ($2::uuid, 'Rollup Noise', current_date + 5)) v(a, g, d)`,
+        [first.id, second.id],
+      );
+      await expectRollupsExact();
+      expect((await db.query("select artist_count, track_count from private.genre_figures() where genre = 'Rollup Noise'")).rows).toEqual(
+        [],
+      );
+
+      // a scheduled release counts from its date, without a write to the rollups
+      const scheduled = await createTrack(db, first.id, { genre: "Rollup Noise", release_date: tomorrow() });
+      await expectRollupsExact();
+      await db.query("update public.tracks set release_date = current_date where id = $1", [scheduled]);
+      await expectRollupsExact();
+
+      // a genre changed, then all of an artist's tracks moved at once
+      await db.query(
+        "update public.tracks set genre = 'Rollup Noise' where id = (select id from public.tracks where artist_id = $1 and genre = 'Rollup Folk' limit 1)",
+        [first.id],
+      );
+      await expectRollupsExact();
+      await db.query("update public.tracks set genre = 'Rollup Folk' where artist_id = $1", [second.id]);
+      await expectRollupsExact();
+
+      // a profile's genres changed: a tagged genre with no track lists the artist with 0
+      await db.query("update public.artist_profiles set genres = array['Jazz', 'Folk'] where id = $1", [first.id]);
+      await expectRollupsExact();
+      await db.query("update public.artist_profiles set genres = array['Folk'] where id = $1", [first.id]);
+      await expectRollupsExact();
+
+      // tracks removed, then a whole artist with their tracks
+      await db.query("delete from public.tracks where artist_id = $1 and genre = 'Rollup Noise'", [first.id]);
+      await expectRollupsExact();
+      await db.query("delete from auth.users where id = $1", [second.id]);
+      await expectRollupsExact();
+      expect(
+        (await db.query("select count(*)::integer as n from private.artist_genre_tracks where artist_id = $1", [second.id])).rows,
+      ).toEqual([{ n: 0 }]);
+    });
+
+    it("are read only through the catalog's own answers", async () => {
+      for (const claims of [visitor, (await createFan(db, "rollup_reader")).claims]) {
+        for (const table of ["private.artist_genre_tracks", "private.genre_tracks"]) {
+          expect((await errorOf(as(db, claims, (tx) => tx.query(`select * from ${table}`)))).code).toBe("42501");
+          expect((await errorOf(as(db, claims, (tx) => tx.query(`delete from ${table}`)))).code).toBe("42501");
+        }
+        expect(
+          (
+            await errorOf(
+              as(db, claims, (tx) => tx.query("select private.count_genre_tracks(array[gen_random_uuid()], array['Rock'], array[1000])")),
+            )
+          ).code,
+        ).toBe("42501");
+        expect((await errorOf(as(db, claims, (tx) => tx.query("select * from private.scheduled_genre_tracks()")))).code).toBe("42501");
+      }
     });
   });
 

@@ -17,7 +17,11 @@ beforeAll(async () => {
   });
   const backendPort = await freePort();
   await new Promise<void>((resolve) => backend.listen(backendPort, "127.0.0.1", resolve));
-  const vars = { SUPABASE_URL: `http://127.0.0.1:${backendPort}`, SUPABASE_ANON_KEY: loadEnv().SUPABASE_ANON_KEY! };
+  const vars = {
+    SUPABASE_URL: `http://127.0.0.1:${backendPort}`,
+    SUPABASE_ANON_KEY: loadEnv().SUPABASE_ANON_KEY!,
+    PLAY_REPORTER_SECRET: "no backend to register it in, nor plays to report",
+  };
   app = await serveApp({ port: await freePort(), quiet: true, vars });
 }, 90_000);
 

@@ -22,6 +22,15 @@ describe("the track page", () => {
     expect(response.headers.get("server-timing")).toMatch(/"1 round trips?, 3 requests"/);
   });
 
+  it("is never kept in the edge cache while its audio cannot be played (here no track has an audio file)", async () => {
+    const path = `/track/${trackId("Bicycle Bell")}?cache-check=${Date.now()}`;
+    const first = await new Visitor().get(path);
+    expect(first.response.headers.get("cache-control")).toBe("no-store");
+    const again = await new Visitor().get(path);
+    expect(again.response.headers.get("cf-cache-status")).toBeNull();
+    expect(again.response.headers.get("server-timing")).toMatch(/1 round trip/);
+  });
+
   it("shows a single without an album box, and prices with two decimals", async () => {
     const burnTheMap = text((await new Visitor().get(`/track/${trackId("Burn the Map")}`)).html);
     expect(burnTheMap).toContain("Buy Now - $1.49");

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { contentSecurityPolicy, newNonce, withSecurityHeaders } from "~/lib/security-headers.server";
 
-const env = { SUPABASE_URL: "https://project.supabase.co", SUPABASE_ANON_KEY: "key" };
+const env = {
+  SUPABASE_URL: "https://project.supabase.co",
+  SUPABASE_ANON_KEY: "key",
+  PLAY_REPORTER_SECRET: "0123456789abcdef0123456789abcdef",
+};
 const page = () => new Response("<!doctype html>", { headers: { "Content-Type": "text/html" } });
 
 describe("security headers", () => {

@@ -1,6 +1,7 @@
 import { parseCookieHeader, serializeCookieHeader } from "@supabase/ssr";
 import { data } from "react-router";
 import { clientAddress, cloudflareContext } from "~/lib/context.server";
+import { envFrom } from "~/lib/env.server";
 import { supabaseContext } from "~/lib/session.server";
 import { sessionCookieOptions } from "~/lib/supabase.server";
 import type { Route } from "./+types/track-play";
@@ -14,18 +15,17 @@ const listenerMaxAge = 60 * 60 * 24 * 365;
  * shorter track) through the database's record_play(), which checks the track may be played, counts it
  * once per listener per track per 10 minutes, refuses bursts from one address and banned users, and
  * fills in its artist and the listener. The listener's country, as Cloudflare located the request, goes
- * with it for the artist's analytics. 204 whether it counted or was a repeat.
+ * with it for the artist's analytics. The Worker's play reporter secret vouches for the listener and
+ * address: the database records plays from no one else. 204 whether it counted or was a repeat.
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { country } = context.get(cloudflareContext);
   const known = parseCookieHeader(request.headers.get("Cookie") ?? "").find((cookie) => cookie.name === listenerCookie)?.value;
   const listener = known && /^[0-9a-f-]{36}$/.test(known) ? known : crypto.randomUUID();
-  const { error } = await context.get(supabaseContext).rpc("record_play", {
-    track_id: params.id,
-    country: country ?? undefined,
-    listener,
-    address: clientAddress(request) ?? undefined,
-  });
+  const { error } = await context
+    .get(supabaseContext)
+    .rpc("record_play", { track_id: params.id, country: country ?? undefined, listener, address: clientAddress(request) ?? undefined })
+    .setHeader("X-Play-Reporter", envFrom(context).PLAY_REPORTER_SECRET);
   const headers = new Headers();
   if (listener !== known) {
     headers.append(
@@ -38,6 +38,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (error.code === "P0002" || error.code === "22P02") throw data("Track not found", { status: 404, headers });
   if (error.code === "42501") throw data("This account cannot record plays", { status: 403, headers });
   if (error.code === "54000") throw data("Too many plays from this address. Please try again later.", { status: 429, headers });
-  console.error("recording a play failed", error);
+  if (error.code === "28000") console.error("recording a play failed: the database does not know this Worker's PLAY_REPORTER_SECRET");
+  else console.error("recording a play failed", error);
   throw data("Unable to record the play", { status: 500, headers });
 }

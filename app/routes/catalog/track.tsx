@@ -1,5 +1,5 @@
 import { useRef, type ReactNode } from "react";
-import { Link, redirect } from "react-router";
+import { data, Link, redirect } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { NotFound } from "~/components/not-found";
 import { Comments } from "~/components/track/comments";
@@ -13,10 +13,12 @@ import type { DialogHandle } from "~/components/ui/dialog";
 import { notFound, read, readOrThrow } from "~/lib/backend.server";
 import { artistPath, isUuid, trackPath } from "~/lib/catalog";
 import { commentsPageSize } from "~/lib/constants";
+import { forgetCachedPage } from "~/lib/edge-cache.server";
 import { databaseErrorMessage } from "~/lib/errors";
 import { formatDate, formatPrice, genreLabel, requestLocale } from "~/lib/format";
 import { formError, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireUser } from "~/lib/guards.server";
+import { publicPageHeaders, uncached } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
 import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/buy-param";
 import { TrackCommentsSchema, TrackPageSchema, type TrackPage } from "~/lib/schemas/catalog-data";
@@ -51,6 +53,10 @@ export const meta = ({ loaderData }: Route.MetaArgs) =>
       )
     : pageMeta("Track not found", "This track does not exist or is not released yet.");
 
+// A visitor's page comes from the edge cache for up to a minute (its audio URL lasts an hour); a
+// comment posted or deleted here drops it at once.
+export const headers = publicPageHeaders;
+
 // The track, its comments and its audio URL are read side by side: one round trip.
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isUuid(params.id)) throw trackNotFound();
@@ -72,17 +78,22 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   ]);
   // The comments have their own error box: the track still plays when only they failed.
   const shownComments = read(comments, { what: "track's comments", schema: TrackCommentsSchema });
-  return {
-    track: readOrThrow(track, { what: "track", schema: TrackPageSchema, notFound: "Track not found" }),
-    comments: shownComments.status === "found" ? shownComments.data : [],
-    commentCount: comments.count ?? 0,
-    commentsError: shownComments.status === "failed" ? shownComments.message : null,
-    audio,
-    liked: Boolean(like?.data),
-    locale: requestLocale(request),
-    // Time-ago labels are computed against the server's clock on both sides, so hydration agrees.
-    now: Date.now(),
-  };
+  // a page missing its comments or its audio must not be kept for the next visitors
+  const complete = shownComments.status !== "failed" && !("error" in audio);
+  return data(
+    {
+      track: readOrThrow(track, { what: "track", schema: TrackPageSchema, notFound: "Track not found" }),
+      comments: shownComments.status === "found" ? shownComments.data : [],
+      commentCount: comments.count ?? 0,
+      commentsError: shownComments.status === "failed" ? shownComments.message : null,
+      audio,
+      liked: Boolean(like?.data),
+      locale: requestLocale(request),
+      // Time-ago labels are computed against the server's clock on both sides, so hydration agrees.
+      now: Date.now(),
+    },
+    complete ? undefined : { headers: uncached },
+  );
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -102,6 +113,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return replyWith(formError(databaseErrorMessage(error)), 500);
     }
     if (deleted.length === 0) return replyWith(formError("You can only delete your own comments"), 403);
+    await forgetCachedPage(request, context, trackPath(params.id));
     throw backToComments;
   }
 
@@ -112,6 +124,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     console.error("posting a comment failed", error);
     return replyWith(formError(databaseErrorMessage(error), submission.values), error.code === "42501" ? 403 : 400);
   }
+  await forgetCachedPage(request, context, trackPath(params.id));
   throw backToComments;
 }
 
@@ -132,10 +145,12 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
   return (
     <article>
       <header className="relative overflow-hidden rounded-3xl border border-stage-700 bg-stage-900 p-5 sm:p-8">
+        {/* The page's largest paint (the artwork behind the header and in it, one request): fetched first. */}
         <img
           src={artworkUrl}
           alt=""
           aria-hidden="true"
+          fetchPriority="high"
           className="pointer-events-none absolute inset-0 size-full scale-125 object-cover opacity-25 blur-3xl"
         />
         <div className="absolute inset-0 bg-gradient-to-t from-stage-950/90 via-stage-950/40 to-transparent" aria-hidden="true" />
@@ -145,6 +160,7 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
             alt={`Artwork for ${track.title}`}
             width={288}
             height={288}
+            fetchPriority="high"
             className="aspect-square w-full max-w-72 self-center rounded-2xl bg-stage-800 object-cover shadow-2xl shadow-black/50 md:self-auto"
           />
           <div className="min-w-0 flex-1">

@@ -8,7 +8,8 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
 import { notFound, readOrThrow } from "~/lib/backend.server";
-import { isUuid } from "~/lib/catalog";
+import { isUuid, trackPath } from "~/lib/catalog";
+import { forgetCachedPage } from "~/lib/edge-cache.server";
 import { databaseErrorMessage } from "~/lib/errors";
 import { formError, formFields, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireArtist } from "~/lib/guards.server";
@@ -65,6 +66,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       const { error: removeError } = await supabase.storage.from("tracks").remove([deleted.file_url]);
       if (removeError) console.error("removing a deleted track's audio failed", deleted.file_url, removeError);
     }
+    await forgetCachedPage(request, context, trackPath(params.id));
     throw redirect(yourTracks, 303);
   }
 
@@ -93,6 +95,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return replyWith(formError(databaseErrorMessage(error), submission.values), 400);
   }
   if (updated.length === 0) throw notFound("Track not found");
+  // the track's public page shows the new details at once here (elsewhere within its minute in the cache)
+  await forgetCachedPage(request, context, trackPath(params.id));
   throw redirect(yourTracks, 303);
 }
 

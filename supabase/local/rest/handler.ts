@@ -47,7 +47,7 @@ export async function handle(req: Request, stack: Stack, subpath: string): Promi
         if (request.prefer.get("tx") === "rollback") throw new Rollback(response);
         return response;
       },
-      { readOnly, method, also: stack.schema.enabled ? schemaVersionSql : undefined },
+      { readOnly, method, headers: req.headers, also: stack.schema.enabled ? schemaVersionSql : undefined },
     );
   } catch (error) {
     if (error instanceof Rollback) return error.response;

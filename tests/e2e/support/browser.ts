@@ -1,11 +1,12 @@
 // Drives Debian's Chromium through playwright-core (no browser download is possible or needed).
 import { AxeBuilder } from "@axe-core/playwright";
-import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import assert from "node:assert/strict";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { tinyPng } from "../../support/media.ts";
+
+export { demoTrackPath } from "../../../scripts/lib/demo-data.ts";
 
 export const baseUrl = process.env.E2E_BASE_URL ?? "http://127.0.0.1:3000";
 const screenshotsDir = join(import.meta.dirname, "..", "..", "..", "test-results");
@@ -143,10 +144,4 @@ export async function logIn(page: Page, email: string, password: string) {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Log in" }).click();
-}
-
-/** A demo track's page: the seed derives each demo track's id from its title. */
-export function demoTrackPath(title: string) {
-  const hex = createHash("md5").update(`demo track: ${title}`).digest("hex");
-  return `/track/${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
