@@ -24,5 +24,25 @@ export default defineConfig(({ command }) => {
       reactRouter(),
     ],
     resolve: { tsconfigPaths: true },
+    environments: {
+      client: {
+        build: {
+          rolldownOptions: {
+            output: {
+              // React, React DOM and React Router in one chunk every page loads (and caches across releases
+              // of our own code), rather than spread over chunks named after whichever app module came first.
+              codeSplitting: {
+                groups: [
+                  {
+                    name: "framework",
+                    test: /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler|cookie|set-cookie-parser)[\\/]/,
+                  },
+                ],
+              },
+            },
+          },
+        },
+      },
+    },
   };
 });

@@ -108,6 +108,8 @@ for (const javaScriptEnabled of [true, false]) {
       const name = (await remove.getAttribute("aria-label"))!.replace("Remove ", "");
       await page.getByLabel("Search your files").fill(name);
       await page.getByRole("button", { name: "Search" }).click();
+      // The file shows before the search too: wait for the search's own address, or Remove would race it.
+      await page.waitForURL((url) => url.searchParams.get("q") === name);
       await page.getByText(name, { exact: true }).waitFor();
       await page.getByRole("link", { name: `Remove ${name}` }).click();
       await page.getByRole("heading", { name: `Remove ${name}?` }).waitFor();
