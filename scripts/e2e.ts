@@ -1,16 +1,12 @@
 // `npm run test:e2e`: the local backend on a fresh database with the demo data, the production build on a
 // free port, and the browser suite against them in Debian's Chromium. Everything started here is stopped afterwards, also when a test fails.
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { root } from "./lib/app-server.ts";
+import { requireChromium } from "./lib/chromium.ts";
 import { startMarketplace, type Marketplace } from "./lib/marketplace.ts";
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-if (!existsSync(chromiumPath)) {
-  console.error(`Chromium was not found at ${chromiumPath}. Install Debian's package: apt-get install -y chromium`);
-  process.exit(1);
-}
+const chromiumPath = requireChromium();
 
 let marketplace: Marketplace | undefined;
 let exitCode: number;
