@@ -95,7 +95,7 @@ export function WaveformPlayer({
       ({ default: WaveSurferClass }) => {
         if (cancelled) return;
         const colors = getComputedStyle(document.documentElement);
-        wave = WaveSurferClass.create({
+        const created = WaveSurferClass.create({
           container,
           media,
           url: initialUrl,
@@ -111,14 +111,18 @@ export function WaveformPlayer({
           cursorWidth: 2,
           dragToSeek: true,
         });
-        waveRef.current = wave;
+        wave = created;
+        waveRef.current = created;
         wave.setVolume(volumeRef.current);
         wave.on("ready", (seconds) => {
           setTotal(seconds);
           wave?.setVolume(volumeRef.current);
           if (stateRef.current === "loading") setState("ready");
         });
-        wave.on("timeupdate", (seconds) => {
+        wave.on("timeupdate", () => {
+          // Read from the player, not the event: the end of a track reports the end even when a seek
+          // back (End, then ←) has already moved on from it.
+          const seconds = created.getCurrentTime();
           // Playback time actually heard: small forward steps while playing (a seek is a jump).
           const step = seconds - position.current;
           if (stateRef.current === "playing" && step > 0 && step < 1.5) listened.current += step;
@@ -131,8 +135,11 @@ export function WaveformPlayer({
         // The media element pauses before it reports the end; a finished track stays finished.
         wave.on("pause", () => setState((current) => (current === "finished" ? current : "paused")));
         wave.on("finish", () => {
-          // A track shorter than the threshold counts once it has played to its end.
-          if (listened.current > 0) reportPlay();
+          // Only a real end: a seek to the end taken back at once is no longer there.
+          if (!media.ended) return;
+          // A track shorter than the threshold counts once it has been heard to its end (with a second
+          // of slack for the steps between time updates); a seek to the end is no listen.
+          if (listened.current >= Math.min(playCountsAfter, created.getDuration()) - 1) reportPlay();
           playRecorded.current = false;
           listened.current = 0;
           setState("finished");
@@ -219,18 +226,20 @@ export function WaveformPlayer({
     // Keys pressed in quick succession step from the seek still under way (End, then ←), not from the
     // position the audio last reported.
     const from = seekTarget.current ?? position.current;
+    // The media's own length once known (the stored duration is rounded): End reaches the real end.
+    const length = wave.getDuration() || total;
     const targets: Record<string, number> = {
       ArrowLeft: from - seekStepSeconds,
       ArrowDown: from - seekStepSeconds,
       ArrowRight: from + seekStepSeconds,
       ArrowUp: from + seekStepSeconds,
       Home: 0,
-      End: total,
+      End: length,
     };
     const target = targets[event.key];
     if (target === undefined) return;
     event.preventDefault();
-    seekTarget.current = Math.min(Math.max(target, 0), total);
+    seekTarget.current = Math.min(Math.max(target, 0), length);
     wave.setTime(seekTarget.current);
   }
 
