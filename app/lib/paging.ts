@@ -1,12 +1,30 @@
 // Long lists shown a page at a time, the page in the address (`?page=`).
+import { redirect } from "react-router";
 
-/** The page asked for: a whole number from 1; anything else is the first page. */
+/** The furthest page the backend's lists serve (their functions bring any page into 1 to this). */
+const lastPage = 10_000;
+
+/**
+ * The page asked for: a whole number from 1; anything else is the first page, and a number past the
+ * furthest page (or past what the database's integers hold) is the furthest.
+ */
 export function pageFrom(url: URL): number {
   const page = Number.parseInt(url.searchParams.get("page") ?? "", 10);
-  return Number.isFinite(page) && page > 1 ? page : 1;
+  return Number.isFinite(page) && page > 1 ? Math.min(page, lastPage) : 1;
 }
 
 /** How many pages `total` items make, `pageSize` each; an empty list is one (empty) page. */
 export function pageCount(total: number, pageSize: number): number {
   return Math.max(1, Math.ceil(total / pageSize));
+}
+
+/**
+ * A page that starts past the end of a list read with `.range()` (PostgREST answers 416, PGRST103) goes
+ * to the list's first page instead of failing; the rest of the address is kept.
+ */
+export function firstPageIfPastTheEnd(error: { code?: string } | null, url: URL): void {
+  if (error?.code !== "PGRST103") return;
+  const first = new URL(url);
+  first.searchParams.delete("page");
+  throw redirect(`${first.pathname}${first.search}`);
 }

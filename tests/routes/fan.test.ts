@@ -89,6 +89,14 @@ describe("the fan dashboard", () => {
 });
 
 describe("the fan's lists", () => {
+  it("sends a page past the end of a list to its first page instead of failing", async () => {
+    for (const path of ["/dashboard/fan/purchased", "/liked"]) {
+      const { response } = await demoFan.get(`${path}?page=40`);
+      expect(response.status).toBe(302);
+      expect(response.headers.get("location")).toBe(path);
+    }
+  });
+
   it("lists the demo fan's purchases newest first, with artwork, title, artist, amount and date", async () => {
     const { response, html } = await demoFan.get("/dashboard/fan/purchased");
     expect(response.status).toBe(200);

@@ -8,7 +8,7 @@ import { readOrThrow } from "~/lib/backend.server";
 import { formatTimeAgo } from "~/lib/format";
 import { requireUser } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
-import { pageCount, pageFrom } from "~/lib/paging";
+import { firstPageIfPastTheEnd, pageCount, pageFrom } from "~/lib/paging";
 import { LikesSchema, trackSummaryColumns } from "~/lib/schemas/fan-data";
 import { supabaseContext } from "~/lib/session.server";
 import type { Route } from "./+types/liked";
@@ -20,7 +20,8 @@ const pageSize = 50;
 /** The user's liked tracks, newest first (their own rows only; the likes index by user and date). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(request, context);
-  const page = pageFrom(new URL(request.url));
+  const url = new URL(request.url);
+  const page = pageFrom(url);
   const from = (page - 1) * pageSize;
   const read = await context
     .get(supabaseContext)
@@ -29,6 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     .eq("user_id", user.id)
     .order("created_at", { ascending: false })
     .range(from, from + pageSize - 1);
+  firstPageIfPastTheEnd(read.error, url);
   const likes = readOrThrow(read, { what: "liked songs", schema: LikesSchema });
   return { likes, page, pages: pageCount(read.count ?? 0, pageSize), now: Date.now() };
 }

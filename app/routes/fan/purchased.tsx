@@ -8,7 +8,7 @@ import { readOrThrow } from "~/lib/backend.server";
 import { formatDate, formatPrice } from "~/lib/format";
 import { requireFan } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
-import { pageCount, pageFrom } from "~/lib/paging";
+import { firstPageIfPastTheEnd, pageCount, pageFrom } from "~/lib/paging";
 import { PurchasesSchema, trackSummaryColumns } from "~/lib/schemas/fan-data";
 import { supabaseContext } from "~/lib/session.server";
 import type { Route } from "./+types/purchased";
@@ -21,7 +21,8 @@ const dateLocale = "en-US";
 /** A page of the fan's purchases, newest first (row-level security: their own only; index by buyer and date). */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const fan = requireFan(request, context);
-  const page = pageFrom(new URL(request.url));
+  const url = new URL(request.url);
+  const page = pageFrom(url);
   const from = (page - 1) * pageSize;
   const read = await context
     .get(supabaseContext)
@@ -30,6 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     .eq("user_id", fan.id)
     .order("created_at", { ascending: false })
     .range(from, from + pageSize - 1);
+  firstPageIfPastTheEnd(read.error, url);
   const purchases = readOrThrow(read, { what: "purchases", schema: PurchasesSchema });
   return { purchases, page, pages: pageCount(read.count ?? 0, pageSize) };
 }
