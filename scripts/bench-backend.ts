@@ -296,7 +296,9 @@ type CatalogRow = { row: Row; seqScans: string[] };
  * and after).
  */
 async function benchCatalog(local: LocalStack, generator: ChildProcess): Promise<CatalogRow[]> {
-  console.log("The catalog at 100×: writing 10,000 artists, 100,000 tracks, 100,000 fans, 1,000,000 follows, 5,000,000 plays…");
+  console.log(
+    "The catalog at 100×: writing 10,000 artists, 100,000 tracks (and a prolific artist's 2,000), 100,000 fans, 1,000,000 follows, 5,000,000 plays…",
+  );
   const scale = await seedCatalogScale(local.stack.db, console.log);
   console.log(`  written in ${scale.seconds.toFixed(0)} s`);
   const headers = { apikey: local.anonKey, authorization: `Bearer ${local.anonKey}` };
@@ -318,6 +320,7 @@ async function benchCatalog(local: LocalStack, generator: ChildProcess): Promise
     ["artists: search 'lantern'", rpc("artist_directory", { search: "lantern" })],
     ["artists: all, most followed, page 2", rpc("artist_directory", { search: "", page: 2 })],
     ["artist: artist_page (most followed)", rpc("artist_page", { artist_id: scale.popularArtist })],
+    ["artist: artist_page (2,000 tracks), page 2", rpc("artist_page", { artist_id: scale.prolificArtist, release_page: 2 })],
     ["fan: fan_page", rpc("fan_page", { fan_id: scale.fan })],
     [
       "track: the track with its artist",

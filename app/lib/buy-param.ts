@@ -2,10 +2,18 @@ import { useSearchParams, type ShouldRevalidateFunctionArgs } from "react-router
 
 // A page's purchase dialog opens at its own address (`?buy=…`), so it opens without JavaScript too.
 
-/** What `?buy=` names (or null), and how to close the dialog: the address without it, in place. */
+/**
+ * What `?buy=` names (or null), the address that opens the dialog for an item (the rest of the address
+ * kept, such as the page of a list), and how to close the dialog: the address without it, in place.
+ */
 export function useBuyParam() {
   const [searchParams, setSearchParams] = useSearchParams();
   const buying = searchParams.get("buy");
+  function purchasePath(id: string) {
+    const params = new URLSearchParams(searchParams);
+    params.set("buy", id);
+    return `?${params}`;
+  }
   function closePurchase() {
     if (buying === null) return;
     setSearchParams(
@@ -16,7 +24,7 @@ export function useBuyParam() {
       { replace: true, preventScrollReset: true },
     );
   }
-  return { buying, closePurchase };
+  return { buying, purchasePath, closePurchase };
 }
 
 /**

@@ -796,7 +796,14 @@ export type Database = {
         }
         Returns: Json
       }
-      artist_page: { Args: { artist_id: string }; Returns: Json }
+      artist_page: {
+        Args: {
+          artist_id: string
+          release_page?: number
+          release_page_size?: number
+        }
+        Returns: Json
+      }
       fan_dashboard: { Args: Record<PropertyKey, never>; Returns: Json }
       fan_page: { Args: { fan_id: string }; Returns: Json }
       genre_page: {

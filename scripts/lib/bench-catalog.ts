@@ -7,7 +7,7 @@ import type { Db } from "../../supabase/local/db.ts";
 
 const genres = ["Rock", "Pop", "Hip Hop", "Electronic", "Jazz", "Classical", "R&B", "Folk", "Metal", "Country", "Blues", "Indie"];
 
-export type CatalogScale = { popularArtist: string; popularTrack: string; fan: string; seconds: number };
+export type CatalogScale = { popularArtist: string; prolificArtist: string; popularTrack: string; fan: string; seconds: number };
 
 export async function seedCatalogScale(db: Db, log: (line: string) => void): Promise<CatalogScale> {
   const started = performance.now();
@@ -52,6 +52,17 @@ export async function seedCatalogScale(db: Db, log: (line: string) => void): Pro
          else current_date - 1 - ((a.n * 31 + k * 7) % 700)::int end,
        a.id || '/audio.mp3'
      from bench_artists a join public.artist_profiles p on p.id = a.id, generate_series(1, 10) k`,
+  );
+  // One prolific artist: 100 albums of 10 tracks and 1,000 singles. Their page lists 24 releases of them.
+  await step(
+    "a prolific artist's 2,000 tracks",
+    `insert into public.tracks (artist_id, title, type, album_title, track_number, genre, price, description, release_date, file_url)
+     select a.id, 'Prolific Track ' || k, case when k <= 1000 then 'album' else 'single' end,
+       case when k <= 1000 then 'Prolific Album ' || (1 + (k - 1) / 10) end, case when k <= 1000 then 1 + (k - 1) % 10 end,
+       p.genres[1], 1.29, 'A bench track',
+       current_date - 1 - (case when k <= 1000 then (k - 1) / 10 else k end % 700), a.id || '/audio.mp3'
+     from bench_artists a join public.artist_profiles p on p.id = a.id, generate_series(1, 2000) k
+     where a.n = 2`,
   );
   await step("1,000,000 follows", [
     "alter table public.followers disable trigger user",
@@ -104,10 +115,12 @@ export async function seedCatalogScale(db: Db, log: (line: string) => void): Pro
      where e.type = 'play' and t.release_date <= current_date group by e.track_id order by count(*) desc limit 1`,
   );
   const fan = await db.query<{ id: string }>("select id from bench_fans where n = 1");
+  const prolific = await db.query<{ id: string }>("select id from bench_artists where n = 2");
   await db.query("drop table bench_artists, bench_fans, bench_tracks");
   return {
     popularArtist: popular.rows[0]!.id,
     popularTrack: track.rows[0]!.id,
+    prolificArtist: prolific.rows[0]!.id,
     fan: fan.rows[0]!.id,
     seconds: (performance.now() - started) / 1000,
   };

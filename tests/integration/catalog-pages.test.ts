@@ -49,7 +49,8 @@ type ArtistPage = Card & {
   is_following: boolean;
   latest_followers: { id: string; display_name: string; is_fan: boolean }[];
   upcoming_shows: { date: string; venue: string; city: string }[];
-  tracks: { id: string; title: string; release_date: string }[];
+  release_count: number;
+  tracks: { id: string; title: string; type: string; album_title: string | null; release_date: string }[];
 };
 
 describe("home_page", () => {
@@ -128,6 +129,40 @@ describe("artist_page", () => {
     const fan = await signIn("fan@example.com", "fan-demo-pass");
     const followed = (await fan.rpc("artist_page", { artist_id: demoArtist })).data as ArtistPage;
     expect(followed.is_following).toBe(true);
+  });
+
+  it("lists the releases a page at a time, newest first, an album never split across pages", async () => {
+    const page = async (release_page: number, release_page_size?: number) => {
+      const { data, error } = await visitor.rpc("artist_page", { artist_id: demoArtist, release_page, release_page_size });
+      expect(error).toBeNull();
+      return data as ArtistPage;
+    };
+    const releaseOf = (track: ArtistPage["tracks"][number]) =>
+      track.type === "album" && track.album_title?.trim() ? `album:${track.album_title.trim()}` : track.id;
+    const whole = await page(1);
+    const releases = [...new Set(whole.tracks.map(releaseOf))];
+    expect(whole.release_count).toBe(releases.length);
+    // The demo artist has singles and an album of several tracks.
+    expect(releases.length).toBeGreaterThan(2);
+    expect(releases.length).toBeLessThan(whole.tracks.length);
+
+    const paged: string[] = [];
+    for (let n = 1; n <= releases.length; n += 1) {
+      const one = await page(n, 1);
+      expect(one.release_count).toBe(releases.length);
+      expect([...new Set(one.tracks.map(releaseOf))]).toEqual([releases[n - 1]]);
+      paged.push(...one.tracks.map((track) => track.id));
+    }
+    expect(paged).toEqual(whole.tracks.map((track) => track.id));
+
+    const beyond = await page(releases.length + 1, 1);
+    expect(beyond.tracks).toEqual([]);
+    expect(beyond.release_count).toBe(releases.length);
+    // Sizes and pages out of range are brought into it: no size is a page of one, no page the first.
+    expect((await page(1, 0)).tracks.map(releaseOf)).toEqual(
+      whole.tracks.filter((track) => releaseOf(track) === releases[0]).map(releaseOf),
+    );
+    expect((await page(-3)).tracks).toEqual(whole.tracks);
   });
 
   it("returns null for an unknown artist and for a fan", async () => {

@@ -276,6 +276,22 @@ describe("artist page", () => {
     expect(html).toContain('aria-label="Follow The Paper Lanterns"');
   });
 
+  it("lists releases a page at a time: a page past the last says so and links to the newest, Buy keeps the page", async () => {
+    const first = await render(`/artist/${paperLanterns}`);
+    // The demo artist's releases fit on one page: no page links.
+    expect(first.html).not.toContain('aria-label="Pages"');
+    const past = await render(`/artist/${paperLanterns}?page=2`);
+    expect(past.response.status).toBe(200);
+    expect(past.roundTrips).toBe(1);
+    const page = text(past.html);
+    expect(page).toContain("No releases on this page");
+    expect(page).toMatch(/The Paper Lanterns has \d+ releases, fewer than this page would start at/);
+    expect(past.html).toMatch(new RegExp(`href="/artist/${paperLanterns}"[^>]*>Newest releases<`));
+    expect(cardTitles(past.html)).not.toContain("Small Town Satellites");
+    // Merch is the artist's whole store, on every page, and its Buy keeps the page the visitor is on.
+    expect(past.html).toMatch(/aria-label="Buy [^"]+" href="[^"]*\?page=2&amp;buy=[0-9a-f-]{36}"/);
+  });
+
   it("answers 404 'Artist not found' for an unknown id, a fan's id and a malformed id", async () => {
     for (const id of ["00000000-0000-4000-8000-000000000000", rileyspins, "not-an-id"]) {
       const { response, html } = await render(`/artist/${id}`);

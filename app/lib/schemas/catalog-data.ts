@@ -82,7 +82,7 @@ export const HomePageSchema = v.object({
   genres: v.array(v.object({ genre: v.string(), track_count: count, tracks: v.array(HomeTrackSchema) })),
 });
 
-/** `artist_page(artist_id)`. */
+/** `artist_page(artist_id, release_page, release_page_size)`. */
 export const ArtistPageSchema = v.object({
   ...ArtistSummarySchema.entries,
   bio: nullableText,
@@ -91,6 +91,7 @@ export const ArtistPageSchema = v.object({
   is_following: v.boolean(),
   latest_followers: v.array(v.object({ id: v.string(), display_name: v.string(), profile_image_url: nullableText, is_fan: v.boolean() })),
   upcoming_shows: v.array(v.object({ date: v.string(), venue: v.string(), city: v.string() })),
+  release_count: count,
   tracks: v.array(ReleaseTrackSchema),
   merch: v.array(
     v.object({

@@ -9,6 +9,8 @@ import { artistPath, countOf, fanPath, groupReleases, isUuid, safeHttpUrl, socia
 import { formatDate, formatDuration, formatPrice } from "~/lib/format";
 import { publicPageHeaders } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
+import { pageCount, pageFrom } from "~/lib/paging";
+import { Pagination } from "~/components/ui/pagination";
 import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/buy-param";
 import { ArtistPageSchema, type ArtistMerch } from "~/lib/schemas/catalog-data";
 import { PurchaseDialog } from "~/components/track/purchase-dialog";
@@ -21,6 +23,8 @@ import { Icon } from "~/components/ui/icon";
 
 /** Followers listed by name on the page (spec section 9). */
 const latestFollowersShown = 5;
+/** Release cards per page of an artist's releases (an album is one card, never split across pages). */
+const releasesPerPage = 24;
 // Public pages are cached for everyone, so dates are written one way for all readers.
 const dateLocale = "en-US";
 
@@ -34,18 +38,18 @@ export const meta = ({ loaderData }: Route.MetaArgs) =>
 
 export const headers = publicPageHeaders;
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (!isUuid(params.id)) throw notFound("Artist not found");
-  const artist = readOrThrow(await context.get(supabaseContext).rpc("artist_page", { artist_id: params.id }), {
-    what: "artist page",
-    schema: ArtistPageSchema,
-    notFound: "Artist not found",
-  });
-  return { artist };
+  const page = pageFrom(new URL(request.url));
+  const artist = readOrThrow(
+    await context.get(supabaseContext).rpc("artist_page", { artist_id: params.id, release_page: page, release_page_size: releasesPerPage }),
+    { what: "artist page", schema: ArtistPageSchema, notFound: "Artist not found" },
+  );
+  return { artist, page, pages: pageCount(artist.release_count, releasesPerPage) };
 }
 
 export default function Artist({ loaderData }: Route.ComponentProps) {
-  const { artist } = loaderData;
+  const { artist, page, pages } = loaderData;
   const user = useOptionalUser();
   const follow = useFollow(artist.id, artist.is_following, artist.follower_count);
   const website = safeHttpUrl(artist.website);
@@ -89,8 +93,19 @@ export default function Artist({ loaderData }: Route.ComponentProps) {
             <h2 id="releases" className="mb-4 text-2xl font-bold">
               Releases
             </h2>
-            {releases.length === 0 ? (
+            {artist.release_count === 0 ? (
               <EmptyState title="No releases yet">New music from {artist.artist_name} will show up here.</EmptyState>
+            ) : releases.length === 0 ? (
+              <EmptyState
+                title="No releases on this page"
+                action={
+                  <LinkButton to={artistPath(artist.id)} variant="secondary">
+                    Newest releases
+                  </LinkButton>
+                }
+              >
+                {artist.artist_name} has {countOf(artist.release_count, "release")}, fewer than this page would start at.
+              </EmptyState>
             ) : (
               <ul className="grid grid-cols-1 gap-4">
                 {releases.map((release) => (
@@ -100,6 +115,7 @@ export default function Artist({ loaderData }: Route.ComponentProps) {
                 ))}
               </ul>
             )}
+            {page <= pages ? <Pagination path={artistPath(artist.id)} page={page} pages={pages} /> : null}
           </section>
 
           {artist.merch.length > 0 ? <MerchSection merch={artist.merch} artistName={artist.artist_name} /> : null}
@@ -214,7 +230,7 @@ export default function Artist({ loaderData }: Route.ComponentProps) {
  * without JavaScript too.
  */
 function MerchSection({ merch, artistName }: { merch: ArtistMerch[]; artistName: string }) {
-  const { buying: buyingId, closePurchase } = useBuyParam();
+  const { buying: buyingId, purchasePath, closePurchase } = useBuyParam();
   const buying = merch.find((item) => item.id === buyingId);
   return (
     <section aria-labelledby="merch" className="mt-10">
@@ -228,7 +244,7 @@ function MerchSection({ merch, artistName }: { merch: ArtistMerch[]; artistName:
             <p className="mt-2 font-semibold text-ink">{item.title}</p>
             <p className="text-sm text-ink-muted">{formatPrice(item.price)}</p>
             <LinkButton
-              to={`?buy=${item.id}`}
+              to={purchasePath(item.id)}
               preventScrollReset
               replace
               size="sm"
