@@ -66,4 +66,15 @@ describe("security headers", () => {
       expect(response.headers.get("content-security-policy")).toBeNull();
     }
   });
+
+  it("are on static files, which the asset layer serves without the Worker (public/_headers)", async () => {
+    const page = await new Visitor().get("/");
+    const script = /href="(\/assets\/[^"]+\.js)"/.exec(page.html)?.[1];
+    expect(script).toBeDefined();
+    for (const path of ["/favicon.svg", "/fallback-artwork.svg", script ?? ""]) {
+      const { response } = await new Visitor().get(path);
+      expect(response.status).toBe(200);
+      expectBaseHeaders(response);
+    }
+  });
 });
