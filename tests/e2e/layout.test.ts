@@ -182,6 +182,17 @@ describe("pages", () => {
     await close();
   });
 
+  test("on a desktop the sidebar's column runs the whole length of a long page", async () => {
+    const { page, close } = await newPage(browser, { viewport: viewports.desktop });
+    await page.goto("/terms");
+    const pageHeight = await page.evaluate(() => document.documentElement.scrollHeight);
+    assert.ok(pageHeight > viewports.desktop.height * 1.5, `the page is long (${pageHeight} px)`);
+    const bottomOf = (role: "complementary" | "contentinfo") =>
+      page.getByRole(role).evaluate((element) => Math.round(element.getBoundingClientRect().bottom + window.scrollY));
+    assert.equal(await bottomOf("complementary"), await bottomOf("contentinfo"));
+    await close();
+  });
+
   for (const [device, viewport] of Object.entries(viewports)) {
     test(`axe finds no WCAG 2.2 A/AA violations (${device})`, async () => {
       const { page, close } = await newPage(browser, { viewport });

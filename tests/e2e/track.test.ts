@@ -189,6 +189,23 @@ describe("the player", () => {
   });
 });
 
+test("on a desktop the track's facts are shown whole, a long value wrapping rather than cut", async () => {
+  const { page, close } = await newPage(browser, { viewport: viewports.desktop });
+  await page.goto(albumTrack);
+  const facts = page.getByRole("definition");
+  const shown = await facts.evaluateAll((values) =>
+    values.map((value) => ({
+      text: value.textContent,
+      clipped: value.scrollWidth > value.clientWidth,
+      wraps: getComputedStyle(value).whiteSpace !== "nowrap" && getComputedStyle(value).textOverflow !== "ellipsis",
+    })),
+  );
+  // Genre, Subgenre, Release Date and Label: four tiles side by side, each about 130 px wide at 1440 px.
+  assert.equal(shown.length, 4);
+  for (const fact of shown) assert.deepEqual(fact, { text: fact.text, clipped: false, wraps: true });
+  await close();
+});
+
 describe("the purchase dialog", () => {
   test("opens from Buy Now and closes by keyboard, focus moving in and back", async () => {
     const { page, close } = await newPage(browser);
