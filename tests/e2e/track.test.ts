@@ -233,10 +233,17 @@ describe("the purchase dialog", () => {
     // A quick user: Escape and Enter straight after each other, before the browser's close event arrives.
     await page.keyboard.press("Enter");
     await dialog.waitFor();
+    // Counted after the dialog's own handler has seen each close event.
+    await dialog.evaluate((element) => {
+      const counted = window as Window & { closeEvents?: number };
+      counted.closeEvents = 0;
+      element.addEventListener("close", () => (counted.closeEvents = (counted.closeEvents ?? 0) + 1));
+    });
     await page.keyboard.press("Escape");
     await page.keyboard.press("Enter");
     await dialog.waitFor();
-    await page.waitForTimeout(200); // the late close event must not shut the re-opened dialog
+    // The late close event arrives, and must not shut the re-opened dialog.
+    await page.waitForFunction(() => (window as Window & { closeEvents?: number }).closeEvents === 1);
     assert.equal(await dialog.isVisible(), true);
     await close();
   });
