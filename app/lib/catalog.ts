@@ -61,33 +61,34 @@ export function safeHttpUrl(value: string | null | undefined): string | null {
 }
 
 const socialSites = {
-  twitter: { label: "Twitter", base: "https://twitter.com/", hosts: ["twitter.com", "x.com"] },
-  instagram: { label: "Instagram", base: "https://instagram.com/", hosts: ["instagram.com"] },
+  twitter: { label: "Twitter", base: "https://twitter.com/", hosts: "twitter\\.com|x\\.com" },
+  instagram: { label: "Instagram", base: "https://instagram.com/", hosts: "instagram\\.com" },
 } as const;
 
 export type SocialNetwork = keyof typeof socialSites;
 
+// A handle, '@handle', or a profile address on the network's own site (its first path segment is the
+// handle). The database's check (private.is_social_link) holds the same patterns.
+const handlePattern = /^@?([A-Za-z0-9_.]{1,30})$/;
+const profilePatterns = Object.fromEntries(
+  Object.entries(socialSites).map(([network, site]) => [
+    network,
+    new RegExp(`^https?://(?:www\\.)?(?:${site.hosts})/@?([A-Za-z0-9_.]{1,30})(?:[/?#]\\S*)?$`, "i"),
+  ]),
+) as Record<SocialNetwork, RegExp>;
+
 /**
  * A social link as `@handle` with its profile address. Artists may have stored a bare handle, an
- * `@handle` or a profile URL; anything that is not a plain handle on that network is not linked.
+ * `@handle` or a profile URL on that network; anything else is not a link of that network.
  */
 export function socialProfile(
   network: SocialNetwork,
   value: string | null | undefined,
 ): { label: string; handle: string; href: string } | null {
   const site = socialSites[network];
-  let handle = value?.trim() ?? "";
-  if (/^https?:\/\//i.test(handle)) {
-    try {
-      const url = new URL(handle);
-      if (!site.hosts.some((host) => url.hostname === host || url.hostname === `www.${host}`)) return null;
-      handle = url.pathname.split("/").filter(Boolean)[0] ?? "";
-    } catch {
-      return null;
-    }
-  }
-  handle = handle.replace(/^@/, "");
-  if (!/^[A-Za-z0-9_.]{1,30}$/.test(handle)) return null;
+  const typed = value?.trim() ?? "";
+  const handle = (handlePattern.exec(typed) ?? profilePatterns[network].exec(typed))?.[1];
+  if (!handle) return null;
   return { label: site.label, handle: `@${handle}`, href: `${site.base}${handle}` };
 }
 

@@ -9,6 +9,37 @@ export const legalLastUpdated = { iso: "2024-01-15", label: "January 15, 2024" }
 export const minimumPasswordLength = 8;
 /** The lowest price of a track or merch item (spec section 5: minimum 0.99, step 0.01). */
 export const minimumPrice = 0.99;
+/**
+ * How long each text may be, in characters. The database holds every one as a check constraint, so the
+ * API cannot go around the forms (supabase/migrations/*_catalog_rules.sql).
+ */
+export const textLimits = {
+  title: 200,
+  description: 5000,
+  subgenre: 100,
+  label: 100,
+  artistName: 100,
+  shortDescription: 200,
+  artistBio: 5000,
+  website: 2000,
+  username: 50,
+  fanBio: 2000,
+  newsTitle: 200,
+  newsContent: 2000,
+  tierName: 100,
+  tierDescription: 500,
+  discountCode: 40,
+  venue: 120,
+  city: 120,
+} as const;
+
+/** Release dates run from 1900 to two years ahead (a back catalogue, or a release announced early). */
+export const releaseDates = { earliest: "1900-01-01", yearsAhead: 2 } as const;
+
+/** The highest price of a track or merch item; the database holds the same range. */
+export const maximumPrice = 1000;
+/** The most tracks an album holds, and so the highest track number (the database holds the same). */
+export const albumTrackLimit = 100;
 export const genres = [
   "Rock",
   "Pop",

@@ -73,8 +73,15 @@ const databaseMessages: Record<string, string> = {
   "42703": "Database column not found",
 };
 
+/**
+ * The spec's message for a database code. A value the database refused as out of its range or shape (class
+ * 22: a number too large, a day that does not exist) reads as a validation failure. Any other failure
+ * says only that it was the database's: its raw text goes to the log, never to the page.
+ */
 export function databaseErrorMessage(error: BackendError): string {
-  return (error.code && databaseMessages[error.code]) || `Database error: ${error.message ?? "unknown error"}`;
+  if (error.code && databaseMessages[error.code]) return databaseMessages[error.code] ?? "";
+  if (error.code?.startsWith("22")) return "Data validation failed";
+  return "Database error: please try again later";
 }
 
 // Storage (spec section 8): by the HTTP status Storage answered with.

@@ -49,15 +49,57 @@ export function parseForm<TSchema extends v.GenericSchema>(
 }
 
 /**
- * The posted form. A body that is not one (none at all, JSON, plain text, multipart without its boundary)
- * is a bad request, answered 400 by the route's error screen, never a crash.
+ * The most a form may send before any of it is read: fields (the longest lists, 50 shows or 50 codes with
+ * 20 tiers, stay well under it) and bytes of text. A form that carries files adds their own limit.
  */
-export async function readForm(request: Request): Promise<FormData> {
+export const formLimits = { fields: 500, textBytes: 256 * 1024 } as const;
+
+const formTooLarge = "This form is too large to send. Please shorten it and try again.";
+
+/**
+ * The posted form. A body that is not one (none at all, JSON, plain text, multipart without its boundary)
+ * is a bad request, answered 400 by the route's error screen, never a crash. A body past the form's limits
+ * is refused (413) before any of it is parsed or any row of it is looked at, so one request cannot keep
+ * the Worker busy. `fileBytes`: what the form's files may add (a picture's 5 MB; the upload form's own
+ * per-file limits are checked file by file, so it passes `Infinity` and the platform's request limit holds).
+ */
+export async function readForm(request: Request, { fileBytes = 0 }: { fileBytes?: number } = {}): Promise<FormData> {
+  const body = await boundedBody(request, formLimits.textBytes + fileBytes);
+  let formData: FormData;
   try {
-    return await request.formData();
+    formData = await body.formData();
   } catch {
     throw data("This form could not be read. Please reload the page and try again.", { status: 400, headers: uncached });
   }
+  let fields = 0;
+  for (const _ of formData.keys()) if (++fields > formLimits.fields) throw tooLarge();
+  return formData;
+}
+
+const tooLarge = () => data(formTooLarge, { status: 413, headers: uncached });
+
+/** The request with its body read up to `maxBytes`: a declared or actual length past it is refused. */
+async function boundedBody(request: Request, maxBytes: number): Promise<Request> {
+  if (Number(request.headers.get("Content-Length") ?? 0) > maxBytes) throw tooLarge();
+  if (!request.body || maxBytes === Infinity) return request;
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    received += chunk.value.byteLength;
+    if (received > maxBytes) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(chunk.value);
+  }
+  const bytes = new Uint8Array(received);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new Request(request.url, { method: request.method, headers: request.headers, body: bytes });
 }
 
 /** A reply with one message for the whole form (the backend refused, a rate limit, a stale link). */

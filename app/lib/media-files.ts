@@ -19,6 +19,12 @@ export const imageFiles = {
   tooLarge: "File is too large. Maximum size is 5MB.",
 } as const;
 
+/**
+ * What a form carrying one image may send for it (`readForm`'s `fileBytes`): twice the limit, so a picture
+ * somewhat too large still gets the spec's own message next to its field rather than a refused form.
+ */
+export const oneImageFormBytes = 2 * imageFiles.maxBytes;
+
 /** An upload whose connection dropped for good: Retry resumes it. */
 export const connectionLost = "The connection was lost. Retry goes on from where the upload stopped.";
 

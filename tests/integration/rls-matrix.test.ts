@@ -1030,3 +1030,36 @@ describe(`RLS matrix (${matrix.length} cases)`, () => {
     },
   );
 });
+
+// What an artist may write to their own rows is still held to the catalog's rules: the API cannot go
+// around the forms. Each refusal is the database's check (23514), and the row keeps what it had.
+describe("the catalog's rules, straight through the API", () => {
+  it.each([
+    ["a genre outside the list", { genre: "NotAGenre" }],
+    ["an escaped-markup genre", { genre: "Zz<b>Probe</b>Genre" }],
+    ["a 2 MB description", { description: "d".repeat(2 * 1024 * 1024) }],
+    ["a price of 99,999,999.99", { price: 99999999.99 }],
+    ["a release date of 0001-01-01", { release_date: "0001-01-01" }],
+    ["a track number of 1,000", { track_number: 1000 }],
+  ])("refuses the artist's own track with %s", async (_, change) => {
+    const client = clients.get("artist")!;
+    const { error } = await client.from("tracks").update(change).eq("id", fx.releasedTrack);
+    expect(error?.code).toBe("23514");
+    const { rows } = await fx.db.query("select genre, price::float as price from tracks where id = $1", [fx.releasedTrack]);
+    expect(rows[0]).toEqual({ genre: "Rock", price: 1.99 });
+  });
+
+  it("refuses a social link that is a script, and keeps a handle", async () => {
+    const client = clients.get("artist")!;
+    const refused = await client
+      .from("artist_profiles")
+      .update({ social_links: { twitter: "javascript:alert(1)" } })
+      .eq("id", fx.users.artist.id);
+    expect(refused.error?.code).toBe("23514");
+    const kept = await client
+      .from("artist_profiles")
+      .update({ social_links: { twitter: "@matrix" } })
+      .eq("id", fx.users.artist.id);
+    expect(kept.error).toBeNull();
+  });
+});

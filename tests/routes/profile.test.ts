@@ -98,6 +98,7 @@ describe("Edit Profile", () => {
       artistName: "  ",
       website: "javascript:alert(1)",
       twitter: "not a handle!",
+      instagram: "javascript:alert(1)",
       showVenue: ["The Old Hall", ""],
       showDate: [nextYear, "someday"],
     });
@@ -107,6 +108,7 @@ describe("Edit Profile", () => {
       "Artist name is required",
       "Website must be a web address starting with http:// or https://",
       "Enter a Twitter handle like @name, or a link to your Twitter profile",
+      "Enter an Instagram handle like @name, or a link to your Instagram profile",
       "Every show needs a date",
       "Every show needs a venue",
     ]) {
@@ -123,6 +125,24 @@ describe("Edit Profile", () => {
     // Nothing was saved.
     const { data } = await serviceClient.from("artist_profiles").select("artist_name, website").eq("id", artistId).single();
     expect(data).toEqual({ artist_name: "The Profile Testers", website: "https://profiletesters.example" });
+  });
+
+  it("counts the shows before looking at any, and refuses thousands of rows as too large a form", async () => {
+    const shows = (count: number) => {
+      const ids = Array.from({ length: count }, (_, row) => `s${row}`);
+      return { showId: ids, showDate: ids.map(() => nextYear), showVenue: ids.map(() => "Hall"), showCity: ids.map(() => "York") };
+    };
+    const storedShows = async () =>
+      (await serviceClient.from("artist_profiles").select("tour_dates").eq("id", artistId).single()).data?.tour_dates;
+    const before = await storedShows();
+    const tooMany = await artist.post("/dashboard/artist/profile", { ...profile, ...shows(51) });
+    expect(tooMany.response.status).toBe(400);
+    expect(text(tooMany.html)).toContain("At most 50 shows");
+
+    const flood = await artist.post("/dashboard/artist/profile", { ...profile, ...shows(10_000) });
+    expect(flood.response.status).toBe(413);
+    expect(text(flood.html)).toContain("This form is too large to send. Please shorten it and try again.");
+    expect(await storedShows()).toEqual(before);
   });
 
   it("adds and removes shows with buttons that post the form, unsaved, keeping what was typed", async () => {

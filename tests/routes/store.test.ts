@@ -100,13 +100,15 @@ describe("Store Settings", () => {
     const before = await storedRow();
     const refusals: [Record<string, string | string[]>, string][] = [
       [{ tierName: ["Standard", ""] }, "Every tier needs a name"],
-      [{ tierPrice: ["0.99", "-1"] }, "Price must be at least $0.00, in cents"],
-      [{ tierPrice: ["0.995", "5"] }, "Price must be at least $0.00, in cents"],
+      [{ tierPrice: ["0.99", "-1"] }, "Price must be from $0.00 to $1,000.00, in cents"],
+      [{ tierPrice: ["0.995", "5"] }, "Price must be from $0.00 to $1,000.00, in cents"],
       [{ discountPercentage: ["15", "101"] }, "Discount must be a whole percentage from 0 to 100"],
       [{ discountPercentage: ["12.5", "10"] }, "Discount must be a whole percentage from 0 to 100"],
       [{ discountCode: ["SPRING", "spring"] }, "You already have a discount with this code"],
       [{ discountCode: ["", "LOYAL"] }, "Every discount needs a code"],
       [{ bundlingPercentage: "150" }, "Bundle discount must be a percentage from 0 to 100"],
+      [{ tierPrice: ["0.99", "1e15"] }, "Price must be from $0.00 to $1,000.00, in cents"],
+      [{ discountValidUntil: ["2024-02-30", ""] }, "Valid until must be a date"],
     ];
     for (const [change, message] of refusals) {
       const { response, html } = await artist.visitor.post(path, { ...filled, ...change });
@@ -114,6 +116,36 @@ describe("Store Settings", () => {
       expect(text(html)).toContain(message);
       for (const [name, value] of Object.entries(change)) expect(valuesOf(html, name)).toEqual([value].flat());
     }
+    expect(await storedRow()).toEqual(before);
+  });
+
+  it("counts a list's rows before looking at any of them", async () => {
+    const before = await storedRow();
+    const tiers = Array.from({ length: 21 }, (_, row) => `t${row}`);
+    const { response, html } = await artist.visitor.post(path, {
+      ...filled,
+      tierId: tiers,
+      tierName: tiers.map(() => "Fan"),
+      tierPrice: tiers.map(() => "1"),
+      tierDescription: tiers.map(() => ""),
+    });
+    expect(response.status).toBe(400);
+    expect(text(html)).toContain("At most 20 pricing tiers");
+    expect(await storedRow()).toEqual(before);
+  });
+
+  it("refuses thousands of rows at once, as too large a form, and saves nothing", async () => {
+    const before = await storedRow();
+    const rows = Array.from({ length: 10_000 }, (_, row) => `d${row}`);
+    const { response, html } = await artist.visitor.post(path, {
+      discountId: rows,
+      discountCode: rows,
+      discountPercentage: rows.map(() => "10"),
+      discountValidUntil: rows.map(() => ""),
+      discountActive: rows,
+    });
+    expect(response.status).toBe(413);
+    expect(text(html)).toContain("This form is too large to send. Please shorten it and try again.");
     expect(await storedRow()).toEqual(before);
   });
 });

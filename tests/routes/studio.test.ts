@@ -132,6 +132,38 @@ describe("editing a track", () => {
     });
   });
 
+  it("refuses what the catalog does not hold, each next to its field, and never shows the database's own words", async () => {
+    const track = await ownTrack("Held To The Rules");
+    // an album's track, so its number is on the form too
+    await serviceClient.from("tracks").update({ type: "album", album_title: "Rules", track_number: 1 }).eq("id", track.id);
+    const visitor = await artist();
+    const valid = { intent: "save", title: "Held", genre: "Indie", price: "1.50", releaseDate: "2026-01-10", description: "Fine" };
+    const refusals: [Record<string, string>, string][] = [
+      [{ genre: "NotAGenre" }, "Please choose a genre from the list"],
+      [{ genre: "Zz<b>Probe</b>Genre" }, "Please choose a genre from the list"],
+      [{ description: "d".repeat(5001) }, "Description can be at most 5000 characters"],
+      [{ title: "t".repeat(201) }, "Title can be at most 200 characters"],
+      [{ price: "99999999.99" }, "Price can be at most $1,000.00"],
+      [{ price: "1e15" }, "Price can be at most $1,000.00"],
+      [{ releaseDate: "0001-01-01" }, "Release date must be between 1900 and 2 years from today"],
+      [{ releaseDate: "2024-02-30" }, "Release date must be a date"],
+      [{ trackNumber: "1e10" }, "Track number must be a whole number from 1 to 100"],
+    ];
+    for (const [change, message] of refusals) {
+      const { response, html } = await visitor.post(`/dashboard/artist/tracks/${track.id}`, { ...valid, ...change });
+      expect(response.status, message).toBe(400);
+      expect(text(html)).toContain(message);
+      expect(text(html)).not.toContain("Database error");
+      const [name, typed] = Object.entries(change)[0]!;
+      if (name !== "description" && name !== "genre") expect(inputValue(html, name)).toBe(typed);
+    }
+    // A description of 2 MB is refused before it is read.
+    const huge = await visitor.post(`/dashboard/artist/tracks/${track.id}`, { ...valid, description: "d".repeat(2 * 1024 * 1024) });
+    expect(huge.response.status).toBe(413);
+    const { data } = await serviceClient.from("tracks").select("title, genre, price, description").eq("id", track.id).single();
+    expect(data).toEqual({ title: "Held To The Rules", genre: "Indie", price: 1.5, description: "For the studio tests" });
+  });
+
   it("is not another artist's to open or change", async () => {
     const track = await ownTrack("Not Yours");
     const other = await signedIn("lumendrift@example.com", "demo-pass");

@@ -44,7 +44,12 @@ describe("database messages", () => {
   ])("%s → %s", (code, message) => {
     expect(databaseErrorMessage({ code, message: "raw" })).toBe(message);
   });
-  it("prefixes anything else", () => {
-    expect(databaseErrorMessage({ code: "XX000", message: "boom" })).toBe("Database error: boom");
+  it("reads a refused value as a validation failure, and never shows anything else raw", () => {
+    // never the raw text: it names tables, columns and constraints
+    expect(databaseErrorMessage({ code: "XX000", message: "boom" })).toBe("Database error: please try again later");
+    expect(databaseErrorMessage({ code: "22003", message: 'numeric field overflow in "price"' })).toBe("Data validation failed");
+    expect(databaseErrorMessage({ code: "22008", message: "date/time field value out of range: 2024-02-30" })).toBe(
+      "Data validation failed",
+    );
   });
 });

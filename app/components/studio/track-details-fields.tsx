@@ -49,9 +49,6 @@ export function TrackDetailsFields({
   showTitle?: boolean;
 }) {
   const descriptionError = form.error("description");
-  // A track published before the list existed keeps its genre as a choice.
-  const genreChoices: string[] =
-    genres.includes(values.genre as (typeof genres)[number]) || !values.genre ? [...genres] : [values.genre, ...genres];
   return (
     <>
       {showTitle ? <Field label="Title" name="title" required defaultValue={values.title} error={form.error("title")} /> : null}
@@ -60,7 +57,7 @@ export function TrackDetailsFields({
           label="Genre"
           name="genre"
           required
-          options={genreChoices}
+          options={genres}
           placeholder="Choose a genre"
           defaultValue={values.genre}
           error={form.error("genre")}

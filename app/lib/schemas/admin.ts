@@ -1,16 +1,15 @@
 import * as v from "valibot";
+import { textLimits } from "~/lib/constants";
+import { requiredText } from "./text";
 
 // Administration's forms and data (spec sections 4 and 5: News item, Ban). One schema per form.
 
 export const newsTypes = ["info", "update", "announcement"] as const;
 
-const requiredText = (message: string, max: number, what: string) =>
-  v.pipe(v.optional(v.string(), ""), v.trim(), v.nonEmpty(message), v.maxLength(max, `${what} can be at most ${max} characters`));
-
 /** A news item as added or edited: title and content required; a new one is active and 'info' unless chosen otherwise. */
 export const NewsItemFormSchema = v.object({
-  title: requiredText("Title is required", 200, "Title"),
-  content: requiredText("Content is required", 2000, "Content"),
+  title: requiredText("Title is required", textLimits.newsTitle, "Title"),
+  content: requiredText("Content is required", textLimits.newsContent, "Content"),
   type: v.optional(v.picklist(newsTypes, "Choose info, update or announcement"), "info"),
   active: v.pipe(
     v.optional(v.string(), ""),

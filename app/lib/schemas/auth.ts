@@ -1,5 +1,6 @@
 import * as v from "valibot";
-import { genres, minimumPasswordLength } from "~/lib/constants";
+import { genres, minimumPasswordLength, textLimits } from "~/lib/constants";
+import { atMost } from "./text";
 
 // One schema per form, used by the route action; the messages are the spec's (section 5).
 
@@ -32,14 +33,14 @@ export const ArtistSignUpSchema = v.pipe(
     email,
     password: newPassword,
     confirmPassword: v.pipe(v.string(), v.nonEmpty("Please confirm your password")),
-    artistName: v.pipe(v.string(), v.trim(), v.nonEmpty("Artist name is required")),
+    artistName: v.pipe(v.string(), v.trim(), v.nonEmpty("Artist name is required"), atMost(textLimits.artistName, "Artist name")),
     paypalEmail: v.pipe(
       v.string(),
       v.trim(),
       v.nonEmpty("PayPal email is required"),
       v.email("PayPal email must be a valid email address"),
     ),
-    bio: v.optional(v.pipe(v.string(), v.trim()), ""),
+    bio: v.optional(v.pipe(v.string(), v.trim(), atMost(textLimits.artistBio, "Bio")), ""),
     genres: genreList,
     terms: termsAccepted,
   }),
@@ -49,7 +50,7 @@ export const ArtistSignUpSchema = v.pipe(
 export const FanSignUpSchema = v.pipe(
   v.object({
     email,
-    username: v.pipe(v.string(), v.trim(), v.nonEmpty("Username is required")),
+    username: v.pipe(v.string(), v.trim(), v.nonEmpty("Username is required"), atMost(textLimits.username, "Username")),
     password: newPassword,
     confirmPassword: v.pipe(v.string(), v.nonEmpty("Please confirm your password")),
     favoriteGenres: genreList,

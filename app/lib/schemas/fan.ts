@@ -1,18 +1,13 @@
 import * as v from "valibot";
-import { currencies, genres } from "~/lib/constants";
+import { currencies, genres, textLimits } from "~/lib/constants";
+import { optionalText, requiredText } from "./text";
 
 // The fan space's forms (spec section 5; the fan's payment settings and profile). One schema per form.
-
-const optionalText = v.pipe(
-  v.optional(v.string(), ""),
-  v.trim(),
-  v.transform((value) => value || null),
-);
 
 /** PayPal email (optional: a fan may only ever buy) and the preferred currency. */
 export const FanPaymentsSchema = v.object({
   paypalEmail: v.pipe(
-    optionalText,
+    optionalText(254, "PayPal email"),
     v.check((value) => value === null || v.is(v.pipe(v.string(), v.email()), value), "PayPal email must be a valid email address"),
   ),
   currency: v.picklist(currencies, "Please choose USD, EUR or GBP"),
@@ -20,16 +15,8 @@ export const FanPaymentsSchema = v.object({
 
 /** Username (required, as at sign-up), bio with emoji, favourite genres from the spec's list. */
 export const FanProfileSchema = v.object({
-  username: v.pipe(
-    v.optional(v.string(), ""),
-    v.trim(),
-    v.nonEmpty("Username is required"),
-    v.maxLength(50, "Username can be at most 50 characters"),
-  ),
-  bio: v.pipe(
-    optionalText,
-    v.check((value) => (value ?? "").length <= 2000, "Bio can be at most 2000 characters"),
-  ),
+  username: requiredText("Username is required", textLimits.username, "Username"),
+  bio: optionalText(textLimits.fanBio, "Bio"),
   favoriteGenres: v.optional(v.array(v.picklist(genres, "Please choose genres from the list")), []),
 });
 

@@ -1,18 +1,26 @@
 import * as v from "valibot";
 import { peakCount } from "../../../supabase/functions/_shared/waveform";
 import { safeHttpUrl, socialProfile, type SocialNetwork } from "~/lib/catalog";
-import { currencies, genres, minimumPrice, withdrawThreshold } from "~/lib/constants";
+import {
+  albumTrackLimit,
+  currencies,
+  genres,
+  maximumPrice,
+  minimumPrice,
+  releaseDates,
+  textLimits,
+  withdrawThreshold,
+} from "~/lib/constants";
+import { formatPrice } from "~/lib/format";
 import { audioFiles } from "~/lib/media-files";
+import { calendarDate, isCalendarDate, optionalText, requiredText } from "./text";
 
 // The studio's forms (spec section 5, Uploads: required title, genre, price, release date, description;
 // subgenre and label optional). One schema per form.
 
-const requiredText = (message: string) => v.pipe(v.optional(v.string(), ""), v.trim(), v.nonEmpty(message));
-const optionalText = v.pipe(
-  v.optional(v.string(), ""),
-  v.trim(),
-  v.transform((value) => value || null),
-);
+/** A number typed into a field: empty is "required"; anything that is not a finite number is `invalid`. */
+const typedNumber = (required: string, invalid: string) =>
+  v.pipe(v.optional(v.string(), ""), v.trim(), v.nonEmpty(required), v.transform(Number), v.number(invalid), v.finite(invalid));
 const checkbox = v.pipe(
   v.optional(v.string(), ""),
   v.transform((value) => value === "on" || value === "true"),
@@ -23,32 +31,64 @@ const inCents = (value: number) => Math.abs(Math.round(value * 100) - value * 10
 
 export const priceMessage = `Price must be at least $${minimumPrice.toFixed(2)}`;
 const price = v.pipe(
-  requiredText("Price is required"),
-  v.transform(Number),
-  v.number(priceMessage),
+  typedNumber("Price is required", priceMessage),
   v.minValue(minimumPrice, priceMessage),
+  v.maxValue(maximumPrice, `Price can be at most ${formatPrice(maximumPrice)}`),
   v.check(inCents, "Price can have at most two decimals"),
+);
+
+/** Today plus the years a release may be announced ahead, as `YYYY-MM-DD`. */
+export function latestReleaseDate(today = new Date()): string {
+  const latest = new Date(today);
+  latest.setUTCFullYear(latest.getUTCFullYear() + releaseDates.yearsAhead);
+  return latest.toISOString().slice(0, 10);
+}
+
+export const releaseDateRangeMessage = `Release date must be between 1900 and ${releaseDates.yearsAhead} years from today`;
+const releaseDate = v.pipe(
+  calendarDate("Release date is required", "Release date must be a date"),
+  v.check((date) => date >= releaseDates.earliest && date <= latestReleaseDate(), releaseDateRangeMessage),
 );
 
 /** What every track of a release shares (spec section 5, Uploads). */
 const releaseDetails = {
-  genre: requiredText("Genre is required"),
-  subgenre: optionalText,
-  label: optionalText,
+  genre: v.pipe(
+    v.optional(v.string(), ""),
+    v.trim(),
+    v.nonEmpty("Genre is required"),
+    v.picklist(genres, "Please choose a genre from the list"),
+  ),
+  subgenre: optionalText(textLimits.subgenre, "Subgenre"),
+  label: optionalText(textLimits.label, "Label"),
   price,
   allowPayMore: checkbox,
-  releaseDate: v.pipe(requiredText("Release date is required"), v.isoDate("Release date must be a date")),
-  description: requiredText("Description is required"),
+  releaseDate,
+  description: requiredText("Description is required", textLimits.description, "Description"),
 };
 
+const title = requiredText("Title is required", textLimits.title, "Title");
+export const tooManyTracks = `An album can have at most ${albumTrackLimit} tracks`;
+
 /** The details every track has, whether uploaded as a single or edited. */
-export const TrackDetailsSchema = v.object({ title: requiredText("Title is required"), ...releaseDetails });
+export const TrackDetailsSchema = v.object({ title, ...releaseDetails });
 
 /** An album: its title and what its tracks share; each track's title comes with its file. */
 export const AlbumUploadSchema = v.object({
-  albumTitle: requiredText("Album title is required"),
+  albumTitle: requiredText("Album title is required", textLimits.title, "Album title"),
   ...releaseDetails,
-  trackTitles: v.optional(v.array(v.pipe(v.string(), v.trim(), v.nonEmpty("Every track needs a title"))), []),
+  // Counted before any title is looked at.
+  trackTitles: v.pipe(
+    v.optional(v.array(v.string()), []),
+    v.maxLength(albumTrackLimit, tooManyTracks),
+    v.array(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.nonEmpty("Every track needs a title"),
+        v.maxLength(textLimits.title, "Track titles can be at most 200 characters"),
+      ),
+    ),
+  ),
 });
 
 /**
@@ -72,7 +112,8 @@ export const UploadedFilesSchema = v.object({
   uploadedArtwork: v.optional(v.string(), ""),
   /** The artwork's small rendition, where the browser could make one. */
   uploadedArtworkSmall: v.optional(v.string(), ""),
-  uploadedTracks: v.optional(v.array(uploadedTrack), []),
+  // Counted before any track's waveform is read.
+  uploadedTracks: v.pipe(v.optional(v.array(v.string()), []), v.maxLength(albumTrackLimit, tooManyTracks), v.array(uploadedTrack)),
 });
 
 export type UploadedFiles = v.InferOutput<typeof UploadedFilesSchema>;
@@ -85,25 +126,28 @@ export const DiscardUploadSchema = v.object({
 
 /** Merchandise: no genre, release date or audio. */
 export const MerchUploadSchema = v.object({
-  title: requiredText("Title is required"),
+  title,
   price,
   allowPayMore: checkbox,
-  description: requiredText("Description is required"),
+  description: releaseDetails.description,
 });
+
+const trackNumberMessage = `Track number must be a whole number from 1 to ${albumTrackLimit}`;
 
 /** Editing a published track: its details, and for an album track its album and position. */
 export const EditTrackSchema = v.object({
   ...TrackDetailsSchema.entries,
-  albumTitle: optionalText,
+  albumTitle: optionalText(textLimits.title, "Album title"),
   trackNumber: v.pipe(
     v.optional(v.string(), ""),
     v.trim(),
     v.transform((value) => (value === "" ? null : Number(value))),
     v.nullable(
       v.pipe(
-        v.number("Track number must be a whole number"),
-        v.integer("Track number must be a whole number"),
-        v.minValue(1, "Track number must be a whole number"),
+        v.number(trackNumberMessage),
+        v.integer(trackNumberMessage),
+        v.minValue(1, trackNumberMessage),
+        v.maxValue(albumTrackLimit, trackNumberMessage),
       ),
     ),
   ),
@@ -138,12 +182,14 @@ export const thresholdMessage = `Withdrawal threshold must be a whole number of 
  */
 export const ArtistPaymentsSchema = v.pipe(
   v.object({
-    paypalEmail: v.pipe(requiredText("PayPal email is required"), v.email("PayPal email must be a valid email address")),
+    paypalEmail: v.pipe(
+      requiredText("PayPal email is required", 254, "PayPal email"),
+      v.email("PayPal email must be a valid email address"),
+    ),
     minimumPrice: v.pipe(
-      requiredText("Minimum price is required"),
-      v.transform(Number),
-      v.number("Minimum price must be at least $0.00"),
+      typedNumber("Minimum price is required", "Minimum price must be at least $0.00"),
       v.minValue(0, "Minimum price must be at least $0.00"),
+      v.maxValue(maximumPrice, `Minimum price can be at most ${formatPrice(maximumPrice)}`),
       v.check(inCents, "Minimum price can have at most two decimals"),
     ),
     currency: v.picklist(currencies, "Choose USD, EUR or GBP"),
@@ -172,13 +218,11 @@ function isThreshold(value: number): boolean {
 export const storeLimits = { tiers: 20, discounts: 50 } as const;
 
 const cents = (message: string) =>
-  v.pipe(requiredText(message), v.transform(Number), v.number(message), v.minValue(0, message), v.check(inCents, message));
+  v.pipe(typedNumber(message, message), v.minValue(0, message), v.maxValue(maximumPrice, message), v.check(inCents, message));
 
 const percentage = (message: string, whole: boolean) =>
   v.pipe(
-    requiredText(message),
-    v.transform(Number),
-    v.number(message),
+    typedNumber(message, message),
     v.minValue(0, message),
     v.maxValue(100, message),
     v.check((value) => !whole || Number.isInteger(value), message),
@@ -186,25 +230,27 @@ const percentage = (message: string, whole: boolean) =>
 
 const PricingTierSchema = v.object({
   id: v.pipe(v.string(), v.nonEmpty()),
-  name: requiredText("Every tier needs a name"),
-  price: cents("Price must be at least $0.00, in cents"),
-  description: optionalText,
+  name: requiredText("Every tier needs a name", textLimits.tierName, "Tier names"),
+  price: cents(`Price must be from $0.00 to ${formatPrice(maximumPrice)}, in cents`),
+  description: optionalText(textLimits.tierDescription, "Tier descriptions"),
 });
 
 const DiscountSchema = v.object({
   id: v.pipe(v.string(), v.nonEmpty()),
-  code: v.pipe(requiredText("Every discount needs a code"), v.maxLength(40, "Codes can be at most 40 characters")),
+  code: requiredText("Every discount needs a code", textLimits.discountCode, "Codes"),
   percentage: percentage("Discount must be a whole percentage from 0 to 100", true),
   validUntil: v.pipe(
-    optionalText,
-    v.check((value) => value === null || /^\d{4}-\d{2}-\d{2}$/.test(value), "Valid until must be a date"),
+    v.optional(v.string(), ""),
+    v.trim(),
+    v.check((value) => value === "" || isCalendarDate(value), "Valid until must be a date"),
+    v.transform((value) => value || null),
   ),
   active: v.boolean(),
 });
 
 const StoreRowsSchema = v.object({
-  tiers: v.pipe(v.array(PricingTierSchema), v.maxLength(storeLimits.tiers, `At most ${storeLimits.tiers} pricing tiers`)),
-  discounts: v.pipe(v.array(DiscountSchema), v.maxLength(storeLimits.discounts, `At most ${storeLimits.discounts} discount codes`)),
+  tiers: v.array(PricingTierSchema),
+  discounts: v.array(DiscountSchema),
   bundling: v.object({ enabled: v.boolean(), discountPercentage: percentage("Bundle discount must be a percentage from 0 to 100", false) }),
 });
 
@@ -212,16 +258,22 @@ const StoreRowsSchema = v.object({
 const column = v.optional(v.array(v.string()), []);
 
 /**
+ * A list's ids, one per row: its length is the list's, checked before any row is looked at, so a form
+ * with thousands of rows is refused at once. The message is keyed by the id field (`tierId`).
+ */
+const rowIds = (limit: number, message: string) => v.pipe(column, v.maxLength(limit, message));
+
+/**
  * Store settings (spec section 5): pricing tiers, discount codes (unique per artist whatever their case)
  * and bundling. Errors are by row (`tiers.1.price`, `discounts.0.code`), next to the field they are about.
  */
 export const StoreSettingsSchema = v.pipe(
   v.object({
-    tierId: column,
+    tierId: rowIds(storeLimits.tiers, `At most ${storeLimits.tiers} pricing tiers`),
     tierName: column,
     tierPrice: column,
     tierDescription: column,
-    discountId: column,
+    discountId: rowIds(storeLimits.discounts, `At most ${storeLimits.discounts} discount codes`),
     discountCode: column,
     discountPercentage: column,
     discountValidUntil: column,
@@ -272,24 +324,18 @@ export type StoreSettings = v.InferOutput<typeof StoreSettingsSchema>;
 /** How many upcoming shows a profile lists at most. */
 export const tourDateLimit = 50;
 
-const limited = (max: number, what: string) =>
-  v.pipe(
-    optionalText,
-    v.check((value) => (value ?? "").length <= max, `${what} can be at most ${max} characters`),
-  );
-
 /** A handle ('@name' or 'name') or a link to the profile on that network; kept as typed, checked as the public page reads it. */
 const socialLink = (network: SocialNetwork, message: string) =>
   v.pipe(
-    optionalText,
+    optionalText(200, "Links"),
     v.check((value) => value === null || socialProfile(network, value) !== null, message),
   );
 
 const ShowSchema = v.object({
   id: v.pipe(v.string(), v.nonEmpty()),
-  date: v.pipe(requiredText("Every show needs a date"), v.isoDate("Every show needs a date")),
-  venue: v.pipe(requiredText("Every show needs a venue"), v.maxLength(120, "Venue can be at most 120 characters")),
-  city: v.pipe(requiredText("Every show needs a city"), v.maxLength(120, "City can be at most 120 characters")),
+  date: calendarDate("Every show needs a date", "Every show needs a date"),
+  venue: requiredText("Every show needs a venue", textLimits.venue, "Venue"),
+  city: requiredText("Every show needs a city", textLimits.city, "City"),
 });
 
 /**
@@ -298,17 +344,17 @@ const ShowSchema = v.object({
  * parallel fields, one value per row; errors are by row (`shows.1.venue`), next to their field.
  */
 const ProfileFieldsSchema = v.object({
-  artistName: v.pipe(requiredText("Artist name is required"), v.maxLength(100, "Artist name can be at most 100 characters")),
-  shortDescription: limited(200, "Short description"),
-  bio: limited(5000, "Bio"),
+  artistName: requiredText("Artist name is required", textLimits.artistName, "Artist name"),
+  shortDescription: optionalText(textLimits.shortDescription, "Short description"),
+  bio: optionalText(textLimits.artistBio, "Bio"),
   website: v.pipe(
-    optionalText,
+    optionalText(textLimits.website, "Website"),
     v.check((value) => value === null || safeHttpUrl(value) !== null, "Website must be a web address starting with http:// or https://"),
   ),
   twitter: socialLink("twitter", "Enter a Twitter handle like @name, or a link to your Twitter profile"),
   instagram: socialLink("instagram", "Enter an Instagram handle like @name, or a link to your Instagram profile"),
   genres: v.array(v.picklist(genres)),
-  shows: v.pipe(v.array(ShowSchema), v.maxLength(tourDateLimit, `At most ${tourDateLimit} shows`)),
+  shows: v.array(ShowSchema),
 });
 
 export const ArtistProfileSchema = v.pipe(
@@ -320,7 +366,7 @@ export const ArtistProfileSchema = v.pipe(
     twitter: v.optional(v.string()),
     instagram: v.optional(v.string()),
     genres: v.optional(v.array(v.picklist(genres, "Please choose genres from the list")), []),
-    showId: column,
+    showId: rowIds(tourDateLimit, `At most ${tourDateLimit} shows`),
     showDate: column,
     showVenue: column,
     showCity: column,

@@ -1,7 +1,7 @@
 import { Form } from "react-router";
 import { AuthShell } from "~/components/auth-shell";
 import { FormAlert, GenrePicker, HaveAccountLink, SubmitButton, TermsCheckbox, NewPasswordFields } from "~/components/form-controls";
-import { Field, Label, Textarea } from "~/components/ui/field";
+import { Field, TextareaField } from "~/components/ui/field";
 import { artistShare, genres } from "~/lib/constants";
 import { formFields, parseForm, replyWith, readForm } from "~/lib/forms";
 import { redirectSignedIn } from "~/lib/guards.server";
@@ -80,12 +80,19 @@ export default function ArtistSignUp({ actionData }: Route.ComponentProps) {
           defaultValue={form.text("paypalEmail")}
           error={form.error("paypalEmail")}
         />
-        <div>
-          <Label htmlFor="bio">
-            Bio <span className="font-normal text-ink-faint">(optional)</span>
-          </Label>
-          <Textarea id="bio" name="bio" rows={4} defaultValue={form.text("bio")} placeholder="Tell fans about your sound" />
-        </div>
+        <TextareaField
+          id="bio"
+          label={
+            <>
+              Bio <span className="font-normal text-ink-faint">(optional)</span>
+            </>
+          }
+          name="bio"
+          rows={4}
+          defaultValue={form.text("bio")}
+          placeholder="Tell fans about your sound"
+          error={form.error("bio")}
+        />
         <GenrePicker name="genres" legend="Genres (optional)" options={genres} selected={form.list("genres")} />
         <TermsCheckbox defaultChecked={form.checked("terms")} error={form.error("terms")} />
         <SubmitButton action="/register/artist" pendingLabel="Creating Account...">

@@ -13,6 +13,7 @@ import { forgetCachedPage } from "~/lib/edge-cache.server";
 import { databaseErrorMessage } from "~/lib/errors";
 import { formError, formFields, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireFan } from "~/lib/guards.server";
+import { oneImageFormBytes } from "~/lib/media-files";
 import { pageMeta } from "~/lib/meta";
 import { FanProfileSchema } from "~/lib/schemas/fan";
 import { FanProfileRowSchema } from "~/lib/schemas/fan-data";
@@ -41,7 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** Save goes back to the dashboard (spec); the picture has its own form (see profile-picture.server). */
 export async function action({ request, context }: Route.ActionArgs) {
   const fan = requireFan(request, context);
-  const formData = await readForm(request);
+  const formData = await readForm(request, { fileBytes: oneImageFormBytes });
   const intent = String(formData.get("intent") ?? "save");
   if (isPictureIntent(intent)) {
     return profilePictureAction(

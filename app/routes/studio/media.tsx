@@ -16,7 +16,7 @@ import { storageErrorMessage } from "~/lib/errors";
 import { formatDate } from "~/lib/format";
 import { formError, formFields, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireArtist } from "~/lib/guards.server";
-import { imageFiles, judgeImage, storagePath } from "~/lib/media-files";
+import { imageFiles, judgeImage, storagePath, oneImageFormBytes } from "~/lib/media-files";
 import { pageMeta } from "~/lib/meta";
 import { useHydrated } from "~/lib/use-hydrated";
 import { RemoveMediaSchema } from "~/lib/schemas/studio";
@@ -69,7 +69,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const artist = requireArtist(request, context);
   const supabase = context.get(supabaseContext);
-  const formData = await readForm(request);
+  const formData = await readForm(request, { fileBytes: oneImageFormBytes });
   // Back to the same view and search, the confirmation closed.
   const url = new URL(request.url);
   url.searchParams.delete("remove");

@@ -12,6 +12,7 @@ import { genres } from "~/lib/constants";
 import { databaseErrorMessage } from "~/lib/errors";
 import { editRows, formError, formFields, parseForm, replyWith, type RowList, readForm } from "~/lib/forms";
 import { requireArtist } from "~/lib/guards.server";
+import { oneImageFormBytes } from "~/lib/media-files";
 import { pageMeta } from "~/lib/meta";
 import { ArtistProfileSchema, tourDateLimit } from "~/lib/schemas/studio";
 import { ArtistProfileRowSchema } from "~/lib/schemas/studio-data";
@@ -44,7 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const artist = requireArtist(request, context);
   const supabase = context.get(supabaseContext);
-  const formData = await readForm(request);
+  const formData = await readForm(request, { fileBytes: oneImageFormBytes });
   const intent = String(formData.get("intent") ?? "save");
 
   if (isPictureIntent(intent)) {
@@ -192,6 +193,7 @@ export default function EditProfile({ loaderData, actionData }: Route.ComponentP
           <Card>
             <fieldset className="grid gap-4">
               <legend className="text-lg font-semibold">Tour dates</legend>
+              <FormAlert>{form.error("showId")}</FormAlert>
               {shows.length === 0 ? <p className="text-sm text-ink-muted">No shows yet.</p> : null}
               {shows.map((show, row) => (
                 <div

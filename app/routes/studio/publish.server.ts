@@ -1,4 +1,5 @@
 import { peakCount, waveformPeaks } from "../../../supabase/functions/_shared/waveform";
+import { albumTrackLimit } from "~/lib/constants";
 import { databaseErrorMessage, storageErrorMessage } from "~/lib/errors";
 import {
   bytesAre,
@@ -13,7 +14,7 @@ import {
   type UploadBucket,
 } from "~/lib/media-files";
 import type { FieldErrors } from "~/lib/forms";
-import type { UploadedFiles } from "~/lib/schemas/studio";
+import { tooManyTracks, type UploadedFiles } from "~/lib/schemas/studio";
 import type { FirstBytes } from "~/lib/storage-request.server";
 import type { SupabaseClient } from "~/lib/supabase.server";
 import { decodeWav } from "~/lib/wav";
@@ -62,6 +63,7 @@ export async function checkFiles(kind: UploadKind, artwork: File | null, audio: 
   if (kind === "merch") return { ...checked, errors };
   if (audio.length === 0) errors.audio = "Please upload at least one track";
   else if (kind === "single" && audio.length > 1) errors.audio = "Only one track can be uploaded for singles";
+  else if (audio.length > albumTrackLimit) errors.audio = tooManyTracks;
   else {
     for (const file of audio) {
       const judged = await judgeAudio(file);

@@ -130,6 +130,7 @@ export default function StoreSettings({ loaderData, actionData }: Route.Componen
         <Card>
           <fieldset className="grid gap-4">
             <legend className="text-lg font-semibold">Pricing tiers</legend>
+            <FormAlert>{form.error("tierId")}</FormAlert>
             {tiers.length === 0 ? <p className="text-sm text-ink-muted">No pricing tiers yet.</p> : null}
             {tiers.map((tier, row) => (
               <div
@@ -174,6 +175,7 @@ export default function StoreSettings({ loaderData, actionData }: Route.Componen
         <Card>
           <fieldset className="grid gap-4">
             <legend className="text-lg font-semibold">Discount codes</legend>
+            <FormAlert>{form.error("discountId")}</FormAlert>
             {discounts.length === 0 ? <p className="text-sm text-ink-muted">No discount codes yet.</p> : null}
             {discounts.map((discount, row) => (
               <div

@@ -50,7 +50,8 @@ export function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const artist = requireArtist(request, context);
   const kind = kindFrom(new URL(request.url));
-  const formData = await readForm(request);
+  // Without JavaScript the files come with the form: each is held to its own limit as it is checked.
+  const formData = await readForm(request, { fileBytes: Infinity });
   const supabase = context.get(supabaseContext);
   const files = formData.has("uploadedArtwork")
     ? await uploadedFiles(kind, artist.id, formData, context)
