@@ -13,7 +13,8 @@
 // - measureLighthouse: Lighthouse mobile performance and accessibility scores (median of 5 runs), in Debian's Chromium;
 // - measureUploads (lib/bench-uploads.ts): a 50 MB WAV uploaded plainly and resumably, and resumed after a cut;
 // - measureLiveFeed (lib/bench-live-feed.ts): a comment inserted → on the artist dashboard's live feed;
-// - the studio's pages (signed in as the demo artist): their JavaScript and backend round trips.
+// - the studio's pages (signed in as the demo artist): their JavaScript and backend round trips, and how
+//   fast an oversized form is refused (lib/bench-oversized-forms.ts).
 // `npm run bench -- --uploads` measures the uploads alone, `-- --studio` the studio's pages and live feed,
 // `-- --lighthouse` the Lighthouse scores alone.
 //
@@ -26,6 +27,7 @@ import { startMarketplace, type Marketplace } from "./lib/marketplace.ts";
 import { measurePlayback, mobileNetwork, printPlayback } from "./lib/bench-playback.ts";
 import { measureUploads, printUploads } from "./lib/bench-uploads.ts";
 import { measureLiveFeed, printLiveFeed } from "./lib/bench-live-feed.ts";
+import { measureOversizedForms, printOversizedForms } from "./lib/bench-oversized-forms.ts";
 import { demoAccounts, demoTrackPath } from "./lib/demo-data.ts";
 
 // JavaScript: React and React Router (about 105 KB gz, in one chunk: see vite.config.ts) load on every page;
@@ -285,6 +287,7 @@ async function printSignedInPages(appUrl: string, title: string, pages: string[]
 
 async function printStudioAndFanSpace(appUrl: string, artistCookie: string) {
   await printSignedInPages(appUrl, "The artist studio (signed in as the demo artist)", studioPages, artistCookie);
+  printOversizedForms(await measureOversizedForms(appUrl, artistCookie));
   await printSignedInPages(appUrl, "The fan space (signed in as the demo fan)", fanPages, await signedInCookie(appUrl, demoFanAccount));
 }
 

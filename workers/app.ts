@@ -1,5 +1,6 @@
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { cloudflareContext, requestCountry } from "~/lib/context.server";
+import { discardBody } from "~/lib/request-body";
 import { newNonce, withSecurityHeaders } from "~/lib/security-headers.server";
 
 type App = { handleRequest: ReturnType<typeof createRequestHandler>; buildVersion: string };
@@ -22,6 +23,8 @@ export default {
     const nonce = newNonce();
     context.set(cloudflareContext, { env, ctx, buildVersion, country: requestCountry(request), nonce });
     const response = await handleRequest(request, context);
+    // A body no route read (a post to a page without a form, a refusal before the form was read)
+    await discardBody(request);
     return withSecurityHeaders(request, response, { nonce, env, development: import.meta.env.DEV });
   },
 } satisfies ExportedHandler<Env>;

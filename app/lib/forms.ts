@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import * as v from "valibot";
 import { uncached } from "./http-cache";
+import { discardBody } from "./request-body";
 
 export type FieldErrors = Partial<Record<string, string>>;
 export type FormValues = Record<string, string | string[]>;
@@ -80,7 +81,10 @@ const tooLarge = () => data(formTooLarge, { status: 413, headers: uncached });
 
 /** The request with its body read up to `maxBytes`: a declared or actual length past it is refused. */
 async function boundedBody(request: Request, maxBytes: number): Promise<Request> {
-  if (Number(request.headers.get("Content-Length") ?? 0) > maxBytes) throw tooLarge();
+  if (Number(request.headers.get("Content-Length") ?? 0) > maxBytes) {
+    await discardBody(request);
+    throw tooLarge();
+  }
   if (!request.body || maxBytes === Infinity) return request;
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -88,7 +92,8 @@ async function boundedBody(request: Request, maxBytes: number): Promise<Request>
   for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
     received += chunk.value.byteLength;
     if (received > maxBytes) {
-      await reader.cancel();
+      reader.releaseLock();
+      await discardBody(request);
       throw tooLarge();
     }
     chunks.push(chunk.value);

@@ -1,6 +1,6 @@
 // Bad input answers 4xx, never 500: every route of app/routes.ts with bad ids, NUL and invalid UTF-8,
-// a long query string, and posts with no body or a body that is not a form (JSON, plain text, multipart
-// without its boundary), as a visitor and signed in.
+// a long query string, and posts with no body, a body that is not a form (JSON, plain text, multipart
+// without its boundary) or a form far past its limits, as a visitor and signed in.
 import { beforeAll, describe, expect, it } from "vitest";
 import { Visitor, signedIn } from "./support.ts";
 
@@ -77,6 +77,22 @@ const bodies: [string, { body?: string; headers: Record<string, string> }][] = [
     "a form with NUL",
     { body: "email=%00&password=%00&q=%00&content=%00&intent=%00", headers: { "Content-Type": "application/x-www-form-urlencoded" } },
   ],
+  // What once kept the Worker busy for 20 s: a list of 10,000 rows, and a form past its size.
+  [
+    "10,000 discount rows",
+    {
+      body: "discountId=d&discountCode=C&discountPercentage=10&discountActive=d&".repeat(10_000),
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    },
+  ],
+  [
+    "10,000 tour dates",
+    {
+      body: "showId=s&showDate=2027-01-01&showVenue=V&showCity=C&".repeat(10_000),
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    },
+  ],
+  ["a megabyte of text", { body: `bio=${"x".repeat(1024 * 1024)}`, headers: { "Content-Type": "application/x-www-form-urlencoded" } }],
 ];
 
 let visitors: Record<string, Visitor>;

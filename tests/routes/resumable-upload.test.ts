@@ -119,6 +119,43 @@ describe("resumable uploads through the Worker", () => {
     expect(await stored("tracks", theirs)).toBeNull();
   });
 
+  it("tells an upload's state and takes its bytes only for its owner: anyone else's id is not found", async () => {
+    const path = storagePath(artist.id, "wav");
+    let stopped = () => {};
+    const stoppedAfterOneChunk = new Promise<void>((resolve) => (stopped = resolve));
+    const started = upload(artist.visitor, wav, path, {
+      onChunk: (current, sent) => {
+        if (sent >= chunkSize) void current.abort().then(stopped);
+      },
+    });
+    await stoppedAfterOneChunk;
+    const uploadPath = new URL(started.url() ?? "").pathname;
+    const tus = { "Tus-Resumable": "1.0.0" };
+
+    const own = await artist.visitor.request(uploadPath, { method: "HEAD", headers: tus });
+    expect(own.response.status).toBe(200);
+    expect(own.response.headers.get("Upload-Offset")).toBe(String(chunkSize));
+
+    for (const someoneElse of [otherArtist.visitor, await signedIn("fan@example.com", "fan-demo-pass")]) {
+      const head = await someoneElse.request(uploadPath, { method: "HEAD", headers: tus });
+      expect(head.response.status).toBe(404);
+      expect(head.response.headers.get("Upload-Offset")).toBeNull();
+      expect(head.response.headers.get("Upload-Metadata")).toBeNull();
+      const append = await someoneElse.request(uploadPath, {
+        method: "PATCH",
+        body: wav.slice(chunkSize, chunkSize * 2),
+        headers: { ...tus, "Upload-Offset": String(chunkSize), "Content-Type": "application/offset+octet-stream" },
+      });
+      expect(append.response.status).toBe(404);
+      expect((await someoneElse.request(uploadPath, { method: "DELETE", headers: tus })).response.status).toBe(404);
+    }
+    // The owner's upload is as it was, and goes on to the end.
+    const resumed = upload(artist.visitor, wav, path, { uploadUrl: started.url() ?? undefined });
+    await resumed.done;
+    expect(resumed.offsets[0]).toBe(chunkSize);
+    expect(await stored("tracks", path)).toEqual(wav);
+  });
+
   it("takes a fan's profile picture into their own folder, but never audio", async () => {
     const fan = await signedIn("fan@example.com", "fan-demo-pass");
     const riley = "f0000000-0000-4000-8000-000000000001";

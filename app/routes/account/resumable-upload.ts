@@ -12,6 +12,9 @@ import type { Route } from "./+types/resumable-upload";
 //   extension stands for, within the spec's size limit, cache 3600 s and never overwriting;
 // - the first bytes (offset 0): judged by their magic numbers before Storage sees them; an HTML page
 //   named `.mp3` is refused with 'Unsupported file type' and its upload ended, so nothing is stored;
+// - an upload's id names its object (base64url of `bucket/object name/version`, as Storage makes it):
+//   any request about another user's upload is answered 404 here, before Storage is asked, so nobody
+//   learns another upload's state or touches it;
 // - every other request is passed on as it came, and Storage's policies decide again.
 // Answers are TUS's own, with Storage's locations turned into ours and errors as the spec's messages.
 
@@ -40,7 +43,7 @@ async function resumable({ request, params, context }: Route.LoaderArgs | Route.
 
   const uploadId = params.uploadId;
   if (request.method === "POST" && !uploadId) return create(request, user, upstream);
-  if (!uploadId || !/^[\w-]+$/.test(uploadId)) return refusal(404);
+  if (!uploadId || !/^[\w-]+$/.test(uploadId) || !isOwnUpload(uploadId, user.id)) return refusal(404);
   const path = `/${uploadId}`;
   if (request.method === "HEAD" || request.method === "GET") return answer(await upstream(path, "HEAD"));
   if (request.method === "DELETE") return answer(await upstream(path, "DELETE"));
@@ -63,6 +66,14 @@ async function resumable({ request, params, context }: Route.LoaderArgs | Route.
     return refusal(415);
   }
   return answer(await upstream(path, "PATCH", headers, chunk));
+}
+
+/** Whether the upload's id names an object this user may upload: in their own folder, at a path we make. */
+function isOwnUpload(uploadId: string, userId: string): boolean {
+  const parts = decodeBase64(uploadId.replace(/-/g, "+").replace(/_/g, "/")).split("/");
+  parts.pop(); // the version
+  const [bucket = "", ...name] = parts;
+  return expectedUpload(userId, bucket, name.join("/")) !== null;
 }
 
 type Upstream = (path: string, method: string, headers?: Record<string, string>, body?: BodyInit | null) => Promise<Response>;

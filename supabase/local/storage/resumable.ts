@@ -123,7 +123,9 @@ function resumableOf(stack: Stack): Resumable {
       return Math.min(bucket.file_size_limit ?? globalFileSizeLimit, globalFileSizeLimit);
     },
     onIncomingRequest: async (req, id) => {
-      if (req.method === "HEAD" || req.method === "OPTIONS") return;
+      // Reading an upload's state (HEAD) is asked like writing to it, as Supabase does: only the caller the
+      // policies let upload there learns its offset and metadata.
+      if (req.method === "OPTIONS") return;
       await mayUpload(req as Request, decodeId(id));
     },
     onUploadCreate: async (_req, upload) => {

@@ -128,6 +128,33 @@ describe("resumable uploads", () => {
     expect((await download(path)).bytes).toEqual(audio);
   });
 
+  it("tells an unfinished upload's offset and metadata only to a caller who may upload there", async () => {
+    const path = `${artist.id}/${Date.now()}-state.mp3`;
+    const metadata = { bucketName: "tracks", objectName: path, contentType: "audio/mpeg" };
+    let stopped = () => {};
+    const stoppedAfterOneChunk = new Promise<void>((resolve) => (stopped = resolve));
+    const started = resumable(artist.token, audio, metadata, {
+      onChunk: (upload, sentBytes) => {
+        if (sentBytes >= chunkSize) void upload.abort().then(stopped);
+      },
+    });
+    await stoppedAfterOneChunk;
+    const head = (token: string) =>
+      fetch(started.upload().url!, {
+        method: "HEAD",
+        headers: { authorization: `Bearer ${token}`, apikey: local.anonKey, "Tus-Resumable": "1.0.0" },
+      });
+    const own = await head(artist.token);
+    expect(own.status).toBe(200);
+    expect(own.headers.get("Upload-Offset")).toBe(String(chunkSize));
+    for (const token of [local.anonKey, otherArtist.token, fan.token]) {
+      const refused = await head(token);
+      expect(refused.status).toBe(403);
+      expect(refused.headers.get("Upload-Offset")).toBeNull();
+      expect(refused.headers.get("Upload-Metadata")).toBeNull();
+    }
+  });
+
   it("refuses another artist's folder, a fan and a visitor, and stores nothing", async () => {
     const path = `${artist.id}/${Date.now()}-intruder.mp3`;
     const metadata = { bucketName: "tracks", objectName: path, contentType: "audio/mpeg" };

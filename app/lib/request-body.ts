@@ -1,0 +1,23 @@
+/** The most of a refused body that is read (and dropped) so the connection stays usable for the answer. */
+const discardedAtMost = 8 * 1024 * 1024;
+
+/**
+ * Reads and drops what is left of a request's body before it is answered with a refusal. A server that
+ * answers while the client is still sending may have the connection cut under the client, which then never
+ * sees the answer; reading the rest (up to 8 MB, past which the connection is given up) lets it arrive.
+ */
+export async function discardBody(request: Request): Promise<void> {
+  if (!request.body || request.bodyUsed || request.body.locked) return;
+  const reader = request.body.getReader();
+  let read = 0;
+  try {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      read += chunk.value.byteLength;
+      if (read > discardedAtMost) break;
+    }
+  } catch {
+    // the client went away: nothing to answer
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
