@@ -18,6 +18,18 @@ export function isCrossSiteRequest(request: Request): boolean {
 }
 
 /**
+ * Whether a request, whatever its method, says it comes from another site: for reads that hand out
+ * something of the user's own (their access token). `Sec-Fetch-Site` must be `same-origin` when sent, and
+ * an `Origin`, when sent, must be this site's.
+ */
+export function isFromAnotherSite(request: Request): boolean {
+  const fetchSite = request.headers.get("Sec-Fetch-Site");
+  if (fetchSite !== null && fetchSite !== "same-origin") return true;
+  const origin = request.headers.get("Origin");
+  return origin !== null && origin !== new URL(request.url).origin;
+}
+
+/**
  * Root middleware: refuses a state change sent by another site before anything runs. React Router checks
  * `Origin` for page actions only; resource routes (sign-out, plays) need this too.
  */

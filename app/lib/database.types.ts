@@ -837,7 +837,10 @@ export type Database = {
         Args: { kind?: string; page?: number; page_size?: number }
         Returns: Json
       }
-      suspended_until: { Args: { email: string }; Returns: string }
+      suspended_until: {
+        Args: { email: string; password: string }
+        Returns: string
+      }
       unpublished_uploads: {
         Args: { max_count?: number; older_than?: string }
         Returns: {

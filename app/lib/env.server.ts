@@ -25,6 +25,15 @@ export function appEnv(env: unknown): AppEnv {
   return checked;
 }
 
+/**
+ * The header that proves a request to the database comes from this Worker: its secret, whose hash the
+ * operator registered. The database takes plays, the files a row names and a ban's end only from requests
+ * that carry it (see the README).
+ */
+export function marketplaceHeader(context: Readonly<RouterContextProvider>): [name: string, value: string] {
+  return ["X-Play-Reporter", envFrom(context).PLAY_REPORTER_SECRET];
+}
+
 /** The checked variables for this request's Worker. */
 export function envFrom(context: Readonly<RouterContextProvider>): AppEnv {
   return appEnv(context.get(cloudflareContext).env);

@@ -175,10 +175,13 @@ async function join(stack: Stack, apiClaims: Claims, message: Message, payload: 
     if (!binding.filter) continue;
     if (!binding.table || binding.table === "*") throw new Error("A filter needs a table");
     const condition = parseFilter(binding.filter);
-    // Checked once now, so a wrong column or value fails the join instead of every later event.
+    // Checked once now, so a wrong column or value fails the join instead of every later event. Asked as
+    // the subscriber, whose grants decide, and answered with one message whatever went wrong: a join never
+    // tells which tables or columns exist that the subscriber may not read.
     const probe = `select from ${qualified(binding.schema, binding.table)} t where ${condition.sql(1)} limit 0`;
-    await stack.db.query(probe, condition.values).catch((error: Error) => {
-      throw new Error(`Unable to subscribe to changes with given parameters: ${error.message}`);
+    await asRole(stack.db, claims, (tx) => tx.query(probe, condition.values), { readOnly: true }).catch((error: Error) => {
+      console.warn("a realtime subscription was refused", error.message);
+      throw new Error("Unable to subscribe to changes with given parameters");
     });
     conditions.set(binding.id, condition);
   }

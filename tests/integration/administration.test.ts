@@ -17,9 +17,13 @@ let refused: Record<string, SupabaseClient>;
 const resetPage = "http://localhost:3000/reset-password";
 const password = "a-long-password";
 let serial = 0;
+// The marketplace's Worker proves itself with the secret it registered: only it learns when a ban ends.
+const workerSecret = "administration-test-worker-secret-0123456789";
+const asWorker = () => createClient(local.url, local.anonKey, { global: { headers: { "X-Play-Reporter": workerSecret } } });
 
 beforeAll(async () => {
   local = await startTestStack({ seed: false });
+  await local.stack.db.query("select private.trust_play_reporter($1)", [workerSecret]);
   admin = await signedInClient(local, createAdmin(local.stack.db));
   const bannedAdmin = await signedInClient(local, createAdmin(local.stack.db));
   await local.stack.db.query(`update auth.users set banned_until = now() + interval '1 day' where id = $1`, [bannedAdmin.id]);
@@ -170,8 +174,15 @@ describe("ban-user", () => {
     expect(comment.error?.code).toBe("42501");
     const signIn = await user.client.auth.signInWithPassword({ email: user.email, password });
     expect(signIn.error?.code).toBe("user_banned");
-    const suspended = await createClient(local.url, local.anonKey).rpc("suspended_until", { email: user.email.toUpperCase() });
+    const suspended = await asWorker().rpc("suspended_until", { email: user.email.toUpperCase(), password });
     expect(suspended.data).toBe(body.banned_until.replace("Z", "+00:00"));
+    // not without the password Auth accepted, and never for anyone but the Worker
+    expect((await asWorker().rpc("suspended_until", { email: user.email, password: "not-the-password" })).data).toBeNull();
+    for (const caller of [createClient(local.url, local.anonKey), userClient]) {
+      const asked = await caller.rpc("suspended_until", { email: user.email, password });
+      expect(asked.data).toBeNull();
+      expect(asked.error?.code).toBe("28000");
+    }
 
     expect(await auditOf(user.id)).toEqual([{ action: "user.ban", actor_id: admin.id, summary: user.email, reason: "Spam in comments" }]);
     const listed = (await call(admin.client, "admin-users", { action: "list", search: user.email })).body.users;
@@ -185,7 +196,7 @@ describe("ban-user", () => {
     expect(status).toBe(200);
     expect(body).toEqual({ banned_until: null });
     expect((await user.client.auth.signInWithPassword({ email: user.email, password })).error).toBeNull();
-    expect((await createClient(local.url, local.anonKey).rpc("suspended_until", { email: user.email })).data).toBeNull();
+    expect((await asWorker().rpc("suspended_until", { email: user.email, password })).data).toBeNull();
     expect((await auditOf(user.id)).map((entry) => [entry.action, entry.reason])).toEqual([
       ["user.ban", null],
       ["user.unban", null],

@@ -79,6 +79,15 @@ const update =
 
 const text = (column: string) => () => ({ [column]: marker() });
 
+/**
+ * The same attempt sent as the marketplace's Worker sends it: the actor's token with the Worker's
+ * registered secret. Only such a write may name a stored file (the Worker checks the bytes first).
+ */
+const throughMarketplace =
+  (attempt: Attempt): Attempt =>
+  (client, fx) =>
+    attempt(marketplaceClients.get(client) ?? client, fx);
+
 /** Creates a row as the superuser, lets the actor delete it, and checks whether it is gone. */
 const remove =
   (table: string, create: (fx: Fixtures) => Promise<string>): Attempt =>
@@ -799,10 +808,24 @@ const matrix: Case[] = [
   ),
   ...cases(
     "tracks",
-    "insert naming own audio",
+    "insert naming own audio straight through the API",
     insert("tracks", (fx) => ({ ...newTrack(artist(fx)), file_url: audioIn(artist(fx)) })),
+    nobody,
+    ["artist"],
+  ),
+  ...cases(
+    "tracks",
+    "insert naming own audio through the marketplace",
+    throughMarketplace(insert("tracks", (fx) => ({ ...newTrack(artist(fx)), file_url: audioIn(artist(fx)) }))),
     ["artist"],
     nobody,
+  ),
+  ...cases(
+    "tracks",
+    "update own track to another artist's audio through the marketplace",
+    throughMarketplace(update("tracks", released, (fx) => ({ file_url: audioIn(otherArtist(fx)) }))),
+    nobody,
+    ["artist"],
   ),
   ...cases(
     "tracks",
@@ -813,8 +836,15 @@ const matrix: Case[] = [
   ),
   ...cases(
     "tracks",
-    "update own track to own audio",
+    "update own track to own audio straight through the API",
     update("tracks", released, (fx) => ({ file_url: audioIn(artist(fx)) })),
+    nobody,
+    ["artist"],
+  ),
+  ...cases(
+    "tracks",
+    "update own track to own audio through the marketplace",
+    throughMarketplace(update("tracks", released, (fx) => ({ file_url: audioIn(artist(fx)) }))),
     ["artist"],
     nobody,
   ),
@@ -834,8 +864,15 @@ const matrix: Case[] = [
   ),
   ...cases(
     "tracks",
-    "update own artwork",
+    "update own artwork straight through the API",
     update("tracks", released, (fx) => ({ artwork_url: artworkIn(artist(fx)) })),
+    nobody,
+    ["artist"],
+  ),
+  ...cases(
+    "tracks",
+    "update own artwork through the marketplace",
+    throughMarketplace(update("tracks", released, (fx) => ({ artwork_url: artworkIn(artist(fx)) }))),
     ["artist"],
     nobody,
   ),
@@ -848,11 +885,24 @@ const matrix: Case[] = [
   ),
   ...cases(
     "merch",
-    "update own merch picture",
+    "update own merch picture straight through the API",
     update(
       "merch",
       (fx) => fx.merch,
       (fx) => ({ image_url: artworkIn(artist(fx)) }),
+    ),
+    nobody,
+    ["artist"],
+  ),
+  ...cases(
+    "merch",
+    "update own merch picture through the marketplace",
+    throughMarketplace(
+      update(
+        "merch",
+        (fx) => fx.merch,
+        (fx) => ({ image_url: artworkIn(artist(fx)) }),
+      ),
     ),
     ["artist"],
     nobody,
@@ -866,8 +916,15 @@ const matrix: Case[] = [
   ),
   ...cases(
     "artist_profiles",
-    "update the picture to own file",
+    "update the picture to own file straight through the API",
     update("artist_profiles", artist, (fx) => ({ profile_image_url: artworkIn(artist(fx)) })),
+    nobody,
+    ["artist"],
+  ),
+  ...cases(
+    "artist_profiles",
+    "update the picture to own file through the marketplace",
+    throughMarketplace(update("artist_profiles", artist, (fx) => ({ profile_image_url: artworkIn(artist(fx)) }))),
     ["artist"],
     nobody,
   ),
@@ -880,8 +937,15 @@ const matrix: Case[] = [
   ),
   ...cases(
     "fan_profiles",
-    "update the picture to own file",
+    "update the picture to own file straight through the API",
     update("fan_profiles", fan, (fx) => ({ profile_image_url: artworkIn(fan(fx)) })),
+    nobody,
+    ["fan"],
+  ),
+  ...cases(
+    "fan_profiles",
+    "update the picture to own file through the marketplace",
+    throughMarketplace(update("fan_profiles", fan, (fx) => ({ profile_image_url: artworkIn(fan(fx)) }))),
     ["fan"],
     nobody,
   ),
@@ -940,6 +1004,8 @@ let local: LocalStack;
 let fx: Fixtures;
 const clients = new Map<Actor, SupabaseClient>();
 const clientUsers = new Map<SupabaseClient, string>();
+const marketplaceClients = new Map<SupabaseClient, SupabaseClient>();
+const workerSecret = "rls-matrix-worker-secret-0123456789abcdef";
 
 function actorUser(client: SupabaseClient): string {
   const id = clientUsers.get(client);
@@ -947,10 +1013,11 @@ function actorUser(client: SupabaseClient): string {
   return id;
 }
 
-function clientFor(user: TestUser | null): SupabaseClient {
+function clientFor(user: TestUser | null, { marketplace = false } = {}): SupabaseClient {
   const headers: Record<string, string> = user
     ? { Authorization: `Bearer ${signJwt({ ...user.claims, iat: Math.floor(Date.now() / 1000) }, localDefaults.jwtSecret)}` }
     : {};
+  if (marketplace) headers["X-Play-Reporter"] = workerSecret;
   return createClient(local.url, local.anonKey, {
     auth: { persistSession: false, autoRefreshToken: false },
     global: { headers },
@@ -960,6 +1027,7 @@ function clientFor(user: TestUser | null): SupabaseClient {
 beforeAll(async () => {
   local = await startTestStack({ seed: false });
   const db = local.stack.db;
+  await db.query("select private.trust_play_reporter($1)", [workerSecret]);
   const users = {
     fan: await createFan(db, "matrix-fan"),
     artist: await createArtist(db, "Matrix Artist"),
@@ -1006,6 +1074,7 @@ beforeAll(async () => {
     const client = clientFor(user);
     clients.set(actor, client);
     clientUsers.set(client, user.id);
+    marketplaceClients.set(client, clientFor(user, { marketplace: true }));
   }
   const upload = await clients
     .get("artist")!

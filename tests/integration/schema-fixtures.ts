@@ -30,18 +30,25 @@ export async function createTrack(
 export const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 
 /** supabase-js as the holder of `token` (the anon key for a visitor), keeping no session. */
-export function clientWith(local: LocalStack, token: string): SupabaseClient {
+export function clientWith(local: LocalStack, token: string, headers: Record<string, string> = {}): SupabaseClient {
   return createClient(local.url, local.anonKey, {
     auth: { persistSession: false, autoRefreshToken: false },
-    global: { headers: { Authorization: `Bearer ${token}` } },
+    global: { headers: { ...headers, Authorization: `Bearer ${token}` } },
   });
 }
 
-/** A created user and their client. Their token has no session id: nothing here asks Auth about the session. */
-export async function signedInClient(local: LocalStack, user: Promise<TestUser>): Promise<{ id: string; client: SupabaseClient }> {
+/**
+ * A created user and their client (sending `headers` too, e.g. the Worker's secret). Their token has no
+ * session id: nothing here asks Auth about the session.
+ */
+export async function signedInClient(
+  local: LocalStack,
+  user: Promise<TestUser>,
+  headers: Record<string, string> = {},
+): Promise<{ id: string; client: SupabaseClient }> {
   const {
     id,
     claims: { session_id: _session, ...claims },
   } = await user;
-  return { id, client: clientWith(local, signJwt(claims, local.stack.config.jwtSecret)) };
+  return { id, client: clientWith(local, signJwt(claims, local.stack.config.jwtSecret), headers) };
 }

@@ -284,6 +284,20 @@ describe.each(backends)("schema on $name", (backend) => {
       expect(rows[0]).toEqual({ type: "info", active: true });
     });
 
+    it("lets a stored file be named only through the marketplace, and cleared by anyone who may edit the row", async () => {
+      const path = `${artist.id}/1700000000000-aaaaaaaa.mp3`;
+      const name = (claims: Claims, tx = as) =>
+        tx(db, claims, (q) => q.query("update tracks set file_url = $2 where id = $1", [trackId, path]));
+      expect((await errorOf(name(artist.claims))).code).toBe("42501");
+      await name(artist.claims, asPlayReporter);
+      expect((await db.query("select file_url from tracks where id = $1", [trackId])).rows[0].file_url).toBe(path);
+      // the same value again, or none, names nothing new
+      await as(db, artist.claims, (q) => q.query("update tracks set file_url = $2, title = 'Renamed' where id = $1", [trackId, path]));
+      await as(db, artist.claims, (q) => q.query("update tracks set file_url = null where id = $1", [trackId]));
+      // the service role (an Edge Function) is not the API's user
+      await as(db, { role: "service_role" }, (q) => q.query("update tracks set file_url = $2 where id = $1", [trackId, path]));
+    });
+
     it("keeps social links that are a handle or a profile address on their own network", async () => {
       const links = { twitter: "https://x.com/paperlanterns/", instagram: "@the.lanterns" };
       await db.query("update artist_profiles set social_links = $2 where id = $1", [artist.id, JSON.stringify(links)]);
@@ -485,13 +499,26 @@ describe.each(backends)("schema on $name", (backend) => {
       expect((await errorOf(as(db, { role: "service_role" }, (tx) => tx.query(notAUserAction, [admin.id, fan.id])))).code).toBe("22023");
     });
 
-    it("tells when a suspension ends, for banned accounts only", async () => {
+    it("tells when a suspension ends, for banned accounts only, to the marketplace with the right password", async () => {
       const fan = await createFan(db);
-      const until = async (email: string) =>
-        (await as(db, visitor, (tx) => tx.query<{ until: string | null }>("select suspended_until($1) as until", [email]))).rows[0].until;
+      await db.query(
+        "update auth.users set encrypted_password = extensions.crypt('the-password', extensions.gen_salt('bf')) where id = $1",
+        [fan.id],
+      );
+      const until = async (email: string, password = "the-password") =>
+        (
+          await asPlayReporter(db, visitor, (tx) =>
+            tx.query<{ until: string | null }>("select suspended_until($1, $2) as until", [email, password]),
+          )
+        ).rows[0].until;
       expect(await until(fan.email)).toBeNull();
       await db.query(`update auth.users set banned_until = now() + interval '3 days' where id = $1`, [fan.id]);
       expect(await until(` ${fan.email.toUpperCase()} `)).not.toBeNull();
+      expect(await until(fan.email, "a-guess")).toBeNull();
+      for (const claims of [visitor, fan.claims]) {
+        const error = await errorOf(as(db, claims, (tx) => tx.query("select suspended_until($1, 'the-password')", [fan.email])));
+        expect(error.code).toBe("28000");
+      }
       await db.query(`update auth.users set banned_until = now() - interval '1 second' where id = $1`, [fan.id]);
       expect(await until(fan.email)).toBeNull();
     });

@@ -1,13 +1,15 @@
 // The sweep of files the upload form stored ahead of publishing and no release used (the
 // sweep-unpublished-uploads Edge Function, run by Deno, over public.unpublished_uploads()): only the
 // service role may run it, and it removes only audio and artwork renditions older than a day that no
-// track or merch item names, never a published file, a recent upload or a Media Manager image.
+// track or merch item names, never a published file, a recent upload or a Media Manager image; and any
+// recent file whose first bytes are not the type declared for it.
 import { createClient, type FunctionsHttpError, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stopFunctions } from "../../supabase/local/functions.ts";
 import { signJwt } from "../../supabase/local/jwt.ts";
 import type { LocalStack } from "../../supabase/local/server.ts";
 import { startTestStack } from "../../supabase/local/testing.ts";
+import { tinyPng, toneWav } from "../support/media.ts";
 import { createArtist, createTrack } from "./schema-fixtures.ts";
 
 let local: LocalStack;
@@ -32,12 +34,15 @@ afterAll(async () => {
   await local?.close();
 });
 
-/** An object in the artist's folder, stored `hoursAgo` hours ago. */
-async function stored(bucket: string, name: string, hoursAgo: number) {
+/**
+ * An object in the artist's folder, stored `hoursAgo` hours ago: a real WAV or PNG unless `bytes` and
+ * `contentType` say otherwise (a file sent straight to Storage may be anything its bucket allows).
+ */
+async function stored(bucket: string, name: string, hoursAgo: number, bytes?: Uint8Array, contentType?: string) {
   const path = `${artistId}/${name}`;
-  const { error } = await service.storage
-    .from(bucket)
-    .upload(path, new Uint8Array([1, 2, 3]), { contentType: bucket === "tracks" ? "audio/wav" : "image/png" });
+  const { error } = await service.storage.from(bucket).upload(path, bytes ?? (bucket === "tracks" ? toneWav(0.1) : tinyPng), {
+    contentType: contentType ?? (bucket === "tracks" ? "audio/wav" : "image/png"),
+  });
   expect(error).toBeNull();
   await local.stack.db.query(
     "update storage.objects set created_at = now() - make_interval(hours => $3) where bucket_id = $1 and name = $2",
@@ -79,7 +84,7 @@ describe("sweeping unpublished uploads", () => {
     }
     expect(await exists("tracks", abandonedAudio)).toBe(true);
 
-    expect(await sweep(service)).toEqual({ status: 200, body: { removed: 2 } });
+    expect(await sweep(service)).toEqual({ status: 200, body: { removed: 2, disguised: 0 } });
     expect(await exists("tracks", abandonedAudio)).toBe(false);
     expect(await exists("artwork", abandonedSmall)).toBe(false);
     for (const [bucket, kept] of [
@@ -90,5 +95,23 @@ describe("sweeping unpublished uploads", () => {
     ] as const) {
       expect(await exists(bucket, kept), kept).toBe(true);
     }
+  });
+
+  it("removes recent files whose bytes are not the type declared for them, wherever they are named", async () => {
+    const page = new TextEncoder().encode("<!doctype html><script>alert(document.cookie)</script>");
+    const svg = new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
+    const pageAsAudio = await stored("tracks", "1700000000000-eeeeeeee.mp3", 1, page, "audio/mpeg");
+    const svgAsPng = await stored("artwork", "1700000000000-ffffffff.png", 1, svg, "image/png");
+    const genuineAudio = await stored("tracks", "1700000000000-99999999.wav", 1);
+    const genuineImage = await stored("artwork", "1700000000000-88888888.png", 1);
+    // named by a row (written by the operator, not through the API, which would refuse it)
+    const trackId = await createTrack(local.stack.db, artistId);
+    await local.stack.db.query("update public.tracks set file_url = $2 where id = $1", [trackId, pageAsAudio]);
+
+    expect(await sweep(service)).toEqual({ status: 200, body: { removed: 2, disguised: 2 } });
+    expect(await exists("tracks", pageAsAudio)).toBe(false);
+    expect(await exists("artwork", svgAsPng)).toBe(false);
+    expect(await exists("tracks", genuineAudio)).toBe(true);
+    expect(await exists("artwork", genuineImage)).toBe(true);
   });
 });

@@ -108,14 +108,17 @@ describe("track-audio-url", () => {
   });
 
   describe("another artist's audio", () => {
-    // Artist A's unreleased audio, and artist B trying to publish a track that names it.
+    // Artist A's unreleased audio, and artist B trying to publish a track that names it, even as the
+    // marketplace's Worker sends it (with its secret, without which no row names a file at all).
     let pathOfA: string;
     let artistB: { id: string; client: SupabaseClient };
 
     beforeAll(async () => {
       const trackOfA = await trackWithAudio({ release_date: tomorrow() });
       pathOfA = `${artist.id}/${trackOfA}.wav`;
-      artistB = await signedInClient(local, createArtist(local.stack.db, "Borrowing Artist"));
+      const workerSecret = "track-audio-url-test-worker-secret-0123456789";
+      await local.stack.db.query("select private.trust_play_reporter($1)", [workerSecret]);
+      artistB = await signedInClient(local, createArtist(local.stack.db, "Borrowing Artist"), { "X-Play-Reporter": workerSecret });
     });
 
     const releasedTrackOfB = (fileUrl: string) => ({

@@ -24,5 +24,17 @@ describe("the Realtime token route", () => {
       headers: { Cookie: [...fan.cookies].map(([name, value]) => `${name}=${value}`).join("; "), "Sec-Fetch-Site": "cross-site" },
     });
     expect(response.status).toBe(403);
+    // an older browser names only the page's origin
+    for (const origin of ["https://evil.example", "null"]) {
+      const foreign = await fetch(new URL(path, appUrl), {
+        headers: { Cookie: [...fan.cookies].map(([name, value]) => `${name}=${value}`).join("; "), Origin: origin },
+      });
+      expect(foreign.status, origin).toBe(403);
+      expect(await foreign.text()).not.toContain("accessToken");
+    }
+    const sameSite = await fetch(new URL(path, appUrl), {
+      headers: { Cookie: [...fan.cookies].map(([name, value]) => `${name}=${value}`).join("; "), Origin: new URL(appUrl).origin },
+    });
+    expect(sameSite.status).toBe(200);
   });
 });

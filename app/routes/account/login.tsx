@@ -2,7 +2,7 @@ import { Form, Link, redirect, useSearchParams } from "react-router";
 import { AuthShell } from "~/components/auth-shell";
 import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
 import { Field } from "~/components/ui/field";
-import { envFrom } from "~/lib/env.server";
+import { envFrom, marketplaceHeader } from "~/lib/env.server";
 import { signInErrorMessage } from "~/lib/errors";
 import { formError, formFields, parseForm, replyWith, readForm } from "~/lib/forms";
 import { formatDate, requestLocale } from "~/lib/format";
@@ -36,8 +36,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { data: signIn, error } = await supabase.auth.signInWithPassword({ email, password });
   if (error) {
     // The Auth server says only that the account is banned (after the password matched); the database
-    // says until when.
-    const until = error.code === "user_banned" ? (await supabase.rpc("suspended_until", { email })).data : null;
+    // says until when, to this Worker alone, for the password Auth has just accepted.
+    const until =
+      error.code === "user_banned"
+        ? (await supabase.rpc("suspended_until", { email, password }).setHeader(...marketplaceHeader(context))).data
+        : null;
     const message = signInErrorMessage(error, until ? formatDate(until.slice(0, 10), requestLocale(request)) : null);
     return replyWith(formError(message, values), error.status === 429 ? 429 : 400);
   }

@@ -1,5 +1,6 @@
 import { redirect, type RouterContextProvider } from "react-router";
 import { forgetCachedPage } from "~/lib/edge-cache.server";
+import { marketplaceHeader } from "~/lib/env.server";
 import { databaseErrorMessage, storageErrorMessage } from "~/lib/errors";
 import { parseForm, replyWith, type FormReply } from "~/lib/forms";
 import { bytesAre, expectedUpload, judgeImage, storagePath } from "~/lib/media-files";
@@ -37,7 +38,12 @@ export async function profilePictureAction(
   if ("reply" in picture) return replyWith(picture.reply, 400);
   const supabase = context.get(supabaseContext);
   const url = picture.path ? supabase.storage.from("artwork").getPublicUrl(picture.path).data.publicUrl : null;
-  const { error } = await supabase.from(change.table).update({ profile_image_url: url }).eq("id", change.userId);
+  // Only this Worker, which has just checked the file's bytes, may name a stored file in a row.
+  const { error } = await supabase
+    .from(change.table)
+    .update({ profile_image_url: url })
+    .eq("id", change.userId)
+    .setHeader(...marketplaceHeader(context));
   if (error) {
     console.error("saving the profile picture failed", error);
     return replyWith(refusal(databaseErrorMessage(error)).reply, 500);

@@ -1,4 +1,5 @@
 import { data } from "react-router";
+import { isFromAnotherSite } from "~/lib/cross-site.server";
 import { supabaseContext, userContext } from "~/lib/session.server";
 import type { Route } from "./+types/realtime-token";
 
@@ -9,8 +10,7 @@ import type { Route } from "./+types/realtime-token";
  * never cached, and only to pages of this site. The page asks again before it expires.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const site = request.headers.get("Sec-Fetch-Site");
-  if (site !== null && site !== "same-origin") throw data("Cross-site requests are not accepted.", { status: 403 });
+  if (isFromAnotherSite(request)) throw data("Cross-site requests are not accepted.", { status: 403 });
   if (!context.get(userContext)) throw data("Unauthorized - please log in again", { status: 401 });
   const { data: session } = await context.get(supabaseContext).auth.getSession();
   if (!session.session) throw data("Unauthorized - please log in again", { status: 401 });

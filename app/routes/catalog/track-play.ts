@@ -1,7 +1,7 @@
 import { parseCookieHeader, serializeCookieHeader } from "@supabase/ssr";
 import { data } from "react-router";
 import { clientAddress, cloudflareContext } from "~/lib/context.server";
-import { envFrom } from "~/lib/env.server";
+import { marketplaceHeader } from "~/lib/env.server";
 import { supabaseContext } from "~/lib/session.server";
 import { sessionCookieOptions } from "~/lib/supabase.server";
 import type { Route } from "./+types/track-play";
@@ -25,7 +25,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { error } = await context
     .get(supabaseContext)
     .rpc("record_play", { track_id: params.id, country: country ?? undefined, listener, address: clientAddress(request) ?? undefined })
-    .setHeader("X-Play-Reporter", envFrom(context).PLAY_REPORTER_SECRET);
+    .setHeader(...marketplaceHeader(context));
   const headers = new Headers();
   if (listener !== known) {
     headers.append(

@@ -130,7 +130,7 @@ export async function checkUploaded(
  * decide). Returns the message to show when it could not, having removed what it stored.
  */
 export async function publish(
-  supabase: SupabaseClient,
+  { supabase, vouch }: Publisher,
   artistId: string,
   release: Release,
   artwork: CheckedFile<ImageType>,
@@ -160,7 +160,7 @@ export async function publish(
         durationSeconds: decoded ? decoded.durationSeconds : null,
       });
     }
-    const problem = await insertRelease(supabase, artistId, release, { path: artworkPath, smallPath: null }, tracks);
+    const problem = await insertRelease({ supabase, vouch }, artistId, release, { path: artworkPath, smallPath: null }, tracks);
     // A release that did not go through leaves no files behind.
     if (problem) await removeStored(supabase, stored);
     return problem;
@@ -179,11 +179,17 @@ export type StoredArtwork = { path: string; smallPath: string | null };
 export type PublishedTrack = { path: string; fileName: string | null; peaks: number[] | null; durationSeconds: number | null };
 
 /**
+ * Who publishes: the artist's client, and this Worker's header (`marketplaceHeader`), without which the
+ * database lets no row name a stored file: every file named here has had its bytes checked.
+ */
+export type Publisher = { supabase: SupabaseClient; vouch: [name: string, value: string] };
+
+/**
  * Writes the release's rows in one insert: PostgREST runs it as one statement in one transaction, so an
  * album is published whole or not at all. Returns the message to show when the database refused.
  */
 export async function insertRelease(
-  supabase: SupabaseClient,
+  { supabase, vouch }: Publisher,
   artistId: string,
   release: Release,
   artwork: StoredArtwork,
@@ -194,42 +200,48 @@ export async function insertRelease(
   const artworkSmallUrl = artwork.smallPath ? publicUrl(artwork.smallPath) : null;
   if (release.kind === "merch") {
     const { title, price, allowPayMore, description } = release.details;
-    const { error } = await supabase.from("merch").insert({
-      artist_id: artistId,
-      title,
-      price,
-      allow_pay_more: allowPayMore,
-      description,
-      image_url: artworkUrl,
-      image_small_url: artworkSmallUrl,
-    });
+    const { error } = await supabase
+      .from("merch")
+      .insert({
+        artist_id: artistId,
+        title,
+        price,
+        allow_pay_more: allowPayMore,
+        description,
+        image_url: artworkUrl,
+        image_small_url: artworkSmallUrl,
+      })
+      .setHeader(...vouch);
     return error ? refused(error) : null;
   }
   const { genre, subgenre, label, price, allowPayMore, releaseDate, description } = release.details;
-  const { error } = await supabase.from("tracks").insert(
-    tracks.map((track, index) => ({
-      file_url: track.path,
-      peaks: track.peaks,
-      duration_seconds: track.durationSeconds === null ? null : Math.round(track.durationSeconds * 100) / 100,
-      title:
-        release.kind === "single"
-          ? release.details.title
-          : (release.details.trackTitles[index] ?? (track.fileName ? titleFromFileName(track.fileName) : `Track ${index + 1}`)),
-      track_number: release.kind === "album" ? index + 1 : null,
-      artist_id: artistId,
-      type: release.kind,
-      album_title: release.kind === "album" ? release.details.albumTitle : null,
-      genre,
-      subgenre,
-      label,
-      price,
-      allow_pay_more: allowPayMore,
-      release_date: releaseDate,
-      description,
-      artwork_url: artworkUrl,
-      artwork_small_url: artworkSmallUrl,
-    })),
-  );
+  const { error } = await supabase
+    .from("tracks")
+    .insert(
+      tracks.map((track, index) => ({
+        file_url: track.path,
+        peaks: track.peaks,
+        duration_seconds: track.durationSeconds === null ? null : Math.round(track.durationSeconds * 100) / 100,
+        title:
+          release.kind === "single"
+            ? release.details.title
+            : (release.details.trackTitles[index] ?? (track.fileName ? titleFromFileName(track.fileName) : `Track ${index + 1}`)),
+        track_number: release.kind === "album" ? index + 1 : null,
+        artist_id: artistId,
+        type: release.kind,
+        album_title: release.kind === "album" ? release.details.albumTitle : null,
+        genre,
+        subgenre,
+        label,
+        price,
+        allow_pay_more: allowPayMore,
+        release_date: releaseDate,
+        description,
+        artwork_url: artworkUrl,
+        artwork_small_url: artworkSmallUrl,
+      })),
+    )
+    .setHeader(...vouch);
   return error ? refused(error) : null;
 }
 

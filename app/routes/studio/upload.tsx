@@ -10,15 +10,15 @@ import { Card } from "~/components/ui/card";
 import { PillNav } from "~/components/ui/pill-nav";
 import { Field } from "~/components/ui/field";
 import { formError, formFields, parseForm, replyWith, type FieldErrors, type FormReply, type FormValues, readForm } from "~/lib/forms";
+import { marketplaceHeader } from "~/lib/env.server";
 import { requireArtist } from "~/lib/guards.server";
 import { audioFiles, imageFiles } from "~/lib/media-files";
 import { pageMeta } from "~/lib/meta";
 import { useHydrated } from "~/lib/use-hydrated";
 import { AlbumUploadSchema, MerchUploadSchema, TrackDetailsSchema, UploadedFilesSchema } from "~/lib/schemas/studio";
 import { supabaseContext } from "~/lib/session.server";
-import type { SupabaseClient } from "~/lib/supabase.server";
 import { storedFirstBytes } from "~/lib/storage-request.server";
-import { checkFiles, checkUploaded, insertRelease, publish, type Release, type UploadKind } from "./publish.server";
+import { checkFiles, checkUploaded, insertRelease, publish, type Publisher, type Release, type UploadKind } from "./publish.server";
 import type { Route } from "./+types/upload";
 
 export const meta = () => pageMeta("Upload Content", "Publish a single, an album or merchandise.");
@@ -55,7 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const supabase = context.get(supabaseContext);
   const files = formData.has("uploadedArtwork")
     ? await uploadedFiles(kind, artist.id, formData, context)
-    : await attachedFiles(kind, artist.id, formData, supabase);
+    : await attachedFiles(kind, artist.id, formData, { supabase, vouch: marketplaceHeader(context) });
   const submission = readRelease(kind, formData);
   if (!submission.success || !files.publish) {
     const reply: FormReply = submission.success ? { fieldErrors: {}, formError: null, values: submission.values } : submission.reply;
@@ -80,17 +80,20 @@ async function uploadedFiles(
   if (!uploaded.success) return { errors: { audio: Object.values(uploaded.reply.fieldErrors)[0] }, publish: null };
   const { errors, artwork, tracks } = await checkUploaded(supabase, kind, artistId, uploaded.value, await storedFirstBytes(context));
   if (Object.keys(errors).length > 0 || !artwork) return { errors, publish: null };
-  return { errors, publish: (release) => insertRelease(supabase, artistId, release, artwork, tracks) };
+  return {
+    errors,
+    publish: (release) => insertRelease({ supabase, vouch: marketplaceHeader(context) }, artistId, release, artwork, tracks),
+  };
 }
 
-async function attachedFiles(kind: UploadKind, artistId: string, formData: FormData, supabase: SupabaseClient): Promise<ReleaseFiles> {
+async function attachedFiles(kind: UploadKind, artistId: string, formData: FormData, publisher: Publisher): Promise<ReleaseFiles> {
   const audio = formData
     .getAll("audio")
     .map(nonEmptyFile)
     .filter((file) => file !== null);
   const { errors, artwork, audio: checked } = await checkFiles(kind, nonEmptyFile(formData.get("artwork")), audio);
   if (Object.keys(errors).length > 0 || !artwork) return { errors, publish: null };
-  return { errors, publish: (release) => publish(supabase, artistId, release, artwork, checked) };
+  return { errors, publish: (release) => publish(publisher, artistId, release, artwork, checked) };
 }
 
 type Checked = { success: true; release: Release; values: FormValues } | { success: false; reply: FormReply };

@@ -154,6 +154,26 @@ describe("postgres_changes", () => {
     await expect(listen(await clientFor(alice), "nope=eq.1")).rejects.toThrow(/Unable to subscribe/);
   });
 
+  it("asks the subscriber's own grants, and never tells which tables or columns exist", async () => {
+    const subscribe = async (schema: string, table: string, filter: string) => {
+      const client = await clientFor(null);
+      const channel = client
+        .channel(`probe-${clients.length}`)
+        .on("postgres_changes", { event: "INSERT", schema, table, filter }, () => {});
+      return new Promise<string>((resolve) =>
+        channel.subscribe((status, error) => {
+          if (status !== "SUBSCRIBED") resolve(String(error?.message ?? status));
+          else resolve("SUBSCRIBED");
+        }),
+      );
+    };
+    const hidden = await subscribe("auth", "users", "encrypted_password=eq.x");
+    const missing = await subscribe("public", "no_such_table", "id=eq.1");
+    expect(hidden).toMatch(/Unable to subscribe to changes with given parameters/);
+    expect(hidden).not.toMatch(/users|encrypted_password|permission/);
+    expect(missing).toBe(hidden);
+  });
+
   it("captures the tables our migrations publish", async () => {
     const { rows } = await local.stack.db.query<{ table: string }>(
       `select c.relname as table from pg_trigger t join pg_class c on c.oid = t.tgrelid
