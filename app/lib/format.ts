@@ -70,8 +70,9 @@ export function formatDayRange(start: string, end: string, locale: string): stri
   return start === end ? format.format(utcDay(start)) : format.formatRange(utcDay(start), utcDay(end));
 }
 
-/** A trend as a signed percentage: "+12.5%", "−3%", "0%". */
-export function formatTrend(trend: number): string {
+/** A trend as a signed percentage: "+12.5%", "−3%", "0%"; "New" where there was nothing before (null). */
+export function formatTrend(trend: number | null): string {
+  if (trend === null) return "New";
   if (trend === 0) return "0%";
   return `${trend > 0 ? "+" : "−"}${Math.abs(trend)}%`;
 }

@@ -46,6 +46,9 @@ export async function watchActivity(
   for (const table of ["purchases", "analytics_events", "comments"]) {
     channel.on("postgres_changes", { event: "INSERT", schema: "public", table, filter: `artist_id=eq.${artistId}` }, onActivity);
   }
+  // Join with the user's token, not the anon key the socket opens with: the subscription is checked as
+  // the role the join carries, and a visitor may not read these tables.
+  await client.setAuth();
   channel.subscribe();
   return () => {
     void client.removeChannel(channel);

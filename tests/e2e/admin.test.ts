@@ -60,6 +60,9 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByLabel("Content").first().fill("Three new releases and a party at the record shop.");
       await page.getByRole("button", { name: "Add news item" }).click();
       await item(page, title).waitFor();
+      // The Add form starts again empty, so a second press cannot add the item twice.
+      assert.equal(await page.getByLabel("Title").first().inputValue(), "");
+      assert.equal(await page.getByLabel("Content").first().inputValue(), "");
       await bannerShows(title, true);
 
       await item(page, title)

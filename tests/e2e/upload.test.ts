@@ -143,7 +143,18 @@ describe("uploading an album with JavaScript", () => {
     const longTrack = { name: "03 Long Night.wav", mimeType: "audio/wav", buffer: Buffer.from(toneWav(500)) }; // 8 MB: two chunks
     await page.getByLabel("Tracks").setInputFiles([audioFile("01 Dawn.wav"), audioFile("02 Noon.wav"), longTrack]);
     await page.getByText(/Resumed at \d+%, not from the start/).waitFor();
-    await page.getByRole("progressbar", { name: "Upload of track 3 (03 Long Night.wav)" }).waitFor();
+    const bar = page.getByRole("progressbar", { name: "Upload of track 3 (03 Long Night.wav)" });
+    await bar.waitFor();
+    // Drawn in the theme's accent, not the browser's own green.
+    const [filled, accent] = await bar.evaluate((element) => {
+      const probe = document.createElement("div");
+      probe.className = "bg-accent";
+      document.body.append(probe);
+      const colors = [getComputedStyle(element, "::-webkit-progress-value").backgroundColor, getComputedStyle(probe).backgroundColor];
+      probe.remove();
+      return colors;
+    });
+    assert.equal(filled, accent);
     await page.getByRole("button", { name: "Publish" }).click();
     await page.getByText("Please wait for all uploads to complete").waitFor();
     assert.equal(page.url().endsWith("/dashboard/artist/upload?type=album"), true);
@@ -189,6 +200,25 @@ describe("uploading an album with JavaScript", () => {
         ["2", "01 Dawn"],
       ],
     );
+    await close();
+  });
+
+  test("after a refused publish, the messages about the files go once the files are there", async () => {
+    const { page, close } = await newPage(browser);
+    await signUpAsArtist(page, `Second Try ${Date.now().toString(36)}`);
+    await page.goto("/dashboard/artist/upload");
+    await hydrated(page);
+    await page.getByLabel("Title").fill("Second Try");
+    await fillRelease(page, { genre: "Pop", price: "1.00", date: "2026-01-04" });
+    await page.getByRole("button", { name: "Publish" }).click();
+    await page.getByText("Please upload at least one track").waitFor();
+    await page.getByText("Please upload artwork").waitFor();
+
+    await page.getByLabel("Track", { exact: true }).setInputFiles(audioFile("Second Try.wav"));
+    await page.getByLabel("Artwork").setInputFiles(artworkFile);
+    await uploadsComplete(page, 2);
+    assert.equal(await page.getByText("Please upload at least one track").count(), 0);
+    assert.equal(await page.getByText("Please upload artwork").count(), 0);
     await close();
   });
 });

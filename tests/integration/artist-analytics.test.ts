@@ -77,10 +77,11 @@ describe("artist-analytics", () => {
     expect(status).toBe(200);
     const today = new Date().toISOString().slice(0, 10);
     expect(body).toMatchObject({ period: "7d", bucket: "day", to: today, from: daysAgo(6).slice(0, 10) });
-    expect(body.revenue).toEqual({ total: 2.5, trend: 100 });
-    expect(body.streams).toEqual({ total: 5, trend: 100 });
-    expect(body.downloads).toEqual({ total: 1, trend: 100 });
-    expect(body.sales).toEqual({ total: 1, trend: 100 });
+    // nothing in the week before: new, no percentage
+    expect(body.revenue).toEqual({ total: 2.5, trend: null });
+    expect(body.streams).toEqual({ total: 5, trend: null });
+    expect(body.downloads).toEqual({ total: 1, trend: null });
+    expect(body.sales).toEqual({ total: 1, trend: null });
     expect(body.history).toHaveLength(7);
     expect(body.history.map((point: { plays: number }) => point.plays)).toEqual([0, 1, 1, 1, 1, 1, 0]);
     expect(body.history[6]).toMatchObject({ start: today, end: today });
@@ -98,7 +99,7 @@ describe("artist-analytics", () => {
     expect(month.history).toHaveLength(30);
 
     const quarter = (await analytics(artist.client, { period: "90d" })).body;
-    expect(quarter).toMatchObject({ bucket: "week", streams: { total: 11, trend: 100 }, revenue: { total: 6.5, trend: 100 } });
+    expect(quarter).toMatchObject({ bucket: "week", streams: { total: 11, trend: null }, revenue: { total: 6.5, trend: null } });
     expect(quarter.history).toHaveLength(13);
     expect(quarter.history.reduce((sum: number, point: { plays: number }) => sum + point.plays, 0)).toBe(11);
     expect(quarter.topTracks.map((track: { title: string }) => track.title)).toEqual(["Second Wind", "First Light"]);

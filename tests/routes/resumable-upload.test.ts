@@ -249,6 +249,20 @@ describe("publishing what the form uploaded ahead (JavaScript)", () => {
     expect(data?.[0]?.artwork_small_url).toContain(`/artwork/${small}`);
   });
 
+  it("publishes without the small rendition when it is not there (yet): the artwork's original serves", async () => {
+    const [artwork, track] = await Promise.all([uploadedArtwork(), uploadedTrack()]);
+    const notUploaded = artwork.replace(/\/([^/]+)\.png$/, "/small/$1.png");
+    const title = `No Rendition ${Date.now().toString(36)}`;
+    const { response } = await artist.visitor.postMultipart(
+      "/dashboard/artist/upload?type=single",
+      namedFiles({ title }, artwork, [{ path: track, ...waveform }], notUploaded),
+    );
+    expect(response.status).toBe(303);
+    const { data } = await serviceClient.from("tracks").select("artwork_url, artwork_small_url").eq("title", title).single();
+    expect(data?.artwork_url).toContain(`/artwork/${artwork}`);
+    expect(data?.artwork_small_url).toBeNull();
+  });
+
   it("refuses files that are not the artist's, not there yet, or not what their name says; and waveforms it cannot read", async () => {
     const artwork = await uploadedArtwork();
     const post = (tracks: unknown[], kind = "single") =>

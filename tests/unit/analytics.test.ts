@@ -39,10 +39,11 @@ describe("shapeAnalytics", () => {
 });
 
 describe("trend", () => {
-  it("is a signed percentage with one decimal; from nothing +100%, nothing to nothing 0", () => {
+  it("is a signed percentage with one decimal; from nothing new (null), nothing to nothing 0", () => {
     expect(trend(3, 2)).toBe(50);
     expect(trend(1, 3)).toBe(-66.7);
-    expect(trend(5, 0)).toBe(100);
+    // from nothing: new, not a made-up +100%
+    expect(trend(5, 0)).toBeNull();
     expect(trend(0, 0)).toBe(0);
   });
 });

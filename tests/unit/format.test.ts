@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDate, formatDuration, formatPrice, formatTimeAgo, genreLabel, requestLocale } from "~/lib/format";
+import { formatDate, formatDuration, formatPrice, formatTimeAgo, formatTrend, genreLabel, requestLocale } from "~/lib/format";
 
 describe("formatPrice", () => {
   it("writes dollars with two decimals", () => {
@@ -29,6 +29,15 @@ describe("formatTimeAgo", () => {
     expect(formatTimeAgo(ago(29 * 86400), now)).toBe("29d ago");
     expect(formatTimeAgo(ago(30 * 86400), now)).toBe("1mo ago");
     expect(formatTimeAgo(ago(400 * 86400), now)).toBe("13mo ago");
+  });
+});
+
+describe("formatTrend", () => {
+  it("signs a change, and calls a figure that had nothing before new", () => {
+    expect(formatTrend(12.5)).toBe("+12.5%");
+    expect(formatTrend(-3)).toBe("−3%");
+    expect(formatTrend(0)).toBe("0%");
+    expect(formatTrend(null)).toBe("New");
   });
 });
 

@@ -12,7 +12,7 @@ import { useHydrated } from "~/lib/use-hydrated";
 
 /**
  * The profile picture, in a form of its own (an artist's or a fan's Edit Profile). Clicking the avatar
- * chooses a file too. With JavaScript an image uploads the moment it is chosen, with its bar, and is then
+ * chooses a file too (with JavaScript). With JavaScript an image uploads the moment it is chosen, with its bar, and is then
  * saved; without, it is sent with the form. Remove takes it off the profile.
  */
 export function ProfilePictureForm({
@@ -39,9 +39,14 @@ export function ProfilePictureForm({
     <Card className="grid gap-4">
       <h2 className="text-lg font-semibold">Profile picture</h2>
       <div className="flex flex-wrap items-center gap-5">
-        <label htmlFor={inputId} className="cursor-pointer rounded-full">
+        {/* A press on the avatar opens the picker too (with JavaScript): a shortcut for the pointer; the
+            labelled file input below is the control, so the input keeps one label with its name. */}
+        <div
+          className={live ? "cursor-pointer rounded-full" : "rounded-full"}
+          onClick={live ? () => document.getElementById(inputId)?.click() : undefined}
+        >
           <ProfileImage name={name} src={url} alt={url ? "Your profile picture" : ""} className="size-24 rounded-full" eager />
-        </label>
+        </div>
         {url ? (
           <Form method="post" action={path}>
             <Button type="submit" name="intent" value="remove-picture" variant="secondary">

@@ -1,4 +1,4 @@
-import { useId, useRef, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { TextareaField } from "~/components/ui/field";
 import { useHydrated } from "~/lib/use-hydrated";
@@ -9,7 +9,8 @@ const emojiPicker = () => import("~/lib/emoji-picker");
 /**
  * The bio, with an emoji button (JavaScript only; without it the keyboard's own emoji still work). The
  * picker loads when first opened; a chosen emoji goes in at the cursor. Escape closes it and gives the
- * focus back to the button. If the picker cannot load, it says so and the bio keeps working.
+ * focus back to the button; a press anywhere else closes it and goes where it was meant (the genre chips
+ * below it, for one). If the picker cannot load, it says so and the bio keeps working.
  */
 export function BioField({ defaultValue, error, maxLength }: { defaultValue: string; error?: string; maxLength: number }) {
   const id = useId();
@@ -19,6 +20,17 @@ export function BioField({ defaultValue, error, maxLength }: { defaultValue: str
   const holder = useRef<HTMLDivElement>(null);
   const [open, setOpen] = useState(false);
   const [state, setState] = useState<"closed" | "loading" | "ready" | "failed">("closed");
+  const dialog = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const closeOutside = (event: PointerEvent) => {
+      const path = event.composedPath();
+      if (!path.some((target) => target === dialog.current || target === button.current)) setOpen(false);
+    };
+    document.addEventListener("pointerdown", closeOutside, true);
+    return () => document.removeEventListener("pointerdown", closeOutside, true);
+  }, [open]);
 
   const insert = (emoji: string) => {
     const field = textarea.current;
@@ -80,6 +92,7 @@ export function BioField({ defaultValue, error, maxLength }: { defaultValue: str
             <span aria-hidden="true">😊</span> Add emoji
           </Button>
           <div
+            ref={dialog}
             id={`${id}-emoji`}
             role="dialog"
             aria-label="Choose an emoji"

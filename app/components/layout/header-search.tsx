@@ -82,6 +82,7 @@ export function HeaderSearch({ className }: { className?: string }) {
       method="get"
       action="/artists"
       role="search"
+      aria-label="Site search"
       className={cx("relative", className)}
       onBlur={(event) => {
         if (!containerRef.current?.contains(event.relatedTarget as Node | null)) setOpen(false);

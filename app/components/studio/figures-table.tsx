@@ -13,11 +13,11 @@ export function FiguresTable({ caption, columns, rows }: { caption?: string; col
       {caption ? <caption className="sr-only">{caption}</caption> : null}
       <thead className="text-ink-muted">
         <tr>
-          <th scope="col" className="py-2 pr-4 font-semibold">
+          <th scope="col" className="py-2 pr-2 font-semibold sm:pr-4">
             {first}
           </th>
           {figures.map((column) => (
-            <th key={column} scope="col" className="py-2 pl-4 text-right font-semibold">
+            <th key={column} scope="col" className="py-2 pl-2 text-right font-semibold sm:pl-4">
               {column}
             </th>
           ))}
@@ -26,11 +26,11 @@ export function FiguresTable({ caption, columns, rows }: { caption?: string; col
       <tbody>
         {rows.map((row) => (
           <tr key={row.key} className="border-t border-stage-700">
-            <th scope="row" className="py-2 pr-4 font-normal">
+            <th scope="row" className="py-2 pr-2 font-normal [overflow-wrap:anywhere] sm:pr-4">
               {row.label}
             </th>
             {row.figures.map((figure, index) => (
-              <td key={figures[index]} className="py-2 pl-4 text-right">
+              <td key={figures[index]} className="py-2 pl-2 text-right sm:pl-4">
                 {figure}
               </td>
             ))}

@@ -264,7 +264,12 @@ export function UploadList({ uploads, kind, renamable = false }: { uploads: Uplo
               </div>
             ) : null}
             {item.path ? (
-              <progress className="mt-2 h-2 w-full accent-accent" max={item.file.size} value={item.sent} aria-label={`Upload of ${name}`} />
+              <progress
+                className="mt-2 block h-2 w-full appearance-none overflow-hidden rounded-full bg-stage-700 [&::-moz-progress-bar]:bg-accent [&::-webkit-progress-bar]:bg-stage-700 [&::-webkit-progress-value]:rounded-full [&::-webkit-progress-value]:bg-accent"
+                max={item.file.size}
+                value={item.sent}
+                aria-label={`Upload of ${name}`}
+              />
             ) : null}
             <p className="mt-1 text-sm text-ink-muted" aria-live="polite">
               {item.state === "complete" ? (

@@ -69,7 +69,8 @@ export const StoreSettingsRowSchema = v.object({
   bundling: v.object({ enabled: v.boolean(), discountPercentage: v.number() }),
 });
 
-const statistic = v.object({ total: numeric, trend: numeric });
+/** A trend is null where there was nothing before (shown as "New"). */
+const statistic = v.object({ total: numeric, trend: v.nullable(numeric) });
 
 /** `artist_dashboard()`: the statistics row, the library preview and the Recent Activity feed. */
 export const ArtistDashboardSchema = v.object({

@@ -153,7 +153,13 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
         <h2 id="users-heading" className="text-xl font-bold">
           Users
         </h2>
-        <Form method="get" action={adminPath} role="search" className="mt-3 flex max-w-xl flex-wrap items-end gap-3">
+        <Form
+          method="get"
+          action={adminPath}
+          role="search"
+          aria-label="Search users"
+          className="mt-3 flex max-w-xl flex-wrap items-end gap-3"
+        >
           <Field label="Search by email" name="q" type="search" defaultValue={search} className="min-w-56 flex-1" />
           <Button type="submit" variant="secondary">
             Search
@@ -172,7 +178,7 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
               {total.toLocaleString(locale)} {total === 1 ? "user" : "users"}
               {search ? ` matching “${search}”` : ""}, newest first
             </p>
-            <div className="mt-2 overflow-x-auto rounded-2xl border border-stage-700">
+            <div className="relative mt-2 overflow-x-auto rounded-2xl border border-stage-700">
               <table className="w-full min-w-[48rem] text-left text-sm">
                 <caption className="sr-only">Registered users</caption>
                 <thead className="bg-stage-800 text-ink-muted">

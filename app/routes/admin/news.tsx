@@ -106,7 +106,8 @@ export default function NewsManager({ loaderData, actionData }: Route.ComponentP
 
       <Card className="mb-8 max-w-2xl">
         <h2 className="text-lg font-semibold">Add a news item</h2>
-        <NewsForm intent="add" form={adding} submitLabel="Add news item" />
+        {/* A new item is listed first: the form starts again empty once it is (with JavaScript the page stays mounted). */}
+        <NewsForm key={news[0]?.id ?? "none"} intent="add" form={adding} submitLabel="Add news item" />
       </Card>
 
       {toDelete ? (

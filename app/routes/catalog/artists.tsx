@@ -39,7 +39,13 @@ export default function Artists({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <PageHeader title="Artists">The whole roster, most followed first.</PageHeader>
-      <Form method="get" action="/artists" role="search" className="mb-8 flex flex-col gap-3 sm:flex-row">
+      <Form
+        method="get"
+        action="/artists"
+        role="search"
+        aria-label="Search the artist directory"
+        className="mb-8 flex flex-col gap-3 sm:flex-row"
+      >
         <label htmlFor="artists-q" className="sr-only">
           Search artists by name, description, or genre
         </label>

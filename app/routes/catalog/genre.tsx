@@ -56,7 +56,10 @@ export default function GenreArtists({ loaderData }: Route.ComponentProps) {
           There are no artists currently producing {genre} music
         </EmptyState>
       ) : (
-        <ArtistGrid artists={artists} showGenres={false} trackLabel={`${genre} track`} />
+        <>
+          <h2 className="sr-only">Artists</h2>
+          <ArtistGrid artists={artists} showGenres={false} trackLabel={`${genre} track`} />
+        </>
       )}
     </>
   );

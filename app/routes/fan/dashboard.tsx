@@ -88,7 +88,7 @@ export default function FanDashboard({ loaderData }: Route.ComponentProps) {
                     <Artwork src={track.artwork_url} className="aspect-square w-full rounded-xl" />
                     <span className="mt-2 block truncate font-semibold text-ink group-hover:text-accent">{track.title}</span>
                   </Link>
-                  <Link to={artistPath(track.artist_id)} className="block truncate text-sm text-ink-muted hover:text-ink">
+                  <Link to={artistPath(track.artist_id)} className="block truncate text-sm leading-6 text-ink-muted hover:text-ink">
                     {track.artist_name}
                   </Link>
                 </li>

@@ -72,7 +72,7 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
         <StatCard label="Sales" value={formatCount(analytics.sales.total)} trend={analytics.sales.trend} against={against} />
       </ul>
 
-      <div className="mt-8 grid gap-6 lg:grid-cols-2">
+      <div className="mt-8 grid grid-cols-1 gap-6 lg:grid-cols-2">
         <HistoryChart
           title={`Revenue ${per}`}
           bars={bars((point) => point.revenue)}
@@ -110,7 +110,7 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
         </div>
       </details>
 
-      <div className="mt-8 grid gap-6 lg:grid-cols-2">
+      <div className="mt-8 grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card>
           <h2 className="text-xl font-bold">Top tracks</h2>
           {analytics.topTracks.length === 0 ? (

@@ -154,7 +154,7 @@ export default function MediaManager({ loaderData, actionData }: Route.Component
       </Card>
 
       <div className="mb-6 flex flex-wrap items-end justify-between gap-4">
-        <Form method="get" action={mediaPath} role="search" className="flex gap-2">
+        <Form method="get" action={mediaPath} role="search" aria-label="Search your media" className="flex gap-2">
           {view === "list" ? <input type="hidden" name="view" value="list" /> : null}
           <label htmlFor="media-search" className="sr-only">
             Search your files

@@ -77,6 +77,8 @@ export async function checkFiles(kind: UploadKind, artwork: File | null, audio: 
   return { ...checked, errors };
 }
 
+const notThereYet = "Please wait for all uploads to complete";
+
 /**
  * The files the form names (with JavaScript), each judged: in the artist's own folder, there (uploaded to
  * the end), and by its first bytes what its name says. A file that is not what it says is removed.
@@ -93,7 +95,7 @@ export async function checkUploaded(
     const expected = expectedUpload(artistId, bucket, path);
     if (!expected) return storageErrorMessage({ status: 403 });
     const bytes = await firstBytes(bucket, path);
-    if (!bytes) return "Please wait for all uploads to complete";
+    if (!bytes) return notThereYet;
     if (bytesAre(bytes, expected)) return null;
     await removeStored(supabase, [{ bucket, path }]);
     return storageErrorMessage({ status: 415 });
@@ -106,7 +108,7 @@ export async function checkUploaded(
   const { uploadedArtwork, uploadedArtworkSmall } = uploaded;
   // The rendition sits beside its original, in the `small/` folder, under the same name.
   const smallMatches = (path: string) => path === smallArtworkPath(uploadedArtwork, path.split(".").at(-1) ?? "");
-  const [artworkProblem, smallProblem, ...trackProblems] = await Promise.all([
+  const [artworkProblem, smallJudged, ...trackProblems] = await Promise.all([
     uploadedArtwork ? judge("artwork", uploadedArtwork) : "Please upload artwork",
     !uploadedArtworkSmall
       ? null
@@ -115,12 +117,16 @@ export async function checkUploaded(
         : storageErrorMessage({ status: 403 }),
     ...(errors.audio ? [] : tracks.map((track) => judge("tracks", track.path))),
   ]);
+  // The rendition is a nicety: one not (yet) readable is left out (cards show the original, and the sweep
+  // removes it later); one that is not an image, or not beside its original, is refused.
+  const smallMissing = smallJudged === notThereYet;
+  const smallProblem = smallMissing ? null : smallJudged;
   if (artworkProblem ?? smallProblem) errors.artwork = artworkProblem ?? smallProblem ?? undefined;
   errors.audio ??= trackProblems.find((problem) => problem !== null) ?? undefined;
   if (!errors.audio) delete errors.audio;
   return {
     errors,
-    artwork: artworkProblem ? null : { path: uploadedArtwork, smallPath: uploadedArtworkSmall || null },
+    artwork: artworkProblem ? null : { path: uploadedArtwork, smallPath: (!smallMissing && uploadedArtworkSmall) || null },
     tracks: tracks.map((track) => ({ path: track.path, fileName: null, peaks: track.peaks, durationSeconds: track.durationSeconds })),
   };
 }

@@ -80,7 +80,7 @@ export default function YourTracks({ loaderData }: Route.ComponentProps) {
         ) : (
           <ul className="grid gap-2">
             {tracks.map((track) => (
-              <li key={track.id} className="flex items-center gap-4 rounded-2xl border border-stage-700 bg-stage-850 p-3">
+              <li key={track.id} className="flex min-w-0 items-center gap-4 rounded-2xl border border-stage-700 bg-stage-850 p-3">
                 <Artwork src={track.artwork_small_url ?? track.artwork_url} alt="" className="size-14 shrink-0 rounded-lg" />
                 <div className="min-w-0 flex-1">
                   <Link to={trackPath(track.id)} className="block truncate font-semibold text-ink hover:underline">
@@ -96,6 +96,8 @@ export default function YourTracks({ loaderData }: Route.ComponentProps) {
                       </>
                     ) : null}
                   </p>
+                  {/* On a phone the plays go under the details; wider, in their own column. */}
+                  <p className="text-sm text-ink-muted sm:hidden">{countOf(track.plays, "play")}</p>
                 </div>
                 <p className="hidden shrink-0 text-sm text-ink-muted sm:block">{countOf(track.plays, "play")}</p>
                 <LinkButton

@@ -114,6 +114,11 @@ function released<T>(
   return submission.success ? { success: true, release: release(submission.value), values: submission.values } : submission;
 }
 
+/** Which files a list holds, to tell when they changed. */
+function fileKeys(list: { items: { key: string }[] }): string {
+  return list.items.map((item) => item.key).join(" ");
+}
+
 function nonEmptyFile(value: FormDataEntryValue | null): File | null {
   return value instanceof File && value.size > 0 ? value : null;
 }
@@ -146,7 +151,14 @@ export default function Upload({ loaderData, actionData }: Route.ComponentProps)
       ? "Please retry or remove the files that could not be uploaded"
       : null;
 
+  // A message about the files is about them as they were sent: once they change, it goes.
+  const [sentFiles, setSentFiles] = useState<{ tracks: string; artwork: string } | null>(null);
+  const changedSince = (sent: string | undefined, list: typeof tracks) => sent !== undefined && sent !== fileKeys(list);
+  const tracksChanged = changedSince(sentFiles?.tracks, tracks);
+  const artworkChanged = changedSince(sentFiles?.artwork, artwork);
+
   function holdWhileUploading(event: React.FormEvent) {
+    setSentFiles({ tracks: fileKeys(tracks), artwork: fileKeys(artwork) });
     setHeld(notReady !== null);
     if (notReady) event.preventDefault();
   }
@@ -219,7 +231,11 @@ export default function Upload({ loaderData, actionData }: Route.ComponentProps)
                 accept={audioFiles.accept}
                 multiple={kind === "album"}
                 formats={`${audioFiles.formats}.${kind === "album" ? ` Tracks are numbered in the order ${live ? "shown; drag them or use Move up and Move down to change it" : "you choose them; each takes its title from its file name, which you can change afterwards"}.` : ""}`}
-                error={(tooMany ? "Only one track can be uploaded for singles" : null) ?? form.error("audio") ?? form.error("trackTitles")}
+                error={
+                  (tooMany ? "Only one track can be uploaded for singles" : null) ??
+                  (tracksChanged ? undefined : form.error("audio")) ??
+                  form.error("trackTitles")
+                }
                 onFiles={live ? addTracks : undefined}
               >
                 {live ? <UploadList uploads={tracks} kind="track" renamable={kind === "album"} /> : null}
@@ -231,7 +247,7 @@ export default function Upload({ loaderData, actionData }: Route.ComponentProps)
             label={kind === "merch" ? "Product image" : "Artwork"}
             accept={imageFiles.accept}
             formats={`${imageFiles.formats}; square, at least 400 × 400 px, looks best.`}
-            error={form.error("artwork")}
+            error={artworkChanged ? undefined : form.error("artwork")}
             onFiles={
               live
                 ? (files) => {

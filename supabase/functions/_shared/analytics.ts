@@ -41,7 +41,7 @@ export const RawAnalyticsSchema = v.object({
   geography: v.array(CountryFiguresSchema),
 });
 
-const TotalSchema = v.object({ total: v.number(), trend: v.number() });
+const TotalSchema = v.object({ total: v.number(), trend: v.nullable(v.number()) });
 
 /** What the artist-analytics function answers. History points are the days from `start` to `end`. */
 export const AnalyticsSchema = v.object({
@@ -71,10 +71,10 @@ export function addDays(day: string, days: number): string {
 
 /**
  * The change against the previous period as a signed percentage, one decimal; from nothing to something
- * is +100%, from nothing to nothing 0 (the same rule as the dashboard's `private.trend`).
+ * null (new: no percentage), from nothing to nothing 0 (the same rule as the dashboard's `private.trend`).
  */
-export function trend(recent: number, previous: number): number {
-  if (previous === 0) return recent > 0 ? 100 : 0;
+export function trend(recent: number, previous: number): number | null {
+  if (previous === 0) return recent > 0 ? null : 0;
   return Math.round(((recent - previous) / previous) * 1000) / 10;
 }
 

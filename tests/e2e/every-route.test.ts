@@ -1,0 +1,130 @@
+// Every page, as each role sees it: nothing scrolls sideways on a phone (390 px), and axe finds nothing
+// on a phone or a desktop (WCAG 2.2 A/AA and axe's best practices). The demo data fills each page.
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { demoTrackPath, hydrated, launchBrowser, logIn, newPage, viewports } from "./support/browser.ts";
+import { AxeBuilder } from "@axe-core/playwright";
+
+let browser: Browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const demoArtist = "/artist/a1000000-0000-4000-8000-000000000012";
+const demoFan = "/fan/f0000000-0000-4000-8000-000000000001";
+
+const publicPages = [
+  "/",
+  "/about",
+  "/terms",
+  "/privacy",
+  "/discover",
+  "/genres",
+  "/genres/Rock",
+  "/artists",
+  demoArtist,
+  demoFan,
+  demoTrackPath("Open Highway"),
+  "/playlists",
+  "/no-such-page",
+];
+
+const roles: { role: string; account: { email: string; password: string } | null; pages: string[] }[] = [
+  {
+    role: "visitor",
+    account: null,
+    pages: [...publicPages, "/login", "/register", "/register/artist", "/register/fan", "/forgot-password"],
+  },
+  {
+    role: "fan",
+    account: { email: "fan@example.com", password: "fan-demo-pass" },
+    pages: [
+      "/dashboard/fan",
+      "/dashboard/fan/purchased",
+      "/dashboard/fan/following",
+      "/dashboard/fan/recent",
+      "/liked",
+      "/dashboard/fan/payments",
+      "/dashboard/fan/profile",
+      "/dashboard/fan/settings",
+      demoTrackPath("Open Highway"),
+      demoArtist,
+    ],
+  },
+  {
+    role: "artist",
+    account: { email: "artist@example.com", password: "artist-demo-pass" },
+    pages: [
+      "/dashboard/artist",
+      "/dashboard/artist/tracks",
+      "/dashboard/artist/library",
+      "/dashboard/artist/upload",
+      "/dashboard/artist/upload?type=album",
+      "/dashboard/artist/media",
+      "/dashboard/artist/payments",
+      "/dashboard/artist/store",
+      "/dashboard/artist/analytics",
+      "/dashboard/artist/profile",
+      "/dashboard/artist/settings",
+      "/recent",
+      demoTrackPath("Open Highway"),
+    ],
+  },
+  { role: "admin", account: { email: "admin@example.com", password: "admin-demo-pass" }, pages: ["/admin", "/admin/news", "/"] },
+];
+
+/** Everything axe checks: WCAG 2.2 A/AA and its best practices. */
+async function axeFindings(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa", "best-practice"])
+    .analyze();
+  return results.violations.map(
+    (violation) => `${page.url()} ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
+  );
+}
+
+/** How far the page scrolls sideways, and the widest elements that make it. */
+async function sidewaysOverflow(page: Page): Promise<{ overflow: number; culprits: string[] }> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const overflow = document.documentElement.scrollWidth - width;
+    const culprits = [...document.querySelectorAll("body *")]
+      .filter((element) => element.getBoundingClientRect().right > width + 1)
+      .slice(0, 5)
+      .map((element) => `${element.tagName.toLowerCase()}.${[...element.classList].slice(0, 3).join(".")}`);
+    return { overflow, culprits };
+  });
+}
+
+for (const { role, account, pages } of roles) {
+  describe(`every page as ${role === "admin" ? "an" : "a"} ${role}`, () => {
+    for (const [device, viewport] of Object.entries(viewports)) {
+      test(`${device}: ${device === "phone" ? "nothing scrolls sideways, and " : ""}axe finds nothing`, async () => {
+        const { page, close } = await newPage(browser, { viewport });
+        if (account) {
+          await page.goto("/login");
+          await logIn(page, account.email, account.password);
+          await page.waitForURL((url) => url.pathname !== "/login");
+        }
+        const overflowing: string[] = [];
+        const findings: string[] = [];
+        for (const path of pages) {
+          await page.goto(path);
+          await hydrated(page);
+          if (device === "phone") {
+            const { overflow, culprits } = await sidewaysOverflow(page);
+            if (overflow > 0) overflowing.push(`${path}: ${overflow} px wider (${culprits.join(", ")})`);
+          }
+          findings.push(...(await axeFindings(page)));
+        }
+        assert.deepEqual(overflowing, [], "pages scroll sideways on a phone");
+        assert.deepEqual(findings, [], "axe found violations");
+        await close();
+      });
+    }
+  });
+}
