@@ -150,7 +150,8 @@ describe("uploading an album with JavaScript", () => {
       const probe = document.createElement("div");
       probe.className = "bg-accent";
       document.body.append(probe);
-      const colors = [getComputedStyle(element, "::-webkit-progress-value").backgroundColor, getComputedStyle(probe).backgroundColor];
+      const fill = element.firstElementChild;
+      const colors = [fill ? getComputedStyle(fill).backgroundColor : "", getComputedStyle(probe).backgroundColor];
       probe.remove();
       return colors;
     });

@@ -264,12 +264,18 @@ export function UploadList({ uploads, kind, renamable = false }: { uploads: Uplo
               </div>
             ) : null}
             {item.path ? (
-              <progress
-                className="mt-2 block h-2 w-full appearance-none overflow-hidden rounded-full bg-stage-700 [&::-moz-progress-bar]:bg-accent [&::-webkit-progress-bar]:bg-stage-700 [&::-webkit-progress-value]:rounded-full [&::-webkit-progress-value]:bg-accent"
-                max={item.file.size}
-                value={item.sent}
+              <div
+                role="progressbar"
                 aria-label={`Upload of ${name}`}
-              />
+                aria-valuemin={0}
+                aria-valuemax={item.file.size}
+                aria-valuenow={item.sent}
+                aria-valuetext={percent(item.sent, item.file.size)}
+                className="mt-2 h-2 w-full overflow-hidden rounded-full bg-stage-700"
+              >
+                {/* Drawn in the theme (a native bar takes the browser's own colours). */}
+                <div className="h-full rounded-full bg-accent" style={{ width: percent(item.sent, item.file.size) }} />
+              </div>
             ) : null}
             <p className="mt-1 text-sm text-ink-muted" aria-live="polite">
               {item.state === "complete" ? (
