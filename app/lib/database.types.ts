@@ -813,6 +813,14 @@ export type Database = {
       get_follower_count: { Args: { artist_id: string }; Returns: number }
       home_page: { Args: Record<PropertyKey, never>; Returns: Json }
       is_admin: { Args: Record<PropertyKey, never>; Returns: boolean }
+      recent_uploads: {
+        Args: { max_count?: number; within?: string }
+        Returns: {
+          bucket_id: string
+          mimetype: string
+          name: string
+        }[]
+      }
       record_play: {
         Args: {
           address?: string
