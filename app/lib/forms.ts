@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import * as v from "valibot";
 import { uncached } from "./http-cache";
-import { discardBody } from "./request-body";
+import { discardBody, discardRest } from "./request-body";
 
 export type FieldErrors = Partial<Record<string, string>>;
 export type FormValues = Record<string, string | string[]>;
@@ -92,8 +92,7 @@ async function boundedBody(request: Request, maxBytes: number): Promise<Request>
   for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
     received += chunk.value.byteLength;
     if (received > maxBytes) {
-      reader.releaseLock();
-      await discardBody(request);
+      await discardRest(reader);
       throw tooLarge();
     }
     chunks.push(chunk.value);

@@ -8,7 +8,11 @@ const discardedAtMost = 8 * 1024 * 1024;
  */
 export async function discardBody(request: Request): Promise<void> {
   if (!request.body || request.bodyUsed || request.body.locked) return;
-  const reader = request.body.getReader();
+  await discardRest(request.body.getReader());
+}
+
+/** The same, for a body whose reading has begun (`reader` holds it). */
+export async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
   let read = 0;
   try {
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {

@@ -148,4 +148,19 @@ describe("Store Settings", () => {
     expect(text(html)).toContain("This form is too large to send. Please shorten it and try again.");
     expect(await storedRow()).toEqual(before);
   });
+
+  it("refuses a form past its size that does not say its length (sent in chunks), and saves nothing", async () => {
+    const before = await storedRow();
+    const chunk = new TextEncoder().encode(`tierDescription=${"x".repeat(64 * 1024)}&`);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let sent = 0; sent < 5; sent++) controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+    const init = { method: "POST", body, duplex: "half", headers: { "Content-Type": "application/x-www-form-urlencoded" } };
+    const { response } = await artist.visitor.request(path, init as RequestInit);
+    expect(response.status).toBe(413);
+    expect(await storedRow()).toEqual(before);
+  });
 });
