@@ -38,13 +38,13 @@ const price = v.pipe(
 );
 
 /** Today plus the years a release may be announced ahead, as `YYYY-MM-DD`. */
-export function latestReleaseDate(today = new Date()): string {
+function latestReleaseDate(today = new Date()): string {
   const latest = new Date(today);
   latest.setUTCFullYear(latest.getUTCFullYear() + releaseDates.yearsAhead);
   return latest.toISOString().slice(0, 10);
 }
 
-export const releaseDateRangeMessage = `Release date must be between 1900 and ${releaseDates.yearsAhead} years from today`;
+const releaseDateRangeMessage = `Release date must be between 1900 and ${releaseDates.yearsAhead} years from today`;
 const releaseDate = v.pipe(
   calendarDate("Release date is required", "Release date must be a date"),
   v.check((date) => date >= releaseDates.earliest && date <= latestReleaseDate(), releaseDateRangeMessage),
@@ -85,7 +85,7 @@ export const AlbumUploadSchema = v.object({
         v.string(),
         v.trim(),
         v.nonEmpty("Every track needs a title"),
-        v.maxLength(textLimits.title, "Track titles can be at most 200 characters"),
+        v.maxLength(textLimits.title, `Track titles can be at most ${textLimits.title} characters`),
       ),
     ),
   ),
