@@ -50,8 +50,8 @@ export function parseForm<TSchema extends v.GenericSchema>(
 }
 
 /**
- * The most a form may send before any of it is read: fields (the longest lists, 50 shows or 50 codes with
- * 20 tiers, stay well under it) and bytes of text. A form that carries files adds their own limit.
+ * The most a form may send: fields (the longest lists, 50 shows or 50 codes with 20 tiers, stay well under
+ * it) and bytes of text. A form that carries files (multipart) may add their own limit, never more text.
  */
 export const formLimits = { fields: 500, textBytes: 256 * 1024 } as const;
 
@@ -60,12 +60,14 @@ const formTooLarge = "This form is too large to send. Please shorten it and try 
 /**
  * The posted form. A body that is not one (none at all, JSON, plain text, multipart without its boundary)
  * is a bad request, answered 400 by the route's error screen, never a crash. A body past the form's limits
- * is refused (413) before any of it is parsed or any row of it is looked at, so one request cannot keep
- * the Worker busy. `fileBytes`: what the form's files may add (a picture's 5 MB; the upload form's own
- * per-file limits are checked file by file, so it passes `Infinity` and the platform's request limit holds).
+ * is refused (413) before any row of it is looked at, so one request cannot keep the Worker busy: a body
+ * longer than the form may be is refused before it is parsed. `fileBytes`: what the form's files may add,
+ * sent as multipart (a picture's 5 MB; the upload form's own per-file limits are checked file by file, so
+ * it passes `Infinity` and the platform's request limit holds).
  */
 export async function readForm(request: Request, { fileBytes = 0 }: { fileBytes?: number } = {}): Promise<FormData> {
-  const body = await boundedBody(request, formLimits.textBytes + fileBytes);
+  const multipart = request.headers.get("Content-Type")?.toLowerCase().startsWith("multipart/form-data") ?? false;
+  const body = await boundedBody(request, formLimits.textBytes + (multipart ? fileBytes : 0));
   let formData: FormData;
   try {
     formData = await body.formData();
@@ -73,7 +75,11 @@ export async function readForm(request: Request, { fileBytes = 0 }: { fileBytes?
     throw data("This form could not be read. Please reload the page and try again.", { status: 400, headers: uncached });
   }
   let fields = 0;
-  for (const _ of formData.keys()) if (++fields > formLimits.fields) throw tooLarge();
+  let textLength = 0;
+  for (const value of formData.values()) {
+    if (typeof value === "string") textLength += value.length;
+    if (++fields > formLimits.fields || textLength > formLimits.textBytes) throw tooLarge();
+  }
   return formData;
 }
 

@@ -143,6 +143,14 @@ describe("Edit Profile", () => {
     expect(flood.response.status).toBe(413);
     expect(text(flood.html)).toContain("This form is too large to send. Please shorten it and try again.");
     expect(await storedShows()).toEqual(before);
+
+    // a picture's allowance is for a picture: a megabyte of text is too large a form either way
+    const megabyte = "x".repeat(1024 * 1024);
+    expect((await artist.post("/dashboard/artist/profile", { ...profile, bio: megabyte })).response.status).toBe(413);
+    const multipart = new FormData();
+    for (const [name, value] of Object.entries({ ...profile, bio: megabyte }))
+      for (const item of [value].flat()) multipart.append(name, item);
+    expect((await artist.postMultipart("/dashboard/artist/profile", multipart)).response.status).toBe(413);
   });
 
   it("adds and removes shows with buttons that post the form, unsaved, keeping what was typed", async () => {
