@@ -132,6 +132,9 @@ function startWorker(stack: Stack, name: string): Promise<FunctionWorker> {
       "--allow-read",
       "--no-prompt",
       "--no-lock",
+      // npm packages from the project's node_modules, so the local stack needs no network. Said here, not in
+      // deno.json: the CLI bundles the functions without our node_modules, resolving the imports afresh.
+      "--node-modules-dir=manual",
       "--config",
       join(functionsDir, "deno.json"),
       runner,
