@@ -15,8 +15,9 @@
 // - measureLiveFeed (lib/bench-live-feed.ts): a comment inserted → on the artist dashboard's live feed;
 // - the studio's pages (signed in as the demo artist): their JavaScript and backend round trips, and how
 //   fast an oversized form is refused (lib/bench-oversized-forms.ts).
+// - measureWorkerBundle (lib/bench-worker-bundle.ts): the Worker's size as `wrangler deploy` uploads it.
 // `npm run bench -- --uploads` measures the uploads alone, `-- --studio` the studio's pages and live feed,
-// `-- --lighthouse` the Lighthouse scores alone.
+// `-- --lighthouse` the Lighthouse scores alone, `-- --bundle` the Worker's size alone.
 //
 // Load comes from a child process (this script with --load-generator), so the client never shares the
 // event loop of the local backend, which runs in this process.
@@ -28,6 +29,7 @@ import { measurePlayback, mobileNetwork, printPlayback } from "./lib/bench-playb
 import { measureUploads, printUploads } from "./lib/bench-uploads.ts";
 import { measureLiveFeed, printLiveFeed } from "./lib/bench-live-feed.ts";
 import { measureOversizedForms, printOversizedForms } from "./lib/bench-oversized-forms.ts";
+import { measureWorkerBundle, printWorkerBundle } from "./lib/bench-worker-bundle.ts";
 import { demoAccounts, demoTrackPath } from "./lib/demo-data.ts";
 
 // JavaScript: React and React Router (about 105 KB gz, in one chunk: see vite.config.ts) load on every page;
@@ -295,7 +297,7 @@ async function main() {
   let marketplace: Marketplace | undefined;
   let exitCode = 0;
   // Lighthouse, playback and the live feed run in Chromium: say so before minutes of setup, not after.
-  if (!process.argv.includes("--uploads")) requireChromium();
+  if (!process.argv.includes("--uploads") && !process.argv.includes("--bundle")) requireChromium();
   try {
     console.log("Starting the local backend (fresh database, demo data and media) and the production build in workerd…");
     marketplace = await startMarketplace();
@@ -303,6 +305,10 @@ async function main() {
     const artistCookie = await signedInCookie(appUrl, demoArtistAccount);
     if (process.argv.includes("--uploads")) {
       printUploads(await measureUploads(marketplace, { ...demoArtistAccount, cookie: artistCookie }));
+      return;
+    }
+    if (process.argv.includes("--bundle")) {
+      printWorkerBundle(measureWorkerBundle());
       return;
     }
     if (process.argv.includes("--lighthouse")) {
@@ -363,6 +369,7 @@ async function main() {
     printPlayback(playback);
     printPlayback(playbackOnMobile, mobileNetwork);
     printLiveFeed(liveFeed);
+    printWorkerBundle(measureWorkerBundle());
   } catch (error) {
     console.error(error);
     exitCode = 1;

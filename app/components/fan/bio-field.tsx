@@ -4,7 +4,7 @@ import { TextareaField } from "~/components/ui/field";
 import { useHydrated } from "~/lib/use-hydrated";
 
 /** The picker module, loaded the first time a person opens it. */
-const emojiPicker = () => import("~/lib/emoji-picker");
+const emojiPicker = () => import("~/lib/emoji-picker.client");
 
 /**
  * The bio, with an emoji button (JavaScript only; without it the keyboard's own emoji still work). The

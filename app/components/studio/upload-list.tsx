@@ -17,7 +17,7 @@ import { moveItem } from "~/lib/ordering";
 import type { RunningUpload } from "~/lib/resumable-upload";
 
 /** The upload client, the waveform reader and the rendition: loaded with the first file chosen. */
-const uploadClient = () => import("~/lib/upload-client");
+const uploadClient = () => import("~/lib/upload-client.client");
 
 // The upload form's files with JavaScript: each starts uploading the moment it is chosen or dropped, with
 // its own bar, and shows its message until it is retried or removed. Tracks are numbered by position,

@@ -91,8 +91,8 @@ export function WaveformPlayer({
     if (!initialUrl || !container || !media) return;
     let cancelled = false;
     let wave: WaveSurfer | null = null;
-    import("wavesurfer.js").then(
-      ({ default: WaveSurferClass }) => {
+    import("~/lib/wavesurfer.client").then(
+      ({ WaveSurfer: WaveSurferClass }) => {
         if (cancelled) return;
         const colors = getComputedStyle(document.documentElement);
         const created = WaveSurferClass.create({
