@@ -17,7 +17,12 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["tests/unit/**/*.test.{ts,tsx}", "app/**/*.test.{ts,tsx}"], environment: "node" },
+        // unit: the app's logic and form schemas, and the scripts' own helpers (tests/scripts)
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.{ts,tsx}", "tests/scripts/**/*.test.ts", "app/**/*.test.{ts,tsx}"],
+          environment: "node",
+        },
       },
       {
         extends: true,

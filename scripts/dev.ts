@@ -1,13 +1,14 @@
 // `npm run dev`: the local backend, then the development server with hot reload (Vite + workerd).
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { repoDataDir, startLocalStack } from "../supabase/local/server.ts";
-import { localWorkerEnv, root, stopProcess, workerVars } from "./lib/app-server.ts";
+import { requireFreePorts, localWorkerEnv, root, spawnTethered, stopProcess, workerVars } from "./lib/app-server.ts";
 import { loadEnv } from "./lib/env.ts";
 
 const env = loadEnv();
+const supabasePort = Number(env.SUPABASE_PORT || 54321);
+await requireFreePorts([[supabasePort, "SUPABASE_PORT"]]);
 const backend = await startLocalStack({
-  port: Number(env.SUPABASE_PORT || 54321),
+  port: supabasePort,
   dataDir: repoDataDir,
   databaseUrl: env.DATABASE_URL || undefined,
   siteUrl: "http://localhost:5173",
@@ -15,13 +16,16 @@ const backend = await startLocalStack({
 });
 console.log(`Local backend on ${backend.url} (password-reset emails: ${backend.url}/auth/v1/outbox)`);
 
-const dev = spawn(process.execPath, [join(root, "node_modules", "@react-router", "dev", "bin.cjs"), "dev", ...process.argv.slice(2)], {
-  cwd: root,
-  stdio: "inherit",
-  // vite.config.ts hands these to the dev server's Worker
-  env: { ...localWorkerEnv(), ...(await workerVars(backend)) },
-  detached: true,
-});
+const dev = spawnTethered(
+  process.execPath,
+  [join(root, "node_modules", "@react-router", "dev", "bin.cjs"), "dev", ...process.argv.slice(2)],
+  {
+    cwd: root,
+    output: "inherit",
+    // vite.config.ts hands these to the dev server's Worker
+    env: { ...localWorkerEnv(), ...(await workerVars(backend)) },
+  },
+);
 
 let stopping = false;
 async function shutdown(code = 0) {

@@ -1,7 +1,7 @@
 // `npm start`: the local Supabase-compatible stack (with demo data on first start) and the marketplace's
 // production build served through workerd. Ctrl-C stops both.
 import { repoDataDir, startLocalStack } from "../supabase/local/server.ts";
-import { buildIfStale, serveApp, workerVars } from "./lib/app-server.ts";
+import { requireFreePorts, buildIfStale, serveApp, workerVars } from "./lib/app-server.ts";
 import { loadEnv } from "./lib/env.ts";
 import { demoAccounts } from "./lib/demo-data.ts";
 
@@ -9,6 +9,10 @@ const env = loadEnv();
 const port = Number(env.PORT || 3000);
 const supabasePort = Number(env.SUPABASE_PORT || 54321);
 
+await requireFreePorts([
+  [port, "PORT"],
+  [supabasePort, "SUPABASE_PORT"],
+]);
 buildIfStale();
 console.log("Starting the local backend (the first start creates the database and demo media)…");
 const backend = await startLocalStack({

@@ -2,8 +2,8 @@
 // workerd (`wrangler dev` on the build output), the way it runs on Cloudflare.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
+import { createServer, type Socket } from "node:net";
 import { dirname, join } from "node:path";
 import type { LocalStack } from "../../supabase/local/server.ts";
 
@@ -65,14 +65,112 @@ export async function freePort(): Promise<number> {
 export type AppServer = { url: string; stop(): Promise<void> };
 
 /**
- * The Worker's variables for a local backend: its URL, its anon key, and a play reporter secret made for
- * this run and registered in its database (the only one it trusts: an earlier run's is forgotten).
+ * The Worker's variables for a local backend: its URL, its anon key, and the Worker's secret, registered
+ * in its database as the only one it trusts. A backend with a data folder keeps its secret there across
+ * restarts (so a Worker still running from an earlier start goes on working); one in memory gets a new one.
  */
 export async function workerVars(backend: LocalStack): Promise<Record<string, string>> {
-  const secret = randomBytes(32).toString("hex");
-  await backend.stack.db.query("delete from private.play_reporters");
+  const kept = backend.stack.dataDir ? join(backend.stack.dataDir, "play-reporter-secret") : null;
+  const secret = kept && existsSync(kept) ? readFileSync(kept, "utf8").trim() : randomBytes(32).toString("hex");
+  if (kept) writeFileSync(kept, secret, { mode: 0o600 });
+  await backend.stack.db.query("delete from private.play_reporters where secret_hash <> sha256(convert_to($1, 'UTF8'))", [secret]);
   await backend.stack.db.query("select private.trust_play_reporter($1)", [secret]);
   return { SUPABASE_URL: backend.url, SUPABASE_ANON_KEY: backend.anonKey, PLAY_REPORTER_SECRET: secret };
+}
+
+/**
+ * Why a server cannot start on `port`, naming what already listens there (a marketplace left from a start
+ * that was killed would otherwise answer in place of the new one); null when the port is free.
+ */
+export async function portInUse(port: number, setting: string): Promise<string | null> {
+  const free = await new Promise<boolean>((resolve) => {
+    const server = createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+  if (free) return null;
+  const holder = portHolder(port);
+  return `Port ${port} is already in use${holder ? ` by process ${holder.pid} (${holder.command})` : ""}. Stop it${holder ? ` (kill ${holder.pid})` : ""}, or choose another port with ${setting}.`;
+}
+
+/** Ends this process with the reason when any of the ports is taken. */
+export async function requireFreePorts(ports: [port: number, setting: string][]): Promise<void> {
+  for (const [port, setting] of ports) {
+    const problem = await portInUse(port, setting);
+    if (!problem) continue;
+    console.error(problem);
+    process.exit(1);
+  }
+}
+
+/** The process listening on a TCP port, from /proc (Linux); null where that cannot be told. */
+function portHolder(port: number): { pid: number; command: string } | null {
+  try {
+    const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
+    const inodes = new Set(
+      ["/proc/net/tcp", "/proc/net/tcp6"]
+        .flatMap((table) => (existsSync(table) ? readFileSync(table, "utf8").split("\n").slice(1) : []))
+        .map((line) => line.trim().split(/\s+/))
+        // local address ends in the port; state 0A is LISTEN; the inode is the tenth column
+        .filter((columns) => columns[1]?.endsWith(`:${hexPort}`) && columns[3] === "0A")
+        .map((columns) => `socket:[${columns[9]}]`),
+    );
+    for (const pid of readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
+      let descriptors: string[];
+      try {
+        descriptors = readdirSync(`/proc/${pid}/fd`);
+      } catch {
+        continue;
+      }
+      if (descriptors.some((fd) => inodes.has(safeReadlink(`/proc/${pid}/fd/${fd}`)))) {
+        const command = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean).join(" ").slice(0, 120);
+        return { pid: Number(pid), command };
+      }
+    }
+  } catch {
+    // not Linux, or /proc not readable
+  }
+  return null;
+}
+
+function safeReadlink(path: string): string {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return "";
+  }
+}
+
+// The keeper: leads the process group, starts the command in it, and ends the whole group when its stdin
+// (a pipe from the process that started it) closes, which happens however that process ends, SIGKILL too.
+const keeper = `
+const { spawn } = require("node:child_process");
+const [command, ...args] = JSON.parse(process.argv[1]);
+const child = spawn(command, args, { stdio: ["ignore", "inherit", "inherit"] });
+const endGroup = () => { try { process.kill(-process.pid, "SIGTERM"); } catch {} };
+process.stdin.on("close", endGroup);
+process.stdin.resume();
+child.on("exit", (code) => process.exit(code ?? 1));
+`;
+
+/**
+ * Starts a command in a process group of its own that dies with this process, even when this process is
+ * killed hard (SIGKILL, which no handler sees): `stopProcess` ends the group as before.
+ */
+export function spawnTethered(
+  command: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; output: "inherit" | "ignore" },
+): ChildProcess {
+  const child = spawn(process.execPath, ["-e", keeper, JSON.stringify([command, ...args])], {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ["pipe", options.output, options.output],
+    detached: true,
+  });
+  // The pipe only has to exist: it must not keep this process alive.
+  (child.stdin as Socket | null)?.unref();
+  return child;
 }
 
 /** Serves the built Worker on `port`; resolves once it answers. `vars` become the Worker's environment. */
@@ -97,11 +195,10 @@ export async function serveApp({
     quiet ? "error" : "info",
   ];
   for (const [name, value] of Object.entries(vars)) args.push("--var", `${name}:${value}`);
-  const child = spawn(process.execPath, args, {
+  const child = spawnTethered(process.execPath, args, {
     cwd: root,
-    stdio: ["ignore", quiet ? "ignore" : "inherit", quiet ? "ignore" : "inherit"],
+    output: quiet ? "ignore" : "inherit",
     env: { ...localWorkerEnv(), WRANGLER_SEND_METRICS: "false", CI: "true" },
-    detached: true,
   });
   const url = `http://127.0.0.1:${port}`;
   const stop = () => stopProcess(child);
