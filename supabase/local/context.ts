@@ -165,8 +165,15 @@ export async function asRole<T>(
   const role = quote(claims.role);
   // As PostgREST: the request's headers, names in lower case, for functions that read them.
   const headers = JSON.stringify(Object.fromEntries(opts.headers ?? []));
+  // As PostgREST, the role's own settings too: its statement timeout (platform.sql), read before the switch.
   const opening = `
-    select ${opts.also ?? "null"} as also, set_config('role', ${role}, true),
+    select ${opts.also ?? "null"} as also,
+           set_config('statement_timeout', coalesce((
+             select split_part(setting, '=', 2)
+             from pg_catalog.pg_db_role_setting s cross join unnest(s.setconfig) as setting
+             where s.setrole = ${role}::regrole and s.setdatabase = 0 and setting like 'statement_timeout=%'
+           ), current_setting('statement_timeout')), true),
+           set_config('role', ${role}, true),
            set_config('request.jwt.claims', ${quote(JSON.stringify(claims))}, true),
            set_config('request.jwt.claim.sub', ${quote(String(claims.sub ?? ""))}, true),
            set_config('request.jwt.claim.role', ${role}, true), set_config('request.method', ${quote(method)}, true),

@@ -22,6 +22,12 @@ $$;
 
 grant anon, authenticated, service_role to authenticator;
 
+-- Hosted Supabase stops a visitor's statement after 3 s and a signed-in user's after 8 s (role settings
+-- that PostgREST applies as it switches role; the local REST does the same, context.ts asRole), so a slow
+-- page function fails here first.
+alter role anon set statement_timeout = '3s';
+alter role authenticated set statement_timeout = '8s';
+
 create schema if not exists extensions;
 create extension if not exists pgcrypto with schema extensions;
 grant usage on schema extensions to anon, authenticated, service_role;

@@ -79,6 +79,18 @@ describe.each(backends)("schema on $name", (backend) => {
       expect(rows[0].n).toBe(4);
     });
 
+    it("stops a visitor's statement after 3 s and a signed-in user's after 8 s, as hosted Supabase does", async () => {
+      const timeoutFor = async (claims: Claims) =>
+        (await as(db, claims, (tx) => tx.query<{ timeout: string }>("select current_setting('statement_timeout') as timeout"))).rows[0]
+          .timeout;
+      expect(await timeoutFor(visitor)).toBe("3s");
+      expect(await timeoutFor((await createFan(db, "timed_fan")).claims)).toBe("8s");
+      // PGlite runs no timers, so only PostgreSQL can stop the statement (the README says so).
+      if (backend.name === "postgres") {
+        expect((await errorOf(as(db, visitor, (tx) => tx.query("select pg_sleep(3.5)")))).code).toBe("57014");
+      }
+    });
+
     it("reads the caller from the JWT claims like Supabase", async () => {
       const user = await createFan(db);
       const row = await as(db, user.claims, async (tx) => {
