@@ -1,12 +1,46 @@
 // `npm run test:postgres`: the integration and local-stack suites against a real PostgreSQL 15 server (a throwaway cluster,
 // see lib/postgres.ts) instead of embedded PGlite. Extra arguments go to vitest, e.g. a test file's name.
-// The server is stopped and its files removed whatever happens; the exit code is vitest's.
-import { spawn } from "node:child_process";
+// The schema gets there as a hosted deploy puts it: the Supabase CLI's `db push` (migrations, and on one
+// database the seed too) onto what hosted Supabase provides first (supabase/local/platform.sql), then the
+// CLI's schema linter, which fails the run on any error. Each test file's database is a copy of the pushed
+// one (TEST_DATABASE_TEMPLATE). The server is stopped and its files removed whatever happens; the exit
+// code is vitest's.
+import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import pg from "pg";
 import { root } from "./lib/app-server.ts";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "./lib/postgres.ts";
 
 const vitest = join(root, "node_modules", "vitest", "vitest.mjs");
+const supabase = join(root, "node_modules", ".bin", "supabase");
+const template = "pushed";
+
+/** A database of the server, as the CLI is given it. */
+function databaseUrl(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  url.searchParams.set("sslmode", "disable");
+  return url.toString();
+}
+
+function cli(args: string[]): void {
+  const result = spawnSync(supabase, args, { cwd: root, encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`supabase ${args.slice(0, 2).join(" ")} failed:\n${result.stdout}${result.stderr}`);
+}
+
+/** `name`, holding what hosted Supabase provides, then what `supabase db push` adds. */
+async function pushedDatabase(serverUrl: string, name: string, { seed }: { seed: boolean }): Promise<void> {
+  const server = new pg.Client({ connectionString: serverUrl });
+  await server.connect();
+  await server.query(`create database ${name}`);
+  await server.end();
+  const database = new pg.Client({ connectionString: databaseUrl(serverUrl, name) });
+  await database.connect();
+  await database.query(readFileSync(join(root, "supabase", "local", "platform.sql"), "utf8"));
+  await database.end();
+  cli(["db", "push", "--db-url", databaseUrl(serverUrl, name), "--yes", ...(seed ? ["--include-seed"] : [])]);
+}
 
 let postgres: ThrowawayPostgres | undefined;
 let exitCode = 1;
@@ -20,13 +54,17 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 try {
   postgres = await startThrowawayPostgres();
   console.log(`PostgreSQL 15 at ${postgres.url}`);
+  console.log("supabase db push: the migrations and the seed, as a deploy applies them; then supabase db lint…");
+  await pushedDatabase(postgres.url, "deployed", { seed: true });
+  cli(["db", "lint", "--db-url", databaseUrl(postgres.url, "deployed"), "--fail-on", "error"]);
+  await pushedDatabase(postgres.url, template, { seed: false });
   const runner = spawn(
     process.execPath,
     [vitest, "run", "--project", "integration", "--project", "local-stack", ...process.argv.slice(2)],
     {
       cwd: root,
       stdio: "inherit",
-      env: { ...process.env, TEST_DATABASE_URL: postgres.url },
+      env: { ...process.env, TEST_DATABASE_URL: postgres.url, TEST_DATABASE_TEMPLATE: template },
     },
   );
   exitCode = await new Promise<number>((resolve) => {

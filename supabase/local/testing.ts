@@ -18,7 +18,9 @@ export async function startTestStack(options: Options = {}): Promise<LocalStack>
   const name = `test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const server = new pg.Client({ connectionString: serverUrl });
   await server.connect();
-  await server.query(`create database ${name}`);
+  // A copy of the database the CLI pushed the migrations to, where `npm run test:postgres` made one.
+  const template = process.env.TEST_DATABASE_TEMPLATE;
+  await server.query(`create database ${name}${template ? ` template ${template}` : ""}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   const dropDatabase = async () => {

@@ -25,7 +25,8 @@ if (serverUrl) {
       const name = `schema_test_${process.pid}_${Date.now()}`;
       const admin = new pg.Client({ connectionString: serverUrl });
       await admin.connect();
-      await admin.query(`create database ${name}`);
+      const template = process.env.TEST_DATABASE_TEMPLATE;
+      await admin.query(`create database ${name}${template ? ` template ${template}` : ""}`);
       const url = new URL(serverUrl);
       url.pathname = `/${name}`;
       const db = await openDb({ databaseUrl: url.toString() });
