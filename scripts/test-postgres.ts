@@ -5,42 +5,14 @@
 // CLI's schema linter, which fails the run on any error. Each test file's database is a copy of the pushed
 // one (TEST_DATABASE_TEMPLATE). The server is stopped and its files removed whatever happens; the exit
 // code is vitest's.
-import { spawn, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
 import { join } from "node:path";
-import pg from "pg";
 import { root } from "./lib/app-server.ts";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "./lib/postgres.ts";
+import { databaseUrl, pushedDatabase, supabaseCli } from "./lib/supabase-cli.ts";
 
 const vitest = join(root, "node_modules", "vitest", "vitest.mjs");
-const supabase = join(root, "node_modules", ".bin", "supabase");
 const template = "pushed";
-
-/** A database of the server, as the CLI is given it. */
-function databaseUrl(serverUrl: string, name: string): string {
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  url.searchParams.set("sslmode", "disable");
-  return url.toString();
-}
-
-function cli(args: string[]): void {
-  const result = spawnSync(supabase, args, { cwd: root, encoding: "utf8" });
-  if (result.status !== 0) throw new Error(`supabase ${args.slice(0, 2).join(" ")} failed:\n${result.stdout}${result.stderr}`);
-}
-
-/** `name`, holding what hosted Supabase provides, then what `supabase db push` adds. */
-async function pushedDatabase(serverUrl: string, name: string, { seed }: { seed: boolean }): Promise<void> {
-  const server = new pg.Client({ connectionString: serverUrl });
-  await server.connect();
-  await server.query(`create database ${name}`);
-  await server.end();
-  const database = new pg.Client({ connectionString: databaseUrl(serverUrl, name) });
-  await database.connect();
-  await database.query(readFileSync(join(root, "supabase", "local", "platform.sql"), "utf8"));
-  await database.end();
-  cli(["db", "push", "--db-url", databaseUrl(serverUrl, name), "--yes", ...(seed ? ["--include-seed"] : [])]);
-}
 
 let postgres: ThrowawayPostgres | undefined;
 let exitCode = 1;
@@ -56,7 +28,7 @@ try {
   console.log(`PostgreSQL 15 at ${postgres.url}`);
   console.log("supabase db push: the migrations and the seed, as a deploy applies them; then supabase db lint…");
   await pushedDatabase(postgres.url, "deployed", { seed: true });
-  cli(["db", "lint", "--db-url", databaseUrl(postgres.url, "deployed"), "--fail-on", "error"]);
+  supabaseCli(["db", "lint", "--db-url", databaseUrl(postgres.url, "deployed"), "--fail-on", "error"]);
   await pushedDatabase(postgres.url, template, { seed: false });
   const runner = spawn(
     process.execPath,

@@ -1,0 +1,56 @@
+-- The security-definer functions' refusals: each answers only the caller it was written for, and says no
+-- to everyone else (a visitor, a fan, an artist, an administrator) before it does anything.
+begin;
+\ir helpers.sql
+
+do $$
+begin
+  perform tests.new_user('artist', '{"role": "artist", "artist_name": "Owner", "paypal_email": "owner@tests.example"}');
+  perform tests.new_user('fan', '{"role": "fan", "username": "listener"}');
+  perform tests.new_user('admin', '{}', '{"provider": "email", "role": "admin"}');
+  perform tests.remember('track', tests.insert_returning_id($q$
+    insert into public.tracks (artist_id, title, genre, price, description, release_date)
+    values (tests.id('artist'), 'Released', 'Rock', 1.99, 'Out now', current_date - 1) returning id$q$));
+end
+$$;
+
+create table tests.cases (subject text, actor text, statement text, expected text);
+
+create function tests.each_actor(subject text, statement text, expected text, actors text[] default array['visitor', 'artist', 'fan', 'admin'])
+returns void
+language sql
+as $$
+  insert into tests.cases select subject, actor, statement, expected from unnest(actors) as actor
+$$;
+
+-- Plays and a ban's end are told only to the marketplace's Worker, which sends its registered secret.
+select tests.each_actor('record a play without the Worker''s secret',
+  $$select public.record_play(tests.id('track'), 'GB', 'a-listener', '192.0.2.1')$$, 'refused:28000');
+select tests.each_actor('ask when a ban ends without the Worker''s secret',
+  $$select public.suspended_until('fan@tests.example', 'a-password')$$, 'refused:28000');
+-- Trusting a secret is the operator's, in SQL; the sweep's lists are the service role's.
+select tests.each_actor('trust a secret of one''s own', $$select private.trust_play_reporter(repeat('x', 40))$$, 'refused:42501',
+  array['visitor', 'artist', 'fan', 'admin', 'service']);
+select tests.each_actor('list unpublished uploads', $$select * from public.unpublished_uploads()$$, 'refused:42501');
+select tests.each_actor('list recent uploads', $$select * from public.recent_uploads()$$, 'refused:42501');
+select tests.each_actor('list unpublished uploads as the sweep', $$select * from public.unpublished_uploads()$$, 'done:0', array['service']);
+select tests.each_actor('list recent uploads as the sweep', $$select * from public.recent_uploads()$$, 'done:0', array['service']);
+-- The audit of user administration is written by the admin Edge Functions (service role) alone.
+select tests.each_actor('write a user administration entry',
+  $$select public.record_user_administration(tests.id('admin'), 'admin@tests.example', 'user.ban', tests.id('fan'), 'fan@tests.example', 'x')$$,
+  'refused:42501');
+select tests.each_actor('write a user administration entry straight',
+  $$select private.record_user_administration(tests.id('admin'), 'admin@tests.example', 'user.ban', tests.id('fan'), 'fan@tests.example', 'x')$$,
+  'refused:42501');
+-- The rollups behind the genre pages are read only through the catalog's own answers.
+select tests.each_actor('read the scheduled genre tracks', $$select * from private.scheduled_genre_tracks()$$, 'refused:42501');
+-- Nor may anyone change a rollup by hand.
+select tests.each_actor('roll up genre tracks by hand', $$select private.count_genre_tracks(array[tests.id('artist')], array['Rock'], array[1])$$,
+  'refused:42501');
+
+select plan((select count(*)::integer from tests.cases));
+select is(tests.attempt(actor, statement), expected, format('%s as %s: %s', subject, actor, expected))
+from tests.cases
+order by subject, actor;
+select * from finish();
+rollback;
