@@ -13,6 +13,7 @@ export default defineConfig(({ command }) => {
     SUPABASE_URL: env.SUPABASE_URL!,
     SUPABASE_ANON_KEY: env.SUPABASE_ANON_KEY!,
     PLAY_REPORTER_SECRET: process.env.PLAY_REPORTER_SECRET ?? "",
+    TURNSTILE_SITE_KEY: env.TURNSTILE_SITE_KEY ?? "",
   };
   return {
     plugins: [

@@ -12,6 +12,7 @@ const backend = await startLocalStack({
   dataDir: repoDataDir,
   databaseUrl: env.DATABASE_URL || undefined,
   siteUrl: "http://localhost:5173",
+  captchaSecret: env.TURNSTILE_SECRET_KEY || undefined,
   verbose: true,
 });
 console.log(`Local backend on ${backend.url} (password-reset emails: ${backend.url}/auth/v1/outbox)`);
@@ -23,7 +24,7 @@ const dev = spawnTethered(
     cwd: root,
     output: "inherit",
     // vite.config.ts hands these to the dev server's Worker
-    env: { ...localWorkerEnv(), ...(await workerVars(backend)) },
+    env: { ...localWorkerEnv(), ...(await workerVars(backend, { captchaSiteKey: env.TURNSTILE_SITE_KEY || undefined })) },
   },
 );
 

@@ -22,8 +22,10 @@ const backend = await startLocalStack({
   verbose: true,
   // reset links and other Auth redirects go to the app where it runs
   siteUrl: `http://localhost:${port}`,
+  captchaSecret: env.TURNSTILE_SECRET_KEY || undefined,
 });
-const app = await serveApp({ port, quiet: true, vars: await workerVars(backend) }).catch(async (error) => {
+const vars = await workerVars(backend, { captchaSiteKey: env.TURNSTILE_SITE_KEY || undefined });
+const app = await serveApp({ port, quiet: true, vars }).catch(async (error) => {
   await backend.close();
   throw error;
 });

@@ -14,6 +14,8 @@ const EnvSchema = v.object({
     v.string("PLAY_REPORTER_SECRET is not set"),
     v.minLength(32, "PLAY_REPORTER_SECRET must have at least 32 characters"),
   ),
+  /** Cloudflare Turnstile's site key: the security check on sign-in, sign-up and recovery (off when unset). */
+  TURNSTILE_SITE_KEY: v.optional(v.string()),
 });
 
 export type AppEnv = v.InferOutput<typeof EnvSchema>;
@@ -32,6 +34,11 @@ export function appEnv(env: unknown): AppEnv {
  */
 export function marketplaceHeader(context: Readonly<RouterContextProvider>): [name: string, value: string] {
   return ["X-Play-Reporter", envFrom(context).PLAY_REPORTER_SECRET];
+}
+
+/** The security check's site key, or null when the check is off. */
+export function captchaSiteKey(context: Readonly<RouterContextProvider>): string | null {
+  return envFrom(context).TURNSTILE_SITE_KEY || null;
 }
 
 /** The checked variables for this request's Worker. */

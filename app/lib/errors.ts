@@ -1,5 +1,6 @@
 // The one place where backend failures become the messages people read (spec section 8).
 // Raw errors go to the log; users see these.
+import { captchaFailedMessage } from "./captcha";
 
 export type BackendError = { code?: string | null; message?: string; status?: number; name?: string };
 
@@ -14,6 +15,7 @@ const isUnavailable = (error: BackendError) => error.name === "AuthRetryableFetc
 /** `suspendedUntil`: the end of a ban as the page shows dates, when the account is banned. */
 export function signInErrorMessage(error: BackendError, suspendedUntil: string | null = null): string {
   if (error.code === "invalid_credentials" || error.message === "Invalid login credentials") return "Invalid email or password";
+  if (error.code === "captcha_failed") return captchaFailedMessage;
   if (isRateLimited(error)) return tooManyAttempts;
   if (error.code === "user_banned") return accountSuspended(suspendedUntil);
   if (error.code === "email_not_confirmed") return "Please confirm your email address, then sign in.";
@@ -22,6 +24,7 @@ export function signInErrorMessage(error: BackendError, suspendedUntil: string |
 }
 
 export function signUpErrorMessage(error: BackendError): string {
+  if (error.code === "captcha_failed") return captchaFailedMessage;
   if (error.code === "weak_password") return error.message || "Please choose a stronger password";
   if (error.status === 422 || error.code === "user_already_exists" || error.code === "email_exists") {
     return "An account with this email already exists. Please log in instead.";
@@ -33,6 +36,7 @@ export function signUpErrorMessage(error: BackendError): string {
 }
 
 export function passwordResetErrorMessage(error: BackendError): string {
+  if (error.code === "captcha_failed") return captchaFailedMessage;
   if (isRateLimited(error)) return tooManyAttempts;
   if (error.code === "same_password") return "Your new password must be different from your current one.";
   if (error.code === "weak_password") return error.message || "Please choose a stronger password";

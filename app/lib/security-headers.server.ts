@@ -1,6 +1,7 @@
 // The security headers of every response, set in one place (workers/app.ts): no framing, no sniffing, a
 // strict referrer, HSTS over HTTPS, and on HTML a Content-Security-Policy that lets scripts run only from
 // our origin or inline with this response's nonce.
+import { captchaPaths, turnstileOrigin } from "./captcha";
 import { appEnv } from "./env.server";
 
 /** 128 random bits for one response's inline scripts. */
@@ -13,12 +14,15 @@ export function newNonce(): string {
  * artwork), and inline scripts only with the nonce. Styles may be inline: React renders style attributes
  * (a progress bar's width), which a nonce cannot cover.
  */
-export function contentSecurityPolicy(nonce: string, supabaseUrl: string | null): string {
+export function contentSecurityPolicy(nonce: string, supabaseUrl: string | null, { turnstile = false } = {}): string {
   const supabase = supabaseUrl ? new URL(supabaseUrl).origin : "";
   const realtime = supabase.replace(/^http/, "ws");
+  // Turnstile's script and frame, only on a page that shows the security check.
+  const challenge = turnstile ? ` ${turnstileOrigin}` : "";
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'`,
+    `script-src 'self' 'nonce-${nonce}'${challenge}`,
+    `frame-src 'self'${challenge}`,
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data: blob: ${supabase}`.trim(),
     `media-src 'self' blob: ${supabase}`.trim(),
@@ -48,9 +52,18 @@ export function withSecurityHeaders(
   headers.set("X-Frame-Options", "DENY");
   if (new URL(request.url).protocol === "https:") headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
   if (!development && (headers.get("Content-Type") ?? "").startsWith("text/html")) {
-    headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, supabaseUrlOf(env)));
+    const turnstile = captchaPaths.includes(new URL(request.url).pathname) && turnstileSiteKeyOf(env) !== null;
+    headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, supabaseUrlOf(env), { turnstile }));
   }
   return secured;
+}
+
+function turnstileSiteKeyOf(env: unknown): string | null {
+  try {
+    return appEnv(env).TURNSTILE_SITE_KEY || null;
+  } catch {
+    return null;
+  }
 }
 
 /** The backend the browser talks to; none (only our origin) when the Worker is misconfigured, whose page says so. */

@@ -69,13 +69,21 @@ export type AppServer = { url: string; stop(): Promise<void> };
  * in its database as the only one it trusts. A backend with a data folder keeps its secret there across
  * restarts (so a Worker still running from an earlier start goes on working); one in memory gets a new one.
  */
-export async function workerVars(backend: LocalStack): Promise<Record<string, string>> {
+export async function workerVars(
+  backend: LocalStack,
+  { captchaSiteKey }: { captchaSiteKey?: string } = {},
+): Promise<Record<string, string>> {
   const kept = backend.stack.dataDir ? join(backend.stack.dataDir, "play-reporter-secret") : null;
   const secret = kept && existsSync(kept) ? readFileSync(kept, "utf8").trim() : randomBytes(32).toString("hex");
   if (kept) writeFileSync(kept, secret, { mode: 0o600 });
   await backend.stack.db.query("delete from private.play_reporters where secret_hash <> sha256(convert_to($1, 'UTF8'))", [secret]);
   await backend.stack.db.query("select private.trust_play_reporter($1)", [secret]);
-  return { SUPABASE_URL: backend.url, SUPABASE_ANON_KEY: backend.anonKey, PLAY_REPORTER_SECRET: secret };
+  return {
+    SUPABASE_URL: backend.url,
+    SUPABASE_ANON_KEY: backend.anonKey,
+    PLAY_REPORTER_SECRET: secret,
+    ...(captchaSiteKey ? { TURNSTILE_SITE_KEY: captchaSiteKey } : {}),
+  };
 }
 
 /**

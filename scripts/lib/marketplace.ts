@@ -5,7 +5,11 @@ import { buildIfStale, freePort, serveApp, workerVars } from "./app-server.ts";
 
 export type Marketplace = { appUrl: string; supabaseUrl: string; stop(): Promise<void> };
 
-export async function startMarketplace({ seedMedia = true }: { seedMedia?: boolean } = {}): Promise<Marketplace> {
+/** `captcha`: Turnstile's site key for the Worker and the secret for Auth (the security check on). */
+export async function startMarketplace({
+  seedMedia = true,
+  captcha,
+}: { seedMedia?: boolean; captcha?: { siteKey: string; secret: string } } = {}): Promise<Marketplace> {
   buildIfStale();
   const appPort = await freePort();
   const appUrl = `http://127.0.0.1:${appPort}`;
@@ -22,9 +26,10 @@ export async function startMarketplace({ seedMedia = true }: { seedMedia?: boole
     tokenRateLimit: { perFiveMinutes: unlimited },
     signUpRateLimit: { perFiveMinutes: unlimited },
     recoveryRateLimit: { perHour: unlimited },
+    captchaSecret: captcha?.secret,
   });
   try {
-    const app = await serveApp({ port: appPort, quiet: true, vars: await workerVars(backend) });
+    const app = await serveApp({ port: appPort, quiet: true, vars: await workerVars(backend, { captchaSiteKey: captcha?.siteKey }) });
     return {
       appUrl,
       supabaseUrl: backend.url,

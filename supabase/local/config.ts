@@ -48,4 +48,6 @@ export type StackConfig = {
   recoveryRateLimit?: { perHour: number };
   // /token requests per client address per five minutes; GoTrue's default when absent
   tokenRateLimit?: { perFiveMinutes: number };
+  // Turnstile's secret (GoTrue's captcha protection): sign-in, sign-up and recovery then need its token
+  captchaSecret?: string;
 };

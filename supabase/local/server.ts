@@ -50,6 +50,8 @@ export async function startLocalStack(
     recoveryRateLimit?: { perHour: number };
     /** the secret a proxy sends in X-Forwarded-Secret for its X-Forwarded-For to be believed */
     forwardedSecret?: string;
+    /** Turnstile's secret: Auth then asks a captcha token of sign-in, sign-up and recovery (GoTrue's captcha) */
+    captchaSecret?: string;
   } = {},
 ): Promise<LocalStack> {
   const memory = opts.memory === true || opts.dataDir === null;
@@ -76,6 +78,7 @@ export async function startLocalStack(
     signUpRateLimit: opts.signUpRateLimit,
     recoveryRateLimit: opts.recoveryRateLimit,
     forwardedSecret: opts.forwardedSecret,
+    captchaSecret: opts.captchaSecret,
     // as `supabase start` reads the templates supabase/config.toml names
     recoveryTemplate: projectRecoveryTemplate,
   };

@@ -1,7 +1,10 @@
 import { Form, Link } from "react-router";
+import { Captcha } from "~/components/account/captcha";
 import { AuthShell } from "~/components/auth-shell";
 import { FormAlert, SubmitButton } from "~/components/form-controls";
 import { Field } from "~/components/ui/field";
+import { captchaTokenFrom } from "~/lib/captcha";
+import { captchaSiteKey } from "~/lib/env.server";
 import { passwordResetErrorMessage } from "~/lib/errors";
 import { formError, formFields, parseForm, replyWith, type FormReply, readForm } from "~/lib/forms";
 import { pageMeta } from "~/lib/meta";
@@ -13,6 +16,10 @@ export const meta = () => pageMeta("Forgot your password?", "Get a link to choos
 
 const sentNotice = "If an account exists for that email, we've sent a link to reset your password. It works once, for one hour.";
 
+export function loader({ context }: Route.LoaderArgs) {
+  return { captchaSiteKey: captchaSiteKey(context) };
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request);
   const submission = parseForm(ForgotPasswordSchema, formData);
@@ -22,9 +29,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const supabase = context.get(supabaseContext);
   const { error } = await supabase.auth.resetPasswordForEmail(submission.value.email, {
     redirectTo: new URL("/reset-password", request.url).toString(),
+    captchaToken: captchaTokenFrom(formData),
   });
-  // Whether the email has an account is never revealed: the same notice either way. Only a rate limit or
-  // an outage is worth telling.
+  // Whether the email has an account is never revealed: the same notice either way. Only a failed security
+  // check, a rate limit or an outage is worth telling.
+  if (error?.code === "captcha_failed") return replyWith(formError(passwordResetErrorMessage(error), values), 400);
   if (error && (error.status === 429 || (error.status ?? 0) >= 500)) {
     console.warn("password reset request failed", error.status, error.code);
     return replyWith(formError(passwordResetErrorMessage(error), values), error.status === 429 ? 429 : 503);
@@ -32,7 +41,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   return { fieldErrors: {}, formError: null, notice: sentNotice, values } satisfies FormReply;
 }
 
-export default function ForgotPassword({ actionData }: Route.ComponentProps) {
+export default function ForgotPassword({ loaderData, actionData }: Route.ComponentProps) {
   const form = formFields(actionData);
   return (
     <AuthShell title="Forgot your password?" subtitle="Enter the email you signed up with and we'll send you a link to choose a new one.">
@@ -48,6 +57,7 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
           defaultValue={form.text("email")}
           error={form.error("email")}
         />
+        <Captcha siteKey={loaderData.captchaSiteKey} reply={actionData} />
         <SubmitButton action="/forgot-password" pendingLabel="Sending...">
           Send reset link
         </SubmitButton>

@@ -1,8 +1,10 @@
 import { Form, Link, redirect, useSearchParams } from "react-router";
+import { Captcha } from "~/components/account/captcha";
 import { AuthShell } from "~/components/auth-shell";
 import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
 import { Field } from "~/components/ui/field";
-import { envFrom, marketplaceHeader } from "~/lib/env.server";
+import { captchaTokenFrom } from "~/lib/captcha";
+import { captchaSiteKey, envFrom, marketplaceHeader } from "~/lib/env.server";
 import { signInErrorMessage } from "~/lib/errors";
 import { formError, formFields, parseForm, replyWith, readForm } from "~/lib/forms";
 import { formatDate, requestLocale } from "~/lib/format";
@@ -20,7 +22,7 @@ export const meta = () => pageMeta("Log in", "Log in to your account to follow a
 export function loader({ request, context }: Route.LoaderArgs) {
   const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
   redirectSignedIn(context, (user) => redirectTo ?? dashboardPath(user.role));
-  return null;
+  return { captchaSiteKey: captchaSiteKey(context) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -33,7 +35,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const persistent = remember !== undefined;
   const headers = new Headers();
   const supabase = createSupabaseServerClient(request, envFrom(context), headers, persistent);
-  const { data: signIn, error } = await supabase.auth.signInWithPassword({ email, password });
+  const { data: signIn, error } = await supabase.auth.signInWithPassword({
+    email,
+    password,
+    options: { captchaToken: captchaTokenFrom(formData) },
+  });
   if (error) {
     // The Auth server says only that the account is banned (after the password matched); the database
     // says until when, to this Worker alone, for the password Auth has just accepted.
@@ -58,7 +64,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   throw redirect(destination, { headers });
 }
 
-export default function Login({ actionData }: Route.ComponentProps) {
+export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
   const redirectTo = searchParams.get("redirectTo") ?? "";
   const form = formFields(actionData);
@@ -84,6 +90,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
             Forgot password?
           </Link>
         </div>
+        <Captcha siteKey={loaderData.captchaSiteKey} reply={actionData} />
         <SubmitButton action="/login" pendingLabel="Signing in...">
           Log in
         </SubmitButton>

@@ -1,8 +1,11 @@
 import { Form } from "react-router";
+import { Captcha } from "~/components/account/captcha";
 import { AuthShell } from "~/components/auth-shell";
 import { FormAlert, GenrePicker, HaveAccountLink, SubmitButton, TermsCheckbox, NewPasswordFields } from "~/components/form-controls";
 import { Field, TextareaField } from "~/components/ui/field";
 import { artistShare, genres } from "~/lib/constants";
+import { captchaTokenFrom } from "~/lib/captcha";
+import { captchaSiteKey } from "~/lib/env.server";
 import { formFields, parseForm, replyWith, readForm } from "~/lib/forms";
 import { redirectSignedIn } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
@@ -19,7 +22,7 @@ export const meta = () =>
 
 export function loader({ context }: Route.LoaderArgs) {
   redirectSignedIn(context, (user) => dashboardPath(user.role));
-  return null;
+  return { captchaSiteKey: captchaSiteKey(context) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -33,11 +36,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     password,
     role: "artist",
     metadata: { artist_name: artistName, paypal_email: paypalEmail, bio: bio || null, genres },
+    captchaToken: captchaTokenFrom(formData),
   });
   return replyWith({ fieldErrors: {}, formError: result.formError, notice: result.notice, values: submission.values }, result.status);
 }
 
-export default function ArtistSignUp({ actionData }: Route.ComponentProps) {
+export default function ArtistSignUp({ loaderData, actionData }: Route.ComponentProps) {
   const form = formFields(actionData);
 
   return (
@@ -95,6 +99,7 @@ export default function ArtistSignUp({ actionData }: Route.ComponentProps) {
         />
         <GenrePicker name="genres" legend="Genres (optional)" options={genres} selected={form.list("genres")} />
         <TermsCheckbox defaultChecked={form.checked("terms")} error={form.error("terms")} />
+        <Captcha siteKey={loaderData.captchaSiteKey} reply={actionData} />
         <SubmitButton action="/register/artist" pendingLabel="Creating Account...">
           Create Account
         </SubmitButton>

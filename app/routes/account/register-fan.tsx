@@ -1,8 +1,11 @@
 import { Form } from "react-router";
+import { Captcha } from "~/components/account/captcha";
 import { AuthShell } from "~/components/auth-shell";
 import { FormAlert, GenrePicker, HaveAccountLink, SubmitButton, TermsCheckbox, NewPasswordFields } from "~/components/form-controls";
 import { Field } from "~/components/ui/field";
 import { genres } from "~/lib/constants";
+import { captchaTokenFrom } from "~/lib/captcha";
+import { captchaSiteKey } from "~/lib/env.server";
 import { formFields, parseForm, replyWith, readForm } from "~/lib/forms";
 import { redirectSignedIn } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
@@ -16,7 +19,7 @@ export const meta = () =>
 
 export function loader({ context }: Route.LoaderArgs) {
   redirectSignedIn(context, (user) => dashboardPath(user.role));
-  return null;
+  return { captchaSiteKey: captchaSiteKey(context) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -25,11 +28,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!submission.success) return replyWith(submission.reply, 400);
 
   const { email, password, username, favoriteGenres } = submission.value;
-  const result = await signUp(request, context, { email, password, role: "fan", metadata: { username, favorite_genres: favoriteGenres } });
+  const result = await signUp(request, context, {
+    email,
+    password,
+    role: "fan",
+    metadata: { username, favorite_genres: favoriteGenres },
+    captchaToken: captchaTokenFrom(formData),
+  });
   return replyWith({ fieldErrors: {}, formError: result.formError, notice: result.notice, values: submission.values }, result.status);
 }
 
-export default function FanSignUp({ actionData }: Route.ComponentProps) {
+export default function FanSignUp({ loaderData, actionData }: Route.ComponentProps) {
   const form = formFields(actionData);
 
   return (
@@ -57,6 +66,7 @@ export default function FanSignUp({ actionData }: Route.ComponentProps) {
         <NewPasswordFields form={form} />
         <GenrePicker name="favoriteGenres" legend="Favorite genres (optional)" options={genres} selected={form.list("favoriteGenres")} />
         <TermsCheckbox defaultChecked={form.checked("terms")} error={form.error("terms")} />
+        <Captcha siteKey={loaderData.captchaSiteKey} reply={actionData} />
         <SubmitButton action="/register/fan" pendingLabel="Creating Account...">
           Create Account
         </SubmitButton>

@@ -14,11 +14,17 @@ import { createSupabaseServerClient, rememberCookieName, sessionCookieOptions } 
 export async function signUp(
   request: Request,
   context: Readonly<RouterContextProvider>,
-  { email, password, role, metadata }: { email: string; password: string; role: AccountRole; metadata: Record<string, unknown> },
+  {
+    email,
+    password,
+    role,
+    metadata,
+    captchaToken,
+  }: { email: string; password: string; role: AccountRole; metadata: Record<string, unknown>; captchaToken?: string },
 ): Promise<{ formError: string | null; notice: string | null; status: number }> {
   const headers = new Headers();
   const supabase = createSupabaseServerClient(request, envFrom(context), headers, true);
-  const { data, error } = await supabase.auth.signUp({ email, password, options: { data: { ...metadata, role } } });
+  const { data, error } = await supabase.auth.signUp({ email, password, options: { data: { ...metadata, role }, captchaToken } });
   if (error) {
     console.warn("sign-up failed", error.status, error.code, error.message);
     return { formError: signUpErrorMessage(error), notice: null, status: error.status === 429 ? 429 : 400 };

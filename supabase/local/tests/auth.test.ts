@@ -621,3 +621,46 @@ describe("rate limit", () => {
     }
   });
 });
+
+describe("captcha protection (Turnstile)", () => {
+  const secrets = { passes: "1x0000000000000000000000000000000AA", fails: "2x0000000000000000000000000000000AA" };
+  // What Turnstile's test site keys give the page.
+  const dummyToken = "XXXX.DUMMY.TOKEN.XXXX";
+
+  async function withSecret(secret: string, run: () => Promise<void>) {
+    local.stack.config.captchaSecret = secret;
+    try {
+      await run();
+    } finally {
+      delete local.stack.config.captchaSecret;
+    }
+  }
+
+  it("asks sign-up, sign-in and recovery for a token once a secret is set, and takes the test keys' token", async () => {
+    const { email } = await signedUp();
+    await withSecret(secrets.passes, async () => {
+      const supabase = client();
+      const refused = [
+        await supabase.auth.signUp({ email: uniqueEmail("robot"), password }),
+        await supabase.auth.signInWithPassword({ email, password }),
+        await supabase.auth.resetPasswordForEmail(email),
+      ];
+      for (const { error } of refused) expect(error).toMatchObject({ status: 400, code: "captcha_failed" });
+
+      const options = { captchaToken: dummyToken };
+      expect((await supabase.auth.signUp({ email: uniqueEmail("human"), password, options })).error).toBeNull();
+      expect((await supabase.auth.signInWithPassword({ email, password, options })).error).toBeNull();
+      expect((await supabase.auth.resetPasswordForEmail(email, options)).error).toBeNull();
+    });
+  });
+
+  it("refuses every token with the secret that always fails, and asks nothing of a token refresh", async () => {
+    const { email, session } = await signedUp();
+    await withSecret(secrets.fails, async () => {
+      const supabase = client();
+      const { error } = await supabase.auth.signInWithPassword({ email, password, options: { captchaToken: dummyToken } });
+      expect(error).toMatchObject({ status: 400, code: "captcha_failed" });
+      expect((await supabase.auth.refreshSession({ refresh_token: session.refresh_token })).error).toBeNull();
+    });
+  });
+});
