@@ -38,8 +38,7 @@ export const oneImageFormBytes = 2 * imageFiles.maxBytes;
 /** An upload whose connection dropped for good: Retry resumes it. */
 export const connectionLost = "The connection was lost. Retry goes on from where the upload stopped.";
 
-export type { AudioType, ImageType } from "../../supabase/functions/_shared/file-types";
-export { sniffAudio, sniffImage, sniffLength } from "../../supabase/functions/_shared/file-types";
+export { sniffAudio, sniffImage, sniffLength, type AudioType, type ImageType };
 
 export type UploadBucket = "tracks" | "artwork";
 

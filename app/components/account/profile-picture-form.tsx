@@ -11,8 +11,8 @@ import { imageFiles } from "~/lib/media-files";
 import { useHydrated } from "~/lib/use-hydrated";
 
 /**
- * The profile picture, in a form of its own (an artist's or a fan's Edit Profile). Clicking the avatar
- * chooses a file too (with JavaScript). With JavaScript an image uploads the moment it is chosen, with its bar, and is then
+ * The profile picture, in a form of its own (an artist's or a fan's Edit Profile). With JavaScript, clicking
+ * the avatar chooses a file too, and an image uploads the moment it is chosen, with its bar, and is then
  * saved; without, it is sent with the form. Remove takes it off the profile.
  */
 export function ProfilePictureForm({
