@@ -4,37 +4,30 @@
 begin;
 \ir helpers.sql
 
--- The people, and what they own.
+-- What they own, besides the artist's released track (helpers.sql).
 do $$
 begin
-  perform tests.new_user('artist', '{"role": "artist", "artist_name": "Owner", "paypal_email": "owner@tests.example"}');
-  perform tests.new_user('other artist', '{"role": "artist", "artist_name": "Other", "paypal_email": "other@tests.example"}');
-  perform tests.new_user('fan', '{"role": "fan", "username": "listener"}');
-  perform tests.new_user('admin', '{}', '{"provider": "email", "role": "admin"}');
-  perform tests.remember('track', tests.insert_returning_id($q$
+  perform tests.remember('upcoming track', $q$
     insert into public.tracks (artist_id, title, genre, price, description, release_date)
-    values (tests.id('artist'), 'Released', 'Rock', 1.99, 'Out now', current_date - 1) returning id$q$));
-  perform tests.remember('upcoming track', tests.insert_returning_id($q$
+    values (tests.id('artist'), 'Upcoming', 'Rock', 1.99, 'Soon', current_date + 7) returning id$q$);
+  perform tests.remember('other track', $q$
     insert into public.tracks (artist_id, title, genre, price, description, release_date)
-    values (tests.id('artist'), 'Upcoming', 'Rock', 1.99, 'Soon', current_date + 7) returning id$q$));
-  perform tests.remember('other track', tests.insert_returning_id($q$
-    insert into public.tracks (artist_id, title, genre, price, description, release_date)
-    values (tests.id('other artist'), 'Theirs', 'Pop', 1.99, 'Out now', current_date - 1) returning id$q$));
-  perform tests.remember('merch', tests.insert_returning_id($q$
-    insert into public.merch (artist_id, title, price, description) values (tests.id('artist'), 'Poster', 15, 'A2') returning id$q$));
-  perform tests.remember('purchase', tests.insert_returning_id($q$
-    insert into public.purchases (amount, track_id, user_id) values (1.99, tests.id('track'), tests.id('fan')) returning id$q$));
-  perform tests.remember('play', tests.insert_returning_id($q$
+    values (tests.id('other artist'), 'Theirs', 'Pop', 1.99, 'Out now', current_date - 1) returning id$q$);
+  perform tests.remember('merch', $q$
+    insert into public.merch (artist_id, title, price, description) values (tests.id('artist'), 'Poster', 15, 'A2') returning id$q$);
+  perform tests.remember('purchase', $q$
+    insert into public.purchases (amount, track_id, user_id) values (1.99, tests.id('track'), tests.id('fan')) returning id$q$);
+  perform tests.remember('play', $q$
     insert into public.analytics_events (type, track_id, artist_id, user_id, country)
-    values ('play', tests.id('track'), tests.id('artist'), tests.id('fan'), 'GB') returning id$q$));
-  perform tests.remember('comment', tests.insert_returning_id($q$
-    insert into public.comments (content, track_id, user_id) values ('Love it', tests.id('track'), tests.id('fan')) returning id$q$));
-  perform tests.remember('news', tests.insert_returning_id($q$
-    insert into public.news_items (title, content) values ('Hello', 'World') returning id$q$));
-  perform tests.remember('draft news', tests.insert_returning_id($q$
-    insert into public.news_items (title, content, active) values ('Draft', 'Soon', false) returning id$q$));
-  perform tests.remember('follow', tests.insert_returning_id($q$
-    insert into public.followers (artist_id, fan_id) values (tests.id('artist'), tests.id('fan')) returning id$q$));
+    values ('play', tests.id('track'), tests.id('artist'), tests.id('fan'), 'GB') returning id$q$);
+  perform tests.remember('comment', $q$
+    insert into public.comments (content, track_id, user_id) values ('Love it', tests.id('track'), tests.id('fan')) returning id$q$);
+  perform tests.remember('news', $q$
+    insert into public.news_items (title, content) values ('Hello', 'World') returning id$q$);
+  perform tests.remember('draft news', $q$
+    insert into public.news_items (title, content, active) values ('Draft', 'Soon', false) returning id$q$);
+  perform tests.remember('follow', $q$
+    insert into public.followers (artist_id, fan_id) values (tests.id('artist'), tests.id('fan')) returning id$q$);
   insert into public.likes (user_id, track_id) values (tests.id('fan'), tests.id('track'));
   insert into public.store_settings (artist_id) values (tests.id('artist'));
   insert into storage.objects (bucket_id, name) values

@@ -3,17 +3,6 @@
 begin;
 \ir helpers.sql
 
-do $$
-begin
-  perform tests.new_user('artist', '{"role": "artist", "artist_name": "Owner", "paypal_email": "owner@tests.example"}');
-  perform tests.new_user('fan', '{"role": "fan", "username": "listener"}');
-  perform tests.new_user('admin', '{}', '{"provider": "email", "role": "admin"}');
-  perform tests.remember('track', tests.insert_returning_id($q$
-    insert into public.tracks (artist_id, title, genre, price, description, release_date)
-    values (tests.id('artist'), 'Released', 'Rock', 1.99, 'Out now', current_date - 1) returning id$q$));
-end
-$$;
-
 create table tests.cases (subject text, actor text, statement text, expected text);
 
 create function tests.each_actor(subject text, statement text, expected text, actors text[] default array['visitor', 'artist', 'fan', 'admin'])

@@ -1,5 +1,6 @@
 -- Included by every *.test.sql here (psql's \ir), inside the test's own transaction, so all of it is
--- rolled back with the test. The people a test acts as, the rows they act on (by name: tests.id('track')),
+-- rolled back with the test. The people a test acts as (made at the end), the rows they act on (by name:
+-- tests.id('track')),
 -- and one way to try a statement as someone: tests.attempt() runs it as that person (role and JWT claims
 -- set exactly as PostgREST sets them), reports what happened, and undoes it, writes and role alike.
 
@@ -28,23 +29,17 @@ begin
 end
 $$;
 
-create function tests.remember(name text, row_id uuid)
-returns uuid
-language sql
-set search_path = ''
-as $$
-  insert into tests.fixtures values (name, row_id) returning id
-$$;
-
--- Runs an insert that returns one id (setup, as the test's own superuser).
-create function tests.insert_returning_id(statement text)
+-- Runs an insert that returns one id (setup, as the test's own superuser) and keeps that id under `name`.
+create function tests.remember(name text, insert_returning_id text)
 returns uuid
 language plpgsql
+set search_path = ''
 as $$
 declare
   created uuid;
 begin
-  execute statement into created;
+  execute insert_returning_id into created;
+  insert into tests.fixtures values (name, created);
   return created;
 end
 $$;
@@ -103,4 +98,17 @@ language sql
 set search_path = ''
 as $$
   select outcome like 'done:%' and outcome <> 'done:0' from (select tests.attempt(actor, statement) as outcome) attempted
+$$;
+
+-- The people every test acts as, and a released track of the artist's.
+do $$
+begin
+  perform tests.new_user('artist', '{"role": "artist", "artist_name": "Owner", "paypal_email": "owner@tests.example"}');
+  perform tests.new_user('other artist', '{"role": "artist", "artist_name": "Other", "paypal_email": "other@tests.example"}');
+  perform tests.new_user('fan', '{"role": "fan", "username": "listener"}');
+  perform tests.new_user('admin', '{}', '{"provider": "email", "role": "admin"}');
+  perform tests.remember('track', $q$
+    insert into public.tracks (artist_id, title, genre, price, description, release_date)
+    values (tests.id('artist'), 'Released', 'Rock', 1.99, 'Out now', current_date - 1) returning id$q$);
+end
 $$;
