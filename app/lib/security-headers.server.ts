@@ -2,7 +2,7 @@
 // strict referrer, HSTS over HTTPS, and on HTML a Content-Security-Policy that lets scripts run only from
 // our origin or inline with this response's nonce.
 import { captchaPaths, turnstileOrigin } from "./captcha";
-import { appEnv } from "./env.server";
+import { appEnv, type AppEnv } from "./env.server";
 
 /** 128 random bits for one response's inline scripts. */
 export function newNonce(): string {
@@ -50,26 +50,23 @@ export function withSecurityHeaders(
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   headers.set("X-Frame-Options", "DENY");
-  if (new URL(request.url).protocol === "https:") headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+  const url = new URL(request.url);
+  if (url.protocol === "https:") headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
   if (!development && (headers.get("Content-Type") ?? "").startsWith("text/html")) {
-    const turnstile = captchaPaths.includes(new URL(request.url).pathname) && turnstileSiteKeyOf(env) !== null;
-    headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, supabaseUrlOf(env), { turnstile }));
+    const checked = checkedEnv(env);
+    const turnstile = Boolean(checked?.TURNSTILE_SITE_KEY) && captchaPaths.includes(url.pathname);
+    headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, checked?.SUPABASE_URL ?? null, { turnstile }));
   }
   return secured;
 }
 
-function turnstileSiteKeyOf(env: unknown): string | null {
+/**
+ * The Worker's variables, or null when it is misconfigured (whose page says so): then the policy names
+ * no backend (only our origin) and no security check.
+ */
+function checkedEnv(env: unknown): AppEnv | null {
   try {
-    return appEnv(env).TURNSTILE_SITE_KEY || null;
-  } catch {
-    return null;
-  }
-}
-
-/** The backend the browser talks to; none (only our origin) when the Worker is misconfigured, whose page says so. */
-function supabaseUrlOf(env: unknown): string | null {
-  try {
-    return appEnv(env).SUPABASE_URL;
+    return appEnv(env);
   } catch {
     return null;
   }
