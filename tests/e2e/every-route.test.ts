@@ -3,8 +3,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { demoTrackPath, hydrated, launchBrowser, logIn, newPage, viewports } from "./support/browser.ts";
-import { AxeBuilder } from "@axe-core/playwright";
+import { axeFindings, demoTrackPath, hydrated, launchBrowser, logIn, newPage, viewports } from "./support/browser.ts";
 
 let browser: Browser;
 before(async () => {
@@ -77,16 +76,6 @@ const roles: { role: string; account: { email: string; password: string } | null
   { role: "admin", account: { email: "admin@example.com", password: "admin-demo-pass" }, pages: ["/admin", "/admin/news", "/"] },
 ];
 
-/** Everything axe checks: WCAG 2.2 A/AA and its best practices. */
-async function axeFindings(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa", "best-practice"])
-    .analyze();
-  return results.violations.map(
-    (violation) => `${page.url()} ${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
-  );
-}
-
 /** How far the page scrolls sideways, and the widest elements that make it. */
 async function sidewaysOverflow(page: Page): Promise<{ overflow: number; culprits: string[] }> {
   return page.evaluate(() => {
@@ -119,7 +108,7 @@ for (const { role, account, pages } of roles) {
             const { overflow, culprits } = await sidewaysOverflow(page);
             if (overflow > 0) overflowing.push(`${path}: ${overflow} px wider (${culprits.join(", ")})`);
           }
-          findings.push(...(await axeFindings(page)));
+          findings.push(...(await axeFindings(page, { bestPractices: true })).map((finding) => `${path} ${finding}`));
         }
         assert.deepEqual(overflowing, [], "pages scroll sideways on a phone");
         assert.deepEqual(findings, [], "axe found violations");

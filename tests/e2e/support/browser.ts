@@ -79,13 +79,19 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: join(screenshotsDir, `${name}.png`), fullPage: true });
 }
 
-/** Runs axe with the WCAG 2.2 A/AA rules and fails with the violations listed. */
-export async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]).analyze();
-  const summary = results.violations.map(
+const wcagTags = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"];
+
+/** What axe finds on the page, one line each: the WCAG 2.2 A/AA rules, and with `bestPractices` axe's own too. */
+export async function axeFindings(page: Page, { bestPractices = false } = {}): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(bestPractices ? [...wcagTags, "best-practice"] : wcagTags).analyze();
+  return results.violations.map(
     (violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
   );
-  assert.deepEqual(summary, [], `axe found violations on ${page.url()}`);
+}
+
+/** Runs axe with the WCAG 2.2 A/AA rules and fails with the violations listed. */
+export async function expectNoAxeViolations(page: Page) {
+  assert.deepEqual(await axeFindings(page), [], `axe found violations on ${page.url()}`);
 }
 
 export const supabaseUrl = process.env.E2E_SUPABASE_URL ?? "http://127.0.0.1:54321";
