@@ -29,6 +29,7 @@ import { measurePlayback, mobileNetwork, printPlayback } from "./lib/bench-playb
 import { measureUploads, printUploads } from "./lib/bench-uploads.ts";
 import { measureLiveFeed, printLiveFeed } from "./lib/bench-live-feed.ts";
 import { measureOversizedForms, printOversizedForms } from "./lib/bench-oversized-forms.ts";
+import { percentile } from "./lib/percentile.ts";
 import { measureWorkerBundle, printWorkerBundle } from "./lib/bench-worker-bundle.ts";
 import { demoAccounts, demoTrackPath } from "./lib/demo-data.ts";
 
@@ -129,8 +130,6 @@ function load(generator: ChildProcess, job: LoadJob): Promise<LoadResult> {
     generator.send(job);
   });
 }
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 
 /**
  * Each path after a warm-up: latency (p50/p95) from requests one at a time, so they never queue
