@@ -51,6 +51,19 @@ function upload(as: Visitor, bytes: Uint8Array, objectName: string, options: Opt
   return { done, offsets, url: () => current.url };
 }
 
+/** An upload stopped once `chunks` chunks are in (as a dropped connection leaves it): its address, to resume or probe. */
+async function stoppedUpload(as: Visitor, path: string, chunks: number): Promise<string> {
+  let stopped = () => {};
+  const stoppedThere = new Promise<void>((resolve) => (stopped = resolve));
+  const started = upload(as, wav, path, {
+    onChunk: (current, sent) => {
+      if (sent >= chunkSize * chunks) void current.abort().then(stopped);
+    },
+  });
+  await stoppedThere;
+  return started.url() ?? "";
+}
+
 /** What a refused upload answered: its status and the message shown beside the file. */
 async function refusal(done: Promise<unknown>) {
   const error = await done.then(
@@ -79,17 +92,10 @@ describe("resumable uploads through the Worker", () => {
 
   it("resumes a stopped upload where the server stands, not from zero", async () => {
     const path = storagePath(artist.id, "wav");
-    let stopped = () => {};
-    const stoppedAfterTwoChunks = new Promise<void>((resolve) => (stopped = resolve));
-    const first = upload(artist.visitor, wav, path, {
-      onChunk: (current, sent) => {
-        if (sent >= chunkSize * 2) void current.abort().then(stopped);
-      },
-    });
-    await stoppedAfterTwoChunks;
+    const uploadUrl = await stoppedUpload(artist.visitor, path, 2);
     expect(await stored("tracks", path)).toBeNull();
 
-    const second = upload(artist.visitor, wav, path, { uploadUrl: first.url() ?? undefined });
+    const second = upload(artist.visitor, wav, path, { uploadUrl });
     await second.done;
     expect(second.offsets[0]).toBe(chunkSize * 2);
     expect(await stored("tracks", path)).toEqual(wav);
@@ -121,15 +127,8 @@ describe("resumable uploads through the Worker", () => {
 
   it("tells an upload's state and takes its bytes only for its owner: anyone else's id is not found", async () => {
     const path = storagePath(artist.id, "wav");
-    let stopped = () => {};
-    const stoppedAfterOneChunk = new Promise<void>((resolve) => (stopped = resolve));
-    const started = upload(artist.visitor, wav, path, {
-      onChunk: (current, sent) => {
-        if (sent >= chunkSize) void current.abort().then(stopped);
-      },
-    });
-    await stoppedAfterOneChunk;
-    const uploadPath = new URL(started.url() ?? "").pathname;
+    const uploadUrl = await stoppedUpload(artist.visitor, path, 1);
+    const uploadPath = new URL(uploadUrl).pathname;
     const tus = { "Tus-Resumable": "1.0.0" };
 
     const own = await artist.visitor.request(uploadPath, { method: "HEAD", headers: tus });
@@ -150,7 +149,7 @@ describe("resumable uploads through the Worker", () => {
       expect((await someoneElse.request(uploadPath, { method: "DELETE", headers: tus })).response.status).toBe(404);
     }
     // The owner's upload is as it was, and goes on to the end.
-    const resumed = upload(artist.visitor, wav, path, { uploadUrl: started.url() ?? undefined });
+    const resumed = upload(artist.visitor, wav, path, { uploadUrl });
     await resumed.done;
     expect(resumed.offsets[0]).toBe(chunkSize);
     expect(await stored("tracks", path)).toEqual(wav);

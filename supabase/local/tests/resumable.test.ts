@@ -76,6 +76,19 @@ function resumable(
   return { done, sent, upload: () => upload };
 }
 
+/** An upload stopped once `chunks` chunks are in (as a dropped connection leaves it): its address. */
+async function stoppedUpload(token: string, metadata: Record<string, string>, chunks: number): Promise<string> {
+  let stopped = () => {};
+  const stoppedThere = new Promise<void>((resolve) => (stopped = resolve));
+  const started = resumable(token, audio, metadata, {
+    onChunk: (upload, sentBytes) => {
+      if (sentBytes >= chunkSize * chunks) void upload.abort().then(stopped);
+    },
+  });
+  await stoppedThere;
+  return started.upload().url!;
+}
+
 async function download(path: string, bucket = "tracks") {
   const response = await fetch(`${local.url}/storage/v1/object/${bucket}/${path}`, {
     headers: { Authorization: `Bearer ${artist.token}`, apikey: local.anonKey },
@@ -107,18 +120,11 @@ describe("resumable uploads", () => {
   it("resumes a stopped upload from the server's offset, not from zero, and no object exists before the last byte", async () => {
     const path = `${artist.id}/${Date.now()}-resumed.mp3`;
     const metadata = { bucketName: "tracks", objectName: path, contentType: "audio/mpeg" };
-    let stopped = () => {};
-    const stoppedAfterTwoChunks = new Promise<void>((resolve) => (stopped = resolve));
-    const first = resumable(artist.token, audio, metadata, {
-      onChunk: (upload, sentBytes) => {
-        if (sentBytes >= chunkSize * 2) void upload.abort().then(stopped);
-      },
-    });
-    await stoppedAfterTwoChunks;
+    const uploadUrl = await stoppedUpload(artist.token, metadata, 2);
     expect((await local.stack.db.query("select 1 from storage.objects where name = $1", [path])).rows).toEqual([]);
     expect((await download(path)).status).toBe(400);
 
-    const second = resumable(artist.token, audio, metadata, { uploadUrl: first.upload().url! });
+    const second = resumable(artist.token, audio, metadata, { uploadUrl });
     await second.done;
     expect(second.sent[0]).toMatchObject({ method: "HEAD" });
     expect(second.sent.filter((request) => request.method === "PATCH").map((request) => request.offset)).toEqual([
@@ -131,16 +137,9 @@ describe("resumable uploads", () => {
   it("tells an unfinished upload's offset and metadata only to a caller who may upload there", async () => {
     const path = `${artist.id}/${Date.now()}-state.mp3`;
     const metadata = { bucketName: "tracks", objectName: path, contentType: "audio/mpeg" };
-    let stopped = () => {};
-    const stoppedAfterOneChunk = new Promise<void>((resolve) => (stopped = resolve));
-    const started = resumable(artist.token, audio, metadata, {
-      onChunk: (upload, sentBytes) => {
-        if (sentBytes >= chunkSize) void upload.abort().then(stopped);
-      },
-    });
-    await stoppedAfterOneChunk;
+    const uploadUrl = await stoppedUpload(artist.token, metadata, 1);
     const head = (token: string) =>
-      fetch(started.upload().url!, {
+      fetch(uploadUrl, {
         method: "HEAD",
         headers: { authorization: `Bearer ${token}`, apikey: local.anonKey, "Tus-Resumable": "1.0.0" },
       });
