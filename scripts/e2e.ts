@@ -2,7 +2,7 @@
 // free port, and the browser suite against them in Debian's Chromium. Everything started here is stopped afterwards, also when a test fails.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { root } from "./lib/app-server.ts";
+import { exitCodeOf, root } from "./lib/app-server.ts";
 import { requireChromium } from "./lib/chromium.ts";
 import { startMarketplace, type Marketplace } from "./lib/marketplace.ts";
 
@@ -32,7 +32,7 @@ try {
       env: { ...process.env, E2E_BASE_URL: marketplace.appUrl, E2E_SUPABASE_URL: marketplace.supabaseUrl, CHROMIUM_PATH: chromiumPath },
     },
   );
-  exitCode = await new Promise<number>((resolve) => runner.on("exit", (code) => resolve(code ?? 1)));
+  exitCode = await exitCodeOf(runner);
 } finally {
   await stopAll();
 }

@@ -5,7 +5,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { root } from "./lib/app-server.ts";
+import { exitCodeOf, root } from "./lib/app-server.ts";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "./lib/postgres.ts";
 import { pushedDatabase } from "./lib/supabase-cli.ts";
 
@@ -32,10 +32,7 @@ try {
     ["--host", url.hostname, "--port", url.port, "--username", url.username, "--dbname", "tested", "--verbose", ...files],
     { cwd: testsDir, stdio: "inherit", env: { ...process.env, PGOPTIONS: "--client-min-messages=warning" } },
   );
-  exitCode = await new Promise<number>((resolve) => {
-    prove.on("error", () => resolve(1));
-    prove.on("exit", (code) => resolve(code ?? 1));
-  });
+  exitCode = await exitCodeOf(prove);
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
 } finally {

@@ -7,7 +7,7 @@
 // code is vitest's.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { root } from "./lib/app-server.ts";
+import { exitCodeOf, root } from "./lib/app-server.ts";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "./lib/postgres.ts";
 import { databaseUrl, pushedDatabase, supabaseCli } from "./lib/supabase-cli.ts";
 
@@ -39,10 +39,7 @@ try {
       env: { ...process.env, TEST_DATABASE_URL: postgres.url, TEST_DATABASE_TEMPLATE: template },
     },
   );
-  exitCode = await new Promise<number>((resolve) => {
-    runner.on("error", () => resolve(1));
-    runner.on("exit", (code) => resolve(code ?? 1));
-  });
+  exitCode = await exitCodeOf(runner);
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
 } finally {

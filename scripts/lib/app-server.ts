@@ -234,6 +234,14 @@ async function waitForHttp(url: string, child: ChildProcess, timeoutMs = 60_000)
   throw new Error(`The app did not answer at ${url} within ${timeoutMs / 1000}s`);
 }
 
+/** A child's exit code once it ends (1 if it could not start or was ended by a signal). */
+export function exitCodeOf(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    child.once("error", () => resolve(1));
+    child.once("exit", (code) => resolve(code ?? 1));
+  });
+}
+
 /** Stops a child and everything it started (wrangler runs workerd as its own child). */
 export async function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.pid === undefined) return;
