@@ -53,7 +53,7 @@ export function parseForm<TSchema extends v.GenericSchema>(
  * The most a form may send: fields (the longest lists, 50 shows or 50 codes with 20 tiers, stay well under
  * it) and bytes of text. A form that carries files (multipart) may add their own limit, never more text.
  */
-export const formLimits = { fields: 500, textBytes: 256 * 1024 } as const;
+const formLimits = { fields: 500, textBytes: 256 * 1024 } as const;
 
 const formTooLarge = "This form is too large to send. Please shorten it and try again.";
 

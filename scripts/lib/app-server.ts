@@ -90,7 +90,7 @@ export async function workerVars(
  * Why a server cannot start on `port`, naming what already listens there (a marketplace left from a start
  * that was killed would otherwise answer in place of the new one); null when the port is free.
  */
-export async function portInUse(port: number, setting: string): Promise<string | null> {
+async function portInUse(port: number, setting: string): Promise<string | null> {
   const free = await new Promise<boolean>((resolve) => {
     const server = createServer();
     server.once("error", () => resolve(false));

@@ -22,7 +22,7 @@ const oversized = [
 
 export type RefusalFigures = { what: string; bytes: number; status: number; p50: number; p95: number };
 
-export const refusalGoalMs = 50;
+const refusalGoalMs = 50;
 
 export async function measureOversizedForms(appUrl: string, cookie: string, runs = 20): Promise<RefusalFigures[]> {
   const figures: RefusalFigures[] = [];

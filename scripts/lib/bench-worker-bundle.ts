@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { root } from "./app-server.ts";
 
-export const workerLimitKb = { free: 3 * 1024, paid: 10 * 1024 } as const;
+const workerLimitKb = { free: 3 * 1024, paid: 10 * 1024 } as const;
 
 export type WorkerBundle = { rawKb: number; gzipKb: number };
 
