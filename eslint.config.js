@@ -57,6 +57,16 @@ export default defineConfig([
     },
   },
   {
+    // The local stack is a package: its own entries (the server, the testing helpers, the demo media), never its files.
+    files: ["scripts/**", "tests/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["**/supabase/local/**"], message: "Import @crate/local-supabase, /testing or /media instead." }] },
+      ],
+    },
+  },
+  {
     // Edge Functions run on Deno and import by URL or import map.
     files: ["supabase/functions/**"],
     languageOptions: { globals: { Deno: "readonly" } },

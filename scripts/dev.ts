@@ -1,6 +1,6 @@
 // `npm run dev`: the local backend, then the development server with hot reload (Vite + workerd).
 import { join } from "node:path";
-import { repoDataDir, startLocalStack } from "../supabase/local/server.ts";
+import { repoDataDir, startLocalStack } from "@crate/local-supabase";
 import { requireFreePorts, localWorkerEnv, root, spawnTethered, stopProcess, workerVars } from "./lib/app-server.ts";
 import { loadEnv } from "./lib/env.ts";
 

@@ -1,6 +1,6 @@
 // `npm start`: the local Supabase-compatible stack (with demo data on first start) and the marketplace's
 // production build served through workerd. Ctrl-C stops both.
-import { repoDataDir, startLocalStack } from "../supabase/local/server.ts";
+import { repoDataDir, startLocalStack } from "@crate/local-supabase";
 import { requireFreePorts, buildIfStale, serveApp, workerVars } from "./lib/app-server.ts";
 import { loadEnv } from "./lib/env.ts";
 import { demoAccounts } from "./lib/demo-data.ts";

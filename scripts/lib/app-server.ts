@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Socket } from "node:net";
 import { dirname, join } from "node:path";
-import type { LocalStack } from "../../supabase/local/server.ts";
+import type { LocalStack } from "@crate/local-supabase";
 
 export const root = join(import.meta.dirname, "..", "..");
 // Run the tools' scripts with this Node (the project's Node 24), whatever `node` is first on the PATH.

@@ -2,9 +2,8 @@
 // big (1,000,000 plays and 100,000 purchases with their downloads over two years, on 50 tracks, from 20
 // countries), 997 with a few hundred events each, and one small artist with 100 events. Written in bulk
 // SQL as the operator, so the database's own triggers keep the rollups as they would for real traffic.
-import type { Db } from "../../supabase/local/db.ts";
-import { signJwt } from "../../supabase/local/jwt.ts";
-import { createUser } from "../../supabase/local/testing.ts";
+import type { Db } from "@crate/local-supabase";
+import { signJwt, createUser } from "@crate/local-supabase/testing";
 
 export type AnalyticsArtist = { id: string; token: string; label: string };
 

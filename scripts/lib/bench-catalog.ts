@@ -3,7 +3,7 @@
 // 1,000,000 follows (a few artists very popular, most barely followed) and 5,000,000 plays over a year.
 // Written in bulk SQL as the operator. The follower count and play rollup triggers are set aside for the
 // bulk inserts, and the counts and rollups written once afterwards.
-import type { Db } from "../../supabase/local/db.ts";
+import type { Db } from "@crate/local-supabase";
 
 const genres = ["Rock", "Pop", "Hip Hop", "Electronic", "Jazz", "Classical", "R&B", "Folk", "Metal", "Country", "Blues", "Indie"];
 

@@ -3,7 +3,7 @@
 // tracks is written through the service role, and the time until it shows in the feed is taken, a few
 // times in a row. The clock is this process's: from before the insert to the moment the text is on screen.
 import { createClient } from "@supabase/supabase-js";
-import { localDefaults } from "../../supabase/local/config.ts";
+import { localDefaults } from "@crate/local-supabase";
 import { launchBrowser, logIn } from "../../tests/e2e/support/browser.ts";
 
 export const liveFeedTargetMs = 1000;

@@ -7,7 +7,7 @@
 // the `playing` handler. Bytes are counted from the browser's network events for the signed audio URL up
 // to the moment the page reports playback (so a little after it: never an undercount).
 import { createClient } from "@supabase/supabase-js";
-import { localDefaults } from "../../supabase/local/config.ts";
+import { localDefaults } from "@crate/local-supabase";
 import { launchBrowser } from "../../tests/e2e/support/browser.ts";
 
 export const playLatencyTargetMs = 300;

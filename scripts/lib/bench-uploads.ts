@@ -9,8 +9,8 @@ import { createServer, connect, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import { createClient } from "@supabase/supabase-js";
 import { Upload } from "tus-js-client";
-import { localDefaults } from "../../supabase/local/config.ts";
-import { encodeWav } from "../../supabase/local/media/audio.ts";
+import { localDefaults } from "@crate/local-supabase";
+import { encodeWav } from "@crate/local-supabase/media";
 import type { Marketplace } from "./marketplace.ts";
 
 const chunkSize = 6 * 1024 * 1024;

@@ -1,8 +1,7 @@
 // The `Database` type of the migrated schema, as Supabase's generator (@supabase/postgres-meta) prints it.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
-import { openDb } from "../../supabase/local/db.ts";
-import { migrate } from "../../supabase/local/migrate.ts";
+import { openDb, migrate } from "@crate/local-supabase";
 import { root } from "./app-server.ts";
 
 const generator = join(root, "node_modules", "@supabase", "postgres-meta", "dist", "server", "server.js");

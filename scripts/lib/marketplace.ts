@@ -1,6 +1,6 @@
 // The whole marketplace for tests: a local backend on a fresh database (with the demo data) and the
 // production build served by workerd, pointed at it.
-import { startLocalStack } from "../../supabase/local/server.ts";
+import { startLocalStack } from "@crate/local-supabase";
 import { buildIfStale, freePort, serveApp, workerVars } from "./app-server.ts";
 
 export type Marketplace = { appUrl: string; supabaseUrl: string; stop(): Promise<void> };

@@ -16,9 +16,13 @@ import * as rest from "./rest/handler.ts";
 import { SchemaCache } from "./schema-cache.ts";
 import { seedMedia } from "./seed-media.ts";
 import * as storage from "./storage/handler.ts";
-import { closeResumable, resumablePath } from "./storage/resumable.ts";
 
-// One HTTP server in front of every service, routed by the same prefixes as Supabase's API gateway.
+// `@crate/local-supabase`: one HTTP server in front of every service, routed by the same prefixes as
+// Supabase's API gateway, and what the scripts need beside it (the defaults, an empty migrated database).
+
+export { localDefaults } from "./config.ts";
+export { openDb, type Db } from "./db.ts";
+export { migrate } from "./migrate.ts";
 
 type Service = { handle(req: Request, stack: Stack, subpath: string): Promise<Response> };
 const services: Record<string, Service> = { auth, rest, storage, realtime, functions };
@@ -115,7 +119,7 @@ export async function startLocalStack(
     await functions.stopFunctions(stack);
     await realtimeServer.close();
     server.closeAllConnections();
-    closeResumable(stack);
+    storage.closeResumable(stack);
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await db.close();
   };
@@ -193,7 +197,8 @@ async function toWebRequest(req: IncomingMessage, url: URL): Promise<Request> {
   // A resumable upload's chunk is read as it arrives, so the bytes before a dropped connection are kept;
   // a plain upload's body is read by Storage only once the caller may write it (storage/uploads.ts).
   const streamed =
-    url.pathname.startsWith(resumablePath) || (url.pathname.startsWith("/storage/v1/object/") && (method === "POST" || method === "PUT"));
+    url.pathname.startsWith(storage.resumablePath) ||
+    (url.pathname.startsWith("/storage/v1/object/") && (method === "POST" || method === "PUT"));
   if (streamed && method !== "GET" && method !== "HEAD") {
     // Node needs `duplex` for a streamed body; the DOM typings do not list it.
     const streamed: RequestInit & { duplex: "half" } = {

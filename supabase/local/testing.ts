@@ -1,8 +1,13 @@
-// Helpers for tests that run against the stack: the stack's own conformance tests and the product's.
+// `@crate/local-supabase/testing`: helpers for tests that run against the stack, the stack's own
+// conformance tests and the product's.
 import pg from "pg";
 import type { Claims } from "./context.ts";
 import type { Db } from "./db.ts";
 import { startLocalStack, type LocalStack } from "./server.ts";
+
+export { asRole, type Claims } from "./context.ts";
+export { stopFunctions } from "./functions.ts";
+export { signJwt } from "./jwt.ts";
 
 type Options = Omit<NonNullable<Parameters<typeof startLocalStack>[0]>, "memory" | "databaseUrl" | "dataDir" | "port">;
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { createClient } from "@supabase/supabase-js";
 import type { Browser, Page } from "playwright-core";
-import { localDefaults } from "../../supabase/local/config.ts";
+import { localDefaults } from "@crate/local-supabase";
 import { tinyPng } from "../support/media.ts";
 import { currentPath, expectNoAxeViolations, hydrated, launchBrowser, logIn, newPage, supabaseUrl } from "./support/browser.ts";
 

@@ -4,7 +4,7 @@ import { createClient } from "@supabase/supabase-js";
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { localDefaults } from "../../supabase/local/config.ts";
+import { localDefaults } from "@crate/local-supabase";
 import {
   expectNoAxeViolations,
   hydrated,

@@ -5,10 +5,8 @@
 // their access token can no longer write, and the audit log records every action.
 import { createClient, FunctionsHttpError, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stopFunctions } from "../../supabase/local/functions.ts";
-import type { LocalStack } from "../../supabase/local/server.ts";
-import { createUser } from "../../supabase/local/testing.ts";
-import { startTestStack } from "../../supabase/local/testing.ts";
+import { stopFunctions, createUser, startTestStack } from "@crate/local-supabase/testing";
+import type { LocalStack } from "@crate/local-supabase";
 import { clientWith, createAdmin, createArtist, createFan, createTrack, signedInClient } from "./schema-fixtures.ts";
 
 let local: LocalStack;

@@ -3,8 +3,8 @@
 // by the tables' row-level security, because the functions run as the caller.
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LocalStack } from "../../supabase/local/server.ts";
-import { startTestStack } from "../../supabase/local/testing.ts";
+import type { LocalStack } from "@crate/local-supabase";
+import { startTestStack } from "@crate/local-supabase/testing";
 
 const demoArtist = "a1000000-0000-4000-8000-000000000012";
 const demoFan = "f0000000-0000-4000-8000-000000000001";

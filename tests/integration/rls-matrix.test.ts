@@ -1,13 +1,9 @@
 import { isDeepStrictEqual } from "node:util";
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { localDefaults } from "../../supabase/local/config.ts";
-import type { Db } from "../../supabase/local/db.ts";
-import { signJwt } from "../../supabase/local/jwt.ts";
-import type { LocalStack } from "../../supabase/local/server.ts";
-import { startTestStack } from "../../supabase/local/testing.ts";
+import { localDefaults, type Db, type LocalStack } from "@crate/local-supabase";
+import { signJwt, startTestStack, type TestUser } from "@crate/local-supabase/testing";
 import { createAdmin, createArtist, createFan, createTrack, tomorrow } from "./schema-fixtures.ts";
-import { type TestUser } from "../../supabase/local/testing.ts";
 
 // The access rules as a table: every table (and RPC and bucket) × operation × actor, each case saying
 // whether the operation must take effect. Requests go through supabase-js to the local stack, so the

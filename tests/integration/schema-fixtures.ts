@@ -1,8 +1,6 @@
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
-import type { Db } from "../../supabase/local/db.ts";
-import { signJwt } from "../../supabase/local/jwt.ts";
-import type { LocalStack } from "../../supabase/local/server.ts";
-import { createUser, type TestUser } from "../../supabase/local/testing.ts";
+import type { Db, LocalStack } from "@crate/local-supabase";
+import { signJwt, createUser, type TestUser } from "@crate/local-supabase/testing";
 
 // Users and rows for the schema and RLS tests, written as the superuser, the way an operator or the
 // seed would: auth.users rows whose sign-up metadata makes the database create the profiles.

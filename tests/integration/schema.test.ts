@@ -2,11 +2,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { asRole, type Claims } from "../../supabase/local/context.ts";
-import { openDb, type Db } from "../../supabase/local/db.ts";
-import { migrate } from "../../supabase/local/migrate.ts";
+import { asRole, type Claims, createUser, type TestUser } from "@crate/local-supabase/testing";
+import { openDb, type Db, migrate } from "@crate/local-supabase";
 import { createAdmin, createArtist, createFan, createTrack, tomorrow } from "./schema-fixtures.ts";
-import { createUser, type TestUser } from "../../supabase/local/testing.ts";
 
 // The database's own rules (triggers, constraints, functions, grants), checked in SQL as each role,
 // on embedded PGlite and, when TEST_DATABASE_URL names a PostgreSQL server, on a fresh database there.

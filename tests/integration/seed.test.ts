@@ -2,8 +2,8 @@
 // behind every track, and the demo accounts the README lists.
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { LocalStack } from "../../supabase/local/server.ts";
-import { startTestStack } from "../../supabase/local/testing.ts";
+import type { LocalStack } from "@crate/local-supabase";
+import { startTestStack } from "@crate/local-supabase/testing";
 
 const genres = ["Rock", "Pop", "Hip Hop", "Electronic", "Jazz", "Classical", "R&B", "Folk", "Metal", "Country", "Blues", "Indie"];
 const demoArtist = "a1000000-0000-4000-8000-000000000012"; // The Paper Lanterns

@@ -5,10 +5,8 @@
 // recent file whose first bytes are not the type declared for it.
 import { createClient, type FunctionsHttpError, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stopFunctions } from "../../supabase/local/functions.ts";
-import { signJwt } from "../../supabase/local/jwt.ts";
-import type { LocalStack } from "../../supabase/local/server.ts";
-import { startTestStack } from "../../supabase/local/testing.ts";
+import { stopFunctions, signJwt, startTestStack } from "@crate/local-supabase/testing";
+import type { LocalStack } from "@crate/local-supabase";
 import { tinyPng, toneWav } from "../support/media.ts";
 import { createArtist, createTrack } from "./schema-fixtures.ts";
 

@@ -3,9 +3,8 @@
 // the caller may play, and each failure as its own code.
 import { createClient, FunctionsHttpError, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stopFunctions } from "../../supabase/local/functions.ts";
-import type { LocalStack } from "../../supabase/local/server.ts";
-import { startTestStack } from "../../supabase/local/testing.ts";
+import { stopFunctions, startTestStack } from "@crate/local-supabase/testing";
+import type { LocalStack } from "@crate/local-supabase";
 import { clientWith, createArtist, createFan, createTrack, signedInClient, tomorrow } from "./schema-fixtures.ts";
 
 let local: LocalStack;

@@ -2,11 +2,9 @@
 // the comment length limit, through the real supabase-js as visitors and users.
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signJwt } from "../../supabase/local/jwt.ts";
-import type { LocalStack } from "../../supabase/local/server.ts";
-import { startTestStack } from "../../supabase/local/testing.ts";
+import { signJwt, startTestStack, type TestUser } from "@crate/local-supabase/testing";
+import type { LocalStack } from "@crate/local-supabase";
 import { createAdmin, createArtist, createFan, createTrack, tomorrow } from "./schema-fixtures.ts";
-import { type TestUser } from "../../supabase/local/testing.ts";
 
 let local: LocalStack;
 let visitor: SupabaseClient;

@@ -2,7 +2,7 @@
 // against the local backend with the demo data.
 import { createClient } from "@supabase/supabase-js";
 import { describe, expect, it } from "vitest";
-import { localDefaults } from "../../supabase/local/config.ts";
+import { localDefaults } from "@crate/local-supabase";
 import { Visitor, inputValue, mailLink, newFan, serviceClient, sessionCookie, signedIn, supabaseUrl, text } from "./support.ts";
 
 const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;

@@ -4,7 +4,7 @@
 // known dates, so every figure can be worked out by hand.
 import { createClient } from "@supabase/supabase-js";
 import { beforeAll, describe, expect, it } from "vitest";
-import { localDefaults } from "../../supabase/local/config.ts";
+import { localDefaults } from "@crate/local-supabase";
 import { Visitor, newArtist, serviceClient, signedIn, supabaseUrl, text } from "./support.ts";
 
 const riley = "f0000000-0000-4000-8000-000000000001"; // the demo fan, 'rileyspins'

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { createClient } from "@supabase/supabase-js";
 import { expect, inject } from "vitest";
-import { localDefaults } from "../../supabase/local/config.ts";
+import { localDefaults } from "@crate/local-supabase";
 
 export const appUrl = inject("appUrl");
 export const supabaseUrl = inject("supabaseUrl");

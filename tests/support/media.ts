@@ -1,5 +1,5 @@
 // Small real files for the upload tests: they pass the checks by their bytes, as an artist's would.
-import { encodeWav } from "../../supabase/local/media/audio.ts";
+import { encodeWav } from "@crate/local-supabase/media";
 
 /** A 1×1 PNG. */
 export const tinyPng = Uint8Array.from(

@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { json, type Stack } from "../context.ts";
 import type { Db } from "../db.ts";
-import { type UserRow, createUser, databaseFailure, findUser, findUsers, merged, mustFindUser, setMetadata, toUser } from "./users.ts";
-import { fail } from "./handler.ts";
-import { isObject, isUuid, positiveInteger, readBody, strongPassword, validEmail } from "./io.ts";
+import { type UserRow, createUser, findUser, findUsers, merged, mustFindUser, setMetadata, toUser } from "./users.ts";
+import { fail, isObject, isUuid, positiveInteger, readBody, strongPassword, validEmail } from "./io.ts";
 import { setPassword, verifiedClaims } from "./user.ts";
 
 // Admin API (service-role key only)
@@ -16,7 +15,7 @@ export async function admin(req: Request, stack: Stack, subpath: string): Promis
   if (subpath === "/admin/users") {
     if (req.method === "GET") return listUsers(req, stack);
     if (req.method === "POST") return adminCreateUser(req, stack);
-    throw fail(405, "method_not_allowed", "Method Not Allowed");
+    throw fail(404, "not_found", `${req.method} ${subpath} is not supported by the local stack`);
   }
   const id = decodeURIComponent(subpath.slice("/admin/users/".length));
   if (!isUuid(id)) throw fail(400, "validation_failed", "user_id must be an UUID");
@@ -24,14 +23,7 @@ export async function admin(req: Request, stack: Stack, subpath: string): Promis
   if (!user) throw fail(404, "user_not_found", "User not found");
   if (req.method === "GET") return json(toUser(user));
   if (req.method === "PUT") return adminUpdateUser(req, stack, user);
-  if (req.method === "DELETE") {
-    // sessions, refresh tokens and identities go with the user (on delete cascade)
-    await stack.db.query("delete from auth.users where id = $1", [id]).catch((error) => {
-      throw databaseFailure(stack, "Database error deleting user", error);
-    });
-    return json({});
-  }
-  throw fail(405, "method_not_allowed", "Method Not Allowed");
+  throw fail(404, "not_found", `${req.method} ${subpath} is not supported by the local stack`);
 }
 
 /**

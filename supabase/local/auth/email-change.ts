@@ -2,8 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { Stack } from "../context.ts";
 import type { Db } from "../db.ts";
 import { deliver, escape } from "../outbox.ts";
-import { fail } from "./handler.ts";
-import { digest } from "./io.ts";
+import { fail, digest } from "./io.ts";
 import { redirectTarget } from "./redirects.ts";
 import { authCodeRedirect } from "./sessions.ts";
 import { type UserRow, findUser } from "./users.ts";
@@ -14,9 +13,9 @@ import { type UserRow, findUser } from "./users.ts";
 // PKCE (what @supabase/ssr uses) the last link answers with an auth code for /token?grant_type=pkce.
 
 // GoTrue's MAILER_OTP_EXP default.
-export const emailChangeLinkSeconds = 86_400;
+const emailChangeLinkSeconds = 86_400;
 
-export const halfConfirmedMessage = "Confirmation link accepted. Please proceed to confirm link sent to the other email";
+const halfConfirmedMessage = "Confirmation link accepted. Please proceed to confirm link sent to the other email";
 
 export async function requestEmailChange(
   tx: Db,

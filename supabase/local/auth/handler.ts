@@ -2,7 +2,7 @@ import { json, type Stack } from "../context.ts";
 import { outboxPage } from "../outbox.ts";
 import { admin } from "./admin.ts";
 import { authenticate, logout, updateUser } from "./user.ts";
-import { errorResponse } from "./io.ts";
+import { errorResponse, AuthFailure, fail } from "./io.ts";
 import { recover, verifyLink, verifyTokenHash } from "./recovery.ts";
 import { signup, token } from "./sessions.ts";
 import { toUser } from "./users.ts";
@@ -13,41 +13,13 @@ import { toUser } from "./users.ts";
 // statement runs on the stack's own connection, never through asRole. Email confirmation is off, as in
 // `supabase start` by default: a sign-up is confirmed at once and answered with a session.
 
-export const accessTokenSeconds = 3600;
-// The product's minimum (spec: minimum password length 8); GoTrue's default is 6.
-export const passwordMinLength = 8;
-// A rotated refresh token used again within this window is a client that lost the answer, not an attack.
-export const refreshTokenReuseSeconds = 10;
-export const recoveryLinkSeconds = 3600;
-// How long a PKCE auth code waits for its verifier once the link has been followed.
-export const authCodeSeconds = 300;
-// GoTrue's default for /token: 150 requests per 5 minutes per IP address, in bursts of at most 30.
-export const defaultTokensPerFiveMinutes = 150;
-export const tokenBurst = 30;
-
-export class AuthFailure extends Error {
-  status: number;
-  code: string;
-  extra: Record<string, unknown>;
-  constructor(status: number, code: string, message: string, extra: Record<string, unknown> = {}) {
-    super(message);
-    this.status = status;
-    this.code = code;
-    this.extra = extra;
-  }
-}
-
-export function fail(status: number, code: string, message: string, extra?: Record<string, unknown>): AuthFailure {
-  return new AuthFailure(status, code, message, extra);
-}
-
 export async function handle(req: Request, stack: Stack, subpath: string): Promise<Response> {
   try {
     return await route(req, stack, subpath);
   } catch (error) {
-    if (error instanceof AuthFailure) return errorResponse(req, error);
+    if (error instanceof AuthFailure) return errorResponse(error);
     console.error(`auth: ${req.method} ${subpath}:`, error);
-    return errorResponse(req, fail(500, "unexpected_failure", "Unexpected failure, please check server logs for more information"));
+    return errorResponse(fail(500, "unexpected_failure", "Unexpected failure, please check server logs for more information"));
   }
 }
 
@@ -99,22 +71,9 @@ async function route(req: Request, stack: Stack, subpath: string): Promise<Respo
       return verifyLink(req, stack);
     case "POST /verify":
       return verifyTokenHash(req, stack);
-    case "GET /settings":
-      return json(settings);
-    case "GET /health":
-      return json({ version: "local", name: "GoTrue", description: "The local stack’s GoTrue subset" });
     case "GET /outbox":
       return outboxPage(stack.outbox);
   }
   if (subpath === "/admin/users" || subpath.startsWith("/admin/users/")) return admin(req, stack, subpath);
-  throw fail(404, "not_found", "Not Found");
+  throw fail(404, "not_found", `${req.method} ${subpath} is not supported by the local stack`);
 }
-
-const settings = {
-  external: { email: true, phone: false, anonymous_users: false },
-  disable_signup: false,
-  mailer_autoconfirm: true,
-  phone_autoconfirm: false,
-  sms_provider: "",
-  saml_enabled: false,
-};

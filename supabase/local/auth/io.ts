@@ -1,8 +1,35 @@
 import { createHash } from "node:crypto";
 import { json } from "../context.ts";
-import { type AuthFailure, fail, passwordMinLength } from "./handler.ts";
 
-// Input and output
+// What every Auth route shares: its limits, its failures, reading requests and answering errors
+
+export const accessTokenSeconds = 3600;
+// The product's minimum (spec: minimum password length 8); GoTrue's default is 6.
+const passwordMinLength = 8;
+// A rotated refresh token used again within this window is a client that lost the answer, not an attack.
+export const refreshTokenReuseSeconds = 10;
+export const recoveryLinkSeconds = 3600;
+// How long a PKCE auth code waits for its verifier once the link has been followed.
+export const authCodeSeconds = 300;
+// GoTrue's default for /token: 150 requests per 5 minutes per IP address, in bursts of at most 30.
+export const defaultTokensPerFiveMinutes = 150;
+export const tokenBurst = 30;
+
+export class AuthFailure extends Error {
+  status: number;
+  code: string;
+  extra: Record<string, unknown>;
+  constructor(status: number, code: string, message: string, extra: Record<string, unknown> = {}) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.extra = extra;
+  }
+}
+
+export function fail(status: number, code: string, message: string, extra?: Record<string, unknown>): AuthFailure {
+  return new AuthFailure(status, code, message, extra);
+}
 
 export async function readBody(req: Request): Promise<Record<string, unknown>> {
   const text = await req.text();
@@ -42,19 +69,10 @@ export function strongPassword(value: unknown): string {
   return password;
 }
 
-/**
- * supabase-js sends X-Supabase-Api-Version: 2024-01-01, and GoTrue then answers `{ code, message }` and
- * echoes the version, which is what lets the client read `code`. Without it: the legacy shape.
- */
-export function errorResponse(req: Request, failure: AuthFailure): Response {
-  const version = req.headers.get("x-supabase-api-version") ?? "";
-  if (/^\d{4}-\d{2}-\d{2}$/.test(version) && version >= "2024-01-01") {
-    return json({ code: failure.code, message: failure.message, ...failure.extra }, failure.status, {
-      "x-supabase-api-version": "2024-01-01",
-    });
-  }
-  return json({ code: failure.status, error_code: failure.code, msg: failure.message, ...failure.extra }, failure.status, {
-    "x-sb-error-code": failure.code,
+/** GoTrue's error shape for clients that send X-Supabase-Api-Version 2024-01-01, as supabase-js does. */
+export function errorResponse(failure: AuthFailure): Response {
+  return json({ code: failure.code, message: failure.message, ...failure.extra }, failure.status, {
+    "x-supabase-api-version": "2024-01-01",
   });
 }
 

@@ -1,6 +1,6 @@
 import { isIP } from "node:net";
 import { type Stack } from "../context.ts";
-import { defaultTokensPerFiveMinutes, fail, tokenBurst } from "./handler.ts";
+import { defaultTokensPerFiveMinutes, fail, tokenBurst } from "./io.ts";
 
 // Rate limits, per client address and per account. The address is the socket's; a forwarded one
 // (X-Forwarded-For) is believed only from the proxy that proves itself with the shared secret

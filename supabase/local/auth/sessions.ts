@@ -3,10 +3,21 @@ import type { StackConfig } from "../config.ts";
 import { json, type Stack } from "../context.ts";
 import type { Db } from "../db.ts";
 import { signJwt } from "../jwt.ts";
-import { AuthFailure, accessTokenSeconds, authCodeSeconds, fail, refreshTokenReuseSeconds } from "./handler.ts";
+import {
+  AuthFailure,
+  accessTokenSeconds,
+  authCodeSeconds,
+  fail,
+  refreshTokenReuseSeconds,
+  isObject,
+  normalizeEmail,
+  readBody,
+  seconds,
+  strongPassword,
+  validEmail,
+} from "./io.ts";
 import { type UserRow, createUser, findUser, isBanned, mustFindUser, passwordMatches, toUser } from "./users.ts";
 import { ipOrNull, limitSignUps, limitTokenRequests, noteFailedSignIn, refuseGuessedAccount } from "./rate-limit.ts";
-import { isObject, normalizeEmail, readBody, seconds, strongPassword, validEmail } from "./io.ts";
 
 // Sign-up, sign-in and sessions
 

@@ -3,8 +3,7 @@ import { json, type Stack } from "../context.ts";
 import type { Db } from "../db.ts";
 import { verifyJwt } from "../jwt.ts";
 import { type UserRow, findUser, merged, mustFindUser, passwordMatches, setMetadata, toUser } from "./users.ts";
-import { fail } from "./handler.ts";
-import { isObject, isUuid, normalizeEmail, readBody, strongPassword, validEmail } from "./io.ts";
+import { fail, isObject, isUuid, normalizeEmail, readBody, strongPassword, validEmail } from "./io.ts";
 import { requestEmailChange } from "./email-change.ts";
 import { pkceChallenge } from "./recovery.ts";
 

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type Stack } from "../context.ts";
 import type { Db } from "../db.ts";
-import { type AuthFailure, fail } from "./handler.ts";
+import { type AuthFailure, fail } from "./io.ts";
 
 // Users
 
@@ -47,7 +47,7 @@ export async function createUser(
 }
 
 /** GoTrue answers a database error with a fixed message; the cause only goes to the log. */
-export function databaseFailure(stack: Stack, message: string, error: unknown): AuthFailure {
+function databaseFailure(stack: Stack, message: string, error: unknown): AuthFailure {
   if (stack.config.verbose) console.warn(`auth: ${message}:`, (error as Error).message);
   return fail(500, "unexpected_failure", message);
 }

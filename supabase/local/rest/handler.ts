@@ -1,13 +1,13 @@
 import { asRole, claimsFromRequest, HttpError, type Stack } from "../context.ts";
 import { schemaVersionSql } from "../schema-cache.ts";
-import { apiError, databaseErrorResponse, isDatabaseError } from "./responses.ts";
+import { apiError, databaseErrorResponse, isDatabaseError, type RestRequest, unsupported } from "./responses.ts";
 import { callFunction } from "./routines.ts";
 import { queryRelation } from "./tables.ts";
 
-// The PostgREST subset that postgrest-js uses. Every request is one transaction run as the caller's
-// role, so row-level security decides what it sees and changes. Responses are built as JSON by
+// The part of PostgREST that this product's postgrest-js calls use (README.md lists it); anything else
+// is refused as unsupported rather than approximated. Every request is one transaction run as the
+// caller's role, so row-level security decides what it sees and changes. Responses are built as JSON by
 // Postgres itself (json_agg over the selected rows), so values have exactly PostgREST's shapes.
-// Identifiers are always quoted and values always bound as parameters.
 
 const exposedSchemas = ["public"];
 
@@ -21,15 +21,17 @@ export async function handle(req: Request, stack: Stack, subpath: string): Promi
   const schema = requestedSchema(req, readOnly);
   const path = decodePath(subpath.replace(/^\/+|\/+$/g, ""));
   if (path === "") throw apiError(404, "PGRST126", "Root endpoint metadata is disabled");
+  if (req.headers.has("range")) throw unsupported("The Range header (postgrest-js pages with limit and offset)");
 
-  const url = new URL(req.url);
+  const prefer = parsePrefer(req.headers.get("prefer"));
   const bodyText = readOnly ? undefined : await req.text();
   const request: RestRequest = {
     method,
     schema,
-    params: url.searchParams,
-    prefer: parsePrefer(req.headers.get("prefer")),
-    range: parseRangeHeader(req.headers.get("range")),
+    params: new URL(req.url).searchParams,
+    returnRepresentation: prefer.get("return") === "representation",
+    returnMinimal: prefer.get("return") === "minimal",
+    count: prefer.has("count"),
     singleObject: (req.headers.get("accept") ?? "").includes("application/vnd.pgrst.object+json"),
     body: parseBody(bodyText),
     bodyText,
@@ -40,44 +42,16 @@ export async function handle(req: Request, stack: Stack, subpath: string): Promi
       claims,
       async (tx, version) => {
         const cache = stack.schema.at(version);
-        const response = path.startsWith("rpc/")
-          ? await callFunction(tx, cache, request, path.slice(4))
-          : await queryRelation(tx, cache, request, path);
-        // tx=rollback: the caller gets the answer, the database keeps nothing
-        if (request.prefer.get("tx") === "rollback") throw new Rollback(response);
-        return response;
+        return path.startsWith("rpc/") ? callFunction(tx, cache, request, path.slice(4)) : queryRelation(tx, cache, request, path);
       },
       { readOnly, method, headers: req.headers, also: stack.schema.enabled ? schemaVersionSql : undefined },
     );
   } catch (error) {
-    if (error instanceof Rollback) return error.response;
     if (error instanceof HttpError) throw error;
     if (isDatabaseError(error)) return databaseErrorResponse(error, claims);
     throw error;
   }
 }
-
-class Rollback extends Error {
-  response: Response;
-  constructor(response: Response) {
-    super("rollback");
-    this.response = response;
-  }
-}
-
-// The request
-
-export type RestRequest = {
-  method: string;
-  schema: string;
-  params: URLSearchParams;
-  prefer: Map<string, string>;
-  range: { offset: number; limit?: number } | null;
-  singleObject: boolean;
-  /** parsed to see its shape and keys; the text itself goes to Postgres, so no number loses precision */
-  body: unknown;
-  bodyText: string | undefined;
-};
 
 function decodePath(path: string): string {
   try {
@@ -97,20 +71,19 @@ function requestedSchema(req: Request, readOnly: boolean): string {
   return schema;
 }
 
+/** return=representation|minimal and count=… (counted exactly); upserts, tx=rollback and the rest are refused. */
 function parsePrefer(header: string | null): Map<string, string> {
   const prefer = new Map<string, string>();
   for (const part of (header ?? "").split(",")) {
-    const [key, value = ""] = part.trim().split("=");
-    if (key) prefer.set(key.trim(), value.trim());
+    const [key, value = ""] = part
+      .trim()
+      .split("=")
+      .map((text) => text.trim());
+    if (!key) continue;
+    if (key === "count" || (key === "return" && (value === "representation" || value === "minimal"))) prefer.set(key, value);
+    else throw unsupported(`Prefer: ${key}=${value}`);
   }
   return prefer;
-}
-
-function parseRangeHeader(header: string | null): RestRequest["range"] {
-  const match = /^\s*(\d+)-(\d*)\s*$/.exec(header ?? "");
-  if (!match) return null;
-  const offset = Number(match[1]);
-  return { offset, limit: match[2] ? Math.max(0, Number(match[2]) - offset + 1) : undefined };
 }
 
 function parseBody(text: string | undefined): unknown {

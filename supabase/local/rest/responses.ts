@@ -1,18 +1,29 @@
 import { buffered, HttpError, type Claims } from "../context.ts";
-import type { RestRequest } from "./handler.ts";
 
-// Responses and errors
+// The request as read, responses and errors
+
+export type RestRequest = {
+  method: string;
+  schema: string;
+  params: URLSearchParams;
+  /** Prefer: return (representation or minimal) and count, the only preferences the product sends */
+  returnRepresentation: boolean;
+  returnMinimal: boolean;
+  count: boolean;
+  singleObject: boolean;
+  /** parsed to see its shape and keys; the text itself goes to Postgres, so no number loses precision */
+  body: unknown;
+  bodyText: string | undefined;
+};
 
 export function respond(status: number, body: string | null, request: RestRequest, headers: Headers): Response {
-  const applied = [...request.prefer].filter(([key]) => ["return", "count", "resolution", "missing", "tx"].includes(key));
-  if (applied.length > 0) headers.set("preference-applied", applied.map(([k, v]) => `${k}=${v}`).join(", "));
   if (body === null) return new Response(null, { status, headers });
   headers.set(
     "content-type",
     request.singleObject ? "application/vnd.pgrst.object+json; charset=utf-8" : "application/json; charset=utf-8",
   );
   // HEAD, and postgrest-js's head calls to functions with object arguments (POST, return=minimal)
-  const bodiless = request.method === "HEAD" || request.prefer.get("return") === "minimal";
+  const bodiless = request.method === "HEAD" || request.returnMinimal;
   return bodiless ? new Response(null, { status, headers }) : buffered(body, { status, headers });
 }
 
@@ -23,6 +34,13 @@ export function apiError(
   extra: { details?: unknown; hint?: string | null; headers?: Record<string, string> } = {},
 ): HttpError {
   return new HttpError(status, { code, details: extra.details ?? null, hint: extra.hint ?? null, message }, extra.headers);
+}
+
+/** A PostgREST feature the product never uses: refused plainly rather than approximated. */
+export function unsupported(feature: string): HttpError {
+  return apiError(400, "PGRST127", `${feature} is not supported by the local stack`, {
+    hint: "The local stack implements the part of PostgREST this product calls (supabase/local/README.md).",
+  });
 }
 
 export function singularityError(rows: number): HttpError {
@@ -41,21 +59,9 @@ export function isDatabaseError(error: unknown): error is DatabaseError {
 /** Postgres's error as PostgREST reports it: its code, message, detail and hint, with PostgREST's status. */
 export function databaseErrorResponse(error: DatabaseError, claims: Claims): Response {
   const authed = claims.role !== "anon";
-  let body = { code: error.code, details: error.detail ?? null, hint: error.hint ?? null, message: error.message };
-  let status = httpStatus(error.code, error.message, authed);
+  const body = { code: error.code, details: error.detail ?? null, hint: error.hint ?? null, message: error.message };
+  const status = httpStatus(error.code, error.message, authed);
   const headers: Record<string, string> = { "content-type": "application/json; charset=utf-8" };
-  // `raise sqlstate 'PGRST' using message = '{"code":..,"message":..}', detail = '{"status":..,"headers":{..}}'`
-  if (error.code === "PGRST") {
-    try {
-      const custom = JSON.parse(error.message);
-      const response = JSON.parse(error.detail ?? "{}");
-      body = { code: custom.code, details: custom.details ?? null, hint: custom.hint ?? null, message: custom.message };
-      status = response.status ?? 500;
-      Object.assign(headers, response.headers ?? {});
-    } catch {
-      status = 500;
-    }
-  }
   if (status === 401) headers["www-authenticate"] = "Bearer";
   return buffered(JSON.stringify(body), { status, headers });
 }
@@ -104,29 +110,4 @@ function httpStatus(code: string, message: string, authed: boolean): number {
     XX: 500,
   };
   return byClass[code.slice(0, 2)] ?? 400;
-}
-
-/** The most similar name, for "Perhaps you meant …" hints; none when nothing is close. */
-export function closest(name: string, candidates: string[]): string | null {
-  let best: string | null = null;
-  let bestScore = 0;
-  for (const candidate of candidates) {
-    const score = similarity(name, candidate);
-    if (score > bestScore) {
-      best = candidate;
-      bestScore = score;
-    }
-  }
-  return bestScore >= 0.75 ? best : null;
-}
-
-function similarity(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) rows[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      rows[i][j] = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-  }
-  return 1 - rows[a.length][b.length] / Math.max(a.length, b.length, 1);
 }

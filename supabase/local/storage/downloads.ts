@@ -1,7 +1,18 @@
 import { json, type Stack } from "../context.ts";
 import { verifyJwt } from "../jwt.ts";
-import { mediaType, type ObjectMetadata, type ObjectRow, type Target } from "./uploads.ts";
-import { asCaller, caller, findBucket, findObject, jwtMessage, noSuchBucket, storageError } from "./shared.ts";
+import { mediaType } from "./uploads.ts";
+import {
+  asCaller,
+  caller,
+  findBucket,
+  findObject,
+  jwtMessage,
+  noSuchBucket,
+  type ObjectMetadata,
+  type ObjectRow,
+  storageError,
+  type Target,
+} from "./shared.ts";
 import { filesOf } from "./files.ts";
 
 export async function authenticatedObject(req: Request, stack: Stack, object: Target, download?: string): Promise<Response> {

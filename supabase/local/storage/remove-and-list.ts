@@ -1,8 +1,6 @@
 import { json, type Stack } from "../context.ts";
-import type { ObjectRow, Target } from "./uploads.ts";
-import { asCaller, caller, jsonBody, noSuchKey } from "./shared.ts";
+import { asCaller, caller, jsonBody, noSuchKey, type ObjectRow, storageError, type Target } from "./shared.ts";
 import { filesOf } from "./files.ts";
-import { nonEmptyStrings } from "./signed-urls.ts";
 
 export async function removeMany(req: Request, stack: Stack, bucket: string | undefined): Promise<Response> {
   const prefixes = nonEmptyStrings((await jsonBody<{ prefixes?: unknown }>(req)).prefixes, "prefixes");
@@ -80,4 +78,11 @@ export async function listObjects(req: Request, stack: Stack, bucket: string | u
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+function nonEmptyStrings(value: unknown, field: string): string[] {
+  if (!Array.isArray(value) || value.length === 0 || !value.every((item) => typeof item === "string")) {
+    throw storageError(400, "InvalidRequest", `body/${field} must be a non-empty array of strings`);
+  }
+  return value;
 }

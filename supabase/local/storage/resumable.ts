@@ -6,9 +6,8 @@ import { join } from "node:path";
 import { FileStore } from "@tus/file-store";
 import { Server, type Upload } from "@tus/server";
 import { HttpError, type Claims, type Stack } from "../context.ts";
-import { asCaller, caller, findBucket } from "./shared.ts";
-import { checkLimits, isValidKey, saveObjectRow, storeObject } from "./uploads.ts";
-import { globalFileSizeLimit } from "./handler.ts";
+import { asCaller, caller, findBucket, globalFileSizeLimit, isValidKey } from "./shared.ts";
+import { checkLimits, saveObjectRow, storeObject } from "./uploads.ts";
 
 // Resumable uploads: Supabase Storage's TUS endpoint (/storage/v1/upload/resumable), served by tus's own
 // server library as Supabase does. The caller's token decides, as for plain uploads: the storage policies

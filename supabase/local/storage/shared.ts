@@ -1,9 +1,56 @@
 import { asRole, claimsFromRequest, HttpError, type Claims, type Stack } from "../context.ts";
 import type { Db } from "../db.ts";
 import { JwtError } from "../jwt.ts";
-import type { BucketRow, ObjectRow, Target } from "./uploads.ts";
 
-// Shared pieces
+// What the routes share: the object and bucket rows, keys, errors, the caller
+
+// Supabase's default global upload limit (config.toml `file_size_limit = "50MiB"`); a bucket may lower it.
+export const globalFileSizeLimit = 50 * 1024 * 1024;
+
+export type Target = { bucket: string; name: string };
+
+export type ObjectMetadata = {
+  eTag: string;
+  size: number;
+  mimetype: string;
+  cacheControl: string;
+  lastModified: string;
+  contentLength: number;
+  httpStatusCode: number;
+};
+
+export type ObjectRow = {
+  id: string;
+  name: string;
+  bucket_id: string;
+  metadata: ObjectMetadata | null;
+  user_metadata: unknown;
+  version: string | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type BucketRow = {
+  id: string;
+  public: boolean;
+  file_size_limit: number | null;
+  allowed_mime_types: string[] | null;
+};
+
+export function target(segments: string[]): Target {
+  const [bucket = "", ...path] = segments;
+  const name = path.join("/");
+  if (!isValidKey(bucket) || !isValidKey(name)) {
+    throw storageError(400, "InvalidKey", `Invalid key: ${bucket}/${name}`);
+  }
+  return { bucket, name };
+}
+
+// Storage's own key rule (S3-safe characters), plus no empty, `.` or `..` segments so that every key
+// maps to a file inside its bucket's folder.
+export function isValidKey(key: string): boolean {
+  return /^[\w/!\-.*'() &$@=;:+,?]+$/.test(key) && key.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
+}
 
 export function storageError(statusCode: number, code: string, message: string, error = code): HttpError {
   return new HttpError(statusCode >= 500 ? 500 : 400, { statusCode: String(statusCode), code, error, message });

@@ -1,56 +1,19 @@
 import { createHash, randomUUID } from "node:crypto";
 import { json, type Claims, type Stack } from "../context.ts";
 import type { Db } from "../db.ts";
-import { asCaller, caller, findBucket, noSuchKey, storageError } from "./shared.ts";
+import {
+  asCaller,
+  type BucketRow,
+  caller,
+  findBucket,
+  globalFileSizeLimit,
+  type ObjectMetadata,
+  storageError,
+  type Target,
+} from "./shared.ts";
 import { filesOf } from "./files.ts";
-import { globalFileSizeLimit } from "./handler.ts";
 
 // Objects
-
-export type Target = { bucket: string; name: string };
-
-export type ObjectMetadata = {
-  eTag: string;
-  size: number;
-  mimetype: string;
-  cacheControl: string;
-  lastModified: string;
-  contentLength: number;
-  httpStatusCode: number;
-};
-
-export type ObjectRow = {
-  id: string;
-  name: string;
-  bucket_id: string;
-  metadata: ObjectMetadata | null;
-  user_metadata: unknown;
-  version: string | null;
-  created_at: string;
-  updated_at: string;
-};
-
-export type BucketRow = {
-  id: string;
-  public: boolean;
-  file_size_limit: number | null;
-  allowed_mime_types: string[] | null;
-};
-
-export function target(segments: string[]): Target {
-  const [bucket = "", ...path] = segments;
-  const name = path.join("/");
-  if (!isValidKey(bucket) || !isValidKey(name)) {
-    throw storageError(400, "InvalidKey", `Invalid key: ${bucket}/${name}`);
-  }
-  return { bucket, name };
-}
-
-// Storage's own key rule (S3-safe characters), plus no empty, `.` or `..` segments so that every key
-// maps to a file inside its bucket's folder.
-export function isValidKey(key: string): boolean {
-  return /^[\w/!\-.*'() &$@=;:+,?]+$/.test(key) && key.split("/").every((segment) => segment !== "" && segment !== "." && segment !== "..");
-}
 
 /**
  * A plain upload. The body arrives as a stream (server.ts) and is read only once the caller may write
@@ -58,7 +21,7 @@ export function isValidKey(key: string): boolean {
  * this object (tried first in a transaction that is rolled back). An anonymous 300 MB POST is refused
  * before a byte of it is read; a body that runs past the limit stops being read there.
  */
-export async function upload(req: Request, stack: Stack, object: Target, mode: { upsert?: boolean; update?: boolean }): Promise<Response> {
+export async function upload(req: Request, stack: Stack, object: Target, mode: { upsert: boolean }): Promise<Response> {
   const claims = caller(req, stack);
   const bucket = await findBucket(stack.db, object.bucket);
   const limit = Math.min(bucket.file_size_limit ?? globalFileSizeLimit, globalFileSizeLimit);
@@ -75,7 +38,7 @@ const multipartAllowance = 64 * 1024;
 const tooLarge = () => storageError(413, "EntityTooLarge", "The object exceeded the maximum allowed size", "Payload too large");
 
 /** Whether the policies let the caller write this object: the row is written and rolled back. */
-async function mayWrite(stack: Stack, claims: Claims, { bucket, name }: Target, mode: { upsert?: boolean; update?: boolean }) {
+async function mayWrite(stack: Stack, claims: Claims, { bucket, name }: Target, mode: { upsert: boolean }) {
   const trial = Symbol("trial");
   const owner = typeof claims.sub === "string" ? claims.sub : null;
   const values = [bucket, name, owner && /^[0-9a-f-]{36}$/i.test(owner) ? owner : null, owner, {}, null];
@@ -120,7 +83,7 @@ export async function storeObject(
   claims: Claims,
   { bucket: bucketId, name }: Target,
   file: IncomingFile,
-  mode: { upsert?: boolean; update?: boolean },
+  mode: { upsert: boolean },
 ): Promise<string> {
   const bucket = await findBucket(stack.db, bucketId);
   const metadata: ObjectMetadata = {
@@ -148,18 +111,8 @@ export async function storeObject(
 
 // Values: bucket, name, owner (uuid), owner_id (text), metadata, user_metadata. A plain upload needs only
 // the insert policy (hence no RETURNING, which would need select too); an upsert needs insert, select and
-// update; an update needs update.
-export async function saveObjectRow(tx: Db, mode: { upsert?: boolean; update?: boolean }, values: unknown[]): Promise<string> {
-  if (mode.update) {
-    const updated = await tx.query<{ id: string }>(
-      `update storage.objects set owner = $3, owner_id = $4, metadata = $5, user_metadata = $6,
-              updated_at = now(), last_accessed_at = now()
-       where bucket_id = $1 and name = $2 returning id`,
-      values,
-    );
-    if (updated.rows.length === 0) throw noSuchKey();
-    return updated.rows[0].id;
-  }
+// update.
+export async function saveObjectRow(tx: Db, mode: { upsert: boolean }, values: unknown[]): Promise<string> {
   if (mode.upsert) {
     const upserted = await tx.query<{ id: string }>(
       `insert into storage.objects (bucket_id, name, owner, owner_id, metadata, user_metadata)

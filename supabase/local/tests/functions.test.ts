@@ -2,11 +2,8 @@
 // through the real supabase-js.
 import { createClient, FunctionsHttpError } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stopFunctions } from "../functions.ts";
-import { signJwt } from "../jwt.ts";
+import { stopFunctions, signJwt, startTestStack, createUser } from "../testing.ts";
 import type { LocalStack } from "../server.ts";
-import { startTestStack } from "../testing.ts";
-import { createUser } from "../testing.ts";
 
 let local: LocalStack;
 

@@ -3,11 +3,8 @@
 // policies let them read the new row.
 import { createClient, type RealtimeChannel, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Claims } from "../context.ts";
-import { signJwt } from "../jwt.ts";
+import { type Claims, signJwt, startTestStack, createUser } from "../testing.ts";
 import type { LocalStack } from "../server.ts";
-import { startTestStack } from "../testing.ts";
-import { createUser } from "../testing.ts";
 
 type Message = { id: number; owner_id: string; body: string; created_at: string };
 type User = { id: string; claims: Claims; token: string };

@@ -1,11 +1,11 @@
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { signJwt } from "../jwt.ts";
 import type { LocalStack } from "../server.ts";
-import { startTestStack } from "../testing.ts";
+import { signJwt, startTestStack } from "../testing.ts";
 
 // The REST service through the real supabase-js client, on small tables of its own (prefixed rest_ so
-// they never meet the product's schema), created as the superuser.
+// they never meet the product's schema), created as the superuser: what the product's calls use, and a
+// plain refusal of what they do not.
 
 let local: LocalStack;
 let anon: SupabaseClient;
@@ -43,7 +43,6 @@ beforeAll(async () => {
     create table public.rest_tracks (
       id serial primary key,
       artist_id int references public.rest_artists (id) on delete cascade,
-      featured_artist_id int references public.rest_artists (id),
       title text not null,
       price numeric(10, 2) not null default 0.99 check (price >= 0),
       plays int8 not null default 0,
@@ -53,6 +52,10 @@ beforeAll(async () => {
     create table public.rest_bios (
       artist_id int primary key references public.rest_artists (id),
       text text not null
+    );
+    create table public.rest_duets (
+      first_artist_id int references public.rest_artists (id),
+      second_artist_id int references public.rest_artists (id)
     );
     create table public.rest_notes (
       id serial primary key,
@@ -66,12 +69,9 @@ beforeAll(async () => {
     create table public.rest_secrets (id int primary key, value text);
     revoke all on public.rest_secrets from anon, authenticated;
 
-    grant select, insert, update, delete on public.rest_artists, public.rest_tracks, public.rest_bios, public.rest_notes
+    grant select, insert, update, delete on public.rest_artists, public.rest_tracks, public.rest_bios, public.rest_duets, public.rest_notes
       to anon, authenticated, service_role;
     grant usage on all sequences in schema public to anon, authenticated, service_role;
-
-    create view public.rest_published_tracks as select id, artist_id, title, price from public.rest_tracks where published;
-    grant select on public.rest_published_tracks to anon, authenticated;
 
     create function public.rest_add(a int, b int default 10) returns int language sql immutable as 'select a + b';
     create function public.rest_tracks_by(artist text) returns setof public.rest_tracks language sql stable as
@@ -92,11 +92,11 @@ beforeAll(async () => {
       ('Ann Arbor', 'jazz', '{live,vinyl}', '{"site": {"url": "https://ann.example"}, "rank": 1}', 'Plays, sings.'),
       ('Bob Beat', 'electronic', '{club}', '{"rank": 2}', null),
       ('Cee Choir', 'classical', '{}', '{}', 'Choir "quoted", with commas');
-    insert into public.rest_tracks (artist_id, featured_artist_id, title, price, plays, released_on, published) values
-      (1, 2, 'Autumn', 1.99, 10, '2026-01-05', true),
-      (1, null, 'Blue Hour', 0.99, 300, '2025-06-01', true),
-      (2, null, 'Circuit', 2.50, 42, null, false),
-      (2, 1, 'Drop, Zone', 0.99, 7, '2026-02-01', null);
+    insert into public.rest_tracks (artist_id, title, price, plays, released_on, published) values
+      (1, 'Autumn', 1.99, 10, '2026-01-05', true),
+      (1, 'Blue Hour', 0.99, 300, '2025-06-01', true),
+      (2, 'Circuit', 2.50, 42, null, false),
+      (2, 'Drop, Zone', 0.99, 7, '2026-02-01', null);
     insert into public.rest_bios values (1, 'Ann is from Ann Arbor.');
     insert into public.rest_notes (owner_id, body) values ('${annId}', 'ann''s note'), ('${bobId}', 'bob''s note');
   `);
@@ -134,82 +134,36 @@ describe("select", () => {
     });
   });
 
-  it("renames with aliases, casts, and reads JSON paths", async () => {
-    const { data, error } = await anon
-      .from("rest_artists")
-      .select("artist:name, id::text, site:links->site->>url, rank:links->rank, links->site->url")
-      .eq("id", 1);
+  it("renames with aliases", async () => {
+    const { data, error } = await anon.from("rest_artists").select("artist:name, id").eq("id", 1);
     expect(error).toBeNull();
-    expect(data).toEqual([{ artist: "Ann Arbor", id: "1", site: "https://ann.example", rank: 1, url: "https://ann.example" }]);
+    expect(data).toEqual([{ artist: "Ann Arbor", id: 1 }]);
   });
 
-  it("embeds a to-one relationship as an object or null, and a to-many one as an array", async () => {
-    const { data, error } = await anon
-      .from("rest_tracks")
-      .select("title, artist:rest_artists!artist_id(name), featured:rest_artists!featured_artist_id(name)")
-      .order("id");
+  it("embeds a to-one relationship as an object or null, a to-many one as an array, and nests embeds", async () => {
+    const { data, error } = await anon.from("rest_tracks").select("title, artist:rest_artists(name, rest_bios(text))").order("id");
     expect(error).toBeNull();
     expect(data).toEqual([
-      { title: "Autumn", artist: { name: "Ann Arbor" }, featured: { name: "Bob Beat" } },
-      { title: "Blue Hour", artist: { name: "Ann Arbor" }, featured: null },
-      { title: "Circuit", artist: { name: "Bob Beat" }, featured: null },
-      { title: "Drop, Zone", artist: { name: "Bob Beat" }, featured: { name: "Ann Arbor" } },
+      { title: "Autumn", artist: { name: "Ann Arbor", rest_bios: { text: "Ann is from Ann Arbor." } } },
+      { title: "Blue Hour", artist: { name: "Ann Arbor", rest_bios: { text: "Ann is from Ann Arbor." } } },
+      { title: "Circuit", artist: { name: "Bob Beat", rest_bios: null } },
+      { title: "Drop, Zone", artist: { name: "Bob Beat", rest_bios: null } },
     ]);
-    const { data: artists } = await anon.from("rest_artists").select("name, rest_tracks!artist_id(title), rest_bios(text)").order("id");
+    const { data: artists } = await anon.from("rest_artists").select("name, rest_tracks(title)").order("id");
     expect(artists).toEqual([
-      { name: "Ann Arbor", rest_tracks: [{ title: "Autumn" }, { title: "Blue Hour" }], rest_bios: { text: "Ann is from Ann Arbor." } },
-      { name: "Bob Beat", rest_tracks: [{ title: "Circuit" }, { title: "Drop, Zone" }], rest_bios: null },
-      { name: "Cee Choir", rest_tracks: [], rest_bios: null },
+      { name: "Ann Arbor", rest_tracks: [{ title: "Autumn" }, { title: "Blue Hour" }] },
+      { name: "Bob Beat", rest_tracks: [{ title: "Circuit" }, { title: "Drop, Zone" }] },
+      { name: "Cee Choir", rest_tracks: [] },
     ]);
   });
 
   it("says which relationships are ambiguous or missing", async () => {
-    const ambiguous = await anon.from("rest_tracks").select("title, rest_artists(name)");
+    const ambiguous = await anon.from("rest_duets").select("rest_artists(name)");
     expect(ambiguous.status).toBe(300);
     expect(ambiguous.error?.code).toBe("PGRST201");
     const missing = await anon.from("rest_tracks").select("title, rest_notes(body)");
     expect(missing.status).toBe(400);
     expect(missing.error?.code).toBe("PGRST200");
-  });
-
-  it("counts related rows the legacy way, filters, orders and limits embedded rows, and nests embeds", async () => {
-    const { data, error } = await anon
-      .from("rest_artists")
-      .select(
-        "name, tracks:rest_tracks!artist_id(title, featured:rest_artists!featured_artist_id(name)), track_count:rest_tracks!artist_id(count)",
-      )
-      .eq("tracks.published", true)
-      .order("title", { referencedTable: "tracks", ascending: false })
-      .limit(1, { referencedTable: "tracks" })
-      .order("id");
-    expect(error).toBeNull();
-    expect(data).toEqual([
-      { name: "Ann Arbor", tracks: [{ title: "Blue Hour", featured: null }], track_count: [{ count: 2 }] },
-      { name: "Bob Beat", tracks: [], track_count: [{ count: 2 }] },
-      { name: "Cee Choir", tracks: [], track_count: [{ count: 0 }] },
-    ]);
-  });
-
-  it("keeps only parents with a matching related row when the embed is !inner", async () => {
-    const { data } = await anon.from("rest_artists").select("name, rest_tracks!artist_id!inner(title)").eq("rest_tracks.title", "Circuit");
-    expect(data).toEqual([{ name: "Bob Beat", rest_tracks: [{ title: "Circuit" }] }]);
-    const { data: withoutBio } = await anon.from("rest_artists").select("name, rest_bios(text)").is("rest_bios", null).order("id");
-    expect(withoutBio?.map((a) => a.name)).toEqual(["Bob Beat", "Cee Choir"]);
-  });
-
-  it("embeds from a view through its base table foreign keys", async () => {
-    const { data, error } = await anon.from("rest_published_tracks").select("title, rest_artists!artist_id(name)").order("id");
-    expect(error).toBeNull();
-    expect(data).toEqual([
-      { title: "Autumn", rest_artists: { name: "Ann Arbor" } },
-      { title: "Blue Hour", rest_artists: { name: "Ann Arbor" } },
-    ]);
-  });
-
-  it("spreads a to-one embed into the parent row", async () => {
-    const { data, error } = await anon.from("rest_tracks").select("title, ...rest_artists!artist_id(artist_name:name)").eq("id", 3);
-    expect(error).toBeNull();
-    expect(data).toEqual([{ title: "Circuit", artist_name: "Bob Beat" }]);
   });
 });
 
@@ -233,7 +187,6 @@ describe("filters", () => {
   it("matches patterns, with * as a wildcard too", async () => {
     expect(await titles(tracks().like("title", "%our"))).toEqual(["Blue Hour"]);
     expect(await titles(tracks().ilike("title", "c*"))).toEqual(["Circuit"]);
-    expect(await titles(tracks().likeAnyOf("title", ["A*", "B*"]))).toEqual(["Autumn", "Blue Hour"]);
   });
 
   it("takes lists with quoted values, and null/true/false", async () => {
@@ -246,41 +199,11 @@ describe("filters", () => {
     expect(await titles(tracks().not("released_on", "is", null))).toEqual(["Autumn", "Blue Hour", "Drop, Zone"]);
   });
 
-  it("checks containment and overlap of arrays and jsonb", async () => {
+  it("checks that arrays and jsonb contain a value", async () => {
     const names = async (query: PromiseLike<{ data: { name: string }[] | null }>) => (await query).data?.map((a) => a.name);
     const artists = () => anon.from("rest_artists").select("name").order("id");
     expect(await names(artists().contains("tags", ["vinyl"]))).toEqual(["Ann Arbor"]);
-    expect(await names(artists().containedBy("tags", ["club", "live"]))).toEqual(["Bob Beat", "Cee Choir"]);
-    expect(await names(artists().overlaps("tags", ["club", "vinyl"]))).toEqual(["Ann Arbor", "Bob Beat"]);
     expect(await names(artists().contains("links", { rank: 2 }))).toEqual(["Bob Beat"]);
-    expect(await names(artists().eq("links->site->>url", "https://ann.example"))).toEqual(["Ann Arbor"]);
-  });
-
-  it("combines with or/and, nested and negated", async () => {
-    expect(await titles(tracks().or("price.gt.2,title.eq.Autumn"))).toEqual(["Autumn", "Circuit"]);
-    expect(await titles(tracks().or("title.eq.Autumn,and(plays.gt.100,price.lt.1)"))).toEqual(["Autumn", "Blue Hour"]);
-    expect(await titles(tracks().or('title.in.("Drop, Zone",Circuit)'))).toEqual(["Circuit", "Drop, Zone"]);
-    const { data: tagged } = await anon.from("rest_artists").select("name").or("tags.cs.{live,vinyl},tags.cs.{club}").order("id");
-    expect(tagged).toEqual([{ name: "Ann Arbor" }, { name: "Bob Beat" }]);
-    expect(await titles(tracks().not("title", "eq", "Autumn").or("published.is.null,published.is.false"))).toEqual([
-      "Circuit",
-      "Drop, Zone",
-    ]);
-    const { data } = await anon
-      .from("rest_tracks")
-      .select("title")
-      .or("price.gt.2,plays.gt.100")
-      .or("published.is.true,released_on.is.null")
-      .order("id");
-    expect(data?.map((t) => t.title)).toEqual(["Blue Hour", "Circuit"]);
-  });
-
-  it("searches text", async () => {
-    const { data, error } = await anon.from("rest_artists").select("name").textSearch("bio", "choir & commas");
-    expect(error).toBeNull();
-    expect(data).toEqual([{ name: "Cee Choir" }]);
-    const { data: plain } = await anon.from("rest_artists").select("name").textSearch("bio", "sings", { type: "plain", config: "english" });
-    expect(plain).toEqual([{ name: "Ann Arbor" }]);
   });
 
   it("answers 400 PGRST100 to a filter it cannot parse", async () => {
@@ -302,15 +225,13 @@ describe("order, pages and counts", () => {
     expect(last?.at(-1)?.title).toBe("Circuit");
   });
 
-  it("pages with limit/offset and range, and reports Content-Range", async () => {
+  it("pages with limit and offset, and reports Content-Range", async () => {
     const { data, count, status } = await anon.from("rest_tracks").select("id", { count: "exact" }).order("id").range(1, 2);
     expect(data).toEqual([{ id: 2 }, { id: 3 }]);
     expect(count).toBe(4);
     expect(status).toBe(206);
     const response = await raw("rest_tracks?select=id&order=id&limit=2&offset=1");
     expect(response.headers.get("content-range")).toBe("1-2/*");
-    const header = await raw("rest_tracks?select=id", { headers: { range: "0-0", "range-unit": "items" } });
-    expect(await header.json()).toHaveLength(1);
     const empty = await raw("rest_tracks?title=eq.none", { headers: { prefer: "count=exact" } });
     expect(empty.headers.get("content-range")).toBe("*/0");
   });
@@ -354,7 +275,7 @@ describe("writes", () => {
     const { data, error, status } = await service
       .from("rest_tracks")
       .insert({ artist_id: 3, title: "Evensong", price: 1.5 })
-      .select("title, price, plays, rest_artists!artist_id(name)")
+      .select("title, price, plays, rest_artists(name)")
       .single();
     expect(error).toBeNull();
     expect(status).toBe(201);
@@ -374,42 +295,9 @@ describe("writes", () => {
     ]);
   });
 
-  it("fills keys missing from some objects with null, or with column defaults when asked", async () => {
+  it("fills keys missing from some objects with null", async () => {
     const nulls = await service.from("rest_tracks").insert([{ title: "Hymn" }, { title: "Hymn", price: 2 }]);
     expect(nulls.error?.code).toBe("23502");
-    const withDefaults = await service
-      .from("rest_tracks")
-      .insert(
-        [
-          { artist_id: 3, title: "Hymn" },
-          { artist_id: 3, title: "Interlude", price: 3 },
-        ],
-        { defaultToNull: false },
-      )
-      .select("title, price, plays");
-    expect(withDefaults.error).toBeNull();
-    expect(withDefaults.data).toEqual([
-      { title: "Hymn", price: 0.99, plays: 0 },
-      { title: "Interlude", price: 3, plays: 0 },
-    ]);
-  });
-
-  it("upserts: merges on conflict, or ignores duplicates", async () => {
-    const merged = await service.from("rest_bios").upsert({ artist_id: 1, text: "New bio." }, { onConflict: "artist_id" }).select();
-    expect(merged.data).toEqual([{ artist_id: 1, text: "New bio." }]);
-    const ignored = await service
-      .from("rest_bios")
-      .upsert(
-        [
-          { artist_id: 1, text: "Ignored." },
-          { artist_id: 2, text: "Bob bio." },
-        ],
-        { onConflict: "artist_id", ignoreDuplicates: true },
-      )
-      .select();
-    expect(ignored.data).toEqual([{ artist_id: 2, text: "Bob bio." }]);
-    const { data } = await service.from("rest_bios").select("text").order("artist_id");
-    expect(data).toEqual([{ text: "New bio." }, { text: "Bob bio." }]);
   });
 
   it("updates and deletes what the filters match", async () => {
@@ -425,34 +313,10 @@ describe("writes", () => {
     expect((await service.from("rest_tracks").delete().eq("title", "nothing")).status).toBe(204);
   });
 
-  it("answers return=headers-only with where the created row lives", async () => {
-    const response = await raw("rest_artists", {
-      method: "POST",
-      headers: { authorization: `Bearer ${local.serviceRoleKey}`, "content-type": "application/json", prefer: "return=headers-only" },
-      body: JSON.stringify({ name: "Dee Drum" }),
-    });
-    expect(response.status).toBe(201);
-    expect(await response.text()).toBe("");
-    const location = response.headers.get("location");
-    expect(location).toMatch(/^\/rest_artists\?id=eq\.\d+$/);
-    const { data } = await service
-      .from("rest_artists")
-      .delete()
-      .eq("id", Number(location!.split(".").at(-1)))
-      .select("name");
-    expect(data).toEqual([{ name: "Dee Drum" }]);
-  });
-
   it("refuses an update or delete without filters", async () => {
     const result = await service.from("rest_tracks").delete();
     expect(result.status).toBe(400);
     expect(result.error?.message).toBe("DELETE requires a WHERE clause");
-  });
-
-  it("rolls back with tx=rollback, still answering", async () => {
-    const result = await service.from("rest_artists").insert({ name: "Ghost" }).select("name").rollback();
-    expect(result.data).toEqual([{ name: "Ghost" }]);
-    expect((await service.from("rest_artists").select("id").eq("name", "Ghost")).data).toEqual([]);
   });
 
   it("rolls back a write whose single object was not exactly one row", async () => {
@@ -470,24 +334,16 @@ describe("writes", () => {
 });
 
 describe("functions", () => {
-  it("calls with named arguments by POST and by GET", async () => {
+  it("calls with named arguments", async () => {
     expect((await anon.rpc("rest_add", { a: 1 })).data).toBe(11);
-    expect((await anon.rpc("rest_add", { a: 1, b: 2 }, { get: true })).data).toBe(3);
+    expect((await anon.rpc("rest_add", { a: 1, b: 2 })).data).toBe(3);
     expect((await anon.rpc("rest_genres_of", { names: ["Bob Beat", "Ann Arbor"] })).data).toEqual(["electronic", "jazz"]);
-    expect((await anon.rpc("rest_genres_of", { names: ["Cee Choir"] }, { get: true })).data).toEqual(["classical"]);
   });
 
-  it("filters, orders and embeds the rows a function returns", async () => {
-    const { data, error } = await anon
-      .rpc("rest_tracks_by", { artist: "Ann Arbor" })
-      .select("title, rest_artists!featured_artist_id(name)")
-      .gt("plays", 5)
-      .order("title", { ascending: false });
+  it("filters and orders the rows a function returns", async () => {
+    const { data, error } = await anon.rpc("rest_tracks_by", { artist: "Ann Arbor" }).gt("plays", 5).order("title", { ascending: false });
     expect(error).toBeNull();
-    expect(data).toEqual([
-      { title: "Blue Hour", rest_artists: null },
-      { title: "Autumn", rest_artists: { name: "Bob Beat" } },
-    ]);
+    expect(data?.map((track: { title: string }) => track.title)).toEqual(["Blue Hour", "Autumn"]);
   });
 
   it("returns one row as an object, and void as nothing", async () => {
@@ -495,10 +351,8 @@ describe("functions", () => {
     expect(await service.rpc("rest_touch")).toMatchObject({ data: null, error: null, status: 204 });
   });
 
-  it("counts, and answers head calls without data", async () => {
+  it("counts, and answers head calls (POSTed with return=minimal) without data", async () => {
     expect(await anon.rpc("rest_genres_of", { names: ["Bob Beat", "Ann Arbor"] }, { count: "exact" })).toMatchObject({ count: 2 });
-    const head = await anon.rpc("rest_tracks_by", { artist: "Bob Beat" }, { head: true, count: "exact" });
-    expect(head).toMatchObject({ data: null, error: null, count: 2 });
     expect((await anon.rpc("rest_count_keys", { doc: { a: 1, b: [2] } })).data).toBe(2);
     // object arguments cannot go in a query string: postgrest-js POSTs them with return=minimal
     const objectArgs = await anon.rpc("rest_count_keys", { doc: { a: 1 } }, { head: true });
@@ -510,16 +364,13 @@ describe("functions", () => {
     expect((await ann.rpc("rest_whoami")).data).toEqual({ role: "authenticated", uid: annId });
   });
 
-  it("reports missing functions, raised exceptions, and writes attempted by GET", async () => {
+  it("reports missing functions and raised exceptions", async () => {
     const missing = await anon.rpc("rest_nope", { a: 1 });
     expect(missing.status).toBe(404);
     expect(missing.error?.code).toBe("PGRST202");
     const raised = await anon.rpc("rest_fail", { message: "Track limit reached" });
     expect(raised.status).toBe(400);
     expect(raised.error).toEqual({ code: "P0001", details: null, hint: "it was asked to", message: "Track limit reached" });
-    const readOnly = await service.rpc("rest_touch", {}, { get: true });
-    expect(readOnly.status).toBe(405);
-    expect(readOnly.error?.code).toBe("25006");
   });
 });
 
@@ -581,11 +432,6 @@ describe("roles and row-level security", () => {
     expect((await clientWithToken(forged).from("rest_notes").select("body")).status).toBe(401);
     expect(local.stack.tokens.get(forged)).toBeUndefined();
   });
-
-  it("applies GET as a read-only transaction", async () => {
-    const response = await raw("rpc/rest_touch", { headers: { authorization: `Bearer ${local.serviceRoleKey}` } });
-    expect(response.status).toBe(405);
-  });
 });
 
 describe("errors", () => {
@@ -609,13 +455,13 @@ describe("errors", () => {
     expect(notNull.error?.code).toBe("23502");
   });
 
-  it("reports unknown tables with 404 PGRST205 and a suggestion, unknown columns with 400 42703", async () => {
+  it("reports unknown tables with 404 PGRST205, unknown columns with 400 42703", async () => {
     const table = await anon.from("rest_artist").select();
     expect(table.status).toBe(404);
     expect(table.error).toEqual({
       code: "PGRST205",
       details: null,
-      hint: "Perhaps you meant the table 'public.rest_artists'",
+      hint: null,
       message: "Could not find the table 'public.rest_artist' in the schema cache",
     });
     const column = await anon.from("rest_artists").select("nope");
@@ -628,6 +474,35 @@ describe("errors", () => {
     const result = await other.from("users").select();
     expect(result.status).toBe(406);
     expect(result.error?.code).toBe("PGRST106");
+  });
+});
+
+describe("what the product never calls", () => {
+  it("is refused as not supported by the local stack, never approximated", async () => {
+    const tracks = () => service.from("rest_tracks").select("title");
+    const refusals = [
+      tracks().or("price.gt.2,title.eq.Autumn"),
+      tracks().textSearch("title", "autumn"),
+      tracks().likeAnyOf("title", ["A*"]),
+      service.from("rest_artists").select("tags").overlaps("tags", ["club"]),
+      service.from("rest_artists").select("site:links->site->>url"),
+      service.from("rest_artists").select("id::text"),
+      service.from("rest_tracks").select("title, rest_artists!inner(name)"),
+      service.from("rest_tracks").select("title, ...rest_artists(name)"),
+      service.from("rest_artists").select("name, rest_tracks(count)"),
+      service.from("rest_artists").select("name, rest_tracks(title)").eq("rest_tracks.published", true),
+      service.from("rest_bios").upsert({ artist_id: 1, text: "New bio." }),
+      service.from("rest_artists").insert({ name: "Ghost" }).select("name").rollback(),
+      service.from("rest_tracks").insert({ title: "Hymn", artist_id: 3 }, { defaultToNull: false }),
+      service.rpc("rest_add", { a: 1 }, { get: true }),
+    ];
+    for (const result of await Promise.all(refusals)) {
+      expect(result.status).toBe(400);
+      expect(result.error).toMatchObject({ code: "PGRST127", message: expect.stringMatching(/ is not supported by the local stack$/) });
+    }
+    const ranged = await raw("rest_tracks?select=id", { headers: { range: "0-0" } });
+    expect(ranged.status).toBe(400);
+    expect((await service.from("rest_artists").select("id").eq("name", "Ghost")).data).toEqual([]);
   });
 });
 
@@ -646,20 +521,16 @@ describe("injection attempts", () => {
     }
     const listed = await anon.from("rest_artists").select("name").in("name", ["a'); drop table public.rest_artists; --", '"']);
     expect(listed.data).toEqual([]);
-    const inOr = await anon.from("rest_artists").select("name").or(`name.eq."x\\") or true --"`);
-    expect(inOr.data).toEqual([]);
     await intact();
   });
 
-  it("treats names in select, order, filters and JSON paths as identifiers", async () => {
+  it("treats names in select, order and filters as identifiers", async () => {
     const attempts = [
       raw('rest_artists?select=name,"id; drop table public.rest_artists; --"'),
       raw("rest_artists?select=name::text;drop%20table%20rest_artists"),
       raw("rest_artists?order=id;drop%20table%20rest_artists"),
       raw(`rest_artists?${encodeURIComponent('name"; drop table public.rest_artists; --')}=eq.x`),
-      raw(`rest_artists?select=links->>${encodeURIComponent("'; drop table public.rest_artists; --")}`),
-      raw(`rest_artists?links->>${encodeURIComponent("x' or '1'='1")}=eq.1`),
-      raw(`rest_artists?select=*,${encodeURIComponent('rest_tracks!x"; drop table public.rest_artists; --(title)')}`),
+      raw(`rest_artists?select=*,${encodeURIComponent('rest_tracks"; drop table public.rest_artists; --(title)')}`),
     ];
     for (const response of await Promise.all(attempts)) {
       expect(response.status, await response.text()).toBeLessThan(500);

@@ -3,9 +3,8 @@
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { Upload, type HttpRequest } from "tus-js-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signJwt } from "../jwt.ts";
+import { signJwt, createUser, startTestStack } from "../testing.ts";
 import type { LocalStack } from "../server.ts";
-import { createUser, startTestStack } from "../testing.ts";
 
 let local: LocalStack;
 type User = { id: string; token: string; client: SupabaseClient };

@@ -3,8 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@supabase/supabase-js";
 import { describe, expect, it } from "vitest";
-import { migrate } from "../migrate.ts";
-import { startLocalStack } from "../server.ts";
+import { migrate, startLocalStack } from "../server.ts";
 
 // The stack as a whole: migrations applied once and tracked, a data dir that survives restarts, the
 // seed loaded once, and the gateway's routing and CORS.
