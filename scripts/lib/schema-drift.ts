@@ -1,0 +1,80 @@
+// The declared schema (supabase/schemas, applied in file order) against what the migrations build, on a
+// PostgreSQL 15 server: both start from what hosted Supabase provides (supabase/local/platform.sql).
+// @pgkit/migra compares tables, columns, constraints, indexes, views, functions, policies, triggers,
+// sequences, extensions and grants; publications and the storage buckets (rows the product needs before
+// its first request) it does not see, so they are compared here.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { run as migra } from "@pgkit/migra";
+import pg from "pg";
+import { root } from "./app-server.ts";
+import { databaseUrl } from "./supabase-cli.ts";
+
+export const schemasDir = join(root, "supabase", "schemas");
+
+/** The schema files, in the order they apply (and Supabase's CLI reads them): by name. */
+export function schemaFiles(): string[] {
+  return readdirSync(schemasDir)
+    .filter((name) => name.endsWith(".sql"))
+    .sort()
+    .map((name) => join(schemasDir, name));
+}
+
+async function withDatabase<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A new database `name` holding platform.sql and then each schema file. */
+export async function declaredDatabase(serverUrl: string, name: string): Promise<void> {
+  await withDatabase(serverUrl, (server) => server.query(`create database ${name}`));
+  await withDatabase(databaseUrl(serverUrl, name), async (database) => {
+    await database.query(readFileSync(join(root, "supabase", "local", "platform.sql"), "utf8"));
+    for (const file of schemaFiles()) {
+      await database.query(readFileSync(file, "utf8")).catch((error: Error) => {
+        throw new Error(`${file.slice(root.length + 1)}: ${error.message}`);
+      });
+    }
+  });
+}
+
+/** A copy of the migrated database `template` without the CLI's own bookkeeping, which no schema declares. */
+export async function migratedCopy(serverUrl: string, template: string, name: string): Promise<void> {
+  await withDatabase(serverUrl, (server) => server.query(`create database ${name} template ${template}`));
+  await withDatabase(databaseUrl(serverUrl, name), (database) => database.query("drop schema if exists supabase_migrations cascade"));
+}
+
+const facts = {
+  publication: `select pubname || ' ' || schemaname || '.' || tablename as fact from pg_publication_tables order by 1`,
+  bucket: `select row_to_json(b)::text as fact from (select id, name, public, file_size_limit, allowed_mime_types
+             from storage.buckets order by id) b`,
+};
+
+async function factsOf(url: string): Promise<Set<string>> {
+  return withDatabase(url, async (database) => {
+    const all = new Set<string>();
+    for (const [kind, sql] of Object.entries(facts)) {
+      for (const row of (await database.query<{ fact: string }>(sql)).rows) all.add(`${kind} ${row.fact}`);
+    }
+    return all;
+  });
+}
+
+/**
+ * The SQL that turns database `from` into `to` (migra, privileges included), then any publication or
+ * bucket one has and the other lacks. Empty when they have the same schema.
+ */
+export async function schemaDifference(serverUrl: string, from: string, to: string): Promise<string> {
+  const fromUrl = databaseUrl(serverUrl, from);
+  const toUrl = databaseUrl(serverUrl, to);
+  const migration = await migra(fromUrl, toUrl, { withPrivileges: true, unsafe: true });
+  const [fromFacts, toFacts] = await Promise.all([factsOf(fromUrl), factsOf(toUrl)]);
+  const only = (a: Set<string>, b: Set<string>, side: string) =>
+    [...a].filter((fact) => !b.has(fact)).map((fact) => `-- only in ${side}: ${fact}`);
+  return [migration.sql.trim(), ...only(fromFacts, toFacts, from), ...only(toFacts, fromFacts, to)].filter(Boolean).join("\n");
+}

@@ -1,0 +1,269 @@
+-- Foundation: the private schema, the extensions, and the checks and lists every area shares (the
+-- catalog's genres, money, addresses, owned file paths), and the marketplace's own trust (the Worker's secret).
+-- Function bodies are checked when they first run, so a function may name what a later file declares.
+set check_function_bodies = off;
+
+-- Helpers the policies and constraints of later migrations share.
+--
+-- `private` is never exposed through the API (PostgREST serves `public` only), so security definer
+-- functions live here. The API roles need usage on it because policies call these helpers as the
+-- requesting role.
+create schema if not exists private;
+
+-- The public pages at 100× the demo data (`npm run bench:backend -- --catalog`): indexes for what they
+-- search and sort by, so none reads a large table whole.
+
+-- Header and directory search: a case-insensitive partial match on names and short descriptions, served
+-- by trigram indexes (ILIKE '%…%' cannot use a b-tree).
+create extension if not exists pg_trgm with schema extensions;
+
+revoke all on schema private from public;
+
+grant usage on schema private to anon, authenticated, service_role;
+
+create or replace function private.is_genre_list(genres text[])
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select genres <@ private.genre_list()
+$$;
+
+create or replace function private.is_currency(code text)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select code in ('USD', 'EUR', 'GBP')
+$$;
+
+-- Deliberately loose (one @, a dot in the domain): the forms use an email input and nothing more.
+create or replace function private.is_email(address text)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select address ~ '^[^@\s]+@[^@\s]+\.[^@\s]+$'
+$$;
+
+create or replace function private.is_url(address text)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select address ~* '^https?://[^\s/$.?#][^\s]*$'
+$$;
+
+-- A JSON number inside [low, high] (whole when asked); anything else, a missing key included, is false.
+create or replace function private.is_json_number(value jsonb, low numeric, high numeric, whole boolean default false)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select case
+    when jsonb_typeof(value) = 'number'
+      then value::numeric between low and high and (not whole or value::numeric = trunc(value::numeric))
+    else false
+  end
+$$;
+
+-- Every artist or fan gets their profile in the same transaction as their auth user, from the
+-- metadata the sign-up form sends, so a sign-up can never leave a user without a profile. Invalid
+-- metadata raises, which rolls the whole sign-up back. Users without a role in their metadata
+-- (administrators created by an operator) get no profile.
+
+-- Sign-up metadata lists arrive as JSON arrays of strings.
+create or replace function private.text_array(value jsonb, field text)
+returns text[]
+language plpgsql
+immutable
+set search_path = ''
+as $$
+begin
+  if value is null or jsonb_typeof(value) = 'null' then
+    return '{}';
+  end if;
+  if jsonb_typeof(value) <> 'array' or exists (
+    select 1 from jsonb_array_elements(value) as item where jsonb_typeof(item) <> 'string'
+  ) then
+    raise exception '% must be a list of genres', field using errcode = '22023';
+  end if;
+  return array(select jsonb_array_elements_text(value));
+end
+$$;
+
+-- Every stored reference to a file in our storage lies in its owner's own folder ({owner id}/...).
+-- The track-audio-url function signs a track's file_url with the service role, so a track naming
+-- another artist's object would hand out that artist's private (even unreleased) audio; artwork and
+-- profile pictures are held to the same rule, so no row can present another user's file as its own.
+
+-- An object path inside the owner's folder: {owner id}/name(/name...), no empty, `.` or `..` segment,
+-- and none of the characters a URL or a path would read as something else.
+create or replace function private.is_owned_object_path(path text, owner uuid)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select path ~ ('^' || owner::text || '(/[^/\\?#%[:space:][:cntrl:]]+)+$') and path !~ '/\.\.?(/|$)'
+$$;
+
+-- A public URL of an object in the owner's folder of a public bucket, as Storage's getPublicUrl writes
+-- it (any host: the database does not know its own public address). Anything else, another site's
+-- image included, is refused: pictures are uploaded, never linked.
+create or replace function private.is_owned_public_url(url text, bucket text, owner uuid)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select url is null or (
+    url ~ ('^https?://[^/?#\\@[:space:]]+/storage/v1/object/public/' || bucket || '/')
+    and private.is_owned_object_path(regexp_replace(url, '^https?://[^/]+/storage/v1/object/public/[^/]+/', ''), owner)
+  )
+$$;
+
+-- Store settings as the Store Settings form keeps them (spec section 5): the database holds the same rules
+-- as the form's schema, so a write through the API cannot store what the form would refuse.
+-- - pricing tiers: a name, a price of at least 0 in cents, at most 20 tiers;
+-- - discount codes: a code (unique per artist whatever its case), a whole percentage 0-100, an optional
+--   date it is valid until, on or off; at most 50 codes;
+-- - bundling: on or off, with a percentage 0-100 (unchanged).
+
+create or replace function private.is_cents(value jsonb)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select jsonb_typeof(value) = 'number' and value::numeric = round(value::numeric, 2)
+$$;
+
+-- The genre list of the sign-up and profile forms, in one place.
+create or replace function private.genre_list()
+returns text[]
+language sql
+immutable
+set search_path = ''
+as $$
+  select array['Rock', 'Pop', 'Hip Hop', 'Electronic', 'Jazz', 'Classical', 'R&B', 'Folk', 'Metal', 'Country', 'Blues', 'Indie']::text[]
+$$;
+
+grant execute on function private.genre_list() to anon, authenticated, service_role;
+
+-- Plays are recorded only through the marketplace. record_play counts a visitor by the listener id and
+-- the address the Worker vouches for (its cookie, and the address Cloudflare saw); called straight
+-- through the API, a script could name a new listener and address on every call and have each one
+-- count. So a play now counts only when the caller proves it is the marketplace's server: the secret it
+-- sends in an X-Play-Reporter header (PostgREST hands the request's headers to the database), whose hash
+-- the operator registers here (see the README). The anon key alone, or a user's own token, records
+-- nothing.
+create table private.play_reporters (
+  secret_hash bytea primary key check (length(secret_hash) = 32),
+  created_at timestamptz not null default now()
+);
+
+revoke all on private.play_reporters from anon, authenticated;
+
+-- For the operator (SQL editor, or the local scripts): trusts a Worker's secret. Long and random only.
+create or replace function private.trust_play_reporter(secret text)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if length(coalesce(secret, '')) < 32 then
+    raise exception 'a play reporter secret has at least 32 characters' using errcode = '22023';
+  end if;
+  insert into private.play_reporters (secret_hash) values (sha256(convert_to(secret, 'UTF8'))) on conflict do nothing;
+end
+$$;
+
+revoke execute on function private.trust_play_reporter(text) from public, anon, authenticated;
+
+-- Whether this request carries a registered reporter secret.
+create or replace function private.is_play_reporter()
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (
+    select 1 from private.play_reporters r
+    where r.secret_hash = sha256(convert_to(
+      coalesce(nullif(current_setting('request.headers', true), '')::json ->> 'x-play-reporter', ''), 'UTF8'))
+  )
+$$;
+
+revoke execute on function private.is_play_reporter() from public, anon, authenticated;
+
+-- Two answers the database now gives only to the marketplace's own Worker, which proves itself with the
+-- secret it registered for plays (private.play_reporters; see 20261123001700).
+
+-- 1. A row names a stored file only through the marketplace. Storage checks an upload's declared type,
+-- never its bytes; the Worker checks the first bytes of every file (as it passes an upload on, and again
+-- before a row names it). A user's own token could otherwise upload an HTML page declared `audio/mpeg`
+-- straight to Storage and name it in a track. So a write through the API (as anon or authenticated) that
+-- sets a file column to a new value must carry the Worker's secret; clearing one needs nothing. The
+-- service role (Edge Functions) and the operator's own SQL (the seed) are not the API's users.
+-- The columns are the trigger's arguments.
+
+-- The trigger runs as the writer, who asks whether their request carries the secret: the answer tells
+-- nothing else, and `private` is not served by the API.
+grant execute on function private.is_play_reporter() to anon, authenticated;
+
+-- Every rule the forms hold is the database's too, so nothing written straight through the API can go
+-- around them: lengths of every text people type, the price range, release dates from 1900 to two years
+-- ahead, track numbers within an album's size, a track's genre from the catalog's list, social links that
+-- are a handle or a profile address on their own network, and the shapes of tour dates and store lists.
+-- The limits are the app's (app/lib/constants.ts: textLimits, maximumPrice, albumTrackLimit).
+
+-- `YYYY-MM-DD` naming a day that exists. Immutable: an ISO date reads the same whatever DateStyle is.
+create or replace function private.is_iso_date(value text)
+returns boolean
+language plpgsql
+immutable
+set search_path = ''
+as $$
+begin
+  if value is null or value !~ '^\d{4}-\d{2}-\d{2}$' then
+    return false;
+  end if;
+  return to_char(value::date, 'YYYY-MM-DD') = value;
+exception
+  when others then
+    return false;
+end
+$$;
+
+create or replace function private.files_named_by_the_marketplace()
+returns trigger
+language plpgsql
+security invoker
+set search_path = ''
+as $$
+declare
+  file_column text;
+  named text;
+begin
+  if current_user not in ('anon', 'authenticated') then
+    return new;
+  end if;
+  foreach file_column in array tg_argv loop
+    named := nullif(to_jsonb(new) ->> file_column, '');
+    if named is not null
+      and (tg_op = 'INSERT' or named is distinct from nullif(to_jsonb(old) ->> file_column, ''))
+      and not private.is_play_reporter() then
+      raise exception 'a stored file is named only through the marketplace, which checks its bytes first'
+        using errcode = '42501';
+    end if;
+  end loop;
+  return new;
+end
+$$;

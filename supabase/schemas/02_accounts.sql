@@ -1,0 +1,414 @@
+-- Accounts: roles, artist and fan profiles, payout settings, the profile made at sign-up, and bans as
+-- the sign-in form asks about them.
+-- Function bodies are checked when they first run, so a function may name what a later file declares.
+set check_function_bodies = off;
+
+-- A signed-in user whose account is not banned. Access tokens stay valid until they expire, so a ban
+-- must also be checked here, where every write policy can see it.
+create or replace function private.is_active_user()
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (
+    select 1
+    from auth.users u
+    where u.id = (select auth.uid())
+      and u.deleted_at is null
+      and (u.banned_until is null or u.banned_until <= now())
+  )
+$$;
+
+revoke execute on function private.is_active_user() from public;
+
+grant execute on function private.is_active_user() to anon, authenticated, service_role;
+
+-- A banned administrator's access token still says admin until it expires: is_admin() answers for the
+-- account as it is now. (The case keeps visitors from looking up a user at all.)
+create or replace function public.is_admin()
+returns boolean
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select case
+    when (select auth.jwt()) -> 'app_metadata' ->> 'role' = 'admin' then (select private.is_active_user())
+    else false
+  end
+$$;
+
+revoke execute on function public.is_admin() from public;
+
+grant execute on function public.is_admin() to anon, authenticated, service_role;
+
+create or replace function private.is_social_links(links jsonb)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select case
+    when jsonb_typeof(links) = 'object' then
+      (select bool_and(
+          key in ('twitter', 'instagram')
+          and (jsonb_typeof(value) = 'null'
+            or (jsonb_typeof(value) = 'string' and char_length(value #>> '{}') <= 200
+              and private.is_social_link(key, value #>> '{}'))))
+        from jsonb_each(links)) is not false
+    else false
+  end
+$$;
+
+-- Upcoming shows: at most 50, each a real date with a venue and a city.
+create or replace function private.is_tour_dates(dates jsonb)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select case
+    when jsonb_typeof(dates) = 'array' and jsonb_array_length(dates) <= 50 then (
+      select coalesce(bool_and(coalesce(
+        jsonb_typeof(show -> 'date') = 'string' and private.is_iso_date(show ->> 'date')
+        and jsonb_typeof(show -> 'venue') = 'string' and char_length(show ->> 'venue') between 1 and 120
+        and jsonb_typeof(show -> 'city') = 'string' and char_length(show ->> 'city') between 1 and 120, false)), true)
+      from jsonb_array_elements(dates) as show)
+    else false
+  end
+$$;
+
+-- { minimum_price ≥ 0, default_currency, auto_withdraw, withdraw_threshold whole ≥ 50 }
+create or replace function private.is_artist_payment_settings(settings jsonb)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select case
+    when jsonb_typeof(settings) = 'object' then coalesce(
+      private.is_json_number(settings -> 'minimum_price', 0, 1000000)
+      and private.is_currency(settings ->> 'default_currency')
+      and jsonb_typeof(settings -> 'auto_withdraw') = 'boolean'
+      and private.is_json_number(settings -> 'withdraw_threshold', 50, 1000000000, true), false)
+    else false
+  end
+$$;
+
+-- { paypal_email (or null), default_currency }
+create or replace function private.is_fan_payment_settings(settings jsonb)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select case
+    when jsonb_typeof(settings) = 'object' then coalesce(
+      (jsonb_typeof(settings -> 'paypal_email') = 'null'
+        or settings -> 'paypal_email' is null
+        or private.is_email(settings ->> 'paypal_email'))
+      and private.is_currency(settings ->> 'default_currency'), false)
+    else false
+  end
+$$;
+
+create table public.artist_profiles (
+  id uuid primary key references auth.users (id) on delete cascade,
+  artist_name text not null check (btrim(artist_name) <> ''),
+  short_description text,
+  bio text,
+  profile_image_url text,
+  genres text[] not null default '{}' check (private.is_genre_list(genres)),
+  website text check (private.is_url(website)),
+  social_links jsonb not null default '{}' check (private.is_social_links(social_links)),
+  tour_dates jsonb not null default '[]' check (private.is_tour_dates(tour_dates)),
+  -- Kept by the followers triggers; lists sort by it.
+  follower_count integer not null default 0 check (follower_count >= 0),
+  created_at timestamptz not null default now()
+);
+
+create index artist_profiles_created_at_idx on public.artist_profiles (created_at desc);
+
+create index artist_profiles_genres_idx on public.artist_profiles using gin (genres);
+
+-- Profiles and payout rows are created with the user (next migration), never by the API; a user
+-- edits their own. Column grants keep follower_count and ids out of reach.
+revoke all on public.artist_profiles from anon, authenticated;
+
+grant select on public.artist_profiles to anon, authenticated;
+
+grant update (artist_name, short_description, bio, profile_image_url, genres, website, social_links, tour_dates)
+  on public.artist_profiles to authenticated;
+
+alter table public.artist_profiles enable row level security;
+
+create policy "Visitors read artist profiles" on public.artist_profiles
+  for select to anon using (true);
+
+create policy "Users read artist profiles" on public.artist_profiles
+  for select to authenticated using (true);
+
+create policy "Artists update their own profile" on public.artist_profiles
+  for update to authenticated
+  using (id = (select auth.uid()))
+  with check (id = (select auth.uid()) and (select private.is_active_user()));
+
+alter table public.artist_profiles
+  add constraint artist_profiles_profile_image_url_owned check (private.is_owned_public_url(profile_image_url, 'artwork', id));
+
+create index artist_profiles_artist_name_trgm_idx on public.artist_profiles using gin (artist_name extensions.gin_trgm_ops);
+
+create index artist_profiles_short_description_trgm_idx on public.artist_profiles
+  using gin (short_description extensions.gin_trgm_ops);
+
+create index artist_profiles_follower_count_idx on public.artist_profiles (follower_count desc, artist_name);
+
+alter table public.artist_profiles
+  add constraint artist_profiles_artist_name_length check (char_length(artist_name) <= 100),
+  add constraint artist_profiles_short_description_length check (char_length(short_description) <= 200),
+  add constraint artist_profiles_bio_length check (char_length(bio) <= 5000),
+  add constraint artist_profiles_website_length check (char_length(website) <= 2000);
+
+create trigger artist_profiles_files_named_by_the_marketplace
+  before insert or update of profile_image_url on public.artist_profiles
+  for each row execute function private.files_named_by_the_marketplace('profile_image_url');
+
+create table public.fan_profiles (
+  id uuid primary key references auth.users (id) on delete cascade,
+  username text not null check (btrim(username) <> ''),
+  bio text,
+  profile_image_url text,
+  favorite_genres text[] not null default '{}' check (private.is_genre_list(favorite_genres)),
+  created_at timestamptz not null default now()
+);
+
+create index fan_profiles_created_at_idx on public.fan_profiles (created_at desc);
+
+revoke all on public.fan_profiles from anon, authenticated;
+
+grant select on public.fan_profiles to anon, authenticated;
+
+grant update (username, bio, profile_image_url, favorite_genres) on public.fan_profiles to authenticated;
+
+alter table public.fan_profiles enable row level security;
+
+create policy "Visitors read fan profiles" on public.fan_profiles
+  for select to anon using (true);
+
+create policy "Users read fan profiles" on public.fan_profiles
+  for select to authenticated using (true);
+
+create policy "Fans update their own profile" on public.fan_profiles
+  for update to authenticated
+  using (id = (select auth.uid()))
+  with check (id = (select auth.uid()) and (select private.is_active_user()));
+
+alter table public.fan_profiles
+  add constraint fan_profiles_profile_image_url_owned check (private.is_owned_public_url(profile_image_url, 'artwork', id));
+
+alter table public.fan_profiles
+  add constraint fan_profiles_username_length check (char_length(username) <= 50),
+  add constraint fan_profiles_bio_length check (char_length(bio) <= 2000);
+
+create trigger fan_profiles_files_named_by_the_marketplace
+  before insert or update of profile_image_url on public.fan_profiles
+  for each row execute function private.files_named_by_the_marketplace('profile_image_url');
+
+create table public.artist_payout_settings (
+  artist_id uuid primary key references public.artist_profiles (id) on delete cascade,
+  paypal_email text not null check (private.is_email(paypal_email)),
+  payment_settings jsonb not null
+    default '{"minimum_price": 1, "default_currency": "USD", "auto_withdraw": false, "withdraw_threshold": 50}'
+    check (private.is_artist_payment_settings(payment_settings)),
+  created_at timestamptz not null default now()
+);
+
+revoke all on public.artist_payout_settings from anon, authenticated;
+
+grant select, update (paypal_email, payment_settings) on public.artist_payout_settings to authenticated;
+
+alter table public.artist_payout_settings enable row level security;
+
+create policy "Artists read their own payout settings" on public.artist_payout_settings
+  for select to authenticated using (artist_id = (select auth.uid()));
+
+create policy "Artists update their own payout settings" on public.artist_payout_settings
+  for update to authenticated
+  using (artist_id = (select auth.uid()))
+  with check (artist_id = (select auth.uid()) and (select private.is_active_user()));
+
+alter table public.artist_payout_settings
+  add constraint artist_payout_settings_paypal_email_length check (char_length(paypal_email) <= 254);
+
+create table public.fan_payout_settings (
+  fan_id uuid primary key references public.fan_profiles (id) on delete cascade,
+  payment_settings jsonb not null
+    default '{"paypal_email": null, "default_currency": "USD"}'
+    check (private.is_fan_payment_settings(payment_settings)),
+  created_at timestamptz not null default now()
+);
+
+revoke all on public.fan_payout_settings from anon, authenticated;
+
+grant select, update (payment_settings) on public.fan_payout_settings to authenticated;
+
+alter table public.fan_payout_settings enable row level security;
+
+create policy "Fans read their own payout settings" on public.fan_payout_settings
+  for select to authenticated using (fan_id = (select auth.uid()));
+
+create policy "Fans update their own payout settings" on public.fan_payout_settings
+  for update to authenticated
+  using (fan_id = (select auth.uid()))
+  with check (fan_id = (select auth.uid()) and (select private.is_active_user()));
+
+create or replace function private.create_profile_for_new_user()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  metadata jsonb := coalesce(new.raw_user_meta_data, '{}');
+  genres text[];
+begin
+  case metadata ->> 'role'
+    when 'artist' then
+      if nullif(btrim(metadata ->> 'artist_name'), '') is null then
+        raise exception 'artist_name is required' using errcode = '23514';
+      end if;
+      if not coalesce(private.is_email(metadata ->> 'paypal_email'), false) then
+        raise exception 'paypal_email is required and must be an email address' using errcode = '23514';
+      end if;
+      genres := private.text_array(metadata -> 'genres', 'genres');
+      if not private.is_genre_list(genres) then
+        raise exception 'genres must come from the genre list' using errcode = '23514';
+      end if;
+
+      insert into public.artist_profiles (id, artist_name, bio, genres)
+      values (new.id, btrim(metadata ->> 'artist_name'), nullif(metadata ->> 'bio', ''), genres);
+      insert into public.artist_payout_settings (artist_id, paypal_email)
+      values (new.id, btrim(metadata ->> 'paypal_email'));
+
+    when 'fan' then
+      if nullif(btrim(metadata ->> 'username'), '') is null then
+        raise exception 'username is required' using errcode = '23514';
+      end if;
+      genres := private.text_array(metadata -> 'favorite_genres', 'favorite_genres');
+      if not private.is_genre_list(genres) then
+        raise exception 'favorite_genres must come from the genre list' using errcode = '23514';
+      end if;
+
+      insert into public.fan_profiles (id, username, favorite_genres)
+      values (new.id, btrim(metadata ->> 'username'), genres);
+      insert into public.fan_payout_settings (fan_id) values (new.id);
+
+    else
+      null;
+  end case;
+  return new;
+end
+$$;
+
+revoke execute on function private.create_profile_for_new_user() from public;
+
+create trigger on_auth_user_created
+  after insert on auth.users
+  for each row execute function private.create_profile_for_new_user();
+
+-- Only artists write to the tracks bucket: a fan (or any account without an artist profile) could
+-- otherwise store files there, in their own folder, that no track would ever name.
+
+create or replace function private.is_artist()
+returns boolean
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  -- Artist profiles are readable by every role; the profile's id is the user's.
+  select exists (select 1 from public.artist_profiles p where p.id = (select auth.uid()))
+$$;
+
+revoke execute on function private.is_artist() from public;
+
+grant execute on function private.is_artist() to anon, authenticated, service_role;
+
+-- Whether the signed-in user is an artist or a fan, from their profile rows. Sign-up metadata says what
+-- they chose, but it is theirs to edit (a fan can set user_metadata.role = 'artist' on themselves), so
+-- the app's role guards decide by this instead; metadata only picks UI. An artist_profiles row makes an
+-- artist, exactly what every artist policy checks.
+create or replace function public.account_role()
+returns text
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select case
+    when exists (select 1 from public.artist_profiles p where p.id = (select auth.uid())) then 'artist'
+    when exists (select 1 from public.fan_profiles p where p.id = (select auth.uid())) then 'fan'
+  end
+$$;
+
+revoke execute on function public.account_role() from public, anon;
+
+grant execute on function public.account_role() to authenticated, service_role;
+
+-- A handle ('name', '@name') or a profile address on the network's own site; the app's socialProfile()
+-- reads links with the same patterns.
+create or replace function private.is_social_link(network text, value text)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select value ~ '^@?[A-Za-z0-9_.]{1,30}$'
+    or value ~* (
+      '^https?://(www\.)?('
+      || case network when 'twitter' then 'twitter\.com|x\.com' when 'instagram' then 'instagram\.com' end
+      || ')/@?[A-Za-z0-9_.]{1,30}([/?#]\S*)?$')
+$$;
+
+create or replace function private.suspended_until(email text, password text)
+returns timestamptz
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if not private.is_play_reporter() then
+    raise exception 'a ban''s end is told through the marketplace' using errcode = '28000';
+  end if;
+  return (
+    select u.banned_until
+    from auth.users u
+    where u.email = lower(btrim(suspended_until.email))
+      and u.deleted_at is null
+      and u.banned_until > now()
+      and u.encrypted_password like '$2%'
+      and u.encrypted_password = extensions.crypt(suspended_until.password, u.encrypted_password)
+  );
+end
+$$;
+
+revoke execute on function private.suspended_until(text, text) from public;
+
+grant execute on function private.suspended_until(text, text) to anon, authenticated, service_role;
+
+create or replace function public.suspended_until(email text, password text)
+returns timestamptz
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select private.suspended_until(email, password)
+$$;
+
+revoke execute on function public.suspended_until(text, text) from public;
+
+grant execute on function public.suspended_until(text, text) to anon, authenticated, service_role;

@@ -1,0 +1,271 @@
+-- Studio: the store's settings, what the artist's dashboard and catalog read, and the uploads no
+-- release names yet.
+-- Function bodies are checked when they first run, so a function may name what a later file declares.
+set check_function_bodies = off;
+
+-- Store lists, as before, with their texts bounded, tier prices within the catalog's range and a code's
+-- end a real date.
+create or replace function private.is_pricing_tiers(tiers jsonb)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select case
+    when jsonb_typeof(tiers) = 'array' and jsonb_array_length(tiers) <= 20 then (
+      select coalesce(bool_and(coalesce(
+        jsonb_typeof(tier -> 'id') = 'string' and char_length(tier ->> 'id') <= 40
+        and jsonb_typeof(tier -> 'name') = 'string' and btrim(tier ->> 'name') <> '' and char_length(tier ->> 'name') <= 100
+        and private.is_json_number(tier -> 'price', 0, 1000) and private.is_cents(tier -> 'price')
+        and (jsonb_typeof(tier -> 'description') is null or jsonb_typeof(tier -> 'description') = 'null'
+          or (jsonb_typeof(tier -> 'description') = 'string' and char_length(tier ->> 'description') <= 500)), false)), true)
+      from jsonb_array_elements(tiers) as tier)
+    else false
+  end
+$$;
+
+create or replace function private.is_discounts(discounts jsonb)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select case
+    when jsonb_typeof(discounts) = 'array' and jsonb_array_length(discounts) <= 50 then (
+      select coalesce(bool_and(coalesce(
+        jsonb_typeof(discount -> 'id') = 'string' and char_length(discount ->> 'id') <= 40
+        and jsonb_typeof(discount -> 'code') = 'string' and btrim(discount ->> 'code') <> ''
+        and char_length(discount ->> 'code') <= 40
+        and private.is_json_number(discount -> 'percentage', 0, 100, true)
+        and (jsonb_typeof(discount -> 'validUntil') is null or jsonb_typeof(discount -> 'validUntil') = 'null'
+          or private.is_iso_date(discount ->> 'validUntil'))
+        and jsonb_typeof(discount -> 'active') = 'boolean', false)), true)
+        and count(distinct lower(btrim(discount ->> 'code'))) = count(*)
+      from jsonb_array_elements(discounts) as discount)
+    else false
+  end
+$$;
+
+-- { enabled, discountPercentage 0-100 }
+create or replace function private.is_bundling(bundling jsonb)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select case
+    when jsonb_typeof(bundling) = 'object' then coalesce(
+      jsonb_typeof(bundling -> 'enabled') = 'boolean'
+      and private.is_json_number(bundling -> 'discountPercentage', 0, 100), false)
+    else false
+  end
+$$;
+
+create table public.store_settings (
+  artist_id uuid primary key references public.artist_profiles (id) on delete cascade,
+  pricing_tiers jsonb not null default '[]' check (private.is_pricing_tiers(pricing_tiers)),
+  discounts jsonb not null default '[]' check (private.is_discounts(discounts)),
+  bundling jsonb not null default '{"enabled": false, "discountPercentage": 10}' check (private.is_bundling(bundling)),
+  created_at timestamptz not null default now()
+);
+
+revoke all on public.store_settings from anon, authenticated;
+
+grant select, insert (artist_id, pricing_tiers, discounts, bundling),
+  update (pricing_tiers, discounts, bundling) on public.store_settings to authenticated;
+
+alter table public.store_settings enable row level security;
+
+create policy "Artists read their own store settings" on public.store_settings
+  for select to authenticated using (artist_id = (select auth.uid()));
+
+create policy "Artists create their own store settings" on public.store_settings
+  for insert to authenticated
+  with check (artist_id = (select auth.uid()) and (select private.is_active_user()));
+
+create policy "Artists update their own store settings" on public.store_settings
+  for update to authenticated
+  using (artist_id = (select auth.uid()))
+  with check (artist_id = (select auth.uid()) and (select private.is_active_user()));
+
+create or replace function public.studio_catalog(kind text default 'all', page integer default 1, page_size integer default 50)
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  with mine as (
+    select t.*
+    from public.tracks t
+    where t.artist_id = (select auth.uid())
+      and (studio_catalog.kind = 'all' or t.type = studio_catalog.kind)
+  ),
+  shown as (
+    select m.* from mine m
+    order by m.release_date desc, m.album_title nulls first, m.track_number nulls last, m.created_at desc
+    limit least(greatest(studio_catalog.page_size, 1), 100)
+    offset (greatest(studio_catalog.page, 1) - 1) * least(greatest(studio_catalog.page_size, 1), 100)
+  )
+  select jsonb_build_object(
+    'track_count', (select count(*) from mine),
+    'tracks', coalesce((
+      select jsonb_agg(jsonb_build_object(
+          'id', s.id, 'title', s.title, 'type', s.type, 'album_title', s.album_title,
+          'track_number', s.track_number, 'price', s.price, 'artwork_url', s.artwork_url,
+          'artwork_small_url', s.artwork_small_url,
+          'release_date', s.release_date, 'upcoming', s.release_date > current_date,
+          'plays', (select coalesce(sum(d.plays), 0) from public.track_daily_stats d where d.track_id = s.id))
+        order by s.release_date desc, s.album_title nulls first, s.track_number nulls last, s.created_at desc)
+      from shown s), '[]'),
+    'merch', coalesce((
+      select jsonb_agg(jsonb_build_object(
+          'id', m.id, 'title', m.title, 'price', m.price, 'image_url', m.image_url, 'image_small_url', m.image_small_url) order by m.created_at desc)
+      from (
+        select * from public.merch m where m.artist_id = (select auth.uid()) order by m.created_at desc limit 100
+      ) m), '[]')
+  )
+$$;
+
+revoke execute on function public.studio_catalog(text, integer, integer) from public;
+
+grant execute on function public.studio_catalog(text, integer, integer) to authenticated, service_role;
+
+-- Files the upload form stored ahead of publishing (resumable uploads start the moment a file is chosen)
+-- that no release ever used, because the artist left the form. Removed files are taken care of by the
+-- form itself; these are what is left: audio in the tracks bucket and artwork renditions (the `small/`
+-- folder) that no track or merch item names, older than a day. Full-size artwork is not listed: it shows
+-- in the artist's Media Manager, where they see it and may use or remove it.
+-- Read by the sweep-unpublished-uploads Edge Function with the service role, which removes them through
+-- Storage (objects are never deleted in SQL: the bytes live in Storage).
+
+create or replace function public.unpublished_uploads(older_than interval default '1 day', max_count integer default 500)
+returns table (bucket_id text, name text)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select o.bucket_id, o.name
+  from storage.objects o
+  cross join lateral (
+    select case when split_part(o.name, '/', 1) ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+      then split_part(o.name, '/', 1)::uuid end as owner_id
+  ) folder
+  where o.created_at < now() - unpublished_uploads.older_than
+    and (
+      (o.bucket_id = 'tracks' and not exists (
+        select 1 from public.tracks t where t.artist_id = folder.owner_id and t.file_url = o.name))
+      or (o.bucket_id = 'artwork' and split_part(o.name, '/', 2) = 'small'
+        and not exists (
+          select 1 from public.tracks t
+          where t.artist_id = folder.owner_id and split_part(t.artwork_small_url, '/object/public/artwork/', 2) = o.name)
+        and not exists (
+          select 1 from public.merch m
+          where m.artist_id = folder.owner_id and split_part(m.image_small_url, '/object/public/artwork/', 2) = o.name))
+    )
+  order by o.created_at
+  limit least(greatest(unpublished_uploads.max_count, 1), 1000)
+$$;
+
+revoke execute on function public.unpublished_uploads(interval, integer) from public, anon, authenticated;
+
+grant execute on function public.unpublished_uploads(interval, integer) to service_role;
+
+-- The dashboard's statistics row now sums the rollups instead of counting every event: the same figures
+-- (sales, downloads and plays of the last 30 UTC days against the 30 before), at any number of events.
+create or replace function public.artist_dashboard()
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  with me as (
+    select (select auth.uid()) as id, (now() at time zone 'UTC')::date - 29 as recent_from,
+      (now() at time zone 'UTC')::date - 59 as previous_from, now() - interval '30 days' as recent_since,
+      now() - interval '60 days' as previous_since
+  ),
+  figures as (
+    select coalesce(sum(s.revenue), 0) as revenue,
+      coalesce(sum(s.revenue) filter (where s.day >= me.recent_from), 0) as recent_revenue,
+      coalesce(sum(s.revenue) filter (where s.day >= me.previous_from and s.day < me.recent_from), 0) as previous_revenue,
+      coalesce(sum(s.downloads), 0) as downloads,
+      coalesce(sum(s.downloads) filter (where s.day >= me.recent_from), 0) as recent_downloads,
+      coalesce(sum(s.downloads) filter (where s.day >= me.previous_from and s.day < me.recent_from), 0) as previous_downloads,
+      coalesce(sum(s.plays), 0) as plays,
+      coalesce(sum(s.plays) filter (where s.day >= me.recent_from), 0) as recent_plays,
+      coalesce(sum(s.plays) filter (where s.day >= me.previous_from and s.day < me.recent_from), 0) as previous_plays
+    from me left join public.track_daily_stats s on s.artist_id = me.id
+    group by me.id
+  ),
+  follows as (
+    select count(*) filter (where f.created_at >= me.recent_since) as recent,
+      count(*) filter (where f.created_at >= me.previous_since and f.created_at < me.recent_since) as previous
+    from me left join public.followers f on f.artist_id = me.id
+    group by me.id
+  ),
+  activity as (
+    (select 'purchase' as type, p.id, p.track_id, p.user_id, p.amount, null::text as content, p.created_at
+      from me join public.purchases p on p.artist_id = me.id order by p.created_at desc limit 5)
+    union all
+    (select e.type, e.id, e.track_id, e.user_id, null, null, e.created_at
+      from me join public.analytics_events e on e.artist_id = me.id order by e.created_at desc limit 5)
+    union all
+    (select 'comment', c.id, c.track_id, c.user_id, null, c.content, c.created_at
+      from me join public.comments c on c.artist_id = me.id order by c.created_at desc limit 5)
+  )
+  select jsonb_build_object(
+    'stats', (
+      select jsonb_build_object(
+        'revenue', jsonb_build_object('total', f.revenue, 'trend', private.trend(f.recent_revenue, f.previous_revenue)),
+        'downloads', jsonb_build_object('total', f.downloads, 'trend', private.trend(f.recent_downloads, f.previous_downloads)),
+        'streams', jsonb_build_object('total', f.plays, 'trend', private.trend(f.recent_plays, f.previous_plays)),
+        'followers', (select jsonb_build_object('total', a.follower_count, 'trend', private.trend(fo.recent, fo.previous))
+          from me join public.artist_profiles a on a.id = me.id cross join follows fo))
+      from figures f),
+    'library', coalesce((
+      select jsonb_agg(jsonb_build_object('id', t.id, 'title', t.title, 'type', t.type,
+          'artwork_url', coalesce(t.artwork_small_url, t.artwork_url), 'release_date', t.release_date)
+        order by t.release_date desc, t.created_at desc)
+      from (
+        select t.* from me join public.tracks t on t.artist_id = me.id order by t.release_date desc, t.created_at desc limit 3
+      ) t), '[]'),
+    'activity', coalesce((
+      select jsonb_agg(jsonb_build_object('id', a.id, 'type', a.type, 'track_title', t.title, 'track_id', a.track_id,
+          'username', coalesce(fan.username, artist.artist_name), 'amount', a.amount, 'content', a.content,
+          'created_at', a.created_at) order by a.created_at desc)
+      from (select * from activity order by created_at desc limit 10) a
+      left join public.tracks t on t.id = a.track_id
+      left join public.fan_profiles fan on fan.id = a.user_id
+      left join public.artist_profiles artist on artist.id = a.user_id), '[]')
+  )
+$$;
+
+revoke execute on function public.artist_dashboard() from public, anon;
+
+grant execute on function public.artist_dashboard() to authenticated, service_role;
+
+-- 3. What reached Storage without the Worker. Storage keeps what its bucket's declared types allow, so a
+-- user's own token can still store an HTML page declared `audio/mpeg`; no row may name it (1 above), and
+-- the daily sweep (sweep-unpublished-uploads) reads the first bytes of each audio and image file stored
+-- since the day before yesterday and removes those that are not the type declared for them. A day's
+-- uploads at most `max_count`; the window overlaps, so a missed run is made up the next day.
+create or replace function public.recent_uploads(within interval default '2 days', max_count integer default 1000)
+returns table (bucket_id text, name text, mimetype text)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select o.bucket_id, o.name, o.metadata ->> 'mimetype'
+  from storage.objects o
+  where o.bucket_id in ('tracks', 'artwork')
+    and o.created_at > now() - recent_uploads.within
+  order by o.created_at desc
+  limit least(greatest(recent_uploads.max_count, 1), 10000)
+$$;
+
+revoke execute on function public.recent_uploads(interval, integer) from public, anon, authenticated;
+
+grant execute on function public.recent_uploads(interval, integer) to service_role;

@@ -1,0 +1,328 @@
+-- Fan: follows, likes, comments and purchases, and the fan's pages.
+-- Function bodies are checked when they first run, so a function may name what a later file declares.
+set check_function_bodies = off;
+
+-- Who follows which artist. Any signed-in user may follow an artist, never themselves.
+-- artist_profiles.follower_count is kept by triggers: each follow or unfollow updates the artist row,
+-- whose row lock serialises concurrent changes, so the count stays exact.
+
+create table public.followers (
+  id uuid primary key default gen_random_uuid(),
+  artist_id uuid not null references public.artist_profiles (id) on delete cascade,
+  fan_id uuid not null references auth.users (id) on delete cascade,
+  created_at timestamptz not null default now(),
+  unique (artist_id, fan_id),
+  constraint followers_not_self check (artist_id <> fan_id)
+);
+
+-- (artist_id, fan_id) is indexed by the unique constraint; this one serves "latest followers".
+create index followers_artist_id_created_at_idx on public.followers (artist_id, created_at desc);
+
+create index followers_fan_id_created_at_idx on public.followers (fan_id, created_at desc);
+
+revoke all on public.followers from anon, authenticated;
+
+grant select on public.followers to anon, authenticated;
+
+grant insert (artist_id, fan_id), delete on public.followers to authenticated;
+
+alter table public.followers enable row level security;
+
+create policy "Visitors read followers" on public.followers
+  for select to anon using (true);
+
+create policy "Users read followers" on public.followers
+  for select to authenticated using (true);
+
+create policy "Users follow as themselves" on public.followers
+  for insert to authenticated
+  with check (fan_id = (select auth.uid()) and (select private.is_active_user()));
+
+create policy "Users unfollow as themselves" on public.followers
+  for delete to authenticated
+  using (fan_id = (select auth.uid()) and (select private.is_active_user()));
+
+-- Definer: the follower may not update the artist's row themselves.
+create or replace function private.count_follower()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if tg_op = 'INSERT' then
+    update public.artist_profiles set follower_count = follower_count + 1 where id = new.artist_id;
+  else
+    update public.artist_profiles set follower_count = follower_count - 1 where id = old.artist_id;
+  end if;
+  return null;
+end
+$$;
+
+revoke execute on function private.count_follower() from public;
+
+create trigger count_follower
+  after insert or delete on public.followers
+  for each row execute function private.count_follower();
+
+create or replace function public.get_follower_count(artist_id uuid)
+returns integer
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select coalesce((select p.follower_count from public.artist_profiles p where p.id = get_follower_count.artist_id), 0)
+$$;
+
+grant execute on function public.get_follower_count(uuid) to anon, authenticated, service_role;
+
+-- The follower list of an artist page: followers are auth users, so their display name comes from
+-- whichever profile they have (a fan's username, or an artist's name).
+create view public.artist_followers with (security_invoker = true) as
+select
+  f.id,
+  f.artist_id,
+  f.fan_id,
+  f.created_at,
+  coalesce(fp.username, ap.artist_name) as display_name,
+  coalesce(fp.profile_image_url, ap.profile_image_url) as profile_image_url,
+  fp.id is not null as is_fan
+from public.followers f
+left join public.fan_profiles fp on fp.id = f.fan_id
+left join public.artist_profiles ap on ap.id = f.fan_id;
+
+revoke all on public.artist_followers from anon, authenticated;
+
+grant select on public.artist_followers to anon, authenticated;
+
+-- Sales and listening events. Neither is written by users directly: purchases come from the payment
+-- side (service role; there is no checkout yet) and plays through record_play(), which fills in the
+-- artist and the listener itself. Both are private to the buyer or listener and the track's artist.
+
+create table public.purchases (
+  id uuid primary key default gen_random_uuid(),
+  amount numeric(10, 2) not null check (amount >= 0),
+  -- A sold track stays: restrict keeps the sale record from disappearing with it.
+  track_id uuid not null references public.tracks (id) on delete restrict,
+  -- Filled from the track by a trigger; lets the artist's policy and live feed filter on one column.
+  artist_id uuid not null references public.artist_profiles (id) on delete cascade,
+  user_id uuid references auth.users (id) on delete set null,
+  created_at timestamptz not null default now()
+);
+
+create index purchases_track_id_idx on public.purchases (track_id);
+
+create index purchases_artist_id_created_at_idx on public.purchases (artist_id, created_at desc);
+
+create index purchases_user_id_created_at_idx on public.purchases (user_id, created_at desc);
+
+revoke all on public.purchases from anon, authenticated;
+
+grant select on public.purchases to authenticated;
+
+alter table public.purchases enable row level security;
+
+create policy "Buyers and the track's artist read purchases" on public.purchases
+  for select to authenticated
+  using (user_id = (select auth.uid()) or artist_id = (select auth.uid()));
+
+alter table public.purchases add column country text check (country ~ '^[A-Z]{2}$');
+
+-- Comments on tracks: readable wherever the track is, written by signed-in users as themselves.
+
+create table public.comments (
+  id uuid primary key default gen_random_uuid(),
+  content text not null check (btrim(content) <> ''),
+  track_id uuid not null references public.tracks (id) on delete cascade,
+  user_id uuid not null default auth.uid() references auth.users (id) on delete cascade,
+  -- Filled from the track by a trigger, for the artist's live activity feed.
+  artist_id uuid not null references public.artist_profiles (id) on delete cascade,
+  created_at timestamptz not null default now()
+);
+
+create index comments_track_id_created_at_idx on public.comments (track_id, created_at desc);
+
+create index comments_artist_id_created_at_idx on public.comments (artist_id, created_at desc);
+
+create index comments_user_id_idx on public.comments (user_id);
+
+revoke all on public.comments from anon, authenticated;
+
+grant select on public.comments to anon, authenticated;
+
+grant insert (content, track_id, user_id), delete on public.comments to authenticated;
+
+alter table public.comments enable row level security;
+
+-- The subquery runs under the tracks policies, so a comment is visible exactly when its track is.
+create policy "Visitors read comments on visible tracks" on public.comments
+  for select to anon
+  using (exists (select 1 from public.tracks t where t.id = track_id));
+
+create policy "Users read comments on visible tracks" on public.comments
+  for select to authenticated
+  using (exists (select 1 from public.tracks t where t.id = track_id));
+
+create policy "Users comment as themselves" on public.comments
+  for insert to authenticated
+  with check (
+    user_id = (select auth.uid())
+    and (select private.is_active_user())
+    and exists (select 1 from public.tracks t where t.id = track_id)
+  );
+
+create policy "Users delete their own comments" on public.comments
+  for delete to authenticated
+  using (user_id = (select auth.uid()) and (select private.is_active_user()));
+
+-- What the track page shows of its comments: each with its author's public name and picture (artist
+-- name or fan username), in one read. security_invoker: the comments policies still decide which rows
+-- a reader sees (those on tracks they can see).
+
+-- The comment form allows 2,000 characters; the database holds every writer to the same.
+alter table public.comments
+  add constraint comments_content_length check (char_length(content) <= 2000);
+
+-- Public fan page, or null when there is no such fan: the profile and the artists they follow,
+-- most recently followed first.
+create or replace function public.fan_page(fan_id uuid)
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'id', p.id,
+    'username', p.username,
+    'bio', p.bio,
+    'profile_image_url', p.profile_image_url,
+    'favorite_genres', to_jsonb(p.favorite_genres),
+    'following', coalesce((
+      select jsonb_agg(private.artist_card(a) order by f.created_at desc)
+      from public.followers f join public.artist_profiles a on a.id = f.artist_id
+      where f.fan_id = p.id), '[]')
+  )
+  from public.fan_profiles p
+  where p.id = fan_page.fan_id
+$$;
+
+revoke execute on function public.fan_page(uuid) from public;
+
+grant execute on function public.fan_page(uuid) to anon, authenticated, service_role;
+
+create view public.track_comments with (security_invoker = true) as
+select
+  c.id,
+  c.track_id,
+  c.user_id,
+  c.content,
+  c.created_at,
+  coalesce(a.artist_name, f.username) as author_name,
+  coalesce(a.profile_image_url, f.profile_image_url) as author_image_url,
+  -- Which public page the author has, if any: artist pages and fan pages live at different paths.
+  case when a.id is not null then 'artist' when f.id is not null then 'fan' end as author_kind
+from public.comments c
+left join public.artist_profiles a on a.id = c.user_id
+left join public.fan_profiles f on f.id = c.user_id;
+
+revoke all on public.track_comments from anon, authenticated;
+
+grant select on public.track_comments to anon, authenticated;
+
+-- The fan space (spec section 2, Fan screens): liked songs, which go beyond the spec's placeholder, and the
+-- fan dashboard's one read. Purchases, follows and plays are read with the indexes that already start
+-- with the user's id (purchases, followers and analytics_events by user and date).
+
+-- A listener's liked tracks: their own rows only, for any signed-in user.
+create table public.likes (
+  user_id uuid not null default auth.uid() references auth.users (id) on delete cascade,
+  track_id uuid not null references public.tracks (id) on delete cascade,
+  created_at timestamptz not null default now(),
+  primary key (user_id, track_id)
+);
+
+-- Liked Songs lists a user's likes newest first; a deleted track removes its likes.
+create index likes_user_id_created_at_idx on public.likes (user_id, created_at desc);
+
+create index likes_track_id_idx on public.likes (track_id);
+
+revoke all on public.likes from anon, authenticated;
+
+-- The user id comes from the session (the column default), never from the request.
+grant select, insert (track_id), delete on public.likes to authenticated;
+
+alter table public.likes enable row level security;
+
+create policy "Users read their own likes" on public.likes
+  for select to authenticated using (user_id = (select auth.uid()));
+
+-- Only a track the user can see (released, or their own): the subquery runs under the tracks policies.
+create policy "Users like tracks they can see" on public.likes
+  for insert to authenticated
+  with check (
+    user_id = (select auth.uid())
+    and (select private.is_active_user())
+    and exists (select 1 from public.tracks t where t.id = track_id)
+  );
+
+create policy "Users remove their own likes" on public.likes
+  for delete to authenticated using (user_id = (select auth.uid()));
+
+-- The fan dashboard in one read: the three counts (purchases, follows, plays of the last 30 days), the
+-- library panel (the newest purchased tracks) and recommendations (artists in the fan's favourite genres,
+-- or else the genres of the artists they follow, that they do not follow yet, the most followed first).
+-- Runs as the caller: row-level security keeps every part to their own rows.
+create or replace function public.fan_dashboard()
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  with me as (select (select auth.uid()) as id),
+  taste as (
+    select coalesce(
+      nullif((select f.favorite_genres from me join public.fan_profiles f on f.id = me.id), '{}'),
+      (select array_agg(distinct genre) from me
+         join public.followers fo on fo.fan_id = me.id
+         join public.artist_profiles a on a.id = fo.artist_id
+         cross join unnest(a.genres) as genre),
+      '{}') as genres
+  )
+  select jsonb_build_object(
+    'purchased_count', (select count(*) from me join public.purchases p on p.user_id = me.id),
+    'following_count', (select count(*) from me join public.followers f on f.fan_id = me.id),
+    'recent_count', (
+      select count(*) from me join public.analytics_events e on e.user_id = me.id
+      where e.type = 'play' and e.created_at >= now() - interval '30 days'),
+    'library', coalesce((
+      select jsonb_agg(jsonb_build_object('id', t.id, 'title', t.title,
+          'artwork_url', coalesce(t.artwork_small_url, t.artwork_url), 'artist_id', a.id, 'artist_name', a.artist_name)
+        order by bought.created_at desc)
+      from (
+        select p.track_id, max(p.created_at) as created_at
+        from me join public.purchases p on p.user_id = me.id
+        group by p.track_id
+        order by max(p.created_at) desc
+        limit 6
+      ) bought
+      join public.tracks t on t.id = bought.track_id
+      join public.artist_profiles a on a.id = t.artist_id), '[]'),
+    'recommendations', coalesce((
+      select jsonb_agg(private.artist_card(a) order by a.follower_count desc, a.artist_name)
+      from (
+        select a.* from public.artist_profiles a, taste, me
+        where a.genres && taste.genres
+          and a.id <> me.id
+          and not exists (select 1 from public.followers f where f.artist_id = a.id and f.fan_id = me.id)
+        order by a.follower_count desc, a.artist_name
+        limit 6
+      ) a), '[]')
+  )
+$$;
+
+revoke execute on function public.fan_dashboard() from public, anon;
+
+grant execute on function public.fan_dashboard() to authenticated, service_role;

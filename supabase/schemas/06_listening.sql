@@ -1,0 +1,164 @@
+-- Listening: play and download events, and the honest play count (record_play).
+-- Function bodies are checked when they first run, so a function may name what a later file declares.
+set check_function_bodies = off;
+
+create table public.analytics_events (
+  id uuid primary key default gen_random_uuid(),
+  type text not null check (type in ('play', 'download')),
+  track_id uuid not null references public.tracks (id) on delete cascade,
+  artist_id uuid not null references public.artist_profiles (id) on delete cascade,
+  -- null for a visitor's play
+  user_id uuid references auth.users (id) on delete set null,
+  created_at timestamptz not null default now()
+);
+
+create index analytics_events_track_id_created_at_idx on public.analytics_events (track_id, created_at desc);
+
+create index analytics_events_artist_id_type_created_at_idx on public.analytics_events (artist_id, type, created_at desc);
+
+create index analytics_events_user_id_type_created_at_idx on public.analytics_events (user_id, type, created_at desc);
+
+revoke all on public.analytics_events from anon, authenticated;
+
+grant select on public.analytics_events to authenticated;
+
+alter table public.analytics_events enable row level security;
+
+create policy "Listeners and the track's artist read events" on public.analytics_events
+  for select to authenticated
+  using (user_id = (select auth.uid()) or artist_id = (select auth.uid()));
+
+-- Analytics (spec sections 2, 3 and 7): where plays and sales come from, and daily rollups that keep an
+-- artist's figures fast however many events they have.
+--
+-- Why rollups rather than indexes alone: an artist's figures for a year are sums over every event of that
+-- year. With an index that is still one index entry per event (a million plays is a million entries to
+-- count on every visit); a rollup is one row per track per day and one per country per day, whatever the
+-- number of events (a year of fifty tracks is about 18,000 rows). The database keeps them itself, in the
+-- same transaction as the events (statement triggers, so a bulk insert costs one grouped write), so they
+-- are never stale and nothing else has to run.
+
+-- The listener's or buyer's country (ISO 3166-1 alpha-2, as Cloudflare reports it on the request); null
+-- when unknown (locally, or when Cloudflare cannot tell).
+alter table public.analytics_events add column country text check (country ~ '^[A-Z]{2}$');
+
+-- Definer: the artist a purchase (or a comment) belongs to is set by the database from the track,
+-- never by the writer. Shared by every table with track_id and artist_id columns.
+create or replace function private.fill_artist_from_track()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  select t.artist_id into new.artist_id from public.tracks t where t.id = new.track_id;
+  return new;
+end
+$$;
+
+revoke execute on function private.fill_artist_from_track() from public;
+
+create trigger fill_purchase_artist
+  before insert or update of track_id on public.purchases
+  for each row execute function private.fill_artist_from_track();
+
+-- A comment's artist is set by the database from the track, not by the commenter.
+create trigger fill_comment_artist
+  before insert on public.comments
+  for each row execute function private.fill_artist_from_track();
+
+-- Honest play counts. A play counts once per listener per track per 10 minutes: the signed-in user, or a
+-- visitor by the anonymous id the Worker keeps in a cookie together with their address. An address
+-- gets at most 30 counted plays per 10 minutes (a burst beyond that is refused: no person listens that
+-- fast), and a banned user's plays are refused. The player reports a play only after 5 seconds of real
+-- playback (or at the end of a shorter track), so skipping through a catalogue counts nothing.
+--
+-- Who played what in the last 10 minutes is kept apart from the analytics events, and only that long:
+-- the addresses it needs never reach the analytics an artist reads.
+create table private.recent_plays (
+  listener text not null,
+  address text not null,
+  track_id uuid not null references public.tracks (id) on delete cascade,
+  played_at timestamptz not null default now()
+);
+
+create index recent_plays_listener_idx on private.recent_plays (listener, track_id, played_at desc);
+
+create index recent_plays_address_idx on private.recent_plays (address, played_at desc);
+
+create index recent_plays_played_at_idx on private.recent_plays (played_at);
+
+create index recent_plays_track_id_idx on private.recent_plays (track_id);
+
+revoke all on private.recent_plays from anon, authenticated;
+
+-- As before (20261123001400_honest_plays.sql), refusing any caller but the marketplace's server first:
+-- 28000, so the Worker can tell its own misconfiguration from a refused listener.
+create or replace function private.record_play(track_id uuid, country text, listener text, address text)
+returns boolean
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  me uuid := (select auth.uid());
+  track_artist uuid;
+  who text;
+  from_address text := coalesce(nullif(btrim(record_play.address), ''), 'unknown');
+begin
+  if not private.is_play_reporter() then
+    raise exception 'plays are recorded through the marketplace' using errcode = '28000';
+  end if;
+  if me is not null and not (select private.is_active_user()) then
+    raise exception 'this account is suspended' using errcode = '42501';
+  end if;
+
+  select t.artist_id into track_artist
+  from public.tracks t
+  where t.id = record_play.track_id
+    and (t.release_date <= current_date or t.artist_id = me);
+  if track_artist is null then
+    raise exception 'track not found' using errcode = 'P0002';
+  end if;
+
+  who := case
+    when me is not null then 'user:' || me
+    else 'visitor:' || coalesce(nullif(btrim(record_play.listener), ''), 'unknown') || '@' || from_address
+  end;
+  -- One listener at a time, so two reports of the same play cannot both count.
+  perform pg_advisory_xact_lock(hashtext(who));
+
+  delete from private.recent_plays where played_at < now() - interval '10 minutes';
+  if exists (
+    select 1 from private.recent_plays r
+    where r.listener = who and r.track_id = record_play.track_id
+  ) then
+    return false;
+  end if;
+  if (select count(*) from private.recent_plays r where r.address = from_address) >= 30 then
+    raise exception 'too many plays from one address' using errcode = '54000';
+  end if;
+
+  insert into private.recent_plays (listener, address, track_id) values (who, from_address, record_play.track_id);
+  insert into public.analytics_events (type, track_id, artist_id, user_id, country)
+  values ('play', record_play.track_id, track_artist, me, record_play.country);
+  return true;
+end
+$$;
+
+revoke execute on function private.record_play(uuid, text, text, text) from public;
+
+grant execute on function private.record_play(uuid, text, text, text) to anon, authenticated, service_role;
+
+create or replace function public.record_play(track_id uuid, country text default null, listener text default null, address text default null)
+returns boolean
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.record_play(record_play.track_id, record_play.country, record_play.listener, record_play.address)
+$$;
+
+revoke execute on function public.record_play(uuid, text, text, text) from public;
+
+grant execute on function public.record_play(uuid, text, text, text) to anon, authenticated, service_role;

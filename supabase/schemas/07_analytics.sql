@@ -1,0 +1,230 @@
+-- Analytics: the artist's totals, the daily roll-ups fed by events and purchases, trends, and the
+-- analytics page's function.
+-- Function bodies are checked when they first run, so a function may name what a later file declares.
+set check_function_bodies = off;
+
+-- Filled by the analytics aggregation (service role); the artist only creates the empty row.
+create table public.analytics (
+  artist_id uuid primary key references public.artist_profiles (id) on delete cascade,
+  revenue jsonb not null default '{"total": 0, "trend": 0, "history": []}',
+  downloads jsonb not null default '{"total": 0, "trend": 0, "history": []}',
+  top_tracks jsonb not null default '[]' check (jsonb_typeof(top_tracks) = 'array'),
+  geography jsonb not null default '[]' check (jsonb_typeof(geography) = 'array'),
+  created_at timestamptz not null default now()
+);
+
+revoke all on public.analytics from anon, authenticated;
+
+grant select, insert (artist_id) on public.analytics to authenticated;
+
+alter table public.analytics enable row level security;
+
+create policy "Artists read their own analytics" on public.analytics
+  for select to authenticated using (artist_id = (select auth.uid()));
+
+create policy "Artists create their own analytics" on public.analytics
+  for insert to authenticated
+  with check (artist_id = (select auth.uid()) and (select private.is_active_user()));
+
+-- From nothing to something is no percentage: it was read as "+100%", a figure nobody earned. The trend is
+-- null then, which the pages show as "New"; from nothing to nothing it stays 0.
+create or replace function private.trend(recent numeric, previous numeric)
+returns numeric
+language sql
+immutable
+set search_path = ''
+as $$
+  select case
+    when previous = 0 then case when recent > 0 then null else 0 end
+    else round((recent - previous) / previous * 100, 1)
+  end
+$$;
+
+grant execute on function private.trend(numeric, numeric) to authenticated, service_role;
+
+-- One row per track and UTC day. Read by the track's artist only; written only by the triggers below.
+create table public.track_daily_stats (
+  artist_id uuid not null references public.artist_profiles (id) on delete cascade,
+  day date not null,
+  track_id uuid not null references public.tracks (id) on delete cascade,
+  plays integer not null default 0,
+  downloads integer not null default 0,
+  sales integer not null default 0,
+  revenue numeric(14, 2) not null default 0,
+  primary key (artist_id, day, track_id)
+);
+
+create index track_daily_stats_track_id_idx on public.track_daily_stats (track_id);
+
+revoke all on public.track_daily_stats from anon, authenticated;
+
+grant select on public.track_daily_stats to authenticated;
+
+alter table public.track_daily_stats enable row level security;
+
+create policy "Artists read their own daily track figures" on public.track_daily_stats
+  for select to authenticated using (artist_id = (select auth.uid()));
+
+-- One row per artist, country and UTC day; 'ZZ' (CLDR's "unknown region") stands for an unknown country.
+create table public.country_daily_stats (
+  artist_id uuid not null references public.artist_profiles (id) on delete cascade,
+  day date not null,
+  country text not null check (country ~ '^[A-Z]{2}$'),
+  plays integer not null default 0,
+  downloads integer not null default 0,
+  primary key (artist_id, day, country)
+);
+
+revoke all on public.country_daily_stats from anon, authenticated;
+
+grant select on public.country_daily_stats to authenticated;
+
+alter table public.country_daily_stats enable row level security;
+
+create policy "Artists read their own daily country figures" on public.country_daily_stats
+  for select to authenticated using (artist_id = (select auth.uid()));
+
+-- Definer: the rollups take no writes from users; these add (or, for deleted rows, take away) each
+-- statement's events, grouped, so a bulk insert is one write per track and day. Rows of a track or
+-- artist being deleted are skipped: their rollups go with them (cascade).
+create or replace function private.roll_up_events()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  sign integer := case when tg_op = 'DELETE' then -1 else 1 end;
+begin
+  insert into public.track_daily_stats as s (artist_id, day, track_id, plays, downloads)
+  select e.artist_id, (e.created_at at time zone 'UTC')::date, e.track_id,
+    sign * count(*) filter (where e.type = 'play'), sign * count(*) filter (where e.type = 'download')
+  from changed_events e
+  join public.tracks t on t.id = e.track_id
+  group by 1, 2, 3
+  on conflict (artist_id, day, track_id) do update
+    set plays = s.plays + excluded.plays, downloads = s.downloads + excluded.downloads;
+
+  insert into public.country_daily_stats as s (artist_id, day, country, plays, downloads)
+  select e.artist_id, (e.created_at at time zone 'UTC')::date, coalesce(e.country, 'ZZ'),
+    sign * count(*) filter (where e.type = 'play'), sign * count(*) filter (where e.type = 'download')
+  from changed_events e
+  join public.artist_profiles a on a.id = e.artist_id
+  group by 1, 2, 3
+  on conflict (artist_id, day, country) do update
+    set plays = s.plays + excluded.plays, downloads = s.downloads + excluded.downloads;
+  return null;
+end
+$$;
+
+revoke execute on function private.roll_up_events() from public;
+
+-- Events and purchases are never updated through the API (no grants); inserts and deletes (a track's
+-- removal cascades to its events) are what change the figures.
+create trigger roll_up_new_events
+  after insert on public.analytics_events referencing new table as changed_events
+  for each statement execute function private.roll_up_events();
+
+create trigger roll_up_removed_events
+  after delete on public.analytics_events referencing old table as changed_events
+  for each statement execute function private.roll_up_events();
+
+create or replace function private.roll_up_purchases()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  sign integer := case when tg_op = 'DELETE' then -1 else 1 end;
+begin
+  insert into public.track_daily_stats as s (artist_id, day, track_id, sales, revenue)
+  select p.artist_id, (p.created_at at time zone 'UTC')::date, p.track_id, sign * count(*), sign * sum(p.amount)
+  from changed_purchases p
+  join public.tracks t on t.id = p.track_id
+  group by 1, 2, 3
+  on conflict (artist_id, day, track_id) do update
+    set sales = s.sales + excluded.sales, revenue = s.revenue + excluded.revenue;
+  return null;
+end
+$$;
+
+revoke execute on function private.roll_up_purchases() from public;
+
+create trigger roll_up_new_purchases
+  after insert on public.purchases referencing new table as changed_purchases
+  for each statement execute function private.roll_up_purchases();
+
+create trigger roll_up_removed_purchases
+  after delete on public.purchases referencing old table as changed_purchases
+  for each statement execute function private.roll_up_purchases();
+
+-- The raw figures of one period for the artist-analytics Edge Function, which shapes them (totals, trends,
+-- daily or weekly history): per day for this period and the one before (for the trend), and the
+-- period's top tracks and countries. Runs as the caller, so an artist only ever reads their own rollups;
+-- it also creates the caller's analytics row with its defaults when missing (spec section 4). Null for a
+-- caller who is not an artist.
+create or replace function public.artist_analytics(days integer)
+returns jsonb
+language plpgsql
+volatile
+security invoker
+set search_path = ''
+as $$
+declare
+  me uuid := (select auth.uid());
+  today date := (now() at time zone 'UTC')::date;
+  first_day date := today - (days - 1);
+begin
+  if days is null or days not in (7, 30, 90, 365) then
+    raise exception 'period must be 7, 30, 90 or 365 days' using errcode = '22023';
+  end if;
+  if not exists (select 1 from public.artist_profiles a where a.id = me) then
+    return null;
+  end if;
+
+  insert into public.analytics (artist_id) values (me) on conflict (artist_id) do nothing;
+
+  return jsonb_build_object(
+    'today', today,
+    'days', coalesce((
+      select jsonb_agg(jsonb_build_object('day', d.day, 'plays', d.plays, 'downloads', d.downloads,
+          'sales', d.sales, 'revenue', d.revenue) order by d.day)
+      from (
+        select s.day, sum(s.plays) as plays, sum(s.downloads) as downloads, sum(s.sales) as sales, sum(s.revenue) as revenue
+        from public.track_daily_stats s
+        where s.artist_id = me and s.day >= first_day - days
+        group by s.day
+      ) d), '[]'),
+    'top_tracks', coalesce((
+      select jsonb_agg(jsonb_build_object('id', t.id, 'title', t.title, 'plays', top.plays,
+          'downloads', top.downloads, 'sales', top.sales, 'revenue', top.revenue)
+        order by top.revenue desc, top.plays desc, t.title)
+      from (
+        select s.track_id, sum(s.plays) as plays, sum(s.downloads) as downloads, sum(s.sales) as sales, sum(s.revenue) as revenue
+        from public.track_daily_stats s
+        where s.artist_id = me and s.day >= first_day
+        group by s.track_id
+        order by sum(s.revenue) desc, sum(s.plays) desc
+        limit 10
+      ) top
+      join public.tracks t on t.id = top.track_id), '[]'),
+    'geography', coalesce((
+      select jsonb_agg(jsonb_build_object('country', nullif(g.country, 'ZZ'), 'plays', g.plays, 'downloads', g.downloads)
+        order by g.plays + g.downloads desc, g.country)
+      from (
+        select c.country, sum(c.plays) as plays, sum(c.downloads) as downloads
+        from public.country_daily_stats c
+        where c.artist_id = me and c.day >= first_day
+        group by c.country
+        having sum(c.plays) + sum(c.downloads) > 0
+        order by sum(c.plays) + sum(c.downloads) desc
+        limit 50
+      ) g), '[]')
+  );
+end
+$$;
+
+revoke execute on function public.artist_analytics(integer) from public, anon;
+
+grant execute on function public.artist_analytics(integer) to authenticated, service_role;
