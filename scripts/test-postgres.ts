@@ -2,13 +2,15 @@
 // see lib/postgres.ts) instead of embedded PGlite. Extra arguments go to vitest, e.g. a test file's name.
 // The schema gets there as a hosted deploy puts it: the Supabase CLI's `db push` (migrations, and on one
 // database the seed too) onto what hosted Supabase provides first (supabase/local/platform.sql), then the
-// CLI's schema linter, which fails the run on any error. Each test file's database is a copy of the pushed
+// CLI's schema linter, which fails the run on any error, and the drift check: the migrated database must
+// have exactly the schema supabase/schemas declares (lib/schema-drift.ts). Each test file's database is a copy of the pushed
 // one (TEST_DATABASE_TEMPLATE). The server is stopped and its files removed whatever happens; the exit
 // code is vitest's.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { exitCodeOf, root } from "./lib/app-server.ts";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "./lib/postgres.ts";
+import { declaredDatabase, migratedCopy, schemaDifference } from "./lib/schema-drift.ts";
 import { databaseUrl, pushedDatabase, supabaseCli } from "./lib/supabase-cli.ts";
 
 const vitest = join(root, "node_modules", "vitest", "vitest.mjs");
@@ -30,6 +32,12 @@ try {
   await pushedDatabase(postgres.url, "deployed", { seed: true });
   supabaseCli(["db", "lint", "--db-url", databaseUrl(postgres.url, "deployed"), "--fail-on", "error"]);
   await pushedDatabase(postgres.url, template, { seed: false });
+  console.log("Drift: what supabase/migrations build against what supabase/schemas declare…");
+  await migratedCopy(postgres.url, template, "migrated");
+  await declaredDatabase(postgres.url, "declared");
+  const drift = await schemaDifference(postgres.url, "migrated", "declared");
+  if (drift !== "")
+    throw new Error(`The migrations do not build the declared schema. What is missing (npm run db:diff writes it):\n${drift}`);
   const runner = spawn(
     process.execPath,
     [vitest, "run", "--project", "integration", "--project", "local-stack", ...process.argv.slice(2)],

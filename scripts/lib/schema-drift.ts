@@ -1,8 +1,9 @@
 // The declared schema (supabase/schemas, applied in file order) against what the migrations build, on a
 // PostgreSQL 15 server: both start from what hosted Supabase provides (supabase/local/platform.sql).
 // @pgkit/migra compares tables, columns, constraints, indexes, views, functions, policies, triggers,
-// sequences, extensions and grants; publications and the storage buckets (rows the product needs before
-// its first request) it does not see, so they are compared here.
+// sequences, extensions and tables' grants; the grants on views and columns, the publications and the
+// storage buckets (rows the product needs before its first request) it does not see, so they are
+// compared here too.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { run as migra } from "@pgkit/migra";
@@ -30,13 +31,17 @@ async function withDatabase<T>(url: string, fn: (client: pg.Client) => Promise<T
   }
 }
 
-/** A new database `name` holding platform.sql and then each schema file. */
-export async function declaredDatabase(serverUrl: string, name: string): Promise<void> {
+/** A new database `name` holding platform.sql and then each schema file (as `edit` returns it: tests change one). */
+export async function declaredDatabase(
+  serverUrl: string,
+  name: string,
+  edit: (file: string, sql: string) => string = (_file, sql) => sql,
+): Promise<void> {
   await withDatabase(serverUrl, (server) => server.query(`create database ${name}`));
   await withDatabase(databaseUrl(serverUrl, name), async (database) => {
     await database.query(readFileSync(join(root, "supabase", "local", "platform.sql"), "utf8"));
     for (const file of schemaFiles()) {
-      await database.query(readFileSync(file, "utf8")).catch((error: Error) => {
+      await database.query(edit(file, readFileSync(file, "utf8"))).catch((error: Error) => {
         throw new Error(`${file.slice(root.length + 1)}: ${error.message}`);
       });
     }
@@ -49,7 +54,22 @@ export async function migratedCopy(serverUrl: string, template: string, name: st
   await withDatabase(databaseUrl(serverUrl, name), (database) => database.query("drop schema if exists supabase_migrations cascade"));
 }
 
+// Privileges as the catalog holds them, one fact per grantee: migra leaves out views' and columns' grants.
+const ourSchemas = `('public', 'private', 'storage')`;
 const facts = {
+  privilege: `select format('%s.%s %s', n.nspname, c.relname, acl::text) as fact
+                from pg_class c join pg_namespace n on n.oid = c.relnamespace cross join unnest(c.relacl) as acl
+               where n.nspname in ${ourSchemas} and c.relkind in ('r', 'p', 'v', 'm', 'f')
+              union all
+              select format('%s.%s(%s) %s', n.nspname, c.relname, a.attname, acl::text)
+                from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
+                cross join unnest(a.attacl) as acl
+               where n.nspname in ${ourSchemas} and a.attnum > 0 and not a.attisdropped
+              union all
+              select format('%s.%s %s', n.nspname, p.oid::regprocedure, acl::text)
+                from pg_proc p join pg_namespace n on n.oid = p.pronamespace cross join unnest(p.proacl) as acl
+               where n.nspname in ${ourSchemas}
+              order by 1`,
   publication: `select pubname || ' ' || schemaname || '.' || tablename as fact from pg_publication_tables order by 1`,
   bucket: `select row_to_json(b)::text as fact from (select id, name, public, file_size_limit, allowed_mime_types
              from storage.buckets order by id) b`,
@@ -72,9 +92,25 @@ async function factsOf(url: string): Promise<Set<string>> {
 export async function schemaDifference(serverUrl: string, from: string, to: string): Promise<string> {
   const fromUrl = databaseUrl(serverUrl, from);
   const toUrl = databaseUrl(serverUrl, to);
-  const migration = await migra(fromUrl, toUrl, { withPrivileges: true, unsafe: true });
+  const migration = await withoutDuplicateClientWarnings(() => migra(fromUrl, toUrl, { withPrivileges: true, unsafe: true }));
   const [fromFacts, toFacts] = await Promise.all([factsOf(fromUrl), factsOf(toUrl)]);
   const only = (a: Set<string>, b: Set<string>, side: string) =>
     [...a].filter((fact) => !b.has(fact)).map((fact) => `-- only in ${side}: ${fact}`);
   return [migration.sql.trim(), ...only(fromFacts, toFacts, from), ...only(toFacts, fromFacts, to)].filter(Boolean).join("\n");
+}
+
+/**
+ * migra opens a second pg-promise client on each database while it inspects it, and pg-promise warns
+ * about that (through console.log) with a stack trace that reads like a failure. Only that warning is dropped.
+ */
+async function withoutDuplicateClientWarnings<T>(fn: () => Promise<T>): Promise<T> {
+  const log = console.log;
+  console.log = (...args: unknown[]) => {
+    if (!String(args[0]).includes("Creating a duplicate database object for the same connection")) log(...args);
+  };
+  try {
+    return await fn();
+  } finally {
+    console.log = log;
+  }
 }

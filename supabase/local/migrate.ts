@@ -42,6 +42,15 @@ export async function migrate(db: Db, opts: { seed: boolean }): Promise<{ applie
   const done = new Set(
     (await db.query<{ version: string }>("select version from supabase_migrations.schema_migrations")).rows.map((r) => r.version),
   );
+  // As `supabase db push` does: a database that recorded migrations this project no longer has (its
+  // history was squashed into a baseline, say) cannot be brought up to date, only rebuilt.
+  const known = new Set(migrations().map((migration) => migration.version));
+  const unknown = [...done].filter((version) => !known.has(version));
+  if (unknown.length > 0) {
+    throw new Error(
+      `This database has migrations that supabase/migrations no longer holds (${unknown.slice(0, 3).join(", ")}${unknown.length > 3 ? ", …" : ""}): run npm run db:reset.`,
+    );
+  }
   const applied: string[] = [];
   for (const migration of migrations()) {
     if (done.has(migration.version)) continue;

@@ -3,15 +3,10 @@
 -- Function bodies are checked when they first run, so a function may name what a later file declares.
 set check_function_bodies = off;
 
--- Helpers the policies and constraints of later migrations share.
---
 -- `private` is never exposed through the API (PostgREST serves `public` only), so security definer
 -- functions live here. The API roles need usage on it because policies call these helpers as the
 -- requesting role.
 create schema if not exists private;
-
--- The public pages at 100× the demo data (`npm run bench:backend -- --catalog`): indexes for what they
--- search and sort by, so none reads a large table whole.
 
 -- Header and directory search: a case-insensitive partial match on names and short descriptions, served
 -- by trigram indexes (ILIKE '%…%' cannot use a b-tree).
@@ -72,11 +67,6 @@ as $$
   end
 $$;
 
--- Every artist or fan gets their profile in the same transaction as their auth user, from the
--- metadata the sign-up form sends, so a sign-up can never leave a user without a profile. Invalid
--- metadata raises, which rolls the whole sign-up back. Users without a role in their metadata
--- (administrators created by an operator) get no profile.
-
 -- Sign-up metadata lists arrive as JSON arrays of strings.
 create or replace function private.text_array(value jsonb, field text)
 returns text[]
@@ -128,13 +118,7 @@ as $$
   )
 $$;
 
--- Store settings as the Store Settings form keeps them (spec section 5): the database holds the same rules
--- as the form's schema, so a write through the API cannot store what the form would refuse.
--- - pricing tiers: a name, a price of at least 0 in cents, at most 20 tiers;
--- - discount codes: a code (unique per artist whatever its case), a whole percentage 0-100, an optional
---   date it is valid until, on or off; at most 50 codes;
--- - bundling: on or off, with a percentage 0-100 (unchanged).
-
+-- An amount of money in a JSON value: a number with at most two decimals.
 create or replace function private.is_cents(value jsonb)
 returns boolean
 language sql
@@ -144,7 +128,8 @@ as $$
   select jsonb_typeof(value) = 'number' and value::numeric = round(value::numeric, 2)
 $$;
 
--- The genre list of the sign-up and profile forms, in one place.
+-- The catalog's genres: the sign-up, profile and track forms offer these (app/lib/constants.ts holds the
+-- same list; tests/unit/genres.test.ts keeps the two equal).
 create or replace function private.genre_list()
 returns text[]
 language sql
@@ -159,10 +144,11 @@ grant execute on function private.genre_list() to anon, authenticated, service_r
 -- Plays are recorded only through the marketplace. record_play counts a visitor by the listener id and
 -- the address the Worker vouches for (its cookie, and the address Cloudflare saw); called straight
 -- through the API, a script could name a new listener and address on every call and have each one
--- count. So a play now counts only when the caller proves it is the marketplace's server: the secret it
+-- count. So a play counts only when the caller proves it is the marketplace's server: the secret it
 -- sends in an X-Play-Reporter header (PostgREST hands the request's headers to the database), whose hash
 -- the operator registers here (see the README). The anon key alone, or a user's own token, records
--- nothing.
+-- nothing. The same secret lets the Worker name stored files (files_named_by_the_marketplace below)
+-- and ask about bans (private.suspended_until).
 create table private.play_reporters (
   secret_hash bytea primary key check (length(secret_hash) = 32),
   created_at timestamptz not null default now()
@@ -186,7 +172,8 @@ $$;
 
 revoke execute on function private.trust_play_reporter(text) from public, anon, authenticated;
 
--- Whether this request carries a registered reporter secret.
+-- Whether this request carries a registered reporter secret. Triggers and policies ask it as the writer:
+-- the answer tells nothing else, and `private` is not served by the API.
 create or replace function private.is_play_reporter()
 returns boolean
 language sql
@@ -203,26 +190,7 @@ $$;
 
 revoke execute on function private.is_play_reporter() from public, anon, authenticated;
 
--- Two answers the database now gives only to the marketplace's own Worker, which proves itself with the
--- secret it registered for plays (private.play_reporters; see 20261123001700).
-
--- 1. A row names a stored file only through the marketplace. Storage checks an upload's declared type,
--- never its bytes; the Worker checks the first bytes of every file (as it passes an upload on, and again
--- before a row names it). A user's own token could otherwise upload an HTML page declared `audio/mpeg`
--- straight to Storage and name it in a track. So a write through the API (as anon or authenticated) that
--- sets a file column to a new value must carry the Worker's secret; clearing one needs nothing. The
--- service role (Edge Functions) and the operator's own SQL (the seed) are not the API's users.
--- The columns are the trigger's arguments.
-
--- The trigger runs as the writer, who asks whether their request carries the secret: the answer tells
--- nothing else, and `private` is not served by the API.
 grant execute on function private.is_play_reporter() to anon, authenticated;
-
--- Every rule the forms hold is the database's too, so nothing written straight through the API can go
--- around them: lengths of every text people type, the price range, release dates from 1900 to two years
--- ahead, track numbers within an album's size, a track's genre from the catalog's list, social links that
--- are a handle or a profile address on their own network, and the shapes of tour dates and store lists.
--- The limits are the app's (app/lib/constants.ts: textLimits, maximumPrice, albumTrackLimit).
 
 -- `YYYY-MM-DD` naming a day that exists. Immutable: an ISO date reads the same whatever DateStyle is.
 create or replace function private.is_iso_date(value text)
@@ -242,6 +210,13 @@ exception
 end
 $$;
 
+-- A row names a stored file only through the marketplace. Storage checks an upload's declared type, never
+-- its bytes; the Worker checks the first bytes of every file (as it passes an upload on, and again before
+-- a row names it). A user's own token could otherwise upload an HTML page declared `audio/mpeg` straight
+-- to Storage and name it in a track. So a write through the API (as anon or authenticated) that sets a
+-- file column to a new value must carry the Worker's secret; clearing one needs nothing. The service role
+-- (Edge Functions) and the operator's own SQL (the seed) are not the API's users. The trigger's arguments
+-- are the table's file columns.
 create or replace function private.files_named_by_the_marketplace()
 returns trigger
 language plpgsql

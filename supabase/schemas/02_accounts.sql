@@ -126,14 +126,32 @@ create table public.artist_profiles (
   tour_dates jsonb not null default '[]' check (private.is_tour_dates(tour_dates)),
   -- Kept by the followers triggers; lists sort by it.
   follower_count integer not null default 0 check (follower_count >= 0),
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  constraint artist_profiles_profile_image_url_owned check (private.is_owned_public_url(profile_image_url, 'artwork', id)),
+  constraint artist_profiles_artist_name_length check (char_length(artist_name) <= 100),
+  constraint artist_profiles_short_description_length check (char_length(short_description) <= 200),
+  constraint artist_profiles_bio_length check (char_length(bio) <= 5000),
+  constraint artist_profiles_website_length check (char_length(website) <= 2000)
 );
+
+alter table public.artist_profiles enable row level security;
 
 create index artist_profiles_created_at_idx on public.artist_profiles (created_at desc);
 
 create index artist_profiles_genres_idx on public.artist_profiles using gin (genres);
 
--- Profiles and payout rows are created with the user (next migration), never by the API; a user
+create index artist_profiles_artist_name_trgm_idx on public.artist_profiles using gin (artist_name extensions.gin_trgm_ops);
+
+create index artist_profiles_short_description_trgm_idx on public.artist_profiles
+  using gin (short_description extensions.gin_trgm_ops);
+
+create index artist_profiles_follower_count_idx on public.artist_profiles (follower_count desc, artist_name);
+
+create trigger artist_profiles_files_named_by_the_marketplace
+  before insert or update of profile_image_url on public.artist_profiles
+  for each row execute function private.files_named_by_the_marketplace('profile_image_url');
+
+-- Profiles and payout rows are created with the user (create_profile_for_new_user), never by the API; a user
 -- edits their own. Column grants keep follower_count and ids out of reach.
 revoke all on public.artist_profiles from anon, authenticated;
 
@@ -141,8 +159,6 @@ grant select on public.artist_profiles to anon, authenticated;
 
 grant update (artist_name, short_description, bio, profile_image_url, genres, website, social_links, tour_dates)
   on public.artist_profiles to authenticated;
-
-alter table public.artist_profiles enable row level security;
 
 create policy "Visitors read artist profiles" on public.artist_profiles
   for select to anon using (true);
@@ -155,44 +171,31 @@ create policy "Artists update their own profile" on public.artist_profiles
   using (id = (select auth.uid()))
   with check (id = (select auth.uid()) and (select private.is_active_user()));
 
-alter table public.artist_profiles
-  add constraint artist_profiles_profile_image_url_owned check (private.is_owned_public_url(profile_image_url, 'artwork', id));
-
-create index artist_profiles_artist_name_trgm_idx on public.artist_profiles using gin (artist_name extensions.gin_trgm_ops);
-
-create index artist_profiles_short_description_trgm_idx on public.artist_profiles
-  using gin (short_description extensions.gin_trgm_ops);
-
-create index artist_profiles_follower_count_idx on public.artist_profiles (follower_count desc, artist_name);
-
-alter table public.artist_profiles
-  add constraint artist_profiles_artist_name_length check (char_length(artist_name) <= 100),
-  add constraint artist_profiles_short_description_length check (char_length(short_description) <= 200),
-  add constraint artist_profiles_bio_length check (char_length(bio) <= 5000),
-  add constraint artist_profiles_website_length check (char_length(website) <= 2000);
-
-create trigger artist_profiles_files_named_by_the_marketplace
-  before insert or update of profile_image_url on public.artist_profiles
-  for each row execute function private.files_named_by_the_marketplace('profile_image_url');
-
 create table public.fan_profiles (
   id uuid primary key references auth.users (id) on delete cascade,
   username text not null check (btrim(username) <> ''),
   bio text,
   profile_image_url text,
   favorite_genres text[] not null default '{}' check (private.is_genre_list(favorite_genres)),
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  constraint fan_profiles_profile_image_url_owned check (private.is_owned_public_url(profile_image_url, 'artwork', id)),
+  constraint fan_profiles_username_length check (char_length(username) <= 50),
+  constraint fan_profiles_bio_length check (char_length(bio) <= 2000)
 );
 
+alter table public.fan_profiles enable row level security;
+
 create index fan_profiles_created_at_idx on public.fan_profiles (created_at desc);
+
+create trigger fan_profiles_files_named_by_the_marketplace
+  before insert or update of profile_image_url on public.fan_profiles
+  for each row execute function private.files_named_by_the_marketplace('profile_image_url');
 
 revoke all on public.fan_profiles from anon, authenticated;
 
 grant select on public.fan_profiles to anon, authenticated;
 
 grant update (username, bio, profile_image_url, favorite_genres) on public.fan_profiles to authenticated;
-
-alter table public.fan_profiles enable row level security;
 
 create policy "Visitors read fan profiles" on public.fan_profiles
   for select to anon using (true);
@@ -205,31 +208,21 @@ create policy "Fans update their own profile" on public.fan_profiles
   using (id = (select auth.uid()))
   with check (id = (select auth.uid()) and (select private.is_active_user()));
 
-alter table public.fan_profiles
-  add constraint fan_profiles_profile_image_url_owned check (private.is_owned_public_url(profile_image_url, 'artwork', id));
-
-alter table public.fan_profiles
-  add constraint fan_profiles_username_length check (char_length(username) <= 50),
-  add constraint fan_profiles_bio_length check (char_length(bio) <= 2000);
-
-create trigger fan_profiles_files_named_by_the_marketplace
-  before insert or update of profile_image_url on public.fan_profiles
-  for each row execute function private.files_named_by_the_marketplace('profile_image_url');
-
 create table public.artist_payout_settings (
   artist_id uuid primary key references public.artist_profiles (id) on delete cascade,
   paypal_email text not null check (private.is_email(paypal_email)),
   payment_settings jsonb not null
     default '{"minimum_price": 1, "default_currency": "USD", "auto_withdraw": false, "withdraw_threshold": 50}'
     check (private.is_artist_payment_settings(payment_settings)),
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  constraint artist_payout_settings_paypal_email_length check (char_length(paypal_email) <= 254)
 );
+
+alter table public.artist_payout_settings enable row level security;
 
 revoke all on public.artist_payout_settings from anon, authenticated;
 
 grant select, update (paypal_email, payment_settings) on public.artist_payout_settings to authenticated;
-
-alter table public.artist_payout_settings enable row level security;
 
 create policy "Artists read their own payout settings" on public.artist_payout_settings
   for select to authenticated using (artist_id = (select auth.uid()));
@@ -239,9 +232,6 @@ create policy "Artists update their own payout settings" on public.artist_payout
   using (artist_id = (select auth.uid()))
   with check (artist_id = (select auth.uid()) and (select private.is_active_user()));
 
-alter table public.artist_payout_settings
-  add constraint artist_payout_settings_paypal_email_length check (char_length(paypal_email) <= 254);
-
 create table public.fan_payout_settings (
   fan_id uuid primary key references public.fan_profiles (id) on delete cascade,
   payment_settings jsonb not null
@@ -250,11 +240,11 @@ create table public.fan_payout_settings (
   created_at timestamptz not null default now()
 );
 
+alter table public.fan_payout_settings enable row level security;
+
 revoke all on public.fan_payout_settings from anon, authenticated;
 
 grant select, update (payment_settings) on public.fan_payout_settings to authenticated;
-
-alter table public.fan_payout_settings enable row level security;
 
 create policy "Fans read their own payout settings" on public.fan_payout_settings
   for select to authenticated using (fan_id = (select auth.uid()));
@@ -264,6 +254,10 @@ create policy "Fans update their own payout settings" on public.fan_payout_setti
   using (fan_id = (select auth.uid()))
   with check (fan_id = (select auth.uid()) and (select private.is_active_user()));
 
+-- Every artist or fan gets their profile in the same transaction as their auth user, from the metadata the
+-- sign-up form sends, so a sign-up can never leave a user without a profile. Invalid metadata raises,
+-- which rolls the whole sign-up back. Users without a role in their metadata (administrators created by
+-- an operator) get no profile.
 create or replace function private.create_profile_for_new_user()
 returns trigger
 language plpgsql
@@ -318,9 +312,9 @@ create trigger on_auth_user_created
   after insert on auth.users
   for each row execute function private.create_profile_for_new_user();
 
--- Only artists write to the tracks bucket: a fan (or any account without an artist profile) could
--- otherwise store files there, in their own folder, that no track would ever name.
-
+-- Whether the signed-in user is an artist. Only artists write to the tracks bucket: a fan (or any account
+-- without an artist profile) could otherwise store files there, in their own folder, that no track would
+-- ever name.
 create or replace function private.is_artist()
 returns boolean
 language sql
@@ -372,6 +366,10 @@ as $$
       || ')/@?[A-Za-z0-9_.]{1,30}([/?#]\S*)?$')
 $$;
 
+-- When a banned account's ban ends, for the sign-in form's message: Auth answers a banned user's sign-in
+-- with user_banned and no date. Only the Worker may ask (28000 for anyone else), and only with the
+-- password Auth has just accepted: for a wrong one the answer is null, as for an account that is not
+-- banned, so nobody can list who is banned and until when.
 create or replace function private.suspended_until(email text, password text)
 returns timestamptz
 language plpgsql

@@ -1,10 +1,12 @@
 -- Catalog: tracks and merch with their rules, the artist cards, the genre roll-ups, and the public
 -- pages' functions (home, artist, directory, genre).
+--
+-- Every rule the forms hold is the database's too, so nothing written straight through the API can go
+-- around them: lengths of every text people type, the price range, release dates from 1900 to two years
+-- ahead, track numbers within an album's size, a track's genre from the catalog's list. The limits are the
+-- app's (app/lib/constants.ts: textLimits, maximumPrice, albumTrackLimit).
 -- Function bodies are checked when they first run, so a function may name what a later file declares.
 set check_function_bodies = off;
-
--- Tracks and merchandise an artist publishes. A track is public once released (release_date has
--- come); its artist sees it from the moment it is created.
 
 -- Waveform peaks for the player: an array of numbers in [0, 1].
 create or replace function private.is_peaks(peaks jsonb)
@@ -21,6 +23,8 @@ as $$
   end
 $$;
 
+-- Tracks an artist publishes. A track is public once released (release_date has come); its artist sees
+-- it from the moment it is created.
 create table public.tracks (
   id uuid primary key default gen_random_uuid(),
   artist_id uuid not null references public.artist_profiles (id) on delete cascade,
@@ -40,20 +44,54 @@ create table public.tracks (
   artwork_url text,
   peaks jsonb check (peaks is null or private.is_peaks(peaks)),
   duration_seconds numeric check (duration_seconds >= 0),
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  -- An empty file_url is the spec's "track without an audio file", like null.
+  constraint tracks_file_url_owned
+    check (file_url is null or file_url = '' or private.is_owned_object_path(file_url, artist_id)),
+  constraint tracks_artwork_url_owned check (private.is_owned_public_url(artwork_url, 'artwork', artist_id)),
+  -- A small (about 200 px) rendition of each release's artwork and each merch image, made in the browser at
+  -- upload and stored beside the original (in the owner's `small/` folder of the artwork bucket). Cards and
+  -- lists show it; the track page shows the original. Null where there is none (a release published without
+  -- JavaScript, or from before): pages then show the original.
+  artwork_small_url text,
+  constraint tracks_artwork_small_url_owned check (private.is_owned_public_url(artwork_small_url, 'artwork', artist_id)),
+  constraint tracks_genre_in_catalog check (genre = any (private.genre_list())),
+  constraint tracks_title_length check (char_length(title) <= 200),
+  constraint tracks_album_title_length check (char_length(album_title) <= 200),
+  constraint tracks_subgenre_length check (char_length(subgenre) <= 100),
+  constraint tracks_label_length check (char_length(label) <= 100),
+  constraint tracks_description_length check (char_length(description) <= 5000),
+  constraint tracks_price_range check (price <= 1000),
+  constraint tracks_track_number_range check (track_number <= 100),
+  constraint tracks_release_date_range check (release_date >= date '1900-01-01')
 );
+
+alter table public.tracks enable row level security;
 
 create index tracks_artist_id_release_date_idx on public.tracks (artist_id, release_date desc);
 
 create index tracks_created_at_idx on public.tracks (created_at desc);
+
+-- Finding a track genre whatever its case.
+create index tracks_genre_lower_idx on public.tracks (lower(genre));
+
+-- A genre's newest releases (the home page's rows), its released tracks counted, and per artist (genre
+-- pages), all from the index.
+create index tracks_genre_release_date_idx on public.tracks (genre, release_date desc, created_at desc) include (artist_id);
+
+-- The tracks dated after today, per artist and genre: what the rollups hold that is not released yet.
+-- Read from the release-date index alone.
+create index tracks_release_date_genre_idx on public.tracks (release_date) include (genre, artist_id);
+
+create trigger tracks_files_named_by_the_marketplace
+  before insert or update of file_url, artwork_url, artwork_small_url on public.tracks
+  for each row execute function private.files_named_by_the_marketplace('file_url', 'artwork_url', 'artwork_small_url');
 
 revoke all on public.tracks from anon, authenticated;
 
 grant select on public.tracks to anon, authenticated;
 
 grant insert, update, delete on public.tracks to authenticated;
-
-alter table public.tracks enable row level security;
 
 create policy "Visitors read released tracks" on public.tracks
   for select to anon using (release_date <= current_date);
@@ -76,47 +114,7 @@ create policy "Artists delete their own tracks" on public.tracks
   for delete to authenticated
   using (artist_id = (select auth.uid()) and (select private.is_active_user()));
 
--- An empty file_url is the spec's "track without an audio file", like null.
-alter table public.tracks
-  add constraint tracks_file_url_owned
-    check (file_url is null or file_url = '' or private.is_owned_object_path(file_url, artist_id)),
-  add constraint tracks_artwork_url_owned check (private.is_owned_public_url(artwork_url, 'artwork', artist_id));
-
--- A small (about 200 px) rendition of each release's artwork and each merch image, made in the browser at
--- upload and stored beside the original (in the owner's `small/` folder of the artwork bucket). Cards and
--- lists show it; the track page shows the original. Null where there is none (a release published without
--- JavaScript, or from before): pages then show the original.
-
-alter table public.tracks
-  add column artwork_small_url text,
-  add constraint tracks_artwork_small_url_owned check (private.is_owned_public_url(artwork_small_url, 'artwork', artist_id));
-
--- Finding a track genre whatever its case.
-create index tracks_genre_lower_idx on public.tracks (lower(genre));
-
--- A genre's newest releases (the home page's rows), its released tracks counted, and per artist (genre
--- pages), all from the index.
-create index tracks_genre_release_date_idx on public.tracks (genre, release_date desc, created_at desc) include (artist_id);
-
--- The tracks dated after today, per artist and genre: what the rollups hold that is not released yet.
--- Read from the release-date index alone.
-create index tracks_release_date_genre_idx on public.tracks (release_date) include (genre, artist_id);
-
-alter table public.tracks
-  add constraint tracks_genre_in_catalog check (genre = any (private.genre_list())),
-  add constraint tracks_title_length check (char_length(title) <= 200),
-  add constraint tracks_album_title_length check (char_length(album_title) <= 200),
-  add constraint tracks_subgenre_length check (char_length(subgenre) <= 100),
-  add constraint tracks_label_length check (char_length(label) <= 100),
-  add constraint tracks_description_length check (char_length(description) <= 5000),
-  add constraint tracks_price_range check (price <= 1000),
-  add constraint tracks_track_number_range check (track_number <= 100),
-  add constraint tracks_release_date_range check (release_date >= date '1900-01-01');
-
-create trigger tracks_files_named_by_the_marketplace
-  before insert or update of file_url, artwork_url, artwork_small_url on public.tracks
-  for each row execute function private.files_named_by_the_marketplace('file_url', 'artwork_url', 'artwork_small_url');
-
+-- Merchandise an artist sells, public to everyone.
 create table public.merch (
   id uuid primary key default gen_random_uuid(),
   artist_id uuid not null references public.artist_profiles (id) on delete cascade,
@@ -125,18 +123,28 @@ create table public.merch (
   allow_pay_more boolean not null default false,
   description text not null check (btrim(description) <> ''),
   image_url text,
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  constraint merch_image_url_owned check (private.is_owned_public_url(image_url, 'artwork', artist_id)),
+  image_small_url text,
+  constraint merch_image_small_url_owned check (private.is_owned_public_url(image_small_url, 'artwork', artist_id)),
+  constraint merch_title_length check (char_length(title) <= 200),
+  constraint merch_description_length check (char_length(description) <= 5000),
+  constraint merch_price_range check (price <= 1000)
 );
 
+alter table public.merch enable row level security;
+
 create index merch_artist_id_created_at_idx on public.merch (artist_id, created_at desc);
+
+create trigger merch_files_named_by_the_marketplace
+  before insert or update of image_url, image_small_url on public.merch
+  for each row execute function private.files_named_by_the_marketplace('image_url', 'image_small_url');
 
 revoke all on public.merch from anon, authenticated;
 
 grant select on public.merch to anon, authenticated;
 
 grant insert, update, delete on public.merch to authenticated;
-
-alter table public.merch enable row level security;
 
 create policy "Visitors read merch" on public.merch
   for select to anon using (true);
@@ -156,22 +164,6 @@ create policy "Artists update their own merch" on public.merch
 create policy "Artists delete their own merch" on public.merch
   for delete to authenticated
   using (artist_id = (select auth.uid()) and (select private.is_active_user()));
-
-alter table public.merch
-  add constraint merch_image_url_owned check (private.is_owned_public_url(image_url, 'artwork', artist_id));
-
-alter table public.merch
-  add column image_small_url text,
-  add constraint merch_image_small_url_owned check (private.is_owned_public_url(image_small_url, 'artwork', artist_id));
-
-alter table public.merch
-  add constraint merch_title_length check (char_length(title) <= 200),
-  add constraint merch_description_length check (char_length(description) <= 5000),
-  add constraint merch_price_range check (price <= 1000);
-
-create trigger merch_files_named_by_the_marketplace
-  before insert or update of image_url, image_small_url on public.merch
-  for each row execute function private.files_named_by_the_marketplace('image_url', 'image_small_url');
 
 -- What the directory and genre pages show, computed by the database from the rows the reader can see
 -- (security_invoker views: visitors count released tracks only).
@@ -377,7 +369,7 @@ grant execute on function public.artist_directory(text, boolean, text[], boolean
 
 -- Genre figures at any size. Home and /genres counted every released track per genre on each visit (53
 -- and 132 ms at 100× the demo data), and a genre's page read every profile tagged with it. The database
--- now keeps the counts as tracks and profiles change: per artist and genre, and per genre.
+-- keeps the counts as tracks and profiles change: per artist and genre, and per genre.
 --
 -- The rollups count tracks whatever their release date. A scheduled release becomes released on its day
 -- without any write, so the readers take away the tracks still scheduled: the few dated after today,
@@ -535,11 +527,11 @@ begin
 end
 $$;
 
-revoke execute on function private.roll_up_profile_genres() from public, anon, authenticated;
-
 create trigger roll_up_profile_genres
   after insert or update of genres or delete on public.artist_profiles
   for each row execute function private.roll_up_profile_genres();
+
+revoke execute on function private.roll_up_profile_genres() from public, anon, authenticated;
 
 create or replace function private.scheduled_genre_tracks(only_genre text default null)
 returns table (genre text, artist_id uuid, track_count integer)

@@ -3,8 +3,13 @@
 -- Function bodies are checked when they first run, so a function may name what a later file declares.
 set check_function_bodies = off;
 
--- Store lists, as before, with their texts bounded, tier prices within the catalog's range and a code's
--- end a real date.
+-- Store settings as the Store Settings form keeps them (spec section 5): the database holds the same rules
+-- as the form's schema, so a write through the API cannot store what the form would refuse.
+-- - pricing tiers: a name and an optional description of bounded length, a price from 0 to the catalog's
+--   maximum in cents, at most 20 tiers;
+-- - discount codes: a code (unique per artist whatever its case), a whole percentage 0-100, an optional
+--   real date it is valid until, on or off; at most 50 codes;
+-- - bundling: on or off, with a percentage 0-100.
 create or replace function private.is_pricing_tiers(tiers jsonb)
 returns boolean
 language sql
@@ -69,12 +74,12 @@ create table public.store_settings (
   created_at timestamptz not null default now()
 );
 
+alter table public.store_settings enable row level security;
+
 revoke all on public.store_settings from anon, authenticated;
 
 grant select, insert (artist_id, pricing_tiers, discounts, bundling),
   update (pricing_tiers, discounts, bundling) on public.store_settings to authenticated;
-
-alter table public.store_settings enable row level security;
 
 create policy "Artists read their own store settings" on public.store_settings
   for select to authenticated using (artist_id = (select auth.uid()));
@@ -172,8 +177,8 @@ revoke execute on function public.unpublished_uploads(interval, integer) from pu
 
 grant execute on function public.unpublished_uploads(interval, integer) to service_role;
 
--- The dashboard's statistics row now sums the rollups instead of counting every event: the same figures
--- (sales, downloads and plays of the last 30 UTC days against the 30 before), at any number of events.
+-- The dashboard's statistics row sums the rollups rather than counting every event: sales, downloads and
+-- plays of the last 30 UTC days against the 30 before, at any number of events.
 create or replace function public.artist_dashboard()
 returns jsonb
 language sql
@@ -246,9 +251,9 @@ revoke execute on function public.artist_dashboard() from public, anon;
 
 grant execute on function public.artist_dashboard() to authenticated, service_role;
 
--- 3. What reached Storage without the Worker. Storage keeps what its bucket's declared types allow, so a
--- user's own token can still store an HTML page declared `audio/mpeg`; no row may name it (1 above), and
--- the daily sweep (sweep-unpublished-uploads) reads the first bytes of each audio and image file stored
+-- What reached Storage without the Worker. Storage keeps what its bucket's declared types allow, so a
+-- user's own token can still store an HTML page declared `audio/mpeg`; no row may name it
+-- (private.files_named_by_the_marketplace), and the daily sweep (sweep-unpublished-uploads) reads the first bytes of each audio and image file stored
 -- since the day before yesterday and removes those that are not the type declared for them. A day's
 -- uploads at most `max_count`; the window overlaps, so a missed run is made up the next day.
 create or replace function public.recent_uploads(within interval default '2 days', max_count integer default 1000)

@@ -15,6 +15,8 @@ create table public.followers (
   constraint followers_not_self check (artist_id <> fan_id)
 );
 
+alter table public.followers enable row level security;
+
 -- (artist_id, fan_id) is indexed by the unique constraint; this one serves "latest followers".
 create index followers_artist_id_created_at_idx on public.followers (artist_id, created_at desc);
 
@@ -25,8 +27,6 @@ revoke all on public.followers from anon, authenticated;
 grant select on public.followers to anon, authenticated;
 
 grant insert (artist_id, fan_id), delete on public.followers to authenticated;
-
-alter table public.followers enable row level security;
 
 create policy "Visitors read followers" on public.followers
   for select to anon using (true);
@@ -59,11 +59,11 @@ begin
 end
 $$;
 
-revoke execute on function private.count_follower() from public;
-
 create trigger count_follower
   after insert or delete on public.followers
   for each row execute function private.count_follower();
+
+revoke execute on function private.count_follower() from public;
 
 create or replace function public.get_follower_count(artist_id uuid)
 returns integer
@@ -96,10 +96,24 @@ revoke all on public.artist_followers from anon, authenticated;
 
 grant select on public.artist_followers to anon, authenticated;
 
--- Sales and listening events. Neither is written by users directly: purchases come from the payment
--- side (service role; there is no checkout yet) and plays through record_play(), which fills in the
--- artist and the listener itself. Both are private to the buyer or listener and the track's artist.
+-- Definer: the artist a purchase (or a comment) belongs to is set by the database from the track,
+-- never by the writer. Shared by every table with track_id and artist_id columns.
+create or replace function private.fill_artist_from_track()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  select t.artist_id into new.artist_id from public.tracks t where t.id = new.track_id;
+  return new;
+end
+$$;
 
+revoke execute on function private.fill_artist_from_track() from public;
+
+-- Sales. Not written by users directly: purchases come from the payment side (service role; there is no
+-- checkout yet). Private to the buyer and the track's artist.
 create table public.purchases (
   id uuid primary key default gen_random_uuid(),
   amount numeric(10, 2) not null check (amount >= 0),
@@ -108,8 +122,12 @@ create table public.purchases (
   -- Filled from the track by a trigger; lets the artist's policy and live feed filter on one column.
   artist_id uuid not null references public.artist_profiles (id) on delete cascade,
   user_id uuid references auth.users (id) on delete set null,
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  -- The buyer's country (ISO 3166-1 alpha-2, as Cloudflare reports it on the request); null when unknown.
+  country text check (country ~ '^[A-Z]{2}$')
 );
+
+alter table public.purchases enable row level security;
 
 create index purchases_track_id_idx on public.purchases (track_id);
 
@@ -117,20 +135,19 @@ create index purchases_artist_id_created_at_idx on public.purchases (artist_id, 
 
 create index purchases_user_id_created_at_idx on public.purchases (user_id, created_at desc);
 
+create trigger fill_purchase_artist
+  before insert or update of track_id on public.purchases
+  for each row execute function private.fill_artist_from_track();
+
 revoke all on public.purchases from anon, authenticated;
 
 grant select on public.purchases to authenticated;
-
-alter table public.purchases enable row level security;
 
 create policy "Buyers and the track's artist read purchases" on public.purchases
   for select to authenticated
   using (user_id = (select auth.uid()) or artist_id = (select auth.uid()));
 
-alter table public.purchases add column country text check (country ~ '^[A-Z]{2}$');
-
 -- Comments on tracks: readable wherever the track is, written by signed-in users as themselves.
-
 create table public.comments (
   id uuid primary key default gen_random_uuid(),
   content text not null check (btrim(content) <> ''),
@@ -138,8 +155,12 @@ create table public.comments (
   user_id uuid not null default auth.uid() references auth.users (id) on delete cascade,
   -- Filled from the track by a trigger, for the artist's live activity feed.
   artist_id uuid not null references public.artist_profiles (id) on delete cascade,
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  -- The comment form allows 2,000 characters; the database holds every writer to the same.
+  constraint comments_content_length check (char_length(content) <= 2000)
 );
+
+alter table public.comments enable row level security;
 
 create index comments_track_id_created_at_idx on public.comments (track_id, created_at desc);
 
@@ -147,13 +168,16 @@ create index comments_artist_id_created_at_idx on public.comments (artist_id, cr
 
 create index comments_user_id_idx on public.comments (user_id);
 
+-- A comment's artist is set by the database from the track, not by the commenter.
+create trigger fill_comment_artist
+  before insert on public.comments
+  for each row execute function private.fill_artist_from_track();
+
 revoke all on public.comments from anon, authenticated;
 
 grant select on public.comments to anon, authenticated;
 
 grant insert (content, track_id, user_id), delete on public.comments to authenticated;
-
-alter table public.comments enable row level security;
 
 -- The subquery runs under the tracks policies, so a comment is visible exactly when its track is.
 create policy "Visitors read comments on visible tracks" on public.comments
@@ -175,14 +199,6 @@ create policy "Users comment as themselves" on public.comments
 create policy "Users delete their own comments" on public.comments
   for delete to authenticated
   using (user_id = (select auth.uid()) and (select private.is_active_user()));
-
--- What the track page shows of its comments: each with its author's public name and picture (artist
--- name or fan username), in one read. security_invoker: the comments policies still decide which rows
--- a reader sees (those on tracks they can see).
-
--- The comment form allows 2,000 characters; the database holds every writer to the same.
-alter table public.comments
-  add constraint comments_content_length check (char_length(content) <= 2000);
 
 -- Public fan page, or null when there is no such fan: the profile and the artists they follow,
 -- most recently followed first.
@@ -212,6 +228,9 @@ revoke execute on function public.fan_page(uuid) from public;
 
 grant execute on function public.fan_page(uuid) to anon, authenticated, service_role;
 
+-- What the track page shows of its comments: each with its author's public name and picture (artist
+-- name or fan username), in one read. security_invoker: the comments policies still decide which rows
+-- a reader sees (those on tracks they can see).
 create view public.track_comments with (security_invoker = true) as
 select
   c.id,
@@ -231,17 +250,15 @@ revoke all on public.track_comments from anon, authenticated;
 
 grant select on public.track_comments to anon, authenticated;
 
--- The fan space (spec section 2, Fan screens): liked songs, which go beyond the spec's placeholder, and the
--- fan dashboard's one read. Purchases, follows and plays are read with the indexes that already start
--- with the user's id (purchases, followers and analytics_events by user and date).
-
--- A listener's liked tracks: their own rows only, for any signed-in user.
+-- A listener's liked tracks (Liked Songs, beyond the spec's placeholder): their own rows only, for any signed-in user.
 create table public.likes (
   user_id uuid not null default auth.uid() references auth.users (id) on delete cascade,
   track_id uuid not null references public.tracks (id) on delete cascade,
   created_at timestamptz not null default now(),
   primary key (user_id, track_id)
 );
+
+alter table public.likes enable row level security;
 
 -- Liked Songs lists a user's likes newest first; a deleted track removes its likes.
 create index likes_user_id_created_at_idx on public.likes (user_id, created_at desc);
@@ -252,8 +269,6 @@ revoke all on public.likes from anon, authenticated;
 
 -- The user id comes from the session (the column default), never from the request.
 grant select, insert (track_id), delete on public.likes to authenticated;
-
-alter table public.likes enable row level security;
 
 create policy "Users read their own likes" on public.likes
   for select to authenticated using (user_id = (select auth.uid()));

@@ -2,6 +2,8 @@
 -- Function bodies are checked when they first run, so a function may name what a later file declares.
 set check_function_bodies = off;
 
+-- Plays and downloads. Not written by users directly: plays come through record_play(), which fills in
+-- the artist and the listener itself. Private to the listener and the track's artist.
 create table public.analytics_events (
   id uuid primary key default gen_random_uuid(),
   type text not null check (type in ('play', 'download')),
@@ -9,8 +11,13 @@ create table public.analytics_events (
   artist_id uuid not null references public.artist_profiles (id) on delete cascade,
   -- null for a visitor's play
   user_id uuid references auth.users (id) on delete set null,
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  -- The listener's country (ISO 3166-1 alpha-2, as Cloudflare reports it on the request); null
+  -- when unknown (locally, or when Cloudflare cannot tell).
+  country text check (country ~ '^[A-Z]{2}$')
 );
+
+alter table public.analytics_events enable row level security;
 
 create index analytics_events_track_id_created_at_idx on public.analytics_events (track_id, created_at desc);
 
@@ -22,50 +29,9 @@ revoke all on public.analytics_events from anon, authenticated;
 
 grant select on public.analytics_events to authenticated;
 
-alter table public.analytics_events enable row level security;
-
 create policy "Listeners and the track's artist read events" on public.analytics_events
   for select to authenticated
   using (user_id = (select auth.uid()) or artist_id = (select auth.uid()));
-
--- Analytics (spec sections 2, 3 and 7): where plays and sales come from, and daily rollups that keep an
--- artist's figures fast however many events they have.
---
--- Why rollups rather than indexes alone: an artist's figures for a year are sums over every event of that
--- year. With an index that is still one index entry per event (a million plays is a million entries to
--- count on every visit); a rollup is one row per track per day and one per country per day, whatever the
--- number of events (a year of fifty tracks is about 18,000 rows). The database keeps them itself, in the
--- same transaction as the events (statement triggers, so a bulk insert costs one grouped write), so they
--- are never stale and nothing else has to run.
-
--- The listener's or buyer's country (ISO 3166-1 alpha-2, as Cloudflare reports it on the request); null
--- when unknown (locally, or when Cloudflare cannot tell).
-alter table public.analytics_events add column country text check (country ~ '^[A-Z]{2}$');
-
--- Definer: the artist a purchase (or a comment) belongs to is set by the database from the track,
--- never by the writer. Shared by every table with track_id and artist_id columns.
-create or replace function private.fill_artist_from_track()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  select t.artist_id into new.artist_id from public.tracks t where t.id = new.track_id;
-  return new;
-end
-$$;
-
-revoke execute on function private.fill_artist_from_track() from public;
-
-create trigger fill_purchase_artist
-  before insert or update of track_id on public.purchases
-  for each row execute function private.fill_artist_from_track();
-
--- A comment's artist is set by the database from the track, not by the commenter.
-create trigger fill_comment_artist
-  before insert on public.comments
-  for each row execute function private.fill_artist_from_track();
 
 -- Honest play counts. A play counts once per listener per track per 10 minutes: the signed-in user, or a
 -- visitor by the anonymous id the Worker keeps in a cookie together with their address. An address
@@ -92,8 +58,8 @@ create index recent_plays_track_id_idx on private.recent_plays (track_id);
 
 revoke all on private.recent_plays from anon, authenticated;
 
--- As before (20261123001400_honest_plays.sql), refusing any caller but the marketplace's server first:
--- 28000, so the Worker can tell its own misconfiguration from a refused listener.
+-- Callers other than the marketplace's server are refused first, with 28000, so the Worker can tell its
+-- own misconfiguration from a refused listener.
 create or replace function private.record_play(track_id uuid, country text, listener text, address text)
 returns boolean
 language plpgsql

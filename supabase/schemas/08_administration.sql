@@ -10,8 +10,12 @@ create table public.news_items (
   content text not null check (btrim(content) <> ''),
   type text not null default 'info' check (type in ('info', 'update', 'announcement')),
   active boolean not null default true,
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  constraint news_items_title_length check (char_length(title) <= 200),
+  constraint news_items_content_length check (char_length(content) <= 2000)
 );
+
+alter table public.news_items enable row level security;
 
 create index news_items_active_created_at_idx on public.news_items (active, created_at desc);
 
@@ -23,8 +27,6 @@ grant select on public.news_items to anon, authenticated;
 
 grant insert (title, content, type, active), update (title, content, type, active), delete
   on public.news_items to authenticated;
-
-alter table public.news_items enable row level security;
 
 create policy "Visitors read active news" on public.news_items
   for select to anon using (active);
@@ -45,10 +47,6 @@ create policy "Admins delete news" on public.news_items
   for delete to authenticated
   using ((select public.is_admin()) and (select private.is_active_user()));
 
-alter table public.news_items
-  add constraint news_items_title_length check (char_length(title) <= 200),
-  add constraint news_items_content_length check (char_length(content) <= 2000);
-
 -- Administration's audit log (beyond the spec): what administrators change, by whom, to what, when and
 -- why. News changes are written by the database itself (a trigger on news_items), so no change escapes
 -- it. Administrators read it; nobody writes, edits or deletes it through the API: there are no grants
@@ -60,13 +58,19 @@ create table public.audit_log (
   actor_id uuid references auth.users (id) on delete set null,
   -- who that was, as their token named them then (the log outlives accounts and address changes)
   actor_email text,
-  action text not null check (action in ('news.add', 'news.edit', 'news.activate', 'news.deactivate', 'news.delete')),
+  action text not null,
   target_id uuid,
   -- what the change was about, as it read then (a news item's title)
   summary text not null,
   reason text,
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  constraint audit_log_action_check check (action in (
+    'news.add', 'news.edit', 'news.activate', 'news.deactivate', 'news.delete',
+    'user.ban', 'user.unban', 'user.password_reset'
+  ))
 );
+
+alter table public.audit_log enable row level security;
 
 -- Newest first on the admin dashboard; who did what.
 create index audit_log_created_at_idx on public.audit_log (created_at desc);
@@ -77,17 +81,8 @@ revoke all on public.audit_log from anon, authenticated, service_role;
 
 grant select on public.audit_log to authenticated;
 
-alter table public.audit_log enable row level security;
-
 create policy "Administrators read the audit log" on public.audit_log
   for select to authenticated using ((select public.is_admin()));
-
-alter table public.audit_log drop constraint audit_log_action_check;
-
-alter table public.audit_log add constraint audit_log_action_check check (action in (
-  'news.add', 'news.edit', 'news.activate', 'news.deactivate', 'news.delete',
-  'user.ban', 'user.unban', 'user.password_reset'
-));
 
 -- Definer: it writes the log the callers may not write.
 create or replace function private.audit_news_change()
@@ -114,11 +109,11 @@ begin
 end
 $$;
 
-revoke execute on function private.audit_news_change() from public;
-
 create trigger audit_news_changes
   after insert or update or delete on public.news_items
   for each row execute function private.audit_news_change();
+
+revoke execute on function private.audit_news_change() from public;
 
 -- Called by the Edge Functions (service role) after the Auth API has done its part, with the
 -- administrator they checked. A ban also ends every session of the user, so no refresh token outlives

@@ -2,6 +2,11 @@
 -- Function bodies are checked when they first run, so a function may name what a later file declares.
 set check_function_bodies = off;
 
+-- Bucket settings are not secret; clients and the storage service may read them as any role.
+create policy "Anyone reads our buckets" on storage.buckets
+  for select to anon, authenticated
+  using (true);
+
 -- File storage: private track audio and public artwork, each user writing only under their own
 -- folder ({user id}/...). Track audio is read by its artist, and by listeners through signed URLs
 -- (issued by an Edge Function after checking the track may be played), never listed by others.
@@ -19,11 +24,6 @@ on conflict (id) do update set
   public = excluded.public,
   file_size_limit = excluded.file_size_limit,
   allowed_mime_types = excluded.allowed_mime_types;
-
--- Bucket settings are not secret; clients and the storage service may read them as any role.
-create policy "Anyone reads our buckets" on storage.buckets
-  for select to anon, authenticated
-  using (true);
 
 create policy "Users read their own track audio" on storage.objects
   for select to authenticated

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { genres } from "~/lib/constants";
-import helpers from "../../supabase/migrations/20261121000100_private_helpers.sql?raw";
+import foundation from "../../supabase/schemas/01_foundation.sql?raw";
 
 // The genre list lives twice: in the app (pickers, filters, validation) and in the database's check on
 // artist and fan profiles (private.is_genre_list). They must be the same list, or a genre one side
@@ -8,8 +8,8 @@ import helpers from "../../supabase/migrations/20261121000100_private_helpers.sq
 
 describe("the genre list", () => {
   it("is the one the database checks", () => {
-    const list = helpers.match(/array\[((?:\s*'[^']*',?)+)\s*\]/)?.[1];
-    expect(list, "the genre array in private_helpers.sql").toBeDefined();
+    const list = foundation.match(/array\[((?:\s*'[^']*',?)+)\s*\]/)?.[1];
+    expect(list, "the genre array of private.genre_list in 01_foundation.sql").toBeDefined();
     const inSql = [...list!.matchAll(/'([^']*)'/g)].map((match) => match[1]);
     expect(inSql).toEqual([...genres]);
   });

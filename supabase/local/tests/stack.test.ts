@@ -66,6 +66,20 @@ describe("a data dir", () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it("refuses a database migrated with a history the project no longer has, saying how to rebuild it", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "local-stack-"));
+    try {
+      const first = await startLocalStack({ port: 0, dataDir, seed: false });
+      await first.stack.db.query("insert into supabase_migrations.schema_migrations (version, name) values ('20200101000000', 'squashed')");
+      await first.close();
+      await expect(startLocalStack({ port: 0, dataDir, seed: false })).rejects.toThrow(
+        /no longer holds \(20200101000000\): run npm run db:reset/,
+      );
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
 
 describe("the gateway", () => {
