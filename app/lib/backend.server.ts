@@ -3,6 +3,7 @@ import { data } from "react-router";
 import * as v from "valibot";
 import type { SupabaseClient } from "./supabase.server";
 import { databaseErrorMessage, type BackendError } from "./errors";
+import { replyWith, type FormReply, type FormValues } from "./forms";
 
 /** What supabase-js answers for a read: rows (or a function's JSON), or the error. */
 type BackendResult<T> = { data: T | null; error: BackendError | null };
@@ -66,6 +67,57 @@ export function readOrThrow(result: BackendResult<unknown>, options: ReadOptions
   if (outcome.status === "found") return outcome.data;
   if (outcome.status === "empty") throw notFound(options.notFound ?? "Not found");
   throw data(outcome.message, { status: 500 });
+}
+
+type WriteOptions = {
+  /** What was being written, for the log ("saving the fan's payment settings"). */
+  what: string;
+  /** What was typed, sent back with the message. */
+  values?: FormValues;
+  /**
+   * The form field each column's rules speak for (`{ release_date: "releaseDate" }`): when the database
+   * refuses a constraint on that column, its message stands beside that field rather than over the form.
+   */
+  fields?: Record<string, string>;
+  /** The one field the whole write is about (a picture): every refusal stands beside it. */
+  field?: string;
+};
+
+/**
+ * The one place a write's refusal is judged, beside `read`: the raw error is logged once and never shown;
+ * the answer is the spec's message, beside the field whose rule the database refused (else for the whole
+ * form), with a status that says whose it was: 4xx for a rule the user broke (409 a duplicate or a record
+ * still in use, 403 what row-level security forbids, 400 any other rule), 500 only for our own failure.
+ * Its `.data` is the form's reply and `.init.status` the status, for a route that answers another way.
+ */
+export function refusedWrite(error: BackendError, { what, values = {}, fields = {}, field: about }: WriteOptions) {
+  const status = refusalStatus(error.code);
+  if (status >= 500) console.error(`${what} failed`, error);
+  else console.warn(`${what} was refused`, error);
+  const message = databaseErrorMessage(error);
+  const field = about ?? refusedField(error, fields);
+  const reply: FormReply = field
+    ? { fieldErrors: { [field]: message }, formError: null, values }
+    : { fieldErrors: {}, formError: message, values };
+  return replyWith(reply, status);
+}
+
+function refusalStatus(code: string | null | undefined): number {
+  // unique violation; a row still referenced (restrict) or referencing nothing
+  if (code === "23505" || code === "23503" || code === "23001") return 409;
+  if (code === "42501") return 403;
+  // any other integrity rule, a value out of range or shape, a rule a function raised
+  if (code?.startsWith("23") || code?.startsWith("22") || code === "P0001") return 400;
+  return 500;
+}
+
+/** The form field of the column a refused constraint (`tracks_release_date_range`) or a missing value names. */
+function refusedField(error: BackendError, fields: Record<string, string>): string | null {
+  const named = /constraint "([^"]+)"/.exec(error.message ?? "")?.[1] ?? /column "([^"]+)"/.exec(error.message ?? "")?.[1];
+  if (!named) return null;
+  const columns = Object.keys(fields).filter((column) => named === column || named.includes(`_${column}_`) || named.endsWith(`_${column}`));
+  const column = columns.sort((a, b) => b.length - a.length)[0];
+  return column ? (fields[column] ?? null) : null;
 }
 
 /** The 404 answer every route throws for what does not exist; the route's boundary shows its NotFound. */

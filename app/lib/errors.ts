@@ -69,9 +69,11 @@ export function administrationErrorMessage(code: string | null): string {
 }
 
 const databaseMessages: Record<string, string> = {
+  "23502": "Data validation failed",
   "23505": "A record with this information already exists",
   "23503": "Referenced record does not exist",
   "23514": "Data validation failed",
+  "42501": "You don't have permission to perform this action",
   PGRST204: "Database schema has changed. Please refresh the page",
   "42P01": "Database table not found",
   "42703": "Database column not found",

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { describe, expect, it, vi } from "vitest";
-import { read, readOrThrow } from "~/lib/backend.server";
+import { read, readOrThrow, refusedWrite } from "~/lib/backend.server";
 
 const Schema = v.object({ name: v.string() });
 
@@ -80,5 +80,57 @@ describe("readOrThrow", () => {
       status: 500,
       message: "A record with this information already exists",
     });
+  });
+});
+
+describe("refusedWrite", () => {
+  const trackFields = { title: "title", album_title: "albumTitle", release_date: "releaseDate" };
+  const refused = (error: { code: string; message: string }, options: Omit<Parameters<typeof refusedWrite>[1], "what"> = {}) => {
+    const warn = vi.spyOn(console, "warn").mockImplementationOnce(() => {});
+    const reply = refusedWrite(error, { what: "saving a track", ...options });
+    warn.mockRestore();
+    return { status: reply.init?.status, ...reply.data };
+  };
+
+  it("puts a refused rule beside the field of its column, keeping what was typed, with 400", () => {
+    const error = { code: "23514", message: 'new row for relation "tracks" violates check constraint "tracks_album_title_length"' };
+    expect(refused(error, { values: { albumTitle: "x".repeat(201) }, fields: trackFields })).toEqual({
+      status: 400,
+      fieldErrors: { albumTitle: "Data validation failed" },
+      formError: null,
+      values: { albumTitle: "x".repeat(201) },
+    });
+    const missing = { code: "23502", message: 'null value in column "release_date" of relation "tracks" violates not-null constraint' };
+    expect(refused(missing, { fields: trackFields })).toMatchObject({
+      status: 400,
+      fieldErrors: { releaseDate: "Data validation failed" },
+    });
+  });
+
+  it("speaks for the whole form when no field owns the rule, or for the one field the write is about", () => {
+    const error = { code: "22008", message: 'date/time field value out of range: "2024-02-30"' };
+    expect(refused(error, { fields: trackFields })).toMatchObject({ status: 400, fieldErrors: {}, formError: "Data validation failed" });
+    const trigger = { code: "42501", message: "a stored file is named only through the marketplace, which checks its bytes first" };
+    expect(refused(trigger, { field: "picture" })).toMatchObject({
+      status: 403,
+      fieldErrors: { picture: "You don't have permission to perform this action" },
+    });
+  });
+
+  it("answers 409 for a duplicate or a record still in use, and never shows the database's own words", () => {
+    const duplicate = refused({ code: "23505", message: 'duplicate key value violates unique constraint "likes_pkey"' });
+    expect(duplicate).toMatchObject({ status: 409, formError: "A record with this information already exists" });
+    expect(JSON.stringify(duplicate)).not.toContain("likes_pkey");
+    expect(refused({ code: "23001", message: "restrict" }).status).toBe(409);
+  });
+
+  it("answers 500 for our own failure, logged as an error", () => {
+    const log = expectOneLog();
+    const reply = refusedWrite({ code: "57014", message: "canceling statement due to statement timeout" }, { what: "saving a track" });
+    expect({ status: reply.init?.status, ...reply.data }).toMatchObject({
+      status: 500,
+      formError: "Database error: please try again later",
+    });
+    expect(log.calls()).toHaveLength(1);
   });
 });

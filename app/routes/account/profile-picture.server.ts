@@ -1,7 +1,8 @@
 import { redirect, type RouterContextProvider } from "react-router";
+import { refusedWrite } from "~/lib/backend.server";
 import { forgetCachedPage } from "~/lib/edge-cache.server";
 import { marketplaceHeader } from "~/lib/env.server";
-import { databaseErrorMessage, storageErrorMessage } from "~/lib/errors";
+import { storageErrorMessage } from "~/lib/errors";
 import { parseForm, replyWith, type FormReply } from "~/lib/forms";
 import { bytesAre, expectedUpload, judgeImage, storagePath } from "~/lib/media-files";
 import { ProfilePictureSchema } from "~/lib/schemas/studio";
@@ -44,10 +45,7 @@ export async function profilePictureAction(
     .update({ profile_image_url: url })
     .eq("id", change.userId)
     .setHeader(...marketplaceHeader(context));
-  if (error) {
-    console.error("saving the profile picture failed", error);
-    return replyWith(refusal(databaseErrorMessage(error)).reply, 500);
-  }
+  if (error) return refusedWrite(error, { what: "saving the profile picture", field: "picture" });
   await forgetCachedPage(request, context, paths.publicPath);
   if (change.intent === "use-picture") return replyWith({ fieldErrors: {}, formError: null, values: {}, notice: pictureSaved }, 200);
   throw redirect(paths.formPath, 303);

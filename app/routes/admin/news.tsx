@@ -7,9 +7,8 @@ import { Button, LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Field, SelectField, TextareaField } from "~/components/ui/field";
-import { readOrThrow } from "~/lib/backend.server";
+import { readOrThrow, refusedWrite } from "~/lib/backend.server";
 import { forgetCachedPage } from "~/lib/edge-cache.server";
-import { databaseErrorMessage } from "~/lib/errors";
 import { formError, formFields, parseForm, replyWith, type FormReply, readForm } from "~/lib/forms";
 import { formatDate } from "~/lib/format";
 import { requireAdmin } from "~/lib/guards.server";
@@ -54,8 +53,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = formData.get("intent");
   const done = async (error: { code?: string; message: string } | null, values: FormReply["values"], notFound = false) => {
     if (error) {
-      console.error("changing news failed", error);
-      return replyWith(formError(databaseErrorMessage(error), { ...values, intent: String(intent) }), 500);
+      return refusedWrite(error, {
+        what: "changing news",
+        values: { ...values, intent: String(intent) },
+        fields: { title: "title", content: "content" },
+      });
     }
     if (notFound) return replyWith(formError("This news item no longer exists"), 404);
     await forgetCachedPage(request, context, "/");

@@ -1,7 +1,6 @@
 import { redirect } from "react-router";
-import { notFound } from "~/lib/backend.server";
+import { notFound, refusedWrite } from "~/lib/backend.server";
 import { artistPath, isUuid } from "~/lib/catalog";
-import { databaseErrorMessage } from "~/lib/errors";
 import { formError, parseForm, replyWith, readForm } from "~/lib/forms";
 import { uncached } from "~/lib/http-cache";
 import { safeRedirectPath } from "~/lib/redirects";
@@ -33,8 +32,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       : await followers.delete().eq("artist_id", params.id).eq("fan_id", user.id);
   // Following twice (a double submit, two tabs) already has the outcome asked for.
   if (error && error.code !== "23505") {
-    console.error("Follow change failed", error);
-    return answer(inPlace, 400, databaseErrorMessage(error));
+    const refusal = refusedWrite(error, { what: "changing a follow" });
+    return inPlace ? refusal : answer(false, refusal.init?.status ?? 500, refusal.data.formError ?? "");
   }
   if (!inPlace) throw redirect(backTo, { status: 303, headers: uncached });
   return replyWith({ fieldErrors: {}, formError: null, values: {} }, 200);

@@ -1,7 +1,6 @@
 import { redirect } from "react-router";
-import { notFound } from "~/lib/backend.server";
+import { notFound, refusedWrite } from "~/lib/backend.server";
 import { isUuid, trackPath } from "~/lib/catalog";
-import { databaseErrorMessage } from "~/lib/errors";
 import { formError, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireUser } from "~/lib/guards.server";
 import { uncached } from "~/lib/http-cache";
@@ -32,8 +31,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (error && error.code !== "23505") {
     // 42501: no such track for this user (row-level security); 23503: no such track at all.
     if (error.code === "42501" || error.code === "23503") throw notFound("Track not found");
-    console.error("Like change failed", error);
-    return replyWith(formError(databaseErrorMessage(error)), 400);
+    return refusedWrite(error, { what: "changing a like" });
   }
   if (!inPlace) throw redirect(backTo, { status: 303, headers: uncached });
   return replyWith({ fieldErrors: {}, formError: null, values: {} }, 200);

@@ -10,11 +10,10 @@ import { WaveformPlayer } from "~/components/track/waveform-player";
 import { Button, LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import type { DialogHandle } from "~/components/ui/dialog";
-import { notFound, read, readOrThrow } from "~/lib/backend.server";
+import { notFound, read, readOrThrow, refusedWrite } from "~/lib/backend.server";
 import { artistPath, isUuid, trackPath } from "~/lib/catalog";
 import { commentsPageSize } from "~/lib/constants";
 import { forgetCachedPage } from "~/lib/edge-cache.server";
-import { databaseErrorMessage } from "~/lib/errors";
 import { formatDate, formatPrice, genreLabel, requestLocale } from "~/lib/format";
 import { formError, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireUser } from "~/lib/guards.server";
@@ -108,10 +107,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (!submission.success) return replyWith(formError(submission.reply.fieldErrors.commentId ?? "This comment no longer exists"), 400);
     // Row-level security deletes only the reader's own comment; nothing deleted means it was not theirs.
     const { data: deleted, error } = await supabase.from("comments").delete().eq("id", submission.value.commentId).select("id");
-    if (error) {
-      console.error("deleting a comment failed", error);
-      return replyWith(formError(databaseErrorMessage(error)), 500);
-    }
+    if (error) return refusedWrite(error, { what: "deleting a comment" });
     if (deleted.length === 0) return replyWith(formError("You can only delete your own comments"), 403);
     await forgetCachedPage(request, context, trackPath(params.id));
     throw backToComments;
@@ -120,10 +116,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const submission = parseForm(CommentSchema, formData);
   if (!submission.success) return replyWith(submission.reply, 400);
   const { error } = await supabase.from("comments").insert({ content: submission.value.content, track_id: params.id, user_id: user.id });
-  if (error) {
-    console.error("posting a comment failed", error);
-    return replyWith(formError(databaseErrorMessage(error), submission.values), error.code === "42501" ? 403 : 400);
-  }
+  if (error) return refusedWrite(error, { what: "posting a comment", values: submission.values, fields: { content: "content" } });
   await forgetCachedPage(request, context, trackPath(params.id));
   throw backToComments;
 }

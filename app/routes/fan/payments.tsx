@@ -4,10 +4,9 @@ import { FormAlert, SubmitButton } from "~/components/form-controls";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Card } from "~/components/ui/card";
 import { Field, SelectField } from "~/components/ui/field";
-import { readOrThrow } from "~/lib/backend.server";
+import { readOrThrow, refusedWrite } from "~/lib/backend.server";
 import { currencies } from "~/lib/constants";
-import { databaseErrorMessage } from "~/lib/errors";
-import { formError, formFields, parseForm, replyWith, readForm } from "~/lib/forms";
+import { formFields, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireFan } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
 import { FanPaymentsSchema } from "~/lib/schemas/fan";
@@ -38,10 +37,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     .from("fan_payout_settings")
     .update({ payment_settings: { paypal_email: submission.value.paypalEmail, default_currency: submission.value.currency } })
     .eq("fan_id", fan.id);
-  if (error) {
-    console.error("saving the fan's payment settings failed", error);
-    return replyWith(formError(databaseErrorMessage(error), submission.values), 500);
-  }
+  if (error) return refusedWrite(error, { what: "saving the fan's payment settings", values: submission.values });
   return replyWith({ fieldErrors: {}, formError: null, values: submission.values, notice: "Payment settings saved" }, 200);
 }
 

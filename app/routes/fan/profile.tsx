@@ -7,11 +7,10 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
-import { readOrThrow } from "~/lib/backend.server";
+import { readOrThrow, refusedWrite } from "~/lib/backend.server";
 import { genres } from "~/lib/constants";
 import { forgetCachedPage } from "~/lib/edge-cache.server";
-import { databaseErrorMessage } from "~/lib/errors";
-import { formError, formFields, parseForm, replyWith, readForm } from "~/lib/forms";
+import { formFields, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireFan } from "~/lib/guards.server";
 import { oneImageFormBytes } from "~/lib/media-files";
 import { pageMeta } from "~/lib/meta";
@@ -64,8 +63,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     .update({ username, bio, favorite_genres: favoriteGenres })
     .eq("id", fan.id);
   if (error) {
-    console.error("saving the fan profile failed", error);
-    return replyWith(formError(databaseErrorMessage(error), submission.values), 500);
+    return refusedWrite(error, {
+      what: "saving the fan profile",
+      values: submission.values,
+      fields: { username: "username", bio: "bio" },
+    });
   }
   await forgetCachedPage(request, context, `/fan/${fan.id}`);
   throw redirect("/dashboard/fan", 303);

@@ -4,10 +4,9 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Card } from "~/components/ui/card";
 import { Field, SelectField } from "~/components/ui/field";
-import { readOrThrow } from "~/lib/backend.server";
+import { readOrThrow, refusedWrite } from "~/lib/backend.server";
 import { currencies, withdrawThreshold } from "~/lib/constants";
-import { databaseErrorMessage } from "~/lib/errors";
-import { formError, formFields, parseForm, replyWith, readForm } from "~/lib/forms";
+import { formFields, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireArtist } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
 import { ArtistPaymentsSchema } from "~/lib/schemas/studio";
@@ -59,8 +58,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     })
     .eq("artist_id", artist.id);
   if (error) {
-    console.error("saving payment settings failed", error);
-    return replyWith(formError(databaseErrorMessage(error), submission.values), 500);
+    return refusedWrite(error, { what: "saving payment settings", values: submission.values, fields: { paypal_email: "paypalEmail" } });
   }
   return replyWith({ fieldErrors: {}, formError: null, values: submission.values, notice: savedNotice }, 200);
 }

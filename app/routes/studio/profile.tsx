@@ -6,11 +6,10 @@ import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Button, LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Field, TextareaField } from "~/components/ui/field";
-import { readOrThrow } from "~/lib/backend.server";
+import { readOrThrow, refusedWrite } from "~/lib/backend.server";
 import { forgetCachedPage } from "~/lib/edge-cache.server";
 import { genres } from "~/lib/constants";
-import { databaseErrorMessage } from "~/lib/errors";
-import { editRows, formError, formFields, parseForm, replyWith, type RowList, readForm } from "~/lib/forms";
+import { editRows, formFields, parseForm, replyWith, type RowList, readForm } from "~/lib/forms";
 import { requireArtist } from "~/lib/guards.server";
 import { oneImageFormBytes } from "~/lib/media-files";
 import { pageMeta } from "~/lib/meta";
@@ -83,8 +82,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     })
     .eq("id", artist.id);
   if (error) {
-    console.error("saving the artist profile failed", error);
-    return replyWith(formError(databaseErrorMessage(error), values), 500);
+    return refusedWrite(error, {
+      what: "saving the artist profile",
+      values,
+      fields: { artist_name: "artistName", short_description: "shortDescription", bio: "bio", website: "website" },
+    });
   }
   await forgetCachedPage(request, context, `/artist/${artist.id}`);
   throw redirect(`/artist/${artist.id}`, 303);

@@ -1,6 +1,6 @@
 import { peakCount, waveformPeaks } from "../../../supabase/functions/_shared/waveform";
 import { albumTrackLimit } from "~/lib/constants";
-import { databaseErrorMessage, storageErrorMessage } from "~/lib/errors";
+import { storageErrorMessage, type BackendError } from "~/lib/errors";
 import {
   bytesAre,
   expectedUpload,
@@ -141,7 +141,7 @@ export async function publish(
   release: Release,
   artwork: CheckedFile<ImageType>,
   audio: CheckedFile<AudioType>[],
-): Promise<string | null> {
+): Promise<PublishProblem | null> {
   const stored: StoredObject[] = [];
   const store = async (bucket: UploadBucket, { file, type }: CheckedFile<{ mime: string; extension: string }>) => {
     const path = storagePath(artistId, type.extension);
@@ -174,7 +174,7 @@ export async function publish(
     await removeStored(supabase, stored);
     if (failure instanceof StorageFailure) {
       console.error("storing an upload failed", failure.cause);
-      return failure.message;
+      return { storage: failure.message };
     }
     throw failure;
   }
@@ -190,9 +190,12 @@ export type PublishedTrack = { path: string; fileName: string | null; peaks: num
  */
 export type Publisher = { supabase: SupabaseClient; vouch: [name: string, value: string] };
 
+/** Why a release was not published: Storage's message, or the database's refusal (for `refusedWrite`). */
+export type PublishProblem = { storage: string } | { database: BackendError };
+
 /**
  * Writes the release's rows in one insert: PostgREST runs it as one statement in one transaction, so an
- * album is published whole or not at all. Returns the message to show when the database refused.
+ * album is published whole or not at all. Returns the database's refusal, if any.
  */
 export async function insertRelease(
   { supabase, vouch }: Publisher,
@@ -200,7 +203,7 @@ export async function insertRelease(
   release: Release,
   artwork: StoredArtwork,
   tracks: PublishedTrack[],
-): Promise<string | null> {
+): Promise<PublishProblem | null> {
   const publicUrl = (path: string) => supabase.storage.from("artwork").getPublicUrl(path).data.publicUrl;
   const artworkUrl = publicUrl(artwork.path);
   const artworkSmallUrl = artwork.smallPath ? publicUrl(artwork.smallPath) : null;
@@ -218,7 +221,7 @@ export async function insertRelease(
         image_small_url: artworkSmallUrl,
       })
       .setHeader(...vouch);
-    return error ? refused(error) : null;
+    return error ? { database: error } : null;
   }
   const { genre, subgenre, label, price, allowPayMore, releaseDate, description } = release.details;
   const { error } = await supabase
@@ -248,12 +251,7 @@ export async function insertRelease(
       })),
     )
     .setHeader(...vouch);
-  return error ? refused(error) : null;
-}
-
-function refused(error: { code?: string; message?: string }): string {
-  console.error("publishing a release failed", error);
-  return databaseErrorMessage(error);
+  return error ? { database: error } : null;
 }
 
 type StoredObject = { bucket: UploadBucket; path: string };

@@ -6,9 +6,8 @@ import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
-import { readOrThrow } from "~/lib/backend.server";
-import { databaseErrorMessage } from "~/lib/errors";
-import { editRows, formError, formFields, parseForm, replyWith, type FormValues, type RowList, readForm } from "~/lib/forms";
+import { readOrThrow, refusedWrite } from "~/lib/backend.server";
+import { editRows, formFields, parseForm, replyWith, type FormValues, type RowList, readForm } from "~/lib/forms";
 import { requireArtist } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
 import { StoreSettingsSchema, storeLimits } from "~/lib/schemas/studio";
@@ -65,10 +64,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     .from("store_settings")
     .update({ pricing_tiers: tiers, discounts, bundling })
     .eq("artist_id", artist.id);
-  if (error) {
-    console.error("saving store settings failed", error);
-    return replyWith(formError(databaseErrorMessage(error), values), 500);
-  }
+  if (error) return refusedWrite(error, { what: "saving store settings", values });
   return replyWith({ fieldErrors: {}, formError: null, values, notice: "Store settings saved" }, 200);
 }
 

@@ -7,10 +7,9 @@ import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
-import { notFound, readOrThrow } from "~/lib/backend.server";
+import { notFound, readOrThrow, refusedWrite } from "~/lib/backend.server";
 import { isUuid, trackPath } from "~/lib/catalog";
 import { forgetCachedPage } from "~/lib/edge-cache.server";
-import { databaseErrorMessage } from "~/lib/errors";
 import { formError, formFields, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireArtist } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
@@ -38,6 +37,19 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return { track };
 }
 
+/** The form's field for each column the database holds a rule on. */
+const trackFields = {
+  title: "title",
+  genre: "genre",
+  subgenre: "subgenre",
+  label: "label",
+  price: "price",
+  release_date: "releaseDate",
+  description: "description",
+  album_title: "albumTitle",
+  track_number: "trackNumber",
+};
+
 export async function action({ request, params, context }: Route.ActionArgs) {
   const artist = requireArtist(request, context);
   if (!isUuid(params.id)) throw notFound("Track not found");
@@ -57,8 +69,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (error) {
       // Purchases hold on to their track (on delete restrict).
       if (error.code === "23001" || error.code === "23503") return replyWith(formError(trackHasPurchases, submission.values), 409);
-      console.error("deleting a track failed", error);
-      return replyWith(formError(databaseErrorMessage(error), submission.values), 500);
+      return refusedWrite(error, { what: "deleting a track", values: submission.values });
     }
     if (!deleted) throw notFound("Track not found");
     if (deleted.file_url) {
@@ -90,10 +101,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     .eq("id", params.id)
     .eq("artist_id", artist.id)
     .select("id");
-  if (error) {
-    console.error("updating a track failed", error);
-    return replyWith(formError(databaseErrorMessage(error), submission.values), 400);
-  }
+  if (error) return refusedWrite(error, { what: "updating a track", values: submission.values, fields: trackFields });
   if (updated.length === 0) throw notFound("Track not found");
   // the track's public page shows the new details at once here (elsewhere within its minute in the cache)
   await forgetCachedPage(request, context, trackPath(params.id));

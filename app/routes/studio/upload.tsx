@@ -9,6 +9,7 @@ import { PriceField, TrackDetailsFields } from "~/components/studio/track-detail
 import { Card } from "~/components/ui/card";
 import { PillNav } from "~/components/ui/pill-nav";
 import { Field } from "~/components/ui/field";
+import { refusedWrite } from "~/lib/backend.server";
 import { formError, formFields, parseForm, replyWith, type FieldErrors, type FormReply, type FormValues, readForm } from "~/lib/forms";
 import { marketplaceHeader } from "~/lib/env.server";
 import { requireArtist } from "~/lib/guards.server";
@@ -18,7 +19,16 @@ import { useHydrated } from "~/lib/use-hydrated";
 import { AlbumUploadSchema, MerchUploadSchema, TrackDetailsSchema, UploadedFilesSchema } from "~/lib/schemas/studio";
 import { supabaseContext } from "~/lib/session.server";
 import { storedFirstBytes } from "~/lib/storage-request.server";
-import { checkFiles, checkUploaded, insertRelease, publish, type Publisher, type Release, type UploadKind } from "./publish.server";
+import {
+  checkFiles,
+  checkUploaded,
+  insertRelease,
+  publish,
+  type PublishProblem,
+  type Publisher,
+  type Release,
+  type UploadKind,
+} from "./publish.server";
 import type { Route } from "./+types/upload";
 
 export const meta = () => pageMeta("Upload Content", "Publish a single, an album or merchandise.");
@@ -62,12 +72,30 @@ export async function action({ request, context }: Route.ActionArgs) {
     return replyWith({ ...reply, fieldErrors: { ...reply.fieldErrors, ...files.errors } }, 400);
   }
   const problem = await files.publish(submission.release);
-  if (problem) return replyWith(formError(problem, submission.values), 400);
+  if (problem && "database" in problem) {
+    return refusedWrite(problem.database, { what: "publishing a release", values: submission.values, fields: releaseFields });
+  }
+  // Storage failed after every file passed its checks: ours, not the artist's.
+  if (problem) return replyWith(formError(problem.storage, submission.values), 500);
   throw redirect("/dashboard/artist/tracks", 303);
 }
 
+/**
+ * The form's field for each column the database holds a rule on, where every kind of release names it
+ * alike (a track's title is an album's track title: its refusal reads over the form).
+ */
+const releaseFields = {
+  album_title: "albumTitle",
+  genre: "genre",
+  subgenre: "subgenre",
+  label: "label",
+  price: "price",
+  release_date: "releaseDate",
+  description: "description",
+};
+
 /** The release's files as checked: the messages by field, or how to publish with them. */
-type ReleaseFiles = { errors: FieldErrors; publish: ((release: Release) => Promise<string | null>) | null };
+type ReleaseFiles = { errors: FieldErrors; publish: ((release: Release) => Promise<PublishProblem | null>) | null };
 
 async function uploadedFiles(
   kind: UploadKind,
