@@ -1,5 +1,5 @@
 import { useId, type ReactNode } from "react";
-import { Link, useNavigation } from "react-router";
+import { href, Link, useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Field, FieldError } from "~/components/ui/field";
 import { minimumPasswordLength } from "~/lib/constants";
@@ -107,11 +107,11 @@ export function TermsCheckbox({ defaultChecked, error }: { defaultChecked?: bool
       label={
         <>
           I agree to the{" "}
-          <Link to="/terms" className="text-accent-strong underline">
+          <Link to={href("/terms")} className="text-accent-strong underline">
             Terms of Use
           </Link>{" "}
           and{" "}
-          <Link to="/privacy" className="text-accent-strong underline">
+          <Link to={href("/privacy")} className="text-accent-strong underline">
             Privacy Policy
           </Link>
         </>
@@ -124,7 +124,7 @@ export function HaveAccountLink() {
   return (
     <p className="mt-6 text-center text-sm text-ink-muted">
       Already have an account?{" "}
-      <Link to="/login" className="font-semibold text-accent-strong underline-offset-4 hover:underline">
+      <Link to={href("/login")} className="font-semibold text-accent-strong underline-offset-4 hover:underline">
         Log in
       </Link>
     </p>

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import type { ReactNode } from "react";
 import { LinkButton } from "~/components/ui/button";
 import { brandName } from "~/lib/constants";
@@ -13,7 +14,7 @@ export function NotFound({
   children = "We couldn't find the page you were looking for. It may have moved, or the link may be mistyped.",
   links = [
     { to: "/", label: "Back to home" },
-    { to: "/discover", label: "Discover artists" },
+    { to: href("/discover"), label: "Discover artists" },
   ],
 }: {
   title?: string;

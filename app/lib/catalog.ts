@@ -1,5 +1,6 @@
 // What the public catalog pages share: the shapes the page functions return (supabase/migrations
 // *_catalog_pages.sql) and the small rules for showing them.
+import { href } from "react-router";
 import { formatCount } from "./format";
 import type { ReleaseTrack } from "./schemas/catalog-data";
 
@@ -98,17 +99,22 @@ export function countOf(count: number, singular: string, plural = `${singular}s`
 }
 
 /** Ids in page addresses are UUIDs, checked the way the Edge Functions check them. */
-export { isUuid } from "../../supabase/functions/_shared/ids";
+export { idSchema, isUuid } from "../../supabase/functions/_shared/ids";
 
 /** A search term as a literal ILIKE pattern: the user's `%`, `_` and `\` match themselves. */
 export function containsPattern(term: string): string {
   return `%${term.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
 
-export const genrePath = (genre: string) => `/genres/${encodeURIComponent(genre)}`;
-export const artistPath = (id: string) => `/artist/${id}`;
-export const followPath = (artistId: string) => `/artist/${artistId}/follow`;
-export const fanPath = (id: string) => `/fan/${id}`;
-export const trackPath = (id: string) => `/track/${id}`;
+// Pages with an id or a name in their address, built on React Router's typed href(): a renamed route
+// fails the typecheck here. A genre's name is encoded whole (R&B → /genres/R%26B), which href() leaves
+// as R&B, so its segment is added here.
+export const genrePath = (genre: string) => `${href("/genres")}/${encodeURIComponent(genre)}`;
+export const artistPath = (id: string) => href("/artist/:id", { id });
+export const followPath = (artistId: string) => href("/artist/:id/follow", { id: artistId });
+export const fanPath = (id: string) => href("/fan/:id", { id });
+export const trackPath = (id: string) => href("/track/:id", { id });
+/** An artist's own page to edit one of their tracks. */
+export const trackEditPath = (id: string) => href("/dashboard/artist/tracks/:id", { id });
 /** Where the player reports a play (a resource route). */
-export const trackPlayPath = (id: string) => `${trackPath(id)}/play`;
+export const trackPlayPath = (id: string) => href("/track/:id/play", { id });

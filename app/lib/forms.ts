@@ -134,6 +134,11 @@ export function formFields(reply: FormReply | undefined | null) {
       return typeof value === "string" ? value : "";
     },
     list: (name: string) => ([] as string[]).concat(values[name] ?? []),
+    /** A text field's name, what was typed and its message, to spread on a `Field`: `{...form.field("email")}`. */
+    field: (name: string) => {
+      const value = values[name];
+      return { name, defaultValue: typeof value === "string" ? value : "", error: reply?.fieldErrors[name] };
+    },
     checked: (name: string) => values[name] === "on",
   };
 }

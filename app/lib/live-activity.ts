@@ -2,8 +2,9 @@
 // downloads, and comments on the artist's tracks (row-level security decides what the subscriber
 // receives). Realtime's client loads only once the dashboard is on screen. The access token comes from
 // the app's own route, since the session cookie is HttpOnly, and is fetched again before it expires.
+import { href } from "react-router";
 
-const tokenPath = "/account/realtime-token";
+const tokenPath = href("/account/realtime-token");
 /** Ask for a new token this long before the current one expires. */
 const renewBefore = 60;
 

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import type { AccountRole } from "./session-user";
 
 const ownOrigin = "http://site.invalid";
@@ -22,15 +23,15 @@ export function safeRedirectPath(target: unknown): string | null {
 }
 
 export function dashboardPath(role: AccountRole | null): string {
-  if (role === "artist") return "/dashboard/artist";
-  if (role === "fan") return "/dashboard/fan";
+  if (role === "artist") return href("/dashboard/artist");
+  if (role === "fan") return href("/dashboard/fan");
   return "/";
 }
 
 /** Where a user changes their email and password and signs out everywhere; null where there is no such page yet. */
 export function accountSettingsPath(role: AccountRole | null): string | null {
-  if (role === "artist") return "/dashboard/artist/settings";
-  if (role === "fan") return "/dashboard/fan/settings";
+  if (role === "artist") return href("/dashboard/artist/settings");
+  if (role === "fan") return href("/dashboard/fan/settings");
   return null;
 }
 

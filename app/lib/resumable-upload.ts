@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import type { DetailedError } from "tus-js-client";
 import { storageErrorMessage } from "./errors";
 import { connectionLost, type UploadBucket } from "./media-files";
@@ -6,7 +7,7 @@ import { connectionLost, type UploadBucket } from "./media-files";
 // never with the page) against the Worker's route, which passes them on to Storage. The session cookie
 // goes with each request; no token is ever handed to the page.
 
-const endpoint = "/uploads/resumable";
+const endpoint = href("/uploads/resumable/:uploadId?");
 /** Supabase's resumable uploads take 6 MB chunks; a dropped connection costs at most one. */
 const chunkSize = 6 * 1024 * 1024;
 

@@ -68,14 +68,7 @@ export function BanDialog({
           defaultValue={form.text("days") || String(banDays.default)}
           error={form.error("days")}
         />
-        <TextareaField
-          label="Reason"
-          name="reason"
-          rows={3}
-          maxLength={1000}
-          defaultValue={form.text("reason")}
-          error={form.error("reason")}
-        />
+        <TextareaField label="Reason" {...form.field("reason")} rows={3} maxLength={1000} />
         <div className="flex flex-wrap gap-3">
           <div className="min-w-40">
             <SubmitButton action={new URL(action, "http://x").pathname} pendingLabel="Banning...">

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from "react";
-import { Form } from "react-router";
+import { Form, href } from "react-router";
 import * as v from "valibot";
 import { Button } from "~/components/ui/button";
 import { FieldError, Input, Label } from "~/components/ui/field";
@@ -56,7 +56,7 @@ export function NewsletterForm({ reply }: { reply?: FormReply }) {
             {newsletterThanks}
           </p>
         ) : (
-          <Form method="post" action="/?index" noValidate onSubmit={onSubmit}>
+          <Form method="post" action={`${href("/")}?index`} noValidate onSubmit={onSubmit}>
             <Label htmlFor="newsletter-email">Email address</Label>
             <div className="flex flex-col gap-3 sm:flex-row">
               <Input

@@ -1,4 +1,4 @@
-import { Form, Link } from "react-router";
+import { Form, href, Link } from "react-router";
 import { buttonClasses } from "~/components/ui/button";
 import { cx } from "~/lib/cx";
 import { accountSettingsPath, dashboardPath } from "~/lib/redirects";
@@ -26,13 +26,13 @@ export function AccountLinks({ user, itemClassName }: { user: SessionUser; itemC
       ) : null}
       {user.isAdmin ? (
         <li>
-          <Link to="/admin" className={itemClassName}>
+          <Link to={href("/admin")} className={itemClassName}>
             Admin
           </Link>
         </li>
       ) : null}
       <li>
-        <Form method="post" action="/logout">
+        <Form method="post" action={href("/logout")}>
           <button type="submit" className={cx(itemClassName, "w-full text-left")}>
             Sign out
           </button>

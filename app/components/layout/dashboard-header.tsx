@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Link, useNavigate } from "react-router";
+import { href, Link, useNavigate } from "react-router";
 import { useHydrated } from "~/lib/use-hydrated";
 
 /**
@@ -12,7 +12,7 @@ export function DashboardHeader({
   children,
   actions,
   kicker = "Artist studio",
-  dashboard = "/dashboard/artist",
+  dashboard = href("/dashboard/artist"),
 }: {
   title: string;
   children?: ReactNode;

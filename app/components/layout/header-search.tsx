@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
-import { Form, useFetcher, useNavigate } from "react-router";
+import { Form, href, useFetcher, useNavigate } from "react-router";
 import { ProfileImage } from "~/components/catalog/artist-image";
 import { inputClasses } from "~/components/ui/field";
 import { artistPath } from "~/lib/catalog";
@@ -27,7 +27,7 @@ export function HeaderSearch({ className }: { className?: string }) {
 
   useEffect(() => {
     if (!term) return;
-    const timer = setTimeout(() => fetcher.load(`/search/artists?${new URLSearchParams({ q: term })}`), artistSearch.delayMs);
+    const timer = setTimeout(() => fetcher.load(`${href("/search/artists")}?${new URLSearchParams({ q: term })}`), artistSearch.delayMs);
     return () => clearTimeout(timer);
     // Only a new term starts a search: the fetcher object changes with every answer.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -80,7 +80,7 @@ export function HeaderSearch({ className }: { className?: string }) {
     <Form
       ref={containerRef}
       method="get"
-      action="/artists"
+      action={href("/artists")}
       role="search"
       aria-label="Site search"
       className={cx("relative", className)}

@@ -1,4 +1,4 @@
-import { NavLink } from "react-router";
+import { href, NavLink } from "react-router";
 import { LinkButton } from "~/components/ui/button";
 import { cx } from "~/lib/cx";
 import { useOptionalUser } from "~/lib/use-user";
@@ -37,10 +37,10 @@ export function Header() {
             <AccountMenu user={user} />
           ) : (
             <>
-              <LinkButton to="/login" variant="ghost">
+              <LinkButton to={href("/login")} variant="ghost">
                 Log in
               </LinkButton>
-              <LinkButton to="/register">Sign up</LinkButton>
+              <LinkButton to={href("/register")}>Sign up</LinkButton>
             </>
           )}
         </div>

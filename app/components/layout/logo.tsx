@@ -1,9 +1,9 @@
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { brandName } from "~/lib/constants";
 
 export function Logo() {
   return (
-    <Link to="/" className="flex items-center gap-2 rounded-md text-lg font-bold tracking-tight text-ink">
+    <Link to={href("/")} className="flex items-center gap-2 rounded-md text-lg font-bold tracking-tight text-ink">
       <svg aria-hidden="true" viewBox="0 0 32 32" className="size-8">
         <defs>
           <linearGradient id="logo-gradient" x1="0" y1="0" x2="1" y2="1">

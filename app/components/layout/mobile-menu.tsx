@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { buttonClasses } from "~/components/ui/button";
 import { cx } from "~/lib/cx";
 import type { SessionUser } from "~/lib/session-user";
@@ -53,10 +53,10 @@ export function MobileMenu({ user, className }: { user: SessionUser | null; clas
           </>
         ) : (
           <div className="mt-5 grid grid-cols-2 gap-3">
-            <Link to="/login" className={buttonClasses({ variant: "secondary" })}>
+            <Link to={href("/login")} className={buttonClasses({ variant: "secondary" })}>
               Log in
             </Link>
-            <Link to="/register" className={buttonClasses()}>
+            <Link to={href("/register")} className={buttonClasses()}>
               Sign up
             </Link>
           </div>

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Icon } from "~/components/ui/icon";
@@ -48,7 +49,7 @@ function discardStored(bucket: UploadBucket, path: string) {
   const body = new FormData();
   body.set("bucket", bucket);
   body.set("path", path);
-  return fetch("/uploads/discard", { method: "POST", body }).catch(() => undefined);
+  return fetch(href("/uploads/discard"), { method: "POST", body }).catch(() => undefined);
 }
 
 /** The list of one picker's files and what can be done with them. */

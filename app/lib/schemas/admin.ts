@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { idSchema } from "~/lib/catalog";
 import { textLimits } from "~/lib/constants";
 import { requiredText } from "./text";
 
@@ -18,10 +19,10 @@ export const NewsItemFormSchema = v.object({
 });
 
 /** Which item a change is about. */
-export const NewsItemIdSchema = v.object({ id: v.pipe(v.string(), v.uuid("This news item no longer exists")) });
+export const NewsItemIdSchema = v.object({ id: idSchema("This news item no longer exists") });
 
 export const DeleteNewsSchema = v.object({
-  id: v.pipe(v.string(), v.uuid("This news item no longer exists")),
+  id: idSchema("This news item no longer exists"),
   confirm: v.pipe(
     v.optional(v.string(), ""),
     v.check((value) => value === "on", "Tick the box to confirm you want to delete this news item"),
@@ -68,7 +69,7 @@ export const UsersPageSchema = v.object({
 export const SentSchema = v.object({ sent: v.literal(true) });
 export const BannedSchema = v.object({ banned_until: v.nullable(v.string()) });
 
-const userId = v.pipe(v.string(), v.uuid("This user no longer exists"));
+const userId = idSchema("This user no longer exists");
 
 /** Which user a password reset or an unban is for. */
 export const UserIdSchema = v.object({ userId });

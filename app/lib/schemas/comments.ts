@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { idSchema } from "~/lib/catalog";
 import { commentMaxLength } from "~/lib/constants";
 
 // The comment forms on the track page.
@@ -13,5 +14,5 @@ export const CommentSchema = v.object({
 });
 
 export const DeleteCommentSchema = v.object({
-  commentId: v.pipe(v.optional(v.string(), ""), v.uuid("This comment no longer exists")),
+  commentId: v.pipe(v.optional(v.string(), ""), idSchema("This comment no longer exists")),
 });

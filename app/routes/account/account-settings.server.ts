@@ -1,5 +1,5 @@
 import { serializeCookieHeader } from "@supabase/ssr";
-import { redirect, type RouterContextProvider } from "react-router";
+import { href, redirect, type RouterContextProvider } from "react-router";
 import { emailChangeErrorMessage, isWrongCurrentPassword, passwordResetErrorMessage } from "~/lib/errors";
 import { formError, parseForm, replyWith, type FormReply, readForm } from "~/lib/forms";
 import { ChangeEmailSchema, ChangePasswordSchema } from "~/lib/schemas/auth";
@@ -42,7 +42,7 @@ export async function accountSettingsAction(request: Request, context: Context, 
       console.error("signing out everywhere failed", error);
       return replyWith(withIntent(formError("We couldn't sign you out everywhere. Please try again."), intent), 502);
     }
-    throw redirect("/login", {
+    throw redirect(href("/login"), {
       headers: { "Set-Cookie": serializeCookieHeader(rememberCookieName, "", { ...sessionCookieOptions(request, false), maxAge: 0 }) },
     });
   }

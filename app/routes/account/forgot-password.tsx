@@ -1,4 +1,4 @@
-import { Form, Link } from "react-router";
+import { Form, href, Link } from "react-router";
 import { Captcha } from "~/components/account/captcha";
 import { AuthShell } from "~/components/auth-shell";
 import { FormAlert, SubmitButton } from "~/components/form-controls";
@@ -28,7 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const supabase = context.get(supabaseContext);
   const { error } = await supabase.auth.resetPasswordForEmail(submission.value.email, {
-    redirectTo: new URL("/reset-password", request.url).toString(),
+    redirectTo: new URL(href("/reset-password"), request.url).toString(),
     captchaToken: captchaTokenFrom(formData),
   });
   // Whether the email has an account is never revealed: the same notice either way. Only a failed security
@@ -45,26 +45,18 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
   const form = formFields(actionData);
   return (
     <AuthShell title="Forgot your password?" subtitle="Enter the email you signed up with and we'll send you a link to choose a new one.">
-      <Form method="post" action="/forgot-password" noValidate className="grid gap-5">
+      <Form method="post" action={href("/forgot-password")} noValidate className="grid gap-5">
         <FormAlert>{form.formError}</FormAlert>
         <FormAlert tone="success">{form.notice}</FormAlert>
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          defaultValue={form.text("email")}
-          error={form.error("email")}
-        />
+        <Field label="Email" {...form.field("email")} type="email" autoComplete="email" required />
         <Captcha siteKey={loaderData.captchaSiteKey} reply={actionData} />
-        <SubmitButton action="/forgot-password" pendingLabel="Sending...">
+        <SubmitButton action={href("/forgot-password")} pendingLabel="Sending...">
           Send reset link
         </SubmitButton>
       </Form>
       <p className="mt-6 text-center text-sm text-ink-muted">
         Remembered it?{" "}
-        <Link to="/login" className="font-semibold text-accent-strong underline-offset-4 hover:underline">
+        <Link to={href("/login")} className="font-semibold text-accent-strong underline-offset-4 hover:underline">
           Log in
         </Link>
       </p>

@@ -1,4 +1,4 @@
-import { Form, Link, redirect, useSearchParams } from "react-router";
+import { Form, href, Link, redirect, useSearchParams } from "react-router";
 import { Captcha } from "~/components/account/captcha";
 import { AuthShell } from "~/components/auth-shell";
 import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
@@ -74,30 +74,22 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
       <Form method="post" action={`/login${redirectTo ? `?${new URLSearchParams({ redirectTo })}` : ""}`} noValidate className="grid gap-5">
         <FormAlert>{form.formError}</FormAlert>
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          defaultValue={form.text("email")}
-          error={form.error("email")}
-        />
+        <Field label="Email" {...form.field("email")} type="email" autoComplete="email" required />
         <Field label="Password" name="password" type="password" autoComplete="current-password" required error={form.error("password")} />
         <div className="flex items-center justify-between gap-4">
           <CheckboxField name="remember" label="Remember me" defaultChecked={form.checked("remember")} />
-          <Link to="/forgot-password" className="text-sm text-accent-strong underline-offset-4 hover:underline">
+          <Link to={href("/forgot-password")} className="text-sm text-accent-strong underline-offset-4 hover:underline">
             Forgot password?
           </Link>
         </div>
         <Captcha siteKey={loaderData.captchaSiteKey} reply={actionData} />
-        <SubmitButton action="/login" pendingLabel="Signing in...">
+        <SubmitButton action={href("/login")} pendingLabel="Signing in...">
           Log in
         </SubmitButton>
       </Form>
       <p className="mt-6 text-center text-sm text-ink-muted">
         New here?{" "}
-        <Link to="/register" className="font-semibold text-accent-strong underline-offset-4 hover:underline">
+        <Link to={href("/register")} className="font-semibold text-accent-strong underline-offset-4 hover:underline">
           Create an account
         </Link>
       </p>

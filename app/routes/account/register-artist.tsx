@@ -1,4 +1,4 @@
-import { Form } from "react-router";
+import { Form, href } from "react-router";
 import { Captcha } from "~/components/account/captcha";
 import { AuthShell } from "~/components/auth-shell";
 import { FormAlert, GenrePicker, HaveAccountLink, SubmitButton, TermsCheckbox, NewPasswordFields } from "~/components/form-controls";
@@ -55,34 +55,17 @@ export default function ArtistSignUp({ loaderData, actionData }: Route.Component
       }
     >
       <FormAlert tone="success">{form.notice}</FormAlert>
-      <Form method="post" action="/register/artist" noValidate className="grid gap-5">
+      <Form method="post" action={href("/register/artist")} noValidate className="grid gap-5">
         <FormAlert>{form.formError}</FormAlert>
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          defaultValue={form.text("email")}
-          error={form.error("email")}
-        />
+        <Field label="Email" {...form.field("email")} type="email" autoComplete="email" required />
         <NewPasswordFields form={form} />
-        <Field
-          label="Artist name"
-          name="artistName"
-          autoComplete="nickname"
-          required
-          defaultValue={form.text("artistName")}
-          error={form.error("artistName")}
-        />
+        <Field label="Artist name" {...form.field("artistName")} autoComplete="nickname" required />
         <Field
           label="PayPal email"
-          name="paypalEmail"
+          {...form.field("paypalEmail")}
           type="email"
           required
           hint="Where we send your earnings. Only you can see it."
-          defaultValue={form.text("paypalEmail")}
-          error={form.error("paypalEmail")}
         />
         <TextareaField
           id="bio"
@@ -91,16 +74,14 @@ export default function ArtistSignUp({ loaderData, actionData }: Route.Component
               Bio <span className="font-normal text-ink-faint">(optional)</span>
             </>
           }
-          name="bio"
+          {...form.field("bio")}
           rows={4}
-          defaultValue={form.text("bio")}
           placeholder="Tell fans about your sound"
-          error={form.error("bio")}
         />
         <GenrePicker name="genres" legend="Genres (optional)" options={genres} selected={form.list("genres")} />
         <TermsCheckbox defaultChecked={form.checked("terms")} error={form.error("terms")} />
         <Captcha siteKey={loaderData.captchaSiteKey} reply={actionData} />
-        <SubmitButton action="/register/artist" pendingLabel="Creating Account...">
+        <SubmitButton action={href("/register/artist")} pendingLabel="Creating Account...">
           Create Account
         </SubmitButton>
       </Form>

@@ -1,4 +1,4 @@
-import { Form } from "react-router";
+import { Form, href } from "react-router";
 import { Captcha } from "~/components/account/captcha";
 import { AuthShell } from "~/components/auth-shell";
 import { FormAlert, GenrePicker, HaveAccountLink, SubmitButton, TermsCheckbox, NewPasswordFields } from "~/components/form-controls";
@@ -44,30 +44,15 @@ export default function FanSignUp({ loaderData, actionData }: Route.ComponentPro
   return (
     <AuthShell title="Create your fan account" subtitle="Follow artists, listen, and buy straight from the people who make the music.">
       <FormAlert tone="success">{form.notice}</FormAlert>
-      <Form method="post" action="/register/fan" noValidate className="grid gap-5">
+      <Form method="post" action={href("/register/fan")} noValidate className="grid gap-5">
         <FormAlert>{form.formError}</FormAlert>
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          required
-          defaultValue={form.text("email")}
-          error={form.error("email")}
-        />
-        <Field
-          label="Username"
-          name="username"
-          autoComplete="username"
-          required
-          defaultValue={form.text("username")}
-          error={form.error("username")}
-        />
+        <Field label="Email" {...form.field("email")} type="email" autoComplete="email" required />
+        <Field label="Username" {...form.field("username")} autoComplete="username" required />
         <NewPasswordFields form={form} />
         <GenrePicker name="favoriteGenres" legend="Favorite genres (optional)" options={genres} selected={form.list("favoriteGenres")} />
         <TermsCheckbox defaultChecked={form.checked("terms")} error={form.error("terms")} />
         <Captcha siteKey={loaderData.captchaSiteKey} reply={actionData} />
-        <SubmitButton action="/register/fan" pendingLabel="Creating Account...">
+        <SubmitButton action={href("/register/fan")} pendingLabel="Creating Account...">
           Create Account
         </SubmitButton>
       </Form>

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { AuthShell } from "~/components/auth-shell";
 import { HaveAccountLink } from "~/components/form-controls";
 import { redirectSignedIn } from "~/lib/guards.server";
@@ -18,13 +18,13 @@ export function loader({ context }: Route.LoaderArgs) {
 
 const accountTypes: { to: string; title: string; description: string; icon: IconName }[] = [
   {
-    to: "/register/artist",
+    to: href("/register/artist"),
     title: "Artist Account",
     description: `Upload and sell your tracks, albums and merch, watch your stats live, and keep ${artistShare.digitalPercent}% of every digital sale.`,
     icon: "music",
   },
   {
-    to: "/register/fan",
+    to: href("/register/fan"),
     title: "Fan Account",
     description: "Follow artists, keep track of what you've played, comment on tracks and buy straight from the people who made them.",
     icon: "headphones",

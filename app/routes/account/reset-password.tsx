@@ -1,4 +1,4 @@
-import { Form, Link, redirect } from "react-router";
+import { Form, href, Link, redirect } from "react-router";
 import { AuthShell } from "~/components/auth-shell";
 import { FormAlert, SubmitButton, NewPasswordFields } from "~/components/form-controls";
 import { LinkButton } from "~/components/ui/button";
@@ -29,7 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       console.warn("password reset link refused", error.code, error.message);
       return { canReset: false, problem: linkProblem };
     }
-    throw redirect("/reset-password");
+    throw redirect(href("/reset-password"));
   }
   if (url.searchParams.has("error") || url.searchParams.has("error_code")) return { canReset: false, problem: linkProblem };
   const canReset = await inRecovery(context);
@@ -66,7 +66,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
     return (
       <AuthShell title="Choose a new password">
         <FormAlert>{loaderData.problem}</FormAlert>
-        <LinkButton to="/forgot-password" size="lg" className="w-full">
+        <LinkButton to={href("/forgot-password")} size="lg" className="w-full">
           Send a new link
         </LinkButton>
       </AuthShell>
@@ -74,15 +74,15 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   }
   return (
     <AuthShell title="Choose a new password" subtitle="Pick something you haven't used here before.">
-      <Form method="post" action="/reset-password" noValidate className="grid gap-5">
+      <Form method="post" action={href("/reset-password")} noValidate className="grid gap-5">
         <FormAlert>{form.formError}</FormAlert>
         <NewPasswordFields form={form} label="New password" confirmLabel="Confirm new password" />
-        <SubmitButton action="/reset-password" pendingLabel="Saving...">
+        <SubmitButton action={href("/reset-password")} pendingLabel="Saving...">
           Save new password
         </SubmitButton>
       </Form>
       <p className="mt-6 text-center text-sm text-ink-muted">
-        <Link to="/login" className="text-accent-strong underline-offset-4 hover:underline">
+        <Link to={href("/login")} className="text-accent-strong underline-offset-4 hover:underline">
           Back to log in
         </Link>
       </p>

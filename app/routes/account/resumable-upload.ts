@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { storageErrorMessage } from "~/lib/errors";
 import { audioFiles, bytesAre, expectedUpload, imageFiles, sniffLength, type AudioType, type ImageType } from "~/lib/media-files";
 import type { SessionUser } from "~/lib/session-user";
@@ -19,7 +20,7 @@ import type { Route } from "./+types/resumable-upload";
 // Answers are TUS's own, with Storage's locations turned into ours and errors as the spec's messages.
 
 const resumablePath = "/upload/resumable";
-const ownPath = "/uploads/resumable";
+const ownPath = href("/uploads/resumable/:uploadId?");
 /** tus-js-client's chunk is 6 MB (Supabase's required size); a first chunk is read whole to be judged. */
 const largestFirstChunk = 8 * 1024 * 1024;
 

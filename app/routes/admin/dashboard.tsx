@@ -1,4 +1,4 @@
-import { Form, redirect, useNavigation } from "react-router";
+import { Form, href, redirect, useNavigation } from "react-router";
 import { BanDialog } from "~/components/admin/ban-dialog";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert } from "~/components/form-controls";
@@ -21,7 +21,7 @@ import type { Route } from "./+types/dashboard";
 
 export const meta = () => pageMeta("Admin Dashboard", "Administration: users, news and the audit log.");
 
-const adminPath = "/admin";
+const adminPath = href("/admin");
 /** As many as the admin-users function answers per page. */
 const usersPerPage = 50;
 /** The newest entries of the audit log; row-level security lets administrators alone read it. */
@@ -105,7 +105,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     throw backToList();
   }
   if (intent === "reset") {
-    const redirectTo = new URL("/reset-password", request.url).href;
+    const redirectTo = new URL(href("/reset-password"), request.url).href;
     const sent = await invokeFunction(
       supabase,
       "admin-users",
@@ -144,7 +144,7 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
       <p className="text-sm font-semibold tracking-wider text-accent uppercase">Administration</p>
       <h1 className="mt-2 text-4xl font-bold">Admin Dashboard</h1>
       <nav aria-label="Administration" className="mt-6 flex flex-wrap gap-3">
-        <LinkButton to="/admin/news" variant="secondary">
+        <LinkButton to={href("/admin/news")} variant="secondary">
           News Manager
         </LinkButton>
       </nav>

@@ -1,4 +1,4 @@
-import { Form, redirect } from "react-router";
+import { Form, href, redirect } from "react-router";
 import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
@@ -19,7 +19,7 @@ import type { Route } from "./+types/news";
 
 export const meta = () => pageMeta("News Manager", "The news items of the home page's banner.");
 
-const newsPath = "/admin/news";
+const newsPath = href("/admin/news");
 /** The list shows the newest items; the banner only ever shows active ones. */
 const listLimit = 200;
 const dateLocale = "en-US";
@@ -99,7 +99,7 @@ export default function NewsManager({ loaderData, actionData }: Route.ComponentP
   const toDelete = news.find((item) => item.id === deleting);
   return (
     <>
-      <DashboardHeader title="News Manager" kicker="Administration" dashboard="/admin">
+      <DashboardHeader title="News Manager" kicker="Administration" dashboard={href("/admin")}>
         The news banner on the home page shows the active items, newest first.
       </DashboardHeader>
       {reply?.formError && !["add", "edit", "delete"].includes(String(reply.values.intent)) ? (

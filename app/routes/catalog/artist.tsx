@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { Artwork, ProfileImage } from "~/components/catalog/artist-image";
 import { FollowButton, useFollow } from "~/components/catalog/follow-button";
 import { GenreList } from "~/components/catalog/genre-list";
@@ -315,7 +315,7 @@ export function ErrorBoundary() {
     <GeneralErrorBoundary
       statusHandlers={{
         404: () => (
-          <NotFound title="Artist not found" links={[{ to: "/artists", label: "Browse artists" }]}>
+          <NotFound title="Artist not found" links={[{ to: href("/artists"), label: "Browse artists" }]}>
             The link may be mistyped, or the profile may have been removed.
           </NotFound>
         ),

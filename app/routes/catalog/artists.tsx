@@ -1,4 +1,4 @@
-import { Form } from "react-router";
+import { Form, href } from "react-router";
 import { ArtistGrid } from "~/components/catalog/artist-card";
 import { PageHeader } from "~/components/catalog/section-heading";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -41,7 +41,7 @@ export default function Artists({ loaderData }: Route.ComponentProps) {
       <PageHeader title="Artists">The whole roster, most followed first.</PageHeader>
       <Form
         method="get"
-        action="/artists"
+        action={href("/artists")}
         role="search"
         aria-label="Search the artist directory"
         className="mb-8 flex flex-col gap-3 sm:flex-row"
@@ -73,7 +73,7 @@ export default function Artists({ loaderData }: Route.ComponentProps) {
       ) : (
         <ArtistGrid artists={artists} />
       )}
-      <Pagination path="/artists" page={page} pages={pages} params={q ? { q } : {}} />
+      <Pagination path={href("/artists")} page={page} pages={pages} params={q ? { q } : {}} />
     </>
   );
 }

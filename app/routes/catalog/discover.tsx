@@ -1,5 +1,5 @@
 import { useRef } from "react";
-import { Form, useNavigation, useSubmit } from "react-router";
+import { Form, href, useNavigation, useSubmit } from "react-router";
 import { ArtistGrid } from "~/components/catalog/artist-card";
 import { PageHeader } from "~/components/catalog/section-heading";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -68,14 +68,14 @@ export default function Discover({ loaderData }: Route.ComponentProps) {
   const submit = useSubmit();
   const navigation = useNavigation();
   const typingTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const searching = navigation.state === "loading" && navigation.location.pathname === "/discover";
+  const searching = navigation.state === "loading" && navigation.location.pathname === href("/discover");
 
   return (
     <>
       <PageHeader title="Discover Artists">Search by name or sound, pick genres, and find your next favourite artist.</PageHeader>
       <Form
         method="get"
-        action="/discover"
+        action={href("/discover")}
         role="search"
         aria-label="Filter artists"
         className="mb-8 grid gap-5 rounded-2xl border border-stage-700 bg-stage-850 p-4 sm:p-5"
@@ -140,7 +140,7 @@ export default function Discover({ loaderData }: Route.ComponentProps) {
         ) : (
           <ArtistGrid artists={artists} />
         )}
-        <Pagination path="/discover" page={page} pages={pages} params={filterParams(filters)} />
+        <Pagination path={href("/discover")} page={page} pages={pages} params={filterParams(filters)} />
       </section>
     </>
   );

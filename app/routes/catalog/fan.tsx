@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { ArtistGrid } from "~/components/catalog/artist-card";
 import { ProfileImage } from "~/components/catalog/artist-image";
 import { NotFound } from "~/components/not-found";
@@ -76,7 +77,7 @@ export function ErrorBoundary() {
     <GeneralErrorBoundary
       statusHandlers={{
         404: () => (
-          <NotFound title="Fan not found" links={[{ to: "/discover", label: "Discover artists" }]}>
+          <NotFound title="Fan not found" links={[{ to: href("/discover"), label: "Discover artists" }]}>
             The link may be mistyped, or the profile may have been removed.
           </NotFound>
         ),

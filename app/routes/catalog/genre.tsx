@@ -1,11 +1,11 @@
-import { Link, redirect } from "react-router";
+import { href, Link, redirect } from "react-router";
 import { ArtistGrid } from "~/components/catalog/artist-card";
 import { PageHeader } from "~/components/catalog/section-heading";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { EmptyState } from "~/components/ui/empty-state";
 import { LinkButton } from "~/components/ui/button";
 import { readOrThrow } from "~/lib/backend.server";
-import { countOf } from "~/lib/catalog";
+import { countOf, genrePath } from "~/lib/catalog";
 import { publicPageHeaders } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
 import { GenrePageSchema } from "~/lib/schemas/catalog-data";
@@ -27,7 +27,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     what: "genre's artists",
     schema: GenrePageSchema,
   });
-  if (page.genre && page.genre !== params.genre) throw redirect(`/genres/${encodeURIComponent(page.genre)}`, 301);
+  if (page.genre && page.genre !== params.genre) throw redirect(genrePath(page.genre), 301);
   return { genre: page.genre ?? params.genre, artists: page.artists };
 }
 
@@ -36,7 +36,7 @@ export default function GenreArtists({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <nav aria-label="Breadcrumb" className="mb-3 text-sm text-ink-faint">
-        <Link to="/genres" className="hover:text-ink hover:underline">
+        <Link to={href("/genres")} className="hover:text-ink hover:underline">
           Genres
         </Link>{" "}
         / <span aria-current="page">{genre}</span>
@@ -48,7 +48,7 @@ export default function GenreArtists({ loaderData }: Route.ComponentProps) {
         <EmptyState
           title="No artists found"
           action={
-            <LinkButton to="/genres" variant="secondary">
+            <LinkButton to={href("/genres")} variant="secondary">
               Browse all genres
             </LinkButton>
           }

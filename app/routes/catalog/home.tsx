@@ -1,4 +1,4 @@
-import { data, Form, Link } from "react-router";
+import { data, Form, href, Link } from "react-router";
 import type * as v from "valibot";
 import { ArtistCard } from "~/components/catalog/artist-card";
 import { Artwork, ProfileImage } from "~/components/catalog/artist-image";
@@ -57,12 +57,12 @@ export default function Home({ loaderData, actionData }: Route.ComponentProps) {
             <SectionHeading
               id="new-artists"
               title="New Artists"
-              link={{ to: "/discover?filter=new", label: "View All", description: "View all new artists" }}
+              link={{ to: `${href("/discover")}?filter=new`, label: "View All", description: "View all new artists" }}
             />
             <ArtistRow artists={home.new_artists} />
           </section>
           <section aria-labelledby="popular-artists" className="mt-12">
-            <SectionHeading id="popular-artists" title="Popular Artists" link={{ to: "/discover", label: "Start Digging" }} />
+            <SectionHeading id="popular-artists" title="Popular Artists" link={{ to: href("/discover"), label: "Start Digging" }} />
             <ArtistRow artists={home.popular_artists} />
           </section>
           {home.genres.map((genre) => (
@@ -144,7 +144,7 @@ function Welcome() {
         Find new music from independent artists, follow them, listen and buy straight from the source. Artists keep{" "}
         {artistShare.digitalPercent}% of every digital sale.
       </p>
-      <LinkButton to="/discover" size="lg" className="mt-8">
+      <LinkButton to={href("/discover")} size="lg" className="mt-8">
         Start Digging
       </LinkButton>
     </section>
@@ -212,7 +212,7 @@ function LoadError() {
     <div role="alert" className="rounded-2xl border border-danger/40 bg-danger/10 px-6 py-8 text-center">
       <h1 className="sr-only">{brandName}</h1>
       <p className="font-semibold text-danger">Unable to load artists. Please try again later.</p>
-      <Form method="get" action="/" reloadDocument className="mt-4">
+      <Form method="get" action={href("/")} reloadDocument className="mt-4">
         <Button type="submit" variant="secondary">
           Retry
         </Button>

@@ -1,5 +1,6 @@
 import { parseCookieHeader, serializeCookieHeader } from "@supabase/ssr";
 import { data } from "react-router";
+import { isUuid } from "~/lib/catalog";
 import { clientAddress, cloudflareContext } from "~/lib/context.server";
 import { marketplaceHeader } from "~/lib/env.server";
 import { supabaseContext } from "~/lib/session.server";
@@ -19,9 +20,10 @@ const listenerMaxAge = 60 * 60 * 24 * 365;
  * address: the database records plays from no one else. 204 whether it counted or was a repeat.
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
+  if (!isUuid(params.id)) throw data("Track not found", { status: 404 });
   const { country } = context.get(cloudflareContext);
   const known = parseCookieHeader(request.headers.get("Cookie") ?? "").find((cookie) => cookie.name === listenerCookie)?.value;
-  const listener = known && /^[0-9a-f-]{36}$/.test(known) ? known : crypto.randomUUID();
+  const listener = isUuid(known) ? known : crypto.randomUUID();
   const { error } = await context
     .get(supabaseContext)
     .rpc("record_play", { track_id: params.id, country: country ?? undefined, listener, address: clientAddress(request) ?? undefined })
@@ -34,8 +36,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     );
   }
   if (!error) return new Response(null, { status: 204, headers });
-  // P0002: no such track for this listener; 22P02: not a track id at all.
-  if (error.code === "P0002" || error.code === "22P02") throw data("Track not found", { status: 404, headers });
+  // P0002: no such track for this listener.
+  if (error.code === "P0002") throw data("Track not found", { status: 404, headers });
   if (error.code === "42501") throw data("This account cannot record plays", { status: 403, headers });
   if (error.code === "54000") throw data("Too many plays from this address. Please try again later.", { status: 429, headers });
   if (error.code === "28000") console.error("recording a play failed: the database does not know this Worker's PLAY_REPORTER_SECRET");

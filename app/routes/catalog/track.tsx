@@ -1,5 +1,5 @@
 import { useRef, type ReactNode } from "react";
-import { data, Link, redirect } from "react-router";
+import { data, href, Link, redirect } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { NotFound } from "~/components/not-found";
 import { Comments } from "~/components/track/comments";
@@ -260,7 +260,7 @@ export function ErrorBoundary() {
     <GeneralErrorBoundary
       statusHandlers={{
         404: () => (
-          <NotFound title="Track not found" links={[{ to: "/discover", label: "Discover artists" }]}>
+          <NotFound title="Track not found" links={[{ to: href("/discover"), label: "Discover artists" }]}>
             This track does not exist, or it has not been released yet.
           </NotFound>
         ),

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { ArtistGrid } from "~/components/catalog/artist-card";
 import { Artwork } from "~/components/catalog/artist-image";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -28,9 +28,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export default function FanDashboard({ loaderData }: Route.ComponentProps) {
   const { displayName, dashboard } = loaderData;
   const cards = [
-    { to: "/dashboard/fan/purchased", label: "Purchased Tracks", count: dashboard.purchased_count },
-    { to: "/dashboard/fan/following", label: "Following", count: dashboard.following_count },
-    { to: "/dashboard/fan/recent", label: "Recently Played", count: dashboard.recent_count, note: "in the last 30 days" },
+    { to: href("/dashboard/fan/purchased"), label: "Purchased Tracks", count: dashboard.purchased_count },
+    { to: href("/dashboard/fan/following"), label: "Following", count: dashboard.following_count },
+    { to: href("/dashboard/fan/recent"), label: "Recently Played", count: dashboard.recent_count, note: "in the last 30 days" },
   ];
   return (
     <section>
@@ -53,13 +53,13 @@ export default function FanDashboard({ loaderData }: Route.ComponentProps) {
       </ul>
 
       <nav aria-label="Your settings" className="mt-6 flex flex-wrap gap-3">
-        <LinkButton to="/dashboard/fan/payments" variant="secondary">
+        <LinkButton to={href("/dashboard/fan/payments")} variant="secondary">
           Payment Settings
         </LinkButton>
-        <LinkButton to="/dashboard/fan/profile" variant="secondary">
+        <LinkButton to={href("/dashboard/fan/profile")} variant="secondary">
           Edit Profile
         </LinkButton>
-        <LinkButton to="/dashboard/fan/settings" variant="secondary">
+        <LinkButton to={href("/dashboard/fan/settings")} variant="secondary">
           Account settings
         </LinkButton>
       </nav>
@@ -71,14 +71,14 @@ export default function FanDashboard({ loaderData }: Route.ComponentProps) {
               Your library
             </h2>
             {dashboard.library.length > 0 ? (
-              <Link to="/dashboard/fan/purchased" className="text-sm font-semibold text-accent hover:underline">
+              <Link to={href("/dashboard/fan/purchased")} className="text-sm font-semibold text-accent hover:underline">
                 All purchases
               </Link>
             ) : null}
           </div>
           {dashboard.library.length === 0 ? (
             <div className="mt-3">
-              <EmptyState title="Your library is empty" action={<LinkButton to="/discover">Find Music</LinkButton>} />
+              <EmptyState title="Your library is empty" action={<LinkButton to={href("/discover")}>Find Music</LinkButton>} />
             </div>
           ) : (
             <ul className="mt-3 grid grid-cols-2 gap-4 sm:grid-cols-3">
@@ -103,7 +103,7 @@ export default function FanDashboard({ loaderData }: Route.ComponentProps) {
           </h2>
           {dashboard.recommendations.length === 0 ? (
             <div className="mt-3">
-              <EmptyState title="Recommendations coming soon" action={<LinkButton to="/discover">Browse Artists</LinkButton>}>
+              <EmptyState title="Recommendations coming soon" action={<LinkButton to={href("/discover")}>Browse Artists</LinkButton>}>
                 Pick your favourite genres or follow a few artists, and we will suggest more.
               </EmptyState>
             </div>

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { ProfileImage } from "~/components/catalog/artist-image";
 import { FollowButton, useFollow } from "~/components/catalog/follow-button";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
@@ -38,11 +38,11 @@ export default function Following({ loaderData }: Route.ComponentProps) {
   const { following } = loaderData;
   return (
     <>
-      <DashboardHeader title="Following" kicker="Your music" dashboard="/dashboard/fan">
+      <DashboardHeader title="Following" kicker="Your music" dashboard={href("/dashboard/fan")}>
         The artists you follow, newest first.
       </DashboardHeader>
       {following.length === 0 ? (
-        <EmptyState title="You are not following anyone yet" action={<LinkButton to="/discover">Discover Artists</LinkButton>} />
+        <EmptyState title="You are not following anyone yet" action={<LinkButton to={href("/discover")}>Discover Artists</LinkButton>} />
       ) : (
         <ul aria-label="Artists you follow" className="divide-y divide-stage-700 rounded-2xl border border-stage-700 bg-stage-850">
           {following.map(({ artist }) => (

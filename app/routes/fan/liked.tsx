@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { TrackList } from "~/components/fan/track-list";
@@ -42,15 +43,15 @@ export default function LikedSongs({ loaderData }: Route.ComponentProps) {
   );
   return (
     <>
-      <DashboardHeader title="Liked Songs" kicker="Your library" dashboard="/">
+      <DashboardHeader title="Liked Songs" kicker="Your library" dashboard={href("/")}>
         The tracks you liked, newest first. Like a track with the heart on its page.
       </DashboardHeader>
       {items.length === 0 ? (
-        <EmptyState title="No liked songs yet" action={<LinkButton to="/discover">Find Music</LinkButton>} />
+        <EmptyState title="No liked songs yet" action={<LinkButton to={href("/discover")}>Find Music</LinkButton>} />
       ) : (
         <TrackList label="Liked songs" items={items} />
       )}
-      <Pagination path="/liked" page={page} pages={pages} />
+      <Pagination path={href("/liked")} page={page} pages={pages} />
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { Form } from "react-router";
+import { Form, href } from "react-router";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { FormAlert, SubmitButton } from "~/components/form-controls";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -16,7 +16,7 @@ import type { Route } from "./+types/payments";
 
 export const meta = () => pageMeta("Payment Settings", "Your PayPal email and preferred currency.");
 
-const paymentsPath = "/dashboard/fan/payments";
+const paymentsPath = href("/dashboard/fan/payments");
 
 /** The fan's own payout row: only they read or write it (row-level security on the owner-only table). */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -48,7 +48,7 @@ export default function FanPaymentSettings({ loaderData, actionData }: Route.Com
   const value = (name: string, stored: string) => (actionData !== undefined ? form.text(name) : stored);
   return (
     <>
-      <DashboardHeader title="Payment Settings" kicker="Your music" dashboard="/dashboard/fan">
+      <DashboardHeader title="Payment Settings" kicker="Your music" dashboard={href("/dashboard/fan")}>
         How you pay, and the currency you see prices in.
       </DashboardHeader>
       <Card className="max-w-xl">

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { EmptyState } from "~/components/ui/empty-state";
@@ -16,7 +17,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
 export default function Playlists() {
   return (
     <>
-      <DashboardHeader title="Your Playlists" kicker="Your library" dashboard="/">
+      <DashboardHeader title="Your Playlists" kicker="Your library" dashboard={href("/")}>
         Collect tracks into playlists of your own.
       </DashboardHeader>
       <EmptyState title="No playlists created yet">Playlists are coming soon.</EmptyState>

@@ -1,4 +1,4 @@
-import { Form, redirect } from "react-router";
+import { Form, href, redirect } from "react-router";
 import { ProfilePictureForm } from "~/components/account/profile-picture-form";
 import { BioField } from "~/components/fan/bio-field";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
@@ -7,6 +7,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
+import { fanPath } from "~/lib/catalog";
 import { readOrThrow, refusedWrite } from "~/lib/backend.server";
 import { genres } from "~/lib/constants";
 import { forgetCachedPage } from "~/lib/edge-cache.server";
@@ -22,7 +23,7 @@ import type { Route } from "./+types/profile";
 
 export const meta = () => pageMeta("Edit Profile", "Your picture, username, bio and favourite genres.");
 
-const profilePath = "/dashboard/fan/profile";
+const profilePath = href("/dashboard/fan/profile");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const fan = requireFan(request, context);
@@ -50,7 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       { intent, formData, userId: fan.id, table: "fan_profiles" },
       {
         formPath: profilePath,
-        publicPath: `/fan/${fan.id}`,
+        publicPath: fanPath(fan.id),
       },
     );
   }
@@ -69,8 +70,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       fields: { username: "username", bio: "bio" },
     });
   }
-  await forgetCachedPage(request, context, `/fan/${fan.id}`);
-  throw redirect("/dashboard/fan", 303);
+  await forgetCachedPage(request, context, fanPath(fan.id));
+  throw redirect(href("/dashboard/fan"), 303);
 }
 
 export default function FanEditProfile({ loaderData, actionData }: Route.ComponentProps) {
@@ -83,9 +84,9 @@ export default function FanEditProfile({ loaderData, actionData }: Route.Compone
       <DashboardHeader
         title="Edit Profile"
         kicker="Your music"
-        dashboard="/dashboard/fan"
+        dashboard={href("/dashboard/fan")}
         actions={
-          <LinkButton to={`/fan/${fanId}`} variant="secondary">
+          <LinkButton to={fanPath(fanId)} variant="secondary">
             View your public page
           </LinkButton>
         }

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { TrackList } from "~/components/fan/track-list";
@@ -56,15 +57,15 @@ export default function PurchasedTracks({ loaderData }: Route.ComponentProps) {
   );
   return (
     <>
-      <DashboardHeader title="Purchased Tracks" kicker="Your music" dashboard="/dashboard/fan">
+      <DashboardHeader title="Purchased Tracks" kicker="Your music" dashboard={href("/dashboard/fan")}>
         What you have bought, newest first.
       </DashboardHeader>
       {items.length === 0 ? (
-        <EmptyState title="No purchased tracks yet" action={<LinkButton to="/discover">Find Music</LinkButton>} />
+        <EmptyState title="No purchased tracks yet" action={<LinkButton to={href("/discover")}>Find Music</LinkButton>} />
       ) : (
         <TrackList label="Purchased tracks" items={items} />
       )}
-      <Pagination path="/dashboard/fan/purchased" page={page} pages={pages} />
+      <Pagination path={href("/dashboard/fan/purchased")} page={page} pages={pages} />
     </>
   );
 }

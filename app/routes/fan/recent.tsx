@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { TrackList } from "~/components/fan/track-list";
@@ -22,7 +23,7 @@ const limit = 30;
  * sidebar's /recent is for any signed-in user; /dashboard/fan/recent is the fan dashboard's, for fans.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const inFanSpace = new URL(request.url).pathname.startsWith("/dashboard/fan");
+  const inFanSpace = new URL(request.url).pathname.startsWith(href("/dashboard/fan"));
   const user = inFanSpace ? requireFan(request, context) : requireUser(request, context);
   const plays = readOrThrow(
     await context
@@ -46,11 +47,11 @@ export default function RecentlyPlayed({ loaderData }: Route.ComponentProps) {
   );
   return (
     <>
-      <DashboardHeader title="Recently Played" kicker="Your music" dashboard={inFanSpace ? "/dashboard/fan" : "/"}>
+      <DashboardHeader title="Recently Played" kicker="Your music" dashboard={inFanSpace ? href("/dashboard/fan") : "/"}>
         What you listened to in the last {days} days.
       </DashboardHeader>
       {items.length === 0 ? (
-        <EmptyState title="No recently played tracks" action={<LinkButton to="/discover">Find Music</LinkButton>} />
+        <EmptyState title="No recently played tracks" action={<LinkButton to={href("/discover")}>Find Music</LinkButton>} />
       ) : (
         <TrackList label="Recently played tracks" items={items} />
       )}

@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { AccountSettings } from "~/components/account/account-settings";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -8,7 +9,7 @@ import type { Route } from "./+types/settings";
 
 export const meta = () => pageMeta("Account settings", "Your email, password and signed-in devices.");
 
-const settingsPath = "/dashboard/fan/settings";
+const settingsPath = href("/dashboard/fan/settings");
 
 /** No read of its own: the session check already brought the account's email and any pending change. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -28,7 +29,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function FanAccountSettings({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <>
-      <DashboardHeader title="Account settings" kicker="Your music" dashboard="/dashboard/fan">
+      <DashboardHeader title="Account settings" kicker="Your music" dashboard={href("/dashboard/fan")}>
         Your email, password and signed-in devices.
       </DashboardHeader>
       <AccountSettings {...loaderData} reply={actionData} path={settingsPath} />

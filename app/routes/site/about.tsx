@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { brandName } from "~/lib/constants";
@@ -60,10 +61,10 @@ export default function About() {
       </ul>
 
       <div className="not-prose mt-10 flex flex-wrap gap-3">
-        <LinkButton to="/discover" size="lg">
+        <LinkButton to={href("/discover")} size="lg">
           Start digging
         </LinkButton>
-        <LinkButton to="/register" size="lg" variant="secondary">
+        <LinkButton to={href("/register")} size="lg" variant="secondary">
           Create an account
         </LinkButton>
       </div>

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { LegalPage } from "~/components/legal-page";
 import { brandName } from "~/lib/constants";
 import { minimumAge } from "~/lib/constants";
@@ -77,8 +77,8 @@ export default function Privacy() {
 
       <h2>Children</h2>
       <p>
-        {brandName} is not for children under {minimumAge}, as our <Link to="/terms">Terms of Use</Link> say, and we don't knowingly collect
-        their data.
+        {brandName} is not for children under {minimumAge}, as our <Link to={href("/terms")}>Terms of Use</Link> say, and we don't knowingly
+        collect their data.
       </p>
 
       <h2>Changes</h2>

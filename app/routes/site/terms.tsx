@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { LegalPage } from "~/components/legal-page";
 import { brandName } from "~/lib/constants";
 import { artistShare, minimumAge, processorFeeRange } from "~/lib/constants";
@@ -73,7 +73,7 @@ export default function Terms() {
       <p>
         We may update these terms as the service grows. When a change matters, we will tell you before it takes effect; continuing to use{" "}
         {brandName} afterwards means you accept the new terms. How we handle your personal data is explained in our{" "}
-        <Link to="/privacy">Privacy Policy</Link>.
+        <Link to={href("/privacy")}>Privacy Policy</Link>.
       </p>
     </LegalPage>
   );

@@ -1,4 +1,4 @@
-import { data, Link } from "react-router";
+import { data, href, Link } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FiguresTable } from "~/components/studio/figures-table";
 import { HistoryChart } from "~/components/studio/history-chart";
@@ -6,6 +6,7 @@ import { StatCard } from "~/components/studio/stat-card";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Card } from "~/components/ui/card";
 import { PillNav } from "~/components/ui/pill-nav";
+import { trackEditPath } from "~/lib/catalog";
 import { invokeFunction } from "~/lib/backend.server";
 import { formatCount, formatDayRange, formatPrice, requestLocale } from "~/lib/format";
 import { requireArtist } from "~/lib/guards.server";
@@ -22,7 +23,7 @@ import type { Route } from "./+types/analytics";
 
 export const meta = () => pageMeta("Analytics", "Your sales, plays and listeners over time.");
 
-const analyticsPath = "/dashboard/artist/analytics";
+const analyticsPath = href("/dashboard/artist/analytics");
 
 /**
  * One backend round trip: the artist-analytics Edge Function, called as the artist (their JWT), shapes the
@@ -122,7 +123,7 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
                 rows={analytics.topTracks.map((track) => ({
                   key: track.id,
                   label: (
-                    <Link to={`/dashboard/artist/tracks/${track.id}`} className="hover:text-accent hover:underline">
+                    <Link to={trackEditPath(track.id)} className="hover:text-accent hover:underline">
                       {track.title}
                     </Link>
                   ),

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { Link, useRevalidator } from "react-router";
+import { href, Link, useRevalidator } from "react-router";
 import { Artwork } from "~/components/catalog/artist-image";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { StatCard } from "~/components/studio/stat-card";
@@ -36,12 +36,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** The six tiles (spec section 2), in the spec's order. */
 const tiles = [
-  { to: "/dashboard/artist/upload", title: "Upload Music", description: "Publish a single, an album or merchandise." },
-  { to: "/dashboard/artist/media", title: "Media Manager", description: "Your artwork and product images." },
-  { to: "/dashboard/artist/store", title: "Store Settings", description: "Pricing tiers, discount codes and bundles." },
-  { to: "/dashboard/artist/analytics", title: "Analytics", description: "Sales, plays and listeners over time." },
-  { to: "/dashboard/artist/payments", title: "Payment Settings", description: "Your PayPal email, minimum price and withdrawals." },
-  { to: "/dashboard/artist/profile", title: "Edit Profile", description: "Your name, bio, links, tour dates and picture." },
+  { to: href("/dashboard/artist/upload"), title: "Upload Music", description: "Publish a single, an album or merchandise." },
+  { to: href("/dashboard/artist/media"), title: "Media Manager", description: "Your artwork and product images." },
+  { to: href("/dashboard/artist/store"), title: "Store Settings", description: "Pricing tiers, discount codes and bundles." },
+  { to: href("/dashboard/artist/analytics"), title: "Analytics", description: "Sales, plays and listeners over time." },
+  { to: href("/dashboard/artist/payments"), title: "Payment Settings", description: "Your PayPal email, minimum price and withdrawals." },
+  { to: href("/dashboard/artist/profile"), title: "Edit Profile", description: "Your name, bio, links, tour dates and picture." },
 ];
 
 const statistics = [
@@ -130,7 +130,7 @@ export default function ArtistDashboardPage({ loaderData }: Route.ComponentProps
             <h2 id="library-preview" className="text-xl font-bold">
               Your library
             </h2>
-            <Link to="/dashboard/artist/tracks" className="text-sm font-semibold text-accent hover:underline">
+            <Link to={href("/dashboard/artist/tracks")} className="text-sm font-semibold text-accent hover:underline">
               View All Tracks
             </Link>
           </div>

@@ -1,4 +1,4 @@
-import { Form, redirect, useRevalidator } from "react-router";
+import { Form, href, redirect, useRevalidator } from "react-router";
 import * as v from "valibot";
 import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -25,7 +25,7 @@ import type { Route } from "./+types/media";
 
 export const meta = () => pageMeta("Media Manager", "Your artwork files: upload, find and remove them.");
 
-const mediaPath = "/dashboard/artist/media";
+const mediaPath = href("/dashboard/artist/media");
 /** A page of the artist's files; the search narrows it. */
 const listLimit = 100;
 const dateLocale = "en-US";

@@ -1,4 +1,4 @@
-import { Form } from "react-router";
+import { Form, href } from "react-router";
 import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
@@ -16,7 +16,7 @@ import type { Route } from "./+types/payments";
 
 export const meta = () => pageMeta("Payment Settings", "Where your earnings go, and when.");
 
-const paymentsPath = "/dashboard/artist/payments";
+const paymentsPath = href("/dashboard/artist/payments");
 const savedNotice = "Payment settings saved";
 
 /** The artist's payout row: only they can read or write it (row-level security on the owner-only table). */

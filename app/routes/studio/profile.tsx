@@ -1,4 +1,4 @@
-import { Form, redirect } from "react-router";
+import { Form, href, redirect } from "react-router";
 import { ProfilePictureForm } from "~/components/account/profile-picture-form";
 import { FormAlert, GenrePicker, SubmitButton } from "~/components/form-controls";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -6,6 +6,7 @@ import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Button, LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Field, TextareaField } from "~/components/ui/field";
+import { artistPath } from "~/lib/catalog";
 import { readOrThrow, refusedWrite } from "~/lib/backend.server";
 import { forgetCachedPage } from "~/lib/edge-cache.server";
 import { genres } from "~/lib/constants";
@@ -21,7 +22,7 @@ import type { Route } from "./+types/profile";
 
 export const meta = () => pageMeta("Edit Profile", "Your name, bio, links, tour dates and picture.");
 
-const profilePath = "/dashboard/artist/profile";
+const profilePath = href("/dashboard/artist/profile");
 const showRows: RowList = { id: "showId", columns: ["showId", "showDate", "showVenue", "showCity"], limit: tourDateLimit, label: "shows" };
 const profileColumns = "artist_name, short_description, bio, website, genres, profile_image_url, social_links, tour_dates";
 
@@ -54,7 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       { intent, formData, userId: artist.id, table: "artist_profiles" },
       {
         formPath: profilePath,
-        publicPath: `/artist/${artist.id}`,
+        publicPath: artistPath(artist.id),
       },
     );
   }
@@ -88,8 +89,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       fields: { artist_name: "artistName", short_description: "shortDescription", bio: "bio", website: "website" },
     });
   }
-  await forgetCachedPage(request, context, `/artist/${artist.id}`);
-  throw redirect(`/artist/${artist.id}`, 303);
+  await forgetCachedPage(request, context, artistPath(artist.id));
+  throw redirect(artistPath(artist.id), 303);
 }
 
 export default function EditProfile({ loaderData, actionData }: Route.ComponentProps) {
@@ -113,7 +114,7 @@ export default function EditProfile({ loaderData, actionData }: Route.ComponentP
       <DashboardHeader
         title="Edit Profile"
         actions={
-          <LinkButton to={`/artist/${artistId}`} variant="secondary">
+          <LinkButton to={artistPath(artistId)} variant="secondary">
             View your public page
           </LinkButton>
         }

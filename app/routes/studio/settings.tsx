@@ -1,3 +1,4 @@
+import { href } from "react-router";
 import { AccountSettings } from "~/components/account/account-settings";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
@@ -8,7 +9,7 @@ import type { Route } from "./+types/settings";
 
 export const meta = () => pageMeta("Artist Profile Settings", "Your email, password and signed-in devices.");
 
-const settingsPath = "/dashboard/artist/settings";
+const settingsPath = href("/dashboard/artist/settings");
 
 /** No read of its own: the session check already brought the account's email and any pending change. */
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { Form } from "react-router";
+import { Form, href } from "react-router";
 import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
@@ -17,7 +17,7 @@ import type { Route } from "./+types/store";
 
 export const meta = () => pageMeta("Store Settings", "Pricing tiers, discount codes and bundles.");
 
-const storePath = "/dashboard/artist/store";
+const storePath = href("/dashboard/artist/store");
 const columns = "pricing_tiers, discounts, bundling";
 const listFields = [
   "tierId",

@@ -1,4 +1,4 @@
-import { Form, redirect } from "react-router";
+import { Form, href, redirect } from "react-router";
 import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { NotFound } from "~/components/not-found";
@@ -8,7 +8,7 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
 import { notFound, readOrThrow, refusedWrite } from "~/lib/backend.server";
-import { isUuid, trackPath } from "~/lib/catalog";
+import { isUuid, trackEditPath, trackPath } from "~/lib/catalog";
 import { forgetCachedPage } from "~/lib/edge-cache.server";
 import { formError, formFields, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireArtist } from "~/lib/guards.server";
@@ -18,7 +18,7 @@ import { EditableTrackSchema } from "~/lib/schemas/studio-data";
 import { supabaseContext } from "~/lib/session.server";
 import type { Route } from "./+types/track-edit";
 
-const yourTracks = "/dashboard/artist/tracks";
+const yourTracks = href("/dashboard/artist/tracks");
 const editableColumns =
   "id, title, type, album_title, track_number, genre, subgenre, label, price, allow_pay_more, release_date, description";
 const trackHasPurchases = "This track has been bought, so it cannot be deleted: buyers keep access to what they paid for.";
@@ -111,7 +111,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export default function EditTrack({ loaderData, actionData }: Route.ComponentProps) {
   const { track } = loaderData;
   const form = formFields(actionData);
-  const path = `/dashboard/artist/tracks/${track.id}`;
+  const path = trackEditPath(track.id);
   // What was typed wins over what is stored, after a refused save.
   const value = (name: string, stored: string | number | null) =>
     actionData?.values[name] !== undefined ? form.text(name) : String(stored ?? "");

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { Artwork } from "~/components/catalog/artist-image";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
@@ -7,7 +7,7 @@ import { LinkButton } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { PillNav } from "~/components/ui/pill-nav";
 import { readOrThrow } from "~/lib/backend.server";
-import { countOf, trackPath } from "~/lib/catalog";
+import { countOf, trackEditPath, trackPath } from "~/lib/catalog";
 import { formatDate, formatPrice } from "~/lib/format";
 import { requireArtist } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
@@ -52,7 +52,7 @@ export default function YourTracks({ loaderData }: Route.ComponentProps) {
     `?${new URLSearchParams({ ...(kind === "all" ? {} : { filter: kind }), ...(to > 1 ? { page: String(to) } : {}) })}`;
   return (
     <>
-      <DashboardHeader title="Your Tracks" actions={<LinkButton to="/dashboard/artist/upload">Upload New Track</LinkButton>}>
+      <DashboardHeader title="Your Tracks" actions={<LinkButton to={href("/dashboard/artist/upload")}>Upload New Track</LinkButton>}>
         {countOf(trackCount, kind === "album" ? "album track" : kind === "single" ? "single" : "track")}
       </DashboardHeader>
 
@@ -73,7 +73,7 @@ export default function YourTracks({ loaderData }: Route.ComponentProps) {
         {tracks.length === 0 ? (
           <EmptyState
             title={kind === "all" ? "No tracks yet" : kind === "album" ? "No album tracks yet" : "No singles yet"}
-            action={<LinkButton to="/dashboard/artist/upload">Upload New Track</LinkButton>}
+            action={<LinkButton to={href("/dashboard/artist/upload")}>Upload New Track</LinkButton>}
           >
             What you publish shows here, with its plays.
           </EmptyState>
@@ -100,12 +100,7 @@ export default function YourTracks({ loaderData }: Route.ComponentProps) {
                   <p className="text-sm text-ink-muted sm:hidden">{countOf(track.plays, "play")}</p>
                 </div>
                 <p className="hidden shrink-0 text-sm text-ink-muted sm:block">{countOf(track.plays, "play")}</p>
-                <LinkButton
-                  to={`/dashboard/artist/tracks/${track.id}`}
-                  variant="secondary"
-                  aria-label={`Edit ${track.title}`}
-                  className="shrink-0"
-                >
+                <LinkButton to={trackEditPath(track.id)} variant="secondary" aria-label={`Edit ${track.title}`} className="shrink-0">
                   Edit
                 </LinkButton>
               </li>
@@ -130,7 +125,7 @@ export default function YourTracks({ loaderData }: Route.ComponentProps) {
           </h2>
           {merch.length === 0 ? (
             <p className="text-ink-muted">
-              No merchandise yet. <Link to="/dashboard/artist/upload?type=merch">Add merchandise</Link>
+              No merchandise yet. <Link to={`${href("/dashboard/artist/upload")}?type=merch`}>Add merchandise</Link>
             </p>
           ) : (
             <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-4">

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Form, redirect } from "react-router";
+import { Form, href, redirect } from "react-router";
 import { FormAlert, SubmitButton } from "~/components/form-controls";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FilePicker } from "~/components/studio/file-picker";
@@ -45,7 +45,7 @@ function kindFrom(url: URL): UploadKind {
   return kinds.find((entry) => entry.kind === asked)?.kind ?? "single";
 }
 
-const uploadPath = (kind: UploadKind) => `/dashboard/artist/upload?type=${kind}`;
+const uploadPath = (kind: UploadKind) => `${href("/dashboard/artist/upload")}?type=${kind}`;
 
 export function loader({ request, context }: Route.LoaderArgs) {
   const artist = requireArtist(request, context);
@@ -77,7 +77,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   // Storage failed after every file passed its checks: ours, not the artist's.
   if (problem) return replyWith(formError(problem.storage, submission.values), 500);
-  throw redirect("/dashboard/artist/tracks", 303);
+  throw redirect(href("/dashboard/artist/tracks"), 303);
 }
 
 /**
@@ -218,27 +218,13 @@ export default function Upload({ loaderData, actionData }: Route.ComponentProps)
           ) : null}
           {kind === "merch" ? (
             <>
-              <Field label="Title" name="title" required defaultValue={form.text("title")} error={form.error("title")} />
+              <Field label="Title" {...form.field("title")} required />
               <PriceField value={form.text("price")} error={form.error("price")} />
-              <Field
-                label="Description"
-                name="description"
-                required
-                defaultValue={form.text("description")}
-                error={form.error("description")}
-              />
+              <Field label="Description" {...form.field("description")} required />
             </>
           ) : (
             <>
-              {kind === "album" ? (
-                <Field
-                  label="Album title"
-                  name="albumTitle"
-                  required
-                  defaultValue={form.text("albumTitle")}
-                  error={form.error("albumTitle")}
-                />
-              ) : null}
+              {kind === "album" ? <Field label="Album title" {...form.field("albumTitle")} required /> : null}
               <TrackDetailsFields
                 form={form}
                 showTitle={kind === "single"}
@@ -290,7 +276,7 @@ export default function Upload({ loaderData, actionData }: Route.ComponentProps)
           {live ? (
             <input type="hidden" name="uploadedArtwork" value="" disabled={artwork.items.some((item) => item.state === "complete")} />
           ) : null}
-          <SubmitButton action="/dashboard/artist/upload" pendingLabel="Publishing...">
+          <SubmitButton action={href("/dashboard/artist/upload")} pendingLabel="Publishing...">
             Publish
           </SubmitButton>
         </Form>

@@ -15,6 +15,7 @@ import {
   service,
   serviceRoleKey,
 } from "../_shared/administration.ts";
+import { idSchema } from "../_shared/ids.ts";
 
 const perPage = 50;
 
@@ -27,7 +28,7 @@ const RequestSchema = v.variant("action", [
   }),
   v.object({
     action: v.literal("send_password_reset"),
-    user_id: v.pipe(v.string(), v.uuid()),
+    user_id: idSchema(),
     redirect_to: v.pipe(v.string(), v.url()),
   }),
 ]);

@@ -10,14 +10,15 @@
 // (403), user_not_found (404), method_not_allowed (405), unavailable (502).
 import * as v from "valibot";
 import { administratorRequest, failure, recordUserAdministration, service } from "../_shared/administration.ts";
+import { idSchema } from "../_shared/ids.ts";
 
 /** Spec section 5: whole days, at least one. A century is as long as a ban needs to be. */
 const maxDays = 36_500;
 
 const RequestSchema = v.union([
-  v.object({ user_id: v.pipe(v.string(), v.uuid()), unban: v.literal(true) }),
+  v.object({ user_id: idSchema(), unban: v.literal(true) }),
   v.object({
-    user_id: v.pipe(v.string(), v.uuid()),
+    user_id: idSchema(),
     days: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(maxDays)),
     reason: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(1000)), ""),
   }),
