@@ -13,6 +13,8 @@ export default [
   route("account/realtime-token", "routes/account/realtime-token.ts"),
   // The header search's dropdown results (JSON).
   route("search/artists", "routes/catalog/artist-search.ts"),
+  // Resource route: a track's audio, as a redirect to a freshly signed URL (the browser's own player).
+  route("track/:id/audio", "routes/catalog/track-audio.ts"),
   // Resource route: the player records a play here (no page).
   route("track/:id/play", "routes/catalog/track-play.ts"),
   // Resource route: every Follow button posts here.

@@ -116,5 +116,7 @@ export const fanPath = (id: string) => href("/fan/:id", { id });
 export const trackPath = (id: string) => href("/track/:id", { id });
 /** An artist's own page to edit one of their tracks. */
 export const trackEditPath = (id: string) => href("/dashboard/artist/tracks/:id", { id });
+/** A track's audio: a redirect to a freshly signed URL (a resource route). */
+export const trackAudioPath = (id: string) => href("/track/:id/audio", { id });
 /** Where the player reports a play (a resource route). */
 export const trackPlayPath = (id: string) => href("/track/:id/play", { id });

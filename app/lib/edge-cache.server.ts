@@ -1,4 +1,4 @@
-import type { MiddlewareFunction, RouterContextProvider } from "react-router";
+import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { cloudflareContext } from "./context.server";
 import { hasAuthCookie } from "./session.server";
 
@@ -11,6 +11,8 @@ import { hasAuthCookie } from "./session.server";
  */
 export const edgeCacheMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   if (request.method !== "GET" || hasAuthCookie(request)) return next();
+  const streamed = { failed: false };
+  context.set(streamedPartsContext, streamed);
   const cache = (caches as unknown as { default: Cache }).default;
   // A cached page names the build's hashed scripts; after a deploy they are gone, so the build is part of the key.
   const key = new Request(cacheUrl(request.url, context.get(cloudflareContext).buildVersion), { method: "GET" });
@@ -32,10 +34,27 @@ export const edgeCacheMiddleware: MiddlewareFunction<Response> = async ({ reques
     // How this one render went (round trips) says nothing about later hits.
     stored.headers.delete("Server-Timing");
     stored.headers.set(renderNonceHeader, context.get(cloudflareContext).nonce);
-    context.get(cloudflareContext).ctx.waitUntil(cache.put(key, stored));
+    // Stored once the whole page has been sent, deferred parts included: one that failed keeps it out.
+    const store = async () => {
+      const page = await stored.arrayBuffer();
+      if (!streamed.failed) await cache.put(key, new Response(page, { status: stored.status, headers: stored.headers }));
+    };
+    context.get(cloudflareContext).ctx.waitUntil(store());
   }
   return response;
 };
+
+/** Whether a part of the page streamed after its first bytes (deferred loader data) failed; set per cacheable request. */
+const streamedPartsContext = createContext<{ failed: boolean } | null>(null);
+
+/**
+ * For a loader's deferred part that failed (the track's audio URL, say): the page is still sent, but not
+ * kept in the cache for the next visitors.
+ */
+export function keepOutOfCache(context: Readonly<RouterContextProvider>): void {
+  const streamed = context.get(streamedPartsContext);
+  if (streamed) streamed.failed = true;
+}
 
 /** The nonce a cached page was rendered with (kept in the cache only). */
 const renderNonceHeader = "X-Render-Nonce";

@@ -2,7 +2,7 @@
 // against the demo data, the follow and newsletter forms, the header search's resource route, the
 // cache headers and how many backend round trips each render makes.
 import { describe, expect, it } from "vitest";
-import { Visitor, appUrl, inputValue, serviceClient, signedIn, text, title } from "./support.ts";
+import { appUrl, cachedCopyOf, inputValue, serviceClient, signedIn, storesMadeSoFarLanded, text, title, Visitor } from "./support.ts";
 
 const paperLanterns = "a1000000-0000-4000-8000-000000000012";
 const lumenDrift = "a1000000-0000-4000-8000-000000000004";
@@ -56,17 +56,6 @@ describe("caching and round trips", () => {
     expect(response.headers.get("cache-control")).toBe(publicCache);
   });
 
-  /** Asks for `path` until the Workers cache answers it: a response is stored in the background (waitUntil). */
-  async function cachedCopyOf(path: string): Promise<Response | undefined> {
-    let response: Response | undefined;
-    for (let attempt = 0; attempt < 20 && response?.headers.get("cf-cache-status") !== "HIT"; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50));
-      response = await fetch(new URL(path, appUrl));
-      await response.text();
-    }
-    return response;
-  }
-
   it("serves a repeated anonymous request from the Workers cache, with no backend work", async () => {
     const path = `/genres?cache-check=${Date.now()}`;
     const first = await fetch(new URL(path, appUrl));
@@ -82,10 +71,7 @@ describe("caching and round trips", () => {
     const fresh = await fetch(new URL(path, appUrl), { headers: { "Cache-Control": "no-store" } });
     await fresh.text();
     expect(fresh.headers.get("server-timing")).toMatch(/1 round trip/);
-    // A store of it, had one been made, would have landed before a later page's: wait for that one.
-    const later = `/genres?stored-after=${Date.now()}`;
-    await (await fetch(new URL(later, appUrl))).text();
-    expect((await cachedCopyOf(later))?.headers.get("cf-cache-status")).toBe("HIT");
+    await storesMadeSoFarLanded();
     const next = await fetch(new URL(path, appUrl));
     await next.text();
     expect(next.headers.get("cf-cache-status")).toBeNull();

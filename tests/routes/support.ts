@@ -152,3 +152,25 @@ export async function mailLink(email: string): Promise<string> {
   if (!href) throw new Error(`no mail to ${email}`);
   return href.replace(/&#38;|&amp;/g, "&");
 }
+
+/** Asks for `path` until the Workers cache answers it: a response is stored in the background (waitUntil). */
+export async function cachedCopyOf(path: string): Promise<Response | undefined> {
+  let response: Response | undefined;
+  for (let attempt = 0; attempt < 20 && response?.headers.get("cf-cache-status") !== "HIT"; attempt++) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    response = await fetch(new URL(path, appUrl));
+    await response.text();
+  }
+  return response;
+}
+
+/**
+ * Waits until a page asked for now is in the Workers cache: a store scheduled earlier (one a test says
+ * must not happen) would have landed before it, so the test can look without sleeping.
+ */
+export async function storesMadeSoFarLanded(): Promise<void> {
+  const later = `/genres?stored-after=${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  await (await fetch(new URL(later, appUrl))).text();
+  const cached = await cachedCopyOf(later);
+  if (cached?.headers.get("cf-cache-status") !== "HIT") throw new Error("the Workers cache stored nothing within a second");
+}

@@ -2,7 +2,7 @@
 // data (without generated media: tracks here have no audio file): the page, the purchase dialog, the
 // comment forms and the play-recording resource route.
 import { describe, expect, it } from "vitest";
-import { Visitor, appUrl, serviceClient, signedIn, text, title, trackId } from "./support.ts";
+import { Visitor, appUrl, serviceClient, signedIn, storesMadeSoFarLanded, text, title, trackId } from "./support.ts";
 
 const fan = () => signedIn("fan@example.com", "fan-demo-pass");
 
@@ -25,7 +25,9 @@ describe("the track page", () => {
   it("is never kept in the edge cache while its audio cannot be played (here no track has an audio file)", async () => {
     const path = `/track/${trackId("Bicycle Bell")}?cache-check=${Date.now()}`;
     const first = await new Visitor().get(path);
-    expect(first.response.headers.get("cache-control")).toBe("no-store");
+    // The audio URL streams in after the headers, so only the cache's own store can leave the page out.
+    expect(first.html).toContain("This track does not have an audio file");
+    await storesMadeSoFarLanded();
     const again = await new Visitor().get(path);
     expect(again.response.headers.get("cf-cache-status")).toBeNull();
     expect(again.response.headers.get("server-timing")).toMatch(/1 round trip/);
@@ -68,6 +70,19 @@ describe("the track page", () => {
   it("explains why a track without an audio file cannot be played", async () => {
     const page = text((await new Visitor().get(`/track/${trackId("Glow")}`)).html);
     expect(page).toContain("Unable to play track This track does not have an audio file");
+  });
+
+  it("answers the audio address (the browser's own player) with why there is nothing to play, never cached", async () => {
+    for (const [id, message] of [
+      [trackId("Glow"), "This track does not have an audio file"],
+      [trackId("Northern Line"), "Track not found"],
+      ["not-a-track", "Track not found"],
+    ] as const) {
+      const response = await fetch(new URL(`/track/${id}/audio`, appUrl), { redirect: "manual" });
+      expect(response.status).toBe(404);
+      expect(response.headers.get("cache-control")).toBe("no-store");
+      expect(await response.text()).toContain(message);
+    }
   });
 
   it("renders the purchase dialog open for ?buy=1, so Buy Now works without JavaScript", async () => {

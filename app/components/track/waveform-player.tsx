@@ -3,7 +3,7 @@ import { useRevalidator } from "react-router";
 import type WaveSurfer from "wavesurfer.js";
 import { Spinner } from "~/components/ui/spinner";
 import { player } from "~/lib/constants";
-import { trackPlayPath } from "~/lib/catalog";
+import { trackAudioPath, trackPlayPath } from "~/lib/catalog";
 import { audioUnavailableAdvice, playerErrorMessages } from "~/lib/errors";
 import { formatDuration } from "~/lib/format";
 import { Icon } from "~/components/ui/icon";
@@ -20,8 +20,10 @@ const seekStepSeconds = 5;
 /**
  * The track page's player: wavesurfer.js on a media element that streams the signed URL with HTTP Range
  * requests, so playback starts before the file has arrived; the waveform is drawn at once from the
- * peaks stored with the track instead of by downloading and decoding the file. Without JavaScript the
- * browser's own audio controls play the same URL.
+ * peaks stored with the track instead of by downloading and decoding the file. The page streams the URL
+ * in after its first paint: until it comes (`source` null) the waveform shows and Play waits. Without
+ * JavaScript the browser's own audio controls play the track's lasting audio address, which redirects
+ * to a URL signed for the listener.
  */
 
 /** Seconds of playback after which a play is reported (spec-free: enough to tell listening from skipping). */
@@ -36,15 +38,15 @@ export function WaveformPlayer({
 }: {
   trackId: string;
   title: string;
-  source: AudioSource;
+  source: AudioSource | null;
   peaks: number[] | null;
   duration: number | null;
 }) {
   const waveformRef = useRef<HTMLDivElement>(null);
   const audioRef = useRef<HTMLAudioElement>(null);
   const waveRef = useRef<WaveSurfer | null>(null);
-  const [state, setState] = useState<PlayerState>("error" in source ? "error" : "loading");
-  const [error, setError] = useState<string | null>("error" in source ? source.error : null);
+  const [state, setState] = useState<PlayerState>(source && "error" in source ? "error" : "loading");
+  const [error, setError] = useState<string | null>(source && "error" in source ? source.error : null);
   const [time, setTime] = useState(0);
   const [total, setTotal] = useState(duration ?? 0);
   const [volume, setVolume] = useState<number>(player.defaultVolume);
@@ -57,7 +59,7 @@ export function WaveformPlayer({
   // The last place the listener asked for, until the media element has got there.
   const seekTarget = useRef<number | null>(null);
   // When the URL the player holds stops working, and whether a play waits for a fresh one.
-  const loadedExpiry = useRef("url" in source ? source.expiresAt : 0);
+  const loadedExpiry = useRef(source && "url" in source ? source.expiresAt : 0);
   const playAfterRenewal = useRef(false);
   // A play is reported once per listen: after `playCountsAfter` seconds heard, or at the end of a shorter
   // track; again after the track finished and is played anew. The database decides whether it counts.
@@ -65,7 +67,7 @@ export function WaveformPlayer({
   const listened = useRef(0);
   const revalidator = useRevalidator();
   const volumeId = useId();
-  const initialUrl = "url" in source ? source.url : null;
+  const initialUrl = source && "url" in source ? source.url : null;
 
   function reportPlay() {
     if (playRecorded.current) return;
@@ -178,7 +180,7 @@ export function WaveformPlayer({
   // A fresh URL arrived after the held one ran out: load it and play, as the listener asked.
   useEffect(() => {
     const wave = waveRef.current;
-    if (!playAfterRenewal.current || !wave) return;
+    if (!playAfterRenewal.current || !wave || !source) return;
     // The player is an outside system: a renewal that failed is reported from here, where it is driven.
     // eslint-disable-next-line react-hooks/set-state-in-effect
     if (!("url" in source)) return fail(source.error);
@@ -319,7 +321,7 @@ export function WaveformPlayer({
       </div>
       <audio ref={audioRef} preload="none" hidden />
       <noscript>
-        {initialUrl ? <audio controls preload="none" src={initialUrl} aria-label={`Play ${title}`} className="mt-4 w-full" /> : null}
+        <audio controls preload="none" src={trackAudioPath(trackId)} aria-label={`Play ${title}`} className="mt-4 w-full" />
       </noscript>
     </section>
   );

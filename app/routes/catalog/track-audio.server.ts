@@ -7,13 +7,22 @@ import type { AudioSource } from "~/components/track/waveform-player";
 /** The function's answer (supabase/functions/track-audio-url): a signed URL and how long it lasts. */
 const SignedUrlAnswer = v.object({ signedUrl: v.pipe(v.string(), v.nonEmpty()), expiresIn: v.optional(v.number(), 3600) });
 
+/** Refusals that say the track has no audio to give (anything else is the service's own failure). */
+const missingAudio = new Set(["no_audio_file", "audio_file_missing", "track_not_found"]);
+
 /**
  * Asks the track-audio-url Edge Function for a signed URL, as the reader (their session, or the anon key
  * for a visitor): the function checks the reader may play the track before signing. The browser cannot
- * ask itself, because the session lives in HttpOnly cookies only the Worker sees.
+ * ask itself, because the session lives in HttpOnly cookies only the Worker sees. `missing`: the track
+ * has no audio to play, rather than the service failing.
  */
-export async function trackAudioSource(supabase: SupabaseClient, trackId: string): Promise<AudioSource> {
-  const signed = await invokeFunction(supabase, "track-audio-url", { trackId }, SignedUrlAnswer);
-  if (!signed.ok) return { error: audioUrlErrorMessage(signed.code) };
+export async function trackAudioSource(supabase: SupabaseClient, trackId: string): Promise<AudioSource & { missing?: boolean }> {
+  const signed = await invokeFunction(supabase, "track-audio-url", { trackId }, SignedUrlAnswer).catch(
+    (error: unknown): { ok: false; code: null } => {
+      console.error("asking for a track's audio URL failed", error);
+      return { ok: false, code: null };
+    },
+  );
+  if (!signed.ok) return { error: audioUrlErrorMessage(signed.code), missing: signed.code !== null && missingAudio.has(signed.code) };
   return { url: signed.data.signedUrl, expiresAt: Date.now() + signed.data.expiresIn * 1000 };
 }

@@ -1,5 +1,5 @@
-import { useRef, type ReactNode } from "react";
-import { data, href, Link, redirect } from "react-router";
+import { Suspense, useRef, type ReactNode } from "react";
+import { Await, data, href, Link, redirect } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { NotFound } from "~/components/not-found";
 import { Comments } from "~/components/track/comments";
@@ -13,7 +13,7 @@ import type { DialogHandle } from "~/components/ui/dialog";
 import { notFound, read, readOrThrow, refusedWrite } from "~/lib/backend.server";
 import { artistPath, isUuid, trackPath } from "~/lib/catalog";
 import { commentsPageSize } from "~/lib/constants";
-import { forgetCachedPage } from "~/lib/edge-cache.server";
+import { forgetCachedPage, keepOutOfCache } from "~/lib/edge-cache.server";
 import { formatDate, formatPrice, genreLabel, requestLocale } from "~/lib/format";
 import { formError, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireUser } from "~/lib/guards.server";
@@ -53,16 +53,24 @@ export const meta = ({ loaderData }: Route.MetaArgs) =>
     : pageMeta("Track not found", "This track does not exist or is not released yet.");
 
 // A visitor's page comes from the edge cache for up to a minute (its audio URL lasts an hour); a
-// comment posted or deleted here drops it at once.
+// comment posted or deleted here drops it at once. A page whose audio URL could not be had is not kept.
 export const headers = publicPageHeaders;
 
-// The track, its comments and its audio URL are read side by side: one round trip.
+/**
+ * The track and its comments are read side by side (one round trip) before the first byte; its audio URL
+ * (an Edge Function, a second hop) is not needed for the first paint, so it streams in after it
+ * (deferred data: the player waits for it, the page does not).
+ */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isUuid(params.id)) throw trackNotFound();
   const supabase = context.get(supabaseContext);
   const shown = commentsShown(new URL(request.url));
   const user = context.get(userContext);
-  const [track, comments, audio, like] = await Promise.all([
+  const audio = trackAudioSource(supabase, params.id).then(({ missing: _missing, ...source }) => {
+    if ("error" in source) keepOutOfCache(context);
+    return source;
+  });
+  const [track, comments, like] = await Promise.all([
     supabase.from("tracks").select(trackColumns).eq("id", params.id).maybeSingle(),
     supabase
       .from("track_comments")
@@ -71,14 +79,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       .order("created_at", { ascending: false })
       .order("id")
       .range(0, shown - 1),
-    trackAudioSource(supabase, params.id),
     // The reader's own like (row-level security), beside the rest: still one round trip.
     user ? supabase.from("likes").select("track_id").eq("track_id", params.id).maybeSingle() : null,
   ]);
   // The comments have their own error box: the track still plays when only they failed.
   const shownComments = read(comments, { what: "track's comments", schema: TrackCommentsSchema });
-  // a page missing its comments or its audio must not be kept for the next visitors
-  const complete = shownComments.status !== "failed" && !("error" in audio);
+  // a page missing its comments must not be kept for the next visitors
+  const complete = shownComments.status !== "failed";
   return data(
     {
       track: readOrThrow(track, { what: "track", schema: TrackPageSchema, notFound: "Track not found" }),
@@ -134,6 +141,7 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
   const path = trackPath(track.id);
   const artworkUrl = track.artwork_url ?? "/fallback-artwork.svg";
   const buyLabel = `Buy Now - ${formatPrice(track.price)}`;
+  const player = { trackId: track.id, title: track.title, peaks: track.peaks, duration: track.duration_seconds };
 
   return (
     <article>
@@ -188,14 +196,10 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
       </header>
 
       <div className="mt-6">
-        <WaveformPlayer
-          key={track.id}
-          trackId={track.id}
-          title={track.title}
-          source={audio}
-          peaks={track.peaks}
-          duration={track.duration_seconds}
-        />
+        {/* The player shows at once (waveform, controls waiting) and starts working when the URL arrives. */}
+        <Suspense fallback={<WaveformPlayer key={track.id} {...player} source={null} />}>
+          <Await resolve={audio}>{(source) => <WaveformPlayer key={track.id} {...player} source={source} />}</Await>
+        </Suspense>
       </div>
 
       <div className="mt-8 grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
