@@ -17,7 +17,8 @@
 //   fast an oversized form is refused (lib/bench-oversized-forms.ts).
 // - measureWorkerBundle (lib/bench-worker-bundle.ts): the Worker's size as `wrangler deploy` uploads it.
 // `npm run bench -- --uploads` measures the uploads alone, `-- --studio` the studio's pages and live feed,
-// `-- --lighthouse` the Lighthouse scores alone, `-- --bundle` the Worker's size alone.
+// `-- --lighthouse` the Lighthouse scores alone, `-- --pages` the public pages' table alone (renders,
+// first bytes, round trips, JavaScript, Lighthouse), `-- --bundle` the Worker's size alone.
 //
 // Load comes from a child process (this script with --load-generator), so the client never shares the
 // event loop of the local backend, which runs in this process.
@@ -89,18 +90,23 @@ async function signedInCookie(appUrl: string, { email, password }: { email: stri
 }
 
 export const catalogPages = ["/", "/discover", "/genres", "/artists", demoArtist, demoFan, demoTrack];
-/** Lighthouse runs take a minute a page: the home page, and the two pages with the most media. */
-const lighthousePages = ["/", demoArtist, demoTrack];
 const staticAsset = "/favicon.svg";
 // The cost every page pays before its own content: the shared layout around static text, no backend read.
 const layoutOnly = "/about";
+/**
+ * Lighthouse runs take a minute a page: the home page and the two pages with the most media, beside
+ * /about, whose score is the framework's own cost on this host: each page is shown by its distance from it.
+ */
+const lighthousePages = [layoutOnly, "/", demoArtist, demoTrack];
 
 type LoadJob = { url: string; headers: Record<string, string>; requests: number; ms: number; concurrency: number };
-type LoadResult = { latenciesMs: number[]; wallMs: number; failed: number; firstFailure?: string };
-export type RenderFigures = { path: string; p50: number; p95: number; rps: number; failed: number };
+type LoadResult = { latenciesMs: number[]; firstBytesMs: number[]; wallMs: number; failed: number; firstFailure?: string };
+/** `firstByteP50`: when the page's first bytes arrive, which a streamed page sends before its deferred parts. */
+export type RenderFigures = { path: string; p50: number; p95: number; firstByteP50: number; rps: number; failed: number };
 
 async function runLoad({ url, headers, requests, ms, concurrency }: LoadJob): Promise<LoadResult> {
   const latenciesMs: number[] = [];
+  const firstBytesMs: number[] = [];
   let started = 0;
   let failed = 0;
   let firstFailure: string | undefined;
@@ -111,9 +117,12 @@ async function runLoad({ url, headers, requests, ms, concurrency }: LoadJob): Pr
       const t = performance.now();
       try {
         const response = await fetch(url, { headers });
-        await response.arrayBuffer();
+        const reader = response.body!.getReader();
+        let firstByte: number | null = null;
+        for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) firstByte ??= performance.now() - t;
         if (response.status !== 200) throw new Error(`HTTP ${response.status}`);
         latenciesMs.push(performance.now() - t);
+        firstBytesMs.push(firstByte ?? performance.now() - t);
       } catch (error) {
         failed++;
         firstFailure ??= error instanceof Error ? error.message : String(error);
@@ -121,7 +130,7 @@ async function runLoad({ url, headers, requests, ms, concurrency }: LoadJob): Pr
     }
   };
   await Promise.all(Array.from({ length: concurrency }, client));
-  return { latenciesMs, wallMs: performance.now() - begin, failed, firstFailure };
+  return { latenciesMs, firstBytesMs, wallMs: performance.now() - begin, failed, firstFailure };
 }
 
 function load(generator: ChildProcess, job: LoadJob): Promise<LoadResult> {
@@ -163,6 +172,10 @@ export async function measureServerRenders(
         path,
         p50: percentile(sorted, 50),
         p95: percentile(sorted, 95),
+        firstByteP50: percentile(
+          latency.firstBytesMs.sort((a, b) => a - b),
+          50,
+        ),
         rps: throughput.latenciesMs.length / (throughput.wallMs / 1000),
         failed,
       });
@@ -292,6 +305,56 @@ async function printStudioAndFanSpace(appUrl: string, artistCookie: string) {
   await printSignedInPages(appUrl, "The fan space (signed in as the demo fan)", fanPages, await signedInCookie(appUrl, demoFanAccount));
 }
 
+/** The public pages' table: renders afresh and from the cache, first bytes, round trips, JavaScript and Lighthouse. */
+async function printPublicPages(appUrl: string) {
+  console.log("Server renders (fresh, past the Workers cache)…");
+  const [staticFigures] = await measureServerRenders(appUrl, [staticAsset], { fresh: false });
+  const [layoutFigures] = await measureServerRenders(appUrl, [layoutOnly]);
+  const fresh = await measureServerRenders(appUrl, catalogPages);
+  console.log("Server renders (anonymous, from the Workers cache)…");
+  const cached = await measureServerRenders(appUrl, catalogPages, { fresh: false });
+  const roundTrips = await measureRoundTrips(appUrl, catalogPages);
+  const javaScript = await measureRouteJavaScript(appUrl, catalogPages);
+  console.log("Lighthouse (mobile)…");
+  const lighthouseScores = await measureLighthouse(appUrl, lighthousePages);
+  const staticP50 = staticFigures!.p50;
+  console.log(
+    `\nStatic asset ${staticAsset} through the same server: p50 ${ms(staticP50)}, p95 ${ms(staticFigures!.p95)}, ${staticFigures!.rps.toFixed(0)} req/s`,
+  );
+  console.log(
+    `Layout only (${layoutOnly}: the shared layout around static text, no backend read), rendered afresh: p50 ${ms(layoutFigures!.p50)} (${(layoutFigures!.p50 / staticP50).toFixed(2)}× static), p95 ${ms(layoutFigures!.p95)}\n`,
+  );
+  console.log(
+    `| page | SSR p50 | SSR p95 | SSR req/s | p50 ÷ static (≤ ${targets.ssrToStaticRatio}) | cached p50 | cached req/s | first byte p50 | round trips | JS gz: all (≤ ${targets.routeJsKb} KB) / framework / page (≤ ${targets.pageJsKb} KB) | Lighthouse perf (beside /about) / a11y (median of 5) |`,
+  );
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|");
+  for (const render of fresh) {
+    const hit = cached.find((figures) => figures.path === render.path)!;
+    const score = lighthouseScores[render.path];
+    const js = javaScript[render.path]!;
+    const page = render.path.replace(/[0-9a-f-]{36}$/, "{id}");
+    console.log(
+      `| \`${page}\` | ${ms(render.p50)} | ${ms(render.p95)} | ${render.rps.toFixed(0)} | ${(render.p50 / staticP50).toFixed(2)} | ${ms(hit.p50)} | ${hit.rps.toFixed(0)} | ${ms(render.firstByteP50)} | ${roundTrips[render.path]} | ${kb(js.total)} / ${kb(js.framework)} / ${kb(js.total - js.framework)} | ${score ? `${score.performance.toFixed(2)}${beyondLayout(lighthouseScores, render.path)} / ${score.accessibility.toFixed(2)}` : "–"} |`,
+    );
+  }
+  const layoutScore = lighthouseScores[layoutOnly];
+  if (layoutScore)
+    console.log(
+      `\nLighthouse of ${layoutOnly} (the layout alone, the framework's cost here): performance ${layoutScore.performance.toFixed(2)}`,
+    );
+  console.log(
+    `\nTargets: SSR p50 ≤ ${targets.ssrToStaticRatio}× the static asset; JS ≤ ${targets.routeJsKb} KB gz per route in all, of which the page's own ≤ ${targets.pageJsKb} KB; Lighthouse performance ≥ ${targets.lighthousePerformance}, accessibility ${targets.lighthouseAccessibility}.`,
+  );
+}
+
+/** A page's Lighthouse performance beside /about's in the same run: what its own work costs beyond the framework's. */
+function beyondLayout(scores: Record<string, { performance: number }>, path: string): string {
+  const layout = scores[layoutOnly];
+  if (!layout || path === layoutOnly) return "";
+  const distance = scores[path]!.performance - layout.performance;
+  return ` (${distance >= 0 ? "+" : "−"}${Math.abs(distance).toFixed(2)})`;
+}
+
 async function main() {
   let marketplace: Marketplace | undefined;
   let exitCode = 0;
@@ -311,8 +374,11 @@ async function main() {
       return;
     }
     if (process.argv.includes("--lighthouse")) {
-      for (const [path, score] of Object.entries(await measureLighthouse(appUrl, lighthousePages))) {
-        console.log(`${path}: performance ${score.performance.toFixed(2)}, accessibility ${score.accessibility.toFixed(2)}`);
+      const scores = await measureLighthouse(appUrl, lighthousePages);
+      for (const [path, score] of Object.entries(scores)) {
+        console.log(
+          `${path}: performance ${score.performance.toFixed(2)}${beyondLayout(scores, path)}, accessibility ${score.accessibility.toFixed(2)}`,
+        );
       }
       return;
     }
@@ -322,47 +388,20 @@ async function main() {
       return;
     }
 
-    console.log("Server renders (fresh, past the Workers cache)…");
-    const [staticFigures] = await measureServerRenders(appUrl, [staticAsset], { fresh: false });
-    const [layoutFigures] = await measureServerRenders(appUrl, [layoutOnly]);
-    const fresh = await measureServerRenders(appUrl, catalogPages);
-    console.log("Server renders (anonymous, from the Workers cache)…");
-    const cached = await measureServerRenders(appUrl, catalogPages, { fresh: false });
-    const roundTrips = await measureRoundTrips(appUrl, catalogPages);
-    const javaScript = await measureRouteJavaScript(appUrl, catalogPages);
+    if (process.argv.includes("--pages")) {
+      await printPublicPages(appUrl);
+      return;
+    }
+
+    await printPublicPages(appUrl);
     console.log("Uploads (a 50 MB WAV)…");
     const uploads = await measureUploads(marketplace, { ...demoArtistAccount, cookie: artistCookie });
-    console.log("Lighthouse (mobile)…");
-    const lighthouseScores = await measureLighthouse(appUrl, lighthousePages);
     console.log("Play latency on the track page (Chromium)…");
     const playback = await measurePlayback(marketplace);
     const playbackOnMobile = await measurePlayback(marketplace, { runs: 5, network: mobileNetwork });
     console.log("Live feed on the artist dashboard (Chromium)…");
     const liveFeed = await measureLiveFeed(marketplace);
 
-    const staticP50 = staticFigures!.p50;
-    console.log(
-      `\nStatic asset ${staticAsset} through the same server: p50 ${ms(staticP50)}, p95 ${ms(staticFigures!.p95)}, ${staticFigures!.rps.toFixed(0)} req/s`,
-    );
-    console.log(
-      `Layout only (${layoutOnly}: the shared layout around static text, no backend read), rendered afresh: p50 ${ms(layoutFigures!.p50)} (${(layoutFigures!.p50 / staticP50).toFixed(2)}× static), p95 ${ms(layoutFigures!.p95)}\n`,
-    );
-    console.log(
-      `| page | SSR p50 | SSR p95 | SSR req/s | p50 ÷ static (≤ ${targets.ssrToStaticRatio}) | cached p50 | cached req/s | round trips | JS gz: all (≤ ${targets.routeJsKb} KB) / framework / page (≤ ${targets.pageJsKb} KB) | Lighthouse perf / a11y (median of 5) |`,
-    );
-    console.log("|---|---|---|---|---|---|---|---|---|---|");
-    for (const render of fresh) {
-      const hit = cached.find((figures) => figures.path === render.path)!;
-      const score = lighthouseScores[render.path];
-      const js = javaScript[render.path]!;
-      const page = render.path.replace(/[0-9a-f-]{36}$/, "{id}");
-      console.log(
-        `| \`${page}\` | ${ms(render.p50)} | ${ms(render.p95)} | ${render.rps.toFixed(0)} | ${(render.p50 / staticP50).toFixed(2)} | ${ms(hit.p50)} | ${hit.rps.toFixed(0)} | ${roundTrips[render.path]} | ${kb(js.total)} / ${kb(js.framework)} / ${kb(js.total - js.framework)} | ${score ? `${score.performance.toFixed(2)} / ${score.accessibility.toFixed(2)}` : "–"} |`,
-      );
-    }
-    console.log(
-      `\nTargets: SSR p50 ≤ ${targets.ssrToStaticRatio}× the static asset; JS ≤ ${targets.routeJsKb} KB gz per route in all, of which the page's own ≤ ${targets.pageJsKb} KB; Lighthouse performance ≥ ${targets.lighthousePerformance}, accessibility ${targets.lighthouseAccessibility}.`,
-    );
     await printStudioAndFanSpace(appUrl, artistCookie);
     printUploads(uploads);
     printPlayback(playback);

@@ -134,10 +134,13 @@ export function formFields(reply: FormReply | undefined | null) {
       return typeof value === "string" ? value : "";
     },
     list: (name: string) => ([] as string[]).concat(values[name] ?? []),
-    /** A text field's name, what was typed and its message, to spread on a `Field`: `{...form.field("email")}`. */
-    field: (name: string) => {
+    /**
+     * A text field's name, value and message, to spread on a `Field`: `{...form.field("email")}`. The value
+     * is what was typed once the form has had a reply, else `stored` (what the field edits, if anything).
+     */
+    field: (name: string, stored = "") => {
       const value = values[name];
-      return { name, defaultValue: typeof value === "string" ? value : "", error: reply?.fieldErrors[name] };
+      return { name, defaultValue: reply ? (typeof value === "string" ? value : "") : stored, error: reply?.fieldErrors[name] };
     },
     checked: (name: string) => values[name] === "on",
   };

@@ -13,6 +13,7 @@ import {
   viewports,
   currentPath,
   logIn,
+  signedInPage,
 } from "./support/browser.ts";
 
 let browser: Browser;
@@ -198,9 +199,7 @@ describe("accounts", () => {
 
 describe("another site", () => {
   test("a page of another origin on the same site cannot sign a visitor out", async () => {
-    const { context, page, close } = await newPage(browser);
-    await page.goto("/login");
-    await logIn(page, "fan@example.com", "fan-demo-pass");
+    const { context, page, close } = await signedInPage(browser, "fan");
     await page.waitForURL("**/dashboard/fan");
 
     // Another port of the same host: the same site, so the session cookie (SameSite=Lax) goes along with

@@ -16,6 +16,7 @@ import {
   screenshot,
   signUpAsFan,
   supabaseUrl,
+  signedInPage,
 } from "./support/browser.ts";
 
 let browser: Browser;
@@ -44,10 +45,7 @@ for (const javaScriptEnabled of [true, false]) {
   describe(`the News Manager ${mode}`, () => {
     test("the admin adds, deactivates and deletes a news item, and the home page follows", async () => {
       const title = `Label night ${javaScriptEnabled ? "JS" : "plain"} ${Date.now().toString(36)}`;
-      const { page, close } = await newPage(browser, { javaScriptEnabled });
-      await page.goto("/login?redirectTo=/admin/news");
-      await logIn(page, "admin@example.com", "admin-demo-pass");
-      await page.waitForURL("**/admin/news");
+      const { page, close } = await signedInPage(browser, "admin", { javaScriptEnabled, landing: "/admin/news" });
       await page.getByRole("heading", { level: 1, name: "News Manager" }).waitFor();
       if (javaScriptEnabled) {
         await hydrated(page);
@@ -101,9 +99,7 @@ for (const javaScriptEnabled of [true, false]) {
     await fan.page.goto(track);
     await hydrated(fan.page);
 
-    const { page, close } = await newPage(browser, { javaScriptEnabled });
-    await page.goto("/login?redirectTo=/admin");
-    await logIn(page, "admin@example.com", "admin-demo-pass");
+    const { page, close } = await signedInPage(browser, "admin", { javaScriptEnabled, landing: "/admin" });
     await page.getByRole("heading", { level: 1, name: "Admin Dashboard" }).waitFor();
     await page.getByRole("searchbox", { name: "Search by email" }).fill(email);
     await page.getByRole("button", { name: "Search" }).click();
@@ -171,9 +167,7 @@ for (const javaScriptEnabled of [true, false]) {
 }
 
 test("a fan is told 'Access Denied'", async () => {
-  const { page, close } = await newPage(browser);
-  await page.goto("/login?redirectTo=/admin");
-  await logIn(page, "fan@example.com", "fan-demo-pass");
+  const { page, close } = await signedInPage(browser, "fan", { landing: "/admin" });
   await page.getByRole("heading", { level: 1, name: "Access Denied" }).waitFor();
   await page.getByText("You do not have permission to access this page").waitFor();
   await expectNoAxeViolations(page);

@@ -9,10 +9,10 @@ import {
   expectNoAxeViolations,
   hydrated,
   launchBrowser,
-  logIn,
   newPage,
   setProfilePicture,
   signUpAsArtist,
+  signedInPage,
 } from "./support/browser.ts";
 
 let browser: Browser;
@@ -26,10 +26,7 @@ after(async () => {
 const nextYear = `${new Date().getUTCFullYear() + 1}-07-04`;
 
 test("the demo artist's analytics change with the period chosen", async () => {
-  const { page, close } = await newPage(browser);
-  await page.goto("/login");
-  await logIn(page, "artist@example.com", "artist-demo-pass");
-  await page.waitForURL("**/dashboard/artist");
+  const { page, close } = await signedInPage(browser, "artist");
   await page.getByRole("link", { name: /^Analytics/ }).click();
   await page.getByRole("heading", { level: 1, name: "Analytics" }).waitFor();
   await hydrated(page);

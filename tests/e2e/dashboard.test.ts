@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
-import { expectNoAxeViolations, hydrated, launchBrowser, logIn, newPage, demoTrackPath } from "./support/browser.ts";
+import { expectNoAxeViolations, hydrated, launchBrowser, logIn, newPage, demoTrackPath, signedInPage } from "./support/browser.ts";
 
 let browser: Browser;
 before(async () => {
@@ -50,10 +50,7 @@ test("Recent Activity shows a fan's new comment live, without a reload", async (
 });
 
 test("without JavaScript, the server renders the same feed", async () => {
-  const { page, close } = await newPage(browser, { javaScriptEnabled: false });
-  await page.goto("/login");
-  await logIn(page, "artist@example.com", "artist-demo-pass");
-  await page.waitForURL((url) => url.pathname === "/dashboard/artist");
+  const { page, close } = await signedInPage(browser, "artist", { javaScriptEnabled: false });
   await page.getByRole("region", { name: "Recent Activity" }).getByRole("listitem").first().waitFor();
   await close();
 });

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { createClient } from "@supabase/supabase-js";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { localDefaults } from "@crate/local-supabase";
 import { tinyPng } from "../support/media.ts";
-import { currentPath, expectNoAxeViolations, hydrated, launchBrowser, logIn, newPage, supabaseUrl } from "./support/browser.ts";
+import { currentPath, expectNoAxeViolations, hydrated, launchBrowser, supabaseUrl, signedInPage } from "./support/browser.ts";
 
 const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
 const paperLanterns = "a1000000-0000-4000-8000-000000000012";
@@ -28,12 +28,6 @@ async function ownTrack(title: string) {
   return data!.id;
 }
 
-async function signInAsArtist(page: Page) {
-  await page.goto("/login");
-  await logIn(page, "artist@example.com", "artist-demo-pass");
-  await page.waitForURL((url) => url.pathname === "/dashboard/artist");
-}
-
 for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
 
@@ -41,8 +35,7 @@ for (const javaScriptEnabled of [true, false]) {
     test("the artist filters Your Tracks, edits a track, then deletes it", async () => {
       const title = `Studio ${javaScriptEnabled ? "Script" : "Plain"} ${Date.now().toString(36)}`;
       const id = await ownTrack(title);
-      const { page, close } = await newPage(browser, { javaScriptEnabled });
-      await signInAsArtist(page);
+      const { page, close } = await signedInPage(browser, "artist", { javaScriptEnabled });
       await page.goto("/dashboard/artist/tracks");
       await page.getByRole("heading", { level: 1, name: "Your Tracks" }).waitFor();
       // axe runs in the page, so only with JavaScript.
@@ -89,8 +82,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     test("the artist uploads an image in the Media Manager, finds it in list view and removes it", async () => {
-      const { page, close } = await newPage(browser, { javaScriptEnabled });
-      await signInAsArtist(page);
+      const { page, close } = await signedInPage(browser, "artist", { javaScriptEnabled });
       await page.goto("/dashboard/artist/media");
       await page.getByRole("heading", { level: 1, name: "Media Manager" }).waitFor();
       if (javaScriptEnabled) {
@@ -126,9 +118,8 @@ for (const javaScriptEnabled of [true, false]) {
         .select("paypal_email, payment_settings")
         .eq("artist_id", paperLanterns)
         .single();
-      const { page, close } = await newPage(browser, { javaScriptEnabled });
+      const { page, close } = await signedInPage(browser, "artist", { javaScriptEnabled });
       try {
-        await signInAsArtist(page);
         // The dashboard: its statistics row, library preview and Recent Activity.
         await page.getByRole("heading", { level: 2, name: "Recent Activity" }).waitFor();
         await page.getByRole("list", { name: "Statistics" }).getByText("Followers").waitFor();
@@ -174,9 +165,8 @@ for (const javaScriptEnabled of [true, false]) {
         .select("pricing_tiers, discounts, bundling")
         .eq("artist_id", paperLanterns)
         .single();
-      const { page, close } = await newPage(browser, { javaScriptEnabled });
+      const { page, close } = await signedInPage(browser, "artist", { javaScriptEnabled });
       try {
-        await signInAsArtist(page);
         await page.getByRole("link", { name: /Store Settings/ }).click();
         await page.getByRole("heading", { level: 1, name: "Store Settings" }).waitFor();
         if (javaScriptEnabled) {
@@ -215,8 +205,7 @@ for (const javaScriptEnabled of [true, false]) {
     });
 
     test("Back goes one step back with JavaScript, and to the dashboard without it", async () => {
-      const { page, close } = await newPage(browser, { javaScriptEnabled });
-      await signInAsArtist(page);
+      const { page, close } = await signedInPage(browser, "artist", { javaScriptEnabled });
       await page.goto("/about");
       await page.goto("/dashboard/artist/tracks");
       if (javaScriptEnabled) {

@@ -14,8 +14,8 @@ import {
   baseUrl,
   supabaseUrl,
   viewports,
-  logIn,
   demoTrackPath,
+  signedInPage,
 } from "./support/browser.ts";
 
 let browser: Browser;
@@ -36,12 +36,6 @@ const audioState = (page: Page) =>
     const audio = document.querySelector("audio")!;
     return { currentTime: audio.currentTime, paused: audio.paused, volume: audio.volume, src: audio.currentSrc };
   });
-
-async function logInAsFan(page: Page, redirectTo: string) {
-  await page.goto(`/login?${new URLSearchParams({ redirectTo })}`);
-  await logIn(page, "fan@example.com", "fan-demo-pass");
-  await page.waitForURL((url) => url.pathname === redirectTo);
-}
 
 async function visitorPlays(trackId: string) {
   const { count } = await admin
@@ -340,8 +334,7 @@ test("a visitor's track page comes from the edge cache, and a fan's new comment 
   for (let attempt = 0; attempt < 20 && !again.hit; attempt++) again = await visit();
   assert.ok(again.hit, "the second visitor's page came from the cache");
 
-  const { page, close } = await newPage(browser, { javaScriptEnabled: false });
-  await logInAsFan(page, path);
+  const { page, close } = await signedInPage(browser, "fan", { javaScriptEnabled: false, landing: path });
   const words = `Porch light left on ${Date.now()}`;
   await page.getByLabel("Add a comment").fill(words);
   await page.getByRole("button", { name: "Post comment" }).click();
@@ -353,9 +346,8 @@ test("a visitor's track page comes from the edge cache, and a fan's new comment 
 });
 
 test("Show more lists further comments, five at a time", async () => {
-  const { page, close } = await newPage(browser);
   const path = demoTrackPath("Kites Over the Clyde");
-  await logInAsFan(page, path);
+  const { page, close } = await signedInPage(browser, "fan", { landing: path });
   await hydrated(page);
   for (let n = 1; n <= 4; n++) {
     await page.getByLabel("Add a comment").fill(`Windy day number ${n}`);
@@ -387,8 +379,7 @@ for (const [device, viewport] of Object.entries(viewports)) {
     await screenshot(page, `${device}-track-purchase`);
     await close();
 
-    const signedIn = await newPage(browser, { viewport });
-    await logInAsFan(signedIn.page, albumTrack);
+    const signedIn = await signedInPage(browser, "fan", { viewport, landing: albumTrack });
     await hydrated(signedIn.page);
     await signedIn.page.getByRole("button", { name: "Post comment" }).click();
     await signedIn.page.getByText("Please write a comment first").waitFor();

@@ -47,3 +47,32 @@ export function DashboardHeader({
     </header>
   );
 }
+
+/** A panel of a dashboard: its heading, and a link to the whole list beside it when there is one. */
+export function DashboardSection({
+  id,
+  title,
+  more,
+  children,
+}: {
+  id: string;
+  title: string;
+  more?: { to: string; label: string } | null;
+  children: ReactNode;
+}) {
+  return (
+    <section aria-labelledby={id}>
+      <div className="flex items-baseline justify-between gap-4">
+        <h2 id={id} className="text-xl font-bold">
+          {title}
+        </h2>
+        {more ? (
+          <Link to={more.to} className="text-sm font-semibold text-accent hover:underline">
+            {more.label}
+          </Link>
+        ) : null}
+      </div>
+      {children}
+    </section>
+  );
+}

@@ -1,5 +1,6 @@
-import { redirect, type RouterContextProvider } from "react-router";
+import { href, redirect, type RouterContextProvider } from "react-router";
 import { refusedWrite } from "~/lib/backend.server";
+import { artistPath, fanPath } from "~/lib/catalog";
 import { forgetCachedPage } from "~/lib/edge-cache.server";
 import { marketplaceHeader } from "~/lib/env.server";
 import { storageErrorMessage } from "~/lib/errors";
@@ -25,6 +26,12 @@ export function isPictureIntent(intent: string): intent is PictureIntent {
 
 const refusal = (message: string): { reply: FormReply } => ({ reply: { fieldErrors: { picture: message }, formError: null, values: {} } });
 
+/** Where each kind of account keeps its picture, edits it, and shows it. */
+const profiles = {
+  artist: { table: "artist_profiles", formPath: href("/dashboard/artist/profile"), publicPath: artistPath },
+  fan: { table: "fan_profiles", formPath: href("/dashboard/fan/profile"), publicPath: fanPath },
+} as const;
+
 /**
  * Saves the picture and answers: back to the form (303) after a post without JavaScript, a notice for the
  * upload client's own post, or the message next to the picker. The public page's cached copy here is dropped.
@@ -32,23 +39,24 @@ const refusal = (message: string): { reply: FormReply } => ({ reply: { fieldErro
 export async function profilePictureAction(
   request: Request,
   context: Context,
-  change: { intent: PictureIntent; formData: FormData; userId: string; table: "artist_profiles" | "fan_profiles" },
-  paths: { formPath: string; publicPath: string },
+  { intent, formData, user }: { intent: PictureIntent; formData: FormData; user: { id: string; role: "artist" | "fan" } },
 ) {
+  const profile = profiles[user.role];
+  const change = { intent, formData, userId: user.id };
   const picture = await pictureFrom(change, context);
   if ("reply" in picture) return replyWith(picture.reply, 400);
   const supabase = context.get(supabaseContext);
   const url = picture.path ? supabase.storage.from("artwork").getPublicUrl(picture.path).data.publicUrl : null;
   // Only this Worker, which has just checked the file's bytes, may name a stored file in a row.
   const { error } = await supabase
-    .from(change.table)
+    .from(profile.table)
     .update({ profile_image_url: url })
-    .eq("id", change.userId)
+    .eq("id", user.id)
     .setHeader(...marketplaceHeader(context));
   if (error) return refusedWrite(error, { what: "saving the profile picture", field: "picture" });
-  await forgetCachedPage(request, context, paths.publicPath);
-  if (change.intent === "use-picture") return replyWith({ fieldErrors: {}, formError: null, values: {}, notice: pictureSaved }, 200);
-  throw redirect(paths.formPath, 303);
+  await forgetCachedPage(request, context, profile.publicPath(user.id));
+  if (intent === "use-picture") return replyWith({ fieldErrors: {}, formError: null, values: {}, notice: pictureSaved }, 200);
+  throw redirect(profile.formPath, 303);
 }
 
 async function pictureFrom(

@@ -1,4 +1,5 @@
 import { href, Link } from "react-router";
+import { DashboardSection } from "~/components/layout/dashboard-header";
 import { ArtistGrid } from "~/components/catalog/artist-card";
 import { Artwork } from "~/components/catalog/artist-image";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -65,17 +66,11 @@ export default function FanDashboard({ loaderData }: Route.ComponentProps) {
       </nav>
 
       <div className="mt-10 grid gap-8 lg:grid-cols-2">
-        <section aria-labelledby="library-heading">
-          <div className="flex items-baseline justify-between gap-4">
-            <h2 id="library-heading" className="text-xl font-bold">
-              Your library
-            </h2>
-            {dashboard.library.length > 0 ? (
-              <Link to={href("/dashboard/fan/purchased")} className="text-sm font-semibold text-accent hover:underline">
-                All purchases
-              </Link>
-            ) : null}
-          </div>
+        <DashboardSection
+          id="library-heading"
+          title="Your library"
+          more={dashboard.library.length > 0 ? { to: href("/dashboard/fan/purchased"), label: "All purchases" } : null}
+        >
           {dashboard.library.length === 0 ? (
             <div className="mt-3">
               <EmptyState title="Your library is empty" action={<LinkButton to={href("/discover")}>Find Music</LinkButton>} />
@@ -95,12 +90,9 @@ export default function FanDashboard({ loaderData }: Route.ComponentProps) {
               ))}
             </ul>
           )}
-        </section>
+        </DashboardSection>
 
-        <section aria-labelledby="recommendations-heading">
-          <h2 id="recommendations-heading" className="text-xl font-bold">
-            Recommended for you
-          </h2>
+        <DashboardSection id="recommendations-heading" title="Recommended for you">
           {dashboard.recommendations.length === 0 ? (
             <div className="mt-3">
               <EmptyState title="Recommendations coming soon" action={<LinkButton to={href("/discover")}>Browse Artists</LinkButton>}>
@@ -112,7 +104,7 @@ export default function FanDashboard({ loaderData }: Route.ComponentProps) {
               <ArtistGrid artists={dashboard.recommendations} />
             </div>
           )}
-        </section>
+        </DashboardSection>
       </div>
     </section>
   );

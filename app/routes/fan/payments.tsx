@@ -44,8 +44,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function FanPaymentSettings({ loaderData, actionData }: Route.ComponentProps) {
   const { settings } = loaderData;
   const form = formFields(actionData);
-  // After a save, what was sent; otherwise what is stored.
-  const value = (name: string, stored: string) => (actionData !== undefined ? form.text(name) : stored);
   return (
     <>
       <DashboardHeader title="Payment Settings" kicker="Your music" dashboard={href("/dashboard/fan")}>
@@ -55,21 +53,8 @@ export default function FanPaymentSettings({ loaderData, actionData }: Route.Com
         <Form method="post" action={paymentsPath} noValidate className="grid gap-5">
           <FormAlert>{form.formError}</FormAlert>
           <FormAlert tone="success">{form.notice}</FormAlert>
-          <Field
-            label="PayPal email"
-            name="paypalEmail"
-            type="email"
-            autoComplete="email"
-            defaultValue={value("paypalEmail", settings.paypal_email ?? "")}
-            error={form.error("paypalEmail")}
-          />
-          <SelectField
-            label="Preferred currency"
-            name="currency"
-            options={currencies}
-            defaultValue={value("currency", settings.default_currency)}
-            error={form.error("currency")}
-          />
+          <Field label="PayPal email" {...form.field("paypalEmail", settings.paypal_email ?? "")} type="email" autoComplete="email" />
+          <SelectField label="Preferred currency" {...form.field("currency", settings.default_currency)} options={currencies} />
           <div className="max-w-xs">
             <SubmitButton action={paymentsPath} pendingLabel="Saving...">
               Save payment settings

@@ -45,15 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request, { fileBytes: oneImageFormBytes });
   const intent = String(formData.get("intent") ?? "save");
   if (isPictureIntent(intent)) {
-    return profilePictureAction(
-      request,
-      context,
-      { intent, formData, userId: fan.id, table: "fan_profiles" },
-      {
-        formPath: profilePath,
-        publicPath: fanPath(fan.id),
-      },
-    );
+    return profilePictureAction(request, context, { intent, formData, user: { id: fan.id, role: "fan" } });
   }
   const submission = parseForm(FanProfileSchema, formData, { arrays: ["favoriteGenres"] });
   if (!submission.success) return replyWith(submission.reply, 400);

@@ -1,5 +1,6 @@
 import { useEffect } from "react";
 import { href, Link, useRevalidator } from "react-router";
+import { DashboardSection } from "~/components/layout/dashboard-header";
 import { Artwork } from "~/components/catalog/artist-image";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { StatCard } from "~/components/studio/stat-card";
@@ -125,15 +126,11 @@ export default function ArtistDashboardPage({ loaderData }: Route.ComponentProps
       </ul>
 
       <div className="mt-10 grid gap-8 lg:grid-cols-2">
-        <section aria-labelledby="library-preview">
-          <div className="flex items-baseline justify-between gap-4">
-            <h2 id="library-preview" className="text-xl font-bold">
-              Your library
-            </h2>
-            <Link to={href("/dashboard/artist/tracks")} className="text-sm font-semibold text-accent hover:underline">
-              View All Tracks
-            </Link>
-          </div>
+        <DashboardSection
+          id="library-preview"
+          title="Your library"
+          more={{ to: href("/dashboard/artist/tracks"), label: "View All Tracks" }}
+        >
           {dashboard.library.length === 0 ? (
             <p className="mt-3 text-ink-muted">Nothing published yet.</p>
           ) : (
@@ -148,12 +145,9 @@ export default function ArtistDashboardPage({ loaderData }: Route.ComponentProps
               ))}
             </ul>
           )}
-        </section>
+        </DashboardSection>
 
-        <section aria-labelledby="recent-activity">
-          <h2 id="recent-activity" className="text-xl font-bold">
-            Recent Activity
-          </h2>
+        <DashboardSection id="recent-activity" title="Recent Activity">
           <p className="sr-only" aria-live="polite">
             {dashboard.activity[0]
               ? `Latest: ${dashboard.activity[0].username ?? "Unknown User"} ${activityVerb[dashboard.activity[0].type]} ${dashboard.activity[0].track_title ?? "a track"}`
@@ -180,7 +174,7 @@ export default function ArtistDashboardPage({ loaderData }: Route.ComponentProps
               ))}
             </ol>
           )}
-        </section>
+        </DashboardSection>
       </div>
     </section>
   );

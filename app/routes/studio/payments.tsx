@@ -67,9 +67,6 @@ export default function PaymentSettings({ loaderData, actionData }: Route.Compon
   const { payout } = loaderData;
   const settings = payout.payment_settings;
   const form = formFields(actionData);
-  // After a refused save, what was typed; otherwise what is stored.
-  const typed = actionData !== undefined;
-  const value = (name: string, stored: string) => (typed ? form.text(name) : stored);
   return (
     <>
       <DashboardHeader title="Payment Settings">
@@ -79,35 +76,19 @@ export default function PaymentSettings({ loaderData, actionData }: Route.Compon
         <Form method="post" action={paymentsPath} noValidate className="grid gap-5">
           <FormAlert>{form.formError}</FormAlert>
           <FormAlert tone="success">{form.notice}</FormAlert>
-          <Field
-            label="PayPal email"
-            name="paypalEmail"
-            type="email"
-            autoComplete="email"
-            required
-            defaultValue={value("paypalEmail", payout.paypal_email)}
-            error={form.error("paypalEmail")}
-          />
+          <Field label="PayPal email" {...form.field("paypalEmail", payout.paypal_email)} type="email" autoComplete="email" required />
           <div className="grid gap-5 sm:grid-cols-2">
             <Field
               label="Default minimum price"
-              name="minimumPrice"
+              {...form.field("minimumPrice", String(settings.minimum_price))}
               type="number"
               inputMode="decimal"
               min={0}
               step={0.01}
               required
               hint="What new releases are priced at unless you set another price."
-              defaultValue={value("minimumPrice", String(settings.minimum_price))}
-              error={form.error("minimumPrice")}
             />
-            <SelectField
-              label="Currency"
-              name="currency"
-              options={currencies}
-              defaultValue={value("currency", settings.default_currency)}
-              error={form.error("currency")}
-            />
+            <SelectField label="Currency" {...form.field("currency", settings.default_currency)} options={currencies} />
           </div>
           {/* The threshold shows only while automatic withdrawals are ticked: CSS (:has), so also without JavaScript. */}
           <fieldset className="grid gap-4 rounded-xl border border-stage-700 p-4 [&:not(:has([name=autoWithdraw]:checked))_.withdraw-threshold]:hidden">
@@ -115,19 +96,17 @@ export default function PaymentSettings({ loaderData, actionData }: Route.Compon
             <CheckboxField
               name="autoWithdraw"
               label="Pay out automatically when my balance reaches the threshold"
-              defaultChecked={typed ? form.checked("autoWithdraw") : settings.auto_withdraw}
+              defaultChecked={actionData ? form.checked("autoWithdraw") : settings.auto_withdraw}
             />
             <Field
               className="withdraw-threshold"
               label="Withdrawal threshold (USD)"
-              name="withdrawThreshold"
+              {...form.field("withdrawThreshold", String(settings.withdraw_threshold))}
               type="number"
               inputMode="numeric"
               min={withdrawThreshold.minimum}
               step={withdrawThreshold.step}
               hint={`Minimum amount required for automatic withdrawal (minimum $${withdrawThreshold.minimum}).`}
-              defaultValue={value("withdrawThreshold", String(settings.withdraw_threshold))}
-              error={form.error("withdrawThreshold")}
             />
           </fieldset>
           <SubmitButton action={paymentsPath} pendingLabel="Saving...">

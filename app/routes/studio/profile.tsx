@@ -49,15 +49,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = String(formData.get("intent") ?? "save");
 
   if (isPictureIntent(intent)) {
-    return profilePictureAction(
-      request,
-      context,
-      { intent, formData, userId: artist.id, table: "artist_profiles" },
-      {
-        formPath: profilePath,
-        publicPath: artistPath(artist.id),
-      },
-    );
+    return profilePictureAction(request, context, { intent, formData, user: { id: artist.id, role: "artist" } });
   }
 
   const submission = parseForm(ArtistProfileSchema, formData, { arrays: [...showRows.columns, "genres"] });

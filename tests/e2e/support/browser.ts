@@ -4,6 +4,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import assert from "node:assert/strict";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { demoAccounts } from "../../../scripts/lib/demo-data.ts";
 import { tinyPng } from "../../support/media.ts";
 
 export { demoTrackPath } from "../../../scripts/lib/demo-data.ts";
@@ -143,6 +144,24 @@ export async function setProfilePicture(page: Page, javaScriptEnabled: boolean) 
   if (javaScriptEnabled) await page.getByRole("status").filter({ hasText: "Profile picture saved" }).waitFor();
   else await page.getByRole("button", { name: "Upload picture" }).click();
   await page.getByRole("img", { name: "Your profile picture" }).waitFor();
+}
+
+/**
+ * A page signed in as the demo account of `role` (the seed's admin, artist or fan), on the page the login
+ * lands on, or on `landing` when given (passed as the login's redirectTo): the fixture for tests about what
+ * a signed-in user sees, which are not about signing in.
+ */
+export async function signedInPage(
+  browser: Browser,
+  role: (typeof demoAccounts)[number]["role"],
+  { landing, ...options }: Parameters<typeof newPage>[1] & { landing?: string } = {},
+) {
+  const opened = await newPage(browser, options);
+  const account = demoAccounts.find((candidate) => candidate.role === role)!;
+  await opened.page.goto(landing ? `/login?redirectTo=${encodeURIComponent(landing)}` : "/login");
+  await logIn(opened.page, account.email, account.password);
+  await opened.page.waitForURL((url) => url.pathname !== "/login");
+  return opened;
 }
 
 /** Fills and submits the login form the page is on. */
