@@ -23,6 +23,10 @@ const backend = await startLocalStack({
   // reset links and other Auth redirects go to the app where it runs
   siteUrl: `http://localhost:${port}`,
   captchaSecret: env.TURNSTILE_SECRET_KEY || undefined,
+}).catch((error: unknown) => {
+  // A database the stack cannot bring up to date says what to do (npm run db:reset): that, not a stack trace.
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
 });
 const vars = await workerVars(backend, { captchaSiteKey: env.TURNSTILE_SITE_KEY || undefined });
 const app = await serveApp({ port, quiet: true, vars }).catch(async (error) => {

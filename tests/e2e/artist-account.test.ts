@@ -9,10 +9,9 @@ import {
   expectNoAxeViolations,
   hydrated,
   launchBrowser,
-  newPage,
   setProfilePicture,
-  signUpAsArtist,
   signedInPage,
+  newAccountPage,
 } from "./support/browser.ts";
 
 let browser: Browser;
@@ -59,8 +58,7 @@ for (const javaScriptEnabled of [true, false]) {
   describe(`Edit Profile ${mode}`, () => {
     test("an artist fills in their profile, a show and a picture, and lands on their public page", async () => {
       const name = `Profile ${javaScriptEnabled ? "JS" : "Plain"} ${Date.now().toString(36)}`;
-      const { page, close } = await newPage(browser, { javaScriptEnabled });
-      await signUpAsArtist(page, name);
+      const { page, close } = await newAccountPage(browser, "artist", name, { javaScriptEnabled });
       await page.getByRole("link", { name: /^Edit Profile/ }).click();
       await page.getByRole("heading", { level: 1, name: "Edit Profile" }).waitFor();
       if (javaScriptEnabled) {
@@ -97,8 +95,7 @@ for (const javaScriptEnabled of [true, false]) {
 }
 
 test("the account settings say what is wrong next to the field, and sign out everywhere", async () => {
-  const { page, close } = await newPage(browser);
-  await signUpAsArtist(page, `Settings ${Date.now().toString(36)}`);
+  const { page, close } = await newAccountPage(browser, "artist", `Settings ${Date.now().toString(36)}`);
   await hydrated(page);
   await page.locator("summary", { hasText: "account menu" }).click();
   await page.getByRole("link", { name: "Account settings" }).click();

@@ -4,15 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Browser } from "playwright-core";
-import {
-  demoTrackPath,
-  expectNoAxeViolations,
-  hydrated,
-  launchBrowser,
-  newPage,
-  setProfilePicture,
-  signUpAsFan,
-} from "./support/browser.ts";
+import { demoTrackPath, expectNoAxeViolations, hydrated, launchBrowser, setProfilePicture, newAccountPage } from "./support/browser.ts";
 
 let browser: Browser;
 before(async () => {
@@ -25,8 +17,7 @@ after(async () => {
 const maraVale = "/artist/a1000000-0000-4000-8000-000000000002";
 
 test("a new fan follows an artist, plays a track, likes one, and finds each in their space", async () => {
-  const { page, close } = await newPage(browser);
-  await signUpAsFan(page, `listener${Date.now().toString(36)}`);
+  const { page, close } = await newAccountPage(browser, "fan", `listener${Date.now().toString(36)}`);
   await page.getByRole("heading", { level: 1, name: "Your Music" }).waitFor();
   await hydrated(page);
   await page.getByText("Your library is empty").waitFor();
@@ -88,8 +79,7 @@ for (const javaScriptEnabled of [true, false]) {
   describe(`the fan's Edit Profile ${mode}`, () => {
     test("a fan sets a picture, writes a bio with an emoji, picks a genre, and sees it on their public page", async () => {
       const username = `profile${javaScriptEnabled ? "js" : "plain"}${Date.now().toString(36)}`;
-      const { page, close } = await newPage(browser, { javaScriptEnabled });
-      await signUpAsFan(page, username);
+      const { page, close } = await newAccountPage(browser, "fan", username, { javaScriptEnabled });
       await page.getByRole("link", { name: "Edit Profile" }).click();
       await page.getByRole("heading", { level: 1, name: "Edit Profile" }).waitFor();
 
@@ -140,8 +130,7 @@ for (const javaScriptEnabled of [true, false]) {
 }
 
 test("when the emoji picker cannot load, the fan is told and the profile still saves", async () => {
-  const { page, close } = await newPage(browser);
-  await signUpAsFan(page, `offline${Date.now().toString(36)}`);
+  const { page, close } = await newAccountPage(browser, "fan", `offline${Date.now().toString(36)}`);
   await page.route(/emoji-picker.*\.js$/, (route) => route.abort());
   await page.getByRole("link", { name: "Edit Profile" }).click();
   await hydrated(page);

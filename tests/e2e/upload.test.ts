@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { tinyPng, toneWav } from "../support/media.ts";
-import { expectNoAxeViolations, hydrated, launchBrowser, newPage, signUpAsArtist } from "./support/browser.ts";
+import { expectNoAxeViolations, hydrated, launchBrowser, newPage, newAccountPage } from "./support/browser.ts";
 
 let browser: Browser;
 before(async () => {
@@ -42,8 +42,7 @@ for (const javaScriptEnabled of [true, false]) {
     test("a new artist publishes a single, an album and merch, and a visitor plays the single with its waveform", async () => {
       const artistName = `Uploader ${javaScriptEnabled ? "JS" : "Plain"} ${Date.now().toString(36)}`;
       const single = `First Light ${Date.now().toString(36)}`;
-      const { page, close } = await newPage(browser, { javaScriptEnabled });
-      await signUpAsArtist(page, artistName);
+      const { page, close } = await newAccountPage(browser, "artist", artistName, { javaScriptEnabled });
 
       await page.goto("/dashboard/artist/upload");
       await page.getByRole("heading", { level: 1, name: "Upload Content" }).waitFor();
@@ -119,8 +118,7 @@ for (const javaScriptEnabled of [true, false]) {
 describe("uploading an album with JavaScript", () => {
   test("each track uploads at once with its bar, resumes after a dropped connection, and can be renamed, reordered and removed", async () => {
     const artistName = `Album Builder ${Date.now().toString(36)}`;
-    const { page, close } = await newPage(browser);
-    await signUpAsArtist(page, artistName);
+    const { page, close } = await newAccountPage(browser, "artist", artistName);
     // The connection drops during the long track's second chunk; its next try is held until the test
     // has seen what the page says meanwhile.
     let releaseResume = () => {};
@@ -205,8 +203,7 @@ describe("uploading an album with JavaScript", () => {
   });
 
   test("after a refused publish, the messages about the files go once the files are there", async () => {
-    const { page, close } = await newPage(browser);
-    await signUpAsArtist(page, `Second Try ${Date.now().toString(36)}`);
+    const { page, close } = await newAccountPage(browser, "artist", `Second Try ${Date.now().toString(36)}`);
     await page.goto("/dashboard/artist/upload");
     await hydrated(page);
     await page.getByLabel("Title").fill("Second Try");

@@ -70,6 +70,20 @@ const title = requiredText("Title is required", textLimits.title, "Title");
 export const tooManyTracks = `An album can have at most ${albumTrackLimit} tracks`;
 
 /** The details every track has, whether uploaded as a single or edited. */
+/**
+ * The release details' field for each column the database holds a rule on, for `refusedWrite`: the upload
+ * and track edit forms name them alike (a track's own title is an album's track title, so it is not here).
+ */
+export const releaseDetailFields = {
+  album_title: "albumTitle",
+  genre: "genre",
+  subgenre: "subgenre",
+  label: "label",
+  price: "price",
+  release_date: "releaseDate",
+  description: "description",
+};
+
 export const TrackDetailsSchema = v.object({ title, ...releaseDetails });
 
 /** An album: its title and what its tracks share; each track's title comes with its file. */

@@ -13,7 +13,7 @@ import { forgetCachedPage } from "~/lib/edge-cache.server";
 import { formError, formFields, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireArtist } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
-import { DeleteTrackSchema, EditTrackSchema } from "~/lib/schemas/studio";
+import { DeleteTrackSchema, EditTrackSchema, releaseDetailFields } from "~/lib/schemas/studio";
 import { EditableTrackSchema } from "~/lib/schemas/studio-data";
 import { supabaseContext } from "~/lib/session.server";
 import type { Route } from "./+types/track-edit";
@@ -38,17 +38,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 /** The form's field for each column the database holds a rule on. */
-const trackFields = {
-  title: "title",
-  genre: "genre",
-  subgenre: "subgenre",
-  label: "label",
-  price: "price",
-  release_date: "releaseDate",
-  description: "description",
-  album_title: "albumTitle",
-  track_number: "trackNumber",
-};
+const trackFields = { ...releaseDetailFields, title: "title", track_number: "trackNumber" };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const artist = requireArtist(request, context);

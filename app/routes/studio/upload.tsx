@@ -16,7 +16,7 @@ import { requireArtist } from "~/lib/guards.server";
 import { audioFiles, imageFiles } from "~/lib/media-files";
 import { pageMeta } from "~/lib/meta";
 import { useHydrated } from "~/lib/use-hydrated";
-import { AlbumUploadSchema, MerchUploadSchema, TrackDetailsSchema, UploadedFilesSchema } from "~/lib/schemas/studio";
+import { AlbumUploadSchema, MerchUploadSchema, releaseDetailFields, TrackDetailsSchema, UploadedFilesSchema } from "~/lib/schemas/studio";
 import { supabaseContext } from "~/lib/session.server";
 import { storedFirstBytes } from "~/lib/storage-request.server";
 import {
@@ -73,26 +73,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const problem = await files.publish(submission.release);
   if (problem && "database" in problem) {
-    return refusedWrite(problem.database, { what: "publishing a release", values: submission.values, fields: releaseFields });
+    return refusedWrite(problem.database, { what: "publishing a release", values: submission.values, fields: releaseDetailFields });
   }
   // Storage failed after every file passed its checks: ours, not the artist's.
   if (problem) return replyWith(formError(problem.storage, submission.values), 500);
   throw redirect(href("/dashboard/artist/tracks"), 303);
 }
-
-/**
- * The form's field for each column the database holds a rule on, where every kind of release names it
- * alike (a track's title is an album's track title: its refusal reads over the form).
- */
-const releaseFields = {
-  album_title: "albumTitle",
-  genre: "genre",
-  subgenre: "subgenre",
-  label: "label",
-  price: "price",
-  release_date: "releaseDate",
-  description: "description",
-};
 
 /** The release's files as checked: the messages by field, or how to publish with them. */
 type ReleaseFiles = { errors: FieldErrors; publish: ((release: Release) => Promise<PublishProblem | null>) | null };

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { json, type Stack } from "../context.ts";
 import type { Db } from "../db.ts";
-import { type UserRow, createUser, findUser, findUsers, merged, mustFindUser, setMetadata, toUser } from "./users.ts";
+import { type UserRow, createUser, databaseFailure, findUser, findUsers, merged, mustFindUser, setMetadata, toUser } from "./users.ts";
 import { fail, isObject, isUuid, positiveInteger, readBody, strongPassword, validEmail } from "./io.ts";
 import { setPassword, verifiedClaims } from "./user.ts";
 
@@ -23,6 +23,14 @@ export async function admin(req: Request, stack: Stack, subpath: string): Promis
   if (!user) throw fail(404, "user_not_found", "User not found");
   if (req.method === "GET") return json(toUser(user));
   if (req.method === "PUT") return adminUpdateUser(req, stack, user);
+  if (req.method === "DELETE") {
+    // sessions, refresh tokens and identities go with the user (on delete cascade); the browser suite
+    // removes the accounts its tests make this way
+    await stack.db.query("delete from auth.users where id = $1", [id]).catch((error) => {
+      throw databaseFailure(stack, "Database error deleting user", error);
+    });
+    return json({});
+  }
   throw fail(404, "not_found", `${req.method} ${subpath} is not supported by the local stack`);
 }
 

@@ -47,7 +47,7 @@ export async function createUser(
 }
 
 /** GoTrue answers a database error with a fixed message; the cause only goes to the log. */
-function databaseFailure(stack: Stack, message: string, error: unknown): AuthFailure {
+export function databaseFailure(stack: Stack, message: string, error: unknown): AuthFailure {
   if (stack.config.verbose) console.warn(`auth: ${message}:`, (error as Error).message);
   return fail(500, "unexpected_failure", message);
 }

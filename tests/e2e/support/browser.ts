@@ -3,6 +3,8 @@ import { AxeBuilder } from "@axe-core/playwright";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import assert from "node:assert/strict";
+import { localDefaults } from "@crate/local-supabase";
+import { createClient } from "@supabase/supabase-js";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { demoAccounts } from "../../../scripts/lib/demo-data.ts";
 import { tinyPng } from "../../support/media.ts";
@@ -169,4 +171,40 @@ export async function logIn(page: Page, email: string, password: string) {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Log in" }).click();
+}
+
+const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
+
+/**
+ * A new account of `role` made for one test through Auth's admin API (the sign-up trigger makes its
+ * profile, as for a sign-up through the form), signed in on a fresh page on their dashboard. `close()`
+ * closes the page and removes the account with what it owns. For tests about what an account does, not
+ * about signing up (those fill the form: signUpAsArtist, signUpAsFan).
+ */
+export async function newAccountPage(browser: Browser, role: "artist" | "fan", name: string, options: Parameters<typeof newPage>[1] = {}) {
+  const email = uniqueEmail(role);
+  const password = "a-long-password";
+  const metadata =
+    role === "artist"
+      ? { role, artist_name: name, paypal_email: "payouts@example.com", genres: [] }
+      : { role, username: name, favorite_genres: [] };
+  const { data, error } = await admin.auth.admin.createUser({ email, password, email_confirm: true, user_metadata: metadata });
+  if (error || !data.user) throw new Error(`making a ${role} account failed: ${error?.message}`);
+  const userId = data.user.id;
+  const opened = await newPage(browser, options);
+  await opened.page.goto("/login");
+  await logIn(opened.page, email, password);
+  await opened.page.waitForURL(`**/dashboard/${role}`);
+  return {
+    ...opened,
+    email,
+    async close() {
+      try {
+        await opened.close();
+      } finally {
+        const removed = await admin.auth.admin.deleteUser(userId);
+        assert.equal(removed.error, null, `removing the test's ${role} account`);
+      }
+    },
+  };
 }
