@@ -11,10 +11,10 @@ import pg from "pg";
 import { root } from "./app-server.ts";
 import { databaseUrl } from "./supabase-cli.ts";
 
-export const schemasDir = join(root, "supabase", "schemas");
+const schemasDir = join(root, "supabase", "schemas");
 
 /** The schema files, in the order they apply (and Supabase's CLI reads them): by name. */
-export function schemaFiles(): string[] {
+function schemaFiles(): string[] {
   return readdirSync(schemasDir)
     .filter((name) => name.endsWith(".sql"))
     .sort()

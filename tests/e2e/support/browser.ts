@@ -108,21 +108,6 @@ export function currentPath(page: Page) {
   return `${url.pathname}${url.search}`;
 }
 
-/** Signs a new artist up through the form; they land on their dashboard. Returns their email. */
-export async function signUpAsArtist(page: Page, name: string, password = "a-long-password"): Promise<string> {
-  const email = uniqueEmail("artist");
-  await page.goto("/register/artist");
-  await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByLabel("Confirm password").fill(password);
-  await page.getByLabel("Artist name").fill(name);
-  await page.getByLabel("PayPal email").fill("payouts@example.com");
-  await page.getByLabel(/I agree to the/).check();
-  await page.getByRole("button", { name: "Create Account" }).click();
-  await page.waitForURL("**/dashboard/artist");
-  return email;
-}
-
 /** Signs a new fan up through the form; they land on their dashboard. Returns their email. */
 export async function signUpAsFan(page: Page, username: string, password = "a-long-password"): Promise<string> {
   const email = uniqueEmail("fan");
@@ -179,7 +164,7 @@ const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { 
  * A new account of `role` made for one test through Auth's admin API (the sign-up trigger makes its
  * profile, as for a sign-up through the form), signed in on a fresh page on their dashboard. `close()`
  * closes the page and removes the account with what it owns. For tests about what an account does, not
- * about signing up (those fill the form: signUpAsArtist, signUpAsFan).
+ * about signing up (those fill the form).
  */
 export async function newAccountPage(browser: Browser, role: "artist" | "fan", name: string, options: Parameters<typeof newPage>[1] = {}) {
   const email = uniqueEmail(role);
