@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { root } from "./lib/app-server.ts";
 import { startThrowawayPostgres } from "./lib/postgres.ts";
-import { declaredDatabase, migratedCopy, schemaDifference } from "./lib/schema-drift.ts";
+import { schemaDrift } from "./lib/schema-drift.ts";
 import { pushedDatabase } from "./lib/supabase-cli.ts";
 
 const name = process.argv[2];
@@ -20,9 +20,7 @@ if (!name || !/^[a-z0-9_]+$/.test(name)) {
 const postgres = await startThrowawayPostgres();
 try {
   await pushedDatabase(postgres.url, "pushed", { seed: false });
-  await migratedCopy(postgres.url, "pushed", "migrated");
-  await declaredDatabase(postgres.url, "declared");
-  const difference = await schemaDifference(postgres.url, "migrated", "declared");
+  const difference = await schemaDrift(postgres.url, "pushed");
   if (difference === "") {
     console.log("supabase/migrations already build what supabase/schemas declare: nothing to write.");
   } else {

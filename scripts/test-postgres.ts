@@ -10,7 +10,7 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { exitCodeOf, root } from "./lib/app-server.ts";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "./lib/postgres.ts";
-import { declaredDatabase, migratedCopy, schemaDifference } from "./lib/schema-drift.ts";
+import { schemaDrift } from "./lib/schema-drift.ts";
 import { databaseUrl, pushedDatabase, supabaseCli } from "./lib/supabase-cli.ts";
 
 const vitest = join(root, "node_modules", "vitest", "vitest.mjs");
@@ -33,9 +33,7 @@ try {
   supabaseCli(["db", "lint", "--db-url", databaseUrl(postgres.url, "deployed"), "--fail-on", "error"]);
   await pushedDatabase(postgres.url, template, { seed: false });
   console.log("Drift: what supabase/migrations build against what supabase/schemas declare…");
-  await migratedCopy(postgres.url, template, "migrated");
-  await declaredDatabase(postgres.url, "declared");
-  const drift = await schemaDifference(postgres.url, "migrated", "declared");
+  const drift = await schemaDrift(postgres.url, template);
   if (drift !== "")
     throw new Error(`The migrations do not build the declared schema. What is missing (npm run db:diff writes it):\n${drift}`);
   const runner = spawn(

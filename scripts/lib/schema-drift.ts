@@ -31,12 +31,26 @@ async function withDatabase<T>(url: string, fn: (client: pg.Client) => Promise<T
   }
 }
 
-/** A new database `name` holding platform.sql and then each schema file (as `edit` returns it: tests change one). */
-export async function declaredDatabase(
+/**
+ * What the migrations build (the pushed database `template`) and supabase/schemas do not declare, or the
+ * other way round: the SQL that would bring the migrations level, then the grants, publications and
+ * buckets only one side has. Empty when they agree. `edit` changes a schema file's text (tests do).
+ */
+export async function schemaDrift(
   serverUrl: string,
-  name: string,
+  template: string,
   edit: (file: string, sql: string) => string = (_file, sql) => sql,
-): Promise<void> {
+): Promise<string> {
+  const suffix = `${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 6)}`;
+  const migrated = `drift_migrated_${suffix}`;
+  const declared = `drift_declared_${suffix}`;
+  await migratedCopy(serverUrl, template, migrated);
+  await declaredDatabase(serverUrl, declared, edit);
+  return schemaDifference(serverUrl, migrated, declared);
+}
+
+/** A new database `name` holding platform.sql and then each schema file, as `edit` returns it. */
+async function declaredDatabase(serverUrl: string, name: string, edit: (file: string, sql: string) => string): Promise<void> {
   await withDatabase(serverUrl, (server) => server.query(`create database ${name}`));
   await withDatabase(databaseUrl(serverUrl, name), async (database) => {
     await database.query(readFileSync(join(root, "supabase", "local", "platform.sql"), "utf8"));
@@ -49,7 +63,7 @@ export async function declaredDatabase(
 }
 
 /** A copy of the migrated database `template` without the CLI's own bookkeeping, which no schema declares. */
-export async function migratedCopy(serverUrl: string, template: string, name: string): Promise<void> {
+async function migratedCopy(serverUrl: string, template: string, name: string): Promise<void> {
   await withDatabase(serverUrl, (server) => server.query(`create database ${name} template ${template}`));
   await withDatabase(databaseUrl(serverUrl, name), (database) => database.query("drop schema if exists supabase_migrations cascade"));
 }
@@ -85,18 +99,17 @@ async function factsOf(url: string): Promise<Set<string>> {
   });
 }
 
-/**
- * The SQL that turns database `from` into `to` (migra, privileges included), then any publication or
- * bucket one has and the other lacks. Empty when they have the same schema.
- */
-export async function schemaDifference(serverUrl: string, from: string, to: string): Promise<string> {
-  const fromUrl = databaseUrl(serverUrl, from);
-  const toUrl = databaseUrl(serverUrl, to);
+/** The SQL that turns the migrated database into the declared one (migra), then the facts only one side has. */
+async function schemaDifference(serverUrl: string, migrated: string, declared: string): Promise<string> {
+  const fromUrl = databaseUrl(serverUrl, migrated);
+  const toUrl = databaseUrl(serverUrl, declared);
   const migration = await withoutDuplicateClientWarnings(() => migra(fromUrl, toUrl, { withPrivileges: true, unsafe: true }));
   const [fromFacts, toFacts] = await Promise.all([factsOf(fromUrl), factsOf(toUrl)]);
   const only = (a: Set<string>, b: Set<string>, side: string) =>
     [...a].filter((fact) => !b.has(fact)).map((fact) => `-- only in ${side}: ${fact}`);
-  return [migration.sql.trim(), ...only(fromFacts, toFacts, from), ...only(toFacts, fromFacts, to)].filter(Boolean).join("\n");
+  return [migration.sql.trim(), ...only(fromFacts, toFacts, "the migrations"), ...only(toFacts, fromFacts, "the schemas")]
+    .filter(Boolean)
+    .join("\n");
 }
 
 /**
