@@ -25,6 +25,7 @@ type Fixtures = {
   comment: string;
   activeNews: string;
   inactiveNews: string;
+  fanPlaylist: string;
   db: Db;
 };
 
@@ -100,6 +101,23 @@ const rpc =
 
 async function freshTrack(fx: Fixtures, artist: TestUser) {
   return createTrack(fx.db, artist.id, { title: "Disposable" });
+}
+
+/** A playlist of the fan's, public or private, with a track in it if given. */
+async function freshPlaylist(fx: Fixtures, isPublic: boolean, track?: string): Promise<string> {
+  const id = await freshRow(fx, "insert into playlists (owner_id, name, is_public) values ($1, $2, $3) returning id", [
+    fx.users.fan.id,
+    marker(),
+    isPublic,
+  ]);
+  if (track) await fx.db.query("insert into playlist_tracks (playlist_id, track_id) values ($1, $2)", [id, track]);
+  return id;
+}
+
+async function readPlaylist(client: SupabaseClient, fx: Fixtures, isPublic: boolean): Promise<boolean> {
+  const id = await freshPlaylist(fx, isPublic);
+  const { data, error } = await client.from("playlists").select("id").eq("id", id);
+  return !error && data.length > 0;
 }
 
 async function freshRow(fx: Fixtures, sql: string, params: unknown[]): Promise<string> {
@@ -546,6 +564,102 @@ const matrix: Case[] = [
       await fx.db.query("insert into likes (user_id, track_id) values ($1, $2)", [fx.users.fan.id, track]);
       await client.from("likes").delete().eq("track_id", track);
       return (await fx.db.query("select 1 from likes where track_id = $1", [track])).rows.length === 0;
+    },
+    ["fan"],
+    ["visitor", "artist", "otherArtist", "admin"],
+  ),
+
+  // playlists: each user's own to write; public ones anyone reads, private ones only their owner
+  ...cases(
+    "playlists",
+    "select (private)",
+    (client, fx) => readPlaylist(client, fx, false),
+    ["fan"],
+    ["visitor", "artist", "otherArtist", "admin"],
+  ),
+  ...cases("playlists", "select (public)", (client, fx) => readPlaylist(client, fx, true), everyone, nobody),
+  ...cases(
+    "playlists",
+    "insert",
+    async (client, fx) => {
+      const name = marker();
+      await client.from("playlists").insert({ name });
+      return (await fx.db.query("select 1 from playlists where name = $1", [name])).rows.length > 0;
+    },
+    ["fan", "artist", "otherArtist", "admin"],
+    ["visitor", "bannedFan", "bannedArtist"],
+  ),
+  ...cases(
+    "playlists",
+    "insert for another user",
+    async (client, fx) => {
+      const name = marker();
+      await client.from("playlists").insert({ name, owner_id: fx.users.fan.id });
+      return (await fx.db.query("select 1 from playlists where name = $1", [name])).rows.length > 0;
+    },
+    nobody,
+    ["visitor", "artist", "otherArtist", "admin"],
+  ),
+  ...cases(
+    "playlists",
+    "update",
+    update("playlists", (fx) => fx.fanPlaylist, text("name")),
+    ["fan"],
+    ["visitor", "artist", "otherArtist", "admin"],
+  ),
+  ...cases(
+    "playlists",
+    "delete",
+    remove("playlists", (fx) => freshPlaylist(fx, true)),
+    ["fan"],
+    ["visitor", "artist", "otherArtist", "admin"],
+  ),
+  ...cases(
+    "playlist_tracks",
+    "insert (a released track)",
+    async (client, fx) => {
+      const playlist = await freshPlaylist(fx, false);
+      await client.from("playlist_tracks").insert({ playlist_id: playlist, track_id: fx.releasedTrack });
+      return (await fx.db.query("select 1 from playlist_tracks where playlist_id = $1", [playlist])).rows.length > 0;
+    },
+    ["fan"],
+    ["visitor", "artist", "otherArtist", "admin"],
+  ),
+  ...cases(
+    "playlist_tracks",
+    "insert (an unreleased track)",
+    async (client, fx) => {
+      const playlist = await freshPlaylist(fx, false);
+      await client.from("playlist_tracks").insert({ playlist_id: playlist, track_id: fx.unreleasedTrack });
+      return (await fx.db.query("select 1 from playlist_tracks where playlist_id = $1", [playlist])).rows.length > 0;
+    },
+    nobody,
+    ["fan"],
+  ),
+  ...cases(
+    "playlist_tracks",
+    "delete",
+    async (client, fx) => {
+      const playlist = await freshPlaylist(fx, true, fx.releasedTrack);
+      await client.from("playlist_tracks").delete().eq("playlist_id", playlist);
+      return (await fx.db.query("select 1 from playlist_tracks where playlist_id = $1", [playlist])).rows.length === 0;
+    },
+    ["fan"],
+    ["visitor", "artist", "otherArtist", "admin"],
+  ),
+  ...cases(
+    "playlist_tracks",
+    "move (move_playlist_track)",
+    async (client, fx) => {
+      const playlist = await freshPlaylist(fx, true, fx.releasedTrack);
+      const second = await freshTrack(fx, fx.users.artist);
+      await fx.db.query("insert into playlist_tracks (playlist_id, track_id) values ($1, $2)", [playlist, second]);
+      await client.rpc("move_playlist_track", { playlist_id: playlist, track_id: second, to_position: 1 });
+      const { rows } = await fx.db.query<{ track_id: string }>(
+        "select track_id from playlist_tracks where playlist_id = $1 order by position limit 1",
+        [playlist],
+      );
+      return rows[0]?.track_id === second;
     },
     ["fan"],
     ["visitor", "artist", "otherArtist", "admin"],
@@ -1060,6 +1174,7 @@ beforeAll(async () => {
     ]),
     activeNews: await one(`insert into news_items (title, content) values ('Hello', 'World') returning id`, []),
     inactiveNews: await one(`insert into news_items (title, content, active) values ('Draft', 'Soon', false) returning id`, []),
+    fanPlaylist: await one(`insert into playlists (owner_id, name) values ($1, 'Late night') returning id`, [users.fan.id]),
   };
   await db.query("insert into followers (artist_id, fan_id) values ($1, $2)", [users.artist.id, users.otherArtist.id]);
   await db.query("insert into store_settings (artist_id) values ($1)", [users.artist.id]);
