@@ -5,7 +5,10 @@ import { badAddressMiddleware } from "~/lib/bad-address.server";
 import { crossSiteMiddleware } from "~/lib/cross-site.server";
 import { edgeCacheMiddleware } from "~/lib/edge-cache.server";
 import { useNonce } from "~/lib/nonce";
-import { sessionMiddleware, userContext } from "~/lib/session.server";
+import { read } from "~/lib/backend.server";
+import { PlaylistNamesSchema, playlistLimits } from "~/lib/schemas/playlists";
+import { sessionMiddleware, supabaseContext, userContext } from "~/lib/session.server";
+import { PlayerBar } from "~/components/player/player-bar";
 import type { Route } from "./+types/root";
 import "./styles/app.css";
 
@@ -15,8 +18,21 @@ export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.
 // a cached anonymous page needs no session work at all.
 export const middleware: Route.MiddlewareFunction[] = [badAddressMiddleware, crossSiteMiddleware, edgeCacheMiddleware, sessionMiddleware];
 
-export function loader({ context }: Route.LoaderArgs) {
-  return { user: context.get(userContext) };
+/** Who is signed in, and their playlists (the sidebar and every "Add to playlist" menu list them). */
+export async function loader({ context }: Route.LoaderArgs) {
+  const user = context.get(userContext);
+  if (!user) return { user, playlists: [] };
+  const playlists = read(
+    await context
+      .get(supabaseContext)
+      .from("playlists")
+      .select("id, name")
+      .eq("owner_id", user.id)
+      .order("updated_at", { ascending: false })
+      .limit(playlistLimits.playlists),
+    { what: "user's playlists", schema: PlaylistNamesSchema },
+  );
+  return { user, playlists: playlists.status === "found" ? playlists.data : [] };
 }
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -39,8 +55,14 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
+/** Every page, and the player bar that outlives them (its music plays on while the pages change). */
 export default function App() {
-  return <Outlet />;
+  return (
+    <>
+      <Outlet />
+      <PlayerBar />
+    </>
+  );
 }
 
 /** Last resort for failures outside any page (the layout itself failed): a bare screen, no shell. */

@@ -15,6 +15,8 @@ export default [
   route("search/artists", "routes/catalog/artist-search.ts"),
   // Resource route: a track's audio, as a redirect to a freshly signed URL (the browser's own player).
   route("track/:id/audio", "routes/catalog/track-audio.ts"),
+  // Resource route: the site's player asks here for a track's signed audio URL and stored waveform (JSON).
+  route("track/:id/source", "routes/catalog/track-source.ts"),
   // Resource route: the player records a play here (no page).
   route("track/:id/play", "routes/catalog/track-play.ts"),
   // Resource route: every Follow button posts here.
@@ -59,6 +61,7 @@ export default [
     route("dashboard/fan/settings", "routes/fan/settings.tsx"),
     route("liked", "routes/fan/liked.tsx"),
     route("playlists", "routes/fan/playlists.tsx"),
+    route("playlist/:id", "routes/catalog/playlist.tsx"),
     route("admin", "routes/admin/dashboard.tsx"),
     route("admin/news", "routes/admin/news.tsx"),
     route("track/:id", "routes/catalog/track.tsx"),

@@ -114,9 +114,14 @@ export const artistPath = (id: string) => href("/artist/:id", { id });
 export const followPath = (artistId: string) => href("/artist/:id/follow", { id: artistId });
 export const fanPath = (id: string) => href("/fan/:id", { id });
 export const trackPath = (id: string) => href("/track/:id", { id });
+export const playlistPath = (id: string) => href("/playlist/:id", { id });
+/** Your Playlists with the form to make one, and the track it will start with ("New playlist..."). */
+export const newPlaylistPath = (trackId?: string) => `${href("/playlists")}${trackId ? `?add=${trackId}` : ""}#new-playlist`;
 /** An artist's own page to edit one of their tracks. */
 export const trackEditPath = (id: string) => href("/dashboard/artist/tracks/:id", { id });
 /** A track's audio: a redirect to a freshly signed URL (a resource route). */
 export const trackAudioPath = (id: string) => href("/track/:id/audio", { id });
+/** A track's signed audio URL and stored waveform, as JSON for the site's player (a resource route). */
+export const trackSourcePath = (id: string) => href("/track/:id/source", { id });
 /** Where the player reports a play (a resource route). */
 export const trackPlayPath = (id: string) => href("/track/:id/play", { id });

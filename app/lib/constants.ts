@@ -62,8 +62,8 @@ export const newsletterThanksMs = 3000;
 /** Comments on a track: shown newest first, this many at a time; at most this long. */
 export const commentsPageSize = 5;
 export const commentMaxLength = 2000;
-/** The track page's waveform player. */
-export const player = { defaultVolume: 0.7, waveformHeight: 80, barWidth: 2, barGap: 1 } as const;
+/** The site's player: its volume at first (spec), and the track page's waveform height in pixels. */
+export const player = { defaultVolume: 0.7, waveformHeight: 80 } as const;
 
 /** The currencies artists and fans choose between for prices and payouts (spec section 5, Payments). */
 export const currencies = ["USD", "EUR", "GBP"] as const;

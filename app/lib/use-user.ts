@@ -5,3 +5,8 @@ import type { loader as rootLoader } from "~/root";
 export function useOptionalUser() {
   return useRouteLoaderData<typeof rootLoader>("root")?.user ?? null;
 }
+
+/** The signed-in user's playlists, newest change first (none for visitors). */
+export function useYourPlaylists() {
+  return useRouteLoaderData<typeof rootLoader>("root")?.playlists ?? [];
+}

@@ -77,23 +77,11 @@ for (const javaScriptEnabled of [true, false]) {
       await close();
     });
 
-    test("the New Playlist button says it is coming soon and does nothing", async () => {
+    test("New Playlist leads a visitor through signing in to the form that makes one", async () => {
       const { page, close } = await newPage(browser, { viewport: viewports.desktop, javaScriptEnabled });
       await page.goto("/");
-      const button = page.getByRole("button", { name: "New Playlist" });
-      assert.equal(await button.getAttribute("aria-disabled"), "true");
-      assert.equal(
-        await button.evaluate(
-          (element) =>
-            element.getAttribute("aria-describedby") && document.getElementById(element.getAttribute("aria-describedby")!)?.textContent,
-        ),
-        "Playlists are coming soon.",
-      );
-      // It stays reachable by keyboard so its hint can be heard, and pressing it changes nothing.
-      await button.focus();
-      await page.keyboard.press("Enter");
-      await page.keyboard.press("Space");
-      assert.equal(new URL(page.url()).pathname, "/");
+      await page.getByRole("complementary").getByRole("link", { name: "New Playlist" }).click();
+      await page.waitForURL((url) => url.pathname === "/login" && url.searchParams.get("redirectTo")?.startsWith("/playlists") === true);
       await close();
     });
   });

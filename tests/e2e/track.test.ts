@@ -79,7 +79,7 @@ describe("the player", () => {
       0,
     );
 
-    const volume = page.getByRole("slider", { name: "Volume" });
+    const volume = page.getByRole("region", { name: "Player: Bicycle Bell" }).getByRole("slider", { name: "Volume" });
     await volume.fill("0.25");
     assert.equal((await audioState(page)).volume, 0.25);
     await volume.press("ArrowRight");
@@ -108,7 +108,7 @@ describe("the player", () => {
     await page.waitForFunction(() => document.querySelector("audio")!.currentTime > 0.5);
     await page.keyboard.press("Space");
     await page.getByRole("button", { name: "Play Bicycle Bell" }).waitFor();
-    const seek = page.getByRole("slider", { name: "Seek" });
+    const seek = page.getByRole("region", { name: "Player: Bicycle Bell" }).getByRole("slider", { name: "Seek" });
     // The media's own length, once its metadata has arrived (the player may be ready before, from the
     // stored duration).
     await page.waitForFunction(() => document.querySelector("audio")!.duration > 0);

@@ -33,8 +33,9 @@ describe("the shared layout", () => {
     expect(html).toContain('href="#main"');
     expect(text(html)).toContain("Skip to main content");
     expect(text(html)).toContain("Your Library");
-    expect(html).toMatch(/<button[^>]*aria-disabled="true"[^>]*>[\s\S]*?New Playlist/);
-    expect(text(html)).toContain("Playlists are coming soon.");
+    // New Playlist opens the form on Your Playlists (sign-in first, for a visitor).
+    expect(html).toMatch(/<a[^>]*href="\/playlists#new-playlist"[^>]*>[\s\S]*?New Playlist/);
+    expect(text(html)).not.toContain("coming soon");
   });
 
   it("offers the artist search as a plain GET form to the artist directory", async () => {

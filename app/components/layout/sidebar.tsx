@@ -1,4 +1,6 @@
-import { NavLink } from "react-router";
+import { Link, NavLink } from "react-router";
+import { newPlaylistPath, playlistPath } from "~/lib/catalog";
+import { useYourPlaylists } from "~/lib/use-user";
 import { cx } from "~/lib/cx";
 import { libraryLinks, sidebarLinks } from "./nav-items";
 import { Icon } from "~/components/ui/icon";
@@ -10,7 +12,7 @@ function SidebarLink({ to, label }: { to: string; label: string }) {
       end={to === "/"}
       className={({ isActive }) =>
         cx(
-          "block rounded-lg px-3 py-2 text-sm font-medium",
+          "block truncate rounded-lg px-3 py-2 text-sm font-medium",
           isActive ? "bg-stage-800 text-ink" : "text-ink-muted hover:bg-stage-850 hover:text-ink",
         )
       }
@@ -21,6 +23,7 @@ function SidebarLink({ to, label }: { to: string; label: string }) {
 }
 
 export function Sidebar() {
+  const playlists = useYourPlaylists();
   return (
     <aside className="hidden w-60 shrink-0 border-r border-stage-700 bg-stage-900 lg:block">
       <div className="sticky top-(--header-height) max-h-[calc(100dvh-var(--header-height))] overflow-y-auto px-3 py-5">
@@ -46,21 +49,28 @@ export function Sidebar() {
           </ul>
         </nav>
         <div className="mt-6 px-3">
-          {/* The spec gives playlists no behaviour yet: an honest, announced "coming soon" instead of a dead control. */}
-          <button
-            type="button"
-            aria-disabled="true"
-            aria-describedby="new-playlist-hint"
-            onClick={(event) => event.preventDefault()}
-            className="flex w-full cursor-not-allowed items-center gap-2 rounded-lg border border-dashed border-stage-600 px-3 py-2 text-sm text-ink-faint"
+          <Link
+            to={newPlaylistPath()}
+            className="flex w-full items-center gap-2 rounded-lg border border-dashed border-stage-600 px-3 py-2 text-sm text-ink-muted hover:border-ink-faint hover:text-ink"
           >
             <Icon name="plus" className="size-4" />
             New Playlist
-          </button>
-          <p id="new-playlist-hint" className="mt-1.5 text-xs text-ink-faint">
-            Playlists are coming soon.
-          </p>
+          </Link>
         </div>
+        {playlists.length > 0 ? (
+          <nav aria-labelledby="playlists-heading" className="mt-6">
+            <h2 id="playlists-heading" className="px-3 text-xs font-semibold tracking-wider text-ink-faint uppercase">
+              Your Playlists
+            </h2>
+            <ul className="mt-2 grid gap-0.5">
+              {playlists.map((playlist) => (
+                <li key={playlist.id}>
+                  <SidebarLink to={playlistPath(playlist.id)} label={playlist.name} />
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ) : null}
       </div>
     </aside>
   );

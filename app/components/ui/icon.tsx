@@ -70,6 +70,50 @@ const icons = {
       </>
     ),
   },
+  previous: {
+    outline: true,
+    body: <path d="M19 20 9 12l10-8v16ZM5 19V5" />,
+  },
+  next: {
+    outline: true,
+    body: <path d="m5 4 10 8-10 8V4ZM19 5v14" />,
+  },
+  volume: {
+    outline: true,
+    body: <path d="M11 5 6 9H2v6h4l5 4V5ZM15.54 8.46a5 5 0 0 1 0 7.07M19.07 4.93a10 10 0 0 1 0 14.14" />,
+  },
+  muted: {
+    outline: true,
+    body: <path d="M11 5 6 9H2v6h4l5 4V5ZM22 9l-6 6M16 9l6 6" />,
+  },
+  shuffle: {
+    outline: true,
+    body: <path d="M16 3h5v5M4 20 21 3M21 16v5h-5M15 15l6 6M4 4l5 5" />,
+  },
+  repeat: {
+    outline: true,
+    body: <path d="m17 2 4 4-4 4M3 11v-1a4 4 0 0 1 4-4h14M7 22l-4-4 4-4M21 13v1a4 4 0 0 1-4 4H3" />,
+  },
+  queue: {
+    outline: true,
+    body: <path d="M21 15V6M18.5 18a2.5 2.5 0 1 0 0-5 2.5 2.5 0 0 0 0 5ZM12 12H3M16 6H3M12 18H3" />,
+  },
+  more: {
+    outline: true,
+    body: <path d="M5 12h.01M12 12h.01M19 12h.01" />,
+  },
+  up: {
+    outline: true,
+    body: <path d="m18 15-6-6-6 6" />,
+  },
+  down: {
+    outline: true,
+    body: <path d="m6 9 6 6 6-6" />,
+  },
+  close: {
+    outline: true,
+    body: <path d="M18 6 6 18M6 6l12 12" />,
+  },
 } satisfies Record<string, IconDrawing>;
 
 export type IconName = keyof typeof icons;

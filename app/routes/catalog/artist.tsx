@@ -20,6 +20,9 @@ import { supabaseContext } from "~/lib/session.server";
 import { useOptionalUser } from "~/lib/use-user";
 import type { Route } from "./+types/artist";
 import { Icon } from "~/components/ui/icon";
+import { PlayAllButton, PlayFromButton } from "~/components/player/play-button";
+import { TrackMenu } from "~/components/player/track-menu";
+import { player, type QueueTrack } from "~/lib/player";
 
 /** Followers listed by name on the page (spec section 9). */
 const latestFollowersShown = 5;
@@ -57,6 +60,11 @@ export default function Artist({ loaderData }: Route.ComponentProps) {
     (link) => link !== null,
   );
   const releases = groupReleases(artist.tracks);
+  const artistName = { id: artist.id, artist_name: artist.artist_name };
+  // Play All: the released tracks of this page, release by release.
+  const released = releases.flatMap((release) =>
+    release.upcoming ? [] : release.tracks.map((track) => releaseQueueTrack(track, artistName)),
+  );
   const moreFollowers = follow.followerCount - artist.latest_followers.length;
 
   return (
@@ -90,9 +98,12 @@ export default function Artist({ loaderData }: Route.ComponentProps) {
       <div className="mt-10 grid grid-cols-1 gap-10 lg:grid-cols-[minmax(0,1fr)_18rem]">
         <div className="min-w-0">
           <section aria-labelledby="releases">
-            <h2 id="releases" className="mb-4 text-2xl font-bold">
-              Releases
-            </h2>
+            <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
+              <h2 id="releases" className="text-2xl font-bold">
+                Releases
+              </h2>
+              <PlayAllButton tracks={released} />
+            </div>
             {artist.release_count === 0 ? (
               <EmptyState title="No releases yet">New music from {artist.artist_name} will show up here.</EmptyState>
             ) : releases.length === 0 ? (
@@ -110,7 +121,7 @@ export default function Artist({ loaderData }: Route.ComponentProps) {
               <ul className="grid grid-cols-1 gap-4">
                 {releases.map((release) => (
                   <li key={`${release.kind}-${release.title}-${release.tracks[0].id}`}>
-                    <ReleaseCard release={release} />
+                    <ReleaseCard release={release} artist={artistName} />
                   </li>
                 ))}
               </ul>
@@ -270,8 +281,24 @@ function MerchSection({ merch, artistName }: { merch: ArtistMerch[]; artistName:
 
 export const shouldRevalidate = revalidateUnlessOnlyBuyChanged;
 
-function ReleaseCard({ release }: { release: Release }) {
+/** A track of a release as the queue holds it. */
+function releaseQueueTrack(track: Release["tracks"][number], artist: { id: string; artist_name: string }): QueueTrack {
+  return {
+    id: track.id,
+    title: track.title,
+    artistId: artist.id,
+    artistName: artist.artist_name,
+    artworkUrl: track.artwork_small_url ?? track.artwork_url,
+  };
+}
+
+/**
+ * A single or an album: Play plays the whole release in order (a link to its first track's page without
+ * JavaScript), each track has its menu (Play next, Add to queue, Add to playlist).
+ */
+function ReleaseCard({ release, artist }: { release: Release; artist: { id: string; artist_name: string } }) {
   const first = release.tracks[0];
+  const queue = release.tracks.map((track) => releaseQueueTrack(track, artist));
   const year = release.releaseDate.slice(0, 4);
   return (
     <div className="flex gap-4 rounded-2xl border border-stage-700 bg-stage-850 p-3 sm:p-4">
@@ -279,7 +306,12 @@ function ReleaseCard({ release }: { release: Release }) {
         <Artwork src={release.artworkUrl} className="aspect-square w-full rounded-xl" />
         <Link
           to={trackPath(first.id)}
-          aria-label={`Play ${first.title}`}
+          onClick={(event) => {
+            if (release.upcoming) return;
+            event.preventDefault();
+            player.playTracks(queue);
+          }}
+          aria-label={release.kind === "album" ? `Play ${release.title}` : `Play ${first.title}`}
           className="absolute right-1.5 bottom-1.5 grid size-10 place-items-center rounded-full bg-accent text-accent-ink shadow-lg hover:bg-accent-strong sm:right-2 sm:bottom-2 sm:size-11"
         >
           <Icon name="play" className="size-5" />
@@ -293,8 +325,13 @@ function ReleaseCard({ release }: { release: Release }) {
         <h3 className="mt-0.5 truncate text-lg font-bold">{release.title}</h3>
         <ol aria-label={`Tracks of ${release.title}`} className="mt-1 -ml-2 divide-y divide-stage-700 sm:mt-2">
           {release.tracks.map((track, index) => (
-            <li key={track.id}>
-              <Link to={trackPath(track.id)} className="flex items-center gap-3 rounded-lg px-2 py-2 text-sm hover:bg-stage-800">
+            <li key={track.id} className="flex items-center gap-1">
+              {/* An album plays on from the track chosen; a single's cover plays it. */}
+              {release.kind === "album" && !release.upcoming ? <PlayFromButton tracks={queue} start={index} className="size-8" /> : null}
+              <Link
+                to={trackPath(track.id)}
+                className="flex min-w-0 flex-1 items-center gap-3 rounded-lg px-2 py-2 text-sm hover:bg-stage-800"
+              >
                 <span className="w-5 text-right text-ink-faint tabular-nums">{track.track_number ?? index + 1}</span>
                 <span className="min-w-0 flex-1 truncate font-medium text-ink">{track.title}</span>
                 <span className="hidden text-ink-faint sm:inline">{track.genre}</span>
@@ -302,6 +339,7 @@ function ReleaseCard({ release }: { release: Release }) {
                   <span className="text-ink-faint tabular-nums">{formatDuration(Number(track.duration_seconds))}</span>
                 ) : null}
               </Link>
+              {release.upcoming ? null : <TrackMenu track={queue[index]!} />}
             </li>
           ))}
         </ol>

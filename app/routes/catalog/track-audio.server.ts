@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { invokeFunction } from "~/lib/backend.server";
 import { audioUrlErrorMessage } from "~/lib/errors";
 import type { SupabaseClient } from "~/lib/supabase.server";
-import type { AudioSource } from "~/components/track/waveform-player";
+import type { AudioSource } from "~/lib/player";
 
 /** The function's answer (supabase/functions/track-audio-url): a signed URL and how long it lasts. */
 const SignedUrlAnswer = v.object({ signedUrl: v.pipe(v.string(), v.nonEmpty()), expiresIn: v.optional(v.number(), 3600) });
@@ -16,7 +16,7 @@ const missingAudio = new Set(["no_audio_file", "audio_file_missing", "track_not_
  * ask itself, because the session lives in HttpOnly cookies only the Worker sees. `missing`: the track
  * has no audio to play, rather than the service failing.
  */
-export async function trackAudioSource(supabase: SupabaseClient, trackId: string): Promise<AudioSource & { missing?: boolean }> {
+export async function trackAudioSource(supabase: SupabaseClient, trackId: string): Promise<AudioSource> {
   const signed = await invokeFunction(supabase, "track-audio-url", { trackId }, SignedUrlAnswer).catch(
     (error: unknown): { ok: false; code: null } => {
       console.error("asking for a track's audio URL failed", error);

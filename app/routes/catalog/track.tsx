@@ -7,6 +7,8 @@ import { LikeButton } from "~/components/track/like-button";
 import { PurchaseDialog } from "~/components/track/purchase-dialog";
 import { ShareButton } from "~/components/track/share-button";
 import { WaveformPlayer } from "~/components/track/waveform-player";
+import { TrackMenu } from "~/components/player/track-menu";
+import { queueTrack, type AudioSource } from "~/lib/player";
 import { Button, LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import type { DialogHandle } from "~/components/ui/dialog";
@@ -66,9 +68,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const supabase = context.get(supabaseContext);
   const shown = commentsShown(new URL(request.url));
   const user = context.get(userContext);
-  const audio = trackAudioSource(supabase, params.id).then(({ missing: _missing, ...source }) => {
-    if ("error" in source) keepOutOfCache(context);
-    return source;
+  const audio = trackAudioSource(supabase, params.id).then((source): AudioSource => {
+    if (!("error" in source)) return source;
+    keepOutOfCache(context);
+    return { error: source.error };
   });
   const [track, comments, like] = await Promise.all([
     supabase.from("tracks").select(trackColumns).eq("id", params.id).maybeSingle(),
@@ -141,7 +144,8 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
   const path = trackPath(track.id);
   const artworkUrl = track.artwork_url ?? "/fallback-artwork.svg";
   const buyLabel = `Buy Now - ${formatPrice(track.price)}`;
-  const player = { trackId: track.id, title: track.title, peaks: track.peaks, duration: track.duration_seconds };
+  const queued = queueTrack(track);
+  const player = { track: queued, peaks: track.peaks, duration: track.duration_seconds };
 
   return (
     <article>
@@ -190,6 +194,7 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
               )}
               <LikeButton trackId={track.id} liked={liked} title={track.title} />
               <ShareButton path={path} />
+              <TrackMenu track={queued} />
             </div>
           </div>
         </div>

@@ -1,26 +1,111 @@
-import { href } from "react-router";
-import { DashboardHeader } from "~/components/layout/dashboard-header";
+import { Form, href, Link, redirect } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { FormAlert, SubmitButton } from "~/components/form-controls";
+import { PlaylistArtwork, PlaylistFields } from "~/components/fan/playlist-form";
+import { DashboardHeader } from "~/components/layout/dashboard-header";
+import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
+import { readOrThrow, refusedWrite } from "~/lib/backend.server";
+import { countOf, isUuid, playlistPath } from "~/lib/catalog";
+import { formError, formFields, parseForm, readForm, replyWith } from "~/lib/forms";
 import { requireUser } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
+import { PlaylistSchema, YourPlaylistsSchema, playlistLimits } from "~/lib/schemas/playlists";
+import { supabaseContext } from "~/lib/session.server";
 import type { Route } from "./+types/playlists";
 
 export const meta = () => pageMeta("Your Playlists", "Your playlists.");
 
-/** The spec's placeholder: playlists are not built yet. */
-export function loader({ request, context }: Route.LoaderArgs) {
+/** The user's playlists with their track counts and covers (one read), and the track "New playlist..." brought. */
+export async function loader({ request, context }: Route.LoaderArgs) {
   requireUser(request, context);
-  return null;
+  const adding = new URL(request.url).searchParams.get("add");
+  const playlists = readOrThrow(await context.get(supabaseContext).rpc("my_playlists"), {
+    what: "user's playlists",
+    schema: YourPlaylistsSchema,
+  });
+  return { playlists, adding: isUuid(adding) ? adding : null };
 }
 
-export default function Playlists() {
+/** Makes a playlist (with the track it was made for, if any) and opens it. */
+export async function action({ request, context }: Route.ActionArgs) {
+  requireUser(request, context);
+  const supabase = context.get(supabaseContext);
+  const submission = parseForm(PlaylistSchema, await readForm(request));
+  if (!submission.success) return replyWith(submission.reply, 400);
+  const { name, description, visibility, trackId } = submission.value;
+  const { data: made, error } = await supabase
+    .from("playlists")
+    .insert({ name, description, is_public: visibility === "public" })
+    .select("id")
+    .single();
+  if (error?.code === "54000") {
+    return replyWith(formError(`You can have at most ${playlistLimits.playlists} playlists`, submission.values), 409);
+  }
+  if (error) {
+    return refusedWrite(error, {
+      what: "making a playlist",
+      values: submission.values,
+      fields: { name: "name", description: "description" },
+    });
+  }
+  if (trackId) {
+    // The playlist exists either way; a track that cannot be added is said on its page by its absence.
+    const { error: addError } = await supabase.from("playlist_tracks").insert({ playlist_id: made.id, track_id: trackId });
+    if (addError) console.warn("adding the first track of a new playlist was refused", addError);
+  }
+  throw redirect(playlistPath(made.id));
+}
+
+export default function Playlists({ loaderData, actionData }: Route.ComponentProps) {
+  const { playlists, adding } = loaderData;
+  const form = formFields(actionData);
+  const path = href("/playlists");
+  // The track "New playlist..." brought stays in the address, so a refused form still carries it.
+  const formAction = adding ? `${path}?add=${adding}` : path;
   return (
     <>
       <DashboardHeader title="Your Playlists" kicker="Your library" dashboard={href("/")}>
-        Collect tracks into playlists of your own.
+        Collect tracks into playlists of your own, to play in order or share.
       </DashboardHeader>
-      <EmptyState title="No playlists created yet">Playlists are coming soon.</EmptyState>
+      <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <section aria-labelledby="your-playlists">
+          <h2 id="your-playlists" className="sr-only">
+            Playlists
+          </h2>
+          {playlists.length === 0 ? (
+            <EmptyState title="No playlists created yet">Make one with the form, or from the menu beside any track.</EmptyState>
+          ) : (
+            <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3">
+              {playlists.map((playlist) => (
+                <li key={playlist.id}>
+                  <Link to={playlistPath(playlist.id)} className="group block rounded-2xl p-2 hover:bg-stage-850">
+                    <PlaylistArtwork artwork={playlist.artwork} className="aspect-square w-full" />
+                    <p className="mt-2 truncate font-semibold text-ink group-hover:underline">{playlist.name}</p>
+                    <p className="text-sm text-ink-muted">
+                      {countOf(playlist.track_count, "track")} · {playlist.is_public ? "Public" : "Private"}
+                    </p>
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+        <Card className="self-start">
+          <h2 id="new-playlist" className="text-xl font-semibold">
+            New playlist
+          </h2>
+          {adding ? <p className="mt-1 text-sm text-ink-muted">The track you chose goes in first.</p> : null}
+          <Form method="post" action={formAction} noValidate className="mt-4 grid gap-4">
+            {adding ? <input type="hidden" name="trackId" value={adding} /> : null}
+            <FormAlert>{form.formError}</FormAlert>
+            <PlaylistFields form={form} />
+            <SubmitButton action={path} pendingLabel="Creating...">
+              Create playlist
+            </SubmitButton>
+          </Form>
+        </Card>
+      </div>
     </>
   );
 }

@@ -1,0 +1,140 @@
+import { useEffect, useRef, useState, type DragEvent } from "react";
+import { Link } from "react-router";
+import { Artwork } from "~/components/catalog/artist-image";
+import { Icon, type IconName } from "~/components/ui/icon";
+import { artistPath, trackPath } from "~/lib/catalog";
+import { cx } from "~/lib/cx";
+import { player, usePlayer, type QueueTrack } from "~/lib/player";
+import { TrackMenu } from "./track-menu";
+
+/**
+ * The queue, opened from the player bar: what plays now and what comes next. Tracks are played, moved
+ * (dragged, or Move up / Move down from the keyboard), removed, and the whole queue cleared. Escape
+ * closes it and focus goes back to the bar's Queue button.
+ */
+export default function QueuePanel({ onClose }: { onClose: () => void }) {
+  const state = usePlayer();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const [dragged, setDragged] = useState<number | null>(null);
+  const [announcement, setAnnouncement] = useState("");
+
+  useEffect(() => heading.current?.focus(), []);
+
+  function move(from: number, to: number, title: string) {
+    player.move(from, to);
+    setAnnouncement(`${title} moved to position ${to + 1} of ${state.queue.length}`);
+  }
+
+  function drop(event: DragEvent, to: number) {
+    event.preventDefault();
+    if (dragged !== null) move(dragged, to, state.queue[dragged]!.title);
+    setDragged(null);
+  }
+
+  return (
+    <section
+      aria-labelledby="queue-heading"
+      onKeyDown={(event) => event.key === "Escape" && !event.defaultPrevented && onClose()}
+      className="fixed right-0 bottom-36 z-40 flex max-h-[60vh] w-full flex-col rounded-t-2xl border border-stage-700 bg-stage-900 shadow-2xl shadow-black/60 sm:right-4 sm:bottom-24 sm:w-96 sm:rounded-2xl"
+    >
+      <div className="flex items-center justify-between gap-2 border-b border-stage-700 px-4 py-3">
+        <h2 id="queue-heading" ref={heading} tabIndex={-1} className="text-lg font-bold focus:outline-none">
+          Queue
+        </h2>
+        <div className="flex items-center gap-1">
+          <button
+            type="button"
+            onClick={player.clear}
+            className="rounded-full px-3 py-1.5 text-sm text-ink-muted hover:bg-stage-800 hover:text-ink"
+          >
+            Clear queue
+          </button>
+          <button
+            type="button"
+            onClick={onClose}
+            aria-label="Close queue"
+            className="grid size-9 place-items-center rounded-full hover:bg-stage-800"
+          >
+            <Icon name="close" className="size-5" />
+          </button>
+        </div>
+      </div>
+      <ol aria-label="Tracks in the queue" className="overflow-y-auto p-2">
+        {state.queue.map((track, index) => (
+          <li
+            key={`${track.id}-${index}`}
+            draggable
+            onDragStart={() => setDragged(index)}
+            onDragOver={(event) => event.preventDefault()}
+            onDrop={(event) => drop(event, index)}
+            onDragEnd={() => setDragged(null)}
+            aria-current={index === state.index ? "true" : undefined}
+            className={cx(
+              "flex items-center gap-2 rounded-xl p-1.5",
+              index === state.index ? "bg-stage-800" : "hover:bg-stage-850",
+              dragged === index && "opacity-50",
+            )}
+          >
+            <QueueRow track={track} current={index === state.index} onPlay={() => player.playAt(index)} />
+            <RowButton
+              icon="up"
+              label={`Move ${track.title} up`}
+              disabled={index === 0}
+              onClick={() => move(index, index - 1, track.title)}
+            />
+            <RowButton
+              icon="down"
+              label={`Move ${track.title} down`}
+              disabled={index === state.queue.length - 1}
+              onClick={() => move(index, index + 1, track.title)}
+            />
+            <TrackMenu track={track} inQueue />
+            <RowButton icon="close" label={`Remove ${track.title} from the queue`} onClick={() => player.remove(index)} />
+          </li>
+        ))}
+      </ol>
+      <p aria-live="polite" className="sr-only">
+        {announcement}
+      </p>
+    </section>
+  );
+}
+
+function QueueRow({ track, current, onPlay }: { track: QueueTrack; current: boolean; onPlay: () => void }) {
+  return (
+    <div className="flex min-w-0 flex-1 items-center gap-2">
+      <button type="button" onClick={onPlay} aria-label={`Play ${track.title}`} className="group relative shrink-0 rounded-md">
+        <Artwork src={track.artworkUrl} className="size-10 rounded-md" />
+        <span className="absolute inset-0 grid place-items-center rounded-md bg-black/50 opacity-0 group-hover:opacity-100 group-focus-visible:opacity-100">
+          <Icon name="play" className="size-4 text-ink" />
+        </span>
+      </button>
+      <div className="min-w-0">
+        <Link
+          to={trackPath(track.id)}
+          className={cx("block truncate text-sm font-semibold hover:underline", current ? "text-accent" : "text-ink")}
+        >
+          {current ? <span className="sr-only">Now playing: </span> : null}
+          {track.title}
+        </Link>
+        <Link to={artistPath(track.artistId)} className="block truncate text-xs text-ink-muted hover:text-ink hover:underline">
+          {track.artistName}
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+function RowButton({ icon, label, onClick, disabled }: { icon: IconName; label: string; onClick: () => void; disabled?: boolean }) {
+  return (
+    <button
+      type="button"
+      onClick={onClick}
+      aria-label={label}
+      disabled={disabled}
+      className="grid size-8 shrink-0 place-items-center rounded-full text-ink-muted hover:bg-stage-700 hover:text-ink disabled:opacity-30"
+    >
+      <Icon name={icon} className="size-4" />
+    </button>
+  );
+}

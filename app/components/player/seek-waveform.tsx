@@ -1,0 +1,95 @@
+import { useId, useMemo, type KeyboardEvent, type PointerEvent } from "react";
+import { formatDuration } from "~/lib/format";
+
+const seekStepSeconds = 5;
+/** A track without stored peaks shows an even line of this many bars. */
+const flatBars = 120;
+
+/**
+ * A track's waveform, drawn as SVG from the peaks stored with it (nothing to download or decode), the
+ * part already played in the accent colour. With `onSeek` it is the seek slider: a click or a drag
+ * moves playback there, ←/→ step 5 seconds, Home and End go to either end.
+ */
+export function SeekWaveform({
+  peaks,
+  time,
+  duration,
+  onSeek,
+  height,
+  className,
+}: {
+  peaks: number[] | null;
+  time: number;
+  duration: number;
+  onSeek: ((seconds: number) => void) | null;
+  /** In pixels; else the container's. */
+  height?: number;
+  className?: string;
+}) {
+  const gradientId = useId();
+  const bars = useMemo(() => peaks ?? Array.from({ length: flatBars }, () => 0.08), [peaks]);
+  // The bars are drawn once per track; only the played part's edge moves as the track plays.
+  const drawing = useMemo(
+    () =>
+      bars.map((peak, index) => {
+        const height = Math.max(peak * 100, 2);
+        return <rect key={index} x={index * 3} y={(100 - height) / 2} width={2} height={height} rx={0.5} />;
+      }),
+    [bars],
+  );
+  const played = duration > 0 ? Math.min(time / duration, 1) : 0;
+
+  function seekTo(seconds: number) {
+    onSeek?.(Math.min(Math.max(seconds, 0), duration));
+  }
+
+  function seekWithKeys(event: KeyboardEvent<HTMLDivElement>) {
+    const targets: Record<string, number> = {
+      ArrowLeft: time - seekStepSeconds,
+      ArrowDown: time - seekStepSeconds,
+      ArrowRight: time + seekStepSeconds,
+      ArrowUp: time + seekStepSeconds,
+      Home: 0,
+      End: duration,
+    };
+    const target = targets[event.key];
+    if (target === undefined || !onSeek) return;
+    event.preventDefault();
+    seekTo(target);
+  }
+
+  function seekWithPointer(event: PointerEvent<HTMLDivElement>) {
+    if (!onSeek || (event.type === "pointermove" && !event.currentTarget.hasPointerCapture(event.pointerId))) return;
+    if (event.type === "pointerdown") event.currentTarget.setPointerCapture(event.pointerId);
+    const box = event.currentTarget.getBoundingClientRect();
+    seekTo(((event.clientX - box.left) / box.width) * duration);
+  }
+
+  return (
+    <div
+      role="slider"
+      tabIndex={onSeek ? 0 : -1}
+      aria-label="Seek"
+      aria-valuemin={0}
+      aria-valuemax={Math.round(duration)}
+      aria-valuenow={Math.floor(time)}
+      aria-valuetext={`${formatDuration(Math.floor(time))} of ${formatDuration(duration)}`}
+      aria-disabled={!onSeek || undefined}
+      onKeyDown={seekWithKeys}
+      onPointerDown={seekWithPointer}
+      onPointerMove={seekWithPointer}
+      style={height ? { height } : undefined}
+      className={`touch-none rounded-md ${onSeek ? "cursor-pointer" : ""} ${className ?? ""}`}
+    >
+      <svg aria-hidden="true" viewBox={`0 0 ${bars.length * 3} 100`} preserveAspectRatio="none" className="size-full">
+        <defs>
+          <linearGradient id={gradientId} gradientUnits="userSpaceOnUse" x1={0} x2={bars.length * 3} y1={0} y2={0}>
+            <stop offset={played} style={{ stopColor: "var(--color-accent)" }} />
+            <stop offset={played} style={{ stopColor: "var(--color-stage-600)" }} />
+          </linearGradient>
+        </defs>
+        <g fill={`url(#${gradientId})`}>{drawing}</g>
+      </svg>
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+import { useEffect, useRef } from "react";
+import { Link, useFetcher } from "react-router";
+import { Icon } from "~/components/ui/icon";
+import { newPlaylistPath, playlistPath } from "~/lib/catalog";
+import type { FormReply } from "~/lib/forms";
+import { player, type QueueTrack } from "~/lib/player";
+import { useOptionalUser, useYourPlaylists } from "~/lib/use-user";
+
+const itemClasses = "block w-full rounded-lg px-3 py-2 text-left text-sm text-ink hover:bg-stage-800 focus-visible:bg-stage-800";
+
+/**
+ * A track's "More options" (track rows, the track page, the queue): Play next and Add to queue, and Add
+ * to playlist with the user's playlists and "New playlist...". A disclosure (`details`), so adding to a
+ * playlist works without JavaScript too: each playlist is a form posting to it. Escape closes it.
+ */
+export function TrackMenu({ track, inQueue = false }: { track: QueueTrack; inQueue?: boolean }) {
+  const user = useOptionalUser();
+  const playlists = useYourPlaylists();
+  const menu = useRef<HTMLDetailsElement>(null);
+  const fetcher = useFetcher<FormReply>();
+  const reply = fetcher.data;
+  const message = reply?.notice ?? reply?.formError ?? Object.values(reply?.fieldErrors ?? {})[0] ?? null;
+
+  // A click elsewhere closes it, as menus do.
+  useEffect(() => {
+    function closeOutside(event: PointerEvent) {
+      if (menu.current?.open && !menu.current.contains(event.target as Node)) menu.current.open = false;
+    }
+    document.addEventListener("pointerdown", closeOutside);
+    return () => document.removeEventListener("pointerdown", closeOutside);
+  }, []);
+
+  function close() {
+    if (!menu.current) return;
+    menu.current.open = false;
+    menu.current.querySelector("summary")?.focus();
+  }
+
+  if (inQueue && !user) return null;
+  return (
+    // A visitor's menu holds only what needs JavaScript.
+    <div className={user ? "relative shrink-0" : "relative shrink-0 noscript:hidden"}>
+      <details ref={menu} onKeyDown={(event) => event.key === "Escape" && menu.current?.open && (event.preventDefault(), close())}>
+        <summary
+          aria-label={`More options for ${track.title}`}
+          className="grid size-8 cursor-pointer list-none place-items-center rounded-full text-ink-muted hover:bg-stage-700 hover:text-ink [&::-webkit-details-marker]:hidden"
+        >
+          <Icon name="more" className="size-5" strokeWidth={3} />
+        </summary>
+        <div className="absolute right-0 z-50 mt-1 w-60 rounded-xl border border-stage-600 bg-stage-900 p-1 shadow-2xl shadow-black/60">
+          {inQueue ? null : (
+            <ul className="noscript:hidden">
+              <li>
+                <button type="button" className={itemClasses} onClick={() => (player.playNext(track), close())}>
+                  Play next
+                </button>
+              </li>
+              <li>
+                <button type="button" className={itemClasses} onClick={() => (player.addToQueue(track), close())}>
+                  Add to queue
+                </button>
+              </li>
+            </ul>
+          )}
+          {user ? (
+            <div className="mt-1 border-t border-stage-700 pt-1 first:mt-0 first:border-0 first:pt-0">
+              <p className="px-3 pt-1 pb-1 text-xs font-semibold tracking-wider text-ink-faint uppercase">Add to playlist</p>
+              <ul className="max-h-60 overflow-y-auto">
+                {playlists.map((playlist) => (
+                  <li key={playlist.id}>
+                    <fetcher.Form method="post" action={playlistPath(playlist.id)} onSubmit={close}>
+                      <input type="hidden" name="intent" value="add" />
+                      <input type="hidden" name="trackId" value={track.id} />
+                      <button type="submit" className={`${itemClasses} truncate`}>
+                        {playlist.name}
+                      </button>
+                    </fetcher.Form>
+                  </li>
+                ))}
+                <li>
+                  <Link to={newPlaylistPath(track.id)} className={itemClasses}>
+                    New playlist...
+                  </Link>
+                </li>
+              </ul>
+            </div>
+          ) : null}
+        </div>
+      </details>
+      {/* Always present, so screen readers announce what appears in it. */}
+      <p role="status" className="absolute top-full right-0 z-40 mt-1 w-max max-w-60 text-right text-xs">
+        {message && fetcher.state === "idle" ? <span className="rounded-md bg-stage-800 px-2 py-1 text-ink">{message}</span> : null}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,389 @@
+import { useState, type DragEvent } from "react";
+import { data, Form, href, Link, redirect, useSubmit } from "react-router";
+import { Artwork } from "~/components/catalog/artist-image";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
+import { PlaylistArtwork, PlaylistFields } from "~/components/fan/playlist-form";
+import { NotFound } from "~/components/not-found";
+import { PlayAllButton, PlayFromButton } from "~/components/player/play-button";
+import { TrackMenu } from "~/components/player/track-menu";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { EmptyState } from "~/components/ui/empty-state";
+import { Icon, type IconName } from "~/components/ui/icon";
+import { notFound, readOrThrow, refusedWrite } from "~/lib/backend.server";
+import { artistPath, countOf, fanPath, isUuid, playlistPath, trackPath } from "~/lib/catalog";
+import { forgetCachedPage } from "~/lib/edge-cache.server";
+import { formatDuration } from "~/lib/format";
+import { formError, formFields, parseForm, readForm, replyWith, type FormReply } from "~/lib/forms";
+import { requireUser } from "~/lib/guards.server";
+import { publicPageHeaders } from "~/lib/http-cache";
+import { pageMeta } from "~/lib/meta";
+import { queueTrack } from "~/lib/player";
+import {
+  DeletePlaylistSchema,
+  MoveTrackSchema,
+  PlaylistPageSchema,
+  PlaylistSchema,
+  PlaylistTrackSchema,
+  playlistLimits,
+} from "~/lib/schemas/playlists";
+import { supabaseContext } from "~/lib/session.server";
+import { useOptionalUser } from "~/lib/use-user";
+import type { Route } from "./+types/playlist";
+
+const playlistNotFound = () => notFound("Playlist not found");
+
+export const meta = ({ loaderData }: Route.MetaArgs) =>
+  loaderData
+    ? pageMeta(
+        `${loaderData.playlist.name} · a playlist by ${loaderData.playlist.owner_name}`,
+        loaderData.playlist.description ?? `${loaderData.playlist.name}: ${countOf(loaderData.playlist.tracks.length, "track")}.`,
+      )
+    : pageMeta("Playlist not found", "This playlist does not exist or is private.");
+
+// A public playlist is a public page: a visitor's copy comes from the edge cache, and its owner's changes
+// drop it. A private one is only ever its signed-in owner's (never cached).
+export const headers = publicPageHeaders;
+
+/** The playlist, its owner and the tracks the reader may see (one read). A private one of someone else is 404. */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  if (!isUuid(params.id)) throw playlistNotFound();
+  const playlist = readOrThrow(await context.get(supabaseContext).rpc("playlist_page", { playlist_id: params.id }), {
+    what: "playlist",
+    schema: PlaylistPageSchema,
+    notFound: "Playlist not found",
+  });
+  return { playlist };
+}
+
+/**
+ * The owner's changes: add a track (the track menus post here), remove or move one, edit the details,
+ * delete the playlist. Row-level security lets only the owner write; a refusal is answered in words.
+ */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  if (!isUuid(params.id)) throw playlistNotFound();
+  const user = requireUser(request, context);
+  const supabase = context.get(supabaseContext);
+  const formData = await readForm(request);
+  const intent = formData.get("intent");
+  const path = playlistPath(params.id);
+  const changed = () => forgetCachedPage(request, context, path);
+  // Each reply names its intent, so the page shows it beside the form that sent it.
+  const refuse = (message: string, status: number) => replyWith(formError(message, { intent: String(intent) }), status);
+  const done = (notice: string) => data<FormReply>({ fieldErrors: {}, formError: null, values: { intent: String(intent) }, notice });
+
+  if (intent === "add") {
+    const submission = parseForm(PlaylistTrackSchema, formData);
+    if (!submission.success) return replyWith(submission.reply, 400);
+    const { data: playlist } = await supabase.from("playlists").select("name").eq("id", params.id).eq("owner_id", user.id).maybeSingle();
+    if (!playlist) return refuse("You can only add tracks to your own playlists", 403);
+    const { error } = await supabase.from("playlist_tracks").insert({ playlist_id: params.id, track_id: submission.value.trackId });
+    if (error?.code === "23505") return refuse(`This track is already in ${playlist.name}`, 409);
+    if (error?.code === "54000") return refuse(`A playlist holds at most ${playlistLimits.tracks} tracks`, 409);
+    if (error) return refusedWrite(error, { what: "adding a track to a playlist", values: { intent: "add" } });
+    await changed();
+    return done(`Added to ${playlist.name}`);
+  }
+
+  if (intent === "remove") {
+    const submission = parseForm(PlaylistTrackSchema, formData);
+    if (!submission.success) return replyWith(submission.reply, 400);
+    const { data: removed, error } = await supabase
+      .from("playlist_tracks")
+      .delete()
+      .eq("playlist_id", params.id)
+      .eq("track_id", submission.value.trackId)
+      .select("track_id");
+    if (error) return refusedWrite(error, { what: "removing a track from a playlist", values: { intent: "remove" } });
+    if (removed.length === 0) return refuse("This track is no longer in this playlist", 404);
+    await changed();
+    return done("Removed from this playlist");
+  }
+
+  if (intent === "move") {
+    const submission = parseForm(MoveTrackSchema, formData);
+    if (!submission.success) return replyWith(submission.reply, 400);
+    const { trackId, to } = submission.value;
+    const { error } = await supabase.rpc("move_playlist_track", { playlist_id: params.id, track_id: trackId, to_position: to });
+    if (error?.code === "P0002") return refuse("This track is no longer in this playlist", 404);
+    if (error) return refusedWrite(error, { what: "moving a track of a playlist", values: { intent: "move" } });
+    await changed();
+    return done(`Moved to position ${to}`);
+  }
+
+  if (intent === "delete") {
+    const submission = parseForm(DeletePlaylistSchema, formData);
+    if (!submission.success) return replyWith(submission.reply, 400);
+    const { data: deleted, error } = await supabase.from("playlists").delete().eq("id", params.id).select("id");
+    if (error) return refusedWrite(error, { what: "deleting a playlist", values: submission.values });
+    if (deleted.length === 0) return replyWith(formError("You can only delete your own playlists", submission.values), 403);
+    await changed();
+    throw redirect(href("/playlists"));
+  }
+
+  const submission = parseForm(PlaylistSchema, formData);
+  if (!submission.success) return replyWith(submission.reply, 400);
+  const { name, description, visibility } = submission.value;
+  const { data: saved, error } = await supabase
+    .from("playlists")
+    .update({ name, description, is_public: visibility === "public" })
+    .eq("id", params.id)
+    .select("id");
+  if (error) {
+    return refusedWrite(error, {
+      what: "saving a playlist",
+      values: submission.values,
+      fields: { name: "name", description: "description" },
+    });
+  }
+  if (saved.length === 0) return replyWith(formError("You can only change your own playlists", submission.values), 403);
+  await changed();
+  return data<FormReply>({ fieldErrors: {}, formError: null, values: submission.values, notice: "Playlist saved" });
+}
+
+export default function Playlist({ loaderData, actionData }: Route.ComponentProps) {
+  const { playlist } = loaderData;
+  const user = useOptionalUser();
+  const owner = user?.id === playlist.owner_id;
+  const queue = playlist.tracks.map(queueTrack);
+  const seconds = playlist.tracks.reduce((total, track) => total + (track.duration_seconds ?? 0), 0);
+  const intent = actionData?.values.intent;
+  const detailsReply = intent === undefined || intent === "edit" ? actionData : undefined;
+  const tracksReply = intent === "add" || intent === "remove" || intent === "move" ? actionData : undefined;
+
+  return (
+    <article>
+      <header className="flex flex-col gap-6 rounded-3xl border border-stage-700 bg-gradient-to-br from-stage-800 via-stage-900 to-stage-950 p-5 sm:flex-row sm:items-end sm:p-8">
+        <PlaylistArtwork
+          artwork={playlist.tracks.slice(0, 4).map((track) => track.artwork_small_url ?? track.artwork_url)}
+          className="size-40 sm:size-48"
+        />
+        <div className="min-w-0 flex-1">
+          <p className="text-sm font-semibold tracking-wider text-accent uppercase">
+            {playlist.is_public ? "Public playlist" : "Private playlist"}
+          </p>
+          <h1 className="mt-1 text-4xl font-bold text-balance break-words sm:text-5xl">{playlist.name}</h1>
+          {playlist.description ? <p className="mt-3 max-w-2xl whitespace-pre-line text-ink-muted">{playlist.description}</p> : null}
+          <p className="mt-3 text-sm text-ink-muted">
+            By{" "}
+            <Link
+              to={playlist.owner_is_artist ? artistPath(playlist.owner_id) : fanPath(playlist.owner_id)}
+              className="font-semibold text-ink hover:underline"
+            >
+              {playlist.owner_name}
+            </Link>{" "}
+            · {countOf(playlist.tracks.length, "track")}
+            {seconds > 0 ? ` · ${formatDuration(seconds)}` : null}
+          </p>
+          <div className="mt-5">
+            <PlayAllButton tracks={queue} />
+          </div>
+        </div>
+      </header>
+
+      <section aria-labelledby="playlist-tracks" className="mt-8">
+        <h2 id="playlist-tracks" className="sr-only">
+          Tracks
+        </h2>
+        <FormAlert tone={tracksReply?.notice ? "success" : "error"}>{tracksReply?.notice ?? tracksReply?.formError}</FormAlert>
+        {playlist.tracks.length === 0 ? (
+          <EmptyState title="No tracks in this playlist yet">
+            {owner ? "Add tracks from the menu beside any track, or on its page." : "Its owner has not added any tracks yet."}
+          </EmptyState>
+        ) : (
+          <PlaylistTracks playlistId={playlist.id} tracks={playlist.tracks} queue={queue} owner={owner} />
+        )}
+      </section>
+
+      {owner ? <OwnerSettings playlist={playlist} reply={detailsReply} deleteReply={intent === "delete" ? actionData : undefined} /> : null}
+    </article>
+  );
+}
+
+type PlaylistTrack = Route.ComponentProps["loaderData"]["playlist"]["tracks"][number];
+
+/**
+ * The tracks in order. The owner moves them by dragging, or with Move up / Move down (buttons that post,
+ * so they work from the keyboard and without JavaScript), and removes them.
+ */
+function PlaylistTracks({
+  playlistId,
+  tracks,
+  queue,
+  owner,
+}: {
+  playlistId: string;
+  tracks: PlaylistTrack[];
+  queue: ReturnType<typeof queueTrack>[];
+  owner: boolean;
+}) {
+  const submit = useSubmit();
+  const [dragged, setDragged] = useState<number | null>(null);
+  const path = playlistPath(playlistId);
+
+  function drop(event: DragEvent, to: number) {
+    event.preventDefault();
+    const from = dragged;
+    setDragged(null);
+    if (from === null || from === to) return;
+    void submit(
+      { intent: "move", trackId: tracks[from]!.id, to: String(to + 1) },
+      { method: "post", action: path, preventScrollReset: true },
+    );
+  }
+
+  return (
+    <ol aria-label="Tracks" className="divide-y divide-stage-700 rounded-2xl border border-stage-700 bg-stage-850">
+      {tracks.map((track, index) => (
+        <li
+          key={track.id}
+          draggable={owner}
+          onDragStart={owner ? () => setDragged(index) : undefined}
+          onDragOver={owner ? (event) => event.preventDefault() : undefined}
+          onDrop={owner ? (event) => drop(event, index) : undefined}
+          onDragEnd={owner ? () => setDragged(null) : undefined}
+          className={`flex items-center gap-3 p-3 ${dragged === index ? "opacity-50" : ""}`}
+        >
+          <span className="w-6 text-right text-sm text-ink-faint tabular-nums">{index + 1}</span>
+          <PlayFromButton tracks={queue} start={index} />
+          <Artwork src={track.artwork_small_url ?? track.artwork_url} className="size-12 shrink-0 rounded-lg" />
+          <div className="min-w-0 flex-1">
+            <Link to={trackPath(track.id)} className="block truncate font-semibold text-ink hover:text-accent hover:underline">
+              {track.title}
+            </Link>
+            <Link to={artistPath(track.artist.id)} className="block truncate text-sm text-ink-muted hover:text-ink hover:underline">
+              {track.artist.artist_name}
+            </Link>
+          </div>
+          {track.duration_seconds ? (
+            <span className="hidden text-sm text-ink-faint tabular-nums sm:inline">{formatDuration(track.duration_seconds)}</span>
+          ) : null}
+          {owner ? (
+            <div className="flex items-center">
+              <TrackButton
+                path={path}
+                intent="move"
+                trackId={track.id}
+                to={index}
+                icon="up"
+                label={`Move ${track.title} up`}
+                disabled={index === 0}
+              />
+              <TrackButton
+                path={path}
+                intent="move"
+                trackId={track.id}
+                to={index + 2}
+                icon="down"
+                label={`Move ${track.title} down`}
+                disabled={index === tracks.length - 1}
+              />
+              <TrackButton path={path} intent="remove" trackId={track.id} icon="close" label={`Remove ${track.title} from this playlist`} />
+            </div>
+          ) : null}
+          <TrackMenu track={queue[index]!} />
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function TrackButton({
+  path,
+  intent,
+  trackId,
+  to,
+  icon,
+  label,
+  disabled,
+}: {
+  path: string;
+  intent: "move" | "remove";
+  trackId: string;
+  to?: number;
+  icon: IconName;
+  label: string;
+  disabled?: boolean;
+}) {
+  return (
+    <Form method="post" action={path} preventScrollReset>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="trackId" value={trackId} />
+      {to !== undefined ? <input type="hidden" name="to" value={to} /> : null}
+      <button
+        type="submit"
+        aria-label={label}
+        disabled={disabled}
+        className="grid size-9 place-items-center rounded-full text-ink-muted hover:bg-stage-700 hover:text-ink disabled:opacity-30"
+      >
+        <Icon name={icon} className="size-4" />
+      </button>
+    </Form>
+  );
+}
+
+/** The owner's edit form and the delete form (a box to tick first, so a slip deletes nothing). */
+function OwnerSettings({
+  playlist,
+  reply,
+  deleteReply,
+}: {
+  playlist: Route.ComponentProps["loaderData"]["playlist"];
+  reply: FormReply | undefined;
+  deleteReply: FormReply | undefined;
+}) {
+  const path = playlistPath(playlist.id);
+  const form = formFields(reply);
+  const deleteForm = formFields(deleteReply);
+  return (
+    <div className="mt-10 grid gap-6 lg:grid-cols-2">
+      <Card>
+        <h2 className="text-xl font-semibold">Edit details</h2>
+        <Form method="post" action={path} noValidate className="mt-4 grid gap-4">
+          <input type="hidden" name="intent" value="edit" />
+          <FormAlert tone={form.notice ? "success" : "error"}>{form.notice ?? form.formError}</FormAlert>
+          <PlaylistFields
+            form={form}
+            stored={{ name: playlist.name, description: playlist.description ?? "", isPublic: playlist.is_public }}
+          />
+          <SubmitButton action={path} pendingLabel="Saving...">
+            Save playlist
+          </SubmitButton>
+        </Form>
+      </Card>
+      <Card className="self-start border-danger/40">
+        <h2 className="text-xl font-semibold">Delete this playlist</h2>
+        <p className="mt-1 text-sm text-ink-muted">The tracks stay where they are; only this list of them goes.</p>
+        <Form method="post" action={path} noValidate className="mt-4 grid gap-4">
+          <input type="hidden" name="intent" value="delete" />
+          <FormAlert>{deleteForm.formError}</FormAlert>
+          <CheckboxField
+            name="confirm"
+            label="I understand that deleting this playlist cannot be undone."
+            error={deleteForm.error("confirm")}
+          />
+          <div>
+            <Button type="submit" variant="danger">
+              Delete playlist
+            </Button>
+          </div>
+        </Form>
+      </Card>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <GeneralErrorBoundary
+      statusHandlers={{
+        404: () => (
+          <NotFound title="Playlist not found" links={[{ to: href("/discover"), label: "Discover music" }]}>
+            It may have been deleted, or its owner keeps it private.
+          </NotFound>
+        ),
+      }}
+    />
+  );
+}

@@ -1,0 +1,33 @@
+import { data } from "react-router";
+import * as v from "valibot";
+import { isUuid } from "~/lib/catalog";
+import { uncached } from "~/lib/http-cache";
+import type { TrackSource } from "~/lib/player";
+import { supabaseContext } from "~/lib/session.server";
+import { trackAudioSource } from "./track-audio.server";
+import type { Route } from "./+types/track-source";
+
+const WaveformSchema = v.object({ peaks: v.nullable(v.array(v.number())), duration_seconds: v.nullable(v.number()) });
+
+/**
+ * What the site's player needs to play a track, as JSON: a URL signed for this listener by the audio URL
+ * function, and the stored waveform and length for its seek bar. Both are asked side by side (one round
+ * trip). The listener's alone, never cached.
+ */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  if (!isUuid(params.id)) return data<TrackSource>({ error: "Track not found", missing: true }, { status: 404, headers: uncached });
+  const supabase = context.get(supabaseContext);
+  const [audio, waveform] = await Promise.all([
+    trackAudioSource(supabase, params.id),
+    supabase.from("tracks").select("peaks, duration_seconds").eq("id", params.id).maybeSingle(),
+  ]);
+  if ("error" in audio) return data<TrackSource>(audio, { status: audio.missing ? 404 : 503, headers: uncached });
+  const stored = v.safeParse(WaveformSchema, waveform.data);
+  if (waveform.error) console.warn("reading a track's waveform failed", waveform.error);
+  const source: TrackSource = {
+    ...audio,
+    peaks: stored.success ? stored.output.peaks : null,
+    duration: stored.success ? stored.output.duration_seconds : null,
+  };
+  return data(source, { headers: uncached });
+}
