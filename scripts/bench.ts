@@ -16,7 +16,9 @@
 // - the studio's pages (signed in as the demo artist): their JavaScript and backend round trips, and how
 //   fast an oversized form is refused (lib/bench-oversized-forms.ts).
 // - measureWorkerBundle (lib/bench-worker-bundle.ts): the Worker's size as `wrangler deploy` uploads it.
-// `npm run bench -- --uploads` measures the uploads alone, `-- --studio` the studio's pages and live feed,
+// - the site-wide player (lib/bench-player.ts): playback continuity across 10 client navigations, the
+//   next track's start after one ends (loopback and 4G), and the player bar's own JavaScript.
+// `npm run bench -- --player` measures the player alone, `-- --uploads` measures the uploads alone, `-- --studio` the studio's pages and live feed,
 // `-- --lighthouse` the Lighthouse scores alone, `-- --pages` the public pages' table alone (renders,
 // first bytes, round trips, JavaScript, Lighthouse), `-- --bundle` the Worker's size alone.
 //
@@ -27,6 +29,7 @@ import { gzipSync } from "node:zlib";
 import { requireChromium } from "./lib/chromium.ts";
 import { startMarketplace, type Marketplace } from "./lib/marketplace.ts";
 import { measurePlayback, mobileNetwork, printPlayback } from "./lib/bench-playback.ts";
+import { measureContinuity, measureNextTrack, measurePlayerBar, printPlayer } from "./lib/bench-player.ts";
 import { measureUploads, printUploads } from "./lib/bench-uploads.ts";
 import { measureLiveFeed, printLiveFeed } from "./lib/bench-live-feed.ts";
 import { measureOversizedForms, printOversizedForms } from "./lib/bench-oversized-forms.ts";
@@ -413,6 +416,18 @@ async function main() {
       await printPublicPages(appUrl);
       return;
     }
+    const measurePlayer = async () => {
+      console.log("The site-wide player (Chromium)…");
+      const continuity = await measureContinuity(appUrl);
+      const next = await measureNextTrack(appUrl);
+      const nextOnMobile = await measureNextTrack(appUrl, { runs: 5, network: mobileNetwork });
+      const sizes = await measurePlayerBar();
+      return () => printPlayer(continuity, next, nextOnMobile, sizes, mobileNetwork);
+    };
+    if (process.argv.includes("--player")) {
+      (await measurePlayer())();
+      return;
+    }
 
     await printPublicPages(appUrl);
     console.log("Uploads (a 50 MB WAV)…");
@@ -422,11 +437,13 @@ async function main() {
     const playbackOnMobile = await measurePlayback(marketplace, { runs: 5, network: mobileNetwork });
     console.log("Live feed on the artist dashboard (Chromium)…");
     const liveFeed = await measureLiveFeed(marketplace);
+    const printPlayerFigures = await measurePlayer();
 
     await printStudioAndFanSpace(appUrl, artistCookie);
     printUploads(uploads);
     printPlayback(playback);
     printPlayback(playbackOnMobile, mobileNetwork);
+    printPlayerFigures();
     printLiveFeed(liveFeed);
     printWorkerBundle(measureWorkerBundle());
   } catch (error) {

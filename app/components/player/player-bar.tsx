@@ -72,10 +72,13 @@ export function PlayerBar() {
               <div className="flex min-w-0 flex-1 items-center gap-3 sm:w-64 sm:flex-none lg:w-72">
                 <Artwork src={track.artworkUrl} className="size-12 shrink-0 rounded-md" />
                 <div className="min-w-0">
-                  <Link to={trackPath(track.id)} className="block truncate text-sm font-semibold text-ink hover:underline">
+                  <Link to={trackPath(track.id)} className="block truncate text-sm leading-6 font-semibold text-ink hover:underline">
                     {track.title}
                   </Link>
-                  <Link to={artistPath(track.artistId)} className="block truncate text-xs text-ink-muted hover:text-ink hover:underline">
+                  <Link
+                    to={artistPath(track.artistId)}
+                    className="block truncate text-xs leading-6 text-ink-muted hover:text-ink hover:underline"
+                  >
                     {track.artistName}
                   </Link>
                 </div>

@@ -25,6 +25,13 @@ export default function QueuePanel({ onClose }: { onClose: () => void }) {
     setAnnouncement(`${title} moved to position ${to + 1} of ${state.queue.length}`);
   }
 
+  // The row goes with its button: focus stays in the queue, on its heading, and the change is said.
+  function remove(index: number, title: string) {
+    player.remove(index);
+    setAnnouncement(`${title} removed from the queue`);
+    heading.current?.focus();
+  }
+
   function drop(event: DragEvent, to: number) {
     event.preventDefault();
     if (dragged !== null) move(dragged, to, state.queue[dragged]!.title);
@@ -89,7 +96,7 @@ export default function QueuePanel({ onClose }: { onClose: () => void }) {
               onClick={() => move(index, index + 1, track.title)}
             />
             <TrackMenu track={track} inQueue />
-            <RowButton icon="close" label={`Remove ${track.title} from the queue`} onClick={() => player.remove(index)} />
+            <RowButton icon="close" label={`Remove ${track.title} from the queue`} onClick={() => remove(index, track.title)} />
           </li>
         ))}
       </ol>
@@ -112,12 +119,12 @@ function QueueRow({ track, current, onPlay }: { track: QueueTrack; current: bool
       <div className="min-w-0">
         <Link
           to={trackPath(track.id)}
-          className={cx("block truncate text-sm font-semibold hover:underline", current ? "text-accent" : "text-ink")}
+          className={cx("block truncate text-sm leading-6 font-semibold hover:underline", current ? "text-accent" : "text-ink")}
         >
           {current ? <span className="sr-only">Now playing: </span> : null}
           {track.title}
         </Link>
-        <Link to={artistPath(track.artistId)} className="block truncate text-xs text-ink-muted hover:text-ink hover:underline">
+        <Link to={artistPath(track.artistId)} className="block truncate text-xs leading-6 text-ink-muted hover:text-ink hover:underline">
           {track.artistName}
         </Link>
       </div>

@@ -249,10 +249,13 @@ function PlaylistTracks({
           <PlayFromButton tracks={queue} start={index} />
           <Artwork src={track.artwork_small_url ?? track.artwork_url} className="size-12 shrink-0 rounded-lg" />
           <div className="min-w-0 flex-1">
-            <Link to={trackPath(track.id)} className="block truncate font-semibold text-ink hover:text-accent hover:underline">
+            <Link to={trackPath(track.id)} className="block truncate leading-6 font-semibold text-ink hover:text-accent hover:underline">
               {track.title}
             </Link>
-            <Link to={artistPath(track.artist.id)} className="block truncate text-sm text-ink-muted hover:text-ink hover:underline">
+            <Link
+              to={artistPath(track.artist.id)}
+              className="block truncate text-sm leading-6 text-ink-muted hover:text-ink hover:underline"
+            >
               {track.artist.artist_name}
             </Link>
           </div>

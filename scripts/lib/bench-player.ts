@@ -1,0 +1,186 @@
+// The site-wide player in Chromium against a running marketplace:
+// - continuity: a track playing while the listener follows 10 links across the catalog; the media
+//   element's own clock is sampled every 10 ms, and the longest stretch in which it stood still while
+//   playing is the gap (target: none over 100 ms);
+// - next track: an album played with Repeat all, each track heard for its last seconds; from the media
+//   element's `ended` to the next track's `playing` on the page's own clock (targets: p50 ≤ 300 ms on
+//   loopback, ≤ 600 ms on throttled 4G);
+// - the player bar's own JavaScript: its modules bundled without React and React Router, gzipped.
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+import type { Page } from "playwright-core";
+import { launchBrowser } from "../../tests/e2e/support/browser.ts";
+import { demoTrackPath } from "./demo-data.ts";
+import { root } from "./app-server.ts";
+import type { NetworkProfile } from "./bench-playback.ts";
+import { percentile } from "./percentile.ts";
+
+export const playerTargets = { gapMs: 100, nextTrackMs: 300, nextTrackOnMobileMs: 600, barKb: 10 } as const;
+
+const albumTrack = demoTrackPath("Bicycle Bell");
+const artistName = "The Paper Lanterns";
+
+async function throttle(page: Page, profile: NetworkProfile) {
+  if (!profile) return;
+  const network = await page.context().newCDPSession(page);
+  await network.send("Network.enable");
+  await network.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: profile.latencyMs,
+    downloadThroughput: (profile.downloadMbps * 1e6) / 8,
+    uploadThroughput: (profile.uploadMbps * 1e6) / 8,
+  });
+}
+
+async function startPlaying(page: Page) {
+  await page.goto(albumTrack);
+  await page.waitForFunction(() => document.querySelector<HTMLButtonElement>("button[aria-label='Play Bicycle Bell']")?.disabled === false);
+  await page.getByRole("button", { name: "Play Bicycle Bell" }).click();
+  await page.waitForFunction(() => !document.querySelector("audio")!.paused && document.querySelector("audio")!.currentTime > 0.2);
+}
+
+export type Continuity = { navigations: number; longestGapMs: number; advancedSeconds: number; wallSeconds: number };
+
+/** Plays a track, follows 10 links, and reports the longest stall of the media clock while it played. */
+export async function measureContinuity(appUrl: string): Promise<Continuity> {
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext({ baseURL: appUrl });
+    const page = await context.newPage();
+    await startPlaying(page);
+    await page.evaluate(() => {
+      const audio = document.querySelector("audio")!;
+      const samples: [number, number][] = [];
+      const timer = setInterval(() => !audio.paused && samples.push([performance.now(), audio.currentTime]), 10);
+      Object.assign(window, { benchSamples: samples, benchTimer: timer });
+    });
+    const header = page.getByRole("banner");
+    const links: [string, (page: Page) => ReturnType<Page["getByRole"]>][] = [
+      ["/discover", () => header.getByRole("link", { name: "Discover", exact: true })],
+      ["/genres", () => header.getByRole("link", { name: "Genres", exact: true })],
+      ["/artists", () => header.getByRole("link", { name: "Artists", exact: true })],
+      ["/artist/", () => page.locator("main").getByRole("link", { name: artistName }).first()],
+      ["/track/", () => page.locator("main").getByRole("link", { name: "Harbour Wall" }).first()],
+      ["/about", () => header.getByRole("link", { name: "About", exact: true })],
+      ["/", () => header.getByRole("link", { name: "Home", exact: true })],
+      ["/genres", () => header.getByRole("link", { name: "Genres", exact: true })],
+      ["/discover", () => header.getByRole("link", { name: "Discover", exact: true })],
+      ["/artist/", () => page.getByRole("region", { name: "Player", exact: true }).getByRole("link", { name: artistName })],
+    ];
+    for (const [path, link] of links) {
+      await link(page).click();
+      await page.waitForURL((url) => (path === "/" ? url.pathname === "/" : url.pathname.startsWith(path)));
+      await page.locator("main h1").first().waitFor();
+    }
+    const samples = await page.evaluate(() => {
+      const { benchSamples, benchTimer } = window as unknown as { benchSamples: [number, number][]; benchTimer: number };
+      clearInterval(benchTimer);
+      return benchSamples;
+    });
+    // The longest run of samples in which the media clock did not move.
+    let longestGapMs = 0;
+    let stillSince = samples[0]!;
+    for (const sample of samples.slice(1)) {
+      if (sample[1] !== stillSince[1]) stillSince = sample;
+      else longestGapMs = Math.max(longestGapMs, sample[0] - stillSince[0]);
+    }
+    const first = samples[0]!;
+    const last = samples.at(-1)!;
+    await context.close();
+    return { navigations: links.length, longestGapMs, advancedSeconds: last[1] - first[1], wallSeconds: (last[0] - first[0]) / 1000 };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** From one track's end to the next one playing, `runs` times, through an album on Repeat all. */
+export async function measureNextTrack(appUrl: string, { runs = 10, network = null }: { runs?: number; network?: NetworkProfile } = {}) {
+  const browser = await launchBrowser();
+  const gaps: number[] = [];
+  try {
+    const context = await browser.newContext({ baseURL: appUrl });
+    const page = await context.newPage();
+    await throttle(page, network);
+    await page.goto(albumTrack);
+    await page.locator("main").getByRole("link", { name: artistName }).first().click();
+    await page.getByRole("link", { name: "Play Small Town Satellites" }).click();
+    const bar = page.getByRole("region", { name: "Player", exact: true });
+    await bar.getByRole("button", { name: "Repeat: off" }).click();
+    for (let run = 0; run < runs; run++) {
+      await page.waitForFunction(() => {
+        const audio = document.querySelector("audio")!;
+        return !audio.paused && audio.duration > 0 && audio.currentTime > 0;
+      });
+      const gap = page.evaluate(
+        () =>
+          new Promise<number>((resolve) => {
+            const audio = document.querySelector("audio")!;
+            audio.addEventListener(
+              "ended",
+              (ended) => audio.addEventListener("playing", (playing) => resolve(playing.timeStamp - ended.timeStamp), { once: true }),
+              { once: true },
+            );
+          }),
+      );
+      // The last 3 seconds of the track, heard as a listener would (the next URL is fetched ahead meanwhile).
+      await page.evaluate(() => {
+        const audio = document.querySelector("audio")!;
+        audio.currentTime = audio.duration - 3;
+      });
+      gaps.push(await gap);
+    }
+    await context.close();
+  } finally {
+    await browser.close();
+  }
+  return gaps;
+}
+
+/** The player bar's own JavaScript (bar, queue view, player, seek waveform, icons), without React and React Router. */
+export async function measurePlayerBar(): Promise<{ barKb: number; queueKb: number }> {
+  const bundle = async (entry: string) => {
+    const result = await build({
+      entryPoints: [`${root}/${entry}`],
+      bundle: true,
+      write: false,
+      minify: true,
+      format: "esm",
+      jsx: "automatic",
+      alias: { "~": `${root}/app` },
+      external: ["react", "react-dom", "react-router", "react/jsx-runtime"],
+      logLevel: "silent",
+    });
+    return gzipSync(result.outputFiles[0]!.contents, { level: 9 }).length / 1024;
+  };
+  const barKb = await bundle("app/components/player/player-bar.tsx");
+  const withQueue = await bundle("app/components/player/queue-panel.tsx");
+  return { barKb, queueKb: withQueue };
+}
+
+export function printPlayer(
+  continuity: Continuity,
+  next: number[],
+  nextOnMobile: number[],
+  sizes: { barKb: number; queueKb: number },
+  mobile: NetworkProfile,
+) {
+  const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+  const line = (label: string, values: number[], target: number) => {
+    const p50 = percentile(sorted(values), 50);
+    return `| ${label} | ${p50.toFixed(0)} ms | ${Math.max(...values).toFixed(0)} ms | ${target} ms | ${p50 <= target ? "met" : "not met"} |`;
+  };
+  console.log("\nThe site-wide player (Chromium, local stack)\n");
+  console.log(
+    `Continuity: ${continuity.navigations} client navigations while playing; the media clock advanced ${continuity.advancedSeconds.toFixed(1)} s ` +
+      `in ${continuity.wallSeconds.toFixed(1)} s; longest stall ${continuity.longestGapMs.toFixed(0)} ms ` +
+      `(target: none over ${playerTargets.gapMs} ms: ${continuity.longestGapMs <= playerTargets.gapMs ? "met" : "not met"}).`,
+  );
+  console.log("\n| next track (ended → playing) | p50 | max | target p50 | |");
+  console.log("|---|---|---|---|---|");
+  console.log(line(`loopback, ${next.length} changes`, next, playerTargets.nextTrackMs));
+  console.log(line(`${mobile?.name ?? "throttled"}, ${nextOnMobile.length} changes`, nextOnMobile, playerTargets.nextTrackOnMobileMs));
+  console.log(
+    `\nThe player bar's own JavaScript: ${sizes.barKb.toFixed(1)} KB gz on every page (target ≤ ${playerTargets.barKb} KB); ` +
+      `the queue view, loaded when first opened: ${sizes.queueKb.toFixed(1)} KB gz (bundled on its own, so shared modules count in both).`,
+  );
+}
