@@ -606,4 +606,32 @@ cross join lateral (
   where c.downloads > 0
 ) geography;
 
+-- Playlists: the demo fan's public one (fixed id, for links and tests) and a private one, and an
+-- artist's public mix of others' music. Tracks go in in the order listed.
+insert into public.playlists (id, owner_id, name, description, is_public, created_at)
+select p.id::uuid, i.id, p.name, p.description, p.is_public, now() - p.age
+from (values
+  ('b1000000-0000-4000-8000-000000000001', 'fan', 1, 'Last bus home', 'Glasgow guitar pop and slow blues for the ride back.', true, interval '20 days'),
+  ('b1000000-0000-4000-8000-000000000002', 'fan', 1, 'Saturday kitchen', null, false, interval '9 days'),
+  ('b1000000-0000-4000-8000-000000000003', 'artist', 12, 'Lanterns on the road', 'What we play in the van between gigs.', true, interval '30 days')
+) as p(id, kind, n, name, description, is_public, age)
+join demo_ids i on i.kind = p.kind and i.n = p.n;
+
+insert into public.playlist_tracks (playlist_id, track_id)
+select p.playlist_id::uuid, t.id
+from (values
+  ('b1000000-0000-4000-8000-000000000001', 'Satellite Town', 1),
+  ('b1000000-0000-4000-8000-000000000001', 'Rain on the El', 2),
+  ('b1000000-0000-4000-8000-000000000001', 'Bicycle Bell', 3),
+  ('b1000000-0000-4000-8000-000000000001', 'Mesquite Moon', 4),
+  ('b1000000-0000-4000-8000-000000000001', 'Harbour Wall', 5),
+  ('b1000000-0000-4000-8000-000000000002', 'Greenhouse', 1),
+  ('b1000000-0000-4000-8000-000000000002', 'Glow', 2),
+  ('b1000000-0000-4000-8000-000000000003', 'South Side Sunday', 1),
+  ('b1000000-0000-4000-8000-000000000003', 'Last Call Shuffle', 2),
+  ('b1000000-0000-4000-8000-000000000003', 'Open Highway', 3)
+) as p(playlist_id, title, place)
+join public.tracks t on t.title = p.title
+order by p.playlist_id, p.place;
+
 drop table demo_ids, demo_fans, demo_artists;

@@ -15,6 +15,9 @@ after(async () => {
 
 const demoArtist = "/artist/a1000000-0000-4000-8000-000000000012";
 const demoFan = "/fan/f0000000-0000-4000-8000-000000000001";
+/** The demo fan's public playlist, and their private one. */
+const demoPlaylist = "/playlist/b1000000-0000-4000-8000-000000000001";
+const demoPrivatePlaylist = "/playlist/b1000000-0000-4000-8000-000000000002";
 
 const publicPages = [
   "/",
@@ -28,6 +31,7 @@ const publicPages = [
   demoArtist,
   demoFan,
   demoTrackPath("Open Highway"),
+  demoPlaylist,
   "/playlists",
   "/no-such-page",
 ];
@@ -45,6 +49,8 @@ const roles: { role: "visitor" | "fan" | "artist" | "admin"; pages: string[] }[]
       "/dashboard/fan/following",
       "/dashboard/fan/recent",
       "/liked",
+      "/playlists",
+      demoPrivatePlaylist,
       "/dashboard/fan/payments",
       "/dashboard/fan/profile",
       "/dashboard/fan/settings",

@@ -144,9 +144,11 @@ describe("the fan's lists", () => {
     expect(text((await fan.visitor.get("/dashboard/fan/purchased")).html)).toContain("No purchased tracks yet");
   });
 
-  it("shows Your Playlists' placeholder to any signed-in user, and sends a visitor to log in", async () => {
+  it("shows Your Playlists to any signed-in user (a new one its empty state), and sends a visitor to log in", async () => {
     const artist = await signedIn("artist@example.com", "artist-demo-pass");
-    expect(text((await artist.get("/playlists")).html)).toContain("No playlists created yet");
+    expect(text((await artist.get("/playlists")).html)).toContain("Lanterns on the road 3 tracks · Public");
+    const fan = await newFan("noplaylists");
+    expect(text((await fan.visitor.get("/playlists")).html)).toContain("No playlists created yet");
     for (const path of ["/recent", "/liked", "/playlists"]) {
       expect((await new Visitor().get(path)).response.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
     }

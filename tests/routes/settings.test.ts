@@ -7,11 +7,12 @@ import { Visitor, inputValue, mailLink, newArtist, signedIn, text } from "./supp
 const settingsPath = "/dashboard/artist/settings";
 
 describe("Artist Profile Settings", () => {
-  it("shows the account's email and its three forms, with no read beyond the session check", async () => {
+  it("shows the account's email and its three forms, with no read beyond the session check and the sidebar's playlists", async () => {
     const artist = await newArtist("Settings Viewer");
     const { response, html } = await artist.visitor.get(settingsPath);
     expect(response.status).toBe(200);
-    expect(response.headers.get("server-timing")).toMatch(/\b1 round trip\b/);
+    // The session check, then the user's playlists (the sidebar and the track menus list them).
+    expect(response.headers.get("server-timing")).toMatch(/\b2 round trips\b/);
     expect(html).toMatch(/<h1[^>]*>Artist Profile Settings<\/h1>/);
     const page = text(html);
     expect(page).toContain(`You sign in with ${artist.email}`);
