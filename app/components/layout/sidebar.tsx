@@ -22,6 +22,34 @@ function SidebarLink({ to, label }: { to: string; label: string }) {
   );
 }
 
+/** A headed list of links: Your Library, Your Playlists. */
+function SidebarSection({
+  id,
+  heading,
+  links,
+  className,
+}: {
+  id: string;
+  heading: string;
+  links: readonly { to: string; label: string }[];
+  className: string;
+}) {
+  return (
+    <nav aria-labelledby={id} className={className}>
+      <h2 id={id} className="px-3 text-xs font-semibold tracking-wider text-ink-faint uppercase">
+        {heading}
+      </h2>
+      <ul className="mt-2 grid gap-0.5">
+        {links.map((link) => (
+          <li key={link.to}>
+            <SidebarLink {...link} />
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 export function Sidebar() {
   const playlists = useYourPlaylists();
   return (
@@ -36,18 +64,7 @@ export function Sidebar() {
             ))}
           </ul>
         </nav>
-        <nav aria-labelledby="library-heading" className="mt-8">
-          <h2 id="library-heading" className="px-3 text-xs font-semibold tracking-wider text-ink-faint uppercase">
-            Your Library
-          </h2>
-          <ul className="mt-2 grid gap-0.5">
-            {libraryLinks.map((link) => (
-              <li key={link.to}>
-                <SidebarLink {...link} />
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <SidebarSection id="library-heading" heading="Your Library" links={libraryLinks} className="mt-8" />
         <div className="mt-6 px-3">
           <Link
             to={newPlaylistPath()}
@@ -58,18 +75,12 @@ export function Sidebar() {
           </Link>
         </div>
         {playlists.length > 0 ? (
-          <nav aria-labelledby="playlists-heading" className="mt-6">
-            <h2 id="playlists-heading" className="px-3 text-xs font-semibold tracking-wider text-ink-faint uppercase">
-              Your Playlists
-            </h2>
-            <ul className="mt-2 grid gap-0.5">
-              {playlists.map((playlist) => (
-                <li key={playlist.id}>
-                  <SidebarLink to={playlistPath(playlist.id)} label={playlist.name} />
-                </li>
-              ))}
-            </ul>
-          </nav>
+          <SidebarSection
+            id="playlists-heading"
+            heading="Your Playlists"
+            links={playlists.map((playlist) => ({ to: playlistPath(playlist.id), label: playlist.name }))}
+            className="mt-6"
+          />
         ) : null}
       </div>
     </aside>

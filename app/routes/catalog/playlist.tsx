@@ -4,6 +4,7 @@ import { Artwork } from "~/components/catalog/artist-image";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
 import { PlaylistArtwork, PlaylistFields } from "~/components/fan/playlist-form";
+import { TrackTitle } from "~/components/fan/track-list";
 import { NotFound } from "~/components/not-found";
 import { PlayAllButton, PlayFromButton } from "~/components/player/play-button";
 import { TrackMenu } from "~/components/player/track-menu";
@@ -12,7 +13,7 @@ import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Icon, type IconName } from "~/components/ui/icon";
 import { notFound, readOrThrow, refusedWrite } from "~/lib/backend.server";
-import { artistPath, countOf, fanPath, isUuid, playlistPath, trackPath } from "~/lib/catalog";
+import { artistPath, countOf, fanPath, isUuid, playlistPath } from "~/lib/catalog";
 import { forgetCachedPage } from "~/lib/edge-cache.server";
 import { formatDuration } from "~/lib/format";
 import { formError, formFields, parseForm, readForm, replyWith, type FormReply } from "~/lib/forms";
@@ -248,17 +249,7 @@ function PlaylistTracks({
           <span className="w-6 text-right text-sm text-ink-faint tabular-nums">{index + 1}</span>
           <PlayFromButton tracks={queue} start={index} />
           <Artwork src={track.artwork_small_url ?? track.artwork_url} className="size-12 shrink-0 rounded-lg" />
-          <div className="min-w-0 flex-1">
-            <Link to={trackPath(track.id)} className="block truncate leading-6 font-semibold text-ink hover:text-accent hover:underline">
-              {track.title}
-            </Link>
-            <Link
-              to={artistPath(track.artist.id)}
-              className="block truncate text-sm leading-6 text-ink-muted hover:text-ink hover:underline"
-            >
-              {track.artist.artist_name}
-            </Link>
-          </div>
+          <TrackTitle track={queue[index]!} />
           {track.duration_seconds ? (
             <span className="hidden text-sm text-ink-faint tabular-nums sm:inline">{formatDuration(track.duration_seconds)}</span>
           ) : null}
