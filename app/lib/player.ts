@@ -171,13 +171,23 @@ function restore() {
   }
 }
 
+/** The source route's answer, checked: a URL with when it expires (and the waveform, if stored), or why not. */
+function asTrackSource(body: unknown): TrackSource | null {
+  if (!body || typeof body !== "object") return null;
+  const value = body as Record<string, unknown>;
+  if (typeof value.error === "string") return { error: value.error, missing: value.missing === true };
+  if (typeof value.url !== "string" || typeof value.expiresAt !== "number") return null;
+  const peaks = Array.isArray(value.peaks) && value.peaks.every((peak) => typeof peak === "number") ? (value.peaks as number[]) : null;
+  return { url: value.url, expiresAt: value.expiresAt, peaks, duration: typeof value.duration === "number" ? value.duration : null };
+}
+
 /** The track's audio address and stored waveform, from the audio URL function (through the Worker). */
 async function fetchSource(trackId: string): Promise<TrackSource> {
   try {
-    const response = await fetch(trackSourcePath(trackId));
-    const body = (await response.json()) as TrackSource;
-    if ("url" in body) sources.set(trackId, body);
-    return body;
+    const source = asTrackSource(await (await fetch(trackSourcePath(trackId))).json());
+    if (!source) return { error: playerErrorMessages.load };
+    if ("url" in source) sources.set(trackId, source);
+    return source;
   } catch {
     return { error: playerErrorMessages.load };
   }
