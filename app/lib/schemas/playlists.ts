@@ -36,7 +36,8 @@ export const DeletePlaylistSchema = v.object({
 });
 
 /** The sidebar's and the track menus' list of the user's playlists. */
-export const PlaylistNamesSchema = v.array(v.object({ id: v.string(), name: v.string() }));
+export const PlaylistNameSchema = v.object({ id: v.string(), name: v.string() });
+export const PlaylistNamesSchema = v.array(PlaylistNameSchema);
 export type PlaylistName = v.InferOutput<typeof PlaylistNamesSchema>[number];
 
 /** `my_playlists()`: Your Playlists. */

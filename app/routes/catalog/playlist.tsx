@@ -12,7 +12,7 @@ import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Icon, type IconName } from "~/components/ui/icon";
-import { notFound, readOrThrow, refusedWrite } from "~/lib/backend.server";
+import { notFound, read, readOrThrow, refusedWrite } from "~/lib/backend.server";
 import { artistPath, countOf, fanPath, isUuid, playlistPath } from "~/lib/catalog";
 import { forgetCachedPage } from "~/lib/edge-cache.server";
 import { formatDuration } from "~/lib/format";
@@ -20,14 +20,15 @@ import { formError, formFields, parseForm, readForm, replyWith, type FormReply }
 import { requireUser } from "~/lib/guards.server";
 import { publicPageHeaders } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
+import { addTrackToPlaylist } from "~/lib/playlists.server";
 import { queueTrack } from "~/lib/player";
 import {
   DeletePlaylistSchema,
   MoveTrackSchema,
+  PlaylistNameSchema,
   PlaylistPageSchema,
   PlaylistSchema,
   PlaylistTrackSchema,
-  playlistLimits,
 } from "~/lib/schemas/playlists";
 import { supabaseContext } from "~/lib/session.server";
 import { useOptionalUser } from "~/lib/use-user";
@@ -77,12 +78,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (intent === "add") {
     const submission = parseForm(PlaylistTrackSchema, formData);
     if (!submission.success) return replyWith(submission.reply, 400);
-    const { data: playlist } = await supabase.from("playlists").select("name").eq("id", params.id).eq("owner_id", user.id).maybeSingle();
-    if (!playlist) return refuse("You can only add tracks to your own playlists", 403);
-    const { error } = await supabase.from("playlist_tracks").insert({ playlist_id: params.id, track_id: submission.value.trackId });
-    if (error?.code === "23505") return refuse(`This track is already in ${playlist.name}`, 409);
-    if (error?.code === "54000") return refuse(`A playlist holds at most ${playlistLimits.tracks} tracks`, 409);
-    if (error) return refusedWrite(error, { what: "adding a track to a playlist", values: { intent: "add" } });
+    const owned = read(await supabase.from("playlists").select("id, name").eq("id", params.id).eq("owner_id", user.id).maybeSingle(), {
+      what: "playlist to add to",
+      schema: PlaylistNameSchema,
+    });
+    if (owned.status === "failed") return refuse(owned.message, 503);
+    if (owned.status === "empty") return refuse("You can only add tracks to your own playlists", 403);
+    const playlist = owned.data;
+    const refused = await addTrackToPlaylist(supabase, playlist, submission.value.trackId, submission.values);
+    if (refused) return refused;
     await changed();
     return done(`Added to ${playlist.name}`);
   }
@@ -96,7 +100,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       .eq("playlist_id", params.id)
       .eq("track_id", submission.value.trackId)
       .select("track_id");
-    if (error) return refusedWrite(error, { what: "removing a track from a playlist", values: { intent: "remove" } });
+    if (error) return refusedWrite(error, { what: "removing a track from a playlist", values: submission.values });
     if (removed.length === 0) return refuse("This track is no longer in this playlist", 404);
     await changed();
     return done("Removed from this playlist");
@@ -108,7 +112,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const { trackId, to } = submission.value;
     const { error } = await supabase.rpc("move_playlist_track", { playlist_id: params.id, track_id: trackId, to_position: to });
     if (error?.code === "P0002") return refuse("This track is no longer in this playlist", 404);
-    if (error) return refusedWrite(error, { what: "moving a track of a playlist", values: { intent: "move" } });
+    if (error) return refusedWrite(error, { what: "moving a track of a playlist", values: submission.values });
     await changed();
     return done(`Moved to position ${to}`);
   }

@@ -10,6 +10,7 @@ import { countOf, isUuid, playlistPath } from "~/lib/catalog";
 import { formError, formFields, parseForm, readForm, replyWith } from "~/lib/forms";
 import { requireUser } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
+import { addTrackToPlaylist } from "~/lib/playlists.server";
 import { PlaylistSchema, YourPlaylistsSchema, playlistLimits } from "~/lib/schemas/playlists";
 import { supabaseContext } from "~/lib/session.server";
 import type { Route } from "./+types/playlists";
@@ -49,11 +50,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       fields: { name: "name", description: "description" },
     });
   }
-  if (trackId) {
-    // The playlist exists either way; a track that cannot be added is said on its page by its absence.
-    const { error: addError } = await supabase.from("playlist_tracks").insert({ playlist_id: made.id, track_id: trackId });
-    if (addError) console.warn("adding the first track of a new playlist was refused", addError);
-  }
+  // The playlist exists either way: a track that cannot go in (deleted since, or not one the user may
+  // see) is said on the new playlist's page by its absence, and the refusal is logged.
+  if (trackId) await addTrackToPlaylist(supabase, { id: made.id, name }, trackId, submission.values);
   throw redirect(playlistPath(made.id));
 }
 
