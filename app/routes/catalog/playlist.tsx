@@ -2,13 +2,12 @@ import { useState, type DragEvent } from "react";
 import { data, Form, href, Link, redirect, useSubmit } from "react-router";
 import { Artwork } from "~/components/catalog/artist-image";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
+import { DeleteSection, FormAlert, SubmitButton } from "~/components/form-controls";
 import { PlaylistArtwork, PlaylistFields } from "~/components/fan/playlist-form";
 import { TrackTitle } from "~/components/fan/track-list";
 import { NotFound } from "~/components/not-found";
 import { PlayAllButton, PlayFromButton } from "~/components/player/play-button";
 import { TrackMenu } from "~/components/player/track-menu";
-import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Icon, type IconName } from "~/components/ui/icon";
@@ -333,7 +332,6 @@ function OwnerSettings({
 }) {
   const path = playlistPath(playlist.id);
   const form = formFields(reply);
-  const deleteForm = formFields(deleteReply);
   return (
     <div className="mt-10 grid gap-6 lg:grid-cols-2">
       <Card>
@@ -350,24 +348,9 @@ function OwnerSettings({
           </SubmitButton>
         </Form>
       </Card>
-      <Card className="self-start border-danger/40">
-        <h2 className="text-xl font-semibold">Delete this playlist</h2>
-        <p className="mt-1 text-sm text-ink-muted">The tracks stay where they are; only this list of them goes.</p>
-        <Form method="post" action={path} noValidate className="mt-4 grid gap-4">
-          <input type="hidden" name="intent" value="delete" />
-          <FormAlert>{deleteForm.formError}</FormAlert>
-          <CheckboxField
-            name="confirm"
-            label="I understand that deleting this playlist cannot be undone."
-            error={deleteForm.error("confirm")}
-          />
-          <div>
-            <Button type="submit" variant="danger">
-              Delete playlist
-            </Button>
-          </div>
-        </Form>
-      </Card>
+      <DeleteSection thing="playlist" action={path} form={formFields(deleteReply)} className="self-start">
+        The tracks stay where they are; only this list of them goes.
+      </DeleteSection>
     </div>
   );
 }

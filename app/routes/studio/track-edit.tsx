@@ -1,10 +1,9 @@
 import { Form, href, redirect } from "react-router";
-import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
+import { DeleteSection, FormAlert, SubmitButton } from "~/components/form-controls";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { NotFound } from "~/components/not-found";
 import { TrackDetailsFields } from "~/components/studio/track-details-fields";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
-import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
 import { notFound, readOrThrow, refusedWrite } from "~/lib/backend.server";
@@ -151,20 +150,14 @@ export default function EditTrack({ loaderData, actionData }: Route.ComponentPro
         </Form>
       </Card>
 
-      <Card className="mt-8 max-w-2xl border-danger/40">
-        <h2 className="text-xl font-semibold">Delete this track</h2>
-        <p className="mt-1 text-sm text-ink-muted">Its audio file is deleted with it. A track someone has bought cannot be deleted.</p>
-        <Form method="post" action={path} noValidate className="mt-4 grid gap-4">
-          <input type="hidden" name="intent" value="delete" />
-          <FormAlert>{actionData?.values.intent === "delete" ? form.formError : null}</FormAlert>
-          <CheckboxField name="confirm" label="I understand that deleting this track cannot be undone." error={form.error("confirm")} />
-          <div>
-            <Button type="submit" variant="danger">
-              Delete track
-            </Button>
-          </div>
-        </Form>
-      </Card>
+      <DeleteSection
+        thing="track"
+        action={path}
+        form={formFields(actionData?.values.intent === "delete" ? actionData : undefined)}
+        className="mt-8 max-w-2xl"
+      >
+        Its audio file is deleted with it. A track someone has bought cannot be deleted.
+      </DeleteSection>
     </>
   );
 }
