@@ -1,9 +1,10 @@
 import type { ReactNode } from "react";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from "react-router";
 import { SomethingWentWrong, errorMessage } from "~/components/error-boundary";
 import { badAddressMiddleware } from "~/lib/bad-address.server";
 import { crossSiteMiddleware } from "~/lib/cross-site.server";
 import { edgeCacheMiddleware } from "~/lib/edge-cache.server";
+import { canonicalUrl } from "~/lib/meta";
 import { useNonce } from "~/lib/nonce";
 import { read } from "~/lib/backend.server";
 import { PlaylistNamesSchema, playlistLimits } from "~/lib/schemas/playlists";
@@ -18,10 +19,14 @@ export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.
 // a cached anonymous page needs no session work at all.
 export const middleware: Route.MiddlewareFunction[] = [badAddressMiddleware, crossSiteMiddleware, edgeCacheMiddleware, sessionMiddleware];
 
-/** Who is signed in, and their playlists (the sidebar and every "Add to playlist" menu list them). */
-export async function loader({ context }: Route.LoaderArgs) {
+/**
+ * Who is signed in, and their playlists (the sidebar and every "Add to playlist" menu list them); the
+ * site's origin, for the absolute addresses of canonical links and link previews.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
   const user = context.get(userContext);
-  if (!user) return { user, playlists: [] };
+  const origin = new URL(request.url).origin;
+  if (!user) return { user, playlists: [], origin };
   const playlists = read(
     await context
       .get(supabaseContext)
@@ -32,11 +37,14 @@ export async function loader({ context }: Route.LoaderArgs) {
       .limit(playlistLimits.playlists),
     { what: "user's playlists", schema: PlaylistNamesSchema },
   );
-  return { user, playlists: playlists.status === "found" ? playlists.data : [] };
+  return { user, playlists: playlists.status === "found" ? playlists.data : [], origin };
 }
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  const origin = useRouteLoaderData<typeof loader>("root")?.origin;
+  const { pathname, search } = useLocation();
+  const canonical = origin ? canonicalUrl(origin, pathname, search) : null;
   return (
     <html lang="en">
       <head>
@@ -44,6 +52,12 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#07060b" />
         <Meta />
+        {canonical ? (
+          <>
+            <link rel="canonical" href={canonical} />
+            <meta property="og:url" content={canonical} />
+          </>
+        ) : null}
         <Links />
       </head>
       <body className="min-h-dvh">

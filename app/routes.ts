@@ -27,6 +27,10 @@ export default [
   route("uploads/resumable/:uploadId?", "routes/account/resumable-upload.ts"),
   // Resource route: a form removes a file it stored ahead of saving.
   route("uploads/discard", "routes/account/discard-upload.ts"),
+  // Resource routes for crawlers: what they may visit, and the sitemap index and its pages (XML).
+  route("robots.txt", "routes/site/robots.ts"),
+  route("sitemap.xml", "routes/site/sitemap.ts"),
+  route("sitemap/:kind/:page", "routes/site/sitemap-page.ts"),
   layout("routes/_layout.tsx", [
     index("routes/catalog/home.tsx"),
     route("about", "routes/site/about.tsx"),

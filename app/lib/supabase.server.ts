@@ -58,3 +58,12 @@ export function createSupabaseServerClient(
 }
 
 export type SupabaseClient = ReturnType<typeof createSupabaseServerClient>;
+
+/**
+ * A client that reads as a visitor, whoever asks (no session cookies): for answers that are the same for
+ * everyone and kept at the edge, such as the sitemap, where a signed-in artist must not list their
+ * unreleased tracks.
+ */
+export function createVisitorClient(request: Request, env: AppEnv, backendFetch: typeof fetch = fetch): SupabaseClient {
+  return createSupabaseServerClient(new Request(request.url), env, new Headers(), false, backendFetch);
+}

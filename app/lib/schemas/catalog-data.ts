@@ -104,6 +104,7 @@ export const ArtistPageSchema = v.object({
     }),
   ),
 });
+export type ArtistPageData = v.InferOutput<typeof ArtistPageSchema>;
 export type ArtistMerch = v.InferOutput<typeof ArtistPageSchema>["merch"][number];
 
 /** `fan_page(fan_id)`. */

@@ -8,7 +8,8 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { artistPath, countOf, fanPath, groupReleases, isUuid, safeHttpUrl, socialProfile, trackPath, type Release } from "~/lib/catalog";
 import { formatDate, formatDuration, formatPrice } from "~/lib/format";
 import { publicPageHeaders } from "~/lib/http-cache";
-import { pageMeta } from "~/lib/meta";
+import { pageMeta, siteOrigin } from "~/lib/meta";
+import { artistData } from "~/lib/structured-data";
 import { pageCount, pageFrom } from "~/lib/paging";
 import { Pagination } from "~/components/ui/pagination";
 import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/buy-param";
@@ -31,13 +32,24 @@ const releasesPerPage = 24;
 // Public pages are cached for everyone, so dates are written one way for all readers.
 const dateLocale = "en-US";
 
-export const meta = ({ loaderData }: Route.MetaArgs) =>
-  loaderData
-    ? pageMeta(
-        loaderData.artist.artist_name,
-        loaderData.artist.short_description ?? `${loaderData.artist.artist_name} on the marketplace: releases, shows and followers.`,
-      )
-    : pageMeta("Artist not found", "This artist does not exist.");
+export function meta({ loaderData, matches }: Route.MetaArgs) {
+  if (!loaderData) return pageMeta("Artist not found", "This artist does not exist.");
+  const { artist } = loaderData;
+  const origin = siteOrigin(matches);
+  return pageMeta(
+    artist.artist_name,
+    artist.short_description ?? `${artist.artist_name} on the marketplace: releases, shows and followers.`,
+    origin
+      ? {
+          origin,
+          path: artistPath(artist.id),
+          type: "profile",
+          image: artist.profile_image_url,
+          structuredData: artistData(origin, artist),
+        }
+      : undefined,
+  );
+}
 
 export const headers = publicPageHeaders;
 

@@ -18,7 +18,8 @@ import { formatDuration } from "~/lib/format";
 import { formError, formFields, parseForm, readForm, replyWith, type FormReply } from "~/lib/forms";
 import { requireUser } from "~/lib/guards.server";
 import { publicPageHeaders } from "~/lib/http-cache";
-import { pageMeta } from "~/lib/meta";
+import { pageMeta, siteOrigin } from "~/lib/meta";
+import { playlistData } from "~/lib/structured-data";
 import { addTrackToPlaylist } from "~/lib/playlists.server";
 import { queueTrack } from "~/lib/player";
 import {
@@ -26,6 +27,7 @@ import {
   MoveTrackSchema,
   PlaylistNameSchema,
   PlaylistPageSchema,
+  type PlaylistPage,
   PlaylistSchema,
   PlaylistTrackSchema,
 } from "~/lib/schemas/playlists";
@@ -35,13 +37,28 @@ import type { Route } from "./+types/playlist";
 
 const playlistNotFound = () => notFound("Playlist not found");
 
-export const meta = ({ loaderData }: Route.MetaArgs) =>
-  loaderData
-    ? pageMeta(
-        `${loaderData.playlist.name} · a playlist by ${loaderData.playlist.owner_name}`,
-        loaderData.playlist.description ?? `${loaderData.playlist.name}: ${countOf(loaderData.playlist.tracks.length, "track")}.`,
-      )
-    : pageMeta("Playlist not found", "This playlist does not exist or is private.");
+export function meta({ loaderData, matches }: Route.MetaArgs) {
+  if (!loaderData) return pageMeta("Playlist not found", "This playlist does not exist or is private.");
+  const { playlist } = loaderData;
+  const origin = siteOrigin(matches);
+  // A private playlist (its owner's view) tells previews and search engines nothing beyond its name.
+  return pageMeta(
+    `${playlist.name} · a playlist by ${playlist.owner_name}`,
+    playlist.description ?? `${playlist.name}: ${countOf(playlist.tracks.length, "track")}.`,
+    origin && playlist.is_public
+      ? {
+          origin,
+          path: playlistPath(playlist.id),
+          type: "music.playlist",
+          image: playlist.tracks.find((track) => track.artwork_url)?.artwork_url,
+          structuredData: playlistData(origin, playlist, playlistOwnerPath(playlist)),
+        }
+      : undefined,
+  );
+}
+
+const playlistOwnerPath = (playlist: PlaylistPage) =>
+  playlist.owner_is_artist ? artistPath(playlist.owner_id) : fanPath(playlist.owner_id);
 
 // A public playlist is a public page: a visitor's copy comes from the edge cache, and its owner's changes
 // drop it. A private one is only ever its signed-in owner's (never cached).
@@ -171,10 +188,7 @@ export default function Playlist({ loaderData, actionData }: Route.ComponentProp
           {playlist.description ? <p className="mt-3 max-w-2xl whitespace-pre-line text-ink-muted">{playlist.description}</p> : null}
           <p className="mt-3 text-sm text-ink-muted">
             By{" "}
-            <Link
-              to={playlist.owner_is_artist ? artistPath(playlist.owner_id) : fanPath(playlist.owner_id)}
-              className="font-semibold text-ink hover:underline"
-            >
+            <Link to={playlistOwnerPath(playlist)} className="font-semibold text-ink hover:underline">
               {playlist.owner_name}
             </Link>{" "}
             · {countOf(playlist.tracks.length, "track")}

@@ -20,7 +20,8 @@ import { formatDate, formatPrice, genreLabel, requestLocale } from "~/lib/format
 import { formError, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireUser } from "~/lib/guards.server";
 import { publicPageHeaders, uncached } from "~/lib/http-cache";
-import { pageMeta } from "~/lib/meta";
+import { pageMeta, siteOrigin } from "~/lib/meta";
+import { recordingData } from "~/lib/structured-data";
 import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/buy-param";
 import { TrackCommentsSchema, TrackPageSchema, type TrackPage } from "~/lib/schemas/catalog-data";
 import { CommentSchema, DeleteCommentSchema } from "~/lib/schemas/comments";
@@ -46,13 +47,18 @@ function commentsShown(url: URL): number {
   return Math.min(Math.ceil(asked / commentsPageSize) * commentsPageSize, maxCommentsShown);
 }
 
-export const meta = ({ loaderData }: Route.MetaArgs) =>
-  loaderData
-    ? pageMeta(
-        `${loaderData.track.title} by ${loaderData.track.artist.artist_name}`,
-        loaderData.track.description ?? `Listen to and buy ${loaderData.track.title}.`,
-      )
-    : pageMeta("Track not found", "This track does not exist or is not released yet.");
+export function meta({ loaderData, matches }: Route.MetaArgs) {
+  if (!loaderData) return pageMeta("Track not found", "This track does not exist or is not released yet.");
+  const { track } = loaderData;
+  const origin = siteOrigin(matches);
+  return pageMeta(
+    `${track.title} by ${track.artist.artist_name}`,
+    track.description ?? `Listen to and buy ${track.title}.`,
+    origin
+      ? { origin, path: trackPath(track.id), type: "music.song", image: track.artwork_url, structuredData: recordingData(origin, track) }
+      : undefined,
+  );
+}
 
 // A visitor's page comes from the edge cache for up to a minute (its audio URL lasts an hour); a
 // comment posted or deleted here drops it at once. A page whose audio URL could not be had is not kept.

@@ -1,0 +1,98 @@
+import { artistPath, groupReleases, playlistPath, safeHttpUrl, socialProfile, trackPath } from "./catalog";
+import { isoDuration } from "./meta";
+import type { PlaylistPage } from "./schemas/playlists";
+import type { ArtistPageData, TrackPage } from "./schemas/catalog-data";
+
+// The schema.org descriptions (JSON-LD) of the public pages, so search engines know a track, a release,
+// an artist and a playlist for what they are. Prices are in US dollars, as every price on the site.
+
+const address = (origin: string, path: string) => new URL(path, origin).href;
+const absolute = (origin: string, url: string | null) => (url ? new URL(url, origin).href : undefined);
+
+function musicGroup(origin: string, artist: { id: string; artist_name: string }) {
+  return { "@type": "MusicGroup", name: artist.artist_name, url: address(origin, artistPath(artist.id)) };
+}
+
+/** A track page: the recording, its artist, its album, when it came out, and what it costs. */
+export function recordingData(origin: string, track: TrackPage) {
+  const url = address(origin, trackPath(track.id));
+  const byArtist = musicGroup(origin, track.artist);
+  return {
+    "@type": "MusicRecording",
+    "@id": url,
+    url,
+    name: track.title,
+    ...(track.description ? { description: track.description } : {}),
+    byArtist,
+    ...(track.duration_seconds ? { duration: isoDuration(track.duration_seconds) } : {}),
+    ...(track.album_title ? { inAlbum: { "@type": "MusicAlbum", name: track.album_title, byArtist } } : {}),
+    ...(track.genre ? { genre: track.genre } : {}),
+    datePublished: track.release_date,
+    ...(track.artwork_url ? { image: absolute(origin, track.artwork_url) } : {}),
+    offers: { "@type": "Offer", url, price: track.price.toFixed(2), priceCurrency: "USD", availability: "https://schema.org/InStock" },
+  };
+}
+
+/**
+ * An artist page: the artist (with their website and social profiles as `sameAs`) and the releases the
+ * page lists, each album a `MusicAlbum` with its tracks.
+ */
+export function artistData(origin: string, artist: ArtistPageData) {
+  const url = address(origin, artistPath(artist.id));
+  const byArtist = { "@type": "MusicGroup", name: artist.artist_name, url };
+  const sameAs = [
+    safeHttpUrl(artist.website),
+    socialProfile("twitter", artist.social_links.twitter)?.href,
+    socialProfile("instagram", artist.social_links.instagram)?.href,
+  ].filter((link): link is string => Boolean(link));
+  const released = groupReleases(artist.tracks).filter((release) => !release.upcoming);
+  const recording = (track: ArtistPageData["tracks"][number]) => ({
+    "@type": "MusicRecording",
+    name: track.title,
+    url: address(origin, trackPath(track.id)),
+    ...(track.duration_seconds ? { duration: isoDuration(track.duration_seconds) } : {}),
+  });
+  return {
+    "@type": "MusicGroup",
+    "@id": url,
+    url,
+    name: artist.artist_name,
+    ...(artist.short_description ? { description: artist.short_description } : {}),
+    ...(artist.profile_image_url ? { image: absolute(origin, artist.profile_image_url) } : {}),
+    ...(artist.genres.length ? { genre: artist.genres } : {}),
+    ...(sameAs.length ? { sameAs } : {}),
+    album: released
+      .filter((release) => release.kind === "album")
+      .map((album) => ({
+        "@type": "MusicAlbum",
+        name: album.title,
+        byArtist,
+        datePublished: album.releaseDate,
+        ...(album.artworkUrl ? { image: absolute(origin, album.artworkUrl) } : {}),
+        numTracks: album.tracks.length,
+        track: album.tracks.map(recording),
+      })),
+    track: released.filter((release) => release.kind === "single").map((single) => recording(single.tracks[0])),
+  };
+}
+
+/** A public playlist: its name, who made it, and its tracks in order. */
+export function playlistData(origin: string, playlist: PlaylistPage, ownerPath: string) {
+  const url = address(origin, playlistPath(playlist.id));
+  return {
+    "@type": "MusicPlaylist",
+    "@id": url,
+    url,
+    name: playlist.name,
+    ...(playlist.description ? { description: playlist.description } : {}),
+    author: { "@type": playlist.owner_is_artist ? "MusicGroup" : "Person", name: playlist.owner_name, url: address(origin, ownerPath) },
+    numTracks: playlist.tracks.length,
+    track: playlist.tracks.map((track) => ({
+      "@type": "MusicRecording",
+      name: track.title,
+      url: address(origin, trackPath(track.id)),
+      byArtist: musicGroup(origin, track.artist),
+      ...(track.duration_seconds ? { duration: isoDuration(track.duration_seconds) } : {}),
+    })),
+  };
+}

@@ -1,0 +1,93 @@
+import { href } from "react-router";
+import * as v from "valibot";
+import { read } from "~/lib/backend.server";
+import { artistPath, genrePath, playlistPath, trackPath } from "~/lib/catalog";
+import { genres } from "~/lib/constants";
+import type { SupabaseClient } from "~/lib/supabase.server";
+
+/**
+ * URLs per sitemap page. The protocol allows 50,000; the hosted API answers at most 1,000 rows a request
+ * (Supabase's default `max_rows`), so a page is one read.
+ */
+export const sitemapPageSize = 1000;
+
+/** An hour at the edge: search engines come back far less often, and a new release may wait that long. */
+export const sitemapCacheControl = "public, max-age=3600, s-maxage=3600";
+
+/** The public things with pages of their own, each read as a visitor sees them (released tracks, public playlists). */
+export const sitemapLists = {
+  artists: { table: "artist_profiles", changed: "created_at", path: artistPath },
+  tracks: { table: "tracks", changed: "created_at", path: trackPath },
+  playlists: { table: "playlists", changed: "updated_at", path: playlistPath },
+} as const;
+export type SitemapList = keyof typeof sitemapLists;
+
+export const isSitemapList = (kind: string): kind is SitemapList => Object.hasOwn(sitemapLists, kind);
+
+/** The pages with no row behind them: the catalog's lists, the site's pages and every genre. */
+export const sitemapPagePaths = [
+  href("/"),
+  href("/discover"),
+  href("/genres"),
+  href("/artists"),
+  href("/about"),
+  href("/terms"),
+  href("/privacy"),
+  ...genres.map(genrePath),
+];
+
+/** How many of each list a visitor can see (three counts, side by side). */
+export async function sitemapCounts(supabase: SupabaseClient) {
+  const kinds = Object.keys(sitemapLists) as SitemapList[];
+  // Row-level security keeps to what visitors see: released tracks, public playlists.
+  const counts = await Promise.all(
+    kinds.map((kind) => supabase.from(sitemapLists[kind].table).select("id", { count: "exact", head: true })),
+  );
+  return kinds.map((kind, i) => ({ kind, count: counts[i]!.count, error: counts[i]!.error }));
+}
+
+const SitemapRowsSchema = v.array(v.object({ id: v.string(), changed: v.string() }));
+
+/** One page of a list, in the order of its key: each page's address with when it last changed. */
+export async function sitemapPage(supabase: SupabaseClient, kind: SitemapList, page: number) {
+  const list = sitemapLists[kind];
+  const from = (page - 1) * sitemapPageSize;
+  return read(
+    await supabase
+      .from(list.table)
+      .select(`id, changed:${list.changed}`)
+      .order("id")
+      .range(from, from + sitemapPageSize - 1),
+    { what: `sitemap of ${kind}`, schema: SitemapRowsSchema },
+  );
+}
+
+const escapeXml = (text: string) =>
+  text.replace(/[<>&'"]/g, (character) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[character]!);
+
+/** An XML answer of the sitemap protocol. */
+export function sitemapXml(root: "sitemapindex" | "urlset", entries: { loc: string; lastmod?: string }[]) {
+  const item = root === "sitemapindex" ? "sitemap" : "url";
+  const body = entries
+    .map(
+      ({ loc, lastmod }) => `<${item}><loc>${escapeXml(loc)}</loc>${lastmod ? `<lastmod>${escapeXml(lastmod)}</lastmod>` : ""}</${item}>`,
+    )
+    .join("\n");
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<${root} xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${body}\n</${root}>\n`;
+}
+
+/** A failed read: crawlers come back later; nothing is kept. */
+export function sitemapUnavailable() {
+  return new Response("The sitemap is unavailable right now.", {
+    status: 503,
+    headers: { "Cache-Control": "no-store", "Retry-After": "60" },
+  });
+}
+
+/** No such sitemap: a list or page that is not there (it may come with new releases, so it is not kept long). */
+export function sitemapNotFound() {
+  return new Response("Sitemap not found", {
+    status: 404,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+  });
+}

@@ -1,0 +1,205 @@
+// What a public page tells link previews and search engines: its canonical address, Open Graph and
+// Twitter tags with absolute addresses, and its schema.org description (JSON-LD) with each type's
+// required fields, safely escaped whatever an artist writes; and what crawlers are given: the sitemap
+// (every address in it answers 200, nothing unreleased or private in it, whoever asks) and robots.txt.
+import { beforeAll, describe, expect, it } from "vitest";
+import { Visitor, appUrl, newArtist, serviceClient, signedIn, supabaseUrl, trackId } from "./support.ts";
+
+const paperLanterns = "a1000000-0000-4000-8000-000000000012";
+const lastBusHome = "b1000000-0000-4000-8000-000000000001";
+const saturdayKitchen = "b1000000-0000-4000-8000-000000000002";
+const kites = trackId("Kites Over the Clyde");
+const northernLine = trackId("Northern Line");
+const origin = new URL(appUrl).origin;
+
+const visitor = new Visitor();
+
+// The demo tracks have no media in this suite: a release of a new artist carries artwork and a length.
+let release: { id: string; artworkUrl: string };
+beforeAll(async () => {
+  const artist = await newArtist("Harbour Lights");
+  const artworkUrl = `${supabaseUrl}/storage/v1/object/public/artwork/${artist.id}/1700000000000-cover.jpg`;
+  const { data, error } = await serviceClient
+    .from("tracks")
+    .insert({
+      artist_id: artist.id,
+      title: "Low Tide",
+      genre: "Folk",
+      price: 2,
+      description: "Recorded on the pier.",
+      release_date: "2026-01-02",
+      artwork_url: artworkUrl,
+      duration_seconds: 205,
+    })
+    .select("id")
+    .single();
+  if (error) throw error;
+  release = { id: data.id, artworkUrl };
+});
+
+/** The `content` of a `<meta>` by its property or name (the first, unescaped as a browser would). */
+function metaContent(html: string, key: string): string | undefined {
+  const tag = [...html.matchAll(/<meta [^>]*>/g)].map((match) => match[0]).find((tag) => tag.includes(`="${key}"`));
+  return tag
+    ? /content="([^"]*)"/
+        .exec(tag)?.[1]
+        ?.replace(/&amp;/g, "&")
+        .replace(/&quot;/g, '"')
+    : undefined;
+}
+
+/** Every JSON-LD block of the page, parsed. */
+function structuredData(html: string): Record<string, unknown>[] {
+  return [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)].map((match) => JSON.parse(match[1]!));
+}
+
+const canonical = (html: string) => /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1];
+
+describe("link previews", () => {
+  it("give a track its kind, canonical address, absolute artwork and a large-image card", async () => {
+    const { html } = await visitor.get(`/track/${kites}?buy=1`);
+    expect(canonical(html)).toBe(`${origin}/track/${kites}`);
+    expect(metaContent(html, "og:url")).toBe(`${origin}/track/${kites}`);
+    expect(metaContent(html, "og:type")).toBe("music.song");
+    expect(metaContent(html, "og:title")).toBe("Kites Over the Clyde by The Paper Lanterns");
+    expect(metaContent(html, "og:site_name")).toBe("Crate");
+    // With only the fallback artwork, a plain card.
+    expect(metaContent(html, "og:image")).toBeUndefined();
+    expect(metaContent(html, "twitter:card")).toBe("summary");
+    const withArtwork = await visitor.get(`/track/${release.id}`);
+    expect(metaContent(withArtwork.html, "og:image")).toBe(release.artworkUrl);
+    expect(metaContent(withArtwork.html, "twitter:image")).toBe(release.artworkUrl);
+    expect(metaContent(withArtwork.html, "twitter:card")).toBe("summary_large_image");
+  });
+
+  it("give an artist a profile and a public playlist its kind; a paged list keeps its page in the canonical address", async () => {
+    const artist = await visitor.get(`/artist/${paperLanterns}`);
+    expect(metaContent(artist.html, "og:type")).toBe("profile");
+    const playlist = await visitor.get(`/playlist/${lastBusHome}`);
+    expect(metaContent(playlist.html, "og:type")).toBe("music.playlist");
+    const list = await visitor.get("/artists?page=2&q=");
+    expect(canonical(list.html)).toBe(`${origin}/artists?page=2`);
+    const about = await visitor.get("/about");
+    expect(metaContent(about.html, "og:type")).toBe("website");
+    expect(metaContent(about.html, "twitter:card")).toBe("summary");
+    expect(structuredData(about.html)).toEqual([]);
+  });
+});
+
+describe("structured data", () => {
+  it("describes a track as a MusicRecording: its artist, length, release date, artwork and price", async () => {
+    const [recording] = structuredData((await visitor.get(`/track/${kites}`)).html);
+    expect(recording).toMatchObject({
+      "@context": "https://schema.org",
+      "@type": "MusicRecording",
+      name: "Kites Over the Clyde",
+      url: `${origin}/track/${kites}`,
+      byArtist: { "@type": "MusicGroup", name: "The Paper Lanterns", url: `${origin}/artist/${paperLanterns}` },
+      offers: { "@type": "Offer", price: "1.29", priceCurrency: "USD" },
+    });
+    expect(recording!.datePublished).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const [timed] = structuredData((await visitor.get(`/track/${release.id}`)).html);
+    expect(timed).toMatchObject({ duration: "PT3M25S", datePublished: "2026-01-02", image: release.artworkUrl, genre: "Folk" });
+    expect(timed!.offers).toMatchObject({ price: "2.00", priceCurrency: "USD" });
+  });
+
+  it("describes an album track's album, and an artist as a MusicGroup with their links and albums", async () => {
+    const [recording] = structuredData((await visitor.get(`/track/${trackId("Open Highway")}`)).html);
+    expect(recording!.inAlbum).toMatchObject({ "@type": "MusicAlbum", name: "Headlights & Static" });
+    const [group] = structuredData((await visitor.get(`/artist/${paperLanterns}`)).html);
+    expect(group).toMatchObject({ "@type": "MusicGroup", name: "The Paper Lanterns", url: `${origin}/artist/${paperLanterns}` });
+    expect(group!.sameAs).toEqual(expect.arrayContaining(["https://thepaperlanterns.example/"]));
+    const singles = group!.track as { name: string }[];
+    expect(singles.map((track) => track.name)).toContain("Kites Over the Clyde");
+    // Unreleased music is no one's structured data but its artist's page, and not there either.
+    expect(singles.map((track) => track.name)).not.toContain("Northern Line");
+    const [albumArtist] = structuredData((await visitor.get(`/artist/${"a1000000-0000-4000-8000-000000000001"}`)).html);
+    const [album] = albumArtist!.album as Record<string, unknown>[];
+    expect(album).toMatchObject({ "@type": "MusicAlbum", name: "Headlights & Static", numTracks: 4 });
+  });
+
+  it("describes a public playlist as a MusicPlaylist with its tracks in order; a private one, to its owner, as nothing", async () => {
+    const [playlist] = structuredData((await visitor.get(`/playlist/${lastBusHome}`)).html);
+    expect(playlist).toMatchObject({ "@type": "MusicPlaylist", name: "Last bus home", numTracks: 5 });
+    expect((playlist!.track as { name: string }[]).map((track) => track.name)).toEqual([
+      "Satellite Town",
+      "Rain on the El",
+      "Bicycle Bell",
+      "Mesquite Moon",
+      "Harbour Wall",
+    ]);
+    const owner = await signedIn("fan@example.com", "fan-demo-pass");
+    const own = await owner.get(`/playlist/${saturdayKitchen}`);
+    expect(own.response.status).toBe(200);
+    expect(structuredData(own.html)).toEqual([]);
+    expect(metaContent(own.html, "og:image")).toBeUndefined();
+  });
+
+  it("keeps an artist's text inside its script: no </script> breakout, the name read back intact", async () => {
+    const name = `</script><script>alert(1)</script> & Co`;
+    const artist = await newArtist(name);
+    const { html } = await visitor.get(`/artist/${artist.id}`);
+    expect(html).not.toContain("<script>alert(1)");
+    const [group] = structuredData(html);
+    expect(group!.name).toBe(name);
+  });
+});
+
+/** The `<loc>`s of a sitemap or an index. */
+const locations = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => match[1]!.replace(/&amp;/g, "&"));
+
+describe("crawling", () => {
+  it("names every public page in the sitemap, each answering 200, and nothing unreleased or private, whoever asks", async () => {
+    const index = await visitor.get("/sitemap.xml");
+    expect(index.response.status).toBe(200);
+    expect(index.response.headers.get("content-type")).toContain("application/xml");
+    expect(index.response.headers.get("cache-control")).toMatch(/^public/);
+    expect(index.html).toContain('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
+    const sitemaps = locations(index.html);
+    expect(sitemaps).toEqual(
+      expect.arrayContaining([`${origin}/sitemap/pages/1`, `${origin}/sitemap/artists/1`, `${origin}/sitemap/tracks/1`]),
+    );
+    const urls: string[] = [];
+    for (const sitemap of sitemaps) {
+      const page = await visitor.get(new URL(sitemap).pathname);
+      expect(page.response.status).toBe(200);
+      const found = locations(page.html);
+      expect(found.length).toBeGreaterThan(0);
+      expect(found.length).toBeLessThanOrEqual(50_000);
+      urls.push(...found);
+    }
+    expect(urls).toEqual(
+      expect.arrayContaining([`${origin}/`, `${origin}/genres/Hip%20Hop`, `${origin}/track/${kites}`, `${origin}/playlist/${lastBusHome}`]),
+    );
+    expect(urls).not.toContain(`${origin}/track/${northernLine}`);
+    expect(urls).not.toContain(`${origin}/playlist/${saturdayKitchen}`);
+    // Every address answers, a few at a time.
+    const paths = urls.map((url) => new URL(url).pathname);
+    for (let i = 0; i < paths.length; i += 8) {
+      const statuses = await Promise.all(paths.slice(i, i + 8).map(async (path) => [path, (await fetch(new URL(path, appUrl))).status]));
+      expect(statuses.filter(([, status]) => status !== 200)).toEqual([]);
+    }
+    // The artist of the unreleased track, signed in, is given the visitors' sitemap.
+    const artist = await signedIn("artist@example.com", "artist-demo-pass");
+    const theirs = await artist.get("/sitemap/tracks/1");
+    expect(locations(theirs.html)).not.toContain(`${origin}/track/${northernLine}`);
+  });
+
+  it("answers 404 for a list or a page that is not there", async () => {
+    for (const path of ["/sitemap/comments/1", "/sitemap/tracks/0", "/sitemap/tracks/999", "/sitemap/pages/2", "/sitemap/tracks/x"]) {
+      expect((await visitor.get(path)).response.status, path).toBe(404);
+    }
+  });
+
+  it("keeps crawlers out of dashboards, admin, account pages and resource routes, and names the sitemap", async () => {
+    const { response, html } = await visitor.get("/robots.txt");
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("text/plain");
+    expect(response.headers.get("cache-control")).toMatch(/^public/);
+    for (const path of ["/dashboard/", "/admin", "/login", "/account/", "/track/*/audio", "/track/*/play", "/uploads/"]) {
+      expect(html).toContain(`Disallow: ${path}\n`);
+    }
+    expect(html).not.toMatch(/Disallow: \/\n/);
+    expect(html).toContain(`Sitemap: ${origin}/sitemap.xml`);
+  });
+});
