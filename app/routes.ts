@@ -31,6 +31,10 @@ export default [
   route("robots.txt", "routes/site/robots.ts"),
   route("sitemap.xml", "routes/site/sitemap.ts"),
   route("sitemap/:kind/:page", "routes/site/sitemap-page.ts"),
+  // Resource route: the players other sites frame (HTML of their own, not the app).
+  route("embed/:kind/:id", "routes/embed/embed.tsx"),
+  // Resource route: oEmbed's answer for a page's player (JSON).
+  route("oembed", "routes/embed/oembed.ts"),
   layout("routes/_layout.tsx", [
     index("routes/catalog/home.tsx"),
     route("about", "routes/site/about.tsx"),

@@ -1,7 +1,7 @@
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { cloudflareContext, requestCountry } from "~/lib/context.server";
 import { discardBody } from "~/lib/request-body";
-import { newNonce, withSecurityHeaders } from "~/lib/security-headers.server";
+import { isEmbedPath, newNonce, withoutCookies, withSecurityHeaders } from "~/lib/security-headers.server";
 
 type App = { handleRequest: ReturnType<typeof createRequestHandler>; buildVersion: string };
 
@@ -22,7 +22,7 @@ export default {
     const context = new RouterContextProvider();
     const nonce = newNonce();
     context.set(cloudflareContext, { env, ctx, buildVersion, country: requestCountry(request), nonce });
-    const response = await handleRequest(request, context);
+    const response = await handleRequest(isEmbedPath(new URL(request.url).pathname) ? withoutCookies(request) : request, context);
     // A body no route read (a post to a page without a form, a refusal before the form was read)
     await discardBody(request);
     return withSecurityHeaders(request, response, { nonce, env, development: import.meta.env.DEV });

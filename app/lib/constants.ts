@@ -70,3 +70,6 @@ export const currencies = ["USD", "EUR", "GBP"] as const;
 
 /** Automatic withdrawals: the least threshold and its step, in whole dollars (spec section 5, Payments). */
 export const withdrawThreshold = { minimum: 50, step: 10 } as const;
+
+/** A playlist's name and description lengths, and how many playlists a user and tracks a playlist may have (the database checks the same). */
+export const playlistLimits = { name: 100, description: 500, playlists: 200, tracks: 500 } as const;

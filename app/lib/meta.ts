@@ -2,7 +2,7 @@ import { brandName } from "~/lib/constants";
 
 /** What a page says about itself to link previews and search engines beyond its title and description. */
 export type PageShare = {
-  /** The site's origin (`https://…`), from the root loader: previews need absolute addresses. */
+  /** The site's origin (`https://…`), as the loader saw the request: previews need absolute addresses. */
   origin: string;
   /** The page's own path, as its canonical address has it. */
   path: string;
@@ -60,12 +60,6 @@ export function pageMeta(title: string, description: string, share?: PageShare) 
   return tags;
 }
 
-/** The site's origin as the root loader saw the request, for a route's `meta` (null on an error screen). */
-export function siteOrigin(matches: ReadonlyArray<{ id: string; loaderData?: unknown } | undefined>): string | null {
-  const data = matches.find((match) => match?.id === "root")?.loaderData;
-  return data && typeof data === "object" && "origin" in data && typeof data.origin === "string" ? data.origin : null;
-}
-
 /**
  * A page's canonical address: its path, with only the `page` of a paged list kept (a search, a sort or a
  * `?buy` dialog shows the same page).
@@ -75,11 +69,4 @@ export function canonicalUrl(origin: string, pathname: string, search: string): 
   const page = new URLSearchParams(search).get("page");
   if (page && /^[1-9]\d*$/.test(page) && page !== "1") url.searchParams.set("page", page);
   return url.href;
-}
-
-/** A length in seconds as ISO 8601 (`PT3M25S`), as schema.org's `duration` wants it. */
-export function isoDuration(seconds: number): string {
-  const whole = Math.round(seconds);
-  const minutes = Math.floor(whole / 60);
-  return `PT${minutes ? `${minutes}M` : ""}${whole % 60}S`;
 }

@@ -1,6 +1,6 @@
 import { refusedWrite } from "./backend.server";
 import { formError, replyWith, type FormValues } from "./forms";
-import { playlistLimits } from "./schemas/playlists";
+import { playlistLimits } from "./constants";
 import type { SupabaseClient } from "./supabase.server";
 
 /**

@@ -14,7 +14,7 @@ export function newNonce(): string {
  * artwork), and inline scripts only with the nonce. Styles may be inline: React renders style attributes
  * (a progress bar's width), which a nonce cannot cover.
  */
-export function contentSecurityPolicy(nonce: string, supabaseUrl: string | null, { turnstile = false } = {}): string {
+export function contentSecurityPolicy(nonce: string, supabaseUrl: string | null, { turnstile = false, embed = false } = {}): string {
   const supabase = supabaseUrl ? new URL(supabaseUrl).origin : "";
   const realtime = supabase.replace(/^http/, "ws");
   // Turnstile's script and frame, only on a page that shows the security check.
@@ -31,7 +31,8 @@ export function contentSecurityPolicy(nonce: string, supabaseUrl: string | null,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
-    "frame-ancestors 'none'",
+    // An embed is made to be framed by any site; every other page by none.
+    `frame-ancestors ${embed ? "*" : "'none'"}`,
   ].join("; ");
 }
 
@@ -47,15 +48,21 @@ export function withSecurityHeaders(
   // Responses from fetch() or the cache have immutable headers.
   const secured = new Response(response.body, response);
   const headers = secured.headers;
+  const url = new URL(request.url);
+  const embed = isEmbedPath(url.pathname);
   headers.set("X-Content-Type-Options", "nosniff");
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
-  headers.set("X-Frame-Options", "DENY");
-  const url = new URL(request.url);
+  if (embed) {
+    // Framed on other sites, and never the visitor's session there (the Worker also drops its cookies).
+    headers.delete("Set-Cookie");
+  } else {
+    headers.set("X-Frame-Options", "DENY");
+  }
   if (url.protocol === "https:") headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
   if (!development && (headers.get("Content-Type") ?? "").startsWith("text/html")) {
     const checked = checkedEnv(env);
     const turnstile = Boolean(checked?.TURNSTILE_SITE_KEY) && captchaPaths.includes(url.pathname);
-    headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, checked?.SUPABASE_URL ?? null, { turnstile }));
+    headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, checked?.SUPABASE_URL ?? null, { turnstile, embed }));
   }
   return secured;
 }
@@ -70,4 +77,17 @@ function checkedEnv(env: unknown): AppEnv | null {
   } catch {
     return null;
   }
+}
+
+/** The embeddable players' addresses: the only pages other sites may frame. */
+export const isEmbedPath = (pathname: string) => pathname.startsWith("/embed/");
+
+/**
+ * The request an embed is rendered from: without the visitor's cookies, so an embed never reads (or
+ * refreshes) their Crate session, whoever's page it sits in.
+ */
+export function withoutCookies(request: Request): Request {
+  const headers = new Headers(request.headers);
+  headers.delete("Cookie");
+  return new Request(request, { headers });
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { containsPattern, countOf, groupReleases, isUuid, safeHttpUrl, socialProfile } from "~/lib/catalog";
+import { groupReleases, safeHttpUrl, socialProfile } from "~/lib/artist-profile";
+import { containsPattern, countOf, isUuid } from "~/lib/catalog";
 import type { ReleaseTrack } from "~/lib/schemas/catalog-data";
 import { roundTripCounter } from "~/lib/round-trips.server";
 

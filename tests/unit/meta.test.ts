@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { cx } from "~/lib/cx";
-import { canonicalUrl, isoDuration, pageMeta } from "~/lib/meta";
+import { canonicalUrl, pageMeta } from "~/lib/meta";
+import { isoDuration } from "~/lib/structured-data.server";
 
 describe("pageMeta", () => {
   it("suffixes the title with the brand and carries the description", () => {

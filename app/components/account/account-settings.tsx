@@ -1,5 +1,6 @@
 import { Form } from "react-router";
-import { FormAlert, NewPasswordFields, SubmitButton } from "~/components/form-controls";
+import { FormAlert, SubmitButton } from "~/components/form-controls";
+import { NewPasswordFields } from "~/components/account-fields";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";

@@ -2,7 +2,7 @@ import { Artwork } from "~/components/catalog/artist-image";
 import { Field, TextareaField } from "~/components/ui/field";
 import { cx } from "~/lib/cx";
 import type { formFields } from "~/lib/forms";
-import { playlistLimits } from "~/lib/schemas/playlists";
+import { playlistLimits } from "~/lib/constants";
 
 /** A playlist's name, description and visibility: the fields of making one and of editing it. */
 export function PlaylistFields({

@@ -16,10 +16,7 @@ export function useDisclosure() {
   useEffect(() => {
     function onKeyDown(event: KeyboardEvent) {
       const menu = ref.current;
-      if (event.key === "Escape" && menu?.open) {
-        menu.open = false;
-        menu.querySelector("summary")?.focus();
-      }
+      if (event.key === "Escape" && menu?.open) closeDisclosure(menu);
     }
     function onPointerDown(event: PointerEvent) {
       const menu = ref.current;
@@ -34,4 +31,11 @@ export function useDisclosure() {
   }, []);
 
   return ref;
+}
+
+/** Closes a disclosure menu and gives focus back to its summary (after a choice in it, or Escape). */
+export function closeDisclosure(menu: HTMLDetailsElement | null) {
+  if (!menu) return;
+  menu.open = false;
+  menu.querySelector("summary")?.focus();
 }

@@ -1,5 +1,5 @@
-import { useEffect, useRef } from "react";
 import { Link, useFetcher } from "react-router";
+import { closeDisclosure, useDisclosure } from "~/components/layout/use-disclosure";
 import { Icon } from "~/components/ui/icon";
 import { newPlaylistPath, playlistPath } from "~/lib/catalog";
 import type { FormReply } from "~/lib/forms";
@@ -16,30 +16,18 @@ const itemClasses = "block w-full rounded-lg px-3 py-2 text-left text-sm text-in
 export function TrackMenu({ track, inQueue = false }: { track: QueueTrack; inQueue?: boolean }) {
   const user = useOptionalUser();
   const playlists = useYourPlaylists();
-  const menu = useRef<HTMLDetailsElement>(null);
+  const menu = useDisclosure();
   const fetcher = useFetcher<FormReply>();
   const reply = fetcher.data;
   const message = reply?.notice ?? reply?.formError ?? Object.values(reply?.fieldErrors ?? {})[0] ?? null;
 
-  // A click elsewhere closes it, as menus do.
-  useEffect(() => {
-    function closeOutside(event: PointerEvent) {
-      if (menu.current?.open && !menu.current.contains(event.target as Node)) menu.current.open = false;
-    }
-    document.addEventListener("pointerdown", closeOutside);
-    return () => document.removeEventListener("pointerdown", closeOutside);
-  }, []);
-
-  function close() {
-    if (!menu.current) return;
-    menu.current.open = false;
-    menu.current.querySelector("summary")?.focus();
-  }
+  const close = () => closeDisclosure(menu.current);
 
   if (inQueue && !user) return null;
   return (
     // A visitor's menu holds only what needs JavaScript.
     <div className={user ? "relative shrink-0" : "relative shrink-0 noscript:hidden"}>
+      {/* Escape is taken here, before the queue view (which it would close) sees it. */}
       <details ref={menu} onKeyDown={(event) => event.key === "Escape" && menu.current?.open && (event.preventDefault(), close())}>
         <summary
           aria-label={`More options for ${track.title}`}

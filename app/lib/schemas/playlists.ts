@@ -1,11 +1,10 @@
 import * as v from "valibot";
 import { idSchema } from "~/lib/catalog";
+import { playlistLimits } from "~/lib/constants";
 import { count, nullableText } from "./columns";
 import { optionalText, requiredText } from "./text";
 
 // Playlists: their forms (one schema each) and what their reads answer (supabase/schemas/11_playlists.sql).
-
-export const playlistLimits = { name: 100, description: 500, playlists: 200, tracks: 500 } as const;
 
 /** Create and edit: a name of 1-100 characters, an optional description, public or private. */
 export const PlaylistSchema = v.object({

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { peakCount } from "../../../supabase/functions/_shared/waveform";
-import { safeHttpUrl, socialProfile, type SocialNetwork } from "~/lib/catalog";
+import { safeHttpUrl, socialProfile, type SocialNetwork } from "~/lib/artist-profile";
 import {
   albumTrackLimit,
   currencies,

@@ -1,7 +1,8 @@
 import { Form, href } from "react-router";
 import { Captcha } from "~/components/account/captcha";
 import { AuthShell } from "~/components/auth-shell";
-import { FormAlert, GenrePicker, HaveAccountLink, SubmitButton, TermsCheckbox, NewPasswordFields } from "~/components/form-controls";
+import { FormAlert, SubmitButton } from "~/components/form-controls";
+import { GenrePicker, HaveAccountLink, TermsCheckbox, NewPasswordFields } from "~/components/account-fields";
 import { Field } from "~/components/ui/field";
 import { genres } from "~/lib/constants";
 import { captchaTokenFrom } from "~/lib/captcha";

@@ -1,6 +1,6 @@
 import { href, Link } from "react-router";
 import { AuthShell } from "~/components/auth-shell";
-import { HaveAccountLink } from "~/components/form-controls";
+import { HaveAccountLink } from "~/components/account-fields";
 import { redirectSignedIn } from "~/lib/guards.server";
 import { artistShare } from "~/lib/constants";
 import { pageMeta } from "~/lib/meta";

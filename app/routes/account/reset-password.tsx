@@ -1,6 +1,7 @@
 import { Form, href, Link, redirect } from "react-router";
 import { AuthShell } from "~/components/auth-shell";
-import { FormAlert, SubmitButton, NewPasswordFields } from "~/components/form-controls";
+import { FormAlert, SubmitButton } from "~/components/form-controls";
+import { NewPasswordFields } from "~/components/account-fields";
 import { LinkButton } from "~/components/ui/button";
 import { passwordResetErrorMessage } from "~/lib/errors";
 import { formError, formFields, parseForm, replyWith, readForm } from "~/lib/forms";

@@ -1,15 +1,18 @@
 import { href, Link } from "react-router";
 import { Artwork, ProfileImage } from "~/components/catalog/artist-image";
 import { FollowButton, useFollow } from "~/components/catalog/follow-button";
+import { ShareMenu } from "~/components/catalog/share-menu";
 import { GenreList } from "~/components/catalog/genre-list";
 import { NotFound } from "~/components/not-found";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { EmptyState } from "~/components/ui/empty-state";
-import { artistPath, countOf, fanPath, groupReleases, isUuid, safeHttpUrl, socialProfile, trackPath, type Release } from "~/lib/catalog";
+import { artistPath, countOf, fanPath, isUuid, trackPath } from "~/lib/catalog";
+import { groupReleases, safeHttpUrl, socialProfile, type Release } from "~/lib/artist-profile";
 import { formatDate, formatDuration, formatPrice } from "~/lib/format";
 import { publicPageHeaders } from "~/lib/http-cache";
-import { pageMeta, siteOrigin } from "~/lib/meta";
-import { artistData } from "~/lib/structured-data";
+import { pageMeta } from "~/lib/meta";
+import { artistData } from "~/lib/structured-data.server";
+import { sharing } from "~/lib/embed.server";
 import { pageCount, pageFrom } from "~/lib/paging";
 import { Pagination } from "~/components/ui/pagination";
 import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/buy-param";
@@ -32,22 +35,20 @@ const releasesPerPage = 24;
 // Public pages are cached for everyone, so dates are written one way for all readers.
 const dateLocale = "en-US";
 
-export function meta({ loaderData, matches }: Route.MetaArgs) {
+export function meta({ loaderData }: Route.MetaArgs) {
   if (!loaderData) return pageMeta("Artist not found", "This artist does not exist.");
-  const { artist } = loaderData;
-  const origin = siteOrigin(matches);
+  const { artist, origin, structuredData, share } = loaderData;
   return pageMeta(
     artist.artist_name,
     artist.short_description ?? `${artist.artist_name} on the marketplace: releases, shows and followers.`,
-    origin
-      ? {
-          origin,
-          path: artistPath(artist.id),
-          type: "profile",
-          image: artist.profile_image_url,
-          structuredData: artistData(origin, artist),
-        }
-      : undefined,
+    {
+      origin,
+      path: artistPath(artist.id),
+      type: "profile",
+      image: artist.profile_image_url,
+      embed: share.player,
+      structuredData,
+    },
   );
 }
 
@@ -60,7 +61,18 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     await context.get(supabaseContext).rpc("artist_page", { artist_id: params.id, release_page: page, release_page_size: releasesPerPage }),
     { what: "artist page", schema: ArtistPageSchema, notFound: "Artist not found" },
   );
-  return { artist, page, pages: pageCount(artist.release_count, releasesPerPage) };
+  const origin = new URL(request.url).origin;
+  // For link previews and search engines (the page's meta), made here so the page carries no builder.
+  return {
+    artist,
+    page,
+    pages: pageCount(artist.release_count, releasesPerPage),
+    origin,
+    structuredData: artistData(origin, artist),
+    share: sharing(origin, artistPath(artist.id), artist.artist_name, [
+      { label: "Embed code (latest releases)", kind: "artist", id: artist.id, trackCount: 10 },
+    ]),
+  };
 }
 
 export default function Artist({ loaderData }: Route.ComponentProps) {
@@ -103,7 +115,10 @@ export default function Artist({ loaderData }: Route.ComponentProps) {
               <GenreList genres={artist.genres} />
             </div>
           </div>
-          {user?.id !== artist.id ? <FollowButton follow={follow} artistName={artist.artist_name} size="lg" className="shrink-0" /> : null}
+          <div className="flex shrink-0 flex-wrap items-center gap-3">
+            {user?.id !== artist.id ? <FollowButton follow={follow} artistName={artist.artist_name} size="lg" /> : null}
+            <ShareMenu title={artist.artist_name} share={loaderData.share} />
+          </div>
         </div>
       </header>
 

@@ -1,8 +1,10 @@
 import { useState, type DragEvent } from "react";
 import { data, Form, href, Link, redirect, useSubmit } from "react-router";
 import { Artwork } from "~/components/catalog/artist-image";
+import { ShareMenu } from "~/components/catalog/share-menu";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { DeleteSection, FormAlert, SubmitButton } from "~/components/form-controls";
+import { FormAlert, SubmitButton } from "~/components/form-controls";
+import { DeleteSection } from "~/components/delete-section";
 import { PlaylistArtwork, PlaylistFields } from "~/components/fan/playlist-form";
 import { TrackTitle } from "~/components/fan/track-list";
 import { NotFound } from "~/components/not-found";
@@ -18,8 +20,9 @@ import { formatDuration } from "~/lib/format";
 import { formError, formFields, parseForm, readForm, replyWith, type FormReply } from "~/lib/forms";
 import { requireUser } from "~/lib/guards.server";
 import { publicPageHeaders } from "~/lib/http-cache";
-import { pageMeta, siteOrigin } from "~/lib/meta";
-import { playlistData } from "~/lib/structured-data";
+import { pageMeta } from "~/lib/meta";
+import { playlistData } from "~/lib/structured-data.server";
+import { sharing } from "~/lib/embed.server";
 import { addTrackToPlaylist } from "~/lib/playlists.server";
 import { queueTrack } from "~/lib/player";
 import {
@@ -37,21 +40,21 @@ import type { Route } from "./+types/playlist";
 
 const playlistNotFound = () => notFound("Playlist not found");
 
-export function meta({ loaderData, matches }: Route.MetaArgs) {
+export function meta({ loaderData }: Route.MetaArgs) {
   if (!loaderData) return pageMeta("Playlist not found", "This playlist does not exist or is private.");
-  const { playlist } = loaderData;
-  const origin = siteOrigin(matches);
+  const { playlist, origin, structuredData, share } = loaderData;
   // A private playlist (its owner's view) tells previews and search engines nothing beyond its name.
   return pageMeta(
     `${playlist.name} · a playlist by ${playlist.owner_name}`,
     playlist.description ?? `${playlist.name}: ${countOf(playlist.tracks.length, "track")}.`,
-    origin && playlist.is_public
+    playlist.is_public
       ? {
           origin,
           path: playlistPath(playlist.id),
           type: "music.playlist",
           image: playlist.tracks.find((track) => track.artwork_url)?.artwork_url,
-          structuredData: playlistData(origin, playlist, playlistOwnerPath(playlist)),
+          embed: share.player,
+          structuredData,
         }
       : undefined,
   );
@@ -65,14 +68,24 @@ const playlistOwnerPath = (playlist: PlaylistPage) =>
 export const headers = publicPageHeaders;
 
 /** The playlist, its owner and the tracks the reader may see (one read). A private one of someone else is 404. */
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isUuid(params.id)) throw playlistNotFound();
   const playlist = readOrThrow(await context.get(supabaseContext).rpc("playlist_page", { playlist_id: params.id }), {
     what: "playlist",
     schema: PlaylistPageSchema,
     notFound: "Playlist not found",
   });
-  return { playlist };
+  const origin = new URL(request.url).origin;
+  // For link previews and search engines (the page's meta), made here so the page carries no builder.
+  const title = `${playlist.name} · a playlist by ${playlist.owner_name}`;
+  return {
+    playlist,
+    origin,
+    structuredData: playlistData(origin, playlist, playlistOwnerPath(playlist)),
+    share: sharing(origin, playlistPath(playlist.id), title, [
+      { label: "Embed code", kind: "playlist", id: playlist.id, trackCount: playlist.tracks.length },
+    ]),
+  };
 }
 
 /**
@@ -194,8 +207,12 @@ export default function Playlist({ loaderData, actionData }: Route.ComponentProp
             · {countOf(playlist.tracks.length, "track")}
             {seconds > 0 ? ` · ${formatDuration(seconds)}` : null}
           </p>
-          <div className="mt-5">
+          <div className="mt-5 flex flex-wrap items-center gap-3">
             <PlayAllButton tracks={queue} />
+            {/* A private playlist is its owner's alone: nothing to share or embed. */}
+            {playlist.is_public ? (
+              <ShareMenu title={`${playlist.name} · a playlist by ${playlist.owner_name}`} share={loaderData.share} />
+            ) : null}
           </div>
         </div>
       </header>

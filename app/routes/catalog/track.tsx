@@ -1,11 +1,11 @@
 import { Suspense, useRef, type ReactNode } from "react";
 import { Await, data, href, Link, redirect } from "react-router";
+import { ShareMenu } from "~/components/catalog/share-menu";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { NotFound } from "~/components/not-found";
 import { Comments } from "~/components/track/comments";
 import { LikeButton } from "~/components/track/like-button";
 import { PurchaseDialog } from "~/components/track/purchase-dialog";
-import { ShareButton } from "~/components/track/share-button";
 import { WaveformPlayer } from "~/components/track/waveform-player";
 import { TrackMenu } from "~/components/player/track-menu";
 import { queueTrack, type AudioSource } from "~/lib/player";
@@ -20,8 +20,9 @@ import { formatDate, formatPrice, genreLabel, requestLocale } from "~/lib/format
 import { formError, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireUser } from "~/lib/guards.server";
 import { publicPageHeaders, uncached } from "~/lib/http-cache";
-import { pageMeta, siteOrigin } from "~/lib/meta";
-import { recordingData } from "~/lib/structured-data";
+import { pageMeta } from "~/lib/meta";
+import { recordingData } from "~/lib/structured-data.server";
+import { sharing } from "~/lib/embed.server";
 import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/buy-param";
 import { TrackCommentsSchema, TrackPageSchema, type TrackPage } from "~/lib/schemas/catalog-data";
 import { CommentSchema, DeleteCommentSchema } from "~/lib/schemas/comments";
@@ -47,17 +48,17 @@ function commentsShown(url: URL): number {
   return Math.min(Math.ceil(asked / commentsPageSize) * commentsPageSize, maxCommentsShown);
 }
 
-export function meta({ loaderData, matches }: Route.MetaArgs) {
+export function meta({ loaderData }: Route.MetaArgs) {
   if (!loaderData) return pageMeta("Track not found", "This track does not exist or is not released yet.");
-  const { track } = loaderData;
-  const origin = siteOrigin(matches);
-  return pageMeta(
-    `${track.title} by ${track.artist.artist_name}`,
-    track.description ?? `Listen to and buy ${track.title}.`,
-    origin
-      ? { origin, path: trackPath(track.id), type: "music.song", image: track.artwork_url, structuredData: recordingData(origin, track) }
-      : undefined,
-  );
+  const { track, origin, structuredData, share } = loaderData;
+  return pageMeta(`${track.title} by ${track.artist.artist_name}`, track.description ?? `Listen to and buy ${track.title}.`, {
+    origin,
+    path: trackPath(track.id),
+    type: "music.song",
+    image: track.artwork_url,
+    embed: { ...share.player, card: true },
+    structuredData,
+  });
 }
 
 // A visitor's page comes from the edge cache for up to a minute (its audio URL lasts an hour); a
@@ -95,9 +96,20 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const shownComments = read(comments, { what: "track's comments", schema: TrackCommentsSchema });
   // a page missing its comments must not be kept for the next visitors
   const complete = shownComments.status !== "failed";
+  const found = readOrThrow(track, { what: "track", schema: TrackPageSchema, notFound: "Track not found" });
+  const origin = new URL(request.url).origin;
   return data(
     {
-      track: readOrThrow(track, { what: "track", schema: TrackPageSchema, notFound: "Track not found" }),
+      track: found,
+      // For link previews and search engines (the page's meta), made here so the page carries no builder.
+      origin,
+      structuredData: recordingData(origin, found),
+      share: sharing(origin, trackPath(found.id), `${found.title} by ${found.artist.artist_name}`, [
+        { label: "Embed code", kind: "track", id: found.id },
+        ...(found.album_title
+          ? [{ label: `Embed code for ${found.album_title}`, kind: "album" as const, id: found.id, trackCount: 6 }]
+          : []),
+      ]),
       comments: shownComments.status === "found" ? shownComments.data : [],
       commentCount: comments.count ?? 0,
       commentsError: shownComments.status === "failed" ? shownComments.message : null,
@@ -199,7 +211,7 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
                 </LinkButton>
               )}
               <LikeButton trackId={track.id} liked={liked} title={track.title} />
-              <ShareButton path={path} />
+              <ShareMenu title={`${track.title} by ${track.artist.artist_name}`} share={loaderData.share} />
               <TrackMenu track={queued} />
             </div>
           </div>

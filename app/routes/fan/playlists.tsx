@@ -11,7 +11,8 @@ import { formError, formFields, parseForm, readForm, replyWith } from "~/lib/for
 import { requireUser } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
 import { addTrackToPlaylist } from "~/lib/playlists.server";
-import { PlaylistSchema, YourPlaylistsSchema, playlistLimits } from "~/lib/schemas/playlists";
+import { playlistLimits } from "~/lib/constants";
+import { PlaylistSchema, YourPlaylistsSchema } from "~/lib/schemas/playlists";
 import { supabaseContext } from "~/lib/session.server";
 import type { Route } from "./+types/playlists";
 

@@ -1,6 +1,7 @@
 import { Form, href, redirect } from "react-router";
 import { ProfilePictureForm } from "~/components/account/profile-picture-form";
-import { FormAlert, GenrePicker, SubmitButton } from "~/components/form-controls";
+import { FormAlert, SubmitButton } from "~/components/form-controls";
+import { GenrePicker } from "~/components/account-fields";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Button, LinkButton } from "~/components/ui/button";

@@ -1,5 +1,6 @@
 import { Form, href, redirect } from "react-router";
-import { DeleteSection, FormAlert, SubmitButton } from "~/components/form-controls";
+import { FormAlert, SubmitButton } from "~/components/form-controls";
+import { DeleteSection } from "~/components/delete-section";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { NotFound } from "~/components/not-found";
 import { TrackDetailsFields } from "~/components/studio/track-details-fields";

@@ -1,10 +1,13 @@
-import { artistPath, groupReleases, playlistPath, safeHttpUrl, socialProfile, trackPath } from "./catalog";
-import { isoDuration } from "./meta";
+import { artistPath, playlistPath, trackPath } from "./catalog";
+import { groupReleases, safeHttpUrl, socialProfile } from "./artist-profile";
 import type { PlaylistPage } from "./schemas/playlists";
 import type { ArtistPageData, TrackPage } from "./schemas/catalog-data";
 
 // The schema.org descriptions (JSON-LD) of the public pages, so search engines know a track, a release,
 // an artist and a playlist for what they are. Prices are in US dollars, as every price on the site.
+
+/** A schema.org description, as JSON-LD carries it. */
+export type StructuredData = Record<string, unknown>;
 
 const address = (origin: string, path: string) => new URL(path, origin).href;
 const absolute = (origin: string, url: string | null) => (url ? new URL(url, origin).href : undefined);
@@ -14,7 +17,7 @@ function musicGroup(origin: string, artist: { id: string; artist_name: string })
 }
 
 /** A track page: the recording, its artist, its album, when it came out, and what it costs. */
-export function recordingData(origin: string, track: TrackPage) {
+export function recordingData(origin: string, track: TrackPage): StructuredData {
   const url = address(origin, trackPath(track.id));
   const byArtist = musicGroup(origin, track.artist);
   return {
@@ -37,7 +40,7 @@ export function recordingData(origin: string, track: TrackPage) {
  * An artist page: the artist (with their website and social profiles as `sameAs`) and the releases the
  * page lists, each album a `MusicAlbum` with its tracks.
  */
-export function artistData(origin: string, artist: ArtistPageData) {
+export function artistData(origin: string, artist: ArtistPageData): StructuredData {
   const url = address(origin, artistPath(artist.id));
   const byArtist = { "@type": "MusicGroup", name: artist.artist_name, url };
   const sameAs = [
@@ -77,7 +80,7 @@ export function artistData(origin: string, artist: ArtistPageData) {
 }
 
 /** A public playlist: its name, who made it, and its tracks in order. */
-export function playlistData(origin: string, playlist: PlaylistPage, ownerPath: string) {
+export function playlistData(origin: string, playlist: PlaylistPage, ownerPath: string): StructuredData {
   const url = address(origin, playlistPath(playlist.id));
   return {
     "@type": "MusicPlaylist",
@@ -95,4 +98,11 @@ export function playlistData(origin: string, playlist: PlaylistPage, ownerPath: 
       ...(track.duration_seconds ? { duration: isoDuration(track.duration_seconds) } : {}),
     })),
   };
+}
+
+/** A length in seconds as ISO 8601 (`PT3M25S`), as schema.org's `duration` wants it. */
+export function isoDuration(seconds: number): string {
+  const whole = Math.round(seconds);
+  const minutes = Math.floor(whole / 60);
+  return `PT${minutes ? `${minutes}M` : ""}${whole % 60}S`;
 }

@@ -1,0 +1,184 @@
+import * as v from "valibot";
+import { read } from "~/lib/backend.server";
+import { artistPath, fanPath, playlistPath, trackPath } from "~/lib/catalog";
+import { PlaylistPageSchema } from "~/lib/schemas/playlists";
+import { nullableText, numeric } from "~/lib/schemas/columns";
+import type { EmbedKind } from "~/lib/embed.server";
+import type { SupabaseClient } from "~/lib/supabase.server";
+
+// What an embedded player shows: one track, an album, an artist's latest releases or a public
+// playlist, read as a visitor (released tracks only, public playlists only), whoever's page frames it.
+
+const embedKinds: readonly string[] = ["track", "album", "artist", "playlist"] satisfies EmbedKind[];
+export const isEmbedKind = (kind: string): kind is EmbedKind => embedKinds.includes(kind);
+
+/** An artist embed plays their latest releases, this many tracks of them. */
+const artistEmbedTracks = 10;
+
+export type EmbedTrack = {
+  id: string;
+  title: string;
+  artistId: string;
+  artistName: string;
+  artworkUrl: string | null;
+  duration: number | null;
+  peaks: number[] | null;
+  price: number | null;
+};
+
+export type Embed = {
+  kind: EmbedKind;
+  /** What the frame is of, and by whom (both link to their pages on Crate). */
+  title: string;
+  byline: { name: string; href: string };
+  href: string;
+  artworkUrl: string | null;
+  tracks: EmbedTrack[];
+};
+
+const trackFields = "id, title, type, album_title, price, artwork_url, artwork_small_url, peaks, duration_seconds";
+const trackColumns = `${trackFields}, artist:artist_profiles(id, artist_name)`;
+
+const EmbedTrackRowSchema = v.object({
+  id: v.string(),
+  title: v.string(),
+  type: v.string(),
+  album_title: nullableText,
+  price: numeric,
+  artwork_url: nullableText,
+  artwork_small_url: nullableText,
+  peaks: v.nullable(v.array(v.number())),
+  duration_seconds: v.nullable(numeric),
+  artist: v.object({ id: v.string(), artist_name: v.string() }),
+});
+type EmbedTrackRow = v.InferOutput<typeof EmbedTrackRowSchema>;
+
+const ArtistEmbedSchema = v.object({
+  id: v.string(),
+  artist_name: v.string(),
+  profile_image_url: nullableText,
+  tracks: v.array(v.omit(EmbedTrackRowSchema, ["artist"])),
+});
+
+const embedTrack = (row: EmbedTrackRow): EmbedTrack => ({
+  id: row.id,
+  title: row.title,
+  artistId: row.artist.id,
+  artistName: row.artist.artist_name,
+  artworkUrl: row.artwork_url,
+  duration: row.duration_seconds,
+  peaks: row.peaks,
+  price: row.price,
+});
+
+/** `failed`: the backend could not say; `missing`: nothing a visitor may play is there. */
+export type EmbedRead = { status: "found"; embed: Embed } | { status: "missing" } | { status: "failed" };
+
+/** The embed's contents: one read, two for an album (its track, then the album's tracks). */
+export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: string): Promise<EmbedRead> {
+  if (kind === "playlist") {
+    const found = read(await supabase.rpc("playlist_page", { playlist_id: id }), {
+      what: "playlist embed",
+      schema: v.nullable(PlaylistPageSchema),
+    });
+    if (found.status === "failed") return found;
+    if (found.status === "empty" || !found.data || !found.data.is_public || found.data.tracks.length === 0) return { status: "missing" };
+    const playlist = found.data;
+    return {
+      status: "found",
+      embed: {
+        kind,
+        title: playlist.name,
+        byline: { name: playlist.owner_name, href: playlist.owner_is_artist ? artistPath(playlist.owner_id) : fanPath(playlist.owner_id) },
+        href: playlistPath(playlist.id),
+        artworkUrl: playlist.tracks.find((track) => track.artwork_url)?.artwork_url ?? null,
+        tracks: playlist.tracks.map((track) => ({
+          id: track.id,
+          title: track.title,
+          artistId: track.artist.id,
+          artistName: track.artist.artist_name,
+          artworkUrl: track.artwork_url,
+          duration: track.duration_seconds,
+          peaks: null,
+          price: null,
+        })),
+      },
+    };
+  }
+
+  if (kind === "artist") {
+    const found = read(
+      await supabase
+        .from("artist_profiles")
+        .select(`id, artist_name, profile_image_url, tracks(${trackFields})`)
+        .eq("id", id)
+        .order("release_date", { referencedTable: "tracks", ascending: false })
+        .order("track_number", { referencedTable: "tracks", ascending: true })
+        .limit(artistEmbedTracks, { referencedTable: "tracks" })
+        .maybeSingle(),
+      { what: "artist embed", schema: v.nullable(ArtistEmbedSchema) },
+    );
+    if (found.status === "failed") return found;
+    if (found.status === "empty" || !found.data || found.data.tracks.length === 0) return { status: "missing" };
+    const artist = found.data;
+    const by = { id: artist.id, artist_name: artist.artist_name };
+    return {
+      status: "found",
+      embed: {
+        kind,
+        title: "Latest releases",
+        byline: { name: artist.artist_name, href: artistPath(artist.id) },
+        href: artistPath(artist.id),
+        artworkUrl: artist.profile_image_url,
+        tracks: artist.tracks.map((track) => embedTrack({ ...track, artist: by })),
+      },
+    };
+  }
+
+  const found = read(await supabase.from("tracks").select(trackColumns).eq("id", id).maybeSingle(), {
+    what: `${kind} embed`,
+    schema: v.nullable(EmbedTrackRowSchema),
+  });
+  if (found.status === "failed") return found;
+  if (found.status === "empty" || !found.data) return { status: "missing" };
+  const track = found.data;
+  if (kind === "track" || !track.album_title) {
+    if (kind === "album") return { status: "missing" };
+    return {
+      status: "found",
+      embed: {
+        kind,
+        title: track.title,
+        byline: { name: track.artist.artist_name, href: artistPath(track.artist.id) },
+        href: trackPath(track.id),
+        artworkUrl: track.artwork_url,
+        tracks: [embedTrack(track)],
+      },
+    };
+  }
+  // An album's address is any of its tracks': the embed plays the whole album in its order.
+  const album = read(
+    await supabase
+      .from("tracks")
+      .select(trackColumns)
+      .eq("artist_id", track.artist.id)
+      .eq("album_title", track.album_title)
+      .order("track_number", { ascending: true, nullsFirst: false })
+      .order("created_at", { ascending: true })
+      .limit(100),
+    { what: "album embed", schema: v.array(EmbedTrackRowSchema) },
+  );
+  if (album.status === "failed") return album;
+  const tracks = album.status === "found" && album.data.length > 0 ? album.data : [track];
+  return {
+    status: "found",
+    embed: {
+      kind,
+      title: track.album_title,
+      byline: { name: track.artist.artist_name, href: artistPath(track.artist.id) },
+      href: trackPath(tracks[0]!.id),
+      artworkUrl: track.artwork_url,
+      tracks: tracks.map(embedTrack),
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { renderToStaticMarkup } from "react-dom/server";
+import { isUuid } from "~/lib/catalog";
+import { envFrom } from "~/lib/env.server";
+import { publicCacheControl } from "~/lib/http-cache";
+import { createVisitorClient } from "~/lib/supabase.server";
+import { EmbedPage, EmbedUnavailable, type EmbedOptions } from "./embed-page";
+import { isEmbedKind, readEmbed } from "./embed.server";
+import type { Route } from "./+types/embed";
+
+/** The player script every embed loads (from `public/`, so it is the same file whatever the build). */
+export const embedScriptPath = "/embed-player.js";
+
+/** An embed's options: `theme=light|dark` (dark unless asked), `size=compact|large` (large unless asked). */
+export function embedOptions(url: URL): Pick<EmbedOptions, "theme" | "size"> {
+  return {
+    theme: url.searchParams.get("theme") === "light" ? "light" : "dark",
+    size: url.searchParams.get("size") === "compact" ? "compact" : "large",
+  };
+}
+
+const html = (markup: string, status: number, cacheControl: string) =>
+  new Response(`<!DOCTYPE html>${markup}`, {
+    status,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": cacheControl },
+  });
+
+/**
+ * `/embed/{track|album|artist|playlist}/{id}`: a player other sites may frame. Plain server-rendered HTML
+ * with a small script of its own, never the app; read as a visitor, cached at the edge like the public
+ * pages. Its security headers (framing allowed, no cookies either way) are set by the Worker.
+ */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const options = embedOptions(url);
+  const unavailable = (status: number, cacheControl: string) =>
+    html(renderToStaticMarkup(<EmbedUnavailable theme={options.theme} />), status, cacheControl);
+  if (!isEmbedKind(params.kind) || !isUuid(params.id)) return unavailable(404, publicCacheControl);
+  const found = await readEmbed(createVisitorClient(request, envFrom(context)), params.kind, params.id);
+  if (found.status === "failed") return unavailable(503, "no-store");
+  if (found.status === "missing") return unavailable(404, publicCacheControl);
+  const page = <EmbedPage embed={found.embed} options={{ ...options, script: embedScriptPath, origin: url.origin }} />;
+  return html(renderToStaticMarkup(page), 200, publicCacheControl);
+}
