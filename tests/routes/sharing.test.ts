@@ -56,20 +56,22 @@ function structuredData(html: string): Record<string, unknown>[] {
 const canonical = (html: string) => /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1];
 
 describe("link previews", () => {
-  it("give a track its kind, canonical address, absolute artwork and a large-image card", async () => {
+  it("give a track its kind, canonical address, absolute artwork and its player card", async () => {
     const { html } = await visitor.get(`/track/${kites}?buy=1`);
     expect(canonical(html)).toBe(`${origin}/track/${kites}`);
     expect(metaContent(html, "og:url")).toBe(`${origin}/track/${kites}`);
     expect(metaContent(html, "og:type")).toBe("music.song");
     expect(metaContent(html, "og:title")).toBe("Kites Over the Clyde by The Paper Lanterns");
     expect(metaContent(html, "og:site_name")).toBe("Crate");
-    // With only the fallback artwork, a plain card.
+    // With only the fallback artwork, no image; a track's card is its player either way.
     expect(metaContent(html, "og:image")).toBeUndefined();
-    expect(metaContent(html, "twitter:card")).toBe("summary");
+    expect(metaContent(html, "twitter:card")).toBe("player");
     const withArtwork = await visitor.get(`/track/${release.id}`);
     expect(metaContent(withArtwork.html, "og:image")).toBe(release.artworkUrl);
     expect(metaContent(withArtwork.html, "twitter:image")).toBe(release.artworkUrl);
-    expect(metaContent(withArtwork.html, "twitter:card")).toBe("summary_large_image");
+    expect(metaContent(withArtwork.html, "twitter:card")).toBe("player");
+    const artist = await visitor.get(`/artist/${paperLanterns}`);
+    expect(metaContent(artist.html, "twitter:card")).toBe("summary");
   });
 
   it("give an artist a profile and a public playlist its kind; a paged list keeps its page in the canonical address", async () => {

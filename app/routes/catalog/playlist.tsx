@@ -42,19 +42,18 @@ const playlistNotFound = () => notFound("Playlist not found");
 
 export function meta({ loaderData }: Route.MetaArgs) {
   if (!loaderData) return pageMeta("Playlist not found", "This playlist does not exist or is private.");
-  const { playlist, origin, structuredData, share } = loaderData;
-  // A private playlist (its owner's view) tells previews and search engines nothing beyond its name.
+  const { playlist, origin, shared } = loaderData;
   return pageMeta(
     `${playlist.name} · a playlist by ${playlist.owner_name}`,
     playlist.description ?? `${playlist.name}: ${countOf(playlist.tracks.length, "track")}.`,
-    playlist.is_public
+    shared
       ? {
           origin,
           path: playlistPath(playlist.id),
           type: "music.playlist",
           image: playlist.tracks.find((track) => track.artwork_url)?.artwork_url,
-          embed: share.player,
-          structuredData,
+          embed: shared.share.player,
+          structuredData: shared.structuredData,
         }
       : undefined,
   );
@@ -76,16 +75,18 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     notFound: "Playlist not found",
   });
   const origin = new URL(request.url).origin;
-  // For link previews and search engines (the page's meta), made here so the page carries no builder.
+  // For link previews, search engines and the Share menu, made here so the page carries no builder. A
+  // private playlist (its owner's view) has none of them: it is nobody else's to see.
   const title = `${playlist.name} · a playlist by ${playlist.owner_name}`;
-  return {
-    playlist,
-    origin,
-    structuredData: playlistData(origin, playlist, playlistOwnerPath(playlist)),
-    share: sharing(origin, playlistPath(playlist.id), title, [
-      { label: "Embed code", kind: "playlist", id: playlist.id, trackCount: playlist.tracks.length },
-    ]),
-  };
+  const shared = playlist.is_public
+    ? {
+        structuredData: playlistData(origin, playlist, playlistOwnerPath(playlist)),
+        share: sharing(origin, playlistPath(playlist.id), title, [
+          { label: "Embed code", kind: "playlist", id: playlist.id, trackCount: playlist.tracks.length },
+        ]),
+      }
+    : null;
+  return { playlist, origin, shared };
 }
 
 /**
@@ -209,9 +210,8 @@ export default function Playlist({ loaderData, actionData }: Route.ComponentProp
           </p>
           <div className="mt-5 flex flex-wrap items-center gap-3">
             <PlayAllButton tracks={queue} />
-            {/* A private playlist is its owner's alone: nothing to share or embed. */}
-            {playlist.is_public ? (
-              <ShareMenu title={`${playlist.name} · a playlist by ${playlist.owner_name}`} share={loaderData.share} />
+            {loaderData.shared ? (
+              <ShareMenu title={`${playlist.name} · a playlist by ${playlist.owner_name}`} share={loaderData.shared.share} />
             ) : null}
           </div>
         </div>

@@ -36,8 +36,8 @@ export type Embed = {
   tracks: EmbedTrack[];
 };
 
-const trackFields = "id, title, type, album_title, price, artwork_url, artwork_small_url, peaks, duration_seconds";
-const trackColumns = `${trackFields}, artist:artist_profiles(id, artist_name)`;
+const trackColumns =
+  "id, title, type, album_title, price, artwork_url, artwork_small_url, peaks, duration_seconds, artist:artist_profiles(id, artist_name)";
 
 const EmbedTrackRowSchema = v.object({
   id: v.string(),
@@ -53,12 +53,7 @@ const EmbedTrackRowSchema = v.object({
 });
 type EmbedTrackRow = v.InferOutput<typeof EmbedTrackRowSchema>;
 
-const ArtistEmbedSchema = v.object({
-  id: v.string(),
-  artist_name: v.string(),
-  profile_image_url: nullableText,
-  tracks: v.array(v.omit(EmbedTrackRowSchema, ["artist"])),
-});
+const ArtistEmbedSchema = v.object({ id: v.string(), artist_name: v.string(), profile_image_url: nullableText });
 
 const embedTrack = (row: EmbedTrackRow): EmbedTrack => ({
   id: row.id,
@@ -74,7 +69,7 @@ const embedTrack = (row: EmbedTrackRow): EmbedTrack => ({
 /** `failed`: the backend could not say; `missing`: nothing a visitor may play is there. */
 export type EmbedRead = { status: "found"; embed: Embed } | { status: "missing" } | { status: "failed" };
 
-/** The embed's contents: one read, two for an album (its track, then the album's tracks). */
+/** The embed's contents: one round trip, two for an album (its track, then the album's tracks). */
 export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: string): Promise<EmbedRead> {
   if (kind === "playlist") {
     const found = read(await supabase.rpc("playlist_page", { playlist_id: id }), {
@@ -107,30 +102,30 @@ export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: s
   }
 
   if (kind === "artist") {
-    const found = read(
-      await supabase
-        .from("artist_profiles")
-        .select(`id, artist_name, profile_image_url, tracks(${trackFields})`)
-        .eq("id", id)
-        .order("release_date", { referencedTable: "tracks", ascending: false })
-        .order("track_number", { referencedTable: "tracks", ascending: true })
-        .limit(artistEmbedTracks, { referencedTable: "tracks" })
-        .maybeSingle(),
-      { what: "artist embed", schema: v.nullable(ArtistEmbedSchema) },
-    );
-    if (found.status === "failed") return found;
-    if (found.status === "empty" || !found.data || found.data.tracks.length === 0) return { status: "missing" };
-    const artist = found.data;
-    const by = { id: artist.id, artist_name: artist.artist_name };
+    // The artist and their latest released tracks, side by side (one round trip).
+    const [profile, latest] = await Promise.all([
+      supabase.from("artist_profiles").select("id, artist_name, profile_image_url").eq("id", id).maybeSingle(),
+      supabase
+        .from("tracks")
+        .select(trackColumns)
+        .eq("artist_id", id)
+        .order("release_date", { ascending: false })
+        .order("track_number", { ascending: true })
+        .limit(artistEmbedTracks),
+    ]);
+    const artist = read(profile, { what: "artist embed", schema: v.nullable(ArtistEmbedSchema) });
+    const tracks = read(latest, { what: "artist embed's tracks", schema: v.array(EmbedTrackRowSchema) });
+    if (artist.status === "failed" || tracks.status === "failed") return { status: "failed" };
+    if (artist.status === "empty" || !artist.data || tracks.status === "empty" || tracks.data.length === 0) return { status: "missing" };
     return {
       status: "found",
       embed: {
         kind,
         title: "Latest releases",
-        byline: { name: artist.artist_name, href: artistPath(artist.id) },
-        href: artistPath(artist.id),
-        artworkUrl: artist.profile_image_url,
-        tracks: artist.tracks.map((track) => embedTrack({ ...track, artist: by })),
+        byline: { name: artist.data.artist_name, href: artistPath(artist.data.id) },
+        href: artistPath(artist.data.id),
+        artworkUrl: artist.data.profile_image_url,
+        tracks: tracks.data.map(embedTrack),
       },
     };
   }

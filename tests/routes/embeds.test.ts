@@ -1,0 +1,183 @@
+// The embeddable players and oEmbed as other sites meet them: framable (only they), plain HTML with a
+// script of their own and no Crate session either way, "This track is not available" (404) for anything
+// a visitor may not play; oEmbed's answers and refusals; and the Share menu's link and embed codes,
+// shown as text to copy without JavaScript.
+import { describe, expect, it } from "vitest";
+import { Visitor, appUrl, signedIn, text, trackId } from "./support.ts";
+
+const origin = new URL(appUrl).origin;
+const paperLanterns = "a1000000-0000-4000-8000-000000000012";
+const lastBusHome = "b1000000-0000-4000-8000-000000000001";
+const saturdayKitchen = "b1000000-0000-4000-8000-000000000002";
+const kites = trackId("Kites Over the Clyde");
+const northernLine = trackId("Northern Line");
+const porchLight = trackId("Porch Light");
+
+const visitor = new Visitor();
+const directive = (response: Response, name: string) =>
+  (response.headers.get("content-security-policy") ?? "").split(/;\s*/).find((part) => part.startsWith(`${name} `));
+
+/** The tracks the embed hands its script, in order. */
+const embedTracks = (html: string) =>
+  JSON.parse(/<script type="application\/json" data-tracks="[^"]*">([\s\S]*?)<\/script>/.exec(html)![1]!) as {
+    id: string;
+    title: string;
+  }[];
+
+describe("embeds", () => {
+  it("may be framed by any site, while every other page refuses frames", async () => {
+    const embed = await visitor.get(`/embed/track/${kites}`);
+    expect(embed.response.status).toBe(200);
+    expect(directive(embed.response, "frame-ancestors")).toBe("frame-ancestors *");
+    expect(embed.response.headers.get("x-frame-options")).toBeNull();
+    for (const path of [`/track/${kites}`, "/", `/artist/${paperLanterns}`, `/playlist/${lastBusHome}`, "/oembed?url=x"]) {
+      const page = await visitor.get(path);
+      expect(page.response.headers.get("x-frame-options"), path).toBe("DENY");
+      if (page.response.headers.get("content-type")?.startsWith("text/html")) {
+        expect(directive(page.response, "frame-ancestors"), path).toBe("frame-ancestors 'none'");
+      }
+    }
+  });
+
+  it("is plain HTML with its own script, not the app, cached at the edge, and neither reads nor sets a session", async () => {
+    const fan = await signedIn("fan@example.com", "fan-demo-pass");
+    const { response, html } = await fan.get(`/embed/track/${kites}`);
+    expect(response.headers.get("cache-control")).toMatch(/^public/);
+    expect(response.headers.getSetCookie()).toEqual([]);
+    expect(html).toContain('<script src="/embed-player.js" defer="">');
+    expect(html).not.toContain("/assets/entry.client");
+    expect(html).not.toContain("__reactRouterContext");
+    // Nothing of the signed-in fan reaches the frame.
+    expect(text(html)).not.toMatch(/Log out|Your Playlists|Dashboard/);
+    expect(html).toContain('<meta name="robots" content="noindex"/>');
+    expect(embedTracks(html).map((track) => track.title)).toEqual(["Kites Over the Clyde"]);
+    expect(html).toContain('aria-label="Play Kites Over the Clyde"');
+    expect(html).toContain(`href="${origin}/track/${kites}?buy=1" target="_blank" rel="noopener">Buy $1.29</a>`);
+  });
+
+  it("plays a whole album from any of its tracks, an artist's latest releases and a public playlist in its order", async () => {
+    const album = await visitor.get(`/embed/album/${porchLight}`);
+    expect(embedTracks(album.html).map((track) => track.title)).toEqual([
+      "Open Highway",
+      "Static on the Radio",
+      "Gasoline Heart",
+      "Porch Light",
+    ]);
+    expect(text(album.html)).toContain("Headlights & Static");
+    const artist = await visitor.get(`/embed/artist/${paperLanterns}`);
+    const artistTracks = embedTracks(artist.html).map((track) => track.title);
+    expect(artistTracks).toContain("Kites Over the Clyde");
+    expect(artistTracks).not.toContain("Northern Line");
+    expect(artistTracks.length).toBeLessThanOrEqual(10);
+    const playlist = await visitor.get(`/embed/playlist/${lastBusHome}`);
+    expect(embedTracks(playlist.html).map((track) => track.title)).toEqual([
+      "Satellite Town",
+      "Rain on the El",
+      "Bicycle Bell",
+      "Mesquite Moon",
+      "Harbour Wall",
+    ]);
+  });
+
+  it("chooses its size and theme by query, and answers the rest with the large dark player", async () => {
+    const compact = await visitor.get(`/embed/playlist/${lastBusHome}?size=compact&theme=light`);
+    expect(compact.html).toContain('data-theme="light"');
+    expect(compact.html).toContain('<body class="compact">');
+    expect(compact.html).not.toContain('aria-label="Tracks"');
+    const large = await visitor.get(`/embed/playlist/${lastBusHome}?size=huge&theme=<b>`);
+    expect(large.html).toContain('data-theme="dark"');
+    expect(large.html).toContain('<body class="large">');
+    expect(large.html).toContain('aria-label="Tracks"');
+  });
+
+  it("says 'This track is not available' with 404 for unreleased, private or unknown (deleted) things, even to their owner", async () => {
+    const artist = await signedIn("artist@example.com", "artist-demo-pass");
+    const owner = await signedIn("fan@example.com", "fan-demo-pass");
+    for (const [who, path] of [
+      [artist, `/embed/track/${northernLine}`],
+      [owner, `/embed/playlist/${saturdayKitchen}`],
+      [visitor, `/embed/track/00000000-0000-4000-8000-000000000000`],
+      [visitor, `/embed/album/${kites}`],
+      [visitor, `/embed/track/not-an-id`],
+      [visitor, `/embed/comments/${kites}`],
+    ] as const) {
+      const { response, html } = await who.get(path);
+      expect(response.status, path).toBe(404);
+      expect(text(html), path).toContain("This track is not available");
+    }
+  });
+});
+
+describe("oEmbed", () => {
+  const oembed = (params: Record<string, string>) => visitor.get(`/oembed?${new URLSearchParams(params)}`);
+
+  it("answers the rich type for a track with its iframe, title and author, within maxwidth", async () => {
+    const { response, html } = await oembed({ url: `${origin}/track/${kites}`, format: "json", maxwidth: "400" });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toContain("application/json");
+    const body = JSON.parse(html);
+    expect(body).toMatchObject({
+      version: "1.0",
+      type: "rich",
+      provider_name: "Crate",
+      title: "Kites Over the Clyde by The Paper Lanterns",
+      author_name: "The Paper Lanterns",
+      author_url: `${origin}/artist/${paperLanterns}`,
+      width: 400,
+      height: 164,
+    });
+    expect(body.html).toBe(
+      `<iframe src="${origin}/embed/track/${kites}" width="400" height="164" style="border:0;border-radius:12px" title="Crate player: Kites Over the Clyde by The Paper Lanterns" loading="lazy" allow="autoplay"></iframe>`,
+    );
+  });
+
+  it("answers for artists, playlists and embed addresses; a maxheight below the large player gives the compact strip", async () => {
+    const artist = JSON.parse((await oembed({ url: `${origin}/artist/${paperLanterns}` })).html);
+    expect(artist.title).toBe("Latest releases by The Paper Lanterns");
+    const playlist = JSON.parse((await oembed({ url: `${origin}/playlist/${lastBusHome}`, maxheight: "130" })).html);
+    expect(playlist.height).toBe(120);
+    expect(playlist.html).toContain(`/embed/playlist/${lastBusHome}?size=compact`);
+    const album = JSON.parse((await oembed({ url: `${origin}/embed/album/${porchLight}` })).html);
+    expect(album.title).toBe("Headlights & Static by Ember Road");
+  });
+
+  it("refuses unknown and foreign URLs with 404 and xml with 501", async () => {
+    for (const url of [
+      "https://elsewhere.example/track/" + kites,
+      `${origin}/about`,
+      `${origin}/track/not-an-id`,
+      `${origin}/track/${northernLine}`,
+      `${origin}/playlist/${saturdayKitchen}`,
+      "not a url",
+    ]) {
+      expect((await oembed({ url, format: "json" })).response.status, url).toBe(404);
+    }
+    expect((await visitor.get("/oembed")).response.status).toBe(404);
+    expect((await oembed({ url: `${origin}/track/${kites}`, format: "xml" })).response.status).toBe(501);
+  });
+
+  it("is named by every embeddable public page, with a player card on track pages", async () => {
+    const track = await visitor.get(`/track/${kites}`);
+    const link = /<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/.exec(track.html)?.[1]?.replace(/&amp;/g, "&");
+    expect(link).toBe(`${origin}/oembed?url=${encodeURIComponent(`${origin}/track/${kites}`)}&format=json`);
+    expect((await visitor.get(new URL(link!).pathname + new URL(link!).search)).response.status).toBe(200);
+    expect(track.html).toContain(`<meta name="twitter:card" content="player"/>`);
+    expect(track.html).toContain(`<meta name="twitter:player" content="${origin}/embed/track/${kites}"/>`);
+    for (const path of [`/artist/${paperLanterns}`, `/playlist/${lastBusHome}`]) {
+      expect((await visitor.get(path)).html, path).toContain('type="application/json+oembed"');
+    }
+  });
+});
+
+describe("the Share menu without JavaScript", () => {
+  it("shows the page's address and its embed codes as text to copy", async () => {
+    const { html } = await visitor.get(`/track/${porchLight}`);
+    const fields = text(html);
+    expect(html).toMatch(new RegExp(`<input[^>]*readOnly=""[^>]*value="${origin}/track/${porchLight}"`, "i"));
+    expect(fields).toContain("Embed code for Headlights & Static");
+    expect(html).toContain(`/embed/track/${porchLight}&quot;`);
+    expect(html).toContain(`/embed/album/${porchLight}&quot;`);
+    const privatePlaylist = await (await signedIn("fan@example.com", "fan-demo-pass")).get(`/playlist/${saturdayKitchen}`);
+    expect(privatePlaylist.html).not.toContain("Embed code");
+  });
+});
