@@ -18,7 +18,9 @@
 // - measureWorkerBundle (lib/bench-worker-bundle.ts): the Worker's size as `wrangler deploy` uploads it.
 // - the site-wide player (lib/bench-player.ts): playback continuity across 10 client navigations, the
 //   next track's start after one ends (loopback and 4G), and the player bar's own JavaScript.
-// `npm run bench -- --player` measures the player alone, `-- --uploads` measures the uploads alone, `-- --studio` the studio's pages and live feed,
+// - the embeddable players (lib/bench-embeds.ts): each embed's bytes all in, its Lighthouse scores, and
+//   /oembed's p50 (afresh and cached).
+// `npm run bench -- --embeds` measures the embeds alone, `-- --player` the player alone, `-- --uploads` measures the uploads alone, `-- --studio` the studio's pages and live feed,
 // `-- --lighthouse` the Lighthouse scores alone, `-- --pages` the public pages' table alone (renders,
 // first bytes, round trips, JavaScript, Lighthouse), `-- --bundle` the Worker's size alone.
 //
@@ -35,6 +37,7 @@ import { measureLiveFeed, printLiveFeed } from "./lib/bench-live-feed.ts";
 import { measureOversizedForms, printOversizedForms } from "./lib/bench-oversized-forms.ts";
 import { percentile } from "./lib/percentile.ts";
 import { measureWorkerBundle, printWorkerBundle } from "./lib/bench-worker-bundle.ts";
+import { embedPaths, measureEmbeds, printEmbeds } from "./lib/bench-embeds.ts";
 import { demoAccounts, demoTrackPath } from "./lib/demo-data.ts";
 
 // JavaScript: React and React Router (about 105 KB gz, in one chunk: see vite.config.ts) load on every page;
@@ -416,6 +419,16 @@ async function main() {
       await printPublicPages(appUrl);
       return;
     }
+    const measureEmbedFigures = async () => {
+      console.log("Embeddable players and oEmbed…");
+      const figures = await measureEmbeds(appUrl);
+      const scores = await measureLighthouse(appUrl, embedPaths());
+      return () => printEmbeds(figures, scores);
+    };
+    if (process.argv.includes("--embeds")) {
+      (await measureEmbedFigures())();
+      return;
+    }
     const measurePlayer = async () => {
       console.log("The site-wide player (Chromium)…");
       const continuity = await measureContinuity(appUrl);
@@ -438,12 +451,14 @@ async function main() {
     console.log("Live feed on the artist dashboard (Chromium)…");
     const liveFeed = await measureLiveFeed(marketplace);
     const printPlayerFigures = await measurePlayer();
+    const printEmbedFigures = await measureEmbedFigures();
 
     await printStudioAndFanSpace(appUrl, artistCookie);
     printUploads(uploads);
     printPlayback(playback);
     printPlayback(playbackOnMobile, mobileNetwork);
     printPlayerFigures();
+    printEmbedFigures();
     printLiveFeed(liveFeed);
     printWorkerBundle(measureWorkerBundle());
   } catch (error) {

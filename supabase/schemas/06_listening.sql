@@ -14,7 +14,12 @@ create table public.analytics_events (
   created_at timestamptz not null default now(),
   -- The listener's country (ISO 3166-1 alpha-2, as Cloudflare reports it on the request); null
   -- when unknown (locally, or when Cloudflare cannot tell).
-  country text check (country ~ '^[A-Z]{2}$')
+  country text check (country ~ '^[A-Z]{2}$'),
+  -- For a play in an embedded player on another site: that site's origin (`https://blog.example`), as
+  -- the embed's script tells it; null for a play on Crate itself.
+  embedded_on text,
+  constraint analytics_events_embedded_on_origin
+    check (embedded_on ~ '^https?://[a-z0-9.-]+(:[0-9]{1,5})?$' and char_length(embedded_on) <= 255)
 );
 
 alter table public.analytics_events enable row level security;
@@ -60,7 +65,7 @@ revoke all on private.recent_plays from anon, authenticated;
 
 -- Callers other than the marketplace's server are refused first, with 28000, so the Worker can tell its
 -- own misconfiguration from a refused listener.
-create or replace function private.record_play(track_id uuid, country text, listener text, address text)
+create or replace function private.record_play(track_id uuid, country text, listener text, address text, embedded_on text)
 returns boolean
 language plpgsql
 security definer
@@ -106,25 +111,31 @@ begin
   end if;
 
   insert into private.recent_plays (listener, address, track_id) values (who, from_address, record_play.track_id);
-  insert into public.analytics_events (type, track_id, artist_id, user_id, country)
-  values ('play', record_play.track_id, track_artist, me, record_play.country);
+  insert into public.analytics_events (type, track_id, artist_id, user_id, country, embedded_on)
+  values ('play', record_play.track_id, track_artist, me, record_play.country, record_play.embedded_on);
   return true;
 end
 $$;
 
-revoke execute on function private.record_play(uuid, text, text, text) from public;
+revoke execute on function private.record_play(uuid, text, text, text, text) from public;
 
-grant execute on function private.record_play(uuid, text, text, text) to anon, authenticated, service_role;
+grant execute on function private.record_play(uuid, text, text, text, text) to anon, authenticated, service_role;
 
-create or replace function public.record_play(track_id uuid, country text default null, listener text default null, address text default null)
+create or replace function public.record_play(
+  track_id uuid,
+  country text default null,
+  listener text default null,
+  address text default null,
+  embedded_on text default null
+)
 returns boolean
 language sql
 security invoker
 set search_path = ''
 as $$
-  select private.record_play(record_play.track_id, record_play.country, record_play.listener, record_play.address)
+  select private.record_play(record_play.track_id, record_play.country, record_play.listener, record_play.address, record_play.embedded_on)
 $$;
 
-revoke execute on function public.record_play(uuid, text, text, text) from public;
+revoke execute on function public.record_play(uuid, text, text, text, text) from public;
 
-grant execute on function public.record_play(uuid, text, text, text) to anon, authenticated, service_role;
+grant execute on function public.record_play(uuid, text, text, text, text) to anon, authenticated, service_role;

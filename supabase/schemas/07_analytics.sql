@@ -91,6 +91,24 @@ grant select on public.country_daily_stats to authenticated;
 create policy "Artists read their own daily country figures" on public.country_daily_stats
   for select to authenticated using (artist_id = (select auth.uid()));
 
+-- One row per artist, embedding site and UTC day: the plays in embedded players on other sites.
+create table public.embed_daily_stats (
+  artist_id uuid not null references public.artist_profiles (id) on delete cascade,
+  day date not null,
+  origin text not null,
+  plays integer not null default 0,
+  primary key (artist_id, day, origin)
+);
+
+alter table public.embed_daily_stats enable row level security;
+
+revoke all on public.embed_daily_stats from anon, authenticated;
+
+grant select on public.embed_daily_stats to authenticated;
+
+create policy "Artists read their own daily embed figures" on public.embed_daily_stats
+  for select to authenticated using (artist_id = (select auth.uid()));
+
 -- Definer: the rollups take no writes from users; these add (or, for deleted rows, take away) each
 -- statement's events, grouped, so a bulk insert is one write per track and day. Rows of a track or
 -- artist being deleted are skipped: their rollups go with them (cascade).
@@ -120,6 +138,14 @@ begin
   group by 1, 2, 3
   on conflict (artist_id, day, country) do update
     set plays = s.plays + excluded.plays, downloads = s.downloads + excluded.downloads;
+
+  insert into public.embed_daily_stats as s (artist_id, day, origin, plays)
+  select e.artist_id, (e.created_at at time zone 'UTC')::date, e.embedded_on, sign * count(*)
+  from changed_events e
+  join public.artist_profiles a on a.id = e.artist_id
+  where e.type = 'play' and e.embedded_on is not null
+  group by 1, 2, 3
+  on conflict (artist_id, day, origin) do update set plays = s.plays + excluded.plays;
   return null;
 end
 $$;
@@ -168,7 +194,7 @@ revoke execute on function private.roll_up_purchases() from public;
 
 -- The raw figures of one period for the artist-analytics Edge Function, which shapes them (totals, trends,
 -- daily or weekly history): per day for this period and the one before (for the trend), and the
--- period's top tracks and countries. Runs as the caller, so an artist only ever reads their own rollups;
+-- period's top tracks, countries and the sites that embed the artist's music. Runs as the caller, so an artist only ever reads their own rollups;
 -- it also creates the caller's analytics row with its defaults when missing (spec section 4). Null for a
 -- caller who is not an artist.
 create or replace function public.artist_analytics(days integer)
@@ -227,7 +253,18 @@ begin
         having sum(c.plays) + sum(c.downloads) > 0
         order by sum(c.plays) + sum(c.downloads) desc
         limit 50
-      ) g), '[]')
+      ) g), '[]'),
+    'embeds', coalesce((
+      select jsonb_agg(jsonb_build_object('origin', x.origin, 'plays', x.plays) order by x.plays desc, x.origin)
+      from (
+        select m.origin, sum(m.plays) as plays
+        from public.embed_daily_stats m
+        where m.artist_id = me and m.day >= first_day
+        group by m.origin
+        having sum(m.plays) > 0
+        order by sum(m.plays) desc, m.origin
+        limit 20
+      ) x), '[]')
   );
 end
 $$;

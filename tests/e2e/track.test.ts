@@ -261,17 +261,6 @@ describe("the purchase dialog", () => {
   });
 });
 
-test("Share copies the track's link and says so", async () => {
-  const { context, page, close } = await newPage(browser);
-  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-  await page.goto(albumTrack);
-  await hydrated(page);
-  await page.getByRole("button", { name: /^Share/ }).click();
-  await page.getByRole("status").filter({ hasText: "Link copied" }).waitFor();
-  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), new URL(albumTrack, page.url()).toString());
-  await close();
-});
-
 for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
 

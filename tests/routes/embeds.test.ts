@@ -30,7 +30,7 @@ describe("embeds", () => {
     expect(embed.response.status).toBe(200);
     expect(directive(embed.response, "frame-ancestors")).toBe("frame-ancestors *");
     expect(embed.response.headers.get("x-frame-options")).toBeNull();
-    for (const path of [`/track/${kites}`, "/", `/artist/${paperLanterns}`, `/playlist/${lastBusHome}`, "/oembed?url=x"]) {
+    for (const path of [`/track/${kites}`, "/about", `/artist/${paperLanterns}`, `/playlist/${lastBusHome}`, "/oembed?url=x"]) {
       const page = await visitor.get(path);
       expect(page.response.headers.get("x-frame-options"), path).toBe("DENY");
       if (page.response.headers.get("content-type")?.startsWith("text/html")) {

@@ -1,0 +1,97 @@
+// The embedded players in Chromium, as a reader of another site meets them: a page served on another
+// port frames the track embed and its audio plays in the frame; the compact strip fits a 320 px column;
+// axe finds nothing inside the embed; and the track page's Share menu copies the link and the embed code.
+import assert from "node:assert/strict";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { after, before, test } from "node:test";
+import type { Browser } from "playwright-core";
+import { baseUrl, demoTrackPath, expectNoAxeViolations, hydrated, launchBrowser, newPage } from "./support/browser.ts";
+
+let browser: Browser;
+let otherSite: Server;
+let otherSiteUrl: string;
+const trackPath = demoTrackPath("Bicycle Bell");
+const trackId = trackPath.split("/").pop()!;
+
+before(async () => {
+  browser = await launchBrowser();
+  // Someone else's page: a blog post that embeds the track, at whatever width it is given.
+  otherSite = createServer((request, response) => {
+    const url = new URL(request.url ?? "/", "http://localhost");
+    const size = url.searchParams.get("size") === "compact" ? "?size=compact" : "";
+    const height = size ? 120 : 164;
+    response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+    response.end(
+      `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width"><title>A blog post</title></head>` +
+        `<body style="margin:0"><main><h1>A song I love</h1><iframe src="${baseUrl}/embed/track/${trackId}${size}" ` +
+        `style="border:0;width:100%" height="${height}" title="Crate player" allow="autoplay"></iframe></main></body></html>`,
+    );
+  });
+  await new Promise<void>((resolve) => otherSite.listen(0, "127.0.0.1", resolve));
+  otherSiteUrl = `http://127.0.0.1:${(otherSite.address() as AddressInfo).port}/`;
+});
+after(async () => {
+  await browser?.close();
+  otherSite?.close();
+});
+
+test("another site's page frames the track embed, and the audio plays in the frame", async () => {
+  const { page, close } = await newPage(browser);
+  await page.goto(otherSiteUrl);
+  const frame = page.frameLocator("iframe");
+  await frame.getByRole("button", { name: "Play Bicycle Bell" }).click();
+  await frame.getByRole("button", { name: "Pause Bicycle Bell" }).waitFor();
+  const embed = page.frames().find((candidate) => candidate.url().includes("/embed/track/"))!;
+  await embed.waitForFunction(() => {
+    const audio = document.querySelector("audio")!;
+    return !audio.paused && audio.currentTime > 0.5;
+  });
+  // The waveform follows the position, and the keyboard seeks it.
+  const slider = frame.getByRole("slider", { name: "Seek" });
+  assert.notEqual(await slider.getAttribute("aria-valuenow"), null);
+  await slider.focus();
+  const before = await embed.evaluate(() => document.querySelector("audio")!.currentTime);
+  await page.keyboard.press("ArrowRight");
+  await embed.waitForFunction((from) => document.querySelector("audio")!.currentTime >= from + 4, before);
+  // Links lead out to Crate in a new tab.
+  assert.equal(await frame.getByRole("link", { name: /^Buy / }).getAttribute("target"), "_blank");
+  await frame.getByRole("button", { name: "Pause Bicycle Bell" }).click();
+  await close();
+});
+
+test("the compact embed works in a 320 px column, and axe finds nothing inside the embed", async () => {
+  const { page, close } = await newPage(browser, { viewport: { width: 320, height: 640 } });
+  await page.goto(`${otherSiteUrl}?size=compact`);
+  const frame = page.frameLocator("iframe");
+  const play = frame.getByRole("button", { name: "Play Bicycle Bell" });
+  await play.waitFor();
+  const embed = page.frames().find((candidate) => candidate.url().includes("/embed/track/"))!;
+  const fits = await embed.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+  assert.ok(fits, "the compact embed scrolls sideways at 320 px");
+  assert.ok(await play.isVisible());
+  assert.ok(await frame.getByRole("link", { name: "Bicycle Bell" }).isVisible());
+  await page.goto(`/embed/track/${trackId}?size=compact&theme=light`);
+  await expectNoAxeViolations(page);
+  await page.goto(`/embed/playlist/b1000000-0000-4000-8000-000000000001`);
+  await expectNoAxeViolations(page);
+  await close();
+});
+
+test("Share copies the track's link and its embed code, and says so", async () => {
+  const { context, page, close } = await newPage(browser);
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.goto(trackPath);
+  await hydrated(page);
+  // Chromium on Linux has no share sheet: Share opens the menu.
+  await page.getByText("Share", { exact: true }).click();
+  await page.getByRole("button", { name: "Copy link" }).click();
+  await page.getByRole("status").filter({ hasText: "Link copied" }).waitFor();
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), new URL(trackPath, page.url()).toString());
+  await page.getByRole("button", { name: "Copy embed code", exact: true }).click();
+  await page.getByRole("status").filter({ hasText: "Embed code copied" }).waitFor();
+  assert.match(await page.evaluate(() => navigator.clipboard.readText()), new RegExp(`^<iframe src="[^"]+/embed/track/${trackId}"`));
+  await page.keyboard.press("Escape");
+  await expectNoAxeViolations(page);
+  await close();
+});
