@@ -110,10 +110,22 @@
     });
   }
 
+  // The page this player sits in, for the artist's analytics: its origin, as the browser tells it
+  // (ancestorOrigins where there is one, else the referrer); none when opened on its own.
+  const embeddedOn = (() => {
+    try {
+      const ancestor = location.ancestorOrigins?.[0] ?? (document.referrer ? new URL(document.referrer).origin : "");
+      return ancestor && ancestor !== location.origin ? ancestor : "";
+    } catch {
+      return "";
+    }
+  })();
+
   function report() {
     if (reported) return;
     reported = true;
-    fetch(`/track/${current().id}/play`, { method: "POST", credentials: "omit", keepalive: true }).catch(() => {});
+    const query = embeddedOn ? `?${new URLSearchParams({ embeddedOn })}` : "";
+    fetch(`/track/${current().id}/play${query}`, { method: "POST", credentials: "omit", keepalive: true }).catch(() => {});
   }
 
   function seek(seconds) {

@@ -54,6 +54,7 @@ export type Database = {
           artist_id: string
           country: string | null
           created_at: string
+          embedded_on: string | null
           id: string
           track_id: string
           type: string
@@ -63,6 +64,7 @@ export type Database = {
           artist_id: string
           country?: string | null
           created_at?: string
+          embedded_on?: string | null
           id?: string
           track_id: string
           type: string
@@ -72,6 +74,7 @@ export type Database = {
           artist_id?: string
           country?: string | null
           created_at?: string
+          embedded_on?: string | null
           id?: string
           track_id?: string
           type?: string
@@ -284,6 +287,40 @@ export type Database = {
           },
           {
             foreignKeyName: "country_daily_stats_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      embed_daily_stats: {
+        Row: {
+          artist_id: string
+          day: string
+          origin: string
+          plays: number
+        }
+        Insert: {
+          artist_id: string
+          day: string
+          origin: string
+          plays?: number
+        }
+        Update: {
+          artist_id?: string
+          day?: string
+          origin?: string
+          plays?: number
+        }
+        Relationships: [
+          {
+            foreignKeyName: "embed_daily_stats_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_cards"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "embed_daily_stats_artist_id_fkey"
             columns: ["artist_id"]
             referencedRelation: "artist_profiles"
             referencedColumns: ["id"]
@@ -895,6 +932,7 @@ export type Database = {
         Args: {
           address?: string
           country?: string
+          embedded_on?: string
           listener?: string
           track_id: string
         }

@@ -60,3 +60,20 @@ export function sharing(origin: string, path: string, title: string, embeds: [Em
 }
 
 type Embeddable = { label: string; kind: EmbedKind; id: string; trackCount?: number };
+
+/**
+ * The origin of the site an embedded player plays on, as its script says (the embedding page's origin),
+ * or null: a play on Crate itself, or anything that is not another site's http(s) origin. It is what the
+ * embed reports, like a referrer: it shows an artist where their music travels, and counts nothing more.
+ */
+export function embeddingSite(value: string | null, ownOrigin: string): string | null {
+  if (!value || value.length > 255) return null;
+  try {
+    const url = new URL(value);
+    if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+    if (url.origin === ownOrigin || !/^https?:\/\/[a-z0-9.-]+(:[0-9]{1,5})?$/.test(url.origin)) return null;
+    return url.origin;
+  } catch {
+    return null;
+  }
+}

@@ -122,7 +122,13 @@ describe("artist-analytics", () => {
     expect(before.rows).toHaveLength(0);
     const { status, body } = await analytics(empty.client, { period: "30d" });
     expect(status).toBe(200);
-    expect(body).toMatchObject({ revenue: { total: 0, trend: 0 }, streams: { total: 0, trend: 0 }, topTracks: [], geography: [] });
+    expect(body).toMatchObject({
+      revenue: { total: 0, trend: 0 },
+      streams: { total: 0, trend: 0 },
+      topTracks: [],
+      geography: [],
+      embeds: [],
+    });
     expect(body.history.every((point: { plays: number; revenue: number }) => point.plays === 0 && point.revenue === 0)).toBe(true);
     const after = await local.stack.db.query("select revenue, geography from public.analytics where artist_id = $1", [empty.id]);
     expect(after.rows).toEqual([{ revenue: { total: 0, trend: 0, history: [] }, geography: [] }]);
@@ -172,5 +178,42 @@ describe("artist-analytics", () => {
     expect(after.streams.total).toBe(5);
     expect(after.geography.map((country: { country: string | null }) => country.country)).not.toContain("SE");
     expect((await db.query("select 1 from public.track_daily_stats where track_id = $1", [track])).rows).toHaveLength(0);
+  });
+
+  it("lists the sites that embed the artist's music by plays there, theirs alone, in step with the events", async () => {
+    const db = local.stack.db;
+    const track = await createTrack(db, artist.id, { title: "Travelling Song" });
+    await db.query(
+      `insert into public.analytics_events (type, track_id, artist_id, embedded_on, created_at)
+       select 'play', $1, $2, t.origin, now() - make_interval(days => t.days_ago)
+       from (values ('https://blog.example', 1), ('https://blog.example', 2), ('http://zine.example:8080', 3), ('https://old.example', 40))
+         as t(origin, days_ago)`,
+      [track, artist.id],
+    );
+    expect((await analytics(artist.client, { period: "30d" })).body.embeds).toEqual([
+      { origin: "https://blog.example", plays: 2 },
+      { origin: "http://zine.example:8080", plays: 1 },
+    ]);
+    expect((await analytics(artist.client, { period: "90d" })).body.embeds).toContainEqual({ origin: "https://old.example", plays: 1 });
+    expect((await analytics(other.client, { period: "90d" })).body.embeds).toEqual([]);
+    expect((await other.client.from("embed_daily_stats").select("origin")).data).toEqual([]);
+    expect((await visitor.from("embed_daily_stats").select("origin")).error?.code).toBe("42501");
+    const forged = await artist.client
+      .from("embed_daily_stats")
+      .insert({ artist_id: artist.id, day: "2026-01-01", origin: "https://x.example", plays: 9 });
+    expect(forged.error?.code).toBe("42501");
+    // Only another site's origin is stored: a page address, a script URL or a path is refused.
+    for (const origin of ["https://blog.example/post", "javascript:alert(1)", "blog.example", "https://BLOG.example"]) {
+      await expect(
+        db.query(`insert into public.analytics_events (type, track_id, artist_id, embedded_on) values ('play', $1, $2, $3)`, [
+          track,
+          artist.id,
+          origin,
+        ]),
+        origin,
+      ).rejects.toMatchObject({ code: "23514" });
+    }
+    await db.query("delete from public.tracks where id = $1", [track]);
+    expect((await analytics(artist.client, { period: "30d" })).body.embeds).toEqual([]);
   });
 });

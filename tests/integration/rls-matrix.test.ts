@@ -726,6 +726,13 @@ const matrix: Case[] = [
     ["visitor", "fan", "otherArtist", "admin"],
   ),
   ...cases(
+    "embed_daily_stats",
+    "select",
+    read("embed_daily_stats", artist, "artist_id"),
+    ["artist"],
+    ["visitor", "fan", "otherArtist", "admin"],
+  ),
+  ...cases(
     "rpc artist_analytics",
     "call",
     async (client) => {
@@ -1163,11 +1170,11 @@ beforeAll(async () => {
       releasedTrack,
       users.fan.id,
     ]),
-    play: await one(`insert into analytics_events (type, track_id, artist_id, user_id) values ('play', $1, $2, $3) returning id`, [
-      releasedTrack,
-      users.artist.id,
-      users.fan.id,
-    ]),
+    // A play in an embedded player on another site, so the embed rollup has a row of the artist's too.
+    play: await one(
+      `insert into analytics_events (type, track_id, artist_id, user_id, embedded_on) values ('play', $1, $2, $3, 'https://blog.example') returning id`,
+      [releasedTrack, users.artist.id, users.fan.id],
+    ),
     comment: await one(`insert into comments (content, track_id, user_id) values ('Love it', $1, $2) returning id`, [
       releasedTrack,
       users.fan.id,

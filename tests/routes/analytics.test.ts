@@ -26,13 +26,14 @@ beforeAll(async () => {
     .select("id, title");
   expect(inserted.error).toBeNull();
   const [lights, tide] = (inserted.data ?? []).map((track) => track.id);
-  const event = (type: string, track: string | undefined, days: number, country: string | null) => ({
+  const event = (type: string, track: string | undefined, days: number, country: string | null, embeddedOn: string | null = null) => ({
     type,
     track_id: track,
     artist_id: artist.id,
     user_id: riley,
     country,
     created_at: daysAgo(days),
+    embedded_on: embeddedOn,
   });
   const written = await Promise.all([
     serviceClient.from("purchases").insert([
@@ -43,10 +44,10 @@ beforeAll(async () => {
     serviceClient
       .from("analytics_events")
       .insert([
-        event("play", lights, 1, "GB"),
+        event("play", lights, 1, "GB", "https://blog.example"),
         event("play", lights, 2, "GB"),
         event("play", lights, 3, null),
-        event("play", tide, 45, "US"),
+        event("play", tide, 45, "US", "https://zine.example:8443"),
         event("download", tide, 35, "US"),
         event("download", lights, 50, "US"),
       ]),
@@ -72,6 +73,8 @@ describe("analytics", () => {
     // Top tracks and countries of the period.
     expect(page).toMatch(/Top tracks Track Plays Downloads Revenue Harbour Lights 3 0 \$10\.00/);
     expect(page).toMatch(/Country Plays Downloads United Kingdom 2 0 Unknown 1 0/);
+    // The sites whose embedded players were played, beside the countries.
+    expect(page).toMatch(/Sites that embed your music Site Plays blog\.example 1(?! zine)/);
   });
 
   it("changes every figure with the period", async () => {
@@ -89,6 +92,7 @@ describe("analytics", () => {
     expect(page).toMatch(/Downloads 2 New against the 90 days before/);
     expect(page).toMatch(/Revenue per week/);
     expect(page).toMatch(/Country Plays Downloads United States 1 2 United Kingdom 2 0 Unknown 1 0/);
+    expect(page).toMatch(/Sites that embed your music Site Plays blog\.example 1 zine\.example:8443 1/);
 
     const year = text((await artist.visitor.get("/dashboard/artist/analytics?period=1y")).html);
     expect(year).toMatch(/Revenue \$18\.00 New against the 365 days before/);
@@ -112,6 +116,7 @@ describe("analytics", () => {
     expect(page).toMatch(/No sales in this period\./);
     expect(page).toMatch(/No plays or sales in this period\./);
     expect(page).toMatch(/No listeners in this period\./);
+    expect(page).toMatch(/No plays in embedded players in this period\./);
     expect(page).not.toMatch(/Harbour Lights/);
     const after = await serviceClient.from("analytics").select("revenue, top_tracks").eq("artist_id", fresh.id).single();
     expect(after.data).toEqual({ revenue: { total: 0, trend: 0, history: [] }, top_tracks: [] });

@@ -233,6 +233,31 @@ describe("recording plays", () => {
     expect(data).toEqual({ country: null });
   });
 
+  it("records the site an embedded player plays on, and only another site's http(s) origin", async () => {
+    const id = trackId("Greenhouse");
+    const latestEmbedding = async () => {
+      const { data } = await serviceClient
+        .from("analytics_events")
+        .select("embedded_on")
+        .eq("track_id", id)
+        .is("user_id", null)
+        .order("created_at", { ascending: false })
+        .limit(1)
+        .single();
+      return data?.embedded_on;
+    };
+    const play = (embeddedOn: string) => new Visitor().post(`/track/${id}/play?${new URLSearchParams({ embeddedOn })}`, {});
+    expect((await play("https://blog.example")).response.status).toBe(204);
+    expect(await latestEmbedding()).toBe("https://blog.example");
+    // A page address is kept as its site; what is no site is a play on Crate.
+    expect((await play("https://Zine.example:8443/reviews/1?x")).response.status).toBe(204);
+    expect(await latestEmbedding()).toBe("https://zine.example:8443");
+    for (const notASite of ["javascript:alert(1)", new URL(appUrl).origin]) {
+      expect((await play(notASite)).response.status, notASite).toBe(204);
+      expect(await latestEmbedding(), notASite).toBeNull();
+    }
+  });
+
   it("records nothing for a track the listener cannot see", async () => {
     expect((await new Visitor().post(`/track/${trackId("Northern Line")}/play`, {})).response.status).toBe(404);
     expect((await new Visitor().post("/track/not-a-track/play", {})).response.status).toBe(404);

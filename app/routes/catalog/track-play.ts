@@ -2,6 +2,7 @@ import { parseCookieHeader, serializeCookieHeader } from "@supabase/ssr";
 import { data } from "react-router";
 import { isUuid } from "~/lib/catalog";
 import { clientAddress, cloudflareContext } from "~/lib/context.server";
+import { embeddingSite } from "~/lib/embed.server";
 import { marketplaceHeader } from "~/lib/env.server";
 import { supabaseContext } from "~/lib/session.server";
 import { sessionCookieOptions } from "~/lib/supabase.server";
@@ -22,11 +23,20 @@ const listenerMaxAge = 60 * 60 * 24 * 365;
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (!isUuid(params.id)) throw data("Track not found", { status: 404 });
   const { country } = context.get(cloudflareContext);
+  const url = new URL(request.url);
+  // An embedded player names the site it plays on (`?embeddedOn=`), for the artist's analytics.
+  const embeddedOn = embeddingSite(url.searchParams.get("embeddedOn"), url.origin);
   const known = parseCookieHeader(request.headers.get("Cookie") ?? "").find((cookie) => cookie.name === listenerCookie)?.value;
   const listener = isUuid(known) ? known : crypto.randomUUID();
   const { error } = await context
     .get(supabaseContext)
-    .rpc("record_play", { track_id: params.id, country: country ?? undefined, listener, address: clientAddress(request) ?? undefined })
+    .rpc("record_play", {
+      track_id: params.id,
+      country: country ?? undefined,
+      listener,
+      address: clientAddress(request) ?? undefined,
+      embedded_on: embeddedOn ?? undefined,
+    })
     .setHeader(...marketplaceHeader(context));
   const headers = new Headers();
   if (listener !== known) {

@@ -138,6 +138,24 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
           <h2 className="text-xl font-bold">Where your listeners are</h2>
           <Geography geography={analytics.geography} />
         </Card>
+
+        <Card>
+          <h2 className="text-xl font-bold">Sites that embed your music</h2>
+          {analytics.embeds.length === 0 ? (
+            <p className="mt-3 text-ink-muted">No plays in embedded players in this period.</p>
+          ) : (
+            <div className="mt-3">
+              <FiguresTable
+                columns={["Site", "Plays"]}
+                rows={analytics.embeds.map((site) => ({
+                  key: site.origin,
+                  label: <span className="break-all">{new URL(site.origin).host}</span>,
+                  figures: [formatCount(site.plays)],
+                }))}
+              />
+            </div>
+          )}
+        </Card>
       </div>
     </section>
   );

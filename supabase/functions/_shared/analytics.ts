@@ -1,5 +1,6 @@
 // The analytics page's figures, shaped from the database's daily rollups (public.artist_analytics):
-// totals and trends for a period, its history per day or per week, its top tracks and countries.
+// totals and trends for a period, its history per day or per week, its top tracks and countries, and
+// the sites that embed the artist's music.
 // Shared by the artist-analytics Edge Function (which computes them) and the app (periods and types).
 // Plain TypeScript and valibot, no Deno or Worker APIs.
 import * as v from "valibot";
@@ -33,12 +34,16 @@ const TopTrackSchema = v.object({ id: v.string(), title: v.string(), plays: coun
 /** `country` is an ISO 3166-1 alpha-2 code, or null when the country is unknown. */
 const CountryFiguresSchema = v.object({ country: v.nullable(v.pipe(v.string(), v.regex(/^[A-Z]{2}$/))), plays: count, downloads: count });
 
+/** A site that embeds the artist's music (its origin, `https://blog.example`) and the plays there. */
+const EmbedFiguresSchema = v.object({ origin: v.pipe(v.string(), v.regex(/^https?:\/\/[^/\s]+$/)), plays: count });
+
 /** What public.artist_analytics() answers. */
 export const RawAnalyticsSchema = v.object({
   today: isoDay,
   days: v.array(DailyFiguresSchema),
   top_tracks: v.array(TopTrackSchema),
   geography: v.array(CountryFiguresSchema),
+  embeds: v.array(EmbedFiguresSchema),
 });
 
 const TotalSchema = v.object({ total: v.number(), trend: v.nullable(v.number()) });
@@ -56,6 +61,7 @@ export const AnalyticsSchema = v.object({
   history: v.array(v.object({ start: isoDay, end: isoDay, revenue: money, plays: count, downloads: count })),
   topTracks: v.array(TopTrackSchema),
   geography: v.array(CountryFiguresSchema),
+  embeds: v.array(EmbedFiguresSchema),
 });
 
 export type RawAnalytics = v.InferOutput<typeof RawAnalyticsSchema>;
@@ -129,5 +135,6 @@ export function shapeAnalytics(period: AnalyticsPeriod, raw: RawAnalytics): Anal
     history: history.map((point) => ({ ...point, revenue: point.revenue / 100 })),
     topTracks: raw.top_tracks,
     geography: raw.geography,
+    embeds: raw.embeds,
   };
 }

@@ -18,8 +18,8 @@ begin
   perform tests.remember('purchase', $q$
     insert into public.purchases (amount, track_id, user_id) values (1.99, tests.id('track'), tests.id('fan')) returning id$q$);
   perform tests.remember('play', $q$
-    insert into public.analytics_events (type, track_id, artist_id, user_id, country)
-    values ('play', tests.id('track'), tests.id('artist'), tests.id('fan'), 'GB') returning id$q$);
+    insert into public.analytics_events (type, track_id, artist_id, user_id, country, embedded_on)
+    values ('play', tests.id('track'), tests.id('artist'), tests.id('fan'), 'GB', 'https://blog.example') returning id$q$);
   perform tests.remember('comment', $q$
     insert into public.comments (content, track_id, user_id) values ('Love it', tests.id('track'), tests.id('fan')) returning id$q$);
   perform tests.remember('news', $q$
@@ -119,8 +119,12 @@ select tests.each_actor('read the artist''s daily track figures', $$select 1 fro
   array['artist']);
 select tests.each_actor('read the artist''s daily country figures',
   $$select 1 from public.country_daily_stats where artist_id = tests.id('artist')$$, array['artist']);
+select tests.each_actor('read the artist''s daily figures of embedding sites',
+  $$select 1 from public.embed_daily_stats where artist_id = tests.id('artist')$$, array['artist']);
 select tests.each_actor('change daily figures', $$update public.track_daily_stats set plays = 1000 where artist_id = tests.id('artist')$$,
   array[]::text[]);
+select tests.each_actor('change daily figures of embedding sites',
+  $$update public.embed_daily_stats set plays = 1000 where artist_id = tests.id('artist')$$, array[]::text[]);
 
 -- Comments: public on visible tracks; signed-in users write as themselves and delete their own.
 select tests.each_actor('read a comment', $$select 1 from public.comments where id = tests.id('comment')$$,

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { embedCode, embedHeight, embeddingSite, sharing } from "~/lib/embed.server";
+
+describe("embeddingSite", () => {
+  it("keeps another site's http(s) origin, from an origin or a page address", () => {
+    expect(embeddingSite("https://blog.example", "https://crate.example")).toBe("https://blog.example");
+    expect(embeddingSite("http://Zine.Example:8080/reviews/1?a=b#c", "https://crate.example")).toBe("http://zine.example:8080");
+  });
+
+  it("is null for Crate itself, other schemes, bare names, nothing, and anything too long", () => {
+    for (const value of [
+      null,
+      "",
+      "https://crate.example",
+      "javascript:alert(1)",
+      "data:text/html,x",
+      "blog.example",
+      `https://${"a".repeat(260)}.example`,
+    ]) {
+      expect(embeddingSite(value, "https://crate.example"), String(value)).toBeNull();
+    }
+  });
+});
+
+describe("embed code", () => {
+  it("is an iframe with the embed's address, size and a name, its text escaped", () => {
+    expect(embedCode({ origin: "https://crate.example", kind: "track", id: "t1", title: 'Crate player: "Hi" <b>' })).toBe(
+      '<iframe src="https://crate.example/embed/track/t1" width="480" height="164" style="border:0;border-radius:12px" title="Crate player: &quot;Hi&quot; &lt;b>" loading="lazy" allow="autoplay"></iframe>',
+    );
+    expect(embedCode({ origin: "https://crate.example", kind: "playlist", id: "p1", title: "x", size: "compact" })).toContain(
+      'src="https://crate.example/embed/playlist/p1?size=compact" width="480" height="120"',
+    );
+  });
+
+  it("grows with a list up to six tracks, and the Share menu names the page's first player for previews", () => {
+    expect(embedHeight("large", 1)).toBe(164);
+    expect(embedHeight("large", 3)).toBe(164 + 3 * 37);
+    expect(embedHeight("large", 40)).toBe(164 + 6 * 37);
+    const shared = sharing("https://crate.example", "/playlist/p1", "Mix", [
+      { label: "Embed code", kind: "playlist", id: "p1", trackCount: 2 },
+    ]);
+    expect(shared.link).toBe("https://crate.example/playlist/p1");
+    expect(shared.player).toEqual({ path: "/embed/playlist/p1", width: 480, height: 164 + 2 * 37 });
+    expect(shared.embeds[0]!.code).toContain('height="238"');
+  });
+});
