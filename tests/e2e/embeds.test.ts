@@ -1,5 +1,5 @@
 // The embedded players in Chromium, as a reader of another site meets them: a page served on another
-// port frames the track embed and its audio plays in the frame; the compact strip fits a 320 px column;
+// port frames the track embed, its audio plays in the frame and the play is reported with that site; the compact strip fits a 320 px column;
 // axe finds nothing inside the embed; and the track page's Share menu copies the link and the embed code.
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
@@ -40,6 +40,8 @@ test("another site's page frames the track embed, and the audio plays in the fra
   const { page, close } = await newPage(browser);
   await page.goto(otherSiteUrl);
   const frame = page.frameLocator("iframe");
+  // After 5 s heard, the play is reported with the site it was heard on.
+  const reported = page.waitForResponse((response) => /\/track\/[^/]+\/play\?embeddedOn=/.test(response.url()));
   await frame.getByRole("button", { name: "Play Bicycle Bell" }).click();
   await frame.getByRole("button", { name: "Pause Bicycle Bell" }).waitFor();
   const embed = page.frames().find((candidate) => candidate.url().includes("/embed/track/"))!;
@@ -56,6 +58,9 @@ test("another site's page frames the track embed, and the audio plays in the fra
   await embed.waitForFunction((from) => document.querySelector("audio")!.currentTime >= from + 4, before);
   // Links lead out to Crate in a new tab.
   assert.equal(await frame.getByRole("link", { name: /^Buy / }).getAttribute("target"), "_blank");
+  const report = await reported;
+  assert.equal(report.status(), 204);
+  assert.equal(new URL(report.url()).searchParams.get("embeddedOn"), new URL(otherSiteUrl).origin);
   await frame.getByRole("button", { name: "Pause Bicycle Bell" }).click();
   await close();
 });
@@ -70,7 +75,7 @@ test("the compact embed works in a 320 px column, and axe finds nothing inside t
   const fits = await embed.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
   assert.ok(fits, "the compact embed scrolls sideways at 320 px");
   assert.ok(await play.isVisible());
-  assert.ok(await frame.getByRole("link", { name: "Bicycle Bell" }).isVisible());
+  assert.ok(await frame.getByRole("link", { name: "Bicycle Bell", exact: true }).isVisible());
   await page.goto(`/embed/track/${trackId}?size=compact&theme=light`);
   await expectNoAxeViolations(page);
   await page.goto(`/embed/playlist/b1000000-0000-4000-8000-000000000001`);

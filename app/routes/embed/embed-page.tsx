@@ -20,7 +20,8 @@ a{color:inherit;text-decoration:none}a:hover{text-decoration:underline}
 .body{flex:1;min-width:0;display:flex;flex-direction:column;gap:6px}
 .head{display:flex;align-items:flex-start;gap:10px;min-width:0}
 .titles{flex:1;min-width:0}
-.titles a{display:block;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.titles a{display:block;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;line-height:24px}
+.compact .titles{display:flex;gap:8px;align-items:baseline}.compact .title{flex:0 1 auto;min-width:0}.compact .by{flex:0 1 auto;min-width:0}
 .title{font-weight:700;font-size:15px}.by{color:var(--muted);font-size:13px}
 .brand{flex:none;font-weight:800;color:var(--color-accent);font-size:13px}
 .controls{display:flex;align-items:center;gap:10px;min-width:0}
@@ -29,7 +30,7 @@ a{color:inherit;text-decoration:none}a:hover{text-decoration:underline}
 [role=slider]{flex:1;height:36px;min-width:0;touch-action:none;cursor:pointer}
 [role=slider] svg{width:100%;height:100%;display:block}
 .time{flex:none;font-variant-numeric:tabular-nums;color:var(--muted);font-size:12px}
-.links{display:flex;gap:12px;font-size:13px;color:var(--muted)}
+.links{display:flex;gap:12px;font-size:13px;color:var(--muted);line-height:18px}
 .buy{color:var(--color-accent);font-weight:600}
 .status{font-size:12px;color:var(--muted)}.status:empty{display:none}
 .tracks{list-style:none;padding:0;margin-top:4px;overflow-y:auto;border-top:1px solid var(--line)}
