@@ -137,8 +137,7 @@ export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: s
   if (found.status === "failed") return found;
   if (found.status === "empty" || !found.data) return { status: "missing" };
   const track = found.data;
-  if (kind === "track" || !track.album_title) {
-    if (kind === "album") return { status: "missing" };
+  if (kind === "track") {
     return {
       status: "found",
       embed: {
@@ -151,7 +150,9 @@ export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: s
       },
     };
   }
-  // An album's address is any of its tracks': the embed plays the whole album in its order.
+  // An album's address is any of its tracks': the embed plays the whole album in its order (an album
+  // holds at most 100 tracks, as track numbers go). A single is no album.
+  if (!track.album_title) return { status: "missing" };
   const album = read(
     await supabase
       .from("tracks")
