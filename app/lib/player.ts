@@ -66,7 +66,7 @@ export type PlayerState = {
 /** Where the tab keeps its queue between reloads (the engine writes it, and restores it). */
 export const savedQueueKey = "crate:player";
 
-export const initialPlayerState: PlayerState = {
+const initialPlayerState: PlayerState = {
   queue: [],
   index: -1,
   status: "idle",
