@@ -121,11 +121,25 @@
     }
   })();
 
+  // This frame's listener id (in its own storage, which the browser keeps apart per embedding site), so a
+  // play reported twice counts once, as on Crate; a new one where there is no storage.
+  const listener = (() => {
+    try {
+      const kept = localStorage.getItem("crate:listener");
+      if (kept) return kept;
+      const made = crypto.randomUUID();
+      localStorage.setItem("crate:listener", made);
+      return made;
+    } catch {
+      return crypto.randomUUID();
+    }
+  })();
+
   function report() {
     if (reported) return;
     reported = true;
-    const query = embeddedOn ? `?${new URLSearchParams({ embeddedOn })}` : "";
-    fetch(`/track/${current().id}/play${query}`, { method: "POST", credentials: "omit", keepalive: true }).catch(() => {});
+    const query = new URLSearchParams({ listener, ...(embeddedOn ? { embeddedOn } : {}) });
+    fetch(`/track/${current().id}/play?${query}`, { method: "POST", credentials: "omit", keepalive: true }).catch(() => {});
   }
 
   function seek(seconds) {

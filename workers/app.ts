@@ -22,9 +22,10 @@ export default {
     const context = new RouterContextProvider();
     const nonce = newNonce();
     context.set(cloudflareContext, { env, ctx, buildVersion, country: requestCountry(request), nonce });
-    const response = await handleRequest(isEmbedPath(new URL(request.url).pathname) ? withoutCookies(request) : request, context);
+    const incoming = isEmbedPath(new URL(request.url).pathname) ? withoutCookies(request) : request;
+    const response = await handleRequest(incoming, context);
     // A body no route read (a post to a page without a form, a refusal before the form was read)
-    await discardBody(request);
+    await discardBody(incoming);
     return withSecurityHeaders(request, response, { nonce, env, development: import.meta.env.DEV });
   },
 } satisfies ExportedHandler<Env>;

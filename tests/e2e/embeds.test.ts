@@ -41,7 +41,7 @@ test("another site's page frames the track embed, and the audio plays in the fra
   await page.goto(otherSiteUrl);
   const frame = page.frameLocator("iframe");
   // After 5 s heard, the play is reported with the site it was heard on.
-  const reported = page.waitForResponse((response) => /\/track\/[^/]+\/play\?embeddedOn=/.test(response.url()));
+  const reported = page.waitForResponse((response) => /\/track\/[^/]+\/play\?/.test(response.url()));
   await frame.getByRole("button", { name: "Play Bicycle Bell" }).click();
   await frame.getByRole("button", { name: "Pause Bicycle Bell" }).waitFor();
   const embed = page.frames().find((candidate) => candidate.url().includes("/embed/track/"))!;

@@ -217,6 +217,18 @@ describe("recording plays", () => {
     expect(await playsOf(id, "f0000000-0000-4000-8000-000000000001")).toBeLessThanOrEqual(fanBefore + 1);
   });
 
+  it("knows an embedded player's listener by the id it names (it sends no cookies), and sets no cookie for it", async () => {
+    const id = trackId("Harbour Wall");
+    const listener = crypto.randomUUID();
+    const before = await playsOf(id, null);
+    for (let i = 0; i < 3; i++) {
+      const { response } = await new Visitor().post(`/track/${id}/play?listener=${listener}&embeddedOn=https%3A%2F%2Fblog.example`, {});
+      expect(response.status).toBe(204);
+      expect(response.headers.getSetCookie()).toEqual([]);
+    }
+    expect(await playsOf(id, null)).toBe(before + 1);
+  });
+
   it("records the country Cloudflare located the listener in: unknown locally, and never taken from a header", async () => {
     const id = trackId("Bicycle Bell");
     const visitor = new Visitor();

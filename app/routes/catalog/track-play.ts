@@ -27,7 +27,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   // An embedded player names the site it plays on (`?embeddedOn=`), for the artist's analytics.
   const embeddedOn = embeddingSite(url.searchParams.get("embeddedOn"), url.origin);
   const known = parseCookieHeader(request.headers.get("Cookie") ?? "").find((cookie) => cookie.name === listenerCookie)?.value;
-  const listener = isUuid(known) ? known : crypto.randomUUID();
+  // An embedded player sends no cookies (it never uses a Crate session): it names its own listener id,
+  // kept in its frame's storage, so its repeated reports count once like the site's.
+  const named = url.searchParams.get("listener");
+  const listener = isUuid(known) ? known : isUuid(named) ? named : crypto.randomUUID();
   const { error } = await context
     .get(supabaseContext)
     .rpc("record_play", {
@@ -39,7 +42,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     })
     .setHeader(...marketplaceHeader(context));
   const headers = new Headers();
-  if (listener !== known) {
+  if (listener !== known && listener !== named) {
     headers.append(
       "Set-Cookie",
       serializeCookieHeader(listenerCookie, listener, { ...sessionCookieOptions(request, false), maxAge: listenerMaxAge }),
