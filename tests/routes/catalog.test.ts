@@ -260,7 +260,10 @@ describe("artist page", () => {
     expect(html).toContain('href="https://thepaperlanterns.example/"');
     expect(page).toContain("About The Paper Lanterns are Iona");
     expect(page).toContain("Album · 2");
-    expect(page).toMatch(/Small Town Satellites 1 Satellite Town .* 2 Bicycle Bell .* 3 Harbour Wall .* 4 All the Lights on Byres Road/);
+    // (the album's Share menu, its link and embed code, stands between its title and its tracks)
+    expect(page).toMatch(
+      /Small Town Satellites Share Link .*?1 Satellite Town .* 2 Bicycle Bell .* 3 Harbour Wall .* 4 All the Lights on Byres Road/,
+    );
     expect(page).not.toContain("Northern Line");
     expect(tagWith(html, 'aria-label="Play Kites Over the Clyde"')).toMatch(/href="\/track\/[0-9a-f-]{36}"/);
     expect(page).toContain("Upcoming Shows");

@@ -170,13 +170,17 @@ describe("oEmbed", () => {
 });
 
 describe("the Share menu without JavaScript", () => {
-  it("shows the page's address and its embed codes as text to copy", async () => {
+  it("shows the page's address and its embed codes as text to copy, an album's on its card", async () => {
     const { html } = await visitor.get(`/track/${porchLight}`);
     const fields = text(html);
     expect(html).toMatch(new RegExp(`<input[^>]*readOnly=""[^>]*value="${origin}/track/${porchLight}"`, "i"));
     expect(fields).toContain("Embed code for Headlights & Static");
     expect(html).toContain(`/embed/track/${porchLight}&quot;`);
     expect(html).toContain(`/embed/album/${porchLight}&quot;`);
+    // An album's card on its artist's page shares the album: its first track's page and the album's player.
+    const artist = await visitor.get(`/artist/${"a1000000-0000-4000-8000-000000000001"}`);
+    expect(artist.html).toContain(`/embed/album/${trackId("Open Highway")}&quot;`);
+    expect(artist.html).toContain(`/embed/artist/a1000000-0000-4000-8000-000000000001&quot;`);
     const privatePlaylist = await (await signedIn("fan@example.com", "fan-demo-pass")).get(`/playlist/${saturdayKitchen}`);
     expect(privatePlaylist.html).not.toContain("Embed code");
   });

@@ -13,7 +13,7 @@ const confirmationMs = 2500;
  * copied. Without JavaScript the menu still opens (a `details` disclosure) and shows the page's address
  * and the embed code as text to copy.
  */
-export function ShareMenu({ title, share }: { title: string; share: Sharing }) {
+export function ShareMenu({ title, share, align = "start" }: { title: string; share: Sharing; align?: "start" | "end" }) {
   const id = useId();
   const menu = useDisclosure();
   const hydrated = useHydrated();
@@ -55,7 +55,9 @@ export function ShareMenu({ title, share }: { title: string; share: Sharing }) {
           <Icon name="share" className="size-5" />
           Share
         </summary>
-        <div className="absolute left-0 z-50 mt-2 grid w-80 max-w-[90vw] gap-3 rounded-xl border border-stage-600 bg-stage-900 p-3 shadow-2xl shadow-black/60">
+        <div
+          className={`absolute ${align === "end" ? "right-0" : "left-0"} z-50 mt-2 grid w-80 max-w-[90vw] gap-3 rounded-xl border border-stage-600 bg-stage-900 p-3 shadow-2xl shadow-black/60`}
+        >
           <div className="grid gap-1">
             <label htmlFor={`${id}-link`} className="text-xs font-semibold tracking-wider text-ink-faint uppercase">
               Link
@@ -90,7 +92,7 @@ export function ShareMenu({ title, share }: { title: string; share: Sharing }) {
         </div>
       </details>
       {/* Always present, so screen readers announce what appears in it. */}
-      <p role="status" className="absolute top-full left-0 z-40 mt-1 w-max max-w-72 text-sm">
+      <p role="status" className={`absolute top-full ${align === "end" ? "right-0" : "left-0"} z-40 mt-1 w-max max-w-72 text-sm`}>
         {status ? (
           <span className="block rounded-lg border border-stage-600 bg-stage-800 px-3 py-1.5 text-ink shadow-lg">{status}</span>
         ) : null}

@@ -13,6 +13,7 @@ import { publicPageHeaders } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
 import { artistData } from "~/lib/structured-data.server";
 import { sharing } from "~/lib/embed.server";
+import type { Sharing } from "~/lib/sharing";
 import { pageCount, pageFrom } from "~/lib/paging";
 import { Pagination } from "~/components/ui/pagination";
 import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/buy-param";
@@ -72,6 +73,17 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     share: sharing(origin, artistPath(artist.id), artist.artist_name, [
       { label: "Embed code (latest releases)", kind: "artist", id: artist.id, trackCount: 10 },
     ]),
+    // Each released album's Share: its first track's page, and the album's player.
+    albumShares: Object.fromEntries(
+      groupReleases(artist.tracks)
+        .filter((release) => release.kind === "album" && !release.upcoming)
+        .map((album) => [
+          album.tracks[0].id,
+          sharing(origin, trackPath(album.tracks[0].id), `${album.title} by ${artist.artist_name}`, [
+            { label: "Embed code", kind: "album", id: album.tracks[0].id, trackCount: album.tracks.length },
+          ]),
+        ]),
+    ),
   };
 }
 
@@ -148,7 +160,7 @@ export default function Artist({ loaderData }: Route.ComponentProps) {
               <ul className="grid grid-cols-1 gap-4">
                 {releases.map((release) => (
                   <li key={`${release.kind}-${release.title}-${release.tracks[0].id}`}>
-                    <ReleaseCard release={release} artist={artistName} />
+                    <ReleaseCard release={release} artist={artistName} share={loaderData.albumShares[release.tracks[0].id]} />
                   </li>
                 ))}
               </ul>
@@ -323,7 +335,16 @@ function releaseQueueTrack(track: Release["tracks"][number], artist: { id: strin
  * A single or an album: Play plays the whole release in order (a link to its first track's page without
  * JavaScript), each track has its menu (Play next, Add to queue, Add to playlist).
  */
-function ReleaseCard({ release, artist }: { release: Release; artist: { id: string; artist_name: string } }) {
+function ReleaseCard({
+  release,
+  artist,
+  share,
+}: {
+  release: Release;
+  artist: { id: string; artist_name: string };
+  /** An album's Share (a single's is on its track page). */
+  share?: Sharing;
+}) {
   const first = release.tracks[0];
   const queue = release.tracks.map((track) => releaseQueueTrack(track, artist));
   const year = release.releaseDate.slice(0, 4);
@@ -349,7 +370,10 @@ function ReleaseCard({ release, artist }: { release: Release; artist: { id: stri
           {release.kind === "album" ? "Album" : "Single"} ·{" "}
           <time dateTime={release.releaseDate}>{release.upcoming ? `Out ${formatDate(release.releaseDate, dateLocale)}` : year}</time>
         </p>
-        <h3 className="mt-0.5 truncate text-lg font-bold">{release.title}</h3>
+        <div className="mt-0.5 flex items-start justify-between gap-3">
+          <h3 className="min-w-0 truncate text-lg font-bold">{release.title}</h3>
+          {share ? <ShareMenu title={`${release.title} by ${artist.artist_name}`} share={share} align="end" /> : null}
+        </div>
         <ol aria-label={`Tracks of ${release.title}`} className="mt-1 -ml-2 divide-y divide-stage-700 sm:mt-2">
           {release.tracks.map((track, index) => (
             <li key={track.id} className="flex items-center gap-1">
