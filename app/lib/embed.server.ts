@@ -9,6 +9,9 @@ export type EmbedSize = "compact" | "large";
 
 export const embedWidth = 480;
 
+/** An artist embed plays their latest releases, this many tracks of them. */
+export const artistEmbedTracks = 10;
+
 /** The compact strip's height, and the large player's for so many tracks (the list shows up to six before it scrolls). */
 export function embedHeight(size: EmbedSize, trackCount = 1): number {
   if (size === "compact") return 120;

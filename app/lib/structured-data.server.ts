@@ -1,5 +1,5 @@
 import { artistPath, playlistPath, trackPath } from "./catalog";
-import { groupReleases, safeHttpUrl, socialProfile } from "./artist-profile";
+import { safeHttpUrl, socialProfile, type Release } from "./artist-profile";
 import type { PlaylistPage } from "./schemas/playlists";
 import type { ArtistPageData, TrackPage } from "./schemas/catalog-data";
 
@@ -38,9 +38,9 @@ export function recordingData(origin: string, track: TrackPage): StructuredData 
 
 /**
  * An artist page: the artist (with their website and social profiles as `sameAs`) and the releases the
- * page lists, each album a `MusicAlbum` with its tracks.
+ * page lists (`releases`, its tracks grouped), each album a `MusicAlbum` with its tracks.
  */
-export function artistData(origin: string, artist: ArtistPageData): StructuredData {
+export function artistData(origin: string, artist: ArtistPageData, releases: Release[]): StructuredData {
   const url = address(origin, artistPath(artist.id));
   const byArtist = { "@type": "MusicGroup", name: artist.artist_name, url };
   const sameAs = [
@@ -48,7 +48,7 @@ export function artistData(origin: string, artist: ArtistPageData): StructuredDa
     socialProfile("twitter", artist.social_links.twitter)?.href,
     socialProfile("instagram", artist.social_links.instagram)?.href,
   ].filter((link): link is string => Boolean(link));
-  const released = groupReleases(artist.tracks).filter((release) => !release.upcoming);
+  const released = releases.filter((release) => !release.upcoming);
   const recording = (track: ArtistPageData["tracks"][number]) => ({
     "@type": "MusicRecording",
     name: track.title,

@@ -12,7 +12,7 @@ import { formatDate, formatDuration, formatPrice } from "~/lib/format";
 import { publicPageHeaders } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
 import { artistData } from "~/lib/structured-data.server";
-import { sharing } from "~/lib/embed.server";
+import { artistEmbedTracks, sharing } from "~/lib/embed.server";
 import type { Sharing } from "~/lib/sharing";
 import { pageCount, pageFrom } from "~/lib/paging";
 import { Pagination } from "~/components/ui/pagination";
@@ -62,6 +62,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     await context.get(supabaseContext).rpc("artist_page", { artist_id: params.id, release_page: page, release_page_size: releasesPerPage }),
     { what: "artist page", schema: ArtistPageSchema, notFound: "Artist not found" },
   );
+  const releases = groupReleases(artist.tracks);
   const origin = new URL(request.url).origin;
   // For link previews and search engines (the page's meta), made here so the page carries no builder.
   return {
@@ -69,13 +70,13 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     page,
     pages: pageCount(artist.release_count, releasesPerPage),
     origin,
-    structuredData: artistData(origin, artist),
+    structuredData: artistData(origin, artist, releases),
     share: sharing(origin, artistPath(artist.id), artist.artist_name, [
-      { label: "Embed code (latest releases)", kind: "artist", id: artist.id, trackCount: 10 },
+      { label: "Embed code (latest releases)", kind: "artist", id: artist.id, trackCount: artistEmbedTracks },
     ]),
     // Each released album's Share: its first track's page, and the album's player.
     albumShares: Object.fromEntries(
-      groupReleases(artist.tracks)
+      releases
         .filter((release) => release.kind === "album" && !release.upcoming)
         .map((album) => [
           album.tracks[0].id,

@@ -1,10 +1,12 @@
 import { SeekWaveform } from "~/components/player/seek-waveform";
 import { Icon } from "~/components/ui/icon";
+import { artistPath, trackPath } from "~/lib/catalog";
 import { brandName } from "~/lib/constants";
+import type { EmbedSize } from "~/lib/embed.server";
 import { formatDuration, formatPrice } from "~/lib/format";
 import type { Embed } from "./embed.server";
 
-export type EmbedOptions = { theme: "dark" | "light"; size: "compact" | "large"; script: string; origin: string };
+export type EmbedOptions = { theme: "dark" | "light"; size: EmbedSize; script: string; origin: string };
 
 /** The frame's own styles: the app's stylesheet is far larger than a player needs. */
 const styles = `
@@ -57,8 +59,8 @@ export function EmbedPage({ embed, options }: { embed: Embed; options: EmbedOpti
     id: track.id,
     title: track.title,
     artistName: track.artistName,
-    href: at(`/track/${track.id}`),
-    artistHref: at(`/artist/${track.artistId}`),
+    href: at(trackPath(track.id)),
+    artistHref: at(artistPath(track.artistId)),
     artworkUrl: track.artworkUrl,
     duration: track.duration,
     peaks: track.peaks,
@@ -68,10 +70,10 @@ export function EmbedPage({ embed, options }: { embed: Embed; options: EmbedOpti
     <div className="body">
       <div className="head">
         <p className="titles">
-          <a className="title" href={at(`/track/${first.id}`)} data-title {...tab}>
+          <a className="title" href={at(trackPath(first.id))} data-title {...tab}>
             {first.title}
           </a>
-          <a className="by" href={at(`/artist/${first.artistId}`)} data-artist {...tab}>
+          <a className="by" href={at(artistPath(first.artistId))} data-artist {...tab}>
             {first.artistName}
           </a>
         </p>
@@ -90,7 +92,7 @@ export function EmbedPage({ embed, options }: { embed: Embed; options: EmbedOpti
       </div>
       <p className="links">
         {buy ? (
-          <a className="buy" href={at(`/track/${first.id}?buy=1`)} {...tab}>
+          <a className="buy" href={at(`${trackPath(first.id)}?buy=1`)} {...tab}>
             Buy {formatPrice(first.price!)}
           </a>
         ) : null}

@@ -3,7 +3,7 @@ import { read } from "~/lib/backend.server";
 import { artistPath, fanPath, playlistPath, trackPath } from "~/lib/catalog";
 import { PlaylistPageSchema } from "~/lib/schemas/playlists";
 import { nullableText, numeric } from "~/lib/schemas/columns";
-import type { EmbedKind } from "~/lib/embed.server";
+import { artistEmbedTracks, type EmbedKind } from "~/lib/embed.server";
 import type { SupabaseClient } from "~/lib/supabase.server";
 
 // What an embedded player shows: one track, an album, an artist's latest releases or a public
@@ -11,9 +11,6 @@ import type { SupabaseClient } from "~/lib/supabase.server";
 
 const embedKinds: readonly string[] = ["track", "album", "artist", "playlist"] satisfies EmbedKind[];
 export const isEmbedKind = (kind: string): kind is EmbedKind => embedKinds.includes(kind);
-
-/** An artist embed plays their latest releases, this many tracks of them. */
-const artistEmbedTracks = 10;
 
 export type EmbedTrack = {
   id: string;

@@ -8,10 +8,10 @@ import { isEmbedKind, readEmbed } from "./embed.server";
 import type { Route } from "./+types/embed";
 
 /** The player script every embed loads (from `public/`, so it is the same file whatever the build). */
-export const embedScriptPath = "/embed-player.js";
+const embedScriptPath = "/embed-player.js";
 
 /** An embed's options: `theme=light|dark` (dark unless asked), `size=compact|large` (large unless asked). */
-export function embedOptions(url: URL): Pick<EmbedOptions, "theme" | "size"> {
+function embedOptions(url: URL): Pick<EmbedOptions, "theme" | "size"> {
   return {
     theme: url.searchParams.get("theme") === "light" ? "light" : "dark",
     size: url.searchParams.get("size") === "compact" ? "compact" : "large",
