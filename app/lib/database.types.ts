@@ -143,7 +143,9 @@ export type Database = {
           follower_count: number
           genres: string[]
           id: string
+          profile_image_height: number | null
           profile_image_url: string | null
+          profile_image_width: number | null
           short_description: string | null
           social_links: NonNullable<Json>
           tour_dates: NonNullable<Json>
@@ -156,7 +158,9 @@ export type Database = {
           follower_count?: number
           genres?: string[]
           id: string
+          profile_image_height?: number | null
           profile_image_url?: string | null
+          profile_image_width?: number | null
           short_description?: string | null
           social_links?: NonNullable<Json>
           tour_dates?: NonNullable<Json>
@@ -169,7 +173,9 @@ export type Database = {
           follower_count?: number
           genres?: string[]
           id?: string
+          profile_image_height?: number | null
           profile_image_url?: string | null
+          profile_image_width?: number | null
           short_description?: string | null
           social_links?: NonNullable<Json>
           tour_dates?: NonNullable<Json>
@@ -358,7 +364,9 @@ export type Database = {
           created_at: string
           favorite_genres: string[]
           id: string
+          profile_image_height: number | null
           profile_image_url: string | null
+          profile_image_width: number | null
           username: string
         }
         Insert: {
@@ -366,7 +374,9 @@ export type Database = {
           created_at?: string
           favorite_genres?: string[]
           id: string
+          profile_image_height?: number | null
           profile_image_url?: string | null
+          profile_image_width?: number | null
           username: string
         }
         Update: {
@@ -374,7 +384,9 @@ export type Database = {
           created_at?: string
           favorite_genres?: string[]
           id?: string
+          profile_image_height?: number | null
           profile_image_url?: string | null
+          profile_image_width?: number | null
           username?: string
         }
         Relationships: []
@@ -718,8 +730,10 @@ export type Database = {
           album_title: string | null
           allow_pay_more: boolean
           artist_id: string
+          artwork_height: number | null
           artwork_small_url: string | null
           artwork_url: string | null
+          artwork_width: number | null
           created_at: string
           description: string
           duration_seconds: number | null
@@ -739,8 +753,10 @@ export type Database = {
           album_title?: string | null
           allow_pay_more?: boolean
           artist_id: string
+          artwork_height?: number | null
           artwork_small_url?: string | null
           artwork_url?: string | null
+          artwork_width?: number | null
           created_at?: string
           description: string
           duration_seconds?: number | null
@@ -760,8 +776,10 @@ export type Database = {
           album_title?: string | null
           allow_pay_more?: boolean
           artist_id?: string
+          artwork_height?: number | null
           artwork_small_url?: string | null
           artwork_url?: string | null
+          artwork_width?: number | null
           created_at?: string
           description?: string
           duration_seconds?: number | null

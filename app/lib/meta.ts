@@ -1,4 +1,5 @@
 import { brandName } from "~/lib/constants";
+import type { ImageSize } from "~/lib/image-size";
 
 /** What a page says about itself to link previews and search engines beyond its title and description. */
 export type PageShare = {
@@ -10,6 +11,8 @@ export type PageShare = {
   type: "music.song" | "music.album" | "music.playlist" | "profile";
   /** Its artwork or picture (absolute, or a path on this site); none when it has only the fallback. */
   image?: string | null;
+  /** The image's size in pixels, when known: previews can lay the card out before fetching it. */
+  imageSize?: ImageSize | null;
   /** The page's embeddable player: named for oEmbed, and on a track page as Twitter's player card. */
   embed?: { path: string; width: number; height: number; card?: boolean };
   /** Its schema.org description (JSON-LD), escaped by React Router's `Meta` so no text can end the script. */
@@ -39,6 +42,12 @@ export function pageMeta(title: string, description: string, share?: PageShare) 
   if (image) {
     tags.push(
       { property: "og:image", content: image },
+      ...(share.imageSize
+        ? [
+            { property: "og:image:width", content: String(share.imageSize.width) },
+            { property: "og:image:height", content: String(share.imageSize.height) },
+          ]
+        : []),
       { property: "og:image:alt", content: title },
       { name: "twitter:image", content: image },
     );

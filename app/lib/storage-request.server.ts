@@ -1,6 +1,7 @@
 import type { RouterContextProvider } from "react-router";
 import { envFrom } from "./env.server";
-import { sniffLength, type UploadBucket } from "./media-files";
+import { imageHeadLength, storedImageSize } from "./image-size";
+import { imageFiles, sniffLength, type UploadBucket } from "./media-files";
 import { supabaseContext } from "./session.server";
 
 /**
@@ -23,19 +24,27 @@ export async function storageRequester(context: Readonly<RouterContextProvider>)
 
 export type StorageRequester = NonNullable<Awaited<ReturnType<typeof storageRequester>>>;
 
-/** Reads a stored object's first bytes as the signed-in user; null when there is no such object (yet). */
-export type FirstBytes = (bucket: UploadBucket, path: string) => Promise<Uint8Array | null>;
+/**
+ * Reads a stored object's first bytes as the signed-in user: enough to tell an audio file's type, and an
+ * image's type and size (`imageHeadLength`), unless `length` asks for more; fewer when the file is
+ * shorter; null when there is no such object (yet).
+ */
+export type FirstBytes = (bucket: UploadBucket, path: string, length?: number) => Promise<Uint8Array | null>;
 
 export async function storedFirstBytes(context: Readonly<RouterContextProvider>): Promise<FirstBytes> {
   const storage = await storageRequester(context);
-  return async (bucket, path) => {
+  return async (bucket, path, length = bucket === "artwork" ? imageHeadLength : sniffLength) => {
     if (!storage) return null;
     const objectPath = path.split("/").map(encodeURIComponent).join("/");
-    const response = await storage(`/object/authenticated/${bucket}/${objectPath}`, { headers: { Range: `bytes=0-${sniffLength - 1}` } });
+    const response = await storage(`/object/authenticated/${bucket}/${objectPath}`, { headers: { Range: `bytes=0-${length - 1}` } });
     if (!response.ok) {
       console.error("reading an uploaded file's first bytes failed", bucket, path, response.status, await response.text());
       return null;
     }
-    return new Uint8Array(await response.arrayBuffer()).subarray(0, sniffLength);
+    return new Uint8Array(await response.arrayBuffer()).subarray(0, length);
   };
 }
+
+/** The size of an uploaded image whose first bytes are `head` (reading the rest only if its header runs on). */
+export const storedArtworkSize = (firstBytes: FirstBytes, path: string, head: Uint8Array) =>
+  storedImageSize(head, () => firstBytes("artwork", path, imageFiles.maxBytes));

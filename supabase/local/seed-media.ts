@@ -12,7 +12,8 @@ import { peakCount, waveformPeaks } from "../functions/_shared/waveform.ts";
 
 // Every picture is 400 px square, the spec's recommended minimum for artwork: no page shows one
 // larger than 288 px, and it weighs about a third less than 512 px, which the home page's
-// dozens of covers feel on a mobile connection.
+// dozens of covers feel on a mobile connection. Its size is stored beside it, as the Worker stores an
+// upload's (read from its bytes), for link previews and oEmbed.
 const pictureSize = 400;
 
 type Track = { id: string; artist_id: string; genre: string; release: string };
@@ -54,16 +55,20 @@ export async function seedMedia(stack: Stack, baseUrl: string): Promise<void> {
     const { samples } = composeTrack(track.id, track.genre);
     const file = await upload("tracks", track.artist_id, encodeWav(samples), "audio/wav");
     await db.query(
-      `update public.tracks set file_url = $2, artwork_url = $3, peaks = $4::jsonb, duration_seconds = $5
+      `update public.tracks set file_url = $2, artwork_url = $3, artwork_width = $6, artwork_height = $6, peaks = $4::jsonb,
+         duration_seconds = $5
        where id = $1`,
-      [track.id, file, cover, JSON.stringify(waveformPeaks(samples, peakCount)), (samples.length / sampleRate).toFixed(2)],
+      [track.id, file, cover, JSON.stringify(waveformPeaks(samples, peakCount)), (samples.length / sampleRate).toFixed(2), pictureSize],
     );
   }
 
   const artists = await db.query<Picture>(`select id, genres[1] as genre from public.artist_profiles where profile_image_url is null`);
   for (const artist of artists.rows) {
     const url = await picture(artist.id, `artist ${artist.id}`, artist.genre);
-    await db.query("update public.artist_profiles set profile_image_url = $2 where id = $1", [artist.id, url]);
+    await db.query(
+      "update public.artist_profiles set profile_image_url = $2, profile_image_width = $3, profile_image_height = $3 where id = $1",
+      [artist.id, url, pictureSize],
+    );
   }
 
   // Only the six longest-standing fans have a picture, so the fallback avatar shows too.
@@ -75,7 +80,10 @@ export async function seedMedia(stack: Stack, baseUrl: string): Promise<void> {
   );
   for (const fan of fans.rows) {
     const url = await picture(fan.id, `fan ${fan.id}`, fan.genre);
-    await db.query("update public.fan_profiles set profile_image_url = $2 where id = $1", [fan.id, url]);
+    await db.query(
+      "update public.fan_profiles set profile_image_url = $2, profile_image_width = $3, profile_image_height = $3 where id = $1",
+      [fan.id, url, pictureSize],
+    );
   }
 
   const merch = await db.query<Picture & { artist_id: string }>(

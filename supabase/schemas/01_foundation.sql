@@ -216,7 +216,7 @@ $$;
 -- to Storage and name it in a track. So a write through the API (as anon or authenticated) that sets a
 -- file column to a new value must carry the Worker's secret; clearing one needs nothing. The service role
 -- (Edge Functions) and the operator's own SQL (the seed) are not the API's users. The trigger's arguments
--- are the table's file columns.
+-- are the table's file columns, and the picture sizes the Worker read from those files' bytes.
 create or replace function private.files_named_by_the_marketplace()
 returns trigger
 language plpgsql

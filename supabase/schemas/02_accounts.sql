@@ -128,6 +128,14 @@ create table public.artist_profiles (
   follower_count integer not null default 0 check (follower_count >= 0),
   created_at timestamptz not null default now(),
   constraint artist_profiles_profile_image_url_owned check (private.is_owned_public_url(profile_image_url, 'artwork', id)),
+  -- The picture's size in pixels, read by the Worker from the file's header when it was saved (link
+  -- previews name it); null when unknown. A size belongs to a picture: none without one.
+  profile_image_width integer,
+  profile_image_height integer,
+  constraint artist_profiles_profile_image_size check (
+    (profile_image_width is null) = (profile_image_height is null)
+    and profile_image_width > 0 and profile_image_height > 0
+    and (profile_image_url is not null or profile_image_width is null)),
   constraint artist_profiles_artist_name_length check (char_length(artist_name) <= 100),
   constraint artist_profiles_short_description_length check (char_length(short_description) <= 200),
   constraint artist_profiles_bio_length check (char_length(bio) <= 5000),
@@ -148,8 +156,8 @@ create index artist_profiles_short_description_trgm_idx on public.artist_profile
 create index artist_profiles_follower_count_idx on public.artist_profiles (follower_count desc, artist_name);
 
 create trigger artist_profiles_files_named_by_the_marketplace
-  before insert or update of profile_image_url on public.artist_profiles
-  for each row execute function private.files_named_by_the_marketplace('profile_image_url');
+  before insert or update of profile_image_url, profile_image_width, profile_image_height on public.artist_profiles
+  for each row execute function private.files_named_by_the_marketplace('profile_image_url', 'profile_image_width', 'profile_image_height');
 
 -- Profiles and payout rows are created with the user (create_profile_for_new_user), never by the API; a user
 -- edits their own. Column grants keep follower_count and ids out of reach.
@@ -157,8 +165,8 @@ revoke all on public.artist_profiles from anon, authenticated;
 
 grant select on public.artist_profiles to anon, authenticated;
 
-grant update (artist_name, short_description, bio, profile_image_url, genres, website, social_links, tour_dates)
-  on public.artist_profiles to authenticated;
+grant update (artist_name, short_description, bio, profile_image_url, profile_image_width, profile_image_height, genres,
+  website, social_links, tour_dates) on public.artist_profiles to authenticated;
 
 create policy "Visitors read artist profiles" on public.artist_profiles
   for select to anon using (true);
@@ -179,6 +187,14 @@ create table public.fan_profiles (
   favorite_genres text[] not null default '{}' check (private.is_genre_list(favorite_genres)),
   created_at timestamptz not null default now(),
   constraint fan_profiles_profile_image_url_owned check (private.is_owned_public_url(profile_image_url, 'artwork', id)),
+  -- The picture's size in pixels, read by the Worker from the file's header when it was saved (link
+  -- previews name it); null when unknown. A size belongs to a picture: none without one.
+  profile_image_width integer,
+  profile_image_height integer,
+  constraint fan_profiles_profile_image_size check (
+    (profile_image_width is null) = (profile_image_height is null)
+    and profile_image_width > 0 and profile_image_height > 0
+    and (profile_image_url is not null or profile_image_width is null)),
   constraint fan_profiles_username_length check (char_length(username) <= 50),
   constraint fan_profiles_bio_length check (char_length(bio) <= 2000)
 );
@@ -188,14 +204,15 @@ alter table public.fan_profiles enable row level security;
 create index fan_profiles_created_at_idx on public.fan_profiles (created_at desc);
 
 create trigger fan_profiles_files_named_by_the_marketplace
-  before insert or update of profile_image_url on public.fan_profiles
-  for each row execute function private.files_named_by_the_marketplace('profile_image_url');
+  before insert or update of profile_image_url, profile_image_width, profile_image_height on public.fan_profiles
+  for each row execute function private.files_named_by_the_marketplace('profile_image_url', 'profile_image_width', 'profile_image_height');
 
 revoke all on public.fan_profiles from anon, authenticated;
 
 grant select on public.fan_profiles to anon, authenticated;
 
-grant update (username, bio, profile_image_url, favorite_genres) on public.fan_profiles to authenticated;
+grant update (username, bio, profile_image_url, profile_image_width, profile_image_height, favorite_genres)
+  on public.fan_profiles to authenticated;
 
 create policy "Visitors read fan profiles" on public.fan_profiles
   for select to anon using (true);

@@ -55,6 +55,14 @@ create table public.tracks (
   -- JavaScript, or from before): pages then show the original.
   artwork_small_url text,
   constraint tracks_artwork_small_url_owned check (private.is_owned_public_url(artwork_small_url, 'artwork', artist_id)),
+  -- The artwork's size in pixels, read by the Worker from the file's header at upload (link previews and
+  -- oEmbed name it); null when unknown (a release from before, or a header it could not read).
+  artwork_width integer,
+  artwork_height integer,
+  constraint tracks_artwork_size check (
+    (artwork_width is null) = (artwork_height is null)
+    and artwork_width > 0 and artwork_height > 0
+    and (artwork_url is not null or artwork_width is null)),
   constraint tracks_genre_in_catalog check (genre = any (private.genre_list())),
   constraint tracks_title_length check (char_length(title) <= 200),
   constraint tracks_album_title_length check (char_length(album_title) <= 200),
@@ -84,8 +92,9 @@ create index tracks_genre_release_date_idx on public.tracks (genre, release_date
 create index tracks_release_date_genre_idx on public.tracks (release_date) include (genre, artist_id);
 
 create trigger tracks_files_named_by_the_marketplace
-  before insert or update of file_url, artwork_url, artwork_small_url on public.tracks
-  for each row execute function private.files_named_by_the_marketplace('file_url', 'artwork_url', 'artwork_small_url');
+  before insert or update of file_url, artwork_url, artwork_small_url, artwork_width, artwork_height on public.tracks
+  for each row execute function private.files_named_by_the_marketplace(
+    'file_url', 'artwork_url', 'artwork_small_url', 'artwork_width', 'artwork_height');
 
 revoke all on public.tracks from anon, authenticated;
 
@@ -643,6 +652,8 @@ as $$
     'bio', a.bio,
     'website', a.website,
     'social_links', a.social_links,
+    'profile_image_width', a.profile_image_width,
+    'profile_image_height', a.profile_image_height,
     'is_following', exists (
       select 1 from public.followers f where f.artist_id = a.id and f.fan_id = (select auth.uid())),
     'latest_followers', coalesce((

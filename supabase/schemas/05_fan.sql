@@ -214,6 +214,8 @@ as $$
     'username', p.username,
     'bio', p.bio,
     'profile_image_url', p.profile_image_url,
+    'profile_image_width', p.profile_image_width,
+    'profile_image_height', p.profile_image_height,
     'favorite_genres', to_jsonb(p.favorite_genres),
     'following', coalesce((
       select jsonb_agg(private.artist_card(a) order by f.created_at desc)

@@ -248,6 +248,8 @@ as $$
           'title', t.title,
           'artwork_url', t.artwork_url,
           'artwork_small_url', t.artwork_small_url,
+          'artwork_width', t.artwork_width,
+          'artwork_height', t.artwork_height,
           'duration_seconds', t.duration_seconds,
           'artist', jsonb_build_object('id', ta.id, 'artist_name', ta.artist_name)
         )

@@ -3,7 +3,7 @@
 // shows are added and removed by buttons that post an intent; the picture is a multipart form of its own,
 // judged by its bytes. A new artist signs up for these tests, so the demo catalogue never changes.
 import { beforeAll, describe, expect, it } from "vitest";
-import { tinyPng } from "../support/media.ts";
+import { jpegOf, tinyPng } from "../support/media.ts";
 import { Visitor, inputValue, newArtist, serviceClient, signedIn, text } from "./support.ts";
 
 let artist: Visitor;
@@ -180,7 +180,12 @@ describe("Edit Profile", () => {
 
     const saved = await artist.postMultipart("/dashboard/artist/profile", picture(tinyPng, "me.png", "image/png"));
     expect(saved.response.status).toBe(303);
-    const { data } = await serviceClient.from("artist_profiles").select("profile_image_url").eq("id", artistId).single();
+    const { data } = await serviceClient
+      .from("artist_profiles")
+      .select("profile_image_url, profile_image_width, profile_image_height")
+      .eq("id", artistId)
+      .single();
+    expect(data).toMatchObject({ profile_image_width: 1, profile_image_height: 1 });
     expect(data?.profile_image_url).toMatch(new RegExp(`/storage/v1/object/public/artwork/${artistId}/\\d{13}-[0-9a-f]{8}\\.png$`));
     const stored = await fetch(data!.profile_image_url!);
     expect(new Uint8Array(await stored.arrayBuffer())).toEqual(tinyPng);
@@ -188,8 +193,12 @@ describe("Edit Profile", () => {
 
     const removed = await artist.post("/dashboard/artist/profile", { intent: "remove-picture" });
     expect(removed.response.status).toBe(303);
-    const after = await serviceClient.from("artist_profiles").select("profile_image_url").eq("id", artistId).single();
-    expect(after.data?.profile_image_url).toBeNull();
+    const after = await serviceClient
+      .from("artist_profiles")
+      .select("profile_image_url, profile_image_width, profile_image_height")
+      .eq("id", artistId)
+      .single();
+    expect(after.data).toEqual({ profile_image_url: null, profile_image_width: null, profile_image_height: null });
   });
 
   it("uses an uploaded picture only from the artist's own folder, once it is there and is an image", async () => {
@@ -214,12 +223,19 @@ describe("Edit Profile", () => {
     const wrongBytes = await artist.post("/dashboard/artist/profile", { intent: "use-picture", path: disguised });
     expect(text(wrongBytes.html)).toContain("Unsupported file type");
 
-    const real = `${artistId}/1790000000002-abcdef12.png`;
-    expect((await serviceClient.storage.from("artwork").upload(real, tinyPng, { contentType: "image/png" })).error).toBeNull();
+    // A portrait whose metadata runs past the first bytes read: its size is read further on.
+    const real = `${artistId}/1790000000002-abcdef12.jpg`;
+    const portrait = jpegOf(30, 45, 100_000);
+    expect((await serviceClient.storage.from("artwork").upload(real, portrait, { contentType: "image/jpeg" })).error).toBeNull();
     const used = await artist.post("/dashboard/artist/profile", { intent: "use-picture", path: real });
     expect(used.response.status).toBe(200);
-    const { data } = await serviceClient.from("artist_profiles").select("profile_image_url").eq("id", artistId).single();
+    const { data } = await serviceClient
+      .from("artist_profiles")
+      .select("profile_image_url, profile_image_width, profile_image_height")
+      .eq("id", artistId)
+      .single();
     expect(data?.profile_image_url).toContain(real);
+    expect(data).toMatchObject({ profile_image_width: 30, profile_image_height: 45 });
 
     // Taking the file out of the upload list again never removes the picture in use.
     const discard = new FormData();

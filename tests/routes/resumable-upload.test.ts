@@ -3,7 +3,7 @@
 // the browser sends; the route judges paths, types, sizes and first bytes before Storage keeps anything.
 import { Upload, type DetailedError, type HttpRequest } from "tus-js-client";
 import { beforeAll, describe, expect, it } from "vitest";
-import { tinyPng, toneWav } from "../support/media.ts";
+import { pngOf, tinyPng, toneWav } from "../support/media.ts";
 import { Visitor, appUrl, newArtist, serviceClient, signedIn, text } from "./support.ts";
 
 const endpoint = new URL("/uploads/resumable", appUrl).toString();
@@ -206,7 +206,7 @@ function namedFiles(fields: Record<string, string>, artwork: string, tracks: unk
 
 async function uploadedArtwork() {
   const path = storagePath(artist.id, "png");
-  await upload(artist.visitor, tinyPng, path, { bucket: "artwork", contentType: "image/png" }).done;
+  await upload(artist.visitor, pngOf(60, 40), path, { bucket: "artwork", contentType: "image/png" }).done;
   return path;
 }
 
@@ -237,12 +237,21 @@ describe("publishing what the form uploaded ahead (JavaScript)", () => {
     expect(response.status).toBe(303);
     const { data } = await serviceClient
       .from("tracks")
-      .select("title, file_url, track_number, peaks, duration_seconds, artwork_url, artwork_small_url")
+      .select("title, file_url, track_number, peaks, duration_seconds, artwork_url, artwork_small_url, artwork_width, artwork_height")
       .eq("album_title", albumTitle)
       .order("track_number");
+    // The artwork's size is read from the stored file's first bytes, never from what the form says.
     expect(data).toMatchObject([
-      { title: "Second Wind", file_url: second, track_number: 1, peaks: waveform.peaks, duration_seconds: 6 },
-      { title: "Track 2", file_url: first, track_number: 2, duration_seconds: 3.33 },
+      {
+        title: "Second Wind",
+        file_url: second,
+        track_number: 1,
+        peaks: waveform.peaks,
+        duration_seconds: 6,
+        artwork_width: 60,
+        artwork_height: 40,
+      },
+      { title: "Track 2", file_url: first, track_number: 2, duration_seconds: 3.33, artwork_width: 60, artwork_height: 40 },
     ]);
     expect(data?.[0]?.artwork_url).toContain(`/artwork/${artwork}`);
     expect(data?.[0]?.artwork_small_url).toContain(`/artwork/${small}`);

@@ -3,7 +3,7 @@
 // required fields, safely escaped whatever an artist writes; and what crawlers are given: the sitemap
 // (every address in it answers 200, nothing unreleased or private in it, whoever asks) and robots.txt.
 import { beforeAll, describe, expect, it } from "vitest";
-import { Visitor, appUrl, newArtist, serviceClient, signedIn, supabaseUrl, trackId } from "./support.ts";
+import { Visitor, appUrl, newArtist, newFan, serviceClient, signedIn, supabaseUrl, trackId } from "./support.ts";
 
 const paperLanterns = "a1000000-0000-4000-8000-000000000012";
 const lastBusHome = "b1000000-0000-4000-8000-000000000001";
@@ -14,10 +14,14 @@ const origin = new URL(appUrl).origin;
 
 const visitor = new Visitor();
 
-// The demo tracks have no media in this suite: a release of a new artist carries artwork and a length.
+// The demo tracks have no media in this suite: a release of a new artist carries artwork (with the size
+// the Worker reads from an upload's bytes) and a length; the artist and a fan have pictures.
 let release: { id: string; artworkUrl: string };
+let harbourLights: { id: string; pictureUrl: string };
+let fan: { id: string; pictureUrl: string };
+const pictureIn = (owner: string) => `${supabaseUrl}/storage/v1/object/public/artwork/${owner}/1700000000000-picture.jpg`;
 beforeAll(async () => {
-  const artist = await newArtist("Harbour Lights");
+  const [artist, someFan] = await Promise.all([newArtist("Harbour Lights"), newFan(`previewfan${Date.now().toString(36)}`)]);
   const artworkUrl = `${supabaseUrl}/storage/v1/object/public/artwork/${artist.id}/1700000000000-cover.jpg`;
   const { data, error } = await serviceClient
     .from("tracks")
@@ -29,12 +33,27 @@ beforeAll(async () => {
       description: "Recorded on the pier.",
       release_date: "2026-01-02",
       artwork_url: artworkUrl,
+      artwork_width: 1200,
+      artwork_height: 1000,
       duration_seconds: 205,
     })
     .select("id")
     .single();
   if (error) throw error;
   release = { id: data.id, artworkUrl };
+  harbourLights = { id: artist.id, pictureUrl: pictureIn(artist.id) };
+  fan = { id: someFan.id, pictureUrl: pictureIn(someFan.id) };
+  const [artistPicture, fanPicture] = await Promise.all([
+    serviceClient
+      .from("artist_profiles")
+      .update({ profile_image_url: harbourLights.pictureUrl, profile_image_width: 800, profile_image_height: 600 })
+      .eq("id", artist.id),
+    serviceClient
+      .from("fan_profiles")
+      .update({ profile_image_url: fan.pictureUrl, profile_image_width: 300, profile_image_height: 400 })
+      .eq("id", fan.id),
+  ]);
+  if (artistPicture.error ?? fanPicture.error) throw artistPicture.error ?? fanPicture.error;
 });
 
 /** The `content` of a `<meta>` by its property or name (the first, unescaped as a browser would). */
@@ -65,13 +84,51 @@ describe("link previews", () => {
     expect(metaContent(html, "og:site_name")).toBe("Crate");
     // With only the fallback artwork, no image; a track's card is its player either way.
     expect(metaContent(html, "og:image")).toBeUndefined();
+    expect(metaContent(html, "og:image:width")).toBeUndefined();
     expect(metaContent(html, "twitter:card")).toBe("player");
     const withArtwork = await visitor.get(`/track/${release.id}`);
     expect(metaContent(withArtwork.html, "og:image")).toBe(release.artworkUrl);
+    expect(metaContent(withArtwork.html, "og:image:width")).toBe("1200");
+    expect(metaContent(withArtwork.html, "og:image:height")).toBe("1000");
     expect(metaContent(withArtwork.html, "twitter:image")).toBe(release.artworkUrl);
     expect(metaContent(withArtwork.html, "twitter:card")).toBe("player");
     const artist = await visitor.get(`/artist/${paperLanterns}`);
     expect(metaContent(artist.html, "twitter:card")).toBe("summary");
+  });
+
+  it("give an artist's and a fan's page their picture with its size", async () => {
+    const artist = await visitor.get(`/artist/${harbourLights.id}`);
+    expect(metaContent(artist.html, "og:image")).toBe(harbourLights.pictureUrl);
+    expect([metaContent(artist.html, "og:image:width"), metaContent(artist.html, "og:image:height")]).toEqual(["800", "600"]);
+    const fanPage = await visitor.get(`/fan/${fan.id}`);
+    expect(metaContent(fanPage.html, "og:type")).toBe("profile");
+    expect(canonical(fanPage.html)).toBe(`${origin}/fan/${fan.id}`);
+    expect(metaContent(fanPage.html, "og:image")).toBe(fan.pictureUrl);
+    expect([metaContent(fanPage.html, "og:image:width"), metaContent(fanPage.html, "og:image:height")]).toEqual(["300", "400"]);
+  });
+
+  it("give oEmbed the artwork as its thumbnail, with its size, and no thumbnail whose size is unknown", async () => {
+    const oembed = async (page: string) =>
+      (await visitor.get(`/oembed?${new URLSearchParams({ url: `${origin}${page}`, format: "json" })}`)).html;
+    expect(JSON.parse(await oembed(`/track/${release.id}`))).toMatchObject({
+      thumbnail_url: release.artworkUrl,
+      thumbnail_width: 1200,
+      thumbnail_height: 1000,
+    });
+    expect(JSON.parse(await oembed(`/artist/${harbourLights.id}`))).toMatchObject({
+      thumbnail_url: harbourLights.pictureUrl,
+      thumbnail_width: 800,
+      thumbnail_height: 600,
+    });
+    const withoutSize = await serviceClient.from("tracks").update({ artwork_width: null, artwork_height: null }).eq("id", release.id);
+    expect(withoutSize.error).toBeNull();
+    try {
+      const answer = JSON.parse(await oembed(`/embed/track/${release.id}`));
+      expect(answer.title).toBe("Low Tide by Harbour Lights");
+      expect(Object.keys(answer).filter((key) => key.startsWith("thumbnail_"))).toEqual([]);
+    } finally {
+      await serviceClient.from("tracks").update({ artwork_width: 1200, artwork_height: 1000 }).eq("id", release.id);
+    }
   });
 
   it("give an artist a profile and a public playlist its kind; a paged list keeps its page in the canonical address", async () => {

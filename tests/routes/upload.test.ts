@@ -2,7 +2,7 @@
 // its bytes, stores them in the artist's own folder and publishes. A new artist signs up for these tests,
 // so what they publish never changes the demo catalogue other tests read.
 import { beforeAll, describe, expect, it } from "vitest";
-import { tinyPng, toneWav } from "../support/media.ts";
+import { pngOf, tinyPng, toneWav } from "../support/media.ts";
 import { Visitor, inputValue, newArtist, serviceClient, signedIn, text } from "./support.ts";
 
 let artist: Visitor;
@@ -83,23 +83,28 @@ describe("the upload form without JavaScript", () => {
     expect((await storedObjects("artwork")).length).toBe(before.artwork);
   });
 
-  it("publishes a single with its waveform and length, and the track plays from the artist's own folder", async () => {
+  it("publishes a single with its waveform, length and artwork size, and the track plays from the artist's own folder", async () => {
     const { response } = await artist.postMultipart(
       "/dashboard/artist/upload?type=single",
       form(
         { title: "Kitchen Song", ...details, allowPayMore: "on" },
-        { audio: [{ name: "kitchen.wav", bytes: toneWav(0.5), type: "audio/wav" }], artwork },
+        {
+          audio: [{ name: "kitchen.wav", bytes: toneWav(0.5), type: "audio/wav" }],
+          artwork: [{ name: "cover.png", bytes: pngOf(30, 20), type: "image/png" }],
+        },
       ),
     );
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/dashboard/artist/tracks");
     const { data: track } = await serviceClient
       .from("tracks")
-      .select("title, type, price, allow_pay_more, file_url, artwork_url, peaks, duration_seconds")
+      .select("title, type, price, allow_pay_more, file_url, artwork_url, artwork_width, artwork_height, peaks, duration_seconds")
       .eq("artist_id", artistId)
       .eq("title", "Kitchen Song")
       .single();
     expect(track).toMatchObject({ type: "single", price: 1.49, allow_pay_more: true, duration_seconds: 0.5 });
+    // Read from the picture's own header, for link previews.
+    expect(track).toMatchObject({ artwork_width: 30, artwork_height: 20 });
     expect(track!.file_url).toMatch(new RegExp(`^${artistId}/\\d+-[0-9a-f]{8}\\.wav$`));
     expect(track!.artwork_url).toContain(`/storage/v1/object/public/artwork/${artistId}/`);
     expect((track!.peaks as number[]).length).toBe(300);

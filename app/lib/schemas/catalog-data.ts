@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { count, nullableText, numeric } from "./columns";
+import { count, nullableText, numeric, pixels } from "./columns";
 
 // The shapes the catalog's page functions and views answer (supabase/migrations/*_catalog_pages.sql,
 // *_catalog_views.sql), checked once at the loader so a schema change fails a test, not a page. Loaders
@@ -87,6 +87,8 @@ export const ArtistPageSchema = v.object({
   ...ArtistSummarySchema.entries,
   bio: nullableText,
   website: nullableText,
+  profile_image_width: pixels,
+  profile_image_height: pixels,
   social_links: v.object({ twitter: v.nullish(v.string()), instagram: v.nullish(v.string()) }),
   is_following: v.boolean(),
   latest_followers: v.array(v.object({ id: v.string(), display_name: v.string(), profile_image_url: nullableText, is_fan: v.boolean() })),
@@ -113,6 +115,8 @@ export const FanPageSchema = v.object({
   username: v.string(),
   bio: nullableText,
   profile_image_url: nullableText,
+  profile_image_width: pixels,
+  profile_image_height: pixels,
   favorite_genres: v.array(v.string()),
   following: ArtistSummariesSchema,
 });
@@ -158,6 +162,8 @@ export const TrackPageSchema = v.object({
   label: nullableText,
   release_date: v.string(),
   artwork_url: nullableText,
+  artwork_width: pixels,
+  artwork_height: pixels,
   peaks: v.nullable(v.array(v.number())),
   duration_seconds: v.nullable(numeric),
   artist: v.object({ id: v.string(), artist_name: v.string(), profile_image_url: nullableText }),

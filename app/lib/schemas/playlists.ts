@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { idSchema } from "~/lib/catalog";
 import { playlistLimits } from "~/lib/constants";
-import { count, nullableText } from "./columns";
+import { count, nullableText, pixels } from "./columns";
 import { optionalText, requiredText } from "./text";
 
 // Playlists: their forms (one schema each) and what their reads answer (supabase/schemas/11_playlists.sql).
@@ -66,6 +66,8 @@ export const PlaylistPageSchema = v.object({
       title: v.string(),
       artwork_url: nullableText,
       artwork_small_url: nullableText,
+      artwork_width: pixels,
+      artwork_height: pixels,
       duration_seconds: v.nullable(v.number()),
       artist: v.object({ id: v.string(), artist_name: v.string() }),
     }),

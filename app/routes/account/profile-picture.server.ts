@@ -2,13 +2,14 @@ import { href, redirect, type RouterContextProvider } from "react-router";
 import { refusedWrite } from "~/lib/backend.server";
 import { artistPath, fanPath } from "~/lib/catalog";
 import { forgetCachedPage } from "~/lib/edge-cache.server";
+import { fileImageSize, type ImageSize } from "~/lib/image-size";
 import { marketplaceHeader } from "~/lib/env.server";
 import { storageErrorMessage } from "~/lib/errors";
 import { parseForm, replyWith, type FormReply } from "~/lib/forms";
 import { bytesAre, expectedUpload, judgeImage, storagePath } from "~/lib/media-files";
 import { ProfilePictureSchema } from "~/lib/schemas/studio";
 import { supabaseContext } from "~/lib/session.server";
-import { storedFirstBytes } from "~/lib/storage-request.server";
+import { storedArtworkSize, storedFirstBytes } from "~/lib/storage-request.server";
 
 // The profile picture of an artist or a fan, in a form of its own on their Edit Profile page: a file sent
 // with the form (without JavaScript), a file the browser uploaded already (with), or its removal. Files
@@ -47,10 +48,15 @@ export async function profilePictureAction(
   if ("reply" in picture) return replyWith(picture.reply, 400);
   const supabase = context.get(supabaseContext);
   const url = picture.path ? supabase.storage.from("artwork").getPublicUrl(picture.path).data.publicUrl : null;
-  // Only this Worker, which has just checked the file's bytes, may name a stored file in a row.
+  // Only this Worker, which has just checked the file's bytes (and read its size from them), may name a
+  // stored file in a row.
   const { error } = await supabase
     .from(profile.table)
-    .update({ profile_image_url: url })
+    .update({
+      profile_image_url: url,
+      profile_image_width: picture.size?.width ?? null,
+      profile_image_height: picture.size?.height ?? null,
+    })
     .eq("id", user.id)
     .setHeader(...marketplaceHeader(context));
   if (error) return refusedWrite(error, { what: "saving the profile picture", field: "picture" });
@@ -62,17 +68,19 @@ export async function profilePictureAction(
 async function pictureFrom(
   { intent, formData, userId }: { intent: PictureIntent; formData: FormData; userId: string },
   context: Context,
-): Promise<{ path: string | null } | { reply: FormReply }> {
-  if (intent === "remove-picture") return { path: null };
+): Promise<{ path: string | null; size: ImageSize | null } | { reply: FormReply }> {
+  if (intent === "remove-picture") return { path: null, size: null };
   if (intent === "use-picture") {
     const submission = parseForm(ProfilePictureSchema, formData);
     if (!submission.success) return refusal("Please choose an image");
     const { path } = submission.value;
     const expected = expectedUpload(userId, "artwork", path);
     if (!expected) return refusal(storageErrorMessage({ status: 403 }));
-    const bytes = await (await storedFirstBytes(context))("artwork", path);
+    const firstBytes = await storedFirstBytes(context);
+    const bytes = await firstBytes("artwork", path);
     if (!bytes) return refusal("Please wait for the upload to complete");
-    return bytesAre(bytes, expected) ? { path } : refusal(storageErrorMessage({ status: 415 }));
+    if (!bytesAre(bytes, expected)) return refusal(storageErrorMessage({ status: 415 }));
+    return { path, size: await storedArtworkSize(firstBytes, path, bytes) };
   }
   const file = formData.get("picture");
   if (!(file instanceof File) || file.size === 0) return refusal("Please choose an image");
@@ -87,5 +95,5 @@ async function pictureFrom(
     console.error("uploading a profile picture failed", error);
     return refusal(storageErrorMessage(error));
   }
-  return { path };
+  return { path, size: await fileImageSize(file) };
 }

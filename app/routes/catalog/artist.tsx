@@ -13,6 +13,7 @@ import { publicPageHeaders } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
 import { artistData } from "~/lib/structured-data.server";
 import { artistEmbedTracks, sharing } from "~/lib/embed.server";
+import { imageSizeOf } from "~/lib/image-size";
 import type { Sharing } from "~/lib/sharing";
 import { pageCount, pageFrom } from "~/lib/paging";
 import { Pagination } from "~/components/ui/pagination";
@@ -38,7 +39,7 @@ const dateLocale = "en-US";
 
 export function meta({ loaderData }: Route.MetaArgs) {
   if (!loaderData) return pageMeta("Artist not found", "This artist does not exist.");
-  const { artist, origin, structuredData, share } = loaderData;
+  const { artist, origin, pictureSize, structuredData, share } = loaderData;
   return pageMeta(
     artist.artist_name,
     artist.short_description ?? `${artist.artist_name} on the marketplace: releases, shows and followers.`,
@@ -47,6 +48,7 @@ export function meta({ loaderData }: Route.MetaArgs) {
       path: artistPath(artist.id),
       type: "profile",
       image: artist.profile_image_url,
+      imageSize: pictureSize,
       embed: share.player,
       structuredData,
     },
@@ -70,6 +72,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     page,
     pages: pageCount(artist.release_count, releasesPerPage),
     origin,
+    pictureSize: imageSizeOf(artist.profile_image_width, artist.profile_image_height),
     structuredData: artistData(origin, artist, releases),
     share: sharing(origin, artistPath(artist.id), artist.artist_name, [
       { label: "Embed code (latest releases)", kind: "artist", id: artist.id, trackCount: artistEmbedTracks },

@@ -6,28 +6,38 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Badge } from "~/components/ui/badge";
 import { EmptyState } from "~/components/ui/empty-state";
 import { notFound, readOrThrow } from "~/lib/backend.server";
-import { countOf, isUuid } from "~/lib/catalog";
+import { countOf, fanPath, isUuid } from "~/lib/catalog";
+import { imageSizeOf } from "~/lib/image-size";
 import { publicPageHeaders } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
 import { FanPageSchema } from "~/lib/schemas/catalog-data";
 import { supabaseContext } from "~/lib/session.server";
 import type { Route } from "./+types/fan";
 
-export const meta = ({ loaderData }: Route.MetaArgs) =>
-  loaderData
-    ? pageMeta(loaderData.fan.username, `The artists ${loaderData.fan.username} follows.`)
-    : pageMeta("Fan not found", "This fan does not exist.");
+export function meta({ loaderData }: Route.MetaArgs) {
+  if (!loaderData) return pageMeta("Fan not found", "This fan does not exist.");
+  const { fan, origin, pictureSize } = loaderData;
+  return pageMeta(fan.username, `The artists ${fan.username} follows.`, {
+    origin,
+    path: fanPath(fan.id),
+    type: "profile",
+    image: fan.profile_image_url,
+    imageSize: pictureSize,
+  });
+}
 
 export const headers = publicPageHeaders;
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (!isUuid(params.id)) throw notFound("Fan not found");
   const fan = readOrThrow(await context.get(supabaseContext).rpc("fan_page", { fan_id: params.id }), {
     what: "fan page",
     schema: FanPageSchema,
     notFound: "Fan not found",
   });
-  return { fan };
+  // For link previews (the page's meta).
+  const pictureSize = imageSizeOf(fan.profile_image_width, fan.profile_image_height);
+  return { fan, origin: new URL(request.url).origin, pictureSize };
 }
 
 export default function Fan({ loaderData }: Route.ComponentProps) {

@@ -23,6 +23,7 @@ import { publicPageHeaders } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
 import { playlistData } from "~/lib/structured-data.server";
 import { sharing } from "~/lib/embed.server";
+import { imageSizeOf } from "~/lib/image-size";
 import { addTrackToPlaylist } from "~/lib/playlists.server";
 import { queueTrack } from "~/lib/player";
 import {
@@ -51,7 +52,8 @@ export function meta({ loaderData }: Route.MetaArgs) {
           origin,
           path: playlistPath(playlist.id),
           type: "music.playlist",
-          image: playlist.tracks.find((track) => track.artwork_url)?.artwork_url,
+          image: shared.cover,
+          imageSize: shared.coverSize,
           embed: shared.share.player,
           structuredData: shared.structuredData,
         }
@@ -78,8 +80,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // For link previews, search engines and the Share menu, made here so the page carries no builder. A
   // private playlist (its owner's view) has none of them: it is nobody else's to see.
   const title = `${playlist.name} · a playlist by ${playlist.owner_name}`;
+  // Its cover in previews: the first artwork in it.
+  const cover = playlist.tracks.find((track) => track.artwork_url);
   const shared = playlist.is_public
     ? {
+        cover: cover?.artwork_url ?? null,
+        coverSize: imageSizeOf(cover?.artwork_width, cover?.artwork_height),
         structuredData: playlistData(origin, playlist, playlistOwnerPath(playlist)),
         share: sharing(origin, playlistPath(playlist.id), title, [
           { label: "Embed code", kind: "playlist", id: playlist.id, trackCount: playlist.tracks.length },

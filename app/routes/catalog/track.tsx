@@ -23,6 +23,7 @@ import { publicPageHeaders, uncached } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
 import { recordingData } from "~/lib/structured-data.server";
 import { sharing } from "~/lib/embed.server";
+import { imageSizeOf } from "~/lib/image-size";
 import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/buy-param";
 import { TrackCommentsSchema, TrackPageSchema, type TrackPage } from "~/lib/schemas/catalog-data";
 import { CommentSchema, DeleteCommentSchema } from "~/lib/schemas/comments";
@@ -33,7 +34,7 @@ import { useOptionalUser } from "~/lib/use-user";
 import type { Route } from "./+types/track";
 
 const trackColumns =
-  "id, title, type, album_title, track_number, genre, subgenre, price, description, label, release_date, artwork_url, peaks, duration_seconds, " +
+  "id, title, type, album_title, track_number, genre, subgenre, price, description, label, release_date, artwork_url, artwork_width, artwork_height, peaks, duration_seconds, " +
   "artist:artist_profiles(id, artist_name, profile_image_url)";
 const commentColumns = "id, user_id, content, created_at, author_name, author_image_url, author_kind";
 /** However far "Show more" is followed, one page never lists more than this many comments. */
@@ -50,12 +51,13 @@ function commentsShown(url: URL): number {
 
 export function meta({ loaderData }: Route.MetaArgs) {
   if (!loaderData) return pageMeta("Track not found", "This track does not exist or is not released yet.");
-  const { track, origin, structuredData, share } = loaderData;
+  const { track, origin, artworkSize, structuredData, share } = loaderData;
   return pageMeta(`${track.title} by ${track.artist.artist_name}`, track.description ?? `Listen to and buy ${track.title}.`, {
     origin,
     path: trackPath(track.id),
     type: "music.song",
     image: track.artwork_url,
+    imageSize: artworkSize,
     embed: { ...share.player, card: true },
     structuredData,
   });
@@ -103,6 +105,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       track: found,
       // For link previews and search engines (the page's meta), made here so the page carries no builder.
       origin,
+      artworkSize: imageSizeOf(found.artwork_width, found.artwork_height),
       structuredData: recordingData(origin, found),
       share: sharing(origin, trackPath(found.id), `${found.title} by ${found.artist.artist_name}`, [
         { label: "Embed code", kind: "track", id: found.id },

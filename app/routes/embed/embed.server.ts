@@ -2,7 +2,8 @@ import * as v from "valibot";
 import { read } from "~/lib/backend.server";
 import { artistPath, fanPath, playlistPath, trackPath } from "~/lib/catalog";
 import { PlaylistPageSchema } from "~/lib/schemas/playlists";
-import { nullableText, numeric } from "~/lib/schemas/columns";
+import { nullableText, numeric, pixels } from "~/lib/schemas/columns";
+import { imageSizeOf, type ImageSize } from "~/lib/image-size";
 import { artistEmbedTracks, type EmbedKind } from "~/lib/embed.server";
 import type { SupabaseClient } from "~/lib/supabase.server";
 
@@ -30,11 +31,14 @@ export type Embed = {
   byline: { name: string; href: string };
   href: string;
   artworkUrl: string | null;
+  /** The artwork's size, when known: oEmbed names it with the artwork as its thumbnail. */
+  artworkSize: ImageSize | null;
   tracks: EmbedTrack[];
 };
 
 const trackColumns =
-  "id, title, type, album_title, price, artwork_url, artwork_small_url, peaks, duration_seconds, artist:artist_profiles(id, artist_name)";
+  "id, title, type, album_title, price, artwork_url, artwork_small_url, artwork_width, artwork_height, peaks, duration_seconds, " +
+  "artist:artist_profiles(id, artist_name)";
 
 const EmbedTrackRowSchema = v.object({
   id: v.string(),
@@ -44,13 +48,21 @@ const EmbedTrackRowSchema = v.object({
   price: numeric,
   artwork_url: nullableText,
   artwork_small_url: nullableText,
+  artwork_width: pixels,
+  artwork_height: pixels,
   peaks: v.nullable(v.array(v.number())),
   duration_seconds: v.nullable(numeric),
   artist: v.object({ id: v.string(), artist_name: v.string() }),
 });
 type EmbedTrackRow = v.InferOutput<typeof EmbedTrackRowSchema>;
 
-const ArtistEmbedSchema = v.object({ id: v.string(), artist_name: v.string(), profile_image_url: nullableText });
+const ArtistEmbedSchema = v.object({
+  id: v.string(),
+  artist_name: v.string(),
+  profile_image_url: nullableText,
+  profile_image_width: pixels,
+  profile_image_height: pixels,
+});
 
 const embedTrack = (row: EmbedTrackRow): EmbedTrack => ({
   id: row.id,
@@ -76,6 +88,7 @@ export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: s
     if (found.status === "failed") return found;
     if (found.status === "empty" || !found.data || !found.data.is_public || found.data.tracks.length === 0) return { status: "missing" };
     const playlist = found.data;
+    const cover = playlist.tracks.find((track) => track.artwork_url);
     return {
       status: "found",
       embed: {
@@ -83,7 +96,8 @@ export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: s
         title: playlist.name,
         byline: { name: playlist.owner_name, href: playlist.owner_is_artist ? artistPath(playlist.owner_id) : fanPath(playlist.owner_id) },
         href: playlistPath(playlist.id),
-        artworkUrl: playlist.tracks.find((track) => track.artwork_url)?.artwork_url ?? null,
+        artworkUrl: cover?.artwork_url ?? null,
+        artworkSize: imageSizeOf(cover?.artwork_width, cover?.artwork_height),
         tracks: playlist.tracks.map((track) => ({
           id: track.id,
           title: track.title,
@@ -101,7 +115,11 @@ export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: s
   if (kind === "artist") {
     // The artist and their latest released tracks, side by side (one round trip).
     const [profile, latest] = await Promise.all([
-      supabase.from("artist_profiles").select("id, artist_name, profile_image_url").eq("id", id).maybeSingle(),
+      supabase
+        .from("artist_profiles")
+        .select("id, artist_name, profile_image_url, profile_image_width, profile_image_height")
+        .eq("id", id)
+        .maybeSingle(),
       supabase
         .from("tracks")
         .select(trackColumns)
@@ -122,6 +140,7 @@ export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: s
         byline: { name: artist.data.artist_name, href: artistPath(artist.data.id) },
         href: artistPath(artist.data.id),
         artworkUrl: artist.data.profile_image_url,
+        artworkSize: imageSizeOf(artist.data.profile_image_width, artist.data.profile_image_height),
         tracks: tracks.data.map(embedTrack),
       },
     };
@@ -143,6 +162,7 @@ export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: s
         byline: { name: track.artist.artist_name, href: artistPath(track.artist.id) },
         href: trackPath(track.id),
         artworkUrl: track.artwork_url,
+        artworkSize: imageSizeOf(track.artwork_width, track.artwork_height),
         tracks: [embedTrack(track)],
       },
     };
@@ -171,6 +191,7 @@ export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: s
       byline: { name: track.artist.artist_name, href: artistPath(track.artist.id) },
       href: trackPath(tracks[0]!.id),
       artworkUrl: track.artwork_url,
+      artworkSize: imageSizeOf(track.artwork_width, track.artwork_height),
       tracks: tracks.map(embedTrack),
     },
   };

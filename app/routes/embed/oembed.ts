@@ -46,7 +46,8 @@ function limit(value: string | null): number | null {
 
 /**
  * `/oembed?url=…&format=json`: oEmbed's `rich` answer for a track, artist or playlist page on this site
- * (or an embed's own address, an album's included): the player's iframe, the title and who made it.
+ * (or an embed's own address, an album's included): the player's iframe, the title, who made it, and
+ * the artwork as its thumbnail where its size is known.
  * Another site's URL or an unknown one is 404, `format=xml` (or any but json) is 501, as oEmbed says.
  * `maxwidth` narrows the frame; a `maxheight` below the large player's chooses the compact strip.
  */
@@ -78,6 +79,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     html: embedCode({ origin: url.origin, kind: page.kind, id: page.id, title: `${brandName} player: ${title}`, size, width, height }),
     width,
     height,
+    // The artwork as the thumbnail, only with its size: oEmbed asks for all three or none.
+    ...(embed.artworkUrl && embed.artworkSize
+      ? {
+          thumbnail_url: new URL(embed.artworkUrl, url.origin).href,
+          thumbnail_width: embed.artworkSize.width,
+          thumbnail_height: embed.artworkSize.height,
+        }
+      : {}),
     cache_age: 3600,
   };
   return answer(JSON.stringify(body), 200, "application/json; charset=utf-8", "public, max-age=3600, s-maxage=3600");

@@ -15,7 +15,8 @@ import {
 } from "~/lib/media-files";
 import type { FieldErrors } from "~/lib/forms";
 import { tooManyTracks, type UploadedFiles } from "~/lib/schemas/studio";
-import type { FirstBytes } from "~/lib/storage-request.server";
+import { fileImageSize, type ImageSize } from "~/lib/image-size";
+import { storedArtworkSize, type FirstBytes } from "~/lib/storage-request.server";
 import type { SupabaseClient } from "~/lib/supabase.server";
 import { decodeWav } from "~/lib/wav";
 
@@ -91,14 +92,19 @@ export async function checkUploaded(
   firstBytes: FirstBytes,
 ): Promise<{ errors: FieldErrors; artwork: StoredArtwork | null; tracks: PublishedTrack[] }> {
   const errors: FieldErrors = {};
+  let artworkSize: ImageSize | null = null;
   const judge = async (bucket: UploadBucket, path: string): Promise<string | null> => {
     const expected = expectedUpload(artistId, bucket, path);
     if (!expected) return storageErrorMessage({ status: 403 });
     const bytes = await firstBytes(bucket, path);
     if (!bytes) return notThereYet;
-    if (bytesAre(bytes, expected)) return null;
-    await removeStored(supabase, [{ bucket, path }]);
-    return storageErrorMessage({ status: 415 });
+    if (!bytesAre(bytes, expected)) {
+      await removeStored(supabase, [{ bucket, path }]);
+      return storageErrorMessage({ status: 415 });
+    }
+    // The artwork's header also tells its size, which its release's link previews name.
+    if (path === uploaded.uploadedArtwork) artworkSize = await storedArtworkSize(firstBytes, path, bytes);
+    return null;
   };
   const tracks = kind === "merch" ? [] : uploaded.uploadedTracks;
   if (kind !== "merch") {
@@ -126,7 +132,9 @@ export async function checkUploaded(
   if (!errors.audio) delete errors.audio;
   return {
     errors,
-    artwork: artworkProblem ? null : { path: uploadedArtwork, smallPath: (!smallMissing && uploadedArtworkSmall) || null },
+    artwork: artworkProblem
+      ? null
+      : { path: uploadedArtwork, smallPath: (!smallMissing && uploadedArtworkSmall) || null, size: artworkSize },
     tracks: tracks.map((track) => ({ path: track.path, fileName: null, peaks: track.peaks, durationSeconds: track.durationSeconds })),
   };
 }
@@ -166,7 +174,8 @@ export async function publish(
         durationSeconds: decoded ? decoded.durationSeconds : null,
       });
     }
-    const problem = await insertRelease({ supabase, vouch }, artistId, release, { path: artworkPath, smallPath: null }, tracks);
+    const storedArtwork = { path: artworkPath, smallPath: null, size: await fileImageSize(artwork.file) };
+    const problem = await insertRelease({ supabase, vouch }, artistId, release, storedArtwork, tracks);
     // A release that did not go through leaves no files behind.
     if (problem) await removeStored(supabase, stored);
     return problem;
@@ -180,7 +189,8 @@ export async function publish(
   }
 }
 
-export type StoredArtwork = { path: string; smallPath: string | null };
+/** The release's artwork as stored: the original, its small rendition, and the original's size when known. */
+export type StoredArtwork = { path: string; smallPath: string | null; size: ImageSize | null };
 
 export type PublishedTrack = { path: string; fileName: string | null; peaks: number[] | null; durationSeconds: number | null };
 
@@ -248,6 +258,8 @@ export async function insertRelease(
         description,
         artwork_url: artworkUrl,
         artwork_small_url: artworkSmallUrl,
+        artwork_width: artwork.size?.width ?? null,
+        artwork_height: artwork.size?.height ?? null,
       })),
     )
     .setHeader(...vouch);

@@ -33,6 +33,12 @@ begin
   insert into storage.objects (bucket_id, name) values
     ('tracks', tests.id('artist') || '/1700000000000-aaaaaaaa.mp3'),
     ('artwork', tests.id('artist') || '/1700000000000-aaaaaaaa.png');
+  -- The released track and the artist's profile show that picture, its size not yet known.
+  update public.tracks set artwork_url = 'http://localhost/storage/v1/object/public/artwork/' || tests.id('artist') || '/1700000000000-aaaaaaaa.png'
+  where id = tests.id('track');
+  update public.artist_profiles
+  set profile_image_url = 'http://localhost/storage/v1/object/public/artwork/' || tests.id('artist') || '/1700000000000-aaaaaaaa.png'
+  where id = tests.id('artist');
 end
 $$;
 
@@ -80,6 +86,14 @@ select tests.each_actor('publish a track as the artist',
   $$insert into public.tracks (artist_id, title, genre, price, description) values (tests.id('artist'), 'New', 'Rock', 1.99, 'x')$$,
   array['artist']);
 select tests.each_actor('change a track', $$update public.tracks set title = 'Renamed' where id = tests.id('track')$$, array['artist']);
+-- A picture's size is read from its bytes by the Worker alone (which sends its secret; these do not),
+-- like the file it belongs to; forgetting it needs nothing.
+select tests.each_actor('set a track''s artwork size', $$update public.tracks set artwork_width = 9000, artwork_height = 1 where id = tests.id('track')$$,
+  array[]::text[]);
+select tests.each_actor('forget a track''s artwork size',
+  $$update public.tracks set artwork_width = null, artwork_height = null where id = tests.id('track')$$, array['artist']);
+select tests.each_actor('set an artist''s picture size',
+  $$update public.artist_profiles set profile_image_width = 9000, profile_image_height = 1 where id = tests.id('artist')$$, array[]::text[]);
 select tests.each_actor('delete a track', $$delete from public.tracks where id = tests.id('upcoming track')$$, array['artist']);
 select tests.each_actor('read merch', $$select 1 from public.merch where id = tests.id('merch')$$,
   array['visitor', 'artist', 'other artist', 'fan', 'admin']);
