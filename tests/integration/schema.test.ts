@@ -221,6 +221,22 @@ describe.each(backends)("schema on $name", (backend) => {
          where id = (select artist_id from tracks where id = $1)`,
       ],
       ["peaks outside 0..1", `update tracks set peaks = '[0.2, 1.5]' where id = $1`],
+      ["an artwork size without artwork", `update tracks set artwork_url = null, artwork_width = 600, artwork_height = 600 where id = $1`],
+      [
+        "half an artwork size",
+        `update tracks set artwork_url = 'http://localhost/storage/v1/object/public/artwork/' || artist_id || '/1700000000000-aaaaaaaa.png',
+           artwork_width = 600 where id = $1`,
+      ],
+      [
+        "an artwork of no pixels",
+        `update tracks set artwork_url = 'http://localhost/storage/v1/object/public/artwork/' || artist_id || '/1700000000000-aaaaaaaa.png',
+           artwork_width = 0, artwork_height = 600 where id = $1`,
+      ],
+      [
+        "a picture size without a picture",
+        `update artist_profiles set profile_image_url = null, profile_image_width = 400, profile_image_height = 400
+         where id = (select artist_id from tracks where id = $1)`,
+      ],
       [
         "an event type other than play/download",
         `insert into analytics_events (type, track_id, artist_id) select 'like', id, artist_id from tracks where id = $1`,

@@ -1,6 +1,7 @@
 // The demo data a fresh local stack starts with: enough of everything for every screen, real media
 // behind every track, and the demo accounts the README lists.
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
+import jpeg from "jpeg-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { LocalStack } from "@crate/local-supabase";
 import { startTestStack } from "@crate/local-supabase/testing";
@@ -230,6 +231,17 @@ describe("media", () => {
       `select count(distinct artwork_url)::int as covers from public.tracks where type = 'album' group by artist_id, album_title`,
     );
     expect(covers.every((album) => album.covers === 1)).toBe(true);
+  });
+
+  it("stores each picture's size beside it, as its bytes tell it", async () => {
+    const pictures = await all<{ url: string; width: number | null; height: number | null }>(
+      `select artwork_url as url, artwork_width as width, artwork_height as height from public.tracks
+       union all
+       select profile_image_url, profile_image_width, profile_image_height from public.artist_profiles`,
+    );
+    expect(pictures.every((picture) => picture.url && picture.width === 400 && picture.height === 400)).toBe(true);
+    const cover = jpeg.decode(new Uint8Array(await (await fetch(pictures[0]!.url)).arrayBuffer()));
+    expect([cover.width, cover.height]).toEqual([400, 400]);
   });
 
   it("serves a seeded track as a playable WAV through a signed URL", async () => {
