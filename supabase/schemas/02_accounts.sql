@@ -129,13 +129,11 @@ create table public.artist_profiles (
   created_at timestamptz not null default now(),
   constraint artist_profiles_profile_image_url_owned check (private.is_owned_public_url(profile_image_url, 'artwork', id)),
   -- The picture's size in pixels, read by the Worker from the file's header when it was saved (link
-  -- previews name it); null when unknown. A size belongs to a picture: none without one.
+  -- previews name it); null when unknown.
   profile_image_width integer,
   profile_image_height integer,
-  constraint artist_profiles_profile_image_size check (
-    (profile_image_width is null) = (profile_image_height is null)
-    and profile_image_width > 0 and profile_image_height > 0
-    and (profile_image_url is not null or profile_image_width is null)),
+  constraint artist_profiles_profile_image_size
+    check (private.is_picture_size(profile_image_url, profile_image_width, profile_image_height)),
   constraint artist_profiles_artist_name_length check (char_length(artist_name) <= 100),
   constraint artist_profiles_short_description_length check (char_length(short_description) <= 200),
   constraint artist_profiles_bio_length check (char_length(bio) <= 5000),
@@ -188,13 +186,11 @@ create table public.fan_profiles (
   created_at timestamptz not null default now(),
   constraint fan_profiles_profile_image_url_owned check (private.is_owned_public_url(profile_image_url, 'artwork', id)),
   -- The picture's size in pixels, read by the Worker from the file's header when it was saved (link
-  -- previews name it); null when unknown. A size belongs to a picture: none without one.
+  -- previews name it); null when unknown.
   profile_image_width integer,
   profile_image_height integer,
-  constraint fan_profiles_profile_image_size check (
-    (profile_image_width is null) = (profile_image_height is null)
-    and profile_image_width > 0 and profile_image_height > 0
-    and (profile_image_url is not null or profile_image_width is null)),
+  constraint fan_profiles_profile_image_size
+    check (private.is_picture_size(profile_image_url, profile_image_width, profile_image_height)),
   constraint fan_profiles_username_length check (char_length(username) <= 50),
   constraint fan_profiles_bio_length check (char_length(bio) <= 2000)
 );

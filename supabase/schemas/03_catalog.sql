@@ -59,10 +59,7 @@ create table public.tracks (
   -- oEmbed name it); null when unknown (a release from before, or a header it could not read).
   artwork_width integer,
   artwork_height integer,
-  constraint tracks_artwork_size check (
-    (artwork_width is null) = (artwork_height is null)
-    and artwork_width > 0 and artwork_height > 0
-    and (artwork_url is not null or artwork_width is null)),
+  constraint tracks_artwork_size check (private.is_picture_size(artwork_url, artwork_width, artwork_height)),
   constraint tracks_genre_in_catalog check (genre = any (private.genre_list())),
   constraint tracks_title_length check (char_length(title) <= 200),
   constraint tracks_album_title_length check (char_length(album_title) <= 200),
