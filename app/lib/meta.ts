@@ -7,7 +7,7 @@ export type PageShare = {
   origin: string;
   /** The page's own path, as its canonical address has it. */
   path: string;
-  /** Open Graph's kind of thing: a track, a release, a playlist or an artist. */
+  /** Open Graph's kind of thing: a track, a release, a playlist, or an artist's or a fan's profile. */
   type: "music.song" | "music.album" | "music.playlist" | "profile";
   /** Its artwork or picture (absolute, or a path on this site); none when it has only the fallback. */
   image?: string | null;

@@ -45,6 +45,19 @@ describe("pageMeta", () => {
     );
   });
 
+  it("names the image's size right after it when it is known, and no size otherwise", () => {
+    const share = { origin: "https://crate.example", path: "/playlist/1", type: "music.playlist" as const, image: "/cover.jpg" };
+    const tags = pageMeta("Night Drive", "Songs for the road", { ...share, imageSize: { width: 1200, height: 630 } });
+    const image = tags.findIndex((tag) => tag.property === "og:image");
+    expect(tags.slice(image, image + 3)).toEqual([
+      { property: "og:image", content: "https://crate.example/cover.jpg" },
+      { property: "og:image:width", content: "1200" },
+      { property: "og:image:height", content: "630" },
+    ]);
+    const unsized = pageMeta("Night Drive", "Songs for the road", { ...share, imageSize: null });
+    expect(unsized.filter((tag) => String(tag.property).startsWith("og:image:") && tag.property !== "og:image:alt")).toEqual([]);
+  });
+
   it("does not repeat the brand on the home page", () => {
     expect(pageMeta("Crate", "Home")[0]).toEqual({ title: "Crate" });
   });
