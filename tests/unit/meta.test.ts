@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { cx } from "~/lib/cx";
 import { canonicalUrl, pageMeta } from "~/lib/meta";
+import { sharedPageMeta } from "~/lib/meta.server";
 import { isoDuration } from "~/lib/structured-data.server";
 
 describe("pageMeta", () => {
@@ -19,7 +20,7 @@ describe("pageMeta", () => {
   });
 
   it("gives a shareable page absolute artwork, its oEmbed address, a player card and its JSON-LD", () => {
-    const tags = pageMeta("Low Tide by Harbour Lights", "From the pier", {
+    const tags = sharedPageMeta("Low Tide by Harbour Lights", "From the pier", {
       origin: "https://crate.example",
       path: "/track/1",
       type: "music.song",
@@ -47,14 +48,14 @@ describe("pageMeta", () => {
 
   it("names the image's size right after it when it is known, and no size otherwise", () => {
     const share = { origin: "https://crate.example", path: "/playlist/1", type: "music.playlist" as const, image: "/cover.jpg" };
-    const tags = pageMeta("Night Drive", "Songs for the road", { ...share, imageSize: { width: 1200, height: 630 } });
+    const tags = sharedPageMeta("Night Drive", "Songs for the road", { ...share, imageSize: { width: 1200, height: 630 } });
     const image = tags.findIndex((tag) => tag.property === "og:image");
     expect(tags.slice(image, image + 3)).toEqual([
       { property: "og:image", content: "https://crate.example/cover.jpg" },
       { property: "og:image:width", content: "1200" },
       { property: "og:image:height", content: "630" },
     ]);
-    const unsized = pageMeta("Night Drive", "Songs for the road", { ...share, imageSize: null });
+    const unsized = sharedPageMeta("Night Drive", "Songs for the road", { ...share, imageSize: null });
     expect(unsized.filter((tag) => String(tag.property).startsWith("og:image:") && tag.property !== "og:image:alt")).toEqual([]);
   });
 

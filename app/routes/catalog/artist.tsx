@@ -11,6 +11,7 @@ import { groupReleases, safeHttpUrl, socialProfile, type Release } from "~/lib/a
 import { formatDate, formatDuration, formatPrice } from "~/lib/format";
 import { publicPageHeaders } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
+import { sharedPageMeta } from "~/lib/meta.server";
 import { artistData } from "~/lib/structured-data.server";
 import { artistEmbedTracks, sharing } from "~/lib/embed.server";
 import { imageSizeOf } from "~/lib/image-size";
@@ -37,23 +38,7 @@ const releasesPerPage = 24;
 // Public pages are cached for everyone, so dates are written one way for all readers.
 const dateLocale = "en-US";
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  if (!loaderData) return pageMeta("Artist not found", "This artist does not exist.");
-  const { artist, origin, pictureSize, structuredData, share } = loaderData;
-  return pageMeta(
-    artist.artist_name,
-    artist.short_description ?? `${artist.artist_name} on the marketplace: releases, shows and followers.`,
-    {
-      origin,
-      path: artistPath(artist.id),
-      type: "profile",
-      image: artist.profile_image_url,
-      imageSize: pictureSize,
-      embed: share.player,
-      structuredData,
-    },
-  );
-}
+export const meta = ({ loaderData }: Route.MetaArgs) => loaderData?.meta ?? pageMeta("Artist not found", "This artist does not exist.");
 
 export const headers = publicPageHeaders;
 
@@ -66,17 +51,28 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   );
   const releases = groupReleases(artist.tracks);
   const origin = new URL(request.url).origin;
-  // For link previews and search engines (the page's meta), made here so the page carries no builder.
+  const share = sharing(origin, artistPath(artist.id), artist.artist_name, [
+    { label: "Embed code (latest releases)", kind: "artist", id: artist.id, trackCount: artistEmbedTracks },
+  ]);
   return {
     artist,
     page,
     pages: pageCount(artist.release_count, releasesPerPage),
-    origin,
-    pictureSize: imageSizeOf(artist.profile_image_width, artist.profile_image_height),
-    structuredData: artistData(origin, artist, releases),
-    share: sharing(origin, artistPath(artist.id), artist.artist_name, [
-      { label: "Embed code (latest releases)", kind: "artist", id: artist.id, trackCount: artistEmbedTracks },
-    ]),
+    share,
+    // For link previews and search engines, made here so the page carries no builder.
+    meta: sharedPageMeta(
+      artist.artist_name,
+      artist.short_description ?? `${artist.artist_name} on the marketplace: releases, shows and followers.`,
+      {
+        origin,
+        path: artistPath(artist.id),
+        type: "profile",
+        image: artist.profile_image_url,
+        imageSize: imageSizeOf(artist.profile_image_width, artist.profile_image_height),
+        embed: share.player,
+        structuredData: artistData(origin, artist, releases),
+      },
+    ),
     // Each released album's Share: its first track's page, and the album's player.
     albumShares: Object.fromEntries(
       releases

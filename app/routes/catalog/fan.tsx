@@ -10,21 +10,12 @@ import { countOf, fanPath, isUuid } from "~/lib/catalog";
 import { imageSizeOf } from "~/lib/image-size";
 import { publicPageHeaders } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
+import { sharedPageMeta } from "~/lib/meta.server";
 import { FanPageSchema } from "~/lib/schemas/catalog-data";
 import { supabaseContext } from "~/lib/session.server";
 import type { Route } from "./+types/fan";
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  if (!loaderData) return pageMeta("Fan not found", "This fan does not exist.");
-  const { fan, origin, pictureSize } = loaderData;
-  return pageMeta(fan.username, `The artists ${fan.username} follows.`, {
-    origin,
-    path: fanPath(fan.id),
-    type: "profile",
-    image: fan.profile_image_url,
-    imageSize: pictureSize,
-  });
-}
+export const meta = ({ loaderData }: Route.MetaArgs) => loaderData?.meta ?? pageMeta("Fan not found", "This fan does not exist.");
 
 export const headers = publicPageHeaders;
 
@@ -35,9 +26,15 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     schema: FanPageSchema,
     notFound: "Fan not found",
   });
-  // For link previews (the page's meta).
-  const pictureSize = imageSizeOf(fan.profile_image_width, fan.profile_image_height);
-  return { fan, origin: new URL(request.url).origin, pictureSize };
+  // For link previews, made here so the page carries no builder.
+  const meta = sharedPageMeta(fan.username, `The artists ${fan.username} follows.`, {
+    origin: new URL(request.url).origin,
+    path: fanPath(fan.id),
+    type: "profile",
+    image: fan.profile_image_url,
+    imageSize: imageSizeOf(fan.profile_image_width, fan.profile_image_height),
+  });
+  return { fan, meta };
 }
 
 export default function Fan({ loaderData }: Route.ComponentProps) {

@@ -21,6 +21,7 @@ import { formError, formFields, parseForm, readForm, replyWith, type FormReply }
 import { requireUser } from "~/lib/guards.server";
 import { publicPageHeaders } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
+import { sharedPageMeta } from "~/lib/meta.server";
 import { playlistData } from "~/lib/structured-data.server";
 import { sharing } from "~/lib/embed.server";
 import { imageSizeOf } from "~/lib/image-size";
@@ -41,25 +42,8 @@ import type { Route } from "./+types/playlist";
 
 const playlistNotFound = () => notFound("Playlist not found");
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  if (!loaderData) return pageMeta("Playlist not found", "This playlist does not exist or is private.");
-  const { playlist, origin, shared } = loaderData;
-  return pageMeta(
-    `${playlist.name} · a playlist by ${playlist.owner_name}`,
-    playlist.description ?? `${playlist.name}: ${countOf(playlist.tracks.length, "track")}.`,
-    shared
-      ? {
-          origin,
-          path: playlistPath(playlist.id),
-          type: "music.playlist",
-          image: shared.cover,
-          imageSize: shared.coverSize,
-          embed: shared.share.player,
-          structuredData: shared.structuredData,
-        }
-      : undefined,
-  );
-}
+export const meta = ({ loaderData }: Route.MetaArgs) =>
+  loaderData?.meta ?? pageMeta("Playlist not found", "This playlist does not exist or is private.");
 
 const playlistOwnerPath = (playlist: PlaylistPage) =>
   playlist.owner_is_artist ? artistPath(playlist.owner_id) : fanPath(playlist.owner_id);
@@ -80,19 +64,23 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // For link previews, search engines and the Share menu, made here so the page carries no builder. A
   // private playlist (its owner's view) has none of them: it is nobody else's to see.
   const title = `${playlist.name} · a playlist by ${playlist.owner_name}`;
+  const description = playlist.description ?? `${playlist.name}: ${countOf(playlist.tracks.length, "track")}.`;
+  if (!playlist.is_public) return { playlist, share: null, meta: pageMeta(title, description) };
+  const share = sharing(origin, playlistPath(playlist.id), title, [
+    { label: "Embed code", kind: "playlist", id: playlist.id, trackCount: playlist.tracks.length },
+  ]);
   // Its cover in previews: the first artwork in it.
   const cover = playlist.tracks.find((track) => track.artwork_url);
-  const shared = playlist.is_public
-    ? {
-        cover: cover?.artwork_url ?? null,
-        coverSize: imageSizeOf(cover?.artwork_width, cover?.artwork_height),
-        structuredData: playlistData(origin, playlist, playlistOwnerPath(playlist)),
-        share: sharing(origin, playlistPath(playlist.id), title, [
-          { label: "Embed code", kind: "playlist", id: playlist.id, trackCount: playlist.tracks.length },
-        ]),
-      }
-    : null;
-  return { playlist, origin, shared };
+  const meta = sharedPageMeta(title, description, {
+    origin,
+    path: playlistPath(playlist.id),
+    type: "music.playlist",
+    image: cover?.artwork_url,
+    imageSize: imageSizeOf(cover?.artwork_width, cover?.artwork_height),
+    embed: share.player,
+    structuredData: playlistData(origin, playlist, playlistOwnerPath(playlist)),
+  });
+  return { playlist, share, meta };
 }
 
 /**
@@ -216,8 +204,8 @@ export default function Playlist({ loaderData, actionData }: Route.ComponentProp
           </p>
           <div className="mt-5 flex flex-wrap items-center gap-3">
             <PlayAllButton tracks={queue} />
-            {loaderData.shared ? (
-              <ShareMenu title={`${playlist.name} · a playlist by ${playlist.owner_name}`} share={loaderData.shared.share} />
+            {loaderData.share ? (
+              <ShareMenu title={`${playlist.name} · a playlist by ${playlist.owner_name}`} share={loaderData.share} />
             ) : null}
           </div>
         </div>

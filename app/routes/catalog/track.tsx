@@ -21,6 +21,7 @@ import { formError, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireUser } from "~/lib/guards.server";
 import { publicPageHeaders, uncached } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
+import { sharedPageMeta } from "~/lib/meta.server";
 import { recordingData } from "~/lib/structured-data.server";
 import { sharing } from "~/lib/embed.server";
 import { imageSizeOf } from "~/lib/image-size";
@@ -49,19 +50,8 @@ function commentsShown(url: URL): number {
   return Math.min(Math.ceil(asked / commentsPageSize) * commentsPageSize, maxCommentsShown);
 }
 
-export function meta({ loaderData }: Route.MetaArgs) {
-  if (!loaderData) return pageMeta("Track not found", "This track does not exist or is not released yet.");
-  const { track, origin, artworkSize, structuredData, share } = loaderData;
-  return pageMeta(`${track.title} by ${track.artist.artist_name}`, track.description ?? `Listen to and buy ${track.title}.`, {
-    origin,
-    path: trackPath(track.id),
-    type: "music.song",
-    image: track.artwork_url,
-    imageSize: artworkSize,
-    embed: { ...share.player, card: true },
-    structuredData,
-  });
-}
+export const meta = ({ loaderData }: Route.MetaArgs) =>
+  loaderData?.meta ?? pageMeta("Track not found", "This track does not exist or is not released yet.");
 
 // A visitor's page comes from the edge cache for up to a minute (its audio URL lasts an hour); a
 // comment posted or deleted here drops it at once. A page whose audio URL could not be had is not kept.
@@ -100,19 +90,25 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const complete = shownComments.status !== "failed";
   const found = readOrThrow(track, { what: "track", schema: TrackPageSchema, notFound: "Track not found" });
   const origin = new URL(request.url).origin;
+  const title = `${found.title} by ${found.artist.artist_name}`;
+  const share = sharing(origin, trackPath(found.id), title, [
+    { label: "Embed code", kind: "track", id: found.id },
+    ...(found.album_title ? [{ label: `Embed code for ${found.album_title}`, kind: "album" as const, id: found.id, trackCount: 6 }] : []),
+  ]);
   return data(
     {
       track: found,
-      // For link previews and search engines (the page's meta), made here so the page carries no builder.
-      origin,
-      artworkSize: imageSizeOf(found.artwork_width, found.artwork_height),
-      structuredData: recordingData(origin, found),
-      share: sharing(origin, trackPath(found.id), `${found.title} by ${found.artist.artist_name}`, [
-        { label: "Embed code", kind: "track", id: found.id },
-        ...(found.album_title
-          ? [{ label: `Embed code for ${found.album_title}`, kind: "album" as const, id: found.id, trackCount: 6 }]
-          : []),
-      ]),
+      share,
+      // For link previews and search engines, made here so the page carries no builder.
+      meta: sharedPageMeta(title, found.description ?? `Listen to and buy ${found.title}.`, {
+        origin,
+        path: trackPath(found.id),
+        type: "music.song",
+        image: found.artwork_url,
+        imageSize: imageSizeOf(found.artwork_width, found.artwork_height),
+        embed: { ...share.player, card: true },
+        structuredData: recordingData(origin, found),
+      }),
       comments: shownComments.status === "found" ? shownComments.data : [],
       commentCount: comments.count ?? 0,
       commentsError: shownComments.status === "failed" ? shownComments.message : null,
