@@ -4,7 +4,7 @@ import { canonicalUrl, pageMeta } from "~/lib/meta";
 import { sharedPageMeta } from "~/lib/meta.server";
 import { isoDuration } from "~/lib/structured-data.server";
 
-describe("pageMeta", () => {
+describe("pageMeta and sharedPageMeta", () => {
   it("suffixes the title with the brand and carries the description", () => {
     expect(pageMeta("Terms of Use", "The rules")).toEqual([
       { title: "Terms of Use · Crate" },
