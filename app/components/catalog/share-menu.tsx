@@ -17,6 +17,8 @@ export function ShareMenu({ title, share, align = "start" }: { title: string; sh
   const id = useId();
   const menu = useDisclosure();
   const hydrated = useHydrated();
+  // The menu and its confirmation open from the same edge as the button.
+  const edge = align === "end" ? "right-0" : "left-0";
   const [status, setStatus] = useState<string | null>(null);
   const link = share.link;
 
@@ -56,7 +58,7 @@ export function ShareMenu({ title, share, align = "start" }: { title: string; sh
           Share
         </summary>
         <div
-          className={`absolute ${align === "end" ? "right-0" : "left-0"} z-50 mt-2 grid w-80 max-w-[90vw] gap-3 rounded-xl border border-stage-600 bg-stage-900 p-3 shadow-2xl shadow-black/60`}
+          className={`absolute ${edge} z-50 mt-2 grid w-80 max-w-[90vw] gap-3 rounded-xl border border-stage-600 bg-stage-900 p-3 shadow-2xl shadow-black/60`}
         >
           <div className="grid gap-1">
             <label htmlFor={`${id}-link`} className="text-xs font-semibold tracking-wider text-ink-faint uppercase">
@@ -92,7 +94,7 @@ export function ShareMenu({ title, share, align = "start" }: { title: string; sh
         </div>
       </details>
       {/* Always present, so screen readers announce what appears in it. */}
-      <p role="status" className={`absolute top-full ${align === "end" ? "right-0" : "left-0"} z-40 mt-1 w-max max-w-72 text-sm`}>
+      <p role="status" className={`absolute top-full ${edge} z-40 mt-1 w-max max-w-72 text-sm`}>
         {status ? (
           <span className="block rounded-lg border border-stage-600 bg-stage-800 px-3 py-1.5 text-ink shadow-lg">{status}</span>
         ) : null}
