@@ -1,11 +1,12 @@
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { cloudflareContext } from "./context.server";
-import { hasAuthCookie } from "./session.server";
+import { hasAuthCookie, renderWasPersonal } from "./session.server";
 
 /**
  * Serves anonymous GETs from the Workers cache (keyed on the URL and the client build) and stores the
- * anonymous responses that a page marked `public` (see http-cache.ts). Anything with a session cookie, or
- * that sets a cookie, passes by. A request with `Cache-Control: no-cache` skips the lookup and renders
+ * anonymous responses that a page marked `public` (see http-cache.ts). A request with a session cookie
+ * passes by; and whether a render may be kept is decided by what it did, not by the request's spelling:
+ * one that read a session, went to the backend as a user or set a cookie is never stored. A request with `Cache-Control: no-cache` skips the lookup and renders
  * afresh; with `no-store` it also leaves the cache as it was. Server errors are marked `no-store`,
  * whatever the page asked for.
  */
@@ -28,7 +29,10 @@ export const edgeCacheMiddleware: MiddlewareFunction<Response> = async ({ reques
   // A failure (for example the backend being down) must not be served again to the next visitors.
   if (response.status >= 500) response.headers.set("Cache-Control", "no-store");
   const cacheable =
-    response.status === 200 && (response.headers.get("Cache-Control") ?? "").startsWith("public") && !response.headers.has("Set-Cookie");
+    response.status === 200 &&
+    (response.headers.get("Cache-Control") ?? "").startsWith("public") &&
+    !response.headers.has("Set-Cookie") &&
+    !renderWasPersonal(context);
   if (cacheable && mayStore) {
     const stored = response.clone();
     // How this one render went (round trips) says nothing about later hits.

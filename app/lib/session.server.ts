@@ -1,14 +1,40 @@
-import { createContext, type MiddlewareFunction } from "react-router";
+import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { envFrom } from "./env.server";
 import { accountRole, toSessionUser, type SessionUser } from "./session-user";
 import { roundTripCounter } from "./round-trips.server";
-import { createSupabaseServerClient, type SupabaseClient } from "./supabase.server";
+import { createSupabaseServerClient, isAuthCookieName, requestCookies, type SupabaseClient } from "./supabase.server";
 
 export const supabaseContext = createContext<SupabaseClient>();
 export const userContext = createContext<SessionUser | null>(null);
 
-/** The session cookie (or its chunks); not the PKCE verifier cookies a password reset leaves behind. */
-export const hasAuthCookie = (request: Request) => /(?:^|;\s*)sb-[^=;]*-auth-token(?:\.\d+)?=/.test(request.headers.get("Cookie") ?? "");
+/**
+ * Whether the request carries a session cookie (or one of its chunks), its name read as the auth client
+ * reads it: `sb-…-auth-token =` with a space is still a session.
+ */
+export const hasAuthCookie = (request: Request) => requestCookies(request).some(({ name }) => isAuthCookieName(name));
+
+/**
+ * What a render did with a session, whatever the request's headers looked like: the auth client read a
+ * session cookie, a backend request went out as a user (a token other than the anon key), a user was
+ * resolved, or a cookie was set. A render that did any of these is its reader's alone: it is made
+ * `private, no-store`, and the edge cache never keeps it.
+ */
+const personalRenderContext = createContext<{ personal: boolean } | null>(null);
+
+/** Whether this request's render was personal (see personalRenderContext); false before the session middleware ran. */
+export function renderWasPersonal(context: Readonly<RouterContextProvider>): boolean {
+  return context.get(personalRenderContext)?.personal ?? false;
+}
+
+/** The backend's fetch, noting any request that carries a user's token instead of the anon key. */
+function noticingUserTokens(baseFetch: typeof fetch, anonKey: string, noticed: () => void): typeof fetch {
+  return (input, init) => {
+    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+    const authorization = headers.get("Authorization");
+    if (authorization && authorization !== `Bearer ${anonKey}`) noticed();
+    return baseFetch(input, init);
+  };
+}
 
 /**
  * Root middleware: one Supabase client per request, the user checked with the auth server (never read from
@@ -17,8 +43,13 @@ export const hasAuthCookie = (request: Request) => /(?:^|;\s*)sb-[^=;]*-auth-tok
 export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const env = envFrom(context);
   const sessionHeaders = new Headers();
-  const backend = roundTripCounter();
-  const supabase = createSupabaseServerClient(request, env, sessionHeaders, undefined, backend.fetch);
+  const render = { personal: false };
+  context.set(personalRenderContext, render);
+  const personal = () => {
+    render.personal = true;
+  };
+  const backend = roundTripCounter(noticingUserTokens(fetch, env.SUPABASE_ANON_KEY, personal));
+  const supabase = createSupabaseServerClient(request, env, sessionHeaders, undefined, backend.fetch, personal);
   context.set(supabaseContext, supabase);
 
   const signedInBefore = hasAuthCookie(request);
@@ -43,9 +74,8 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   response.headers.delete("Set-Cookie");
   for (const cookie of sessionHeaders.getSetCookie()) response.headers.append("Set-Cookie", cookie);
   for (const cookie of pageCookies) response.headers.append("Set-Cookie", cookie);
-  if (signedInBefore || user || pageCookies.length > 0) {
-    response.headers.set("Cache-Control", "private, no-store");
-  }
+  if (signedInBefore || user || pageCookies.length > 0 || sessionHeaders.has("Set-Cookie")) personal();
+  if (render.personal) response.headers.set("Cache-Control", "private, no-store");
   response.headers.append("Server-Timing", backend.serverTiming());
   return response;
 };

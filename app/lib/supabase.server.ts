@@ -19,12 +19,20 @@ export function sessionCookieOptions(request: Request, remember: boolean): Cooki
 }
 
 export function wantsPersistentSession(request: Request) {
-  return parseCookieHeader(request.headers.get("Cookie") ?? "").some((cookie) => cookie.name === rememberCookieName);
+  return requestCookies(request).some((cookie) => cookie.name === rememberCookieName);
 }
+
+/** A session cookie (or one of its chunks) as the auth client names it; not the PKCE verifier a password reset leaves. */
+export const isAuthCookieName = (name: string) => /^sb-.+-auth-token(?:\.\d+)?$/.test(name);
+
+/** The request's cookies, parsed (names trimmed) exactly as the auth client reads them. */
+export const requestCookies = (request: Request) =>
+  parseCookieHeader(request.headers.get("Cookie") ?? "").map(({ name, value }) => ({ name, value: value ?? "" }));
 
 /**
  * One Supabase client per request, acting as the signed-in user through the session cookies. Cookies it
  * sets (sign-in, refresh, sign-out) are collected in `responseHeaders` for the middleware to append.
+ * `onSessionRead` is told whenever the client reads a session cookie, however the header spelled it.
  */
 export function createSupabaseServerClient(
   request: Request,
@@ -32,6 +40,7 @@ export function createSupabaseServerClient(
   responseHeaders: Headers,
   remember = wantsPersistentSession(request),
   backendFetch: typeof fetch = fetch,
+  onSessionRead: () => void = () => {},
 ) {
   const cookieOptions = sessionCookieOptions(request, remember);
   // Per-client rate limits at the auth server need the visitor's address, not the Worker's.
@@ -43,7 +52,11 @@ export function createSupabaseServerClient(
     db: { retry: false },
     global: { fetch: backendFetch, ...(address ? { headers: { "X-Forwarded-For": address } } : {}) },
     cookies: {
-      getAll: () => parseCookieHeader(request.headers.get("Cookie") ?? "").map(({ name, value }) => ({ name, value: value ?? "" })),
+      getAll: () => {
+        const cookies = requestCookies(request);
+        if (cookies.some(({ name }) => isAuthCookieName(name))) onSessionRead();
+        return cookies;
+      },
       setAll: (cookies, headers) => {
         for (const { name, value, options } of cookies) {
           // Our lifetime wins over the library's 400-day default: a session cookie unless "Remember me".
