@@ -1,5 +1,7 @@
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { cloudflareContext } from "./context.server";
+import { envFrom, type AppEnv } from "./env.server";
+import { sharedCacheSeconds } from "./http-cache";
 import { hasAuthCookie, renderWasPersonal } from "./session.server";
 
 /**
@@ -14,6 +16,8 @@ export const edgeCacheMiddleware: MiddlewareFunction<Response> = async ({ reques
   if (request.method !== "GET" || hasAuthCookie(request)) return next();
   const streamed = { failed: false };
   context.set(streamedPartsContext, streamed);
+  const tags = new Set<CacheTag>();
+  context.set(cacheTagsContext, tags);
   const cache = (caches as unknown as { default: Cache }).default;
   // A cached page names the build's hashed scripts; after a deploy they are gone, so the build is part of the key.
   const key = new Request(cacheUrl(request.url, context.get(cloudflareContext).buildVersion), { method: "GET" });
@@ -38,10 +42,14 @@ export const edgeCacheMiddleware: MiddlewareFunction<Response> = async ({ reques
     // How this one render went (round trips) says nothing about later hits.
     stored.headers.delete("Server-Timing");
     stored.headers.set(renderNonceHeader, context.get(cloudflareContext).nonce);
+    // Cloudflare's purge by tag reads the stored answer's Cache-Tag; this location's index lists its key.
+    if (tags.size > 0) stored.headers.set("Cache-Tag", [...tags].join(","));
     // Stored once the whole page has been sent, deferred parts included: one that failed keeps it out.
     const store = async () => {
       const page = await stored.arrayBuffer();
-      if (!streamed.failed) await cache.put(key, new Response(page, { status: stored.status, headers: stored.headers }));
+      if (streamed.failed) return;
+      await cache.put(key, new Response(page, { status: stored.status, headers: stored.headers }));
+      await indexUnderTags(cache, new URL(request.url).origin, key.url, tags);
     };
     context.get(cloudflareContext).ctx.waitUntil(store());
   }
@@ -81,19 +89,102 @@ function withThisNonce(cached: Response, nonce: string): Response {
     : cached;
   const response = new Response(page.body, page);
   response.headers.delete(renderNonceHeader);
+  response.headers.delete("Cache-Tag");
   return response;
 }
 
 /**
- * Drops a page from this location's cache after it changed (a profile saved, the news edited), before the
- * answer goes out, so the next visitor here sees the change at once; elsewhere the cached copy lives out
- * its lifetime (60 s). The Cache API keeps no stale copies past that (it ignores stale-while-revalidate),
- * so nothing removed comes back afterwards.
+ * What a cached answer shows, so that a change to any of these drops it: a track, a playlist, a user's
+ * profile (everything of theirs: their page, their tracks' and playlists' pages and embeds), the sitemap,
+ * the news. The same tag names every address of a thing: its page, its `.data`, its embeds in each size
+ * and theme, the oEmbed answers for each of its URLs.
  */
-export async function forgetCachedPage(request: Request, context: Readonly<RouterContextProvider>, path: string): Promise<void> {
+export type CacheTag = `track:${string}` | `playlist:${string}` | `user:${string}` | "sitemap" | "news";
+
+/** What a change to a track drops: its own addresses, its artist's (their page and embed list it), the sitemap. */
+export const trackChanged = (trackId: string, artistId: string): CacheTag[] => [`track:${trackId}`, `user:${artistId}`, "sitemap"];
+
+/** What a change to a playlist drops: its own addresses, its owner's page (which lists it), the sitemap. */
+export const playlistChanged = (playlistId: string, ownerId: string): CacheTag[] => [
+  `playlist:${playlistId}`,
+  `user:${ownerId}`,
+  "sitemap",
+];
+
+/** What a change to an account drops: everything of theirs (their pages, tracks, playlists and embeds), the sitemap. */
+export const accountChanged = (userId: string): CacheTag[] => [`user:${userId}`, "sitemap"];
+
+/** The tags of the answer being rendered; set per cacheable request by the edge cache. */
+const cacheTagsContext = createContext<Set<CacheTag> | null>(null);
+
+/** Names what this answer shows (see CacheTag); a no-op for answers the edge cache will not keep. */
+export function tagCachedAnswer(context: Readonly<RouterContextProvider>, ...tags: CacheTag[]): void {
+  const tagged = context.get(cacheTagsContext);
+  for (const tag of tags) tagged?.add(tag);
+}
+
+/** The keys stored under a tag in this location's cache: an index kept in the cache itself, a little longer than what it lists. */
+const tagIndexUrl = (origin: string, tag: CacheTag) => `${origin}/__cache-tags/${encodeURIComponent(tag)}`;
+const tagIndexLimit = 500;
+
+async function indexUnderTags(cache: Cache, origin: string, key: string, tags: Iterable<CacheTag>): Promise<void> {
+  for (const tag of tags) {
+    const indexUrl = tagIndexUrl(origin, tag);
+    const listed = await cache.match(indexUrl);
+    const keys: unknown = listed ? await listed.json() : [];
+    const kept = Array.isArray(keys)
+      ? keys.filter((listedKey): listedKey is string => typeof listedKey === "string" && listedKey !== key)
+      : [];
+    const index = [...kept.slice(-(tagIndexLimit - 1)), key];
+    await cache.put(
+      indexUrl,
+      new Response(JSON.stringify(index), {
+        headers: { "Content-Type": "application/json", "Cache-Control": `public, s-maxage=${sharedCacheSeconds * 2}` },
+      }),
+    );
+  }
+}
+
+/**
+ * Drops every cached answer that shows one of these things, before the answer to the change goes out:
+ * at once in this location (every key its tags list), and everywhere through Cloudflare's purge by tag
+ * when the Worker has a purge token (`CACHE_PURGE_TOKEN` and `CLOUDFLARE_ZONE_ID`; see the README). What a
+ * purge misses lives at most `sharedCacheSeconds`: the Cache API keeps nothing past its lifetime.
+ */
+export async function forgetCached(request: Request, context: Readonly<RouterContextProvider>, tags: CacheTag[]): Promise<void> {
   const cache = (caches as unknown as { default: Cache }).default;
-  const { buildVersion } = context.get(cloudflareContext);
-  await cache.delete(new Request(cacheUrl(new URL(path, request.url).href, buildVersion), { method: "GET" }));
+  const { origin } = new URL(request.url);
+  const { ctx } = context.get(cloudflareContext);
+  const purge = globalPurge(envFrom(context), tags);
+  if (purge) ctx.waitUntil(purge);
+  await Promise.all(
+    tags.map(async (tag) => {
+      const indexUrl = tagIndexUrl(origin, tag);
+      const listed = await cache.match(indexUrl);
+      const keys: unknown = listed ? await listed.json() : [];
+      if (Array.isArray(keys)) await Promise.all(keys.filter((key) => typeof key === "string").map((key: string) => cache.delete(key)));
+      await cache.delete(indexUrl);
+    }),
+  );
+}
+
+/** Cloudflare's purge by tag, for every data centre; none without a token. A failure is logged: the lifetime bounds it. */
+export function globalPurge(
+  { CACHE_PURGE_TOKEN: token, CLOUDFLARE_ZONE_ID: zone }: Pick<AppEnv, "CACHE_PURGE_TOKEN" | "CLOUDFLARE_ZONE_ID">,
+  tags: CacheTag[],
+  send: typeof fetch = fetch,
+): Promise<void> | null {
+  if (!token || !zone) return null;
+  return send(`https://api.cloudflare.com/client/v4/zones/${encodeURIComponent(zone)}/purge_cache`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ tags }),
+  }).then(
+    async (response) => {
+      if (!response.ok) console.error("purging the cache by tag failed", response.status, await response.text());
+    },
+    (error: unknown) => console.error("purging the cache by tag failed", error),
+  );
 }
 
 function cacheUrl(url: string, buildVersion: string): string {

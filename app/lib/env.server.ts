@@ -16,6 +16,13 @@ const EnvSchema = v.object({
   ),
   /** Cloudflare Turnstile's site key: the security check on sign-in, sign-up and recovery (off when unset). */
   TURNSTILE_SITE_KEY: v.optional(v.string()),
+  /**
+   * Cloudflare's cache purge, for dropping a changed page in every data centre at once: an API token
+   * allowed only "Zone > Cache Purge" on this zone, and the zone's id. Without them a change is dropped
+   * in the data centre that made it, and elsewhere within a minute.
+   */
+  CACHE_PURGE_TOKEN: v.optional(v.string()),
+  CLOUDFLARE_ZONE_ID: v.optional(v.string()),
 });
 
 export type AppEnv = v.InferOutput<typeof EnvSchema>;

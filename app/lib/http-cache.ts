@@ -1,11 +1,17 @@
 import type { HeadersArgs } from "react-router";
 
 /**
- * Anonymous renders of public pages: shared caches (the Workers cache, a CDN) may keep them a minute
- * and serve them stale for five more while they refresh. Signed-in renders are made `private, no-store`
- * by the session middleware, whatever a page says.
+ * How long any answer that may turn private (a playlist made private, a track withdrawn, an account
+ * banned) lives in a shared cache, in seconds: the bound where a purge did not reach.
  */
-export const publicCacheControl = "public, s-maxage=60, stale-while-revalidate=300";
+export const sharedCacheSeconds = 60;
+
+/**
+ * Anonymous renders of public pages: shared caches (the Workers cache, a CDN) may keep them a minute and
+ * no longer (no stale copies: a page can turn private, see edge-cache.server.ts). Signed-in renders are
+ * made `private, no-store` by the session middleware, whatever a page says.
+ */
+export const publicCacheControl = `public, s-maxage=${sharedCacheSeconds}`;
 
 /**
  * The `headers` of a public page: cacheable, unless its loader or action chose otherwise (e.g. a

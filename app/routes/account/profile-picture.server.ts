@@ -1,7 +1,7 @@
 import { href, redirect, type RouterContextProvider } from "react-router";
 import { refusedWrite } from "~/lib/backend.server";
 import { artistPath, fanPath } from "~/lib/catalog";
-import { forgetCachedPage } from "~/lib/edge-cache.server";
+import { forgetCached } from "~/lib/edge-cache.server";
 import { fileImageSize, type ImageSize } from "~/lib/image-size";
 import { marketplaceHeader } from "~/lib/env.server";
 import { storageErrorMessage } from "~/lib/errors";
@@ -60,7 +60,7 @@ export async function profilePictureAction(
     .eq("id", user.id)
     .setHeader(...marketplaceHeader(context));
   if (error) return refusedWrite(error, { what: "saving the profile picture", field: "picture" });
-  await forgetCachedPage(request, context, profile.publicPath(user.id));
+  await forgetCached(request, context, [`user:${user.id}`]);
   if (intent === "use-picture") return replyWith({ fieldErrors: {}, formError: null, values: {}, notice: pictureSaved }, 200);
   throw redirect(profile.formPath, 303);
 }

@@ -9,6 +9,7 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { Field } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
 import { invokeFunction, readOrThrow } from "~/lib/backend.server";
+import { accountChanged, forgetCached } from "~/lib/edge-cache.server";
 import { administrationErrorMessage } from "~/lib/errors";
 import { formatDate, formatTimeAgo, requestLocale } from "~/lib/format";
 import { formError, formFields, parseForm, replyWith, type FormReply, readForm } from "~/lib/forms";
@@ -93,6 +94,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     const { userId, days, reason } = submission.value;
     const banned = await invokeFunction(supabase, "ban-user", { user_id: userId, days, reason }, BannedSchema);
     if (!banned.ok) return refused(banned.code, submission.values);
+    // Their pages and embeds leave every cache with the ban.
+    await forgetCached(request, context, accountChanged(userId));
     throw backToList();
   }
 
@@ -102,6 +105,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "unban") {
     const lifted = await invokeFunction(supabase, "ban-user", { user_id: userId, unban: true }, BannedSchema);
     if (!lifted.ok) return refused(lifted.code, { userId });
+    await forgetCached(request, context, accountChanged(userId));
     throw backToList();
   }
   if (intent === "reset") {

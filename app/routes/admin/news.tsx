@@ -8,7 +8,7 @@ import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Field, SelectField, TextareaField } from "~/components/ui/field";
 import { readOrThrow, refusedWrite } from "~/lib/backend.server";
-import { forgetCachedPage } from "~/lib/edge-cache.server";
+import { forgetCached } from "~/lib/edge-cache.server";
 import { formError, formFields, parseForm, replyWith, type FormReply, readForm } from "~/lib/forms";
 import { formatDate } from "~/lib/format";
 import { requireAdmin } from "~/lib/guards.server";
@@ -60,7 +60,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       });
     }
     if (notFound) return replyWith(formError("This news item no longer exists"), 404);
-    await forgetCachedPage(request, context, "/");
+    await forgetCached(request, context, ["news"]);
     throw redirect(newsPath, 303);
   };
 

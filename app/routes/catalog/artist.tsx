@@ -9,6 +9,7 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { artistPath, countOf, fanPath, isUuid, trackPath } from "~/lib/catalog";
 import { groupReleases, safeHttpUrl, socialProfile, type Release } from "~/lib/artist-profile";
 import { formatDate, formatDuration, formatPrice } from "~/lib/format";
+import { tagCachedAnswer } from "~/lib/edge-cache.server";
 import { publicPageHeaders } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
 import { sharedPageMeta } from "~/lib/meta.server";
@@ -49,6 +50,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     await context.get(supabaseContext).rpc("artist_page", { artist_id: params.id, release_page: page, release_page_size: releasesPerPage }),
     { what: "artist page", schema: ArtistPageSchema, notFound: "Artist not found" },
   );
+  tagCachedAnswer(context, `user:${artist.id}`);
   const releases = groupReleases(artist.tracks);
   const origin = new URL(request.url).origin;
   const share = sharing(origin, artistPath(artist.id), artist.artist_name, [

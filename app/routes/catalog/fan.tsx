@@ -8,6 +8,7 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { notFound, readOrThrow } from "~/lib/backend.server";
 import { countOf, fanPath, isUuid } from "~/lib/catalog";
 import { imageSizeOf } from "~/lib/image-size";
+import { tagCachedAnswer } from "~/lib/edge-cache.server";
 import { publicPageHeaders } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
 import { sharedPageMeta } from "~/lib/meta.server";
@@ -26,6 +27,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     schema: FanPageSchema,
     notFound: "Fan not found",
   });
+  tagCachedAnswer(context, `user:${fan.id}`);
   // For link previews, made here so the page carries no builder.
   const meta = sharedPageMeta(fan.username, `The artists ${fan.username} follows.`, {
     origin: new URL(request.url).origin,

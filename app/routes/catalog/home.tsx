@@ -12,6 +12,7 @@ import { read } from "~/lib/backend.server";
 import { artistPath, countOf, genrePath, trackPath } from "~/lib/catalog";
 import { artistShare, genres } from "~/lib/constants";
 import { parseForm, replyWith, readForm } from "~/lib/forms";
+import { tagCachedAnswer } from "~/lib/edge-cache.server";
 import { publicPageHeaders, uncached } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
 import { NewsletterSchema } from "~/lib/schemas/catalog";
@@ -35,6 +36,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const home = read(await context.get(supabaseContext).rpc("home_page"), { what: "home page", schema: HomePageSchema });
   // The page still renders (news, newsletter), with the spec's error box and Retry; never cached.
   if (home.status !== "found") return data({ home: null }, { headers: uncached });
+  tagCachedAnswer(context, "news");
   return { home: home.data };
 }
 

@@ -15,7 +15,7 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { Icon, type IconName } from "~/components/ui/icon";
 import { notFound, read, readOrThrow, refusedWrite } from "~/lib/backend.server";
 import { artistPath, countOf, fanPath, isUuid, playlistPath } from "~/lib/catalog";
-import { forgetCachedPage } from "~/lib/edge-cache.server";
+import { forgetCached, playlistChanged, tagCachedAnswer } from "~/lib/edge-cache.server";
 import { formatDuration } from "~/lib/format";
 import { formError, formFields, parseForm, readForm, replyWith, type FormReply } from "~/lib/forms";
 import { requireUser } from "~/lib/guards.server";
@@ -60,6 +60,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     schema: PlaylistPageSchema,
     notFound: "Playlist not found",
   });
+  tagCachedAnswer(context, `playlist:${playlist.id}`, `user:${playlist.owner_id}`);
   const origin = new URL(request.url).origin;
   // For link previews, search engines and the Share menu, made here so the page carries no builder. A
   // private playlist (its owner's view) has none of them: it is nobody else's to see.
@@ -93,8 +94,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const supabase = context.get(supabaseContext);
   const formData = await readForm(request);
   const intent = formData.get("intent");
-  const path = playlistPath(params.id);
-  const changed = () => forgetCachedPage(request, context, path);
+  const changed = () => forgetCached(request, context, playlistChanged(params.id, user.id));
   // Each reply names its intent, so the page shows it beside the form that sent it.
   const refuse = (message: string, status: number) => replyWith(formError(message, { intent: String(intent) }), status);
   const done = (notice: string) => data<FormReply>({ fieldErrors: {}, formError: null, values: { intent: String(intent) }, notice });

@@ -15,7 +15,7 @@ import type { DialogHandle } from "~/components/ui/dialog";
 import { notFound, read, readOrThrow, refusedWrite } from "~/lib/backend.server";
 import { artistPath, isUuid, trackPath } from "~/lib/catalog";
 import { commentsPageSize } from "~/lib/constants";
-import { forgetCachedPage, keepOutOfCache } from "~/lib/edge-cache.server";
+import { forgetCached, keepOutOfCache, tagCachedAnswer } from "~/lib/edge-cache.server";
 import { formatDate, formatPrice, genreLabel, requestLocale } from "~/lib/format";
 import { formError, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireUser } from "~/lib/guards.server";
@@ -89,6 +89,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // a page missing its comments must not be kept for the next visitors
   const complete = shownComments.status !== "failed";
   const found = readOrThrow(track, { what: "track", schema: TrackPageSchema, notFound: "Track not found" });
+  tagCachedAnswer(context, `track:${found.id}`, `user:${found.artist.id}`);
   const origin = new URL(request.url).origin;
   const title = `${found.title} by ${found.artist.artist_name}`;
   const share = sharing(origin, trackPath(found.id), title, [
@@ -136,7 +137,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const { data: deleted, error } = await supabase.from("comments").delete().eq("id", submission.value.commentId).select("id");
     if (error) return refusedWrite(error, { what: "deleting a comment" });
     if (deleted.length === 0) return replyWith(formError("You can only delete your own comments"), 403);
-    await forgetCachedPage(request, context, trackPath(params.id));
+    await forgetCached(request, context, [`track:${params.id}`]);
     throw backToComments;
   }
 
@@ -144,7 +145,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!submission.success) return replyWith(submission.reply, 400);
   const { error } = await supabase.from("comments").insert({ content: submission.value.content, track_id: params.id, user_id: user.id });
   if (error) return refusedWrite(error, { what: "posting a comment", values: submission.values, fields: { content: "content" } });
-  await forgetCachedPage(request, context, trackPath(params.id));
+  await forgetCached(request, context, [`track:${params.id}`]);
   throw backToComments;
 }
 

@@ -5,6 +5,7 @@ import { PlaylistPageSchema } from "~/lib/schemas/playlists";
 import { nullableText, numeric, pixels } from "~/lib/schemas/columns";
 import { imageSizeOf, type ImageSize } from "~/lib/image-size";
 import { artistEmbedTracks, type EmbedKind } from "~/lib/embed.server";
+import type { CacheTag } from "~/lib/edge-cache.server";
 import type { SupabaseClient } from "~/lib/supabase.server";
 
 // What an embedded player shows: one track, an album, an artist's latest releases or a public
@@ -28,7 +29,7 @@ export type Embed = {
   kind: EmbedKind;
   /** What the frame is of, and by whom (both link to their pages on Crate). */
   title: string;
-  byline: { name: string; href: string };
+  byline: { id: string; name: string; href: string };
   href: string;
   artworkUrl: string | null;
   /** The artwork's size, when known: oEmbed names it with the artwork as its thumbnail. */
@@ -75,6 +76,16 @@ const embedTrack = (row: EmbedTrackRow): EmbedTrack => ({
   price: row.price,
 });
 
+/**
+ * What an embed (and its oEmbed answers) shows, for the edge cache: the thing itself and its owner, so a
+ * change to either (a track withdrawn, a playlist made private, an account banned) drops every size and
+ * theme of it at once.
+ */
+export function embedCacheTags(kind: EmbedKind, id: string, embed: Embed): CacheTag[] {
+  const subject: CacheTag = kind === "playlist" ? `playlist:${id}` : kind === "artist" ? `user:${id}` : `track:${id}`;
+  return [subject, `user:${embed.byline.id}`];
+}
+
 /** `failed`: the backend could not say; `missing`: nothing a visitor may play is there. */
 export type EmbedRead = { status: "found"; embed: Embed } | { status: "missing" } | { status: "failed" };
 
@@ -94,7 +105,11 @@ export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: s
       embed: {
         kind,
         title: playlist.name,
-        byline: { name: playlist.owner_name, href: playlist.owner_is_artist ? artistPath(playlist.owner_id) : fanPath(playlist.owner_id) },
+        byline: {
+          id: playlist.owner_id,
+          name: playlist.owner_name,
+          href: playlist.owner_is_artist ? artistPath(playlist.owner_id) : fanPath(playlist.owner_id),
+        },
         href: playlistPath(playlist.id),
         artworkUrl: cover?.artwork_url ?? null,
         artworkSize: imageSizeOf(cover?.artwork_width, cover?.artwork_height),
@@ -137,7 +152,7 @@ export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: s
       embed: {
         kind,
         title: "Latest releases",
-        byline: { name: artist.data.artist_name, href: artistPath(artist.data.id) },
+        byline: { id: artist.data.id, name: artist.data.artist_name, href: artistPath(artist.data.id) },
         href: artistPath(artist.data.id),
         artworkUrl: artist.data.profile_image_url,
         artworkSize: imageSizeOf(artist.data.profile_image_width, artist.data.profile_image_height),
@@ -159,7 +174,7 @@ export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: s
       embed: {
         kind,
         title: track.title,
-        byline: { name: track.artist.artist_name, href: artistPath(track.artist.id) },
+        byline: { id: track.artist.id, name: track.artist.artist_name, href: artistPath(track.artist.id) },
         href: trackPath(track.id),
         artworkUrl: track.artwork_url,
         artworkSize: imageSizeOf(track.artwork_width, track.artwork_height),
@@ -188,7 +203,7 @@ export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: s
     embed: {
       kind,
       title: track.album_title,
-      byline: { name: track.artist.artist_name, href: artistPath(track.artist.id) },
+      byline: { id: track.artist.id, name: track.artist.artist_name, href: artistPath(track.artist.id) },
       href: trackPath(tracks[0]!.id),
       artworkUrl: track.artwork_url,
       artworkSize: imageSizeOf(track.artwork_width, track.artwork_height),

@@ -1,10 +1,11 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { isUuid } from "~/lib/catalog";
+import { tagCachedAnswer } from "~/lib/edge-cache.server";
 import { envFrom } from "~/lib/env.server";
 import { publicCacheControl } from "~/lib/http-cache";
 import { createVisitorClient } from "~/lib/supabase.server";
 import { EmbedPage, EmbedUnavailable, type EmbedOptions } from "./embed-page";
-import { isEmbedKind, readEmbed } from "./embed.server";
+import { embedCacheTags, isEmbedKind, readEmbed } from "./embed.server";
 import type { Route } from "./+types/embed";
 
 /** The player script every embed loads (from `public/`, so it is the same file whatever the build). */
@@ -38,6 +39,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const found = await readEmbed(createVisitorClient(request, envFrom(context)), params.kind, params.id);
   if (found.status === "failed") return unavailable(503, "no-store");
   if (found.status === "missing") return unavailable(404, publicCacheControl);
+  tagCachedAnswer(context, ...embedCacheTags(params.kind, params.id, found.embed));
   const page = <EmbedPage embed={found.embed} options={{ ...options, script: embedScriptPath, origin: url.origin }} />;
   return html(renderToStaticMarkup(page), 200, publicCacheControl);
 }

@@ -1,9 +1,11 @@
 import { brandName } from "~/lib/constants";
 import { isUuid } from "~/lib/catalog";
 import { embedCode, embedHeight, embedWidth, type EmbedKind, type EmbedSize } from "~/lib/embed.server";
+import { tagCachedAnswer } from "~/lib/edge-cache.server";
 import { envFrom } from "~/lib/env.server";
+import { publicCacheControl, sharedCacheSeconds } from "~/lib/http-cache";
 import { createVisitorClient } from "~/lib/supabase.server";
-import { readEmbed } from "./embed.server";
+import { embedCacheTags, readEmbed } from "./embed.server";
 import type { Route } from "./+types/oembed";
 
 /** The pages oEmbed answers for, and the player each one embeds. */
@@ -61,6 +63,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (found.status === "failed") return answer("Unavailable", 503);
   if (found.status === "missing") return answer("Not found", 404);
   const { embed } = found;
+  tagCachedAnswer(context, ...embedCacheTags(page.kind, page.id, embed));
   const maxWidth = limit(url.searchParams.get("maxwidth"));
   const maxHeight = limit(url.searchParams.get("maxheight"));
   const large = embedHeight("large", embed.tracks.length);
@@ -87,7 +90,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           thumbnail_height: embed.artworkSize.height,
         }
       : {}),
-    cache_age: 3600,
+    // No longer than a page: what it names can turn private.
+    cache_age: sharedCacheSeconds,
   };
-  return answer(JSON.stringify(body), 200, "application/json; charset=utf-8", "public, max-age=3600, s-maxage=3600");
+  return answer(JSON.stringify(body), 200, "application/json; charset=utf-8", publicCacheControl);
 }

@@ -6,6 +6,7 @@ import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
 import { readOrThrow, refusedWrite } from "~/lib/backend.server";
+import { forgetCached, playlistChanged } from "~/lib/edge-cache.server";
 import { countOf, isUuid, playlistPath } from "~/lib/catalog";
 import { formError, formFields, parseForm, readForm, replyWith } from "~/lib/forms";
 import { requireUser } from "~/lib/guards.server";
@@ -31,7 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** Makes a playlist (with the track it was made for, if any) and opens it. */
 export async function action({ request, context }: Route.ActionArgs) {
-  requireUser(request, context);
+  const user = requireUser(request, context);
   const supabase = context.get(supabaseContext);
   const submission = parseForm(PlaylistSchema, await readForm(request));
   if (!submission.success) return replyWith(submission.reply, 400);
@@ -54,6 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // The playlist exists either way: a track that cannot go in (deleted since, or not one the user may
   // see) is said on the new playlist's page by its absence, and the refusal is logged.
   if (trackId) await addTrackToPlaylist(supabase, { id: made.id, name }, trackId, submission.values);
+  await forgetCached(request, context, playlistChanged(made.id, user.id));
   throw redirect(playlistPath(made.id));
 }
 

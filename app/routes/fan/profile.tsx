@@ -11,7 +11,7 @@ import { Field } from "~/components/ui/field";
 import { fanPath } from "~/lib/catalog";
 import { readOrThrow, refusedWrite } from "~/lib/backend.server";
 import { genres } from "~/lib/constants";
-import { forgetCachedPage } from "~/lib/edge-cache.server";
+import { forgetCached } from "~/lib/edge-cache.server";
 import { formFields, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireFan } from "~/lib/guards.server";
 import { oneImageFormBytes } from "~/lib/media-files";
@@ -63,7 +63,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       fields: { username: "username", bio: "bio" },
     });
   }
-  await forgetCachedPage(request, context, fanPath(fan.id));
+  await forgetCached(request, context, [`user:${fan.id}`]);
   throw redirect(href("/dashboard/fan"), 303);
 }
 

@@ -1,3 +1,4 @@
+import { tagCachedAnswer } from "~/lib/edge-cache.server";
 import { envFrom } from "~/lib/env.server";
 import { createVisitorClient } from "~/lib/supabase.server";
 import {
@@ -15,6 +16,7 @@ import type { Route } from "./+types/sitemap-page";
 /** One sitemap of the index: the catalog's own pages, or a page of artists, released tracks or public playlists. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const origin = new URL(request.url).origin;
+  tagCachedAnswer(context, "sitemap");
   const page = /^[1-9]\d{0,6}$/.test(params.page) ? Number(params.page) : 0;
   const xml = (entries: { loc: string; lastmod?: string }[]) =>
     new Response(sitemapXml("urlset", entries), {

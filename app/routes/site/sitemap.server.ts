@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { read } from "~/lib/backend.server";
 import { artistPath, genrePath, playlistPath, trackPath } from "~/lib/catalog";
 import { genres } from "~/lib/constants";
+import { publicCacheControl } from "~/lib/http-cache";
 import type { SupabaseClient } from "~/lib/supabase.server";
 
 /**
@@ -11,8 +12,11 @@ import type { SupabaseClient } from "~/lib/supabase.server";
  */
 export const sitemapPageSize = 1000;
 
-/** An hour at the edge: search engines come back far less often, and a new release may wait that long. */
-export const sitemapCacheControl = "public, max-age=3600, s-maxage=3600";
+/**
+ * A minute at the edge, like the pages: a sitemap names playlists, which can turn private. Every change
+ * to what it lists drops it at once (the `sitemap` cache tag).
+ */
+export const sitemapCacheControl = publicCacheControl;
 
 /** The public things with pages of their own, each read as a visitor sees them (released tracks, public playlists). */
 export const sitemapLists = {

@@ -1,3 +1,4 @@
+import { tagCachedAnswer } from "~/lib/edge-cache.server";
 import { envFrom } from "~/lib/env.server";
 import { createVisitorClient } from "~/lib/supabase.server";
 import { sitemapCacheControl, sitemapCounts, sitemapPageSize, sitemapUnavailable, sitemapXml } from "./sitemap.server";
@@ -8,6 +9,7 @@ import type { Route } from "./+types/sitemap";
  * tracks and public playlists a page of 1,000 at a time), as any visitor would find them.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
+  tagCachedAnswer(context, "sitemap");
   const origin = new URL(request.url).origin;
   const counts = await sitemapCounts(createVisitorClient(request, envFrom(context)));
   const failed = counts.find(({ error }) => error);

@@ -9,7 +9,7 @@ import { Card } from "~/components/ui/card";
 import { Field, TextareaField } from "~/components/ui/field";
 import { artistPath } from "~/lib/catalog";
 import { readOrThrow, refusedWrite } from "~/lib/backend.server";
-import { forgetCachedPage } from "~/lib/edge-cache.server";
+import { forgetCached } from "~/lib/edge-cache.server";
 import { genres } from "~/lib/constants";
 import { editRows, formFields, parseForm, replyWith, type RowList, readForm } from "~/lib/forms";
 import { requireArtist } from "~/lib/guards.server";
@@ -82,7 +82,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       fields: { artist_name: "artistName", short_description: "shortDescription", bio: "bio", website: "website" },
     });
   }
-  await forgetCachedPage(request, context, artistPath(artist.id));
+  await forgetCached(request, context, [`user:${artist.id}`]);
   throw redirect(artistPath(artist.id), 303);
 }
 

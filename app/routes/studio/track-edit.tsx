@@ -8,8 +8,8 @@ import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Card } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
 import { notFound, readOrThrow, refusedWrite } from "~/lib/backend.server";
-import { isUuid, trackEditPath, trackPath } from "~/lib/catalog";
-import { forgetCachedPage } from "~/lib/edge-cache.server";
+import { isUuid, trackEditPath } from "~/lib/catalog";
+import { forgetCached, trackChanged } from "~/lib/edge-cache.server";
 import { formError, formFields, parseForm, replyWith, readForm } from "~/lib/forms";
 import { requireArtist } from "~/lib/guards.server";
 import { pageMeta } from "~/lib/meta";
@@ -67,7 +67,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       const { error: removeError } = await supabase.storage.from("tracks").remove([deleted.file_url]);
       if (removeError) console.error("removing a deleted track's audio failed", deleted.file_url, removeError);
     }
-    await forgetCachedPage(request, context, trackPath(params.id));
+    await forgetCached(request, context, trackChanged(params.id, artist.id));
     throw redirect(yourTracks, 303);
   }
 
@@ -93,8 +93,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     .select("id");
   if (error) return refusedWrite(error, { what: "updating a track", values: submission.values, fields: trackFields });
   if (updated.length === 0) throw notFound("Track not found");
-  // the track's public page shows the new details at once here (elsewhere within its minute in the cache)
-  await forgetCachedPage(request, context, trackPath(params.id));
+  // every page and embed that shows the track has the new details (or is gone) at once
+  await forgetCached(request, context, trackChanged(params.id, artist.id));
   throw redirect(yourTracks, 303);
 }
 

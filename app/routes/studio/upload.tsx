@@ -10,6 +10,7 @@ import { Card } from "~/components/ui/card";
 import { PillNav } from "~/components/ui/pill-nav";
 import { Field } from "~/components/ui/field";
 import { refusedWrite } from "~/lib/backend.server";
+import { accountChanged, forgetCached } from "~/lib/edge-cache.server";
 import { formError, formFields, parseForm, replyWith, type FieldErrors, type FormReply, type FormValues, readForm } from "~/lib/forms";
 import { marketplaceHeader } from "~/lib/env.server";
 import { requireArtist } from "~/lib/guards.server";
@@ -77,6 +78,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   // Storage failed after every file passed its checks: ours, not the artist's.
   if (problem) return replyWith(formError(problem.storage, submission.values), 500);
+  // The artist's page, embed and the sitemap list the new release at once.
+  await forgetCached(request, context, accountChanged(artist.id));
   throw redirect(href("/dashboard/artist/tracks"), 303);
 }
 
