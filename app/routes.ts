@@ -33,6 +33,8 @@ export default [
   route("sitemap/:kind/:page", "routes/site/sitemap-page.ts"),
   // Resource route: the players other sites frame (HTML of their own, not the app).
   route("embed/:kind/:id", "routes/embed/embed.tsx"),
+  // Any other address under /embed: a plain 404, framed by no one (not the app's page).
+  route("embed/*", "routes/embed/embed-missing.ts"),
   // Resource route: oEmbed's answer for a page's player (JSON).
   route("oembed", "routes/embed/oembed.ts"),
   layout("routes/_layout.tsx", [

@@ -26,6 +26,9 @@ export default {
     const response = await handleRequest(incoming, context);
     // A body no route read (a post to a page without a form, a refusal before the form was read)
     await discardBody(incoming);
-    return withSecurityHeaders(request, response, { nonce, env, development: import.meta.env.DEV });
+    const secured = withSecurityHeaders(request, response, { nonce, env, development: import.meta.env.DEV });
+    // React Router's data addresses are for the app's own navigations, never a search result, query or not.
+    if (new URL(request.url).pathname.endsWith(".data")) secured.headers.set("X-Robots-Tag", "noindex");
+    return secured;
   },
 } satisfies ExportedHandler<Env>;

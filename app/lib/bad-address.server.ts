@@ -14,11 +14,22 @@ export function isBadAddress(url: URL): boolean {
   return path.includes("\0") || [...url.searchParams].some(([name, value]) => name.includes("\0") || value.includes("\0"));
 }
 
-/** Root middleware: a bad address is the client's mistake, answered 400 before any page runs. */
+/**
+ * Root middleware: a bad address is the client's mistake, answered 400 before any page runs; a page's
+ * address with a trailing slash (`/track/{id}/`) is the same page, so it is sent to the one address that
+ * names itself canonical instead of being a second copy of it.
+ */
 export const badAddressMiddleware: MiddlewareFunction<Response> = ({ request }, next) => {
-  if (!isBadAddress(new URL(request.url))) return next();
-  return new Response("This address is not valid.", {
-    status: 400,
-    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
-  });
+  const url = new URL(request.url);
+  if (isBadAddress(url)) {
+    return new Response("This address is not valid.", {
+      status: 400,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
+  }
+  if ((request.method === "GET" || request.method === "HEAD") && url.pathname.length > 1 && url.pathname.endsWith("/")) {
+    url.pathname = url.pathname.replace(/\/+$/, "") || "/";
+    return new Response(null, { status: 301, headers: { Location: `${url.pathname}${url.search}`, "Cache-Control": "no-store" } });
+  }
+  return next();
 };

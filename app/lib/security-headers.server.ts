@@ -79,8 +79,11 @@ function checkedEnv(env: unknown): AppEnv | null {
   }
 }
 
-/** The embeddable players' addresses: the only pages other sites may frame. */
-export const isEmbedPath = (pathname: string) => pathname.startsWith("/embed/");
+/**
+ * The embeddable players' addresses, `/embed/{track|album|artist|playlist}/{id}`: the only pages other
+ * sites may frame. Any other address under `/embed` is a plain 404 no one may frame.
+ */
+export const isEmbedPath = (pathname: string) => /^\/embed\/(?:track|album|artist|playlist)\/[^/]+$/.test(pathname);
 
 /**
  * The request an embed is rendered from: without the visitor's cookies, so an embed never reads (or

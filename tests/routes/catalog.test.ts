@@ -56,6 +56,23 @@ describe("caching and round trips", () => {
     expect(response.headers.get("cache-control")).toBe(publicCache);
   });
 
+  it("sends an address with a trailing slash to the one canonical address, query kept; data addresses are never indexed", async () => {
+    for (const [path, canonical] of [
+      [`/artist/${paperLanterns}/`, `/artist/${paperLanterns}`],
+      ["/genres//?x=1", "/genres?x=1"],
+      [`/fan/${rileyspins}/`, `/fan/${rileyspins}`],
+    ] as const) {
+      const response = await fetch(new URL(path, appUrl), { redirect: "manual" });
+      expect(response.status, path).toBe(301);
+      expect(response.headers.get("location"), path).toBe(canonical);
+    }
+    const data = await fetch(new URL(`/artist/${paperLanterns}.data?x=1`, appUrl));
+    await data.text();
+    expect(data.headers.get("x-robots-tag")).toBe("noindex");
+    const robots = await (await fetch(new URL("/robots.txt", appUrl))).text();
+    expect(robots).toContain("Disallow: /*.data\n");
+  });
+
   it("serves a repeated anonymous request from the Workers cache, with no backend work", async () => {
     const path = `/genres?cache-check=${Date.now()}`;
     const first = await fetch(new URL(path, appUrl));

@@ -39,6 +39,24 @@ describe("embeds", () => {
     }
   });
 
+  it.each(["/embed", "/embed/", `/embed/track/${kites}/extra`, "/embed/login", `/embed/widget/${kites}`, `/embed/track/${kites}/`])(
+    "%s names no player: a plain 404 (or the way to the player) that no site may frame",
+    async (path) => {
+      const { response, html } = await visitor.get(path);
+      if (response.status === 301) {
+        expect(response.headers.get("location")).toBe(path.replace(/\/$/, ""));
+        return;
+      }
+      expect(response.status).toBe(404);
+      expect(response.headers.get("x-frame-options")).toBe("DENY");
+      expect(html).not.toContain("<form");
+      expect(html).not.toContain("Sign in");
+      if (response.headers.get("content-type")?.startsWith("text/html")) {
+        expect(directive(response, "frame-ancestors")).toBe("frame-ancestors 'none'");
+      }
+    },
+  );
+
   it("is plain HTML with its own script, not the app, cached at the edge, and neither reads nor sets a session", async () => {
     const fan = await signedIn("fan@example.com", "fan-demo-pass");
     const { response, html } = await fan.get(`/embed/track/${kites}`);

@@ -55,6 +55,16 @@ const routes = [
   "/admin",
   "/admin/news",
   "/track/{id}",
+  "/track/{id}/audio",
+  "/track/{id}/source",
+  "/playlist/{id}",
+  "/robots.txt",
+  "/sitemap.xml",
+  "/sitemap/playlists/{id}",
+  "/embed/track/{id}",
+  "/embed/playlist/{id}",
+  "/embed/{id}/more",
+  "/oembed",
   "/no/such/page",
 ];
 

@@ -25,7 +25,8 @@ export function loader({ request }: Route.LoaderArgs) {
     "/track/*/play",
     "/track/*/like",
     "/artist/*/follow",
-    "/*.data$",
+    // React Router's data addresses, with or without a query
+    "/*.data",
   ];
   const body = ["User-agent: *", ...disallowed.map((path) => `Disallow: ${path}`), "", `Sitemap: ${origin}/sitemap.xml`, ""].join("\n");
   return new Response(body, {
