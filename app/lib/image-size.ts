@@ -7,6 +7,14 @@ export type ImageSize = { width: number; height: number };
 /** How much of a stored image the Worker reads first: a JPEG's metadata (EXIF, ICC) seldom runs longer. */
 export const imageHeadLength = 64 * 1024;
 
+/**
+ * The largest side a picture may have (the database holds the same bound): a header claiming more is a
+ * forgery or a picture no browser should be asked to decode (10,000² pixels is 400 MB of memory).
+ */
+export const maxPictureSide = 10_000;
+
+export const isPictureSizeAllowed = ({ width, height }: ImageSize) => width <= maxPictureSide && height <= maxPictureSide;
+
 /** Both sizes from the database's two columns, or none. */
 export const imageSizeOf = (width: number | null | undefined, height: number | null | undefined): ImageSize | null =>
   width && height ? { width, height } : null;

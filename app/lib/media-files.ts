@@ -11,6 +11,7 @@ import {
   type AudioType,
   type ImageType,
 } from "../../supabase/functions/_shared/file-types";
+import { fileImageSize, isPictureSizeAllowed } from "./image-size";
 
 export const audioFiles = {
   maxBytes: 50 * 1024 * 1024,
@@ -69,8 +70,12 @@ export async function judgeAudio(file: Blob): Promise<Judged<AudioType>> {
   return judge(file.size, sniffAudio(await headOf(file)), audioFiles);
 }
 
+/** An image sent with a form: its type by its bytes, its size in bytes, and its pixels within `maxPictureSide`. */
 export async function judgeImage(file: Blob): Promise<Judged<ImageType>> {
-  return judge(file.size, sniffImage(await headOf(file)), imageFiles);
+  const judged = judge(file.size, sniffImage(await headOf(file)), imageFiles);
+  if (!judged.type) return judged;
+  const size = await fileImageSize(file);
+  return size && !isPictureSizeAllowed(size) ? { type: null, problem: imageFiles.tooLarge } : judged;
 }
 
 /** Where an upload is stored: `{user id}/{timestamp}-{random}.{ext}` in the user's own folder. */

@@ -3,7 +3,7 @@
 // shows are added and removed by buttons that post an intent; the picture is a multipart form of its own,
 // judged by its bytes. A new artist signs up for these tests, so the demo catalogue never changes.
 import { beforeAll, describe, expect, it } from "vitest";
-import { jpegOf, tinyPng } from "../support/media.ts";
+import { jpegOf, pngClaiming, tinyPng } from "../support/media.ts";
 import { Visitor, inputValue, newArtist, serviceClient, signedIn, text } from "./support.ts";
 
 let artist: Visitor;
@@ -199,6 +199,26 @@ describe("Edit Profile", () => {
       .eq("id", artistId)
       .single();
     expect(after.data).toEqual({ profile_image_url: null, profile_image_width: null, profile_image_height: null });
+  });
+
+  it.each([
+    [2_147_483_647, 2_147_483_647],
+    [16_777_216, 16_777_216],
+    [65_535, 65_535],
+    [10_001, 400],
+  ])("refuses a picture whose header claims %i × %i pixels, sent with the form or uploaded ahead", async (width, height) => {
+    const before = await serviceClient.from("artist_profiles").select("profile_image_url").eq("id", artistId).single();
+    const claimed = pngClaiming(width, height);
+    const sent = await artist.postMultipart("/dashboard/artist/profile", picture(claimed, "me.png", "image/png"));
+    expect(sent.response.status).toBe(400);
+    expect(text(sent.html)).toContain("File is too large. Maximum size is 5MB.");
+    const path = `${artistId}/17800000${String(width % 100_000).padStart(5, "0")}-abcdef12.png`;
+    await serviceClient.storage.from("artwork").upload(path, claimed, { contentType: "image/png", upsert: true });
+    const used = await artist.post("/dashboard/artist/profile", { intent: "use-picture", path });
+    expect(used.response.status).toBe(400);
+    expect(text(used.html)).toContain("File is too large. Maximum size is 5MB.");
+    const after = await serviceClient.from("artist_profiles").select("profile_image_url").eq("id", artistId).single();
+    expect(after.data).toEqual(before.data);
   });
 
   it("uses an uploaded picture only from the artist's own folder, once it is there and is an image", async () => {

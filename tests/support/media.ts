@@ -17,26 +17,43 @@ export function toneWav(seconds: number, sampleRate = 8000): Uint8Array<ArrayBuf
   );
 }
 
-/** A real PNG of `width`×`height` (grey): the tests that read a picture's size from its bytes. */
-export function pngOf(width: number, height: number): Uint8Array<ArrayBuffer> {
-  const chunk = (type: string, data: Buffer) => {
-    const bytes = Buffer.alloc(12 + data.length);
-    bytes.writeUInt32BE(data.length, 0);
-    bytes.write(type, 4, "latin1");
-    data.copy(bytes, 8);
-    bytes.writeUInt32BE(crc32(bytes.subarray(4, 8 + data.length)), 8 + data.length);
-    return bytes;
-  };
+const pngChunk = (type: string, data: Buffer) => {
+  const bytes = Buffer.alloc(12 + data.length);
+  bytes.writeUInt32BE(data.length, 0);
+  bytes.write(type, 4, "latin1");
+  data.copy(bytes, 8);
+  bytes.writeUInt32BE(crc32(bytes.subarray(4, 8 + data.length)), 8 + data.length);
+  return bytes;
+};
+const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+function pngHeader(width: number, height: number): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header[8] = 8; // 8 bits a sample, greyscale, no interlace
+  return pngChunk("IHDR", header);
+}
+
+/** A real PNG of `width`×`height` (grey): the tests that read a picture's size from its bytes. */
+export function pngOf(width: number, height: number): Uint8Array<ArrayBuffer> {
   // Each row: filter type 0, then its pixels.
   const rows = Buffer.alloc((width + 1) * height, 0x80);
   for (let row = 0; row < height; row += 1) rows[row * (width + 1)] = 0;
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   return Uint8Array.from(
-    Buffer.concat([signature, chunk("IHDR", header), chunk("IDAT", deflateSync(rows)), chunk("IEND", Buffer.alloc(0))]),
+    Buffer.concat([pngSignature, pngHeader(width, height), pngChunk("IDAT", deflateSync(rows)), pngChunk("IEND", Buffer.alloc(0))]),
+  );
+}
+
+/** A small PNG whose header claims `width`×`height` pixels (no picture of that size behind it). */
+export function pngClaiming(width: number, height: number): Uint8Array<ArrayBuffer> {
+  return Uint8Array.from(
+    Buffer.concat([
+      pngSignature,
+      pngHeader(width, height),
+      pngChunk("IDAT", deflateSync(Buffer.alloc(2))),
+      pngChunk("IEND", Buffer.alloc(0)),
+    ]),
   );
 }
 

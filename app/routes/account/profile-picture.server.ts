@@ -2,11 +2,11 @@ import { href, redirect, type RouterContextProvider } from "react-router";
 import { refusedWrite } from "~/lib/backend.server";
 import { artistPath, fanPath } from "~/lib/catalog";
 import { forgetCached } from "~/lib/edge-cache.server";
-import { fileImageSize, type ImageSize } from "~/lib/image-size";
+import { fileImageSize, isPictureSizeAllowed, type ImageSize } from "~/lib/image-size";
 import { marketplaceHeader } from "~/lib/env.server";
 import { storageErrorMessage } from "~/lib/errors";
 import { parseForm, replyWith, type FormReply } from "~/lib/forms";
-import { bytesAre, expectedUpload, judgeImage, storagePath } from "~/lib/media-files";
+import { bytesAre, expectedUpload, imageFiles, judgeImage, storagePath } from "~/lib/media-files";
 import { ProfilePictureSchema } from "~/lib/schemas/studio";
 import { supabaseContext } from "~/lib/session.server";
 import { storedArtworkSize, storedFirstBytes } from "~/lib/storage-request.server";
@@ -80,7 +80,9 @@ async function pictureFrom(
     const bytes = await firstBytes("artwork", path);
     if (!bytes) return refusal("Please wait for the upload to complete");
     if (!bytesAre(bytes, expected)) return refusal(storageErrorMessage({ status: 415 }));
-    return { path, size: await storedArtworkSize(firstBytes, path, bytes) };
+    const size = await storedArtworkSize(firstBytes, path, bytes);
+    if (size && !isPictureSizeAllowed(size)) return refusal(imageFiles.tooLarge);
+    return { path, size };
   }
   const file = formData.get("picture");
   if (!(file instanceof File) || file.size === 0) return refusal("Please choose an image");

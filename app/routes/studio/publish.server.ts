@@ -4,6 +4,7 @@ import { storageErrorMessage, type BackendError } from "~/lib/errors";
 import {
   bytesAre,
   expectedUpload,
+  imageFiles,
   smallArtworkPath,
   judgeAudio,
   judgeImage,
@@ -15,7 +16,7 @@ import {
 } from "~/lib/media-files";
 import type { FieldErrors } from "~/lib/forms";
 import { tooManyTracks, type UploadedFiles } from "~/lib/schemas/studio";
-import { fileImageSize, type ImageSize } from "~/lib/image-size";
+import { fileImageSize, isPictureSizeAllowed, type ImageSize } from "~/lib/image-size";
 import { storedArtworkSize, type FirstBytes } from "~/lib/storage-request.server";
 import type { SupabaseClient } from "~/lib/supabase.server";
 import { decodeWav } from "~/lib/wav";
@@ -103,7 +104,13 @@ export async function checkUploaded(
       return storageErrorMessage({ status: 415 });
     }
     // The artwork's header also tells its size, which its release's link previews name.
-    if (path === uploaded.uploadedArtwork) artworkSize = await storedArtworkSize(firstBytes, path, bytes);
+    if (path === uploaded.uploadedArtwork) {
+      artworkSize = await storedArtworkSize(firstBytes, path, bytes);
+      if (artworkSize && !isPictureSizeAllowed(artworkSize)) {
+        await removeStored(supabase, [{ bucket, path }]);
+        return imageFiles.tooLarge;
+      }
+    }
     return null;
   };
   const tracks = kind === "merch" ? [] : uploaded.uploadedTracks;
