@@ -106,6 +106,8 @@ function refusalStatus(code: string | null | undefined): number {
   // unique violation; a row still referenced (restrict) or referencing nothing
   if (code === "23505" || code === "23503" || code === "23001") return 409;
   if (code === "42501") return 403;
+  // a bound of the catalog reached (catalogLimits)
+  if (code === "54000") return 409;
   // any other integrity rule, a value out of range or shape, a rule a function raised
   if (code?.startsWith("23") || code?.startsWith("22") || code === "P0001") return 400;
   return 500;

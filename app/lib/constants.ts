@@ -73,3 +73,9 @@ export const withdrawThreshold = { minimum: 50, step: 10 } as const;
 
 /** A playlist's name and description lengths, and how many playlists a user and tracks a playlist may have (the database checks the same). */
 export const playlistLimits = { name: 100, description: 500, playlists: 200, tracks: 500 } as const;
+
+/**
+ * An artist's catalogue bounds (the database holds them, code 54000): tracks an artist, tracks one
+ * request publishes (an album's), merch items, and comments one user posts on one track in a minute.
+ */
+export const catalogLimits = { artistTracks: 5000, tracksAtOnce: albumTrackLimit, merchItems: 500, commentsPerMinute: 5 } as const;

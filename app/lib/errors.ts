@@ -74,6 +74,8 @@ const databaseMessages: Record<string, string> = {
   "23503": "Referenced record does not exist",
   "23514": "Data validation failed",
   "42501": "You don't have permission to perform this action",
+  // a bound of the catalog (the row names which; each form that can meet one says it in its own words)
+  "54000": "You have reached a limit of the catalog",
   PGRST204: "Database schema has changed. Please refresh the page",
   "42P01": "Database table not found",
   "42703": "Database column not found",

@@ -119,14 +119,16 @@ as $$
 $$;
 
 -- A picture's size as stored beside its URL (read by the Worker from the file's header): both sides or
--- neither, in whole pixels, and none without a picture.
+-- neither, in whole pixels up to 10,000 a side (the app refuses larger pictures), and none without a picture.
 create or replace function private.is_picture_size(url text, width integer, height integer)
 returns boolean
 language sql
 immutable
 set search_path = ''
 as $$
-  select (width is null) = (height is null) and coalesce(width > 0 and height > 0, true) and (url is not null or width is null)
+  select (width is null) = (height is null)
+    and coalesce(width between 1 and 10000 and height between 1 and 10000, true)
+    and (url is not null or width is null)
 $$;
 
 -- An amount of money in a JSON value: a number with at most two decimals.

@@ -88,6 +88,40 @@ create index tracks_genre_release_date_idx on public.tracks (genre, release_date
 -- Read from the release-date index alone.
 create index tracks_release_date_genre_idx on public.tracks (release_date) include (genre, artist_id);
 
+-- An artist's catalogue has bounds, so no request writes thousands of rows and no list of an artist's
+-- grows without end: at most 5,000 tracks an artist, and at most 100 (an album's) in one request (one
+-- transaction, as PostgREST runs each). Concurrent publishes of one artist wait for each other, so two
+-- cannot both take the last places. The operator's own SQL (seeds, backfills) is not an API role and is
+-- not counted.
+create or replace function private.limit_artist_tracks()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+declare
+  written integer := coalesce(nullif(current_setting('crate.tracks_written', true), ''), '0')::integer + 1;
+begin
+  if current_user not in ('anon', 'authenticated') then
+    return new;
+  end if;
+  if written > 100 then
+    raise exception 'at most 100 tracks are published at once' using errcode = '54000';
+  end if;
+  perform set_config('crate.tracks_written', written::text, true);
+  perform pg_advisory_xact_lock(hashtext('tracks:' || new.artist_id::text));
+  if (select count(*) from public.tracks t where t.artist_id = new.artist_id) >= 5000 then
+    raise exception 'an artist has at most 5000 tracks' using errcode = '54000';
+  end if;
+  return new;
+end;
+$$;
+
+revoke execute on function private.limit_artist_tracks() from public;
+
+create trigger tracks_limit
+  before insert on public.tracks
+  for each row execute function private.limit_artist_tracks();
+
 create trigger tracks_files_named_by_the_marketplace
   before insert or update of file_url, artwork_url, artwork_small_url, artwork_width, artwork_height on public.tracks
   for each row execute function private.files_named_by_the_marketplace(
@@ -141,6 +175,31 @@ create table public.merch (
 alter table public.merch enable row level security;
 
 create index merch_artist_id_created_at_idx on public.merch (artist_id, created_at desc);
+
+-- At most 500 merch items an artist (a store, not a warehouse), concurrent adds one after the other; the
+-- operator's own SQL is not counted.
+create or replace function private.limit_artist_merch()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if current_user not in ('anon', 'authenticated') then
+    return new;
+  end if;
+  perform pg_advisory_xact_lock(hashtext('merch:' || new.artist_id::text));
+  if (select count(*) from public.merch m where m.artist_id = new.artist_id) >= 500 then
+    raise exception 'an artist has at most 500 merch items' using errcode = '54000';
+  end if;
+  return new;
+end;
+$$;
+
+revoke execute on function private.limit_artist_merch() from public;
+
+create trigger merch_limit
+  before insert on public.merch
+  for each row execute function private.limit_artist_merch();
 
 create trigger merch_files_named_by_the_marketplace
   before insert or update of image_url, image_small_url on public.merch

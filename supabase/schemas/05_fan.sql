@@ -168,6 +168,34 @@ create index comments_artist_id_created_at_idx on public.comments (artist_id, cr
 
 create index comments_user_id_idx on public.comments (user_id);
 
+-- At most 5 comments a minute from one user on one track (a conversation, not a flood), however many
+-- one request sends: earlier rows of the same insert are counted too.
+create or replace function private.limit_comments()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if current_user not in ('anon', 'authenticated') then
+    return new;
+  end if;
+  perform pg_advisory_xact_lock(hashtext('comments:' || new.user_id::text));
+  if (
+    select count(*) from public.comments c
+    where c.track_id = new.track_id and c.user_id = new.user_id and c.created_at > now() - interval '1 minute'
+  ) >= 5 then
+    raise exception 'at most 5 comments a minute on one track' using errcode = '54000';
+  end if;
+  return new;
+end;
+$$;
+
+revoke execute on function private.limit_comments() from public;
+
+create trigger comments_limit
+  before insert on public.comments
+  for each row execute function private.limit_comments();
+
 -- A comment's artist is set by the database from the track, not by the commenter.
 create trigger fill_comment_artist
   before insert on public.comments

@@ -92,14 +92,17 @@ create table public.playlist_tracks (
   -- Set by the database: a new track goes last; move_playlist_track() reorders.
   position integer not null default 0,
   added_at timestamptz not null default now(),
-  primary key (playlist_id, track_id)
+  primary key (playlist_id, track_id),
+  -- Places are distinct and within the playlist's size, whoever writes them (checked at the end of each
+  -- statement, so move_playlist_track() can renumber in one update).
+  constraint playlist_tracks_position_range check (position between 1 and 500),
+  constraint playlist_tracks_position_unique unique (playlist_id, position) deferrable initially immediate
 );
 
 alter table public.playlist_tracks enable row level security;
 
--- A playlist's tracks are read in order; a deleted track's rows are found by its id.
-create index playlist_tracks_playlist_id_position_idx on public.playlist_tracks (playlist_id, position);
-
+-- A playlist's tracks are read in order (the unique constraint's index); a deleted track's rows are
+-- found by its id.
 create index playlist_tracks_track_id_idx on public.playlist_tracks (track_id);
 
 revoke all on public.playlist_tracks from anon, authenticated;
@@ -108,12 +111,21 @@ grant select on public.playlist_tracks to anon, authenticated;
 
 grant insert (playlist_id, track_id), update (position), delete on public.playlist_tracks to authenticated;
 
--- Readable wherever the playlist is (the subquery runs under the playlists policies).
+-- Readable wherever the playlist is and the track is (the subqueries run under the playlists' and the
+-- tracks' policies): an artist's unreleased track in their public playlist is no row to anyone else.
 create policy "Visitors read the tracks of public playlists" on public.playlist_tracks
-  for select to anon using (exists (select 1 from public.playlists p where p.id = playlist_id));
+  for select to anon
+  using (
+    exists (select 1 from public.playlists p where p.id = playlist_id)
+    and exists (select 1 from public.tracks t where t.id = track_id)
+  );
 
 create policy "Users read the tracks of playlists they can see" on public.playlist_tracks
-  for select to authenticated using (exists (select 1 from public.playlists p where p.id = playlist_id));
+  for select to authenticated
+  using (
+    exists (select 1 from public.playlists p where p.id = playlist_id)
+    and exists (select 1 from public.tracks t where t.id = track_id)
+  );
 
 -- Only a track the owner can see (released, or their own): that subquery runs under the tracks policies.
 create policy "Owners add tracks they can see" on public.playlist_tracks
@@ -134,7 +146,8 @@ create policy "Owners remove tracks from their playlists" on public.playlist_tra
   using (exists (select 1 from public.playlists p where p.id = playlist_id and p.owner_id = (select auth.uid())));
 
 -- A new track goes last, into a playlist of at most 500 tracks. The playlist's row is locked, so
--- concurrent adds count one after the other.
+-- concurrent adds count one after the other. Places left free by removals are closed up first when the
+-- last place is taken.
 create or replace function private.place_playlist_track()
 returns trigger
 language plpgsql
@@ -150,6 +163,17 @@ begin
     where pt.playlist_id = new.playlist_id;
   if track_count >= 500 then
     raise exception 'a playlist holds at most 500 tracks' using errcode = '54000';
+  end if;
+  if new.position > 500 then
+    update public.playlist_tracks pt
+      set position = o.place
+      from (
+        select r.track_id, row_number() over (order by r.position, r.added_at) as place
+        from public.playlist_tracks r
+        where r.playlist_id = new.playlist_id
+      ) o
+      where pt.playlist_id = new.playlist_id and pt.track_id = o.track_id and pt.position <> o.place;
+    new.position := track_count + 1;
   end if;
   return new;
 end;

@@ -85,6 +85,14 @@ describe("admin-users", () => {
     expect(body.users.find((user: { id: string }) => user.id === admin.id)).toMatchObject({ role: "admin" });
   });
 
+  it("reads each role from the database, not from the metadata a user may edit", async () => {
+    const fan = await signedUpUser("claims-artist");
+    // The user's own metadata is theirs to write (auth.updateUser), so it names nothing.
+    expect((await fan.client.auth.updateUser({ data: { role: "artist" } })).error).toBeNull();
+    const { body } = await call(admin.client, "admin-users", { action: "list", search: fan.email });
+    expect(body.users).toEqual([expect.objectContaining({ id: fan.id, role: "fan" })]);
+  });
+
   it("pages through more than 50 users and searches by a part of the email, whatever its case", async () => {
     await local.stack.db.query(
       `insert into auth.users (email, raw_user_meta_data) select 'crowd' || n || '@paging.test', '{}' from generate_series(1, 55) n`,

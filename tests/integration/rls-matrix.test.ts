@@ -638,6 +638,44 @@ const matrix: Case[] = [
   ),
   ...cases(
     "playlist_tracks",
+    "select (an artist's unreleased track in their public playlist)",
+    async (client, fx) => {
+      const playlist = await freshRow(fx, "insert into playlists (owner_id, name, is_public) values ($1, $2, true) returning id", [
+        fx.users.artist.id,
+        marker(),
+      ]);
+      await fx.db.query("insert into playlist_tracks (playlist_id, track_id) values ($1, $2)", [playlist, fx.unreleasedTrack]);
+      const { data, error } = await client.from("playlist_tracks").select("track_id, position, added_at").eq("playlist_id", playlist);
+      return !error && data.length > 0;
+    },
+    ["artist"],
+    ["visitor", "fan", "otherArtist", "admin"],
+  ),
+  ...cases(
+    "playlist_tracks",
+    "update (every place to 1, or past the playlist's size)",
+    async (client, fx) => {
+      const playlist = await freshPlaylist(fx, true, fx.releasedTrack);
+      await fx.db.query("insert into playlist_tracks (playlist_id, track_id) values ($1, $2)", [
+        playlist,
+        await freshTrack(fx, fx.users.artist),
+      ]);
+      await client.from("playlist_tracks").update({ position: 1 }).eq("playlist_id", playlist);
+      await client.from("playlist_tracks").update({ position: 2147483647 }).eq("playlist_id", playlist).eq("track_id", fx.releasedTrack);
+      const { rows } = await fx.db.query<{ position: number }>(
+        "select position from playlist_tracks where playlist_id = $1 order by position",
+        [playlist],
+      );
+      return !isDeepStrictEqual(
+        rows.map((row) => row.position),
+        [1, 2],
+      );
+    },
+    nobody,
+    ["visitor", "fan", "artist", "otherArtist", "admin"],
+  ),
+  ...cases(
+    "playlist_tracks",
     "delete",
     async (client, fx) => {
       const playlist = await freshPlaylist(fx, true, fx.releasedTrack);
@@ -1234,6 +1272,34 @@ describe("the catalog's rules, straight through the API", () => {
     expect(error?.code).toBe("23514");
     const { rows } = await fx.db.query("select genre, price::float as price from tracks where id = $1", [fx.releasedTrack]);
     expect(rows[0]).toEqual({ genre: "Rock", price: 1.99 });
+  });
+
+  it("refuses 40,000 tracks in one request at once, and holds an album's 100", async () => {
+    const client = clients.get("artist")!;
+    const rows = (count: number) =>
+      Array.from({ length: count }, (_, n) => ({
+        artist_id: fx.users.artist.id,
+        title: `Bulk ${n}`,
+        genre: "Rock",
+        price: 1,
+        description: "x",
+      }));
+    const refused = await client.from("tracks").insert(rows(40_000));
+    expect(refused.error?.code).toBe("54000");
+    const { rows: bulk } = await fx.db.query("select 1 from tracks where title like 'Bulk %'");
+    expect(bulk).toEqual([]);
+    const album = await client.from("tracks").insert(rows(100));
+    expect(album.error).toBeNull();
+    await fx.db.query("delete from tracks where title like 'Bulk %'");
+  });
+
+  it("refuses a sixth comment in a minute from one user on one track", async () => {
+    const client = clients.get("fan")!;
+    const comments = (count: number) => Array.from({ length: count }, (_, n) => ({ content: `Quick ${n}`, track_id: fx.releasedTrack }));
+    expect((await client.from("comments").insert(comments(6))).error?.code).toBe("54000");
+    expect((await client.from("comments").insert(comments(5))).error).toBeNull();
+    expect((await client.from("comments").insert(comments(1))).error?.code).toBe("54000");
+    await fx.db.query("delete from comments where content like 'Quick %'");
   });
 
   it("refuses a social link that is a script, and keeps a handle", async () => {

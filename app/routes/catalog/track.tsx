@@ -144,6 +144,16 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const submission = parseForm(CommentSchema, formData);
   if (!submission.success) return replyWith(submission.reply, 400);
   const { error } = await supabase.from("comments").insert({ content: submission.value.content, track_id: params.id, user_id: user.id });
+  if (error?.code === "54000") {
+    return replyWith(
+      {
+        fieldErrors: { content: "You are commenting too fast. Please wait a minute and try again." },
+        formError: null,
+        values: submission.values,
+      },
+      429,
+    );
+  }
   if (error) return refusedWrite(error, { what: "posting a comment", values: submission.values, fields: { content: "content" } });
   await forgetCached(request, context, [`track:${params.id}`]);
   throw backToComments;

@@ -11,6 +11,8 @@ import { PillNav } from "~/components/ui/pill-nav";
 import { Field } from "~/components/ui/field";
 import { refusedWrite } from "~/lib/backend.server";
 import { accountChanged, forgetCached } from "~/lib/edge-cache.server";
+import { catalogLimits } from "~/lib/constants";
+import { formatCount } from "~/lib/format";
 import { formError, formFields, parseForm, replyWith, type FieldErrors, type FormReply, type FormValues, readForm } from "~/lib/forms";
 import { marketplaceHeader } from "~/lib/env.server";
 import { requireArtist } from "~/lib/guards.server";
@@ -74,6 +76,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const problem = await files.publish(submission.release);
   if (problem && "database" in problem) {
+    if (problem.database.code === "54000") {
+      const limit =
+        kind === "merch"
+          ? `Your store can hold at most ${formatCount(catalogLimits.merchItems)} items`
+          : `An artist can have at most ${formatCount(catalogLimits.artistTracks)} tracks`;
+      return replyWith(formError(limit, submission.values), 409);
+    }
     return refusedWrite(problem.database, { what: "publishing a release", values: submission.values, fields: releaseDetailFields });
   }
   // Storage failed after every file passed its checks: ours, not the artist's.

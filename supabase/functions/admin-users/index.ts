@@ -41,15 +41,29 @@ const AuthUserSchema = v.object({
   last_sign_in_at: v.optional(v.nullable(v.string()), null),
   banned_until: v.optional(v.nullable(v.string()), null),
   app_metadata: v.optional(v.record(v.string(), v.unknown()), {}),
-  user_metadata: v.optional(v.record(v.string(), v.unknown()), {}),
 });
 const AuthUsersSchema = v.object({ users: v.array(AuthUserSchema) });
 
-/** admin from app_metadata (what is_admin() reads), else the role chosen at sign-up, else Auth's 'user'. */
-function roleOf(user: v.InferOutput<typeof AuthUserSchema>): string {
-  if (user.app_metadata.role === "admin") return "admin";
-  const chosen = user.user_metadata.role;
-  return chosen === "artist" || chosen === "fan" ? chosen : "user";
+/**
+ * Each user's role as the database knows it: admin from app_metadata (what is_admin() reads, which only
+ * the service role may write), else artist or fan by the profile row they have, else Auth's 'user'.
+ * Never user_metadata: its role is the user's own to edit.
+ */
+async function rolesOf(users: v.InferOutput<typeof AuthUserSchema>[]): Promise<Map<string, string> | null> {
+  const ids = users.map((user) => user.id);
+  const [artists, fans] = await Promise.all([
+    service.from("artist_profiles").select("id").in("id", ids),
+    service.from("fan_profiles").select("id").in("id", ids),
+  ]);
+  if (artists.error || fans.error) {
+    console.error("reading the users' roles failed", artists.error ?? fans.error);
+    return null;
+  }
+  const roles = new Map<string, string>();
+  for (const { id } of fans.data) roles.set(id, "fan");
+  for (const { id } of artists.data) roles.set(id, "artist");
+  for (const user of users) if (user.app_metadata.role === "admin") roles.set(user.id, "admin");
+  return roles;
 }
 
 /**
@@ -66,11 +80,13 @@ async function listUsers(page: number, search: string): Promise<Response> {
     console.error("listing users failed", response.status);
     return failure(502, "unavailable");
   }
+  const roles = await rolesOf(parsed.output.users);
+  if (!roles) return failure(502, "unavailable");
   const now = Date.now();
   const users = parsed.output.users.map((user) => ({
     id: user.id,
     email: user.email ?? "",
-    role: roleOf(user),
+    role: roles.get(user.id) ?? "user",
     created_at: user.created_at,
     last_sign_in_at: user.last_sign_in_at,
     // GoTrue keeps a lifted or lapsed ban as a date in the past

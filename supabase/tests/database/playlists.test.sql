@@ -66,7 +66,10 @@ select tests.each_actor('add an unreleased track of another artist',
   $$insert into public.playlist_tracks (playlist_id, track_id) values (tests.id('private playlist'), tests.id('upcoming track'))$$,
   array[]::text[]);
 select tests.each_actor('reorder a playlist''s tracks by hand',
-  $$update public.playlist_tracks set position = 9 where playlist_id = tests.id('public playlist')$$, array['fan']);
+  $$update public.playlist_tracks set position = 9 where playlist_id = tests.id('public playlist') and track_id = tests.id('track')$$, array['fan']);
+select tests.each_actor('read the row of an unreleased track in a public playlist',
+  $$select 1 from public.playlist_tracks where playlist_id = tests.id('artist playlist') and track_id = tests.id('upcoming track')$$,
+  array['artist']);
 select tests.each_actor('move a track of a playlist',
   $$select public.move_playlist_track(tests.id('public playlist'), tests.id('third track'), 1)$$, array['fan']);
 select tests.each_actor('remove a track from a playlist',
@@ -91,7 +94,7 @@ as $$
   select coalesce(array_agg(track ->> 'title' order by ordinal), '{}') from jsonb_array_elements(page -> 'tracks') with ordinality as t (track, ordinal)
 $$;
 
-select plan((select count(*)::integer from tests.cases) + 12);
+select plan((select count(*)::integer from tests.cases) + 15);
 select ok(
   tests.allowed(actor, statement) = allowed,
   format('%s: %s as %s', subject, case when allowed then 'allowed' else 'denied' end, actor))
@@ -101,6 +104,13 @@ order by subject, actor;
 select is(
   tests.attempt('fan', $$insert into public.playlist_tracks (playlist_id, track_id) values (tests.id('public playlist'), tests.id('track'))$$),
   'refused:23505', 'a track is in a playlist once');
+-- Places stay distinct and within the playlist's size, whoever writes them.
+select is(
+  tests.attempt('fan', $$update public.playlist_tracks set position = 1 where playlist_id = tests.id('public playlist')$$),
+  'refused:23505', 'two tracks cannot share a place');
+select is(
+  tests.attempt('fan', $$update public.playlist_tracks set position = 2147483647 where playlist_id = tests.id('public playlist') and track_id = tests.id('track')$$),
+  'refused:23514', 'a place is within the playlist''s 500');
 select is(
   tests.attempt('visitor', $$select public.playlist_page(tests.id('artist playlist')) -> 'tracks'$$),
   'done:1', 'a visitor reads a public playlist''s page');
@@ -116,6 +126,13 @@ select public.move_playlist_track(tests.id('public playlist'), tests.id('third t
 select is(tests.page_titles(public.playlist_page(tests.id('public playlist'))), array['Third', 'Released', 'Second'], 'a track moves to the top');
 select public.move_playlist_track(tests.id('public playlist'), tests.id('third track'), 99);
 select is(tests.page_titles(public.playlist_page(tests.id('public playlist'))), array['Released', 'Second', 'Third'], 'and past the end, last');
+-- The last place taken by hand, a new track still goes last: the places are closed up first.
+update public.playlist_tracks set position = 500 where playlist_id = tests.id('public playlist') and track_id = tests.id('third track');
+delete from public.playlist_tracks where playlist_id = tests.id('public playlist') and track_id = tests.id('second track');
+insert into public.playlist_tracks (playlist_id, track_id) values (tests.id('public playlist'), tests.id('second track'));
+select is(
+  (select array_agg(position order by position) from public.playlist_tracks where playlist_id = tests.id('public playlist')),
+  array[1, 2, 3], 'after the last place was taken, places are closed up and the new track goes last');
 select is(
   (select (p ->> 'track_count')::int from jsonb_array_elements(public.my_playlists()) p where p ->> 'name' = 'For everyone'),
   3, 'Your Playlists counts a playlist''s tracks');
