@@ -1,7 +1,6 @@
 import { data } from "react-router";
 import * as v from "valibot";
 import { uncached } from "./http-cache";
-import { discardBody, discardRest } from "./request-body";
 
 export type FieldErrors = Partial<Record<string, string>>;
 export type FormValues = Record<string, string | string[]>;
@@ -47,69 +46,6 @@ export function parseForm<TSchema extends v.GenericSchema>(
     fieldErrors[path] ??= issue.message;
   }
   return { success: false, reply: { fieldErrors, formError: null, values } };
-}
-
-/**
- * The most a form may send: fields (the longest lists, 50 shows or 50 codes with 20 tiers, stay well under
- * it) and bytes of text. A form that carries files (multipart) may add their own limit, never more text.
- */
-const formLimits = { fields: 500, textBytes: 256 * 1024 } as const;
-
-const formTooLarge = "This form is too large to send. Please shorten it and try again.";
-
-/**
- * The posted form. A body that is not one (none at all, JSON, plain text, multipart without its boundary)
- * is a bad request, answered 400 by the route's error screen, never a crash. A body past the form's limits
- * is refused (413) before any row of it is looked at, so one request cannot keep the Worker busy: a body
- * longer than the form may be is refused before it is parsed. `fileBytes`: what the form's files may add,
- * sent as multipart (a picture's 5 MB; the upload form's own per-file limits are checked file by file, so
- * it passes `Infinity` and the platform's request limit holds).
- */
-export async function readForm(request: Request, { fileBytes = 0 }: { fileBytes?: number } = {}): Promise<FormData> {
-  const multipart = request.headers.get("Content-Type")?.toLowerCase().startsWith("multipart/form-data") ?? false;
-  const body = await boundedBody(request, formLimits.textBytes + (multipart ? fileBytes : 0));
-  let formData: FormData;
-  try {
-    formData = await body.formData();
-  } catch {
-    throw data("This form could not be read. Please reload the page and try again.", { status: 400, headers: uncached });
-  }
-  let fields = 0;
-  let textLength = 0;
-  for (const value of formData.values()) {
-    if (typeof value === "string") textLength += value.length;
-    if (++fields > formLimits.fields || textLength > formLimits.textBytes) throw tooLarge();
-  }
-  return formData;
-}
-
-const tooLarge = () => data(formTooLarge, { status: 413, headers: uncached });
-
-/** The request with its body read up to `maxBytes`: a declared or actual length past it is refused. */
-async function boundedBody(request: Request, maxBytes: number): Promise<Request> {
-  if (Number(request.headers.get("Content-Length") ?? 0) > maxBytes) {
-    await discardBody(request);
-    throw tooLarge();
-  }
-  if (!request.body || maxBytes === Infinity) return request;
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    received += chunk.value.byteLength;
-    if (received > maxBytes) {
-      await discardRest(reader);
-      throw tooLarge();
-    }
-    chunks.push(chunk.value);
-  }
-  const bytes = new Uint8Array(received);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new Request(request.url, { method: request.method, headers: request.headers, body: bytes });
 }
 
 /** A reply with one message for the whole form (the backend refused, a rate limit, a stale link). */

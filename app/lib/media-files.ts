@@ -11,6 +11,7 @@ import {
   type AudioType,
   type ImageType,
 } from "../../supabase/functions/_shared/file-types";
+import type { FileLimit } from "./multipart.server";
 import { fileImageSize, isPictureSizeAllowed } from "./image-size";
 
 export const audioFiles = {
@@ -31,10 +32,14 @@ export const imageFiles = {
 } as const;
 
 /**
- * What a form carrying one image may send for it (`readForm`'s `fileBytes`): twice the limit, so a picture
- * somewhat too large still gets the spec's own message next to its field rather than a refused form.
+ * What a form may send in a file field (`readForm`'s `files`): `count` files of up to twice their limit
+ * each, so a file somewhat too large still gets the spec's own message next to its field (with what was
+ * typed kept) rather than a refused form; past that the form is refused as it streams in.
  */
-export const oneImageFormBytes = 2 * imageFiles.maxBytes;
+export const filesOf = (count: number, limits: typeof audioFiles | typeof imageFiles): FileLimit => ({ count, bytes: 2 * limits.maxBytes });
+
+/** A form's one picture field. */
+export const onePicture = filesOf(1, imageFiles);
 
 /** An upload whose connection dropped for good: Retry resumes it. */
 export const connectionLost = "The connection was lost. Retry goes on from where the upload stopped.";

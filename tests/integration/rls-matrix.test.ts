@@ -1274,7 +1274,9 @@ describe("the catalog's rules, straight through the API", () => {
     expect(rows[0]).toEqual({ genre: "Rock", price: 1.99 });
   });
 
-  it("refuses 40,000 tracks in one request at once, and holds an album's 100", async () => {
+  // (40,000 in one statement are tried in SQL, supabase/tests/database/limits.test.sql: embedded PGlite
+  // takes seconds to receive a body that large, whatever the database then does with it.)
+  it("refuses a thousand tracks in one request, and holds an album's 100", async () => {
     const client = clients.get("artist")!;
     const rows = (count: number) =>
       Array.from({ length: count }, (_, n) => ({
@@ -1284,7 +1286,7 @@ describe("the catalog's rules, straight through the API", () => {
         price: 1,
         description: "x",
       }));
-    const refused = await client.from("tracks").insert(rows(40_000));
+    const refused = await client.from("tracks").insert(rows(1000));
     expect(refused.error?.code).toBe("54000");
     const { rows: bulk } = await fx.db.query("select 1 from tracks where title like 'Bulk %'");
     expect(bulk).toEqual([]);
@@ -1295,7 +1297,9 @@ describe("the catalog's rules, straight through the API", () => {
 
   it("refuses a sixth comment in a minute from one user on one track", async () => {
     const client = clients.get("fan")!;
-    const comments = (count: number) => Array.from({ length: count }, (_, n) => ({ content: `Quick ${n}`, track_id: fx.releasedTrack }));
+    // A track of its own: the matrix's cases have commented on the others in this minute.
+    const track = await createTrack(fx.db, fx.users.artist.id, { title: "Much discussed" });
+    const comments = (count: number) => Array.from({ length: count }, (_, n) => ({ content: `Quick ${n}`, track_id: track }));
     expect((await client.from("comments").insert(comments(6))).error?.code).toBe("54000");
     expect((await client.from("comments").insert(comments(5))).error).toBeNull();
     expect((await client.from("comments").insert(comments(1))).error?.code).toBe("54000");

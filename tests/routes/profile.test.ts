@@ -201,6 +201,24 @@ describe("Edit Profile", () => {
     expect(after.data).toEqual({ profile_image_url: null, profile_image_width: null, profile_image_height: null });
   });
 
+  it("refuses a multipart body past the form's limits as it streams in (413), and keeps nothing", async () => {
+    const before = await serviceClient.from("artist_profiles").select("profile_image_url, bio").eq("id", artistId).single();
+    const manyFields = new FormData();
+    for (let n = 0; n < 20_000; n++) manyFields.append("bio", "x");
+    const twoPictures = picture(tinyPng, "me.png", "image/png");
+    twoPictures.append("picture", new File([tinyPng], "again.png", { type: "image/png" }));
+    const hugePicture = picture(new Uint8Array(11 * 1024 * 1024), "me.png", "image/png");
+    const strayFile = new FormData();
+    strayFile.set("intent", "save");
+    strayFile.set("bio", new File([tinyPng], "bio.png", { type: "image/png" }));
+    for (const body of [manyFields, twoPictures, hugePicture, strayFile]) {
+      const { response } = await artist.postMultipart("/dashboard/artist/profile", body);
+      expect(response.status).toBe(413);
+    }
+    const after = await serviceClient.from("artist_profiles").select("profile_image_url, bio").eq("id", artistId).single();
+    expect(after.data).toEqual(before.data);
+  });
+
   it.each([
     [2_147_483_647, 2_147_483_647],
     [16_777_216, 16_777_216],

@@ -1,7 +1,8 @@
 import { serializeCookieHeader } from "@supabase/ssr";
 import { href, redirect, type RouterContextProvider } from "react-router";
 import { emailChangeErrorMessage, isWrongCurrentPassword, passwordResetErrorMessage } from "~/lib/errors";
-import { formError, parseForm, replyWith, type FormReply, readForm } from "~/lib/forms";
+import { formError, parseForm, replyWith, type FormReply } from "~/lib/forms";
+import { readForm } from "~/lib/form-body.server";
 import { ChangeEmailSchema, ChangePasswordSchema } from "~/lib/schemas/auth";
 import type { SessionUser } from "~/lib/session-user";
 import { supabaseContext } from "~/lib/session.server";

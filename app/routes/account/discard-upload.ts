@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { storageErrorMessage } from "~/lib/errors";
-import { parseForm, readForm } from "~/lib/forms";
+import { parseForm } from "~/lib/forms";
+import { readForm } from "~/lib/form-body.server";
 import { requireUser } from "~/lib/guards.server";
 import { expectedUpload } from "~/lib/media-files";
 import { DiscardUploadSchema } from "~/lib/schemas/studio";

@@ -1,7 +1,8 @@
 import { redirect } from "react-router";
 import { notFound, refusedWrite } from "~/lib/backend.server";
 import { artistPath, isUuid } from "~/lib/catalog";
-import { formError, parseForm, replyWith, readForm } from "~/lib/forms";
+import { formError, parseForm, replyWith } from "~/lib/forms";
+import { readForm } from "~/lib/form-body.server";
 import { uncached } from "~/lib/http-cache";
 import { safeRedirectPath } from "~/lib/redirects";
 import { FollowSchema } from "~/lib/schemas/catalog";

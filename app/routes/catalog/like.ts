@@ -1,7 +1,8 @@
 import { redirect } from "react-router";
 import { notFound, refusedWrite } from "~/lib/backend.server";
 import { isUuid, trackPath } from "~/lib/catalog";
-import { formError, parseForm, replyWith, readForm } from "~/lib/forms";
+import { formError, parseForm, replyWith } from "~/lib/forms";
+import { readForm } from "~/lib/form-body.server";
 import { requireUser } from "~/lib/guards.server";
 import { uncached } from "~/lib/http-cache";
 import { LikeSchema } from "~/lib/schemas/fan";

@@ -17,7 +17,8 @@ import { notFound, read, readOrThrow, refusedWrite } from "~/lib/backend.server"
 import { artistPath, countOf, fanPath, isUuid, playlistPath } from "~/lib/catalog";
 import { forgetCached, playlistChanged, tagCachedAnswer } from "~/lib/edge-cache.server";
 import { formatDuration } from "~/lib/format";
-import { formError, formFields, parseForm, readForm, replyWith, type FormReply } from "~/lib/forms";
+import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms";
+import { readForm } from "~/lib/form-body.server";
 import { requireUser } from "~/lib/guards.server";
 import { publicPageHeaders } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";

@@ -12,9 +12,10 @@ import { fanPath } from "~/lib/catalog";
 import { readOrThrow, refusedWrite } from "~/lib/backend.server";
 import { genres } from "~/lib/constants";
 import { forgetCached } from "~/lib/edge-cache.server";
-import { formFields, parseForm, replyWith, readForm } from "~/lib/forms";
+import { formFields, parseForm, replyWith } from "~/lib/forms";
+import { readForm } from "~/lib/form-body.server";
 import { requireFan } from "~/lib/guards.server";
-import { oneImageFormBytes } from "~/lib/media-files";
+import { onePicture } from "~/lib/media-files";
 import { pageMeta } from "~/lib/meta";
 import { FanProfileSchema } from "~/lib/schemas/fan";
 import { FanProfileRowSchema } from "~/lib/schemas/fan-data";
@@ -43,7 +44,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 /** Save goes back to the dashboard (spec); the picture has its own form (see profile-picture.server). */
 export async function action({ request, context }: Route.ActionArgs) {
   const fan = requireFan(request, context);
-  const formData = await readForm(request, { fileBytes: oneImageFormBytes });
+  const formData = await readForm(request, { files: { picture: onePicture } });
   const intent = String(formData.get("intent") ?? "save");
   if (isPictureIntent(intent)) {
     return profilePictureAction(request, context, { intent, formData, user: { id: fan.id, role: "fan" } });

@@ -14,9 +14,10 @@ import { cx } from "~/lib/cx";
 import { readOrThrow } from "~/lib/backend.server";
 import { storageErrorMessage } from "~/lib/errors";
 import { formatDate } from "~/lib/format";
-import { formError, formFields, parseForm, replyWith, readForm } from "~/lib/forms";
+import { formError, formFields, parseForm, replyWith } from "~/lib/forms";
+import { readForm } from "~/lib/form-body.server";
 import { requireArtist } from "~/lib/guards.server";
-import { imageFiles, judgeImage, storagePath, oneImageFormBytes } from "~/lib/media-files";
+import { imageFiles, judgeImage, storagePath, onePicture } from "~/lib/media-files";
 import { pageMeta } from "~/lib/meta";
 import { useHydrated } from "~/lib/use-hydrated";
 import { RemoveMediaSchema } from "~/lib/schemas/studio";
@@ -69,7 +70,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const artist = requireArtist(request, context);
   const supabase = context.get(supabaseContext);
-  const formData = await readForm(request, { fileBytes: oneImageFormBytes });
+  const formData = await readForm(request, { files: { file: onePicture } });
   // Back to the same view and search, the confirmation closed.
   const url = new URL(request.url);
   url.searchParams.delete("remove");

@@ -11,9 +11,10 @@ import { artistPath } from "~/lib/catalog";
 import { readOrThrow, refusedWrite } from "~/lib/backend.server";
 import { forgetCached } from "~/lib/edge-cache.server";
 import { genres } from "~/lib/constants";
-import { editRows, formFields, parseForm, replyWith, type RowList, readForm } from "~/lib/forms";
+import { editRows, formFields, parseForm, replyWith, type RowList } from "~/lib/forms";
+import { readForm } from "~/lib/form-body.server";
 import { requireArtist } from "~/lib/guards.server";
-import { oneImageFormBytes } from "~/lib/media-files";
+import { onePicture } from "~/lib/media-files";
 import { pageMeta } from "~/lib/meta";
 import { ArtistProfileSchema, tourDateLimit } from "~/lib/schemas/studio";
 import { ArtistProfileRowSchema } from "~/lib/schemas/studio-data";
@@ -46,7 +47,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const artist = requireArtist(request, context);
   const supabase = context.get(supabaseContext);
-  const formData = await readForm(request, { fileBytes: oneImageFormBytes });
+  const formData = await readForm(request, { files: { picture: onePicture } });
   const intent = String(formData.get("intent") ?? "save");
 
   if (isPictureIntent(intent)) {

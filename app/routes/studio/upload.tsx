@@ -11,12 +11,13 @@ import { PillNav } from "~/components/ui/pill-nav";
 import { Field } from "~/components/ui/field";
 import { refusedWrite } from "~/lib/backend.server";
 import { accountChanged, forgetCached } from "~/lib/edge-cache.server";
-import { catalogLimits } from "~/lib/constants";
+import { albumTrackLimit, catalogLimits } from "~/lib/constants";
 import { formatCount } from "~/lib/format";
-import { formError, formFields, parseForm, replyWith, type FieldErrors, type FormReply, type FormValues, readForm } from "~/lib/forms";
+import { formError, formFields, parseForm, replyWith, type FieldErrors, type FormReply, type FormValues } from "~/lib/forms";
+import { readForm } from "~/lib/form-body.server";
 import { marketplaceHeader } from "~/lib/env.server";
 import { requireArtist } from "~/lib/guards.server";
-import { audioFiles, imageFiles } from "~/lib/media-files";
+import { audioFiles, filesOf, imageFiles, onePicture } from "~/lib/media-files";
 import { pageMeta } from "~/lib/meta";
 import { useHydrated } from "~/lib/use-hydrated";
 import { AlbumUploadSchema, MerchUploadSchema, releaseDetailFields, TrackDetailsSchema, UploadedFilesSchema } from "~/lib/schemas/studio";
@@ -63,8 +64,9 @@ export function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const artist = requireArtist(request, context);
   const kind = kindFrom(new URL(request.url));
-  // Without JavaScript the files come with the form: each is held to its own limit as it is checked.
-  const formData = await readForm(request, { fileBytes: Infinity });
+  // Without JavaScript the files come with the form, bounded as they stream in (an album's tracks and one
+  // artwork); each is then held to its own limit, with the spec's message beside its field.
+  const formData = await readForm(request, { files: { audio: filesOf(albumTrackLimit, audioFiles), artwork: onePicture } });
   const supabase = context.get(supabaseContext);
   const files = formData.has("uploadedArtwork")
     ? await uploadedFiles(kind, artist.id, formData, context)
