@@ -32,11 +32,14 @@ export const imageFiles = {
 } as const;
 
 /**
- * What a form may send in a file field (`readForm`'s `files`): `count` files of up to twice their limit
- * each, so a file somewhat too large still gets the spec's own message next to its field (with what was
- * typed kept) rather than a refused form; past that the form is refused as it streams in.
+ * What a form may send in a file field (`readForm`'s `files`): `count` files of up to their limit and
+ * 10 MB more each, so a file somewhat too large still gets the spec's own message next to its field (with
+ * what was typed kept) rather than a refused form; past that the form is refused as it streams in.
  */
-export const filesOf = (count: number, limits: typeof audioFiles | typeof imageFiles): FileLimit => ({ count, bytes: 2 * limits.maxBytes });
+export const filesOf = (count: number, limits: typeof audioFiles | typeof imageFiles): FileLimit => ({
+  count,
+  bytes: limits.maxBytes + 10 * 1024 * 1024,
+});
 
 /** A form's one picture field. */
 export const onePicture = filesOf(1, imageFiles);

@@ -49,6 +49,9 @@ function kindFrom(url: URL): UploadKind {
   return kinds.find((entry) => entry.kind === asked)?.kind ?? "single";
 }
 
+/** How many audio files each kind of release may send with its form: an album's tracks, a single's one (and one too many). */
+const audioFilesOf: Record<UploadKind, number> = { album: albumTrackLimit, single: 2, merch: 0 };
+
 const uploadPath = (kind: UploadKind) => `${href("/dashboard/artist/upload")}?type=${kind}`;
 
 export function loader({ request, context }: Route.LoaderArgs) {
@@ -64,9 +67,10 @@ export function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const artist = requireArtist(request, context);
   const kind = kindFrom(new URL(request.url));
-  // Without JavaScript the files come with the form, bounded as they stream in (an album's tracks and one
-  // artwork); each is then held to its own limit, with the spec's message beside its field.
-  const formData = await readForm(request, { files: { audio: filesOf(albumTrackLimit, audioFiles), artwork: onePicture } });
+  // Without JavaScript the files come with the form, bounded as they stream in by what this kind of release
+  // holds (with room for one file too many, so the spec's message can say so beside its field); each file
+  // is then held to its own limit.
+  const formData = await readForm(request, { files: { audio: filesOf(audioFilesOf[kind], audioFiles), artwork: onePicture } });
   const supabase = context.get(supabaseContext);
   const files = formData.has("uploadedArtwork")
     ? await uploadedFiles(kind, artist.id, formData, context)
