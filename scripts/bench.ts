@@ -409,6 +409,10 @@ async function main() {
       }
       return;
     }
+    if (process.argv.includes("--forms")) {
+      printOversizedForms(await measureOversizedForms(appUrl, artistCookie));
+      return;
+    }
     if (process.argv.includes("--studio")) {
       await printStudioAndFanSpace(appUrl, artistCookie);
       printLiveFeed(await measureLiveFeed(marketplace));

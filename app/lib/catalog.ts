@@ -27,6 +27,8 @@ export const trackPath = (id: string) => href("/track/:id", { id });
 export const playlistPath = (id: string) => href("/playlist/:id", { id });
 /** Your Playlists with the form to make one, and the track it will start with ("New playlist..."). */
 export const newPlaylistPath = (trackId?: string) => `${href("/playlists")}${trackId ? `?add=${trackId}` : ""}#new-playlist`;
+/** Your Playlists with a track to add: each playlist a button that adds it (the track menu's way without JavaScript). */
+export const addToPlaylistPath = (trackId: string) => `${href("/playlists")}?add=${trackId}`;
 /** An artist's own page to edit one of their tracks. */
 export const trackEditPath = (id: string) => href("/dashboard/artist/tracks/:id", { id });
 /** A track's audio: a redirect to a freshly signed URL (a resource route). */

@@ -28,10 +28,13 @@ export function multipartBoundary(contentType: string): string | null {
   return match ? (match[1] ?? match[2] ?? null) : null;
 }
 
-/** The most bytes a body within `limits` can have: its parts' content and their headers. */
+/**
+ * The most bytes a body within `limits` can declare: its parts' content, and room for each part's
+ * delimiter and headers (a browser's take about 100 bytes; a long file name a few hundred more).
+ */
 export function multipartByteBound(limits: MultipartLimits): number {
   const files = Object.values(limits.files).reduce((total, { count, bytes }) => total + count * bytes, 0);
-  return limits.textBytes + files + limits.parts * (maxHeaderBytes + 200);
+  return limits.textBytes + files + limits.parts * 1024;
 }
 
 const maxHeaderBytes = 8 * 1024;

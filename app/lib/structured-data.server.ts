@@ -79,8 +79,13 @@ export function artistData(origin: string, artist: ArtistPageData, releases: Rel
   };
 }
 
-/** A public playlist: its name, who made it, and its tracks in order. */
-export function playlistData(origin: string, playlist: PlaylistPage, ownerPath: string): StructuredData {
+/** A public playlist: its name, who made it, and its tracks in order (those given, a page of `trackCount`). */
+export function playlistData(
+  origin: string,
+  playlist: PlaylistPage,
+  ownerPath: string,
+  trackCount = playlist.tracks.length,
+): StructuredData {
   const url = address(origin, playlistPath(playlist.id));
   return {
     "@type": "MusicPlaylist",
@@ -89,7 +94,7 @@ export function playlistData(origin: string, playlist: PlaylistPage, ownerPath: 
     name: playlist.name,
     ...(playlist.description ? { description: playlist.description } : {}),
     author: { "@type": playlist.owner_is_artist ? "MusicGroup" : "Person", name: playlist.owner_name, url: address(origin, ownerPath) },
-    numTracks: playlist.tracks.length,
+    numTracks: trackCount,
     track: playlist.tracks.map((track) => ({
       "@type": "MusicRecording",
       name: track.title,

@@ -3,6 +3,7 @@
 // and multipart bodies that once were parsed whole before anything was counted (180,000 one-byte fields
 // in 10 MB: 0.9 s; a 44.8 MB upload: 3.7 s). Each is sent one at a time; the goal is a refusal within 50 ms.
 
+import { request as httpRequest } from "node:http";
 import { percentile } from "./percentile.ts";
 
 const urlEncoded = "application/x-www-form-urlencoded";
@@ -30,9 +31,9 @@ const oversized = [
     ...multipart([part("intent", "picture"), part("picture", "x".repeat(20 * 1024 * 1024), "me.png")]),
   },
   {
-    what: "three 15 MB tracks for a single → Upload (no JavaScript)",
-    path: "/dashboard/artist/upload?type=single",
-    ...multipart(Array.from({ length: 3 }, (_, n) => part("audio", "x".repeat(15 * 1024 * 1024), `${n}.wav`))),
+    what: "a 40 MB track sent with merch → Upload (no JavaScript)",
+    path: "/dashboard/artist/upload?type=merch",
+    ...multipart([part("title", "Shirt"), part("audio", "x".repeat(40 * 1024 * 1024), "track.wav")]),
   },
   {
     what: "a 150 MB single → Upload (no JavaScript)",
@@ -55,6 +56,26 @@ function multipart(parts: string[]) {
   };
 }
 
+/**
+ * How long until the Worker answers a post of `body`: the answer's status line, timed from the first byte
+ * sent. A refusal may come (and the connection close) while the client is still sending, as it should
+ * for a body this large, so the rest is not sent.
+ */
+function answered(url: URL, bytes: Buffer, headers: Record<string, string>): Promise<{ status: number; ms: number }> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const request = httpRequest(url, { method: "POST", headers: { ...headers, "Content-Length": bytes.length } }, (response) => {
+      const ms = performance.now() - started;
+      response.resume();
+      request.destroy();
+      resolve({ status: response.statusCode ?? 0, ms });
+    });
+    // Only a failure before any answer counts as one.
+    request.on("error", (error) => reject(error));
+    request.end(bytes);
+  });
+}
+
 export type RefusalFigures = { what: string; bytes: number; status: number; p50: number; p95: number };
 
 const refusalGoalMs = 50;
@@ -68,18 +89,12 @@ export async function measureOversizedForms(appUrl: string, cookie: string, runs
     contentType?: string;
   }[]) {
     const times: number[] = [];
+    const bytes = Buffer.from(body);
     let status = 0;
     for (let run = 0; run < runs; run++) {
-      const started = performance.now();
-      const response = await fetch(new URL(path, appUrl), {
-        method: "POST",
-        body,
-        redirect: "manual",
-        headers: { "Content-Type": contentType, Cookie: cookie, Origin: appUrl },
-      });
-      await response.arrayBuffer();
-      times.push(performance.now() - started);
-      status = response.status;
+      const answer = await answered(new URL(path, appUrl), bytes, { "Content-Type": contentType, Cookie: cookie, Origin: appUrl });
+      times.push(answer.ms);
+      status = answer.status;
     }
     times.sort((a, b) => a - b);
     figures.push({ what, bytes: body.length, status, p50: percentile(times, 50), p95: percentile(times, 95) });

@@ -184,7 +184,8 @@ for (const javaScriptEnabled of [true, false]) {
     await page.goto(albumTrack);
     if (javaScriptEnabled) await hydrated(page);
     await page.getByLabel("More options for Bicycle Bell").click();
-    await page.getByRole("link", { name: "New playlist..." }).click();
+    // Without JavaScript the menu leads to Your Playlists, which holds both ways to add it.
+    await page.getByRole("link", { name: javaScriptEnabled ? "New playlist..." : "Add to playlist..." }).click();
     await page.getByRole("heading", { name: "New playlist" }).waitFor();
     // A refused name keeps what was typed, and says why beside it.
     await page.getByLabel("Description (optional)").fill("For the drive");
@@ -200,6 +201,7 @@ for (const javaScriptEnabled of [true, false]) {
       await page.goto(demoTrackPath(title));
       if (javaScriptEnabled) await hydrated(page);
       await page.getByLabel(`More options for ${title}`).click();
+      if (!javaScriptEnabled) await page.getByRole("link", { name: "Add to playlist..." }).click();
       await page.getByRole("button", { name, exact: true }).click();
       await page.getByText(`Added to ${name}`).waitFor();
     }
@@ -207,6 +209,7 @@ for (const javaScriptEnabled of [true, false]) {
     await page.goto(demoTrackPath("Harbour Wall"));
     if (javaScriptEnabled) await hydrated(page);
     await page.getByLabel("More options for Harbour Wall").click();
+    if (!javaScriptEnabled) await page.getByRole("link", { name: "Add to playlist..." }).click();
     await page.getByRole("button", { name, exact: true }).click();
     await page.getByText(`This track is already in ${name}`).waitFor();
     await page.goto("/playlists");

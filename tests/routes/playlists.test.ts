@@ -168,3 +168,60 @@ describe("the player's source for a track", () => {
     expect((await new Visitor().get("/track/not-an-id/source")).response.status).toBe(404);
   });
 });
+
+describe("work that grows with what the page shows, not with what the viewer owns", () => {
+  it("draws no playlist in a track row's menu: without JavaScript the menu leads to Your Playlists, where each one adds the track", async () => {
+    const owner = await newFan("manylists");
+    const names = Array.from({ length: 30 }, (_, n) => `Shelf ${n + 1}`);
+    const { error } = await serviceClient.from("playlists").insert(names.map((name) => ({ owner_id: owner.id, name })));
+    expect(error).toBeNull();
+    const { html } = await owner.visitor.get("/artist/a1000000-0000-4000-8000-000000000012");
+    // The sidebar lists them once; no track row carries a form for each.
+    expect(html.match(/name="intent" value="add"/g) ?? []).toEqual([]);
+    expect(html).toContain(`href="/playlists?add=${harbourWall}"`);
+    const choose = await owner.visitor.get(`/playlists?add=${harbourWall}`);
+    expect(choose.html.match(/name="intent" value="add"/g)).toHaveLength(30);
+    const shelf = /action="(\/playlist\/[0-9a-f-]{36})"/.exec(choose.html.slice(choose.html.indexOf('id="add-to-playlist"')))![1]!;
+    const added = await owner.visitor.post(shelf, { intent: "add", trackId: harbourWall });
+    expect(text(added.html)).toMatch(/Added to Shelf \d+/);
+  });
+
+  it("shows a long playlist a hundred tracks a page, with links to the others that work without JavaScript", async () => {
+    const owner = await newFan("longlist");
+    const { data: playlist } = await serviceClient
+      .from("playlists")
+      .insert({ owner_id: owner.id, name: "Everything", is_public: true })
+      .select("id")
+      .single();
+    const artist = await newArtist("Prolific Lister");
+    const { data: tracks } = await serviceClient
+      .from("tracks")
+      .insert(
+        Array.from({ length: 150 }, (_, n) => ({
+          artist_id: artist.id,
+          title: `Take ${n + 1}`,
+          genre: "Indie",
+          price: 1,
+          description: "x",
+          release_date: "2026-01-01",
+        })),
+      )
+      .select("id");
+    expect(tracks!.length).toBeGreaterThan(100);
+    expect(
+      (await serviceClient.from("playlist_tracks").insert(tracks!.map((track) => ({ playlist_id: playlist!.id, track_id: track.id }))))
+        .error,
+    ).toBeNull();
+    const path = `/playlist/${playlist!.id}`;
+    const first = await new Visitor().get(path);
+    expect(titles(first.html)).toHaveLength(100);
+    expect(text(first.html)).toContain(`${tracks!.length} tracks`);
+    expect(first.html).toContain(`href="${path}?page=2"`);
+    const second = await owner.visitor.get(`${path}?page=2`);
+    expect(titles(second.html)).toHaveLength(tracks!.length - 100);
+    // The owner's controls name places in the whole playlist: the first on page 2 is the 101st.
+    expect(second.html).toMatch(/<input type="hidden" name="to" value="100"\/>/);
+    const past = await new Visitor().get(`${path}?page=9`);
+    expect(titles(past.html)).toHaveLength(tracks!.length - 100);
+  });
+});

@@ -1,22 +1,27 @@
+import { useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { closeDisclosure, useDisclosure } from "~/components/layout/use-disclosure";
 import { Icon } from "~/components/ui/icon";
-import { newPlaylistPath, playlistPath } from "~/lib/catalog";
+import { addToPlaylistPath, newPlaylistPath, playlistPath } from "~/lib/catalog";
 import type { FormReply } from "~/lib/forms";
 import { player, type QueueTrack } from "~/lib/player";
+import { useHydrated } from "~/lib/use-hydrated";
 import { useOptionalUser, useYourPlaylists } from "~/lib/use-user";
 
 const itemClasses = "block w-full rounded-lg px-3 py-2 text-left text-sm text-ink hover:bg-stage-800 focus-visible:bg-stage-800";
 
 /**
  * A track's "More options" (track rows, the track page, the queue): Play next and Add to queue, and Add
- * to playlist with the user's playlists and "New playlist...". A disclosure (`details`), so adding to a
- * playlist works without JavaScript too: each playlist is a form posting to it. Escape closes it.
+ * to playlist with the user's playlists and "New playlist...". A disclosure (`details`); Escape closes it.
+ * The playlists are drawn only in an open menu, so a page of many rows carries none of them; without
+ * JavaScript "Add to playlist..." leads to Your Playlists, where each one adds the track.
  */
 export function TrackMenu({ track, inQueue = false }: { track: QueueTrack; inQueue?: boolean }) {
   const user = useOptionalUser();
   const playlists = useYourPlaylists();
   const menu = useDisclosure();
+  const hydrated = useHydrated();
+  const [open, setOpen] = useState(false);
   const fetcher = useFetcher<FormReply>();
   const reply = fetcher.data;
   const message = reply?.notice ?? reply?.formError ?? Object.values(reply?.fieldErrors ?? {})[0] ?? null;
@@ -28,7 +33,11 @@ export function TrackMenu({ track, inQueue = false }: { track: QueueTrack; inQue
     // A visitor's menu holds only what needs JavaScript.
     <div className={user ? "relative shrink-0" : "relative shrink-0 noscript:hidden"}>
       {/* Escape is taken here, before the queue view (which it would close) sees it. */}
-      <details ref={menu} onKeyDown={(event) => event.key === "Escape" && menu.current?.open && (event.preventDefault(), close())}>
+      <details
+        ref={menu}
+        onToggle={(event) => setOpen(event.currentTarget.open)}
+        onKeyDown={(event) => event.key === "Escape" && menu.current?.open && (event.preventDefault(), close())}
+      >
         <summary
           aria-label={`More options for ${track.title}`}
           className="grid size-8 cursor-pointer list-none place-items-center rounded-full text-ink-muted hover:bg-stage-700 hover:text-ink [&::-webkit-details-marker]:hidden"
@@ -50,11 +59,16 @@ export function TrackMenu({ track, inQueue = false }: { track: QueueTrack; inQue
               </li>
             </ul>
           )}
-          {user ? (
+          {user && !hydrated ? (
+            <Link to={addToPlaylistPath(track.id)} className={itemClasses}>
+              Add to playlist...
+            </Link>
+          ) : null}
+          {user && hydrated ? (
             <div className="mt-1 border-t border-stage-700 pt-1 first:mt-0 first:border-0 first:pt-0">
               <p className="px-3 pt-1 pb-1 text-xs font-semibold tracking-wider text-ink-faint uppercase">Add to playlist</p>
               <ul className="max-h-60 overflow-y-auto">
-                {playlists.map((playlist) => (
+                {(open ? playlists : []).map((playlist) => (
                   <li key={playlist.id}>
                     <fetcher.Form method="post" action={playlistPath(playlist.id)} onSubmit={close}>
                       <input type="hidden" name="intent" value="add" />

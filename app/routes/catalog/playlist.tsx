@@ -21,6 +21,8 @@ import { formError, formFields, parseForm, replyWith, type FormReply } from "~/l
 import { readForm } from "~/lib/form-body.server";
 import { requireUser } from "~/lib/guards.server";
 import { publicPageHeaders } from "~/lib/http-cache";
+import { pageCount, pageFrom } from "~/lib/paging";
+import { Pagination } from "~/components/ui/pagination";
 import { pageMeta } from "~/lib/meta";
 import { sharedPageMeta } from "~/lib/meta.server";
 import { playlistData } from "~/lib/structured-data.server";
@@ -53,7 +55,13 @@ const playlistOwnerPath = (playlist: PlaylistPage) =>
 // drop it. A private one is only ever its signed-in owner's (never cached).
 export const headers = publicPageHeaders;
 
-/** The playlist, its owner and the tracks the reader may see (one read). A private one of someone else is 404. */
+/** A long playlist is shown a page of tracks at a time (`?page=`), so its page stays light whatever its length. */
+const tracksPerPage = 100;
+
+/**
+ * The playlist, its owner and the tracks the reader may see (one read), a page of them shown; its length,
+ * running time and cover are the whole playlist's. A private one of someone else is 404.
+ */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isUuid(params.id)) throw playlistNotFound();
   const playlist = readOrThrow(await context.get(supabaseContext).rpc("playlist_page", { playlist_id: params.id }), {
@@ -62,12 +70,25 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     notFound: "Playlist not found",
   });
   tagCachedAnswer(context, `playlist:${playlist.id}`, `user:${playlist.owner_id}`);
-  const origin = new URL(request.url).origin;
+  const url = new URL(request.url);
+  const origin = url.origin;
+  const pages = pageCount(playlist.tracks.length, tracksPerPage);
+  const page = Math.min(pageFrom(url), pages);
+  const offset = (page - 1) * tracksPerPage;
+  const whole = {
+    trackCount: playlist.tracks.length,
+    seconds: playlist.tracks.reduce((total, track) => total + (track.duration_seconds ?? 0), 0),
+    covers: playlist.tracks.slice(0, 4).map((track) => track.artwork_small_url ?? track.artwork_url),
+    page,
+    pages,
+    offset,
+  };
+  const shown = { ...playlist, tracks: playlist.tracks.slice(offset, offset + tracksPerPage) };
   // For link previews, search engines and the Share menu, made here so the page carries no builder. A
   // private playlist (its owner's view) has none of them: it is nobody else's to see.
   const title = `${playlist.name} · a playlist by ${playlist.owner_name}`;
   const description = playlist.description ?? `${playlist.name}: ${countOf(playlist.tracks.length, "track")}.`;
-  if (!playlist.is_public) return { playlist, share: null, meta: pageMeta(title, description) };
+  if (!playlist.is_public) return { playlist: shown, whole, share: null, meta: pageMeta(title, description) };
   const share = sharing(origin, playlistPath(playlist.id), title, [
     { label: "Embed code", kind: "playlist", id: playlist.id, trackCount: playlist.tracks.length },
   ]);
@@ -80,9 +101,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     image: cover?.artwork_url,
     imageSize: imageSizeOf(cover?.artwork_width, cover?.artwork_height),
     embed: share.player,
-    structuredData: playlistData(origin, playlist, playlistOwnerPath(playlist)),
+    structuredData: playlistData(origin, shown, playlistOwnerPath(playlist), whole.trackCount),
   });
-  return { playlist, share, meta };
+  return { playlist: shown, whole, share, meta };
 }
 
 /**
@@ -173,11 +194,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function Playlist({ loaderData, actionData }: Route.ComponentProps) {
-  const { playlist } = loaderData;
+  const { playlist, whole } = loaderData;
   const user = useOptionalUser();
   const owner = user?.id === playlist.owner_id;
   const queue = playlist.tracks.map(queueTrack);
-  const seconds = playlist.tracks.reduce((total, track) => total + (track.duration_seconds ?? 0), 0);
   const intent = actionData?.values.intent;
   const detailsReply = intent === undefined || intent === "edit" ? actionData : undefined;
   const tracksReply = intent === "add" || intent === "remove" || intent === "move" ? actionData : undefined;
@@ -185,10 +205,7 @@ export default function Playlist({ loaderData, actionData }: Route.ComponentProp
   return (
     <article>
       <header className="flex flex-col gap-6 rounded-3xl border border-stage-700 bg-gradient-to-br from-stage-800 via-stage-900 to-stage-950 p-5 sm:flex-row sm:items-end sm:p-8">
-        <PlaylistArtwork
-          artwork={playlist.tracks.slice(0, 4).map((track) => track.artwork_small_url ?? track.artwork_url)}
-          className="size-40 sm:size-48"
-        />
+        <PlaylistArtwork artwork={whole.covers} className="size-40 sm:size-48" />
         <div className="min-w-0 flex-1">
           <p className="text-sm font-semibold tracking-wider text-accent uppercase">
             {playlist.is_public ? "Public playlist" : "Private playlist"}
@@ -200,8 +217,8 @@ export default function Playlist({ loaderData, actionData }: Route.ComponentProp
             <Link to={playlistOwnerPath(playlist)} className="font-semibold text-ink hover:underline">
               {playlist.owner_name}
             </Link>{" "}
-            · {countOf(playlist.tracks.length, "track")}
-            {seconds > 0 ? ` · ${formatDuration(seconds)}` : null}
+            · {countOf(whole.trackCount, "track")}
+            {whole.seconds > 0 ? ` · ${formatDuration(whole.seconds)}` : null}
           </p>
           <div className="mt-5 flex flex-wrap items-center gap-3">
             <PlayAllButton tracks={queue} />
@@ -222,8 +239,16 @@ export default function Playlist({ loaderData, actionData }: Route.ComponentProp
             {owner ? "Add tracks from the menu beside any track, or on its page." : "Its owner has not added any tracks yet."}
           </EmptyState>
         ) : (
-          <PlaylistTracks playlistId={playlist.id} tracks={playlist.tracks} queue={queue} owner={owner} />
+          <PlaylistTracks
+            playlistId={playlist.id}
+            tracks={playlist.tracks}
+            queue={queue}
+            owner={owner}
+            offset={whole.offset}
+            trackCount={whole.trackCount}
+          />
         )}
+        <Pagination path={playlistPath(playlist.id)} page={whole.page} pages={whole.pages} />
       </section>
 
       {owner ? <OwnerSettings playlist={playlist} reply={detailsReply} deleteReply={intent === "delete" ? actionData : undefined} /> : null}
@@ -234,19 +259,24 @@ export default function Playlist({ loaderData, actionData }: Route.ComponentProp
 type PlaylistTrack = Route.ComponentProps["loaderData"]["playlist"]["tracks"][number];
 
 /**
- * The tracks in order. The owner moves them by dragging, or with Move up / Move down (buttons that post,
- * so they work from the keyboard and without JavaScript), and removes them.
+ * A page of the tracks in order (`offset` tracks come before it, of `trackCount`). The owner moves them
+ * by dragging, or with Move up / Move down (buttons that post, so they work from the keyboard and without
+ * JavaScript), and removes them.
  */
 function PlaylistTracks({
   playlistId,
   tracks,
   queue,
   owner,
+  offset,
+  trackCount,
 }: {
   playlistId: string;
   tracks: PlaylistTrack[];
   queue: ReturnType<typeof queueTrack>[];
   owner: boolean;
+  offset: number;
+  trackCount: number;
 }) {
   const submit = useSubmit();
   const [dragged, setDragged] = useState<number | null>(null);
@@ -258,7 +288,7 @@ function PlaylistTracks({
     setDragged(null);
     if (from === null || from === to) return;
     void submit(
-      { intent: "move", trackId: tracks[from]!.id, to: String(to + 1) },
+      { intent: "move", trackId: tracks[from]!.id, to: String(offset + to + 1) },
       { method: "post", action: path, preventScrollReset: true },
     );
   }
@@ -275,7 +305,7 @@ function PlaylistTracks({
           onDragEnd={owner ? () => setDragged(null) : undefined}
           className={`flex items-center gap-3 p-3 ${dragged === index ? "opacity-50" : ""}`}
         >
-          <span className="w-6 text-right text-sm text-ink-faint tabular-nums">{index + 1}</span>
+          <span className="w-8 text-right text-sm text-ink-faint tabular-nums">{offset + index + 1}</span>
           <PlayFromButton tracks={queue} start={index} />
           <Artwork src={track.artwork_small_url ?? track.artwork_url} className="size-12 shrink-0 rounded-lg" />
           <TrackTitle track={queue[index]!} />
@@ -288,19 +318,19 @@ function PlaylistTracks({
                 path={path}
                 intent="move"
                 trackId={track.id}
-                to={index}
+                to={offset + index}
                 icon="up"
                 label={`Move ${track.title} up`}
-                disabled={index === 0}
+                disabled={offset + index === 0}
               />
               <TrackButton
                 path={path}
                 intent="move"
                 trackId={track.id}
-                to={index + 2}
+                to={offset + index + 2}
                 icon="down"
                 label={`Move ${track.title} down`}
-                disabled={index === tracks.length - 1}
+                disabled={offset + index === trackCount - 1}
               />
               <TrackButton path={path} intent="remove" trackId={track.id} icon="close" label={`Remove ${track.title} from this playlist`} />
             </div>

@@ -1,6 +1,7 @@
 import { Form, href, Link, redirect } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert, SubmitButton } from "~/components/form-controls";
+import { Button } from "~/components/ui/button";
 import { PlaylistArtwork, PlaylistFields } from "~/components/fan/playlist-form";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Card } from "~/components/ui/card";
@@ -94,20 +95,43 @@ export default function Playlists({ loaderData, actionData }: Route.ComponentPro
             </ul>
           )}
         </section>
-        <Card className="self-start">
-          <h2 id="new-playlist" className="text-xl font-semibold">
-            New playlist
-          </h2>
-          {adding ? <p className="mt-1 text-sm text-ink-muted">The track you chose goes in first.</p> : null}
-          <Form method="post" action={formAction} noValidate className="mt-4 grid gap-4">
-            {adding ? <input type="hidden" name="trackId" value={adding} /> : null}
-            <FormAlert>{form.formError}</FormAlert>
-            <PlaylistFields form={form} />
-            <SubmitButton action={path} pendingLabel="Creating...">
-              Create playlist
-            </SubmitButton>
-          </Form>
-        </Card>
+        <div className="grid gap-6 self-start">
+          {adding && playlists.length > 0 ? (
+            <Card>
+              <h2 id="add-to-playlist" className="text-xl font-semibold">
+                Add to playlist
+              </h2>
+              <p className="mt-1 text-sm text-ink-muted">Choose a playlist for the track you chose.</p>
+              <ul aria-labelledby="add-to-playlist" className="mt-4 grid gap-2">
+                {playlists.map((playlist) => (
+                  <li key={playlist.id}>
+                    <Form method="post" action={playlistPath(playlist.id)}>
+                      <input type="hidden" name="intent" value="add" />
+                      <input type="hidden" name="trackId" value={adding} />
+                      <Button type="submit" variant="secondary" className="w-full justify-start truncate">
+                        {playlist.name}
+                      </Button>
+                    </Form>
+                  </li>
+                ))}
+              </ul>
+            </Card>
+          ) : null}
+          <Card>
+            <h2 id="new-playlist" className="text-xl font-semibold">
+              New playlist
+            </h2>
+            {adding ? <p className="mt-1 text-sm text-ink-muted">The track you chose goes in first.</p> : null}
+            <Form method="post" action={formAction} noValidate className="mt-4 grid gap-4">
+              {adding ? <input type="hidden" name="trackId" value={adding} /> : null}
+              <FormAlert>{form.formError}</FormAlert>
+              <PlaylistFields form={form} />
+              <SubmitButton action={path} pendingLabel="Creating...">
+                Create playlist
+              </SubmitButton>
+            </Form>
+          </Card>
+        </div>
       </div>
     </>
   );
