@@ -35,6 +35,7 @@ import { measureContinuity, measureNextTrack, measurePlayerBar, printPlayer } fr
 import { measureUploads, printUploads } from "./lib/bench-uploads.ts";
 import { measureLiveFeed, printLiveFeed } from "./lib/bench-live-feed.ts";
 import { measureOversizedForms, printOversizedForms } from "./lib/bench-oversized-forms.ts";
+import { measureHeavyViewer, printHeavyViewer } from "./lib/bench-heavy-viewer.ts";
 import { percentile } from "./lib/percentile.ts";
 import { measureWorkerBundle, printWorkerBundle } from "./lib/bench-worker-bundle.ts";
 import { embedPaths, measureEmbeds, printEmbeds } from "./lib/bench-embeds.ts";
@@ -326,9 +327,11 @@ async function printSignedInPages(appUrl: string, title: string, pages: string[]
   }
 }
 
-async function printStudioAndFanSpace(appUrl: string, artistCookie: string) {
+async function printStudioAndFanSpace(marketplace: Marketplace, artistCookie: string) {
+  const { appUrl } = marketplace;
   await printSignedInPages(appUrl, "The artist studio (signed in as the demo artist)", studioPages, artistCookie);
   printOversizedForms(await measureOversizedForms(appUrl, artistCookie));
+  printHeavyViewer(await measureHeavyViewer(appUrl, marketplace.supabaseUrl));
   await printSignedInPages(appUrl, "The fan space (signed in as the demo fan)", fanPages, await signedInCookie(appUrl, demoFanAccount));
 }
 
@@ -409,12 +412,16 @@ async function main() {
       }
       return;
     }
+    if (process.argv.includes("--viewer")) {
+      printHeavyViewer(await measureHeavyViewer(appUrl, marketplace.supabaseUrl));
+      return;
+    }
     if (process.argv.includes("--forms")) {
       printOversizedForms(await measureOversizedForms(appUrl, artistCookie));
       return;
     }
     if (process.argv.includes("--studio")) {
-      await printStudioAndFanSpace(appUrl, artistCookie);
+      await printStudioAndFanSpace(marketplace, artistCookie);
       printLiveFeed(await measureLiveFeed(marketplace));
       return;
     }
@@ -457,7 +464,7 @@ async function main() {
     const printPlayerFigures = await measurePlayer();
     const printEmbedFigures = await measureEmbedFigures();
 
-    await printStudioAndFanSpace(appUrl, artistCookie);
+    await printStudioAndFanSpace(marketplace, artistCookie);
     printUploads(uploads);
     printPlayback(playback);
     printPlayback(playbackOnMobile, mobileNetwork);
