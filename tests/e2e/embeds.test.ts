@@ -6,7 +6,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
-import { baseUrl, demoTrackPath, expectNoAxeViolations, hydrated, launchBrowser, newPage } from "./support/browser.ts";
+import { baseUrl, demoTrackPath, expectNoAxeViolations, hydrated, launchBrowser, newPage, viewports } from "./support/browser.ts";
 
 let browser: Browser;
 let otherSite: Server;
@@ -100,3 +100,37 @@ test("Share copies the track's link and its embed code, and says so", async () =
   await expectNoAxeViolations(page);
   await close();
 });
+
+// A menu is never cut by its container and never leaves the screen: each of its controls is the topmost
+// element at its own centre, and the page does not scroll sideways, on a phone and a desktop, with
+// JavaScript and without.
+for (const [width, viewport] of Object.entries(viewports)) {
+  for (const javaScriptEnabled of [true, false]) {
+    test(`the Share menu is whole and on screen on ${width} ${javaScriptEnabled ? "with" : "without"} JavaScript`, async () => {
+      const { page, close } = await newPage(browser, { viewport, javaScriptEnabled });
+      for (const path of [trackPath, "/artist/a1000000-0000-4000-8000-000000000012", "/playlist/b1000000-0000-4000-8000-000000000001"]) {
+        await page.goto(path);
+        if (javaScriptEnabled) await hydrated(page);
+        const share = page.locator("summary", { hasText: "Share" }).first();
+        await share.scrollIntoViewIfNeeded();
+        await share.click();
+        const panel = page.locator("details[open] > summary + div").first();
+        await panel.waitFor();
+        const controls = panel.locator("input, textarea, button");
+        for (let index = 0; index < (await controls.count()); index++) {
+          const control = controls.nth(index);
+          await control.scrollIntoViewIfNeeded();
+          const topmost = await control.evaluate((element) => {
+            const box = element.getBoundingClientRect();
+            const atCentre = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+            return atCentre === element || element.contains(atCentre);
+          });
+          assert.ok(topmost, `${path}: a control of the Share menu is covered or cut at ${viewport.width} px`);
+        }
+        const sideways = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        assert.ok(sideways <= 0, `${path} scrolls ${sideways} px sideways with the Share menu open at ${viewport.width} px`);
+      }
+      await close();
+    });
+  }
+}

@@ -57,8 +57,10 @@ export function ShareMenu({ title, share, align = "start" }: { title: string; sh
           <Icon name="share" className="size-5" />
           Share
         </summary>
+        {/* Beside the button on wide screens; on a phone a sheet across the screen's width above the player
+            bar, so it never runs off an edge whatever the button's place. */}
         <div
-          className={`absolute ${edge} z-50 mt-2 grid w-80 max-w-[90vw] gap-3 rounded-xl border border-stage-600 bg-stage-900 p-3 shadow-2xl shadow-black/60`}
+          className={`absolute ${edge} z-50 mt-2 grid w-80 max-w-[90vw] gap-3 rounded-xl border border-stage-600 bg-stage-900 p-3 shadow-2xl shadow-black/60 max-sm:fixed max-sm:inset-x-3 max-sm:bottom-24 max-sm:z-[60] max-sm:max-h-[70dvh] max-sm:w-auto max-sm:max-w-none max-sm:overflow-y-auto`}
         >
           <div className="grid gap-1">
             <label htmlFor={`${id}-link`} className="text-xs font-semibold tracking-wider text-ink-faint uppercase">

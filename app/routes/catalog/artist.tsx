@@ -107,8 +107,11 @@ export default function Artist({ loaderData }: Route.ComponentProps) {
 
   return (
     <article>
-      <header className="relative overflow-hidden rounded-3xl border border-stage-700 bg-gradient-to-br from-stage-800 via-stage-900 to-stage-950 p-5 sm:p-8">
-        <div aria-hidden="true" className="pointer-events-none absolute -top-24 -right-24 size-80 rounded-full bg-accent/20 blur-3xl" />
+      <header className="relative rounded-3xl border border-stage-700 bg-gradient-to-br from-stage-800 via-stage-900 to-stage-950 p-5 sm:p-8">
+        {/* The glow is clipped to the card on its own, so the Share menu may reach past the card. */}
+        <div aria-hidden="true" className="pointer-events-none absolute inset-0 overflow-hidden rounded-3xl">
+          <div className="absolute -top-24 -right-24 size-80 rounded-full bg-accent/20 blur-3xl" />
+        </div>
         <div className="relative flex flex-col gap-6 sm:flex-row sm:items-end">
           <ProfileImage
             name={artist.artist_name}
@@ -131,7 +134,7 @@ export default function Artist({ loaderData }: Route.ComponentProps) {
           </div>
           <div className="flex shrink-0 flex-wrap items-center gap-3">
             {user?.id !== artist.id ? <FollowButton follow={follow} artistName={artist.artist_name} size="lg" /> : null}
-            <ShareMenu title={artist.artist_name} share={loaderData.share} />
+            <ShareMenu title={artist.artist_name} share={loaderData.share} align="end" />
           </div>
         </div>
       </header>

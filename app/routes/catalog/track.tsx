@@ -178,16 +178,18 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
 
   return (
     <article>
-      <header className="relative overflow-hidden rounded-3xl border border-stage-700 bg-stage-900 p-5 sm:p-8">
-        {/* The page's largest paint (the artwork behind the header and in it, one request): fetched first. */}
-        <img
-          src={artworkUrl}
-          alt=""
-          aria-hidden="true"
-          fetchPriority="high"
-          className="pointer-events-none absolute inset-0 size-full scale-125 object-cover opacity-25 blur-3xl"
-        />
-        <div className="absolute inset-0 bg-gradient-to-t from-stage-950/90 via-stage-950/40 to-transparent" aria-hidden="true" />
+      <header className="relative rounded-3xl border border-stage-700 bg-stage-900 p-5 sm:p-8">
+        {/* The backdrop is clipped to the card on its own, so the Share menu may reach past the card. */}
+        <div aria-hidden="true" className="pointer-events-none absolute inset-0 overflow-hidden rounded-3xl">
+          {/* The page's largest paint (the artwork behind the header and in it, one request): fetched first. */}
+          <img
+            src={artworkUrl}
+            alt=""
+            fetchPriority="high"
+            className="absolute inset-0 size-full scale-125 object-cover opacity-25 blur-3xl"
+          />
+          <div className="absolute inset-0 bg-gradient-to-t from-stage-950/90 via-stage-950/40 to-transparent" />
+        </div>
         <div className="relative flex flex-col gap-6 md:flex-row md:items-end md:gap-8">
           <img
             src={artworkUrl}
