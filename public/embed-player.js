@@ -88,14 +88,15 @@
     if (!loaded || loaded.id !== track.id || loaded.expiresAt - renewalMarginMs < Date.now()) {
       play.setAttribute("aria-busy", "true");
       try {
-        const response = await fetch(`/track/${track.id}/source`, { credentials: "omit" });
+        // The listener is named, so the play ticket that comes with the URL is this listener's.
+        const response = await fetch(`/track/${track.id}/source?${new URLSearchParams({ listener })}`, { credentials: "omit" });
         const source = await response.json();
         if (typeof source.url !== "string") throw new Error(source.error || "Unable to load audio");
         if (track !== current()) return;
         if (Array.isArray(source.peaks)) drawPeaks((track.peaks = source.peaks));
         if (typeof source.duration === "number") track.duration = source.duration;
         const resumeAt = loaded?.id === track.id ? audio.currentTime : 0;
-        loaded = { id: track.id, expiresAt: source.expiresAt };
+        loaded = { id: track.id, expiresAt: source.expiresAt, ticket: source.ticket, receivedAt: Date.now() };
         audio.src = source.url;
         if (resumeAt) audio.currentTime = resumeAt;
       } catch (error) {
@@ -135,11 +136,16 @@
     }
   })();
 
+  // The play goes with the ticket its URL came with, no sooner than the wait the server set for it.
   function report() {
-    if (reported) return;
+    if (reported || !loaded?.ticket) return;
     reported = true;
-    const query = new URLSearchParams({ listener, ...(embeddedOn ? { embeddedOn } : {}) });
-    fetch(`/track/${current().id}/play?${query}`, { method: "POST", credentials: "omit", keepalive: true }).catch(() => {});
+    const { id, ticket, receivedAt } = loaded;
+    const query = new URLSearchParams({ listener, ticket: ticket.value, ...(embeddedOn ? { embeddedOn } : {}) });
+    const send = () => fetch(`/track/${id}/play?${query}`, { method: "POST", credentials: "omit", keepalive: true }).catch(() => {});
+    const wait = ticket.afterSeconds * 1000 - (Date.now() - receivedAt);
+    if (wait > 0) setTimeout(send, wait + 250);
+    else send();
   }
 
   function seek(seconds) {

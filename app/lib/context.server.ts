@@ -31,3 +31,12 @@ export function clientAddress(request: Request): string | null {
   const colo = (request as { cf?: { colo?: unknown } }).cf?.colo;
   return typeof colo === "string" && colo ? request.headers.get("CF-Connecting-IP") : null;
 }
+
+/**
+ * The address a visitor's plays are counted by (their burst limit): Cloudflare's, as clientAddress gives
+ * it; locally, where no edge stands in front, the socket's as the local runtime sets it (CF-Connecting-IP,
+ * which it fills from the connection unless the client named one), so one local client's burst is its own.
+ */
+export function playAddress(request: Request): string | null {
+  return clientAddress(request) ?? request.headers.get("CF-Connecting-IP");
+}

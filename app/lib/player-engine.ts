@@ -37,6 +37,11 @@ let retriedLoad = false;
 // track; again when the track is played anew. The database decides whether it counts.
 let listened = 0;
 let playReported = false;
+/**
+ * The play ticket each track's URL came with, and when it came (this clock): a play is reported with it,
+ * no sooner than the server's wait after it was given.
+ */
+const tickets = new Map<string, { value: string; afterSeconds: number; receivedAt: number }>();
 let lastTime = 0;
 
 function setQueue(patch: Partial<PlayerState>) {
@@ -108,7 +113,16 @@ function asTrackSource(body: unknown): TrackSource | null {
   if (typeof value.error === "string") return { error: value.error, missing: value.missing === true };
   if (typeof value.url !== "string" || typeof value.expiresAt !== "number") return null;
   const peaks = Array.isArray(value.peaks) && value.peaks.every((peak) => typeof peak === "number") ? (value.peaks as number[]) : null;
-  return { url: value.url, expiresAt: value.expiresAt, peaks, duration: typeof value.duration === "number" ? value.duration : null };
+  const ticket = value.ticket as Record<string, unknown> | null | undefined;
+  return {
+    url: value.url,
+    expiresAt: value.expiresAt,
+    peaks,
+    duration: typeof value.duration === "number" ? value.duration : null,
+    ...(ticket && typeof ticket.value === "string" && typeof ticket.afterSeconds === "number"
+      ? { ticket: { value: ticket.value, afterSeconds: ticket.afterSeconds } }
+      : {}),
+  };
 }
 
 /** The track's audio address and stored waveform, from the audio URL function (through the Worker). */
@@ -116,7 +130,10 @@ async function fetchSource(trackId: string): Promise<TrackSource> {
   try {
     const source = asTrackSource(await (await fetch(trackSourcePath(trackId))).json());
     if (!source) return { error: playerErrorMessages.load };
-    if ("url" in source) sources.set(trackId, source);
+    if ("url" in source) {
+      sources.set(trackId, source);
+      if (source.ticket) tickets.set(trackId, { ...source.ticket, receivedAt: Date.now() });
+    }
     return source;
   } catch {
     return { error: playerErrorMessages.load };
@@ -130,10 +147,19 @@ function freshSource(trackId: string): Promise<TrackSource> {
   return fetchSource(trackId);
 }
 
+/** Reports the play with its ticket, once the server's wait after giving it has passed. */
 function reportPlay(trackId: string) {
   if (playReported) return;
   playReported = true;
-  fetch(trackPlayPath(trackId), { method: "POST", keepalive: true }).catch(() => {});
+  const ticket = tickets.get(trackId);
+  if (!ticket) return;
+  const send = () =>
+    fetch(`${trackPlayPath(trackId)}?${new URLSearchParams({ ticket: ticket.value })}`, { method: "POST", keepalive: true }).catch(
+      () => {},
+    );
+  const wait = ticket.afterSeconds * 1000 - (Date.now() - ticket.receivedAt);
+  if (wait > 0) setTimeout(send, wait + 250);
+  else send();
 }
 
 function startListen() {
@@ -156,6 +182,8 @@ async function load(play: boolean, startAt: number) {
     return;
   }
   loaded = { trackId: track.id, expiresAt: source.expiresAt };
+  // The URL a track page handed over came with no ticket: one is asked for beside the playback.
+  if (!tickets.has(track.id)) void fetchSource(track.id);
   if (source.peaks || source.duration) set({ peaks: source.peaks, duration: source.duration ?? state().duration });
   media.src = source.url;
   // A position can be set only once the media knows its length (a restored queue, a renewed URL).

@@ -38,8 +38,17 @@ export function queueTrack(track: {
 /** Where a track streams from (a signed URL and when it stops working), or why it cannot (`missing`: it has no audio). */
 export type AudioSource = { url: string; expiresAt: number } | { error: string; missing?: boolean };
 /** An audio source with the track's stored waveform and length, for the seek bar. */
+/**
+ * A track as the player gets it: its audio URL, stored waveform and length, and the play ticket its play
+ * report brings back once `afterSeconds` have passed (none for the URL a track page hands over).
+ */
 export type TrackSource =
-  (Extract<AudioSource, { url: string }> & { peaks: number[] | null; duration: number | null }) | Extract<AudioSource, { error: string }>;
+  | (Extract<AudioSource, { url: string }> & {
+      peaks: number[] | null;
+      duration: number | null;
+      ticket?: { value: string; afterSeconds: number };
+    })
+  | Extract<AudioSource, { error: string }>;
 
 export type Repeat = "off" | "all" | "one";
 export type PlaybackStatus = "idle" | "loading" | "playing" | "paused" | "error";

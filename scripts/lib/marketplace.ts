@@ -3,7 +3,8 @@
 import { startLocalStack } from "@crate/local-supabase";
 import { buildIfStale, freePort, serveApp, workerVars } from "./app-server.ts";
 
-export type Marketplace = { appUrl: string; supabaseUrl: string; stop(): Promise<void> };
+/** `playReporterSecret`: the Worker's secret, for tests that sign what the Worker signs (a play ticket from before). */
+export type Marketplace = { appUrl: string; supabaseUrl: string; playReporterSecret: string; stop(): Promise<void> };
 
 /** `captcha`: Turnstile's site key for the Worker and the secret for Auth (the security check on). */
 export async function startMarketplace({
@@ -29,10 +30,12 @@ export async function startMarketplace({
     captchaSecret: captcha?.secret,
   });
   try {
-    const app = await serveApp({ port: appPort, quiet: true, vars: await workerVars(backend, { captchaSiteKey: captcha?.siteKey }) });
+    const vars = await workerVars(backend, { captchaSiteKey: captcha?.siteKey });
+    const app = await serveApp({ port: appPort, quiet: true, vars });
     return {
       appUrl,
       supabaseUrl: backend.url,
+      playReporterSecret: vars.PLAY_REPORTER_SECRET,
       async stop() {
         await app.stop();
         await backend.close();

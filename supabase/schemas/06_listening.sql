@@ -39,10 +39,11 @@ create policy "Listeners and the track's artist read events" on public.analytics
   using (user_id = (select auth.uid()) or artist_id = (select auth.uid()));
 
 -- Honest play counts. A play counts once per listener per track per 10 minutes: the signed-in user, or a
--- visitor by the anonymous id the Worker keeps in a cookie together with their address. An address
--- gets at most 30 counted plays per 10 minutes (a burst beyond that is refused: no person listens that
--- fast), and a banned user's plays are refused. The player reports a play only after 5 seconds of real
--- playback (or at the end of a shorter track), so skipping through a catalogue counts nothing.
+-- visitor by the anonymous id the Worker keeps in a cookie together with their address. An account, and
+-- the visitors of an address, get at most 30 counted plays per 10 minutes (a burst beyond that is
+-- refused: no person listens that fast), and a banned user's plays are refused. The Worker reports a play
+-- only with the ticket the track's URL came with, 5 seconds of playback after it (or a shorter track's
+-- length), so skipping through a catalogue counts nothing.
 --
 -- Who played what in the last 10 minutes is kept apart from the analytics events, and only that long:
 -- the addresses it needs never reach the analytics an artist reads.
@@ -106,7 +107,13 @@ begin
   ) then
     return false;
   end if;
-  if (select count(*) from private.recent_plays r where r.address = from_address) >= 30 then
+  -- A signed-in listener is held to their account's own pace, a visitor to their address's: no crowd of
+  -- visitors behind one address (locally, every client of the machine) can lock a fan out.
+  if me is not null then
+    if (select count(*) from private.recent_plays r where r.listener = who) >= 30 then
+      raise exception 'too many plays from one account' using errcode = '54000';
+    end if;
+  elsif (select count(*) from private.recent_plays r where r.address = from_address) >= 30 then
     raise exception 'too many plays from one address' using errcode = '54000';
   end if;
 

@@ -443,6 +443,11 @@ describe.each(backends)("schema on $name", (backend) => {
         asPlayReporter(db, visitor, (tx) => tx.query("select record_play($1, null, $2, '192.0.2.77')", [trackId, listener]));
       for (let i = 0; i < 30; i++) await play(tracks[i]!, `rotating-${i}`);
       expect((await errorOf(play(tracks[30]!, "rotating-30"))).code).toBe("54000");
+      // A fan behind the same address is held to their own account's pace, not locked out by the burst.
+      const fanPlay = (trackId: string) =>
+        asPlayReporter(db, fan.claims, (tx) => tx.query("select record_play($1, null, null, '192.0.2.77')", [trackId]));
+      for (let i = 0; i < 30; i++) await fanPlay(tracks[i]!);
+      expect((await errorOf(fanPlay(tracks[30]!))).code).toBe("54000");
 
       await db.query(`update auth.users set banned_until = now() + interval '1 day' where id = $1`, [fan.id]);
       expect((await errorOf(asPlayReporter(db, fan.claims, (tx) => tx.query("select record_play($1)", [tracks[0]])))).code).toBe("42501");

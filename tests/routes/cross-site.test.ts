@@ -2,7 +2,7 @@
 // send (a form, or fetch with credentials) is refused before it takes effect, resource routes included,
 // while the same POST from our own pages still works.
 import { describe, expect, it } from "vitest";
-import { Visitor, appUrl, serviceClient, sessionCookie, signedIn, trackId } from "./support.ts";
+import { Visitor, appUrl, listeningVisitor, serviceClient, sessionCookie, signedIn, trackId } from "./support.ts";
 
 // What a browser sends with a POST from a page of another site: current browsers send both headers,
 // older ones only Origin; a sandboxed frame or a privacy-minded redirect sends Origin: null.
@@ -62,7 +62,8 @@ describe("recording a play (resource route)", () => {
 
   it("records a play posted by our own player", async () => {
     const before = await plays();
-    expect((await new Visitor().post(`/track/${track}/play`, {}, sameOrigin())).response.status).toBe(204);
+    const { visitor, ticket } = await listeningVisitor(track);
+    expect((await visitor.post(`/track/${track}/play?${new URLSearchParams({ ticket })}`, {}, sameOrigin())).response.status).toBe(204);
     expect(await plays()).toBe(before + 1);
   });
 });

@@ -2,9 +2,27 @@ import { createHash } from "node:crypto";
 import { createClient } from "@supabase/supabase-js";
 import { expect, inject } from "vitest";
 import { localDefaults } from "@crate/local-supabase";
+import { playTicket } from "../../app/lib/play-ticket.server.ts";
 
 export const appUrl = inject("appUrl");
 export const supabaseUrl = inject("supabaseUrl");
+const playReporterSecret = inject("playReporterSecret");
+
+/**
+ * The ticket a track's audio URL came with for `identity` (`visitor:{listener id}` or `user:{id}`), given
+ * 6 s ago: signed here with the Worker's secret, so a test reports a heard play without waiting.
+ */
+export function heardTicket(trackId: string, identity: string, givenMsAgo = 6000): Promise<string> {
+  return playTicket(playReporterSecret, { trackId, listener: identity, afterSeconds: 5, issuedAt: Date.now() - givenMsAgo });
+}
+
+/** A visitor with a listener id of their own (as the source route gives one), and the ticket for a heard play of `trackId`. */
+export async function listeningVisitor(trackId: string) {
+  const visitor = new Visitor();
+  const listener = crypto.randomUUID();
+  visitor.cookies.set("listener", listener);
+  return { visitor, listener, ticket: await heardTicket(trackId, `visitor:${listener}`) };
+}
 
 /** The backend as its operator: to look at what tests stored, never to do what a user does. */
 export const serviceClient = createClient(supabaseUrl, localDefaults.serviceRoleKey, {

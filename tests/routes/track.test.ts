@@ -2,7 +2,18 @@
 // data (without generated media: tracks here have no audio file): the page, the purchase dialog, the
 // comment forms and the play-recording resource route.
 import { describe, expect, it } from "vitest";
-import { Visitor, appUrl, serviceClient, signedIn, storesMadeSoFarLanded, text, title, trackId } from "./support.ts";
+import {
+  Visitor,
+  appUrl,
+  heardTicket,
+  listeningVisitor,
+  serviceClient,
+  signedIn,
+  storesMadeSoFarLanded,
+  text,
+  title,
+  trackId,
+} from "./support.ts";
 
 const fan = () => signedIn("fan@example.com", "fan-demo-pass");
 
@@ -198,38 +209,64 @@ describe("recording plays", () => {
     return count ?? 0;
   };
 
-  it("records a visitor's play without a listener, and a fan's as theirs", async () => {
+  const demoFanId = "f0000000-0000-4000-8000-000000000001";
+  const played = (visitor: Visitor, id: string, query: Record<string, string>, headers: Record<string, string> = {}) =>
+    visitor.post(`/track/${id}/play?${new URLSearchParams(query)}`, {}, headers);
+
+  it("records a visitor's play with the ticket its URL came with, and a fan's as theirs", async () => {
     const id = trackId("Harbour Wall");
     const visitorsBefore = await playsOf(id, null);
-    expect((await new Visitor().post(`/track/${id}/play`, {})).response.status).toBe(204);
+    const { visitor, ticket } = await listeningVisitor(id);
+    expect((await played(visitor, id, { ticket })).response.status).toBe(204);
     expect(await playsOf(id, null)).toBe(visitorsBefore + 1);
 
-    const fanId = "f0000000-0000-4000-8000-000000000001";
-    const fansBefore = await playsOf(id, fanId);
-    expect((await (await fan()).post(`/track/${id}/play`, {})).response.status).toBe(204);
-    expect(await playsOf(id, fanId)).toBe(fansBefore + 1);
+    const fansBefore = await playsOf(id, demoFanId);
+    expect((await played(await fan(), id, { ticket: await heardTicket(id, `user:${demoFanId}`) })).response.status).toBe(204);
+    expect(await playsOf(id, demoFanId)).toBe(fansBefore + 1);
   });
 
-  it("counts a listener's repeated reports once, knowing a visitor by the cookie it gives them", async () => {
+  it("counts no play without a ticket, with a forged one or another listener's, nor one reported sooner than 5 s after its URL", async () => {
     const id = trackId("Harbour Wall");
-    const visitor = new Visitor();
     const before = await playsOf(id, null);
-    for (let i = 0; i < 5; i++) expect((await visitor.post(`/track/${id}/play`, {})).response.status).toBe(204);
-    expect(visitor.cookies.get("listener")).toMatch(/^[0-9a-f-]{36}$/);
+    const { visitor, ticket } = await listeningVisitor(id);
+    expect((await played(visitor, id, {})).response.status).toBe(403);
+    expect((await played(visitor, id, { ticket: ticket.replace(/.$/, (last) => (last === "A" ? "B" : "A")) })).response.status).toBe(403);
+    expect(
+      (await played(visitor, id, { ticket: await heardTicket(trackId("Bicycle Bell"), `visitor:${crypto.randomUUID()}`) })).response.status,
+    ).toBe(403);
+    // Rotating the listener id: the ticket is the other listener's.
+    const rotated = new Visitor();
+    rotated.cookies.set("listener", crypto.randomUUID());
+    expect((await played(rotated, id, { ticket })).response.status).toBe(403);
+    // A ticket given with the URL just now, reported at once.
+    const listener = crypto.randomUUID();
+    const early = new Visitor();
+    early.cookies.set("listener", listener);
+    expect((await played(early, id, { ticket: await heardTicket(id, `visitor:${listener}`, 1000) })).response.status).toBe(409);
+    expect(await playsOf(id, null)).toBe(before);
+  });
+
+  it("counts a listener's repeated reports once", async () => {
+    const id = trackId("Harbour Wall");
+    const before = await playsOf(id, null);
+    const { visitor, ticket } = await listeningVisitor(id);
+    for (let i = 0; i < 5; i++) expect((await played(visitor, id, { ticket })).response.status).toBe(204);
     expect(await playsOf(id, null)).toBe(before + 1);
 
     const demoFan = await fan();
-    const fanBefore = await playsOf(id, "f0000000-0000-4000-8000-000000000001");
-    for (let i = 0; i < 5; i++) await demoFan.post(`/track/${id}/play`, {});
-    expect(await playsOf(id, "f0000000-0000-4000-8000-000000000001")).toBeLessThanOrEqual(fanBefore + 1);
+    const fanBefore = await playsOf(id, demoFanId);
+    const fanTicket = await heardTicket(id, `user:${demoFanId}`);
+    for (let i = 0; i < 5; i++) await played(demoFan, id, { ticket: fanTicket });
+    expect(await playsOf(id, demoFanId)).toBeLessThanOrEqual(fanBefore + 1);
   });
 
   it("knows an embedded player's listener by the id it names (it sends no cookies), and sets no cookie for it", async () => {
     const id = trackId("Harbour Wall");
     const listener = crypto.randomUUID();
+    const ticket = await heardTicket(id, `visitor:${listener}`);
     const before = await playsOf(id, null);
     for (let i = 0; i < 3; i++) {
-      const { response } = await new Visitor().post(`/track/${id}/play?listener=${listener}&embeddedOn=https%3A%2F%2Fblog.example`, {});
+      const { response } = await played(new Visitor(), id, { listener, ticket, embeddedOn: "https://blog.example" });
       expect(response.status).toBe(204);
       expect(response.headers.getSetCookie()).toEqual([]);
     }
@@ -238,9 +275,9 @@ describe("recording plays", () => {
 
   it("records the country Cloudflare located the listener in: unknown locally, and never taken from a header", async () => {
     const id = trackId("Bicycle Bell");
-    const visitor = new Visitor();
-    const played = await visitor.post(`/track/${id}/play`, {}, { "CF-IPCountry": "FR" });
-    expect(played.response.status).toBe(204);
+    const { visitor, ticket } = await listeningVisitor(id);
+    const reported = await played(visitor, id, { ticket }, { "CF-IPCountry": "FR" });
+    expect(reported.response.status).toBe(204);
     const { data } = await serviceClient
       .from("analytics_events")
       .select("country")
@@ -265,7 +302,10 @@ describe("recording plays", () => {
         .single();
       return data?.embedded_on;
     };
-    const play = (embeddedOn: string) => new Visitor().post(`/track/${id}/play?${new URLSearchParams({ embeddedOn })}`, {});
+    const play = async (embeddedOn: string) => {
+      const { visitor, ticket } = await listeningVisitor(id);
+      return played(visitor, id, { ticket, embeddedOn });
+    };
     expect((await play("https://blog.example")).response.status).toBe(204);
     expect(await latestEmbedding()).toBe("https://blog.example");
     // A page address is kept as its site; what is no site is a play on Crate.
@@ -278,7 +318,9 @@ describe("recording plays", () => {
   });
 
   it("records nothing for a track the listener cannot see", async () => {
-    expect((await new Visitor().post(`/track/${trackId("Northern Line")}/play`, {})).response.status).toBe(404);
+    const unreleased = trackId("Northern Line");
+    const { visitor, ticket } = await listeningVisitor(unreleased);
+    expect((await played(visitor, unreleased, { ticket })).response.status).toBe(404);
     expect((await new Visitor().post("/track/not-a-track/play", {})).response.status).toBe(404);
     expect(await playsOf(trackId("Northern Line"), null)).toBe(0);
   });

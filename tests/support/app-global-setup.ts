@@ -7,6 +7,7 @@ export default async function setup(project: TestProject) {
   const marketplace = await startMarketplace({ seedMedia: false });
   project.provide("appUrl", marketplace.appUrl);
   project.provide("supabaseUrl", marketplace.supabaseUrl);
+  project.provide("playReporterSecret", marketplace.playReporterSecret);
   return () => marketplace.stop();
 }
 
@@ -14,5 +15,6 @@ declare module "vitest" {
   export interface ProvidedContext {
     appUrl: string;
     supabaseUrl: string;
+    playReporterSecret: string;
   }
 }

@@ -1,7 +1,10 @@
 import { data } from "react-router";
 import * as v from "valibot";
 import { isUuid } from "~/lib/catalog";
+import { envFrom } from "~/lib/env.server";
 import { uncached } from "~/lib/http-cache";
+import { listenerOf } from "~/lib/listener.server";
+import { playTicket, secondsBeforeAPlay } from "~/lib/play-ticket.server";
 import type { TrackSource } from "~/lib/player";
 import { supabaseContext } from "~/lib/session.server";
 import { trackAudioSource } from "./track-audio.server";
@@ -10,11 +13,12 @@ import type { Route } from "./+types/track-source";
 const WaveformSchema = v.object({ peaks: v.nullable(v.array(v.number())), duration_seconds: v.nullable(v.number()) });
 
 /**
- * What the site's player needs to play a track, as JSON: a URL signed for this listener by the audio URL
- * function, and the stored waveform and length for its seek bar. Both are asked side by side (one round
- * trip). The listener's alone, never cached.
+ * What the site's player (and an embedded one) needs to play a track, as JSON: a URL signed for this
+ * listener by the audio URL function, the stored waveform and length for its seek bar, and the play
+ * ticket its play report must bring back (a visitor without a listener id gets one here). The URL and the
+ * waveform are asked side by side (one round trip). The listener's alone, never cached.
  */
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isUuid(params.id)) return data<TrackSource>({ error: "Track not found", missing: true }, { status: 404, headers: uncached });
   const supabase = context.get(supabaseContext);
   const [audio, waveform] = await Promise.all([
@@ -24,10 +28,17 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   if ("error" in audio) return data<TrackSource>(audio, { status: audio.missing ? 404 : 503, headers: uncached });
   const stored = v.safeParse(WaveformSchema, waveform.data);
   if (waveform.error) console.warn("reading a track's waveform failed", waveform.error);
+  const duration = stored.success ? stored.output.duration_seconds : null;
+  const who = listenerOf(request, context, { mint: true })!;
+  const afterSeconds = secondsBeforeAPlay(duration);
+  const ticket = await playTicket(envFrom(context).PLAY_REPORTER_SECRET, { trackId: params.id, listener: who.identity, afterSeconds });
   const source: TrackSource = {
     ...audio,
     peaks: stored.success ? stored.output.peaks : null,
-    duration: stored.success ? stored.output.duration_seconds : null,
+    duration,
+    ticket: { value: ticket, afterSeconds },
   };
-  return data(source, { headers: uncached });
+  const headers = new Headers(uncached);
+  if (who.setCookie) headers.append("Set-Cookie", who.setCookie);
+  return data(source, { headers });
 }
