@@ -225,3 +225,20 @@ describe("work that grows with what the page shows, not with what the viewer own
     expect(titles(past.html)).toHaveLength(tracks!.length - 100);
   });
 });
+
+describe("signed audio URLs", () => {
+  it("gives one listener at most 120 a minute, then answers 429 in words", async () => {
+    const listener = await newFan("greedy");
+    const unknown = "00000000-0000-4000-8000-00000000abcd";
+    const statuses: number[] = [];
+    for (let n = 0; n < 125; n++) statuses.push((await listener.visitor.get(`/track/${unknown}/source`)).response.status);
+    expect(statuses.slice(0, 120).every((status) => status === 404)).toBe(true);
+    expect(statuses.slice(120)).toEqual([429, 429, 429, 429, 429]);
+    const refused = await listener.visitor.get(`/track/${unknown}/audio`);
+    expect(refused.response.status).toBe(429);
+    expect(refused.response.headers.get("retry-after")).toBe("60");
+    expect(JSON.parse((await listener.visitor.get(`/track/${unknown}/source`)).html)).toMatchObject({
+      error: "Too many tracks asked for at once. Please wait a minute and try again.",
+    });
+  });
+});

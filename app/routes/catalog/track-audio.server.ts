@@ -1,8 +1,25 @@
 import * as v from "valibot";
 import { invokeFunction } from "~/lib/backend.server";
 import { audioUrlErrorMessage } from "~/lib/errors";
+import type { RouterContextProvider } from "react-router";
+import { cloudflareContext, playAddress } from "~/lib/context.server";
+import { userContext } from "~/lib/session.server";
 import type { SupabaseClient } from "~/lib/supabase.server";
 import type { AudioSource } from "~/lib/player";
+
+/** What a listener is told when they asked for more audio URLs than anyone listening needs. */
+export const tooManyAudioUrls = "Too many tracks asked for at once. Please wait a minute and try again.";
+
+/**
+ * Whether this listener may have another signed audio URL now: at most 120 a minute (wrangler.toml,
+ * AUDIO_URL_LIMITER), counted per account, or per address for a visitor (whose ids are theirs to rotate).
+ */
+export async function mayHaveAudioUrl(request: Request, context: Readonly<RouterContextProvider>): Promise<boolean> {
+  const user = context.get(userContext);
+  const key = user ? `user:${user.id}` : `address:${playAddress(request) ?? "unknown"}`;
+  const { success } = await context.get(cloudflareContext).env.AUDIO_URL_LIMITER.limit({ key });
+  return success;
+}
 
 /** The function's answer (supabase/functions/track-audio-url): a signed URL and how long it lasts. */
 const SignedUrlAnswer = v.object({ signedUrl: v.pipe(v.string(), v.nonEmpty()), expiresIn: v.optional(v.number(), 3600) });

@@ -2,7 +2,7 @@ import { data, redirect } from "react-router";
 import { isUuid } from "~/lib/catalog";
 import { uncached } from "~/lib/http-cache";
 import { supabaseContext } from "~/lib/session.server";
-import { trackAudioSource } from "./track-audio.server";
+import { mayHaveAudioUrl, tooManyAudioUrls, trackAudioSource } from "./track-audio.server";
 import type { Route } from "./+types/track-audio";
 
 /**
@@ -11,8 +11,9 @@ import type { Route } from "./+types/track-audio";
  * URL, and a URL that expired during a long pause is signed again when the player asks anew). The
  * redirect is this reader's alone, never cached.
  */
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isUuid(params.id)) throw data("Track not found", { status: 404, headers: uncached });
+  if (!(await mayHaveAudioUrl(request, context))) throw data(tooManyAudioUrls, { status: 429, headers: { ...uncached, "Retry-After": "60" } });
   const audio = await trackAudioSource(context.get(supabaseContext), params.id);
   if ("url" in audio) throw redirect(audio.url, { status: 302, headers: uncached });
   throw data(audio.error, { status: audio.missing ? 404 : 503, headers: uncached });

@@ -7,7 +7,7 @@ import { listenerOf } from "~/lib/listener.server";
 import { playTicket, secondsBeforeAPlay } from "~/lib/play-ticket.server";
 import type { TrackSource } from "~/lib/player";
 import { supabaseContext } from "~/lib/session.server";
-import { trackAudioSource } from "./track-audio.server";
+import { mayHaveAudioUrl, tooManyAudioUrls, trackAudioSource } from "./track-audio.server";
 import type { Route } from "./+types/track-source";
 
 const WaveformSchema = v.object({ peaks: v.nullable(v.array(v.number())), duration_seconds: v.nullable(v.number()) });
@@ -20,6 +20,9 @@ const WaveformSchema = v.object({ peaks: v.nullable(v.array(v.number())), durati
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isUuid(params.id)) return data<TrackSource>({ error: "Track not found", missing: true }, { status: 404, headers: uncached });
+  if (!(await mayHaveAudioUrl(request, context))) {
+    return data<TrackSource>({ error: tooManyAudioUrls }, { status: 429, headers: { ...uncached, "Retry-After": "60" } });
+  }
   const supabase = context.get(supabaseContext);
   const [audio, waveform] = await Promise.all([
     trackAudioSource(supabase, params.id),
