@@ -111,16 +111,9 @@
     });
   }
 
-  // The page this player sits in, for the artist's analytics: its origin, as the browser tells it
-  // (ancestorOrigins where there is one, else the referrer); none when opened on its own.
-  const embeddedOn = (() => {
-    try {
-      const ancestor = location.ancestorOrigins?.[0] ?? (document.referrer ? new URL(document.referrer).origin : "");
-      return ancestor && ancestor !== location.origin ? ancestor : "";
-    } catch {
-      return "";
-    }
-  })();
+  // The site that framed this player, as the server read it from the embed's own request and signed it:
+  // sent back with each play for the artist's analytics; none when it was opened on its own.
+  const embeddedOn = document.documentElement.dataset.site || "";
 
   // This frame's listener id (in its own storage, which the browser keeps apart per embedding site), so a
   // play reported twice counts once, as on Crate; a new one where there is no storage.

@@ -1,6 +1,8 @@
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { cloudflareContext } from "./context.server";
+import { embeddingSite } from "./embed.server";
 import { envFrom, type AppEnv } from "./env.server";
+import { isEmbedPath } from "./security-headers.server";
 import { sharedCacheSeconds } from "./http-cache";
 import { hasAuthCookie, renderWasPersonal } from "./session.server";
 
@@ -20,7 +22,7 @@ export const edgeCacheMiddleware: MiddlewareFunction<Response> = async ({ reques
   context.set(cacheTagsContext, tags);
   const cache = (caches as unknown as { default: Cache }).default;
   // A cached page names the build's hashed scripts; after a deploy they are gone, so the build is part of the key.
-  const key = new Request(cacheUrl(request.url, context.get(cloudflareContext).buildVersion), { method: "GET" });
+  const key = new Request(cacheUrl(request.url, context.get(cloudflareContext).buildVersion, framingSite(request)), { method: "GET" });
   // As RFC 9111 has it: a request's `no-cache` renders afresh (and refreshes the cache); its `no-store`
   // renders afresh and stores nothing.
   const asked = request.headers.get("Cache-Control") ?? "";
@@ -127,14 +129,17 @@ export function tagCachedAnswer(context: Readonly<RouterContextProvider>, ...tag
 const tagIndexUrl = (origin: string, tag: CacheTag) => `${origin}/__cache-tags/${encodeURIComponent(tag)}`;
 const tagIndexLimit = 500;
 
+/** The keys a tag's index lists (none when it holds nothing readable). */
+async function listedUnder(cache: Cache, indexUrl: string): Promise<string[]> {
+  const listed = await cache.match(indexUrl);
+  const keys: unknown = listed ? await listed.json().catch(() => []) : [];
+  return Array.isArray(keys) ? keys.filter((key): key is string => typeof key === "string") : [];
+}
+
 async function indexUnderTags(cache: Cache, origin: string, key: string, tags: Iterable<CacheTag>): Promise<void> {
   for (const tag of tags) {
     const indexUrl = tagIndexUrl(origin, tag);
-    const listed = await cache.match(indexUrl);
-    const keys: unknown = listed ? await listed.json() : [];
-    const kept = Array.isArray(keys)
-      ? keys.filter((listedKey): listedKey is string => typeof listedKey === "string" && listedKey !== key)
-      : [];
+    const kept = (await listedUnder(cache, indexUrl)).filter((listedKey) => listedKey !== key);
     const index = [...kept.slice(-(tagIndexLimit - 1)), key];
     await cache.put(
       indexUrl,
@@ -157,15 +162,14 @@ export async function forgetCached(request: Request, context: Readonly<RouterCon
   const { ctx } = context.get(cloudflareContext);
   const purge = globalPurge(envFrom(context), tags);
   if (purge) ctx.waitUntil(purge);
+  // The change itself has gone through: a cache that fails here is logged, and its copies expire in time.
   await Promise.all(
     tags.map(async (tag) => {
       const indexUrl = tagIndexUrl(origin, tag);
-      const listed = await cache.match(indexUrl);
-      const keys: unknown = listed ? await listed.json() : [];
-      if (Array.isArray(keys)) await Promise.all(keys.filter((key) => typeof key === "string").map((key: string) => cache.delete(key)));
+      await Promise.all((await listedUnder(cache, indexUrl)).map((key) => cache.delete(key)));
       await cache.delete(indexUrl);
     }),
-  );
+  ).catch((error: unknown) => console.warn("dropping cached copies failed", tags, error));
 }
 
 /** Cloudflare's purge by tag, for every data centre; none without a token. A failure is logged: the lifetime bounds it. */
@@ -187,8 +191,15 @@ export function globalPurge(
   );
 }
 
-function cacheUrl(url: string, buildVersion: string): string {
+/** An embed's page names the site that framed it (its Referer), so each site's copy is kept apart. */
+function framingSite(request: Request): string | null {
+  const url = new URL(request.url);
+  return isEmbedPath(url.pathname) ? (embeddingSite(request.headers.get("Referer"), url.origin) ?? "") : null;
+}
+
+function cacheUrl(url: string, buildVersion: string, site: string | null = null): string {
   const keyed = new URL(url);
   keyed.searchParams.set("__build", buildVersion);
+  if (site !== null) keyed.searchParams.set("__site", site);
   return keyed.href;
 }

@@ -64,17 +64,39 @@ export function sharing(origin: string, path: string, title: string, embeds: [Em
 
 type Embeddable = { label: string; kind: EmbedKind; id: string; trackCount?: number };
 
+/** Top-level names that are no public site (RFC 2606, 6761 and the usual private ones). */
+const privateTopLevels = new Set(["localhost", "local", "internal", "invalid", "test", "example", "onion", "home", "lan", "corp", "arpa"]);
+
 /**
- * The origin of the site an embedded player plays on, as its script says (the embedding page's origin),
- * or null: a play on Crate itself, or anything that is not another site's http(s) origin. It is what the
- * embed reports, like a referrer: it shows an artist where their music travels, and counts nothing more.
+ * Whether a host name (as the URL parser gives it: lower case, look-alikes as their punycode) names a real
+ * public site: at least two and at most 10 labels of DNS's letters, digits and hyphens, within 253
+ * characters, under a top-level name of letters (or an internationalised one); never an IP address,
+ * localhost or a private name.
+ */
+function isPublicHostName(hostname: string): boolean {
+  const labels = hostname.split(".");
+  const topLevel = labels.at(-1) ?? "";
+  return (
+    hostname.length <= 253 &&
+    labels.length >= 2 &&
+    labels.length <= 10 &&
+    labels.every((label) => /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label)) &&
+    /^(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/.test(topLevel) &&
+    !privateTopLevels.has(topLevel)
+  );
+}
+
+/**
+ * The site a page belongs to (an embed request's Referer: the page that framed it), as its origin, or
+ * null: Crate itself, anything but http(s), or a host that is no real public site. A look-alike name in
+ * another script is kept as its punycode, so the artist's analytics show what it is.
  */
 export function embeddingSite(value: string | null, ownOrigin: string): string | null {
-  if (!value || value.length > 255) return null;
+  if (!value || value.length > 2048) return null;
   try {
     const url = new URL(value);
     if (url.protocol !== "http:" && url.protocol !== "https:") return null;
-    if (url.origin === ownOrigin || !/^https?:\/\/[a-z0-9.-]+(:[0-9]{1,5})?$/.test(url.origin)) return null;
+    if (url.origin === ownOrigin || !isPublicHostName(url.hostname)) return null;
     return url.origin;
   } catch {
     return null;

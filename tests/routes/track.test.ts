@@ -266,7 +266,7 @@ describe("recording plays", () => {
     const ticket = await heardTicket(id, `visitor:${listener}`);
     const before = await playsOf(id, null);
     for (let i = 0; i < 3; i++) {
-      const { response } = await played(new Visitor(), id, { listener, ticket, embeddedOn: "https://blog.example" });
+      const { response } = await played(new Visitor(), id, { listener, ticket });
       expect(response.status).toBe(204);
       expect(response.headers.getSetCookie()).toEqual([]);
     }
@@ -289,7 +289,7 @@ describe("recording plays", () => {
     expect(data).toEqual({ country: null });
   });
 
-  it("records the site an embedded player plays on, and only another site's http(s) origin", async () => {
+  it("records the site that framed an embedded player, as its embed request named it and the server signed it; nothing else", async () => {
     const id = trackId("Greenhouse");
     const latestEmbedding = async () => {
       const { data } = await serviceClient
@@ -302,18 +302,35 @@ describe("recording plays", () => {
         .single();
       return data?.embedded_on;
     };
-    const play = async (embeddedOn: string) => {
-      const { visitor, ticket } = await listeningVisitor(id);
-      return played(visitor, id, { ticket, embeddedOn });
+    /** The signed site an embed's page carries when framed by `referer`, or null. */
+    const framedBy = async (referer: string) => {
+      const { html } = await new Visitor().request(`/embed/track/${id}`, { headers: { Referer: referer } });
+      return /<html[^>]*data-site="([^"]+)"/.exec(html)?.[1] ?? null;
     };
-    expect((await play("https://blog.example")).response.status).toBe(204);
-    expect(await latestEmbedding()).toBe("https://blog.example");
-    // A page address is kept as its site; what is no site is a play on Crate.
-    expect((await play("https://Zine.example:8443/reviews/1?x")).response.status).toBe(204);
-    expect(await latestEmbedding()).toBe("https://zine.example:8443");
-    for (const notASite of ["javascript:alert(1)", new URL(appUrl).origin]) {
-      expect((await play(notASite)).response.status, notASite).toBe(204);
-      expect(await latestEmbedding(), notASite).toBeNull();
+    const play = async (embeddedOn: string | null) => {
+      const { visitor, ticket } = await listeningVisitor(id);
+      return played(visitor, id, { ticket, ...(embeddedOn ? { embeddedOn } : {}) });
+    };
+    const blog = await framedBy("https://blog.example.com/2026/11/a-song-i-love");
+    expect(blog).not.toBeNull();
+    expect((await play(blog)).response.status).toBe(204);
+    expect(await latestEmbedding()).toBe("https://blog.example.com");
+    // Each framing site has its own copy of the page, so none is another's.
+    const zine = await framedBy("https://Zine.example.org:8443/reviews/1?x");
+    expect(zine).not.toBe(blog);
+    expect((await play(zine)).response.status).toBe(204);
+    expect(await latestEmbedding()).toBe("https://zine.example.org:8443");
+    // A look-alike is kept as its punycode.
+    // (a browser names the host in its Referer as the URL parser spells it: punycode)
+    expect((await play(await framedBy(new URL("https://\u0440\u0430\u0443\u0440\u0430l.com/").href))).response.status).toBe(204);
+    expect(await latestEmbedding()).toMatch(/^https:\/\/xn--[a-z0-9-]+\.com$/);
+    // What is no real public site gives the page no site; what the server did not sign counts as Crate's own.
+    for (const referer of ["https://localhost:3000/", "http://127.0.0.1/", "https://..", "https://intranet/", new URL(appUrl).origin]) {
+      expect(await framedBy(referer), referer).toBeNull();
+    }
+    for (const forged of ["https://blog.example.com", `${blog!.split(".")[0]}.${"A".repeat(43)}`, "javascript:alert(1)"]) {
+      expect((await play(forged)).response.status, forged).toBe(204);
+      expect(await latestEmbedding(), forged).toBeNull();
     }
   });
 

@@ -3,19 +3,38 @@ import { embedCode, embedHeight, embeddingSite, sharing } from "~/lib/embed.serv
 
 describe("embeddingSite", () => {
   it("keeps another site's http(s) origin, from an origin or a page address", () => {
-    expect(embeddingSite("https://blog.example", "https://crate.example")).toBe("https://blog.example");
-    expect(embeddingSite("http://Zine.Example:8080/reviews/1?a=b#c", "https://crate.example")).toBe("http://zine.example:8080");
+    expect(embeddingSite("https://blog.example.com", "https://crate.example")).toBe("https://blog.example.com");
+    expect(embeddingSite("http://Zine.Example.org:8080/reviews/1?a=b#c", "https://crate.example")).toBe("http://zine.example.org:8080");
+    expect(embeddingSite("https://música.es/post", "https://crate.example")).toBe("https://xn--msica-7ua.es");
   });
 
-  it("is null for Crate itself, other schemes, bare names, nothing, and anything too long", () => {
+  it("shows a look-alike in another script as its punycode", () => {
+    // "раураl.com" with Cyrillic а and р
+    expect(embeddingSite("https://\u0440\u0430\u0443\u0440\u0430l.com/", "https://crate.example")).toMatch(
+      /^https:\/\/xn--[a-z0-9-]+\.com$/,
+    );
+  });
+
+  it("is null for Crate itself, other schemes, what is no real public host, nothing, and anything too long", () => {
     for (const value of [
       null,
       "",
       "https://crate.example",
       "javascript:alert(1)",
       "data:text/html,x",
-      "blog.example",
-      `https://${"a".repeat(260)}.example`,
+      "blog.example.com",
+      "https://..",
+      "https://localhost:3000/",
+      "http://127.0.0.1/",
+      "http://[::1]/",
+      "http://10.0.0.8:8080/",
+      "https://intranet/",
+      "https://blog.example/",
+      "https://printer.local/",
+      "https://router.home/",
+      `https://${Array.from({ length: 26 }, (_, n) => `l${n}`).join(".")}.com/`,
+      `https://${"a".repeat(64)}.com`,
+      `https://${"a".repeat(260)}.example.com`,
     ]) {
       expect(embeddingSite(value, "https://crate.example"), String(value)).toBeNull();
     }

@@ -13,7 +13,8 @@ import type { Route } from "./+types/track-audio";
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isUuid(params.id)) throw data("Track not found", { status: 404, headers: uncached });
-  if (!(await mayHaveAudioUrl(request, context))) throw data(tooManyAudioUrls, { status: 429, headers: { ...uncached, "Retry-After": "60" } });
+  if (!(await mayHaveAudioUrl(request, context)))
+    throw data(tooManyAudioUrls, { status: 429, headers: { ...uncached, "Retry-After": "60" } });
   const audio = await trackAudioSource(context.get(supabaseContext), params.id);
   if ("url" in audio) throw redirect(audio.url, { status: 302, headers: uncached });
   throw data(audio.error, { status: audio.missing ? 404 : 503, headers: uncached });

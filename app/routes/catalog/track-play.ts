@@ -1,17 +1,16 @@
 import { data } from "react-router";
 import { isUuid } from "~/lib/catalog";
 import { cloudflareContext, playAddress } from "~/lib/context.server";
-import { embeddingSite } from "~/lib/embed.server";
 import { envFrom, marketplaceHeader } from "~/lib/env.server";
 import { listenerOf } from "~/lib/listener.server";
-import { ticketHolds } from "~/lib/play-ticket.server";
+import { siteFrom, ticketHolds } from "~/lib/signed-values.server";
 import { supabaseContext } from "~/lib/session.server";
 import type { Route } from "./+types/track-play";
 
 /**
  * Records one play of a track (the player posts here after 5 seconds of playback, or at the end of a
  * shorter track, with the ticket its audio URL came with: a play counts only for a listener the server gave
- * that track's URL long enough before, play-ticket.server.ts) through the database's record_play(), which
+ * that track's URL long enough before, signed-values.server.ts) through the database's record_play(), which
  * checks the track may be played, counts it
  * once per listener per track per 10 minutes, refuses bursts from one address and banned users, and
  * fills in its artist and the listener. The listener's country, as Cloudflare located the request, goes
@@ -22,8 +21,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!isUuid(params.id)) throw data("Track not found", { status: 404 });
   const { country } = context.get(cloudflareContext);
   const url = new URL(request.url);
-  // An embedded player names the site it plays on (`?embeddedOn=`), for the artist's analytics.
-  const embeddedOn = embeddingSite(url.searchParams.get("embeddedOn"), url.origin);
+  // An embedded player sends back the site that framed it (`?embeddedOn=`), as its page was given it,
+  // signed: for the artist's analytics.
+  const embeddedOn = await siteFrom(envFrom(context).PLAY_REPORTER_SECRET, url.searchParams.get("embeddedOn"));
   const who = listenerOf(request, context, { mint: false });
   if (!who) throw data("This play was not heard", { status: 403 });
   const heard = await ticketHolds(envFrom(context).PLAY_REPORTER_SECRET, url.searchParams.get("ticket"), {

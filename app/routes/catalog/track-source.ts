@@ -4,7 +4,7 @@ import { isUuid } from "~/lib/catalog";
 import { envFrom } from "~/lib/env.server";
 import { uncached } from "~/lib/http-cache";
 import { listenerOf } from "~/lib/listener.server";
-import { playTicket, secondsBeforeAPlay } from "~/lib/play-ticket.server";
+import { playTicket, secondsBeforeAPlay } from "~/lib/signed-values.server";
 import type { TrackSource } from "~/lib/player";
 import { supabaseContext } from "~/lib/session.server";
 import { mayHaveAudioUrl, tooManyAudioUrls, trackAudioSource } from "./track-audio.server";

@@ -6,7 +6,8 @@ import type { EmbedSize } from "~/lib/embed.server";
 import { formatDuration, formatPrice } from "~/lib/format";
 import type { Embed } from "./embed.server";
 
-export type EmbedOptions = { theme: "dark" | "light"; size: EmbedSize; script: string; origin: string };
+/** `site`: the framing site, signed, for the player to send back with its plays (none when unknown). */
+export type EmbedOptions = { theme: "dark" | "light"; size: EmbedSize; script: string; origin: string; site: string | null };
 
 /** The frame's own styles: the app's stylesheet is far larger than a player needs. */
 const styles = `
@@ -104,7 +105,7 @@ export function EmbedPage({ embed, options }: { embed: Embed; options: EmbedOpti
     </div>
   );
   return (
-    <html lang="en" data-theme={options.theme}>
+    <html lang="en" data-theme={options.theme} data-site={options.site ?? undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -1,6 +1,8 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { isUuid } from "~/lib/catalog";
 import { tagCachedAnswer } from "~/lib/edge-cache.server";
+import { embeddingSite } from "~/lib/embed.server";
+import { signedSite } from "~/lib/signed-values.server";
 import { envFrom } from "~/lib/env.server";
 import { publicCacheControl } from "~/lib/http-cache";
 import { createVisitorClient } from "~/lib/supabase.server";
@@ -40,6 +42,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (found.status === "failed") return unavailable(503, "no-store");
   if (found.status === "missing") return unavailable(404, publicCacheControl);
   tagCachedAnswer(context, ...embedCacheTags(params.kind, params.id, found.embed));
-  const page = <EmbedPage embed={found.embed} options={{ ...options, script: embedScriptPath, origin: url.origin }} />;
+  // The page that framed this one, as its browser names it: signed for the player to report with its plays.
+  const site = embeddingSite(request.headers.get("Referer"), url.origin);
+  const signed = site ? await signedSite(envFrom(context).PLAY_REPORTER_SECRET, site) : null;
+  const page = <EmbedPage embed={found.embed} options={{ ...options, script: embedScriptPath, origin: url.origin, site: signed }} />;
   return html(renderToStaticMarkup(page), 200, publicCacheControl);
 }

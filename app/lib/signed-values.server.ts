@@ -1,0 +1,108 @@
+// Values the Worker hands out and must recognise when they come back: a play ticket, the site an embed
+// is framed by. Each is signed with a key derived from the Worker's secret for its purpose, so one
+// purpose's signature is never another's.
+const encoder = new TextEncoder();
+const keys = new Map<string, Promise<CryptoKey>>();
+
+function signingKey(secret: string, purpose: string): Promise<CryptoKey> {
+  const name = `${purpose}:${secret}`;
+  let key = keys.get(name);
+  if (!key) {
+    key = crypto.subtle.importKey("raw", encoder.encode(name), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+    keys.set(name, key);
+  }
+  return key;
+}
+
+const base64url = (bytes: Uint8Array<ArrayBuffer> | ArrayBuffer) =>
+  btoa(String.fromCharCode(...new Uint8Array(bytes)))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
+
+function fromBase64url(text: string): Uint8Array<ArrayBuffer> | null {
+  try {
+    return Uint8Array.from(atob(text.replaceAll("-", "+").replaceAll("_", "/")), (character) => character.charCodeAt(0));
+  } catch {
+    return null;
+  }
+}
+
+/** The signature of `text` for `purpose`, base64url (43 characters). */
+export async function signature(secret: string, purpose: string, text: string): Promise<string> {
+  return base64url(await crypto.subtle.sign("HMAC", await signingKey(secret, purpose), encoder.encode(text)));
+}
+
+/** Whether `signed` (base64url) is `text`'s signature for `purpose`. */
+export async function isSignature(secret: string, purpose: string, text: string, signed: string): Promise<boolean> {
+  const bytes = fromBase64url(signed);
+  return bytes !== null && crypto.subtle.verify("HMAC", await signingKey(secret, purpose), bytes, encoder.encode(text));
+}
+
+// A play counts only for a listener the server gave that track's audio URL long enough before: with the
+// URL comes a ticket, signed by the Worker, naming the track, the listener and when it was given; the play
+// report must bring it back at least 5 seconds later (a shorter track: its length, less the second the
+// player allows at its end). Rotating listener ids buys nothing: each needs its own URL and its wait.
+
+/** Seconds of listening after which a play counts (the player's rule, app/lib/player-engine.ts). */
+export const playCountsAfterSeconds = 5;
+
+/** A ticket older than this is refused: a URL given that long ago has expired many times over. */
+const ticketLifetimeMs = 6 * 60 * 60 * 1000;
+
+const purpose = "play-ticket";
+
+const signed = (trackId: string, listener: string, issuedAt: number, afterSeconds: number) =>
+  `${trackId}|${listener}|${issuedAt}|${afterSeconds}`;
+
+/** How long a track must have been heard before its play counts: 5 s, or a shorter track's length less a second. */
+export function secondsBeforeAPlay(durationSeconds: number | null): number {
+  if (durationSeconds === null || durationSeconds >= playCountsAfterSeconds) return playCountsAfterSeconds;
+  return Math.max(0, Math.floor(durationSeconds) - 1);
+}
+
+/** The ticket given with a track's audio URL: `{issued at}.{seconds to wait}.{signature}`. */
+export async function playTicket(
+  secret: string,
+  {
+    trackId,
+    listener,
+    afterSeconds,
+    issuedAt = Date.now(),
+  }: { trackId: string; listener: string; afterSeconds: number; issuedAt?: number },
+): Promise<string> {
+  return `${issuedAt}.${afterSeconds}.${await signature(secret, purpose, signed(trackId, listener, issuedAt, afterSeconds))}`;
+}
+
+/** Whether a play report's ticket was given to this listener for this track, long enough ago. */
+export async function ticketHolds(
+  secret: string,
+  ticket: string | null,
+  { trackId, listener, now = Date.now() }: { trackId: string; listener: string; now?: number },
+): Promise<"heard" | "too soon" | "no ticket"> {
+  const match = /^(\d{13})\.(\d)\.([\w-]{43})$/.exec(ticket ?? "");
+  if (!match) return "no ticket";
+  const issuedAt = Number(match[1]);
+  const afterSeconds = Number(match[2]);
+  const genuine = await isSignature(secret, purpose, signed(trackId, listener, issuedAt, afterSeconds), match[3]!);
+  if (!genuine || now - issuedAt > ticketLifetimeMs) return "no ticket";
+  return now - issuedAt >= afterSeconds * 1000 ? "heard" : "too soon";
+}
+
+// The site an embed is framed by: taken from the embed request's own Referer (embeddingSite), handed to
+// its player signed, and believed only when a play report brings it back unchanged.
+const sitePurpose = "embedding-site";
+
+/** `site` signed for the embed's player to send back with its plays. */
+export async function signedSite(secret: string, site: string): Promise<string> {
+  return `${base64url(encoder.encode(site))}.${await signature(secret, sitePurpose, site)}`;
+}
+
+/** The site a signed value names, or null when it is not one this Worker signed. */
+export async function siteFrom(secret: string, value: string | null): Promise<string | null> {
+  const match = /^([\w-]{1,400})\.([\w-]{43})$/.exec(value ?? "");
+  const bytes = match ? fromBase64url(match[1]!) : null;
+  if (!match || !bytes) return null;
+  const site = new TextDecoder().decode(bytes);
+  return (await isSignature(secret, sitePurpose, site, match[2]!)) ? site : null;
+}
