@@ -230,7 +230,7 @@ describe("catalog", () => {
         discover: "/discover?genre=Pop",
         genres: "/genres",
         "genre-rnb": "/genres/R%26B",
-        "genre-empty": "/genres/Polka",
+        "genre-missing": "/genres/Polka",
         artists: "/artists",
         "artists-empty": "/artists?q=nobody+plays+this",
         artist: demoArtist,

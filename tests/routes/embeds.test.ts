@@ -1,5 +1,5 @@
 // The embeddable players and oEmbed as other sites meet them: framable (only they), plain HTML with a
-// script of their own and no Crate session either way, "This track is not available" (404) for anything
+// script of their own and no Crate session either way, "This track is not available" (or its kind's words, 404) for anything
 // a visitor may not play; oEmbed's answers and refusals; and the Share menu's link and embed codes,
 // shown as text to copy without JavaScript.
 import { describe, expect, it } from "vitest";
@@ -108,21 +108,24 @@ describe("embeds", () => {
     expect(large.html).toContain('aria-label="Tracks"');
   });
 
-  it("says 'This track is not available' with 404 for unreleased, private or unknown (deleted) things, even to their owner", async () => {
+  it("says in its own heading what is not available (404) for unreleased, private or unknown (deleted) things, even to their owner", async () => {
     const artist = await signedIn("artist@example.com", "artist-demo-pass");
     const owner = await signedIn("fan@example.com", "fan-demo-pass");
-    for (const [who, path] of [
-      [artist, `/embed/track/${northernLine}`],
-      [owner, `/embed/playlist/${saturdayKitchen}`],
-      [visitor, `/embed/track/00000000-0000-4000-8000-000000000000`],
-      [visitor, `/embed/album/${kites}`],
-      [visitor, `/embed/track/not-an-id`],
-      [visitor, `/embed/comments/${kites}`],
+    for (const [who, path, message] of [
+      [artist, `/embed/track/${northernLine}`, "This track is not available"],
+      [owner, `/embed/playlist/${saturdayKitchen}`, "This playlist is not available"],
+      [visitor, `/embed/playlist/00000000-0000-4000-8000-000000000000`, "This playlist is not available"],
+      [visitor, `/embed/track/00000000-0000-4000-8000-000000000000`, "This track is not available"],
+      [visitor, `/embed/album/${kites}`, "This album is not available"],
+      [visitor, `/embed/track/not-an-id`, "This track is not available"],
+      [visitor, `/embed/comments/${kites}`, "This player is not available"],
     ] as const) {
       const { response, html } = await who.get(path);
       expect(response.status, path).toBe(404);
-      expect(text(html), path).toContain("This track is not available");
+      expect(html, path).toContain(`<h1 class="title">${message}</h1>`);
     }
+    const { html } = await visitor.get(`/embed/track/${kites}`);
+    expect(html).toMatch(/<h1 class="titles"><a class="title"[^>]*>Kites Over the Clyde<\/a>/);
   });
 });
 

@@ -4,8 +4,10 @@ import { PageHeader } from "~/components/catalog/section-heading";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { EmptyState } from "~/components/ui/empty-state";
 import { LinkButton } from "~/components/ui/button";
-import { readOrThrow } from "~/lib/backend.server";
+import { notFound, readOrThrow } from "~/lib/backend.server";
+import { NotFound } from "~/components/not-found";
 import { countOf, genrePath } from "~/lib/catalog";
+import { genres } from "~/lib/constants";
 import { publicPageHeaders } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
 import { GenrePageSchema } from "~/lib/schemas/catalog-data";
@@ -23,6 +25,8 @@ export const headers = publicPageHeaders;
  * `/genres/R%26B`).
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
+  // A genre outside the catalog's list has no page.
+  if (!genres.some((genre) => genre.toLowerCase() === params.genre.toLowerCase())) throw notFound("Genre not found");
   const page = readOrThrow(await context.get(supabaseContext).rpc("genre_page", { genre: params.genre }), {
     what: "genre's artists",
     schema: GenrePageSchema,
@@ -66,5 +70,15 @@ export default function GenreArtists({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return (
+    <GeneralErrorBoundary
+      statusHandlers={{
+        404: () => (
+          <NotFound title="Genre not found" links={[{ to: href("/genres"), label: "Browse all genres" }]}>
+            There is no such genre in the catalog.
+          </NotFound>
+        ),
+      }}
+    />
+  );
 }

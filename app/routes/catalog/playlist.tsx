@@ -147,7 +147,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       .eq("track_id", submission.value.trackId)
       .select("track_id");
     if (error) return refusedWrite(error, { what: "removing a track from a playlist", values: submission.values });
-    if (removed.length === 0) return refuse("This track is no longer in this playlist", 404);
+    if (removed.length === 0) {
+      // Nothing went: someone else's playlist (row-level security), or the track left it already.
+      const { data: mine } = await supabase.from("playlists").select("id").eq("id", params.id).eq("owner_id", user.id).maybeSingle();
+      return mine ? refuse("This track is no longer in this playlist", 404) : refuse("You can only change your own playlists", 403);
+    }
     await changed();
     return done("Removed from this playlist");
   }

@@ -11,6 +11,7 @@ export type EmbedOptions = { theme: "dark" | "light"; size: EmbedSize; script: s
 
 /** The frame's own styles: the app's stylesheet is far larger than a player needs. */
 const styles = `
+h1{margin:0;font-size:inherit;font-weight:inherit}
 :root{--bg:#0e0c16;--panel:#141120;--line:#3b3558;--ink:#f4f1fb;--muted:#b9b2cf;--color-accent:#ff4fa3;--color-stage-600:#3b3558;--accent-ink:#1a0610;color-scheme:dark}
 [data-theme=light]{--bg:#fff;--panel:#f6f4fb;--line:#d9d4e8;--ink:#16121f;--muted:#5a5470;--color-accent:#c81e73;--color-stage-600:#cfc8e2;--accent-ink:#fff;color-scheme:light}
 *{box-sizing:border-box;margin:0}
@@ -70,14 +71,15 @@ export function EmbedPage({ embed, options }: { embed: Embed; options: EmbedOpti
   const player = (
     <div className="body">
       <div className="head">
-        <p className="titles">
+        {/* The frame's heading: what is playing, and by whom. */}
+        <h1 className="titles">
           <a className="title" href={at(trackPath(first.id))} data-title {...tab}>
             {first.title}
           </a>
           <a className="by" href={at(artistPath(first.artistId))} data-artist {...tab}>
             {first.artistName}
           </a>
-        </p>
+        </h1>
         <a className="brand" href={at(embed.href)} {...tab} aria-label={`${embed.title} on ${brandName}`}>
           {brandName}
         </a>
@@ -160,19 +162,28 @@ function Artwork({ embed, href }: { embed: Embed; href: string }) {
   );
 }
 
+/** What an embed of each kind says when there is nothing a visitor may play there (a private playlist is no playlist to them). */
+const unavailable: Record<string, string> = {
+  track: "This track is not available",
+  album: "This album is not available",
+  artist: "This artist has no music to play here",
+  playlist: "This playlist is not available",
+};
+
 /** The frame's answer when there is nothing a visitor may play there. */
-export function EmbedUnavailable({ theme }: { theme: EmbedOptions["theme"] }) {
+export function EmbedUnavailable({ theme, kind }: { theme: EmbedOptions["theme"]; kind: string }) {
+  const message = unavailable[kind] ?? "This player is not available";
   return (
     <html lang="en" data-theme={theme}>
       <head>
         <meta charSet="utf-8" />
         <meta name="robots" content="noindex" />
-        <title>{`This track is not available · ${brandName}`}</title>
+        <title>{`${message} · ${brandName}`}</title>
         <style dangerouslySetInnerHTML={{ __html: styles }} />
       </head>
       <body>
         <main className="player">
-          <p className="title">This track is not available</p>
+          <h1 className="title">{message}</h1>
         </main>
       </body>
     </html>

@@ -36,7 +36,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const options = embedOptions(url);
   const unavailable = (status: number, cacheControl: string) =>
-    html(renderToStaticMarkup(<EmbedUnavailable theme={options.theme} />), status, cacheControl);
+    html(renderToStaticMarkup(<EmbedUnavailable theme={options.theme} kind={params.kind} />), status, cacheControl);
   if (!isEmbedKind(params.kind) || !isUuid(params.id)) return unavailable(404, publicCacheControl);
   const found = await readEmbed(createVisitorClient(request, envFrom(context)), params.kind, params.id);
   if (found.status === "failed") return unavailable(503, "no-store");

@@ -96,7 +96,9 @@ export default function FanDashboard({ loaderData }: Route.ComponentProps) {
           {dashboard.recommendations.length === 0 ? (
             <div className="mt-3">
               <EmptyState title="Recommendations coming soon" action={<LinkButton to={href("/discover")}>Browse Artists</LinkButton>}>
-                Pick your favourite genres or follow a few artists, and we will suggest more.
+                {dashboard.following_count > 0
+                  ? "We will suggest more once the artists you follow, and others like them, release new music."
+                  : "Pick your favourite genres or follow a few artists, and we will suggest more."}
               </EmptyState>
             </div>
           ) : (
