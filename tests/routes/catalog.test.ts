@@ -227,7 +227,6 @@ describe("genres", () => {
       expect(response.headers.get("location")).toBe(canonical);
     }
   });
-
 });
 
 describe("artists", () => {
