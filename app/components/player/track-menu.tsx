@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { closeDisclosure, useDisclosure } from "~/components/layout/use-disclosure";
 import { Icon } from "~/components/ui/icon";
@@ -7,6 +7,8 @@ import type { FormReply } from "~/lib/forms";
 import { player, type QueueTrack } from "~/lib/player";
 import { useHydrated } from "~/lib/use-hydrated";
 import { useOptionalUser, useYourPlaylists } from "~/lib/use-user";
+
+const noteMs = 2500;
 
 const itemClasses = "block w-full rounded-lg px-3 py-2 text-left text-sm text-ink hover:bg-stage-800 focus-visible:bg-stage-800";
 
@@ -25,6 +27,14 @@ export function TrackMenu({ track, inQueue = false }: { track: QueueTrack; inQue
   const fetcher = useFetcher<FormReply>();
   const reply = fetcher.data;
   const message = reply?.notice ?? reply?.formError ?? Object.values(reply?.fieldErrors ?? {})[0] ?? null;
+  // The note ("Added to …") shows a while, then leaves the next row's menu uncovered.
+  const [faded, setFaded] = useState<FormReply | undefined>();
+  useEffect(() => {
+    if (!reply) return;
+    const timer = setTimeout(() => setFaded(reply), noteMs);
+    return () => clearTimeout(timer);
+  }, [reply]);
+  const noted = reply !== faded;
 
   const close = () => closeDisclosure(menu.current);
 
@@ -91,7 +101,9 @@ export function TrackMenu({ track, inQueue = false }: { track: QueueTrack; inQue
       </details>
       {/* Always present, so screen readers announce what appears in it. */}
       <p role="status" className="absolute top-full right-0 z-40 mt-1 w-max max-w-60 text-right text-xs">
-        {message && fetcher.state === "idle" ? <span className="rounded-md bg-stage-800 px-2 py-1 text-ink">{message}</span> : null}
+        {message && noted && fetcher.state === "idle" ? (
+          <span className="rounded-md bg-stage-800 px-2 py-1 text-ink">{message}</span>
+        ) : null}
       </p>
     </div>
   );
