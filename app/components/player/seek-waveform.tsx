@@ -71,7 +71,7 @@ export function SeekWaveform({
       tabIndex={onSeek ? 0 : -1}
       aria-label="Seek"
       aria-valuemin={0}
-      aria-valuemax={Math.round(duration)}
+      aria-valuemax={Math.floor(duration)}
       aria-valuenow={Math.floor(time)}
       aria-valuetext={`${formatDuration(Math.floor(time))} of ${formatDuration(duration)}`}
       aria-disabled={!onSeek || undefined}
