@@ -2,7 +2,6 @@ import type { ReactNode } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from "react-router";
 import { SomethingWentWrong, errorMessage } from "~/components/error-boundary";
 import { badAddressMiddleware } from "~/lib/bad-address.server";
-import { crossSiteMiddleware } from "~/lib/cross-site.server";
 import { edgeCacheMiddleware } from "~/lib/edge-cache.server";
 import { canonicalUrl } from "~/lib/meta";
 import { useNonce } from "~/lib/nonce";
@@ -16,9 +15,9 @@ import "./styles/app.css";
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
-// A bad address and another site's state change are refused before anything runs. The cache comes next:
-// a cached anonymous page needs no session work at all.
-export const middleware: Route.MiddlewareFunction[] = [badAddressMiddleware, crossSiteMiddleware, edgeCacheMiddleware, sessionMiddleware];
+// A bad address is refused before anything runs (another site's state change already was, by the Worker).
+// The cache comes next: a cached anonymous page needs no session work at all.
+export const middleware: Route.MiddlewareFunction[] = [badAddressMiddleware, edgeCacheMiddleware, sessionMiddleware];
 
 /**
  * Who is signed in, and their playlists (the sidebar and every "Add to playlist" menu list them); the

@@ -1,5 +1,6 @@
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { cloudflareContext, requestCountry } from "~/lib/context.server";
+import { crossSiteRefusal, isCrossSiteRequest } from "~/lib/cross-site.server";
 import { discardBody } from "~/lib/request-body";
 import { isEmbedPath, newNonce, withoutCookies, withSecurityHeaders } from "~/lib/security-headers.server";
 
@@ -23,7 +24,8 @@ export default {
     const nonce = newNonce();
     context.set(cloudflareContext, { env, ctx, buildVersion, country: requestCountry(request), nonce });
     const incoming = isEmbedPath(new URL(request.url).pathname) ? withoutCookies(request) : request;
-    const response = await handleRequest(incoming, context);
+    // Another site's state change is refused before anything runs, page actions and resource routes alike.
+    const response = isCrossSiteRequest(request) ? crossSiteRefusal() : await handleRequest(incoming, context);
     // A body no route read (a post to a page without a form, a refusal before the form was read)
     await discardBody(incoming);
     const secured = withSecurityHeaders(request, response, { nonce, env, development: import.meta.env.DEV });

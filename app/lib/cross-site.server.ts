@@ -1,5 +1,3 @@
-import type { MiddlewareFunction } from "react-router";
-
 const safeMethods = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
@@ -30,13 +28,12 @@ export function isFromAnotherSite(request: Request): boolean {
 }
 
 /**
- * Root middleware: refuses a state change sent by another site before anything runs. React Router checks
- * `Origin` for page actions only; resource routes (sign-out, plays) need this too.
+ * The Worker's answer to a state change sent by another site, before React Router sees it (its own check
+ * of page actions answers 400, and resource routes such as sign-out and plays need one too): 403.
  */
-export const crossSiteMiddleware: MiddlewareFunction<Response> = ({ request }, next) => {
-  if (!isCrossSiteRequest(request)) return next();
+export function crossSiteRefusal(): Response {
   return new Response("Cross-site requests are not accepted.", {
     status: 403,
     headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
   });
-};
+}
