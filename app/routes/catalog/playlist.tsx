@@ -307,7 +307,7 @@ function PlaylistTracks({
           onDragOver={owner ? (event) => event.preventDefault() : undefined}
           onDrop={owner ? (event) => drop(event, index) : undefined}
           onDragEnd={owner ? () => setDragged(null) : undefined}
-          className={`flex items-center gap-3 p-3 ${dragged === index ? "opacity-50" : ""}`}
+          className={`flex flex-wrap items-center gap-3 p-3 sm:flex-nowrap ${dragged === index ? "opacity-50" : ""}`}
         >
           <span className="w-8 text-right text-sm text-ink-faint tabular-nums">{offset + index + 1}</span>
           <PlayFromButton tracks={queue} start={index} />
@@ -317,7 +317,7 @@ function PlaylistTracks({
             <span className="hidden text-sm text-ink-faint tabular-nums sm:inline">{formatDuration(track.duration_seconds)}</span>
           ) : null}
           {owner ? (
-            <div className="flex items-center">
+            <div className="flex items-center max-sm:order-last max-sm:w-full max-sm:justify-end">
               <TrackButton
                 path={path}
                 intent="move"
