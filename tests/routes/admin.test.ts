@@ -151,10 +151,11 @@ describe("the users", () => {
     expect(response.headers.get("server-timing")).toMatch(/\b2 round trips\b/);
     const page = text(html);
     for (const heading of ["Email", "Role", "Created", "Last sign-in", "Status"]) expect(html).toContain(`>${heading}</th>`);
+    // The newest are on the first page (the other suites sign up users too, so the demo's may be further on).
     expect(page).toContain(`${fan.email} fan`);
-    expect(page.indexOf(fan.email)).toBeLessThan(page.indexOf("admin@example.com admin"));
-    expect(page).toContain("artist@example.com artist");
     expect(html).toContain(`aria-label="Ban ${fan.email}"`);
+    expect(text((await (await admin()).get("/admin?q=admin%40example.com")).html)).toContain("admin@example.com admin");
+    expect(text((await (await admin()).get("/admin?q=artist%40example.com")).html)).toContain("artist@example.com artist");
   });
 
   it("searches by a part of the email, whatever its case, and says when nothing matches", async () => {
@@ -225,7 +226,13 @@ describe("the users", () => {
     const as = await admin();
     const { data } = await serviceClient.auth.admin.listUsers({ perPage: 1000 });
     const self = data.users.find((user) => user.email === "admin@example.com")!;
-    const refused = await as.post(`/admin?ban=${self.id}`, { intent: "ban", userId: self.id, days: "30", reason: "Testing" });
+    // The ban dialog's form keeps the list's search, so the dialog shows again with its message.
+    const refused = await as.post(`/admin?q=admin%40example.com&ban=${self.id}`, {
+      intent: "ban",
+      userId: self.id,
+      days: "30",
+      reason: "Testing",
+    });
     expect(text(refused.html)).toContain("You cannot ban yourself");
     expect(refused.html).toContain("Testing");
   });
