@@ -10,9 +10,10 @@ import { hasAuthCookie, renderWasPersonal } from "./session.server";
  * Serves anonymous GETs from the Workers cache (keyed on the URL and the client build) and stores the
  * anonymous responses that a page marked `public` (see http-cache.ts). A request with a session cookie
  * passes by; and whether a render may be kept is decided by what it did, not by the request's spelling:
- * one that read a session, went to the backend as a user or set a cookie is never stored. A request with `Cache-Control: no-cache` skips the lookup and renders
- * afresh; with `no-store` it also leaves the cache as it was. Server errors are marked `no-store`,
- * whatever the page asked for.
+ * one that read a session, went to the backend as a user or set a cookie is never stored. A request with
+ * `Cache-Control: no-cache` skips the lookup and renders afresh; with `no-store` it also leaves the cache
+ * as it was. Server errors are marked `no-store`, whatever the page asked for. An embed's page is kept
+ * once per site that frames it (it carries that site, signed, for its plays).
  */
 export const edgeCacheMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   if (request.method !== "GET" || hasAuthCookie(request)) return next();

@@ -85,7 +85,7 @@ async function boundedBody(request: Request, maxBytes: number): Promise<Request>
     await discardBody(request);
     throw tooLarge();
   }
-  if (!request.body || maxBytes === Infinity) return request;
+  if (!request.body) return request;
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let received = 0;
