@@ -412,6 +412,18 @@ async function main() {
       }
       return;
     }
+    if (process.argv.includes("--js")) {
+      // Each public page's JavaScript alone (gzipped): all of it, the framework's share, and the page's own.
+      const pages = [...catalogPages, "/playlist/b1000000-0000-4000-8000-000000000001"];
+      const figures = await measureRouteJavaScript(appUrl, pages);
+      console.log("| page | all (≤ 130 KB) | framework | own (≤ 25 KB) |\n|---|---|---|---|");
+      for (const [path, { total, framework }] of Object.entries(figures)) {
+        console.log(
+          `| \`${path}\` | ${(total / 1024).toFixed(1)} KB | ${(framework / 1024).toFixed(1)} KB | ${((total - framework) / 1024).toFixed(1)} KB |`,
+        );
+      }
+      return;
+    }
     if (process.argv.includes("--viewer")) {
       printHeavyViewer(await measureHeavyViewer(appUrl, marketplace.supabaseUrl));
       return;
