@@ -40,7 +40,7 @@ test("a new fan follows an artist, plays a track, likes one, and finds each in t
   await page.goto(demoTrackPath("Bicycle Bell"));
   await hydrated(page);
   await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>("button[aria-label='Play Bicycle Bell']")?.disabled);
-  const recorded = page.waitForResponse((response) => response.url().endsWith("/play") && response.status() === 204);
+  const recorded = page.waitForResponse((response) => /\/track\/[^/]+\/play(?:\?|$)/.test(response.url()) && response.status() === 204);
   await page.getByRole("button", { name: "Play Bicycle Bell" }).click();
   await recorded;
   await page.getByRole("button", { name: "Pause Bicycle Bell" }).click();

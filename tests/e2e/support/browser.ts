@@ -19,7 +19,11 @@ export const viewports = {
   desktop: { width: 1440, height: 900 },
 } as const;
 
-export async function launchBrowser(): Promise<Browser> {
+/**
+ * Chromium for the browser suite. `hostRules`: names it resolves to this machine, so a test can serve
+ * another site under a real public-looking host name (the embeds' framing site).
+ */
+export async function launchBrowser({ hostRules = [] }: { hostRules?: string[] } = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: [
@@ -31,6 +35,7 @@ export async function launchBrowser(): Promise<Browser> {
       "--disable-component-update",
       "--disable-sync",
       "--no-first-run",
+      ...(hostRules.length ? [`--host-resolver-rules=${hostRules.map((host) => `MAP ${host} 127.0.0.1`).join(",")}`] : []),
     ],
   });
 }
