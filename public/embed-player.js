@@ -115,17 +115,27 @@
   // sent back with each play for the artist's analytics; none when it was opened on its own.
   const embeddedOn = document.documentElement.dataset.site || "";
 
+  // A random (version 4) id. crypto.randomUUID exists only in secure contexts, and a frame inside an
+  // http page is none, so the id is made from getRandomValues, which every context has.
+  function newListenerId() {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    bytes[6] = (bytes[6] & 0x0f) | 0x40;
+    bytes[8] = (bytes[8] & 0x3f) | 0x80;
+    const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  }
+
   // This frame's listener id (in its own storage, which the browser keeps apart per embedding site), so a
   // play reported twice counts once, as on Crate; a new one where there is no storage.
   const listener = (() => {
     try {
       const kept = localStorage.getItem("crate:listener");
       if (kept) return kept;
-      const made = crypto.randomUUID();
+      const made = newListenerId();
       localStorage.setItem("crate:listener", made);
       return made;
     } catch {
-      return crypto.randomUUID();
+      return newListenerId();
     }
   })();
 
