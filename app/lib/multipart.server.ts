@@ -93,7 +93,8 @@ export async function readMultipart(
     const filename = /;\s*filename="([^"]*)"/i.exec(disposition)?.[1] ?? null;
     const type = /^content-type:\s*(.*?)\s*$/im.exec(headers)?.[1] ?? "application/octet-stream";
     if (filename === null) return { name, filename, type, chunks: [], size: 0, limit: limits.textBytes - textBytes };
-    const allowed = name === null ? undefined : limits.files[name];
+    // Only the form's own file fields (never a name the object inherits, such as `constructor`).
+    const allowed = name !== null && Object.hasOwn(limits.files, name) ? limits.files[name] : undefined;
     if (!allowed || name === null) throw new MultipartLimitError("a file where the form takes none");
     const count = (filesIn.get(name) ?? 0) + 1;
     if (count > allowed.count) throw new MultipartLimitError(`too many files in ${name}`);

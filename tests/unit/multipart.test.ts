@@ -95,6 +95,14 @@ describe("readMultipart", () => {
       },
     ],
     [
+      "a file in a field named like an object's own property",
+      () => {
+        const form = new FormData();
+        form.append("constructor", new File([new Uint8Array(200_000)], "a.png"));
+        return form;
+      },
+    ],
+    [
       "more files than the field takes",
       () => {
         const form = new FormData();
