@@ -29,6 +29,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { gzipSync } from "node:zlib";
 import { requireChromium } from "./lib/chromium.ts";
+import { cookieHeaderOf } from "./lib/requests.ts";
 import { startMarketplace, type Marketplace } from "./lib/marketplace.ts";
 import { measurePlayback, mobileNetwork, printPlayback } from "./lib/bench-playback.ts";
 import { measureContinuity, measureNextTrack, measurePlayerBar, printPlayer } from "./lib/bench-player.ts";
@@ -90,10 +91,7 @@ async function signedInCookie(appUrl: string, { email, password }: { email: stri
     headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: appUrl.replace(/\/$/, "") },
   });
   if (response.status !== 302) throw new Error(`Signing in as ${email} answered ${response.status}`);
-  return response.headers
-    .getSetCookie()
-    .map((cookie) => cookie.split(";")[0])
-    .join("; ");
+  return cookieHeaderOf(response);
 }
 
 export const catalogPages = ["/", "/discover", "/genres", "/artists", demoArtist, demoFan, demoTrack];

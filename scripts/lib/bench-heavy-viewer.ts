@@ -7,6 +7,7 @@
 import { createClient } from "@supabase/supabase-js";
 import { localDefaults } from "@crate/local-supabase";
 import { percentile } from "./percentile.ts";
+import { cookieHeaderOf } from "./requests.ts";
 
 export type HeavyViewerFigures = { page: string; visitorKB: number; viewerKB: number; ratio: number; visitorMs: number; viewerMs: number };
 
@@ -47,10 +48,7 @@ export async function measureHeavyViewer(appUrl: string, supabaseUrl: string, ru
     headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: appUrl },
   });
   if (signUp.status !== 302) throw new Error(`signing up the collector answered ${signUp.status}`);
-  const cookie = signUp.headers
-    .getSetCookie()
-    .map((each) => each.split(";")[0])
-    .join("; ");
+  const cookie = cookieHeaderOf(signUp);
   const { data: fan } = await service.from("fan_profiles").select("id").eq("username", `collector${stamp}`).single();
   const { data: artist } = await service.from("artist_profiles").select("id").eq("artist_name", "The Paper Lanterns").single();
   if (!fan || !artist) throw new Error("the collector or the demo artist is missing");

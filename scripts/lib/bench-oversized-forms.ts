@@ -5,8 +5,12 @@
 
 import { request as httpRequest } from "node:http";
 import { percentile } from "./percentile.ts";
+import { multipartBody, multipartPart } from "./requests.ts";
 
 const urlEncoded = "application/x-www-form-urlencoded";
+
+const multipart = (parts: string[]) => multipartBody(parts, "bench-boundary-51c9");
+const file = (name: string) => ({ name, type: "application/octet-stream" });
 
 const oversized = [
   {
@@ -23,38 +27,24 @@ const oversized = [
   {
     what: "180,000 one-byte multipart fields → Edit Profile",
     path: "/dashboard/artist/profile",
-    ...multipart(Array.from({ length: 180_000 }, () => part("bio", "x"))),
+    ...multipart(Array.from({ length: 180_000 }, () => multipartPart("bio", "x"))),
   },
   {
     what: "a 20 MB picture → Edit Profile",
     path: "/dashboard/artist/profile",
-    ...multipart([part("intent", "picture"), part("picture", "x".repeat(20 * 1024 * 1024), "me.png")]),
+    ...multipart([multipartPart("intent", "picture"), multipartPart("picture", "x".repeat(20 * 1024 * 1024), file("me.png"))]),
   },
   {
     what: "a 40 MB track sent with merch → Upload (no JavaScript)",
     path: "/dashboard/artist/upload?type=merch",
-    ...multipart([part("title", "Shirt"), part("audio", "x".repeat(40 * 1024 * 1024), "track.wav")]),
+    ...multipart([multipartPart("title", "Shirt"), multipartPart("audio", "x".repeat(40 * 1024 * 1024), file("track.wav"))]),
   },
   {
     what: "a 150 MB single → Upload (no JavaScript)",
     path: "/dashboard/artist/upload?type=single",
-    ...multipart([part("audio", "x".repeat(150 * 1024 * 1024), "huge.wav")]),
+    ...multipart([multipartPart("audio", "x".repeat(150 * 1024 * 1024), file("huge.wav"))]),
   },
 ];
-
-/** One part of a multipart body (a file when it has a name). */
-function part(name: string, value: string, filename?: string) {
-  const file = filename === undefined ? "" : `; filename="${filename}"\r\nContent-Type: application/octet-stream`;
-  return `Content-Disposition: form-data; name="${name}"${file}\r\n\r\n${value}`;
-}
-
-function multipart(parts: string[]) {
-  const boundary = "bench-boundary-51c9";
-  return {
-    body: `${parts.map((each) => `--${boundary}\r\n${each}\r\n`).join("")}--${boundary}--\r\n`,
-    contentType: `multipart/form-data; boundary=${boundary}`,
-  };
-}
 
 /**
  * How long until the Worker answers a post of `body`: the answer's status line, timed from the first byte

@@ -2,6 +2,7 @@
 // a long query string, and posts with no body, a body that is not a form (JSON, plain text, multipart
 // without its boundary) or a form far past its limits, as a visitor and signed in.
 import { beforeAll, describe, expect, it } from "vitest";
+import { multipartBody, multipartPart } from "../../scripts/lib/requests.ts";
 import { Visitor, signedIn } from "./support.ts";
 
 /** One address per route (parameters filled with something that exists, or that could). */
@@ -104,25 +105,27 @@ const bodies: [string, { body?: string; headers: Record<string, string> }][] = [
   ],
   ["a megabyte of text", { body: `bio=${"x".repeat(1024 * 1024)}`, headers: { "Content-Type": "application/x-www-form-urlencoded" } }],
   // Multipart bodies, bounded as they stream in: refused at the first limit they pass.
-  ["20,000 one-byte multipart fields", multipart(Array.from({ length: 20_000 }, () => part("name", "x")))],
-  ["a file in a field that takes none", multipart([part("email", "a@b.c"), part("avatar", "x".repeat(100_000), "a.png")])],
-  ["three pictures in a field for one", multipart(Array.from({ length: 3 }, () => part("picture", "x".repeat(1000), "me.png")))],
-  ["two megabytes of multipart text", multipart([part("bio", "x".repeat(2 * 1024 * 1024))])],
+  ["20,000 one-byte multipart fields", multipart(Array.from({ length: 20_000 }, () => multipartPart("name", "x")))],
+  [
+    "a file in a field that takes none",
+    multipart([multipartPart("email", "a@b.c"), multipartPart("avatar", "x".repeat(100_000), picture("a.png"))]),
+  ],
+  [
+    "three pictures in a field for one",
+    multipart(Array.from({ length: 3 }, () => multipartPart("picture", "x".repeat(1000), picture("me.png")))),
+  ],
+  ["two megabytes of multipart text", multipart([multipartPart("bio", "x".repeat(2 * 1024 * 1024))])],
 ];
 
-/** One part of a multipart body. */
-function part(name: string, value: string, filename?: string) {
-  const file = filename === undefined ? "" : `; filename="${filename}"\r\nContent-Type: image/png`;
-  return `Content-Disposition: form-data; name="${name}"${file}\r\n\r\n${value}`;
+/** A multipart body of these parts, with its Content-Type header. */
+function multipart(parts: string[]) {
+  const { body, contentType } = multipartBody(parts, "fuzz-boundary-7f3a");
+  return { body, headers: { "Content-Type": contentType } };
 }
 
-/** A multipart body of these parts, with its Content-Type. */
-function multipart(parts: string[]) {
-  const boundary = "fuzz-boundary-7f3a";
-  return {
-    body: `${parts.map((each) => `--${boundary}\r\n${each}\r\n`).join("")}--${boundary}--\r\n`,
-    headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` },
-  };
+/** A file part's picture, by name. */
+function picture(name: string) {
+  return { name, type: "image/png" };
 }
 
 let visitors: Record<string, Visitor>;
