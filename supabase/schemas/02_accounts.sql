@@ -25,6 +25,59 @@ revoke execute on function private.is_active_user() from public;
 
 grant execute on function private.is_active_user() to anon, authenticated, service_role;
 
+-- Accounts banned now, kept beside Auth's own record (auth.users.banned_until, which has no index) so a
+-- public read can leave a banned account's things out in one indexed look-up per query. Auth writes the
+-- ban; the trigger below copies it here, whoever made it (the admin dashboard, Supabase's own tools).
+create table private.account_bans (
+  user_id uuid primary key references auth.users (id) on delete cascade,
+  banned_until timestamptz not null
+);
+
+revoke all on private.account_bans from public, anon, authenticated;
+
+create or replace function private.copy_account_ban()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if new.banned_until is not null and new.banned_until > now() then
+    insert into private.account_bans (user_id, banned_until)
+    values (new.id, new.banned_until)
+    on conflict (user_id) do update set banned_until = excluded.banned_until;
+  else
+    delete from private.account_bans b where b.user_id = new.id;
+  end if;
+  return null;
+end
+$$;
+
+revoke execute on function private.copy_account_ban() from public;
+
+create trigger on_auth_user_ban_changed
+  after update of banned_until on auth.users
+  for each row when (old.banned_until is distinct from new.banned_until)
+  execute function private.copy_account_ban();
+
+-- Who is banned now, for the public read policies: a banned account's pages, tracks, merchandise,
+-- playlists, comments and follows leave every public list and page until the ban ends (its owner and
+-- administrators still see them). Written `<> all ((select private.banned_accounts())::uuid[])`, it runs
+-- once per query (the cast keeps Postgres from reading the parentheses as a subquery of arrays).
+create or replace function private.banned_accounts()
+returns uuid[]
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(array_agg(b.user_id), '{}') from private.account_bans b where b.banned_until > now()
+$$;
+
+revoke execute on function private.banned_accounts() from public;
+
+grant execute on function private.banned_accounts() to anon, authenticated, service_role;
+
 -- A banned administrator's access token still says admin until it expires: is_admin() answers for the
 -- account as it is now. (The case keeps visitors from looking up a user at all.)
 create or replace function public.is_admin()
@@ -167,10 +220,11 @@ grant update (artist_name, short_description, bio, profile_image_url, profile_im
   website, social_links, tour_dates) on public.artist_profiles to authenticated;
 
 create policy "Visitors read artist profiles" on public.artist_profiles
-  for select to anon using (true);
+  for select to anon using (id <> all ((select private.banned_accounts())::uuid[]));
 
 create policy "Users read artist profiles" on public.artist_profiles
-  for select to authenticated using (true);
+  for select to authenticated
+  using (id <> all ((select private.banned_accounts())::uuid[]) or id = (select auth.uid()) or (select public.is_admin()));
 
 create policy "Artists update their own profile" on public.artist_profiles
   for update to authenticated
@@ -211,10 +265,11 @@ grant update (username, bio, profile_image_url, profile_image_width, profile_ima
   on public.fan_profiles to authenticated;
 
 create policy "Visitors read fan profiles" on public.fan_profiles
-  for select to anon using (true);
+  for select to anon using (id <> all ((select private.banned_accounts())::uuid[]));
 
 create policy "Users read fan profiles" on public.fan_profiles
-  for select to authenticated using (true);
+  for select to authenticated
+  using (id <> all ((select private.banned_accounts())::uuid[]) or id = (select auth.uid()) or (select public.is_admin()));
 
 create policy "Fans update their own profile" on public.fan_profiles
   for update to authenticated

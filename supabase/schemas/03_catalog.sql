@@ -134,11 +134,14 @@ grant select on public.tracks to anon, authenticated;
 grant insert, update, delete on public.tracks to authenticated;
 
 create policy "Visitors read released tracks" on public.tracks
-  for select to anon using (release_date <= current_date);
+  for select to anon
+  using (release_date <= current_date and artist_id <> all ((select private.banned_accounts())::uuid[]));
 
 create policy "Users read released tracks and their own" on public.tracks
   for select to authenticated
-  using (release_date <= current_date or artist_id = (select auth.uid()));
+  using (
+    (release_date <= current_date and artist_id <> all ((select private.banned_accounts())::uuid[]))
+    or artist_id = (select auth.uid()));
 
 -- The artist_id foreign key to artist_profiles is what keeps fans from publishing.
 create policy "Artists add their own tracks" on public.tracks
@@ -212,10 +215,11 @@ grant select on public.merch to anon, authenticated;
 grant insert, update, delete on public.merch to authenticated;
 
 create policy "Visitors read merch" on public.merch
-  for select to anon using (true);
+  for select to anon using (artist_id <> all ((select private.banned_accounts())::uuid[]));
 
 create policy "Users read merch" on public.merch
-  for select to authenticated using (true);
+  for select to authenticated
+  using (artist_id <> all ((select private.banned_accounts())::uuid[]) or artist_id = (select auth.uid()));
 
 create policy "Artists add their own merch" on public.merch
   for insert to authenticated
@@ -658,6 +662,7 @@ as $$
   left join private.scheduled_genre_tracks(genre_artist_tracks.genre) s on s.artist_id = r.artist_id
   where r.genre = genre_artist_tracks.genre
     and (r.tagged or r.track_count > coalesce(s.track_count, 0))
+    and r.artist_id <> all (private.banned_accounts())
 $$;
 
 revoke execute on function private.genre_artist_tracks(text) from public;

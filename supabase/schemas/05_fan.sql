@@ -29,10 +29,11 @@ grant select on public.followers to anon, authenticated;
 grant insert (artist_id, fan_id), delete on public.followers to authenticated;
 
 create policy "Visitors read followers" on public.followers
-  for select to anon using (true);
+  for select to anon using (fan_id <> all ((select private.banned_accounts())::uuid[]));
 
 create policy "Users read followers" on public.followers
-  for select to authenticated using (true);
+  for select to authenticated
+  using (fan_id <> all ((select private.banned_accounts())::uuid[]) or fan_id = (select auth.uid()));
 
 create policy "Users follow as themselves" on public.followers
   for insert to authenticated
@@ -207,14 +208,15 @@ grant select on public.comments to anon, authenticated;
 
 grant insert (content, track_id, user_id), delete on public.comments to authenticated;
 
--- The subquery runs under the tracks policies, so a comment is visible exactly when its track is.
+-- The subquery runs under the tracks policies, so a comment is visible exactly when its track is (and
+-- while its author is not banned).
 create policy "Visitors read comments on visible tracks" on public.comments
   for select to anon
-  using (exists (select 1 from public.tracks t where t.id = track_id));
+  using (user_id <> all ((select private.banned_accounts())::uuid[]) and exists (select 1 from public.tracks t where t.id = track_id));
 
 create policy "Users read comments on visible tracks" on public.comments
   for select to authenticated
-  using (exists (select 1 from public.tracks t where t.id = track_id));
+  using (user_id <> all ((select private.banned_accounts())::uuid[]) and exists (select 1 from public.tracks t where t.id = track_id));
 
 create policy "Users comment as themselves" on public.comments
   for insert to authenticated

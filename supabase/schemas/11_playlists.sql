@@ -28,10 +28,11 @@ grant select on public.playlists to anon, authenticated;
 grant insert (name, description, is_public), update (name, description, is_public), delete on public.playlists to authenticated;
 
 create policy "Visitors read public playlists" on public.playlists
-  for select to anon using (is_public);
+  for select to anon using (is_public and owner_id <> all ((select private.banned_accounts())::uuid[]));
 
 create policy "Users read public playlists and their own" on public.playlists
-  for select to authenticated using (is_public or owner_id = (select auth.uid()));
+  for select to authenticated
+  using ((is_public and owner_id <> all ((select private.banned_accounts())::uuid[])) or owner_id = (select auth.uid()));
 
 create policy "Users make their own playlists" on public.playlists
   for insert to authenticated

@@ -194,11 +194,18 @@ describe("the users", () => {
     }
     expect((await serviceClient.auth.admin.getUserById(fan.id)).data.user?.banned_until ?? null).toBeNull();
 
+    const fanPage = `/fan/${fan.id}`;
+    expect((await new Visitor().get(fanPage)).response.status).toBe(200);
+
     const banned = await as.post(`/admin?ban=${fan.id}`, { intent: "ban", userId: fan.id, days: "3", reason: "Spam links" });
     expect(banned.response.status).toBe(303);
     expect(banned.response.headers.get("location")).toBe("/admin");
     const until = (await serviceClient.auth.admin.getUserById(fan.id)).data.user?.banned_until;
     expect(Date.parse(until!) - Date.now()).toBeGreaterThan(2.99 * 86_400_000);
+
+    // their public page goes with the ban (from the cache and from the database's public reads)
+    expect((await new Visitor().get(fanPage)).response.status).toBe(404);
+    expect((await signedIn("artist@example.com", "artist-demo-pass").then((artist) => artist.get(fanPage))).response.status).toBe(404);
 
     // their open session can no longer comment, and signing in says until when
     const path = `/track/${trackId("Greenhouse")}`;
@@ -220,6 +227,7 @@ describe("the users", () => {
     expect((await as.post("/admin", { intent: "unban", userId: fan.id })).response.status).toBe(303);
     expect((await new Visitor().post("/login", { email: fan.email, password: fan.password })).response.status).toBe(302);
     expect(text((await as.get("/admin")).html)).toContain(`admin@example.com lifted the ban on ${fan.email}`);
+    expect((await new Visitor().get(fanPage)).response.status).toBe(200);
   });
 
   it("refuses banning oneself, with the reason kept", async () => {
