@@ -89,6 +89,7 @@
       play.setAttribute("aria-busy", "true");
       try {
         // The listener is named, so the play ticket that comes with the URL is this listener's.
+        const listener = listenerId();
         const response = await fetch(`/track/${track.id}/source?${new URLSearchParams({ listener })}`, { credentials: "omit" });
         const source = await response.json();
         if (typeof source.url !== "string") throw new Error(source.error || "Unable to load audio");
@@ -96,7 +97,7 @@
         if (Array.isArray(source.peaks)) drawPeaks((track.peaks = source.peaks));
         if (typeof source.duration === "number") track.duration = source.duration;
         const resumeAt = loaded?.id === track.id ? audio.currentTime : 0;
-        loaded = { id: track.id, expiresAt: source.expiresAt, ticket: source.ticket, receivedAt: Date.now() };
+        loaded = { id: track.id, expiresAt: source.expiresAt, ticket: source.ticket, receivedAt: Date.now(), listener };
         audio.src = source.url;
         if (resumeAt) audio.currentTime = resumeAt;
       } catch (error) {
@@ -125,25 +126,39 @@
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
   }
 
-  // This frame's listener id (in its own storage, which the browser keeps apart per embedding site), so a
-  // play reported twice counts once, as on Crate; a new one where there is no storage.
-  const listener = (() => {
-    try {
-      const kept = localStorage.getItem("crate:listener");
-      if (kept) return kept;
-      const made = newListenerId();
-      localStorage.setItem("crate:listener", made);
-      return made;
-    } catch {
-      return newListenerId();
+  // The listener id this site's embeds share, so a play reported twice counts once, as on Crate: kept in
+  // storage (which the browser keeps apart per embedding site), read when a track is asked for rather
+  // than when the frame loads (two players on one page load together, and each would make its own id).
+  // Where the browser gives a frame no storage, the players of one page still share one: a frame may
+  // read a sibling frame of its own origin.
+  function siblingListener() {
+    for (let index = 0; index < window.parent.frames.length; index++) {
+      try {
+        const id = window.parent.frames[index].crateListener;
+        if (typeof id === "string") return id;
+      } catch {
+        // a frame of another origin
+      }
     }
-  })();
+    return null;
+  }
+  function listenerId() {
+    let id = window.crateListener ?? null;
+    try {
+      id = localStorage.getItem("crate:listener") ?? id ?? siblingListener() ?? newListenerId();
+      localStorage.setItem("crate:listener", id);
+    } catch {
+      id ??= siblingListener() ?? newListenerId();
+    }
+    window.crateListener = id;
+    return id;
+  }
 
   // The play goes with the ticket its URL came with, no sooner than the wait the server set for it.
   function report() {
     if (reported || !loaded?.ticket) return;
     reported = true;
-    const { id, ticket, receivedAt } = loaded;
+    const { id, ticket, receivedAt, listener } = loaded;
     const query = new URLSearchParams({ listener, ticket: ticket.value, ...(embeddedOn ? { embeddedOn } : {}) });
     const send = () => fetch(`/track/${id}/play?${query}`, { method: "POST", credentials: "omit", keepalive: true }).catch(() => {});
     const wait = ticket.afterSeconds * 1000 - (Date.now() - receivedAt);

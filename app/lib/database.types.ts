@@ -748,6 +748,7 @@ export type Database = {
           title: string
           track_number: number | null
           type: string
+          album_track_count: number | null
         }
         Insert: {
           album_title?: string | null
@@ -902,6 +903,10 @@ export type Database = {
     }
     Functions: {
       account_role: { Args: Record<PropertyKey, never>; Returns: string }
+      album_track_count: {
+        Args: { track: Database["public"]["Tables"]["tracks"]["Row"] }
+        Returns: number
+      }
       artist_analytics: { Args: { days: number }; Returns: Json }
       artist_dashboard: { Args: Record<PropertyKey, never>; Returns: Json }
       artist_directory: {

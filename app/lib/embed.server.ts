@@ -48,21 +48,22 @@ export function embedCode({
 
 /**
  * The Share menu's contents, made by the page's loader (so no page carries the builder): the page's
- * address and an embed code per player (`title` names the frame for screen readers).
+ * address and an embed code per player (`title`, or the player's own, names the frame for screen readers).
  */
 export function sharing(origin: string, path: string, title: string, embeds: [Embeddable, ...Embeddable[]]): Sharing {
   const [first] = embeds;
   return {
     link: new URL(path, origin).href,
-    embeds: embeds.map(({ label, kind, id, trackCount }) => ({
+    embeds: embeds.map(({ label, kind, id, trackCount, title: embedTitle = title }) => ({
       label,
-      code: embedCode({ origin, kind, id, title: `${brandName} player: ${title}`, height: embedHeight("large", trackCount) }),
+      code: embedCode({ origin, kind, id, title: `${brandName} player: ${embedTitle}`, height: embedHeight("large", trackCount) }),
     })),
     player: { path: embedPath(first.kind, first.id), width: embedWidth, height: embedHeight("large", first.trackCount) },
   };
 }
 
-type Embeddable = { label: string; kind: EmbedKind; id: string; trackCount?: number };
+/** A player the page offers: its kind, id and track count (its height), and its own title where it is not the page's. */
+type Embeddable = { label: string; kind: EmbedKind; id: string; trackCount?: number; title?: string };
 
 /** Top-level names that are no public site (RFC 2606, 6761 and the usual private ones). */
 const privateTopLevels = new Set(["localhost", "local", "internal", "invalid", "test", "example", "onion", "home", "lan", "corp", "arpa"]);

@@ -157,6 +157,25 @@ create policy "Artists delete their own tracks" on public.tracks
   for delete to authenticated
   using (artist_id = (select auth.uid()) and (select private.is_active_user()));
 
+-- How many tracks of this track's album the reader may see (null for a track on no album): a computed
+-- field (`album_track_count` in a select), so the track page sizes its album embed in the same read.
+create or replace function public.album_track_count(track public.tracks)
+returns integer
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select case when track.album_title is null then null else (
+    select count(*)::integer from public.tracks t
+    where t.artist_id = track.artist_id and t.album_title = track.album_title)
+  end
+$$;
+
+revoke execute on function public.album_track_count(public.tracks) from public;
+
+grant execute on function public.album_track_count(public.tracks) to anon, authenticated, service_role;
+
 -- Merchandise an artist sells, public to everyone.
 create table public.merch (
   id uuid primary key default gen_random_uuid(),

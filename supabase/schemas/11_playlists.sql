@@ -266,6 +266,16 @@ as $$
     'owner_id', p.owner_id,
     'owner_name', coalesce(a.artist_name, f.username, 'Unknown'),
     'owner_is_artist', a.id is not null,
+    -- The first track's stored waveform, for the player that shows it before anything plays (the rest
+    -- come with each track's audio: 500 waveforms would weigh more than the page).
+    'first_peaks', (
+      select t.peaks
+      from public.playlist_tracks pt
+      join public.tracks t on t.id = pt.track_id
+      where pt.playlist_id = p.id
+      order by pt.position, pt.added_at
+      limit 1
+    ),
     'tracks', coalesce((
       select jsonb_agg(
         jsonb_build_object(

@@ -1,5 +1,6 @@
 // The embedded players in Chromium, as a reader of another site meets them: a page served on another
-// port frames the track embed, its audio plays in the frame and the play is reported with that site; the compact strip fits a 320 px column;
+// port frames the track embed, its audio plays in the frame and the play is reported with that site; two
+// players on one page name one listener; the compact strip fits a 320 px column;
 // axe finds nothing inside the embed; and the track page's Share menu copies the link and the embed code.
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
@@ -24,11 +25,13 @@ before(async () => {
     const url = new URL(request.url ?? "/", "http://localhost");
     const size = url.searchParams.get("size") === "compact" ? "?size=compact" : "";
     const height = size ? 120 : 164;
+    const frame =
+      `<iframe src="${baseUrl}/embed/track/${trackId}${size}" ` +
+      `style="border:0;width:100%" height="${height}" title="Crate player" allow="autoplay"></iframe>`;
     response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
     response.end(
       `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width"><title>A blog post</title></head>` +
-        `<body style="margin:0"><main><h1>A song I love</h1><iframe src="${baseUrl}/embed/track/${trackId}${size}" ` +
-        `style="border:0;width:100%" height="${height}" title="Crate player" allow="autoplay"></iframe></main></body></html>`,
+        `<body style="margin:0"><main><h1>A song I love</h1>${url.searchParams.has("twice") ? frame + frame : frame}</main></body></html>`,
     );
   });
   await new Promise<void>((resolve) => otherSite.listen(0, "127.0.0.1", resolve));
@@ -67,6 +70,23 @@ test("another site's page frames the track embed, and the audio plays in the fra
   const embeddedOn = new URL(report.url()).searchParams.get("embeddedOn") ?? "";
   assert.equal(Buffer.from(embeddedOn.split(".")[0]!, "base64url").toString(), new URL(otherSiteUrl).origin);
   await frame.getByRole("button", { name: "Pause Bicycle Bell" }).click();
+  await close();
+});
+
+test("two players on one page are one listener", async () => {
+  const { page, close } = await newPage(browser);
+  const listeners: string[] = [];
+  page.on("request", (request) => {
+    if (/\/track\/[^/]+\/source\?/.test(request.url())) listeners.push(new URL(request.url()).searchParams.get("listener") ?? "");
+  });
+  await page.goto(`${otherSiteUrl}?twice`);
+  for (const frame of [page.frameLocator("iframe").first(), page.frameLocator("iframe").last()]) {
+    await frame.getByRole("button", { name: "Play Bicycle Bell" }).click();
+    await frame.getByRole("button", { name: "Pause Bicycle Bell" }).click();
+    await frame.getByRole("button", { name: "Play Bicycle Bell" }).waitFor();
+  }
+  assert.equal(listeners.length, 2);
+  assert.equal(listeners[0], listeners[1], "each player named its own listener");
   await close();
 });
 

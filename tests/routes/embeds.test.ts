@@ -3,7 +3,7 @@
 // a visitor may not play; oEmbed's answers and refusals; and the Share menu's link and embed codes,
 // shown as text to copy without JavaScript.
 import { describe, expect, it } from "vitest";
-import { Visitor, appUrl, signedIn, text, trackId } from "./support.ts";
+import { Visitor, appUrl, newFan, serviceClient, signedIn, text, trackId } from "./support.ts";
 
 const origin = new URL(appUrl).origin;
 const paperLanterns = "a1000000-0000-4000-8000-000000000012";
@@ -22,6 +22,7 @@ const embedTracks = (html: string) =>
   JSON.parse(/<script type="application\/json" data-tracks="[^"]*">([\s\S]*?)<\/script>/.exec(html)![1]!) as {
     id: string;
     title: string;
+    peaks: number[] | null;
   }[];
 
 describe("embeds", () => {
@@ -95,6 +96,29 @@ describe("embeds", () => {
       "Mesquite Moon",
       "Harbour Wall",
     ]);
+  });
+
+  it("draws a playlist's first waveform before anything plays", async () => {
+    const fan = await newFan(`waveform_${Date.now().toString(36)}`);
+    const peaks = [0.25, 0.5, 1, 0.5];
+    // The route suite's demo tracks have no stored waveform: this one is given one.
+    await serviceClient.from("tracks").update({ peaks }).eq("id", trackId("Harbour Wall"));
+    const { data: made } = await serviceClient
+      .from("playlists")
+      .insert({ owner_id: fan.id, name: "Waves", is_public: true })
+      .select("id")
+      .single();
+    await serviceClient
+      .from("playlist_tracks")
+      .insert(
+        [trackId("Harbour Wall"), trackId("Bicycle Bell")].map((track_id, position) => ({
+          playlist_id: made!.id,
+          track_id,
+          position: position + 1,
+        })),
+      );
+    const tracks = embedTracks((await visitor.get(`/embed/playlist/${made!.id}`)).html);
+    expect(tracks.map((track) => track.peaks)).toEqual([peaks, null]);
   });
 
   it("chooses its size and theme by query, and answers the rest with the large dark player", async () => {
@@ -198,6 +222,10 @@ describe("the Share menu without JavaScript", () => {
     expect(fields).toContain("Embed code for Headlights & Static");
     expect(html).toContain(`/embed/track/${porchLight}&quot;`);
     expect(html).toContain(`/embed/album/${porchLight}&quot;`);
+    // The album's code is sized for its four tracks and named for the album, not the track.
+    const albumCode = html.match(new RegExp(`/embed/album/${porchLight}&quot;[^>]*`))![0];
+    expect(albumCode).toContain("height=&quot;312&quot;");
+    expect(albumCode).toContain("title=&quot;Crate player: Headlights &amp;amp; Static by Ember Road&quot;");
     // An album's card on its artist's page shares the album: its first track's page and the album's player.
     const artist = await visitor.get(`/artist/${"a1000000-0000-4000-8000-000000000001"}`);
     expect(artist.html).toContain(`/embed/album/${trackId("Open Highway")}&quot;`);

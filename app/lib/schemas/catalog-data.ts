@@ -154,6 +154,8 @@ export const TrackPageSchema = v.object({
   title: v.string(),
   type: trackType,
   album_title: nullableText,
+  /** How many tracks of its album the reader may see (a computed field), for the album embed's height. */
+  album_track_count: v.nullable(count),
   track_number: v.nullable(count),
   genre: nullableText,
   subgenre: nullableText,

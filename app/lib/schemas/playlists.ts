@@ -60,6 +60,8 @@ export const PlaylistPageSchema = v.object({
   owner_id: v.string(),
   owner_name: v.string(),
   owner_is_artist: v.boolean(),
+  /** The first track's stored waveform (the embed shows it before anything plays). */
+  first_peaks: v.optional(v.nullable(v.array(v.number())), null),
   tracks: v.array(
     v.object({
       id: v.string(),

@@ -36,7 +36,7 @@ import { useOptionalUser } from "~/lib/use-user";
 import type { Route } from "./+types/track";
 
 const trackColumns =
-  "id, title, type, album_title, track_number, genre, subgenre, price, description, label, release_date, artwork_url, artwork_width, artwork_height, peaks, duration_seconds, " +
+  "id, title, type, album_title, album_track_count, track_number, genre, subgenre, price, description, label, release_date, artwork_url, artwork_width, artwork_height, peaks, duration_seconds, " +
   "artist:artist_profiles(id, artist_name, profile_image_url)";
 const commentColumns = "id, user_id, content, created_at, author_name, author_image_url, author_kind";
 /** However far "Show more" is followed, one page never lists more than this many comments. */
@@ -95,7 +95,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const title = `${found.title} by ${found.artist.artist_name}`;
   const share = sharing(origin, trackPath(found.id), title, [
     { label: "Embed code", kind: "track", id: found.id },
-    ...(found.album_title ? [{ label: `Embed code for ${found.album_title}`, kind: "album" as const, id: found.id, trackCount: 6 }] : []),
+    ...(found.album_title
+      ? [
+          {
+            label: `Embed code for ${found.album_title}`,
+            kind: "album" as const,
+            id: found.id,
+            title: `${found.album_title} by ${found.artist.artist_name}`,
+            trackCount: found.album_track_count ?? 1,
+          },
+        ]
+      : []),
   ]);
   return data(
     {

@@ -113,14 +113,14 @@ export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: s
         href: playlistPath(playlist.id),
         artworkUrl: cover?.artwork_url ?? null,
         artworkSize: imageSizeOf(cover?.artwork_width, cover?.artwork_height),
-        tracks: playlist.tracks.map((track) => ({
+        tracks: playlist.tracks.map((track, index) => ({
           id: track.id,
           title: track.title,
           artistId: track.artist.id,
           artistName: track.artist.artist_name,
           artworkUrl: track.artwork_url,
           duration: track.duration_seconds,
-          peaks: null,
+          peaks: index === 0 ? playlist.first_peaks : null,
           price: null,
         })),
       },
