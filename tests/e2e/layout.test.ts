@@ -170,7 +170,7 @@ describe("pages", () => {
     await close();
   });
 
-  test("on a desktop the sidebar's column runs the whole length of a long page", async () => {
+  test("on a desktop the sidebar's column runs the whole length of a long page, and a short page fills the window", async () => {
     const { page, close } = await newPage(browser, { viewport: viewports.desktop });
     await page.goto("/terms");
     const pageHeight = await page.evaluate(() => document.documentElement.scrollHeight);
@@ -178,6 +178,11 @@ describe("pages", () => {
     const bottomOf = (role: "complementary" | "contentinfo") =>
       page.getByRole(role).evaluate((element) => Math.round(element.getBoundingClientRect().bottom + window.scrollY));
     assert.equal(await bottomOf("complementary"), await bottomOf("contentinfo"));
+    // A short page fills the window: its sidebar and footer reach the bottom edge.
+    await page.goto("/this-page-does-not-exist");
+    assert.ok((await page.evaluate(() => document.documentElement.scrollHeight)) <= viewports.desktop.height, "the 404 page is short");
+    assert.equal(await bottomOf("complementary"), viewports.desktop.height);
+    assert.equal(await bottomOf("contentinfo"), viewports.desktop.height);
     await close();
   });
 

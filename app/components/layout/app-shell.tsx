@@ -14,11 +14,12 @@ export function AppShell({ children }: { children: ReactNode }) {
         Skip to main content
       </a>
       <Header />
-      {/* The sidebar is a column as tall as the page (its background with it); its links stay in view. */}
-      <div className="pt-(--header-height) lg:flex">
+      {/* The sidebar is a column as tall as the page (its background with it); its links stay in view. A
+          short page still fills the window, so the sidebar and the footer reach its bottom edge. */}
+      <div className="flex min-h-svh flex-col pt-(--header-height) lg:flex-row">
         <Sidebar />
-        <div className="min-w-0 flex-1">
-          <main id="main" tabIndex={-1} className="mx-auto min-h-[70vh] w-full max-w-6xl px-4 pt-8 focus:outline-none lg:px-8">
+        <div className="flex min-w-0 flex-1 flex-col">
+          <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 pt-8 focus:outline-none lg:px-8">
             {children}
           </main>
           <Footer />
