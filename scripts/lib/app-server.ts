@@ -2,7 +2,7 @@
 // workerd (`wrangler dev` on the build output), the way it runs on Cloudflare.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Socket } from "node:net";
 import { dirname, join } from "node:path";
 import type { LocalStack } from "@crate/local-supabase";
@@ -191,9 +191,16 @@ export async function serveApp({
   vars?: Record<string, string>;
   quiet?: boolean;
 }): Promise<AppServer> {
+  // The build as it was when this server started, served from a copy of its own: `npm run build`
+  // meanwhile empties and rewrites build/, and would take the running site's files away until a restart.
+  const served = join(root, "node_modules", ".cache", "marketplace", `served-${port}`);
+  rmSync(served, { recursive: true, force: true });
+  cpSync(join(root, "build"), served, { recursive: true });
   const args = [
     wrangler,
     "dev",
+    "--config",
+    join(served, "server", "wrangler.json"),
     "--port",
     String(port),
     "--ip",
@@ -209,7 +216,10 @@ export async function serveApp({
     env: { ...localWorkerEnv(), WRANGLER_SEND_METRICS: "false", CI: "true" },
   });
   const url = `http://127.0.0.1:${port}`;
-  const stop = () => stopProcess(child);
+  const stop = async () => {
+    await stopProcess(child);
+    rmSync(served, { recursive: true, force: true });
+  };
   try {
     await waitForHttp(url, child);
   } catch (error) {
