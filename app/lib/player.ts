@@ -51,6 +51,8 @@ export type TrackSource =
   | Extract<AudioSource, { error: string }>;
 
 export type Repeat = "off" | "all" | "one";
+/** What the Repeat button is called in each mode (its name says the state). */
+export const repeatLabels: Record<Repeat, string> = { off: "Repeat: off", all: "Repeat: all", one: "Repeat: one" };
 export type PlaybackStatus = "idle" | "loading" | "playing" | "paused" | "error";
 
 export type PlayerState = {

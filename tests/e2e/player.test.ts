@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { demoTrackPath, expectNoAxeViolations, hydrated, launchBrowser, newAccountPage, newPage } from "./support/browser.ts";
+import { demoTrackPath, expectNoAxeViolations, hydrated, launchBrowser, newAccountPage, newPage, viewports } from "./support/browser.ts";
 
 let browser: Browser;
 before(async () => {
@@ -154,8 +154,17 @@ describe("the player bar", () => {
     await page.keyboard.press("Enter");
     assert.deepEqual(await queueTitles(page), ["Bicycle Bell", "Satellite Town", "Harbour Wall"]);
 
-    // Move the last one up, by keyboard (the announcement says where it went); then remove one.
+    // Move the last one up twice, by keyboard: focus stays on its button in its new place (the
+    // announcement says where it went); at the top, on Move down. Then back down one, and remove one.
     await page.getByRole("button", { name: "Move Harbour Wall up" }).focus();
+    await page.keyboard.press("Enter");
+    await page.getByText("Harbour Wall moved to position 2 of 3").waitFor();
+    assert.deepEqual(await queueTitles(page), ["Bicycle Bell", "Harbour Wall", "Satellite Town"]);
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute("aria-label"));
+    assert.equal(await focused(), "Move Harbour Wall up");
+    await page.keyboard.press("Enter");
+    await page.getByText("Harbour Wall moved to position 1 of 3").waitFor();
+    assert.equal(await focused(), "Move Harbour Wall down");
     await page.keyboard.press("Enter");
     await page.getByText("Harbour Wall moved to position 2 of 3").waitFor();
     assert.deepEqual(await queueTitles(page), ["Bicycle Bell", "Harbour Wall", "Satellite Town"]);
@@ -168,8 +177,59 @@ describe("the player bar", () => {
     await page.keyboard.press("Escape");
     assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("aria-label")), "Queue");
     await queueButton.click();
-    await page.getByRole("button", { name: "Clear queue" }).click();
+    await page.getByRole("button", { name: "Clear queue" }).focus();
+    await page.keyboard.press("Enter");
     await bar(page).waitFor({ state: "detached" });
+    // The bar went with the queue: focus is on the page's content, where the next key is heard.
+    assert.equal(await page.evaluate(() => document.activeElement?.id), "main");
+    await close();
+  });
+
+  test("on a phone the bar shows the title, the queue sits on the bar with Shuffle and Repeat, and a row's menu is whole", async () => {
+    const { page, close } = await newAccountPage(browser, "fan", `phone${Date.now().toString(36)}`, { viewport: viewports.phone });
+    await page.goto(albumTrack);
+    await hydrated(page);
+    await page.locator("main").getByRole("link", { name: "The Paper Lanterns" }).first().click();
+    await page.getByRole("heading", { name: "Releases" }).waitFor();
+    await hydrated(page);
+    await page.getByRole("link", { name: "Play Small Town Satellites" }).click();
+    await playingPast(page, 0);
+    await bar(page).getByRole("button", { name: "Pause", exact: true }).click();
+    // "Satellite Town" is whole, and the title has room for about twenty letters.
+    const title = bar(page).getByRole("link").first();
+    assert.ok(await title.evaluate((link) => link.scrollWidth <= link.clientWidth), "the bar's title is cut");
+    const titleWidth = await title.evaluate((link) => {
+      const track = link.parentElement!.parentElement!;
+      return track.getBoundingClientRect().right - link.getBoundingClientRect().left;
+    });
+    assert.ok(titleWidth >= 150, `the bar's title has ${titleWidth} px at ${viewports.phone.width} px`);
+
+    await bar(page).getByRole("button", { name: "Queue" }).click();
+    const queue = page.getByRole("region", { name: "Queue" });
+    await queue.waitFor();
+    const gap = await page.evaluate(() => {
+      const panel = document.querySelector("[aria-labelledby='queue-heading']")!.getBoundingClientRect();
+      const controls = document.querySelector("[aria-label='Player'] > div:last-child")!.getBoundingClientRect();
+      return controls.top - panel.bottom;
+    });
+    assert.equal(Math.round(gap), 0, "the queue sits on the bar");
+    await queue.getByRole("button", { name: "Shuffle" }).click();
+    assert.equal(await queue.getByRole("button", { name: "Shuffle" }).getAttribute("aria-pressed"), "true");
+    await queue.getByRole("button", { name: "Repeat: off" }).click();
+    await queue.getByRole("button", { name: "Repeat: all" }).waitFor();
+    // The last row's menu opens whole: the list scrolls to it, and "New playlist..." is on top where it is.
+    const last = (await queueTitles(page)).at(-1)!;
+    await queue.getByLabel(`More options for ${last}`).click();
+    const item = queue.getByRole("link", { name: "New playlist..." });
+    await item.waitFor();
+    const topmost = await item.evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      const atCentre = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+      return atCentre === element || element.contains(atCentre);
+    });
+    assert.ok(topmost, "the last row's menu is cut by the queue");
+    await page.keyboard.press("Escape");
+    await expectNoAxeViolations(page);
     await close();
   });
 });

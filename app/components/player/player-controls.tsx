@@ -6,13 +6,11 @@ import { Spinner } from "~/components/ui/spinner";
 import { artistPath, trackPath } from "~/lib/catalog";
 import { cx } from "~/lib/cx";
 import { formatDuration } from "~/lib/format";
-import { player, usePlayer } from "~/lib/player";
+import { player, repeatLabels, usePlayer } from "~/lib/player";
 import { SeekWaveform } from "./seek-waveform";
 
 // The queue view is opened now and then; it loads when first opened, not with every page.
 const QueuePanel = lazy(() => import("./queue-panel"));
-
-const repeatLabels = { off: "Repeat: off", all: "Repeat: all", one: "Repeat: one" } as const;
 
 /**
  * The player bar's controls, once something is queued: loaded then (the bar itself, on every page, holds
@@ -31,18 +29,16 @@ export default function PlayerControls() {
 
   const playing = state.status === "playing" || state.status === "loading";
   if (!track) return null;
+  // On phones the bar is two rows: the track and Previous, Play, Next; then the seek bar and the Queue.
   return (
-    <>
+    <section aria-label="Player" className="fixed inset-x-0 bottom-0 z-40">
       {queueOpen ? (
         <Suspense fallback={null}>
           <QueuePanel onClose={closeQueue} />
         </Suspense>
       ) : null}
-      <section
-        aria-label="Player"
-        className="fixed inset-x-0 bottom-0 z-40 border-t border-stage-700 bg-stage-900/95 px-3 py-2 backdrop-blur sm:px-4"
-      >
-        <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-x-4 gap-y-1 sm:flex-nowrap">
+      <div className="border-t border-stage-700 bg-stage-900/95 px-3 py-2 backdrop-blur sm:px-4">
+        <div className="mx-auto flex max-w-screen-2xl flex-wrap items-center gap-x-3 gap-y-1 sm:flex-nowrap sm:gap-x-4">
           <div className="flex min-w-0 flex-1 items-center gap-3 sm:w-64 sm:flex-none lg:w-72">
             <Artwork src={track.artworkUrl} className="size-12 shrink-0 rounded-md" />
             <div className="min-w-0">
@@ -87,7 +83,7 @@ export default function PlayerControls() {
               className="hidden sm:grid"
             />
           </div>
-          <div className="order-last flex w-full items-center gap-2 font-mono text-xs text-ink-muted tabular-nums sm:order-none sm:w-auto sm:flex-1">
+          <div className="order-last flex min-w-0 grow basis-[calc(100%-3rem)] items-center gap-2 font-mono text-xs text-ink-muted tabular-nums sm:order-none sm:basis-0">
             <span>
               <span className="sr-only">Elapsed </span>
               {formatDuration(state.time)}
@@ -110,8 +106,15 @@ export default function PlayerControls() {
               {state.error}
             </p>
           ) : null}
-          <div className="flex items-center gap-1">
-            <BarButton icon={state.muted ? "muted" : "volume"} label="Mute" pressed={state.muted} onClick={player.toggleMute} />
+          <div className="order-last flex items-center gap-1 sm:order-none">
+            {/* A phone's own buttons set its volume. */}
+            <BarButton
+              icon={state.muted ? "muted" : "volume"}
+              label="Mute"
+              pressed={state.muted}
+              onClick={player.toggleMute}
+              className="hidden sm:grid"
+            />
             <label className="hidden items-center md:flex">
               <span className="sr-only">Volume</span>
               <input
@@ -134,8 +137,8 @@ export default function PlayerControls() {
             />
           </div>
         </div>
-      </section>
-    </>
+      </div>
+    </section>
   );
 }
 

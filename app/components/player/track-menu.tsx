@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { closeDisclosure, useDisclosure } from "~/components/layout/use-disclosure";
 import { Icon } from "~/components/ui/icon";
@@ -38,6 +38,12 @@ export function TrackMenu({ track, inQueue = false }: { track: QueueTrack; inQue
 
   const close = () => closeDisclosure(menu.current);
 
+  // The queue's list scrolls, and would cut a menu opened near its end: the list scrolls it into view.
+  const panel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (open && inQueue) panel.current?.scrollIntoView({ block: "nearest" });
+  }, [open, inQueue]);
+
   if (inQueue && !user) return null;
   return (
     // A visitor's menu holds only what needs JavaScript.
@@ -54,7 +60,10 @@ export function TrackMenu({ track, inQueue = false }: { track: QueueTrack; inQue
         >
           <Icon name="more" className="size-5" strokeWidth={3} />
         </summary>
-        <div className="absolute right-0 z-50 mt-1 w-60 rounded-xl border border-stage-600 bg-stage-900 p-1 shadow-2xl shadow-black/60">
+        <div
+          ref={panel}
+          className="absolute right-0 z-50 mt-1 w-60 rounded-xl border border-stage-600 bg-stage-900 p-1 shadow-2xl shadow-black/60"
+        >
           {inQueue ? null : (
             <ul className="noscript:hidden">
               <li>

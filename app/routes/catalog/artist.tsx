@@ -354,8 +354,9 @@ function ReleaseCard({
   const queue = release.tracks.map((track) => releaseQueueTrack(track, artist));
   const year = release.releaseDate.slice(0, 4);
   return (
-    <div className="flex gap-4 rounded-2xl border border-stage-700 bg-stage-850 p-3 sm:p-4">
-      <div className="relative w-24 shrink-0 self-start sm:w-36">
+    // On a phone the tracklist runs the card's whole width, under the cover and the title.
+    <div className="grid grid-cols-[6rem_minmax(0,1fr)] gap-x-4 rounded-2xl border border-stage-700 bg-stage-850 p-3 sm:grid-cols-[9rem_minmax(0,1fr)] sm:grid-rows-[auto_1fr] sm:p-4">
+      <div className="relative self-start sm:row-span-2">
         <Artwork src={release.artworkUrl} className="aspect-square w-full rounded-xl" />
         <Link
           to={trackPath(first.id)}
@@ -370,36 +371,39 @@ function ReleaseCard({
           <Icon name="play" className="size-5" />
         </Link>
       </div>
-      <div className="min-w-0 flex-1">
+      <div className="min-w-0">
         <p className="text-xs font-semibold tracking-wider text-ink-faint uppercase">
           {release.kind === "album" ? "Album" : "Single"} ·{" "}
           <time dateTime={release.releaseDate}>{release.upcoming ? `Out ${formatDate(release.releaseDate, dateLocale)}` : year}</time>
         </p>
         <div className="mt-0.5 flex items-start justify-between gap-3">
-          <h3 className="min-w-0 truncate text-lg font-bold">{release.title}</h3>
+          <h3 className="line-clamp-2 min-w-0 text-lg font-bold break-words">{release.title}</h3>
           {share ? <ShareMenu title={`${release.title} by ${artist.artist_name}`} share={share} align="end" /> : null}
         </div>
-        <ol aria-label={`Tracks of ${release.title}`} className="mt-1 -ml-2 divide-y divide-stage-700 sm:mt-2">
-          {release.tracks.map((track, index) => (
-            <li key={track.id} className="flex items-center gap-1">
-              {/* An album plays on from the track chosen; a single's cover plays it. */}
-              {release.kind === "album" && !release.upcoming ? <PlayFromButton tracks={queue} start={index} className="size-8" /> : null}
-              <Link
-                to={trackPath(track.id)}
-                className="flex min-w-0 flex-1 items-center gap-3 rounded-lg px-2 py-2 text-sm hover:bg-stage-800"
-              >
-                <span className="w-5 text-right text-ink-faint tabular-nums">{track.track_number ?? index + 1}</span>
-                <span className="min-w-0 flex-1 truncate font-medium text-ink">{track.title}</span>
-                <span className="hidden text-ink-faint sm:inline">{track.genre}</span>
-                {track.duration_seconds ? (
-                  <span className="text-ink-faint tabular-nums">{formatDuration(Number(track.duration_seconds))}</span>
-                ) : null}
-              </Link>
-              {release.upcoming ? null : <TrackMenu track={queue[index]!} />}
-            </li>
-          ))}
-        </ol>
       </div>
+      <ol
+        aria-label={`Tracks of ${release.title}`}
+        className="col-span-2 mt-2 divide-y divide-stage-700 sm:col-span-1 sm:col-start-2 sm:mt-2 sm:-ml-2"
+      >
+        {release.tracks.map((track, index) => (
+          <li key={track.id} className="flex items-center gap-1">
+            {/* An album plays on from the track chosen; a single's cover plays it. */}
+            {release.kind === "album" && !release.upcoming ? <PlayFromButton tracks={queue} start={index} className="size-8" /> : null}
+            <Link
+              to={trackPath(track.id)}
+              className="flex min-w-0 flex-1 items-center gap-3 rounded-lg px-2 py-2 text-sm hover:bg-stage-800"
+            >
+              <span className="w-5 text-right text-ink-faint tabular-nums">{track.track_number ?? index + 1}</span>
+              <span className="min-w-0 flex-1 truncate font-medium text-ink">{track.title}</span>
+              <span className="hidden text-ink-faint sm:inline">{track.genre}</span>
+              {track.duration_seconds ? (
+                <span className="text-ink-faint tabular-nums">{formatDuration(Number(track.duration_seconds))}</span>
+              ) : null}
+            </Link>
+            {release.upcoming ? null : <TrackMenu track={queue[index]!} />}
+          </li>
+        ))}
+      </ol>
     </div>
   );
 }
