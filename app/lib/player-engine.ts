@@ -24,6 +24,8 @@ const playCountsAfter = 5;
 /** Previous within this many seconds of a track's start goes to the track before; later, back to its start. */
 const restartAfterSeconds = 3;
 const positionKey = "crate:player:position";
+/** The current track's stored length and waveform, so a reloaded bar shows them (and seeks) before playing. */
+const shapeKey = "crate:player:shape";
 
 const state = player.getState;
 let audio: HTMLAudioElement | null = null;
@@ -68,6 +70,29 @@ function savePosition() {
   }
 }
 
+function saveShape(trackId: string) {
+  try {
+    const { duration, peaks } = state();
+    sessionStorage.setItem(shapeKey, JSON.stringify({ trackId, duration, peaks }));
+  } catch {
+    // as above
+  }
+}
+
+/** The saved length and waveform, when they are the track's. */
+function savedShape(trackId: string | undefined): Pick<PlayerState, "duration" | "peaks"> {
+  try {
+    const saved: unknown = JSON.parse(sessionStorage.getItem(shapeKey) ?? "null");
+    if (!saved || typeof saved !== "object") return { duration: 0, peaks: null };
+    const value = saved as Record<string, unknown>;
+    if (value.trackId !== trackId) return { duration: 0, peaks: null };
+    const peaks = Array.isArray(value.peaks) && value.peaks.every((peak) => typeof peak === "number") ? (value.peaks as number[]) : null;
+    return { duration: typeof value.duration === "number" && value.duration > 0 ? value.duration : 0, peaks };
+  } catch {
+    return { duration: 0, peaks: null };
+  }
+}
+
 function isQueueTrack(value: unknown): value is QueueTrack {
   if (!value || typeof value !== "object") return false;
   const track = value as Record<string, unknown>;
@@ -76,7 +101,8 @@ function isQueueTrack(value: unknown): value is QueueTrack {
     typeof track.title === "string" &&
     typeof track.artistId === "string" &&
     typeof track.artistName === "string" &&
-    (track.artworkUrl === null || typeof track.artworkUrl === "string")
+    (track.artworkUrl === null || typeof track.artworkUrl === "string") &&
+    (track.album === undefined || typeof track.album === "string")
   );
 }
 
@@ -95,6 +121,7 @@ function restore() {
       index,
       status: index >= 0 ? "paused" : "idle",
       time,
+      ...savedShape(queue[index]?.id),
       volume: typeof value.volume === "number" && value.volume >= 0 && value.volume <= 1 ? value.volume : state().volume,
       muted: value.muted === true,
       shuffle: value.shuffle === true && unshuffled !== null,
@@ -184,7 +211,10 @@ async function load(play: boolean, startAt: number) {
   loaded = { trackId: track.id, expiresAt: source.expiresAt };
   // The URL a track page handed over came with no ticket: one is asked for beside the playback.
   if (!tickets.has(track.id)) void fetchSource(track.id);
-  if (source.peaks || source.duration) set({ peaks: source.peaks, duration: source.duration ?? state().duration });
+  if (source.peaks || source.duration) {
+    set({ peaks: source.peaks, duration: source.duration ?? state().duration });
+    saveShape(track.id);
+  }
   media.src = source.url;
   // A position can be set only once the media knows its length (a restored queue, a renewed URL).
   if (startAt > 0) {
@@ -286,6 +316,7 @@ function updateMediaSession() {
     ? new MediaMetadata({
         title: track.title,
         artist: track.artistName,
+        album: track.album ?? "",
         artwork: track.artworkUrl ? [{ src: new URL(track.artworkUrl, location.href).href }] : [],
       })
     : null;

@@ -16,6 +16,8 @@ export type QueueTrack = {
   artistId: string;
   artistName: string;
   artworkUrl: string | null;
+  /** The album it is on, where the list knows it (the Media Session shows it). */
+  album?: string;
 };
 
 /** A track as the catalog's reads give it (artwork, and its artist embedded), as the queue holds it. */
@@ -24,6 +26,7 @@ export function queueTrack(track: {
   title: string;
   artwork_url: string | null;
   artwork_small_url?: string | null;
+  album_title?: string | null;
   artist: { id: string; artist_name: string };
 }): QueueTrack {
   return {
@@ -32,6 +35,7 @@ export function queueTrack(track: {
     artistId: track.artist.id,
     artistName: track.artist.artist_name,
     artworkUrl: track.artwork_small_url ?? track.artwork_url,
+    ...(track.album_title ? { album: track.album_title } : {}),
   };
 }
 

@@ -58,10 +58,12 @@ describe("the player bar", () => {
     const session = await page.evaluate(() => ({
       title: navigator.mediaSession.metadata?.title,
       artist: navigator.mediaSession.metadata?.artist,
+      album: navigator.mediaSession.metadata?.album,
       state: navigator.mediaSession.playbackState,
     }));
     assert.equal(session.title, "Bicycle Bell");
     assert.ok(session.artist);
+    assert.equal(session.album, "Small Town Satellites");
     assert.equal(session.state, "playing");
 
     const before = (await audio(page)).time;
@@ -123,8 +125,22 @@ describe("the player bar", () => {
     await bar(page).waitFor();
     assert.equal(await nowPlaying(page), "Bicycle Bell");
     assert.equal((await audio(page)).paused, true, "nothing plays by itself after a reload");
+    // Its length and waveform are there before it plays, and a seek then is where it plays from.
+    const seek = bar(page).getByRole("slider", { name: "Seek" });
+    assert.notEqual(await seek.getAttribute("aria-valuemax"), "0");
+    const barHeights = await bar(page)
+      .locator("svg rect")
+      .evaluateAll((rects) => new Set(rects.map((rect) => rect.getAttribute("height"))).size);
+    assert.ok(barHeights > 1, "the waveform is drawn, not a flat line");
+    await seek.focus();
+    await page.keyboard.press("End");
+    await page.keyboard.press("Home");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    const seekedTo = Number(await seek.getAttribute("aria-valuenow"));
+    assert.ok(seekedTo > 0, "the seek moved");
     await bar(page).getByRole("button", { name: "Play", exact: true }).click();
-    await playingPast(page, 0);
+    await playingPast(page, seekedTo - 0.5);
     await close();
   });
 

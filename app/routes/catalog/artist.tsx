@@ -101,7 +101,7 @@ export default function Artist({ loaderData }: Route.ComponentProps) {
   const artistName = { id: artist.id, artist_name: artist.artist_name };
   // Play All: the released tracks of this page, release by release.
   const released = releases.flatMap((release) =>
-    release.upcoming ? [] : release.tracks.map((track) => releaseQueueTrack(track, artistName)),
+    release.upcoming ? [] : release.tracks.map((track) => releaseQueueTrack(release, track, artistName)),
   );
   const moreFollowers = follow.followerCount - artist.latest_followers.length;
 
@@ -326,13 +326,14 @@ function MerchSection({ merch, artistName }: { merch: ArtistMerch[]; artistName:
 export const shouldRevalidate = revalidateUnlessOnlyBuyChanged;
 
 /** A track of a release as the queue holds it. */
-function releaseQueueTrack(track: Release["tracks"][number], artist: { id: string; artist_name: string }): QueueTrack {
+function releaseQueueTrack(release: Release, track: Release["tracks"][number], artist: { id: string; artist_name: string }): QueueTrack {
   return {
     id: track.id,
     title: track.title,
     artistId: artist.id,
     artistName: artist.artist_name,
     artworkUrl: track.artwork_small_url ?? track.artwork_url,
+    ...(release.kind === "album" ? { album: release.title } : {}),
   };
 }
 
@@ -351,7 +352,7 @@ function ReleaseCard({
   share?: Sharing;
 }) {
   const first = release.tracks[0];
-  const queue = release.tracks.map((track) => releaseQueueTrack(track, artist));
+  const queue = release.tracks.map((track) => releaseQueueTrack(release, track, artist));
   const year = release.releaseDate.slice(0, 4);
   return (
     // On a phone the tracklist runs the card's whole width, under the cover and the title.
