@@ -108,15 +108,13 @@ describe("embeds", () => {
       .insert({ owner_id: fan.id, name: "Waves", is_public: true })
       .select("id")
       .single();
-    await serviceClient
-      .from("playlist_tracks")
-      .insert(
-        [trackId("Harbour Wall"), trackId("Bicycle Bell")].map((track_id, position) => ({
-          playlist_id: made!.id,
-          track_id,
-          position: position + 1,
-        })),
-      );
+    await serviceClient.from("playlist_tracks").insert(
+      [trackId("Harbour Wall"), trackId("Bicycle Bell")].map((track_id, position) => ({
+        playlist_id: made!.id,
+        track_id,
+        position: position + 1,
+      })),
+    );
     const tracks = embedTracks((await visitor.get(`/embed/playlist/${made!.id}`)).html);
     expect(tracks.map((track) => track.peaks)).toEqual([peaks, null]);
   });
