@@ -2,6 +2,7 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
+import { embedPlayerScript } from "./scripts/lib/embed-player-script.ts";
 import { loadEnv } from "./scripts/lib/env.ts";
 
 export default defineConfig(({ command }) => {
@@ -23,6 +24,7 @@ export default defineConfig(({ command }) => {
       }),
       tailwindcss(),
       reactRouter(),
+      embedPlayerScript(),
     ],
     resolve: { tsconfigPaths: true },
     environments: {

@@ -63,7 +63,7 @@ export const newsletterThanksMs = 3000;
 export const commentsPageSize = 5;
 export const commentMaxLength = 2000;
 /** The site's player: its volume at first (spec), and the track page's waveform height in pixels. */
-export const player = { defaultVolume: 0.7, waveformHeight: 80 } as const;
+export const playerDefaults = { volume: 0.7, waveformHeight: 80 } as const;
 
 /** The currencies artists and fans choose between for prices and payouts (spec section 5, Payments). */
 export const currencies = ["USD", "EUR", "GBP"] as const;

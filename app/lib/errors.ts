@@ -121,11 +121,7 @@ export function audioUrlErrorMessage(code: string | null | undefined): string {
   return (code && audioUrlMessages[code]) || "Unable to access audio file";
 }
 
-export const playerErrorMessages = {
-  playback: "Error playing audio file. Please try again later.",
-  load: "Unable to load audio file. Please try again later.",
-  fallback: "Error loading audio file",
-} as const;
+export { playerErrorMessages } from "./player/messages";
 
 /** The extra advice under 'Unable to play track' when the file itself is gone. */
 export function audioUnavailableAdvice(message: string): string | null {

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { player, usePlayer } from "~/lib/player";
 
 const PlayerControls = lazy(() => import("./player-controls"));
@@ -12,18 +12,14 @@ const fieldSelector = "input, textarea, select, button, a, summary, [role=slider
  * something is queued.
  */
 export function PlayerBar() {
-  const queued = usePlayer().index >= 0;
-  const audio = useRef<HTMLAudioElement>(null);
+  const queued = usePlayer((state) => state.index >= 0);
 
-  useEffect(() => {
-    player.attach(audio.current);
-    return () => player.attach(null);
-  }, []);
+  useEffect(() => player.resume(), []);
 
   // Space plays and pauses anywhere on the page, unless focus is in a field or on a control of its own.
   useEffect(() => {
     function toggleWithSpace(event: KeyboardEvent) {
-      if (event.key !== " " || event.defaultPrevented || event.repeat || player.getState().index < 0) return;
+      if (event.key !== " " || event.defaultPrevented || event.repeat || !player.isQueued()) return;
       if (event.target instanceof Element && event.target.closest(fieldSelector)) return;
       event.preventDefault();
       player.toggle();
@@ -35,7 +31,7 @@ export function PlayerBar() {
   return (
     <>
       {/* The audio element is the bar's even while it hides, so a reload's queue can be resumed. */}
-      <audio ref={audio} preload="none" hidden />
+      <audio data-site-player preload="none" hidden />
       {queued ? (
         <>
           {/* Room at the foot of the page, so the bar never covers its end. */}

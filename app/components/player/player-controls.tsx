@@ -6,7 +6,7 @@ import { Spinner } from "~/components/ui/spinner";
 import { artistPath, trackPath } from "~/lib/catalog";
 import { cx } from "~/lib/cx";
 import { formatDuration } from "~/lib/format";
-import { player, repeatLabels, usePlayer } from "~/lib/player";
+import { player, repeatLabels, usePlayer, usePlayerTime } from "~/lib/player";
 import { SeekWaveform } from "./seek-waveform";
 
 // The queue view is opened now and then; it loads when first opened, not with every page.
@@ -17,10 +17,11 @@ const QueuePanel = lazy(() => import("./queue-panel"));
  * only the audio element), so a page that never plays pays nothing for them.
  */
 export default function PlayerControls() {
-  const state = usePlayer();
+  // Everything but the clock: a tick re-renders only the seek strip below.
+  const state = usePlayer((whole) => whole);
   const [queueOpen, setQueueOpen] = useState(false);
   const queueButton = useRef<HTMLButtonElement>(null);
-  const track = state.queue[state.index];
+  const track = state.tracks[state.index];
 
   function closeQueue() {
     setQueueOpen(false);
@@ -72,7 +73,7 @@ export default function PlayerControls() {
               icon="next"
               label="Next track"
               onClick={player.next}
-              disabled={state.index + 1 >= state.queue.length && state.repeat !== "all"}
+              disabled={state.index + 1 >= state.tracks.length && state.repeat !== "all"}
             />
             <BarButton
               icon="repeat"
@@ -83,24 +84,7 @@ export default function PlayerControls() {
               className="hidden sm:grid"
             />
           </div>
-          <div className="order-last flex min-w-0 grow basis-[calc(100%-3rem)] items-center gap-2 font-mono text-xs text-ink-muted tabular-nums sm:order-none sm:basis-0">
-            <span>
-              <span className="sr-only">Elapsed </span>
-              {formatDuration(state.time)}
-            </span>
-            <SeekWaveform
-              peaks={state.peaks}
-              time={state.time}
-              duration={state.duration}
-              onSeek={player.seek}
-              height={32}
-              className="min-w-0 flex-1"
-            />
-            <span>
-              <span className="sr-only">Total </span>
-              {formatDuration(state.duration)}
-            </span>
-          </div>
+          <BarSeek />
           {state.error ? (
             <p role="alert" className="w-full text-xs text-danger sm:w-auto">
               {state.error}
@@ -184,5 +168,25 @@ function BarButton({
       <Icon name={icon} className="size-5" />
       {badge ? <span className="absolute right-1 bottom-1 text-[0.6rem] leading-none font-bold">{badge}</span> : null}
     </button>
+  );
+}
+
+/** The elapsed time, the seek strip and the length: the bar's only part that follows the clock. */
+function BarSeek() {
+  const time = usePlayerTime();
+  const duration = usePlayer((state) => state.duration);
+  const peaks = usePlayer((state) => state.peaks);
+  return (
+    <div className="order-last flex min-w-0 grow basis-[calc(100%-3rem)] items-center gap-2 font-mono text-xs text-ink-muted tabular-nums sm:order-none sm:basis-0">
+      <span>
+        <span className="sr-only">Elapsed </span>
+        {formatDuration(time)}
+      </span>
+      <SeekWaveform peaks={peaks} time={time} duration={duration} onSeek={player.seek} height={32} className="min-w-0 flex-1" />
+      <span>
+        <span className="sr-only">Total </span>
+        {formatDuration(duration)}
+      </span>
+    </div>
   );
 }

@@ -16,7 +16,7 @@ type MoveDirection = "up" | "down";
  * on phones, where the bar has no room for them, it holds Shuffle and Repeat.
  */
 export default function QueuePanel({ onClose }: { onClose: () => void }) {
-  const state = usePlayer();
+  const state = usePlayer((whole) => whole);
   const heading = useRef<HTMLHeadingElement>(null);
   const list = useRef<HTMLOListElement>(null);
   const [dragged, setDragged] = useState<number | null>(null);
@@ -36,12 +36,12 @@ export default function QueuePanel({ onClose }: { onClose: () => void }) {
       row?.querySelector<HTMLButtonElement>(`[data-move="${moved.direction}"]:enabled`) ??
       row?.querySelector<HTMLButtonElement>("[data-move]:enabled");
     button?.focus();
-  }, [state.queue]);
+  }, [state.tracks]);
 
   function move(from: number, to: number, title: string, direction?: MoveDirection) {
     if (direction) focusAfterMove.current = { index: to, direction };
     player.move(from, to);
-    setAnnouncement(`${title} moved to position ${to + 1} of ${state.queue.length}`);
+    setAnnouncement(`${title} moved to position ${to + 1} of ${state.tracks.length}`);
   }
 
   // The bar goes with the queue: focus goes to the page's content, not to nowhere.
@@ -59,7 +59,7 @@ export default function QueuePanel({ onClose }: { onClose: () => void }) {
 
   function drop(event: DragEvent, to: number) {
     event.preventDefault();
-    if (dragged !== null) move(dragged, to, state.queue[dragged]!.title);
+    if (dragged !== null) move(dragged, to, state.tracks[dragged]!.title);
     setDragged(null);
   }
 
@@ -100,7 +100,7 @@ export default function QueuePanel({ onClose }: { onClose: () => void }) {
         </div>
       </div>
       <ol ref={list} aria-label="Tracks in the queue" className="overflow-y-auto p-2">
-        {state.queue.map((track, index) => (
+        {state.tracks.map((track, index) => (
           <li
             key={`${track.id}-${index}`}
             draggable
@@ -126,7 +126,7 @@ export default function QueuePanel({ onClose }: { onClose: () => void }) {
             <RowButton
               icon="down"
               label={`Move ${track.title} down`}
-              disabled={index === state.queue.length - 1}
+              disabled={index === state.tracks.length - 1}
               move="down"
               onClick={() => move(index, index + 1, track.title, "down")}
             />

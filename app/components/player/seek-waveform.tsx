@@ -1,9 +1,8 @@
 import { useId, useMemo, type KeyboardEvent, type PointerEvent } from "react";
 import { formatDuration } from "~/lib/format";
+import { playedShare, waveformBars, waveformWidth } from "~/lib/player/waveform";
 
 const seekStepSeconds = 5;
-/** A track without stored peaks shows an even line of this many bars. */
-const flatBars = 120;
 
 /**
  * A track's waveform, drawn as SVG from the peaks stored with it (nothing to download or decode), the
@@ -27,17 +26,11 @@ export function SeekWaveform({
   className?: string;
 }) {
   const gradientId = useId();
-  const bars = useMemo(() => peaks ?? Array.from({ length: flatBars }, () => 0.08), [peaks]);
   // The bars are drawn once per track; only the played part's edge moves as the track plays.
-  const drawing = useMemo(
-    () =>
-      bars.map((peak, index) => {
-        const height = Math.max(peak * 100, 2);
-        return <rect key={index} x={index * 3} y={(100 - height) / 2} width={2} height={height} rx={0.5} />;
-      }),
-    [bars],
-  );
-  const played = duration > 0 ? Math.min(time / duration, 1) : 0;
+  const bars = useMemo(() => waveformBars(peaks), [peaks]);
+  const drawing = useMemo(() => bars.map((bar, index) => <rect key={index} {...bar} />), [bars]);
+  const width = waveformWidth(bars.length);
+  const played = playedShare(time, duration);
 
   function seekTo(seconds: number) {
     onSeek?.(Math.min(Math.max(seconds, 0), duration));
@@ -81,9 +74,9 @@ export function SeekWaveform({
       style={height ? { height } : undefined}
       className={`touch-none rounded-md ${onSeek ? "cursor-pointer" : ""} ${className ?? ""}`}
     >
-      <svg aria-hidden="true" viewBox={`0 0 ${bars.length * 3} 100`} preserveAspectRatio="none" className="size-full">
+      <svg aria-hidden="true" viewBox={`0 0 ${width} 100`} preserveAspectRatio="none" className="size-full">
         <defs>
-          <linearGradient id={gradientId} gradientUnits="userSpaceOnUse" x1={0} x2={bars.length * 3} y1={0} y2={0}>
+          <linearGradient id={gradientId} gradientUnits="userSpaceOnUse" x1={0} x2={width} y1={0} y2={0}>
             <stop offset={played} style={{ stopColor: "var(--color-accent)" }} />
             <stop offset={played} style={{ stopColor: "var(--color-stage-600)" }} />
           </linearGradient>

@@ -1,12 +1,12 @@
-import { useEffect, useId } from "react";
+import { useEffect, useId, type ReactNode } from "react";
 import { SeekWaveform } from "~/components/player/seek-waveform";
 import { Icon } from "~/components/ui/icon";
 import { Spinner } from "~/components/ui/spinner";
 import { trackAudioPath } from "~/lib/catalog";
-import { player } from "~/lib/constants";
+import { playerDefaults } from "~/lib/constants";
 import { audioUnavailableAdvice, playerErrorMessages } from "~/lib/errors";
 import { formatDuration } from "~/lib/format";
-import { player as sitePlayer, usePlayer, type AudioSource, type QueueTrack } from "~/lib/player";
+import { player as sitePlayer, usePlayer, usePlayerTime, type AudioSource, type QueueTrack } from "~/lib/player";
 
 /**
  * The track page's player: a view of the site's one player. Play here starts the track in the player
@@ -27,15 +27,19 @@ export function WaveformPlayer({
   peaks: number[] | null;
   duration: number | null;
 }) {
-  const state = usePlayer();
+  const isCurrent = usePlayer((state) => state.tracks[state.index]?.id === track.id);
+  // What the page shows of the player: this track's own state only while it is the player's.
+  const status = usePlayer((state) => (isCurrent ? state.status : "idle"));
+  const playerError = usePlayer((state) => (isCurrent && state.status === "error" ? state.error : null));
+  const playerDuration = usePlayer((state) => (isCurrent ? state.duration : 0));
+  const volume = usePlayer((state) => state.volume);
   const volumeId = useId();
-  const isCurrent = state.queue[state.index]?.id === track.id;
 
   useEffect(() => {
     if (source && "url" in source) sitePlayer.offerSource(track.id, { ...source, peaks, duration });
   }, [source, track.id, peaks, duration]);
 
-  const error = source && "error" in source ? source.error : isCurrent && state.status === "error" ? state.error : null;
+  const error = source && "error" in source ? source.error : playerError;
   if (error !== null) {
     const message = error || playerErrorMessages.fallback;
     const advice = audioUnavailableAdvice(message);
@@ -50,10 +54,9 @@ export function WaveformPlayer({
 
   // Play waits for the page's URL; once the track is the player's, its button pauses even while loading.
   const waiting = !isCurrent && !source;
-  const loading = waiting || (isCurrent && state.status === "loading");
-  const playing = isCurrent && (state.status === "playing" || state.status === "loading");
-  const time = isCurrent ? state.time : 0;
-  const total = (isCurrent && state.duration) || duration || 0;
+  const loading = waiting || status === "loading";
+  const playing = status === "playing" || status === "loading";
+  const total = playerDuration || duration || 0;
   return (
     <section aria-label={`Player: ${track.title}`} className="rounded-2xl border border-stage-700 bg-stage-850 p-4 sm:p-5">
       <div className="flex items-center gap-4">
@@ -73,19 +76,24 @@ export function WaveformPlayer({
             <Icon name="play" className="ml-0.5 size-6" />
           )}
         </button>
-        <SeekWaveform
-          peaks={peaks}
-          time={time}
-          duration={total}
-          onSeek={isCurrent ? sitePlayer.seek : null}
-          className="min-w-0 flex-1"
-          height={player.waveformHeight}
-        />
+        <TrackClock current={isCurrent}>
+          {(time) => (
+            <SeekWaveform
+              peaks={peaks}
+              time={time}
+              duration={total}
+              onSeek={isCurrent ? sitePlayer.seek : null}
+              className="min-w-0 flex-1"
+              height={playerDefaults.waveformHeight}
+            />
+          )}
+        </TrackClock>
       </div>
       <div className="mt-3 flex flex-wrap items-center justify-between gap-x-6 gap-y-2 sm:pl-18 noscript:hidden">
         <p className="font-mono text-sm text-ink-muted tabular-nums">
           <span className="sr-only">Elapsed </span>
-          <span data-testid="elapsed">{formatDuration(time)}</span> / <span className="sr-only">total </span>
+          <TrackClock current={isCurrent}>{(time) => <span data-testid="elapsed">{formatDuration(time)}</span>}</TrackClock> /{" "}
+          <span className="sr-only">total </span>
           {formatDuration(total)}
         </p>
         <div className="flex items-center gap-3">
@@ -98,9 +106,9 @@ export function WaveformPlayer({
             min={0}
             max={1}
             step={0.01}
-            value={state.volume}
+            value={volume}
             onChange={(event) => sitePlayer.setVolume(Number(event.target.value))}
-            aria-valuetext={`${Math.round(state.volume * 100)}%`}
+            aria-valuetext={`${Math.round(volume * 100)}%`}
             className="w-32 accent-accent"
           />
         </div>
@@ -110,4 +118,9 @@ export function WaveformPlayer({
       </noscript>
     </section>
   );
+}
+
+/** What follows the clock (only while the track is the player's): a tick re-renders this, not the page's player. */
+function TrackClock({ current, children }: { current: boolean; children: (time: number) => ReactNode }) {
+  return children(usePlayerTime(current));
 }
