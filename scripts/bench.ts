@@ -32,7 +32,7 @@ import { requireChromium } from "./lib/chromium.ts";
 import { cookieHeaderOf } from "./lib/requests.ts";
 import { startMarketplace, type Marketplace } from "./lib/marketplace.ts";
 import { measurePlayback, mobileNetwork, printPlayback } from "./lib/bench-playback.ts";
-import { measureContinuity, measureNextTrack, measurePlayerBar, printPlayer } from "./lib/bench-player.ts";
+import { measureContinuity, measureNextTrack, measurePlayerBar, measureRenders, printPlayer } from "./lib/bench-player.ts";
 import { measureUploads, printUploads } from "./lib/bench-uploads.ts";
 import { measureLiveFeed, printLiveFeed } from "./lib/bench-live-feed.ts";
 import { measureOversizedForms, printOversizedForms } from "./lib/bench-oversized-forms.ts";
@@ -440,6 +440,11 @@ async function main() {
       await printPublicPages(appUrl);
       return;
     }
+    if (process.argv.includes("--playback")) {
+      printPlayback(await measurePlayback(marketplace));
+      printPlayback(await measurePlayback(marketplace, { runs: 5, network: mobileNetwork }), mobileNetwork);
+      return;
+    }
     const measureEmbedFigures = async () => {
       console.log("Embeddable players and oEmbed…");
       const figures = await measureEmbeds(appUrl);
@@ -456,7 +461,8 @@ async function main() {
       const next = await measureNextTrack(appUrl);
       const nextOnMobile = await measureNextTrack(appUrl, { runs: 5, network: mobileNetwork });
       const sizes = await measurePlayerBar();
-      return () => printPlayer(continuity, next, nextOnMobile, sizes, mobileNetwork);
+      const renders = await measureRenders(appUrl);
+      return () => printPlayer(continuity, next, nextOnMobile, sizes, renders, mobileNetwork);
     };
     if (process.argv.includes("--player")) {
       (await measurePlayer())();

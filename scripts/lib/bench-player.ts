@@ -137,6 +137,82 @@ export async function measureNextTrack(appUrl: string, { runs = 10, network = nu
   return gaps;
 }
 
+export type Renders = { seconds: number; clock: number; bar: number; page: number; commits: number };
+
+/**
+ * What re-renders while a track plays: React's commits are counted through the hook React DOM reports
+ * to (as its DevTools do), for 10 s of playback on a track page. Each commit's re-rendered components
+ * are placed by the first element they draw: what follows the clock (`data-player-clock`: the bar's seek
+ * strip, the track page's waveform and elapsed time), the rest of the bar, or the rest of the page. The
+ * goal: only what shows time.
+ */
+export async function measureRenders(appUrl: string): Promise<Renders> {
+  const browser = await launchBrowser();
+  try {
+    const context = await browser.newContext({ baseURL: appUrl });
+    const page = await context.newPage();
+    await page.addInitScript(() => {
+      type Fiber = {
+        tag: number;
+        flags: number;
+        child: Fiber | null;
+        sibling: Fiber | null;
+        alternate: Fiber | null;
+        stateNode: unknown;
+      };
+      const counts = { clock: 0, bar: 0, page: 0, commits: 0, counting: false };
+      // Function, forwardRef and memo components; PerformedWork is React's flag for "rendered now".
+      const components = new Set([0, 11, 14, 15]);
+      const performedWork = 1;
+      const firstElement = (fiber: Fiber): Element | null => {
+        for (let node: Fiber | null = fiber; node; node = node.child) if (node.tag === 5) return node.stateNode as Element;
+        return null;
+      };
+      const place = (fiber: Fiber) => {
+        const element = firstElement(fiber);
+        if (element?.closest("[data-player-clock]")) counts.clock++;
+        else if (element?.closest("[aria-label='Player']")) counts.bar++;
+        else counts.page++;
+      };
+      const walk = (next: Fiber, previous: Fiber | null) => {
+        if (components.has(next.tag) && (previous === null || (next.flags & performedWork) !== 0)) place(next);
+        // Children React did not visit are the same objects as before.
+        if (previous && next.child === previous.child) return;
+        for (let child = next.child; child; child = child.sibling) walk(child, child.alternate);
+      };
+      Object.assign(window, {
+        benchRenders: counts,
+        __REACT_DEVTOOLS_GLOBAL_HOOK__: {
+          supportsFiber: true,
+          renderers: new Map(),
+          inject: () => 1,
+          checkDCE() {},
+          onScheduleFiberRoot() {},
+          onCommitFiberUnmount() {},
+          onPostCommitFiberRoot() {},
+          onCommitFiberRoot(_id: number, root: { current: Fiber }) {
+            if (!counts.counting) return;
+            counts.commits++;
+            const current = root.current;
+            if (current.child) walk(current.child, current.child.alternate);
+          },
+        },
+      });
+    });
+    await startPlaying(page);
+    await page.evaluate(() =>
+      Object.assign((window as unknown as { benchRenders: { counting: boolean } }).benchRenders, { counting: true }),
+    );
+    const seconds = 10;
+    await page.waitForTimeout(seconds * 1000);
+    const counts = await page.evaluate(() => (window as unknown as { benchRenders: Renders }).benchRenders);
+    await context.close();
+    return { seconds, clock: counts.clock, bar: counts.bar, page: counts.page, commits: counts.commits };
+  } finally {
+    await browser.close();
+  }
+}
+
 export type PlayerBarSizes = { everyPageKb: number; engineKb: number; controlsKb: number; queueKb: number };
 
 /**
@@ -162,14 +238,21 @@ export async function measurePlayerBar(): Promise<PlayerBarSizes> {
     return gzipSync(result.outputFiles[0]!.contents, { level: 9 }).length / 1024;
   };
   return {
-    everyPageKb: await bundle("app/components/player/player-bar.tsx", ["./player-controls", "./player-engine"]),
-    engineKb: await bundle("app/lib/player-engine.ts", ["./player"]),
+    everyPageKb: await bundle("app/components/player/player-bar.tsx", ["./player-controls", "./engine"]),
+    engineKb: await bundle("app/lib/player/engine.ts", ["./store"]),
     controlsKb: await bundle("app/components/player/player-controls.tsx", ["./queue-panel", "~/lib/player"]),
     queueKb: await bundle("app/components/player/queue-panel.tsx", ["~/lib/player"]),
   };
 }
 
-export function printPlayer(continuity: Continuity, next: number[], nextOnMobile: number[], sizes: PlayerBarSizes, mobile: NetworkProfile) {
+export function printPlayer(
+  continuity: Continuity,
+  next: number[],
+  nextOnMobile: number[],
+  sizes: PlayerBarSizes,
+  renders: Renders,
+  mobile: NetworkProfile,
+) {
   const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
   const line = (label: string, values: number[], target: number) => {
     const p50 = percentile(sorted(values), 50);
@@ -190,5 +273,10 @@ export function printPlayer(continuity: Continuity, next: number[], nextOnMobile
       `the engine ${sizes.engineKb.toFixed(1)} KB and the bar's controls ${sizes.controlsKb.toFixed(1)} KB, loaded once something is queued ` +
       `(bar in all: ${(sizes.everyPageKb + sizes.engineKb + sizes.controlsKb).toFixed(1)} KB, target ≤ ${playerTargets.barKb} KB); ` +
       `the queue view ${sizes.queueKb.toFixed(1)} KB, loaded when first opened. Modules the page already has count again here.`,
+  );
+  console.log(
+    `\nRe-renders in ${renders.seconds} s of playback on a track page (${renders.commits} React commits): ` +
+      `${renders.clock} of what shows time (the bar's seek strip, the page's waveform and elapsed time), ${renders.bar} elsewhere in the bar, ` +
+      `${renders.page} elsewhere in the page (goal: only what shows time: ${renders.bar === 0 && renders.page === 0 ? "met" : "not met"}).`,
   );
 }

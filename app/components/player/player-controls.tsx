@@ -6,7 +6,8 @@ import { Spinner } from "~/components/ui/spinner";
 import { artistPath, trackPath } from "~/lib/catalog";
 import { cx } from "~/lib/cx";
 import { formatDuration } from "~/lib/format";
-import { player, repeatLabels, usePlayer, usePlayerTime } from "~/lib/player";
+import { player, usePlayer, usePlayerTime } from "~/lib/player";
+import { repeatLabels } from "./repeat-labels";
 import { SeekWaveform } from "./seek-waveform";
 
 // The queue view is opened now and then; it loads when first opened, not with every page.
@@ -177,7 +178,10 @@ function BarSeek() {
   const duration = usePlayer((state) => state.duration);
   const peaks = usePlayer((state) => state.peaks);
   return (
-    <div className="order-last flex min-w-0 grow basis-[calc(100%-3rem)] items-center gap-2 font-mono text-xs text-ink-muted tabular-nums sm:order-none sm:basis-0">
+    <div
+      data-player-clock
+      className="order-last flex min-w-0 grow basis-[calc(100%-3rem)] items-center gap-2 font-mono text-xs text-ink-muted tabular-nums sm:order-none sm:basis-0"
+    >
       <span>
         <span className="sr-only">Elapsed </span>
         {formatDuration(time)}

@@ -4,7 +4,8 @@ import { Artwork } from "~/components/catalog/artist-image";
 import { Icon, type IconName } from "~/components/ui/icon";
 import { artistPath, trackPath } from "~/lib/catalog";
 import { cx } from "~/lib/cx";
-import { player, repeatLabels, usePlayer, type QueueTrack } from "~/lib/player";
+import { player, usePlayer, type QueueTrack } from "~/lib/player";
+import { repeatLabels } from "./repeat-labels";
 import { TrackMenu } from "./track-menu";
 
 type MoveDirection = "up" | "down";

@@ -60,6 +60,8 @@ export function SeekWaveform({
 
   return (
     <div
+      // It follows the player's clock (the player's bench counts what re-renders as it ticks).
+      data-player-clock
       role="slider"
       tabIndex={onSeek ? 0 : -1}
       aria-label="Seek"

@@ -1,16 +1,18 @@
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { closeDisclosure, useDisclosure } from "~/components/layout/use-disclosure";
 import { Icon } from "~/components/ui/icon";
-import { addToPlaylistPath, newPlaylistPath, playlistPath } from "~/lib/catalog";
+import { addToPlaylistPath } from "~/lib/catalog";
 import type { FormReply } from "~/lib/forms";
 import { player, type QueueTrack } from "~/lib/player";
 import { useHydrated } from "~/lib/use-hydrated";
-import { useOptionalUser, useYourPlaylists } from "~/lib/use-user";
+import { itemClasses } from "./menu-item";
+import { useOptionalUser } from "~/lib/use-user";
 
 const noteMs = 2500;
 
-const itemClasses = "block w-full rounded-lg px-3 py-2 text-left text-sm text-ink hover:bg-stage-800 focus-visible:bg-stage-800";
+// The user's playlists, drawn when a menu is first opened: list pages carry a menu per row, none of this.
+const PlaylistChoices = lazy(() => import("./playlist-choices"));
 
 /**
  * A track's "More options" (track rows, the track page, the queue): Play next and Add to queue, and Add
@@ -20,7 +22,6 @@ const itemClasses = "block w-full rounded-lg px-3 py-2 text-left text-sm text-in
  */
 export function TrackMenu({ track, inQueue = false }: { track: QueueTrack; inQueue?: boolean }) {
   const user = useOptionalUser();
-  const playlists = useYourPlaylists();
   const menu = useDisclosure();
   const hydrated = useHydrated();
   const [open, setOpen] = useState(false);
@@ -83,28 +84,10 @@ export function TrackMenu({ track, inQueue = false }: { track: QueueTrack; inQue
               Add to playlist...
             </Link>
           ) : null}
-          {user && hydrated ? (
-            <div className="mt-1 border-t border-stage-700 pt-1 first:mt-0 first:border-0 first:pt-0">
-              <p className="px-3 pt-1 pb-1 text-xs font-semibold tracking-wider text-ink-faint uppercase">Add to playlist</p>
-              <ul className="max-h-60 overflow-y-auto">
-                {(open ? playlists : []).map((playlist) => (
-                  <li key={playlist.id}>
-                    <fetcher.Form method="post" action={playlistPath(playlist.id)} onSubmit={close}>
-                      <input type="hidden" name="intent" value="add" />
-                      <input type="hidden" name="trackId" value={track.id} />
-                      <button type="submit" className={`${itemClasses} truncate`}>
-                        {playlist.name}
-                      </button>
-                    </fetcher.Form>
-                  </li>
-                ))}
-                <li>
-                  <Link to={newPlaylistPath(track.id)} className={itemClasses}>
-                    New playlist...
-                  </Link>
-                </li>
-              </ul>
-            </div>
+          {user && hydrated && open ? (
+            <Suspense fallback={null}>
+              <PlaylistChoices track={track} fetcher={fetcher} onChosen={close} reveal={inQueue} />
+            </Suspense>
           ) : null}
         </div>
       </details>

@@ -92,8 +92,14 @@ export function WaveformPlayer({
       <div className="mt-3 flex flex-wrap items-center justify-between gap-x-6 gap-y-2 sm:pl-18 noscript:hidden">
         <p className="font-mono text-sm text-ink-muted tabular-nums">
           <span className="sr-only">Elapsed </span>
-          <TrackClock current={isCurrent}>{(time) => <span data-testid="elapsed">{formatDuration(time)}</span>}</TrackClock> /{" "}
-          <span className="sr-only">total </span>
+          <TrackClock current={isCurrent}>
+            {(time) => (
+              <span data-testid="elapsed" data-player-clock>
+                {formatDuration(time)}
+              </span>
+            )}
+          </TrackClock>{" "}
+          / <span className="sr-only">total </span>
           {formatDuration(total)}
         </p>
         <div className="flex items-center gap-3">

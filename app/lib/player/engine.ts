@@ -4,7 +4,7 @@
 // tells the Media Session, keeps the queue in the tab's session storage and reports plays by the rules
 // of listening (`listening.ts`). It writes what components show to the store, the clock apart.
 import { trackPlayPath, trackSourcePath } from "../catalog";
-import { playerErrorMessages } from "./messages";
+import { playerErrorMessages } from "../errors";
 import {
   heard,
   heardEnough,
@@ -313,8 +313,12 @@ export function createPlayerEngine(store: PlayerStore, audio: HTMLAudioElement) 
   // --- The commands (the facade in `index.ts` calls these)
 
   const engine = {
-    /** A URL a page already has for a track: kept, and held ready in the element when nothing else is queued. */
-    offerSource(trackId: string, source: PlayableSource) {
+    /**
+     * A URL a page already has for a track (the track page streams one in): kept, and held ready in the
+     * element when nothing else is queued, so the page's Play only starts the sound.
+     */
+    offerSource(trackId: string, source: TrackSource) {
+      if (!("url" in source)) return;
       if (!sources.has(trackId)) keep(trackId, source);
       if (state().index >= 0 || !lastsToPlay(source.expiresAt)) return;
       audio.preload = "metadata";

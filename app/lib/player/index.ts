@@ -2,13 +2,11 @@
 // they read it with. Nothing here plays: the engine (`engine.ts`, which alone owns the bar's audio
 // element) loads on the first command, when a page offers a track's URL, or at once when the tab has a
 // saved queue (a reload keeps the queue and the position, paused: nothing plays by itself).
-import type { TrackSource } from "./listening";
-import type { QueueTrack } from "./queue";
+import type { QueueTrack } from "./queue-state";
 import { playerStore, savedQueueKey } from "./store";
 import type { PlayerEngine } from "./engine";
 
-export type { QueueTrack, Repeat } from "./queue";
-export { repeatLabels } from "./queue";
+export type { QueueTrack, Repeat } from "./queue-state";
 export type { AudioSource, TrackSource } from "./listening";
 export { usePlayer, usePlayerTime, type PlayerState, type PlaybackStatus } from "./store";
 
@@ -38,7 +36,38 @@ function run(command: (engine: PlayerEngine) => void) {
   loadEngine().then(command, (cause: unknown) => console.warn("player failed to load", cause));
 }
 
+/** What components may ask of the player: the engine's commands (see `engine.ts` for what each does). */
+const commandNames = [
+  "playTracks",
+  "toggleTrack",
+  "play",
+  "pause",
+  "toggle",
+  "playAt",
+  "next",
+  "previous",
+  "seek",
+  "setVolume",
+  "toggleMute",
+  "playNext",
+  "addToQueue",
+  "remove",
+  "move",
+  "clear",
+  "toggleShuffle",
+  "cycleRepeat",
+  "offerSource",
+] as const satisfies readonly (keyof PlayerEngine)[];
+
+type Commands = { [Name in (typeof commandNames)[number]]: (...args: Parameters<PlayerEngine[Name]>) => void };
+
+/** Each command runs on the engine, with the arguments it was given (typed by `Commands`). */
+const commands = Object.fromEntries(
+  commandNames.map((name) => [name, (...args: unknown[]) => run((engine) => (engine[name] as (...given: unknown[]) => void)(...args))]),
+) as Commands;
+
 export const player = {
+  ...commands,
   /** The bar's audio element is in the page: a queue the tab saved is restored (paused). */
   resume() {
     let saved = false;
@@ -51,37 +80,6 @@ export const player = {
   },
   /** The player has something queued (a cheap check for the Space key, with no re-render). */
   isQueued: () => playerStore.getState().index >= 0,
-
-  /**
-   * A URL the page already has for a track (the track page streams one in): the engine loads with it
-   * and holds it ready, so the page's Play only starts the sound.
-   */
-  offerSource(trackId: string, source: TrackSource) {
-    if ("url" in source) run((engine) => engine.offerSource(trackId, source));
-  },
-
-  /** Plays `tracks` from `start`, in place of the queue (Play on a list, an album or Play All). */
-  playTracks: (tracks: QueueTrack[], start = 0) => run((engine) => engine.playTracks(tracks, start)),
-  /** Plays the track itself: the current one resumes (or pauses), another starts in place of the queue. */
-  toggleTrack: (track: QueueTrack) => run((engine) => engine.toggleTrack(track)),
-  play: () => run((engine) => engine.play()),
-  pause: () => run((engine) => engine.pause()),
-  toggle: () => run((engine) => engine.toggle()),
-  /** Plays a queued track now (the queue view's rows). */
-  playAt: (index: number) => run((engine) => engine.playAt(index)),
-  next: () => run((engine) => engine.next()),
-  previous: () => run((engine) => engine.previous()),
-  seek: (seconds: number) => run((engine) => engine.seek(seconds)),
-  setVolume: (volume: number) => run((engine) => engine.setVolume(volume)),
-  toggleMute: () => run((engine) => engine.toggleMute()),
-  /** Puts a track right after the current one (or plays it, when nothing is queued). */
-  playNext: (track: QueueTrack) => run((engine) => engine.playNext(track)),
-  addToQueue: (track: QueueTrack) => run((engine) => engine.addToQueue(track)),
-  remove: (index: number) => run((engine) => engine.remove(index)),
-  move: (from: number, to: number) => run((engine) => engine.move(from, to)),
-  clear: () => run((engine) => engine.clear()),
-  toggleShuffle: () => run((engine) => engine.toggleShuffle()),
-  cycleRepeat: () => run((engine) => engine.cycleRepeat()),
 };
 
 /** A track as the catalog's reads give it (artwork, and its artist embedded), as the queue holds it. */

@@ -3,30 +3,9 @@
 // track playing, and what Shuffle and Repeat do to the order. State in, state out: no audio element, no
 // storage, no clock (the engine does those), so every rule is tested on its own.
 
-/** A track as the queue holds it: enough to show it and to ask for its audio. */
-export type QueueTrack = {
-  id: string;
-  title: string;
-  artistId: string;
-  artistName: string;
-  artworkUrl: string | null;
-  /** The album it is on, where the list knows it (the Media Session shows it). */
-  album?: string;
-};
+import { emptyQueue, type Queue, type QueueTrack, type Repeat } from "./queue-state";
 
-export type Repeat = "off" | "all" | "one";
-
-export type Queue = {
-  tracks: QueueTrack[];
-  /** The track playing (or paused), or -1 when nothing is queued. */
-  index: number;
-  shuffle: boolean;
-  repeat: Repeat;
-  /** The upcoming tracks in their own order while shuffle has mixed them, to put back when it ends. */
-  unshuffled: QueueTrack[] | null;
-};
-
-export const emptyQueue: Queue = { tracks: [], index: -1, shuffle: false, repeat: "off", unshuffled: null };
+export { emptyQueue, type Queue, type QueueTrack, type Repeat } from "./queue-state";
 
 /** Previous within this many seconds of a track's start goes to the track before; later, back to its start. */
 export const restartAfterSeconds = 3;
@@ -139,9 +118,6 @@ const repeatOrder: Repeat[] = ["off", "all", "one"];
 export function cycleRepeat(queue: Queue): Queue {
   return { ...queue, repeat: repeatOrder[(repeatOrder.indexOf(queue.repeat) + 1) % repeatOrder.length]! };
 }
-
-/** What the Repeat button is called in each mode (its name says the state). */
-export const repeatLabels: Record<Repeat, string> = { off: "Repeat: off", all: "Repeat: all", one: "Repeat: one" };
 
 /** A queue as the tab saved it, checked: anything malformed is dropped (a corrupt entry is no queue). */
 export function parseSavedQueue(saved: unknown): Queue | null {

@@ -3,7 +3,7 @@
 // time. Components read both with selectors; only the engine writes them.
 import { useSyncExternalStore } from "react";
 import { playerDefaults } from "../constants";
-import { emptyQueue, type Queue } from "./queue";
+import { emptyQueue, type Queue } from "./queue-state";
 
 /** Where the tab keeps its queue between reloads (the engine writes it; a saved one loads the engine at once). */
 export const savedQueueKey = "crate:player";
