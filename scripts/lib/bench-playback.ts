@@ -8,7 +8,7 @@
 // to the moment the page reports playback (so a little after it: never an undercount).
 import { createClient } from "@supabase/supabase-js";
 import { localDefaults } from "@crate/local-supabase";
-import { launchBrowser } from "../../tests/e2e/support/browser.ts";
+import { hydrated, launchBrowser } from "../../tests/e2e/support/browser.ts";
 
 export const playLatencyTargetMs = 300;
 
@@ -66,13 +66,20 @@ export async function measurePlayback(
 
       await page.goto(`/track/${track.id}`);
       const play = page.getByRole("button", { name: `Play ${track.title}` });
-      await page.waitForFunction(() => document.querySelector<HTMLButtonElement>("button[aria-label^='Play ']")?.disabled === false);
+      // The track's own Play (a page may list other tracks' Play buttons before it), once the page is
+      // hydrated: the server's button is replaced by the app's, and a listener on it would hear nothing.
+      await hydrated(page);
+      const label = `Play ${track.title}`;
+      await page.waitForFunction(
+        (name) => [...document.querySelectorAll("button")].some((button) => button.getAttribute("aria-label") === name && !button.disabled),
+        label,
+      );
       const latency = page.evaluate(
-        () =>
+        (name) =>
           new Promise<number>((resolve) => {
             let pressedAt = 0;
-            document
-              .querySelector("button[aria-label^='Play ']")!
+            [...document.querySelectorAll("button")]
+              .find((button) => button.getAttribute("aria-label") === name)!
               .addEventListener("click", (event) => (pressedAt = event.timeStamp), { once: true });
             document.querySelector("audio")!.addEventListener(
               "playing",
@@ -83,6 +90,7 @@ export async function measurePlayback(
               { once: true },
             );
           }),
+        label,
       );
       await play.click();
       const latencyMs = await latency;
