@@ -210,12 +210,8 @@ grant insert (content, track_id, user_id), delete on public.comments to authenti
 
 -- The subquery runs under the tracks policies, so a comment is visible exactly when its track is (and
 -- while its author is not banned).
-create policy "Visitors read comments on visible tracks" on public.comments
-  for select to anon
-  using (user_id <> all ((select private.banned_accounts())::uuid[]) and exists (select 1 from public.tracks t where t.id = track_id));
-
-create policy "Users read comments on visible tracks" on public.comments
-  for select to authenticated
+create policy "Everyone reads comments on visible tracks" on public.comments
+  for select to anon, authenticated
   using (user_id <> all ((select private.banned_accounts())::uuid[]) and exists (select 1 from public.tracks t where t.id = track_id));
 
 create policy "Users comment as themselves" on public.comments
@@ -315,7 +311,7 @@ create policy "Users like tracks they can see" on public.likes
   );
 
 create policy "Users remove their own likes" on public.likes
-  for delete to authenticated using (user_id = (select auth.uid()));
+  for delete to authenticated using (user_id = (select auth.uid()) and (select private.is_active_user()));
 
 -- The fan dashboard in one read: the three counts (purchases, follows, plays of the last 30 days), the
 -- library panel (the newest purchased tracks) and recommendations (artists in the fan's favourite genres,

@@ -44,7 +44,7 @@ create policy "Users change their own playlists" on public.playlists
   with check (owner_id = (select auth.uid()) and (select private.is_active_user()));
 
 create policy "Users delete their own playlists" on public.playlists
-  for delete to authenticated using (owner_id = (select auth.uid()));
+  for delete to authenticated using (owner_id = (select auth.uid()) and (select private.is_active_user()));
 
 -- At most 200 playlists a user (spec-free: enough for any listener, and a bound on every list of them).
 -- Concurrent inserts by one user wait for each other, so two cannot both take the last place.
@@ -114,15 +114,8 @@ grant insert (playlist_id, track_id), update (position), delete on public.playli
 
 -- Readable wherever the playlist is and the track is (the subqueries run under the playlists' and the
 -- tracks' policies): an artist's unreleased track in their public playlist is no row to anyone else.
-create policy "Visitors read the tracks of public playlists" on public.playlist_tracks
-  for select to anon
-  using (
-    exists (select 1 from public.playlists p where p.id = playlist_id)
-    and exists (select 1 from public.tracks t where t.id = track_id)
-  );
-
-create policy "Users read the tracks of playlists they can see" on public.playlist_tracks
-  for select to authenticated
+create policy "Everyone reads the tracks of playlists they can see" on public.playlist_tracks
+  for select to anon, authenticated
   using (
     exists (select 1 from public.playlists p where p.id = playlist_id)
     and exists (select 1 from public.tracks t where t.id = track_id)
@@ -140,11 +133,15 @@ create policy "Owners add tracks they can see" on public.playlist_tracks
 create policy "Owners reorder their playlists" on public.playlist_tracks
   for update to authenticated
   using (exists (select 1 from public.playlists p where p.id = playlist_id and p.owner_id = (select auth.uid())))
-  with check (exists (select 1 from public.playlists p where p.id = playlist_id and p.owner_id = (select auth.uid())));
+  with check (
+    (select private.is_active_user())
+    and exists (select 1 from public.playlists p where p.id = playlist_id and p.owner_id = (select auth.uid())));
 
 create policy "Owners remove tracks from their playlists" on public.playlist_tracks
   for delete to authenticated
-  using (exists (select 1 from public.playlists p where p.id = playlist_id and p.owner_id = (select auth.uid())));
+  using (
+    (select private.is_active_user())
+    and exists (select 1 from public.playlists p where p.id = playlist_id and p.owner_id = (select auth.uid())));
 
 -- A new track goes last, into a playlist of at most 500 tracks. The playlist's row is locked, so
 -- concurrent adds count one after the other. Places left free by removals are closed up first when the

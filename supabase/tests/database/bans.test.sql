@@ -5,7 +5,7 @@
 begin;
 \ir helpers.sql
 
-select plan(22);
+select plan(26);
 
 do $$
 begin
@@ -19,6 +19,13 @@ begin
     values ('Lovely', tests.id('track'), tests.id('fan')) returning id$q$);
   insert into public.followers (artist_id, fan_id) values (tests.id('artist'), tests.id('fan'));
   insert into public.playlist_tracks (playlist_id, track_id) values (tests.id('playlist'), tests.id('track'));
+  insert into public.likes (user_id, track_id) values (tests.id('fan'), tests.id('track'));
+  -- A track of an artist who is not banned, so only the fan's own ban stands in the way below.
+  perform tests.remember('other track', $q$
+    insert into public.tracks (artist_id, title, genre, price, description, release_date)
+    values (tests.id('other artist'), 'Elsewhere', 'Pop', 1, 'x', current_date - 1) returning id$q$);
+  insert into public.playlist_tracks (playlist_id, track_id) values (tests.id('playlist'), tests.id('other track'));
+  insert into public.likes (user_id, track_id) values (tests.id('fan'), tests.id('other track'));
 end
 $$;
 
@@ -50,6 +57,16 @@ select is(tests.attempt('visitor', $$select from public.followers where fan_id =
 select is(tests.attempt('other artist', $$select from private.account_bans$$), 'refused:42501',
   'no user reads the bans themselves');
 
+-- A session that outlives the ban changes nothing, deletions included (every write policy asks).
+select is(tests.attempt('fan', $$delete from public.playlists where id = tests.id('playlist')$$), 'done:0',
+  'a banned fan cannot delete their playlist');
+select is(tests.attempt('fan', $$update public.playlist_tracks set position = 3 where track_id = tests.id('other track')$$),
+  'refused:42501', 'nor reorder it');
+select is(tests.attempt('fan', $$delete from public.playlist_tracks where track_id = tests.id('other track')$$), 'done:0',
+  'nor take a track out of it');
+select is(tests.attempt('fan', $$delete from public.likes where track_id = tests.id('other track')$$), 'done:0',
+  'nor remove a like');
+
 -- Their own, and the administrators'.
 select is(tests.attempt('artist', $$select from public.tracks where id = tests.id('track')$$), 'done:1',
   'the banned artist still reads their own track (their session may outlive the ban by minutes)');
@@ -75,7 +92,7 @@ select is((select count(*)::integer from private.account_bans where user_id = te
 update auth.users set banned_until = null where id = tests.id('artist');
 select is(tests.attempt('visitor', $$select from public.tracks where id = tests.id('track')$$), 'done:1',
   'a lifted ban brings the track back');
-select is(tests.attempt('visitor', $$select from public.playlist_tracks where playlist_id = tests.id('playlist')$$), 'done:1',
+select is(tests.attempt('visitor', $$select from public.playlist_tracks where track_id = tests.id('track')$$), 'done:1',
   'and its place in a playlist');
 
 -- An expired ban that is still on the books hides nothing either.
