@@ -4,6 +4,7 @@ import * as v from "valibot";
 import type { SupabaseClient } from "./supabase.server";
 import { databaseErrorMessage, type BackendError } from "./errors";
 import { replyWith, type FormReply, type FormValues } from "./forms";
+import { sqlState } from "./sqlstate";
 
 /** What supabase-js answers for a read: rows (or a function's JSON), or the error. */
 type BackendResult<T> = { data: T | null; error: BackendError | null };
@@ -104,12 +105,12 @@ export function refusedWrite(error: BackendError, { what, values = {}, fields = 
 
 function refusalStatus(code: string | null | undefined): number {
   // unique violation; a row still referenced (restrict) or referencing nothing
-  if (code === "23505" || code === "23503" || code === "23001") return 409;
-  if (code === "42501") return 403;
+  if (code === sqlState.uniqueViolation || code === sqlState.foreignKeyViolation || code === sqlState.restrictViolation) return 409;
+  if (code === sqlState.insufficientPrivilege) return 403;
   // a bound of the catalog reached (catalogLimits)
-  if (code === "54000") return 409;
+  if (code === sqlState.limitReached) return 409;
   // any other integrity rule, a value out of range or shape, a rule a function raised
-  if (code?.startsWith("23") || code?.startsWith("22") || code === "P0001") return 400;
+  if (code?.startsWith("23") || code?.startsWith("22") || code === sqlState.raisedException) return 400;
   return 500;
 }
 

@@ -1,6 +1,7 @@
 // The one place where backend failures become the messages people read (spec section 8).
 // Raw errors go to the log; users see these.
 import { captchaFailedMessage } from "./captcha";
+import { sqlState } from "./sqlstate";
 
 export type BackendError = { code?: string | null; message?: string; status?: number; name?: string };
 
@@ -69,16 +70,16 @@ export function administrationErrorMessage(code: string | null): string {
 }
 
 const databaseMessages: Record<string, string> = {
-  "23502": "Data validation failed",
-  "23505": "A record with this information already exists",
-  "23503": "Referenced record does not exist",
-  "23514": "Data validation failed",
-  "42501": "You don't have permission to perform this action",
+  [sqlState.notNullViolation]: "Data validation failed",
+  [sqlState.uniqueViolation]: "A record with this information already exists",
+  [sqlState.foreignKeyViolation]: "Referenced record does not exist",
+  [sqlState.checkViolation]: "Data validation failed",
+  [sqlState.insufficientPrivilege]: "You don't have permission to perform this action",
   // a bound of the catalog (the row names which; each form that can meet one says it in its own words)
-  "54000": "You have reached a limit of the catalog",
+  [sqlState.limitReached]: "You have reached a limit of the catalog",
   PGRST204: "Database schema has changed. Please refresh the page",
-  "42P01": "Database table not found",
-  "42703": "Database column not found",
+  [sqlState.undefinedTable]: "Database table not found",
+  [sqlState.undefinedColumn]: "Database column not found",
 };
 
 /**

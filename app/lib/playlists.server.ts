@@ -2,6 +2,7 @@ import { refusedWrite } from "./backend.server";
 import { formError, replyWith, type FormValues } from "./forms";
 import { playlistLimits } from "./constants";
 import type { SupabaseClient } from "./supabase.server";
+import { sqlState } from "./sqlstate";
 
 /**
  * Adds a track to one of the user's playlists (the track menus, and a playlist made for a track). Row-level
@@ -16,7 +17,8 @@ export async function addTrackToPlaylist(
 ) {
   const { error } = await supabase.from("playlist_tracks").insert({ playlist_id: playlist.id, track_id: trackId });
   if (!error) return null;
-  if (error.code === "23505") return replyWith(formError(`This track is already in ${playlist.name}`, values), 409);
-  if (error.code === "54000") return replyWith(formError(`A playlist holds at most ${playlistLimits.tracks} tracks`, values), 409);
+  if (error.code === sqlState.uniqueViolation) return replyWith(formError(`This track is already in ${playlist.name}`, values), 409);
+  if (error.code === sqlState.limitReached)
+    return replyWith(formError(`A playlist holds at most ${playlistLimits.tracks} tracks`, values), 409);
   return refusedWrite(error, { what: "adding a track to a playlist", values });
 }

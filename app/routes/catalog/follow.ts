@@ -9,6 +9,7 @@ import { FollowSchema } from "~/lib/schemas/catalog";
 import { requireUser } from "~/lib/guards.server";
 import { supabaseContext } from "~/lib/session.server";
 import type { Route } from "./+types/follow";
+import { sqlState } from "~/lib/sqlstate";
 
 /**
  * Follow or unfollow an artist, as the signed-in user: the one place every Follow button posts to (the
@@ -32,7 +33,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       ? await followers.insert({ artist_id: params.id, fan_id: user.id })
       : await followers.delete().eq("artist_id", params.id).eq("fan_id", user.id);
   // Following twice (a double submit, two tabs) already has the outcome asked for.
-  if (error && error.code !== "23505") {
+  if (error && error.code !== sqlState.uniqueViolation) {
     const refusal = refusedWrite(error, { what: "changing a follow" });
     return inPlace ? refusal : answer(false, refusal.init?.status ?? 500, refusal.data.formError ?? "");
   }

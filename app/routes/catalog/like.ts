@@ -8,6 +8,7 @@ import { uncached } from "~/lib/http-cache";
 import { LikeSchema } from "~/lib/schemas/fan";
 import { supabaseContext } from "~/lib/session.server";
 import type { Route } from "./+types/like";
+import { sqlState } from "~/lib/sqlstate";
 
 /**
  * Like or unlike a track, as the signed-in user (row-level security: their own likes, of a track they can
@@ -29,9 +30,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       ? await likes.insert({ track_id: params.id })
       : await likes.delete().eq("track_id", params.id).eq("user_id", user.id);
   // Liking twice (a double submit, two tabs) already has the outcome asked for.
-  if (error && error.code !== "23505") {
+  if (error && error.code !== sqlState.uniqueViolation) {
     // 42501: no such track for this user (row-level security); 23503: no such track at all.
-    if (error.code === "42501" || error.code === "23503") throw notFound("Track not found");
+    if (error.code === sqlState.insufficientPrivilege || error.code === sqlState.foreignKeyViolation) throw notFound("Track not found");
     return refusedWrite(error, { what: "changing a like" });
   }
   if (!inPlace) throw redirect(backTo, { status: 303, headers: uncached });

@@ -42,6 +42,7 @@ import {
 import { supabaseContext } from "~/lib/session.server";
 import { useOptionalUser } from "~/lib/use-user";
 import type { Route } from "./+types/playlist";
+import { sqlState } from "~/lib/sqlstate";
 
 const playlistNotFound = () => notFound("Playlist not found");
 
@@ -161,7 +162,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (!submission.success) return replyWith(submission.reply, 400);
     const { trackId, to } = submission.value;
     const { error } = await supabase.rpc("move_playlist_track", { playlist_id: params.id, track_id: trackId, to_position: to });
-    if (error?.code === "P0002") return refuse("This track is no longer in this playlist", 404);
+    if (error?.code === sqlState.noDataFound) return refuse("This track is no longer in this playlist", 404);
     if (error) return refusedWrite(error, { what: "moving a track of a playlist", values: submission.values });
     await changed();
     return done(`Moved to position ${to}`);

@@ -6,6 +6,7 @@ import { listenerOf } from "~/lib/listener.server";
 import { siteFrom, ticketHolds } from "~/lib/signed-values.server";
 import { supabaseContext } from "~/lib/session.server";
 import type { Route } from "./+types/track-play";
+import { sqlState } from "~/lib/sqlstate";
 
 /**
  * Records one play of a track (the player posts here after 5 seconds of playback, or at the end of a
@@ -46,10 +47,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const headers = new Headers();
   if (!error) return new Response(null, { status: 204, headers });
   // P0002: no such track for this listener.
-  if (error.code === "P0002") throw data("Track not found", { status: 404, headers });
-  if (error.code === "42501") throw data("This account cannot record plays", { status: 403, headers });
-  if (error.code === "54000") throw data("Too many plays from this address. Please try again later.", { status: 429, headers });
-  if (error.code === "28000") console.error("recording a play failed: the database does not know this Worker's PLAY_REPORTER_SECRET");
+  if (error.code === sqlState.noDataFound) throw data("Track not found", { status: 404, headers });
+  if (error.code === sqlState.insufficientPrivilege) throw data("This account cannot record plays", { status: 403, headers });
+  if (error.code === sqlState.limitReached)
+    throw data("Too many plays from this address. Please try again later.", { status: 429, headers });
+  if (error.code === sqlState.notTheMarketplace)
+    console.error("recording a play failed: the database does not know this Worker's PLAY_REPORTER_SECRET");
   else console.error("recording a play failed", error);
   throw data("Unable to record the play", { status: 500, headers });
 }

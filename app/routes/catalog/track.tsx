@@ -34,6 +34,7 @@ import { trackAudioSource } from "./track-audio.server";
 import { useHydrated } from "~/lib/use-hydrated";
 import { useOptionalUser } from "~/lib/use-user";
 import type { Route } from "./+types/track";
+import { sqlState } from "~/lib/sqlstate";
 
 const trackColumns =
   "id, title, type, album_title, album_track_count, track_number, genre, subgenre, price, description, label, release_date, artwork_url, artwork_width, artwork_height, peaks, duration_seconds, " +
@@ -155,7 +156,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const submission = parseForm(CommentSchema, formData);
   if (!submission.success) return replyWith(submission.reply, 400);
   const { error } = await supabase.from("comments").insert({ content: submission.value.content, track_id: params.id, user_id: user.id });
-  if (error?.code === "54000") {
+  if (error?.code === sqlState.limitReached) {
     return replyWith(
       {
         fieldErrors: { content: "You are commenting too fast. Please wait a minute and try again." },

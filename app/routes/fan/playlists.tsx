@@ -18,6 +18,7 @@ import { playlistLimits } from "~/lib/constants";
 import { PlaylistSchema, YourPlaylistsSchema } from "~/lib/schemas/playlists";
 import { supabaseContext } from "~/lib/session.server";
 import type { Route } from "./+types/playlists";
+import { sqlState } from "~/lib/sqlstate";
 
 export const meta = () => pageMeta("Your Playlists", "Your playlists.");
 
@@ -44,7 +45,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     .insert({ name, description, is_public: visibility === "public" })
     .select("id")
     .single();
-  if (error?.code === "54000") {
+  if (error?.code === sqlState.limitReached) {
     return replyWith(formError(`You can have at most ${playlistLimits.playlists} playlists`, submission.values), 409);
   }
   if (error) {

@@ -18,6 +18,7 @@ import { DeleteTrackSchema, EditTrackSchema, releaseDetailFields } from "~/lib/s
 import { EditableTrackSchema } from "~/lib/schemas/studio-data";
 import { supabaseContext } from "~/lib/session.server";
 import type { Route } from "./+types/track-edit";
+import { sqlState } from "~/lib/sqlstate";
 
 const yourTracks = href("/dashboard/artist/tracks");
 const editableColumns =
@@ -59,7 +60,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       .maybeSingle();
     if (error) {
       // Purchases hold on to their track (on delete restrict).
-      if (error.code === "23001" || error.code === "23503") return replyWith(formError(trackHasPurchases, submission.values), 409);
+      if (error.code === sqlState.restrictViolation || error.code === sqlState.foreignKeyViolation)
+        return replyWith(formError(trackHasPurchases, submission.values), 409);
       return refusedWrite(error, { what: "deleting a track", values: submission.values });
     }
     if (!deleted) throw notFound("Track not found");

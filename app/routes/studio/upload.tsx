@@ -34,6 +34,7 @@ import {
   type UploadKind,
 } from "./publish.server";
 import type { Route } from "./+types/upload";
+import { sqlState } from "~/lib/sqlstate";
 
 export const meta = () => pageMeta("Upload Content", "Publish a single, an album or merchandise.");
 
@@ -82,7 +83,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const problem = await files.publish(submission.release);
   if (problem && "database" in problem) {
-    if (problem.database.code === "54000") {
+    if (problem.database.code === sqlState.limitReached) {
       const limit =
         kind === "merch"
           ? `Your store can hold at most ${formatCount(catalogLimits.merchItems)} items`
