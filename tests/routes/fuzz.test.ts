@@ -3,71 +3,11 @@
 // without its boundary) or a form far past its limits, as a visitor and signed in.
 import { beforeAll, describe, expect, it } from "vitest";
 import { multipartBody, multipartPart } from "../../scripts/lib/requests.ts";
+import { routeAddresses, routePatterns } from "../support/route-table.ts";
 import { Visitor, signedIn } from "./support.ts";
 
-/** One address per route (parameters filled with something that exists, or that could). */
-const routes = [
-  "/",
-  "/login",
-  "/register",
-  "/register/artist",
-  "/register/fan",
-  "/forgot-password",
-  "/reset-password",
-  "/logout",
-  "/account/realtime-token",
-  "/search/artists",
-  "/track/{id}/play",
-  "/artist/{id}/follow",
-  "/track/{id}/like",
-  "/uploads/resumable",
-  "/uploads/resumable/{id}",
-  "/uploads/discard",
-  "/about",
-  "/terms",
-  "/privacy",
-  "/discover",
-  "/genres",
-  "/genres/{id}",
-  "/artists",
-  "/artist/{id}",
-  "/fan/{id}",
-  "/dashboard/artist",
-  "/dashboard/artist/tracks",
-  "/dashboard/artist/library",
-  "/dashboard/artist/tracks/{id}",
-  "/dashboard/artist/upload",
-  "/dashboard/artist/media",
-  "/dashboard/artist/payments",
-  "/dashboard/artist/store",
-  "/dashboard/artist/analytics",
-  "/dashboard/artist/profile",
-  "/dashboard/artist/settings",
-  "/dashboard/fan",
-  "/dashboard/fan/purchased",
-  "/dashboard/fan/following",
-  "/dashboard/fan/recent",
-  "/recent",
-  "/dashboard/fan/payments",
-  "/dashboard/fan/profile",
-  "/dashboard/fan/settings",
-  "/liked",
-  "/playlists",
-  "/admin",
-  "/admin/news",
-  "/track/{id}",
-  "/track/{id}/audio",
-  "/track/{id}/source",
-  "/playlist/{id}",
-  "/robots.txt",
-  "/sitemap.xml",
-  "/sitemap/playlists/{id}",
-  "/embed/track/{id}",
-  "/embed/playlist/{id}",
-  "/embed/{id}/more",
-  "/oembed",
-  "/no/such/page",
-];
+/** One address per route of app/routes.ts (parameters filled with something that exists, or that could). */
+const routes = [...new Set([...routePatterns().flatMap(routeAddresses), "/embed/track/{id}"])];
 
 const badIds = ["not-a-uuid", "%00", "%FF%FE", "00000000-0000-0000-0000-000000000000", "a".repeat(2000), "..%2F..%2Fetc"];
 const badQueries = [
