@@ -9,6 +9,7 @@ import { read } from "~/lib/backend.server";
 import { playlistLimits } from "~/lib/constants";
 import { PlaylistNamesSchema } from "~/lib/schemas/playlists";
 import { sessionMiddleware, supabaseContext, userContext } from "~/lib/session.server";
+import type { RootData } from "~/lib/use-user";
 import { PlayerBar } from "~/components/player/player-bar";
 import type { Route } from "./+types/root";
 import "./styles/app.css";
@@ -23,7 +24,7 @@ export const middleware: Route.MiddlewareFunction[] = [badAddressMiddleware, edg
  * Who is signed in, and their playlists (the sidebar and every "Add to playlist" menu list them); the
  * site's origin, for the absolute addresses of canonical links and link previews.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs): Promise<RootData> {
   const user = context.get(userContext);
   const origin = new URL(request.url).origin;
   if (!user) return { user, playlists: [], origin };
@@ -42,7 +43,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
-  const origin = useRouteLoaderData<typeof loader>("root")?.origin;
+  const origin = useRouteLoaderData<RootData>("root")?.origin;
   const { pathname, search } = useLocation();
   const canonical = origin ? canonicalUrl(origin, pathname, search) : null;
   return (

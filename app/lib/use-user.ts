@@ -1,12 +1,21 @@
 import { useRouteLoaderData } from "react-router";
-import type { loader as rootLoader } from "~/root";
+import type { PlaylistName } from "./schemas/playlists";
+import type { SessionUser } from "./session-user";
+
+/**
+ * What the root loader gives every page: who is signed in, their playlists, the site's origin. Declared
+ * here (the root loader returns it) so reading it never imports the root module back.
+ */
+export type RootData = { user: SessionUser | null; playlists: PlaylistName[]; origin: string };
+
+const useRootData = () => useRouteLoaderData<RootData>("root");
 
 /** The signed-in user from the root loader, or null for visitors (and on error screens before it loaded). */
 export function useOptionalUser() {
-  return useRouteLoaderData<typeof rootLoader>("root")?.user ?? null;
+  return useRootData()?.user ?? null;
 }
 
 /** The signed-in user's playlists, newest change first (none for visitors). */
 export function useYourPlaylists() {
-  return useRouteLoaderData<typeof rootLoader>("root")?.playlists ?? [];
+  return useRootData()?.playlists ?? [];
 }
