@@ -122,7 +122,8 @@ export function audioUrlErrorMessage(code: string | null | undefined): string {
   return (code && audioUrlMessages[code]) || "Unable to access audio file";
 }
 
-export { playerErrorMessages } from "./player/messages";
+/** The track page's "Unable to play track" box when no reason is known (spec). */
+export const unknownAudioError = "Error loading audio file";
 
 /** The extra advice under 'Unable to play track' when the file itself is gone. */
 export function audioUnavailableAdvice(message: string): string | null {

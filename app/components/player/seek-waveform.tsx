@@ -1,4 +1,4 @@
-import { useId, useMemo, type KeyboardEvent, type PointerEvent } from "react";
+import { useId, useMemo, type KeyboardEvent, type PointerEvent, type ReactNode } from "react";
 import { formatDuration } from "~/lib/format";
 import { playedShare, waveformBars, waveformWidth } from "~/lib/player/waveform";
 
@@ -32,10 +32,60 @@ export function SeekWaveform({
   const width = waveformWidth(bars.length);
   const played = playedShare(time, duration);
 
-  function seekTo(seconds: number) {
-    onSeek?.(Math.min(Math.max(seconds, 0), duration));
+  function seekWithPointer(event: PointerEvent<HTMLDivElement>) {
+    if (!onSeek || (event.type === "pointermove" && !event.currentTarget.hasPointerCapture(event.pointerId))) return;
+    if (event.type === "pointerdown") event.currentTarget.setPointerCapture(event.pointerId);
+    const box = event.currentTarget.getBoundingClientRect();
+    onSeek(Math.min(Math.max(((event.clientX - box.left) / box.width) * duration, 0), duration));
   }
 
+  return (
+    <SeekSlider
+      time={time}
+      duration={duration}
+      onSeek={onSeek}
+      height={height}
+      className={className}
+      onPointerDown={seekWithPointer}
+      onPointerMove={seekWithPointer}
+    >
+      <svg aria-hidden="true" viewBox={`0 0 ${width} 100`} preserveAspectRatio="none" className="size-full">
+        <defs>
+          <linearGradient id={gradientId} gradientUnits="userSpaceOnUse" x1={0} x2={width} y1={0} y2={0}>
+            <stop offset={played} style={{ stopColor: "var(--color-accent)" }} />
+            <stop offset={played} style={{ stopColor: "var(--color-stage-600)" }} />
+          </linearGradient>
+        </defs>
+        <g fill={`url(#${gradientId})`}>{drawing}</g>
+      </svg>
+    </SeekSlider>
+  );
+}
+
+/**
+ * The seek slider around a waveform's drawing (the SVG above, or the track page's interactive one): what
+ * assistive technology reads (the position and the length in whole seconds, as the text shows them) and
+ * the keys: ←/→ step 5 seconds, Home and End go to either end.
+ */
+export function SeekSlider({
+  time,
+  duration,
+  onSeek,
+  height,
+  className,
+  onPointerDown,
+  onPointerMove,
+  children,
+}: {
+  time: number;
+  duration: number;
+  onSeek: ((seconds: number) => void) | null;
+  height?: number;
+  className?: string;
+  onPointerDown?: (event: PointerEvent<HTMLDivElement>) => void;
+  onPointerMove?: (event: PointerEvent<HTMLDivElement>) => void;
+  children: ReactNode;
+}) {
   function seekWithKeys(event: KeyboardEvent<HTMLDivElement>) {
     const targets: Record<string, number> = {
       ArrowLeft: time - seekStepSeconds,
@@ -48,14 +98,7 @@ export function SeekWaveform({
     const target = targets[event.key];
     if (target === undefined || !onSeek) return;
     event.preventDefault();
-    seekTo(target);
-  }
-
-  function seekWithPointer(event: PointerEvent<HTMLDivElement>) {
-    if (!onSeek || (event.type === "pointermove" && !event.currentTarget.hasPointerCapture(event.pointerId))) return;
-    if (event.type === "pointerdown") event.currentTarget.setPointerCapture(event.pointerId);
-    const box = event.currentTarget.getBoundingClientRect();
-    seekTo(((event.clientX - box.left) / box.width) * duration);
+    onSeek(Math.min(Math.max(target, 0), duration));
   }
 
   return (
@@ -71,20 +114,12 @@ export function SeekWaveform({
       aria-valuetext={`${formatDuration(Math.floor(time))} of ${formatDuration(duration)}`}
       aria-disabled={!onSeek || undefined}
       onKeyDown={seekWithKeys}
-      onPointerDown={seekWithPointer}
-      onPointerMove={seekWithPointer}
+      onPointerDown={onPointerDown}
+      onPointerMove={onPointerMove}
       style={height ? { height } : undefined}
       className={`touch-none rounded-md ${onSeek ? "cursor-pointer" : ""} ${className ?? ""}`}
     >
-      <svg aria-hidden="true" viewBox={`0 0 ${width} 100`} preserveAspectRatio="none" className="size-full">
-        <defs>
-          <linearGradient id={gradientId} gradientUnits="userSpaceOnUse" x1={0} x2={width} y1={0} y2={0}>
-            <stop offset={played} style={{ stopColor: "var(--color-accent)" }} />
-            <stop offset={played} style={{ stopColor: "var(--color-stage-600)" }} />
-          </linearGradient>
-        </defs>
-        <g fill={`url(#${gradientId})`}>{drawing}</g>
-      </svg>
+      {children}
     </div>
   );
 }

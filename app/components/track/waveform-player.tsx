@@ -1,12 +1,15 @@
-import { useEffect, useId, type ReactNode } from "react";
+import { lazy, Suspense, useEffect, useId, type ReactNode } from "react";
 import { SeekWaveform } from "~/components/player/seek-waveform";
 import { Icon } from "~/components/ui/icon";
 import { Spinner } from "~/components/ui/spinner";
 import { trackAudioPath } from "~/lib/catalog";
 import { playerDefaults } from "~/lib/constants";
-import { audioUnavailableAdvice, playerErrorMessages } from "~/lib/errors";
+import { audioUnavailableAdvice, unknownAudioError } from "~/lib/errors";
 import { formatDuration } from "~/lib/format";
 import { player as sitePlayer, usePlayer, usePlayerTime, type AudioSource, type QueueTrack } from "~/lib/player";
+
+// wavesurfer.js, for the track playing: loaded when it first plays here, never with the page.
+const InteractiveWaveform = lazy(() => import("./interactive-waveform"));
 
 /**
  * The track page's player: a view of the site's one player. Play here starts the track in the player
@@ -41,7 +44,7 @@ export function WaveformPlayer({
 
   const error = source && "error" in source ? source.error : playerError;
   if (error !== null) {
-    const message = error || playerErrorMessages.fallback;
+    const message = error || unknownAudioError;
     const advice = audioUnavailableAdvice(message);
     return (
       <div role="alert" className="rounded-2xl border border-danger/40 bg-danger/10 p-5">
@@ -77,16 +80,31 @@ export function WaveformPlayer({
           )}
         </button>
         <TrackClock current={isCurrent}>
-          {(time) => (
-            <SeekWaveform
-              peaks={peaks}
-              time={time}
-              duration={total}
-              onSeek={isCurrent ? sitePlayer.seek : null}
-              className="min-w-0 flex-1"
-              height={playerDefaults.waveformHeight}
-            />
-          )}
+          {(time) => {
+            const drawn = (
+              <SeekWaveform
+                peaks={peaks}
+                time={time}
+                duration={total}
+                onSeek={isCurrent ? sitePlayer.seek : null}
+                className="min-w-0 flex-1"
+                height={playerDefaults.waveformHeight}
+              />
+            );
+            // The track playing gets the interactive waveform; the drawn one shows until it has loaded.
+            if (!isCurrent || !total) return drawn;
+            return (
+              <Suspense fallback={drawn}>
+                <InteractiveWaveform
+                  peaks={peaks}
+                  time={time}
+                  duration={total}
+                  height={playerDefaults.waveformHeight}
+                  className="min-w-0 flex-1"
+                />
+              </Suspense>
+            );
+          }}
         </TrackClock>
       </div>
       <div className="mt-3 flex flex-wrap items-center justify-between gap-x-6 gap-y-2 sm:pl-18 noscript:hidden">

@@ -4,7 +4,7 @@
 // tells the Media Session, keeps the queue in the tab's session storage and reports plays by the rules
 // of listening (`listening.ts`). It writes what components show to the store, the clock apart.
 import { trackPlayPath, trackSourcePath } from "../catalog";
-import { playerErrorMessages } from "../errors";
+import { playerErrorMessages } from "./messages";
 import {
   heard,
   heardEnough,
