@@ -1,6 +1,6 @@
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { cloudflareContext } from "./context.server";
-import { embeddingSite } from "./embed.server";
+import { embeddingSite } from "./embedding.server";
 import { envFrom, type AppEnv } from "./env.server";
 import { isEmbedPath } from "./security-headers.server";
 import { sharedCacheSeconds } from "./http-cache";

@@ -14,7 +14,7 @@ import { publicPageHeaders } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
 import { sharedPageMeta } from "~/lib/meta.server";
 import { artistData } from "~/lib/structured-data.server";
-import { artistEmbedTracks, sharing } from "~/lib/embed.server";
+import { artistEmbedTracks, sharing } from "~/lib/embedding.server";
 import { imageSizeOf } from "~/lib/image-size";
 import type { Sharing } from "~/lib/sharing";
 import { pageCount, pageFrom } from "~/lib/paging";

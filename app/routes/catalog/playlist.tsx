@@ -26,7 +26,7 @@ import { Pagination } from "~/components/ui/pagination";
 import { pageMeta } from "~/lib/meta";
 import { sharedPageMeta } from "~/lib/meta.server";
 import { playlistData } from "~/lib/structured-data.server";
-import { sharing } from "~/lib/embed.server";
+import { sharing } from "~/lib/embedding.server";
 import { imageSizeOf } from "~/lib/image-size";
 import { addTrackToPlaylist } from "~/lib/playlists.server";
 import { queueTrack } from "~/lib/player";

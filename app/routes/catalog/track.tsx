@@ -24,7 +24,7 @@ import { publicPageHeaders, uncached } from "~/lib/http-cache";
 import { pageMeta } from "~/lib/meta";
 import { sharedPageMeta } from "~/lib/meta.server";
 import { recordingData } from "~/lib/structured-data.server";
-import { sharing } from "~/lib/embed.server";
+import { sharing } from "~/lib/embedding.server";
 import { imageSizeOf } from "~/lib/image-size";
 import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/buy-param";
 import { TrackCommentsSchema, TrackPageSchema, type TrackPage } from "~/lib/schemas/catalog-data";

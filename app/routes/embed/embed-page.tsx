@@ -2,7 +2,7 @@ import { SeekWaveform } from "~/components/player/seek-waveform";
 import { Icon } from "~/components/ui/icon";
 import { artistPath, trackPath } from "~/lib/catalog";
 import { brandName } from "~/lib/constants";
-import type { EmbedSize } from "~/lib/embed.server";
+import type { EmbedSize } from "~/lib/embedding.server";
 import { formatDuration, formatPrice } from "~/lib/format";
 import type { Embed } from "./embed.server";
 

@@ -4,7 +4,7 @@ import { artistPath, fanPath, playlistPath, trackPath } from "~/lib/catalog";
 import { PlaylistPageSchema } from "~/lib/schemas/playlists";
 import { nullableText, numeric, pixels } from "~/lib/schemas/columns";
 import { imageSizeOf, type ImageSize } from "~/lib/image-size";
-import { artistEmbedTracks, type EmbedKind } from "~/lib/embed.server";
+import { artistEmbedTracks, type EmbedKind } from "~/lib/embedding.server";
 import type { CacheTag } from "~/lib/edge-cache.server";
 import type { SupabaseClient } from "~/lib/supabase.server";
 

@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { isUuid } from "~/lib/catalog";
 import { tagCachedAnswer } from "~/lib/edge-cache.server";
-import { embeddingSite } from "~/lib/embed.server";
+import { embeddingSite } from "~/lib/embedding.server";
 import { signedSite } from "~/lib/signed-values.server";
 import { envFrom } from "~/lib/env.server";
 import { publicCacheControl } from "~/lib/http-cache";

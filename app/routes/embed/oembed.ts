@@ -1,6 +1,6 @@
 import { brandName } from "~/lib/constants";
 import { isUuid } from "~/lib/catalog";
-import { embedCode, embedHeight, embedWidth, type EmbedKind, type EmbedSize } from "~/lib/embed.server";
+import { embedCode, embedHeight, embedWidth, type EmbedKind, type EmbedSize } from "~/lib/embedding.server";
 import { tagCachedAnswer } from "~/lib/edge-cache.server";
 import { envFrom } from "~/lib/env.server";
 import { publicCacheControl, sharedCacheSeconds } from "~/lib/http-cache";
