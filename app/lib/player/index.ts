@@ -16,14 +16,20 @@ const audioSelector = "audio[data-site-player]";
 let engine: PlayerEngine | null = null;
 let engineLoading: Promise<PlayerEngine> | null = null;
 
-/** Loads the engine once, on the bar's audio element. */
+/** Loads the engine once, on the bar's audio element; a failed load (a dropped connection) is tried again by the next command. */
 function loadEngine(): Promise<PlayerEngine> {
-  engineLoading ??= import("./engine").then(({ createPlayerEngine }) => {
-    const audio = document.querySelector<HTMLAudioElement>(audioSelector);
-    if (!audio) throw new Error("the player bar's audio element is missing");
-    engine = createPlayerEngine(playerStore, audio);
-    return engine;
-  });
+  engineLoading ??= import("./engine").then(
+    ({ createPlayerEngine }) => {
+      const audio = document.querySelector<HTMLAudioElement>(audioSelector);
+      if (!audio) throw new Error("the player bar's audio element is missing");
+      engine = createPlayerEngine(playerStore, audio);
+      return engine;
+    },
+    (cause: unknown) => {
+      engineLoading = null;
+      throw cause;
+    },
+  );
   return engineLoading;
 }
 
