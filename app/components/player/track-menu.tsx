@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { closeDisclosure, useDisclosure } from "~/components/layout/use-disclosure";
 import { Icon } from "~/components/ui/icon";
@@ -39,12 +39,6 @@ export function TrackMenu({ track, inQueue = false }: { track: QueueTrack; inQue
 
   const close = () => closeDisclosure(menu.current);
 
-  // The queue's list scrolls, and would cut a menu opened near its end: the list scrolls it into view.
-  const panel = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (open && inQueue) panel.current?.scrollIntoView({ block: "nearest" });
-  }, [open, inQueue]);
-
   if (inQueue && !user) return null;
   return (
     // A visitor's menu holds only what needs JavaScript.
@@ -61,10 +55,7 @@ export function TrackMenu({ track, inQueue = false }: { track: QueueTrack; inQue
         >
           <Icon name="more" className="size-5" strokeWidth={3} />
         </summary>
-        <div
-          ref={panel}
-          className="absolute right-0 z-50 mt-1 w-60 rounded-xl border border-stage-600 bg-stage-900 p-1 shadow-2xl shadow-black/60"
-        >
+        <div className="absolute right-0 z-50 mt-1 w-60 rounded-xl border border-stage-600 bg-stage-900 p-1 shadow-2xl shadow-black/60">
           {inQueue ? null : (
             <ul className="noscript:hidden">
               <li>
@@ -84,6 +75,7 @@ export function TrackMenu({ track, inQueue = false }: { track: QueueTrack; inQue
               Add to playlist...
             </Link>
           ) : null}
+          {/* In the queue, whose list scrolls, the choices scroll themselves into view once drawn. */}
           {user && hydrated && open ? (
             <Suspense fallback={null}>
               <PlaylistChoices track={track} fetcher={fetcher} onChosen={close} reveal={inQueue} />
