@@ -6,14 +6,14 @@ import { embedPlayerScript } from "./scripts/lib/embed-player-script.ts";
 import { loadEnv } from "./scripts/lib/env.ts";
 
 export default defineConfig(({ command }) => {
-  // The dev server's Worker talks to the local backend (`npm run dev` starts it, and registers the play
-  // reporter secret it passes here). Builds carry no local values: production gets its variables from
+  // The dev server's Worker talks to the local backend (`npm run dev` starts it, and registers the
+  // marketplace secret it passes here). Builds carry no local values: production gets its variables from
   // the deployment.
   const env = command === "serve" ? loadEnv() : {};
   const vars = {
     SUPABASE_URL: env.SUPABASE_URL!,
     SUPABASE_ANON_KEY: env.SUPABASE_ANON_KEY!,
-    PLAY_REPORTER_SECRET: process.env.PLAY_REPORTER_SECRET ?? "",
+    MARKETPLACE_SECRET: process.env.MARKETPLACE_SECRET ?? "",
     TURNSTILE_SITE_KEY: env.TURNSTILE_SITE_KEY ?? "",
   };
   return {

@@ -10,9 +10,9 @@ import * as v from "valibot";
 const EnvSchema = v.object({
   SUPABASE_URL: v.pipe(v.string("SUPABASE_URL is not set"), v.url("SUPABASE_URL must be a URL")),
   SUPABASE_ANON_KEY: v.pipe(v.string("SUPABASE_ANON_KEY is not set"), v.minLength(1, "SUPABASE_ANON_KEY is empty")),
-  PLAY_REPORTER_SECRET: v.pipe(
-    v.string("PLAY_REPORTER_SECRET is not set"),
-    v.minLength(32, "PLAY_REPORTER_SECRET must have at least 32 characters"),
+  MARKETPLACE_SECRET: v.pipe(
+    v.string("MARKETPLACE_SECRET is not set"),
+    v.minLength(32, "MARKETPLACE_SECRET must have at least 32 characters"),
   ),
   /** Cloudflare Turnstile's site key: the security check on sign-in, sign-up and recovery (off when unset). */
   TURNSTILE_SITE_KEY: v.optional(v.string()),
@@ -40,7 +40,7 @@ export function appEnv(env: unknown): AppEnv {
  * that carry it (see the README).
  */
 export function marketplaceHeader(context: Readonly<RouterContextProvider>): [name: string, value: string] {
-  return ["X-Play-Reporter", envFrom(context).PLAY_REPORTER_SECRET];
+  return ["X-Marketplace-Secret", envFrom(context).MARKETPLACE_SECRET];
 }
 
 /** The security check's site key, or null when the check is off. */

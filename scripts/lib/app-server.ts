@@ -73,15 +73,15 @@ export async function workerVars(
   backend: LocalStack,
   { captchaSiteKey }: { captchaSiteKey?: string } = {},
 ): Promise<Record<string, string>> {
-  const kept = backend.stack.dataDir ? join(backend.stack.dataDir, "play-reporter-secret") : null;
+  const kept = backend.stack.dataDir ? join(backend.stack.dataDir, "marketplace-secret") : null;
   const secret = kept && existsSync(kept) ? readFileSync(kept, "utf8").trim() : randomBytes(32).toString("hex");
   if (kept) writeFileSync(kept, secret, { mode: 0o600 });
-  await backend.stack.db.query("delete from private.play_reporters where secret_hash <> sha256(convert_to($1, 'UTF8'))", [secret]);
-  await backend.stack.db.query("select private.trust_play_reporter($1)", [secret]);
+  await backend.stack.db.query("delete from private.marketplace_secrets where secret_hash <> sha256(convert_to($1, 'UTF8'))", [secret]);
+  await backend.stack.db.query("select private.trust_marketplace_secret($1)", [secret]);
   return {
     SUPABASE_URL: backend.url,
     SUPABASE_ANON_KEY: backend.anonKey,
-    PLAY_REPORTER_SECRET: secret,
+    MARKETPLACE_SECRET: secret,
     ...(captchaSiteKey ? { TURNSTILE_SITE_KEY: captchaSiteKey } : {}),
   };
 }

@@ -3,8 +3,8 @@
 import { startLocalStack } from "@crate/local-supabase";
 import { buildIfStale, freePort, serveApp, workerVars } from "./app-server.ts";
 
-/** `playReporterSecret`: the Worker's secret, for tests that sign what the Worker signs (a play ticket from before). */
-export type Marketplace = { appUrl: string; supabaseUrl: string; playReporterSecret: string; stop(): Promise<void> };
+/** `marketplaceSecret`: the Worker's secret, for tests that sign what the Worker signs (a play ticket from before). */
+export type Marketplace = { appUrl: string; supabaseUrl: string; marketplaceSecret: string; stop(): Promise<void> };
 
 /** `captcha`: Turnstile's site key for the Worker and the secret for Auth (the security check on). */
 export async function startMarketplace({
@@ -35,7 +35,7 @@ export async function startMarketplace({
     return {
       appUrl,
       supabaseUrl: backend.url,
-      playReporterSecret: vars.PLAY_REPORTER_SECRET,
+      marketplaceSecret: vars.MARKETPLACE_SECRET,
       async stop() {
         await app.stop();
         await backend.close();

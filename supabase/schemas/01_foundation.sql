@@ -158,36 +158,36 @@ grant execute on function private.genre_list() to anon, authenticated, service_r
 -- the address the Worker vouches for (its cookie, and the address Cloudflare saw); called straight
 -- through the API, a script could name a new listener and address on every call and have each one
 -- count. So a play counts only when the caller proves it is the marketplace's server: the secret it
--- sends in an X-Play-Reporter header (PostgREST hands the request's headers to the database), whose hash
+-- sends in an X-Marketplace-Secret header (PostgREST hands the request's headers to the database), whose hash
 -- the operator registers here (see the README). The anon key alone, or a user's own token, records
 -- nothing. The same secret lets the Worker name stored files (files_named_by_the_marketplace below)
 -- and ask about bans (private.suspended_until).
-create table private.play_reporters (
+create table private.marketplace_secrets (
   secret_hash bytea primary key check (length(secret_hash) = 32),
   created_at timestamptz not null default now()
 );
 
-revoke all on private.play_reporters from anon, authenticated;
+revoke all on private.marketplace_secrets from anon, authenticated;
 
 -- For the operator (SQL editor, or the local scripts): trusts a Worker's secret. Long and random only.
-create or replace function private.trust_play_reporter(secret text)
+create or replace function private.trust_marketplace_secret(secret text)
 returns void
 language plpgsql
 set search_path = ''
 as $$
 begin
   if length(coalesce(secret, '')) < 32 then
-    raise exception 'a play reporter secret has at least 32 characters' using errcode = '22023';
+    raise exception 'a marketplace secret has at least 32 characters' using errcode = '22023';
   end if;
-  insert into private.play_reporters (secret_hash) values (sha256(convert_to(secret, 'UTF8'))) on conflict do nothing;
+  insert into private.marketplace_secrets (secret_hash) values (sha256(convert_to(secret, 'UTF8'))) on conflict do nothing;
 end
 $$;
 
-revoke execute on function private.trust_play_reporter(text) from public, anon, authenticated;
+revoke execute on function private.trust_marketplace_secret(text) from public, anon, authenticated;
 
--- Whether this request carries a registered reporter secret. Triggers and policies ask it as the writer:
+-- Whether this request carries a registered marketplace secret. Triggers and policies ask it as the writer:
 -- the answer tells nothing else, and `private` is not served by the API.
-create or replace function private.is_play_reporter()
+create or replace function private.is_marketplace_request()
 returns boolean
 language sql
 stable
@@ -195,15 +195,15 @@ security definer
 set search_path = ''
 as $$
   select exists (
-    select 1 from private.play_reporters r
+    select 1 from private.marketplace_secrets r
     where r.secret_hash = sha256(convert_to(
-      coalesce(nullif(current_setting('request.headers', true), '')::json ->> 'x-play-reporter', ''), 'UTF8'))
+      coalesce(nullif(current_setting('request.headers', true), '')::json ->> 'x-marketplace-secret', ''), 'UTF8'))
   )
 $$;
 
-revoke execute on function private.is_play_reporter() from public, anon, authenticated;
+revoke execute on function private.is_marketplace_request() from public, anon, authenticated;
 
-grant execute on function private.is_play_reporter() to anon, authenticated;
+grant execute on function private.is_marketplace_request() to anon, authenticated;
 
 -- `YYYY-MM-DD` naming a day that exists. Immutable: an ISO date reads the same whatever DateStyle is.
 create or replace function private.is_iso_date(value text)
@@ -247,7 +247,7 @@ begin
     named := nullif(to_jsonb(new) ->> file_column, '');
     if named is not null
       and (tg_op = 'INSERT' or named is distinct from nullif(to_jsonb(old) ->> file_column, ''))
-      and not private.is_play_reporter() then
+      and not private.is_marketplace_request() then
       raise exception 'a stored file is named only through the marketplace, which checks its bytes first'
         using errcode = '42501';
     end if;

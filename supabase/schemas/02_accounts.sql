@@ -446,7 +446,7 @@ security definer
 set search_path = ''
 as $$
 begin
-  if not private.is_play_reporter() then
+  if not private.is_marketplace_request() then
     raise exception 'a ban''s end is told through the marketplace' using errcode = '28000';
   end if;
   return (

@@ -78,7 +78,7 @@ declare
   who text;
   from_address text := coalesce(nullif(btrim(record_play.address), ''), 'unknown');
 begin
-  if not private.is_play_reporter() then
+  if not private.is_marketplace_request() then
     raise exception 'plays are recorded through the marketplace' using errcode = '28000';
   end if;
   if me is not null and not (select private.is_active_user()) then

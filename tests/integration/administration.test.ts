@@ -17,11 +17,11 @@ const password = "a-long-password";
 let serial = 0;
 // The marketplace's Worker proves itself with the secret it registered: only it learns when a ban ends.
 const workerSecret = "administration-test-worker-secret-0123456789";
-const asWorker = () => createClient(local.url, local.anonKey, { global: { headers: { "X-Play-Reporter": workerSecret } } });
+const asWorker = () => createClient(local.url, local.anonKey, { global: { headers: { "X-Marketplace-Secret": workerSecret } } });
 
 beforeAll(async () => {
   local = await startTestStack({ seed: false });
-  await local.stack.db.query("select private.trust_play_reporter($1)", [workerSecret]);
+  await local.stack.db.query("select private.trust_marketplace_secret($1)", [workerSecret]);
   admin = await signedInClient(local, createAdmin(local.stack.db));
   const bannedAdmin = await signedInClient(local, createAdmin(local.stack.db));
   await local.stack.db.query(`update auth.users set banned_until = now() + interval '1 day' where id = $1`, [bannedAdmin.id]);

@@ -1172,7 +1172,7 @@ function clientFor(user: TestUser | null, { marketplace = false } = {}): Supabas
   const headers: Record<string, string> = user
     ? { Authorization: `Bearer ${signJwt({ ...user.claims, iat: Math.floor(Date.now() / 1000) }, localDefaults.jwtSecret)}` }
     : {};
-  if (marketplace) headers["X-Play-Reporter"] = workerSecret;
+  if (marketplace) headers["X-Marketplace-Secret"] = workerSecret;
   return createClient(local.url, local.anonKey, {
     auth: { persistSession: false, autoRefreshToken: false },
     global: { headers },
@@ -1182,7 +1182,7 @@ function clientFor(user: TestUser | null, { marketplace = false } = {}): Supabas
 beforeAll(async () => {
   local = await startTestStack({ seed: false });
   const db = local.stack.db;
-  await db.query("select private.trust_play_reporter($1)", [workerSecret]);
+  await db.query("select private.trust_marketplace_secret($1)", [workerSecret]);
   const users = {
     fan: await createFan(db, "matrix-fan"),
     artist: await createArtist(db, "Matrix Artist"),

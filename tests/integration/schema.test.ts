@@ -45,9 +45,9 @@ function as<T>(db: Db, claims: Claims, fn: (tx: Db) => Promise<T>) {
 }
 
 // Plays are recorded only for the marketplace's server, which sends its registered secret.
-const playReporterSecret = "schema-test-play-reporter-secret-0123456789";
-function asPlayReporter<T>(db: Db, claims: Claims, fn: (tx: Db) => Promise<T>, secret = playReporterSecret) {
-  return asRole(db, claims, fn, { headers: new Headers({ "X-Play-Reporter": secret }) });
+const marketplaceSecret = "schema-test-marketplace-secret-0123456789";
+function asMarketplace<T>(db: Db, claims: Claims, fn: (tx: Db) => Promise<T>, secret = marketplaceSecret) {
+  return asRole(db, claims, fn, { headers: new Headers({ "X-Marketplace-Secret": secret }) });
 }
 
 async function errorOf(promise: Promise<unknown>): Promise<{ code?: string; message: string }> {
@@ -66,7 +66,7 @@ describe.each(backends)("schema on $name", (backend) => {
   beforeAll(async () => {
     ({ db, drop } = await backend.open());
     await migrate(db, { seed: false });
-    await db.query("select private.trust_play_reporter($1)", [playReporterSecret]);
+    await db.query("select private.trust_marketplace_secret($1)", [marketplaceSecret]);
   });
   afterAll(() => drop());
 
@@ -316,7 +316,7 @@ describe.each(backends)("schema on $name", (backend) => {
       const name = (claims: Claims, tx = as) =>
         tx(db, claims, (q) => q.query("update tracks set file_url = $2 where id = $1", [trackId, path]));
       expect((await errorOf(name(artist.claims))).code).toBe("42501");
-      await name(artist.claims, asPlayReporter);
+      await name(artist.claims, asMarketplace);
       expect((await db.query("select file_url from tracks where id = $1", [trackId])).rows[0].file_url).toBe(path);
       // the same value again, or none, names nothing new
       await as(db, artist.claims, (q) => q.query("update tracks set file_url = $2, title = 'Renamed' where id = $1", [trackId, path]));
@@ -393,8 +393,8 @@ describe.each(backends)("schema on $name", (backend) => {
       const artist = await createArtist(db);
       const fan = await createFan(db);
       const trackId = await createTrack(db, artist.id);
-      await asPlayReporter(db, fan.claims, (tx) => tx.query("select record_play($1)", [trackId]));
-      await asPlayReporter(db, visitor, (tx) => tx.query("select record_play($1)", [trackId]));
+      await asMarketplace(db, fan.claims, (tx) => tx.query("select record_play($1)", [trackId]));
+      await asMarketplace(db, visitor, (tx) => tx.query("select record_play($1)", [trackId]));
       const { rows } = await db.query(
         "select type, artist_id, user_id from analytics_events where track_id = $1 order by user_id nulls last",
         [trackId],
@@ -410,7 +410,7 @@ describe.each(backends)("schema on $name", (backend) => {
       const fan = await createFan(db);
       const trackId = await createTrack(db, artist.id);
       const play = (claims: Claims, listener: string | null, address: string | null) =>
-        asPlayReporter(
+        asMarketplace(
           db,
           claims,
           async (tx) =>
@@ -440,25 +440,25 @@ describe.each(backends)("schema on $name", (backend) => {
       const tracks: string[] = [];
       for (let i = 0; i < 31; i++) tracks.push(await createTrack(db, artist.id, { title: `Burst ${i}` }));
       const play = (trackId: string, listener: string) =>
-        asPlayReporter(db, visitor, (tx) => tx.query("select record_play($1, null, $2, '192.0.2.77')", [trackId, listener]));
+        asMarketplace(db, visitor, (tx) => tx.query("select record_play($1, null, $2, '192.0.2.77')", [trackId, listener]));
       for (let i = 0; i < 30; i++) await play(tracks[i]!, `rotating-${i}`);
       expect((await errorOf(play(tracks[30]!, "rotating-30"))).code).toBe("54000");
       // A fan behind the same address is held to their own account's pace, not locked out by the burst.
       const fanPlay = (trackId: string) =>
-        asPlayReporter(db, fan.claims, (tx) => tx.query("select record_play($1, null, null, '192.0.2.77')", [trackId]));
+        asMarketplace(db, fan.claims, (tx) => tx.query("select record_play($1, null, null, '192.0.2.77')", [trackId]));
       for (let i = 0; i < 30; i++) await fanPlay(tracks[i]!);
       expect((await errorOf(fanPlay(tracks[30]!))).code).toBe("54000");
 
       await db.query(`update auth.users set banned_until = now() + interval '1 day' where id = $1`, [fan.id]);
-      expect((await errorOf(asPlayReporter(db, fan.claims, (tx) => tx.query("select record_play($1)", [tracks[0]])))).code).toBe("42501");
+      expect((await errorOf(asMarketplace(db, fan.claims, (tx) => tx.query("select record_play($1)", [tracks[0]])))).code).toBe("42501");
     });
 
     it("records no play of an unreleased track for anyone but its artist", async () => {
       const artist = await createArtist(db);
       const fan = await createFan(db);
       const trackId = await createTrack(db, artist.id, { release_date: tomorrow() });
-      expect((await errorOf(asPlayReporter(db, fan.claims, (tx) => tx.query("select record_play($1)", [trackId])))).code).toBe("P0002");
-      await asPlayReporter(db, artist.claims, (tx) => tx.query("select record_play($1)", [trackId]));
+      expect((await errorOf(asMarketplace(db, fan.claims, (tx) => tx.query("select record_play($1)", [trackId])))).code).toBe("P0002");
+      await asMarketplace(db, artist.claims, (tx) => tx.query("select record_play($1)", [trackId]));
     });
 
     it("records plays only for the marketplace's server, which proves it with its registered secret", async () => {
@@ -469,16 +469,16 @@ describe.each(backends)("schema on $name", (backend) => {
         expect(
           (await errorOf(as(db, claims, (tx) => tx.query("select record_play($1, null, 'forged', '192.0.2.1')", [trackId])))).code,
         ).toBe("28000");
-        const wrongSecret = asPlayReporter(db, claims, (tx) => tx.query("select record_play($1)", [trackId]), `${playReporterSecret}-not`);
+        const wrongSecret = asMarketplace(db, claims, (tx) => tx.query("select record_play($1)", [trackId]), `${marketplaceSecret}-not`);
         expect((await errorOf(wrongSecret)).code).toBe("28000");
         // nobody but the operator registers a secret
-        expect((await errorOf(as(db, claims, (tx) => tx.query("select private.trust_play_reporter(repeat('x', 40))")))).code).toBe("42501");
-        expect((await errorOf(as(db, claims, (tx) => tx.query("select * from private.play_reporters")))).code).toBe("42501");
+        expect((await errorOf(as(db, claims, (tx) => tx.query("select private.trust_marketplace_secret(repeat('x', 40))")))).code).toBe("42501");
+        expect((await errorOf(as(db, claims, (tx) => tx.query("select * from private.marketplace_secrets")))).code).toBe("42501");
       }
       expect(
         (await db.query<{ n: number }>("select count(*)::int as n from analytics_events where track_id = $1", [trackId])).rows[0].n,
       ).toBe(0);
-      expect((await errorOf(db.query("select private.trust_play_reporter('short')"))).code).toBe("22023");
+      expect((await errorOf(db.query("select private.trust_marketplace_secret('short')"))).code).toBe("22023");
     });
 
     it("refuses events written directly", async () => {
@@ -539,7 +539,7 @@ describe.each(backends)("schema on $name", (backend) => {
       );
       const until = async (email: string, password = "the-password") =>
         (
-          await asPlayReporter(db, visitor, (tx) =>
+          await asMarketplace(db, visitor, (tx) =>
             tx.query<{ until: string | null }>("select suspended_until($1, $2) as until", [email, password]),
           )
         ).rows[0].until;

@@ -116,8 +116,8 @@ describe("track-audio-url", () => {
       const trackOfA = await trackWithAudio({ release_date: tomorrow() });
       pathOfA = `${artist.id}/${trackOfA}.wav`;
       const workerSecret = "track-audio-url-test-worker-secret-0123456789";
-      await local.stack.db.query("select private.trust_play_reporter($1)", [workerSecret]);
-      artistB = await signedInClient(local, createArtist(local.stack.db, "Borrowing Artist"), { "X-Play-Reporter": workerSecret });
+      await local.stack.db.query("select private.trust_marketplace_secret($1)", [workerSecret]);
+      artistB = await signedInClient(local, createArtist(local.stack.db, "Borrowing Artist"), { "X-Marketplace-Secret": workerSecret });
     });
 
     const releasedTrackOfB = (fileUrl: string) => ({

@@ -20,7 +20,7 @@ beforeAll(async () => {
   const vars = {
     SUPABASE_URL: `http://127.0.0.1:${backendPort}`,
     SUPABASE_ANON_KEY: loadEnv().SUPABASE_ANON_KEY!,
-    PLAY_REPORTER_SECRET: "no backend to register it in, nor plays to report",
+    MARKETPLACE_SECRET: "no backend to register it in, nor plays to report",
   };
   app = await serveApp({ port: await freePort(), quiet: true, vars });
 }, 90_000);

@@ -6,14 +6,14 @@ import { playTicket } from "../../app/lib/signed-values.server.ts";
 
 export const appUrl = inject("appUrl");
 export const supabaseUrl = inject("supabaseUrl");
-const playReporterSecret = inject("playReporterSecret");
+const marketplaceSecret = inject("marketplaceSecret");
 
 /**
  * The ticket a track's audio URL came with for `identity` (`visitor:{listener id}` or `user:{id}`), given
  * 6 s ago: signed here with the Worker's secret, so a test reports a heard play without waiting.
  */
 export function heardTicket(trackId: string, identity: string, givenMsAgo = 6000): Promise<string> {
-  return playTicket(playReporterSecret, { trackId, listener: identity, afterSeconds: 5, issuedAt: Date.now() - givenMsAgo });
+  return playTicket(marketplaceSecret, { trackId, listener: identity, afterSeconds: 5, issuedAt: Date.now() - givenMsAgo });
 }
 
 /** A visitor with a listener id of their own (as the source route gives one), and the ticket for a heard play of `trackId`. */

@@ -7,7 +7,7 @@ export default async function setup(project: TestProject) {
   const marketplace = await startMarketplace({ seedMedia: false });
   project.provide("appUrl", marketplace.appUrl);
   project.provide("supabaseUrl", marketplace.supabaseUrl);
-  project.provide("playReporterSecret", marketplace.playReporterSecret);
+  project.provide("marketplaceSecret", marketplace.marketplaceSecret);
   return () => marketplace.stop();
 }
 
@@ -15,6 +15,6 @@ declare module "vitest" {
   export interface ProvidedContext {
     appUrl: string;
     supabaseUrl: string;
-    playReporterSecret: string;
+    marketplaceSecret: string;
   }
 }

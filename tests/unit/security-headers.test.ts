@@ -4,7 +4,7 @@ import { contentSecurityPolicy, newNonce, withSecurityHeaders } from "~/lib/secu
 const env = {
   SUPABASE_URL: "https://project.supabase.co",
   SUPABASE_ANON_KEY: "key",
-  PLAY_REPORTER_SECRET: "0123456789abcdef0123456789abcdef",
+  MARKETPLACE_SECRET: "0123456789abcdef0123456789abcdef",
 };
 const page = () => new Response("<!doctype html>", { headers: { "Content-Type": "text/html" } });
 

@@ -15,7 +15,7 @@ import { sqlState } from "~/lib/sqlstate";
  * checks the track may be played, counts it
  * once per listener per track per 10 minutes, refuses bursts from one address and banned users, and
  * fills in its artist and the listener. The listener's country, as Cloudflare located the request, goes
- * with it for the artist's analytics. The Worker's play reporter secret vouches for the listener and
+ * with it for the artist's analytics. The Worker's marketplace secret vouches for the listener and
  * address: the database records plays from no one else. 204 whether it counted or was a repeat.
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -24,10 +24,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const url = new URL(request.url);
   // An embedded player sends back the site that framed it (`?embeddedOn=`), as its page was given it,
   // signed: for the artist's analytics.
-  const embeddedOn = await siteFrom(envFrom(context).PLAY_REPORTER_SECRET, url.searchParams.get("embeddedOn"));
+  const embeddedOn = await siteFrom(envFrom(context).MARKETPLACE_SECRET, url.searchParams.get("embeddedOn"));
   const who = listenerOf(request, context, { mint: false });
   if (!who) throw data("This play was not heard", { status: 403 });
-  const heard = await ticketHolds(envFrom(context).PLAY_REPORTER_SECRET, url.searchParams.get("ticket"), {
+  const heard = await ticketHolds(envFrom(context).MARKETPLACE_SECRET, url.searchParams.get("ticket"), {
     trackId: params.id,
     listener: who.identity,
   });
@@ -52,7 +52,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (error.code === sqlState.limitReached)
     throw data("Too many plays from this address. Please try again later.", { status: 429, headers });
   if (error.code === sqlState.notTheMarketplace)
-    console.error("recording a play failed: the database does not know this Worker's PLAY_REPORTER_SECRET");
+    console.error("recording a play failed: the database does not know this Worker's MARKETPLACE_SECRET");
   else console.error("recording a play failed", error);
   throw data("Unable to record the play", { status: 500, headers });
 }

@@ -34,7 +34,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const duration = stored.success ? stored.output.duration_seconds : null;
   const who = listenerOf(request, context, { mint: true })!;
   const afterSeconds = secondsBeforeAPlay(duration);
-  const ticket = await playTicket(envFrom(context).PLAY_REPORTER_SECRET, { trackId: params.id, listener: who.identity, afterSeconds });
+  const ticket = await playTicket(envFrom(context).MARKETPLACE_SECRET, { trackId: params.id, listener: who.identity, afterSeconds });
   const source: TrackSource = {
     ...audio,
     peaks: stored.success ? stored.output.peaks : null,

@@ -44,7 +44,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   tagCachedAnswer(context, ...embedCacheTags(params.kind, params.id, found.embed));
   // The page that framed this one, as its browser names it: signed for the player to report with its plays.
   const site = embeddingSite(request.headers.get("Referer"), url.origin);
-  const signed = site ? await signedSite(envFrom(context).PLAY_REPORTER_SECRET, site) : null;
+  const signed = site ? await signedSite(envFrom(context).MARKETPLACE_SECRET, site) : null;
   const page = <EmbedPage embed={found.embed} options={{ ...options, script: embedScriptPath, origin: url.origin, site: signed }} />;
   return html(renderToStaticMarkup(page), 200, publicCacheControl);
 }

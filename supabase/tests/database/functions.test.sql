@@ -18,7 +18,7 @@ select tests.each_actor('record a play without the Worker''s secret',
 select tests.each_actor('ask when a ban ends without the Worker''s secret',
   $$select public.suspended_until('fan@tests.example', 'a-password')$$, 'refused:28000');
 -- Trusting a secret is the operator's, in SQL; the sweep's lists are the service role's.
-select tests.each_actor('trust a secret of one''s own', $$select private.trust_play_reporter(repeat('x', 40))$$, 'refused:42501',
+select tests.each_actor('trust a secret of one''s own', $$select private.trust_marketplace_secret(repeat('x', 40))$$, 'refused:42501',
   array['visitor', 'artist', 'fan', 'admin', 'service']);
 select tests.each_actor('list unpublished uploads', $$select * from public.unpublished_uploads()$$, 'refused:42501');
 select tests.each_actor('list recent uploads', $$select * from public.recent_uploads()$$, 'refused:42501');
