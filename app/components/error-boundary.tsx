@@ -21,7 +21,7 @@ export function errorMessage(error: unknown): string {
  * A signed-in user on a page for another role (a fan on the artist dashboard): whose page it is, and the
  * way to their own dashboard, not an error to reload.
  */
-export function AccessDenied({ message }: { message: string }) {
+function AccessDenied({ message }: { message: string }) {
   const user = useOptionalUser();
   return (
     <section className="mx-auto max-w-xl py-16 text-center">

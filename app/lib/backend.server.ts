@@ -132,7 +132,7 @@ export function notFound(message: string) {
 const FunctionFailureSchema = v.object({ code: v.string() });
 
 /** An Edge Function's outcome: its JSON, checked against the schema, or the code of its failure (null if it gave none). */
-export type Invocation<T> = { ok: true; data: T } | { ok: false; code: string | null };
+type Invocation<T> = { ok: true; data: T } | { ok: false; code: string | null };
 
 /**
  * The one way the Worker calls an Edge Function: as the reader (their session, or the anon key for a

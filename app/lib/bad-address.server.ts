@@ -4,7 +4,7 @@ import type { MiddlewareFunction } from "react-router";
  * Whether an address cannot name anything here: a path that is not valid percent-encoded UTF-8, or a NUL
  * character in the path or the query (the database refuses NUL in text, so it would fail a search).
  */
-export function isBadAddress(url: URL): boolean {
+function isBadAddress(url: URL): boolean {
   let path: string;
   try {
     path = decodeURIComponent(url.pathname);

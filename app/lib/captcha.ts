@@ -10,7 +10,7 @@ export const turnstileScript = `${turnstileOrigin}/turnstile/v0/api.js`;
 export const captchaPaths: readonly string[] = [href("/login"), href("/register/artist"), href("/register/fan"), href("/forgot-password")];
 
 /** The field the widget adds to its form with the token Auth verifies. */
-export const captchaTokenField = "cf-turnstile-response";
+const captchaTokenField = "cf-turnstile-response";
 
 export const captchaFailedMessage = "Please complete the security check, then try again.";
 

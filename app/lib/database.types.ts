@@ -38,12 +38,6 @@ export type Database = {
           {
             foreignKeyName: "analytics_artist_id_fkey"
             columns: ["artist_id"]
-            referencedRelation: "artist_cards"
-            referencedColumns: ["id"]
-          },
-          {
-            foreignKeyName: "analytics_artist_id_fkey"
-            columns: ["artist_id"]
             referencedRelation: "artist_profiles"
             referencedColumns: ["id"]
           },
@@ -84,12 +78,6 @@ export type Database = {
           {
             foreignKeyName: "analytics_events_artist_id_fkey"
             columns: ["artist_id"]
-            referencedRelation: "artist_cards"
-            referencedColumns: ["id"]
-          },
-          {
-            foreignKeyName: "analytics_events_artist_id_fkey"
-            columns: ["artist_id"]
             referencedRelation: "artist_profiles"
             referencedColumns: ["id"]
           },
@@ -121,12 +109,6 @@ export type Database = {
           paypal_email?: string
         }
         Relationships: [
-          {
-            foreignKeyName: "artist_payout_settings_artist_id_fkey"
-            columns: ["artist_id"]
-            referencedRelation: "artist_cards"
-            referencedColumns: ["id"]
-          },
           {
             foreignKeyName: "artist_payout_settings_artist_id_fkey"
             columns: ["artist_id"]
@@ -245,12 +227,6 @@ export type Database = {
           {
             foreignKeyName: "comments_artist_id_fkey"
             columns: ["artist_id"]
-            referencedRelation: "artist_cards"
-            referencedColumns: ["id"]
-          },
-          {
-            foreignKeyName: "comments_artist_id_fkey"
-            columns: ["artist_id"]
             referencedRelation: "artist_profiles"
             referencedColumns: ["id"]
           },
@@ -288,12 +264,6 @@ export type Database = {
           {
             foreignKeyName: "country_daily_stats_artist_id_fkey"
             columns: ["artist_id"]
-            referencedRelation: "artist_cards"
-            referencedColumns: ["id"]
-          },
-          {
-            foreignKeyName: "country_daily_stats_artist_id_fkey"
-            columns: ["artist_id"]
             referencedRelation: "artist_profiles"
             referencedColumns: ["id"]
           },
@@ -319,12 +289,6 @@ export type Database = {
           plays?: number
         }
         Relationships: [
-          {
-            foreignKeyName: "embed_daily_stats_artist_id_fkey"
-            columns: ["artist_id"]
-            referencedRelation: "artist_cards"
-            referencedColumns: ["id"]
-          },
           {
             foreignKeyName: "embed_daily_stats_artist_id_fkey"
             columns: ["artist_id"]
@@ -414,12 +378,6 @@ export type Database = {
           {
             foreignKeyName: "followers_artist_id_fkey"
             columns: ["artist_id"]
-            referencedRelation: "artist_cards"
-            referencedColumns: ["id"]
-          },
-          {
-            foreignKeyName: "followers_artist_id_fkey"
-            columns: ["artist_id"]
             referencedRelation: "artist_profiles"
             referencedColumns: ["id"]
           },
@@ -485,12 +443,6 @@ export type Database = {
           title?: string
         }
         Relationships: [
-          {
-            foreignKeyName: "merch_artist_id_fkey"
-            columns: ["artist_id"]
-            referencedRelation: "artist_cards"
-            referencedColumns: ["id"]
-          },
           {
             foreignKeyName: "merch_artist_id_fkey"
             columns: ["artist_id"]
@@ -622,12 +574,6 @@ export type Database = {
           {
             foreignKeyName: "purchases_artist_id_fkey"
             columns: ["artist_id"]
-            referencedRelation: "artist_cards"
-            referencedColumns: ["id"]
-          },
-          {
-            foreignKeyName: "purchases_artist_id_fkey"
-            columns: ["artist_id"]
             referencedRelation: "artist_profiles"
             referencedColumns: ["id"]
           },
@@ -665,12 +611,6 @@ export type Database = {
           {
             foreignKeyName: "store_settings_artist_id_fkey"
             columns: ["artist_id"]
-            referencedRelation: "artist_cards"
-            referencedColumns: ["id"]
-          },
-          {
-            foreignKeyName: "store_settings_artist_id_fkey"
-            columns: ["artist_id"]
             referencedRelation: "artist_profiles"
             referencedColumns: ["id"]
           },
@@ -705,12 +645,6 @@ export type Database = {
           track_id?: string
         }
         Relationships: [
-          {
-            foreignKeyName: "track_daily_stats_artist_id_fkey"
-            columns: ["artist_id"]
-            referencedRelation: "artist_cards"
-            referencedColumns: ["id"]
-          },
           {
             foreignKeyName: "track_daily_stats_artist_id_fkey"
             columns: ["artist_id"]
@@ -800,12 +734,6 @@ export type Database = {
           {
             foreignKeyName: "tracks_artist_id_fkey"
             columns: ["artist_id"]
-            referencedRelation: "artist_cards"
-            referencedColumns: ["id"]
-          },
-          {
-            foreignKeyName: "tracks_artist_id_fkey"
-            columns: ["artist_id"]
             referencedRelation: "artist_profiles"
             referencedColumns: ["id"]
           },
@@ -813,39 +741,6 @@ export type Database = {
       }
     }
     Views: {
-      artist_cards: {
-        Row: {
-          artist_name: string | null
-          created_at: string | null
-          follower_count: number | null
-          genres: string[] | null
-          id: string | null
-          profile_image_url: string | null
-          short_description: string | null
-          track_count: number | null
-        }
-        Insert: {
-          artist_name?: string | null
-          created_at?: string | null
-          follower_count?: number | null
-          genres?: string[] | null
-          id?: string | null
-          profile_image_url?: string | null
-          short_description?: string | null
-          track_count?: never
-        }
-        Update: {
-          artist_name?: string | null
-          created_at?: string | null
-          follower_count?: number | null
-          genres?: string[] | null
-          id?: string | null
-          profile_image_url?: string | null
-          short_description?: string | null
-          track_count?: never
-        }
-        Relationships: []
-      }
       artist_followers: {
         Row: {
           artist_id: string | null
@@ -857,12 +752,6 @@ export type Database = {
           profile_image_url: string | null
         }
         Relationships: [
-          {
-            foreignKeyName: "followers_artist_id_fkey"
-            columns: ["artist_id"]
-            referencedRelation: "artist_cards"
-            referencedColumns: ["id"]
-          },
           {
             foreignKeyName: "followers_artist_id_fkey"
             columns: ["artist_id"]

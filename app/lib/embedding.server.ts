@@ -18,7 +18,7 @@ export function embedHeight(size: EmbedSize, trackCount = 1): number {
   return trackCount > 1 ? 164 + Math.min(trackCount, 6) * 37 : 164;
 }
 
-export function embedPath(kind: EmbedKind, id: string, size: EmbedSize = "large"): string {
+function embedPath(kind: EmbedKind, id: string, size: EmbedSize = "large"): string {
   return `/embed/${kind}/${id}${size === "compact" ? "?size=compact" : ""}`;
 }
 

@@ -64,7 +64,7 @@ export function expectedUpload(userId: string, bucket: string, path: string): Au
 }
 
 /** A file as judged: what it is, or the message to show beside its picker. */
-export type Judged<T> = { type: T; problem: null } | { type: null; problem: string };
+type Judged<T> = { type: T; problem: null } | { type: null; problem: string };
 
 const headOf = async (file: Blob) => new Uint8Array(await file.slice(0, sniffLength).arrayBuffer());
 

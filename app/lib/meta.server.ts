@@ -2,7 +2,7 @@ import type { ImageSize } from "~/lib/image-size";
 import { pageMeta, type PageKind } from "~/lib/meta";
 
 /** What a shareable page says about itself to link previews and search engines beyond its words. */
-export type PageShare = {
+type PageShare = {
   /** The site's origin (`https://…`), as the loader saw the request: previews need absolute addresses. */
   origin: string;
   /** The page's own path, as its canonical address has it. */

@@ -11,7 +11,7 @@ const endpoint = href("/uploads/resumable/:uploadId?");
 /** Supabase's resumable uploads take 6 MB chunks; a dropped connection costs at most one. */
 const chunkSize = 6 * 1024 * 1024;
 
-export type UploadEvents = {
+type UploadEvents = {
   progress(sent: number, total: number): void;
   /** The connection dropped; tus-js-client is trying again by itself. */
   retrying(): void;

@@ -34,7 +34,7 @@ export async function signature(secret: string, purpose: string, text: string): 
 }
 
 /** Whether `signed` (base64url) is `text`'s signature for `purpose`. */
-export async function isSignature(secret: string, purpose: string, text: string, signed: string): Promise<boolean> {
+async function isSignature(secret: string, purpose: string, text: string, signed: string): Promise<boolean> {
   const bytes = fromBase64url(signed);
   return bytes !== null && crypto.subtle.verify("HMAC", await signingKey(secret, purpose), bytes, encoder.encode(text));
 }
@@ -45,7 +45,7 @@ export async function isSignature(secret: string, purpose: string, text: string,
 // player allows at its end). Rotating listener ids buys nothing: each needs its own URL and its wait.
 
 /** Seconds of listening after which a play counts (the player's rule, app/lib/player-engine.ts). */
-export const playCountsAfterSeconds = 5;
+const playCountsAfterSeconds = 5;
 
 /** A ticket older than this is refused: a URL given that long ago has expired many times over. */
 const ticketLifetimeMs = 6 * 60 * 60 * 1000;

@@ -22,8 +22,6 @@ export async function storageRequester(context: Readonly<RouterContextProvider>)
     });
 }
 
-export type StorageRequester = NonNullable<Awaited<ReturnType<typeof storageRequester>>>;
-
 /**
  * Reads a stored object's first bytes as the signed-in user: enough to tell an audio file's type, and an
  * image's type and size (`imageHeadLength`), unless `length` asks for more; fewer when the file is

@@ -7,7 +7,7 @@ import type { ArtistPageData, TrackPage } from "./schemas/catalog-data";
 // an artist and a playlist for what they are. Prices are in US dollars, as every price on the site.
 
 /** A schema.org description, as JSON-LD carries it. */
-export type StructuredData = Record<string, unknown>;
+type StructuredData = Record<string, unknown>;
 
 const address = (origin: string, path: string) => new URL(path, origin).href;
 const absolute = (origin: string, url: string | null) => (url ? new URL(url, origin).href : undefined);

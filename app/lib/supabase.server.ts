@@ -18,7 +18,7 @@ export function sessionCookieOptions(request: Request, remember: boolean): Cooki
   };
 }
 
-export function wantsPersistentSession(request: Request) {
+function wantsPersistentSession(request: Request) {
   return requestCookies(request).some((cookie) => cookie.name === rememberCookieName);
 }
 

@@ -2,7 +2,7 @@
 // upload without JavaScript; with it, the browser decodes every format). PCM (8, 16, 24, 32 bit) and
 // 32-bit float; anything else is not decoded here.
 
-export type DecodedAudio = { samples: Float32Array; durationSeconds: number };
+type DecodedAudio = { samples: Float32Array; durationSeconds: number };
 
 export function decodeWav(bytes: Uint8Array): DecodedAudio | null {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

@@ -253,26 +253,6 @@ create policy "Artists delete their own merch" on public.merch
   for delete to authenticated
   using (artist_id = (select auth.uid()) and (select private.is_active_user()));
 
--- What the directory and genre pages show, computed by the database from the rows the reader can see
--- (security_invoker views: visitors count released tracks only).
-
--- Directory cards (/artists, /discover, home rows): public profile fields with follower and track counts.
-create view public.artist_cards with (security_invoker = true) as
-select
-  a.id,
-  a.artist_name,
-  a.short_description,
-  a.profile_image_url,
-  a.genres,
-  a.follower_count,
-  (select count(*)::integer from public.tracks t where t.artist_id = a.id) as track_count,
-  a.created_at
-from public.artist_profiles a;
-
-revoke all on public.artist_cards from anon, authenticated;
-
-grant select on public.artist_cards to anon, authenticated;
-
 -- One read per public page: each function returns exactly what its page shows, as JSON, so a render
 -- makes a single round trip to the database. All are security invoker: they read through the same
 -- row-level security as the tables (visitors see released tracks only), and "am I following" is

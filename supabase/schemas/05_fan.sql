@@ -66,6 +66,8 @@ create trigger count_follower
 
 revoke execute on function private.count_follower() from public;
 
+-- The spec's data access names this call (rpc get_follower_count with artist_id); the pages read the
+-- count with the profile they show, so it stays for API clients.
 create or replace function public.get_follower_count(artist_id uuid)
 returns integer
 language sql

@@ -10,7 +10,9 @@
 -- Function bodies are checked when they first run, so a function may name what a later file declares.
 set check_function_bodies = off;
 
--- Filled by the analytics aggregation (service role); the artist only creates the empty row.
+-- The spec's analytics row (one per artist: revenue, downloads, top tracks, geography; a default empty
+-- row made when missing). The analytics page reads the daily roll-ups below instead; artist_analytics()
+-- still makes the row the spec asks for. Filled by the service role; the artist only creates it empty.
 create table public.analytics (
   artist_id uuid primary key references public.artist_profiles (id) on delete cascade,
   revenue jsonb not null default '{"total": 0, "trend": 0, "history": []}',

@@ -935,7 +935,6 @@ const matrix: Case[] = [
   ),
 
   // catalog views answer from what the reader may see
-  ...cases("artist_cards", "select", read("artist_cards", artist), everyone, nobody),
   ...cases("artist_followers", "select", read("artist_followers", artist, "artist_id"), everyone, nobody),
   ...cases(
     "genre_counts",

@@ -21,7 +21,7 @@ export function TrackTitle({ track }: { track: QueueTrack }) {
   );
 }
 
-export type TrackListItem = { key: string; track: TrackSummary; detail: ReactNode };
+type TrackListItem = { key: string; track: TrackSummary; detail: ReactNode };
 
 /**
  * The fan's lists of tracks (purchased, recently played, liked): artwork, title, artist, and a detail;

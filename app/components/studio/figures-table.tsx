@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 
-export type FiguresRow = { key: string; label: ReactNode; figures: string[] };
+type FiguresRow = { key: string; label: ReactNode; figures: string[] };
 
 /**
  * A table of figures: each row named by its first cell (a day, a track, a country), then its figures,

@@ -1,6 +1,6 @@
 import { useId } from "react";
 
-export type ChartBar = { label: string; value: number };
+type ChartBar = { label: string; value: number };
 
 const width = 640;
 const height = 200;

@@ -25,7 +25,7 @@ const uploadClient = () => import("~/lib/upload-client.client");
 // can be renamed, moved (by dragging, or with Move up / Move down from the keyboard) and removed, which
 // also removes what was already stored. The form then names the stored files instead of sending them.
 
-export type UploadItem = {
+type UploadItem = {
   key: string;
   file: File;
   title: string;

@@ -3,10 +3,10 @@
 // play, and what an audio source answer must hold. No DOM, no state of its own.
 
 /** A signed URL this close to its end is renewed before playing, so playback never starts on a dying URL. */
-export const renewalMarginMs = 60_000;
+const renewalMarginMs = 60_000;
 
 /** Seconds heard after which a play is reported (enough to tell listening from skipping). */
-export const playCountsAfter = 5;
+const playCountsAfter = 5;
 
 /** The next track's URL is fetched this long before the current one ends, so it starts without a wait. */
 export const prefetchBeforeEndSeconds = 20;

@@ -20,7 +20,7 @@ export type PlayerState = Queue & {
   muted: boolean;
 };
 
-export const initialPlayerState: PlayerState = {
+const initialPlayerState: PlayerState = {
   ...emptyQueue,
   status: "idle",
   error: null,

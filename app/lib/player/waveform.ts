@@ -8,7 +8,7 @@ const flatPeak = 0.08;
 /** Each bar's slot is this wide in the drawing's units: a bar of 2 and a gap of 1. */
 const slot = 3;
 
-export type WaveformBar = { x: number; y: number; width: number; height: number; rx: number };
+type WaveformBar = { x: number; y: number; width: number; height: number; rx: number };
 
 /** The bars for `peaks` (an even line without them), in a box `waveformWidth` wide and 100 high. */
 export function waveformBars(peaks: readonly number[] | null): WaveformBar[] {

@@ -8,7 +8,7 @@ import { count, nullableText, numeric, pixels } from "./columns";
 const trackType = v.picklist(["album", "single", "other"]);
 
 /** An artist as every directory card shows them. */
-export const ArtistSummarySchema = v.object({
+const ArtistSummarySchema = v.object({
   id: v.string(),
   artist_name: v.string(),
   short_description: nullableText,
@@ -24,7 +24,7 @@ export const ArtistSummariesSchema = v.array(ArtistSummarySchema);
 export const ArtistDirectorySchema = v.object({ total: count, artists: ArtistSummariesSchema });
 
 /** A track on its artist's page, grouped into releases there. */
-export const ReleaseTrackSchema = v.object({
+const ReleaseTrackSchema = v.object({
   id: v.string(),
   title: v.string(),
   type: trackType,
@@ -41,7 +41,7 @@ export const ReleaseTrackSchema = v.object({
 });
 export type ReleaseTrack = v.InferOutput<typeof ReleaseTrackSchema>;
 
-export const NewsItemSchema = v.object({
+const NewsItemSchema = v.object({
   id: v.string(),
   title: v.string(),
   content: v.string(),
@@ -146,7 +146,7 @@ export const GenrePageSchema = v.object({
 export const ArtistSearchResultsSchema = v.array(
   v.object({ id: v.string(), artist_name: v.string(), profile_image_url: nullableText, genres: v.array(v.string()) }),
 );
-export type ArtistSearchResult = v.InferOutput<typeof ArtistSearchResultsSchema>[number];
+type ArtistSearchResult = v.InferOutput<typeof ArtistSearchResultsSchema>[number];
 
 /** The track page's track, with its artist. `price` and `duration_seconds` are numeric columns. */
 export const TrackPageSchema = v.object({

@@ -41,8 +41,6 @@ export const EditableTrackSchema = v.object({
   release_date: v.string(),
   description: v.string(),
 });
-export type EditableTrack = v.InferOutput<typeof EditableTrackSchema>;
-
 /** The artist's payout row (owner only), as the Payment Settings form shows it. */
 export const ArtistPayoutSchema = v.object({
   paypal_email: v.string(),

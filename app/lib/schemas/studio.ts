@@ -29,7 +29,7 @@ const checkbox = v.pipe(
 /** A dollar amount in whole cents (no fractions of a cent), within float error. */
 const inCents = (value: number) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6;
 
-export const priceMessage = `Price must be at least $${minimumPrice.toFixed(2)}`;
+const priceMessage = `Price must be at least $${minimumPrice.toFixed(2)}`;
 const price = v.pipe(
   typedNumber("Price is required", priceMessage),
   v.minValue(minimumPrice, priceMessage),
@@ -187,7 +187,7 @@ export const DeleteTrackSchema = v.object({
   ),
 });
 
-export const thresholdMessage = `Withdrawal threshold must be a whole number of at least $${withdrawThreshold.minimum}, in steps of $${withdrawThreshold.step}`;
+const thresholdMessage = `Withdrawal threshold must be a whole number of at least $${withdrawThreshold.minimum}, in steps of $${withdrawThreshold.step}`;
 
 /**
  * The artist's payout settings (spec section 5, Payments): PayPal email, the default minimum price (at least
@@ -391,8 +391,6 @@ export const ArtistProfileSchema = v.pipe(
   })),
   ProfileFieldsSchema,
 );
-
-export type ArtistProfile = v.InferOutput<typeof ArtistProfileSchema>;
 
 /** The profile picture chosen with JavaScript: uploaded already, named by its path in the artist's folder. */
 export const ProfilePictureSchema = v.object({ path: v.pipe(v.string(), v.nonEmpty("Please choose an image")) });

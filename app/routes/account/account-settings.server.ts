@@ -15,7 +15,7 @@ import { rememberCookieName, sessionCookieOptions } from "~/lib/supabase.server"
 type Context = Readonly<RouterContextProvider>;
 
 /** Each form of the page posts its intent; the reply names it, so its messages show beside that form. */
-export type AccountIntent = "email" | "password" | "sign-out-everywhere";
+type AccountIntent = "email" | "password" | "sign-out-everywhere";
 
 const withIntent = (reply: FormReply, intent: AccountIntent): FormReply => ({ ...reply, values: { ...reply.values, intent } });
 

@@ -19,7 +19,7 @@ type Context = Readonly<RouterContextProvider>;
 const pictureIntents = ["picture", "use-picture", "remove-picture"] as const;
 type PictureIntent = (typeof pictureIntents)[number];
 
-export const pictureSaved = "Profile picture saved";
+const pictureSaved = "Profile picture saved";
 
 export function isPictureIntent(intent: string): intent is PictureIntent {
   return (pictureIntents as readonly string[]).includes(intent);

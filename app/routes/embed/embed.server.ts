@@ -87,7 +87,7 @@ export function embedCacheTags(kind: EmbedKind, id: string, embed: Embed): Cache
 }
 
 /** `failed`: the backend could not say; `missing`: nothing a visitor may play is there. */
-export type EmbedRead = { status: "found"; embed: Embed } | { status: "missing" } | { status: "failed" };
+type EmbedRead = { status: "found"; embed: Embed } | { status: "missing" } | { status: "failed" };
 
 /** The embed's contents: one round trip, two for an album (its track, then the album's tracks). */
 export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: string): Promise<EmbedRead> {

@@ -24,7 +24,7 @@ export const sitemapLists = {
   tracks: { table: "tracks", changed: "created_at", path: trackPath },
   playlists: { table: "playlists", changed: "updated_at", path: playlistPath },
 } as const;
-export type SitemapList = keyof typeof sitemapLists;
+type SitemapList = keyof typeof sitemapLists;
 
 export const isSitemapList = (kind: string): kind is SitemapList => Object.hasOwn(sitemapLists, kind);
 

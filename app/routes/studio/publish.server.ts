@@ -46,8 +46,8 @@ type TrackFields = {
   description: string;
 };
 
-export type CheckedFile<T> = { file: File; type: T };
-export type CheckedFiles = { artwork: CheckedFile<ImageType> | null; audio: CheckedFile<AudioType>[] };
+type CheckedFile<T> = { file: File; type: T };
+type CheckedFiles = { artwork: CheckedFile<ImageType> | null; audio: CheckedFile<AudioType>[] };
 
 /**
  * The files of the form, each judged by its bytes: what they are, and the messages by field ('artwork',
@@ -197,9 +197,9 @@ export async function publish(
 }
 
 /** The release's artwork as stored: the original, its small rendition, and the original's size when known. */
-export type StoredArtwork = { path: string; smallPath: string | null; size: ImageSize | null };
+type StoredArtwork = { path: string; smallPath: string | null; size: ImageSize | null };
 
-export type PublishedTrack = { path: string; fileName: string | null; peaks: number[] | null; durationSeconds: number | null };
+type PublishedTrack = { path: string; fileName: string | null; peaks: number[] | null; durationSeconds: number | null };
 
 /**
  * Who publishes: the artist's client, and this Worker's header (`marketplaceHeader`), without which the

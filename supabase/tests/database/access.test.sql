@@ -176,8 +176,6 @@ select tests.each_actor('change the audit log', $$update public.audit_log set su
 select tests.each_actor('delete the audit log', $$delete from public.audit_log$$, array[]::text[]);
 
 -- The catalog's views answer from what the reader may see.
-select tests.each_actor('read the artist cards', $$select 1 from public.artist_cards where id = tests.id('artist')$$,
-  array['visitor', 'artist', 'other artist', 'fan', 'admin']);
 select tests.each_actor('read the artist''s followers', $$select 1 from public.artist_followers where artist_id = tests.id('artist')$$,
   array['visitor', 'artist', 'other artist', 'fan', 'admin']);
 select tests.each_actor('read a comment with its author', $$select 1 from public.track_comments where id = tests.id('comment')$$,

@@ -42,7 +42,8 @@ select is(tests.attempt('other artist', $$select from public.tracks where id = t
   'and for other users');
 select is(tests.attempt('visitor', $$select from public.merch where id = tests.id('merch')$$), 'done:0',
   'their merchandise is gone');
-select is(tests.attempt('visitor', $$select from public.artist_cards where id = tests.id('artist')$$), 'done:0',
+select is(tests.attempt('visitor', $$select from jsonb_array_elements(public.artist_directory() -> 'artists') card
+  where card ->> 'id' = tests.id('artist')::text$$), 'done:0',
   'they leave the artist directory');
 select is(tests.attempt('visitor', $$select from public.fan_profiles where id = tests.id('fan')$$), 'done:0',
   'a banned fan''s page is gone');
