@@ -16,7 +16,7 @@ export default defineConfig([
     ".react-router/",
     ".wrangler/",
     "worker-configuration.d.ts",
-    "app/lib/database.types.ts",
+    "app/lib/backend/database.types.ts",
   ]),
   js.configs.recommended,
   tseslint.configs.recommended,

@@ -1,9 +1,9 @@
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
-import { cloudflareContext } from "~/lib/context.server";
-import { lowPriorityModulePreloads } from "~/lib/document-stream.server";
-import { NonceContext } from "~/lib/nonce";
+import { cloudflareContext } from "~/lib/http/context.server";
+import { lowPriorityModulePreloads } from "~/lib/http/document-stream.server";
+import { NonceContext } from "~/lib/http/nonce";
 
 export const streamTimeout = 5_000;
 

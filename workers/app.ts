@@ -1,8 +1,8 @@
 import { createRequestHandler, RouterContextProvider } from "react-router";
-import { cloudflareContext, requestCountry } from "~/lib/context.server";
-import { crossSiteRefusal, isCrossSiteRequest } from "~/lib/cross-site.server";
-import { discardBody } from "~/lib/request-body";
-import { isEmbedPath, newNonce, withoutCookies, withSecurityHeaders } from "~/lib/security-headers.server";
+import { cloudflareContext, requestCountry } from "~/lib/http/context.server";
+import { crossSiteRefusal, isCrossSiteRequest } from "~/lib/http/cross-site.server";
+import { discardBody } from "~/lib/http/request-body";
+import { isEmbedPath, newNonce, withoutCookies, withSecurityHeaders } from "~/lib/http/security-headers.server";
 
 type App = { handleRequest: ReturnType<typeof createRequestHandler>; buildVersion: string };
 

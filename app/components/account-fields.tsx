@@ -3,7 +3,7 @@
 import { href, Link } from "react-router";
 import { Field } from "~/components/ui/field";
 import { minimumPasswordLength } from "~/lib/constants";
-import type { formFields } from "~/lib/forms";
+import type { formFields } from "~/lib/forms/forms";
 import { CheckboxField } from "~/components/form-controls";
 
 /** Genres as toggle chips: real checkboxes, so it works without JavaScript and with a keyboard. */

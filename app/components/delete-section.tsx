@@ -2,8 +2,8 @@ import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import type { formFields } from "~/lib/forms";
-import { cx } from "~/lib/cx";
+import type { formFields } from "~/lib/forms/forms";
+import { cx } from "~/lib/ui/cx";
 import { CheckboxField, FormAlert } from "~/components/form-controls";
 
 /**

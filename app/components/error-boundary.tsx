@@ -3,8 +3,8 @@ import { isRouteErrorResponse, useLocation, useRouteError, type ErrorResponse } 
 import { NotFound } from "~/components/not-found";
 import { Button, LinkButton } from "~/components/ui/button";
 import { brandName } from "~/lib/constants";
-import { dashboardPath } from "~/lib/redirects";
-import { useOptionalUser } from "~/lib/use-user";
+import { dashboardPath } from "~/lib/session/redirects";
+import { useOptionalUser } from "~/lib/session/use-user";
 
 type StatusHandler = (info: { error: ErrorResponse }) => ReactNode;
 

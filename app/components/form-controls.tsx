@@ -2,7 +2,7 @@ import { useId, type ReactNode } from "react";
 import { useNavigation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { FieldError } from "~/components/ui/field";
-import { cx } from "~/lib/cx";
+import { cx } from "~/lib/ui/cx";
 /** A form-wide message (e.g. wrong credentials), announced when it appears. */
 export function FormAlert({ children, tone = "error" }: { children?: ReactNode; tone?: "error" | "success" }) {
   if (!children) return null;

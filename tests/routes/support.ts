@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { createClient } from "@supabase/supabase-js";
 import { expect, inject } from "vitest";
 import { localDefaults } from "@crate/local-supabase";
-import { playTicket } from "../../app/lib/signed-values.server.ts";
+import { playTicket } from "../../app/lib/http/signed-values.server.ts";
 
 export const appUrl = inject("appUrl");
 export const supabaseUrl = inject("supabaseUrl");

@@ -1,7 +1,7 @@
 // The analytics figures as the Edge Function shapes them from the daily rollups, and the country the
 // Worker records with a play.
 import { describe, expect, it } from "vitest";
-import { requestCountry } from "~/lib/context.server";
+import { requestCountry } from "~/lib/http/context.server";
 import { analyticsPeriod, shapeAnalytics, trend, type RawAnalytics } from "../../supabase/functions/_shared/analytics";
 
 const raw = (days: RawAnalytics["days"]): RawAnalytics => ({ today: "2026-11-23", days, top_tracks: [], geography: [], embeds: [] });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseForm } from "~/lib/forms";
+import { parseForm } from "~/lib/forms/forms";
 import { ArtistSignUpSchema, FanSignUpSchema, ForgotPasswordSchema, LoginSchema, ResetPasswordSchema } from "~/lib/schemas/auth";
 
 function form(fields: Record<string, string | string[]>) {

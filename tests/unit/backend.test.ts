@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { describe, expect, it, vi } from "vitest";
-import { read, readOrThrow, refusedWrite } from "~/lib/backend.server";
+import { read, readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
 
 const Schema = v.object({ name: v.string() });
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { groupReleases, safeHttpUrl, socialProfile } from "~/lib/artist-profile";
-import { containsPattern, countOf, isUuid } from "~/lib/catalog";
+import { groupReleases, safeHttpUrl, socialProfile } from "~/lib/catalog/artist-profile";
+import { containsPattern, countOf, isUuid } from "~/lib/catalog/catalog";
 import type { ReleaseTrack } from "~/lib/schemas/catalog-data";
-import { roundTripCounter } from "~/lib/round-trips.server";
+import { roundTripCounter } from "~/lib/backend/round-trips.server";
 
 const track = (title: string, fields: Partial<ReleaseTrack> = {}): ReleaseTrack => ({
   id: title.toLowerCase().replaceAll(" ", "-"),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isCrossSiteRequest } from "~/lib/cross-site.server";
+import { isCrossSiteRequest } from "~/lib/http/cross-site.server";
 
 const request = (method: string, headers: Record<string, string>) => new Request("https://crate.test/logout", { method, headers });
 

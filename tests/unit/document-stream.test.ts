@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lowPriorityModulePreloads } from "~/lib/document-stream.server";
+import { lowPriorityModulePreloads } from "~/lib/http/document-stream.server";
 
 async function rewrite(chunks: (string | Uint8Array)[]): Promise<string> {
   const source = new ReadableStream<Uint8Array>({

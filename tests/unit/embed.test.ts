@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { embedCode, embedHeight, embeddingSite, sharing } from "~/lib/embedding.server";
+import { embedCode, embedHeight, embeddingSite, sharing } from "~/lib/sharing/embedding.server";
 
 describe("embeddingSite", () => {
   it("keeps another site's http(s) origin, from an origin or a page address", () => {

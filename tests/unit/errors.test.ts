@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { databaseErrorMessage, signInErrorMessage, signUpErrorMessage } from "~/lib/errors";
+import { databaseErrorMessage, signInErrorMessage, signUpErrorMessage } from "~/lib/backend/errors";
 
 describe("sign-in messages", () => {
   it("hides which of email or password was wrong", () => {

@@ -1,6 +1,6 @@
 import jpeg from "jpeg-js";
 import { describe, expect, it } from "vitest";
-import { imageHeadLength, imageSize, imageSizeOf, storedImageSize } from "~/lib/image-size";
+import { imageHeadLength, imageSize, imageSizeOf, storedImageSize } from "~/lib/media/image-size";
 
 const hex = (text: string) => Uint8Array.from(text.replace(/\s+/g, "").match(/../g) ?? [], (pair) => parseInt(pair, 16));
 const latin1 = (text: string) => Uint8Array.from(text, (character) => character.charCodeAt(0));

@@ -12,7 +12,7 @@ import {
   sniffImage,
   storagePath,
   titleFromFileName,
-} from "~/lib/media-files";
+} from "~/lib/media/media-files";
 import { UploadedFilesSchema } from "~/lib/schemas/studio";
 
 const bytes = (...values: (number | string)[]) =>

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { cx } from "~/lib/cx";
-import { canonicalUrl, pageMeta } from "~/lib/meta";
-import { sharedPageMeta } from "~/lib/meta.server";
-import { isoDuration } from "~/lib/structured-data.server";
+import { cx } from "~/lib/ui/cx";
+import { canonicalUrl, pageMeta } from "~/lib/sharing/meta";
+import { sharedPageMeta } from "~/lib/sharing/meta.server";
+import { isoDuration } from "~/lib/sharing/structured-data.server";
 
 describe("pageMeta and sharedPageMeta", () => {
   it("suffixes the title with the brand and carries the description", () => {

@@ -1,7 +1,13 @@
 // The streaming multipart reader: the same form the platform's parser reads, whatever the chunking, and
 // each limit refused as soon as the bytes read show it, without reading the rest.
 import { describe, expect, it } from "vitest";
-import { MultipartFormatError, MultipartLimitError, multipartBoundary, readMultipart, type MultipartLimits } from "~/lib/multipart.server";
+import {
+  MultipartFormatError,
+  MultipartLimitError,
+  multipartBoundary,
+  readMultipart,
+  type MultipartLimits,
+} from "~/lib/forms/multipart.server";
 
 const limits: MultipartLimits = {
   parts: 10,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { moveItem } from "~/lib/ordering";
+import { moveItem } from "~/lib/ui/ordering";
 
 describe("moving an album's tracks (their numbers follow their positions)", () => {
   const tracks = ["Dawn", "Noon", "Dusk", "Night"];

@@ -1,6 +1,6 @@
 // The page of a long list that an address asks for (`?page=`), and how many pages a list makes.
 import { describe, expect, it } from "vitest";
-import { pageCount, pageFrom } from "~/lib/paging";
+import { pageCount, pageFrom } from "~/lib/ui/paging";
 
 const pageOf = (search: string) => pageFrom(new URL(`https://marketplace.test/artists${search}`));
 

@@ -1,6 +1,6 @@
 // Play tickets: given with a track's URL to one listener, a play counts with one only after the wait.
 import { describe, expect, it } from "vitest";
-import { playTicket, secondsBeforeAPlay, ticketHolds } from "~/lib/signed-values.server";
+import { playTicket, secondsBeforeAPlay, ticketHolds } from "~/lib/http/signed-values.server";
 
 const secret = "s".repeat(40);
 const trackId = "4144478b-9b0b-63f3-def5-000000000000";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dashboardPath, loginPath, safeRedirectPath } from "~/lib/redirects";
+import { dashboardPath, loginPath, safeRedirectPath } from "~/lib/session/redirects";
 
 describe("safeRedirectPath", () => {
   it.each(["/dashboard/fan", "/recent?page=2", "/artist/1#top", "/genres/R%26B"])("keeps the on-site path %s", (path) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy, newNonce, withSecurityHeaders } from "~/lib/security-headers.server";
+import { contentSecurityPolicy, newNonce, withSecurityHeaders } from "~/lib/http/security-headers.server";
 
 const env = {
   SUPABASE_URL: "https://project.supabase.co",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseForm } from "~/lib/forms";
+import { parseForm } from "~/lib/forms/forms";
 import { ArtistProfileSchema, StoreSettingsSchema, TrackDetailsSchema } from "~/lib/schemas/studio";
 import { isCalendarDate } from "~/lib/schemas/text";
 

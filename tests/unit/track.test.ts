@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { audioUnavailableAdvice, audioUrlErrorMessage } from "~/lib/errors";
-import { parseForm } from "~/lib/forms";
+import { audioUnavailableAdvice, audioUrlErrorMessage } from "~/lib/backend/errors";
+import { parseForm } from "~/lib/forms/forms";
 import { CommentSchema, DeleteCommentSchema } from "~/lib/schemas/comments";
 
 const form = (fields: Record<string, string>) => {

@@ -4,7 +4,7 @@ import { NewPasswordFields } from "~/components/account-fields";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
-import { formFields, type FormReply } from "~/lib/forms";
+import { formFields, type FormReply } from "~/lib/forms/forms";
 
 /**
  * The account's email, password and sessions, each a form of its own that works without JavaScript. A

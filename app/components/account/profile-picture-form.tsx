@@ -6,9 +6,9 @@ import { FilePicker } from "~/components/studio/file-picker";
 import { UploadList, useUploads } from "~/components/studio/upload-list";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import type { FormReply } from "~/lib/forms";
-import { imageFiles } from "~/lib/media-files";
-import { useHydrated } from "~/lib/use-hydrated";
+import type { FormReply } from "~/lib/forms/forms";
+import { imageFiles } from "~/lib/media/media-files";
+import { useHydrated } from "~/lib/ui/use-hydrated";
 
 /**
  * The profile picture, in a form of its own (an artist's or a fan's Edit Profile). With JavaScript, clicking

@@ -3,7 +3,7 @@ import { Form, useNavigate } from "react-router";
 import { FormAlert, SubmitButton } from "~/components/form-controls";
 import { LinkButton } from "~/components/ui/button";
 import { Field, TextareaField } from "~/components/ui/field";
-import type { formFields } from "~/lib/forms";
+import type { formFields } from "~/lib/forms/forms";
 import { banDays } from "~/lib/schemas/admin";
 
 /**

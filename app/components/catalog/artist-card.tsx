@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { artistPath, countOf } from "~/lib/catalog";
+import { artistPath, countOf } from "~/lib/catalog/catalog";
 import type { ArtistSummary } from "~/lib/schemas/catalog-data";
 import { ProfileImage } from "./artist-image";
 import { GenreList } from "./genre-list";

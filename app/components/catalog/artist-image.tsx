@@ -1,4 +1,4 @@
-import { cx } from "~/lib/cx";
+import { cx } from "~/lib/ui/cx";
 
 /**
  * An artist's or fan's picture, or (when they have none) the first letter of their name on the accent

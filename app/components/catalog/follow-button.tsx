@@ -1,9 +1,9 @@
 import { useFetcher, useLocation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Icon } from "~/components/ui/icon";
-import { followPath } from "~/lib/catalog";
-import type { FormReply } from "~/lib/forms";
-import { useHydrated } from "~/lib/use-hydrated";
+import { followPath } from "~/lib/catalog/catalog";
+import type { FormReply } from "~/lib/forms/forms";
+import { useHydrated } from "~/lib/ui/use-hydrated";
 
 /**
  * Follow state of one artist as the page shows it: while a change is in flight (with JavaScript) the

@@ -1,5 +1,5 @@
 import { Badge } from "~/components/ui/badge";
-import { cx } from "~/lib/cx";
+import { cx } from "~/lib/ui/cx";
 
 /** An artist's genres as a row of chips. */
 export function GenreList({ genres, className }: { genres: string[]; className?: string }) {

@@ -1,7 +1,7 @@
 import { useEffect, useState, useSyncExternalStore } from "react";
 import { newsRotationMs } from "~/lib/constants";
-import { cx } from "~/lib/cx";
-import { useHydrated } from "~/lib/use-hydrated";
+import { cx } from "~/lib/ui/cx";
+import { useHydrated } from "~/lib/ui/use-hydrated";
 import { Icon } from "~/components/ui/icon";
 
 export type NewsItem = { id: string; title: string; content: string; type: "info" | "update" | "announcement" };

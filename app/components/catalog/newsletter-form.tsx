@@ -4,7 +4,7 @@ import * as v from "valibot";
 import { Button } from "~/components/ui/button";
 import { FieldError, Input, Label } from "~/components/ui/field";
 import { newsletterThanksMs } from "~/lib/constants";
-import { formFields, type FormReply } from "~/lib/forms";
+import { formFields, type FormReply } from "~/lib/forms/forms";
 import { NewsletterSchema } from "~/lib/schemas/catalog";
 
 /** What the form says once an address is taken. */

@@ -2,8 +2,8 @@ import { useEffect, useId, useState, type MouseEvent } from "react";
 import { useDisclosure } from "~/components/layout/use-disclosure";
 import { Icon } from "~/components/ui/icon";
 import { inputClasses } from "~/components/ui/field";
-import type { Sharing } from "~/lib/sharing";
-import { useHydrated } from "~/lib/use-hydrated";
+import type { Sharing } from "~/lib/sharing/sharing";
+import { useHydrated } from "~/lib/ui/use-hydrated";
 
 const confirmationMs = 2500;
 

@@ -1,10 +1,10 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { TextareaField } from "~/components/ui/field";
-import { useHydrated } from "~/lib/use-hydrated";
+import { useHydrated } from "~/lib/ui/use-hydrated";
 
 /** The picker module, loaded the first time a person opens it. */
-const emojiPicker = () => import("~/lib/emoji-picker.client");
+const emojiPicker = () => import("~/lib/ui/emoji-picker.client");
 
 /**
  * The bio, with an emoji button (JavaScript only; without it the keyboard's own emoji still work). The

@@ -1,7 +1,7 @@
 import { Artwork } from "~/components/catalog/artist-image";
 import { Field, TextareaField } from "~/components/ui/field";
-import { cx } from "~/lib/cx";
-import type { formFields } from "~/lib/forms";
+import { cx } from "~/lib/ui/cx";
+import type { formFields } from "~/lib/forms/forms";
 import { playlistLimits } from "~/lib/constants";
 
 /** A playlist's name, description and visibility: the fields of making one and of editing it. */

@@ -3,7 +3,7 @@ import { Link } from "react-router";
 import { Artwork } from "~/components/catalog/artist-image";
 import { PlayAllButton, PlayFromButton } from "~/components/player/play-button";
 import { TrackMenu } from "~/components/player/track-menu";
-import { artistPath, trackPath } from "~/lib/catalog";
+import { artistPath, trackPath } from "~/lib/catalog/catalog";
 import { queueTrack, type QueueTrack } from "~/lib/player";
 import type { TrackSummary } from "~/lib/schemas/fan-data";
 

@@ -1,8 +1,8 @@
 import { Form, href, Link } from "react-router";
 import { buttonClasses } from "~/components/ui/button";
-import { cx } from "~/lib/cx";
-import { accountSettingsPath, dashboardPath } from "~/lib/redirects";
-import type { SessionUser } from "~/lib/session-user";
+import { cx } from "~/lib/ui/cx";
+import { accountSettingsPath, dashboardPath } from "~/lib/session/redirects";
+import type { SessionUser } from "~/lib/session/session-user";
 import { useDisclosure } from "./use-disclosure";
 
 /** The signed-in user's links: their dashboard, account settings, Admin for administrators, and Sign out (a POST). */

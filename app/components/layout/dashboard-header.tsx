@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { href, Link, useNavigate } from "react-router";
-import { useHydrated } from "~/lib/use-hydrated";
+import { useHydrated } from "~/lib/ui/use-hydrated";
 
 /**
  * The title block of a dashboard screen (the artist studio, the fan space), with its Back button (spec: one

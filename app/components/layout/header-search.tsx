@@ -2,9 +2,9 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
 import { Form, href, useFetcher, useNavigate } from "react-router";
 import { ProfileImage } from "~/components/catalog/artist-image";
 import { inputClasses } from "~/components/ui/field";
-import { artistPath } from "~/lib/catalog";
+import { artistPath } from "~/lib/catalog/catalog";
 import { artistSearch } from "~/lib/constants";
-import { cx } from "~/lib/cx";
+import { cx } from "~/lib/ui/cx";
 import type { ArtistSearchReply } from "~/lib/schemas/catalog-data";
 import { Icon } from "~/components/ui/icon";
 

@@ -1,7 +1,7 @@
 import { href, NavLink } from "react-router";
 import { LinkButton } from "~/components/ui/button";
-import { cx } from "~/lib/cx";
-import { useOptionalUser } from "~/lib/use-user";
+import { cx } from "~/lib/ui/cx";
+import { useOptionalUser } from "~/lib/session/use-user";
 import { AccountMenu } from "./account-menu";
 import { HeaderSearch } from "./header-search";
 import { Logo } from "./logo";

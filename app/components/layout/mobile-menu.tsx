@@ -1,7 +1,7 @@
 import { href, Link } from "react-router";
 import { buttonClasses } from "~/components/ui/button";
-import { cx } from "~/lib/cx";
-import type { SessionUser } from "~/lib/session-user";
+import { cx } from "~/lib/ui/cx";
+import type { SessionUser } from "~/lib/session/session-user";
 import { AccountLinks } from "./account-menu";
 import { useDisclosure } from "./use-disclosure";
 import { HeaderSearch } from "./header-search";

@@ -1,7 +1,7 @@
 import { Link, NavLink } from "react-router";
-import { newPlaylistPath, playlistPath } from "~/lib/catalog";
-import { useYourPlaylists } from "~/lib/use-user";
-import { cx } from "~/lib/cx";
+import { newPlaylistPath, playlistPath } from "~/lib/catalog/catalog";
+import { useYourPlaylists } from "~/lib/session/use-user";
+import { cx } from "~/lib/ui/cx";
 import { libraryLinks, sidebarLinks } from "./nav-items";
 import { Icon } from "~/components/ui/icon";
 

@@ -1,9 +1,9 @@
 import { useEffect, useRef } from "react";
 import { Link, type FetcherWithComponents } from "react-router";
-import { newPlaylistPath, playlistPath } from "~/lib/catalog";
-import type { FormReply } from "~/lib/forms";
+import { newPlaylistPath, playlistPath } from "~/lib/catalog/catalog";
+import type { FormReply } from "~/lib/forms/forms";
 import type { QueueTrack } from "~/lib/player";
-import { useYourPlaylists } from "~/lib/use-user";
+import { useYourPlaylists } from "~/lib/session/use-user";
 import { itemClasses } from "./menu-item";
 
 /** An open track menu's "Add to playlist": each of the user's playlists adds the track, and "New playlist...". */

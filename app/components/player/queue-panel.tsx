@@ -2,8 +2,8 @@ import { useEffect, useLayoutEffect, useRef, useState, type DragEvent } from "re
 import { Link } from "react-router";
 import { Artwork } from "~/components/catalog/artist-image";
 import { Icon, type IconName } from "~/components/ui/icon";
-import { artistPath, trackPath } from "~/lib/catalog";
-import { cx } from "~/lib/cx";
+import { artistPath, trackPath } from "~/lib/catalog/catalog";
+import { cx } from "~/lib/ui/cx";
 import { player, usePlayer, type QueueTrack } from "~/lib/player";
 import { repeatLabels } from "./repeat-labels";
 import { TrackMenu } from "./track-menu";

@@ -2,12 +2,12 @@ import { lazy, Suspense, useEffect, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { closeDisclosure, useDisclosure } from "~/components/layout/use-disclosure";
 import { Icon } from "~/components/ui/icon";
-import { addToPlaylistPath } from "~/lib/catalog";
-import type { FormReply } from "~/lib/forms";
+import { addToPlaylistPath } from "~/lib/catalog/catalog";
+import type { FormReply } from "~/lib/forms/forms";
 import { player, type QueueTrack } from "~/lib/player";
-import { useHydrated } from "~/lib/use-hydrated";
+import { useHydrated } from "~/lib/ui/use-hydrated";
 import { itemClasses } from "./menu-item";
-import { useOptionalUser } from "~/lib/use-user";
+import { useOptionalUser } from "~/lib/session/use-user";
 
 const noteMs = 2500;
 

@@ -1,6 +1,6 @@
 import { useId, useState, type ReactNode } from "react";
 import { FieldError, Label } from "~/components/ui/field";
-import { cx } from "~/lib/cx";
+import { cx } from "~/lib/ui/cx";
 
 /**
  * A labelled file input that says what it takes (formats and limits) before anything is chosen, with its

@@ -1,7 +1,7 @@
 import { CheckboxField } from "~/components/form-controls";
 import { Field, SelectField, TextareaField } from "~/components/ui/field";
 import { genres, minimumPrice } from "~/lib/constants";
-import type { formFields } from "~/lib/forms";
+import type { formFields } from "~/lib/forms/forms";
 
 type TrackDetails = {
   title: string;

@@ -5,7 +5,7 @@ import { Button } from "~/components/ui/button";
 import { FieldError, Label, Textarea } from "~/components/ui/field";
 import { commentMaxLength, commentsPageSize } from "~/lib/constants";
 import { formatCount, formatTimeAgo } from "~/lib/format";
-import { formFields, type FormReply } from "~/lib/forms";
+import { formFields, type FormReply } from "~/lib/forms/forms";
 import type { TrackComment } from "~/lib/schemas/catalog-data";
 
 /**

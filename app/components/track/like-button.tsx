@@ -1,9 +1,9 @@
 import { useFetcher } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Icon } from "~/components/ui/icon";
-import { trackPath } from "~/lib/catalog";
-import type { FormReply } from "~/lib/forms";
-import { useHydrated } from "~/lib/use-hydrated";
+import { trackPath } from "~/lib/catalog/catalog";
+import type { FormReply } from "~/lib/forms/forms";
+import { useHydrated } from "~/lib/ui/use-hydrated";
 
 /**
  * The heart on a track page: a toggle button (pressed, its heart filled, when liked; its name stays the

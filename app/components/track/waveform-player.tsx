@@ -2,9 +2,9 @@ import { lazy, Suspense, useEffect, useId, type ReactNode } from "react";
 import { SeekWaveform } from "~/components/player/seek-waveform";
 import { Icon } from "~/components/ui/icon";
 import { Spinner } from "~/components/ui/spinner";
-import { trackAudioPath } from "~/lib/catalog";
+import { trackAudioPath } from "~/lib/catalog/catalog";
 import { playerDefaults } from "~/lib/constants";
-import { audioUnavailableAdvice, unknownAudioError } from "~/lib/errors";
+import { audioUnavailableAdvice, unknownAudioError } from "~/lib/backend/errors";
 import { formatDuration } from "~/lib/format";
 import { player as sitePlayer, usePlayer, usePlayerTime, type AudioSource, type QueueTrack } from "~/lib/player";
 

@@ -1,5 +1,5 @@
 import type { ComponentProps } from "react";
-import { cx } from "~/lib/cx";
+import { cx } from "~/lib/ui/cx";
 
 /** A small label, e.g. a genre on an artist card. */
 export function Badge({ className, ...props }: ComponentProps<"span">) {

@@ -1,5 +1,5 @@
 import { useEffect, useId, useImperativeHandle, useRef, type ReactNode, type Ref } from "react";
-import { useHydrated } from "~/lib/use-hydrated";
+import { useHydrated } from "~/lib/ui/use-hydrated";
 
 /** What a page holds to open a dialog from a control. */
 export type DialogHandle = { show: () => void };

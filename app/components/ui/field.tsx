@@ -1,5 +1,5 @@
 import { useId, type ComponentProps, type ReactNode } from "react";
-import { cx } from "~/lib/cx";
+import { cx } from "~/lib/ui/cx";
 
 export const inputClasses =
   "block w-full rounded-lg border border-stage-600 bg-stage-900 px-3 py-2.5 text-ink placeholder:text-ink-faint " +

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { cx } from "~/lib/cx";
+import { cx } from "~/lib/ui/cx";
 
 /**
  * A row of links that choose one state of a page kept in its address (a filter, a view, a kind of

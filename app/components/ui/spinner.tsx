@@ -1,4 +1,4 @@
-import { cx } from "~/lib/cx";
+import { cx } from "~/lib/ui/cx";
 
 export function Spinner({ label = "Loading", className }: { label?: string; className?: string }) {
   return (

@@ -3,7 +3,7 @@
 // one a page offered) and the next one ahead, applies the queue's rules (`queue.ts`) to the element,
 // tells the Media Session, keeps the queue in the tab's session storage and reports plays by the rules
 // of listening (`listening.ts`). It writes what components show to the store, the clock apart.
-import { trackPlayPath, trackSourcePath } from "../catalog";
+import { trackPlayPath, trackSourcePath } from "../catalog/catalog";
 import { playerErrorMessages } from "./messages";
 import {
   heard,

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { idSchema } from "~/lib/catalog";
+import { idSchema } from "~/lib/catalog/catalog";
 import { textLimits } from "~/lib/constants";
 import { requiredText } from "./text";
 

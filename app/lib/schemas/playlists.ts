@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { idSchema } from "~/lib/catalog";
+import { idSchema } from "~/lib/catalog/catalog";
 import { playlistLimits } from "~/lib/constants";
 import { count, nullableText, pixels } from "./columns";
 import { optionalText, requiredText } from "./text";

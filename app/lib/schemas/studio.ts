@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { peakCount } from "../../../supabase/functions/_shared/waveform";
-import { safeHttpUrl, socialProfile, type SocialNetwork } from "~/lib/artist-profile";
+import { safeHttpUrl, socialProfile, type SocialNetwork } from "~/lib/catalog/artist-profile";
 import {
   albumTrackLimit,
   currencies,
@@ -12,7 +12,7 @@ import {
   withdrawThreshold,
 } from "~/lib/constants";
 import { formatPrice } from "~/lib/format";
-import { audioFiles } from "~/lib/media-files";
+import { audioFiles } from "~/lib/media/media-files";
 import { calendarDate, isCalendarDate, optionalText, requiredText } from "./text";
 
 // The studio's forms (spec section 5, Uploads: required title, genre, price, release date, description;

@@ -1,12 +1,12 @@
 import { serializeCookieHeader } from "@supabase/ssr";
 import { href, redirect, type RouterContextProvider } from "react-router";
-import { emailChangeErrorMessage, isWrongCurrentPassword, passwordResetErrorMessage } from "~/lib/errors";
-import { formError, parseForm, replyWith, type FormReply } from "~/lib/forms";
-import { readForm } from "~/lib/form-body.server";
+import { emailChangeErrorMessage, isWrongCurrentPassword, passwordResetErrorMessage } from "~/lib/backend/errors";
+import { formError, parseForm, replyWith, type FormReply } from "~/lib/forms/forms";
+import { readForm } from "~/lib/forms/form-body.server";
 import { ChangeEmailSchema, ChangePasswordSchema } from "~/lib/schemas/auth";
-import type { SessionUser } from "~/lib/session-user";
-import { supabaseContext } from "~/lib/session.server";
-import { rememberCookieName, sessionCookieOptions } from "~/lib/supabase.server";
+import type { SessionUser } from "~/lib/session/session-user";
+import { supabaseContext } from "~/lib/session/session.server";
+import { rememberCookieName, sessionCookieOptions } from "~/lib/backend/supabase.server";
 
 // The account settings every signed-in user has (the artist's Artist Profile Settings, the fan's account
 // section): change the password (the current one required), change the email (a link to each address),

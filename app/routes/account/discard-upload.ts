@@ -1,11 +1,11 @@
 import { data } from "react-router";
-import { storageErrorMessage } from "~/lib/errors";
-import { parseForm } from "~/lib/forms";
-import { readForm } from "~/lib/form-body.server";
-import { requireUser } from "~/lib/guards.server";
-import { expectedUpload } from "~/lib/media-files";
+import { storageErrorMessage } from "~/lib/backend/errors";
+import { parseForm } from "~/lib/forms/forms";
+import { readForm } from "~/lib/forms/form-body.server";
+import { requireUser } from "~/lib/session/guards.server";
+import { expectedUpload } from "~/lib/media/media-files";
 import { DiscardUploadSchema } from "~/lib/schemas/studio";
-import { supabaseContext } from "~/lib/session.server";
+import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/discard-upload";
 
 /**

@@ -1,7 +1,7 @@
 import { serializeCookieHeader } from "@supabase/ssr";
 import { redirect } from "react-router";
-import { supabaseContext } from "~/lib/session.server";
-import { rememberCookieName, sessionCookieOptions } from "~/lib/supabase.server";
+import { supabaseContext } from "~/lib/session/session.server";
+import { rememberCookieName, sessionCookieOptions } from "~/lib/backend/supabase.server";
 import type { Route } from "./+types/logout";
 
 /** Sign-out is a POST (a form in the header menu); this device only, then home. */

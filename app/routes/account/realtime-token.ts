@@ -1,6 +1,6 @@
 import { data } from "react-router";
-import { isFromAnotherSite } from "~/lib/cross-site.server";
-import { supabaseContext, userContext } from "~/lib/session.server";
+import { isFromAnotherSite } from "~/lib/http/cross-site.server";
+import { supabaseContext, userContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/realtime-token";
 
 /**

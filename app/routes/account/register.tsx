@@ -1,10 +1,10 @@
 import { href, Link } from "react-router";
 import { AuthShell } from "~/components/auth-shell";
 import { HaveAccountLink } from "~/components/account-fields";
-import { redirectSignedIn } from "~/lib/guards.server";
+import { redirectSignedIn } from "~/lib/session/guards.server";
 import { artistShare } from "~/lib/constants";
-import { pageMeta } from "~/lib/meta";
-import { dashboardPath } from "~/lib/redirects";
+import { pageMeta } from "~/lib/sharing/meta";
+import { dashboardPath } from "~/lib/session/redirects";
 import type { Route } from "./+types/register";
 import { Icon, type IconName } from "~/components/ui/icon";
 

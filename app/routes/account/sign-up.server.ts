@@ -1,10 +1,10 @@
 import { serializeCookieHeader } from "@supabase/ssr";
 import { redirect, type RouterContextProvider } from "react-router";
-import { envFrom } from "~/lib/env.server";
-import { signUpErrorMessage } from "~/lib/errors";
-import { dashboardPath } from "~/lib/redirects";
-import type { AccountRole } from "~/lib/session-user";
-import { createSupabaseServerClient, rememberCookieName, sessionCookieOptions } from "~/lib/supabase.server";
+import { envFrom } from "~/lib/http/env.server";
+import { signUpErrorMessage } from "~/lib/backend/errors";
+import { dashboardPath } from "~/lib/session/redirects";
+import type { AccountRole } from "~/lib/session/session-user";
+import { createSupabaseServerClient, rememberCookieName, sessionCookieOptions } from "~/lib/backend/supabase.server";
 
 /**
  * Creates the account; the database creates the artist or fan profile from `metadata` in the same

@@ -1,10 +1,10 @@
 import { data } from "react-router";
-import { read } from "~/lib/backend.server";
-import { containsPattern } from "~/lib/catalog";
+import { read } from "~/lib/backend/backend.server";
+import { containsPattern } from "~/lib/catalog/catalog";
 import { artistSearch } from "~/lib/constants";
-import { publicCacheControl } from "~/lib/http-cache";
+import { publicCacheControl } from "~/lib/http/http-cache";
 import { ArtistSearchResultsSchema, type ArtistSearchReply } from "~/lib/schemas/catalog-data";
-import { supabaseContext } from "~/lib/session.server";
+import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/artist-search";
 
 /**

@@ -1,15 +1,15 @@
 import { redirect } from "react-router";
-import { notFound, refusedWrite } from "~/lib/backend.server";
-import { artistPath, isUuid } from "~/lib/catalog";
-import { formError, parseForm, replyWith } from "~/lib/forms";
-import { readForm } from "~/lib/form-body.server";
-import { uncached } from "~/lib/http-cache";
-import { safeRedirectPath } from "~/lib/redirects";
+import { notFound, refusedWrite } from "~/lib/backend/backend.server";
+import { artistPath, isUuid } from "~/lib/catalog/catalog";
+import { formError, parseForm, replyWith } from "~/lib/forms/forms";
+import { readForm } from "~/lib/forms/form-body.server";
+import { uncached } from "~/lib/http/http-cache";
+import { safeRedirectPath } from "~/lib/session/redirects";
 import { FollowSchema } from "~/lib/schemas/catalog";
-import { requireUser } from "~/lib/guards.server";
-import { supabaseContext } from "~/lib/session.server";
+import { requireUser } from "~/lib/session/guards.server";
+import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/follow";
-import { sqlState } from "~/lib/sqlstate";
+import { sqlState } from "~/lib/backend/sqlstate";
 
 /**
  * Follow or unfollow an artist, as the signed-in user: the one place every Follow button posts to (the

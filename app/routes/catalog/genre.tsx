@@ -4,14 +4,14 @@ import { PageHeader } from "~/components/catalog/section-heading";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { EmptyState } from "~/components/ui/empty-state";
 import { LinkButton } from "~/components/ui/button";
-import { notFound, readOrThrow } from "~/lib/backend.server";
+import { notFound, readOrThrow } from "~/lib/backend/backend.server";
 import { NotFound } from "~/components/not-found";
-import { countOf, genrePath } from "~/lib/catalog";
+import { countOf, genrePath } from "~/lib/catalog/catalog";
 import { genres } from "~/lib/constants";
-import { publicPageHeaders } from "~/lib/http-cache";
-import { pageMeta } from "~/lib/meta";
+import { publicPageHeaders } from "~/lib/http/http-cache";
+import { pageMeta } from "~/lib/sharing/meta";
 import { GenrePageSchema } from "~/lib/schemas/catalog-data";
-import { supabaseContext } from "~/lib/session.server";
+import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/genre";
 
 export const meta = ({ params }: Route.MetaArgs) =>

@@ -2,12 +2,12 @@ import { Link } from "react-router";
 import { PageHeader } from "~/components/catalog/section-heading";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { EmptyState } from "~/components/ui/empty-state";
-import { countOf, genrePath } from "~/lib/catalog";
-import { readOrThrow } from "~/lib/backend.server";
-import { publicPageHeaders } from "~/lib/http-cache";
-import { pageMeta } from "~/lib/meta";
+import { countOf, genrePath } from "~/lib/catalog/catalog";
+import { readOrThrow } from "~/lib/backend/backend.server";
+import { publicPageHeaders } from "~/lib/http/http-cache";
+import { pageMeta } from "~/lib/sharing/meta";
 import { GenreCountsSchema } from "~/lib/schemas/catalog-data";
-import { supabaseContext } from "~/lib/session.server";
+import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/genres";
 
 export const meta = () => pageMeta("Music Genres", "Browse independent music by genre, with how many artists and tracks each one has.");

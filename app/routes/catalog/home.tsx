@@ -8,18 +8,18 @@ import { NewsletterForm, newsletterThanks } from "~/components/catalog/newslette
 import { SectionHeading } from "~/components/catalog/section-heading";
 import { brandName } from "~/lib/constants";
 import { Button, LinkButton } from "~/components/ui/button";
-import { read } from "~/lib/backend.server";
-import { artistPath, countOf, genrePath, trackPath } from "~/lib/catalog";
+import { read } from "~/lib/backend/backend.server";
+import { artistPath, countOf, genrePath, trackPath } from "~/lib/catalog/catalog";
 import { artistShare, genres } from "~/lib/constants";
-import { parseForm, replyWith } from "~/lib/forms";
-import { readForm } from "~/lib/form-body.server";
-import { tagCachedAnswer } from "~/lib/edge-cache.server";
-import { publicPageHeaders, uncached } from "~/lib/http-cache";
-import { pageMeta } from "~/lib/meta";
+import { parseForm, replyWith } from "~/lib/forms/forms";
+import { readForm } from "~/lib/forms/form-body.server";
+import { tagCachedAnswer } from "~/lib/http/edge-cache.server";
+import { publicPageHeaders, uncached } from "~/lib/http/http-cache";
+import { pageMeta } from "~/lib/sharing/meta";
 import { NewsletterSchema } from "~/lib/schemas/catalog";
 import { HomePageSchema, type ArtistSummary } from "~/lib/schemas/catalog-data";
-import { supabaseContext } from "~/lib/session.server";
-import { useOptionalUser } from "~/lib/use-user";
+import { supabaseContext } from "~/lib/session/session.server";
+import { useOptionalUser } from "~/lib/session/use-user";
 import type { Route } from "./+types/home";
 import { Icon } from "~/components/ui/icon";
 

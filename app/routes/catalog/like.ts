@@ -1,14 +1,14 @@
 import { redirect } from "react-router";
-import { notFound, refusedWrite } from "~/lib/backend.server";
-import { isUuid, trackPath } from "~/lib/catalog";
-import { formError, parseForm, replyWith } from "~/lib/forms";
-import { readForm } from "~/lib/form-body.server";
-import { requireUser } from "~/lib/guards.server";
-import { uncached } from "~/lib/http-cache";
+import { notFound, refusedWrite } from "~/lib/backend/backend.server";
+import { isUuid, trackPath } from "~/lib/catalog/catalog";
+import { formError, parseForm, replyWith } from "~/lib/forms/forms";
+import { readForm } from "~/lib/forms/form-body.server";
+import { requireUser } from "~/lib/session/guards.server";
+import { uncached } from "~/lib/http/http-cache";
 import { LikeSchema } from "~/lib/schemas/fan";
-import { supabaseContext } from "~/lib/session.server";
+import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/like";
-import { sqlState } from "~/lib/sqlstate";
+import { sqlState } from "~/lib/backend/sqlstate";
 
 /**
  * Like or unlike a track, as the signed-in user (row-level security: their own likes, of a track they can

@@ -13,22 +13,22 @@ import { TrackMenu } from "~/components/player/track-menu";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Icon, type IconName } from "~/components/ui/icon";
-import { notFound, read, readOrThrow, refusedWrite } from "~/lib/backend.server";
-import { artistPath, countOf, fanPath, isUuid, playlistPath } from "~/lib/catalog";
-import { forgetCached, playlistChanged, tagCachedAnswer } from "~/lib/edge-cache.server";
+import { notFound, read, readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
+import { artistPath, countOf, fanPath, isUuid, playlistPath } from "~/lib/catalog/catalog";
+import { forgetCached, playlistChanged, tagCachedAnswer } from "~/lib/http/edge-cache.server";
 import { formatDuration } from "~/lib/format";
-import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms";
-import { readForm } from "~/lib/form-body.server";
-import { requireUser } from "~/lib/guards.server";
-import { publicPageHeaders } from "~/lib/http-cache";
-import { pageCount, pageFrom } from "~/lib/paging";
+import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms/forms";
+import { readForm } from "~/lib/forms/form-body.server";
+import { requireUser } from "~/lib/session/guards.server";
+import { publicPageHeaders } from "~/lib/http/http-cache";
+import { pageCount, pageFrom } from "~/lib/ui/paging";
 import { Pagination } from "~/components/ui/pagination";
-import { pageMeta } from "~/lib/meta";
-import { sharedPageMeta } from "~/lib/meta.server";
-import { playlistData } from "~/lib/structured-data.server";
-import { sharing } from "~/lib/embedding.server";
-import { imageSizeOf } from "~/lib/image-size";
-import { addTrackToPlaylist } from "~/lib/playlists.server";
+import { pageMeta } from "~/lib/sharing/meta";
+import { sharedPageMeta } from "~/lib/sharing/meta.server";
+import { playlistData } from "~/lib/sharing/structured-data.server";
+import { sharing } from "~/lib/sharing/embedding.server";
+import { imageSizeOf } from "~/lib/media/image-size";
+import { addTrackToPlaylist } from "~/lib/catalog/playlists.server";
 import { queueTrack } from "~/lib/player";
 import {
   DeletePlaylistSchema,
@@ -39,10 +39,10 @@ import {
   PlaylistSchema,
   PlaylistTrackSchema,
 } from "~/lib/schemas/playlists";
-import { supabaseContext } from "~/lib/session.server";
-import { useOptionalUser } from "~/lib/use-user";
+import { supabaseContext } from "~/lib/session/session.server";
+import { useOptionalUser } from "~/lib/session/use-user";
 import type { Route } from "./+types/playlist";
-import { sqlState } from "~/lib/sqlstate";
+import { sqlState } from "~/lib/backend/sqlstate";
 
 const playlistNotFound = () => notFound("Playlist not found");
 

@@ -1,10 +1,10 @@
 import * as v from "valibot";
-import { invokeFunction } from "~/lib/backend.server";
-import { audioUrlErrorMessage } from "~/lib/errors";
+import { invokeFunction } from "~/lib/backend/backend.server";
+import { audioUrlErrorMessage } from "~/lib/backend/errors";
 import type { RouterContextProvider } from "react-router";
-import { cloudflareContext, playAddress } from "~/lib/context.server";
-import { userContext } from "~/lib/session.server";
-import type { SupabaseClient } from "~/lib/supabase.server";
+import { cloudflareContext, playAddress } from "~/lib/http/context.server";
+import { userContext } from "~/lib/session/session.server";
+import type { SupabaseClient } from "~/lib/backend/supabase.server";
 import type { AudioSource } from "~/lib/player";
 
 /** What a listener is told when they asked for more audio URLs than anyone listening needs. */

@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
-import { isUuid } from "~/lib/catalog";
-import { uncached } from "~/lib/http-cache";
-import { supabaseContext } from "~/lib/session.server";
+import { isUuid } from "~/lib/catalog/catalog";
+import { uncached } from "~/lib/http/http-cache";
+import { supabaseContext } from "~/lib/session/session.server";
 import { mayHaveAudioUrl, tooManyAudioUrls, trackAudioSource } from "./track-audio.server";
 import type { Route } from "./+types/track-audio";
 

@@ -1,12 +1,12 @@
 import { data } from "react-router";
-import { isUuid } from "~/lib/catalog";
-import { cloudflareContext, playAddress } from "~/lib/context.server";
-import { envFrom, marketplaceHeader } from "~/lib/env.server";
-import { listenerOf } from "~/lib/listener.server";
-import { siteFrom, ticketHolds } from "~/lib/signed-values.server";
-import { supabaseContext } from "~/lib/session.server";
+import { isUuid } from "~/lib/catalog/catalog";
+import { cloudflareContext, playAddress } from "~/lib/http/context.server";
+import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
+import { listenerOf } from "~/lib/session/listener.server";
+import { siteFrom, ticketHolds } from "~/lib/http/signed-values.server";
+import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/track-play";
-import { sqlState } from "~/lib/sqlstate";
+import { sqlState } from "~/lib/backend/sqlstate";
 
 /**
  * Records one play of a track (the player posts here after 5 seconds of playback, or at the end of a

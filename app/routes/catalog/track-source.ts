@@ -1,12 +1,12 @@
 import { data } from "react-router";
 import * as v from "valibot";
-import { isUuid } from "~/lib/catalog";
-import { envFrom } from "~/lib/env.server";
-import { uncached } from "~/lib/http-cache";
-import { listenerOf } from "~/lib/listener.server";
-import { playTicket, secondsBeforeAPlay } from "~/lib/signed-values.server";
+import { isUuid } from "~/lib/catalog/catalog";
+import { envFrom } from "~/lib/http/env.server";
+import { uncached } from "~/lib/http/http-cache";
+import { listenerOf } from "~/lib/session/listener.server";
+import { playTicket, secondsBeforeAPlay } from "~/lib/http/signed-values.server";
 import type { TrackSource } from "~/lib/player";
-import { supabaseContext } from "~/lib/session.server";
+import { supabaseContext } from "~/lib/session/session.server";
 import { mayHaveAudioUrl, tooManyAudioUrls, trackAudioSource } from "./track-audio.server";
 import type { Route } from "./+types/track-source";
 

@@ -1,8 +1,8 @@
 import { SeekWaveform } from "~/components/player/seek-waveform";
 import { Icon } from "~/components/ui/icon";
-import { artistPath, trackPath } from "~/lib/catalog";
+import { artistPath, trackPath } from "~/lib/catalog/catalog";
 import { brandName } from "~/lib/constants";
-import type { EmbedSize } from "~/lib/embedding.server";
+import type { EmbedSize } from "~/lib/sharing/embedding.server";
 import { formatDuration, formatPrice } from "~/lib/format";
 import type { Embed } from "./embed.server";
 

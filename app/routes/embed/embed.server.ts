@@ -1,12 +1,12 @@
 import * as v from "valibot";
-import { read } from "~/lib/backend.server";
-import { artistPath, fanPath, playlistPath, trackPath } from "~/lib/catalog";
+import { read } from "~/lib/backend/backend.server";
+import { artistPath, fanPath, playlistPath, trackPath } from "~/lib/catalog/catalog";
 import { PlaylistPageSchema } from "~/lib/schemas/playlists";
 import { nullableText, numeric, pixels } from "~/lib/schemas/columns";
-import { imageSizeOf, type ImageSize } from "~/lib/image-size";
-import { artistEmbedTracks, type EmbedKind } from "~/lib/embedding.server";
-import type { CacheTag } from "~/lib/edge-cache.server";
-import type { SupabaseClient } from "~/lib/supabase.server";
+import { imageSizeOf, type ImageSize } from "~/lib/media/image-size";
+import { artistEmbedTracks, type EmbedKind } from "~/lib/sharing/embedding.server";
+import type { CacheTag } from "~/lib/http/edge-cache.server";
+import type { SupabaseClient } from "~/lib/backend/supabase.server";
 
 // What an embedded player shows: one track, an album, an artist's latest releases or a public
 // playlist, read as a visitor (released tracks only, public playlists only), whoever's page frames it.

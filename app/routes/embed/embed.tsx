@@ -1,11 +1,11 @@
 import { renderToStaticMarkup } from "react-dom/server";
-import { isUuid } from "~/lib/catalog";
-import { tagCachedAnswer } from "~/lib/edge-cache.server";
-import { embeddingSite } from "~/lib/embedding.server";
-import { signedSite } from "~/lib/signed-values.server";
-import { envFrom } from "~/lib/env.server";
-import { publicCacheControl } from "~/lib/http-cache";
-import { createVisitorClient } from "~/lib/supabase.server";
+import { isUuid } from "~/lib/catalog/catalog";
+import { tagCachedAnswer } from "~/lib/http/edge-cache.server";
+import { embeddingSite } from "~/lib/sharing/embedding.server";
+import { signedSite } from "~/lib/http/signed-values.server";
+import { envFrom } from "~/lib/http/env.server";
+import { publicCacheControl } from "~/lib/http/http-cache";
+import { createVisitorClient } from "~/lib/backend/supabase.server";
 import { EmbedPage, EmbedUnavailable, type EmbedOptions } from "./embed-page";
 import { embedCacheTags, isEmbedKind, readEmbed } from "./embed.server";
 import type { Route } from "./+types/embed";

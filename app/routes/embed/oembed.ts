@@ -1,10 +1,10 @@
 import { brandName } from "~/lib/constants";
-import { isUuid } from "~/lib/catalog";
-import { embedCode, embedHeight, embedWidth, type EmbedKind, type EmbedSize } from "~/lib/embedding.server";
-import { tagCachedAnswer } from "~/lib/edge-cache.server";
-import { envFrom } from "~/lib/env.server";
-import { publicCacheControl, sharedCacheSeconds } from "~/lib/http-cache";
-import { createVisitorClient } from "~/lib/supabase.server";
+import { isUuid } from "~/lib/catalog/catalog";
+import { embedCode, embedHeight, embedWidth, type EmbedKind, type EmbedSize } from "~/lib/sharing/embedding.server";
+import { tagCachedAnswer } from "~/lib/http/edge-cache.server";
+import { envFrom } from "~/lib/http/env.server";
+import { publicCacheControl, sharedCacheSeconds } from "~/lib/http/http-cache";
+import { createVisitorClient } from "~/lib/backend/supabase.server";
 import { embedCacheTags, readEmbed } from "./embed.server";
 import type { Route } from "./+types/oembed";
 

@@ -5,13 +5,13 @@ import { Artwork } from "~/components/catalog/artist-image";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { LinkButton } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
-import { readOrThrow } from "~/lib/backend.server";
-import { artistPath, trackPath } from "~/lib/catalog";
+import { readOrThrow } from "~/lib/backend/backend.server";
+import { artistPath, trackPath } from "~/lib/catalog/catalog";
 import { formatCount } from "~/lib/format";
-import { requireFan } from "~/lib/guards.server";
-import { pageMeta } from "~/lib/meta";
+import { requireFan } from "~/lib/session/guards.server";
+import { pageMeta } from "~/lib/sharing/meta";
 import { FanDashboardSchema } from "~/lib/schemas/fan-data";
-import { supabaseContext } from "~/lib/session.server";
+import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/dashboard";
 
 export const meta = () => pageMeta("Your Music", "Your purchases, the artists you follow and what you played recently.");

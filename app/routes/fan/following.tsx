@@ -5,12 +5,12 @@ import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { LinkButton } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
-import { readOrThrow } from "~/lib/backend.server";
-import { artistPath, countOf } from "~/lib/catalog";
-import { requireFan } from "~/lib/guards.server";
-import { pageMeta } from "~/lib/meta";
+import { readOrThrow } from "~/lib/backend/backend.server";
+import { artistPath, countOf } from "~/lib/catalog/catalog";
+import { requireFan } from "~/lib/session/guards.server";
+import { pageMeta } from "~/lib/sharing/meta";
 import { FollowedArtistsSchema, type FollowedArtistSummary } from "~/lib/schemas/fan-data";
-import { supabaseContext } from "~/lib/session.server";
+import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/following";
 
 export const meta = () => pageMeta("Following", "The artists you follow, newest first.");

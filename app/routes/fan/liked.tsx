@@ -5,13 +5,13 @@ import { TrackList } from "~/components/fan/track-list";
 import { LinkButton } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Pagination } from "~/components/ui/pagination";
-import { readOrThrow } from "~/lib/backend.server";
+import { readOrThrow } from "~/lib/backend/backend.server";
 import { formatTimeAgo } from "~/lib/format";
-import { requireUser } from "~/lib/guards.server";
-import { pageMeta } from "~/lib/meta";
-import { firstPageIfPastTheEnd, pageCount, pageFrom } from "~/lib/paging";
+import { requireUser } from "~/lib/session/guards.server";
+import { pageMeta } from "~/lib/sharing/meta";
+import { firstPageIfPastTheEnd, pageCount, pageFrom } from "~/lib/ui/paging";
 import { LikesSchema, trackSummaryColumns } from "~/lib/schemas/fan-data";
-import { supabaseContext } from "~/lib/session.server";
+import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/liked";
 
 export const meta = () => pageMeta("Liked Songs", "The tracks you liked, newest first.");

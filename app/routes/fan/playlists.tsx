@@ -6,19 +6,19 @@ import { PlaylistArtwork, PlaylistFields } from "~/components/fan/playlist-form"
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
-import { readOrThrow, refusedWrite } from "~/lib/backend.server";
-import { forgetCached, playlistChanged } from "~/lib/edge-cache.server";
-import { countOf, isUuid, playlistPath } from "~/lib/catalog";
-import { formError, formFields, parseForm, replyWith } from "~/lib/forms";
-import { readForm } from "~/lib/form-body.server";
-import { requireUser } from "~/lib/guards.server";
-import { pageMeta } from "~/lib/meta";
-import { addTrackToPlaylist } from "~/lib/playlists.server";
+import { readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
+import { forgetCached, playlistChanged } from "~/lib/http/edge-cache.server";
+import { countOf, isUuid, playlistPath } from "~/lib/catalog/catalog";
+import { formError, formFields, parseForm, replyWith } from "~/lib/forms/forms";
+import { readForm } from "~/lib/forms/form-body.server";
+import { requireUser } from "~/lib/session/guards.server";
+import { pageMeta } from "~/lib/sharing/meta";
+import { addTrackToPlaylist } from "~/lib/catalog/playlists.server";
 import { playlistLimits } from "~/lib/constants";
 import { PlaylistSchema, YourPlaylistsSchema } from "~/lib/schemas/playlists";
-import { supabaseContext } from "~/lib/session.server";
+import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/playlists";
-import { sqlState } from "~/lib/sqlstate";
+import { sqlState } from "~/lib/backend/sqlstate";
 
 export const meta = () => pageMeta("Your Playlists", "Your playlists.");
 

@@ -4,12 +4,12 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { TrackList } from "~/components/fan/track-list";
 import { LinkButton } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
-import { readOrThrow } from "~/lib/backend.server";
+import { readOrThrow } from "~/lib/backend/backend.server";
 import { formatTimeAgo } from "~/lib/format";
-import { requireFan, requireUser } from "~/lib/guards.server";
-import { pageMeta } from "~/lib/meta";
+import { requireFan, requireUser } from "~/lib/session/guards.server";
+import { pageMeta } from "~/lib/sharing/meta";
 import { PlaysSchema, trackSummaryColumns } from "~/lib/schemas/fan-data";
-import { supabaseContext } from "~/lib/session.server";
+import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/recent";
 
 export const meta = () => pageMeta("Recently Played", "What you listened to in the last 30 days.");

@@ -2,8 +2,8 @@ import { href } from "react-router";
 import { AccountSettings } from "~/components/account/account-settings";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { requireFan } from "~/lib/guards.server";
-import { pageMeta } from "~/lib/meta";
+import { requireFan } from "~/lib/session/guards.server";
+import { pageMeta } from "~/lib/sharing/meta";
 import { accountSettingsAction, finishEmailChange } from "../account/account-settings.server";
 import type { Route } from "./+types/settings";
 

@@ -3,7 +3,7 @@ import { LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { brandName } from "~/lib/constants";
 import { artistShare, processorFeeRange } from "~/lib/constants";
-import { pageMeta } from "~/lib/meta";
+import { pageMeta } from "~/lib/sharing/meta";
 
 export const meta = () =>
   pageMeta(

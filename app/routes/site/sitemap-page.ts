@@ -1,6 +1,6 @@
-import { tagCachedAnswer } from "~/lib/edge-cache.server";
-import { envFrom } from "~/lib/env.server";
-import { createVisitorClient } from "~/lib/supabase.server";
+import { tagCachedAnswer } from "~/lib/http/edge-cache.server";
+import { envFrom } from "~/lib/http/env.server";
+import { createVisitorClient } from "~/lib/backend/supabase.server";
 import {
   isSitemapList,
   sitemapNotFound,

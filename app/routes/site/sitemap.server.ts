@@ -1,10 +1,10 @@
 import { href } from "react-router";
 import * as v from "valibot";
-import { read } from "~/lib/backend.server";
-import { artistPath, genrePath, playlistPath, trackPath } from "~/lib/catalog";
+import { read } from "~/lib/backend/backend.server";
+import { artistPath, genrePath, playlistPath, trackPath } from "~/lib/catalog/catalog";
 import { genres } from "~/lib/constants";
-import { publicCacheControl } from "~/lib/http-cache";
-import type { SupabaseClient } from "~/lib/supabase.server";
+import { publicCacheControl } from "~/lib/http/http-cache";
+import type { SupabaseClient } from "~/lib/backend/supabase.server";
 
 /**
  * URLs per sitemap page. The protocol allows 50,000; the hosted API answers at most 1,000 rows a request

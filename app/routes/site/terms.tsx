@@ -2,7 +2,7 @@ import { href, Link } from "react-router";
 import { LegalPage } from "~/components/legal-page";
 import { brandName } from "~/lib/constants";
 import { artistShare, minimumAge, processorFeeRange } from "~/lib/constants";
-import { pageMeta } from "~/lib/meta";
+import { pageMeta } from "~/lib/sharing/meta";
 
 export const meta = () =>
   pageMeta(

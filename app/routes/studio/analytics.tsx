@@ -6,12 +6,12 @@ import { StatCard } from "~/components/studio/stat-card";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Card } from "~/components/ui/card";
 import { PillNav } from "~/components/ui/pill-nav";
-import { trackEditPath } from "~/lib/catalog";
-import { invokeFunction } from "~/lib/backend.server";
+import { trackEditPath } from "~/lib/catalog/catalog";
+import { invokeFunction } from "~/lib/backend/backend.server";
 import { formatCount, formatDayRange, formatPrice, requestLocale } from "~/lib/format";
-import { requireArtist } from "~/lib/guards.server";
-import { pageMeta } from "~/lib/meta";
-import { supabaseContext } from "~/lib/session.server";
+import { requireArtist } from "~/lib/session/guards.server";
+import { pageMeta } from "~/lib/sharing/meta";
+import { supabaseContext } from "~/lib/session/session.server";
 import {
   analyticsPeriod,
   analyticsPeriods,

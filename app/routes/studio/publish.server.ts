@@ -1,6 +1,6 @@
 import { peakCount, waveformPeaks } from "../../../supabase/functions/_shared/waveform";
 import { albumTrackLimit } from "~/lib/constants";
-import { storageErrorMessage, type BackendError } from "~/lib/errors";
+import { storageErrorMessage, type BackendError } from "~/lib/backend/errors";
 import {
   bytesAre,
   expectedUpload,
@@ -13,13 +13,13 @@ import {
   type AudioType,
   type ImageType,
   type UploadBucket,
-} from "~/lib/media-files";
-import type { FieldErrors } from "~/lib/forms";
+} from "~/lib/media/media-files";
+import type { FieldErrors } from "~/lib/forms/forms";
 import { tooManyTracks, type UploadedFiles } from "~/lib/schemas/studio";
-import { fileImageSize, isPictureSizeAllowed, type ImageSize } from "~/lib/image-size";
-import { storedArtworkSize, type FirstBytes } from "~/lib/storage-request.server";
-import type { SupabaseClient } from "~/lib/supabase.server";
-import { decodeWav } from "~/lib/wav";
+import { fileImageSize, isPictureSizeAllowed, type ImageSize } from "~/lib/media/image-size";
+import { storedArtworkSize, type FirstBytes } from "~/lib/backend/storage-request.server";
+import type { SupabaseClient } from "~/lib/backend/supabase.server";
+import { decodeWav } from "~/lib/media/wav";
 
 // Publishing from the upload form, two ways:
 // - without JavaScript the files come with the form: every file is judged by its bytes before anything is

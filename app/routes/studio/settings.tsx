@@ -2,8 +2,8 @@ import { href } from "react-router";
 import { AccountSettings } from "~/components/account/account-settings";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
-import { requireArtist } from "~/lib/guards.server";
-import { pageMeta } from "~/lib/meta";
+import { requireArtist } from "~/lib/session/guards.server";
+import { pageMeta } from "~/lib/sharing/meta";
 import { accountSettingsAction, finishEmailChange } from "../account/account-settings.server";
 import type { Route } from "./+types/settings";
 

@@ -7,18 +7,18 @@ import { TrackDetailsFields } from "~/components/studio/track-details-fields";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Card } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
-import { notFound, readOrThrow, refusedWrite } from "~/lib/backend.server";
-import { isUuid, trackEditPath } from "~/lib/catalog";
-import { forgetCached, trackChanged } from "~/lib/edge-cache.server";
-import { formError, formFields, parseForm, replyWith } from "~/lib/forms";
-import { readForm } from "~/lib/form-body.server";
-import { requireArtist } from "~/lib/guards.server";
-import { pageMeta } from "~/lib/meta";
+import { notFound, readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
+import { isUuid, trackEditPath } from "~/lib/catalog/catalog";
+import { forgetCached, trackChanged } from "~/lib/http/edge-cache.server";
+import { formError, formFields, parseForm, replyWith } from "~/lib/forms/forms";
+import { readForm } from "~/lib/forms/form-body.server";
+import { requireArtist } from "~/lib/session/guards.server";
+import { pageMeta } from "~/lib/sharing/meta";
 import { DeleteTrackSchema, EditTrackSchema, releaseDetailFields } from "~/lib/schemas/studio";
 import { EditableTrackSchema } from "~/lib/schemas/studio-data";
-import { supabaseContext } from "~/lib/session.server";
+import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/track-edit";
-import { sqlState } from "~/lib/sqlstate";
+import { sqlState } from "~/lib/backend/sqlstate";
 
 const yourTracks = href("/dashboard/artist/tracks");
 const editableColumns =

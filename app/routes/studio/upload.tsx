@@ -9,20 +9,20 @@ import { PriceField, TrackDetailsFields } from "~/components/studio/track-detail
 import { Card } from "~/components/ui/card";
 import { PillNav } from "~/components/ui/pill-nav";
 import { Field } from "~/components/ui/field";
-import { refusedWrite } from "~/lib/backend.server";
-import { accountChanged, forgetCached } from "~/lib/edge-cache.server";
+import { refusedWrite } from "~/lib/backend/backend.server";
+import { accountChanged, forgetCached } from "~/lib/http/edge-cache.server";
 import { albumTrackLimit, catalogLimits } from "~/lib/constants";
 import { formatCount } from "~/lib/format";
-import { formError, formFields, parseForm, replyWith, type FieldErrors, type FormReply, type FormValues } from "~/lib/forms";
-import { readForm } from "~/lib/form-body.server";
-import { marketplaceHeader } from "~/lib/env.server";
-import { requireArtist } from "~/lib/guards.server";
-import { audioFiles, filesOf, imageFiles, onePicture } from "~/lib/media-files";
-import { pageMeta } from "~/lib/meta";
-import { useHydrated } from "~/lib/use-hydrated";
+import { formError, formFields, parseForm, replyWith, type FieldErrors, type FormReply, type FormValues } from "~/lib/forms/forms";
+import { readForm } from "~/lib/forms/form-body.server";
+import { marketplaceHeader } from "~/lib/http/env.server";
+import { requireArtist } from "~/lib/session/guards.server";
+import { audioFiles, filesOf, imageFiles, onePicture } from "~/lib/media/media-files";
+import { pageMeta } from "~/lib/sharing/meta";
+import { useHydrated } from "~/lib/ui/use-hydrated";
 import { AlbumUploadSchema, MerchUploadSchema, releaseDetailFields, TrackDetailsSchema, UploadedFilesSchema } from "~/lib/schemas/studio";
-import { supabaseContext } from "~/lib/session.server";
-import { storedFirstBytes } from "~/lib/storage-request.server";
+import { supabaseContext } from "~/lib/session/session.server";
+import { storedFirstBytes } from "~/lib/backend/storage-request.server";
 import {
   checkFiles,
   checkUploaded,
@@ -34,7 +34,7 @@ import {
   type UploadKind,
 } from "./publish.server";
 import type { Route } from "./+types/upload";
-import { sqlState } from "~/lib/sqlstate";
+import { sqlState } from "~/lib/backend/sqlstate";
 
 export const meta = () => pageMeta("Upload Content", "Publish a single, an album or merchandise.");
 

@@ -1,7 +1,7 @@
 // Reading a posted form within its limits: the one way every action reads its body.
 import { data } from "react-router";
-import { uncached } from "./http-cache";
-import { discardBody, discardRest } from "./request-body";
+import { uncached } from "../http/http-cache";
+import { discardBody, discardRest } from "../http/request-body";
 import {
   MultipartFormatError,
   MultipartLimitError,

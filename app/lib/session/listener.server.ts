@@ -1,8 +1,8 @@
 import { parseCookieHeader, serializeCookieHeader } from "@supabase/ssr";
 import type { RouterContextProvider } from "react-router";
-import { isUuid } from "./catalog";
+import { isUuid } from "../catalog/catalog";
 import { userContext } from "./session.server";
-import { sessionCookieOptions } from "./supabase.server";
+import { sessionCookieOptions } from "../backend/supabase.server";
 
 /** A visitor's anonymous listener id: a play counts once per listener per track per 10 minutes. */
 const listenerCookie = "listener";

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import * as v from "valibot";
-import { uncached } from "./http-cache";
+import { uncached } from "../http/http-cache";
 
 export type FieldErrors = Partial<Record<string, string>>;
 export type FormValues = Record<string, string | string[]>;

@@ -1,7 +1,7 @@
 // What the public catalog pages share: the shapes the page functions return (supabase/migrations
 // *_catalog_pages.sql) and the small rules for showing them.
 import { href } from "react-router";
-import { formatCount } from "./format";
+import { formatCount } from "../format";
 
 /** "1 follower", "12 followers". */
 export function countOf(count: number, singular: string, plural = `${singular}s`): string {
@@ -9,7 +9,7 @@ export function countOf(count: number, singular: string, plural = `${singular}s`
 }
 
 /** Ids in page addresses are UUIDs, checked the way the Edge Functions check them. */
-export { idSchema, isUuid } from "../../supabase/functions/_shared/ids";
+export { idSchema, isUuid } from "../../../supabase/functions/_shared/ids";
 
 /** A search term as a literal ILIKE pattern: the user's `%`, `_` and `\` match themselves. */
 export function containsPattern(term: string): string {

@@ -1,6 +1,6 @@
 import { href } from "react-router";
 import type { DetailedError } from "tus-js-client";
-import { storageErrorMessage } from "./errors";
+import { storageErrorMessage } from "../backend/errors";
 import { connectionLost, type UploadBucket } from "./media-files";
 
 // The upload form's resumable uploads, in the browser: tus-js-client (loaded on the first file chosen,

@@ -1,6 +1,6 @@
 // The one place where backend failures become the messages people read (spec section 8).
 // Raw errors go to the log; users see these.
-import { captchaFailedMessage } from "./captcha";
+import { captchaFailedMessage } from "../session/captcha";
 import { sqlState } from "./sqlstate";
 
 export type BackendError = { code?: string | null; message?: string; status?: number; name?: string };

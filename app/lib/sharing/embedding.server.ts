@@ -1,4 +1,4 @@
-import { brandName } from "./constants";
+import { brandName } from "../constants";
 import type { Sharing } from "./sharing";
 
 // The embeddable players' addresses and the HTML other sites paste to show one (the share menu's "Copy

@@ -1,7 +1,7 @@
 // What an artist's page makes of their profile: their tracks grouped into releases, and the links they
 // gave (only http(s) addresses, and social handles as profile links). Kept apart from the catalog's
 // paths, which every page needs, so only the pages that show a profile carry it.
-import type { ReleaseTrack } from "./schemas/catalog-data";
+import type { ReleaseTrack } from "../schemas/catalog-data";
 
 export type Release =
   | { kind: "album"; title: string; releaseDate: string; upcoming: boolean; artworkUrl: string | null; tracks: ReleaseTrack[] }

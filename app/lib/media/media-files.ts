@@ -10,8 +10,8 @@ import {
   sniffLength,
   type AudioType,
   type ImageType,
-} from "../../supabase/functions/_shared/file-types";
-import type { FileLimit } from "./multipart.server";
+} from "../../../supabase/functions/_shared/file-types";
+import type { FileLimit } from "../forms/multipart.server";
 import { fileImageSize, isPictureSizeAllowed } from "./image-size";
 
 export const audioFiles = {

@@ -3,7 +3,7 @@ import { data } from "react-router";
 import * as v from "valibot";
 import type { SupabaseClient } from "./supabase.server";
 import { databaseErrorMessage, type BackendError } from "./errors";
-import { replyWith, type FormReply, type FormValues } from "./forms";
+import { replyWith, type FormReply, type FormValues } from "../forms/forms";
 import { sqlState } from "./sqlstate";
 
 /** What supabase-js answers for a read: rows (or a function's JSON), or the error. */

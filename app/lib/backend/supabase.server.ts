@@ -1,7 +1,7 @@
-import { clientAddress } from "./context.server";
+import { clientAddress } from "../http/context.server";
 import { createServerClient, parseCookieHeader, serializeCookieHeader, type CookieOptions } from "@supabase/ssr";
 import type { Database } from "./database";
-import type { AppEnv } from "./env.server";
+import type { AppEnv } from "../http/env.server";
 
 /** Marks a session the user asked to keep ("Remember me"); without it auth cookies end with the browser session. */
 export const rememberCookieName = "remember-me";

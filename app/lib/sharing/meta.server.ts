@@ -1,5 +1,5 @@
-import type { ImageSize } from "~/lib/image-size";
-import { pageMeta, type PageKind } from "~/lib/meta";
+import type { ImageSize } from "~/lib/media/image-size";
+import { pageMeta, type PageKind } from "~/lib/sharing/meta";
 
 /** What a shareable page says about itself to link previews and search engines beyond its words. */
 type PageShare = {

@@ -1,7 +1,7 @@
-import { artistPath, playlistPath, trackPath } from "./catalog";
-import { safeHttpUrl, socialProfile, type Release } from "./artist-profile";
-import type { PlaylistPage } from "./schemas/playlists";
-import type { ArtistPageData, TrackPage } from "./schemas/catalog-data";
+import { artistPath, playlistPath, trackPath } from "../catalog/catalog";
+import { safeHttpUrl, socialProfile, type Release } from "../catalog/artist-profile";
+import type { PlaylistPage } from "../schemas/playlists";
+import type { ArtistPageData, TrackPage } from "../schemas/catalog-data";
 
 // The schema.org descriptions (JSON-LD) of the public pages, so search engines know a track, a release,
 // an artist and a playlist for what they are. Prices are in US dollars, as every price on the site.

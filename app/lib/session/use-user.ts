@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from "react-router";
-import type { PlaylistName } from "./schemas/playlists";
+import type { PlaylistName } from "../schemas/playlists";
 import type { SessionUser } from "./session-user";
 
 /**

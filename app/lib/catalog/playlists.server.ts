@@ -1,8 +1,8 @@
-import { refusedWrite } from "./backend.server";
-import { formError, replyWith, type FormValues } from "./forms";
-import { playlistLimits } from "./constants";
-import type { SupabaseClient } from "./supabase.server";
-import { sqlState } from "./sqlstate";
+import { refusedWrite } from "../backend/backend.server";
+import { formError, replyWith, type FormValues } from "../forms/forms";
+import { playlistLimits } from "../constants";
+import type { SupabaseClient } from "../backend/supabase.server";
+import { sqlState } from "../backend/sqlstate";
 
 /**
  * Adds a track to one of the user's playlists (the track menus, and a playlist made for a track). Row-level

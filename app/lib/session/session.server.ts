@@ -1,8 +1,8 @@
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
-import { envFrom } from "./env.server";
+import { envFrom } from "../http/env.server";
 import { accountRole, toSessionUser, type SessionUser } from "./session-user";
-import { roundTripCounter } from "./round-trips.server";
-import { createSupabaseServerClient, isAuthCookieName, requestCookies, type SupabaseClient } from "./supabase.server";
+import { roundTripCounter } from "../backend/round-trips.server";
+import { createSupabaseServerClient, isAuthCookieName, requestCookies, type SupabaseClient } from "../backend/supabase.server";
 
 export const supabaseContext = createContext<SupabaseClient>();
 export const userContext = createContext<SessionUser | null>(null);

@@ -1,8 +1,8 @@
 import type { RouterContextProvider } from "react-router";
-import { envFrom } from "./env.server";
-import { imageHeadLength, storedImageSize } from "./image-size";
-import { imageFiles, sniffLength, type UploadBucket } from "./media-files";
-import { supabaseContext } from "./session.server";
+import { envFrom } from "../http/env.server";
+import { imageHeadLength, storedImageSize } from "../media/image-size";
+import { imageFiles, sniffLength, type UploadBucket } from "../media/media-files";
+import { supabaseContext } from "../session/session.server";
 
 /**
  * Requests to Storage's HTTP API (`/storage/v1…`) as the signed-in user, for what storage-js cannot send:

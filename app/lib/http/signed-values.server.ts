@@ -44,7 +44,7 @@ async function isSignature(secret: string, purpose: string, text: string, signed
 // report must bring it back at least 5 seconds later (a shorter track: its length, less the second the
 // player allows at its end). Rotating listener ids buys nothing: each needs its own URL and its wait.
 
-/** Seconds of listening after which a play counts (the player's rule, app/lib/player-engine.ts). */
+/** Seconds of listening after which a play counts (the player's rule, app/lib/player/listening.ts). */
 const playCountsAfterSeconds = 5;
 
 /** A ticket older than this is refused: a URL given that long ago has expired many times over. */

@@ -1,10 +1,10 @@
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { cloudflareContext } from "./context.server";
-import { embeddingSite } from "./embedding.server";
+import { embeddingSite } from "../sharing/embedding.server";
 import { envFrom, type AppEnv } from "./env.server";
 import { isEmbedPath } from "./security-headers.server";
 import { sharedCacheSeconds } from "./http-cache";
-import { hasAuthCookie, renderWasPersonal } from "./session.server";
+import { hasAuthCookie, renderWasPersonal } from "../session/session.server";
 
 /**
  * Serves anonymous GETs from the Workers cache (keyed on the URL and the client build) and stores the

@@ -1,4 +1,4 @@
-import { peakCount, waveformPeaks } from "../../supabase/functions/_shared/waveform";
+import { peakCount, waveformPeaks } from "../../../supabase/functions/_shared/waveform";
 
 // A track's waveform and length, read in the browser while it uploads, so the player can draw it at once
 // as it does for every published track. The browser decodes whatever it can play.
