@@ -56,8 +56,22 @@ as $$
 $$;
 grant execute on function tests.id(text) to anon, authenticated, service_role;
 
+-- The marketplace's Worker sends its registered secret in a header (PostgREST hands the request's
+-- headers to the database as `request.headers`); tests.attempt() sends it for an actor named
+-- '<someone> through the marketplace'.
+create function tests.marketplace_secret()
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select 'tests-marketplace-secret-0123456789abcdef'
+$$;
+select private.trust_marketplace_secret(tests.marketplace_secret());
+
 -- Runs `statement` as `actor` ('visitor' for the anon key, 'service' for the service role, else a
--- fixture's user) and undoes it. 'done:<rows>' (rows read or written), or 'refused:<SQLSTATE>'.
+-- fixture's user, alone or '… through the marketplace') and undoes it. 'done:<rows>' (rows read or
+-- written), or 'refused:<SQLSTATE>'.
 create function tests.attempt(actor text, statement text)
 returns text
 language plpgsql
@@ -65,19 +79,23 @@ set search_path = ''
 as $$
 declare
   affected bigint;
-  person uuid := case when actor in ('visitor', 'service') then null else tests.id(actor) end;
+  through_marketplace boolean := actor like '% through the marketplace';
+  who text := regexp_replace(actor, ' through the marketplace$', '');
+  person uuid := case when who in ('visitor', 'service') then null else tests.id(who) end;
 begin
-  if actor not in ('visitor', 'service') and person is null then
-    raise exception 'no fixture called %', actor;
+  if who not in ('visitor', 'service') and person is null then
+    raise exception 'no fixture called %', who;
   end if;
   begin
     perform set_config('request.jwt.claims', case
-      when actor = 'visitor' then '{"role": "anon"}'
-      when actor = 'service' then '{"role": "service_role"}'
+      when who = 'visitor' then '{"role": "anon"}'
+      when who = 'service' then '{"role": "service_role"}'
       else (select jsonb_build_object('sub', u.id, 'role', 'authenticated', 'app_metadata', u.raw_app_meta_data)::text
             from auth.users u where u.id = person)
     end, true);
-    perform set_config('role', case actor when 'visitor' then 'anon' when 'service' then 'service_role' else 'authenticated' end, true);
+    perform set_config('request.headers',
+      case when through_marketplace then jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text else '{}' end, true);
+    perform set_config('role', case who when 'visitor' then 'anon' when 'service' then 'service_role' else 'authenticated' end, true);
     execute statement;
     get diagnostics affected = row_count;
     -- Undo the statement and the role: raised, and caught below with everything done since `begin`.
@@ -100,15 +118,61 @@ as $$
   select outcome like 'done:%' and outcome <> 'done:0' from (select tests.attempt(actor, statement) as outcome) attempted
 $$;
 
--- The people every test acts as, and a released track of the artist's.
+-- An access-rule file's cases: each says whether `statement` must take effect as `actor`. The file adds
+-- them, plans for them, and proves them all with tests.proved_cases().
+create table tests.cases (subject text, actor text, statement text, allowed boolean);
+
+-- One case per actor the rules tell apart (a visitor, the owner, another artist, a fan, an
+-- administrator): `allowed` names those who may.
+create function tests.each_actor(subject text, statement text, allowed text[])
+returns void
+language sql
+set search_path = ''
+as $$
+  insert into tests.cases
+  select subject, actor, statement, actor = any (allowed)
+  from unnest(array['visitor', 'artist', 'other artist', 'fan', 'admin']) as actor
+$$;
+
+-- One case for one actor: a banned user, or someone through the marketplace.
+create function tests.one_actor(subject text, actor text, statement text, allowed boolean)
+returns void
+language sql
+set search_path = ''
+as $$
+  insert into tests.cases values (subject, actor, statement, allowed)
+$$;
+
+-- Every case of the file, proved: allowed means it read or wrote a row; denied, a refusal or nothing touched.
+-- (pgTAP's own functions name each other unqualified, so this one keeps the test's search_path.)
+create function tests.proved_cases()
+returns setof text
+language sql
+as $$
+  select ok(
+    tests.allowed(c.actor, c.statement) = c.allowed,
+    format('%s: %s as %s', c.subject, case when c.allowed then 'allowed' else 'denied' end, c.actor))
+  from tests.cases c
+  order by c.subject, c.actor
+$$;
+
+-- The people every test acts as, and a released track of the artist's. The banned artist and fan are
+-- banned after sign-up, as an administrator bans: their tokens stay valid until they expire, so the
+-- rules must refuse them, not the sign-in.
 do $$
 begin
   perform tests.new_user('artist', '{"role": "artist", "artist_name": "Owner", "paypal_email": "owner@tests.example"}');
   perform tests.new_user('other artist', '{"role": "artist", "artist_name": "Other", "paypal_email": "other@tests.example"}');
   perform tests.new_user('fan', '{"role": "fan", "username": "listener"}');
   perform tests.new_user('admin', '{}', '{"provider": "email", "role": "admin"}');
+  perform tests.new_user('banned artist', '{"role": "artist", "artist_name": "Banned", "paypal_email": "banned@tests.example"}');
+  perform tests.new_user('banned fan', '{"role": "fan", "username": "banned-listener"}');
   perform tests.remember('track', $q$
     insert into public.tracks (artist_id, title, genre, price, description, release_date)
     values (tests.id('artist'), 'Released', 'Rock', 1.99, 'Out now', current_date - 1) returning id$q$);
+  perform tests.remember('banned artist track', $q$
+    insert into public.tracks (artist_id, title, genre, price, description, release_date)
+    values (tests.id('banned artist'), 'Before the ban', 'Rock', 1.99, 'Out now', current_date - 1) returning id$q$);
+  update auth.users set banned_until = now() + interval '30 days' where id in (tests.id('banned artist'), tests.id('banned fan'));
 end
 $$;
