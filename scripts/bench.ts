@@ -40,7 +40,7 @@ import { measureHeavyViewer, printHeavyViewer } from "./lib/bench-heavy-viewer.t
 import { percentile } from "./lib/percentile.ts";
 import { measureWorkerBundle, printWorkerBundle } from "./lib/bench-worker-bundle.ts";
 import { embedPaths, measureEmbeds, printEmbeds } from "./lib/bench-embeds.ts";
-import { demoAccounts, demoTrackPath } from "./lib/demo-data.ts";
+import { demoAccounts, demoAddressOf, demoPagesWhere } from "./lib/demo-data.ts";
 
 // JavaScript: React and React Router (about 105 KB gz, in one chunk: see vite.config.ts) load on every page;
 // what a page adds stays small.
@@ -52,35 +52,13 @@ export const targets = {
   lighthouseAccessibility: 1,
 } as const;
 
-const demoArtist = "/artist/a1000000-0000-4000-8000-000000000012";
-const demoFan = "/fan/f0000000-0000-4000-8000-000000000001";
-const demoTrack = demoTrackPath("Open Highway");
+const demoArtist = demoAddressOf("/artist/:id");
+const demoTrack = demoAddressOf("/track/:id");
 /** Signed-in pages: their JavaScript is measured (their renders are personal, never cached). */
-const studioPages = [
-  "/dashboard/artist",
-  "/dashboard/artist/upload",
-  "/dashboard/artist/tracks",
-  "/dashboard/artist/media",
-  "/dashboard/artist/store",
-  "/dashboard/artist/payments",
-  "/dashboard/artist/analytics",
-  "/dashboard/artist/analytics?period=1y",
-  "/dashboard/artist/profile",
-  "/dashboard/artist/settings",
-];
+const studioPages = [...demoPagesWhere((use) => use.for === "artists"), "/dashboard/artist/analytics?period=1y"];
 const [, demoArtistAccount, demoFanAccount] = demoAccounts;
-/** The fan space's pages, measured signed in as the demo fan. */
-const fanPages = [
-  "/dashboard/fan",
-  "/dashboard/fan/purchased",
-  "/dashboard/fan/following",
-  "/dashboard/fan/recent",
-  "/dashboard/fan/payments",
-  "/dashboard/fan/profile",
-  "/dashboard/fan/settings",
-  "/liked",
-  "/playlists",
-];
+/** The fan space's pages, and those of any signed-in user, measured signed in as the demo fan. */
+const fanPages = demoPagesWhere((use) => use.for === "fans" || use.for === "users");
 
 /** Signs in through the login form and returns the session cookies as a Cookie header. */
 async function signedInCookie(appUrl: string, { email, password }: { email: string; password: string }): Promise<string> {
@@ -94,7 +72,8 @@ async function signedInCookie(appUrl: string, { email, password }: { email: stri
   return cookieHeaderOf(response);
 }
 
-export const catalogPages = ["/", "/discover", "/genres", "/artists", demoArtist, demoFan, demoTrack];
+/** The public pages crawlers visit: the catalog, and the site's own pages. */
+export const catalogPages = demoPagesWhere((use) => use.for === "everyone" && use.crawl);
 const staticAsset = "/favicon.svg";
 // The cost every page pays before its own content: the shared layout around static text, no backend read.
 const layoutOnly = "/about";
@@ -412,8 +391,7 @@ async function main() {
     }
     if (process.argv.includes("--js")) {
       // Each public page's JavaScript alone (gzipped): all of it, the framework's share, and the page's own.
-      const pages = [...catalogPages, "/playlist/b1000000-0000-4000-8000-000000000001"];
-      const figures = await measureRouteJavaScript(appUrl, pages);
+      const figures = await measureRouteJavaScript(appUrl, catalogPages);
       console.log("| page | all (≤ 130 KB) | framework | own (≤ 25 KB) |\n|---|---|---|---|");
       for (const [path, { total, framework }] of Object.entries(figures)) {
         console.log(

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { routesWhere, type RoutePattern, type RouteUse } from "../../app/route-uses.ts";
 
 /** The demo accounts supabase/seed.sql creates (the README lists the same). */
 export const demoAccounts = [
@@ -12,3 +13,32 @@ export function demoTrackPath(title: string) {
   const hex = createHash("md5").update(`demo track: ${title}`).digest("hex");
   return `/track/${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
+
+/**
+ * Where the demo data fills each page with a parameter (app/route-uses.ts): the address the browser walk
+ * and the bench open for it. A page added with a parameter and no address here fails both at once.
+ */
+const demoPageAddresses: Partial<Record<RoutePattern, string>> = {
+  "/genres/:genre": "/genres/Rock",
+  // The Paper Lanterns, the demo artist account's own page
+  "/artist/:id": "/artist/a1000000-0000-4000-8000-000000000012",
+  // rileyspins, the demo fan account
+  "/fan/:id": "/fan/f0000000-0000-4000-8000-000000000001",
+  // the demo fan's public playlist
+  "/playlist/:id": "/playlist/b1000000-0000-4000-8000-000000000001",
+  "/track/:id": demoTrackPath("Open Highway"),
+  // a track of the demo artist's, whose edit page they open
+  "/dashboard/artist/tracks/:id": demoTrackPath("Kites Over the Clyde").replace("/track/", "/dashboard/artist/tracks/"),
+  "/*": "/no-such-page",
+};
+
+/** The address a page pattern is opened at with the demo data: itself, or its filled-in address. */
+export function demoAddressOf(pattern: RoutePattern): string {
+  const address = pattern.includes(":") || pattern.includes("*") ? demoPageAddresses[pattern] : pattern;
+  if (!address) throw new Error(`No demo address for ${pattern}: add one to demoPageAddresses in scripts/lib/demo-data.ts`);
+  return address;
+}
+
+/** The pages whose use matches, each at its demo address. */
+export const demoPagesWhere = (matches: (use: RouteUse) => boolean) =>
+  routesWhere((use) => use.kind === "page" && matches(use)).map(demoAddressOf);

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
+import { describe, test } from "node:test";
+import type { Page } from "playwright-core";
 import {
   baseUrl,
   expectNoAxeViolations,
   hydrated,
-  launchBrowser,
+  browserForThisFile,
   newPage,
   screenshot,
   supabaseUrl,
@@ -16,13 +16,7 @@ import {
   signedInPage,
 } from "./support/browser.ts";
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = await browserForThisFile();
 
 async function signOut(page: Page) {
   // The account menu is a disclosure whose summary names the user and says "account menu".

@@ -4,13 +4,13 @@
 // dialog (their open page can no longer comment, their sign-in says suspended until when), lift the ban.
 // Each with JavaScript and without. A fan meets 'Access Denied'. axe on each page.
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
+import { describe, test } from "node:test";
+import type { Page } from "playwright-core";
 import {
   demoTrackPath,
   expectNoAxeViolations,
   hydrated,
-  launchBrowser,
+  browserForThisFile,
   logIn,
   newPage,
   screenshot,
@@ -19,13 +19,7 @@ import {
   signedInPage,
 } from "./support/browser.ts";
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = await browserForThisFile();
 
 /** The home page as a visitor sees it, in a context of its own. */
 async function bannerShows(title: string, shown: boolean) {

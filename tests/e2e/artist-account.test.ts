@@ -2,25 +2,18 @@
 // Edit Profile (details, a show, a picture) landing on the public page, and the account settings, with
 // JavaScript and, for the forms, without.
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser } from "playwright-core";
+import { describe, test } from "node:test";
 import {
   currentPath,
   expectNoAxeViolations,
   hydrated,
-  launchBrowser,
+  browserForThisFile,
   setProfilePicture,
   signedInPage,
   newAccountPage,
 } from "./support/browser.ts";
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = await browserForThisFile();
 
 const nextYear = `${new Date().getUTCFullYear() + 1}-07-04`;
 

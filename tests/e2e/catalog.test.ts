@@ -1,15 +1,18 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { expectNoAxeViolations, hydrated, launchBrowser, newPage, screenshot, viewports, currentPath, logIn } from "./support/browser.ts";
+import { describe, test } from "node:test";
+import type { Page } from "playwright-core";
+import {
+  expectNoAxeViolations,
+  hydrated,
+  browserForThisFile,
+  newPage,
+  screenshot,
+  viewports,
+  currentPath,
+  logIn,
+} from "./support/browser.ts";
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = await browserForThisFile();
 
 const demoArtist = "/artist/a1000000-0000-4000-8000-000000000012";
 const emberRoad = "/artist/a1000000-0000-4000-8000-000000000001";

@@ -2,17 +2,10 @@
 // a reload, through Realtime (the page gets its short-lived token from the app, its session cookie stays
 // HttpOnly). Without JavaScript the server renders the same feed.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { expectNoAxeViolations, hydrated, launchBrowser, logIn, newPage, demoTrackPath, signedInPage } from "./support/browser.ts";
+import { test } from "node:test";
+import { expectNoAxeViolations, hydrated, browserForThisFile, logIn, newPage, demoTrackPath, signedInPage } from "./support/browser.ts";
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = await browserForThisFile();
 
 test("Recent Activity shows a fan's new comment live, without a reload", async () => {
   const artist = await newPage(browser);

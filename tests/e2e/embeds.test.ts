@@ -6,20 +6,18 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { baseUrl, demoTrackPath, expectNoAxeViolations, hydrated, launchBrowser, newPage, viewports } from "./support/browser.ts";
+import { baseUrl, demoTrackPath, expectNoAxeViolations, hydrated, browserForThisFile, newPage, viewports } from "./support/browser.ts";
 
-let browser: Browser;
 let otherSite: Server;
 let otherSiteUrl: string;
 const otherSiteHost = "blog.example.com";
 const trackPath = demoTrackPath("Bicycle Bell");
 const trackId = trackPath.split("/").pop()!;
+// The other site answers at a public-looking name (only real public host names are recorded as where an
+// embed plays), which this browser resolves to this machine.
+const browser = await browserForThisFile({ hostRules: [otherSiteHost] });
 
 before(async () => {
-  // The other site answers at a public-looking name (only real public host names are recorded as where
-  // an embed plays), which this browser resolves to this machine.
-  browser = await launchBrowser({ hostRules: [otherSiteHost] });
   // Someone else's page: a blog post that embeds the track, at whatever width it is given.
   otherSite = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");
@@ -37,8 +35,7 @@ before(async () => {
   await new Promise<void>((resolve) => otherSite.listen(0, "127.0.0.1", resolve));
   otherSiteUrl = `http://${otherSiteHost}:${(otherSite.address() as AddressInfo).port}/`;
 });
-after(async () => {
-  await browser?.close();
+after(() => {
   otherSite?.close();
 });
 

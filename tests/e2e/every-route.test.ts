@@ -1,83 +1,40 @@
 // Every page, as each role sees it: nothing scrolls sideways on a phone (390 px), and axe finds nothing
 // on a phone or a desktop (WCAG 2.2 A/AA and axe's best practices). The demo data fills each page.
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { axeFindings, demoTrackPath, hydrated, launchBrowser, newPage, signedInPage, viewports } from "./support/browser.ts";
+import { describe, test } from "node:test";
+import type { Page } from "playwright-core";
+import type { RouteUse } from "../../app/route-uses.ts";
+import { demoAddressOf, demoPagesWhere } from "../../scripts/lib/demo-data.ts";
+import { axeFindings, hydrated, browserForThisFile, newPage, signedInPage, viewports } from "./support/browser.ts";
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = await browserForThisFile();
 
-const demoArtist = "/artist/a1000000-0000-4000-8000-000000000012";
-const demoFan = "/fan/f0000000-0000-4000-8000-000000000001";
-/** The demo fan's public playlist, and their private one. */
-const demoPlaylist = "/playlist/b1000000-0000-4000-8000-000000000001";
+/** The demo fan's private playlist: their own, beside the public one every visitor walks. */
 const demoPrivatePlaylist = "/playlist/b1000000-0000-4000-8000-000000000002";
 
-const publicPages = [
-  "/",
-  "/about",
-  "/terms",
-  "/privacy",
-  "/discover",
-  "/genres",
-  "/genres/Rock",
-  "/artists",
-  demoArtist,
-  demoFan,
-  demoTrackPath("Open Highway"),
-  demoPlaylist,
-  "/playlists",
-  "/no-such-page",
-];
+type Role = "visitor" | "fan" | "artist" | "admin";
+/** Who walks the pages each audience of app/route-uses.ts opens (any signed-in user: the demo fan). */
+const walkerOf: Record<RouteUse["for"], Role> = {
+  everyone: "visitor",
+  visitors: "visitor",
+  users: "fan",
+  fans: "fan",
+  artists: "artist",
+  admins: "admin",
+};
 
-const roles: { role: "visitor" | "fan" | "artist" | "admin"; pages: string[] }[] = [
-  {
-    role: "visitor",
-    pages: [...publicPages, "/login", "/register", "/register/artist", "/register/fan", "/forgot-password"],
-  },
-  {
-    role: "fan",
-    pages: [
-      "/dashboard/fan",
-      "/dashboard/fan/purchased",
-      "/dashboard/fan/following",
-      "/dashboard/fan/recent",
-      "/liked",
-      "/playlists",
-      demoPrivatePlaylist,
-      "/dashboard/fan/payments",
-      "/dashboard/fan/profile",
-      "/dashboard/fan/settings",
-      demoTrackPath("Open Highway"),
-      demoArtist,
-    ],
-  },
-  {
-    role: "artist",
-    pages: [
-      "/dashboard/artist",
-      "/dashboard/artist/tracks",
-      "/dashboard/artist/library",
-      "/dashboard/artist/upload",
-      "/dashboard/artist/upload?type=album",
-      "/dashboard/artist/media",
-      "/dashboard/artist/payments",
-      "/dashboard/artist/store",
-      "/dashboard/artist/analytics",
-      "/dashboard/artist/profile",
-      "/dashboard/artist/settings",
-      "/recent",
-      demoTrackPath("Open Highway"),
-    ],
-  },
-  { role: "admin", pages: ["/admin", "/admin/news", "/"] },
-];
+/** Beyond each role's own pages: the variants of a page, and public pages as a signed-in user sees them. */
+const alsoWalked: Record<Role, string[]> = {
+  visitor: ["/playlists"],
+  fan: [demoPrivatePlaylist, demoAddressOf("/track/:id"), demoAddressOf("/artist/:id")],
+  artist: ["/dashboard/artist/upload?type=album", "/recent", demoAddressOf("/track/:id")],
+  admin: ["/"],
+};
+
+const roles = (["visitor", "fan", "artist", "admin"] as const).map((role) => ({
+  role,
+  pages: [...demoPagesWhere((use) => walkerOf[use.for] === role), ...alsoWalked[role]],
+}));
 
 /** How far the page scrolls sideways, and the widest elements that make it. */
 async function sidewaysOverflow(page: Page): Promise<{ overflow: number; culprits: string[] }> {

@@ -2,17 +2,17 @@
 // find it in Recently Played, like and unlike a track and see Liked Songs follow, and edit the profile
 // with a picture, an emoji and a genre; with JavaScript, and the forms without it. axe on every page.
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { demoTrackPath, expectNoAxeViolations, hydrated, launchBrowser, setProfilePicture, newAccountPage } from "./support/browser.ts";
+import { describe, test } from "node:test";
+import {
+  demoTrackPath,
+  expectNoAxeViolations,
+  hydrated,
+  browserForThisFile,
+  setProfilePicture,
+  newAccountPage,
+} from "./support/browser.ts";
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = await browserForThisFile();
 
 const maraVale = "/artist/a1000000-0000-4000-8000-000000000002";
 

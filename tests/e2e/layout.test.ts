@@ -1,15 +1,9 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { expectNoAxeViolations, hydrated, launchBrowser, newPage, screenshot, viewports } from "./support/browser.ts";
+import { describe, test } from "node:test";
+import type { Page } from "playwright-core";
+import { expectNoAxeViolations, hydrated, browserForThisFile, newPage, screenshot, viewports } from "./support/browser.ts";
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = await browserForThisFile();
 
 /** The pages this build has, with the heading each shows (the home page's names its featured artist). */
 const pages: { path: string; heading?: string }[] = [

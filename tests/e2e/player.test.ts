@@ -2,17 +2,19 @@
 // queue edited from the keyboard, Media Session, a reload that keeps the queue paused, and playlists made,
 // filled, reordered and deleted with JavaScript on and off.
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { demoTrackPath, expectNoAxeViolations, hydrated, launchBrowser, newAccountPage, newPage, viewports } from "./support/browser.ts";
+import { describe, test } from "node:test";
+import type { Page } from "playwright-core";
+import {
+  demoTrackPath,
+  expectNoAxeViolations,
+  hydrated,
+  browserForThisFile,
+  newAccountPage,
+  newPage,
+  viewports,
+} from "./support/browser.ts";
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = await browserForThisFile();
 
 const albumTrack = demoTrackPath("Bicycle Bell");
 

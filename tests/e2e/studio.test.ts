@@ -1,21 +1,14 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { createClient } from "@supabase/supabase-js";
-import type { Browser } from "playwright-core";
 import { localDefaults } from "@crate/local-supabase";
 import { tinyPng } from "../support/media.ts";
-import { currentPath, expectNoAxeViolations, hydrated, launchBrowser, supabaseUrl, signedInPage } from "./support/browser.ts";
+import { currentPath, expectNoAxeViolations, hydrated, browserForThisFile, supabaseUrl, signedInPage } from "./support/browser.ts";
 
 const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
 const paperLanterns = "a1000000-0000-4000-8000-000000000012";
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = await browserForThisFile();
 
 /** A track of the demo artist's own for one test to change, so the demo catalogue stays as it is. */
 async function ownTrack(title: string) {

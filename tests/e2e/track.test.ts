@@ -2,13 +2,13 @@
 // with JavaScript on and off, against the local backend with the demo data (real audio, signed URLs).
 import { createClient } from "@supabase/supabase-js";
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
+import { describe, test } from "node:test";
+import type { Page } from "playwright-core";
 import { localDefaults } from "@crate/local-supabase";
 import {
   expectNoAxeViolations,
   hydrated,
-  launchBrowser,
+  browserForThisFile,
   newPage,
   screenshot,
   baseUrl,
@@ -18,13 +18,7 @@ import {
   signedInPage,
 } from "./support/browser.ts";
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = await browserForThisFile();
 
 const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
 

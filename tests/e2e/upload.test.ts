@@ -2,18 +2,12 @@
 // once), an album and merchandise, with and without JavaScript; a file that is not what its name says
 // is refused next to its picker.
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
+import { describe, test } from "node:test";
+import type { Page } from "playwright-core";
 import { tinyPng, toneWav } from "../support/media.ts";
-import { baseUrl, expectNoAxeViolations, hydrated, launchBrowser, newPage, newAccountPage } from "./support/browser.ts";
+import { baseUrl, expectNoAxeViolations, hydrated, browserForThisFile, newPage, newAccountPage } from "./support/browser.ts";
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = await browserForThisFile();
 
 const audioFile = (name: string) => ({ name, mimeType: "audio/wav", buffer: Buffer.from(toneWav(2)) });
 const artworkFile = { name: "cover.png", mimeType: "image/png", buffer: Buffer.from(tinyPng) };

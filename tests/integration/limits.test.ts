@@ -1,11 +1,21 @@
 import pg from "pg";
-import { describe, expect, it } from "vitest";
-import { albumTrackLimit, commentMaxLength, maximumPrice, minimumPrice, playlistLimits, textLimits } from "../../app/lib/constants.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  albumTrackLimit,
+  catalogLimits,
+  commentMaxLength,
+  maximumPrice,
+  minimumPrice,
+  playlistLimits,
+  releaseDates,
+  textLimits,
+} from "../../app/lib/constants.ts";
 import { databaseUrl } from "../../scripts/lib/supabase-cli.ts";
 
 // The limits the forms state (app/lib/constants.ts) are the ones the database holds: each length,
-// price and place bound is read from the migrated database's check constraints and compared, and a
-// length bound in the database that no constant states fails too. It needs the PostgreSQL server and
+// price, place and date bound is read from the migrated database's check constraints, and each count a
+// trigger holds (code 54000) from its function's source, and compared; a length bound in the database
+// that no constant states fails too. It needs the PostgreSQL server and
 // the migrated template `npm run test:postgres` makes.
 const serverUrl = process.env.TEST_DATABASE_URL;
 const template = process.env.TEST_DATABASE_TEMPLATE;
@@ -35,7 +45,39 @@ const lengths: Record<string, number> = {
   "analytics_events.embedded_on": 255,
 };
 
-async function checkConstraints(): Promise<{ table: string; definition: string }[]> {
+/**
+ * Each count a trigger holds, and the constant that states it: the trigger function, and where in its
+ * source the bound is written.
+ */
+const triggerBounds: { what: string; fn: string; bound: RegExp; stated: number }[] = [
+  { what: "tracks one request publishes", fn: "limit_artist_tracks", bound: /written > (\d+)/, stated: catalogLimits.tracksAtOnce },
+  {
+    what: "tracks an artist",
+    fn: "limit_artist_tracks",
+    bound: /t\.artist_id = new\.artist_id\) >= (\d+)/,
+    stated: catalogLimits.artistTracks,
+  },
+  { what: "merch items an artist", fn: "limit_artist_merch", bound: />= (\d+) then/, stated: catalogLimits.merchItems },
+  {
+    what: "comments a minute on a track",
+    fn: "limit_comments",
+    bound: /interval '1 minute'\s*\) >= (\d+)/,
+    stated: catalogLimits.commentsPerMinute,
+  },
+  { what: "playlists a user", fn: "limit_playlists", bound: />= (\d+) then/, stated: playlistLimits.playlists },
+  { what: "tracks a playlist", fn: "place_playlist_track", bound: /track_count >= (\d+)/, stated: playlistLimits.tracks },
+  {
+    what: "years a release is announced ahead",
+    fn: "release_date_in_range",
+    bound: /interval '(\d+) years'/,
+    stated: releaseDates.yearsAhead,
+  },
+];
+
+type Held = { constraints: { table: string; definition: string }[]; functions: Map<string, string> };
+
+/** The migrated database's check constraints on `public`, and the source of its `private` functions. */
+async function heldByTheDatabase(): Promise<Held> {
   const copy = `limits_${process.pid}_${Date.now().toString(36)}`;
   const server = new pg.Client({ connectionString: serverUrl });
   await server.connect();
@@ -45,12 +87,16 @@ async function checkConstraints(): Promise<{ table: string; definition: string }
     const database = new pg.Client({ connectionString: databaseUrl(serverUrl!, copy) });
     await database.connect();
     try {
-      const { rows } = await database.query<{ table: string; definition: string }>(
+      const { rows: constraints } = await database.query<{ table: string; definition: string }>(
         `select c.relname as table, pg_get_constraintdef(k.oid) as definition
            from pg_constraint k join pg_class c on c.oid = k.conrelid join pg_namespace n on n.oid = c.relnamespace
           where n.nspname = 'public' and k.contype = 'c'`,
       );
-      return rows;
+      const { rows: functions } = await database.query<{ name: string; source: string }>(
+        `select p.proname as name, p.prosrc as source
+           from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'private'`,
+      );
+      return { constraints, functions: new Map(functions.map((row) => [row.name, row.source])) };
     } finally {
       await database.end();
     }
@@ -61,8 +107,13 @@ async function checkConstraints(): Promise<{ table: string; definition: string }
 }
 
 describe.skipIf(!serverUrl || !template)("the catalog's limits", () => {
-  it("are the database's: lengths, prices, album places and playlist places", async () => {
-    const constraints = await checkConstraints();
+  let database: Held;
+  beforeAll(async () => {
+    database = await heldByTheDatabase();
+  });
+
+  it("are the database's: lengths, prices, album places, playlist places and release dates", () => {
+    const { constraints } = database;
     const held = new Map<string, number>();
     for (const { table, definition } of constraints) {
       for (const [, column, bound] of definition.matchAll(/char_length\((\w+)\) <= (\d+)/g)) held.set(`${table}.${column}`, Number(bound));
@@ -80,5 +131,12 @@ describe.skipIf(!serverUrl || !template)("the catalog's limits", () => {
     }
     expect(definitions("tracks")).toMatch(new RegExp(`track_number <= ${albumTrackLimit}\\b`));
     expect(definitions("playlist_tracks")).toMatch(new RegExp(`"?position"? <= ${playlistLimits.tracks}\\b`));
+    expect(definitions("tracks")).toContain(`release_date >= '${releaseDates.earliest}'::date`);
+  });
+
+  it.each(triggerBounds)("counts $what as the database's trigger does", ({ fn, bound, stated }) => {
+    const source = database.functions.get(fn);
+    expect(source, `private.${fn}`).toBeDefined();
+    expect(Number(bound.exec(source!)?.[1])).toBe(stated);
   });
 });

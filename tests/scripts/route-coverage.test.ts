@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
+import { routeUses } from "../../app/route-uses.ts";
 import { routePatterns } from "../support/route-table.ts";
 
 const root = join(import.meta.dirname, "..", "..");
@@ -37,4 +38,10 @@ it.each(routePatterns().filter((pattern) => pattern !== "/*" && pattern !== "/")
 it("would catch a route that no suite names", () => {
   expect(suites.some((suite) => addressPattern("/no-such-route/:id").test(suite))).toBe(false);
   expect(suites.some((suite) => addressPattern("/track/:id").test(suite))).toBe(true);
+});
+
+// robots.txt, the sitemap, oEmbed's matcher, the browser walk and the bench derive their lists from
+// app/route-uses.ts: a route it does not name would be nobody's, one it names beyond routes.ts a ghost.
+it("route-uses.ts says who every route of routes.ts serves, and names no other", () => {
+  expect(Object.keys(routeUses).sort()).toEqual(routePatterns().sort());
 });

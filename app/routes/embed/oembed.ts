@@ -5,16 +5,14 @@ import { tagCachedAnswer } from "~/lib/http/edge-cache.server";
 import { envFrom } from "~/lib/http/env.server";
 import { publicCacheControl, sharedCacheSeconds } from "~/lib/http/http-cache";
 import { createVisitorClient } from "~/lib/backend/supabase.server";
-import { embedCacheTags, readEmbed } from "./embed.server";
+import { embedCacheTags, isEmbedKind, readEmbed } from "./embed.server";
+import { patternExpression, routesWhere, routeUses } from "~/route-uses";
 import type { Route } from "./+types/oembed";
 
-/** The pages oEmbed answers for, and the player each one embeds. */
-const embeddablePages: [RegExp, EmbedKind][] = [
-  [/^\/track\/([^/]+)\/?$/, "track"],
-  [/^\/artist\/([^/]+)\/?$/, "artist"],
-  [/^\/playlist\/([^/]+)\/?$/, "playlist"],
-  [/^\/embed\/(track|album|artist|playlist)\/([^/]+)\/?$/, "track"],
-];
+/** The pages oEmbed answers for, and the player each one embeds, as the route table says (app/route-uses.ts). */
+const embeddablePages = routesWhere((use) => use.embeds !== undefined).map(
+  (pattern) => [patternExpression(pattern), routeUses[pattern].embeds!] as const,
+);
 
 /** The page (or embed) a URL names on this site, or null: another site's, or nothing embeddable. */
 function embeddable(target: string | null, origin: string): { kind: EmbedKind; id: string } | null {
@@ -26,12 +24,12 @@ function embeddable(target: string | null, origin: string): { kind: EmbedKind; i
     return null;
   }
   if (url.origin !== origin) return null;
-  for (const [pattern, kind] of embeddablePages) {
-    const match = pattern.exec(url.pathname);
+  for (const [expression, embeds] of embeddablePages) {
+    const match = expression.exec(url.pathname);
     if (!match) continue;
     // An embed's own address names its kind.
-    const [named, id] = match.length === 3 ? [match[1] as EmbedKind, match[2]!] : [kind, match[1]!];
-    return isUuid(id) ? { kind: named, id } : null;
+    const [kind, id] = embeds === "named" ? [match[1]!, match[2]!] : [embeds, match[1]!];
+    return isEmbedKind(kind) && isUuid(id) ? { kind, id } : null;
   }
   return null;
 }

@@ -1,30 +1,21 @@
+import { robotsPath, routesWhere } from "~/route-uses";
 import type { Route } from "./+types/robots";
+
+/** The routes crawlers stay out of (app/route-uses.ts), each once: a rule covers every address it begins. */
+const closedToCrawlers = routesWhere((use) => !use.crawl)
+  .filter((pattern) => pattern !== "/*")
+  .map(robotsPath)
+  .filter((path, _, paths) => !paths.some((other) => other !== path && !other.includes("*") && path.startsWith(other)));
 
 /**
  * What crawlers may visit: the public catalog, not the dashboards, admin, account pages or the resource
- * routes (audio, plays, likes, follows, uploads, search answers); and where the sitemap is.
+ * routes (audio, plays, likes, follows, uploads, search answers), as app/route-uses.ts says; and where
+ * the sitemap is.
  */
 export function loader({ request }: Route.LoaderArgs) {
   const origin = new URL(request.url).origin;
   const disallowed = [
-    "/dashboard/",
-    "/admin",
-    "/login",
-    "/register",
-    "/forgot-password",
-    "/reset-password",
-    "/logout",
-    "/account/",
-    "/liked",
-    "/recent",
-    "/playlists",
-    "/search/",
-    "/uploads/",
-    "/track/*/audio",
-    "/track/*/source",
-    "/track/*/play",
-    "/track/*/like",
-    "/artist/*/follow",
+    ...closedToCrawlers,
     // React Router's data addresses, with or without a query
     "/*.data",
   ];

@@ -1,10 +1,10 @@
-import { href } from "react-router";
 import * as v from "valibot";
 import { read } from "~/lib/backend/backend.server";
 import { artistPath, genrePath, playlistPath, trackPath } from "~/lib/catalog/catalog";
 import { genres } from "~/lib/constants";
 import { publicCacheControl } from "~/lib/http/http-cache";
 import type { SupabaseClient } from "~/lib/backend/supabase.server";
+import { routesWhere } from "~/route-uses";
 
 /**
  * URLs per sitemap page. The protocol allows 50,000; the hosted API answers at most 1,000 rows a request
@@ -28,15 +28,12 @@ type SitemapList = keyof typeof sitemapLists;
 
 export const isSitemapList = (kind: string): kind is SitemapList => Object.hasOwn(sitemapLists, kind);
 
-/** The pages with no row behind them: the catalog's lists, the site's pages and every genre. */
+/**
+ * The pages with no row behind them: the public pages without a parameter that crawlers may visit (the
+ * catalog's lists and the site's pages, as app/route-uses.ts says), and every genre.
+ */
 export const sitemapPagePaths = [
-  href("/"),
-  href("/discover"),
-  href("/genres"),
-  href("/artists"),
-  href("/about"),
-  href("/terms"),
-  href("/privacy"),
+  ...routesWhere((use) => use.kind === "page" && use.crawl).filter((pattern) => !pattern.includes(":")),
   ...genres.map(genrePath),
 ];
 

@@ -2,6 +2,7 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { after } from "node:test";
 import assert from "node:assert/strict";
 import { localDefaults } from "@crate/local-supabase";
 import { createClient } from "@supabase/supabase-js";
@@ -20,8 +21,19 @@ export const viewports = {
 } as const;
 
 /**
- * Chromium for the browser suite. `hostRules`: names it resolves to this machine, so a test can serve
- * another site under a real public-looking host name (the embeds' framing site).
+ * The browser a test file runs in: every file of the suite opens it with this one fixture, at the top of
+ * the file, and it closes when the file's tests end (each file runs in its own process).
+ */
+export async function browserForThisFile(options: Parameters<typeof launchBrowser>[0] = {}): Promise<Browser> {
+  const browser = await launchBrowser(options);
+  after(() => browser.close());
+  return browser;
+}
+
+/**
+ * Chromium for the browser suite (and the benches, which close it themselves). `hostRules`: names it
+ * resolves to this machine, so a test can serve another site under a real public-looking host name (the
+ * embeds' framing site).
  */
 export async function launchBrowser({ hostRules = [] }: { hostRules?: string[] } = {}): Promise<Browser> {
   return chromium.launch({
