@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { audioUnavailableAdvice, audioUrlErrorMessage } from "~/lib/backend/errors";
+import { audioUrlErrorMessage } from "~/lib/backend/errors";
+import { audioUnavailableAdvice } from "~/components/track/waveform-player";
 import { parseForm } from "~/lib/forms/forms";
 import { CommentSchema, DeleteCommentSchema } from "~/lib/schemas/comments";
 

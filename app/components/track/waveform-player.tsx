@@ -4,12 +4,23 @@ import { Icon } from "~/components/ui/icon";
 import { Spinner } from "~/components/ui/spinner";
 import { trackAudioPath } from "~/lib/catalog/catalog";
 import { playerDefaults } from "~/lib/constants";
-import { audioUnavailableAdvice, unknownAudioError } from "~/lib/backend/errors";
 import { formatDuration } from "~/lib/format";
 import { player as sitePlayer, usePlayer, usePlayerTime, type AudioSource, type QueueTrack } from "~/lib/player";
 
 // wavesurfer.js, for the track playing: loaded when it first plays here, never with the page.
 const InteractiveWaveform = lazy(() => import("./interactive-waveform"));
+
+// The "Unable to play track" box's words, here with the box: the page that shows it loads nothing else
+// of the backend's messages (lib/backend/errors.ts).
+/** The box's text when no reason is known (spec). */
+export const unknownAudioError = "Error loading audio file";
+
+/** The extra advice under 'Unable to play track' when the file itself is gone. */
+export function audioUnavailableAdvice(message: string): string | null {
+  return message.includes("no longer available")
+    ? "The file may have been removed or may be temporarily unavailable. Please check back later or contact the artist."
+    : null;
+}
 
 /**
  * The track page's player: a view of the site's one player. Play here starts the track in the player

@@ -121,13 +121,3 @@ const audioUrlMessages: Record<string, string> = {
 export function audioUrlErrorMessage(code: string | null | undefined): string {
   return (code && audioUrlMessages[code]) || "Unable to access audio file";
 }
-
-/** The track page's "Unable to play track" box when no reason is known (spec). */
-export const unknownAudioError = "Error loading audio file";
-
-/** The extra advice under 'Unable to play track' when the file itself is gone. */
-export function audioUnavailableAdvice(message: string): string | null {
-  return message.includes("no longer available")
-    ? "The file may have been removed or may be temporarily unavailable. Please check back later or contact the artist."
-    : null;
-}

@@ -1,5 +1,5 @@
 // What a player says when a track cannot play or load: the site's player and the embedded one alike
-// (spec). The track page's fallback, when no reason is known, is `unknownAudioError` in errors.ts.
+// (spec). The track page's own box, when its audio is unavailable, words itself (track/waveform-player.tsx).
 export const playerErrorMessages = {
   playback: "Error playing audio file. Please try again later.",
   load: "Unable to load audio file. Please try again later.",
