@@ -13,7 +13,7 @@ const InteractiveWaveform = lazy(() => import("./interactive-waveform"));
 // The "Unable to play track" box's words, here with the box: the page that shows it loads nothing else
 // of the backend's messages (lib/backend/errors.ts).
 /** The box's text when no reason is known (spec). */
-export const unknownAudioError = "Error loading audio file";
+const unknownAudioError = "Error loading audio file";
 
 /** The extra advice under 'Unable to play track' when the file itself is gone. */
 export function audioUnavailableAdvice(message: string): string | null {
