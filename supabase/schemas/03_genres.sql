@@ -185,7 +185,9 @@ $$;
 revoke execute on function private.scheduled_genre_tracks(text) from public;
 
 -- Released tracks per genre, and the artists who released them. The same figures for every reader:
--- the public catalog's, whoever is signed in.
+-- the public catalog's, whoever is signed in. What the rollups hold beyond them is taken away per artist
+-- and genre: tracks still scheduled, and every track of an artist banned for now (their tracks leave
+-- every public read while the ban lasts; the rollups keep counting them, so a lifted ban needs nothing).
 create or replace function private.genre_figures()
 returns table (genre text, artist_count integer, track_count integer)
 language sql
@@ -193,17 +195,29 @@ stable
 security definer
 set search_path = ''
 as $$
-  with scheduled as (
-    -- each looked up by its key: a join would read the whole rollup for a few scheduled tracks
-    select s.genre, s.track_count,
-      (select r.track_count from private.artist_genre_tracks r where r.genre = s.genre and r.artist_id = s.artist_id) as all_tracks
-    from private.scheduled_genre_tracks() s
+  with banned as (
+    select private.banned_accounts() as ids
+  ),
+  withheld as (
+    select s.genre, s.artist_id, s.track_count
+    from private.scheduled_genre_tracks() s, banned b
+    where s.artist_id <> all (b.ids)
+    union all
+    select r.genre, r.artist_id, r.track_count
+    from private.artist_genre_tracks r, banned b
+    where r.artist_id = any (b.ids) and r.track_count > 0
+  ),
+  per_artist as (
+    -- each looked up by its key: a join would read the whole rollup for a few withheld rows
+    select w.genre, w.track_count,
+      (select r.track_count from private.artist_genre_tracks r where r.genre = w.genre and r.artist_id = w.artist_id) as all_tracks
+    from withheld w
   ),
   waiting as (
-    select s.genre, sum(s.track_count)::integer as tracks,
-      (count(*) filter (where s.all_tracks = s.track_count))::integer as artists
-    from scheduled s
-    group by s.genre
+    select p.genre, sum(p.track_count)::integer as tracks,
+      (count(*) filter (where p.all_tracks = p.track_count))::integer as artists
+    from per_artist p
+    group by p.genre
   )
   select g.genre, g.artist_count - coalesce(w.artists, 0), g.track_count - coalesce(w.tracks, 0)
   from private.genre_tracks g

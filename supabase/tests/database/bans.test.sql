@@ -5,7 +5,7 @@
 begin;
 \ir helpers.sql
 
-select plan(26);
+select plan(28);
 
 do $$
 begin
@@ -82,6 +82,10 @@ select is(tests.attempt('admin', $$select from public.fan_profiles where id = te
 select is(tests.attempt('visitor', $$select from public.artist_profiles where id = tests.id('other artist')$$), 'done:1',
   'an artist who is not banned is still seen');
 
+-- The genre figures count no banned artist's track (helpers.sql's banned artist has a Rock track too).
+select is(tests.attempt('visitor', $$select from public.genre_counts where genre = 'Rock'$$), 'done:0',
+  'a banned artist''s tracks leave the genre counts');
+
 -- A ban that ended by itself.
 update auth.users set banned_until = now() - interval '1 second' where id = tests.id('fan');
 select is(tests.attempt('visitor', $$select from public.fan_profiles where id = tests.id('fan')$$), 'done:1',
@@ -95,6 +99,8 @@ select is(tests.attempt('visitor', $$select from public.tracks where id = tests.
   'a lifted ban brings the track back');
 select is(tests.attempt('visitor', $$select from public.playlist_tracks where track_id = tests.id('track')$$), 'done:1',
   'and its place in a playlist');
+select is((select (artist_count, track_count)::text from public.genre_counts where genre = 'Rock'), '(1,1)',
+  'and its count in its genre, beside the artist still banned');
 
 -- An expired ban that is still on the books hides nothing either.
 insert into private.account_bans values (tests.id('other artist'), now() - interval '1 minute');
