@@ -119,8 +119,11 @@ export function printPlayback(runs: PlaybackRun[], profile: NetworkProfile = nul
   const shares = runs.map((run) => run.bytesBeforePlayback / run.fileBytes).sort((a, b) => a - b);
   const p50 = percentile(latencies, 50);
   const max = latencies.at(-1) ?? 0;
+  // The goals: no press over the target on loopback, where only the page's own work is measured; the
+  // median press within it on a throttled link, whose round trips vary from run to run.
+  const [judged, figure] = profile ? ["p50", p50] : ["max", max];
   console.log(
-    `\nPlay latency p50 ${p50.toFixed(0)} ms, max ${max.toFixed(0)} ms (target ≤ ${playLatencyTargetMs} ms: ${max <= playLatencyTargetMs ? "met" : "not met"}); ` +
+    `\nPlay latency p50 ${p50.toFixed(0)} ms, max ${max.toFixed(0)} ms (target: ${judged} ≤ ${playLatencyTargetMs} ms: ${figure <= playLatencyTargetMs ? "met" : "not met"}); ` +
       `audio downloaded before playback: median ${(percentile(shares, 50) * 100).toFixed(1)}% of the file.`,
   );
 }

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useId, type ReactNode } from "react";
+import { lazy, Suspense, useEffect, useId, useState, type ReactNode } from "react";
 import { SeekWaveform } from "~/components/player/seek-waveform";
 import { Icon } from "~/components/ui/icon";
 import { Spinner } from "~/components/ui/spinner";
@@ -7,7 +7,7 @@ import { playerDefaults } from "~/lib/constants";
 import { formatDuration } from "~/lib/format";
 import { player as sitePlayer, usePlayer, usePlayerTime, type AudioSource, type QueueTrack } from "~/lib/player";
 
-// wavesurfer.js, for the track playing: loaded when it first plays here, never with the page.
+// wavesurfer.js, for the track playing: loaded once it plays here, never with the page.
 const InteractiveWaveform = lazy(() => import("./interactive-waveform"));
 
 // The "Unable to play track" box's words, here with the box: the page that shows it loads nothing else
@@ -48,6 +48,13 @@ export function WaveformPlayer({
   const playerDuration = usePlayer((state) => (isCurrent ? state.duration : 0));
   const volume = usePlayer((state) => state.volume);
   const volumeId = useId();
+  // wavesurfer.js loads once the track is the player's and has settled (playing, or paused), never while
+  // a press is still starting the audio: its download and start-up would hold up the sound. It stays
+  // while the track is the player's, through any later buffering.
+  const [interactive, setInteractive] = useState(false);
+  const settled = isCurrent && (status === "playing" || status === "paused");
+  if (settled && !interactive) setInteractive(true);
+  if (!isCurrent && interactive) setInteractive(false);
 
   useEffect(() => {
     if (source && "url" in source) sitePlayer.offerSource(track.id, { ...source, peaks, duration });
@@ -103,7 +110,7 @@ export function WaveformPlayer({
               />
             );
             // The track playing gets the interactive waveform; the drawn one shows until it has loaded.
-            if (!isCurrent || !total) return drawn;
+            if (!interactive || !total) return drawn;
             return (
               <Suspense fallback={drawn}>
                 <InteractiveWaveform
