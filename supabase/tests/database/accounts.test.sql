@@ -4,14 +4,6 @@
 begin;
 \ir helpers.sql
 
--- Pictures as Storage's getPublicUrl writes them, in someone's folder of the artwork bucket.
-create function tests.picture_of(owner text)
-returns text
-language sql
-as $$
-  select 'http://localhost/storage/v1/object/public/artwork/' || tests.id(owner) || '/1700000000000-dddddddd.jpeg'
-$$;
-
 -- Profiles: public to read, each their own to change; made by the sign-up trigger alone, never deleted here.
 select tests.each_actor('read an artist profile', $$select 1 from public.artist_profiles where id = tests.id('artist')$$,
   array['visitor', 'artist', 'other artist', 'fan', 'admin']);
@@ -36,21 +28,21 @@ select tests.each_actor('delete a fan profile', $$delete from public.fan_profile
 -- A profile picture is named only through the marketplace (which reads its bytes first), and only from
 -- the owner's own folder; its size is read by the Worker too.
 select tests.each_actor('name an artist''s picture in their folder',
-  $$update public.artist_profiles set profile_image_url = tests.picture_of('artist') where id = tests.id('artist')$$, array[]::text[]);
+  $$update public.artist_profiles set profile_image_url = tests.artwork_of('artist') where id = tests.id('artist')$$, array[]::text[]);
 select tests.one_actor('name one''s picture in one''s folder', 'artist through the marketplace',
-  $$update public.artist_profiles set profile_image_url = tests.picture_of('artist') where id = tests.id('artist')$$, true);
+  $$update public.artist_profiles set profile_image_url = tests.artwork_of('artist') where id = tests.id('artist')$$, true);
 select tests.one_actor('name a picture in another user''s folder', 'artist through the marketplace',
-  $$update public.artist_profiles set profile_image_url = tests.picture_of('other artist') where id = tests.id('artist')$$, false);
+  $$update public.artist_profiles set profile_image_url = tests.artwork_of('other artist') where id = tests.id('artist')$$, false);
 select tests.one_actor('name a picture on another site', 'artist through the marketplace',
   $$update public.artist_profiles set profile_image_url = 'https://elsewhere.example/me.jpeg' where id = tests.id('artist')$$, false);
 select tests.each_actor('set an artist''s picture size',
   $$update public.artist_profiles set profile_image_width = 9000, profile_image_height = 1 where id = tests.id('artist')$$, array[]::text[]);
 select tests.each_actor('name a fan''s picture in their folder',
-  $$update public.fan_profiles set profile_image_url = tests.picture_of('fan') where id = tests.id('fan')$$, array[]::text[]);
+  $$update public.fan_profiles set profile_image_url = tests.artwork_of('fan') where id = tests.id('fan')$$, array[]::text[]);
 select tests.one_actor('name one''s fan picture in one''s folder', 'fan through the marketplace',
-  $$update public.fan_profiles set profile_image_url = tests.picture_of('fan') where id = tests.id('fan')$$, true);
+  $$update public.fan_profiles set profile_image_url = tests.artwork_of('fan') where id = tests.id('fan')$$, true);
 select tests.one_actor('name a fan picture in another user''s folder', 'fan through the marketplace',
-  $$update public.fan_profiles set profile_image_url = tests.picture_of('artist') where id = tests.id('fan')$$, false);
+  $$update public.fan_profiles set profile_image_url = tests.artwork_of('artist') where id = tests.id('fan')$$, false);
 
 -- Payout settings: their owner's alone.
 select tests.each_actor('read an artist''s payout settings', $$select 1 from public.artist_payout_settings where artist_id = tests.id('artist')$$,

@@ -7,27 +7,17 @@ begin;
 
 do $$
 begin
-  perform tests.remember('upcoming track', $q$
-    insert into public.tracks (artist_id, title, genre, price, description, release_date)
-    values (tests.id('artist'), 'Upcoming', 'Rock', 1.99, 'Soon', current_date + 7) returning id$q$);
   perform tests.remember('merch', $q$
     insert into public.merch (artist_id, title, price, description) values (tests.id('artist'), 'Poster', 15, 'A2') returning id$q$);
 end
 $$;
 
--- Files as a row names them: audio by its path in the tracks bucket, pictures by their public URL.
+-- Audio as a row names it: by its path in the tracks bucket (pictures: tests.artwork_of()).
 create function tests.audio_of(owner text)
 returns text
 language sql
 as $$
   select tests.id(owner) || '/1700000000000-eeeeeeee.mp3'
-$$;
-
-create function tests.artwork_of(owner text)
-returns text
-language sql
-as $$
-  select 'http://localhost/storage/v1/object/public/artwork/' || tests.id(owner) || '/1700000000000-eeeeeeee.jpeg'
 $$;
 
 -- Tracks: released ones are public, upcoming ones their artist's; an artist writes their own.

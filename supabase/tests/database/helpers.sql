@@ -118,6 +118,14 @@ as $$
   select outcome like 'done:%' and outcome <> 'done:0' from (select tests.attempt(actor, statement) as outcome) attempted
 $$;
 
+-- A picture in `owner`'s folder of the artwork bucket, by the public URL Storage's getPublicUrl writes.
+create function tests.artwork_of(owner text)
+returns text
+language sql
+as $$
+  select 'http://localhost/storage/v1/object/public/artwork/' || tests.id(owner) || '/1700000000000-eeeeeeee.jpeg'
+$$;
+
 -- An access-rule file's cases: each says whether `statement` must take effect as `actor`. The file adds
 -- them, plans for them, and proves them all with tests.proved_cases().
 create table tests.cases (subject text, actor text, statement text, allowed boolean);
@@ -156,7 +164,7 @@ as $$
   order by c.subject, c.actor
 $$;
 
--- The people every test acts as, and a released track of the artist's. The banned artist and fan are
+-- The people every test acts as, and the artist's tracks: one released, one upcoming. The banned artist and fan are
 -- banned after sign-up, as an administrator bans: their tokens stay valid until they expire, so the
 -- rules must refuse them, not the sign-in.
 do $$
@@ -170,6 +178,9 @@ begin
   perform tests.remember('track', $q$
     insert into public.tracks (artist_id, title, genre, price, description, release_date)
     values (tests.id('artist'), 'Released', 'Rock', 1.99, 'Out now', current_date - 1) returning id$q$);
+  perform tests.remember('upcoming track', $q$
+    insert into public.tracks (artist_id, title, genre, price, description, release_date)
+    values (tests.id('artist'), 'Upcoming', 'Rock', 1.99, 'Soon', current_date + 7) returning id$q$);
   perform tests.remember('banned artist track', $q$
     insert into public.tracks (artist_id, title, genre, price, description, release_date)
     values (tests.id('banned artist'), 'Before the ban', 'Rock', 1.99, 'Out now', current_date - 1) returning id$q$);

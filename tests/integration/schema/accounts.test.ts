@@ -1,34 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createUser, type Claims } from "@crate/local-supabase/testing";
-import { type Db } from "@crate/local-supabase";
 import { createAdmin, createArtist, createFan } from "../schema-fixtures.ts";
-import { as, backends, errorOf, openMigrated, visitor } from "./harness.ts";
+import { as, describeOnEachBackend, errorOf, visitor } from "./harness.ts";
 
 // The database's own rules for accounts (02_accounts.sql): profiles made with the user, roles from the
 // profile rows, checked in SQL as each role on embedded PGlite, and on PostgreSQL when npm run test:postgres
 // names one.
 
-describe.each(backends)("accounts on $name", (backend) => {
-  let db: Db;
-  let drop: () => Promise<void>;
-
-  beforeAll(async () => {
-    ({ db, drop } = await openMigrated(backend));
-  });
-  afterAll(() => drop());
-
+describeOnEachBackend("accounts", (db) => {
   describe("profiles created with the user", () => {
     it("creates an artist profile and payout settings from the sign-up metadata", async () => {
-      const user = await createUser(db, {
+      const user = await createUser(db(), {
         role: "artist",
         artist_name: "  Night Owls ",
         paypal_email: "owls@example.test",
         bio: "Synths",
         genres: ["Electronic", "Pop"],
       });
-      const profile = await db.query("select artist_name, bio, genres, follower_count from artist_profiles where id = $1", [user.id]);
+      const profile = await db().query("select artist_name, bio, genres, follower_count from artist_profiles where id = $1", [user.id]);
       expect(profile.rows).toEqual([{ artist_name: "Night Owls", bio: "Synths", genres: ["Electronic", "Pop"], follower_count: 0 }]);
-      const payout = await db.query("select paypal_email, payment_settings from artist_payout_settings where artist_id = $1", [user.id]);
+      const payout = await db().query("select paypal_email, payment_settings from artist_payout_settings where artist_id = $1", [user.id]);
       expect(payout.rows).toEqual([
         {
           paypal_email: "owls@example.test",
@@ -38,10 +29,10 @@ describe.each(backends)("accounts on $name", (backend) => {
     });
 
     it("creates a fan profile and payout settings from the sign-up metadata", async () => {
-      const user = await createUser(db, { role: "fan", username: "lena", favorite_genres: ["Jazz", "R&B"] });
-      const profile = await db.query("select username, favorite_genres from fan_profiles where id = $1", [user.id]);
+      const user = await createUser(db(), { role: "fan", username: "lena", favorite_genres: ["Jazz", "R&B"] });
+      const profile = await db().query("select username, favorite_genres from fan_profiles where id = $1", [user.id]);
       expect(profile.rows).toEqual([{ username: "lena", favorite_genres: ["Jazz", "R&B"] }]);
-      const payout = await db.query("select payment_settings from fan_payout_settings where fan_id = $1", [user.id]);
+      const payout = await db().query("select payment_settings from fan_payout_settings where fan_id = $1", [user.id]);
       expect(payout.rows).toEqual([{ payment_settings: { paypal_email: null, default_currency: "USD" } }]);
     });
 
@@ -55,15 +46,15 @@ describe.each(backends)("accounts on $name", (backend) => {
       [{ role: "fan", username: "x", favorite_genres: ["Disco"] }, "favorite_genres must come from"],
     ])("refuses the whole sign-up for invalid metadata %j", async (metadata, message) => {
       const email = `invalid-${crypto.randomUUID()}@example.test`;
-      const error = await errorOf(db.query("insert into auth.users (email, raw_user_meta_data) values ($1, $2)", [email, metadata]));
+      const error = await errorOf(db().query("insert into auth.users (email, raw_user_meta_data) values ($1, $2)", [email, metadata]));
       expect(error.message).toContain(message);
-      const { rows } = await db.query("select 1 from auth.users where email = $1", [email]);
+      const { rows } = await db().query("select 1 from auth.users where email = $1", [email]);
       expect(rows).toEqual([]);
     });
 
     it("gives users without a role (administrators) no profile", async () => {
-      const admin = await createAdmin(db);
-      const { rows } = await db.query(
+      const admin = await createAdmin(db());
+      const { rows } = await db().query(
         "select (select count(*) from artist_profiles where id = $1)::int + (select count(*) from fan_profiles where id = $1)::int as n",
         [admin.id],
       );
@@ -73,15 +64,15 @@ describe.each(backends)("accounts on $name", (backend) => {
 
   describe("account roles", () => {
     it("come from the profile rows, never from metadata the user can edit", async () => {
-      const artist = await createArtist(db, "Real Artist");
-      const fan = await createFan(db, "plain_fan_role");
+      const artist = await createArtist(db(), "Real Artist");
+      const fan = await createFan(db(), "plain_fan_role");
       const roleOf = async (claims: Claims) =>
-        (await as(db, claims, (tx) => tx.query<{ role: string | null }>("select account_role() as role"))).rows[0].role;
+        (await as(db(), claims, (tx) => tx.query<{ role: string | null }>("select account_role() as role"))).rows[0].role;
       expect(await roleOf(artist.claims)).toBe("artist");
       expect(await roleOf(fan.claims)).toBe("fan");
-      await db.query(`update auth.users set raw_user_meta_data = raw_user_meta_data || '{"role": "artist"}' where id = $1`, [fan.id]);
+      await db().query(`update auth.users set raw_user_meta_data = raw_user_meta_data || '{"role": "artist"}' where id = $1`, [fan.id]);
       expect(await roleOf({ ...fan.claims, user_metadata: { role: "artist" } })).toBe("fan");
-      expect((await errorOf(as(db, visitor, (tx) => tx.query("select account_role()")))).code).toBe("42501");
+      expect((await errorOf(as(db(), visitor, (tx) => tx.query("select account_role()")))).code).toBe("42501");
     });
   });
 });

@@ -1,4 +1,5 @@
 import pg from "pg";
+import { afterAll, beforeAll, describe } from "vitest";
 import { asRole, type Claims } from "@crate/local-supabase/testing";
 import { openDb, type Db, migrate } from "@crate/local-supabase";
 
@@ -6,9 +7,9 @@ import { openDb, type Db, migrate } from "@crate/local-supabase";
 // PostgreSQL server npm run test:postgres names in TEST_DATABASE_URL), each migrated as a deploy would,
 // and the ways they act as a role.
 
-export type Backend = { name: string; open(): Promise<{ db: Db; drop(): Promise<void> }> };
+type Backend = { name: string; open(): Promise<{ db: Db; drop(): Promise<void> }> };
 
-export const backends: Backend[] = [{ name: "pglite", open: async () => ({ db: await openDb({ memory: true }), drop: async () => {} }) }];
+const backends: Backend[] = [{ name: "pglite", open: async () => ({ db: await openDb({ memory: true }), drop: async () => {} }) }];
 const serverUrl = process.env.TEST_DATABASE_URL;
 if (serverUrl) {
   backends.push({
@@ -37,8 +38,26 @@ if (serverUrl) {
 // Plays, stored files and a ban's end are told only to the marketplace's server, which sends its registered secret.
 export const marketplaceSecret = "schema-test-marketplace-secret-0123456789";
 
-/** A database of the backend with the migrations applied (no demo data) and the marketplace's secret registered. */
-export async function openMigrated(backend: Backend): Promise<{ db: Db; drop(): Promise<void> }> {
+/**
+ * Runs `body`'s tests on each backend, on a database of its own with the migrations applied (no demo
+ * data) and the marketplace's secret registered: `database()` is that database while they run, and
+ * `backend` says which it is.
+ */
+export function describeOnEachBackend(title: string, body: (database: () => Db, backend: Backend) => void) {
+  describe.each(backends)(`${title} on $name`, (backend) => {
+    let opened: Awaited<ReturnType<typeof openMigrated>> | undefined;
+    beforeAll(async () => {
+      opened = await openMigrated(backend);
+    });
+    afterAll(() => opened?.drop());
+    body(() => {
+      if (!opened) throw new Error("the database opens before the tests run");
+      return opened.db;
+    }, backend);
+  });
+}
+
+async function openMigrated(backend: Backend): Promise<{ db: Db; drop(): Promise<void> }> {
   const opened = await backend.open();
   await migrate(opened.db, { seed: false });
   await opened.db.query("select private.trust_marketplace_secret($1)", [marketplaceSecret]);

@@ -1,29 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { type TestUser, type Claims } from "@crate/local-supabase/testing";
-import { type Db } from "@crate/local-supabase";
 import { createArtist, createFan, createTrack } from "../schema-fixtures.ts";
-import { as, asMarketplace, backends, errorOf, openMigrated } from "./harness.ts";
+import { as, asMarketplace, describeOnEachBackend, errorOf } from "./harness.ts";
 
 // The database's own rules for the validation rules every area's checks hold (03_catalog.sql, 04_studio.sql,
 // 08_administration.sql) and stored files named only through the marketplace, checked in SQL as each role on
 // embedded PGlite, and on PostgreSQL when npm run test:postgres names one.
 
-describe.each(backends)("rules on $name", (backend) => {
-  let db: Db;
-  let drop: () => Promise<void>;
-
-  beforeAll(async () => {
-    ({ db, drop } = await openMigrated(backend));
-  });
-  afterAll(() => drop());
-
+describeOnEachBackend("rules", (db) => {
   describe("constraints from the validation rules", () => {
     let artist: TestUser;
     let trackId: string;
 
     beforeAll(async () => {
-      artist = await createArtist(db);
-      trackId = await createTrack(db, artist.id);
+      artist = await createArtist(db());
+      trackId = await createTrack(db(), artist.id);
     });
 
     it.each([
@@ -95,7 +86,7 @@ describe.each(backends)("rules on $name", (backend) => {
         `insert into analytics_events (type, track_id, artist_id) select 'like', id, artist_id from tracks where id = $1`,
       ],
     ])("refuses %s", async (_, sql) => {
-      expect((await errorOf(db.query(sql, [trackId]))).code).toBe("23514");
+      expect((await errorOf(db().query(sql, [trackId]))).code).toBe("23514");
     });
 
     it.each([
@@ -127,18 +118,18 @@ describe.each(backends)("rules on $name", (backend) => {
     ])("refuses store settings with %s", async (_, settings) => {
       const [column, value] = Object.entries(settings)[0];
       const error = await errorOf(
-        db.query(`insert into store_settings (artist_id, ${column}) values ($1, $2)`, [artist.id, JSON.stringify(value)]),
+        db().query(`insert into store_settings (artist_id, ${column}) values ($1, $2)`, [artist.id, JSON.stringify(value)]),
       );
       expect(error.code).toBe("23514");
     });
 
     it("accepts store settings within the rules and defaults bundling to 10%", async () => {
-      await db.query(`insert into store_settings (artist_id, discounts, pricing_tiers) values ($1, $2, $3)`, [
+      await db().query(`insert into store_settings (artist_id, discounts, pricing_tiers) values ($1, $2, $3)`, [
         artist.id,
         JSON.stringify([{ id: "d", code: "SUMMER", percentage: 100, validUntil: "2027-01-01", active: false }]),
         JSON.stringify([{ id: "t", name: "Free", price: 0, description: "Stream only" }]),
       ]);
-      const { rows } = await db.query("select bundling from store_settings where artist_id = $1", [artist.id]);
+      const { rows } = await db().query("select bundling from store_settings where artist_id = $1", [artist.id]);
       expect(rows[0]).toEqual({ bundling: { enabled: false, discountPercentage: 10 } });
     });
 
@@ -149,58 +140,58 @@ describe.each(backends)("rules on $name", (backend) => {
       ["an unknown currency", { minimum_price: 1, default_currency: "JPY", auto_withdraw: false, withdraw_threshold: 50 }],
     ])("refuses artist payment settings with %s", async (_, settings) => {
       const error = await errorOf(
-        db.query("update artist_payout_settings set payment_settings = $2 where artist_id = $1", [artist.id, JSON.stringify(settings)]),
+        db().query("update artist_payout_settings set payment_settings = $2 where artist_id = $1", [artist.id, JSON.stringify(settings)]),
       );
       expect(error.code).toBe("23514");
     });
 
     it("refuses news of an unknown type", async () => {
-      const error = await errorOf(db.query(`insert into news_items (title, content, type) values ('t', 'c', 'alert')`));
+      const error = await errorOf(db().query(`insert into news_items (title, content, type) values ('t', 'c', 'alert')`));
       expect(error.code).toBe("23514");
     });
 
     it("defaults a news item to active info", async () => {
-      const { rows } = await db.query(`insert into news_items (title, content) values ('t', 'c') returning type, active`);
+      const { rows } = await db().query(`insert into news_items (title, content) values ('t', 'c') returning type, active`);
       expect(rows[0]).toEqual({ type: "info", active: true });
     });
 
     it("lets a stored file be named only through the marketplace, and cleared by anyone who may edit the row", async () => {
       const path = `${artist.id}/1700000000000-aaaaaaaa.mp3`;
       const name = (claims: Claims, tx = as) =>
-        tx(db, claims, (q) => q.query("update tracks set file_url = $2 where id = $1", [trackId, path]));
+        tx(db(), claims, (q) => q.query("update tracks set file_url = $2 where id = $1", [trackId, path]));
       expect((await errorOf(name(artist.claims))).code).toBe("42501");
       await name(artist.claims, asMarketplace);
-      expect((await db.query("select file_url from tracks where id = $1", [trackId])).rows[0].file_url).toBe(path);
+      expect((await db().query("select file_url from tracks where id = $1", [trackId])).rows[0].file_url).toBe(path);
       // the same value again, or none, names nothing new
-      await as(db, artist.claims, (q) => q.query("update tracks set file_url = $2, title = 'Renamed' where id = $1", [trackId, path]));
-      await as(db, artist.claims, (q) => q.query("update tracks set file_url = null where id = $1", [trackId]));
+      await as(db(), artist.claims, (q) => q.query("update tracks set file_url = $2, title = 'Renamed' where id = $1", [trackId, path]));
+      await as(db(), artist.claims, (q) => q.query("update tracks set file_url = null where id = $1", [trackId]));
       // the service role (an Edge Function) is not the API's user
-      await as(db, { role: "service_role" }, (q) => q.query("update tracks set file_url = $2 where id = $1", [trackId, path]));
+      await as(db(), { role: "service_role" }, (q) => q.query("update tracks set file_url = $2 where id = $1", [trackId, path]));
     });
 
     it("keeps social links that are a handle or a profile address on their own network", async () => {
       const links = { twitter: "https://x.com/paperlanterns/", instagram: "@the.lanterns" };
-      await db.query("update artist_profiles set social_links = $2 where id = $1", [artist.id, JSON.stringify(links)]);
-      const { rows } = await db.query("select social_links from artist_profiles where id = $1", [artist.id]);
+      await db().query("update artist_profiles set social_links = $2 where id = $1", [artist.id, JSON.stringify(links)]);
+      const { rows } = await db().query("select social_links from artist_profiles where id = $1", [artist.id]);
       expect(rows[0].social_links).toEqual(links);
     });
 
     it("refuses news and names past their lengths", async () => {
-      const fan = await createFan(db, "long-named");
+      const fan = await createFan(db(), "long-named");
       for (const sql of [
         `insert into news_items (title, content) values (repeat('t', 201), 'c')`,
         `insert into news_items (title, content) values ('t', repeat('c', 2001))`,
         `update fan_profiles set username = repeat('u', 51) where id = '${fan.id}'`,
         `update artist_profiles set artist_name = repeat('a', 101) where id = '${artist.id}'`,
       ]) {
-        expect((await errorOf(db.query(sql))).code).toBe("23514");
+        expect((await errorOf(db().query(sql))).code).toBe("23514");
       }
     });
 
     it("refuses a website that is not a URL and favourite genres off the list", async () => {
-      expect((await errorOf(db.query(`update artist_profiles set website = 'example' where id = $1`, [artist.id]))).code).toBe("23514");
-      const fan = await createFan(db);
-      const error = await errorOf(db.query(`update fan_profiles set favorite_genres = '{Disco}' where id = $1`, [fan.id]));
+      expect((await errorOf(db().query(`update artist_profiles set website = 'example' where id = $1`, [artist.id]))).code).toBe("23514");
+      const fan = await createFan(db());
+      const error = await errorOf(db().query(`update fan_profiles set favorite_genres = '{Disco}' where id = $1`, [fan.id]));
       expect(error.code).toBe("23514");
     });
   });
