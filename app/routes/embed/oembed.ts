@@ -10,9 +10,10 @@ import { patternExpression, routesWhere, routeUses } from "~/route-uses";
 import type { Route } from "./+types/oembed";
 
 /** The pages oEmbed answers for, and the player each one embeds, as the route table says (app/route-uses.ts). */
-const embeddablePages = routesWhere((use) => use.embeds !== undefined).map(
-  (pattern) => [patternExpression(pattern), routeUses[pattern].embeds!] as const,
-);
+const embeddablePages = routesWhere(() => true).flatMap((pattern) => {
+  const { embeds } = routeUses[pattern];
+  return embeds ? [[patternExpression(pattern), embeds] as const] : [];
+});
 
 /** The page (or embed) a URL names on this site, or null: another site's, or nothing embeddable. */
 function embeddable(target: string | null, origin: string): { kind: EmbedKind; id: string } | null {
