@@ -6,14 +6,13 @@ import { envFrom } from "~/lib/http/env.server";
 import { publicCacheControl, sharedCacheSeconds } from "~/lib/http/http-cache";
 import { createVisitorClient } from "~/lib/backend/supabase.server";
 import { embedCacheTags, isEmbedKind, readEmbed } from "./embed.server";
-import { patternExpression, routesWhere, routeUses } from "~/route-uses";
+import { patternExpression, routeUses, type RouteUse } from "~/route-uses";
 import type { Route } from "./+types/oembed";
 
 /** The pages oEmbed answers for, and the player each one embeds, as the route table says (app/route-uses.ts). */
-const embeddablePages = routesWhere(() => true).flatMap((pattern) => {
-  const { embeds } = routeUses[pattern];
-  return embeds ? [[patternExpression(pattern), embeds] as const] : [];
-});
+const embeddablePages = Object.entries(routeUses).flatMap(([pattern, use]: [string, RouteUse]) =>
+  use.embeds ? [[patternExpression(pattern), use.embeds] as const] : [],
+);
 
 /** The page (or embed) a URL names on this site, or null: another site's, or nothing embeddable. */
 function embeddable(target: string | null, origin: string): { kind: EmbedKind; id: string } | null {
