@@ -20,9 +20,14 @@ const base64url = (bytes: Uint8Array<ArrayBuffer> | ArrayBuffer) =>
     .replaceAll("/", "_")
     .replace(/=+$/, "");
 
+/**
+ * The bytes `text` spells, or null unless it is their one spelling: atob ignores the unused low bits of
+ * the last character, so without this check a signature would have several spellings that all verify.
+ */
 function fromBase64url(text: string): Uint8Array<ArrayBuffer> | null {
   try {
-    return Uint8Array.from(atob(text.replaceAll("-", "+").replaceAll("_", "/")), (character) => character.charCodeAt(0));
+    const bytes = Uint8Array.from(atob(text.replaceAll("-", "+").replaceAll("_", "/")), (character) => character.charCodeAt(0));
+    return base64url(bytes) === text ? bytes : null;
   } catch {
     return null;
   }
