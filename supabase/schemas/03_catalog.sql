@@ -60,6 +60,18 @@ create table public.tracks (
   artwork_width integer,
   artwork_height integer,
   constraint tracks_artwork_size check (private.is_picture_size(artwork_url, artwork_width, artwork_height)),
+  -- The stream listeners hear, so the master (the file the store sells) is never what a visitor gets: a
+  -- compressed rendition of file_url made off the request path by the Worker's rendition queue and stored
+  -- beside it ({artist id}/renditions/…). Its state is the artist's to watch ("Preparing the stream",
+  -- "Ready", "Failed: <reason>"); only the marketplace writes these (12_renditions.sql), and a new master
+  -- starts them afresh.
+  rendition_path text,
+  rendition_state text not null default 'preparing',
+  rendition_failure text,
+  constraint tracks_rendition_path_owned check (rendition_path is null or private.is_owned_object_path(rendition_path, artist_id)),
+  constraint tracks_rendition_state check (rendition_state in ('preparing', 'ready', 'failed')),
+  constraint tracks_rendition_ready check (rendition_state <> 'ready' or rendition_path is not null),
+  constraint tracks_rendition_failure_length check (char_length(rendition_failure) <= 300),
   constraint tracks_genre_in_catalog check (genre = any (private.genre_list())),
   constraint tracks_title_length check (char_length(title) <= 200),
   constraint tracks_album_title_length check (char_length(album_title) <= 200),

@@ -678,6 +678,9 @@ export type Database = {
           peaks: Json | null
           price: number
           release_date: string
+          rendition_failure: string | null
+          rendition_path: string | null
+          rendition_state: string
           subgenre: string | null
           title: string
           track_number: number | null
@@ -702,6 +705,9 @@ export type Database = {
           peaks?: Json | null
           price: number
           release_date?: string
+          rendition_failure?: string | null
+          rendition_path?: string | null
+          rendition_state?: string
           subgenre?: string | null
           title: string
           track_number?: number | null
@@ -725,6 +731,9 @@ export type Database = {
           peaks?: Json | null
           price?: number
           release_date?: string
+          rendition_failure?: string | null
+          rendition_path?: string | null
+          rendition_state?: string
           subgenre?: string | null
           title?: string
           track_number?: number | null
@@ -817,8 +826,21 @@ export type Database = {
         }
         Returns: Json
       }
+      fail_rendition: {
+        Args: {
+          final: boolean
+          master_path: string
+          reason: string
+          track_id: string
+        }
+        Returns: boolean
+      }
       fan_dashboard: { Args: Record<PropertyKey, never>; Returns: Json }
       fan_page: { Args: { fan_id: string }; Returns: Json }
+      finish_rendition: {
+        Args: { master_path: string; rendition_path: string; track_id: string }
+        Returns: boolean
+      }
       genre_page: {
         Args: { genre: string; max_artists?: number }
         Returns: Json
@@ -861,6 +883,20 @@ export type Database = {
         }
         Returns: undefined
       }
+      rendition_backlog: {
+        Args: { after_id?: string; format: string; max_count?: number }
+        Returns: string[]
+      }
+      rendition_job: {
+        Args: { track_id: string }
+        Returns: {
+          artist_id: string
+          master_path: string
+          rendition_path: string
+          rendition_state: string
+        }[]
+      }
+      retry_rendition: { Args: { track_id: string }; Returns: boolean }
       studio_catalog: {
         Args: { kind?: string; page?: number; page_size?: number }
         Returns: Json
@@ -868,6 +904,14 @@ export type Database = {
       suspended_until: {
         Args: { email: string; password: string }
         Returns: string
+      }
+      track_stream: {
+        Args: { track_id: string }
+        Returns: {
+          artist_id: string
+          has_audio: boolean
+          path: string
+        }[]
       }
       unpublished_uploads: {
         Args: { max_count?: number; older_than?: string }
