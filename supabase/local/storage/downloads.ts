@@ -30,13 +30,14 @@ export async function publicObject(req: Request, stack: Stack, object: Target, d
 
 export async function signedObject(req: Request, stack: Stack, object: Target, token: string | null, download?: string): Promise<Response> {
   if (!token) throw storageError(400, "InvalidRequest", "querystring must have required property 'token'");
-  let claims: { url?: string; exp?: number };
+  let claims: { url?: string; exp?: number; scope?: string };
   try {
     claims = verifyJwt(token, stack.config.jwtSecret);
   } catch (error) {
     throw storageError(400, "InvalidJWT", jwtMessage(error));
   }
-  if (claims.url !== `${object.bucket}/${object.name}`) {
+  // An upload token (signed-urls.ts) is not a download token.
+  if (claims.scope === "upload" || claims.url !== `${object.bucket}/${object.name}`) {
     throw storageError(400, "InvalidSignature", "Invalid signature");
   }
   const row = await findObject(stack.db, object);

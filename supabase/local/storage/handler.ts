@@ -3,7 +3,7 @@ import { authenticatedObject, objectInfo, publicObject, signedObject } from "./d
 import { listObjects, removeMany, removeOne } from "./remove-and-list.ts";
 import { handleResumable } from "./resumable.ts";
 import { storageError, target } from "./shared.ts";
-import { signOne } from "./signed-urls.ts";
+import { signOne, signUpload, uploadSigned } from "./signed-urls.ts";
 import { upload } from "./uploads.ts";
 
 export { closeResumable, resumablePath } from "./resumable.ts";
@@ -37,6 +37,8 @@ async function objectRoute(req: Request, stack: Stack, method: string, segments:
   }
   if (action === "GET sign") return signedObject(req, stack, target(rest), query.get("token"), download);
   if (action === "POST sign" && rest.length > 1) return signOne(req, stack, target(rest));
+  if (action === "POST upload" && rest[0] === "sign") return signUpload(req, stack, target(rest.slice(1)));
+  if (action === "PUT upload" && rest[0] === "sign") return uploadSigned(req, stack, target(rest.slice(1)), query.get("token"));
   if (method === "DELETE" && segments.length === 1) return removeMany(req, stack, first);
   if (["sign", "move", "copy", "upload", "list"].includes(first)) throw unsupported(`${method} /object/${first}`);
   const object = target(segments);
@@ -46,7 +48,7 @@ async function objectRoute(req: Request, stack: Stack, method: string, segments:
   throw unsupported(`${method} /object`);
 }
 
-/** A Storage route this product never calls (buckets, update, move, copy, signing many): refused, not approximated. */
+/** A Storage route this product never calls (buckets, update, move, copy, signing many downloads): refused, not approximated. */
 function unsupported(route: string) {
   return storageError(400, "NotSupported", `${route} is not supported by the local stack`, "Not Supported");
 }

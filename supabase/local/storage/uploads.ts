@@ -33,12 +33,12 @@ export async function upload(req: Request, stack: Stack, object: Target, mode: {
 }
 
 /** A multipart body carries its boundaries and fields beside the file. */
-const multipartAllowance = 64 * 1024;
+export const multipartAllowance = 64 * 1024;
 
 const tooLarge = () => storageError(413, "EntityTooLarge", "The object exceeded the maximum allowed size", "Payload too large");
 
 /** Whether the policies let the caller write this object: the row is written and rolled back. */
-async function mayWrite(stack: Stack, claims: Claims, { bucket, name }: Target, mode: { upsert: boolean }) {
+export async function mayWrite(stack: Stack, claims: Claims, { bucket, name }: Target, mode: { upsert: boolean }) {
   const trial = Symbol("trial");
   const owner = typeof claims.sub === "string" ? claims.sub : null;
   const values = [bucket, name, owner && /^[0-9a-f-]{36}$/i.test(owner) ? owner : null, owner, {}, null];
@@ -136,7 +136,7 @@ export async function saveObjectRow(tx: Db, mode: { upsert: boolean }, values: u
 
 // storage-js sends either the raw bytes (Content-Type and Cache-Control headers) or multipart form data
 // (a `cacheControl` field and the file as a part with an empty field name).
-async function incomingFile(req: Request, limit: number): Promise<IncomingFile> {
+export async function incomingFile(req: Request, limit: number): Promise<IncomingFile> {
   const contentType = req.headers.get("content-type") ?? "";
   const body = await bodyBytes(req, limit);
   if (!contentType.startsWith("multipart/form-data")) {

@@ -305,6 +305,35 @@ describe("list and remove", () => {
   });
 });
 
+describe("signed uploads", () => {
+  it("lets the bearer of a signed upload URL write that one object, owned by whoever signed it", async () => {
+    const service = clientWith(local.serviceRoleKey);
+    const path = `${artist.id}/renditions/signed.mp3`;
+    const { data: signed, error } = await service.storage.from("tracks").createSignedUploadUrl(path, { upsert: true });
+    expect(error).toBeNull();
+    for (const bytes of [Buffer.from("first"), Buffer.from(audio)]) {
+      const written = await visitor.storage.from("tracks").uploadToSignedUrl(path, signed!.token, bytes, { contentType: "audio/mpeg" });
+      expect(written.error).toBeNull();
+    }
+    const { data } = await artist.client.storage.from("tracks").download(path);
+    expect(new Uint8Array(await data!.arrayBuffer())).toEqual(audio);
+
+    // The token names its object, and is no download token (nor is a download token an upload token).
+    const elsewhere = await visitor.storage.from("tracks").uploadToSignedUrl(`${artist.id}/other.mp3`, signed!.token, Buffer.from("x"));
+    expect(elsewhere.error).toMatchObject({ message: "Invalid signature" });
+    expect((await fetch(`${local.url}/storage/v1/object/sign/tracks/${path}?token=${signed!.token}`)).status).toBe(400);
+    const { data: download } = await artist.client.storage.from("tracks").createSignedUrl(path, 60);
+    const downloadToken = new URL(download!.signedUrl).searchParams.get("token")!;
+    const overwrite = await visitor.storage.from("tracks").uploadToSignedUrl(path, downloadToken, Buffer.from("x"));
+    expect(overwrite.error).toMatchObject({ message: "Invalid signature" });
+  });
+
+  it("signs no upload the signer may not write", async () => {
+    const { error } = await otherArtist.client.storage.from("tracks").createSignedUploadUrl(`${artist.id}/renditions/theirs.mp3`);
+    expect(error).not.toBeNull();
+  });
+});
+
 describe("what the product never calls", () => {
   it("is refused as not supported by the local stack: buckets, update, signing many, move", async () => {
     const admin = clientWith(local.serviceRoleKey);
