@@ -5,9 +5,10 @@
 export type RouteUse = {
   /**
    * Who opens it: everyone, signed-out visitors (sign-in and sign-up), any signed-in user, or one role.
-   * A route for someone else answers them with a redirect to sign in, or the 403 page.
+   * A route for someone else answers them with a redirect to sign in, or the 403 page. `marketplace`: the
+   * operator's commands, which carry the Worker's own secret and answer nobody else.
    */
-  for: "everyone" | "visitors" | "users" | "fans" | "artists" | "admins";
+  for: "everyone" | "visitors" | "users" | "fans" | "artists" | "admins" | "marketplace";
   /** A page people open in the site's layout, or a resource something else fetches (JSON, audio, XML, a frame). */
   kind: "page" | "resource";
   /** Whether crawlers may visit it (robots.txt). Of those, the pages without a parameter are the sitemap's own. */
@@ -42,6 +43,7 @@ export const routeUses = {
   "/embed/:kind/:id": { ...resource("everyone", true), embeds: "named" },
   "/embed/*": resource("everyone", true),
   "/oembed": resource("everyone", true),
+  "/renditions": resource("marketplace"),
   "/": page("everyone"),
   "/about": page("everyone"),
   "/terms": page("everyone"),

@@ -35,6 +35,8 @@ export default [
   route("embed/:kind/:id", "routes/embed/embed.tsx"),
   // Any other address under /embed: a plain 404, framed by no one (not the app's page).
   route("embed/*", "routes/embed/embed-missing.ts"),
+  // Resource route for the marketplace's operator (its secret): queues streaming renditions (npm run renditions).
+  route("renditions", "routes/studio/renditions.ts"),
   // Resource route: oEmbed's answer for a page's player (JSON).
   route("oembed", "routes/embed/oembed.ts"),
   layout("routes/_layout.tsx", [

@@ -2,6 +2,7 @@
 // production build served by workerd, pointed at it.
 import { startLocalStack } from "@crate/local-supabase";
 import { buildIfStale, freePort, serveApp, workerVars } from "./app-server.ts";
+import { renditionsMade, requestRenditions } from "./renditions.ts";
 
 /** `marketplaceSecret`: the Worker's secret, for tests that sign what the Worker signs (a play ticket from before). */
 export type Marketplace = { appUrl: string; supabaseUrl: string; marketplaceSecret: string; stop(): Promise<void> };
@@ -32,6 +33,14 @@ export async function startMarketplace({
   try {
     const vars = await workerVars(backend, { captchaSiteKey: captcha?.siteKey });
     const app = await serveApp({ port: appPort, quiet: true, vars });
+    // The demo data's streams, made by the rendition queue as on a first `npm start`, before any test plays.
+    if (seedMedia) {
+      await requestRenditions(appUrl, vars.MARKETPLACE_SECRET, { all: true });
+      await renditionsMade(backend).catch(async (error: unknown) => {
+        await app.stop();
+        throw error;
+      });
+    }
     return {
       appUrl,
       supabaseUrl: backend.url,

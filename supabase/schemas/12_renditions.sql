@@ -122,8 +122,10 @@ revoke execute on function public.finish_rendition(uuid, text, text) from public
 
 grant execute on function public.finish_rendition(uuid, text, text) to anon, authenticated;
 
--- Why an attempt failed, kept for the artist; `final` when the queue has given up on it (its dead-letter
--- queue), which shows "Failed" with Retry. A rendition made earlier keeps streaming meanwhile.
+-- Why an attempt failed, kept for the artist; `final` when the queue has given up on the job (its
+-- dead-letter queue, which knows the track alone: no master named means the track's current one, and no
+-- reason keeps the last attempt's). That shows "Failed" with Retry; a rendition made earlier keeps
+-- streaming meanwhile.
 create or replace function private.fail_rendition(track_id uuid, master_path text, reason text, final boolean)
 returns boolean
 language plpgsql
@@ -133,9 +135,10 @@ as $$
 begin
   perform private.require_marketplace_request();
   update public.tracks t
-  set rendition_failure = left(coalesce(nullif(btrim(fail_rendition.reason), ''), 'unknown error'), 300),
+  set rendition_failure = coalesce(left(nullif(btrim(fail_rendition.reason), ''), 300), t.rendition_failure, 'the stream could not be made'),
     rendition_state = case when fail_rendition.final then 'failed' else t.rendition_state end
-  where t.id = fail_rendition.track_id and t.file_url = fail_rendition.master_path;
+  where t.id = fail_rendition.track_id and nullif(t.file_url, '') is not null
+    and (fail_rendition.master_path is null or t.file_url = fail_rendition.master_path);
   return found;
 end
 $$;
@@ -144,7 +147,7 @@ revoke execute on function private.fail_rendition(uuid, text, text, boolean) fro
 
 grant execute on function private.fail_rendition(uuid, text, text, boolean) to anon, authenticated;
 
-create or replace function public.fail_rendition(track_id uuid, master_path text, reason text, final boolean)
+create or replace function public.fail_rendition(track_id uuid, master_path text default null, reason text default null, final boolean default false)
 returns boolean
 language sql
 security invoker

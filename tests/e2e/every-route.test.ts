@@ -13,8 +13,8 @@ const browser = await browserForThisFile();
 const demoPrivatePlaylist = "/playlist/b1000000-0000-4000-8000-000000000002";
 
 type Role = "visitor" | "fan" | "artist" | "admin";
-/** Who walks the pages each audience of app/route-uses.ts opens (any signed-in user: the demo fan). */
-const walkerOf: Record<RouteUse["for"], Role> = {
+/** Who walks the pages each audience of app/route-uses.ts opens (any signed-in user: the demo fan; the marketplace's own commands are no page). */
+const walkerOf: Record<Exclude<RouteUse["for"], "marketplace">, Role> = {
   everyone: "visitor",
   visitors: "visitor",
   users: "fan",
@@ -33,7 +33,7 @@ const alsoWalked: Record<Role, string[]> = {
 
 const roles = (["visitor", "fan", "artist", "admin"] as const).map((role) => ({
   role,
-  pages: [...demoPagesWhere((use) => walkerOf[use.for] === role), ...alsoWalked[role]],
+  pages: [...demoPagesWhere((use) => use.for !== "marketplace" && walkerOf[use.for] === role), ...alsoWalked[role]],
 }));
 
 /** How far the page scrolls sideways, and the widest elements that make it. */

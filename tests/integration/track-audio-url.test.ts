@@ -1,6 +1,7 @@
 // The track-audio-url Edge Function (supabase/functions/track-audio-url), run by Deno and called through
 // the real supabase-js as a visitor, the track's artist and another user: a signed URL only for a track
-// the caller may play, and each failure as its own code.
+// the caller may play, of its streaming rendition (the master only ever to its artist), and each failure
+// as its own code.
 import { createClient, FunctionsHttpError, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stopFunctions, startTestStack } from "@crate/local-supabase/testing";
@@ -28,15 +29,25 @@ afterAll(async () => {
   await local?.close();
 });
 
-/** A track of the artist whose audio object is really stored. */
-async function trackWithAudio(fields: { release_date?: string } = {}) {
+/**
+ * A track of the artist whose master is really stored, and (unless `rendition: false`) its streaming
+ * rendition, named on the track as the rendition queue names it.
+ */
+async function trackWithAudio({ rendition = true, ...fields }: { release_date?: string; rendition?: boolean } = {}) {
   const id = await createTrack(local.stack.db, artist.id, fields);
   const path = `${artist.id}/${id}.wav`;
   const { error } = await service.storage.from("tracks").upload(path, audio, { contentType: "audio/wav" });
   expect(error).toBeNull();
   await local.stack.db.query("update public.tracks set file_url = $2 where id = $1", [id, path]);
+  if (rendition) {
+    const stream = renditionOf(id);
+    expect((await service.storage.from("tracks").upload(stream, audio.subarray(0, 1000), { contentType: "audio/mpeg" })).error).toBeNull();
+    await local.stack.db.query("update public.tracks set rendition_path = $2, rendition_state = 'ready' where id = $1", [id, stream]);
+  }
   return id;
 }
+
+const renditionOf = (trackId: string) => `${artist.id}/renditions/${trackId}.128k.mp3`;
 
 async function audioUrl(client: SupabaseClient, body: unknown) {
   const { data, error } = await client.functions.invoke("track-audio-url", { body: body as Record<string, unknown> });
@@ -52,7 +63,7 @@ describe("track-audio-url", () => {
     const { status, body } = await audioUrl(visitor, { trackId });
     expect(status).toBe(200);
     expect(body.expiresIn).toBe(3600);
-    expect(body.signedUrl).toMatch(new RegExp(`^${local.url}/storage/v1/object/sign/tracks/${artist.id}/${trackId}\\.wav\\?token=`));
+    expect(body.signedUrl).toMatch(new RegExp(`^${local.url}/storage/v1/object/sign/tracks/${renditionOf(trackId)}\\?token=`));
 
     const token = new URL(body.signedUrl).searchParams.get("token")!;
     const claims = JSON.parse(Buffer.from(token.split(".")[1]!, "base64url").toString());
@@ -60,8 +71,25 @@ describe("track-audio-url", () => {
 
     const part = await fetch(body.signedUrl, { headers: { Range: "bytes=100-199" } });
     expect(part.status).toBe(206);
-    expect(part.headers.get("content-range")).toBe(`bytes 100-199/${audio.length}`);
+    expect(part.headers.get("content-range")).toBe("bytes 100-199/1000");
     expect(new Uint8Array(await part.arrayBuffer())).toEqual(audio.subarray(100, 200));
+  });
+
+  it("signs the master for no listener: its artist alone hears it while the stream is prepared", async () => {
+    const trackId = await trackWithAudio({ rendition: false });
+    const master = await audioUrl(artist.client, { trackId });
+    expect(master.status).toBe(200);
+    expect(master.body.signedUrl).toContain(`${trackId}.wav?token=`);
+    for (const client of [visitor, fan.client]) {
+      expect(await audioUrl(client, { trackId })).toEqual({ status: 409, body: { code: "audio_preparing" } });
+    }
+    // Once the rendition is made, its artist streams it too: the master is never what plays.
+    const ready = await trackWithAudio();
+    for (const client of [visitor, fan.client, artist.client]) {
+      const { body } = await audioUrl(client, { trackId: ready });
+      expect(body.signedUrl).toContain(`${renditionOf(ready)}?token=`);
+      expect(body.signedUrl).not.toContain(".wav");
+    }
   });
 
   it("gives signed-in listeners a URL too", async () => {
@@ -91,13 +119,12 @@ describe("track-audio-url", () => {
   });
 
   it("gives no signed URL when the stored object is gone (audio_file_missing)", async () => {
-    // The fixture's file_url names an object that was never uploaded.
+    // The fixture's file_url names an object that was never uploaded (the artist streams the master).
     const trackId = await createTrack(local.stack.db, artist.id);
-    expect(await audioUrl(visitor, { trackId })).toEqual({ status: 404, body: { code: "audio_file_missing" } });
+    expect(await audioUrl(artist.client, { trackId })).toEqual({ status: 404, body: { code: "audio_file_missing" } });
 
     const removed = await trackWithAudio();
-    const { data } = await service.from("tracks").select("file_url").eq("id", removed).single();
-    await service.storage.from("tracks").remove([data!.file_url]);
+    await service.storage.from("tracks").remove([renditionOf(removed)]);
     expect(await audioUrl(fan.client, { trackId: removed })).toEqual({ status: 404, body: { code: "audio_file_missing" } });
   });
 
@@ -158,8 +185,10 @@ describe("track-audio-url", () => {
         [artistB.id, pathOfA],
       );
       try {
-        for (const client of [visitor, fan.client, artistB.client]) {
-          expect(await audioUrl(client, { trackId: rows[0]!.id })).toEqual({ status: 404, body: { code: "audio_file_missing" } });
+        // Its "artist" would be handed the master: refused. Listeners wait for a stream never made of it.
+        expect(await audioUrl(artistB.client, { trackId: rows[0]!.id })).toEqual({ status: 404, body: { code: "audio_file_missing" } });
+        for (const client of [visitor, fan.client]) {
+          expect(await audioUrl(client, { trackId: rows[0]!.id })).toEqual({ status: 409, body: { code: "audio_preparing" } });
         }
       } finally {
         // The row goes before the rule comes back, or restoring the rule would fail on it.

@@ -828,9 +828,9 @@ export type Database = {
       }
       fail_rendition: {
         Args: {
-          final: boolean
-          master_path: string
-          reason: string
+          final?: boolean
+          master_path?: string
+          reason?: string
           track_id: string
         }
         Returns: boolean

@@ -156,7 +156,7 @@ export async function publish(
   release: Release,
   artwork: CheckedFile<ImageType>,
   audio: CheckedFile<AudioType>[],
-): Promise<PublishProblem | null> {
+): Promise<PublishOutcome> {
   const stored: StoredObject[] = [];
   const store = async (bucket: UploadBucket, { file, type }: CheckedFile<{ mime: string; extension: string }>) => {
     const path = storagePath(artistId, type.extension);
@@ -182,10 +182,10 @@ export async function publish(
       });
     }
     const storedArtwork = { path: artworkPath, smallPath: null, size: await fileImageSize(artwork.file) };
-    const problem = await insertRelease({ supabase, vouch }, artistId, release, storedArtwork, tracks);
+    const outcome = await insertRelease({ supabase, vouch }, artistId, release, storedArtwork, tracks);
     // A release that did not go through leaves no files behind.
-    if (problem) await removeStored(supabase, stored);
-    return problem;
+    if (!("published" in outcome)) await removeStored(supabase, stored);
+    return outcome;
   } catch (failure) {
     await removeStored(supabase, stored);
     if (failure instanceof StorageFailure) {
@@ -210,9 +210,12 @@ export type Publisher = { supabase: SupabaseClient; vouch: [name: string, value:
 /** Why a release was not published: Storage's message, or the database's refusal (for `refusedWrite`). */
 export type PublishProblem = { storage: string } | { database: BackendError };
 
+/** What publishing did: the ids of the tracks it published (none for merch), or why it did not. */
+export type PublishOutcome = { published: string[] } | PublishProblem;
+
 /**
  * Writes the release's rows in one insert: PostgREST runs it as one statement in one transaction, so an
- * album is published whole or not at all. Returns the database's refusal, if any.
+ * album is published whole or not at all. Returns the new tracks' ids, or the database's refusal.
  */
 export async function insertRelease(
   { supabase, vouch }: Publisher,
@@ -220,7 +223,7 @@ export async function insertRelease(
   release: Release,
   artwork: StoredArtwork,
   tracks: PublishedTrack[],
-): Promise<PublishProblem | null> {
+): Promise<PublishOutcome> {
   const publicUrl = (path: string) => supabase.storage.from("artwork").getPublicUrl(path).data.publicUrl;
   const artworkUrl = publicUrl(artwork.path);
   const artworkSmallUrl = artwork.smallPath ? publicUrl(artwork.smallPath) : null;
@@ -238,10 +241,10 @@ export async function insertRelease(
         image_small_url: artworkSmallUrl,
       })
       .setHeader(...vouch);
-    return error ? { database: error } : null;
+    return error ? { database: error } : { published: [] };
   }
   const { genre, subgenre, label, price, allowPayMore, releaseDate, description } = release.details;
-  const { error } = await supabase
+  const { data, error } = await supabase
     .from("tracks")
     .insert(
       tracks.map((track, index) => ({
@@ -269,8 +272,9 @@ export async function insertRelease(
         artwork_height: artwork.size?.height ?? null,
       })),
     )
+    .select("id")
     .setHeader(...vouch);
-  return error ? { database: error } : null;
+  return error ? { database: error } : { published: data.map((track) => track.id) };
 }
 
 type StoredObject = { bucket: UploadBucket; path: string };

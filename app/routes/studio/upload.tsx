@@ -16,6 +16,8 @@ import { formatCount } from "~/lib/format";
 import { formError, formFields, parseForm, replyWith, type FieldErrors, type FormReply, type FormValues } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";
 import { marketplaceHeader } from "~/lib/http/env.server";
+import { cloudflareContext } from "~/lib/http/context.server";
+import { queueRenditions } from "~/lib/media/rendition-queue.server";
 import { requireArtist } from "~/lib/session/guards.server";
 import { audioFiles, filesOf, imageFiles, onePicture } from "~/lib/media/media-files";
 import { pageMeta } from "~/lib/sharing/meta";
@@ -28,7 +30,7 @@ import {
   checkUploaded,
   insertRelease,
   publish,
-  type PublishProblem,
+  type PublishOutcome,
   type Publisher,
   type Release,
   type UploadKind,
@@ -81,26 +83,28 @@ export async function action({ request, context }: Route.ActionArgs) {
     const reply: FormReply = submission.success ? { fieldErrors: {}, formError: null, values: submission.values } : submission.reply;
     return replyWith({ ...reply, fieldErrors: { ...reply.fieldErrors, ...files.errors } }, 400);
   }
-  const problem = await files.publish(submission.release);
-  if (problem && "database" in problem) {
-    if (problem.database.code === sqlState.limitReached) {
+  const outcome = await files.publish(submission.release);
+  if ("database" in outcome) {
+    if (outcome.database.code === sqlState.limitReached) {
       const limit =
         kind === "merch"
           ? `Your store can hold at most ${formatCount(catalogLimits.merchItems)} items`
           : `An artist can have at most ${formatCount(catalogLimits.artistTracks)} tracks`;
       return replyWith(formError(limit, submission.values), 409);
     }
-    return refusedWrite(problem.database, { what: "publishing a release", values: submission.values, fields: releaseDetailFields });
+    return refusedWrite(outcome.database, { what: "publishing a release", values: submission.values, fields: releaseDetailFields });
   }
   // Storage failed after every file passed its checks: ours, not the artist's.
-  if (problem) return replyWith(formError(problem.storage, submission.values), 500);
+  if ("storage" in outcome) return replyWith(formError(outcome.storage, submission.values), 500);
+  // Each track's stream is made off the request path (the rendition queue); publishing does not wait for it.
+  await queueRenditions(context.get(cloudflareContext).env.RENDITIONS, outcome.published);
   // The artist's page, embed and the sitemap list the new release at once.
   await forgetCached(request, context, accountChanged(artist.id));
   throw redirect(href("/dashboard/artist/tracks"), 303);
 }
 
 /** The release's files as checked: the messages by field, or how to publish with them. */
-type ReleaseFiles = { errors: FieldErrors; publish: ((release: Release) => Promise<PublishProblem | null>) | null };
+type ReleaseFiles = { errors: FieldErrors; publish: ((release: Release) => Promise<PublishOutcome>) | null };
 
 async function uploadedFiles(
   kind: UploadKind,

@@ -1,14 +1,18 @@
 // A signed URL for a track's audio, so a listener can stream a file of the private `tracks` bucket.
 //
-// The track is looked up as the caller (their JWT forwarded, or the anon key for a visitor), so the
-// tracks policies decide whether it may be played: released, or the caller's own. Only after that check
-// does the service role sign the URL; listeners can never read the bucket's objects themselves. The
-// service role signs whatever path it is given, so the path must lie in the track's artist's own folder:
-// the database holds tracks to that, and it is checked again here before signing.
+// What may be streamed is asked of the database as the caller (their JWT forwarded, or the anon key for a
+// visitor): track_stream() answers through the tracks policies (released, or the caller's own) with the
+// track's streaming rendition once it is made, its master only to its own artist (who hears it while the
+// rendition is prepared), and nothing to anyone else until then. So the master, the file the store
+// sells, is never signed for a listener. Only after that does the service role sign the URL; listeners
+// can never read the bucket's objects themselves. The service role signs whatever path it is given, so
+// the path must lie in the track's artist's own folder: the database holds tracks to that, and it is
+// checked again here before signing.
 //
 // POST { trackId } → 200 { signedUrl, expiresIn } or an error { code } that the app turns into the
-// spec's message: track_not_found (404), no_audio_file (404), audio_file_missing (404),
-// storage_error (502), no_signed_url (502), invalid_request (400), method_not_allowed (405).
+// spec's message: track_not_found (404), no_audio_file (404), audio_preparing (409: the rendition is
+// being made), audio_file_missing (404), storage_error (502), no_signed_url (502), invalid_request (400),
+// method_not_allowed (405).
 import { createClient } from "@supabase/supabase-js";
 import { isUuid } from "../_shared/ids.ts";
 
@@ -38,20 +42,22 @@ Deno.serve(async (req) => {
     auth: noSession,
     global: { headers: { Authorization: req.headers.get("Authorization") ?? `Bearer ${anonKey}` } },
   });
-  const { data: track, error: lookupError } = await caller.from("tracks").select("file_url, artist_id").eq("id", trackId).maybeSingle();
+  const { data: streams, error: lookupError } = await caller.rpc("track_stream", { track_id: trackId });
   if (lookupError) {
     console.error("track lookup failed", lookupError);
     return failure(502, "storage_error");
   }
+  const track = streams?.[0];
   if (!track) return failure(404, "track_not_found");
-  if (!track.file_url) return failure(404, "no_audio_file");
-  if (!inArtistFolder(track.file_url, track.artist_id)) {
+  if (!track.has_audio) return failure(404, "no_audio_file");
+  if (!track.path) return failure(409, "audio_preparing");
+  if (!inArtistFolder(track.path, track.artist_id)) {
     // Another user's object: never signed. Listeners see the file as unavailable; the log says why.
     console.error("refusing to sign an audio path outside its artist folder", trackId);
     return failure(404, "audio_file_missing");
   }
 
-  const { data, error } = await service.storage.from("tracks").createSignedUrl(track.file_url, signedUrlLifetimeSeconds);
+  const { data, error } = await service.storage.from("tracks").createSignedUrl(track.path, signedUrlLifetimeSeconds);
   if (error) {
     // Storage answers a missing object with 400 and statusCode "404" (NoSuchKey).
     const { status, statusCode, code } = error as { status?: number; statusCode?: string; code?: string };

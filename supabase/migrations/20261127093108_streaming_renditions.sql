@@ -33,9 +33,10 @@ AS $function$
 begin
   perform private.require_marketplace_request();
   update public.tracks t
-  set rendition_failure = left(coalesce(nullif(btrim(fail_rendition.reason), ''), 'unknown error'), 300),
+  set rendition_failure = coalesce(left(nullif(btrim(fail_rendition.reason), ''), 300), t.rendition_failure, 'the stream could not be made'),
     rendition_state = case when fail_rendition.final then 'failed' else t.rendition_state end
-  where t.id = fail_rendition.track_id and t.file_url = fail_rendition.master_path;
+  where t.id = fail_rendition.track_id and nullif(t.file_url, '') is not null
+    and (fail_rendition.master_path is null or t.file_url = fail_rendition.master_path);
   return found;
 end
 $function$
@@ -149,7 +150,7 @@ end
 $function$
 ;
 
-CREATE OR REPLACE FUNCTION public.fail_rendition(track_id uuid, master_path text, reason text, final boolean)
+CREATE OR REPLACE FUNCTION public.fail_rendition(track_id uuid, master_path text DEFAULT NULL::text, reason text DEFAULT NULL::text, final boolean DEFAULT false)
  RETURNS boolean
  LANGUAGE sql
  SET search_path TO ''

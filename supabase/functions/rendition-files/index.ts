@@ -1,0 +1,73 @@
+// The files of one streaming-rendition job, for the Worker's rendition queue, which holds no service-role
+// key: a signed URL to read the track's master (the queue reads it in Range pieces) and a signed upload
+// URL for its rendition, stored beside it in the artist's `renditions/` folder. Only the marketplace is
+// answered, and the database decides that: the job is read through rendition_job() with the request's
+// X-Marketplace-Secret forwarded as it came, which refuses any request without the registered secret.
+//
+// POST { trackId, format } (format: the rendition file's ending, such as ".128k.mp3")
+// → 200 { job: null } when the track is gone or has no audio (nothing to do);
+// → 200 { job: { artistId, masterPath, masterUrl, renditionPath, uploadUrl, done } }, `done` when the
+//   track already streams this very rendition (a second run of the job changes nothing);
+// → 403 { code: "not_the_marketplace" }, 400 { code: "invalid_request" }, 405, 502 { code: "storage_error" }.
+import { createClient } from "@supabase/supabase-js";
+import { isUuid } from "../_shared/ids.ts";
+
+const masterUrlLifetimeSeconds = 3600;
+
+const supabaseUrl = Deno.env.get("SUPABASE_URL")!;
+const anonKey = Deno.env.get("SUPABASE_ANON_KEY")!;
+const noSession = { persistSession: false, autoRefreshToken: false };
+const service = createClient(supabaseUrl, Deno.env.get("SUPABASE_SERVICE_ROLE_KEY")!, { auth: noSession });
+
+const failure = (status: number, code: string) => Response.json({ code }, { status });
+
+/** `.128k.mp3`: a short ending of letters, digits and dots. */
+const isFormat = (value: unknown): value is string => typeof value === "string" && /^\.[a-z0-9.]{1,20}$/.test(value);
+
+Deno.serve(async (req) => {
+  if (req.method !== "POST") return failure(405, "method_not_allowed");
+  const body = await req.json().catch(() => null);
+  if (!isUuid(body?.trackId) || !isFormat(body?.format)) return failure(400, "invalid_request");
+
+  const marketplace = createClient(supabaseUrl, anonKey, {
+    auth: noSession,
+    global: { headers: { "X-Marketplace-Secret": req.headers.get("X-Marketplace-Secret") ?? "" } },
+  });
+  const { data: jobs, error } = await marketplace.rpc("rendition_job", { track_id: body.trackId });
+  if (error) {
+    if (error.code === "28000") return failure(403, "not_the_marketplace");
+    console.error("reading a rendition job failed", error);
+    return failure(502, "storage_error");
+  }
+  const job = jobs?.[0];
+  if (!job?.master_path) return Response.json({ job: null });
+
+  // {artist}/{name}.{ext} → {artist}/renditions/{name}{format}: one rendition per master and format, so a
+  // job run twice (or killed half way and run again) writes the same object.
+  const masterName = job.master_path
+    .split("/")
+    .pop()!
+    .replace(/\.[^.]*$/, "");
+  const renditionPath = `${job.artist_id}/renditions/${masterName}${body.format}`;
+  const done = job.rendition_path === renditionPath && job.rendition_state === "ready";
+
+  const bucket = service.storage.from("tracks");
+  const [master, upload] = await Promise.all([
+    bucket.createSignedUrl(job.master_path, masterUrlLifetimeSeconds),
+    done ? null : bucket.createSignedUploadUrl(renditionPath, { upsert: true }),
+  ]);
+  if (master.error || upload?.error) {
+    console.error("signing a rendition job's files failed", master.error ?? upload?.error);
+    return failure(502, "storage_error");
+  }
+  return Response.json({
+    job: {
+      artistId: job.artist_id,
+      masterPath: job.master_path,
+      masterUrl: master.data.signedUrl,
+      renditionPath,
+      uploadUrl: upload?.data.signedUrl ?? null,
+      done,
+    },
+  });
+});
