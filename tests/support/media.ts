@@ -17,6 +17,37 @@ export function toneWav(seconds: number, sampleRate = 8000): Uint8Array<ArrayBuf
   );
 }
 
+/**
+ * A 16-bit PCM WAV of a 440 Hz tone at half scale, on every channel (the right one a fifth higher): the
+ * rendition tests' masters, of any length, rate and channel count.
+ */
+export function encodeTestWav({ seconds, sampleRate, channels }: { seconds: number; sampleRate: number; channels: number }) {
+  const frames = Math.round(seconds * sampleRate);
+  const bytes = new Uint8Array(44 + frames * channels * 2);
+  const view = new DataView(bytes.buffer);
+  const text = (at: number, value: string) => [...value].forEach((character, index) => view.setUint8(at + index, character.charCodeAt(0)));
+  text(0, "RIFF");
+  view.setUint32(4, bytes.length - 8, true);
+  text(8, "WAVE");
+  text(12, "fmt ");
+  view.setUint32(16, 16, true);
+  view.setUint16(20, 1, true);
+  view.setUint16(22, channels, true);
+  view.setUint32(24, sampleRate, true);
+  view.setUint32(28, sampleRate * channels * 2, true);
+  view.setUint16(32, channels * 2, true);
+  view.setUint16(34, 16, true);
+  text(36, "data");
+  view.setUint32(40, frames * channels * 2, true);
+  for (let frame = 0; frame < frames; frame++) {
+    for (let channel = 0; channel < channels; channel++) {
+      const pitch = channel % 2 === 0 ? 440 : 660;
+      view.setInt16(44 + (frame * channels + channel) * 2, Math.round(Math.sin((2 * Math.PI * pitch * frame) / sampleRate) * 16384), true);
+    }
+  }
+  return bytes;
+}
+
 const pngChunk = (type: string, data: Buffer) => {
   const bytes = Buffer.alloc(12 + data.length);
   bytes.writeUInt32BE(data.length, 0);

@@ -91,7 +91,7 @@ const JobAnswer = v.object({
   job: v.nullable(
     v.object({
       masterPath: v.string(),
-      masterUrl: v.pipe(v.string(), v.url()),
+      masterUrl: v.nullable(v.pipe(v.string(), v.url())),
       renditionPath: v.string(),
       uploadUrl: v.nullable(v.pipe(v.string(), v.url())),
       done: v.boolean(),
@@ -107,6 +107,7 @@ async function renditionJob(backend: MarketplaceClient, trackId: string): Promis
 }
 
 async function makeRendition(backend: MarketplaceClient, trackId: string, job: Job, encoderModule: WebAssembly.Module): Promise<void> {
+  if (!job.masterUrl) throw new Error("the master file is missing from storage");
   const rendition = await encodeMaster(masterPieces(job.masterUrl), encoderModule);
   const stored = await fetch(job.uploadUrl!, {
     method: "PUT",

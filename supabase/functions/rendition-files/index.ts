@@ -6,7 +6,8 @@
 //
 // POST { trackId, format } (format: the rendition file's ending, such as ".128k.mp3")
 // → 200 { job: null } when the track is gone or has no audio (nothing to do);
-// → 200 { job: { artistId, masterPath, masterUrl, renditionPath, uploadUrl, done } }, `done` when the
+// → 200 { job: { artistId, masterPath, masterUrl, renditionPath, uploadUrl, done } } (masterUrl null when
+//   the master is missing from Storage), `done` when the
 //   track already streams this very rendition (a second run of the job changes nothing);
 // → 403 { code: "not_the_marketplace" }, 400 { code: "invalid_request" }, 405, 502 { code: "storage_error" }.
 import { createClient } from "@supabase/supabase-js";
@@ -23,6 +24,12 @@ const failure = (status: number, code: string) => Response.json({ code }, { stat
 
 /** `.128k.mp3`: a short ending of letters, digits and dots. */
 const isFormat = (value: unknown): value is string => typeof value === "string" && /^\.[a-z0-9.]{1,20}$/.test(value);
+
+/** Storage answers a missing object with 400 and statusCode "404" (NoSuchKey). */
+function isMissing(error: unknown): boolean {
+  const { status, statusCode, code } = error as { status?: number; statusCode?: string; code?: string };
+  return status === 404 || statusCode === "404" || code === "NoSuchKey";
+}
 
 Deno.serve(async (req) => {
   if (req.method !== "POST") return failure(405, "method_not_allowed");
@@ -56,7 +63,9 @@ Deno.serve(async (req) => {
     bucket.createSignedUrl(job.master_path, masterUrlLifetimeSeconds),
     done ? null : bucket.createSignedUploadUrl(renditionPath, { upsert: true }),
   ]);
-  if (master.error || upload?.error) {
+  // A master missing from Storage is the job's to report (its artist sees why), not this function's failure.
+  const masterMissing = master.error && isMissing(master.error);
+  if ((master.error && !masterMissing) || upload?.error) {
     console.error("signing a rendition job's files failed", master.error ?? upload?.error);
     return failure(502, "storage_error");
   }
@@ -64,7 +73,7 @@ Deno.serve(async (req) => {
     job: {
       artistId: job.artist_id,
       masterPath: job.master_path,
-      masterUrl: master.data.signedUrl,
+      masterUrl: master.data?.signedUrl ?? null,
       renditionPath,
       uploadUrl: upload?.data.signedUrl ?? null,
       done,

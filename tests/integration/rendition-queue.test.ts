@@ -1,0 +1,258 @@
+// The rendition queue's consumer: the production build of the Worker run by Miniflare (workerd) with its
+// queues, driven through Miniflare's API (a message sent to the RENDITIONS producer, as publishing sends
+// it), against a local stack with the rendition-files Edge Function. Each rendition is checked by
+// decoding its frames (mpg123), never by its name.
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { MPEGDecoder } from "mpg123-decoder";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createClient, type SupabaseClient } from "@supabase/supabase-js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestStack, stopFunctions } from "@crate/local-supabase/testing";
+import type { LocalStack } from "@crate/local-supabase";
+import { buildIfStale, root } from "../../scripts/lib/app-server.ts";
+import { createArtist, createTrack, signedInClient } from "./schema-fixtures.ts";
+import { encodeTestWav } from "../support/media.ts";
+
+const secret = "rendition-queue-test-marketplace-secret-0123456789";
+const queueName = "marketplace-renditions";
+const deadLetterQueue = "marketplace-renditions-failed";
+
+/** The built Worker's JavaScript and WebAssembly modules, by path. */
+function builtModules() {
+  const server = join(root, "build", "server");
+  const files = ["index.js", ...readdirSync(join(server, "assets")).map((name) => join("assets", name))];
+  return files.flatMap((file) => {
+    const path = join(server, file);
+    if (file.endsWith(".js")) return [{ type: "ESModule" as const, path }];
+    if (file.endsWith(".wasm")) return [{ type: "CompiledWasm" as const, path }];
+    return [];
+  });
+}
+
+let local: LocalStack;
+const workerLog: string[] = [];
+let service: SupabaseClient;
+let miniflare: Miniflare;
+let artist: { id: string; client: SupabaseClient };
+let renditions: Queue<{ trackId: string }>;
+
+beforeAll(async () => {
+  buildIfStale();
+  local = await startTestStack({ seed: false });
+  await local.stack.db.query("select private.trust_marketplace_secret($1)", [secret]);
+  service = createClient(local.url, local.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
+  artist = await signedInClient(local, createArtist(local.stack.db, "Rendered Artist"), { "X-Marketplace-Secret": secret });
+  const built = JSON.parse(readFileSync(join(root, "build", "server", "wrangler.json"), "utf8")) as { compatibility_date: string };
+  // Miniflare 5 takes its own shape of options; its converter reads the documented (v4) one.
+  miniflare = new Miniflare(
+    convertV4MiniflareOptions({
+      // The Worker's own log, kept for the tests that read why a job failed (not echoed as the test's errors).
+      handleStructuredLogs: (log) => workerLog.push(`${log.level}: ${log.message}`),
+      workers: [
+        {
+          name: "marketplace",
+          // Every module of the build, named: the server build is imported dynamically.
+          modules: builtModules(),
+          modulesRoot: join(root, "build", "server"),
+          compatibilityDate: built.compatibility_date,
+          compatibilityFlags: ["nodejs_compat"],
+          bindings: {
+            SUPABASE_URL: local.url,
+            SUPABASE_ANON_KEY: local.anonKey,
+            MARKETPLACE_SECRET: secret,
+            // Attempts 1 s apart, then 2 s: a failing job reaches the dead-letter queue in seconds.
+            RENDITION_RETRY_SECONDS: "1",
+          },
+          ratelimits: { AUDIO_URL_LIMITER: { namespace_id: "1001", simple: { limit: 120, period: 60 } } },
+          queueProducers: { RENDITIONS: { queueName } },
+          queueConsumers: {
+            [queueName]: { maxBatchSize: 1, maxBatchTimeout: 0, maxRetries: 2, deadLetterQueue },
+            [deadLetterQueue]: { maxBatchSize: 10, maxBatchTimeout: 0 },
+          },
+        },
+      ],
+    }),
+  );
+  renditions = await miniflare.getQueueProducer<{ trackId: string }>("RENDITIONS");
+}, 180_000);
+
+afterAll(async () => {
+  await miniflare?.dispose();
+  if (local) await stopFunctions(local.stack);
+  await local?.close();
+});
+
+type TrackStream = { rendition_path: string | null; rendition_state: string; rendition_failure: string | null; file_url: string };
+
+async function trackStream(trackId: string): Promise<TrackStream> {
+  const { rows } = await local.stack.db.query<TrackStream>(
+    "select rendition_path, rendition_state, rendition_failure, file_url from public.tracks where id = $1",
+    [trackId],
+  );
+  return rows[0]!;
+}
+
+/** Waits (no fixed sleep: until the consumer has written it) for the track's stream to satisfy `done`. */
+async function streamWhen(trackId: string, done: (stream: TrackStream) => boolean, timeoutMs = 60_000): Promise<TrackStream> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const stream = await trackStream(trackId);
+    if (done(stream)) return stream;
+    if (Date.now() > deadline) throw new Error(`track ${trackId} never got there: ${JSON.stringify(stream)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A published track whose master (these bytes) is stored in the artist's folder. */
+async function publishedTrack(master: Uint8Array, { upload = true } = {}): Promise<{ id: string; masterPath: string }> {
+  const id = await createTrack(local.stack.db, artist.id);
+  const masterPath = `${artist.id}/${id}.wav`;
+  if (upload) await storeMaster(masterPath, master);
+  await local.stack.db.query("update public.tracks set file_url = $2 where id = $1", [id, masterPath]);
+  return { id, masterPath };
+}
+
+async function storeMaster(path: string, bytes: Uint8Array) {
+  const { error } = await service.storage.from("tracks").upload(path, bytes, { contentType: "audio/wav", upsert: true });
+  expect(error).toBeNull();
+}
+
+async function storedBytes(path: string): Promise<Uint8Array> {
+  const { data, error } = await service.storage.from("tracks").download(path);
+  expect(error).toBeNull();
+  return new Uint8Array(await data!.arrayBuffer());
+}
+
+/** The artist's renditions folder, as Storage lists it. */
+async function renditionObjects(): Promise<string[]> {
+  const { data } = await service.storage.from("tracks").list(`${artist.id}/renditions`, { limit: 100 });
+  return (data ?? []).map((object) => object.name);
+}
+
+/** Decodes an MP3 with mpg123: its frames' channels, rate and length. */
+async function decodedMp3(bytes: Uint8Array) {
+  const decoder = new MPEGDecoder();
+  await decoder.ready;
+  try {
+    const { channelData, samplesDecoded, sampleRate, errors } = decoder.decode(bytes);
+    return { channels: channelData.length, seconds: samplesDecoded / sampleRate, sampleRate, errors: errors.length, channelData };
+  } finally {
+    decoder.free();
+  }
+}
+
+/** The channel modes of an MP3's frame headers (0 stereo, 1 joint stereo, 2 dual, 3 mono), walking frame by frame. */
+function frameModes(bytes: Uint8Array): Set<number> {
+  const modes = new Set<number>();
+  const bitrates = [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160]; // MPEG-2 layer III, kbps
+  for (let at = 0; at + 4 <= bytes.length;) {
+    if (bytes[at] !== 0xff || (bytes[at + 1]! & 0xe0) !== 0xe0) throw new Error(`no frame at byte ${at}`);
+    const mpeg1 = (bytes[at + 1]! & 0x08) !== 0;
+    const bitrate = mpeg1
+      ? [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320][bytes[at + 2]! >> 4]!
+      : bitrates[bytes[at + 2]! >> 4]!;
+    const rate = (mpeg1 ? [44100, 48000, 32000] : [22050, 24000, 16000])[(bytes[at + 2]! >> 2) & 3]!;
+    const padding = (bytes[at + 2]! >> 1) & 1;
+    modes.add(bytes[at + 3]! >> 6);
+    at += Math.floor(((mpeg1 ? 144 : 72) * bitrate * 1000) / rate) + padding;
+  }
+  return modes;
+}
+
+const rms = (samples: Float32Array) => Math.sqrt(samples.reduce((sum, value) => sum + value * value, 0) / samples.length);
+
+describe("the rendition queue", () => {
+  it("makes a WAV master's MP3 stream, at most a fifth of its bytes, that decodes to the same sound", async () => {
+    const master = encodeTestWav({ seconds: 6, sampleRate: 44100, channels: 2 });
+    const track = await publishedTrack(master);
+    await renditions.send({ trackId: track.id });
+    const stream = await streamWhen(track.id, (s) => s.rendition_state === "ready");
+    expect(stream.rendition_path).toBe(`${artist.id}/renditions/${track.id}.128k.mp3`);
+    expect(stream.rendition_failure).toBeNull();
+
+    const rendition = await storedBytes(stream.rendition_path!);
+    expect(rendition.length).toBeLessThanOrEqual(master.length / 5);
+    const decoded = await decodedMp3(rendition);
+    expect(decoded).toMatchObject({ channels: 2, sampleRate: 44100, errors: 0 });
+    // LAME adds its encoder delay and padding: a few frames of 1,152 samples at most.
+    expect(Math.abs(decoded.seconds - 6)).toBeLessThan(0.1);
+    // The test tone (0.5 amplitude) is there, on both sides.
+    for (const channel of decoded.channelData) expect(rms(channel.subarray(44100, 88200))).toBeGreaterThan(0.3);
+  });
+
+  it("keeps a mono master mono, at 64 kbps", async () => {
+    const master = encodeTestWav({ seconds: 4, sampleRate: 22050, channels: 1 });
+    const track = await publishedTrack(master);
+    await renditions.send({ trackId: track.id });
+    const stream = await streamWhen(track.id, (s) => s.rendition_state === "ready");
+    const rendition = await storedBytes(stream.rendition_path!);
+    expect(await decodedMp3(rendition)).toMatchObject({ sampleRate: 22050, errors: 0 });
+    // Every frame header says mono (channel mode 3); mpg123 itself hands a mono stream out as two channels.
+    expect(frameModes(rendition)).toEqual(new Set([3]));
+    // 64 kbps: 8 KB a second, and the frames' padding.
+    expect(rendition.length).toBeLessThan(4 * 8000 + 4000);
+  });
+
+  it("changes nothing when the same job runs again", async () => {
+    const track = await publishedTrack(encodeTestWav({ seconds: 2, sampleRate: 44100, channels: 2 }));
+    await renditions.send({ trackId: track.id });
+    const first = await streamWhen(track.id, (s) => s.rendition_state === "ready");
+    const stored = async () =>
+      (
+        await local.stack.db.query<{ updated_at: unknown }>(
+          "select updated_at from storage.objects where bucket_id = 'tracks' and name = $1",
+          [first.rendition_path],
+        )
+      ).rows.map((row) => String(row.updated_at));
+    const before = await stored();
+    // Sent twice: the second job and a third both find the stream made, and leave it as it is.
+    await renditions.sendBatch([{ body: { trackId: track.id } }, { body: { trackId: track.id } }]);
+    const other = await publishedTrack(encodeTestWav({ seconds: 1, sampleRate: 44100, channels: 2 }));
+    // A later job done proves the earlier ones (one at a time, in order) have run.
+    await renditions.send({ trackId: other.id });
+    await streamWhen(other.id, (s) => s.rendition_state === "ready");
+    expect(await trackStream(track.id)).toEqual(first);
+    expect(await stored()).toEqual(before);
+  });
+
+  it("retries a job that failed half way and ends with one whole rendition", async () => {
+    const master = encodeTestWav({ seconds: 3, sampleRate: 44100, channels: 2 });
+    // The master is not stored yet (the first attempt cannot read it), and a killed attempt left a
+    // truncated rendition where this one goes.
+    const track = await publishedTrack(master, { upload: false });
+    const renditionPath = `${artist.id}/renditions/${track.id}.128k.mp3`;
+    const { error } = await service.storage.from("tracks").upload(renditionPath, new Uint8Array(100), { contentType: "audio/mpeg" });
+    expect(error).toBeNull();
+    await renditions.send({ trackId: track.id });
+    const failedOnce = await streamWhen(track.id, (s) => s.rendition_failure !== null);
+    expect(failedOnce).toMatchObject({
+      rendition_state: "preparing",
+      rendition_failure: "the master file is missing from storage",
+    });
+
+    await storeMaster(track.masterPath, master);
+    const stream = await streamWhen(track.id, (s) => s.rendition_state === "ready");
+    expect(stream).toMatchObject({ rendition_path: renditionPath, rendition_failure: null });
+    expect((await renditionObjects()).filter((name) => name.startsWith(track.id))).toEqual([`${track.id}.128k.mp3`]);
+    expect(await decodedMp3(await storedBytes(renditionPath))).toMatchObject({ channels: 2, errors: 0 });
+  });
+
+  it("sends a job that keeps failing to the dead-letter queue: Failed with the reason, and Retry starts it again", async () => {
+    // A WAV whose audio is compressed (format 0x55, MP3 inside WAV): not PCM.
+    const master = encodeTestWav({ seconds: 1, sampleRate: 44100, channels: 2 });
+    new DataView(master.buffer, master.byteOffset).setUint16(20, 0x55, true);
+    const track = await publishedTrack(master);
+    await renditions.send({ trackId: track.id });
+    const failed = await streamWhen(track.id, (s) => s.rendition_state === "failed");
+    expect(failed).toMatchObject({ rendition_path: null, rendition_failure: "the WAV file's encoding is not PCM or 32-bit float" });
+
+    // Each attempt said why in the Worker's log too.
+    expect(workerLog.filter((line) => line.includes("the WAV file's encoding is not PCM")).length).toBeGreaterThanOrEqual(3);
+
+    const { data, error } = await artist.client.rpc("retry_rendition", { track_id: track.id });
+    expect(error).toBeNull();
+    expect(data).toBe(true);
+    expect(await trackStream(track.id)).toMatchObject({ rendition_state: "preparing", rendition_failure: null });
+  });
+});
