@@ -2,6 +2,7 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
+import { compiledDecoders } from "./scripts/lib/compiled-decoders.ts";
 import { embedPlayerScript } from "./scripts/lib/embed-player-script.ts";
 import { loadEnv } from "./scripts/lib/env.ts";
 
@@ -25,6 +26,7 @@ export default defineConfig(({ command }) => {
       tailwindcss(),
       reactRouter(),
       embedPlayerScript(),
+      compiledDecoders(),
     ],
     resolve: { tsconfigPaths: true },
     environments: {

@@ -2,7 +2,7 @@
 // queues, driven through Miniflare's API (a message sent to the RENDITIONS producer, as publishing sends
 // it), against a local stack with the rendition-files Edge Function. Each rendition is checked by
 // decoding its frames (mpg123), never by its name.
-import { convertV4MiniflareOptions, Miniflare } from "miniflare";
+import { convertV4MiniflareOptions, Miniflare, type V4ModuleDefinition } from "miniflare";
 import { MPEGDecoder } from "mpg123-decoder";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,19 +13,20 @@ import type { LocalStack } from "@crate/local-supabase";
 import { buildIfStale, root } from "../../scripts/lib/app-server.ts";
 import { createArtist, createTrack, signedInClient } from "./schema-fixtures.ts";
 import { encodeTestWav } from "../support/media.ts";
+import { createEncoder } from "wasm-media-encoders";
 
 const secret = "rendition-queue-test-marketplace-secret-0123456789";
 const queueName = "marketplace-renditions";
 const deadLetterQueue = "marketplace-renditions-failed";
 
 /** The built Worker's JavaScript and WebAssembly modules, by path. */
-function builtModules() {
+function builtModules(): V4ModuleDefinition[] {
   const server = join(root, "build", "server");
   const files = ["index.js", ...readdirSync(join(server, "assets")).map((name) => join("assets", name))];
-  return files.flatMap((file) => {
+  return files.flatMap((file): V4ModuleDefinition[] => {
     const path = join(server, file);
-    if (file.endsWith(".js")) return [{ type: "ESModule" as const, path }];
-    if (file.endsWith(".wasm")) return [{ type: "CompiledWasm" as const, path }];
+    if (file.endsWith(".js")) return [{ type: "ESModule", path }];
+    if (file.endsWith(".wasm")) return [{ type: "CompiledWasm", path }];
     return [];
   });
 }
@@ -35,7 +36,7 @@ const workerLog: string[] = [];
 let service: SupabaseClient;
 let miniflare: Miniflare;
 let artist: { id: string; client: SupabaseClient };
-let renditions: Queue<{ trackId: string }>;
+let renditions: Awaited<ReturnType<Miniflare["getQueueProducer"]>>;
 
 beforeAll(async () => {
   buildIfStale();
@@ -74,7 +75,7 @@ beforeAll(async () => {
       ],
     }),
   );
-  renditions = await miniflare.getQueueProducer<{ trackId: string }>("RENDITIONS");
+  renditions = await miniflare.getQueueProducer("RENDITIONS");
 }, 180_000);
 
 afterAll(async () => {
@@ -105,16 +106,17 @@ async function streamWhen(trackId: string, done: (stream: TrackStream) => boolea
 }
 
 /** A published track whose master (these bytes) is stored in the artist's folder. */
-async function publishedTrack(master: Uint8Array, { upload = true } = {}): Promise<{ id: string; masterPath: string }> {
+async function publishedTrack(master: Uint8Array, { upload = true, extension = "wav" } = {}): Promise<{ id: string; masterPath: string }> {
   const id = await createTrack(local.stack.db, artist.id);
-  const masterPath = `${artist.id}/${id}.wav`;
-  if (upload) await storeMaster(masterPath, master);
+  const masterPath = `${artist.id}/${id}.${extension}`;
+  if (upload) await storeMaster(masterPath, master, extension);
   await local.stack.db.query("update public.tracks set file_url = $2 where id = $1", [id, masterPath]);
   return { id, masterPath };
 }
 
-async function storeMaster(path: string, bytes: Uint8Array) {
-  const { error } = await service.storage.from("tracks").upload(path, bytes, { contentType: "audio/wav", upsert: true });
+async function storeMaster(path: string, bytes: Uint8Array, extension = "wav") {
+  const contentType = { wav: "audio/wav", mp3: "audio/mpeg", ogg: "audio/ogg", aac: "audio/aac" }[extension];
+  const { error } = await service.storage.from("tracks").upload(path, bytes, { contentType, upsert: true });
   expect(error).toBeNull();
 }
 
@@ -160,6 +162,24 @@ function frameModes(bytes: Uint8Array): Set<number> {
   return modes;
 }
 
+/** The rendition tests' tone (encodeTestWav's), encoded with LAME (320 kbps) or libvorbis (quality 6). */
+async function encodedTone(type: "audio/mpeg" | "audio/ogg", seconds: number): Promise<Uint8Array> {
+  const wasm = readFileSync(join(root, "node_modules", "wasm-media-encoders", "wasm", type === "audio/mpeg" ? "mp3.wasm" : "ogg.wasm"));
+  const frames = seconds * 44100;
+  const tone = (pitch: number) => Float32Array.from({ length: frames }, (_, frame) => Math.sin((2 * Math.PI * pitch * frame) / 44100) / 2);
+  const channels = [tone(440), tone(660)];
+  if (type === "audio/mpeg") {
+    const encoder = await createEncoder("audio/mpeg", wasm);
+    encoder.configure({ channels: 2, sampleRate: 44100, bitrate: 320 });
+    return concat(encoder.encode(channels).slice(), encoder.finalize().slice());
+  }
+  const encoder = await createEncoder("audio/ogg", wasm);
+  encoder.configure({ channels: 2, sampleRate: 44100, vbrQuality: 6 });
+  return concat(encoder.encode(channels).slice(), encoder.finalize().slice());
+}
+
+const concat = (...parts: Uint8Array[]) => Uint8Array.from(parts.flatMap((part) => [...part]));
+
 const rms = (samples: Float32Array) => Math.sqrt(samples.reduce((sum, value) => sum + value * value, 0) / samples.length);
 
 describe("the rendition queue", () => {
@@ -180,6 +200,32 @@ describe("the rendition queue", () => {
     // The test tone (0.5 amplitude) is there, on both sides.
     for (const channel of decoded.channelData) expect(rms(channel.subarray(44100, 88200))).toBeGreaterThan(0.3);
   });
+
+  // The lossy uploads the spec takes, each decoded and encoded again: an MP3 at 320 kbps and an Ogg Vorbis
+  // (made here with LAME and libvorbis), and an AAC (ADTS, 192 kbps, made with ffmpeg: support/fixtures).
+  const lossyMasters = [
+    { extension: "mp3", seconds: 3, level: 0.3, master: () => encodedTone("audio/mpeg", 3) },
+    { extension: "ogg", seconds: 3, level: 0.3, master: () => encodedTone("audio/ogg", 3) },
+    {
+      extension: "aac",
+      seconds: 2,
+      level: 0.02,
+      master: async () => readFileSync(join(root, "tests", "support", "fixtures", "tone-2s-192k.aac")),
+    },
+  ];
+  for (const { extension, seconds, level, master } of lossyMasters) {
+    it(`makes the stream of an ${extension.toUpperCase()} master, which decodes to the same length and sound`, async () => {
+      const track = await publishedTrack(await master(), { extension });
+      await renditions.send({ trackId: track.id });
+      const stream = await streamWhen(track.id, (s) => s.rendition_state !== "preparing");
+      expect(stream).toMatchObject({ rendition_state: "ready", rendition_path: `${artist.id}/renditions/${track.id}.128k.mp3` });
+      const decoded = await decodedMp3(await storedBytes(stream.rendition_path!));
+      expect(decoded).toMatchObject({ channels: 2, sampleRate: 44100, errors: 0 });
+      // Each codec's own delay and padding come on top of LAME's.
+      expect(Math.abs(decoded.seconds - seconds)).toBeLessThan(0.15);
+      expect(rms(decoded.channelData[0]!.subarray(22050, 44100))).toBeGreaterThan(level);
+    });
+  }
 
   it("keeps a mono master mono, at 64 kbps", async () => {
     const master = encodeTestWav({ seconds: 4, sampleRate: 22050, channels: 1 });

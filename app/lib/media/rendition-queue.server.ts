@@ -11,7 +11,8 @@ import { createEncoder } from "wasm-media-encoders";
 import { sniffAudio } from "../../../supabase/functions/_shared/file-types";
 import type { Database } from "~/lib/backend/database.types";
 import { appEnv, type AppEnv } from "~/lib/http/env.server";
-import { concat, encoderSettings, renditionFormat, renditionType, UnreadableMaster, WavReader } from "./rendition";
+import { masterReader, type MasterReader, type Samples } from "./master-decoders.server";
+import { concat, encoderSettings, renditionFormat, renditionType, UnreadableMaster } from "./rendition";
 
 /** The queues' names, as wrangler.toml declares them. */
 export const renditionQueue = "marketplace-renditions";
@@ -150,34 +151,36 @@ const encoderSlice = 65536;
 
 /** The master's rendition: the encoder's output, whole (a tenth of a WAV's bytes, or less). */
 export async function encodeMaster(pieces: AsyncIterable<Uint8Array>, encoderModule: WebAssembly.Module): Promise<Uint8Array<ArrayBuffer>> {
-  const reader = new WavReader();
+  let reader: MasterReader | null = null;
   let encoder: Awaited<ReturnType<typeof createEncoder<"audio/mpeg">>> | null = null;
   const output: Uint8Array[] = [];
-  let first = true;
-  for await (const piece of pieces) {
-    if (first) {
-      first = false;
-      const type = sniffAudio(piece);
-      if (type?.mime !== "audio/wav")
-        throw new UnreadableMaster(
-          `streams are made from WAV masters only, and this master is ${type?.extension.toUpperCase() ?? "of another kind"}`,
-        );
-    }
-    const channels = reader.push(piece);
-    if (!channels || !reader.format) continue;
+  const encode = async (samples: Samples | null) => {
+    if (!samples) return;
     if (!encoder) {
       encoder = await createEncoder("audio/mpeg", encoderModule);
-      const settings = encoderSettings(reader.format.channels, reader.format.sampleRate);
-      encoder.configure({ ...settings });
+      encoder.configure(encoderSettings(samples.channels.length, samples.sampleRate));
     }
-    const frames = channels[0]?.length ?? 0;
+    const frames = samples.channels[0]!.length;
     for (let start = 0; start < frames; start += encoderSlice) {
       // The encoder's output lives in its own memory, overwritten by the next call: copied out.
-      output.push(encoder.encode(channels.map((channel) => channel.subarray(start, start + encoderSlice))).slice());
+      output.push(encoder.encode(samples.channels.map((channel) => channel.subarray(start, start + encoderSlice))).slice());
     }
-    if (reader.finished) break;
+  };
+  try {
+    for await (const piece of pieces) {
+      if (!reader) {
+        const type = sniffAudio(piece);
+        if (!type) throw new UnreadableMaster("the master is not an audio file we take (MP3, WAV, AAC or OGG)");
+        reader = await masterReader(type);
+      }
+      await encode(await reader.read(piece));
+      if (reader.finished) break;
+    }
+    if (reader) await encode(await reader.end());
+  } finally {
+    reader?.close();
   }
-  if (!encoder) throw new UnreadableMaster("the master holds no audio");
-  output.push(encoder.finalize().slice());
+  if (!encoder) throw new UnreadableMaster("the master holds no audio we can read");
+  output.push((encoder as { finalize(): Uint8Array }).finalize().slice());
   return concat(...output);
 }

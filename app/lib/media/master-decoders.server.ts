@@ -1,0 +1,72 @@
+// A master's samples, read as its bytes arrive, for each upload format the spec accepts: WAV by our own
+// reader, MP3 by mpg123, Ogg Vorbis by libvorbis and AAC (ADTS) by FAAD2, all WebAssembly from npm. In the
+// Worker their WebAssembly is compiled with it (scripts/lib/compiled-decoders.ts); in Node, as published.
+import { decoder as aacDecoder } from "@audio/decode-aac";
+import { OggVorbisDecoder } from "@wasm-audio-decoders/ogg-vorbis";
+import { MPEGDecoder } from "mpg123-decoder";
+import type { AudioType } from "../../../supabase/functions/_shared/file-types";
+import { UnreadableMaster, WavReader } from "./rendition";
+
+/** Samples of one piece: a Float32Array a channel (one or two), at `sampleRate`. */
+export type Samples = { channels: Float32Array[]; sampleRate: number };
+
+export type MasterReader = {
+  /** The samples the piece completes (none while a header or a frame is still incomplete). */
+  read(piece: Uint8Array): Promise<Samples | null>;
+  /** What the decoder still holds once the last piece has passed. */
+  end(): Promise<Samples | null>;
+  /** True once the audio is read to its end (a WAV's data chunk), so later bytes need not be fetched. */
+  readonly finished: boolean;
+  close(): void;
+};
+
+type Decoded = { channelData: Float32Array[]; sampleRate: number; samplesDecoded?: number };
+
+/** One or two channels (a surround master's first two), or null when nothing was decoded. */
+function samplesOf({ channelData, sampleRate }: Decoded): Samples | null {
+  const channels = channelData.slice(0, 2);
+  if (channels.length === 0 || !channels[0]?.length || !sampleRate) return null;
+  return { channels, sampleRate };
+}
+
+export async function masterReader(type: AudioType): Promise<MasterReader> {
+  if (type.mime === "audio/wav") {
+    const wav = new WavReader();
+    return {
+      read: async (piece) => {
+        const channels = wav.push(piece);
+        return channels && wav.format ? { channels, sampleRate: wav.format.sampleRate } : null;
+      },
+      end: async () => null,
+      get finished() {
+        return wav.finished;
+      },
+      close: () => {},
+    };
+  }
+  if (type.mime === "audio/mpeg") {
+    const mpeg = new MPEGDecoder();
+    await mpeg.ready;
+    return { read: async (piece) => samplesOf(mpeg.decode(piece)), end: async () => null, finished: false, close: () => mpeg.free() };
+  }
+  if (type.mime === "audio/ogg") {
+    const vorbis = new OggVorbisDecoder();
+    await vorbis.ready;
+    return {
+      read: async (piece) => samplesOf(await vorbis.decode(piece)),
+      end: async () => samplesOf(await vorbis.flush()),
+      finished: false,
+      close: () => vorbis.free(),
+    };
+  }
+  if (type.mime === "audio/aac") {
+    const aac = await aacDecoder();
+    return {
+      read: async (piece) => samplesOf(aac.decode(piece)),
+      end: async () => samplesOf(aac.flush()),
+      finished: false,
+      close: () => aac.free(),
+    };
+  }
+  throw new UnreadableMaster("the master's format is not one we take");
+}
