@@ -79,3 +79,10 @@ export const playlistLimits = { name: 100, description: 500, playlists: 200, tra
  * request publishes (an album's), merch items, and comments one user posts on one track in a minute.
  */
 export const catalogLimits = { artistTracks: 5000, tracksAtOnce: albumTrackLimit, merchItems: 500, commentsPerMinute: 5 } as const;
+
+/**
+ * What listeners see in place of Play while a track's stream is being made (seconds after it is
+ * published): the audio URL function's `audio_preparing`. Here, so the track page's player box and the
+ * error messages share it without the box loading the messages.
+ */
+export const audioPreparing = "Preparing the audio";

@@ -120,6 +120,9 @@ as $$
           'track_number', s.track_number, 'price', s.price, 'artwork_url', s.artwork_url,
           'artwork_small_url', s.artwork_small_url,
           'release_date', s.release_date, 'upcoming', s.release_date > current_date,
+          -- Its stream's state (12_renditions.sql); null for a track without audio.
+          'stream_state', case when nullif(s.file_url, '') is not null then s.rendition_state end,
+          'stream_failure', s.rendition_failure,
           'plays', (select coalesce(sum(d.plays), 0) from public.track_daily_stats d where d.track_id = s.id))
         order by s.release_date desc, s.album_title nulls first, s.track_number nulls last, s.created_at desc)
       from shown s), '[]'),

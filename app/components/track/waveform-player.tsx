@@ -3,7 +3,7 @@ import { SeekWaveform } from "~/components/player/seek-waveform";
 import { Icon } from "~/components/ui/icon";
 import { Spinner } from "~/components/ui/spinner";
 import { trackAudioPath } from "~/lib/catalog/catalog";
-import { playerDefaults } from "~/lib/constants";
+import { audioPreparing, playerDefaults } from "~/lib/constants";
 import { formatDuration } from "~/lib/format";
 import { player as sitePlayer, usePlayer, usePlayerTime, type AudioSource, type QueueTrack } from "~/lib/player";
 
@@ -61,6 +61,18 @@ export function WaveformPlayer({
   }, [source, track.id, peaks, duration]);
 
   const error = source && "error" in source ? source.error : playerError;
+  if (error === audioPreparing) {
+    // Not a failure: the stream is being made, in seconds. Without JavaScript the next visit plays it.
+    return (
+      <div className="flex items-center gap-3 rounded-2xl border border-stage-700 bg-stage-850 p-5">
+        <Spinner label={audioPreparing} />
+        <div>
+          <h2 className="text-lg font-semibold text-ink">{audioPreparing}</h2>
+          <p className="mt-1 text-sm text-ink-muted">This track was just published. It can be played in a few seconds.</p>
+        </div>
+      </div>
+    );
+  }
   if (error !== null) {
     const message = error || unknownAudioError;
     const advice = audioUnavailableAdvice(message);

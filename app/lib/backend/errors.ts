@@ -1,6 +1,7 @@
 // The one place where backend failures become the messages people read (spec section 8).
 // Raw errors go to the log; users see these.
 import { captchaFailedMessage } from "../session/captcha";
+import { audioPreparing } from "~/lib/constants";
 import { sqlState } from "./sqlstate";
 
 export type BackendError = { code?: string | null; message?: string; status?: number; name?: string };
@@ -116,7 +117,7 @@ const audioUrlMessages: Record<string, string> = {
   audio_file_missing: "The audio file for this track is no longer available. Please contact the artist for assistance.",
   no_signed_url: "Audio file is currently unavailable",
   // The track's stream is still being made (seconds after publishing): not an error of the listener's.
-  audio_preparing: "Preparing the audio",
+  audio_preparing: audioPreparing,
   track_not_found: "Track not found",
 };
 

@@ -4,6 +4,11 @@ import { count, nullableText, numeric } from "./columns";
 
 // What the artist's studio reads (supabase/migrations/*_studio_catalog.sql), checked at the loader.
 
+/** A track's stream, as its artist watches it: null for a track without audio. */
+export const StreamStateSchema = v.nullable(v.picklist(["preparing", "ready", "failed"]));
+export type StreamState = v.InferOutput<typeof StreamStateSchema>;
+const streamFields = { stream_state: StreamStateSchema, stream_failure: nullableText };
+
 /** `studio_catalog(kind, page, page_size)`: a page of the artist's own tracks, and their merch. */
 export const StudioCatalogSchema = v.object({
   track_count: count,
@@ -20,6 +25,7 @@ export const StudioCatalogSchema = v.object({
       release_date: v.string(),
       upcoming: v.boolean(),
       plays: count,
+      ...streamFields,
     }),
   ),
   merch: v.array(v.object({ id: v.string(), title: v.string(), price: numeric, image_url: nullableText, image_small_url: nullableText })),
@@ -40,6 +46,9 @@ export const EditableTrackSchema = v.object({
   allow_pay_more: v.boolean(),
   release_date: v.string(),
   description: v.string(),
+  file_url: nullableText,
+  rendition_state: v.picklist(["preparing", "ready", "failed"]),
+  rendition_failure: nullableText,
 });
 /** The artist's payout row (owner only), as the Payment Settings form shows it. */
 export const ArtistPayoutSchema = v.object({

@@ -179,6 +179,9 @@ export const RemoveMediaSchema = v.object({
   ),
 });
 
+/** Retry on a track's failed stream (Your Tracks, the edit page). */
+export const RetryStreamSchema = v.object({ trackId: v.pipe(v.string(), v.uuid("Track not found")) });
+
 /** Deleting a track is asked for twice: the button, and the box that says it cannot be undone. */
 export const DeleteTrackSchema = v.object({
   confirm: v.pipe(

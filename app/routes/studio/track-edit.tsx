@@ -14,7 +14,9 @@ import { formError, formFields, parseForm, replyWith } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";
 import { requireArtist } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
-import { DeleteTrackSchema, EditTrackSchema, releaseDetailFields } from "~/lib/schemas/studio";
+import { DeleteTrackSchema, EditTrackSchema, releaseDetailFields, RetryStreamSchema } from "~/lib/schemas/studio";
+import { StreamStatus, useRefreshWhilePreparing } from "~/components/studio/stream-status";
+import { retryStream } from "./streams.server";
 import { EditableTrackSchema } from "~/lib/schemas/studio-data";
 import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/track-edit";
@@ -22,7 +24,7 @@ import { sqlState } from "~/lib/backend/sqlstate";
 
 const yourTracks = href("/dashboard/artist/tracks");
 const editableColumns =
-  "id, title, type, album_title, track_number, genre, subgenre, label, price, allow_pay_more, release_date, description";
+  "id, title, type, album_title, track_number, genre, subgenre, label, price, allow_pay_more, release_date, description, file_url, rendition_state, rendition_failure";
 const trackHasPurchases = "This track has been bought, so it cannot be deleted: buyers keep access to what they paid for.";
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>
@@ -47,6 +49,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!isUuid(params.id)) throw notFound("Track not found");
   const supabase = context.get(supabaseContext);
   const formData = await readForm(request);
+
+  if (formData.get("intent") === "retry-stream") {
+    const submission = parseForm(RetryStreamSchema, formData);
+    if (!submission.success || submission.value.trackId !== params.id) throw notFound("Track not found");
+    const refused = await retryStream(context, params.id, submission.values);
+    if (refused) return refused;
+    throw redirect(trackEditPath(params.id), 303);
+  }
 
   if (formData.get("intent") === "delete") {
     const submission = parseForm(DeleteTrackSchema, formData);
@@ -104,13 +114,22 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export default function EditTrack({ loaderData, actionData }: Route.ComponentProps) {
   const { track } = loaderData;
   const form = formFields(actionData);
+  useRefreshWhilePreparing(Boolean(track.file_url) && track.rendition_state === "preparing");
   const path = trackEditPath(track.id);
   // What was typed wins over what is stored, after a refused save.
   const value = (name: string, stored: string | number | null) =>
     actionData?.values[name] !== undefined ? form.text(name) : String(stored ?? "");
   return (
     <>
-      <DashboardHeader title={`Edit ${track.title}`} />
+      <DashboardHeader title={`Edit ${track.title}`}>
+        <StreamStatus
+          state={track.file_url ? track.rendition_state : null}
+          failure={track.rendition_failure}
+          trackId={track.id}
+          title={track.title}
+          action={path}
+        />
+      </DashboardHeader>
       <Card className="max-w-2xl">
         <Form method="post" action={path} noValidate className="grid gap-5">
           <input type="hidden" name="intent" value="save" />

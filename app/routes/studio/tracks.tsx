@@ -1,4 +1,6 @@
-import { href, Link } from "react-router";
+import { href, Link, redirect } from "react-router";
+import { FormAlert } from "~/components/form-controls";
+import { StreamStatus, useRefreshWhilePreparing } from "~/components/studio/stream-status";
 import { Artwork } from "~/components/catalog/artist-image";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
@@ -13,6 +15,10 @@ import { requireArtist } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import { pageCount, pageFrom } from "~/lib/ui/paging";
 import { StudioCatalogSchema } from "~/lib/schemas/studio-data";
+import { RetryStreamSchema } from "~/lib/schemas/studio";
+import { formFields, parseForm, replyWith } from "~/lib/forms/forms";
+import { readForm } from "~/lib/forms/form-body.server";
+import { retryStream } from "./streams.server";
 import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/tracks";
 
@@ -46,8 +52,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { kind, page, pages: pageCount(catalog.track_count, pageSize), ...catalog };
 }
 
-export default function YourTracks({ loaderData }: Route.ComponentProps) {
+/** Retry on a failed stream; back to this page, where it shows "Preparing the stream". */
+export async function action({ request, context }: Route.ActionArgs) {
+  requireArtist(request, context);
+  const submission = parseForm(RetryStreamSchema, await readForm(request));
+  if (!submission.success) return replyWith(submission.reply, 400);
+  const refused = await retryStream(context, submission.value.trackId, submission.values);
+  if (refused) return refused;
+  throw redirect(`${new URL(request.url).pathname}${new URL(request.url).search}`, 303);
+}
+
+export default function YourTracks({ loaderData, actionData }: Route.ComponentProps) {
   const { kind, page, pages, tracks, track_count: trackCount, merch } = loaderData;
+  const form = formFields(actionData);
+  useRefreshWhilePreparing(tracks.some((track) => track.stream_state === "preparing"));
   const pagePath = (to: number) =>
     `?${new URLSearchParams({ ...(kind === "all" ? {} : { filter: kind }), ...(to > 1 ? { page: String(to) } : {}) })}`;
   return (
@@ -55,6 +73,8 @@ export default function YourTracks({ loaderData }: Route.ComponentProps) {
       <DashboardHeader title="Your Tracks" actions={<LinkButton to={href("/dashboard/artist/upload")}>Upload New Track</LinkButton>}>
         {countOf(trackCount, kind === "album" ? "album track" : kind === "single" ? "single" : "track")}
       </DashboardHeader>
+
+      <FormAlert>{form.formError}</FormAlert>
 
       <PillNav
         label="Filter tracks"
@@ -96,6 +116,15 @@ export default function YourTracks({ loaderData }: Route.ComponentProps) {
                       </>
                     ) : null}
                   </p>
+                  <div className="mt-1">
+                    <StreamStatus
+                      state={track.stream_state}
+                      failure={track.stream_failure}
+                      trackId={track.id}
+                      title={track.title}
+                      action={pagePath(page)}
+                    />
+                  </div>
                   {/* On a phone the plays go under the details; wider, in their own column. */}
                   <p className="text-sm text-ink-muted sm:hidden">{countOf(track.plays, "play")}</p>
                 </div>

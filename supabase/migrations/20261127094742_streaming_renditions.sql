@@ -214,6 +214,48 @@ AS $function$
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.studio_catalog(kind text DEFAULT 'all'::text, page integer DEFAULT 1, page_size integer DEFAULT 50)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  with mine as (
+    select t.*
+    from public.tracks t
+    where t.artist_id = (select auth.uid())
+      and (studio_catalog.kind = 'all' or t.type = studio_catalog.kind)
+  ),
+  shown as (
+    select m.* from mine m
+    order by m.release_date desc, m.album_title nulls first, m.track_number nulls last, m.created_at desc
+    limit least(greatest(studio_catalog.page_size, 1), 100)
+    offset (greatest(studio_catalog.page, 1) - 1) * least(greatest(studio_catalog.page_size, 1), 100)
+  )
+  select jsonb_build_object(
+    'track_count', (select count(*) from mine),
+    'tracks', coalesce((
+      select jsonb_agg(jsonb_build_object(
+          'id', s.id, 'title', s.title, 'type', s.type, 'album_title', s.album_title,
+          'track_number', s.track_number, 'price', s.price, 'artwork_url', s.artwork_url,
+          'artwork_small_url', s.artwork_small_url,
+          'release_date', s.release_date, 'upcoming', s.release_date > current_date,
+          -- Its stream's state (12_renditions.sql); null for a track without audio.
+          'stream_state', case when nullif(s.file_url, '') is not null then s.rendition_state end,
+          'stream_failure', s.rendition_failure,
+          'plays', (select coalesce(sum(d.plays), 0) from public.track_daily_stats d where d.track_id = s.id))
+        order by s.release_date desc, s.album_title nulls first, s.track_number nulls last, s.created_at desc)
+      from shown s), '[]'),
+    'merch', coalesce((
+      select jsonb_agg(jsonb_build_object(
+          'id', m.id, 'title', m.title, 'price', m.price, 'image_url', m.image_url, 'image_small_url', m.image_small_url) order by m.created_at desc)
+      from (
+        select * from public.merch m where m.artist_id = (select auth.uid()) order by m.created_at desc limit 100
+      ) m), '[]')
+  )
+$function$
+;
+
 CREATE OR REPLACE FUNCTION public.unpublished_uploads(older_than interval DEFAULT '1 day'::interval, max_count integer DEFAULT 500)
  RETURNS TABLE(bucket_id text, name text)
  LANGUAGE sql
