@@ -4,6 +4,7 @@ import { repoDataDir, startLocalStack } from "@crate/local-supabase";
 import { requireFreePorts, buildIfStale, serveApp, workerVars } from "./lib/app-server.ts";
 import { loadEnv } from "./lib/env.ts";
 import { demoAccounts } from "./lib/demo-data.ts";
+import { renditionsMade, requestRenditions } from "./lib/renditions.ts";
 
 const env = loadEnv();
 const port = Number(env.PORT || 3000);
@@ -43,6 +44,20 @@ ${demoAccounts.map((account) => `    ${account.role.padEnd(7)} ${account.email.p
 
   Press Ctrl-C to stop.
 `);
+
+// Tracks without a stream of the current format (the demo data on a first start, anything published
+// while the queue could not take it) are queued now; the site plays them once each is made.
+const queued = await requestRenditions(`http://localhost:${port}`, vars.MARKETPLACE_SECRET, { all: true }).catch((error: unknown) => {
+  console.error("Queueing the tracks' streams failed:", error instanceof Error ? error.message : error);
+  return 0;
+});
+if (queued > 0) {
+  console.log(`  Making the streams of ${queued} track${queued === 1 ? "" : "s"} (the rendition queue)…`);
+  const started = Date.now();
+  renditionsMade(backend)
+    .then(() => console.log(`  Streams ready, in ${((Date.now() - started) / 1000).toFixed(1)} s.`))
+    .catch((error: unknown) => console.error(error instanceof Error ? error.message : error));
+}
 
 let stopping = false;
 async function shutdown() {
