@@ -12,6 +12,7 @@
 //   and the framework's share of it;
 // - measureLighthouse: Lighthouse mobile performance and accessibility scores (median of 5 runs), in Debian's Chromium;
 // - measureUploads (lib/bench-uploads.ts): a 50 MB WAV uploaded plainly and resumably, and resumed after a cut;
+// - measureRenditions (lib/bench-renditions.ts): a four-minute WAV published, its stream's bytes, time, CPU and memory;
 // - measureLiveFeed (lib/bench-live-feed.ts): a comment inserted → on the artist dashboard's live feed;
 // - the studio's pages (signed in as the demo artist): their JavaScript and backend round trips, and how
 //   fast an oversized form is refused (lib/bench-oversized-forms.ts).
@@ -20,7 +21,7 @@
 //   next track's start after one ends (loopback and 4G), and the player bar's own JavaScript.
 // - the embeddable players (lib/bench-embeds.ts): each embed's bytes all in, its Lighthouse scores, and
 //   /oembed's p50 (afresh and cached).
-// `npm run bench -- --embeds` measures the embeds alone, `-- --player` the player alone, `-- --uploads` measures the uploads alone, `-- --studio` the studio's pages and live feed,
+// `npm run bench -- --embeds` measures the embeds alone, `-- --player` the player alone, `-- --uploads` measures the uploads alone, `-- --renditions` the streaming renditions alone, `-- --studio` the studio's pages and live feed,
 // `-- --lighthouse` the Lighthouse scores alone, `-- --pages` the public pages' table alone (renders,
 // first bytes, round trips, JavaScript, Lighthouse), `-- --bundle` the Worker's size alone.
 //
@@ -34,6 +35,7 @@ import { startMarketplace, type Marketplace } from "./lib/marketplace.ts";
 import { measurePlayback, mobileNetwork, printPlayback } from "./lib/bench-playback.ts";
 import { measureContinuity, measureNextTrack, measurePlayerBar, measureRenders, printPlayer } from "./lib/bench-player.ts";
 import { measureUploads, printUploads } from "./lib/bench-uploads.ts";
+import { measureRenditions, printRenditions } from "./lib/bench-renditions.ts";
 import { measureLiveFeed, printLiveFeed } from "./lib/bench-live-feed.ts";
 import { measureOversizedForms, printOversizedForms } from "./lib/bench-oversized-forms.ts";
 import { measureHeavyViewer, printHeavyViewer } from "./lib/bench-heavy-viewer.ts";
@@ -366,7 +368,7 @@ async function main() {
   let marketplace: Marketplace | undefined;
   let exitCode = 0;
   // Lighthouse, playback and the live feed run in Chromium: say so before minutes of setup, not after.
-  if (!process.argv.includes("--uploads") && !process.argv.includes("--bundle")) requireChromium();
+  if (!["--uploads", "--bundle", "--renditions"].some((only) => process.argv.includes(only))) requireChromium();
   try {
     console.log("Starting the local backend (fresh database, demo data and media) and the production build in workerd…");
     marketplace = await startMarketplace();
@@ -374,6 +376,10 @@ async function main() {
     const artistCookie = await signedInCookie(appUrl, demoArtistAccount);
     if (process.argv.includes("--uploads")) {
       printUploads(await measureUploads(marketplace, { ...demoArtistAccount, cookie: artistCookie }));
+      return;
+    }
+    if (process.argv.includes("--renditions")) {
+      printRenditions(await measureRenditions(marketplace, { ...demoArtistAccount, cookie: artistCookie }));
       return;
     }
     if (process.argv.includes("--bundle")) {
@@ -450,6 +456,8 @@ async function main() {
     await printPublicPages(appUrl);
     console.log("Uploads (a 50 MB WAV)…");
     const uploads = await measureUploads(marketplace, { ...demoArtistAccount, cookie: artistCookie });
+    console.log("Streaming renditions (a four-minute WAV)…");
+    const renditions = await measureRenditions(marketplace, { ...demoArtistAccount, cookie: artistCookie });
     console.log("Play latency on the track page (Chromium)…");
     const playback = await measurePlayback(marketplace);
     const playbackOnMobile = await measurePlayback(marketplace, { runs: 5, network: mobileNetwork });
@@ -460,6 +468,7 @@ async function main() {
 
     await printStudioAndFanSpace(marketplace, artistCookie);
     printUploads(uploads);
+    printRenditions(renditions);
     printPlayback(playback);
     printPlayback(playbackOnMobile, mobileNetwork);
     printPlayerFigures();
