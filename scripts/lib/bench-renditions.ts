@@ -82,7 +82,10 @@ function cpuMsOf(pids: number[]): number | null {
 /** The highest resident memory the processes have had (VmHWM), in MB. */
 function peakMbOf(pids: number[]): number | null {
   try {
-    return pids.reduce((sum, pid) => sum + Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024, 0);
+    return pids.reduce(
+      (sum, pid) => sum + Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024,
+      0,
+    );
   } catch {
     return null;
   }
