@@ -60,7 +60,8 @@ describe("the player", () => {
       .getByTestId("elapsed")
       .filter({ hasText: /^0:0[1-9]$/ })
       .waitFor();
-    assert.match((await audioState(page)).src, /\/storage\/v1\/object\/sign\/tracks\//);
+    // The track's stream (an MP3 made for it), never the master the artist uploaded.
+    assert.match((await audioState(page)).src, /\/storage\/v1\/object\/sign\/tracks\/[^?]+\/renditions\/[^/?]+\.128k\.mp3\?/);
 
     await page.getByRole("button", { name: "Pause Bicycle Bell" }).click();
     await page.getByRole("button", { name: "Play Bicycle Bell" }).waitFor();
@@ -184,18 +185,26 @@ describe("the player", () => {
         .first()
         .evaluate((noscript) => /src="([^"]+)"/.exec(noscript.innerHTML)?.[1]?.replaceAll("&amp;", "&"));
       assert.equal(src, `/track/${track.id}/audio`, track.title);
+      // …which is the track's stream: an MP3 (its first frame's sync), never the WAV master.
       const response = await fetch(new URL(src!, baseUrl), { headers: { Range: "bytes=0-11" } });
       assert.equal(response.status, 206, track.title);
-      assert.equal(new TextDecoder().decode((await response.arrayBuffer()).slice(8, 12)), "WAVE");
+      assert.match(response.url, /\/renditions\/[^/?]+\.128k\.mp3\?/, track.title);
+      const [first, second] = new Uint8Array(await response.arrayBuffer());
+      assert.ok(first === 0xff && (second! & 0xe0) === 0xe0, `${track.title} streams MP3 frames`);
     }
     await close();
   });
 
-  test("without JavaScript, the browser's own controls play the track's audio address", async () => {
+  test("without JavaScript, the browser's own controls play the track's stream", async () => {
     const { page, close } = await newPage(browser, { javaScriptEnabled: false });
     await page.goto(albumTrack);
     const html = await page.locator("noscript").first().innerHTML();
     assert.match(html, /<audio[^>]*controls/);
+    // The page runs no script; the test presses the browser's own Play and listens.
+    const audio = page.locator("audio[controls]").first();
+    await audio.evaluate((element: HTMLAudioElement) => element.play());
+    await page.waitForFunction(() => (document.querySelector<HTMLAudioElement>("audio[controls]")?.currentTime ?? 0) > 0.5);
+    assert.match(await audio.evaluate((element: HTMLAudioElement) => element.currentSrc), /\/renditions\/[^/?]+\.128k\.mp3\?token=/);
     await close();
   });
 });

@@ -90,6 +90,19 @@ for (const javaScriptEnabled of [true, false]) {
       await page.waitForURL((url) => url.pathname === "/dashboard/artist/tracks");
       await page.getByText("Enamel Pin").waitFor();
 
+      // Its stream is made off the request path: Your Tracks says so, then "Ready" (by itself with JavaScript;
+      // without it, on a later visit).
+      await page.goto("/dashboard/artist/tracks");
+      const singleRow = page.getByRole("listitem").filter({ has: page.getByRole("link", { name: single, exact: true }) });
+      await singleRow.getByText(/^(Preparing the stream|Ready)$/).waitFor();
+      if (javaScriptEnabled) await singleRow.getByText("Ready", { exact: true }).waitFor({ timeout: 60_000 });
+      else {
+        for (let visit = 0; !(await singleRow.getByText("Ready", { exact: true }).isVisible()); visit++) {
+          assert.ok(visit < 600, "the single's stream was never ready");
+          await page.reload();
+        }
+      }
+
       // A visitor (with JavaScript, as the player needs it) hears the single, its waveform drawn at once.
       const listener = await newPage(browser);
       await listener.page.goto(trackPath!);
@@ -105,6 +118,8 @@ for (const javaScriptEnabled of [true, false]) {
       );
       await play.click();
       await listener.page.waitForFunction(() => (document.querySelector("audio")?.currentTime ?? 0) > 0.3);
+      // What plays is the stream made for it, never the uploaded WAV.
+      assert.match(await listener.page.evaluate(() => document.querySelector("audio")!.src), /\/renditions\/[^/?]+\.128k\.mp3\?token=/);
       await listener.close();
       // The artist's account (and with it the release) goes only once the visitor has heard it.
       await close();

@@ -116,9 +116,23 @@ describe("a change leaves every cache at once", () => {
     expect(
       (await serviceClient.storage.from("tracks").upload(path, new Blob([new Uint8Array(64)], { type: "audio/wav" }))).error,
     ).toBeNull();
+    // Its stream made, as the rendition queue leaves it: a page whose audio is still being prepared is not kept.
+    const stream = `${artist.id}/renditions/${crypto.randomUUID()}.128k.mp3`;
+    expect(
+      (await serviceClient.storage.from("tracks").upload(stream, new Blob([new Uint8Array(64)], { type: "audio/mpeg" }))).error,
+    ).toBeNull();
     const { data: track } = await serviceClient
       .from("tracks")
-      .insert({ artist_id: artist.id, title: "Gone Soon", genre: "Indie", price: 1.5, description: "Here today", file_url: path })
+      .insert({
+        artist_id: artist.id,
+        title: "Gone Soon",
+        genre: "Indie",
+        price: 1.5,
+        description: "Here today",
+        file_url: path,
+        rendition_path: stream,
+        rendition_state: "ready",
+      })
       .select("id")
       .single();
     const addresses = [...addressesOf("track", track!.id), `/artist/${artist.id}`, `/embed/artist/${artist.id}`];

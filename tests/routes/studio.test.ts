@@ -184,6 +184,55 @@ describe("editing a track", () => {
   });
 });
 
+describe("a track's stream", () => {
+  const reason = "the WAV file's header is not readable";
+  async function failedStream(title: string) {
+    const track = await ownTrack(title);
+    // As the dead-letter queue leaves it (the service role stands in for the marketplace's functions).
+    const { error } = await serviceClient
+      .from("tracks")
+      .update({ rendition_state: "failed", rendition_failure: reason })
+      .eq("id", track.id);
+    expect(error).toBeNull();
+    return track;
+  }
+  const stateOf = async (id: string) =>
+    (await serviceClient.from("tracks").select("rendition_state, rendition_failure").eq("id", id).single()).data;
+
+  it("shows Failed with its reason and Retry in Your Tracks, and Retry (a plain form) prepares it again", async () => {
+    const track = await failedStream("Studio Failed Stream");
+    const visitor = await artist();
+    const list = await visitor.get("/dashboard/artist/tracks");
+    expect(text(list.html)).toContain(`Stream: Failed: ${reason}`);
+    expect(list.html).toContain('aria-label="Retry the stream of Studio Failed Stream"');
+
+    const retried = await visitor.post("/dashboard/artist/tracks", { intent: "retry-stream", trackId: track.id });
+    expect(retried.response.status).toBe(303);
+    expect(retried.response.headers.get("location")).toBe("/dashboard/artist/tracks");
+    expect(await stateOf(track.id)).toEqual({ rendition_state: "preparing", rendition_failure: null });
+    expect(text((await visitor.get("/dashboard/artist/tracks")).html)).toContain("Stream: Preparing the stream");
+  });
+
+  it("shows the same on the edit page, whose Retry comes back to it", async () => {
+    const track = await failedStream("Studio Failed Edit");
+    const visitor = await artist();
+    const page = await visitor.get(`/dashboard/artist/tracks/${track.id}`);
+    expect(text(page.html)).toContain(`Stream: Failed: ${reason}`);
+    const retried = await visitor.post(`/dashboard/artist/tracks/${track.id}`, { intent: "retry-stream", trackId: track.id });
+    expect(retried.response.status).toBe(303);
+    expect(retried.response.headers.get("location")).toBe(`/dashboard/artist/tracks/${track.id}`);
+    expect((await stateOf(track.id))?.rendition_state).toBe("preparing");
+  });
+
+  it("is not another artist's to retry", async () => {
+    const track = await failedStream("Studio Failed Elsewhere");
+    const other = await signedIn("emberroad@example.com", "demo-pass");
+    const retried = await other.post("/dashboard/artist/tracks", { intent: "retry-stream", trackId: track.id });
+    expect(retried.response.status).toBe(303);
+    expect(await stateOf(track.id)).toEqual({ rendition_state: "failed", rendition_failure: reason });
+  });
+});
+
 describe("deleting a track", () => {
   it("asks for the confirmation box, then deletes the track and its audio file", async () => {
     const track = await ownTrack("Studio Delete");

@@ -66,7 +66,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       .delete()
       .eq("id", params.id)
       .eq("artist_id", artist.id)
-      .select("file_url")
+      .select("file_url, rendition_path")
       .maybeSingle();
     if (error) {
       // Purchases hold on to their track (on delete restrict).
@@ -75,10 +75,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return refusedWrite(error, { what: "deleting a track", values: submission.values });
     }
     if (!deleted) throw notFound("Track not found");
-    if (deleted.file_url) {
-      // The row is gone, so the audio can no longer be played; a file left behind is only logged.
-      const { error: removeError } = await supabase.storage.from("tracks").remove([deleted.file_url]);
-      if (removeError) console.error("removing a deleted track's audio failed", deleted.file_url, removeError);
+    const files = [deleted.file_url, deleted.rendition_path].filter((path): path is string => Boolean(path));
+    if (files.length > 0) {
+      // The row is gone, so its master and stream can no longer be played; a file left behind is only
+      // logged (the daily sweep removes what no track names).
+      const { error: removeError } = await supabase.storage.from("tracks").remove(files);
+      if (removeError) console.error("removing a deleted track's audio failed", files, removeError);
     }
     await forgetCached(request, context, trackChanged(params.id, artist.id));
     throw redirect(yourTracks, 303);
