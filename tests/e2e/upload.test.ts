@@ -94,10 +94,10 @@ for (const javaScriptEnabled of [true, false]) {
       // without it, on a later visit).
       await page.goto("/dashboard/artist/tracks");
       const singleRow = page.getByRole("listitem").filter({ has: page.getByRole("link", { name: single, exact: true }) });
-      await singleRow.getByText(/^(Preparing the stream|Ready)$/).waitFor();
-      if (javaScriptEnabled) await singleRow.getByText("Ready", { exact: true }).waitFor({ timeout: 60_000 });
+      await singleRow.getByText(/^Stream: (Preparing the stream|Ready)$/).waitFor();
+      if (javaScriptEnabled) await singleRow.getByText("Stream: Ready", { exact: true }).waitFor({ timeout: 60_000 });
       else {
-        for (let visit = 0; !(await singleRow.getByText("Ready", { exact: true }).isVisible()); visit++) {
+        for (let visit = 0; !(await singleRow.getByText("Stream: Ready", { exact: true }).isVisible()); visit++) {
           assert.ok(visit < 600, "the single's stream was never ready");
           await page.reload();
         }
