@@ -1,6 +1,6 @@
 // The sweep of files the upload form stored ahead of publishing and no release used (the
 // sweep-unpublished-uploads Edge Function, run by Deno, over public.unpublished_uploads()): only the
-// service role may run it, and it removes only audio and artwork renditions older than a day that no
+// service role may run it, and it removes only audio (masters and streams) and artwork renditions older than a day that no
 // track or merch item names, never a published file, a recent upload or a Media Manager image; and any
 // recent file whose first bytes are not the type declared for it.
 import { createClient, type FunctionsHttpError, type SupabaseClient } from "@supabase/supabase-js";
@@ -49,6 +49,9 @@ async function stored(bucket: string, name: string, hoursAgo: number, bytes?: Ui
   return path;
 }
 
+/** An MPEG audio frame header (and silence), as a stream begins. */
+const mp3Frame = Uint8Array.from([0xff, 0xfb, 0x90, 0x64, ...new Array(413).fill(0)]);
+
 async function exists(bucket: string, path: string) {
   const { data } = await service.storage.from(bucket).exists(path);
   return data;
@@ -68,6 +71,9 @@ describe("sweeping unpublished uploads", () => {
     const publishedAudio = await stored("tracks", "1700000000000-cccccccc.wav", 48);
     const publishedSmall = await stored("artwork", "small/1700000000000-cccccccc.webp", 48);
     const mediaImage = await stored("artwork", "1700000000000-dddddddd.png", 48);
+    // A track's stream, and one made for a master the track no longer has (it was replaced).
+    const stream = await stored("tracks", "renditions/1700000000000-cccccccc.128k.mp3", 48, mp3Frame, "audio/mpeg");
+    const staleStream = await stored("tracks", "renditions/1600000000000-eeeeeeee.128k.mp3", 30, mp3Frame, "audio/mpeg");
     const trackId = await createTrack(local.stack.db, artistId);
     const smallUrl = service.storage.from("artwork").getPublicUrl(publishedSmall).data.publicUrl;
     await local.stack.db.query("update public.tracks set file_url = $2, artwork_small_url = $3 where id = $1", [
@@ -75,6 +81,8 @@ describe("sweeping unpublished uploads", () => {
       publishedAudio,
       smallUrl,
     ]);
+    // Named once made (a new master clears the stream, so after the master, as the queue does).
+    await local.stack.db.query("update public.tracks set rendition_path = $2, rendition_state = 'ready' where id = $1", [trackId, stream]);
 
     for (const caller of [artist, createClient(local.url, local.anonKey, { auth: { persistSession: false } })]) {
       expect((await sweep(caller)).status).toBe(401);
@@ -82,11 +90,13 @@ describe("sweeping unpublished uploads", () => {
     }
     expect(await exists("tracks", abandonedAudio)).toBe(true);
 
-    expect(await sweep(service)).toEqual({ status: 200, body: { removed: 2, disguised: 0 } });
+    expect(await sweep(service)).toEqual({ status: 200, body: { removed: 3, disguised: 0 } });
     expect(await exists("tracks", abandonedAudio)).toBe(false);
     expect(await exists("artwork", abandonedSmall)).toBe(false);
+    expect(await exists("tracks", staleStream)).toBe(false);
     for (const [bucket, kept] of [
       ["tracks", recentAudio],
+      ["tracks", stream],
       ["tracks", publishedAudio],
       ["artwork", publishedSmall],
       ["artwork", mediaImage],
