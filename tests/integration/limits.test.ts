@@ -40,9 +40,11 @@ const lengths: Record<string, number> = {
   "comments.content": commentMaxLength,
   "playlists.name": playlistLimits.name,
   "playlists.description": playlistLimits.description,
-  // Bounds with no form of their own: an email's longest form (RFC 5321), a site's origin.
+  // Bounds with no form of their own: an email's longest form (RFC 5321), a site's origin, and why a
+  // track's stream failed (written by the rendition queue, cut to this length by fail_rendition).
   "artist_payout_settings.paypal_email": 254,
   "analytics_events.embedded_on": 255,
+  "tracks.rendition_failure": 300,
 };
 
 /**
