@@ -240,10 +240,11 @@ grant execute on function public.rendition_backlog(text, uuid, integer) to anon,
 
 -- The file a listener may stream, as the reader (the tracks policies decide whether they see the track):
 -- its rendition once made; its master only to its own artist, who hears it while the stream is prepared.
--- `path` is null for anyone else until then ("Preparing the audio"). The track-audio-url function signs
--- this path and no other.
+-- `path` is null for anyone else until then: `preparing` says whether it is on its way ("Preparing the
+-- audio") or failed (its artist has been told, and may retry). The track-audio-url function signs this
+-- path and no other.
 create or replace function public.track_stream(track_id uuid)
-returns table (artist_id uuid, has_audio boolean, path text)
+returns table (artist_id uuid, has_audio boolean, path text, preparing boolean)
 language sql
 stable
 security invoker
@@ -254,7 +255,8 @@ as $$
       when nullif(t.file_url, '') is null then null
       when t.rendition_path is not null then t.rendition_path
       when t.artist_id = (select auth.uid()) then t.file_url
-    end
+    end,
+    t.rendition_state = 'preparing'
   from public.tracks t
   where t.id = track_stream.track_id
 $$;

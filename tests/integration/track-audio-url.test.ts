@@ -83,6 +83,13 @@ describe("track-audio-url", () => {
     for (const client of [visitor, fan.client]) {
       expect(await audioUrl(client, { trackId })).toEqual({ status: 409, body: { code: "audio_preparing" } });
     }
+    // A stream that could not be made: its artist still hears the master; listeners are told it is unavailable.
+    await local.stack.db.query("update public.tracks set rendition_state = 'failed', rendition_failure = 'broken' where id = $1", [
+      trackId,
+    ]);
+    expect((await audioUrl(artist.client, { trackId })).status).toBe(200);
+    expect(await audioUrl(visitor, { trackId })).toEqual({ status: 503, body: { code: "audio_unavailable" } });
+
     // Once the rendition is made, its artist streams it too: the master is never what plays.
     const ready = await trackWithAudio();
     for (const client of [visitor, fan.client, artist.client]) {

@@ -911,6 +911,7 @@ export type Database = {
           artist_id: string
           has_audio: boolean
           path: string
+          preparing: boolean
         }[]
       }
       unpublished_uploads: {

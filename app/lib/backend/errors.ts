@@ -116,6 +116,7 @@ const audioUrlMessages: Record<string, string> = {
   no_audio_file: "This track does not have an audio file",
   audio_file_missing: "The audio file for this track is no longer available. Please contact the artist for assistance.",
   no_signed_url: "Audio file is currently unavailable",
+  audio_unavailable: "Audio file is currently unavailable",
   // The track's stream is still being made (seconds after publishing): not an error of the listener's.
   audio_preparing: audioPreparing,
   track_not_found: "Track not found",

@@ -11,7 +11,7 @@
 //
 // POST { trackId } → 200 { signedUrl, expiresIn } or an error { code } that the app turns into the
 // spec's message: track_not_found (404), no_audio_file (404), audio_preparing (409: the rendition is
-// being made), audio_file_missing (404), storage_error (502), no_signed_url (502), invalid_request (400),
+// being made), audio_unavailable (503: making it failed), audio_file_missing (404), storage_error (502), no_signed_url (502), invalid_request (400),
 // method_not_allowed (405).
 import { createClient } from "@supabase/supabase-js";
 import { isUuid } from "../_shared/ids.ts";
@@ -50,7 +50,8 @@ Deno.serve(async (req) => {
   const track = streams?.[0];
   if (!track) return failure(404, "track_not_found");
   if (!track.has_audio) return failure(404, "no_audio_file");
-  if (!track.path) return failure(409, "audio_preparing");
+  // No stream yet: on its way, or failed (its artist sees why and may retry; listeners are not told more).
+  if (!track.path) return track.preparing ? failure(409, "audio_preparing") : failure(503, "audio_unavailable");
   if (!inArtistFolder(track.path, track.artist_id)) {
     // Another user's object: never signed. Listeners see the file as unavailable; the log says why.
     console.error("refusing to sign an audio path outside its artist folder", trackId);

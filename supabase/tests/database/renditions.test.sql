@@ -71,6 +71,10 @@ select tests.each_actor('stream the master before the rendition is made',
 select tests.each_actor('stream a track whose rendition is being made',
   $$select 1 from public.track_stream(tests.id('track')) where path is not null$$, array['artist']);
 
+-- A failed stream is no longer on its way, for anyone who asks.
+select tests.each_actor('see a failed stream as being prepared',
+  $$select 1 from public.track_stream(tests.id('track')) where preparing$$, array[]::text[]);
+
 select plan((select count(*)::integer from tests.cases) + 8);
 select * from tests.proved_cases();
 

@@ -198,7 +198,7 @@ $function$
 ;
 
 CREATE OR REPLACE FUNCTION public.track_stream(track_id uuid)
- RETURNS TABLE(artist_id uuid, has_audio boolean, path text)
+ RETURNS TABLE(artist_id uuid, has_audio boolean, path text, preparing boolean)
  LANGUAGE sql
  STABLE
  SET search_path TO ''
@@ -208,7 +208,8 @@ AS $function$
       when nullif(t.file_url, '') is null then null
       when t.rendition_path is not null then t.rendition_path
       when t.artist_id = (select auth.uid()) then t.file_url
-    end
+    end,
+    t.rendition_state = 'preparing'
   from public.tracks t
   where t.id = track_stream.track_id
 $function$
