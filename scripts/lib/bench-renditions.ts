@@ -6,6 +6,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { createClient } from "@supabase/supabase-js";
 import { localDefaults } from "@crate/local-supabase";
+import { encodeWav } from "@crate/local-supabase/media";
 import type { Marketplace } from "./marketplace.ts";
 
 export type RenditionFigures = {
@@ -23,32 +24,18 @@ const sampleRate = 44100;
 /** Four minutes of a chord with a little noise, 16-bit stereo: what LAME works on in a real track. */
 function fourMinuteWav(): Uint8Array<ArrayBuffer> {
   const frames = seconds * sampleRate;
-  const bytes = new Uint8Array(44 + frames * 4);
-  const view = new DataView(bytes.buffer);
-  const text = (at: number, value: string) => [...value].forEach((character, index) => view.setUint8(at + index, character.charCodeAt(0)));
-  text(0, "RIFF");
-  view.setUint32(4, bytes.length - 8, true);
-  text(8, "WAVE");
-  text(12, "fmt ");
-  view.setUint32(16, 16, true);
-  view.setUint16(20, 1, true);
-  view.setUint16(22, 2, true);
-  view.setUint32(24, sampleRate, true);
-  view.setUint32(28, sampleRate * 4, true);
-  view.setUint16(32, 4, true);
-  view.setUint16(34, 16, true);
-  text(36, "data");
-  view.setUint32(40, frames * 4, true);
+  const left = new Float32Array(frames);
+  const right = new Float32Array(frames);
   let noise = 1;
   for (let frame = 0; frame < frames; frame++) {
     const t = frame / sampleRate;
     noise = (noise * 1103515245 + 12345) % 2147483648;
     const hiss = (noise / 2147483648 - 0.5) * 0.05;
     const chord = (Math.sin(2 * Math.PI * 220 * t) + Math.sin(2 * Math.PI * 277.2 * t) + Math.sin(2 * Math.PI * 329.6 * t)) / 6;
-    view.setInt16(44 + frame * 4, Math.round((chord + hiss) * 32767), true);
-    view.setInt16(46 + frame * 4, Math.round((chord * 0.8 - hiss) * 32767), true);
+    left[frame] = chord + hiss;
+    right[frame] = chord * 0.8 - hiss;
   }
-  return bytes;
+  return encodeWav([left, right], sampleRate);
 }
 
 /** The workerd processes running (the marketplace's), by pid. */

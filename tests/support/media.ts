@@ -23,29 +23,12 @@ export function toneWav(seconds: number, sampleRate = 8000): Uint8Array<ArrayBuf
  */
 export function encodeTestWav({ seconds, sampleRate, channels }: { seconds: number; sampleRate: number; channels: number }) {
   const frames = Math.round(seconds * sampleRate);
-  const bytes = new Uint8Array(44 + frames * channels * 2);
-  const view = new DataView(bytes.buffer);
-  const text = (at: number, value: string) => [...value].forEach((character, index) => view.setUint8(at + index, character.charCodeAt(0)));
-  text(0, "RIFF");
-  view.setUint32(4, bytes.length - 8, true);
-  text(8, "WAVE");
-  text(12, "fmt ");
-  view.setUint32(16, 16, true);
-  view.setUint16(20, 1, true);
-  view.setUint16(22, channels, true);
-  view.setUint32(24, sampleRate, true);
-  view.setUint32(28, sampleRate * channels * 2, true);
-  view.setUint16(32, channels * 2, true);
-  view.setUint16(34, 16, true);
-  text(36, "data");
-  view.setUint32(40, frames * channels * 2, true);
-  for (let frame = 0; frame < frames; frame++) {
-    for (let channel = 0; channel < channels; channel++) {
-      const pitch = channel % 2 === 0 ? 440 : 660;
-      view.setInt16(44 + (frame * channels + channel) * 2, Math.round(Math.sin((2 * Math.PI * pitch * frame) / sampleRate) * 16384), true);
-    }
-  }
-  return bytes;
+  const tone = (pitch: number) =>
+    Float32Array.from({ length: frames }, (_, frame) => Math.sin((2 * Math.PI * pitch * frame) / sampleRate) / 2);
+  return encodeWav(
+    Array.from({ length: channels }, (_, channel) => tone(channel % 2 === 0 ? 440 : 660)),
+    sampleRate,
+  );
 }
 
 const pngChunk = (type: string, data: Buffer) => {

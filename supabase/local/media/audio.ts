@@ -652,28 +652,34 @@ class Song {
   }
 }
 
-/** 16-bit mono PCM WAV bytes for samples in [-1, 1]. */
-export function encodeWav(samples: Float32Array, rate = sampleRate): Uint8Array<ArrayBuffer> {
-  const bytes = new Uint8Array(44 + samples.length * 2);
+/** 16-bit PCM WAV bytes for samples in [-1, 1]: one channel, or several (each its own array, of one length). */
+export function encodeWav(samples: Float32Array | Float32Array[], rate = sampleRate): Uint8Array<ArrayBuffer> {
+  const channels = Array.isArray(samples) ? samples : [samples];
+  const frames = channels[0]?.length ?? 0;
+  const frameBytes = channels.length * 2;
+  const bytes = new Uint8Array(44 + frames * frameBytes);
   const view = new DataView(bytes.buffer);
   const text = (offset: number, value: string) => {
     for (let i = 0; i < value.length; i++) bytes[offset + i] = value.charCodeAt(i);
   };
   text(0, "RIFF");
-  view.setUint32(4, 36 + samples.length * 2, true);
+  view.setUint32(4, 36 + frames * frameBytes, true);
   text(8, "WAVE");
   text(12, "fmt ");
   view.setUint32(16, 16, true); // fmt chunk size
   view.setUint16(20, 1, true); // PCM
-  view.setUint16(22, 1, true); // mono
+  view.setUint16(22, channels.length, true);
   view.setUint32(24, rate, true);
-  view.setUint32(28, rate * 2, true); // bytes per second
-  view.setUint16(32, 2, true); // bytes per frame
+  view.setUint32(28, rate * frameBytes, true); // bytes per second
+  view.setUint16(32, frameBytes, true); // bytes per frame
   view.setUint16(34, 16, true); // bits per sample
   text(36, "data");
-  view.setUint32(40, samples.length * 2, true);
-  for (let i = 0; i < samples.length; i++) {
-    view.setInt16(44 + i * 2, Math.round(Math.max(-1, Math.min(1, samples[i])) * 32767), true);
+  view.setUint32(40, frames * frameBytes, true);
+  for (let frame = 0; frame < frames; frame++) {
+    channels.forEach((channel, index) => {
+      const at = 44 + frame * frameBytes + index * 2;
+      view.setInt16(at, Math.round(Math.max(-1, Math.min(1, channel[frame]!)) * 32767), true);
+    });
   }
   return bytes;
 }

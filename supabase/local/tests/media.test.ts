@@ -59,6 +59,16 @@ describe("encodeWav", () => {
     expect(view.getUint32(40, true)).toBe(8);
     expect([0, 1, 2, 3].map((i) => view.getInt16(44 + i * 2, true))).toEqual([0, 16384, -32767, 32767]);
   });
+
+  it("interleaves several channels, frame by frame", () => {
+    const wav = encodeWav([new Float32Array([0.5, 0]), new Float32Array([-0.5, 1])], 44100);
+    const view = new DataView(wav.buffer);
+    expect(view.getUint16(22, true)).toBe(2);
+    expect(view.getUint32(28, true)).toBe(44100 * 4);
+    expect(view.getUint16(32, true)).toBe(4);
+    expect(view.getUint32(40, true)).toBe(8);
+    expect([0, 1, 2, 3].map((i) => view.getInt16(44 + i * 2, true))).toEqual([16384, -16383, 0, 32767]);
+  });
 });
 
 describe("waveformPeaks", () => {
