@@ -11,6 +11,8 @@ import { UnreadableMaster, WavReader } from "./rendition";
 export type Samples = { channels: Float32Array[]; sampleRate: number };
 
 export type MasterReader = {
+  /** The upload format, as the artist knows it (WAV, MP3, OGG, AAC). */
+  readonly format: string;
   /** The samples the piece completes (none while a header or a frame is still incomplete). */
   read(piece: Uint8Array): Promise<Samples | null>;
   /** What the decoder still holds once the last piece has passed. */
@@ -33,6 +35,7 @@ export async function masterReader(type: AudioType): Promise<MasterReader> {
   if (type.mime === "audio/wav") {
     const wav = new WavReader();
     return {
+      format: "WAV",
       read: async (piece) => {
         const channels = wav.push(piece);
         return channels && wav.format ? { channels, sampleRate: wav.format.sampleRate } : null;
@@ -47,12 +50,19 @@ export async function masterReader(type: AudioType): Promise<MasterReader> {
   if (type.mime === "audio/mpeg") {
     const mpeg = new MPEGDecoder();
     await mpeg.ready;
-    return { read: async (piece) => samplesOf(mpeg.decode(piece)), end: async () => null, finished: false, close: () => mpeg.free() };
+    return {
+      format: "MP3",
+      read: async (piece) => samplesOf(mpeg.decode(piece)),
+      end: async () => null,
+      finished: false,
+      close: () => mpeg.free(),
+    };
   }
   if (type.mime === "audio/ogg") {
     const vorbis = new OggVorbisDecoder();
     await vorbis.ready;
     return {
+      format: "OGG",
       read: async (piece) => samplesOf(await vorbis.decode(piece)),
       end: async () => samplesOf(await vorbis.flush()),
       finished: false,
@@ -62,6 +72,7 @@ export async function masterReader(type: AudioType): Promise<MasterReader> {
   if (type.mime === "audio/aac") {
     const aac = await aacDecoder();
     return {
+      format: "AAC",
       read: async (piece) => samplesOf(aac.decode(piece)),
       end: async () => samplesOf(aac.flush()),
       finished: false,

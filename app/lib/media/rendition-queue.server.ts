@@ -57,7 +57,8 @@ function backOff(attempts: number, firstDelay: number): number {
 export async function handleRenditionBatch(batch: MessageBatch<unknown>, rawEnv: Env, encoderModule: WebAssembly.Module): Promise<void> {
   const env = appEnv(rawEnv);
   const backend = marketplaceClient(env);
-  const firstDelay = Number(rawEnv.RENDITION_RETRY_SECONDS ?? 30);
+  const configured = Number(rawEnv.RENDITION_RETRY_SECONDS);
+  const firstDelay = Number.isFinite(configured) && configured >= 0 ? configured : 30;
   for (const message of batch.messages) {
     const parsed = v.safeParse(RenditionMessage, message.body);
     if (!parsed.success) {
@@ -146,6 +147,16 @@ async function* masterPieces(url: string): AsyncGenerator<Uint8Array> {
   }
 }
 
+/** A decoder's own failure, said to the artist as what it is: their file's audio could not be read. */
+function undecodable(reader: MasterReader) {
+  return (error: unknown): never => {
+    if (error instanceof UnreadableMaster) throw error;
+    throw new UnreadableMaster(
+      `the ${reader.format} audio could not be decoded (${error instanceof Error ? error.message : String(error)})`,
+    );
+  };
+}
+
 /** At most this many sample frames go to the encoder in one call, which keeps its buffers small. */
 const encoderSlice = 65536;
 
@@ -173,10 +184,10 @@ export async function encodeMaster(pieces: AsyncIterable<Uint8Array>, encoderMod
         if (!type) throw new UnreadableMaster("the master is not an audio file we take (MP3, WAV, AAC or OGG)");
         reader = await masterReader(type);
       }
-      await encode(await reader.read(piece));
+      await encode(await reader.read(piece).catch(undecodable(reader)));
       if (reader.finished) break;
     }
-    if (reader) await encode(await reader.end());
+    if (reader) await encode(await reader.end().catch(undecodable(reader)));
   } finally {
     reader?.close();
   }
