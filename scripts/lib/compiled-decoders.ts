@@ -1,5 +1,5 @@
 // A Vite plugin for the Worker's build: the audio decoders of the rendition queue (mpg123 for MP3, Vorbis
-// for Ogg, FAAD2 for AAC) carry their WebAssembly inside their JavaScript and compile it when first used,
+// and Opus for Ogg, FAAD2 for AAC) carry their WebAssembly inside their JavaScript and compile it when first used,
 // which Workers refuse ("Wasm code generation disallowed by embedder"). At build time the plugin takes
 // each one's WebAssembly out into a file (node_modules/.cache/marketplace/wasm/) and rewrites the package's
 // loader to use that file as a module compiled with the Worker (the Cloudflare plugin's CompiledWasm),
@@ -83,7 +83,17 @@ const aacDecoder: Decoder = {
   },
 };
 
-const decoders = [audioDecoder("mpeg", "mpg123-decoder"), audioDecoder("vorbis", "@wasm-audio-decoders/ogg-vorbis"), aacDecoder];
+const decoders = [
+  audioDecoder("mpeg", "mpg123-decoder"),
+  audioDecoder("vorbis", "@wasm-audio-decoders/ogg-vorbis"),
+  audioDecoder("opus", "opus-decoder"),
+  aacDecoder,
+];
+
+// The Opus decoder's optional speech enhancement (4 MB of WebAssembly, loaded only when asked for, which
+// the rendition queue never does) stays out of the Worker: an import of it finds nothing there.
+const speechEnhancement = "@wasm-audio-decoders/opus-ml";
+const withoutSpeechEnhancement = "\0marketplace:without-opus-ml";
 
 export function compiledDecoders(): Plugin {
   const wasmFiles = new Map<string, string>();
@@ -97,6 +107,12 @@ export function compiledDecoders(): Plugin {
         writeFileSync(file, await decoder.extract());
         wasmFiles.set(decoder.loader, file);
       }
+    },
+    resolveId(source) {
+      return source === speechEnhancement && this.environment?.name !== "client" ? withoutSpeechEnhancement : null;
+    },
+    load(id) {
+      return id === withoutSpeechEnhancement ? "export const OpusMLDecoder = undefined, OpusMLDecoderWebWorker = undefined;" : null;
     },
     transform(code, id) {
       const decoder = decoders.find((candidate) => candidate.loader === id.split("?")[0]);

@@ -202,25 +202,24 @@ describe("the rendition queue", () => {
   });
 
   // The lossy uploads the spec takes, each decoded and encoded again: an MP3 at 320 kbps and an Ogg Vorbis
-  // (made here with LAME and libvorbis), and an AAC (ADTS, 192 kbps, made with ffmpeg: support/fixtures).
+  // (made here with LAME and libvorbis), an AAC (ADTS, 192 kbps) and an Ogg Opus (128 kbps), both made
+  // once with ffmpeg (support/fixtures).
+  const fixture = (name: string) => async () => readFileSync(join(root, "tests", "support", "fixtures", name));
   const lossyMasters = [
-    { extension: "mp3", seconds: 3, level: 0.3, master: () => encodedTone("audio/mpeg", 3) },
-    { extension: "ogg", seconds: 3, level: 0.3, master: () => encodedTone("audio/ogg", 3) },
-    {
-      extension: "aac",
-      seconds: 2,
-      level: 0.02,
-      master: async () => readFileSync(join(root, "tests", "support", "fixtures", "tone-2s-192k.aac")),
-    },
+    { name: "MP3", extension: "mp3", seconds: 3, sampleRate: 44100, level: 0.3, master: () => encodedTone("audio/mpeg", 3) },
+    { name: "Ogg Vorbis", extension: "ogg", seconds: 3, sampleRate: 44100, level: 0.3, master: () => encodedTone("audio/ogg", 3) },
+    { name: "AAC", extension: "aac", seconds: 2, sampleRate: 44100, level: 0.02, master: fixture("tone-2s-192k.aac") },
+    // Opus decodes at 48 kHz, kept in the stream.
+    { name: "Ogg Opus", extension: "ogg", seconds: 2, sampleRate: 48000, level: 0.02, master: fixture("tone-2s-128k.opus.ogg") },
   ];
-  for (const { extension, seconds, level, master } of lossyMasters) {
-    it(`makes the stream of an ${extension.toUpperCase()} master, which decodes to the same length and sound`, async () => {
+  for (const { name, extension, seconds, sampleRate, level, master } of lossyMasters) {
+    it(`makes the stream of an ${name} master, which decodes to the same length and sound`, async () => {
       const track = await publishedTrack(await master(), { extension });
       await renditions.send({ trackId: track.id });
       const stream = await streamWhen(track.id, (s) => s.rendition_state !== "preparing");
       expect(stream).toMatchObject({ rendition_state: "ready", rendition_path: `${artist.id}/renditions/${track.id}.128k.mp3` });
       const decoded = await decodedMp3(await storedBytes(stream.rendition_path!));
-      expect(decoded).toMatchObject({ channels: 2, sampleRate: 44100, errors: 0 });
+      expect(decoded).toMatchObject({ channels: 2, sampleRate, errors: 0 });
       // Each codec's own delay and padding come on top of LAME's.
       expect(Math.abs(decoded.seconds - seconds)).toBeLessThan(0.15);
       expect(rms(decoded.channelData[0]!.subarray(22050, 44100))).toBeGreaterThan(level);

@@ -1,8 +1,10 @@
 // A master's samples, read as its bytes arrive, for each upload format the spec accepts: WAV by our own
-// reader, MP3 by mpg123, Ogg Vorbis by libvorbis and AAC (ADTS) by FAAD2, all WebAssembly from npm. In the
+// reader, MP3 by mpg123, Ogg by libvorbis or libopus (whichever its first page names) and AAC (ADTS) by
+// FAAD2, all WebAssembly from npm. In the
 // Worker their WebAssembly is compiled with it (scripts/lib/compiled-decoders.ts); in Node, as published.
 import { decoder as aacDecoder } from "@audio/decode-aac";
 import { OggVorbisDecoder } from "@wasm-audio-decoders/ogg-vorbis";
+import { OggOpusDecoder } from "ogg-opus-decoder";
 import { MPEGDecoder } from "mpg123-decoder";
 import type { AudioType } from "../../../supabase/functions/_shared/file-types";
 import { UnreadableMaster, WavReader } from "./rendition";
@@ -31,7 +33,11 @@ function samplesOf({ channelData, sampleRate }: Decoded): Samples | null {
   return { channels, sampleRate };
 }
 
-export async function masterReader(type: AudioType): Promise<MasterReader> {
+/** Whether an Ogg file's first page (its first bytes) opens an Opus stream rather than a Vorbis one. */
+const isOpus = (firstBytes: Uint8Array) => new TextDecoder("latin1").decode(firstBytes.subarray(0, 80)).includes("OpusHead");
+
+/** The reader of a master of this type; `firstBytes` tell an Ogg file's codec. */
+export async function masterReader(type: AudioType, firstBytes: Uint8Array): Promise<MasterReader> {
   if (type.mime === "audio/wav") {
     const wav = new WavReader();
     return {
@@ -56,6 +62,17 @@ export async function masterReader(type: AudioType): Promise<MasterReader> {
       end: async () => null,
       finished: false,
       close: () => mpeg.free(),
+    };
+  }
+  if (type.mime === "audio/ogg" && isOpus(firstBytes)) {
+    const opus = new OggOpusDecoder();
+    await opus.ready;
+    return {
+      format: "OGG (Opus)",
+      read: async (piece) => samplesOf(await opus.decode(piece)),
+      end: async () => samplesOf(await opus.flush()),
+      finished: false,
+      close: () => opus.free(),
     };
   }
   if (type.mime === "audio/ogg") {

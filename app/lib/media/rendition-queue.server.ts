@@ -182,7 +182,7 @@ export async function encodeMaster(pieces: AsyncIterable<Uint8Array>, encoderMod
       if (!reader) {
         const type = sniffAudio(piece);
         if (!type) throw new UnreadableMaster("the master is not an audio file we take (MP3, WAV, AAC or OGG)");
-        reader = await masterReader(type);
+        reader = await masterReader(type, piece);
       }
       await encode(await reader.read(piece).catch(undecodable(reader)));
       if (reader.finished) break;
