@@ -214,5 +214,44 @@ for (const javaScriptEnabled of [true, false]) {
       assert.ok(currentPath(page).startsWith("/dashboard/artist"));
       await close();
     });
+
+    test("a failed stream says why, and Retry makes it again until it is Ready", async () => {
+      const title = `Stream ${javaScriptEnabled ? "Script" : "Plain"} ${Date.now().toString(36)}`;
+      // A track of the artist's on a demo master, its stream failed as the dead-letter queue leaves it.
+      const { data: demo } = await admin
+        .from("tracks")
+        .select("file_url")
+        .eq("artist_id", paperLanterns)
+        .not("file_url", "is", null)
+        .limit(1)
+        .single();
+      const id = await ownTrack(title);
+      await admin.from("tracks").update({ file_url: demo!.file_url }).eq("id", id);
+      await admin
+        .from("tracks")
+        .update({ rendition_state: "failed", rendition_failure: "the stored files could not be reached" })
+        .eq("id", id);
+      const { page, close } = await signedInPage(browser, "artist", { javaScriptEnabled });
+      await page.goto("/dashboard/artist/tracks");
+      const row = page.getByRole("listitem").filter({ has: page.getByRole("link", { name: title, exact: true }) });
+      await row.getByText("Stream: Failed: the stored files could not be reached").waitFor();
+      if (javaScriptEnabled) {
+        await hydrated(page);
+        await expectNoAxeViolations(page);
+      }
+      await row.getByRole("button", { name: `Retry the stream of ${title}` }).click();
+      await row.getByText(/^Stream: (Preparing the stream|Ready)$/).waitFor();
+      // The queue makes it again: the list turns to Ready by itself with JavaScript, on a later visit without.
+      if (javaScriptEnabled) await row.getByText("Stream: Ready", { exact: true }).waitFor({ timeout: 60_000 });
+      else {
+        for (let visit = 0; !(await row.getByText("Stream: Ready", { exact: true }).isVisible()); visit++) {
+          assert.ok(visit < 600, "the stream was never made again");
+          await page.reload();
+        }
+      }
+      await close();
+      // The row only: its master and stream are the demo track's.
+      await admin.from("tracks").delete().eq("id", id);
+    });
   });
 }
