@@ -24,6 +24,8 @@ import type { Route } from "./+types/tracks";
 
 export const meta = () => pageMeta("Your Tracks", "Everything you have published: tracks, albums and merchandise.");
 
+const yourTracks = href("/dashboard/artist/tracks");
+
 /** The library filter (spec: all, album, single), in the URL so each state has an address. */
 const filters = [
   { kind: "all", label: "All" },
@@ -59,7 +61,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!submission.success) return replyWith(submission.reply, 400);
   const refused = await retryStream(context, submission.value.trackId, submission.values);
   if (refused) return refused;
-  throw redirect(`${new URL(request.url).pathname}${new URL(request.url).search}`, 303);
+  throw redirect(`${yourTracks}${new URL(request.url).search}`, 303);
 }
 
 export default function YourTracks({ loaderData, actionData }: Route.ComponentProps) {
@@ -122,7 +124,7 @@ export default function YourTracks({ loaderData, actionData }: Route.ComponentPr
                       failure={track.stream_failure}
                       trackId={track.id}
                       title={track.title}
-                      action={pagePath(page)}
+                      action={`${yourTracks}${pagePath(page).replace(/^\?$/, "")}`}
                     />
                   </div>
                   {/* On a phone the plays go under the details; wider, in their own column. */}
