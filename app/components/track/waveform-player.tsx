@@ -61,25 +61,15 @@ export function WaveformPlayer({
   }, [source, track.id, peaks, duration]);
 
   const error = source && "error" in source ? source.error : playerError;
-  if (error === audioPreparing) {
-    // Not a failure: the stream is being made, in seconds. Without JavaScript the next visit plays it.
-    return (
-      <div className="flex items-center gap-3 rounded-2xl border border-stage-700 bg-stage-850 p-5">
-        <Spinner label={audioPreparing} />
-        <div>
-          <h2 className="text-lg font-semibold text-ink">{audioPreparing}</h2>
-          <p className="mt-1 text-sm text-ink-muted">This track was just published. It can be played in a few seconds.</p>
-        </div>
-      </div>
-    );
-  }
   if (error !== null) {
+    // Preparing is not a failure: the stream is being made, in seconds (the next visit plays it).
+    const preparing = error === audioPreparing;
     const message = error || unknownAudioError;
     const advice = audioUnavailableAdvice(message);
     return (
-      <div role="alert" className="rounded-2xl border border-danger/40 bg-danger/10 p-5">
-        <h2 className="text-lg font-semibold text-ink">Unable to play track</h2>
-        <p className="mt-1 text-danger">{message}</p>
+      <div role={preparing ? "status" : "alert"} className="rounded-2xl border border-danger/40 bg-danger/10 p-5">
+        <h2 className="text-lg font-semibold text-ink">{preparing ? message : "Unable to play track"}</h2>
+        {preparing ? null : <p className="mt-1 text-danger">{message}</p>}
         {advice ? <p className="mt-2 text-sm text-ink-muted">{advice}</p> : null}
       </div>
     );
