@@ -12,6 +12,7 @@
 // → 403 { code: "not_the_marketplace" }, 400 { code: "invalid_request" }, 405, 502 { code: "storage_error" }.
 import { createClient } from "@supabase/supabase-js";
 import { isUuid } from "../_shared/ids.ts";
+import { isMissingObject } from "../_shared/storage-errors.ts";
 
 const masterUrlLifetimeSeconds = 3600;
 
@@ -24,12 +25,6 @@ const failure = (status: number, code: string) => Response.json({ code }, { stat
 
 /** `.128k.mp3`: a short ending of letters, digits and dots. */
 const isFormat = (value: unknown): value is string => typeof value === "string" && /^\.[a-z0-9.]{1,20}$/.test(value);
-
-/** Storage answers a missing object with 400 and statusCode "404" (NoSuchKey). */
-function isMissing(error: unknown): boolean {
-  const { status, statusCode, code } = error as { status?: number; statusCode?: string; code?: string };
-  return status === 404 || statusCode === "404" || code === "NoSuchKey";
-}
 
 Deno.serve(async (req) => {
   if (req.method !== "POST") return failure(405, "method_not_allowed");
@@ -64,7 +59,7 @@ Deno.serve(async (req) => {
     done ? null : bucket.createSignedUploadUrl(renditionPath, { upsert: true }),
   ]);
   // A master missing from Storage is the job's to report (its artist sees why), not this function's failure.
-  const masterMissing = master.error && isMissing(master.error);
+  const masterMissing = master.error && isMissingObject(master.error);
   if ((master.error && !masterMissing) || upload?.error) {
     console.error("signing a rendition job's files failed", master.error ?? upload?.error);
     return failure(502, "storage_error");

@@ -15,6 +15,7 @@
 // method_not_allowed (405).
 import { createClient } from "@supabase/supabase-js";
 import { isUuid } from "../_shared/ids.ts";
+import { isMissingObject } from "../_shared/storage-errors.ts";
 
 const signedUrlLifetimeSeconds = 3600;
 
@@ -60,9 +61,7 @@ Deno.serve(async (req) => {
 
   const { data, error } = await service.storage.from("tracks").createSignedUrl(track.path, signedUrlLifetimeSeconds);
   if (error) {
-    // Storage answers a missing object with 400 and statusCode "404" (NoSuchKey).
-    const { status, statusCode, code } = error as { status?: number; statusCode?: string; code?: string };
-    if (status === 404 || statusCode === "404" || code === "NoSuchKey") return failure(404, "audio_file_missing");
+    if (isMissingObject(error)) return failure(404, "audio_file_missing");
     console.error("signing the audio URL failed", error);
     return failure(502, "storage_error");
   }
