@@ -37,7 +37,7 @@ export function StreamStatus({
     <Form method="post" action={action} className="inline-flex flex-wrap items-center gap-2">
       <input type="hidden" name="intent" value="retry-stream" />
       <input type="hidden" name="trackId" value={trackId} />
-      <Badge className="border-danger/40 bg-danger/10 text-danger">
+      <Badge tone="danger">
         <span className="sr-only">Stream: </span>
         Failed: {failure ?? "the stream could not be made"}
       </Badge>
