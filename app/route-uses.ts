@@ -14,7 +14,7 @@ export type RouteUse = {
   /** Whether crawlers may visit it (robots.txt). Of those, the pages without a parameter are the sitemap's own. */
   crawl: boolean;
   /** The player other sites may frame for the page (oEmbed and the Share menu); `named` when the address names it. */
-  embeds?: "track" | "artist" | "playlist" | "named";
+  embeds?: "track" | "album" | "artist" | "playlist" | "named";
 };
 
 const page = (audience: RouteUse["for"], crawl = audience === "everyone"): RouteUse => ({ for: audience, kind: "page", crawl });
@@ -80,6 +80,7 @@ export const routeUses = {
   "/admin": page("admins"),
   "/admin/news": page("admins"),
   "/track/:id": { ...page("everyone"), embeds: "track" },
+  "/album/:id": { ...page("everyone"), embeds: "album" },
   // Every other address: the not-found page.
   "/*": page("everyone", false),
 } as const satisfies Record<string, RouteUse>;

@@ -77,6 +77,7 @@ export default [
     route("admin", "routes/admin/dashboard.tsx"),
     route("admin/news", "routes/admin/news.tsx"),
     route("track/:id", "routes/catalog/track.tsx"),
+    route("album/:id", "routes/catalog/album.tsx"),
     route("*", "routes/not-found.tsx"),
   ]),
 ] satisfies RouteConfig;

@@ -212,16 +212,12 @@ update public.fan_payout_settings s set
 from demo_ids i where i.kind = 'fan' and i.n = 1 and s.fan_id = i.id;
 
 -- Releases. An album's tracks share its title, release date and label; release dates are days before
--- today (negative: still upcoming, visible only to its artist until the day comes). Track ids derive
--- from the title, so they too stay the same across resets.
-insert into public.tracks (
-  id, artist_id, title, type, album_title, track_number, genre, subgenre, price, allow_pay_more,
-  description, label, release_date, created_at
-)
-select
-  md5('demo track: ' || t.title)::uuid, i.id, t.title, t.type, t.album_title, t.track_number, t.genre, t.subgenre,
-  t.price, t.allow_pay_more, t.description, t.label, current_date - t.released_days_ago,
-  now() - make_interval(days => greatest(t.released_days_ago, 0) + 3)
+-- today (negative: still upcoming, visible only to its artist until the day comes). Track and release
+-- ids derive from the titles, so they too stay the same across resets.
+create temporary table demo_tracks as
+select i.id as artist_id, t.*,
+  case when t.type = 'album' then md5('demo album: ' || t.album_title) else md5('demo single: ' || t.title) end::uuid
+    as release_id
 from (values
   (1, 'Open Highway', 'album', 'Headlights & Static', 1, 'Rock', 'Heartland Rock', 1.29, true,
    'The album opener: windows down, radio up, nowhere in particular to be.', 'Rust Belt Records', 240),
@@ -334,6 +330,26 @@ from (values
 ) as t(artist, title, type, album_title, track_number, genre, subgenre, price, allow_pay_more, description, label,
        released_days_ago)
 join demo_ids i on i.kind = 'artist' and i.n = t.artist;
+
+-- Three albums have their own price, below the sum of their tracks; the others cost that sum.
+insert into public.releases (id, artist_id, kind, title, price, created_at)
+select t.release_id, t.artist_id, case when t.type = 'album' then 'album' else 'single' end,
+  coalesce(t.album_title, t.title),
+  case coalesce(t.album_title, '')
+    when 'Small Town Satellites' then 4.49 when 'Headlights & Static' then 4.49 when 'Northern Gales' then 2.99 end,
+  min(now() - make_interval(days => greatest(t.released_days_ago, 0) + 3))
+from pg_temp.demo_tracks t
+group by 1, 2, 3, 4, 5;
+
+insert into public.tracks (
+  id, release_id, artist_id, title, type, track_number, genre, subgenre, price, allow_pay_more,
+  description, label, release_date, created_at
+)
+select
+  md5('demo track: ' || t.title)::uuid, t.release_id, t.artist_id, t.title, t.type, t.track_number, t.genre,
+  t.subgenre, t.price, t.allow_pay_more, t.description, t.label, current_date - t.released_days_ago,
+  now() - make_interval(days => greatest(t.released_days_ago, 0) + 3)
+from pg_temp.demo_tracks t;
 
 insert into public.merch (artist_id, title, price, allow_pay_more, description, created_at)
 select i.id, m.title, m.price, m.allow_pay_more, m.description, now() - make_interval(days => m.days_ago)

@@ -54,16 +54,21 @@ export async function seedCatalogScale(db: Db, log: (line: string) => void): Pro
      from bench_artists a join public.artist_profiles p on p.id = a.id, generate_series(1, 10) k`,
   );
   // One prolific artist: 100 albums of 10 tracks and 1,000 singles. Their page lists 24 releases of them.
-  await step(
-    "a prolific artist's 2,000 tracks",
-    `insert into public.tracks (artist_id, title, type, album_title, track_number, genre, price, description, release_date, file_url)
-     select a.id, 'Prolific Track ' || k, case when k <= 1000 then 'album' else 'single' end,
-       case when k <= 1000 then 'Prolific Album ' || (1 + (k - 1) / 10) end, case when k <= 1000 then 1 + (k - 1) % 10 end,
+  // (each album a release; each single gets its own as it is written)
+  await step("a prolific artist's 2,000 tracks", [
+    `insert into public.releases (artist_id, kind, title)
+     select a.id, 'album', 'Prolific Album ' || n from bench_artists a, generate_series(1, 100) n where a.n = 2`,
+    `insert into public.tracks (release_id, artist_id, title, type, track_number, genre, price, description, release_date, file_url)
+     select r.id, a.id, 'Prolific Track ' || k, case when k <= 1000 then 'album' else 'single' end,
+       case when k <= 1000 then 1 + (k - 1) % 10 end,
        p.genres[1], 1.29, 'A bench track',
        current_date - 1 - (case when k <= 1000 then (k - 1) / 10 else k end % 700), a.id || '/audio.mp3'
-     from bench_artists a join public.artist_profiles p on p.id = a.id, generate_series(1, 2000) k
+     from generate_series(1, 2000) k
+       cross join bench_artists a
+       join public.artist_profiles p on p.id = a.id
+       left join public.releases r on r.artist_id = a.id and k <= 1000 and r.title = 'Prolific Album ' || (1 + (k - 1) / 10)
      where a.n = 2`,
-  );
+  ]);
   await step("1,000,000 follows", [
     "alter table public.followers disable trigger user",
     `insert into public.followers (artist_id, fan_id)

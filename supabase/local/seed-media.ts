@@ -41,7 +41,7 @@ export async function seedMedia(stack: Stack, baseUrl: string): Promise<void> {
 
   // One cover per release: an album's tracks share theirs.
   const tracks = await db.query<Track>(
-    `select id, artist_id, genre, coalesce(artist_id || '/' || album_title, id::text) as release
+    `select id, artist_id, genre, release_id::text as release
      from public.tracks where file_url is null or artwork_url is null or peaks is null
      order by artist_id, release, track_number`,
   );

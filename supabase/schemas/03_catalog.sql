@@ -23,12 +23,100 @@ as $$
   end
 $$;
 
+-- A release: what an artist publishes and sells as one, an album or a single. Every surface (the artist
+-- page, the album page, embeds, JSON-LD, the sitemap, Your Tracks) groups tracks by their release, never
+-- by a title. A single's release is its one track, and its title follows the track's; an album's title
+-- is its tracks' album_title (kept by the triggers below, so the spec's field stays readable). A release
+-- is as visible as its tracks: it shows once one of them does, so an upcoming album stays unannounced.
+create table public.releases (
+  id uuid primary key default gen_random_uuid(),
+  artist_id uuid not null references public.artist_profiles (id) on delete cascade,
+  kind text not null check (kind in ('album', 'single')),
+  title text not null check (btrim(title) <> ''),
+  -- An album's own price, set by its artist at upload and edit; null means the sum of its tracks' prices
+  -- (release_price below). A single's price is its track's.
+  price numeric(10, 2),
+  created_at timestamptz not null default now(),
+  constraint releases_title_length check (char_length(title) <= 200),
+  constraint releases_price_range check (price is null or (price >= 0.99 and price <= 1000)),
+  constraint releases_price_of_an_album check (price is null or kind = 'album'),
+  -- A track's release is its own artist's (tracks' foreign key names both).
+  constraint releases_id_artist_id_key unique (id, artist_id)
+);
+
+alter table public.releases enable row level security;
+
+create index releases_artist_id_created_at_idx on public.releases (artist_id, created_at desc);
+
+revoke all on public.releases from anon, authenticated;
+
+grant select on public.releases to anon, authenticated;
+
+-- A release's kind is what it was published as; its title and an album's price are the artist's to edit.
+grant insert (id, artist_id, kind, title, price), update (title, price), delete on public.releases to authenticated;
+
+create policy "Artists add their own releases" on public.releases
+  for insert to authenticated
+  with check (artist_id = (select auth.uid()) and (select private.is_active_user()));
+
+create policy "Artists update their own releases" on public.releases
+  for update to authenticated
+  using (artist_id = (select auth.uid()))
+  with check (artist_id = (select auth.uid()) and (select private.is_active_user()));
+
+create policy "Artists delete their own releases" on public.releases
+  for delete to authenticated
+  using (artist_id = (select auth.uid()) and (select private.is_active_user()));
+
+-- At most 5,000 releases an artist, as many as tracks (04 counts those), concurrent adds one after the
+-- other; the operator's own SQL is not counted.
+create or replace function private.limit_artist_releases()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if current_user not in ('anon', 'authenticated') then
+    return new;
+  end if;
+  perform pg_advisory_xact_lock(hashtext('releases:' || new.artist_id::text));
+  if (select count(*) from public.releases r where r.artist_id = new.artist_id) >= 5000 then
+    raise exception 'an artist has at most 5000 releases' using errcode = '54000';
+  end if;
+  return new;
+end;
+$$;
+
+revoke execute on function private.limit_artist_releases() from public;
+
+create trigger releases_limit
+  before insert on public.releases
+  for each row execute function private.limit_artist_releases();
+
+-- What an album costs: its own price, or the sum of the tracks the reader may see (security invoker).
+-- A computed field (`release_price` in a select); a single costs its track's price.
+create or replace function public.release_price(release public.releases)
+returns numeric
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select coalesce(release.price, (select sum(t.price) from public.tracks t where t.release_id = release.id))
+$$;
+
+revoke execute on function public.release_price(public.releases) from public;
+
+grant execute on function public.release_price(public.releases) to anon, authenticated, service_role;
+
 -- Tracks an artist publishes. A track is public once released (release_date has come); its artist sees
 -- it from the moment it is created.
 create table public.tracks (
   id uuid primary key default gen_random_uuid(),
   artist_id uuid not null references public.artist_profiles (id) on delete cascade,
   title text not null check (btrim(title) <> ''),
+  -- The release the track belongs to; type and album_title follow it (tracks_follow_their_release).
+  release_id uuid not null,
   type text not null default 'single' check (type in ('album', 'single', 'other')),
   album_title text check (album_title is null or type = 'album'),
   track_number integer check (track_number > 0),
@@ -80,7 +168,9 @@ create table public.tracks (
   constraint tracks_description_length check (char_length(description) <= 5000),
   constraint tracks_price_range check (price <= 1000),
   constraint tracks_track_number_range check (track_number <= 100),
-  constraint tracks_release_date_range check (release_date >= date '1900-01-01')
+  constraint tracks_release_date_range check (release_date >= date '1900-01-01'),
+  constraint tracks_release_id_fkey foreign key (release_id, artist_id)
+    references public.releases (id, artist_id) on delete cascade
 );
 
 alter table public.tracks enable row level security;
@@ -88,6 +178,9 @@ alter table public.tracks enable row level security;
 create index tracks_artist_id_release_date_idx on public.tracks (artist_id, release_date desc);
 
 create index tracks_created_at_idx on public.tracks (created_at desc);
+
+-- A release's tracks in their order (the album page, the embeds, a release's visibility).
+create index tracks_release_id_track_number_idx on public.tracks (release_id, track_number);
 
 -- Finding a track genre whatever its case.
 create index tracks_genre_lower_idx on public.tracks (lower(genre));
@@ -169,6 +262,177 @@ create policy "Artists delete their own tracks" on public.tracks
   for delete to authenticated
   using (artist_id = (select auth.uid()) and (select private.is_active_user()));
 
+-- A release shows once one of its tracks does (the tracks' policies above decide), so an upcoming album
+-- stays unannounced; its artist sees it from the start.
+create policy "Visitors read released releases" on public.releases
+  for select to anon
+  using (exists (select 1 from public.tracks t where t.release_id = releases.id));
+
+create policy "Users read released releases and their own" on public.releases
+  for select to authenticated
+  using (artist_id = (select auth.uid()) or exists (select 1 from public.tracks t where t.release_id = releases.id));
+
+-- A track follows its release: an album's tracks are album tracks titled by the album, a single's is not.
+-- A track written without a release (a single published through the API, the operator's SQL) gets a
+-- single of its own; an album track must name its album, since nothing works an album out from a title.
+create or replace function private.track_follows_its_release()
+returns trigger
+language plpgsql
+security invoker
+set search_path = ''
+as $$
+declare
+  release public.releases;
+begin
+  if new.release_id is null then
+    if new.type = 'album' then
+      raise exception 'an album track names its release' using errcode = 'not_null_violation', column = 'release_id';
+    end if;
+    insert into public.releases (artist_id, kind, title) values (new.artist_id, 'single', new.title)
+      returning id into new.release_id;
+    return new;
+  end if;
+  -- Not found (another artist's, or none): the foreign key refuses the row.
+  select * into release from public.releases r where r.id = new.release_id;
+  if release.kind = 'album' then
+    new.type := 'album';
+    new.album_title := release.title;
+  elsif release.kind = 'single' and new.type = 'album' then
+    raise exception 'a single''s track is not an album track'
+      using errcode = 'check_violation', constraint = 'tracks_type_follows_release';
+  end if;
+  return new;
+end
+$$;
+
+revoke execute on function private.track_follows_its_release() from public;
+
+create trigger tracks_follow_their_release
+  before insert or update of release_id, type, album_title on public.tracks
+  for each row execute function private.track_follows_its_release();
+
+-- A single is titled by its track; a release left without tracks (its last one deleted or moved) goes.
+create or replace function private.release_follows_its_tracks()
+returns trigger
+language plpgsql
+security invoker
+set search_path = ''
+as $$
+begin
+  if tg_op = 'UPDATE' and new.title is distinct from old.title then
+    update public.releases r set title = new.title
+    where r.id = new.release_id and r.kind = 'single' and r.title is distinct from new.title;
+  end if;
+  if tg_op = 'DELETE' or new.release_id is distinct from old.release_id then
+    delete from public.releases r
+    where r.id = old.release_id and not exists (select 1 from public.tracks t where t.release_id = r.id);
+  end if;
+  return null;
+end
+$$;
+
+revoke execute on function private.release_follows_its_tracks() from public;
+
+create trigger tracks_release_follows
+  after update of title, release_id or delete on public.tracks
+  for each row execute function private.release_follows_its_tracks();
+
+-- An album renamed renames its tracks' album_title.
+create or replace function private.album_title_to_tracks()
+returns trigger
+language plpgsql
+security invoker
+set search_path = ''
+as $$
+begin
+  if new.kind = 'album' then
+    update public.tracks t set album_title = new.title where t.release_id = new.id and t.album_title is distinct from new.title;
+  end if;
+  return null;
+end
+$$;
+
+revoke execute on function private.album_title_to_tracks() from public;
+
+create trigger releases_title_to_tracks
+  after update of title on public.releases
+  for each row execute function private.album_title_to_tracks();
+
+-- Publishing a release: the release and all its tracks in one transaction (an album whole or not at all),
+-- as the artist (row-level security, the catalogue's limits, and the marketplace's header for the files
+-- the tracks name). A single has exactly one track; an album at least one, and maybe a price of its own
+-- (null: the sum of its tracks'). Returns the tracks' ids.
+create or replace function public.publish_release(kind text, title text, tracks jsonb, price numeric default null)
+returns setof uuid
+language plpgsql
+security invoker
+set search_path = ''
+as $$
+declare
+  artist uuid := (select auth.uid());
+  published uuid;
+begin
+  if jsonb_typeof(publish_release.tracks) <> 'array' or jsonb_array_length(publish_release.tracks) = 0
+    or (publish_release.kind = 'single' and jsonb_array_length(publish_release.tracks) <> 1) then
+    raise exception 'a single has one track and an album at least one'
+      using errcode = 'check_violation', constraint = 'releases_track_count';
+  end if;
+  insert into public.releases (artist_id, kind, title, price)
+  values (artist, publish_release.kind, publish_release.title, publish_release.price)
+  returning id into published;
+  return query
+    insert into public.tracks (
+      release_id, artist_id, type, title, track_number, genre, subgenre, price, allow_pay_more, description, label,
+      release_date, file_url, peaks, duration_seconds, artwork_url, artwork_small_url, artwork_width, artwork_height)
+    -- (a key left out is null here, not the column's default)
+    select published, artist, publish_release.kind, t.title, t.track_number, t.genre, t.subgenre, t.price,
+      coalesce(t.allow_pay_more, false), t.description, t.label, coalesce(t.release_date, current_date), t.file_url,
+      t.peaks, t.duration_seconds,
+      t.artwork_url, t.artwork_small_url, t.artwork_width, t.artwork_height
+    from jsonb_populate_recordset(null::public.tracks, publish_release.tracks) with ordinality as t
+    order by t.ordinality
+    returning id;
+end
+$$;
+
+revoke execute on function public.publish_release(text, text, jsonb, numeric) from public;
+
+grant execute on function public.publish_release(text, text, jsonb, numeric) to authenticated, service_role;
+
+-- Saving a track's edit page: its details (the keys of `details`, others kept) and, for an album track, its
+-- album's title and price (`album`: {title, price}, a null price being the sum of its tracks'), in one
+-- transaction, as the artist. Whether the track was the caller's to save (row-level security decides).
+create or replace function public.save_track(track_id uuid, details jsonb, album jsonb default null)
+returns boolean
+language plpgsql
+security invoker
+set search_path = ''
+as $$
+declare
+  saved_release uuid;
+begin
+  update public.tracks t
+  set (title, genre, subgenre, label, price, allow_pay_more, release_date, description, track_number) = (
+    select d.title, d.genre, d.subgenre, d.label, d.price, d.allow_pay_more, d.release_date, d.description, d.track_number
+    from jsonb_populate_record(t, save_track.details) d)
+  where t.id = save_track.track_id
+  returning t.release_id into saved_release;
+  if saved_release is null then
+    return false;
+  end if;
+  if save_track.album is not null then
+    update public.releases r
+    set title = coalesce(save_track.album ->> 'title', r.title), price = (save_track.album ->> 'price')::numeric
+    where r.id = saved_release and r.kind = 'album';
+  end if;
+  return true;
+end
+$$;
+
+revoke execute on function public.save_track(uuid, jsonb, jsonb) from public;
+
+grant execute on function public.save_track(uuid, jsonb, jsonb) to authenticated, service_role;
+
 -- How many tracks of this track's album the reader may see (null for a track on no album): a computed
 -- field (`album_track_count` in a select), so the track page sizes its album embed in the same read.
 create or replace function public.album_track_count(track public.tracks)
@@ -178,9 +442,8 @@ stable
 security invoker
 set search_path = ''
 as $$
-  select case when track.album_title is null then null else (
-    select count(*)::integer from public.tracks t
-    where t.artist_id = track.artist_id and t.album_title = track.album_title)
+  select case when track.type <> 'album' then null else (
+    select count(*)::integer from public.tracks t where t.release_id = track.release_id)
   end
 $$;
 
@@ -461,21 +724,19 @@ as $$
   artist_tracks as (
     -- What the caller may see of the artist's tracks (row-level security: released ones, and the
     -- artist's own upcoming ones for the artist), each with the release it belongs to.
-    select t.*,
-      case when t.type = 'album' and btrim(coalesce(t.album_title, '')) <> '' then 'album:' || btrim(t.album_title)
-        else t.id::text end as release_key
+    select t.*
     from public.tracks t
     where t.artist_id = artist_page.artist_id
   ),
   releases as (
     -- Newest first: an album is as new as its newest track.
-    select r.release_key,
-      row_number() over (order by max(r.release_date) desc, min(r.album_title), max(r.created_at) desc, r.release_key) as n
+    select r.release_id,
+      row_number() over (order by max(r.release_date) desc, max(r.created_at) desc, r.release_id) as n
     from artist_tracks r
-    group by r.release_key
+    group by r.release_id
   ),
   shown as (
-    select r.release_key, r.n
+    select r.release_id, r.n
     from releases r, paging p
     where r.n > (p.page - 1) * p.size and r.n <= p.page * p.size
   )
@@ -501,14 +762,14 @@ as $$
     -- The page's releases in order, each release's tracks together, so the page groups them as listed.
     'tracks', coalesce((
       select jsonb_agg(jsonb_build_object(
-          'id', t.id, 'title', t.title, 'type', t.type, 'album_title', t.album_title,
+          'id', t.id, 'release_id', t.release_id, 'title', t.title, 'type', t.type, 'album_title', t.album_title,
           'track_number', t.track_number, 'genre', t.genre, 'price', t.price, 'artwork_url', t.artwork_url,
           'artwork_small_url', t.artwork_small_url,
           'release_date', t.release_date, 'upcoming', t.release_date > current_date,
           'duration_seconds', t.duration_seconds)
         order by s.n, t.release_date desc, t.track_number nulls last, t.created_at desc)
       from artist_tracks t
-      join shown s using (release_key)), '[]'),
+      join shown s using (release_id)), '[]'),
     'merch', coalesce((
       select jsonb_agg(jsonb_build_object(
           'id', m.id, 'title', m.title, 'price', m.price, 'description', m.description, 'image_url', m.image_url,
@@ -523,6 +784,56 @@ $$;
 revoke execute on function public.artist_page(uuid, integer, integer) from public;
 
 grant execute on function public.artist_page(uuid, integer, integer) to anon, authenticated, service_role;
+
+-- The album page: the release, its artist and the tracks the reader may see, in their order; null when the
+-- reader may see none of them (an upcoming album, a banned artist's, none at all). A single's release
+-- answers too, so its address leads to its track. What an album shares (artwork, label, description) is
+-- its first track's: the upload form gives all of its tracks the same.
+create or replace function public.album_page(release_id uuid)
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  with shown as (
+    select t.*, row_number() over (order by t.track_number nulls last, t.created_at, t.id) as n
+    from public.tracks t
+    where t.release_id = album_page.release_id
+  ),
+  lead_track as (select * from shown where n = 1)
+  select jsonb_build_object(
+    'id', r.id,
+    'kind', r.kind,
+    'title', r.title,
+    'price', public.release_price(r),
+    'release_date', (select max(s.release_date) from shown s),
+    'upcoming', (select bool_and(s.release_date > current_date) from shown s),
+    'duration_seconds', (select sum(s.duration_seconds) from shown s),
+    'genre', l.genre,
+    'label', l.label,
+    'description', l.description,
+    'artwork_url', l.artwork_url,
+    'artwork_width', l.artwork_width,
+    'artwork_height', l.artwork_height,
+    'artist', jsonb_build_object('id', a.id, 'artist_name', a.artist_name, 'profile_image_url', a.profile_image_url),
+    'tracks', (
+      select jsonb_agg(jsonb_build_object(
+          'id', s.id, 'title', s.title, 'track_number', s.track_number, 'price', s.price,
+          'duration_seconds', s.duration_seconds, 'artwork_url', s.artwork_url,
+          'artwork_small_url', s.artwork_small_url, 'upcoming', s.release_date > current_date)
+        order by s.n)
+      from shown s)
+  )
+  from public.releases r
+  join lead_track l on true
+  join public.artist_profiles a on a.id = r.artist_id
+  where r.id = album_page.release_id
+$$;
+
+revoke execute on function public.album_page(uuid) from public;
+
+grant execute on function public.album_page(uuid) to anon, authenticated, service_role;
 
 -- A release may be announced up to two years ahead. "Ahead" moves with the calendar, which a check
 -- constraint must not depend on, so a trigger holds it when the date is written; it refuses as a check

@@ -108,7 +108,7 @@ as $$
   ),
   shown as (
     select m.* from mine m
-    order by m.release_date desc, m.album_title nulls first, m.track_number nulls last, m.created_at desc
+    order by m.release_date desc, m.release_id, m.track_number nulls last, m.created_at desc
     limit least(greatest(studio_catalog.page_size, 1), 100)
     offset (greatest(studio_catalog.page, 1) - 1) * least(greatest(studio_catalog.page_size, 1), 100)
   )
@@ -116,7 +116,7 @@ as $$
     'track_count', (select count(*) from mine),
     'tracks', coalesce((
       select jsonb_agg(jsonb_build_object(
-          'id', s.id, 'title', s.title, 'type', s.type, 'album_title', s.album_title,
+          'id', s.id, 'release_id', s.release_id, 'title', s.title, 'type', s.type, 'album_title', s.album_title,
           'track_number', s.track_number, 'price', s.price, 'artwork_url', s.artwork_url,
           'artwork_small_url', s.artwork_small_url,
           'release_date', s.release_date, 'upcoming', s.release_date > current_date,
@@ -124,7 +124,7 @@ as $$
           'stream_state', case when nullif(s.file_url, '') is not null then s.rendition_state end,
           'stream_failure', s.rendition_failure,
           'plays', (select coalesce(sum(d.plays), 0) from public.track_daily_stats d where d.track_id = s.id))
-        order by s.release_date desc, s.album_title nulls first, s.track_number nulls last, s.created_at desc)
+        order by s.release_date desc, s.release_id, s.track_number nulls last, s.created_at desc)
       from shown s), '[]'),
     'merch', coalesce((
       select jsonb_agg(jsonb_build_object(

@@ -50,7 +50,7 @@ type ArtistPage = Card & {
   latest_followers: { id: string; display_name: string; is_fan: boolean }[];
   upcoming_shows: { date: string; venue: string; city: string }[];
   release_count: number;
-  tracks: { id: string; title: string; type: string; album_title: string | null; release_date: string }[];
+  tracks: { id: string; release_id: string; title: string; type: string; album_title: string | null; release_date: string }[];
 };
 
 describe("home_page", () => {
@@ -137,8 +137,7 @@ describe("artist_page", () => {
       expect(error).toBeNull();
       return data as ArtistPage;
     };
-    const releaseOf = (track: ArtistPage["tracks"][number]) =>
-      track.type === "album" && track.album_title?.trim() ? `album:${track.album_title.trim()}` : track.id;
+    const releaseOf = (track: ArtistPage["tracks"][number]) => track.release_id;
     const whole = await page(1);
     const releases = [...new Set(whole.tracks.map(releaseOf))];
     expect(whole.release_count).toBe(releases.length);

@@ -97,6 +97,15 @@ describe("catalogue", () => {
       expect(track.track_number).toBeGreaterThan(0);
     }
     for (const track of singles) expect(track.album_title).toBeNull();
+    // Each album is one release, some with a price of their own; every single is a release of its own.
+    const releases = await all<{ kind: string; tracks: number; priced: boolean }>(
+      `select r.kind, count(t.id)::int as tracks, r.price is not null as priced
+       from public.releases r join public.tracks t on t.release_id = r.id group by r.id`,
+    );
+    expect(releases.filter((r) => r.kind === "album").length).toBe(new Set(albums.map((t) => t.album_title)).size);
+    expect(releases.filter((r) => r.kind === "single").every((r) => r.tracks === 1)).toBe(true);
+    expect(releases.filter((r) => r.kind === "single").length).toBe(singles.length);
+    expect(releases.some((r) => r.kind === "album" && r.priced)).toBe(true);
     expect(tracks.every((t) => t.subgenre && Number(t.price) >= 0.99 && Number(t.price) <= 1.99)).toBe(true);
     expect(tracks.some((t) => t.label)).toBe(true);
     expect(tracks.some((t) => t.label === null)).toBe(true);
@@ -228,7 +237,7 @@ describe("media", () => {
     }
     // An album shares one cover.
     const covers = await all<{ covers: number }>(
-      `select count(distinct artwork_url)::int as covers from public.tracks where type = 'album' group by artist_id, album_title`,
+      `select count(distinct artwork_url)::int as covers from public.tracks where type = 'album' group by release_id`,
     );
     expect(covers.every((album) => album.covers === 1)).toBe(true);
   });

@@ -3,7 +3,7 @@
 // a visitor may not play; oEmbed's answers and refusals; and the Share menu's link and embed codes,
 // shown as text to copy without JavaScript.
 import { describe, expect, it } from "vitest";
-import { Visitor, appUrl, newFan, serviceClient, signedIn, text, trackId } from "./support.ts";
+import { Visitor, albumId, appUrl, newFan, serviceClient, signedIn, text, trackId } from "./support.ts";
 
 const origin = new URL(appUrl).origin;
 const paperLanterns = "a1000000-0000-4000-8000-000000000012";
@@ -12,6 +12,7 @@ const saturdayKitchen = "b1000000-0000-4000-8000-000000000002";
 const kites = trackId("Kites Over the Clyde");
 const northernLine = trackId("Northern Line");
 const porchLight = trackId("Porch Light");
+const headlights = albumId("Headlights & Static");
 
 const visitor = new Visitor();
 const directive = (response: Response, name: string) =>
@@ -74,15 +75,19 @@ describe("embeds", () => {
     expect(html).toContain(`href="${origin}/track/${kites}?buy=1" target="_blank" rel="noopener">Buy $1.29</a>`);
   });
 
-  it("plays a whole album from any of its tracks, an artist's latest releases and a public playlist in its order", async () => {
-    const album = await visitor.get(`/embed/album/${porchLight}`);
-    expect(embedTracks(album.html).map((track) => track.title)).toEqual([
-      "Open Highway",
-      "Static on the Radio",
-      "Gasoline Heart",
-      "Porch Light",
-    ]);
-    expect(text(album.html)).toContain("Headlights & Static");
+  it("plays a whole album from its address (or any of its tracks', as before), an artist's latest releases and a public playlist in its order", async () => {
+    for (const id of [headlights, porchLight]) {
+      const album = await visitor.get(`/embed/album/${id}`);
+      expect(embedTracks(album.html).map((track) => track.title)).toEqual([
+        "Open Highway",
+        "Static on the Radio",
+        "Gasoline Heart",
+        "Porch Light",
+      ]);
+      expect(text(album.html)).toContain("Headlights & Static");
+      // Its title leads to the album's page.
+      expect(album.html).toContain(`href="${origin}/album/${headlights}"`);
+    }
     const artist = await visitor.get(`/embed/artist/${paperLanterns}`);
     const artistTracks = embedTracks(artist.html).map((track) => track.title);
     expect(artistTracks).toContain("Kites Over the Clyde");
@@ -180,8 +185,11 @@ describe("oEmbed", () => {
     const playlist = JSON.parse((await oembed({ url: `${origin}/playlist/${lastBusHome}`, maxheight: "130" })).html);
     expect(playlist.height).toBe(120);
     expect(playlist.html).toContain(`/embed/playlist/${lastBusHome}?size=compact`);
-    const album = JSON.parse((await oembed({ url: `${origin}/embed/album/${porchLight}` })).html);
-    expect(album.title).toBe("Headlights & Static by Ember Road");
+    for (const url of [`${origin}/embed/album/${porchLight}`, `${origin}/album/${headlights}`]) {
+      const album = JSON.parse((await oembed({ url })).html);
+      expect(album.title, url).toBe("Headlights & Static by Ember Road");
+      expect(album.html, url).toContain(`/embed/album/`);
+    }
   });
 
   it("refuses unknown and foreign URLs with 404 and xml with 501", async () => {
@@ -219,14 +227,15 @@ describe("the Share menu without JavaScript", () => {
     expect(html).toMatch(new RegExp(`<input[^>]*readOnly=""[^>]*value="${origin}/track/${porchLight}"`, "i"));
     expect(fields).toContain("Embed code for Headlights & Static");
     expect(html).toContain(`/embed/track/${porchLight}&quot;`);
-    expect(html).toContain(`/embed/album/${porchLight}&quot;`);
+    expect(html).toContain(`/embed/album/${headlights}&quot;`);
     // The album's code is sized for its four tracks and named for the album, not the track.
-    const albumCode = html.match(new RegExp(`/embed/album/${porchLight}&quot;[^>]*`))![0];
+    const albumCode = html.match(new RegExp(`/embed/album/${headlights}&quot;[^>]*`))![0];
     expect(albumCode).toContain("height=&quot;312&quot;");
     expect(albumCode).toContain("title=&quot;Crate player: Headlights &amp;amp; Static by Ember Road&quot;");
-    // An album's card on its artist's page shares the album: its first track's page and the album's player.
+    // An album's card on its artist's page shares the album: its page and its player.
     const artist = await visitor.get(`/artist/${"a1000000-0000-4000-8000-000000000001"}`);
-    expect(artist.html).toContain(`/embed/album/${trackId("Open Highway")}&quot;`);
+    expect(artist.html).toMatch(new RegExp(`<input[^>]*value="${origin}/album/${headlights}"`, "i"));
+    expect(artist.html).toContain(`/embed/album/${headlights}&quot;`);
     expect(artist.html).toContain(`/embed/artist/a1000000-0000-4000-8000-000000000001&quot;`);
     const privatePlaylist = await (await signedIn("fan@example.com", "fan-demo-pass")).get(`/playlist/${saturdayKitchen}`);
     expect(privatePlaylist.html).not.toContain("Embed code");

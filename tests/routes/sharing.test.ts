@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import { beforeAll, describe, expect, it } from "vitest";
 import { routeUses, type RoutePattern } from "../../app/route-uses.ts";
 import { routeAddresses, routePatterns } from "../support/route-table.ts";
-import { Visitor, appUrl, newArtist, newFan, serviceClient, signedIn, supabaseUrl, trackId } from "./support.ts";
+import { Visitor, albumId, appUrl, newArtist, newFan, serviceClient, signedIn, supabaseUrl, trackId } from "./support.ts";
 
 const paperLanterns = "a1000000-0000-4000-8000-000000000012";
 const lastBusHome = "b1000000-0000-4000-8000-000000000001";
@@ -171,7 +171,11 @@ describe("structured data", () => {
 
   it("describes an album track's album, and an artist as a MusicGroup with their links and albums", async () => {
     const [recording] = structuredData((await visitor.get(`/track/${trackId("Open Highway")}`)).html);
-    expect(recording!.inAlbum).toMatchObject({ "@type": "MusicAlbum", name: "Headlights & Static" });
+    expect(recording!.inAlbum).toMatchObject({
+      "@type": "MusicAlbum",
+      "@id": `${origin}/album/${albumId("Headlights & Static")}`,
+      name: "Headlights & Static",
+    });
     const [group] = structuredData((await visitor.get(`/artist/${paperLanterns}`)).html);
     expect(group).toMatchObject({ "@type": "MusicGroup", name: "The Paper Lanterns", url: `${origin}/artist/${paperLanterns}` });
     expect(group!.sameAs).toEqual(expect.arrayContaining(["https://thepaperlanterns.example/"]));
@@ -181,7 +185,33 @@ describe("structured data", () => {
     expect(singles.map((track) => track.name)).not.toContain("Northern Line");
     const [albumArtist] = structuredData((await visitor.get(`/artist/${"a1000000-0000-4000-8000-000000000001"}`)).html);
     const [album] = albumArtist!.album as Record<string, unknown>[];
-    expect(album).toMatchObject({ "@type": "MusicAlbum", name: "Headlights & Static", numTracks: 4 });
+    expect(album).toMatchObject({
+      "@type": "MusicAlbum",
+      url: `${origin}/album/${albumId("Headlights & Static")}`,
+      name: "Headlights & Static",
+      numTracks: 4,
+    });
+  });
+
+  it("describes an album page as a MusicAlbum with its tracks in order and its own price, and previews it as one", async () => {
+    const headlights = albumId("Headlights & Static");
+    const { html } = await visitor.get(`/album/${headlights}?buy=1`);
+    expect(canonical(html)).toBe(`${origin}/album/${headlights}`);
+    expect(metaContent(html, "og:type")).toBe("music.album");
+    expect(metaContent(html, "og:title")).toBe("Headlights & Static by Ember Road");
+    expect(metaContent(html, "twitter:player")).toBe(`${origin}/embed/album/${headlights}`);
+    const [album] = structuredData(html);
+    expect(album).toMatchObject({
+      "@type": "MusicAlbum",
+      "@id": `${origin}/album/${headlights}`,
+      name: "Headlights & Static",
+      byArtist: { "@type": "MusicGroup", name: "Ember Road" },
+      numTracks: 4,
+      offers: { "@type": "Offer", price: "4.49", priceCurrency: "USD" },
+    });
+    expect((album!.track as { name: string; url: string }[]).map((track) => [track.name, track.url])).toEqual(
+      ["Open Highway", "Static on the Radio", "Gasoline Heart", "Porch Light"].map((name) => [name, `${origin}/track/${trackId(name)}`]),
+    );
   });
 
   it("describes a public playlist as a MusicPlaylist with its tracks in order; a private one, to its owner, as nothing", async () => {
@@ -223,7 +253,12 @@ describe("crawling", () => {
     expect(index.html).toContain('<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">');
     const sitemaps = locations(index.html);
     expect(sitemaps).toEqual(
-      expect.arrayContaining([`${origin}/sitemap/pages/1`, `${origin}/sitemap/artists/1`, `${origin}/sitemap/tracks/1`]),
+      expect.arrayContaining([
+        `${origin}/sitemap/pages/1`,
+        `${origin}/sitemap/artists/1`,
+        `${origin}/sitemap/tracks/1`,
+        `${origin}/sitemap/albums/1`,
+      ]),
     );
     const urls: string[] = [];
     for (const sitemap of sitemaps) {
@@ -237,6 +272,10 @@ describe("crawling", () => {
     expect(urls).toEqual(
       expect.arrayContaining([`${origin}/`, `${origin}/genres/Hip%20Hop`, `${origin}/track/${kites}`, `${origin}/playlist/${lastBusHome}`]),
     );
+    // Albums by their own pages; a single's release has none (its page is its track's).
+    expect(urls).toContain(`${origin}/album/${albumId("Headlights & Static")}`);
+    const kitesRelease = (await serviceClient.from("tracks").select("release_id").eq("id", kites).single()).data!.release_id;
+    expect(urls).not.toContain(`${origin}/album/${kitesRelease}`);
     expect(urls).not.toContain(`${origin}/track/${northernLine}`);
     expect(urls).not.toContain(`${origin}/playlist/${saturdayKitchen}`);
     // Every address answers, a few at a time.

@@ -24,6 +24,26 @@ async function ownTrack(title: string) {
   return { id: data!.id, path };
 }
 
+/** An album of the demo artist's with two tracks of theirs, made as the operator would. */
+async function ownAlbum(title: string) {
+  const { data: album, error } = await serviceClient
+    .from("releases")
+    .insert({ artist_id: paperLanterns, kind: "album", title })
+    .select("id")
+    .single();
+  expect(error).toBeNull();
+  const tracks = [];
+  for (const [index, name] of ["First Side", "Second Side"].entries()) {
+    const track = await ownTrack(`${title}: ${name}`);
+    await serviceClient
+      .from("tracks")
+      .update({ release_id: album!.id, track_number: index + 1 })
+      .eq("id", track.id);
+    tracks.push(track);
+  }
+  return { id: album!.id, tracks };
+}
+
 afterAll(async () => {
   await serviceClient.from("tracks").delete().in("id", created);
 });
@@ -133,9 +153,11 @@ describe("editing a track", () => {
   });
 
   it("refuses what the catalog does not hold, each next to its field, and never shows the database's own words", async () => {
-    const track = await ownTrack("Held To The Rules");
-    // an album's track, so its number is on the form too
-    await serviceClient.from("tracks").update({ type: "album", album_title: "Rules", track_number: 1 }).eq("id", track.id);
+    // an album's track, so its number and its album's price are on the form too
+    const {
+      tracks: [track],
+    } = await ownAlbum("Rules");
+    await serviceClient.from("tracks").update({ title: "Held To The Rules" }).eq("id", track!.id);
     const visitor = await artist();
     const valid = { intent: "save", title: "Held", genre: "Indie", price: "1.50", releaseDate: "2026-01-10", description: "Fine" };
     const refusals: [Record<string, string>, string][] = [
@@ -148,6 +170,8 @@ describe("editing a track", () => {
       [{ releaseDate: "0001-01-01" }, "Release date must be between 1900 and 2 years from today"],
       [{ releaseDate: "2024-02-30" }, "Release date must be a date"],
       [{ trackNumber: "1e10" }, "Track number must be a whole number from 1 to 100"],
+      [{ albumPrice: "0.5" }, "Album price must be at least $0.99, or empty"],
+      [{ albumPrice: "1.999" }, "Album price can have at most two decimals"],
     ];
     for (const [change, message] of refusals) {
       const { response, html } = await visitor.post(`/dashboard/artist/tracks/${track.id}`, { ...valid, ...change });
@@ -162,6 +186,35 @@ describe("editing a track", () => {
     expect(huge.response.status).toBe(413);
     const { data } = await serviceClient.from("tracks").select("title, genre, price, description").eq("id", track.id).single();
     expect(data).toEqual({ title: "Held To The Rules", genre: "Indie", price: 1.5, description: "For the studio tests" });
+  });
+
+  it("saves an album track with its album's title and price, which every track of the album then shows", async () => {
+    const album = await ownAlbum("Studio Album");
+    const [first, second] = album.tracks;
+    const visitor = await artist();
+    const form = await visitor.get(`/dashboard/artist/tracks/${first!.id}`);
+    expect(inputValue(form.html, "albumTitle")).toBe("Studio Album");
+    expect(inputValue(form.html, "albumPrice")).toBe("");
+    const save = (albumPrice: string) =>
+      visitor.post(`/dashboard/artist/tracks/${first!.id}`, {
+        intent: "save",
+        title: "Studio Album: First Side",
+        genre: "Indie",
+        price: "1.50",
+        releaseDate: "2026-01-10",
+        description: "For the studio tests",
+        albumTitle: "Studio Album (Deluxe)",
+        albumPrice,
+        trackNumber: "1",
+      });
+    expect((await save("2.49")).response.status).toBe(303);
+    const release = async () => (await serviceClient.from("releases").select("title, price").eq("id", album.id).single()).data;
+    expect(await release()).toEqual({ title: "Studio Album (Deluxe)", price: 2.49 });
+    const { data: titles } = await serviceClient.from("tracks").select("album_title").in("id", [first!.id, second!.id]);
+    expect(titles).toEqual([{ album_title: "Studio Album (Deluxe)" }, { album_title: "Studio Album (Deluxe)" }]);
+    // Emptied, the album costs the sum of its tracks again.
+    expect((await save("")).response.status).toBe(303);
+    expect(await release()).toEqual({ title: "Studio Album (Deluxe)", price: null });
   });
 
   it("is not another artist's to open or change", async () => {

@@ -135,7 +135,16 @@ export async function newFan(username: string, genres: string[] = []) {
 
 /** The seed derives each demo track's id from its title. */
 export function trackId(title: string) {
-  const hex = createHash("md5").update(`demo track: ${title}`).digest("hex");
+  return demoId(`demo track: ${title}`);
+}
+
+/** A demo album's release id, as the seed derives it from the album's title. */
+export function albumId(title: string) {
+  return demoId(`demo album: ${title}`);
+}
+
+function demoId(seed: string) {
+  const hex = createHash("md5").update(seed).digest("hex");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 

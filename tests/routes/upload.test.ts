@@ -55,6 +55,17 @@ describe("the upload form without JavaScript", () => {
     expect(html).toMatch(/<option value="Folk" selected="">/);
   });
 
+  it("refuses an album price under the minimum next to its field, keeping it as typed", async () => {
+    const { response, html } = await artist.postMultipart(
+      "/dashboard/artist/upload?type=album",
+      form({ albumTitle: "Cheap", albumPrice: "0.10", genre: "Folk", price: "1.29" }),
+    );
+    expect(response.status).toBe(400);
+    expect(text(html)).toContain("Album price must be at least $0.99, or empty");
+    expect(inputValue(html, "albumPrice")).toBe("0.10");
+    expect(inputValue(html, "albumTitle")).toBe("Cheap");
+  });
+
   it("takes one track only for a single", async () => {
     const audio = [1, 2].map((n) => ({ name: `take-${n}.wav`, bytes: toneWav(0.5), type: "audio/wav" }));
     const { html } = await artist.postMultipart(
@@ -115,18 +126,20 @@ describe("the upload form without JavaScript", () => {
     const audio = ["01_Morning.wav", "02_Evening.wav"].map((name) => ({ name, bytes: toneWav(0.25), type: "audio/wav" }));
     const { response } = await artist.postMultipart(
       "/dashboard/artist/upload?type=album",
-      form({ albumTitle: "Small Hours", ...details }, { audio, artwork }),
+      form({ albumTitle: "Small Hours", albumPrice: "1.99", ...details }, { audio, artwork }),
     );
     expect(response.status).toBe(303);
     const { data: tracks } = await serviceClient
       .from("tracks")
-      .select("title, type, album_title, track_number")
+      .select("title, type, album_title, track_number, release:releases(kind, title, price)")
       .eq("artist_id", artistId)
       .eq("album_title", "Small Hours")
       .order("track_number");
+    // One release, the album, with the price its artist set.
+    const release = { kind: "album", title: "Small Hours", price: 1.99 };
     expect(tracks).toEqual([
-      { title: "01 Morning", type: "album", album_title: "Small Hours", track_number: 1 },
-      { title: "02 Evening", type: "album", album_title: "Small Hours", track_number: 2 },
+      { title: "01 Morning", type: "album", album_title: "Small Hours", track_number: 1, release },
+      { title: "02 Evening", type: "album", album_title: "Small Hours", track_number: 2, release },
     ]);
   });
 

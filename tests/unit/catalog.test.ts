@@ -6,6 +6,7 @@ import { roundTripCounter } from "~/lib/backend/round-trips.server";
 
 const track = (title: string, fields: Partial<ReleaseTrack> = {}): ReleaseTrack => ({
   id: title.toLowerCase().replaceAll(" ", "-"),
+  release_id: `single-${title.toLowerCase().replaceAll(" ", "-")}`,
   title,
   type: "single",
   album_title: null,
@@ -22,18 +23,13 @@ const track = (title: string, fields: Partial<ReleaseTrack> = {}): ReleaseTrack 
 
 describe("groupReleases", () => {
   it("gathers an album's tracks into one release in track order, keeps singles apart, in the order given", () => {
+    const album = { type: "album", release_id: "satellites", album_title: "Satellites", release_date: "2026-06-01" } as const;
     const releases = groupReleases([
       track("Kites", { release_date: "2026-11-01" }),
-      track("Harbour Wall", {
-        type: "album",
-        album_title: "Satellites",
-        track_number: 3,
-        release_date: "2026-06-01",
-        artwork_url: "a.png",
-      }),
-      track("Satellite Town", { type: "album", album_title: "Satellites", track_number: 1, release_date: "2026-06-01" }),
+      track("Harbour Wall", { ...album, track_number: 3, artwork_url: "a.png" }),
+      track("Satellite Town", { ...album, track_number: 1 }),
       track("Greenhouse", { release_date: "2026-05-01" }),
-      track("Bicycle Bell", { type: "album", album_title: "Satellites", track_number: 2, release_date: "2026-06-01" }),
+      track("Bicycle Bell", { ...album, track_number: 2 }),
     ]);
     expect(releases.map((release) => [release.kind, release.title, release.tracks.map((t) => t.title)])).toEqual([
       ["single", "Kites", ["Kites"]],
@@ -41,6 +37,7 @@ describe("groupReleases", () => {
       ["single", "Greenhouse", ["Greenhouse"]],
     ]);
     expect(releases[1]!.artworkUrl).toBe("a.png");
+    expect(releases[1]!.id).toBe("satellites");
   });
 
   it("shows a release's small artwork rendition where there is one, else the original", () => {
@@ -51,8 +48,15 @@ describe("groupReleases", () => {
     expect([withSmall!.artworkUrl, without!.artworkUrl]).toEqual(["small/kites.webp", "greenhouse.png"]);
   });
 
-  it("treats an album track without an album title as a single", () => {
-    expect(groupReleases([track("Loose", { type: "album", album_title: " " })])[0]!.kind).toBe("single");
+  it("groups by release, never by title: two albums of one title are two releases", () => {
+    const releases = groupReleases([
+      track("Live One", { type: "album", release_id: "live-2024", album_title: "Live", track_number: 1 }),
+      track("Live Two", { type: "album", release_id: "live-2025", album_title: "Live", track_number: 1 }),
+    ]);
+    expect(releases.map((release) => [release.id, release.title, release.tracks.length])).toEqual([
+      ["live-2024", "Live", 1],
+      ["live-2025", "Live", 1],
+    ]);
   });
 });
 

@@ -31,6 +31,23 @@ export function PriceField({ value, error }: { value: string; error?: string }) 
   );
 }
 
+/** An album's own price, or empty for the sum of its tracks' prices (the album page's Buy). */
+export function AlbumPriceField({ value, error }: { value: string; error?: string }) {
+  return (
+    <Field
+      label="Album price (USD, optional)"
+      name="albumPrice"
+      type="number"
+      inputMode="decimal"
+      min={minimumPrice}
+      step={0.01}
+      hint="What the whole album costs. Leave it empty to charge the sum of its tracks' prices."
+      defaultValue={value}
+      error={error}
+    />
+  );
+}
+
 /**
  * The details every track has (spec section 5): title, genre from the genre list, optional subgenre and
  * label, price (at least 0.99, in cents), pay-more, release date and description. Each message sits

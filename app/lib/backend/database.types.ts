@@ -585,6 +585,41 @@ export type Database = {
           },
         ]
       }
+      releases: {
+        Row: {
+          artist_id: string
+          created_at: string
+          id: string
+          kind: string
+          price: number | null
+          title: string
+          release_price: number | null
+        }
+        Insert: {
+          artist_id: string
+          created_at?: string
+          id?: string
+          kind: string
+          price?: number | null
+          title: string
+        }
+        Update: {
+          artist_id?: string
+          created_at?: string
+          id?: string
+          kind?: string
+          price?: number | null
+          title?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "releases_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       store_settings: {
         Row: {
           artist_id: string
@@ -678,6 +713,7 @@ export type Database = {
           peaks: Json | null
           price: number
           release_date: string
+          release_id: string
           rendition_failure: string | null
           rendition_path: string | null
           rendition_state: string
@@ -705,6 +741,7 @@ export type Database = {
           peaks?: Json | null
           price: number
           release_date?: string
+          release_id: string
           rendition_failure?: string | null
           rendition_path?: string | null
           rendition_state?: string
@@ -731,6 +768,7 @@ export type Database = {
           peaks?: Json | null
           price?: number
           release_date?: string
+          release_id?: string
           rendition_failure?: string | null
           rendition_path?: string | null
           rendition_state?: string
@@ -745,6 +783,12 @@ export type Database = {
             columns: ["artist_id"]
             referencedRelation: "artist_profiles"
             referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "tracks_release_id_fkey"
+            columns: ["release_id", "artist_id"]
+            referencedRelation: "releases"
+            referencedColumns: ["id", "artist_id"]
           },
         ]
       }
@@ -801,6 +845,7 @@ export type Database = {
     }
     Functions: {
       account_role: { Args: Record<PropertyKey, never>; Returns: string }
+      album_page: { Args: { release_id: string }; Returns: Json }
       album_track_count: {
         Args: { track: Database["public"]["Tables"]["tracks"]["Row"] }
         Returns: number
@@ -854,6 +899,10 @@ export type Database = {
       }
       my_playlists: { Args: Record<PropertyKey, never>; Returns: Json }
       playlist_page: { Args: { playlist_id: string }; Returns: Json }
+      publish_release: {
+        Args: { kind: string; price?: number; title: string; tracks: Json }
+        Returns: string[]
+      }
       recent_uploads: {
         Args: { max_count?: number; within?: string }
         Returns: {
@@ -883,6 +932,10 @@ export type Database = {
         }
         Returns: undefined
       }
+      release_price: {
+        Args: { release: Database["public"]["Tables"]["releases"]["Row"] }
+        Returns: number
+      }
       rendition_backlog: {
         Args: { after_id?: string; format: string; max_count?: number }
         Returns: string[]
@@ -897,6 +950,10 @@ export type Database = {
         }[]
       }
       retry_rendition: { Args: { track_id: string }; Returns: boolean }
+      save_track: {
+        Args: { album?: Json; details: Json; track_id: string }
+        Returns: boolean
+      }
       studio_catalog: {
         Args: { kind?: string; page?: number; page_size?: number }
         Returns: Json

@@ -1,52 +1,42 @@
-// What an artist's page makes of their profile: their tracks grouped into releases, and the links they
+// What an artist's page makes of their profile: their tracks grouped by release, and the links they
 // gave (only http(s) addresses, and social handles as profile links). Kept apart from the catalog's
 // paths, which every page needs, so only the pages that show a profile carry it.
 import type { ReleaseTrack } from "../schemas/catalog-data";
 
+type ReleaseFields = { id: string; title: string; releaseDate: string; upcoming: boolean; artworkUrl: string | null };
 export type Release =
-  | { kind: "album"; title: string; releaseDate: string; upcoming: boolean; artworkUrl: string | null; tracks: ReleaseTrack[] }
-  | { kind: "single"; title: string; releaseDate: string; upcoming: boolean; artworkUrl: string | null; tracks: [ReleaseTrack] };
+  (ReleaseFields & { kind: "album"; tracks: ReleaseTrack[] }) | (ReleaseFields & { kind: "single"; tracks: [ReleaseTrack] });
 
 /**
- * An artist's tracks as releases: an album's tracks (same album title) become one card in track order,
- * every other track is a single. Releases keep the order of their newest track.
+ * An artist's tracks as releases, by the release each belongs to: an album's tracks become one card in
+ * track order, a single its own. Releases keep the order of their first track in the list.
  */
 export function groupReleases(tracks: ReleaseTrack[]): Release[] {
-  const releases: Release[] = [];
-  const albums = new Map<string, Extract<Release, { kind: "album" }>>();
+  const releases = new Map<string, Release>();
   for (const track of tracks) {
-    const albumTitle = track.type === "album" ? track.album_title?.trim() : undefined;
-    if (!albumTitle) {
-      releases.push({
-        kind: "single",
-        title: track.title,
-        releaseDate: track.release_date,
-        upcoming: track.upcoming,
-        artworkUrl: track.artwork_small_url ?? track.artwork_url,
-        tracks: [track],
-      });
+    const release = releases.get(track.release_id);
+    if (release) {
+      release.tracks.push(track);
+      release.artworkUrl ??= track.artwork_small_url ?? track.artwork_url;
       continue;
     }
-    let album = albums.get(albumTitle);
-    if (!album) {
-      album = {
-        kind: "album",
-        title: albumTitle,
-        releaseDate: track.release_date,
-        upcoming: track.upcoming,
-        artworkUrl: track.artwork_small_url ?? track.artwork_url,
-        tracks: [],
-      };
-      albums.set(albumTitle, album);
-      releases.push(album);
-    }
-    album.tracks.push(track);
-    album.artworkUrl ??= track.artwork_small_url ?? track.artwork_url;
+    const fields = {
+      id: track.release_id,
+      releaseDate: track.release_date,
+      upcoming: track.upcoming,
+      artworkUrl: track.artwork_small_url ?? track.artwork_url,
+    };
+    releases.set(
+      track.release_id,
+      track.type === "album"
+        ? { ...fields, kind: "album", title: track.album_title ?? track.title, tracks: [track] }
+        : { ...fields, kind: "single", title: track.title, tracks: [track] },
+    );
   }
-  for (const album of albums.values()) {
-    album.tracks.sort((a, b) => (a.track_number ?? Number.MAX_SAFE_INTEGER) - (b.track_number ?? Number.MAX_SAFE_INTEGER));
+  for (const release of releases.values()) {
+    release.tracks.sort((a, b) => (a.track_number ?? Number.MAX_SAFE_INTEGER) - (b.track_number ?? Number.MAX_SAFE_INTEGER));
   }
-  return releases;
+  return [...releases.values()];
 }
 
 /** Only http(s) addresses ever become links: a stored `javascript:` or `data:` URL is never rendered as one. */

@@ -24,6 +24,7 @@ export const artistPath = (id: string) => href("/artist/:id", { id });
 export const followPath = (artistId: string) => href("/artist/:id/follow", { id: artistId });
 export const fanPath = (id: string) => href("/fan/:id", { id });
 export const trackPath = (id: string) => href("/track/:id", { id });
+export const albumPath = (id: string) => href("/album/:id", { id });
 export const playlistPath = (id: string) => href("/playlist/:id", { id });
 /** Your Playlists with the form to make one, and the track it will start with ("New playlist..."). */
 export const newPlaylistPath = (trackId?: string) => `${href("/playlists")}${trackId ? `?add=${trackId}` : ""}#new-playlist`;

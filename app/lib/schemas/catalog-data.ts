@@ -26,6 +26,7 @@ export const ArtistDirectorySchema = v.object({ total: count, artists: ArtistSum
 /** A track on its artist's page, grouped into releases there. */
 const ReleaseTrackSchema = v.object({
   id: v.string(),
+  release_id: v.string(),
   title: v.string(),
   type: trackType,
   album_title: nullableText,
@@ -151,6 +152,7 @@ type ArtistSearchResult = v.InferOutput<typeof ArtistSearchResultsSchema>[number
 /** The track page's track, with its artist. `price` and `duration_seconds` are numeric columns. */
 export const TrackPageSchema = v.object({
   id: v.string(),
+  release_id: v.string(),
   title: v.string(),
   type: trackType,
   album_title: nullableText,
@@ -171,6 +173,41 @@ export const TrackPageSchema = v.object({
   artist: v.object({ id: v.string(), artist_name: v.string(), profile_image_url: nullableText }),
 });
 export type TrackPage = v.InferOutput<typeof TrackPageSchema>;
+
+/** `album_page(release_id)`: an album (or a single, whose page is its track's), its artist and tracks in order. */
+export const AlbumPageSchema = v.object({
+  id: v.string(),
+  kind: v.picklist(["album", "single"]),
+  title: v.string(),
+  price: numeric,
+  release_date: v.string(),
+  /** Not released yet: only its artist sees it. */
+  upcoming: v.boolean(),
+  duration_seconds: v.nullable(numeric),
+  genre: v.string(),
+  label: nullableText,
+  description: nullableText,
+  artwork_url: nullableText,
+  artwork_width: pixels,
+  artwork_height: pixels,
+  artist: v.object({ id: v.string(), artist_name: v.string(), profile_image_url: nullableText }),
+  tracks: v.pipe(
+    v.array(
+      v.object({
+        id: v.string(),
+        title: v.string(),
+        track_number: v.nullable(count),
+        price: numeric,
+        duration_seconds: v.nullable(numeric),
+        artwork_url: nullableText,
+        artwork_small_url: nullableText,
+        upcoming: v.boolean(),
+      }),
+    ),
+    v.minLength(1),
+  ),
+});
+export type AlbumPage = v.InferOutput<typeof AlbumPageSchema>;
 
 /** A comment as the `track_comments` view shows it, with its author. */
 export const TrackCommentsSchema = v.array(

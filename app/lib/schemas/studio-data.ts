@@ -15,6 +15,7 @@ export const StudioCatalogSchema = v.object({
   tracks: v.array(
     v.object({
       id: v.string(),
+      release_id: v.string(),
       title: v.string(),
       type: v.picklist(["album", "single", "other"]),
       album_title: nullableText,
@@ -49,6 +50,8 @@ export const EditableTrackSchema = v.object({
   file_url: nullableText,
   rendition_state: v.picklist(["preparing", "ready", "failed"]),
   rendition_failure: nullableText,
+  /** Its release: an album's own price (null: the sum of its tracks'). */
+  release: v.object({ id: v.string(), price: v.nullable(numeric) }),
 });
 /** The artist's payout row (owner only), as the Payment Settings form shows it. */
 export const ArtistPayoutSchema = v.object({

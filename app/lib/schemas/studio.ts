@@ -37,6 +37,23 @@ const price = v.pipe(
   v.check(inCents, "Price can have at most two decimals"),
 );
 
+const albumPriceMessage = `Album price must be at least $${minimumPrice.toFixed(2)}, or empty`;
+/** An album's own price, or empty for the sum of its tracks' prices. */
+const albumPrice = v.pipe(
+  v.optional(v.string(), ""),
+  v.trim(),
+  v.transform((value) => (value === "" ? null : Number(value))),
+  v.nullable(
+    v.pipe(
+      v.number(albumPriceMessage),
+      v.finite(albumPriceMessage),
+      v.minValue(minimumPrice, albumPriceMessage),
+      v.maxValue(maximumPrice, `Album price can be at most ${formatPrice(maximumPrice)}`),
+      v.check(inCents, "Album price can have at most two decimals"),
+    ),
+  ),
+);
+
 /** Today plus the years a release may be announced ahead, as `YYYY-MM-DD`. */
 function latestReleaseDate(today = new Date()): string {
   const latest = new Date(today);
@@ -89,6 +106,7 @@ export const TrackDetailsSchema = v.object({ title, ...releaseDetails });
 /** An album: its title and what its tracks share; each track's title comes with its file. */
 export const AlbumUploadSchema = v.object({
   albumTitle: requiredText("Album title is required", textLimits.title, "Album title"),
+  albumPrice,
   ...releaseDetails,
   // Counted before any title is looked at.
   trackTitles: v.pipe(
@@ -148,10 +166,11 @@ export const MerchUploadSchema = v.object({
 
 const trackNumberMessage = `Track number must be a whole number from 1 to ${albumTrackLimit}`;
 
-/** Editing a published track: its details, and for an album track its album and position. */
+/** Editing a published track: its details, and for an album track its album (title, price) and position. */
 export const EditTrackSchema = v.object({
   ...TrackDetailsSchema.entries,
   albumTitle: optionalText(textLimits.title, "Album title"),
+  albumPrice,
   trackNumber: v.pipe(
     v.optional(v.string(), ""),
     v.trim(),

@@ -1,7 +1,7 @@
-import { artistPath, playlistPath, trackPath } from "../catalog/catalog";
+import { albumPath, artistPath, playlistPath, trackPath } from "../catalog/catalog";
 import { safeHttpUrl, socialProfile, type Release } from "../catalog/artist-profile";
 import type { PlaylistPage } from "../schemas/playlists";
-import type { ArtistPageData, TrackPage } from "../schemas/catalog-data";
+import type { AlbumPage, ArtistPageData, TrackPage } from "../schemas/catalog-data";
 
 // The schema.org descriptions (JSON-LD) of the public pages, so search engines know a track, a release,
 // an artist and a playlist for what they are. Prices are in US dollars, as every price on the site.
@@ -28,7 +28,9 @@ export function recordingData(origin: string, track: TrackPage): StructuredData 
     ...(track.description ? { description: track.description } : {}),
     byArtist,
     ...(track.duration_seconds ? { duration: isoDuration(track.duration_seconds) } : {}),
-    ...(track.album_title ? { inAlbum: { "@type": "MusicAlbum", name: track.album_title, byArtist } } : {}),
+    ...(track.type === "album" && track.album_title
+      ? { inAlbum: { "@type": "MusicAlbum", "@id": address(origin, albumPath(track.release_id)), name: track.album_title, byArtist } }
+      : {}),
     ...(track.genre ? { genre: track.genre } : {}),
     datePublished: track.release_date,
     ...(track.artwork_url ? { image: absolute(origin, track.artwork_url) } : {}),
@@ -68,6 +70,8 @@ export function artistData(origin: string, artist: ArtistPageData, releases: Rel
       .filter((release) => release.kind === "album")
       .map((album) => ({
         "@type": "MusicAlbum",
+        "@id": address(origin, albumPath(album.id)),
+        url: address(origin, albumPath(album.id)),
         name: album.title,
         byArtist,
         datePublished: album.releaseDate,
@@ -76,6 +80,35 @@ export function artistData(origin: string, artist: ArtistPageData, releases: Rel
         track: album.tracks.map(recording),
       })),
     track: released.filter((release) => release.kind === "single").map((single) => recording(single.tracks[0])),
+  };
+}
+
+/** An album page: the album, its artist, its tracks in order, when it came out, and what it costs whole. */
+export function albumData(origin: string, album: AlbumPage): StructuredData {
+  const url = address(origin, albumPath(album.id));
+  const byArtist = musicGroup(origin, album.artist);
+  return {
+    "@type": "MusicAlbum",
+    "@id": url,
+    url,
+    name: album.title,
+    ...(album.description ? { description: album.description } : {}),
+    byArtist,
+    albumProductionType: "https://schema.org/StudioAlbum",
+    albumReleaseType: "https://schema.org/AlbumRelease",
+    genre: album.genre,
+    datePublished: album.release_date,
+    ...(album.artwork_url ? { image: absolute(origin, album.artwork_url) } : {}),
+    numTracks: album.tracks.length,
+    track: album.tracks.map((track) => ({
+      "@type": "MusicRecording",
+      "@id": address(origin, trackPath(track.id)),
+      url: address(origin, trackPath(track.id)),
+      name: track.title,
+      byArtist,
+      ...(track.duration_seconds ? { duration: isoDuration(track.duration_seconds) } : {}),
+    })),
+    offers: { "@type": "Offer", url, price: album.price.toFixed(2), priceCurrency: "USD", availability: "https://schema.org/InStock" },
   };
 }
 

@@ -6,7 +6,7 @@ import { GenreList } from "~/components/catalog/genre-list";
 import { NotFound } from "~/components/not-found";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { EmptyState } from "~/components/ui/empty-state";
-import { artistPath, countOf, fanPath, isUuid, trackPath } from "~/lib/catalog/catalog";
+import { albumPath, artistPath, countOf, fanPath, isUuid, trackPath } from "~/lib/catalog/catalog";
 import { groupReleases, safeHttpUrl, socialProfile, type Release } from "~/lib/catalog/artist-profile";
 import { formatDate, formatDuration, formatPrice } from "~/lib/format";
 import { tagCachedAnswer } from "~/lib/http/edge-cache.server";
@@ -75,14 +75,14 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
         structuredData: artistData(origin, artist, releases),
       },
     ),
-    // Each released album's Share: its first track's page, and the album's player.
+    // Each released album's Share: its page, and its player.
     albumShares: Object.fromEntries(
       releases
         .filter((release) => release.kind === "album" && !release.upcoming)
         .map((album) => [
-          album.tracks[0].id,
-          sharing(origin, trackPath(album.tracks[0].id), `${album.title} by ${artist.artist_name}`, [
-            { label: "Embed code", kind: "album", id: album.tracks[0].id, trackCount: album.tracks.length },
+          album.id,
+          sharing(origin, albumPath(album.id), `${album.title} by ${artist.artist_name}`, [
+            { label: "Embed code", kind: "album", id: album.id, trackCount: album.tracks.length },
           ]),
         ]),
     ),
@@ -165,7 +165,7 @@ export default function Artist({ loaderData }: Route.ComponentProps) {
               <ul className="grid grid-cols-1 gap-4">
                 {releases.map((release) => (
                   <li key={`${release.kind}-${release.title}-${release.tracks[0].id}`}>
-                    <ReleaseCard release={release} artist={artistName} share={loaderData.albumShares[release.tracks[0].id]} />
+                    <ReleaseCard release={release} artist={artistName} share={loaderData.albumShares[release.id]} />
                   </li>
                 ))}
               </ul>
@@ -338,8 +338,9 @@ function releaseQueueTrack(release: Release, track: Release["tracks"][number], a
 }
 
 /**
- * A single or an album: Play plays the whole release in order (a link to its first track's page without
- * JavaScript), each track has its menu (Play next, Add to queue, Add to playlist).
+ * A single or an album: Play plays the whole release in order (without JavaScript, a link to the album's
+ * page or the single's), the title leads to that page, each track has its menu (Play next, Add to queue,
+ * Add to playlist).
  */
 function ReleaseCard({
   release,
@@ -352,6 +353,7 @@ function ReleaseCard({
   share?: Sharing;
 }) {
   const first = release.tracks[0];
+  const page = release.kind === "album" ? albumPath(release.id) : trackPath(first.id);
   const queue = release.tracks.map((track) => releaseQueueTrack(release, track, artist));
   const year = release.releaseDate.slice(0, 4);
   return (
@@ -360,7 +362,7 @@ function ReleaseCard({
       <div className="relative self-start sm:row-span-2">
         <Artwork src={release.artworkUrl} className="aspect-square w-full rounded-xl" />
         <Link
-          to={trackPath(first.id)}
+          to={page}
           onClick={(event) => {
             if (release.upcoming) return;
             event.preventDefault();
@@ -378,7 +380,11 @@ function ReleaseCard({
           <time dateTime={release.releaseDate}>{release.upcoming ? `Out ${formatDate(release.releaseDate, dateLocale)}` : year}</time>
         </p>
         <div className="mt-0.5 flex items-start justify-between gap-3">
-          <h3 className="line-clamp-2 min-w-0 text-lg font-bold break-words">{release.title}</h3>
+          <h3 className="line-clamp-2 min-w-0 text-lg font-bold break-words">
+            <Link to={page} className="hover:text-accent-strong">
+              {release.title}
+            </Link>
+          </h3>
           {share ? <ShareMenu title={`${release.title} by ${artist.artist_name}`} share={share} align="end" /> : null}
         </div>
       </div>

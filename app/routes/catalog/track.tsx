@@ -13,7 +13,7 @@ import { Button, LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import type { DialogHandle } from "~/components/ui/dialog";
 import { notFound, read, readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
-import { artistPath, isUuid, trackPath } from "~/lib/catalog/catalog";
+import { albumPath, artistPath, isUuid, trackPath } from "~/lib/catalog/catalog";
 import { commentsPageSize } from "~/lib/constants";
 import { forgetCached, keepOutOfCache, tagCachedAnswer } from "~/lib/http/edge-cache.server";
 import { formatDate, formatPrice, genreLabel, requestLocale } from "~/lib/format";
@@ -37,7 +37,7 @@ import type { Route } from "./+types/track";
 import { sqlState } from "~/lib/backend/sqlstate";
 
 const trackColumns =
-  "id, title, type, album_title, album_track_count, track_number, genre, subgenre, price, description, label, release_date, artwork_url, artwork_width, artwork_height, peaks, duration_seconds, " +
+  "id, release_id, title, type, album_title, album_track_count, track_number, genre, subgenre, price, description, label, release_date, artwork_url, artwork_width, artwork_height, peaks, duration_seconds, " +
   "artist:artist_profiles(id, artist_name, profile_image_url)";
 const commentColumns = "id, user_id, content, created_at, author_name, author_image_url, author_kind";
 /** However far "Show more" is followed, one page never lists more than this many comments. */
@@ -96,12 +96,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const title = `${found.title} by ${found.artist.artist_name}`;
   const share = sharing(origin, trackPath(found.id), title, [
     { label: "Embed code", kind: "track", id: found.id },
-    ...(found.album_title
+    ...(found.type === "album" && found.album_title
       ? [
           {
             label: `Embed code for ${found.album_title}`,
             kind: "album" as const,
-            id: found.id,
+            id: found.release_id,
             title: `${found.album_title} by ${found.artist.artist_name}`,
             trackCount: found.album_track_count ?? 1,
           },
@@ -269,7 +269,9 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
         {track.type === "album" && track.album_title ? (
           <Card className="self-start">
             <h2 className="text-sm font-semibold tracking-wider text-ink-faint uppercase">From the album</h2>
-            <p className="mt-2 text-xl font-semibold text-ink">{track.album_title}</p>
+            <Link to={albumPath(track.release_id)} className="mt-2 block text-xl font-semibold text-ink hover:underline">
+              {track.album_title}
+            </Link>
             {track.track_number ? <p className="mt-1 text-ink-muted">Track {track.track_number}</p> : null}
           </Card>
         ) : null}

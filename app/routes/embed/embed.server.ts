@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { read } from "~/lib/backend/backend.server";
-import { artistPath, fanPath, playlistPath, trackPath } from "~/lib/catalog/catalog";
+import { albumPath, artistPath, fanPath, playlistPath, trackPath } from "~/lib/catalog/catalog";
 import { PlaylistPageSchema } from "~/lib/schemas/playlists";
 import { nullableText, numeric, pixels } from "~/lib/schemas/columns";
 import { imageSizeOf, type ImageSize } from "~/lib/media/image-size";
@@ -82,14 +82,16 @@ const embedTrack = (row: EmbedTrackRow): EmbedTrack => ({
  * theme of it at once.
  */
 export function embedCacheTags(kind: EmbedKind, id: string, embed: Embed): CacheTag[] {
-  const subject: CacheTag = kind === "playlist" ? `playlist:${id}` : kind === "artist" ? `user:${id}` : `track:${id}`;
-  return [subject, `user:${embed.byline.id}`];
+  const owner: CacheTag = `user:${embed.byline.id}`;
+  // An artist's and an album's embeds change with their artist's tracks, which every track change drops.
+  if (kind === "playlist") return [`playlist:${id}`, owner];
+  return kind === "track" ? [`track:${id}`, owner] : [owner];
 }
 
 /** `failed`: the backend could not say; `missing`: nothing a visitor may play is there. */
 type EmbedRead = { status: "found"; embed: Embed } | { status: "missing" } | { status: "failed" };
 
-/** The embed's contents: one round trip, two for an album (its track, then the album's tracks). */
+/** The embed's contents: one round trip (an album's old address, one of its tracks', takes two more). */
 export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: string): Promise<EmbedRead> {
   if (kind === "playlist") {
     const found = read(await supabase.rpc("playlist_page", { playlist_id: id }), {
@@ -161,6 +163,8 @@ export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: s
     };
   }
 
+  if (kind === "album") return readAlbumEmbed(supabase, id);
+
   const found = read(await supabase.from("tracks").select(trackColumns).eq("id", id).maybeSingle(), {
     what: `${kind} embed`,
     schema: v.nullable(EmbedTrackRowSchema),
@@ -168,45 +172,58 @@ export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: s
   if (found.status === "failed") return found;
   if (found.status === "empty" || !found.data) return { status: "missing" };
   const track = found.data;
-  if (kind === "track") {
-    return {
-      status: "found",
-      embed: {
-        kind,
-        title: track.title,
-        byline: { id: track.artist.id, name: track.artist.artist_name, href: artistPath(track.artist.id) },
-        href: trackPath(track.id),
-        artworkUrl: track.artwork_url,
-        artworkSize: imageSizeOf(track.artwork_width, track.artwork_height),
-        tracks: [embedTrack(track)],
-      },
-    };
-  }
-  // An album's address is any of its tracks': the embed plays the whole album in its order (an album
-  // holds at most 100 tracks, as track numbers go). A single is no album.
-  if (!track.album_title) return { status: "missing" };
+  return {
+    status: "found",
+    embed: {
+      kind,
+      title: track.title,
+      byline: { id: track.artist.id, name: track.artist.artist_name, href: artistPath(track.artist.id) },
+      href: trackPath(track.id),
+      artworkUrl: track.artwork_url,
+      artworkSize: imageSizeOf(track.artwork_width, track.artwork_height),
+      tracks: [embedTrack(track)],
+    },
+  };
+}
+
+/**
+ * An album's player: its tracks the visitor may hear, in order (an album holds at most 100). Its address
+ * is the album's; one of its tracks' (the address embeds had before albums had their own) still plays it.
+ */
+async function readAlbumEmbed(supabase: SupabaseClient, id: string, oldAddress = true): Promise<EmbedRead> {
   const album = read(
     await supabase
       .from("tracks")
       .select(trackColumns)
-      .eq("artist_id", track.artist.id)
-      .eq("album_title", track.album_title)
+      .eq("release_id", id)
+      .eq("type", "album")
       .order("track_number", { ascending: true, nullsFirst: false })
       .order("created_at", { ascending: true })
       .limit(100),
     { what: "album embed", schema: v.array(EmbedTrackRowSchema) },
   );
   if (album.status === "failed") return album;
-  const tracks = album.status === "found" && album.data.length > 0 ? album.data : [track];
+  const [first] = album.status === "found" ? album.data : [];
+  if (!first) {
+    if (!oldAddress) return { status: "missing" };
+    const track = read(await supabase.from("tracks").select("release_id, type").eq("id", id).maybeSingle(), {
+      what: "album embed's track",
+      schema: v.nullable(v.object({ release_id: v.string(), type: v.string() })),
+    });
+    if (track.status === "failed") return track;
+    if (track.status === "empty" || track.data?.type !== "album") return { status: "missing" };
+    return readAlbumEmbed(supabase, track.data.release_id, false);
+  }
+  const tracks = album.status === "found" ? album.data : [first];
   return {
     status: "found",
     embed: {
-      kind,
-      title: track.album_title,
-      byline: { id: track.artist.id, name: track.artist.artist_name, href: artistPath(track.artist.id) },
-      href: trackPath(tracks[0]!.id),
-      artworkUrl: track.artwork_url,
-      artworkSize: imageSizeOf(track.artwork_width, track.artwork_height),
+      kind: "album",
+      title: first.album_title ?? first.title,
+      byline: { id: first.artist.id, name: first.artist.artist_name, href: artistPath(first.artist.id) },
+      href: albumPath(id),
+      artworkUrl: first.artwork_url,
+      artworkSize: imageSizeOf(first.artwork_width, first.artwork_height),
       tracks: tracks.map(embedTrack),
     },
   };

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { read } from "~/lib/backend/backend.server";
-import { artistPath, genrePath, playlistPath, trackPath } from "~/lib/catalog/catalog";
+import { albumPath, artistPath, genrePath, playlistPath, trackPath } from "~/lib/catalog/catalog";
 import { genres } from "~/lib/constants";
 import { publicCacheControl } from "~/lib/http/http-cache";
 import type { SupabaseClient } from "~/lib/backend/supabase.server";
@@ -18,11 +18,15 @@ export const sitemapPageSize = 1000;
  */
 export const sitemapCacheControl = publicCacheControl;
 
-/** The public things with pages of their own, each read as a visitor sees them (released tracks, public playlists). */
+/**
+ * The public things with pages of their own, each read as a visitor sees them (released tracks, albums
+ * with a released track, public playlists). Albums are the releases of that kind (a single's page is its track's).
+ */
 export const sitemapLists = {
-  artists: { table: "artist_profiles", changed: "created_at", path: artistPath },
-  tracks: { table: "tracks", changed: "created_at", path: trackPath },
-  playlists: { table: "playlists", changed: "updated_at", path: playlistPath },
+  artists: { table: "artist_profiles", changed: "created_at", path: artistPath, kind: null },
+  tracks: { table: "tracks", changed: "created_at", path: trackPath, kind: null },
+  albums: { table: "releases", changed: "created_at", path: albumPath, kind: "album" },
+  playlists: { table: "playlists", changed: "updated_at", path: playlistPath, kind: null },
 } as const;
 type SitemapList = keyof typeof sitemapLists;
 
@@ -37,13 +41,18 @@ export const sitemapPagePaths = [
   ...genres.map(genrePath),
 ];
 
-/** How many of each list a visitor can see (three counts, side by side). */
+/** The rows of a list, as a visitor may see them (row-level security keeps to released tracks, public playlists). */
+function listRows(supabase: SupabaseClient, kind: SitemapList, columns: string, options?: { count: "exact"; head: true }) {
+  const list = sitemapLists[kind];
+  const rows = supabase.from(list.table).select(columns, options);
+  // (`kind` is a column of releases alone, which the table's union of types cannot say)
+  return list.kind ? rows.filter("kind", "eq", list.kind) : rows;
+}
+
+/** How many of each list a visitor can see (the counts side by side). */
 export async function sitemapCounts(supabase: SupabaseClient) {
   const kinds = Object.keys(sitemapLists) as SitemapList[];
-  // Row-level security keeps to what visitors see: released tracks, public playlists.
-  const counts = await Promise.all(
-    kinds.map((kind) => supabase.from(sitemapLists[kind].table).select("id", { count: "exact", head: true })),
-  );
+  const counts = await Promise.all(kinds.map((kind) => listRows(supabase, kind, "id", { count: "exact", head: true })));
   return kinds.map((kind, i) => ({ kind, count: counts[i]!.count, error: counts[i]!.error }));
 }
 
@@ -51,12 +60,9 @@ const SitemapRowsSchema = v.array(v.object({ id: v.string(), changed: v.string()
 
 /** One page of a list, in the order of its key: each page's address with when it last changed. */
 export async function sitemapPage(supabase: SupabaseClient, kind: SitemapList, page: number) {
-  const list = sitemapLists[kind];
   const from = (page - 1) * sitemapPageSize;
   return read(
-    await supabase
-      .from(list.table)
-      .select(`id, changed:${list.changed}`)
+    await listRows(supabase, kind, `id, changed:${sitemapLists[kind].changed}`)
       .order("id")
       .range(from, from + sitemapPageSize - 1),
     { what: `sitemap of ${kind}`, schema: SitemapRowsSchema },

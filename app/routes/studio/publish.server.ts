@@ -28,13 +28,14 @@ import { decodeWav } from "~/lib/media/wav";
 // - with JavaScript they are already in Storage (resumable uploads, judged on the way in) and the form
 //   names them, with the waveform and length the browser read from each track; they are judged again by
 //   their first bytes here, since Storage itself only checks the declared type.
-// Either way the release's rows are written in one insert (one transaction: all of an album's tracks, or none).
+// Either way the release and its tracks are written by one call of publish_release (one transaction: an
+// album with all of its tracks, or nothing).
 
 export type UploadKind = "single" | "album" | "merch";
 
 export type Release =
   | { kind: "single"; details: TrackFields & { title: string } }
-  | { kind: "album"; details: TrackFields & { albumTitle: string; trackTitles: string[] } }
+  | { kind: "album"; details: TrackFields & { albumTitle: string; albumPrice: number | null; trackTitles: string[] } }
   | { kind: "merch"; details: { title: string; price: number; allowPayMore: boolean; description: string } };
 type TrackFields = {
   genre: string;
@@ -214,8 +215,8 @@ export type PublishProblem = { storage: string } | { database: BackendError };
 export type PublishOutcome = { published: string[] } | PublishProblem;
 
 /**
- * Writes the release's rows in one insert: PostgREST runs it as one statement in one transaction, so an
- * album is published whole or not at all. Returns the new tracks' ids, or the database's refusal.
+ * Writes the release and its tracks with publish_release (one transaction), so an album is published whole
+ * or not at all; merch is one row. Returns the new tracks' ids, or the database's refusal.
  */
 export async function insertRelease(
   { supabase, vouch }: Publisher,
@@ -245,9 +246,11 @@ export async function insertRelease(
   }
   const { genre, subgenre, label, price, allowPayMore, releaseDate, description } = release.details;
   const { data, error } = await supabase
-    .from("tracks")
-    .insert(
-      tracks.map((track, index) => ({
+    .rpc("publish_release", {
+      kind: release.kind,
+      title: release.kind === "single" ? release.details.title : release.details.albumTitle,
+      price: (release.kind === "album" && release.details.albumPrice) || undefined,
+      tracks: tracks.map((track, index) => ({
         file_url: track.path,
         peaks: track.peaks,
         duration_seconds: track.durationSeconds === null ? null : Math.round(track.durationSeconds * 100) / 100,
@@ -256,9 +259,6 @@ export async function insertRelease(
             ? release.details.title
             : (release.details.trackTitles[index] ?? (track.fileName ? titleFromFileName(track.fileName) : `Track ${index + 1}`)),
         track_number: release.kind === "album" ? index + 1 : null,
-        artist_id: artistId,
-        type: release.kind,
-        album_title: release.kind === "album" ? release.details.albumTitle : null,
         genre,
         subgenre,
         label,
@@ -271,10 +271,9 @@ export async function insertRelease(
         artwork_width: artwork.size?.width ?? null,
         artwork_height: artwork.size?.height ?? null,
       })),
-    )
-    .select("id")
+    })
     .setHeader(...vouch);
-  return error ? { database: error } : { published: data.map((track) => track.id) };
+  return error ? { database: error } : { published: data };
 }
 
 type StoredObject = { bucket: UploadBucket; path: string };

@@ -3,7 +3,7 @@ import { FormAlert, SubmitButton } from "~/components/form-controls";
 import { DeleteSection } from "~/components/delete-section";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { NotFound } from "~/components/not-found";
-import { TrackDetailsFields } from "~/components/studio/track-details-fields";
+import { AlbumPriceField, TrackDetailsFields } from "~/components/studio/track-details-fields";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Card } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
@@ -24,7 +24,8 @@ import { sqlState } from "~/lib/backend/sqlstate";
 
 const yourTracks = href("/dashboard/artist/tracks");
 const editableColumns =
-  "id, title, type, album_title, track_number, genre, subgenre, label, price, allow_pay_more, release_date, description, file_url, rendition_state, rendition_failure";
+  "id, title, type, album_title, track_number, genre, subgenre, label, price, allow_pay_more, release_date, description, file_url, rendition_state, rendition_failure, " +
+  "release:releases(id, price)";
 const trackHasPurchases = "This track has been bought, so it cannot be deleted: buyers keep access to what they paid for.";
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>
@@ -89,9 +90,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const submission = parseForm(EditTrackSchema, formData);
   if (!submission.success) return replyWith(submission.reply, 400);
   const details = submission.value;
-  const { data: updated, error } = await supabase
-    .from("tracks")
-    .update({
+  // The track and, for an album track, its album (renamed for all its tracks, and priced) in one transaction.
+  const { data: saved, error } = await supabase.rpc("save_track", {
+    track_id: params.id,
+    details: {
       title: details.title,
       genre: details.genre,
       subgenre: details.subgenre,
@@ -100,14 +102,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       allow_pay_more: details.allowPayMore,
       release_date: details.releaseDate,
       description: details.description,
-      album_title: details.albumTitle,
       track_number: details.trackNumber,
-    })
-    .eq("id", params.id)
-    .eq("artist_id", artist.id)
-    .select("id");
+    },
+    // (a single's track has no album: the database leaves its release be)
+    album: { title: details.albumTitle, price: details.albumPrice },
+  });
   if (error) return refusedWrite(error, { what: "updating a track", values: submission.values, fields: trackFields });
-  if (updated.length === 0) throw notFound("Track not found");
+  if (!saved) throw notFound("Track not found");
   // every page and embed that shows the track has the new details (or is gone) at once
   await forgetCached(request, context, trackChanged(params.id, artist.id));
   throw redirect(yourTracks, 303);
@@ -154,6 +155,7 @@ export default function EditTrack({ loaderData, actionData }: Route.ComponentPro
               <Field
                 label="Album title"
                 name="albumTitle"
+                hint="Renames the album for all of its tracks."
                 defaultValue={value("albumTitle", track.album_title)}
                 error={form.error("albumTitle")}
               />
@@ -168,6 +170,9 @@ export default function EditTrack({ loaderData, actionData }: Route.ComponentPro
                 error={form.error("trackNumber")}
               />
             </div>
+          ) : null}
+          {track.type === "album" ? (
+            <AlbumPriceField value={value("albumPrice", track.release.price?.toFixed(2) ?? null)} error={form.error("albumPrice")} />
           ) : null}
           <SubmitButton action={path} pendingLabel="Saving...">
             Save changes

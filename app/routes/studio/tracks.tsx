@@ -9,7 +9,7 @@ import { LinkButton } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { PillNav } from "~/components/ui/pill-nav";
 import { readOrThrow } from "~/lib/backend/backend.server";
-import { countOf, trackEditPath, trackPath } from "~/lib/catalog/catalog";
+import { albumPath, countOf, trackEditPath, trackPath } from "~/lib/catalog/catalog";
 import { formatDate, formatPrice } from "~/lib/format";
 import { requireArtist } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
@@ -109,8 +109,17 @@ export default function YourTracks({ loaderData, actionData }: Route.ComponentPr
                     {track.title}
                   </Link>
                   <p className="truncate text-sm text-ink-muted">
-                    {track.type === "album" ? `Album track${track.album_title ? ` · ${track.album_title}` : ""}` : "Single"} ·{" "}
-                    {formatPrice(track.price)} · <time dateTime={track.release_date}>{formatDate(track.release_date, dateLocale)}</time>
+                    {track.type === "album" ? (
+                      <>
+                        Album track ·{" "}
+                        <Link to={albumPath(track.release_id)} className="hover:text-ink hover:underline">
+                          {track.album_title}
+                        </Link>
+                      </>
+                    ) : (
+                      "Single"
+                    )}{" "}
+                    · {formatPrice(track.price)} · <time dateTime={track.release_date}>{formatDate(track.release_date, dateLocale)}</time>
                     {track.upcoming ? (
                       <>
                         {" "}

@@ -5,7 +5,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FilePicker } from "~/components/studio/file-picker";
 import { UploadList, useUploads } from "~/components/studio/upload-list";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
-import { PriceField, TrackDetailsFields } from "~/components/studio/track-details-fields";
+import { AlbumPriceField, PriceField, TrackDetailsFields } from "~/components/studio/track-details-fields";
 import { Card } from "~/components/ui/card";
 import { PillNav } from "~/components/ui/pill-nav";
 import { Field } from "~/components/ui/field";
@@ -233,7 +233,12 @@ export default function Upload({ loaderData, actionData }: Route.ComponentProps)
             </>
           ) : (
             <>
-              {kind === "album" ? <Field label="Album title" {...form.field("albumTitle")} required /> : null}
+              {kind === "album" ? (
+                <>
+                  <Field label="Album title" {...form.field("albumTitle")} required />
+                  <AlbumPriceField value={form.text("albumPrice")} error={form.error("albumPrice")} />
+                </>
+              ) : null}
               <TrackDetailsFields
                 form={form}
                 showTitle={kind === "single"}

@@ -1,0 +1,224 @@
+import { useRef } from "react";
+import { href, Link, redirect } from "react-router";
+import { ShareMenu } from "~/components/catalog/share-menu";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { NotFound } from "~/components/not-found";
+import { PlayAllButton, PlayFromButton } from "~/components/player/play-button";
+import { TrackMenu } from "~/components/player/track-menu";
+import { PurchaseDialog } from "~/components/track/purchase-dialog";
+import { Button, LinkButton } from "~/components/ui/button";
+import type { DialogHandle } from "~/components/ui/dialog";
+import { notFound, readOrThrow } from "~/lib/backend/backend.server";
+import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/catalog/buy-param";
+import { albumPath, artistPath, countOf, isUuid, trackPath } from "~/lib/catalog/catalog";
+import { formatDate, formatDuration, formatPrice, genreLabel } from "~/lib/format";
+import { tagCachedAnswer } from "~/lib/http/edge-cache.server";
+import { publicPageHeaders } from "~/lib/http/http-cache";
+import { imageSizeOf } from "~/lib/media/image-size";
+import type { QueueTrack } from "~/lib/player";
+import { AlbumPageSchema } from "~/lib/schemas/catalog-data";
+import { supabaseContext } from "~/lib/session/session.server";
+import { sharing } from "~/lib/sharing/embedding.server";
+import { pageMeta } from "~/lib/sharing/meta";
+import { sharedPageMeta } from "~/lib/sharing/meta.server";
+import { albumData } from "~/lib/sharing/structured-data.server";
+import { useHydrated } from "~/lib/ui/use-hydrated";
+import type { Route } from "./+types/album";
+
+// Public pages are cached for everyone, so dates are written one way for all readers.
+const dateLocale = "en-US";
+
+export const meta = ({ loaderData }: Route.MetaArgs) =>
+  loaderData?.meta ?? pageMeta("Album not found", "This album does not exist or is not released yet.");
+
+export const headers = publicPageHeaders;
+
+/**
+ * The album, its artist and the tracks the reader may see, in order (one read). A single's release has no
+ * page of its own: its address leads to its track's.
+ */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  if (!isUuid(params.id)) throw notFound("Album not found");
+  const album = readOrThrow(await context.get(supabaseContext).rpc("album_page", { release_id: params.id }), {
+    what: "album",
+    schema: AlbumPageSchema,
+    notFound: "Album not found",
+  });
+  if (album.kind === "single") throw redirect(trackPath(album.tracks[0]!.id), 301);
+  // Every change to one of its tracks, or to its artist, drops the artist's tag.
+  tagCachedAnswer(context, `user:${album.artist.id}`);
+  const origin = new URL(request.url).origin;
+  const title = `${album.title} by ${album.artist.artist_name}`;
+  const share = sharing(origin, albumPath(album.id), title, [
+    { label: "Embed code", kind: "album", id: album.id, trackCount: album.tracks.length },
+  ]);
+  return {
+    album,
+    share,
+    // For link previews and search engines, made here so the page carries no builder.
+    meta: sharedPageMeta(title, album.description ?? `Listen to and buy ${album.title}: ${countOf(album.tracks.length, "track")}.`, {
+      origin,
+      path: albumPath(album.id),
+      type: "music.album",
+      image: album.artwork_url,
+      imageSize: imageSizeOf(album.artwork_width, album.artwork_height),
+      embed: { ...share.player, card: true },
+      structuredData: albumData(origin, album),
+    }),
+  };
+}
+
+export const shouldRevalidate = revalidateUnlessOnlyBuyChanged;
+
+export default function Album({ loaderData }: Route.ComponentProps) {
+  const { album, share } = loaderData;
+  const { buying, closePurchase } = useBuyParam();
+  const purchaseDialog = useRef<DialogHandle>(null);
+  const hydrated = useHydrated();
+  const path = albumPath(album.id);
+  const artworkUrl = album.artwork_url ?? "/fallback-artwork.svg";
+  const buyLabel = `Buy Now - ${formatPrice(album.price)}`;
+  const queue: QueueTrack[] = album.tracks.map((track) => ({
+    id: track.id,
+    title: track.title,
+    artistId: album.artist.id,
+    artistName: album.artist.artist_name,
+    artworkUrl: track.artwork_small_url ?? track.artwork_url,
+    album: album.title,
+  }));
+  // An album still to come (its artist's view) is listed, not played.
+  const playable = album.upcoming ? [] : queue.filter((_, index) => !album.tracks[index]!.upcoming);
+
+  return (
+    <article>
+      <header className="relative rounded-3xl border border-stage-700 bg-stage-900 p-5 sm:p-8">
+        {/* The backdrop is clipped to the card on its own, so the Share menu may reach past the card. */}
+        <div aria-hidden="true" className="pointer-events-none absolute inset-0 overflow-hidden rounded-3xl">
+          <img
+            src={artworkUrl}
+            alt=""
+            fetchPriority="high"
+            className="absolute inset-0 size-full scale-125 object-cover opacity-25 blur-3xl"
+          />
+          <div className="absolute inset-0 bg-gradient-to-t from-stage-950/90 via-stage-950/40 to-transparent" />
+        </div>
+        <div className="relative flex flex-col gap-6 md:flex-row md:items-end md:gap-8">
+          <img
+            src={artworkUrl}
+            alt={`Artwork for ${album.title}`}
+            width={288}
+            height={288}
+            fetchPriority="high"
+            className="aspect-square w-full max-w-72 self-center rounded-2xl bg-stage-800 object-cover shadow-2xl shadow-black/50 md:self-auto"
+          />
+          <div className="min-w-0 flex-1">
+            <p className="text-sm font-semibold tracking-wider text-accent uppercase">Album</p>
+            <h1 className="mt-2 text-4xl font-bold text-balance break-words sm:text-5xl">{album.title}</h1>
+            <p className="mt-3 text-ink-muted">
+              By{" "}
+              <Link to={artistPath(album.artist.id)} className="font-semibold text-ink hover:text-accent-strong hover:underline">
+                {album.artist.artist_name}
+              </Link>{" "}
+              · {countOf(album.tracks.length, "track")}
+              {album.duration_seconds ? ` · ${formatDuration(album.duration_seconds)}` : null}
+            </p>
+            <div className="mt-6 flex flex-wrap items-center gap-3">
+              {hydrated ? (
+                <Button size="lg" onClick={() => purchaseDialog.current?.show()}>
+                  {buyLabel}
+                </Button>
+              ) : (
+                // Without JavaScript the server renders the dialog open for this address.
+                <LinkButton size="lg" to={`${path}?buy=1`} preventScrollReset>
+                  {buyLabel}
+                </LinkButton>
+              )}
+              <PlayAllButton tracks={playable} />
+              <ShareMenu title={`${album.title} by ${album.artist.artist_name}`} share={share} />
+            </div>
+          </div>
+        </div>
+      </header>
+
+      <div className="mt-8 grid gap-8 lg:grid-cols-[minmax(0,1fr)_20rem]">
+        <section aria-labelledby="album-tracks">
+          <h2 id="album-tracks" className="text-xl font-semibold">
+            Tracklist
+          </h2>
+          <ol
+            aria-label={`Tracks of ${album.title}`}
+            className="mt-3 divide-y divide-stage-700 rounded-2xl border border-stage-700 bg-stage-850"
+          >
+            {album.tracks.map((track, index) => {
+              const start = playable.indexOf(queue[index]!);
+              return (
+                <li key={track.id} className="flex items-center gap-3 p-2 sm:p-3">
+                  <span className="w-6 text-right text-ink-faint tabular-nums">{track.track_number ?? index + 1}</span>
+                  {start >= 0 ? <PlayFromButton tracks={playable} start={start} /> : null}
+                  <Link
+                    to={trackPath(track.id)}
+                    className="min-w-0 flex-1 truncate font-semibold text-ink hover:text-accent hover:underline"
+                  >
+                    {track.title}
+                  </Link>
+                  {track.duration_seconds ? (
+                    <span className="text-sm text-ink-faint tabular-nums">{formatDuration(track.duration_seconds)}</span>
+                  ) : null}
+                  {start >= 0 ? <TrackMenu track={queue[index]!} /> : null}
+                </li>
+              );
+            })}
+          </ol>
+          {album.description ? (
+            <>
+              <h2 className="mt-8 text-xl font-semibold">About this album</h2>
+              <p className="mt-2 leading-7 whitespace-pre-line text-ink-muted">{album.description}</p>
+            </>
+          ) : null}
+        </section>
+        <dl className="grid grid-cols-2 gap-3 self-start lg:grid-cols-1">
+          <div className="rounded-2xl border border-stage-700 bg-stage-850 px-4 py-3">
+            <dt className="text-xs font-semibold tracking-wider text-ink-faint uppercase">Release Date</dt>
+            <dd className="mt-1 font-medium text-ink">
+              <time dateTime={album.release_date}>{formatDate(album.release_date, dateLocale)}</time>
+            </dd>
+          </div>
+          <div className="rounded-2xl border border-stage-700 bg-stage-850 px-4 py-3">
+            <dt className="text-xs font-semibold tracking-wider text-ink-faint uppercase">Genre</dt>
+            <dd className="mt-1 font-medium text-ink">{genreLabel(album.genre)}</dd>
+          </div>
+          {album.label ? (
+            <div className="rounded-2xl border border-stage-700 bg-stage-850 px-4 py-3">
+              <dt className="text-xs font-semibold tracking-wider text-ink-faint uppercase">Label</dt>
+              <dd className="mt-1 font-medium break-words text-ink">{album.label}</dd>
+            </div>
+          ) : null}
+        </dl>
+      </div>
+
+      <PurchaseDialog
+        ref={purchaseDialog}
+        open={buying === "1"}
+        onClose={closePurchase}
+        title={album.title}
+        artistName={album.artist.artist_name}
+        artworkUrl={artworkUrl}
+        price={album.price}
+      />
+    </article>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <GeneralErrorBoundary
+      statusHandlers={{
+        404: () => (
+          <NotFound title="Album not found" links={[{ to: href("/discover"), label: "Discover artists" }]}>
+            This album does not exist, or it has not been released yet.
+          </NotFound>
+        ),
+      }}
+    />
+  );
+}
