@@ -10,8 +10,17 @@ export const demoAccounts = [
 
 /** A demo track's page: the seed derives each demo track's id from its title. */
 export function demoTrackPath(title: string) {
-  const hex = createHash("md5").update(`demo track: ${title}`).digest("hex");
-  return `/track/${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return `/track/${demoId(`demo track: ${title}`)}`;
+}
+
+/** A demo album's page: the seed derives each demo album's id from its title. */
+export function demoAlbumPath(title: string) {
+  return `/album/${demoId(`demo album: ${title}`)}`;
+}
+
+function demoId(seed: string) {
+  const hex = createHash("md5").update(seed).digest("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /**
@@ -27,6 +36,8 @@ const demoPageAddresses: Partial<Record<RoutePattern, string>> = {
   // the demo fan's public playlist
   "/playlist/:id": "/playlist/b1000000-0000-4000-8000-000000000001",
   "/track/:id": demoTrackPath("Open Highway"),
+  // the album Open Highway opens, with its own price
+  "/album/:id": demoAlbumPath("Headlights & Static"),
   // a track of the demo artist's, whose edit page they open
   "/dashboard/artist/tracks/:id": demoTrackPath("Kites Over the Clyde").replace("/track/", "/dashboard/artist/tracks/"),
   "/*": "/no-such-page",

@@ -10,7 +10,6 @@ import { WaveformPlayer } from "~/components/track/waveform-player";
 import { TrackMenu } from "~/components/player/track-menu";
 import { queueTrack, type AudioSource } from "~/lib/player";
 import { Button, LinkButton } from "~/components/ui/button";
-import { Card } from "~/components/ui/card";
 import type { DialogHandle } from "~/components/ui/dialog";
 import { notFound, read, readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
 import { albumPath, artistPath, isUuid, trackPath } from "~/lib/catalog/catalog";
@@ -267,13 +266,15 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
           </dl>
         </div>
         {track.type === "album" && track.album_title ? (
-          <Card className="self-start">
+          // Boxed as the tiles beside it are (and without a card of its own, which this page's JavaScript
+          // budget has no room for).
+          <section className="self-start rounded-2xl border border-stage-700 bg-stage-850 px-4 py-3">
             <h2 className="text-sm font-semibold tracking-wider text-ink-faint uppercase">From the album</h2>
             <Link to={albumPath(track.release_id)} className="mt-2 block text-xl font-semibold text-ink hover:underline">
               {track.album_title}
             </Link>
             {track.track_number ? <p className="mt-1 text-ink-muted">Track {track.track_number}</p> : null}
-          </Card>
+          </section>
         ) : null}
       </div>
 
