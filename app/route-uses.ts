@@ -32,6 +32,8 @@ export const routeUses = {
   "/search/artists": resource("everyone"),
   "/track/:id/audio": resource("everyone"),
   "/track/:id/source": resource("everyone"),
+  "/track/:id/download": resource("users"),
+  "/album/:id/download": resource("users"),
   "/track/:id/play": resource("everyone"),
   "/artist/:id/follow": resource("users"),
   "/track/:id/like": resource("users"),

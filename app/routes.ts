@@ -17,6 +17,9 @@ export default [
   route("track/:id/audio", "routes/catalog/track-audio.ts"),
   // Resource route: the site's player asks here for a track's signed audio URL and stored waveform (JSON).
   route("track/:id/source", "routes/catalog/track-source.ts"),
+  // Resource routes: a track's file, and an album's files in one zip, for their artist and their buyers.
+  route("track/:id/download", "routes/fan/track-download.ts"),
+  route("album/:id/download", "routes/fan/album-download.ts"),
   // Resource route: the player records a play here (no page).
   route("track/:id/play", "routes/catalog/track-play.ts"),
   // Resource route: every Follow button posts here.

@@ -817,6 +817,11 @@ as $$
     'artwork_width', l.artwork_width,
     'artwork_height', l.artwork_height,
     'artist', jsonb_build_object('id', a.id, 'artist_name', a.artist_name, 'profile_image_url', a.profile_image_url),
+    -- The masters' paths, for the formats it downloads in (stated before anyone buys).
+    'file_paths', coalesce((select jsonb_agg(s.file_url) from shown s where nullif(s.file_url, '') is not null), '[]'),
+    -- Whether the reader bought every track of it shown (then they download it rather than buy it), or made it.
+    'owned', private.bought_all(array(select s.id from shown s)),
+    'own_release', r.artist_id is not distinct from (select auth.uid()),
     'tracks', (
       select jsonb_agg(jsonb_build_object(
           'id', s.id, 'title', s.title, 'track_number', s.track_number, 'price', s.price,

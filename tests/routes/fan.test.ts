@@ -97,7 +97,7 @@ describe("the fan's lists", () => {
     }
   });
 
-  it("lists the demo fan's purchases newest first, with artwork, title, artist, amount and date", async () => {
+  it("lists the demo fan's purchases by release, newest first, with artwork, title, artist, amount and date", async () => {
     const { response, html } = await demoFan.get("/dashboard/fan/purchased");
     expect(response.status).toBe(200);
     expect(response.headers.get("server-timing")).toMatch(/\b2 round trips\b/);

@@ -62,6 +62,13 @@ export class Visitor {
     return this.send(path);
   }
 
+  /** A file as this browser downloads it: the answer and its bytes (a page's text would mangle them). */
+  async download(path: string) {
+    const response = await fetch(new URL(path, appUrl), { redirect: "manual", headers: { Cookie: this.cookieHeader() } });
+    this.remember(response);
+    return { response, bytes: new Uint8Array(await response.arrayBuffer()) };
+  }
+
   /** Any request as this browser (`init.headers` add to what it sends). */
   request(path: string, { headers, ...init }: RequestInit = {}) {
     return this.send(path, init, Object.fromEntries(new Headers(headers)));

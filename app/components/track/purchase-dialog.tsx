@@ -15,6 +15,7 @@ export function PurchaseDialog({
   artistName,
   artworkUrl,
   price,
+  formats,
 }: {
   ref?: Ref<DialogHandle>;
   open: boolean;
@@ -23,6 +24,8 @@ export function PurchaseDialog({
   artistName: string;
   artworkUrl: string;
   price: number;
+  /** What the downloads are (`WAV, as uploaded`), stated before anyone pays; null when there is no audio. */
+  formats: string | null;
 }) {
   return (
     <Dialog ref={ref} open={open} onClose={onClose} title="Complete Purchase">
@@ -32,6 +35,7 @@ export function PurchaseDialog({
           <p className="truncate font-semibold text-ink">{title}</p>
           <p className="truncate text-sm text-ink-muted">{artistName}</p>
           <p className="mt-1 text-lg font-bold text-accent-strong">{formatPrice(price)}</p>
+          {formats ? <p className="text-sm text-ink-muted">Download: {formats}</p> : null}
         </div>
       </div>
       {/* Where a payment failure will be announced once checkout exists. */}

@@ -16,6 +16,7 @@ export const iconNames = [
   "music",
   "headphones",
   "share",
+  "download",
   "previous",
   "next",
   "volume",

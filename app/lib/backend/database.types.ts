@@ -871,6 +871,28 @@ export type Database = {
         }
         Returns: Json
       }
+      download_release: {
+        Args: { country?: string; release_id: string }
+        Returns: {
+          album_title: string
+          artist_name: string
+          path: string
+          title: string
+          track: string
+          track_number: number
+        }[]
+      }
+      download_track: {
+        Args: { country?: string; track_id: string }
+        Returns: {
+          album_title: string
+          artist_name: string
+          path: string
+          title: string
+          track: string
+          track_number: number
+        }[]
+      }
       fail_rendition: {
         Args: {
           final?: boolean
@@ -898,6 +920,10 @@ export type Database = {
         Returns: undefined
       }
       my_playlists: { Args: Record<PropertyKey, never>; Returns: Json }
+      owned_releases: {
+        Args: { page?: number; page_size?: number }
+        Returns: Json
+      }
       playlist_page: { Args: { playlist_id: string }; Returns: Json }
       publish_release: {
         Args: { kind: string; price?: number; title: string; tracks: Json }

@@ -153,6 +153,8 @@ type ArtistSearchResult = v.InferOutput<typeof ArtistSearchResultsSchema>[number
 export const TrackPageSchema = v.object({
   id: v.string(),
   release_id: v.string(),
+  /** Its master's path, for the format it downloads in. */
+  file_url: nullableText,
   title: v.string(),
   type: trackType,
   album_title: nullableText,
@@ -172,7 +174,8 @@ export const TrackPageSchema = v.object({
   duration_seconds: v.nullable(numeric),
   artist: v.object({ id: v.string(), artist_name: v.string(), profile_image_url: nullableText }),
 });
-export type TrackPage = v.InferOutput<typeof TrackPageSchema>;
+/** What the track page shows: its master's path stays with the loader, which states its format. */
+export type TrackPage = Omit<v.InferOutput<typeof TrackPageSchema>, "file_url">;
 
 /** `album_page(release_id)`: an album (or a single, whose page is its track's), its artist and tracks in order. */
 export const AlbumPageSchema = v.object({
@@ -191,6 +194,12 @@ export const AlbumPageSchema = v.object({
   artwork_width: pixels,
   artwork_height: pixels,
   artist: v.object({ id: v.string(), artist_name: v.string(), profile_image_url: nullableText }),
+  /** Its masters' paths: what its downloads are. */
+  file_paths: v.array(v.string()),
+  /** The reader bought every track of it they see. */
+  owned: v.boolean(),
+  /** The reader is its artist. */
+  own_release: v.boolean(),
   tracks: v.pipe(
     v.array(
       v.object({
@@ -207,7 +216,8 @@ export const AlbumPageSchema = v.object({
     v.minLength(1),
   ),
 });
-export type AlbumPage = v.InferOutput<typeof AlbumPageSchema>;
+/** What the album page shows: its masters' paths stay with the loader, which states their formats. */
+export type AlbumPage = Omit<v.InferOutput<typeof AlbumPageSchema>, "file_paths">;
 
 /** A comment as the `track_comments` view shows it, with its author. */
 export const TrackCommentsSchema = v.array(

@@ -26,9 +26,35 @@ const TrackSummarySchema = v.object({
 });
 export type TrackSummary = v.InferOutput<typeof TrackSummarySchema>;
 
-export const PurchasesSchema = v.array(
-  v.object({ id: v.string(), amount: numeric, created_at: v.string(), track: v.nullable(TrackSummarySchema) }),
-);
+/** `owned_releases(page, page_size)`: what the fan bought, a page of releases, each with the tracks bought of it. */
+export const OwnedReleasesSchema = v.object({
+  release_count: count,
+  releases: v.array(
+    v.object({
+      id: v.string(),
+      kind: v.picklist(["album", "single"]),
+      title: v.string(),
+      bought_at: v.string(),
+      amount: numeric,
+      artist: v.object({ id: v.string(), artist_name: v.string() }),
+      tracks: v.pipe(
+        v.array(
+          v.object({
+            id: v.string(),
+            title: v.string(),
+            track_number: v.nullable(count),
+            duration_seconds: v.nullable(numeric),
+            artwork_url: nullableText,
+            artwork_small_url: nullableText,
+            has_audio: v.boolean(),
+          }),
+        ),
+        v.minLength(1),
+      ),
+    }),
+  ),
+});
+export type OwnedRelease = v.InferOutput<typeof OwnedReleasesSchema>["releases"][number];
 export const PlaysSchema = v.array(v.object({ id: v.string(), created_at: v.string(), track: v.nullable(TrackSummarySchema) }));
 export const LikesSchema = v.array(v.object({ created_at: v.string(), track: v.nullable(TrackSummarySchema) }));
 

@@ -19,11 +19,12 @@ export function pageCount(total: number, pageSize: number): number {
 }
 
 /**
- * A page that starts past the end of a list read with `.range()` (PostgREST answers 416, PGRST103) goes
- * to the list's first page instead of failing; the rest of the address is kept.
+ * A page that starts past the end of a list goes to the list's first page instead of failing; the rest of
+ * the address is kept. `past`: PostgREST's answer to a `.range()` past the end (416, PGRST103), or, for a
+ * page function that counts its list, whether the count ends before this page.
  */
-export function firstPageIfPastTheEnd(error: { code?: string } | null, url: URL): void {
-  if (error?.code !== "PGRST103") return;
+export function firstPageIfPastTheEnd(past: { code?: string } | null | boolean, url: URL): void {
+  if (past !== true && (typeof past !== "object" || past?.code !== "PGRST103")) return;
   const first = new URL(url);
   first.searchParams.delete("page");
   throw redirect(`${first.pathname}${first.search}`);

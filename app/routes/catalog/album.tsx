@@ -8,12 +8,14 @@ import { TrackMenu } from "~/components/player/track-menu";
 import { PurchaseDialog } from "~/components/track/purchase-dialog";
 import { Button, LinkButton } from "~/components/ui/button";
 import type { DialogHandle } from "~/components/ui/dialog";
+import { Icon } from "~/components/ui/icon";
 import { notFound, readOrThrow } from "~/lib/backend/backend.server";
 import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/catalog/buy-param";
 import { albumPath, artistPath, countOf, isUuid, trackPath } from "~/lib/catalog/catalog";
 import { formatDate, formatDuration, formatPrice, genreLabel } from "~/lib/format";
 import { tagCachedAnswer } from "~/lib/http/edge-cache.server";
 import { publicPageHeaders } from "~/lib/http/http-cache";
+import { downloadFormats } from "~/lib/media/downloads";
 import { imageSizeOf } from "~/lib/media/image-size";
 import type { QueueTrack } from "~/lib/player";
 import { AlbumPageSchema } from "~/lib/schemas/catalog-data";
@@ -39,7 +41,8 @@ export const headers = publicPageHeaders;
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isUuid(params.id)) throw notFound("Album not found");
-  const album = readOrThrow(await context.get(supabaseContext).rpc("album_page", { release_id: params.id }), {
+  // The masters' paths stay here: the page states the formats they make.
+  const { file_paths: filePaths, ...album } = readOrThrow(await context.get(supabaseContext).rpc("album_page", { release_id: params.id }), {
     what: "album",
     schema: AlbumPageSchema,
     notFound: "Album not found",
@@ -54,6 +57,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   ]);
   return {
     album,
+    formats: downloadFormats(filePaths),
     share,
     // For link previews and search engines, made here so the page carries no builder.
     meta: sharedPageMeta(title, album.description ?? `Listen to and buy ${album.title}: ${countOf(album.tracks.length, "track")}.`, {
@@ -71,7 +75,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export const shouldRevalidate = revalidateUnlessOnlyBuyChanged;
 
 export default function Album({ loaderData }: Route.ComponentProps) {
-  const { album, share } = loaderData;
+  const { album, share, formats } = loaderData;
   const { buying, closePurchase } = useBuyParam();
   const purchaseDialog = useRef<DialogHandle>(null);
   const hydrated = useHydrated();
@@ -123,7 +127,15 @@ export default function Album({ loaderData }: Route.ComponentProps) {
               {album.duration_seconds ? ` · ${formatDuration(album.duration_seconds)}` : null}
             </p>
             <div className="mt-6 flex flex-wrap items-center gap-3">
-              {hydrated ? (
+              {album.owned || album.own_release ? (
+                <>
+                  <p className="font-semibold text-accent-strong">{album.owned ? "You own this" : "Your album"}</p>
+                  <LinkButton size="lg" to={href("/album/:id/download", { id: album.id })} reloadDocument>
+                    <Icon name="download" className="size-5" />
+                    Download (zip)
+                  </LinkButton>
+                </>
+              ) : hydrated ? (
                 <Button size="lg" onClick={() => purchaseDialog.current?.show()}>
                   {buyLabel}
                 </Button>
@@ -187,6 +199,12 @@ export default function Album({ loaderData }: Route.ComponentProps) {
             <dt className="text-xs font-semibold tracking-wider text-ink-faint uppercase">Genre</dt>
             <dd className="mt-1 font-medium text-ink">{genreLabel(album.genre)}</dd>
           </div>
+          {formats ? (
+            <div className="rounded-2xl border border-stage-700 bg-stage-850 px-4 py-3">
+              <dt className="text-xs font-semibold tracking-wider text-ink-faint uppercase">Download</dt>
+              <dd className="mt-1 font-medium text-ink">{formats}</dd>
+            </div>
+          ) : null}
           {album.label ? (
             <div className="rounded-2xl border border-stage-700 bg-stage-850 px-4 py-3">
               <dt className="text-xs font-semibold tracking-wider text-ink-faint uppercase">Label</dt>
@@ -204,6 +222,7 @@ export default function Album({ loaderData }: Route.ComponentProps) {
         artistName={album.artist.artist_name}
         artworkUrl={artworkUrl}
         price={album.price}
+        formats={formats}
       />
     </article>
   );

@@ -318,6 +318,7 @@ function MerchSection({ merch, artistName }: { merch: ArtistMerch[]; artistName:
         artistName={artistName}
         artworkUrl={buying?.image_small_url ?? buying?.image_url ?? "/fallback-artwork.svg"}
         price={buying?.price ?? 0}
+        formats={null}
       />
     </section>
   );

@@ -25,6 +25,7 @@ import { sharedPageMeta } from "~/lib/sharing/meta.server";
 import { recordingData } from "~/lib/sharing/structured-data.server";
 import { sharing } from "~/lib/sharing/embedding.server";
 import { imageSizeOf } from "~/lib/media/image-size";
+import { downloadFormats } from "~/lib/media/downloads";
 import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/catalog/buy-param";
 import { TrackCommentsSchema, TrackPageSchema, type TrackPage } from "~/lib/schemas/catalog-data";
 import { CommentSchema, DeleteCommentSchema } from "~/lib/schemas/comments";
@@ -36,7 +37,7 @@ import type { Route } from "./+types/track";
 import { sqlState } from "~/lib/backend/sqlstate";
 
 const trackColumns =
-  "id, release_id, title, type, album_title, album_track_count, track_number, genre, subgenre, price, description, label, release_date, artwork_url, artwork_width, artwork_height, peaks, duration_seconds, " +
+  "id, release_id, title, type, album_title, album_track_count, file_url, track_number, genre, subgenre, price, description, label, release_date, artwork_url, artwork_width, artwork_height, peaks, duration_seconds, " +
   "artist:artist_profiles(id, artist_name, profile_image_url)";
 const commentColumns = "id, user_id, content, created_at, author_name, author_image_url, author_kind";
 /** However far "Show more" is followed, one page never lists more than this many comments. */
@@ -73,7 +74,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     keepOutOfCache(context);
     return { error: source.error };
   });
-  const [track, comments, like] = await Promise.all([
+  const [track, comments, like, bought] = await Promise.all([
     supabase.from("tracks").select(trackColumns).eq("id", params.id).maybeSingle(),
     supabase
       .from("track_comments")
@@ -84,12 +85,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       .range(0, shown - 1),
     // The reader's own like (row-level security), beside the rest: still one round trip.
     user ? supabase.from("likes").select("track_id").eq("track_id", params.id).maybeSingle() : null,
+    // Whether the reader bought it (then they download it rather than buy it).
+    user ? supabase.from("purchases").select("id").eq("track_id", params.id).eq("user_id", user.id).limit(1).maybeSingle() : null,
   ]);
   // The comments have their own error box: the track still plays when only they failed.
   const shownComments = read(comments, { what: "track's comments", schema: TrackCommentsSchema });
   // a page missing its comments must not be kept for the next visitors
   const complete = shownComments.status !== "failed";
-  const found = readOrThrow(track, { what: "track", schema: TrackPageSchema, notFound: "Track not found" });
+  // The master's path stays here: the page states the format it makes.
+  const { file_url: filePath, ...found } = readOrThrow(track, { what: "track", schema: TrackPageSchema, notFound: "Track not found" });
   tagCachedAnswer(context, `track:${found.id}`, `user:${found.artist.id}`);
   const origin = new URL(request.url).origin;
   const title = `${found.title} by ${found.artist.artist_name}`;
@@ -126,6 +130,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       commentsError: shownComments.status === "failed" ? shownComments.message : null,
       audio,
       liked: Boolean(like?.data),
+      owned: Boolean(bought?.data),
+      formats: downloadFormats([filePath]),
       locale: requestLocale(request),
       // Time-ago labels are computed against the server's clock on both sides, so hydration agrees.
       now: Date.now(),
@@ -175,7 +181,7 @@ export const shouldRevalidate = revalidateUnlessOnlyBuyChanged;
 const typeLabels: Record<TrackPage["type"], string> = { single: "Single", album: "Album track", other: "Track" };
 
 export default function TrackPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { track, comments, commentCount, commentsError, audio, liked, locale, now } = loaderData;
+  const { track, comments, commentCount, commentsError, audio, liked, owned, locale, now } = loaderData;
   const { buying, closePurchase } = useBuyParam();
   const purchaseDialog = useRef<DialogHandle>(null);
   const hydrated = useHydrated();
@@ -223,7 +229,14 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
               <span className="font-semibold text-ink group-hover:text-accent-strong">{track.artist.artist_name}</span>
             </Link>
             <div className="mt-6 flex flex-wrap items-center gap-3">
-              {hydrated ? (
+              {owned ? (
+                <>
+                  <p className="font-semibold text-accent-strong">You own this</p>
+                  <LinkButton size="lg" to={href("/track/:id/download", { id: track.id })} reloadDocument>
+                    Download
+                  </LinkButton>
+                </>
+              ) : hydrated ? (
                 <Button size="lg" onClick={() => purchaseDialog.current?.show()}>
                   {buyLabel}
                 </Button>
@@ -294,6 +307,7 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
         artistName={track.artist.artist_name}
         artworkUrl={artworkUrl}
         price={track.price}
+        formats={loaderData.formats}
       />
     </article>
   );

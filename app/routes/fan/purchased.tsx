@@ -1,72 +1,136 @@
-import { href } from "react-router";
+import { href, Link } from "react-router";
+import { Artwork } from "~/components/catalog/artist-image";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { TrackList } from "~/components/fan/track-list";
+import { PlayAllButton } from "~/components/player/play-button";
 import { LinkButton } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
+import { Icon } from "~/components/ui/icon";
 import { Pagination } from "~/components/ui/pagination";
 import { readOrThrow } from "~/lib/backend/backend.server";
-import { formatDate, formatPrice } from "~/lib/format";
+import { albumPath, artistPath, countOf, trackPath } from "~/lib/catalog/catalog";
+import { formatDate, formatDuration, formatPrice } from "~/lib/format";
+import type { QueueTrack } from "~/lib/player";
 import { requireFan } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import { firstPageIfPastTheEnd, pageCount, pageFrom } from "~/lib/ui/paging";
-import { PurchasesSchema, trackSummaryColumns } from "~/lib/schemas/fan-data";
+import { OwnedReleasesSchema, type OwnedRelease } from "~/lib/schemas/fan-data";
 import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/purchased";
 
-export const meta = () => pageMeta("Purchased Tracks", "Everything you have bought, newest first.");
+export const meta = () => pageMeta("Purchased Tracks", "Everything you have bought, by release, to play and download.");
 
-const pageSize = 50;
+const pageSize = 20;
 const dateLocale = "en-US";
 
-/** A page of the fan's purchases, newest first (row-level security: their own only; index by buyer and date). */
+/** A page of what the fan bought, by release, newest purchase first (one read: owned_releases()). */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const fan = requireFan(request, context);
+  requireFan(request, context);
   const url = new URL(request.url);
   const page = pageFrom(url);
-  const from = (page - 1) * pageSize;
-  const read = await context
-    .get(supabaseContext)
-    .from("purchases")
-    .select(`id, amount, created_at, track:tracks(${trackSummaryColumns})`, { count: "exact" })
-    .eq("user_id", fan.id)
-    .order("created_at", { ascending: false })
-    .range(from, from + pageSize - 1);
-  firstPageIfPastTheEnd(read.error, url);
-  const purchases = readOrThrow(read, { what: "purchases", schema: PurchasesSchema });
-  return { purchases, page, pages: pageCount(read.count ?? 0, pageSize) };
+  const owned = readOrThrow(await context.get(supabaseContext).rpc("owned_releases", { page, page_size: pageSize }), {
+    what: "purchases",
+    schema: OwnedReleasesSchema,
+  });
+  const pages = pageCount(owned.release_count, pageSize);
+  firstPageIfPastTheEnd(page > pages, url);
+  return { releases: owned.releases, page, pages };
 }
 
 export default function PurchasedTracks({ loaderData }: Route.ComponentProps) {
-  const { purchases, page, pages } = loaderData;
-  const items = purchases.flatMap(({ id, amount, created_at, track }) =>
-    track
-      ? [
-          {
-            key: id,
-            track,
-            detail: (
-              <>
-                <span className="block font-semibold text-ink">{formatPrice(amount)}</span>
-                <time dateTime={created_at}>{formatDate(created_at.slice(0, 10), dateLocale)}</time>
-              </>
-            ),
-          },
-        ]
-      : [],
-  );
+  const { releases, page, pages } = loaderData;
   return (
     <>
       <DashboardHeader title="Purchased Tracks" kicker="Your music" dashboard={href("/dashboard/fan")}>
-        What you have bought, newest first.
+        What you have bought, by release: play it here, or download it to keep.
       </DashboardHeader>
-      {items.length === 0 ? (
+      {releases.length === 0 ? (
         <EmptyState title="No purchased tracks yet" action={<LinkButton to={href("/discover")}>Find Music</LinkButton>} />
       ) : (
-        <TrackList label="Purchased tracks" items={items} />
+        <ul aria-label="Purchased releases" className="grid gap-4">
+          {releases.map((release) => (
+            <OwnedReleaseCard key={release.id} release={release} />
+          ))}
+        </ul>
       )}
       <Pagination path={href("/dashboard/fan/purchased")} page={page} pages={pages} />
     </>
+  );
+}
+
+/**
+ * A release the fan bought (of an album, the tracks they bought of it): Play All, Download (an album's
+ * files in one zip, a single's file), and each album track's own Download.
+ */
+function OwnedReleaseCard({ release }: { release: OwnedRelease }) {
+  const album = release.kind === "album";
+  const first = release.tracks[0]!;
+  const page = album ? albumPath(release.id) : trackPath(first.id);
+  const queue: QueueTrack[] = release.tracks.map((track) => ({
+    id: track.id,
+    title: track.title,
+    artistId: release.artist.id,
+    artistName: release.artist.artist_name,
+    artworkUrl: track.artwork_small_url ?? track.artwork_url,
+    ...(album ? { album: release.title } : {}),
+  }));
+  const download = album ? href("/album/:id/download", { id: release.id }) : href("/track/:id/download", { id: first.id });
+  const downloadable = release.tracks.some((track) => track.has_audio);
+  return (
+    <li className="rounded-2xl border border-stage-700 bg-stage-850 p-4">
+      <div className="flex flex-wrap items-center gap-4">
+        <Artwork src={first.artwork_small_url ?? first.artwork_url} className="size-20 shrink-0 rounded-xl" />
+        <div className="min-w-0 flex-1">
+          <p className="text-xs font-semibold tracking-wider text-ink-faint uppercase">
+            {album ? `Album · ${countOf(release.tracks.length, "track")} bought` : "Single"}
+          </p>
+          <Link to={page} className="block truncate text-lg font-bold text-ink hover:underline">
+            {release.title}
+          </Link>
+          <p className="truncate text-sm text-ink-muted">
+            <Link to={artistPath(release.artist.id)} className="hover:text-ink hover:underline">
+              {release.artist.artist_name}
+            </Link>{" "}
+            · {formatPrice(release.amount)} ·{" "}
+            <time dateTime={release.bought_at}>{formatDate(release.bought_at.slice(0, 10), dateLocale)}</time>
+          </p>
+        </div>
+        <div className="flex flex-wrap items-center gap-2">
+          <PlayAllButton tracks={queue} />
+          {downloadable ? (
+            <LinkButton to={download} reloadDocument variant="secondary" size="lg" aria-label={`Download ${release.title}`}>
+              <Icon name="download" className="size-5" />
+              {album ? "Download (zip)" : "Download"}
+            </LinkButton>
+          ) : null}
+        </div>
+      </div>
+      {album ? (
+        <ol aria-label={`Tracks of ${release.title} you bought`} className="mt-3 divide-y divide-stage-700 border-t border-stage-700">
+          {release.tracks.map((track, index) => (
+            <li key={track.id} className="flex items-center gap-3 py-2 text-sm">
+              <span className="w-6 text-right text-ink-faint tabular-nums">{track.track_number ?? index + 1}</span>
+              <Link to={trackPath(track.id)} className="min-w-0 flex-1 truncate font-medium text-ink hover:underline">
+                {track.title}
+              </Link>
+              {track.duration_seconds ? (
+                <span className="text-ink-faint tabular-nums">{formatDuration(track.duration_seconds)}</span>
+              ) : null}
+              {track.has_audio ? (
+                <Link
+                  to={href("/track/:id/download", { id: track.id })}
+                  reloadDocument
+                  className="rounded-full px-3 py-1 font-semibold text-accent-strong hover:bg-stage-800"
+                  aria-label={`Download ${track.title}`}
+                >
+                  Download
+                </Link>
+              ) : null}
+            </li>
+          ))}
+        </ol>
+      ) : null}
+    </li>
   );
 }
 

@@ -7,6 +7,7 @@ import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Badge } from "~/components/ui/badge";
 import { LinkButton } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
+import { Icon } from "~/components/ui/icon";
 import { PillNav } from "~/components/ui/pill-nav";
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { albumPath, countOf, trackEditPath, trackPath } from "~/lib/catalog/catalog";
@@ -140,6 +141,18 @@ export default function YourTracks({ loaderData, actionData }: Route.ComponentPr
                   <p className="text-sm text-ink-muted sm:hidden">{countOf(track.plays, "play")}</p>
                 </div>
                 <p className="hidden shrink-0 text-sm text-ink-muted sm:block">{countOf(track.plays, "play")}</p>
+                {track.stream_state ? (
+                  // The master as uploaded: the artist's own file, any time (not counted as a download).
+                  <LinkButton
+                    to={href("/track/:id/download", { id: track.id })}
+                    reloadDocument
+                    variant="ghost"
+                    aria-label={`Download ${track.title}`}
+                    className="shrink-0 px-3"
+                  >
+                    <Icon name="download" className="size-5" />
+                  </LinkButton>
+                ) : null}
                 <LinkButton to={trackEditPath(track.id)} variant="secondary" aria-label={`Edit ${track.title}`} className="shrink-0">
                   Edit
                 </LinkButton>

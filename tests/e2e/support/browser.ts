@@ -10,7 +10,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { demoAccounts } from "../../../scripts/lib/demo-data.ts";
 import { tinyPng } from "../../support/media.ts";
 
-export { demoTrackPath } from "../../../scripts/lib/demo-data.ts";
+export { demoAlbumPath, demoTrackPath } from "../../../scripts/lib/demo-data.ts";
 
 export const baseUrl = process.env.E2E_BASE_URL ?? "http://127.0.0.1:3000";
 const screenshotsDir = join(import.meta.dirname, "..", "..", "..", "test-results");
@@ -175,7 +175,7 @@ export async function logIn(page: Page, email: string, password: string) {
   await page.getByRole("button", { name: "Log in" }).click();
 }
 
-const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
+export const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
 
 /**
  * A new account of `role` made for one test through Auth's admin API (the sign-up trigger makes its
@@ -200,6 +200,7 @@ export async function newAccountPage(browser: Browser, role: "artist" | "fan", n
   return {
     ...opened,
     email,
+    userId,
     async close() {
       try {
         await opened.close();

@@ -20,6 +20,8 @@ CREATE UNIQUE INDEX releases_id_artist_id_key ON public.releases USING btree (id
 
 CREATE UNIQUE INDEX releases_pkey ON public.releases USING btree (id);
 
+CREATE INDEX tracks_file_url_idx ON public.tracks USING btree (file_url);
+
 CREATE INDEX tracks_release_id_track_number_idx ON public.tracks USING btree (release_id, track_number);
 
 alter table "public"."releases" add constraint "releases_pkey" PRIMARY KEY using index "releases_pkey";
@@ -105,6 +107,31 @@ end
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.bought_all(track_ids uuid[])
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select (select auth.uid()) is not null and cardinality(bought_all.track_ids) > 0 and not exists (
+    select 1 from unnest(bought_all.track_ids) as wanted (id)
+    where not exists (select 1 from public.purchases p where p.track_id = wanted.id and p.user_id = (select auth.uid())))
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.bought_master(path text)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select (select private.is_active_user()) and exists (
+    select 1 from public.tracks t
+    join public.purchases p on p.track_id = t.id
+    where t.file_url = bought_master.path and p.user_id = (select auth.uid()))
+$function$
+;
+
 CREATE OR REPLACE FUNCTION private.limit_artist_releases()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -123,6 +150,20 @@ end;
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.may_download(track_id uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select (select auth.uid()) is not null and (select private.is_active_user()) and exists (
+    select 1 from public.tracks t
+    where t.id = may_download.track_id
+      and (t.artist_id = (select auth.uid())
+        or exists (select 1 from public.purchases p where p.track_id = t.id and p.user_id = (select auth.uid()))))
+$function$
+;
+
 CREATE OR REPLACE FUNCTION private.release_follows_its_tracks()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -138,6 +179,47 @@ begin
     where r.id = old.release_id and not exists (select 1 from public.tracks t where t.release_id = r.id);
   end if;
   return null;
+end
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.take_downloads(track_ids uuid[], country text)
+ RETURNS TABLE(track uuid, path text, title text, artist_name text, album_title text, track_number integer)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  me uuid := (select auth.uid());
+  taken record;
+begin
+  for taken in
+    select t.id, t.artist_id, t.file_url, t.title, a.artist_name, t.album_title, t.track_number
+    from unnest(take_downloads.track_ids) with ordinality as wanted (id, n)
+    join public.tracks t on t.id = wanted.id
+    join public.artist_profiles a on a.id = t.artist_id
+    where nullif(t.file_url, '') is not null and private.may_download(t.id)
+    order by wanted.n
+  loop
+    if taken.artist_id <> me then
+      perform pg_advisory_xact_lock(hashtext('download:' || me::text || ':' || taken.id::text));
+      if not exists (
+        select 1 from public.analytics_events e
+        where e.user_id = me and e.type = 'download' and e.track_id = taken.id and e.created_at > now() - interval '1 day'
+      ) then
+        insert into public.analytics_events (type, track_id, artist_id, user_id, country)
+        values ('download', taken.id, taken.artist_id, me,
+          case when private.is_marketplace_request() then take_downloads.country end);
+      end if;
+    end if;
+    track := taken.id;
+    path := taken.file_url;
+    title := taken.title;
+    artist_name := taken.artist_name;
+    album_title := taken.album_title;
+    track_number := taken.track_number;
+    return next;
+  end loop;
 end
 $function$
 ;
@@ -199,6 +281,11 @@ AS $function$
     'artwork_width', l.artwork_width,
     'artwork_height', l.artwork_height,
     'artist', jsonb_build_object('id', a.id, 'artist_name', a.artist_name, 'profile_image_url', a.profile_image_url),
+    -- The masters' paths, for the formats it downloads in (stated before anyone buys).
+    'file_paths', coalesce((select jsonb_agg(s.file_url) from shown s where nullif(s.file_url, '') is not null), '[]'),
+    -- Whether the reader bought every track of it shown (then they download it rather than buy it), or made it.
+    'owned', private.bought_all(array(select s.id from shown s)),
+    'own_release', r.artist_id is not distinct from (select auth.uid()),
     'tracks', (
       select jsonb_agg(jsonb_build_object(
           'id', s.id, 'title', s.title, 'track_number', s.track_number, 'price', s.price,
@@ -211,6 +298,87 @@ AS $function$
   join lead_track l on true
   join public.artist_profiles a on a.id = r.artist_id
   where r.id = album_page.release_id
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.download_release(release_id uuid, country text DEFAULT NULL::text)
+ RETURNS TABLE(track uuid, path text, title text, artist_name text, album_title text, track_number integer)
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  return query select * from private.take_downloads(
+    array(
+      select t.id from public.tracks t
+      where t.release_id = download_release.release_id
+      order by t.track_number nulls last, t.created_at, t.id),
+    download_release.country);
+  if not found then
+    raise exception 'nothing of this release is the caller''s to download' using errcode = '42501';
+  end if;
+end
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.download_track(track_id uuid, country text DEFAULT NULL::text)
+ RETURNS TABLE(track uuid, path text, title text, artist_name text, album_title text, track_number integer)
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  if not private.may_download(download_track.track_id) then
+    raise exception 'only its artist and those who bought it download a track' using errcode = '42501';
+  end if;
+  return query select * from private.take_downloads(array[download_track.track_id], download_track.country);
+  if not found then
+    raise exception 'this track has no audio file' using errcode = 'P0002';
+  end if;
+end
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.owned_releases(page integer DEFAULT 1, page_size integer DEFAULT 20)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  with bought as (
+    select p.id as purchase_id, p.amount, p.created_at as bought_at, t.*
+    from public.purchases p
+    join public.tracks t on t.id = p.track_id
+    where p.user_id = (select auth.uid())
+  ),
+  releases as (
+    select b.release_id, max(b.bought_at) as last_bought, sum(b.amount) as amount,
+      row_number() over (order by max(b.bought_at) desc, b.release_id) as n
+    from bought b
+    group by b.release_id
+  ),
+  paging as (
+    select least(greatest(coalesce(owned_releases.page_size, 20), 1), 100) as size,
+      least(greatest(coalesce(owned_releases.page, 1), 1), 10000) as page
+  )
+  select jsonb_build_object(
+    'release_count', (select count(*) from releases),
+    'releases', coalesce((
+      select jsonb_agg(jsonb_build_object(
+          'id', r.id, 'kind', r.kind, 'title', r.title, 'bought_at', o.last_bought, 'amount', o.amount,
+          'artist', jsonb_build_object('id', a.id, 'artist_name', a.artist_name),
+          'tracks', (
+            select jsonb_agg(jsonb_build_object(
+                'id', b.id, 'title', b.title, 'track_number', b.track_number, 'duration_seconds', b.duration_seconds,
+                'artwork_url', b.artwork_url, 'artwork_small_url', b.artwork_small_url,
+                'has_audio', nullif(b.file_url, '') is not null)
+              order by b.track_number nulls last, b.created_at, b.id)
+            from (select distinct on (b.id) * from bought b where b.release_id = r.id) b))
+        order by o.n)
+      from releases o
+      cross join paging g
+      join public.releases r on r.id = o.release_id
+      join public.artist_profiles a on a.id = r.artist_id
+      where o.n > (g.page - 1) * g.size and o.n <= g.page * g.size), '[]')
+  )
 $function$
 ;
 
@@ -479,6 +647,15 @@ using ((EXISTS ( SELECT 1
   WHERE (t.release_id = releases.id))));
 
 
+
+  create policy "Buyers read the masters of the tracks they bought"
+  on "storage"."objects"
+  as permissive
+  for select
+  to authenticated
+using (((bucket_id = 'tracks'::text) AND private.bought_master(name)));
+
+
 CREATE TRIGGER releases_limit BEFORE INSERT ON public.releases FOR EACH ROW EXECUTE FUNCTION private.limit_artist_releases();
 
 CREATE TRIGGER releases_title_to_tracks AFTER UPDATE OF title ON public.releases FOR EACH ROW EXECUTE FUNCTION private.album_title_to_tracks();
@@ -516,3 +693,31 @@ grant execute on function public.save_track(uuid, jsonb, jsonb) to authenticated
 revoke execute on function public.album_page(uuid) from public;
 
 grant execute on function public.album_page(uuid) to anon, authenticated, service_role;
+
+revoke execute on function private.may_download(uuid) from public;
+
+grant execute on function private.may_download(uuid) to authenticated;
+
+revoke execute on function private.bought_all(uuid[]) from public;
+
+grant execute on function private.bought_all(uuid[]) to anon, authenticated;
+
+revoke execute on function private.bought_master(text) from public;
+
+grant execute on function private.bought_master(text) to authenticated;
+
+revoke execute on function private.take_downloads(uuid[], text) from public;
+
+grant execute on function private.take_downloads(uuid[], text) to authenticated;
+
+revoke execute on function public.download_track(uuid, text) from public;
+
+grant execute on function public.download_track(uuid, text) to authenticated, service_role;
+
+revoke execute on function public.download_release(uuid, text) from public;
+
+grant execute on function public.download_release(uuid, text) to authenticated, service_role;
+
+revoke execute on function public.owned_releases(integer, integer) from public;
+
+grant execute on function public.owned_releases(integer, integer) to authenticated, service_role;

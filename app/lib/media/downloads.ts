@@ -1,0 +1,76 @@
+// What a download is called: file names every system accepts (Windows, macOS, Linux, phones), for a
+// track's file and for an album's zip and the files inside it.
+
+const maximumNameBytes = 200;
+const encoder = new TextEncoder();
+
+/**
+ * `name` as a safe file name: no path separators, none of the characters Windows refuses, no control
+ * characters, no leading or trailing dots and spaces, not a device name Windows reserves, at most 200
+ * bytes of UTF-8 (filesystems allow 255), whole characters only. Empty becomes `fallback`.
+ */
+export function safeFileName(name: string, fallback = "Untitled"): string {
+  let safe = name
+    .normalize("NFC")
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what no file name may hold
+    .replace(/[\u0000-\u001f\u007f<>:"/\\|?*]/g, " ")
+    .replace(/\s+/g, " ")
+    .replace(/^[. ]+|[. ]+$/g, "");
+  if (/^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/i.test(safe)) safe = `_${safe}`;
+  let bytes = 0;
+  let kept = "";
+  for (const character of safe) {
+    bytes += encoder.encode(character).length;
+    if (bytes > maximumNameBytes) break;
+    kept += character;
+  }
+  kept = kept.replace(/[. ]+$/, "");
+  return kept || fallback;
+}
+
+/** A stored file's extension (its format as uploaded), lower case; `audio` when it has none. */
+export function extensionOf(path: string): string {
+  const extension = /\.([A-Za-z0-9]{1,5})$/.exec(path)?.[1];
+  return extension ? extension.toLowerCase() : "audio";
+}
+
+type Downloaded = { path: string; title: string; artist_name: string; album_title: string | null; track_number: number | null };
+
+/** A track's file: `Artist - Title.wav`. */
+export function trackFileName(file: Downloaded): string {
+  return `${safeFileName(`${file.artist_name} - ${file.title}`)}.${extensionOf(file.path)}`;
+}
+
+/** An album's zip (`Artist - Album.zip`) and its files, in a folder of the same name: `01 Title.wav`. */
+export function albumFileNames(files: Downloaded[]): { zip: string; entries: string[] } {
+  const [first] = files;
+  const folder = safeFileName(`${first?.artist_name ?? ""} - ${first?.album_title ?? first?.title ?? ""}`, "Album");
+  const used = new Set<string>();
+  const entries = files.map((file, index) => {
+    const number = String(file.track_number ?? index + 1).padStart(2, "0");
+    let name = `${safeFileName(`${number} ${file.title}`)}.${extensionOf(file.path)}`;
+    // Two tracks of one title and number stay two files.
+    for (let again = 2; used.has(name.toLowerCase()); again += 1)
+      name = `${safeFileName(`${number} ${file.title} (${again})`)}.${extensionOf(file.path)}`;
+    used.add(name.toLowerCase());
+    return `${folder}/${name}`;
+  });
+  return { zip: `${folder}.zip`, entries };
+}
+
+const formatNames: Record<string, string> = { wav: "WAV", mp3: "MP3", aac: "AAC", m4a: "AAC", ogg: "Ogg", oga: "Ogg", opus: "Opus" };
+
+/** The format a stored file downloads in (as uploaded): `WAV`, `MP3`, `AAC`, `Ogg`. */
+export function formatOf(path: string): string {
+  const extension = extensionOf(path);
+  return formatNames[extension] ?? extension.toUpperCase();
+}
+
+/**
+ * What a release's downloads are, stated before anyone buys: its tracks' files as their artist uploaded
+ * them (`WAV, as uploaded`), or null when none has audio.
+ */
+export function downloadFormats(paths: (string | null)[]): string | null {
+  const formats = [...new Set(paths.filter((path): path is string => Boolean(path)).map(formatOf))].sort();
+  return formats.length === 0 ? null : `${formats.join(", ")}, as uploaded`;
+}

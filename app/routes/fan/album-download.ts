@@ -1,0 +1,31 @@
+import { data } from "react-router";
+import { isUuid } from "~/lib/catalog/catalog";
+import { uncached } from "~/lib/http/http-cache";
+import { albumFileNames } from "~/lib/media/downloads";
+import { zipStream } from "~/lib/media/zip";
+import { requireUser } from "~/lib/session/guards.server";
+import { attachment, signedFile, takeDownloads } from "./downloads.server";
+import type { Route } from "./+types/album-download";
+
+/**
+ * An album's files, as uploaded, in one zip (`Artist - Album.zip`, a folder of `01 Title.ext`): all its
+ * tracks for its artist, those bought for a buyer. Streamed: each file is signed and read only when its
+ * turn comes and passes straight into the archive, so the Worker holds a few pieces, never the album.
+ */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  if (!isUuid(params.id)) throw data("Album not found", { status: 404, headers: uncached });
+  requireUser(request, context);
+  const files = await takeDownloads(context, { release: params.id });
+  const names = albumFileNames(files);
+  const entries = files.map((file, index) => ({
+    name: names.entries[index]!,
+    open: async () => {
+      const response = await fetch(await signedFile(context, file.path));
+      if (!response.ok || !response.body) throw new Error(`reading ${file.path} for a zip failed: ${response.status}`);
+      return response.body;
+    },
+  }));
+  return new Response(zipStream(entries), {
+    headers: { ...uncached, "Content-Type": "application/zip", "Content-Disposition": attachment(names.zip) },
+  });
+}

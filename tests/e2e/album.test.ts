@@ -1,0 +1,88 @@
+// Releases and what one owns, in the browser: an album's page (its tracklist, Play All, Buy with the
+// formats stated), and a fan who bought an album and a single taking them home from Purchased and the
+// album page; with JavaScript and without. axe on every page.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { describe, test } from "node:test";
+import { readZip } from "../support/zip.ts";
+import {
+  admin,
+  browserForThisFile,
+  demoAlbumPath,
+  demoTrackPath,
+  expectNoAxeViolations,
+  hydrated,
+  newAccountPage,
+  newPage,
+} from "./support/browser.ts";
+
+const browser = await browserForThisFile();
+const headlights = demoAlbumPath("Headlights & Static");
+const headlightsTracks = ["Open Highway", "Static on the Radio", "Gasoline Heart", "Porch Light"];
+const trackId = (title: string) => demoTrackPath(title).replace("/track/", "");
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+
+  describe(`an album ${mode}`, () => {
+    test("a visitor reads its page, plays it whole (with JavaScript), and sees its price and formats in Buy", async () => {
+      const { page, close } = await newPage(browser, { javaScriptEnabled });
+      await page.goto(headlights);
+      await page.getByRole("heading", { level: 1, name: "Headlights & Static" }).waitFor();
+      const tracklist = page.getByRole("list", { name: "Tracks of Headlights & Static" });
+      assert.deepEqual(await tracklist.getByRole("link").allTextContents(), headlightsTracks);
+      await page.getByText("WAV, as uploaded").first().waitFor();
+      await expectNoAxeViolations(page);
+      if (javaScriptEnabled) {
+        await hydrated(page);
+        await page.getByRole("button", { name: "Play All" }).click();
+        const bar = page.getByRole("region", { name: "Player", exact: true });
+        await bar.getByRole("link", { name: "Open Highway" }).waitFor();
+        await page.getByRole("button", { name: "Buy Now - $4.49" }).click();
+      } else {
+        await page.getByRole("link", { name: "Buy Now - $4.49" }).click();
+      }
+      const dialog = page.getByRole("dialog", { name: "Complete Purchase" });
+      await dialog.getByText("Download: WAV, as uploaded").waitFor();
+      await expectNoAxeViolations(page);
+      await close();
+    });
+
+    test("a fan who bought it and a single takes them home from Purchased, and the album page says You own this", async () => {
+      const fan = await newAccountPage(browser, "fan", `owner${Date.now().toString(36)}`, { javaScriptEnabled });
+      const bought = [...headlightsTracks, "Kites Over the Clyde"].map((title) => ({
+        amount: 1.29,
+        track_id: trackId(title),
+        user_id: fan.userId,
+      }));
+      assert.equal((await admin.from("purchases").insert(bought)).error, null);
+      const { page } = fan;
+      await page.goto("/dashboard/fan/purchased");
+      const releases = page.getByRole("list", { name: "Purchased releases" });
+      await releases.getByRole("link", { name: "Headlights & Static" }).waitFor();
+      await expectNoAxeViolations(page);
+
+      const single = page.waitForEvent("download");
+      await releases.getByRole("link", { name: "Download Kites Over the Clyde" }).click();
+      assert.equal((await single).suggestedFilename(), "The Paper Lanterns - Kites Over the Clyde.wav");
+
+      const album = page.waitForEvent("download");
+      await releases.getByRole("link", { name: "Download Headlights & Static" }).click();
+      const zip = await album;
+      assert.equal(zip.suggestedFilename(), "Ember Road - Headlights & Static.zip");
+      const files = readZip(new Uint8Array(readFileSync((await zip.path())!)));
+      assert.deepEqual(
+        files.map((file) => file.name),
+        headlightsTracks.map((title, index) => `Ember Road - Headlights & Static/0${index + 1} ${title}.wav`),
+      );
+      assert.ok(files.every((file) => file.crcMatches && file.bytes.length > 1000));
+
+      await page.goto(headlights);
+      await page.getByText("You own this").waitFor();
+      await page.getByRole("link", { name: "Download (zip)" }).waitFor();
+      assert.equal(await page.getByRole("link", { name: /Buy Now/ }).count(), 0);
+      await expectNoAxeViolations(page);
+      await fan.close();
+    });
+  });
+}

@@ -1,0 +1,149 @@
+// Downloads as a browser without JavaScript takes them, rendered by the built Worker: every role tries
+// every download address (a track's file, an album's zip), a buyer's downloads are counted once, the
+// files come whole and named, and the pages that offer them (Purchased, the track and album pages) say
+// "You own this" to a buyer.
+import { beforeAll, describe, expect, it } from "vitest";
+import { toneWav } from "../support/media.ts";
+import { readZip } from "../support/zip.ts";
+import { Visitor, newArtist, newFan, serviceClient, signedIn, text } from "./support.ts";
+
+type Made = {
+  artist: Awaited<ReturnType<typeof newArtist>>;
+  artistName: string;
+  albumId: string;
+  tracks: { id: string; bytes: Uint8Array }[];
+  single: { id: string; bytes: Uint8Array };
+};
+let made: Made;
+let buyer: Awaited<ReturnType<typeof newFan>>;
+let otherFan: Awaited<ReturnType<typeof newFan>>;
+
+/** A track of the new artist's with a master in their folder, written as the operator would. */
+async function trackWithMaster(artistId: string, fields: Record<string, unknown>) {
+  const bytes = toneWav(0.2);
+  const path = `${artistId}/${crypto.randomUUID()}.wav`;
+  const upload = await serviceClient.storage.from("tracks").upload(path, new Blob([bytes], { type: "audio/wav" }));
+  expect(upload.error).toBeNull();
+  const { data, error } = await serviceClient
+    .from("tracks")
+    .insert({ artist_id: artistId, genre: "Rock", price: 1.29, description: "For the download tests", file_url: path, ...fields })
+    .select("id")
+    .single();
+  expect(error).toBeNull();
+  return { id: data!.id as string, bytes };
+}
+
+beforeAll(async () => {
+  const artistName = `Download Band ${Date.now().toString(36)}`;
+  const artist = await newArtist(artistName);
+  const { data: album } = await serviceClient
+    .from("releases")
+    .insert({ artist_id: artist.id, kind: "album", title: "Take: Home" })
+    .select("id")
+    .single();
+  const tracks = [
+    await trackWithMaster(artist.id, { release_id: album!.id, type: "album", title: "First/Side", track_number: 1 }),
+    await trackWithMaster(artist.id, { release_id: album!.id, type: "album", title: "Second Side", track_number: 2 }),
+  ];
+  const single = await trackWithMaster(artist.id, { title: "Lone Single" });
+  buyer = await newFan(`buyer${Date.now().toString(36)}`);
+  otherFan = await newFan(`browser${Date.now().toString(36)}`);
+  const { error } = await serviceClient
+    .from("purchases")
+    .insert([...tracks, single].map((track) => ({ amount: 1.29, track_id: track.id, user_id: buyer.id })));
+  expect(error).toBeNull();
+  made = { artist, artistName, albumId: album!.id, tracks, single };
+});
+
+const downloadsOf = async (trackId: string) =>
+  (await serviceClient.from("analytics_events").select("id", { count: "exact", head: true }).eq("type", "download").eq("track_id", trackId))
+    .count;
+
+describe("a track's file", () => {
+  it("comes whole to its buyer, named for it, through a minute-long signed address, and counts one download a day", async () => {
+    const path = `/track/${made.single.id}/download`;
+    const first = await buyer.visitor.get(path);
+    expect(first.response.status).toBe(302);
+    expect(first.response.headers.get("cache-control")).toContain("no-store");
+    const signed = new URL(first.response.headers.get("location")!);
+    expect(signed.pathname).toContain("/storage/v1/object/sign/tracks/");
+    const file = await fetch(signed);
+    expect(file.status).toBe(200);
+    expect(decodeURIComponent(file.headers.get("content-disposition")!)).toContain(`${made.artistName} - Lone Single.wav`);
+    expect(new Uint8Array(await file.arrayBuffer())).toEqual(made.single.bytes);
+    expect(await downloadsOf(made.single.id)).toBe(1);
+    expect((await buyer.visitor.get(path)).response.status).toBe(302);
+    expect(await downloadsOf(made.single.id)).toBe(1);
+  });
+
+  it("is its artist's to take (not a download), and nobody else's: another fan and an admin get 403, a visitor signs in first", async () => {
+    const path = `/track/${made.tracks[0]!.id}/download`;
+    const before = await downloadsOf(made.tracks[0]!.id);
+    expect((await made.artist.visitor.get(path)).response.status).toBe(302);
+    expect(await downloadsOf(made.tracks[0]!.id)).toBe(before);
+    for (const someone of [otherFan.visitor, await signedIn("admin@example.com", "admin-demo-pass")]) {
+      const refused = await someone.get(path);
+      expect(refused.response.status).toBe(403);
+      expect(refused.html).toContain("Only the artist and those who bought it can download this.");
+    }
+    const visitor = await new Visitor().get(path);
+    expect(visitor.response.status).toBe(302);
+    expect(visitor.response.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
+    expect((await buyer.visitor.get("/track/not-an-id/download")).response.status).toBe(404);
+  });
+});
+
+describe("an album's zip", () => {
+  it("streams its bought tracks, whole and in order, in a folder named for it", async () => {
+    const { response, bytes } = await buyer.visitor.download(`/album/${made.albumId}/download`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/zip");
+    const disposition = response.headers.get("content-disposition")!;
+    expect(disposition).toMatch(/^attachment; filename=".* - Take Home\.zip"; filename\*=UTF-8''/);
+    const files = readZip(bytes);
+    expect(files.map((file) => file.name)).toEqual([
+      `${made.artistName} - Take Home/01 First Side.wav`,
+      `${made.artistName} - Take Home/02 Second Side.wav`,
+    ]);
+    expect(files.every((file) => file.crcMatches)).toBe(true);
+    expect(files.map((file) => file.bytes)).toEqual(made.tracks.map((track) => track.bytes));
+    expect(await downloadsOf(made.tracks[1]!.id)).toBe(1);
+  });
+
+  it("is nobody else's: another fan and an admin get 403, a visitor signs in first", async () => {
+    const path = `/album/${made.albumId}/download`;
+    expect((await otherFan.visitor.get(path)).response.status).toBe(403);
+    expect((await (await signedIn("admin@example.com", "admin-demo-pass")).get(path)).response.status).toBe(403);
+    expect((await new Visitor().get(path)).response.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
+    expect((await made.artist.visitor.download(path)).response.status).toBe(200);
+  });
+});
+
+describe("what offers them", () => {
+  it("lists Purchased by release, each with Play All and Download, an album's tracks each with theirs", async () => {
+    const { response, html } = await buyer.visitor.get("/dashboard/fan/purchased");
+    expect(response.status).toBe(200);
+    const page = text(html);
+    expect(page).toContain("Take: Home");
+    expect(page).toContain("Album · 2 tracks bought");
+    expect(page).toContain("Lone Single");
+    expect(html).toContain(`href="/album/${made.albumId}/download"`);
+    expect(html).toContain(`href="/track/${made.single.id}/download"`);
+    expect(html).toContain(`href="/track/${made.tracks[1]!.id}/download"`);
+    expect(text((await otherFan.visitor.get("/dashboard/fan/purchased")).html)).toContain("No purchased tracks yet");
+  });
+
+  it("says You own this with Download on the track and album pages to a buyer, Buy to anyone else, and states the format", async () => {
+    const track = text((await buyer.visitor.get(`/track/${made.single.id}`)).html);
+    expect(track).toContain("You own this");
+    expect(track).not.toContain("Buy Now");
+    const notBought = await otherFan.visitor.get(`/track/${made.single.id}?buy=1`);
+    expect(text(notBought.html)).toContain("Buy Now - $1.29");
+    expect(text(notBought.html)).toContain("Download: WAV, as uploaded");
+    const album = await buyer.visitor.get(`/album/${made.albumId}`);
+    expect(text(album.html)).toContain("You own this");
+    expect(album.html).toContain(`href="/album/${made.albumId}/download"`);
+    expect(text((await made.artist.visitor.get(`/album/${made.albumId}`)).html)).toContain("Your album");
+    expect(text((await new Visitor().get(`/album/${made.albumId}`)).html)).toContain("Buy Now - $2.58");
+  });
+});
