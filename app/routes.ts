@@ -38,6 +38,8 @@ export default [
   route("embed/:kind/:id", "routes/embed/embed.tsx"),
   // Any other address under /embed: a plain 404, framed by no one (not the app's page).
   route("embed/*", "routes/embed/embed-missing.ts"),
+  // Resource route: a release's download codes as CSV, for its artist.
+  route("dashboard/artist/codes/:id/export", "routes/studio/codes-export.ts"),
   // Resource route for the marketplace's operator (its secret): queues streaming renditions (npm run renditions).
   route("renditions", "routes/studio/renditions.ts"),
   // Resource route: oEmbed's answer for a page's player (JSON).
@@ -65,6 +67,8 @@ export default [
     route("dashboard/artist/analytics", "routes/studio/analytics.tsx"),
     route("dashboard/artist/profile", "routes/studio/profile.tsx"),
     route("dashboard/artist/settings", "routes/studio/settings.tsx"),
+    route("dashboard/artist/codes", "routes/studio/codes.tsx"),
+    route("dashboard/artist/codes/:id", "routes/studio/release-codes.tsx"),
     route("dashboard/fan", "routes/fan/dashboard.tsx"),
     route("dashboard/fan/purchased", "routes/fan/purchased.tsx"),
     route("dashboard/fan/following", "routes/fan/following.tsx"),
@@ -74,6 +78,7 @@ export default [
     route("dashboard/fan/payments", "routes/fan/payments.tsx"),
     route("dashboard/fan/profile", "routes/fan/profile.tsx"),
     route("dashboard/fan/settings", "routes/fan/settings.tsx"),
+    route("redeem", "routes/fan/redeem.tsx"),
     route("liked", "routes/fan/liked.tsx"),
     route("playlists", "routes/fan/playlists.tsx"),
     route("playlist/:id", "routes/catalog/playlist.tsx"),

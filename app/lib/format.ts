@@ -97,3 +97,8 @@ export function requestLocale(request: Request): string {
 export function genreLabel(genre: string | null | undefined): string {
   return genre?.trim() || "Uncategorized";
 }
+
+/** A download code as people read and type it: in threes of four (`ABCD-EFGH-JKMN`). */
+export function formatDownloadCode(code: string): string {
+  return code.match(/.{1,4}/g)?.join("-") ?? code;
+}

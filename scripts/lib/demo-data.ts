@@ -40,6 +40,8 @@ const demoPageAddresses: Partial<Record<RoutePattern, string>> = {
   "/album/:id": demoAlbumPath("Headlights & Static"),
   // a track of the demo artist's, whose edit page they open
   "/dashboard/artist/tracks/:id": demoTrackPath("Kites Over the Clyde").replace("/track/", "/dashboard/artist/tracks/"),
+  // the demo artist's album, whose download codes they manage
+  "/dashboard/artist/codes/:id": demoAlbumPath("Small Town Satellites").replace("/album/", "/dashboard/artist/codes/"),
   "/*": "/no-such-page",
 };
 

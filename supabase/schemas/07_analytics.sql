@@ -177,6 +177,8 @@ begin
   select p.artist_id, (p.created_at at time zone 'UTC')::date, p.track_id, sign * count(*), sign * sum(p.amount)
   from changed_purchases p
   join public.tracks t on t.id = p.track_id
+  -- a release given with a download code is no sale
+  where p.download_code_id is null
   group by 1, 2, 3
   on conflict (artist_id, day, track_id) do update
     set sales = s.sales + excluded.sales, revenue = s.revenue + excluded.revenue;

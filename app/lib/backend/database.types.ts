@@ -269,6 +269,52 @@ export type Database = {
           },
         ]
       }
+      download_codes: {
+        Row: {
+          artist_id: string
+          code: string
+          created_at: string
+          disabled_at: string | null
+          id: string
+          redeemed_at: string | null
+          redeemed_by: string | null
+          release_id: string
+        }
+        Insert: {
+          artist_id: string
+          code: string
+          created_at?: string
+          disabled_at?: string | null
+          id?: string
+          redeemed_at?: string | null
+          redeemed_by?: string | null
+          release_id: string
+        }
+        Update: {
+          artist_id?: string
+          code?: string
+          created_at?: string
+          disabled_at?: string | null
+          id?: string
+          redeemed_at?: string | null
+          redeemed_by?: string | null
+          release_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "download_codes_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "download_codes_release_id_fkey"
+            columns: ["release_id", "artist_id"]
+            referencedRelation: "releases"
+            referencedColumns: ["id", "artist_id"]
+          },
+        ]
+      }
       embed_daily_stats: {
         Row: {
           artist_id: string
@@ -548,6 +594,7 @@ export type Database = {
           artist_id: string
           country: string | null
           created_at: string
+          download_code_id: string | null
           id: string
           track_id: string
           user_id: string | null
@@ -557,6 +604,7 @@ export type Database = {
           artist_id: string
           country?: string | null
           created_at?: string
+          download_code_id?: string | null
           id?: string
           track_id: string
           user_id?: string | null
@@ -566,6 +614,7 @@ export type Database = {
           artist_id?: string
           country?: string | null
           created_at?: string
+          download_code_id?: string | null
           id?: string
           track_id?: string
           user_id?: string | null
@@ -575,6 +624,12 @@ export type Database = {
             foreignKeyName: "purchases_artist_id_fkey"
             columns: ["artist_id"]
             referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "purchases_download_code_id_fkey"
+            columns: ["download_code_id"]
+            referencedRelation: "download_codes"
             referencedColumns: ["id"]
           },
           {
@@ -871,6 +926,10 @@ export type Database = {
         }
         Returns: Json
       }
+      create_download_codes: {
+        Args: { how_many: number; release_id: string }
+        Returns: number
+      }
       download_release: {
         Args: { country?: string; release_id: string }
         Returns: {
@@ -958,6 +1017,19 @@ export type Database = {
         }
         Returns: undefined
       }
+      redeem_download_code: {
+        Args: { address?: string; code: string }
+        Returns: {
+          kind: string
+          outcome: string
+          release_id: string
+          title: string
+        }[]
+      }
+      release_codes: {
+        Args: { page?: number; page_size?: number; release_id: string }
+        Returns: Json
+      }
       release_price: {
         Args: { release: Database["public"]["Tables"]["releases"]["Row"] }
         Returns: number
@@ -982,6 +1054,10 @@ export type Database = {
       }
       studio_catalog: {
         Args: { kind?: string; page?: number; page_size?: number }
+        Returns: Json
+      }
+      studio_releases: {
+        Args: { page?: number; page_size?: number }
         Returns: Json
       }
       suspended_until: {

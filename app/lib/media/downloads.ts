@@ -74,3 +74,13 @@ export function downloadFormats(paths: (string | null)[]): string | null {
   const formats = [...new Set(paths.filter((path): path is string => Boolean(path)).map(formatOf))].sort();
   return formats.length === 0 ? null : `${formats.join(", ")}, as uploaded`;
 }
+
+/** `Content-Disposition` for a file saved under `name`: its ASCII spelling for old clients, and the UTF-8 one. */
+export function attachment(name: string): string {
+  const ascii =
+    name
+      .normalize("NFKD")
+      .replace(/[^\x20-\x7e]/g, "")
+      .replace(/["\\]/g, "_") || "download";
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}

@@ -22,3 +22,13 @@ export const FanProfileSchema = v.object({
 
 /** The Like toggle on a track page. */
 export const LikeSchema = v.object({ intent: v.picklist(["like", "unlike"], "Choose like or unlike") });
+
+/** A download code as typed: case, spaces and dashes do not matter; 12 characters of the codes' alphabet. */
+export const RedeemCodeSchema = v.object({
+  code: v.pipe(
+    v.optional(v.string(), ""),
+    v.transform((typed) => typed.toUpperCase().replace(/[\s-]/g, "")),
+    v.nonEmpty("Enter your download code"),
+    v.regex(/^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{12}$/, "A download code has 12 letters and numbers, like ABCD-EFGH-JKMN"),
+  ),
+});

@@ -120,3 +120,37 @@ export const ArtistProfileRowSchema = v.object({
   social_links: v.object({ twitter: v.nullish(v.string(), null), instagram: v.nullish(v.string(), null) }),
   tour_dates: v.array(v.object({ date: v.string(), venue: v.string(), city: v.string() })),
 });
+
+/** `studio_releases(page, page_size)`: the artist's releases with their download codes counted. */
+export const StudioReleasesSchema = v.object({
+  release_count: count,
+  releases: v.array(
+    v.object({
+      id: v.string(),
+      kind: v.picklist(["album", "single"]),
+      title: v.string(),
+      created_at: v.string(),
+      track_count: count,
+      codes: count,
+      redeemed: count,
+    }),
+  ),
+});
+
+/** `release_codes(release_id, page, page_size)`: a page of a release's download codes, and its counts. */
+export const ReleaseCodesSchema = v.object({
+  total: count,
+  redeemed: count,
+  disabled: count,
+  codes: v.array(
+    v.object({
+      id: v.string(),
+      code: v.string(),
+      created_at: v.string(),
+      disabled_at: nullableText,
+      redeemed_at: nullableText,
+      redeemed_by: nullableText,
+    }),
+  ),
+});
+export type ReleaseCode = v.InferOutput<typeof ReleaseCodesSchema>["codes"][number];

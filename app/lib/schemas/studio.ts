@@ -416,3 +416,18 @@ export const ArtistProfileSchema = v.pipe(
 
 /** The profile picture chosen with JavaScript: uploaded already, named by its path in the artist's folder. */
 export const ProfilePictureSchema = v.object({ path: v.pipe(v.string(), v.nonEmpty("Please choose an image")) });
+
+const codeCountMessage = "Make from 1 to 1,000 codes at a time";
+
+/** Making download codes for a release: how many, 1 to 1,000 at a time. */
+export const CreateCodesSchema = v.object({
+  count: v.pipe(
+    typedNumber("Enter how many codes to make", codeCountMessage),
+    v.integer(codeCountMessage),
+    v.minValue(1, codeCountMessage),
+    v.maxValue(1000, codeCountMessage),
+  ),
+});
+
+/** Disabling one unused download code. */
+export const DisableCodeSchema = v.object({ codeId: v.pipe(v.string(), v.uuid("This code no longer exists")) });

@@ -1,10 +1,10 @@
 import { data } from "react-router";
 import { isUuid } from "~/lib/catalog/catalog";
 import { uncached } from "~/lib/http/http-cache";
-import { albumFileNames } from "~/lib/media/downloads";
+import { albumFileNames, attachment } from "~/lib/media/downloads";
 import { zipStream } from "~/lib/media/zip";
 import { requireUser } from "~/lib/session/guards.server";
-import { attachment, signedFile, takeDownloads } from "./downloads.server";
+import { signedFile, takeDownloads } from "./downloads.server";
 import type { Route } from "./+types/album-download";
 
 /**

@@ -59,13 +59,3 @@ export async function signedFile(context: Readonly<RouterContextProvider>, path:
   }
   return signed.signedUrl;
 }
-
-/** `Content-Disposition` for a file saved under `name`: its ASCII spelling for old clients, and the UTF-8 one. */
-export function attachment(name: string): string {
-  const ascii =
-    name
-      .normalize("NFKD")
-      .replace(/[^\x20-\x7e]/g, "")
-      .replace(/["\\]/g, "_") || "download";
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}

@@ -41,7 +41,16 @@ export default function PurchasedTracks({ loaderData }: Route.ComponentProps) {
   const { releases, page, pages } = loaderData;
   return (
     <>
-      <DashboardHeader title="Purchased Tracks" kicker="Your music" dashboard={href("/dashboard/fan")}>
+      <DashboardHeader
+        title="Purchased Tracks"
+        kicker="Your music"
+        dashboard={href("/dashboard/fan")}
+        actions={
+          <LinkButton to={href("/redeem")} variant="secondary">
+            Redeem a Code
+          </LinkButton>
+        }
+      >
         What you have bought, by release: play it here, or download it to keep.
       </DashboardHeader>
       {releases.length === 0 ? (

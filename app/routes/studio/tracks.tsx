@@ -73,7 +73,17 @@ export default function YourTracks({ loaderData, actionData }: Route.ComponentPr
     `?${new URLSearchParams({ ...(kind === "all" ? {} : { filter: kind }), ...(to > 1 ? { page: String(to) } : {}) })}`;
   return (
     <>
-      <DashboardHeader title="Your Tracks" actions={<LinkButton to={href("/dashboard/artist/upload")}>Upload New Track</LinkButton>}>
+      <DashboardHeader
+        title="Your Tracks"
+        actions={
+          <>
+            <LinkButton to={href("/dashboard/artist/codes")} variant="secondary">
+              Download Codes
+            </LinkButton>
+            <LinkButton to={href("/dashboard/artist/upload")}>Upload New Track</LinkButton>
+          </>
+        }
+      >
         {countOf(trackCount, kind === "album" ? "album track" : kind === "single" ? "single" : "track")}
       </DashboardHeader>
 

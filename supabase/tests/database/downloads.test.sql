@@ -12,8 +12,32 @@ begin
   insert into public.purchases (amount, track_id, user_id)
   values (1.99, tests.id('track'), tests.id('fan')), (1.99, tests.id('track'), tests.id('banned fan'));
   perform tests.remember('release', $q$select release_id from public.tracks where id = tests.id('track')$q$);
+  perform tests.remember('banned release', $q$select release_id from public.tracks where id = tests.id('banned artist track')$q$);
+  -- Codes for the release: two unused, one disabled.
+  insert into public.download_codes (release_id, artist_id, code, disabled_at)
+  values (tests.id('release'), tests.id('artist'), 'ABCDEFGHJKMN', null),
+    (tests.id('release'), tests.id('artist'), 'PQRSTUVWXYZ2', null),
+    (tests.id('release'), tests.id('artist'), '23456789ABCD', now());
 end
 $$;
+
+-- Redeems `codes` one after another as the caller; their outcomes in order, comma-separated.
+create function tests.redeem_outcomes(codes text[])
+returns setof text
+language plpgsql
+as $$
+declare
+  outcomes text[] := '{}';
+  typed text;
+begin
+  foreach typed in array codes loop
+    outcomes := outcomes || (select r.outcome from public.redeem_download_code(typed) r);
+  end loop;
+  return next array_to_string(outcomes, ',');
+end
+$$;
+
+grant execute on function tests.redeem_outcomes(text[]) to anon, authenticated;
 
 -- Downloads a track `times` times, then reads the download events the caller may see of it.
 create function tests.download_events_after(times integer)
@@ -46,7 +70,26 @@ select tests.one_actor('read a bought track''s master in Storage while banned', 
 select tests.each_actor('list one''s purchases by release',
   $$select 1 from public.owned_releases() o where jsonb_array_length(o -> 'releases') = 1$$, array['fan']);
 
-select plan((select count(*)::integer from tests.cases) + 5);
+-- Download codes: the artist's to make, read and disable; a fan's to redeem, once.
+select tests.each_actor('read a release''s codes', $$select 1 from public.download_codes where release_id = tests.id('release')$$,
+  array['artist']);
+select tests.each_actor('read a release''s codes page', $$select 1 from public.release_codes(tests.id('release')) c
+    where (c ->> 'total')::integer = 3 and (c #>> '{codes,0,code}') is not null$$,
+  array['artist']);
+select tests.each_actor('make codes for a release', $$select 1 where public.create_download_codes(tests.id('release'), 3) = 3$$,
+  array['artist']);
+select tests.one_actor('make codes for one''s release while banned', 'banned artist',
+  $$select 1 where public.create_download_codes(tests.id('banned release'), 1) = 1$$, false);
+select tests.each_actor('disable an unused code', $$update public.download_codes set disabled_at = now() where code = 'ABCDEFGHJKMN'$$,
+  array['artist']);
+select tests.each_actor('redeem a code', $$select 1 from public.redeem_download_code('abcd-efgh-jkmn') r where r.outcome = 'redeemed'$$,
+  array['fan']);
+select tests.one_actor('redeem a code while banned', 'banned fan',
+  $$select 1 from public.redeem_download_code('ABCDEFGHJKMN') r where r.outcome = 'redeemed'$$, false);
+select tests.each_actor('write a code''s redeemer', $$update public.download_codes set redeemed_by = auth.uid(), redeemed_at = now()
+    where code = 'PQRSTUVWXYZ2'$$, array[]::text[]);
+
+select plan((select count(*)::integer from tests.cases) + 16);
 select * from tests.proved_cases();
 
 select is(tests.attempt('fan', 'select * from tests.download_events_after(2)'), 'done:1',
@@ -62,5 +105,43 @@ select is(tests.attempt('fan', $$select 1 from public.owned_releases() o
     where o #>> '{releases,0,title}' = 'Released' and o #>> '{releases,0,tracks,0,title}' = 'Released'
       and (o #>> '{releases,0,tracks,0,has_audio}')::boolean$$),
   'done:1', 'Purchased lists the release with the tracks bought of it');
+select is(tests.attempt('fan', $$select 1 from tests.redeem_outcomes(array['ABCDEFGHJKMN', 'abcd efgh jkmn']) o
+    where o = 'redeemed,used'$$), 'done:1', 'a code works once: the second time it is used');
+select is(tests.attempt('fan', $$select 1 from tests.redeem_outcomes(array['23456789ABCD']) o where o = 'unknown'$$), 'done:1',
+  'a disabled code is no code');
+select is(tests.attempt('fan', $$select 1 from tests.redeem_outcomes(array_fill('ZZZZZZZZZZZZ'::text, array[10]) || 'PQRSTUVWXYZ2'::text) o
+    where o = repeat('unknown,', 10) || 'too_many'$$), 'done:1',
+  'guessing is counted, wrong or right: the eleventh attempt in an hour is refused, even with a good code');
+select is(tests.attempt('artist', $$select public.redeem_download_code('PQRSTUVWXYZ2')$$), 'refused:42501',
+  'codes are redeemed with a fan account');
+select is(tests.attempt('artist', $$select public.create_download_codes(tests.id('release'), 1001)$$), 'refused:23514',
+  'at most 1000 codes are made at a time');
+select is(tests.attempt('artist', $$select 1 from public.download_codes where code !~ '^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{12}$'
+    and public.create_download_codes(tests.id('release'), 50) = 50$$), 'done:0',
+  'made codes are 12 characters without look-alikes');
+
+-- Redeemed by a fan who owns none of it (their claims, this session): $0 purchases marked with the code,
+-- owned, no sale.
+do $$
+begin
+  perform tests.new_user('second fan', '{"role": "fan", "username": "second-listener"}');
+  perform set_config('request.jwt.claims', json_build_object('sub', tests.id('second fan'), 'role', 'authenticated')::text, true);
+end
+$$;
+select is((select r.outcome || ':' || r.title from public.redeem_download_code('PQRSTUVWXYZ2') r), 'redeemed:Released',
+  'a redeemed code answers its release');
+do $$
+begin
+  perform set_config('request.jwt.claims', '', true);
+end
+$$;
+select is((select string_agg(p.amount::text || ':' || (p.download_code_id is not null)::text, ',') from public.purchases p
+    where p.user_id = tests.id('second fan')), '0.00:true',
+  'the release joins the collection as a $0 purchase marked as a code');
+select ok(private.may_download(tests.id('track')) is false, 'nobody signed in downloads');
+select is((select redeemed_by from public.download_codes where code = 'PQRSTUVWXYZ2'), tests.id('second fan'),
+  'the code names who redeemed it');
+select is((select coalesce(sum(sales), 0)::integer from public.track_daily_stats where track_id = tests.id('track')), 2,
+  'a code is no sale: the two bought copies are the sales');
 select * from finish();
 rollback;
