@@ -1,6 +1,6 @@
 // Releases and what one owns, in the browser: an album's page (its tracklist, Play All, Buy with the
-// formats stated), and a fan who bought an album and a single taking them home from Purchased and the
-// album page; with JavaScript and without. axe on every page (with JavaScript: axe runs in the page).
+// formats stated), a fan who bought an album and a single taking them home from Purchased and the album
+// page, and an artist's download code made in the studio and redeemed by a fan; with JavaScript and without. axe on every page (with JavaScript: axe runs in the page).
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
@@ -82,6 +82,42 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("link", { name: "Download (zip)" }).waitFor();
       assert.equal(await page.getByRole("link", { name: /Buy Now/ }).count(), 0);
       if (javaScriptEnabled) await expectNoAxeViolations(page);
+      await fan.close();
+    });
+
+    test("an artist makes download codes for an album in the studio, and a new fan redeems one and finds the album theirs", async () => {
+      const artist = await signedInPage(browser, "artist", { javaScriptEnabled, landing: "/dashboard/artist/tracks" });
+      await artist.page.getByRole("link", { name: "Download Codes" }).click();
+      await artist.page.getByRole("heading", { level: 1, name: "Download Codes" }).waitFor();
+      await artist.page.getByRole("link", { name: "Codes for Small Town Satellites" }).click();
+      await artist.page.getByRole("heading", { level: 1, name: "Codes for Small Town Satellites" }).waitFor();
+      await artist.page.getByLabel("How many codes").fill("3");
+      await artist.page.getByRole("button", { name: "Make codes" }).click();
+      await artist.page.getByRole("status").getByText("Made 3 new codes.").waitFor();
+      if (javaScriptEnabled) await expectNoAxeViolations(artist.page);
+      const code = (await artist.page
+        .getByRole("list", { name: "Codes for Small Town Satellites" })
+        .locator("code")
+        .first()
+        .textContent())!;
+      assert.match(code, /^[23456789A-HJKMNP-Z]{4}-[23456789A-HJKMNP-Z]{4}-[23456789A-HJKMNP-Z]{4}$/);
+      await artist.page.getByRole("link", { name: "Export CSV" }).waitFor();
+      await artist.close();
+
+      const fan = await newAccountPage(browser, "fan", `redeemer${Date.now().toString(36)}`, { javaScriptEnabled });
+      await fan.page.goto("/dashboard/fan/purchased");
+      await fan.page.getByRole("link", { name: "Redeem a Code" }).click();
+      await fan.page.getByRole("heading", { level: 1, name: "Redeem a Code" }).waitFor();
+      if (javaScriptEnabled) await expectNoAxeViolations(fan.page);
+      await fan.page.getByLabel("Download code").fill(code.toLowerCase());
+      await fan.page.getByRole("button", { name: "Redeem" }).click();
+      await fan.page.getByRole("heading", { name: "Small Town Satellites is now yours" }).waitFor();
+      if (javaScriptEnabled) await expectNoAxeViolations(fan.page);
+      await fan.page.getByRole("link", { name: "Go to Purchased" }).click();
+      await fan.page
+        .getByRole("list", { name: "Purchased releases" })
+        .getByRole("link", { name: "Small Town Satellites", exact: true })
+        .waitFor();
       await fan.close();
     });
   });

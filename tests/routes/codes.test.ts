@@ -50,7 +50,7 @@ describe("the studio's download codes", () => {
 
   it("exports every code as CSV, and disables an unused one", async () => {
     await artist.post(codesPage, { intent: "create", count: "2" });
-    const csv = await artist.get(`${codesPage}/export`);
+    const csv = await artist.get(`/dashboard/artist/codes/${satellites}/export`);
     expect(csv.response.status).toBe(200);
     expect(csv.response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(csv.response.headers.get("content-disposition")).toContain("Small Town Satellites codes.csv");
@@ -68,11 +68,11 @@ describe("the studio's download codes", () => {
   it("is the release's artist's alone: another artist gets 404, a fan 403, a visitor signs in first", async () => {
     const other = await signedIn("lumendrift@example.com", "demo-pass");
     expect((await other.get(codesPage)).response.status).toBe(404);
-    expect((await other.get(`${codesPage}/export`)).response.status).toBe(404);
+    expect((await other.get(`/dashboard/artist/codes/${satellites}/export`)).response.status).toBe(404);
     expect((await other.post(codesPage, { intent: "create", count: "5" })).response.status).toBe(403);
     const fan = await signedIn("fan@example.com", "fan-demo-pass");
     expect((await fan.get(codesPage)).response.status).toBe(403);
-    expect((await fan.get(`${codesPage}/export`)).response.status).toBe(403);
+    expect((await fan.get(`/dashboard/artist/codes/${satellites}/export`)).response.status).toBe(403);
     const visitor = await new Visitor().get(codesPage);
     expect(visitor.response.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent(codesPage)}`);
   });
