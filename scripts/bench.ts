@@ -13,6 +13,7 @@
 // - measureLighthouse: Lighthouse mobile performance and accessibility scores (median of 5 runs), in Debian's Chromium;
 // - measureUploads (lib/bench-uploads.ts): a 50 MB WAV uploaded plainly and resumably, and resumed after a cut;
 // - measureRenditions (lib/bench-renditions.ts): a four-minute WAV published, its stream's bytes, time, CPU and memory;
+// - measureDownloads (lib/bench-downloads.ts): a bought track's first byte, a 10-track album's zip and workerd's memory while zipping;
 // - measureLiveFeed (lib/bench-live-feed.ts): a comment inserted → on the artist dashboard's live feed;
 // - the studio's pages (signed in as the demo artist): their JavaScript and backend round trips, and how
 //   fast an oversized form is refused (lib/bench-oversized-forms.ts).
@@ -36,6 +37,7 @@ import { measurePlayback, mobileNetwork, printPlayback } from "./lib/bench-playb
 import { measureContinuity, measureNextTrack, measurePlayerBar, measureRenders, printPlayer } from "./lib/bench-player.ts";
 import { measureUploads, printUploads } from "./lib/bench-uploads.ts";
 import { measureRenditions, printRenditions } from "./lib/bench-renditions.ts";
+import { measureDownloads, printDownloads } from "./lib/bench-downloads.ts";
 import { measureLiveFeed, printLiveFeed } from "./lib/bench-live-feed.ts";
 import { measureOversizedForms, printOversizedForms } from "./lib/bench-oversized-forms.ts";
 import { measureHeavyViewer, printHeavyViewer } from "./lib/bench-heavy-viewer.ts";
@@ -55,6 +57,9 @@ export const targets = {
 } as const;
 
 const demoArtist = demoAddressOf("/artist/:id");
+// The demo artist and fan accounts' ids, as the seed makes them (their pages' addresses).
+const demoArtistId = demoArtist.replace("/artist/", "");
+const demoFanId = demoAddressOf("/fan/:id").replace("/fan/", "");
 const demoTrack = demoAddressOf("/track/:id");
 /** Signed-in pages: their JavaScript is measured (their renders are personal, never cached). */
 const studioPages = [...demoPagesWhere((use) => use.for === "artists"), "/dashboard/artist/analytics?period=1y"];
@@ -368,7 +373,7 @@ async function main() {
   let marketplace: Marketplace | undefined;
   let exitCode = 0;
   // Lighthouse, playback and the live feed run in Chromium: say so before minutes of setup, not after.
-  if (!["--uploads", "--bundle", "--renditions"].some((only) => process.argv.includes(only))) requireChromium();
+  if (!["--uploads", "--bundle", "--renditions", "--downloads"].some((only) => process.argv.includes(only))) requireChromium();
   try {
     console.log("Starting the local backend (fresh database, demo data and media) and the production build in workerd…");
     marketplace = await startMarketplace();
@@ -380,6 +385,12 @@ async function main() {
     }
     if (process.argv.includes("--renditions")) {
       printRenditions(await measureRenditions(marketplace, { ...demoArtistAccount, cookie: artistCookie }));
+      return;
+    }
+    const measureDownloadFigures = async () =>
+      measureDownloads(marketplace!, { id: demoArtistId }, { id: demoFanId, cookie: await signedInCookie(appUrl, demoFanAccount) });
+    if (process.argv.includes("--downloads")) {
+      printDownloads(await measureDownloadFigures());
       return;
     }
     if (process.argv.includes("--bundle")) {
@@ -459,6 +470,8 @@ async function main() {
     const uploads = await measureUploads(marketplace, { ...demoArtistAccount, cookie: artistCookie });
     console.log("Streaming renditions (a four-minute WAV)…");
     const renditions = await measureRenditions(marketplace, { ...demoArtistAccount, cookie: artistCookie });
+    console.log("Downloads (a four-minute WAV, a 10-track album's zip)…");
+    const downloads = await measureDownloadFigures();
     console.log("Play latency on the track page (Chromium)…");
     const playback = await measurePlayback(marketplace);
     const playbackOnMobile = await measurePlayback(marketplace, { runs: 5, network: mobileNetwork });
@@ -470,6 +483,7 @@ async function main() {
     await printStudioAndFanSpace(marketplace, artistCookie);
     printUploads(uploads);
     printRenditions(renditions);
+    printDownloads(downloads);
     printPlayback(playback);
     printPlayback(playbackOnMobile, mobileNetwork);
     printPlayerFigures();

@@ -1,6 +1,7 @@
 // Releases and what one owns, in the browser: an album's page (its tracklist, Play All, Buy with the
 // formats stated), a fan who bought an album and a single taking them home from Purchased and the album
-// page, and an artist's download code made in the studio and redeemed by a fan; with JavaScript and without. axe on every page (with JavaScript: axe runs in the page).
+// page, and an artist's download code made in the studio and redeemed by a fan; with JavaScript and
+// without. axe on every page (with JavaScript: axe runs in the page).
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
@@ -14,6 +15,7 @@ import {
   hydrated,
   newAccountPage,
   newPage,
+  signedInPage,
 } from "./support/browser.ts";
 
 const browser = await browserForThisFile();

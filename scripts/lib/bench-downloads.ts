@@ -1,0 +1,143 @@
+// Downloads, measured through the marketplace as it runs (workerd): a buyer takes a four-minute 16-bit
+// 44.1 kHz stereo WAV (the redirect to its signed address, then its first byte) and a 10-track album as
+// one zip (its first byte, the whole archive, and how far workerd's resident memory rose while zipping,
+// sampled as the bytes arrive). Files are as uploaded: none is made on request yet.
+import { readFileSync, readdirSync } from "node:fs";
+import { createClient } from "@supabase/supabase-js";
+import { localDefaults } from "@crate/local-supabase";
+import { encodeWav } from "@crate/local-supabase/media";
+import type { Marketplace } from "./marketplace.ts";
+
+export type DownloadFigures = {
+  trackBytes: number;
+  redirectMs: number;
+  trackFirstByteMs: number;
+  zipBytes: number;
+  zipFirstByteMs: number;
+  zipMs: number;
+  residentMb: { before: number; peak: number } | null;
+};
+
+/** `seconds` of a chord, 16-bit stereo at 44.1 kHz. */
+function wav(seconds: number): Uint8Array<ArrayBuffer> {
+  const frames = seconds * 44100;
+  const left = new Float32Array(frames);
+  const right = new Float32Array(frames);
+  for (let frame = 0; frame < frames; frame++) {
+    const t = frame / 44100;
+    left[frame] = Math.sin(2 * Math.PI * 220 * t) / 3;
+    right[frame] = Math.sin(2 * Math.PI * 277.2 * t) / 3;
+  }
+  return encodeWav([left, right], 44100);
+}
+
+/** workerd's resident memory now (VmRSS of its processes), in MB; null where /proc cannot tell. */
+function residentMb(): number | null {
+  try {
+    return readdirSync("/proc")
+      .filter((entry) => /^\d+$/.test(entry))
+      .filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0]!.endsWith("workerd");
+        } catch {
+          return false;
+        }
+      })
+      .reduce((sum, pid) => sum + Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024, 0);
+  } catch {
+    return null;
+  }
+}
+
+export async function measureDownloads(
+  { appUrl, supabaseUrl }: Marketplace,
+  artist: { id: string },
+  fan: { id: string; cookie: string },
+): Promise<DownloadFigures> {
+  const service = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
+  const store = async (bytes: Uint8Array<ArrayBuffer>) => {
+    const path = `${artist.id}/bench-${crypto.randomUUID()}.wav`;
+    const { error } = await service.storage.from("tracks").upload(path, new Blob([bytes], { type: "audio/wav" }));
+    if (error) throw new Error(`Storing a bench master failed: ${error.message}`);
+    return path;
+  };
+  const fields = { artist_id: artist.id, genre: "Rock", price: 1.29, description: "Downloads bench" };
+  const four = wav(240);
+  const { data: single, error: singleError } = await service
+    .from("tracks")
+    .insert({ ...fields, title: `Download bench ${Date.now()}`, file_url: await store(four) })
+    .select("id")
+    .single();
+  if (singleError) throw new Error(`Making the bench single failed: ${singleError.message}`);
+  const { data: album } = await service
+    .from("releases")
+    .insert({ artist_id: artist.id, kind: "album", title: `Download bench album ${Date.now()}` })
+    .select("id")
+    .single();
+  const minute = wav(60);
+  const albumTracks: string[] = [];
+  for (let n = 1; n <= 10; n++) {
+    const { data, error } = await service
+      .from("tracks")
+      .insert({
+        ...fields,
+        release_id: album!.id,
+        type: "album",
+        title: `Bench track ${n}`,
+        track_number: n,
+        file_url: await store(minute),
+      })
+      .select("id")
+      .single();
+    if (error) throw new Error(`Making the bench album failed: ${error.message}`);
+    albumTracks.push(data.id);
+  }
+  const { error: boughtError } = await service
+    .from("purchases")
+    .insert([single!.id, ...albumTracks].map((track_id) => ({ amount: 1.29, track_id, user_id: fan.id })));
+  if (boughtError) throw new Error(`Buying the bench releases failed: ${boughtError.message}`);
+
+  const started = performance.now();
+  const redirect = await fetch(`${appUrl}/track/${single!.id}/download`, { redirect: "manual", headers: { Cookie: fan.cookie } });
+  const redirectMs = performance.now() - started;
+  const file = await fetch(redirect.headers.get("location")!);
+  const reader = file.body!.getReader();
+  await reader.read();
+  const trackFirstByteMs = performance.now() - started;
+  await reader.cancel();
+
+  const before = residentMb();
+  let peak = before;
+  const zipStarted = performance.now();
+  const zip = await fetch(`${appUrl}/album/${album!.id}/download`, { headers: { Cookie: fan.cookie } });
+  if (zip.status !== 200) throw new Error(`The album's zip answered ${zip.status}`);
+  const pieces = zip.body!.getReader();
+  let zipFirstByteMs = 0;
+  let zipBytes = 0;
+  for (;;) {
+    const { value, done } = await pieces.read();
+    if (done) break;
+    if (zipBytes === 0) zipFirstByteMs = performance.now() - zipStarted;
+    zipBytes += value.length;
+    const now = residentMb();
+    if (now !== null && peak !== null) peak = Math.max(peak, now);
+  }
+  return {
+    trackBytes: four.length,
+    redirectMs,
+    trackFirstByteMs,
+    zipBytes,
+    zipFirstByteMs,
+    zipMs: performance.now() - zipStarted,
+    residentMb: before === null || peak === null ? null : { before, peak },
+  };
+}
+
+export function printDownloads(figures: DownloadFigures) {
+  const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+  const ms = (value: number) => `${value.toFixed(0)} ms`;
+  console.log(`\nDownloads (as uploaded; a buyer, signed in)
+  A four-minute WAV (${mb(figures.trackBytes)} MB): the redirect to its signed address ${ms(figures.redirectMs)}, its first byte ${ms(figures.trackFirstByteMs)} after the request
+  A 10-track album as one zip (${mb(figures.zipBytes)} MB): first byte ${ms(figures.zipFirstByteMs)}, the whole archive ${(figures.zipMs / 1000).toFixed(1)} s
+  workerd's resident memory while zipping: ${figures.residentMb ? `${figures.residentMb.before.toFixed(0)} MB before, at most ${figures.residentMb.peak.toFixed(0)} MB (+${(figures.residentMb.peak - figures.residentMb.before).toFixed(0)} MB)` : "not measurable here"}`);
+}
