@@ -85,8 +85,10 @@ describe("redeeming a code", () => {
     const fan = await newFan(`redeemer${Date.now().toString(36)}`);
     const typed = `${code.slice(0, 4).toLowerCase()} ${code.slice(4, 8)}-${code.slice(8)}`;
     const redeemed = await fan.visitor.post("/redeem", { code: typed });
-    expect(redeemed.response.status).toBe(200);
-    expect(text(redeemed.html)).toContain("Small Town Satellites is now yours");
+    expect(redeemed.response.status).toBe(303);
+    // Back to the page with the release, so a reload redeems nothing.
+    expect(redeemed.response.headers.get("location")).toBe(`/redeem?redeemed=${satellites}`);
+    expect(text((await fan.visitor.get(`/redeem?redeemed=${satellites}`)).html)).toContain("Small Town Satellites is now yours");
     const purchased = text((await fan.visitor.get("/dashboard/fan/purchased")).html);
     expect(purchased).toContain("Small Town Satellites");
     expect(purchased).toContain("$0.00");

@@ -86,10 +86,11 @@ function OwnedReleaseCard({ release }: { release: OwnedRelease }) {
   const download = album ? href("/album/:id/download", { id: release.id }) : href("/track/:id/download", { id: first.id });
   const downloadable = release.tracks.some((track) => track.has_audio);
   return (
-    <li className="rounded-2xl border border-stage-700 bg-stage-850 p-4">
-      <div className="flex flex-wrap items-center gap-4">
+    <li className="min-w-0 rounded-2xl border border-stage-700 bg-stage-850 p-4">
+      {/* On a phone the buttons take their own row under the cover and the title; wider, one row. */}
+      <div className="grid grid-cols-[5rem_minmax(0,1fr)] items-center gap-4 sm:flex">
         <Artwork src={first.artwork_small_url ?? first.artwork_url} className="size-20 shrink-0 rounded-xl" />
-        <div className="min-w-0 flex-1">
+        <div className="min-w-0 sm:flex-1">
           <p className="text-xs font-semibold tracking-wider text-ink-faint uppercase">
             {album ? `Album · ${countOf(release.tracks.length, "track")} bought` : "Single"}
           </p>
@@ -104,7 +105,7 @@ function OwnedReleaseCard({ release }: { release: OwnedRelease }) {
             <time dateTime={release.bought_at}>{formatDate(release.bought_at.slice(0, 10), dateLocale)}</time>
           </p>
         </div>
-        <div className="flex flex-wrap items-center gap-2">
+        <div className="col-span-2 flex flex-wrap items-center gap-2 sm:shrink-0">
           <PlayAllButton tracks={queue} />
           {downloadable ? (
             <LinkButton to={download} reloadDocument variant="secondary" size="lg" aria-label={`Download ${release.title}`}>

@@ -1,13 +1,14 @@
-import { data, Form, href } from "react-router";
+import { Form, href, redirect } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert } from "~/components/form-controls";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Button, LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
-import { refusedWrite } from "~/lib/backend/backend.server";
+import * as v from "valibot";
+import { read, refusedWrite } from "~/lib/backend/backend.server";
 import { sqlState } from "~/lib/backend/sqlstate";
-import { albumPath } from "~/lib/catalog/catalog";
+import { albumPath, isUuid } from "~/lib/catalog/catalog";
 import { readForm } from "~/lib/forms/form-body.server";
 import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms/forms";
 import { playAddress } from "~/lib/http/context.server";
@@ -22,13 +23,31 @@ export const meta = () => pageMeta("Redeem a Code", "Redeem a download code to a
 
 const path = href("/redeem");
 
-/** A visitor is asked to sign in (or sign up) and comes back here, with the code they followed a link with. */
-export function loader({ request, context }: Route.LoaderArgs) {
+const RedeemedReleaseSchema = v.nullable(v.object({ id: v.string(), title: v.string() }));
+
+/**
+ * A visitor is asked to sign in (or sign up) and comes back here, with the code they followed a link with.
+ * After a code is redeemed the page comes back with the release (`?redeemed=`), so a reload redeems nothing.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
   requireFan(request, context);
-  return { code: new URL(request.url).searchParams.get("code") ?? "" };
+  const url = new URL(request.url);
+  const releaseId = url.searchParams.get("redeemed");
+  const redeemed = isUuid(releaseId)
+    ? read(await context.get(supabaseContext).from("releases").select("id, title").eq("id", releaseId).maybeSingle(), {
+        what: "redeemed release",
+        schema: RedeemedReleaseSchema,
+      })
+    : null;
+  return { code: url.searchParams.get("code") ?? "", redeemed: redeemed?.status === "found" ? redeemed.data : null };
 }
 
-type Redeemed = FormReply & { redeemed?: { id: string; title: string } };
+/** redeem_download_code()'s answer: the outcome, and the release when it was redeemed. */
+const RedeemedSchema = v.object({
+  outcome: v.picklist(["redeemed", "unknown", "used", "too_many"]),
+  release_id: v.nullable(v.string()),
+});
+const tryAgain = "The code could not be redeemed. Please try again.";
 
 const outcomes = {
   unknown: { status: 400, message: "This code does not exist, or it was disabled. Check it and try again." },
@@ -44,41 +63,42 @@ export async function action({ request, context }: Route.ActionArgs) {
   requireFan(request, context);
   const submission = parseForm(RedeemCodeSchema, await readForm(request));
   if (!submission.success) return replyWith(submission.reply, 400);
-  const { data: answer, error } = await context
+  const result = await context
     .get(supabaseContext)
     .rpc("redeem_download_code", { code: submission.value.code, address: playAddress(request) ?? undefined })
     .setHeader(...marketplaceHeader(context))
     .maybeSingle();
-  if (error?.code === sqlState.insufficientPrivilege)
+  if (result.error?.code === sqlState.insufficientPrivilege)
     return replyWith(formError("Codes are redeemed with a fan account", submission.values), 403);
-  if (error || !answer) return refusedWrite(error ?? { message: "no answer" }, { what: "redeeming a code", values: submission.values });
-  if (answer.outcome === "redeemed" && answer.release_id && answer.title) {
-    return data<Redeemed>({ fieldErrors: {}, formError: null, values: {}, redeemed: { id: answer.release_id, title: answer.title } });
-  }
-  const refused = outcomes[answer.outcome as keyof typeof outcomes] ?? outcomes.unknown;
+  if (result.error) return refusedWrite(result.error, { what: "redeeming a code", values: submission.values });
+  const answer = read(result, { what: "code's redemption", schema: RedeemedSchema });
+  if (answer.status !== "found") return replyWith(formError(tryAgain, submission.values), 500);
+  const { outcome, release_id: releaseId } = answer.data;
+  if (outcome === "redeemed" && releaseId) throw redirect(`${path}?${new URLSearchParams({ redeemed: releaseId })}`, 303);
+  const refused = outcomes[outcome === "redeemed" ? "unknown" : outcome];
   const reply: FormReply =
-    answer.outcome === "too_many"
+    outcome === "too_many"
       ? formError(refused.message, submission.values)
       : { fieldErrors: { code: refused.message }, formError: null, values: submission.values };
   return replyWith(reply, refused.status);
 }
 
 export default function RedeemCode({ loaderData, actionData }: Route.ComponentProps) {
-  const reply = actionData as Redeemed | undefined;
-  const form = formFields(reply);
+  const { redeemed } = loaderData;
+  const form = formFields(actionData);
   return (
     <>
       <DashboardHeader title="Redeem a Code" kicker="Your music" dashboard={href("/dashboard/fan")}>
         A download code from an artist (with a record, at a show) adds their release to your collection, to play and download.
       </DashboardHeader>
-      {reply?.redeemed ? (
+      {redeemed ? (
         <Card role="status" className="mb-8 max-w-xl">
-          <h2 className="text-xl font-semibold text-ink">{reply.redeemed.title} is now yours</h2>
+          <h2 className="text-xl font-semibold text-ink">{redeemed.title} is now yours</h2>
           <p className="mt-2 text-ink-muted">It is in Purchased, ready to download.</p>
           <div className="mt-4 flex flex-wrap gap-3">
             <LinkButton to={href("/dashboard/fan/purchased")}>Go to Purchased</LinkButton>
-            <LinkButton to={albumPath(reply.redeemed.id)} variant="secondary">
-              Open {reply.redeemed.title}
+            <LinkButton to={albumPath(redeemed.id)} variant="secondary">
+              Open {redeemed.title}
             </LinkButton>
           </div>
         </Card>
@@ -92,7 +112,7 @@ export default function RedeemCode({ loaderData, actionData }: Route.ComponentPr
             autoCapitalize="characters"
             spellCheck={false}
             hint="12 letters and numbers, like ABCD-EFGH-JKMN. Dashes and spaces do not matter."
-            {...form.field("code", reply?.redeemed ? "" : loaderData.code)}
+            {...form.field("code", redeemed ? "" : loaderData.code)}
           />
           <Button type="submit" size="lg">
             Redeem
