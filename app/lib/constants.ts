@@ -81,6 +81,12 @@ export const playlistLimits = { name: 100, description: 500, playlists: 200, tra
 export const catalogLimits = { artistTracks: 5000, tracksAtOnce: albumTrackLimit, merchItems: 500, commentsPerMinute: 5 } as const;
 
 /**
+ * Download codes' bounds (the database holds them): made at a time, a release's in all, and redemption
+ * attempts an account may make in an hour.
+ */
+export const codeLimits = { atOnce: 1000, perRelease: 10_000, attemptsPerHour: 10 } as const;
+
+/**
  * What listeners see in place of Play while a track's stream is being made (seconds after it is
  * published): the audio URL function's `audio_preparing`. Here, so the track page's player box and the
  * error messages share it without the box loading the messages.

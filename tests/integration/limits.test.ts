@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   albumTrackLimit,
   catalogLimits,
+  codeLimits,
   commentMaxLength,
   maximumPrice,
   minimumPrice,
@@ -24,6 +25,7 @@ const template = process.env.TEST_DATABASE_TEMPLATE;
 const lengths: Record<string, number> = {
   "tracks.title": textLimits.title,
   "tracks.album_title": textLimits.title,
+  "releases.title": textLimits.title,
   "tracks.subgenre": textLimits.subgenre,
   "tracks.label": textLimits.label,
   "tracks.description": textLimits.description,
@@ -60,6 +62,15 @@ const triggerBounds: { what: string; fn: string; bound: RegExp; stated: number }
     stated: catalogLimits.artistTracks,
   },
   { what: "merch items an artist", fn: "limit_artist_merch", bound: />= (\d+) then/, stated: catalogLimits.merchItems },
+  { what: "releases an artist", fn: "limit_artist_releases", bound: />= (\d+) then/, stated: catalogLimits.artistTracks },
+  { what: "download codes made at once", fn: "create_download_codes", bound: /how_many > (\d+) then/, stated: codeLimits.atOnce },
+  { what: "download codes a release", fn: "create_download_codes", bound: /\+ how_many > (\d+) then/, stated: codeLimits.perRelease },
+  {
+    what: "code attempts an account an hour",
+    fn: "redeem_download_code",
+    bound: /a\.account = me\) >= (\d+)/,
+    stated: codeLimits.attemptsPerHour,
+  },
   {
     what: "comments a minute on a track",
     fn: "limit_comments",
@@ -127,7 +138,7 @@ describe.skipIf(!serverUrl || !template)("the catalog's limits", () => {
         .filter((constraint) => constraint.table === table)
         .map((constraint) => constraint.definition)
         .join("\n");
-    for (const table of ["tracks", "merch"]) {
+    for (const table of ["tracks", "merch", "releases"]) {
       expect(definitions(table)).toContain(`price >= ${minimumPrice}`);
       expect(definitions(table)).toContain(`price <= (${maximumPrice})`);
     }

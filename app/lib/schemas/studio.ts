@@ -3,6 +3,7 @@ import { peakCount } from "../../../supabase/functions/_shared/waveform";
 import { safeHttpUrl, socialProfile, type SocialNetwork } from "~/lib/catalog/artist-profile";
 import {
   albumTrackLimit,
+  codeLimits,
   currencies,
   genres,
   maximumPrice,
@@ -417,7 +418,9 @@ export const ArtistProfileSchema = v.pipe(
 /** The profile picture chosen with JavaScript: uploaded already, named by its path in the artist's folder. */
 export const ProfilePictureSchema = v.object({ path: v.pipe(v.string(), v.nonEmpty("Please choose an image")) });
 
-const codeCountMessage = "Make from 1 to 1,000 codes at a time";
+const codeCountMessage = `Make from 1 to ${codeLimits.atOnce.toLocaleString("en-US")} codes at a time`;
+/** A release's codes are bounded in all (the database refuses more, 54000). */
+export const tooManyCodes = `A release has at most ${codeLimits.perRelease.toLocaleString("en-US")} codes`;
 
 /** Making download codes for a release: how many, 1 to 1,000 at a time. */
 export const CreateCodesSchema = v.object({
@@ -425,7 +428,7 @@ export const CreateCodesSchema = v.object({
     typedNumber("Enter how many codes to make", codeCountMessage),
     v.integer(codeCountMessage),
     v.minValue(1, codeCountMessage),
-    v.maxValue(1000, codeCountMessage),
+    v.maxValue(codeLimits.atOnce, codeCountMessage),
   ),
 });
 

@@ -14,7 +14,7 @@ import { countOf, isUuid } from "~/lib/catalog/catalog";
 import { formatDate, formatDownloadCode } from "~/lib/format";
 import { readForm } from "~/lib/forms/form-body.server";
 import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms/forms";
-import { CreateCodesSchema, DisableCodeSchema } from "~/lib/schemas/studio";
+import { CreateCodesSchema, DisableCodeSchema, tooManyCodes } from "~/lib/schemas/studio";
 import { ReleaseCodesSchema, type ReleaseCode } from "~/lib/schemas/studio-data";
 import { requireArtist } from "~/lib/session/guards.server";
 import { supabaseContext } from "~/lib/session/session.server";
@@ -78,7 +78,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!submission.success) return replyWith(submission.reply, 400);
   const { data: made, error } = await supabase.rpc("create_download_codes", { release_id: params.id, how_many: submission.value.count });
   if (error?.code === sqlState.limitReached) {
-    return replyWith({ fieldErrors: { count: "A release has at most 10,000 codes" }, formError: null, values: submission.values }, 400);
+    return replyWith({ fieldErrors: { count: tooManyCodes }, formError: null, values: submission.values }, 400);
   }
   if (error) return refusedWrite(error, { what: "making download codes", values: submission.values, fields: { how_many: "count" } });
   return data<FormReply>({ fieldErrors: {}, formError: null, values: {}, notice: `Made ${countOf(made, "new code")}.` });
