@@ -1,5 +1,5 @@
--- Downloads: taking home what one owns. A track's artist downloads it any time; anyone else a track they
--- bought. Nobody else, however they ask: these functions answer who may take which file, and Storage signs
+-- Downloads: taking home what one owns, and download codes that give a release away (further down). A
+-- track's artist downloads it any time; anyone else a track they bought (or got with a code). Nobody else, however they ask: these functions answer who may take which file, and Storage signs
 -- a master (for a minute) only for its artist or for someone who bought its track (the policy below).
 -- Every download a buyer takes is the spec's `download` event, so the artist's Downloads figure, trends
 -- and analytics count real downloads (the daily roll-ups of 07_analytics.sql count them as they come).
