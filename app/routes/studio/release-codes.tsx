@@ -151,9 +151,10 @@ export default function ReleaseCodes({ loaderData, actionData }: Route.Component
 function CodeRow({ code, action }: { code: ReleaseCode; action: string }) {
   const shown = formatDownloadCode(code.code);
   return (
-    <li className="flex flex-wrap items-center gap-3 px-4 py-3">
+    // On a phone the code and Disable share a row, its state under them; wider, one row.
+    <li className="grid grid-cols-[minmax(0,1fr)_auto] items-center gap-x-3 gap-y-1 px-4 py-3 sm:flex">
       <code className="font-mono text-base font-semibold tracking-wider text-ink">{shown}</code>
-      <span className="min-w-0 flex-1 text-sm text-ink-muted">
+      <span className="col-span-2 row-start-2 text-sm text-ink-muted sm:min-w-0 sm:flex-1">
         {code.redeemed_at ? (
           <>
             Redeemed{code.redeemed_by ? ` by ${code.redeemed_by}` : ""} on{" "}
@@ -168,7 +169,7 @@ function CodeRow({ code, action }: { code: ReleaseCode; action: string }) {
         )}
       </span>
       {code.redeemed_at || code.disabled_at ? null : (
-        <Form method="post" action={action}>
+        <Form method="post" action={action} className="col-start-2 row-start-1">
           <input type="hidden" name="intent" value="disable" />
           <input type="hidden" name="codeId" value={code.id} />
           <Button type="submit" variant="ghost" size="sm" aria-label={`Disable ${shown}`}>
