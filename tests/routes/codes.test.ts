@@ -89,6 +89,8 @@ describe("redeeming a code", () => {
     // Back to the page with the release, so a reload redeems nothing.
     expect(redeemed.response.headers.get("location")).toBe(`/redeem?redeemed=${satellites}`);
     expect(text((await fan.visitor.get(`/redeem?redeemed=${satellites}`)).html)).toContain("Small Town Satellites is now yours");
+    // The address alone claims nothing: a release the fan does not own is not announced as theirs.
+    expect(text((await fan.visitor.get(`/redeem?redeemed=${albumId("Headlights & Static")}`)).html)).not.toContain("is now yours");
     const purchased = text((await fan.visitor.get("/dashboard/fan/purchased")).html);
     expect(purchased).toContain("Small Town Satellites");
     expect(purchased).toContain("$0.00");

@@ -23,7 +23,8 @@ export const meta = () => pageMeta("Redeem a Code", "Redeem a download code to a
 
 const path = href("/redeem");
 
-const RedeemedReleaseSchema = v.nullable(v.object({ id: v.string(), title: v.string() }));
+/** The release named after a redemption, as album_page() gives it: shown only if the fan owns it whole. */
+const RedeemedReleaseSchema = v.nullable(v.object({ id: v.string(), title: v.string(), owned: v.boolean() }));
 
 /**
  * A visitor is asked to sign in (or sign up) and comes back here, with the code they followed a link with.
@@ -34,12 +35,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const releaseId = url.searchParams.get("redeemed");
   const redeemed = isUuid(releaseId)
-    ? read(await context.get(supabaseContext).from("releases").select("id, title").eq("id", releaseId).maybeSingle(), {
+    ? read(await context.get(supabaseContext).rpc("album_page", { release_id: releaseId }), {
         what: "redeemed release",
         schema: RedeemedReleaseSchema,
       })
     : null;
-  return { code: url.searchParams.get("code") ?? "", redeemed: redeemed?.status === "found" ? redeemed.data : null };
+  const owned = redeemed?.status === "found" && redeemed.data?.owned ? redeemed.data : null;
+  return { code: url.searchParams.get("code") ?? "", redeemed: owned && { id: owned.id, title: owned.title } };
 }
 
 /** redeem_download_code()'s answer: the outcome, and the release when it was redeemed. */
