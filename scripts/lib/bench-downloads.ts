@@ -2,10 +2,11 @@
 // 44.1 kHz stereo WAV (the redirect to its signed address, then its first byte) and a 10-track album as
 // one zip (its first byte, the whole archive, and how far workerd's resident memory rose while zipping,
 // sampled as the bytes arrive). Files are as uploaded: none is made on request yet.
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createClient } from "@supabase/supabase-js";
 import { localDefaults } from "@crate/local-supabase";
 import { encodeWav } from "@crate/local-supabase/media";
+import { workerdPids } from "./bench-renditions.ts";
 import type { Marketplace } from "./marketplace.ts";
 
 export type DownloadFigures = {
@@ -34,16 +35,10 @@ function wav(seconds: number): Uint8Array<ArrayBuffer> {
 /** workerd's resident memory now (VmRSS of its processes), in MB; null where /proc cannot tell. */
 function residentMb(): number | null {
   try {
-    return readdirSync("/proc")
-      .filter((entry) => /^\d+$/.test(entry))
-      .filter((pid) => {
-        try {
-          return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")[0]!.endsWith("workerd");
-        } catch {
-          return false;
-        }
-      })
-      .reduce((sum, pid) => sum + Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024, 0);
+    return workerdPids().reduce(
+      (sum, pid) => sum + Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024,
+      0,
+    );
   } catch {
     return null;
   }

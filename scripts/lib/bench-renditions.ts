@@ -39,7 +39,7 @@ function fourMinuteWav(): Uint8Array<ArrayBuffer> {
 }
 
 /** The workerd processes running (the marketplace's), by pid. */
-function workerdPids(): number[] {
+export function workerdPids(): number[] {
   return readdirSync("/proc")
     .filter((entry) => /^\d+$/.test(entry))
     .filter((pid) => {

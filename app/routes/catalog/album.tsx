@@ -17,7 +17,7 @@ import { tagCachedAnswer } from "~/lib/http/edge-cache.server";
 import { publicPageHeaders } from "~/lib/http/http-cache";
 import { downloadFormats } from "~/lib/media/downloads";
 import { imageSizeOf } from "~/lib/media/image-size";
-import type { QueueTrack } from "~/lib/player";
+import { queueTrack } from "~/lib/player";
 import { AlbumPageSchema } from "~/lib/schemas/catalog-data";
 import { supabaseContext } from "~/lib/session/session.server";
 import { sharing } from "~/lib/sharing/embedding.server";
@@ -82,14 +82,7 @@ export default function Album({ loaderData }: Route.ComponentProps) {
   const path = albumPath(album.id);
   const artworkUrl = album.artwork_url ?? "/fallback-artwork.svg";
   const buyLabel = `Buy Now - ${formatPrice(album.price)}`;
-  const queue: QueueTrack[] = album.tracks.map((track) => ({
-    id: track.id,
-    title: track.title,
-    artistId: album.artist.id,
-    artistName: album.artist.artist_name,
-    artworkUrl: track.artwork_small_url ?? track.artwork_url,
-    album: album.title,
-  }));
+  const queue = album.tracks.map((track) => queueTrack({ ...track, album_title: album.title, artist: album.artist }));
   // An album still to come (its artist's view) is listed, not played.
   const playable = album.upcoming ? [] : queue.filter((_, index) => !album.tracks[index]!.upcoming);
 

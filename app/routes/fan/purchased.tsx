@@ -10,7 +10,7 @@ import { Pagination } from "~/components/ui/pagination";
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { albumPath, artistPath, countOf, trackPath } from "~/lib/catalog/catalog";
 import { formatDate, formatDuration, formatPrice } from "~/lib/format";
-import type { QueueTrack } from "~/lib/player";
+import { queueTrack } from "~/lib/player";
 import { requireFan } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import { firstPageIfPastTheEnd, pageCount, pageFrom } from "~/lib/ui/paging";
@@ -75,14 +75,7 @@ function OwnedReleaseCard({ release }: { release: OwnedRelease }) {
   const album = release.kind === "album";
   const first = release.tracks[0]!;
   const page = album ? albumPath(release.id) : trackPath(first.id);
-  const queue: QueueTrack[] = release.tracks.map((track) => ({
-    id: track.id,
-    title: track.title,
-    artistId: release.artist.id,
-    artistName: release.artist.artist_name,
-    artworkUrl: track.artwork_small_url ?? track.artwork_url,
-    ...(album ? { album: release.title } : {}),
-  }));
+  const queue = release.tracks.map((track) => queueTrack({ ...track, album_title: album ? release.title : null, artist: release.artist }));
   const download = album ? href("/album/:id/download", { id: release.id }) : href("/track/:id/download", { id: first.id });
   const downloadable = release.tracks.some((track) => track.has_audio);
   return (
