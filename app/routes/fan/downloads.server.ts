@@ -29,7 +29,6 @@ const DownloadedFilesSchema = v.pipe(
   ),
   v.minLength(1),
 );
-export type DownloadedFile = v.InferOutput<typeof DownloadedFilesSchema>[number];
 
 /** The files the reader may take of a track or of a release, in order (each a download recorded), or the answer saying why not. */
 export async function takeDownloads(context: Readonly<RouterContextProvider>, of: { track: string } | { release: string }) {
