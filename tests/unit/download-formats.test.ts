@@ -3,15 +3,17 @@
 // music players and servers on npm use.
 import { FLACDecoder } from "@wasm-audio-decoders/flac";
 import { parseBuffer } from "music-metadata";
-import { readFileSync } from "node:fs";
-import { createEncoder } from "wasm-media-encoders";
+import { createMp3Encoder } from "wasm-media-encoders";
 import { describe, expect, it } from "vitest";
 import { FlacEncoder } from "~/lib/media/flac";
 import { concat } from "~/lib/media/rendition";
 import { id3Tag, type DownloadTags } from "~/lib/media/tags";
-import { pngOf } from "../support/media";
 
-const cover = { type: "image/png", data: pngOf(3, 2), width: 3, height: 2 };
+/** A 1×1 PNG. */
+const png = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="), (c) =>
+  c.charCodeAt(0),
+);
+const cover = { type: "image/png", data: png, width: 1, height: 1 };
 const tags: DownloadTags = {
   title: "Héllo — “Wörld” ☀",
   artist: "Søren & The Ünicode",
@@ -41,7 +43,9 @@ async function decodeFlac(file: Uint8Array) {
 }
 
 const music = (frame: number, channel: number) =>
-  0.4 * Math.sin((2 * Math.PI * (channel ? 660 : 440) * frame) / 44100) + 0.1 * Math.sin(frame / 3.7) + 0.05 * (((frame * 7919) % 101) / 101 - 0.5);
+  0.4 * Math.sin((2 * Math.PI * (channel ? 660 : 440) * frame) / 44100) +
+  0.1 * Math.sin(frame / 3.7) +
+  0.05 * (((frame * 7919) % 101) / 101 - 0.5);
 
 describe("FLAC", () => {
   for (const { channels, bits, frames, sampleRate } of [
@@ -112,7 +116,7 @@ describe("FLAC", () => {
 
 describe("MP3's ID3v2.3 tag", () => {
   it("carries the title, artist, album, number, year and cover, before LAME's 320 kbps frames", async () => {
-    const encoder = await createEncoder("audio/mpeg", readFileSync("node_modules/wasm-media-encoders/wasm/mp3.wasm"));
+    const encoder = await createMp3Encoder();
     encoder.configure({ channels: 2, sampleRate: 44100, bitrate: 320 });
     const { floats } = signal(44100, 2, 16, music);
     const file = concat(id3Tag(tags), encoder.encode(floats).slice(), encoder.finalize().slice());

@@ -12,7 +12,6 @@ const blockSize = 4096;
 /** At most 2^8 partitions of a block's residual. */
 const maxPartitionOrder = 8;
 
-
 /** Bits written most significant first, into a buffer sized for the frame being written. */
 class BitWriter {
   bytes: Uint8Array;
@@ -210,8 +209,9 @@ function channelCoding(samples: Int32Array, sampleBits: number): Coding {
   // one below it); only it is partitioned and costed exactly.
   const sums = [0, 0, 0, 0, 0];
   if (samples.length > 4) {
-    let [e1, e2, e3] = [samples[3]! - samples[2]!, samples[3]! - 2 * samples[2]! + samples[1]!, 0];
-    e3 = e2 - (samples[2]! - 2 * samples[1]! + samples[0]!);
+    let e1 = samples[3]! - samples[2]!;
+    let e2 = e1 - (samples[2]! - samples[1]!);
+    let e3 = e2 - (samples[2]! - 2 * samples[1]! + samples[0]!);
     for (let i = 4; i < samples.length; i++) {
       const e0 = samples[i]!;
       const n1 = e0 - samples[i - 1]!;
@@ -272,7 +272,7 @@ export class FlacEncoder {
   push(channels: Float32Array[]): void {
     const scale = 2 ** (this.bitsPerSample - 1);
     const length = channels[0]!.length;
-    for (let start = 0; start < length; ) {
+    for (let start = 0; start < length;) {
       const take = Math.min(blockSize - this.bufferedLength, length - start);
       for (let channel = 0; channel < this.channels; channel++) {
         const from = channels[channel]!;
@@ -351,7 +351,7 @@ export class FlacEncoder {
       [4, commentBlock(vorbisComments(tags))],
     ];
     if (tags.cover) blocks.push([6, pictureBlock(tags.cover)]);
-    const parts = [new TextEncoder().encode("fLaC")];
+    const parts: Uint8Array[] = [new TextEncoder().encode("fLaC")];
     blocks.forEach(([type, body], index) => {
       const header = new Uint8Array(4);
       header[0] = (index === blocks.length - 1 ? 0x80 : 0) | type;
