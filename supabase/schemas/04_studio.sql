@@ -141,8 +141,9 @@ grant execute on function public.studio_catalog(text, integer, integer) to authe
 
 -- Files the upload form stored ahead of publishing (resumable uploads start the moment a file is chosen)
 -- that no release ever used, because the artist left the form. Removed files are taken care of by the
--- form itself; these are what is left: audio in the tracks bucket (masters and streaming renditions no
--- track names any more: one made before its track's master was replaced or re-rendered) and artwork renditions (the `small/`
+-- form itself; these are what is left: audio in the tracks bucket (masters, streaming renditions and
+-- download files no track names any more: one made before its track's master was replaced or
+-- re-rendered) and artwork renditions (the `small/`
 -- folder) that no track or merch item names, older than a day. Full-size artwork is not listed: it shows
 -- in the artist's Media Manager, where they see it and may use or remove it.
 -- Read by the sweep-unpublished-uploads Edge Function with the service role, which removes them through
@@ -165,7 +166,8 @@ as $$
     and (
       (o.bucket_id = 'tracks' and not exists (
         select 1 from public.tracks t
-        where t.artist_id = folder.owner_id and (t.file_url = o.name or t.rendition_path = o.name)))
+        where t.artist_id = folder.owner_id and (t.file_url = o.name or t.rendition_path = o.name))
+        and not exists (select 1 from private.download_files d where d.path = o.name))
       or (o.bucket_id = 'artwork' and split_part(o.name, '/', 2) = 'small'
         and not exists (
           select 1 from public.tracks t

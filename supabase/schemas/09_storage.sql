@@ -17,7 +17,9 @@ values
     'audio/mpeg', 'audio/mp3', 'audio/mpeg3', 'audio/x-mpeg-3',
     'audio/wav', 'audio/x-wav', 'audio/wave', 'audio/vnd.wave',
     'audio/aac', 'audio/x-aac', 'audio/aacp', 'audio/vnd.dlna.adts',
-    'audio/ogg', 'audio/x-ogg', 'application/ogg'
+    'audio/ogg', 'audio/x-ogg', 'application/ogg',
+    -- FLAC: the download files made of lossless masters (13_downloads.sql); uploads take the types above.
+    'audio/flac'
   ]),
   ('artwork', 'artwork', true, 5242880, array['image/jpeg', 'image/png', 'image/webp'])
 on conflict (id) do update set

@@ -43,7 +43,8 @@ revoke execute on function private.bought_all(uuid[]) from public;
 
 grant execute on function private.bought_all(uuid[]) to anon, authenticated;
 
--- The master a stored path is, for a buyer of its track: what lets Storage sign it for them.
+-- The master a stored path is, or a download file made of it, for a buyer of its track: what lets Storage
+-- sign it for them.
 create or replace function private.bought_master(path text)
 returns boolean
 language sql
@@ -54,7 +55,9 @@ as $$
   select (select private.is_active_user()) and exists (
     select 1 from public.tracks t
     join public.purchases p on p.track_id = t.id
-    where t.file_url = bought_master.path and p.user_id = (select auth.uid()))
+    where p.user_id = (select auth.uid())
+      and (t.file_url = bought_master.path
+        or t.id in (select d.track_id from private.download_files d where d.path = bought_master.path)))
 $$;
 
 revoke execute on function private.bought_master(text) from public;
@@ -68,57 +71,135 @@ create policy "Buyers read the masters of the tracks they bought" on storage.obj
   for select to authenticated
   using (bucket_id = 'tracks' and private.bought_master(name));
 
--- The files to take for `track_ids` (in that order): those the caller may download and that have audio,
--- each with what names it (its title, artist, album and number). A buyer's download is recorded once a
--- day per track (a file taken again, or a request retried, is not another download); the artist's own
--- are not downloads. The country comes only from the marketplace, which reads it off the request.
-create or replace function private.take_downloads(track_ids uuid[], country text)
-returns table (track uuid, path text, title text, artist_name text, album_title text, track_number integer)
+-- The formats a download is made in, beside the master as uploaded: MP3 at 320 kbps for every master, and
+-- FLAC where the master is lossless (a WAV; FLAC of a lossy file would only be bigger). The Worker's
+-- rendition queue makes each the first time someone asks for it (or ahead of it), tagged with the track's
+-- title, artist, album, number, year and cover, and stores it beside the streaming rendition; made once,
+-- kept, and made again only for a new master. Read and written only through the functions below.
+create table private.download_files (
+  track_id uuid not null references public.tracks (id) on delete cascade,
+  format text not null check (format in ('mp3', 'flac')),
+  -- The master it is (being) made from: a track given a new master has its files made again.
+  master_path text not null,
+  -- The made file, once ready.
+  path text,
+  state text not null default 'preparing' check (state in ('preparing', 'ready', 'failed')),
+  failure text check (char_length(failure) <= 300),
+  requested_at timestamptz not null default now(),
+  primary key (track_id, format),
+  constraint download_files_ready check ((state = 'ready') = (path is not null))
+);
+
+-- Storage's policy for buyers and the sweep of unnamed files look a made file up by its path.
+create index download_files_path_idx on private.download_files (path);
+
+revoke all on table private.download_files from public, anon, authenticated;
+
+grant select on table private.download_files to service_role;
+
+-- Whether a master is lossless, so a FLAC of it is too: a WAV (the only lossless format uploads take).
+create or replace function private.is_lossless_master(path text)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select coalesce(is_lossless_master.path ~* '\.wav$', false)
+$$;
+
+grant execute on function private.is_lossless_master(text) to anon, authenticated, service_role;
+
+-- The files to take for `track_ids` (in that order), in `format` ('original': the master as uploaded;
+-- 'mp3'; 'flac', which gives the master itself where it is not lossless): those the caller may download and
+-- that have audio, each with what names it and its state. A made file not made yet is asked for here
+-- (`requested`: the marketplace then queues it), again when the master changed, when a request went
+-- unanswered for ten minutes, or an hour after it failed. `take` records a buyer's download once a day per
+-- track (a file taken again, or a request retried, is not another download), and only when every file is
+-- ready: a page asking whether the files are ready takes nothing. The artist's own are not downloads.
+-- The country comes only from the marketplace, which reads it off the request.
+create or replace function private.take_downloads(track_ids uuid[], country text, format text, take boolean)
+returns table (
+  track uuid, path text, title text, artist_name text, album_title text, track_number integer,
+  state text, requested boolean
+)
 language plpgsql
 security definer
 set search_path = ''
 as $$
 declare
   me uuid := (select auth.uid());
-  taken record;
+  wanted record;
+  made private.download_files;
+  all_ready boolean := true;
+  bought uuid[] := '{}';
 begin
-  for taken in
+  if take_downloads.format is null or take_downloads.format not in ('original', 'mp3', 'flac') then
+    raise exception 'a download is original, mp3 or flac' using errcode = '22023';
+  end if;
+  for wanted in
     select t.id, t.artist_id, t.file_url, t.title, a.artist_name, t.album_title, t.track_number
-    from unnest(take_downloads.track_ids) with ordinality as wanted (id, n)
-    join public.tracks t on t.id = wanted.id
+    from unnest(take_downloads.track_ids) with ordinality as asked (id, n)
+    join public.tracks t on t.id = asked.id
     join public.artist_profiles a on a.id = t.artist_id
     where nullif(t.file_url, '') is not null and private.may_download(t.id)
-    order by wanted.n
+    order by asked.n
   loop
-    if taken.artist_id <> me then
-      perform pg_advisory_xact_lock(hashtext('download:' || me::text || ':' || taken.id::text));
-      if not exists (
-        select 1 from public.analytics_events e
-        where e.user_id = me and e.type = 'download' and e.track_id = taken.id and e.created_at > now() - interval '1 day'
-      ) then
-        insert into public.analytics_events (type, track_id, artist_id, user_id, country)
-        values ('download', taken.id, taken.artist_id, me,
-          case when private.is_marketplace_request() then take_downloads.country end);
-      end if;
+    track := wanted.id;
+    title := wanted.title;
+    artist_name := wanted.artist_name;
+    album_title := wanted.album_title;
+    track_number := wanted.track_number;
+    requested := false;
+    if take_downloads.format = 'original'
+      or (take_downloads.format = 'flac' and not private.is_lossless_master(wanted.file_url)) then
+      path := wanted.file_url;
+      state := 'ready';
+    else
+      insert into private.download_files as d (track_id, format, master_path)
+      values (wanted.id, take_downloads.format, wanted.file_url)
+      on conflict on constraint download_files_pkey do update
+        set master_path = excluded.master_path, path = null, state = 'preparing', failure = null, requested_at = now()
+        where d.master_path <> excluded.master_path
+          or (d.state = 'preparing' and d.requested_at < now() - interval '10 minutes')
+          or (d.state = 'failed' and d.requested_at < now() - interval '1 hour');
+      requested := found;
+      select * into made from private.download_files d where d.track_id = wanted.id and d.format = take_downloads.format;
+      path := made.path;
+      state := made.state;
     end if;
-    track := taken.id;
-    path := taken.file_url;
-    title := taken.title;
-    artist_name := taken.artist_name;
-    album_title := taken.album_title;
-    track_number := taken.track_number;
+    all_ready := all_ready and state = 'ready';
+    if wanted.artist_id <> me then
+      bought := bought || wanted.id;
+    end if;
     return next;
   end loop;
+  if take_downloads.take and all_ready then
+    for wanted in select b.id, t.artist_id from unnest(bought) as b (id) join public.tracks t on t.id = b.id loop
+      perform pg_advisory_xact_lock(hashtext('download:' || me::text || ':' || wanted.id::text));
+      if not exists (
+        select 1 from public.analytics_events e
+        where e.user_id = me and e.type = 'download' and e.track_id = wanted.id and e.created_at > now() - interval '1 day'
+      ) then
+        insert into public.analytics_events (type, track_id, artist_id, user_id, country)
+        values ('download', wanted.id, wanted.artist_id, me,
+          case when private.is_marketplace_request() then take_downloads.country end);
+      end if;
+    end loop;
+  end if;
 end
 $$;
 
-revoke execute on function private.take_downloads(uuid[], text) from public;
+revoke execute on function private.take_downloads(uuid[], text, text, boolean) from public;
 
-grant execute on function private.take_downloads(uuid[], text) to authenticated;
+grant execute on function private.take_downloads(uuid[], text, text, boolean) to authenticated;
 
--- One track's file to take, or 42501 when it is not the caller's to download (P0002: it has no audio).
-create or replace function public.download_track(track_id uuid, country text default null)
-returns table (track uuid, path text, title text, artist_name text, album_title text, track_number integer)
+-- One track's file to take in `format`, or 42501 when it is not the caller's to download (P0002: it has no
+-- audio). `take` false asks only whether it is ready (and has it made).
+create or replace function public.download_track(track_id uuid, country text default null, format text default 'original', take boolean default true)
+returns table (
+  track uuid, path text, title text, artist_name text, album_title text, track_number integer,
+  state text, requested boolean
+)
 language plpgsql
 security invoker
 set search_path = ''
@@ -127,21 +208,25 @@ begin
   if not private.may_download(download_track.track_id) then
     raise exception 'only its artist and those who bought it download a track' using errcode = '42501';
   end if;
-  return query select * from private.take_downloads(array[download_track.track_id], download_track.country);
+  return query select * from private.take_downloads(
+    array[download_track.track_id], download_track.country, download_track.format, download_track.take);
   if not found then
     raise exception 'this track has no audio file' using errcode = 'P0002';
   end if;
 end
 $$;
 
-revoke execute on function public.download_track(uuid, text) from public;
+revoke execute on function public.download_track(uuid, text, text, boolean) from public;
 
-grant execute on function public.download_track(uuid, text) to authenticated, service_role;
+grant execute on function public.download_track(uuid, text, text, boolean) to authenticated, service_role;
 
--- A release's files to take, in its order: those of its tracks the caller may download (an album bought
--- track by track gives what was bought). 42501 when there are none.
-create or replace function public.download_release(release_id uuid, country text default null)
-returns table (track uuid, path text, title text, artist_name text, album_title text, track_number integer)
+-- A release's files to take in `format`, in its order: those of its tracks the caller may download (an
+-- album bought track by track gives what was bought). 42501 when there are none.
+create or replace function public.download_release(release_id uuid, country text default null, format text default 'original', take boolean default true)
+returns table (
+  track uuid, path text, title text, artist_name text, album_title text, track_number integer,
+  state text, requested boolean
+)
 language plpgsql
 security invoker
 set search_path = ''
@@ -152,16 +237,134 @@ begin
       select t.id from public.tracks t
       where t.release_id = download_release.release_id
       order by t.track_number nulls last, t.created_at, t.id),
-    download_release.country);
+    download_release.country, download_release.format, download_release.take);
   if not found then
     raise exception 'nothing of this release is the caller''s to download' using errcode = '42501';
   end if;
 end
 $$;
 
-revoke execute on function public.download_release(uuid, text) from public;
+revoke execute on function public.download_release(uuid, text, text, boolean) from public;
 
-grant execute on function public.download_release(uuid, text) to authenticated, service_role;
+grant execute on function public.download_release(uuid, text, text, boolean) to authenticated, service_role;
+
+-- What the rendition queue needs to make a download file: the master, what the file's tags say, and the
+-- file it has now. No row when nobody asked for it, or the track is gone or has no audio. Only for the
+-- marketplace (28000).
+create or replace function private.download_job(track_id uuid, format text)
+returns table (
+  artist_id uuid, master_path text, path text, state text, title text, artist_name text,
+  album_title text, track_number integer, year integer, artwork_url text
+)
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.require_marketplace_request();
+  return query
+    select t.artist_id, t.file_url, d.path, d.state, t.title, a.artist_name,
+      t.album_title, t.track_number, extract(year from t.release_date)::integer, t.artwork_url
+    from private.download_files d
+    join public.tracks t on t.id = d.track_id
+    join public.artist_profiles a on a.id = t.artist_id
+    where d.track_id = download_job.track_id and d.format = download_job.format
+      and nullif(t.file_url, '') is not null;
+end
+$$;
+
+revoke execute on function private.download_job(uuid, text) from public;
+
+grant execute on function private.download_job(uuid, text) to anon, authenticated;
+
+create or replace function public.download_job(track_id uuid, format text)
+returns table (
+  artist_id uuid, master_path text, path text, state text, title text, artist_name text,
+  album_title text, track_number integer, year integer, artwork_url text
+)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.download_job(download_job.track_id, download_job.format)
+$$;
+
+revoke execute on function public.download_job(uuid, text) from public;
+
+grant execute on function public.download_job(uuid, text) to anon, authenticated;
+
+-- A made download file, stored: ready, if the track still has the master it was made from (a master
+-- replaced meanwhile is made again on the next request). False when it does not.
+create or replace function private.finish_download(track_id uuid, format text, master_path text, path text)
+returns boolean
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.require_marketplace_request();
+  update private.download_files d
+  set path = finish_download.path, state = 'ready', failure = null
+  from public.tracks t
+  where d.track_id = finish_download.track_id and d.format = finish_download.format
+    and t.id = d.track_id and t.file_url = finish_download.master_path and d.master_path = finish_download.master_path;
+  return found;
+end
+$$;
+
+revoke execute on function private.finish_download(uuid, text, text, text) from public;
+
+grant execute on function private.finish_download(uuid, text, text, text) to anon, authenticated;
+
+create or replace function public.finish_download(track_id uuid, format text, master_path text, path text)
+returns boolean
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.finish_download(finish_download.track_id, finish_download.format, finish_download.master_path, finish_download.path)
+$$;
+
+revoke execute on function public.finish_download(uuid, text, text, text) from public;
+
+grant execute on function public.finish_download(uuid, text, text, text) to anon, authenticated;
+
+-- Why making a download file failed; `final` when the queue has given up on it (its dead-letter queue):
+-- the page waiting for it then says it could not be made, and a request an hour later asks again.
+create or replace function private.fail_download(track_id uuid, format text, reason text, final boolean)
+returns boolean
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.require_marketplace_request();
+  update private.download_files d
+  set failure = coalesce(left(nullif(btrim(fail_download.reason), ''), 300), d.failure, 'the download could not be made'),
+    state = case when fail_download.final and d.state = 'preparing' then 'failed' else d.state end
+  where d.track_id = fail_download.track_id and d.format = fail_download.format;
+  return found;
+end
+$$;
+
+revoke execute on function private.fail_download(uuid, text, text, boolean) from public;
+
+grant execute on function private.fail_download(uuid, text, text, boolean) to anon, authenticated;
+
+create or replace function public.fail_download(track_id uuid, format text, reason text default null, final boolean default false)
+returns boolean
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.fail_download(fail_download.track_id, fail_download.format, fail_download.reason, fail_download.final)
+$$;
+
+revoke execute on function public.fail_download(uuid, text, text, boolean) from public;
+
+grant execute on function public.fail_download(uuid, text, text, boolean) to anon, authenticated;
 
 -- What the caller owns, by release, for Purchased: a page of releases (newest purchase first), each with
 -- the tracks of it they bought, in its order, and when and for how much. Row-level security: one's own
@@ -199,7 +402,7 @@ as $$
             select jsonb_agg(jsonb_build_object(
                 'id', b.id, 'title', b.title, 'track_number', b.track_number, 'duration_seconds', b.duration_seconds,
                 'artwork_url', b.artwork_url, 'artwork_small_url', b.artwork_small_url,
-                'has_audio', nullif(b.file_url, '') is not null)
+                'has_audio', nullif(b.file_url, '') is not null, 'lossless', private.is_lossless_master(b.file_url))
               order by b.track_number nulls last, b.created_at, b.id)
             from (select distinct on (b.id) * from bought b where b.release_id = r.id) b))
         order by o.n)

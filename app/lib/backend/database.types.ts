@@ -930,27 +930,65 @@ export type Database = {
         Args: { how_many: number; release_id: string }
         Returns: number
       }
+      download_job: {
+        Args: { format: string; track_id: string }
+        Returns: {
+          album_title: string
+          artist_id: string
+          artist_name: string
+          artwork_url: string
+          master_path: string
+          path: string
+          state: string
+          title: string
+          track_number: number
+          year: number
+        }[]
+      }
       download_release: {
-        Args: { country?: string; release_id: string }
+        Args: {
+          country?: string
+          format?: string
+          release_id: string
+          take?: boolean
+        }
         Returns: {
           album_title: string
           artist_name: string
           path: string
+          requested: boolean
+          state: string
           title: string
           track: string
           track_number: number
         }[]
       }
       download_track: {
-        Args: { country?: string; track_id: string }
+        Args: {
+          country?: string
+          format?: string
+          take?: boolean
+          track_id: string
+        }
         Returns: {
           album_title: string
           artist_name: string
           path: string
+          requested: boolean
+          state: string
           title: string
           track: string
           track_number: number
         }[]
+      }
+      fail_download: {
+        Args: {
+          final?: boolean
+          format: string
+          reason?: string
+          track_id: string
+        }
+        Returns: boolean
       }
       fail_rendition: {
         Args: {
@@ -963,6 +1001,15 @@ export type Database = {
       }
       fan_dashboard: { Args: Record<PropertyKey, never>; Returns: Json }
       fan_page: { Args: { fan_id: string }; Returns: Json }
+      finish_download: {
+        Args: {
+          format: string
+          master_path: string
+          path: string
+          track_id: string
+        }
+        Returns: boolean
+      }
       finish_rendition: {
         Args: { master_path: string; rendition_path: string; track_id: string }
         Returns: boolean

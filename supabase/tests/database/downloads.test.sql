@@ -12,6 +12,11 @@ begin
   insert into public.purchases (amount, track_id, user_id)
   values (1.99, tests.id('track'), tests.id('fan')), (1.99, tests.id('track'), tests.id('banned fan'));
   perform tests.remember('release', $q$select release_id from public.tracks where id = tests.id('track')$q$);
+  -- Its FLAC is made and stored.
+  insert into private.download_files (track_id, format, master_path, path, state)
+  values (tests.id('track'), 'flac', tests.id('artist') || '/1700000000000-master.wav',
+    tests.id('artist') || '/renditions/1700000000000-master.flac', 'ready');
+  insert into storage.objects (bucket_id, name) values ('tracks', tests.id('artist') || '/renditions/1700000000000-master.flac');
   perform tests.remember('banned release', $q$select release_id from public.tracks where id = tests.id('banned artist track')$q$);
   -- Codes for the release: two unused, one disabled.
   insert into public.download_codes (release_id, artist_id, code, disabled_at)
@@ -39,20 +44,40 @@ $$;
 
 grant execute on function tests.redeem_outcomes(text[]) to anon, authenticated;
 
--- Downloads a track `times` times, then reads the download events the caller may see of it.
-create function tests.download_events_after(times integer)
+-- Downloads a track `times` times (as uploaded, or in `format`; or only asks whether it is ready, without
+-- `take`), then reads the download events the caller may see of it.
+create function tests.download_events_after(times integer, format text default 'original', take boolean default true)
 returns setof integer
 language plpgsql
 as $$
 begin
   for i in 1..times loop
-    perform public.download_track(tests.id('track'), 'GB');
+    perform public.download_track(tests.id('track'), 'GB', format, take);
   end loop;
   return query select 1 from public.analytics_events e where e.type = 'download' and e.track_id = tests.id('track');
 end
 $$;
 
-grant execute on function tests.download_events_after(integer) to anon, authenticated;
+grant execute on function tests.download_events_after(integer, text, boolean) to anon, authenticated;
+
+-- Asks for the track's MP3 twice, then reads the download events of it: whether each call asked for it to
+-- be made, and the events.
+create function tests.mp3_requests()
+returns setof text
+language plpgsql
+as $$
+declare
+  asked text[] := '{}';
+begin
+  for i in 1..2 loop
+    asked := asked || (select d.requested::text || ':' || d.state from public.download_track(tests.id('track'), 'GB', 'mp3') d);
+  end loop;
+  return next array_to_string(asked, ',') || ',events:'
+    || (select count(*) from public.analytics_events e where e.type = 'download' and e.track_id = tests.id('track'));
+end
+$$;
+
+grant execute on function tests.mp3_requests() to anon, authenticated;
 
 select tests.each_actor('download a bought track', $$select 1 from public.download_track(tests.id('track'))$$,
   array['artist', 'fan']);
@@ -67,6 +92,31 @@ select tests.each_actor('read a bought track''s master in Storage',
   array['artist', 'fan']);
 select tests.one_actor('read a bought track''s master in Storage while banned', 'banned fan',
   $$select 1 from storage.objects where bucket_id = 'tracks' and name = tests.id('artist') || '/1700000000000-master.wav'$$, false);
+-- Made formats: asked for by those who may download; made and named by the marketplace's queue alone.
+select tests.each_actor('ask for a track''s MP3', $$select 1 from public.download_track(tests.id('track'), null, 'mp3') d
+    where d.state = 'preparing' and d.requested and d.path is null$$, array['artist', 'fan']);
+select tests.each_actor('take a track''s FLAC', $$select 1 from public.download_track(tests.id('track'), null, 'flac') d
+    where d.state = 'ready' and d.path = tests.id('artist') || '/renditions/1700000000000-master.flac'$$, array['artist', 'fan']);
+select tests.each_actor('read a track''s download files directly', $$select 1 from private.download_files$$, array[]::text[]);
+select tests.each_actor('read a download job', $$select 1 from public.download_job(tests.id('track'), 'flac')$$, array[]::text[]);
+select tests.one_actor('read a download job', 'visitor through the marketplace',
+  $$select 1 from public.download_job(tests.id('track'), 'flac') j
+    where j.title = 'Released' and j.artist_name = 'Owner' and j.master_path like '%master.wav'$$, true);
+select tests.each_actor('finish a download file', $$select 1 where public.finish_download(tests.id('track'), 'flac',
+    tests.id('artist') || '/1700000000000-master.wav', tests.id('artist') || '/renditions/x.flac')$$, array[]::text[]);
+select tests.one_actor('finish a download file', 'visitor through the marketplace', $$select 1 where public.finish_download(tests.id('track'),
+    'flac', tests.id('artist') || '/1700000000000-master.wav', tests.id('artist') || '/renditions/x.flac')$$, true);
+select tests.one_actor('finish a download file of a master the track no longer has', 'visitor through the marketplace',
+  $$select 1 where public.finish_download(tests.id('track'), 'flac', tests.id('artist') || '/old.wav', tests.id('artist') || '/renditions/x.flac')$$,
+  false);
+select tests.each_actor('fail a download file', $$select 1 where public.fail_download(tests.id('track'), 'flac', 'no')$$, array[]::text[]);
+select tests.one_actor('fail a download file', 'visitor through the marketplace',
+  $$select 1 where public.fail_download(tests.id('track'), 'flac', 'no')$$, true);
+select tests.each_actor('read a bought track''s made FLAC in Storage',
+  $$select 1 from storage.objects where bucket_id = 'tracks' and name = tests.id('artist') || '/renditions/1700000000000-master.flac'$$,
+  array['artist', 'fan']);
+select tests.one_actor('read a bought track''s made FLAC in Storage while banned', 'banned fan',
+  $$select 1 from storage.objects where bucket_id = 'tracks' and name = tests.id('artist') || '/renditions/1700000000000-master.flac'$$, false);
 select tests.each_actor('list one''s purchases by release',
   $$select 1 from public.owned_releases() o where jsonb_array_length(o -> 'releases') = 1$$, array['fan']);
 
@@ -89,7 +139,7 @@ select tests.one_actor('redeem a code while banned', 'banned fan',
 select tests.each_actor('write a code''s redeemer', $$update public.download_codes set redeemed_by = auth.uid(), redeemed_at = now()
     where code = 'PQRSTUVWXYZ2'$$, array[]::text[]);
 
-select plan((select count(*)::integer from tests.cases) + 16);
+select plan((select count(*)::integer from tests.cases) + 21);
 select * from tests.proved_cases();
 
 select is(tests.attempt('fan', 'select * from tests.download_events_after(2)'), 'done:1',
@@ -99,6 +149,16 @@ select is(tests.attempt('artist', 'select * from tests.download_events_after(2)'
 select is(tests.attempt('fan', $$select 1 from public.download_track(tests.id('track')) d
     where d.path = tests.id('artist') || '/1700000000000-master.wav' and d.title = 'Released' and d.artist_name = 'Owner'$$),
   'done:1', 'a download names its file, title and artist');
+select is(tests.attempt('fan', $$select 1 from tests.mp3_requests() r where r = 'true:preparing,false:preparing,events:0'$$), 'done:1',
+  'an MP3 is asked for once, not again while it is being made, and nothing is downloaded until it is ready');
+select is(tests.attempt('fan', $$select * from tests.download_events_after(1, 'flac')$$), 'done:1',
+  'a ready FLAC taken is a download');
+select is(tests.attempt('fan', $$select * from tests.download_events_after(1, 'flac', false)$$), 'done:0',
+  'asking whether a file is ready takes nothing');
+select is(tests.attempt('fan', $$select public.download_track(tests.id('track'), null, 'ogg')$$), 'refused:22023',
+  'a download is in one of the formats on offer');
+select ok(private.is_lossless_master('a/b.WAV') and not private.is_lossless_master('a/b.mp3') and not private.is_lossless_master(null),
+  'a WAV master is lossless, an MP3 is not');
 select is(tests.attempt('fan', $$select public.download_track(tests.id('other artist'))$$), 'refused:42501',
   'what is no track is not the caller''s to download');
 select is(tests.attempt('fan', $$select 1 from public.owned_releases() o
