@@ -79,6 +79,8 @@ export default [
     route("dashboard/fan/profile", "routes/fan/profile.tsx"),
     route("dashboard/fan/settings", "routes/fan/settings.tsx"),
     route("redeem", "routes/fan/redeem.tsx"),
+    // A download in a made format (MP3, FLAC) while it is being made: "Preparing your download".
+    route("download/:kind/:id", "routes/fan/download.tsx"),
     route("liked", "routes/fan/liked.tsx"),
     route("playlists", "routes/fan/playlists.tsx"),
     route("playlist/:id", "routes/catalog/playlist.tsx"),

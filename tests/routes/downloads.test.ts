@@ -1,11 +1,15 @@
 // Downloads as a browser without JavaScript takes them, rendered by the built Worker: every role tries
 // every download address (a track's file, an album's zip), a buyer's downloads are counted once, the
 // files come whole and named, and the pages that offer them (Purchased, the track and album pages) say
-// "You own this" to a buyer.
+// "You own this" to a buyer. The made formats (MP3 320 kbps, FLAC) are made by the test marketplace's own
+// rendition queue the first time they are asked for: the page says "Preparing your download" until they
+// are, and the files carry their tags (read back by music-metadata) and decode to the master's samples.
+import { FLACDecoder } from "@wasm-audio-decoders/flac";
+import { parseBuffer } from "music-metadata";
 import { beforeAll, describe, expect, it } from "vitest";
-import { toneWav } from "../support/media.ts";
+import { tinyPng, toneWav } from "../support/media.ts";
 import { readZip } from "../support/zip.ts";
-import { Visitor, newArtist, newFan, serviceClient, signedIn, text } from "./support.ts";
+import { Visitor, newArtist, newFan, serviceClient, signedIn, supabaseUrl, text } from "./support.ts";
 
 type Made = {
   artist: Awaited<ReturnType<typeof newArtist>>;
@@ -41,8 +45,19 @@ beforeAll(async () => {
     .insert({ artist_id: artist.id, kind: "album", title: "Take: Home" })
     .select("id")
     .single();
+  // The album's cover, which its files carry.
+  const cover = `${artist.id}/cover.png`;
+  expect((await serviceClient.storage.from("artwork").upload(cover, new Blob([tinyPng], { type: "image/png" }))).error).toBeNull();
+  const artwork = { artwork_url: `${supabaseUrl}/storage/v1/object/public/artwork/${cover}`, artwork_width: 1, artwork_height: 1 };
   const tracks = [
-    await trackWithMaster(artist.id, { release_id: album!.id, type: "album", title: "First/Side", track_number: 1 }),
+    await trackWithMaster(artist.id, {
+      release_id: album!.id,
+      type: "album",
+      title: "First/Side",
+      track_number: 1,
+      release_date: "2024-05-01",
+      ...artwork,
+    }),
     await trackWithMaster(artist.id, { release_id: album!.id, type: "album", title: "Second Side", track_number: 2 }),
   ];
   const single = await trackWithMaster(artist.id, { title: "Lone Single" });
@@ -119,6 +134,89 @@ describe("an album's zip", () => {
   });
 });
 
+/** Reloads the page preparing a download until it says the files are ready (the queue makes them in a second or two). */
+async function waitUntilReady(visitor: Visitor, page: string) {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const { response, html } = await visitor.get(page);
+    expect(response.status).toBe(200);
+    if (text(html).includes("Your download is ready")) return html;
+    expect(text(html)).toContain("Preparing your download");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${page} never said the download was ready`);
+}
+
+describe("made formats", () => {
+  it("makes a track's MP3 on first request: Preparing your download, then 320 kbps, tagged, counted once taken", async () => {
+    const track = made.tracks[0]!;
+    // A buyer of this track alone, whose downloads so far are none.
+    const newBuyer = await newFan(`mp3buyer${Date.now().toString(36)}`);
+    expect((await serviceClient.from("purchases").insert({ amount: 1.29, track_id: track.id, user_id: newBuyer.id })).error).toBeNull();
+    const counted = async () =>
+      (
+        await serviceClient
+          .from("analytics_events")
+          .select("id", { count: "exact", head: true })
+          .eq("type", "download")
+          .eq("user_id", newBuyer.id)
+      ).count;
+    const path = `/track/${track.id}/download?format=mp3`;
+    const first = await newBuyer.visitor.get(path);
+    expect(first.response.status).toBe(303);
+    const page = first.response.headers.get("location")!;
+    expect(page).toBe(`/download/track/${track.id}?format=mp3`);
+    const ready = await waitUntilReady(newBuyer.visitor, page);
+    // Without JavaScript, the page goes to the file itself once it is ready.
+    expect(ready).toContain(`content="0;url=${path.replace("&", "&amp;")}"`);
+    expect(await counted()).toBe(0);
+    const taken = await newBuyer.visitor.get(path);
+    expect(taken.response.status).toBe(302);
+    const file = await fetch(taken.response.headers.get("location")!);
+    expect(decodeURIComponent(file.headers.get("content-disposition")!)).toContain(`${made.artistName} - First Side.mp3`);
+    const { common, format } = await parseBuffer(new Uint8Array(await file.arrayBuffer()), { mimeType: "audio/mpeg" });
+    expect(format.bitrate).toBe(320000);
+    expect(common).toMatchObject({ title: "First/Side", artist: made.artistName, album: "Take: Home", year: 2024 });
+    expect(common.track.no).toBe(1);
+    expect(common.picture?.[0]?.data).toEqual(tinyPng);
+    expect(await counted()).toBe(1);
+  });
+
+  it("zips an album's FLAC files once they are made, each decoding to its master's samples, with its tags", async () => {
+    const path = `/album/${made.albumId}/download?format=flac`;
+    const first = await buyer.visitor.get(path);
+    expect(first.response.status).toBe(303);
+    await waitUntilReady(buyer.visitor, first.response.headers.get("location")!);
+    const { response, bytes } = await buyer.visitor.download(path);
+    expect(response.status).toBe(200);
+    const files = readZip(bytes);
+    expect(files.map((file) => file.name)).toEqual([
+      `${made.artistName} - Take Home/01 First Side.flac`,
+      `${made.artistName} - Take Home/02 Second Side.flac`,
+    ]);
+    const decoder = new FLACDecoder();
+    await decoder.ready;
+    for (const [index, file] of files.entries()) {
+      const decoded = await decoder.decodeFile(file.bytes);
+      decoder.reset();
+      // The master: toneWav's 16-bit mono samples, after its 44-byte header.
+      const master = made.tracks[index]!.bytes;
+      const samples = new Int16Array(master.buffer.slice(master.byteOffset + 44, master.byteOffset + master.length));
+      expect(Int16Array.from(decoded.channelData[0]!, (value) => Math.round(value * 32767))).toEqual(samples);
+      const { common } = await parseBuffer(file.bytes, { mimeType: "audio/flac" });
+      expect(common).toMatchObject({ artist: made.artistName, album: "Take: Home", track: { no: index + 1, of: null } });
+    }
+    decoder.free();
+  });
+
+  it("is asked for only by who may download, and offers FLAC only where it is on offer", async () => {
+    const page = `/download/album/${made.albumId}?format=mp3`;
+    expect((await otherFan.visitor.get(page)).response.status).toBe(403);
+    expect((await new Visitor().get(page)).response.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent(page)}`);
+    expect((await buyer.visitor.get(`/track/${made.single.id}/download?format=ogg`)).response.status).toBe(404);
+    expect((await buyer.visitor.get(`/download/playlist/${made.albumId}?format=mp3`)).response.status).toBe(404);
+  });
+});
+
 describe("what offers them", () => {
   it("lists Purchased by release, each with Play All and Download, an album's tracks each with theirs", async () => {
     const { response, html } = await buyer.visitor.get("/dashboard/fan/purchased");
@@ -127,8 +225,10 @@ describe("what offers them", () => {
     expect(page).toContain("Take: Home");
     expect(page).toContain("Album · 2 tracks bought");
     expect(page).toContain("Lone Single");
-    expect(html).toContain(`href="/album/${made.albumId}/download"`);
-    expect(html).toContain(`href="/track/${made.single.id}/download"`);
+    // Each release's Download is a form with its format: as uploaded, MP3, and FLAC of these WAV masters.
+    expect(html).toContain(`action="/album/${made.albumId}/download"`);
+    expect(html).toContain(`action="/track/${made.single.id}/download"`);
+    expect(page).toContain("As uploaded MP3 320 kbps FLAC");
     expect(html).toContain(`href="/track/${made.tracks[1]!.id}/download"`);
     expect(text((await otherFan.visitor.get("/dashboard/fan/purchased")).html)).toContain("No purchased tracks yet");
   });
@@ -139,7 +239,7 @@ describe("what offers them", () => {
     expect(track).not.toContain("Buy Now");
     const notBought = await otherFan.visitor.get(`/track/${made.single.id}?buy=1`);
     expect(text(notBought.html)).toContain("Buy Now - $1.29");
-    expect(text(notBought.html)).toContain("Download: WAV, as uploaded");
+    expect(text(notBought.html)).toContain("Download: WAV as uploaded, MP3 320 kbps, FLAC");
     const album = await buyer.visitor.get(`/album/${made.albumId}`);
     expect(text(album.html)).toContain("You own this");
     expect(album.html).toContain(`href="/album/${made.albumId}/download"`);

@@ -1,7 +1,7 @@
 // What a streaming rendition is made from: a WAV read piece by piece as the rendition queue fetches it,
 // whatever the pieces' sizes, and the encoder's settings for each kind of master.
 import { describe, expect, it } from "vitest";
-import { encoderSettings, UnreadableMaster, WavReader } from "~/lib/media/rendition";
+import { downloadEncoderSettings, encoderSettings, UnreadableMaster, WavReader } from "~/lib/media/rendition";
 
 /** A WAV of `frames` frames whose every sample is `value(frame, channel)`, in the given encoding. */
 function wav({
@@ -130,5 +130,13 @@ describe("the encoder's settings", () => {
     expect(encoderSettings(6, 44100)).toMatchObject({ channels: 2, bitrate: 128 });
     expect(encoderSettings(2, 96000).outputSampleRate).toBe(48000);
     expect(encoderSettings(2, 88200).outputSampleRate).toBe(44100);
+  });
+
+  it("makes a download's MP3 at 320 kbps, at an MPEG-1 rate (a lower one resampled up)", () => {
+    expect(downloadEncoderSettings(2, 44100)).toMatchObject({ bitrate: 320, outputSampleRate: 44100 });
+    expect(downloadEncoderSettings(1, 8000)).toMatchObject({ channels: 1, bitrate: 320, outputSampleRate: 48000 });
+    expect(downloadEncoderSettings(2, 22050).outputSampleRate).toBe(44100);
+    expect(downloadEncoderSettings(2, 32000).outputSampleRate).toBe(32000);
+    expect(downloadEncoderSettings(2, 96000).outputSampleRate).toBe(48000);
   });
 });

@@ -58,7 +58,16 @@ export function albumFileNames(files: Downloaded[]): { zip: string; entries: str
   return { zip: `${folder}.zip`, entries };
 }
 
-const formatNames: Record<string, string> = { wav: "WAV", mp3: "MP3", aac: "AAC", m4a: "AAC", ogg: "Ogg", oga: "Ogg", opus: "Opus" };
+const formatNames: Record<string, string> = {
+  wav: "WAV",
+  mp3: "MP3",
+  aac: "AAC",
+  m4a: "AAC",
+  ogg: "Ogg",
+  oga: "Ogg",
+  opus: "Opus",
+  flac: "FLAC",
+};
 
 /** The format a stored file downloads in (as uploaded): `WAV`, `MP3`, `AAC`, `Ogg`. */
 export function formatOf(path: string): string {
@@ -66,13 +75,40 @@ export function formatOf(path: string): string {
   return formatNames[extension] ?? extension.toUpperCase();
 }
 
-/**
- * What a release's downloads are, stated before anyone buys: its tracks' files as their artist uploaded
- * them (`WAV, as uploaded`), or null when none has audio.
- */
+/** A download's format: the master as uploaded, or a file the rendition queue makes of it. */
+export type DownloadFormat = "original" | "mp3" | "flac";
+
+/** The made formats: what they are called, their stored file's ending, their type. */
+export const downloadFiles = {
+  mp3: { label: "MP3 320 kbps", ending: ".320k.mp3", type: "audio/mpeg" },
+  flac: { label: "FLAC", ending: ".flac", type: "audio/flac" },
+} as const;
+
+/** Whether FLAC is made of this master: a WAV (private.is_lossless_master decides what is made; this says it). */
+export const isLosslessMaster = (path: string) => extensionOf(path) === "wav";
+
+/** The formats a fan chooses from (FLAC where a master is lossless), for the Download form's choice. */
+export function downloadChoices(lossless: boolean): { format: DownloadFormat; label: string }[] {
+  return [
+    { format: "original", label: "As uploaded" },
+    { format: "mp3", label: downloadFiles.mp3.label },
+    ...(lossless ? [{ format: "flac" as const, label: downloadFiles.flac.label }] : []),
+  ];
+}
+
+/** What a release's downloads are, stated before anyone buys: `WAV as uploaded, MP3 320 kbps, FLAC`; null without audio. */
 export function downloadFormats(paths: (string | null)[]): string | null {
-  const formats = [...new Set(paths.filter((path): path is string => Boolean(path)).map(formatOf))].sort();
-  return formats.length === 0 ? null : `${formats.join(", ")}, as uploaded`;
+  const masters = paths.filter((path): path is string => Boolean(path));
+  if (masters.length === 0) return null;
+  const originals = [...new Set(masters.map(formatOf))].sort().join(", ");
+  const made = downloadChoices(masters.some(isLosslessMaster)).slice(1);
+  return [`${originals} as uploaded`, ...made.map((choice) => choice.label)].join(", ");
+}
+
+/** A download address's `?format=`: one of the formats on offer, the original when none is named; null for any other. */
+export function downloadFormatOf(url: URL): DownloadFormat | null {
+  const format = url.searchParams.get("format") ?? "original";
+  return format === "original" || format === "mp3" || format === "flac" ? format : null;
 }
 
 /** `Content-Disposition` for a file saved under `name`: its ASCII spelling for old clients, and the UTF-8 one. */

@@ -9,8 +9,8 @@ import { MPEGDecoder } from "mpg123-decoder";
 import type { AudioType } from "../../../supabase/functions/_shared/file-types";
 import { UnreadableMaster, WavReader } from "./rendition";
 
-/** Samples of one piece: a Float32Array a channel (one or two), at `sampleRate`. */
-export type Samples = { channels: Float32Array[]; sampleRate: number };
+/** Samples of one piece: a Float32Array a channel (one or two), at `sampleRate`; a WAV's `bits` a sample. */
+export type Samples = { channels: Float32Array[]; sampleRate: number; bits?: number };
 
 export type MasterReader = {
   /** The upload format, as the artist knows it (WAV, MP3, OGG, AAC). */
@@ -44,7 +44,7 @@ export async function masterReader(type: AudioType, firstBytes: Uint8Array): Pro
       format: "WAV",
       read: async (piece) => {
         const channels = wav.push(piece);
-        return channels && wav.format ? { channels, sampleRate: wav.format.sampleRate } : null;
+        return channels && wav.format ? { channels, sampleRate: wav.format.sampleRate, bits: wav.format.bytesPerSample * 8 } : null;
       },
       end: async () => null,
       get finished() {

@@ -5,21 +5,29 @@
 // idempotent: the rendition's path is one per master and format, written with upsert, and a job whose
 // track already streams it does nothing. A failed attempt is retried with back-off; one that keeps
 // failing lands in the dead-letter queue, whose consumer marks the track "Failed" for its artist.
+// The same queue makes the download files (MP3 320 kbps, FLAC of a lossless master) the first time someone
+// asks for one: decoded the same way, encoded with their tags and cover, stored beside the stream, kept.
 import { createClient } from "@supabase/supabase-js";
 import * as v from "valibot";
 import { createEncoder } from "wasm-media-encoders";
-import { sniffAudio } from "../../../supabase/functions/_shared/file-types";
+import { sniffAudio, sniffImage } from "../../../supabase/functions/_shared/file-types";
 import type { Database } from "~/lib/backend/database.types";
 import { appEnv, type AppEnv } from "~/lib/http/env.server";
 import { masterReader, type MasterReader, type Samples } from "./master-decoders.server";
-import { concat, encoderSettings, renditionFormat, renditionType, UnreadableMaster } from "./rendition";
+import { downloadFiles } from "./downloads";
+import { FlacEncoder } from "./flac";
+import { imageSize } from "./image-size";
+import { concat, downloadEncoderSettings, encoderSettings, renditionFormat, renditionType, UnreadableMaster } from "./rendition";
+import { id3Tag, type CoverArt, type DownloadTags } from "./tags";
 
 /** The queues' names, as wrangler.toml declares them. */
 export const renditionQueue = "marketplace-renditions";
 export const failedRenditionQueue = "marketplace-renditions-failed";
 
-const RenditionMessage = v.object({ trackId: v.pipe(v.string(), v.uuid()) });
+/** A track's streaming rendition, or (`download`) one of its download files. */
+const RenditionMessage = v.object({ trackId: v.pipe(v.string(), v.uuid()), download: v.optional(v.picklist(["mp3", "flac"])) });
 export type RenditionMessage = v.InferOutput<typeof RenditionMessage>;
+type MadeFormat = NonNullable<RenditionMessage["download"]>;
 
 /**
  * Queues the rendition of each track: at publishing, at the artist's Retry, and from the one-off command.
@@ -35,6 +43,26 @@ export async function queueRenditions(queue: Queue<RenditionMessage>, trackIds: 
     return true;
   } catch (error) {
     console.error("queueing tracks' streams failed", trackIds, error);
+    return false;
+  }
+}
+
+/**
+ * Queues the making of download files someone asked for (download_track's `requested`). False when the
+ * queue refused them: the next request after ten minutes asks again (take_downloads).
+ */
+export async function queueDownloads(queue: Queue<RenditionMessage>, files: { trackId: string; format: MadeFormat }[]): Promise<boolean> {
+  try {
+    for (let start = 0; start < files.length; start += 100) {
+      await queue.sendBatch(
+        files
+          .slice(start, start + 100)
+          .map(({ trackId, format }) => ({ body: { trackId, download: format }, contentType: "json" as const })),
+      );
+    }
+    return true;
+  } catch (error) {
+    console.error("queueing download files failed", files, error);
     return false;
   }
 }
@@ -66,24 +94,32 @@ export async function handleRenditionBatch(batch: MessageBatch<unknown>, rawEnv:
       message.ack();
       continue;
     }
-    const { trackId } = parsed.output;
+    const { trackId, download } = parsed.output;
     if (batch.queue === failedRenditionQueue) {
-      // Given up on: the artist sees "Failed" with the last attempt's reason, and Retry.
-      const { error } = await backend.rpc("fail_rendition", { track_id: trackId, final: true });
+      // Given up on: the artist sees "Failed" with the last attempt's reason, and Retry; a fan waiting
+      // for a download file is told it could not be made.
+      const { error } = download
+        ? await backend.rpc("fail_download", { track_id: trackId, format: download, final: true })
+        : await backend.rpc("fail_rendition", { track_id: trackId, final: true });
       if (error) message.retry({ delaySeconds: 60 });
       else message.ack();
       continue;
     }
     let masterPath: string | null = null;
     try {
-      const job = await renditionJob(backend, trackId);
-      masterPath = job?.masterPath ?? null;
-      if (job && !job.done) await makeRendition(backend, trackId, job, encoderModule);
+      if (download) {
+        await makeDownloadFile(backend, trackId, download, encoderModule);
+      } else {
+        const job = await renditionJob(backend, trackId, renditionFormat);
+        masterPath = job?.masterPath ?? null;
+        if (job && !job.done) await makeRendition(backend, trackId, job, encoderModule);
+      }
       message.ack();
     } catch (error) {
-      console.error("making a track's stream failed", trackId, error);
+      console.error(download ? "making a download file failed" : "making a track's stream failed", trackId, download, error);
       const reason = error instanceof Error ? error.message : String(error);
-      if (masterPath) await backend.rpc("fail_rendition", { track_id: trackId, master_path: masterPath, reason, final: false });
+      if (download) await backend.rpc("fail_download", { track_id: trackId, format: download, reason, final: false });
+      else if (masterPath) await backend.rpc("fail_rendition", { track_id: trackId, master_path: masterPath, reason, final: false });
       message.retry({ delaySeconds: backOff(message.attempts, firstDelay) });
     }
   }
@@ -102,22 +138,28 @@ const JobAnswer = v.object({
 });
 type Job = NonNullable<v.InferOutput<typeof JobAnswer>["job"]>;
 
-async function renditionJob(backend: MarketplaceClient, trackId: string): Promise<Job | null> {
-  const { data, error } = await backend.functions.invoke("rendition-files", { body: { trackId, format: renditionFormat } });
+/** A job's files: the master to read and where to store what is made of it (its file name ends in `ending`). */
+async function renditionJob(backend: MarketplaceClient, trackId: string, ending: string): Promise<Job | null> {
+  const { data, error } = await backend.functions.invoke("rendition-files", { body: { trackId, format: ending } });
   if (error) throw new Error("the stored files could not be reached", { cause: error });
   return v.parse(JobAnswer, data).job;
 }
 
-async function makeRendition(backend: MarketplaceClient, trackId: string, job: Job, encoderModule: WebAssembly.Module): Promise<void> {
-  if (!job.masterUrl) throw new Error("the master file is missing from storage");
-  const rendition = await encodeMaster(masterPieces(job.masterUrl), encoderModule);
+/** Stores what a job made at its signed upload address (written over: a job run twice writes the same file). */
+async function store(job: Job, bytes: Uint8Array<ArrayBuffer>, type: string): Promise<void> {
   const stored = await fetch(job.uploadUrl!, {
     method: "PUT",
-    headers: { "content-type": renditionType, "cache-control": "max-age=3600", "x-upsert": "true" },
-    body: rendition,
+    headers: { "content-type": type, "cache-control": "max-age=3600", "x-upsert": "true" },
+    body: bytes,
   });
   await stored.body?.cancel();
-  if (!stored.ok) throw new Error(`the stream could not be stored (HTTP ${stored.status})`);
+  if (!stored.ok) throw new Error(`the file could not be stored (HTTP ${stored.status})`);
+}
+
+async function makeRendition(backend: MarketplaceClient, trackId: string, job: Job, encoderModule: WebAssembly.Module): Promise<void> {
+  if (!job.masterUrl) throw new Error("the master file is missing from storage");
+  const rendition = await encodeMaster(masterPieces(job.masterUrl), mp3Encoder(encoderModule, "stream"));
+  await store(job, rendition, renditionType);
   const { error } = await backend.rpc("finish_rendition", {
     track_id: trackId,
     master_path: job.masterPath,
@@ -160,22 +202,51 @@ function undecodable(reader: MasterReader) {
 /** At most this many sample frames go to the encoder in one call, which keeps its buffers small. */
 const encoderSlice = 65536;
 
-/** The master's rendition: the encoder's output, whole (a tenth of a WAV's bytes, or less). */
-export async function encodeMaster(pieces: AsyncIterable<Uint8Array>, encoderModule: WebAssembly.Module): Promise<Uint8Array<ArrayBuffer>> {
+/** Where a master's samples go: an encoder, opened once the first samples tell their channels and rate. */
+type SampleSink = { write(samples: Samples): void; finish(): Uint8Array[] };
+type Encoder = { open(first: Samples, format: string): Promise<SampleSink> };
+
+/** LAME: the streaming rendition's settings, or 320 kbps (a download), with the tag written before its frames. */
+function mp3Encoder(encoderModule: WebAssembly.Module, kind: "stream" | { tags: DownloadTags }): Encoder {
+  return {
+    async open(first) {
+      const encoder = await createEncoder("audio/mpeg", encoderModule);
+      const settings = (kind === "stream" ? encoderSettings : downloadEncoderSettings)(first.channels.length, first.sampleRate);
+      encoder.configure(settings);
+      const output: Uint8Array[] = kind === "stream" ? [] : [id3Tag(kind.tags)];
+      return {
+        write(samples) {
+          const frames = samples.channels[0]!.length;
+          for (let start = 0; start < frames; start += encoderSlice) {
+            // The encoder's output lives in its own memory, overwritten by the next call: copied out.
+            output.push(encoder.encode(samples.channels.map((channel) => channel.subarray(start, start + encoderSlice))).slice());
+          }
+        },
+        finish: () => [...output, encoder.finalize().slice()],
+      };
+    },
+  };
+}
+
+/** FLAC, of a WAV master alone (a lossy one would only grow), at its bit depth (24 at most). */
+function flacEncoder(tags: DownloadTags): Encoder {
+  return {
+    async open(first, format) {
+      if (format !== "WAV" || !first.bits) throw new UnreadableMaster("FLAC is made only of a lossless (WAV) master");
+      const encoder = new FlacEncoder(first.channels.length, first.sampleRate, Math.min(first.bits, 24));
+      return { write: (samples) => encoder.push(samples.channels), finish: () => encoder.finish(tags) };
+    },
+  };
+}
+
+/** A master made into another format: its bytes decoded as they arrive and passed to the encoder; the file, whole. */
+async function encodeMaster(pieces: AsyncIterable<Uint8Array>, encoder: Encoder): Promise<Uint8Array<ArrayBuffer>> {
   let reader: MasterReader | null = null;
-  let encoder: Awaited<ReturnType<typeof createEncoder<"audio/mpeg">>> | null = null;
-  const output: Uint8Array[] = [];
-  const encode = async (samples: Samples | null) => {
+  let sink: SampleSink | null = null;
+  const write = async (samples: Samples | null) => {
     if (!samples) return;
-    if (!encoder) {
-      encoder = await createEncoder("audio/mpeg", encoderModule);
-      encoder.configure(encoderSettings(samples.channels.length, samples.sampleRate));
-    }
-    const frames = samples.channels[0]!.length;
-    for (let start = 0; start < frames; start += encoderSlice) {
-      // The encoder's output lives in its own memory, overwritten by the next call: copied out.
-      output.push(encoder.encode(samples.channels.map((channel) => channel.subarray(start, start + encoderSlice))).slice());
-    }
+    sink ??= await encoder.open(samples, reader!.format);
+    sink.write(samples);
   };
   try {
     for await (const piece of pieces) {
@@ -184,14 +255,76 @@ export async function encodeMaster(pieces: AsyncIterable<Uint8Array>, encoderMod
         if (!type) throw new UnreadableMaster("the master is not an audio file we take (MP3, WAV, AAC or OGG)");
         reader = await masterReader(type, piece);
       }
-      await encode(await reader.read(piece).catch(undecodable(reader)));
+      await write(await reader.read(piece).catch(undecodable(reader)));
       if (reader.finished) break;
     }
-    if (reader) await encode(await reader.end().catch(undecodable(reader)));
+    if (reader) await write(await reader.end().catch(undecodable(reader)));
   } finally {
     reader?.close();
   }
-  if (!encoder) throw new UnreadableMaster("the master holds no audio we can read");
-  output.push((encoder as { finalize(): Uint8Array }).finalize().slice());
-  return concat(...output);
+  if (!sink) throw new UnreadableMaster("the master holds no audio we can read");
+  return concat(...(sink as SampleSink).finish());
+}
+
+const DownloadJob = v.object({
+  master_path: v.string(),
+  state: v.picklist(["preparing", "ready", "failed"]),
+  title: v.string(),
+  artist_name: v.string(),
+  album_title: v.nullable(v.string()),
+  track_number: v.nullable(v.number()),
+  year: v.nullable(v.number()),
+  artwork_url: v.nullable(v.string()),
+});
+
+/** A download file someone asked for: made of the track's master, tagged, stored, named as ready. */
+async function makeDownloadFile(backend: MarketplaceClient, trackId: string, format: MadeFormat, encoderModule: WebAssembly.Module) {
+  const { data, error } = await backend.rpc("download_job", { track_id: trackId, format });
+  if (error) throw new Error("the download job could not be read", { cause: error });
+  const [row] = data ?? [];
+  // Nobody asked for it, or the track is gone; or it is made already (a job delivered twice).
+  if (!row) return;
+  const job = v.parse(DownloadJob, row);
+  if (job.state === "ready") return;
+  const files = await renditionJob(backend, trackId, downloadFiles[format].ending);
+  if (!files?.masterUrl) throw new Error("the master file is missing from storage");
+  const tags: DownloadTags = {
+    title: job.title,
+    artist: job.artist_name,
+    album: job.album_title,
+    trackNumber: job.track_number,
+    year: job.year,
+    cover: job.artwork_url ? await coverArt(job.artwork_url) : null,
+  };
+  const encoder = format === "mp3" ? mp3Encoder(encoderModule, { tags }) : flacEncoder(tags);
+  await store(files, await encodeMaster(masterPieces(files.masterUrl), encoder), downloadFiles[format].type);
+  const finished = await backend.rpc("finish_download", {
+    track_id: trackId,
+    format,
+    master_path: job.master_path,
+    path: files.renditionPath,
+  });
+  if (finished.error) throw new Error("the download file could not be named on the track", { cause: finished.error });
+}
+
+/** The largest cover a download carries: the artwork bucket's own limit. */
+const maxCoverBytes = 5 * 1024 * 1024;
+
+/** The release's artwork for a file's tags; none when it cannot be read (the file is made all the same). */
+async function coverArt(url: string): Promise<CoverArt | null> {
+  try {
+    const response = await fetch(url);
+    if (!response.ok || Number(response.headers.get("content-length") ?? 0) > maxCoverBytes) {
+      await response.body?.cancel();
+      return null;
+    }
+    const data = new Uint8Array(await response.arrayBuffer());
+    const type = sniffImage(data);
+    const size = imageSize(data);
+    if (!type || data.length > maxCoverBytes || !size || size === "truncated") return null;
+    return { type: type.mime, data, ...size };
+  } catch (error) {
+    console.error("reading a download's cover failed", url, error);
+    return null;
+  }
 }

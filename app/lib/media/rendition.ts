@@ -14,7 +14,7 @@ export const renditionType = "audio/mpeg";
 const mp3SampleRates = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000] as const;
 type Mp3SampleRate = (typeof mp3SampleRates)[number];
 
-export type EncoderSettings = { channels: 1 | 2; sampleRate: number; bitrate: 64 | 128; outputSampleRate: Mp3SampleRate };
+export type EncoderSettings = { channels: 1 | 2; sampleRate: number; bitrate: 64 | 128 | 320; outputSampleRate: Mp3SampleRate };
 
 /** The encoder's settings for a master: mono stays mono; more than two channels are mixed to stereo. */
 export function encoderSettings(channels: number, sampleRate: number): EncoderSettings {
@@ -23,6 +23,17 @@ export function encoderSettings(channels: number, sampleRate: number): EncoderSe
   const outputSampleRate =
     mp3SampleRates.find((rate) => rate === sampleRate) ?? (sampleRate % 44100 === 0 ? 44100 : sampleRate > 48000 ? 48000 : 44100);
   return { channels: out, sampleRate, bitrate: out === 1 ? 64 : 128, outputSampleRate };
+}
+
+/**
+ * The settings of a download's MP3: 320 kbps, which only MPEG-1's rates (32, 44.1, 48 kHz) carry, so a
+ * master at a lower rate is resampled up to the nearest of them that its rate divides (44.1 or 48 kHz).
+ */
+export function downloadEncoderSettings(channels: number, sampleRate: number): EncoderSettings {
+  const settings = encoderSettings(channels, sampleRate);
+  const rate = settings.outputSampleRate;
+  const outputSampleRate = rate === 32000 || rate === 44100 || rate === 48000 ? rate : 44100 % rate === 0 ? 44100 : 48000;
+  return { ...settings, bitrate: 320, outputSampleRate };
 }
 
 /** Why a master could not be rendered: said to its artist as "Failed: <reason>". */

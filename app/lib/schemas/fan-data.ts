@@ -47,6 +47,8 @@ export const OwnedReleasesSchema = v.object({
             artwork_url: nullableText,
             artwork_small_url: nullableText,
             has_audio: v.boolean(),
+            // A WAV master: its FLAC is on offer.
+            lossless: v.boolean(),
           }),
         ),
         v.minLength(1),

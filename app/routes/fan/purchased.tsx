@@ -1,21 +1,25 @@
+import { useId } from "react";
 import { href, Link } from "react-router";
 import { Artwork } from "~/components/catalog/artist-image";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PlayAllButton } from "~/components/player/play-button";
-import { LinkButton } from "~/components/ui/button";
+import { Button, LinkButton } from "~/components/ui/button";
+import { inputClasses } from "~/components/ui/field";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Icon } from "~/components/ui/icon";
 import { Pagination } from "~/components/ui/pagination";
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { albumPath, artistPath, countOf, trackPath } from "~/lib/catalog/catalog";
 import { formatDate, formatDuration, formatPrice } from "~/lib/format";
+import { downloadChoices } from "~/lib/media/downloads";
 import { queueTrack } from "~/lib/player";
 import { requireFan } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import { firstPageIfPastTheEnd, pageCount, pageFrom } from "~/lib/ui/paging";
 import { OwnedReleasesSchema, type OwnedRelease } from "~/lib/schemas/fan-data";
 import { supabaseContext } from "~/lib/session/session.server";
+import { cx } from "~/lib/ui/cx";
 import type { Route } from "./+types/purchased";
 
 export const meta = () => pageMeta("Purchased Tracks", "Everything you have bought, by release, to play and download.");
@@ -68,8 +72,8 @@ export default function PurchasedTracks({ loaderData }: Route.ComponentProps) {
 }
 
 /**
- * A release the fan bought (of an album, the tracks they bought of it): Play All, Download (an album's
- * files in one zip, a single's file), and each album track's own Download.
+ * A release the fan bought (of an album, the tracks they bought of it): Play All, Download in the format
+ * chosen (an album's files in one zip, a single's file), and each album track's own Download, as uploaded.
  */
 function OwnedReleaseCard({ release }: { release: OwnedRelease }) {
   const album = release.kind === "album";
@@ -101,10 +105,7 @@ function OwnedReleaseCard({ release }: { release: OwnedRelease }) {
         <div className="col-span-2 flex flex-wrap items-center gap-2 sm:shrink-0">
           <PlayAllButton tracks={queue} />
           {downloadable ? (
-            <LinkButton to={download} reloadDocument variant="secondary" size="lg" aria-label={`Download ${release.title}`}>
-              <Icon name="download" className="size-5" />
-              {album ? "Download (zip)" : "Download"}
-            </LinkButton>
+            <DownloadForm action={download} title={release.title} album={album} lossless={release.tracks.some((track) => track.lossless)} />
           ) : null}
         </div>
       </div>
@@ -134,6 +135,32 @@ function OwnedReleaseCard({ release }: { release: OwnedRelease }) {
         </ol>
       ) : null}
     </li>
+  );
+}
+
+/**
+ * Download with its format: a plain GET form to the download address, so the file (or, for a format still
+ * being made, the page preparing it) comes the same way with JavaScript and without.
+ */
+function DownloadForm({ action, title, album, lossless }: { action: string; title: string; album: boolean; lossless: boolean }) {
+  const id = useId();
+  return (
+    <form method="get" action={action} className="flex items-center gap-2">
+      <label htmlFor={id} className="sr-only">
+        Format of {title}
+      </label>
+      <select id={id} name="format" className={cx(inputClasses, "w-auto py-2 pr-8")}>
+        {downloadChoices(lossless).map((choice) => (
+          <option key={choice.format} value={choice.format}>
+            {choice.label}
+          </option>
+        ))}
+      </select>
+      <Button type="submit" variant="secondary" size="lg" aria-label={`Download ${title}`}>
+        <Icon name="download" className="size-5" />
+        {album ? "Download (zip)" : "Download"}
+      </Button>
+    </form>
   );
 }
 
