@@ -33,7 +33,7 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("heading", { level: 1, name: "Headlights & Static" }).waitFor();
       const tracklist = page.getByRole("list", { name: "Tracks of Headlights & Static" });
       assert.deepEqual(await tracklist.getByRole("link").allTextContents(), headlightsTracks);
-      await page.getByText("WAV, as uploaded").first().waitFor();
+      await page.getByText("WAV as uploaded, MP3 320 kbps, FLAC").first().waitFor();
       if (javaScriptEnabled) await expectNoAxeViolations(page);
       if (javaScriptEnabled) {
         await hydrated(page);
@@ -45,7 +45,7 @@ for (const javaScriptEnabled of [true, false]) {
         await page.getByRole("link", { name: "Buy Now - $4.49" }).click();
       }
       const dialog = page.getByRole("dialog", { name: "Complete Purchase" });
-      await dialog.getByText("Download: WAV, as uploaded").waitFor();
+      await dialog.getByText("Download: WAV as uploaded, MP3 320 kbps, FLAC").waitFor();
       if (javaScriptEnabled) await expectNoAxeViolations(page);
       await close();
     });
@@ -65,11 +65,11 @@ for (const javaScriptEnabled of [true, false]) {
       if (javaScriptEnabled) await expectNoAxeViolations(page);
 
       const single = page.waitForEvent("download");
-      await releases.getByRole("link", { name: "Download Kites Over the Clyde" }).click();
+      await releases.getByRole("link", { name: "Download Kites Over the Clyde", exact: true }).click();
       assert.equal((await single).suggestedFilename(), "The Paper Lanterns - Kites Over the Clyde.wav");
 
       const album = page.waitForEvent("download");
-      await releases.getByRole("link", { name: "Download Headlights & Static" }).click();
+      await releases.getByRole("link", { name: "Download Headlights & Static", exact: true }).click();
       const zip = await album;
       assert.equal(zip.suggestedFilename(), "Ember Road - Headlights & Static.zip");
       const files = readZip(new Uint8Array(readFileSync((await zip.path())!)));
@@ -78,6 +78,17 @@ for (const javaScriptEnabled of [true, false]) {
         headlightsTracks.map((title, index) => `Ember Road - Headlights & Static/0${index + 1} ${title}.wav`),
       );
       assert.ok(files.every((file) => file.crcMatches && file.bytes.length > 1000));
+
+      // A made format (one each run, so neither is made yet): the page says it is being prepared, and the
+      // download starts by itself once it is made.
+      const format = javaScriptEnabled ? { label: "MP3 320 kbps", extension: "mp3" } : { label: "FLAC", extension: "flac" };
+      await page.goto("/dashboard/fan/purchased");
+      const made = page.waitForEvent("download", { timeout: 60_000 });
+      await releases.getByRole("link", { name: `Download Kites Over the Clyde as ${format.label}` }).click();
+      await page.getByRole("heading", { level: 1, name: /Preparing your download|Your download is ready/ }).waitFor();
+      if (javaScriptEnabled) await expectNoAxeViolations(page);
+      assert.equal((await made).suggestedFilename(), `The Paper Lanterns - Kites Over the Clyde.${format.extension}`);
+      await page.getByRole("heading", { level: 1, name: "Your download is ready" }).waitFor();
 
       await page.goto(headlights);
       await page.getByText("You own this").waitFor();

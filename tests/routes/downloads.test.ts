@@ -225,10 +225,11 @@ describe("what offers them", () => {
     expect(page).toContain("Take: Home");
     expect(page).toContain("Album · 2 tracks bought");
     expect(page).toContain("Lone Single");
-    // Each release's Download is a form with its format: as uploaded, MP3, and FLAC of these WAV masters.
-    expect(html).toContain(`action="/album/${made.albumId}/download"`);
-    expect(html).toContain(`action="/track/${made.single.id}/download"`);
-    expect(page).toContain("As uploaded MP3 320 kbps FLAC");
+    // Each release's Download in each format: as uploaded, MP3, and FLAC of these WAV masters.
+    expect(html).toContain(`href="/album/${made.albumId}/download"`);
+    expect(html).toContain(`href="/album/${made.albumId}/download?format=mp3"`);
+    expect(html).toContain(`href="/album/${made.albumId}/download?format=flac"`);
+    expect(html).toContain(`href="/track/${made.single.id}/download"`);
     expect(html).toContain(`href="/track/${made.tracks[1]!.id}/download"`);
     expect(text((await otherFan.visitor.get("/dashboard/fan/purchased")).html)).toContain("No purchased tracks yet");
   });

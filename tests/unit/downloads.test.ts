@@ -114,7 +114,8 @@ describe("download names", () => {
   });
 
   it("states the formats a release downloads in, before anyone buys", () => {
-    expect(downloadFormats(["a/1.wav", "a/2.WAV", "a/3.mp3", null])).toBe("MP3, WAV, as uploaded");
+    expect(downloadFormats(["a/1.wav", "a/2.WAV", "a/3.mp3", null])).toBe("MP3, WAV as uploaded, MP3 320 kbps, FLAC");
+    expect(downloadFormats(["a/1.mp3"])).toBe("MP3 as uploaded, MP3 320 kbps");
     expect(downloadFormats([null])).toBeNull();
   });
 });

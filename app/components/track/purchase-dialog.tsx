@@ -24,7 +24,7 @@ export function PurchaseDialog({
   artistName: string;
   artworkUrl: string;
   price: number;
-  /** What the downloads are (`WAV, as uploaded`), stated before anyone pays; null when there is no audio. */
+  /** What the downloads are (`WAV as uploaded, MP3 320 kbps, FLAC`), stated before anyone pays; null when there is no audio. */
   formats: string | null;
 }) {
   return (

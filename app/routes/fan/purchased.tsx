@@ -1,11 +1,9 @@
-import { useId } from "react";
 import { href, Link } from "react-router";
 import { Artwork } from "~/components/catalog/artist-image";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PlayAllButton } from "~/components/player/play-button";
-import { Button, LinkButton } from "~/components/ui/button";
-import { inputClasses } from "~/components/ui/field";
+import { LinkButton } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Icon } from "~/components/ui/icon";
 import { Pagination } from "~/components/ui/pagination";
@@ -19,7 +17,6 @@ import { pageMeta } from "~/lib/sharing/meta";
 import { firstPageIfPastTheEnd, pageCount, pageFrom } from "~/lib/ui/paging";
 import { OwnedReleasesSchema, type OwnedRelease } from "~/lib/schemas/fan-data";
 import { supabaseContext } from "~/lib/session/session.server";
-import { cx } from "~/lib/ui/cx";
 import type { Route } from "./+types/purchased";
 
 export const meta = () => pageMeta("Purchased Tracks", "Everything you have bought, by release, to play and download.");
@@ -105,7 +102,7 @@ function OwnedReleaseCard({ release }: { release: OwnedRelease }) {
         <div className="col-span-2 flex flex-wrap items-center gap-2 sm:shrink-0">
           <PlayAllButton tracks={queue} />
           {downloadable ? (
-            <DownloadForm action={download} title={release.title} album={album} lossless={release.tracks.some((track) => track.lossless)} />
+            <DownloadLinks path={download} title={release.title} album={album} lossless={release.tracks.some((track) => track.lossless)} />
           ) : null}
         </div>
       </div>
@@ -139,28 +136,31 @@ function OwnedReleaseCard({ release }: { release: OwnedRelease }) {
 }
 
 /**
- * Download with its format: a plain GET form to the download address, so the file (or, for a format still
- * being made, the page preparing it) comes the same way with JavaScript and without.
+ * Download in each format on offer: links (the file, or for a format still being made the page preparing
+ * it), the same with JavaScript and without. Links, not a form: a form's redirect to Storage's signed
+ * address would break the pages' `form-action 'self'`.
  */
-function DownloadForm({ action, title, album, lossless }: { action: string; title: string; album: boolean; lossless: boolean }) {
-  const id = useId();
+function DownloadLinks({ path, title, album, lossless }: { path: string; title: string; album: boolean; lossless: boolean }) {
+  const [original, ...made] = downloadChoices(lossless);
   return (
-    <form method="get" action={action} className="flex items-center gap-2">
-      <label htmlFor={id} className="sr-only">
-        Format of {title}
-      </label>
-      <select id={id} name="format" className={cx(inputClasses, "w-auto py-2 pr-8")}>
-        {downloadChoices(lossless).map((choice) => (
-          <option key={choice.format} value={choice.format}>
-            {choice.label}
-          </option>
-        ))}
-      </select>
-      <Button type="submit" variant="secondary" size="lg" aria-label={`Download ${title}`}>
+    <div role="group" aria-label={`Download ${title}`} className="flex flex-wrap items-center gap-2">
+      <LinkButton to={path} reloadDocument variant="secondary" size="lg" aria-label={`Download ${title}`} title={original!.label}>
         <Icon name="download" className="size-5" />
         {album ? "Download (zip)" : "Download"}
-      </Button>
-    </form>
+      </LinkButton>
+      {made.map((choice) => (
+        <LinkButton
+          key={choice.format}
+          to={`${path}?format=${choice.format}`}
+          reloadDocument
+          variant="secondary"
+          size="lg"
+          aria-label={`Download ${title} as ${choice.label}`}
+        >
+          {choice.label}
+        </LinkButton>
+      ))}
+    </div>
   );
 }
 
