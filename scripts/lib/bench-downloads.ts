@@ -1,7 +1,9 @@
 // Downloads, measured through the marketplace as it runs (workerd): a buyer takes a four-minute 16-bit
 // 44.1 kHz stereo WAV (the redirect to its signed address, then its first byte) and a 10-track album as
 // one zip (its first byte, the whole archive, and how far workerd's resident memory rose while zipping,
-// sampled as the bytes arrive). Files are as uploaded: none is made on request yet.
+// sampled as the bytes arrive); then the made formats on first request, as a fan's page waits for them
+// (asking every quarter second): the four-minute track's MP3 320 and FLAC, and the album's MP3s as one
+// zip: how long until ready, the first byte, their sizes, and workerd's memory while the queue made them.
 import { readFileSync } from "node:fs";
 import { createClient } from "@supabase/supabase-js";
 import { localDefaults } from "@crate/local-supabase";
@@ -17,6 +19,7 @@ export type DownloadFigures = {
   zipFirstByteMs: number;
   zipMs: number;
   residentMb: { before: number; peak: number } | null;
+  made: { what: string; bytes: number; readyMs: number; firstByteMs: number; residentMb: { before: number; peak: number } | null }[];
 };
 
 /** `seconds` of a chord, 16-bit stereo at 44.1 kHz. */
@@ -117,16 +120,62 @@ export async function measureDownloads(
     const now = residentMb();
     if (now !== null && peak !== null) peak = Math.max(peak, now);
   }
+  /** A made format asked for and waited for, as the download page does; then taken whole. */
+  const madeOnRequest = async (what: string, path: string) => {
+    const startedAt = performance.now();
+    const memoryBefore = residentMb();
+    let memoryPeak = memoryBefore;
+    for (;;) {
+      const answer = await fetch(`${appUrl}${path}`, { redirect: "manual", headers: { Cookie: fan.cookie } });
+      const now = residentMb();
+      if (now !== null && memoryPeak !== null) memoryPeak = Math.max(memoryPeak, now);
+      if (answer.status === 303) {
+        await answer.body?.cancel();
+        if (performance.now() - startedAt > 600_000) throw new Error(`${path} was not made in 10 minutes`);
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        continue;
+      }
+      const readyMs = performance.now() - startedAt;
+      const body = answer.status === 302 ? await fetch(answer.headers.get("location")!) : answer;
+      if (!body.ok || !body.body) throw new Error(`${path} answered ${body.status}`);
+      const reader = body.body.getReader();
+      let bytes = 0;
+      let firstByteMs = 0;
+      for (let read = await reader.read(); !read.done; read = await reader.read()) {
+        if (bytes === 0) firstByteMs = performance.now() - startedAt;
+        bytes += read.value.length;
+      }
+      return {
+        what,
+        bytes,
+        readyMs,
+        firstByteMs,
+        residentMb: memoryBefore === null || memoryPeak === null ? null : { before: memoryBefore, peak: memoryPeak },
+      };
+    }
+  };
+  const zipMs = performance.now() - zipStarted;
+  const made = [
+    await madeOnRequest("the four-minute WAV's MP3 320 kbps", `/track/${single!.id}/download?format=mp3`),
+    await madeOnRequest("the four-minute WAV's FLAC", `/track/${single!.id}/download?format=flac`),
+    await madeOnRequest("the 10-track album's MP3s, one zip", `/album/${album!.id}/download?format=mp3`),
+  ];
   return {
+    made,
     trackBytes: four.length,
     redirectMs,
     trackFirstByteMs,
     zipBytes,
     zipFirstByteMs,
-    zipMs: performance.now() - zipStarted,
+    zipMs,
     residentMb: before === null || peak === null ? null : { before, peak },
   };
 }
+
+const memory = (resident: { before: number; peak: number } | null) =>
+  resident
+    ? `${resident.before.toFixed(0)} MB before, at most ${resident.peak.toFixed(0)} MB (+${(resident.peak - resident.before).toFixed(0)} MB)`
+    : "not measurable here";
 
 export function printDownloads(figures: DownloadFigures) {
   const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
@@ -134,5 +183,12 @@ export function printDownloads(figures: DownloadFigures) {
   console.log(`\nDownloads (as uploaded; a buyer, signed in)
   A four-minute WAV (${mb(figures.trackBytes)} MB): the redirect to its signed address ${ms(figures.redirectMs)}, its first byte ${ms(figures.trackFirstByteMs)} after the request
   A 10-track album as one zip (${mb(figures.zipBytes)} MB): first byte ${ms(figures.zipFirstByteMs)}, the whole archive ${(figures.zipMs / 1000).toFixed(1)} s
-  workerd's resident memory while zipping: ${figures.residentMb ? `${figures.residentMb.before.toFixed(0)} MB before, at most ${figures.residentMb.peak.toFixed(0)} MB (+${(figures.residentMb.peak - figures.residentMb.before).toFixed(0)} MB)` : "not measurable here"}`);
+  workerd's resident memory while zipping: ${memory(figures.residentMb)}
+
+Made on first request (the rendition queue, as the download page waits)`);
+  for (const made of figures.made) {
+    console.log(
+      `  ${made.what} (${mb(made.bytes)} MB): ready ${(made.readyMs / 1000).toFixed(1)} s after the first request, first byte at ${(made.firstByteMs / 1000).toFixed(1)} s; workerd's memory meanwhile ${memory(made.residentMb)}`,
+    );
+  }
 }
