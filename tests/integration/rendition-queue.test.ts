@@ -105,6 +105,31 @@ async function streamWhen(trackId: string, done: (stream: TrackStream) => boolea
   }
 }
 
+type DownloadFile = { path: string | null; state: string; failure: string | null };
+
+/** A fan's request for a track's download file, as take_downloads() leaves it. */
+async function askForDownload(trackId: string, format: string, masterPath: string) {
+  await local.stack.db.query("insert into private.download_files (track_id, format, master_path) values ($1, $2, $3)", [
+    trackId,
+    format,
+    masterPath,
+  ]);
+}
+
+/** Waits (until the consumer has written it) for a track's download file to satisfy `done`. */
+async function downloadWhen(trackId: string, format: string, done: (file: DownloadFile) => boolean): Promise<DownloadFile> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const { rows } = await local.stack.db.query<DownloadFile>(
+      "select path, state, failure from private.download_files where track_id = $1 and format = $2",
+      [trackId, format],
+    );
+    if (rows[0] && done(rows[0])) return rows[0];
+    if (Date.now() > deadline) throw new Error(`the ${format} of ${trackId} never got there: ${JSON.stringify(rows[0])}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** A published track whose master (these bytes) is stored in the artist's folder. */
 async function publishedTrack(master: Uint8Array, { upload = true, extension = "wav" } = {}): Promise<{ id: string; masterPath: string }> {
   const id = await createTrack(local.stack.db, artist.id);
@@ -281,6 +306,36 @@ describe("the rendition queue", () => {
     expect(stream).toMatchObject({ rendition_path: renditionPath, rendition_failure: null });
     expect((await renditionObjects()).filter((name) => name.startsWith(track.id))).toEqual([`${track.id}.128k.mp3`]);
     expect(await decodedMp3(await storedBytes(renditionPath))).toMatchObject({ channels: 2, errors: 0 });
+  });
+
+  it("makes a download file asked for (a FLAC of a WAV master) once, however often its job is delivered", async () => {
+    const master = encodeTestWav({ seconds: 2, sampleRate: 44100, channels: 2 });
+    const track = await publishedTrack(master);
+    await askForDownload(track.id, "flac", track.masterPath);
+    await renditions.send({ trackId: track.id, download: "flac" });
+    const made = await downloadWhen(track.id, "flac", (file) => file.state === "ready");
+    expect(made.path).toBe(`${artist.id}/renditions/${track.id}.flac`);
+    expect((await storedBytes(made.path!)).subarray(0, 4)).toEqual(new TextEncoder().encode("fLaC"));
+    // Delivered again: nothing is made again (the stored object is not written over).
+    const written = async () =>
+      (await local.stack.db.query("select updated_at from storage.objects where name = $1", [made.path])).rows.map((row) =>
+        String(row.updated_at),
+      );
+    const before = await written();
+    await renditions.send({ trackId: track.id, download: "flac" });
+    const other = await publishedTrack(encodeTestWav({ seconds: 1, sampleRate: 44100, channels: 2 }));
+    await renditions.send({ trackId: other.id });
+    await streamWhen(other.id, (s) => s.rendition_state === "ready");
+    expect(await written()).toEqual(before);
+  });
+
+  it("says a download file that cannot be made has failed, once the dead-letter queue has it", async () => {
+    // Asked for, but the master is not in Storage: every attempt fails.
+    const track = await publishedTrack(encodeTestWav({ seconds: 1, sampleRate: 44100, channels: 2 }), { upload: false });
+    await askForDownload(track.id, "mp3", track.masterPath);
+    await renditions.send({ trackId: track.id, download: "mp3" });
+    const failed = await downloadWhen(track.id, "mp3", (file) => file.state === "failed");
+    expect(failed).toMatchObject({ path: null, failure: "the master file is missing from storage" });
   });
 
   it("sends a job that keeps failing to the dead-letter queue: Failed with the reason, and Retry starts it again", async () => {

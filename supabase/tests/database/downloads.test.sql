@@ -139,7 +139,7 @@ select tests.one_actor('redeem a code while banned', 'banned fan',
 select tests.each_actor('write a code''s redeemer', $$update public.download_codes set redeemed_by = auth.uid(), redeemed_at = now()
     where code = 'PQRSTUVWXYZ2'$$, array[]::text[]);
 
-select plan((select count(*)::integer from tests.cases) + 21);
+select plan((select count(*)::integer from tests.cases) + 23);
 select * from tests.proved_cases();
 
 select is(tests.attempt('fan', 'select * from tests.download_events_after(2)'), 'done:1',
@@ -203,5 +203,25 @@ select is((select redeemed_by from public.download_codes where code = 'PQRSTUVWX
   'the code names who redeemed it');
 select is((select coalesce(sum(sales), 0)::integer from public.track_daily_stats where track_id = tests.id('track')), 2,
   'a code is no sale: the two bought copies are the sales');
+-- A new master: its FLAC is made again, and the old one is no longer the buyer's to read.
+do $$
+begin
+  update public.tracks set file_url = tests.id('artist') || '/1800000000000-new.wav' where id = tests.id('track');
+end
+$$;
+select is(tests.attempt('fan', $$select 1 from public.download_track(tests.id('track'), null, 'flac') d
+    where d.requested and d.state = 'preparing' and d.path is null$$), 'done:1',
+  'a track given a new master has its FLAC made again');
+do $$
+begin
+  -- The fan asks for it (for good this time: attempts are undone).
+  perform set_config('request.jwt.claims', json_build_object('sub', tests.id('fan'), 'role', 'authenticated')::text, true);
+  perform public.download_track(tests.id('track'), null, 'flac');
+  perform set_config('request.jwt.claims', '', true);
+end
+$$;
+select is(tests.attempt('fan', $$select 1 from storage.objects
+    where bucket_id = 'tracks' and name = tests.id('artist') || '/renditions/1700000000000-master.flac'$$), 'done:0',
+  'the FLAC of the old master is no longer the buyer''s to read');
 select * from finish();
 rollback;
