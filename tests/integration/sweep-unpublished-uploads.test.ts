@@ -83,6 +83,12 @@ describe("sweeping unpublished uploads", () => {
     ]);
     // Named once made (a new master clears the stream, so after the master, as the queue does).
     await local.stack.db.query("update public.tracks set rendition_path = $2, rendition_state = 'ready' where id = $1", [trackId, stream]);
+    // A download file made for a buyer, named as ready.
+    const downloadFile = await stored("tracks", "renditions/1700000000000-cccccccc.320k.mp3", 48, mp3Frame, "audio/mpeg");
+    await local.stack.db.query(
+      "insert into private.download_files (track_id, format, master_path, path, state) values ($1, 'mp3', $2, $3, 'ready')",
+      [trackId, publishedAudio, downloadFile],
+    );
 
     for (const caller of [artist, createClient(local.url, local.anonKey, { auth: { persistSession: false } })]) {
       expect((await sweep(caller)).status).toBe(401);
@@ -97,6 +103,7 @@ describe("sweeping unpublished uploads", () => {
     for (const [bucket, kept] of [
       ["tracks", recentAudio],
       ["tracks", stream],
+      ["tracks", downloadFile],
       ["tracks", publishedAudio],
       ["artwork", publishedSmall],
       ["artwork", mediaImage],
@@ -112,12 +119,18 @@ describe("sweeping unpublished uploads", () => {
     const svgAsPng = await stored("artwork", "1700000000000-ffffffff.png", 1, svg, "image/png");
     const genuineAudio = await stored("tracks", "1700000000000-99999999.wav", 1);
     const genuineImage = await stored("artwork", "1700000000000-88888888.png", 1);
+    // A download file the marketplace made (FLAC), and a page sent to Storage as one.
+    const flac = Uint8Array.from([...new TextEncoder().encode("fLaC"), 0x80, 0, 0, 34, ...new Array(34).fill(0)]);
+    const genuineFlac = await stored("tracks", "renditions/1700000000000-99999999.flac", 1, flac, "audio/flac");
+    const pageAsFlac = await stored("tracks", "renditions/1700000000000-77777777.flac", 1, page, "audio/flac");
     // named by a row (written by the operator, not through the API, which would refuse it)
     const trackId = await createTrack(local.stack.db, artistId);
     await local.stack.db.query("update public.tracks set file_url = $2 where id = $1", [trackId, pageAsAudio]);
 
-    expect(await sweep(service)).toEqual({ status: 200, body: { removed: 2, disguised: 2 } });
+    expect(await sweep(service)).toEqual({ status: 200, body: { removed: 3, disguised: 3 } });
     expect(await exists("tracks", pageAsAudio)).toBe(false);
+    expect(await exists("tracks", pageAsFlac)).toBe(false);
+    expect(await exists("tracks", genuineFlac)).toBe(true);
     expect(await exists("artwork", svgAsPng)).toBe(false);
     expect(await exists("tracks", genuineAudio)).toBe(true);
     expect(await exists("artwork", genuineImage)).toBe(true);

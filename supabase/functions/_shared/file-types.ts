@@ -46,8 +46,12 @@ export function sniffImage(bytes: Uint8Array): ImageType | null {
   return null;
 }
 
-/** Whether `bytes` (a file's first bytes) are of the type `mime` says: an audio or image type we take. */
+/**
+ * Whether `bytes` (a file's first bytes) are of the type `mime` says: an audio or image type we take, or
+ * FLAC (the download files the marketplace makes of lossless masters; uploads never take it).
+ */
 export function bytesMatch(bytes: Uint8Array, mime: string): boolean {
+  if (mime === "audio/flac") return ascii(bytes, 0, "fLaC");
   const found = mime.startsWith("audio/") ? sniffAudio(bytes) : sniffImage(bytes);
   return found?.mime === mime;
 }
