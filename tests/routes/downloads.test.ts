@@ -208,6 +208,36 @@ describe("made formats", () => {
     decoder.free();
   });
 
+  it("makes a release's MP3s ahead when a fan redeems a code for it, before they ask", async () => {
+    const { data: release } = await serviceClient
+      .from("releases")
+      .insert({ artist_id: made.artist.id, kind: "album", title: "Given Away" })
+      .select("id")
+      .single();
+    const track = await trackWithMaster(made.artist.id, { release_id: release!.id, type: "album", title: "Gift", track_number: 1 });
+    const code = "GHJKMNPQRSTU";
+    expect(
+      (await serviceClient.from("download_codes").insert({ release_id: release!.id, artist_id: made.artist.id, code })).error,
+    ).toBeNull();
+    const fan = await newFan(`gifted${Date.now().toString(36)}`);
+    expect((await fan.visitor.post("/redeem", { code })).response.status).toBe(303);
+    const { data: master } = await serviceClient.from("tracks").select("file_url").eq("id", track.id).single();
+    const mp3 = `${master!.file_url!.split("/")[1]!.replace(/\.wav$/, "")}.320k.mp3`;
+    // It appears beside the master, nobody having asked for it.
+    for (let listed: string[] = []; !listed.includes(mp3);) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const { data } = await serviceClient.storage.from("tracks").list(`${made.artist.id}/renditions`, { limit: 1000 });
+      listed = (data ?? []).map((object) => object.name);
+    }
+    // Named as ready a moment after it is stored; then taken at once.
+    let taken = await fan.visitor.get(`/track/${track.id}/download?format=mp3`);
+    while (taken.response.status === 303) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      taken = await fan.visitor.get(`/track/${track.id}/download?format=mp3`);
+    }
+    expect(taken.response.status).toBe(302);
+  });
+
   it("is asked for only by who may download, and offers FLAC only where it is on offer", async () => {
     const page = `/download/album/${made.albumId}?format=mp3`;
     expect((await otherFan.visitor.get(page)).response.status).toBe(403);

@@ -67,6 +67,22 @@ export async function takeDownloads(
 
 type DownloadFile = v.InferOutput<typeof DownloadedFilesSchema>[number];
 
+/**
+ * Has a release's MP3s made ahead of the first request, off the response (a fan who just got it finds
+ * them ready): asking takes nothing, and what is made already is not made again.
+ */
+export function prepareAhead(context: Readonly<RouterContextProvider>, of: DownloadOf): void {
+  context.get(cloudflareContext).ctx.waitUntil(
+    takeDownloads(context, of, { format: "mp3", take: false }).then(
+      () => undefined,
+      // A release without audio answers that there is nothing to take, which is no failure.
+      (error: unknown) => {
+        if (error instanceof Error) console.error("preparing downloads ahead failed", of, error);
+      },
+    ),
+  );
+}
+
 /** Whether every file is ready to take (each then names its stored file). */
 export const allReady = (files: DownloadFile[]): files is (DownloadFile & { path: string })[] =>
   files.every((file) => file.state === "ready" && file.path !== null);

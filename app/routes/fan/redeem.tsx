@@ -17,6 +17,7 @@ import { RedeemCodeSchema } from "~/lib/schemas/fan";
 import { requireFan } from "~/lib/session/guards.server";
 import { supabaseContext } from "~/lib/session/session.server";
 import { pageMeta } from "~/lib/sharing/meta";
+import { prepareAhead } from "./downloads.server";
 import type { Route } from "./+types/redeem";
 
 export const meta = () => pageMeta("Redeem a Code", "Redeem a download code to add its release to your collection.");
@@ -76,7 +77,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const answer = read(result, { what: "code's redemption", schema: RedeemedSchema });
   if (answer.status !== "found") return replyWith(formError(tryAgain, submission.values), 500);
   const { outcome, release_id: releaseId } = answer.data;
-  if (outcome === "redeemed" && releaseId) throw redirect(`${path}?${new URLSearchParams({ redeemed: releaseId })}`, 303);
+  if (outcome === "redeemed" && releaseId) {
+    prepareAhead(context, { release: releaseId });
+    throw redirect(`${path}?${new URLSearchParams({ redeemed: releaseId })}`, 303);
+  }
   const refused = outcomes[outcome === "redeemed" ? "unknown" : outcome];
   const reply: FormReply =
     outcome === "too_many"
