@@ -79,6 +79,7 @@ export const routeUses = {
   "/dashboard/fan/profile": page("fans"),
   "/dashboard/fan/settings": page("fans"),
   "/redeem": page("fans"),
+  "/download/:kind/:id": page("users"),
   "/liked": page("users"),
   // Your Playlists is a signed-in page; a visitor is asked to sign in. A playlist's own page is public.
   "/playlists": page("users"),

@@ -42,6 +42,8 @@ const demoPageAddresses: Partial<Record<RoutePattern, string>> = {
   "/dashboard/artist/tracks/:id": demoTrackPath("Kites Over the Clyde").replace("/track/", "/dashboard/artist/tracks/"),
   // the demo artist's album, whose download codes they manage
   "/dashboard/artist/codes/:id": demoAlbumPath("Small Town Satellites").replace("/album/", "/dashboard/artist/codes/"),
+  // a track the demo fan bought, as uploaded (ready at once: the page offers its button)
+  "/download/:kind/:id": demoTrackPath("Static on the Radio").replace("/track/", "/download/track/"),
   "/*": "/no-such-page",
 };
 

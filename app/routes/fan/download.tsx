@@ -54,19 +54,22 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export default function PreparingDownload({ loaderData }: Route.ComponentProps) {
   const { title, artist, format, total, ready, state, download, original, back } = loaderData;
   const revalidator = useRevalidator();
-  const started = useRef(false);
+  // The download starts by itself once this page has waited for it; a page opened when the files were
+  // ready already offers the button.
+  const waited = useRef(false);
   useEffect(() => {
     if (state === "preparing") {
-      const timer = window.setTimeout(() => void revalidator.revalidate(), checkEverySeconds * 1000);
-      return () => window.clearTimeout(timer);
+      waited.current = true;
+      const timer = window.setInterval(() => void revalidator.revalidate(), checkEverySeconds * 1000);
+      return () => window.clearInterval(timer);
     }
-    if (state === "ready" && !started.current) {
+    if (state === "ready" && waited.current) {
       // A file saved as an attachment: the page stays, and says it has started.
-      started.current = true;
+      waited.current = false;
       window.location.assign(download);
     }
     return undefined;
-  }, [state, ready, download, revalidator]);
+  }, [state, download, revalidator]);
   return (
     <>
       {/* Without JavaScript the page asks again by reloading itself, and goes to the file once it is ready. */}
@@ -94,7 +97,7 @@ export default function PreparingDownload({ loaderData }: Route.ComponentProps) 
           <>
             <p className="text-ink-muted">
               {state === "ready"
-                ? "Your download starts by itself. If it does not, use the button below."
+                ? "If your download does not start by itself, use the button below."
                 : `We are making the ${format} ${total === 1 ? "file" : "files"} for you, once: your download starts by itself when ${total === 1 ? "it is" : "they are"} ready. You may leave this page and come back.`}
             </p>
             <div className="grid gap-1">
