@@ -65,11 +65,11 @@ for (const javaScriptEnabled of [true, false]) {
       if (javaScriptEnabled) await expectNoAxeViolations(page);
 
       const single = page.waitForEvent("download");
-      await releases.getByRole("link", { name: "Download Kites Over the Clyde", exact: true }).click();
+      await releases.getByRole("link", { name: "Download Kites Over the Clyde as uploaded" }).click();
       assert.equal((await single).suggestedFilename(), "The Paper Lanterns - Kites Over the Clyde.wav");
 
       const album = page.waitForEvent("download");
-      await releases.getByRole("link", { name: "Download Headlights & Static", exact: true }).click();
+      await releases.getByRole("link", { name: "Download Headlights & Static as uploaded" }).click();
       const zip = await album;
       assert.equal(zip.suggestedFilename(), "Ember Road - Headlights & Static.zip");
       const files = readZip(new Uint8Array(readFileSync((await zip.path())!)));

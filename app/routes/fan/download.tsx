@@ -104,7 +104,12 @@ export default function PreparingDownload({ loaderData }: Route.ComponentProps) 
               <label htmlFor="download-progress" className="text-sm font-semibold text-ink">
                 {ready} of {total} {total === 1 ? "file" : "files"} ready
               </label>
-              <progress id="download-progress" value={ready} max={total} className="h-2 w-full accent-accent" />
+              <progress
+                id="download-progress"
+                value={ready}
+                max={total}
+                className="h-2 w-full overflow-hidden rounded-full [&::-moz-progress-bar]:bg-accent [&::-webkit-progress-bar]:bg-stage-700 [&::-webkit-progress-value]:bg-accent"
+              />
             </div>
           </>
         )}

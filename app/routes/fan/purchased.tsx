@@ -81,7 +81,7 @@ function OwnedReleaseCard({ release }: { release: OwnedRelease }) {
   const downloadable = release.tracks.some((track) => track.has_audio);
   return (
     <li className="min-w-0 rounded-2xl border border-stage-700 bg-stage-850 p-4">
-      {/* On a phone the buttons take their own row under the cover and the title; wider, one row. */}
+      {/* On a phone Play All takes its own row under the cover and the title; wider, one row. The downloads follow. */}
       <div className="grid grid-cols-[5rem_minmax(0,1fr)] items-center gap-4 sm:flex">
         <Artwork src={first.artwork_small_url ?? first.artwork_url} className="size-20 shrink-0 rounded-xl" />
         <div className="min-w-0 sm:flex-1">
@@ -99,13 +99,13 @@ function OwnedReleaseCard({ release }: { release: OwnedRelease }) {
             <time dateTime={release.bought_at}>{formatDate(release.bought_at.slice(0, 10), dateLocale)}</time>
           </p>
         </div>
-        <div className="col-span-2 flex flex-wrap items-center gap-2 sm:shrink-0">
+        <div className="col-span-2 sm:shrink-0">
           <PlayAllButton tracks={queue} />
-          {downloadable ? (
-            <DownloadLinks path={download} title={release.title} album={album} lossless={release.tracks.some((track) => track.lossless)} />
-          ) : null}
         </div>
       </div>
+      {downloadable ? (
+        <DownloadLinks path={download} title={release.title} album={album} lossless={release.tracks.some((track) => track.lossless)} />
+      ) : null}
       {album ? (
         <ol aria-label={`Tracks of ${release.title} you bought`} className="mt-3 divide-y divide-stage-700 border-t border-stage-700">
           {release.tracks.map((track, index) => (
@@ -141,21 +141,19 @@ function OwnedReleaseCard({ release }: { release: OwnedRelease }) {
  * address would break the pages' `form-action 'self'`.
  */
 function DownloadLinks({ path, title, album, lossless }: { path: string; title: string; album: boolean; lossless: boolean }) {
-  const [original, ...made] = downloadChoices(lossless);
   return (
-    <div role="group" aria-label={`Download ${title}`} className="flex flex-wrap items-center gap-2">
-      <LinkButton to={path} reloadDocument variant="secondary" size="lg" aria-label={`Download ${title}`} title={original!.label}>
-        <Icon name="download" className="size-5" />
+    <div role="group" aria-label={`Download ${title}`} className="mt-3 flex flex-wrap items-center gap-2">
+      <span className="mr-1 inline-flex items-center gap-1.5 text-sm font-semibold text-ink-muted">
+        <Icon name="download" className="size-4" />
         {album ? "Download (zip)" : "Download"}
-      </LinkButton>
-      {made.map((choice) => (
+      </span>
+      {downloadChoices(lossless).map((choice) => (
         <LinkButton
           key={choice.format}
-          to={`${path}?format=${choice.format}`}
+          to={choice.format === "original" ? path : `${path}?format=${choice.format}`}
           reloadDocument
           variant="secondary"
-          size="lg"
-          aria-label={`Download ${title} as ${choice.label}`}
+          aria-label={`Download ${title} ${choice.format === "original" ? "as uploaded" : `as ${choice.label}`}`}
         >
           {choice.label}
         </LinkButton>
