@@ -13,7 +13,8 @@
 // - measureLighthouse: Lighthouse mobile performance and accessibility scores (median of 5 runs), in Debian's Chromium;
 // - measureUploads (lib/bench-uploads.ts): a 50 MB WAV uploaded plainly and resumably, and resumed after a cut;
 // - measureRenditions (lib/bench-renditions.ts): a four-minute WAV published, its stream's bytes, time, CPU and memory;
-// - measureDownloads (lib/bench-downloads.ts): a bought track's first byte, a 10-track album's zip and workerd's memory while zipping;
+// - measureDownloads (lib/bench-downloads.ts): a bought track's first byte, a 10-track album's zip and workerd's memory while zipping,
+//   and the MP3 and FLAC files made on first request (until ready, first byte);
 // - measureLiveFeed (lib/bench-live-feed.ts): a comment inserted → on the artist dashboard's live feed;
 // - the studio's pages (signed in as the demo artist): their JavaScript and backend round trips, and how
 //   fast an oversized form is refused (lib/bench-oversized-forms.ts).
