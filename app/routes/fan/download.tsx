@@ -39,7 +39,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     {
       title: params.kind === "album" ? (first!.album_title ?? first!.title) : first!.title,
       artist: first!.artist_name,
-      format: downloadChoices(true).find((choice) => choice.format === format)!.label,
+      format:
+        format === "original" ? "the format it was uploaded in" : downloadChoices(true).find((choice) => choice.format === format)!.label,
       total: files.length,
       ready,
       state: files.some((file) => file.state === "failed") ? "failed" : ready === files.length ? "ready" : "preparing",

@@ -60,8 +60,14 @@ export async function takeDownloads(
   if (result.error?.code === sqlState.noDataFound) throw data("This track does not have an audio file", { status: 404, headers: uncached });
   const files = read(result, { what: "files to download", schema: DownloadedFilesSchema, describe: () => tryAgain });
   if (files.status !== "found") throw data(tryAgain, { status: 503, headers: uncached });
-  const asked = files.data.filter((file) => file.requested).map((file) => ({ trackId: file.track, format: format as "mp3" | "flac" }));
-  if (asked.length > 0) await queueDownloads(env.RENDITIONS, asked);
+  const asked = files.data.filter((file) => file.requested);
+  // Only a made format is ever asked for (the original is always ready).
+  if (format !== "original" && asked.length > 0) {
+    await queueDownloads(
+      env.RENDITIONS,
+      asked.map((file) => ({ trackId: file.track, format })),
+    );
+  }
   return files.data;
 }
 
