@@ -241,6 +241,10 @@ describe("made formats", () => {
   it("is asked for only by who may download, and offers FLAC only where it is on offer", async () => {
     const page = `/download/album/${made.albumId}?format=mp3`;
     expect((await otherFan.visitor.get(page)).response.status).toBe(403);
+    expect((await (await signedIn("admin@example.com", "admin-demo-pass")).get(page)).response.status).toBe(403);
+    expect((await otherFan.visitor.get(`/album/${made.albumId}/download?format=flac`)).response.status).toBe(403);
+    // Its artist may, any time.
+    expect(text((await made.artist.visitor.get(page)).html)).toMatch(/Preparing your download|Your download is ready/);
     expect((await new Visitor().get(page)).response.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent(page)}`);
     expect((await buyer.visitor.get(`/track/${made.single.id}/download?format=ogg`)).response.status).toBe(404);
     expect((await buyer.visitor.get(`/download/playlist/${made.albumId}?format=mp3`)).response.status).toBe(404);
