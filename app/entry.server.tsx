@@ -2,12 +2,12 @@ import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
 import { cloudflareContext } from "~/lib/http/context.server";
-import { lowPriorityModulePreloads } from "~/lib/http/document-stream.server";
+import { documentHead } from "~/lib/http/document-stream.server";
 import { NonceContext } from "~/lib/http/nonce";
 
 export const streamTimeout = 5_000;
 
-/** React Router's default document render for Workers, with the client modules preloaded at low priority. */
+/** React Router's default document render for Workers, its head rewritten (client modules preloaded at low priority, the install links). */
 export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -43,5 +43,5 @@ export default async function handleRequest(
   if (userAgent && isbot(userAgent)) await body.allReady;
 
   responseHeaders.set("Content-Type", "text/html");
-  return new Response(body.pipeThrough(lowPriorityModulePreloads()), { headers: responseHeaders, status: responseStatusCode });
+  return new Response(body.pipeThrough(documentHead()), { headers: responseHeaders, status: responseStatusCode });
 }

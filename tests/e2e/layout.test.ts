@@ -140,6 +140,19 @@ describe("pages", () => {
     await close();
   });
 
+  test("Chromium finds the site installable: its manifest reads without errors and meets the install criteria", async () => {
+    const { page, close } = await newPage(browser);
+    await page.goto("/");
+    await hydrated(page);
+    const devtools = await page.context().newCDPSession(page);
+    const manifest = (await devtools.send("Page.getAppManifest")) as { url: string; errors: unknown[]; data?: string };
+    assert.match(manifest.url, /\/site\.webmanifest$/);
+    assert.deepEqual(manifest.errors, []);
+    const { installabilityErrors } = (await devtools.send("Page.getInstallabilityErrors")) as { installabilityErrors: unknown[] };
+    assert.deepEqual(installabilityErrors, []);
+    await close();
+  });
+
   test("an unknown URL shows the 404 page", async () => {
     const { page, close } = await newPage(browser);
     const response = await page.goto("/this-page-does-not-exist");

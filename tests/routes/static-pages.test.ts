@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Visitor, text, title } from "./support.ts";
+import { imageSize } from "../../app/lib/media/image-size.ts";
+import { Visitor, appUrl, text, title } from "./support.ts";
 
 const render = async (path: string) => {
   const { response, html } = await new Visitor().get(path);
@@ -9,6 +10,47 @@ const render = async (path: string) => {
 function metaDescription(html: string) {
   return html.match(/<meta name="description" content="([^"]*)"/)?.[1];
 }
+
+describe("an installable site", () => {
+  it("names its manifest, Apple touch icon and ICO favicon on every page, and each is what it says", async () => {
+    for (const path of ["/", "/about", "/no-such-page"]) {
+      const { html } = await render(path);
+      expect(html, path).toContain('<link rel="manifest" href="/site.webmanifest"/>');
+      expect(html, path).toContain('<link rel="apple-touch-icon" href="/apple-touch-icon.png"/>');
+      expect(html, path).toContain('<link rel="icon" href="/favicon.ico" sizes="32x32"/>');
+    }
+    const answer = await fetch(new URL("/site.webmanifest", appUrl));
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get("content-type")).toMatch(/^application\/manifest\+json/);
+    const manifest = (await answer.json()) as {
+      name: string;
+      start_url: string;
+      display: string;
+      theme_color: string;
+      background_color: string;
+      icons: { src: string; sizes: string; type: string; purpose: string }[];
+    };
+    expect(manifest).toMatchObject({ name: "Crate", start_url: "/", display: "standalone" });
+    expect(manifest.theme_color).toMatch(/^#[0-9a-f]{6}$/);
+    // The sizes browsers ask for (192 and 512, one of them maskable), each the size it says, by its bytes.
+    const sizes = manifest.icons.map((icon) => `${icon.sizes} ${icon.purpose}`);
+    expect(sizes).toEqual(expect.arrayContaining(["192x192 any", "512x512 any", "512x512 maskable"]));
+    for (const icon of [
+      ...manifest.icons.filter((each) => each.type === "image/png"),
+      { src: "/apple-touch-icon.png", sizes: "180x180" },
+    ]) {
+      const file = await fetch(new URL(icon.src, appUrl));
+      expect(file.status, icon.src).toBe(200);
+      const [width, height] = icon.sizes.split("x").map(Number);
+      expect(imageSize(new Uint8Array(await file.arrayBuffer())), icon.src).toEqual({ width, height });
+    }
+    // favicon.ico: an icon directory of 16, 32 and 48 px PNGs.
+    const ico = new Uint8Array(await (await fetch(new URL("/favicon.ico", appUrl))).arrayBuffer());
+    const view = new DataView(ico.buffer);
+    expect([view.getUint16(0, true), view.getUint16(2, true), view.getUint16(4, true)]).toEqual([0, 1, 3]);
+    expect([ico[6], ico[22], ico[38]]).toEqual([16, 32, 48]);
+  });
+});
 
 describe("the shared layout", () => {
   it("server-renders the header, sidebar and footer links on every page", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { lowPriorityModulePreloads } from "~/lib/http/document-stream.server";
+import { documentHead, installLinks } from "~/lib/http/document-stream.server";
 
 async function rewrite(chunks: (string | Uint8Array)[]): Promise<string> {
   const source = new ReadableStream<Uint8Array>({
@@ -8,18 +8,20 @@ async function rewrite(chunks: (string | Uint8Array)[]): Promise<string> {
       controller.close();
     },
   });
-  return new Response(source.pipeThrough(lowPriorityModulePreloads())).text();
+  return new Response(source.pipeThrough(documentHead())).text();
 }
 
 const head =
   '<html><head><link rel="modulepreload" href="/assets/a.js"/><link rel="stylesheet" href="/s.css"/><link rel="modulepreload" href="/assets/b.js"/></head>';
 const body = '<body><p>Café – ♫ <link rel="modulepreload" href="/in-body.js"/></p></body></html>';
 
-describe("lowPriorityModulePreloads", () => {
-  it("marks every module preload in <head> low priority and leaves the rest alone", async () => {
+describe("documentHead", () => {
+  it("marks every module preload in <head> low priority, adds the install links and leaves the rest alone", async () => {
     const html = await rewrite([head + body]);
     expect(html).toBe(
-      '<html><head><link rel="modulepreload" fetchpriority="low" href="/assets/a.js"/><link rel="stylesheet" href="/s.css"/><link rel="modulepreload" fetchpriority="low" href="/assets/b.js"/></head>' +
+      '<html><head><link rel="modulepreload" fetchpriority="low" href="/assets/a.js"/><link rel="stylesheet" href="/s.css"/><link rel="modulepreload" fetchpriority="low" href="/assets/b.js"/>' +
+        installLinks +
+        "</head>" +
         body,
     );
   });
