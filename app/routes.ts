@@ -42,6 +42,11 @@ export default [
   route("dashboard/artist/codes/:id/export", "routes/studio/codes-export.ts"),
   // Resource route for the marketplace's operator (its secret): queues streaming renditions (npm run renditions).
   route("renditions", "routes/studio/renditions.ts"),
+  // Resource routes: feeds of releases (Atom and RSS 2.0), the site's and each artist's.
+  route("feed.atom", "routes/catalog/feed.ts", { id: "site-feed-atom" }),
+  route("feed.rss", "routes/catalog/feed.ts", { id: "site-feed-rss" }),
+  route("artist/:id/feed.atom", "routes/catalog/feed.ts", { id: "artist-feed-atom" }),
+  route("artist/:id/feed.rss", "routes/catalog/feed.ts", { id: "artist-feed-rss" }),
   // Resource route: oEmbed's answer for a page's player (JSON).
   route("oembed", "routes/embed/oembed.ts"),
   layout("routes/_layout.tsx", [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { documentHead, installLinks } from "~/lib/http/document-stream.server";
+import { documentHead, siteLinks } from "~/lib/http/document-stream.server";
 
 async function rewrite(chunks: (string | Uint8Array)[]): Promise<string> {
   const source = new ReadableStream<Uint8Array>({
@@ -16,11 +16,11 @@ const head =
 const body = '<body><p>Café – ♫ <link rel="modulepreload" href="/in-body.js"/></p></body></html>';
 
 describe("documentHead", () => {
-  it("marks every module preload in <head> low priority, adds the install links and leaves the rest alone", async () => {
+  it("marks every module preload in <head> low priority, adds the site's links and leaves the rest alone", async () => {
     const html = await rewrite([head + body]);
     expect(html).toBe(
       '<html><head><link rel="modulepreload" fetchpriority="low" href="/assets/a.js"/><link rel="stylesheet" href="/s.css"/><link rel="modulepreload" fetchpriority="low" href="/assets/b.js"/>' +
-        installLinks +
+        siteLinks +
         "</head>" +
         body,
     );

@@ -1077,6 +1077,10 @@ export type Database = {
         Args: { page?: number; page_size?: number; release_id: string }
         Returns: Json
       }
+      release_feed: {
+        Args: { artist_id?: string; max_count?: number }
+        Returns: Json
+      }
       release_price: {
         Args: { release: Database["public"]["Tables"]["releases"]["Row"] }
         Returns: number

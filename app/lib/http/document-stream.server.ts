@@ -1,19 +1,22 @@
 /**
- * What makes the site installable, in every document's `<head>`: the Web App Manifest, the icon iOS puts
- * on the home screen, and the ICO beside the SVG favicon (`sizes` keeps browsers that read both on the
- * SVG). Written here, in the server's stream, rather than by the root route: they never change on the
- * client, so no page carries them in its JavaScript. (React leaves tags it did not render in `<head>`.)
+ * What every document's `<head>` links to: the Web App Manifest, the icon iOS puts on the home screen and
+ * the ICO beside the SVG favicon (`sizes` keeps browsers that read both on the SVG), which make the site
+ * installable, and the site's feeds of new releases. Written here, in the server's stream, rather than by
+ * the root route: they never change on the client, so no page carries them in its JavaScript. (React
+ * leaves tags it did not render in `<head>`.)
  */
-export const installLinks =
+export const siteLinks =
   '<link rel="manifest" href="/site.webmanifest"/><link rel="apple-touch-icon" href="/apple-touch-icon.png"/>' +
-  '<link rel="icon" href="/favicon.ico" sizes="32x32"/>';
+  '<link rel="icon" href="/favicon.ico" sizes="32x32"/>' +
+  '<link rel="alternate" type="application/atom+xml" title="New releases on Crate (Atom)" href="/feed.atom"/>' +
+  '<link rel="alternate" type="application/rss+xml" title="New releases on Crate (RSS)" href="/feed.rss"/>';
 
 /**
  * The document's `<head>` as the server streams it. Every page works before its JavaScript runs (forms
  * post, links navigate), so on a slow connection the document, the stylesheet and the page's largest
  * image should get the bandwidth first and the client modules (React alone is about 100 KB gzipped)
  * after them. React Router preloads those modules from `<head>` at high priority, the same as
- * render-blocking resources; this marks the preloads `fetchpriority="low"`, and adds the install links.
+ * render-blocking resources; this marks the preloads `fetchpriority="low"`, and adds the site's links.
  * Only `<head>` is rewritten: the stream is passed through untouched after it.
  */
 export function documentHead(): TransformStream<Uint8Array, Uint8Array> {
@@ -36,7 +39,7 @@ export function documentHead(): TransformStream<Uint8Array, Uint8Array> {
       const rewritten =
         new TextDecoder()
           .decode(buffered.subarray(0, end))
-          .replaceAll('<link rel="modulepreload"', '<link rel="modulepreload" fetchpriority="low"') + installLinks;
+          .replaceAll('<link rel="modulepreload"', '<link rel="modulepreload" fetchpriority="low"') + siteLinks;
       controller.enqueue(new TextEncoder().encode(rewritten));
       controller.enqueue(buffered.subarray(end));
     },

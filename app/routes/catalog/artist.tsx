@@ -26,6 +26,8 @@ import { LinkButton } from "~/components/ui/button";
 import { notFound, readOrThrow } from "~/lib/backend/backend.server";
 import { supabaseContext } from "~/lib/session/session.server";
 import { useOptionalUser } from "~/lib/session/use-user";
+import { brandName } from "~/lib/constants";
+import { feedLinks } from "~/lib/sharing/feeds.server";
 import type { Route } from "./+types/artist";
 import { Icon } from "~/components/ui/icon";
 import { PlayAllButton, PlayFromButton } from "~/components/player/play-button";
@@ -62,19 +64,23 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     pages: pageCount(artist.release_count, releasesPerPage),
     share,
     // For link previews and search engines, made here so the page carries no builder.
-    meta: sharedPageMeta(
-      artist.artist_name,
-      artist.short_description ?? `${artist.artist_name} on the marketplace: releases, shows and followers.`,
-      {
-        origin,
-        path: artistPath(artist.id),
-        type: "profile",
-        image: artist.profile_image_url,
-        imageSize: imageSizeOf(artist.profile_image_width, artist.profile_image_height),
-        embed: share.player,
-        structuredData: artistData(origin, artist, releases),
-      },
-    ),
+    meta: [
+      ...sharedPageMeta(
+        artist.artist_name,
+        artist.short_description ?? `${artist.artist_name} on the marketplace: releases, shows and followers.`,
+        {
+          origin,
+          path: artistPath(artist.id),
+          type: "profile",
+          image: artist.profile_image_url,
+          imageSize: imageSizeOf(artist.profile_image_width, artist.profile_image_height),
+          embed: share.player,
+          structuredData: artistData(origin, artist, releases),
+        },
+      ),
+      // Feed readers find the artist's feeds here.
+      ...feedLinks(artistPath(artist.id), `${artist.artist_name} on ${brandName}`),
+    ],
     // Each released album's Share: its page, and its player.
     albumShares: Object.fromEntries(
       releases

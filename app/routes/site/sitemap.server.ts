@@ -3,6 +3,7 @@ import { read } from "~/lib/backend/backend.server";
 import { albumPath, artistPath, genrePath, playlistPath, trackPath } from "~/lib/catalog/catalog";
 import { genres } from "~/lib/constants";
 import { publicCacheControl } from "~/lib/http/http-cache";
+import { escapeXml } from "~/lib/http/xml";
 import type { SupabaseClient } from "~/lib/backend/supabase.server";
 import { routesWhere } from "~/route-uses";
 
@@ -68,9 +69,6 @@ export async function sitemapPage(supabase: SupabaseClient, kind: SitemapList, p
     { what: `sitemap of ${kind}`, schema: SitemapRowsSchema },
   );
 }
-
-const escapeXml = (text: string) =>
-  text.replace(/[<>&'"]/g, (character) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[character]!);
 
 /** An XML answer of the sitemap protocol. */
 export function sitemapXml(root: "sitemapindex" | "urlset", entries: { loc: string; lastmod?: string }[]) {

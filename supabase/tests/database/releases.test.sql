@@ -90,7 +90,7 @@ insert into tests.refusals values
   ('an album published with a track over the price limit', $$select public.publish_release('album', 'Dear', '[{"title": "A", "genre": "Rock", "price": 1.29, "description": "x"}, {"title": "B", "genre": "Rock", "price": 5000, "description": "x"}]')$$,
    '23514');
 
-select plan((select count(*)::integer from tests.cases) + (select count(*)::integer from tests.refusals) + 11);
+select plan((select count(*)::integer from tests.cases) + (select count(*)::integer from tests.refusals) + 14);
 select * from tests.proved_cases();
 select is(tests.attempt('artist', statement), 'refused:' || code, format('the artist''s own write with %s is refused', what))
 from tests.refusals;
@@ -123,5 +123,16 @@ select is((select count(*)::integer from public.releases where id = tests.id('al
 select is(
   tests.attempt('artist', $$select 1 from (select public.album_page(tests.id('album'))) p$$),
   'done:1', 'the artist reads their album''s page');
+-- Feeds (14_feeds.sql) list what a visitor may see: a release once one of its tracks is out, with those
+-- tracks alone; nothing of an album wholly to come or of a banned artist.
+select is(tests.attempt('visitor', $$select 1 from public.release_feed(tests.id('artist')) f, jsonb_array_elements(f -> 'releases') r
+    where r ->> 'id' = tests.id('album')::text and jsonb_array_length(r -> 'tracks') = 1 and r #>> '{tracks,0,title}' = 'Side A'$$),
+  'done:1', 'an artist''s feed lists a release with its tracks that are out');
+select is(tests.attempt('visitor', $$select 1 from public.release_feed() f, jsonb_array_elements(f -> 'releases') r
+    where r ->> 'id' in (tests.id('album to come')::text, tests.id('banned album')::text)$$),
+  'done:0', 'the site''s feed lists no album wholly to come and nothing of a banned artist');
+select is(tests.attempt('visitor', $$select 1 from public.release_feed(tests.id('banned artist')) f where f -> 'artist' = 'null'::jsonb
+    and f -> 'releases' = '[]'::jsonb$$),
+  'done:1', 'a banned artist has no feed');
 select * from finish();
 rollback;
