@@ -2,6 +2,7 @@ import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import { ServerRouter, type EntryContext, type RouterContextProvider } from "react-router";
 import { cloudflareContext } from "~/lib/http/context.server";
+import { envFrom } from "~/lib/http/env.server";
 import { documentHead } from "~/lib/http/document-stream.server";
 import { NonceContext } from "~/lib/http/nonce";
 
@@ -43,5 +44,6 @@ export default async function handleRequest(
   if (userAgent && isbot(userAgent)) await body.allReady;
 
   responseHeaders.set("Content-Type", "text/html");
-  return new Response(body.pipeThrough(documentHead()), { headers: responseHeaders, status: responseStatusCode });
+  const site = { origin: new URL(request.url).origin, xHandle: envFrom(loadContext).SITE_X_HANDLE };
+  return new Response(body.pipeThrough(documentHead(site)), { headers: responseHeaders, status: responseStatusCode });
 }

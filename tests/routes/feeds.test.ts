@@ -80,8 +80,8 @@ describe("an artist's feeds", () => {
 
 describe("the site's feeds", () => {
   it("list new releases of every artist and the site's news, in Atom and RSS, found from every page", async () => {
-    for (const format of ["atom", "rss"] as const) {
-      const { response, xml, valid } = await feed(`/feed.${format}`);
+    for (const path of ["/feed.atom", "/feed.rss"]) {
+      const { response, xml, valid } = await feed(path);
       expect(response.status).toBe(200);
       expect(valid).toBe(true);
       const parsed = parseFeed(xml);

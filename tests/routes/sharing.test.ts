@@ -3,6 +3,7 @@
 // required fields, safely escaped whatever an artist writes; and what crawlers are given: the sitemap
 // (every address in it answers 200, nothing unreleased or private in it, whoever asks) and robots.txt.
 import { createRequire } from "node:module";
+import ogs from "open-graph-scraper";
 import { beforeAll, describe, expect, it } from "vitest";
 import { routeUses, type RoutePattern } from "../../app/route-uses.ts";
 import { routeAddresses, routePatterns } from "../support/route-table.ts";
@@ -89,9 +90,9 @@ describe("link previews", () => {
     expect(metaContent(html, "og:type")).toBe("music.song");
     expect(metaContent(html, "og:title")).toBe("Kites Over the Clyde by The Paper Lanterns");
     expect(metaContent(html, "og:site_name")).toBe("Crate");
-    // With only the fallback artwork, no image; a track's card is its player either way.
-    expect(metaContent(html, "og:image")).toBeUndefined();
-    expect(metaContent(html, "og:image:width")).toBeUndefined();
+    // With only the fallback artwork, the site's picture; a track's card is its player either way.
+    expect(metaContent(html, "og:image")).toBe(`${origin}/og-image.png`);
+    expect(metaContent(html, "og:image:width")).toBe("1200");
     expect(metaContent(html, "twitter:card")).toBe("player");
     const withArtwork = await visitor.get(`/track/${release.id}`);
     expect(metaContent(withArtwork.html, "og:image")).toBe(release.artworkUrl);
@@ -149,6 +150,77 @@ describe("link previews", () => {
     expect(metaContent(about.html, "og:type")).toBe("website");
     expect(metaContent(about.html, "twitter:card")).toBe("summary");
     expect(structuredData(about.html)).toEqual([]);
+  });
+});
+
+/** A page's preview as open-graph-scraper (the scraper link-preview services run) reads it. */
+async function scraped(path: string) {
+  const { html } = await visitor.get(path);
+  const { result } = await ogs({ html });
+  return result;
+}
+
+describe("previews without gaps", () => {
+  it("give the home page and pages without artwork the site's picture with its size, and every page its locale", async () => {
+    for (const path of ["/", "/about", "/genres/Rock", "/artists"]) {
+      const preview = await scraped(path);
+      // (the scraper gives the sizes as the page wrote them: text)
+      expect(preview.ogImage?.[0], path).toMatchObject({ url: `${origin}/og-image.png`, width: "1200", height: "630" });
+      expect(preview.twitterImage?.[0]?.alt, path).toBe("Crate: music straight from independent artists");
+      expect(preview.ogLocale, path).toBe("en_US");
+    }
+    const image = await fetch(`${origin}/og-image.png`);
+    expect(image.headers.get("content-type")).toBe("image/png");
+  });
+
+  it("describe the home page as the site (WebSite, with its search), a fan's page as their profile", async () => {
+    const home = (await scraped("/")).jsonLD as Record<string, unknown>[];
+    expect(home).toContainEqual(
+      expect.objectContaining({
+        "@type": "WebSite",
+        "@id": `${origin}/#website`,
+        name: "Crate",
+        potentialAction: expect.objectContaining({ "@type": "SearchAction" }),
+      }),
+    );
+    const profile = (await scraped(`/fan/${fan.id}`)).jsonLD as Record<string, unknown>[];
+    expect(profile).toContainEqual(
+      expect.objectContaining({
+        "@type": "ProfilePage",
+        isPartOf: { "@id": `${origin}/#website` },
+        mainEntity: expect.objectContaining({ "@type": "Person", image: fan.pictureUrl }),
+      }),
+    );
+  });
+
+  it("give a track, an album and a playlist their player as og:video, and every image its alt text", async () => {
+    const track = await scraped(`/track/${kites}`);
+    expect(track.ogVideo?.[0]).toMatchObject({ url: `${origin}/embed/track/${kites}`, type: "text/html" });
+    const album = await scraped(`/album/${albumId("Small Town Satellites")}`);
+    expect(album.ogVideo?.[0]?.url).toBe(`${origin}/embed/album/${albumId("Small Town Satellites")}`);
+    const playlist = await scraped(`/playlist/${lastBusHome}`);
+    expect(playlist.ogVideo?.[0]?.url).toBe(`${origin}/embed/playlist/${lastBusHome}`);
+    const withArtwork = await scraped(`/track/${release.id}`);
+    expect(withArtwork.twitterImage?.[0]).toMatchObject({ url: release.artworkUrl, alt: "Low Tide by Harbour Lights" });
+    expect((await scraped(`/artist/${paperLanterns}`)).ogVideo).toBeUndefined();
+  });
+
+  it("give an artist without a picture their latest release's cover", async () => {
+    const artist = await newArtist("Quiet Pier");
+    const cover = `${supabaseUrl}/storage/v1/object/public/artwork/${artist.id}/1700000000000-cover.jpg`;
+    const { error } = await serviceClient.from("tracks").insert({
+      artist_id: artist.id,
+      title: "Slack Water",
+      genre: "Folk",
+      price: 1,
+      description: "A first single.",
+      release_date: "2026-02-03",
+      artwork_url: cover,
+      artwork_width: 900,
+      artwork_height: 900,
+    });
+    expect(error).toBeNull();
+    expect((await scraped(`/artist/${artist.id}`)).ogImage?.[0]?.url).toBe(cover);
   });
 });
 
@@ -228,7 +300,8 @@ describe("structured data", () => {
     const own = await owner.get(`/playlist/${saturdayKitchen}`);
     expect(own.response.status).toBe(200);
     expect(structuredData(own.html)).toEqual([]);
-    expect(metaContent(own.html, "og:image")).toBeUndefined();
+    // Nothing of it in its preview either: the site's own picture.
+    expect(metaContent(own.html, "og:image")).toBe(`${origin}/og-image.png`);
   });
 
   it("keeps an artist's text inside its script: no </script> breakout, the name read back intact", async () => {

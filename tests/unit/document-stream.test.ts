@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { documentHead, siteLinks } from "~/lib/http/document-stream.server";
+import { documentHead, headAdditions } from "~/lib/http/document-stream.server";
+
+const site = { origin: "https://crate.example" };
 
 async function rewrite(chunks: (string | Uint8Array)[]): Promise<string> {
   const source = new ReadableStream<Uint8Array>({
@@ -8,7 +10,7 @@ async function rewrite(chunks: (string | Uint8Array)[]): Promise<string> {
       controller.close();
     },
   });
-  return new Response(source.pipeThrough(documentHead())).text();
+  return new Response(source.pipeThrough(documentHead(site))).text();
 }
 
 const head =
@@ -20,7 +22,7 @@ describe("documentHead", () => {
     const html = await rewrite([head + body]);
     expect(html).toBe(
       '<html><head><link rel="modulepreload" fetchpriority="low" href="/assets/a.js"/><link rel="stylesheet" href="/s.css"/><link rel="modulepreload" fetchpriority="low" href="/assets/b.js"/>' +
-        siteLinks +
+        headAdditions(head, site) +
         "</head>" +
         body,
     );
@@ -34,6 +36,19 @@ describe("documentHead", () => {
       for (let at = 0; at < whole.length; at += size) chunks.push(whole.subarray(at, at + size));
       expect(await rewrite(chunks)).toBe(expected);
     }
+  });
+
+  it("adds the install links, the feeds, og:locale, the site's X account, and the site's picture where the page has none", async () => {
+    const bare = headAdditions("<title>About</title>", { ...site, xHandle: "@crate" });
+    expect(bare).toContain('<link rel="manifest" href="/site.webmanifest"/>');
+    expect(bare).toContain('<link rel="alternate" type="application/atom+xml" title="New releases on Crate (Atom)" href="/feed.atom"/>');
+    expect(bare).toContain('<meta property="og:locale" content="en_US"/>');
+    expect(bare).toContain('<meta name="twitter:site" content="@crate"/>');
+    expect(bare).toContain('<meta property="og:image" content="https://crate.example/og-image.png"/>');
+    expect(bare).toContain('<meta property="og:image:width" content="1200"/>');
+    const own = headAdditions('<meta property="og:image" content="https://cdn.example/cover.jpg"/>', site);
+    expect(own).not.toContain("og-image.png");
+    expect(own).not.toContain("twitter:site");
   });
 
   it("passes a document without </head> through unchanged", async () => {

@@ -23,6 +23,8 @@ const EnvSchema = v.object({
    */
   CACHE_PURGE_TOKEN: v.optional(v.string()),
   CLOUDFLARE_ZONE_ID: v.optional(v.string()),
+  /** The site's own X (Twitter) account, `@handle`: link previews name it (`twitter:site`); none when unset. */
+  SITE_X_HANDLE: v.optional(v.pipe(v.string(), v.regex(/^(@[A-Za-z0-9_]{1,15})?$/, "SITE_X_HANDLE must be an @handle"))),
 });
 
 export type AppEnv = v.InferOutput<typeof EnvSchema>;

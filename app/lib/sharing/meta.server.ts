@@ -34,13 +34,29 @@ export function sharedPageMeta(title: string, description: string, share: PageSh
         { property: "og:image:height", content: String(share.imageSize.height) },
       );
     }
-    tags.push({ property: "og:image:alt", content: title }, { name: "twitter:image", content: image });
+    tags.push(
+      { property: "og:image:alt", content: title },
+      { name: "twitter:image", content: image },
+      { name: "twitter:image:alt", content: title },
+    );
   }
   if (share.embed) {
     const pageUrl = new URL(share.path, share.origin).href;
     const oembed = new URL("/oembed", share.origin);
     oembed.search = new URLSearchParams({ url: pageUrl, format: "json" }).toString();
     tags.push({ tagName: "link", rel: "alternate", type: "application/json+oembed", href: oembed.href, title });
+    // The player as Open Graph's video, which Facebook and Iframely play in place (as Bandcamp's pages do);
+    // an artist's page is a profile, whose preview is its picture.
+    if (share.type !== "profile") {
+      const player = new URL(share.embed.path, share.origin).href;
+      tags.push(
+        { property: "og:video", content: player },
+        ...(player.startsWith("https:") ? [{ property: "og:video:secure_url", content: player }] : []),
+        { property: "og:video:type", content: "text/html" },
+        { property: "og:video:width", content: String(share.embed.width) },
+        { property: "og:video:height", content: String(share.embed.height) },
+      );
+    }
     if (share.embed.card) {
       tags.push(
         { name: "twitter:player", content: new URL(share.embed.path, share.origin).href },

@@ -1,4 +1,5 @@
-import { albumPath, artistPath, playlistPath, trackPath } from "../catalog/catalog";
+import { albumPath, artistPath, fanPath, playlistPath, trackPath } from "../catalog/catalog";
+import { brandName } from "../constants";
 import { safeHttpUrl, socialProfile, type Release } from "../catalog/artist-profile";
 import type { PlaylistPage } from "../schemas/playlists";
 import type { AlbumPage, ArtistPageData, TrackPage } from "../schemas/catalog-data";
@@ -12,8 +13,52 @@ type StructuredData = Record<string, unknown>;
 const address = (origin: string, path: string) => new URL(path, origin).href;
 const absolute = (origin: string, url: string | null) => (url ? new URL(url, origin).href : undefined);
 
+/** An artist, by the same `@id` as their own page's node, so every node that names them links to it. */
 function musicGroup(origin: string, artist: { id: string; artist_name: string }) {
-  return { "@type": "MusicGroup", name: artist.artist_name, url: address(origin, artistPath(artist.id)) };
+  const url = address(origin, artistPath(artist.id));
+  return { "@type": "MusicGroup", "@id": url, name: artist.artist_name, url };
+}
+
+/** The site itself, which every page is part of. */
+const websiteId = (origin: string) => address(origin, "/#website");
+
+/** The home page: the site, and how to search it (the directory's search). */
+export function websiteData(origin: string, description: string): StructuredData {
+  return {
+    "@type": "WebSite",
+    "@id": websiteId(origin),
+    url: address(origin, "/"),
+    name: brandName,
+    description,
+    inLanguage: "en",
+    potentialAction: {
+      "@type": "SearchAction",
+      target: { "@type": "EntryPoint", urlTemplate: address(origin, "/discover?q={search_term_string}") },
+      "query-input": "required name=search_term_string",
+    },
+  };
+}
+
+/** A fan's page: a profile page about a person, part of the site. */
+export function fanData(
+  origin: string,
+  fan: { id: string; username: string; bio: string | null; profile_image_url: string | null },
+): StructuredData {
+  const url = address(origin, fanPath(fan.id));
+  return {
+    "@type": "ProfilePage",
+    "@id": url,
+    url,
+    isPartOf: { "@id": websiteId(origin) },
+    mainEntity: {
+      "@type": "Person",
+      "@id": `${url}#person`,
+      name: fan.username,
+      url,
+      ...(fan.bio ? { description: fan.bio } : {}),
+      ...(fan.profile_image_url ? { image: absolute(origin, fan.profile_image_url) } : {}),
+    },
+  };
 }
 
 /** A track page: the recording, its artist, its album, when it came out, and what it costs. */
@@ -44,7 +89,7 @@ export function recordingData(origin: string, track: TrackPage): StructuredData 
  */
 export function artistData(origin: string, artist: ArtistPageData, releases: Release[]): StructuredData {
   const url = address(origin, artistPath(artist.id));
-  const byArtist = { "@type": "MusicGroup", name: artist.artist_name, url };
+  const byArtist = { "@type": "MusicGroup", "@id": url, name: artist.artist_name, url };
   const sameAs = [
     safeHttpUrl(artist.website),
     socialProfile("twitter", artist.social_links.twitter)?.href,

@@ -72,8 +72,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
           origin,
           path: artistPath(artist.id),
           type: "profile",
-          image: artist.profile_image_url,
-          imageSize: imageSizeOf(artist.profile_image_width, artist.profile_image_height),
+          // Without a picture, the artist shows as their latest release's cover.
+          image: artist.profile_image_url ?? artist.tracks.find((track) => !track.upcoming && track.artwork_url)?.artwork_url,
+          imageSize: artist.profile_image_url ? imageSizeOf(artist.profile_image_width, artist.profile_image_height) : null,
           embed: share.player,
           structuredData: artistData(origin, artist, releases),
         },

@@ -12,6 +12,7 @@ import { tagCachedAnswer } from "~/lib/http/edge-cache.server";
 import { publicPageHeaders } from "~/lib/http/http-cache";
 import { pageMeta } from "~/lib/sharing/meta";
 import { sharedPageMeta } from "~/lib/sharing/meta.server";
+import { fanData } from "~/lib/sharing/structured-data.server";
 import { FanPageSchema } from "~/lib/schemas/catalog-data";
 import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/fan";
@@ -29,12 +30,14 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   });
   tagCachedAnswer(context, `user:${fan.id}`);
   // For link previews, made here so the page carries no builder.
+  const origin = new URL(request.url).origin;
   const meta = sharedPageMeta(fan.username, `The artists ${fan.username} follows.`, {
-    origin: new URL(request.url).origin,
+    origin,
     path: fanPath(fan.id),
     type: "profile",
     image: fan.profile_image_url,
     imageSize: imageSizeOf(fan.profile_image_width, fan.profile_image_height),
+    structuredData: fanData(origin, fan),
   });
   return { fan, meta };
 }

@@ -20,25 +20,29 @@ import { NewsletterSchema } from "~/lib/schemas/catalog";
 import { HomePageSchema, type ArtistSummary } from "~/lib/schemas/catalog-data";
 import { supabaseContext } from "~/lib/session/session.server";
 import { useOptionalUser } from "~/lib/session/use-user";
+import { websiteData } from "~/lib/sharing/structured-data.server";
 import type { Route } from "./+types/home";
 import { Icon } from "~/components/ui/icon";
 
 type HomePage = v.InferOutput<typeof HomePageSchema>;
 
-export const meta = () =>
-  pageMeta(
-    brandName,
-    `Discover independent artists across ${genres.length} genres, listen, follow and buy straight from them. Artists keep ${artistShare.digitalPercent}% of digital sales.`,
-  );
+const description = `Discover independent artists across ${genres.length} genres, listen, follow and buy straight from them. Artists keep ${artistShare.digitalPercent}% of digital sales.`;
+
+// The site's JSON-LD (WebSite, with its search) is made by the loader, so the page carries no builder.
+export const meta = ({ loaderData }: Route.MetaArgs) => [
+  ...pageMeta(brandName, description),
+  ...(loaderData?.structuredData ? [{ "script:ld+json": loaderData.structuredData }] : []),
+];
 
 export const headers = publicPageHeaders;
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const home = read(await context.get(supabaseContext).rpc("home_page"), { what: "home page", schema: HomePageSchema });
+  const structuredData = { "@context": "https://schema.org", ...websiteData(new URL(request.url).origin, description) };
   // The page still renders (news, newsletter), with the spec's error box and Retry; never cached.
-  if (home.status !== "found") return data({ home: null }, { headers: uncached });
+  if (home.status !== "found") return data({ home: null, structuredData }, { headers: uncached });
   tagCachedAnswer(context, "news");
-  return { home: home.data };
+  return { home: home.data, structuredData };
 }
 
 /** The newsletter form without JavaScript: checked and thanked, and nothing kept (spec section 4). */
