@@ -185,6 +185,9 @@ create table public.artist_profiles (
   -- previews name it); null when unknown.
   profile_image_width integer,
   profile_image_height integer,
+  -- When the artist's page last changed (their profile, a track of theirs; not a new follower): the
+  -- sitemap's lastmod (the trigger is in 03_catalog.sql, beside the tracks that touch it too).
+  updated_at timestamptz not null default now(),
   constraint artist_profiles_profile_image_size
     check (private.is_picture_size(profile_image_url, profile_image_width, profile_image_height)),
   constraint artist_profiles_artist_name_length check (char_length(artist_name) <= 100),

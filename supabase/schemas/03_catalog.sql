@@ -37,6 +37,8 @@ create table public.releases (
   -- (release_price below). A single's price is its track's.
   price numeric(10, 2),
   created_at timestamptz not null default now(),
+  -- When its page last changed (its title, its price, a track of it): the sitemap's lastmod.
+  updated_at timestamptz not null default now(),
   constraint releases_title_length check (char_length(title) <= 200),
   constraint releases_price_range check (price is null or (price >= 0.99 and price <= 1000)),
   constraint releases_price_of_an_album check (price is null or kind = 'album'),
@@ -45,6 +47,40 @@ create table public.releases (
 );
 
 alter table public.releases enable row level security;
+
+-- A row's updated_at: now, when anything but the columns named as the trigger's arguments (counters, a
+-- stream's state) changed; otherwise as it was. Only the database sets it for API roles (a client's own
+-- value is ignored); the marketplace's functions and the operator may set it (a release touched by its track).
+create or replace function private.touch_when_changed()
+returns trigger
+language plpgsql
+security invoker
+set search_path = ''
+as $$
+declare
+  api boolean := current_user in ('anon', 'authenticated');
+begin
+  if tg_op = 'INSERT' then
+    if api then
+      new.updated_at := now();
+    end if;
+  elsif (to_jsonb(new) - tg_argv - 'updated_at') is distinct from (to_jsonb(old) - tg_argv - 'updated_at') then
+    new.updated_at := now();
+  elsif api then
+    new.updated_at := old.updated_at;
+  end if;
+  return new;
+end
+$$;
+
+create trigger releases_touch_when_changed
+  before insert or update on public.releases
+  for each row execute function private.touch_when_changed();
+
+-- An artist's follower count is not a change of their page.
+create trigger artist_profiles_touch_when_changed
+  before insert or update on public.artist_profiles
+  for each row execute function private.touch_when_changed('follower_count');
 
 create index releases_artist_id_created_at_idx on public.releases (artist_id, created_at desc);
 
@@ -156,6 +192,8 @@ create table public.tracks (
   rendition_path text,
   rendition_state text not null default 'preparing',
   rendition_failure text,
+  -- When its page last changed (an edit; its stream's state is not one): the sitemap's lastmod.
+  updated_at timestamptz not null default now(),
   constraint tracks_rendition_path_owned check (rendition_path is null or private.is_owned_object_path(rendition_path, artist_id)),
   constraint tracks_rendition_state check (rendition_state in ('preparing', 'ready', 'failed')),
   constraint tracks_rendition_ready check (rendition_state <> 'ready' or rendition_path is not null),
@@ -231,6 +269,40 @@ create trigger tracks_files_named_by_the_marketplace
   before insert or update of file_url, artwork_url, artwork_small_url, artwork_width, artwork_height on public.tracks
   for each row execute function private.files_named_by_the_marketplace(
     'file_url', 'artwork_url', 'artwork_small_url', 'artwork_width', 'artwork_height');
+
+-- Its stream's state is not a change of the track's page.
+create trigger tracks_touch_when_changed
+  before insert or update on public.tracks
+  for each row execute function private.touch_when_changed('rendition_path', 'rendition_state', 'rendition_failure');
+
+-- A track added, changed or removed changes its release's page and its artist's: their updated_at too.
+create or replace function private.track_touches_its_pages()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if tg_op = 'UPDATE' and new.updated_at is not distinct from old.updated_at then
+    return null;
+  end if;
+  if tg_op <> 'INSERT' then
+    update public.releases r set updated_at = now() where r.id = old.release_id;
+    update public.artist_profiles a set updated_at = now() where a.id = old.artist_id;
+  end if;
+  if tg_op <> 'DELETE' then
+    update public.releases r set updated_at = now() where r.id = new.release_id;
+    update public.artist_profiles a set updated_at = now() where a.id = new.artist_id;
+  end if;
+  return null;
+end
+$$;
+
+revoke execute on function private.track_touches_its_pages() from public;
+
+create trigger tracks_touch_their_pages
+  after insert or update or delete on public.tracks
+  for each row execute function private.track_touches_its_pages();
 
 revoke all on public.tracks from anon, authenticated;
 

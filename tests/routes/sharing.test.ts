@@ -368,6 +368,28 @@ describe("crawling", () => {
     expect(locations(theirs.html)).not.toContain(`${origin}/track/${northernLine}`);
   });
 
+  it("gives each page's lastmod as when it last changed: an edit moves a track's and its artist's", async () => {
+    const lastmod = async (list: string, path: string) => {
+      const xml = await (await fetch(new URL(`/sitemap/${list}/1`, appUrl), { headers: { "Cache-Control": "no-cache" } })).text();
+      return new RegExp(`<loc>${origin}${path}</loc><lastmod>([^<]+)</lastmod>`).exec(xml)?.[1];
+    };
+    // Backdated as the operator may (a client's own updated_at is ignored, as pgTAP proves).
+    for (const [table, id] of [
+      ["tracks", release.id],
+      ["artist_profiles", harbourLights.id],
+    ] as const) {
+      expect((await serviceClient.from(table).update({ updated_at: "2020-01-02T00:00:00Z" }).eq("id", id)).error).toBeNull();
+    }
+    expect(await lastmod("tracks", `/track/${release.id}`)).toBe("2020-01-02");
+    expect(await lastmod("artists", `/artist/${harbourLights.id}`)).toBe("2020-01-02");
+    expect(
+      (await serviceClient.from("tracks").update({ description: "Recorded on the pier, at low tide." }).eq("id", release.id)).error,
+    ).toBeNull();
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await lastmod("tracks", `/track/${release.id}`)).toBe(today);
+    expect(await lastmod("artists", `/artist/${harbourLights.id}`)).toBe(today);
+  });
+
   it("answers 404 for a list or a page that is not there", async () => {
     for (const path of ["/sitemap/comments/1", "/sitemap/tracks/0", "/sitemap/tracks/999", "/sitemap/pages/2", "/sitemap/tracks/x"]) {
       expect((await visitor.get(path)).response.status, path).toBe(404);

@@ -131,6 +131,7 @@ export type Database = {
           short_description: string | null
           social_links: NonNullable<Json>
           tour_dates: NonNullable<Json>
+          updated_at: string
           website: string | null
         }
         Insert: {
@@ -146,6 +147,7 @@ export type Database = {
           short_description?: string | null
           social_links?: NonNullable<Json>
           tour_dates?: NonNullable<Json>
+          updated_at?: string
           website?: string | null
         }
         Update: {
@@ -161,6 +163,7 @@ export type Database = {
           short_description?: string | null
           social_links?: NonNullable<Json>
           tour_dates?: NonNullable<Json>
+          updated_at?: string
           website?: string | null
         }
         Relationships: []
@@ -648,6 +651,7 @@ export type Database = {
           kind: string
           price: number | null
           title: string
+          updated_at: string
           release_price: number | null
         }
         Insert: {
@@ -657,6 +661,7 @@ export type Database = {
           kind: string
           price?: number | null
           title: string
+          updated_at?: string
         }
         Update: {
           artist_id?: string
@@ -665,6 +670,7 @@ export type Database = {
           kind?: string
           price?: number | null
           title?: string
+          updated_at?: string
         }
         Relationships: [
           {
@@ -776,6 +782,7 @@ export type Database = {
           title: string
           track_number: number | null
           type: string
+          updated_at: string
           album_track_count: number | null
         }
         Insert: {
@@ -804,6 +811,7 @@ export type Database = {
           title: string
           track_number?: number | null
           type?: string
+          updated_at?: string
         }
         Update: {
           album_title?: string | null
@@ -831,6 +839,7 @@ export type Database = {
           title?: string
           track_number?: number | null
           type?: string
+          updated_at?: string
         }
         Relationships: [
           {

@@ -21,12 +21,13 @@ export const sitemapCacheControl = publicCacheControl;
 
 /**
  * The public things with pages of their own, each read as a visitor sees them (released tracks, albums
- * with a released track, public playlists). Albums are the releases of that kind (a single's page is its track's).
+ * with a released track, public playlists), each with when its page last changed (an edit, a new track; the
+ * database keeps `updated_at`). Albums are the releases of that kind (a single's page is its track's).
  */
 export const sitemapLists = {
-  artists: { table: "artist_profiles", changed: "created_at", path: artistPath, kind: null },
-  tracks: { table: "tracks", changed: "created_at", path: trackPath, kind: null },
-  albums: { table: "releases", changed: "created_at", path: albumPath, kind: "album" },
+  artists: { table: "artist_profiles", changed: "updated_at", path: artistPath, kind: null },
+  tracks: { table: "tracks", changed: "updated_at", path: trackPath, kind: null },
+  albums: { table: "releases", changed: "updated_at", path: albumPath, kind: "album" },
   playlists: { table: "playlists", changed: "updated_at", path: playlistPath, kind: null },
 } as const;
 type SitemapList = keyof typeof sitemapLists;

@@ -90,7 +90,22 @@ insert into tests.refusals values
   ('an album published with a track over the price limit', $$select public.publish_release('album', 'Dear', '[{"title": "A", "genre": "Rock", "price": 1.29, "description": "x"}, {"title": "B", "genre": "Rock", "price": 5000, "description": "x"}]')$$,
    '23514');
 
-select plan((select count(*)::integer from tests.cases) + (select count(*)::integer from tests.refusals) + 14);
+-- When a page last changed (the sitemap's lastmod): each attempt says which pages it touched.
+create function tests.pages_touched(statement text)
+returns setof text
+language plpgsql
+as $$
+begin
+  execute statement;
+  return next 'track:' || ((select t.updated_at from public.tracks t where t.id = tests.id('album track')) > '2001-01-01')
+    || ',release:' || ((select r.updated_at from public.releases r where r.id = tests.id('album')) > '2001-01-01')
+    || ',artist:' || ((select a.updated_at from public.artist_profiles a where a.id = tests.id('artist')) > '2001-01-01');
+end
+$$;
+
+grant execute on function tests.pages_touched(text) to anon, authenticated;
+
+select plan((select count(*)::integer from tests.cases) + (select count(*)::integer from tests.refusals) + 18);
 select * from tests.proved_cases();
 select is(tests.attempt('artist', statement), 'refused:' || code, format('the artist''s own write with %s is refused', what))
 from tests.refusals;
@@ -134,5 +149,30 @@ select is(tests.attempt('visitor', $$select 1 from public.release_feed() f, json
 select is(tests.attempt('visitor', $$select 1 from public.release_feed(tests.id('banned artist')) f where f -> 'artist' = 'null'::jsonb
     and f -> 'releases' = '[]'::jsonb$$),
   'done:1', 'a banned artist has no feed');
+-- The album track, its album and its artist backdated (the writes above touched them).
+do $$
+begin
+  update public.tracks set updated_at = '2000-01-01' where id = tests.id('album track');
+  update public.releases set updated_at = '2000-01-01' where id = tests.id('album');
+  update public.artist_profiles set updated_at = '2000-01-01' where id = tests.id('artist');
+end
+$$;
+
+select is(tests.attempt('artist', $$select 1 from tests.pages_touched(
+    'update public.tracks set title = ''Side A (remastered)'' where id = tests.id(''album track'')') r
+    where r = 'track:true,release:true,artist:true'$$), 'done:1',
+  'an edit of a track changes its page, its album''s and its artist''s');
+select is(tests.attempt('artist', $$select 1 from tests.pages_touched(
+    'update public.tracks set updated_at = ''2030-01-01'' where id = tests.id(''album track'')') r
+    where r = 'track:false,release:false,artist:false'$$), 'done:1',
+  'a client''s own updated_at is ignored');
+select is(tests.attempt('fan', $$select 1 from tests.pages_touched(
+    'insert into public.followers (artist_id, fan_id) values (tests.id(''artist''), auth.uid())') r
+    where r = 'track:false,release:false,artist:false'$$), 'done:1',
+  'a new follower is no change of the artist''s page');
+select is(tests.attempt('visitor through the marketplace', $$select 1 from tests.pages_touched(
+    'select public.fail_rendition(tests.id(''album track''), null, ''a reason'', true)') r
+    where r = 'track:false,release:false,artist:false'$$), 'done:1',
+  'a track''s stream failing is no change of its page');
 select * from finish();
 rollback;
