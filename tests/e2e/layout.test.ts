@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { Page } from "playwright-core";
-import { expectNoAxeViolations, hydrated, browserForThisFile, newPage, screenshot, viewports } from "./support/browser.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type Page } from "playwright-core";
+import { baseUrl, expectNoAxeViolations, hydrated, browserForThisFile, newPage, screenshot, viewports } from "./support/browser.ts";
 
 const browser = await browserForThisFile();
 
@@ -141,16 +144,27 @@ describe("pages", () => {
   });
 
   test("Chromium finds the site installable: its manifest reads without errors and meets the install criteria", async () => {
-    const { page, close } = await newPage(browser);
-    await page.goto("/");
-    await hydrated(page);
-    const devtools = await page.context().newCDPSession(page);
-    const manifest = (await devtools.send("Page.getAppManifest")) as { url: string; errors: unknown[]; data?: string };
-    assert.match(manifest.url, /\/site\.webmanifest$/);
-    assert.deepEqual(manifest.errors, []);
-    const { installabilityErrors } = (await devtools.send("Page.getInstallabilityErrors")) as { installabilityErrors: unknown[] };
-    assert.deepEqual(installabilityErrors, []);
-    await close();
+    // A profile of its own: Chrome installs nothing from an incognito window, which every other test's context is.
+    const profile = mkdtempSync(join(tmpdir(), "crate-install-"));
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync", "--disable-component-update"],
+      baseURL: baseUrl,
+    });
+    try {
+      const page = await context.newPage();
+      await page.goto("/");
+      await hydrated(page);
+      const devtools = await context.newCDPSession(page);
+      const manifest = (await devtools.send("Page.getAppManifest")) as { url: string; errors: unknown[] };
+      assert.match(manifest.url, /\/site\.webmanifest$/);
+      assert.deepEqual(manifest.errors, []);
+      const { installabilityErrors } = (await devtools.send("Page.getInstallabilityErrors")) as { installabilityErrors: unknown[] };
+      assert.deepEqual(installabilityErrors, []);
+    } finally {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    }
   });
 
   test("an unknown URL shows the 404 page", async () => {
