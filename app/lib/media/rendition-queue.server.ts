@@ -29,42 +29,42 @@ const RenditionMessage = v.object({ trackId: v.pipe(v.string(), v.uuid()), downl
 export type RenditionMessage = v.InferOutput<typeof RenditionMessage>;
 type MadeFormat = NonNullable<RenditionMessage["download"]>;
 
+/** Sends the messages in batches of 100 (a batch's most); false, with `what` logged, when the queue refused them. */
+async function sendAll(queue: Queue<RenditionMessage>, messages: RenditionMessage[], what: string): Promise<boolean> {
+  try {
+    for (let start = 0; start < messages.length; start += 100) {
+      await queue.sendBatch(messages.slice(start, start + 100).map((body) => ({ body, contentType: "json" as const })));
+    }
+    return true;
+  } catch (error) {
+    console.error(`queueing ${what} failed`, messages, error);
+    return false;
+  }
+}
+
 /**
  * Queues the rendition of each track: at publishing, at the artist's Retry, and from the one-off command.
  * False when the queue refused them: what was published stays published, "Preparing the stream" until the
  * command (or the artist's Retry once it is marked failed) queues it again; the failure is logged.
  */
-export async function queueRenditions(queue: Queue<RenditionMessage>, trackIds: string[]): Promise<boolean> {
-  try {
-    // A batch holds at most 100 messages.
-    for (let start = 0; start < trackIds.length; start += 100) {
-      await queue.sendBatch(trackIds.slice(start, start + 100).map((trackId) => ({ body: { trackId }, contentType: "json" as const })));
-    }
-    return true;
-  } catch (error) {
-    console.error("queueing tracks' streams failed", trackIds, error);
-    return false;
-  }
+export function queueRenditions(queue: Queue<RenditionMessage>, trackIds: string[]): Promise<boolean> {
+  return sendAll(
+    queue,
+    trackIds.map((trackId) => ({ trackId })),
+    "tracks' streams",
+  );
 }
 
 /**
  * Queues the making of download files someone asked for (download_track's `requested`). False when the
  * queue refused them: the next request after ten minutes asks again (take_downloads).
  */
-export async function queueDownloads(queue: Queue<RenditionMessage>, files: { trackId: string; format: MadeFormat }[]): Promise<boolean> {
-  try {
-    for (let start = 0; start < files.length; start += 100) {
-      await queue.sendBatch(
-        files
-          .slice(start, start + 100)
-          .map(({ trackId, format }) => ({ body: { trackId, download: format }, contentType: "json" as const })),
-      );
-    }
-    return true;
-  } catch (error) {
-    console.error("queueing download files failed", files, error);
-    return false;
-  }
+export function queueDownloads(queue: Queue<RenditionMessage>, files: { trackId: string; format: MadeFormat }[]): Promise<boolean> {
+  return sendAll(
+    queue,
+    files.map(({ trackId, format }) => ({ trackId, download: format })),
+    "download files",
+  );
 }
 
 /** The database and Edge Functions as the marketplace itself: no user, its registered secret. */
