@@ -1,6 +1,6 @@
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { cloudflareContext, requestCountry } from "~/lib/http/context.server";
-import { crossSiteRefusal, isCrossSiteRequest } from "~/lib/http/cross-site.server";
+import { crossSiteRefusal, isCrossSiteRequest, isEmbeddedPlayReport } from "~/lib/http/cross-site.server";
 import { discardBody } from "~/lib/http/request-body";
 import { isEmbedPath, newNonce, withoutCookies, withSecurityHeaders } from "~/lib/http/security-headers.server";
 import { handleRenditionBatch } from "~/lib/media/rendition-queue.server";
@@ -28,9 +28,12 @@ export default {
     const context = new RouterContextProvider();
     const nonce = newNonce();
     context.set(cloudflareContext, { env, ctx, buildVersion, country: requestCountry(request), nonce });
-    const incoming = isEmbedPath(new URL(request.url).pathname) ? withoutCookies(request) : request;
-    // Another site's state change is refused before anything runs, page actions and resource routes alike.
-    const response = isCrossSiteRequest(request) ? crossSiteRefusal() : await handleRequest(incoming, context);
+    const crossSite = isCrossSiteRequest(request);
+    // Another site's state change is refused before anything runs, page actions and resource routes alike,
+    // but for an embedded player's play report, which is taken without cookies like the embed itself.
+    const embedded = crossSite && (await isEmbeddedPlayReport(request, env));
+    const incoming = embedded || isEmbedPath(new URL(request.url).pathname) ? withoutCookies(request) : request;
+    const response = crossSite && !embedded ? crossSiteRefusal() : await handleRequest(incoming, context);
     // A body no route read (a post to a page without a form, a refusal before the form was read)
     await discardBody(incoming);
     const secured = withSecurityHeaders(request, response, { nonce, env, development: import.meta.env.DEV });

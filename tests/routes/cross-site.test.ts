@@ -2,7 +2,7 @@
 // send (a form, or fetch with credentials) is refused before it takes effect, resource routes included,
 // while the same POST from our own pages still works.
 import { describe, expect, it } from "vitest";
-import { Visitor, appUrl, listeningVisitor, serviceClient, sessionCookie, signedIn, trackId } from "./support.ts";
+import { Visitor, appUrl, heardTicket, listeningVisitor, serviceClient, sessionCookie, signedIn, trackId } from "./support.ts";
 
 // What a browser sends with a POST from a page of another site: current browsers send both headers,
 // older ones only Origin; a sandboxed frame or a privacy-minded redirect sends Origin: null.
@@ -42,12 +42,15 @@ describe("signing out (resource route)", () => {
 
 describe("recording a play (resource route)", () => {
   const track = trackId("Bicycle Bell");
-  const plays = async () => {
-    const { count, error } = await serviceClient
+  /** The track's plays, or one listener's (`user`: an account's, `null`: visitors'). */
+  const plays = async (user?: string | null) => {
+    let query = serviceClient
       .from("analytics_events")
       .select("id", { count: "exact", head: true })
       .eq("track_id", track)
       .eq("type", "play");
+    if (user !== undefined) query = user === null ? query.is("user_id", null) : query.eq("user_id", user);
+    const { count, error } = await query;
     expect(error).toBeNull();
     return count!;
   };
@@ -56,6 +59,59 @@ describe("recording a play (resource route)", () => {
     const before = await plays();
     expect((await new Visitor().post(`/track/${track}/play`, {}, headers)).response.status).toBe(403);
     expect(await plays()).toBe(before);
+  });
+
+  /** The pass an embed of the track is served with (`referer`: the page framing it). */
+  const embedPass = async (referer?: string) => {
+    const { html } = await new Visitor().request(`/embed/track/${track}`, { headers: referer ? { Referer: referer } : {} });
+    return /<html[^>]*data-embed="([^"]+)"/.exec(html)![1]!;
+  };
+  /** An embedded player's report from a frame sandboxed without an origin (as WordPress frames one). */
+  const fromSandbox = { Origin: "null", "Sec-Fetch-Site": "cross-site" };
+
+  it("takes an embedded player's report from a sandboxed frame with the pass its page was served with, readable by it", async () => {
+    const before = await plays();
+    const listener = crypto.randomUUID();
+    const query = {
+      listener,
+      ticket: await heardTicket(track, `visitor:${listener}`),
+      embed: await embedPass("https://blog.example.com/a"),
+    };
+    const { response } = await new Visitor().post(`/track/${track}/play?${new URLSearchParams(query)}`, {}, fromSandbox);
+    expect(response.status).toBe(204);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(await plays()).toBe(before + 1);
+    // The same play again within 10 minutes is the same play: the honest-play rules are unchanged.
+    expect((await new Visitor().post(`/track/${track}/play?${new URLSearchParams(query)}`, {}, fromSandbox)).response.status).toBe(204);
+    expect(await plays()).toBe(before + 1);
+  });
+
+  it("refuses a cross-site report without a pass the Worker signed, and takes one with a pass only without cookies", async () => {
+    const before = await plays();
+    const listener = crypto.randomUUID();
+    const ticket = await heardTicket(track, `visitor:${listener}`);
+    const pass = await embedPass();
+    const [site, signature] = pass.split(".");
+    for (const embed of ["", `${site}.${"A".repeat(43)}`, `${Buffer.from("https://evil.example").toString("base64url")}.${signature}`]) {
+      const { response } = await new Visitor().post(
+        `/track/${track}/play?${new URLSearchParams({ listener, ticket, embed })}`,
+        {},
+        fromSandbox,
+      );
+      expect(response.status, embed).toBe(403);
+    }
+    expect(await plays()).toBe(before);
+    // A signed-in fan's cookies do not come along: their own ticket is no one's there, and a visitor's play is a visitor's.
+    const [fansBefore, visitorsBefore] = [await plays(fanId), await plays(null)];
+    const fan = await signedIn("fan@example.com", "fan-demo-pass");
+    const asFan = { listener, ticket: await heardTicket(track, `user:${fanId}`), embed: pass };
+    expect((await fan.post(`/track/${track}/play?${new URLSearchParams(asFan)}`, {}, fromSandbox)).response.status).toBe(403);
+    expect(
+      (await fan.post(`/track/${track}/play?${new URLSearchParams({ listener, ticket, embed: pass })}`, {}, fromSandbox)).response.status,
+    ).toBe(204);
+    expect([await plays(fanId), await plays(null)]).toEqual([fansBefore, visitorsBefore + 1]);
+    // Any other state change from the sandbox is refused as ever, pass or none.
+    expect((await fan.post(`/logout?${new URLSearchParams({ embed: pass })}`, {}, fromSandbox)).response.status).toBe(403);
   });
 
   it("records a play posted by our own player", async () => {

@@ -156,6 +156,39 @@ describe("embeds", () => {
   });
 });
 
+describe("an embed inside a sandbox (a frame whose origin is null, as WordPress frames one)", () => {
+  it("draws its icons from its own markup, never a sprite it would have to fetch", async () => {
+    const { html } = await visitor.get(`/embed/album/${headlights}`);
+    expect(html).toContain('<symbol id="play"');
+    expect(html).toContain('<symbol id="pause"');
+    const uses = [...html.matchAll(/<use href="([^"]*)"/g)].map((match) => match[1]);
+    expect(uses).toEqual(["#play"]);
+  });
+
+  it("carries a pass for its play reports, naming the framing site where its request named one", async () => {
+    const pass = async (headers: Record<string, string>) =>
+      /<html[^>]*data-embed="([^"]+)"/.exec((await visitor.request(`/embed/track/${kites}`, { headers })).html)?.[1];
+    const own = await pass({});
+    expect(own).toMatch(/^\.[\w-]{43}$/);
+    const framed = await pass({ Referer: "https://blog.example.com/post" });
+    expect(Buffer.from(framed!.split(".")[0]!, "base64url").toString()).toBe("https://blog.example.com");
+  });
+
+  it("asks for its track's audio from a frame of no origin: the answer is readable by any site, without credentials", async () => {
+    // Tracks here have no audio file (the browser suite plays real ones in WordPress's frame): the answer
+    // that says so must reach the frame as well as a URL would.
+    const listener = crypto.randomUUID();
+    const { response, html } = await new Visitor().request(`/track/${kites}/source?${new URLSearchParams({ listener })}`, {
+      headers: { Origin: "null", "Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "cors" },
+    });
+    expect(response.status).toBe(404);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("access-control-allow-credentials")).toBeNull();
+    expect(response.headers.getSetCookie()).toEqual([]);
+    expect(JSON.parse(html)).toEqual({ error: "This track does not have an audio file", missing: true });
+  });
+});
+
 describe("oEmbed", () => {
   const oembed = (params: Record<string, string>) => visitor.get(`/oembed?${new URLSearchParams(params)}`);
 
@@ -175,7 +208,7 @@ describe("oEmbed", () => {
       height: 164,
     });
     expect(body.html).toBe(
-      `<iframe src="${origin}/embed/track/${kites}" width="400" height="164" style="border:0;border-radius:12px" title="Crate player: Kites Over the Clyde by The Paper Lanterns" loading="lazy" allow="autoplay"></iframe>`,
+      `<iframe src="${origin}/embed/track/${kites}" width="400" height="164" frameborder="0" style="border:0;border-radius:12px" title="Crate player: Kites Over the Clyde by The Paper Lanterns" loading="lazy" allow="autoplay"></iframe>`,
     );
   });
 
@@ -190,6 +223,27 @@ describe("oEmbed", () => {
       expect(album.title, url).toBe("Headlights & Static by Ember Road");
       expect(album.html, url).toContain(`/embed/album/`);
     }
+  });
+
+  it("never answers a player cut short: a maxheight picks the large player down to two rows of its list, then the compact strip, then none", async () => {
+    const answer = async (url: string, maxheight: string) => {
+      const { response, html } = await oembed({ url, maxheight });
+      return response.status === 200
+        ? (({ height, html: code }) => ({ height, compact: code.includes("size=compact") }))(JSON.parse(html))
+        : response.status;
+    };
+    const track = `${origin}/track/${kites}`;
+    expect(await answer(track, "164")).toEqual({ height: 164, compact: false });
+    expect(await answer(track, "163")).toEqual({ height: 120, compact: true });
+    expect(await answer(track, "120")).toEqual({ height: 120, compact: true });
+    expect(await answer(track, "119")).toBe(404);
+    // The album's four tracks need 312 px; its list scrolls in less, down to two rows.
+    const album = `${origin}/album/${headlights}`;
+    expect(await answer(album, "1000")).toEqual({ height: 312, compact: false });
+    expect(await answer(album, "300")).toEqual({ height: 300, compact: false });
+    expect(await answer(album, "238")).toEqual({ height: 238, compact: false });
+    expect(await answer(album, "237")).toEqual({ height: 120, compact: true });
+    expect(await answer(album, "60")).toBe(404);
   });
 
   it("refuses unknown and foreign URLs with 404 and xml with 501", async () => {

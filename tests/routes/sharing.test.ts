@@ -24,13 +24,14 @@ const visitor = new Visitor();
 
 // The demo tracks have no media in this suite: a release of a new artist carries artwork (with the size
 // the Worker reads from an upload's bytes) and a length; the artist and a fan have pictures.
-let release: { id: string; artworkUrl: string };
+let release: { id: string; artworkUrl: string; smallUrl: string };
 let harbourLights: { id: string; pictureUrl: string };
 let fan: { id: string; pictureUrl: string };
 const pictureIn = (owner: string) => `${supabaseUrl}/storage/v1/object/public/artwork/${owner}/1700000000000-picture.jpg`;
 beforeAll(async () => {
   const [artist, someFan] = await Promise.all([newArtist("Harbour Lights"), newFan(`previewfan${Date.now().toString(36)}`)]);
   const artworkUrl = `${supabaseUrl}/storage/v1/object/public/artwork/${artist.id}/1700000000000-cover.jpg`;
+  const smallUrl = `${supabaseUrl}/storage/v1/object/public/artwork/${artist.id}/1700000000000-cover-small.webp`;
   const { data, error } = await serviceClient
     .from("tracks")
     .insert({
@@ -41,6 +42,7 @@ beforeAll(async () => {
       description: "Recorded on the pier.",
       release_date: "2026-01-02",
       artwork_url: artworkUrl,
+      artwork_small_url: smallUrl,
       artwork_width: 1200,
       artwork_height: 1000,
       duration_seconds: 205,
@@ -48,7 +50,7 @@ beforeAll(async () => {
     .select("id")
     .single();
   if (error) throw error;
-  release = { id: data.id, artworkUrl };
+  release = { id: data.id, artworkUrl, smallUrl };
   harbourLights = { id: artist.id, pictureUrl: pictureIn(artist.id) };
   fan = { id: someFan.id, pictureUrl: pictureIn(someFan.id) };
   const [artistPicture, fanPicture] = await Promise.all([
@@ -115,9 +117,9 @@ describe("link previews", () => {
     expect([metaContent(fanPage.html, "og:image:width"), metaContent(fanPage.html, "og:image:height")]).toEqual(["300", "400"]);
   });
 
-  it("give oEmbed the artwork as its thumbnail, with its size, and no thumbnail whose size is unknown", async () => {
-    const oembed = async (page: string) =>
-      (await visitor.get(`/oembed?${new URLSearchParams({ url: `${origin}${page}`, format: "json" })}`)).html;
+  it("give oEmbed the artwork as its thumbnail with its size, within maxwidth and maxheight (the small rendition where smaller), and none whose size is unknown", async () => {
+    const oembed = async (page: string, limits: Record<string, string> = {}) =>
+      (await visitor.get(`/oembed?${new URLSearchParams({ url: `${origin}${page}`, format: "json", ...limits })}`)).html;
     expect(JSON.parse(await oembed(`/track/${release.id}`))).toMatchObject({
       thumbnail_url: release.artworkUrl,
       thumbnail_width: 1200,
@@ -128,6 +130,24 @@ describe("link previews", () => {
       thumbnail_width: 800,
       thumbnail_height: 600,
     });
+    // Within a consumer's limits: the small rendition (200 px on its longer side) where the artwork is
+    // larger, and no thumbnail where neither fits (a picture has no small rendition).
+    const thumbnail = async (page: string, limits: Record<string, string>) =>
+      Object.entries(JSON.parse(await oembed(page, limits))).filter(([key]) => key.startsWith("thumbnail_"));
+    const small = [
+      ["thumbnail_url", release.smallUrl],
+      ["thumbnail_width", 200],
+      ["thumbnail_height", 167],
+    ];
+    expect(await thumbnail(`/track/${release.id}`, { maxwidth: "1200", maxheight: "1000" })).toEqual([
+      ["thumbnail_url", release.artworkUrl],
+      ["thumbnail_width", 1200],
+      ["thumbnail_height", 1000],
+    ]);
+    expect(await thumbnail(`/track/${release.id}`, { maxwidth: "600" })).toEqual(small);
+    expect(await thumbnail(`/track/${release.id}`, { maxheight: "999" })).toEqual(small);
+    expect(await thumbnail(`/track/${release.id}`, { maxwidth: "199" })).toEqual([]);
+    expect(await thumbnail(`/artist/${harbourLights.id}`, { maxwidth: "480" })).toEqual([]);
     const withoutSize = await serviceClient.from("tracks").update({ artwork_width: null, artwork_height: null }).eq("id", release.id);
     expect(withoutSize.error).toBeNull();
     try {

@@ -302,17 +302,16 @@ describe("recording plays", () => {
         .single();
       return data?.embedded_on;
     };
-    /** The signed site an embed's page carries when framed by `referer`, or null. */
+    /** The pass an embed's page carries when framed by `referer`. */
     const framedBy = async (referer: string) => {
       const { html } = await new Visitor().request(`/embed/track/${id}`, { headers: { Referer: referer } });
-      return /<html[^>]*data-site="([^"]+)"/.exec(html)?.[1] ?? null;
+      return /<html[^>]*data-embed="([^"]+)"/.exec(html)![1]!;
     };
-    const play = async (embeddedOn: string | null) => {
+    const play = async (embed: string | null) => {
       const { visitor, ticket } = await listeningVisitor(id);
-      return played(visitor, id, { ticket, ...(embeddedOn ? { embeddedOn } : {}) });
+      return played(visitor, id, { ticket, ...(embed ? { embed } : {}) });
     };
     const blog = await framedBy("https://blog.example.com/2026/11/a-song-i-love");
-    expect(blog).not.toBeNull();
     expect((await play(blog)).response.status).toBe(204);
     expect(await latestEmbedding()).toBe("https://blog.example.com");
     // Each framing site has its own copy of the page, so none is another's.
@@ -324,11 +323,14 @@ describe("recording plays", () => {
     // (a browser names the host in its Referer as the URL parser spells it: punycode)
     expect((await play(await framedBy(new URL("https://\u0440\u0430\u0443\u0440\u0430l.com/").href))).response.status).toBe(204);
     expect(await latestEmbedding()).toMatch(/^https:\/\/xn--[a-z0-9-]+\.com$/);
-    // What is no real public site gives the page no site; what the server did not sign counts as Crate's own.
+    // What is no real public site gives the pass no site; what the server did not sign counts as Crate's own.
     for (const referer of ["https://localhost:3000/", "http://127.0.0.1/", "https://..", "https://intranet/", new URL(appUrl).origin]) {
-      expect(await framedBy(referer), referer).toBeNull();
+      const pass = await framedBy(referer);
+      expect(pass.split(".")[0], referer).toBe("");
+      expect((await play(pass)).response.status, referer).toBe(204);
+      expect(await latestEmbedding(), referer).toBeNull();
     }
-    for (const forged of ["https://blog.example.com", `${blog!.split(".")[0]}.${"A".repeat(43)}`, "javascript:alert(1)"]) {
+    for (const forged of ["https://blog.example.com", `${blog.split(".")[0]}.${"A".repeat(43)}`, "javascript:alert(1)"]) {
       expect((await play(forged)).response.status, forged).toBe(204);
       expect(await latestEmbedding(), forged).toBeNull();
     }

@@ -1,6 +1,8 @@
 // Play tickets: given with a track's URL to one listener, a play counts with one only after the wait.
+// An embed's pass: what a play report from an embedded player brings back, naming its framing site.
 import { describe, expect, it } from "vitest";
-import { playTicket, secondsBeforeAPlay, ticketHolds } from "~/lib/http/signed-values.server";
+import { isEmbeddedPlayReport } from "~/lib/http/cross-site.server";
+import { embedPass, playTicket, readEmbedPass, secondsBeforeAPlay, ticketHolds } from "~/lib/http/signed-values.server";
 
 const secret = "s".repeat(40);
 const trackId = "4144478b-9b0b-63f3-def5-000000000000";
@@ -38,5 +40,46 @@ describe("play tickets", () => {
     expect(secondsBeforeAPlay(5)).toBe(5);
     expect(secondsBeforeAPlay(3.6)).toBe(2);
     expect(secondsBeforeAPlay(0.5)).toBe(0);
+  });
+});
+
+describe("an embed's pass", () => {
+  it("comes back as it was given, naming the framing site or none, and is refused changed in any way", async () => {
+    const pass = await embedPass(secret, "https://blog.example.com");
+    expect(await readEmbedPass(secret, pass)).toEqual({ site: "https://blog.example.com" });
+    expect(await readEmbedPass(secret, await embedPass(secret, null))).toEqual({ site: null });
+    const [site, signature] = pass.split(".") as [string, string];
+    const evil = btoa("https://evil.example").replace(/=+$/, "");
+    for (const forged of [
+      `${evil}.${signature}`,
+      `${site}.${"A".repeat(43)}`,
+      `.${signature}`,
+      `${site}.${signature}x`,
+      // the same bytes spelt another way (base64url's unused low bits)
+      `${site}.${signature.slice(0, -1)}${signature.at(-1) === "A" ? "B" : "A"}`,
+      pass.replace(".", ""),
+      "",
+      null,
+    ]) {
+      expect(await readEmbedPass(secret, forged), String(forged)).toBeNull();
+    }
+    expect(await readEmbedPass("t".repeat(40), pass)).toBeNull();
+    // Another purpose's signature of the same text is not a pass.
+    const ticket = await playTicket(secret, { trackId, listener: "visitor:a", afterSeconds: 5 });
+    expect(await readEmbedPass(secret, `${site}.${ticket.split(".")[2]}`)).toBeNull();
+  });
+
+  it("lets through from another site only a play report that brings one", async () => {
+    const env = { SUPABASE_URL: "http://127.0.0.1:54321", SUPABASE_ANON_KEY: "anon", MARKETPLACE_SECRET: secret };
+    const embed = await embedPass(secret, null);
+    const report = (path: string, method = "POST") => new Request(`https://crate.example${path}`, { method, headers: { Origin: "null" } });
+    // A Worker without its secret takes none (asked first: the Worker reads its variables once).
+    expect(await isEmbeddedPlayReport(report(`/track/${trackId}/play?${new URLSearchParams({ embed })}`), {})).toBe(false);
+    expect(await isEmbeddedPlayReport(report(`/track/${trackId}/play?${new URLSearchParams({ embed })}`), env)).toBe(true);
+    expect(await isEmbeddedPlayReport(report(`/track/${trackId}/play?embed=x`), env)).toBe(false);
+    expect(await isEmbeddedPlayReport(report(`/track/${trackId}/play`), env)).toBe(false);
+    expect(await isEmbeddedPlayReport(report(`/logout?${new URLSearchParams({ embed })}`), env)).toBe(false);
+    expect(await isEmbeddedPlayReport(report(`/track/${trackId}/play/more?${new URLSearchParams({ embed })}`), env)).toBe(false);
+    expect(await isEmbeddedPlayReport(report(`/track/${trackId}/play?${new URLSearchParams({ embed })}`, "PUT"), env)).toBe(false);
   });
 });

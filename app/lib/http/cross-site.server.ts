@@ -1,3 +1,6 @@
+import { appEnv } from "./env.server";
+import { readEmbedPass } from "./signed-values.server";
+
 const safeMethods = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
@@ -13,6 +16,36 @@ export function isCrossSiteRequest(request: Request): boolean {
   const origin = request.headers.get("Origin");
   if (origin === null) return false;
   return origin !== new URL(request.url).origin;
+}
+
+/**
+ * The header that lets any site's page read an answer, without credentials (a browser shows no page an
+ * answer to a request that carried cookies under it): for what a visitor may read from anywhere (oEmbed)
+ * and what an embedded player asks for from a frame of another origin, or of none (a sandboxed one).
+ */
+export const readableByAnySite = { "Access-Control-Allow-Origin": "*" } as const;
+
+/** Where an embedded player reports a play: `/track/{id}/play`. */
+const playReportPath = /^\/track\/[^/]+\/play$/;
+
+/**
+ * Whether a state change from another site is an embedded player's play report, which may come from
+ * anywhere the player is framed: a frame sandboxed without its own origin (as WordPress frames every
+ * discovered player) makes even our own page's requests cross-site, with `Origin: null`. It must bring
+ * back the pass its embed was served with (signed-values.server.ts), and it carries no cookies either way
+ * (the player sends none), so it can never act as the visitor's account. Its play counts by the same rules
+ * as any other.
+ */
+export async function isEmbeddedPlayReport(request: Request, env: unknown): Promise<boolean> {
+  const url = new URL(request.url);
+  if (request.method !== "POST" || !playReportPath.test(url.pathname)) return false;
+  let secret: string;
+  try {
+    secret = appEnv(env).MARKETPLACE_SECRET;
+  } catch {
+    return false; // a misconfigured Worker, whose pages say so
+  }
+  return (await readEmbedPass(secret, url.searchParams.get("embed"))) !== null;
 }
 
 /**

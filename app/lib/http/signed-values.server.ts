@@ -1,5 +1,4 @@
-// Values the Worker hands out and must recognise when they come back: a play ticket, the site an embed
-// is framed by. Each is signed with a key derived from the Worker's secret for its purpose, so one
+// Values the Worker hands out and must recognise when they come back: a play ticket, an embed's pass. Each is signed with a key derived from the Worker's secret for its purpose, so one
 // purpose's signature is never another's.
 const encoder = new TextEncoder();
 const keys = new Map<string, Promise<CryptoKey>>();
@@ -94,20 +93,23 @@ export async function ticketHolds(
   return now - issuedAt >= afterSeconds * 1000 ? "heard" : "too soon";
 }
 
-// The site an embed is framed by: taken from the embed request's own Referer (embeddingSite), handed to
-// its player signed, and believed only when a play report brings it back unchanged.
-const sitePurpose = "embedding-site";
+// An embed's pass: handed to every embedded player with its page, and brought back with its play reports.
+// It names the site that framed the player (taken from the embed request's own Referer, embeddingSite;
+// empty when none was known) for the artist's analytics, and it is what lets a report come from a frame
+// whose origin the browser hides (a sandboxed frame's is `null`): the Worker believes the report came from
+// an embed it served only when the pass comes back unchanged. The honest-play rules apply as to any play.
+const embedPassPurpose = "embed-pass";
 
-/** `site` signed for the embed's player to send back with its plays. */
-export async function signedSite(secret: string, site: string): Promise<string> {
-  return `${base64url(encoder.encode(site))}.${await signature(secret, sitePurpose, site)}`;
+/** The pass an embed's player is served with: `{site, base64url}.{signature}`. */
+export async function embedPass(secret: string, site: string | null): Promise<string> {
+  return `${base64url(encoder.encode(site ?? ""))}.${await signature(secret, embedPassPurpose, site ?? "")}`;
 }
 
-/** The site a signed value names, or null when it is not one this Worker signed. */
-export async function siteFrom(secret: string, value: string | null): Promise<string | null> {
-  const match = /^([\w-]{1,400})\.([\w-]{43})$/.exec(value ?? "");
+/** What a pass says (the framing site, or null when none was known), or null when this Worker did not sign it. */
+export async function readEmbedPass(secret: string, value: string | null): Promise<{ site: string | null } | null> {
+  const match = /^([\w-]{0,400})\.([\w-]{43})$/.exec(value ?? "");
   const bytes = match ? fromBase64url(match[1]!) : null;
   if (!match || !bytes) return null;
   const site = new TextDecoder().decode(bytes);
-  return (await isSignature(secret, sitePurpose, site, match[2]!)) ? site : null;
+  return (await isSignature(secret, embedPassPurpose, site, match[2]!)) ? { site: site || null } : null;
 }

@@ -4,7 +4,9 @@
 // rules. No framework: the embed is the first thing a reader of another site loads. Built on its own
 // (see `vite.config.ts`) from the same rules as the site's player (`listening.ts`, `waveform.ts`), so a
 // rule is written once. It asks for signed audio URLs and reports plays without cookies: an embed never
-// uses a Crate session.
+// uses a Crate session. It plays in a sandboxed frame too (WordPress frames every player it discovers with
+// `sandbox="allow-scripts"` alone): its requests need no origin of its own, and its links go out through
+// WordPress's embed protocol, or, where no host opens them, as an address to copy.
 import { heard, heardEnough, heardToTheEnd, lastsToPlay, parseTrackSource, waitForTicket, type PlayTicket } from "./listening";
 import { playerErrorMessages } from "./messages";
 import { playedShare, waveformBars, waveformWidth } from "./waveform";
@@ -92,9 +94,9 @@ function startEmbeddedPlayer() {
   const status = element<HTMLElement>("[data-status]");
   const rows = [...document.querySelectorAll<HTMLButtonElement>("[data-track]")];
   const icon = play.querySelector("use")!;
-  // The site that framed this player, as the server read it from the embed's own request and signed
-  // it: sent back with each play for the artist's analytics; none when it was opened on its own.
-  const embeddedOn = document.documentElement.dataset.site || "";
+  // The pass the server gave this page: brought back with each play, which it lets through from a frame
+  // of any origin and which names the site that framed the player for the artist's analytics.
+  const pass = document.documentElement.dataset.embed ?? "";
 
   let index = 0;
   let loaded: { id: string; expiresAt: number; ticket?: PlayTicket; receivedAt: number; listener: string } | null = null;
@@ -129,7 +131,7 @@ function startEmbeddedPlayer() {
 
   function showPlaying() {
     const paused = audio.paused;
-    icon.setAttribute("href", (icon.getAttribute("href") ?? "").replace(/#.*$/, paused ? "#play" : "#pause"));
+    icon.setAttribute("href", paused ? "#play" : "#pause");
     play.setAttribute("aria-label", `${paused ? "Play" : "Pause"} ${current().title}`);
   }
 
@@ -182,7 +184,7 @@ function startEmbeddedPlayer() {
     if (listen.reported || !loaded?.ticket) return;
     listen.reported = true;
     const { id, ticket, receivedAt, listener } = loaded;
-    const query = new URLSearchParams({ listener, ticket: ticket.value, ...(embeddedOn ? { embeddedOn } : {}) });
+    const query = new URLSearchParams({ listener, ticket: ticket.value, embed: pass });
     const send = () => fetch(`/track/${id}/play?${query}`, { method: "POST", credentials: "omit", keepalive: true }).catch(() => {});
     const wait = waitForTicket(ticket, receivedAt);
     if (wait > 0) setTimeout(send, wait + 250);
@@ -251,4 +253,74 @@ function startEmbeddedPlayer() {
   slider.addEventListener("pointermove", seekWithPointer);
 }
 
+/**
+ * The secret WordPress gives a player it frames (`#?secret=` in its address): with it, the player asks
+ * the host page, by `postMessage`, to open a link in its own window and to size the frame. WordPress
+ * takes no secret but of letters and digits.
+ */
+const wordPressSecret = /[#?&]secret=([A-Za-z0-9]+)/.exec(location.hash)?.[1] ?? null;
+
+function tellWordPress(message: "link" | "height", value: string | number) {
+  window.parent.postMessage({ message, value, secret: wordPressSecret }, "*");
+}
+
+/**
+ * Links leave the frame as its host allows. A frame of Crate's own origin opens them in a new tab, as
+ * written. A sandboxed frame (whose origin is `null`) asks WordPress to open them, when WordPress framed
+ * it; else it tries a new tab, which a sandbox without pop-ups refuses, and then shows the address to copy.
+ */
+function openLinksAsTheHostAllows() {
+  const panel = element<HTMLElement>("[data-address]");
+  const field = element<HTMLInputElement>("[data-address-field]");
+  const copy = element<HTMLButtonElement>("[data-copy]");
+
+  const player = element<HTMLElement>("main");
+  let openedFrom: HTMLElement | null = null;
+
+  function showAddress(link: HTMLAnchorElement) {
+    openedFrom = link;
+    field.value = link.href;
+    copy.textContent = "Copy";
+    panel.hidden = false;
+    player.inert = true;
+    field.focus();
+    field.select();
+  }
+  function closeAddress() {
+    panel.hidden = true;
+    player.inert = false;
+    openedFrom?.focus();
+  }
+
+  document.addEventListener("click", (event) => {
+    const link = event.target instanceof Element ? event.target.closest<HTMLAnchorElement>("a[href]") : null;
+    if (!link || (!wordPressSecret && window.origin !== "null")) return;
+    event.preventDefault();
+    if (wordPressSecret) return tellWordPress("link", link.href);
+    const opened = window.open(link.href, "_blank");
+    if (opened) opened.opener = null;
+    else showAddress(link);
+  });
+  copy.addEventListener("click", async () => {
+    field.select();
+    try {
+      await navigator.clipboard.writeText(field.value);
+    } catch {
+      // A sandboxed frame is seldom allowed the clipboard API (nor is a page over http); the older command
+      // copies the selection with the click's own permission.
+      if (!document.execCommand("copy")) return;
+    }
+    copy.textContent = "Copied";
+  });
+  element("[data-close]").addEventListener("click", closeAddress);
+  panel.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") closeAddress();
+  });
+}
+
 startEmbeddedPlayer();
+openLinksAsTheHostAllows();
+// A frame taller than the player needs is shrunk to it (WordPress makes none shorter than 200 px); never
+// grown, which would pass the height the host asked oEmbed for.
+const needed = Number(document.documentElement.dataset.height);
+if (wordPressSecret && needed < window.innerHeight) tellWordPress("height", needed);

@@ -24,7 +24,10 @@ function embedPath(kind: EmbedKind, id: string, size: EmbedSize = "large"): stri
 
 const attribute = (text: string) => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
-/** The `<iframe>` to paste into another page. */
+/**
+ * The `<iframe>` to paste into another page. Hosts that clean what they frame (WordPress keeps only
+ * `src`, the size, `frameborder` and `title`) still get a frame without the browser's inset border.
+ */
 export function embedCode({
   origin,
   kind,
@@ -43,7 +46,7 @@ export function embedCode({
   height?: number;
 }): string {
   const src = new URL(embedPath(kind, id, size), origin).href;
-  return `<iframe src="${attribute(src)}" width="${width}" height="${height}" style="border:0;border-radius:12px" title="${attribute(title)}" loading="lazy" allow="autoplay"></iframe>`;
+  return `<iframe src="${attribute(src)}" width="${width}" height="${height}" frameborder="0" style="border:0;border-radius:12px" title="${attribute(title)}" loading="lazy" allow="autoplay"></iframe>`;
 }
 
 /**

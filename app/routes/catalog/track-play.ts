@@ -3,7 +3,8 @@ import { isUuid } from "~/lib/catalog/catalog";
 import { cloudflareContext, playAddress } from "~/lib/http/context.server";
 import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
 import { listenerOf } from "~/lib/session/listener.server";
-import { siteFrom, ticketHolds } from "~/lib/http/signed-values.server";
+import { readEmbedPass, ticketHolds } from "~/lib/http/signed-values.server";
+import { readableByAnySite } from "~/lib/http/cross-site.server";
 import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/track-play";
 import { sqlState } from "~/lib/backend/sqlstate";
@@ -16,23 +17,25 @@ import { sqlState } from "~/lib/backend/sqlstate";
  * once per listener per track per 10 minutes, refuses bursts from one address and banned users, and
  * fills in its artist and the listener. The listener's country, as Cloudflare located the request, goes
  * with it for the artist's analytics. The Worker's marketplace secret vouches for the listener and
- * address: the database records plays from no one else. 204 whether it counted or was a repeat.
+ * address: the database records plays from no one else. 204 whether it counted or was a repeat. An
+ * embedded player reports from a frame of any origin (cross-site.server.ts), so any site may read the answer.
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  if (!isUuid(params.id)) throw data("Track not found", { status: 404 });
+  const headers = new Headers(readableByAnySite);
+  if (!isUuid(params.id)) throw data("Track not found", { status: 404, headers });
   const { country } = context.get(cloudflareContext);
   const url = new URL(request.url);
-  // An embedded player sends back the site that framed it (`?embeddedOn=`), as its page was given it,
-  // signed: for the artist's analytics.
-  const embeddedOn = await siteFrom(envFrom(context).MARKETPLACE_SECRET, url.searchParams.get("embeddedOn"));
+  // An embedded player brings back its page's pass (`?embed=`), which names the site that framed it: for
+  // the artist's analytics.
+  const embeddedOn = (await readEmbedPass(envFrom(context).MARKETPLACE_SECRET, url.searchParams.get("embed")))?.site;
   const who = listenerOf(request, context, { mint: false });
-  if (!who) throw data("This play was not heard", { status: 403 });
+  if (!who) throw data("This play was not heard", { status: 403, headers });
   const heard = await ticketHolds(envFrom(context).MARKETPLACE_SECRET, url.searchParams.get("ticket"), {
     trackId: params.id,
     listener: who.identity,
   });
-  if (heard === "no ticket") throw data("This play was not heard", { status: 403 });
-  if (heard === "too soon") throw data("This play was not heard long enough", { status: 409 });
+  if (heard === "no ticket") throw data("This play was not heard", { status: 403, headers });
+  if (heard === "too soon") throw data("This play was not heard long enough", { status: 409, headers });
   const { listener } = who;
   const { error } = await context
     .get(supabaseContext)
@@ -44,7 +47,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       embedded_on: embeddedOn ?? undefined,
     })
     .setHeader(...marketplaceHeader(context));
-  const headers = new Headers();
   if (!error) return new Response(null, { status: 204, headers });
   // P0002: no such track for this listener.
   if (error.code === sqlState.noDataFound) throw data("Track not found", { status: 404, headers });

@@ -1,13 +1,13 @@
 import { SeekWaveform } from "~/components/player/seek-waveform";
-import { Icon } from "~/components/ui/icon";
+import { iconSymbols } from "~/components/ui/icon-symbols.server";
 import { artistPath, trackPath } from "~/lib/catalog/catalog";
 import { brandName } from "~/lib/constants";
-import type { EmbedSize } from "~/lib/sharing/embedding.server";
+import { embedHeight, type EmbedSize } from "~/lib/sharing/embedding.server";
 import { formatDuration, formatPrice } from "~/lib/format";
 import type { Embed } from "./embed.server";
 
-/** `site`: the framing site, signed, for the player to send back with its plays (none when unknown). */
-export type EmbedOptions = { theme: "dark" | "light"; size: EmbedSize; script: string; origin: string; site: string | null };
+/** `pass`: the embed's pass (signed-values.server.ts), for the player to bring back with its plays. */
+export type EmbedOptions = { theme: "dark" | "light"; size: EmbedSize; script: string; origin: string; pass: string };
 
 /** The frame's own styles: the app's stylesheet is far larger than a player needs. */
 const styles = `
@@ -42,6 +42,13 @@ a{color:inherit;text-decoration:none}a:hover{text-decoration:underline}
 .tracks button[aria-current=true]{color:var(--color-accent);font-weight:600}
 .tracks .n{width:1.5em;color:var(--muted);text-align:right}.tracks .t{flex:1;min-width:0;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .large .player{flex-direction:column;height:auto;max-height:100vh}
+.sprite{position:absolute;width:0;height:0;overflow:hidden}
+.address{position:fixed;inset:0;display:flex;flex-direction:column;justify-content:center;gap:6px;padding:10px 44px 10px 12px;background:var(--bg)}
+.address[hidden]{display:none}.address label{font-weight:600}
+.address .copy{display:flex;gap:8px}
+.address input{flex:1;min-width:0;height:36px;padding:0 10px;border:1px solid var(--line);border-radius:8px;background:var(--panel);color:inherit;font:inherit}
+.address button{flex:none;height:36px;padding:0 14px;border:0;border-radius:8px;background:var(--color-accent);color:var(--accent-ink);font:inherit;font-weight:600;cursor:pointer}
+.address .close{position:absolute;top:8px;right:8px;width:32px;height:32px;padding:0;background:none;color:var(--muted);font-size:20px}
 .large .top{display:flex;gap:12px}.large .art{width:140px;height:140px}
 @media (max-width:360px){.art{width:64px;height:64px}.large .art{width:96px;height:96px}.links{gap:8px}}
 `;
@@ -50,7 +57,9 @@ a{color:inherit;text-decoration:none}a:hover{text-decoration:underline}
  * An embedded player as plain server-rendered HTML: artwork, title and artist (links to Crate in a new
  * tab), play, the stored waveform to seek on, Buy, and in the large size the list of tracks. Its own
  * script (`embed-player.js`) plays it with the browser's audio element; without the script the links
- * still lead to Crate. The tracks go to the script as JSON in a data block (never run as code).
+ * still lead to Crate. The tracks go to the script as JSON in a data block (never run as code). It needs
+ * nothing from its own origin but the script and the audio, so it plays in a sandboxed frame too: its
+ * icons are in its markup, and where the frame may open no tab it shows the address to open instead.
  */
 export function EmbedPage({ embed, options }: { embed: Embed; options: EmbedOptions }) {
   const first = embed.tracks[0]!;
@@ -86,7 +95,9 @@ export function EmbedPage({ embed, options }: { embed: Embed; options: EmbedOpti
       </div>
       <div className="controls">
         <button type="button" className="play" data-play aria-label={`Play ${first.title}`}>
-          <Icon name="play" />
+          <svg aria-hidden="true">
+            <use href="#play" />
+          </svg>
         </button>
         <SeekWaveform peaks={first.peaks} time={0} duration={first.duration ?? 0} onSeek={null} />
         <span className="time" data-time>
@@ -107,7 +118,8 @@ export function EmbedPage({ embed, options }: { embed: Embed; options: EmbedOpti
     </div>
   );
   return (
-    <html lang="en" data-theme={options.theme} data-site={options.site ?? undefined}>
+    // `data-height`: what the player needs, for a host that sizes its frame on request (WordPress).
+    <html lang="en" data-theme={options.theme} data-embed={options.pass} data-height={embedHeight(options.size, embed.tracks.length)}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -117,6 +129,7 @@ export function EmbedPage({ embed, options }: { embed: Embed; options: EmbedOpti
         <style dangerouslySetInnerHTML={{ __html: styles }} />
       </head>
       <body className={options.size}>
+        <svg className="sprite" aria-hidden="true" dangerouslySetInnerHTML={{ __html: iconSymbols(["play", "pause"]) }} />
         <main className="player" aria-label={`${brandName} player: ${title}`}>
           {options.size === "large" ? (
             <div className="top">
@@ -146,6 +159,21 @@ export function EmbedPage({ embed, options }: { embed: Embed; options: EmbedOpti
             </ol>
           ) : null}
         </main>
+        {/* Where the frame may open no tab (sandboxed without pop-ups, outside WordPress), the address to open by hand. */}
+        <div className="address" role="dialog" aria-labelledby="address-label" data-address hidden>
+          <label id="address-label" htmlFor="address">
+            Copy this address to open it
+          </label>
+          <div className="copy">
+            <input id="address" readOnly data-address-field />
+            <button type="button" data-copy>
+              Copy
+            </button>
+          </div>
+          <button type="button" className="close" aria-label="Close" data-close>
+            ×
+          </button>
+        </div>
         <audio preload="none" data-audio />
         <script type="application/json" data-tracks dangerouslySetInnerHTML={{ __html: JSON.stringify(data).replace(/</g, "\\u003c") }} />
         <script src={options.script} defer />

@@ -34,6 +34,8 @@ export type Embed = {
   artworkUrl: string | null;
   /** The artwork's size, when known: oEmbed names it with the artwork as its thumbnail. */
   artworkSize: ImageSize | null;
+  /** The artwork's small rendition (about 200 px), for a thumbnail within a consumer's maxwidth and maxheight. */
+  artworkSmallUrl: string | null;
   tracks: EmbedTrack[];
 };
 
@@ -115,6 +117,7 @@ export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: s
         href: playlistPath(playlist.id),
         artworkUrl: cover?.artwork_url ?? null,
         artworkSize: imageSizeOf(cover?.artwork_width, cover?.artwork_height),
+        artworkSmallUrl: cover?.artwork_small_url ?? null,
         tracks: playlist.tracks.map((track, index) => ({
           id: track.id,
           title: track.title,
@@ -158,6 +161,7 @@ export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: s
         href: artistPath(artist.data.id),
         artworkUrl: artist.data.profile_image_url,
         artworkSize: imageSizeOf(artist.data.profile_image_width, artist.data.profile_image_height),
+        artworkSmallUrl: null,
         tracks: tracks.data.map(embedTrack),
       },
     };
@@ -181,6 +185,7 @@ export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: s
       href: trackPath(track.id),
       artworkUrl: track.artwork_url,
       artworkSize: imageSizeOf(track.artwork_width, track.artwork_height),
+      artworkSmallUrl: track.artwork_small_url,
       tracks: [embedTrack(track)],
     },
   };
@@ -224,6 +229,7 @@ async function readAlbumEmbed(supabase: SupabaseClient, id: string, oldAddress =
       href: albumPath(id),
       artworkUrl: first.artwork_url,
       artworkSize: imageSizeOf(first.artwork_width, first.artwork_height),
+      artworkSmallUrl: first.artwork_small_url,
       tracks: tracks.map(embedTrack),
     },
   };

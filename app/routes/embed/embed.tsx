@@ -2,7 +2,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { isUuid } from "~/lib/catalog/catalog";
 import { tagCachedAnswer } from "~/lib/http/edge-cache.server";
 import { embeddingSite } from "~/lib/sharing/embedding.server";
-import { signedSite } from "~/lib/http/signed-values.server";
+import { embedPass } from "~/lib/http/signed-values.server";
 import { envFrom } from "~/lib/http/env.server";
 import { publicCacheControl } from "~/lib/http/http-cache";
 import { createVisitorClient } from "~/lib/backend/supabase.server";
@@ -42,9 +42,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (found.status === "failed") return unavailable(503, "no-store");
   if (found.status === "missing") return unavailable(404, publicCacheControl);
   tagCachedAnswer(context, ...embedCacheTags(params.kind, params.id, found.embed));
-  // The page that framed this one, as its browser names it: signed for the player to report with its plays.
-  const site = embeddingSite(request.headers.get("Referer"), url.origin);
-  const signed = site ? await signedSite(envFrom(context).MARKETPLACE_SECRET, site) : null;
-  const page = <EmbedPage embed={found.embed} options={{ ...options, script: embedScriptPath, origin: url.origin, site: signed }} />;
+  // The pass its plays come back with, naming the page that framed this one as its browser named it.
+  const pass = await embedPass(envFrom(context).MARKETPLACE_SECRET, embeddingSite(request.headers.get("Referer"), url.origin));
+  const page = <EmbedPage embed={found.embed} options={{ ...options, script: embedScriptPath, origin: url.origin, pass }} />;
   return html(renderToStaticMarkup(page), 200, publicCacheControl);
 }

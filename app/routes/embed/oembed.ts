@@ -3,9 +3,11 @@ import { isUuid } from "~/lib/catalog/catalog";
 import { embedCode, embedHeight, embedWidth, type EmbedKind, type EmbedSize } from "~/lib/sharing/embedding.server";
 import { tagCachedAnswer } from "~/lib/http/edge-cache.server";
 import { envFrom } from "~/lib/http/env.server";
+import { readableByAnySite } from "~/lib/http/cross-site.server";
 import { publicCacheControl, sharedCacheSeconds } from "~/lib/http/http-cache";
 import { createVisitorClient } from "~/lib/backend/supabase.server";
-import { embedCacheTags, isEmbedKind, readEmbed } from "./embed.server";
+import { smallArtworkSize } from "~/lib/media/artwork-rendition";
+import { embedCacheTags, isEmbedKind, readEmbed, type Embed } from "./embed.server";
 import { patternExpression, routeUses, type RouteUse } from "~/route-uses";
 import type { Route } from "./+types/oembed";
 
@@ -35,7 +37,7 @@ function embeddable(target: string | null, origin: string): { kind: EmbedKind; i
 }
 
 const answer = (body: string, status: number, type = "text/plain; charset=utf-8", cacheControl = "no-store") =>
-  new Response(body, { status, headers: { "Content-Type": type, "Cache-Control": cacheControl, "Access-Control-Allow-Origin": "*" } });
+  new Response(body, { status, headers: { "Content-Type": type, "Cache-Control": cacheControl, ...readableByAnySite } });
 
 /** A size limit a consumer asked for (`maxwidth`, `maxheight`): a positive whole number, or none. */
 function limit(value: string | null): number | null {
@@ -45,11 +47,37 @@ function limit(value: string | null): number | null {
 }
 
 /**
+ * The player within a consumer's `maxheight`, never one cut short: the large player, whose list of tracks
+ * scrolls, at any height that shows its top and two rows of that list; else the compact strip; else none.
+ */
+function playerWithin(maxHeight: number | null, trackCount: number): { size: EmbedSize; height: number } | null {
+  const large = embedHeight("large", trackCount);
+  if (maxHeight === null || maxHeight >= large) return { size: "large", height: large };
+  if (maxHeight >= embedHeight("large", Math.min(trackCount, 2))) return { size: "large", height: maxHeight };
+  return maxHeight >= embedHeight("compact") ? { size: "compact", height: embedHeight("compact") } : null;
+}
+
+/** The artwork as a thumbnail within `maxwidth` and `maxheight`: the artwork, else its small rendition, else none. */
+function thumbnailWithin(embed: Embed, maxWidth: number | null, maxHeight: number | null, origin: string) {
+  if (!embed.artworkSize) return {};
+  const candidates = [
+    { url: embed.artworkUrl, size: embed.artworkSize },
+    { url: embed.artworkSmallUrl, size: smallArtworkSize(embed.artworkSize) },
+  ];
+  const fits = candidates.find(({ url, size }) => url && size.width <= (maxWidth ?? Infinity) && size.height <= (maxHeight ?? Infinity));
+  // oEmbed asks for all three or none.
+  return fits?.url
+    ? { thumbnail_url: new URL(fits.url, origin).href, thumbnail_width: fits.size.width, thumbnail_height: fits.size.height }
+    : {};
+}
+
+/**
  * `/oembed?url=…&format=json`: oEmbed's `rich` answer for a track, artist or playlist page on this site
  * (or an embed's own address, an album's included): the player's iframe, the title, who made it, and
  * the artwork as its thumbnail where its size is known.
  * Another site's URL or an unknown one is 404, `format=xml` (or any but json) is 501, as oEmbed says.
- * `maxwidth` narrows the frame; a `maxheight` below the large player's chooses the compact strip.
+ * `maxwidth` narrows the frame and picks the thumbnail; `maxheight` picks the player (playerWithin) and
+ * the thumbnail too. A `maxheight` no player fits is 404: there is no answer for it.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -64,10 +92,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   tagCachedAnswer(context, ...embedCacheTags(page.kind, page.id, embed));
   const maxWidth = limit(url.searchParams.get("maxwidth"));
   const maxHeight = limit(url.searchParams.get("maxheight"));
-  const large = embedHeight("large", embed.tracks.length);
-  const size: EmbedSize = maxHeight !== null && maxHeight < large ? "compact" : "large";
+  const player = playerWithin(maxHeight, embed.tracks.length);
+  if (!player) return answer("No player fits within maxheight", 404);
+  const { size, height } = player;
   const width = Math.min(embedWidth, maxWidth ?? embedWidth);
-  const height = Math.min(embedHeight(size, embed.tracks.length), maxHeight ?? Infinity);
   const title = `${embed.title} by ${embed.byline.name}`;
   const body = {
     version: "1.0",
@@ -80,14 +108,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     html: embedCode({ origin: url.origin, kind: page.kind, id: page.id, title: `${brandName} player: ${title}`, size, width, height }),
     width,
     height,
-    // The artwork as the thumbnail, only with its size: oEmbed asks for all three or none.
-    ...(embed.artworkUrl && embed.artworkSize
-      ? {
-          thumbnail_url: new URL(embed.artworkUrl, url.origin).href,
-          thumbnail_width: embed.artworkSize.width,
-          thumbnail_height: embed.artworkSize.height,
-        }
-      : {}),
+    ...thumbnailWithin(embed, maxWidth, maxHeight, url.origin),
     // No longer than a page: what it names can turn private.
     cache_age: sharedCacheSeconds,
   };
