@@ -1,12 +1,28 @@
 // The embedded players in Chromium, as a reader of another site meets them: a page served on another
-// port frames the track embed, its audio plays in the frame and the play is reported with that site; two
-// players on one page name one listener; the compact strip fits a 320 px column;
-// axe finds nothing inside the embed; and the track page's Share menu copies the link and the embed code.
+// port frames the track embed, its audio plays in the frame and the play is reported with that site; a
+// WordPress post frames an album's player exactly as WordPress cleans and sandboxes it, and it plays,
+// seeks, moves on, counts one play and opens Buy through WordPress's protocol, its play icon drawn; a
+// sandbox with no such host shows the address to copy; two players on one page name one listener; the
+// compact strip fits a 320 px column; axe finds nothing inside the embed; and the track page's Share
+// menu copies the link and the embed code.
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, test } from "node:test";
-import { baseUrl, demoTrackPath, expectNoAxeViolations, hydrated, browserForThisFile, newPage, viewports } from "./support/browser.ts";
+import jpeg from "jpeg-js";
+import type { Locator } from "playwright-core";
+import {
+  admin,
+  baseUrl,
+  demoAlbumPath,
+  demoTrackPath,
+  expectNoAxeViolations,
+  hydrated,
+  browserForThisFile,
+  newPage,
+  viewports,
+} from "./support/browser.ts";
+import { wordPressPost } from "./support/wordpress.ts";
 
 let otherSite: Server;
 let otherSiteUrl: string;
@@ -21,6 +37,29 @@ before(async () => {
   // Someone else's page: a blog post that embeds the track, at whatever width it is given.
   otherSite = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");
+    // A WordPress post embedding the Crate page `?page=`.
+    if (url.pathname === "/wordpress") {
+      wordPressPost(new URL(url.searchParams.get("page")!, baseUrl).href).then(
+        (post) => {
+          response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+          response.end(post);
+        },
+        (error: unknown) => {
+          response.writeHead(500);
+          response.end(String(error));
+        },
+      );
+      return;
+    }
+    // A page framing the track's player in a sandbox of scripts alone, with no host that opens its links.
+    if (url.pathname === "/sandboxed") {
+      response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+      response.end(
+        `<!doctype html><html lang="en"><head><title>A forum post</title></head><body><main><h1>Listen</h1>` +
+          `<iframe sandbox="allow-scripts" src="${baseUrl}/embed/track/${trackId}" width="480" height="164" title="Crate player"></iframe></main></body></html>`,
+      );
+      return;
+    }
     const size = url.searchParams.get("size") === "compact" ? "?size=compact" : "";
     const height = size ? 120 : 164;
     const frame =
@@ -63,10 +102,121 @@ test("another site's page frames the track embed, and the audio plays in the fra
   assert.equal(await frame.getByRole("link", { name: /^Buy / }).getAttribute("target"), "_blank");
   const report = await reported;
   assert.equal(report.status(), 204);
-  // The site comes back as the embed's page was given it: read from its request, signed by the server.
-  const embeddedOn = new URL(report.url()).searchParams.get("embeddedOn") ?? "";
-  assert.equal(Buffer.from(embeddedOn.split(".")[0]!, "base64url").toString(), new URL(otherSiteUrl).origin);
+  // The site comes back in the pass the embed's page was given: read from its request, signed by the server.
+  const pass = new URL(report.url()).searchParams.get("embed") ?? "";
+  assert.equal(Buffer.from(pass.split(".")[0]!, "base64url").toString(), new URL(otherSiteUrl).origin);
   await frame.getByRole("button", { name: "Pause Bicycle Bell" }).click();
+  await close();
+});
+
+/** How many of the play button's middle pixels are dark: the icon drawn on it (the button itself is pink). */
+async function iconPixels(button: Locator): Promise<number> {
+  const { width, height, data } = jpeg.decode(await button.screenshot({ type: "jpeg", quality: 100 }), { useTArray: true });
+  let dark = 0;
+  for (let y = Math.floor(height / 4); y < (height * 3) / 4; y++) {
+    for (let x = Math.floor(width / 4); x < (width * 3) / 4; x++) {
+      const at = (y * width + x) * 4;
+      if (data[at]! + data[at + 1]! + data[at + 2]! < 3 * 80) dark++;
+    }
+  }
+  return dark;
+}
+
+const headlights = demoAlbumPath("Headlights & Static");
+const openHighway = demoTrackPath("Open Highway").split("/").pop()!;
+
+async function visitorPlays(id: string): Promise<number> {
+  const { count, error } = await admin
+    .from("analytics_events")
+    .select("id", { count: "exact", head: true })
+    .eq("track_id", id)
+    .eq("type", "play")
+    .is("user_id", null);
+  assert.equal(error, null);
+  return count!;
+}
+
+test("a WordPress post plays an album's player as WordPress frames it: plays, seeks, moves on, counts one play, opens Buy", async () => {
+  const { page, close } = await newPage(browser);
+  const playsBefore = await visitorPlays(openHighway);
+  await page.goto(`${otherSiteUrl}wordpress?${new URLSearchParams({ page: headlights })}`);
+  // The frame exactly as WordPress leaves it: sandboxed to scripts, its secret in its address, and none
+  // of the style, allow or loading the embed code asked for.
+  const iframe = page.locator("iframe.wp-embedded-content");
+  assert.equal(await iframe.getAttribute("sandbox"), "allow-scripts");
+  assert.equal(await iframe.getAttribute("security"), "restricted");
+  assert.match((await iframe.getAttribute("src"))!, /\/embed\/album\/[^#]+#\?secret=[a-z0-9]+$/);
+  for (const stripped of ["style", "allow", "loading"]) assert.equal(await iframe.getAttribute(stripped), null, stripped);
+  assert.equal(await iframe.getAttribute("frameborder"), "0");
+  const frame = page.frameLocator("iframe.wp-embedded-content");
+  const play = frame.getByRole("button", { name: "Play Open Highway" });
+  await play.waitFor();
+  // The play icon is drawn, not only named: its pixels are there, as they are where it is taken away.
+  assert.ok((await iconPixels(play)) > 20, "the play icon is not drawn in WordPress's frame");
+  const embed = page.frames().find((candidate) => candidate.url().includes("/embed/album/"))!;
+  await embed.evaluate(() => document.querySelector("[data-play] svg")!.remove());
+  assert.equal(await iconPixels(play), 0);
+  await page.reload();
+
+  // Plays: after 5 s heard the play is reported, from a frame whose origin is null, and counts once.
+  const reported = page.waitForResponse((response) => response.url().includes(`/track/${openHighway}/play?`));
+  await frame.getByRole("button", { name: "Play Open Highway" }).click();
+  await frame.getByRole("button", { name: "Pause Open Highway" }).waitFor();
+  const framed = page.frames().find((candidate) => candidate.url().includes("/embed/album/"))!;
+  assert.equal(await framed.evaluate(() => window.origin), "null");
+  await framed.waitForFunction(() => {
+    const audio = document.querySelector("audio")!;
+    return !audio.paused && audio.currentTime > 0.5;
+  });
+  // Seeks, by keyboard.
+  const slider = frame.getByRole("slider", { name: "Seek" });
+  await slider.focus();
+  const from = await framed.evaluate(() => document.querySelector("audio")!.currentTime);
+  await page.keyboard.press("ArrowRight");
+  await framed.waitForFunction((at) => document.querySelector("audio")!.currentTime >= at + 4, from);
+  const report = await reported;
+  assert.equal(report.status(), 204);
+  assert.equal((await report.request().allHeaders())["origin"], "null");
+  assert.equal(await visitorPlays(openHighway), playsBefore + 1);
+
+  // Moves to the next track at the end of this one.
+  await slider.focus();
+  await page.keyboard.press("End");
+  await frame.getByRole("button", { name: "Pause Static on the Radio" }).waitFor();
+  await framed.waitForFunction(() => {
+    const audio = document.querySelector("audio")!;
+    return !audio.paused && audio.currentTime > 0.3;
+  });
+  assert.equal(await visitorPlays(openHighway), playsBefore + 1, "a play was counted twice");
+  await frame.getByRole("button", { name: "Pause Static on the Radio" }).click();
+
+  // Buy goes out through WordPress's protocol: the whole page goes to Crate.
+  const buy = frame.getByRole("link", { name: /^Buy / });
+  const href = (await buy.getAttribute("href"))!;
+  await buy.click();
+  await page.waitForURL(href);
+  await close();
+});
+
+test("a sandbox with no host to open links shows the address to copy, and gives the focus back", async () => {
+  const { page, close } = await newPage(browser, {
+    // Chromium says so when the sandbox refuses the new tab: the refusal the player answers.
+    allowedErrors: [/Blocked opening .* sandboxed frame whose 'allow-popups' permission is not set/],
+  });
+  await page.goto(`${otherSiteUrl}sandboxed`);
+  const frame = page.frameLocator("iframe");
+  const buy = frame.getByRole("link", { name: /^Buy / });
+  const href = (await buy.getAttribute("href"))!;
+  await buy.click();
+  const address = frame.getByRole("dialog", { name: "Copy this address to open it" });
+  await address.waitFor();
+  const field = address.getByRole("textbox", { name: "Copy this address to open it" });
+  assert.equal(await field.inputValue(), href);
+  assert.ok(await field.evaluate((input) => document.activeElement === input));
+  await page.keyboard.press("Escape");
+  await address.waitFor({ state: "hidden" });
+  assert.ok(await buy.evaluate((link) => document.activeElement === link), "the focus did not go back to Buy");
+  assert.equal(page.url(), `${otherSiteUrl}sandboxed`);
   await close();
 });
 

@@ -57,7 +57,13 @@ export async function newPage(
   {
     viewport = viewports.desktop,
     javaScriptEnabled = true,
-  }: { viewport?: { width: number; height: number }; javaScriptEnabled?: boolean } = {},
+    allowedErrors = [],
+  }: {
+    viewport?: { width: number; height: number };
+    javaScriptEnabled?: boolean;
+    /** What the browser itself logs as an error where the test provokes it. */
+    allowedErrors?: RegExp[];
+  } = {},
 ): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
   const context = await browser.newContext({ baseURL: baseUrl, viewport, javaScriptEnabled });
   // A Content-Security-Policy violation fails the test like any error the page logs.
@@ -71,7 +77,9 @@ export async function newPage(
   page.on("pageerror", (error) => errors.push(error.message));
   page.on("console", (message) => {
     // Error statuses are what some tests expect (a 404 page, a refused form); they assert them themselves.
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
+    const text = message.text();
+    if (message.type() === "error" && !text.startsWith("Failed to load resource") && !allowedErrors.some((allowed) => allowed.test(text)))
+      errors.push(text);
   });
   // Closing the page also checks that it never logged an error.
   async function close() {
