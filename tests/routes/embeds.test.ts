@@ -244,6 +244,9 @@ describe("oEmbed", () => {
     expect(await answer(album, "238")).toEqual({ height: 238, compact: false });
     expect(await answer(album, "237")).toEqual({ height: 120, compact: true });
     expect(await answer(album, "60")).toBe(404);
+    // Nor one squeezed past the narrowest it is made for.
+    expect((await oembed({ url: track, maxwidth: "200" })).response.status).toBe(200);
+    expect((await oembed({ url: track, maxwidth: "199" })).response.status).toBe(404);
   });
 
   it("refuses unknown and foreign URLs with 404 and xml with 501", async () => {

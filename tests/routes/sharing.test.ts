@@ -146,7 +146,7 @@ describe("link previews", () => {
     ]);
     expect(await thumbnail(`/track/${release.id}`, { maxwidth: "600" })).toEqual(small);
     expect(await thumbnail(`/track/${release.id}`, { maxheight: "999" })).toEqual(small);
-    expect(await thumbnail(`/track/${release.id}`, { maxwidth: "199" })).toEqual([]);
+    expect(await thumbnail(`/track/${release.id}`, { maxheight: "166" })).toEqual([]);
     expect(await thumbnail(`/artist/${harbourLights.id}`, { maxwidth: "480" })).toEqual([]);
     const withoutSize = await serviceClient.from("tracks").update({ artwork_width: null, artwork_height: null }).eq("id", release.id);
     expect(withoutSize.error).toBeNull();

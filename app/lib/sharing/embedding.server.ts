@@ -9,6 +9,9 @@ export type EmbedSize = "compact" | "large";
 
 export const embedWidth = 480;
 
+/** The narrowest a player is made for (below 300 px it shows no artwork, so the waveform keeps its room). */
+export const embedLeastWidth = 200;
+
 /** An artist embed plays their latest releases, this many tracks of them. */
 export const artistEmbedTracks = 10;
 

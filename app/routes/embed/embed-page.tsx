@@ -34,8 +34,9 @@ a{color:inherit;text-decoration:none}a:hover{text-decoration:underline}
 [role=slider]{flex:1;height:36px;min-width:0;touch-action:none;cursor:pointer}
 [role=slider] svg{width:100%;height:100%;display:block}
 .time{flex:none;font-variant-numeric:tabular-nums;color:var(--muted);font-size:12px}
-.links{display:flex;gap:12px;font-size:13px;color:var(--muted);line-height:18px}
-.buy{color:var(--color-accent);font-weight:600}
+.links{display:flex;gap:12px;font-size:13px;color:var(--muted);line-height:18px;white-space:nowrap;min-width:0}
+.links a{min-width:0;overflow:hidden;text-overflow:ellipsis}
+.buy{flex:none;color:var(--color-accent);font-weight:600}
 .status{font-size:12px;color:var(--muted)}.status:empty{display:none}
 .tracks{list-style:none;padding:0;margin-top:4px;overflow-y:auto;border-top:1px solid var(--line)}
 .tracks button{width:100%;display:flex;gap:10px;align-items:center;padding:7px 4px;border:0;border-bottom:1px solid var(--line);background:none;color:inherit;font:inherit;text-align:left;cursor:pointer}
@@ -51,6 +52,7 @@ a{color:inherit;text-decoration:none}a:hover{text-decoration:underline}
 .address .close{position:absolute;top:8px;right:8px;width:32px;height:32px;padding:0;background:none;color:var(--muted);font-size:20px}
 .large .top{display:flex;gap:12px}.large .art{width:140px;height:140px}
 @media (max-width:360px){.art{width:64px;height:64px}.large .art{width:96px;height:96px}.links{gap:8px}}
+@media (max-width:300px){.art{display:none}}
 `;
 
 /**

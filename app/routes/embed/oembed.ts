@@ -1,6 +1,6 @@
 import { brandName } from "~/lib/constants";
 import { isUuid } from "~/lib/catalog/catalog";
-import { embedCode, embedHeight, embedWidth, type EmbedKind, type EmbedSize } from "~/lib/sharing/embedding.server";
+import { embedCode, embedHeight, embedLeastWidth, embedWidth, type EmbedKind, type EmbedSize } from "~/lib/sharing/embedding.server";
 import { tagCachedAnswer } from "~/lib/http/edge-cache.server";
 import { envFrom } from "~/lib/http/env.server";
 import { readableByAnySite } from "~/lib/http/cross-site.server";
@@ -77,7 +77,7 @@ function thumbnailWithin(embed: Embed, maxWidth: number | null, maxHeight: numbe
  * the artwork as its thumbnail where its size is known.
  * Another site's URL or an unknown one is 404, `format=xml` (or any but json) is 501, as oEmbed says.
  * `maxwidth` narrows the frame and picks the thumbnail; `maxheight` picks the player (playerWithin) and
- * the thumbnail too. A `maxheight` no player fits is 404: there is no answer for it.
+ * the thumbnail too. A `maxwidth` or `maxheight` no player fits is 404: there is no answer for it.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -94,6 +94,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const maxHeight = limit(url.searchParams.get("maxheight"));
   const player = playerWithin(maxHeight, embed.tracks.length);
   if (!player) return answer("No player fits within maxheight", 404);
+  if (maxWidth !== null && maxWidth < embedLeastWidth) return answer("No player fits within maxwidth", 404);
   const { size, height } = player;
   const width = Math.min(embedWidth, maxWidth ?? embedWidth);
   const title = `${embed.title} by ${embed.byline.name}`;
