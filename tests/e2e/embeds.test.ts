@@ -53,10 +53,12 @@ before(async () => {
     }
     // A page framing the track's player in a sandbox of scripts alone, with no host that opens its links.
     if (url.pathname === "/sandboxed") {
+      const compact = url.searchParams.get("size") === "compact";
       response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
       response.end(
         `<!doctype html><html lang="en"><head><title>A forum post</title></head><body><main><h1>Listen</h1>` +
-          `<iframe sandbox="allow-scripts" src="${baseUrl}/embed/track/${trackId}" width="480" height="164" title="Crate player"></iframe></main></body></html>`,
+          `<iframe sandbox="allow-scripts" src="${baseUrl}/embed/track/${trackId}${compact ? "?size=compact" : ""}" ` +
+          `width="480" height="${compact ? 120 : 164}" title="Crate player"></iframe></main></body></html>`,
       );
       return;
     }
@@ -195,6 +197,33 @@ test("a WordPress post plays an album's player as WordPress frames it: plays, se
   const href = (await buy.getAttribute("href"))!;
   await buy.click();
   await page.waitForURL(href);
+  await close();
+});
+
+test("every kind of player plays in WordPress's frame, and the compact strip in a bare sandbox", async () => {
+  const { page, close } = await newPage(browser);
+  const posts = {
+    track: `wordpress?${new URLSearchParams({ page: trackPath })}`,
+    artist: `wordpress?${new URLSearchParams({ page: "/artist/a1000000-0000-4000-8000-000000000012" })}`,
+    playlist: `wordpress?${new URLSearchParams({ page: "/playlist/b1000000-0000-4000-8000-000000000001" })}`,
+    compact: "sandboxed?size=compact",
+  };
+  for (const [kind, post] of Object.entries(posts)) {
+    await page.goto(`${otherSiteUrl}${post}`);
+    const frame = page.frameLocator("iframe");
+    await frame
+      .getByRole("button", { name: /^Play / })
+      .first()
+      .click();
+    await frame.getByRole("button", { name: /^Pause / }).waitFor();
+    const embed = page.frames().find((candidate) => candidate.url().includes("/embed/"))!;
+    assert.equal(await embed.evaluate(() => window.origin), "null", kind);
+    await embed.waitForFunction(() => {
+      const audio = document.querySelector("audio")!;
+      return !audio.paused && audio.currentTime > 0.3;
+    });
+    await frame.getByRole("button", { name: /^Pause / }).click();
+  }
   await close();
 });
 
