@@ -42,6 +42,9 @@ export type FeedFormat = "atom" | "rss";
 
 export const feedTypes: Record<FeedFormat, string> = { atom: "application/atom+xml", rss: "application/rss+xml" };
 
+/** Where a page's feed is: beside it (`/artist/{id}/feed.atom`), the site's at the root (`/feed.atom`). */
+const feedPath = (path: string, format: FeedFormat) => `${path === "/" ? "" : path}/feed.${format}`;
+
 /** The feeds of a page (an artist's, or the site's at `/`), for its `<link rel="alternate">` tags. */
 export function feedLinks(path: string, title: string): Record<string, string>[] {
   return (["atom", "rss"] as const).map((format) => ({
@@ -49,7 +52,7 @@ export function feedLinks(path: string, title: string): Record<string, string>[]
     rel: "alternate",
     type: feedTypes[format],
     title: `${title} (${format === "atom" ? "Atom" : "RSS"})`,
-    href: `${path === "/" ? "" : path}/feed.${format}`,
+    href: feedPath(path, format),
   }));
 }
 
@@ -143,7 +146,7 @@ export function feedPage(feed: Feed, origin: string): FeedPage {
 /** The feed as an Atom document. */
 export function atomFeed(feed: Feed, page: FeedPage): string {
   const entries = entriesOf(feed, page.origin);
-  const self = `${page.origin}${page.path === "/" ? "" : page.path}/feed.atom`;
+  const self = `${page.origin}${feedPath(page.path, "atom")}`;
   const updated = entries[0]?.updated ?? new Date(0);
   const image = page.image ? `<logo>${escapeXml(new URL(page.image, page.origin).href)}</logo>` : "";
   const body = entries
@@ -179,7 +182,7 @@ export function atomFeed(feed: Feed, page: FeedPage): string {
 /** The feed as an RSS 2.0 document. */
 export function rssFeed(feed: Feed, page: FeedPage): string {
   const entries = entriesOf(feed, page.origin);
-  const self = `${page.origin}${page.path === "/" ? "" : page.path}/feed.rss`;
+  const self = `${page.origin}${feedPath(page.path, "rss")}`;
   const link = `${page.origin}${page.path}`;
   const built = (entries[0]?.updated ?? new Date(0)).toUTCString();
   const image = page.image
