@@ -1,5 +1,6 @@
-// Values the Worker hands out and must recognise when they come back: a play ticket, an embed's pass. Each is signed with a key derived from the Worker's secret for its purpose, so one
-// purpose's signature is never another's.
+// Values the Worker hands out and must recognise when they come back: a play ticket, an embed's pass.
+// Each is signed with a key derived from the Worker's secret for its purpose, so one purpose's signature
+// is never another's.
 const encoder = new TextEncoder();
 const keys = new Map<string, Promise<CryptoKey>>();
 

@@ -273,7 +273,6 @@ function openLinksAsTheHostAllows() {
   const panel = element<HTMLElement>("[data-address]");
   const field = element<HTMLInputElement>("[data-address-field]");
   const copy = element<HTMLButtonElement>("[data-copy]");
-
   const player = element<HTMLElement>("main");
   let openedFrom: HTMLElement | null = null;
 
