@@ -2,7 +2,7 @@
 // port frames the track embed, its audio plays in the frame and the play is reported with that site; a
 // WordPress post frames an album's player exactly as WordPress cleans and sandboxes it, and it plays,
 // seeks, moves on, counts one play and opens Buy through WordPress's protocol, its play icon drawn; a
-// sandbox with no such host shows the address to copy; two players on one page name one listener; the
+// sandbox with no such host (or WordPress without its host script) shows the address to copy; two players on one page name one listener; the
 // compact strip fits a 320 px column; axe finds nothing inside the embed; and the track page's Share
 // menu copies the link and the embed code.
 import assert from "node:assert/strict";
@@ -39,7 +39,9 @@ before(async () => {
     const url = new URL(request.url ?? "/", "http://localhost");
     // A WordPress post embedding the Crate page `?page=`.
     if (url.pathname === "/wordpress") {
-      wordPressPost(new URL(url.searchParams.get("page")!, baseUrl).href).then(
+      wordPressPost(new URL(url.searchParams.get("page")!, baseUrl).href, {
+        hostScript: !url.searchParams.has("without-host-script"),
+      }).then(
         (post) => {
           response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
           response.end(post);
@@ -228,24 +230,36 @@ test("every kind of player plays in WordPress's frame, and the compact strip in 
 });
 
 test("a sandbox with no host to open links shows the address to copy, and gives the focus back", async () => {
-  const { page, close } = await newPage(browser, {
+  const { context, page, close } = await newPage(browser, {
     // Chromium says so when the sandbox refuses the new tab: the refusal the player answers.
     allowedErrors: [/Blocked opening .* sandboxed frame whose 'allow-popups' permission is not set/],
   });
-  await page.goto(`${otherSiteUrl}sandboxed`);
-  const frame = page.frameLocator("iframe");
-  const buy = frame.getByRole("link", { name: /^Buy / });
-  const href = (await buy.getAttribute("href"))!;
-  await buy.click();
-  const address = frame.getByRole("dialog", { name: "Copy this address to open it" });
-  await address.waitFor();
-  const field = address.getByRole("textbox", { name: "Copy this address to open it" });
-  assert.equal(await field.inputValue(), href);
-  assert.ok(await field.evaluate((input) => document.activeElement === input));
-  await page.keyboard.press("Escape");
-  await address.waitFor({ state: "hidden" });
-  assert.ok(await buy.evaluate((link) => document.activeElement === link), "the focus did not go back to Buy");
-  assert.equal(page.url(), `${otherSiteUrl}sandboxed`);
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  // A bare sandbox, and a WordPress site whose plugin removed WordPress's host script.
+  const posts = ["sandboxed", `wordpress?${new URLSearchParams({ page: trackPath, "without-host-script": "" })}`];
+  for (const post of posts) {
+    await page.goto(`${otherSiteUrl}${post}`);
+    const frame = page.frameLocator("iframe");
+    const buy = frame.getByRole("link", { name: /^Buy / });
+    const href = (await buy.getAttribute("href"))!;
+    await buy.click();
+    const address = frame.getByRole("dialog", { name: "Copy this address to open it" });
+    await address.waitFor();
+    const field = address.getByRole("textbox", { name: "Copy this address to open it" });
+    assert.equal(await field.inputValue(), href, post);
+    assert.ok(await field.evaluate((input) => document.activeElement === input), post);
+    await address.getByRole("button", { name: "Copy" }).click();
+    await address.getByRole("button", { name: "Copied" }).waitFor();
+    await page.keyboard.press("Escape");
+    await address.waitFor({ state: "hidden" });
+    assert.ok(await buy.evaluate((link) => document.activeElement === link), `${post}: the focus did not go back to Buy`);
+    assert.equal(page.url(), `${otherSiteUrl}${post}`);
+    // The clipboard holds it (read from a page of a secure origin, in front: the blog is plain http).
+    const reader = await context.newPage();
+    await reader.goto("/about");
+    assert.equal(await reader.evaluate(() => navigator.clipboard.readText()), href, post);
+    await reader.close();
+  }
   await close();
 });
 

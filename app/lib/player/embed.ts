@@ -260,14 +260,18 @@ function startEmbeddedPlayer() {
  */
 const wordPressSecret = /[#?&]secret=([A-Za-z0-9]+)/.exec(location.hash)?.[1] ?? null;
 
+/** How long WordPress may take to leave for a link before the player shows its address instead. */
+const hostGoesWithinMs = 1500;
+
 function tellWordPress(message: "link" | "height", value: string | number) {
   window.parent.postMessage({ message, value, secret: wordPressSecret }, "*");
 }
 
 /**
  * Links leave the frame as its host allows. A frame of Crate's own origin opens them in a new tab, as
- * written. A sandboxed frame (whose origin is `null`) asks WordPress to open them, when WordPress framed
- * it; else it tries a new tab, which a sandbox without pop-ups refuses, and then shows the address to copy.
+ * written. A frame WordPress made asks WordPress to open them; a sandboxed frame (whose origin is `null`)
+ * without it tries a new tab, which a sandbox without pop-ups refuses. Where neither works, the player
+ * shows the address to copy.
  */
 function openLinksAsTheHostAllows() {
   const panel = element<HTMLElement>("[data-address]");
@@ -295,7 +299,13 @@ function openLinksAsTheHostAllows() {
     const link = event.target instanceof Element ? event.target.closest<HTMLAnchorElement>("a[href]") : null;
     if (!link || (!wordPressSecret && window.origin !== "null")) return;
     event.preventDefault();
-    if (wordPressSecret) return tellWordPress("link", link.href);
+    if (wordPressSecret) {
+      tellWordPress("link", link.href);
+      // WordPress sends its whole page there, and this frame with it; a page still here is one without
+      // WordPress's host script (a plugin may remove it).
+      setTimeout(() => showAddress(link), hostGoesWithinMs);
+      return;
+    }
     const opened = window.open(link.href, "_blank");
     if (opened) opened.opener = null;
     else showAddress(link);

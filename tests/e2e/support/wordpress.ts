@@ -69,8 +69,11 @@ export async function discoveredEmbed(pageUrl: string): Promise<{ html: string; 
   return (await response.json()) as { html: string; width: number; height: number };
 }
 
-/** A WordPress post embedding `pageUrl` as WordPress would show it, its embed block and host script. */
-export async function wordPressPost(pageUrl: string): Promise<string> {
+/**
+ * A WordPress post embedding `pageUrl` as WordPress would show it, its embed block and host script
+ * (`hostScript: false`: as a site whose plugin removed that script).
+ */
+export async function wordPressPost(pageUrl: string, { hostScript: withHostScript = true } = {}): Promise<string> {
   const secret = Math.random().toString(36).slice(2, 12);
   const cleaned = cleanedAsWordPress((await discoveredEmbed(pageUrl)).html, secret);
   if (!cleaned) throw new Error(`WordPress would show ${pageUrl} as a bare link`);
@@ -78,6 +81,6 @@ export async function wordPressPost(pageUrl: string): Promise<string> {
     `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width"><title>A post</title>` +
     `<style>body{margin:0;font-family:serif}main{max-width:${contentWidth}px;margin:0 auto;padding:16px}.wp-block-embed iframe{max-width:100%}</style></head>` +
     `<body><main><h1>New music this week</h1><figure class="wp-block-embed is-type-rich"><div class="wp-block-embed__wrapper">${cleaned}</div></figure>` +
-    `<p>Worth a listen.</p></main><script>${hostScript}</script></body></html>`
+    `<p>Worth a listen.</p></main>${withHostScript ? `<script>${hostScript}</script>` : ""}</body></html>`
   );
 }
