@@ -2,9 +2,9 @@
 // port frames the track embed, its audio plays in the frame and the play is reported with that site; a
 // WordPress post frames an album's player exactly as WordPress cleans and sandboxes it, and it plays,
 // seeks, moves on, counts one play and opens Buy through WordPress's protocol, its play icon drawn; a
-// sandbox with no such host (or WordPress without its host script) shows the address to copy; two players on one page name one listener; the
-// compact strip fits a 320 px column; axe finds nothing inside the embed; and the track page's Share
-// menu copies the link and the embed code.
+// sandbox with no such host (or WordPress without its host script) shows the address to copy; two
+// players on one page name one listener; the compact strip fits a 320 px column; axe finds nothing
+// inside the embed; and the track page's Share menu copies the link and the embed code.
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
