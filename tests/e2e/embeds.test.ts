@@ -280,7 +280,7 @@ test("two players on one page are one listener", async () => {
   await close();
 });
 
-test("the compact embed works in a 320 px column, and axe finds nothing inside the embed", async () => {
+test("the compact embed works in a 320 px column, and axe finds nothing inside the embed, its address to copy included", async () => {
   const { page, close } = await newPage(browser, { viewport: { width: 320, height: 640 } });
   await page.goto(`${otherSiteUrl}?size=compact`);
   const frame = page.frameLocator("iframe");
@@ -294,6 +294,12 @@ test("the compact embed works in a 320 px column, and axe finds nothing inside t
   await page.goto(`/embed/track/${trackId}?size=compact&theme=light`);
   await expectNoAxeViolations(page);
   await page.goto(`/embed/playlist/b1000000-0000-4000-8000-000000000001`);
+  await expectNoAxeViolations(page);
+  // The address to copy, as a sandbox shows it (here, where links open a tab, it is shown by hand).
+  await page.evaluate(() => {
+    document.querySelector<HTMLInputElement>("[data-address-field]")!.value = location.href;
+    document.querySelector<HTMLElement>("[data-address]")!.hidden = false;
+  });
   await expectNoAxeViolations(page);
   await close();
 });
