@@ -12,7 +12,6 @@ import { after, before, test } from "node:test";
 import jpeg from "jpeg-js";
 import type { Locator } from "playwright-core";
 import {
-  admin,
   baseUrl,
   demoAlbumPath,
   demoTrackPath,
@@ -21,6 +20,7 @@ import {
   browserForThisFile,
   newPage,
   viewports,
+  visitorPlays,
 } from "./support/browser.ts";
 import { wordPressPost } from "./support/wordpress.ts";
 
@@ -128,17 +128,6 @@ async function iconPixels(button: Locator): Promise<number> {
 
 const headlights = demoAlbumPath("Headlights & Static");
 const openHighway = demoTrackPath("Open Highway").split("/").pop()!;
-
-async function visitorPlays(id: string): Promise<number> {
-  const { count, error } = await admin
-    .from("analytics_events")
-    .select("id", { count: "exact", head: true })
-    .eq("track_id", id)
-    .eq("type", "play")
-    .is("user_id", null);
-  assert.equal(error, null);
-  return count!;
-}
 
 test("a WordPress post plays an album's player as WordPress frames it: plays, seeks, moves on, counts one play, opens Buy", async () => {
   const { page, close } = await newPage(browser);

@@ -1,11 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { createClient } from "@supabase/supabase-js";
-import { localDefaults } from "@crate/local-supabase";
 import { tinyPng } from "../support/media.ts";
-import { currentPath, expectNoAxeViolations, hydrated, browserForThisFile, supabaseUrl, signedInPage } from "./support/browser.ts";
-
-const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
+import { admin, currentPath, expectNoAxeViolations, hydrated, browserForThisFile, signedInPage } from "./support/browser.ts";
 const paperLanterns = "a1000000-0000-4000-8000-000000000012";
 
 const browser = await browserForThisFile();

@@ -16,11 +16,10 @@ import {
   viewports,
   demoTrackPath,
   signedInPage,
+  visitorPlays,
 } from "./support/browser.ts";
 
 const browser = await browserForThisFile();
-
-const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
 
 const albumTrack = demoTrackPath("Bicycle Bell");
 
@@ -30,16 +29,6 @@ const audioState = (page: Page) =>
     const audio = document.querySelector("audio")!;
     return { currentTime: audio.currentTime, paused: audio.paused, volume: audio.volume, src: audio.currentSrc };
   });
-
-async function visitorPlays(trackId: string) {
-  const { count } = await admin
-    .from("analytics_events")
-    .select("id", { count: "exact", head: true })
-    .eq("track_id", trackId)
-    .eq("type", "play")
-    .is("user_id", null);
-  return count ?? 0;
-}
 
 describe("the player", () => {
   test("a visitor plays a track (time advances), pauses it and changes the volume; the play is recorded", async () => {

@@ -9,6 +9,9 @@ import type { Embed } from "./embed.server";
 /** `pass`: the embed's pass (signed-values.server.ts), for the player to bring back with its plays. */
 export type EmbedOptions = { theme: "dark" | "light"; size: EmbedSize; script: string; origin: string; pass: string };
 
+/** The icons the player draws, in its own markup (a sandboxed frame may fetch no sprite): taken once. */
+const playerIcons = iconSymbols(["play", "pause"]);
+
 /** The frame's own styles: the app's stylesheet is far larger than a player needs. */
 const styles = `
 h1{margin:0;font-size:inherit;font-weight:inherit}
@@ -131,7 +134,7 @@ export function EmbedPage({ embed, options }: { embed: Embed; options: EmbedOpti
         <style dangerouslySetInnerHTML={{ __html: styles }} />
       </head>
       <body className={options.size}>
-        <svg className="sprite" aria-hidden="true" dangerouslySetInnerHTML={{ __html: iconSymbols(["play", "pause"]) }} />
+        <svg className="sprite" aria-hidden="true" dangerouslySetInnerHTML={{ __html: playerIcons }} />
         <main className="player" aria-label={`${brandName} player: ${title}`}>
           {options.size === "large" ? (
             <div className="top">

@@ -185,6 +185,18 @@ export async function logIn(page: Page, email: string, password: string) {
 
 export const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
 
+/** A track's plays by visitors (signed-out listeners, embedded players among them), as the database holds them. */
+export async function visitorPlays(trackId: string): Promise<number> {
+  const { count, error } = await admin
+    .from("analytics_events")
+    .select("id", { count: "exact", head: true })
+    .eq("track_id", trackId)
+    .eq("type", "play")
+    .is("user_id", null);
+  assert.equal(error, null);
+  return count!;
+}
+
 /**
  * A new account of `role` made for one test through Auth's admin API (the sign-up trigger makes its
  * profile, as for a sign-up through the form), signed in on a fresh page on their dashboard. `close()`

@@ -16,7 +16,7 @@ const keptIframeAttributes = new Set(["src", "width", "height", "frameborder", "
  * opaque origin, no pop-ups, no top navigation) with IE's `security="restricted"`. Null where WordPress
  * would show the bare link instead (no iframe).
  */
-export function cleanedAsWordPress(html: string, secret: string): string | null {
+function cleanedAsWordPress(html: string, secret: string): string | null {
   const iframe = /<iframe\b([^>]*)>\s*<\/iframe>/is.exec(html);
   if (!iframe) return null;
   const attributes = [...iframe[1]!.matchAll(/\s([a-z-]+)="([^"]*)"/gi)]
@@ -28,11 +28,9 @@ export function cleanedAsWordPress(html: string, secret: string): string | null 
 /**
  * WordPress's embed host script, as its page runs it: a message naming a frame's secret, from that frame,
  * may set its height (held between 200 and 1000 px) or send the whole page to a link on the frame's own
- * host, and only while the frame has the focus (the reader just used it). Every message it takes is kept
- * in `window.wordPressMessages` for the test to read.
+ * host, and only while the frame has the focus (the reader just used it).
  */
 const hostScript = `
-window.wordPressMessages = [];
 window.addEventListener("message", function (event) {
   var data = event.data;
   if (!data || !(data.secret || data.message || data.value)) return;
@@ -41,7 +39,6 @@ window.addEventListener("message", function (event) {
   for (var i = 0; i < frames.length; i++) {
     var frame = frames[i];
     if (event.source !== frame.contentWindow) continue;
-    window.wordPressMessages.push({ message: data.message, value: data.value });
     frame.removeAttribute("style");
     if (data.message === "height") {
       var height = parseInt(data.value, 10);
@@ -56,8 +53,8 @@ window.addEventListener("message", function (event) {
   }
 });`;
 
-/** The oEmbed answer WordPress gets for `pageUrl`: found from the page's discovery link, asked within its content size. */
-export async function discoveredEmbed(pageUrl: string): Promise<{ html: string; width: number; height: number }> {
+/** The oEmbed answer's HTML WordPress gets for `pageUrl`: found from the page's discovery link, asked within its content size. */
+async function discoveredEmbed(pageUrl: string): Promise<string> {
   const page = await (await fetch(pageUrl)).text();
   const link = /<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/.exec(page)?.[1];
   if (!link) throw new Error(`${pageUrl} names no oEmbed address`);
@@ -66,7 +63,7 @@ export async function discoveredEmbed(pageUrl: string): Promise<{ html: string; 
   url.searchParams.set("maxheight", String(contentHeight));
   const response = await fetch(url);
   if (!response.ok) throw new Error(`oEmbed answered ${response.status} for ${pageUrl}`);
-  return (await response.json()) as { html: string; width: number; height: number };
+  return ((await response.json()) as { html: string }).html;
 }
 
 /**
@@ -75,7 +72,7 @@ export async function discoveredEmbed(pageUrl: string): Promise<{ html: string; 
  */
 export async function wordPressPost(pageUrl: string, { hostScript: withHostScript = true } = {}): Promise<string> {
   const secret = Math.random().toString(36).slice(2, 12);
-  const cleaned = cleanedAsWordPress((await discoveredEmbed(pageUrl)).html, secret);
+  const cleaned = cleanedAsWordPress(await discoveredEmbed(pageUrl), secret);
   if (!cleaned) throw new Error(`WordPress would show ${pageUrl} as a bare link`);
   return (
     `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width"><title>A post</title>` +
