@@ -7,7 +7,7 @@ import { embedPlayerScript } from "./scripts/lib/embed-player-script.ts";
 import { loadEnv } from "./scripts/lib/env.ts";
 
 export default defineConfig(({ command }) => {
-  // The dev server's Worker talks to the local backend (`npm run dev` starts it, and registers the
+  // The dev server's Workers talk to the local backend (`npm run dev` starts it, and registers the
   // marketplace secret it passes here). Builds carry no local values: production gets its variables from
   // the deployment.
   const env = command === "serve" ? loadEnv() : {};
@@ -22,6 +22,14 @@ export default defineConfig(({ command }) => {
       cloudflare({
         viteEnvironment: { name: "ssr" },
         config: command === "serve" ? { vars } : undefined,
+        // The media Worker (the rendition queue's consumer, with the codecs), run beside the app in
+        // development and built beside it into build/media/.
+        auxiliaryWorkers: [
+          {
+            configPath: "./wrangler.media.toml",
+            config: command === "serve" ? { vars: { ...vars, RENDITION_RETRY_SECONDS: "30" } } : undefined,
+          },
+        ],
       }),
       tailwindcss(),
       reactRouter(),
@@ -30,6 +38,8 @@ export default defineConfig(({ command }) => {
     ],
     resolve: { tsconfigPaths: true },
     environments: {
+      // The media Worker's deployable output beside the page Worker's (build/server).
+      marketplace_media: { build: { outDir: "build/media" } },
       client: {
         build: {
           rolldownOptions: {

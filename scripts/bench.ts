@@ -18,7 +18,7 @@
 // - measureLiveFeed (lib/bench-live-feed.ts): a comment inserted → on the artist dashboard's live feed;
 // - the studio's pages (signed in as the demo artist): their JavaScript and backend round trips, and how
 //   fast an oversized form is refused (lib/bench-oversized-forms.ts).
-// - measureWorkerBundle (lib/bench-worker-bundle.ts): the Worker's size as `wrangler deploy` uploads it.
+// - measureWorkerBundles (lib/bench-worker-bundle.ts): each Worker's size as `wrangler deploy` uploads it.
 // - the site-wide player (lib/bench-player.ts): playback continuity across 10 client navigations, the
 //   next track's start after one ends (loopback and 4G), and the player bar's own JavaScript.
 // - the embeddable players (lib/bench-embeds.ts): each embed's bytes all in, its Lighthouse scores, and
@@ -43,7 +43,7 @@ import { measureLiveFeed, printLiveFeed } from "./lib/bench-live-feed.ts";
 import { measureOversizedForms, printOversizedForms } from "./lib/bench-oversized-forms.ts";
 import { measureHeavyViewer, printHeavyViewer } from "./lib/bench-heavy-viewer.ts";
 import { percentile } from "./lib/percentile.ts";
-import { measureWorkerBundle, printWorkerBundle } from "./lib/bench-worker-bundle.ts";
+import { measureWorkerBundles, printWorkerBundles } from "./lib/bench-worker-bundle.ts";
 import { embedPaths, measureEmbeds, printEmbeds } from "./lib/bench-embeds.ts";
 import { demoAccounts, demoAddressOf, demoPagesWhere } from "./lib/demo-data.ts";
 
@@ -395,7 +395,7 @@ async function main() {
       return;
     }
     if (process.argv.includes("--bundle")) {
-      printWorkerBundle(measureWorkerBundle());
+      printWorkerBundles(measureWorkerBundles());
       return;
     }
     if (process.argv.includes("--lighthouse")) {
@@ -490,7 +490,7 @@ async function main() {
     printPlayerFigures();
     printEmbedFigures();
     printLiveFeed(liveFeed);
-    printWorkerBundle(measureWorkerBundle());
+    printWorkerBundles(measureWorkerBundles());
   } catch (error) {
     console.error(error);
     exitCode = 1;

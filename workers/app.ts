@@ -3,11 +3,6 @@ import { cloudflareContext, requestCountry } from "~/lib/http/context.server";
 import { crossSiteRefusal, isCrossSiteRequest, isEmbeddedPlayReport } from "~/lib/http/cross-site.server";
 import { discardBody } from "~/lib/http/request-body";
 import { isEmbedPath, newNonce, withoutCookies, withSecurityHeaders } from "~/lib/http/security-headers.server";
-import { handleRenditionBatch } from "~/lib/media/rendition-queue.server";
-// LAME's WebAssembly, compiled with the Worker (Workers refuse to compile WebAssembly at run time). By its
-// file: the Cloudflare Vite plugin takes an import ending in `.wasm`, and the package's export of this
-// name points at a file it does not ship.
-import mp3Encoder from "../node_modules/wasm-media-encoders/wasm/mp3.wasm";
 
 type App = { handleRequest: ReturnType<typeof createRequestHandler>; buildVersion: string };
 
@@ -40,9 +35,5 @@ export default {
     // React Router's data addresses are for the app's own navigations, never a search result, query or not.
     if (new URL(request.url).pathname.endsWith(".data")) secured.headers.set("X-Robots-Tag", "noindex");
     return secured;
-  },
-  // The rendition queue and its dead-letter queue (wrangler.toml).
-  async queue(batch, env) {
-    await handleRenditionBatch(batch, env, mp3Encoder);
   },
 } satisfies ExportedHandler<Env>;

@@ -12,8 +12,18 @@ export const root = join(import.meta.dirname, "..", "..");
 const wrangler = join(root, "node_modules", "wrangler", "bin", "wrangler.js");
 const reactRouter = join(root, "node_modules", "@react-router", "dev", "bin.cjs");
 
-const sources = ["app", "workers", "public", "vite.config.ts", "react-router.config.ts", "wrangler.toml", "package.json"];
-const builtWorker = join(root, "build", "server", "index.js");
+const sources = [
+  "app",
+  "workers",
+  "public",
+  "vite.config.ts",
+  "react-router.config.ts",
+  "wrangler.toml",
+  "wrangler.media.toml",
+  "package.json",
+];
+/** Each Worker's built entry: the page Worker's and the media Worker's. */
+const builtEntries = [join(root, "build", "server", "index.js"), join(root, "build", "media", "index.js")];
 
 function newestChange(path: string): number {
   const stat = statSync(path);
@@ -22,8 +32,8 @@ function newestChange(path: string): number {
 }
 
 export function buildIsStale(): boolean {
-  if (!existsSync(builtWorker)) return true;
-  const built = statSync(builtWorker).mtimeMs;
+  if (!builtEntries.every((entry) => existsSync(entry))) return true;
+  const built = Math.min(...builtEntries.map((entry) => statSync(entry).mtimeMs));
   return sources.some((source) => existsSync(join(root, source)) && newestChange(join(root, source)) > built);
 }
 
@@ -181,7 +191,14 @@ export function spawnTethered(
   return child;
 }
 
-/** Serves the built Worker on `port`; resolves once it answers. `vars` become the Worker's environment. */
+/** The built Workers: the page Worker, which serves, and the media Worker beside it (the rendition queue's consumer). */
+const builtWorkers = ["server", "media"] as const;
+
+/**
+ * Serves the built Workers on `port` (the page Worker answers; the media Worker runs beside it in the same
+ * workerd, consuming the queue the pages produce to); resolves once it answers. `vars` become both
+ * Workers' environment.
+ */
 export async function serveApp({
   port,
   vars = {},
@@ -196,20 +213,15 @@ export async function serveApp({
   const served = join(root, "node_modules", ".cache", "marketplace", `served-${port}`);
   rmSync(served, { recursive: true, force: true });
   cpSync(join(root, "build"), served, { recursive: true });
-  const args = [
-    wrangler,
-    "dev",
-    "--config",
-    join(served, "server", "wrangler.json"),
-    "--port",
-    String(port),
-    "--ip",
-    "127.0.0.1",
-    "--show-interactive-dev-session=false",
-    "--log-level",
-    quiet ? "error" : "info",
-  ];
-  for (const [name, value] of Object.entries(vars)) args.push("--var", `${name}:${value}`);
+  const args = [wrangler, "dev"];
+  for (const worker of builtWorkers) {
+    // The variables written into each copy's config: `--var` would reach the first Worker only.
+    const config = join(served, worker, "wrangler.json");
+    const built = JSON.parse(readFileSync(config, "utf8")) as { vars?: Record<string, string> };
+    writeFileSync(config, JSON.stringify({ ...built, vars: { ...built.vars, ...vars } }));
+    args.push("--config", config);
+  }
+  args.push("--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false", "--log-level", quiet ? "error" : "info");
   const child = spawnTethered(process.execPath, args, {
     cwd: root,
     output: quiet ? "ignore" : "inherit",

@@ -1,6 +1,7 @@
-// The rendition queue's consumer: the production build of the Worker run by Miniflare (workerd) with its
-// queues, driven through Miniflare's API (a message sent to the RENDITIONS producer, as publishing sends
-// it), against a local stack with the rendition-files Edge Function. Each rendition is checked by
+// The rendition queue's consumer: the production build of the media Worker alone (not the site) run by
+// Miniflare (workerd) with its queues, driven through Miniflare's API (a message sent to a RENDITIONS
+// producer, as the page Worker's publishing sends it), against a local stack with the rendition-files
+// Edge Function. Each rendition is checked by
 // decoding its frames (mpg123), never by its name.
 import { convertV4MiniflareOptions, Miniflare, type V4ModuleDefinition } from "miniflare";
 import { MPEGDecoder } from "mpg123-decoder";
@@ -19,12 +20,13 @@ const secret = "rendition-queue-test-marketplace-secret-0123456789";
 const queueName = "marketplace-renditions";
 const deadLetterQueue = "marketplace-renditions-failed";
 
-/** The built Worker's JavaScript and WebAssembly modules, by path. */
+const mediaBuild = join(root, "build", "media");
+
+/** The built media Worker's JavaScript and WebAssembly modules, by path. */
 function builtModules(): V4ModuleDefinition[] {
-  const server = join(root, "build", "server");
-  const files = ["index.js", ...readdirSync(join(server, "assets")).map((name) => join("assets", name))];
+  const files = ["index.js", ...readdirSync(join(mediaBuild, "assets")).map((name) => join("assets", name))];
   return files.flatMap((file): V4ModuleDefinition[] => {
-    const path = join(server, file);
+    const path = join(mediaBuild, file);
     if (file.endsWith(".js")) return [{ type: "ESModule", path }];
     if (file.endsWith(".wasm")) return [{ type: "CompiledWasm", path }];
     return [];
@@ -44,7 +46,7 @@ beforeAll(async () => {
   await local.stack.db.query("select private.trust_marketplace_secret($1)", [secret]);
   service = createClient(local.url, local.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
   artist = await signedInClient(local, createArtist(local.stack.db, "Rendered Artist"), { "X-Marketplace-Secret": secret });
-  const built = JSON.parse(readFileSync(join(root, "build", "server", "wrangler.json"), "utf8")) as { compatibility_date: string };
+  const built = JSON.parse(readFileSync(join(mediaBuild, "wrangler.json"), "utf8")) as { compatibility_date: string };
   // Miniflare 5 takes its own shape of options; its converter reads the documented (v4) one.
   miniflare = new Miniflare(
     convertV4MiniflareOptions({
@@ -52,10 +54,9 @@ beforeAll(async () => {
       handleStructuredLogs: (log) => workerLog.push(`${log.level}: ${log.message}`),
       workers: [
         {
-          name: "marketplace",
-          // Every module of the build, named: the server build is imported dynamically.
+          name: "marketplace-media",
           modules: builtModules(),
-          modulesRoot: join(root, "build", "server"),
+          modulesRoot: mediaBuild,
           compatibilityDate: built.compatibility_date,
           compatibilityFlags: ["nodejs_compat"],
           bindings: {
@@ -65,17 +66,17 @@ beforeAll(async () => {
             // Attempts 1 s apart, then 2 s: a failing job reaches the dead-letter queue in seconds.
             RENDITION_RETRY_SECONDS: "1",
           },
-          ratelimits: { AUDIO_URL_LIMITER: { namespace_id: "1001", simple: { limit: 120, period: 60 } } },
-          queueProducers: { RENDITIONS: { queueName } },
           queueConsumers: {
             [queueName]: { maxBatchSize: 1, maxBatchTimeout: 0, maxRetries: 2, deadLetterQueue },
             [deadLetterQueue]: { maxBatchSize: 10, maxBatchTimeout: 0 },
           },
         },
+        // What the page Worker holds of the queue: its producer binding, nothing else.
+        { name: "pages", modules: true, script: "export default {}", queueProducers: { RENDITIONS: { queueName } } },
       ],
     }),
   );
-  renditions = await miniflare.getQueueProducer("RENDITIONS");
+  renditions = await miniflare.getQueueProducer("RENDITIONS", "pages");
 }, 180_000);
 
 afterAll(async () => {

@@ -1,19 +1,14 @@
 import type { RouterContextProvider } from "react-router";
 import { cloudflareContext } from "./context.server";
 import * as v from "valibot";
+import { backendVariables } from "../backend/backend-env";
 
 /**
- * The Worker's variables, checked once per isolate: the project URL, the public anon key, and the secret
- * that lets the database record plays this Worker reports (registered there by its hash; see the README).
- * The service-role key never reaches the Worker.
+ * The page Worker's variables, checked once per isolate: what it needs to reach the backend (the project
+ * URL, the public anon key, the marketplace's secret) and its own settings.
  */
 const EnvSchema = v.object({
-  SUPABASE_URL: v.pipe(v.string("SUPABASE_URL is not set"), v.url("SUPABASE_URL must be a URL")),
-  SUPABASE_ANON_KEY: v.pipe(v.string("SUPABASE_ANON_KEY is not set"), v.minLength(1, "SUPABASE_ANON_KEY is empty")),
-  MARKETPLACE_SECRET: v.pipe(
-    v.string("MARKETPLACE_SECRET is not set"),
-    v.minLength(32, "MARKETPLACE_SECRET must have at least 32 characters"),
-  ),
+  ...backendVariables,
   /** Cloudflare Turnstile's site key: the security check on sign-in, sign-up and recovery (off when unset). */
   TURNSTILE_SITE_KEY: v.optional(v.string()),
   /**

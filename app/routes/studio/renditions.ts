@@ -7,7 +7,8 @@
 import * as v from "valibot";
 import { cloudflareContext } from "~/lib/http/context.server";
 import { envFrom } from "~/lib/http/env.server";
-import { marketplaceClient, queueRenditions } from "~/lib/media/rendition-queue.server";
+import { marketplaceClient } from "~/lib/backend/marketplace-client.server";
+import { queueRenditions } from "~/lib/media/rendition-queue.server";
 import { renditionFormat } from "~/lib/media/rendition";
 import type { Route } from "./+types/renditions";
 

@@ -1,0 +1,285 @@
+// The media Worker's work (workers/media.ts): the rendition queue's consumer. A job per track makes its
+// streaming rendition off the request path. It asks the rendition-files Edge Function for its files (the
+// Worker holds no service-role key), reads the master in Range pieces, encodes as the samples arrive,
+// uploads the rendition beside the master and names it on the track. At-least-once and idempotent: the
+// rendition's path is one per master and format, written with upsert, and a job whose track already
+// streams it does nothing. A failed attempt is retried with back-off; one that keeps failing lands in the
+// dead-letter queue, whose consumer marks the track "Failed" for its artist.
+// The same queue makes the download files (MP3 320 kbps, FLAC of a lossless master) the first time someone
+// asks for one: decoded the same way, encoded with their tags and cover, stored beside the stream, kept.
+import * as v from "valibot";
+import { createEncoder } from "wasm-media-encoders";
+import { sniffAudio, sniffImage } from "../../../supabase/functions/_shared/file-types";
+import { marketplaceClient, type MarketplaceClient } from "~/lib/backend/marketplace-client.server";
+import { backendVariables } from "~/lib/backend/backend-env";
+import { masterReader, type MasterReader, type Samples } from "./master-decoders.server";
+import { downloadFiles } from "./downloads";
+import { FlacEncoder } from "./flac";
+import { imageSize } from "./image-size";
+import { concat, downloadEncoderSettings, encoderSettings, renditionFormat, renditionType, UnreadableMaster } from "./rendition";
+import { failedRenditionQueue, RenditionMessage, type MadeFormat } from "./rendition-queue.server";
+import { id3Tag, type CoverArt, type DownloadTags } from "./tags";
+
+/** The media Worker's variables (wrangler.media.toml and its deployment), checked once per isolate. */
+const MediaEnvSchema = v.object({
+  ...backendVariables,
+  /** The first retry's delay in seconds (30 when unset), doubling with each attempt. */
+  RENDITION_RETRY_SECONDS: v.pipe(v.optional(v.string(), "30"), v.toNumber(), v.minValue(0)),
+});
+let checked: v.InferOutput<typeof MediaEnvSchema> | undefined;
+
+/** Seconds before the next attempt: 30 s, then doubling, at most 10 minutes (`RENDITION_RETRY_SECONDS` sets the first). */
+function backOff(attempts: number, firstDelay: number): number {
+  return Math.min(firstDelay * 2 ** Math.max(attempts - 1, 0), 600);
+}
+
+/** The queue handler: a batch of either queue. `encoderModule` is LAME's WebAssembly, compiled with the Worker. */
+export async function handleRenditionBatch(
+  batch: MessageBatch<unknown>,
+  rawEnv: unknown,
+  encoderModule: WebAssembly.Module,
+): Promise<void> {
+  const env = (checked ??= v.parse(MediaEnvSchema, rawEnv));
+  const backend = marketplaceClient(env);
+  const firstDelay = env.RENDITION_RETRY_SECONDS;
+  for (const message of batch.messages) {
+    const parsed = v.safeParse(RenditionMessage, message.body);
+    if (!parsed.success) {
+      console.error("a rendition message of an unknown shape was dropped", message.id);
+      message.ack();
+      continue;
+    }
+    const { trackId, download } = parsed.output;
+    if (batch.queue === failedRenditionQueue) {
+      // Given up on: the artist sees "Failed" with the last attempt's reason, and Retry; a fan waiting
+      // for a download file is told it could not be made.
+      const { error } = download
+        ? await backend.rpc("fail_download", { track_id: trackId, format: download, final: true })
+        : await backend.rpc("fail_rendition", { track_id: trackId, final: true });
+      if (error) message.retry({ delaySeconds: 60 });
+      else message.ack();
+      continue;
+    }
+    let masterPath: string | null = null;
+    try {
+      if (download) {
+        await makeDownloadFile(backend, trackId, download, encoderModule);
+      } else {
+        const job = await renditionJob(backend, trackId, renditionFormat);
+        masterPath = job?.masterPath ?? null;
+        if (job && !job.done) await makeRendition(backend, trackId, job, encoderModule);
+      }
+      message.ack();
+    } catch (error) {
+      console.error(download ? "making a download file failed" : "making a track's stream failed", trackId, download, error);
+      const reason = error instanceof Error ? error.message : String(error);
+      if (download) await backend.rpc("fail_download", { track_id: trackId, format: download, reason, final: false });
+      else if (masterPath) await backend.rpc("fail_rendition", { track_id: trackId, master_path: masterPath, reason, final: false });
+      message.retry({ delaySeconds: backOff(message.attempts, firstDelay) });
+    }
+  }
+}
+
+const JobAnswer = v.object({
+  job: v.nullable(
+    v.object({
+      masterPath: v.string(),
+      masterUrl: v.nullable(v.pipe(v.string(), v.url())),
+      renditionPath: v.string(),
+      uploadUrl: v.nullable(v.pipe(v.string(), v.url())),
+      done: v.boolean(),
+    }),
+  ),
+});
+type Job = NonNullable<v.InferOutput<typeof JobAnswer>["job"]>;
+
+/** A job's files: the master to read and where to store what is made of it (its file name ends in `ending`). */
+async function renditionJob(backend: MarketplaceClient, trackId: string, ending: string): Promise<Job | null> {
+  const { data, error } = await backend.functions.invoke("rendition-files", { body: { trackId, format: ending } });
+  if (error) throw new Error("the stored files could not be reached", { cause: error });
+  return v.parse(JobAnswer, data).job;
+}
+
+/** Stores what a job made at its signed upload address (written over: a job run twice writes the same file). */
+async function store(job: Job, bytes: Uint8Array<ArrayBuffer>, type: string): Promise<void> {
+  const stored = await fetch(job.uploadUrl!, {
+    method: "PUT",
+    headers: { "content-type": type, "cache-control": "max-age=3600", "x-upsert": "true" },
+    body: bytes,
+  });
+  await stored.body?.cancel();
+  if (!stored.ok) throw new Error(`the file could not be stored (HTTP ${stored.status})`);
+}
+
+async function makeRendition(backend: MarketplaceClient, trackId: string, job: Job, encoderModule: WebAssembly.Module): Promise<void> {
+  if (!job.masterUrl) throw new Error("the master file is missing from storage");
+  const rendition = await encodeMaster(masterPieces(job.masterUrl), mp3Encoder(encoderModule, "stream"));
+  await store(job, rendition, renditionType);
+  const { error } = await backend.rpc("finish_rendition", {
+    track_id: trackId,
+    master_path: job.masterPath,
+    rendition_path: job.renditionPath,
+  });
+  if (error) throw new Error("the stream could not be named on the track", { cause: error });
+}
+
+/** Bytes read a mebibyte at a time, each piece's body streamed as it arrives. */
+const pieceSize = 1024 * 1024;
+
+/** The master's bytes in Range pieces (a storage that ignores Range sends it whole, streamed all the same). */
+async function* masterPieces(url: string): AsyncGenerator<Uint8Array> {
+  for (let start = 0, size = Infinity; start < size;) {
+    const response = await fetch(url, { headers: { Range: `bytes=${start}-${start + pieceSize - 1}` } });
+    if (response.status === 416) return;
+    if (!response.ok || !response.body) throw new Error(`the master could not be read (HTTP ${response.status})`);
+    if (response.status === 200) size = Number(response.headers.get("content-length") ?? Infinity);
+    else size = Number(/\/(\d+)$/.exec(response.headers.get("content-range") ?? "")?.[1] ?? Infinity);
+    const received = start;
+    const reader = response.body.getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      start += read.value.length;
+      yield read.value;
+    }
+    if (response.status === 200 || start === received) return;
+  }
+}
+
+/** A decoder's own failure, said to the artist as what it is: their file's audio could not be read. */
+function undecodable(reader: MasterReader) {
+  return (error: unknown): never => {
+    if (error instanceof UnreadableMaster) throw error;
+    throw new UnreadableMaster(
+      `the ${reader.format} audio could not be decoded (${error instanceof Error ? error.message : String(error)})`,
+    );
+  };
+}
+
+/** At most this many sample frames go to the encoder in one call, which keeps its buffers small. */
+const encoderSlice = 65536;
+
+/** Where a master's samples go: an encoder, opened once the first samples tell their channels and rate. */
+type SampleSink = { write(samples: Samples): void; finish(): Uint8Array[] };
+type Encoder = { open(first: Samples, format: string): Promise<SampleSink> };
+
+/** LAME: the streaming rendition's settings, or 320 kbps (a download), with the tag written before its frames. */
+function mp3Encoder(encoderModule: WebAssembly.Module, kind: "stream" | { tags: DownloadTags }): Encoder {
+  return {
+    async open(first) {
+      const encoder = await createEncoder("audio/mpeg", encoderModule);
+      const settings = (kind === "stream" ? encoderSettings : downloadEncoderSettings)(first.channels.length, first.sampleRate);
+      encoder.configure(settings);
+      const output: Uint8Array[] = kind === "stream" ? [] : [id3Tag(kind.tags)];
+      return {
+        write(samples) {
+          const frames = samples.channels[0]!.length;
+          for (let start = 0; start < frames; start += encoderSlice) {
+            // The encoder's output lives in its own memory, overwritten by the next call: copied out.
+            output.push(encoder.encode(samples.channels.map((channel) => channel.subarray(start, start + encoderSlice))).slice());
+          }
+        },
+        finish: () => [...output, encoder.finalize().slice()],
+      };
+    },
+  };
+}
+
+/** FLAC, of a WAV master alone (a lossy one would only grow), at its bit depth (24 at most). */
+function flacEncoder(tags: DownloadTags): Encoder {
+  return {
+    async open(first, format) {
+      if (format !== "WAV" || !first.bits) throw new UnreadableMaster("FLAC is made only of a lossless (WAV) master");
+      const encoder = new FlacEncoder(first.channels.length, first.sampleRate, Math.min(first.bits, 24));
+      return { write: (samples) => encoder.push(samples.channels), finish: () => encoder.finish(tags) };
+    },
+  };
+}
+
+/** A master made into another format: its bytes decoded as they arrive and passed to the encoder; the file, whole. */
+async function encodeMaster(pieces: AsyncIterable<Uint8Array>, encoder: Encoder): Promise<Uint8Array<ArrayBuffer>> {
+  let reader: MasterReader | null = null;
+  let sink: SampleSink | null = null;
+  const write = async (samples: Samples | null) => {
+    if (!samples) return;
+    sink ??= await encoder.open(samples, reader!.format);
+    sink.write(samples);
+  };
+  try {
+    for await (const piece of pieces) {
+      if (!reader) {
+        const type = sniffAudio(piece);
+        if (!type) throw new UnreadableMaster("the master is not an audio file we take (MP3, WAV, AAC or OGG)");
+        reader = await masterReader(type, piece);
+      }
+      await write(await reader.read(piece).catch(undecodable(reader)));
+      if (reader.finished) break;
+    }
+    if (reader) await write(await reader.end().catch(undecodable(reader)));
+  } finally {
+    reader?.close();
+  }
+  if (!sink) throw new UnreadableMaster("the master holds no audio we can read");
+  return concat(...(sink as SampleSink).finish());
+}
+
+const DownloadJob = v.object({
+  master_path: v.string(),
+  state: v.picklist(["preparing", "ready", "failed"]),
+  title: v.string(),
+  artist_name: v.string(),
+  album_title: v.nullable(v.string()),
+  track_number: v.nullable(v.number()),
+  year: v.nullable(v.number()),
+  artwork_url: v.nullable(v.string()),
+});
+
+/** A download file someone asked for: made of the track's master, tagged, stored, named as ready. */
+async function makeDownloadFile(backend: MarketplaceClient, trackId: string, format: MadeFormat, encoderModule: WebAssembly.Module) {
+  const { data, error } = await backend.rpc("download_job", { track_id: trackId, format });
+  if (error) throw new Error("the download job could not be read", { cause: error });
+  const [row] = data ?? [];
+  // Nobody asked for it, or the track is gone; or it is made already (a job delivered twice).
+  if (!row) return;
+  const job = v.parse(DownloadJob, row);
+  if (job.state === "ready") return;
+  const files = await renditionJob(backend, trackId, downloadFiles[format].ending);
+  if (!files?.masterUrl) throw new Error("the master file is missing from storage");
+  const tags: DownloadTags = {
+    title: job.title,
+    artist: job.artist_name,
+    album: job.album_title,
+    trackNumber: job.track_number,
+    year: job.year,
+    cover: job.artwork_url ? await coverArt(job.artwork_url) : null,
+  };
+  const encoder = format === "mp3" ? mp3Encoder(encoderModule, { tags }) : flacEncoder(tags);
+  await store(files, await encodeMaster(masterPieces(files.masterUrl), encoder), downloadFiles[format].type);
+  const finished = await backend.rpc("finish_download", {
+    track_id: trackId,
+    format,
+    master_path: job.master_path,
+    path: files.renditionPath,
+  });
+  if (finished.error) throw new Error("the download file could not be named on the track", { cause: finished.error });
+}
+
+/** The largest cover a download carries: the artwork bucket's own limit. */
+const maxCoverBytes = 5 * 1024 * 1024;
+
+/** The release's artwork for a file's tags; none when it cannot be read (the file is made all the same). */
+async function coverArt(url: string): Promise<CoverArt | null> {
+  try {
+    const response = await fetch(url);
+    if (!response.ok || Number(response.headers.get("content-length") ?? 0) > maxCoverBytes) {
+      await response.body?.cancel();
+      return null;
+    }
+    const data = new Uint8Array(await response.arrayBuffer());
+    const type = sniffImage(data);
+    const size = imageSize(data);
+    if (!type || data.length > maxCoverBytes || !size || size === "truncated") return null;
+    return { type: type.mime, data, ...size };
+  } catch (error) {
+    console.error("reading a download's cover failed", url, error);
+    return null;
+  }
+}

@@ -1,0 +1,13 @@
+// The media Worker's entry: the rendition queue and its dead-letter queue (wrangler.media.toml), nothing
+// else. It answers no request: the page Worker (workers/app.ts) queues its jobs.
+import { handleRenditionBatch } from "~/lib/media/media-jobs.server";
+// LAME's WebAssembly, compiled with the Worker (Workers refuse to compile WebAssembly at run time). By its
+// file: the Cloudflare Vite plugin takes an import ending in `.wasm`, and the package's export of this
+// name points at a file it does not ship.
+import mp3Encoder from "../node_modules/wasm-media-encoders/wasm/mp3.wasm";
+
+export default {
+  async queue(batch, env) {
+    await handleRenditionBatch(batch, env, mp3Encoder);
+  },
+} satisfies ExportedHandler;
