@@ -3,6 +3,10 @@ import { defineConfig } from "vitest/config";
 
 /** Suites that start a local stack (the product's backend tests, the stack's conformance tests). */
 const againstTheStack = {
+  // the migrated databases each file's stack copies, made once (tests/support/database-global-setup.ts)
+  globalSetup: ["tests/support/database-global-setup.ts"],
+  // (after the root setup file: vitest merges the lists)
+  setupFiles: ["tests/support/database-snapshots.ts"],
   testTimeout: 60_000,
   hookTimeout: 120_000,
   // On a shared PostgreSQL server, files run one at a time: each creates its own database, but roles are

@@ -28,6 +28,8 @@ export interface Db {
   transaction<T>(fn: (tx: Db, opened: Row[]) => Promise<T>, opts?: TransactionOptions): Promise<T>;
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /** PGlite only: the whole database as a gzipped tarball, which `openDb({ memory, snapshot })` starts from. */
+  snapshot?(): Promise<Blob>;
   kind: "pglite" | "postgres";
 }
 
@@ -38,9 +40,10 @@ function openingSql(opts: TransactionOptions | undefined): string {
   return `${opts?.readOnly ? "set transaction read only; " : ""}${opts?.opening ?? ""}`;
 }
 
-export async function openDb(opts: { dataDir?: string; databaseUrl?: string; memory?: boolean }): Promise<Db> {
+/** `snapshot`: an in-memory PGlite starts as a copy of that database (an earlier `snapshot()`). */
+export async function openDb(opts: { dataDir?: string; databaseUrl?: string; memory?: boolean; snapshot?: Blob }): Promise<Db> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
-  return openPglite(opts.memory ? undefined : opts.dataDir);
+  return openPglite(opts.memory ? undefined : opts.dataDir, opts.memory ? opts.snapshot : undefined);
 }
 
 const oid = { int8: 20, date: 1082, timestamp: 1114, timestamptz: 1184 };
@@ -64,8 +67,8 @@ const parsers: Record<number, (text: string) => unknown> = {
   [oid.timestamptz]: isoTimestamp,
 };
 
-async function openPglite(dataDir: string | undefined): Promise<Db> {
-  const pglite = await PGlite.create(dataDir, { extensions: { pgcrypto, pg_trgm }, parsers });
+async function openPglite(dataDir: string | undefined, snapshot: Blob | undefined): Promise<Db> {
+  const pglite = await PGlite.create(dataDir, { extensions: { pgcrypto, pg_trgm }, parsers, loadDataDir: snapshot });
   await pglite.exec(`set timezone = 'UTC'`);
 
   type Runner = Pick<Transaction, "query" | "exec">;
@@ -99,6 +102,7 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
     transaction: (fn, opts) => pglite.transaction(async (tx) => fn(inTransaction(tx, 1), await opened(tx, opts))),
     listen: (channel, onPayload) => pglite.listen(channel, onPayload),
     close: () => pglite.close(),
+    snapshot: () => pglite.dumpDataDir("gzip"),
     kind: "pglite",
   };
 }

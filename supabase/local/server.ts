@@ -43,6 +43,8 @@ export async function startLocalStack(
     seed?: boolean;
     /** generate demo audio and artwork after a fresh seed (default true) */
     seedMedia?: boolean;
+    /** in memory: start from this database (a PGlite `snapshot()`) and apply only what it lacks */
+    snapshot?: Blob;
     /** let services print what a developer needs to see, e.g. outbox links */
     verbose?: boolean;
     /** the app's origin: auth redirects (password reset links) may go there */
@@ -65,6 +67,7 @@ export async function startLocalStack(
     databaseUrl: opts.databaseUrl,
     dataDir: dataDir ? join(dataDir, "db") : undefined,
     memory: dataDir === null,
+    snapshot: opts.snapshot,
   });
   const { seeded } = await migrate(db, { seed: opts.seed ?? true }).catch(async (error) => {
     await db.close();

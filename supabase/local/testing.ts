@@ -1,24 +1,70 @@
 // `@crate/local-supabase/testing`: helpers for tests that run against the stack, the stack's own
 // conformance tests and the product's.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import pg from "pg";
 import type { Claims } from "./context.ts";
-import type { Db } from "./db.ts";
+import { openDb, type Db } from "./db.ts";
+import { migrate } from "./migrate.ts";
 import { startLocalStack, type LocalStack } from "./server.ts";
 
 export { asRole, type Claims } from "./context.ts";
 export { stopFunctions } from "./functions.ts";
 export { signJwt } from "./jwt.ts";
 
-type Options = Omit<NonNullable<Parameters<typeof startLocalStack>[0]>, "memory" | "databaseUrl" | "dataDir" | "port">;
+type Options = Omit<NonNullable<Parameters<typeof startLocalStack>[0]>, "memory" | "databaseUrl" | "dataDir" | "port" | "snapshot">;
+
+/** Where this test run's migrated databases are (`makeTestSnapshots`), for its test files to copy. */
+let snapshots: string | undefined;
+const snapshotFile = (dir: string, seed: boolean) => join(dir, seed ? "seeded.tar.gz" : "migrated.tar.gz");
 
 /**
- * A local stack on a fresh database for one test file: embedded PGlite in memory, or, when
- * TEST_DATABASE_URL names a PostgreSQL server (CI runs the suite against PostgreSQL 15 too), a new
- * database there that is dropped afterwards.
+ * Migrates two in-memory databases once for a whole test run, one with the seed and one without, and keeps
+ * them in `dir` as PGlite snapshots: each test file's stack then starts as a copy instead of replaying
+ * every migration (a vitest global setup calls this; made afresh per run, so the seed's `now()` is today's).
+ */
+export async function makeTestSnapshots(dir: string): Promise<void> {
+  for (const seed of [false, true]) {
+    const db = await openDb({ memory: true });
+    try {
+      await migrate(db, { seed });
+      writeFileSync(snapshotFile(dir, seed), new Uint8Array(await (await db.snapshot!()).arrayBuffer()));
+    } finally {
+      await db.close();
+    }
+  }
+}
+
+/** In a test file's process: the folder `makeTestSnapshots` wrote (none: every stack migrates afresh). */
+export function useTestSnapshots(dir: string | undefined): void {
+  snapshots = dir;
+}
+
+/** The run's snapshot for these options, where one was made and the stack would not make demo media on it. */
+function testSnapshot(options: Options): Blob | undefined {
+  const dir = snapshots;
+  const seed = options.seed ?? true;
+  // Demo media is made only on the seed's first run, which a copy of a seeded database has had.
+  if (!dir || (seed && options.seedMedia !== false)) return undefined;
+  const file = snapshotFile(dir, seed);
+  return existsSync(file) ? new Blob([readFileSync(file)]) : undefined;
+}
+
+/** A fresh in-memory database with the migrations applied (no seed): a copy of the run's, where one was made. */
+export async function openTestDb(): Promise<Db> {
+  const db = await openDb({ memory: true, snapshot: testSnapshot({ seed: false }) });
+  await migrate(db, { seed: false });
+  return db;
+}
+
+/**
+ * A local stack on a fresh database for one test file: embedded PGlite in memory (a copy of the run's
+ * migrated database where the global setup made one), or, when TEST_DATABASE_URL names a PostgreSQL
+ * server (CI runs the suite against PostgreSQL 15), a new database there that is dropped afterwards.
  */
 export async function startTestStack(options: Options = {}): Promise<LocalStack> {
   const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) return startLocalStack({ port: 0, memory: true, ...options });
+  if (!serverUrl) return startLocalStack({ port: 0, memory: true, snapshot: testSnapshot(options), ...options });
 
   const name = `test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const server = new pg.Client({ connectionString: serverUrl });

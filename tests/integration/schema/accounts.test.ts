@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { createUser, type Claims } from "@crate/local-supabase/testing";
 import { createAdmin, createArtist, createFan } from "../schema-fixtures.ts";
-import { as, describeOnEachBackend, errorOf, visitor } from "./harness.ts";
+import { as, describeOnTestDatabase, errorOf, visitor } from "./harness.ts";
 
 // The database's own rules for accounts (02_accounts.sql): profiles made with the user, roles from the
 // profile rows, checked in SQL as each role on embedded PGlite, and on PostgreSQL when npm run test:postgres
 // names one.
 
-describeOnEachBackend("accounts", (db) => {
+describeOnTestDatabase("accounts", (db) => {
   describe("profiles created with the user", () => {
     it("creates an artist profile and payout settings from the sign-up metadata", async () => {
       const user = await createUser(db(), {

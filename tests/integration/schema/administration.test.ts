@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { createUser, type Claims } from "@crate/local-supabase/testing";
 import { createAdmin, createFan } from "../schema-fixtures.ts";
-import { as, asMarketplace, describeOnEachBackend, errorOf, visitor } from "./harness.ts";
+import { as, asMarketplace, describeOnTestDatabase, errorOf, visitor } from "./harness.ts";
 
 // The database's own rules for administration (08_administration.sql): who is an administrator, bans,
 // sessions and the audit, checked in SQL as each role on embedded PGlite, and on PostgreSQL when npm run
 // test:postgres names one.
 
-describeOnEachBackend("administration", (db) => {
+describeOnTestDatabase("administration", (db) => {
   describe("administration", () => {
     it("knows admins from app_metadata only", async () => {
       const admin = await createAdmin(db());

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { createArtist, createFan } from "../schema-fixtures.ts";
-import { as, describeOnEachBackend, errorOf, visitor } from "./harness.ts";
+import { as, describeOnTestDatabase, errorOf, visitor } from "./harness.ts";
 
 // The database's own rules for fans (05_fan.sql): follows and follower counts, checked in SQL as each role on
 // embedded PGlite, and on PostgreSQL when npm run test:postgres names one.
 
-describeOnEachBackend("fan", (db) => {
+describeOnTestDatabase("fan", (db) => {
   describe("followers", () => {
     it("keeps follower_count exact through follows and unfollows, and refuses self and double follows", async () => {
       const artist = await createArtist(db());

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { createUser } from "@crate/local-supabase/testing";
 import { createArtist, createFan, createTrack, tomorrow } from "../schema-fixtures.ts";
-import { as, describeOnEachBackend, errorOf, visitor } from "./harness.ts";
+import { as, describeOnTestDatabase, errorOf, visitor } from "./harness.ts";
 
 // The database's own rules for genres (03_genres.sql): the genre pages, the counts and the roll-ups behind
 // them, checked in SQL as each role on embedded PGlite, and on PostgreSQL when npm run test:postgres names
 // one.
 
-describeOnEachBackend("genres", (db) => {
+describeOnTestDatabase("genres", (db) => {
   describe("genre pages", () => {
     it("list the artists tagged with the genre (0 tracks allowed) and those with tracks in it, most tracks first", async () => {
       const tagged = await createUser(db(), {

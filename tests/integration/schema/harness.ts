@@ -1,18 +1,17 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe } from "vitest";
-import { asRole, type Claims } from "@crate/local-supabase/testing";
+import { asRole, openTestDb, type Claims } from "@crate/local-supabase/testing";
 import { openDb, type Db, migrate } from "@crate/local-supabase";
 
-// What the schema tests share: the databases they run on (embedded PGlite, and a fresh database on the
-// PostgreSQL server npm run test:postgres names in TEST_DATABASE_URL), each migrated as a deploy would,
-// and the ways they act as a role.
+// What the schema tests share: the database they run on, migrated as a deploy would (embedded PGlite in
+// `npm test`, a copy of the run's migrated database; under `npm run test:postgres`, a fresh database on
+// the PostgreSQL server it names in TEST_DATABASE_URL, a copy of the pushed one), and the ways they act
+// as a role. Each suite runs once per run of either command.
 
-type Backend = { name: string; open(): Promise<{ db: Db; drop(): Promise<void> }> };
+type Backend = { name: "pglite" | "postgres"; open(): Promise<{ db: Db; drop(): Promise<void> }> };
 
-const backends: Backend[] = [{ name: "pglite", open: async () => ({ db: await openDb({ memory: true }), drop: async () => {} }) }];
-const serverUrl = process.env.TEST_DATABASE_URL;
-if (serverUrl) {
-  backends.push({
+function postgresBackend(serverUrl: string): Backend {
+  return {
     name: "postgres",
     async open() {
       const name = `schema_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
@@ -32,19 +31,24 @@ if (serverUrl) {
         },
       };
     },
-  });
+  };
 }
+
+const serverUrl = process.env.TEST_DATABASE_URL;
+const backend: Backend = serverUrl
+  ? postgresBackend(serverUrl)
+  : { name: "pglite", open: async () => ({ db: await openTestDb(), drop: async () => {} }) };
 
 // Plays, stored files and a ban's end are told only to the marketplace's server, which sends its registered secret.
 export const marketplaceSecret = "schema-test-marketplace-secret-0123456789";
 
 /**
- * Runs `body`'s tests on each backend, on a database of its own with the migrations applied (no demo
- * data) and the marketplace's secret registered: `database()` is that database while they run, and
- * `backend` says which it is.
+ * Runs `body`'s tests on a database of their own with the migrations applied (no demo data) and the
+ * marketplace's secret registered: `database()` is that database while they run, and `backend` says
+ * which kind it is.
  */
-export function describeOnEachBackend(title: string, body: (database: () => Db, backend: Backend) => void) {
-  describe.each(backends)(`${title} on $name`, (backend) => {
+export function describeOnTestDatabase(title: string, body: (database: () => Db, backend: Backend) => void) {
+  describe(`${title} on ${backend.name}`, () => {
     let opened: Awaited<ReturnType<typeof openMigrated>> | undefined;
     beforeAll(async () => {
       opened = await openMigrated(backend);
@@ -59,6 +63,7 @@ export function describeOnEachBackend(title: string, body: (database: () => Db, 
 
 async function openMigrated(backend: Backend): Promise<{ db: Db; drop(): Promise<void> }> {
   const opened = await backend.open();
+  // What the copy lacks, if anything (nothing, where it was copied from a migrated database)
   await migrate(opened.db, { seed: false });
   await opened.db.query("select private.trust_marketplace_secret($1)", [marketplaceSecret]);
   return opened;

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { type Claims } from "@crate/local-supabase/testing";
 import { createArtist, createFan, createTrack, tomorrow } from "../schema-fixtures.ts";
-import { as, asMarketplace, describeOnEachBackend, errorOf, marketplaceSecret, visitor } from "./harness.ts";
+import { as, asMarketplace, describeOnTestDatabase, errorOf, marketplaceSecret, visitor } from "./harness.ts";
 
 // The database's own rules for listening (06_listening.sql): honest play counts through the marketplace
 // alone, checked in SQL as each role on embedded PGlite, and on PostgreSQL when npm run test:postgres names
 // one.
 
-describeOnEachBackend("listening", (db) => {
+describeOnTestDatabase("listening", (db) => {
   describe("plays", () => {
     it("records a play with the track artist and the listener, or no listener for a visitor", async () => {
       const artist = await createArtist(db());

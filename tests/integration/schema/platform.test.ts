@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type Claims } from "@crate/local-supabase/testing";
 import { createFan } from "../schema-fixtures.ts";
-import { as, describeOnEachBackend, errorOf, visitor } from "./harness.ts";
+import { as, describeOnTestDatabase, errorOf, visitor } from "./harness.ts";
 
 // The database's own rules for the platform Supabase provides: roles, claims, statement limits, storage
 // paths, buckets and realtime, checked in SQL as each role on embedded PGlite, and on PostgreSQL when npm run
@@ -11,7 +11,7 @@ import { as, describeOnEachBackend, errorOf, visitor } from "./harness.ts";
 
 const platformSql = readFileSync(join(import.meta.dirname, "../../../supabase/local/platform.sql"), "utf8");
 
-describeOnEachBackend("platform", (db, backend) => {
+describeOnTestDatabase("platform", (db, backend) => {
   describe("platform", () => {
     it("applies again without changing anything", async () => {
       await db().exec(platformSql);

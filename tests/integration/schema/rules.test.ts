@@ -1,13 +1,13 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type TestUser, type Claims } from "@crate/local-supabase/testing";
 import { createArtist, createFan, createTrack } from "../schema-fixtures.ts";
-import { as, asMarketplace, describeOnEachBackend, errorOf } from "./harness.ts";
+import { as, asMarketplace, describeOnTestDatabase, errorOf } from "./harness.ts";
 
 // The database's own rules for the validation rules every area's checks hold (03_catalog.sql, 04_studio.sql,
 // 08_administration.sql) and stored files named only through the marketplace, checked in SQL as each role on
 // embedded PGlite, and on PostgreSQL when npm run test:postgres names one.
 
-describeOnEachBackend("rules", (db) => {
+describeOnTestDatabase("rules", (db) => {
   describe("constraints from the validation rules", () => {
     let artist: TestUser;
     let trackId: string;
