@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { isRouteErrorResponse, useLocation, useRouteError, type ErrorResponse } from "react-router";
-import { NotFound } from "~/components/not-found";
+import { NotFound, type NotFoundLink } from "~/components/not-found";
 import { Button, LinkButton } from "~/components/ui/button";
 import { brandName } from "~/lib/constants";
 import { dashboardPath } from "~/lib/session/redirects";
@@ -81,4 +81,24 @@ export function GeneralErrorBoundary({
   }
   if (typeof document !== "undefined") console.error(error);
   return <>{unexpectedErrorHandler(error)}</>;
+}
+
+/**
+ * The error boundary of a page about one thing (an artist, a track, a playlist): its 404 names what was not
+ * found, says why that may be, and links on; everything else as GeneralErrorBoundary.
+ */
+export function notFoundBoundary({ title, reason, links }: { title: string; reason: string; links: NotFoundLink[] }) {
+  return function ErrorBoundary() {
+    return (
+      <GeneralErrorBoundary
+        statusHandlers={{
+          404: () => (
+            <NotFound title={title} links={links}>
+              {reason}
+            </NotFound>
+          ),
+        }}
+      />
+    );
+  };
 }

@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { LinkButton } from "~/components/ui/button";
 import { brandName } from "~/lib/constants";
 
-type Link = { to: string; label: string };
+export type NotFoundLink = { to: string; label: string };
 
 /**
  * The one 404 screen: an unknown address, or a page whose artist, fan or track does not exist. It says
@@ -19,7 +19,7 @@ export function NotFound({
 }: {
   title?: string;
   children?: ReactNode;
-  links?: Link[];
+  links?: NotFoundLink[];
 }) {
   return (
     <section className="mx-auto max-w-xl py-16 text-center">

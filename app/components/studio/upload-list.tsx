@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { Button } from "~/components/ui/button";
 import { Icon } from "~/components/ui/icon";
 import { inputClasses } from "~/components/ui/field";
-import type { Waveform } from "~/lib/media/audio-waveform";
+import type { Waveform } from "~/lib/uploads/audio-waveform";
 import {
   audioFiles,
   connectionLost,
@@ -15,10 +15,10 @@ import {
   type UploadBucket,
 } from "~/lib/media/media-files";
 import { moveItem } from "~/lib/ui/ordering";
-import type { RunningUpload } from "~/lib/media/resumable-upload";
+import type { RunningUpload } from "~/lib/uploads/resumable-upload";
 
 /** The upload client, the waveform reader and the rendition: loaded with the first file chosen. */
-const uploadClient = () => import("~/lib/media/upload-client.client");
+const uploadClient = () => import("~/lib/uploads/upload-client.client");
 
 // The upload form's files with JavaScript: each starts uploading the moment it is chosen or dropped, with
 // its own bar, and shows its message until it is retried or removed. Tracks are numbered by position,

@@ -1,8 +1,7 @@
 import { useRef } from "react";
 import { href, Link, redirect } from "react-router";
 import { ShareMenu } from "~/components/catalog/share-menu";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { NotFound } from "~/components/not-found";
+import { notFoundBoundary } from "~/components/error-boundary";
 import { PlayAllButton, PlayFromButton } from "~/components/player/play-button";
 import { TrackMenu } from "~/components/player/track-menu";
 import { PurchaseDialog } from "~/components/track/purchase-dialog";
@@ -221,16 +220,8 @@ export default function Album({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function ErrorBoundary() {
-  return (
-    <GeneralErrorBoundary
-      statusHandlers={{
-        404: () => (
-          <NotFound title="Album not found" links={[{ to: href("/discover"), label: "Discover artists" }]}>
-            This album does not exist, or it has not been released yet.
-          </NotFound>
-        ),
-      }}
-    />
-  );
-}
+export const ErrorBoundary = notFoundBoundary({
+  title: "Album not found",
+  reason: "This album does not exist, or it has not been released yet.",
+  links: [{ to: href("/discover"), label: "Discover artists" }],
+});

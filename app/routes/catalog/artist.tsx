@@ -3,8 +3,7 @@ import { Artwork, ProfileImage } from "~/components/catalog/artist-image";
 import { FollowButton, useFollow } from "~/components/catalog/follow-button";
 import { ShareMenu } from "~/components/catalog/share-menu";
 import { GenreList } from "~/components/catalog/genre-list";
-import { NotFound } from "~/components/not-found";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { notFoundBoundary } from "~/components/error-boundary";
 import { EmptyState } from "~/components/ui/empty-state";
 import { albumPath, artistPath, countOf, fanPath, isUuid, trackPath } from "~/lib/catalog/catalog";
 import { groupReleases, safeHttpUrl, socialProfile, type Release } from "~/lib/catalog/artist-profile";
@@ -423,16 +422,8 @@ function ReleaseCard({
   );
 }
 
-export function ErrorBoundary() {
-  return (
-    <GeneralErrorBoundary
-      statusHandlers={{
-        404: () => (
-          <NotFound title="Artist not found" links={[{ to: href("/artists"), label: "Browse artists" }]}>
-            The link may be mistyped, or the profile may have been removed.
-          </NotFound>
-        ),
-      }}
-    />
-  );
-}
+export const ErrorBoundary = notFoundBoundary({
+  title: "Artist not found",
+  reason: "The link may be mistyped, or the profile may have been removed.",
+  links: [{ to: href("/artists"), label: "Browse artists" }],
+});

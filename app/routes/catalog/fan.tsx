@@ -1,8 +1,7 @@
 import { href } from "react-router";
 import { ArtistGrid } from "~/components/catalog/artist-card";
 import { ProfileImage } from "~/components/catalog/artist-image";
-import { NotFound } from "~/components/not-found";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { notFoundBoundary } from "~/components/error-boundary";
 import { Badge } from "~/components/ui/badge";
 import { EmptyState } from "~/components/ui/empty-state";
 import { notFound, readOrThrow } from "~/lib/backend/backend.server";
@@ -84,16 +83,8 @@ export default function Fan({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function ErrorBoundary() {
-  return (
-    <GeneralErrorBoundary
-      statusHandlers={{
-        404: () => (
-          <NotFound title="Fan not found" links={[{ to: href("/discover"), label: "Discover artists" }]}>
-            The link may be mistyped, or the profile may have been removed.
-          </NotFound>
-        ),
-      }}
-    />
-  );
-}
+export const ErrorBoundary = notFoundBoundary({
+  title: "Fan not found",
+  reason: "The link may be mistyped, or the profile may have been removed.",
+  links: [{ to: href("/discover"), label: "Discover artists" }],
+});

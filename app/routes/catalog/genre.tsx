@@ -1,11 +1,10 @@
 import { href, Link, redirect } from "react-router";
 import { ArtistGrid } from "~/components/catalog/artist-card";
 import { PageHeader } from "~/components/catalog/section-heading";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { notFoundBoundary } from "~/components/error-boundary";
 import { EmptyState } from "~/components/ui/empty-state";
 import { LinkButton } from "~/components/ui/button";
 import { notFound, readOrThrow } from "~/lib/backend/backend.server";
-import { NotFound } from "~/components/not-found";
 import { countOf, genrePath } from "~/lib/catalog/catalog";
 import { genres } from "~/lib/constants";
 import { publicPageHeaders } from "~/lib/http/http-cache";
@@ -69,16 +68,8 @@ export default function GenreArtists({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export function ErrorBoundary() {
-  return (
-    <GeneralErrorBoundary
-      statusHandlers={{
-        404: () => (
-          <NotFound title="Genre not found" links={[{ to: href("/genres"), label: "Browse all genres" }]}>
-            There is no such genre in the catalog.
-          </NotFound>
-        ),
-      }}
-    />
-  );
-}
+export const ErrorBoundary = notFoundBoundary({
+  title: "Genre not found",
+  reason: "There is no such genre in the catalog.",
+  links: [{ to: href("/genres"), label: "Browse all genres" }],
+});

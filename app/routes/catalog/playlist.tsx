@@ -1,25 +1,22 @@
 import { useState, type DragEvent } from "react";
-import { data, Form, href, Link, redirect, useSubmit } from "react-router";
+import { Form, href, Link, useSubmit } from "react-router";
 import { Artwork } from "~/components/catalog/artist-image";
 import { ShareMenu } from "~/components/catalog/share-menu";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { notFoundBoundary } from "~/components/error-boundary";
 import { FormAlert, SubmitButton } from "~/components/form-controls";
 import { DeleteSection } from "~/components/delete-section";
 import { PlaylistArtwork, PlaylistFields } from "~/components/fan/playlist-form";
 import { TrackTitle } from "~/components/fan/track-list";
-import { NotFound } from "~/components/not-found";
 import { PlayAllButton, PlayFromButton } from "~/components/player/play-button";
 import { TrackMenu } from "~/components/player/track-menu";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Icon, type IconName } from "~/components/ui/icon";
-import { notFound, read, readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
+import { notFound, readOrThrow } from "~/lib/backend/backend.server";
 import { artistPath, countOf, fanPath, isUuid, playlistPath } from "~/lib/catalog/catalog";
-import { forgetCached, playlistChanged, tagCachedAnswer } from "~/lib/http/edge-cache.server";
+import { tagCachedAnswer } from "~/lib/http/edge-cache.server";
 import { formatDuration } from "~/lib/format";
-import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms/forms";
-import { readForm } from "~/lib/forms/form-body.server";
-import { requireUser } from "~/lib/session/guards.server";
+import { formFields, type FormReply } from "~/lib/forms/forms";
 import { publicPageHeaders } from "~/lib/http/http-cache";
 import { pageCount, pageFrom } from "~/lib/ui/paging";
 import { Pagination } from "~/components/ui/pagination";
@@ -28,21 +25,12 @@ import { sharedPageMeta } from "~/lib/sharing/meta.server";
 import { playlistData } from "~/lib/sharing/structured-data.server";
 import { sharing } from "~/lib/sharing/embedding.server";
 import { imageSizeOf } from "~/lib/media/image-size";
-import { addTrackToPlaylist } from "~/lib/catalog/playlists.server";
 import { queueTrack } from "~/lib/player";
-import {
-  DeletePlaylistSchema,
-  MoveTrackSchema,
-  PlaylistNameSchema,
-  PlaylistPageSchema,
-  type PlaylistPage,
-  PlaylistSchema,
-  PlaylistTrackSchema,
-} from "~/lib/schemas/playlists";
+import { PlaylistPageSchema, type PlaylistPage } from "~/lib/schemas/playlists";
 import { supabaseContext } from "~/lib/session/session.server";
 import { useOptionalUser } from "~/lib/session/use-user";
 import type { Route } from "./+types/playlist";
-import { sqlState } from "~/lib/backend/sqlstate";
+import { changePlaylist } from "./playlist.server";
 
 const playlistNotFound = () => notFound("Playlist not found");
 
@@ -107,95 +95,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   return { playlist: shown, whole, share, meta };
 }
 
-/**
- * The owner's changes: add a track (the track menus post here), remove or move one, edit the details,
- * delete the playlist. Row-level security lets only the owner write; a refusal is answered in words.
- */
+/** The owner's changes (playlist.server.ts). */
 export async function action({ request, params, context }: Route.ActionArgs) {
   if (!isUuid(params.id)) throw playlistNotFound();
-  const user = requireUser(request, context);
-  const supabase = context.get(supabaseContext);
-  const formData = await readForm(request);
-  const intent = formData.get("intent");
-  const changed = () => forgetCached(request, context, playlistChanged(params.id, user.id));
-  // Each reply names its intent, so the page shows it beside the form that sent it.
-  const refuse = (message: string, status: number) => replyWith(formError(message, { intent: String(intent) }), status);
-  const done = (notice: string) => data<FormReply>({ fieldErrors: {}, formError: null, values: { intent: String(intent) }, notice });
-
-  if (intent === "add") {
-    const submission = parseForm(PlaylistTrackSchema, formData);
-    if (!submission.success) return replyWith(submission.reply, 400);
-    const owned = read(await supabase.from("playlists").select("id, name").eq("id", params.id).eq("owner_id", user.id).maybeSingle(), {
-      what: "playlist to add to",
-      schema: PlaylistNameSchema,
-    });
-    if (owned.status === "failed") return refuse(owned.message, 503);
-    if (owned.status === "empty") return refuse("You can only add tracks to your own playlists", 403);
-    const playlist = owned.data;
-    const refused = await addTrackToPlaylist(supabase, playlist, submission.value.trackId, submission.values);
-    if (refused) return refused;
-    await changed();
-    return done(`Added to ${playlist.name}`);
-  }
-
-  if (intent === "remove") {
-    const submission = parseForm(PlaylistTrackSchema, formData);
-    if (!submission.success) return replyWith(submission.reply, 400);
-    const { data: removed, error } = await supabase
-      .from("playlist_tracks")
-      .delete()
-      .eq("playlist_id", params.id)
-      .eq("track_id", submission.value.trackId)
-      .select("track_id");
-    if (error) return refusedWrite(error, { what: "removing a track from a playlist", values: submission.values });
-    if (removed.length === 0) {
-      // Nothing went: someone else's playlist (row-level security), or the track left it already.
-      const { data: mine } = await supabase.from("playlists").select("id").eq("id", params.id).eq("owner_id", user.id).maybeSingle();
-      return mine ? refuse("This track is no longer in this playlist", 404) : refuse("You can only change your own playlists", 403);
-    }
-    await changed();
-    return done("Removed from this playlist");
-  }
-
-  if (intent === "move") {
-    const submission = parseForm(MoveTrackSchema, formData);
-    if (!submission.success) return replyWith(submission.reply, 400);
-    const { trackId, to } = submission.value;
-    const { error } = await supabase.rpc("move_playlist_track", { playlist_id: params.id, track_id: trackId, to_position: to });
-    if (error?.code === sqlState.noDataFound) return refuse("This track is no longer in this playlist", 404);
-    if (error) return refusedWrite(error, { what: "moving a track of a playlist", values: submission.values });
-    await changed();
-    return done(`Moved to position ${to}`);
-  }
-
-  if (intent === "delete") {
-    const submission = parseForm(DeletePlaylistSchema, formData);
-    if (!submission.success) return replyWith(submission.reply, 400);
-    const { data: deleted, error } = await supabase.from("playlists").delete().eq("id", params.id).select("id");
-    if (error) return refusedWrite(error, { what: "deleting a playlist", values: submission.values });
-    if (deleted.length === 0) return replyWith(formError("You can only delete your own playlists", submission.values), 403);
-    await changed();
-    throw redirect(href("/playlists"));
-  }
-
-  const submission = parseForm(PlaylistSchema, formData);
-  if (!submission.success) return replyWith(submission.reply, 400);
-  const { name, description, visibility } = submission.value;
-  const { data: saved, error } = await supabase
-    .from("playlists")
-    .update({ name, description, is_public: visibility === "public" })
-    .eq("id", params.id)
-    .select("id");
-  if (error) {
-    return refusedWrite(error, {
-      what: "saving a playlist",
-      values: submission.values,
-      fields: { name: "name", description: "description" },
-    });
-  }
-  if (saved.length === 0) return replyWith(formError("You can only change your own playlists", submission.values), 403);
-  await changed();
-  return data<FormReply>({ fieldErrors: {}, formError: null, values: submission.values, notice: "Playlist saved" });
+  return changePlaylist(request, context, params.id);
 }
 
 export default function Playlist({ loaderData, actionData }: Route.ComponentProps) {
@@ -416,16 +319,8 @@ function OwnerSettings({
   );
 }
 
-export function ErrorBoundary() {
-  return (
-    <GeneralErrorBoundary
-      statusHandlers={{
-        404: () => (
-          <NotFound title="Playlist not found" links={[{ to: href("/discover"), label: "Discover music" }]}>
-            It may have been deleted, or its owner keeps it private.
-          </NotFound>
-        ),
-      }}
-    />
-  );
-}
+export const ErrorBoundary = notFoundBoundary({
+  title: "Playlist not found",
+  reason: "It may have been deleted, or its owner keeps it private.",
+  links: [{ to: href("/discover"), label: "Discover music" }],
+});

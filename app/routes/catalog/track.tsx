@@ -1,8 +1,7 @@
 import { Suspense, useRef, type ReactNode } from "react";
 import { Await, data, href, Link, redirect } from "react-router";
 import { ShareMenu } from "~/components/catalog/share-menu";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { NotFound } from "~/components/not-found";
+import { notFoundBoundary } from "~/components/error-boundary";
 import { Comments } from "~/components/track/comments";
 import { LikeButton } from "~/components/track/like-button";
 import { PurchaseDialog } from "~/components/track/purchase-dialog";
@@ -323,16 +322,8 @@ function Tile({ term, value }: { term: string; value: ReactNode }) {
   );
 }
 
-export function ErrorBoundary() {
-  return (
-    <GeneralErrorBoundary
-      statusHandlers={{
-        404: () => (
-          <NotFound title="Track not found" links={[{ to: href("/discover"), label: "Discover artists" }]}>
-            This track does not exist, or it has not been released yet.
-          </NotFound>
-        ),
-      }}
-    />
-  );
-}
+export const ErrorBoundary = notFoundBoundary({
+  title: "Track not found",
+  reason: "This track does not exist, or it has not been released yet.",
+  links: [{ to: href("/discover"), label: "Discover artists" }],
+});

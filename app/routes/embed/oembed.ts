@@ -6,7 +6,7 @@ import { envFrom } from "~/lib/http/env.server";
 import { readableByAnySite } from "~/lib/http/cross-site.server";
 import { publicCacheControl, sharedCacheSeconds } from "~/lib/http/http-cache";
 import { createVisitorClient } from "~/lib/backend/supabase.server";
-import { smallArtworkSize } from "~/lib/media/artwork-rendition";
+import { smallArtworkSize } from "~/lib/uploads/artwork-rendition";
 import { embedCacheTags, isEmbedKind, readEmbed, type Embed } from "./embed.server";
 import { patternExpression, routeUses, type RouteUse } from "~/route-uses";
 import type { Route } from "./+types/oembed";

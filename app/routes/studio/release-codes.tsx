@@ -1,8 +1,7 @@
 import { data, Form, href, redirect } from "react-router";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { notFoundBoundary } from "~/components/error-boundary";
 import { FormAlert } from "~/components/form-controls";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
-import { NotFound } from "~/components/not-found";
 import { Badge } from "~/components/ui/badge";
 import { Button, LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -181,16 +180,8 @@ function CodeRow({ code, action }: { code: ReleaseCode; action: string }) {
   );
 }
 
-export function ErrorBoundary() {
-  return (
-    <GeneralErrorBoundary
-      statusHandlers={{
-        404: () => (
-          <NotFound title="Release not found" links={[{ to: href("/dashboard/artist/codes"), label: "Download Codes" }]}>
-            It may have been deleted, or it is not one of yours.
-          </NotFound>
-        ),
-      }}
-    />
-  );
-}
+export const ErrorBoundary = notFoundBoundary({
+  title: "Release not found",
+  reason: "It may have been deleted, or it is not one of yours.",
+  links: [{ to: href("/dashboard/artist/codes"), label: "Download Codes" }],
+});

@@ -1,8 +1,7 @@
 import { Form, href, redirect } from "react-router";
 import { FormAlert, SubmitButton } from "~/components/form-controls";
 import { DeleteSection } from "~/components/delete-section";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { NotFound } from "~/components/not-found";
+import { notFoundBoundary } from "~/components/error-boundary";
 import { AlbumPriceField, TrackDetailsFields } from "~/components/studio/track-details-fields";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Card } from "~/components/ui/card";
@@ -192,16 +191,8 @@ export default function EditTrack({ loaderData, actionData }: Route.ComponentPro
   );
 }
 
-export function ErrorBoundary() {
-  return (
-    <GeneralErrorBoundary
-      statusHandlers={{
-        404: () => (
-          <NotFound title="Track not found" links={[{ to: yourTracks, label: "Your Tracks" }]}>
-            It may have been deleted, or it is not one of yours.
-          </NotFound>
-        ),
-      }}
-    />
-  );
-}
+export const ErrorBoundary = notFoundBoundary({
+  title: "Track not found",
+  reason: "It may have been deleted, or it is not one of yours.",
+  links: [{ to: yourTracks, label: "Your Tracks" }],
+});

@@ -1,17 +1,9 @@
 // What the administration functions (admin-users, ban-user) share: who the caller is, decided by the
 // database as that caller before anything runs with the service role, and the audit entry written after.
-import { createClient } from "@supabase/supabase-js";
 import * as v from "valibot";
+import { clientWith, failure, service, supabaseUrl } from "./project.ts";
 
-const supabaseUrl = Deno.env.get("SUPABASE_URL")!;
-const anonKey = Deno.env.get("SUPABASE_ANON_KEY")!;
-export const serviceRoleKey = Deno.env.get("SUPABASE_SERVICE_ROLE_KEY")!;
-const noSession = { persistSession: false, autoRefreshToken: false };
-
-export const service = createClient(supabaseUrl, serviceRoleKey, { auth: noSession });
 export const authAdminUrl = `${supabaseUrl}/auth/v1/admin`;
-
-export const failure = (status: number, code: string) => Response.json({ code }, { status });
 
 export type Administrator = { id: string; email: string };
 
@@ -24,7 +16,7 @@ export type Administrator = { id: string; email: string };
 async function administrator(req: Request): Promise<Administrator | Response> {
   const token = /^Bearer (\S+)$/.exec(req.headers.get("Authorization") ?? "")?.[1];
   if (!token) return failure(401, "not_signed_in");
-  const caller = createClient(supabaseUrl, anonKey, { auth: noSession, global: { headers: { Authorization: `Bearer ${token}` } } });
+  const caller = clientWith({ Authorization: `Bearer ${token}` });
   const [admin, user] = await Promise.all([caller.rpc("is_admin"), caller.auth.getUser(token)]);
   if (!user.data.user) return failure(401, "not_signed_in");
   if (admin.error) {

@@ -7,15 +7,9 @@
 // Errors { code }: invalid_request (400), not_signed_in (401), not_an_admin (403), user_not_found (404),
 // method_not_allowed (405), over_email_send_rate_limit (429), unavailable (502).
 import * as v from "valibot";
-import {
-  administratorRequest,
-  authAdminUrl,
-  failure,
-  recordUserAdministration,
-  service,
-  serviceRoleKey,
-} from "../_shared/administration.ts";
+import { administratorRequest, authAdminUrl, recordUserAdministration } from "../_shared/administration.ts";
 import { idSchema } from "../_shared/ids.ts";
+import { failure, service, serviceRoleKey } from "../_shared/project.ts";
 
 const perPage = 50;
 

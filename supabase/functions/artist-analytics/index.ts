@@ -8,14 +8,9 @@
 // POST { period: "7d" | "30d" | "90d" | "1y" } → 200 Analytics (../_shared/analytics.ts), or an error
 // { code } that the app turns into the spec's message: invalid_request (400), not_signed_in (401),
 // not_an_artist (403), analytics_unavailable (502), method_not_allowed (405).
-import { createClient } from "@supabase/supabase-js";
 import * as v from "valibot";
 import { analyticsPeriod, RawAnalyticsSchema, shapeAnalytics } from "../_shared/analytics.ts";
-
-const supabaseUrl = Deno.env.get("SUPABASE_URL")!;
-const anonKey = Deno.env.get("SUPABASE_ANON_KEY")!;
-
-const failure = (status: number, code: string) => Response.json({ code }, { status });
+import { callerClient, failure } from "../_shared/project.ts";
 
 Deno.serve(async (req) => {
   if (req.method !== "POST") return failure(405, "method_not_allowed");
@@ -23,10 +18,7 @@ Deno.serve(async (req) => {
   const period = analyticsPeriod(body?.period);
   if (!period) return failure(400, "invalid_request");
 
-  const caller = createClient(supabaseUrl, anonKey, {
-    auth: { persistSession: false, autoRefreshToken: false },
-    global: { headers: { Authorization: req.headers.get("Authorization") ?? `Bearer ${anonKey}` } },
-  });
+  const caller = callerClient(req);
   const { data, error } = await caller.rpc("artist_analytics", { days: period.days });
   if (error) {
     // 42501: a visitor (the anon role may not call it).

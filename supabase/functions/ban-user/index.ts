@@ -9,7 +9,8 @@
 // Errors { code }: invalid_request (400), cannot_ban_yourself (400), not_signed_in (401), not_an_admin
 // (403), user_not_found (404), method_not_allowed (405), unavailable (502).
 import * as v from "valibot";
-import { administratorRequest, failure, recordUserAdministration, service } from "../_shared/administration.ts";
+import { administratorRequest, recordUserAdministration } from "../_shared/administration.ts";
+import { failure, service } from "../_shared/project.ts";
 import { idSchema } from "../_shared/ids.ts";
 
 /** Spec section 5: whole days, at least one. A century is as long as a ban needs to be. */

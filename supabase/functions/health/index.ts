@@ -1,10 +1,8 @@
 // Proves the Edge Functions path end to end: answers that the runtime is up and, when the caller sent a
 // user's JWT, which user that is, read from Supabase Auth with the caller's own token.
-import { createClient } from "@supabase/supabase-js";
+import { clientWith } from "../_shared/project.ts";
 
-const supabase = createClient(Deno.env.get("SUPABASE_URL")!, Deno.env.get("SUPABASE_ANON_KEY")!, {
-  auth: { persistSession: false, autoRefreshToken: false },
-});
+const supabase = clientWith();
 
 Deno.serve(async (req) => {
   const token = req.headers.get("Authorization")?.replace(/^Bearer /, "");

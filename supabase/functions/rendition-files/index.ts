@@ -10,18 +10,11 @@
 //   the master is missing from Storage), `done` when the
 //   track already streams this very rendition (a second run of the job changes nothing);
 // → 403 { code: "not_the_marketplace" }, 400 { code: "invalid_request" }, 405, 502 { code: "storage_error" }.
-import { createClient } from "@supabase/supabase-js";
 import { isUuid } from "../_shared/ids.ts";
+import { clientWith, failure, service } from "../_shared/project.ts";
 import { isMissingObject } from "../_shared/storage-errors.ts";
 
 const masterUrlLifetimeSeconds = 3600;
-
-const supabaseUrl = Deno.env.get("SUPABASE_URL")!;
-const anonKey = Deno.env.get("SUPABASE_ANON_KEY")!;
-const noSession = { persistSession: false, autoRefreshToken: false };
-const service = createClient(supabaseUrl, Deno.env.get("SUPABASE_SERVICE_ROLE_KEY")!, { auth: noSession });
-
-const failure = (status: number, code: string) => Response.json({ code }, { status });
 
 /** `.128k.mp3`: a short ending of letters, digits and dots. */
 const isFormat = (value: unknown): value is string => typeof value === "string" && /^\.[a-z0-9.]{1,20}$/.test(value);
@@ -31,10 +24,7 @@ Deno.serve(async (req) => {
   const body = await req.json().catch(() => null);
   if (!isUuid(body?.trackId) || !isFormat(body?.format)) return failure(400, "invalid_request");
 
-  const marketplace = createClient(supabaseUrl, anonKey, {
-    auth: noSession,
-    global: { headers: { "X-Marketplace-Secret": req.headers.get("X-Marketplace-Secret") ?? "" } },
-  });
+  const marketplace = clientWith({ "X-Marketplace-Secret": req.headers.get("X-Marketplace-Secret") ?? "" });
   const { data: jobs, error } = await marketplace.rpc("rendition_job", { track_id: body.trackId });
   if (error) {
     if (error.code === "28000") return failure(403, "not_the_marketplace");

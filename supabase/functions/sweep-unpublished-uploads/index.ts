@@ -8,12 +8,8 @@
 //   audio and image file stored in the last two days (public.recent_uploads()) has its first bytes read.
 //
 // POST → 200 { removed, disguised } or 401 { code: "unauthorized" }, 502 { code: "storage_error" }.
-import { createClient } from "@supabase/supabase-js";
 import { bytesMatch, sniffLength } from "../_shared/file-types.ts";
-
-const supabaseUrl = Deno.env.get("SUPABASE_URL")!;
-const serviceRoleKey = Deno.env.get("SUPABASE_SERVICE_ROLE_KEY")!;
-const service = createClient(supabaseUrl, serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
+import { failure, service, serviceRoleKey, supabaseUrl } from "../_shared/project.ts";
 
 type StoredFile = { bucket_id: string; name: string; mimetype: string | null };
 
@@ -24,16 +20,16 @@ const readsAtOnce = 8;
 const batchSize = 100;
 
 Deno.serve(async (req) => {
-  if (req.headers.get("Authorization") !== `Bearer ${serviceRoleKey}`) return Response.json({ code: "unauthorized" }, { status: 401 });
+  if (req.headers.get("Authorization") !== `Bearer ${serviceRoleKey}`) return failure(401, "unauthorized");
   const { data, error } = await service.rpc("unpublished_uploads");
   if (error) {
     console.error("listing unpublished uploads failed", error);
-    return Response.json({ code: "storage_error" }, { status: 502 });
+    return failure(502, "storage_error");
   }
   const recent = await service.rpc("recent_uploads");
   if (recent.error) {
     console.error("listing recent uploads failed", recent.error);
-    return Response.json({ code: "storage_error" }, { status: 502 });
+    return failure(502, "storage_error");
   }
   const disguised = await disguisedFiles(recent.data);
   let removed = 0;

@@ -13,18 +13,11 @@
 // spec's message: track_not_found (404), no_audio_file (404), audio_preparing (409: the rendition is
 // being made), audio_unavailable (503: making it failed), audio_file_missing (404), storage_error (502), no_signed_url (502), invalid_request (400),
 // method_not_allowed (405).
-import { createClient } from "@supabase/supabase-js";
 import { isUuid } from "../_shared/ids.ts";
+import { callerClient, failure, service } from "../_shared/project.ts";
 import { isMissingObject } from "../_shared/storage-errors.ts";
 
 const signedUrlLifetimeSeconds = 3600;
-
-const supabaseUrl = Deno.env.get("SUPABASE_URL")!;
-const anonKey = Deno.env.get("SUPABASE_ANON_KEY")!;
-const noSession = { persistSession: false, autoRefreshToken: false };
-const service = createClient(supabaseUrl, Deno.env.get("SUPABASE_SERVICE_ROLE_KEY")!, { auth: noSession });
-
-const failure = (status: number, code: string) => Response.json({ code }, { status });
 
 /** `{artist id}/name(/name...)`: no `.` or `..` segment, nothing a URL would read as something else. */
 function inArtistFolder(path: string, artistId: string): boolean {
@@ -39,10 +32,7 @@ Deno.serve(async (req) => {
   const trackId = body?.trackId;
   if (!isUuid(trackId)) return failure(400, "invalid_request");
 
-  const caller = createClient(supabaseUrl, anonKey, {
-    auth: noSession,
-    global: { headers: { Authorization: req.headers.get("Authorization") ?? `Bearer ${anonKey}` } },
-  });
+  const caller = callerClient(req);
   const { data: streams, error: lookupError } = await caller.rpc("track_stream", { track_id: trackId });
   if (lookupError) {
     console.error("track lookup failed", lookupError);

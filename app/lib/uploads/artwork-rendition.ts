@@ -1,5 +1,5 @@
-import type { ImageSize } from "./image-size";
-import { sniffImage, type ImageType } from "./media-files";
+import type { ImageSize } from "../media/image-size";
+import { sniffImage, type ImageType } from "../media/media-files";
 
 // The small rendition of a release's artwork (about 200 px on its longer side) that cards and lists show,
 // made in the browser before upload so no server has to decode images. WebP where the browser can write it,

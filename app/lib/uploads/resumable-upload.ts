@@ -1,7 +1,7 @@
 import { href } from "react-router";
 import type { DetailedError } from "tus-js-client";
 import { storageErrorMessage } from "../backend/errors";
-import { connectionLost, type UploadBucket } from "./media-files";
+import { connectionLost, type UploadBucket } from "../media/media-files";
 
 // The upload form's resumable uploads, in the browser: tus-js-client (loaded on the first file chosen,
 // never with the page) against the Worker's route, which passes them on to Storage. The session cookie
