@@ -4,12 +4,19 @@
 // sampled as the bytes arrive); then the made formats on first request, as a fan's page waits for them
 // (asking every quarter second): the four-minute track's MP3 320 and FLAC, and the album's MP3s as one
 // zip: how long until ready, the first byte, their sizes, and workerd's memory while the queue made them.
+// Last, the longest masters the spec allows (a 50 MB upload): a 52-minute MP3 at 128 kbps, whose stream and
+// MP3 320 (about 125 MB) are made, and a 50 MB WAV, whose FLAC is: the media Worker has 128 MB, so none
+// of them may be held whole.
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createEncoder } from "wasm-media-encoders";
 import { createClient } from "@supabase/supabase-js";
 import { localDefaults } from "@crate/local-supabase";
 import { encodeWav } from "@crate/local-supabase/media";
+import { root } from "./app-server.ts";
 import { workerdPids } from "./bench-renditions.ts";
 import type { Marketplace } from "./marketplace.ts";
+import { requestRenditions } from "./renditions.ts";
 
 export type DownloadFigures = {
   trackBytes: number;
@@ -35,6 +42,28 @@ function wav(seconds: number): Uint8Array<ArrayBuffer> {
   return encodeWav([left, right], 44100);
 }
 
+/** The longest MP3 master the spec allows: 52 minutes of a chord at 128 kbps (50 MB), encoded a minute at a time. */
+async function longestMp3(): Promise<Uint8Array<ArrayBuffer>> {
+  const encoder = await createEncoder("audio/mpeg", readFileSync(join(root, "node_modules", "wasm-media-encoders", "wasm", "mp3.wasm")));
+  encoder.configure({ channels: 2, sampleRate: 44100, bitrate: 128 });
+  const parts: Uint8Array[] = [];
+  for (let minute = 0; minute < 52; minute++) {
+    const frames = 60 * 44100;
+    const left = new Float32Array(frames);
+    const right = new Float32Array(frames);
+    for (let frame = 0; frame < frames; frame++) {
+      const t = minute * 60 + frame / 44100;
+      left[frame] = Math.sin(2 * Math.PI * 220 * t) / 3;
+      right[frame] = Math.sin(2 * Math.PI * 277.2 * t) / 3;
+    }
+    parts.push(encoder.encode([left, right]).slice());
+  }
+  parts.push(encoder.finalize().slice());
+  const file = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  parts.reduce((at, part) => (file.set(part, at), at + part.length), 0);
+  return file;
+}
+
 /** workerd's resident memory now (VmRSS of its processes), in MB; null where /proc cannot tell. */
 function residentMb(): number | null {
   try {
@@ -48,14 +77,14 @@ function residentMb(): number | null {
 }
 
 export async function measureDownloads(
-  { appUrl, supabaseUrl }: Marketplace,
+  { appUrl, supabaseUrl, marketplaceSecret }: Marketplace,
   artist: { id: string },
   fan: { id: string; cookie: string },
 ): Promise<DownloadFigures> {
   const service = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
-  const store = async (bytes: Uint8Array<ArrayBuffer>) => {
-    const path = `${artist.id}/bench-${crypto.randomUUID()}.wav`;
-    const { error } = await service.storage.from("tracks").upload(path, new Blob([bytes], { type: "audio/wav" }));
+  const store = async (bytes: Uint8Array<ArrayBuffer>, type = "audio/wav") => {
+    const path = `${artist.id}/bench-${crypto.randomUUID()}.${type === "audio/wav" ? "wav" : "mp3"}`;
+    const { error } = await service.storage.from("tracks").upload(path, new Blob([bytes], { type }));
     if (error) throw new Error(`Storing a bench master failed: ${error.message}`);
     return path;
   };
@@ -160,6 +189,49 @@ export async function measureDownloads(
     await madeOnRequest("the four-minute WAV's FLAC", `/track/${single!.id}/download?format=flac`),
     await madeOnRequest("the 10-track album's MP3s, one zip", `/album/${album!.id}/download?format=mp3`),
   ];
+
+  // The longest masters: bought like the others; the MP3's stream queued as the operator's command does.
+  const longest = async (title: string, bytes: Uint8Array<ArrayBuffer>, type: string) => {
+    const { data, error } = await service
+      .from("tracks")
+      .insert({ ...fields, title, file_url: await store(bytes, type) })
+      .select("id")
+      .single();
+    if (error) throw new Error(`Making a longest master's track failed: ${error.message}`);
+    const bought = await service.from("purchases").insert({ amount: 1.29, track_id: data.id, user_id: fan.id });
+    if (bought.error) throw new Error(`Buying a longest master failed: ${bought.error.message}`);
+    return { id: data.id, bytes: bytes.length };
+  };
+  const mp3 = await longest(`The longest MP3 ${Date.now()}`, await longestMp3(), "audio/mpeg");
+  const streamStarted = performance.now();
+  const streamBefore = residentMb();
+  let streamPeak = streamBefore;
+  await requestRenditions(appUrl, marketplaceSecret, { trackIds: [mp3.id] });
+  for (;;) {
+    const { data } = await service.from("tracks").select("rendition_state, rendition_path").eq("id", mp3.id).single();
+    const now = residentMb();
+    if (now !== null && streamPeak !== null) streamPeak = Math.max(streamPeak, now);
+    if (data?.rendition_state === "failed") throw new Error("The longest MP3's stream failed");
+    if (data?.rendition_state === "ready") {
+      const { data: stream } = await service.storage.from("tracks").download(data.rendition_path!);
+      made.push({
+        what: `the ${(mp3.bytes / 1024 / 1024).toFixed(0)} MB, 52-minute MP3's stream`,
+        bytes: stream?.size ?? 0,
+        readyMs: performance.now() - streamStarted,
+        firstByteMs: 0,
+        residentMb: streamBefore === null || streamPeak === null ? null : { before: streamBefore, peak: streamPeak },
+      });
+      break;
+    }
+    if (performance.now() - streamStarted > 600_000) throw new Error("The longest MP3 had no stream after 10 minutes");
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  made.push(await madeOnRequest("the 52-minute MP3's MP3 320 kbps", `/track/${mp3.id}/download?format=mp3`));
+  // 50 MB of 16-bit 44.1 kHz stereo: 4 minutes 57 seconds
+  const largestWav = await longest(`The largest WAV ${Date.now()}`, wav(297), "audio/wav");
+  made.push(
+    await madeOnRequest(`the ${(largestWav.bytes / 1024 / 1024).toFixed(0)} MB WAV's FLAC`, `/track/${largestWav.id}/download?format=flac`),
+  );
   return {
     made,
     trackBytes: four.length,

@@ -16,7 +16,8 @@ import { masterReader, type MasterReader, type Samples } from "./master-decoders
 import { downloadFiles } from "./downloads";
 import { FlacEncoder } from "./flac";
 import { imageSize } from "./image-size";
-import { concat, downloadEncoderSettings, encoderSettings, renditionFormat, renditionType, UnreadableMaster } from "./rendition";
+import { MadeFileUpload } from "./made-file-upload.server";
+import { downloadEncoderSettings, encoderSettings, renditionFormat, renditionType, UnreadableMaster } from "./rendition";
 import { failedRenditionQueue, RenditionMessage, type MadeFormat } from "./rendition-queue.server";
 import { id3Tag, type CoverArt, type DownloadTags } from "./tags";
 
@@ -41,6 +42,7 @@ export async function handleRenditionBatch(
 ): Promise<void> {
   const env = (checked ??= v.parse(MediaEnvSchema, rawEnv));
   const backend = marketplaceClient(env);
+  const work: Work = { backend, storageUrl: env.SUPABASE_URL, encoderModule };
   const firstDelay = env.RENDITION_RETRY_SECONDS;
   for (const message of batch.messages) {
     const parsed = v.safeParse(RenditionMessage, message.body);
@@ -63,11 +65,11 @@ export async function handleRenditionBatch(
     let masterPath: string | null = null;
     try {
       if (download) {
-        await makeDownloadFile(backend, trackId, download, encoderModule);
+        await makeDownloadFile(work, trackId, download);
       } else {
         const job = await renditionJob(backend, trackId, renditionFormat);
         masterPath = job?.masterPath ?? null;
-        if (job && !job.done) await makeRendition(backend, trackId, job, encoderModule);
+        if (job && !job.done) await makeRendition(work, trackId, job);
       }
       message.ack();
     } catch (error) {
@@ -100,22 +102,20 @@ async function renditionJob(backend: MarketplaceClient, trackId: string, ending:
   return v.parse(JobAnswer, data).job;
 }
 
-/** Stores what a job made at its signed upload address (written over: a job run twice writes the same file). */
-async function store(job: Job, bytes: Uint8Array<ArrayBuffer>, type: string): Promise<void> {
-  const stored = await fetch(job.uploadUrl!, {
-    method: "PUT",
-    headers: { "content-type": type, "cache-control": "max-age=3600", "x-upsert": "true" },
-    body: bytes,
-  });
-  await stored.body?.cancel();
-  if (!stored.ok) throw new Error(`the file could not be stored (HTTP ${stored.status})`);
+/** What every job works with: the backend as the marketplace, Storage's address, LAME's compiled WebAssembly. */
+type Work = { backend: MarketplaceClient; storageUrl: string; encoderModule: WebAssembly.Module };
+
+/** Makes a file of a job's master with `encoder` and stores it at the job's upload address as it is made. */
+async function makeFile(work: Work, job: Job, encoder: Encoder, type: string): Promise<void> {
+  if (!job.masterUrl) throw new Error("the master file is missing from storage");
+  if (!job.uploadUrl) throw new Error("the file has no upload address");
+  const upload = await MadeFileUpload.open(work.storageUrl, job.uploadUrl, type);
+  await encodeMaster(masterPieces(job.masterUrl), encoder, upload);
 }
 
-async function makeRendition(backend: MarketplaceClient, trackId: string, job: Job, encoderModule: WebAssembly.Module): Promise<void> {
-  if (!job.masterUrl) throw new Error("the master file is missing from storage");
-  const rendition = await encodeMaster(masterPieces(job.masterUrl), mp3Encoder(encoderModule, "stream"));
-  await store(job, rendition, renditionType);
-  const { error } = await backend.rpc("finish_rendition", {
+async function makeRendition(work: Work, trackId: string, job: Job): Promise<void> {
+  await makeFile(work, job, mp3Encoder(work.encoderModule, "stream"), renditionType);
+  const { error } = await work.backend.rpc("finish_rendition", {
     track_id: trackId,
     master_path: job.masterPath,
     rendition_path: job.renditionPath,
@@ -157,8 +157,11 @@ function undecodable(reader: MasterReader) {
 /** At most this many sample frames go to the encoder in one call, which keeps its buffers small. */
 const encoderSlice = 65536;
 
-/** Where a master's samples go: an encoder, opened once the first samples tell their channels and rate. */
-type SampleSink = { write(samples: Samples): void; finish(): Uint8Array[] };
+/**
+ * Where a master's samples go: an encoder, opened once the first samples tell their channels and rate.
+ * Each call answers the file's bytes it made, to be stored before the next.
+ */
+type SampleSink = { write(samples: Samples): Uint8Array[]; finish(): Uint8Array[] };
 type Encoder = { open(first: Samples, format: string): Promise<SampleSink> };
 
 /** LAME: the streaming rendition's settings, or 320 kbps (a download), with the tag written before its frames. */
@@ -168,40 +171,59 @@ function mp3Encoder(encoderModule: WebAssembly.Module, kind: "stream" | { tags: 
       const encoder = await createEncoder("audio/mpeg", encoderModule);
       const settings = (kind === "stream" ? encoderSettings : downloadEncoderSettings)(first.channels.length, first.sampleRate);
       encoder.configure(settings);
-      const output: Uint8Array[] = kind === "stream" ? [] : [id3Tag(kind.tags)];
+      let head: Uint8Array[] = kind === "stream" ? [] : [id3Tag(kind.tags)];
       return {
         write(samples) {
+          const output = head;
+          head = [];
           const frames = samples.channels[0]!.length;
           for (let start = 0; start < frames; start += encoderSlice) {
             // The encoder's output lives in its own memory, overwritten by the next call: copied out.
             output.push(encoder.encode(samples.channels.map((channel) => channel.subarray(start, start + encoderSlice))).slice());
           }
+          return output;
         },
-        finish: () => [...output, encoder.finalize().slice()],
+        finish: () => [...head, encoder.finalize().slice()],
       };
     },
   };
 }
 
-/** FLAC, of a WAV master alone (a lossy one would only grow), at its bit depth (24 at most). */
+/**
+ * FLAC, of a WAV master alone (a lossy one would only grow), at its bit depth (24 at most). Its frames are
+ * held until the end, as STREAMINFO before them names their count and sizes: the FLAC's size (some 25 to
+ * 35 MB of the largest WAV the spec allows, 50 MB), never joined into one copy.
+ */
 function flacEncoder(tags: DownloadTags): Encoder {
   return {
     async open(first, format) {
       if (format !== "WAV" || !first.bits) throw new UnreadableMaster("FLAC is made only of a lossless (WAV) master");
       const encoder = new FlacEncoder(first.channels.length, first.sampleRate, Math.min(first.bits, 24));
-      return { write: (samples) => encoder.push(samples.channels), finish: () => encoder.finish(tags) };
+      return {
+        write: (samples) => {
+          encoder.push(samples.channels);
+          return [];
+        },
+        finish: () => encoder.finish(tags),
+      };
     },
   };
 }
 
-/** A master made into another format: its bytes decoded as they arrive and passed to the encoder; the file, whole. */
-async function encodeMaster(pieces: AsyncIterable<Uint8Array>, encoder: Encoder): Promise<Uint8Array<ArrayBuffer>> {
+/**
+ * A master made into another format: its bytes decoded as they arrive, passed to the encoder, and what it
+ * makes sent to `upload` as it comes; the upload finished at the end.
+ */
+async function encodeMaster(pieces: AsyncIterable<Uint8Array>, encoder: Encoder, upload: MadeFileUpload): Promise<void> {
   let reader: MasterReader | null = null;
   let sink: SampleSink | null = null;
+  const store = async (bytes: Uint8Array[]) => {
+    for (const part of bytes) await upload.write(part);
+  };
   const write = async (samples: Samples | null) => {
     if (!samples) return;
     sink ??= await encoder.open(samples, reader!.format);
-    sink.write(samples);
+    await store(sink.write(samples));
   };
   try {
     for await (const piece of pieces) {
@@ -218,7 +240,8 @@ async function encodeMaster(pieces: AsyncIterable<Uint8Array>, encoder: Encoder)
     reader?.close();
   }
   if (!sink) throw new UnreadableMaster("the master holds no audio we can read");
-  return concat(...(sink as SampleSink).finish());
+  await store((sink as SampleSink).finish());
+  await upload.finish();
 }
 
 const DownloadJob = v.object({
@@ -233,7 +256,8 @@ const DownloadJob = v.object({
 });
 
 /** A download file someone asked for: made of the track's master, tagged, stored, named as ready. */
-async function makeDownloadFile(backend: MarketplaceClient, trackId: string, format: MadeFormat, encoderModule: WebAssembly.Module) {
+async function makeDownloadFile(work: Work, trackId: string, format: MadeFormat) {
+  const { backend } = work;
   const { data, error } = await backend.rpc("download_job", { track_id: trackId, format });
   if (error) throw new Error("the download job could not be read", { cause: error });
   const [row] = data ?? [];
@@ -242,7 +266,7 @@ async function makeDownloadFile(backend: MarketplaceClient, trackId: string, for
   const job = v.parse(DownloadJob, row);
   if (job.state === "ready") return;
   const files = await renditionJob(backend, trackId, downloadFiles[format].ending);
-  if (!files?.masterUrl) throw new Error("the master file is missing from storage");
+  if (!files) throw new Error("the master file is missing from storage");
   const tags: DownloadTags = {
     title: job.title,
     artist: job.artist_name,
@@ -251,8 +275,8 @@ async function makeDownloadFile(backend: MarketplaceClient, trackId: string, for
     year: job.year,
     cover: job.artwork_url ? await coverArt(job.artwork_url) : null,
   };
-  const encoder = format === "mp3" ? mp3Encoder(encoderModule, { tags }) : flacEncoder(tags);
-  await store(files, await encodeMaster(masterPieces(files.masterUrl), encoder), downloadFiles[format].type);
+  const encoder = format === "mp3" ? mp3Encoder(work.encoderModule, { tags }) : flacEncoder(tags);
+  await makeFile(work, files, encoder, downloadFiles[format].type);
   const finished = await backend.rpc("finish_download", {
     track_id: trackId,
     format,

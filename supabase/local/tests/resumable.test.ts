@@ -43,15 +43,19 @@ function resumable(
   token: string,
   bytes: Uint8Array,
   metadata: Record<string, string>,
-  options: { uploadUrl?: string; onChunk?: (upload: Upload, sent: number) => void } = {},
+  options: { uploadUrl?: string; onChunk?: (upload: Upload, sent: number) => void; signature?: string } = {},
 ) {
   const sent: Sent[] = [];
   let upload: Upload;
   const done = new Promise<{ url: string | null }>((resolve, reject) => {
     upload = new Upload(Buffer.from(bytes), {
-      endpoint: `${local.url}/storage/v1/upload/resumable`,
+      // A signed upload URL's token goes to /sign in `x-signature`, as Supabase's docs write it.
+      endpoint: `${local.url}/storage/v1/upload/resumable${options.signature === undefined ? "" : "/sign"}`,
       uploadUrl: options.uploadUrl,
-      headers: { authorization: `Bearer ${token}`, apikey: local.anonKey },
+      headers:
+        options.signature === undefined
+          ? { authorization: `Bearer ${token}`, apikey: local.anonKey }
+          : { "x-signature": options.signature, apikey: local.anonKey },
       metadata: { cacheControl: "3600", ...metadata },
       chunkSize,
       retryDelays: [],
@@ -182,5 +186,38 @@ describe("resumable uploads", () => {
     await expect(
       resumable(artist.token, audio, { bucketName: "tracks", objectName: path, contentType: "audio/mpeg" }).done,
     ).rejects.toThrow(/response code: 409/);
+  });
+
+  it("takes a signed upload URL's token at /sign: its one object, written as its signer, and nothing else", async () => {
+    const path = `${artist.id}/renditions/${Date.now()}-signed.mp3`;
+    const { data: signed, error } = await artist.client.storage.from("tracks").createSignedUploadUrl(path, { upsert: true });
+    expect(error).toBeNull();
+    const metadata = { bucketName: "tracks", objectName: path, contentType: "audio/mpeg" };
+    await resumable("", audio, metadata, { signature: signed!.token }).done;
+    expect(await download(path)).toMatchObject({ status: 200, bytes: audio });
+    const { rows } = await local.stack.db.query<{ owner_id: string }>("select owner_id from storage.objects where name = $1", [path]);
+    expect(rows).toEqual([{ owner_id: artist.id }]);
+    // upsert, as the token says: a job run again writes the same object
+    await resumable("", audio.slice(0, 1000), metadata, { signature: signed!.token }).done;
+    expect((await download(path)).bytes).toEqual(audio.slice(0, 1000));
+
+    const elsewhere = `${artist.id}/renditions/${Date.now()}-elsewhere.mp3`;
+    await expect(resumable("", audio, { ...metadata, objectName: elsewhere }, { signature: signed!.token }).done).rejects.toThrow(
+      /response code: 403.*Invalid signature/s,
+    );
+    await expect(resumable("", audio, metadata, { signature: `${signed!.token}x` }).done).rejects.toThrow(
+      /"statusCode":"403","code":"AccessDenied"/,
+    );
+    // a download token is no upload token
+    const { data: readable } = await artist.client.storage.from("tracks").createSignedUrl(path, 60);
+    const downloadToken = new URL(readable!.signedUrl).searchParams.get("token")!;
+    await expect(resumable("", audio, metadata, { signature: downloadToken }).done).rejects.toThrow(
+      /"statusCode":"403","code":"AccessDenied"/,
+    );
+    await expect(resumable("", audio, { ...metadata, objectName: elsewhere }, { signature: "" }).done).rejects.toThrow(
+      /"statusCode":"403","code":"AccessDenied"/,
+    );
+    const { rows: stored } = await local.stack.db.query("select 1 from storage.objects where name = $1", [elsewhere]);
+    expect(stored).toEqual([]);
   });
 });
