@@ -55,7 +55,8 @@ export default defineConfig(({ command }) => {
                   },
                   // What the root and the site's layout import, whichever page is open: one chunk, not the
                   // score of small ones it would be spread over. Every page loads all of it anyway, so no
-                  // page's JavaScript grows, and a phone makes a handful of requests instead of twenty.
+                  // page's JavaScript grows, and a phone makes a handful of requests instead of twenty. Ids with a
+                  // query (Vite's `?raw`, `?url` and the like) are left to Rolldown.
                   { name: layoutChunk(), test: (id) => !id.includes("?") },
                 ],
               },

@@ -4,7 +4,7 @@ import * as v from "valibot";
  * The variables both Workers need to reach the backend: the project URL, the public anon key, and the
  * marketplace's secret (registered in the database by its hash; see the README), which lets the database
  * take plays, the files a row names and a ban's end from our Workers alone. The service-role key never
- * reaches a Worker. Each Worker's own variables are checked with these (`appEnv`, `mediaEnv`).
+ * reaches a Worker. Each Worker checks its own variables with these (`appEnv`; the media Worker's `MediaEnvSchema`).
  */
 export const backendVariables = {
   SUPABASE_URL: v.pipe(v.string("SUPABASE_URL is not set"), v.url("SUPABASE_URL must be a URL")),

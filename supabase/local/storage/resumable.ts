@@ -8,6 +8,7 @@ import { Server, type Upload } from "@tus/server";
 import { HttpError, type Claims, type Stack } from "../context.ts";
 import { verifyJwt } from "../jwt.ts";
 import { asCaller, caller, findBucket, globalFileSizeLimit, isValidKey, jwtMessage, storageError } from "./shared.ts";
+import type { UploadToken } from "./signed-urls.ts";
 import { checkLimits, saveObjectRow, storeObject } from "./uploads.ts";
 
 // Resumable uploads: Supabase Storage's TUS endpoint (/storage/v1/upload/resumable), served by tus's own
@@ -26,7 +27,6 @@ const signedResumablePath = `${resumablePath}/sign`;
 /** `only`: the one object (`bucket/name`) a signed upload's token names. */
 type Caller = { claims: Claims; upsert: boolean; only?: string };
 type Resumable = { servers: { plain: Server; signed: Server }; scratch: string; temporary: boolean };
-type UploadToken = { url?: string; owner?: string | null; upsert?: boolean; scope?: string };
 
 // hooks get the same Request object the handler was given
 const callers = new WeakMap<Request, Caller>();

@@ -42,7 +42,7 @@ function signedUrl(stack: Stack, { bucket, name }: Target, expiresIn: number): s
 // (`scope`), so a listener's signed URL cannot overwrite what it reads.
 const uploadTokenSeconds = 2 * 60 * 60;
 
-type UploadToken = { url?: string; owner?: string | null; upsert?: boolean; scope?: string };
+export type UploadToken = { url?: string; owner?: string | null; upsert?: boolean; scope?: string };
 
 export async function signUpload(req: Request, stack: Stack, object: Target): Promise<Response> {
   const claims = caller(req, stack);
