@@ -22,8 +22,9 @@ const sources = [
   "wrangler.media.toml",
   "package.json",
 ];
-/** Each Worker's built entry: the page Worker's and the media Worker's. */
-const builtEntries = [join(root, "build", "server", "index.js"), join(root, "build", "media", "index.js")];
+/** The built Workers' folders under build/: the page Worker, which serves, and the media Worker (the rendition queue's consumer). */
+const builtWorkers = ["server", "media"] as const;
+const builtEntries = builtWorkers.map((worker) => join(root, "build", worker, "index.js"));
 
 function newestChange(path: string): number {
   const stat = statSync(path);
@@ -190,9 +191,6 @@ export function spawnTethered(
   (child.stdin as Socket | null)?.unref();
   return child;
 }
-
-/** The built Workers: the page Worker, which serves, and the media Worker beside it (the rendition queue's consumer). */
-const builtWorkers = ["server", "media"] as const;
 
 /**
  * Serves the built Workers on `port` (the page Worker answers; the media Worker runs beside it in the same

@@ -27,7 +27,8 @@ export type DownloadFigures = {
   zipFirstByteMs: number;
   zipMs: number;
   residentMb: { before: number; peak: number } | null;
-  made: { what: string; bytes: number; readyMs: number; firstByteMs: number; residentMb: { before: number; peak: number } | null }[];
+  /** `firstByteMs`: null for a stream, which is made for listeners and not downloaded. */
+  made: { what: string; bytes: number; readyMs: number; firstByteMs: number | null; residentMb: { before: number; peak: number } | null }[];
 };
 
 /** `seconds` of a chord, 16-bit stereo at 44.1 kHz. */
@@ -185,7 +186,7 @@ export async function measureDownloads(
     }
   };
   const zipMs = performance.now() - zipStarted;
-  const made = [
+  const made: DownloadFigures["made"] = [
     await madeOnRequest("the four-minute WAV's MP3 320 kbps", `/track/${single!.id}/download?format=mp3`),
     await madeOnRequest("the four-minute WAV's FLAC", `/track/${single!.id}/download?format=flac`),
     await madeOnRequest("the 10-track album's MP3s, one zip", `/album/${album!.id}/download?format=mp3`),
@@ -219,7 +220,7 @@ export async function measureDownloads(
         what: `the ${(mp3.bytes / 1024 / 1024).toFixed(0)} MB, 52-minute MP3's stream`,
         bytes: stream?.size ?? 0,
         readyMs: performance.now() - streamStarted,
-        firstByteMs: 0,
+        firstByteMs: null,
         residentMb: streamBefore === null || streamPeak === null ? null : { before: streamBefore, peak: streamPeak },
       });
       break;
@@ -260,7 +261,7 @@ export function printDownloads(figures: DownloadFigures) {
 Made on first request (the rendition queue, as the download page waits)`);
   for (const made of figures.made) {
     console.log(
-      `  ${made.what} (${mb(made.bytes)} MB): ready ${(made.readyMs / 1000).toFixed(1)} s after the first request, first byte at ${(made.firstByteMs / 1000).toFixed(1)} s; workerd's memory meanwhile ${memory(made.residentMb)}`,
+      `  ${made.what} (${mb(made.bytes)} MB): ready ${(made.readyMs / 1000).toFixed(1)} s after the first request${made.firstByteMs === null ? "" : `, first byte at ${(made.firstByteMs / 1000).toFixed(1)} s`}; workerd's memory meanwhile ${memory(made.residentMb)}`,
     );
   }
 }

@@ -10,7 +10,7 @@ import { root } from "./app-server.ts";
 const workerLimitKb = { free: 3 * 1024, paid: 10 * 1024 } as const;
 
 /** The Workers `wrangler deploy` publishes: the page Worker by the build's redirect, the media Worker by its built config. */
-export const deployedWorkers = [
+const deployedWorkers = [
   { name: "page Worker", args: [] },
   { name: "media Worker", args: ["--config", join("build", "media", "wrangler.json")] },
 ] as const;
@@ -18,7 +18,7 @@ export const deployedWorkers = [
 export type WorkerBundle = { name: string; rawKb: number; gzipKb: number };
 
 /** `wrangler deploy --dry-run` of one Worker: its output, or the error with wrangler's own words. */
-export function dryRunDeploy(args: readonly string[], outdir: string): string {
+function dryRunDeploy(args: readonly string[], outdir: string): string {
   const wrangler = join(root, "node_modules", "wrangler", "bin", "wrangler.js");
   const run = spawnSync(process.execPath, [wrangler, "deploy", ...args, "--dry-run", "--outdir", outdir], { cwd: root, encoding: "utf8" });
   if (run.status !== 0) throw new Error(`wrangler deploy --dry-run ${args.join(" ")} failed:\n${run.stdout}${run.stderr}`);

@@ -8,6 +8,7 @@ import { openDb, type Db, migrate } from "@crate/local-supabase";
 // the PostgreSQL server it names in TEST_DATABASE_URL, a copy of the pushed one), and the ways they act
 // as a role. Each suite runs once per run of either command.
 
+/** `open`: a database of the suite's own with the migrations applied. */
 type Backend = { name: "pglite" | "postgres"; open(): Promise<{ db: Db; drop(): Promise<void> }> };
 
 function postgresBackend(serverUrl: string): Backend {
@@ -22,6 +23,8 @@ function postgresBackend(serverUrl: string): Backend {
       const url = new URL(serverUrl);
       url.pathname = `/${name}`;
       const db = await openDb({ databaseUrl: url.toString() });
+      // What the template lacks, if anything (all of it, where no template was pushed)
+      await migrate(db, { seed: false });
       return {
         db,
         async drop() {
@@ -63,8 +66,6 @@ export function describeOnTestDatabase(title: string, body: (database: () => Db,
 
 async function openMigrated(backend: Backend): Promise<{ db: Db; drop(): Promise<void> }> {
   const opened = await backend.open();
-  // What the copy lacks, if anything (nothing, where it was copied from a migrated database)
-  await migrate(opened.db, { seed: false });
   await opened.db.query("select private.trust_marketplace_secret($1)", [marketplaceSecret]);
   return opened;
 }
