@@ -17,7 +17,7 @@ import { encodeWav } from "@crate/local-supabase/media";
 import { root } from "./app-server.ts";
 import { workerdPids } from "./bench-renditions.ts";
 import type { Marketplace } from "./marketplace.ts";
-import { requestRenditions } from "./renditions.ts";
+import { requestRenditions, streamOf } from "./renditions.ts";
 
 export type DownloadFigures = {
   trackBytes: number;
@@ -210,12 +210,12 @@ export async function measureDownloads(
   let streamPeak = streamBefore;
   await requestRenditions(appUrl, marketplaceSecret, { trackIds: [mp3.id] });
   for (;;) {
-    const { data } = await service.from("tracks").select("rendition_state, rendition_path").eq("id", mp3.id).single();
+    const { state, path } = await streamOf(service, mp3.id);
     const now = residentMb();
     if (now !== null && streamPeak !== null) streamPeak = Math.max(streamPeak, now);
-    if (data?.rendition_state === "failed") throw new Error("The longest MP3's stream failed");
-    if (data?.rendition_state === "ready") {
-      const { data: stream } = await service.storage.from("tracks").download(data.rendition_path!);
+    if (state === "failed") throw new Error("The longest MP3's stream failed");
+    if (path) {
+      const { data: stream } = await service.storage.from("tracks").download(path);
       made.push({
         what: `the ${(mp3.bytes / 1024 / 1024).toFixed(0)} MB, 52-minute MP3's stream`,
         bytes: stream?.size ?? 0,

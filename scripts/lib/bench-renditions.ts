@@ -8,6 +8,7 @@ import { createClient } from "@supabase/supabase-js";
 import { localDefaults } from "@crate/local-supabase";
 import { encodeWav } from "@crate/local-supabase/media";
 import type { Marketplace } from "./marketplace.ts";
+import { streamOf } from "./renditions.ts";
 
 export type RenditionFigures = {
   masterBytes: number;
@@ -117,17 +118,17 @@ export async function measureRenditions(
   const cpuAtPublish = cpuMsOf(pids);
   const peakAtPublish = peakMbOf(pids);
 
-  let track: { rendition_state: string; rendition_path: string | null } | null = null;
-  while (track?.rendition_state !== "ready") {
-    if (track?.rendition_state === "failed") throw new Error("The bench track's stream failed");
+  let stream: { state: string | null; path: string | null } = { state: null, path: null };
+  while (!stream.path) {
+    if (stream.state === "failed") throw new Error("The bench track's stream failed");
     if (performance.now() - started > 300_000) throw new Error("The bench track had no stream after 5 minutes");
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const { data } = await client.from("tracks").select("rendition_state, rendition_path").eq("title", title).maybeSingle();
-    track = data;
+    const { data } = await client.from("tracks").select("id").eq("title", title).maybeSingle();
+    if (data) stream = await streamOf(client, data.id);
   }
   const readyMs = performance.now() - started;
   const cpuAtReady = cpuMsOf(pids);
-  const { data: rendition, error } = await client.storage.from("tracks").download(track.rendition_path!);
+  const { data: rendition, error } = await client.storage.from("tracks").download(stream.path);
   if (error) throw new Error(`Reading the rendition failed: ${error.message}`);
   return {
     masterBytes: master.length,

@@ -1,6 +1,7 @@
 // Queueing streaming renditions through the marketplace's own command route (app/routes/studio/renditions.ts),
 // as `npm run renditions` does on hosted, and waiting for a local database's tracks to stream them.
 import type { LocalStack } from "@crate/local-supabase";
+import type { SupabaseClient } from "@supabase/supabase-js";
 
 export type RenditionRequest = { all: true } | { trackIds: string[] };
 
@@ -21,7 +22,7 @@ export async function requestRenditions(appUrl: string, secret: string, request:
 /** Tracks of a local database whose stream is still being made (they have audio and no rendition yet). */
 export async function tracksPreparing(backend: LocalStack): Promise<number> {
   const { rows } = await backend.stack.db.query<{ count: string }>(
-    "select count(*) from public.tracks where nullif(file_url, '') is not null and rendition_state = 'preparing'",
+    "select count(*) from private.made_files where format = 'stream' and state = 'preparing'",
   );
   return Number(rows[0]?.count ?? 0);
 }
@@ -33,4 +34,11 @@ export async function renditionsMade(backend: LocalStack, timeoutMs = 180_000): 
     if (Date.now() > deadline) throw new Error(`tracks still had no stream after ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+/** A track's stream as track_stream answers `client`: its state, and its file once made (null before). */
+export async function streamOf(client: SupabaseClient, trackId: string): Promise<{ state: string | null; path: string | null }> {
+  const { data, error } = await client.rpc("track_stream", { track_id: trackId }).maybeSingle<{ state: string | null; path: string | null }>();
+  if (error) throw new Error(`Reading a track's stream failed: ${error.message}`);
+  return { state: data?.state ?? null, path: data?.state === "ready" ? data.path : null };
 }

@@ -48,8 +48,8 @@ create table public.releases (
 
 alter table public.releases enable row level security;
 
--- A row's updated_at: now, when anything but the columns named as the trigger's arguments (counters, a
--- stream's state) changed; otherwise as it was. Only the database sets it for API roles (a client's own
+-- A row's updated_at: now, when anything but the columns named as the trigger's arguments (counters)
+-- changed; otherwise as it was. Only the database sets it for API roles (a client's own
 -- value is ignored); the marketplace's functions and the operator may set it (a release touched by its track).
 create or replace function private.touch_when_changed()
 returns trigger
@@ -184,20 +184,8 @@ create table public.tracks (
   artwork_width integer,
   artwork_height integer,
   constraint tracks_artwork_size check (private.is_picture_size(artwork_url, artwork_width, artwork_height)),
-  -- The stream listeners hear, so the master (the file the store sells) is never what a visitor gets: a
-  -- compressed rendition of file_url made off the request path by the Worker's rendition queue and stored
-  -- beside it ({artist id}/renditions/…). Its state is the artist's to watch ("Preparing the stream",
-  -- "Ready", "Failed: <reason>"); only the marketplace writes these (12_renditions.sql), and a new master
-  -- starts them afresh.
-  rendition_path text,
-  rendition_state text not null default 'preparing',
-  rendition_failure text,
-  -- When its page last changed (an edit; its stream's state is not one): the sitemap's lastmod.
+  -- When its page last changed (an edit; its made files are not one: 12_made_files.sql): the sitemap's lastmod.
   updated_at timestamptz not null default now(),
-  constraint tracks_rendition_path_owned check (rendition_path is null or private.is_owned_object_path(rendition_path, artist_id)),
-  constraint tracks_rendition_state check (rendition_state in ('preparing', 'ready', 'failed')),
-  constraint tracks_rendition_ready check (rendition_state <> 'ready' or rendition_path is not null),
-  constraint tracks_rendition_failure_length check (char_length(rendition_failure) <= 300),
   constraint tracks_genre_in_catalog check (genre = any (private.genre_list())),
   constraint tracks_title_length check (char_length(title) <= 200),
   constraint tracks_album_title_length check (char_length(album_title) <= 200),
@@ -270,10 +258,9 @@ create trigger tracks_files_named_by_the_marketplace
   for each row execute function private.files_named_by_the_marketplace(
     'file_url', 'artwork_url', 'artwork_small_url', 'artwork_width', 'artwork_height');
 
--- Its stream's state is not a change of the track's page.
 create trigger tracks_touch_when_changed
   before insert or update on public.tracks
-  for each row execute function private.touch_when_changed('rendition_path', 'rendition_state', 'rendition_failure');
+  for each row execute function private.touch_when_changed();
 
 -- A track added, changed or removed changes its release's page and its artist's: their updated_at too.
 create or replace function private.track_touches_its_pages()

@@ -120,9 +120,9 @@ as $$
           'track_number', s.track_number, 'price', s.price, 'artwork_url', s.artwork_url,
           'artwork_small_url', s.artwork_small_url,
           'release_date', s.release_date, 'upcoming', s.release_date > current_date,
-          -- Its stream's state (12_renditions.sql); null for a track without audio.
-          'stream_state', case when nullif(s.file_url, '') is not null then s.rendition_state end,
-          'stream_failure', s.rendition_failure,
+          -- Its stream's state (12_made_files.sql); null for a track without audio.
+          'stream_state', (select f.state from private.stream_of(s.id) f),
+          'stream_failure', (select f.failure from private.stream_of(s.id) f),
           'plays', (select coalesce(sum(d.plays), 0) from public.track_daily_stats d where d.track_id = s.id))
         order by s.release_date desc, s.release_id, s.track_number nulls last, s.created_at desc)
       from shown s), '[]'),
@@ -166,8 +166,8 @@ as $$
     and (
       (o.bucket_id = 'tracks' and not exists (
         select 1 from public.tracks t
-        where t.artist_id = folder.owner_id and (t.file_url = o.name or t.rendition_path = o.name))
-        and not exists (select 1 from private.download_files d where d.path = o.name))
+        where t.artist_id = folder.owner_id and t.file_url = o.name)
+        and not exists (select 1 from private.made_files f where f.path = o.name))
       or (o.bucket_id = 'artwork' and split_part(o.name, '/', 2) = 'small'
         and not exists (
           select 1 from public.tracks t

@@ -57,7 +57,7 @@ as $$
     join public.purchases p on p.track_id = t.id
     where p.user_id = (select auth.uid())
       and (t.file_url = bought_master.path
-        or t.id in (select d.track_id from private.download_files d where d.path = bought_master.path)))
+        or t.id in (select f.track_id from private.made_files f where f.path = bought_master.path)))
 $$;
 
 revoke execute on function private.bought_master(text) from public;
@@ -72,30 +72,10 @@ create policy "Buyers read the masters of the tracks they bought" on storage.obj
   using (bucket_id = 'tracks' and private.bought_master(name));
 
 -- The formats a download is made in, beside the master as uploaded: MP3 at 320 kbps for every master, and
--- FLAC where the master is lossless (a WAV; FLAC of a lossy file would only be bigger). The Worker's
--- rendition queue makes each the first time someone asks for it (or ahead of it), tagged with the track's
--- title, artist, album, number, year and cover, and stores it beside the streaming rendition; made once,
--- kept, and made again only for a new master. Read and written only through the functions below.
-create table private.download_files (
-  track_id uuid not null references public.tracks (id) on delete cascade,
-  format text not null check (format in ('mp3', 'flac')),
-  -- The master it is (being) made from: a track given a new master has its files made again.
-  master_path text not null,
-  -- The made file, once ready.
-  path text,
-  state text not null default 'preparing' check (state in ('preparing', 'ready', 'failed')),
-  failure text check (char_length(failure) <= 300),
-  requested_at timestamptz not null default now(),
-  primary key (track_id, format),
-  constraint download_files_ready check ((state = 'ready') = (path is not null))
-);
-
--- Storage's policy for buyers and the sweep of unnamed files look a made file up by its path.
-create index download_files_path_idx on private.download_files (path);
-
-revoke all on table private.download_files from public, anon, authenticated;
-
-grant select on table private.download_files to service_role;
+-- FLAC where the master is lossless (a WAV; FLAC of a lossy file would only be bigger). The media Worker's
+-- queue makes each the first time someone asks for it (or ahead of it), tagged with the track's title,
+-- artist, album, number, year and cover, and stores it beside the stream; made once, kept, and made again
+-- only for a new master. They are made files of the track (12_made_files.sql), asked for here.
 
 -- Whether a master is lossless, so a FLAC of it is too: a WAV (the only lossless format uploads take).
 create or replace function private.is_lossless_master(path text)
@@ -129,7 +109,7 @@ as $$
 declare
   me uuid := (select auth.uid());
   wanted record;
-  made private.download_files;
+  made private.made_files;
   all_ready boolean := true;
   bought uuid[] := '{}';
 begin
@@ -155,15 +135,15 @@ begin
       path := wanted.file_url;
       state := 'ready';
     else
-      insert into private.download_files as d (track_id, format, master_path)
+      insert into private.made_files as f (track_id, format, master_path)
       values (wanted.id, take_downloads.format, wanted.file_url)
-      on conflict on constraint download_files_pkey do update
+      on conflict on constraint made_files_pkey do update
         set master_path = excluded.master_path, path = null, state = 'preparing', failure = null, requested_at = now()
-        where d.master_path <> excluded.master_path
-          or (d.state = 'preparing' and d.requested_at < now() - interval '10 minutes')
-          or (d.state = 'failed' and d.requested_at < now() - interval '1 hour');
+        where f.master_path <> excluded.master_path
+          or (f.state = 'preparing' and f.requested_at < now() - interval '10 minutes')
+          or (f.state = 'failed' and f.requested_at < now() - interval '1 hour');
       requested := found;
-      select * into made from private.download_files d where d.track_id = wanted.id and d.format = take_downloads.format;
+      select * into made from private.made_files f where f.track_id = wanted.id and f.format = take_downloads.format;
       path := made.path;
       state := made.state;
     end if;
@@ -247,124 +227,6 @@ $$;
 revoke execute on function public.download_release(uuid, text, text, boolean) from public;
 
 grant execute on function public.download_release(uuid, text, text, boolean) to authenticated, service_role;
-
--- What the rendition queue needs to make a download file: the master, what the file's tags say, and the
--- file it has now. No row when nobody asked for it, or the track is gone or has no audio. Only for the
--- marketplace (28000).
-create or replace function private.download_job(track_id uuid, format text)
-returns table (
-  artist_id uuid, master_path text, path text, state text, title text, artist_name text,
-  album_title text, track_number integer, year integer, artwork_url text
-)
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-begin
-  perform private.require_marketplace_request();
-  return query
-    select t.artist_id, t.file_url, d.path, d.state, t.title, a.artist_name,
-      t.album_title, t.track_number, extract(year from t.release_date)::integer, t.artwork_url
-    from private.download_files d
-    join public.tracks t on t.id = d.track_id
-    join public.artist_profiles a on a.id = t.artist_id
-    where d.track_id = download_job.track_id and d.format = download_job.format
-      and nullif(t.file_url, '') is not null;
-end
-$$;
-
-revoke execute on function private.download_job(uuid, text) from public;
-
-grant execute on function private.download_job(uuid, text) to anon, authenticated;
-
-create or replace function public.download_job(track_id uuid, format text)
-returns table (
-  artist_id uuid, master_path text, path text, state text, title text, artist_name text,
-  album_title text, track_number integer, year integer, artwork_url text
-)
-language sql
-stable
-security invoker
-set search_path = ''
-as $$
-  select * from private.download_job(download_job.track_id, download_job.format)
-$$;
-
-revoke execute on function public.download_job(uuid, text) from public;
-
-grant execute on function public.download_job(uuid, text) to anon, authenticated;
-
--- A made download file, stored: ready, if the track still has the master it was made from (a master
--- replaced meanwhile is made again on the next request). False when it does not.
-create or replace function private.finish_download(track_id uuid, format text, master_path text, path text)
-returns boolean
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  perform private.require_marketplace_request();
-  update private.download_files d
-  set path = finish_download.path, state = 'ready', failure = null
-  from public.tracks t
-  where d.track_id = finish_download.track_id and d.format = finish_download.format
-    and t.id = d.track_id and t.file_url = finish_download.master_path and d.master_path = finish_download.master_path;
-  return found;
-end
-$$;
-
-revoke execute on function private.finish_download(uuid, text, text, text) from public;
-
-grant execute on function private.finish_download(uuid, text, text, text) to anon, authenticated;
-
-create or replace function public.finish_download(track_id uuid, format text, master_path text, path text)
-returns boolean
-language sql
-security invoker
-set search_path = ''
-as $$
-  select private.finish_download(finish_download.track_id, finish_download.format, finish_download.master_path, finish_download.path)
-$$;
-
-revoke execute on function public.finish_download(uuid, text, text, text) from public;
-
-grant execute on function public.finish_download(uuid, text, text, text) to anon, authenticated;
-
--- Why making a download file failed; `final` when the queue has given up on it (its dead-letter queue):
--- the page waiting for it then says it could not be made, and a request an hour later asks again.
-create or replace function private.fail_download(track_id uuid, format text, reason text, final boolean)
-returns boolean
-language plpgsql
-security definer
-set search_path = ''
-as $$
-begin
-  perform private.require_marketplace_request();
-  update private.download_files d
-  set failure = coalesce(left(nullif(btrim(fail_download.reason), ''), 300), d.failure, 'the download could not be made'),
-    state = case when fail_download.final and d.state = 'preparing' then 'failed' else d.state end
-  where d.track_id = fail_download.track_id and d.format = fail_download.format;
-  return found;
-end
-$$;
-
-revoke execute on function private.fail_download(uuid, text, text, boolean) from public;
-
-grant execute on function private.fail_download(uuid, text, text, boolean) to anon, authenticated;
-
-create or replace function public.fail_download(track_id uuid, format text, reason text default null, final boolean default false)
-returns boolean
-language sql
-security invoker
-set search_path = ''
-as $$
-  select private.fail_download(fail_download.track_id, fail_download.format, fail_download.reason, fail_download.final)
-$$;
-
-revoke execute on function public.fail_download(uuid, text, text, boolean) from public;
-
-grant execute on function public.fail_download(uuid, text, text, boolean) to anon, authenticated;
 
 -- What the caller owns, by release, for Purchased: a page of releases (newest purchase first), each with
 -- the tracks of it they bought, in its order, and when and for how much. Row-level security: one's own

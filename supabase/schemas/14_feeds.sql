@@ -34,7 +34,7 @@ as $$
             select jsonb_agg(jsonb_build_object(
                 'id', t.id, 'title', t.title, 'track_number', t.track_number, 'release_date', t.release_date,
                 'duration_seconds', t.duration_seconds, 'description', t.description, 'genre', t.genre,
-                'artwork_url', t.artwork_url, 'streams', t.rendition_state = 'ready')
+                'artwork_url', t.artwork_url, 'streams', exists (select 1 from private.stream_of(t.id) f where f.state = 'ready'))
               order by t.track_number nulls last, t.created_at, t.id)
             from public.tracks t
             where t.release_id = n.id))

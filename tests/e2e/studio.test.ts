@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { tinyPng } from "../support/media.ts";
-import { admin, currentPath, expectNoAxeViolations, hydrated, browserForThisFile, signedInPage } from "./support/browser.ts";
+import { admin, currentPath, expectNoAxeViolations, hydrated, browserForThisFile, signedInPage, streamFailed } from "./support/browser.ts";
 const paperLanterns = "a1000000-0000-4000-8000-000000000012";
 
 const browser = await browserForThisFile();
@@ -223,10 +223,7 @@ for (const javaScriptEnabled of [true, false]) {
         .single();
       const id = await ownTrack(title);
       await admin.from("tracks").update({ file_url: demo!.file_url }).eq("id", id);
-      await admin
-        .from("tracks")
-        .update({ rendition_state: "failed", rendition_failure: "the stored files could not be reached" })
-        .eq("id", id);
+      await streamFailed(id, "the stored files could not be reached");
       const { page, close } = await signedInPage(browser, "artist", { javaScriptEnabled });
       await page.goto("/dashboard/artist/tracks");
       const row = page.getByRole("listitem").filter({ has: page.getByRole("link", { name: title, exact: true }) });

@@ -130,11 +130,10 @@ describe("a change leaves every cache at once", () => {
         price: 1.5,
         description: "Here today",
         file_url: path,
-        rendition_path: stream,
-        rendition_state: "ready",
       })
       .select("id")
       .single();
+    await streamFinished(track!.id, { masterPath: path, path: stream });
     const addresses = [...addressesOf("track", track!.id), `/artist/${artist.id}`, `/embed/artist/${artist.id}`];
     await cachedAtEvery(addresses);
 

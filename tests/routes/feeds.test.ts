@@ -5,7 +5,7 @@
 import { parseFeed } from "@rowanmanning/feed-parser";
 import { XMLValidator } from "fast-xml-parser";
 import { beforeAll, describe, expect, it } from "vitest";
-import { Visitor, appUrl, newArtist, serviceClient } from "./support.ts";
+import { Visitor, appUrl, newArtist, serviceClient, streamFinished } from "./support.ts";
 
 let artistId: string;
 let album: { id: string; streaming: string };
@@ -36,17 +36,14 @@ beforeAll(async () => {
     .insert({ artist_id: artistId, kind: "album", title: "High & Low" })
     .select("id")
     .single();
-  const streaming = await track({ release_id: release!.id, type: "album", title: "Flood", track_number: 1 });
+  const master = `${artistId}/flood.wav`;
+  const streaming = await track({ release_id: release!.id, type: "album", title: "Flood", track_number: 1, file_url: master });
   // Its second track has no stream.
   await track({ release_id: release!.id, type: "album", title: "Ebb", track_number: 2 });
   album = { id: release!.id, streaming };
   single = await track({ title: "Slack", release_date: "2026-04-01" });
   // One track streams (this suite's marketplace makes no streams): it alone gets an enclosure.
-  const streams = await serviceClient
-    .from("tracks")
-    .update({ rendition_path: `${artistId}/renditions/flood.128k.mp3`, rendition_state: "ready" })
-    .eq("id", streaming);
-  expect(streams.error).toBeNull();
+  await streamFinished(streaming, { masterPath: master, path: `${artistId}/renditions/flood.128k.mp3` });
   const news = await serviceClient.from("news_items").insert({ title: newsTitle, content: "Follow any artist by feed.", type: "info" });
   expect(news.error).toBeNull();
 });

@@ -29,6 +29,37 @@ export const serviceClient = createClient(supabaseUrl, localDefaults.serviceRole
   auth: { persistSession: false, autoRefreshToken: false },
 });
 
+/** The backend as the marketplace's Workers call it (with their secret), as the media queue does. */
+const marketplaceBackend = createClient(supabaseUrl, localDefaults.anonKey, {
+  auth: { persistSession: false, autoRefreshToken: false },
+  global: { headers: { "X-Marketplace-Secret": marketplaceSecret } },
+});
+
+/**
+ * A track's stream as the media queue leaves it (the route tests' Workers make none themselves): made and
+ * stored at `path` (its master's as the track names it), or given up on for `reason`.
+ */
+export async function streamFinished(trackId: string, outcome: { masterPath: string; path: string } | { failure: string }) {
+  const { data, error } =
+    "failure" in outcome
+      ? await marketplaceBackend.rpc("fail_made_file", { track_id: trackId, format: "stream", reason: outcome.failure, final: true })
+      : await marketplaceBackend.rpc("finish_made_file", {
+          track_id: trackId,
+          format: "stream",
+          master_path: outcome.masterPath,
+          path: outcome.path,
+        });
+  expect(error).toBeNull();
+  expect(data).toBe(true);
+}
+
+/** A track's stream's state, as the media queue reads it. */
+export async function streamState(trackId: string): Promise<string | undefined> {
+  const { data, error } = await marketplaceBackend.rpc("made_file_job", { track_id: trackId, format: "stream" });
+  expect(error).toBeNull();
+  return data?.[0]?.state;
+}
+
 /** A browser without JavaScript: plain form posts, cookies kept between requests, redirects not followed. */
 export class Visitor {
   cookies = new Map<string, string>();

@@ -775,9 +775,6 @@ export type Database = {
           price: number
           release_date: string
           release_id: string
-          rendition_failure: string | null
-          rendition_path: string | null
-          rendition_state: string
           subgenre: string | null
           title: string
           track_number: number | null
@@ -804,9 +801,6 @@ export type Database = {
           price: number
           release_date?: string
           release_id: string
-          rendition_failure?: string | null
-          rendition_path?: string | null
-          rendition_state?: string
           subgenre?: string | null
           title: string
           track_number?: number | null
@@ -832,9 +826,6 @@ export type Database = {
           price?: number
           release_date?: string
           release_id?: string
-          rendition_failure?: string | null
-          rendition_path?: string | null
-          rendition_state?: string
           subgenre?: string | null
           title?: string
           track_number?: number | null
@@ -939,21 +930,6 @@ export type Database = {
         Args: { how_many: number; release_id: string }
         Returns: number
       }
-      download_job: {
-        Args: { format: string; track_id: string }
-        Returns: {
-          album_title: string
-          artist_id: string
-          artist_name: string
-          artwork_url: string
-          master_path: string
-          path: string
-          state: string
-          title: string
-          track_number: number
-          year: number
-        }[]
-      }
       download_release: {
         Args: {
           country?: string
@@ -990,18 +966,10 @@ export type Database = {
           track_number: number
         }[]
       }
-      fail_download: {
+      fail_made_file: {
         Args: {
           final?: boolean
           format: string
-          reason?: string
-          track_id: string
-        }
-        Returns: boolean
-      }
-      fail_rendition: {
-        Args: {
-          final?: boolean
           master_path?: string
           reason?: string
           track_id: string
@@ -1010,17 +978,13 @@ export type Database = {
       }
       fan_dashboard: { Args: Record<PropertyKey, never>; Returns: Json }
       fan_page: { Args: { fan_id: string }; Returns: Json }
-      finish_download: {
+      finish_made_file: {
         Args: {
           format: string
           master_path: string
           path: string
           track_id: string
         }
-        Returns: boolean
-      }
-      finish_rendition: {
-        Args: { master_path: string; rendition_path: string; track_id: string }
         Returns: boolean
       }
       genre_page: {
@@ -1030,6 +994,21 @@ export type Database = {
       get_follower_count: { Args: { artist_id: string }; Returns: number }
       home_page: { Args: Record<PropertyKey, never>; Returns: Json }
       is_admin: { Args: Record<PropertyKey, never>; Returns: boolean }
+      made_file_job: {
+        Args: { format: string; track_id: string }
+        Returns: {
+          album_title: string
+          artist_id: string
+          artist_name: string
+          artwork_url: string
+          master_path: string
+          path: string
+          state: string
+          title: string
+          track_number: number
+          year: number
+        }[]
+      }
       move_playlist_track: {
         Args: { playlist_id: string; to_position: number; track_id: string }
         Returns: undefined
@@ -1094,23 +1073,17 @@ export type Database = {
         Args: { release: Database["public"]["Tables"]["releases"]["Row"] }
         Returns: number
       }
-      rendition_backlog: {
-        Args: { after_id?: string; format: string; max_count?: number }
-        Returns: string[]
+      retry_made_file: {
+        Args: { format?: string; track_id: string }
+        Returns: boolean
       }
-      rendition_job: {
-        Args: { track_id: string }
-        Returns: {
-          artist_id: string
-          master_path: string
-          rendition_path: string
-          rendition_state: string
-        }[]
-      }
-      retry_rendition: { Args: { track_id: string }; Returns: boolean }
       save_track: {
         Args: { album?: Json; details: Json; track_id: string }
         Returns: boolean
+      }
+      stream_backlog: {
+        Args: { after_id?: string; ending: string; max_count?: number }
+        Returns: string[]
       }
       studio_catalog: {
         Args: { kind?: string; page?: number; page_size?: number }
@@ -1128,9 +1101,11 @@ export type Database = {
         Args: { track_id: string }
         Returns: {
           artist_id: string
+          failure: string
           has_audio: boolean
           path: string
           preparing: boolean
+          state: string
         }[]
       }
       unpublished_uploads: {

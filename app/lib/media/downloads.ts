@@ -1,5 +1,10 @@
 // What a download is called: file names every system accepts (Windows, macOS, Linux, phones), for a
-// track's file and for an album's zip and the files inside it.
+// track's file and for an album's zip and the files inside it; and the formats a fan downloads in.
+import {
+  downloadMadeFormats,
+  madeFormats,
+  type DownloadMadeFormat,
+} from "../../../supabase/functions/_shared/made-formats";
 
 const maximumNameBytes = 200;
 const encoder = new TextEncoder();
@@ -75,24 +80,22 @@ export function formatOf(path: string): string {
   return formatNames[extension] ?? extension.toUpperCase();
 }
 
-/** A download's format: the master as uploaded, or a file the rendition queue makes of it. */
-export type DownloadFormat = "original" | "mp3" | "flac";
+/** A download's format: the master as uploaded, or a file the media Worker makes of it. */
+export type DownloadFormat = "original" | DownloadMadeFormat;
 
-/** The made formats: what they are called, their stored file's ending, their type. */
-export const downloadFiles = {
-  mp3: { label: "MP3 320 kbps", ending: ".320k.mp3", type: "audio/mpeg" },
-  flac: { label: "FLAC", ending: ".flac", type: "audio/flac" },
-} as const;
+/** What a made download format is called: `MP3 320 kbps`, `FLAC`. */
+export const downloadLabel = (format: DownloadMadeFormat) => madeFormats[format].label;
 
 /** Whether FLAC is made of this master: a WAV (private.is_lossless_master decides what is made; this says it). */
 export const isLosslessMaster = (path: string) => extensionOf(path) === "wav";
 
-/** The formats a fan chooses from (FLAC where a master is lossless), for the Download form's choice. */
+/** The formats a fan chooses from (the lossless-only ones where a master is lossless), for the Download form's choice. */
 export function downloadChoices(lossless: boolean): { format: DownloadFormat; label: string }[] {
   return [
     { format: "original", label: "As uploaded" },
-    { format: "mp3", label: downloadFiles.mp3.label },
-    ...(lossless ? [{ format: "flac" as const, label: downloadFiles.flac.label }] : []),
+    ...downloadMadeFormats
+      .filter((format) => lossless || !madeFormats[format].losslessOnly)
+      .map((format) => ({ format, label: downloadLabel(format) })),
   ];
 }
 
@@ -108,7 +111,8 @@ export function downloadFormats(paths: (string | null)[]): string | null {
 /** A download address's `?format=`: one of the formats on offer, the original when none is named; null for any other. */
 export function downloadFormatOf(url: URL): DownloadFormat | null {
   const format = url.searchParams.get("format") ?? "original";
-  return format === "original" || format === "mp3" || format === "flac" ? format : null;
+  if (format === "original") return format;
+  return downloadMadeFormats.find((made) => made === format) ?? null;
 }
 
 /** `Content-Disposition` for a file saved under `name`: its ASCII spelling for old clients, and the UTF-8 one. */

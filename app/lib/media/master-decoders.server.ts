@@ -7,7 +7,8 @@ import { OggVorbisDecoder } from "@wasm-audio-decoders/ogg-vorbis";
 import { OggOpusDecoder } from "ogg-opus-decoder";
 import { MPEGDecoder } from "mpg123-decoder";
 import type { AudioType } from "../../../supabase/functions/_shared/file-types";
-import { UnreadableMaster, WavReader } from "./rendition";
+import { UnreadableMaster } from "./encoding";
+import { WavReader } from "./wav";
 
 /** Samples of one piece: a Float32Array a channel (one or two), at `sampleRate`; a WAV's `bits` a sample. */
 export type Samples = { channels: Float32Array[]; sampleRate: number; bits?: number };

@@ -1,24 +1,24 @@
-// The media Worker's work (workers/media.ts): the rendition queue's consumer. A job per track makes its
-// streaming rendition off the request path. It asks the rendition-files Edge Function for its files (the
-// Worker holds no service-role key), reads the master in Range pieces, encodes as the samples arrive,
-// uploads the rendition beside the master and names it on the track. At-least-once and idempotent: the
-// rendition's path is one per master and format, written with upsert, and a job whose track already
-// streams it does nothing. A failed attempt is retried with back-off; one that keeps failing lands in the
-// dead-letter queue, whose consumer marks the track "Failed" for its artist.
-// The same queue makes the download files (MP3 320 kbps, FLAC of a lossless master) the first time someone
-// asks for one: decoded the same way, encoded with their tags and cover, stored beside the stream, kept.
+// The media Worker's work (workers/media.ts): the media queue's consumer. A job makes one file of a track's
+// master off the request path: its stream, when it is published (or given new audio), or a download format
+// the first time someone asks for one. It asks the made-files Edge Function for its files (the Worker holds
+// no service-role key), reads the master in Range pieces, encodes as the samples arrive (a download tagged
+// with its title, artist, album, number, year and cover), stores the file beside the master as it is made,
+// and names it on the track. At-least-once and idempotent: the file's path is one per master and format,
+// written with upsert, and a job whose file is made already does nothing. A failed attempt is retried with
+// back-off; one that keeps failing lands in the dead-letter queue, whose consumer marks the file "Failed"
+// (the artist sees why, and may retry the stream; a fan waiting for a download is told).
 import * as v from "valibot";
 import { createEncoder } from "wasm-media-encoders";
 import { sniffAudio, sniffImage } from "../../../supabase/functions/_shared/file-types";
+import { madeFormats, type MadeFormat } from "../../../supabase/functions/_shared/made-formats";
 import { marketplaceClient, type MarketplaceClient } from "~/lib/backend/marketplace-client.server";
 import { backendVariables } from "~/lib/backend/backend-env";
 import { masterReader, type MasterReader, type Samples } from "./master-decoders.server";
-import { downloadFiles } from "./downloads";
+import { encoderSettings, UnreadableMaster } from "./encoding";
 import { FlacEncoder } from "./flac";
 import { imageSize } from "./image-size";
 import { MadeFileUpload } from "./made-file-upload.server";
-import { downloadEncoderSettings, encoderSettings, renditionFormat, renditionType, UnreadableMaster } from "./rendition";
-import { failedRenditionQueue, RenditionMessage, type MadeFormat } from "./rendition-queue.server";
+import { failedRenditionQueue, RenditionMessage, type MadeFileJob } from "./rendition-queue.server";
 import { id3Tag, type CoverArt, type DownloadTags } from "./tags";
 
 /** The media Worker's variables (wrangler.media.toml and its deployment), checked once per isolate. */
@@ -47,36 +47,29 @@ export async function handleRenditionBatch(
   for (const message of batch.messages) {
     const parsed = v.safeParse(RenditionMessage, message.body);
     if (!parsed.success) {
-      console.error("a rendition message of an unknown shape was dropped", message.id);
+      console.error("a media job of an unknown shape was dropped", message.id);
       message.ack();
       continue;
     }
-    const { trackId, download } = parsed.output;
+    const { trackId, format } = parsed.output;
     if (batch.queue === failedRenditionQueue) {
       // Given up on: the artist sees "Failed" with the last attempt's reason, and Retry; a fan waiting
       // for a download file is told it could not be made.
-      const { error } = download
-        ? await backend.rpc("fail_download", { track_id: trackId, format: download, final: true })
-        : await backend.rpc("fail_rendition", { track_id: trackId, final: true });
+      const { error } = await backend.rpc("fail_made_file", { track_id: trackId, format, final: true });
       if (error) message.retry({ delaySeconds: 60 });
       else message.ack();
       continue;
     }
-    let masterPath: string | null = null;
+    let masterPath: string | undefined;
     try {
-      if (download) {
-        await makeDownloadFile(work, trackId, download);
-      } else {
-        const job = await renditionJob(backend, trackId, renditionFormat);
-        masterPath = job?.masterPath ?? null;
-        if (job && !job.done) await makeRendition(work, trackId, job);
-      }
+      const job = await madeFileJob(backend, parsed.output);
+      masterPath = job?.masterPath;
+      if (job && !job.done) await makeFile(work, parsed.output, job);
       message.ack();
     } catch (error) {
-      console.error(download ? "making a download file failed" : "making a track's stream failed", trackId, download, error);
+      console.error(`making a track's ${format} file failed`, trackId, error);
       const reason = error instanceof Error ? error.message : String(error);
-      if (download) await backend.rpc("fail_download", { track_id: trackId, format: download, reason, final: false });
-      else if (masterPath) await backend.rpc("fail_rendition", { track_id: trackId, master_path: masterPath, reason, final: false });
+      await backend.rpc("fail_made_file", { track_id: trackId, format, master_path: masterPath, reason, final: false });
       message.retry({ delaySeconds: backOff(message.attempts, firstDelay) });
     }
   }
@@ -87,17 +80,25 @@ const JobAnswer = v.object({
     v.object({
       masterPath: v.string(),
       masterUrl: v.nullable(v.pipe(v.string(), v.url())),
-      renditionPath: v.string(),
+      path: v.string(),
       uploadUrl: v.nullable(v.pipe(v.string(), v.url())),
       done: v.boolean(),
+      tags: v.object({
+        title: v.string(),
+        artist: v.string(),
+        album: v.nullable(v.string()),
+        trackNumber: v.nullable(v.number()),
+        year: v.nullable(v.number()),
+        artworkUrl: v.nullable(v.string()),
+      }),
     }),
   ),
 });
 type Job = NonNullable<v.InferOutput<typeof JobAnswer>["job"]>;
 
-/** A job's files: the master to read and where to store what is made of it (its file name ends in `ending`). */
-async function renditionJob(backend: MarketplaceClient, trackId: string, ending: string): Promise<Job | null> {
-  const { data, error } = await backend.functions.invoke("rendition-files", { body: { trackId, format: ending } });
+/** A job's files: the master to read, where to store what is made of it, and what its tags say. */
+async function madeFileJob(backend: MarketplaceClient, { trackId, format }: MadeFileJob): Promise<Job | null> {
+  const { data, error } = await backend.functions.invoke("made-files", { body: { trackId, format } });
   if (error) throw new Error("the stored files could not be reached", { cause: error });
   return v.parse(JobAnswer, data).job;
 }
@@ -105,22 +106,24 @@ async function renditionJob(backend: MarketplaceClient, trackId: string, ending:
 /** What every job works with: the backend as the marketplace, Storage's address, LAME's compiled WebAssembly. */
 type Work = { backend: MarketplaceClient; storageUrl: string; encoderModule: WebAssembly.Module };
 
-/** Makes a file of a job's master with `encoder` and stores it at the job's upload address as it is made. */
-async function makeFile(work: Work, job: Job, encoder: Encoder, type: string): Promise<void> {
+/** Makes the job's file of its master, stores it at the job's upload address as it is made, and names it. */
+async function makeFile(work: Work, { trackId, format }: MadeFileJob, job: Job): Promise<void> {
   if (!job.masterUrl) throw new Error("the master file is missing from storage");
   if (!job.uploadUrl) throw new Error("the file has no upload address");
+  const { encoding, type, download } = madeFormats[format];
+  const tags: DownloadTags | null = download
+    ? { ...job.tags, cover: job.tags.artworkUrl ? await coverArt(job.tags.artworkUrl) : null }
+    : null;
+  const encoder = encoding.codec === "mp3" ? mp3Encoder(work.encoderModule, format, tags) : flacEncoder(encoding.maxBits, tags);
   const upload = await MadeFileUpload.open(work.storageUrl, job.uploadUrl, type);
   await encodeMaster(masterPieces(job.masterUrl), encoder, upload);
-}
-
-async function makeRendition(work: Work, trackId: string, job: Job): Promise<void> {
-  await makeFile(work, job, mp3Encoder(work.encoderModule, "stream"), renditionType);
-  const { error } = await work.backend.rpc("finish_rendition", {
+  const { error } = await work.backend.rpc("finish_made_file", {
     track_id: trackId,
+    format,
     master_path: job.masterPath,
-    rendition_path: job.renditionPath,
+    path: job.path,
   });
-  if (error) throw new Error("the stream could not be named on the track", { cause: error });
+  if (error) throw new Error("the file could not be named on the track", { cause: error });
 }
 
 /** Bytes read a mebibyte at a time, each piece's body streamed as it arrives. */
@@ -164,14 +167,13 @@ const encoderSlice = 65536;
 type SampleSink = { write(samples: Samples): Uint8Array[]; finish(): Uint8Array[] };
 type Encoder = { open(first: Samples, format: string): Promise<SampleSink> };
 
-/** LAME: the streaming rendition's settings, or 320 kbps (a download), with the tag written before its frames. */
-function mp3Encoder(encoderModule: WebAssembly.Module, kind: "stream" | { tags: DownloadTags }): Encoder {
+/** LAME, at the format's settings, with the download's tag (if any) written before its frames. */
+function mp3Encoder(encoderModule: WebAssembly.Module, format: MadeFormat, tags: DownloadTags | null): Encoder {
   return {
     async open(first) {
       const encoder = await createEncoder("audio/mpeg", encoderModule);
-      const settings = (kind === "stream" ? encoderSettings : downloadEncoderSettings)(first.channels.length, first.sampleRate);
-      encoder.configure(settings);
-      let head: Uint8Array[] = kind === "stream" ? [] : [id3Tag(kind.tags)];
+      encoder.configure(encoderSettings(format, first.channels.length, first.sampleRate));
+      let head: Uint8Array[] = tags ? [id3Tag(tags)] : [];
       return {
         write(samples) {
           const output = head;
@@ -190,15 +192,15 @@ function mp3Encoder(encoderModule: WebAssembly.Module, kind: "stream" | { tags: 
 }
 
 /**
- * FLAC, of a WAV master alone (a lossy one would only grow), at its bit depth (24 at most). Its frames are
- * held until the end, as STREAMINFO before them names their count and sizes: the FLAC's size (some 25 to
- * 35 MB of the largest WAV the spec allows, 50 MB), never joined into one copy.
+ * FLAC, of a WAV master alone (a lossy one would only grow), at its bit depth (`maxBits` at most). Its
+ * frames are held until the end, as STREAMINFO before them names their count and sizes: the FLAC's size
+ * (some 25 to 35 MB of the largest WAV the spec allows, 50 MB), never joined into one copy.
  */
-function flacEncoder(tags: DownloadTags): Encoder {
+function flacEncoder(maxBits: number, tags: DownloadTags | null): Encoder {
   return {
     async open(first, format) {
       if (format !== "WAV" || !first.bits) throw new UnreadableMaster("FLAC is made only of a lossless (WAV) master");
-      const encoder = new FlacEncoder(first.channels.length, first.sampleRate, Math.min(first.bits, 24));
+      const encoder = new FlacEncoder(first.channels.length, first.sampleRate, Math.min(first.bits, maxBits));
       return {
         write: (samples) => {
           encoder.push(samples.channels);
@@ -242,48 +244,6 @@ async function encodeMaster(pieces: AsyncIterable<Uint8Array>, encoder: Encoder,
   if (!sink) throw new UnreadableMaster("the master holds no audio we can read");
   await store((sink as SampleSink).finish());
   await upload.finish();
-}
-
-const DownloadJob = v.object({
-  master_path: v.string(),
-  state: v.picklist(["preparing", "ready", "failed"]),
-  title: v.string(),
-  artist_name: v.string(),
-  album_title: v.nullable(v.string()),
-  track_number: v.nullable(v.number()),
-  year: v.nullable(v.number()),
-  artwork_url: v.nullable(v.string()),
-});
-
-/** A download file someone asked for: made of the track's master, tagged, stored, named as ready. */
-async function makeDownloadFile(work: Work, trackId: string, format: MadeFormat) {
-  const { backend } = work;
-  const { data, error } = await backend.rpc("download_job", { track_id: trackId, format });
-  if (error) throw new Error("the download job could not be read", { cause: error });
-  const [row] = data ?? [];
-  // Nobody asked for it, or the track is gone; or it is made already (a job delivered twice).
-  if (!row) return;
-  const job = v.parse(DownloadJob, row);
-  if (job.state === "ready") return;
-  const files = await renditionJob(backend, trackId, downloadFiles[format].ending);
-  if (!files) throw new Error("the master file is missing from storage");
-  const tags: DownloadTags = {
-    title: job.title,
-    artist: job.artist_name,
-    album: job.album_title,
-    trackNumber: job.track_number,
-    year: job.year,
-    cover: job.artwork_url ? await coverArt(job.artwork_url) : null,
-  };
-  const encoder = format === "mp3" ? mp3Encoder(work.encoderModule, { tags }) : flacEncoder(tags);
-  await makeFile(work, files, encoder, downloadFiles[format].type);
-  const finished = await backend.rpc("finish_download", {
-    track_id: trackId,
-    format,
-    master_path: job.master_path,
-    path: files.renditionPath,
-  });
-  if (finished.error) throw new Error("the download file could not be named on the track", { cause: finished.error });
 }
 
 /** The largest cover a download carries: the artwork bucket's own limit. */

@@ -48,11 +48,11 @@ export const EditableTrackSchema = v.object({
   release_date: v.string(),
   description: v.string(),
   file_url: nullableText,
-  rendition_state: v.picklist(["preparing", "ready", "failed"]),
-  rendition_failure: nullableText,
   /** Its release: an album's own price (null: the sum of its tracks'). */
   release: v.object({ id: v.string(), price: v.nullable(numeric) }),
 });
+/** A track's stream as its artist sees it (track_stream): its state (null without audio) and why it failed. */
+export const TrackStreamSchema = v.object({ state: StreamStateSchema, failure: nullableText });
 /** The artist's payout row (owner only), as the Payment Settings form shows it. */
 export const ArtistPayoutSchema = v.object({
   paypal_email: v.string(),

@@ -6,7 +6,7 @@ import { LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { isUuid } from "~/lib/catalog/catalog";
 import { uncached } from "~/lib/http/http-cache";
-import { downloadFiles } from "~/lib/media/downloads";
+import { downloadLabel } from "~/lib/media/downloads";
 import { dashboardPath } from "~/lib/session/redirects";
 import { requireUser } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
@@ -39,7 +39,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     {
       title: params.kind === "album" ? (first!.album_title ?? first!.title) : first!.title,
       artist: first!.artist_name,
-      format: format === "original" ? "the format it was uploaded in" : downloadFiles[format].label,
+      format: format === "original" ? "the format it was uploaded in" : downloadLabel(format),
       total: files.length,
       ready,
       state: files.some((file) => file.state === "failed") ? "failed" : ready === files.length ? "ready" : "preparing",

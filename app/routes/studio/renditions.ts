@@ -9,7 +9,7 @@ import { cloudflareContext } from "~/lib/http/context.server";
 import { envFrom } from "~/lib/http/env.server";
 import { marketplaceClient } from "~/lib/backend/marketplace-client.server";
 import { queueRenditions } from "~/lib/media/rendition-queue.server";
-import { renditionFormat } from "~/lib/media/rendition";
+import { madeFormats } from "../../../supabase/functions/_shared/made-formats";
 import type { Route } from "./+types/renditions";
 
 const RenditionRequest = v.union([
@@ -37,8 +37,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const backend = marketplaceClient(env);
   let queued = 0;
   for (let after: string | null = null; ;) {
-    const { data, error }: { data: string[] | null; error: unknown } = await backend.rpc("rendition_backlog", {
-      format: renditionFormat,
+    const { data, error }: { data: string[] | null; error: unknown } = await backend.rpc("stream_backlog", {
+      ending: madeFormats.stream.ending,
       after_id: after ?? undefined,
       max_count: 500,
     });

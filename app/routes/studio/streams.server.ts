@@ -18,7 +18,7 @@ const retryNotQueued = "The stream could not be queued again. Please try again i
 export async function retryStream(context: Readonly<RouterContextProvider>, trackId: string, values: FormValues) {
   const { data: retried, error } = await context
     .get(supabaseContext)
-    .rpc("retry_rendition", { track_id: trackId })
+    .rpc("retry_made_file", { track_id: trackId, format: "stream" })
     .setHeader(...marketplaceHeader(context));
   if (error) return refusedWrite(error, { what: "retrying a track's stream", values });
   if (retried && !(await queueRenditions(context.get(cloudflareContext).env.RENDITIONS, [trackId]))) {

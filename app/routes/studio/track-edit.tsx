@@ -16,14 +16,15 @@ import { pageMeta } from "~/lib/sharing/meta";
 import { DeleteTrackSchema, EditTrackSchema, releaseDetailFields, RetryStreamSchema } from "~/lib/schemas/studio";
 import { StreamStatus, useRefreshWhilePreparing } from "~/components/studio/stream-status";
 import { retryStream } from "./streams.server";
-import { EditableTrackSchema } from "~/lib/schemas/studio-data";
+import { EditableTrackSchema, TrackStreamSchema } from "~/lib/schemas/studio-data";
+import { madeFilePaths } from "../../../supabase/functions/_shared/made-formats";
 import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/track-edit";
 import { sqlState } from "~/lib/backend/sqlstate";
 
 const yourTracks = href("/dashboard/artist/tracks");
 const editableColumns =
-  "id, title, type, album_title, track_number, genre, subgenre, label, price, allow_pay_more, release_date, description, file_url, rendition_state, rendition_failure, " +
+  "id, title, type, album_title, track_number, genre, subgenre, label, price, allow_pay_more, release_date, description, file_url, " +
   "release:releases(id, price)";
 const trackHasPurchases = "This track has been bought, so it cannot be deleted: buyers keep access to what they paid for.";
 
@@ -33,12 +34,14 @@ export const meta = ({ loaderData }: Route.MetaArgs) =>
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const artist = requireArtist(request, context);
   if (!isUuid(params.id)) throw notFound("Track not found");
+  const supabase = context.get(supabaseContext);
   // Only the artist's own tracks: another artist's released track is readable, but not theirs to edit.
-  const track = readOrThrow(
-    await context.get(supabaseContext).from("tracks").select(editableColumns).eq("id", params.id).eq("artist_id", artist.id).maybeSingle(),
-    { what: "track to edit", schema: EditableTrackSchema, notFound: "Track not found" },
-  );
-  return { track };
+  const [stored, stream] = await Promise.all([
+    supabase.from("tracks").select(editableColumns).eq("id", params.id).eq("artist_id", artist.id).maybeSingle(),
+    supabase.rpc("track_stream", { track_id: params.id }).maybeSingle(),
+  ]);
+  const track = readOrThrow(stored, { what: "track to edit", schema: EditableTrackSchema, notFound: "Track not found" });
+  return { track, stream: readOrThrow(stream, { what: "track's stream", schema: TrackStreamSchema, notFound: "Track not found" }) };
 }
 
 /** The form's field for each column the database holds a rule on. */
@@ -66,7 +69,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       .delete()
       .eq("id", params.id)
       .eq("artist_id", artist.id)
-      .select("file_url, rendition_path")
+      .select("file_url")
       .maybeSingle();
     if (error) {
       // Purchases hold on to their track (on delete restrict).
@@ -75,10 +78,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return refusedWrite(error, { what: "deleting a track", values: submission.values });
     }
     if (!deleted) throw notFound("Track not found");
-    const files = [deleted.file_url, deleted.rendition_path].filter((path): path is string => Boolean(path));
+    const files = deleted.file_url ? [deleted.file_url, ...madeFilePaths(artist.id, deleted.file_url)] : [];
     if (files.length > 0) {
-      // The row is gone, so its master and stream can no longer be played; a file left behind is only
-      // logged (the daily sweep removes what no track names).
+      // The row is gone, so its master, stream and download files can no longer be had; a file left behind
+      // is only logged (the daily sweep removes what no track names).
       const { error: removeError } = await supabase.storage.from("tracks").remove(files);
       if (removeError) console.error("removing a deleted track's audio failed", files, removeError);
     }
@@ -114,9 +117,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function EditTrack({ loaderData, actionData }: Route.ComponentProps) {
-  const { track } = loaderData;
+  const { track, stream } = loaderData;
   const form = formFields(actionData);
-  useRefreshWhilePreparing(Boolean(track.file_url) && track.rendition_state === "preparing");
+  useRefreshWhilePreparing(Boolean(track.file_url) && stream.state === "preparing");
   const path = trackEditPath(track.id);
   // What was typed wins over what is stored, after a refused save.
   const value = (name: string, stored: string | number | null) =>
@@ -125,8 +128,8 @@ export default function EditTrack({ loaderData, actionData }: Route.ComponentPro
     <>
       <DashboardHeader title={`Edit ${track.title}`}>
         <StreamStatus
-          state={track.file_url ? track.rendition_state : null}
-          failure={track.rendition_failure}
+          state={stream.state}
+          failure={stream.failure}
           trackId={track.id}
           title={track.title}
           action={path}

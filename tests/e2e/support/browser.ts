@@ -185,6 +185,16 @@ export async function logIn(page: Page, email: string, password: string) {
 
 export const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
 
+/** A track's stream given up on for `reason`, as the media queue's dead-letter consumer leaves it (with the Workers' secret). */
+export async function streamFailed(trackId: string, reason: string): Promise<void> {
+  const marketplace = createClient(supabaseUrl, localDefaults.anonKey, {
+    auth: { persistSession: false, autoRefreshToken: false },
+    global: { headers: { "X-Marketplace-Secret": process.env.E2E_MARKETPLACE_SECRET ?? "" } },
+  });
+  const { data, error } = await marketplace.rpc("fail_made_file", { track_id: trackId, format: "stream", reason, final: true });
+  if (error || !data) throw new Error(`the stream of ${trackId} could not be marked failed: ${error?.message ?? "not preparing"}`);
+}
+
 /** A track's plays by visitors (signed-out listeners, embedded players among them), as the database holds them. */
 export async function visitorPlays(trackId: string): Promise<number> {
   const { count, error } = await admin

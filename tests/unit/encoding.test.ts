@@ -1,7 +1,9 @@
-// What a streaming rendition is made from: a WAV read piece by piece as the rendition queue fetches it,
-// whatever the pieces' sizes, and the encoder's settings for each kind of master.
+// What a made file is made from: a WAV read piece by piece as the media queue fetches it, whatever the
+// pieces' sizes (and whole, by the same reader, for an upload's waveform), and the encoder's settings for
+// each kind of master.
 import { describe, expect, it } from "vitest";
-import { downloadEncoderSettings, encoderSettings, UnreadableMaster, WavReader } from "~/lib/media/rendition";
+import { encoderSettings, UnreadableMaster } from "~/lib/media/encoding";
+import { decodeWav, WavReader } from "~/lib/media/wav";
 
 /** A WAV of `frames` frames whose every sample is `value(frame, channel)`, in the given encoding. */
 function wav({
@@ -123,20 +125,38 @@ describe("reading a WAV as it arrives", () => {
   });
 });
 
+describe("a whole WAV's waveform and length (an upload without JavaScript)", () => {
+  it("reads its first channel and its length, by the same reader, the extensible format included", () => {
+    for (const encoding of [{ channels: 2, bits: 16 }, { channels: 1, bits: 24, extensible: true }] as const) {
+      const decoded = decodeWav(wav({ ...encoding, frames: 22050 }));
+      expect(decoded?.durationSeconds, JSON.stringify(encoding)).toBe(0.5);
+      expect(decoded?.samples.length).toBe(22050);
+      expect(decoded?.samples[100]).toBeCloseTo(0.5, 2);
+    }
+  });
+
+  it("is null for what is not a WAV it reads", () => {
+    expect(decodeWav(new TextEncoder().encode("<!doctype html><html></html>"))).toBeNull();
+    const compressed = wav({ channels: 2, bits: 16 });
+    new DataView(compressed.buffer).setUint16(20, 0x55, true);
+    expect(decodeWav(compressed)).toBeNull();
+  });
+});
+
 describe("the encoder's settings", () => {
   it("keep mono at 64 kbps and stereo at 128 kbps, at the master's rate where MP3 has it, else 44.1 or 48 kHz", () => {
-    expect(encoderSettings(1, 22050)).toEqual({ channels: 1, sampleRate: 22050, bitrate: 64, outputSampleRate: 22050 });
-    expect(encoderSettings(2, 48000)).toEqual({ channels: 2, sampleRate: 48000, bitrate: 128, outputSampleRate: 48000 });
-    expect(encoderSettings(6, 44100)).toMatchObject({ channels: 2, bitrate: 128 });
-    expect(encoderSettings(2, 96000).outputSampleRate).toBe(48000);
-    expect(encoderSettings(2, 88200).outputSampleRate).toBe(44100);
+    expect(encoderSettings("stream", 1, 22050)).toEqual({ channels: 1, sampleRate: 22050, bitrate: 64, outputSampleRate: 22050 });
+    expect(encoderSettings("stream", 2, 48000)).toEqual({ channels: 2, sampleRate: 48000, bitrate: 128, outputSampleRate: 48000 });
+    expect(encoderSettings("stream", 6, 44100)).toMatchObject({ channels: 2, bitrate: 128 });
+    expect(encoderSettings("stream", 2, 96000).outputSampleRate).toBe(48000);
+    expect(encoderSettings("stream", 2, 88200).outputSampleRate).toBe(44100);
   });
 
   it("makes a download's MP3 at 320 kbps, at an MPEG-1 rate (a lower one resampled up)", () => {
-    expect(downloadEncoderSettings(2, 44100)).toMatchObject({ bitrate: 320, outputSampleRate: 44100 });
-    expect(downloadEncoderSettings(1, 8000)).toMatchObject({ channels: 1, bitrate: 320, outputSampleRate: 48000 });
-    expect(downloadEncoderSettings(2, 22050).outputSampleRate).toBe(44100);
-    expect(downloadEncoderSettings(2, 32000).outputSampleRate).toBe(32000);
-    expect(downloadEncoderSettings(2, 96000).outputSampleRate).toBe(48000);
+    expect(encoderSettings("mp3", 2, 44100)).toMatchObject({ bitrate: 320, outputSampleRate: 44100 });
+    expect(encoderSettings("mp3", 1, 8000)).toMatchObject({ channels: 1, bitrate: 320, outputSampleRate: 48000 });
+    expect(encoderSettings("mp3", 2, 22050).outputSampleRate).toBe(44100);
+    expect(encoderSettings("mp3", 2, 32000).outputSampleRate).toBe(32000);
+    expect(encoderSettings("mp3", 2, 96000).outputSampleRate).toBe(48000);
   });
 });
