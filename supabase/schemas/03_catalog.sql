@@ -64,7 +64,8 @@ begin
     if api then
       new.updated_at := now();
     end if;
-  elsif (to_jsonb(new) - tg_argv - 'updated_at') is distinct from (to_jsonb(old) - tg_argv - 'updated_at') then
+  -- (tg_argv is null, not empty, for a trigger given no arguments)
+  elsif (to_jsonb(new) - coalesce(tg_argv, '{}') - 'updated_at') is distinct from (to_jsonb(old) - coalesce(tg_argv, '{}') - 'updated_at') then
     new.updated_at := now();
   elsif api then
     new.updated_at := old.updated_at;

@@ -11,13 +11,15 @@ import {
   releaseDates,
   textLimits,
 } from "../../app/lib/constants.ts";
+import { downloadMadeFormats, madeFormatNames } from "../../supabase/functions/_shared/made-formats.ts";
 import { databaseUrl } from "../../scripts/lib/supabase-cli.ts";
 
 // The limits the forms state (app/lib/constants.ts) are the ones the database holds: each length,
 // price, place and date bound is read from the migrated database's check constraints, and each count a
 // trigger holds (code 54000) from its function's source, and compared; a length bound in the database
-// that no constant states fails too. It needs the PostgreSQL server and
-// the migrated template `npm run test:postgres` makes.
+// that no constant states fails too. So are the made formats' names (the registry,
+// supabase/functions/_shared/made-formats.ts). It needs the PostgreSQL server and the migrated template
+// `npm run test:postgres` makes.
 const serverUrl = process.env.TEST_DATABASE_URL;
 const template = process.env.TEST_DATABASE_TEMPLATE;
 
@@ -42,11 +44,9 @@ const lengths: Record<string, number> = {
   "comments.content": commentMaxLength,
   "playlists.name": playlistLimits.name,
   "playlists.description": playlistLimits.description,
-  // Bounds with no form of their own: an email's longest form (RFC 5321), a site's origin, and why a
-  // track's stream failed (written by the rendition queue, cut to this length by fail_rendition).
+  // Bounds with no form of their own: an email's longest form (RFC 5321) and a site's origin.
   "artist_payout_settings.paypal_email": 254,
   "analytics_events.embedded_on": 255,
-  "tracks.rendition_failure": 300,
 };
 
 /**
@@ -87,7 +87,7 @@ const triggerBounds: { what: string; fn: string; bound: RegExp; stated: number }
   },
 ];
 
-type Held = { constraints: { table: string; definition: string }[]; functions: Map<string, string> };
+type Held = { constraints: { table: string; definition: string }[]; functions: Map<string, string>; madeFormats: string };
 
 /** The migrated database's check constraints on `public`, and the source of its `private` functions. */
 async function heldByTheDatabase(): Promise<Held> {
@@ -109,7 +109,14 @@ async function heldByTheDatabase(): Promise<Held> {
         `select p.proname as name, p.prosrc as source
            from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'private'`,
       );
-      return { constraints, functions: new Map(functions.map((row) => [row.name, row.source])) };
+      const { rows: made } = await database.query<{ definition: string }>(
+        "select pg_get_constraintdef(k.oid) as definition from pg_constraint k where k.conname = 'made_files_format_check'",
+      );
+      return {
+        constraints,
+        functions: new Map(functions.map((row) => [row.name, row.source])),
+        madeFormats: made[0]?.definition ?? "",
+      };
     } finally {
       await database.end();
     }
@@ -145,6 +152,13 @@ describe.skipIf(!serverUrl || !template)("the catalog's limits", () => {
     expect(definitions("tracks")).toMatch(new RegExp(`track_number <= ${albumTrackLimit}\\b`));
     expect(definitions("playlist_tracks")).toMatch(new RegExp(`"?position"? <= ${playlistLimits.tracks}\\b`));
     expect(definitions("tracks")).toContain(`release_date >= '${releaseDates.earliest}'::date`);
+  });
+
+  it("names the made formats as the registry does: the made files' check, and the formats a download takes", () => {
+    const quoted = (text: string) => [...text.matchAll(/'(\w+)'/g)].map((match) => match[1]).sort();
+    expect(quoted(database.madeFormats)).toEqual([...madeFormatNames].sort());
+    const takes = /format not in \(([^)]*)\)/.exec(database.functions.get("take_downloads") ?? "")?.[1] ?? "";
+    expect(quoted(takes)).toEqual(["original", ...downloadMadeFormats].sort());
   });
 
   it.each(triggerBounds)("counts $what as the database's trigger does", ({ fn, bound, stated }) => {

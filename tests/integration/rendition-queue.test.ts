@@ -1,6 +1,6 @@
 // The rendition queue's consumer: the production build of the media Worker alone (not the site) run by
 // Miniflare (workerd) with its queues, driven through Miniflare's API (a message sent to a RENDITIONS
-// producer, as the page Worker's publishing sends it), against a local stack with the rendition-files
+// producer, as the page Worker's publishing sends it), against a local stack with the made-files
 // Edge Function. Each rendition is checked by
 // decoding its frames (mpg123), never by its name.
 import { convertV4MiniflareOptions, Miniflare, type V4ModuleDefinition } from "miniflare";
@@ -85,50 +85,37 @@ afterAll(async () => {
   await local?.close();
 });
 
-type TrackStream = { rendition_path: string | null; rendition_state: string; rendition_failure: string | null; file_url: string };
+type MadeFile = { master_path: string; path: string | null; state: string; failure: string | null };
 
-async function trackStream(trackId: string): Promise<TrackStream> {
-  const { rows } = await local.stack.db.query<TrackStream>(
-    "select rendition_path, rendition_state, rendition_failure, file_url from public.tracks where id = $1",
-    [trackId],
+/** A track's made file in `format` as the queue's functions leave it (undefined before anyone asked for it). */
+async function madeFile(trackId: string, format: string): Promise<MadeFile | undefined> {
+  const { rows } = await local.stack.db.query<MadeFile>(
+    "select master_path, path, state, failure from private.made_files where track_id = $1 and format = $2",
+    [trackId, format],
   );
-  return rows[0]!;
+  return rows[0];
 }
 
-/** Waits (no fixed sleep: until the consumer has written it) for the track's stream to satisfy `done`. */
-async function streamWhen(trackId: string, done: (stream: TrackStream) => boolean, timeoutMs = 60_000): Promise<TrackStream> {
-  const deadline = Date.now() + timeoutMs;
+/** Waits (no fixed sleep: until the consumer has written it) for a track's made file to satisfy `done`. */
+async function fileWhen(trackId: string, format: string, done: (file: MadeFile) => boolean): Promise<MadeFile> {
+  const deadline = Date.now() + 60_000;
   for (;;) {
-    const stream = await trackStream(trackId);
-    if (done(stream)) return stream;
-    if (Date.now() > deadline) throw new Error(`track ${trackId} never got there: ${JSON.stringify(stream)}`);
+    const file = await madeFile(trackId, format);
+    if (file && done(file)) return file;
+    if (Date.now() > deadline) throw new Error(`the ${format} of ${trackId} never got there: ${JSON.stringify(file)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
-type DownloadFile = { path: string | null; state: string; failure: string | null };
+const streamWhen = (trackId: string, done: (file: MadeFile) => boolean) => fileWhen(trackId, "stream", done);
 
 /** A fan's request for a track's download file, as take_downloads() leaves it. */
 async function askForDownload(trackId: string, format: string, masterPath: string) {
-  await local.stack.db.query("insert into private.download_files (track_id, format, master_path) values ($1, $2, $3)", [
+  await local.stack.db.query("insert into private.made_files (track_id, format, master_path) values ($1, $2, $3)", [
     trackId,
     format,
     masterPath,
   ]);
-}
-
-/** Waits (until the consumer has written it) for a track's download file to satisfy `done`. */
-async function downloadWhen(trackId: string, format: string, done: (file: DownloadFile) => boolean): Promise<DownloadFile> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const { rows } = await local.stack.db.query<DownloadFile>(
-      "select path, state, failure from private.download_files where track_id = $1 and format = $2",
-      [trackId, format],
-    );
-    if (rows[0] && done(rows[0])) return rows[0];
-    if (Date.now() > deadline) throw new Error(`the ${format} of ${trackId} never got there: ${JSON.stringify(rows[0])}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** A published track whose master (these bytes) is stored in the artist's folder. */
@@ -212,12 +199,12 @@ describe("the rendition queue", () => {
   it("makes a WAV master's MP3 stream, at most a fifth of its bytes, that decodes to the same sound", async () => {
     const master = encodeTestWav({ seconds: 6, sampleRate: 44100, channels: 2 });
     const track = await publishedTrack(master);
-    await renditions.send({ trackId: track.id });
-    const stream = await streamWhen(track.id, (s) => s.rendition_state === "ready");
-    expect(stream.rendition_path).toBe(`${artist.id}/renditions/${track.id}.128k.mp3`);
-    expect(stream.rendition_failure).toBeNull();
+    await renditions.send({ format: "stream", trackId: track.id });
+    const stream = await streamWhen(track.id, (s) => s.state === "ready");
+    expect(stream.path).toBe(`${artist.id}/renditions/${track.id}.128k.mp3`);
+    expect(stream.failure).toBeNull();
 
-    const rendition = await storedBytes(stream.rendition_path!);
+    const rendition = await storedBytes(stream.path!);
     expect(rendition.length).toBeLessThanOrEqual(master.length / 5);
     const decoded = await decodedMp3(rendition);
     expect(decoded).toMatchObject({ channels: 2, sampleRate: 44100, errors: 0 });
@@ -241,10 +228,10 @@ describe("the rendition queue", () => {
   for (const { name, extension, seconds, sampleRate, level, master } of lossyMasters) {
     it(`makes the stream of an ${name} master, which decodes to the same length and sound`, async () => {
       const track = await publishedTrack(await master(), { extension });
-      await renditions.send({ trackId: track.id });
-      const stream = await streamWhen(track.id, (s) => s.rendition_state !== "preparing");
-      expect(stream).toMatchObject({ rendition_state: "ready", rendition_path: `${artist.id}/renditions/${track.id}.128k.mp3` });
-      const decoded = await decodedMp3(await storedBytes(stream.rendition_path!));
+      await renditions.send({ format: "stream", trackId: track.id });
+      const stream = await streamWhen(track.id, (s) => s.state !== "preparing");
+      expect(stream).toMatchObject({ state: "ready", path: `${artist.id}/renditions/${track.id}.128k.mp3` });
+      const decoded = await decodedMp3(await storedBytes(stream.path!));
       expect(decoded).toMatchObject({ channels: 2, sampleRate, errors: 0 });
       // Each codec's own delay and padding come on top of LAME's.
       expect(Math.abs(decoded.seconds - seconds)).toBeLessThan(0.15);
@@ -255,9 +242,9 @@ describe("the rendition queue", () => {
   it("keeps a mono master mono, at 64 kbps", async () => {
     const master = encodeTestWav({ seconds: 4, sampleRate: 22050, channels: 1 });
     const track = await publishedTrack(master);
-    await renditions.send({ trackId: track.id });
-    const stream = await streamWhen(track.id, (s) => s.rendition_state === "ready");
-    const rendition = await storedBytes(stream.rendition_path!);
+    await renditions.send({ format: "stream", trackId: track.id });
+    const stream = await streamWhen(track.id, (s) => s.state === "ready");
+    const rendition = await storedBytes(stream.path!);
     expect(await decodedMp3(rendition)).toMatchObject({ sampleRate: 22050, errors: 0 });
     // Every frame header says mono (channel mode 3); mpg123 itself hands a mono stream out as two channels.
     expect(frameModes(rendition)).toEqual(new Set([3]));
@@ -267,23 +254,23 @@ describe("the rendition queue", () => {
 
   it("changes nothing when the same job runs again", async () => {
     const track = await publishedTrack(encodeTestWav({ seconds: 2, sampleRate: 44100, channels: 2 }));
-    await renditions.send({ trackId: track.id });
-    const first = await streamWhen(track.id, (s) => s.rendition_state === "ready");
+    await renditions.send({ format: "stream", trackId: track.id });
+    const first = await streamWhen(track.id, (s) => s.state === "ready");
     const stored = async () =>
       (
         await local.stack.db.query<{ updated_at: unknown }>(
           "select updated_at from storage.objects where bucket_id = 'tracks' and name = $1",
-          [first.rendition_path],
+          [first.path],
         )
       ).rows.map((row) => String(row.updated_at));
     const before = await stored();
     // Sent twice: the second job and a third both find the stream made, and leave it as it is.
-    await renditions.sendBatch([{ body: { trackId: track.id } }, { body: { trackId: track.id } }]);
+    await renditions.sendBatch([{ body: { format: "stream", trackId: track.id } }, { body: { trackId: track.id } }]);
     const other = await publishedTrack(encodeTestWav({ seconds: 1, sampleRate: 44100, channels: 2 }));
     // A later job done proves the earlier ones (one at a time, in order) have run.
-    await renditions.send({ trackId: other.id });
-    await streamWhen(other.id, (s) => s.rendition_state === "ready");
-    expect(await trackStream(track.id)).toEqual(first);
+    await renditions.send({ format: "stream", trackId: other.id });
+    await streamWhen(other.id, (s) => s.state === "ready");
+    expect(await madeFile(track.id, "stream")).toEqual(first);
     expect(await stored()).toEqual(before);
   });
 
@@ -295,16 +282,16 @@ describe("the rendition queue", () => {
     const renditionPath = `${artist.id}/renditions/${track.id}.128k.mp3`;
     const { error } = await service.storage.from("tracks").upload(renditionPath, new Uint8Array(100), { contentType: "audio/mpeg" });
     expect(error).toBeNull();
-    await renditions.send({ trackId: track.id });
-    const failedOnce = await streamWhen(track.id, (s) => s.rendition_failure !== null);
+    await renditions.send({ format: "stream", trackId: track.id });
+    const failedOnce = await streamWhen(track.id, (s) => s.failure !== null);
     expect(failedOnce).toMatchObject({
-      rendition_state: "preparing",
-      rendition_failure: "the master file is missing from storage",
+      state: "preparing",
+      failure: "the master file is missing from storage",
     });
 
     await storeMaster(track.masterPath, master);
-    const stream = await streamWhen(track.id, (s) => s.rendition_state === "ready");
-    expect(stream).toMatchObject({ rendition_path: renditionPath, rendition_failure: null });
+    const stream = await streamWhen(track.id, (s) => s.state === "ready");
+    expect(stream).toMatchObject({ path: renditionPath, failure: null });
     expect((await renditionObjects()).filter((name) => name.startsWith(track.id))).toEqual([`${track.id}.128k.mp3`]);
     expect(await decodedMp3(await storedBytes(renditionPath))).toMatchObject({ channels: 2, errors: 0 });
   });
@@ -313,8 +300,9 @@ describe("the rendition queue", () => {
     const master = encodeTestWav({ seconds: 2, sampleRate: 44100, channels: 2 });
     const track = await publishedTrack(master);
     await askForDownload(track.id, "flac", track.masterPath);
+    // Queued as the page Worker did before made files were one model: read as the same job.
     await renditions.send({ trackId: track.id, download: "flac" });
-    const made = await downloadWhen(track.id, "flac", (file) => file.state === "ready");
+    const made = await fileWhen(track.id, "flac", (file) => file.state === "ready");
     expect(made.path).toBe(`${artist.id}/renditions/${track.id}.flac`);
     expect((await storedBytes(made.path!)).subarray(0, 4)).toEqual(new TextEncoder().encode("fLaC"));
     // Delivered again: nothing is made again (the stored object is not written over).
@@ -323,10 +311,10 @@ describe("the rendition queue", () => {
         String(row.updated_at),
       );
     const before = await written();
-    await renditions.send({ trackId: track.id, download: "flac" });
+    await renditions.send({ format: "flac", trackId: track.id });
     const other = await publishedTrack(encodeTestWav({ seconds: 1, sampleRate: 44100, channels: 2 }));
-    await renditions.send({ trackId: other.id });
-    await streamWhen(other.id, (s) => s.rendition_state === "ready");
+    await renditions.send({ format: "stream", trackId: other.id });
+    await streamWhen(other.id, (s) => s.state === "ready");
     expect(await written()).toEqual(before);
   });
 
@@ -334,8 +322,8 @@ describe("the rendition queue", () => {
     // Asked for, but the master is not in Storage: every attempt fails.
     const track = await publishedTrack(encodeTestWav({ seconds: 1, sampleRate: 44100, channels: 2 }), { upload: false });
     await askForDownload(track.id, "mp3", track.masterPath);
-    await renditions.send({ trackId: track.id, download: "mp3" });
-    const failed = await downloadWhen(track.id, "mp3", (file) => file.state === "failed");
+    await renditions.send({ format: "mp3", trackId: track.id });
+    const failed = await fileWhen(track.id, "mp3", (file) => file.state === "failed");
     expect(failed).toMatchObject({ path: null, failure: "the master file is missing from storage" });
   });
 
@@ -344,16 +332,16 @@ describe("the rendition queue", () => {
     const master = encodeTestWav({ seconds: 1, sampleRate: 44100, channels: 2 });
     new DataView(master.buffer, master.byteOffset).setUint16(20, 0x55, true);
     const track = await publishedTrack(master);
-    await renditions.send({ trackId: track.id });
-    const failed = await streamWhen(track.id, (s) => s.rendition_state === "failed");
-    expect(failed).toMatchObject({ rendition_path: null, rendition_failure: "the WAV file's encoding is not PCM or 32-bit float" });
+    await renditions.send({ format: "stream", trackId: track.id });
+    const failed = await streamWhen(track.id, (s) => s.state === "failed");
+    expect(failed).toMatchObject({ path: null, failure: "the WAV file's encoding is not PCM or 32-bit float" });
 
     // Each attempt said why in the Worker's log too.
     expect(workerLog.filter((line) => line.includes("the WAV file's encoding is not PCM")).length).toBeGreaterThanOrEqual(3);
 
-    const { data, error } = await artist.client.rpc("retry_rendition", { track_id: track.id });
+    const { data, error } = await artist.client.rpc("retry_made_file", { track_id: track.id, format: "stream" });
     expect(error).toBeNull();
     expect(data).toBe(true);
-    expect(await trackStream(track.id)).toMatchObject({ rendition_state: "preparing", rendition_failure: null });
+    expect(await madeFile(track.id, "stream")).toMatchObject({ state: "preparing", failure: null });
   });
 });

@@ -82,11 +82,14 @@ describe("sweeping unpublished uploads", () => {
       smallUrl,
     ]);
     // Named once made (a new master clears the stream, so after the master, as the queue does).
-    await local.stack.db.query("update public.tracks set rendition_path = $2, rendition_state = 'ready' where id = $1", [trackId, stream]);
+    await local.stack.db.query("update private.made_files set path = $2, state = 'ready' where track_id = $1 and format = 'stream'", [
+      trackId,
+      stream,
+    ]);
     // A download file made for a buyer, named as ready.
     const downloadFile = await stored("tracks", "renditions/1700000000000-cccccccc.320k.mp3", 48, mp3Frame, "audio/mpeg");
     await local.stack.db.query(
-      "insert into private.download_files (track_id, format, master_path, path, state) values ($1, 'mp3', $2, $3, 'ready')",
+      "insert into private.made_files (track_id, format, master_path, path, state) values ($1, 'mp3', $2, $3, 'ready')",
       [trackId, publishedAudio, downloadFile],
     );
 

@@ -31,7 +31,7 @@ afterAll(async () => {
 
 /**
  * A track of the artist whose master is really stored, and (unless `rendition: false`) its streaming
- * rendition, named on the track as the rendition queue names it.
+ * rendition, named as the media queue names it.
  */
 async function trackWithAudio({ rendition = true, ...fields }: { release_date?: string; rendition?: boolean } = {}) {
   const id = await createTrack(local.stack.db, artist.id, fields);
@@ -42,7 +42,10 @@ async function trackWithAudio({ rendition = true, ...fields }: { release_date?: 
   if (rendition) {
     const stream = renditionOf(id);
     expect((await service.storage.from("tracks").upload(stream, audio.subarray(0, 1000), { contentType: "audio/mpeg" })).error).toBeNull();
-    await local.stack.db.query("update public.tracks set rendition_path = $2, rendition_state = 'ready' where id = $1", [id, stream]);
+    await local.stack.db.query("update private.made_files set path = $2, state = 'ready' where track_id = $1 and format = 'stream'", [
+      id,
+      stream,
+    ]);
   }
   return id;
 }
@@ -84,7 +87,7 @@ describe("track-audio-url", () => {
       expect(await audioUrl(client, { trackId })).toEqual({ status: 409, body: { code: "audio_preparing" } });
     }
     // A stream that could not be made: its artist still hears the master; listeners are told it is unavailable.
-    await local.stack.db.query("update public.tracks set rendition_state = 'failed', rendition_failure = 'broken' where id = $1", [
+    await local.stack.db.query("update private.made_files set state = 'failed', failure = 'broken' where track_id = $1 and format = 'stream'", [
       trackId,
     ]);
     expect((await audioUrl(artist.client, { trackId })).status).toBe(200);

@@ -9,6 +9,7 @@ import {
   sessionCookie,
   signedIn,
   storesMadeSoFarLanded,
+  streamFinished,
   text,
   trackId,
 } from "./support.ts";

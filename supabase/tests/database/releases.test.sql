@@ -171,7 +171,7 @@ select is(tests.attempt('fan', $$select 1 from tests.pages_touched(
     where r = 'track:false,release:false,artist:false'$$), 'done:1',
   'a new follower is no change of the artist''s page');
 select is(tests.attempt('visitor through the marketplace', $$select 1 from tests.pages_touched(
-    'select public.fail_rendition(tests.id(''album track''), null, ''a reason'', true)') r
+    'select public.fail_made_file(tests.id(''album track''), ''stream'', null, ''a reason'', true)') r
     where r = 'track:false,release:false,artist:false'$$), 'done:1',
   'a track''s stream failing is no change of its page');
 select * from finish();

@@ -1,0 +1,111 @@
+-- Made files (12_made_files.sql): only the marketplace's media queue reads a job and names a made file
+-- (a track's stream, a download format); its artist asks for a failed one again through the marketplace;
+-- a listener is handed the stream's path and never the master's, which only the track's artist streams
+-- while the stream is prepared. Tried as a visitor, the owner, another artist, a fan, an administrator, a
+-- banned artist and through the marketplace.
+begin;
+\ir helpers.sql
+
+do $$
+begin
+  -- The released track with a master (set as the operator: the file check is the Worker's, tried in catalog.test.sql).
+  update public.tracks set file_url = tests.id('artist') || '/1700000000000-aaaaaaaa.wav' where id = tests.id('track');
+  update public.tracks set file_url = tests.id('banned artist') || '/1700000000000-bbbbbbbb.wav' where id = tests.id('banned artist track');
+end
+$$;
+
+-- The made files: nobody reads or writes them through the API, the marketplace included (it goes through the functions).
+select tests.each_actor('read the made files directly', $$select 1 from private.made_files$$, array[]::text[]);
+select tests.each_actor('name a track''s stream directly',
+  $$update private.made_files set path = tests.id('artist') || '/renditions/x.mp3', state = 'ready' where track_id = tests.id('track')$$,
+  array[]::text[]);
+select tests.one_actor('name a track''s stream directly', 'artist through the marketplace',
+  $$update private.made_files set path = tests.id('artist') || '/renditions/x.mp3', state = 'ready' where track_id = tests.id('track')$$,
+  false);
+
+-- The queue's functions answer the marketplace alone, whoever signed in.
+select tests.each_actor('read a made-file job', $$select 1 from public.made_file_job(tests.id('track'), 'stream')$$, array[]::text[]);
+select tests.one_actor('read a made-file job', 'visitor through the marketplace',
+  $$select 1 from public.made_file_job(tests.id('track'), 'stream') j
+    where j.title = 'Released' and j.artist_name = 'Owner' and j.master_path like '%aaaaaaaa.wav'$$, true);
+select tests.one_actor('read a made-file job of a track without audio', 'visitor through the marketplace',
+  $$select 1 from public.made_file_job(tests.id('upcoming track'), 'stream')$$, false);
+select tests.one_actor('read a made-file job nobody asked for', 'visitor through the marketplace',
+  $$select 1 from public.made_file_job(tests.id('track'), 'flac')$$, false);
+select tests.each_actor('finish a made file',
+  $$select 1 where public.finish_made_file(tests.id('track'), 'stream', tests.id('artist') || '/1700000000000-aaaaaaaa.wav',
+    tests.id('artist') || '/renditions/1700000000000-aaaaaaaa.128k.mp3')$$, array[]::text[]);
+select tests.one_actor('finish a made file', 'visitor through the marketplace',
+  $$select 1 where public.finish_made_file(tests.id('track'), 'stream', tests.id('artist') || '/1700000000000-aaaaaaaa.wav',
+    tests.id('artist') || '/renditions/1700000000000-aaaaaaaa.128k.mp3')$$, true);
+select tests.one_actor('finish a made file of a master the track no longer has', 'visitor through the marketplace',
+  $$select 1 where public.finish_made_file(tests.id('track'), 'stream', tests.id('artist') || '/1600000000000-cccccccc.wav',
+    tests.id('artist') || '/renditions/1600000000000-cccccccc.128k.mp3')$$, false);
+select tests.one_actor('finish a made file in another artist''s folder', 'visitor through the marketplace',
+  $$select 1 where public.finish_made_file(tests.id('track'), 'stream', tests.id('artist') || '/1700000000000-aaaaaaaa.wav',
+    tests.id('other artist') || '/renditions/x.128k.mp3')$$, false);
+select tests.each_actor('fail a made file',
+  $$select 1 where public.fail_made_file(tests.id('track'), 'stream', tests.id('artist') || '/1700000000000-aaaaaaaa.wav', 'broken', true)$$,
+  array[]::text[]);
+select tests.one_actor('fail a made file', 'visitor through the marketplace',
+  $$select 1 where public.fail_made_file(tests.id('track'), 'stream', tests.id('artist') || '/1700000000000-aaaaaaaa.wav', 'broken', true)$$,
+  true);
+select tests.each_actor('list the tracks waiting for a stream', $$select 1 from public.stream_backlog('.128k.mp3')$$, array[]::text[]);
+select tests.one_actor('list the tracks waiting for a stream', 'visitor through the marketplace',
+  $$select 1 from public.stream_backlog('.128k.mp3')$$, true);
+
+-- Retry: the track's own artist, through the marketplace, once it has failed.
+do $$
+begin
+  update private.made_files set state = 'failed', failure = 'broken' where track_id = tests.id('track');
+  update private.made_files set state = 'failed', failure = 'broken' where track_id = tests.id('banned artist track');
+end
+$$;
+select tests.each_actor('retry a failed stream', $$select 1 where public.retry_made_file(tests.id('track'), 'stream')$$, array[]::text[]);
+select tests.one_actor('retry a failed stream', 'artist through the marketplace',
+  $$select 1 where public.retry_made_file(tests.id('track'), 'stream')$$, true);
+select tests.one_actor('retry another artist''s failed stream', 'other artist through the marketplace',
+  $$select 1 where public.retry_made_file(tests.id('track'), 'stream')$$, false);
+select tests.one_actor('retry a failed stream while banned', 'banned artist through the marketplace',
+  $$select 1 where public.retry_made_file(tests.id('banned artist track'), 'stream')$$, false);
+
+-- Why it failed is its artist's to read, nobody else's.
+select tests.each_actor('read why a stream failed',
+  $$select 1 from public.track_stream(tests.id('track')) where failure = 'broken'$$, array['artist']);
+
+-- Before the stream is made: the master streams to its artist alone.
+select tests.each_actor('stream the master before the stream is made',
+  $$select 1 from public.track_stream(tests.id('track')) where path = tests.id('artist') || '/1700000000000-aaaaaaaa.wav'$$, array['artist']);
+select tests.each_actor('stream a track whose stream is being made',
+  $$select 1 from public.track_stream(tests.id('track')) where path is not null$$, array['artist']);
+
+-- A failed stream is no longer on its way, for anyone who asks.
+select tests.each_actor('see a failed stream as being prepared',
+  $$select 1 from public.track_stream(tests.id('track')) where preparing$$, array[]::text[]);
+
+select plan((select count(*)::integer from tests.cases) + 8);
+select * from tests.proved_cases();
+
+-- Once made, everyone who sees the track streams it, its artist too; nobody gets the master.
+update private.made_files
+set path = tests.id('artist') || '/renditions/1700000000000-aaaaaaaa.128k.mp3', state = 'ready', failure = null
+where track_id = tests.id('track') and format = 'stream';
+select is(tests.attempt(actor, $$select 1 from public.track_stream(tests.id('track'))
+    where path = tests.id('artist') || '/renditions/1700000000000-aaaaaaaa.128k.mp3'$$), 'done:1',
+  format('the stream plays to %s', actor))
+from unnest(array['visitor', 'artist', 'other artist', 'fan', 'admin']) as actor;
+select is(tests.attempt('visitor', $$select 1 from public.track_stream(tests.id('track')) where path like '%.wav'$$), 'done:0',
+  'a visitor is never handed the master');
+select is(tests.attempt('visitor', $$select 1 from public.track_stream(tests.id('upcoming track'))$$), 'done:0',
+  'nor anything of a track not out yet');
+
+-- A new master starts the stream afresh (the old one is not served for it), and its download files are
+-- made again when next asked for.
+insert into private.made_files (track_id, format, master_path, path, state)
+values (tests.id('track'), 'flac', tests.id('artist') || '/1700000000000-aaaaaaaa.wav',
+  tests.id('artist') || '/renditions/1700000000000-aaaaaaaa.flac', 'ready');
+update public.tracks set file_url = tests.id('artist') || '/1800000000000-dddddddd.wav' where id = tests.id('track');
+select is((select array_agg((format, master_path, path, state, failure)::text) from private.made_files where track_id = tests.id('track')),
+  array[format('(stream,%s/1800000000000-dddddddd.wav,,preparing,)', tests.id('artist'))], 'a new master starts its made files afresh');
+select * from finish();
+rollback;
