@@ -29,7 +29,13 @@ try {
     {
       cwd: root,
       stdio: "inherit",
-      env: { ...process.env, E2E_BASE_URL: marketplace.appUrl, E2E_SUPABASE_URL: marketplace.supabaseUrl, E2E_MARKETPLACE_SECRET: marketplace.marketplaceSecret, CHROMIUM_PATH: chromiumPath },
+      env: {
+        ...process.env,
+        E2E_BASE_URL: marketplace.appUrl,
+        E2E_SUPABASE_URL: marketplace.supabaseUrl,
+        E2E_MARKETPLACE_SECRET: marketplace.marketplaceSecret,
+        CHROMIUM_PATH: chromiumPath,
+      },
     },
   );
   exitCode = await exitCodeOf(runner);

@@ -38,7 +38,9 @@ export async function renditionsMade(backend: LocalStack, timeoutMs = 180_000): 
 
 /** A track's stream as track_stream answers `client`: its state, and its file once made (null before). */
 export async function streamOf(client: SupabaseClient, trackId: string): Promise<{ state: string | null; path: string | null }> {
-  const { data, error } = await client.rpc("track_stream", { track_id: trackId }).maybeSingle<{ state: string | null; path: string | null }>();
+  const { data, error } = await client
+    .rpc("track_stream", { track_id: trackId })
+    .maybeSingle<{ state: string | null; path: string | null }>();
   if (error) throw new Error(`Reading a track's stream failed: ${error.message}`);
   return { state: data?.state ?? null, path: data?.state === "ready" ? data.path : null };
 }

@@ -1,5 +1,5 @@
 -- Genres: the figures the home, /genres and genre pages show, kept by the database as tracks and
--- profiles change (03_catalog.sql's page functions read them).
+-- profiles change (03_pages.sql's functions read them).
 -- Function bodies are checked when they first run, so a function may name what a later file declares.
 set check_function_bodies = off;
 

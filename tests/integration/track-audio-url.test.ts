@@ -87,9 +87,10 @@ describe("track-audio-url", () => {
       expect(await audioUrl(client, { trackId })).toEqual({ status: 409, body: { code: "audio_preparing" } });
     }
     // A stream that could not be made: its artist still hears the master; listeners are told it is unavailable.
-    await local.stack.db.query("update private.made_files set state = 'failed', failure = 'broken' where track_id = $1 and format = 'stream'", [
-      trackId,
-    ]);
+    await local.stack.db.query(
+      "update private.made_files set state = 'failed', failure = 'broken' where track_id = $1 and format = 'stream'",
+      [trackId],
+    );
     expect((await audioUrl(artist.client, { trackId })).status).toBe(200);
     expect(await audioUrl(visitor, { trackId })).toEqual({ status: 503, body: { code: "audio_unavailable" } });
 

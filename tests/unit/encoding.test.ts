@@ -127,7 +127,10 @@ describe("reading a WAV as it arrives", () => {
 
 describe("a whole WAV's waveform and length (an upload without JavaScript)", () => {
   it("reads its first channel and its length, by the same reader, the extensible format included", () => {
-    for (const encoding of [{ channels: 2, bits: 16 }, { channels: 1, bits: 24, extensible: true }] as const) {
+    for (const encoding of [
+      { channels: 2, bits: 16 },
+      { channels: 1, bits: 24, extensible: true },
+    ] as const) {
       const decoded = decodeWav(wav({ ...encoding, frames: 22050 }));
       expect(decoded?.durationSeconds, JSON.stringify(encoding)).toBe(0.5);
       expect(decoded?.samples.length).toBe(22050);

@@ -1,10 +1,6 @@
 // What a download is called: file names every system accepts (Windows, macOS, Linux, phones), for a
 // track's file and for an album's zip and the files inside it; and the formats a fan downloads in.
-import {
-  downloadMadeFormats,
-  madeFormats,
-  type DownloadMadeFormat,
-} from "../../../supabase/functions/_shared/made-formats";
+import { downloadMadeFormats, madeFormats, type DownloadMadeFormat } from "../../../supabase/functions/_shared/made-formats";
 
 const maximumNameBytes = 200;
 const encoder = new TextEncoder();

@@ -3,10 +3,7 @@
 // Worker (workers/media.ts, wrangler.media.toml) consumes them: see media-jobs.server.ts. The page Worker
 // carries no codec and no long CPU limit.
 import * as v from "valibot";
-import {
-  downloadMadeFormats,
-  type DownloadMadeFormat,
-} from "../../../supabase/functions/_shared/made-formats";
+import { downloadMadeFormats, type DownloadMadeFormat } from "../../../supabase/functions/_shared/made-formats";
 
 /** The queues' names, as wrangler.media.toml declares them. */
 export const renditionQueue = "marketplace-renditions";

@@ -114,7 +114,6 @@ function sample(view: DataView, at: number, { bytesPerSample, float }: WavFormat
   return view.getInt32(at, true) / 2147483648;
 }
 
-
 type DecodedAudio = { samples: Float32Array; durationSeconds: number };
 
 /** The reader takes a whole file a mebibyte at a time, as it would take a stream. */

@@ -127,13 +127,7 @@ export default function EditTrack({ loaderData, actionData }: Route.ComponentPro
   return (
     <>
       <DashboardHeader title={`Edit ${track.title}`}>
-        <StreamStatus
-          state={stream.state}
-          failure={stream.failure}
-          trackId={track.id}
-          title={track.title}
-          action={path}
-        />
+        <StreamStatus state={stream.state} failure={stream.failure} trackId={track.id} title={track.title} action={path} />
       </DashboardHeader>
       <Card className="max-w-2xl">
         <Form method="post" action={path} noValidate className="grid gap-5">

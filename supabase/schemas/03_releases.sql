@@ -1,0 +1,255 @@
+set check_function_bodies = off;
+
+-- Releases as their tracks make them: an album's price, a track following its release and a release its
+-- tracks, publishing a release whole, saving a track with its album, and the album page. The releases
+-- table itself, and the tracks it holds, are 03_catalog.sql.
+
+-- What an album costs: its own price, or the sum of the tracks the reader may see (security invoker).
+-- A computed field (`release_price` in a select); a single costs its track's price.
+create or replace function public.release_price(release public.releases)
+returns numeric
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select coalesce(release.price, (select sum(t.price) from public.tracks t where t.release_id = release.id))
+$$;
+
+revoke execute on function public.release_price(public.releases) from public;
+
+grant execute on function public.release_price(public.releases) to anon, authenticated, service_role;
+
+-- A track follows its release: an album's tracks are album tracks titled by the album, a single's is not.
+-- A track written without a release (a single published through the API, the operator's SQL) gets a
+-- single of its own; an album track must name its album, since nothing works an album out from a title.
+create or replace function private.track_follows_its_release()
+returns trigger
+language plpgsql
+security invoker
+set search_path = ''
+as $$
+declare
+  release public.releases;
+begin
+  if new.release_id is null then
+    if new.type = 'album' then
+      raise exception 'an album track names its release' using errcode = 'not_null_violation', column = 'release_id';
+    end if;
+    insert into public.releases (artist_id, kind, title) values (new.artist_id, 'single', new.title)
+      returning id into new.release_id;
+    return new;
+  end if;
+  -- Not found (another artist's, or none): the foreign key refuses the row.
+  select * into release from public.releases r where r.id = new.release_id;
+  if release.kind = 'album' then
+    new.type := 'album';
+    new.album_title := release.title;
+  elsif release.kind = 'single' and new.type = 'album' then
+    raise exception 'a single''s track is not an album track'
+      using errcode = 'check_violation', constraint = 'tracks_type_follows_release';
+  end if;
+  return new;
+end
+$$;
+
+revoke execute on function private.track_follows_its_release() from public;
+
+create trigger tracks_follow_their_release
+  before insert or update of release_id, type, album_title on public.tracks
+  for each row execute function private.track_follows_its_release();
+
+-- A single is titled by its track; a release left without tracks (its last one deleted or moved) goes.
+create or replace function private.release_follows_its_tracks()
+returns trigger
+language plpgsql
+security invoker
+set search_path = ''
+as $$
+begin
+  if tg_op = 'UPDATE' and new.title is distinct from old.title then
+    update public.releases r set title = new.title
+    where r.id = new.release_id and r.kind = 'single' and r.title is distinct from new.title;
+  end if;
+  if tg_op = 'DELETE' or new.release_id is distinct from old.release_id then
+    delete from public.releases r
+    where r.id = old.release_id and not exists (select 1 from public.tracks t where t.release_id = r.id);
+  end if;
+  return null;
+end
+$$;
+
+revoke execute on function private.release_follows_its_tracks() from public;
+
+create trigger tracks_release_follows
+  after update of title, release_id or delete on public.tracks
+  for each row execute function private.release_follows_its_tracks();
+
+-- An album renamed renames its tracks' album_title.
+create or replace function private.album_title_to_tracks()
+returns trigger
+language plpgsql
+security invoker
+set search_path = ''
+as $$
+begin
+  if new.kind = 'album' then
+    update public.tracks t set album_title = new.title where t.release_id = new.id and t.album_title is distinct from new.title;
+  end if;
+  return null;
+end
+$$;
+
+revoke execute on function private.album_title_to_tracks() from public;
+
+create trigger releases_title_to_tracks
+  after update of title on public.releases
+  for each row execute function private.album_title_to_tracks();
+
+-- Publishing a release: the release and all its tracks in one transaction (an album whole or not at all),
+-- as the artist (row-level security, the catalogue's limits, and the marketplace's header for the files
+-- the tracks name). A single has exactly one track; an album at least one, and maybe a price of its own
+-- (null: the sum of its tracks'). Returns the tracks' ids.
+create or replace function public.publish_release(kind text, title text, tracks jsonb, price numeric default null)
+returns setof uuid
+language plpgsql
+security invoker
+set search_path = ''
+as $$
+declare
+  artist uuid := (select auth.uid());
+  published uuid;
+begin
+  if jsonb_typeof(publish_release.tracks) <> 'array' or jsonb_array_length(publish_release.tracks) = 0
+    or (publish_release.kind = 'single' and jsonb_array_length(publish_release.tracks) <> 1) then
+    raise exception 'a single has one track and an album at least one'
+      using errcode = 'check_violation', constraint = 'releases_track_count';
+  end if;
+  insert into public.releases (artist_id, kind, title, price)
+  values (artist, publish_release.kind, publish_release.title, publish_release.price)
+  returning id into published;
+  return query
+    insert into public.tracks (
+      release_id, artist_id, type, title, track_number, genre, subgenre, price, allow_pay_more, description, label,
+      release_date, file_url, peaks, duration_seconds, artwork_url, artwork_small_url, artwork_width, artwork_height)
+    -- (a key left out is null here, not the column's default)
+    select published, artist, publish_release.kind, t.title, t.track_number, t.genre, t.subgenre, t.price,
+      coalesce(t.allow_pay_more, false), t.description, t.label, coalesce(t.release_date, current_date), t.file_url,
+      t.peaks, t.duration_seconds,
+      t.artwork_url, t.artwork_small_url, t.artwork_width, t.artwork_height
+    from jsonb_populate_recordset(null::public.tracks, publish_release.tracks) with ordinality as t
+    order by t.ordinality
+    returning id;
+end
+$$;
+
+revoke execute on function public.publish_release(text, text, jsonb, numeric) from public;
+
+grant execute on function public.publish_release(text, text, jsonb, numeric) to authenticated, service_role;
+
+-- Saving a track's edit page: its details (the keys of `details`, others kept) and, for an album track, its
+-- album's title and price (`album`: {title, price}, a null price being the sum of its tracks'), in one
+-- transaction, as the artist. Whether the track was the caller's to save (row-level security decides).
+create or replace function public.save_track(track_id uuid, details jsonb, album jsonb default null)
+returns boolean
+language plpgsql
+security invoker
+set search_path = ''
+as $$
+declare
+  saved_release uuid;
+begin
+  update public.tracks t
+  set (title, genre, subgenre, label, price, allow_pay_more, release_date, description, track_number) = (
+    select d.title, d.genre, d.subgenre, d.label, d.price, d.allow_pay_more, d.release_date, d.description, d.track_number
+    from jsonb_populate_record(t, save_track.details) d)
+  where t.id = save_track.track_id
+  returning t.release_id into saved_release;
+  if saved_release is null then
+    return false;
+  end if;
+  if save_track.album is not null then
+    update public.releases r
+    set title = coalesce(save_track.album ->> 'title', r.title), price = (save_track.album ->> 'price')::numeric
+    where r.id = saved_release and r.kind = 'album';
+  end if;
+  return true;
+end
+$$;
+
+revoke execute on function public.save_track(uuid, jsonb, jsonb) from public;
+
+grant execute on function public.save_track(uuid, jsonb, jsonb) to authenticated, service_role;
+
+-- How many tracks of this track's album the reader may see (null for a track on no album): a computed
+-- field (`album_track_count` in a select), so the track page sizes its album embed in the same read.
+create or replace function public.album_track_count(track public.tracks)
+returns integer
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select case when track.type <> 'album' then null else (
+    select count(*)::integer from public.tracks t where t.release_id = track.release_id)
+  end
+$$;
+
+revoke execute on function public.album_track_count(public.tracks) from public;
+
+grant execute on function public.album_track_count(public.tracks) to anon, authenticated, service_role;
+
+-- The album page: the release, its artist and the tracks the reader may see, in their order; null when the
+-- reader may see none of them (an upcoming album, a banned artist's, none at all). A single's release
+-- answers too, so its address leads to its track. What an album shares (artwork, label, description) is
+-- its first track's: the upload form gives all of its tracks the same.
+create or replace function public.album_page(release_id uuid)
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  with shown as (
+    select t.*, row_number() over (order by t.track_number nulls last, t.created_at, t.id) as n
+    from public.tracks t
+    where t.release_id = album_page.release_id
+  ),
+  lead_track as (select * from shown where n = 1)
+  select jsonb_build_object(
+    'id', r.id,
+    'kind', r.kind,
+    'title', r.title,
+    'price', public.release_price(r),
+    'release_date', (select max(s.release_date) from shown s),
+    'upcoming', (select bool_and(s.release_date > current_date) from shown s),
+    'duration_seconds', (select sum(s.duration_seconds) from shown s),
+    'genre', l.genre,
+    'label', l.label,
+    'description', l.description,
+    'artwork_url', l.artwork_url,
+    'artwork_width', l.artwork_width,
+    'artwork_height', l.artwork_height,
+    'artist', jsonb_build_object('id', a.id, 'artist_name', a.artist_name, 'profile_image_url', a.profile_image_url),
+    -- The masters' paths, for the formats it downloads in (stated before anyone buys).
+    'file_paths', coalesce((select jsonb_agg(s.file_url) from shown s where nullif(s.file_url, '') is not null), '[]'),
+    -- Whether the reader bought every track of it shown (then they download it rather than buy it), or made it.
+    'owned', private.bought_all(array(select s.id from shown s)),
+    'own_release', r.artist_id is not distinct from (select auth.uid()),
+    'tracks', (
+      select jsonb_agg(jsonb_build_object(
+          'id', s.id, 'title', s.title, 'track_number', s.track_number, 'price', s.price,
+          'duration_seconds', s.duration_seconds, 'artwork_url', s.artwork_url,
+          'artwork_small_url', s.artwork_small_url, 'upcoming', s.release_date > current_date)
+        order by s.n)
+      from shown s)
+  )
+  from public.releases r
+  join lead_track l on true
+  join public.artist_profiles a on a.id = r.artist_id
+  where r.id = album_page.release_id
+$$;
+
+revoke execute on function public.album_page(uuid) from public;
+
+grant execute on function public.album_page(uuid) to anon, authenticated, service_role;
