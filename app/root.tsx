@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useLocation, useRouteLoaderData } from "react-router";
 import { SomethingWentWrong, errorMessage } from "~/components/error-boundary";
 import { badAddressMiddleware } from "~/lib/http/bad-address.server";
-import { edgeCacheMiddleware } from "~/lib/http/edge-cache.server";
+import { edgeCacheMiddleware } from "~/lib/cache/edge-cache.server";
 import { canonicalUrl } from "~/lib/sharing/meta";
 import { useNonce } from "~/lib/http/nonce";
 import { read } from "~/lib/backend/backend.server";

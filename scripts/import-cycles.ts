@@ -1,17 +1,22 @@
-// `npm run lint` runs this: no import circle in app/, type imports and dynamic imports included. Each
+// `npm run lint` runs this: no import circle among the project's modules (app/, workers/, scripts/ and
+// supabase/functions/), type imports and dynamic imports included, and no loop between folders: each
+// folder (app/lib/session, app/components/layout, a route area, scripts/lib, an Edge Function) keeps to
+// one concern, so its imports run one way, from the folders that use it to the ones it uses. Each
 // module's imports are read from its text (`import … from`, `export … from`, `import()`), resolved the
-// way the build resolves them (relative paths, `~/` for app/, a folder's index), and the graph is
-// searched for a cycle; each one found is printed as its chain of files.
+// way the build resolves them (relative paths, `~/` for app/, a folder's index); each circle found is
+// printed as its chain of files, and each loop of folders as the imports that run back.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 
 const root = join(import.meta.dirname, "..");
 const app = join(root, "app");
 
+const sourceRoots = [app, join(root, "workers"), join(root, "scripts"), join(root, "supabase", "functions")];
+
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder).flatMap((entry) => {
     const path = join(folder, entry);
-    if (statSync(path).isDirectory()) return entry === "+types" ? [] : sourceFiles(path);
+    if (statSync(path).isDirectory()) return entry === "+types" || entry === "node_modules" ? [] : sourceFiles(path);
     return /\.tsx?$/.test(entry) && !/\.test\.tsx?$/.test(entry) ? [path] : [];
   });
 }
@@ -33,7 +38,7 @@ const importPattern =
   /(?:\bimport\s+(?:type\s+)?[^"'`;]*?\bfrom\s*|\bexport\s+(?:type\s+)?[^"'`;]*?\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["']([^"']+)["']/g;
 
 const graph = new Map<string, string[]>();
-for (const file of sourceFiles(app)) {
+for (const file of sourceRoots.flatMap(sourceFiles)) {
   const text = readFileSync(file, "utf8");
   const targets = [...text.matchAll(importPattern)].map((match) => resolve(file, match[1]!)).filter((target) => target !== null);
   graph.set(file, [...new Set(targets)]);
@@ -54,8 +59,39 @@ function visit(file: string) {
 }
 for (const file of graph.keys()) if (!state.has(file)) visit(file);
 
-if (cycles.length > 0) {
+/** The folder a module belongs to: its own, but app/lib/x, app/components/x and app/routes/x hold their subfolders. */
+function folderOf(file: string): string {
+  const path = relative(root, dirname(file)).split(sep);
+  return path[0] === "app" && path.length > 3 ? path.slice(0, 3).join("/") : path.join("/");
+}
+
+// Folders, and the imports between them; a loop is a folder reachable again from one it imports.
+const folderImports = new Map<string, Map<string, string[]>>();
+for (const [file, targets] of graph) {
+  for (const target of targets) {
+    const [from, to] = [folderOf(file), folderOf(target)];
+    if (from === to) continue;
+    const arrows = folderImports.get(from) ?? new Map<string, string[]>();
+    folderImports.set(from, arrows.set(to, [...(arrows.get(to) ?? []), `${relative(root, file)} → ${relative(root, target)}`]));
+  }
+}
+function reachable(from: string): Set<string> {
+  const seen = new Set<string>();
+  const next = [from];
+  while (next.length > 0) {
+    for (const to of folderImports.get(next.pop()!)?.keys() ?? []) {
+      if (!seen.has(to)) next.push(seen.add(to) && to);
+    }
+  }
+  return seen;
+}
+const loops = [...folderImports].flatMap(([from, arrows]) =>
+  [...arrows].filter(([to]) => reachable(to).has(from)).map(([to, imports]) => `${from} → ${to} (${imports.join("; ")})`),
+);
+
+if (cycles.length > 0 || loops.length > 0) {
   for (const cycle of cycles) console.error(`import circle: ${cycle.map((file) => relative(root, file)).join(" → ")}`);
+  for (const loop of loops) console.error(`folders in a loop: ${loop}`);
   process.exit(1);
 }
-console.log(`No import circle among ${graph.size} modules of app/.`);
+console.log(`No import circle among ${graph.size} modules, and no loop among ${folderImports.size} folders.`);

@@ -1,6 +1,6 @@
 // Cloudflare's purge by tag, as the Worker asks for it after a change: only with its token, narrowly.
 import { describe, expect, it, vi } from "vitest";
-import { accountChanged, globalPurge, playlistChanged, trackChanged } from "~/lib/http/edge-cache.server";
+import { accountChanged, globalPurge, playlistChanged, trackChanged } from "~/lib/cache/edge-cache.server";
 
 describe("globalPurge", () => {
   it("asks Cloudflare to purge the zone's cached answers by tag, with the purge token", async () => {

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { turnstileScript } from "~/lib/session/captcha";
+import { turnstileScript } from "~/lib/http/captcha";
 
 type Turnstile = { render(container: HTMLElement, options?: Record<string, unknown>): string; reset(container: HTMLElement): void };
 declare global {

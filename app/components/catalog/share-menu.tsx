@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type MouseEvent } from "react";
-import { useDisclosure } from "~/components/layout/use-disclosure";
+import { useDisclosure } from "~/components/ui/use-disclosure";
 import { Icon } from "~/components/ui/icon";
 import { inputClasses } from "~/components/ui/field";
 import type { Sharing } from "~/lib/sharing/sharing";

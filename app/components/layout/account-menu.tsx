@@ -3,7 +3,7 @@ import { buttonClasses } from "~/components/ui/button";
 import { cx } from "~/lib/ui/cx";
 import { accountSettingsPath, dashboardPath } from "~/lib/session/redirects";
 import type { SessionUser } from "~/lib/session/session-user";
-import { useDisclosure } from "./use-disclosure";
+import { useDisclosure } from "~/components/ui/use-disclosure";
 
 /** The signed-in user's links: their dashboard, account settings, Admin for administrators, and Sign out (a POST). */
 export function AccountLinks({ user, itemClassName }: { user: SessionUser; itemClassName: string }) {

@@ -3,7 +3,7 @@ import { buttonClasses } from "~/components/ui/button";
 import { cx } from "~/lib/ui/cx";
 import type { SessionUser } from "~/lib/session/session-user";
 import { AccountLinks } from "./account-menu";
-import { useDisclosure } from "./use-disclosure";
+import { useDisclosure } from "~/components/ui/use-disclosure";
 import { HeaderSearch } from "./header-search";
 import { headerLinks, libraryLinks } from "./nav-items";
 import { Icon } from "~/components/ui/icon";

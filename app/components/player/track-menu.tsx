@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import { Link, useFetcher } from "react-router";
-import { closeDisclosure, useDisclosure } from "~/components/layout/use-disclosure";
+import { closeDisclosure, useDisclosure } from "~/components/ui/use-disclosure";
 import { Icon } from "~/components/ui/icon";
 import { addToPlaylistPath } from "~/lib/catalog/catalog";
 import type { FormReply } from "~/lib/forms/forms";

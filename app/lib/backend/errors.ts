@@ -1,6 +1,6 @@
 // The one place where backend failures become the messages people read (spec section 8).
 // Raw errors go to the log; users see these.
-import { captchaFailedMessage } from "../session/captcha";
+import { captchaFailedMessage } from "../http/captcha";
 import { audioPreparing } from "~/lib/constants";
 import { sqlState } from "./sqlstate";
 

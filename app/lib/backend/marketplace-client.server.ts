@@ -1,6 +1,6 @@
 import { createClient } from "@supabase/supabase-js";
 import type { Database } from "./database.types";
-import type { BackendEnv } from "./backend-env";
+import type { BackendEnv } from "../http/backend-env";
 
 /**
  * The database and Edge Functions as the marketplace itself: no user, its registered secret. The page

@@ -1,18 +1,30 @@
 // What an artist's page makes of their profile: their tracks grouped by release, and the links they
 // gave (only http(s) addresses, and social handles as profile links). Kept apart from the catalog's
 // paths, which every page needs, so only the pages that show a profile carry it.
-import type { ReleaseTrack } from "../schemas/catalog-data";
+
+/** What grouping needs of a track (the artist page's read, schemas/catalog-data.ts, has more). */
+type ReleaseTrack = {
+  release_id: string;
+  release_date: string;
+  upcoming: boolean;
+  type: string;
+  title: string;
+  album_title: string | null;
+  track_number: number | null;
+  artwork_url: string | null;
+  artwork_small_url: string | null;
+};
 
 type ReleaseFields = { id: string; title: string; releaseDate: string; upcoming: boolean; artworkUrl: string | null };
-export type Release =
-  (ReleaseFields & { kind: "album"; tracks: ReleaseTrack[] }) | (ReleaseFields & { kind: "single"; tracks: [ReleaseTrack] });
+export type Release<Track extends ReleaseTrack = ReleaseTrack> =
+  (ReleaseFields & { kind: "album"; tracks: Track[] }) | (ReleaseFields & { kind: "single"; tracks: [Track] });
 
 /**
  * An artist's tracks as releases, by the release each belongs to: an album's tracks become one card in
  * track order, a single its own. Releases keep the order of their first track in the list.
  */
-export function groupReleases(tracks: ReleaseTrack[]): Release[] {
-  const releases = new Map<string, Release>();
+export function groupReleases<Track extends ReleaseTrack>(tracks: Track[]): Release<Track>[] {
+  const releases = new Map<string, Release<Track>>();
   for (const track of tracks) {
     const release = releases.get(track.release_id);
     if (release) {

@@ -1,7 +1,7 @@
 import type { RouterContextProvider } from "react-router";
 import { cloudflareContext } from "./context.server";
 import * as v from "valibot";
-import { backendVariables } from "../backend/backend-env";
+import { backendVariables } from "./backend-env";
 
 /**
  * The page Worker's variables, checked once per isolate: what it needs to reach the backend (the project

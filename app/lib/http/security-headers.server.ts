@@ -1,7 +1,7 @@
 // The security headers of every response, set in one place (workers/app.ts): no framing, no sniffing, a
 // strict referrer, HSTS over HTTPS, and on HTML a Content-Security-Policy that lets scripts run only from
 // our origin or inline with this response's nonce.
-import { captchaPaths, turnstileOrigin } from "../session/captcha";
+import { captchaPaths, turnstileOrigin } from "./captcha";
 import { appEnv, type AppEnv } from "./env.server";
 
 /** 128 random bits for one response's inline scripts. */

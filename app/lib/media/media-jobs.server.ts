@@ -12,7 +12,7 @@ import { createEncoder } from "wasm-media-encoders";
 import { sniffAudio, sniffImage } from "../../../supabase/functions/_shared/file-types";
 import { madeFormats, type MadeFormat } from "../../../supabase/functions/_shared/made-formats";
 import { marketplaceClient, type MarketplaceClient } from "~/lib/backend/marketplace-client.server";
-import { backendVariables } from "~/lib/backend/backend-env";
+import { backendVariables } from "~/lib/http/backend-env";
 import { masterReader, type MasterReader, type Samples } from "./master-decoders.server";
 import { encoderSettings, UnreadableMaster } from "./encoding";
 import { FlacEncoder } from "./flac";

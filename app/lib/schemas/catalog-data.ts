@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { count, nullableText, numeric, pixels } from "./columns";
+import type { Release } from "../catalog/artist-profile";
 
 // The shapes the catalog's page functions and views answer (supabase/migrations/*_catalog_pages.sql,
 // *_catalog_views.sql), checked once at the loader so a schema change fails a test, not a page. Loaders
@@ -41,6 +42,8 @@ const ReleaseTrackSchema = v.object({
   duration_seconds: v.nullable(v.number()),
 });
 export type ReleaseTrack = v.InferOutput<typeof ReleaseTrackSchema>;
+/** An artist page's release card, its tracks as the page read them. */
+export type ArtistRelease = Release<ReleaseTrack>;
 
 const NewsItemSchema = v.object({
   id: v.string(),

@@ -1,8 +1,8 @@
 import { albumPath, artistPath, fanPath, playlistPath, trackPath } from "../catalog/catalog";
 import { brandName } from "../constants";
-import { safeHttpUrl, socialProfile, type Release } from "../catalog/artist-profile";
+import { safeHttpUrl, socialProfile } from "../catalog/artist-profile";
 import type { PlaylistPage } from "../schemas/playlists";
-import type { AlbumPage, ArtistPageData, TrackPage } from "../schemas/catalog-data";
+import type { AlbumPage, ArtistPageData, ArtistRelease, TrackPage } from "../schemas/catalog-data";
 
 // The schema.org descriptions (JSON-LD) of the public pages, so search engines know a track, a release,
 // an artist and a playlist for what they are. Prices are in US dollars, as every price on the site.
@@ -87,7 +87,7 @@ export function recordingData(origin: string, track: TrackPage): StructuredData 
  * An artist page: the artist (with their website and social profiles as `sameAs`) and the releases the
  * page lists (`releases`, its tracks grouped), each album a `MusicAlbum` with its tracks.
  */
-export function artistData(origin: string, artist: ArtistPageData, releases: Release[]): StructuredData {
+export function artistData(origin: string, artist: ArtistPageData, releases: ArtistRelease[]): StructuredData {
   const url = address(origin, artistPath(artist.id));
   const byArtist = { "@type": "MusicGroup", "@id": url, name: artist.artist_name, url };
   const sameAs = [

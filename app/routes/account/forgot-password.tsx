@@ -3,7 +3,7 @@ import { Captcha } from "~/components/account/captcha";
 import { AuthShell } from "~/components/auth-shell";
 import { FormAlert, SubmitButton } from "~/components/form-controls";
 import { Field } from "~/components/ui/field";
-import { captchaTokenFrom } from "~/lib/session/captcha";
+import { captchaTokenFrom } from "~/lib/http/captcha";
 import { captchaSiteKey } from "~/lib/http/env.server";
 import { passwordResetErrorMessage } from "~/lib/backend/errors";
 import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms/forms";

@@ -3,7 +3,7 @@ import { Captcha } from "~/components/account/captcha";
 import { AuthShell } from "~/components/auth-shell";
 import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
 import { Field } from "~/components/ui/field";
-import { captchaTokenFrom } from "~/lib/session/captcha";
+import { captchaTokenFrom } from "~/lib/http/captcha";
 import { captchaSiteKey, envFrom, marketplaceHeader } from "~/lib/http/env.server";
 import { signInErrorMessage } from "~/lib/backend/errors";
 import { formError, formFields, parseForm, replyWith } from "~/lib/forms/forms";

@@ -1,7 +1,7 @@
 import { href, redirect, type RouterContextProvider } from "react-router";
 import { refusedWrite } from "~/lib/backend/backend.server";
 import { artistPath, fanPath } from "~/lib/catalog/catalog";
-import { forgetCached } from "~/lib/http/edge-cache.server";
+import { forgetCached } from "~/lib/cache/edge-cache.server";
 import { fileImageSize, isPictureSizeAllowed, type ImageSize } from "~/lib/media/image-size";
 import { marketplaceHeader } from "~/lib/http/env.server";
 import { storageErrorMessage } from "~/lib/backend/errors";
@@ -9,7 +9,7 @@ import { parseForm, replyWith, type FormReply } from "~/lib/forms/forms";
 import { bytesAre, expectedUpload, imageFiles, judgeImage, storagePath } from "~/lib/media/media-files";
 import { ProfilePictureSchema } from "~/lib/schemas/studio";
 import { supabaseContext } from "~/lib/session/session.server";
-import { storedArtworkSize, storedFirstBytes } from "~/lib/backend/storage-request.server";
+import { storedArtworkSize, storedFirstBytes } from "~/lib/uploads/storage-request.server";
 
 // The profile picture of an artist or a fan, in a form of its own on their Edit Profile page: a file sent
 // with the form (without JavaScript), a file the browser uploaded already (with), or its removal. Files

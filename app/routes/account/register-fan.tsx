@@ -5,7 +5,7 @@ import { FormAlert, SubmitButton } from "~/components/form-controls";
 import { GenrePicker, HaveAccountLink, TermsCheckbox, NewPasswordFields } from "~/components/account-fields";
 import { Field } from "~/components/ui/field";
 import { genres } from "~/lib/constants";
-import { captchaTokenFrom } from "~/lib/session/captcha";
+import { captchaTokenFrom } from "~/lib/http/captcha";
 import { captchaSiteKey } from "~/lib/http/env.server";
 import { formFields, parseForm, replyWith } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";

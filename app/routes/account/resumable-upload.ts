@@ -3,7 +3,7 @@ import { storageErrorMessage } from "~/lib/backend/errors";
 import { audioFiles, bytesAre, expectedUpload, imageFiles, sniffLength, type AudioType, type ImageType } from "~/lib/media/media-files";
 import type { SessionUser } from "~/lib/session/session-user";
 import { userContext } from "~/lib/session/session.server";
-import { storageRequester } from "~/lib/backend/storage-request.server";
+import { storageRequester } from "~/lib/uploads/storage-request.server";
 import type { Route } from "./+types/resumable-upload";
 
 // Resource route: the upload form's resumable uploads (TUS), passed on to Storage's own endpoint

@@ -9,7 +9,7 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { Field } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
 import { invokeFunction, readOrThrow } from "~/lib/backend/backend.server";
-import { accountChanged, forgetCached } from "~/lib/http/edge-cache.server";
+import { accountChanged, forgetCached } from "~/lib/cache/edge-cache.server";
 import { administrationErrorMessage } from "~/lib/backend/errors";
 import { formatDate, formatTimeAgo, requestLocale } from "~/lib/format";
 import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms/forms";

@@ -8,7 +8,7 @@ import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Field, SelectField, TextareaField } from "~/components/ui/field";
 import { readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
-import { forgetCached } from "~/lib/http/edge-cache.server";
+import { forgetCached } from "~/lib/cache/edge-cache.server";
 import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";
 import { formatDate } from "~/lib/format";

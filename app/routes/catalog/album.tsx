@@ -12,7 +12,7 @@ import { notFound, readOrThrow } from "~/lib/backend/backend.server";
 import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/catalog/buy-param";
 import { albumPath, artistPath, countOf, isUuid, trackPath } from "~/lib/catalog/catalog";
 import { formatDate, formatDuration, formatPrice, genreLabel } from "~/lib/format";
-import { tagCachedAnswer } from "~/lib/http/edge-cache.server";
+import { tagCachedAnswer } from "~/lib/cache/edge-cache.server";
 import { publicPageHeaders } from "~/lib/http/http-cache";
 import { downloadFormats } from "~/lib/media/downloads";
 import { imageSizeOf } from "~/lib/media/image-size";

@@ -6,9 +6,9 @@ import { GenreList } from "~/components/catalog/genre-list";
 import { notFoundBoundary } from "~/components/error-boundary";
 import { EmptyState } from "~/components/ui/empty-state";
 import { albumPath, artistPath, countOf, fanPath, isUuid, trackPath } from "~/lib/catalog/catalog";
-import { groupReleases, safeHttpUrl, socialProfile, type Release } from "~/lib/catalog/artist-profile";
+import { groupReleases, safeHttpUrl, socialProfile } from "~/lib/catalog/artist-profile";
 import { formatDate, formatDuration, formatPrice } from "~/lib/format";
-import { tagCachedAnswer } from "~/lib/http/edge-cache.server";
+import { tagCachedAnswer } from "~/lib/cache/edge-cache.server";
 import { publicPageHeaders } from "~/lib/http/http-cache";
 import { pageMeta } from "~/lib/sharing/meta";
 import { sharedPageMeta } from "~/lib/sharing/meta.server";
@@ -19,7 +19,7 @@ import type { Sharing } from "~/lib/sharing/sharing";
 import { pageCount, pageFrom } from "~/lib/ui/paging";
 import { Pagination } from "~/components/ui/pagination";
 import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/catalog/buy-param";
-import { ArtistPageSchema, type ArtistMerch } from "~/lib/schemas/catalog-data";
+import { ArtistPageSchema, type ArtistMerch, type ArtistRelease } from "~/lib/schemas/catalog-data";
 import { PurchaseDialog } from "~/components/track/purchase-dialog";
 import { LinkButton } from "~/components/ui/button";
 import { notFound, readOrThrow } from "~/lib/backend/backend.server";
@@ -333,7 +333,11 @@ function MerchSection({ merch, artistName }: { merch: ArtistMerch[]; artistName:
 export const shouldRevalidate = revalidateUnlessOnlyBuyChanged;
 
 /** A track of a release as the queue holds it. */
-function releaseQueueTrack(release: Release, track: Release["tracks"][number], artist: { id: string; artist_name: string }): QueueTrack {
+function releaseQueueTrack(
+  release: ArtistRelease,
+  track: ArtistRelease["tracks"][number],
+  artist: { id: string; artist_name: string },
+): QueueTrack {
   return {
     id: track.id,
     title: track.title,
@@ -354,7 +358,7 @@ function ReleaseCard({
   artist,
   share,
 }: {
-  release: Release;
+  release: ArtistRelease;
   artist: { id: string; artist_name: string };
   /** An album's Share (a single's is on its track page). */
   share?: Sharing;

@@ -7,7 +7,7 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { notFound, readOrThrow } from "~/lib/backend/backend.server";
 import { countOf, fanPath, isUuid } from "~/lib/catalog/catalog";
 import { imageSizeOf } from "~/lib/media/image-size";
-import { tagCachedAnswer } from "~/lib/http/edge-cache.server";
+import { tagCachedAnswer } from "~/lib/cache/edge-cache.server";
 import { publicPageHeaders } from "~/lib/http/http-cache";
 import { pageMeta } from "~/lib/sharing/meta";
 import { sharedPageMeta } from "~/lib/sharing/meta.server";

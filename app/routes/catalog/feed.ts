@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "react-router";
 import { read } from "~/lib/backend/backend.server";
 import { createVisitorClient } from "~/lib/backend/supabase.server";
 import { isUuid } from "~/lib/catalog/catalog";
-import { tagCachedAnswer } from "~/lib/http/edge-cache.server";
+import { tagCachedAnswer } from "~/lib/cache/edge-cache.server";
 import { envFrom } from "~/lib/http/env.server";
 import { publicCacheControl, uncached } from "~/lib/http/http-cache";
 import { atomFeed, FeedSchema, feedPage, feedTypes, rssFeed } from "~/lib/sharing/feeds.server";

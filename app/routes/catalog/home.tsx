@@ -13,7 +13,7 @@ import { artistPath, countOf, genrePath, trackPath } from "~/lib/catalog/catalog
 import { artistShare, genres } from "~/lib/constants";
 import { parseForm, replyWith } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";
-import { tagCachedAnswer } from "~/lib/http/edge-cache.server";
+import { tagCachedAnswer } from "~/lib/cache/edge-cache.server";
 import { publicPageHeaders, uncached } from "~/lib/http/http-cache";
 import { pageMeta } from "~/lib/sharing/meta";
 import { NewsletterSchema } from "~/lib/schemas/catalog";

@@ -5,7 +5,7 @@ import { sqlState } from "~/lib/backend/sqlstate";
 import { addTrackToPlaylist } from "~/lib/catalog/playlists.server";
 import { readForm } from "~/lib/forms/form-body.server";
 import { formError, parseForm, replyWith, type FormReply } from "~/lib/forms/forms";
-import { forgetCached, playlistChanged } from "~/lib/http/edge-cache.server";
+import { forgetCached, playlistChanged } from "~/lib/cache/edge-cache.server";
 import { DeletePlaylistSchema, MoveTrackSchema, PlaylistNameSchema, PlaylistSchema, PlaylistTrackSchema } from "~/lib/schemas/playlists";
 import { requireUser } from "~/lib/session/guards.server";
 import { supabaseContext } from "~/lib/session/session.server";

@@ -14,7 +14,7 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { Icon, type IconName } from "~/components/ui/icon";
 import { notFound, readOrThrow } from "~/lib/backend/backend.server";
 import { artistPath, countOf, fanPath, isUuid, playlistPath } from "~/lib/catalog/catalog";
-import { tagCachedAnswer } from "~/lib/http/edge-cache.server";
+import { tagCachedAnswer } from "~/lib/cache/edge-cache.server";
 import { formatDuration } from "~/lib/format";
 import { formFields, type FormReply } from "~/lib/forms/forms";
 import { publicPageHeaders } from "~/lib/http/http-cache";

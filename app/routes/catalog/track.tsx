@@ -13,7 +13,7 @@ import type { DialogHandle } from "~/components/ui/dialog";
 import { notFound, read, readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
 import { albumPath, artistPath, isUuid, trackPath } from "~/lib/catalog/catalog";
 import { commentsPageSize } from "~/lib/constants";
-import { forgetCached, keepOutOfCache, tagCachedAnswer } from "~/lib/http/edge-cache.server";
+import { forgetCached, keepOutOfCache, tagCachedAnswer } from "~/lib/cache/edge-cache.server";
 import { formatDate, formatPrice, genreLabel, requestLocale } from "~/lib/format";
 import { formError, parseForm, replyWith } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";

@@ -5,7 +5,7 @@ import { PlaylistPageSchema } from "~/lib/schemas/playlists";
 import { nullableText, numeric, pixels } from "~/lib/schemas/columns";
 import { imageSizeOf, type ImageSize } from "~/lib/media/image-size";
 import { artistEmbedTracks, type EmbedKind } from "~/lib/sharing/embedding.server";
-import type { CacheTag } from "~/lib/http/edge-cache.server";
+import type { CacheTag } from "~/lib/cache/edge-cache.server";
 import type { SupabaseClient } from "~/lib/backend/supabase.server";
 
 // What an embedded player shows: one track, an album, an artist's latest releases or a public

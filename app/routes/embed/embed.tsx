@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { isUuid } from "~/lib/catalog/catalog";
-import { tagCachedAnswer } from "~/lib/http/edge-cache.server";
+import { tagCachedAnswer } from "~/lib/cache/edge-cache.server";
 import { embeddingSite } from "~/lib/sharing/embedding.server";
 import { embedPass } from "~/lib/http/signed-values.server";
 import { envFrom } from "~/lib/http/env.server";

@@ -1,7 +1,7 @@
 import { brandName } from "~/lib/constants";
 import { isUuid } from "~/lib/catalog/catalog";
 import { embedCode, embedHeight, embedLeastWidth, embedWidth, type EmbedKind, type EmbedSize } from "~/lib/sharing/embedding.server";
-import { tagCachedAnswer } from "~/lib/http/edge-cache.server";
+import { tagCachedAnswer } from "~/lib/cache/edge-cache.server";
 import { envFrom } from "~/lib/http/env.server";
 import { readableByAnySite } from "~/lib/http/cross-site.server";
 import { publicCacheControl, sharedCacheSeconds } from "~/lib/http/http-cache";

@@ -7,7 +7,7 @@ import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
 import { readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
-import { forgetCached, playlistChanged } from "~/lib/http/edge-cache.server";
+import { forgetCached, playlistChanged } from "~/lib/cache/edge-cache.server";
 import { countOf, isUuid, playlistPath } from "~/lib/catalog/catalog";
 import { formError, formFields, parseForm, replyWith } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";

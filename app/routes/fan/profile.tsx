@@ -11,7 +11,7 @@ import { Field } from "~/components/ui/field";
 import { fanPath } from "~/lib/catalog/catalog";
 import { readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
 import { genres } from "~/lib/constants";
-import { forgetCached } from "~/lib/http/edge-cache.server";
+import { forgetCached } from "~/lib/cache/edge-cache.server";
 import { formFields, parseForm, replyWith } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";
 import { requireFan } from "~/lib/session/guards.server";

@@ -1,4 +1,4 @@
-import { tagCachedAnswer } from "~/lib/http/edge-cache.server";
+import { tagCachedAnswer } from "~/lib/cache/edge-cache.server";
 import { envFrom } from "~/lib/http/env.server";
 import { createVisitorClient } from "~/lib/backend/supabase.server";
 import {

@@ -9,7 +9,7 @@ import { Card } from "~/components/ui/card";
 import { Field, TextareaField } from "~/components/ui/field";
 import { artistPath } from "~/lib/catalog/catalog";
 import { readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
-import { forgetCached } from "~/lib/http/edge-cache.server";
+import { forgetCached } from "~/lib/cache/edge-cache.server";
 import { genres } from "~/lib/constants";
 import { editRows, formFields, parseForm, replyWith, type RowList } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";

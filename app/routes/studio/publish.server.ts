@@ -17,7 +17,7 @@ import {
 import type { FieldErrors } from "~/lib/forms/forms";
 import { tooManyTracks, type UploadedFiles } from "~/lib/schemas/studio";
 import { fileImageSize, isPictureSizeAllowed, type ImageSize } from "~/lib/media/image-size";
-import { storedArtworkSize, type FirstBytes } from "~/lib/backend/storage-request.server";
+import { storedArtworkSize, type FirstBytes } from "~/lib/uploads/storage-request.server";
 import type { SupabaseClient } from "~/lib/backend/supabase.server";
 import { decodeWav } from "~/lib/media/wav";
 

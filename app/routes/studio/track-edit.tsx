@@ -8,7 +8,7 @@ import { Card } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
 import { notFound, readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
 import { isUuid, trackEditPath } from "~/lib/catalog/catalog";
-import { forgetCached, trackChanged } from "~/lib/http/edge-cache.server";
+import { forgetCached, trackChanged } from "~/lib/cache/edge-cache.server";
 import { formError, formFields, parseForm, replyWith } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";
 import { requireArtist } from "~/lib/session/guards.server";

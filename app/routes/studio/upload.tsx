@@ -10,7 +10,7 @@ import { Card } from "~/components/ui/card";
 import { PillNav } from "~/components/ui/pill-nav";
 import { Field } from "~/components/ui/field";
 import { refusedWrite } from "~/lib/backend/backend.server";
-import { accountChanged, forgetCached } from "~/lib/http/edge-cache.server";
+import { accountChanged, forgetCached } from "~/lib/cache/edge-cache.server";
 import { albumTrackLimit, catalogLimits } from "~/lib/constants";
 import { formatCount } from "~/lib/format";
 import { formError, formFields, parseForm, replyWith, type FieldErrors, type FormReply, type FormValues } from "~/lib/forms/forms";
@@ -24,7 +24,7 @@ import { pageMeta } from "~/lib/sharing/meta";
 import { useHydrated } from "~/lib/ui/use-hydrated";
 import { AlbumUploadSchema, MerchUploadSchema, releaseDetailFields, TrackDetailsSchema, UploadedFilesSchema } from "~/lib/schemas/studio";
 import { supabaseContext } from "~/lib/session/session.server";
-import { storedFirstBytes } from "~/lib/backend/storage-request.server";
+import { storedFirstBytes } from "~/lib/uploads/storage-request.server";
 import {
   checkFiles,
   checkUploaded,

@@ -1,9 +1,9 @@
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
-import { cloudflareContext } from "./context.server";
+import { cloudflareContext } from "../http/context.server";
 import { embeddingSite } from "../sharing/embedding.server";
-import { envFrom, type AppEnv } from "./env.server";
-import { isEmbedPath } from "./security-headers.server";
-import { sharedCacheSeconds } from "./http-cache";
+import { envFrom, type AppEnv } from "../http/env.server";
+import { isEmbedPath } from "../http/security-headers.server";
+import { sharedCacheSeconds } from "../http/http-cache";
 import { hasAuthCookie, renderWasPersonal } from "../session/session.server";
 
 /**
