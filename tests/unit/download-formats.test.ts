@@ -57,10 +57,14 @@ describe("FLAC", () => {
   ]) {
     it(`gives back every sample: ${channels} channel(s), ${bits} bits, ${sampleRate} Hz, ${frames} frames`, async () => {
       const { integers, floats } = signal(frames, channels, bits, music);
-      const encoder = new FlacEncoder(channels, sampleRate, bits);
-      // Pieces of awkward sizes, as a master's bytes arrive.
-      for (let start = 0; start < frames; start += 3001) encoder.push(floats.map((channel) => channel.subarray(start, start + 3001)));
-      const file = concat(...encoder.finish(tags));
+      const encoder = new FlacEncoder(channels, sampleRate, bits, frames);
+      // Pieces of awkward sizes, as a master's bytes arrive: each gives the frames it completes.
+      const parts = [encoder.start(tags)];
+      for (let start = 0; start < frames; start += 3001) {
+        parts.push(...encoder.push(floats.map((channel) => channel.subarray(start, start + 3001))));
+      }
+      expect(parts.length).toBe(1 + Math.floor(frames / 4096));
+      const file = concat(...parts, ...encoder.finish());
       const decoded = await decodeFlac(file);
       expect(decoded.errors).toEqual([]);
       expect(decoded.sampleRate).toBe(sampleRate);
@@ -79,9 +83,8 @@ describe("FLAC", () => {
     const { integers, floats } = signal(frames, 2, 16, (frame, channel) =>
       frame < 4096 ? 0 : frame < 8192 ? (frame % 2 ? 1 : -1) : channel ? 0 : Math.sin(frame / 10) * 0.9,
     );
-    const encoder = new FlacEncoder(2, 44100, 16);
-    encoder.push(floats);
-    const file = concat(...encoder.finish({ ...tags, cover: null }));
+    const encoder = new FlacEncoder(2, 44100, 16, frames);
+    const file = concat(encoder.start({ ...tags, cover: null }), ...encoder.push(floats), ...encoder.finish());
     const decoded = await decodeFlac(file);
     for (let channel = 0; channel < 2; channel++) {
       expect(Int32Array.from(decoded.channelData[channel]!, (value) => Math.round(value * 32767))).toEqual(integers[channel]);
@@ -92,17 +95,30 @@ describe("FLAC", () => {
   it("compresses music well below its WAV", () => {
     const frames = 44100 * 3;
     const { floats } = signal(frames, 2, 16, music);
-    const encoder = new FlacEncoder(2, 44100, 16);
-    encoder.push(floats);
-    const size = encoder.finish({ ...tags, cover: null }).reduce((sum, part) => sum + part.length, 0);
+    const encoder = new FlacEncoder(2, 44100, 16, frames);
+    const size = [encoder.start({ ...tags, cover: null }), ...encoder.push(floats), ...encoder.finish()].reduce(
+      (sum, part) => sum + part.length,
+      0,
+    );
     expect(size).toBeLessThan(frames * 2 * 2 * 0.8);
+  });
+
+  it("keeps the count its STREAMINFO names, written before any frame: a master that ends short is made up with silence", async () => {
+    const { floats } = signal(5000, 2, 16, music);
+    const encoder = new FlacEncoder(2, 44100, 16, 9000);
+    const file = concat(encoder.start(null), ...encoder.push(floats), ...encoder.finish());
+    const decoded = await decodeFlac(file);
+    expect(decoded.errors).toEqual([]);
+    expect(decoded.samplesDecoded).toBe(9000);
+    expect(new Set(decoded.channelData[0]!.subarray(5000))).toEqual(new Set([0]));
+    expect((await parseBuffer(file, { mimeType: "audio/flac" })).format.duration).toBeCloseTo(9000 / 44100, 5);
   });
 
   it("carries its tags and cover as Vorbis comments and a PICTURE block", async () => {
     const { floats } = signal(8000, 2, 16, music);
-    const encoder = new FlacEncoder(2, 44100, 16);
-    encoder.push(floats);
-    const { common, format } = await parseBuffer(concat(...encoder.finish(tags)), { mimeType: "audio/flac" });
+    const encoder = new FlacEncoder(2, 44100, 16, 8000);
+    const file = concat(encoder.start(tags), ...encoder.push(floats), ...encoder.finish());
+    const { common, format } = await parseBuffer(file, { mimeType: "audio/flac" });
     expect(format.container).toBe("FLAC");
     expect(format.duration).toBeCloseTo(8000 / 44100, 5);
     expect(format.bitsPerSample).toBe(16);

@@ -1,5 +1,5 @@
-// A FLAC encoder for the downloads made from a lossless master (the rendition queue feeds it a WAV's
-// samples as they are read). No npm FLAC encoder suits a Worker: each compiles its WebAssembly at run
+// A FLAC encoder for the downloads made from a lossless master (the media queue feeds it a WAV's samples
+// as they are read, and stores its frames as they are made). No npm FLAC encoder suits a Worker: each compiles its WebAssembly at run
 // time, which Workers refuse. This one is the format's own simple path: fixed blocks of 4,096 frames, each
 // channel coded as a constant, verbatim, or by the best of the five fixed predictors with its residual
 // Rice-coded in partitions, and the stereo pair as left/right, left/side, side/right or mid/side, whichever
@@ -251,27 +251,54 @@ function frameNumberBytes(number: number): number[] {
   return [((0xff00 >> (following + 1)) & 0xff) | number, ...bytes];
 }
 
-/** A whole FLAC file from samples pushed as they are read, a Float32Array a channel in [-1, 1). */
+/**
+ * A FLAC file made as its samples are read, a Float32Array a channel in [-1, 1): `start` gives its metadata,
+ * each `push` the frames its samples complete, `finish` the last; nothing is held but one block. STREAMINFO
+ * comes first, before any frame, so it names the sample count the master declares (its WAV header) and
+ * leaves the frame sizes unknown (0, as RFC 9639 allows); a master that ends short of its count is made up
+ * to it with silence, so the count holds.
+ */
 export class FlacEncoder {
-  private readonly frames: Uint8Array[] = [];
   private readonly buffered: Int32Array[];
   private bufferedLength = 0;
+  private frameCount = 0;
   private totalSamples = 0;
-  private minFrame = Infinity;
-  private maxFrame = 0;
 
-  /** `bitsPerSample`: 8, 16 or 24 (a master of 32 bits is written at 24). One or two channels. */
+  /**
+   * `bitsPerSample`: 8, 16 or 24 (a master of 32 bits is written at 24). One or two channels.
+   * `declaredSamples`: how many sample frames the master says it holds, 0 when unknown.
+   */
   constructor(
     private readonly channels: number,
     private readonly sampleRate: number,
     private readonly bitsPerSample: number,
+    private readonly declaredSamples: number,
   ) {
     this.buffered = Array.from({ length: channels }, () => new Int32Array(blockSize));
   }
 
-  push(channels: Float32Array[]): void {
+  /** The file's start: "fLaC", STREAMINFO, then the tags and the cover (if any). */
+  start(tags: DownloadTags | null): Uint8Array {
+    const blocks: [number, Uint8Array][] = [[0, this.streamInfo()]];
+    if (tags) blocks.push([4, commentBlock(vorbisComments(tags))]);
+    if (tags?.cover) blocks.push([6, pictureBlock(tags.cover)]);
+    const parts: Uint8Array[] = [new TextEncoder().encode("fLaC")];
+    blocks.forEach(([type, body], index) => {
+      const header = new Uint8Array(4);
+      header[0] = (index === blocks.length - 1 ? 0x80 : 0) | type;
+      header[1] = body.length >> 16;
+      header[2] = (body.length >> 8) & 0xff;
+      header[3] = body.length & 0xff;
+      parts.push(header, body);
+    });
+    return concat(...parts);
+  }
+
+  /** The frames these samples complete. */
+  push(channels: Float32Array[]): Uint8Array[] {
     const scale = 2 ** (this.bitsPerSample - 1);
     const length = channels[0]!.length;
+    const frames: Uint8Array[] = [];
     for (let start = 0; start < length;) {
       const take = Math.min(blockSize - this.bufferedLength, length - start);
       for (let channel = 0; channel < this.channels; channel++) {
@@ -284,17 +311,23 @@ export class FlacEncoder {
       }
       this.bufferedLength += take;
       start += take;
-      if (this.bufferedLength === blockSize) this.flush();
+      if (this.bufferedLength === blockSize) frames.push(this.flush());
     }
+    return frames;
   }
 
-  /** The file: its metadata (STREAMINFO, then the tags and the cover, if any), then every frame. */
-  finish(tags: DownloadTags | null): Uint8Array[] {
-    if (this.bufferedLength > 0) this.flush();
-    return [this.metadata(tags), ...this.frames];
+  /** The last frames: what is buffered, and the silence that makes up a master that ended short. */
+  finish(): Uint8Array[] {
+    const frames: Uint8Array[] = [];
+    const silence = new Float32Array(blockSize);
+    for (let missing = this.declaredSamples - this.totalSamples - this.bufferedLength; missing > 0; missing -= blockSize) {
+      frames.push(...this.push(Array.from({ length: this.channels }, () => silence.subarray(0, Math.min(missing, blockSize)))));
+    }
+    if (this.bufferedLength > 0) frames.push(this.flush());
+    return frames;
   }
 
-  private flush(): void {
+  private flush(): Uint8Array {
     const size = this.bufferedLength;
     const blocks = this.buffered.map((samples) => samples.slice(0, size));
     this.bufferedLength = 0;
@@ -331,48 +364,31 @@ export class FlacEncoder {
     out.write(assignment, 4);
     out.write(sampleSizeCodes.get(bits) ?? 0, 3);
     out.write(0, 1);
-    for (const byte of frameNumberBytes(this.frames.length)) out.write(byte, 8);
+    for (const byte of frameNumberBytes(this.frameCount)) out.write(byte, 8);
     if (blockCode === 7) out.write(size - 1, 16);
     out.write(rate.value, rate.bits);
     out.write(crc8(out.bytes.subarray(0, out.length)), 8);
     for (const coding of codings) coding.write(out);
     out.align();
     out.write(crc16(out.bytes.subarray(0, out.length)), 16);
-    const frame = out.bytes.slice(0, out.length);
-    this.frames.push(frame);
+    this.frameCount += 1;
     this.totalSamples += size;
-    this.minFrame = Math.min(this.minFrame, frame.length);
-    this.maxFrame = Math.max(this.maxFrame, frame.length);
-  }
-
-  private metadata(tags: DownloadTags | null): Uint8Array {
-    const blocks: [number, Uint8Array][] = [[0, this.streamInfo()]];
-    if (tags) blocks.push([4, commentBlock(vorbisComments(tags))]);
-    if (tags?.cover) blocks.push([6, pictureBlock(tags.cover)]);
-    const parts: Uint8Array[] = [new TextEncoder().encode("fLaC")];
-    blocks.forEach(([type, body], index) => {
-      const header = new Uint8Array(4);
-      header[0] = (index === blocks.length - 1 ? 0x80 : 0) | type;
-      header[1] = body.length >> 16;
-      header[2] = (body.length >> 8) & 0xff;
-      header[3] = body.length & 0xff;
-      parts.push(header, body);
-    });
-    return concat(...parts);
+    return out.bytes.slice(0, out.length);
   }
 
   private streamInfo(): Uint8Array {
     const out = new BitWriter(34);
     out.write(blockSize, 16);
     out.write(blockSize, 16);
-    out.write(this.frames.length ? this.minFrame : 0, 24);
-    out.write(this.maxFrame, 24);
+    // The smallest and largest frame: unknown (0) until they are made, and they come after.
+    out.write(0, 24);
+    out.write(0, 24);
     out.write(this.sampleRate, 20);
     out.write(this.channels - 1, 3);
     out.write(this.bitsPerSample - 1, 5);
     // 36 bits of total samples: the top four, then the rest.
-    out.write(Math.floor(this.totalSamples / 2 ** 32), 4);
-    out.write(this.totalSamples >>> 0, 32);
+    out.write(Math.floor(this.declaredSamples / 2 ** 32), 4);
+    out.write(this.declaredSamples >>> 0, 32);
     // The MD5 of the samples is left unset (zero), which the format allows: the frames' CRCs still hold.
     return out.bytes;
   }

@@ -10,8 +10,11 @@ import type { AudioType } from "../../../supabase/functions/_shared/file-types";
 import { UnreadableMaster } from "./encoding";
 import { WavReader } from "./wav";
 
-/** Samples of one piece: a Float32Array a channel (one or two), at `sampleRate`; a WAV's `bits` a sample. */
-export type Samples = { channels: Float32Array[]; sampleRate: number; bits?: number };
+/**
+ * Samples of one piece: a Float32Array a channel (one or two), at `sampleRate`; a WAV's `bits` a sample,
+ * and the sample frames its header says the whole file holds (`frames`).
+ */
+export type Samples = { channels: Float32Array[]; sampleRate: number; bits?: number; frames?: number };
 
 export type MasterReader = {
   /** The upload format, as the artist knows it (WAV, MP3, OGG, AAC). */
@@ -45,7 +48,8 @@ export async function masterReader(type: AudioType, firstBytes: Uint8Array): Pro
       format: "WAV",
       read: async (piece) => {
         const channels = wav.push(piece);
-        return channels && wav.format ? { channels, sampleRate: wav.format.sampleRate, bits: wav.format.bytesPerSample * 8 } : null;
+        if (!channels || !wav.format) return null;
+        return { channels, sampleRate: wav.format.sampleRate, bits: wav.format.bytesPerSample * 8, frames: wav.declaredFrames };
       },
       end: async () => null,
       get finished() {

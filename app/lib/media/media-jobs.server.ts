@@ -17,6 +17,7 @@ import { masterReader, type MasterReader, type Samples } from "./master-decoders
 import { encoderSettings, UnreadableMaster } from "./encoding";
 import { FlacEncoder } from "./flac";
 import { imageSize } from "./image-size";
+import { audioFiles } from "./media-files";
 import { MadeFileUpload } from "./made-file-upload.server";
 import { failedRenditionQueue, RenditionMessage, type MadeFileJob } from "./rendition-queue.server";
 import { id3Tag, type CoverArt, type DownloadTags } from "./tags";
@@ -192,21 +193,24 @@ function mp3Encoder(encoderModule: WebAssembly.Module, format: MadeFormat, tags:
 }
 
 /**
- * FLAC, of a WAV master alone (a lossy one would only grow), at its bit depth (`maxBits` at most). Its
- * frames are held until the end, as STREAMINFO before them names their count and sizes: the FLAC's size
- * (some 25 to 35 MB of the largest WAV the spec allows, 50 MB), never joined into one copy.
+ * FLAC, of a WAV master alone (a lossy one would only grow), at its bit depth (`maxBits` at most), its
+ * frames stored as they are made. Its sample count is the WAV header's; a header claiming more frames
+ * than the tracks bucket's 50 MB could hold (a frame is at least a byte) says nothing, and is left unknown.
  */
 function flacEncoder(maxBits: number, tags: DownloadTags | null): Encoder {
   return {
     async open(first, format) {
       if (format !== "WAV" || !first.bits) throw new UnreadableMaster("FLAC is made only of a lossless (WAV) master");
-      const encoder = new FlacEncoder(first.channels.length, first.sampleRate, Math.min(first.bits, maxBits));
+      const declared = first.frames && first.frames <= audioFiles.maxBytes ? first.frames : 0;
+      const encoder = new FlacEncoder(first.channels.length, first.sampleRate, Math.min(first.bits, maxBits), declared);
+      let head: Uint8Array[] = [encoder.start(tags)];
       return {
         write: (samples) => {
-          encoder.push(samples.channels);
-          return [];
+          const output = [...head, ...encoder.push(samples.channels)];
+          head = [];
+          return output;
         },
-        finish: () => encoder.finish(tags),
+        finish: () => [...head, ...encoder.finish()],
       };
     },
   };

@@ -13,6 +13,8 @@ type WavFormat = { channels: number; sampleRate: number; bytesPerSample: number;
  */
 export class WavReader {
   format: WavFormat | null = null;
+  /** How many sample frames the header says the data chunk holds (known with `format`). */
+  declaredFrames = 0;
   private header: Uint8Array = new Uint8Array(0);
   private dataLeft = 0;
   private carry: Uint8Array = new Uint8Array(0);
@@ -43,6 +45,7 @@ export class WavReader {
         if (!format) throw new UnreadableMaster("the WAV file has no format before its audio");
         this.format = format;
         this.dataLeft = size;
+        this.declaredFrames = Math.floor(size / (format.bytesPerSample * format.channels));
         this.header = new Uint8Array(0);
         return this.samples(bytes.subarray(body));
       }
