@@ -325,7 +325,7 @@ async function benchCatalog(local: LocalStack, generator: ChildProcess): Promise
     [
       "track: the track with its artist",
       rest(
-        `tracks?select=id,title,type,album_title,track_number,genre,subgenre,price,description,label,release_date,artwork_url,peaks,duration_seconds,artist:artist_profiles(id,artist_name,profile_image_url)&id=eq.${scale.popularTrack}`,
+        `tracks?select=id,title,release:releases(id,kind,title),track_number,genre,subgenre,price,description,label,release_date,artwork_url,peaks,duration_seconds,artist:artist_profiles(id,artist_name,profile_image_url)&id=eq.${scale.popularTrack}`,
       ),
     ],
     [

@@ -342,11 +342,11 @@ from pg_temp.demo_tracks t
 group by 1, 2, 3, 4, 5;
 
 insert into public.tracks (
-  id, release_id, artist_id, title, type, track_number, genre, subgenre, price, allow_pay_more,
+  id, release_id, artist_id, title, track_number, genre, subgenre, price, allow_pay_more,
   description, label, release_date, created_at
 )
 select
-  md5('demo track: ' || t.title)::uuid, t.release_id, t.artist_id, t.title, t.type, t.track_number, t.genre,
+  md5('demo track: ' || t.title)::uuid, t.release_id, t.artist_id, t.title, t.track_number, t.genre,
   t.subgenre, t.price, t.allow_pay_more, t.description, t.label, current_date - t.released_days_ago,
   now() - make_interval(days => greatest(t.released_days_ago, 0) + 3)
 from pg_temp.demo_tracks t;

@@ -58,8 +58,8 @@ export async function seedCatalogScale(db: Db, log: (line: string) => void): Pro
   await step("a prolific artist's 2,000 tracks", [
     `insert into public.releases (artist_id, kind, title)
      select a.id, 'album', 'Prolific Album ' || n from bench_artists a, generate_series(1, 100) n where a.n = 2`,
-    `insert into public.tracks (release_id, artist_id, title, type, track_number, genre, price, description, release_date, file_url)
-     select r.id, a.id, 'Prolific Track ' || k, case when k <= 1000 then 'album' else 'single' end,
+    `insert into public.tracks (release_id, artist_id, title, track_number, genre, price, description, release_date, file_url)
+     select r.id, a.id, 'Prolific Track ' || k,
        case when k <= 1000 then 1 + (k - 1) % 10 end,
        p.genres[1], 1.29, 'A bench track',
        current_date - 1 - (case when k <= 1000 then (k - 1) / 10 else k end % 700), a.id || '/audio.mp3'

@@ -111,7 +111,6 @@ export async function measureDownloads(
       .insert({
         ...fields,
         release_id: album!.id,
-        type: "album",
         title: `Bench track ${n}`,
         track_number: n,
         file_url: await store(minute),

@@ -26,9 +26,10 @@ $$;
 
 -- A release: what an artist publishes and sells as one, an album or a single. Every surface (the artist
 -- page, the album page, embeds, JSON-LD, the sitemap, Your Tracks) groups tracks by their release, never
--- by a title. A single's release is its one track, and its title follows the track's; an album's title
--- is its tracks' album_title (kept by the triggers below, so the spec's field stays readable). A release
--- is as visible as its tracks: it shows once one of them does, so an upcoming album stays unannounced.
+-- by a title. A single's release is its one track, and its title follows the track's. What the spec
+-- calls a track's type and album title are its release's kind and title, read from the release (never
+-- copied onto the track). A release is as visible as its tracks: it shows once one of them does, so an
+-- upcoming album stays unannounced.
 create table public.releases (
   id uuid primary key default gen_random_uuid(),
   artist_id uuid not null references public.artist_profiles (id) on delete cascade,
@@ -137,10 +138,8 @@ create table public.tracks (
   id uuid primary key default gen_random_uuid(),
   artist_id uuid not null references public.artist_profiles (id) on delete cascade,
   title text not null check (btrim(title) <> ''),
-  -- The release the track belongs to; type and album_title follow it (tracks_follow_their_release).
+  -- The release the track belongs to: its kind and title are the track's type and album title.
   release_id uuid not null,
-  type text not null default 'single' check (type in ('album', 'single', 'other')),
-  album_title text check (album_title is null or type = 'album'),
   track_number integer check (track_number > 0),
   genre text not null check (btrim(genre) <> ''),
   subgenre text,
@@ -174,7 +173,6 @@ create table public.tracks (
   updated_at timestamptz not null default now(),
   constraint tracks_genre_in_catalog check (genre = any (private.genre_list())),
   constraint tracks_title_length check (char_length(title) <= 200),
-  constraint tracks_album_title_length check (char_length(album_title) <= 200),
   constraint tracks_subgenre_length check (char_length(subgenre) <= 100),
   constraint tracks_label_length check (char_length(label) <= 100),
   constraint tracks_description_length check (char_length(description) <= 5000),

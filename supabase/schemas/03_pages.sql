@@ -55,11 +55,13 @@ as $$
       select jsonb_build_object(
         'artist', private.artist_card(a),
         'track', jsonb_build_object('id', l.id, 'title', l.title, 'artwork_url', l.artwork_url,
-          'artwork_small_url', l.artwork_small_url, 'type', l.type, 'album_title', l.album_title,
-          'release_date', l.release_date),
+          'artwork_small_url', l.artwork_small_url, 'release_date', l.release_date,
+          'release', jsonb_build_object('id', r.id, 'kind', r.kind, 'title', r.title)),
         'is_following', exists (
           select 1 from public.followers f where f.artist_id = a.id and f.fan_id = (select auth.uid())))
-      from latest l join public.artist_profiles a on a.id = l.artist_id),
+      from latest l
+      join public.artist_profiles a on a.id = l.artist_id
+      join public.releases r on r.id = l.release_id),
     'new_artists', coalesce((
       select jsonb_agg(private.artist_card(a) order by a.created_at desc)
       from (select * from public.artist_profiles order by created_at desc limit 5) a), '[]'),
@@ -234,17 +236,29 @@ as $$
       from jsonb_array_elements(a.tour_dates) as show
       where show ->> 'date' >= to_char(current_date, 'YYYY-MM-DD')), '[]'),
     'release_count', (select count(*) from releases),
-    -- The page's releases in order, each release's tracks together, so the page groups them as listed.
-    'tracks', coalesce((
+    -- The page's releases, newest first, each with its tracks in their order (a single's one track), its
+    -- date (its newest track's) and its artwork (its first track's that has one).
+    'releases', coalesce((
       select jsonb_agg(jsonb_build_object(
-          'id', t.id, 'release_id', t.release_id, 'title', t.title, 'type', t.type, 'album_title', t.album_title,
-          'track_number', t.track_number, 'genre', t.genre, 'price', t.price, 'artwork_url', t.artwork_url,
-          'artwork_small_url', t.artwork_small_url,
-          'release_date', t.release_date, 'upcoming', t.release_date > current_date,
-          'duration_seconds', t.duration_seconds)
-        order by s.n, t.release_date desc, t.track_number nulls last, t.created_at desc)
-      from artist_tracks t
-      join shown s using (release_id)), '[]'),
+          'id', r.id, 'kind', r.kind, 'title', r.title,
+          'release_date', k.release_date, 'upcoming', k.release_date > current_date,
+          'artwork_url', k.artwork_url, 'tracks', k.tracks)
+        order by s.n)
+      from shown s
+      join public.releases r on r.id = s.release_id
+      cross join lateral (
+        select max(t.release_date) as release_date,
+          (array_agg(coalesce(t.artwork_small_url, t.artwork_url) order by t.track_number nulls last, t.created_at, t.id)
+            filter (where coalesce(t.artwork_small_url, t.artwork_url) is not null))[1] as artwork_url,
+          jsonb_agg(jsonb_build_object(
+              'id', t.id, 'title', t.title, 'track_number', t.track_number, 'genre', t.genre, 'price', t.price,
+              'artwork_url', t.artwork_url, 'artwork_small_url', t.artwork_small_url,
+              'release_date', t.release_date, 'upcoming', t.release_date > current_date,
+              'duration_seconds', t.duration_seconds)
+            order by t.track_number nulls last, t.created_at, t.id) as tracks
+        from artist_tracks t
+        where t.release_id = r.id
+      ) k), '[]'),
     'merch', coalesce((
       select jsonb_agg(jsonb_build_object(
           'id', m.id, 'title', m.title, 'price', m.price, 'description', m.description, 'image_url', m.image_url,

@@ -20,34 +20,18 @@ revoke execute on function public.release_price(public.releases) from public;
 
 grant execute on function public.release_price(public.releases) to anon, authenticated, service_role;
 
--- A track follows its release: an album's tracks are album tracks titled by the album, a single's is not.
 -- A track written without a release (a single published through the API, the operator's SQL) gets a
--- single of its own; an album track must name its album, since nothing works an album out from a title.
+-- single of its own; one naming a release belongs to it (the foreign key refuses another artist's).
 create or replace function private.track_follows_its_release()
 returns trigger
 language plpgsql
 security invoker
 set search_path = ''
 as $$
-declare
-  release public.releases;
 begin
   if new.release_id is null then
-    if new.type = 'album' then
-      raise exception 'an album track names its release' using errcode = 'not_null_violation', column = 'release_id';
-    end if;
     insert into public.releases (artist_id, kind, title) values (new.artist_id, 'single', new.title)
       returning id into new.release_id;
-    return new;
-  end if;
-  -- Not found (another artist's, or none): the foreign key refuses the row.
-  select * into release from public.releases r where r.id = new.release_id;
-  if release.kind = 'album' then
-    new.type := 'album';
-    new.album_title := release.title;
-  elsif release.kind = 'single' and new.type = 'album' then
-    raise exception 'a single''s track is not an album track'
-      using errcode = 'check_violation', constraint = 'tracks_type_follows_release';
   end if;
   return new;
 end
@@ -56,7 +40,7 @@ $$;
 revoke execute on function private.track_follows_its_release() from public;
 
 create trigger tracks_follow_their_release
-  before insert or update of release_id, type, album_title on public.tracks
+  before insert or update of release_id on public.tracks
   for each row execute function private.track_follows_its_release();
 
 -- A single is titled by its track; a release left without tracks (its last one deleted or moved) goes.
@@ -85,27 +69,6 @@ create trigger tracks_release_follows
   after update of title, release_id or delete on public.tracks
   for each row execute function private.release_follows_its_tracks();
 
--- An album renamed renames its tracks' album_title.
-create or replace function private.album_title_to_tracks()
-returns trigger
-language plpgsql
-security invoker
-set search_path = ''
-as $$
-begin
-  if new.kind = 'album' then
-    update public.tracks t set album_title = new.title where t.release_id = new.id and t.album_title is distinct from new.title;
-  end if;
-  return null;
-end
-$$;
-
-revoke execute on function private.album_title_to_tracks() from public;
-
-create trigger releases_title_to_tracks
-  after update of title on public.releases
-  for each row execute function private.album_title_to_tracks();
-
 -- Publishing a release: the release and all its tracks in one transaction (an album whole or not at all),
 -- as the artist (row-level security, the catalogue's limits, and the marketplace's header for the files
 -- the tracks name). A single has exactly one track; an album at least one, and maybe a price of its own
@@ -130,10 +93,10 @@ begin
   returning id into published;
   return query
     insert into public.tracks (
-      release_id, artist_id, type, title, track_number, genre, subgenre, price, allow_pay_more, description, label,
+      release_id, artist_id, title, track_number, genre, subgenre, price, allow_pay_more, description, label,
       release_date, file_url, peaks, duration_seconds, artwork_url, artwork_small_url, artwork_width, artwork_height)
     -- (a key left out is null here, not the column's default)
-    select published, artist, publish_release.kind, t.title, t.track_number, t.genre, t.subgenre, t.price,
+    select published, artist, t.title, t.track_number, t.genre, t.subgenre, t.price,
       coalesce(t.allow_pay_more, false), t.description, t.label, coalesce(t.release_date, current_date), t.file_url,
       t.peaks, t.duration_seconds,
       t.artwork_url, t.artwork_small_url, t.artwork_width, t.artwork_height
@@ -190,9 +153,11 @@ stable
 security invoker
 set search_path = ''
 as $$
-  select case when track.type <> 'album' then null else (
+  select case when r.kind = 'album' then (
     select count(*)::integer from public.tracks t where t.release_id = track.release_id)
   end
+  from public.releases r
+  where r.id = track.release_id
 $$;
 
 revoke execute on function public.album_track_count(public.tracks) from public;

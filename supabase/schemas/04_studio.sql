@@ -101,10 +101,11 @@ security invoker
 set search_path = ''
 as $$
   with mine as (
-    select t.*
+    select t.*, r.kind as release_kind, r.title as release_title
     from public.tracks t
+    join public.releases r on r.id = t.release_id
     where t.artist_id = (select auth.uid())
-      and (studio_catalog.kind = 'all' or t.type = studio_catalog.kind)
+      and (studio_catalog.kind = 'all' or r.kind = studio_catalog.kind)
   ),
   shown as (
     select m.* from mine m
@@ -116,8 +117,8 @@ as $$
     'track_count', (select count(*) from mine),
     'tracks', coalesce((
       select jsonb_agg(jsonb_build_object(
-          'id', s.id, 'release_id', s.release_id, 'title', s.title, 'type', s.type, 'album_title', s.album_title,
-          'track_number', s.track_number, 'price', s.price, 'artwork_url', s.artwork_url,
+          'id', s.id, 'title', s.title, 'track_number', s.track_number,
+          'release', jsonb_build_object('id', s.release_id, 'kind', s.release_kind, 'title', s.release_title), 'price', s.price, 'artwork_url', s.artwork_url,
           'artwork_small_url', s.artwork_small_url,
           'release_date', s.release_date, 'upcoming', s.release_date > current_date,
           -- Its stream's state (12_made_files.sql); null for a track without audio.
@@ -237,7 +238,7 @@ as $$
           from me join public.artist_profiles a on a.id = me.id cross join follows fo))
       from figures f),
     'library', coalesce((
-      select jsonb_agg(jsonb_build_object('id', t.id, 'title', t.title, 'type', t.type,
+      select jsonb_agg(jsonb_build_object('id', t.id, 'title', t.title,
           'artwork_url', coalesce(t.artwork_small_url, t.artwork_url), 'release_date', t.release_date)
         order by t.release_date desc, t.created_at desc)
       from (

@@ -91,9 +91,10 @@ begin
   perform private.require_marketplace_request();
   return query
     select t.artist_id, t.file_url, f.path, f.state, t.title, a.artist_name,
-      t.album_title, t.track_number, extract(year from t.release_date)::integer, t.artwork_url
+      case when r.kind = 'album' then r.title end, t.track_number, extract(year from t.release_date)::integer, t.artwork_url
     from private.made_files f
     join public.tracks t on t.id = f.track_id
+    join public.releases r on r.id = t.release_id
     join public.artist_profiles a on a.id = t.artist_id
     where f.track_id = made_file_job.track_id and f.format = made_file_job.format
       and nullif(t.file_url, '') is not null;

@@ -118,9 +118,11 @@ begin
     raise exception 'a download is original, mp3 or flac' using errcode = '22023';
   end if;
   for wanted in
-    select t.id, t.artist_id, t.file_url, t.title, a.artist_name, t.album_title, t.track_number
+    select t.id, t.artist_id, t.file_url, t.title, a.artist_name,
+      case when r.kind = 'album' then r.title end as album_title, t.track_number
     from unnest(take_downloads.track_ids) with ordinality as asked (id, n)
     join public.tracks t on t.id = asked.id
+    join public.releases r on r.id = t.release_id
     join public.artist_profiles a on a.id = t.artist_id
     where nullif(t.file_url, '') is not null and private.may_download(t.id)
     order by asked.n

@@ -50,8 +50,16 @@ type ArtistPage = Card & {
   latest_followers: { id: string; display_name: string; is_fan: boolean }[];
   upcoming_shows: { date: string; venue: string; city: string }[];
   release_count: number;
-  tracks: { id: string; release_id: string; title: string; type: string; album_title: string | null; release_date: string }[];
+  releases: {
+    id: string;
+    kind: string;
+    title: string;
+    release_date: string;
+    artwork_url: string | null;
+    tracks: { id: string; title: string; track_number: number | null; release_date: string }[];
+  }[];
 };
+const tracksOf = (page: ArtistPage) => page.releases.flatMap((release) => release.tracks);
 
 describe("home_page", () => {
   it("returns the active news newest first, the latest release, the newest and most followed artists and every genre", async () => {
@@ -115,16 +123,37 @@ describe("artist_page", () => {
     expect(page.upcoming_shows.every((show) => show.date >= today)).toBe(true);
     expect(page.upcoming_shows.map((show) => show.venue)).not.toContain("King Tut's Wah Wah Hut");
 
-    expect(page.tracks.map((track) => track.title)).not.toContain("Northern Line");
-    expect(page.tracks.length).toBe(6);
-    const dates = page.tracks.map((track) => track.release_date);
+    expect(tracksOf(page).map((track) => track.title)).not.toContain("Northern Line");
+    expect(tracksOf(page).length).toBe(6);
+    const dates = page.releases.map((release) => release.release_date);
     expect(dates).toEqual([...dates].sort().reverse());
+  });
+
+  it("groups the tracks by their release, never by a title: each album's in track order, its artwork its first track's", async () => {
+    const page = (await visitor.rpc("artist_page", { artist_id: demoArtist })).data as ArtistPage;
+    const stored = await all<{ id: string; release_id: string; title: string; kind: string; artwork: string | null }>(
+      `select t.id, t.release_id, r.title, r.kind, coalesce(t.artwork_small_url, t.artwork_url) as artwork
+         from public.tracks t join public.releases r on r.id = t.release_id
+        where t.artist_id = $1 and t.release_date <= current_date
+        order by t.track_number nulls last, t.created_at, t.id`,
+      [demoArtist],
+    );
+    for (const release of page.releases) {
+      const own = stored.filter((track) => track.release_id === release.id);
+      expect(release.tracks.map((track) => track.id)).toEqual(own.map((track) => track.id));
+      expect([release.kind, release.title]).toEqual([own[0]!.kind, own[0]!.title]);
+      expect(release.artwork_url).toBe(own.find((track) => track.artwork)?.artwork ?? null);
+    }
+    const album = page.releases.find((release) => release.kind === "album");
+    expect(album?.tracks.length).toBeGreaterThan(1);
+    const numbers = album!.tracks.map((track) => track.track_number);
+    expect(numbers).toEqual([...numbers].sort((a, b) => (a ?? 999) - (b ?? 999)));
   });
 
   it("shows the artist their own upcoming release, and a follower that they follow", async () => {
     const artist = await signIn("artist@example.com", "artist-demo-pass");
     const own = (await artist.rpc("artist_page", { artist_id: demoArtist })).data as ArtistPage;
-    expect(own.tracks.map((track) => track.title)).toContain("Northern Line");
+    expect(tracksOf(own).map((track) => track.title)).toContain("Northern Line");
 
     const fan = await signIn("fan@example.com", "fan-demo-pass");
     const followed = (await fan.rpc("artist_page", { artist_id: demoArtist })).data as ArtistPage;
@@ -137,31 +166,28 @@ describe("artist_page", () => {
       expect(error).toBeNull();
       return data as ArtistPage;
     };
-    const releaseOf = (track: ArtistPage["tracks"][number]) => track.release_id;
     const whole = await page(1);
-    const releases = [...new Set(whole.tracks.map(releaseOf))];
+    const releases = whole.releases.map((release) => release.id);
     expect(whole.release_count).toBe(releases.length);
     // The demo artist has singles and an album of several tracks.
     expect(releases.length).toBeGreaterThan(2);
-    expect(releases.length).toBeLessThan(whole.tracks.length);
+    expect(releases.length).toBeLessThan(tracksOf(whole).length);
 
     const paged: string[] = [];
     for (let n = 1; n <= releases.length; n += 1) {
       const one = await page(n, 1);
       expect(one.release_count).toBe(releases.length);
-      expect([...new Set(one.tracks.map(releaseOf))]).toEqual([releases[n - 1]]);
-      paged.push(...one.tracks.map((track) => track.id));
+      expect(one.releases.map((release) => release.id)).toEqual([releases[n - 1]]);
+      paged.push(...tracksOf(one).map((track) => track.id));
     }
-    expect(paged).toEqual(whole.tracks.map((track) => track.id));
+    expect(paged).toEqual(tracksOf(whole).map((track) => track.id));
 
     const beyond = await page(releases.length + 1, 1);
-    expect(beyond.tracks).toEqual([]);
+    expect(beyond.releases).toEqual([]);
     expect(beyond.release_count).toBe(releases.length);
     // Sizes and pages out of range are brought into it: no size is a page of one, no page the first.
-    expect((await page(1, 0)).tracks.map(releaseOf)).toEqual(
-      whole.tracks.filter((track) => releaseOf(track) === releases[0]).map(releaseOf),
-    );
-    expect((await page(-3)).tracks).toEqual(whole.tracks);
+    expect((await page(1, 0)).releases.map((release) => release.id)).toEqual([releases[0]]);
+    expect((await page(-3)).releases).toEqual(whole.releases);
   });
 
   it("returns null for an unknown artist and for a fan", async () => {
@@ -231,7 +257,11 @@ describe("artist_directory", () => {
 });
 
 describe("studio_catalog", () => {
-  type StudioCatalog = { track_count: number; tracks: { id: string; type: string; plays: number; upcoming: boolean }[]; merch: unknown[] };
+  type StudioCatalog = {
+    track_count: number;
+    tracks: { id: string; release: { kind: string }; plays: number; upcoming: boolean }[];
+    merch: unknown[];
+  };
 
   it("gives the artist every track of theirs, upcoming ones too, with each one's plays, a page at a time", async () => {
     const artist = await signIn("artist@example.com", "artist-demo-pass");
@@ -250,7 +280,8 @@ describe("studio_catalog", () => {
     expect(catalog.merch.length).toBeGreaterThan(0);
 
     const albums = (await artist.rpc("studio_catalog", { kind: "album" })).data as StudioCatalog;
-    expect(albums.tracks.every((track) => track.type === "album")).toBe(true);
+    expect(albums.tracks.length).toBeGreaterThan(0);
+    expect(albums.tracks.every((track) => track.release.kind === "album")).toBe(true);
     const secondPage = (await artist.rpc("studio_catalog", { kind: "all", page: 2, page_size: 2 })).data as StudioCatalog;
     expect(secondPage.tracks.map((track) => track.id)).toEqual(catalog.tracks.slice(2, 4).map((track) => track.id));
   });

@@ -26,7 +26,6 @@ const template = process.env.TEST_DATABASE_TEMPLATE;
 /** Each text column with a length bound, and the constant that states it. */
 const lengths: Record<string, number> = {
   "tracks.title": textLimits.title,
-  "tracks.album_title": textLimits.title,
   "releases.title": textLimits.title,
   "tracks.subgenre": textLimits.subgenre,
   "tracks.label": textLimits.label,

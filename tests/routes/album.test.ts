@@ -75,7 +75,6 @@ describe("the album page", () => {
       ["Frost", "Thaw"].map((name, index) => ({
         release_id: album!.id,
         artist_id: paperLanterns,
-        type: "album",
         title: name,
         track_number: index + 1,
         genre: "Indie",

@@ -52,13 +52,12 @@ beforeAll(async () => {
   const tracks = [
     await trackWithMaster(artist.id, {
       release_id: album!.id,
-      type: "album",
       title: "First/Side",
       track_number: 1,
       release_date: "2024-05-01",
       ...artwork,
     }),
-    await trackWithMaster(artist.id, { release_id: album!.id, type: "album", title: "Second Side", track_number: 2 }),
+    await trackWithMaster(artist.id, { release_id: album!.id, title: "Second Side", track_number: 2 }),
   ];
   const single = await trackWithMaster(artist.id, { title: "Lone Single" });
   buyer = await newFan(`buyer${Date.now().toString(36)}`);
@@ -214,7 +213,7 @@ describe("made formats", () => {
       .insert({ artist_id: made.artist.id, kind: "album", title: "Given Away" })
       .select("id")
       .single();
-    const track = await trackWithMaster(made.artist.id, { release_id: release!.id, type: "album", title: "Gift", track_number: 1 });
+    const track = await trackWithMaster(made.artist.id, { release_id: release!.id, title: "Gift", track_number: 1 });
     const code = "GHJKMNPQRSTU";
     expect(
       (await serviceClient.from("download_codes").insert({ release_id: release!.id, artist_id: made.artist.id, code })).error,

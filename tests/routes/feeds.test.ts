@@ -37,9 +37,9 @@ beforeAll(async () => {
     .select("id")
     .single();
   const master = `${artistId}/flood.wav`;
-  const streaming = await track({ release_id: release!.id, type: "album", title: "Flood", track_number: 1, file_url: master });
+  const streaming = await track({ release_id: release!.id, title: "Flood", track_number: 1, file_url: master });
   // Its second track has no stream.
-  await track({ release_id: release!.id, type: "album", title: "Ebb", track_number: 2 });
+  await track({ release_id: release!.id, title: "Ebb", track_number: 2 });
   album = { id: release!.id, streaming };
   single = await track({ title: "Slack", release_date: "2026-04-01" });
   // One track streams (this suite's marketplace makes no streams): it alone gets an enclosure.

@@ -235,10 +235,11 @@ describe("publishing what the form uploaded ahead (JavaScript)", () => {
       ),
     );
     expect(response.status).toBe(303);
+    const { data: album } = await serviceClient.from("releases").select("id").eq("title", albumTitle).single();
     const { data } = await serviceClient
       .from("tracks")
       .select("title, file_url, track_number, peaks, duration_seconds, artwork_url, artwork_small_url, artwork_width, artwork_height")
-      .eq("album_title", albumTitle)
+      .eq("release_id", album!.id)
       .order("track_number");
     // The artwork's size is read from the stored file's first bytes, never from what the form says.
     expect(data).toMatchObject([

@@ -210,8 +210,8 @@ describe("editing a track", () => {
     expect((await save("2.49")).response.status).toBe(303);
     const release = async () => (await serviceClient.from("releases").select("title, price").eq("id", album.id).single()).data;
     expect(await release()).toEqual({ title: "Studio Album (Deluxe)", price: 2.49 });
-    const { data: titles } = await serviceClient.from("tracks").select("album_title").in("id", [first!.id, second!.id]);
-    expect(titles).toEqual([{ album_title: "Studio Album (Deluxe)" }, { album_title: "Studio Album (Deluxe)" }]);
+    const { data: titles } = await serviceClient.from("tracks").select("release:releases(title)").in("id", [first!.id, second!.id]);
+    expect(titles).toEqual([{ release: { title: "Studio Album (Deluxe)" } }, { release: { title: "Studio Album (Deluxe)" } }]);
     // Emptied, the album costs the sum of its tracks again.
     expect((await save("")).response.status).toBe(303);
     expect(await release()).toEqual({ title: "Studio Album (Deluxe)", price: null });

@@ -109,11 +109,13 @@ describe("the upload form without JavaScript", () => {
     expect(response.headers.get("location")).toBe("/dashboard/artist/tracks");
     const { data: track } = await serviceClient
       .from("tracks")
-      .select("title, type, price, allow_pay_more, file_url, artwork_url, artwork_width, artwork_height, peaks, duration_seconds")
+      .select(
+        "title, price, allow_pay_more, file_url, artwork_url, artwork_width, artwork_height, peaks, duration_seconds, release:releases(kind)",
+      )
       .eq("artist_id", artistId)
       .eq("title", "Kitchen Song")
       .single();
-    expect(track).toMatchObject({ type: "single", price: 1.49, allow_pay_more: true, duration_seconds: 0.5 });
+    expect(track).toMatchObject({ release: { kind: "single" }, price: 1.49, allow_pay_more: true, duration_seconds: 0.5 });
     // Read from the picture's own header, for link previews.
     expect(track).toMatchObject({ artwork_width: 30, artwork_height: 20 });
     expect(track!.file_url).toMatch(new RegExp(`^${artistId}/\\d+-[0-9a-f]{8}\\.wav$`));
@@ -129,17 +131,17 @@ describe("the upload form without JavaScript", () => {
       form({ albumTitle: "Small Hours", albumPrice: "1.99", ...details }, { audio, artwork }),
     );
     expect(response.status).toBe(303);
+    const { data: album } = await serviceClient.from("releases").select("id").eq("artist_id", artistId).eq("title", "Small Hours").single();
     const { data: tracks } = await serviceClient
       .from("tracks")
-      .select("title, type, album_title, track_number, release:releases(kind, title, price)")
-      .eq("artist_id", artistId)
-      .eq("album_title", "Small Hours")
+      .select("title, track_number, release:releases(kind, title, price)")
+      .eq("release_id", album!.id)
       .order("track_number");
     // One release, the album, with the price its artist set.
     const release = { kind: "album", title: "Small Hours", price: 1.99 };
     expect(tracks).toEqual([
-      { title: "01 Morning", type: "album", album_title: "Small Hours", track_number: 1, release },
-      { title: "02 Evening", type: "album", album_title: "Small Hours", track_number: 2, release },
+      { title: "01 Morning", track_number: 1, release },
+      { title: "02 Evening", track_number: 2, release },
     ]);
   });
 

@@ -84,7 +84,7 @@ describe("readOrThrow", () => {
 });
 
 describe("refusedWrite", () => {
-  const trackFields = { title: "title", album_title: "albumTitle", release_date: "releaseDate" };
+  const trackFields = { title: "title", description: "description", release_date: "releaseDate" };
   const refused = (error: { code: string; message: string }, options: Omit<Parameters<typeof refusedWrite>[1], "what"> = {}) => {
     const warn = vi.spyOn(console, "warn").mockImplementationOnce(() => {});
     const reply = refusedWrite(error, { what: "saving a track", ...options });
@@ -93,12 +93,12 @@ describe("refusedWrite", () => {
   };
 
   it("puts a refused rule beside the field of its column, keeping what was typed, with 400", () => {
-    const error = { code: "23514", message: 'new row for relation "tracks" violates check constraint "tracks_album_title_length"' };
-    expect(refused(error, { values: { albumTitle: "x".repeat(201) }, fields: trackFields })).toEqual({
+    const error = { code: "23514", message: 'new row for relation "tracks" violates check constraint "tracks_description_length"' };
+    expect(refused(error, { values: { description: "x".repeat(5001) }, fields: trackFields })).toEqual({
       status: 400,
-      fieldErrors: { albumTitle: "Data validation failed" },
+      fieldErrors: { description: "Data validation failed" },
       formError: null,
-      values: { albumTitle: "x".repeat(201) },
+      values: { description: "x".repeat(5001) },
     });
     const missing = { code: "23502", message: 'null value in column "release_date" of relation "tracks" violates not-null constraint' };
     expect(refused(missing, { fields: trackFields })).toMatchObject({

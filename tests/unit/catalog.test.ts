@@ -1,64 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { groupReleases, safeHttpUrl, socialProfile } from "~/lib/catalog/artist-profile";
+import { safeHttpUrl, socialProfile } from "~/lib/catalog/artist-profile";
 import { containsPattern, countOf, isUuid } from "~/lib/catalog/catalog";
-import type { ReleaseTrack } from "~/lib/schemas/catalog-data";
 import { roundTripCounter } from "~/lib/backend/round-trips.server";
-
-const track = (title: string, fields: Partial<ReleaseTrack> = {}): ReleaseTrack => ({
-  id: title.toLowerCase().replaceAll(" ", "-"),
-  release_id: `single-${title.toLowerCase().replaceAll(" ", "-")}`,
-  title,
-  type: "single",
-  album_title: null,
-  track_number: null,
-  genre: "Indie",
-  price: 1.29,
-  artwork_url: null,
-  artwork_small_url: null,
-  release_date: "2026-01-01",
-  upcoming: false,
-  duration_seconds: null,
-  ...fields,
-});
-
-describe("groupReleases", () => {
-  it("gathers an album's tracks into one release in track order, keeps singles apart, in the order given", () => {
-    const album = { type: "album", release_id: "satellites", album_title: "Satellites", release_date: "2026-06-01" } as const;
-    const releases = groupReleases([
-      track("Kites", { release_date: "2026-11-01" }),
-      track("Harbour Wall", { ...album, track_number: 3, artwork_url: "a.png" }),
-      track("Satellite Town", { ...album, track_number: 1 }),
-      track("Greenhouse", { release_date: "2026-05-01" }),
-      track("Bicycle Bell", { ...album, track_number: 2 }),
-    ]);
-    expect(releases.map((release) => [release.kind, release.title, release.tracks.map((t) => t.title)])).toEqual([
-      ["single", "Kites", ["Kites"]],
-      ["album", "Satellites", ["Satellite Town", "Bicycle Bell", "Harbour Wall"]],
-      ["single", "Greenhouse", ["Greenhouse"]],
-    ]);
-    expect(releases[1]!.artworkUrl).toBe("a.png");
-    expect(releases[1]!.id).toBe("satellites");
-  });
-
-  it("shows a release's small artwork rendition where there is one, else the original", () => {
-    const [withSmall, without] = groupReleases([
-      track("Kites", { artwork_url: "kites.png", artwork_small_url: "small/kites.webp" }),
-      track("Greenhouse", { artwork_url: "greenhouse.png" }),
-    ]);
-    expect([withSmall!.artworkUrl, without!.artworkUrl]).toEqual(["small/kites.webp", "greenhouse.png"]);
-  });
-
-  it("groups by release, never by title: two albums of one title are two releases", () => {
-    const releases = groupReleases([
-      track("Live One", { type: "album", release_id: "live-2024", album_title: "Live", track_number: 1 }),
-      track("Live Two", { type: "album", release_id: "live-2025", album_title: "Live", track_number: 1 }),
-    ]);
-    expect(releases.map((release) => [release.id, release.title, release.tracks.length])).toEqual([
-      ["live-2024", "Live", 1],
-      ["live-2025", "Live", 1],
-    ]);
-  });
-});
 
 describe("links on public pages", () => {
   it("renders only http(s) addresses as links", () => {

@@ -757,7 +757,6 @@ export type Database = {
       }
       tracks: {
         Row: {
-          album_title: string | null
           allow_pay_more: boolean
           artist_id: string
           artwork_height: number | null
@@ -778,12 +777,10 @@ export type Database = {
           subgenre: string | null
           title: string
           track_number: number | null
-          type: string
           updated_at: string
           album_track_count: number | null
         }
         Insert: {
-          album_title?: string | null
           allow_pay_more?: boolean
           artist_id: string
           artwork_height?: number | null
@@ -804,11 +801,9 @@ export type Database = {
           subgenre?: string | null
           title: string
           track_number?: number | null
-          type?: string
           updated_at?: string
         }
         Update: {
-          album_title?: string | null
           allow_pay_more?: boolean
           artist_id?: string
           artwork_height?: number | null
@@ -829,7 +824,6 @@ export type Database = {
           subgenre?: string | null
           title?: string
           track_number?: number | null
-          type?: string
           updated_at?: string
         }
         Relationships: [

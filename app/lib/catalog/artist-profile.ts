@@ -1,55 +1,6 @@
-// What an artist's page makes of their profile: their tracks grouped by release, and the links they
-// gave (only http(s) addresses, and social handles as profile links). Kept apart from the catalog's
-// paths, which every page needs, so only the pages that show a profile carry it.
-
-/** What grouping needs of a track (the artist page's read, schemas/catalog-data.ts, has more). */
-type ReleaseTrack = {
-  release_id: string;
-  release_date: string;
-  upcoming: boolean;
-  type: string;
-  title: string;
-  album_title: string | null;
-  track_number: number | null;
-  artwork_url: string | null;
-  artwork_small_url: string | null;
-};
-
-type ReleaseFields = { id: string; title: string; releaseDate: string; upcoming: boolean; artworkUrl: string | null };
-export type Release<Track extends ReleaseTrack = ReleaseTrack> =
-  (ReleaseFields & { kind: "album"; tracks: Track[] }) | (ReleaseFields & { kind: "single"; tracks: [Track] });
-
-/**
- * An artist's tracks as releases, by the release each belongs to: an album's tracks become one card in
- * track order, a single its own. Releases keep the order of their first track in the list.
- */
-export function groupReleases<Track extends ReleaseTrack>(tracks: Track[]): Release<Track>[] {
-  const releases = new Map<string, Release<Track>>();
-  for (const track of tracks) {
-    const release = releases.get(track.release_id);
-    if (release) {
-      release.tracks.push(track);
-      release.artworkUrl ??= track.artwork_small_url ?? track.artwork_url;
-      continue;
-    }
-    const fields = {
-      id: track.release_id,
-      releaseDate: track.release_date,
-      upcoming: track.upcoming,
-      artworkUrl: track.artwork_small_url ?? track.artwork_url,
-    };
-    releases.set(
-      track.release_id,
-      track.type === "album"
-        ? { ...fields, kind: "album", title: track.album_title ?? track.title, tracks: [track] }
-        : { ...fields, kind: "single", title: track.title, tracks: [track] },
-    );
-  }
-  for (const release of releases.values()) {
-    release.tracks.sort((a, b) => (a.track_number ?? Number.MAX_SAFE_INTEGER) - (b.track_number ?? Number.MAX_SAFE_INTEGER));
-  }
-  return [...releases.values()];
-}
+// What an artist's page makes of their profile: the links they gave (only http(s) addresses, and social
+// handles as profile links). Kept apart from the catalog's paths, which every page needs, so only the
+// pages that show a profile carry it. (Their releases come grouped and in order from artist_page().)
 
 /** Only http(s) addresses ever become links: a stored `javascript:` or `data:` URL is never rendered as one. */
 export function safeHttpUrl(value: string | null | undefined): string | null {

@@ -1,12 +1,9 @@
 import * as v from "valibot";
-import { count, nullableText, numeric, pixels } from "./columns";
-import type { Release } from "../catalog/artist-profile";
+import { count, nullableText, numeric, pixels, ReleaseRowSchema } from "./columns";
 
 // The shapes the catalog's page functions and views answer (supabase/migrations/*_catalog_pages.sql,
 // *_catalog_views.sql), checked once at the loader so a schema change fails a test, not a page. Loaders
 // parse with these; components import only the types.
-
-const trackType = v.picklist(["album", "single", "other"]);
 
 /** An artist as every directory card shows them. */
 const ArtistSummarySchema = v.object({
@@ -24,13 +21,10 @@ export const ArtistSummariesSchema = v.array(ArtistSummarySchema);
 /** `artist_directory()`: one page of the directory and how many artists match in all. */
 export const ArtistDirectorySchema = v.object({ total: count, artists: ArtistSummariesSchema });
 
-/** A track on its artist's page, grouped into releases there. */
+/** A track of a release on its artist's page. */
 const ReleaseTrackSchema = v.object({
   id: v.string(),
-  release_id: v.string(),
   title: v.string(),
-  type: trackType,
-  album_title: nullableText,
   track_number: v.nullable(count),
   genre: v.string(),
   price: v.number(),
@@ -41,9 +35,19 @@ const ReleaseTrackSchema = v.object({
   upcoming: v.boolean(),
   duration_seconds: v.nullable(v.number()),
 });
-export type ReleaseTrack = v.InferOutput<typeof ReleaseTrackSchema>;
-/** An artist page's release card, its tracks as the page read them. */
-export type ArtistRelease = Release<ReleaseTrack>;
+
+/** A release card on its artist's page: the release, its date and artwork, its tracks in their order. */
+const ArtistReleaseSchema = v.object({
+  ...ReleaseRowSchema.entries,
+  /** Its newest track's. */
+  release_date: v.string(),
+  /** Not released yet: only its artist sees it. */
+  upcoming: v.boolean(),
+  /** Its first track's that has one (the small rendition where there is one). */
+  artwork_url: nullableText,
+  tracks: v.tupleWithRest([ReleaseTrackSchema], ReleaseTrackSchema),
+});
+export type ArtistRelease = v.InferOutput<typeof ArtistReleaseSchema>;
 
 const NewsItemSchema = v.object({
   id: v.string(),
@@ -74,9 +78,8 @@ export const HomePageSchema = v.object({
         title: v.string(),
         artwork_url: nullableText,
         artwork_small_url: nullableText,
-        type: trackType,
-        album_title: nullableText,
         release_date: v.string(),
+        release: ReleaseRowSchema,
       }),
       is_following: v.boolean(),
     }),
@@ -98,7 +101,7 @@ export const ArtistPageSchema = v.object({
   latest_followers: v.array(v.object({ id: v.string(), display_name: v.string(), profile_image_url: nullableText, is_fan: v.boolean() })),
   upcoming_shows: v.array(v.object({ date: v.string(), venue: v.string(), city: v.string() })),
   release_count: count,
-  tracks: v.array(ReleaseTrackSchema),
+  releases: v.array(ArtistReleaseSchema),
   merch: v.array(
     v.object({
       id: v.string(),
@@ -155,12 +158,10 @@ type ArtistSearchResult = v.InferOutput<typeof ArtistSearchResultsSchema>[number
 /** The track page's track, with its artist. `price` and `duration_seconds` are numeric columns. */
 export const TrackPageSchema = v.object({
   id: v.string(),
-  release_id: v.string(),
   /** Its master's path, for the format it downloads in. */
   file_url: nullableText,
   title: v.string(),
-  type: trackType,
-  album_title: nullableText,
+  release: ReleaseRowSchema,
   /** How many tracks of its album the reader may see (a computed field), for the album embed's height. */
   album_track_count: v.nullable(count),
   track_number: v.nullable(count),

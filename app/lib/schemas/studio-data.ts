@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { currencies } from "~/lib/constants";
-import { count, nullableText, numeric } from "./columns";
+import { count, nullableText, numeric, ReleaseRowSchema } from "./columns";
 
 // What the artist's studio reads (supabase/migrations/*_studio_catalog.sql), checked at the loader.
 
@@ -15,10 +15,8 @@ export const StudioCatalogSchema = v.object({
   tracks: v.array(
     v.object({
       id: v.string(),
-      release_id: v.string(),
       title: v.string(),
-      type: v.picklist(["album", "single", "other"]),
-      album_title: nullableText,
+      release: ReleaseRowSchema,
       track_number: v.nullable(count),
       price: numeric,
       artwork_url: nullableText,
@@ -37,8 +35,6 @@ export type StudioCatalog = v.InferOutput<typeof StudioCatalogSchema>;
 export const EditableTrackSchema = v.object({
   id: v.string(),
   title: v.string(),
-  type: v.picklist(["album", "single", "other"]),
-  album_title: nullableText,
   track_number: v.nullable(count),
   genre: v.string(),
   subgenre: nullableText,
@@ -48,8 +44,8 @@ export const EditableTrackSchema = v.object({
   release_date: v.string(),
   description: v.string(),
   file_url: nullableText,
-  /** Its release: an album's own price (null: the sum of its tracks'). */
-  release: v.object({ id: v.string(), price: v.nullable(numeric) }),
+  /** Its release, with an album's own price (null: the sum of its tracks'). */
+  release: v.object({ ...ReleaseRowSchema.entries, price: v.nullable(numeric) }),
 });
 /** A track's stream as its artist sees it (track_stream): its state (null without audio) and why it failed. */
 export const TrackStreamSchema = v.object({ state: StreamStateSchema, failure: nullableText });
@@ -89,7 +85,6 @@ export const ArtistDashboardSchema = v.object({
     v.object({
       id: v.string(),
       title: v.string(),
-      type: v.picklist(["album", "single", "other"]),
       artwork_url: nullableText,
       release_date: v.string(),
     }),

@@ -93,7 +93,6 @@ export const tooManyTracks = `An album can have at most ${albumTrackLimit} track
  * and track edit forms name them alike (a track's own title is an album's track title, so it is not here).
  */
 export const releaseDetailFields = {
-  album_title: "albumTitle",
   genre: "genre",
   subgenre: "subgenre",
   label: "label",

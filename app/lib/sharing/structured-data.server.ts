@@ -73,8 +73,8 @@ export function recordingData(origin: string, track: TrackPage): StructuredData 
     ...(track.description ? { description: track.description } : {}),
     byArtist,
     ...(track.duration_seconds ? { duration: isoDuration(track.duration_seconds) } : {}),
-    ...(track.type === "album" && track.album_title
-      ? { inAlbum: { "@type": "MusicAlbum", "@id": address(origin, albumPath(track.release_id)), name: track.album_title, byArtist } }
+    ...(track.release.kind === "album"
+      ? { inAlbum: { "@type": "MusicAlbum", "@id": address(origin, albumPath(track.release.id)), name: track.release.title, byArtist } }
       : {}),
     ...(track.genre ? { genre: track.genre } : {}),
     datePublished: track.release_date,
@@ -87,7 +87,7 @@ export function recordingData(origin: string, track: TrackPage): StructuredData 
  * An artist page: the artist (with their website and social profiles as `sameAs`) and the releases the
  * page lists (`releases`, its tracks grouped), each album a `MusicAlbum` with its tracks.
  */
-export function artistData(origin: string, artist: ArtistPageData, releases: ArtistRelease[]): StructuredData {
+export function artistData(origin: string, artist: ArtistPageData): StructuredData {
   const url = address(origin, artistPath(artist.id));
   const byArtist = { "@type": "MusicGroup", "@id": url, name: artist.artist_name, url };
   const sameAs = [
@@ -95,8 +95,8 @@ export function artistData(origin: string, artist: ArtistPageData, releases: Art
     socialProfile("twitter", artist.social_links.twitter)?.href,
     socialProfile("instagram", artist.social_links.instagram)?.href,
   ].filter((link): link is string => Boolean(link));
-  const released = releases.filter((release) => !release.upcoming);
-  const recording = (track: ArtistPageData["tracks"][number]) => ({
+  const released = artist.releases.filter((release) => !release.upcoming);
+  const recording = (track: ArtistRelease["tracks"][number]) => ({
     "@type": "MusicRecording",
     name: track.title,
     url: address(origin, trackPath(track.id)),
@@ -119,8 +119,8 @@ export function artistData(origin: string, artist: ArtistPageData, releases: Art
         url: address(origin, albumPath(album.id)),
         name: album.title,
         byArtist,
-        datePublished: album.releaseDate,
-        ...(album.artworkUrl ? { image: absolute(origin, album.artworkUrl) } : {}),
+        datePublished: album.release_date,
+        ...(album.artwork_url ? { image: absolute(origin, album.artwork_url) } : {}),
         numTracks: album.tracks.length,
         track: album.tracks.map(recording),
       })),

@@ -1,5 +1,6 @@
 import { useRef } from "react";
 import { href, Link, redirect } from "react-router";
+import { ReleaseHeader } from "~/components/catalog/release-header";
 import { ShareMenu } from "~/components/catalog/share-menu";
 import { notFoundBoundary } from "~/components/error-boundary";
 import { PlayAllButton, PlayFromButton } from "~/components/player/play-button";
@@ -87,62 +88,42 @@ export default function Album({ loaderData }: Route.ComponentProps) {
 
   return (
     <article>
-      <header className="relative rounded-3xl border border-stage-700 bg-stage-900 p-5 sm:p-8">
-        {/* The backdrop is clipped to the card on its own, so the Share menu may reach past the card. */}
-        <div aria-hidden="true" className="pointer-events-none absolute inset-0 overflow-hidden rounded-3xl">
-          <img
-            src={artworkUrl}
-            alt=""
-            fetchPriority="high"
-            className="absolute inset-0 size-full scale-125 object-cover opacity-25 blur-3xl"
-          />
-          <div className="absolute inset-0 bg-gradient-to-t from-stage-950/90 via-stage-950/40 to-transparent" />
-        </div>
-        <div className="relative flex flex-col gap-6 md:flex-row md:items-end md:gap-8">
-          <img
-            src={artworkUrl}
-            alt={`Artwork for ${album.title}`}
-            width={288}
-            height={288}
-            fetchPriority="high"
-            className="aspect-square w-full max-w-72 self-center rounded-2xl bg-stage-800 object-cover shadow-2xl shadow-black/50 md:self-auto"
-          />
-          <div className="min-w-0 flex-1">
-            <p className="text-sm font-semibold tracking-wider text-accent uppercase">Album</p>
-            <h1 className="mt-2 text-4xl font-bold text-balance break-words sm:text-5xl">{album.title}</h1>
-            <p className="mt-3 text-ink-muted">
-              By{" "}
-              <Link to={artistPath(album.artist.id)} className="font-semibold text-ink hover:text-accent-strong hover:underline">
-                {album.artist.artist_name}
-              </Link>{" "}
-              · {countOf(album.tracks.length, "track")}
-              {album.duration_seconds ? ` · ${formatDuration(album.duration_seconds)}` : null}
-            </p>
-            <div className="mt-6 flex flex-wrap items-center gap-3">
-              {album.owned || album.own_release ? (
-                <>
-                  <p className="font-semibold text-accent-strong">{album.owned ? "You own this" : "Your album"}</p>
-                  <LinkButton size="lg" to={href("/album/:id/download", { id: album.id })} reloadDocument>
-                    <Icon name="download" className="size-5" />
-                    Download (zip)
-                  </LinkButton>
-                </>
-              ) : hydrated ? (
-                <Button size="lg" onClick={() => purchaseDialog.current?.show()}>
-                  {buyLabel}
-                </Button>
-              ) : (
-                // Without JavaScript the server renders the dialog open for this address.
-                <LinkButton size="lg" to={`${path}?buy=1`} preventScrollReset>
-                  {buyLabel}
-                </LinkButton>
-              )}
-              <PlayAllButton tracks={playable} />
-              <ShareMenu title={`${album.title} by ${album.artist.artist_name}`} share={share} />
-            </div>
-          </div>
-        </div>
-      </header>
+      <ReleaseHeader
+        artworkUrl={artworkUrl}
+        kind="Album"
+        title={album.title}
+        byline={
+          <p className="mt-3 text-ink-muted">
+            By{" "}
+            <Link to={artistPath(album.artist.id)} className="font-semibold text-ink hover:text-accent-strong hover:underline">
+              {album.artist.artist_name}
+            </Link>{" "}
+            · {countOf(album.tracks.length, "track")}
+            {album.duration_seconds ? ` · ${formatDuration(album.duration_seconds)}` : null}
+          </p>
+        }
+      >
+        {album.owned || album.own_release ? (
+          <>
+            <p className="font-semibold text-accent-strong">{album.owned ? "You own this" : "Your album"}</p>
+            <LinkButton size="lg" to={href("/album/:id/download", { id: album.id })} reloadDocument>
+              <Icon name="download" className="size-5" />
+              Download (zip)
+            </LinkButton>
+          </>
+        ) : hydrated ? (
+          <Button size="lg" onClick={() => purchaseDialog.current?.show()}>
+            {buyLabel}
+          </Button>
+        ) : (
+          // Without JavaScript the server renders the dialog open for this address.
+          <LinkButton size="lg" to={`${path}?buy=1`} preventScrollReset>
+            {buyLabel}
+          </LinkButton>
+        )}
+        <PlayAllButton tracks={playable} />
+        <ShareMenu title={`${album.title} by ${album.artist.artist_name}`} share={share} />
+      </ReleaseHeader>
 
       <div className="mt-8 grid gap-8 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <section aria-labelledby="album-tracks">

@@ -6,7 +6,7 @@ import { GenreList } from "~/components/catalog/genre-list";
 import { notFoundBoundary } from "~/components/error-boundary";
 import { EmptyState } from "~/components/ui/empty-state";
 import { albumPath, artistPath, countOf, fanPath, isUuid, trackPath } from "~/lib/catalog/catalog";
-import { groupReleases, safeHttpUrl, socialProfile } from "~/lib/catalog/artist-profile";
+import { safeHttpUrl, socialProfile } from "~/lib/catalog/artist-profile";
 import { formatDate, formatDuration, formatPrice } from "~/lib/format";
 import { tagCachedAnswer } from "~/lib/cache/edge-cache.server";
 import { publicPageHeaders } from "~/lib/http/http-cache";
@@ -52,7 +52,6 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     { what: "artist page", schema: ArtistPageSchema, notFound: "Artist not found" },
   );
   tagCachedAnswer(context, `user:${artist.id}`);
-  const releases = groupReleases(artist.tracks);
   const origin = new URL(request.url).origin;
   const share = sharing(origin, artistPath(artist.id), artist.artist_name, [
     { label: "Embed code (latest releases)", kind: "artist", id: artist.id, trackCount: artistEmbedTracks },
@@ -72,10 +71,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
           path: artistPath(artist.id),
           type: "profile",
           // Without a picture, the artist shows as their latest release's cover.
-          image: artist.profile_image_url ?? artist.tracks.find((track) => !track.upcoming && track.artwork_url)?.artwork_url,
+          image: artist.profile_image_url ?? artist.releases.find((release) => !release.upcoming && release.artwork_url)?.artwork_url,
           imageSize: artist.profile_image_url ? imageSizeOf(artist.profile_image_width, artist.profile_image_height) : null,
           embed: share.player,
-          structuredData: artistData(origin, artist, releases),
+          structuredData: artistData(origin, artist),
         },
       ),
       // Feed readers find the artist's feeds here.
@@ -83,7 +82,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     ],
     // Each released album's Share: its page, and its player.
     albumShares: Object.fromEntries(
-      releases
+      artist.releases
         .filter((release) => release.kind === "album" && !release.upcoming)
         .map((album) => [
           album.id,
@@ -103,7 +102,7 @@ export default function Artist({ loaderData }: Route.ComponentProps) {
   const socials = [socialProfile("twitter", artist.social_links.twitter), socialProfile("instagram", artist.social_links.instagram)].filter(
     (link) => link !== null,
   );
-  const releases = groupReleases(artist.tracks);
+  const { releases } = artist;
   const artistName = { id: artist.id, artist_name: artist.artist_name };
   // Play All: the released tracks of this page, release by release.
   const released = releases.flatMap((release) =>
@@ -366,12 +365,12 @@ function ReleaseCard({
   const first = release.tracks[0];
   const page = release.kind === "album" ? albumPath(release.id) : trackPath(first.id);
   const queue = release.tracks.map((track) => releaseQueueTrack(release, track, artist));
-  const year = release.releaseDate.slice(0, 4);
+  const year = release.release_date.slice(0, 4);
   return (
     // On a phone the tracklist runs the card's whole width, under the cover and the title.
     <div className="grid grid-cols-[6rem_minmax(0,1fr)] gap-x-4 rounded-2xl border border-stage-700 bg-stage-850 p-3 sm:grid-cols-[9rem_minmax(0,1fr)] sm:grid-rows-[auto_1fr] sm:p-4">
       <div className="relative self-start sm:row-span-2">
-        <Artwork src={release.artworkUrl} className="aspect-square w-full rounded-xl" />
+        <Artwork src={release.artwork_url} className="aspect-square w-full rounded-xl" />
         <Link
           to={page}
           onClick={(event) => {
@@ -388,7 +387,7 @@ function ReleaseCard({
       <div className="min-w-0">
         <p className="text-xs font-semibold tracking-wider text-ink-faint uppercase">
           {release.kind === "album" ? "Album" : "Single"} ·{" "}
-          <time dateTime={release.releaseDate}>{release.upcoming ? `Out ${formatDate(release.releaseDate, dateLocale)}` : year}</time>
+          <time dateTime={release.release_date}>{release.upcoming ? `Out ${formatDate(release.release_date, dateLocale)}` : year}</time>
         </p>
         <div className="mt-0.5 flex items-start justify-between gap-3">
           <h3 className="line-clamp-2 min-w-0 text-lg font-bold break-words">

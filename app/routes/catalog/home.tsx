@@ -88,7 +88,7 @@ function FeaturedArtist({ featured }: { featured: NonNullable<HomePage["featured
   const { artist, track } = featured;
   const user = useOptionalUser();
   const follow = useFollow(artist.id, featured.is_following, artist.follower_count);
-  const release = track.type === "album" && track.album_title ? `${track.title} · from ${track.album_title}` : track.title;
+  const release = track.release.kind === "album" ? `${track.title} · from ${track.release.title}` : track.title;
   return (
     <section
       aria-labelledby="featured-artist"

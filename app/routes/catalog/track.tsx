@@ -1,5 +1,6 @@
 import { Suspense, useRef, type ReactNode } from "react";
 import { Await, data, href, Link, redirect } from "react-router";
+import { ReleaseHeader } from "~/components/catalog/release-header";
 import { ShareMenu } from "~/components/catalog/share-menu";
 import { notFoundBoundary } from "~/components/error-boundary";
 import { Comments } from "~/components/track/comments";
@@ -27,6 +28,7 @@ import { imageSizeOf } from "~/lib/media/image-size";
 import { downloadFormats } from "~/lib/media/downloads";
 import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/catalog/buy-param";
 import { TrackCommentsSchema, TrackPageSchema, type TrackPage } from "~/lib/schemas/catalog-data";
+import { releaseRowColumns } from "~/lib/schemas/columns";
 import { CommentSchema, DeleteCommentSchema } from "~/lib/schemas/comments";
 import { supabaseContext, userContext } from "~/lib/session/session.server";
 import { trackAudioSource } from "./track-audio.server";
@@ -36,8 +38,8 @@ import type { Route } from "./+types/track";
 import { sqlState } from "~/lib/backend/sqlstate";
 
 const trackColumns =
-  "id, release_id, title, type, album_title, album_track_count, file_url, track_number, genre, subgenre, price, description, label, release_date, artwork_url, artwork_width, artwork_height, peaks, duration_seconds, " +
-  "artist:artist_profiles(id, artist_name, profile_image_url)";
+  "id, title, album_track_count, file_url, track_number, genre, subgenre, price, description, label, release_date, artwork_url, artwork_width, artwork_height, peaks, duration_seconds, " +
+  `${releaseRowColumns}, artist:artist_profiles(id, artist_name, profile_image_url)`;
 const commentColumns = "id, user_id, content, created_at, author_name, author_image_url, author_kind";
 /** However far "Show more" is followed, one page never lists more than this many comments. */
 const maxCommentsShown = 500;
@@ -98,13 +100,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const title = `${found.title} by ${found.artist.artist_name}`;
   const share = sharing(origin, trackPath(found.id), title, [
     { label: "Embed code", kind: "track", id: found.id },
-    ...(found.type === "album" && found.album_title
+    ...(found.release.kind === "album"
       ? [
           {
-            label: `Embed code for ${found.album_title}`,
+            label: `Embed code for ${found.release.title}`,
             kind: "album" as const,
-            id: found.release_id,
-            title: `${found.album_title} by ${found.artist.artist_name}`,
+            id: found.release.id,
+            title: `${found.release.title} by ${found.artist.artist_name}`,
             trackCount: found.album_track_count ?? 1,
           },
         ]
@@ -177,7 +179,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export const shouldRevalidate = revalidateUnlessOnlyBuyChanged;
 
-const typeLabels: Record<TrackPage["type"], string> = { single: "Single", album: "Album track", other: "Track" };
+const kindLabels: Record<TrackPage["release"]["kind"], string> = { single: "Single", album: "Album track" };
 
 export default function TrackPage({ loaderData, actionData }: Route.ComponentProps) {
   const { track, comments, commentCount, commentsError, audio, liked, owned, locale, now } = loaderData;
@@ -193,65 +195,44 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
 
   return (
     <article>
-      <header className="relative rounded-3xl border border-stage-700 bg-stage-900 p-5 sm:p-8">
-        {/* The backdrop is clipped to the card on its own, so the Share menu may reach past the card. */}
-        <div aria-hidden="true" className="pointer-events-none absolute inset-0 overflow-hidden rounded-3xl">
-          {/* The page's largest paint (the artwork behind the header and in it, one request): fetched first. */}
-          <img
-            src={artworkUrl}
-            alt=""
-            fetchPriority="high"
-            className="absolute inset-0 size-full scale-125 object-cover opacity-25 blur-3xl"
-          />
-          <div className="absolute inset-0 bg-gradient-to-t from-stage-950/90 via-stage-950/40 to-transparent" />
-        </div>
-        <div className="relative flex flex-col gap-6 md:flex-row md:items-end md:gap-8">
-          <img
-            src={artworkUrl}
-            alt={`Artwork for ${track.title}`}
-            width={288}
-            height={288}
-            fetchPriority="high"
-            className="aspect-square w-full max-w-72 self-center rounded-2xl bg-stage-800 object-cover shadow-2xl shadow-black/50 md:self-auto"
-          />
-          <div className="min-w-0 flex-1">
-            <p className="text-sm font-semibold tracking-wider text-accent uppercase">{typeLabels[track.type]}</p>
-            <h1 className="mt-2 text-4xl font-bold text-balance break-words sm:text-5xl">{track.title}</h1>
-            <Link to={artistPath(track.artist.id)} className="group mt-4 inline-flex items-center gap-3 rounded-full pr-3">
-              <img
-                src={track.artist.profile_image_url ?? "/fallback-avatar.svg"}
-                alt=""
-                width={36}
-                height={36}
-                className="size-9 rounded-full bg-stage-800 object-cover"
-              />
-              <span className="font-semibold text-ink group-hover:text-accent-strong">{track.artist.artist_name}</span>
-            </Link>
-            <div className="mt-6 flex flex-wrap items-center gap-3">
-              {owned ? (
-                <>
-                  <p className="font-semibold text-accent-strong">You own this</p>
-                  <LinkButton size="lg" to={href("/track/:id/download", { id: track.id })} reloadDocument>
-                    Download
-                  </LinkButton>
-                </>
-              ) : hydrated ? (
-                <Button size="lg" onClick={() => purchaseDialog.current?.show()}>
-                  {buyLabel}
-                </Button>
-              ) : (
-                // Without JavaScript the server renders the dialog open for this address.
-                <LinkButton size="lg" to={`${path}?buy=1`} preventScrollReset>
-                  {buyLabel}
-                </LinkButton>
-              )}
-              <LikeButton trackId={track.id} liked={liked} title={track.title} />
-              <ShareMenu title={`${track.title} by ${track.artist.artist_name}`} share={loaderData.share} />
-              <TrackMenu track={queued} />
-            </div>
-          </div>
-        </div>
-      </header>
+      <ReleaseHeader
+        artworkUrl={artworkUrl}
+        kind={kindLabels[track.release.kind]}
+        title={track.title}
+        byline={
+          <Link to={artistPath(track.artist.id)} className="group mt-4 inline-flex items-center gap-3 rounded-full pr-3">
+            <img
+              src={track.artist.profile_image_url ?? "/fallback-avatar.svg"}
+              alt=""
+              width={36}
+              height={36}
+              className="size-9 rounded-full bg-stage-800 object-cover"
+            />
+            <span className="font-semibold text-ink group-hover:text-accent-strong">{track.artist.artist_name}</span>
+          </Link>
+        }
+      >
+        {owned ? (
+          <>
+            <p className="font-semibold text-accent-strong">You own this</p>
+            <LinkButton size="lg" to={href("/track/:id/download", { id: track.id })} reloadDocument>
+              Download
+            </LinkButton>
+          </>
+        ) : hydrated ? (
+          <Button size="lg" onClick={() => purchaseDialog.current?.show()}>
+            {buyLabel}
+          </Button>
+        ) : (
+          // Without JavaScript the server renders the dialog open for this address.
+          <LinkButton size="lg" to={`${path}?buy=1`} preventScrollReset>
+            {buyLabel}
+          </LinkButton>
+        )}
+        <LikeButton trackId={track.id} liked={liked} title={track.title} />
+        <ShareMenu title={`${track.title} by ${track.artist.artist_name}`} share={loaderData.share} />
+        <TrackMenu track={queued} />
+      </ReleaseHeader>
 
       <div className="mt-6">
         {/* The player shows at once (waveform, controls waiting) and starts working when the URL arrives. */}
@@ -277,13 +258,13 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
             {track.label ? <Tile term="Label" value={track.label} /> : null}
           </dl>
         </div>
-        {track.type === "album" && track.album_title ? (
+        {track.release.kind === "album" ? (
           // Boxed as the tiles beside it are (and without a card of its own, which this page's JavaScript
           // budget has no room for).
           <section className="self-start rounded-2xl border border-stage-700 bg-stage-850 px-4 py-3">
             <h2 className="text-sm font-semibold tracking-wider text-ink-faint uppercase">From the album</h2>
-            <Link to={albumPath(track.release_id)} className="mt-2 block text-xl font-semibold text-ink hover:underline">
-              {track.album_title}
+            <Link to={albumPath(track.release.id)} className="mt-2 block text-xl font-semibold text-ink hover:underline">
+              {track.release.title}
             </Link>
             {track.track_number ? <p className="mt-1 text-ink-muted">Track {track.track_number}</p> : null}
           </section>

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { read } from "~/lib/backend/backend.server";
 import { albumPath, artistPath, fanPath, playlistPath, trackPath } from "~/lib/catalog/catalog";
 import { PlaylistPageSchema } from "~/lib/schemas/playlists";
-import { nullableText, numeric, pixels } from "~/lib/schemas/columns";
+import { nullableText, numeric, pixels, ReleaseRowSchema } from "~/lib/schemas/columns";
 import { imageSizeOf, type ImageSize } from "~/lib/media/image-size";
 import { artistEmbedTracks, type EmbedKind } from "~/lib/sharing/embedding.server";
 import type { CacheTag } from "~/lib/cache/edge-cache.server";
@@ -40,14 +40,12 @@ export type Embed = {
 };
 
 const trackColumns =
-  "id, title, type, album_title, price, artwork_url, artwork_small_url, artwork_width, artwork_height, peaks, duration_seconds, " +
+  "id, title, price, artwork_url, artwork_small_url, artwork_width, artwork_height, peaks, duration_seconds, " +
   "artist:artist_profiles(id, artist_name)";
 
 const EmbedTrackRowSchema = v.object({
   id: v.string(),
   title: v.string(),
-  type: v.string(),
-  album_title: nullableText,
   price: numeric,
   artwork_url: nullableText,
   artwork_small_url: nullableText,
@@ -196,41 +194,44 @@ export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: s
  * is the album's; one of its tracks' (the address embeds had before albums had their own) still plays it.
  */
 async function readAlbumEmbed(supabase: SupabaseClient, id: string, oldAddress = true): Promise<EmbedRead> {
-  const album = read(
-    await supabase
+  // The release and its tracks, side by side in one round trip.
+  const [release, album] = await Promise.all([
+    supabase.from("releases").select("id, kind, title").eq("id", id).maybeSingle(),
+    supabase
       .from("tracks")
       .select(trackColumns)
       .eq("release_id", id)
-      .eq("type", "album")
       .order("track_number", { ascending: true, nullsFirst: false })
       .order("created_at", { ascending: true })
+      .order("id", { ascending: true })
       .limit(100),
-    { what: "album embed", schema: v.array(EmbedTrackRowSchema) },
-  );
-  if (album.status === "failed") return album;
-  const [first] = album.status === "found" ? album.data : [];
-  if (!first) {
+  ]);
+  const found = read(release, { what: "album embed's release", schema: v.nullable(ReleaseRowSchema) });
+  if (found.status === "failed") return found;
+  const tracks = read(album, { what: "album embed", schema: v.array(EmbedTrackRowSchema) });
+  if (tracks.status === "failed") return tracks;
+  const [first] = tracks.status === "found" ? tracks.data : [];
+  if (found.status === "empty" || found.data?.kind !== "album" || !first) {
     if (!oldAddress) return { status: "missing" };
-    const track = read(await supabase.from("tracks").select("release_id, type").eq("id", id).maybeSingle(), {
+    const track = read(await supabase.from("tracks").select("release_id").eq("id", id).maybeSingle(), {
       what: "album embed's track",
-      schema: v.nullable(v.object({ release_id: v.string(), type: v.string() })),
+      schema: v.nullable(v.object({ release_id: v.string() })),
     });
     if (track.status === "failed") return track;
-    if (track.status === "empty" || track.data?.type !== "album") return { status: "missing" };
+    if (track.status === "empty" || !track.data) return { status: "missing" };
     return readAlbumEmbed(supabase, track.data.release_id, false);
   }
-  const tracks = album.status === "found" ? album.data : [first];
   return {
     status: "found",
     embed: {
       kind: "album",
-      title: first.album_title ?? first.title,
+      title: found.data.title,
       byline: { id: first.artist.id, name: first.artist.artist_name, href: artistPath(first.artist.id) },
-      href: albumPath(id),
+      href: albumPath(found.data.id),
       artworkUrl: first.artwork_url,
       artworkSize: imageSizeOf(first.artwork_width, first.artwork_height),
       artworkSmallUrl: first.artwork_small_url,
-      tracks: tracks.map(embedTrack),
+      tracks: (tracks.status === "found" ? tracks.data : [first]).map(embedTrack),
     },
   };
 }

@@ -24,8 +24,8 @@ import { sqlState } from "~/lib/backend/sqlstate";
 
 const yourTracks = href("/dashboard/artist/tracks");
 const editableColumns =
-  "id, title, type, album_title, track_number, genre, subgenre, label, price, allow_pay_more, release_date, description, file_url, " +
-  "release:releases(id, price)";
+  "id, title, track_number, genre, subgenre, label, price, allow_pay_more, release_date, description, file_url, " +
+  "release:releases(id, kind, title, price)";
 const trackHasPurchases = "This track has been bought, so it cannot be deleted: buyers keep access to what they paid for.";
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>
@@ -146,13 +146,13 @@ export default function EditTrack({ loaderData, actionData }: Route.ComponentPro
             }}
             allowPayMore={actionData ? form.checked("allowPayMore") : track.allow_pay_more}
           />
-          {track.type === "album" ? (
+          {track.release.kind === "album" ? (
             <div className="grid gap-5 sm:grid-cols-[1fr_10rem]">
               <Field
                 label="Album title"
                 name="albumTitle"
                 hint="Renames the album for all of its tracks."
-                defaultValue={value("albumTitle", track.album_title)}
+                defaultValue={value("albumTitle", track.release.title)}
                 error={form.error("albumTitle")}
               />
               <Field
@@ -167,7 +167,7 @@ export default function EditTrack({ loaderData, actionData }: Route.ComponentPro
               />
             </div>
           ) : null}
-          {track.type === "album" ? (
+          {track.release.kind === "album" ? (
             <AlbumPriceField value={value("albumPrice", track.release.price?.toFixed(2) ?? null)} error={form.error("albumPrice")} />
           ) : null}
           <SubmitButton action={path} pendingLabel="Saving...">

@@ -120,11 +120,11 @@ export default function YourTracks({ loaderData, actionData }: Route.ComponentPr
                     {track.title}
                   </Link>
                   <p className="truncate text-sm text-ink-muted">
-                    {track.type === "album" ? (
+                    {track.release.kind === "album" ? (
                       <>
                         Album track ·{" "}
-                        <Link to={albumPath(track.release_id)} className="hover:text-ink hover:underline">
-                          {track.album_title}
+                        <Link to={albumPath(track.release.id)} className="hover:text-ink hover:underline">
+                          {track.release.title}
                         </Link>
                       </>
                     ) : (

@@ -19,8 +19,7 @@ describeOnTestDatabase("rules", (db) => {
 
     it.each([
       ["a track under 0.99", `update tracks set price = 0.98 where id = $1`],
-      ["a track type outside album/single/other", `update tracks set type = 'ep' where id = $1`],
-      ["an album title on a single", `update tracks set album_title = 'LP' where id = $1`],
+      ["a release kind outside album/single", `update releases set kind = 'ep' where id = (select release_id from tracks where id = $1)`],
       ["a blank genre", `update tracks set genre = ' ' where id = $1`],
       ["a genre outside the catalog's list", `update tracks set genre = 'NotAGenre' where id = $1`],
       ["a genre in the list's words but not its spelling", `update tracks set genre = 'rock' where id = $1`],
