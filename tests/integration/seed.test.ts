@@ -236,7 +236,7 @@ describe("media", () => {
     }
     // An album shares one cover.
     const covers = await all<{ covers: number }>(
-      `select count(distinct artwork_url)::int as covers from public.tracks where type = 'album' group by release_id`,
+      `select count(distinct artwork_url)::int as covers from public.tracks t join public.releases r on r.id = t.release_id where r.kind = 'album' group by t.release_id`,
     );
     expect(covers.every((album) => album.covers === 1)).toBe(true);
   });

@@ -85,7 +85,7 @@ export function recordingData(origin: string, track: TrackPage): StructuredData 
 
 /**
  * An artist page: the artist (with their website and social profiles as `sameAs`) and the releases the
- * page lists (`releases`, its tracks grouped), each album a `MusicAlbum` with its tracks.
+ * page lists (its `releases`, each with its tracks), each album a `MusicAlbum` with its tracks.
  */
 export function artistData(origin: string, artist: ArtistPageData): StructuredData {
   const url = address(origin, artistPath(artist.id));

@@ -279,7 +279,8 @@ AS $function$
               'release_date', t.release_date, 'upcoming', t.release_date > current_date,
               'duration_seconds', t.duration_seconds)
             order by t.track_number nulls last, t.created_at, t.id) as tracks
-        from artist_tracks t
+        -- (read by the release's index, through the same row-level security as artist_tracks)
+        from public.tracks t
         where t.release_id = r.id
       ) k), '[]'),
     'merch', coalesce((
