@@ -30,6 +30,10 @@ describe("the track page", () => {
     expect(page).toContain("From the album Small Town Satellites Track 2");
     expect(page).toContain("Buy Now - $1.29");
     expect(html).toContain('alt="Artwork for Bicycle Bell"');
+    // Its artwork, the page's largest paint, is asked for from the head, before the body shows it.
+    const artwork = html.match(/<img src="([^"]+)" alt="Artwork for Bicycle Bell"/)?.[1];
+    const head = html.slice(0, html.indexOf("</head>"));
+    expect(head).toContain(`<link rel="preload" href="${artwork}" as="image" fetchPriority="high"/>`);
     expect(response.headers.get("server-timing")).toMatch(/"1 round trips?, 3 requests"/);
   });
 

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { preload } from "react-dom";
 
 /**
  * The head of an album's or a track's page: its artwork (behind the card, blurred, and beside the title),
@@ -20,6 +21,8 @@ export function ReleaseHeader({
   byline: ReactNode;
   children: ReactNode;
 }) {
+  // The page's largest paint: asked for from the document's head, before the body that shows it arrives.
+  preload(artworkUrl, { as: "image", fetchPriority: "high" });
   return (
     <header className="relative rounded-3xl border border-stage-700 bg-stage-900 p-5 sm:p-8">
       {/* The backdrop is clipped to the card on its own, so the Share menu may reach past the card. */}
