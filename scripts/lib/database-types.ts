@@ -1,5 +1,6 @@
 // The `Database` type of the migrated schema, as Supabase's generator (@supabase/postgres-meta) prints it.
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { openDb, migrate } from "@crate/local-supabase";
 import { root } from "./app-server.ts";
@@ -14,6 +15,11 @@ export async function generateDatabaseTypes(databaseUrl: string): Promise<string
   } finally {
     await db.close();
   }
+  return databaseTypesOf(databaseUrl);
+}
+
+/** The public schema's types of the (migrated) database at `databaseUrl`. */
+export async function databaseTypesOf(databaseUrl: string): Promise<string> {
   const child = spawn(process.execPath, [generator], {
     env: {
       ...process.env,
@@ -30,4 +36,14 @@ export async function generateDatabaseTypes(databaseUrl: string): Promise<string
   const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
   if (code !== 0 || !output.includes("export type Database")) throw new Error(`Type generation failed (${code}): ${errors}`);
   return output;
+}
+
+/** The checked-in `Database` type's file. */
+export const databaseTypesFile = join(root, "app", "lib", "backend", "database.types.ts");
+
+/** Why the checked-in `Database` type is not `types` (null when it is). */
+export function staleDatabaseTypes(types: string): string | null {
+  return readFileSync(databaseTypesFile, "utf8") === types
+    ? null
+    : "app/lib/backend/database.types.ts is out of date with the migrations: run npm run db:types";
 }
