@@ -79,6 +79,8 @@ describe("Your Tracks", () => {
     expect(page).toMatch(/\d+ plays?/);
     expect(html).toContain(`href="/track/${trackId("Bicycle Bell")}"`);
     expect(page).toContain("Merchandise");
+    // Back, without JavaScript, is a link to the artist's dashboard (with it, one step back).
+    expect(html).toMatch(/<a[^>]*href="\/dashboard\/artist"[^>]*><span aria-hidden="true">←<\/span> Back<\/a>/);
   });
 
   it("filters by albums and singles through the address, and the library alias shows the same list", async () => {
