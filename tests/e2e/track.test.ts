@@ -259,65 +259,47 @@ describe("the purchase dialog", () => {
     assert.equal(await dialog.isVisible(), true);
     await close();
   });
-
-  test("without JavaScript Buy Now is a link to the same dialog, rendered by the server", async () => {
-    const { page, close } = await newPage(browser, { javaScriptEnabled: false });
-    await page.goto(albumTrack);
-    await page.getByRole("link", { name: "Buy Now - $1.29" }).click();
-    await page.waitForURL((url) => url.searchParams.get("buy") === "1");
-    const dialog = page.getByRole("dialog", { name: "Complete Purchase" });
-    await dialog.getByText("Payment options will be available soon.").waitFor();
-    await dialog.getByRole("button", { name: "Close" }).click();
-    await dialog.waitFor({ state: "hidden" });
-    await close();
-  });
 });
 
-for (const javaScriptEnabled of [true, false]) {
-  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+// What the server renders for comments without JavaScript (posting, the messages, deleting) is proved by
+// the route tests (tests/routes/track.test.ts).
+test("a fan posts and deletes a comment with JavaScript", async () => {
+  const { page, close } = await newPage(browser);
+  const path = demoTrackPath("Greenhouse");
+  await page.goto(path);
+  await page.getByRole("link", { name: "Log in" }).last().click();
+  await page.getByLabel("Email").fill("fan@example.com");
+  await page.getByLabel("Password").fill("fan-demo-pass");
+  await page.getByRole("button", { name: "Log in" }).click();
+  await page.waitForURL((url) => url.pathname === path);
+  await hydrated(page);
 
-  test(`a fan posts and deletes a comment ${mode}`, async () => {
-    const { page, close } = await newPage(browser, { javaScriptEnabled });
-    const path = demoTrackPath("Greenhouse");
-    await page.goto(path);
-    await page.getByRole("link", { name: "Log in" }).last().click();
-    await page.getByLabel("Email").fill("fan@example.com");
-    await page.getByLabel("Password").fill("fan-demo-pass");
-    await page.getByRole("button", { name: "Log in" }).click();
-    await page.waitForURL((url) => url.pathname === path);
-    if (javaScriptEnabled) await hydrated(page);
+  const field = page.getByLabel("Add a comment");
+  await page.getByRole("button", { name: "Post comment" }).click();
+  await page.getByText("Please write a comment first").waitFor();
+  assert.equal(await field.getAttribute("aria-invalid"), "true");
 
-    const field = page.getByLabel("Add a comment");
-    await page.getByRole("button", { name: "Post comment" }).click();
-    await page.getByText("Please write a comment first").waitFor();
-    assert.equal(await field.getAttribute("aria-invalid"), "true");
+  // Listening while commenting: the page's data reloads after the post, the music goes on.
+  await page.getByRole("button", { name: "Play Greenhouse" }).click();
+  await page.waitForFunction(() => document.querySelector("audio")!.currentTime > 0.3);
+  const listening = await audioState(page);
+  const words = `Greenhouse on repeat ${Date.now()}`;
+  await field.fill(words);
+  await page.getByRole("button", { name: "Post comment" }).click();
+  const posted = page.locator("#comments article").filter({ hasText: words });
+  await posted.waitFor();
+  const now = await audioState(page);
+  assert.equal(now.paused, false);
+  assert.equal(now.src, listening.src);
+  assert.ok(now.currentTime > listening.currentTime);
+  await posted.getByText("rileyspins").waitFor();
+  await posted.getByText("just now").waitFor();
+  assert.equal(await field.inputValue(), "");
 
-    if (javaScriptEnabled) {
-      // Listening while commenting: the page's data reloads after the post, the music goes on.
-      await page.getByRole("button", { name: "Play Greenhouse" }).click();
-      await page.waitForFunction(() => document.querySelector("audio")!.currentTime > 0.3);
-    }
-    const listening = javaScriptEnabled ? await audioState(page) : null;
-    const words = `Greenhouse on repeat ${mode} ${Date.now()}`;
-    await field.fill(words);
-    await page.getByRole("button", { name: "Post comment" }).click();
-    const posted = page.locator("#comments article").filter({ hasText: words });
-    await posted.waitFor();
-    if (listening) {
-      const now = await audioState(page);
-      assert.equal(now.paused, false);
-      assert.equal(now.src, listening.src);
-      assert.ok(now.currentTime > listening.currentTime);
-    }
-    await posted.getByText("rileyspins").waitFor();
-    await posted.getByText("just now").waitFor();
-    assert.equal(await field.inputValue(), "");
-
-    await posted.getByRole("button", { name: /^Delete/ }).click();
-    await posted.waitFor({ state: "detached" });
-    await close();
-  });
-}
+  await posted.getByRole("button", { name: /^Delete/ }).click();
+  await posted.waitFor({ state: "detached" });
+  await close();
+});
 
 test("a visitor's track page comes from the edge cache, and a fan's new comment drops it at once", async () => {
   const path = demoTrackPath("Porch Light");
