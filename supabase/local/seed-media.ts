@@ -3,6 +3,7 @@ import { createClient } from "@supabase/supabase-js";
 import type { Stack } from "./context.ts";
 import { renderArtwork } from "./media/artwork.ts";
 import { composeTrack, encodeWav, sampleRate } from "./media/audio.ts";
+import { cachedMedia } from "./media/cache.ts";
 import { peakCount, waveformPeaks } from "../functions/_shared/waveform.ts";
 
 // The seed's audio, cover art and profile pictures, generated rather than committed (the repository
@@ -15,6 +16,8 @@ import { peakCount, waveformPeaks } from "../functions/_shared/waveform.ts";
 // dozens of covers feel on a mobile connection. Its size is stored beside it, as the Worker stores an
 // upload's (read from its bytes), for link previews and oEmbed.
 const pictureSize = 400;
+
+const text = new TextEncoder();
 
 type Track = { id: string; artist_id: string; genre: string; release: string };
 type Picture = { id: string; genre: string | null };
@@ -35,7 +38,8 @@ export async function seedMedia(stack: Stack, baseUrl: string): Promise<void> {
   // Stored as the absolute URL the app itself stores for artwork (getPublicUrl of the stack's public
   // base), so it is only valid on that base: the CLI always serves the data dir on the same port.
   async function picture(owner: string, seed: string, genre: string | null) {
-    const path = await upload("artwork", owner, renderArtwork(seed, genre ?? "", pictureSize), "image/jpeg");
+    const jpeg = cachedMedia(`artwork ${seed} ${genre ?? ""} ${pictureSize}`, () => renderArtwork(seed, genre ?? "", pictureSize));
+    const path = await upload("artwork", owner, jpeg, "image/jpeg");
     return storage.from("artwork").getPublicUrl(path).data.publicUrl;
   }
 
@@ -52,13 +56,21 @@ export async function seedMedia(stack: Stack, baseUrl: string): Promise<void> {
       cover = await picture(track.artist_id, track.release, track.genre);
       covers.set(track.release, cover);
     }
-    const { samples } = composeTrack(track.id, track.genre);
-    const file = await upload("tracks", track.artist_id, encodeWav(samples), "audio/wav");
+    // Composed only when the cache has not got it: its WAV, and its waveform and length beside it.
+    const made = `track ${track.id} ${track.genre}`;
+    let composed: Float32Array | undefined;
+    const samples = () => (composed ??= composeTrack(track.id, track.genre).samples);
+    const wav = cachedMedia(made, () => encodeWav(samples()));
+    const facts = cachedMedia(`${made} waveform`, () =>
+      text.encode(JSON.stringify({ peaks: waveformPeaks(samples(), peakCount), seconds: (samples().length / sampleRate).toFixed(2) })),
+    );
+    const { peaks, seconds } = JSON.parse(new TextDecoder().decode(facts)) as { peaks: number[]; seconds: string };
+    const file = await upload("tracks", track.artist_id, wav, "audio/wav");
     await db.query(
       `update public.tracks set file_url = $2, artwork_url = $3, artwork_width = $6, artwork_height = $6, peaks = $4::jsonb,
          duration_seconds = $5
        where id = $1`,
-      [track.id, file, cover, JSON.stringify(waveformPeaks(samples, peakCount)), (samples.length / sampleRate).toFixed(2), pictureSize],
+      [track.id, file, cover, JSON.stringify(peaks), seconds, pictureSize],
     );
   }
 
