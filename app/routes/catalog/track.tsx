@@ -190,7 +190,7 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
   const path = trackPath(track.id);
   const artworkUrl = track.artwork_url ?? "/fallback-artwork.svg";
   const buyLabel = `Buy Now - ${formatPrice(track.price)}`;
-  const queued = queueTrack(track);
+  const queued = queueTrack({ ...track, album_title: track.release.kind === "album" ? track.release.title : null });
   const player = { track: queued, peaks: track.peaks, duration: track.duration_seconds };
 
   return (
