@@ -6,7 +6,7 @@ import { parseBuffer } from "music-metadata";
 import { createMp3Encoder } from "wasm-media-encoders";
 import { describe, expect, it } from "vitest";
 import { FlacEncoder } from "~/lib/media/flac";
-import { concat } from "~/lib/media/encoding";
+import { concat } from "~/lib/http/bytes";
 import { id3Tag, type DownloadTags } from "~/lib/media/tags";
 
 /** A 1×1 PNG. */

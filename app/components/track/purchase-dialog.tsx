@@ -1,7 +1,8 @@
-import type { Ref } from "react";
-import { Button } from "~/components/ui/button";
+import type { Ref, RefObject } from "react";
+import { Button, LinkButton } from "~/components/ui/button";
 import { Dialog, type DialogHandle } from "~/components/ui/dialog";
 import { formatPrice } from "~/lib/format";
+import { useHydrated } from "~/lib/ui/use-hydrated";
 
 /**
  * 'Complete Purchase': there is no checkout yet (spec section 1), so it shows what would be bought and
@@ -49,5 +50,22 @@ export function PurchaseDialog({
         </Button>
       </form>
     </Dialog>
+  );
+}
+
+/**
+ * Buy Now beside the dialog it opens: a button once the page runs its scripts; before, a link to the
+ * same page with `?buy=1`, for which the server renders the dialog open.
+ */
+export function BuyNowButton({ label, path, dialog }: { label: string; path: string; dialog: RefObject<DialogHandle | null> }) {
+  const hydrated = useHydrated();
+  return hydrated ? (
+    <Button size="lg" onClick={() => dialog.current?.show()}>
+      {label}
+    </Button>
+  ) : (
+    <LinkButton size="lg" to={`${path}?buy=1`} preventScrollReset>
+      {label}
+    </LinkButton>
   );
 }

@@ -3,6 +3,7 @@
 // first limit passed ends the reading there, whatever follows, so no body costs more than the form it
 // claims to be (the platform's `request.formData()` reads and parses everything before anything can be
 // counted).
+import { concat } from "../http/bytes";
 
 /** A field that may carry files: how many, and how many bytes each. */
 export type FileLimit = { count: number; bytes: number };
@@ -51,16 +52,6 @@ function indexOf(haystack: Uint8Array, needle: Uint8Array): number {
     if (matched === needle.length) return at;
   }
   return -1;
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const joined = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.byteLength, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    joined.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return joined;
 }
 
 type Part = { name: string | null; filename: string | null; type: string; chunks: Uint8Array<ArrayBuffer>[]; size: number; limit: number };
@@ -114,7 +105,7 @@ export async function readMultipart(
     if (current.name === null) return;
     if (current.filename === null) {
       textBytes += current.size;
-      form.append(current.name, decoder.decode(concat(current.chunks)));
+      form.append(current.name, decoder.decode(concat(...current.chunks)));
     } else {
       form.append(current.name, new File(current.chunks, current.filename, { type: current.type }));
     }
@@ -166,7 +157,7 @@ export async function readMultipart(
   };
 
   for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    pending = pending.length === 0 ? chunk.value : concat([pending, chunk.value]);
+    pending = pending.length === 0 ? chunk.value : concat(pending, chunk.value);
     advance();
     if (state === "done") break;
   }

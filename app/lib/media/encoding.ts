@@ -1,5 +1,5 @@
 // How a made file is encoded (the formats themselves are the registry, supabase/functions/_shared/made-formats.ts),
-// and what every encoder shares: why a master could not be read, and bytes joined.
+// and why a master could not be read, which every encoder says the same way.
 import { madeFormats, type MadeFormat, type Mp3Kbps } from "../../../supabase/functions/_shared/made-formats";
 
 const mp3SampleRates = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000] as const;
@@ -29,13 +29,3 @@ export function encoderSettings(format: MadeFormat, channels: number, sampleRate
 
 /** Why a master could not be made into a file: said to its artist as "Failed: <reason>". */
 export class UnreadableMaster extends Error {}
-
-export function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const whole = new Uint8Array(parts.reduce((size, part) => size + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    whole.set(part, offset);
-    offset += part.length;
-  }
-  return whole;
-}

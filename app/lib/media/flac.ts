@@ -5,7 +5,7 @@
 // Rice-coded in partitions, and the stereo pair as left/right, left/side, side/right or mid/side, whichever
 // is smallest. Within a few per cent of `flac -5` on music, and exact: decoding gives back every sample.
 // Format: https://www.rfc-editor.org/rfc/rfc9639
-import { concat } from "./encoding";
+import { concat } from "../http/bytes";
 import { vorbisComments, type CoverArt, type DownloadTags } from "./tags";
 
 const blockSize = 4096;

@@ -2,7 +2,7 @@
 // artist, album, track number, year and the cover. MP3 carries them in an ID3v2.3 tag (the version every
 // player and operating system reads; text in UTF-16, which 2.3 requires for anything beyond Latin-1),
 // FLAC in Vorbis comments and a PICTURE block (flac.ts writes those).
-import { concat } from "./encoding";
+import { concat } from "../http/bytes";
 
 export type CoverArt = { type: string; data: Uint8Array; width: number; height: number };
 

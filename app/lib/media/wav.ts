@@ -2,7 +2,8 @@
 // made into a stream or a download) and, whole, for an upload's waveform and length when the server works
 // them out itself (an upload without JavaScript; with it, the browser decodes every format). PCM of 8, 16,
 // 24 or 32 bits, or 32-bit float, WAVE_FORMAT_EXTENSIBLE included.
-import { concat, UnreadableMaster } from "./encoding";
+import { concat } from "../http/bytes";
+import { UnreadableMaster } from "./encoding";
 
 type WavFormat = { channels: number; sampleRate: number; bytesPerSample: number; float: boolean };
 

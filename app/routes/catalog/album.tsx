@@ -5,8 +5,8 @@ import { ShareMenu } from "~/components/catalog/share-menu";
 import { notFoundBoundary } from "~/components/error-boundary";
 import { PlayAllButton, PlayFromButton } from "~/components/player/play-button";
 import { TrackMenu } from "~/components/player/track-menu";
-import { PurchaseDialog } from "~/components/track/purchase-dialog";
-import { Button, LinkButton } from "~/components/ui/button";
+import { BuyNowButton, PurchaseDialog } from "~/components/track/purchase-dialog";
+import { LinkButton } from "~/components/ui/button";
 import type { DialogHandle } from "~/components/ui/dialog";
 import { Icon } from "~/components/ui/icon";
 import { notFound, readOrThrow } from "~/lib/backend/backend.server";
@@ -24,7 +24,6 @@ import { sharing } from "~/lib/sharing/embedding.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import { sharedPageMeta } from "~/lib/sharing/meta.server";
 import { albumData } from "~/lib/sharing/structured-data.server";
-import { useHydrated } from "~/lib/ui/use-hydrated";
 import type { Route } from "./+types/album";
 
 // Public pages are cached for everyone, so dates are written one way for all readers.
@@ -78,7 +77,6 @@ export default function Album({ loaderData }: Route.ComponentProps) {
   const { album, share, formats } = loaderData;
   const { buying, closePurchase } = useBuyParam();
   const purchaseDialog = useRef<DialogHandle>(null);
-  const hydrated = useHydrated();
   const path = albumPath(album.id);
   const artworkUrl = album.artwork_url ?? "/fallback-artwork.svg";
   const buyLabel = `Buy Now - ${formatPrice(album.price)}`;
@@ -111,15 +109,8 @@ export default function Album({ loaderData }: Route.ComponentProps) {
               Download (zip)
             </LinkButton>
           </>
-        ) : hydrated ? (
-          <Button size="lg" onClick={() => purchaseDialog.current?.show()}>
-            {buyLabel}
-          </Button>
         ) : (
-          // Without JavaScript the server renders the dialog open for this address.
-          <LinkButton size="lg" to={`${path}?buy=1`} preventScrollReset>
-            {buyLabel}
-          </LinkButton>
+          <BuyNowButton label={buyLabel} path={path} dialog={purchaseDialog} />
         )}
         <PlayAllButton tracks={playable} />
         <ShareMenu title={`${album.title} by ${album.artist.artist_name}`} share={share} />

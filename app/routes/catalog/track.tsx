@@ -5,11 +5,11 @@ import { ShareMenu } from "~/components/catalog/share-menu";
 import { notFoundBoundary } from "~/components/error-boundary";
 import { Comments } from "~/components/track/comments";
 import { LikeButton } from "~/components/track/like-button";
-import { PurchaseDialog } from "~/components/track/purchase-dialog";
+import { BuyNowButton, PurchaseDialog } from "~/components/track/purchase-dialog";
 import { WaveformPlayer } from "~/components/track/waveform-player";
 import { TrackMenu } from "~/components/player/track-menu";
 import { queueTrack, type AudioSource } from "~/lib/player";
-import { Button, LinkButton } from "~/components/ui/button";
+import { LinkButton } from "~/components/ui/button";
 import type { DialogHandle } from "~/components/ui/dialog";
 import { notFound, read, readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
 import { albumPath, artistPath, isUuid, trackPath } from "~/lib/catalog/catalog";
@@ -32,7 +32,6 @@ import { releaseRowColumns } from "~/lib/schemas/columns";
 import { CommentSchema, DeleteCommentSchema } from "~/lib/schemas/comments";
 import { supabaseContext, userContext } from "~/lib/session/session.server";
 import { trackAudioSource } from "./track-audio.server";
-import { useHydrated } from "~/lib/ui/use-hydrated";
 import { useOptionalUser } from "~/lib/session/use-user";
 import type { Route } from "./+types/track";
 import { sqlState } from "~/lib/backend/sqlstate";
@@ -185,7 +184,6 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
   const { track, comments, commentCount, commentsError, audio, liked, owned, locale, now } = loaderData;
   const { buying, closePurchase } = useBuyParam();
   const purchaseDialog = useRef<DialogHandle>(null);
-  const hydrated = useHydrated();
   const user = useOptionalUser();
   const path = trackPath(track.id);
   const artworkUrl = track.artwork_url ?? "/fallback-artwork.svg";
@@ -219,15 +217,8 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
               Download
             </LinkButton>
           </>
-        ) : hydrated ? (
-          <Button size="lg" onClick={() => purchaseDialog.current?.show()}>
-            {buyLabel}
-          </Button>
         ) : (
-          // Without JavaScript the server renders the dialog open for this address.
-          <LinkButton size="lg" to={`${path}?buy=1`} preventScrollReset>
-            {buyLabel}
-          </LinkButton>
+          <BuyNowButton label={buyLabel} path={path} dialog={purchaseDialog} />
         )}
         <LikeButton trackId={track.id} liked={liked} title={track.title} />
         <ShareMenu title={`${track.title} by ${track.artist.artist_name}`} share={loaderData.share} />
