@@ -9,14 +9,13 @@
 // to vitest (a test file's name) and leave the lint, drift, types and pgTAP steps out. The server is
 // stopped and its files removed whatever happens.
 import { spawn } from "node:child_process";
-import pg from "pg";
 import { join } from "node:path";
 import { exitCodeOf, root } from "./lib/app-server.ts";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "./lib/postgres.ts";
 import { databaseTypesOf, staleDatabaseTypes } from "./lib/database-types.ts";
 import { proveAccessRules } from "./lib/pgtap.ts";
 import { schemaDrift } from "./lib/schema-drift.ts";
-import { databaseUrl, pushedDatabase, supabaseCli } from "./lib/supabase-cli.ts";
+import { copiedDatabase, databaseUrl, pushedDatabase, supabaseCli } from "./lib/supabase-cli.ts";
 
 const vitest = join(root, "node_modules", "vitest", "vitest.mjs");
 const template = "pushed";
@@ -28,18 +27,6 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
     await postgres?.stop();
     process.exit(130);
   });
-}
-
-/** A copy of the pushed template, for a step that connects to it (a template takes no copies while in use). */
-async function copyOfTemplate(serverUrl: string, name: string): Promise<string> {
-  const server = new pg.Client({ connectionString: serverUrl });
-  await server.connect();
-  try {
-    await server.query(`create database ${name} template ${template}`);
-  } finally {
-    await server.end();
-  }
-  return name;
 }
 
 // Only some suites asked for: the checks of the whole schema are left to a whole run.
@@ -58,10 +45,12 @@ try {
     if (drift !== "")
       throw new Error(`The migrations do not build the declared schema. What is missing (npm run db:diff writes it):\n${drift}`);
     console.log("The Database type against the migrated schema's…");
-    const stale = staleDatabaseTypes(await databaseTypesOf(databaseUrl(postgres.url, await copyOfTemplate(postgres.url, "typed"))));
+    const stale = staleDatabaseTypes(
+      await databaseTypesOf(databaseUrl(postgres.url, await copiedDatabase(postgres.url, template, "typed"))),
+    );
     if (stale) throw new Error(stale);
     console.log("pgTAP: the access rules proved in SQL…");
-    if ((await proveAccessRules(postgres.url, await copyOfTemplate(postgres.url, "proved"))) !== 0) {
+    if ((await proveAccessRules(postgres.url, await copiedDatabase(postgres.url, template, "proved"))) !== 0) {
       throw new Error("pg_prove found access rules that do not hold (above).");
     }
   }

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { run as migra } from "@pgkit/migra";
 import pg from "pg";
 import { root } from "./app-server.ts";
-import { databaseUrl } from "./supabase-cli.ts";
+import { copiedDatabase, databaseUrl } from "./supabase-cli.ts";
 
 const schemasDir = join(root, "supabase", "schemas");
 
@@ -64,7 +64,7 @@ async function declaredDatabase(serverUrl: string, name: string, edit: (file: st
 
 /** A copy of the migrated database `template` without the CLI's own bookkeeping, which no schema declares. */
 async function migratedCopy(serverUrl: string, template: string, name: string): Promise<void> {
-  await withDatabase(serverUrl, (server) => server.query(`create database ${name} template ${template}`));
+  await copiedDatabase(serverUrl, template, name);
   await withDatabase(databaseUrl(serverUrl, name), (database) => database.query("drop schema if exists supabase_migrations cascade"));
 }
 

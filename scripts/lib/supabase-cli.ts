@@ -22,6 +22,18 @@ export function supabaseCli(args: string[]): void {
 }
 
 /** `name`, holding what hosted Supabase provides, then what `supabase db push` adds. */
+/** A new database `name` on the server, a copy of `template` (which nobody may be connected to meanwhile). */
+export async function copiedDatabase(serverUrl: string, template: string, name: string): Promise<string> {
+  const server = new pg.Client({ connectionString: serverUrl });
+  await server.connect();
+  try {
+    await server.query(`create database ${name} template ${template}`);
+  } finally {
+    await server.end();
+  }
+  return name;
+}
+
 export async function pushedDatabase(serverUrl: string, name: string, { seed }: { seed: boolean }): Promise<void> {
   const server = new pg.Client({ connectionString: serverUrl });
   await server.connect();

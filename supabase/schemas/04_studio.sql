@@ -122,11 +122,12 @@ as $$
           'artwork_small_url', s.artwork_small_url,
           'release_date', s.release_date, 'upcoming', s.release_date > current_date,
           -- Its stream's state (12_made_files.sql); null for a track without audio.
-          'stream_state', (select f.state from private.stream_of(s.id) f),
-          'stream_failure', (select f.failure from private.stream_of(s.id) f),
+          'stream_state', f.state,
+          'stream_failure', f.failure,
           'plays', (select coalesce(sum(d.plays), 0) from public.track_daily_stats d where d.track_id = s.id))
         order by s.release_date desc, s.release_id, s.track_number nulls last, s.created_at desc)
-      from shown s), '[]'),
+      from shown s
+      left join lateral private.stream_of(s.id) f on true), '[]'),
     'merch', coalesce((
       select jsonb_agg(jsonb_build_object(
           'id', m.id, 'title', m.title, 'price', m.price, 'image_url', m.image_url, 'image_small_url', m.image_small_url) order by m.created_at desc)

@@ -163,9 +163,10 @@ const encoderSlice = 65536;
 
 /**
  * Where a master's samples go: an encoder, opened once the first samples tell their channels and rate.
- * Each call answers the file's bytes it made, to be stored before the next.
+ * `head` is what the file starts with (its tags, a FLAC's metadata); each call answers the file's bytes it
+ * made, to be stored before the next.
  */
-type SampleSink = { write(samples: Samples): Uint8Array[]; finish(): Uint8Array[] };
+type SampleSink = { head: Uint8Array[]; write(samples: Samples): Uint8Array[]; finish(): Uint8Array[] };
 type Encoder = { open(first: Samples, format: string): Promise<SampleSink> };
 
 /** LAME, at the format's settings, with the download's tag (if any) written before its frames. */
@@ -174,11 +175,10 @@ function mp3Encoder(encoderModule: WebAssembly.Module, format: MadeFormat, tags:
     async open(first) {
       const encoder = await createEncoder("audio/mpeg", encoderModule);
       encoder.configure(encoderSettings(format, first.channels.length, first.sampleRate));
-      let head: Uint8Array[] = tags ? [id3Tag(tags)] : [];
       return {
+        head: tags ? [id3Tag(tags)] : [],
         write(samples) {
-          const output = head;
-          head = [];
+          const output: Uint8Array[] = [];
           const frames = samples.channels[0]!.length;
           for (let start = 0; start < frames; start += encoderSlice) {
             // The encoder's output lives in its own memory, overwritten by the next call: copied out.
@@ -186,7 +186,7 @@ function mp3Encoder(encoderModule: WebAssembly.Module, format: MadeFormat, tags:
           }
           return output;
         },
-        finish: () => [...head, encoder.finalize().slice()],
+        finish: () => [encoder.finalize().slice()],
       };
     },
   };
@@ -203,15 +203,7 @@ function flacEncoder(maxBits: number, tags: DownloadTags | null): Encoder {
       if (format !== "WAV" || !first.bits) throw new UnreadableMaster("FLAC is made only of a lossless (WAV) master");
       const declared = first.frames && first.frames <= audioFiles.maxBytes ? first.frames : 0;
       const encoder = new FlacEncoder(first.channels.length, first.sampleRate, Math.min(first.bits, maxBits), declared);
-      let head: Uint8Array[] = [encoder.start(tags)];
-      return {
-        write: (samples) => {
-          const output = [...head, ...encoder.push(samples.channels)];
-          head = [];
-          return output;
-        },
-        finish: () => [...head, ...encoder.finish()],
-      };
+      return { head: [encoder.start(tags)], write: (samples) => encoder.push(samples.channels), finish: () => encoder.finish() };
     },
   };
 }
@@ -228,7 +220,10 @@ async function encodeMaster(pieces: AsyncIterable<Uint8Array>, encoder: Encoder,
   };
   const write = async (samples: Samples | null) => {
     if (!samples) return;
-    sink ??= await encoder.open(samples, reader!.format);
+    if (!sink) {
+      sink = await encoder.open(samples, reader!.format);
+      await store(sink.head);
+    }
     await store(sink.write(samples));
   };
   try {

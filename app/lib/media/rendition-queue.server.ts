@@ -62,9 +62,5 @@ export function queueRenditions(queue: Queue<MadeFileJob>, trackIds: string[]): 
  * queue refused them: the next request after ten minutes asks again (take_downloads).
  */
 export function queueDownloads(queue: Queue<MadeFileJob>, files: { trackId: string; format: DownloadMadeFormat }[]): Promise<boolean> {
-  return sendAll(
-    queue,
-    files.map(({ trackId, format }) => ({ format, trackId })),
-    "download files",
-  );
+  return sendAll(queue, files, "download files");
 }

@@ -119,7 +119,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export default function EditTrack({ loaderData, actionData }: Route.ComponentProps) {
   const { track, stream } = loaderData;
   const form = formFields(actionData);
-  useRefreshWhilePreparing(Boolean(track.file_url) && stream.state === "preparing");
+  useRefreshWhilePreparing(stream.state === "preparing");
   const path = trackEditPath(track.id);
   // What was typed wins over what is stored, after a refused save.
   const value = (name: string, stored: string | number | null) =>
