@@ -18,10 +18,11 @@ export function errorMessage(error: unknown): string {
 }
 
 /**
- * A signed-in user on a page for another role (a fan on the artist dashboard): whose page it is, and the
- * way to their own dashboard, not an error to reload.
+ * A signed-in user on a page for another role (a fan on the artist dashboard), or asking for what is not
+ * theirs: whose it is, the way to their own dashboard and, where there is one, the way to make it theirs
+ * (`also`: a file's page, to buy it), not an error to reload.
  */
-function AccessDenied({ message }: { message: string }) {
+export function AccessDenied({ message, also }: { message: string; also?: { to: string; label: string } }) {
   const user = useOptionalUser();
   return (
     <section className="mx-auto max-w-xl py-16 text-center">
@@ -29,8 +30,11 @@ function AccessDenied({ message }: { message: string }) {
       <p className="font-display text-6xl font-bold text-accent">403</p>
       <h1 className="mt-4 text-3xl font-bold">Access Denied</h1>
       <p className="mt-3 text-ink-muted">{message}</p>
-      <div className="mt-8 flex justify-center">
-        <LinkButton to={dashboardPath(user?.role ?? null)}>{user?.role ? "Go to your dashboard" : "Back to home"}</LinkButton>
+      <div className="mt-8 flex flex-wrap justify-center gap-3">
+        {also ? <LinkButton to={also.to}>{also.label}</LinkButton> : null}
+        <LinkButton to={dashboardPath(user?.role ?? null)} variant={also ? "secondary" : "primary"}>
+          {user?.role ? "Go to your dashboard" : "Back to home"}
+        </LinkButton>
       </div>
     </section>
   );

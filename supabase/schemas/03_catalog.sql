@@ -148,8 +148,14 @@ create table public.tracks (
   description text not null check (btrim(description) <> ''),
   label text,
   release_date date not null default current_date,
-  -- Path of the audio object in the private tracks bucket ({artist id}/{file}).
+  -- Path of the audio object in the private tracks bucket ({artist id}/{file}): its artist's and the
+  -- marketplace's to read, not a visitor's (the grants below).
   file_url text,
+  -- The master's format as its file ending ('wav', 'mp3'…): what pages say a release downloads in.
+  master_format text generated always as (lower(substring(file_url from '\.([A-Za-z0-9]{1,5})$'))) stored,
+  -- The MP3 bitrate its master warrants (download_mp3_kbps, 13_downloads.sql), set when its stream's job
+  -- has read the master; null until then, and again for a new master.
+  mp3_kbps integer check (mp3_kbps between 8 and 320),
   artwork_url text,
   peaks jsonb check (peaks is null or private.is_peaks(peaks)),
   duration_seconds numeric check (duration_seconds >= 0),
@@ -238,9 +244,29 @@ create trigger tracks_limit
   for each row execute function private.limit_artist_tracks();
 
 create trigger tracks_files_named_by_the_marketplace
-  before insert or update of file_url, artwork_url, artwork_small_url, artwork_width, artwork_height on public.tracks
+  before insert or update of file_url, artwork_url, artwork_small_url, artwork_width, artwork_height, mp3_kbps on public.tracks
   for each row execute function private.files_named_by_the_marketplace(
-    'file_url', 'artwork_url', 'artwork_small_url', 'artwork_width', 'artwork_height');
+    'file_url', 'artwork_url', 'artwork_small_url', 'artwork_width', 'artwork_height', 'mp3_kbps');
+
+-- A new master's MP3 bitrate is unknown until its stream's job reads it.
+create or replace function private.mp3_kbps_follows_the_master()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if tg_op = 'INSERT' or new.file_url is distinct from old.file_url then
+    new.mp3_kbps := null;
+  end if;
+  return new;
+end
+$$;
+
+revoke execute on function private.mp3_kbps_follows_the_master() from public;
+
+create trigger tracks_mp3_kbps_follows_the_master
+  before insert or update of file_url on public.tracks
+  for each row execute function private.mp3_kbps_follows_the_master();
 
 create trigger tracks_touch_when_changed
   before insert or update on public.tracks
@@ -277,7 +303,14 @@ create trigger tracks_touch_their_pages
 
 revoke all on public.tracks from anon, authenticated;
 
-grant select on public.tracks to anon, authenticated;
+-- Visitors read every column but the master's path (what a visitor would need to ask Storage for it).
+grant select (
+  id, artist_id, title, release_id, track_number, genre, subgenre, price, allow_pay_more, description, label,
+  release_date, master_format, mp3_kbps, artwork_url, peaks, duration_seconds, created_at, artwork_small_url,
+  artwork_width, artwork_height, updated_at
+) on public.tracks to anon;
+
+grant select on public.tracks to authenticated;
 
 grant insert, update, delete on public.tracks to authenticated;
 

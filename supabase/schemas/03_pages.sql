@@ -38,7 +38,8 @@ security invoker
 set search_path = ''
 as $$
   with latest as (
-    select t.* from public.tracks t
+    select t.id, t.title, t.artwork_url, t.artwork_small_url, t.release_date, t.artist_id, t.release_id
+    from public.tracks t
     where t.release_date <= current_date
     order by t.release_date desc, t.created_at desc
     limit 1
@@ -75,7 +76,8 @@ as $$
               'artist_id', t.artist_id, 'artist_name', a.artist_name, 'release_date', t.release_date)
             order by t.release_date desc, t.created_at desc)
           from (
-            select * from public.tracks t
+            select t.id, t.title, t.artwork_url, t.artwork_small_url, t.artist_id, t.release_date, t.created_at
+            from public.tracks t
             where t.genre = g.genre and t.release_date <= current_date
             order by t.release_date desc, t.created_at desc
             limit 5
@@ -201,7 +203,7 @@ as $$
   artist_tracks as (
     -- What the caller may see of the artist's tracks (row-level security: released ones, and the
     -- artist's own upcoming ones for the artist), each with the release it belongs to.
-    select t.*
+    select t.release_id, t.release_date, t.created_at
     from public.tracks t
     where t.artist_id = artist_page.artist_id
   ),

@@ -144,25 +144,21 @@ revoke execute on function public.save_track(uuid, jsonb, jsonb) from public;
 
 grant execute on function public.save_track(uuid, jsonb, jsonb) to authenticated, service_role;
 
--- How many tracks of this track's album the reader may see (null for a track on no album): a computed
--- field (`album_track_count` in a select), so the track page sizes its album embed in the same read.
-create or replace function public.album_track_count(track public.tracks)
+-- How many of its tracks the reader may see: a computed field of a release (`track_count` in a select), so
+-- the track page sizes its album embed in the same read.
+create or replace function public.track_count(release public.releases)
 returns integer
 language sql
 stable
 security invoker
 set search_path = ''
 as $$
-  select case when r.kind = 'album' then (
-    select count(*)::integer from public.tracks t where t.release_id = track.release_id)
-  end
-  from public.releases r
-  where r.id = track.release_id
+  select count(*)::integer from public.tracks t where t.release_id = track_count.release.id
 $$;
 
-revoke execute on function public.album_track_count(public.tracks) from public;
+revoke execute on function public.track_count(public.releases) from public;
 
-grant execute on function public.album_track_count(public.tracks) to anon, authenticated, service_role;
+grant execute on function public.track_count(public.releases) to anon, authenticated, service_role;
 
 -- The album page: the release, its artist and the tracks the reader may see, in their order; null when the
 -- reader may see none of them (an upcoming album, a banned artist's, none at all). A single's release
@@ -176,7 +172,9 @@ security invoker
 set search_path = ''
 as $$
   with shown as (
-    select t.*, row_number() over (order by t.track_number nulls last, t.created_at, t.id) as n
+    select t.id, t.title, t.track_number, t.price, t.duration_seconds, t.release_date, t.genre, t.label,
+      t.description, t.artwork_url, t.artwork_small_url, t.artwork_width, t.artwork_height, t.master_format,
+      t.mp3_kbps, row_number() over (order by t.track_number nulls last, t.created_at, t.id) as n
     from public.tracks t
     where t.release_id = album_page.release_id
   ),
@@ -196,8 +194,10 @@ as $$
     'artwork_width', l.artwork_width,
     'artwork_height', l.artwork_height,
     'artist', jsonb_build_object('id', a.id, 'artist_name', a.artist_name, 'profile_image_url', a.profile_image_url),
-    -- The masters' paths, for the formats it downloads in (stated before anyone buys).
-    'file_paths', coalesce((select jsonb_agg(s.file_url) from shown s where nullif(s.file_url, '') is not null), '[]'),
+    -- Its masters' formats and the MP3 each warrants, for the formats it downloads in (stated before anyone buys).
+    'masters', coalesce((
+      select jsonb_agg(jsonb_build_object('format', s.master_format, 'mp3_kbps', s.mp3_kbps))
+      from shown s where s.master_format is not null), '[]'),
     -- Whether the reader bought every track of it shown (then they download it rather than buy it), or made it.
     'owned', private.bought_all(array(select s.id from shown s)),
     'own_release', r.artist_id is not distinct from (select auth.uid()),
@@ -205,7 +205,9 @@ as $$
       select jsonb_agg(jsonb_build_object(
           'id', s.id, 'title', s.title, 'track_number', s.track_number, 'price', s.price,
           'duration_seconds', s.duration_seconds, 'artwork_url', s.artwork_url,
-          'artwork_small_url', s.artwork_small_url, 'upcoming', s.release_date > current_date)
+          'artwork_small_url', s.artwork_small_url, 'upcoming', s.release_date > current_date,
+          -- Whether the reader bought it (an album bought in part shows which tracks are theirs).
+          'owned', private.bought_all(array[s.id]))
         order by s.n)
       from shown s)
   )

@@ -29,7 +29,11 @@ on conflict (id) do update set
 
 create policy "Users read their own track audio" on storage.objects
   for select to authenticated
-  using (bucket_id = 'tracks' and (storage.foldername(name))[1] = (select auth.uid())::text);
+  using (
+    bucket_id = 'tracks'
+    and (storage.foldername(name))[1] = (select auth.uid())::text
+    and (select private.is_active_user())
+  );
 
 create policy "Users delete their own track audio" on storage.objects
   for delete to authenticated

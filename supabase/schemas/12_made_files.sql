@@ -19,12 +19,26 @@ create table private.made_files (
   -- Why the last attempt failed: its artist's to read ("Failed: <reason>"), nobody else's.
   failure text check (char_length(failure) <= 300),
   requested_at timestamptz not null default now(),
+  -- Who caused the last request (a download asked for, an artist's Retry, a publish): each account causes
+  -- at most `private.media_jobs_per_hour()` jobs an hour (made_file_requested).
+  requested_by uuid,
+  -- The made file's size and CRC-32, computed once as it is stored, so an album's zip names them before
+  -- each file's bytes (a zip costs no checksum, and every unzip tool reads it).
+  size bigint check (size between 0 and 4294967295),
+  crc32 bigint check (crc32 between 0 and 4294967295),
+  -- What the job learned of the master, read whole to make the file: its size and CRC-32, which the zip
+  -- of masters as uploaded names.
+  master_size bigint check (master_size between 0 and 4294967295),
+  master_crc32 bigint check (master_crc32 between 0 and 4294967295),
   primary key (track_id, format),
   constraint made_files_ready check (state <> 'ready' or path is not null)
 );
 
 -- Storage's policy for buyers and the sweep of unnamed files look a made file up by its path.
 create index made_files_path_idx on private.made_files (path);
+
+-- An account's jobs of the last hour, counted for its cap.
+create index made_files_requested_by_idx on private.made_files (requested_by, requested_at) where requested_by is not null;
 
 revoke all on table private.made_files from public, anon, authenticated;
 
@@ -45,8 +59,8 @@ begin
   end if;
   delete from private.made_files f where f.track_id = new.id and f.master_path is distinct from new.file_url;
   if nullif(new.file_url, '') is not null then
-    insert into private.made_files (track_id, format, master_path)
-    values (new.id, 'stream', new.file_url)
+    insert into private.made_files (track_id, format, master_path, requested_by)
+    values (new.id, 'stream', new.file_url, (select auth.uid()))
     on conflict on constraint made_files_pkey do nothing;
   end if;
   return null;
@@ -75,12 +89,15 @@ $$;
 -- Asked only inside the functions below, as their owner.
 revoke execute on function private.require_marketplace_request() from public, anon, authenticated;
 
--- What a job needs: the track's master and artist, the file it has now, and what a download's tags say. No
--- row for a track that is gone or has no audio, or a format nobody asked for (the job has nothing to do).
+-- What a job needs: the track's master and artist, the file it has now (and whether its size and checksum
+-- and the master's are known), what a download's tags say (its release's title for a single's too, its
+-- number of the release's tracks, its genre), and an MP3's bitrate (download_mp3_kbps). No row for a
+-- track that is gone or has no audio, or a format nobody asked for (the job has nothing to do).
 create or replace function private.made_file_job(track_id uuid, format text)
 returns table (
-  artist_id uuid, master_path text, path text, state text, title text, artist_name text,
-  album_title text, track_number integer, year integer, artwork_url text
+  artist_id uuid, master_path text, path text, state text, measured boolean, kbps integer, title text,
+  artist_name text, album_title text, track_number integer, track_count integer, genre text, year integer,
+  artwork_url text
 )
 language plpgsql
 stable
@@ -90,8 +107,12 @@ as $$
 begin
   perform private.require_marketplace_request();
   return query
-    select t.artist_id, t.file_url, f.path, f.state, t.title, a.artist_name,
-      case when r.kind = 'album' then r.title end, t.track_number, extract(year from t.release_date)::integer, t.artwork_url
+    select t.artist_id, t.file_url, f.path, f.state, f.crc32 is not null and f.master_crc32 is not null,
+      case when made_file_job.format = 'mp3' then t.mp3_kbps end,
+      t.title, a.artist_name, r.title,
+      case when r.kind = 'album' then t.track_number else 1 end,
+      (select count(*)::integer from public.tracks s where s.release_id = r.id),
+      t.genre, extract(year from t.release_date)::integer, t.artwork_url
     from private.made_files f
     join public.tracks t on t.id = f.track_id
     join public.releases r on r.id = t.release_id
@@ -107,8 +128,9 @@ grant execute on function private.made_file_job(uuid, text) to anon, authenticat
 
 create or replace function public.made_file_job(track_id uuid, format text)
 returns table (
-  artist_id uuid, master_path text, path text, state text, title text, artist_name text,
-  album_title text, track_number integer, year integer, artwork_url text
+  artist_id uuid, master_path text, path text, state text, measured boolean, kbps integer, title text,
+  artist_name text, album_title text, track_number integer, track_count integer, genre text, year integer,
+  artwork_url text
 )
 language sql
 stable
@@ -123,8 +145,14 @@ revoke execute on function public.made_file_job(uuid, text) from public;
 grant execute on function public.made_file_job(uuid, text) to anon, authenticated;
 
 -- A made file, stored: ready, if the track still has the master it was made from (a master replaced
--- meanwhile has its own job) and the file is in the artist's own folder. False when not.
-create or replace function private.finish_made_file(track_id uuid, format text, master_path text, path text)
+-- meanwhile has its own job) and the file is in the artist's own folder, with its size and CRC-32 and what
+-- the job learned of the master: its size and CRC-32; for a stream, its length, which becomes the track's
+-- (what the bytes hold, not what an upload claimed), and with its sample rate the MP3 it warrants
+-- (download_mp3_kbps). False when not.
+create or replace function private.finish_made_file(
+  track_id uuid, format text, master_path text, path text, size bigint, crc32 bigint,
+  master_size bigint, master_crc32 bigint, master_sample_rate integer, seconds numeric
+)
 returns boolean
 language plpgsql
 security definer
@@ -133,31 +161,80 @@ as $$
 begin
   perform private.require_marketplace_request();
   update private.made_files f
-  set path = finish_made_file.path, state = 'ready', failure = null
+  set path = finish_made_file.path, state = 'ready', failure = null, size = finish_made_file.size,
+    crc32 = finish_made_file.crc32, master_size = finish_made_file.master_size,
+    master_crc32 = finish_made_file.master_crc32
   from public.tracks t
   where f.track_id = finish_made_file.track_id and f.format = finish_made_file.format
     and t.id = f.track_id and t.file_url = finish_made_file.master_path and f.master_path = finish_made_file.master_path
     and private.is_owned_object_path(finish_made_file.path, t.artist_id);
-  return found;
+  if not found then
+    return false;
+  end if;
+  if finish_made_file.format = 'stream' and finish_made_file.seconds >= 0 then
+    update public.tracks t
+    set duration_seconds = round(finish_made_file.seconds, 2),
+      mp3_kbps = private.download_mp3_kbps(private.is_lossless_master(t.file_url), finish_made_file.master_size,
+        finish_made_file.seconds, finish_made_file.master_sample_rate)
+    where t.id = finish_made_file.track_id;
+  end if;
+  return true;
 end
 $$;
 
-revoke execute on function private.finish_made_file(uuid, text, text, text) from public;
+revoke execute on function private.finish_made_file(uuid, text, text, text, bigint, bigint, bigint, bigint, integer, numeric) from public;
 
-grant execute on function private.finish_made_file(uuid, text, text, text) to anon, authenticated;
+grant execute on function private.finish_made_file(uuid, text, text, text, bigint, bigint, bigint, bigint, integer, numeric) to anon, authenticated;
 
-create or replace function public.finish_made_file(track_id uuid, format text, master_path text, path text)
+create or replace function public.finish_made_file(
+  track_id uuid, format text, master_path text, path text, size bigint, crc32 bigint,
+  master_size bigint, master_crc32 bigint, master_sample_rate integer, seconds numeric default null
+)
 returns boolean
 language sql
 security invoker
 set search_path = ''
 as $$
-  select private.finish_made_file(finish_made_file.track_id, finish_made_file.format, finish_made_file.master_path, finish_made_file.path)
+  select private.finish_made_file(finish_made_file.track_id, finish_made_file.format, finish_made_file.master_path,
+    finish_made_file.path, finish_made_file.size, finish_made_file.crc32, finish_made_file.master_size,
+    finish_made_file.master_crc32, finish_made_file.master_sample_rate, finish_made_file.seconds)
 $$;
 
-revoke execute on function public.finish_made_file(uuid, text, text, text) from public;
+revoke execute on function public.finish_made_file(uuid, text, text, text, bigint, bigint, bigint, bigint, integer, numeric) from public;
 
-grant execute on function public.finish_made_file(uuid, text, text, text) to anon, authenticated;
+grant execute on function public.finish_made_file(uuid, text, text, text, bigint, bigint, bigint, bigint, integer, numeric) to anon, authenticated;
+
+-- The jobs one account may cause in an hour (downloads asked for, Retries): each makes at most an hour of
+-- audio (audioFiles.maxSeconds), so an account costs the media Worker a bounded amount of work.
+create or replace function private.media_jobs_per_hour()
+returns integer
+language sql
+immutable
+set search_path = ''
+as $$
+  select 200
+$$;
+
+grant execute on function private.media_jobs_per_hour() to anon, authenticated, service_role;
+
+-- 54000 when the caller has caused more jobs in the last hour than the cap: called after a request marked
+-- its files, so the transaction (and the marking) is undone.
+create or replace function private.limit_media_jobs()
+returns void
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if (select count(*) from private.made_files f
+      where f.requested_by = (select auth.uid()) and f.requested_at > now() - interval '1 hour') > private.media_jobs_per_hour() then
+    raise exception 'too many files asked to be made in an hour' using errcode = '54000';
+  end if;
+end
+$$;
+
+revoke execute on function private.limit_media_jobs() from public, anon, authenticated;
 
 -- Why an attempt failed, kept for the artist; `final` when the queue has given up on the job (its
 -- dead-letter queue, which knows the track and format alone: no master named means the current one, and no
@@ -215,11 +292,15 @@ begin
     raise exception 'this account is suspended' using errcode = '42501';
   end if;
   update private.made_files f
-  set state = 'preparing', failure = null, requested_at = now()
+  set state = 'preparing', failure = null, requested_at = now(), requested_by = (select auth.uid())
   from public.tracks t
   where f.track_id = retry_made_file.track_id and f.format = retry_made_file.format and f.state = 'failed'
     and t.id = f.track_id and t.artist_id = (select auth.uid());
-  return found;
+  if not found then
+    return false;
+  end if;
+  perform private.limit_media_jobs();
+  return true;
 end
 $$;
 
@@ -240,9 +321,10 @@ revoke execute on function public.retry_made_file(uuid, text) from public;
 
 grant execute on function public.retry_made_file(uuid, text) to authenticated;
 
--- Tracks with audio whose stream is missing or of another encoding than `ending` (the stream file's
--- ending, such as '.128k.mp3'), in id order from after `after_id`, at most `max_count` (up to 500): the
--- one-off command pages through them (`npm run renditions -- --all`).
+-- Tracks with audio whose stream is missing, of another encoding than `ending` (the stream file's
+-- ending, such as '.128k.mp3') or made before its master's size and checksum were kept, in id order
+-- from after `after_id`, at most `max_count` (up to 500): the one-off command pages through them
+-- (`npm run renditions -- --all`).
 create or replace function private.stream_backlog(ending text, after_id uuid, max_count integer)
 returns setof uuid
 language plpgsql
@@ -257,7 +339,8 @@ begin
     from public.tracks t
     left join private.made_files f on f.track_id = t.id and f.format = 'stream'
     where nullif(t.file_url, '') is not null
-      and (f.path is null or right(f.path, char_length(stream_backlog.ending)) <> stream_backlog.ending)
+      and (f.path is null or right(f.path, char_length(stream_backlog.ending)) <> stream_backlog.ending
+        or f.master_crc32 is null)
       and (stream_backlog.after_id is null or t.id > stream_backlog.after_id)
     order by t.id
     limit least(greatest(stream_backlog.max_count, 1), 500);
@@ -283,15 +366,17 @@ revoke execute on function public.stream_backlog(text, uuid, integer) from publi
 grant execute on function public.stream_backlog(text, uuid, integer) to anon, authenticated;
 
 -- A track's stream as the pages that list it need it: its state, its file, and (to its artist alone) why
--- it failed. No row for a track without audio. The callers decide who sees the track.
+-- it failed and the master itself. No row for a track without audio. The callers decide who sees the track.
 create or replace function private.stream_of(track_id uuid)
-returns table (state text, path text, failure text)
+returns table (state text, path text, failure text, own_master text)
 language sql
 stable
 security definer
 set search_path = ''
 as $$
-  select f.state, f.path, case when t.artist_id = (select auth.uid()) then f.failure end
+  select f.state, f.path,
+    case when t.artist_id = (select auth.uid()) then f.failure end,
+    case when t.artist_id = (select auth.uid()) then t.file_url end
   from private.made_files f
   join public.tracks t on t.id = f.track_id
   where f.track_id = stream_of.track_id and f.format = 'stream'
@@ -313,12 +398,8 @@ stable
 security invoker
 set search_path = ''
 as $$
-  select t.artist_id, nullif(t.file_url, '') is not null,
-    case
-      when nullif(t.file_url, '') is null then null
-      when s.path is not null then s.path
-      when t.artist_id = (select auth.uid()) then t.file_url
-    end,
+  select t.artist_id, t.master_format is not null,
+    case when t.master_format is not null then coalesce(s.path, s.own_master) end,
     coalesce(s.state = 'preparing', false),
     s.state,
     s.failure

@@ -1,7 +1,7 @@
 -- Downloads: taking home what one owns (download codes, which give a release away, are 15_download_codes.sql).
 -- A track's artist downloads it any time; anyone else a track they bought (or got with a code). Nobody
 -- else, however they ask: these functions answer who may take which file, and Storage signs a master
--- (for a minute) only for its artist or for someone who bought its track (the policy below).
+-- only for its artist or, when the marketplace asks, for someone who bought its track (the policy below).
 -- Every download a buyer takes is the spec's `download` event, so the artist's Downloads figure, trends
 -- and analytics count real downloads (the daily roll-ups of 07_analytics.sql count them as they come).
 set check_function_bodies = off;
@@ -45,7 +45,8 @@ revoke execute on function private.bought_all(uuid[]) from public;
 grant execute on function private.bought_all(uuid[]) to anon, authenticated;
 
 -- The master a stored path is, or a download file made of it, for a buyer of its track: what lets Storage
--- sign it for them.
+-- sign it when the marketplace asks for them (for a minute, read by the marketplace itself, which hands the
+-- bytes on). A buyer asking Storage directly is refused, so no link outlives a removed purchase or a ban.
 create or replace function private.bought_master(path text)
 returns boolean
 language sql
@@ -68,9 +69,9 @@ grant execute on function private.bought_master(text) to authenticated;
 -- Storage's policies run per object: a track by its master's path.
 create index tracks_file_url_idx on public.tracks (file_url);
 
-create policy "Buyers read the masters of the tracks they bought" on storage.objects
+create policy "The marketplace reads buyers' masters for them" on storage.objects
   for select to authenticated
-  using (bucket_id = 'tracks' and private.bought_master(name));
+  using (bucket_id = 'tracks' and (select private.is_marketplace_request()) and private.bought_master(name));
 
 -- The formats a download is made in, beside the master as uploaded: MP3 at 320 kbps for every master, and
 -- FLAC where the master is lossless (a WAV; FLAC of a lossy file would only be bigger). The media Worker's
@@ -90,18 +91,53 @@ $$;
 
 grant execute on function private.is_lossless_master(text) to anon, authenticated, service_role;
 
+-- The bitrate of the MP3 a master warrants, in kbps: no higher than the master's own (its size over its
+-- length, rounded up to a bitrate MP3 has) for a lossy master, 320 for a lossless one, and within what
+-- MP3 allows at the master's sample rate, which the MP3 keeps (MPEG-1 at 32-48 kHz: 32-320; MPEG-2 at
+-- 16-24 kHz: 8-160; MPEG-2.5 at 8-12 kHz: 8-64). Null while a lossy master's size or length is unknown
+-- (its stream not made yet). A stream's job keeps it on the track (tracks.mp3_kbps): the media Worker
+-- encodes at it and pages offer it ("MP3 128 kbps").
+create or replace function private.download_mp3_kbps(lossless boolean, master_size bigint, seconds numeric, sample_rate integer)
+returns integer
+language sql
+immutable
+set search_path = ''
+as $$
+  with bounds as (
+    select case when download_mp3_kbps.sample_rate is null or download_mp3_kbps.sample_rate >= 32000 then 32 else 8 end as least_kbps,
+      case
+        when download_mp3_kbps.sample_rate is null or download_mp3_kbps.sample_rate >= 32000 then 320
+        when download_mp3_kbps.sample_rate >= 16000 then 160
+        else 64
+      end as most_kbps
+  )
+  select case
+    when download_mp3_kbps.lossless then b.most_kbps
+    when download_mp3_kbps.master_size is null or not download_mp3_kbps.seconds > 0 then null
+    else coalesce((
+      select min(k) from unnest('{8,16,24,32,40,48,64,80,96,112,128,160,192,224,256,320}'::integer[]) as k
+      where k >= b.least_kbps and k <= b.most_kbps and k * 1000 * download_mp3_kbps.seconds >= download_mp3_kbps.master_size * 8), b.most_kbps)
+  end
+  from bounds b
+$$;
+
+grant execute on function private.download_mp3_kbps(boolean, bigint, numeric, integer) to anon, authenticated, service_role;
+
 -- The files to take for `track_ids` (in that order), in `format` ('original': the master as uploaded;
 -- 'mp3'; 'flac', which gives the master itself where it is not lossless): those the caller may download and
--- that have audio, each with what names it and its state. A made file not made yet is asked for here
--- (`requested`: the marketplace then queues it), again when the master changed, when a request went
--- unanswered for ten minutes, or an hour after it failed. `take` records a buyer's download once a day per
--- track (a file taken again, or a request retried, is not another download), and only when every file is
--- ready: a page asking whether the files are ready takes nothing. The artist's own are not downloads.
--- The country comes only from the marketplace, which reads it off the request.
+-- that have audio, each with what names it, its state, and its size and CRC-32 where known (an album's zip
+-- names them before each file). Only the marketplace asks (28000 otherwise): it queues what is asked for
+-- here and signs the files, so nobody marks a file "preparing" that is not then queued. A made file not
+-- made yet is asked for here (`requested`: the marketplace then queues it), again when the master changed,
+-- when a request went unanswered for ten minutes, or an hour after it failed; an account that has caused
+-- more jobs in the last hour than private.media_jobs_per_hour() is refused (54000). `take` records a
+-- buyer's download once a day per track (a file taken again, or a request retried, is not another
+-- download), and only when every file is ready: a page asking whether the files are ready takes nothing.
+-- The artist's own are not downloads. The country comes from the marketplace, which reads it off the request.
 create or replace function private.take_downloads(track_ids uuid[], country text, format text, take boolean)
 returns table (
   track uuid, path text, title text, artist_name text, album_title text, track_number integer,
-  state text, requested boolean
+  state text, requested boolean, size bigint, crc32 bigint
 )
 language plpgsql
 security definer
@@ -112,8 +148,10 @@ declare
   wanted record;
   made private.made_files;
   all_ready boolean := true;
+  any_requested boolean := false;
   bought uuid[] := '{}';
 begin
+  perform private.require_marketplace_request();
   if take_downloads.format is null or take_downloads.format not in ('original', 'mp3', 'flac') then
     raise exception 'a download is original, mp3 or flac' using errcode = '22023';
   end if;
@@ -137,18 +175,31 @@ begin
       or (take_downloads.format = 'flac' and not private.is_lossless_master(wanted.file_url)) then
       path := wanted.file_url;
       state := 'ready';
+      -- The master's size and checksum, as the jobs that read it found them.
+      select f.master_size, f.master_crc32 into size, crc32
+      from private.made_files f
+      where f.track_id = wanted.id and f.master_path = wanted.file_url and f.master_crc32 is not null
+      limit 1;
+      if not found then
+        size := null;
+        crc32 := null;
+      end if;
     else
-      insert into private.made_files as f (track_id, format, master_path)
-      values (wanted.id, take_downloads.format, wanted.file_url)
+      insert into private.made_files as f (track_id, format, master_path, requested_by)
+      values (wanted.id, take_downloads.format, wanted.file_url, me)
       on conflict on constraint made_files_pkey do update
-        set master_path = excluded.master_path, path = null, state = 'preparing', failure = null, requested_at = now()
+        set master_path = excluded.master_path, path = null, state = 'preparing', failure = null,
+          requested_at = now(), requested_by = excluded.requested_by, size = null, crc32 = null
         where f.master_path <> excluded.master_path
           or (f.state = 'preparing' and f.requested_at < now() - interval '10 minutes')
           or (f.state = 'failed' and f.requested_at < now() - interval '1 hour');
       requested := found;
+      any_requested := any_requested or found;
       select * into made from private.made_files f where f.track_id = wanted.id and f.format = take_downloads.format;
       path := made.path;
       state := made.state;
+      size := made.size;
+      crc32 := made.crc32;
     end if;
     all_ready := all_ready and state = 'ready';
     if wanted.artist_id <> me then
@@ -156,6 +207,9 @@ begin
     end if;
     return next;
   end loop;
+  if any_requested then
+    perform private.limit_media_jobs();
+  end if;
   if take_downloads.take and all_ready then
     for wanted in select b.id, t.artist_id from unnest(bought) as b (id) join public.tracks t on t.id = b.id loop
       perform pg_advisory_xact_lock(hashtext('download:' || me::text || ':' || wanted.id::text));
@@ -164,8 +218,7 @@ begin
         where e.user_id = me and e.type = 'download' and e.track_id = wanted.id and e.created_at > now() - interval '1 day'
       ) then
         insert into public.analytics_events (type, track_id, artist_id, user_id, country)
-        values ('download', wanted.id, wanted.artist_id, me,
-          case when private.is_marketplace_request() then take_downloads.country end);
+        values ('download', wanted.id, wanted.artist_id, me, take_downloads.country);
       end if;
     end loop;
   end if;
@@ -181,7 +234,7 @@ grant execute on function private.take_downloads(uuid[], text, text, boolean) to
 create or replace function public.download_track(track_id uuid, country text default null, format text default 'original', take boolean default true)
 returns table (
   track uuid, path text, title text, artist_name text, album_title text, track_number integer,
-  state text, requested boolean
+  state text, requested boolean, size bigint, crc32 bigint
 )
 language plpgsql
 security invoker
@@ -203,26 +256,95 @@ revoke execute on function public.download_track(uuid, text, text, boolean) from
 
 grant execute on function public.download_track(uuid, text, text, boolean) to authenticated, service_role;
 
+-- The album zips an account took, for their hourly bound: a zip passes the album's bytes through the
+-- marketplace, so an account takes at most private.album_zips_per_hour() of them an hour. Kept a day.
+create table private.album_zips (
+  user_id uuid not null,
+  taken_at timestamptz not null default now()
+);
+
+create index album_zips_user_id_taken_at_idx on private.album_zips (user_id, taken_at);
+
+revoke all on table private.album_zips from public, anon, authenticated;
+
+create or replace function private.album_zips_per_hour()
+returns integer
+language sql
+immutable
+set search_path = ''
+as $$
+  select 30
+$$;
+
+grant execute on function private.album_zips_per_hour() to anon, authenticated, service_role;
+
+-- An album zip taken by the caller, or 54000 past the hour's bound.
+create or replace function private.take_album_zip()
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  me uuid := (select auth.uid());
+begin
+  perform pg_advisory_xact_lock(hashtext('album-zips:' || me::text));
+  delete from private.album_zips z where z.user_id = me and z.taken_at < now() - interval '1 day';
+  if (select count(*) from private.album_zips z where z.user_id = me and z.taken_at > now() - interval '1 hour')
+      >= private.album_zips_per_hour() then
+    raise exception 'too many album downloads in an hour' using errcode = '54000';
+  end if;
+  insert into private.album_zips (user_id) values (me);
+end
+$$;
+
+revoke execute on function private.take_album_zip() from public;
+
+grant execute on function private.take_album_zip() to authenticated;
+
 -- A release's files to take in `format`, in its order: those of its tracks the caller may download (an
--- album bought track by track gives what was bought). 42501 when there are none.
+-- album bought track by track gives what was bought). 42501 when there are none. Taking them (`take`, the
+-- zip) counts toward the account's hourly bound of album zips.
 create or replace function public.download_release(release_id uuid, country text default null, format text default 'original', take boolean default true)
 returns table (
   track uuid, path text, title text, artist_name text, album_title text, track_number integer,
-  state text, requested boolean
+  state text, requested boolean, size bigint, crc32 bigint
 )
 language plpgsql
 security invoker
 set search_path = ''
 as $$
+declare
+  ready boolean := true;
+  any_file boolean := false;
+  file record;
 begin
-  return query select * from private.take_downloads(
+  for file in select * from private.take_downloads(
     array(
       select t.id from public.tracks t
       where t.release_id = download_release.release_id
       order by t.track_number nulls last, t.created_at, t.id),
-    download_release.country, download_release.format, download_release.take);
-  if not found then
+    download_release.country, download_release.format, download_release.take)
+  loop
+    any_file := true;
+    ready := ready and file.state = 'ready';
+    track := file.track;
+    path := file.path;
+    title := file.title;
+    artist_name := file.artist_name;
+    album_title := file.album_title;
+    track_number := file.track_number;
+    state := file.state;
+    requested := file.requested;
+    size := file.size;
+    crc32 := file.crc32;
+    return next;
+  end loop;
+  if not any_file then
     raise exception 'nothing of this release is the caller''s to download' using errcode = '42501';
+  end if;
+  if download_release.take and ready then
+    perform private.take_album_zip();
   end if;
 end
 $$;
@@ -267,7 +389,7 @@ as $$
             select jsonb_agg(jsonb_build_object(
                 'id', b.id, 'title', b.title, 'track_number', b.track_number, 'duration_seconds', b.duration_seconds,
                 'artwork_url', b.artwork_url, 'artwork_small_url', b.artwork_small_url,
-                'has_audio', nullif(b.file_url, '') is not null, 'lossless', private.is_lossless_master(b.file_url))
+                'has_audio', b.master_format is not null, 'master_format', b.master_format, 'mp3_kbps', b.mp3_kbps)
               order by b.track_number nulls last, b.created_at, b.id)
             from (select distinct on (b.id) * from bought b where b.release_id = r.id) b))
         order by o.n)

@@ -19,6 +19,8 @@ const tags: DownloadTags = {
   artist: "Søren & The Ünicode",
   album: "Nights / Days",
   trackNumber: 7,
+  trackCount: 12,
+  genre: "Ambient",
   year: 2024,
   cover,
 };
@@ -124,14 +126,15 @@ describe("FLAC", () => {
     expect(format.bitsPerSample).toBe(16);
     expect(format.lossless).toBe(true);
     expect(common).toMatchObject({ title: tags.title, artist: tags.artist, album: tags.album, albumartist: tags.artist, year: 2024 });
-    expect(common.track.no).toBe(7);
+    expect(common.track).toEqual({ no: 7, of: 12 });
+    expect(common.genre).toEqual(["Ambient"]);
     expect(common.picture?.[0]?.format).toBe("image/png");
     expect(common.picture?.[0]?.data).toEqual(cover.data);
   });
 });
 
 describe("MP3's ID3v2.3 tag", () => {
-  it("carries the title, artist, album, number, year and cover, before LAME's 320 kbps frames", async () => {
+  it("carries the title, artist, album, number of the total, genre, year and cover, before LAME's 320 kbps frames", async () => {
     const encoder = await createMp3Encoder();
     encoder.configure({ channels: 2, sampleRate: 44100, bitrate: 320 });
     const { floats } = signal(44100, 2, 16, music);
@@ -140,17 +143,22 @@ describe("MP3's ID3v2.3 tag", () => {
     expect(format.tagTypes).toContain("ID3v2.3");
     expect(format.bitrate).toBe(320000);
     expect(common).toMatchObject({ title: tags.title, artist: tags.artist, album: tags.album, albumartist: tags.artist, year: 2024 });
-    expect(common.track.no).toBe(7);
+    expect(common.track).toEqual({ no: 7, of: 12 });
+    expect(common.genre).toEqual(["Ambient"]);
     expect(common.picture?.[0]?.format).toBe("image/png");
     expect(common.picture?.[0]?.data).toEqual(cover.data);
   });
 
-  it("leaves out what a single does not have", async () => {
-    const { common } = await parseBuffer(id3Tag({ ...tags, album: null, trackNumber: null, year: null, cover: null }), {
-      mimeType: "audio/mpeg",
-    });
+  it("leaves out what it does not know", async () => {
+    const { common } = await parseBuffer(
+      id3Tag({ ...tags, album: null, trackNumber: null, trackCount: null, genre: null, year: null, cover: null }),
+      {
+        mimeType: "audio/mpeg",
+      },
+    );
     expect(common.title).toBe(tags.title);
     expect(common.album).toBeUndefined();
+    expect(common.genre).toBeUndefined();
     expect(common.picture).toBeUndefined();
   });
 });

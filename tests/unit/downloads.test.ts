@@ -113,9 +113,48 @@ describe("download names", () => {
     });
   });
 
-  it("states the formats a release downloads in, before anyone buys", () => {
-    expect(downloadFormats(["a/1.wav", "a/2.WAV", "a/3.mp3", null])).toBe("MP3, WAV as uploaded, MP3 320 kbps, FLAC");
-    expect(downloadFormats(["a/1.mp3"])).toBe("MP3 as uploaded, MP3 320 kbps");
-    expect(downloadFormats([null])).toBeNull();
+  it("states the formats a release downloads in, before anyone buys, with the MP3 bitrate its masters warrant", () => {
+    const master = (format: string | null, mp3_kbps: number | null) => ({ format, mp3_kbps });
+    expect(downloadFormats([master("wav", 320), master("wav", 320), master("mp3", 128), master(null, null)])).toBe(
+      "MP3, WAV as uploaded, MP3 128-320 kbps, FLAC",
+    );
+    expect(downloadFormats([master("wav", 320)])).toBe("WAV as uploaded, MP3 320 kbps, FLAC");
+    // A lossy master's MP3 is no better than the master: only "MP3 320 kbps" where it is.
+    expect(downloadFormats([master("mp3", 128)])).toBe("MP3 as uploaded, MP3 128 kbps");
+    // Not measured yet (its stream still being made): no bitrate promised.
+    expect(downloadFormats([master("mp3", null)])).toBe("MP3 as uploaded, MP3");
+    expect(downloadFormats([master(null, null)])).toBeNull();
+  });
+});
+
+describe("a zip of files whose sizes and checksums were kept", () => {
+  it("names them in each local header, with no data descriptor, and says it was made on Unix", async () => {
+    const bytes = new TextEncoder().encode("kept since it was made");
+    const archive = new Uint8Array(
+      await new Response(
+        zipStream([{ name: "a.mp3", size: bytes.length, crc: crc32(bytes), open: async () => streamOf(bytes) }]),
+      ).arrayBuffer(),
+    );
+    const view = new DataView(archive.buffer);
+    expect(view.getUint16(6, true) & 0x0008).toBe(0);
+    expect([view.getUint32(14, true), view.getUint32(18, true), view.getUint32(22, true)]).toEqual([
+      crc32(bytes),
+      bytes.length,
+      bytes.length,
+    ]);
+    // No descriptor: the central directory follows the file's bytes at once, made on Unix (3) as -rw-r--r--.
+    const directory = 30 + "a.mp3".length + bytes.length;
+    expect(view.getUint32(directory, true)).toBe(0x02014b50);
+    expect(view.getUint16(directory + 4, true) >> 8).toBe(3);
+    expect(view.getUint32(directory + 38, true) >>> 16).toBe(0o100644);
+    expect(readZip(archive).map((file) => [file.name, file.crcMatches])).toEqual([["a.mp3", true]]);
+  });
+
+  it("ends the archive with an error when a file is not the size it was kept as, rather than a broken entry", async () => {
+    const bytes = new Uint8Array(10);
+    const short = zipStream([{ name: "a.mp3", size: 11, crc: crc32(bytes), open: async () => streamOf(bytes) }]);
+    await expect(new Response(short).arrayBuffer()).rejects.toThrow();
+    const long = zipStream([{ name: "a.mp3", size: 9, crc: crc32(bytes), open: async () => streamOf(bytes) }]);
+    await expect(new Response(long).arrayBuffer()).rejects.toThrow();
   });
 });

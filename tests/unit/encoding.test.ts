@@ -155,11 +155,18 @@ describe("the encoder's settings", () => {
     expect(encoderSettings("stream", 2, 88200).outputSampleRate).toBe(44100);
   });
 
-  it("makes a download's MP3 at 320 kbps, at an MPEG-1 rate (a lower one resampled up)", () => {
+  it("makes a download's MP3 at 320 kbps or what the master warrants, never upsampled, within what MP3 allows at its rate", () => {
     expect(encoderSettings("mp3", 2, 44100)).toMatchObject({ bitrate: 320, outputSampleRate: 44100 });
-    expect(encoderSettings("mp3", 1, 8000)).toMatchObject({ channels: 1, bitrate: 320, outputSampleRate: 48000 });
-    expect(encoderSettings("mp3", 2, 22050).outputSampleRate).toBe(44100);
+    expect(encoderSettings("mp3", 2, 44100, 128)).toMatchObject({ bitrate: 128, outputSampleRate: 44100 });
+    // An 8 kHz master stays at 8 kHz, where MP3 (MPEG-2.5) carries at most 64 kbps.
+    expect(encoderSettings("mp3", 1, 8000)).toMatchObject({ channels: 1, bitrate: 64, outputSampleRate: 8000 });
+    expect(encoderSettings("mp3", 1, 8000, 8)).toMatchObject({ bitrate: 8, outputSampleRate: 8000 });
+    expect(encoderSettings("mp3", 2, 22050)).toMatchObject({ bitrate: 160, outputSampleRate: 22050 });
     expect(encoderSettings("mp3", 2, 32000).outputSampleRate).toBe(32000);
+    // Between MP3's rates: the one below; above 48 kHz: 44.1 or 48 kHz.
+    expect(encoderSettings("mp3", 2, 37800).outputSampleRate).toBe(32000);
     expect(encoderSettings("mp3", 2, 96000).outputSampleRate).toBe(48000);
+    // An MPEG-1 rate takes no less than 32 kbps.
+    expect(encoderSettings("mp3", 2, 44100, 8)).toMatchObject({ bitrate: 32 });
   });
 });

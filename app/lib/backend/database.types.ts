@@ -653,6 +653,7 @@ export type Database = {
           title: string
           updated_at: string
           release_price: number | null
+          track_count: number | null
         }
         Insert: {
           artist_id: string
@@ -770,6 +771,8 @@ export type Database = {
           genre: string
           id: string
           label: string | null
+          master_format: string | null
+          mp3_kbps: number | null
           peaks: Json | null
           price: number
           release_date: string
@@ -778,7 +781,6 @@ export type Database = {
           title: string
           track_number: number | null
           updated_at: string
-          album_track_count: number | null
         }
         Insert: {
           allow_pay_more?: boolean
@@ -794,6 +796,8 @@ export type Database = {
           genre: string
           id?: string
           label?: string | null
+          master_format?: never
+          mp3_kbps?: number | null
           peaks?: Json | null
           price: number
           release_date?: string
@@ -817,6 +821,8 @@ export type Database = {
           genre?: string
           id?: string
           label?: string | null
+          master_format?: never
+          mp3_kbps?: number | null
           peaks?: Json | null
           price?: number
           release_date?: string
@@ -895,10 +901,6 @@ export type Database = {
     Functions: {
       account_role: { Args: Record<PropertyKey, never>; Returns: string }
       album_page: { Args: { release_id: string }; Returns: Json }
-      album_track_count: {
-        Args: { track: Database["public"]["Tables"]["tracks"]["Row"] }
-        Returns: number
-      }
       artist_analytics: { Args: { days: number }; Returns: Json }
       artist_dashboard: { Args: Record<PropertyKey, never>; Returns: Json }
       artist_directory: {
@@ -934,8 +936,10 @@ export type Database = {
         Returns: {
           album_title: string
           artist_name: string
+          crc32: number
           path: string
           requested: boolean
+          size: number
           state: string
           title: string
           track: string
@@ -952,8 +956,10 @@ export type Database = {
         Returns: {
           album_title: string
           artist_name: string
+          crc32: number
           path: string
           requested: boolean
+          size: number
           state: string
           title: string
           track: string
@@ -974,9 +980,15 @@ export type Database = {
       fan_page: { Args: { fan_id: string }; Returns: Json }
       finish_made_file: {
         Args: {
+          crc32: number
           format: string
+          master_crc32: number
           master_path: string
+          master_sample_rate: number
+          master_size: number
           path: string
+          seconds?: number
+          size: number
           track_id: string
         }
         Returns: boolean
@@ -995,10 +1007,14 @@ export type Database = {
           artist_id: string
           artist_name: string
           artwork_url: string
+          genre: string
+          kbps: number
           master_path: string
+          measured: boolean
           path: string
           state: string
           title: string
+          track_count: number
           track_number: number
           year: number
         }[]
@@ -1090,6 +1106,10 @@ export type Database = {
       suspended_until: {
         Args: { email: string; password: string }
         Returns: string
+      }
+      track_count: {
+        Args: { release: Database["public"]["Tables"]["releases"]["Row"] }
+        Returns: number
       }
       track_stream: {
         Args: { track_id: string }

@@ -70,37 +70,53 @@ const formatNames: Record<string, string> = {
   flac: "FLAC",
 };
 
-/** The format a stored file downloads in (as uploaded): `WAV`, `MP3`, `AAC`, `Ogg`. */
-export function formatOf(path: string): string {
-  const extension = extensionOf(path);
-  return formatNames[extension] ?? extension.toUpperCase();
-}
+/** What a master's format (its file ending) is called: `WAV`, `MP3`, `AAC`, `Ogg`. */
+const formatName = (ending: string) => formatNames[ending] ?? ending.toUpperCase();
 
 /** A download's format: the master as uploaded, or a file the media Worker makes of it. */
 export type DownloadFormat = "original" | DownloadMadeFormat;
 
-/** What a made download format is called: `MP3 320 kbps`, `FLAC`. */
-export const downloadLabel = (format: DownloadMadeFormat) => madeFormats[format].label;
+/**
+ * What a made download format is called: `FLAC`; an MP3 with the bitrate its master warrants (`MP3 320 kbps`,
+ * `MP3 128 kbps`), or a range over several masters (`MP3 128-320 kbps`), or plain `MP3` while unknown.
+ */
+export function downloadLabel(format: DownloadMadeFormat, mp3Kbps: (number | null)[] = []): string {
+  const { label } = madeFormats[format];
+  if (format !== "mp3" || mp3Kbps.length === 0 || mp3Kbps.some((kbps) => kbps === null)) return label;
+  const known = mp3Kbps.filter((kbps): kbps is number => kbps !== null);
+  const [least, most] = [Math.min(...known), Math.max(...known)];
+  return least === most ? `${label} ${most} kbps` : `${label} ${least}-${most} kbps`;
+}
 
-/** Whether FLAC is made of this master: a WAV (private.is_lossless_master decides what is made; this says it). */
-export const isLosslessMaster = (path: string) => extensionOf(path) === "wav";
+/** Whether FLAC is made of this master format (`wav`): private.is_lossless_master decides what is made; this says it. */
+export const isLosslessMaster = (masterFormat: string | null) => masterFormat === "wav";
 
-/** The formats a fan chooses from (the lossless-only ones where a master is lossless), for the Download form's choice. */
-export function downloadChoices(lossless: boolean): { format: DownloadFormat; label: string }[] {
+/** A master as the pages that offer its downloads know it: its format (`wav`) and the MP3 it warrants. */
+export type MasterOffer = { format: string | null; mp3_kbps: number | null };
+
+/** The formats a fan chooses from for these masters (the lossless-only ones where one is lossless), for the Download form's choice. */
+export function downloadChoices(masters: MasterOffer[]): { format: DownloadFormat; label: string }[] {
+  const lossless = masters.some((master) => isLosslessMaster(master.format));
   return [
     { format: "original", label: "As uploaded" },
     ...downloadMadeFormats
       .filter((format) => lossless || !madeFormats[format].losslessOnly)
-      .map((format) => ({ format, label: downloadLabel(format) })),
+      .map((format) => ({
+        format,
+        label: downloadLabel(
+          format,
+          masters.map((master) => master.mp3_kbps),
+        ),
+      })),
   ];
 }
 
 /** What a release's downloads are, stated before anyone buys: `WAV as uploaded, MP3 320 kbps, FLAC`; null without audio. */
-export function downloadFormats(paths: (string | null)[]): string | null {
-  const masters = paths.filter((path): path is string => Boolean(path));
-  if (masters.length === 0) return null;
-  const originals = [...new Set(masters.map(formatOf))].sort().join(", ");
-  const made = downloadChoices(masters.some(isLosslessMaster)).slice(1);
+export function downloadFormats(masters: MasterOffer[]): string | null {
+  const endings = masters.flatMap((master) => (master.format ? [master.format] : []));
+  if (endings.length === 0) return null;
+  const originals = [...new Set(endings.map(formatName))].sort().join(", ");
+  const made = downloadChoices(masters.filter((master) => master.format)).slice(1);
   return [`${originals} as uploaded`, ...made.map((choice) => choice.label)].join(", ");
 }
 

@@ -12,10 +12,17 @@ import {
   type ImageType,
 } from "../../../supabase/functions/_shared/file-types";
 import type { FileLimit } from "../forms/multipart.server";
+import { audioSeconds } from "./audio-length";
 import { fileImageSize, isPictureSizeAllowed } from "./image-size";
 
 export const audioFiles = {
   maxBytes: 50 * 1024 * 1024,
+  /**
+   * The longest a track plays: an hour. What the media Worker makes of a master costs CPU by its length
+   * (about 3.5 s of CPU a minute for an MP3 at 320 kbps), so its length bounds each job.
+   */
+  maxSeconds: 60 * 60,
+  tooLong: "This track is longer than 60 minutes, the longest a track may be.",
   accept: "audio/mpeg,audio/wav,audio/aac,audio/ogg,.mp3,.wav,.aac,.ogg",
   formats: "MP3, WAV, AAC or OGG, at most 50 MB each",
   invalidType: "Invalid file type. Please upload MP3, WAV, AAC, or OGG files only.",
@@ -74,9 +81,20 @@ function judge<T>(size: number, type: T | null, limits: typeof audioFiles | type
   return type ? { type, problem: null } : { type: null, problem: limits.invalidType };
 }
 
-export async function judgeAudio(file: Blob): Promise<Judged<AudioType>> {
-  return judge(file.size, sniffAudio(await headOf(file)), audioFiles);
+/** A file sent with a form: its type by its bytes, its size, and its length (`audioSeconds`) within the limit. */
+export async function judgeAudio(file: Blob): Promise<Judged<AudioType> & { seconds: number | null }> {
+  const judged = judge(file.size, sniffAudio(await headOf(file)), audioFiles);
+  if (!judged.type) return { ...judged, seconds: null };
+  const seconds = await audioSeconds(
+    judged.type,
+    file.size,
+    async (start, length) => new Uint8Array(await file.slice(start, start + length).arrayBuffer()),
+  );
+  return tooLong(seconds) ? { type: null, problem: audioFiles.tooLong, seconds } : { ...judged, seconds };
 }
+
+/** Whether a track of this length (null: unknown) is past the limit. */
+export const tooLong = (seconds: number | null) => seconds !== null && seconds > audioFiles.maxSeconds;
 
 /** An image sent with a form: its type by its bytes, its size in bytes, and its pixels within `maxPictureSide`. */
 export async function judgeImage(file: Blob): Promise<Judged<ImageType>> {
@@ -95,6 +113,9 @@ export function storagePath(userId: string, extension: string, now = Date.now())
 export function smallArtworkPath(artworkPath: string, extension: string): string {
   return artworkPath.replace(/\/([^/]+)\.[a-z0-9]+$/, `/small/$1.${extension}`);
 }
+
+/** Whether an upload's type is audio's (a track) rather than an image's. */
+export const isAudioType = (type: AudioType | ImageType): type is AudioType => audioTypes.some((audio) => audio.mime === type.mime);
 
 /** Whether `bytes` (a file's first bytes) are what `expected` says the file is. */
 export function bytesAre(bytes: Uint8Array, expected: AudioType | ImageType): boolean {

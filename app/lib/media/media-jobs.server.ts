@@ -18,6 +18,7 @@ import { encoderSettings, UnreadableMaster } from "./encoding";
 import { FlacEncoder } from "./flac";
 import { imageSize } from "./image-size";
 import { audioFiles } from "./media-files";
+import { crc32 } from "./zip";
 import { MadeFileUpload } from "./made-file-upload.server";
 import { failedRenditionQueue, RenditionMessage, type MadeFileJob } from "./rendition-queue.server";
 import { id3Tag, type CoverArt, type DownloadTags } from "./tags";
@@ -70,8 +71,12 @@ export async function handleRenditionBatch(
     } catch (error) {
       console.error(`making a track's ${format} file failed`, trackId, error);
       const reason = error instanceof Error ? error.message : String(error);
-      await backend.rpc("fail_made_file", { track_id: trackId, format, master_path: masterPath, reason, final: false });
-      message.retry({ delaySeconds: backOff(message.attempts, firstDelay) });
+      // A master that cannot be read (or runs past the longest a track may be) will not be read on a
+      // retry either: it fails at once, and costs no more work.
+      const final = error instanceof UnreadableMaster;
+      const { error: failing } = await backend.rpc("fail_made_file", { track_id: trackId, format, master_path: masterPath, reason, final });
+      if (final && !failing) message.ack();
+      else message.retry({ delaySeconds: backOff(message.attempts, firstDelay) });
     }
   }
 }
@@ -84,11 +89,15 @@ const JobAnswer = v.object({
       path: v.string(),
       uploadUrl: v.nullable(v.pipe(v.string(), v.url())),
       done: v.boolean(),
+      /** An MP3 download's bitrate, as the master warrants (null: the registry's). */
+      kbps: v.nullable(v.number()),
       tags: v.object({
         title: v.string(),
         artist: v.string(),
         album: v.nullable(v.string()),
         trackNumber: v.nullable(v.number()),
+        trackCount: v.nullable(v.number()),
+        genre: v.nullable(v.string()),
         year: v.nullable(v.number()),
         artworkUrl: v.nullable(v.string()),
       }),
@@ -107,7 +116,11 @@ async function madeFileJob(backend: MarketplaceClient, { trackId, format }: Made
 /** What every job works with: the backend as the marketplace, Storage's address, LAME's compiled WebAssembly. */
 type Work = { backend: MarketplaceClient; storageUrl: string; encoderModule: WebAssembly.Module };
 
-/** Makes the job's file of its master, stores it at the job's upload address as it is made, and names it. */
+/**
+ * Makes the job's file of its master, stores it at the job's upload address as it is made, and names it on
+ * the track with its size and CRC-32 and what reading the master found (its size, CRC-32, sample rate and
+ * length), so a zip never computes a checksum and an MP3 download is made at the bitrate its master warrants.
+ */
 async function makeFile(work: Work, { trackId, format }: MadeFileJob, job: Job): Promise<void> {
   if (!job.masterUrl) throw new Error("the master file is missing from storage");
   if (!job.uploadUrl) throw new Error("the file has no upload address");
@@ -115,16 +128,43 @@ async function makeFile(work: Work, { trackId, format }: MadeFileJob, job: Job):
   const tags: DownloadTags | null = download
     ? { ...job.tags, cover: job.tags.artworkUrl ? await coverArt(job.tags.artworkUrl) : null }
     : null;
-  const encoder = encoding.codec === "mp3" ? mp3Encoder(work.encoderModule, format, tags) : flacEncoder(encoding.maxBits, tags);
+  const encoder = encoding.codec === "mp3" ? mp3Encoder(work.encoderModule, format, tags, job.kbps) : flacEncoder(encoding.maxBits, tags);
   const upload = await MadeFileUpload.open(work.storageUrl, job.uploadUrl, type);
-  await encodeMaster(masterPieces(job.masterUrl), encoder, upload);
+  const master = new Checksummed();
+  const made = new Checksummed();
+  const heard = await encodeMaster(master.of(masterPieces(job.masterUrl)), encoder, {
+    write: (bytes) => upload.write(made.add(bytes)),
+    finish: () => upload.finish(),
+  });
   const { error } = await work.backend.rpc("finish_made_file", {
     track_id: trackId,
     format,
     master_path: job.masterPath,
     path: job.path,
+    size: made.size,
+    crc32: made.crc,
+    master_size: master.size,
+    master_crc32: master.crc,
+    master_sample_rate: heard.sampleRate,
+    seconds: heard.seconds,
   });
   if (error) throw new Error("the file could not be named on the track", { cause: error });
+}
+
+/** A file's size and CRC-32, counted as its bytes pass. */
+class Checksummed {
+  size = 0;
+  crc = 0;
+
+  add(bytes: Uint8Array): Uint8Array {
+    this.size += bytes.length;
+    this.crc = crc32(bytes, this.crc);
+    return bytes;
+  }
+
+  async *of(pieces: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+    for await (const piece of pieces) yield this.add(piece);
+  }
 }
 
 /** Bytes read a mebibyte at a time, each piece's body streamed as it arrives. */
@@ -169,12 +209,12 @@ const encoderSlice = 65536;
 type SampleSink = { head: Uint8Array[]; write(samples: Samples): Uint8Array[]; finish(): Uint8Array[] };
 type Encoder = { open(first: Samples, format: string): Promise<SampleSink> };
 
-/** LAME, at the format's settings, with the download's tag (if any) written before its frames. */
-function mp3Encoder(encoderModule: WebAssembly.Module, format: MadeFormat, tags: DownloadTags | null): Encoder {
+/** LAME, at the format's settings (at `kbps` where the master warrants less), with the download's tag (if any) written before its frames. */
+function mp3Encoder(encoderModule: WebAssembly.Module, format: MadeFormat, tags: DownloadTags | null, kbps: number | null): Encoder {
   return {
     async open(first) {
       const encoder = await createEncoder("audio/mpeg", encoderModule);
-      encoder.configure(encoderSettings(format, first.channels.length, first.sampleRate));
+      encoder.configure(encoderSettings(format, first.channels.length, first.sampleRate, kbps));
       return {
         head: tags ? [id3Tag(tags)] : [],
         write(samples) {
@@ -208,23 +248,37 @@ function flacEncoder(maxBits: number, tags: DownloadTags | null): Encoder {
   };
 }
 
+/** Where a made file's bytes go as they are made. */
+type Sink = { write(bytes: Uint8Array): Promise<void>; finish(): Promise<void> };
+
 /**
  * A master made into another format: its bytes decoded as they arrive, passed to the encoder, and what it
- * makes sent to `upload` as it comes; the upload finished at the end.
+ * makes sent to `sink` as it comes; the sink finished at the end. Every byte of the master is read (its
+ * checksum counts them all), but no more than the longest a track may be is decoded: a master that runs
+ * longer fails, whatever its header claimed. Answers the master's sample rate and length.
  */
-async function encodeMaster(pieces: AsyncIterable<Uint8Array>, encoder: Encoder, upload: MadeFileUpload): Promise<void> {
+async function encodeMaster(
+  pieces: AsyncIterable<Uint8Array>,
+  encoder: Encoder,
+  sink: Sink,
+): Promise<{ sampleRate: number; seconds: number }> {
   let reader: MasterReader | null = null;
-  let sink: SampleSink | null = null;
+  let opened: SampleSink | null = null;
+  let frames = 0;
+  let sampleRate = 0;
   const store = async (bytes: Uint8Array[]) => {
-    for (const part of bytes) await upload.write(part);
+    for (const part of bytes) await sink.write(part);
   };
   const write = async (samples: Samples | null) => {
     if (!samples) return;
-    if (!sink) {
-      sink = await encoder.open(samples, reader!.format);
-      await store(sink.head);
+    if (!opened) {
+      opened = await encoder.open(samples, reader!.format);
+      sampleRate = samples.sampleRate;
+      await store(opened.head);
     }
-    await store(sink.write(samples));
+    frames += samples.channels[0]!.length;
+    if (frames > (audioFiles.maxSeconds + 1) * sampleRate) throw new UnreadableMaster(audioFiles.tooLong);
+    await store(opened.write(samples));
   };
   try {
     for await (const piece of pieces) {
@@ -233,16 +287,17 @@ async function encodeMaster(pieces: AsyncIterable<Uint8Array>, encoder: Encoder,
         if (!type) throw new UnreadableMaster("the master is not an audio file we take (MP3, WAV, AAC or OGG)");
         reader = await masterReader(type, piece);
       }
-      await write(await reader.read(piece).catch(undecodable(reader)));
-      if (reader.finished) break;
+      // Past a WAV's data the rest is only counted.
+      if (!reader.finished) await write(await reader.read(piece).catch(undecodable(reader)));
     }
     if (reader) await write(await reader.end().catch(undecodable(reader)));
   } finally {
     reader?.close();
   }
-  if (!sink) throw new UnreadableMaster("the master holds no audio we can read");
-  await store((sink as SampleSink).finish());
-  await upload.finish();
+  if (!opened) throw new UnreadableMaster("the master holds no audio we can read");
+  await store((opened as SampleSink).finish());
+  await sink.finish();
+  return { sampleRate, seconds: frames / sampleRate };
 }
 
 /** The largest cover a download carries: the artwork bucket's own limit. */

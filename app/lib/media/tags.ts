@@ -1,5 +1,5 @@
 // What a downloaded file says about itself, so a music library files it without being told: title,
-// artist, album, track number, year and the cover. MP3 carries them in an ID3v2.3 tag (the version every
+// artist, album (a single's release title too), track number of the release's tracks, genre, year and the cover. MP3 carries them in an ID3v2.3 tag (the version every
 // player and operating system reads; text in UTF-16, which 2.3 requires for anything beyond Latin-1),
 // FLAC in Vorbis comments and a PICTURE block (flac.ts writes those).
 import { concat } from "../http/bytes";
@@ -11,6 +11,8 @@ export type DownloadTags = {
   artist: string;
   album: string | null;
   trackNumber: number | null;
+  trackCount: number | null;
+  genre: string | null;
   year: number | null;
   cover: CoverArt | null;
 };
@@ -23,6 +25,8 @@ export function vorbisComments(tags: DownloadTags): [string, string][] {
   ];
   if (tags.album) comments.push(["ALBUM", tags.album], ["ALBUMARTIST", tags.artist]);
   if (tags.trackNumber) comments.push(["TRACKNUMBER", String(tags.trackNumber)]);
+  if (tags.trackCount) comments.push(["TRACKTOTAL", String(tags.trackCount)]);
+  if (tags.genre) comments.push(["GENRE", tags.genre]);
   if (tags.year) comments.push(["DATE", String(tags.year)]);
   return comments;
 }
@@ -55,7 +59,9 @@ const textFrame = (id: string, text: string) => frame(id, Uint8Array.of(1), utf1
 export function id3Tag(tags: DownloadTags): Uint8Array {
   const frames = [textFrame("TIT2", tags.title), textFrame("TPE1", tags.artist)];
   if (tags.album) frames.push(textFrame("TALB", tags.album), textFrame("TPE2", tags.artist));
-  if (tags.trackNumber) frames.push(textFrame("TRCK", String(tags.trackNumber)));
+  if (tags.trackNumber)
+    frames.push(textFrame("TRCK", tags.trackCount ? `${tags.trackNumber}/${tags.trackCount}` : String(tags.trackNumber)));
+  if (tags.genre) frames.push(textFrame("TCON", tags.genre));
   if (tags.year) frames.push(textFrame("TYER", String(tags.year)));
   if (tags.cover) {
     const mime = new TextEncoder().encode(`${tags.cover.type}\0`);

@@ -1,11 +1,19 @@
 // A zip archive written as it is read: each file's bytes pass straight through (stored, not compressed:
-// audio does not compress), so an album of any size is zipped in a few pieces of memory, never whole.
-// Sizes and checksums follow each file (a data descriptor), since they are known only once it has passed;
-// the central directory at the end names them again. Past 4 GiB of archive the offsets need Zip64's
-// records, which are written then (an album of 100 tracks of 50 MB is 5 GB). Names are UTF-8 (flag 11).
+// audio does not compress), so an album of any size is zipped in a few pieces of memory, never whole. Each
+// file's size and CRC-32 were computed once, when it was stored or made (private.made_files), and go in its
+// local header, as every reader expects (Java's ZipInputStream refuses a stored entry whose sizes follow
+// it); the bytes passed are counted against that size, and a file that differs ends the archive with an
+// error rather than a broken entry. A file whose checksum is not known yet (one stored before checksums
+// were kept) has it computed as it passes and written after it (a data descriptor). Past 4 GiB of archive
+// the offsets need Zip64's records, which are written then (an album of 100 tracks of 50 MB is 5 GB).
+// Names are UTF-8 (flag 11), and the archive says it was made on Unix with plain files' permissions, so
+// Info-ZIP's unzip reads the names as UTF-8 rather than as an MS-DOS code page.
 
-/** A file to put in the archive: its name inside it, and its bytes when its turn comes. */
-export type ZipEntry = { name: string; open: () => Promise<ReadableStream<Uint8Array>> };
+/**
+ * A file to put in the archive: its name inside it, its bytes when its turn comes, and its size and CRC-32
+ * when known ahead.
+ */
+export type ZipEntry = { name: string; open: () => Promise<ReadableStream<Uint8Array>>; size?: number | null; crc?: number | null };
 
 const crcTable = Uint32Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -21,7 +29,11 @@ export function crc32(bytes: Uint8Array, crc = 0): number {
 }
 
 const fourGiB = 0xffffffff;
-const flags = 0x0808; // sizes in a data descriptor; UTF-8 names
+const utf8Names = 0x0800;
+const sizesAfter = 0x0008;
+/** Version 4.5 (Zip64) made on Unix (3), and the Unix mode of a plain file readable by all (0644). */
+const madeOnUnix = (3 << 8) | 45;
+const plainFile = (0o100644 << 16) >>> 0;
 const encoder = new TextEncoder();
 
 function record(size: number, write: (view: DataView) => void): Uint8Array {
@@ -38,7 +50,7 @@ function dosDateTime(date: Date): { time: number; date: number } {
   };
 }
 
-type Written = { name: Uint8Array; crc: number; size: number; offset: number };
+type Written = { name: Uint8Array; crc: number; size: number; offset: number; flags: number };
 
 /**
  * The archive's bytes, piece by piece, reading each entry only when the one before it is written.
@@ -53,6 +65,8 @@ export async function* zipPieces(
   let offset = 0;
   for (const entry of entries) {
     const name = encoder.encode(entry.name);
+    const known = entry.size != null && entry.crc != null ? { size: entry.size, crc: entry.crc } : null;
+    const flags = known ? utf8Names : utf8Names | sizesAfter;
     const header = record(30 + name.length, (view) => {
       view.setUint32(0, 0x04034b50, true);
       view.setUint16(4, 45, true);
@@ -60,6 +74,11 @@ export async function* zipPieces(
       view.setUint16(8, 0, true);
       view.setUint16(10, stamp.time, true);
       view.setUint16(12, stamp.date, true);
+      if (known) {
+        view.setUint32(14, known.crc, true);
+        view.setUint32(18, known.size, true);
+        view.setUint32(22, known.size, true);
+      }
       view.setUint16(26, name.length, true);
     });
     header.set(name, 30);
@@ -73,23 +92,28 @@ export async function* zipPieces(
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
-        crc = crc32(value, crc);
+        if (!known) crc = crc32(value, crc);
         size += value.length;
+        if (known && size > known.size) throw new Error(`${entry.name} is longer than its stored size`);
         yield value;
       }
     } finally {
       reader.releaseLock();
     }
+    if (known && size !== known.size) throw new Error(`${entry.name} is shorter than its stored size`);
     if (size >= fourGiB) throw new Error(`${entry.name} is too large for a zip entry without Zip64 sizes`);
     offset += size;
-    yield record(16, (view) => {
-      view.setUint32(0, 0x08074b50, true);
-      view.setUint32(4, crc, true);
-      view.setUint32(8, size, true);
-      view.setUint32(12, size, true);
-    });
-    offset += 16;
-    written.push({ name, crc, size, offset: start });
+    if (known) crc = known.crc;
+    else {
+      yield record(16, (view) => {
+        view.setUint32(0, 0x08074b50, true);
+        view.setUint32(4, crc, true);
+        view.setUint32(8, size, true);
+        view.setUint32(12, size, true);
+      });
+      offset += 16;
+    }
+    written.push({ name, crc, size, offset: start, flags });
   }
 
   const directoryStart = offset;
@@ -98,9 +122,9 @@ export async function* zipPieces(
     const extra = far ? 12 : 0;
     const entry = record(46 + file.name.length + extra, (view) => {
       view.setUint32(0, 0x02014b50, true);
-      view.setUint16(4, 45, true);
+      view.setUint16(4, madeOnUnix, true);
       view.setUint16(6, 45, true);
-      view.setUint16(8, flags, true);
+      view.setUint16(8, file.flags, true);
       view.setUint16(10, 0, true);
       view.setUint16(12, stamp.time, true);
       view.setUint16(14, stamp.date, true);
@@ -109,6 +133,7 @@ export async function* zipPieces(
       view.setUint32(24, file.size, true);
       view.setUint16(28, file.name.length, true);
       view.setUint16(30, extra, true);
+      view.setUint32(38, plainFile, true);
       view.setUint32(42, far ? fourGiB : file.offset, true);
       if (far) {
         // Zip64 extended information: only the offset, which alone overflows.

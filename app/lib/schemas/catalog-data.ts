@@ -158,12 +158,12 @@ type ArtistSearchResult = v.InferOutput<typeof ArtistSearchResultsSchema>[number
 /** The track page's track, with its artist. `price` and `duration_seconds` are numeric columns. */
 export const TrackPageSchema = v.object({
   id: v.string(),
-  /** Its master's path, for the format it downloads in. */
-  file_url: nullableText,
+  /** Its master's format (its file ending) and the MP3 it warrants: what it downloads in. */
+  master_format: nullableText,
+  mp3_kbps: v.nullable(count),
   title: v.string(),
-  release: ReleaseRowSchema,
-  /** How many tracks of its album the reader may see (a computed field), for the album embed's height. */
-  album_track_count: v.nullable(count),
+  /** Its release, with how many of its tracks the reader may see (a computed field), for the album embed's height. */
+  release: v.object({ ...ReleaseRowSchema.entries, track_count: count }),
   track_number: v.nullable(count),
   genre: nullableText,
   subgenre: nullableText,
@@ -178,8 +178,8 @@ export const TrackPageSchema = v.object({
   duration_seconds: v.nullable(numeric),
   artist: v.object({ id: v.string(), artist_name: v.string(), profile_image_url: nullableText }),
 });
-/** What the track page shows: its master's path stays with the loader, which states its format. */
-export type TrackPage = Omit<v.InferOutput<typeof TrackPageSchema>, "file_url">;
+/** What the track page shows. */
+export type TrackPage = v.InferOutput<typeof TrackPageSchema>;
 
 /** `album_page(release_id)`: an album (or a single, whose page is its track's), its artist and tracks in order. */
 export const AlbumPageSchema = v.object({
@@ -198,8 +198,8 @@ export const AlbumPageSchema = v.object({
   artwork_width: pixels,
   artwork_height: pixels,
   artist: v.object({ id: v.string(), artist_name: v.string(), profile_image_url: nullableText }),
-  /** Its masters' paths: what its downloads are. */
-  file_paths: v.array(v.string()),
+  /** Its masters' formats and the MP3 each warrants: what its downloads are. */
+  masters: v.array(v.object({ format: nullableText, mp3_kbps: v.nullable(count) })),
   /** The reader bought every track of it they see. */
   owned: v.boolean(),
   /** The reader is its artist. */
@@ -215,13 +215,15 @@ export const AlbumPageSchema = v.object({
         artwork_url: nullableText,
         artwork_small_url: nullableText,
         upcoming: v.boolean(),
+        /** The reader bought it. */
+        owned: v.boolean(),
       }),
     ),
     v.minLength(1),
   ),
 });
-/** What the album page shows: its masters' paths stay with the loader, which states their formats. */
-export type AlbumPage = Omit<v.InferOutput<typeof AlbumPageSchema>, "file_paths">;
+/** What the album page shows: its masters stay with the loader, which states their formats. */
+export type AlbumPage = Omit<v.InferOutput<typeof AlbumPageSchema>, "masters">;
 
 /** A comment as the `track_comments` view shows it, with its author. */
 export const TrackCommentsSchema = v.array(

@@ -47,8 +47,9 @@ export const OwnedReleasesSchema = v.object({
             artwork_url: nullableText,
             artwork_small_url: nullableText,
             has_audio: v.boolean(),
-            // A WAV master: its FLAC is on offer.
-            lossless: v.boolean(),
+            // Its master's format and the MP3 it warrants: the formats on offer.
+            master_format: nullableText,
+            mp3_kbps: v.nullable(count),
           }),
         ),
         v.minLength(1),

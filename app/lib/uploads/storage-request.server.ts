@@ -23,6 +23,36 @@ export async function storageRequester(context: Readonly<RouterContextProvider>)
 }
 
 /**
+ * Reads `length` bytes of a stored object from `start` as the signed-in user, with the object's whole size;
+ * fewer bytes at its end; null when there is no such object (yet).
+ */
+export type StoredBytes = (
+  bucket: UploadBucket,
+  path: string,
+  start: number,
+  length: number,
+) => Promise<{ bytes: Uint8Array; size: number } | null>;
+
+export async function storedBytes(context: Readonly<RouterContextProvider>): Promise<StoredBytes> {
+  const storage = await storageRequester(context);
+  return async (bucket, path, start, length) => {
+    if (!storage) return null;
+    const objectPath = path.split("/").map(encodeURIComponent).join("/");
+    const response = await storage(`/object/authenticated/${bucket}/${objectPath}`, {
+      headers: { Range: `bytes=${start}-${start + length - 1}` },
+    });
+    if (response.status === 416) return { bytes: new Uint8Array(0), size: start };
+    if (!response.ok) {
+      console.error("reading an uploaded file's bytes failed", bucket, path, response.status, await response.text());
+      return null;
+    }
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const size = Number(/\/(\d+)$/.exec(response.headers.get("content-range") ?? "")?.[1] ?? bytes.length);
+    return { bytes: bytes.subarray(0, length), size };
+  };
+}
+
+/**
  * Reads a stored object's first bytes as the signed-in user: enough to tell an audio file's type, and an
  * image's type and size (`imageHeadLength`), unless `length` asks for more; fewer when the file is
  * shorter; null when there is no such object (yet).
@@ -30,17 +60,9 @@ export async function storageRequester(context: Readonly<RouterContextProvider>)
 export type FirstBytes = (bucket: UploadBucket, path: string, length?: number) => Promise<Uint8Array | null>;
 
 export async function storedFirstBytes(context: Readonly<RouterContextProvider>): Promise<FirstBytes> {
-  const storage = await storageRequester(context);
-  return async (bucket, path, length = bucket === "artwork" ? imageHeadLength : sniffLength) => {
-    if (!storage) return null;
-    const objectPath = path.split("/").map(encodeURIComponent).join("/");
-    const response = await storage(`/object/authenticated/${bucket}/${objectPath}`, { headers: { Range: `bytes=0-${length - 1}` } });
-    if (!response.ok) {
-      console.error("reading an uploaded file's first bytes failed", bucket, path, response.status, await response.text());
-      return null;
-    }
-    return new Uint8Array(await response.arrayBuffer()).subarray(0, length);
-  };
+  const read = await storedBytes(context);
+  return async (bucket, path, length = bucket === "artwork" ? imageHeadLength : sniffLength) =>
+    (await read(bucket, path, 0, length))?.bytes ?? null;
 }
 
 /** The size of an uploaded image whose first bytes are `head` (reading the rest only if its header runs on). */

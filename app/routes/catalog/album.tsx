@@ -1,14 +1,13 @@
 import { useRef } from "react";
 import { href, Link, redirect } from "react-router";
+import { DownloadLinks } from "~/components/catalog/download-links";
 import { ReleaseHeader } from "~/components/catalog/release-header";
 import { ShareMenu } from "~/components/catalog/share-menu";
 import { notFoundBoundary } from "~/components/error-boundary";
 import { PlayAllButton, PlayFromButton } from "~/components/player/play-button";
 import { TrackMenu } from "~/components/player/track-menu";
 import { BuyNowButton, PurchaseDialog } from "~/components/track/purchase-dialog";
-import { LinkButton } from "~/components/ui/button";
 import type { DialogHandle } from "~/components/ui/dialog";
-import { Icon } from "~/components/ui/icon";
 import { notFound, readOrThrow } from "~/lib/backend/backend.server";
 import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/catalog/buy-param";
 import { albumPath, artistPath, countOf, isUuid, trackPath } from "~/lib/catalog/catalog";
@@ -40,8 +39,8 @@ export const headers = publicPageHeaders;
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isUuid(params.id)) throw notFound("Album not found");
-  // The masters' paths stay here: the page states the formats they make.
-  const { file_paths: filePaths, ...album } = readOrThrow(await context.get(supabaseContext).rpc("album_page", { release_id: params.id }), {
+  // The masters stay here: the page states the formats they make.
+  const { masters, ...album } = readOrThrow(await context.get(supabaseContext).rpc("album_page", { release_id: params.id }), {
     what: "album",
     schema: AlbumPageSchema,
     notFound: "Album not found",
@@ -56,7 +55,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   ]);
   return {
     album,
-    formats: downloadFormats(filePaths),
+    masters,
+    formats: downloadFormats(masters),
     share,
     // For link previews and search engines, made here so the page carries no builder.
     meta: sharedPageMeta(title, album.description ?? `Listen to and buy ${album.title}: ${countOf(album.tracks.length, "track")}.`, {
@@ -74,7 +74,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export const shouldRevalidate = revalidateUnlessOnlyBuyChanged;
 
 export default function Album({ loaderData }: Route.ComponentProps) {
-  const { album, share, formats } = loaderData;
+  const { album, share, masters, formats } = loaderData;
   const { buying, closePurchase } = useBuyParam();
   const purchaseDialog = useRef<DialogHandle>(null);
   const path = albumPath(album.id);
@@ -83,6 +83,7 @@ export default function Album({ loaderData }: Route.ComponentProps) {
   const queue = album.tracks.map((track) => queueTrack({ ...track, album_title: album.title, artist: album.artist }));
   // An album still to come (its artist's view) is listed, not played.
   const playable = album.upcoming ? [] : queue.filter((_, index) => !album.tracks[index]!.upcoming);
+  const ownedCount = album.tracks.filter((track) => track.owned).length;
 
   return (
     <article>
@@ -101,22 +102,22 @@ export default function Album({ loaderData }: Route.ComponentProps) {
           </p>
         }
       >
-        {album.owned || album.own_release ? (
-          <>
-            <p className="font-semibold text-accent-strong">{album.owned ? "You own this" : "Your album"}</p>
-            <LinkButton size="lg" to={href("/album/:id/download", { id: album.id })} reloadDocument>
-              <Icon name="download" className="size-5" />
-              Download (zip)
-            </LinkButton>
-          </>
-        ) : (
-          <BuyNowButton label={buyLabel} path={path} dialog={purchaseDialog} />
-        )}
+        {album.owned || album.own_release || ownedCount > 0 ? (
+          <div className="w-full">
+            <p className="font-semibold text-accent-strong">
+              {album.owned ? "You own this" : album.own_release ? "Your album" : `You own ${ownedCount} of ${album.tracks.length}`}
+            </p>
+            {/* An album bought in part downloads the tracks bought (download_release). */}
+            <DownloadLinks path={href("/album/:id/download", { id: album.id })} title={album.title} album masters={masters} />
+          </div>
+        ) : null}
+        {album.owned || album.own_release ? null : <BuyNowButton label={buyLabel} path={path} dialog={purchaseDialog} />}
         <PlayAllButton tracks={playable} />
         <ShareMenu title={`${album.title} by ${album.artist.artist_name}`} share={share} />
       </ReleaseHeader>
 
-      <div className="mt-8 grid gap-8 lg:grid-cols-[minmax(0,1fr)_20rem]">
+      {/* One column of the page's width on a phone, so a long title is cut, not the page widened. */}
+      <div className="mt-8 grid grid-cols-1 gap-8 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <section aria-labelledby="album-tracks">
           <h2 id="album-tracks" className="text-xl font-semibold">
             Tracklist
@@ -137,6 +138,9 @@ export default function Album({ loaderData }: Route.ComponentProps) {
                   >
                     {track.title}
                   </Link>
+                  {track.owned && !album.owned ? (
+                    <span className="rounded-full bg-stage-800 px-2 py-0.5 text-xs font-semibold text-accent-strong">Owned</span>
+                  ) : null}
                   {track.duration_seconds ? (
                     <span className="text-sm text-ink-faint tabular-nums">{formatDuration(track.duration_seconds)}</span>
                   ) : null}

@@ -1,5 +1,6 @@
 import { Suspense, useRef, type ReactNode } from "react";
 import { Await, data, href, Link, redirect } from "react-router";
+import { DownloadLinks } from "~/components/catalog/download-links";
 import { ReleaseHeader } from "~/components/catalog/release-header";
 import { ShareMenu } from "~/components/catalog/share-menu";
 import { notFoundBoundary } from "~/components/error-boundary";
@@ -9,7 +10,6 @@ import { BuyNowButton, PurchaseDialog } from "~/components/track/purchase-dialog
 import { WaveformPlayer } from "~/components/track/waveform-player";
 import { TrackMenu } from "~/components/player/track-menu";
 import { queueTrack, type AudioSource } from "~/lib/player";
-import { LinkButton } from "~/components/ui/button";
 import type { DialogHandle } from "~/components/ui/dialog";
 import { notFound, read, readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
 import { albumPath, artistPath, isUuid, trackPath } from "~/lib/catalog/catalog";
@@ -28,7 +28,6 @@ import { imageSizeOf } from "~/lib/media/image-size";
 import { downloadFormats } from "~/lib/media/downloads";
 import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/catalog/buy-param";
 import { TrackCommentsSchema, TrackPageSchema, type TrackPage } from "~/lib/schemas/catalog-data";
-import { releaseRowColumns } from "~/lib/schemas/columns";
 import { CommentSchema, DeleteCommentSchema } from "~/lib/schemas/comments";
 import { supabaseContext, userContext } from "~/lib/session/session.server";
 import { trackAudioSource } from "./track-audio.server";
@@ -37,8 +36,8 @@ import type { Route } from "./+types/track";
 import { sqlState } from "~/lib/backend/sqlstate";
 
 const trackColumns =
-  "id, title, album_track_count, file_url, track_number, genre, subgenre, price, description, label, release_date, artwork_url, artwork_width, artwork_height, peaks, duration_seconds, " +
-  `${releaseRowColumns}, artist:artist_profiles(id, artist_name, profile_image_url)`;
+  "id, title, master_format, mp3_kbps, track_number, genre, subgenre, price, description, label, release_date, artwork_url, artwork_width, artwork_height, peaks, duration_seconds, " +
+  "release:releases(id, kind, title, track_count), artist:artist_profiles(id, artist_name, profile_image_url)";
 const commentColumns = "id, user_id, content, created_at, author_name, author_image_url, author_kind";
 /** However far "Show more" is followed, one page never lists more than this many comments. */
 const maxCommentsShown = 500;
@@ -92,8 +91,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const shownComments = read(comments, { what: "track's comments", schema: TrackCommentsSchema });
   // a page missing its comments must not be kept for the next visitors
   const complete = shownComments.status !== "failed";
-  // The master's path stays here: the page states the format it makes.
-  const { file_url: filePath, ...found } = readOrThrow(track, { what: "track", schema: TrackPageSchema, notFound: "Track not found" });
+  const found = readOrThrow(track, { what: "track", schema: TrackPageSchema, notFound: "Track not found" });
   tagCachedAnswer(context, `track:${found.id}`, `user:${found.artist.id}`);
   const origin = new URL(request.url).origin;
   const title = `${found.title} by ${found.artist.artist_name}`;
@@ -106,7 +104,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
             kind: "album" as const,
             id: found.release.id,
             title: `${found.release.title} by ${found.artist.artist_name}`,
-            trackCount: found.album_track_count ?? 1,
+            trackCount: found.release.track_count,
           },
         ]
       : []),
@@ -131,7 +129,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       audio,
       liked: Boolean(like?.data),
       owned: Boolean(bought?.data),
-      formats: downloadFormats([filePath]),
+      formats: downloadFormats([{ format: found.master_format, mp3_kbps: found.mp3_kbps }]),
       locale: requestLocale(request),
       // Time-ago labels are computed against the server's clock on both sides, so hydration agrees.
       now: Date.now(),
@@ -211,12 +209,15 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
         }
       >
         {owned ? (
-          <>
+          <div className="w-full">
             <p className="font-semibold text-accent-strong">You own this</p>
-            <LinkButton size="lg" to={href("/track/:id/download", { id: track.id })} reloadDocument>
-              Download
-            </LinkButton>
-          </>
+            <DownloadLinks
+              path={href("/track/:id/download", { id: track.id })}
+              title={track.title}
+              album={false}
+              masters={[{ format: track.master_format, mp3_kbps: track.mp3_kbps }]}
+            />
+          </div>
         ) : (
           <BuyNowButton label={buyLabel} path={path} dialog={purchaseDialog} />
         )}
@@ -232,7 +233,7 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
         </Suspense>
       </div>
 
-      <div className="mt-8 grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+      <div className="mt-8 grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div>
           {track.description ? (
             <section aria-labelledby="about-track">

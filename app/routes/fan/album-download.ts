@@ -4,30 +4,31 @@ import { uncached } from "~/lib/http/http-cache";
 import { albumFileNames, attachment } from "~/lib/media/downloads";
 import { zipStream } from "~/lib/media/zip";
 import { requireUser } from "~/lib/session/guards.server";
-import { allReady, preparingPath, requestedFormat, signedFile, takeDownloads } from "./downloads.server";
+import { allReady, preparingPath, refuseWithDownloadPage, requestedFormat, storedFile, takeDownloads } from "./downloads.server";
 import type { Route } from "./+types/album-download";
 
 /**
  * An album's files, as uploaded or in `?format=` (mp3, flac; while they are being made, a redirect to the
  * page that says so), in one zip (`Artist - Album.zip`, a folder of `01 Title.ext`): all its
  * tracks for its artist, those bought for a buyer. Streamed: each file is signed and read only when its
- * turn comes and passes straight into the archive, so the Worker holds a few pieces, never the album.
+ * turn comes and passes straight into the archive, so the Worker holds a few pieces, never the album; its
+ * size and CRC-32, kept since it was stored or made, go in its header, so nothing is checksummed here.
+ * What cannot be given goes to the download page, which answers it as a page.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isUuid(params.id)) throw data("Album not found", { status: 404, headers: uncached });
-  const format = requestedFormat(request);
-  requireUser(request, context);
   const of = { release: params.id };
-  const files = await takeDownloads(context, of, { format, take: true });
+  const refuse = refuseWithDownloadPage(of, request);
+  const format = requestedFormat(request, refuse);
+  requireUser(request, context);
+  const files = await takeDownloads(context, of, { format, take: true, refuse });
   if (!allReady(files)) throw redirect(preparingPath(of, format), { status: 303, headers: uncached });
   const names = albumFileNames(files);
   const entries = files.map((file, index) => ({
     name: names.entries[index]!,
-    open: async () => {
-      const response = await fetch(await signedFile(context, file.path));
-      if (!response.ok || !response.body) throw new Error(`reading ${file.path} for a zip failed: ${response.status}`);
-      return response.body;
-    },
+    size: file.size,
+    crc: file.crc32,
+    open: async () => (await storedFile(context, file.path)).body!,
   }));
   return new Response(zipStream(entries), {
     headers: { ...uncached, "Content-Type": "application/zip", "Content-Disposition": attachment(names.zip) },

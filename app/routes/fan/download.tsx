@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
-import { data, href, useRevalidator } from "react-router";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { data, href, useParams, useRevalidator } from "react-router";
+import { AccessDenied, errorMessage, GeneralErrorBoundary, SomethingWentWrong } from "~/components/error-boundary";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -133,6 +133,16 @@ export default function PreparingDownload({ loaderData }: Route.ComponentProps) 
   );
 }
 
+/** A download refused: not the reader's (403, with the way to buy it), a format not on offer (404), or too many at once (429). */
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  const { kind, id } = useParams();
+  const page = kind === "album" ? href("/album/:id", { id: id ?? "" }) : href("/track/:id", { id: id ?? "" });
+  return (
+    <GeneralErrorBoundary
+      statusHandlers={{
+        403: ({ error }) => <AccessDenied message={errorMessage(error)} also={{ to: `${page}?buy=1`, label: "Buy it" }} />,
+        429: ({ error }) => <SomethingWentWrong message={errorMessage(error)} />,
+      }}
+    />
+  );
 }

@@ -1,23 +1,27 @@
-import { data, href, type RouterContextProvider } from "react-router";
+import { data, href, redirect, type RouterContextProvider } from "react-router";
 import * as v from "valibot";
 import { read } from "~/lib/backend/backend.server";
 import { sqlState } from "~/lib/backend/sqlstate";
 import { cloudflareContext } from "~/lib/http/context.server";
-import { marketplaceHeader } from "~/lib/http/env.server";
+import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
 import { uncached } from "~/lib/http/http-cache";
 import { downloadFormatOf, type DownloadFormat } from "~/lib/media/downloads";
 import { queueDownloads } from "~/lib/media/rendition-queue.server";
 import { count, nullableText } from "~/lib/schemas/columns";
 import { supabaseContext } from "~/lib/session/session.server";
+import { storageRequester } from "~/lib/uploads/storage-request.server";
 
 // Taking home what one owns: the database says which files the reader may take (13_downloads.sql: the
 // artist, or a buyer) and records each buyer's download; Storage signs each file for a minute, for this
-// reader alone (its policies: the artist's own folder, or a master the reader bought, or a file made of
-// it). A file in a made format (MP3, FLAC) is made by the rendition queue the first time someone asks for
-// it; until then the download page (/download/{kind}/{id}) says so. Nothing here is ever cached.
+// reader as the marketplace asks (its policies: the artist's own folder, or a master the reader bought,
+// or a file made of it), and the marketplace reads it and hands the bytes on under the file's own name. No
+// link to a stored file ever leaves the marketplace, so a removed purchase or a ban ends access at once.
+// A file in a made format (MP3, FLAC) is made by the rendition queue the first time someone asks for it;
+// until then the download page (/download/{kind}/{id}) says so. Nothing here is ever cached.
 
 const notYours = "Only the artist and those who bought it can download this.";
 const tryAgain = "The download could not be prepared. Please try again.";
+const tooMany = "You have asked for many downloads in the last hour. Please try again later.";
 
 const DownloadedFilesSchema = v.pipe(
   v.array(
@@ -31,6 +35,9 @@ const DownloadedFilesSchema = v.pipe(
       track_number: v.nullable(count),
       state: v.picklist(["preparing", "ready", "failed"]),
       requested: v.boolean(),
+      // Its size and CRC-32, once known (an album's zip names them before each file).
+      size: v.nullable(count),
+      crc32: v.nullable(count),
     }),
   ),
   v.minLength(1),
@@ -38,15 +45,22 @@ const DownloadedFilesSchema = v.pipe(
 
 export type DownloadOf = { track: string } | { release: string };
 
+/** What answers a download that cannot be given (403, 404, 429): by default the error page itself. */
+type Refuse = (status: 403 | 404 | 429, message: string) => never;
+
+const refuseWithPage: Refuse = (status, message) => {
+  throw data(message, { status, headers: uncached });
+};
+
 /**
- * The files the reader may take of a track or of a release in `format`, in order, or the answer saying why
- * not. `take`: each a download recorded, once every one is ready; otherwise only whether they are. Files
- * asked for the first time are queued to be made.
+ * The files the reader may take of a track or of a release in `format`, in order, or `refuse`d. `take`:
+ * each a download recorded, once every one is ready; otherwise only whether they are. Files asked for the
+ * first time are queued to be made.
  */
 export async function takeDownloads(
   context: Readonly<RouterContextProvider>,
   of: DownloadOf,
-  { format, take }: { format: DownloadFormat; take: boolean },
+  { format, take, refuse = refuseWithPage }: { format: DownloadFormat; take: boolean; refuse?: Refuse },
 ) {
   const supabase = context.get(supabaseContext);
   const { country: requestCountry, env } = context.get(cloudflareContext);
@@ -56,8 +70,9 @@ export async function takeDownloads(
       ? supabase.rpc("download_track", { track_id: of.track, country, format, take })
       : supabase.rpc("download_release", { release_id: of.release, country, format, take });
   const result = await call.setHeader(...marketplaceHeader(context));
-  if (result.error?.code === sqlState.insufficientPrivilege) throw data(notYours, { status: 403, headers: uncached });
-  if (result.error?.code === sqlState.noDataFound) throw data("This track does not have an audio file", { status: 404, headers: uncached });
+  if (result.error?.code === sqlState.insufficientPrivilege) refuse(403, notYours);
+  if (result.error?.code === sqlState.noDataFound) refuse(404, "This track does not have an audio file");
+  if (result.error?.code === sqlState.limitReached) refuse(429, tooMany);
   const files = read(result, { what: "files to download", schema: DownloadedFilesSchema, describe: () => tryAgain });
   if (files.status !== "found") throw data(tryAgain, { status: 503, headers: uncached });
   const asked = files.data.filter((file) => file.requested);
@@ -93,11 +108,10 @@ export function prepareAhead(context: Readonly<RouterContextProvider>, of: Downl
 export const allReady = (files: DownloadFile[]): files is (DownloadFile & { path: string })[] =>
   files.every((file) => file.state === "ready" && file.path !== null);
 
-/** A download address's format, or 404 for one not on offer. */
-export function requestedFormat(request: Request): DownloadFormat {
+/** A download address's format, or `refuse`d (404) for one not on offer. */
+export function requestedFormat(request: Request, refuse: Refuse = refuseWithPage): DownloadFormat {
   const format = downloadFormatOf(new URL(request.url));
-  if (!format) throw data("This format is not on offer", { status: 404, headers: uncached });
-  return format;
+  return format ?? refuse(404, "This format is not on offer");
 }
 
 /** The page that says a download is being prepared, and starts it when it is ready. */
@@ -115,15 +129,47 @@ export function downloadPath(of: DownloadOf, format: DownloadFormat): string {
   return format === "original" ? path : `${path}?format=${format}`;
 }
 
-/** A file's signed address for a minute: `name` makes it download under that name rather than open. */
-export async function signedFile(context: Readonly<RouterContextProvider>, path: string, name?: string): Promise<string> {
-  const { data: signed, error } = await context
-    .get(supabaseContext)
-    .storage.from("tracks")
-    .createSignedUrl(path, 60, name ? { download: name } : undefined);
-  if (error || !signed) {
-    console.error("signing a download failed", path, error);
+/**
+ * A stored file as the marketplace reads it for the reader: signed for a minute, as the marketplace asks
+ * (Storage's policy for buyers answers no one else), and fetched here, `range` passed on. The signed
+ * address never leaves the Worker.
+ */
+export async function storedFile(context: Readonly<RouterContextProvider>, path: string, range?: string | null): Promise<Response> {
+  const storage = await storageRequester(context);
+  const objectPath = path.split("/").map(encodeURIComponent).join("/");
+  const signing = await storage?.(`/object/sign/tracks/${objectPath}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", [marketplaceHeader(context)[0]]: marketplaceHeader(context)[1] },
+    body: JSON.stringify({ expiresIn: 60 }),
+  });
+  const signed = signing?.ok ? v.safeParse(SignedSchema, await signing.json()) : null;
+  if (!signed?.success) {
+    console.error("signing a download failed", path, signing?.status);
     throw data(tryAgain, { status: 502, headers: uncached });
   }
-  return signed.signedUrl;
+  const { SUPABASE_URL } = envFrom(context);
+  const file = await fetch(`${SUPABASE_URL}/storage/v1${signed.output.signedURL}`, { headers: range ? { Range: range } : {} });
+  if (!file.ok || !file.body) {
+    await file.body?.cancel();
+    console.error("reading a download failed", path, file.status);
+    throw data(tryAgain, { status: 502, headers: uncached });
+  }
+  return file;
+}
+
+const SignedSchema = v.object({ signedURL: v.pipe(v.string(), v.startsWith("/object/sign/")) });
+
+/**
+ * How a download address (a file, not a page) refuses: it sends the reader to the download page, which
+ * answers the same request as a page (403 with the way to buy, 404 for a format not on offer, 429), never
+ * a bare message.
+ */
+export function refuseWithDownloadPage(of: DownloadOf, request: Request): Refuse {
+  const path =
+    "track" in of
+      ? href("/download/:kind/:id", { kind: "track", id: of.track })
+      : href("/download/:kind/:id", { kind: "album", id: of.release });
+  return () => {
+    throw redirect(`${path}${new URL(request.url).search}`, { status: 303, headers: uncached });
+  };
 }

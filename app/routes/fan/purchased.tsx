@@ -1,16 +1,15 @@
 import { href, Link } from "react-router";
 import { Artwork } from "~/components/catalog/artist-image";
+import { DownloadLinks } from "~/components/catalog/download-links";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PlayAllButton } from "~/components/player/play-button";
 import { LinkButton } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
-import { Icon } from "~/components/ui/icon";
 import { Pagination } from "~/components/ui/pagination";
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { albumPath, artistPath, countOf, trackPath } from "~/lib/catalog/catalog";
 import { formatDate, formatDuration, formatPrice } from "~/lib/format";
-import { downloadChoices } from "~/lib/media/downloads";
 import { queueTrack } from "~/lib/player";
 import { requireFan } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
@@ -104,7 +103,12 @@ function OwnedReleaseCard({ release }: { release: OwnedRelease }) {
         </div>
       </div>
       {downloadable ? (
-        <DownloadLinks path={download} title={release.title} album={album} lossless={release.tracks.some((track) => track.lossless)} />
+        <DownloadLinks
+          path={download}
+          title={release.title}
+          album={album}
+          masters={release.tracks.map((track) => ({ format: track.master_format, mp3_kbps: track.mp3_kbps }))}
+        />
       ) : null}
       {album ? (
         <ol aria-label={`Tracks of ${release.title} you bought`} className="mt-3 divide-y divide-stage-700 border-t border-stage-700">
@@ -132,33 +136,6 @@ function OwnedReleaseCard({ release }: { release: OwnedRelease }) {
         </ol>
       ) : null}
     </li>
-  );
-}
-
-/**
- * Download in each format on offer: links (the file, or for a format still being made the page preparing
- * it), the same with JavaScript and without. Links, not a form: a form's redirect to Storage's signed
- * address would break the pages' `form-action 'self'`.
- */
-function DownloadLinks({ path, title, album, lossless }: { path: string; title: string; album: boolean; lossless: boolean }) {
-  return (
-    <div role="group" aria-label={`Download ${title}`} className="mt-3 flex flex-wrap items-center gap-2">
-      <span className="mr-1 inline-flex items-center gap-1.5 text-sm font-semibold text-ink-muted">
-        <Icon name="download" className="size-4" />
-        {album ? "Download (zip)" : "Download"}
-      </span>
-      {downloadChoices(lossless).map((choice) => (
-        <LinkButton
-          key={choice.format}
-          to={choice.format === "original" ? path : `${path}?format=${choice.format}`}
-          reloadDocument
-          variant="secondary"
-          aria-label={`Download ${title} ${choice.format === "original" ? "as uploaded" : `as ${choice.label}`}`}
-        >
-          {choice.label}
-        </LinkButton>
-      ))}
-    </div>
   );
 }
 

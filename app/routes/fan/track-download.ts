@@ -1,23 +1,36 @@
 import { data, redirect } from "react-router";
 import { isUuid } from "~/lib/catalog/catalog";
 import { uncached } from "~/lib/http/http-cache";
-import { trackFileName } from "~/lib/media/downloads";
+import { attachment, trackFileName } from "~/lib/media/downloads";
 import { requireUser } from "~/lib/session/guards.server";
-import { allReady, preparingPath, requestedFormat, signedFile, takeDownloads } from "./downloads.server";
+import { allReady, preparingPath, refuseWithDownloadPage, requestedFormat, storedFile, takeDownloads } from "./downloads.server";
 import type { Route } from "./+types/track-download";
 
+/** What a file's answer passes on from Storage's (a resumed download asks for a Range). */
+const passedOn = ["Content-Type", "Content-Length", "Content-Range", "Accept-Ranges", "Last-Modified", "ETag"];
+
 /**
- * A track's file, as uploaded or in `?format=` (mp3, flac), for its artist or someone who bought it: a
- * redirect to a minute-long signed address that saves it as `Artist - Title.ext`, or, while a made format
- * is being made, to the page that says so. A visitor signs in first and comes back here.
+ * A track's file, as uploaded or in `?format=` (mp3, flac), for its artist or someone who bought it: the
+ * file itself, read from Storage for the reader and saved under its exact title, `Artist - Title.ext`
+ * (`filename` and `filename*`: Storage's own name is percent-encoded twice through supabase-js, and curl
+ * reads only `filename`); while a made format is being made, a redirect to the page that says so. What
+ * cannot be given goes to that page too, which answers it as a page. A visitor signs in first and comes
+ * back here.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isUuid(params.id)) throw data("Track not found", { status: 404, headers: uncached });
-  const format = requestedFormat(request);
-  requireUser(request, context);
   const of = { track: params.id };
-  const files = await takeDownloads(context, of, { format, take: true });
+  const refuse = refuseWithDownloadPage(of, request);
+  const format = requestedFormat(request, refuse);
+  requireUser(request, context);
+  const files = await takeDownloads(context, of, { format, take: true, refuse });
   if (!allReady(files)) throw redirect(preparingPath(of, format), { status: 303, headers: uncached });
   const [file] = files;
-  throw redirect(await signedFile(context, file!.path, trackFileName(file!)), { status: 302, headers: uncached });
+  const stored = await storedFile(context, file!.path, request.headers.get("Range"));
+  const headers = new Headers({ ...uncached, "Content-Disposition": attachment(trackFileName(file!)) });
+  for (const name of passedOn) {
+    const value = stored.headers.get(name);
+    if (value) headers.set(name, value);
+  }
+  return new Response(stored.body, { status: stored.status, headers });
 }

@@ -4,8 +4,12 @@ import { storageErrorMessage, type BackendError } from "~/lib/backend/errors";
 import {
   bytesAre,
   expectedUpload,
+  audioFiles,
   imageFiles,
+  isAudioType,
   smallArtworkPath,
+  sniffLength,
+  tooLong,
   judgeAudio,
   judgeImage,
   storagePath,
@@ -16,8 +20,9 @@ import {
 } from "~/lib/media/media-files";
 import type { FieldErrors } from "~/lib/forms/forms";
 import { tooManyTracks, type UploadedFiles } from "~/lib/schemas/studio";
-import { fileImageSize, isPictureSizeAllowed, type ImageSize } from "~/lib/media/image-size";
-import { storedArtworkSize, type FirstBytes } from "~/lib/uploads/storage-request.server";
+import { fileImageSize, imageHeadLength, isPictureSizeAllowed, type ImageSize } from "~/lib/media/image-size";
+import { storedArtworkSize, type FirstBytes, type StoredBytes } from "~/lib/uploads/storage-request.server";
+import { audioSeconds } from "~/lib/media/audio-length";
 import type { SupabaseClient } from "~/lib/backend/supabase.server";
 import { decodeWav } from "~/lib/media/wav";
 
@@ -47,7 +52,8 @@ type TrackFields = {
   description: string;
 };
 
-type CheckedFile<T> = { file: File; type: T };
+/** A file judged by its bytes: what it is, and (audio) how long it plays, when its bytes tell. */
+type CheckedFile<T> = { file: File; type: T; seconds?: number | null };
 type CheckedFiles = { artwork: CheckedFile<ImageType> | null; audio: CheckedFile<AudioType>[] };
 
 /**
@@ -74,7 +80,7 @@ export async function checkFiles(kind: UploadKind, artwork: File | null, audio: 
         errors.audio = audio.length > 1 ? `${file.name}: ${judged.problem}` : judged.problem;
         break;
       }
-      checked.audio.push({ file, type: judged.type });
+      checked.audio.push({ file, type: judged.type, seconds: judged.seconds });
     }
   }
   return { ...checked, errors };
@@ -84,25 +90,43 @@ const notThereYet = "Please wait for all uploads to complete";
 
 /**
  * The files the form names (with JavaScript), each judged: in the artist's own folder, there (uploaded to
- * the end), and by its first bytes what its name says. A file that is not what it says is removed.
+ * the end), by its first bytes what its name says, and a track within the longest a track may be (its
+ * length as its bytes tell it, which is what the track then says). A file that is not what it says, or
+ * too long, is removed.
  */
 export async function checkUploaded(
   supabase: SupabaseClient,
   kind: UploadKind,
   artistId: string,
   uploaded: UploadedFiles,
-  firstBytes: FirstBytes,
+  read: StoredBytes,
 ): Promise<{ errors: FieldErrors; artwork: StoredArtwork | null; tracks: PublishedTrack[] }> {
   const errors: FieldErrors = {};
   let artworkSize: ImageSize | null = null;
+  const measured = new Map<string, number>();
+  const firstBytes: FirstBytes = async (bucket, path, length) =>
+    (await read(bucket, path, 0, length ?? (bucket === "artwork" ? imageHeadLength : sniffLength)))?.bytes ?? null;
   const judge = async (bucket: UploadBucket, path: string): Promise<string | null> => {
     const expected = expectedUpload(artistId, bucket, path);
     if (!expected) return storageErrorMessage({ status: 403 });
-    const bytes = await firstBytes(bucket, path);
+    const head = await read(bucket, path, 0, bucket === "artwork" ? imageHeadLength : sniffLength);
+    const bytes = head?.bytes;
     if (!bytes) return notThereYet;
     if (!bytesAre(bytes, expected)) {
       await removeStored(supabase, [{ bucket, path }]);
       return storageErrorMessage({ status: 415 });
+    }
+    if (isAudioType(expected)) {
+      const seconds = await audioSeconds(
+        expected,
+        head.size,
+        async (start, length) => (await read(bucket, path, start, length))?.bytes ?? new Uint8Array(0),
+      );
+      if (tooLong(seconds)) {
+        await removeStored(supabase, [{ bucket, path }]);
+        return audioFiles.tooLong;
+      }
+      if (seconds !== null) measured.set(path, seconds);
     }
     // The artwork's header also tells its size, which its release's link previews name.
     if (path === uploaded.uploadedArtwork) {
@@ -143,7 +167,12 @@ export async function checkUploaded(
     artwork: artworkProblem
       ? null
       : { path: uploadedArtwork, smallPath: (!smallMissing && uploadedArtworkSmall) || null, size: artworkSize },
-    tracks: tracks.map((track) => ({ path: track.path, fileName: null, peaks: track.peaks, durationSeconds: track.durationSeconds })),
+    tracks: tracks.map((track) => ({
+      path: track.path,
+      fileName: null,
+      peaks: track.peaks,
+      durationSeconds: measured.get(track.path) ?? track.durationSeconds,
+    })),
   };
 }
 
@@ -179,7 +208,7 @@ export async function publish(
         path,
         fileName: upload.file.name,
         peaks: decoded ? waveformPeaks(decoded.samples, peakCount) : null,
-        durationSeconds: decoded ? decoded.durationSeconds : null,
+        durationSeconds: decoded ? decoded.durationSeconds : (upload.seconds ?? null),
       });
     }
     const storedArtwork = { path: artworkPath, smallPath: null, size: await fileImageSize(artwork.file) };

@@ -24,7 +24,7 @@ import { pageMeta } from "~/lib/sharing/meta";
 import { useHydrated } from "~/lib/ui/use-hydrated";
 import { AlbumUploadSchema, MerchUploadSchema, releaseDetailFields, TrackDetailsSchema, UploadedFilesSchema } from "~/lib/schemas/studio";
 import { supabaseContext } from "~/lib/session/session.server";
-import { storedFirstBytes } from "~/lib/uploads/storage-request.server";
+import { storedBytes } from "~/lib/uploads/storage-request.server";
 import {
   checkFiles,
   checkUploaded,
@@ -115,7 +115,7 @@ async function uploadedFiles(
   const supabase = context.get(supabaseContext);
   const uploaded = parseForm(UploadedFilesSchema, formData, { arrays: ["uploadedTracks"] });
   if (!uploaded.success) return { errors: { audio: Object.values(uploaded.reply.fieldErrors)[0] }, publish: null };
-  const { errors, artwork, tracks } = await checkUploaded(supabase, kind, artistId, uploaded.value, await storedFirstBytes(context));
+  const { errors, artwork, tracks } = await checkUploaded(supabase, kind, artistId, uploaded.value, await storedBytes(context));
   if (Object.keys(errors).length > 0 || !artwork) return { errors, publish: null };
   return {
     errors,

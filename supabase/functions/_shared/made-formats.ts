@@ -39,7 +39,7 @@ export const madeFormats = {
   mp3: {
     ending: ".320k.mp3",
     type: "audio/mpeg",
-    label: "MP3 320 kbps",
+    label: "MP3",
     download: true,
     losslessOnly: false,
     encoding: { codec: "mp3", kbps: { mono: 320, stereo: 320 } },

@@ -7,9 +7,9 @@
 //
 // POST { trackId, format } (format: a made format's name, such as "stream" or "flac")
 // → 200 { job: null } when the track is gone or has no audio, or nobody asked for the format (nothing to do);
-// → 200 { job: { artistId, masterPath, masterUrl, path, uploadUrl, done, tags } } (masterUrl null when the
-//   master is missing from Storage), `done` when the file is made already (a second run of the job
-//   changes nothing);
+// → 200 { job: { artistId, masterPath, masterUrl, path, uploadUrl, done, kbps, tags } } (masterUrl null when
+//   the master is missing from Storage), `done` when the file is made already, with its checksums (a
+//   second run of the job changes nothing), `kbps` an MP3 download's bitrate as its master warrants;
 // → 403 { code: "not_the_marketplace" }, 400 { code: "invalid_request" }, 405, 502 { code: "storage_error" }.
 import { isUuid } from "../_shared/ids.ts";
 import { isMadeFormat, madeFilePath } from "../_shared/made-formats.ts";
@@ -34,7 +34,7 @@ Deno.serve(async (req) => {
   if (!job?.master_path) return Response.json({ job: null });
 
   const path = madeFilePath(job.artist_id, job.master_path, body.format);
-  const done = job.path === path && job.state === "ready";
+  const done = job.path === path && job.state === "ready" && job.measured;
 
   const bucket = service.storage.from("tracks");
   const [master, upload] = await Promise.all([
@@ -55,11 +55,14 @@ Deno.serve(async (req) => {
       path,
       uploadUrl: upload?.data.signedUrl ?? null,
       done,
+      kbps: job.kbps,
       tags: {
         title: job.title,
         artist: job.artist_name,
         album: job.album_title,
         trackNumber: job.track_number,
+        trackCount: job.track_count,
+        genre: job.genre,
         year: job.year,
         artworkUrl: job.artwork_url,
       },

@@ -79,23 +79,30 @@ $$;
 
 grant execute on function tests.mp3_requests() to anon, authenticated;
 
-select tests.each_actor('download a bought track', $$select 1 from public.download_track(tests.id('track'))$$,
+select tests.each_actor_through_marketplace('download a bought track', $$select 1 from public.download_track(tests.id('track'))$$,
   array['artist', 'fan']);
-select tests.one_actor('download a bought track while banned', 'banned fan',
+select tests.one_actor('download a bought track while banned', 'banned fan through the marketplace',
   $$select 1 from public.download_track(tests.id('track'))$$, false);
-select tests.each_actor('download a release one bought from', $$select 1 from public.download_release(tests.id('release'))$$,
+select tests.each_actor_through_marketplace('download a release one bought from', $$select 1 from public.download_release(tests.id('release'))$$,
   array['artist', 'fan']);
-select tests.each_actor('download a track bought by no one', $$select 1 from public.download_track(tests.id('upcoming track'))$$,
+select tests.each_actor_through_marketplace('download a track bought by no one', $$select 1 from public.download_track(tests.id('upcoming track'))$$,
   array[]::text[]);
 select tests.each_actor('read a bought track''s master in Storage',
   $$select 1 from storage.objects where bucket_id = 'tracks' and name = tests.id('artist') || '/1700000000000-master.wav'$$,
+  array['artist']);
+select tests.each_actor_through_marketplace('read a bought track''s master in Storage for its buyer',
+  $$select 1 from storage.objects where bucket_id = 'tracks' and name = tests.id('artist') || '/1700000000000-master.wav'$$,
   array['artist', 'fan']);
-select tests.one_actor('read a bought track''s master in Storage while banned', 'banned fan',
+select tests.one_actor('read a bought track''s master in Storage while banned', 'banned fan through the marketplace',
   $$select 1 from storage.objects where bucket_id = 'tracks' and name = tests.id('artist') || '/1700000000000-master.wav'$$, false);
 -- Made formats: asked for by those who may download; made and named by the marketplace's queue alone.
-select tests.each_actor('ask for a track''s MP3', $$select 1 from public.download_track(tests.id('track'), null, 'mp3') d
+select tests.each_actor_through_marketplace('ask for a track''s MP3', $$select 1 from public.download_track(tests.id('track'), null, 'mp3') d
     where d.state = 'preparing' and d.requested and d.path is null$$, array['artist', 'fan']);
-select tests.each_actor('take a track''s FLAC', $$select 1 from public.download_track(tests.id('track'), null, 'flac') d
+-- Whatever marks a file "preparing" also queues it: only the marketplace, which queues what it asked for.
+select tests.one_actor('ask for a track''s MP3 directly', 'fan',
+  $$select 1 from public.download_track(tests.id('track'), null, 'mp3') d where d.requested$$, false);
+select tests.one_actor('take a bought track directly', 'fan', $$select 1 from public.download_track(tests.id('track'))$$, false);
+select tests.each_actor_through_marketplace('take a track''s FLAC', $$select 1 from public.download_track(tests.id('track'), null, 'flac') d
     where d.state = 'ready' and d.path = tests.id('artist') || '/renditions/1700000000000-master.flac'$$, array['artist', 'fan']);
 select tests.each_actor('read a track''s download files directly', $$select 1 from private.made_files$$, array[]::text[]);
 -- Made and named by the marketplace's queue: made_files.test.sql tries the job, finish and fail functions.
@@ -104,8 +111,11 @@ select tests.one_actor('read a download file''s job', 'visitor through the marke
     where j.state = 'ready' and j.master_path like '%master.wav'$$, true);
 select tests.each_actor('read a bought track''s made FLAC in Storage',
   $$select 1 from storage.objects where bucket_id = 'tracks' and name = tests.id('artist') || '/renditions/1700000000000-master.flac'$$,
+  array['artist']);
+select tests.each_actor_through_marketplace('read a bought track''s made FLAC in Storage for its buyer',
+  $$select 1 from storage.objects where bucket_id = 'tracks' and name = tests.id('artist') || '/renditions/1700000000000-master.flac'$$,
   array['artist', 'fan']);
-select tests.one_actor('read a bought track''s made FLAC in Storage while banned', 'banned fan',
+select tests.one_actor('read a bought track''s made FLAC in Storage while banned', 'banned fan through the marketplace',
   $$select 1 from storage.objects where bucket_id = 'tracks' and name = tests.id('artist') || '/renditions/1700000000000-master.flac'$$, false);
 select tests.each_actor('list one''s purchases by release',
   $$select 1 from public.owned_releases() o where jsonb_array_length(o -> 'releases') = 1$$, array['fan']);
@@ -129,27 +139,27 @@ select tests.one_actor('redeem a code while banned', 'banned fan',
 select tests.each_actor('write a code''s redeemer', $$update public.download_codes set redeemed_by = auth.uid(), redeemed_at = now()
     where code = 'PQRSTUVWXYZ2'$$, array[]::text[]);
 
-select plan((select count(*)::integer from tests.cases) + 23);
+select plan((select count(*)::integer from tests.cases) + 24);
 select * from tests.proved_cases();
 
-select is(tests.attempt('fan', 'select * from tests.download_events_after(2)'), 'done:1',
+select is(tests.attempt('fan through the marketplace', 'select * from tests.download_events_after(2)'), 'done:1',
   'a buyer''s download is one download event, however often it is taken the same day');
-select is(tests.attempt('artist', 'select * from tests.download_events_after(2)'), 'done:0',
+select is(tests.attempt('artist through the marketplace', 'select * from tests.download_events_after(2)'), 'done:0',
   'an artist taking their own track is not a download');
-select is(tests.attempt('fan', $$select 1 from public.download_track(tests.id('track')) d
+select is(tests.attempt('fan through the marketplace', $$select 1 from public.download_track(tests.id('track')) d
     where d.path = tests.id('artist') || '/1700000000000-master.wav' and d.title = 'Released' and d.artist_name = 'Owner'$$),
   'done:1', 'a download names its file, title and artist');
-select is(tests.attempt('fan', $$select 1 from tests.mp3_requests() r where r = 'true:preparing,false:preparing,events:0'$$), 'done:1',
+select is(tests.attempt('fan through the marketplace', $$select 1 from tests.mp3_requests() r where r = 'true:preparing,false:preparing,events:0'$$), 'done:1',
   'an MP3 is asked for once, not again while it is being made, and nothing is downloaded until it is ready');
-select is(tests.attempt('fan', $$select * from tests.download_events_after(1, 'flac')$$), 'done:1',
+select is(tests.attempt('fan through the marketplace', $$select * from tests.download_events_after(1, 'flac')$$), 'done:1',
   'a ready FLAC taken is a download');
-select is(tests.attempt('fan', $$select * from tests.download_events_after(1, 'flac', false)$$), 'done:0',
+select is(tests.attempt('fan through the marketplace', $$select * from tests.download_events_after(1, 'flac', false)$$), 'done:0',
   'asking whether a file is ready takes nothing');
-select is(tests.attempt('fan', $$select public.download_track(tests.id('track'), null, 'ogg')$$), 'refused:22023',
+select is(tests.attempt('fan through the marketplace', $$select public.download_track(tests.id('track'), null, 'ogg')$$), 'refused:22023',
   'a download is in one of the formats on offer');
 select ok(private.is_lossless_master('a/b.WAV') and not private.is_lossless_master('a/b.mp3') and not private.is_lossless_master(null),
   'a WAV master is lossless, an MP3 is not');
-select is(tests.attempt('fan', $$select public.download_track(tests.id('other artist'))$$), 'refused:42501',
+select is(tests.attempt('fan through the marketplace', $$select public.download_track(tests.id('other artist'))$$), 'refused:42501',
   'what is no track is not the caller''s to download');
 select is(tests.attempt('fan', $$select 1 from public.owned_releases() o
     where o #>> '{releases,0,title}' = 'Released' and o #>> '{releases,0,tracks,0,title}' = 'Released'
@@ -193,24 +203,31 @@ select is((select redeemed_by from public.download_codes where code = 'PQRSTUVWX
   'the code names who redeemed it');
 select is((select coalesce(sum(sales), 0)::integer from public.track_daily_stats where track_id = tests.id('track')), 2,
   'a code is no sale: the two bought copies are the sales');
+-- An account takes at most album_zips_per_hour() zips an hour.
+insert into private.album_zips (user_id) select tests.id('fan') from generate_series(1, private.album_zips_per_hour());
+select is(tests.attempt('fan through the marketplace', $$select 1 from public.download_release(tests.id('release'))$$),
+  'refused:54000', 'an account past its album zips of the hour is refused');
+delete from private.album_zips;
 -- A new master: its FLAC is made again, and the old one is no longer the buyer's to read.
 do $$
 begin
   update public.tracks set file_url = tests.id('artist') || '/1800000000000-new.wav' where id = tests.id('track');
 end
 $$;
-select is(tests.attempt('fan', $$select 1 from public.download_track(tests.id('track'), null, 'flac') d
+select is(tests.attempt('fan through the marketplace', $$select 1 from public.download_track(tests.id('track'), null, 'flac') d
     where d.requested and d.state = 'preparing' and d.path is null$$), 'done:1',
   'a track given a new master has its FLAC made again');
 do $$
 begin
   -- The fan asks for it (for good this time: attempts are undone).
   perform set_config('request.jwt.claims', json_build_object('sub', tests.id('fan'), 'role', 'authenticated')::text, true);
+  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
   perform public.download_track(tests.id('track'), null, 'flac');
   perform set_config('request.jwt.claims', '', true);
+  perform set_config('request.headers', '', true);
 end
 $$;
-select is(tests.attempt('fan', $$select 1 from storage.objects
+select is(tests.attempt('fan through the marketplace', $$select 1 from storage.objects
     where bucket_id = 'tracks' and name = tests.id('artist') || '/renditions/1700000000000-master.flac'$$), 'done:0',
   'the FLAC of the old master is no longer the buyer''s to read');
 select * from finish();

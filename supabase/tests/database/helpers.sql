@@ -142,6 +142,18 @@ as $$
   from unnest(array['visitor', 'artist', 'other artist', 'fan', 'admin']) as actor
 $$;
 
+-- One case per actor, each asking through the marketplace (the Worker, with its secret): `allowed` names
+-- those who may.
+create function tests.each_actor_through_marketplace(subject text, statement text, allowed text[])
+returns void
+language sql
+set search_path = ''
+as $$
+  insert into tests.cases
+  select subject, actor || ' through the marketplace', statement, actor = any (allowed)
+  from unnest(array['visitor', 'artist', 'other artist', 'fan', 'admin']) as actor
+$$;
+
 -- One case for one actor: a banned user, or someone through the marketplace.
 create function tests.one_actor(subject text, actor text, statement text, allowed boolean)
 returns void

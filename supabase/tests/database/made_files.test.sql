@@ -34,16 +34,20 @@ select tests.one_actor('read a made-file job nobody asked for', 'visitor through
   $$select 1 from public.made_file_job(tests.id('track'), 'flac')$$, false);
 select tests.each_actor('finish a made file',
   $$select 1 where public.finish_made_file(tests.id('track'), 'stream', tests.id('artist') || '/1700000000000-aaaaaaaa.wav',
-    tests.id('artist') || '/renditions/1700000000000-aaaaaaaa.128k.mp3')$$, array[]::text[]);
+    tests.id('artist') || '/renditions/1700000000000-aaaaaaaa.128k.mp3',
+    1000, 123, 52000, 456, 44100, 3.25)$$, array[]::text[]);
 select tests.one_actor('finish a made file', 'visitor through the marketplace',
   $$select 1 where public.finish_made_file(tests.id('track'), 'stream', tests.id('artist') || '/1700000000000-aaaaaaaa.wav',
-    tests.id('artist') || '/renditions/1700000000000-aaaaaaaa.128k.mp3')$$, true);
+    tests.id('artist') || '/renditions/1700000000000-aaaaaaaa.128k.mp3',
+    1000, 123, 52000, 456, 44100, 3.25)$$, true);
 select tests.one_actor('finish a made file of a master the track no longer has', 'visitor through the marketplace',
   $$select 1 where public.finish_made_file(tests.id('track'), 'stream', tests.id('artist') || '/1600000000000-cccccccc.wav',
-    tests.id('artist') || '/renditions/1600000000000-cccccccc.128k.mp3')$$, false);
+    tests.id('artist') || '/renditions/1600000000000-cccccccc.128k.mp3',
+    1000, 123, 52000, 456, 44100, 3.25)$$, false);
 select tests.one_actor('finish a made file in another artist''s folder', 'visitor through the marketplace',
   $$select 1 where public.finish_made_file(tests.id('track'), 'stream', tests.id('artist') || '/1700000000000-aaaaaaaa.wav',
-    tests.id('other artist') || '/renditions/x.128k.mp3')$$, false);
+    tests.id('other artist') || '/renditions/x.128k.mp3',
+    1000, 123, 52000, 456, 44100, 3.25)$$, false);
 select tests.each_actor('fail a made file',
   $$select 1 where public.fail_made_file(tests.id('track'), 'stream', tests.id('artist') || '/1700000000000-aaaaaaaa.wav', 'broken', true)$$,
   array[]::text[]);
@@ -83,7 +87,18 @@ select tests.each_actor('stream a track whose stream is being made',
 select tests.each_actor('see a failed stream as being prepared',
   $$select 1 from public.track_stream(tests.id('track')) where preparing$$, array[]::text[]);
 
-select plan((select count(*)::integer from tests.cases) + 8);
+-- A master's path is its artist's and the marketplace's: a visitor's REST reads every column but it.
+select tests.each_actor('read a track''s master path',
+  $$select 1 from public.tracks where id = tests.id('track') and file_url is not null$$,
+  array['artist', 'other artist', 'fan', 'admin']);
+select tests.each_actor('read a track''s master format',
+  $$select 1 from public.tracks where id = tests.id('track') and master_format = 'wav'$$,
+  array['visitor', 'artist', 'other artist', 'fan', 'admin']);
+-- The MP3 bitrate a master warrants is the marketplace's to set (its stream's job measures the master).
+select tests.each_actor('set a track''s MP3 bitrate', $$update public.tracks set mp3_kbps = 320 where id = tests.id('track')$$,
+  array[]::text[]);
+
+select plan((select count(*)::integer from tests.cases) + 15);
 select * from tests.proved_cases();
 
 -- Once made, everyone who sees the track streams it, its artist too; nobody gets the master.
@@ -107,5 +122,23 @@ values (tests.id('track'), 'flac', tests.id('artist') || '/1700000000000-aaaaaaa
 update public.tracks set file_url = tests.id('artist') || '/1800000000000-dddddddd.wav' where id = tests.id('track');
 select is((select array_agg((format, master_path, path, state, failure)::text) from private.made_files where track_id = tests.id('track')),
   array[format('(stream,%s/1800000000000-dddddddd.wav,,preparing,)', tests.id('artist'))], 'a new master starts its made files afresh');
+
+-- What an MP3 download is made at: no more than the master warrants, at the master's own sample rate.
+select is(private.download_mp3_kbps(false, 1200000, 1200, 8000), 8, 'a 20-minute 1.2 MB master at 8 kHz makes an 8 kbps MP3, not 320');
+select is(private.download_mp3_kbps(false, 4800000, 300, 44100), 128, 'a 128 kbps master makes a 128 kbps MP3');
+select is(private.download_mp3_kbps(false, 1200000, 1200, 44100), 32, 'at 44.1 kHz, MP3 takes no less than 32 kbps');
+select is(private.download_mp3_kbps(true, null, null, 44100), 320, 'a lossless master makes MP3 at 320 kbps');
+select is(private.download_mp3_kbps(true, null, null, 22050), 160, 'at 22.05 kHz, MP3 carries at most 160 kbps');
+select is(private.download_mp3_kbps(false, null, 300, 44100), null, 'a lossy master not measured yet promises no bitrate');
+
+-- An account causes at most media_jobs_per_hour() jobs an hour: the one past it is refused, and marks nothing.
+insert into public.tracks (artist_id, title, genre, price, description, release_date, file_url)
+select tests.id('artist'), 'Many ' || n, 'Rock', 1.99, 'Many', current_date - 1,
+  tests.id('artist') || '/1700000000' || lpad(n::text, 3, '0') || '-bbbbbbbb.wav'
+from generate_series(1, private.media_jobs_per_hour()) as n;
+update private.made_files f set requested_by = tests.id('artist'), requested_at = now()
+from public.tracks t where t.id = f.track_id and t.title like 'Many %';
+select is(tests.attempt('artist through the marketplace', $$select 1 from public.download_track(tests.id('track'), null, 'mp3')$$),
+  'refused:54000', 'an account past its jobs of the hour is refused');
 select * from finish();
 rollback;
