@@ -17,6 +17,8 @@ type Made = {
   albumId: string;
   tracks: { id: string; bytes: Uint8Array }[];
   single: { id: string; bytes: Uint8Array };
+  /** A single whose title holds what file names and headers get wrong. */
+  named: { id: string; bytes: Uint8Array };
 };
 let made: Made;
 let buyer: Awaited<ReturnType<typeof newFan>>;
@@ -60,50 +62,75 @@ beforeAll(async () => {
     await trackWithMaster(artist.id, { release_id: album!.id, title: "Second Side", track_number: 2 }),
   ];
   const single = await trackWithMaster(artist.id, { title: "Lone Single" });
+  const named = await trackWithMaster(artist.id, { title: 'Honey & Smoke / "Étude" (Live) ☀' });
   buyer = await newFan(`buyer${Date.now().toString(36)}`);
   otherFan = await newFan(`browser${Date.now().toString(36)}`);
   const { error } = await serviceClient
     .from("purchases")
-    .insert([...tracks, single].map((track) => ({ amount: 1.29, track_id: track.id, user_id: buyer.id })));
+    .insert([...tracks, single, named].map((track) => ({ amount: 1.29, track_id: track.id, user_id: buyer.id })));
   expect(error).toBeNull();
-  made = { artist, artistName, albumId: album!.id, tracks, single };
+  made = { artist, artistName, albumId: album!.id, tracks, single, named };
 });
+
+/** A download address refused: it sends the reader to the download page, which answers as a page. */
+async function refusedAt(visitor: Visitor, path: string) {
+  const refused = await visitor.get(path);
+  expect(refused.response.status).toBe(303);
+  const page = refused.response.headers.get("location")!;
+  expect(page).toMatch(/^\/download\/(track|album)\//);
+  return visitor.get(page);
+}
 
 const downloadsOf = async (trackId: string) =>
   (await serviceClient.from("analytics_events").select("id", { count: "exact", head: true }).eq("type", "download").eq("track_id", trackId))
     .count;
 
 describe("a track's file", () => {
-  it("comes whole to its buyer, named for it, through a minute-long signed address, and counts one download a day", async () => {
+  it("comes whole to its buyer from the marketplace itself, named for it, and counts one download a day", async () => {
     const path = `/track/${made.single.id}/download`;
-    const first = await buyer.visitor.get(path);
-    expect(first.response.status).toBe(302);
+    const first = await buyer.visitor.download(path);
+    expect(first.response.status).toBe(200);
     expect(first.response.headers.get("cache-control")).toContain("no-store");
-    const signed = new URL(first.response.headers.get("location")!);
-    expect(signed.pathname).toContain("/storage/v1/object/sign/tracks/");
-    const file = await fetch(signed);
-    expect(file.status).toBe(200);
-    expect(decodeURIComponent(file.headers.get("content-disposition")!)).toContain(`${made.artistName} - Lone Single.wav`);
-    expect(new Uint8Array(await file.arrayBuffer())).toEqual(made.single.bytes);
+    expect(first.response.headers.get("content-type")).toBe("audio/wav");
+    expect(first.response.headers.get("content-length")).toBe(String(made.single.bytes.length));
+    expect(first.bytes).toEqual(made.single.bytes);
     expect(await downloadsOf(made.single.id)).toBe(1);
-    expect((await buyer.visitor.get(path)).response.status).toBe(302);
+    expect((await buyer.visitor.download(path)).response.status).toBe(200);
     expect(await downloadsOf(made.single.id)).toBe(1);
+    // A download resumed where it stopped.
+    const resumed = await buyer.visitor.download(path, { Range: "bytes=10-19" });
+    expect(resumed.response.status).toBe(206);
+    expect(resumed.bytes).toEqual(made.single.bytes.subarray(10, 20));
+  });
+
+  it("saves under its exact title (filename and filename*), whatever the title holds, for browsers and curl -OJ alike", async () => {
+    const { response } = await buyer.visitor.download(`/track/${made.named.id}/download`);
+    expect(response.status).toBe(200);
+    const disposition = response.headers.get("content-disposition")!;
+    // What no file name may hold (a slash, a double quote) becomes a space; the rest is the title itself.
+    const name = `${made.artistName} - Honey & Smoke Étude (Live) ☀.wav`;
+    expect(decodeURIComponent(/filename\*=UTF-8''([^;]+)$/.exec(disposition)![1]!)).toBe(name);
+    // `filename` holds the same name's UTF-8 bytes, as curl -OJ saves them.
+    const raw = /filename="([^"]*)"/.exec(disposition)![1]!;
+    expect(new TextDecoder().decode(Uint8Array.from(raw, (character) => character.charCodeAt(0)))).toBe(name);
   });
 
   it("is its artist's to take (not a download), and nobody else's: another fan and an admin get 403, a visitor signs in first", async () => {
     const path = `/track/${made.tracks[0]!.id}/download`;
     const before = await downloadsOf(made.tracks[0]!.id);
-    expect((await made.artist.visitor.get(path)).response.status).toBe(302);
+    expect((await made.artist.visitor.download(path)).response.status).toBe(200);
     expect(await downloadsOf(made.tracks[0]!.id)).toBe(before);
     for (const someone of [otherFan.visitor, await signedIn("admin@example.com", "admin-demo-pass")]) {
-      const refused = await someone.get(path);
+      // A page, not a bare message: why, and the way to buy it.
+      const refused = await refusedAt(someone, path);
       expect(refused.response.status).toBe(403);
-      expect(refused.html).toContain("Only the artist and those who bought it can download this.");
+      expect(text(refused.html)).toContain("Only the artist and those who bought it can download this.");
+      expect(refused.html).toContain(`href="/track/${made.tracks[0]!.id}?buy=1"`);
     }
     const visitor = await new Visitor().get(path);
     expect(visitor.response.status).toBe(302);
     expect(visitor.response.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
-    expect((await buyer.visitor.get("/track/not-an-id/download")).response.status).toBe(404);
+    expect((await refusedAt(buyer.visitor, "/track/not-an-id/download")).response.status).toBe(404);
   });
 });
 
@@ -126,8 +153,8 @@ describe("an album's zip", () => {
 
   it("is nobody else's: another fan and an admin get 403, a visitor signs in first", async () => {
     const path = `/album/${made.albumId}/download`;
-    expect((await otherFan.visitor.get(path)).response.status).toBe(403);
-    expect((await (await signedIn("admin@example.com", "admin-demo-pass")).get(path)).response.status).toBe(403);
+    expect((await refusedAt(otherFan.visitor, path)).response.status).toBe(403);
+    expect((await refusedAt(await signedIn("admin@example.com", "admin-demo-pass"), path)).response.status).toBe(403);
     expect((await new Visitor().get(path)).response.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
     expect((await made.artist.visitor.download(path)).response.status).toBe(200);
   });
@@ -146,7 +173,7 @@ async function waitUntilReady(visitor: Visitor, page: string) {
 }
 
 describe("made formats", () => {
-  it("makes a track's MP3 on first request: Preparing your download, then 320 kbps, tagged, counted once taken", async () => {
+  it("makes a track's MP3 on first request: Preparing your download, then at the master's rate, tagged, counted once taken", async () => {
     const track = made.tracks[0]!;
     // A buyer of this track alone, whose downloads so far are none.
     const newBuyer = await newFan(`mp3buyer${Date.now().toString(36)}`);
@@ -168,14 +195,15 @@ describe("made formats", () => {
     // Without JavaScript, the page goes to the file itself once it is ready.
     expect(ready).toContain(`content="0;url=${path.replace("&", "&amp;")}"`);
     expect(await counted()).toBe(0);
-    const taken = await newBuyer.visitor.get(path);
-    expect(taken.response.status).toBe(302);
-    const file = await fetch(taken.response.headers.get("location")!);
-    expect(decodeURIComponent(file.headers.get("content-disposition")!)).toContain(`${made.artistName} - First Side.mp3`);
-    const { common, format } = await parseBuffer(new Uint8Array(await file.arrayBuffer()), { mimeType: "audio/mpeg" });
-    expect(format.bitrate).toBe(320000);
-    expect(common).toMatchObject({ title: "First/Side", artist: made.artistName, album: "Take: Home", year: 2024 });
-    expect(common.track.no).toBe(1);
+    const taken = await newBuyer.visitor.download(path);
+    expect(taken.response.status).toBe(200);
+    expect(decodeURIComponent(taken.response.headers.get("content-disposition")!)).toContain(`${made.artistName} - First Side.mp3`);
+    const { common, format } = await parseBuffer(taken.bytes, { mimeType: "audio/mpeg" });
+    // The 8 kHz master is not upsampled: its MP3 stays at 8 kHz, where MP3 carries at most 64 kbps.
+    expect(format.sampleRate).toBe(8000);
+    expect(format.bitrate).toBe(64000);
+    expect(common).toMatchObject({ title: "First/Side", artist: made.artistName, album: "Take: Home", year: 2024, genre: ["Rock"] });
+    expect(common.track).toEqual({ no: 1, of: 2 });
     expect(common.picture?.[0]?.data).toEqual(tinyPng);
     expect(await counted()).toBe(1);
   });
@@ -202,7 +230,7 @@ describe("made formats", () => {
       const samples = new Int16Array(master.buffer.slice(master.byteOffset + 44, master.byteOffset + master.length));
       expect(Int16Array.from(decoded.channelData[0]!, (value) => Math.round(value * 32767))).toEqual(samples);
       const { common } = await parseBuffer(file.bytes, { mimeType: "audio/flac" });
-      expect(common).toMatchObject({ artist: made.artistName, album: "Take: Home", track: { no: index + 1, of: null } });
+      expect(common).toMatchObject({ artist: made.artistName, album: "Take: Home", track: { no: index + 1, of: 2 } });
     }
     decoder.free();
   });
@@ -229,23 +257,23 @@ describe("made formats", () => {
       listed = (data ?? []).map((object) => object.name);
     }
     // Named as ready a moment after it is stored; then taken at once.
-    let taken = await fan.visitor.get(`/track/${track.id}/download?format=mp3`);
+    let taken = await fan.visitor.download(`/track/${track.id}/download?format=mp3`);
     while (taken.response.status === 303) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      taken = await fan.visitor.get(`/track/${track.id}/download?format=mp3`);
+      taken = await fan.visitor.download(`/track/${track.id}/download?format=mp3`);
     }
-    expect(taken.response.status).toBe(302);
+    expect(taken.response.status).toBe(200);
   });
 
   it("is asked for only by who may download, and offers FLAC only where it is on offer", async () => {
     const page = `/download/album/${made.albumId}?format=mp3`;
     expect((await otherFan.visitor.get(page)).response.status).toBe(403);
     expect((await (await signedIn("admin@example.com", "admin-demo-pass")).get(page)).response.status).toBe(403);
-    expect((await otherFan.visitor.get(`/album/${made.albumId}/download?format=flac`)).response.status).toBe(403);
+    expect((await refusedAt(otherFan.visitor, `/album/${made.albumId}/download?format=flac`)).response.status).toBe(403);
     // Its artist may, any time.
     expect(text((await made.artist.visitor.get(page)).html)).toMatch(/Preparing your download|Your download is ready/);
     expect((await new Visitor().get(page)).response.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent(page)}`);
-    expect((await buyer.visitor.get(`/track/${made.single.id}/download?format=ogg`)).response.status).toBe(404);
+    expect((await refusedAt(buyer.visitor, `/track/${made.single.id}/download?format=ogg`)).response.status).toBe(404);
     expect((await buyer.visitor.get(`/download/playlist/${made.albumId}?format=mp3`)).response.status).toBe(404);
   });
 });
@@ -268,9 +296,13 @@ describe("what offers them", () => {
   });
 
   it("says You own this with Download on the track and album pages to a buyer, Buy to anyone else, and states the format", async () => {
-    const track = text((await buyer.visitor.get(`/track/${made.single.id}`)).html);
+    const trackPage = (await buyer.visitor.get(`/track/${made.single.id}`)).html;
+    const track = text(trackPage);
     expect(track).toContain("You own this");
     expect(track).not.toContain("Buy Now");
+    // Every format it is on offer in, where the fan owns it.
+    for (const format of ["", "?format=mp3", "?format=flac"])
+      expect(trackPage).toContain(`href="/track/${made.single.id}/download${format}"`);
     const notBought = await otherFan.visitor.get(`/track/${made.single.id}?buy=1`);
     expect(text(notBought.html)).toContain("Buy Now - $1.29");
     expect(text(notBought.html)).toContain("Download: WAV as uploaded, MP3 320 kbps, FLAC");
@@ -279,5 +311,20 @@ describe("what offers them", () => {
     expect(album.html).toContain(`href="/album/${made.albumId}/download"`);
     expect(text((await made.artist.visitor.get(`/album/${made.albumId}`)).html)).toContain("Your album");
     expect(text((await new Visitor().get(`/album/${made.albumId}`)).html)).toContain("Buy Now - $2.58");
+  });
+
+  it("tells a fan who bought part of an album which tracks are theirs, lets them download those, and offers the album", async () => {
+    const partOwner = await newFan(`part${Date.now().toString(36)}`);
+    expect(
+      (await serviceClient.from("purchases").insert({ amount: 1.29, track_id: made.tracks[1]!.id, user_id: partOwner.id })).error,
+    ).toBeNull();
+    const { html } = await partOwner.visitor.get(`/album/${made.albumId}`);
+    expect(text(html)).toContain("You own 1 of 2");
+    expect(text(html)).toContain("Owned");
+    expect(text(html)).toContain("Buy Now - $2.58");
+    expect(html).toContain(`href="/album/${made.albumId}/download?format=mp3"`);
+    const { response, bytes } = await partOwner.visitor.download(`/album/${made.albumId}/download`);
+    expect(response.status).toBe(200);
+    expect(readZip(bytes).map((file) => file.name)).toEqual([`${made.artistName} - Take Home/02 Second Side.wav`]);
   });
 });

@@ -94,8 +94,8 @@ export class Visitor {
   }
 
   /** A file as this browser downloads it: the answer and its bytes (a page's text would mangle them). */
-  async download(path: string) {
-    const response = await fetch(new URL(path, appUrl), { redirect: "manual", headers: { Cookie: this.cookieHeader() } });
+  async download(path: string, headers: Record<string, string> = {}) {
+    const response = await fetch(new URL(path, appUrl), { redirect: "manual", headers: { ...headers, Cookie: this.cookieHeader() } });
     this.remember(response);
     return { response, bytes: new Uint8Array(await response.arrayBuffer()) };
   }

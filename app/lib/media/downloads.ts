@@ -127,12 +127,12 @@ export function downloadFormatOf(url: URL): DownloadFormat | null {
   return downloadMadeFormats.find((made) => made === format) ?? null;
 }
 
-/** `Content-Disposition` for a file saved under `name`: its ASCII spelling for old clients, and the UTF-8 one. */
+/**
+ * `Content-Disposition` for a file saved under `name`, exactly (accents, `&`, parentheses, emoji): `filename*`
+ * percent-encodes its UTF-8 (RFC 8187), which browsers read, and `filename` carries the name itself (the
+ * Worker sends it as UTF-8), which tools that read only it (`curl -OJ`) save as the same name.
+ */
 export function attachment(name: string): string {
-  const ascii =
-    name
-      .normalize("NFKD")
-      .replace(/[^\x20-\x7e]/g, "")
-      .replace(/["\\]/g, "_") || "download";
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  const encoded = encodeURIComponent(name).replace(/['()*!]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${name.replace(/["\\]/g, "_")}"; filename*=UTF-8''${encoded}`;
 }

@@ -1,4 +1,4 @@
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
 import { isUuid } from "~/lib/catalog/catalog";
 import { uncached } from "~/lib/http/http-cache";
 import { albumFileNames, attachment } from "~/lib/media/downloads";
@@ -16,9 +16,9 @@ import type { Route } from "./+types/album-download";
  * What cannot be given goes to the download page, which answers it as a page.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  if (!isUuid(params.id)) throw data("Album not found", { status: 404, headers: uncached });
   const of = { release: params.id };
   const refuse = refuseWithDownloadPage(of, request);
+  if (!isUuid(params.id)) refuse(404, "Album not found");
   const format = requestedFormat(request, refuse);
   requireUser(request, context);
   const files = await takeDownloads(context, of, { format, take: true, refuse });

@@ -1,4 +1,4 @@
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
 import { isUuid } from "~/lib/catalog/catalog";
 import { uncached } from "~/lib/http/http-cache";
 import { attachment, trackFileName } from "~/lib/media/downloads";
@@ -18,9 +18,9 @@ const passedOn = ["Content-Type", "Content-Length", "Content-Range", "Accept-Ran
  * back here.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  if (!isUuid(params.id)) throw data("Track not found", { status: 404, headers: uncached });
   const of = { track: params.id };
   const refuse = refuseWithDownloadPage(of, request);
+  if (!isUuid(params.id)) refuse(404, "Track not found");
   const format = requestedFormat(request, refuse);
   requireUser(request, context);
   const files = await takeDownloads(context, of, { format, take: true, refuse });

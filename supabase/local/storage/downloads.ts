@@ -18,7 +18,7 @@ import { filesOf } from "./files.ts";
 export async function authenticatedObject(req: Request, stack: Stack, object: Target, download?: string): Promise<Response> {
   const claims = caller(req, stack);
   await findBucket(stack.db, object.bucket);
-  const row = await asCaller(stack, claims, (tx) => findObject(tx, object), { readOnly: true });
+  const row = await asCaller(stack, claims, (tx) => findObject(tx, object), { readOnly: true, headers: req.headers });
   return sendObject(req, stack, row, { download });
 }
 
@@ -49,7 +49,7 @@ export async function objectInfo(req: Request, stack: Stack, object: Target): Pr
   const bucket = await findBucket(stack.db, object.bucket);
   const row = bucket.public
     ? await findObject(stack.db, object)
-    : await asCaller(stack, caller(req, stack), (tx) => findObject(tx, object), { readOnly: true });
+    : await asCaller(stack, caller(req, stack), (tx) => findObject(tx, object), { readOnly: true, headers: req.headers });
   return json({
     id: row.id,
     name: row.name,

@@ -74,8 +74,14 @@ export function caller(req: Request, stack: Stack): Claims {
   }
 }
 
-// Runs as the caller and turns the database's refusals into Storage's errors.
-export async function asCaller<T>(stack: Stack, claims: Claims, fn: (tx: Db) => Promise<T>, opts: { readOnly?: boolean } = {}): Promise<T> {
+// Runs as the caller (its request's headers readable by policies as `request.headers`, as Supabase's
+// Storage sets them) and turns the database's refusals into Storage's errors.
+export async function asCaller<T>(
+  stack: Stack,
+  claims: Claims,
+  fn: (tx: Db) => Promise<T>,
+  opts: { readOnly?: boolean; headers?: Headers } = {},
+): Promise<T> {
   try {
     return await asRole(stack.db, claims, fn, opts);
   } catch (error) {

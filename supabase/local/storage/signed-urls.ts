@@ -16,7 +16,7 @@ import { incomingFile, mayWrite, multipartAllowance, storeObject } from "./uploa
 export async function signOne(req: Request, stack: Stack, object: Target): Promise<Response> {
   const { expiresIn } = await jsonBody<{ expiresIn?: unknown }>(req);
   const seconds = validExpiry(expiresIn);
-  await asCaller(stack, caller(req, stack), (tx) => findObject(tx, object), { readOnly: true });
+  await asCaller(stack, caller(req, stack), (tx) => findObject(tx, object), { readOnly: true, headers: req.headers });
   return json({ signedURL: signedUrl(stack, object, seconds) });
 }
 
