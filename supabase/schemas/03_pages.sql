@@ -29,6 +29,19 @@ revoke execute on function private.artist_card(public.artist_profiles) from publ
 
 grant execute on function private.artist_card(public.artist_profiles) to anon, authenticated, service_role;
 
+-- The tracks an artist page lists of each release: with 24 releases a page, at most 240 tracks, however
+-- long the albums.
+create or replace function private.artist_page_tracks()
+returns integer
+language sql
+immutable
+set search_path = ''
+as $$
+  select 10
+$$;
+
+grant execute on function private.artist_page_tracks() to anon, authenticated, service_role;
+
 -- Home, with each genre's count from the rollup instead of counted over every released track.
 create or replace function public.home_page()
 returns jsonb
@@ -238,29 +251,34 @@ as $$
       from jsonb_array_elements(a.tour_dates) as show
       where show ->> 'date' >= to_char(current_date, 'YYYY-MM-DD')), '[]'),
     'release_count', (select count(*) from releases),
-    -- The page's releases, newest first, each with its tracks in their order (a single's one track), its
-    -- date (its newest track's) and its artwork (its first track's that has one).
+    -- The page's releases, newest first, each with its first tracks in their order (at most
+    -- private.artist_page_tracks(): a page of long albums stays small; the album's page has the rest) and
+    -- how many it has, its date (its newest track's) and its artwork (its first track's that has one).
     'releases', coalesce((
       select jsonb_agg(jsonb_build_object(
           'id', r.id, 'kind', r.kind, 'title', r.title,
           'release_date', k.release_date, 'upcoming', k.release_date > current_date,
-          'artwork_url', k.artwork_url, 'tracks', k.tracks)
+          'artwork_url', k.artwork_url, 'track_count', k.track_count, 'tracks', k.tracks)
         order by s.n)
       from shown s
       join public.releases r on r.id = s.release_id
       cross join lateral (
-        select max(t.release_date) as release_date,
-          (array_agg(coalesce(t.artwork_small_url, t.artwork_url) order by t.track_number nulls last, t.created_at, t.id)
+        select max(t.release_date) as release_date, count(*) as track_count,
+          (array_agg(coalesce(t.artwork_small_url, t.artwork_url) order by t.n)
             filter (where coalesce(t.artwork_small_url, t.artwork_url) is not null))[1] as artwork_url,
           jsonb_agg(jsonb_build_object(
               'id', t.id, 'title', t.title, 'track_number', t.track_number, 'genre', t.genre, 'price', t.price,
               'artwork_url', t.artwork_url, 'artwork_small_url', t.artwork_small_url,
               'release_date', t.release_date, 'upcoming', t.release_date > current_date,
               'duration_seconds', t.duration_seconds)
-            order by t.track_number nulls last, t.created_at, t.id) as tracks
+            order by t.n) filter (where t.n <= private.artist_page_tracks()) as tracks
         -- (read by the release's index, through the same row-level security as artist_tracks)
-        from public.tracks t
-        where t.release_id = r.id
+        from (
+          select t.id, t.title, t.track_number, t.genre, t.price, t.artwork_url, t.artwork_small_url, t.release_date,
+            t.duration_seconds, row_number() over (order by t.track_number nulls last, t.created_at, t.id) as n
+          from public.tracks t
+          where t.release_id = r.id
+        ) t
       ) k), '[]'),
     'merch', coalesce((
       select jsonb_agg(jsonb_build_object(

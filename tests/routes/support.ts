@@ -3,6 +3,7 @@ import { createClient } from "@supabase/supabase-js";
 import { expect, inject } from "vitest";
 import { localDefaults } from "@crate/local-supabase";
 import { playTicket } from "../../app/lib/http/signed-values.server.ts";
+import { crc32 } from "../../app/lib/media/zip.ts";
 
 export const appUrl = inject("appUrl");
 export const supabaseUrl = inject("supabaseUrl");
@@ -40,6 +41,7 @@ const marketplaceBackend = createClient(supabaseUrl, localDefaults.anonKey, {
  * stored at `path` (its master's as the track names it), or given up on for `reason`.
  */
 export async function streamFinished(trackId: string, outcome: { masterPath: string; path: string } | { failure: string }) {
+  const [stream, master] = "failure" in outcome ? [] : await Promise.all([measure(outcome.path), measure(outcome.masterPath)]);
   const { data, error } =
     "failure" in outcome
       ? await marketplaceBackend.rpc("fail_made_file", { track_id: trackId, format: "stream", reason: outcome.failure, final: true })
@@ -48,9 +50,21 @@ export async function streamFinished(trackId: string, outcome: { masterPath: str
           format: "stream",
           master_path: outcome.masterPath,
           path: outcome.path,
+          size: stream!.size,
+          crc32: stream!.crc,
+          master_size: master!.size,
+          master_crc32: master!.crc,
+          master_sample_rate: 44100,
         });
   expect(error).toBeNull();
   expect(data).toBe(true);
+}
+
+/** A stored file's size and CRC-32, as the media queue keeps them (those of no bytes for one not stored). */
+async function measure(path: string) {
+  const { data } = await serviceClient.storage.from("tracks").download(path);
+  const bytes = data ? new Uint8Array(await data.arrayBuffer()) : new Uint8Array(0);
+  return { size: bytes.length, crc: crc32(bytes) };
 }
 
 /** A track's stream's state, as the media queue reads it. */

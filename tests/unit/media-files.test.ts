@@ -58,8 +58,8 @@ describe("what a file is, by its first bytes", () => {
 describe("judging a file", () => {
   it("gives the spec's messages, the size first", async () => {
     const wav = padded(bytes("RIFF", 0, 0, 0, 0, "WAVE"));
-    expect(await judgeAudio(new Blob([wav]))).toEqual({ type: { mime: "audio/wav", extension: "wav" }, problem: null });
-    expect(await judgeAudio(new Blob([bytes("<html>")]))).toEqual({ type: null, problem: audioFiles.invalidType });
+    expect(await judgeAudio(new Blob([wav]))).toEqual({ type: { mime: "audio/wav", extension: "wav" }, problem: null, seconds: null });
+    expect(await judgeAudio(new Blob([bytes("<html>")]))).toEqual({ type: null, problem: audioFiles.invalidType, seconds: null });
     expect((await judgeAudio(new Blob([new Uint8Array(audioFiles.maxBytes + 1)]))).problem).toBe(
       "File is too large. Maximum size is 50MB.",
     );

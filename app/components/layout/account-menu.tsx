@@ -51,8 +51,12 @@ export function AccountMenu({ user }: { user: SessionUser }) {
       <summary
         className={cx(buttonClasses({ variant: "secondary" }), "max-w-56 cursor-pointer list-none [&::-webkit-details-marker]:hidden")}
       >
-        <span aria-hidden="true" className="grid size-6 place-items-center rounded-full bg-accent text-xs font-bold text-accent-ink">
-          {user.displayName.slice(0, 1).toUpperCase()}
+        {/* A circle whatever the name's length: the name gives way, the avatar does not. */}
+        <span
+          aria-hidden="true"
+          className="grid size-6 shrink-0 place-items-center rounded-full bg-accent text-xs font-bold text-accent-ink"
+        >
+          {[...user.displayName][0]?.toUpperCase()}
         </span>
         <span className="truncate">{user.displayName}</span>
         <span className="sr-only">, account menu</span>

@@ -33,7 +33,7 @@ export default function PlayerControls() {
   if (!track) return null;
   // On phones the bar is two rows: the track and Previous, Play, Next; then the seek bar and the Queue.
   return (
-    <section aria-label="Player" className="fixed inset-x-0 bottom-0 z-40">
+    <section aria-label="Player" data-player-bar className="fixed inset-x-0 bottom-0 z-40">
       {queueOpen ? (
         <Suspense fallback={null}>
           <QueuePanel onClose={closeQueue} />

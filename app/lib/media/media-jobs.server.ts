@@ -207,7 +207,7 @@ const encoderSlice = 65536;
  * made, to be stored before the next.
  */
 type SampleSink = { head: Uint8Array[]; write(samples: Samples): Uint8Array[]; finish(): Uint8Array[] };
-type Encoder = { open(first: Samples, format: string): Promise<SampleSink> };
+export type Encoder = { open(first: Samples, format: string): Promise<SampleSink> };
 
 /** LAME, at the format's settings (at `kbps` where the master warrants less), with the download's tag (if any) written before its frames. */
 function mp3Encoder(encoderModule: WebAssembly.Module, format: MadeFormat, tags: DownloadTags | null, kbps: number | null): Encoder {
@@ -257,7 +257,7 @@ type Sink = { write(bytes: Uint8Array): Promise<void>; finish(): Promise<void> }
  * checksum counts them all), but no more than the longest a track may be is decoded: a master that runs
  * longer fails, whatever its header claimed. Answers the master's sample rate and length.
  */
-async function encodeMaster(
+export async function encodeMaster(
   pieces: AsyncIterable<Uint8Array>,
   encoder: Encoder,
   sink: Sink,

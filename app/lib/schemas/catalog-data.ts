@@ -36,7 +36,7 @@ const ReleaseTrackSchema = v.object({
   duration_seconds: v.nullable(v.number()),
 });
 
-/** A release card on its artist's page: the release, its date and artwork, its tracks in their order. */
+/** A release card on its artist's page: the release, its date and artwork, its first tracks in their order and how many it has. */
 const ArtistReleaseSchema = v.object({
   ...ReleaseRowSchema.entries,
   /** Its newest track's. */
@@ -45,6 +45,7 @@ const ArtistReleaseSchema = v.object({
   upcoming: v.boolean(),
   /** Its first track's that has one (the small rendition where there is one). */
   artwork_url: nullableText,
+  track_count: count,
   tracks: v.tupleWithRest([ReleaseTrackSchema], ReleaseTrackSchema),
 });
 export type ArtistRelease = v.InferOutput<typeof ArtistReleaseSchema>;

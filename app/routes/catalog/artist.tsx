@@ -87,7 +87,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
         .map((album) => [
           album.id,
           sharing(origin, albumPath(album.id), `${album.title} by ${artist.artist_name}`, [
-            { label: "Embed code", kind: "album", id: album.id, trackCount: album.tracks.length },
+            { label: "Embed code", kind: "album", id: album.id, trackCount: album.track_count },
           ]),
         ]),
     ),
@@ -398,29 +398,39 @@ function ReleaseCard({
           {share ? <ShareMenu title={`${release.title} by ${artist.artist_name}`} share={share} align="end" /> : null}
         </div>
       </div>
-      <ol
-        aria-label={`Tracks of ${release.title}`}
-        className="col-span-2 mt-2 divide-y divide-stage-700 sm:col-span-1 sm:col-start-2 sm:mt-2 sm:-ml-2"
-      >
-        {release.tracks.map((track, index) => (
-          <li key={track.id} className="flex items-center gap-1">
-            {/* An album plays on from the track chosen; a single's cover plays it. */}
-            {release.kind === "album" && !release.upcoming ? <PlayFromButton tracks={queue} start={index} className="size-8" /> : null}
-            <Link
-              to={trackPath(track.id)}
-              className="flex min-w-0 flex-1 items-center gap-3 rounded-lg px-2 py-2 text-sm hover:bg-stage-800"
-            >
-              <span className="w-5 text-right text-ink-faint tabular-nums">{track.track_number ?? index + 1}</span>
-              <span className="min-w-0 flex-1 truncate font-medium text-ink">{track.title}</span>
-              <span className="hidden text-ink-faint sm:inline">{track.genre}</span>
-              {track.duration_seconds ? (
-                <span className="text-ink-faint tabular-nums">{formatDuration(Number(track.duration_seconds))}</span>
-              ) : null}
-            </Link>
-            {release.upcoming ? null : <TrackMenu track={queue[index]!} />}
-          </li>
-        ))}
-      </ol>
+      {/* A single is its one track: no tracklist repeating its title. */}
+      {release.kind === "album" ? (
+        <ol
+          aria-label={`Tracks of ${release.title}`}
+          className="col-span-2 mt-2 divide-y divide-stage-700 sm:col-span-1 sm:col-start-2 sm:mt-2 sm:-ml-2"
+        >
+          {release.tracks.map((track, index) => (
+            <li key={track.id} className="flex items-center gap-1">
+              {/* An album plays on from the track chosen; a single's cover plays it. */}
+              {release.kind === "album" && !release.upcoming ? <PlayFromButton tracks={queue} start={index} className="size-8" /> : null}
+              <Link
+                to={trackPath(track.id)}
+                className="flex min-w-0 flex-1 items-center gap-3 rounded-lg px-2 py-2 text-sm hover:bg-stage-800"
+              >
+                <span className="w-5 text-right text-ink-faint tabular-nums">{track.track_number ?? index + 1}</span>
+                <span className="min-w-0 flex-1 truncate font-medium text-ink">{track.title}</span>
+                <span className="hidden text-ink-faint sm:inline">{track.genre}</span>
+                {track.duration_seconds ? (
+                  <span className="text-ink-faint tabular-nums">{formatDuration(Number(track.duration_seconds))}</span>
+                ) : null}
+              </Link>
+              {release.upcoming ? null : <TrackMenu track={queue[index]!} />}
+            </li>
+          ))}
+          {release.track_count > release.tracks.length ? (
+            <li className="px-2 py-2 text-sm">
+              <Link to={page} className="font-semibold text-accent-strong hover:underline">
+                All {release.track_count} tracks
+              </Link>
+            </li>
+          ) : null}
+        </ol>
+      ) : null}
     </div>
   );
 }
