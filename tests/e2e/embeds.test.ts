@@ -40,7 +40,7 @@ before(async () => {
     // A WordPress post embedding the Crate page `?page=`.
     if (url.pathname === "/wordpress") {
       wordPressPost(new URL(url.searchParams.get("page")!, baseUrl).href, {
-        hostScript: !url.searchParams.has("without-host-script"),
+        hostScript: url.searchParams.has("without-host-script") ? false : url.searchParams.has("late-host-script") ? "late" : true,
       }).then(
         (post) => {
           response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
@@ -183,11 +183,37 @@ test("a WordPress post plays an album's player as WordPress frames it: plays, se
   assert.equal(await visitorPlays(openHighway), playsBefore + 1, "a play was counted twice");
   await frame.getByRole("button", { name: "Pause Static on the Radio" }).click();
 
-  // Buy goes out through WordPress's protocol: the whole page goes to Crate.
-  const buy = frame.getByRole("link", { name: /^Buy / });
+  // Buy goes out through WordPress's protocol: the whole page goes to Crate, to buy the album whole.
+  const buy = frame.getByRole("link", { name: /^Buy the album / });
   const href = (await buy.getAttribute("href"))!;
+  assert.match(href, /\/album\/[^/?]+\?buy=1$/);
   await buy.click();
   await page.waitForURL(href);
+  await close();
+});
+
+test("WordPress hosts the player as its own embeds: the fallback link gives way, the frame takes the player's height, links open in the page, with a host script that loads late too", async () => {
+  const { page, close } = await newPage(browser);
+  for (const post of [
+    `wordpress?${new URLSearchParams({ page: headlights })}`,
+    `wordpress?${new URLSearchParams({ page: headlights, "late-host-script": "" })}`,
+  ]) {
+    await page.goto(`${otherSiteUrl}${post}`);
+    const iframe = page.locator("iframe.wp-embedded-content");
+    const frame = page.frameLocator("iframe.wp-embedded-content");
+    // The album's player names the album.
+    await frame.getByRole("link", { name: "Headlights & Static", exact: true }).waitFor();
+    const embed = page.frames().find((candidate) => candidate.url().includes("/embed/album/"))!;
+    const needed = Number(await embed.evaluate(() => document.documentElement.dataset.height));
+    await page.waitForFunction((height) => document.querySelector("iframe")!.getAttribute("height") === String(height), needed);
+    assert.equal(await iframe.getAttribute("style"), null, post);
+    assert.equal(await page.locator("blockquote.wp-embedded-content").isVisible(), false, post);
+    // A title opens its page in the reader's window, at once (not the address to copy).
+    const title = frame.locator("[data-title]");
+    const href = (await title.getAttribute("href"))!;
+    await title.click();
+    await page.waitForURL(href);
+  }
   await close();
 });
 
@@ -224,9 +250,13 @@ test("a sandbox with no host to open links shows the address to copy, and gives 
     allowedErrors: [/Blocked opening .* sandboxed frame whose 'allow-popups' permission is not set/],
   });
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-  // A bare sandbox, and a WordPress site whose plugin removed WordPress's host script.
-  const posts = ["sandboxed", `wordpress?${new URLSearchParams({ page: trackPath, "without-host-script": "" })}`];
-  for (const post of posts) {
+  // A WordPress site whose plugin removed WordPress's host script shows what WordPress shows for its own
+  // embeds then: the link to the page, the frame hidden.
+  await page.goto(`${otherSiteUrl}wordpress?${new URLSearchParams({ page: trackPath, "without-host-script": "" })}`);
+  await page.locator("blockquote.wp-embedded-content").getByRole("link").waitFor();
+  assert.equal(await page.locator("iframe").isVisible(), false);
+  // A bare sandbox.
+  for (const post of ["sandboxed"]) {
     await page.goto(`${otherSiteUrl}${post}`);
     const frame = page.frameLocator("iframe");
     const buy = frame.getByRole("link", { name: /^Buy / });

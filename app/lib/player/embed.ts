@@ -327,9 +327,22 @@ function openLinksAsTheHostAllows() {
   });
 }
 
+/**
+ * WordPress sizes the frame to what the player needs (it makes none shorter than 200 px), told when the
+ * player starts and again whenever WordPress's host script says it is `ready` (it may load after the
+ * player, and asks then): that message is also what shows the frame in place of its fallback link.
+ */
+function sizeTheFrameForWordPress() {
+  if (!wordPressSecret) return;
+  const needed = Number(document.documentElement.dataset.height);
+  tellWordPress("height", needed);
+  window.addEventListener("message", (event) => {
+    const data: unknown = event.data;
+    if (event.source !== window.parent || typeof data !== "object" || data === null) return;
+    if ("message" in data && data.message === "ready" && "secret" in data && data.secret === wordPressSecret) tellWordPress("height", needed);
+  });
+}
+
 startEmbeddedPlayer();
 openLinksAsTheHostAllows();
-// A frame taller than the player needs is shrunk to it (WordPress makes none shorter than 200 px); never
-// grown, which would pass the height the host asked oEmbed for.
-const needed = Number(document.documentElement.dataset.height);
-if (wordPressSecret && needed < window.innerHeight) tellWordPress("height", needed);
+sizeTheFrameForWordPress();

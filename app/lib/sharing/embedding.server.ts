@@ -28,8 +28,9 @@ function embedPath(kind: EmbedKind, id: string, size: EmbedSize = "large"): stri
 const attribute = (text: string) => text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
 /**
- * The `<iframe>` to paste into another page. Hosts that clean what they frame (WordPress keeps only
- * `src`, the size, `frameborder` and `title`) still get a frame without the browser's inset border.
+ * The `<iframe>` to paste into another page: as wide as its host allows up to `width` (a phone's page is
+ * not pushed sideways), without the browser's inset border. Hosts that clean what they frame (WordPress
+ * keeps only `src`, the size, `frameborder` and `title`) still get a frame without that border.
  */
 export function embedCode({
   origin,
@@ -49,7 +50,18 @@ export function embedCode({
   height?: number;
 }): string {
   const src = new URL(embedPath(kind, id, size), origin).href;
-  return `<iframe src="${attribute(src)}" width="${width}" height="${height}" frameborder="0" style="border:0;border-radius:12px" title="${attribute(title)}" loading="lazy" allow="autoplay"></iframe>`;
+  return `<iframe src="${attribute(src)}" width="${width}" height="${height}" frameborder="0" style="border:0;border-radius:12px;width:100%;max-width:${width}px" title="${attribute(title)}" loading="lazy" allow="autoplay"></iframe>`;
+}
+
+/**
+ * oEmbed's `html`, in the shape WordPress gives its own embeds: a link to the page in a
+ * `<blockquote class="wp-embedded-content">` beside the frame. WordPress loads its host script only for
+ * such an answer; the script then opens the player's links in the page and sizes the frame, and shows the
+ * frame in place of the link once the player speaks. Other consumers show the frame alone (the link is
+ * hidden by its own style, which WordPress strips).
+ */
+export function oEmbedHtml(page: { href: string; title: string }, frame: Parameters<typeof embedCode>[0]): string {
+  return `<blockquote class="wp-embedded-content" style="display:none"><a href="${attribute(page.href)}">${attribute(page.title)}</a></blockquote>${embedCode(frame)}`;
 }
 
 /**

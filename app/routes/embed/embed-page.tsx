@@ -28,7 +28,7 @@ a{color:inherit;text-decoration:none}a:hover{text-decoration:underline}
 .head{display:flex;align-items:flex-start;gap:10px;min-width:0}
 .titles{flex:1;min-width:0}
 .titles a{display:block;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;line-height:24px}
-.compact .titles{display:flex;gap:8px;align-items:baseline}.compact .title{flex:0 1 auto;min-width:0}.compact .by{flex:0 1 auto;min-width:0}
+.now{display:block}.compact .now,.album .now{display:flex;gap:8px;align-items:baseline;min-width:0}.compact .title,.album .title{flex:0 1 auto;min-width:0}.compact .by,.album .by{flex:0 1 auto;min-width:0}.album .release{font-weight:700}.compact .album .release{display:none}
 .title{font-weight:700;font-size:15px}.by{color:var(--muted);font-size:13px}
 .brand{flex:none;font-weight:800;color:var(--color-accent);font-size:13px}
 .controls{display:flex;align-items:center;gap:10px;min-width:0}
@@ -68,7 +68,6 @@ a{color:inherit;text-decoration:none}a:hover{text-decoration:underline}
  */
 export function EmbedPage({ embed, options }: { embed: Embed; options: EmbedOptions }) {
   const first = embed.tracks[0]!;
-  const buy = first.price !== null && embed.kind !== "artist" && embed.kind !== "playlist";
   const tab = { target: "_blank", rel: "noopener" } as const;
   const at = (path: string) => new URL(path, options.origin).href;
   const data = embed.tracks.map((track) => ({
@@ -85,14 +84,22 @@ export function EmbedPage({ embed, options }: { embed: Embed; options: EmbedOpti
   const player = (
     <div className="body">
       <div className="head">
-        {/* The frame's heading: what is playing, and by whom. */}
-        <h1 className="titles">
-          <a className="title" href={at(trackPath(first.id))} data-title {...tab}>
-            {first.title}
-          </a>
-          <a className="by" href={at(artistPath(first.artistId))} data-artist {...tab}>
-            {first.artistName}
-          </a>
+        {/* The frame's heading: what is playing, and by whom; an album's names the album first, then the
+            track playing and its artist on one line. */}
+        <h1 className={embed.kind === "album" ? "titles album" : "titles"}>
+          {embed.kind === "album" ? (
+            <a className="release" href={at(embed.href)} {...tab}>
+              {embed.title}
+            </a>
+          ) : null}
+          <span className="now">
+            <a className="title" href={at(trackPath(first.id))} data-title {...tab}>
+              {first.title}
+            </a>
+            <a className="by" href={at(artistPath(first.artistId))} data-artist {...tab}>
+              {first.artistName}
+            </a>
+          </span>
         </h1>
         <a className="brand" href={at(embed.href)} {...tab} aria-label={`${embed.title} on ${brandName}`}>
           {brandName}
@@ -110,9 +117,9 @@ export function EmbedPage({ embed, options }: { embed: Embed; options: EmbedOpti
         </span>
       </div>
       <p className="links">
-        {buy ? (
-          <a className="buy" href={at(`${trackPath(first.id)}?buy=1`)} {...tab}>
-            Buy {formatPrice(first.price!)}
+        {embed.buy ? (
+          <a className="buy" href={at(embed.buy.href)} {...tab}>
+            {embed.kind === "album" ? "Buy the album" : "Buy"} {formatPrice(embed.buy.price)}
           </a>
         ) : null}
         <a href={at(embed.byline.href)} {...tab}>

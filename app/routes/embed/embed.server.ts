@@ -22,7 +22,6 @@ export type EmbedTrack = {
   artworkUrl: string | null;
   duration: number | null;
   peaks: number[] | null;
-  price: number | null;
 };
 
 export type Embed = {
@@ -37,6 +36,8 @@ export type Embed = {
   /** The artwork's small rendition (about 200 px), for a thumbnail within a consumer's maxwidth and maxheight. */
   artworkSmallUrl: string | null;
   tracks: EmbedTrack[];
+  /** What its Buy buys (a track, or an album whole), where it is for sale: its page's purchase dialog and price. */
+  buy: { href: string; price: number } | null;
 };
 
 const trackColumns =
@@ -73,7 +74,6 @@ const embedTrack = (row: EmbedTrackRow): EmbedTrack => ({
   artworkUrl: row.artwork_url,
   duration: row.duration_seconds,
   peaks: row.peaks,
-  price: row.price,
 });
 
 /**
@@ -124,8 +124,8 @@ export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: s
           artworkUrl: track.artwork_url,
           duration: track.duration_seconds,
           peaks: index === 0 ? playlist.first_peaks : null,
-          price: null,
         })),
+        buy: null,
       },
     };
   }
@@ -161,6 +161,7 @@ export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: s
         artworkSize: imageSizeOf(artist.data.profile_image_width, artist.data.profile_image_height),
         artworkSmallUrl: null,
         tracks: tracks.data.map(embedTrack),
+        buy: null,
       },
     };
   }
@@ -185,6 +186,7 @@ export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: s
       artworkSize: imageSizeOf(track.artwork_width, track.artwork_height),
       artworkSmallUrl: track.artwork_small_url,
       tracks: [embedTrack(track)],
+      buy: { href: `${trackPath(track.id)}?buy=1`, price: track.price },
     },
   };
 }
@@ -196,7 +198,7 @@ export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: s
 async function readAlbumEmbed(supabase: SupabaseClient, id: string, oldAddress = true): Promise<EmbedRead> {
   // The release and its tracks, side by side in one round trip.
   const [release, album] = await Promise.all([
-    supabase.from("releases").select("id, kind, title").eq("id", id).maybeSingle(),
+    supabase.from("releases").select("id, kind, title, release_price").eq("id", id).maybeSingle(),
     supabase
       .from("tracks")
       .select(trackColumns)
@@ -206,7 +208,10 @@ async function readAlbumEmbed(supabase: SupabaseClient, id: string, oldAddress =
       .order("id", { ascending: true })
       .limit(100),
   ]);
-  const found = read(release, { what: "album embed's release", schema: v.nullable(ReleaseRowSchema) });
+  const found = read(release, {
+    what: "album embed's release",
+    schema: v.nullable(v.object({ ...ReleaseRowSchema.entries, release_price: numeric })),
+  });
   if (found.status === "failed") return found;
   const tracks = read(album, { what: "album embed", schema: v.array(EmbedTrackRowSchema) });
   if (tracks.status === "failed") return tracks;
@@ -232,6 +237,8 @@ async function readAlbumEmbed(supabase: SupabaseClient, id: string, oldAddress =
       artworkSize: imageSizeOf(first.artwork_width, first.artwork_height),
       artworkSmallUrl: first.artwork_small_url,
       tracks: (tracks.status === "found" ? tracks.data : [first]).map(embedTrack),
+      // The album whole, at its own price (or its tracks' together).
+      buy: { href: `${albumPath(found.data.id)}?buy=1`, price: found.data.release_price },
     },
   };
 }

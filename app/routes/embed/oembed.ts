@@ -1,6 +1,6 @@
 import { brandName } from "~/lib/constants";
 import { isUuid } from "~/lib/catalog/catalog";
-import { embedCode, embedHeight, embedLeastWidth, embedWidth, type EmbedKind, type EmbedSize } from "~/lib/sharing/embedding.server";
+import { embedHeight, oEmbedHtml, embedLeastWidth, embedWidth, type EmbedKind, type EmbedSize } from "~/lib/sharing/embedding.server";
 import { tagCachedAnswer } from "~/lib/cache/edge-cache.server";
 import { envFrom } from "~/lib/http/env.server";
 import { readableByAnySite } from "~/lib/http/cross-site.server";
@@ -106,7 +106,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     title,
     author_name: embed.byline.name,
     author_url: new URL(embed.byline.href, url.origin).href,
-    html: embedCode({ origin: url.origin, kind: page.kind, id: page.id, title: `${brandName} player: ${title}`, size, width, height }),
+    html: oEmbedHtml(
+      { href: new URL(embed.href, url.origin).href, title },
+      { origin: url.origin, kind: page.kind, id: page.id, title: `${brandName} player: ${title}`, size, width, height },
+    ),
     width,
     height,
     ...thumbnailWithin(embed, maxWidth, maxHeight, url.origin),
