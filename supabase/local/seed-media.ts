@@ -72,6 +72,11 @@ export async function seedMedia(stack: Stack, baseUrl: string): Promise<void> {
        where id = $1`,
       [track.id, file, cover, JSON.stringify(peaks), seconds, pictureSize],
     );
+    // What its stream's job would learn of the master (a WAV at the demo's rate), known here already.
+    await db.query(`update public.tracks set mp3_kbps = private.download_mp3_kbps(true, null, null, $2) where id = $1`, [
+      track.id,
+      sampleRate,
+    ]);
   }
 
   const artists = await db.query<Picture>(`select id, genres[1] as genre from public.artist_profiles where profile_image_url is null`);

@@ -248,8 +248,8 @@ create trigger tracks_files_named_by_the_marketplace
   for each row execute function private.files_named_by_the_marketplace(
     'file_url', 'artwork_url', 'artwork_small_url', 'artwork_width', 'artwork_height', 'mp3_kbps');
 
--- A new master's MP3 bitrate: a lossy one's is unknown until its stream's job reads it; a lossless one
--- warrants MP3's best until the job reads its sample rate.
+-- A new master's MP3 bitrate is unknown until its stream's job reads it (a lossless one's too: its sample
+-- rate bounds it), and promised by no page meanwhile.
 create or replace function private.mp3_kbps_follows_the_master()
 returns trigger
 language plpgsql
@@ -257,7 +257,7 @@ set search_path = ''
 as $$
 begin
   if tg_op = 'INSERT' or new.file_url is distinct from old.file_url then
-    new.mp3_kbps := private.download_mp3_kbps(private.is_lossless_master(new.file_url), null, null, null);
+    new.mp3_kbps := null;
   end if;
   return new;
 end

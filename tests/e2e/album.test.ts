@@ -16,6 +16,7 @@ import {
   newAccountPage,
   newPage,
   signedInPage,
+  viewports,
 } from "./support/browser.ts";
 
 const browser = await browserForThisFile();
@@ -33,7 +34,7 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("heading", { level: 1, name: "Headlights & Static" }).waitFor();
       const tracklist = page.getByRole("list", { name: "Tracks of Headlights & Static" });
       assert.deepEqual(await tracklist.getByRole("link").allTextContents(), headlightsTracks);
-      await page.getByText("WAV as uploaded, MP3 320 kbps, FLAC").first().waitFor();
+      await page.getByText("WAV as uploaded, MP3 160 kbps, FLAC").first().waitFor();
       if (javaScriptEnabled) await expectNoAxeViolations(page);
       if (javaScriptEnabled) {
         await hydrated(page);
@@ -45,7 +46,7 @@ for (const javaScriptEnabled of [true, false]) {
         await page.getByRole("link", { name: "Buy Now - $4.49" }).click();
       }
       const dialog = page.getByRole("dialog", { name: "Complete Purchase" });
-      await dialog.getByText("Download: WAV as uploaded, MP3 320 kbps, FLAC").waitFor();
+      await dialog.getByText("Download: WAV as uploaded, MP3 160 kbps, FLAC").waitFor();
       if (javaScriptEnabled) await expectNoAxeViolations(page);
       await close();
     });
@@ -81,7 +82,7 @@ for (const javaScriptEnabled of [true, false]) {
 
       // A made format (one each run, so neither is made yet): the page says it is being prepared, and the
       // download starts by itself once it is made.
-      const format = javaScriptEnabled ? { label: "MP3 320 kbps", extension: "mp3" } : { label: "FLAC", extension: "flac" };
+      const format = javaScriptEnabled ? { label: "MP3 160 kbps", extension: "mp3" } : { label: "FLAC", extension: "flac" };
       await page.goto("/dashboard/fan/purchased");
       const made = page.waitForEvent("download", { timeout: 60_000 });
       await releases.getByRole("link", { name: `Download Kites Over the Clyde as ${format.label}` }).click();
@@ -92,7 +93,10 @@ for (const javaScriptEnabled of [true, false]) {
 
       await page.goto(headlights);
       await page.getByText("You own this").waitFor();
-      await page.getByRole("link", { name: "Download (zip)" }).waitFor();
+      await page
+        .getByRole("group", { name: "Download Headlights & Static" })
+        .getByRole("link", { name: "Download Headlights & Static as uploaded" })
+        .waitFor();
       assert.equal(await page.getByRole("link", { name: /Buy Now/ }).count(), 0);
       if (javaScriptEnabled) await expectNoAxeViolations(page);
       await fan.close();
@@ -135,3 +139,65 @@ for (const javaScriptEnabled of [true, false]) {
     });
   });
 }
+
+describe("on a phone and by keyboard", () => {
+  test("the album page fits 390 px for every role, and keyboard focus never hides behind the player bar", async () => {
+    for (const open of [
+      () => newPage(browser, { viewport: viewports.phone }),
+      () => signedInPage(browser, "fan", { viewport: viewports.phone }),
+    ]) {
+      const { page, close } = await open();
+      await page.goto(headlights);
+      await page.getByRole("heading", { level: 1, name: "Headlights & Static" }).waitFor();
+      assert.ok(
+        (await page.evaluate(() => document.documentElement.scrollWidth)) <= viewports.phone.width,
+        "the album page scrolls sideways on a phone",
+      );
+      await close();
+    }
+    const { page, close } = await newPage(browser, { viewport: viewports.phone });
+    await page.goto(headlights);
+    await hydrated(page);
+    await page.getByRole("button", { name: "Play All" }).click();
+    const bar = page.getByRole("region", { name: "Player" });
+    await bar.waitFor();
+    await page
+      .getByRole("button", { name: /^Pause / })
+      .first()
+      .click();
+    // Every control a Tab lands on in the page is above the bar, not under it (WCAG 2.4.11).
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const barTop = (await bar.boundingBox())!.y;
+    for (let step = 0; step < 40; step += 1) {
+      await page.keyboard.press("Tab");
+      const focused = await page.evaluate(() => {
+        const element = document.activeElement!;
+        const box = element.getBoundingClientRect();
+        return { inBar: Boolean(element.closest("[data-player-bar]")), bottom: box.bottom, name: element.textContent?.trim().slice(0, 40) };
+      });
+      if (!focused.inBar) assert.ok(focused.bottom <= barTop + 1, `"${focused.name}" is focused under the player bar`);
+    }
+    await close();
+  });
+
+  test("a track's menu near the bottom of the window opens upward, whole on screen", async () => {
+    const { page, close } = await newPage(browser, { viewport: { width: 1440, height: 700 } });
+    await page.goto(headlights);
+    await hydrated(page);
+    const last = page.getByRole("list", { name: "Tracks of Headlights & Static" }).getByRole("listitem").last();
+    await last.scrollIntoViewIfNeeded();
+    // The last row at the window's bottom edge.
+    await page.evaluate(() => {
+      const rows = document.querySelectorAll('[aria-label="Tracks of Headlights & Static"] li');
+      const row = rows[rows.length - 1]!.getBoundingClientRect();
+      window.scrollBy(0, row.bottom - window.innerHeight + 8);
+    });
+    await last.getByLabel(/^More options for /).click();
+    const menu = last.locator("details[open] > :not(summary)").first();
+    await menu.waitFor();
+    const box = (await menu.boundingBox())!;
+    assert.ok(box.y >= 0 && box.y + box.height <= 700, `the menu runs past the window (${box.y}, ${box.height})`);
+    await close();
+  });
+});

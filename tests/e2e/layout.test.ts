@@ -4,7 +4,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Page } from "playwright-core";
-import { baseUrl, expectNoAxeViolations, hydrated, browserForThisFile, newPage, screenshot, viewports } from "./support/browser.ts";
+import {
+  baseUrl,
+  expectNoAxeViolations,
+  hydrated,
+  browserForThisFile,
+  newAccountPage,
+  newPage,
+  screenshot,
+  viewports,
+} from "./support/browser.ts";
 
 const browser = await browserForThisFile();
 
@@ -189,6 +198,22 @@ describe("pages", () => {
     await page.keyboard.press("Enter");
     assert.equal(new URL(page.url()).hash, "#main");
     await close();
+  });
+
+  test("a long account name leaves the header's avatar round, at 390 and 1440 px", async () => {
+    for (const viewport of [viewports.phone, viewports.desktop]) {
+      const fan = await newAccountPage(browser, "fan", `a-very-long-listener-name-${Date.now().toString(36)}-that-goes-on`, { viewport });
+      const avatar = fan.page.locator("header summary span[aria-hidden=true]").first();
+      if (await avatar.isVisible()) {
+        const box = (await avatar.boundingBox())!;
+        assert.equal(Math.round(box.width), Math.round(box.height), `the avatar is ${box.width} × ${box.height}`);
+      }
+      assert.ok(
+        (await fan.page.evaluate(() => document.documentElement.scrollWidth)) <= viewport.width,
+        "the header pushes the page sideways",
+      );
+      await fan.close();
+    }
   });
 
   test("on a desktop the sidebar's column runs the whole length of a long page, and a short page fills the window", async () => {

@@ -1,7 +1,7 @@
 // Downloads as a browser without JavaScript takes them, rendered by the built Worker: every role tries
 // every download address (a track's file, an album's zip), a buyer's downloads are counted once, the
 // files come whole and named, and the pages that offer them (Purchased, the track and album pages) say
-// "You own this" to a buyer. The made formats (MP3 320 kbps, FLAC) are made by the test marketplace's own
+// "You own this" to a buyer. The made formats (MP3, FLAC) are made by the test marketplace's own
 // rendition queue the first time they are asked for: the page says "Preparing your download" until they
 // are, and the files carry their tags (read back by music-metadata) and decode to the master's samples.
 import { FLACDecoder } from "@wasm-audio-decoders/flac";
@@ -305,7 +305,7 @@ describe("what offers them", () => {
       expect(trackPage).toContain(`href="/track/${made.single.id}/download${format}"`);
     const notBought = await otherFan.visitor.get(`/track/${made.single.id}?buy=1`);
     expect(text(notBought.html)).toContain("Buy Now - $1.29");
-    expect(text(notBought.html)).toContain("Download: WAV as uploaded, MP3 320 kbps, FLAC");
+    expect(text(notBought.html)).toContain("Download: WAV as uploaded, MP3, FLAC");
     const album = await buyer.visitor.get(`/album/${made.albumId}`);
     expect(text(album.html)).toContain("You own this");
     expect(album.html).toContain(`href="/album/${made.albumId}/download"`);

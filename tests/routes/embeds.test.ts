@@ -152,7 +152,7 @@ describe("embeds", () => {
       expect(html, path).toContain(`<h1 class="title">${message}</h1>`);
     }
     const { html } = await visitor.get(`/embed/track/${kites}`);
-    expect(html).toMatch(/<h1 class="titles"><a class="title"[^>]*>Kites Over the Clyde<\/a>/);
+    expect(html).toMatch(/<h1 class="titles"><span class="now"><a class="title"[^>]*>Kites Over the Clyde<\/a>/);
   });
 });
 
@@ -208,7 +208,10 @@ describe("oEmbed", () => {
       height: 164,
     });
     expect(body.html).toBe(
-      `<iframe src="${origin}/embed/track/${kites}" width="400" height="164" frameborder="0" style="border:0;border-radius:12px" title="Crate player: Kites Over the Clyde by The Paper Lanterns" loading="lazy" allow="autoplay"></iframe>`,
+      // In WordPress's shape: the page's link in a wp-embedded-content blockquote (hidden but where
+      // WordPress shows it), then the frame, as wide as its host allows up to maxwidth.
+      `<blockquote class="wp-embedded-content" style="display:none"><a href="${origin}/track/${kites}">Kites Over the Clyde by The Paper Lanterns</a></blockquote>` +
+        `<iframe src="${origin}/embed/track/${kites}" width="400" height="164" frameborder="0" style="border:0;border-radius:12px;width:100%;max-width:400px" title="Crate player: Kites Over the Clyde by The Paper Lanterns" loading="lazy" allow="autoplay"></iframe>`,
     );
   });
 

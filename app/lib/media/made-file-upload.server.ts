@@ -1,5 +1,5 @@
 // A made file (a stream, a download format) written to Storage while it is made, never held whole: the
-// media Worker has 128 MB, and the longest master the spec allows makes a 125 MB MP3 at 320 kbps. It goes
+// media Worker has 128 MB, and an hour of audio (the longest a track may be) makes a 144 MB MP3 at 320 kbps. It goes
 // as a resumable (TUS) upload to the object its signed upload URL names, with that URL's token in
 // `x-signature` (Supabase Storage's /upload/resumable/sign), in parts of 6 MiB, the part size hosted
 // Storage requires of every part but the last; its length is told with the last part (creation-defer-length).

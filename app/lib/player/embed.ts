@@ -339,7 +339,8 @@ function sizeTheFrameForWordPress() {
   window.addEventListener("message", (event) => {
     const data: unknown = event.data;
     if (event.source !== window.parent || typeof data !== "object" || data === null) return;
-    if ("message" in data && data.message === "ready" && "secret" in data && data.secret === wordPressSecret) tellWordPress("height", needed);
+    if ("message" in data && data.message === "ready" && "secret" in data && data.secret === wordPressSecret)
+      tellWordPress("height", needed);
   });
 }
 

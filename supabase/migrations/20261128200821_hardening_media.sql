@@ -181,7 +181,7 @@ CREATE OR REPLACE FUNCTION private.mp3_kbps_follows_the_master()
 AS $function$
 begin
   if tg_op = 'INSERT' or new.file_url is distinct from old.file_url then
-    new.mp3_kbps := private.download_mp3_kbps(private.is_lossless_master(new.file_url), null, null, null);
+    new.mp3_kbps := null;
   end if;
   return new;
 end
