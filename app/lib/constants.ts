@@ -84,7 +84,7 @@ export const catalogLimits = { artistTracks: 5000, tracksAtOnce: albumTrackLimit
  * Download codes' bounds (the database holds them): made at a time, a release's in all, and redemption
  * attempts an account may make in an hour.
  */
-export const codeLimits = { atOnce: 1000, perRelease: 10_000, attemptsPerHour: 10 } as const;
+export const codeLimits = { atOnce: 1000, perRelease: 10_000, perHour: 3000, attemptsPerHour: 10 } as const;
 
 /**
  * What listeners see in place of Play while a track's stream is being made (seconds after it is

@@ -220,7 +220,9 @@ as $$
     group by me.id
   ),
   activity as (
-    (select 'purchase' as type, p.id, p.track_id, p.user_id, p.amount, null::text as content, p.created_at
+    -- A release given with a download code is no sale: 'code', without an amount.
+    (select case when p.download_code_id is null then 'purchase' else 'code' end as type, p.id, p.track_id, p.user_id,
+        case when p.download_code_id is null then p.amount end as amount, null::text as content, p.created_at
       from me join public.purchases p on p.artist_id = me.id order by p.created_at desc limit 5)
     union all
     (select e.type, e.id, e.track_id, e.user_id, null, null, e.created_at

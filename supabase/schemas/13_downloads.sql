@@ -364,13 +364,14 @@ security invoker
 set search_path = ''
 as $$
   with bought as (
-    select p.id as purchase_id, p.amount, p.created_at as bought_at, t.*
+    select p.id as purchase_id, p.amount, p.download_code_id, p.created_at as bought_at, t.*
     from public.purchases p
     join public.tracks t on t.id = p.track_id
     where p.user_id = (select auth.uid())
   ),
   releases as (
     select b.release_id, max(b.bought_at) as last_bought, sum(b.amount) as amount,
+      bool_and(b.download_code_id is not null) as from_code,
       row_number() over (order by max(b.bought_at) desc, b.release_id) as n
     from bought b
     group by b.release_id
@@ -384,6 +385,7 @@ as $$
     'releases', coalesce((
       select jsonb_agg(jsonb_build_object(
           'id', r.id, 'kind', r.kind, 'title', r.title, 'bought_at', o.last_bought, 'amount', o.amount,
+          'from_code', o.from_code,
           'artist', jsonb_build_object('id', a.id, 'artist_name', a.artist_name),
           'tracks', (
             select jsonb_agg(jsonb_build_object(

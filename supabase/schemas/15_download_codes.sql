@@ -27,7 +27,8 @@ alter table public.download_codes enable row level security;
 -- A release's codes, newest first (the studio's list, the export, the counts).
 create index download_codes_release_id_created_at_idx on public.download_codes (release_id, created_at desc, id);
 
-create index download_codes_artist_id_idx on public.download_codes (artist_id);
+-- An artist's codes of the last hour, for the hourly bound on making them.
+create index download_codes_artist_id_idx on public.download_codes (artist_id, created_at desc);
 
 revoke all on public.download_codes from anon, authenticated;
 
@@ -38,6 +39,7 @@ create policy "Artists read their own codes" on public.download_codes
   for select to authenticated
   using (artist_id = (select auth.uid()));
 
+-- (and enable them again: disabling can be undone while the code is unused)
 create policy "Artists disable their own unused codes" on public.download_codes
   for update to authenticated
   using (artist_id = (select auth.uid()) and redeemed_at is null)
@@ -47,6 +49,18 @@ create policy "Artists disable their own unused codes" on public.download_codes
 alter table public.purchases add column download_code_id uuid references public.download_codes (id) on delete set null;
 
 create index purchases_download_code_id_idx on public.purchases (download_code_id);
+
+-- The codes an artist may make in an hour.
+create or replace function private.codes_per_hour()
+returns integer
+language sql
+immutable
+set search_path = ''
+as $$
+  select 3000
+$$;
+
+grant execute on function private.codes_per_hour() to anon, authenticated, service_role;
 
 -- A fresh code: 12 characters of the alphabet, each from a random byte below 248 (8 × 31, so none is likelier).
 create or replace function private.new_download_code()
@@ -74,7 +88,8 @@ revoke execute on function private.new_download_code() from public;
 
 grant execute on function private.new_download_code() to authenticated;
 
--- Makes `how_many` (1 to 1,000) new codes for one of the caller's releases, at most 10,000 a release.
+-- Makes `how_many` (1 to 1,000) new codes for one of the caller's releases, at most 10,000 a release and
+-- private.codes_per_hour() an artist an hour (making them costs the backend about a millisecond each).
 -- Returns how many it made.
 create or replace function private.create_download_codes(release_id uuid, how_many integer)
 returns integer
@@ -96,6 +111,10 @@ begin
   perform pg_advisory_xact_lock(hashtext('codes:' || create_download_codes.release_id::text));
   if (select count(*) from public.download_codes c where c.release_id = create_download_codes.release_id) + how_many > 10000 then
     raise exception 'a release has at most 10000 codes' using errcode = '54000';
+  end if;
+  if (select count(*) from public.download_codes c where c.artist_id = me and c.created_at > now() - interval '1 hour')
+      + how_many > private.codes_per_hour() then
+    raise exception 'at most % codes an hour', private.codes_per_hour() using errcode = '54000', hint = 'hourly';
   end if;
   insert into public.download_codes (release_id, artist_id, code)
   select create_download_codes.release_id, me, private.new_download_code()
@@ -140,8 +159,9 @@ revoke all on private.code_attempts from anon, authenticated;
 -- account and 30 an address (the marketplace says which) an hour, wrong or right, so no one guesses
 -- their way to a code. The outcome is an answer, not an error, so a wrong attempt still counts:
 -- `redeemed` (with the release), `unknown` (no such code, or disabled), `used` (redeemed before),
--- `too_many` (beyond the limits). Redeemed, the release's tracks (those not already owned) become the
--- fan's $0 purchases marked with the code. A user without a fan account, or banned, is refused (42501).
+-- `owned` (the fan owns the whole release already: the code stays unused, for someone else), `too_many`
+-- (beyond the limits). Redeemed, the release's tracks (those not already owned) become the fan's $0
+-- purchases marked with the code. A user without a fan account, or banned, is refused (42501).
 create or replace function private.redeem_download_code(code text, address text)
 returns table (outcome text, release_id uuid, kind text, title text)
 language plpgsql
@@ -176,6 +196,14 @@ begin
   end if;
   if found.redeemed_at is not null then
     return query select 'used', null::uuid, null::text, null::text;
+    return;
+  end if;
+  if not exists (
+    select 1 from public.tracks t
+    where t.release_id = found.release_id
+      and not exists (select 1 from public.purchases p where p.track_id = t.id and p.user_id = me)
+  ) then
+    return query select 'owned', r.id, r.kind, r.title from public.releases r where r.id = found.release_id;
     return;
   end if;
   update public.download_codes c set redeemed_by = me, redeemed_at = now() where c.id = found.id;

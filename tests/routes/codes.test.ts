@@ -40,7 +40,7 @@ describe("the studio's download codes", () => {
   });
 
   it("refuses a count outside 1 to 1,000 next to its field, keeping what was typed", async () => {
-    for (const count of ["0", "1001", "2.5", "many"]) {
+    for (const count of ["0", "1001", "2.5", "many", "0x10", "1e2"]) {
       const refused = await artist.post(codesPage, { intent: "create", count });
       expect(refused.response.status, count).toBe(400);
       expect(text(refused.html)).toContain("Make from 1 to 1,000 codes at a time");
@@ -48,21 +48,26 @@ describe("the studio's download codes", () => {
     }
   });
 
-  it("exports every code as CSV, and disables an unused one", async () => {
+  it("exports every code as CSV with where to redeem it and readable dates, and disables an unused one, which can be undone", async () => {
     await artist.post(codesPage, { intent: "create", count: "2" });
     const csv = await artist.get(`/dashboard/artist/codes/${satellites}/export`);
     expect(csv.response.status).toBe(200);
     expect(csv.response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(csv.response.headers.get("content-disposition")).toContain("Small Town Satellites codes.csv");
     const [header, ...rows] = csv.html.trim().split("\r\n");
-    expect(header).toBe("code,status,made,redeemed by,redeemed on");
+    expect(header).toBe("code,redeem at,status,made,redeemed by,redeemed on");
     const [code] = await unusedCodes();
-    expect(rows.some((row) => row.startsWith(`${code!.slice(0, 4)}-${code!.slice(4, 8)}-${code!.slice(8)},unused,`))).toBe(true);
+    const shown = `${code!.slice(0, 4)}-${code!.slice(4, 8)}-${code!.slice(8)}`;
+    const row = rows.find((line) => line.startsWith(`${shown},`))!;
+    expect(row).toMatch(new RegExp(`^${shown},http://[^,]+/redeem\\?code=${shown},unused,\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC,,$`));
 
     const { data } = await serviceClient.from("download_codes").select("id").eq("code", code!).single();
     const disabled = await artist.post(codesPage, { intent: "disable", codeId: data!.id });
     expect(disabled.response.status).toBe(303);
     expect((await unusedCodes()).includes(code!)).toBe(false);
+    expect((await artist.get(codesPage)).html).toContain(`aria-label="Enable ${shown}"`);
+    expect((await artist.post(codesPage, { intent: "enable", codeId: data!.id })).response.status).toBe(303);
+    expect((await unusedCodes()).includes(code!)).toBe(true);
   });
 
   it("is the release's artist's alone: another artist gets 404, a fan 403, a visitor signs in first", async () => {
@@ -93,13 +98,32 @@ describe("redeeming a code", () => {
     expect(text((await fan.visitor.get(`/redeem?redeemed=${albumId("Headlights & Static")}`)).html)).not.toContain("is now yours");
     const purchased = text((await fan.visitor.get("/dashboard/fan/purchased")).html);
     expect(purchased).toContain("Small Town Satellites");
-    expect(purchased).toContain("$0.00");
+    // A gift, not a sale of $0.00.
+    expect(purchased).toContain("From a download code");
+    expect(purchased).not.toContain("$0.00");
+    expect(text((await artist.get("/dashboard/artist")).html)).toContain("redeemed a download code for");
     const again = await fan.visitor.post("/redeem", { code });
     expect(again.response.status).toBe(409);
     expect(text(again.html)).toContain("This code has already been redeemed.");
     expect(inputValue(again.html, "code")).toBe(code);
     // The studio says who redeemed it.
     expect(text((await artist.get(codesPage)).html)).toContain(`Redeemed by redeemer`);
+    // A second code for the release the fan owns now is refused before it is used, and stays unused.
+    await artist.post(codesPage, { intent: "create", count: "1" });
+    const second = (await unusedCodes()).at(-1)!;
+    const owned = await fan.visitor.post("/redeem", { code: second });
+    expect(owned.response.status).toBe(409);
+    expect(text(owned.html)).toContain("You own this release already.");
+    expect((await unusedCodes()).includes(second)).toBe(true);
+  });
+
+  it("names the look-alike characters codes never hold, and empties the field once a code is redeemed", async () => {
+    const fan = await newFan(`lookalike${Date.now().toString(36)}`);
+    const misread = await fan.visitor.post("/redeem", { code: "ABCD-EFGH-JKM0" });
+    expect(misread.response.status).toBe(400);
+    expect(text(misread.html)).toContain("Codes have no 0, O, 1, I or L: check those characters.");
+    expect(inputValue(misread.html, "code")).toBe("ABCD-EFGH-JKM0");
+    expect(inputValue((await fan.visitor.get(`/redeem?redeemed=${satellites}`)).html, "code")).toBe("");
   });
 
   it("answers a mistyped or unknown code next to the field, and stops guessing after 10 attempts an hour", async () => {

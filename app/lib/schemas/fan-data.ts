@@ -37,6 +37,8 @@ export const OwnedReleasesSchema = v.object({
       bought_at: v.string(),
       amount: numeric,
       artist: v.object({ id: v.string(), artist_name: v.string() }),
+      // Every track of it came with a download code: no sale, shown as such.
+      from_code: v.boolean(),
       tracks: v.pipe(
         v.array(
           v.object({

@@ -29,6 +29,8 @@ export const RedeemCodeSchema = v.object({
     v.optional(v.string(), ""),
     v.transform((typed) => typed.toUpperCase().replace(/[\s-]/g, "")),
     v.nonEmpty("Enter your download code"),
+    // The codes' alphabet leaves out what reads alike: a typed 0, O, 1, I or L is a misreading, and named.
+    v.check((typed) => !/[01OIL]/.test(typed), "Codes have no 0, O, 1, I or L: check those characters."),
     v.regex(/^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{12}$/, "A download code has 12 letters and numbers, like ABCD-EFGH-JKMN"),
   ),
 });

@@ -92,7 +92,8 @@ export const ArtistDashboardSchema = v.object({
   activity: v.array(
     v.object({
       id: v.string(),
-      type: v.picklist(["purchase", "play", "download", "comment"]),
+      // `code`: a release given with a download code (no sale, no amount).
+      type: v.picklist(["purchase", "code", "play", "download", "comment"]),
       track_title: nullableText,
       track_id: v.string(),
       username: nullableText,

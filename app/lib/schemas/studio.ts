@@ -418,18 +418,26 @@ export const ArtistProfileSchema = v.pipe(
 export const ProfilePictureSchema = v.object({ path: v.pipe(v.string(), v.nonEmpty("Please choose an image")) });
 
 const codeCountMessage = `Make from 1 to ${codeLimits.atOnce.toLocaleString("en-US")} codes at a time`;
-/** A release's codes are bounded in all (the database refuses more, 54000). */
+/** A release's codes are bounded in all, and an artist's making of them by the hour (the database refuses more, 54000). */
 export const tooManyCodes = `A release has at most ${codeLimits.perRelease.toLocaleString("en-US")} codes`;
+export const tooManyCodesThisHour = `You can make at most ${codeLimits.perHour.toLocaleString("en-US")} codes an hour. Please try again later.`;
 
 /** Making download codes for a release: how many, 1 to 1,000 at a time. */
 export const CreateCodesSchema = v.object({
   count: v.pipe(
-    typedNumber("Enter how many codes to make", codeCountMessage),
-    v.integer(codeCountMessage),
+    v.optional(v.string(), ""),
+    v.trim(),
+    v.nonEmpty("Enter how many codes to make"),
+    // Whole numbers as people write them: digits (`0x10` or `1e3` is no count).
+    v.regex(/^\d{1,7}$/, codeCountMessage),
+    v.transform(Number),
     v.minValue(1, codeCountMessage),
     v.maxValue(codeLimits.atOnce, codeCountMessage),
   ),
 });
 
-/** Disabling one unused download code. */
-export const DisableCodeSchema = v.object({ codeId: v.pipe(v.string(), v.uuid("This code no longer exists")) });
+/** Disabling one unused download code, or enabling it again. */
+export const SwitchCodeSchema = v.object({
+  intent: v.picklist(["disable", "enable"], "Choose to disable or enable the code"),
+  codeId: v.pipe(v.string(), v.uuid("This code no longer exists")),
+});

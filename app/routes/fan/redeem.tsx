@@ -47,7 +47,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /** redeem_download_code()'s answer: the outcome, and the release when it was redeemed. */
 const RedeemedSchema = v.object({
-  outcome: v.picklist(["redeemed", "unknown", "used", "too_many"]),
+  outcome: v.picklist(["redeemed", "unknown", "used", "owned", "too_many"]),
   release_id: v.nullable(v.string()),
 });
 const tryAgain = "The code could not be redeemed. Please try again.";
@@ -55,6 +55,7 @@ const tryAgain = "The code could not be redeemed. Please try again.";
 const outcomes = {
   unknown: { status: 400, message: "This code does not exist, or it was disabled. Check it and try again." },
   used: { status: 409, message: "This code has already been redeemed." },
+  owned: { status: 409, message: "You own this release already. The code is still unused: pass it on to someone else." },
   too_many: { status: 429, message: "Too many attempts. Please wait an hour and try again." },
 } as const;
 
@@ -110,7 +111,8 @@ export default function RedeemCode({ loaderData, actionData }: Route.ComponentPr
         </Card>
       ) : null}
       <Card className="max-w-xl">
-        <Form method="post" action={path} noValidate className="grid gap-4">
+        {/* A new form once a code is redeemed: the field starts empty for the next one. */}
+        <Form key={redeemed?.id ?? "redeem"} method="post" action={path} noValidate className="grid gap-4">
           <FormAlert>{form.formError}</FormAlert>
           <Field
             label="Download code"

@@ -54,6 +54,7 @@ const statistics = [
 
 const activityVerb: Record<ArtistDashboard["activity"][number]["type"], string> = {
   purchase: "bought",
+  code: "redeemed a download code for",
   download: "downloaded",
   play: "played",
   comment: "commented on",

@@ -13,7 +13,7 @@ import { countOf, isUuid } from "~/lib/catalog/catalog";
 import { formatDate, formatDownloadCode } from "~/lib/format";
 import { readForm } from "~/lib/forms/form-body.server";
 import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms/forms";
-import { CreateCodesSchema, DisableCodeSchema, tooManyCodes } from "~/lib/schemas/studio";
+import { CreateCodesSchema, SwitchCodeSchema, tooManyCodes, tooManyCodesThisHour } from "~/lib/schemas/studio";
 import { ReleaseCodesSchema, type ReleaseCode } from "~/lib/schemas/studio-data";
 import { requireArtist } from "~/lib/session/guards.server";
 import { supabaseContext } from "~/lib/session/session.server";
@@ -24,7 +24,7 @@ import { sqlState } from "~/lib/backend/sqlstate";
 import type { Route } from "./+types/release-codes";
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>
-  pageMeta(loaderData ? `Codes for ${loaderData.release.title}` : "Release not found", "Make, export and disable download codes.");
+  pageMeta(loaderData ? `Codes for ${loaderData.release.title}` : "Release not found", "Make, export, disable and enable download codes.");
 
 const pageSize = 100;
 const dateLocale = "en-US";
@@ -57,19 +57,27 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const supabase = context.get(supabaseContext);
   const formData = await readForm(request);
 
-  if (formData.get("intent") === "disable") {
-    const submission = parseForm(DisableCodeSchema, formData);
+  const intent = formData.get("intent");
+  if (intent === "disable" || intent === "enable") {
+    const submission = parseForm(SwitchCodeSchema, formData);
     if (!submission.success) return replyWith(submission.reply, 400);
-    const { data: disabled, error } = await supabase
+    const { data: switched, error } = await supabase
       .from("download_codes")
-      .update({ disabled_at: new Date().toISOString() })
+      .update({ disabled_at: submission.value.intent === "disable" ? new Date().toISOString() : null })
       .eq("id", submission.value.codeId)
       .eq("release_id", params.id)
       .eq("artist_id", artist.id)
       .select("id");
-    if (error) return refusedWrite(error, { what: "disabling a download code", values: submission.values });
-    if (disabled.length === 0)
-      return replyWith(formError("This code was redeemed already, or it is not yours to disable", submission.values), 409);
+    if (error)
+      return refusedWrite(error, {
+        what: `${submission.value.intent === "disable" ? "disabling" : "enabling"} a download code`,
+        values: submission.values,
+      });
+    if (switched.length === 0)
+      return replyWith(
+        formError(`This code was redeemed already, or it is not yours to ${submission.value.intent}`, submission.values),
+        409,
+      );
     throw redirect(`${codesPath(params.id)}${new URL(request.url).search}`, 303);
   }
 
@@ -77,7 +85,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!submission.success) return replyWith(submission.reply, 400);
   const { data: made, error } = await supabase.rpc("create_download_codes", { release_id: params.id, how_many: submission.value.count });
   if (error?.code === sqlState.limitReached) {
-    return replyWith({ fieldErrors: { count: tooManyCodes }, formError: null, values: submission.values }, 400);
+    const message = error.hint === "hourly" ? tooManyCodesThisHour : tooManyCodes;
+    return replyWith({ fieldErrors: { count: message }, formError: null, values: submission.values }, 400);
   }
   if (error) return refusedWrite(error, { what: "making download codes", values: submission.values, fields: { how_many: "count" } });
   return data<FormReply>({ fieldErrors: {}, formError: null, values: {}, notice: `Made ${countOf(made, "new code")}.` });
@@ -85,7 +94,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 export default function ReleaseCodes({ loaderData, actionData }: Route.ComponentProps) {
   const { release, codes, total, redeemed, disabled, page, pages } = loaderData;
-  const creating = actionData?.values.intent !== "disable" ? actionData : undefined;
+  const switching = actionData?.values.intent === "disable" || actionData?.values.intent === "enable";
+  const creating = switching ? undefined : actionData;
   const form = formFields(creating);
   const path = codesPath(release.id);
   return (
@@ -108,7 +118,7 @@ export default function ReleaseCodes({ loaderData, actionData }: Route.Component
         <Form method="post" action={path} noValidate className="grid gap-4">
           <input type="hidden" name="intent" value="create" />
           <FormAlert tone="success">{form.notice}</FormAlert>
-          <FormAlert>{actionData?.values.intent === "disable" ? actionData.formError : form.formError}</FormAlert>
+          <FormAlert>{switching ? actionData?.formError : form.formError}</FormAlert>
           <Field
             label="How many codes"
             type="number"
@@ -167,12 +177,13 @@ function CodeRow({ code, action }: { code: ReleaseCode; action: string }) {
           </>
         )}
       </span>
-      {code.redeemed_at || code.disabled_at ? null : (
+      {code.redeemed_at ? null : (
+        // Disabling can be undone while the code is unused.
         <Form method="post" action={action} className="col-start-2 row-start-1">
-          <input type="hidden" name="intent" value="disable" />
+          <input type="hidden" name="intent" value={code.disabled_at ? "enable" : "disable"} />
           <input type="hidden" name="codeId" value={code.id} />
-          <Button type="submit" variant="ghost" size="sm" aria-label={`Disable ${shown}`}>
-            Disable
+          <Button type="submit" variant="ghost" size="sm" aria-label={`${code.disabled_at ? "Enable" : "Disable"} ${shown}`}>
+            {code.disabled_at ? "Enable" : "Disable"}
           </Button>
         </Form>
       )}

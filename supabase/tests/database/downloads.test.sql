@@ -12,6 +12,9 @@ begin
   insert into public.purchases (amount, track_id, user_id)
   values (1.99, tests.id('track'), tests.id('fan')), (1.99, tests.id('track'), tests.id('banned fan'));
   perform tests.remember('release', $q$select release_id from public.tracks where id = tests.id('track')$q$);
+  -- A second track of the release, which nobody bought: a code for the release gives it.
+  insert into public.tracks (artist_id, release_id, title, genre, price, description, release_date)
+  values (tests.id('artist'), tests.id('release'), 'Not bought', 'Rock', 1.99, 'Out now', current_date - 1);
   -- Its FLAC is made and stored.
   insert into private.made_files (track_id, format, master_path, path, state)
   values (tests.id('track'), 'flac', tests.id('artist') || '/1700000000000-master.wav',
@@ -139,7 +142,7 @@ select tests.one_actor('redeem a code while banned', 'banned fan',
 select tests.each_actor('write a code''s redeemer', $$update public.download_codes set redeemed_by = auth.uid(), redeemed_at = now()
     where code = 'PQRSTUVWXYZ2'$$, array[]::text[]);
 
-select plan((select count(*)::integer from tests.cases) + 24);
+select plan((select count(*)::integer from tests.cases) + 25);
 select * from tests.proved_cases();
 
 select is(tests.attempt('fan through the marketplace', 'select * from tests.download_events_after(2)'), 'done:1',
@@ -165,8 +168,9 @@ select is(tests.attempt('fan', $$select 1 from public.owned_releases() o
     where o #>> '{releases,0,title}' = 'Released' and o #>> '{releases,0,tracks,0,title}' = 'Released'
       and (o #>> '{releases,0,tracks,0,has_audio}')::boolean$$),
   'done:1', 'Purchased lists the release with the tracks bought of it');
-select is(tests.attempt('fan', $$select 1 from tests.redeem_outcomes(array['ABCDEFGHJKMN', 'abcd efgh jkmn']) o
-    where o = 'redeemed,used'$$), 'done:1', 'a code works once: the second time it is used');
+select is(tests.attempt('fan', $$select 1 from tests.redeem_outcomes(array['ABCDEFGHJKMN', 'abcd efgh jkmn', 'PQRSTUVWXYZ2']) o
+    where o = 'redeemed,used,owned'$$), 'done:1',
+  'a code works once: the second time it is used; another code for a release the fan owns whole is refused unused');
 select is(tests.attempt('fan', $$select 1 from tests.redeem_outcomes(array['23456789ABCD']) o where o = 'unknown'$$), 'done:1',
   'a disabled code is no code');
 select is(tests.attempt('fan', $$select 1 from tests.redeem_outcomes(array_fill('ZZZZZZZZZZZZ'::text, array[10]) || 'PQRSTUVWXYZ2'::text) o
@@ -196,13 +200,21 @@ begin
 end
 $$;
 select is((select string_agg(p.amount::text || ':' || (p.download_code_id is not null)::text, ',') from public.purchases p
-    where p.user_id = tests.id('second fan')), '0.00:true',
-  'the release joins the collection as a $0 purchase marked as a code');
+    where p.user_id = tests.id('second fan')), '0.00:true,0.00:true',
+  'the release joins the collection as $0 purchases (one a track) marked as a code');
 select ok(private.may_download(tests.id('track')) is false, 'nobody signed in downloads');
 select is((select redeemed_by from public.download_codes where code = 'PQRSTUVWXYZ2'), tests.id('second fan'),
   'the code names who redeemed it');
 select is((select coalesce(sum(sales), 0)::integer from public.track_daily_stats where track_id = tests.id('track')), 2,
   'a code is no sale: the two bought copies are the sales');
+-- An artist makes at most codes_per_hour() codes an hour.
+insert into public.download_codes (release_id, artist_id, code)
+select tests.id('release'), tests.id('artist'), private.new_download_code() from generate_series(1, private.codes_per_hour())
+on conflict (code) do nothing;
+select is(tests.attempt('artist', $$select public.create_download_codes(tests.id('release'), 1)$$), 'refused:54000',
+  'an artist past the codes of the hour is refused');
+delete from public.download_codes where created_at > now() - interval '1 minute' and redeemed_at is null
+  and code not in ('ABCDEFGHJKMN', 'PQRSTUVWXYZ2');
 -- An account takes at most album_zips_per_hour() zips an hour.
 insert into private.album_zips (user_id) select tests.id('fan') from generate_series(1, private.album_zips_per_hour());
 select is(tests.attempt('fan through the marketplace', $$select 1 from public.download_release(tests.id('release'))$$),

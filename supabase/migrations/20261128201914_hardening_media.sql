@@ -26,6 +26,8 @@ drop function if exists "public"."download_track"(track_id uuid, country text, f
 
 drop function if exists "public"."made_file_job"(track_id uuid, format text);
 
+drop index if exists "public"."download_codes_artist_id_idx";
+
 
   create table "private"."album_zips" (
     "user_id" uuid not null,
@@ -50,6 +52,8 @@ alter table "public"."tracks" add column "mp3_kbps" integer;
 CREATE INDEX album_zips_user_id_taken_at_idx ON private.album_zips USING btree (user_id, taken_at);
 
 CREATE INDEX made_files_requested_by_idx ON private.made_files USING btree (requested_by, requested_at) WHERE (requested_by IS NOT NULL);
+
+CREATE INDEX download_codes_artist_id_idx ON public.download_codes USING btree (artist_id, created_at DESC);
 
 alter table "private"."made_files" add constraint "made_files_crc32_check" CHECK (((crc32 >= 0) AND (crc32 <= '4294967295'::bigint))) not valid;
 
@@ -90,6 +94,16 @@ CREATE OR REPLACE FUNCTION private.artist_page_tracks()
  SET search_path TO ''
 AS $function$
   select 10
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.codes_per_hour()
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select 3000
 $function$
 ;
 
@@ -229,6 +243,41 @@ AS $function$
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.create_download_codes(release_id uuid, how_many integer)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  me uuid := (select auth.uid());
+  made integer;
+begin
+  if how_many is null or how_many < 1 or how_many > 1000 then
+    raise exception 'from 1 to 1000 codes at a time' using errcode = 'check_violation', constraint = 'download_codes_how_many';
+  end if;
+  if not (select private.is_active_user())
+    or not exists (select 1 from public.releases r where r.id = create_download_codes.release_id and r.artist_id = me) then
+    raise exception 'codes are made by the release''s artist' using errcode = '42501';
+  end if;
+  perform pg_advisory_xact_lock(hashtext('codes:' || create_download_codes.release_id::text));
+  if (select count(*) from public.download_codes c where c.release_id = create_download_codes.release_id) + how_many > 10000 then
+    raise exception 'a release has at most 10000 codes' using errcode = '54000';
+  end if;
+  if (select count(*) from public.download_codes c where c.artist_id = me and c.created_at > now() - interval '1 hour')
+      + how_many > private.codes_per_hour() then
+    raise exception 'at most % codes an hour', private.codes_per_hour() using errcode = '54000', hint = 'hourly';
+  end if;
+  insert into public.download_codes (release_id, artist_id, code)
+  select create_download_codes.release_id, me, private.new_download_code()
+  from generate_series(1, how_many)
+  on conflict (code) do nothing;
+  get diagnostics made = row_count;
+  return made;
+end
+$function$
+;
+
 CREATE OR REPLACE FUNCTION private.made_file_job(track_id uuid, format text)
  RETURNS TABLE(artist_id uuid, master_path text, path text, state text, measured boolean, kbps integer, title text, artist_name text, album_title text, track_number integer, track_count integer, genre text, year integer, artwork_url text)
  LANGUAGE plpgsql
@@ -271,6 +320,61 @@ begin
     on conflict on constraint made_files_pkey do nothing;
   end if;
   return null;
+end
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.redeem_download_code(code text, address text)
+ RETURNS TABLE(outcome text, release_id uuid, kind text, title text)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  me uuid := (select auth.uid());
+  typed text := upper(regexp_replace(coalesce(redeem_download_code.code, ''), '[\s-]', '', 'g'));
+  from_address text := case
+    when private.is_marketplace_request() then coalesce(nullif(btrim(redeem_download_code.address), ''), 'unknown')
+    else 'api' end;
+  found public.download_codes;
+begin
+  if me is null or not (select private.is_active_user())
+    or not exists (select 1 from public.fan_profiles f where f.id = me) then
+    raise exception 'codes are redeemed with a fan account' using errcode = '42501';
+  end if;
+  perform pg_advisory_xact_lock(hashtext('code attempts'));
+  delete from private.code_attempts a where a.attempted_at < now() - interval '1 hour';
+  if (select count(*) from private.code_attempts a where a.account = me) >= 10
+    or (select count(*) from private.code_attempts a where a.address = from_address) >= 30 then
+    return query select 'too_many', null::uuid, null::text, null::text;
+    return;
+  end if;
+  insert into private.code_attempts (account, address) values (me, from_address);
+
+  select * into found from public.download_codes c where c.code = typed for update;
+  if found.id is null or found.disabled_at is not null then
+    return query select 'unknown', null::uuid, null::text, null::text;
+    return;
+  end if;
+  if found.redeemed_at is not null then
+    return query select 'used', null::uuid, null::text, null::text;
+    return;
+  end if;
+  if not exists (
+    select 1 from public.tracks t
+    where t.release_id = found.release_id
+      and not exists (select 1 from public.purchases p where p.track_id = t.id and p.user_id = me)
+  ) then
+    return query select 'owned', r.id, r.kind, r.title from public.releases r where r.id = found.release_id;
+    return;
+  end if;
+  update public.download_codes c set redeemed_by = me, redeemed_at = now() where c.id = found.id;
+  insert into public.purchases (amount, track_id, user_id, download_code_id)
+  select 0, t.id, me, found.id
+  from public.tracks t
+  where t.release_id = found.release_id
+    and not exists (select 1 from public.purchases p where p.track_id = t.id and p.user_id = me);
+  return query select 'redeemed', r.id, r.kind, r.title from public.releases r where r.id = found.release_id;
 end
 $function$
 ;
@@ -476,6 +580,76 @@ AS $function$
   join lead_track l on true
   join public.artist_profiles a on a.id = r.artist_id
   where r.id = album_page.release_id
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.artist_dashboard()
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  with me as (
+    select (select auth.uid()) as id, (now() at time zone 'UTC')::date - 29 as recent_from,
+      (now() at time zone 'UTC')::date - 59 as previous_from, now() - interval '30 days' as recent_since,
+      now() - interval '60 days' as previous_since
+  ),
+  figures as (
+    select coalesce(sum(s.revenue), 0) as revenue,
+      coalesce(sum(s.revenue) filter (where s.day >= me.recent_from), 0) as recent_revenue,
+      coalesce(sum(s.revenue) filter (where s.day >= me.previous_from and s.day < me.recent_from), 0) as previous_revenue,
+      coalesce(sum(s.downloads), 0) as downloads,
+      coalesce(sum(s.downloads) filter (where s.day >= me.recent_from), 0) as recent_downloads,
+      coalesce(sum(s.downloads) filter (where s.day >= me.previous_from and s.day < me.recent_from), 0) as previous_downloads,
+      coalesce(sum(s.plays), 0) as plays,
+      coalesce(sum(s.plays) filter (where s.day >= me.recent_from), 0) as recent_plays,
+      coalesce(sum(s.plays) filter (where s.day >= me.previous_from and s.day < me.recent_from), 0) as previous_plays
+    from me left join public.track_daily_stats s on s.artist_id = me.id
+    group by me.id
+  ),
+  follows as (
+    select count(*) filter (where f.created_at >= me.recent_since) as recent,
+      count(*) filter (where f.created_at >= me.previous_since and f.created_at < me.recent_since) as previous
+    from me left join public.followers f on f.artist_id = me.id
+    group by me.id
+  ),
+  activity as (
+    -- A release given with a download code is no sale: 'code', without an amount.
+    (select case when p.download_code_id is null then 'purchase' else 'code' end as type, p.id, p.track_id, p.user_id,
+        case when p.download_code_id is null then p.amount end as amount, null::text as content, p.created_at
+      from me join public.purchases p on p.artist_id = me.id order by p.created_at desc limit 5)
+    union all
+    (select e.type, e.id, e.track_id, e.user_id, null, null, e.created_at
+      from me join public.analytics_events e on e.artist_id = me.id order by e.created_at desc limit 5)
+    union all
+    (select 'comment', c.id, c.track_id, c.user_id, null, c.content, c.created_at
+      from me join public.comments c on c.artist_id = me.id order by c.created_at desc limit 5)
+  )
+  select jsonb_build_object(
+    'stats', (
+      select jsonb_build_object(
+        'revenue', jsonb_build_object('total', f.revenue, 'trend', private.trend(f.recent_revenue, f.previous_revenue)),
+        'downloads', jsonb_build_object('total', f.downloads, 'trend', private.trend(f.recent_downloads, f.previous_downloads)),
+        'streams', jsonb_build_object('total', f.plays, 'trend', private.trend(f.recent_plays, f.previous_plays)),
+        'followers', (select jsonb_build_object('total', a.follower_count, 'trend', private.trend(fo.recent, fo.previous))
+          from me join public.artist_profiles a on a.id = me.id cross join follows fo))
+      from figures f),
+    'library', coalesce((
+      select jsonb_agg(jsonb_build_object('id', t.id, 'title', t.title,
+          'artwork_url', coalesce(t.artwork_small_url, t.artwork_url), 'release_date', t.release_date)
+        order by t.release_date desc, t.created_at desc)
+      from (
+        select t.* from me join public.tracks t on t.artist_id = me.id order by t.release_date desc, t.created_at desc limit 3
+      ) t), '[]'),
+    'activity', coalesce((
+      select jsonb_agg(jsonb_build_object('id', a.id, 'type', a.type, 'track_title', t.title, 'track_id', a.track_id,
+          'username', coalesce(fan.username, artist.artist_name), 'amount', a.amount, 'content', a.content,
+          'created_at', a.created_at) order by a.created_at desc)
+      from (select * from activity order by created_at desc limit 10) a
+      left join public.tracks t on t.id = a.track_id
+      left join public.fan_profiles fan on fan.id = a.user_id
+      left join public.artist_profiles artist on artist.id = a.user_id), '[]')
+  )
 $function$
 ;
 
@@ -702,13 +876,14 @@ CREATE OR REPLACE FUNCTION public.owned_releases(page integer DEFAULT 1, page_si
  SET search_path TO ''
 AS $function$
   with bought as (
-    select p.id as purchase_id, p.amount, p.created_at as bought_at, t.*
+    select p.id as purchase_id, p.amount, p.download_code_id, p.created_at as bought_at, t.*
     from public.purchases p
     join public.tracks t on t.id = p.track_id
     where p.user_id = (select auth.uid())
   ),
   releases as (
     select b.release_id, max(b.bought_at) as last_bought, sum(b.amount) as amount,
+      bool_and(b.download_code_id is not null) as from_code,
       row_number() over (order by max(b.bought_at) desc, b.release_id) as n
     from bought b
     group by b.release_id
@@ -722,6 +897,7 @@ AS $function$
     'releases', coalesce((
       select jsonb_agg(jsonb_build_object(
           'id', r.id, 'kind', r.kind, 'title', r.title, 'bought_at', o.last_bought, 'amount', o.amount,
+          'from_code', o.from_code,
           'artist', jsonb_build_object('id', a.id, 'artist_name', a.artist_name),
           'tracks', (
             select jsonb_agg(jsonb_build_object(
@@ -812,3 +988,4 @@ grant select (
   artwork_width, artwork_height, updated_at
 ) on public.tracks to anon;
 grant execute on function private.artist_page_tracks() to anon, authenticated, service_role;
+grant execute on function private.codes_per_hour() to anon, authenticated, service_role;
