@@ -119,7 +119,8 @@ as $$
 $$;
 
 -- A picture's size as stored beside its URL (read by the Worker from the file's header): both sides or
--- neither, in whole pixels up to 10,000 a side (the app refuses larger pictures), and none without a picture.
+-- neither, in whole pixels up to 10,000 a side and 25 megapixels (the app refuses larger pictures), and none
+-- without a picture.
 create or replace function private.is_picture_size(url text, width integer, height integer)
 returns boolean
 language sql
@@ -127,9 +128,34 @@ immutable
 set search_path = ''
 as $$
   select (width is null) = (height is null)
-    and coalesce(width between 1 and 10000 and height between 1 and 10000, true)
+    and coalesce(width between 1 and 10000 and height between 1 and 10000 and width::bigint * height <= 25000000, true)
     and (url is not null or width is null)
 $$;
+
+-- One request (one transaction, as PostgREST runs each) writes at most `tg_argv[1]` rows of a kind
+-- (`tg_argv[0]`, the table): what one form or call of the app writes, never thousands that stall the
+-- backend. The operator's own SQL (seeds, backfills) is not an API role and is not counted.
+create or replace function private.limit_rows_per_request()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+declare
+  setting text := 'crate.written_' || tg_argv[0];
+  written integer := coalesce(nullif(current_setting(setting, true), ''), '0')::integer + 1;
+begin
+  if current_user not in ('anon', 'authenticated') then
+    return new;
+  end if;
+  if written > tg_argv[1]::integer then
+    raise exception 'at most % rows of % are written at once', tg_argv[1], tg_argv[0] using errcode = '54000';
+  end if;
+  perform set_config(setting, written::text, true);
+  return new;
+end
+$$;
+
+revoke execute on function private.limit_rows_per_request() from public;
 
 -- An amount of money in a JSON value: a number with at most two decimals.
 create or replace function private.is_cents(value jsonb)

@@ -132,6 +132,11 @@ create trigger releases_limit
   before insert on public.releases
   for each row execute function private.limit_artist_releases();
 
+-- A publish writes one release (and a track written alone, one of its own): no request writes thousands.
+create trigger releases_limit_per_request
+  before insert on public.releases
+  for each row execute function private.limit_rows_per_request('releases', '100');
+
 -- Tracks an artist publishes. A track is public once released (release_date has come); its artist sees
 -- it from the moment it is created.
 create table public.tracks (

@@ -47,6 +47,10 @@ create trigger merch_limit
   before insert on public.merch
   for each row execute function private.limit_artist_merch();
 
+create trigger merch_limit_per_request
+  before insert on public.merch
+  for each row execute function private.limit_rows_per_request('merch', '10');
+
 create trigger merch_files_named_by_the_marketplace
   before insert or update of image_url, image_small_url on public.merch
   for each row execute function private.files_named_by_the_marketplace('image_url', 'image_small_url');

@@ -169,10 +169,11 @@ create index comments_track_id_created_at_idx on public.comments (track_id, crea
 
 create index comments_artist_id_created_at_idx on public.comments (artist_id, created_at desc);
 
-create index comments_user_id_idx on public.comments (user_id);
+-- A commenter's comments of the last minute, for their bound (limit_comments).
+create index comments_user_id_idx on public.comments (user_id, created_at desc);
 
--- At most 5 comments a minute from one user on one track (a conversation, not a flood), however many
--- one request sends: earlier rows of the same insert are counted too.
+
+
 create or replace function private.limit_comments()
 returns trigger
 language plpgsql
@@ -189,6 +190,11 @@ begin
   ) >= 5 then
     raise exception 'at most 5 comments a minute on one track' using errcode = '54000';
   end if;
+  if (
+    select count(*) from public.comments c where c.user_id = new.user_id and c.created_at > now() - interval '1 minute'
+  ) >= 20 then
+    raise exception 'at most 20 comments a minute' using errcode = '54000';
+  end if;
   return new;
 end;
 $$;
@@ -198,6 +204,11 @@ revoke execute on function private.limit_comments() from public;
 create trigger comments_limit
   before insert on public.comments
   for each row execute function private.limit_comments();
+
+-- A comment is written one at a time: no request writes thousands.
+create trigger comments_limit_per_request
+  before insert on public.comments
+  for each row execute function private.limit_rows_per_request('comments', '5');
 
 -- A comment's artist is set by the database from the track, not by the commenter.
 create trigger fill_comment_artist

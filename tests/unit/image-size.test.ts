@@ -1,6 +1,7 @@
 import jpeg from "jpeg-js";
 import { describe, expect, it } from "vitest";
-import { imageHeadLength, imageSize, imageSizeOf, storedImageSize } from "~/lib/media/image-size";
+import { imageHeadLength, imageSize, imageSizeOf, isPictureSizeAllowed, storedImageSize } from "~/lib/media/image-size";
+import { imageFiles, judgeImage } from "~/lib/media/media-files";
 
 const hex = (text: string) => Uint8Array.from(text.replace(/\s+/g, "").match(/../g) ?? [], (pair) => parseInt(pair, 16));
 const latin1 = (text: string) => Uint8Array.from(text, (character) => character.charCodeAt(0));
@@ -126,5 +127,22 @@ describe("a stored image's size", () => {
     expect(imageSizeOf(1200, 800)).toEqual({ width: 1200, height: 800 });
     expect(imageSizeOf(null, 800)).toBeNull();
     expect(imageSizeOf(undefined, undefined)).toBeNull();
+  });
+});
+
+describe("a picture's bounds", () => {
+  it("refuses a header-only PNG claiming 10,000 × 10,000 (400 MB to decode), as it refuses more than 10,000 a side", async () => {
+    const header = (width: number, height: number) => {
+      const bytes = new Uint8Array(33);
+      bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+      new DataView(bytes.buffer).setUint32(16, width);
+      new DataView(bytes.buffer).setUint32(20, height);
+      return bytes;
+    };
+    expect(isPictureSizeAllowed({ width: 10_000, height: 10_000 })).toBe(false);
+    expect(isPictureSizeAllowed({ width: 10_000, height: 2_500 })).toBe(true);
+    expect(isPictureSizeAllowed({ width: 10_001, height: 10 })).toBe(false);
+    expect((await judgeImage(new Blob([header(10_000, 10_000)]))).problem).toBe(imageFiles.tooLarge);
+    expect((await judgeImage(new Blob([header(400, 400)]))).problem).toBeNull();
   });
 });

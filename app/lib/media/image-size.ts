@@ -8,12 +8,15 @@ export type ImageSize = { width: number; height: number };
 export const imageHeadLength = 64 * 1024;
 
 /**
- * The largest side a picture may have (the database holds the same bound): a header claiming more is a
- * forgery or a picture no browser should be asked to decode (10,000² pixels is 400 MB of memory).
+ * The largest side a picture may have, and the most pixels (the database holds the same bounds): a header
+ * claiming more is a forgery or a picture no browser should be asked to decode (10,000² pixels is 400 MB
+ * of memory; 25 megapixels, 100 MB, is more than any camera's photo a page shows needs).
  */
 export const maxPictureSide = 10_000;
+export const maxPicturePixels = 25_000_000;
 
-export const isPictureSizeAllowed = ({ width, height }: ImageSize) => width <= maxPictureSide && height <= maxPictureSide;
+export const isPictureSizeAllowed = ({ width, height }: ImageSize) =>
+  width <= maxPictureSide && height <= maxPictureSide && width * height <= maxPicturePixels;
 
 /** Both sizes from the database's two columns, or none. */
 export const imageSizeOf = (width: number | null | undefined, height: number | null | undefined): ImageSize | null =>

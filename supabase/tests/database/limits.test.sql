@@ -1,10 +1,10 @@
--- An artist's catalogue has bounds no API request can go around: at most 100 tracks a request (an
--- album's), 5,000 tracks and 500 merch items an artist, and 5 comments a minute from one user on one
--- track. The operator's own SQL (seeds, backfills) is not counted.
+-- An artist's catalogue has bounds no API request can go around: at most 100 tracks (an album's), 100
+-- releases, 10 merch items and 5 comments a request; 5,000 tracks and 500 merch items an artist; 5 comments
+-- a minute from one user on one track and 20 in all. The operator's own SQL (seeds, backfills) is not counted.
 begin;
 \ir helpers.sql
 
-select plan(9);
+select plan(13);
 
 select is(
   tests.attempt('artist', $$insert into public.tracks (artist_id, title, genre, price, description)
@@ -49,6 +49,28 @@ insert into public.comments (content, track_id, user_id)
 select is(
   tests.attempt('fan', $$insert into public.comments (content, track_id) values ('Sixth', tests.id('track'))$$),
   'refused:54000', 'nor a sixth after five in the minute');
+
+select is(
+  tests.attempt('artist', $$insert into public.releases (artist_id, kind, title)
+    select tests.id('artist'), 'album', 'Bulk ' || n from generate_series(1, 4900) n$$),
+  'refused:54000', 'one request writes at most 100 releases, not 4,900');
+select is(
+  tests.attempt('artist', $$insert into public.merch (artist_id, title, price, description)
+    select tests.id('artist'), 'Bulk ' || n, 10, 'x' from generate_series(1, 11) n$$),
+  'refused:54000', 'nor 11 merch items');
+select is(
+  tests.attempt('fan', $$insert into public.comments (content, track_id)
+    select 'Flood ' || n, t.id from generate_series(1, 12000) n cross join lateral (
+      select id from public.tracks where id = tests.id('track')) t$$),
+  'refused:54000', 'nor 12,000 comments');
+insert into public.tracks (artist_id, title, genre, price, description, release_date)
+  select tests.id('artist'), 'Commented ' || n, 'Rock', 1, 'x', current_date - 1 from generate_series(1, 5) n;
+insert into public.comments (content, track_id, user_id)
+  select 'Across ' || n, t.id, tests.id('other artist')
+  from public.tracks t cross join generate_series(1, 4) n where t.title like 'Commented %';
+select is(
+  tests.attempt('other artist', $$insert into public.comments (content, track_id) values ('Twenty-first', tests.id('track'))$$),
+  'refused:54000', 'nor a 21st comment in a minute across tracks');
 
 select * from finish();
 rollback;

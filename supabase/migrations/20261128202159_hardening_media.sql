@@ -26,6 +26,8 @@ drop function if exists "public"."download_track"(track_id uuid, country text, f
 
 drop function if exists "public"."made_file_job"(track_id uuid, format text);
 
+drop index if exists "public"."comments_user_id_idx";
+
 drop index if exists "public"."download_codes_artist_id_idx";
 
 
@@ -52,6 +54,8 @@ alter table "public"."tracks" add column "mp3_kbps" integer;
 CREATE INDEX album_zips_user_id_taken_at_idx ON private.album_zips USING btree (user_id, taken_at);
 
 CREATE INDEX made_files_requested_by_idx ON private.made_files USING btree (requested_by, requested_at) WHERE (requested_by IS NOT NULL);
+
+CREATE INDEX comments_user_id_idx ON public.comments USING btree (user_id, created_at DESC);
 
 CREATE INDEX download_codes_artist_id_idx ON public.download_codes USING btree (artist_id, created_at DESC);
 
@@ -178,6 +182,27 @@ end
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.limit_rows_per_request()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  setting text := 'crate.written_' || tg_argv[0];
+  written integer := coalesce(nullif(current_setting(setting, true), ''), '0')::integer + 1;
+begin
+  if current_user not in ('anon', 'authenticated') then
+    return new;
+  end if;
+  if written > tg_argv[1]::integer then
+    raise exception 'at most % rows of % are written at once', tg_argv[1], tg_argv[0] using errcode = '54000';
+  end if;
+  perform set_config(setting, written::text, true);
+  return new;
+end
+$function$
+;
+
 CREATE OR REPLACE FUNCTION private.media_jobs_per_hour()
  RETURNS integer
  LANGUAGE sql
@@ -275,6 +300,44 @@ begin
   get diagnostics made = row_count;
   return made;
 end
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.is_picture_size(url text, width integer, height integer)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select (width is null) = (height is null)
+    and coalesce(width between 1 and 10000 and height between 1 and 10000 and width::bigint * height <= 25000000, true)
+    and (url is not null or width is null)
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.limit_comments()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  if current_user not in ('anon', 'authenticated') then
+    return new;
+  end if;
+  perform pg_advisory_xact_lock(hashtext('comments:' || new.user_id::text));
+  if (
+    select count(*) from public.comments c
+    where c.track_id = new.track_id and c.user_id = new.user_id and c.created_at > now() - interval '1 minute'
+  ) >= 5 then
+    raise exception 'at most 5 comments a minute on one track' using errcode = '54000';
+  end if;
+  if (
+    select count(*) from public.comments c where c.user_id = new.user_id and c.created_at > now() - interval '1 minute'
+  ) >= 20 then
+    raise exception 'at most 20 comments a minute' using errcode = '54000';
+  end if;
+  return new;
+end;
 $function$
 ;
 
@@ -951,6 +1014,12 @@ using (((bucket_id = 'tracks'::text) AND ( SELECT private.is_marketplace_request
 using (((bucket_id = 'tracks'::text) AND ((storage.foldername(name))[1] = (( SELECT auth.uid() AS uid))::text) AND ( SELECT private.is_active_user() AS is_active_user)));
 
 
+CREATE TRIGGER comments_limit_per_request BEFORE INSERT ON public.comments FOR EACH ROW EXECUTE FUNCTION private.limit_rows_per_request('comments', '5');
+
+CREATE TRIGGER merch_limit_per_request BEFORE INSERT ON public.merch FOR EACH ROW EXECUTE FUNCTION private.limit_rows_per_request('merch', '10');
+
+CREATE TRIGGER releases_limit_per_request BEFORE INSERT ON public.releases FOR EACH ROW EXECUTE FUNCTION private.limit_rows_per_request('releases', '100');
+
 CREATE TRIGGER tracks_mp3_kbps_follows_the_master BEFORE INSERT OR UPDATE OF file_url ON public.tracks FOR EACH ROW EXECUTE FUNCTION private.mp3_kbps_follows_the_master();
 
 CREATE TRIGGER tracks_files_named_by_the_marketplace BEFORE INSERT OR UPDATE OF file_url, artwork_url, artwork_small_url, artwork_width, artwork_height, mp3_kbps ON public.tracks FOR EACH ROW EXECUTE FUNCTION private.files_named_by_the_marketplace('file_url', 'artwork_url', 'artwork_small_url', 'artwork_width', 'artwork_height', 'mp3_kbps');
@@ -989,3 +1058,4 @@ grant select (
 ) on public.tracks to anon;
 grant execute on function private.artist_page_tracks() to anon, authenticated, service_role;
 grant execute on function private.codes_per_hour() to anon, authenticated, service_role;
+revoke execute on function private.limit_rows_per_request() from public;
