@@ -50,10 +50,15 @@ stable
 security invoker
 set search_path = ''
 as $$
+  -- The featured artist: the one with the newest release among artists whose account is at least 30 days
+  -- old and who have at least 5 followers, so an account made minutes ago (or one with no listeners)
+  -- cannot take the home page by publishing last.
   with latest as (
     select t.id, t.title, t.artwork_url, t.artwork_small_url, t.release_date, t.artist_id, t.release_id
     from public.tracks t
+    join public.artist_profiles a on a.id = t.artist_id
     where t.release_date <= current_date
+      and a.created_at <= now() - interval '30 days' and a.follower_count >= 5
     order by t.release_date desc, t.created_at desc
     limit 1
   ),

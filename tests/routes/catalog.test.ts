@@ -2,7 +2,18 @@
 // against the demo data, the follow and newsletter forms, the header search's resource route, the
 // cache headers and how many backend round trips each render makes.
 import { describe, expect, it } from "vitest";
-import { appUrl, cachedCopyOf, inputValue, serviceClient, signedIn, storesMadeSoFarLanded, text, title, Visitor } from "./support.ts";
+import {
+  appUrl,
+  cachedCopyOf,
+  inputValue,
+  newArtist,
+  serviceClient,
+  signedIn,
+  storesMadeSoFarLanded,
+  text,
+  title,
+  Visitor,
+} from "./support.ts";
 
 const paperLanterns = "a1000000-0000-4000-8000-000000000012";
 const lumenDrift = "a1000000-0000-4000-8000-000000000004";
@@ -107,6 +118,18 @@ describe("caching and round trips", () => {
 });
 
 describe("home", () => {
+  it("features no account made minutes ago, though it published last", async () => {
+    const newcomer = `Newcomer ${Date.now().toString(36)}`;
+    const artist = await newArtist(newcomer);
+    const { error } = await serviceClient
+      .from("tracks")
+      .insert({ artist_id: artist.id, title: "Out This Minute", genre: "Rock", price: 1, description: "Brand new" });
+    expect(error).toBeNull();
+    const { html } = await render("/");
+    expect(html).toContain("Featured artist: ");
+    expect(html).not.toContain(`Featured artist: ${newcomer}`);
+  });
+
   it("shows the news, the featured artist with their latest release, the artist rows and every genre", async () => {
     const { html } = await render("/");
     const page = text(html);
@@ -114,7 +137,7 @@ describe("home", () => {
     // suite may add a newer one meanwhile); an inactive one never does.
     expect(html).toContain("Featured artist: The Paper Lanterns");
     expect(html).not.toContain("Scheduled maintenance");
-    // Whoever released last is featured: in the demo, Mara Vale's "Glow" (unless a test has released something since).
+    // The newest release of an artist of 30 days or more, with 5 followers or more, is featured.
     expect(page).toMatch(/Featured Artist \S/);
     expect(page).toMatch(/New Releases \S/);
     expect(tagWith(html, 'aria-label="Play Now:')).toMatch(/href="\/track\/[0-9a-f-]{36}"/);
