@@ -365,16 +365,17 @@ revoke execute on function public.stream_backlog(text, uuid, integer) from publi
 
 grant execute on function public.stream_backlog(text, uuid, integer) to anon, authenticated;
 
--- A track's stream as the pages that list it need it: its state, its file, and (to its artist alone) why
--- it failed and the master itself. No row for a track without audio. The callers decide who sees the track.
+-- A track's stream as the pages that list it need it: its state, its file and its size, and (to its
+-- artist alone) why it failed and the master itself. No row for a track without audio. The callers decide
+-- who sees the track.
 create or replace function private.stream_of(track_id uuid)
-returns table (state text, path text, failure text, own_master text)
+returns table (state text, path text, size bigint, failure text, own_master text)
 language sql
 stable
 security definer
 set search_path = ''
 as $$
-  select f.state, f.path,
+  select f.state, f.path, f.size,
     case when t.artist_id = (select auth.uid()) then f.failure end,
     case when t.artist_id = (select auth.uid()) then t.file_url end
   from private.made_files f

@@ -4,7 +4,7 @@
 set check_function_bodies = off;
 
 -- The newest releases first, of one artist or of everyone: each with its date, cover and the tracks a
--- visitor may play (those with a stream ready get an enclosure). With no artist, the active news too.
+-- visitor may play (those with a stream ready get an enclosure, with its size). With no artist, the active news too.
 -- `max_count` at most 50.
 create or replace function public.release_feed(artist_id uuid default null, max_count integer default 30)
 returns jsonb
@@ -34,7 +34,9 @@ as $$
             select jsonb_agg(jsonb_build_object(
                 'id', t.id, 'title', t.title, 'track_number', t.track_number, 'release_date', t.release_date,
                 'duration_seconds', t.duration_seconds, 'description', t.description, 'genre', t.genre,
-                'artwork_url', t.artwork_url, 'streams', exists (select 1 from private.stream_of(t.id) f where f.state = 'ready'))
+                'artwork_url', t.artwork_url,
+                -- Its stream's size once made (an enclosure's length); null while there is none to play.
+                'stream_size', (select coalesce(f.size, 0) from private.stream_of(t.id) f where f.state = 'ready'))
               order by t.track_number nulls last, t.created_at, t.id)
             from public.tracks t
             where t.release_id = n.id))

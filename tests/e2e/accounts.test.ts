@@ -46,7 +46,7 @@ describe("accounts with JavaScript", () => {
     await page.getByLabel(/I agree to the/).check();
     await page.getByRole("button", { name: "Create Account" }).click();
     await page.waitForURL("**/dashboard/artist");
-    await page.getByRole("heading", { name: "Welcome back, Velvet Static" }).waitFor();
+    await page.getByRole("heading", { name: "Welcome, Velvet Static" }).waitFor();
     await signOut(page);
     await close();
   });

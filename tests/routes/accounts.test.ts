@@ -45,7 +45,8 @@ describe("signing up", () => {
 
     const dashboard = await visitor.get("/dashboard/artist");
     expect(dashboard.response.status).toBe(200);
-    expect(text(dashboard.html)).toContain(`Welcome back, ${form.artistName}`);
+    // A first visit: welcome, not welcome back.
+    expect(text(dashboard.html)).toContain(`Welcome, ${form.artistName}`);
     expect(dashboard.response.headers.get("cache-control")).toBe("private, no-store");
   });
 
@@ -196,6 +197,13 @@ describe("guards", () => {
     const { response } = await new Visitor().get(`${path}?tab=stats`);
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe(`/login?redirectTo=${encodeURIComponent(`${path}?tab=stats`)}`);
+  });
+
+  it("sends a signed-in user from Forgot password to their account settings, where they change it", async () => {
+    const fan = await signedIn("fan@example.com", "fan-demo-pass");
+    const { response } = await fan.get("/forgot-password");
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/dashboard/fan/settings");
   });
 
   it("answers 403 when a fan opens the artist dashboard, with the way to their own", async () => {

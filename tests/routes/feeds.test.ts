@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { Visitor, appUrl, newArtist, serviceClient, streamFinished } from "./support.ts";
 
 let artistId: string;
+const streamSize = 1234;
 let album: { id: string; streaming: string };
 let single: string;
 const newsTitle = `Feeds are here ${Date.now().toString(36)}`;
@@ -42,8 +43,12 @@ beforeAll(async () => {
   await track({ release_id: release!.id, title: "Ebb", track_number: 2 });
   album = { id: release!.id, streaming };
   single = await track({ title: "Slack", release_date: "2026-04-01" });
-  // One track streams (this suite's marketplace makes no streams): it alone gets an enclosure.
-  await streamFinished(streaming, { masterPath: master, path: `${artistId}/renditions/flood.128k.mp3` });
+  // One track streams (this suite's marketplace makes no streams): it alone gets an enclosure, of its size.
+  const stream = `${artistId}/renditions/flood.128k.mp3`;
+  expect(
+    (await serviceClient.storage.from("tracks").upload(stream, new Blob([new Uint8Array(streamSize)], { type: "audio/mpeg" }))).error,
+  ).toBeNull();
+  await streamFinished(streaming, { masterPath: master, path: stream });
   const news = await serviceClient.from("news_items").insert({ title: newsTitle, content: "Follow any artist by feed.", type: "info" });
   expect(news.error).toBeNull();
 });
@@ -99,10 +104,14 @@ describe("an artist's feeds", () => {
     expect(parsed.meta.version).toBe("2.0");
     expect(parsed.items.map((item) => item.url)).toEqual(atom.items.map((item) => item.url));
     expect(parsed.items.flatMap((item) => item.media).map((media) => media.url)).toEqual([`${appUrl}/track/${album.streaming}/audio`]);
+    // Its length is the stream's, in bytes, not 0.
+    expect(xml).toContain(`length="${streamSize}"`);
   });
 
   it("is found from the artist's page, and is there only for an artist", async () => {
     const { html } = await new Visitor().get(`/artist/${artistId}`);
+    // A link people see, beside the ones feed readers find.
+    expect(html).toContain(`<a href="/artist/${artistId}/feed.rss"`);
     expect(html).toContain(
       `<link rel="alternate" type="application/atom+xml" title="Tide Table on Crate (Atom)" href="/artist/${artistId}/feed.atom"/>`,
     );

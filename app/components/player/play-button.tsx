@@ -7,10 +7,19 @@ import { player, type QueueTrack } from "~/lib/player";
  * Plays a list in the player bar, in place of the queue: Play All (from the start) or a row's Play (from
  * that track on). It needs JavaScript, so without it there is none (the track pages play on their own).
  */
-export function PlayAllButton({ tracks, children = "Play All" }: { tracks: QueueTrack[]; children?: ReactNode }) {
+export function PlayAllButton({
+  tracks,
+  children = "Play All",
+  label,
+}: {
+  tracks: QueueTrack[];
+  children?: ReactNode;
+  /** Its name where a page has several (a row's release): "Play Headlights & Static". */
+  label?: string;
+}) {
   if (tracks.length === 0) return null;
   return (
-    <Button size="lg" onClick={() => player.playTracks(tracks)} className="noscript:hidden">
+    <Button size="lg" onClick={() => player.playTracks(tracks)} className="noscript:hidden" aria-label={label}>
       <Icon name="play" className="size-5" />
       {children}
     </Button>

@@ -30,7 +30,8 @@ export const FeedSchema = v.object({
           description: v.string(),
           genre: v.string(),
           artwork_url: nullableText,
-          streams: v.boolean(),
+          /** Its stream's size in bytes once made (0 when not known); null while there is no stream. */
+          stream_size: v.nullable(v.pipe(v.number(), v.integer(), v.minValue(0))),
         }),
       ),
     }),
@@ -66,7 +67,7 @@ type Entry = {
   categories: string[];
   summary: string;
   html: string;
-  enclosures: { href: string; title: string }[];
+  enclosures: { href: string; title: string; length: number }[];
 };
 
 const when = (date: string) => new Date(date.length === 10 ? `${date}T00:00:00Z` : date);
@@ -100,9 +101,9 @@ function entriesOf(feed: Feed, origin: string): Entry[] {
       categories: [...new Set(release.tracks.map((track) => track.genre))],
       summary: `${album ? `Album, ${release.tracks.length} tracks` : "Single"} by ${release.artist.artist_name}`,
       html: cover + list + about,
-      enclosures: release.tracks
-        .filter((track) => track.streams)
-        .map((track) => ({ href: `${origin}/track/${track.id}/audio`, title: track.title })),
+      enclosures: release.tracks.flatMap((track) =>
+        track.stream_size === null ? [] : [{ href: `${origin}/track/${track.id}/audio`, title: track.title, length: track.stream_size }],
+      ),
     };
   });
   const news = (feed.news ?? []).map((item): Entry => ({
@@ -157,7 +158,7 @@ export function atomFeed(feed: Feed, page: FeedPage): string {
         entry.enclosures
           .map(
             (enclosure) =>
-              `<link rel="enclosure" type="audio/mpeg" title="${escapeXml(enclosure.title)}" href="${escapeXml(enclosure.href)}"/>`,
+              `<link rel="enclosure" type="audio/mpeg" title="${escapeXml(enclosure.title)}" href="${escapeXml(enclosure.href)}"${enclosure.length ? ` length="${enclosure.length}"` : ""}/>`,
           )
           .join("") +
         `<published>${entry.published.toISOString()}</published><updated>${entry.updated.toISOString()}</updated>` +
@@ -196,8 +197,11 @@ export function rssFeed(feed: Feed, page: FeedPage): string {
         (entry.author ? `<dc:creator>${escapeXml(entry.author.name)}</dc:creator>` : "") +
         entry.categories.map((category) => `<category>${escapeXml(category)}</category>`).join("") +
         `<description>${escapeXml(`<p>${escapeXml(entry.summary)}</p>${entry.html}`)}</description>` +
-        // RSS allows one enclosure an item; its length is unknown until signed (0, as the RSS Advisory Board advises).
-        (entry.enclosures[0] ? `<enclosure url="${escapeXml(entry.enclosures[0].href)}" length="0" type="audio/mpeg"/>` : "") +
+        // RSS allows one enclosure an item, with its length in bytes (0 for a stream made before sizes were
+        // kept, as the RSS Advisory Board advises when it is not known).
+        (entry.enclosures[0]
+          ? `<enclosure url="${escapeXml(entry.enclosures[0].href)}" length="${entry.enclosures[0].length}" type="audio/mpeg"/>`
+          : "") +
         `</item>`,
     )
     .join("\n");

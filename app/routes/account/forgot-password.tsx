@@ -10,6 +10,8 @@ import { formError, formFields, parseForm, replyWith, type FormReply } from "~/l
 import { readForm } from "~/lib/forms/form-body.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import { ForgotPasswordSchema } from "~/lib/schemas/auth";
+import { redirectSignedIn } from "~/lib/session/guards.server";
+import { accountSettingsPath, dashboardPath } from "~/lib/session/redirects";
 import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/forgot-password";
 
@@ -17,7 +19,9 @@ export const meta = () => pageMeta("Forgot your password?", "Get a link to choos
 
 const sentNotice = "If an account exists for that email, we've sent a link to reset your password. It works once, for one hour.";
 
+/** A signed-in user changes their password in their account settings (or their dashboard says where). */
 export function loader({ context }: Route.LoaderArgs) {
+  redirectSignedIn(context, (user) => accountSettingsPath(user.role) ?? dashboardPath(user.role));
   return { captchaSiteKey: captchaSiteKey(context) };
 }
 

@@ -222,42 +222,51 @@ export default function Artist({ loaderData }: Route.ComponentProps) {
             )}
           </section>
 
-          {website || socials.length > 0 ? (
-            <section aria-labelledby="links">
-              <h2 id="links" className="mb-3 text-lg font-bold">
-                Links
-              </h2>
-              <ul className="grid gap-2 text-sm">
-                {website ? (
-                  <li>
-                    <a
-                      href={website}
-                      rel="noopener noreferrer nofollow"
-                      target="_blank"
-                      className="break-all text-accent-strong hover:text-ink hover:underline"
-                    >
-                      {new URL(website).host}
-                      <span className="sr-only"> (website, opens in a new tab)</span>
-                    </a>
-                  </li>
-                ) : null}
-                {socials.map((social) => (
-                  <li key={social.label}>
-                    <span className="text-ink-faint">{social.label} </span>
-                    <a
-                      href={social.href}
-                      rel="noopener noreferrer nofollow"
-                      target="_blank"
-                      className="text-accent-strong hover:text-ink hover:underline"
-                    >
-                      {social.handle}
-                      <span className="sr-only"> (opens in a new tab)</span>
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            </section>
-          ) : null}
+          {/* Links: the artist's own, and their releases by feed (which feed readers also find in the page's head). */}
+          <section aria-labelledby="links">
+            <h2 id="links" className="mb-3 text-lg font-bold">
+              Links
+            </h2>
+            <ul className="grid gap-2 text-sm">
+              {website ? (
+                <li>
+                  <a
+                    href={website}
+                    rel="noopener noreferrer nofollow"
+                    target="_blank"
+                    className="break-all text-accent-strong hover:text-ink hover:underline"
+                  >
+                    {new URL(website).host}
+                    <span className="sr-only"> (website, opens in a new tab)</span>
+                  </a>
+                </li>
+              ) : null}
+              {socials.map((social) => (
+                <li key={social.label}>
+                  <span className="text-ink-faint">{social.label} </span>
+                  <a
+                    href={social.href}
+                    rel="noopener noreferrer nofollow"
+                    target="_blank"
+                    className="text-accent-strong hover:text-ink hover:underline"
+                  >
+                    {social.handle}
+                    <span className="sr-only"> (opens in a new tab)</span>
+                  </a>
+                </li>
+              ))}
+              <li>
+                <span className="text-ink-faint">New releases by feed </span>
+                <a href={`${artistPath(artist.id)}/feed.rss`} className="text-accent-strong hover:text-ink hover:underline">
+                  RSS
+                </a>
+                <span className="text-ink-faint"> · </span>
+                <a href={`${artistPath(artist.id)}/feed.atom`} className="text-accent-strong hover:text-ink hover:underline">
+                  Atom
+                </a>
+              </li>
+            </ul>
+          </section>
 
           <section aria-labelledby="shows">
             <h2 id="shows" className="mb-3 text-lg font-bold">

@@ -99,7 +99,9 @@ function OwnedReleaseCard({ release }: { release: OwnedRelease }) {
           </p>
         </div>
         <div className="col-span-2 sm:shrink-0">
-          <PlayAllButton tracks={queue} />
+          <PlayAllButton tracks={queue} label={`Play ${release.title}`}>
+            Play
+          </PlayAllButton>
         </div>
       </div>
       {downloadable ? (

@@ -98,7 +98,10 @@ export default function ArtistDashboardPage({ loaderData }: Route.ComponentProps
   return (
     <section>
       <p className="text-sm font-semibold tracking-wider text-accent uppercase">Artist dashboard</p>
-      <h1 className="mt-2 text-4xl font-bold">Welcome back, {displayName}</h1>
+      {/* Back is for an artist with something here already; a first visit is a welcome. */}
+      <h1 className="mt-2 text-4xl font-bold">
+        {dashboard.library.length > 0 || dashboard.activity.length > 0 ? "Welcome back" : "Welcome"}, {displayName}
+      </h1>
 
       <ul className="mt-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Statistics">
         {statistics.map(({ key, label, format }) => (

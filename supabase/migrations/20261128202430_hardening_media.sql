@@ -490,12 +490,12 @@ $function$
 ;
 
 CREATE OR REPLACE FUNCTION private.stream_of(track_id uuid)
- RETURNS TABLE(state text, path text, failure text, own_master text)
+ RETURNS TABLE(state text, path text, size bigint, failure text, own_master text)
  LANGUAGE sql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select f.state, f.path,
+  select f.state, f.path, f.size,
     case when t.artist_id = (select auth.uid()) then f.failure end,
     case when t.artist_id = (select auth.uid()) then t.file_url end
   from private.made_files f
@@ -980,6 +980,51 @@ AS $function$
       join public.releases r on r.id = o.release_id
       join public.artist_profiles a on a.id = r.artist_id
       where o.n > (g.page - 1) * g.size and o.n <= g.page * g.size), '[]')
+  )
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.release_feed(artist_id uuid DEFAULT NULL::uuid, max_count integer DEFAULT 30)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  with newest as (
+    select r.id, r.kind, r.title, r.artist_id, r.created_at
+    from public.releases r
+    where release_feed.artist_id is null or r.artist_id = release_feed.artist_id
+    order by r.created_at desc, r.id
+    limit least(greatest(coalesce(release_feed.max_count, 30), 1), 50)
+  )
+  select jsonb_build_object(
+    'artist', (
+      select jsonb_build_object('id', a.id, 'artist_name', a.artist_name, 'short_description', a.short_description,
+        'profile_image_url', a.profile_image_url)
+      from public.artist_profiles a
+      where a.id = release_feed.artist_id),
+    'releases', coalesce((
+      select jsonb_agg(jsonb_build_object(
+          'id', n.id, 'kind', n.kind, 'title', n.title, 'added_at', n.created_at,
+          'artist', jsonb_build_object('id', a.id, 'artist_name', a.artist_name),
+          'tracks', (
+            select jsonb_agg(jsonb_build_object(
+                'id', t.id, 'title', t.title, 'track_number', t.track_number, 'release_date', t.release_date,
+                'duration_seconds', t.duration_seconds, 'description', t.description, 'genre', t.genre,
+                'artwork_url', t.artwork_url,
+                -- Its stream's size once made (an enclosure's length); null while there is none to play.
+                'stream_size', (select coalesce(f.size, 0) from private.stream_of(t.id) f where f.state = 'ready'))
+              order by t.track_number nulls last, t.created_at, t.id)
+            from public.tracks t
+            where t.release_id = n.id))
+        order by n.created_at desc, n.id)
+      from newest n
+      join public.artist_profiles a on a.id = n.artist_id
+      where exists (select 1 from public.tracks t where t.release_id = n.id)), '[]'),
+    'news', case when release_feed.artist_id is null then coalesce((
+      select jsonb_agg(jsonb_build_object('id', i.id, 'title', i.title, 'content', i.content, 'created_at', i.created_at)
+        order by i.created_at desc)
+      from (select * from public.news_items where active order by created_at desc limit 10) i), '[]') end
   )
 $function$
 ;
