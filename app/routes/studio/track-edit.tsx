@@ -4,10 +4,11 @@ import { DeleteSection } from "~/components/delete-section";
 import { notFoundBoundary } from "~/components/error-boundary";
 import { AlbumPriceField, TrackDetailsFields } from "~/components/studio/track-details-fields";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
+import { LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { Field } from "~/components/ui/field";
 import { notFound, readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
-import { isUuid, trackEditPath } from "~/lib/catalog/catalog";
+import { isUuid, trackEditPath, trackPath } from "~/lib/catalog/catalog";
 import { forgetCached, trackChanged } from "~/lib/cache/edge-cache.server";
 import { formError, formFields, parseForm, replyWith } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";
@@ -126,7 +127,14 @@ export default function EditTrack({ loaderData, actionData }: Route.ComponentPro
     actionData?.values[name] !== undefined ? form.text(name) : String(stored ?? "");
   return (
     <>
-      <DashboardHeader title={`Edit ${track.title}`}>
+      <DashboardHeader
+        title={`Edit ${track.title}`}
+        actions={
+          <LinkButton to={trackPath(track.id)} variant="secondary">
+            View public page
+          </LinkButton>
+        }
+      >
         <StreamStatus state={stream.state} failure={stream.failure} trackId={track.id} title={track.title} action={path} />
       </DashboardHeader>
       <Card className="max-w-2xl">

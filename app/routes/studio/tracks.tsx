@@ -84,7 +84,8 @@ export default function YourTracks({ loaderData, actionData }: Route.ComponentPr
           </>
         }
       >
-        {countOf(trackCount, kind === "album" ? "album track" : kind === "single" ? "single" : "track")}
+        {countOf(trackCount, kind === "album" ? "album track" : kind === "single" ? "single" : "track")}, newest release first (an
+        album&rsquo;s tracks in their order).
       </DashboardHeader>
 
       <FormAlert>{form.formError}</FormAlert>
