@@ -70,8 +70,11 @@ describe("home_page", () => {
     const news = await all<{ title: string }>("select title from news_items where active order by created_at desc");
     expect(home.news.map((item) => item.title)).toEqual(news.map((item) => item.title));
 
+    // Featured: the newest release of an artist of 30 days or more with 5 followers or more.
     const [latest] = await all<{ id: string; artist_id: string }>(
-      "select id, artist_id from tracks where release_date <= current_date order by release_date desc, created_at desc limit 1",
+      `select t.id, t.artist_id from tracks t join artist_profiles a on a.id = t.artist_id
+       where t.release_date <= current_date and a.created_at <= now() - interval '30 days' and a.follower_count >= 5
+       order by t.release_date desc, t.created_at desc limit 1`,
     );
     expect(home.featured?.track.id).toBe(latest.id);
     expect(home.featured?.artist.id).toBe(latest.artist_id);

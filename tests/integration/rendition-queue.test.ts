@@ -6,7 +6,9 @@
 import { convertV4MiniflareOptions, Miniflare, type V4ModuleDefinition } from "miniflare";
 import { FLACDecoder } from "@wasm-audio-decoders/flac";
 import { MPEGDecoder } from "mpg123-decoder";
-import { readdirSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -310,6 +312,12 @@ describe("the rendition queue", () => {
     await flac.ready;
     const decoded = await flac.decodeFile(await storedBytes(made.path!)).finally(() => flac.free());
     expect(decoded).toMatchObject({ errors: [], samplesDecoded: 88200, sampleRate: 44100, bitDepth: 16 });
+    // It carries its audio's MD5, which the reference decoder checks (without it, flac -t warns it cannot).
+    const file = join(mkdtempSync(join(tmpdir(), "made-flac-")), "made.flac");
+    writeFileSync(file, await storedBytes(made.path!));
+    const tested = spawnSync("flac", ["-t", file], { encoding: "utf8" });
+    expect(tested.status).toBe(0);
+    expect(`${tested.stdout}${tested.stderr}`).not.toMatch(/WARNING|ERROR/);
     // Delivered again: nothing is made again (the stored object is not written over).
     const written = async () =>
       (await local.stack.db.query("select updated_at from storage.objects where name = $1", [made.path])).rows.map((row) =>

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { FlacEncoder } from "~/lib/media/flac";
 import { concat } from "~/lib/http/bytes";
 import { id3Tag, type DownloadTags } from "~/lib/media/tags";
+import { Md5 } from "~/lib/media/md5";
 
 /** A 1×1 PNG. */
 const png = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="), (c) =>
@@ -160,5 +161,24 @@ describe("MP3's ID3v2.3 tag", () => {
     expect(common.album).toBeUndefined();
     expect(common.genre).toBeUndefined();
     expect(common.picture).toBeUndefined();
+  });
+});
+
+describe("MD5, for FLAC's STREAMINFO", () => {
+  it("gives RFC 1321's test values, fed whole or in pieces", () => {
+    const hex = (bytes: Uint8Array) => [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+    const of = (text: string) => new TextEncoder().encode(text);
+    expect(hex(new Md5().digest())).toBe("d41d8cd98f00b204e9800998ecf8427e");
+    expect(hex(new Md5().update(of("abc")).digest())).toBe("900150983cd24fb0d6963f7d28e17f72");
+    const long = "12345678901234567890".repeat(4);
+    expect(hex(new Md5().update(of(long)).digest())).toBe("57edf4a22be3c955ac49da2e2107b67a");
+    expect(
+      hex(
+        new Md5()
+          .update(of(long.slice(0, 33)))
+          .update(of(long.slice(33)))
+          .digest(),
+      ),
+    ).toBe("57edf4a22be3c955ac49da2e2107b67a");
   });
 });

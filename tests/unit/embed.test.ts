@@ -44,7 +44,8 @@ describe("embeddingSite", () => {
 describe("embed code", () => {
   it("is an iframe with the embed's address, size and a name, its text escaped", () => {
     expect(embedCode({ origin: "https://crate.example", kind: "track", id: "t1", title: 'Crate player: "Hi" <b>' })).toBe(
-      '<iframe src="https://crate.example/embed/track/t1" width="480" height="164" frameborder="0" style="border:0;border-radius:12px" title="Crate player: &quot;Hi&quot; &lt;b>" loading="lazy" allow="autoplay"></iframe>',
+      // As wide as its host allows, up to its width: a phone's page is not pushed sideways.
+      '<iframe src="https://crate.example/embed/track/t1" width="480" height="164" frameborder="0" style="border:0;border-radius:12px;width:100%;max-width:480px" title="Crate player: &quot;Hi&quot; &lt;b>" loading="lazy" allow="autoplay"></iframe>',
     );
     expect(embedCode({ origin: "https://crate.example", kind: "playlist", id: "p1", title: "x", size: "compact" })).toContain(
       'src="https://crate.example/embed/playlist/p1?size=compact" width="480" height="120"',

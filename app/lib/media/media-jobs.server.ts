@@ -128,7 +128,10 @@ async function makeFile(work: Work, { trackId, format }: MadeFileJob, job: Job):
   const tags: DownloadTags | null = download
     ? { ...job.tags, cover: job.tags.artworkUrl ? await coverArt(job.tags.artworkUrl) : null }
     : null;
-  const encoder = encoding.codec === "mp3" ? mp3Encoder(work.encoderModule, format, tags, job.kbps) : flacEncoder(encoding.maxBits, tags);
+  const encoder =
+    encoding.codec === "mp3"
+      ? mp3Encoder(work.encoderModule, format, tags, job.kbps)
+      : flacEncoder(encoding.maxBits, tags, { md5: await flacAudioMd5(job.masterUrl, encoding.maxBits) });
   const upload = await MadeFileUpload.open(work.storageUrl, job.uploadUrl, type);
   const master = new Checksummed();
   const made = new Checksummed();
@@ -236,16 +239,31 @@ function mp3Encoder(encoderModule: WebAssembly.Module, format: MadeFormat, tags:
  * FLAC, of a WAV master alone (a lossy one would only grow), at its bit depth (`maxBits` at most), its
  * frames stored as they are made. Its sample count is the WAV header's; a header claiming more frames
  * than the tracks bucket's 50 MB could hold (a frame is at least a byte) says nothing, and is left unknown.
+ * `md5` goes in its STREAMINFO; `makesFrames: false` only reads the samples, for their MD5 (`audioMd5`).
  */
-function flacEncoder(maxBits: number, tags: DownloadTags | null): Encoder {
+function flacEncoder(
+  maxBits: number,
+  tags: DownloadTags | null,
+  options: { md5?: Uint8Array | null; makesFrames?: boolean } = {},
+): Encoder & { audioMd5(): Uint8Array | null } {
+  let opened: FlacEncoder | null = null;
   return {
     async open(first, format) {
       if (format !== "WAV" || !first.bits) throw new UnreadableMaster("FLAC is made only of a lossless (WAV) master");
       const declared = first.frames && first.frames <= audioFiles.maxBytes ? first.frames : 0;
-      const encoder = new FlacEncoder(first.channels.length, first.sampleRate, Math.min(first.bits, maxBits), declared);
+      const encoder = new FlacEncoder(first.channels.length, first.sampleRate, Math.min(first.bits, maxBits), declared, options);
+      opened = encoder;
       return { head: [encoder.start(tags)], write: (samples) => encoder.push(samples.channels), finish: () => encoder.finish() };
     },
+    audioMd5: () => opened?.audioMd5() ?? null,
   };
+}
+
+/** The MD5 of the audio a FLAC of this master holds, read once before it is made (STREAMINFO comes first). */
+async function flacAudioMd5(masterUrl: string, maxBits: number): Promise<Uint8Array | null> {
+  const reading = flacEncoder(maxBits, null, { makesFrames: false });
+  await encodeMaster(masterPieces(masterUrl), reading, { write: async () => {}, finish: async () => {} });
+  return reading.audioMd5();
 }
 
 /** Where a made file's bytes go as they are made. */

@@ -1,7 +1,8 @@
-// An album's zip as the tools fans open it with read it: Info-ZIP's unzip (testing every entry's CRC-32,
-// and reading names as UTF-8 because the archive says it was made on Unix), bsdtar, Python's zipfile and
-// Java's ZipInputStream, which reads front to back and refuses stored entries whose sizes follow them.
-// CI installs the four (.ci/run).
+// The files fans download, as the tools they open them with read them: an album's zip in Info-ZIP's unzip
+// (testing every entry's CRC-32, and reading names as UTF-8 because the archive says it was made on
+// Unix), bsdtar, Python's zipfile and Java's ZipInputStream (which reads front to back and refuses stored
+// entries whose sizes follow them). A made FLAC meets the reference `flac -t` in the media queue's own
+// test (tests/integration/rendition-queue.test.ts). CI installs the tools (.ci/run).
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { crc32, zipStream } from "../../app/lib/media/zip.ts";
 
-const folder = mkdtempSync(join(tmpdir(), "zip-readers-"));
+const folder = mkdtempSync(join(tmpdir(), "download-readers-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 const names = ["Winter Études/01 Honey & Smoke.mp3", 'Winter Études/02 "Quoted" (Live) ☀.mp3', "Winter Études/03 Empty.mp3"];
@@ -49,7 +50,7 @@ describe("an album's zip, opened by the tools fans use", () => {
       zip,
     );
     expect(python.trim().split("\n")).toEqual(["None", ...names]);
-    const java = run("java", join(import.meta.dirname, "../support/zip-readers/ZipStreamRead.java"), zip);
+    const java = run("java", join(import.meta.dirname, "../support/download-readers/ZipStreamRead.java"), zip);
     expect(java.trim().split("\n")).toEqual(names.map((name, index) => `${name}\t${contents[index]!.length}`));
   });
 });
