@@ -132,6 +132,26 @@ as $$
     and (url is not null or width is null)
 $$;
 
+-- What one account may cause in an hour, by kind: media jobs (downloads asked for, Retries; each makes at
+-- most an hour of audio, so an account costs the media Worker a bounded amount of work: 12_made_files.sql),
+-- album zips (each passes an album's bytes through the marketplace: 13_downloads.sql) and download codes
+-- made (about a millisecond of the backend each: 15_download_codes.sql). The app states the same numbers
+-- (app/lib/constants.ts; tests/integration/limits.test.ts compares them).
+create or replace function private.hourly_bound(what text)
+returns integer
+language sql
+immutable
+set search_path = ''
+as $$
+  select case hourly_bound.what
+    when 'media jobs' then 200
+    when 'album zips' then 30
+    when 'download codes' then 3000
+  end
+$$;
+
+grant execute on function private.hourly_bound(text) to anon, authenticated, service_role;
+
 -- One request (one transaction, as PostgREST runs each) writes at most `tg_argv[1]` rows of a kind
 -- (`tg_argv[0]`, the table): what one form or call of the app writes, never thousands that stall the
 -- backend. The operator's own SQL (seeds, backfills) is not an API role and is not counted.

@@ -20,7 +20,7 @@ create table private.made_files (
   failure text check (char_length(failure) <= 300),
   requested_at timestamptz not null default now(),
   -- Who caused the last request (a download asked for, an artist's Retry, a publish): each account causes
-  -- at most `private.media_jobs_per_hour()` jobs an hour (made_file_requested).
+  -- at most `private.hourly_bound('media jobs')` jobs an hour (made_file_requested).
   requested_by uuid,
   -- The made file's size and CRC-32, computed once as it is stored, so an album's zip names them before
   -- each file's bytes (a zip costs no checksum, and every unzip tool reads it).
@@ -204,19 +204,6 @@ revoke execute on function public.finish_made_file(uuid, text, text, text, bigin
 
 grant execute on function public.finish_made_file(uuid, text, text, text, bigint, bigint, bigint, bigint, integer, numeric) to anon, authenticated;
 
--- The jobs one account may cause in an hour (downloads asked for, Retries): each makes at most an hour of
--- audio (audioFiles.maxSeconds), so an account costs the media Worker a bounded amount of work.
-create or replace function private.media_jobs_per_hour()
-returns integer
-language sql
-immutable
-set search_path = ''
-as $$
-  select 200
-$$;
-
-grant execute on function private.media_jobs_per_hour() to anon, authenticated, service_role;
-
 -- 54000 when the caller has caused more jobs in the last hour than the cap: called after a request marked
 -- its files, so the transaction (and the marking) is undone.
 create or replace function private.limit_media_jobs()
@@ -228,7 +215,7 @@ set search_path = ''
 as $$
 begin
   if (select count(*) from private.made_files f
-      where f.requested_by = (select auth.uid()) and f.requested_at > now() - interval '1 hour') > private.media_jobs_per_hour() then
+      where f.requested_by = (select auth.uid()) and f.requested_at > now() - interval '1 hour') > private.hourly_bound('media jobs') then
     raise exception 'too many files asked to be made in an hour' using errcode = '54000';
   end if;
 end

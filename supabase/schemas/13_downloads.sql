@@ -130,7 +130,7 @@ grant execute on function private.download_mp3_kbps(boolean, bigint, numeric, in
 -- here and signs the files, so nobody marks a file "preparing" that is not then queued. A made file not
 -- made yet is asked for here (`requested`: the marketplace then queues it), again when the master changed,
 -- when a request went unanswered for ten minutes, or an hour after it failed; an account that has caused
--- more jobs in the last hour than private.media_jobs_per_hour() is refused (54000). `take` records a
+-- more jobs in the last hour than private.hourly_bound('media jobs') is refused (54000). `take` records a
 -- buyer's download once a day per track (a file taken again, or a request retried, is not another
 -- download), and only when every file is ready: a page asking whether the files are ready takes nothing.
 -- The artist's own are not downloads. The country comes from the marketplace, which reads it off the request.
@@ -257,7 +257,7 @@ revoke execute on function public.download_track(uuid, text, text, boolean) from
 grant execute on function public.download_track(uuid, text, text, boolean) to authenticated, service_role;
 
 -- The album zips an account took, for their hourly bound: a zip passes the album's bytes through the
--- marketplace, so an account takes at most private.album_zips_per_hour() of them an hour. Kept a day.
+-- marketplace, so an account takes at most private.hourly_bound('album zips') of them an hour. Kept a day.
 create table private.album_zips (
   user_id uuid not null,
   taken_at timestamptz not null default now()
@@ -266,17 +266,6 @@ create table private.album_zips (
 create index album_zips_user_id_taken_at_idx on private.album_zips (user_id, taken_at);
 
 revoke all on table private.album_zips from public, anon, authenticated;
-
-create or replace function private.album_zips_per_hour()
-returns integer
-language sql
-immutable
-set search_path = ''
-as $$
-  select 30
-$$;
-
-grant execute on function private.album_zips_per_hour() to anon, authenticated, service_role;
 
 -- An album zip taken by the caller, or 54000 past the hour's bound.
 create or replace function private.take_album_zip()
@@ -291,7 +280,7 @@ begin
   perform pg_advisory_xact_lock(hashtext('album-zips:' || me::text));
   delete from private.album_zips z where z.user_id = me and z.taken_at < now() - interval '1 day';
   if (select count(*) from private.album_zips z where z.user_id = me and z.taken_at > now() - interval '1 hour')
-      >= private.album_zips_per_hour() then
+      >= private.hourly_bound('album zips') then
     raise exception 'too many album downloads in an hour' using errcode = '54000';
   end if;
   insert into private.album_zips (user_id) values (me);

@@ -50,18 +50,6 @@ alter table public.purchases add column download_code_id uuid references public.
 
 create index purchases_download_code_id_idx on public.purchases (download_code_id);
 
--- The codes an artist may make in an hour.
-create or replace function private.codes_per_hour()
-returns integer
-language sql
-immutable
-set search_path = ''
-as $$
-  select 3000
-$$;
-
-grant execute on function private.codes_per_hour() to anon, authenticated, service_role;
-
 -- A fresh code: 12 characters of the alphabet, each from a random byte below 248 (8 × 31, so none is likelier).
 create or replace function private.new_download_code()
 returns text
@@ -89,7 +77,7 @@ revoke execute on function private.new_download_code() from public;
 grant execute on function private.new_download_code() to authenticated;
 
 -- Makes `how_many` (1 to 1,000) new codes for one of the caller's releases, at most 10,000 a release and
--- private.codes_per_hour() an artist an hour (making them costs the backend about a millisecond each).
+-- private.hourly_bound('download codes') an artist an hour (making them costs the backend about a millisecond each).
 -- Returns how many it made.
 create or replace function private.create_download_codes(release_id uuid, how_many integer)
 returns integer
@@ -113,8 +101,8 @@ begin
     raise exception 'a release has at most 10000 codes' using errcode = '54000';
   end if;
   if (select count(*) from public.download_codes c where c.artist_id = me and c.created_at > now() - interval '1 hour')
-      + how_many > private.codes_per_hour() then
-    raise exception 'at most % codes an hour', private.codes_per_hour() using errcode = '54000', hint = 'hourly';
+      + how_many > private.hourly_bound('download codes') then
+    raise exception 'at most % codes an hour', private.hourly_bound('download codes') using errcode = '54000', hint = 'hourly';
   end if;
   insert into public.download_codes (release_id, artist_id, code)
   select create_download_codes.release_id, me, private.new_download_code()

@@ -64,6 +64,7 @@ const triggerBounds: { what: string; fn: string; bound: RegExp; stated: number }
   { what: "releases an artist", fn: "limit_artist_releases", bound: />= (\d+) then/, stated: catalogLimits.artistTracks },
   { what: "download codes made at once", fn: "create_download_codes", bound: /how_many > (\d+) then/, stated: codeLimits.atOnce },
   { what: "download codes a release", fn: "create_download_codes", bound: /\+ how_many > (\d+) then/, stated: codeLimits.perRelease },
+  { what: "download codes an artist an hour", fn: "hourly_bound", bound: /'download codes' then (\d+)/, stated: codeLimits.perHour },
   {
     what: "code attempts an account an hour",
     fn: "redeem_download_code",

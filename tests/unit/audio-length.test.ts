@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { audioSeconds, type ReadBytes } from "~/lib/media/audio-length";
 import { audioFiles, judgeAudio } from "~/lib/media/media-files";
+import { wavHeader } from "../support/wav-header";
 
 const mp3 = { mime: "audio/mpeg", extension: "mp3" } as const;
 const wav = { mime: "audio/wav", extension: "wav" } as const;
@@ -20,19 +21,6 @@ function file(size: number, head: Uint8Array, tail = new Uint8Array(0)): ReadByt
   };
 }
 
-function wavHeader(byteRate: number, dataLength: number): Uint8Array {
-  const bytes = new Uint8Array(44);
-  const view = new DataView(bytes.buffer);
-  bytes.set(new TextEncoder().encode("RIFF"), 0);
-  bytes.set(new TextEncoder().encode("WAVEfmt "), 8);
-  view.setUint32(16, 16, true);
-  view.setUint16(20, 1, true);
-  view.setUint32(28, byteRate, true);
-  bytes.set(new TextEncoder().encode("data"), 36);
-  view.setUint32(40, dataLength, true);
-  return bytes;
-}
-
 /** MP3 frames: `header` repeated `count` times, each padded to its length. */
 function frames(header: number[], length: number, count: number, first?: (frame: Uint8Array) => void): Uint8Array {
   const bytes = new Uint8Array(length * count);
@@ -43,10 +31,20 @@ function frames(header: number[], length: number, count: number, first?: (frame:
 
 describe("an upload's length, from its bytes", () => {
   it("reads a WAV's from its header, bounded by the file's size", async () => {
-    expect(await audioSeconds(wav, 44 + 176400 * 3, file(44 + 176400 * 3, wavHeader(176400, 176400 * 3)))).toBe(3);
+    expect(
+      await audioSeconds(
+        wav,
+        44 + 176400 * 3,
+        file(44 + 176400 * 3, wavHeader({ sampleRate: 44100, channels: 2, bits: 16, dataLength: 176400 * 3 })),
+      ),
+    ).toBe(3);
     // A header claiming more than the file holds is held to the file; one written before its length was known runs to the end.
-    expect(await audioSeconds(wav, 44 + 8000, file(44 + 8000, wavHeader(8000, 8000 * 7200)))).toBe(1);
-    expect(await audioSeconds(wav, 44 + 16000, file(44 + 16000, wavHeader(8000, 0xffffffff)))).toBe(2);
+    expect(
+      await audioSeconds(wav, 44 + 8000, file(44 + 8000, wavHeader({ sampleRate: 8000, channels: 1, bits: 8, dataLength: 8000 * 7200 }))),
+    ).toBe(1);
+    expect(
+      await audioSeconds(wav, 44 + 16000, file(44 + 16000, wavHeader({ sampleRate: 8000, channels: 1, bits: 8, dataLength: 0xffffffff }))),
+    ).toBe(2);
   });
 
   it("reads an MP3's from its Xing frame count, or its constant bitrate over its size", async () => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { encoderSettings, UnreadableMaster } from "~/lib/media/encoding";
 import { audioFiles } from "~/lib/media/media-files";
 import { encodeMaster, type Encoder } from "~/lib/media/media-jobs.server";
+import { wavHeader } from "../support/wav-header";
 import { decodeWav, WavReader } from "~/lib/media/wav";
 
 /** A WAV of `frames` frames whose every sample is `value(frame, channel)`, in the given encoding. */
@@ -176,19 +177,7 @@ describe("the encoder's settings", () => {
 describe("a media job's bound", () => {
   it("decodes no more than the longest a track may be, whatever the master's header claimed, and fails past it", async () => {
     // An 8 kHz, 8-bit mono WAV whose header leaves its length open, running a second past the hour.
-    const header = new Uint8Array(44);
-    const view = new DataView(header.buffer);
-    header.set(new TextEncoder().encode("RIFF"), 0);
-    header.set(new TextEncoder().encode("WAVEfmt "), 8);
-    view.setUint32(16, 16, true);
-    view.setUint16(20, 1, true);
-    view.setUint16(22, 1, true);
-    view.setUint32(24, 8000, true);
-    view.setUint32(28, 8000, true);
-    view.setUint16(32, 1, true);
-    view.setUint16(34, 8, true);
-    header.set(new TextEncoder().encode("data"), 36);
-    view.setUint32(40, 0xffffffff, true);
+    const header = wavHeader({ sampleRate: 8000, channels: 1, bits: 8, dataLength: 0xffffffff });
     const piece = new Uint8Array(1024 * 1024).fill(128);
     let read = 0;
     async function* pieces() {

@@ -207,16 +207,16 @@ select is((select redeemed_by from public.download_codes where code = 'PQRSTUVWX
   'the code names who redeemed it');
 select is((select coalesce(sum(sales), 0)::integer from public.track_daily_stats where track_id = tests.id('track')), 2,
   'a code is no sale: the two bought copies are the sales');
--- An artist makes at most codes_per_hour() codes an hour.
+-- An artist makes at most hourly_bound('download codes') codes an hour.
 insert into public.download_codes (release_id, artist_id, code)
-select tests.id('release'), tests.id('artist'), private.new_download_code() from generate_series(1, private.codes_per_hour())
+select tests.id('release'), tests.id('artist'), private.new_download_code() from generate_series(1, private.hourly_bound('download codes'))
 on conflict (code) do nothing;
 select is(tests.attempt('artist', $$select public.create_download_codes(tests.id('release'), 1)$$), 'refused:54000',
   'an artist past the codes of the hour is refused');
 delete from public.download_codes where created_at > now() - interval '1 minute' and redeemed_at is null
   and code not in ('ABCDEFGHJKMN', 'PQRSTUVWXYZ2');
--- An account takes at most album_zips_per_hour() zips an hour.
-insert into private.album_zips (user_id) select tests.id('fan') from generate_series(1, private.album_zips_per_hour());
+-- An account takes at most hourly_bound('album zips') zips an hour.
+insert into private.album_zips (user_id) select tests.id('fan') from generate_series(1, private.hourly_bound('album zips'));
 select is(tests.attempt('fan through the marketplace', $$select 1 from public.download_release(tests.id('release'))$$),
   'refused:54000', 'an account past its album zips of the hour is refused');
 delete from private.album_zips;

@@ -131,11 +131,11 @@ select is(private.download_mp3_kbps(true, null, null, 44100), 320, 'a lossless m
 select is(private.download_mp3_kbps(true, null, null, 22050), 160, 'at 22.05 kHz, MP3 carries at most 160 kbps');
 select is(private.download_mp3_kbps(false, null, 300, 44100), null, 'a lossy master not measured yet promises no bitrate');
 
--- An account causes at most media_jobs_per_hour() jobs an hour: the one past it is refused, and marks nothing.
+-- An account causes at most hourly_bound('media jobs') jobs an hour: the one past it is refused, and marks nothing.
 insert into public.tracks (artist_id, title, genre, price, description, release_date, file_url)
 select tests.id('artist'), 'Many ' || n, 'Rock', 1.99, 'Many', current_date - 1,
   tests.id('artist') || '/1700000000' || lpad(n::text, 3, '0') || '-bbbbbbbb.wav'
-from generate_series(1, private.media_jobs_per_hour()) as n;
+from generate_series(1, private.hourly_bound('media jobs')) as n;
 update private.made_files f set requested_by = tests.id('artist'), requested_at = now()
 from public.tracks t where t.id = f.track_id and t.title like 'Many %';
 select is(tests.attempt('artist through the marketplace', $$select 1 from public.download_track(tests.id('track'), null, 'mp3')$$),

@@ -81,16 +81,6 @@ alter table "public"."tracks" validate constraint "tracks_mp3_kbps_check";
 
 set check_function_bodies = off;
 
-CREATE OR REPLACE FUNCTION private.album_zips_per_hour()
- RETURNS integer
- LANGUAGE sql
- IMMUTABLE
- SET search_path TO ''
-AS $function$
-  select 30
-$function$
-;
-
 CREATE OR REPLACE FUNCTION private.artist_page_tracks()
  RETURNS integer
  LANGUAGE sql
@@ -98,16 +88,6 @@ CREATE OR REPLACE FUNCTION private.artist_page_tracks()
  SET search_path TO ''
 AS $function$
   select 10
-$function$
-;
-
-CREATE OR REPLACE FUNCTION private.codes_per_hour()
- RETURNS integer
- LANGUAGE sql
- IMMUTABLE
- SET search_path TO ''
-AS $function$
-  select 3000
 $function$
 ;
 
@@ -167,6 +147,20 @@ end
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.hourly_bound(what text)
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select case hourly_bound.what
+    when 'media jobs' then 200
+    when 'album zips' then 30
+    when 'download codes' then 3000
+  end
+$function$
+;
+
 CREATE OR REPLACE FUNCTION private.limit_media_jobs()
  RETURNS void
  LANGUAGE plpgsql
@@ -175,7 +169,7 @@ CREATE OR REPLACE FUNCTION private.limit_media_jobs()
 AS $function$
 begin
   if (select count(*) from private.made_files f
-      where f.requested_by = (select auth.uid()) and f.requested_at > now() - interval '1 hour') > private.media_jobs_per_hour() then
+      where f.requested_by = (select auth.uid()) and f.requested_at > now() - interval '1 hour') > private.hourly_bound('media jobs') then
     raise exception 'too many files asked to be made in an hour' using errcode = '54000';
   end if;
 end
@@ -200,16 +194,6 @@ begin
   perform set_config(setting, written::text, true);
   return new;
 end
-$function$
-;
-
-CREATE OR REPLACE FUNCTION private.media_jobs_per_hour()
- RETURNS integer
- LANGUAGE sql
- IMMUTABLE
- SET search_path TO ''
-AS $function$
-  select 200
 $function$
 ;
 
@@ -239,7 +223,7 @@ begin
   perform pg_advisory_xact_lock(hashtext('album-zips:' || me::text));
   delete from private.album_zips z where z.user_id = me and z.taken_at < now() - interval '1 day';
   if (select count(*) from private.album_zips z where z.user_id = me and z.taken_at > now() - interval '1 hour')
-      >= private.album_zips_per_hour() then
+      >= private.hourly_bound('album zips') then
     raise exception 'too many album downloads in an hour' using errcode = '54000';
   end if;
   insert into private.album_zips (user_id) values (me);
@@ -290,8 +274,8 @@ begin
     raise exception 'a release has at most 10000 codes' using errcode = '54000';
   end if;
   if (select count(*) from public.download_codes c where c.artist_id = me and c.created_at > now() - interval '1 hour')
-      + how_many > private.codes_per_hour() then
-    raise exception 'at most % codes an hour', private.codes_per_hour() using errcode = '54000', hint = 'hourly';
+      + how_many > private.hourly_bound('download codes') then
+    raise exception 'at most % codes an hour', private.hourly_bound('download codes') using errcode = '54000', hint = 'hourly';
   end if;
   insert into public.download_codes (release_id, artist_id, code)
   select create_download_codes.release_id, me, private.new_download_code()
@@ -1080,8 +1064,6 @@ revoke execute on function private.limit_media_jobs() from public, anon, authent
 revoke execute on function private.mp3_kbps_follows_the_master() from public;
 revoke execute on function private.take_album_zip() from public;
 grant execute on function private.take_album_zip() to authenticated;
-grant execute on function private.album_zips_per_hour() to anon, authenticated, service_role;
-grant execute on function private.media_jobs_per_hour() to anon, authenticated, service_role;
 grant execute on function private.download_mp3_kbps(boolean, bigint, numeric, integer) to anon, authenticated, service_role;
 revoke execute on function private.finish_made_file(uuid, text, text, text, bigint, bigint, bigint, bigint, integer, numeric) from public;
 grant execute on function private.finish_made_file(uuid, text, text, text, bigint, bigint, bigint, bigint, integer, numeric) to anon, authenticated;
@@ -1107,5 +1089,5 @@ grant select (
   artwork_width, artwork_height, updated_at
 ) on public.tracks to anon;
 grant execute on function private.artist_page_tracks() to anon, authenticated, service_role;
-grant execute on function private.codes_per_hour() to anon, authenticated, service_role;
+grant execute on function private.hourly_bound(text) to anon, authenticated, service_role;
 revoke execute on function private.limit_rows_per_request() from public;
