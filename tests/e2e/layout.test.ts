@@ -9,6 +9,7 @@ import {
   expectNoAxeViolations,
   hydrated,
   browserForThisFile,
+  demoAlbumPath,
   newAccountPage,
   newPage,
   screenshot,
@@ -229,6 +230,20 @@ describe("pages", () => {
     assert.ok((await page.evaluate(() => document.documentElement.scrollHeight)) <= viewports.desktop.height, "the 404 page is short");
     assert.equal(await bottomOf("complementary"), viewports.desktop.height);
     assert.equal(await bottomOf("contentinfo"), viewports.desktop.height);
+    // With the player bar: the sidebar still runs to the page's end (no band under it), and the footer ends above the bar.
+    await page.goto(demoAlbumPath("Headlights & Static"));
+    await hydrated(page);
+    await page.getByRole("button", { name: "Play All" }).click();
+    const bar = page.getByRole("region", { name: "Player" });
+    await bar.waitFor();
+    await bar.getByRole("button", { name: "Pause" }).click();
+    await page.getByRole("navigation", { name: "Legal" }).getByRole("link", { name: "Terms" }).click();
+    await page.getByRole("heading", { level: 1, name: "Terms of Use" }).waitFor();
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const end = await page.evaluate(() => document.documentElement.scrollHeight);
+    assert.equal(await bottomOf("complementary"), end);
+    const barTop = Math.round((await bar.boundingBox())!.y + (await page.evaluate(() => window.scrollY)));
+    assert.ok((await bottomOf("contentinfo")) <= barTop, "the footer ends under the player bar");
     await close();
   });
 

@@ -18,7 +18,7 @@ export function AppShell({ children }: { children: ReactNode }) {
           short page still fills the window, so the sidebar and the footer reach its bottom edge. */}
       <div className="flex min-h-svh flex-col pt-(--header-height) lg:flex-row">
         <Sidebar />
-        <div className="flex min-w-0 flex-1 flex-col">
+        <div className="room-for-player flex min-w-0 flex-1 flex-col">
           <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 pt-8 focus:outline-none lg:px-8">
             {children}
           </main>

@@ -33,13 +33,11 @@ export function PlayerBar() {
       {/* The audio element is the bar's even while it hides, so a reload's queue can be resumed. */}
       <audio data-site-player preload="none" hidden />
       {queued ? (
-        <>
-          {/* Room at the foot of the page, so the bar never covers its end. */}
-          <div aria-hidden="true" className="h-36 sm:h-24" />
-          <Suspense fallback={null}>
-            <PlayerControls />
-          </Suspense>
-        </>
+        // The page makes room for the bar at its foot (`.room-for-player`, on the layout's content column,
+        // which the sidebar's column runs beside down to the bar).
+        <Suspense fallback={null}>
+          <PlayerControls />
+        </Suspense>
       ) : null}
     </>
   );
