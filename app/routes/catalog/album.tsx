@@ -14,7 +14,7 @@ import { albumPath, artistPath, countOf, isUuid, trackPath } from "~/lib/catalog
 import { formatDate, formatDuration, formatPrice, genreLabel } from "~/lib/format";
 import { tagCachedAnswer } from "~/lib/cache/edge-cache.server";
 import { publicPageHeaders } from "~/lib/http/http-cache";
-import { downloadFormats } from "~/lib/media/downloads";
+import { downloadChoices, downloadFormats } from "~/lib/media/downloads";
 import { imageSizeOf } from "~/lib/media/image-size";
 import { queueTrack } from "~/lib/player";
 import { AlbumPageSchema } from "~/lib/schemas/catalog-data";
@@ -55,7 +55,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   ]);
   return {
     album,
-    masters,
+    // What an owner downloads it in (named here, so the page carries no registry of formats).
+    downloads: downloadChoices(masters),
     formats: downloadFormats(masters),
     share,
     // For link previews and search engines, made here so the page carries no builder.
@@ -74,7 +75,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export const shouldRevalidate = revalidateUnlessOnlyBuyChanged;
 
 export default function Album({ loaderData }: Route.ComponentProps) {
-  const { album, share, masters, formats } = loaderData;
+  const { album, share, downloads, formats } = loaderData;
   const { buying, closePurchase } = useBuyParam();
   const purchaseDialog = useRef<DialogHandle>(null);
   const path = albumPath(album.id);
@@ -108,7 +109,7 @@ export default function Album({ loaderData }: Route.ComponentProps) {
               {album.owned ? "You own this" : album.own_release ? "Your album" : `You own ${ownedCount} of ${album.tracks.length}`}
             </p>
             {/* An album bought in part downloads the tracks bought (download_release). */}
-            <DownloadLinks path={href("/album/:id/download", { id: album.id })} title={album.title} album masters={masters} />
+            <DownloadLinks path={href("/album/:id/download", { id: album.id })} title={album.title} album choices={downloads} />
           </div>
         ) : null}
         {album.owned || album.own_release ? null : <BuyNowButton label={buyLabel} path={path} dialog={purchaseDialog} />}

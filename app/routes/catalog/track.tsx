@@ -25,7 +25,7 @@ import { sharedPageMeta } from "~/lib/sharing/meta.server";
 import { recordingData } from "~/lib/sharing/structured-data.server";
 import { sharing } from "~/lib/sharing/embedding.server";
 import { imageSizeOf } from "~/lib/media/image-size";
-import { downloadFormats } from "~/lib/media/downloads";
+import { downloadChoices, downloadFormats } from "~/lib/media/downloads";
 import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/catalog/buy-param";
 import { TrackCommentsSchema, TrackPageSchema, type TrackPage } from "~/lib/schemas/catalog-data";
 import { CommentSchema, DeleteCommentSchema } from "~/lib/schemas/comments";
@@ -130,6 +130,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       liked: Boolean(like?.data),
       owned: Boolean(bought?.data),
       formats: downloadFormats([{ format: found.master_format, mp3_kbps: found.mp3_kbps }]),
+      // What its owner downloads it in (named here, so the page carries no registry of formats).
+      downloads: bought?.data ? downloadChoices([{ format: found.master_format, mp3_kbps: found.mp3_kbps }]) : [],
       locale: requestLocale(request),
       // Time-ago labels are computed against the server's clock on both sides, so hydration agrees.
       now: Date.now(),
@@ -215,7 +217,7 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
               path={href("/track/:id/download", { id: track.id })}
               title={track.title}
               album={false}
-              masters={[{ format: track.master_format, mp3_kbps: track.mp3_kbps }]}
+              choices={loaderData.downloads}
             />
           </div>
         ) : (

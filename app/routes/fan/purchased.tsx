@@ -1,6 +1,6 @@
 import { href, Link } from "react-router";
 import { Artwork } from "~/components/catalog/artist-image";
-import { DownloadLinks } from "~/components/catalog/download-links";
+import { DownloadLinks, type DownloadChoice } from "~/components/catalog/download-links";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PlayAllButton } from "~/components/player/play-button";
@@ -10,6 +10,7 @@ import { Pagination } from "~/components/ui/pagination";
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { albumPath, artistPath, countOf, trackPath } from "~/lib/catalog/catalog";
 import { formatDate, formatDuration, formatPrice } from "~/lib/format";
+import { downloadChoices } from "~/lib/media/downloads";
 import { queueTrack } from "~/lib/player";
 import { requireFan } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
@@ -34,7 +35,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   });
   const pages = pageCount(owned.release_count, pageSize);
   firstPageIfPastTheEnd(page > pages, url);
-  return { releases: owned.releases, page, pages };
+  // Each release's formats on offer, named here (the page carries no registry of formats).
+  const releases = owned.releases.map((release) => ({
+    ...release,
+    downloads: downloadChoices(release.tracks.map((track) => ({ format: track.master_format, mp3_kbps: track.mp3_kbps }))),
+  }));
+  return { releases, page, pages };
 }
 
 export default function PurchasedTracks({ loaderData }: Route.ComponentProps) {
@@ -71,7 +77,7 @@ export default function PurchasedTracks({ loaderData }: Route.ComponentProps) {
  * A release the fan bought (of an album, the tracks they bought of it): Play All, Download in the format
  * chosen (an album's files in one zip, a single's file), and each album track's own Download, as uploaded.
  */
-function OwnedReleaseCard({ release }: { release: OwnedRelease }) {
+function OwnedReleaseCard({ release }: { release: OwnedRelease & { downloads: DownloadChoice[] } }) {
   const album = release.kind === "album";
   const first = release.tracks[0]!;
   const page = album ? albumPath(release.id) : trackPath(first.id);
@@ -104,14 +110,7 @@ function OwnedReleaseCard({ release }: { release: OwnedRelease }) {
           </PlayAllButton>
         </div>
       </div>
-      {downloadable ? (
-        <DownloadLinks
-          path={download}
-          title={release.title}
-          album={album}
-          masters={release.tracks.map((track) => ({ format: track.master_format, mp3_kbps: track.mp3_kbps }))}
-        />
-      ) : null}
+      {downloadable ? <DownloadLinks path={download} title={release.title} album={album} choices={release.downloads} /> : null}
       {album ? (
         <ol aria-label={`Tracks of ${release.title} you bought`} className="mt-3 divide-y divide-stage-700 border-t border-stage-700">
           {release.tracks.map((track, index) => (
