@@ -24,19 +24,12 @@ export function requestCountry(request: Request): string | null {
 
 /**
  * The visitor's address as Cloudflare's edge gives it (CF-Connecting-IP, which the edge sets, overwriting
- * whatever the client sent). Believed only where the request did pass an edge (`request.cf` names the
- * data centre); locally any client could send the header, so there is none.
+ * whatever the client sent): what every per-address limit counts by. Believed only where the request did
+ * pass an edge (`request.cf` names the data centre); locally the runtime keeps a header the client sent
+ * (it fills it from the connection only when there is none), so there is none, and the machine's clients
+ * share one address's limits, as they share its one address.
  */
 export function clientAddress(request: Request): string | null {
   const colo = (request as { cf?: { colo?: unknown } }).cf?.colo;
   return typeof colo === "string" && colo ? request.headers.get("CF-Connecting-IP") : null;
-}
-
-/**
- * The address a visitor's plays are counted by (their burst limit): Cloudflare's, as clientAddress gives
- * it; locally, where no edge stands in front, the socket's as the local runtime sets it (CF-Connecting-IP,
- * which it fills from the connection unless the client named one), so one local client's burst is its own.
- */
-export function playAddress(request: Request): string | null {
-  return clientAddress(request) ?? request.headers.get("CF-Connecting-IP");
 }

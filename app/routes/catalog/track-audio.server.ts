@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { invokeFunction } from "~/lib/backend/backend.server";
 import { audioUrlErrorMessage } from "~/lib/backend/errors";
 import type { RouterContextProvider } from "react-router";
-import { cloudflareContext, playAddress } from "~/lib/http/context.server";
+import { cloudflareContext, clientAddress } from "~/lib/http/context.server";
 import { userContext } from "~/lib/session/session.server";
 import type { SupabaseClient } from "~/lib/backend/supabase.server";
 import type { AudioSource } from "~/lib/player";
@@ -16,7 +16,7 @@ export const tooManyAudioUrls = "Too many tracks asked for at once. Please wait 
  */
 export async function mayHaveAudioUrl(request: Request, context: Readonly<RouterContextProvider>): Promise<boolean> {
   const user = context.get(userContext);
-  const key = user ? `user:${user.id}` : `address:${playAddress(request) ?? "unknown"}`;
+  const key = user ? `user:${user.id}` : `address:${clientAddress(request) ?? "unknown"}`;
   const { success } = await context.get(cloudflareContext).env.AUDIO_URL_LIMITER.limit({ key });
   return success;
 }

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { isUuid } from "~/lib/catalog/catalog";
-import { cloudflareContext, playAddress } from "~/lib/http/context.server";
+import { cloudflareContext, clientAddress } from "~/lib/http/context.server";
 import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
 import { listenerOf } from "~/lib/session/listener.server";
 import { readEmbedPass, ticketHolds } from "~/lib/http/signed-values.server";
@@ -43,7 +43,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       track_id: params.id,
       country: country ?? undefined,
       listener,
-      address: playAddress(request) ?? undefined,
+      address: clientAddress(request) ?? undefined,
       embedded_on: embeddedOn ?? undefined,
     })
     .setHeader(...marketplaceHeader(context));

@@ -11,7 +11,7 @@ import { sqlState } from "~/lib/backend/sqlstate";
 import { albumPath, isUuid } from "~/lib/catalog/catalog";
 import { readForm } from "~/lib/forms/form-body.server";
 import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms/forms";
-import { playAddress } from "~/lib/http/context.server";
+import { clientAddress } from "~/lib/http/context.server";
 import { marketplaceHeader } from "~/lib/http/env.server";
 import { RedeemCodeSchema } from "~/lib/schemas/fan";
 import { requireFan } from "~/lib/session/guards.server";
@@ -69,7 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!submission.success) return replyWith(submission.reply, 400);
   const result = await context
     .get(supabaseContext)
-    .rpc("redeem_download_code", { code: submission.value.code, address: playAddress(request) ?? undefined })
+    .rpc("redeem_download_code", { code: submission.value.code, address: clientAddress(request) ?? undefined })
     .setHeader(...marketplaceHeader(context))
     .maybeSingle();
   if (result.error?.code === sqlState.insufficientPrivilege)
