@@ -63,7 +63,9 @@ describe("recording a play (resource route)", () => {
 
   /** The pass an embed of the track is served with (`referer`: the page framing it). */
   const embedPass = async (referer?: string) => {
-    const { html } = await new Visitor().request(`/embed/track/${track}`, { headers: referer ? { Referer: referer } : {} });
+    const { html } = await new Visitor().request(`/embed/track/${track}`, {
+      headers: referer ? { Referer: referer, "Sec-Fetch-Dest": "iframe" } : {},
+    });
     return /<html[^>]*data-embed="([^"]+)"/.exec(html)![1]!;
   };
   /** An embedded player's report from a frame sandboxed without an origin (as WordPress frames one). */

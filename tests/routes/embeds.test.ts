@@ -170,8 +170,17 @@ describe("an embed inside a sandbox (a frame whose origin is null, as WordPress 
       /<html[^>]*data-embed="([^"]+)"/.exec((await visitor.request(`/embed/track/${kites}`, { headers })).html)?.[1];
     const own = await pass({});
     expect(own).toMatch(/^\.[\w-]{43}$/);
-    const framed = await pass({ Referer: "https://blog.example.com/post" });
+    const framed = await pass({ Referer: "https://blog.example.com/post", "Sec-Fetch-Dest": "iframe" });
     expect(Buffer.from(framed!.split(".")[0]!, "base64url").toString()).toBe("https://blog.example.com");
+    // Only a frame's load names a site: a page's script fetching the embed (or a request without Fetch
+    // Metadata) mints no pass for its own site, whatever its Referer.
+    const fetched: Record<string, string>[] = [
+      { Referer: "https://blog.example.com/post", "Sec-Fetch-Dest": "empty" },
+      { Referer: "https://blog.example.com/post" },
+    ];
+    for (const headers of fetched) {
+      expect((await pass(headers))!.split(".")[0]).toBe("");
+    }
   });
 
   it("asks for its track's audio from a frame of no origin: the answer is readable by any site, without credentials", async () => {

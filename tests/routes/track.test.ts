@@ -308,7 +308,7 @@ describe("recording plays", () => {
     };
     /** The pass an embed's page carries when framed by `referer`. */
     const framedBy = async (referer: string) => {
-      const { html } = await new Visitor().request(`/embed/track/${id}`, { headers: { Referer: referer } });
+      const { html } = await new Visitor().request(`/embed/track/${id}`, { headers: { Referer: referer, "Sec-Fetch-Dest": "iframe" } });
       return /<html[^>]*data-embed="([^"]+)"/.exec(html)![1]!;
     };
     const play = async (embed: string | null) => {

@@ -1,6 +1,6 @@
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { cloudflareContext } from "../http/context.server";
-import { embeddingSite } from "../sharing/embedding.server";
+import { framingSite } from "../sharing/embedding.server";
 import { envFrom, type AppEnv } from "../http/env.server";
 import { isEmbedPath } from "../http/security-headers.server";
 import { sharedCacheSeconds } from "../http/http-cache";
@@ -23,7 +23,7 @@ export const edgeCacheMiddleware: MiddlewareFunction<Response> = async ({ reques
   context.set(cacheTagsContext, tags);
   const cache = (caches as unknown as { default: Cache }).default;
   // A cached page names the build's hashed scripts; after a deploy they are gone, so the build is part of the key.
-  const key = new Request(cacheUrl(request.url, context.get(cloudflareContext).buildVersion, framingSite(request)), { method: "GET" });
+  const key = new Request(cacheUrl(request.url, context.get(cloudflareContext).buildVersion, embedSiteKey(request)), { method: "GET" });
   // As RFC 9111 has it: a request's `no-cache` renders afresh (and refreshes the cache); its `no-store`
   // renders afresh and stores nothing.
   const asked = request.headers.get("Cache-Control") ?? "";
@@ -192,10 +192,10 @@ export function globalPurge(
   );
 }
 
-/** An embed's page names the site that framed it (its Referer), so each site's copy is kept apart. */
-function framingSite(request: Request): string | null {
+/** An embed's page names the site that framed it (framingSite), so each site's copy is kept apart. */
+function embedSiteKey(request: Request): string | null {
   const url = new URL(request.url);
-  return isEmbedPath(url.pathname) ? (embeddingSite(request.headers.get("Referer"), url.origin) ?? "") : null;
+  return isEmbedPath(url.pathname) ? (framingSite(request, url.origin) ?? "") : null;
 }
 
 function cacheUrl(url: string, buildVersion: string, site: string | null = null): string {

@@ -121,3 +121,15 @@ export function embeddingSite(value: string | null, ownOrigin: string): string |
     return null;
   }
 }
+
+/**
+ * The site whose page framed this request (an embed's own load), or null: named by its Referer
+ * (embeddingSite), and believed only for a frame's load (`Sec-Fetch-Dest: iframe`, which the browser sets
+ * and no page's script can). A page's script fetching an embed to mint a pass naming its own site, or a
+ * request without Fetch Metadata, names none, so no play is credited to a site that never framed the player.
+ */
+export function framingSite(request: Request, ownOrigin: string): string | null {
+  const destination = request.headers.get("Sec-Fetch-Dest");
+  if (destination !== "iframe" && destination !== "frame") return null;
+  return embeddingSite(request.headers.get("Referer"), ownOrigin);
+}

@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { isUuid } from "~/lib/catalog/catalog";
 import { tagCachedAnswer } from "~/lib/cache/edge-cache.server";
-import { embeddingSite } from "~/lib/sharing/embedding.server";
+import { framingSite } from "~/lib/sharing/embedding.server";
 import { embedPass } from "~/lib/http/signed-values.server";
 import { envFrom } from "~/lib/http/env.server";
 import { publicCacheControl } from "~/lib/http/http-cache";
@@ -43,7 +43,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (found.status === "missing") return unavailable(404, publicCacheControl);
   tagCachedAnswer(context, ...embedCacheTags(params.kind, params.id, found.embed));
   // The pass its plays come back with, naming the page that framed this one as its browser named it.
-  const pass = await embedPass(envFrom(context).MARKETPLACE_SECRET, embeddingSite(request.headers.get("Referer"), url.origin));
+  const pass = await embedPass(envFrom(context).MARKETPLACE_SECRET, framingSite(request, url.origin));
   const page = <EmbedPage embed={found.embed} options={{ ...options, script: embedScriptPath, origin: url.origin, pass }} />;
   return html(renderToStaticMarkup(page), 200, publicCacheControl);
 }
