@@ -8,20 +8,20 @@ import type { AudioType } from "../../../supabase/functions/_shared/file-types";
 /** Reads `length` bytes of the file from `start` (fewer at its end). */
 export type ReadBytes = (start: number, length: number) => Promise<Uint8Array>;
 
-/** How much of a file's head and tail is read to find its length. */
-const headLength = 64 * 1024;
+/** How much of a file's head and tail is read to find its length (a caller holding the head already may serve it). */
+export const audioHeadLength = 64 * 1024;
 const tailLength = 64 * 1024;
 
 const ascii = (bytes: Uint8Array, start: number, length: number) => String.fromCharCode(...bytes.subarray(start, start + length));
 
 /** Seconds of audio in the file (of `size` bytes), or null when its bytes do not tell. */
 export async function audioSeconds(type: AudioType, size: number, read: ReadBytes): Promise<number | null> {
-  const head = await read(0, headLength);
+  const head = await read(0, audioHeadLength);
   if (type.mime === "audio/wav") return wavSeconds(head, size);
   if (type.mime === "audio/mpeg") {
     // An ID3v2 tag (a cover, say) comes first: the audio starts after it.
     const tagEnd = id3Length(head);
-    const first = tagEnd > 0 ? await read(tagEnd, headLength) : head;
+    const first = tagEnd > 0 ? await read(tagEnd, audioHeadLength) : head;
     return mp3Seconds(first, size - tagEnd);
   }
   if (type.mime === "audio/aac") return adtsSeconds(head, size);

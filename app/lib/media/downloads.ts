@@ -82,9 +82,8 @@ export type DownloadFormat = "original" | DownloadMadeFormat;
  */
 export function downloadLabel(format: DownloadMadeFormat, mp3Kbps: (number | null)[] = []): string {
   const { label } = madeFormats[format];
-  if (format !== "mp3" || mp3Kbps.length === 0 || mp3Kbps.some((kbps) => kbps === null)) return label;
-  const known = mp3Kbps.filter((kbps): kbps is number => kbps !== null);
-  const [least, most] = [Math.min(...known), Math.max(...known)];
+  if (format !== "mp3" || mp3Kbps.length === 0 || !mp3Kbps.every((kbps): kbps is number => kbps !== null)) return label;
+  const [least, most] = [Math.min(...mp3Kbps), Math.max(...mp3Kbps)];
   return least === most ? `${label} ${most} kbps` : `${label} ${least}-${most} kbps`;
 }
 

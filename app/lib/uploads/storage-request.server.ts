@@ -33,12 +33,14 @@ export type StoredBytes = (
   length: number,
 ) => Promise<{ bytes: Uint8Array; size: number } | null>;
 
+/** A stored object's path as Storage's HTTP API takes it: each segment percent-encoded. */
+export const objectPath = (path: string) => path.split("/").map(encodeURIComponent).join("/");
+
 export async function storedBytes(context: Readonly<RouterContextProvider>): Promise<StoredBytes> {
   const storage = await storageRequester(context);
   return async (bucket, path, start, length) => {
     if (!storage) return null;
-    const objectPath = path.split("/").map(encodeURIComponent).join("/");
-    const response = await storage(`/object/authenticated/${bucket}/${objectPath}`, {
+    const response = await storage(`/object/authenticated/${bucket}/${objectPath(path)}`, {
       headers: { Range: `bytes=${start}-${start + length - 1}` },
     });
     if (response.status === 416) return { bytes: new Uint8Array(0), size: start };

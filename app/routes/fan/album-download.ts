@@ -4,7 +4,7 @@ import { uncached } from "~/lib/http/http-cache";
 import { albumFileNames, attachment } from "~/lib/media/downloads";
 import { zipStream } from "~/lib/media/zip";
 import { requireUser } from "~/lib/session/guards.server";
-import { allReady, preparingPath, refuseWithDownloadPage, requestedFormat, storedFile, takeDownloads } from "./downloads.server";
+import { allReady, preparingPath, refuseWithDownloadPage, requestedFormat, storedFiles, takeDownloads } from "./downloads.server";
 import type { Route } from "./+types/album-download";
 
 /**
@@ -24,11 +24,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const files = await takeDownloads(context, of, { format, take: true, refuse });
   if (!allReady(files)) throw redirect(preparingPath(of, format), { status: 303, headers: uncached });
   const names = albumFileNames(files);
+  const stored = await storedFiles(context);
   const entries = files.map((file, index) => ({
     name: names.entries[index]!,
     size: file.size,
     crc: file.crc32,
-    open: async () => (await storedFile(context, file.path)).body!,
+    open: async () => (await stored(file.path)).body!,
   }));
   return new Response(zipStream(entries), {
     headers: { ...uncached, "Content-Type": "application/zip", "Content-Disposition": attachment(names.zip) },

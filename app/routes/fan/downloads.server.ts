@@ -9,7 +9,7 @@ import { downloadFormatOf, type DownloadFormat } from "~/lib/media/downloads";
 import { queueDownloads } from "~/lib/media/rendition-queue.server";
 import { count, nullableText } from "~/lib/schemas/columns";
 import { supabaseContext } from "~/lib/session/session.server";
-import { storageRequester } from "~/lib/uploads/storage-request.server";
+import { objectPath, storageRequester } from "~/lib/uploads/storage-request.server";
 
 // Taking home what one owns: the database says which files the reader may take (13_downloads.sql: the
 // artist, or a buyer) and records each buyer's download; Storage signs each file for a minute, for this
@@ -114,13 +114,15 @@ export function requestedFormat(request: Request, refuse: Refuse = refuseWithPag
   return format ?? refuse(404, "This format is not on offer");
 }
 
+/** The download page of a track or a release: it says what is being prepared, or why a download cannot be given. */
+const downloadPagePath = (of: DownloadOf) =>
+  "track" in of
+    ? href("/download/:kind/:id", { kind: "track", id: of.track })
+    : href("/download/:kind/:id", { kind: "album", id: of.release });
+
 /** The page that says a download is being prepared, and starts it when it is ready. */
 export function preparingPath(of: DownloadOf, format: DownloadFormat): string {
-  const path =
-    "track" in of
-      ? href("/download/:kind/:id", { kind: "track", id: of.track })
-      : href("/download/:kind/:id", { kind: "album", id: of.release });
-  return `${path}?format=${format}`;
+  return `${downloadPagePath(of)}?format=${format}`;
 }
 
 /** The address that downloads the files (the page links to it once they are ready). */
@@ -130,31 +132,33 @@ export function downloadPath(of: DownloadOf, format: DownloadFormat): string {
 }
 
 /**
- * A stored file as the marketplace reads it for the reader: signed for a minute, as the marketplace asks
- * (Storage's policy for buyers answers no one else), and fetched here, `range` passed on. The signed
- * address never leaves the Worker.
+ * The reader's stored files as the marketplace reads them for the reader (the session read once, for every
+ * file of an album): each signed for a minute, as the marketplace asks (Storage's policy for buyers answers
+ * no one else), and fetched here, `range` passed on. The signed address never leaves the Worker.
  */
-export async function storedFile(context: Readonly<RouterContextProvider>, path: string, range?: string | null): Promise<Response> {
+export async function storedFiles(context: Readonly<RouterContextProvider>) {
   const storage = await storageRequester(context);
-  const objectPath = path.split("/").map(encodeURIComponent).join("/");
-  const signing = await storage?.(`/object/sign/tracks/${objectPath}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", [marketplaceHeader(context)[0]]: marketplaceHeader(context)[1] },
-    body: JSON.stringify({ expiresIn: 60 }),
-  });
-  const signed = signing?.ok ? v.safeParse(SignedSchema, await signing.json()) : null;
-  if (!signed?.success) {
-    console.error("signing a download failed", path, signing?.status);
-    throw data(tryAgain, { status: 502, headers: uncached });
-  }
+  const vouch = Object.fromEntries([marketplaceHeader(context)]);
   const { SUPABASE_URL } = envFrom(context);
-  const file = await fetch(`${SUPABASE_URL}/storage/v1${signed.output.signedURL}`, { headers: range ? { Range: range } : {} });
-  if (!file.ok || !file.body) {
-    await file.body?.cancel();
-    console.error("reading a download failed", path, file.status);
-    throw data(tryAgain, { status: 502, headers: uncached });
-  }
-  return file;
+  return async (path: string, range?: string | null): Promise<Response> => {
+    const signing = await storage?.(`/object/sign/tracks/${objectPath(path)}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...vouch },
+      body: JSON.stringify({ expiresIn: 60 }),
+    });
+    const signed = signing?.ok ? v.safeParse(SignedSchema, await signing.json()) : null;
+    if (!signed?.success) {
+      console.error("signing a download failed", path, signing?.status);
+      throw data(tryAgain, { status: 502, headers: uncached });
+    }
+    const file = await fetch(`${SUPABASE_URL}/storage/v1${signed.output.signedURL}`, { headers: range ? { Range: range } : {} });
+    if (!file.ok || !file.body) {
+      await file.body?.cancel();
+      console.error("reading a download failed", path, file.status);
+      throw data(tryAgain, { status: 502, headers: uncached });
+    }
+    return file;
+  };
 }
 
 const SignedSchema = v.object({ signedURL: v.pipe(v.string(), v.startsWith("/object/sign/")) });
@@ -165,11 +169,7 @@ const SignedSchema = v.object({ signedURL: v.pipe(v.string(), v.startsWith("/obj
  * a bare message.
  */
 export function refuseWithDownloadPage(of: DownloadOf, request: Request): Refuse {
-  const path =
-    "track" in of
-      ? href("/download/:kind/:id", { kind: "track", id: of.track })
-      : href("/download/:kind/:id", { kind: "album", id: of.release });
   return () => {
-    throw redirect(`${path}${new URL(request.url).search}`, { status: 303, headers: uncached });
+    throw redirect(`${downloadPagePath(of)}${new URL(request.url).search}`, { status: 303, headers: uncached });
   };
 }

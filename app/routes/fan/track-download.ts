@@ -3,7 +3,7 @@ import { isUuid } from "~/lib/catalog/catalog";
 import { uncached } from "~/lib/http/http-cache";
 import { attachment, trackFileName } from "~/lib/media/downloads";
 import { requireUser } from "~/lib/session/guards.server";
-import { allReady, preparingPath, refuseWithDownloadPage, requestedFormat, storedFile, takeDownloads } from "./downloads.server";
+import { allReady, preparingPath, refuseWithDownloadPage, requestedFormat, storedFiles, takeDownloads } from "./downloads.server";
 import type { Route } from "./+types/track-download";
 
 /** What a file's answer passes on from Storage's (a resumed download asks for a Range). */
@@ -26,7 +26,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const files = await takeDownloads(context, of, { format, take: true, refuse });
   if (!allReady(files)) throw redirect(preparingPath(of, format), { status: 303, headers: uncached });
   const [file] = files;
-  const stored = await storedFile(context, file!.path, request.headers.get("Range"));
+  const stored = await (await storedFiles(context))(file!.path, request.headers.get("Range"));
   const headers = new Headers({ ...uncached, "Content-Disposition": attachment(trackFileName(file!)) });
   for (const name of passedOn) {
     const value = stored.headers.get(name);

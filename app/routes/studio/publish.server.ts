@@ -22,7 +22,7 @@ import type { FieldErrors } from "~/lib/forms/forms";
 import { tooManyTracks, type UploadedFiles } from "~/lib/schemas/studio";
 import { fileImageSize, imageHeadLength, isPictureSizeAllowed, type ImageSize } from "~/lib/media/image-size";
 import { storedArtworkSize, type FirstBytes, type StoredBytes } from "~/lib/uploads/storage-request.server";
-import { audioSeconds } from "~/lib/media/audio-length";
+import { audioHeadLength, audioSeconds } from "~/lib/media/audio-length";
 import type { SupabaseClient } from "~/lib/backend/supabase.server";
 import { decodeWav } from "~/lib/media/wav";
 
@@ -109,7 +109,8 @@ export async function checkUploaded(
   const judge = async (bucket: UploadBucket, path: string): Promise<string | null> => {
     const expected = expectedUpload(artistId, bucket, path);
     if (!expected) return storageErrorMessage({ status: 403 });
-    const head = await read(bucket, path, 0, bucket === "artwork" ? imageHeadLength : sniffLength);
+    // A track's head is read once, far enough for its type and its length (audioSeconds reads it first).
+    const head = await read(bucket, path, 0, bucket === "artwork" ? imageHeadLength : audioHeadLength);
     const bytes = head?.bytes;
     if (!bytes) return notThereYet;
     if (!bytesAre(bytes, expected)) {
@@ -117,10 +118,10 @@ export async function checkUploaded(
       return storageErrorMessage({ status: 415 });
     }
     if (isAudioType(expected)) {
-      const seconds = await audioSeconds(
-        expected,
-        head.size,
-        async (start, length) => (await read(bucket, path, start, length))?.bytes ?? new Uint8Array(0),
+      const seconds = await audioSeconds(expected, head.size, async (start, length) =>
+        start === 0 && length <= bytes.length
+          ? bytes.subarray(0, length)
+          : ((await read(bucket, path, start, length))?.bytes ?? new Uint8Array(0)),
       );
       if (tooLong(seconds)) {
         await removeStored(supabase, [{ bucket, path }]);

@@ -526,15 +526,12 @@ begin
       or (take_downloads.format = 'flac' and not private.is_lossless_master(wanted.file_url)) then
       path := wanted.file_url;
       state := 'ready';
-      -- The master's size and checksum, as the jobs that read it found them.
+      -- The master's size and checksum, as the jobs that read it found them (none, null: select into
+      -- sets its targets to null when no row is found).
       select f.master_size, f.master_crc32 into size, crc32
       from private.made_files f
       where f.track_id = wanted.id and f.master_path = wanted.file_url and f.master_crc32 is not null
       limit 1;
-      if not found then
-        size := null;
-        crc32 := null;
-      end if;
     else
       insert into private.made_files as f (track_id, format, master_path, requested_by)
       values (wanted.id, take_downloads.format, wanted.file_url, me)
