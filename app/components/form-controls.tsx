@@ -20,9 +20,23 @@ export function FormAlert({ children, tone = "error" }: { children?: ReactNode; 
 }
 
 /** The submit button: disabled and relabelled while this form's submission is in flight (with JavaScript). */
-export function SubmitButton({ children, pendingLabel, action }: { children: ReactNode; pendingLabel: string; action: string }) {
+export function SubmitButton({
+  children,
+  pendingLabel,
+  action,
+  intent,
+}: {
+  children: ReactNode;
+  pendingLabel: string;
+  action: string;
+  /** Where forms of one page post to one action: the `intent` of this button's form. */
+  intent?: string;
+}) {
   const navigation = useNavigation();
-  const pending = navigation.state === "submitting" && navigation.formAction?.split("?")[0] === action;
+  const pending =
+    navigation.state === "submitting" &&
+    navigation.formAction?.split("?")[0] === action &&
+    (intent === undefined || navigation.formData?.get("intent") === intent);
   return (
     <Button type="submit" size="lg" className="w-full" disabled={pending} aria-disabled={pending || undefined}>
       {pending ? pendingLabel : children}

@@ -144,6 +144,54 @@ revoke execute on function public.save_track(uuid, jsonb, jsonb) from public;
 
 grant execute on function public.save_track(uuid, jsonb, jsonb) to authenticated, service_role;
 
+-- Replacing a published track's files from its edit page, in one transaction, as the artist: its audio
+-- (`audio`: {file_url, peaks, duration_seconds}) and its release's artwork (`artwork`: {url, small_url,
+-- width, height}), on every track of an album, since the upload gives an album's tracks one artwork. Only
+-- the marketplace's header lets a row name a stored file (files_named_by_the_marketplace): the Worker has
+-- judged them by their bytes. Its stream and download files follow the new master
+-- (made_files_follow_the_master). Answers the master it replaced, for the Worker to remove (the old artwork
+-- stays in the artist's media library; its small rendition is the sweep's), or null when the track is not
+-- the caller's (another artist's released track is readable, not theirs to change).
+create or replace function public.replace_track_files(track_id uuid, audio jsonb default null, artwork jsonb default null)
+returns jsonb
+language plpgsql
+security invoker
+set search_path = ''
+as $$
+declare
+  replaced public.tracks;
+begin
+  select * into replaced
+  from public.tracks t
+  where t.id = replace_track_files.track_id and t.artist_id = (select auth.uid())
+  for update;
+  if not found then
+    return null;
+  end if;
+  if replace_track_files.audio is not null then
+    update public.tracks t
+    set file_url = replace_track_files.audio ->> 'file_url',
+      peaks = nullif(replace_track_files.audio -> 'peaks', 'null'::jsonb),
+      duration_seconds = (replace_track_files.audio ->> 'duration_seconds')::numeric
+    where t.id = replaced.id;
+  end if;
+  if replace_track_files.artwork is not null then
+    update public.tracks t
+    set artwork_url = replace_track_files.artwork ->> 'url',
+      artwork_small_url = replace_track_files.artwork ->> 'small_url',
+      artwork_width = (replace_track_files.artwork ->> 'width')::integer,
+      artwork_height = (replace_track_files.artwork ->> 'height')::integer
+    where t.release_id = replaced.release_id;
+  end if;
+  return jsonb_build_object(
+    'replaced_master', case when replace_track_files.audio is not null then nullif(replaced.file_url, '') end);
+end
+$$;
+
+revoke execute on function public.replace_track_files(uuid, jsonb, jsonb) from public;
+
+grant execute on function public.replace_track_files(uuid, jsonb, jsonb) to authenticated, service_role;
+
 -- How many of its tracks the reader may see: a computed field of a release (`track_count` in a select), so
 -- the track page sizes its album embed in the same read.
 create or replace function public.track_count(release public.releases)

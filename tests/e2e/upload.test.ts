@@ -121,6 +121,21 @@ for (const javaScriptEnabled of [true, false]) {
       // What plays is the stream made for it, never the uploaded WAV.
       assert.match(await listener.page.evaluate(() => document.querySelector("audio")!.src), /\/renditions\/[^/?]+\.128k\.mp3\?token=/);
       await listener.close();
+
+      // The single's edit page takes new audio and artwork (with JavaScript uploaded as they are chosen).
+      await page.goto("/dashboard/artist/tracks");
+      await page.getByRole("link", { name: `Edit ${single}` }).click();
+      await page.getByRole("heading", { level: 1, name: `Edit ${single}` }).waitFor();
+      await page.getByText("Audio now: WAV · 0:02").waitFor();
+      if (javaScriptEnabled) await hydrated(page);
+      await page.getByLabel("New audio").setInputFiles({ ...audioFile("retake.wav"), buffer: Buffer.from(toneWav(3)) });
+      await page.getByLabel("New artwork").setInputFiles(artworkFile);
+      if (javaScriptEnabled) {
+        await uploadsComplete(page, 2);
+        await expectNoAxeViolations(page);
+      }
+      await page.getByRole("button", { name: "Replace files" }).click();
+      await page.getByText("Audio now: WAV · 0:03").waitFor();
       // The artist's account (and with it the release) goes only once the visitor has heard it.
       await close();
     });

@@ -318,6 +318,33 @@ describe("publishing what the form uploaded ahead (JavaScript)", () => {
     expect(count).toBe(0);
   });
 
+  it("replaces a published track's audio and artwork with files it named, judged as at publishing", async () => {
+    const [artwork, track] = await Promise.all([uploadedArtwork(), uploadedTrack()]);
+    const title = `Replaced ${Date.now().toString(36)}`;
+    await artist.visitor.postMultipart(
+      "/dashboard/artist/upload?type=single",
+      namedFiles({ title }, artwork, [{ path: track, ...waveform }]),
+    );
+    const { data: published } = await serviceClient.from("tracks").select("id").eq("title", title).single();
+    const replace = (newArtwork: string, tracks: unknown[]) => {
+      const body = namedFiles({ intent: "replace-files" }, newArtwork, tracks);
+      return artist.visitor.postMultipart(`/dashboard/artist/tracks/${published!.id}`, body);
+    };
+
+    const theirs = await replace("", [{ path: storagePath(otherArtist.id, "wav"), ...waveform }]);
+    expect(text(theirs.html)).toContain("You don't have permission to perform this action");
+    expect(text((await replace("", [])).html)).toContain("Please choose a new audio file or new artwork");
+
+    const [newArtwork, newTrack] = await Promise.all([uploadedArtwork(), uploadedTrack()]);
+    const { response } = await replace(newArtwork, [{ path: newTrack, ...waveform, durationSeconds: 1 }]);
+    expect(response.status).toBe(303);
+    const { data } = await serviceClient.from("tracks").select("file_url, duration_seconds, artwork_url").eq("id", published!.id).single();
+    // Its length is what the new file's bytes hold, not what the browser said.
+    expect(data).toMatchObject({ file_url: newTrack, duration_seconds: 6 });
+    expect(data?.artwork_url).toContain(`/artwork/${newArtwork}`);
+    expect(await stored("tracks", track)).toBeNull();
+  });
+
   it("removes a file the artist took out again, but never one a release uses, and only the artist's own", async () => {
     const discard = (as: Visitor, bucket: string, path: string) => {
       const body = new FormData();

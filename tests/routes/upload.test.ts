@@ -224,3 +224,86 @@ describe("the Media Manager", () => {
     expect((await fan.get(media)).response.status).toBe(403);
   });
 });
+
+describe("replacing a published track's files without JavaScript", () => {
+  /** A single and a two-track album of the tester's, published through the form: the ids of their tracks. */
+  async function published(title: string, kind: "single" | "album") {
+    const audio = (kind === "album" ? ["a.wav", "b.wav"] : ["one.wav"]).map((name) => ({ name, bytes: toneWav(0.5), type: "audio/wav" }));
+    const fields = kind === "album" ? { albumTitle: title, ...details } : { title, ...details };
+    const { response } = await artist.postMultipart(`/dashboard/artist/upload?type=${kind}`, form(fields, { audio, artwork }));
+    expect(response.status).toBe(303);
+    const { data: release } = await serviceClient.from("releases").select("id").eq("artist_id", artistId).eq("title", title).single();
+    const { data } = await serviceClient
+      .from("tracks")
+      .select("id, file_url, artwork_url")
+      .eq("release_id", release!.id)
+      .order("track_number");
+    return data!;
+  }
+  const editPath = (trackId: string) => `/dashboard/artist/tracks/${trackId}`;
+  const replace = (as: Visitor, trackId: string, files: Parameters<typeof form>[1]) =>
+    as.postMultipart(editPath(trackId), form({ intent: "replace-files" }, files));
+
+  it("replaces a single's audio: the new file plays and downloads, its length is the new one's, the old master is gone", async () => {
+    const [track] = await published("Second Take", "single");
+    const { response } = await replace(artist, track!.id, { audio: [{ name: "retake.wav", bytes: toneWav(2.5), type: "audio/wav" }] });
+    expect(response.status).toBe(303);
+    expect(response.headers.get("location")).toBe(editPath(track!.id));
+    const { data: now } = await serviceClient.from("tracks").select("file_url, duration_seconds, artwork_url").eq("id", track!.id).single();
+    expect(now).toMatchObject({ duration_seconds: 2.5, artwork_url: track!.artwork_url });
+    expect(now!.file_url).not.toBe(track!.file_url);
+    const names = (await storedObjects("tracks")).map((object) => `${artistId}/${object.name}`);
+    expect(names).toContain(now!.file_url);
+    expect(names).not.toContain(track!.file_url);
+    // The edit page says what plays now.
+    expect(text((await artist.get(editPath(track!.id))).html)).toContain("Audio now: WAV · 0:02");
+  });
+
+  it("gives an album's new artwork to every one of its tracks, and keeps their audio", async () => {
+    const tracks = await published("Cover Change", "album");
+    const { response } = await replace(artist, tracks[1]!.id, { artwork: [{ name: "new.png", bytes: pngOf(50, 50), type: "image/png" }] });
+    expect(response.status).toBe(303);
+    const { data: now } = await serviceClient
+      .from("tracks")
+      .select("file_url, artwork_url, artwork_width")
+      .in(
+        "id",
+        tracks.map((track) => track.id),
+      );
+    expect(new Set(now!.map((track) => track.artwork_url)).size).toBe(1);
+    expect(now![0]!.artwork_url).not.toBe(tracks[0]!.artwork_url);
+    expect(now![0]!.artwork_width).toBe(50);
+    expect(now!.map((track) => track.file_url).sort()).toEqual(tracks.map((track) => track.file_url).sort());
+  });
+
+  it("says what is wrong beside its field, stores nothing, and changes nothing", async () => {
+    const [track] = await published("Kept As Is", "single");
+    const before = (await storedObjects("tracks")).length;
+    const nothing = await replace(artist, track!.id, {});
+    expect(nothing.response.status).toBe(400);
+    expect(text(nothing.html)).toContain("Please choose a new audio file or new artwork");
+    const html = await replace(artist, track!.id, {
+      audio: [{ name: "song.wav", bytes: htmlPage, type: "audio/wav" }],
+      artwork: [{ name: "cover.png", bytes: htmlPage, type: "image/png" }],
+    });
+    expect(html.response.status).toBe(400);
+    expect(text(html.html)).toContain("Invalid file type. Please upload MP3, WAV, AAC, or OGG files only.");
+    expect(text(html.html)).toContain("Invalid file type. Please upload JPG, PNG, or WebP images only.");
+    expect((await storedObjects("tracks")).length).toBe(before);
+    const { data: now } = await serviceClient.from("tracks").select("file_url").eq("id", track!.id).single();
+    expect(now!.file_url).toBe(track!.file_url);
+  });
+
+  it("is the track's artist's alone: another artist finds no such track, a fan gets 403, a visitor logs in", async () => {
+    const [track] = await published("Not Yours", "single");
+    const audio = [{ name: "takeover.wav", bytes: toneWav(0.5), type: "audio/wav" }];
+    const { visitor: other } = await newArtist("Replacing Stranger");
+    expect((await replace(other, track!.id, { audio })).response.status).toBe(404);
+    const fan = await signedIn("fan@example.com", "fan-demo-pass");
+    expect((await replace(fan, track!.id, { audio })).response.status).toBe(403);
+    const visitor = await replace(new Visitor(), track!.id, { audio });
+    expect(visitor.response.headers.get("location")).toContain("/login?redirectTo=");
+    const { data: now } = await serviceClient.from("tracks").select("file_url").eq("id", track!.id).single();
+    expect(now!.file_url).toBe(track!.file_url);
+  });
+});

@@ -186,6 +186,26 @@ export function useUploads(
 
 export type Uploads = ReturnType<typeof useUploads>;
 
+/**
+ * A form that names these uploads waits for them: `hold` (its submit handler) stops it while one is still
+ * uploading or has failed, and `message` says why, until the files are done.
+ */
+export function useHeldForUploads(lists: Uploads[]) {
+  const [held, setHeld] = useState(false);
+  const notReady = lists.some((list) => list.busy)
+    ? "Please wait for all uploads to complete"
+    : lists.some((list) => list.failed)
+      ? "Please retry or remove the files that could not be uploaded"
+      : null;
+  return {
+    message: held ? notReady : null,
+    hold(event: React.FormEvent) {
+      setHeld(notReady !== null);
+      if (notReady) event.preventDefault();
+    },
+  };
+}
+
 /** One file's row: number, name (or title), bar, state, and what can be done with it. */
 export function UploadList({ uploads, kind, renamable = false }: { uploads: Uploads; kind: "track" | "artwork"; renamable?: boolean }) {
   const dragged = useRef<string | null>(null);

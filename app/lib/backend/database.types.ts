@@ -1083,6 +1083,10 @@ export type Database = {
         Args: { release: Database["public"]["Tables"]["releases"]["Row"] }
         Returns: number
       }
+      replace_track_files: {
+        Args: { artwork?: Json; audio?: Json; track_id: string }
+        Returns: Json
+      }
       retry_made_file: {
         Args: { format?: string; track_id: string }
         Returns: boolean

@@ -105,3 +105,8 @@ async function boundedBody(request: Request, maxBytes: number): Promise<Request>
   }
   return new Request(request.url, { method: request.method, headers: request.headers, body: bytes });
 }
+
+/** The files chosen in a form's file field (a field left empty sends one nameless, empty file: not one). */
+export function chosenFiles(formData: FormData, name: string): File[] {
+  return formData.getAll(name).filter((value): value is File => value instanceof File && value.size > 0);
+}

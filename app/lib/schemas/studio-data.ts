@@ -44,6 +44,9 @@ export const EditableTrackSchema = v.object({
   release_date: v.string(),
   description: v.string(),
   file_url: nullableText,
+  master_format: nullableText,
+  duration_seconds: v.nullable(numeric),
+  artwork_url: nullableText,
   /** Its release, with an album's own price (null: the sum of its tracks'). */
   release: v.object({ ...ReleaseRowSchema.entries, price: v.nullable(numeric) }),
 });

@@ -1,3 +1,4 @@
+import * as v from "valibot";
 import { peakCount, waveformPeaks } from "../../../supabase/functions/_shared/waveform";
 import { albumTrackLimit } from "~/lib/constants";
 import { storageErrorMessage, type BackendError } from "~/lib/backend/errors";
@@ -53,25 +54,37 @@ type TrackFields = {
 };
 
 /** A file judged by its bytes: what it is, and (audio) how long it plays, when its bytes tell. */
-type CheckedFile<T> = { file: File; type: T; seconds?: number | null };
+export type CheckedFile<T> = { file: File; type: T; seconds?: number | null };
 type CheckedFiles = { artwork: CheckedFile<ImageType> | null; audio: CheckedFile<AudioType>[] };
+
+/**
+ * Which files a form must hold: a release's (artwork, and a track for a single or an album), or new files
+ * for a published track (either, each optional).
+ */
+export type FilesFor = { kind: UploadKind; replacing?: boolean };
 
 /**
  * The files of the form, each judged by its bytes: what they are, and the messages by field ('artwork',
  * 'audio') when something is wrong.
  */
-export async function checkFiles(kind: UploadKind, artwork: File | null, audio: File[]): Promise<CheckedFiles & { errors: FieldErrors }> {
+export async function checkFiles(
+  { kind, replacing = false }: FilesFor,
+  artwork: File | null,
+  audio: File[],
+): Promise<CheckedFiles & { errors: FieldErrors }> {
   const errors: FieldErrors = {};
   const checked: CheckedFiles = { artwork: null, audio: [] };
-  if (!artwork) errors.artwork = "Please upload artwork";
-  else {
+  if (!artwork) {
+    if (!replacing) errors.artwork = "Please upload artwork";
+  } else {
     const judged = await judgeImage(artwork);
     if (judged.type) checked.artwork = { file: artwork, type: judged.type };
     else errors.artwork = judged.problem;
   }
   if (kind === "merch") return { ...checked, errors };
-  if (audio.length === 0) errors.audio = "Please upload at least one track";
-  else if (kind === "single" && audio.length > 1) errors.audio = "Only one track can be uploaded for singles";
+  if (audio.length === 0) {
+    if (!replacing) errors.audio = "Please upload at least one track";
+  } else if (kind === "single" && audio.length > 1) errors.audio = "Only one track can be uploaded for singles";
   else if (audio.length > albumTrackLimit) errors.audio = tooManyTracks;
   else {
     for (const file of audio) {
@@ -96,7 +109,7 @@ const notThereYet = "Please wait for all uploads to complete";
  */
 export async function checkUploaded(
   supabase: SupabaseClient,
-  kind: UploadKind,
+  { kind, replacing = false }: FilesFor,
   artistId: string,
   uploaded: UploadedFiles,
   read: StoredBytes,
@@ -141,14 +154,15 @@ export async function checkUploaded(
   };
   const tracks = kind === "merch" ? [] : uploaded.uploadedTracks;
   if (kind !== "merch") {
-    if (tracks.length === 0) errors.audio = "Please upload at least one track";
-    else if (kind === "single" && tracks.length > 1) errors.audio = "Only one track can be uploaded for singles";
+    if (tracks.length === 0) {
+      if (!replacing) errors.audio = "Please upload at least one track";
+    } else if (kind === "single" && tracks.length > 1) errors.audio = "Only one track can be uploaded for singles";
   }
   const { uploadedArtwork, uploadedArtworkSmall } = uploaded;
   // The rendition sits beside its original, in the `small/` folder, under the same name.
   const smallMatches = (path: string) => path === smallArtworkPath(uploadedArtwork, path.split(".").at(-1) ?? "");
   const [artworkProblem, smallJudged, ...trackProblems] = await Promise.all([
-    uploadedArtwork ? judge("artwork", uploadedArtwork) : "Please upload artwork",
+    uploadedArtwork ? judge("artwork", uploadedArtwork) : replacing ? null : "Please upload artwork",
     !uploadedArtworkSmall
       ? null
       : smallMatches(uploadedArtworkSmall)
@@ -165,9 +179,10 @@ export async function checkUploaded(
   if (!errors.audio) delete errors.audio;
   return {
     errors,
-    artwork: artworkProblem
-      ? null
-      : { path: uploadedArtwork, smallPath: (!smallMissing && uploadedArtworkSmall) || null, size: artworkSize },
+    artwork:
+      artworkProblem || !uploadedArtwork
+        ? null
+        : { path: uploadedArtwork, smallPath: (!smallMissing && uploadedArtworkSmall) || null, size: artworkSize },
     tracks: tracks.map((track) => ({
       path: track.path,
       fileName: null,
@@ -181,15 +196,39 @@ export async function checkUploaded(
  * Stores the files and writes the release, as the artist (storage policies and row-level security
  * decide). Returns the message to show when it could not, having removed what it stored.
  */
-export async function publish(
-  { supabase, vouch }: Publisher,
+export function publish(
+  publisher: Publisher,
   artistId: string,
   release: Release,
   artwork: CheckedFile<ImageType>,
   audio: CheckedFile<AudioType>[],
 ): Promise<PublishOutcome> {
+  return withStoredFiles(
+    publisher.supabase,
+    artistId,
+    async (store) => insertRelease(publisher, artistId, release, await store.artwork(artwork), await store.tracks(audio)),
+    (outcome) => "published" in outcome,
+  );
+}
+
+/** Storing the judged files of a form sent without JavaScript, in the artist's own folder. */
+export type StoreFiles = {
+  artwork: (artwork: CheckedFile<ImageType>) => Promise<StoredArtwork>;
+  tracks: (audio: CheckedFile<AudioType>[]) => Promise<PublishedTrack[]>;
+};
+
+/**
+ * Runs `write`, which stores files with `store` and then writes the rows that name them. What it stored
+ * is removed again unless `written` says the rows went through.
+ */
+export async function withStoredFiles<Outcome extends object>(
+  supabase: SupabaseClient,
+  artistId: string,
+  write: (store: StoreFiles) => Promise<Outcome>,
+  written: (outcome: Outcome) => boolean,
+): Promise<Outcome | { storage: string }> {
   const stored: StoredObject[] = [];
-  const store = async (bucket: UploadBucket, { file, type }: CheckedFile<{ mime: string; extension: string }>) => {
+  const put = async (bucket: UploadBucket, { file, type }: CheckedFile<{ mime: string; extension: string }>) => {
     const path = storagePath(artistId, type.extension);
     const { data, error } = await supabase.storage
       .from(bucket)
@@ -198,24 +237,28 @@ export async function publish(
     stored.push({ bucket, path });
     return path;
   };
-  try {
-    const artworkPath = await store("artwork", artwork);
+  const store: StoreFiles = {
     // Without JavaScript there is no small rendition: cards show the original.
-    const tracks: PublishedTrack[] = [];
-    for (const upload of audio) {
-      const path = await store("tracks", upload);
-      const decoded = upload.type.mime === "audio/wav" ? decodeWav(new Uint8Array(await upload.file.arrayBuffer())) : null;
-      tracks.push({
-        path,
-        fileName: upload.file.name,
-        peaks: decoded ? waveformPeaks(decoded.samples, peakCount) : null,
-        durationSeconds: decoded ? decoded.durationSeconds : (upload.seconds ?? null),
-      });
-    }
-    const storedArtwork = { path: artworkPath, smallPath: null, size: await fileImageSize(artwork.file) };
-    const outcome = await insertRelease({ supabase, vouch }, artistId, release, storedArtwork, tracks);
-    // A release that did not go through leaves no files behind.
-    if (!("published" in outcome)) await removeStored(supabase, stored);
+    artwork: async (artwork) => ({ path: await put("artwork", artwork), smallPath: null, size: await fileImageSize(artwork.file) }),
+    tracks: async (audio) => {
+      const tracks: PublishedTrack[] = [];
+      for (const upload of audio) {
+        const path = await put("tracks", upload);
+        const decoded = upload.type.mime === "audio/wav" ? decodeWav(new Uint8Array(await upload.file.arrayBuffer())) : null;
+        tracks.push({
+          path,
+          fileName: upload.file.name,
+          peaks: decoded ? waveformPeaks(decoded.samples, peakCount) : null,
+          durationSeconds: decoded ? decoded.durationSeconds : (upload.seconds ?? null),
+        });
+      }
+      return tracks;
+    },
+  };
+  try {
+    const outcome = await write(store);
+    // Rows that did not go through leave no files behind.
+    if (!written(outcome)) await removeStored(supabase, stored);
     return outcome;
   } catch (failure) {
     await removeStored(supabase, stored);
@@ -227,10 +270,46 @@ export async function publish(
   }
 }
 
-/** The release's artwork as stored: the original, its small rendition, and the original's size when known. */
-type StoredArtwork = { path: string; smallPath: string | null; size: ImageSize | null };
+/** What replacing a track's files did: the master it replaced (for the caller to remove), or why it did not. */
+export type ReplaceOutcome = { replaced: { audio: boolean; master: string | null } } | { missing: true } | PublishProblem;
 
-type PublishedTrack = { path: string; fileName: string | null; peaks: number[] | null; durationSeconds: number | null };
+/**
+ * Names a published track's new files (audio, its release's artwork, or both) with replace_track_files (one
+ * transaction), as the artist with this Worker's header: `missing` when the track is not theirs (any more).
+ */
+export async function replaceTrackFiles(
+  { supabase, vouch }: Publisher,
+  trackId: string,
+  artwork: StoredArtwork | null,
+  track: PublishedTrack | null,
+): Promise<ReplaceOutcome> {
+  const publicUrl = (path: string) => supabase.storage.from("artwork").getPublicUrl(path).data.publicUrl;
+  const { data, error } = await supabase
+    .rpc("replace_track_files", {
+      track_id: trackId,
+      audio: track && { file_url: track.path, peaks: track.peaks, duration_seconds: storedSeconds(track.durationSeconds) },
+      artwork: artwork && {
+        url: publicUrl(artwork.path),
+        small_url: artwork.smallPath ? publicUrl(artwork.smallPath) : null,
+        width: artwork.size?.width ?? null,
+        height: artwork.size?.height ?? null,
+      },
+    })
+    .setHeader(...vouch);
+  if (error) return { database: error };
+  if (data === null) return { missing: true };
+  return { replaced: { audio: track !== null, master: v.parse(ReplacedFilesSchema, data).replaced_master } };
+}
+
+const ReplacedFilesSchema = v.object({ replaced_master: v.nullable(v.string()) });
+
+/** A track's length as the database keeps it: to the hundredth of a second. */
+const storedSeconds = (seconds: number | null) => (seconds === null ? null : Math.round(seconds * 100) / 100);
+
+/** The release's artwork as stored: the original, its small rendition, and the original's size when known. */
+export type StoredArtwork = { path: string; smallPath: string | null; size: ImageSize | null };
+
+export type PublishedTrack = { path: string; fileName: string | null; peaks: number[] | null; durationSeconds: number | null };
 
 /**
  * Who publishes: the artist's client, and this Worker's header (`marketplaceHeader`), without which the
@@ -283,7 +362,7 @@ export async function insertRelease(
       tracks: tracks.map((track, index) => ({
         file_url: track.path,
         peaks: track.peaks,
-        duration_seconds: track.durationSeconds === null ? null : Math.round(track.durationSeconds * 100) / 100,
+        duration_seconds: storedSeconds(track.durationSeconds),
         title:
           release.kind === "single"
             ? release.details.title

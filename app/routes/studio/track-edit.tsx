@@ -19,13 +19,21 @@ import { StreamStatus, useRefreshWhilePreparing } from "~/components/studio/stre
 import { retryStream } from "./streams.server";
 import { EditableTrackSchema, TrackStreamSchema } from "~/lib/schemas/studio-data";
 import { madeFilePaths } from "../../../supabase/functions/_shared/made-formats";
+import { ReplaceFilesForm } from "~/components/studio/replace-files-form";
+import type { SupabaseClient } from "~/lib/backend/supabase.server";
+import { formatDuration } from "~/lib/format";
+import { cloudflareContext } from "~/lib/http/context.server";
+import { audioFiles, filesOf, onePicture } from "~/lib/media/media-files";
+import { queueRenditions } from "~/lib/media/rendition-queue.server";
+import { replaceFiles } from "./track-files.server";
 import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/track-edit";
 import { sqlState } from "~/lib/backend/sqlstate";
 
 const yourTracks = href("/dashboard/artist/tracks");
 const editableColumns =
-  "id, title, track_number, genre, subgenre, label, price, allow_pay_more, release_date, description, file_url, " +
+  "id, title, track_number, genre, subgenre, label, price, allow_pay_more, release_date, description, file_url, master_format, " +
+  "duration_seconds, artwork_url, " +
   "release:releases(id, kind, title, price)";
 const trackHasPurchases = "This track has been bought, so it cannot be deleted: buyers keep access to what they paid for.";
 
@@ -42,7 +50,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     supabase.rpc("track_stream", { track_id: params.id }).maybeSingle(),
   ]);
   const track = readOrThrow(stored, { what: "track to edit", schema: EditableTrackSchema, notFound: "Track not found" });
-  return { track, stream: readOrThrow(stream, { what: "track's stream", schema: TrackStreamSchema, notFound: "Track not found" }) };
+  return {
+    track,
+    stream: readOrThrow(stream, { what: "track's stream", schema: TrackStreamSchema, notFound: "Track not found" }),
+    artistId: artist.id,
+  };
 }
 
 /** The form's field for each column the database holds a rule on. */
@@ -52,13 +64,29 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const artist = requireArtist(request, context);
   if (!isUuid(params.id)) throw notFound("Track not found");
   const supabase = context.get(supabaseContext);
-  const formData = await readForm(request);
+  const formData = await readForm(request, { files: { audio: filesOf(2, audioFiles), artwork: onePicture } });
 
   if (formData.get("intent") === "retry-stream") {
     const submission = parseForm(RetryStreamSchema, formData);
     if (!submission.success || submission.value.trackId !== params.id) throw notFound("Track not found");
     const refused = await retryStream(context, params.id, submission.values);
     if (refused) return refused;
+    throw redirect(trackEditPath(params.id), 303);
+  }
+
+  if (formData.get("intent") === "replace-files") {
+    const values = { intent: "replace-files" };
+    const outcome = await replaceFiles(context, artist.id, params.id, formData);
+    if ("errors" in outcome) return replyWith({ fieldErrors: outcome.errors, formError: null, values }, 400);
+    if ("missing" in outcome) throw notFound("Track not found");
+    if ("database" in outcome) return refusedWrite(outcome.database, { what: "replacing a track's files", values });
+    // Storage failed after every file passed its checks: ours, not the artist's.
+    if ("storage" in outcome) return replyWith(formError(outcome.storage, values), 500);
+    const { audio, master } = outcome.replaced;
+    if (master) await removeTrackAudio(supabase, artist.id, master);
+    // The new audio's stream is made off the request path, as at publishing.
+    if (audio) await queueRenditions(context.get(cloudflareContext).env.RENDITIONS, [params.id]);
+    await forgetCached(request, context, trackChanged(params.id, artist.id));
     throw redirect(trackEditPath(params.id), 303);
   }
 
@@ -79,13 +107,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return refusedWrite(error, { what: "deleting a track", values: submission.values });
     }
     if (!deleted) throw notFound("Track not found");
-    const files = deleted.file_url ? [deleted.file_url, ...madeFilePaths(artist.id, deleted.file_url)] : [];
-    if (files.length > 0) {
-      // The row is gone, so its master, stream and download files can no longer be had; a file left behind
-      // is only logged (the daily sweep removes what no track names).
-      const { error: removeError } = await supabase.storage.from("tracks").remove(files);
-      if (removeError) console.error("removing a deleted track's audio failed", files, removeError);
-    }
+    if (deleted.file_url) await removeTrackAudio(supabase, artist.id, deleted.file_url);
     await forgetCached(request, context, trackChanged(params.id, artist.id));
     throw redirect(yourTracks, 303);
   }
@@ -117,9 +139,21 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   throw redirect(yourTracks, 303);
 }
 
+/**
+ * Removes a master no track names any more (deleted, or replaced) with its stream and download files: no
+ * one can have them now. A file left behind is only logged (the daily sweep removes what no track names).
+ */
+async function removeTrackAudio(supabase: SupabaseClient, artistId: string, master: string) {
+  const files = [master, ...madeFilePaths(artistId, master)];
+  const { error } = await supabase.storage.from("tracks").remove(files);
+  if (error) console.error("removing a track's old audio failed", files, error);
+}
+
 export default function EditTrack({ loaderData, actionData }: Route.ComponentProps) {
-  const { track, stream } = loaderData;
-  const form = formFields(actionData);
+  const { track, stream, artistId } = loaderData;
+  // Each of the page's forms shows its own reply.
+  const replyTo = (intent: string) => (actionData?.values.intent === intent ? actionData : undefined);
+  const form = formFields(actionData?.values.intent === "delete" || actionData?.values.intent === "replace-files" ? undefined : actionData);
   useRefreshWhilePreparing(stream.state === "preparing");
   const path = trackEditPath(track.id);
   // What was typed wins over what is stored, after a refused save.
@@ -140,7 +174,7 @@ export default function EditTrack({ loaderData, actionData }: Route.ComponentPro
       <Card className="max-w-2xl">
         <Form method="post" action={path} noValidate className="grid gap-5">
           <input type="hidden" name="intent" value="save" />
-          <FormAlert>{actionData?.values.intent === "delete" ? null : form.formError}</FormAlert>
+          <FormAlert>{form.formError}</FormAlert>
           <TrackDetailsFields
             form={form}
             values={{
@@ -178,18 +212,29 @@ export default function EditTrack({ loaderData, actionData }: Route.ComponentPro
           {track.release.kind === "album" ? (
             <AlbumPriceField value={value("albumPrice", track.release.price?.toFixed(2) ?? null)} error={form.error("albumPrice")} />
           ) : null}
-          <SubmitButton action={path} pendingLabel="Saving...">
+          <SubmitButton action={path} intent="save" pendingLabel="Saving...">
             Save changes
           </SubmitButton>
         </Form>
       </Card>
 
-      <DeleteSection
-        thing="track"
+      <ReplaceFilesForm
         action={path}
-        form={formFields(actionData?.values.intent === "delete" ? actionData : undefined)}
-        className="mt-8 max-w-2xl"
-      >
+        artistId={artistId}
+        title={track.title}
+        albumTitle={track.release.kind === "album" ? track.release.title : null}
+        artworkUrl={track.artwork_url}
+        audioNow={
+          track.master_format
+            ? [track.master_format.toUpperCase(), track.duration_seconds === null ? null : formatDuration(track.duration_seconds)]
+                .filter(Boolean)
+                .join(" · ")
+            : "No audio file yet"
+        }
+        form={formFields(replyTo("replace-files"))}
+      />
+
+      <DeleteSection thing="track" action={path} form={formFields(replyTo("delete"))} className="mt-8 max-w-2xl">
         Its audio file is deleted with it. A track someone has bought cannot be deleted.
       </DeleteSection>
     </>

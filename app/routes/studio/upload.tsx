@@ -3,7 +3,7 @@ import { Form, href, redirect } from "react-router";
 import { FormAlert, SubmitButton } from "~/components/form-controls";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FilePicker } from "~/components/studio/file-picker";
-import { UploadList, useUploads } from "~/components/studio/upload-list";
+import { UploadList, useHeldForUploads, useUploads } from "~/components/studio/upload-list";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { AlbumPriceField, PriceField, TrackDetailsFields } from "~/components/studio/track-details-fields";
 import { Card } from "~/components/ui/card";
@@ -14,7 +14,7 @@ import { accountChanged, forgetCached } from "~/lib/cache/edge-cache.server";
 import { albumTrackLimit, catalogLimits } from "~/lib/constants";
 import { formatCount } from "~/lib/format";
 import { formError, formFields, parseForm, replyWith, type FieldErrors, type FormReply, type FormValues } from "~/lib/forms/forms";
-import { readForm } from "~/lib/forms/form-body.server";
+import { chosenFiles, readForm } from "~/lib/forms/form-body.server";
 import { marketplaceHeader } from "~/lib/http/env.server";
 import { cloudflareContext } from "~/lib/http/context.server";
 import { queueRenditions } from "~/lib/media/rendition-queue.server";
@@ -115,7 +115,7 @@ async function uploadedFiles(
   const supabase = context.get(supabaseContext);
   const uploaded = parseForm(UploadedFilesSchema, formData, { arrays: ["uploadedTracks"] });
   if (!uploaded.success) return { errors: { audio: Object.values(uploaded.reply.fieldErrors)[0] }, publish: null };
-  const { errors, artwork, tracks } = await checkUploaded(supabase, kind, artistId, uploaded.value, await storedBytes(context));
+  const { errors, artwork, tracks } = await checkUploaded(supabase, { kind }, artistId, uploaded.value, await storedBytes(context));
   if (Object.keys(errors).length > 0 || !artwork) return { errors, publish: null };
   return {
     errors,
@@ -124,11 +124,8 @@ async function uploadedFiles(
 }
 
 async function attachedFiles(kind: UploadKind, artistId: string, formData: FormData, publisher: Publisher): Promise<ReleaseFiles> {
-  const audio = formData
-    .getAll("audio")
-    .map(nonEmptyFile)
-    .filter((file) => file !== null);
-  const { errors, artwork, audio: checked } = await checkFiles(kind, nonEmptyFile(formData.get("artwork")), audio);
+  const artworkFile = chosenFiles(formData, "artwork")[0] ?? null;
+  const { errors, artwork, audio: checked } = await checkFiles({ kind }, artworkFile, chosenFiles(formData, "audio"));
   if (Object.keys(errors).length > 0 || !artwork) return { errors, publish: null };
   return { errors, publish: (release) => publish(publisher, artistId, release, artwork, checked) };
 }
@@ -156,10 +153,6 @@ function fileKeys(list: { items: { key: string }[] }): string {
   return list.items.map((item) => item.key).join(" ");
 }
 
-function nonEmptyFile(value: FormDataEntryValue | null): File | null {
-  return value instanceof File && value.size > 0 ? value : null;
-}
-
 export default function Upload({ loaderData, actionData }: Route.ComponentProps) {
   const { kind, artistId } = loaderData;
   const form = formFields(actionData);
@@ -168,7 +161,7 @@ export default function Upload({ loaderData, actionData }: Route.ComponentProps)
   const live = useHydrated();
   const tracks = useUploads("tracks", artistId);
   const artwork = useUploads("artwork", artistId, { withSmall: true });
-  const [held, setHeld] = useState(false);
+  const held = useHeldForUploads([tracks, artwork]);
   const [tooMany, setTooMany] = useState(false);
 
   // A single's track is replaced by the next one chosen; an album's tracks add up.
@@ -180,14 +173,6 @@ export default function Upload({ loaderData, actionData }: Route.ComponentProps)
     tracks.add(files);
   }
 
-  // Why Publish has to wait, from the files as they are now (so the message goes once they are done).
-  const uploads = [tracks, artwork];
-  const notReady = uploads.some((list) => list.busy)
-    ? "Please wait for all uploads to complete"
-    : uploads.some((list) => list.failed)
-      ? "Please retry or remove the files that could not be uploaded"
-      : null;
-
   // A message about the files is about them as they were sent: once they change, it goes.
   const [sentFiles, setSentFiles] = useState<{ tracks: string; artwork: string } | null>(null);
   const changedSince = (sent: string | undefined, list: typeof tracks) => sent !== undefined && sent !== fileKeys(list);
@@ -196,8 +181,7 @@ export default function Upload({ loaderData, actionData }: Route.ComponentProps)
 
   function holdWhileUploading(event: React.FormEvent) {
     setSentFiles({ tracks: fileKeys(tracks), artwork: fileKeys(artwork) });
-    setHeld(notReady !== null);
-    if (notReady) event.preventDefault();
+    held.hold(event);
   }
 
   return (
@@ -219,7 +203,7 @@ export default function Upload({ loaderData, actionData }: Route.ComponentProps)
           className="grid gap-5"
           onSubmit={live ? holdWhileUploading : undefined}
         >
-          <FormAlert>{(held ? notReady : null) ?? form.formError}</FormAlert>
+          <FormAlert>{held.message ?? form.formError}</FormAlert>
           {!live && actionData && Object.keys(fieldErrors).length > 0 ? (
             <p className="text-sm text-ink-muted">
               For your safety, files are never kept after a refused upload: please choose them again.

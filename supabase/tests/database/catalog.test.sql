@@ -12,14 +12,6 @@ begin
 end
 $$;
 
--- Audio as a row names it: by its path in the tracks bucket (pictures: tests.artwork_of()).
-create function tests.audio_of(owner text)
-returns text
-language sql
-as $$
-  select tests.id(owner) || '/1700000000000-eeeeeeee.mp3'
-$$;
-
 -- Tracks: released ones are public, upcoming ones their artist's; an artist writes their own.
 select tests.each_actor('read a released track', $$select 1 from public.tracks where id = tests.id('track')$$,
   array['visitor', 'artist', 'other artist', 'fan', 'admin']);

@@ -126,6 +126,14 @@ as $$
   select 'http://localhost/storage/v1/object/public/artwork/' || tests.id(owner) || '/1700000000000-eeeeeeee.jpeg'
 $$;
 
+-- Audio as a row names it: by its path in the tracks bucket (pictures: tests.artwork_of()).
+create function tests.audio_of(owner text)
+returns text
+language sql
+as $$
+  select tests.id(owner) || '/1700000000000-eeeeeeee.mp3'
+$$;
+
 -- An access-rule file's cases: each says whether `statement` must take effect as `actor`. The file adds
 -- them, plans for them, and proves them all with tests.proved_cases().
 create table tests.cases (subject text, actor text, statement text, allowed boolean);

@@ -66,6 +66,22 @@ select tests.each_actor('save an album track with its album''s title and price',
   array['artist']);
 select tests.one_actor('save one''s album track while banned', 'banned artist',
   $$select 1 where public.save_track((select id from public.tracks where release_id = tests.id('banned album')), '{"title": "x"}')$$, false);
+-- Replacing a track's files: the owner alone, through the marketplace alone (which judged the bytes), and
+-- never while banned; another's folder is refused by the row's own checks.
+select tests.each_actor_through_marketplace('replace an album track''s audio and artwork',
+  $$select 1 where public.replace_track_files(tests.id('album track'),
+    jsonb_build_object('file_url', tests.audio_of('artist'), 'peaks', null, 'duration_seconds', 61.5),
+    jsonb_build_object('url', tests.artwork_of('artist'), 'small_url', null, 'width', 1200, 'height', 1200)) is not null$$,
+  array['artist']);
+select tests.one_actor('replace an album track''s audio without the marketplace', 'artist',
+  $$select 1 where public.replace_track_files(tests.id('album track'), jsonb_build_object('file_url', tests.audio_of('artist'))) is not null$$,
+  false);
+select tests.one_actor('replace a track''s audio with a file in another artist''s folder', 'artist through the marketplace',
+  $$select 1 where public.replace_track_files(tests.id('album track'), jsonb_build_object('file_url', tests.audio_of('other artist'))) is not null$$,
+  false);
+select tests.one_actor('replace one''s track''s artwork while banned', 'banned artist through the marketplace',
+  $$select 1 where public.replace_track_files((select id from public.tracks where release_id = tests.id('banned album')), null,
+    jsonb_build_object('url', tests.artwork_of('banned artist'))) is not null$$, false);
 select tests.each_actor('turn an album into a single', $$update public.releases set kind = 'single' where id = tests.id('album')$$,
   array[]::text[]);
 select tests.each_actor('move a track onto another artist''s album',
@@ -103,7 +119,7 @@ $$;
 
 grant execute on function tests.pages_touched(text) to anon, authenticated;
 
-select plan((select count(*)::integer from tests.cases) + (select count(*)::integer from tests.refusals) + 18);
+select plan((select count(*)::integer from tests.cases) + (select count(*)::integer from tests.refusals) + 21);
 select * from tests.proved_cases();
 select is(tests.attempt('artist', statement), 'refused:' || code, format('the artist''s own write with %s is refused', what))
 from tests.refusals;
@@ -172,5 +188,19 @@ select is(tests.attempt('visitor through the marketplace', $$select 1 from tests
     'select public.fail_made_file(tests.id(''album track''), ''stream'', null, ''a reason'', true)') r
     where r = 'track:false,release:false,artist:false'$$), 'done:1',
   'a track''s stream failing is no change of its page');
+-- Replacing files, as the artist through the marketplace, kept to see what it wrote.
+update public.tracks set file_url = tests.id('artist') || '/1700000000000-old.wav' where id = tests.id('album track');
+select set_config('request.jwt.claims', jsonb_build_object('sub', tests.id('artist'), 'role', 'authenticated')::text, true);
+select set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+select is(public.replace_track_files(tests.id('album track'),
+    jsonb_build_object('file_url', tests.id('artist') || '/1800000000000-new.mp3', 'peaks', null, 'duration_seconds', 61.5),
+    jsonb_build_object('url', tests.artwork_of('artist'), 'small_url', null, 'width', 1200, 'height', 1200)) ->> 'replaced_master',
+  tests.id('artist') || '/1700000000000-old.wav', 'replacing a track''s audio answers the master it replaced');
+select is((select array_agg(coalesce(t.file_url, '-') || ':' || coalesce(t.duration_seconds::text, '-') || ':' || t.artwork_url order by t.track_number)
+  from public.tracks t where t.release_id = tests.id('album')),
+  array[tests.id('artist') || '/1800000000000-new.mp3:61.5:' || tests.artwork_of('artist'), '-:-:' || tests.artwork_of('artist')],
+  'new audio is the track''s alone; new artwork is every track''s of its album');
+select is((select array_agg(f.format || ':' || f.master_path) from private.made_files f where f.track_id = tests.id('album track')),
+  array['stream:' || tests.id('artist') || '/1800000000000-new.mp3'], 'the new audio''s stream is to be made, the old one''s files gone');
 select * from finish();
 rollback;
