@@ -14,7 +14,8 @@ import { madeFormats, type MadeFormat } from "../../../supabase/functions/_share
 import { marketplaceClient, type MarketplaceClient } from "~/lib/backend/marketplace-client.server";
 import { backendVariables } from "~/lib/http/backend-env";
 import { masterReader, type MasterReader, type Samples } from "./master-decoders.server";
-import { encoderSettings, UnreadableMaster } from "./encoding";
+import { encoderSettings, UnreadableMaster, type EncoderSettings } from "./encoding";
+import { infoFrame, Mp3Frames } from "./mp3-info";
 import { FlacEncoder } from "./flac";
 import { imageSize } from "./image-size";
 import { audioFiles } from "./media-files";
@@ -88,6 +89,8 @@ const JobAnswer = v.object({
       masterUrl: v.nullable(v.pipe(v.string(), v.url())),
       path: v.string(),
       uploadUrl: v.nullable(v.pipe(v.string(), v.url())),
+      /** Where an MP3's frames are stored before the file is written whole (null for other formats). */
+      framesUploadUrl: v.nullable(v.pipe(v.string(), v.url())),
       done: v.boolean(),
       /** An MP3 download's bitrate, as the master warrants (null: the registry's). */
       kbps: v.nullable(v.number()),
@@ -113,6 +116,19 @@ async function madeFileJob(backend: MarketplaceClient, { trackId, format }: Made
   return v.parse(JobAnswer, data).job;
 }
 
+/** A signed URL to read an MP3's stored frames back (null: none are stored). */
+async function storedFramesUrl(backend: MarketplaceClient, { trackId, format }: MadeFileJob): Promise<string | null> {
+  const { data, error } = await backend.functions.invoke("made-files", { body: { trackId, format, frames: "read" } });
+  if (error) throw new Error("the MP3's frames could not be reached", { cause: error });
+  return v.parse(v.object({ framesUrl: v.nullable(v.pipe(v.string(), v.url())) }), data).framesUrl;
+}
+
+/** Removes an MP3's stored frames once its file is whole; one left behind is only logged (the sweep removes it). */
+async function removeStoredFrames(backend: MarketplaceClient, { trackId, format }: MadeFileJob): Promise<void> {
+  const { error } = await backend.functions.invoke("made-files", { body: { trackId, format, frames: "remove" } });
+  if (error) console.error("removing an MP3's stored frames failed", trackId, format, error);
+}
+
 /** What every job works with: the backend as the marketplace, Storage's address, LAME's compiled WebAssembly. */
 type Work = { backend: MarketplaceClient; storageUrl: string; encoderModule: WebAssembly.Module };
 
@@ -121,39 +137,80 @@ type Work = { backend: MarketplaceClient; storageUrl: string; encoderModule: Web
  * the track with its size and CRC-32 and what reading the master found (its size, CRC-32, sample rate and
  * length), so a zip never computes a checksum and an MP3 download is made at the bitrate its master warrants.
  */
-async function makeFile(work: Work, { trackId, format }: MadeFileJob, job: Job): Promise<void> {
+async function makeFile(work: Work, made: MadeFileJob, job: Job): Promise<void> {
+  const { trackId, format } = made;
   if (!job.masterUrl) throw new Error("the master file is missing from storage");
   if (!job.uploadUrl) throw new Error("the file has no upload address");
   const { encoding, type, download } = madeFormats[format];
   const tags: DownloadTags | null = download
     ? { ...job.tags, cover: job.tags.artworkUrl ? await coverArt(job.tags.artworkUrl) : null }
     : null;
-  const encoder =
-    encoding.codec === "mp3"
-      ? mp3Encoder(work.encoderModule, format, tags, job.kbps)
-      : flacEncoder(encoding.maxBits, tags, { md5: await flacAudioMd5(job.masterUrl, encoding.maxBits) });
   const upload = await MadeFileUpload.open(work.storageUrl, job.uploadUrl, type);
   const master = new Checksummed();
-  const made = new Checksummed();
-  const heard = await encodeMaster(master.of(masterPieces(job.masterUrl)), encoder, {
-    write: (bytes) => upload.write(made.add(bytes)),
-    finish: () => upload.finish(),
-  });
+  const file = new Checksummed();
+  const store: Sink = { write: (bytes) => upload.write(file.add(bytes)), finish: () => upload.finish() };
+  const masterBytes = master.of(storedPieces(job.masterUrl));
+  const heard =
+    encoding.codec === "mp3"
+      ? await makeMp3(work, made, job, masterBytes, tags, store)
+      : await encodeMaster(
+          masterBytes,
+          flacEncoder(encoding.maxBits, tags, { md5: await flacAudioMd5(job.masterUrl, encoding.maxBits) }),
+          store,
+        );
   const { error } = await work.backend.rpc("finish_made_file", {
     track_id: trackId,
     format,
     master_path: job.masterPath,
     path: job.path,
-    size: made.size,
-    crc32: made.crc,
+    size: file.size,
+    crc32: file.crc,
     master_size: master.size,
     master_crc32: master.crc,
     master_sample_rate: heard.sampleRate,
     seconds: heard.seconds,
   });
   if (error) throw new Error("the file could not be named on the track", { cause: error });
+  if (encoding.codec === "mp3") await removeStoredFrames(work.backend, made);
 }
 
+/**
+ * An MP3 in two passes over its bytes, never over its audio: LAME's frames are stored as they are made
+ * (counted as they pass), then the file is written whole into `sink`: the download's tag, the Info frame
+ * that only the counted frames tell (`infoFrame`: exact length, encoder delay and padding for gapless
+ * players), and the frames read back.
+ */
+async function makeMp3(
+  work: Work,
+  made: MadeFileJob,
+  job: Job,
+  masterBytes: AsyncIterable<Uint8Array>,
+  tags: DownloadTags | null,
+  sink: Sink,
+): Promise<Heard> {
+  if (!job.framesUploadUrl) throw new Error("the MP3's frames have no upload address");
+  const framesUpload = await MadeFileUpload.open(work.storageUrl, job.framesUploadUrl, "audio/mpeg");
+  const frames = new Mp3Frames();
+  const encoder = mp3Encoder(work.encoderModule, made.format, job.kbps);
+  const heard = await encodeMaster(masterBytes, encoder, {
+    write: (bytes) => framesUpload.write(frames.add(bytes)),
+    finish: () => framesUpload.finish(),
+  });
+  const framesUrl = await storedFramesUrl(work.backend, made);
+  const outputSampleRate = encoder.settings()?.outputSampleRate;
+  if (!framesUrl || !outputSampleRate) throw new Error("the MP3's frames could not be read back");
+  if (tags) await sink.write(id3Tag(tags));
+  // Its length in samples at the MP3's rate (LAME resamples a master whose rate MP3 has not).
+  await sink.write(infoFrame(frames, Math.round(heard.seconds * outputSampleRate)));
+  let readBack = 0;
+  for await (const piece of storedPieces(framesUrl)) {
+    readBack += piece.length;
+    await sink.write(piece);
+  }
+  if (readBack !== frames.bytes) throw new Error(`the MP3's frames read back as ${readBack} bytes, not ${frames.bytes}`);
+  await sink.finish();
+  return heard;
+}
 /** A file's size and CRC-32, counted as its bytes pass. */
 class Checksummed {
   size = 0;
@@ -173,12 +230,12 @@ class Checksummed {
 /** Bytes read a mebibyte at a time, each piece's body streamed as it arrives. */
 const pieceSize = 1024 * 1024;
 
-/** The master's bytes in Range pieces (a storage that ignores Range sends it whole, streamed all the same). */
-async function* masterPieces(url: string): AsyncGenerator<Uint8Array> {
+/** A stored file's bytes in Range pieces (a storage that ignores Range sends it whole, streamed all the same). */
+async function* storedPieces(url: string): AsyncGenerator<Uint8Array> {
   for (let start = 0, size = Infinity; start < size;) {
     const response = await fetch(url, { headers: { Range: `bytes=${start}-${start + pieceSize - 1}` } });
     if (response.status === 416) return;
-    if (!response.ok || !response.body) throw new Error(`the master could not be read (HTTP ${response.status})`);
+    if (!response.ok || !response.body) throw new Error(`a stored file could not be read (HTTP ${response.status})`);
     if (response.status === 200) size = Number(response.headers.get("content-length") ?? Infinity);
     else size = Number(/\/(\d+)$/.exec(response.headers.get("content-range") ?? "")?.[1] ?? Infinity);
     const received = start;
@@ -212,14 +269,22 @@ const encoderSlice = 65536;
 type SampleSink = { head: Uint8Array[]; write(samples: Samples): Uint8Array[]; finish(): Uint8Array[] };
 export type Encoder = { open(first: Samples, format: string): Promise<SampleSink> };
 
-/** LAME, at the format's settings (at `kbps` where the master warrants less), with the download's tag (if any) written before its frames. */
-function mp3Encoder(encoderModule: WebAssembly.Module, format: MadeFormat, tags: DownloadTags | null, kbps: number | null): Encoder {
+/** LAME's frames, at the format's settings (at `kbps` where the master warrants less), which the first samples decide. */
+function mp3Encoder(
+  encoderModule: WebAssembly.Module,
+  format: MadeFormat,
+  kbps: number | null,
+): Encoder & { settings(): EncoderSettings | null } {
+  let chosen: EncoderSettings | null = null;
   return {
+    settings: () => chosen,
     async open(first) {
       const encoder = await createEncoder("audio/mpeg", encoderModule);
-      encoder.configure(encoderSettings(format, first.channels.length, first.sampleRate, kbps));
+      const settings = encoderSettings(format, first.channels.length, first.sampleRate, kbps);
+      chosen = settings;
+      encoder.configure(settings);
       return {
-        head: tags ? [id3Tag(tags)] : [],
+        head: [],
         write(samples) {
           const output: Uint8Array[] = [];
           const frames = samples.channels[0]!.length;
@@ -262,12 +327,15 @@ function flacEncoder(
 /** The MD5 of the audio a FLAC of this master holds, read once before it is made (STREAMINFO comes first). */
 async function flacAudioMd5(masterUrl: string, maxBits: number): Promise<Uint8Array | null> {
   const reading = flacEncoder(maxBits, null, { makesFrames: false });
-  await encodeMaster(masterPieces(masterUrl), reading, { write: async () => {}, finish: async () => {} });
+  await encodeMaster(storedPieces(masterUrl), reading, { write: async () => {}, finish: async () => {} });
   return reading.audioMd5();
 }
 
 /** Where a made file's bytes go as they are made. */
 type Sink = { write(bytes: Uint8Array): Promise<void>; finish(): Promise<void> };
+
+/** What reading a master found: its sample rate and length. */
+type Heard = { sampleRate: number; seconds: number };
 
 /**
  * A master made into another format: its bytes decoded as they arrive, passed to the encoder, and what it
@@ -275,11 +343,7 @@ type Sink = { write(bytes: Uint8Array): Promise<void>; finish(): Promise<void> }
  * checksum counts them all), but no more than the longest a track may be is decoded: a master that runs
  * longer fails, whatever its header claimed. Answers the master's sample rate and length.
  */
-export async function encodeMaster(
-  pieces: AsyncIterable<Uint8Array>,
-  encoder: Encoder,
-  sink: Sink,
-): Promise<{ sampleRate: number; seconds: number }> {
+export async function encodeMaster(pieces: AsyncIterable<Uint8Array>, encoder: Encoder, sink: Sink): Promise<Heard> {
   let reader: MasterReader | null = null;
   let opened: SampleSink | null = null;
   let frames = 0;

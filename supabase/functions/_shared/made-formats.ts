@@ -74,6 +74,18 @@ export function madeFilePath(artistId: string, masterPath: string, format: MadeF
   return `${artistId}/renditions/${name}${madeFormats[format].ending}`;
 }
 
+/**
+ * Where an MP3's frames are kept while it is made: its Info frame, which goes first, can only be written
+ * once every frame is known, so the file is then written whole from them (the media Worker's makeMp3).
+ */
+export const framesPath = (madeFile: string) => `${madeFile}.frames`;
+
+/** Whether a format's files are MP3s, made through their frames first. */
+export const isMp3Format = (format: MadeFormat) => madeFormats[format].encoding.codec === "mp3";
+
 /** Every file that may have been made of a master: what goes with it when its track is deleted. */
 export const madeFilePaths = (artistId: string, masterPath: string) =>
-  madeFormatNames.map((format) => madeFilePath(artistId, masterPath, format));
+  madeFormatNames.flatMap((format) => {
+    const path = madeFilePath(artistId, masterPath, format);
+    return isMp3Format(format) ? [path, framesPath(path)] : [path];
+  });

@@ -7,12 +7,15 @@
 //
 // POST { trackId, format } (format: a made format's name, such as "stream" or "flac")
 // → 200 { job: null } when the track is gone or has no audio, or nobody asked for the format (nothing to do);
-// → 200 { job: { artistId, masterPath, masterUrl, path, uploadUrl, done, kbps, tags } } (masterUrl null when
-//   the master is missing from Storage), `done` when the file is made already, with its checksums (a
-//   second run of the job changes nothing), `kbps` an MP3 download's bitrate as its master warrants;
+// → 200 { job: { artistId, masterPath, masterUrl, path, uploadUrl, framesUploadUrl, done, kbps, tags } }
+//   (masterUrl null when the master is missing from Storage), `done` when the file is made already, with its
+//   checksums (a second run of the job changes nothing), `kbps` an MP3 download's bitrate as its master
+//   warrants, `framesUploadUrl` where an MP3's frames go first (null for other formats);
+// POST { trackId, format, frames: "read" | "remove" } → 200 { framesUrl } (a signed URL to read an MP3's
+//   stored frames back, null when there are none) or { removed: true }, once its file is written whole;
 // → 403 { code: "not_the_marketplace" }, 400 { code: "invalid_request" }, 405, 502 { code: "storage_error" }.
 import { isUuid } from "../_shared/ids.ts";
-import { isMadeFormat, madeFilePath } from "../_shared/made-formats.ts";
+import { framesPath, isMadeFormat, isMp3Format, madeFilePath } from "../_shared/made-formats.ts";
 import { clientWith, failure, service } from "../_shared/project.ts";
 import { isMissingObject } from "../_shared/storage-errors.ts";
 
@@ -22,6 +25,9 @@ Deno.serve(async (req) => {
   if (req.method !== "POST") return failure(405, "method_not_allowed");
   const body = await req.json().catch(() => null);
   if (!isUuid(body?.trackId) || !isMadeFormat(body?.format)) return failure(400, "invalid_request");
+  const frames = body.frames;
+  if (frames !== undefined && (!isMp3Format(body.format) || (frames !== "read" && frames !== "remove")))
+    return failure(400, "invalid_request");
 
   const marketplace = clientWith({ "X-Marketplace-Secret": req.headers.get("X-Marketplace-Secret") ?? "" });
   const { data: jobs, error } = await marketplace.rpc("made_file_job", { track_id: body.trackId, format: body.format });
@@ -37,16 +43,26 @@ Deno.serve(async (req) => {
   const done = job.path === path && job.state === "ready" && job.measured;
 
   const bucket = service.storage.from("tracks");
-  const [master, upload] = await Promise.all([
+  if (frames === "read") {
+    const { data, error } = await bucket.createSignedUrl(framesPath(path), masterUrlLifetimeSeconds);
+    if (error && !isMissingObject(error)) return signingFailed(error);
+    return Response.json({ framesUrl: data?.signedUrl ?? null });
+  }
+  if (frames === "remove") {
+    const { error } = await bucket.remove([framesPath(path)]);
+    if (error) return signingFailed(error);
+    return Response.json({ removed: true });
+  }
+
+  const [master, upload, framesUpload] = await Promise.all([
     bucket.createSignedUrl(job.master_path, masterUrlLifetimeSeconds),
     done ? null : bucket.createSignedUploadUrl(path, { upsert: true }),
+    done || !isMp3Format(body.format) ? null : bucket.createSignedUploadUrl(framesPath(path), { upsert: true }),
   ]);
   // A master missing from Storage is the job's to report (its artist sees why), not this function's failure.
   const masterMissing = master.error && isMissingObject(master.error);
-  if ((master.error && !masterMissing) || upload?.error) {
-    console.error("signing a made-file job's files failed", master.error ?? upload?.error);
-    return failure(502, "storage_error");
-  }
+  if (master.error && !masterMissing) return signingFailed(master.error);
+  if (upload?.error || framesUpload?.error) return signingFailed(upload?.error ?? framesUpload?.error);
   return Response.json({
     job: {
       artistId: job.artist_id,
@@ -54,6 +70,7 @@ Deno.serve(async (req) => {
       masterUrl: master.data?.signedUrl ?? null,
       path,
       uploadUrl: upload?.data.signedUrl ?? null,
+      framesUploadUrl: framesUpload?.data.signedUrl ?? null,
       done,
       kbps: job.kbps,
       tags: {
@@ -69,3 +86,8 @@ Deno.serve(async (req) => {
     },
   });
 });
+
+function signingFailed(error: unknown): Response {
+  console.error("signing a made-file job's files failed", error);
+  return failure(502, "storage_error");
+}
