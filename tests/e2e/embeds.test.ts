@@ -22,7 +22,7 @@ import {
   viewports,
   visitorPlays,
 } from "./support/browser.ts";
-import { wordPressPost } from "./support/wordpress.ts";
+import { servedByWordPress, wordPressPost } from "./support/wordpress.ts";
 
 let otherSite: Server;
 let otherSiteUrl: string;
@@ -37,6 +37,7 @@ before(async () => {
   // Someone else's page: a blog post that embeds the track, at whatever width it is given.
   otherSite = createServer((request, response) => {
     const url = new URL(request.url ?? "/", "http://localhost");
+    if (servedByWordPress(url, response)) return;
     // A WordPress post embedding the Crate page `?page=`.
     if (url.pathname === "/wordpress") {
       wordPressPost(new URL(url.searchParams.get("page")!, baseUrl).href, {

@@ -1,8 +1,10 @@
 // A WordPress post that embeds a Crate link, as self-hosted WordPress makes one: it discovers the page's
 // oEmbed address, asks it within the theme's content size, cleans the answer as it cleans every provider
-// it does not know, and runs its embed host script where the answer asks for it. Written from WordPress's
-// own source (wp-includes/embed.php's wp_filter_oembed_result and wp_maybe_enqueue_oembed_host_js, and
-// wp-includes/js/wp-embed.js, 4.4 to 6.x and trunk), so the browser suite meets the frame WordPress makes.
+// it does not know, and runs WordPress's own embed host script (wp-embed.js, its file) where the answer
+// asks for it. The cleaning is written from WordPress's source (wp-includes/embed.php's
+// wp_filter_oembed_result and wp_maybe_enqueue_oembed_host_js, 4.4 to 6.x and trunk), which runs in PHP.
+import { readFileSync } from "node:fs";
+import type { ServerResponse } from "node:http";
 
 /** WordPress's default content width when a theme sets none, and the height it asks for with it. */
 const contentWidth = 500;
@@ -34,38 +36,42 @@ function cleanedAsWordPress(html: string, secret: string): string | null {
 }
 
 /**
- * WordPress's embed host script (wp-embed.js), as its page runs it: a message naming a frame's secret hides
- * that embed's blockquote; from that frame, it shows the frame, and may set its height (held between 200
- * and 1000 px) or send the whole page to a link on the frame's own host, only while the frame has the focus
- * (the reader just used it). Once the page is read, it tells each frame it is `ready`.
+ * WordPress's own embed host script (wp-includes/js/wp-embed.js), from Debian's `wordpress` package:
+ * `.ci/run` takes this one file from the package without installing it (its web server, PHP and database
+ * are not needed); `WORDPRESS_EMBED_JS` names another copy. A message naming a frame's secret hides that
+ * embed's blockquote; from that frame, it shows the frame and sets its height or sends the page to a link
+ * on the frame's host while the frame has the focus; once the page is read, it tells each frame `ready`.
  */
-const hostScript = `
-window.addEventListener("message", function (event) {
-  var data = event.data;
-  if (!data || !(data.secret || data.message || data.value)) return;
-  if (/[^a-zA-Z0-9]/.test(data.secret)) return;
-  var quotes = document.querySelectorAll('blockquote[data-secret="' + data.secret + '"]');
-  for (var q = 0; q < quotes.length; q++) quotes[q].style.display = "none";
-  var frames = document.querySelectorAll('iframe[data-secret="' + data.secret + '"]');
-  for (var i = 0; i < frames.length; i++) {
-    var frame = frames[i];
-    if (event.source !== frame.contentWindow) continue;
-    frame.removeAttribute("style");
-    if (data.message === "height") {
-      var height = parseInt(data.value, 10);
-      frame.height = height > 1000 ? 1000 : ~~height < 200 ? 200 : height;
-    }
-    if (data.message === "link") {
-      var source = new URL(frame.getAttribute("src")), target = new URL(data.value);
-      if (/^https?:$/i.test(target.protocol) && target.host === source.host && document.activeElement === frame) window.top.location.href = data.value;
-    }
+const hostScriptPath = process.env.WORDPRESS_EMBED_JS ?? "/usr/share/wordpress/wp-includes/js/wp-embed.js";
+const hostScriptAddress = "/wp-includes/js/wp-embed.js";
+
+/** Held host scripts, each let go once its post's frame has spoken (`late`). */
+const heldHostScripts = new Map<string, () => void>();
+
+/**
+ * The WordPress site's own files, for the server that shows its posts: its host script (held back, for a
+ * `late` post, until the post's frame has spoken: a slow network, as the page's parser waits for it), and
+ * the address a post's page calls when its frame first speaks. True when `request` was one of them.
+ */
+export function servedByWordPress(url: URL, response: ServerResponse): boolean {
+  if (url.pathname === hostScriptAddress) {
+    const send = () => {
+      response.writeHead(200, { "Content-Type": "text/javascript; charset=utf-8" });
+      response.end(readFileSync(hostScriptPath));
+    };
+    const held = url.searchParams.get("held");
+    if (held) heldHostScripts.set(held, send);
+    else send();
+    return true;
   }
-});
-function ready() {
-  var frames = document.querySelectorAll("iframe.wp-embedded-content");
-  for (var i = 0; i < frames.length; i++) frames[i].contentWindow.postMessage({ message: "ready", secret: frames[i].getAttribute("data-secret") }, "*");
+  if (url.pathname === "/frame-spoke") {
+    heldHostScripts.get(url.searchParams.get("post") ?? "")?.();
+    response.writeHead(204);
+    response.end();
+    return true;
+  }
+  return false;
 }
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready); else ready();`;
 
 /** The oEmbed answer's HTML WordPress gets for `pageUrl`: found from the page's discovery link, asked within its content size. */
 async function discoveredEmbed(pageUrl: string): Promise<string> {
@@ -82,9 +88,9 @@ async function discoveredEmbed(pageUrl: string): Promise<string> {
 
 /**
  * A WordPress post embedding `pageUrl` as WordPress would show it, its embed block and, where the answer is
- * in WordPress's own shape (a `wp-embedded-content` blockquote), its host script, which WordPress loads for
- * nothing else (`hostScript: false`: as a site whose plugin removed that script; `"late"`: loaded once the
- * player has started, as a slow page's deferred script is).
+ * in WordPress's own shape (a `wp-embedded-content` blockquote), its host script in the footer, which
+ * WordPress loads for nothing else (`hostScript: false`: as a site whose plugin removed that script;
+ * `"late"`: arriving only after the player has loaded and spoken, which only `ready` can then size).
  */
 export async function wordPressPost(pageUrl: string, { hostScript: withHostScript = true as boolean | "late" } = {}): Promise<string> {
   const secret = Math.random().toString(36).slice(2, 12);
@@ -95,8 +101,9 @@ export async function wordPressPost(pageUrl: string, { hostScript: withHostScrip
     !withHostScript || !enqueued
       ? ""
       : withHostScript === "late"
-        ? `<script>addEventListener("load", function () { var s = document.createElement("script"); s.textContent = ${JSON.stringify(hostScript)}; document.body.append(s); });</script>`
-        : `<script>${hostScript}</script>`;
+        ? `<script>addEventListener("message", function spoke() { removeEventListener("message", spoke); fetch("/frame-spoke?post=${secret}"); });</script>` +
+          `<script src="${hostScriptAddress}?held=${secret}"></script>`
+        : `<script src="${hostScriptAddress}"></script>`;
   return (
     `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width"><title>A post</title>` +
     `<style>body{margin:0;font-family:serif}main{max-width:${contentWidth}px;margin:0 auto;padding:16px}.wp-block-embed iframe{max-width:100%}</style></head>` +
