@@ -81,7 +81,7 @@ set search_path = ''
 as $$
 begin
   if not private.is_marketplace_request() then
-    raise exception 'files are made from masters by the marketplace' using errcode = '28000';
+    raise exception 'only the marketplace makes this request' using errcode = '28000';
   end if;
 end
 $$;

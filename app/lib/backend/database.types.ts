@@ -201,6 +201,30 @@ export type Database = {
         }
         Relationships: []
       }
+      cart_lines: {
+        Row: {
+          amount_cents: number | null
+          created_at: string
+          item_id: string
+          kind: string
+          user_id: string
+        }
+        Insert: {
+          amount_cents?: number | null
+          created_at?: string
+          item_id: string
+          kind: string
+          user_id?: string
+        }
+        Update: {
+          amount_cents?: number | null
+          created_at?: string
+          item_id?: string
+          kind?: string
+          user_id?: string
+        }
+        Relationships: []
+      }
       comments: {
         Row: {
           artist_id: string
@@ -527,6 +551,127 @@ export type Database = {
         }
         Relationships: []
       }
+      order_lines: {
+        Row: {
+          amount_cents: number
+          artist_id: string
+          artist_share_cents: number
+          bundle_discount_cents: number
+          code_discount_cents: number
+          crate_cents: number
+          discount_code: string | null
+          id: string
+          kind: string
+          order_id: string
+          release_id: string | null
+          title: string
+          total_cents: number
+          track_id: string | null
+        }
+        Insert: {
+          amount_cents: number
+          artist_id: string
+          artist_share_cents: number
+          bundle_discount_cents?: number
+          code_discount_cents?: number
+          crate_cents: number
+          discount_code?: string | null
+          id?: string
+          kind: string
+          order_id: string
+          release_id?: string | null
+          title: string
+          total_cents: number
+          track_id?: string | null
+        }
+        Update: {
+          amount_cents?: number
+          artist_id?: string
+          artist_share_cents?: number
+          bundle_discount_cents?: number
+          code_discount_cents?: number
+          crate_cents?: number
+          discount_code?: string | null
+          id?: string
+          kind?: string
+          order_id?: string
+          release_id?: string | null
+          title?: string
+          total_cents?: number
+          track_id?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "order_lines_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "order_lines_order_id_fkey"
+            columns: ["order_id"]
+            referencedRelation: "orders"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "order_lines_release_id_fkey"
+            columns: ["release_id"]
+            referencedRelation: "releases"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "order_lines_track_id_fkey"
+            columns: ["track_id"]
+            referencedRelation: "tracks"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      orders: {
+        Row: {
+          buyer_email: string
+          buyer_id: string | null
+          checkout_session: string | null
+          country: string | null
+          created_at: string
+          currency: string
+          follow_artists: boolean
+          id: string
+          paid_at: string | null
+          payment_intent: string | null
+          state: string
+          total_cents: number
+        }
+        Insert: {
+          buyer_email: string
+          buyer_id?: string | null
+          checkout_session?: string | null
+          country?: string | null
+          created_at?: string
+          currency: string
+          follow_artists?: boolean
+          id?: string
+          paid_at?: string | null
+          payment_intent?: string | null
+          state?: string
+          total_cents: number
+        }
+        Update: {
+          buyer_email?: string
+          buyer_id?: string | null
+          checkout_session?: string | null
+          country?: string | null
+          created_at?: string
+          currency?: string
+          follow_artists?: boolean
+          id?: string
+          paid_at?: string | null
+          payment_intent?: string | null
+          state?: string
+          total_cents?: number
+        }
+        Relationships: []
+      }
       playlist_tracks: {
         Row: {
           added_at: string
@@ -599,6 +744,7 @@ export type Database = {
           created_at: string
           download_code_id: string | null
           id: string
+          order_line_id: string | null
           track_id: string
           user_id: string | null
         }
@@ -609,6 +755,7 @@ export type Database = {
           created_at?: string
           download_code_id?: string | null
           id?: string
+          order_line_id?: string | null
           track_id: string
           user_id?: string | null
         }
@@ -619,6 +766,7 @@ export type Database = {
           created_at?: string
           download_code_id?: string | null
           id?: string
+          order_line_id?: string | null
           track_id?: string
           user_id?: string | null
         }
@@ -633,6 +781,12 @@ export type Database = {
             foreignKeyName: "purchases_download_code_id_fkey"
             columns: ["download_code_id"]
             referencedRelation: "download_codes"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "purchases_order_line_id_fkey"
+            columns: ["order_line_id"]
+            referencedRelation: "order_lines"
             referencedColumns: ["id"]
           },
           {
@@ -901,6 +1055,17 @@ export type Database = {
     Functions: {
       account_role: { Args: Record<PropertyKey, never>; Returns: string }
       album_page: { Args: { release_id: string }; Returns: Json }
+      apply_checkout: {
+        Args: {
+          checkout_session: string
+          country?: string
+          event_id?: string
+          event_type?: string
+          outcome: string
+          payment_intent?: string
+        }
+        Returns: Json
+      }
       artist_analytics: { Args: { days: number }; Returns: Json }
       artist_dashboard: { Args: Record<PropertyKey, never>; Returns: Json }
       artist_directory: {
@@ -922,6 +1087,11 @@ export type Database = {
         }
         Returns: Json
       }
+      attach_checkout: {
+        Args: { checkout_session: string; order_id: string }
+        Returns: undefined
+      }
+      checkout_order: { Args: { checkout_session: string }; Returns: Json }
       create_download_codes: {
         Args: { how_many: number; release_id: string }
         Returns: number
@@ -1024,11 +1194,22 @@ export type Database = {
         Returns: undefined
       }
       my_playlists: { Args: Record<PropertyKey, never>; Returns: Json }
+      open_order: {
+        Args: {
+          codes: string[]
+          currency: string
+          email?: string
+          follow_artists?: boolean
+          lines: Json
+        }
+        Returns: Json
+      }
       owned_releases: {
         Args: { page?: number; page_size?: number }
         Returns: Json
       }
       playlist_page: { Args: { playlist_id: string }; Returns: Json }
+      price_cart: { Args: { codes?: string[]; lines: Json }; Returns: Json }
       publish_release: {
         Args: { kind: string; price?: number; title: string; tracks: Json }
         Returns: string[]

@@ -1,0 +1,586 @@
+-- Selling: the cart a signed-in fan keeps, what a cart costs (read from the catalog and the store's
+-- settings, never from a form), the orders Crate sells as the seller of record with each artist's share on
+-- its lines, and their fulfilment once the payment provider (Stripe) says the money is there: purchases,
+-- made once however often the news comes. Orders are written by the marketplace alone (the Worker's
+-- secret), which talks to Stripe; buyers and artists read their own.
+-- Function bodies are checked when they first run, so a function may name what a later file declares.
+set check_function_bodies = off;
+
+-- A signed-in fan's cart: what they mean to buy, and, where the item lets fans pay more, what they chose
+-- to pay (in the artist's currency's cents; null: the price). A visitor's cart is a cookie until they sign
+-- in, when it joins this one. At most 50 lines.
+create table public.cart_lines (
+  user_id uuid not null default auth.uid() references auth.users (id) on delete cascade,
+  kind text not null check (kind in ('track', 'album')),
+  item_id uuid not null,
+  amount_cents integer check (amount_cents between 0 and 100000),
+  created_at timestamptz not null default now(),
+  primary key (user_id, kind, item_id)
+);
+
+alter table public.cart_lines enable row level security;
+
+revoke all on public.cart_lines from anon, authenticated;
+
+grant select, insert (user_id, kind, item_id, amount_cents), update (amount_cents), delete on public.cart_lines to authenticated;
+
+create policy "Users read their own cart" on public.cart_lines
+  for select to authenticated using (user_id = (select auth.uid()));
+
+create policy "Users add to their own cart" on public.cart_lines
+  for insert to authenticated with check (user_id = (select auth.uid()) and (select private.is_active_user()));
+
+create policy "Users change their own cart" on public.cart_lines
+  for update to authenticated
+  using (user_id = (select auth.uid()))
+  with check (user_id = (select auth.uid()) and (select private.is_active_user()));
+
+create policy "Users empty their own cart" on public.cart_lines
+  for delete to authenticated using (user_id = (select auth.uid()));
+
+-- At most 50 lines a cart; two adds at once wait for each other, so neither passes the bound.
+create or replace function private.limit_cart_lines()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  perform pg_advisory_xact_lock(hashtext('cart:' || new.user_id::text));
+  if (select count(*) from public.cart_lines c where c.user_id = new.user_id) >= 50 then
+    raise exception 'a cart holds at most 50 lines' using errcode = '54000';
+  end if;
+  return new;
+end
+$$;
+
+revoke execute on function private.limit_cart_lines() from public;
+
+create trigger cart_lines_limit
+  before insert on public.cart_lines
+  for each row execute function private.limit_cart_lines();
+
+-- A store's discount codes as their keys (trimmed, in lower case): what a typed code is looked up by.
+create or replace function private.discount_code_keys(discounts jsonb)
+returns text[]
+language sql
+immutable
+set search_path = ''
+as $$
+  select coalesce(array_agg(lower(btrim(d ->> 'code'))), '{}')
+  from jsonb_array_elements(case when jsonb_typeof(discounts) = 'array' then discounts else '[]' end) d
+$$;
+
+-- Finding the store a typed code belongs to, among every artist's.
+create index store_settings_discount_codes_idx on public.store_settings using gin (private.discount_code_keys(discounts));
+
+-- What a cart costs the buyer, line by line, from the catalog alone: `lines` as the cart holds them
+-- ([{kind, id, amount}], amount in cents or null; at most 50), `codes` as the buyer typed them. Each line:
+-- its item, artist and currency (the artist's), its price (`minimum`), what the buyer pays for it
+-- (`amount`: the price, or more where the item lets fans pay more), the code's and the bundle's
+-- discounts, the total, the artist's share (88% of a digital line, rounded to the cent) and Crate's part
+-- (the rest, so the two make the total exactly), and a `problem` that keeps it from being bought:
+-- - unavailable: not (or no longer) for sale: unknown, unreleased, or its artist banned;
+-- - yours: the buyer's own; owned: bought already (every track of an album);
+-- - below_minimum, above_maximum (1,000), fixed_price (more than the price where fans may not pay more).
+-- A code takes its percentage off its artist's lines where that artist has it active and in date; each
+-- typed code says what it did (applied, inactive, expired, another artist's, unknown). The artist's
+-- bundle discount takes its percentage off what is left of their releases (albums and singles) when the
+-- cart holds two or more of them. Security definer: store settings are their artist's alone to read.
+create or replace function private.priced_cart(lines jsonb, codes text[], buyer uuid)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  with wanted as (
+    select l.ordinality::integer as n, l.value ->> 'kind' as kind,
+      case when l.value ->> 'id' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+        then (l.value ->> 'id')::uuid end as id,
+      case when jsonb_typeof(l.value -> 'amount') = 'number' then round((l.value ->> 'amount')::numeric)::integer end as amount
+    from jsonb_array_elements(case when jsonb_typeof(priced_cart.lines) = 'array' then priced_cart.lines else '[]' end)
+      with ordinality l
+    where l.ordinality <= 50
+  ),
+  -- Each line's item as the catalog has it: a track, or an album with its released tracks.
+  items as (
+    select w.n, w.kind, w.id, w.amount,
+      coalesce(t.artist_id, r.artist_id) as artist_id,
+      coalesce(t.title, r.title) as title,
+      coalesce(t.artwork_small_url, t.artwork_url, lead.artwork_small_url, lead.artwork_url) as artwork_url,
+      case when w.kind = 'track' then single.kind = 'single' else true end as is_release,
+      (round(coalesce(t.price, r.price, album.price) * 100))::integer as minimum,
+      coalesce(t.allow_pay_more, lead.allow_pay_more, false) as allow_pay_more,
+      case when w.kind = 'track' then t.release_date <= current_date else album.released > 0 end as released,
+      case when w.kind = 'track' then array[t.id] else album.track_ids end as track_ids
+    from wanted w
+    left join public.tracks t on w.kind = 'track' and t.id = w.id
+    left join public.releases single on single.id = t.release_id
+    left join public.releases r on w.kind = 'album' and r.id = w.id and r.kind = 'album'
+    left join lateral (
+      select count(*) filter (where a.release_date <= current_date) as released,
+        sum(a.price) filter (where a.release_date <= current_date) as price,
+        array_agg(a.id) as track_ids
+      from public.tracks a where a.release_id = r.id
+    ) album on r.id is not null
+    left join lateral (
+      select a.artwork_url, a.artwork_small_url, a.allow_pay_more
+      from public.tracks a where a.release_id = r.id
+      order by a.track_number nulls last, a.created_at, a.id limit 1
+    ) lead on r.id is not null
+  ),
+  judged as (
+    select i.*, p.artist_name, coalesce(s.payment_settings ->> 'default_currency', 'USD') as currency,
+      coalesce(i.amount, i.minimum) as paid,
+      case
+        when i.artist_id is null or not coalesce(i.released, false)
+          or i.artist_id = any ((select private.banned_accounts())::uuid[]) then 'unavailable'
+        when i.artist_id = priced_cart.buyer then 'yours'
+        when priced_cart.buyer is not null and not exists (
+          select 1 from unnest(i.track_ids) as owned (id)
+          where not exists (select 1 from public.purchases b where b.track_id = owned.id and b.user_id = priced_cart.buyer))
+          then 'owned'
+        when coalesce(i.amount, i.minimum) < i.minimum then 'below_minimum'
+        when coalesce(i.amount, i.minimum) > 100000 then 'above_maximum'
+        when coalesce(i.amount, i.minimum) > i.minimum and not i.allow_pay_more then 'fixed_price'
+      end as problem
+    from items i
+    left join public.artist_profiles p on p.id = i.artist_id
+    left join public.artist_payout_settings s on s.artist_id = i.artist_id
+  ),
+  typed as (
+    select distinct lower(btrim(c)) as key, btrim(c) as code
+    from unnest(coalesce(priced_cart.codes, '{}')) c
+    where btrim(c) <> ''
+    limit 10
+  ),
+  -- Each typed code in the stores of the cart's artists (or any other's).
+  found as (
+    select t.key, t.code, s.artist_id, d ->> 'code' as stored,
+      (d ->> 'percentage')::integer as percentage,
+      (d ->> 'active')::boolean as active,
+      nullif(d ->> 'validUntil', '')::date as valid_until,
+      exists (select 1 from judged j where j.artist_id = s.artist_id and j.problem is null) as in_cart
+    from typed t
+    join public.store_settings s on private.discount_code_keys(s.discounts) @> array[t.key]
+    cross join lateral jsonb_array_elements(s.discounts) d
+    where lower(btrim(d ->> 'code')) = t.key
+  ),
+  applied as (
+    select distinct on (f.artist_id) f.artist_id, f.key, f.stored as code, f.percentage
+    from found f
+    where f.in_cart and f.active and (f.valid_until is null or f.valid_until >= current_date)
+    order by f.artist_id, f.percentage desc
+  ),
+  bundles as (
+    select j.artist_id, (s.bundling ->> 'discountPercentage')::integer as percentage,
+      count(*) filter (where j.is_release and j.problem is null) >= 2 as applies
+    from judged j
+    join public.store_settings s on s.artist_id = j.artist_id and (s.bundling ->> 'enabled')::boolean
+    group by j.artist_id, s.bundling
+  ),
+  discounted as (
+    select j.*, a.code as discount_code,
+      case when j.problem is null then round(j.paid * coalesce(a.percentage, 0) / 100.0)::integer else 0 end as code_discount
+    from judged j
+    left join applied a on a.artist_id = j.artist_id
+  ),
+  totalled as (
+    select d.*,
+      case when d.problem is null and d.is_release and b.applies
+        then round((d.paid - d.code_discount) * b.percentage / 100.0)::integer else 0 end as bundle_discount
+    from discounted d
+    left join bundles b on b.artist_id = d.artist_id
+  )
+  select jsonb_build_object(
+    'lines', coalesce((
+      select jsonb_agg(jsonb_build_object(
+          'n', t.n, 'kind', t.kind, 'id', t.id, 'title', t.title, 'artwork_url', t.artwork_url,
+          'artist_id', t.artist_id, 'artist_name', t.artist_name, 'currency', t.currency,
+          'minimum', t.minimum, 'allow_pay_more', t.allow_pay_more, 'amount', t.paid,
+          'discount_code', t.discount_code, 'code_discount', t.code_discount, 'bundle_discount', t.bundle_discount,
+          'total', t.paid - t.code_discount - t.bundle_discount,
+          'artist_share', round((t.paid - t.code_discount - t.bundle_discount) * 0.88)::integer,
+          'crate_part', (t.paid - t.code_discount - t.bundle_discount) - round((t.paid - t.code_discount - t.bundle_discount) * 0.88)::integer,
+          'problem', t.problem)
+        order by t.n)
+      from totalled t), '[]'),
+    'codes', coalesce((
+      select jsonb_agg(jsonb_build_object(
+          'code', t.code,
+          'artist_name', (select p.artist_name from found f join public.artist_profiles p on p.id = f.artist_id
+            where f.key = t.key order by f.in_cart desc limit 1),
+          'status', case
+            when exists (select 1 from applied a where a.key = t.key) then 'applied'
+            when exists (select 1 from found f where f.key = t.key and f.in_cart and not f.active) then 'inactive'
+            when exists (select 1 from found f where f.key = t.key and f.in_cart) then 'expired'
+            when exists (select 1 from found f where f.key = t.key) then 'other_artist'
+            else 'unknown'
+          end)
+        order by t.code)
+      from typed t), '[]'),
+    'bundles', coalesce((
+      select jsonb_agg(jsonb_build_object('artist_id', b.artist_id, 'percentage', b.percentage, 'applies', b.applies))
+      from bundles b), '[]')
+  )
+$$;
+
+revoke execute on function private.priced_cart(jsonb, text[], uuid) from public;
+
+grant execute on function private.priced_cart(jsonb, text[], uuid) to anon, authenticated;
+
+-- The cart page's read: what `lines` cost the caller (priced_cart), whoever asks.
+create or replace function public.price_cart(lines jsonb, codes text[] default '{}')
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select private.priced_cart(price_cart.lines, price_cart.codes, (select auth.uid()))
+$$;
+
+revoke execute on function public.price_cart(jsonb, text[]) from public;
+
+grant execute on function public.price_cart(jsonb, text[]) to anon, authenticated;
+
+-- An order: what one checkout sells, in one currency. Crate is the seller; each line keeps its artist's
+-- share. `open` until the buyer pays (`paid`), or the payment is still settling (`pending`: a bank
+-- transfer), fails (`failed`) or its checkout lapses (`expired`).
+create table public.orders (
+  id uuid primary key default gen_random_uuid(),
+  buyer_id uuid references auth.users (id) on delete set null,
+  buyer_email text not null check (private.is_email(buyer_email)),
+  currency text not null check (private.is_currency(currency)),
+  total_cents integer not null check (total_cents >= 0),
+  state text not null default 'open' check (state in ('open', 'pending', 'paid', 'failed', 'expired')),
+  -- The payment provider's checkout (a Stripe Checkout Session id) and, once paid, its payment.
+  checkout_session text unique,
+  payment_intent text,
+  -- Whether the buyer follows the order's artists once it is paid (the checkout's checkbox).
+  follow_artists boolean not null default true,
+  -- The buyer's country as the payment gave it (ISO 3166-1 alpha-2).
+  country text check (country ~ '^[A-Z]{2}$'),
+  created_at timestamptz not null default now(),
+  paid_at timestamptz
+);
+
+alter table public.orders enable row level security;
+
+create index orders_buyer_id_created_at_idx on public.orders (buyer_id, created_at desc);
+
+revoke all on public.orders from anon, authenticated;
+
+grant select on public.orders to authenticated;
+
+create policy "Buyers read their own orders" on public.orders
+  for select to authenticated using (buyer_id = (select auth.uid()));
+
+-- An order's line: one track or album, its price as sold, the discounts taken off, the total, and how the
+-- total divides between the artist and Crate (their sum, exactly). The item's title is kept as sold.
+create table public.order_lines (
+  id uuid primary key default gen_random_uuid(),
+  order_id uuid not null references public.orders (id) on delete cascade,
+  artist_id uuid not null references public.artist_profiles (id) on delete cascade,
+  kind text not null check (kind in ('track', 'album')),
+  track_id uuid references public.tracks (id) on delete set null,
+  release_id uuid references public.releases (id) on delete set null,
+  title text not null,
+  amount_cents integer not null check (amount_cents >= 0),
+  discount_code text,
+  code_discount_cents integer not null default 0 check (code_discount_cents >= 0),
+  bundle_discount_cents integer not null default 0 check (bundle_discount_cents >= 0),
+  total_cents integer not null check (total_cents >= 0),
+  artist_share_cents integer not null check (artist_share_cents >= 0),
+  crate_cents integer not null check (crate_cents >= 0),
+  constraint order_lines_total check (total_cents = amount_cents - code_discount_cents - bundle_discount_cents),
+  constraint order_lines_shares check (artist_share_cents + crate_cents = total_cents)
+);
+
+alter table public.order_lines enable row level security;
+
+create index order_lines_order_id_idx on public.order_lines (order_id);
+
+create index order_lines_artist_id_idx on public.order_lines (artist_id);
+
+create index order_lines_track_id_idx on public.order_lines (track_id);
+
+create index order_lines_release_id_idx on public.order_lines (release_id);
+
+revoke all on public.order_lines from anon, authenticated;
+
+grant select on public.order_lines to authenticated;
+
+create policy "Buyers read their orders' lines, and artists their own" on public.order_lines
+  for select to authenticated
+  using (artist_id = (select auth.uid())
+    or exists (select 1 from public.orders o where o.id = order_lines.order_id and o.buyer_id = (select auth.uid())));
+
+-- A purchase made by a paid order keeps its line (a code's has none).
+alter table public.purchases add column order_line_id uuid references public.order_lines (id) on delete set null;
+
+create index purchases_order_line_id_idx on public.purchases (order_line_id);
+
+-- The payment provider's events taken, each once: a second delivery of one is acknowledged and does
+-- nothing. Recorded in the transaction that applies it, so an event whose work failed is taken again.
+create table private.payment_events (
+  id text primary key,
+  type text not null,
+  received_at timestamptz not null default now()
+);
+
+revoke all on table private.payment_events from public, anon, authenticated;
+
+-- An order for the caller's cart lines in `currency` (its other currencies pay in checkouts of their
+-- own), priced by priced_cart, through the marketplace alone (which then opens its checkout with the
+-- payment provider). Answers the order and its lines, or {problems} naming the lines that cannot be
+-- bought (nothing is written then). `email`: where a guest's receipt goes; a signed-in buyer's is their
+-- account's.
+create or replace function private.open_order(
+  lines jsonb, codes text[], currency text, follow_artists boolean, email text default null
+)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  buyer uuid := (select auth.uid());
+  priced jsonb;
+  chosen jsonb;
+  made public.orders;
+begin
+  perform private.require_marketplace_request();
+  if buyer is not null and not private.is_active_user() then
+    raise exception 'a banned account buys nothing' using errcode = '42501';
+  end if;
+  priced := private.priced_cart(open_order.lines, open_order.codes, buyer);
+  select coalesce(jsonb_agg(l), '[]') into chosen
+  from jsonb_array_elements(priced -> 'lines') l
+  where l ->> 'currency' = open_order.currency or l ->> 'problem' is not null;
+  if jsonb_array_length(chosen) = 0 then
+    raise exception 'nothing in the cart is priced in %', open_order.currency using errcode = '22023';
+  end if;
+  if exists (select 1 from jsonb_array_elements(chosen) l where l ->> 'problem' is not null) then
+    return jsonb_build_object('problems', (
+      select jsonb_agg(jsonb_build_object('n', l -> 'n', 'title', l -> 'title', 'problem', l -> 'problem'))
+      from jsonb_array_elements(chosen) l where l ->> 'problem' is not null));
+  end if;
+  insert into public.orders (buyer_id, buyer_email, currency, total_cents, follow_artists)
+  values (
+    buyer,
+    coalesce((select u.email from auth.users u where u.id = buyer), open_order.email),
+    open_order.currency,
+    (select sum((l ->> 'total')::integer) from jsonb_array_elements(chosen) l),
+    open_order.follow_artists)
+  returning * into made;
+  insert into public.order_lines (
+    order_id, artist_id, kind, track_id, release_id, title, amount_cents, discount_code, code_discount_cents,
+    bundle_discount_cents, total_cents, artist_share_cents, crate_cents)
+  select made.id, (l ->> 'artist_id')::uuid, l ->> 'kind',
+    case when l ->> 'kind' = 'track' then (l ->> 'id')::uuid end,
+    case when l ->> 'kind' = 'album' then (l ->> 'id')::uuid end,
+    l ->> 'title', (l ->> 'amount')::integer, l ->> 'discount_code', (l ->> 'code_discount')::integer,
+    (l ->> 'bundle_discount')::integer, (l ->> 'total')::integer, (l ->> 'artist_share')::integer,
+    (l ->> 'crate_part')::integer
+  from jsonb_array_elements(chosen) l
+  order by (l ->> 'n')::integer;
+  return jsonb_build_object(
+    'order_id', made.id,
+    'currency', made.currency,
+    'total', made.total_cents,
+    'email', made.buyer_email,
+    'lines', (select jsonb_agg(jsonb_build_object('title', l ->> 'title', 'artist_name', l ->> 'artist_name',
+        'total', (l ->> 'total')::integer, 'n', (l ->> 'n')::integer) order by (l ->> 'n')::integer)
+      from jsonb_array_elements(chosen) l));
+end
+$$;
+
+revoke execute on function private.open_order(jsonb, text[], text, boolean, text) from public;
+
+grant execute on function private.open_order(jsonb, text[], text, boolean, text) to anon, authenticated;
+
+create or replace function public.open_order(
+  lines jsonb, codes text[], currency text, follow_artists boolean default true, email text default null
+)
+returns jsonb
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.open_order(open_order.lines, open_order.codes, open_order.currency, open_order.follow_artists, open_order.email)
+$$;
+
+revoke execute on function public.open_order(jsonb, text[], text, boolean, text) from public;
+
+grant execute on function public.open_order(jsonb, text[], text, boolean, text) to anon, authenticated;
+
+-- The payment provider's checkout opened for an order (its id), through the marketplace alone.
+create or replace function private.attach_checkout(order_id uuid, checkout_session text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.require_marketplace_request();
+  update public.orders o set checkout_session = attach_checkout.checkout_session
+  where o.id = attach_checkout.order_id and o.state = 'open' and o.checkout_session is null;
+  if not found then
+    raise exception 'order % has its checkout already, or is closed', attach_checkout.order_id using errcode = '22023';
+  end if;
+end
+$$;
+
+revoke execute on function private.attach_checkout(uuid, text) from public;
+
+grant execute on function private.attach_checkout(uuid, text) to anon, authenticated;
+
+create or replace function public.attach_checkout(order_id uuid, checkout_session text)
+returns void
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.attach_checkout(attach_checkout.order_id, attach_checkout.checkout_session)
+$$;
+
+revoke execute on function public.attach_checkout(uuid, text) from public;
+
+grant execute on function public.attach_checkout(uuid, text) to anon, authenticated;
+
+-- An order paid: its purchases made, once, however often this is asked (the webhook and the return page
+-- both ask, in either order, as often as they are delivered). A track line is its track; an album line is
+-- each of its tracks the buyer does not own yet, the line's total divided between them by their prices
+-- (the cents that do not divide evenly going to the first). The buyer follows the order's artists where
+-- they chose to. Answers the order's id, state and buyer.
+create or replace function private.fulfil_order(paid public.orders, payment_intent text, country text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update public.orders o
+  set state = 'paid', paid_at = now(), payment_intent = fulfil_order.payment_intent,
+    country = case when fulfil_order.country ~ '^[A-Z]{2}$' then fulfil_order.country end
+  where o.id = paid.id;
+  with tracks as (
+    select l.id as line_id, l.total_cents, t.id as track_id, t.price,
+      row_number() over (partition by l.id order by t.track_number nulls last, t.created_at, t.id) as n,
+      sum(t.price) over (partition by l.id) as line_price
+    from public.order_lines l
+    join public.tracks t on t.id = l.track_id or (l.kind = 'album' and t.release_id = l.release_id)
+    where l.order_id = paid.id
+      and (paid.buyer_id is null or not exists (
+        select 1 from public.purchases p where p.track_id = t.id and p.user_id = paid.buyer_id))
+  ),
+  shares as (
+    select s.*, floor(s.total_cents * s.price / nullif(s.line_price, 0))::integer as cents
+    from tracks s
+  )
+  insert into public.purchases (amount, track_id, user_id, order_line_id, country)
+  select (s.cents + case when s.n = 1 then s.total_cents - sum(s.cents) over (partition by s.line_id) else 0 end) / 100.0,
+    s.track_id, paid.buyer_id, s.line_id, case when fulfil_order.country ~ '^[A-Z]{2}$' then fulfil_order.country end
+  from shares s;
+  if paid.follow_artists and paid.buyer_id is not null then
+    insert into public.followers (artist_id, fan_id)
+    select distinct l.artist_id, paid.buyer_id from public.order_lines l
+    where l.order_id = paid.id and l.artist_id <> paid.buyer_id
+    on conflict (artist_id, fan_id) do nothing;
+  end if;
+end
+$$;
+
+revoke execute on function private.fulfil_order(public.orders, text, text) from public, anon, authenticated;
+
+-- What the payment provider said about a checkout (`paid`, `pending`, `failed`, `expired`), applied to its
+-- order through the marketplace alone: a payment fulfils it (once); a failed or lapsed checkout closes an
+-- order not paid. `event_id`: the provider's event, taken once (a second delivery changes nothing); null
+-- when the return page asks, having asked the provider itself. Answers {order_id, state, buyer_id}, or null
+-- for a checkout no order has.
+create or replace function private.apply_checkout(
+  checkout_session text, outcome text, payment_intent text, country text, event_id text, event_type text
+)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  found_order public.orders;
+begin
+  perform private.require_marketplace_request();
+  if apply_checkout.outcome not in ('paid', 'pending', 'failed', 'expired') then
+    raise exception 'unknown checkout outcome %', apply_checkout.outcome using errcode = '22023';
+  end if;
+  if apply_checkout.event_id is not null then
+    insert into private.payment_events (id, type) values (apply_checkout.event_id, coalesce(apply_checkout.event_type, ''))
+    on conflict (id) do nothing;
+    if not found then
+      return jsonb_build_object('duplicate', true);
+    end if;
+  end if;
+  select * into found_order from public.orders o where o.checkout_session = apply_checkout.checkout_session for update;
+  if not found then
+    return null;
+  end if;
+  if found_order.state <> 'paid' then
+    if apply_checkout.outcome = 'paid' then
+      perform private.fulfil_order(found_order, apply_checkout.payment_intent, apply_checkout.country);
+      found_order.state := 'paid';
+    elsif apply_checkout.outcome = 'pending' and found_order.state = 'open' then
+      update public.orders o set state = 'pending' where o.id = found_order.id;
+      found_order.state := 'pending';
+    elsif apply_checkout.outcome in ('failed', 'expired') then
+      update public.orders o set state = apply_checkout.outcome where o.id = found_order.id;
+      found_order.state := apply_checkout.outcome;
+    end if;
+  end if;
+  return jsonb_build_object('order_id', found_order.id, 'state', found_order.state, 'buyer_id', found_order.buyer_id);
+end
+$$;
+
+revoke execute on function private.apply_checkout(text, text, text, text, text, text) from public;
+
+grant execute on function private.apply_checkout(text, text, text, text, text, text) to anon, authenticated;
+
+create or replace function public.apply_checkout(
+  checkout_session text, outcome text, payment_intent text default null, country text default null,
+  event_id text default null, event_type text default null
+)
+returns jsonb
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.apply_checkout(apply_checkout.checkout_session, apply_checkout.outcome, apply_checkout.payment_intent,
+    apply_checkout.country, apply_checkout.event_id, apply_checkout.event_type)
+$$;
+
+revoke execute on function public.apply_checkout(text, text, text, text, text, text) from public;
+
+grant execute on function public.apply_checkout(text, text, text, text, text, text) to anon, authenticated;
+
+-- The return page's read: the caller's order of a checkout, with what it bought (each line's item and
+-- total) and whether it is paid. Null for a checkout that is not the caller's.
+create or replace function public.checkout_order(checkout_session text)
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'id', o.id, 'state', o.state, 'currency', o.currency, 'total', o.total_cents, 'email', o.buyer_email,
+    'lines', (
+      select jsonb_agg(jsonb_build_object('kind', l.kind, 'track_id', l.track_id, 'release_id', l.release_id,
+          'title', l.title, 'total', l.total_cents) order by l.title)
+      from public.order_lines l where l.order_id = o.id))
+  from public.orders o
+  where o.checkout_session = checkout_order.checkout_session and o.buyer_id = (select auth.uid())
+$$;
+
+revoke execute on function public.checkout_order(text) from public;
+
+grant execute on function public.checkout_order(text) to authenticated;
