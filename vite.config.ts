@@ -17,6 +17,10 @@ export default defineConfig(({ command }) => {
     SUPABASE_ANON_KEY: env.SUPABASE_ANON_KEY!,
     MARKETPLACE_SECRET: process.env.MARKETPLACE_SECRET ?? "",
     TURNSTILE_SITE_KEY: env.TURNSTILE_SITE_KEY ?? "",
+    // The Stripe stand-in `npm run dev` starts beside it (scripts/lib/payments.ts).
+    STRIPE_SECRET_KEY: process.env.STRIPE_SECRET_KEY ?? "",
+    STRIPE_WEBHOOK_SECRET: process.env.STRIPE_WEBHOOK_SECRET ?? "",
+    STRIPE_API_URL: process.env.STRIPE_API_URL ?? "",
   };
   return {
     plugins: [

@@ -21,10 +21,15 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        // unit: the app's logic and form schemas, and the scripts' own helpers (tests/scripts)
+        // unit: the app's logic and form schemas, the scripts' own helpers (tests/scripts), the local stand-ins
         test: {
           name: "unit",
-          include: ["tests/unit/**/*.test.{ts,tsx}", "tests/scripts/**/*.test.ts", "app/**/*.test.{ts,tsx}"],
+          include: [
+            "tests/unit/**/*.test.{ts,tsx}",
+            "tests/scripts/**/*.test.ts",
+            "app/**/*.test.{ts,tsx}",
+            "stand-ins/tests/**/*.test.ts",
+          ],
           environment: "node",
         },
       },

@@ -7,6 +7,8 @@ import { canonicalUrl } from "~/lib/sharing/meta";
 import { useNonce } from "~/lib/http/nonce";
 import { read } from "~/lib/backend/backend.server";
 import { playlistLimits } from "~/lib/constants";
+import { cartCount } from "~/lib/payments/cart.server";
+import { paymentsOn } from "~/lib/payments/stripe.server";
 import { PlaylistNamesSchema } from "~/lib/schemas/playlists";
 import { sessionMiddleware, supabaseContext, userContext } from "~/lib/session/session.server";
 import type { RootData } from "~/lib/session/use-user";
@@ -27,18 +29,22 @@ export const middleware: Route.MiddlewareFunction[] = [badAddressMiddleware, edg
 export async function loader({ request, context }: Route.LoaderArgs): Promise<RootData> {
   const user = context.get(userContext);
   const origin = new URL(request.url).origin;
-  if (!user) return { user, playlists: [], origin };
-  const playlists = read(
-    await context
+  // The header's cart count, where fans can pay (a visitor's from their cookie, a fan's beside the playlists).
+  const shopper = { supabase: context.get(supabaseContext), signedIn: user !== null };
+  const cart = paymentsOn(context) ? cartCount(request, shopper) : null;
+  if (!user) return { user, playlists: [], origin, cart: await cart };
+  const [playlists, count] = await Promise.all([
+    context
       .get(supabaseContext)
       .from("playlists")
       .select("id, name")
       .eq("owner_id", user.id)
       .order("updated_at", { ascending: false })
       .limit(playlistLimits.playlists),
-    { what: "user's playlists", schema: PlaylistNamesSchema },
-  );
-  return { user, playlists: playlists.status === "found" ? playlists.data : [], origin };
+    cart,
+  ]);
+  const named = read(playlists, { what: "user's playlists", schema: PlaylistNamesSchema });
+  return { user, playlists: named.status === "found" ? named.data : [], origin, cart: count };
 }
 
 export function Layout({ children }: { children: ReactNode }) {

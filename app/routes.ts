@@ -49,12 +49,16 @@ export default [
   route("artist/:id/feed.rss", "routes/catalog/feed.ts", { id: "artist-feed-rss" }),
   // Resource route: oEmbed's answer for a page's player (JSON).
   route("oembed", "routes/embed/oembed.ts"),
+  // Resource route: Stripe's events about payments (signed by Stripe; JSON).
+  route("webhooks/stripe", "routes/checkout/stripe-webhook.ts"),
   layout("routes/_layout.tsx", [
     index("routes/catalog/home.tsx"),
     route("about", "routes/site/about.tsx"),
     route("terms", "routes/site/terms.tsx"),
     route("privacy", "routes/site/privacy.tsx"),
     route("discover", "routes/catalog/discover.tsx"),
+    route("cart", "routes/checkout/cart.tsx"),
+    route("checkout/done", "routes/checkout/done.tsx"),
     route("genres", "routes/catalog/genres.tsx"),
     route("genres/:genre", "routes/catalog/genre.tsx"),
     route("artists", "routes/catalog/artists.tsx"),

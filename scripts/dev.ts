@@ -3,10 +3,15 @@ import { join } from "node:path";
 import { repoDataDir, startLocalStack } from "@crate/local-supabase";
 import { requireFreePorts, localWorkerEnv, root, spawnTethered, stopProcess, workerVars } from "./lib/app-server.ts";
 import { loadEnv } from "./lib/env.ts";
+import { startPayments } from "./lib/payments.ts";
 
 const env = loadEnv();
 const supabasePort = Number(env.SUPABASE_PORT || 54321);
-await requireFreePorts([[supabasePort, "SUPABASE_PORT"]]);
+const stripePort = Number(env.STRIPE_PORT || 12111);
+await requireFreePorts([
+  [supabasePort, "SUPABASE_PORT"],
+  [stripePort, "STRIPE_PORT"],
+]);
 const backend = await startLocalStack({
   port: supabasePort,
   dataDir: repoDataDir,
@@ -16,6 +21,8 @@ const backend = await startLocalStack({
   verbose: true,
 });
 console.log(`Local backend on ${backend.url} (password-reset emails: ${backend.url}/auth/v1/outbox)`);
+const payments = await startPayments({ port: stripePort, appUrl: "http://localhost:5173", verbose: true });
+console.log(`Stripe stand-in on ${payments.stripe.url} (test card 4242 4242 4242 4242 pays)`);
 
 const dev = spawnTethered(
   process.execPath,
@@ -24,7 +31,11 @@ const dev = spawnTethered(
     cwd: root,
     output: "inherit",
     // vite.config.ts hands these to the dev server's Worker
-    env: { ...localWorkerEnv(), ...(await workerVars(backend, { captchaSiteKey: env.TURNSTILE_SITE_KEY || undefined })) },
+    env: {
+      ...localWorkerEnv(),
+      ...(await workerVars(backend, { captchaSiteKey: env.TURNSTILE_SITE_KEY || undefined })),
+      ...payments.vars,
+    },
   },
 );
 
@@ -33,6 +44,7 @@ async function shutdown(code = 0) {
   if (stopping) return;
   stopping = true;
   await stopProcess(dev);
+  await payments.stripe.close();
   await backend.close();
   process.exit(code);
 }

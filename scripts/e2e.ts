@@ -34,6 +34,7 @@ try {
         E2E_BASE_URL: marketplace.appUrl,
         E2E_SUPABASE_URL: marketplace.supabaseUrl,
         E2E_MARKETPLACE_SECRET: marketplace.marketplaceSecret,
+        E2E_STRIPE_URL: marketplace.stripe.url,
         CHROMIUM_PATH: chromiumPath,
       },
     },

@@ -5,14 +5,17 @@ import { requireFreePorts, buildIfStale, serveApp, workerVars } from "./lib/app-
 import { loadEnv } from "./lib/env.ts";
 import { demoAccounts } from "./lib/demo-data.ts";
 import { renditionsMade, requestRenditions } from "./lib/renditions.ts";
+import { startPayments } from "./lib/payments.ts";
 
 const env = loadEnv();
 const port = Number(env.PORT || 3000);
 const supabasePort = Number(env.SUPABASE_PORT || 54321);
+const stripePort = Number(env.STRIPE_PORT || 12111);
 
 await requireFreePorts([
   [port, "PORT"],
   [supabasePort, "SUPABASE_PORT"],
+  [stripePort, "STRIPE_PORT"],
 ]);
 buildIfStale();
 console.log("Starting the local backend (the first start creates the database and demo media)…");
@@ -29,8 +32,11 @@ const backend = await startLocalStack({
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });
-const vars = await workerVars(backend, { captchaSiteKey: env.TURNSTILE_SITE_KEY || undefined });
+// Payments go to the Stripe stand-in, which sends its events to the marketplace's webhook.
+const payments = await startPayments({ port: stripePort, appUrl: `http://localhost:${port}`, verbose: true });
+const vars = { ...(await workerVars(backend, { captchaSiteKey: env.TURNSTILE_SITE_KEY || undefined })), ...payments.vars };
 const app = await serveApp({ port, quiet: true, vars }).catch(async (error) => {
+  await payments.stripe.close();
   await backend.close();
   throw error;
 });
@@ -38,6 +44,7 @@ const app = await serveApp({ port, quiet: true, vars }).catch(async (error) => {
 console.log(`
   Marketplace      http://localhost:${port}
   Local backend    ${backend.url}   (password-reset emails: ${backend.url}/auth/v1/outbox)
+  Stripe stand-in  ${payments.stripe.url}   (test card 4242 4242 4242 4242 pays)
 
   Demo accounts
 ${demoAccounts.map((account) => `    ${account.role.padEnd(7)} ${account.email.padEnd(22)} ${account.password}`).join("\n")}
@@ -65,6 +72,7 @@ async function shutdown() {
   stopping = true;
   console.log("\nStopping…");
   await app.stop();
+  await payments.stripe.close();
   await backend.close();
   process.exit(0);
 }

@@ -9,6 +9,19 @@ export function formatPrice(amount: number | string): string {
   return usd.format(Number(amount));
 }
 
+// One formatter per currency, made once (the catalog's three: USD, EUR, GBP).
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/** An amount in cents of `currency`: "$1.99", "€1.99", "£1.99". */
+export function formatMoney(cents: number, currency: string): string {
+  let format = moneyFormats.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat("en-US", { style: "currency", currency, minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    moneyFormats.set(currency, format);
+  }
+  return format.format(cents / 100);
+}
+
 // One formatter, made once: `Number.prototype.toLocaleString` builds a new one on every call, which a
 // page with dozens of counts pays for on every render.
 const wholeNumber = new Intl.NumberFormat("en-US");

@@ -3,9 +3,19 @@
 import { startLocalStack } from "@crate/local-supabase";
 import { buildIfStale, freePort, serveApp, workerVars } from "./app-server.ts";
 import { renditionsMade, requestRenditions } from "./renditions.ts";
+import { startPayments } from "./payments.ts";
 
-/** `marketplaceSecret`: the Worker's secret, for tests that sign what the Worker signs (a play ticket from before). */
-export type Marketplace = { appUrl: string; supabaseUrl: string; marketplaceSecret: string; stop(): Promise<void> };
+/**
+ * `marketplaceSecret`: the Worker's secret, for tests that sign what the Worker signs (a play ticket from
+ * before); `stripe`: the Stripe stand-in's address and keys, for tests that pay and send events.
+ */
+export type Marketplace = {
+  appUrl: string;
+  supabaseUrl: string;
+  marketplaceSecret: string;
+  stripe: { url: string; secretKey: string; webhookSecret: string };
+  stop(): Promise<void>;
+};
 
 /** `captcha`: Turnstile's site key for the Worker and the secret for Auth (the security check on). */
 export async function startMarketplace({
@@ -30,8 +40,9 @@ export async function startMarketplace({
     recoveryRateLimit: { perHour: unlimited },
     captchaSecret: captcha?.secret,
   });
+  const payments = await startPayments({ port: 0, appUrl });
   try {
-    const vars = await workerVars(backend, { captchaSiteKey: captcha?.siteKey });
+    const vars = { ...(await workerVars(backend, { captchaSiteKey: captcha?.siteKey })), ...payments.vars };
     const app = await serveApp({ port: appPort, quiet: true, vars });
     // The demo data's streams, made by the rendition queue as on a first `npm start`, before any test plays.
     if (seedMedia) {
@@ -45,12 +56,15 @@ export async function startMarketplace({
       appUrl,
       supabaseUrl: backend.url,
       marketplaceSecret: vars.MARKETPLACE_SECRET,
+      stripe: { url: payments.stripe.url, secretKey: payments.stripe.secretKey, webhookSecret: payments.stripe.webhookSecret },
       async stop() {
         await app.stop();
+        await payments.stripe.close();
         await backend.close();
       },
     };
   } catch (error) {
+    await payments.stripe.close();
     await backend.close();
     throw error;
   }

@@ -222,7 +222,7 @@ as $$
   with shown as (
     select t.id, t.title, t.track_number, t.price, t.duration_seconds, t.release_date, t.genre, t.label,
       t.description, t.artwork_url, t.artwork_small_url, t.artwork_width, t.artwork_height, t.master_format,
-      t.mp3_kbps, row_number() over (order by t.track_number nulls last, t.created_at, t.id) as n
+      t.mp3_kbps, t.allow_pay_more, row_number() over (order by t.track_number nulls last, t.created_at, t.id) as n
     from public.tracks t
     where t.release_id = album_page.release_id
   ),
@@ -232,6 +232,7 @@ as $$
     'kind', r.kind,
     'title', r.title,
     'price', public.release_price(r),
+    'allow_pay_more', l.allow_pay_more,
     'release_date', (select max(s.release_date) from shown s),
     'upcoming', (select bool_and(s.release_date > current_date) from shown s),
     'duration_seconds', (select sum(s.duration_seconds) from shown s),

@@ -59,6 +59,54 @@ create trigger cart_lines_limit
   before insert on public.cart_lines
   for each row execute function private.limit_cart_lines();
 
+-- Lines put into the caller's cart ([{kind, id, amount}]): new ones added, ones it holds given the new
+-- amount. A visitor's cart joins their account's this way when they sign in. As the caller (row-level
+-- security decides); answers how many lines the cart then holds.
+create or replace function public.add_to_cart(lines jsonb)
+returns integer
+language plpgsql
+security invoker
+set search_path = ''
+as $$
+declare
+  line record;
+begin
+  for line in
+    select l.value ->> 'kind' as kind, (l.value ->> 'id')::uuid as id,
+      case when jsonb_typeof(l.value -> 'amount') = 'number' then (l.value ->> 'amount')::integer end as amount
+    from jsonb_array_elements(case when jsonb_typeof(add_to_cart.lines) = 'array' then add_to_cart.lines else '[]' end) l
+  loop
+    update public.cart_lines c set amount_cents = line.amount
+    where c.user_id = (select auth.uid()) and c.kind = line.kind and c.item_id = line.id;
+    if not found then
+      insert into public.cart_lines (kind, item_id, amount_cents) values (line.kind, line.id, line.amount);
+    end if;
+  end loop;
+  return (select count(*)::integer from public.cart_lines c where c.user_id = (select auth.uid()));
+end
+$$;
+
+revoke execute on function public.add_to_cart(jsonb) from public;
+
+grant execute on function public.add_to_cart(jsonb) to authenticated;
+
+-- The caller's cart as priced_cart and open_order take it.
+create or replace function private.cart_of(buyer uuid)
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select coalesce(jsonb_agg(jsonb_build_object('kind', c.kind, 'id', c.item_id, 'amount', c.amount_cents) order by c.created_at, c.item_id), '[]')
+  from public.cart_lines c
+  where c.user_id = cart_of.buyer
+$$;
+
+revoke execute on function private.cart_of(uuid) from public;
+
+grant execute on function private.cart_of(uuid) to authenticated;
+
 -- A store's discount codes as their keys (trimmed, in lower case): what a typed code is looked up by.
 create or replace function private.discount_code_keys(discounts jsonb)
 returns text[]
@@ -229,15 +277,16 @@ revoke execute on function private.priced_cart(jsonb, text[], uuid) from public;
 
 grant execute on function private.priced_cart(jsonb, text[], uuid) to anon, authenticated;
 
--- The cart page's read: what `lines` cost the caller (priced_cart), whoever asks.
-create or replace function public.price_cart(lines jsonb, codes text[] default '{}')
+-- The cart page's read: what `lines` cost the caller (priced_cart), whoever asks; without `lines`, the
+-- signed-in caller's own cart (one read for the page).
+create or replace function public.price_cart(lines jsonb default null, codes text[] default '{}')
 returns jsonb
 language sql
 stable
 security invoker
 set search_path = ''
 as $$
-  select private.priced_cart(price_cart.lines, price_cart.codes, (select auth.uid()))
+  select private.priced_cart(coalesce(price_cart.lines, private.cart_of((select auth.uid())), '[]'), price_cart.codes, (select auth.uid()))
 $$;
 
 revoke execute on function public.price_cart(jsonb, text[]) from public;
@@ -331,8 +380,9 @@ create table private.payment_events (
 
 revoke all on table private.payment_events from public, anon, authenticated;
 
--- An order for the caller's cart lines in `currency` (its other currencies pay in checkouts of their
--- own), priced by priced_cart, through the marketplace alone (which then opens its checkout with the
+-- An order for the caller's cart lines in `currency` (`lines`, or without them the signed-in caller's own
+-- cart; its other currencies pay in checkouts of their own; without a currency, the lines' own), priced by
+-- priced_cart, through the marketplace alone (which then opens its checkout with the
 -- payment provider). Answers the order and its lines, or {problems} naming the lines that cannot be
 -- bought (nothing is written then). `email`: where a guest's receipt goes; a signed-in buyer's is their
 -- account's.
@@ -348,18 +398,21 @@ declare
   buyer uuid := (select auth.uid());
   priced jsonb;
   chosen jsonb;
+  paying text;
   made public.orders;
 begin
   perform private.require_marketplace_request();
   if buyer is not null and not private.is_active_user() then
     raise exception 'a banned account buys nothing' using errcode = '42501';
   end if;
-  priced := private.priced_cart(open_order.lines, open_order.codes, buyer);
+  priced := private.priced_cart(coalesce(open_order.lines, private.cart_of(buyer), '[]'), open_order.codes, buyer);
+  -- Without a currency, the lines' own (a single item bought at once).
+  paying := coalesce(open_order.currency, (select l ->> 'currency' from jsonb_array_elements(priced -> 'lines') l limit 1));
   select coalesce(jsonb_agg(l), '[]') into chosen
   from jsonb_array_elements(priced -> 'lines') l
-  where l ->> 'currency' = open_order.currency or l ->> 'problem' is not null;
+  where l ->> 'currency' = paying or l ->> 'problem' is not null;
   if jsonb_array_length(chosen) = 0 then
-    raise exception 'nothing in the cart is priced in %', open_order.currency using errcode = '22023';
+    raise exception 'nothing in the cart is priced in %', paying using errcode = '22023';
   end if;
   if exists (select 1 from jsonb_array_elements(chosen) l where l ->> 'problem' is not null) then
     return jsonb_build_object('problems', (
@@ -370,7 +423,7 @@ begin
   values (
     buyer,
     coalesce((select u.email from auth.users u where u.id = buyer), open_order.email),
-    open_order.currency,
+    paying,
     (select sum((l ->> 'total')::integer) from jsonb_array_elements(chosen) l),
     open_order.follow_artists)
   returning * into made;
@@ -401,7 +454,8 @@ revoke execute on function private.open_order(jsonb, text[], text, boolean, text
 grant execute on function private.open_order(jsonb, text[], text, boolean, text) to anon, authenticated;
 
 create or replace function public.open_order(
-  lines jsonb, codes text[], currency text, follow_artists boolean default true, email text default null
+  lines jsonb default null, codes text[] default '{}', currency text default null, follow_artists boolean default true,
+  email text default null
 )
 returns jsonb
 language sql
@@ -483,6 +537,10 @@ begin
   select (s.cents + case when s.n = 1 then s.total_cents - sum(s.cents) over (partition by s.line_id) else 0 end) / 100.0,
     s.track_id, paid.buyer_id, s.line_id, case when fulfil_order.country ~ '^[A-Z]{2}$' then fulfil_order.country end
   from shares s;
+  -- What was bought leaves the buyer's cart.
+  delete from public.cart_lines c
+  using public.order_lines l
+  where l.order_id = paid.id and c.user_id = paid.buyer_id and c.kind = l.kind and c.item_id = coalesce(l.track_id, l.release_id);
   if paid.follow_artists and paid.buyer_id is not null then
     insert into public.followers (artist_id, fan_id)
     select distinct l.artist_id, paid.buyer_id from public.order_lines l

@@ -8,6 +8,7 @@ export default async function setup(project: TestProject) {
   project.provide("appUrl", marketplace.appUrl);
   project.provide("supabaseUrl", marketplace.supabaseUrl);
   project.provide("marketplaceSecret", marketplace.marketplaceSecret);
+  project.provide("stripe", marketplace.stripe);
   return () => marketplace.stop();
 }
 
@@ -16,5 +17,6 @@ declare module "vitest" {
     appUrl: string;
     supabaseUrl: string;
     marketplaceSecret: string;
+    stripe: { url: string; secretKey: string; webhookSecret: string };
   }
 }

@@ -1,7 +1,8 @@
-import { href, NavLink } from "react-router";
+import { href, Link, NavLink } from "react-router";
 import { LinkButton } from "~/components/ui/button";
 import { cx } from "~/lib/ui/cx";
-import { useOptionalUser } from "~/lib/session/use-user";
+import { useCartCount, useOptionalUser } from "~/lib/session/use-user";
+import { Icon } from "~/components/ui/icon";
 import { AccountMenu } from "./account-menu";
 import { HeaderSearch } from "./header-search";
 import { Logo } from "./logo";
@@ -32,20 +33,46 @@ export function Header() {
           </ul>
         </nav>
         <HeaderSearch className="ml-auto hidden w-full max-w-xs md:block" />
-        <div className="ml-auto hidden items-center gap-2 md:ml-0 lg:flex">
-          {user ? (
-            <AccountMenu user={user} />
-          ) : (
-            <>
-              <LinkButton to={href("/login")} variant="ghost">
-                Log in
-              </LinkButton>
-              <LinkButton to={href("/register")}>Sign up</LinkButton>
-            </>
-          )}
+        <div className="ml-auto flex items-center gap-2 md:ml-0">
+          <CartLink />
+          <div className="hidden items-center gap-2 lg:flex">
+            {user ? (
+              <AccountMenu user={user} />
+            ) : (
+              <>
+                <LinkButton to={href("/login")} variant="ghost">
+                  Log in
+                </LinkButton>
+                <LinkButton to={href("/register")}>Sign up</LinkButton>
+              </>
+            )}
+          </div>
+          <MobileMenu user={user} className="lg:hidden" />
         </div>
-        <MobileMenu user={user} className="ml-auto md:ml-0 lg:hidden" />
       </div>
     </header>
+  );
+}
+
+/** The cart with its count, where fans can pay. */
+function CartLink() {
+  const count = useCartCount();
+  if (count === null) return null;
+  return (
+    <Link
+      to={href("/cart")}
+      aria-label={`Cart, ${count} ${count === 1 ? "item" : "items"}`}
+      className="relative inline-flex size-10 shrink-0 items-center justify-center rounded-full text-ink-muted hover:text-ink"
+    >
+      <Icon name="cart" className="size-6" />
+      {count > 0 ? (
+        <span
+          aria-hidden="true"
+          className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-accent px-1 text-center text-xs font-bold text-stage-950"
+        >
+          {count}
+        </span>
+      ) : null}
+    </Link>
   );
 }

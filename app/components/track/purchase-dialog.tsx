@@ -1,12 +1,20 @@
 import type { Ref, RefObject } from "react";
+import { Form, href } from "react-router";
 import { Button, LinkButton } from "~/components/ui/button";
 import { Dialog, type DialogHandle } from "~/components/ui/dialog";
+import { Field } from "~/components/ui/field";
 import { formatPrice } from "~/lib/format";
+import { useCartCount } from "~/lib/session/use-user";
 import { useHydrated } from "~/lib/ui/use-hydrated";
 
+/** What Buy Now sells: a track or an album, and whether fans may pay more than its price. */
+export type ForSale = { kind: "track" | "album"; id: string; allowPayMore: boolean };
+
 /**
- * 'Complete Purchase': there is no checkout yet (spec section 1), so it shows what would be bought and
- * says so. Close is a `method="dialog"` form, which closes the dialog with or without JavaScript.
+ * 'Complete Purchase': what is bought, and where fans can pay, "Buy now" (straight to payment with it) and
+ * "Add to cart", with the fan's own price where they may pay more; elsewhere (no payments configured, or
+ * merch, which is not sold yet) the spec's "available soon". Plain forms posting to the cart, so they work
+ * without JavaScript; Close is a `method="dialog"` form, which closes the dialog either way.
  */
 export function PurchaseDialog({
   ref,
@@ -17,6 +25,7 @@ export function PurchaseDialog({
   artworkUrl,
   price,
   formats,
+  item = null,
 }: {
   ref?: Ref<DialogHandle>;
   open: boolean;
@@ -27,7 +36,10 @@ export function PurchaseDialog({
   price: number;
   /** What the downloads are (`WAV as uploaded, MP3 320 kbps, FLAC`), stated before anyone pays; null when there is no audio. */
   formats: string | null;
+  item?: ForSale | null;
 }) {
+  // The root loader says whether fans can pay here (a cart exists).
+  const payments = useCartCount() !== null;
   return (
     <Dialog ref={ref} open={open} onClose={onClose} title="Complete Purchase">
       <div className="flex items-center gap-4">
@@ -39,13 +51,35 @@ export function PurchaseDialog({
           {formats ? <p className="text-sm text-ink-muted">Download: {formats}</p> : null}
         </div>
       </div>
-      {/* Where a payment failure will be announced once checkout exists. */}
-      <div role="alert" className="empty:hidden mt-4 rounded-lg border border-danger/40 bg-danger/10 px-3 py-2 text-sm text-danger" />
-      <p className="mt-5 rounded-xl border border-stage-600 bg-stage-900 px-4 py-3 text-ink-muted">
-        Payment options will be available soon.
-      </p>
+      {payments && item ? (
+        <Form method="post" action={href("/cart")} noValidate className="mt-5 grid gap-4">
+          <input type="hidden" name="kind" value={item.kind} />
+          <input type="hidden" name="id" value={item.id} />
+          {item.allowPayMore ? (
+            <Field
+              label="Your price"
+              name="amount"
+              inputMode="decimal"
+              defaultValue={price.toFixed(2)}
+              hint={`At least ${formatPrice(price)}. Pay more if you like: the artist receives 88% of what you pay.`}
+            />
+          ) : null}
+          <div className="flex flex-wrap gap-3">
+            <Button type="submit" name="intent" value="buy-now">
+              Buy now
+            </Button>
+            <Button type="submit" name="intent" value="add" variant="secondary">
+              Add to cart
+            </Button>
+          </div>
+        </Form>
+      ) : (
+        <p className="mt-5 rounded-xl border border-stage-600 bg-stage-900 px-4 py-3 text-ink-muted">
+          Payment options will be available soon.
+        </p>
+      )}
       <form method="dialog" className="mt-6 flex justify-end">
-        <Button type="submit" variant="secondary" autoFocus>
+        <Button type="submit" variant="secondary" autoFocus={!payments || !item}>
           Close
         </Button>
       </form>

@@ -28,6 +28,7 @@ export const iconNames = [
   "up",
   "down",
   "close",
+  "cart",
 ] as const;
 
 export type IconName = (typeof iconNames)[number];

@@ -1054,6 +1054,7 @@ export type Database = {
     }
     Functions: {
       account_role: { Args: Record<PropertyKey, never>; Returns: string }
+      add_to_cart: { Args: { lines: Json }; Returns: number }
       album_page: { Args: { release_id: string }; Returns: Json }
       apply_checkout: {
         Args: {
@@ -1196,11 +1197,11 @@ export type Database = {
       my_playlists: { Args: Record<PropertyKey, never>; Returns: Json }
       open_order: {
         Args: {
-          codes: string[]
-          currency: string
+          codes?: string[]
+          currency?: string
           email?: string
           follow_artists?: boolean
-          lines: Json
+          lines?: Json
         }
         Returns: Json
       }
@@ -1209,7 +1210,7 @@ export type Database = {
         Returns: Json
       }
       playlist_page: { Args: { playlist_id: string }; Returns: Json }
-      price_cart: { Args: { codes?: string[]; lines: Json }; Returns: Json }
+      price_cart: { Args: { codes?: string[]; lines?: Json }; Returns: Json }
       publish_release: {
         Args: { kind: string; price?: number; title: string; tracks: Json }
         Returns: string[]

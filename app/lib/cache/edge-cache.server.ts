@@ -5,6 +5,7 @@ import { envFrom, type AppEnv } from "../http/env.server";
 import { isEmbedPath } from "../http/security-headers.server";
 import { sharedCacheSeconds } from "../http/http-cache";
 import { hasAuthCookie, renderWasPersonal } from "../session/session.server";
+import { hasCartCookie } from "../payments/cart";
 
 /**
  * Serves anonymous GETs from the Workers cache (keyed on the URL and the client build) and stores the
@@ -16,7 +17,7 @@ import { hasAuthCookie, renderWasPersonal } from "../session/session.server";
  * once per site that frames it (it carries that site, signed, for its plays).
  */
 export const edgeCacheMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  if (request.method !== "GET" || hasAuthCookie(request)) return next();
+  if (request.method !== "GET" || hasAuthCookie(request) || hasCartCookie(request)) return next();
   const streamed = { failed: false };
   context.set(streamedPartsContext, streamed);
   const tags = new Set<CacheTag>();

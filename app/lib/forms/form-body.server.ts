@@ -1,7 +1,7 @@
 // Reading a posted form within its limits: the one way every action reads its body.
 import { data } from "react-router";
 import { uncached } from "../http/http-cache";
-import { discardBody, discardRest } from "../http/request-body";
+import { discardBody, discardRest, readBounded } from "../http/request-body";
 import {
   MultipartFormatError,
   MultipartLimitError,
@@ -81,28 +81,8 @@ const tooLarge = () => data(formTooLarge, { status: 413, headers: uncached });
 
 /** The request with its body read up to `maxBytes`: a declared or actual length past it is refused. */
 async function boundedBody(request: Request, maxBytes: number): Promise<Request> {
-  if (Number(request.headers.get("Content-Length") ?? 0) > maxBytes) {
-    await discardBody(request);
-    throw tooLarge();
-  }
-  if (!request.body) return request;
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    received += chunk.value.byteLength;
-    if (received > maxBytes) {
-      await discardRest(reader);
-      throw tooLarge();
-    }
-    chunks.push(chunk.value);
-  }
-  const bytes = new Uint8Array(received);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  const bytes = await readBounded(request, maxBytes);
+  if (!bytes) throw tooLarge();
   return new Request(request.url, { method: request.method, headers: request.headers, body: bytes });
 }
 

@@ -18,6 +18,14 @@ const EnvSchema = v.object({
    */
   CACHE_PURGE_TOKEN: v.optional(v.string()),
   CLOUDFLARE_ZONE_ID: v.optional(v.string()),
+  /**
+   * Payments (Stripe, with Crate as the seller): the secret API key and the webhook endpoint's signing
+   * secret. Without them Buy Now says payment options will be available soon. `STRIPE_API_URL` points the
+   * Stripe client at another address (the local stand-in); unset, it talks to Stripe.
+   */
+  STRIPE_SECRET_KEY: v.optional(v.string()),
+  STRIPE_WEBHOOK_SECRET: v.optional(v.string()),
+  STRIPE_API_URL: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.url())])),
   /** The site's own X (Twitter) account, `@handle`: link previews name it (`twitter:site`); none when unset. */
   SITE_X_HANDLE: v.optional(v.pipe(v.string(), v.regex(/^(@[A-Za-z0-9_]{1,15})?$/, "SITE_X_HANDLE must be an @handle"))),
 });

@@ -28,3 +28,33 @@ export async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array
     await reader.cancel().catch(() => {});
   }
 }
+
+/**
+ * A request's whole body, read as it arrives up to `maxBytes`; null (the rest read and dropped) when it is
+ * larger, by its Content-Length or as it comes.
+ */
+export async function readBounded(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | null> {
+  if (Number(request.headers.get("Content-Length") ?? 0) > maxBytes) {
+    await discardBody(request);
+    return null;
+  }
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    received += chunk.value.byteLength;
+    if (received > maxBytes) {
+      await discardRest(reader);
+      return null;
+    }
+    chunks.push(chunk.value);
+  }
+  const bytes = new Uint8Array(received);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}

@@ -169,6 +169,8 @@ export const TrackPageSchema = v.object({
   genre: nullableText,
   subgenre: nullableText,
   price: numeric,
+  /** Whether fans may pay more than its price. */
+  allow_pay_more: v.boolean(),
   description: nullableText,
   label: nullableText,
   release_date: v.string(),
@@ -188,6 +190,8 @@ export const AlbumPageSchema = v.object({
   kind: v.picklist(["album", "single"]),
   title: v.string(),
   price: numeric,
+  /** Whether fans may pay more than its price (its first track's say). */
+  allow_pay_more: v.boolean(),
   release_date: v.string(),
   /** Not released yet: only its artist sees it. */
   upcoming: v.boolean(),

@@ -3,6 +3,7 @@ import { envFrom } from "../http/env.server";
 import { accountRole, toSessionUser, type SessionUser } from "./session-user";
 import { roundTripCounter } from "../backend/round-trips.server";
 import { createSupabaseServerClient, isAuthCookieName, requestCookies, type SupabaseClient } from "../backend/supabase.server";
+import { hasCartCookie } from "../payments/cart";
 
 export const supabaseContext = createContext<SupabaseClient>();
 export const userContext = createContext<SessionUser | null>(null);
@@ -74,7 +75,7 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   response.headers.delete("Set-Cookie");
   for (const cookie of sessionHeaders.getSetCookie()) response.headers.append("Set-Cookie", cookie);
   for (const cookie of pageCookies) response.headers.append("Set-Cookie", cookie);
-  if (signedInBefore || user || pageCookies.length > 0 || sessionHeaders.has("Set-Cookie")) personal();
+  if (signedInBefore || user || hasCartCookie(request) || pageCookies.length > 0 || sessionHeaders.has("Set-Cookie")) personal();
   if (render.personal) response.headers.set("Cache-Control", "private, no-store");
   response.headers.append("Server-Timing", backend.serverTiming());
   return response;

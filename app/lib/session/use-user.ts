@@ -3,10 +3,11 @@ import type { PlaylistName } from "../schemas/playlists";
 import type { SessionUser } from "./session-user";
 
 /**
- * What the root loader gives every page: who is signed in, their playlists, the site's origin. Declared
- * here (the root loader returns it) so reading it never imports the root module back.
+ * What the root loader gives every page: who is signed in, their playlists, the site's origin, and how many
+ * items their cart holds (null where fans cannot pay yet). Declared here (the root loader returns it) so
+ * reading it never imports the root module back.
  */
-export type RootData = { user: SessionUser | null; playlists: PlaylistName[]; origin: string };
+export type RootData = { user: SessionUser | null; playlists: PlaylistName[]; origin: string; cart: number | null };
 
 const useRootData = () => useRouteLoaderData<RootData>("root");
 
@@ -18,4 +19,9 @@ export function useOptionalUser() {
 /** The signed-in user's playlists, newest change first (none for visitors). */
 export function useYourPlaylists() {
   return useRootData()?.playlists ?? [];
+}
+
+/** How many items the cart holds, or null where fans cannot pay yet (no cart at all). */
+export function useCartCount() {
+  return useRootData()?.cart ?? null;
 }

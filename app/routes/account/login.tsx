@@ -16,6 +16,7 @@ import { LoginSchema } from "~/lib/schemas/auth";
 import { toSessionUser } from "~/lib/session/session-user";
 import { createSupabaseServerClient, rememberCookieName, sessionCookieOptions } from "~/lib/backend/supabase.server";
 import { serializeCookieHeader } from "@supabase/ssr";
+import { joinVisitorCart } from "~/lib/payments/cart.server";
 import type { Route } from "./+types/login";
 
 export const meta = () => pageMeta("Log in", "Log in to your account to follow artists, listen and manage your music.");
@@ -60,6 +61,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       maxAge: persistent ? undefined : 0,
     }),
   );
+  // What they put in their cart as a visitor joins the account's.
+  await joinVisitorCart(request, supabase, headers);
   // Sent here by a guard: back to that page whatever the role. Otherwise to the role's dashboard.
   const destination = safeRedirectPath(submission.value.redirectTo) ?? dashboardPath(toSessionUser(signIn.user).role);
   throw redirect(destination, { headers });

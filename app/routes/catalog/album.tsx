@@ -192,6 +192,7 @@ export default function Album({ loaderData }: Route.ComponentProps) {
         artworkUrl={artworkUrl}
         price={album.price}
         formats={formats}
+        item={album.kind === "album" ? { kind: "album", id: album.id, allowPayMore: album.allow_pay_more } : null}
       />
     </article>
   );

@@ -36,7 +36,7 @@ import type { Route } from "./+types/track";
 import { sqlState } from "~/lib/backend/sqlstate";
 
 const trackColumns =
-  "id, title, master_format, mp3_kbps, track_number, genre, subgenre, price, description, label, release_date, artwork_url, artwork_width, artwork_height, peaks, duration_seconds, " +
+  "id, title, master_format, mp3_kbps, track_number, genre, subgenre, price, allow_pay_more, description, label, release_date, artwork_url, artwork_width, artwork_height, peaks, duration_seconds, " +
   "release:releases(id, kind, title, track_count), artist:artist_profiles(id, artist_name, profile_image_url)";
 const commentColumns = "id, user_id, content, created_at, author_name, author_image_url, author_kind";
 /** However far "Show more" is followed, one page never lists more than this many comments. */
@@ -282,6 +282,7 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
         artworkUrl={artworkUrl}
         price={track.price}
         formats={loaderData.formats}
+        item={{ kind: "track", id: track.id, allowPayMore: track.allow_pay_more }}
       />
     </article>
   );

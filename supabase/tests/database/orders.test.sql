@@ -50,7 +50,14 @@ select tests.one_actor('add to one''s cart while banned', 'banned fan',
 select tests.each_actor('add to another''s cart',
   $$insert into public.cart_lines (user_id, kind, item_id) values (tests.id('fan'), 'track', tests.id('other track'))$$,
   array['fan']);
-insert into public.cart_lines (user_id, kind, item_id) values (tests.id('fan'), 'track', tests.id('track'));
+select tests.each_actor('put lines into one''s cart',
+  $$select 1 where public.add_to_cart(jsonb_build_array(tests.line('track', 'other track', 350))) >= 1$$,
+  array['artist', 'other artist', 'fan', 'admin']);
+select tests.one_actor('put lines into one''s cart while banned', 'banned fan',
+  $$select 1 where public.add_to_cart(jsonb_build_array(tests.line('track', 'other track'))) >= 1$$, false);
+insert into public.cart_lines (user_id, kind, item_id) values
+  (tests.id('fan'), 'track', tests.id('track')), (tests.id('fan'), 'track', tests.id('pay more'));
+select tests.each_actor('price one''s own cart', $$select 1 where jsonb_array_length(public.price_cart() -> 'lines') = 2$$, array['fan']);
 select tests.each_actor('read a fan''s cart', $$select 1 from public.cart_lines where user_id = tests.id('fan')$$, array['fan']);
 select tests.each_actor('empty a fan''s cart', $$delete from public.cart_lines where user_id = tests.id('fan')$$, array['fan']);
 
@@ -94,7 +101,7 @@ select tests.each_actor('apply a checkout without the marketplace', $$select 1 w
 select tests.each_actor_through_marketplace('apply a checkout', $$select 1 where public.apply_checkout('cs_test_fan', 'paid') is not null$$,
   array['visitor', 'artist', 'other artist', 'fan', 'admin']);
 
-select plan((select count(*)::integer from tests.cases) + 18);
+select plan((select count(*)::integer from tests.cases) + 19);
 
 select * from tests.proved_cases();
 
@@ -191,6 +198,8 @@ select is(
   'a paid order''s purchases are made once: an album''s tracks share its line by their prices');
 select ok(exists (select 1 from public.followers where artist_id = tests.id('artist') and fan_id = tests.id('fan')),
   'the buyer follows the order''s artist');
+select is((select array_agg(item_id) from public.cart_lines where user_id = tests.id('fan')), array[tests.id('track')],
+  'what was bought leaves the buyer''s cart; the rest stays');
 select is(public.apply_checkout('cs_test_unknown', 'paid'), null, 'a checkout no order has changes nothing');
 select set_config('request.jwt.claims', '', true);
 select set_config('request.headers', '', true);

@@ -258,6 +258,18 @@ end
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.cart_of(buyer uuid)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select coalesce(jsonb_agg(jsonb_build_object('kind', c.kind, 'id', c.item_id, 'amount', c.amount_cents) order by c.created_at, c.item_id), '[]')
+  from public.cart_lines c
+  where c.user_id = cart_of.buyer
+$function$
+;
+
 
 CREATE OR REPLACE FUNCTION private.fulfil_order(paid orders, payment_intent text, country text)
  RETURNS void
@@ -288,6 +300,10 @@ begin
   select (s.cents + case when s.n = 1 then s.total_cents - sum(s.cents) over (partition by s.line_id) else 0 end) / 100.0,
     s.track_id, paid.buyer_id, s.line_id, case when fulfil_order.country ~ '^[A-Z]{2}$' then fulfil_order.country end
   from shares s;
+  -- What was bought leaves the buyer's cart.
+  delete from public.cart_lines c
+  using public.order_lines l
+  where l.order_id = paid.id and c.user_id = paid.buyer_id and c.kind = l.kind and c.item_id = coalesce(l.track_id, l.release_id);
   if paid.follow_artists and paid.buyer_id is not null then
     insert into public.followers (artist_id, fan_id)
     select distinct l.artist_id, paid.buyer_id from public.order_lines l
@@ -323,18 +339,21 @@ declare
   buyer uuid := (select auth.uid());
   priced jsonb;
   chosen jsonb;
+  paying text;
   made public.orders;
 begin
   perform private.require_marketplace_request();
   if buyer is not null and not private.is_active_user() then
     raise exception 'a banned account buys nothing' using errcode = '42501';
   end if;
-  priced := private.priced_cart(open_order.lines, open_order.codes, buyer);
+  priced := private.priced_cart(coalesce(open_order.lines, private.cart_of(buyer), '[]'), open_order.codes, buyer);
+  -- Without a currency, the lines' own (a single item bought at once).
+  paying := coalesce(open_order.currency, (select l ->> 'currency' from jsonb_array_elements(priced -> 'lines') l limit 1));
   select coalesce(jsonb_agg(l), '[]') into chosen
   from jsonb_array_elements(priced -> 'lines') l
-  where l ->> 'currency' = open_order.currency or l ->> 'problem' is not null;
+  where l ->> 'currency' = paying or l ->> 'problem' is not null;
   if jsonb_array_length(chosen) = 0 then
-    raise exception 'nothing in the cart is priced in %', open_order.currency using errcode = '22023';
+    raise exception 'nothing in the cart is priced in %', paying using errcode = '22023';
   end if;
   if exists (select 1 from jsonb_array_elements(chosen) l where l ->> 'problem' is not null) then
     return jsonb_build_object('problems', (
@@ -345,7 +364,7 @@ begin
   values (
     buyer,
     coalesce((select u.email from auth.users u where u.id = buyer), open_order.email),
-    open_order.currency,
+    paying,
     (select sum((l ->> 'total')::integer) from jsonb_array_elements(chosen) l),
     open_order.follow_artists)
   returning * into made;
@@ -511,6 +530,30 @@ AS $function$
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.add_to_cart(lines jsonb)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  line record;
+begin
+  for line in
+    select l.value ->> 'kind' as kind, (l.value ->> 'id')::uuid as id,
+      case when jsonb_typeof(l.value -> 'amount') = 'number' then (l.value ->> 'amount')::integer end as amount
+    from jsonb_array_elements(case when jsonb_typeof(add_to_cart.lines) = 'array' then add_to_cart.lines else '[]' end) l
+  loop
+    update public.cart_lines c set amount_cents = line.amount
+    where c.user_id = (select auth.uid()) and c.kind = line.kind and c.item_id = line.id;
+    if not found then
+      insert into public.cart_lines (kind, item_id, amount_cents) values (line.kind, line.id, line.amount);
+    end if;
+  end loop;
+  return (select count(*)::integer from public.cart_lines c where c.user_id = (select auth.uid()));
+end
+$function$
+;
+
 CREATE OR REPLACE FUNCTION public.apply_checkout(checkout_session text, outcome text, payment_intent text DEFAULT NULL::text, country text DEFAULT NULL::text, event_id text DEFAULT NULL::text, event_type text DEFAULT NULL::text)
  RETURNS jsonb
  LANGUAGE sql
@@ -547,7 +590,7 @@ AS $function$
 $function$
 ;
 
-CREATE OR REPLACE FUNCTION public.open_order(lines jsonb, codes text[], currency text, follow_artists boolean DEFAULT true, email text DEFAULT NULL::text)
+CREATE OR REPLACE FUNCTION public.open_order(lines jsonb DEFAULT NULL::jsonb, codes text[] DEFAULT '{}'::text[], currency text DEFAULT NULL::text, follow_artists boolean DEFAULT true, email text DEFAULT NULL::text)
  RETURNS jsonb
  LANGUAGE sql
  SET search_path TO ''
@@ -556,13 +599,13 @@ AS $function$
 $function$
 ;
 
-CREATE OR REPLACE FUNCTION public.price_cart(lines jsonb, codes text[] DEFAULT '{}'::text[])
+CREATE OR REPLACE FUNCTION public.price_cart(lines jsonb DEFAULT NULL::jsonb, codes text[] DEFAULT '{}'::text[])
  RETURNS jsonb
  LANGUAGE sql
  STABLE
  SET search_path TO ''
 AS $function$
-  select private.priced_cart(price_cart.lines, price_cart.codes, (select auth.uid()))
+  select private.priced_cart(coalesce(price_cart.lines, private.cart_of((select auth.uid())), '[]'), price_cart.codes, (select auth.uid()))
 $function$
 ;
 
@@ -577,6 +620,60 @@ begin
     raise exception 'only the marketplace makes this request' using errcode = '28000';
   end if;
 end
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.album_page(release_id uuid)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  with shown as (
+    select t.id, t.title, t.track_number, t.price, t.duration_seconds, t.release_date, t.genre, t.label,
+      t.description, t.artwork_url, t.artwork_small_url, t.artwork_width, t.artwork_height, t.master_format,
+      t.mp3_kbps, t.allow_pay_more, row_number() over (order by t.track_number nulls last, t.created_at, t.id) as n
+    from public.tracks t
+    where t.release_id = album_page.release_id
+  ),
+  lead_track as (select * from shown where n = 1)
+  select jsonb_build_object(
+    'id', r.id,
+    'kind', r.kind,
+    'title', r.title,
+    'price', public.release_price(r),
+    'allow_pay_more', l.allow_pay_more,
+    'release_date', (select max(s.release_date) from shown s),
+    'upcoming', (select bool_and(s.release_date > current_date) from shown s),
+    'duration_seconds', (select sum(s.duration_seconds) from shown s),
+    'genre', l.genre,
+    'label', l.label,
+    'description', l.description,
+    'artwork_url', l.artwork_url,
+    'artwork_width', l.artwork_width,
+    'artwork_height', l.artwork_height,
+    'artist', jsonb_build_object('id', a.id, 'artist_name', a.artist_name, 'profile_image_url', a.profile_image_url),
+    -- Its masters' formats and the MP3 each warrants, for the formats it downloads in (stated before anyone buys).
+    'masters', coalesce((
+      select jsonb_agg(jsonb_build_object('format', s.master_format, 'mp3_kbps', s.mp3_kbps))
+      from shown s where s.master_format is not null), '[]'),
+    -- Whether the reader bought every track of it shown (then they download it rather than buy it), or made it.
+    'owned', private.bought_all(array(select s.id from shown s)),
+    'own_release', r.artist_id is not distinct from (select auth.uid()),
+    'tracks', (
+      select jsonb_agg(jsonb_build_object(
+          'id', s.id, 'title', s.title, 'track_number', s.track_number, 'price', s.price,
+          'duration_seconds', s.duration_seconds, 'artwork_url', s.artwork_url,
+          'artwork_small_url', s.artwork_small_url, 'upcoming', s.release_date > current_date,
+          -- Whether the reader bought it (an album bought in part shows which tracks are theirs).
+          'owned', private.bought_all(array[s.id]))
+        order by s.n)
+      from shown s)
+  )
+  from public.releases r
+  join lead_track l on true
+  join public.artist_profiles a on a.id = r.artist_id
+  where r.id = album_page.release_id
 $function$
 ;
 
@@ -693,6 +790,10 @@ CREATE TRIGGER cart_lines_limit BEFORE INSERT ON public.cart_lines FOR EACH ROW 
 revoke all on public.cart_lines from anon, authenticated;
 grant select, insert (user_id, kind, item_id, amount_cents), update (amount_cents), delete on public.cart_lines to authenticated;
 revoke execute on function private.limit_cart_lines() from public;
+revoke execute on function public.add_to_cart(jsonb) from public;
+grant execute on function public.add_to_cart(jsonb) to authenticated;
+revoke execute on function private.cart_of(uuid) from public;
+grant execute on function private.cart_of(uuid) to authenticated;
 revoke execute on function private.priced_cart(jsonb, text[], uuid) from public;
 grant execute on function private.priced_cart(jsonb, text[], uuid) to anon, authenticated;
 revoke execute on function public.price_cart(jsonb, text[]) from public;

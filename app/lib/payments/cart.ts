@@ -1,0 +1,147 @@
+// The cart: what a line is (a track or an album, with the amount a fan chose where the item lets fans pay
+// more), how a visitor's cart and anyone's typed codes ride in cookies until checkout, how a priced cart
+// reads (price_cart, 16_orders.sql), and what each refusal says.
+import * as v from "valibot";
+import { isUuid } from "~/lib/catalog/catalog";
+
+/** The most a cart holds (the database holds the same). */
+export const cartLimit = 50;
+/** The most codes a cart keeps typed. */
+export const codeLimit = 10;
+/** The catalog's highest price, in cents: what a fan may choose to pay at most. */
+export const highestAmountCents = 100_000;
+
+export const cartKinds = ["track", "album"] as const;
+export type CartKind = (typeof cartKinds)[number];
+
+/** A cart's line: its item, and the amount in cents the fan chose (null: the price). */
+export type CartLine = { kind: CartKind; id: string; amount: number | null };
+
+/** The cookies: a visitor's lines (a signed-in fan's are in the database), and the codes typed. */
+export const cartCookie = "crate-cart";
+export const codesCookie = "crate-cart-codes";
+
+/** Whether a request carries a visitor's cart: its pages are theirs alone (private, never kept by the edge cache). */
+export const hasCartCookie = (request: Request) => new RegExp(`(?:^|;\\s*)${cartCookie}=[^;\\s]`).test(request.headers.get("Cookie") ?? "");
+
+const kindLetters: Record<CartKind, string> = { track: "t", album: "a" };
+
+/** A visitor's lines as their cookie holds them: `t.{id}.{cents}` or `a.{id}`, joined by `~`. */
+export function encodeCartLines(lines: readonly CartLine[]): string {
+  return lines
+    .slice(0, cartLimit)
+    .map((line) => [kindLetters[line.kind], line.id, ...(line.amount === null ? [] : [line.amount])].join("."))
+    .join("~");
+}
+
+const CookieLine = v.pipe(
+  v.string(),
+  v.regex(/^[ta]\.[0-9a-f-]{36}(\.\d{1,6})?$/),
+  v.transform((text): CartLine => {
+    const [letter, id, cents] = text.split(".");
+    return { kind: letter === "a" ? "album" : "track", id: id!, amount: cents === undefined ? null : Number(cents) };
+  }),
+);
+
+/** The lines a cookie holds; whatever is not a line is dropped (a cookie is the visitor's to change). */
+export function decodeCartLines(cookie: string | null | undefined): CartLine[] {
+  const lines: CartLine[] = [];
+  for (const part of (cookie ?? "").split("~").slice(0, cartLimit)) {
+    const line = v.safeParse(CookieLine, part);
+    if (line.success && isUuid(line.output.id) && !lines.some((kept) => sameItem(kept, line.output))) lines.push(line.output);
+  }
+  return lines;
+}
+
+export const sameItem = (a: { kind: string; id: string }, b: { kind: string; id: string }) => a.kind === b.kind && a.id === b.id;
+
+/** Typed codes as their cookie holds them. */
+export const encodeCodes = (codes: readonly string[]) => codes.slice(0, codeLimit).map(encodeURIComponent).join(",");
+
+export function decodeCodes(cookie: string | null | undefined): string[] {
+  const codes: string[] = [];
+  for (const part of (cookie ?? "").split(",").slice(0, codeLimit)) {
+    let code: string;
+    try {
+      code = decodeURIComponent(part).trim();
+    } catch {
+      continue;
+    }
+    if (code && code.length <= 40 && !codes.some((kept) => kept.toLowerCase() === code.toLowerCase())) codes.push(code);
+  }
+  return codes;
+}
+
+const cents = v.pipe(v.number(), v.integer());
+
+/** A priced line, as price_cart answers it. */
+export const PricedLineSchema = v.object({
+  n: v.number(),
+  kind: v.picklist(cartKinds),
+  id: v.nullable(v.string()),
+  title: v.nullable(v.string()),
+  artwork_url: v.nullable(v.string()),
+  artist_id: v.nullable(v.string()),
+  artist_name: v.nullable(v.string()),
+  currency: v.string(),
+  minimum: v.nullable(cents),
+  allow_pay_more: v.boolean(),
+  amount: v.nullable(cents),
+  discount_code: v.nullable(v.string()),
+  code_discount: cents,
+  bundle_discount: cents,
+  total: v.nullable(cents),
+  artist_share: v.nullable(cents),
+  crate_part: v.nullable(cents),
+  problem: v.nullable(v.picklist(["unavailable", "yours", "owned", "below_minimum", "above_maximum", "fixed_price"])),
+});
+export type PricedLine = v.InferOutput<typeof PricedLineSchema>;
+
+export const PricedCartSchema = v.object({
+  lines: v.array(PricedLineSchema),
+  codes: v.array(
+    v.object({
+      code: v.string(),
+      artist_name: v.nullable(v.string()),
+      status: v.picklist(["applied", "inactive", "expired", "other_artist", "unknown"]),
+    }),
+  ),
+  bundles: v.array(v.object({ artist_id: v.string(), percentage: v.number(), applies: v.boolean() })),
+});
+export type PricedCart = v.InferOutput<typeof PricedCartSchema>;
+
+/** What keeps a line from being bought, beside it. */
+export function problemMessage(line: PricedLine, money: (cents: number) => string): string | null {
+  switch (line.problem) {
+    case null:
+      return null;
+    case "unavailable":
+      return "This is no longer for sale. Please remove it.";
+    case "yours":
+      return "This is your own release.";
+    case "owned":
+      return "You own this already.";
+    case "below_minimum":
+      return `The price is at least ${money(line.minimum ?? 0)}.`;
+    case "above_maximum":
+      return `The most you can pay is ${money(highestAmountCents)}.`;
+    case "fixed_price":
+      return `This has a fixed price of ${money(line.minimum ?? 0)}.`;
+  }
+}
+
+/** What a typed code did. */
+export function codeMessage({ code, status, artist_name }: PricedCart["codes"][number]): string {
+  switch (status) {
+    case "applied":
+      return `${code}: applied to ${artist_name ?? "its artist"}'s items.`;
+    case "inactive":
+      return `${code} is not active.`;
+    case "expired":
+      return `${code} has expired.`;
+    case "other_artist":
+      return `${code} is ${artist_name ? `${artist_name}'s` : "another artist's"} code: add something of theirs to use it.`;
+    case "unknown":
+      return `${code} is not a discount code.`;
+  }
+}

@@ -1,0 +1,46 @@
+// Stripe, with Crate as the seller of record: the one client the Worker pays through, made from its
+// variables (the secret key; on a local run the stand-in's address), and its webhook's signature check.
+// The `stripe` package's Workers build talks over fetch and checks signatures with Web Crypto.
+import type { RouterContextProvider } from "react-router";
+import Stripe from "stripe";
+import { envFrom } from "~/lib/http/env.server";
+
+let client: { key: string; stripe: Stripe } | null = null;
+
+/** The Stripe client, or null when payments are not configured (no secret key, or no webhook secret). */
+export function stripeFrom(context: Readonly<RouterContextProvider>): Stripe | null {
+  const env = envFrom(context);
+  if (!env.STRIPE_SECRET_KEY || !env.STRIPE_WEBHOOK_SECRET) return null;
+  if (client?.key !== env.STRIPE_SECRET_KEY) {
+    const api = env.STRIPE_API_URL ? new URL(env.STRIPE_API_URL) : null;
+    client = {
+      key: env.STRIPE_SECRET_KEY,
+      stripe: new Stripe(env.STRIPE_SECRET_KEY, {
+        httpClient: Stripe.createFetchHttpClient(),
+        maxNetworkRetries: 2,
+        ...(api ? { host: api.hostname, port: api.port, protocol: api.protocol === "https:" ? "https" : "http" } : {}),
+      }),
+    };
+  }
+  return client.stripe;
+}
+
+/** Whether fans can pay: Buy Now offers the cart and checkout, instead of "available soon". */
+export const paymentsOn = (context: Readonly<RouterContextProvider>) => stripeFrom(context) !== null;
+
+const cryptoProvider = Stripe.createSubtleCryptoProvider();
+
+/**
+ * The event a webhook request carries, checked as Stripe signs it (`Stripe-Signature`, HMAC-SHA256 of its
+ * timestamp and body with the endpoint's secret, at most five minutes old); null when it is not one.
+ */
+export async function verifiedEvent(context: Readonly<RouterContextProvider>, payload: string, signature: string | null) {
+  const stripe = stripeFrom(context);
+  const secret = envFrom(context).STRIPE_WEBHOOK_SECRET;
+  if (!stripe || !secret || !signature) return null;
+  try {
+    return await stripe.webhooks.constructEventAsync(payload, signature, secret, 300, cryptoProvider);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,59 @@
+import * as v from "valibot";
+import { currencies } from "~/lib/constants";
+import { isUuid } from "~/lib/catalog/catalog";
+import { cartKinds, highestAmountCents } from "~/lib/payments/cart";
+
+// The cart's and checkout's forms: one schema per form (app/routes/checkout/cart.tsx).
+
+const kind = v.picklist(cartKinds, "Unknown item");
+const id = v.pipe(
+  v.string(),
+  v.check((value: string) => isUuid(value), "Unknown item"),
+);
+
+const amountMessage = "Please enter an amount like 5 or 5.50";
+
+/** What a fan chose to pay, typed in the currency's units ("5.50"): its cents; empty is the price. */
+const chosenAmount = v.pipe(
+  v.optional(v.string(), ""),
+  v.trim(),
+  v.transform((typed) => (typed === "" ? null : typed)),
+  v.nullable(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,4}(\.\d{1,2})?$/, amountMessage),
+      v.transform((typed) => Math.round(Number(typed) * 100)),
+      v.maxValue(highestAmountCents, "The most you can pay is 1,000"),
+    ),
+  ),
+);
+
+/** Buy Now's dialog: into the cart, or straight to payment with this one item. */
+export const AddToCartSchema = v.object({
+  intent: v.picklist(["add", "buy-now"]),
+  kind,
+  id,
+  amount: chosenAmount,
+});
+
+/** A line's own forms: a new amount, or out of the cart. */
+export const CartLineSchema = v.object({ kind, id, amount: chosenAmount });
+
+/** A discount code typed into the cart. */
+export const DiscountCodeSchema = v.object({
+  code: v.pipe(
+    v.optional(v.string(), ""),
+    v.trim(),
+    v.nonEmpty("Please enter a discount code"),
+    v.maxLength(40, "A discount code is at most 40 characters"),
+  ),
+});
+
+/** Paying for the cart's items in one currency. */
+export const CheckoutSchema = v.object({
+  currency: v.picklist(currencies, "Unknown currency"),
+  followArtists: v.pipe(
+    v.optional(v.string(), ""),
+    v.transform((value) => value === "on"),
+  ),
+});

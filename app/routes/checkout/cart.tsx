@@ -1,0 +1,337 @@
+import { useState } from "react";
+import { Form, href, Link, redirect } from "react-router";
+import { Artwork } from "~/components/catalog/artist-image";
+import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { Button, LinkButton } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { EmptyState } from "~/components/ui/empty-state";
+import { Field } from "~/components/ui/field";
+import { albumPath, trackPath } from "~/lib/catalog/catalog";
+import { formatMoney } from "~/lib/format";
+import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms/forms";
+import { readForm } from "~/lib/forms/form-body.server";
+import { uncached } from "~/lib/http/http-cache";
+import { codeLimit, codeMessage, problemMessage, type PricedLine } from "~/lib/payments/cart";
+import { paymentsOn } from "~/lib/payments/stripe.server";
+import { AddToCartSchema, CartLineSchema, CheckoutSchema, DiscountCodeSchema } from "~/lib/schemas/checkout";
+import { loginPath } from "~/lib/session/redirects";
+import { supabaseContext, userContext } from "~/lib/session/session.server";
+import { pageMeta } from "~/lib/sharing/meta";
+import { codesCookieHeader, pricedCart, putInCart, takeFromCart, typedCodes } from "~/lib/payments/cart.server";
+import { startCheckout } from "./checkout.server";
+import type { Route } from "./+types/cart";
+
+export const meta = () => pageMeta("Your Cart", "What you are about to buy, and paying for it.");
+
+const cartPath = href("/cart");
+
+/** The artist's share of a digital sale, as the cart says it while a fan types (the database rounds the same). */
+const artistShare = 0.88;
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  if (!paymentsOn(context)) return { payments: false as const };
+  const signedIn = context.get(userContext) !== null;
+  const cart = await pricedCart(request, { supabase: context.get(supabaseContext), signedIn });
+  return { payments: true as const, cart, signedIn };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await readForm(request);
+  const intent = formData.get("intent");
+  const shopper = { supabase: context.get(supabaseContext), signedIn: context.get(userContext) !== null };
+  const cookies = new Headers(uncached);
+  const back = (to = cartPath) => redirect(to, { status: 303, headers: cookies });
+  const reply = (answer: FormReply, status: number) => replyWith(answer, status);
+  if (!paymentsOn(context)) return reply(formError("Payment options will be available soon."), 503);
+
+  if (intent === "add" || intent === "buy-now") {
+    const submission = parseForm(AddToCartSchema, formData);
+    if (!submission.success) return reply(submission.reply, 400);
+    const { kind, id, amount } = submission.value;
+    const refused = await putInCart(request, shopper, [{ kind, id, amount }], cookies);
+    if (refused) return reply(formError(refused, submission.values), 409);
+    // Straight to payment with this one item; a visitor signs in first, and finds it in their cart.
+    if (intent === "add") throw back();
+    if (!context.get(userContext)) throw back(loginPath(request, cartPath));
+    const started = await startCheckout(request, context, {
+      lines: [{ kind, id, amount }],
+      codes: typedCodes(request),
+      currency: null,
+      followArtists: true,
+    });
+    if ("refused" in started) throw back();
+    throw back(started.pay);
+  }
+
+  if (intent === "remove" || intent === "amount") {
+    const submission = parseForm(CartLineSchema, formData);
+    if (!submission.success) return reply(submission.reply, 400);
+    const { kind, id, amount } = submission.value;
+    if (intent === "remove") await takeFromCart(request, shopper, { kind, id }, cookies);
+    else {
+      const refused = await putInCart(request, shopper, [{ kind, id, amount }], cookies);
+      if (refused) return reply(formError(refused, submission.values), 409);
+    }
+    throw back();
+  }
+
+  if (intent === "code" || intent === "remove-code") {
+    const submission = parseForm(DiscountCodeSchema, formData);
+    if (!submission.success) return reply(submission.reply, 400);
+    const { code } = submission.value;
+    const codes = typedCodes(request).filter((typed) => typed.toLowerCase() !== code.toLowerCase());
+    if (intent === "code") {
+      if (codes.length >= codeLimit)
+        return reply({ fieldErrors: { code: `A cart keeps at most ${codeLimit} codes` }, formError: null, values: submission.values }, 400);
+      codes.push(code);
+    }
+    cookies.append("Set-Cookie", codesCookieHeader(request, codes));
+    throw back();
+  }
+
+  if (intent === "checkout") {
+    const submission = parseForm(CheckoutSchema, formData);
+    if (!submission.success) return reply(submission.reply, 400);
+    if (!context.get(userContext)) throw back(loginPath(request, cartPath));
+    const started = await startCheckout(request, context, {
+      lines: null,
+      codes: typedCodes(request),
+      currency: submission.value.currency,
+      followArtists: submission.value.followArtists,
+    });
+    if ("refused" in started) return reply(formError(started.refused, submission.values), 409);
+    throw back(started.pay);
+  }
+  return reply(formError("Unknown request"), 400);
+}
+
+export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
+  const form = formFields(actionData);
+  if (!loaderData.payments) {
+    return (
+      <EmptyState title="Your Cart">
+        <p>Payment options will be available soon.</p>
+      </EmptyState>
+    );
+  }
+  const { cart, signedIn } = loaderData;
+  const currencies = [...new Set(cart.lines.map((line) => line.currency))];
+  return (
+    <div className="mx-auto max-w-3xl">
+      <h1 className="mb-6 text-3xl font-bold">Your Cart</h1>
+      <FormAlert>{form.formError}</FormAlert>
+      {cart.lines.length === 0 ? (
+        <EmptyState title="Your cart is empty" action={<LinkButton to={href("/discover")}>Discover Music</LinkButton>}>
+          Buy Now on a track or an album puts it here.
+        </EmptyState>
+      ) : (
+        <>
+          {currencies.length > 1 ? (
+            <p className="mb-4 rounded-xl border border-stage-600 bg-stage-900 px-4 py-3 text-sm text-ink-muted">
+              Your cart holds prices in {currencies.length} currencies, each artist&apos;s own: each currency is paid in a checkout of its
+              own.
+            </p>
+          ) : null}
+          {currencies.map((currency) => (
+            <CurrencyGroup
+              key={currency}
+              currency={currency}
+              lines={cart.lines.filter((line) => line.currency === currency)}
+              bundles={cart.bundles}
+              signedIn={signedIn}
+              several={currencies.length > 1}
+              reply={actionData}
+            />
+          ))}
+        </>
+      )}
+      <Card className="mt-8">
+        <h2 className="text-xl font-semibold">Discount codes</h2>
+        {cart.codes.length > 0 ? (
+          <ul className="mt-3 grid gap-2">
+            {cart.codes.map((code) => (
+              <li key={code.code} className="flex items-center justify-between gap-3 text-sm">
+                <span className={code.status === "applied" ? "text-accent" : "text-danger"}>{codeMessage(code)}</span>
+                <Form method="post" action={cartPath}>
+                  <input type="hidden" name="intent" value="remove-code" />
+                  <input type="hidden" name="code" value={code.code} />
+                  <Button type="submit" size="sm" variant="ghost" aria-label={`Remove the code ${code.code}`}>
+                    Remove
+                  </Button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <Form method="post" action={cartPath} noValidate className="mt-4 flex flex-wrap items-end gap-3">
+          <input type="hidden" name="intent" value="code" />
+          <Field
+            label="Discount code"
+            name="code"
+            autoComplete="off"
+            className="min-w-0 flex-1"
+            defaultValue={actionData?.values.intent === "code" ? form.text("code") : ""}
+            error={form.error("code")}
+          />
+          <Button type="submit" variant="secondary">
+            Apply
+          </Button>
+        </Form>
+      </Card>
+    </div>
+  );
+}
+
+/** The lines in one currency, their totals, and paying for them. */
+function CurrencyGroup({
+  currency,
+  lines,
+  bundles,
+  signedIn,
+  several,
+  reply,
+}: {
+  currency: string;
+  lines: PricedLine[];
+  bundles: { artist_id: string; percentage: number; applies: boolean }[];
+  signedIn: boolean;
+  several: boolean;
+  /** The action's reply: a refused amount shows beside its line, as typed. */
+  reply: FormReply | undefined;
+}) {
+  const money = (cents: number) => formatMoney(cents, currency);
+  const payable = lines.every((line) => line.problem === null);
+  const total = lines.reduce((sum, line) => sum + (line.total ?? 0), 0);
+  const discounts = lines.reduce((sum, line) => sum + line.code_discount + line.bundle_discount, 0);
+  const artists = [...new Map(lines.map((line) => [line.artist_id, line.artist_name])).entries()];
+  return (
+    <section aria-label={several ? `Paid in ${currency}` : "Your items"} className="mb-6">
+      {several ? <h2 className="mb-3 text-lg font-semibold">Paid in {currency}</h2> : null}
+      <ul className="grid gap-3">
+        {lines.map((line) => (
+          <CartLineRow
+            key={`${line.kind}:${line.id}`}
+            line={line}
+            money={money}
+            refused={
+              reply?.values.intent === "amount" && reply.values.kind === line.kind && reply.values.id === line.id ? reply : undefined
+            }
+          />
+        ))}
+      </ul>
+      {artists.map(([artistId, artistName]) => {
+        const bundle = bundles.find((candidate) => candidate.artist_id === artistId);
+        return bundle ? (
+          <p key={artistId} className="mt-3 text-sm text-ink-muted">
+            Bundle: buy two or more releases (albums or singles) from {artistName} together and save {bundle.percentage}%.
+            {bundle.applies ? " Applied." : ""}
+          </p>
+        ) : null;
+      })}
+      <dl className="mt-4 grid grid-cols-[1fr_auto] gap-x-4 gap-y-1 text-sm">
+        {discounts > 0 ? (
+          <>
+            <dt className="text-ink-muted">Discounts</dt>
+            <dd className="text-right">−{money(discounts)}</dd>
+          </>
+        ) : null}
+        <dt className="text-lg font-semibold">Total</dt>
+        <dd className="text-right text-lg font-semibold">{money(total)}</dd>
+      </dl>
+      {signedIn ? (
+        <Form method="post" action={cartPath} className="mt-4 grid gap-4">
+          <input type="hidden" name="intent" value="checkout" />
+          <input type="hidden" name="currency" value={currency} />
+          <CheckboxField name="followArtists" label="Follow the artists I buy from" defaultChecked />
+          {payable ? (
+            <SubmitButton action={cartPath} intent="checkout" pendingLabel="Opening the payment…">
+              {`Pay ${money(total)}`}
+            </SubmitButton>
+          ) : (
+            <p className="text-sm text-danger">Remove or change the items that cannot be bought, then pay.</p>
+          )}
+        </Form>
+      ) : (
+        <LinkButton to={`${href("/login")}?${new URLSearchParams({ redirectTo: cartPath })}`} size="lg" className="mt-4 w-full">
+          Log in to pay
+        </LinkButton>
+      )}
+    </section>
+  );
+}
+
+function CartLineRow({ line, money, refused }: { line: PricedLine; money: (cents: number) => string; refused?: FormReply }) {
+  const problem = problemMessage(line, money);
+  const page = line.id ? (line.kind === "album" ? albumPath(line.id) : trackPath(line.id)) : null;
+  const title = line.title ?? "An item no longer for sale";
+  return (
+    <li className="flex gap-3 rounded-xl border border-stage-700 bg-stage-900 p-3">
+      {line.artwork_url ? <Artwork src={line.artwork_url} alt="" className="size-16 shrink-0 rounded-lg" /> : null}
+      <div className="min-w-0 flex-1">
+        <p className="font-semibold">{page && line.problem !== "unavailable" ? <Link to={page}>{title}</Link> : title}</p>
+        <p className="text-sm text-ink-muted">
+          {line.kind === "album" ? "Album" : "Track"}
+          {line.artist_name ? ` · ${line.artist_name}` : ""}
+        </p>
+        {line.code_discount > 0 ? (
+          <p className="text-sm text-accent">
+            Code {line.discount_code}: −{money(line.code_discount)}
+          </p>
+        ) : null}
+        {line.bundle_discount > 0 ? <p className="text-sm text-accent">Bundle: −{money(line.bundle_discount)}</p> : null}
+        {line.allow_pay_more && line.problem !== "unavailable" ? <AmountForm line={line} money={money} refused={refused} /> : null}
+        {problem ? (
+          <p role="alert" className="mt-1 text-sm text-danger">
+            {problem}
+          </p>
+        ) : null}
+      </div>
+      <div className="flex shrink-0 flex-col items-end gap-2">
+        <p className="font-semibold">{line.total === null ? "" : money(line.total)}</p>
+        {line.id ? (
+          <Form method="post" action={cartPath}>
+            <input type="hidden" name="intent" value="remove" />
+            <input type="hidden" name="kind" value={line.kind} />
+            <input type="hidden" name="id" value={line.id} />
+            <Button type="submit" size="sm" variant="ghost" aria-label={`Remove ${title} from the cart`}>
+              Remove
+            </Button>
+          </Form>
+        ) : null}
+      </div>
+    </li>
+  );
+}
+
+/** Name your price: the amount, at least the price, and what the artist receives of it (as the fan types, with JavaScript). */
+function AmountForm({ line, money, refused }: { line: PricedLine; money: (cents: number) => string; refused?: FormReply }) {
+  const form = formFields(refused);
+  const [typed, setTyped] = useState(refused ? form.text("amount") : ((line.amount ?? line.minimum ?? 0) / 100).toFixed(2));
+  const cents = Math.round(Number(typed) * 100);
+  const receives = Number.isFinite(cents) && cents >= 0 ? money(Math.round(cents * artistShare)) : null;
+  return (
+    <Form method="post" action={cartPath} noValidate className="mt-2 flex flex-wrap items-end gap-2">
+      <input type="hidden" name="intent" value="amount" />
+      <input type="hidden" name="kind" value={line.kind} />
+      <input type="hidden" name="id" value={line.id ?? ""} />
+      <Field
+        label={`Your price (${line.currency})`}
+        name="amount"
+        inputMode="decimal"
+        className="w-40"
+        value={typed}
+        onChange={(event) => setTyped(event.currentTarget.value)}
+        error={form.error("amount")}
+        hint={`At least ${money(line.minimum ?? 0)}.${receives ? ` ${line.artist_name ?? "The artist"} receives ${receives} before discounts.` : ""}`}
+      />
+      <Button type="submit" size="sm" variant="secondary">
+        Update
+      </Button>
+    </Form>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

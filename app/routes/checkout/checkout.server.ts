@@ -1,0 +1,151 @@
+// Paying: an order opened by the database from the cart (open_order: amounts from the catalog alone), a
+// Stripe Checkout Session opened for it on Crate's own account (idempotent by the order's id, which
+// travels in its metadata), and what Stripe says about a session applied to its order once
+// (apply_checkout), whether the webhook or the return page hears it first.
+import { href, type RouterContextProvider } from "react-router";
+import type Stripe from "stripe";
+import * as v from "valibot";
+import { marketplaceHeader } from "~/lib/http/env.server";
+import { stripeFrom } from "~/lib/payments/stripe.server";
+import { supabaseContext } from "~/lib/session/session.server";
+import type { CartLine } from "~/lib/payments/cart";
+
+const OpenedOrderSchema = v.union([
+  v.object({
+    order_id: v.string(),
+    currency: v.string(),
+    total: v.number(),
+    email: v.string(),
+    lines: v.array(v.object({ n: v.number(), title: v.string(), artist_name: v.string(), total: v.number() })),
+  }),
+  v.object({ problems: v.array(v.object({ n: v.number(), title: v.nullable(v.string()), problem: v.string() })) }),
+]);
+
+/** Where checking out leads: the payment page, the return page (nothing to pay), or why it could not start. */
+export type CheckoutStart = { pay: string } | { refused: string };
+
+/** Lines a free order (a code took all of it) sells at once, with no payment to wait for. */
+const freeCheckout = (orderId: string) => `free_${orderId}`;
+export const isFreeCheckout = (checkoutSession: string) => checkoutSession.startsWith("free_");
+
+/**
+ * Checks out the cart's lines in `currency` (`lines`: a "Buy now"'s one item; null: the signed-in buyer's own
+ * cart; no currency: the lines' own): the order, then the payment page to send the buyer to.
+ */
+export async function startCheckout(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  { lines, codes, currency, followArtists }: { lines: CartLine[] | null; codes: string[]; currency: string | null; followArtists: boolean },
+): Promise<CheckoutStart> {
+  const stripe = stripeFrom(context);
+  if (!stripe) return { refused: "Payment options will be available soon." };
+  const supabase = context.get(supabaseContext);
+  const vouch = marketplaceHeader(context);
+  const opened = await supabase
+    .rpc("open_order", {
+      ...(lines ? { lines: lines.map((line) => ({ kind: line.kind, id: line.id, amount: line.amount })) } : {}),
+      codes,
+      currency: currency ?? undefined,
+      follow_artists: followArtists,
+    })
+    .setHeader(...vouch);
+  if (opened.error) {
+    if (opened.error.code === "42501") return { refused: "This account cannot buy anything." };
+    console.error("opening an order failed", opened.error);
+    return { refused: "Your order could not be started. Please try again." };
+  }
+  const order = v.parse(OpenedOrderSchema, opened.data);
+  if ("problems" in order) return { refused: "Some items cannot be bought as they are: see what each says." };
+
+  const origin = new URL(request.url).origin;
+  const done = `${origin}${href("/checkout/done")}`;
+  if (order.total === 0) {
+    const session = freeCheckout(order.order_id);
+    const attached = await supabase.rpc("attach_checkout", { order_id: order.order_id, checkout_session: session }).setHeader(...vouch);
+    const applied = attached.error
+      ? attached
+      : await supabase.rpc("apply_checkout", { checkout_session: session, outcome: "paid" }).setHeader(...vouch);
+    if (applied.error) {
+      console.error("completing a free order failed", applied.error);
+      return { refused: "Your order could not be completed. Please try again." };
+    }
+    return { pay: `${done}?session_id=${session}` };
+  }
+
+  let session: Stripe.Checkout.Session;
+  try {
+    session = await stripe.checkout.sessions.create(
+      {
+        mode: "payment",
+        line_items: order.lines.map((line) => ({
+          quantity: 1,
+          price_data: {
+            currency: order.currency.toLowerCase(),
+            unit_amount: line.total,
+            product_data: { name: `${line.title} · ${line.artist_name}` },
+          },
+        })),
+        customer_email: order.email,
+        client_reference_id: order.order_id,
+        metadata: { order_id: order.order_id },
+        // Its session id comes back in the address: the return page asks Stripe about it.
+        success_url: `${done}?session_id={CHECKOUT_SESSION_ID}`,
+        cancel_url: `${origin}${href("/cart")}`,
+        // The shortest Stripe allows: an abandoned checkout lets go of its order soon.
+        expires_at: Math.floor(Date.now() / 1000) + 30 * 60,
+      },
+      { idempotencyKey: `checkout-${order.order_id}` },
+    );
+  } catch (error) {
+    console.error("opening a Stripe Checkout Session failed", error);
+    return { refused: "The payment could not be started. Please try again." };
+  }
+  const attached = await supabase.rpc("attach_checkout", { order_id: order.order_id, checkout_session: session.id }).setHeader(...vouch);
+  if (attached.error || !session.url) {
+    console.error("keeping an order's checkout failed", attached.error);
+    return { refused: "The payment could not be started. Please try again." };
+  }
+  return { pay: session.url };
+}
+
+/** What Stripe says about a session, as an order's outcome. */
+export function checkoutOutcome(session: Stripe.Checkout.Session): "paid" | "pending" | "expired" | null {
+  if (session.status === "expired") return "expired";
+  if (session.status !== "complete") return null;
+  // A bank payment completes the session before its money lands (async_payment_succeeded says when).
+  return session.payment_status === "unpaid" ? "pending" : "paid";
+}
+
+const AppliedSchema = v.nullable(
+  v.union([
+    v.object({ duplicate: v.literal(true) }),
+    v.object({ order_id: v.string(), state: v.string(), buyer_id: v.nullable(v.string()) }),
+  ]),
+);
+
+/**
+ * Applies an outcome to a session's order through the marketplace: purchases made once when paid.
+ * `event`: the Stripe event that said so (taken once); none when the return page asked Stripe itself.
+ * Throws when the database could not (the webhook then answers 500, and Stripe sends it again).
+ */
+export async function applyCheckout(
+  context: Readonly<RouterContextProvider>,
+  session: Stripe.Checkout.Session,
+  outcome: "paid" | "pending" | "failed" | "expired",
+  event?: Stripe.Event,
+) {
+  const paymentIntent = typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? undefined);
+  const { data, error } = await context
+    .get(supabaseContext)
+    .rpc("apply_checkout", {
+      checkout_session: session.id,
+      outcome,
+      payment_intent: paymentIntent,
+      country: session.customer_details?.address?.country ?? undefined,
+      event_id: event?.id,
+      event_type: event?.type,
+    })
+    .setHeader(...marketplaceHeader(context));
+  if (error) throw new Error(`applying checkout ${session.id} failed`, { cause: error });
+  return v.parse(AppliedSchema, data);
+}

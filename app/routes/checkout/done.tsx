@@ -1,0 +1,118 @@
+import { data, href, Link } from "react-router";
+import * as v from "valibot";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { LinkButton } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { readOrThrow } from "~/lib/backend/backend.server";
+import { albumPath, trackPath } from "~/lib/catalog/catalog";
+import { formatMoney } from "~/lib/format";
+import { stripeFrom } from "~/lib/payments/stripe.server";
+import { requireUser } from "~/lib/session/guards.server";
+import { supabaseContext } from "~/lib/session/session.server";
+import { pageMeta } from "~/lib/sharing/meta";
+import { applyCheckout, checkoutOutcome, isFreeCheckout } from "./checkout.server";
+import type { Route } from "./+types/done";
+
+// Where Stripe sends the buyer back: their order, as Stripe says it stands. It asks Stripe for the session
+// itself (the webhook may not have arrived yet) and applies what it says, so a paid order's downloads are
+// there at once, never "no purchase"; a bank payment still settling says so.
+
+export const meta = () => pageMeta("Thank you", "Your order.");
+
+const OrderSchema = v.object({
+  id: v.string(),
+  state: v.picklist(["open", "pending", "paid", "failed", "expired"]),
+  currency: v.string(),
+  total: v.number(),
+  lines: v.array(
+    v.object({
+      kind: v.picklist(["track", "album"]),
+      track_id: v.nullable(v.string()),
+      release_id: v.nullable(v.string()),
+      title: v.string(),
+      total: v.number(),
+    }),
+  ),
+});
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireUser(request, context);
+  const sessionId = new URL(request.url).searchParams.get("session_id") ?? "";
+  const supabase = context.get(supabaseContext);
+  const read = async () =>
+    readOrThrow(await supabase.rpc("checkout_order", { checkout_session: sessionId }), {
+      what: "order",
+      schema: OrderSchema,
+      notFound: "Order not found",
+    });
+  // Only the buyer's own order is found: a session id of someone else's is not.
+  let order = await read();
+  const stripe = stripeFrom(context);
+  if (order.state !== "paid" && stripe && !isFreeCheckout(sessionId)) {
+    const session = await stripe.checkout.sessions.retrieve(sessionId).catch((error: unknown) => {
+      console.error("asking Stripe about a checkout failed", sessionId, error);
+      return null;
+    });
+    const outcome = session ? checkoutOutcome(session) : null;
+    if (session && outcome) {
+      await applyCheckout(context, session, outcome);
+      order = await read();
+    }
+  }
+  if (order.state === "expired" || order.state === "failed")
+    throw data(order.state === "failed" ? "The payment failed: nothing was charged." : "This checkout has ended.", { status: 410 });
+  return { order };
+}
+
+export default function CheckoutDone({ loaderData }: Route.ComponentProps) {
+  const { order } = loaderData;
+  const money = (cents: number) => formatMoney(cents, order.currency);
+  const paid = order.state === "paid";
+  const { heading, message } =
+    order.state === "paid"
+      ? { heading: "Thank you!", message: `Your order is paid: ${money(order.total)}. Everything in it is yours to play and download now.` }
+      : order.state === "pending"
+        ? {
+            heading: "Payment pending",
+            message:
+              "Your bank has not confirmed the payment yet. What you bought appears in your purchases as soon as it does; reload this page to see.",
+          }
+        : {
+            heading: "Not paid yet",
+            message: "This payment was not completed, and nothing was charged. Your cart still holds your items.",
+          };
+  return (
+    <div className="mx-auto max-w-2xl">
+      <h1 className="mb-2 text-3xl font-bold">{heading}</h1>
+      <p className="mb-6 text-ink-muted">{message}</p>
+      <Card>
+        <h2 className="mb-3 text-xl font-semibold">Your order</h2>
+        <ul className="grid gap-2">
+          {order.lines.map((line) => {
+            const id = line.kind === "album" ? line.release_id : line.track_id;
+            return (
+              <li key={`${line.kind}:${id ?? line.title}`} className="flex items-center justify-between gap-3">
+                <span className="min-w-0 truncate">
+                  {id ? <Link to={line.kind === "album" ? albumPath(id) : trackPath(id)}>{line.title}</Link> : line.title}
+                  <span className="text-ink-muted"> · {line.kind === "album" ? "Album" : "Track"}</span>
+                </span>
+                <span className="shrink-0">{money(line.total)}</span>
+              </li>
+            );
+          })}
+        </ul>
+        {paid ? <p className="mt-4 text-sm text-ink-muted">Open each one to download it in the format you like.</p> : null}
+      </Card>
+      <div className="mt-6 flex flex-wrap gap-3">
+        {order.state === "open" ? <LinkButton to={href("/cart")}>Back to your cart</LinkButton> : null}
+        <LinkButton to={href("/discover")} variant="secondary">
+          Keep exploring
+        </LinkButton>
+      </div>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,114 @@
+// The Stripe stand-in, driven through the real `stripe` package as the Worker drives it: Checkout Sessions
+// created (once per idempotency key), read and expired; the hosted page's test cards; and events a webhook
+// endpoint verifies with Stripe's own signature check.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import Stripe from "stripe";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startStripeStandIn, testCards, type StripeStandIn } from "../stripe.ts";
+
+let standIn: StripeStandIn;
+let stripe: Stripe;
+let endpoint: Server;
+const received: Stripe.Event[] = [];
+const webhookSecret = "whsec_stand_in_test";
+
+beforeAll(async () => {
+  endpoint = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      // Verified exactly as the Worker verifies them.
+      received.push(
+        stripe.webhooks.constructEvent(Buffer.concat(chunks).toString("utf8"), String(request.headers["stripe-signature"]), webhookSecret),
+      );
+      response.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => endpoint.listen(0, "127.0.0.1", resolve));
+  const webhookUrl = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/webhooks/stripe`;
+  standIn = await startStripeStandIn({ secretKey: "sk_test_stand_in", webhookSecret, webhookUrl });
+  const api = new URL(standIn.url);
+  stripe = new Stripe(standIn.secretKey, { host: api.hostname, port: api.port, protocol: "http", maxNetworkRetries: 0 });
+});
+
+afterAll(async () => {
+  await standIn.close();
+  await new Promise((resolve) => endpoint.close(resolve));
+});
+
+const sessionParams = (name = "Honey & Smoke"): Stripe.Checkout.SessionCreateParams => ({
+  mode: "payment",
+  line_items: [{ quantity: 1, price_data: { currency: "usd", unit_amount: 199, product_data: { name } } }],
+  customer_email: "fan@example.com",
+  metadata: { order_id: "order-1" },
+  success_url: "http://shop.example/checkout/done?session_id={CHECKOUT_SESSION_ID}",
+  cancel_url: "http://shop.example/cart",
+});
+
+describe("the Stripe stand-in", () => {
+  it("creates a Checkout Session once per idempotency key, and refuses the key with other parameters", async () => {
+    const first = await stripe.checkout.sessions.create(sessionParams(), { idempotencyKey: "order-1" });
+    const again = await stripe.checkout.sessions.create(sessionParams(), { idempotencyKey: "order-1" });
+    expect(again.id).toBe(first.id);
+    expect(first).toMatchObject({
+      status: "open",
+      payment_status: "unpaid",
+      amount_total: 199,
+      currency: "usd",
+      metadata: { order_id: "order-1" },
+    });
+    await expect(stripe.checkout.sessions.create(sessionParams("Other"), { idempotencyKey: "order-1" })).rejects.toMatchObject({
+      type: "StripeIdempotencyError",
+    });
+    expect((await stripe.checkout.sessions.retrieve(first.id)).id).toBe(first.id);
+  });
+
+  it("refuses a wrong key, an unknown session and a total under Stripe's least charge", async () => {
+    const api = new URL(standIn.url);
+    const wrong = new Stripe("sk_test_wrong", { host: api.hostname, port: api.port, protocol: "http", maxNetworkRetries: 0 });
+    await expect(wrong.checkout.sessions.retrieve("cs_test_x")).rejects.toMatchObject({ type: "StripeAuthenticationError" });
+    await expect(stripe.checkout.sessions.retrieve("cs_test_missing")).rejects.toMatchObject({ statusCode: 404 });
+    const tiny = sessionParams();
+    tiny.line_items![0]!.price_data!.unit_amount = 49;
+    await expect(stripe.checkout.sessions.create(tiny)).rejects.toMatchObject({ type: "StripeInvalidRequestError" });
+  });
+
+  it("pays with the test card on its page, returns to the shop, and sends the signed event", async () => {
+    const session = await stripe.checkout.sessions.create(sessionParams());
+    const page = await fetch(session.url!);
+    expect(await page.text()).toContain("Honey &#38; Smoke");
+    const pay = (card: string) =>
+      fetch(session.url!, {
+        method: "POST",
+        body: new URLSearchParams({ card, expiry: "12/34", cvc: "123", country: "DE" }),
+        redirect: "manual",
+      });
+    const declined = await pay(testCards.declined);
+    expect(declined.status).toBe(402);
+    expect(await declined.text()).toContain("Your card was declined.");
+    expect(await (await pay(testCards.insufficientFunds)).text()).toContain("Your card has insufficient funds.");
+
+    const paid = await pay(testCards.pays);
+    expect(paid.status).toBe(303);
+    expect(paid.headers.get("location")).toBe(`http://shop.example/checkout/done?session_id=${session.id}`);
+    expect(await stripe.checkout.sessions.retrieve(session.id)).toMatchObject({
+      status: "complete",
+      payment_status: "paid",
+      customer_details: { email: "fan@example.com", address: { country: "DE" } },
+    });
+    await standIn.delivered();
+    const event = received.find((candidate) => candidate.type === "checkout.session.completed");
+    expect(event?.data.object).toMatchObject({ id: session.id, payment_status: "paid" });
+    // Closed once paid: the page says so, and it cannot be expired.
+    expect((await fetch(session.url!)).status).toBe(410);
+    await expect(stripe.checkout.sessions.expire(session.id)).rejects.toMatchObject({ statusCode: 400 });
+  });
+
+  it("expires an open session and says so with an event", async () => {
+    const session = await stripe.checkout.sessions.create(sessionParams());
+    expect(await stripe.checkout.sessions.expire(session.id)).toMatchObject({ status: "expired" });
+    await standIn.delivered();
+    expect(received.some((event) => event.type === "checkout.session.expired" && event.data.object.id === session.id)).toBe(true);
+  });
+});

@@ -1,0 +1,211 @@
+// Buying without JavaScript: the cart (a visitor's cookie joining their account at sign-in), name your
+// price, discount codes, and checkout through the Stripe stand-in's payment page, with the return page and
+// the webhook each able to land the payment first, once. The Worker's `stripe` client talks to the
+// stand-in; these tests pay on its page and send events signed with its webhook secret.
+import Stripe from "stripe";
+import { inject, describe, expect, it } from "vitest";
+import { albumId, newArtist, newFan, serviceClient, text, trackId, Visitor } from "./support.ts";
+
+const { url: stripeUrl, secretKey, webhookSecret } = inject("stripe");
+const api = new URL(stripeUrl);
+const stripe = new Stripe(secretKey, { host: api.hostname, port: api.port, protocol: "http", maxNetworkRetries: 0 });
+
+const fixedPrice = trackId("Salt and Iron"); // 1.49, a fixed price
+const payMore = trackId("Mesquite Moon"); // 1.29, fans may pay more
+const album = albumId("South Side Sunday"); // three tracks at 1.29, no price of its own
+
+const add = (as: Visitor, kind: "track" | "album", id: string, amount = "") => as.post("/cart", { intent: "add", kind, id, amount });
+
+/** Pays on the stand-in's page with `card`: where it sends the buyer (the return page), or its message. */
+async function payOnPage(payUrl: string, card = "4242424242424242") {
+  const response = await fetch(payUrl, {
+    method: "POST",
+    body: new URLSearchParams({ card, expiry: "12/34", cvc: "123", country: "DE" }),
+    redirect: "manual",
+  });
+  return { status: response.status, location: response.headers.get("location"), page: await response.text() };
+}
+
+async function purchasesOf(userId: string) {
+  const { data } = await serviceClient.from("purchases").select("track_id, amount, country").eq("user_id", userId);
+  return data ?? [];
+}
+
+/** The Stripe-Signature header of `payload` as Stripe would sign it `secondsAgo` seconds ago. */
+const signature = (payload: string, secret = webhookSecret, secondsAgo = 0) =>
+  stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: Math.floor(Date.now() / 1000) - secondsAgo });
+
+describe("the cart without JavaScript", () => {
+  it("keeps a visitor's items in a cookie, counts them in the header, and joins them to the account they log in to", async () => {
+    const visitor = new Visitor();
+    const added = await add(visitor, "track", fixedPrice);
+    expect(added.response.status).toBe(303);
+    expect(added.response.headers.get("location")).toBe("/cart");
+    await add(visitor, "album", album);
+    const cart = await visitor.get("/cart");
+    expect(text(cart.html)).toContain("Salt and Iron");
+    expect(text(cart.html)).toContain("South Side Sunday");
+    expect(cart.html).toContain('aria-label="Cart, 2 items"');
+    expect(text(cart.html)).toContain("Log in to pay");
+    // The page is the visitor's alone.
+    expect(cart.response.headers.get("cache-control")).toContain("private");
+
+    const { email, password, id } = await newFan(`cartjoin${Date.now().toString(36)}`);
+    const login = await visitor.post("/login", { email, password, redirectTo: "/cart" });
+    expect(login.response.headers.get("location")).toBe("/cart");
+    expect(visitor.cookies.has("crate-cart")).toBe(false);
+    const { data } = await serviceClient.from("cart_lines").select("kind, item_id").eq("user_id", id).order("kind");
+    expect(data).toEqual([
+      { kind: "album", item_id: album },
+      { kind: "track", item_id: fixedPrice },
+    ]);
+    expect(text((await visitor.get("/cart")).html)).toContain("Pay $5.36");
+  });
+
+  it("takes the fan's own price where they may pay more, and says what is wrong beside the item", async () => {
+    const { visitor } = await newFan(`cartprice${Date.now().toString(36)}`);
+    await add(visitor, "track", payMore, "5.00");
+    let page = text((await visitor.get("/cart")).html);
+    expect(page).toContain("Pay $5.00");
+    expect(page).toContain("receives $4.40");
+    await visitor.post("/cart", { intent: "amount", kind: "track", id: payMore, amount: "0.50" });
+    page = text((await visitor.get("/cart")).html);
+    expect(page).toContain("The price is at least $1.29.");
+    expect(page).toContain("Remove or change the items that cannot be bought");
+    await add(visitor, "track", fixedPrice, "3.00");
+    expect(text((await visitor.get("/cart")).html)).toContain("This has a fixed price of $1.49.");
+    const typo = await visitor.post("/cart", { intent: "amount", kind: "track", id: payMore, amount: "five" });
+    expect(typo.response.status).toBe(400);
+    expect(text(typo.html)).toContain("Please enter an amount like 5 or 5.50");
+    // Checking out now refuses, and charges nothing.
+    const refused = await visitor.post("/cart", { intent: "checkout", currency: "USD", followArtists: "on" });
+    expect(refused.response.status).toBe(409);
+    expect(text(refused.html)).toContain("Some items cannot be bought as they are");
+  });
+
+  it("judges discount codes on the server: an artist's code takes its share off their items, others say what they are", async () => {
+    const { id: artistId, visitor: artist } = await newArtist("Coded Artist");
+    const release = await serviceClient
+      .from("tracks")
+      .insert({ artist_id: artistId, title: "Coded Song", genre: "Folk", price: 2, description: "x", release_date: "2026-01-01" })
+      .select("id")
+      .single();
+    const discounts = [
+      { id: "1", code: "SPRING", percentage: 25, validUntil: null, active: true },
+      { id: "2", code: "WINTER", percentage: 50, validUntil: "2020-01-01", active: true },
+    ];
+    const { data: kept } = await serviceClient.from("store_settings").update({ discounts }).eq("artist_id", artistId).select("artist_id");
+    if (!kept?.length) await serviceClient.from("store_settings").insert({ artist_id: artistId, discounts });
+    const { visitor } = await newFan(`cartcode${Date.now().toString(36)}`);
+    await add(visitor, "track", release.data!.id);
+    for (const code of ["spring", "WINTER", "NOPE"]) await visitor.post("/cart", { intent: "code", code });
+    const page = text((await visitor.get("/cart")).html);
+    expect(page).toContain("spring: applied to Coded Artist's items.");
+    expect(page).toContain("WINTER has expired.");
+    expect(page).toContain("NOPE is not a discount code.");
+    expect(page).toContain("Code SPRING: −$0.50");
+    expect(page).toContain("Pay $1.50");
+    // The artist cannot buy their own song.
+    await add(artist, "track", release.data!.id);
+    expect(text((await artist.get("/cart")).html)).toContain("This is your own release.");
+  });
+});
+
+describe("paying", () => {
+  it("sends the fan to Stripe's page; paid, the return page shows the order and the purchases are there, once", async () => {
+    const { visitor, id } = await newFan(`payer${Date.now().toString(36)}`);
+    await add(visitor, "album", album);
+    const checkout = await visitor.post("/cart", { intent: "checkout", currency: "USD", followArtists: "on" });
+    expect(checkout.response.status).toBe(303);
+    const payUrl = checkout.response.headers.get("location")!;
+    expect(payUrl.startsWith(stripeUrl)).toBe(true);
+
+    const declined = await payOnPage(payUrl, "4000000000000002");
+    expect(declined.page).toContain("Your card was declined.");
+    expect(await purchasesOf(id)).toEqual([]);
+
+    const paid = await payOnPage(payUrl);
+    expect(paid.status).toBe(303);
+    const done = await visitor.get(new URL(paid.location!).pathname + new URL(paid.location!).search);
+    expect(done.response.status).toBe(200);
+    expect(text(done.html)).toContain("Thank you!");
+    expect(text(done.html)).toContain("South Side Sunday");
+    // The album's three tracks, its $3.87 shared between them; the webhook arriving too changes nothing.
+    await expect
+      .poll(async () => (await serviceClient.from("orders").select("state").eq("buyer_id", id).single()).data?.state)
+      .toBe("paid");
+    const purchases = await purchasesOf(id);
+    expect(purchases).toHaveLength(3);
+    expect(purchases.reduce((sum, purchase) => sum + Number(purchase.amount), 0)).toBeCloseTo(3.87);
+    expect(purchases.every((purchase) => purchase.country === "DE")).toBe(true);
+    // Bought, it leaves the cart, and the fan follows the artist (the checkbox was on).
+    expect(text((await visitor.get("/cart")).html)).toContain("Your cart is empty");
+    const { data: artist } = await serviceClient.from("tracks").select("artist_id").eq("release_id", album).limit(1).single();
+    const { count } = await serviceClient
+      .from("followers")
+      .select("id", { count: "exact", head: true })
+      .eq("fan_id", id)
+      .eq("artist_id", artist!.artist_id);
+    expect(count).toBe(1);
+  });
+
+  it("shows an order to its buyer alone: someone else's session is not found, a visitor logs in", async () => {
+    const { visitor } = await newFan(`ownorder${Date.now().toString(36)}`);
+    await add(visitor, "track", fixedPrice);
+    const checkout = await visitor.post("/cart", { intent: "checkout", currency: "USD", followArtists: "" });
+    const sessionId = new URL(checkout.response.headers.get("location")!).pathname.split("/").pop()!;
+    const { visitor: stranger } = await newFan(`stranger${Date.now().toString(36)}`);
+    expect((await stranger.get(`/checkout/done?session_id=${sessionId}`)).response.status).toBe(404);
+    const anonymous = await new Visitor().get(`/checkout/done?session_id=${sessionId}`);
+    expect(anonymous.response.headers.get("location")).toContain("/login?redirectTo=");
+    // Not paid yet: its buyer is told, and nothing was bought.
+    expect(text((await visitor.get(`/checkout/done?session_id=${sessionId}`)).html)).toContain("Not paid");
+  });
+});
+
+describe("Stripe's webhook", () => {
+  async function paidSession() {
+    const { visitor, id } = await newFan(`hooked${Date.now().toString(36)}`);
+    await add(visitor, "track", fixedPrice);
+    const checkout = await visitor.post("/cart", { intent: "checkout", currency: "USD", followArtists: "" });
+    const sessionId = new URL(checkout.response.headers.get("location")!).pathname.split("/").pop()!;
+    const session = await stripe.checkout.sessions.retrieve(sessionId);
+    return { id, session: { ...session, status: "complete", payment_status: "paid", payment_intent: "pi_test_hook" } };
+  }
+  const event = (session: object, id = `evt_test_${crypto.randomUUID()}`) =>
+    JSON.stringify({
+      id,
+      object: "event",
+      type: "checkout.session.completed",
+      created: Math.floor(Date.now() / 1000),
+      data: { object: session },
+    });
+  const deliver = (payload: string, header: string | null) =>
+    fetch(new URL("/webhooks/stripe", inject("appUrl")), {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...(header ? { "Stripe-Signature": header } : {}) },
+      body: payload,
+    });
+
+  it("refuses an event unsigned, signed with another secret, or older than five minutes, and buys nothing", async () => {
+    const { id, session } = await paidSession();
+    const payload = event(session);
+    expect((await deliver(payload, null)).status).toBe(400);
+    expect((await deliver(payload, signature(payload, "whsec_someone_else"))).status).toBe(400);
+    expect((await deliver(payload, signature(payload, webhookSecret, 6 * 60))).status).toBe(400);
+    expect((await deliver(payload.replace("pi_test_hook", "pi_test_forged"), signature(payload))).status).toBe(400);
+    expect(await purchasesOf(id)).toEqual([]);
+  });
+
+  it("takes twenty copies of one event at once as one purchase", async () => {
+    const { id, session } = await paidSession();
+    const payload = event(session);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => deliver(payload, signature(payload))));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
+    expect(await purchasesOf(id)).toHaveLength(1);
+    // Another event for the same session (Stripe's own, or a late one) changes nothing either.
+    const again = event(session);
+    expect((await deliver(again, signature(again))).status).toBe(200);
+    expect(await purchasesOf(id)).toHaveLength(1);
+  });
+});
