@@ -39,7 +39,7 @@ describe("the album page", () => {
     const page = text(html);
     expect(page).toContain("Buy Now - $3.87");
     expect(page).toContain("Complete Purchase");
-    expect(page).toContain("Payment options will be available soon.");
+    expect(page).toContain("Buy now Add to cart");
     expect(html).toMatch(/<dialog[^>]*open=""/);
   });
 

@@ -106,7 +106,9 @@ describe("the track page", () => {
     const { html } = await new Visitor().get(`${path}?buy=1`);
     const dialog = html.match(/<dialog[^>]*>[\s\S]*?<\/dialog>/)?.[0] ?? "";
     expect(dialog).toMatch(/^<dialog open=""/);
-    expect(text(dialog)).toMatch(/Complete Purchase Glow Mara Vale \$1\.29 Payment options will be available soon\. Close/);
+    expect(text(dialog)).toMatch(/Complete Purchase Glow Mara Vale \$1\.29 .*Buy now Add to cart Close/);
+    // Plain forms: to the cart (or straight to payment), and Close.
+    expect(dialog).toMatch(/<form(?=[^>]*method="post")(?=[^>]*action="\/cart")/);
     expect(dialog).toMatch(/<form[^>]*method="dialog"/);
   });
 });

@@ -57,6 +57,9 @@ select tests.one_actor('put lines into one''s cart while banned', 'banned fan',
   $$select 1 where public.add_to_cart(jsonb_build_array(tests.line('track', 'other track'))) >= 1$$, false);
 insert into public.cart_lines (user_id, kind, item_id) values
   (tests.id('fan'), 'track', tests.id('track')), (tests.id('fan'), 'track', tests.id('pay more'));
+select tests.each_actor('price the lines one brings (a visitor''s cookie)',
+  $$select 1 where jsonb_array_length(public.price_cart(jsonb_build_array(tests.line('track', 'track'))) -> 'lines') = 1$$,
+  array['visitor', 'artist', 'other artist', 'fan', 'admin']);
 select tests.each_actor('price one''s own cart', $$select 1 where jsonb_array_length(public.price_cart() -> 'lines') = 2$$, array['fan']);
 select tests.each_actor('read a fan''s cart', $$select 1 from public.cart_lines where user_id = tests.id('fan')$$, array['fan']);
 select tests.each_actor('empty a fan''s cart', $$delete from public.cart_lines where user_id = tests.id('fan')$$, array['fan']);
