@@ -229,8 +229,8 @@ describe("the purchase dialog", () => {
     // Pressing Enter on the focused button (the locator re-finds it if hydration re-rendered it).
     await buy.press("Enter");
     await dialog.waitFor();
-    await dialog.getByText("Payment options will be available soon.").waitFor();
-    await dialog.getByText("$1.29").waitFor();
+    await dialog.getByRole("button", { name: "Buy now" }).waitFor();
+    await dialog.getByText("$1.29", { exact: true }).waitFor();
     assert.equal(await page.evaluate(() => document.activeElement?.closest("dialog") !== null), true);
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "hidden" });
@@ -238,7 +238,8 @@ describe("the purchase dialog", () => {
 
     await page.keyboard.press("Enter");
     await dialog.waitFor();
-    await page.keyboard.press("Enter"); // Close has the focus
+    await dialog.getByRole("button", { name: "Close" }).focus();
+    await page.keyboard.press("Enter");
     await dialog.waitFor({ state: "hidden" });
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Buy Now - $1.29");
 

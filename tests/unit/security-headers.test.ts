@@ -23,6 +23,13 @@ describe("security headers", () => {
     expect(policy).not.toMatch(/script-src[^;]*unsafe/);
   });
 
+  it("lets forms go on to the payment page alone, where fans can pay (a checkout answers with a redirect there)", () => {
+    expect(contentSecurityPolicy("n", null)).toContain("form-action 'self';");
+    expect(contentSecurityPolicy("n", null, { checkout: "https://checkout.stripe.com" })).toContain(
+      "form-action 'self' https://checkout.stripe.com;",
+    );
+  });
+
   it("leaves the policy out in development (Vite's inline scripts) and off what is not HTML", () => {
     const dev = withSecurityHeaders(new Request("http://localhost/"), page(), { nonce: "n", env, development: true });
     expect(dev.headers.get("content-security-policy")).toBeNull();

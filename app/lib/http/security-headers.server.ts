@@ -9,12 +9,20 @@ export function newNonce(): string {
   return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
 }
 
+/** Where a checkout sends the buyer to pay: Stripe Checkout's pages (on a local run, the stand-in's). */
+export const stripeCheckoutOrigin = "https://checkout.stripe.com";
+
 /**
  * Our origin, the Supabase origin the browser talks to (Realtime's WebSocket, resumable uploads, audio and
  * artwork), and inline scripts only with the nonce. Styles may be inline: React renders style attributes
- * (a progress bar's width), which a nonce cannot cover.
+ * (a progress bar's width), which a nonce cannot cover. Forms post to our origin alone, and may be sent on
+ * to the payment page (`checkout`): a checkout's answer is a redirect there, which `form-action` governs.
  */
-export function contentSecurityPolicy(nonce: string, supabaseUrl: string | null, { turnstile = false, embed = false } = {}): string {
+export function contentSecurityPolicy(
+  nonce: string,
+  supabaseUrl: string | null,
+  { turnstile = false, embed = false, checkout = null }: { turnstile?: boolean; embed?: boolean; checkout?: string | null } = {},
+): string {
   const supabase = supabaseUrl ? new URL(supabaseUrl).origin : "";
   const realtime = supabase.replace(/^http/, "ws");
   // Turnstile's script and frame, only on a page that shows the security check.
@@ -30,7 +38,7 @@ export function contentSecurityPolicy(nonce: string, supabaseUrl: string | null,
     "font-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    `form-action 'self'${checkout ? ` ${checkout}` : ""}`,
     // An embed is made to be framed by any site; every other page by none.
     `frame-ancestors ${embed ? "*" : "'none'"}`,
   ].join("; ");
@@ -62,7 +70,12 @@ export function withSecurityHeaders(
   if (!development && (headers.get("Content-Type") ?? "").startsWith("text/html")) {
     const checked = checkedEnv(env);
     const turnstile = Boolean(checked?.TURNSTILE_SITE_KEY) && captchaPaths.includes(url.pathname);
-    headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, checked?.SUPABASE_URL ?? null, { turnstile, embed }));
+    const checkout = checked?.STRIPE_SECRET_KEY
+      ? checked.STRIPE_API_URL
+        ? new URL(checked.STRIPE_API_URL).origin
+        : stripeCheckoutOrigin
+      : null;
+    headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, checked?.SUPABASE_URL ?? null, { turnstile, embed, checkout }));
   }
   return secured;
 }

@@ -1,0 +1,68 @@
+// A fan buys, with and without JavaScript: Buy Now's dialog into the cart, the cart's own price, paying on
+// the Stripe stand-in's page (a declined card first, which says so), back on the return page with the order
+// paid, and the track theirs to download. axe finds nothing on the cart and the return page.
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { demoTrackPath, expectNoAxeViolations, hydrated, browserForThisFile, newAccountPage, viewports } from "./support/browser.ts";
+
+const browser = await browserForThisFile();
+
+for (const javaScriptEnabled of [true, false]) {
+  describe(`buying ${javaScriptEnabled ? "with" : "without"} JavaScript`, () => {
+    test("a fan puts a track in the cart at their own price, is declined once, pays, and owns it", async () => {
+      const { page, close } = await newAccountPage(browser, "fan", `buyer${javaScriptEnabled ? "js" : "plain"}${Date.now().toString(36)}`, {
+        javaScriptEnabled,
+        viewport: javaScriptEnabled ? viewports.desktop : viewports.phone,
+      });
+      const path = demoTrackPath("Mesquite Moon");
+      await page.goto(path);
+      if (javaScriptEnabled) {
+        await hydrated(page);
+        await page.getByRole("button", { name: "Buy Now - $1.29" }).click();
+      } else {
+        await page.getByRole("link", { name: "Buy Now - $1.29" }).click();
+      }
+      const dialog = page.getByRole("dialog", { name: "Complete Purchase" });
+      await dialog.getByLabel("Your price").fill("2.50");
+      await dialog.getByRole("button", { name: "Add to cart" }).click();
+      await page.waitForURL((url) => url.pathname === "/cart");
+      await page.getByRole("link", { name: "Cart, 1 item" }).waitFor();
+      await page.getByRole("link", { name: "Mesquite Moon" }).waitFor();
+      if (javaScriptEnabled) {
+        await hydrated(page);
+        // What the artist receives, as the fan types.
+        await page.getByLabel("Your price (USD)").fill("3.00");
+        await page.getByText("Hattie Monroe receives $2.64 before discounts.").waitFor();
+        await page.getByRole("button", { name: "Update" }).click();
+        await page.getByRole("button", { name: "Pay $3.00" }).waitFor();
+        await expectNoAxeViolations(page);
+      }
+      await page.getByRole("button", { name: /^Pay \$/ }).click();
+
+      // Stripe's page (the stand-in): a declined card says so, the test card pays.
+      await page.getByLabel("Card number").fill("4000 0000 0000 0002");
+      await page.getByLabel("Expiry (MM / YY)").fill("12 / 34");
+      await page.getByLabel("CVC").fill("123");
+      await page.getByRole("button", { name: /^Pay / }).click();
+      await page.getByRole("alert").getByText("Your card was declined.").waitFor();
+      await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+      await page.getByLabel("Expiry (MM / YY)").fill("12 / 34");
+      await page.getByLabel("CVC").fill("123");
+      await page.getByRole("button", { name: /^Pay / }).click();
+
+      await page.waitForURL((url) => url.pathname === "/checkout/done");
+      await page.getByRole("heading", { level: 1, name: "Thank you!" }).waitFor();
+      await page.getByRole("link", { name: "Mesquite Moon" }).waitFor();
+      if (javaScriptEnabled) {
+        await hydrated(page);
+        await expectNoAxeViolations(page);
+      }
+      // The track is theirs: its page offers its downloads, and the cart is empty again.
+      await page.getByRole("link", { name: "Mesquite Moon" }).click();
+      await page.waitForURL((url) => url.pathname === path);
+      await page.getByText("You own this").first().waitFor();
+      assert.equal(await page.getByRole("link", { name: "Cart, 0 items" }).count(), 1);
+      await close();
+    });
+  });
+}
