@@ -24,6 +24,7 @@
 // - the embeddable players (lib/bench-embeds.ts): each embed's bytes all in, its Lighthouse scores, and
 //   /oembed's p50 (afresh and cached).
 // `npm run bench -- --embeds` measures the embeds alone, `-- --player` the player alone, `-- --uploads` measures the uploads alone, `-- --renditions` the streaming renditions alone, `-- --studio` the studio's pages and live feed,
+// `-- --checkout` the checkout alone (Buy now → the payment page p50, the cart's and return page's JavaScript),
 // `-- --lighthouse` the Lighthouse scores alone, `-- --pages` the public pages' table alone (renders,
 // first bytes, round trips, JavaScript, Lighthouse), `-- --bundle` the Worker's size alone.
 //
@@ -39,6 +40,7 @@ import { measureContinuity, measureNextTrack, measurePlayerBar, measureRenders, 
 import { measureUploads, printUploads } from "./lib/bench-uploads.ts";
 import { measureRenditions, printRenditions } from "./lib/bench-renditions.ts";
 import { measureDownloads, printDownloads } from "./lib/bench-downloads.ts";
+import { measureCheckout, printCheckout } from "./lib/bench-checkout.ts";
 import { measureLiveFeed, printLiveFeed } from "./lib/bench-live-feed.ts";
 import { measureOversizedForms, printOversizedForms } from "./lib/bench-oversized-forms.ts";
 import { measureHeavyViewer, printHeavyViewer } from "./lib/bench-heavy-viewer.ts";
@@ -388,7 +390,8 @@ async function main() {
   let marketplace: Marketplace | undefined;
   let exitCode = 0;
   // Lighthouse, playback and the live feed run in Chromium: say so before minutes of setup, not after.
-  if (!["--uploads", "--bundle", "--renditions", "--downloads"].some((only) => process.argv.includes(only))) requireChromium();
+  if (!["--uploads", "--bundle", "--renditions", "--downloads", "--checkout"].some((only) => process.argv.includes(only)))
+    requireChromium();
   try {
     console.log("Starting the local backend (fresh database, demo data and media) and the production build in workerd…");
     marketplace = await startMarketplace();
@@ -406,6 +409,12 @@ async function main() {
       measureDownloads(marketplace!, { id: demoArtistId }, { id: demoFanId, cookie: await signedInCookie(appUrl, demoFanAccount) });
     if (process.argv.includes("--downloads")) {
       printDownloads(await measureDownloadFigures());
+      return;
+    }
+    if (process.argv.includes("--checkout")) {
+      const fan = { id: demoFanId, cookie: await signedInCookie(appUrl, demoFanAccount) };
+      const figures = await measureCheckout(marketplace, fan);
+      printCheckout(figures, await measureRouteJavaScript(appUrl, ["/cart", figures.returnPath], { Cookie: fan.cookie }));
       return;
     }
     if (process.argv.includes("--bundle")) {
