@@ -27,7 +27,7 @@ export async function measureCheckout(marketplace: Marketplace, fan: { id: strin
       method: "POST",
       redirect: "manual",
       headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: fan.cookie },
-      body: new URLSearchParams({ intent: "buy-now", kind: "track", id: trackId, amount: "" }),
+      body: new URLSearchParams({ intent: "buy-now", kind: "track", id: trackId, amount: "", waiveWithdrawal: "on" }),
     });
     await response.body?.cancel();
     const payUrl = response.headers.get("location") ?? "";

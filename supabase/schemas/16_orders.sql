@@ -310,6 +310,9 @@ create table public.orders (
   payment_intent text,
   -- Whether the buyer follows the order's artists once it is paid (the checkout's checkbox).
   follow_artists boolean not null default true,
+  -- The buyer asked for the downloads at once, giving up the 14-day right to withdraw that EU law gives
+  -- (the checkout's checkbox); the receipt repeats it.
+  waived_withdrawal boolean not null default false,
   -- The buyer's country as the payment gave it (ISO 3166-1 alpha-2).
   country text check (country ~ '^[A-Z]{2}$'),
   created_at timestamptz not null default now(),
@@ -389,7 +392,7 @@ revoke all on table private.payment_events from public, anon, authenticated;
 -- bought (nothing is written then). `email`: where a guest's receipt goes; a signed-in buyer's is their
 -- account's.
 create or replace function private.open_order(
-  lines jsonb, codes text[], currency text, follow_artists boolean, email text default null
+  lines jsonb, codes text[], currency text, follow_artists boolean, waived_withdrawal boolean, email text default null
 )
 returns jsonb
 language plpgsql
@@ -421,13 +424,14 @@ begin
       select jsonb_agg(jsonb_build_object('n', l -> 'n', 'title', l -> 'title', 'problem', l -> 'problem'))
       from jsonb_array_elements(chosen) l where l ->> 'problem' is not null));
   end if;
-  insert into public.orders (buyer_id, buyer_email, currency, total_cents, follow_artists)
+  insert into public.orders (buyer_id, buyer_email, currency, total_cents, follow_artists, waived_withdrawal)
   values (
     buyer,
     coalesce((select u.email from auth.users u where u.id = buyer), open_order.email),
     paying,
     (select sum((l ->> 'total')::integer) from jsonb_array_elements(chosen) l),
-    open_order.follow_artists)
+    open_order.follow_artists,
+    open_order.waived_withdrawal)
   returning * into made;
   insert into public.order_lines (
     order_id, artist_id, kind, track_id, release_id, title, amount_cents, discount_code, code_discount_cents,
@@ -451,25 +455,26 @@ begin
 end
 $$;
 
-revoke execute on function private.open_order(jsonb, text[], text, boolean, text) from public;
+revoke execute on function private.open_order(jsonb, text[], text, boolean, boolean, text) from public;
 
-grant execute on function private.open_order(jsonb, text[], text, boolean, text) to anon, authenticated;
+grant execute on function private.open_order(jsonb, text[], text, boolean, boolean, text) to anon, authenticated;
 
 create or replace function public.open_order(
   lines jsonb default null, codes text[] default '{}', currency text default null, follow_artists boolean default true,
-  email text default null
+  waived_withdrawal boolean default false, email text default null
 )
 returns jsonb
 language sql
 security invoker
 set search_path = ''
 as $$
-  select private.open_order(open_order.lines, open_order.codes, open_order.currency, open_order.follow_artists, open_order.email)
+  select private.open_order(open_order.lines, open_order.codes, open_order.currency, open_order.follow_artists,
+    open_order.waived_withdrawal, open_order.email)
 $$;
 
-revoke execute on function public.open_order(jsonb, text[], text, boolean, text) from public;
+revoke execute on function public.open_order(jsonb, text[], text, boolean, boolean, text) from public;
 
-grant execute on function public.open_order(jsonb, text[], text, boolean, text) to anon, authenticated;
+grant execute on function public.open_order(jsonb, text[], text, boolean, boolean, text) to anon, authenticated;
 
 -- The payment provider's checkout opened for an order (its id), through the marketplace alone.
 create or replace function private.attach_checkout(order_id uuid, checkout_session text)
@@ -633,6 +638,7 @@ set search_path = ''
 as $$
   select jsonb_build_object(
     'id', o.id, 'state', o.state, 'currency', o.currency, 'total', o.total_cents, 'email', o.buyer_email,
+    'waived_withdrawal', o.waived_withdrawal,
     'lines', (
       select jsonb_agg(jsonb_build_object('kind', l.kind, 'track_id', l.track_id, 'release_id', l.release_id,
           'title', l.title, 'total', l.total_cents) order by l.title)

@@ -37,6 +37,7 @@ for (const javaScriptEnabled of [true, false]) {
         await page.getByRole("button", { name: "Pay $3.00" }).waitFor();
         await expectNoAxeViolations(page);
       }
+      await page.getByLabel(/lose my 14-day right to withdraw/).check();
       await page.getByRole("button", { name: /^Pay \$/ }).click();
 
       // Stripe's page (the stand-in): a declined card says so, the test card pays.

@@ -78,7 +78,7 @@ describe("the cart without JavaScript", () => {
     expect(typo.response.status).toBe(400);
     expect(text(typo.html)).toContain("Please enter an amount like 5 or 5.50");
     // Checking out now refuses, and charges nothing.
-    const refused = await visitor.post("/cart", { intent: "checkout", currency: "USD", followArtists: "on" });
+    const refused = await visitor.post("/cart", { intent: "checkout", currency: "USD", followArtists: "on", waiveWithdrawal: "on" });
     expect(refused.response.status).toBe(409);
     expect(text(refused.html)).toContain("Some items cannot be bought as they are");
   });
@@ -115,7 +115,11 @@ describe("paying", () => {
   it("sends the fan to Stripe's page; paid, the return page shows the order and the purchases are there, once", async () => {
     const { visitor, id } = await newFan(`payer${Date.now().toString(36)}`);
     await add(visitor, "album", album);
-    const checkout = await visitor.post("/cart", { intent: "checkout", currency: "USD", followArtists: "on" });
+    // Where the right to withdraw may apply (locally the country is unknown), the fan waives it first.
+    const unwaived = await visitor.post("/cart", { intent: "checkout", currency: "USD", followArtists: "on" });
+    expect(unwaived.response.status).toBe(400);
+    expect(text(unwaived.html)).toContain("please confirm that you give up the 14-day right to withdraw");
+    const checkout = await visitor.post("/cart", { intent: "checkout", currency: "USD", followArtists: "on", waiveWithdrawal: "on" });
     expect(checkout.response.status).toBe(303);
     const payUrl = checkout.response.headers.get("location")!;
     expect(payUrl.startsWith(stripeUrl)).toBe(true);
@@ -130,6 +134,7 @@ describe("paying", () => {
     expect(done.response.status).toBe(200);
     expect(text(done.html)).toContain("Thank you!");
     expect(text(done.html)).toContain("South Side Sunday");
+    expect(text(done.html)).toContain("gave up your 14-day right to withdraw");
     // The album's three tracks, its $3.87 shared between them; the webhook arriving too changes nothing.
     await expect
       .poll(async () => (await serviceClient.from("orders").select("state").eq("buyer_id", id).single()).data?.state)
@@ -152,7 +157,7 @@ describe("paying", () => {
   it("shows an order to its buyer alone: someone else's session is not found, a visitor logs in", async () => {
     const { visitor } = await newFan(`ownorder${Date.now().toString(36)}`);
     await add(visitor, "track", fixedPrice);
-    const checkout = await visitor.post("/cart", { intent: "checkout", currency: "USD", followArtists: "" });
+    const checkout = await visitor.post("/cart", { intent: "checkout", currency: "USD", followArtists: "", waiveWithdrawal: "on" });
     const sessionId = new URL(checkout.response.headers.get("location")!).pathname.split("/").pop()!;
     const { visitor: stranger } = await newFan(`stranger${Date.now().toString(36)}`);
     expect((await stranger.get(`/checkout/done?session_id=${sessionId}`)).response.status).toBe(404);
@@ -167,7 +172,7 @@ describe("Stripe's webhook", () => {
   async function paidSession() {
     const { visitor, id } = await newFan(`hooked${Date.now().toString(36)}`);
     await add(visitor, "track", fixedPrice);
-    const checkout = await visitor.post("/cart", { intent: "checkout", currency: "USD", followArtists: "" });
+    const checkout = await visitor.post("/cart", { intent: "checkout", currency: "USD", followArtists: "", waiveWithdrawal: "on" });
     const sessionId = new URL(checkout.response.headers.get("location")!).pathname.split("/").pop()!;
     const session = await stripe.checkout.sessions.retrieve(sessionId);
     return { id, session: { ...session, status: "complete", payment_status: "paid", payment_intent: "pi_test_hook" } };

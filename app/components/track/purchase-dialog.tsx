@@ -3,6 +3,8 @@ import { Form, href } from "react-router";
 import { Button, LinkButton } from "~/components/ui/button";
 import { Dialog, type DialogHandle } from "~/components/ui/dialog";
 import { Field } from "~/components/ui/field";
+import { CheckboxField } from "~/components/form-controls";
+import { waiverLabel } from "~/lib/payments/withdrawal";
 import { formatPrice } from "~/lib/format";
 import { useCartCount } from "~/lib/session/use-user";
 import { useHydrated } from "~/lib/ui/use-hydrated";
@@ -64,6 +66,7 @@ export function PurchaseDialog({
               hint={`At least ${formatPrice(price)}. Pay more if you like: the artist receives 88% of what you pay.`}
             />
           ) : null}
+          <CheckboxField name="waiveWithdrawal" label={waiverLabel} />
           <div className="flex flex-wrap gap-3">
             <Button type="submit" name="intent" value="buy-now">
               Buy now

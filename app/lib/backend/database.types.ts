@@ -641,6 +641,7 @@ export type Database = {
           payment_intent: string | null
           state: string
           total_cents: number
+          waived_withdrawal: boolean
         }
         Insert: {
           buyer_email: string
@@ -655,6 +656,7 @@ export type Database = {
           payment_intent?: string | null
           state?: string
           total_cents: number
+          waived_withdrawal?: boolean
         }
         Update: {
           buyer_email?: string
@@ -669,6 +671,7 @@ export type Database = {
           payment_intent?: string | null
           state?: string
           total_cents?: number
+          waived_withdrawal?: boolean
         }
         Relationships: []
       }
@@ -1202,6 +1205,7 @@ export type Database = {
           email?: string
           follow_artists?: boolean
           lines?: Json
+          waived_withdrawal?: boolean
         }
         Returns: Json
       }

@@ -28,12 +28,18 @@ const chosenAmount = v.pipe(
   ),
 );
 
+const checkbox = v.pipe(
+  v.optional(v.string(), ""),
+  v.transform((value) => value === "on"),
+);
+
 /** Buy Now's dialog: into the cart, or straight to payment with this one item. */
 export const AddToCartSchema = v.object({
   intent: v.picklist(["add", "buy-now"]),
   kind,
   id,
   amount: chosenAmount,
+  waiveWithdrawal: checkbox,
 });
 
 /** A line's own forms: a new amount, or out of the cart. */
@@ -52,8 +58,6 @@ export const DiscountCodeSchema = v.object({
 /** Paying for the cart's items in one currency. */
 export const CheckoutSchema = v.object({
   currency: v.picklist(currencies, "Unknown currency"),
-  followArtists: v.pipe(
-    v.optional(v.string(), ""),
-    v.transform((value) => value === "on"),
-  ),
+  followArtists: checkbox,
+  waiveWithdrawal: checkbox,
 });

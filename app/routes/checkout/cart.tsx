@@ -15,6 +15,8 @@ import { uncached } from "~/lib/http/http-cache";
 import { codeLimit, codeMessage, problemMessage, type PricedLine } from "~/lib/payments/cart";
 import { paymentsOn } from "~/lib/payments/stripe.server";
 import { AddToCartSchema, CartLineSchema, CheckoutSchema, DiscountCodeSchema } from "~/lib/schemas/checkout";
+import { waiverLabel, waiverNeeded, waiverRequired } from "~/lib/payments/withdrawal";
+import { cloudflareContext } from "~/lib/http/context.server";
 import { loginPath } from "~/lib/session/redirects";
 import { supabaseContext, userContext } from "~/lib/session/session.server";
 import { pageMeta } from "~/lib/sharing/meta";
@@ -33,13 +35,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!paymentsOn(context)) return { payments: false as const };
   const signedIn = context.get(userContext) !== null;
   const cart = await pricedCart(request, { supabase: context.get(supabaseContext), signedIn });
-  return { payments: true as const, cart, signedIn };
+  return { payments: true as const, cart, signedIn, askWaiver: waiverNeeded(context.get(cloudflareContext).country) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request);
   const intent = formData.get("intent");
   const shopper = { supabase: context.get(supabaseContext), signedIn: context.get(userContext) !== null };
+  const { country } = context.get(cloudflareContext);
   const cookies = new Headers(uncached);
   const back = (to = cartPath) => redirect(to, { status: 303, headers: cookies });
   const reply = (answer: FormReply, status: number) => replyWith(answer, status);
@@ -48,17 +51,20 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "add" || intent === "buy-now") {
     const submission = parseForm(AddToCartSchema, formData);
     if (!submission.success) return reply(submission.reply, 400);
-    const { kind, id, amount } = submission.value;
+    const { kind, id, amount, waiveWithdrawal } = submission.value;
     const refused = await putInCart(request, shopper, [{ kind, id, amount }], cookies);
     if (refused) return reply(formError(refused, submission.values), 409);
-    // Straight to payment with this one item; a visitor signs in first, and finds it in their cart.
+    // Straight to payment with this one item; a visitor logs in first, and finds it in their cart, as does
+    // a buyer who did not tick the waiver where it is needed (the cart asks for it beside Pay).
     if (intent === "add") throw back();
     if (!context.get(userContext)) throw back(loginPath(request, cartPath));
+    if (waiverNeeded(country) && !waiveWithdrawal) throw back();
     const started = await startCheckout(request, context, {
       lines: [{ kind, id, amount }],
       codes: typedCodes(request),
       currency: null,
       followArtists: true,
+      waivedWithdrawal: waiveWithdrawal,
     });
     if ("refused" in started) throw back();
     throw back(started.pay);
@@ -94,11 +100,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     const submission = parseForm(CheckoutSchema, formData);
     if (!submission.success) return reply(submission.reply, 400);
     if (!context.get(userContext)) throw back(loginPath(request, cartPath));
+    const { currency, followArtists, waiveWithdrawal } = submission.value;
+    if (waiverNeeded(country) && !waiveWithdrawal)
+      return reply({ fieldErrors: { waiveWithdrawal: waiverRequired }, formError: null, values: submission.values }, 400);
     const started = await startCheckout(request, context, {
       lines: null,
       codes: typedCodes(request),
-      currency: submission.value.currency,
-      followArtists: submission.value.followArtists,
+      currency,
+      followArtists,
+      waivedWithdrawal: waiveWithdrawal,
     });
     if ("refused" in started) return reply(formError(started.refused, submission.values), 409);
     throw back(started.pay);
@@ -115,7 +125,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
       </EmptyState>
     );
   }
-  const { cart, signedIn } = loaderData;
+  const { cart, signedIn, askWaiver } = loaderData;
   const currencies = [...new Set(cart.lines.map((line) => line.currency))];
   return (
     <div className="mx-auto max-w-3xl">
@@ -141,6 +151,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
               bundles={cart.bundles}
               signedIn={signedIn}
               several={currencies.length > 1}
+              askWaiver={askWaiver}
               reply={actionData}
             />
           ))}
@@ -190,6 +201,7 @@ function CurrencyGroup({
   bundles,
   signedIn,
   several,
+  askWaiver,
   reply,
 }: {
   currency: string;
@@ -197,10 +209,14 @@ function CurrencyGroup({
   bundles: { artist_id: string; percentage: number; applies: boolean }[];
   signedIn: boolean;
   several: boolean;
+  /** Whether the buyer must waive the right to withdraw before downloading (the EU's, or where unknown). */
+  askWaiver: boolean;
   /** The action's reply: a refused amount shows beside its line, as typed. */
   reply: FormReply | undefined;
 }) {
   const money = (cents: number) => formatMoney(cents, currency);
+  // The reply to this currency's Pay, when it was refused.
+  const paying = reply?.values.intent === "checkout" && reply.values.currency === currency ? reply : undefined;
   const payable = lines.every((line) => line.problem === null);
   const total = lines.reduce((sum, line) => sum + (line.total ?? 0), 0);
   const discounts = lines.reduce((sum, line) => sum + line.code_discount + line.bundle_discount, 0);
@@ -244,6 +260,14 @@ function CurrencyGroup({
           <input type="hidden" name="intent" value="checkout" />
           <input type="hidden" name="currency" value={currency} />
           <CheckboxField name="followArtists" label="Follow the artists I buy from" defaultChecked />
+          {askWaiver ? (
+            <CheckboxField
+              name="waiveWithdrawal"
+              label={waiverLabel}
+              defaultChecked={paying ? paying.values.waiveWithdrawal === "on" : false}
+              error={paying?.fieldErrors.waiveWithdrawal}
+            />
+          ) : null}
           {payable ? (
             <SubmitButton action={cartPath} intent="checkout" pendingLabel="Opening the payment…">
               {`Pay ${money(total)}`}

@@ -35,7 +35,13 @@ export const isFreeCheckout = (checkoutSession: string) => checkoutSession.start
 export async function startCheckout(
   request: Request,
   context: Readonly<RouterContextProvider>,
-  { lines, codes, currency, followArtists }: { lines: CartLine[] | null; codes: string[]; currency: string | null; followArtists: boolean },
+  {
+    lines,
+    codes,
+    currency,
+    followArtists,
+    waivedWithdrawal,
+  }: { lines: CartLine[] | null; codes: string[]; currency: string | null; followArtists: boolean; waivedWithdrawal: boolean },
 ): Promise<CheckoutStart> {
   const stripe = stripeFrom(context);
   if (!stripe) return { refused: "Payment options will be available soon." };
@@ -47,6 +53,7 @@ export async function startCheckout(
       codes,
       currency: currency ?? undefined,
       follow_artists: followArtists,
+      waived_withdrawal: waivedWithdrawal,
     })
     .setHeader(...vouch);
   if (opened.error) {

@@ -7,6 +7,7 @@ import { readOrThrow } from "~/lib/backend/backend.server";
 import { albumPath, trackPath } from "~/lib/catalog/catalog";
 import { formatMoney } from "~/lib/format";
 import { stripeFrom } from "~/lib/payments/stripe.server";
+import { waiverRecord } from "~/lib/payments/withdrawal";
 import { requireUser } from "~/lib/session/guards.server";
 import { supabaseContext } from "~/lib/session/session.server";
 import { pageMeta } from "~/lib/sharing/meta";
@@ -24,6 +25,7 @@ const OrderSchema = v.object({
   state: v.picklist(["open", "pending", "paid", "failed", "expired"]),
   currency: v.string(),
   total: v.number(),
+  waived_withdrawal: v.boolean(),
   lines: v.array(
     v.object({
       kind: v.picklist(["track", "album"]),
@@ -102,6 +104,7 @@ export default function CheckoutDone({ loaderData }: Route.ComponentProps) {
           })}
         </ul>
         {paid ? <p className="mt-4 text-sm text-ink-muted">Open each one to download it in the format you like.</p> : null}
+        {order.waived_withdrawal ? <p className="mt-2 text-sm text-ink-muted">{waiverRecord}</p> : null}
       </Card>
       <div className="mt-6 flex flex-wrap gap-3">
         {order.state === "open" ? <LinkButton to={href("/cart")}>Back to your cart</LinkButton> : null}

@@ -67,10 +67,10 @@ select tests.each_actor('empty a fan''s cart', $$delete from public.cart_lines w
 -- Orders: opened through the marketplace alone (which opens the payment), by anyone not banned (a
 -- visitor with an email: a guest); their checkouts applied through the marketplace alone.
 select tests.each_actor('open an order without the marketplace',
-  $$select 1 where public.open_order(jsonb_build_array(tests.line('track', 'track')), '{}', 'USD', true, 'guest@tests.example') ? 'order_id'$$,
+  $$select 1 where public.open_order(jsonb_build_array(tests.line('track', 'track')), '{}', 'USD', true, true, 'guest@tests.example') ? 'order_id'$$,
   array[]::text[]);
 select tests.each_actor_through_marketplace('open an order for another artist''s track',
-  $$select 1 where public.open_order(jsonb_build_array(tests.line('track', 'other track')), '{}', 'USD', true, 'guest@tests.example') ? 'order_id'$$,
+  $$select 1 where public.open_order(jsonb_build_array(tests.line('track', 'other track')), '{}', 'USD', true, true, 'guest@tests.example') ? 'order_id'$$,
   array['visitor', 'artist', 'fan', 'admin']);
 select tests.one_actor('open an order while banned', 'banned fan through the marketplace',
   $$select 1 where public.open_order(jsonb_build_array(tests.line('track', 'other track')), '{}', 'USD') ? 'order_id'$$, false);

@@ -51,6 +51,7 @@ alter table "public"."order_lines" enable row level security;
     "checkout_session" text,
     "payment_intent" text,
     "follow_artists" boolean not null default true,
+    "waived_withdrawal" boolean not null default false,
     "country" text,
     "created_at" timestamp with time zone not null default now(),
     "paid_at" timestamp with time zone
@@ -329,7 +330,7 @@ end
 $function$
 ;
 
-CREATE OR REPLACE FUNCTION private.open_order(lines jsonb, codes text[], currency text, follow_artists boolean, email text DEFAULT NULL::text)
+CREATE OR REPLACE FUNCTION private.open_order(lines jsonb, codes text[], currency text, follow_artists boolean, waived_withdrawal boolean, email text DEFAULT NULL::text)
  RETURNS jsonb
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -360,13 +361,14 @@ begin
       select jsonb_agg(jsonb_build_object('n', l -> 'n', 'title', l -> 'title', 'problem', l -> 'problem'))
       from jsonb_array_elements(chosen) l where l ->> 'problem' is not null));
   end if;
-  insert into public.orders (buyer_id, buyer_email, currency, total_cents, follow_artists)
+  insert into public.orders (buyer_id, buyer_email, currency, total_cents, follow_artists, waived_withdrawal)
   values (
     buyer,
     coalesce((select u.email from auth.users u where u.id = buyer), open_order.email),
     paying,
     (select sum((l ->> 'total')::integer) from jsonb_array_elements(chosen) l),
-    open_order.follow_artists)
+    open_order.follow_artists,
+    open_order.waived_withdrawal)
   returning * into made;
   insert into public.order_lines (
     order_id, artist_id, kind, track_id, release_id, title, amount_cents, discount_code, code_discount_cents,
@@ -581,6 +583,7 @@ CREATE OR REPLACE FUNCTION public.checkout_order(checkout_session text)
 AS $function$
   select jsonb_build_object(
     'id', o.id, 'state', o.state, 'currency', o.currency, 'total', o.total_cents, 'email', o.buyer_email,
+    'waived_withdrawal', o.waived_withdrawal,
     'lines', (
       select jsonb_agg(jsonb_build_object('kind', l.kind, 'track_id', l.track_id, 'release_id', l.release_id,
           'title', l.title, 'total', l.total_cents) order by l.title)
@@ -590,12 +593,13 @@ AS $function$
 $function$
 ;
 
-CREATE OR REPLACE FUNCTION public.open_order(lines jsonb DEFAULT NULL::jsonb, codes text[] DEFAULT '{}'::text[], currency text DEFAULT NULL::text, follow_artists boolean DEFAULT true, email text DEFAULT NULL::text)
+CREATE OR REPLACE FUNCTION public.open_order(lines jsonb DEFAULT NULL::jsonb, codes text[] DEFAULT '{}'::text[], currency text DEFAULT NULL::text, follow_artists boolean DEFAULT true, waived_withdrawal boolean DEFAULT false, email text DEFAULT NULL::text)
  RETURNS jsonb
  LANGUAGE sql
  SET search_path TO ''
 AS $function$
-  select private.open_order(open_order.lines, open_order.codes, open_order.currency, open_order.follow_artists, open_order.email)
+  select private.open_order(open_order.lines, open_order.codes, open_order.currency, open_order.follow_artists,
+    open_order.waived_withdrawal, open_order.email)
 $function$
 ;
 
@@ -803,10 +807,10 @@ grant select on public.orders to authenticated;
 revoke all on public.order_lines from anon, authenticated;
 grant select on public.order_lines to authenticated;
 revoke all on table private.payment_events from public, anon, authenticated;
-revoke execute on function private.open_order(jsonb, text[], text, boolean, text) from public;
-grant execute on function private.open_order(jsonb, text[], text, boolean, text) to anon, authenticated;
-revoke execute on function public.open_order(jsonb, text[], text, boolean, text) from public;
-grant execute on function public.open_order(jsonb, text[], text, boolean, text) to anon, authenticated;
+revoke execute on function private.open_order(jsonb, text[], text, boolean, boolean, text) from public;
+grant execute on function private.open_order(jsonb, text[], text, boolean, boolean, text) to anon, authenticated;
+revoke execute on function public.open_order(jsonb, text[], text, boolean, boolean, text) from public;
+grant execute on function public.open_order(jsonb, text[], text, boolean, boolean, text) to anon, authenticated;
 revoke execute on function private.attach_checkout(uuid, text) from public;
 grant execute on function private.attach_checkout(uuid, text) to anon, authenticated;
 revoke execute on function public.attach_checkout(uuid, text) from public;
