@@ -2,24 +2,26 @@
 // the same text on the server and in the browser for the same input, so hydration never disagrees:
 // callers pass the locale and "now" the loader chose instead of reading the browser's.
 
-const usd = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
-/** A price or revenue: `$` and two decimals (prices are USD). */
-export function formatPrice(amount: number | string): string {
-  return usd.format(Number(amount));
-}
-
 // One formatter per currency, made once (the catalog's three: USD, EUR, GBP).
 const moneyFormats = new Map<string, Intl.NumberFormat>();
 
-/** An amount in cents of `currency`: "$1.99", "€1.99", "£1.99". */
-export function formatMoney(cents: number, currency: string): string {
+function moneyFormat(currency: string): Intl.NumberFormat {
   let format = moneyFormats.get(currency);
   if (!format) {
     format = new Intl.NumberFormat("en-US", { style: "currency", currency, minimumFractionDigits: 2, maximumFractionDigits: 2 });
     moneyFormats.set(currency, format);
   }
-  return format.format(cents / 100);
+  return format;
+}
+
+/** A price or revenue in `currency` (the artist's; USD where none is named), two decimals: "$1.99", "€1.99". */
+export function formatPrice(amount: number | string, currency = "USD"): string {
+  return moneyFormat(currency).format(Number(amount));
+}
+
+/** An amount in cents of `currency`, as checkout counts money: "$1.99", "€1.99", "£1.99". */
+export function formatMoney(cents: number, currency: string): string {
+  return moneyFormat(currency).format(cents / 100);
 }
 
 // One formatter, made once: `Number.prototype.toLocaleString` builds a new one on every call, which a

@@ -303,6 +303,39 @@ create policy "Artists update their own payout settings" on public.artist_payout
   using (artist_id = (select auth.uid()))
   with check (artist_id = (select auth.uid()) and (select private.is_active_user()));
 
+-- The currency an artist sells in, their payout settings' default (USD without them): what their prices are
+-- in on every page and in every checkout. Security definer: the settings themselves are the artist's alone.
+create or replace function private.artist_currency(artist_id uuid)
+returns text
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(
+    (select s.payment_settings ->> 'default_currency' from public.artist_payout_settings s where s.artist_id = artist_currency.artist_id),
+    'USD')
+$$;
+
+revoke execute on function private.artist_currency(uuid) from public;
+
+grant execute on function private.artist_currency(uuid) to anon, authenticated, service_role;
+
+-- An artist's currency as a computed field (`currency` in a select of artist_profiles).
+create or replace function public.currency(artist public.artist_profiles)
+returns text
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select private.artist_currency(currency.artist.id)
+$$;
+
+revoke execute on function public.currency(public.artist_profiles) from public;
+
+grant execute on function public.currency(public.artist_profiles) to anon, authenticated, service_role;
+
 create table public.fan_payout_settings (
   fan_id uuid primary key references public.fan_profiles (id) on delete cascade,
   payment_settings jsonb not null

@@ -238,6 +238,7 @@ as $$
     where r.n > (p.page - 1) * p.size and r.n <= p.page * p.size
   )
   select private.artist_card(a) || jsonb_build_object(
+    'currency', private.artist_currency(a.id),
     'bio', a.bio,
     'website', a.website,
     'social_links', a.social_links,

@@ -232,6 +232,7 @@ as $$
     'kind', r.kind,
     'title', r.title,
     'price', public.release_price(r),
+    'currency', private.artist_currency(r.artist_id),
     'allow_pay_more', l.allow_pay_more,
     'release_date', (select max(s.release_date) from shown s),
     'upcoming', (select bool_and(s.release_date > current_date) from shown s),

@@ -114,6 +114,8 @@ as $$
     offset (greatest(studio_catalog.page, 1) - 1) * least(greatest(studio_catalog.page_size, 1), 100)
   )
   select jsonb_build_object(
+    -- What the artist's prices are in.
+    'currency', private.artist_currency((select auth.uid())),
     'track_count', (select count(*) from mine),
     'tracks', coalesce((
       select jsonb_agg(jsonb_build_object(

@@ -371,6 +371,7 @@ as $$
     'releases', coalesce((
       select jsonb_agg(jsonb_build_object(
           'id', r.id, 'kind', r.kind, 'title', r.title, 'bought_at', o.last_bought, 'amount', o.amount,
+          'currency', private.artist_currency(a.id),
           'from_code', o.from_code,
           'artist', jsonb_build_object('id', a.id, 'artist_name', a.artist_name),
           'tracks', (

@@ -180,7 +180,7 @@ as $$
     ) lead on r.id is not null
   ),
   judged as (
-    select i.*, p.artist_name, coalesce(s.payment_settings ->> 'default_currency', 'USD') as currency,
+    select i.*, p.artist_name, private.artist_currency(i.artist_id) as currency,
       coalesce(i.amount, i.minimum) as paid,
       case
         when i.artist_id is null or not coalesce(i.released, false)
@@ -196,7 +196,6 @@ as $$
       end as problem
     from items i
     left join public.artist_profiles p on p.id = i.artist_id
-    left join public.artist_payout_settings s on s.artist_id = i.artist_id
   ),
   typed as (
     select distinct lower(btrim(c)) as key, btrim(c) as code

@@ -43,12 +43,12 @@ describe("artist studio with JavaScript", () => {
     await page.getByRole("heading", { level: 1, name: `Edit ${title}` }).waitFor();
     await hydrated(page);
     await expectNoAxeViolations(page);
-    await page.getByLabel("Price (USD)").fill("0.10");
+    await page.getByLabel("Price (GBP)").fill("0.10");
     await page.getByRole("button", { name: "Save changes" }).click();
     await page.getByText("Price must be at least $0.99").waitFor();
-    assert.equal(await page.getByLabel("Price (USD)").inputValue(), "0.10");
+    assert.equal(await page.getByLabel("Price (GBP)").inputValue(), "0.10");
     await page.getByLabel("Title").fill(`${title} (Live)`);
-    await page.getByLabel("Price (USD)").fill("2.00");
+    await page.getByLabel("Price (GBP)").fill("2.00");
     await page.getByRole("button", { name: "Save changes" }).click();
     await page.waitForURL((url) => url.pathname === "/dashboard/artist/tracks");
     await page.getByRole("link", { name: `${title} (Live)`, exact: true }).waitFor();
@@ -108,7 +108,7 @@ describe("artist studio with JavaScript", () => {
       // The demo store has three tiers and two codes.
       await page.getByRole("button", { name: "Add pricing tier" }).click();
       await page.getByLabel("Tier 4 name").fill("Patron");
-      await page.getByLabel("Tier 4 price (USD)").fill("9.99");
+      await page.getByLabel("Tier 4 price (GBP)").fill("9.99");
       await page.getByRole("button", { name: "Add discount code" }).click();
       await page.getByLabel("Discount 3 code").fill("lanterns20");
       await page.getByLabel("Discount 3 percentage").fill("30");

@@ -223,25 +223,25 @@ describe("the purchase dialog", () => {
     const { page, close } = await newPage(browser);
     await page.goto(albumTrack);
     await hydrated(page);
-    const buy = page.getByRole("button", { name: "Buy Now - $1.29" });
+    const buy = page.getByRole("button", { name: "Buy Now - £1.29" });
     const dialog = page.getByRole("dialog", { name: "Complete Purchase" });
 
     // Pressing Enter on the focused button (the locator re-finds it if hydration re-rendered it).
     await buy.press("Enter");
     await dialog.waitFor();
     await dialog.getByRole("button", { name: "Buy now" }).waitFor();
-    await dialog.getByText("$1.29", { exact: true }).waitFor();
+    await dialog.getByText("£1.29", { exact: true }).waitFor();
     assert.equal(await page.evaluate(() => document.activeElement?.closest("dialog") !== null), true);
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "hidden" });
-    assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Buy Now - $1.29");
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Buy Now - £1.29");
 
     await page.keyboard.press("Enter");
     await dialog.waitFor();
     await dialog.getByRole("button", { name: "Close" }).focus();
     await page.keyboard.press("Enter");
     await dialog.waitFor({ state: "hidden" });
-    assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Buy Now - $1.29");
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Buy Now - £1.29");
 
     // A quick user: Escape and Enter straight after each other, before the browser's close event arrives.
     await page.keyboard.press("Enter");
@@ -357,7 +357,7 @@ for (const [device, viewport] of Object.entries(viewports)) {
     await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>("button[aria-label='Play Bicycle Bell']")?.disabled);
     await expectNoAxeViolations(page);
     await screenshot(page, `${device}-track`);
-    await page.getByRole("button", { name: "Buy Now - $1.29" }).click();
+    await page.getByRole("button", { name: "Buy Now - £1.29" }).click();
     await page.getByRole("dialog", { name: "Complete Purchase" }).waitFor();
     await expectNoAxeViolations(page);
     await screenshot(page, `${device}-track-purchase`);

@@ -281,7 +281,8 @@ describe("artist page", () => {
   it("shows the artist's merch, and Buy opens the purchase dialog at its own address without JavaScript", async () => {
     const { html } = await new Visitor().get(`/artist/${paperLanterns}`);
     expect(html).toMatch(/<h2[^>]*>Merch<\/h2>/);
-    const buy = html.match(/aria-label="Buy ([^"]+) - \$[\d.]+" href="([^"]*\?buy=[0-9a-f-]{36})"/);
+    // Priced in the artist's currency (The Paper Lanterns sell in pounds).
+    const buy = html.match(/aria-label="Buy ([^"]+) - £[\d.]+" href="([^"]*\?buy=[0-9a-f-]{36})"/);
     expect(buy).not.toBeNull();
     const dialog = await new Visitor().get(buy![2]!);
     expect(dialog.html).toMatch(/<dialog[^>]*open=""/);

@@ -111,6 +111,39 @@ describe("the cart without JavaScript", () => {
   });
 });
 
+describe("prices in the artist's currency", () => {
+  it("shows an artist's music in their currency on its pages and its embed, and pays each currency in a checkout of its own", async () => {
+    const { id: artistId } = await newArtist("Euro Artist");
+    const { data: settings } = await serviceClient
+      .from("artist_payout_settings")
+      .select("payment_settings")
+      .eq("artist_id", artistId)
+      .single();
+    await serviceClient
+      .from("artist_payout_settings")
+      .update({ payment_settings: { ...(settings!.payment_settings as object), default_currency: "EUR" } })
+      .eq("artist_id", artistId);
+    const { data: song } = await serviceClient
+      .from("tracks")
+      .insert({ artist_id: artistId, title: "Euro Song", genre: "Folk", price: 2, description: "x", release_date: "2026-01-01" })
+      .select("id")
+      .single();
+    expect(text((await new Visitor().get(`/track/${song!.id}`)).html)).toContain("Buy Now - €2.00");
+    expect(text((await new Visitor().get(`/embed/track/${song!.id}`)).html)).toContain("Buy €2.00");
+
+    const { visitor } = await newFan(`twocurrencies${Date.now().toString(36)}`);
+    await add(visitor, "track", song!.id);
+    await add(visitor, "track", fixedPrice);
+    const page = text((await visitor.get("/cart")).html);
+    expect(page).toContain("Your cart holds prices in 2 currencies");
+    expect(page).toContain("Pay €2.00");
+    expect(page).toContain("Pay $1.49");
+    const checkout = await visitor.post("/cart", { intent: "checkout", currency: "EUR", followArtists: "", waiveWithdrawal: "on" });
+    const session = await stripe.checkout.sessions.retrieve(new URL(checkout.response.headers.get("location")!).pathname.split("/").pop()!);
+    expect(session).toMatchObject({ currency: "eur", amount_total: 200 });
+  });
+});
+
 describe("paying", () => {
   it("sends the fan to Stripe's page; paid, the return page shows the order and the purchases are there, once", async () => {
     const { visitor, id } = await newFan(`payer${Date.now().toString(36)}`);

@@ -72,7 +72,7 @@ describe("embeds", () => {
     expect(html).toContain('<meta name="robots" content="noindex"/>');
     expect(embedTracks(html).map((track) => track.title)).toEqual(["Kites Over the Clyde"]);
     expect(html).toContain('aria-label="Play Kites Over the Clyde"');
-    expect(html).toContain(`href="${origin}/track/${kites}?buy=1" target="_blank" rel="noopener">Buy $1.29</a>`);
+    expect(html).toContain(`href="${origin}/track/${kites}?buy=1" target="_blank" rel="noopener">Buy £1.29</a>`);
   });
 
   it("plays a whole album from its address (or any of its tracks', as before), an artist's latest releases and a public playlist in its order", async () => {

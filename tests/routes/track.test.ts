@@ -28,7 +28,8 @@ describe("the track page", () => {
     expect(page).toContain("Chiming guitars and a bicycle bell, recorded in one go in the church hall.");
     expect(page).toMatch(/Genre Indie Subgenre Jangle Pop Release Date \w+ \d+, \d{4} Label Kelvin Records/);
     expect(page).toContain("From the album Small Town Satellites Track 2");
-    expect(page).toContain("Buy Now - $1.29");
+    // In its artist's currency (The Paper Lanterns sell in pounds).
+    expect(page).toContain("Buy Now - £1.29");
     expect(html).toContain('alt="Artwork for Bicycle Bell"');
     // Its artwork, the page's largest paint, is asked for from the head, before the body shows it.
     const artwork = html.match(/<img src="([^"]+)" alt="Artwork for Bicycle Bell"/)?.[1];

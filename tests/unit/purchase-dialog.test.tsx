@@ -19,6 +19,7 @@ function dialog(cart: number | null, item: ForSale | null) {
           artistName="Mara Vale"
           artworkUrl="/a.jpg"
           price={1.29}
+          currency="USD"
           formats={null}
           item={item}
         />

@@ -2,6 +2,7 @@ import { CheckboxField } from "~/components/form-controls";
 import { Field, SelectField, TextareaField } from "~/components/ui/field";
 import { genres, minimumPrice } from "~/lib/constants";
 import type { formFields } from "~/lib/forms/forms";
+import { formatPrice } from "~/lib/format";
 
 type TrackDetails = {
   title: string;
@@ -13,18 +14,18 @@ type TrackDetails = {
   description: string;
 };
 
-/** A price in dollars and cents, at least the minimum (spec section 5). */
-export function PriceField({ value, error }: { value: string; error?: string }) {
+/** A price in the artist's currency, at least the minimum (spec section 5). */
+export function PriceField({ value, error, currency }: { value: string; error?: string; currency: string }) {
   return (
     <Field
-      label="Price (USD)"
+      label={`Price (${currency})`}
       name="price"
       type="number"
       inputMode="decimal"
       min={minimumPrice}
       step={0.01}
       required
-      hint={`At least $${minimumPrice.toFixed(2)}.`}
+      hint={`At least ${formatPrice(minimumPrice, currency)}.`}
       defaultValue={value}
       error={error}
     />
@@ -32,10 +33,10 @@ export function PriceField({ value, error }: { value: string; error?: string }) 
 }
 
 /** An album's own price, or empty for the sum of its tracks' prices (the album page's Buy). */
-export function AlbumPriceField({ value, error }: { value: string; error?: string }) {
+export function AlbumPriceField({ value, error, currency }: { value: string; error?: string; currency: string }) {
   return (
     <Field
-      label="Album price (USD, optional)"
+      label={`Album price (${currency}, optional)`}
       name="albumPrice"
       type="number"
       inputMode="decimal"
@@ -58,10 +59,13 @@ export function TrackDetailsFields({
   values,
   allowPayMore,
   showTitle = true,
+  currency,
 }: {
   form: ReturnType<typeof formFields>;
   values: TrackDetails;
   allowPayMore: boolean;
+  /** What the artist's prices are in. */
+  currency: string;
   /** An album's tracks take their titles from their files: the form asks for the album's title instead. */
   showTitle?: boolean;
 }) {
@@ -82,7 +86,7 @@ export function TrackDetailsFields({
         <Field label="Subgenre (optional)" name="subgenre" defaultValue={values.subgenre} error={form.error("subgenre")} />
       </div>
       <div className="grid gap-5 sm:grid-cols-2">
-        <PriceField value={values.price} error={form.error("price")} />
+        <PriceField value={values.price} error={form.error("price")} currency={currency} />
         <Field
           label="Release date"
           name="releaseDate"

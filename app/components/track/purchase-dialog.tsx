@@ -26,6 +26,7 @@ export function PurchaseDialog({
   artistName,
   artworkUrl,
   price,
+  currency,
   formats,
   item = null,
 }: {
@@ -36,6 +37,8 @@ export function PurchaseDialog({
   artistName: string;
   artworkUrl: string;
   price: number;
+  /** What its price is in: its artist's currency. */
+  currency: string;
   /** What the downloads are (`WAV as uploaded, MP3 320 kbps, FLAC`), stated before anyone pays; null when there is no audio. */
   formats: string | null;
   item?: ForSale | null;
@@ -49,7 +52,7 @@ export function PurchaseDialog({
         <div className="min-w-0">
           <p className="truncate font-semibold text-ink">{title}</p>
           <p className="truncate text-sm text-ink-muted">{artistName}</p>
-          <p className="mt-1 text-lg font-bold text-accent-strong">{formatPrice(price)}</p>
+          <p className="mt-1 text-lg font-bold text-accent-strong">{formatPrice(price, currency)}</p>
           {formats ? <p className="text-sm text-ink-muted">Download: {formats}</p> : null}
         </div>
       </div>
@@ -59,11 +62,11 @@ export function PurchaseDialog({
           <input type="hidden" name="id" value={item.id} />
           {item.allowPayMore ? (
             <Field
-              label="Your price"
+              label={`Your price (${currency})`}
               name="amount"
               inputMode="decimal"
               defaultValue={price.toFixed(2)}
-              hint={`At least ${formatPrice(price)}. Pay more if you like: the artist receives 88% of what you pay.`}
+              hint={`At least ${formatPrice(price, currency)}. Pay more if you like: the artist receives 88% of what you pay.`}
             />
           ) : null}
           <CheckboxField name="waiveWithdrawal" label={waiverLabel} />

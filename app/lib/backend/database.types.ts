@@ -133,6 +133,7 @@ export type Database = {
           tour_dates: NonNullable<Json>
           updated_at: string
           website: string | null
+          currency: string | null
         }
         Insert: {
           artist_name: string
@@ -1099,6 +1100,10 @@ export type Database = {
       create_download_codes: {
         Args: { how_many: number; release_id: string }
         Returns: number
+      }
+      currency: {
+        Args: { artist: Database["public"]["Tables"]["artist_profiles"]["Row"] }
+        Returns: string
       }
       download_release: {
         Args: {

@@ -98,6 +98,8 @@ export const ArtistPageSchema = v.object({
   profile_image_width: pixels,
   profile_image_height: pixels,
   social_links: v.object({ twitter: v.nullish(v.string()), instagram: v.nullish(v.string()) }),
+  /** What the artist's prices are in. */
+  currency: v.string(),
   is_following: v.boolean(),
   latest_followers: v.array(v.object({ id: v.string(), display_name: v.string(), profile_image_url: nullableText, is_fan: v.boolean() })),
   upcoming_shows: v.array(v.object({ date: v.string(), venue: v.string(), city: v.string() })),
@@ -179,7 +181,8 @@ export const TrackPageSchema = v.object({
   artwork_height: pixels,
   peaks: v.nullable(v.array(v.number())),
   duration_seconds: v.nullable(numeric),
-  artist: v.object({ id: v.string(), artist_name: v.string(), profile_image_url: nullableText }),
+  /** Its artist, with the currency their prices are in. */
+  artist: v.object({ id: v.string(), artist_name: v.string(), profile_image_url: nullableText, currency: v.string() }),
 });
 /** What the track page shows. */
 export type TrackPage = v.InferOutput<typeof TrackPageSchema>;
@@ -190,6 +193,8 @@ export const AlbumPageSchema = v.object({
   kind: v.picklist(["album", "single"]),
   title: v.string(),
   price: numeric,
+  /** What its price is in: its artist's currency. */
+  currency: v.string(),
   /** Whether fans may pay more than its price (its first track's say). */
   allow_pay_more: v.boolean(),
   release_date: v.string(),

@@ -36,6 +36,8 @@ export const OwnedReleasesSchema = v.object({
       title: v.string(),
       bought_at: v.string(),
       amount: numeric,
+      /** What it was paid in: its artist's currency. */
+      currency: v.string(),
       artist: v.object({ id: v.string(), artist_name: v.string() }),
       // Every track of it came with a download code: no sale, shown as such.
       from_code: v.boolean(),

@@ -11,6 +11,8 @@ const streamFields = { stream_state: StreamStateSchema, stream_failure: nullable
 
 /** `studio_catalog(kind, page, page_size)`: a page of the artist's own tracks, and their merch. */
 export const StudioCatalogSchema = v.object({
+  /** What the artist's prices are in. */
+  currency: v.string(),
   track_count: count,
   tracks: v.array(
     v.object({

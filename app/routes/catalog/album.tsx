@@ -80,7 +80,7 @@ export default function Album({ loaderData }: Route.ComponentProps) {
   const purchaseDialog = useRef<DialogHandle>(null);
   const path = albumPath(album.id);
   const artworkUrl = album.artwork_url ?? "/fallback-artwork.svg";
-  const buyLabel = `Buy Now - ${formatPrice(album.price)}`;
+  const buyLabel = `Buy Now - ${formatPrice(album.price, album.currency)}`;
   const queue = album.tracks.map((track) => queueTrack({ ...track, album_title: album.title, artist: album.artist }));
   // An album still to come (its artist's view) is listed, not played.
   const playable = album.upcoming ? [] : queue.filter((_, index) => !album.tracks[index]!.upcoming);
@@ -191,6 +191,7 @@ export default function Album({ loaderData }: Route.ComponentProps) {
         artistName={album.artist.artist_name}
         artworkUrl={artworkUrl}
         price={album.price}
+        currency={album.currency}
         formats={formats}
         item={album.kind === "album" ? { kind: "album", id: album.id, allowPayMore: album.allow_pay_more } : null}
       />

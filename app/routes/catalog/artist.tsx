@@ -178,7 +178,9 @@ export default function Artist({ loaderData }: Route.ComponentProps) {
             {page <= pages ? <Pagination path={artistPath(artist.id)} page={page} pages={pages} /> : null}
           </section>
 
-          {artist.merch.length > 0 ? <MerchSection merch={artist.merch} artistName={artist.artist_name} /> : null}
+          {artist.merch.length > 0 ? (
+            <MerchSection merch={artist.merch} artistName={artist.artist_name} currency={artist.currency} />
+          ) : null}
 
           {artist.bio ? (
             <section aria-labelledby="about" className="mt-10">
@@ -298,7 +300,7 @@ export default function Artist({ loaderData }: Route.ComponentProps) {
  * The artist's merchandise. Buy opens the same purchase dialog as a track's, at `?buy={id}` so it opens
  * without JavaScript too.
  */
-function MerchSection({ merch, artistName }: { merch: ArtistMerch[]; artistName: string }) {
+function MerchSection({ merch, artistName, currency }: { merch: ArtistMerch[]; artistName: string; currency: string }) {
   const { buying: buyingId, purchasePath, closePurchase } = useBuyParam();
   const buying = merch.find((item) => item.id === buyingId);
   return (
@@ -311,14 +313,14 @@ function MerchSection({ merch, artistName }: { merch: ArtistMerch[]; artistName:
           <li key={item.id} className="flex flex-col rounded-2xl border border-stage-700 bg-stage-850 p-3">
             <Artwork src={item.image_small_url ?? item.image_url} alt={item.title} className="aspect-square w-full rounded-xl" />
             <p className="mt-2 font-semibold text-ink">{item.title}</p>
-            <p className="text-sm text-ink-muted">{formatPrice(item.price)}</p>
+            <p className="text-sm text-ink-muted">{formatPrice(item.price, currency)}</p>
             <LinkButton
               to={purchasePath(item.id)}
               preventScrollReset
               replace
               size="sm"
               className="mt-3"
-              aria-label={`Buy ${item.title} - ${formatPrice(item.price)}`}
+              aria-label={`Buy ${item.title} - ${formatPrice(item.price, currency)}`}
             >
               Buy
             </LinkButton>
@@ -332,6 +334,7 @@ function MerchSection({ merch, artistName }: { merch: ArtistMerch[]; artistName:
         artistName={artistName}
         artworkUrl={buying?.image_small_url ?? buying?.image_url ?? "/fallback-artwork.svg"}
         price={buying?.price ?? 0}
+        currency={currency}
         formats={null}
       />
     </section>

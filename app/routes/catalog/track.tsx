@@ -37,7 +37,7 @@ import { sqlState } from "~/lib/backend/sqlstate";
 
 const trackColumns =
   "id, title, master_format, mp3_kbps, track_number, genre, subgenre, price, allow_pay_more, description, label, release_date, artwork_url, artwork_width, artwork_height, peaks, duration_seconds, " +
-  "release:releases(id, kind, title, track_count), artist:artist_profiles(id, artist_name, profile_image_url)";
+  "release:releases(id, kind, title, track_count), artist:artist_profiles(id, artist_name, profile_image_url, currency)";
 const commentColumns = "id, user_id, content, created_at, author_name, author_image_url, author_kind";
 /** However far "Show more" is followed, one page never lists more than this many comments. */
 const maxCommentsShown = 500;
@@ -187,7 +187,7 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
   const user = useOptionalUser();
   const path = trackPath(track.id);
   const artworkUrl = track.artwork_url ?? "/fallback-artwork.svg";
-  const buyLabel = `Buy Now - ${formatPrice(track.price)}`;
+  const buyLabel = `Buy Now - ${formatPrice(track.price, track.artist.currency)}`;
   const queued = queueTrack({ ...track, album_title: track.release.kind === "album" ? track.release.title : null });
   const player = { track: queued, peaks: track.peaks, duration: track.duration_seconds };
 
@@ -281,6 +281,7 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
         artistName={track.artist.artist_name}
         artworkUrl={artworkUrl}
         price={track.price}
+        currency={track.artist.currency}
         formats={loaderData.formats}
         item={{ kind: "track", id: track.id, allowPayMore: track.allow_pay_more }}
       />

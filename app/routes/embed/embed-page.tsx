@@ -119,7 +119,7 @@ export function EmbedPage({ embed, options }: { embed: Embed; options: EmbedOpti
       <p className="links">
         {embed.buy ? (
           <a className="buy" href={at(embed.buy.href)} {...tab}>
-            {embed.kind === "album" ? "Buy the album" : "Buy"} {formatPrice(embed.buy.price)}
+            {embed.kind === "album" ? "Buy the album" : "Buy"} {formatPrice(embed.buy.price, embed.buy.currency)}
           </a>
         ) : null}
         <a href={at(embed.byline.href)} {...tab}>

@@ -37,12 +37,12 @@ export type Embed = {
   artworkSmallUrl: string | null;
   tracks: EmbedTrack[];
   /** What its Buy buys (a track, or an album whole), where it is for sale: its page's purchase dialog and price. */
-  buy: { href: string; price: number } | null;
+  buy: { href: string; price: number; currency: string } | null;
 };
 
 const trackColumns =
   "id, title, price, artwork_url, artwork_small_url, artwork_width, artwork_height, peaks, duration_seconds, " +
-  "artist:artist_profiles(id, artist_name)";
+  "artist:artist_profiles(id, artist_name, currency)";
 
 const EmbedTrackRowSchema = v.object({
   id: v.string(),
@@ -54,7 +54,7 @@ const EmbedTrackRowSchema = v.object({
   artwork_height: pixels,
   peaks: v.nullable(v.array(v.number())),
   duration_seconds: v.nullable(numeric),
-  artist: v.object({ id: v.string(), artist_name: v.string() }),
+  artist: v.object({ id: v.string(), artist_name: v.string(), currency: v.string() }),
 });
 type EmbedTrackRow = v.InferOutput<typeof EmbedTrackRowSchema>;
 
@@ -186,7 +186,7 @@ export async function readEmbed(supabase: SupabaseClient, kind: EmbedKind, id: s
       artworkSize: imageSizeOf(track.artwork_width, track.artwork_height),
       artworkSmallUrl: track.artwork_small_url,
       tracks: [embedTrack(track)],
-      buy: { href: `${trackPath(track.id)}?buy=1`, price: track.price },
+      buy: { href: `${trackPath(track.id)}?buy=1`, price: track.price, currency: track.artist.currency },
     },
   };
 }
@@ -238,7 +238,7 @@ async function readAlbumEmbed(supabase: SupabaseClient, id: string, oldAddress =
       artworkSmallUrl: first.artwork_small_url,
       tracks: (tracks.status === "found" ? tracks.data : [first]).map(embedTrack),
       // The album whole, at its own price (or its tracks' together).
-      buy: { href: `${albumPath(found.data.id)}?buy=1`, price: found.data.release_price },
+      buy: { href: `${albumPath(found.data.id)}?buy=1`, price: found.data.release_price, currency: first.artist.currency },
     },
   };
 }

@@ -100,7 +100,7 @@ function OwnedReleaseCard({ release }: { release: OwnedRelease & { downloads: Do
             <Link to={artistPath(release.artist.id)} className="hover:text-ink hover:underline">
               {release.artist.artist_name}
             </Link>{" "}
-            · {release.from_code ? "From a download code" : formatPrice(release.amount)} ·{" "}
+            · {release.from_code ? "From a download code" : formatPrice(release.amount, release.currency)} ·{" "}
             <time dateTime={release.bought_at}>{formatDate(release.bought_at.slice(0, 10), dateLocale)}</time>
           </p>
         </div>

@@ -14,6 +14,7 @@ import { pageMeta } from "~/lib/sharing/meta";
 import { StoreSettingsSchema, storeLimits } from "~/lib/schemas/studio";
 import { StoreSettingsRowSchema } from "~/lib/schemas/studio-data";
 import { supabaseContext } from "~/lib/session/session.server";
+import { artistCurrency } from "~/lib/payments/currency.server";
 import type { Route } from "./+types/store";
 
 export const meta = () => pageMeta("Store Settings", "Pricing tiers, discount codes and bundles.");
@@ -36,10 +37,13 @@ const listFields = [
 export async function loader({ request, context }: Route.LoaderArgs) {
   const artist = requireArtist(request, context);
   const supabase = context.get(supabaseContext);
-  const read = await supabase.from("store_settings").select(columns).eq("artist_id", artist.id).maybeSingle();
+  const [read, currency] = await Promise.all([
+    supabase.from("store_settings").select(columns).eq("artist_id", artist.id).maybeSingle(),
+    artistCurrency(supabase, artist.id),
+  ]);
   const row =
     read.data || read.error ? read : await supabase.from("store_settings").insert({ artist_id: artist.id }).select(columns).single();
-  return { store: readOrThrow(row, { what: "store settings", schema: StoreSettingsRowSchema }) };
+  return { store: readOrThrow(row, { what: "store settings", schema: StoreSettingsRowSchema }), currency };
 }
 
 /**
@@ -90,7 +94,7 @@ function rowChange(values: FormValues, intent: string) {
 }
 
 export default function StoreSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { store } = loaderData;
+  const { store, currency } = loaderData;
   const form = formFields(actionData);
   const id = useId();
   // What is being edited: the reply's rows after Add, Remove or a refused save; else the stored ones.
@@ -139,7 +143,7 @@ export default function StoreSettings({ loaderData, actionData }: Route.Componen
                 <input type="hidden" name="tierId" value={tier.id} />
                 <Field label={`Tier ${row + 1} name`} name="tierName" defaultValue={tier.name} error={form.error(`tiers.${row}.name`)} />
                 <Field
-                  label={`Tier ${row + 1} price (USD)`}
+                  label={`Tier ${row + 1} price (${currency})`}
                   name="tierPrice"
                   type="number"
                   inputMode="decimal"

@@ -26,6 +26,7 @@ import { cloudflareContext } from "~/lib/http/context.server";
 import { audioFiles, filesOf, onePicture } from "~/lib/media/media-files";
 import { queueRenditions } from "~/lib/media/rendition-queue.server";
 import { replaceFiles } from "./track-files.server";
+import { artistCurrency } from "~/lib/payments/currency.server";
 import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/track-edit";
 import { sqlState } from "~/lib/backend/sqlstate";
@@ -45,15 +46,17 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isUuid(params.id)) throw notFound("Track not found");
   const supabase = context.get(supabaseContext);
   // Only the artist's own tracks: another artist's released track is readable, but not theirs to edit.
-  const [stored, stream] = await Promise.all([
+  const [stored, stream, currency] = await Promise.all([
     supabase.from("tracks").select(editableColumns).eq("id", params.id).eq("artist_id", artist.id).maybeSingle(),
     supabase.rpc("track_stream", { track_id: params.id }).maybeSingle(),
+    artistCurrency(supabase, artist.id),
   ]);
   const track = readOrThrow(stored, { what: "track to edit", schema: EditableTrackSchema, notFound: "Track not found" });
   return {
     track,
     stream: readOrThrow(stream, { what: "track's stream", schema: TrackStreamSchema, notFound: "Track not found" }),
     artistId: artist.id,
+    currency,
   };
 }
 
@@ -150,7 +153,7 @@ async function removeTrackAudio(supabase: SupabaseClient, artistId: string, mast
 }
 
 export default function EditTrack({ loaderData, actionData }: Route.ComponentProps) {
-  const { track, stream, artistId } = loaderData;
+  const { track, stream, artistId, currency } = loaderData;
   // Each of the page's forms shows its own reply.
   const replyTo = (intent: string) => (actionData?.values.intent === intent ? actionData : undefined);
   const form = formFields(actionData?.values.intent === "delete" || actionData?.values.intent === "replace-files" ? undefined : actionData);
@@ -176,6 +179,7 @@ export default function EditTrack({ loaderData, actionData }: Route.ComponentPro
           <input type="hidden" name="intent" value="save" />
           <FormAlert>{form.formError}</FormAlert>
           <TrackDetailsFields
+            currency={currency}
             form={form}
             values={{
               title: value("title", track.title),
@@ -210,7 +214,11 @@ export default function EditTrack({ loaderData, actionData }: Route.ComponentPro
             </div>
           ) : null}
           {track.release.kind === "album" ? (
-            <AlbumPriceField value={value("albumPrice", track.release.price?.toFixed(2) ?? null)} error={form.error("albumPrice")} />
+            <AlbumPriceField
+              value={value("albumPrice", track.release.price?.toFixed(2) ?? null)}
+              error={form.error("albumPrice")}
+              currency={currency}
+            />
           ) : null}
           <SubmitButton action={path} intent="save" pendingLabel="Saving...">
             Save changes

@@ -66,7 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function YourTracks({ loaderData, actionData }: Route.ComponentProps) {
-  const { kind, page, pages, tracks, track_count: trackCount, merch } = loaderData;
+  const { kind, page, pages, tracks, track_count: trackCount, merch, currency } = loaderData;
   const form = formFields(actionData);
   useRefreshWhilePreparing(tracks.some((track) => track.stream_state === "preparing"));
   const pagePath = (to: number) =>
@@ -131,7 +131,8 @@ export default function YourTracks({ loaderData, actionData }: Route.ComponentPr
                     ) : (
                       "Single"
                     )}{" "}
-                    · {formatPrice(track.price)} · <time dateTime={track.release_date}>{formatDate(track.release_date, dateLocale)}</time>
+                    · {formatPrice(track.price, currency)} ·{" "}
+                    <time dateTime={track.release_date}>{formatDate(track.release_date, dateLocale)}</time>
                     {track.upcoming ? (
                       <>
                         {" "}
@@ -197,7 +198,7 @@ export default function YourTracks({ loaderData, actionData }: Route.ComponentPr
                 <li key={item.id} className="rounded-2xl border border-stage-700 bg-stage-850 p-3">
                   <Artwork src={item.image_small_url ?? item.image_url} alt="" className="aspect-square w-full rounded-lg" />
                   <p className="mt-2 truncate font-semibold text-ink">{item.title}</p>
-                  <p className="text-sm text-ink-muted">{formatPrice(item.price)}</p>
+                  <p className="text-sm text-ink-muted">{formatPrice(item.price, currency)}</p>
                 </li>
               ))}
             </ul>

@@ -24,6 +24,7 @@ import { pageMeta } from "~/lib/sharing/meta";
 import { useHydrated } from "~/lib/ui/use-hydrated";
 import { AlbumUploadSchema, MerchUploadSchema, releaseDetailFields, TrackDetailsSchema, UploadedFilesSchema } from "~/lib/schemas/studio";
 import { supabaseContext } from "~/lib/session/session.server";
+import { artistCurrency } from "~/lib/payments/currency.server";
 import { storedBytes } from "~/lib/uploads/storage-request.server";
 import {
   checkFiles,
@@ -57,9 +58,10 @@ const audioFilesOf: Record<UploadKind, number> = { album: albumTrackLimit, singl
 
 const uploadPath = (kind: UploadKind) => `${href("/dashboard/artist/upload")}?type=${kind}`;
 
-export function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const artist = requireArtist(request, context);
-  return { kind: kindFrom(new URL(request.url)), artistId: artist.id };
+  const currency = await artistCurrency(context.get(supabaseContext), artist.id);
+  return { kind: kindFrom(new URL(request.url)), artistId: artist.id, currency };
 }
 
 /**
@@ -154,7 +156,7 @@ function fileKeys(list: { items: { key: string }[] }): string {
 }
 
 export default function Upload({ loaderData, actionData }: Route.ComponentProps) {
-  const { kind, artistId } = loaderData;
+  const { kind, artistId, currency } = loaderData;
   const form = formFields(actionData);
   const fieldErrors: FieldErrors = actionData?.fieldErrors ?? {};
   // With JavaScript, files upload as they are chosen (resumable, with progress) and the form names them.
@@ -212,7 +214,7 @@ export default function Upload({ loaderData, actionData }: Route.ComponentProps)
           {kind === "merch" ? (
             <>
               <Field label="Title" {...form.field("title")} required />
-              <PriceField value={form.text("price")} error={form.error("price")} />
+              <PriceField value={form.text("price")} error={form.error("price")} currency={currency} />
               <Field label="Description" {...form.field("description")} required />
             </>
           ) : (
@@ -220,10 +222,11 @@ export default function Upload({ loaderData, actionData }: Route.ComponentProps)
               {kind === "album" ? (
                 <>
                   <Field label="Album title" {...form.field("albumTitle")} required />
-                  <AlbumPriceField value={form.text("albumPrice")} error={form.error("albumPrice")} />
+                  <AlbumPriceField value={form.text("albumPrice")} error={form.error("albumPrice")} currency={currency} />
                 </>
               ) : null}
               <TrackDetailsFields
+                currency={currency}
                 form={form}
                 showTitle={kind === "single"}
                 values={{

@@ -104,7 +104,7 @@ select tests.each_actor('apply a checkout without the marketplace', $$select 1 w
 select tests.each_actor_through_marketplace('apply a checkout', $$select 1 where public.apply_checkout('cs_test_fan', 'paid') is not null$$,
   array['visitor', 'artist', 'other artist', 'fan', 'admin']);
 
-select plan((select count(*)::integer from tests.cases) + 19);
+select plan((select count(*)::integer from tests.cases) + 21);
 
 select * from tests.proved_cases();
 
@@ -207,5 +207,15 @@ select is(public.apply_checkout('cs_test_unknown', 'paid'), null, 'a checkout no
 select set_config('request.jwt.claims', '', true);
 select set_config('request.headers', '', true);
 
+-- Prices are in the artist's currency, which anyone may read (their payout settings stay theirs).
+update public.artist_payout_settings set payment_settings = payment_settings || '{"default_currency": "EUR"}'
+where artist_id = tests.id('other artist');
+select is(
+  (select l ->> 'currency' from jsonb_array_elements(private.priced_cart(jsonb_build_array(tests.line('track', 'other track')), '{}',
+    tests.id('fan')) -> 'lines') l),
+  'EUR', 'a line is priced in its artist''s currency');
+select is(
+  tests.attempt('visitor', $$select 1 from public.artist_profiles a where a.id = tests.id('other artist') and public.currency(a) = 'EUR'$$),
+  'done:1', 'anyone reads an artist''s currency as a computed field');
 select * from finish();
 rollback;

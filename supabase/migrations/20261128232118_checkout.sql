@@ -242,6 +242,18 @@ end
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.artist_currency(artist_id uuid)
+ RETURNS text
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select coalesce(
+    (select s.payment_settings ->> 'default_currency' from public.artist_payout_settings s where s.artist_id = artist_currency.artist_id),
+    'USD')
+$function$
+;
+
 CREATE OR REPLACE FUNCTION private.attach_checkout(order_id uuid, checkout_session text)
  RETURNS void
  LANGUAGE plpgsql
@@ -436,7 +448,7 @@ AS $function$
     ) lead on r.id is not null
   ),
   judged as (
-    select i.*, p.artist_name, coalesce(s.payment_settings ->> 'default_currency', 'USD') as currency,
+    select i.*, p.artist_name, private.artist_currency(i.artist_id) as currency,
       coalesce(i.amount, i.minimum) as paid,
       case
         when i.artist_id is null or not coalesce(i.released, false)
@@ -452,7 +464,6 @@ AS $function$
       end as problem
     from items i
     left join public.artist_profiles p on p.id = i.artist_id
-    left join public.artist_payout_settings s on s.artist_id = i.artist_id
   ),
   typed as (
     select distinct lower(btrim(c)) as key, btrim(c) as code
@@ -593,6 +604,16 @@ AS $function$
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.currency(artist artist_profiles)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select private.artist_currency(currency.artist.id)
+$function$
+;
+
 CREATE OR REPLACE FUNCTION public.open_order(lines jsonb DEFAULT NULL::jsonb, codes text[] DEFAULT '{}'::text[], currency text DEFAULT NULL::text, follow_artists boolean DEFAULT true, waived_withdrawal boolean DEFAULT false, email text DEFAULT NULL::text)
  RETURNS jsonb
  LANGUAGE sql
@@ -646,6 +667,7 @@ AS $function$
     'kind', r.kind,
     'title', r.title,
     'price', public.release_price(r),
+    'currency', private.artist_currency(r.artist_id),
     'allow_pay_more', l.allow_pay_more,
     'release_date', (select max(s.release_date) from shown s),
     'upcoming', (select bool_and(s.release_date > current_date) from shown s),
@@ -678,6 +700,190 @@ AS $function$
   join lead_track l on true
   join public.artist_profiles a on a.id = r.artist_id
   where r.id = album_page.release_id
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.artist_page(artist_id uuid, release_page integer DEFAULT 1, release_page_size integer DEFAULT 24)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  with paging as (
+    select least(greatest(coalesce(release_page_size, 24), 1), 100) as size,
+      least(greatest(coalesce(release_page, 1), 1), 10000) as page
+  ),
+  artist_tracks as (
+    -- What the caller may see of the artist's tracks (row-level security: released ones, and the
+    -- artist's own upcoming ones for the artist), each with the release it belongs to.
+    select t.release_id, t.release_date, t.created_at
+    from public.tracks t
+    where t.artist_id = artist_page.artist_id
+  ),
+  releases as (
+    -- Newest first: an album is as new as its newest track.
+    select r.release_id,
+      row_number() over (order by max(r.release_date) desc, max(r.created_at) desc, r.release_id) as n
+    from artist_tracks r
+    group by r.release_id
+  ),
+  shown as (
+    select r.release_id, r.n
+    from releases r, paging p
+    where r.n > (p.page - 1) * p.size and r.n <= p.page * p.size
+  )
+  select private.artist_card(a) || jsonb_build_object(
+    'currency', private.artist_currency(a.id),
+    'bio', a.bio,
+    'website', a.website,
+    'social_links', a.social_links,
+    'profile_image_width', a.profile_image_width,
+    'profile_image_height', a.profile_image_height,
+    'is_following', exists (
+      select 1 from public.followers f where f.artist_id = a.id and f.fan_id = (select auth.uid())),
+    'latest_followers', coalesce((
+      select jsonb_agg(jsonb_build_object('id', f.fan_id, 'display_name', f.display_name,
+          'profile_image_url', f.profile_image_url, 'is_fan', f.is_fan) order by f.created_at desc)
+      from (
+        select * from public.artist_followers f where f.artist_id = a.id order by f.created_at desc limit 5
+      ) f), '[]'),
+    'upcoming_shows', coalesce((
+      select jsonb_agg(show order by show ->> 'date')
+      from jsonb_array_elements(a.tour_dates) as show
+      where show ->> 'date' >= to_char(current_date, 'YYYY-MM-DD')), '[]'),
+    'release_count', (select count(*) from releases),
+    -- The page's releases, newest first, each with its first tracks in their order (at most
+    -- private.artist_page_tracks(): a page of long albums stays small; the album's page has the rest) and
+    -- how many it has, its date (its newest track's) and its artwork (its first track's that has one).
+    'releases', coalesce((
+      select jsonb_agg(jsonb_build_object(
+          'id', r.id, 'kind', r.kind, 'title', r.title,
+          'release_date', k.release_date, 'upcoming', k.release_date > current_date,
+          'artwork_url', k.artwork_url, 'track_count', k.track_count, 'tracks', k.tracks)
+        order by s.n)
+      from shown s
+      join public.releases r on r.id = s.release_id
+      cross join lateral (
+        select max(t.release_date) as release_date, count(*) as track_count,
+          (array_agg(coalesce(t.artwork_small_url, t.artwork_url) order by t.n)
+            filter (where coalesce(t.artwork_small_url, t.artwork_url) is not null))[1] as artwork_url,
+          jsonb_agg(jsonb_build_object(
+              'id', t.id, 'title', t.title, 'track_number', t.track_number, 'genre', t.genre, 'price', t.price,
+              'artwork_url', t.artwork_url, 'artwork_small_url', t.artwork_small_url,
+              'release_date', t.release_date, 'upcoming', t.release_date > current_date,
+              'duration_seconds', t.duration_seconds)
+            order by t.n) filter (where t.n <= private.artist_page_tracks()) as tracks
+        -- (read by the release's index, through the same row-level security as artist_tracks)
+        from (
+          select t.id, t.title, t.track_number, t.genre, t.price, t.artwork_url, t.artwork_small_url, t.release_date,
+            t.duration_seconds, row_number() over (order by t.track_number nulls last, t.created_at, t.id) as n
+          from public.tracks t
+          where t.release_id = r.id
+        ) t
+      ) k), '[]'),
+    'merch', coalesce((
+      select jsonb_agg(jsonb_build_object(
+          'id', m.id, 'title', m.title, 'price', m.price, 'description', m.description, 'image_url', m.image_url,
+          'image_small_url', m.image_small_url)
+        order by m.created_at desc)
+      from (select * from public.merch m where m.artist_id = a.id order by m.created_at desc limit 24) m), '[]')
+  )
+  from public.artist_profiles a
+  where a.id = artist_page.artist_id
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.owned_releases(page integer DEFAULT 1, page_size integer DEFAULT 20)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  with bought as (
+    select p.id as purchase_id, p.amount, p.download_code_id, p.created_at as bought_at, t.*
+    from public.purchases p
+    join public.tracks t on t.id = p.track_id
+    where p.user_id = (select auth.uid())
+  ),
+  releases as (
+    select b.release_id, max(b.bought_at) as last_bought, sum(b.amount) as amount,
+      bool_and(b.download_code_id is not null) as from_code,
+      row_number() over (order by max(b.bought_at) desc, b.release_id) as n
+    from bought b
+    group by b.release_id
+  ),
+  paging as (
+    select least(greatest(coalesce(owned_releases.page_size, 20), 1), 100) as size,
+      least(greatest(coalesce(owned_releases.page, 1), 1), 10000) as page
+  )
+  select jsonb_build_object(
+    'release_count', (select count(*) from releases),
+    'releases', coalesce((
+      select jsonb_agg(jsonb_build_object(
+          'id', r.id, 'kind', r.kind, 'title', r.title, 'bought_at', o.last_bought, 'amount', o.amount,
+          'currency', private.artist_currency(a.id),
+          'from_code', o.from_code,
+          'artist', jsonb_build_object('id', a.id, 'artist_name', a.artist_name),
+          'tracks', (
+            select jsonb_agg(jsonb_build_object(
+                'id', b.id, 'title', b.title, 'track_number', b.track_number, 'duration_seconds', b.duration_seconds,
+                'artwork_url', b.artwork_url, 'artwork_small_url', b.artwork_small_url,
+                'has_audio', b.master_format is not null, 'master_format', b.master_format, 'mp3_kbps', b.mp3_kbps)
+              order by b.track_number nulls last, b.created_at, b.id)
+            from (select distinct on (b.id) * from bought b where b.release_id = r.id) b))
+        order by o.n)
+      from releases o
+      cross join paging g
+      join public.releases r on r.id = o.release_id
+      join public.artist_profiles a on a.id = r.artist_id
+      where o.n > (g.page - 1) * g.size and o.n <= g.page * g.size), '[]')
+  )
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.studio_catalog(kind text DEFAULT 'all'::text, page integer DEFAULT 1, page_size integer DEFAULT 50)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  with mine as (
+    select t.*, r.kind as release_kind, r.title as release_title
+    from public.tracks t
+    join public.releases r on r.id = t.release_id
+    where t.artist_id = (select auth.uid())
+      and (studio_catalog.kind = 'all' or r.kind = studio_catalog.kind)
+  ),
+  shown as (
+    select m.* from mine m
+    order by m.release_date desc, m.release_id, m.track_number nulls last, m.created_at desc
+    limit least(greatest(studio_catalog.page_size, 1), 100)
+    offset (greatest(studio_catalog.page, 1) - 1) * least(greatest(studio_catalog.page_size, 1), 100)
+  )
+  select jsonb_build_object(
+    -- What the artist's prices are in.
+    'currency', private.artist_currency((select auth.uid())),
+    'track_count', (select count(*) from mine),
+    'tracks', coalesce((
+      select jsonb_agg(jsonb_build_object(
+          'id', s.id, 'title', s.title, 'track_number', s.track_number,
+          'release', jsonb_build_object('id', s.release_id, 'kind', s.release_kind, 'title', s.release_title), 'price', s.price, 'artwork_url', s.artwork_url,
+          'artwork_small_url', s.artwork_small_url,
+          'release_date', s.release_date, 'upcoming', s.release_date > current_date,
+          -- Its stream's state (12_made_files.sql); null for a track without audio.
+          'stream_state', f.state,
+          'stream_failure', f.failure,
+          'plays', (select coalesce(sum(d.plays), 0) from public.track_daily_stats d where d.track_id = s.id))
+        order by s.release_date desc, s.release_id, s.track_number nulls last, s.created_at desc)
+      from shown s
+      left join lateral private.stream_of(s.id) f on true), '[]'),
+    'merch', coalesce((
+      select jsonb_agg(jsonb_build_object(
+          'id', m.id, 'title', m.title, 'price', m.price, 'image_url', m.image_url, 'image_small_url', m.image_small_url) order by m.created_at desc)
+      from (
+        select * from public.merch m where m.artist_id = (select auth.uid()) order by m.created_at desc limit 100
+      ) m), '[]')
+  )
 $function$
 ;
 
@@ -822,3 +1028,7 @@ revoke execute on function public.apply_checkout(text, text, text, text, text, t
 grant execute on function public.apply_checkout(text, text, text, text, text, text) to anon, authenticated;
 revoke execute on function public.checkout_order(text) from public;
 grant execute on function public.checkout_order(text) to authenticated;
+revoke execute on function private.artist_currency(uuid) from public;
+grant execute on function private.artist_currency(uuid) to anon, authenticated, service_role;
+revoke execute on function public.currency(public.artist_profiles) from public;
+grant execute on function public.currency(public.artist_profiles) to anon, authenticated, service_role;
