@@ -62,6 +62,22 @@ describe("the cart without JavaScript", () => {
     expect(text((await visitor.get("/cart")).html)).toContain("Pay $5.36");
   });
 
+  it("joins a visitor's cart to the account they sign up for", async () => {
+    const visitor = new Visitor();
+    await add(visitor, "track", fixedPrice);
+    const username = `cartsignup${Date.now().toString(36)}`;
+    const { response } = await visitor.post("/register/fan", {
+      email: `${username}@example.com`,
+      username,
+      password: "a-long-password",
+      confirmPassword: "a-long-password",
+      terms: "on",
+    });
+    expect(response.status).toBe(302);
+    expect(visitor.cookies.has("crate-cart")).toBe(false);
+    expect(text((await visitor.get("/cart")).html)).toContain("Salt and Iron");
+  });
+
   it("takes the fan's own price where they may pay more, and says what is wrong beside the item", async () => {
     const { visitor } = await newFan(`cartprice${Date.now().toString(36)}`);
     await add(visitor, "track", payMore, "5.00");

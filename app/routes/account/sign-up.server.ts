@@ -5,6 +5,7 @@ import { signUpErrorMessage } from "~/lib/backend/errors";
 import { dashboardPath } from "~/lib/session/redirects";
 import type { AccountRole } from "~/lib/session/session-user";
 import { createSupabaseServerClient, rememberCookieName, sessionCookieOptions } from "~/lib/backend/supabase.server";
+import { joinVisitorCart } from "~/lib/payments/cart.server";
 
 /**
  * Creates the account; the database creates the artist or fan profile from `metadata` in the same
@@ -35,5 +36,7 @@ export async function signUp(
     return { formError: null, notice: "Almost there: check your inbox and confirm your email address, then log in.", status: 200 };
   }
   headers.append("Set-Cookie", serializeCookieHeader(rememberCookieName, "1", sessionCookieOptions(request, true)));
+  // What they put in their cart as a visitor joins the new account's.
+  await joinVisitorCart(request, supabase, headers);
   throw redirect(dashboardPath(role), { headers });
 }
