@@ -561,10 +561,10 @@ revoke execute on function private.fulfil_order(public.orders, text, text) from 
 -- What the payment provider said about a checkout (`paid`, `pending`, `failed`, `expired`), applied to its
 -- order through the marketplace alone: a payment fulfils it (once); a failed or lapsed checkout closes an
 -- order not paid. `event_id`: the provider's event, taken once (a second delivery changes nothing); null
--- when the return page asks, having asked the provider itself. Answers {order_id, state, buyer_id}, or null
--- for a checkout no order has.
+-- when the return page asks, having asked the provider itself. `order_id`: the checkout's metadata's.
+-- Answers {order_id, state, buyer_id}, or null for a checkout no order has (nothing is recorded then).
 create or replace function private.apply_checkout(
-  checkout_session text, outcome text, payment_intent text, country text, event_id text, event_type text
+  checkout_session text, outcome text, payment_intent text, country text, event_id text, event_type text, order_id uuid
 )
 returns jsonb
 language plpgsql
@@ -578,16 +578,25 @@ begin
   if apply_checkout.outcome not in ('paid', 'pending', 'failed', 'expired') then
     raise exception 'unknown checkout outcome %', apply_checkout.outcome using errcode = '22023';
   end if;
+  -- Its order, by the checkout it keeps, or (news that came before the order kept it) by the order id the
+  -- checkout's metadata carries. Locked, so the same news at once is applied one after the other.
+  select * into found_order from public.orders o
+  where o.checkout_session = apply_checkout.checkout_session
+    or (o.id = apply_checkout.order_id and o.checkout_session is null)
+  for update;
+  if not found then
+    -- Not one of ours: nothing recorded.
+    return null;
+  end if;
+  if found_order.checkout_session is null then
+    update public.orders o set checkout_session = apply_checkout.checkout_session where o.id = found_order.id;
+  end if;
   if apply_checkout.event_id is not null then
     insert into private.payment_events (id, type) values (apply_checkout.event_id, coalesce(apply_checkout.event_type, ''))
     on conflict (id) do nothing;
     if not found then
       return jsonb_build_object('duplicate', true);
     end if;
-  end if;
-  select * into found_order from public.orders o where o.checkout_session = apply_checkout.checkout_session for update;
-  if not found then
-    return null;
   end if;
   if found_order.state <> 'paid' then
     if apply_checkout.outcome = 'paid' then
@@ -605,13 +614,13 @@ begin
 end
 $$;
 
-revoke execute on function private.apply_checkout(text, text, text, text, text, text) from public;
+revoke execute on function private.apply_checkout(text, text, text, text, text, text, uuid) from public;
 
-grant execute on function private.apply_checkout(text, text, text, text, text, text) to anon, authenticated;
+grant execute on function private.apply_checkout(text, text, text, text, text, text, uuid) to anon, authenticated;
 
 create or replace function public.apply_checkout(
   checkout_session text, outcome text, payment_intent text default null, country text default null,
-  event_id text default null, event_type text default null
+  event_id text default null, event_type text default null, order_id uuid default null
 )
 returns jsonb
 language sql
@@ -619,12 +628,12 @@ security invoker
 set search_path = ''
 as $$
   select private.apply_checkout(apply_checkout.checkout_session, apply_checkout.outcome, apply_checkout.payment_intent,
-    apply_checkout.country, apply_checkout.event_id, apply_checkout.event_type)
+    apply_checkout.country, apply_checkout.event_id, apply_checkout.event_type, apply_checkout.order_id)
 $$;
 
-revoke execute on function public.apply_checkout(text, text, text, text, text, text) from public;
+revoke execute on function public.apply_checkout(text, text, text, text, text, text, uuid) from public;
 
-grant execute on function public.apply_checkout(text, text, text, text, text, text) to anon, authenticated;
+grant execute on function public.apply_checkout(text, text, text, text, text, text, uuid) to anon, authenticated;
 
 -- The return page's read: the caller's order of a checkout, with what it bought (each line's item and
 -- total) and whether it is paid. Null for a checkout that is not the caller's.

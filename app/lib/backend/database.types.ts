@@ -1066,6 +1066,7 @@ export type Database = {
           country?: string
           event_id?: string
           event_type?: string
+          order_id?: string
           outcome: string
           payment_intent?: string
         }

@@ -8,6 +8,7 @@ import * as v from "valibot";
 import { marketplaceHeader } from "~/lib/http/env.server";
 import { stripeFrom } from "~/lib/payments/stripe.server";
 import { supabaseContext } from "~/lib/session/session.server";
+import { isUuid } from "~/lib/catalog/catalog";
 import type { CartLine } from "~/lib/payments/cart";
 
 const OpenedOrderSchema = v.union([
@@ -151,6 +152,8 @@ export async function applyCheckout(
       country: session.customer_details?.address?.country ?? undefined,
       event_id: event?.id,
       event_type: event?.type,
+      // News before the order kept its checkout finds the order by the id the session carries.
+      order_id: isUuid(session.metadata?.order_id) ? session.metadata.order_id : undefined,
     })
     .setHeader(...marketplaceHeader(context));
   if (error) throw new Error(`applying checkout ${session.id} failed`, { cause: error });

@@ -104,7 +104,7 @@ select tests.each_actor('apply a checkout without the marketplace', $$select 1 w
 select tests.each_actor_through_marketplace('apply a checkout', $$select 1 where public.apply_checkout('cs_test_fan', 'paid') is not null$$,
   array['visitor', 'artist', 'other artist', 'fan', 'admin']);
 
-select plan((select count(*)::integer from tests.cases) + 21);
+select plan((select count(*)::integer from tests.cases) + 23);
 
 select * from tests.proved_cases();
 
@@ -203,7 +203,17 @@ select ok(exists (select 1 from public.followers where artist_id = tests.id('art
   'the buyer follows the order''s artist');
 select is((select array_agg(item_id) from public.cart_lines where user_id = tests.id('fan')), array[tests.id('track')],
   'what was bought leaves the buyer''s cart; the rest stays');
-select is(public.apply_checkout('cs_test_unknown', 'paid'), null, 'a checkout no order has changes nothing');
+select is(public.apply_checkout('cs_test_unknown', 'paid', event_id => 'evt_unknown'), null, 'a checkout no order has changes nothing');
+select ok(not exists (select 1 from private.payment_events where id = 'evt_unknown'), 'and its event is not taken, to come again');
+-- News of a checkout that came before its order kept it finds the order by the id in its metadata.
+do $$
+begin
+  perform tests.remember('early order', $q$
+    select (public.open_order(jsonb_build_array(tests.line('track', 'other track')), '{}', 'USD') ->> 'order_id')::uuid$q$);
+end
+$$;
+select is(public.apply_checkout('cs_test_early', 'paid', event_id => 'evt_early', order_id => tests.id('early order')) ->> 'state',
+  'paid', 'a paid checkout its order had not kept yet pays it, found by the order id it carries');
 select set_config('request.jwt.claims', '', true);
 select set_config('request.headers', '', true);
 

@@ -201,7 +201,7 @@ alter table "public"."purchases" validate constraint "purchases_order_line_id_fk
 
 set check_function_bodies = off;
 
-CREATE OR REPLACE FUNCTION private.apply_checkout(checkout_session text, outcome text, payment_intent text, country text, event_id text, event_type text)
+CREATE OR REPLACE FUNCTION private.apply_checkout(checkout_session text, outcome text, payment_intent text, country text, event_id text, event_type text, order_id uuid)
  RETURNS jsonb
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -214,16 +214,25 @@ begin
   if apply_checkout.outcome not in ('paid', 'pending', 'failed', 'expired') then
     raise exception 'unknown checkout outcome %', apply_checkout.outcome using errcode = '22023';
   end if;
+  -- Its order, by the checkout it keeps, or (news that came before the order kept it) by the order id the
+  -- checkout's metadata carries. Locked, so the same news at once is applied one after the other.
+  select * into found_order from public.orders o
+  where o.checkout_session = apply_checkout.checkout_session
+    or (o.id = apply_checkout.order_id and o.checkout_session is null)
+  for update;
+  if not found then
+    -- Not one of ours: nothing recorded.
+    return null;
+  end if;
+  if found_order.checkout_session is null then
+    update public.orders o set checkout_session = apply_checkout.checkout_session where o.id = found_order.id;
+  end if;
   if apply_checkout.event_id is not null then
     insert into private.payment_events (id, type) values (apply_checkout.event_id, coalesce(apply_checkout.event_type, ''))
     on conflict (id) do nothing;
     if not found then
       return jsonb_build_object('duplicate', true);
     end if;
-  end if;
-  select * into found_order from public.orders o where o.checkout_session = apply_checkout.checkout_session for update;
-  if not found then
-    return null;
   end if;
   if found_order.state <> 'paid' then
     if apply_checkout.outcome = 'paid' then
@@ -567,13 +576,13 @@ end
 $function$
 ;
 
-CREATE OR REPLACE FUNCTION public.apply_checkout(checkout_session text, outcome text, payment_intent text DEFAULT NULL::text, country text DEFAULT NULL::text, event_id text DEFAULT NULL::text, event_type text DEFAULT NULL::text)
+CREATE OR REPLACE FUNCTION public.apply_checkout(checkout_session text, outcome text, payment_intent text DEFAULT NULL::text, country text DEFAULT NULL::text, event_id text DEFAULT NULL::text, event_type text DEFAULT NULL::text, order_id uuid DEFAULT NULL::uuid)
  RETURNS jsonb
  LANGUAGE sql
  SET search_path TO ''
 AS $function$
   select private.apply_checkout(apply_checkout.checkout_session, apply_checkout.outcome, apply_checkout.payment_intent,
-    apply_checkout.country, apply_checkout.event_id, apply_checkout.event_type)
+    apply_checkout.country, apply_checkout.event_id, apply_checkout.event_type, apply_checkout.order_id)
 $function$
 ;
 
@@ -1022,10 +1031,10 @@ grant execute on function private.attach_checkout(uuid, text) to anon, authentic
 revoke execute on function public.attach_checkout(uuid, text) from public;
 grant execute on function public.attach_checkout(uuid, text) to anon, authenticated;
 revoke execute on function private.fulfil_order(public.orders, text, text) from public, anon, authenticated;
-revoke execute on function private.apply_checkout(text, text, text, text, text, text) from public;
-grant execute on function private.apply_checkout(text, text, text, text, text, text) to anon, authenticated;
-revoke execute on function public.apply_checkout(text, text, text, text, text, text) from public;
-grant execute on function public.apply_checkout(text, text, text, text, text, text) to anon, authenticated;
+revoke execute on function private.apply_checkout(text, text, text, text, text, text, uuid) from public;
+grant execute on function private.apply_checkout(text, text, text, text, text, text, uuid) to anon, authenticated;
+revoke execute on function public.apply_checkout(text, text, text, text, text, text, uuid) from public;
+grant execute on function public.apply_checkout(text, text, text, text, text, text, uuid) to anon, authenticated;
 revoke execute on function public.checkout_order(text) from public;
 grant execute on function public.checkout_order(text) to authenticated;
 revoke execute on function private.artist_currency(uuid) from public;
