@@ -128,7 +128,8 @@ create index store_settings_discount_codes_idx on public.store_settings using gi
 -- its item, artist and currency (the artist's), its price (`minimum`), what the buyer pays for it
 -- (`amount`: the price, or more where the item lets fans pay more), the code's and the bundle's
 -- discounts, the total, the artist's share (88% of a digital line, rounded to the cent) and Crate's part
--- (the rest, so the two make the total exactly), and a `problem` that keeps it from being bought:
+-- (the rest, so the two make the total exactly), where fans may pay more the artist's pricing tiers at or
+-- above the price (`tiers`, presets), and a `problem` that keeps it from being bought:
 -- - unavailable: not (or no longer) for sale: unknown, unreleased, or its artist banned;
 -- - yours: the buyer's own; owned: bought already (every track of an album);
 -- - below_minimum, above_maximum (1,000), fixed_price (more than the price where fans may not pay more).
@@ -247,6 +248,12 @@ as $$
           'n', t.n, 'kind', t.kind, 'id', t.id, 'title', t.title, 'artwork_url', t.artwork_url,
           'artist_id', t.artist_id, 'artist_name', t.artist_name, 'currency', t.currency,
           'minimum', t.minimum, 'allow_pay_more', t.allow_pay_more, 'amount', t.paid,
+          -- Where fans may pay more, the artist's pricing tiers at or above the price: presets to choose from.
+          'tiers', case when t.allow_pay_more and t.problem is distinct from 'unavailable' then coalesce((
+            select jsonb_agg(jsonb_build_object('name', tier ->> 'name', 'amount', round((tier ->> 'price')::numeric * 100)::integer)
+              order by (tier ->> 'price')::numeric)
+            from public.store_settings s, jsonb_array_elements(s.pricing_tiers) tier
+            where s.artist_id = t.artist_id and round((tier ->> 'price')::numeric * 100) >= t.minimum), '[]') else '[]' end,
           'discount_code', t.discount_code, 'code_discount', t.code_discount, 'bundle_discount', t.bundle_discount,
           'total', t.paid - t.code_discount - t.bundle_discount,
           'artist_share', round((t.paid - t.code_discount - t.bundle_discount) * 0.88)::integer,

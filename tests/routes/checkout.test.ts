@@ -99,6 +99,17 @@ describe("the cart without JavaScript", () => {
     expect(text(refused.html)).toContain("Some items cannot be bought as they are");
   });
 
+  it("offers the artist's pricing tiers as prices to choose, where fans may pay more", async () => {
+    const { visitor } = await newFan(`carttiers${Date.now().toString(36)}`);
+    // The Paper Lanterns' tiers (seed): Standard £0.99, Lossless £1.99, Supporter £4.99; Greenhouse costs £0.99.
+    const greenhouse = trackId("Greenhouse");
+    await add(visitor, "track", greenhouse);
+    const { html } = await visitor.get("/cart");
+    expect(text(html)).toContain("Standard £0.99 Lossless £1.99 Supporter £4.99");
+    await visitor.post("/cart", { intent: "amount", kind: "track", id: greenhouse, amount: "4.99" });
+    expect(text((await visitor.get("/cart")).html)).toContain("Pay £4.99");
+  });
+
   it("judges discount codes on the server: an artist's code takes its share off their items, others say what they are", async () => {
     const { id: artistId, visitor: artist } = await newArtist("Coded Artist");
     const release = await serviceClient

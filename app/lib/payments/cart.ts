@@ -86,6 +86,8 @@ export const PricedLineSchema = v.object({
   currency: v.string(),
   minimum: v.nullable(cents),
   allow_pay_more: v.boolean(),
+  /** The artist's pricing tiers at or above the price, where fans may pay more: presets. */
+  tiers: v.array(v.object({ name: v.string(), amount: cents })),
   amount: v.nullable(cents),
   discount_code: v.nullable(v.string()),
   code_discount: cents,

@@ -334,25 +334,45 @@ function AmountForm({ line, money, refused }: { line: PricedLine; money: (cents:
   const [typed, setTyped] = useState(refused ? form.text("amount") : ((line.amount ?? line.minimum ?? 0) / 100).toFixed(2));
   const cents = Math.round(Number(typed) * 100);
   const receives = Number.isFinite(cents) && cents >= 0 ? money(Math.round(cents * artistShare)) : null;
-  return (
-    <Form method="post" action={cartPath} noValidate className="mt-2 flex flex-wrap items-end gap-2">
+  const lineFields = (
+    <>
       <input type="hidden" name="intent" value="amount" />
       <input type="hidden" name="kind" value={line.kind} />
       <input type="hidden" name="id" value={line.id ?? ""} />
-      <Field
-        label={`Your price (${line.currency})`}
-        name="amount"
-        inputMode="decimal"
-        className="w-40"
-        value={typed}
-        onChange={(event) => setTyped(event.currentTarget.value)}
-        error={form.error("amount")}
-        hint={`At least ${money(line.minimum ?? 0)}.${receives ? ` ${line.artist_name ?? "The artist"} receives ${receives} before discounts.` : ""}`}
-      />
-      <Button type="submit" size="sm" variant="secondary">
-        Update
-      </Button>
-    </Form>
+    </>
+  );
+  return (
+    <>
+      <Form method="post" action={cartPath} noValidate className="mt-2 flex flex-wrap items-end gap-2">
+        {lineFields}
+        <Field
+          label={`Your price (${line.currency})`}
+          name="amount"
+          inputMode="decimal"
+          className="w-40"
+          value={typed}
+          onChange={(event) => setTyped(event.currentTarget.value)}
+          error={form.error("amount")}
+          hint={`At least ${money(line.minimum ?? 0)}.${receives ? ` ${line.artist_name ?? "The artist"} receives ${receives} before discounts.` : ""}`}
+        />
+        <Button type="submit" size="sm" variant="secondary">
+          Update
+        </Button>
+      </Form>
+      {line.tiers.length > 0 ? (
+        // The artist's own prices, each its own form (a preset's amount is the only one it sends).
+        <div role="group" aria-label={`${line.artist_name ?? "The artist"}'s prices`} className="mt-2 flex flex-wrap gap-2">
+          {line.tiers.map((tier) => (
+            <Form key={tier.name} method="post" action={cartPath}>
+              {lineFields}
+              <Button type="submit" size="sm" variant="ghost" name="amount" value={(tier.amount / 100).toFixed(2)}>
+                {`${tier.name} ${money(tier.amount)}`}
+              </Button>
+            </Form>
+          ))}
+        </div>
+      ) : null}
+    </>
   );
 }
 

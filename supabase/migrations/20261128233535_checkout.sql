@@ -524,6 +524,12 @@ AS $function$
           'n', t.n, 'kind', t.kind, 'id', t.id, 'title', t.title, 'artwork_url', t.artwork_url,
           'artist_id', t.artist_id, 'artist_name', t.artist_name, 'currency', t.currency,
           'minimum', t.minimum, 'allow_pay_more', t.allow_pay_more, 'amount', t.paid,
+          -- Where fans may pay more, the artist's pricing tiers at or above the price: presets to choose from.
+          'tiers', case when t.allow_pay_more and t.problem is distinct from 'unavailable' then coalesce((
+            select jsonb_agg(jsonb_build_object('name', tier ->> 'name', 'amount', round((tier ->> 'price')::numeric * 100)::integer)
+              order by (tier ->> 'price')::numeric)
+            from public.store_settings s, jsonb_array_elements(s.pricing_tiers) tier
+            where s.artist_id = t.artist_id and round((tier ->> 'price')::numeric * 100) >= t.minimum), '[]') else '[]' end,
           'discount_code', t.discount_code, 'code_discount', t.code_discount, 'bundle_discount', t.bundle_discount,
           'total', t.paid - t.code_discount - t.bundle_discount,
           'artist_share', round((t.paid - t.code_discount - t.bundle_discount) * 0.88)::integer,
