@@ -171,7 +171,6 @@ async function makeFile(work: Work, made: MadeFileJob, job: Job): Promise<void> 
     seconds: heard.seconds,
   });
   if (error) throw new Error("the file could not be named on the track", { cause: error });
-  if (encoding.codec === "mp3") await removeStoredFrames(work.backend, made);
 }
 
 /**
@@ -209,6 +208,8 @@ async function makeMp3(
   }
   if (readBack !== frames.bytes) throw new Error(`the MP3's frames read back as ${readBack} bytes, not ${frames.bytes}`);
   await sink.finish();
+  // Written whole: its frames go before the file is named ready.
+  await removeStoredFrames(work.backend, made);
   return heard;
 }
 /** A file's size and CRC-32, counted as its bytes pass. */
