@@ -56,6 +56,8 @@ export function PurchaseDialog({
           {formats ? <p className="text-sm text-ink-muted">Download: {formats}</p> : null}
         </div>
       </div>
+      {/* The dialog's error area (spec section 1); a refused payment is said on the cart, beside what it concerns. */}
+      <div role="alert" className="empty:hidden mt-4 rounded-lg border border-danger/40 bg-danger/10 px-3 py-2 text-sm text-danger" />
       {payments && item ? (
         <Form method="post" action={href("/cart")} noValidate className="mt-5 grid gap-4">
           <input type="hidden" name="kind" value={item.kind} />
