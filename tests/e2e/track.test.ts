@@ -40,6 +40,8 @@ describe("the player", () => {
     const play = page.getByRole("button", { name: "Play Bicycle Bell" });
     await play.waitFor();
     await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>("button[aria-label='Play Bicycle Bell']")?.disabled);
+    // The player applies its volume once its audio is ready, which may come a moment after Play is enabled.
+    await page.waitForFunction(() => document.querySelector("audio")?.volume === 0.7);
     assert.equal((await audioState(page)).volume, 0.7);
 
     await play.click();
