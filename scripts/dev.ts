@@ -3,14 +3,16 @@ import { join } from "node:path";
 import { repoDataDir, startLocalStack } from "@crate/local-supabase";
 import { requireFreePorts, localWorkerEnv, root, spawnTethered, stopProcess, workerVars } from "./lib/app-server.ts";
 import { loadEnv } from "./lib/env.ts";
-import { startPayments } from "./lib/payments.ts";
+import { startProviders } from "./lib/providers.ts";
 
 const env = loadEnv();
 const supabasePort = Number(env.SUPABASE_PORT || 54321);
 const stripePort = Number(env.STRIPE_PORT || 12111);
+const mailPort = Number(env.MAIL_PORT || 12112);
 await requireFreePorts([
   [supabasePort, "SUPABASE_PORT"],
   [stripePort, "STRIPE_PORT"],
+  [mailPort, "MAIL_PORT"],
 ]);
 const backend = await startLocalStack({
   port: supabasePort,
@@ -21,8 +23,8 @@ const backend = await startLocalStack({
   verbose: true,
 });
 console.log(`Local backend on ${backend.url} (password-reset emails: ${backend.url}/auth/v1/outbox)`);
-const payments = await startPayments({ port: stripePort, appUrl: "http://localhost:5173", verbose: true });
-console.log(`Stripe stand-in on ${payments.stripe.url} (test card 4242 4242 4242 4242 pays)`);
+const providers = await startProviders({ stripePort, mailPort, appUrl: "http://localhost:5173", verbose: true });
+console.log(`Stripe stand-in on ${providers.stripe.url} (test card 4242 4242 4242 4242 pays); mail outbox on ${providers.mail.url}`);
 
 const dev = spawnTethered(
   process.execPath,
@@ -34,7 +36,7 @@ const dev = spawnTethered(
     env: {
       ...localWorkerEnv(),
       ...(await workerVars(backend, { captchaSiteKey: env.TURNSTILE_SITE_KEY || undefined })),
-      ...payments.vars,
+      ...providers.vars,
     },
   },
 );
@@ -44,7 +46,7 @@ async function shutdown(code = 0) {
   if (stopping) return;
   stopping = true;
   await stopProcess(dev);
-  await payments.stripe.close();
+  await providers.close();
   await backend.close();
   process.exit(code);
 }

@@ -35,6 +35,8 @@ try {
         E2E_SUPABASE_URL: marketplace.supabaseUrl,
         E2E_MARKETPLACE_SECRET: marketplace.marketplaceSecret,
         E2E_STRIPE_URL: marketplace.stripe.url,
+        E2E_MAIL_URL: marketplace.mail.url,
+        E2E_MAIL_KEY: marketplace.mail.apiKey,
         CHROMIUM_PATH: chromiumPath,
       },
     },

@@ -5,17 +5,19 @@ import { requireFreePorts, buildIfStale, serveApp, workerVars } from "./lib/app-
 import { loadEnv } from "./lib/env.ts";
 import { demoAccounts } from "./lib/demo-data.ts";
 import { renditionsMade, requestRenditions } from "./lib/renditions.ts";
-import { startPayments } from "./lib/payments.ts";
+import { startProviders } from "./lib/providers.ts";
 
 const env = loadEnv();
 const port = Number(env.PORT || 3000);
 const supabasePort = Number(env.SUPABASE_PORT || 54321);
 const stripePort = Number(env.STRIPE_PORT || 12111);
+const mailPort = Number(env.MAIL_PORT || 12112);
 
 await requireFreePorts([
   [port, "PORT"],
   [supabasePort, "SUPABASE_PORT"],
   [stripePort, "STRIPE_PORT"],
+  [mailPort, "MAIL_PORT"],
 ]);
 buildIfStale();
 console.log("Starting the local backend (the first start creates the database and demo media)…");
@@ -32,11 +34,12 @@ const backend = await startLocalStack({
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });
-// Payments go to the Stripe stand-in, which sends its events to the marketplace's webhook.
-const payments = await startPayments({ port: stripePort, appUrl: `http://localhost:${port}`, verbose: true });
-const vars = { ...(await workerVars(backend, { captchaSiteKey: env.TURNSTILE_SITE_KEY || undefined })), ...payments.vars };
+// Payments go to the Stripe stand-in, which sends its events to the marketplace's webhook; mail to the
+// mail stand-in's outbox.
+const providers = await startProviders({ stripePort, mailPort, appUrl: `http://localhost:${port}`, verbose: true });
+const vars = { ...(await workerVars(backend, { captchaSiteKey: env.TURNSTILE_SITE_KEY || undefined })), ...providers.vars };
 const app = await serveApp({ port, quiet: true, vars }).catch(async (error) => {
-  await payments.stripe.close();
+  await providers.close();
   await backend.close();
   throw error;
 });
@@ -44,7 +47,8 @@ const app = await serveApp({ port, quiet: true, vars }).catch(async (error) => {
 console.log(`
   Marketplace      http://localhost:${port}
   Local backend    ${backend.url}   (password-reset emails: ${backend.url}/auth/v1/outbox)
-  Stripe stand-in  ${payments.stripe.url}   (test card 4242 4242 4242 4242 pays)
+  Stripe stand-in  ${providers.stripe.url}   (test card 4242 4242 4242 4242 pays)
+  Mail outbox      ${providers.mail.url}   (receipts and other mail the marketplace sends)
 
   Demo accounts
 ${demoAccounts.map((account) => `    ${account.role.padEnd(7)} ${account.email.padEnd(22)} ${account.password}`).join("\n")}
@@ -72,7 +76,7 @@ async function shutdown() {
   stopping = true;
   console.log("\nStopping…");
   await app.stop();
-  await payments.stripe.close();
+  await providers.close();
   await backend.close();
   process.exit(0);
 }

@@ -1,6 +1,6 @@
 // A stand-in for the part of Stripe's API the marketplace uses, so `npm start` and the tests reach no
-// network: Checkout Sessions (create, retrieve, expire) with idempotency keys, their hosted payment page
-// with Stripe's test cards, and events sent to the marketplace's webhook signed as Stripe signs them. The
+// network: Checkout Sessions (create, retrieve, expire) and refunds with idempotency keys, the sessions'
+// hosted payment page with Stripe's test cards, and events sent to the marketplace's webhook signed as Stripe signs them. The
 // Worker talks to it through the real `stripe` package (its host, port and protocol settings), so the code
 // that runs here is the code that runs against Stripe on hosted.
 import { createHmac, randomBytes } from "node:crypto";
@@ -46,12 +46,35 @@ export type CheckoutSession = {
   url: string | null;
 };
 
+/** A paid session's charge, as `charge.refunded` carries it. */
+export type Charge = {
+  id: string;
+  object: "charge";
+  amount: number;
+  amount_refunded: number;
+  currency: string;
+  payment_intent: string;
+  refunded: boolean;
+};
+
+export type Refund = {
+  id: string;
+  object: "refund";
+  amount: number;
+  charge: string;
+  created: number;
+  currency: string;
+  metadata: Record<string, string>;
+  payment_intent: string;
+  status: "succeeded";
+};
+
 export type StripeEvent = {
   id: string;
   object: "event";
   api_version: string;
   created: number;
-  data: { object: CheckoutSession };
+  data: { object: CheckoutSession | Charge };
   livemode: false;
   pending_webhooks: number;
   request: { id: null; idempotency_key: null };
@@ -63,6 +86,8 @@ export type StripeStandIn = {
   secretKey: string;
   webhookSecret: string;
   sessions: ReadonlyMap<string, CheckoutSession>;
+  /** Every refund made, oldest first. */
+  refunds: readonly Refund[];
   /** Every event sent, oldest first. */
   events: readonly StripeEvent[];
   /** Settles once every webhook delivery started so far has ended (delivered, or given up). */
@@ -85,6 +110,9 @@ const apiVersion = "2025-01-01";
 export async function startStripeStandIn(options: StripeStandInOptions): Promise<StripeStandIn> {
   const sessions = new Map<string, CheckoutSession>();
   const lineItems = new Map<string, LineItem[]>();
+  /** Each paid session's charge, by its payment intent. */
+  const charges = new Map<string, Charge>();
+  const refunds: Refund[] = [];
   const events: StripeEvent[] = [];
   const idempotent = new Map<string, { body: string; status: number; answer: unknown }>();
   const deliveries = new Set<Promise<void>>();
@@ -93,7 +121,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   const now = () => Math.floor(Date.now() / 1000);
   const id = (prefix: string) => `${prefix}_test_${randomBytes(12).toString("hex")}`;
 
-  function send(type: string, session: CheckoutSession) {
+  function send(type: string, session: CheckoutSession | Charge) {
     const event: StripeEvent = {
       id: id("evt"),
       object: "event",
@@ -118,6 +146,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       return [401, stripeError("invalid_request_error", "Invalid API Key provided.")];
     const sessionPath = /^\/v1\/checkout\/sessions\/([^/]+)(\/expire)?$/.exec(path);
     if (request.method === "POST" && path === "/v1/checkout/sessions") return createSession(decodeForm(body));
+    if (request.method === "POST" && path === "/v1/refunds") return refund(decodeForm(body));
     if (request.method === "GET" && sessionPath && !sessionPath[2]) {
       const session = sessions.get(sessionPath[1]!);
       return session ? [200, session] : [404, noSuchSession(sessionPath[1]!)];
@@ -188,6 +217,39 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     return [200, session];
   }
 
+  /** A refund of a paid session's charge, whole or in part (`amount`); `charge.refunded` follows. */
+  function refund(params: Form): [number, unknown] {
+    const paymentIntent = text(params.payment_intent);
+    const charge = paymentIntent ? charges.get(paymentIntent) : undefined;
+    if (!charge) return [400, stripeError("invalid_request_error", `No such payment_intent: '${paymentIntent ?? ""}'`, "payment_intent")];
+    const left = charge.amount - charge.amount_refunded;
+    const amount = params.amount === undefined ? left : Number(params.amount);
+    if (!Number.isInteger(amount) || amount < 1) return [400, stripeError("invalid_request_error", "Invalid integer: amount", "amount")];
+    if (amount > left)
+      return [
+        400,
+        stripeError("invalid_request_error", `Refund amount (${amount}) is greater than unrefunded amount on charge (${left})`, "amount"),
+      ];
+    const made: Refund = {
+      id: id("re"),
+      object: "refund",
+      amount,
+      charge: charge.id,
+      created: now(),
+      currency: charge.currency,
+      metadata: Object.fromEntries(Object.entries(record(params.metadata)).map(([key, value]) => [key, String(value)])),
+      payment_intent: charge.payment_intent,
+      status: "succeeded",
+    };
+    refunds.push(made);
+    Object.assign(charge, {
+      amount_refunded: charge.amount_refunded + amount,
+      refunded: charge.amount_refunded + amount === charge.amount,
+    });
+    send("charge.refunded", charge);
+    return [200, made];
+  }
+
   /** The hosted payment page: a card form; a test card that pays completes the session and returns to the shop. */
   async function payPage(request: IncomingMessage, sessionId: string, body: string, response: ServerResponse) {
     const session = sessions.get(sessionId);
@@ -212,6 +274,15 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
           payment_intent: id("pi"),
           customer_details: { email, address: { country: /^[A-Z]{2}$/.test(typed.country ?? "") ? typed.country : null } },
           url: null,
+        });
+        charges.set(session.payment_intent!, {
+          id: id("ch"),
+          object: "charge",
+          amount: session.amount_total,
+          amount_refunded: 0,
+          currency: session.currency,
+          payment_intent: session.payment_intent!,
+          refunded: false,
         });
         send("checkout.session.completed", session);
         response.writeHead(303, { Location: session.success_url.replaceAll("{CHECKOUT_SESSION_ID}", session.id) }).end();
@@ -288,6 +359,7 @@ ${session.cancel_url ? `<p><a href="${escape(session.cancel_url)}">Back to the s
     secretKey: options.secretKey,
     webhookSecret: options.webhookSecret,
     sessions,
+    refunds,
     events,
     async delivered() {
       while (deliveries.size > 0) await Promise.allSettled([...deliveries]);

@@ -117,3 +117,8 @@ export function genreLabel(genre: string | null | undefined): string {
 export function formatDownloadCode(code: string): string {
   return code.match(/.{1,4}/g)?.join("-") ?? code;
 }
+
+/** An order's short reference, as receipts, Purchased and the sales lists name it: "3F9A0C12". */
+export function formatOrderReference(orderId: string): string {
+  return orderId.slice(0, 8).toUpperCase();
+}

@@ -3,17 +3,19 @@
 import { startLocalStack } from "@crate/local-supabase";
 import { buildIfStale, freePort, serveApp, workerVars } from "./app-server.ts";
 import { renditionsMade, requestRenditions } from "./renditions.ts";
-import { startPayments } from "./payments.ts";
+import { startProviders } from "./providers.ts";
 
 /**
  * `marketplaceSecret`: the Worker's secret, for tests that sign what the Worker signs (a play ticket from
- * before); `stripe`: the Stripe stand-in's address and keys, for tests that pay and send events.
+ * before); `stripe`: the Stripe stand-in's address and keys, for tests that pay and send events; `mail`:
+ * the mail stand-in's address and key, for tests that read the outbox.
  */
 export type Marketplace = {
   appUrl: string;
   supabaseUrl: string;
   marketplaceSecret: string;
   stripe: { url: string; secretKey: string; webhookSecret: string };
+  mail: { url: string; apiKey: string };
   stop(): Promise<void>;
 };
 
@@ -40,9 +42,9 @@ export async function startMarketplace({
     recoveryRateLimit: { perHour: unlimited },
     captchaSecret: captcha?.secret,
   });
-  const payments = await startPayments({ port: 0, appUrl });
+  const providers = await startProviders({ stripePort: 0, mailPort: 0, appUrl });
   try {
-    const vars = { ...(await workerVars(backend, { captchaSiteKey: captcha?.siteKey })), ...payments.vars };
+    const vars = { ...(await workerVars(backend, { captchaSiteKey: captcha?.siteKey })), ...providers.vars };
     const app = await serveApp({ port: appPort, quiet: true, vars });
     // The demo data's streams, made by the rendition queue as on a first `npm start`, before any test plays.
     if (seedMedia) {
@@ -56,15 +58,16 @@ export async function startMarketplace({
       appUrl,
       supabaseUrl: backend.url,
       marketplaceSecret: vars.MARKETPLACE_SECRET,
-      stripe: { url: payments.stripe.url, secretKey: payments.stripe.secretKey, webhookSecret: payments.stripe.webhookSecret },
+      stripe: { url: providers.stripe.url, secretKey: providers.stripe.secretKey, webhookSecret: providers.stripe.webhookSecret },
+      mail: { url: providers.mail.url, apiKey: providers.mail.apiKey },
       async stop() {
         await app.stop();
-        await payments.stripe.close();
+        await providers.close();
         await backend.close();
       },
     };
   } catch (error) {
-    await payments.stripe.close();
+    await providers.close();
     await backend.close();
     throw error;
   }

@@ -353,6 +353,10 @@ create table public.order_lines (
   total_cents integer not null check (total_cents >= 0),
   artist_share_cents integer not null check (artist_share_cents >= 0),
   crate_cents integer not null check (crate_cents >= 0),
+  -- Refunded (by its artist or an administrator, or wholly in the payment provider's dashboard): its
+  -- purchases are gone and its share is no longer the artist's. The provider's refund, where money went back.
+  refunded_at timestamptz,
+  refund_id text,
   constraint order_lines_total check (total_cents = amount_cents - code_discount_cents - bundle_discount_cents),
   constraint order_lines_shares check (artist_share_cents + crate_cents = total_cents)
 );
@@ -560,6 +564,7 @@ begin
     where l.order_id = paid.id and l.artist_id <> paid.buyer_id
     on conflict (artist_id, fan_id) do nothing;
   end if;
+  perform private.queue_order_mails(paid.id);
 end
 $$;
 
@@ -569,7 +574,9 @@ revoke execute on function private.fulfil_order(public.orders, text, text) from 
 -- order through the marketplace alone: a payment fulfils it (once); a failed or lapsed checkout closes an
 -- order not paid. `event_id`: the provider's event, taken once (a second delivery changes nothing); null
 -- when the return page asks, having asked the provider itself. `order_id`: the checkout's metadata's.
--- Answers {order_id, state, buyer_id}, or null for a checkout no order has (nothing is recorded then).
+-- Answers {order_id, state, buyer_id, mails} (`mails`: the order's mails not sent yet, for the Worker to
+-- queue, a repeated event's too, so a queue that failed once loses nothing), or null for a checkout no
+-- order has (nothing is recorded then).
 create or replace function private.apply_checkout(
   checkout_session text, outcome text, payment_intent text, country text, event_id text, event_type text, order_id uuid
 )
@@ -602,7 +609,7 @@ begin
     insert into private.payment_events (id, type) values (apply_checkout.event_id, coalesce(apply_checkout.event_type, ''))
     on conflict (id) do nothing;
     if not found then
-      return jsonb_build_object('duplicate', true);
+      return jsonb_build_object('duplicate', true, 'mails', to_jsonb(private.unsent_mails(found_order.id)));
     end if;
   end if;
   if found_order.state <> 'paid' then
@@ -617,7 +624,8 @@ begin
       found_order.state := apply_checkout.outcome;
     end if;
   end if;
-  return jsonb_build_object('order_id', found_order.id, 'state', found_order.state, 'buyer_id', found_order.buyer_id);
+  return jsonb_build_object('order_id', found_order.id, 'state', found_order.state, 'buyer_id', found_order.buyer_id,
+    'mails', to_jsonb(private.unsent_mails(found_order.id)));
 end
 $$;
 
@@ -665,3 +673,255 @@ $$;
 revoke execute on function public.checkout_order(text) from public;
 
 grant execute on function public.checkout_order(text) to authenticated;
+
+-- Administrators see every order and its lines (refunds, disputes).
+create policy "Administrators read every order" on public.orders
+  for select to authenticated using ((select public.is_admin()));
+
+create policy "Administrators read every order line" on public.order_lines
+  for select to authenticated using ((select public.is_admin()));
+
+-- A line refunded: its purchases removed (the download is refused from then on, and the analytics' roll-ups
+-- take the sale back), its share no longer the artist's, and the buyer told by mail.
+create or replace function private.mark_refunded(line_id uuid, refund_id text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update public.order_lines l set refunded_at = now(), refund_id = mark_refunded.refund_id
+  where l.id = mark_refunded.line_id and l.refunded_at is null;
+  if not found then
+    return;
+  end if;
+  delete from public.purchases p where p.order_line_id = mark_refunded.line_id;
+  insert into private.mails (kind, recipient, order_id, order_line_id)
+  select 'refund', o.buyer_email, o.id, l.id
+  from public.order_lines l join public.orders o on o.id = l.order_id
+  where l.id = mark_refunded.line_id;
+end
+$$;
+
+revoke execute on function private.mark_refunded(uuid, text) from public, anon, authenticated;
+
+-- A line of a paid order, locked, when the caller may refund it (its artist, not banned, or an
+-- administrator); raises 42501 otherwise, and 22023 for an order not paid.
+create or replace function private.line_to_refund(line_id uuid)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  line public.order_lines;
+  sold public.orders;
+begin
+  perform private.require_marketplace_request();
+  select * into line from public.order_lines l where l.id = line_to_refund.line_id for update;
+  if not found or not ((line.artist_id = (select auth.uid()) and private.is_active_user()) or public.is_admin()) then
+    raise exception 'only the line''s artist or an administrator refunds it' using errcode = '42501';
+  end if;
+  select * into sold from public.orders o where o.id = line.order_id;
+  if sold.state <> 'paid' then
+    raise exception 'order % is not paid', sold.id using errcode = '22023';
+  end if;
+  return jsonb_build_object('line_id', line.id, 'order_id', sold.id, 'payment_intent', sold.payment_intent,
+    'total', line.total_cents, 'currency', sold.currency, 'refunded', line.refunded_at is not null);
+end
+$$;
+
+revoke execute on function private.line_to_refund(uuid) from public;
+
+grant execute on function private.line_to_refund(uuid) to authenticated;
+
+-- What refunding a line takes, through the marketplace (which makes the provider's refund): the payment,
+-- the amount, whether it is refunded already.
+create or replace function public.line_to_refund(line_id uuid)
+returns jsonb
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.line_to_refund(line_to_refund.line_id)
+$$;
+
+revoke execute on function public.line_to_refund(uuid) from public;
+
+grant execute on function public.line_to_refund(uuid) to authenticated;
+
+-- A refund made (`refund_id`: the provider's; null when nothing was paid), recorded by the marketplace
+-- for the line's artist or an administrator. Answers the order's mails not sent yet, for the Worker to queue.
+create or replace function private.record_refund(line_id uuid, refund_id text)
+returns uuid[]
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  line jsonb := private.line_to_refund(record_refund.line_id);
+begin
+  perform private.mark_refunded(record_refund.line_id, record_refund.refund_id);
+  return private.unsent_mails((line ->> 'order_id')::uuid);
+end
+$$;
+
+revoke execute on function private.record_refund(uuid, text) from public;
+
+grant execute on function private.record_refund(uuid, text) to authenticated;
+
+create or replace function public.record_refund(line_id uuid, refund_id text default null)
+returns uuid[]
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.record_refund(record_refund.line_id, record_refund.refund_id)
+$$;
+
+revoke execute on function public.record_refund(uuid, text) from public;
+
+grant execute on function public.record_refund(uuid, text) to authenticated;
+
+-- A payment's disputes (chargebacks) as the provider reports them, for administrators: open until closed
+-- (won or lost). Written by the marketplace alone.
+create table public.order_disputes (
+  id text primary key,
+  order_id uuid not null references public.orders (id) on delete cascade,
+  amount_cents integer not null check (amount_cents >= 0),
+  currency text not null check (private.is_currency(currency)),
+  reason text not null,
+  status text not null,
+  opened_at timestamptz not null default now(),
+  closed_at timestamptz
+);
+
+alter table public.order_disputes enable row level security;
+
+create index order_disputes_order_id_idx on public.order_disputes (order_id);
+
+create index order_disputes_open_idx on public.order_disputes (opened_at desc) where closed_at is null;
+
+revoke all on public.order_disputes from anon, authenticated;
+
+grant select on public.order_disputes to authenticated;
+
+create policy "Administrators read disputes" on public.order_disputes
+  for select to authenticated using ((select public.is_admin()));
+
+create index orders_payment_intent_idx on public.orders (payment_intent);
+
+-- What the payment provider said about a payment after it was made, applied once per event through the
+-- marketplace alone: `refunded` (the charge's refunded total: a whole refund made in the provider's
+-- dashboard refunds every line not refunded yet; the app's own refunds are recorded as they are made), or
+-- a dispute opened or closed (`dispute`: {id, amount, currency, reason, status, closed}). Answers the
+-- order's mails not sent yet; null for a payment no order has.
+create or replace function private.apply_payment_news(
+  payment_intent text, event_id text, event_type text, refunded integer, refund_id text, dispute jsonb
+)
+returns uuid[]
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  sold public.orders;
+  line record;
+begin
+  perform private.require_marketplace_request();
+  select * into sold from public.orders o where o.payment_intent = apply_payment_news.payment_intent and o.state = 'paid'
+  for update;
+  if not found then
+    return null;
+  end if;
+  insert into private.payment_events (id, type) values (apply_payment_news.event_id, apply_payment_news.event_type)
+  on conflict (id) do nothing;
+  if not found then
+    return private.unsent_mails(sold.id);
+  end if;
+  if apply_payment_news.refunded is not null and apply_payment_news.refunded >= sold.total_cents then
+    for line in select l.id from public.order_lines l where l.order_id = sold.id and l.refunded_at is null loop
+      perform private.mark_refunded(line.id, apply_payment_news.refund_id);
+    end loop;
+  end if;
+  if apply_payment_news.dispute is not null then
+    insert into public.order_disputes (id, order_id, amount_cents, currency, reason, status, closed_at)
+    values (dispute ->> 'id', sold.id, (dispute ->> 'amount')::integer, upper(dispute ->> 'currency'),
+      coalesce(dispute ->> 'reason', 'general'), dispute ->> 'status',
+      case when (dispute ->> 'closed')::boolean then now() end)
+    on conflict (id) do update set status = excluded.status,
+      closed_at = coalesce(public.order_disputes.closed_at, excluded.closed_at);
+  end if;
+  return private.unsent_mails(sold.id);
+end
+$$;
+
+revoke execute on function private.apply_payment_news(text, text, text, integer, text, jsonb) from public;
+
+grant execute on function private.apply_payment_news(text, text, text, integer, text, jsonb) to anon, authenticated;
+
+create or replace function public.apply_payment_news(
+  payment_intent text, event_id text, event_type text, refunded integer default null, refund_id text default null,
+  dispute jsonb default null
+)
+returns uuid[]
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.apply_payment_news(apply_payment_news.payment_intent, apply_payment_news.event_id,
+    apply_payment_news.event_type, apply_payment_news.refunded, apply_payment_news.refund_id, apply_payment_news.dispute)
+$$;
+
+revoke execute on function public.apply_payment_news(text, text, text, integer, text, jsonb) from public;
+
+grant execute on function public.apply_payment_news(text, text, text, integer, text, jsonb) to anon, authenticated;
+
+create index orders_paid_at_idx on public.orders (paid_at desc) where state = 'paid';
+
+-- Sales as the studio's Payments page and the administrators' dashboard list them: the lines of paid
+-- orders, newest first, an artist's own (an administrator's: every artist's, with the buyer's email, which
+-- artists do not see), at most `how_many` (100).
+create or replace function private.sales(how_many integer)
+returns table (
+  line_id uuid, order_id uuid, paid_at timestamptz, kind text, title text, artist_name text, currency text,
+  amount integer, discount integer, total integer, artist_share integer, country text, refunded_at timestamptz,
+  buyer_email text
+)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select l.id, o.id, o.paid_at, l.kind, l.title, a.artist_name, o.currency, l.amount_cents,
+    l.code_discount_cents + l.bundle_discount_cents, l.total_cents, l.artist_share_cents, o.country, l.refunded_at,
+    case when (select public.is_admin()) then o.buyer_email end
+  from public.order_lines l
+  join public.orders o on o.id = l.order_id
+  join public.artist_profiles a on a.id = l.artist_id
+  where o.state = 'paid' and (l.artist_id = (select auth.uid()) or (select public.is_admin()))
+  order by o.paid_at desc, l.id
+  limit least(greatest(sales.how_many, 1), 100)
+$$;
+
+revoke execute on function private.sales(integer) from public;
+
+grant execute on function private.sales(integer) to authenticated;
+
+create or replace function public.sales(how_many integer default 50)
+returns table (
+  line_id uuid, order_id uuid, paid_at timestamptz, kind text, title text, artist_name text, currency text,
+  amount integer, discount integer, total integer, artist_share integer, country text, refunded_at timestamptz,
+  buyer_email text
+)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.sales(sales.how_many)
+$$;
+
+revoke execute on function public.sales(integer) from public;
+
+grant execute on function public.sales(integer) to authenticated;

@@ -9,6 +9,7 @@ export default async function setup(project: TestProject) {
   project.provide("supabaseUrl", marketplace.supabaseUrl);
   project.provide("marketplaceSecret", marketplace.marketplaceSecret);
   project.provide("stripe", marketplace.stripe);
+  project.provide("mail", marketplace.mail);
   return () => marketplace.stop();
 }
 
@@ -18,5 +19,6 @@ declare module "vitest" {
     supabaseUrl: string;
     marketplaceSecret: string;
     stripe: { url: string; secretKey: string; webhookSecret: string };
+    mail: { url: string; apiKey: string };
   }
 }

@@ -552,6 +552,46 @@ export type Database = {
         }
         Relationships: []
       }
+      order_disputes: {
+        Row: {
+          amount_cents: number
+          closed_at: string | null
+          currency: string
+          id: string
+          opened_at: string
+          order_id: string
+          reason: string
+          status: string
+        }
+        Insert: {
+          amount_cents: number
+          closed_at?: string | null
+          currency: string
+          id: string
+          opened_at?: string
+          order_id: string
+          reason: string
+          status: string
+        }
+        Update: {
+          amount_cents?: number
+          closed_at?: string | null
+          currency?: string
+          id?: string
+          opened_at?: string
+          order_id?: string
+          reason?: string
+          status?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "order_disputes_order_id_fkey"
+            columns: ["order_id"]
+            referencedRelation: "orders"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       order_lines: {
         Row: {
           amount_cents: number
@@ -564,6 +604,8 @@ export type Database = {
           id: string
           kind: string
           order_id: string
+          refund_id: string | null
+          refunded_at: string | null
           release_id: string | null
           title: string
           total_cents: number
@@ -580,6 +622,8 @@ export type Database = {
           id?: string
           kind: string
           order_id: string
+          refund_id?: string | null
+          refunded_at?: string | null
           release_id?: string | null
           title: string
           total_cents: number
@@ -596,6 +640,8 @@ export type Database = {
           id?: string
           kind?: string
           order_id?: string
+          refund_id?: string | null
+          refunded_at?: string | null
           release_id?: string | null
           title?: string
           total_cents?: number
@@ -1072,6 +1118,17 @@ export type Database = {
         }
         Returns: Json
       }
+      apply_payment_news: {
+        Args: {
+          dispute?: Json
+          event_id: string
+          event_type: string
+          payment_intent: string
+          refund_id?: string
+          refunded?: number
+        }
+        Returns: string[]
+      }
       artist_analytics: { Args: { days: number }; Returns: Json }
       artist_dashboard: { Args: Record<PropertyKey, never>; Returns: Json }
       artist_directory: {
@@ -1180,6 +1237,7 @@ export type Database = {
       get_follower_count: { Args: { artist_id: string }; Returns: number }
       home_page: { Args: Record<PropertyKey, never>; Returns: Json }
       is_admin: { Args: Record<PropertyKey, never>; Returns: boolean }
+      line_to_refund: { Args: { line_id: string }; Returns: Json }
       made_file_job: {
         Args: { format: string; track_id: string }
         Returns: {
@@ -1199,6 +1257,11 @@ export type Database = {
           year: number
         }[]
       }
+      mail_attempted: {
+        Args: { failure?: string; mail_id: string; provider_id?: string }
+        Returns: undefined
+      }
+      mail_to_send: { Args: { mail_id: string }; Returns: Json }
       move_playlist_track: {
         Args: { playlist_id: string; to_position: number; track_id: string }
         Returns: undefined
@@ -1243,6 +1306,10 @@ export type Database = {
         }
         Returns: boolean
       }
+      record_refund: {
+        Args: { line_id: string; refund_id?: string }
+        Returns: string[]
+      }
       record_user_administration: {
         Args: {
           action: string
@@ -1283,10 +1350,30 @@ export type Database = {
         Args: { format?: string; track_id: string }
         Returns: boolean
       }
+      sales: {
+        Args: { how_many?: number }
+        Returns: {
+          amount: number
+          artist_name: string
+          artist_share: number
+          buyer_email: string
+          country: string
+          currency: string
+          discount: number
+          kind: string
+          line_id: string
+          order_id: string
+          paid_at: string
+          refunded_at: string
+          title: string
+          total: number
+        }[]
+      }
       save_track: {
         Args: { album?: Json; details: Json; track_id: string }
         Returns: boolean
       }
+      send_receipt_again: { Args: { order_id: string }; Returns: string }
       stream_backlog: {
         Args: { after_id?: string; ending: string; max_count?: number }
         Returns: string[]

@@ -13,6 +13,8 @@ export const sqlState = {
   insufficientPrivilege: "42501",
   /** A bound of the catalog was reached (`catalogLimits`, the playlists' limits, the pace of plays). */
   limitReached: "54000",
+  /** A function was asked something that does not apply (an order not paid, a closed checkout). */
+  invalidParameter: "22023",
   /** A function found no such row (a track no longer there). */
   noDataFound: "P0002",
   /** A rule a function raised. */

@@ -61,3 +61,44 @@ export const CheckoutSchema = v.object({
   followArtists: checkbox,
   waiveWithdrawal: checkbox,
 });
+
+/** A refund of one sale (the studio's Payments page, the administrators' dashboard). */
+export const RefundSchema = v.object({ lineId: id });
+
+/** Purchased's "Send the receipt again". */
+export const ResendReceiptSchema = v.object({ orderId: id });
+
+/** Sales as `sales` lists them. */
+export const SalesSchema = v.array(
+  v.object({
+    line_id: v.string(),
+    order_id: v.string(),
+    paid_at: v.string(),
+    kind: v.picklist(cartKinds),
+    title: v.string(),
+    artist_name: v.string(),
+    currency: v.string(),
+    amount: v.number(),
+    discount: v.number(),
+    total: v.number(),
+    artist_share: v.number(),
+    country: v.nullable(v.string()),
+    refunded_at: v.nullable(v.string()),
+    buyer_email: v.nullable(v.string()),
+  }),
+);
+export type Sale = v.InferOutput<typeof SalesSchema>[number];
+
+/** Disputes as administrators read them. */
+export const DisputesSchema = v.array(
+  v.object({
+    id: v.string(),
+    order_id: v.string(),
+    amount_cents: v.number(),
+    currency: v.string(),
+    reason: v.string(),
+    status: v.string(),
+    opened_at: v.string(),
+    closed_at: v.nullable(v.string()),
+  }),
+);

@@ -8,10 +8,13 @@ import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Field } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
+import { SalesTable } from "~/components/payments/sales-table";
 import { invokeFunction, readOrThrow } from "~/lib/backend/backend.server";
 import { accountChanged, forgetCached } from "~/lib/cache/edge-cache.server";
 import { administrationErrorMessage } from "~/lib/backend/errors";
-import { formatDate, formatTimeAgo, requestLocale } from "~/lib/format";
+import { formatDate, formatMoney, formatOrderReference, formatTimeAgo, requestLocale } from "~/lib/format";
+import { refundLine } from "../checkout/refunds.server";
+import { DisputesSchema, RefundSchema, SalesSchema } from "~/lib/schemas/checkout";
 import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";
 import { requireAdmin } from "~/lib/session/guards.server";
@@ -28,6 +31,9 @@ const adminPath = href("/admin");
 const usersPerPage = 50;
 /** The newest entries of the audit log; row-level security lets administrators alone read it. */
 const auditLimit = 100;
+/** The newest sales (every artist's, refundable here) and disputes shown. */
+const salesShown = 50;
+const disputesShown = 50;
 
 /** The list's address: its search and page, and the user whose ban dialog is open. */
 function listPath({ search, page, ban }: { search: string; page: number; ban?: string }) {
@@ -49,13 +55,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const search = (url.searchParams.get("q") ?? "").trim().slice(0, 254);
   const page = pageFrom(url);
   const supabase = context.get(supabaseContext);
-  const [users, audit] = await Promise.all([
+  const [users, audit, sales, disputes] = await Promise.all([
     invokeFunction(supabase, "admin-users", { action: "list", page, search }, UsersPageSchema),
     supabase
       .from("audit_log")
       .select("id, actor_email, action, summary, reason, created_at")
       .order("created_at", { ascending: false })
       .limit(auditLimit),
+    supabase.rpc("sales", { how_many: salesShown }),
+    // Open disputes first, then the newest.
+    supabase
+      .from("order_disputes")
+      .select("id, order_id, amount_cents, currency, reason, status, opened_at, closed_at")
+      .order("closed_at", { ascending: false, nullsFirst: true })
+      .order("opened_at", { ascending: false })
+      .limit(disputesShown),
   ]);
   const log = readOrThrow(audit, { what: "audit log", schema: AuditLogSchema });
   return {
@@ -67,6 +81,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     search,
     banning: url.searchParams.get("ban"),
     log,
+    sales: readOrThrow(sales, { what: "sales", schema: SalesSchema }),
+    disputes: readOrThrow(disputes, { what: "disputes", schema: DisputesSchema }),
     now: Date.now(),
     locale: requestLocale(request),
   };
@@ -74,7 +90,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 /**
  * Send a password reset, ban (days and a reason) or lift a ban: each a plain form post, through the Edge
- * Functions, which check again that the caller is an administrator.
+ * Functions, which check again that the caller is an administrator. Or refund a sale (the database checks
+ * again that the caller is an administrator).
  */
 export async function action({ request, context }: Route.ActionArgs) {
   requireAdmin(request, context);
@@ -88,6 +105,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     const url = new URL(request.url);
     return redirect(listPath({ search: url.searchParams.get("q") ?? "", page: pageFrom(url) }), 303);
   };
+
+  if (intent === "refund") {
+    const refund = parseForm(RefundSchema, formData);
+    if (!refund.success) return replyWith(formError("This sale no longer exists", { intent }), 400);
+    const outcome = await refundLine(request, context, refund.value.lineId);
+    return "refused" in outcome
+      ? replyWith(formError(outcome.refused, { intent }), 409)
+      : replyWith({ fieldErrors: {}, formError: null, values: { intent }, notice: outcome.notice }, 200);
+  }
 
   if (intent === "ban") {
     const submission = parseForm(BanSchema, formData);
@@ -135,8 +161,9 @@ const actionLabels: Record<string, string> = {
 };
 
 export default function AdminDashboard({ loaderData, actionData }: Route.ComponentProps) {
-  const { users, usersProblem, pages, total, page, search, banning, log, now, locale } = loaderData;
-  const reply = actionData;
+  const { users, usersProblem, pages, total, page, search, banning, log, sales, disputes, now, locale } = loaderData;
+  const refunding = actionData?.values.intent === "refund";
+  const reply = refunding ? undefined : actionData;
   const banForm = formFields(reply?.values.intent === "ban" ? reply : undefined);
   const banTarget = users.find((user) => user.id === banning);
   const navigation = useNavigation();
@@ -282,6 +309,53 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
             form={banForm}
           />
         ) : null}
+      </section>
+
+      <section aria-labelledby="sales-heading" className="mt-10">
+        <h2 id="sales-heading" className="text-xl font-bold">
+          Sales
+        </h2>
+        <p className="mt-1 text-sm text-ink-muted">Every artist’s newest sales. A refund gives the buyer their money back.</p>
+        <div className="mt-3 grid gap-3">
+          <FormAlert>{refunding ? actionData?.formError : null}</FormAlert>
+          <FormAlert tone="success">{refunding ? actionData?.notice : null}</FormAlert>
+          <SalesTable sales={sales} action={adminPath} locale={locale} everyone />
+        </div>
+      </section>
+
+      <section aria-labelledby="disputes-heading" className="mt-10 max-w-3xl">
+        <h2 id="disputes-heading" className="text-xl font-bold">
+          Disputes
+        </h2>
+        <p className="mt-1 text-sm text-ink-muted">Payments a buyer’s bank disputes, as Stripe reports them; answer them in Stripe.</p>
+        {disputes.length === 0 ? (
+          <div className="mt-3">
+            <EmptyState title="No disputes" />
+          </div>
+        ) : (
+          <Card className="mt-3 p-0">
+            <ul className="divide-y divide-stage-700">
+              {disputes.map((dispute) => (
+                <li key={dispute.id} className="flex flex-wrap items-baseline justify-between gap-2 px-5 py-3">
+                  <p>
+                    <span className="font-semibold text-ink">{formatMoney(dispute.amount_cents, dispute.currency)}</span>{" "}
+                    <span className="text-ink-muted">
+                      on order {formatOrderReference(dispute.order_id)}: {dispute.reason.replaceAll("_", " ")}
+                    </span>
+                  </p>
+                  <p className="text-sm">
+                    <Badge tone={dispute.closed_at ? "neutral" : "danger"}>
+                      {dispute.closed_at ? `Closed: ${dispute.status}` : "Open"}
+                    </Badge>{" "}
+                    <time dateTime={dispute.opened_at} className="text-ink-faint">
+                      {formatTimeAgo(dispute.opened_at, now)}
+                    </time>
+                  </p>
+                </li>
+              ))}
+            </ul>
+          </Card>
+        )}
       </section>
 
       <section aria-labelledby="audit-heading" className="mt-10 max-w-3xl">

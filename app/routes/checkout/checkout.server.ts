@@ -5,7 +5,9 @@
 import { href, type RouterContextProvider } from "react-router";
 import type Stripe from "stripe";
 import * as v from "valibot";
+import { cloudflareContext } from "~/lib/http/context.server";
 import { marketplaceHeader } from "~/lib/http/env.server";
+import { queueMails } from "~/lib/mail/mail-queue.server";
 import { stripeFrom } from "~/lib/payments/stripe.server";
 import { supabaseContext } from "~/lib/session/session.server";
 import { isUuid } from "~/lib/catalog/catalog";
@@ -70,11 +72,11 @@ export async function startCheckout(
   if (order.total === 0) {
     const session = freeCheckout(order.order_id);
     const attached = await supabase.rpc("attach_checkout", { order_id: order.order_id, checkout_session: session }).setHeader(...vouch);
-    const applied = attached.error
-      ? attached
-      : await supabase.rpc("apply_checkout", { checkout_session: session, outcome: "paid" }).setHeader(...vouch);
-    if (applied.error) {
-      console.error("completing a free order failed", applied.error);
+    try {
+      if (attached.error) throw new Error("keeping a free order's checkout failed", { cause: attached.error });
+      await applyCheckout(request, context, { id: session }, "paid");
+    } catch (error) {
+      console.error("completing a free order failed", error);
       return { refused: "Your order could not be completed. Please try again." };
     }
     return { pay: `${done}?session_id=${session}` };
@@ -126,19 +128,22 @@ export function checkoutOutcome(session: Stripe.Checkout.Session): "paid" | "pen
 
 const AppliedSchema = v.nullable(
   v.union([
-    v.object({ duplicate: v.literal(true) }),
-    v.object({ order_id: v.string(), state: v.string(), buyer_id: v.nullable(v.string()) }),
+    v.object({ duplicate: v.literal(true), mails: v.array(v.string()) }),
+    v.object({ order_id: v.string(), state: v.string(), buyer_id: v.nullable(v.string()), mails: v.array(v.string()) }),
   ]),
 );
 
 /**
- * Applies an outcome to a session's order through the marketplace: purchases made once when paid.
- * `event`: the Stripe event that said so (taken once); none when the return page asked Stripe itself.
- * Throws when the database could not (the webhook then answers 500, and Stripe sends it again).
+ * Applies an outcome to a session's order through the marketplace: purchases made once when paid, and the
+ * order's unsent mails (its receipt, "you sold") queued. `event`: the Stripe event that said so (taken
+ * once); none when the return page asked Stripe itself. Throws when the database or the queue could not
+ * (the webhook then answers 500, and Stripe sends it again: the mails still unsent are queued again).
  */
 export async function applyCheckout(
+  request: Request,
   context: Readonly<RouterContextProvider>,
-  session: Stripe.Checkout.Session,
+  // A free order's checkout is its id alone (no payment, no buyer's details).
+  session: Pick<Stripe.Checkout.Session, "id"> & Partial<Stripe.Checkout.Session>,
   outcome: "paid" | "pending" | "failed" | "expired",
   event?: Stripe.Event,
 ) {
@@ -157,5 +162,32 @@ export async function applyCheckout(
     })
     .setHeader(...marketplaceHeader(context));
   if (error) throw new Error(`applying checkout ${session.id} failed`, { cause: error });
-  return v.parse(AppliedSchema, data);
+  const applied = v.parse(AppliedSchema, data);
+  if (applied) await queueMails(context.get(cloudflareContext).env.MAIL, applied.mails, new URL(request.url).origin);
+  return applied;
+}
+
+/** What Stripe says about a payment after it was made: its charge refunded, or a dispute opened or closed. */
+export type PaymentNews =
+  | { paymentIntent: string; refunded: number; refundId?: string }
+  | { paymentIntent: string; dispute: { id: string; amount: number; currency: string; reason: string; status: string; closed: boolean } };
+
+/**
+ * Applies news of a paid order's payment through the marketplace, once per event (a whole refund made in
+ * Stripe's dashboard refunds every line; a dispute is recorded for administrators), then queues the
+ * order's mails not sent yet (a refund's notice). Throws when the database or the queue could not.
+ */
+export async function applyPaymentNews(request: Request, context: Readonly<RouterContextProvider>, event: Stripe.Event, news: PaymentNews) {
+  const { data, error } = await context
+    .get(supabaseContext)
+    .rpc("apply_payment_news", {
+      payment_intent: news.paymentIntent,
+      event_id: event.id,
+      event_type: event.type,
+      ...("refunded" in news ? { refunded: news.refunded, refund_id: news.refundId } : { dispute: news.dispute }),
+    })
+    .setHeader(...marketplaceHeader(context));
+  if (error) throw new Error(`applying ${event.type} ${event.id} failed`, { cause: error });
+  const mails = v.parse(v.nullable(v.array(v.string())), data);
+  if (mails) await queueMails(context.get(cloudflareContext).env.MAIL, mails, new URL(request.url).origin);
 }

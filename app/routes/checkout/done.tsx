@@ -57,7 +57,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     });
     const outcome = session ? checkoutOutcome(session) : null;
     if (session && outcome) {
-      await applyCheckout(context, session, outcome);
+      // The webhook applies the same news; a failure here leaves the order to it.
+      await applyCheckout(request, context, session, outcome).catch((error: unknown) =>
+        console.error("applying a checkout on its return page failed", sessionId, error),
+      );
       order = await read();
     }
   }

@@ -1,15 +1,24 @@
-import { href, Link } from "react-router";
+import { Form, href, Link } from "react-router";
+import * as v from "valibot";
 import { Artwork } from "~/components/catalog/artist-image";
 import { DownloadLinks, type DownloadChoice } from "~/components/catalog/download-links";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PlayAllButton } from "~/components/player/play-button";
-import { LinkButton } from "~/components/ui/button";
+import { FormAlert } from "~/components/form-controls";
+import { Button, LinkButton } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Pagination } from "~/components/ui/pagination";
 import { readOrThrow } from "~/lib/backend/backend.server";
+import { sqlState } from "~/lib/backend/sqlstate";
+import { cloudflareContext } from "~/lib/http/context.server";
+import { marketplaceHeader } from "~/lib/http/env.server";
+import { readForm } from "~/lib/forms/form-body.server";
+import { formError, parseForm, replyWith } from "~/lib/forms/forms";
+import { queueMails } from "~/lib/mail/mail-queue.server";
+import { ResendReceiptSchema } from "~/lib/schemas/checkout";
 import { albumPath, artistPath, countOf, trackPath } from "~/lib/catalog/catalog";
-import { formatDate, formatDuration, formatPrice } from "~/lib/format";
+import { formatDate, formatDuration, formatMoney, formatOrderReference, formatPrice } from "~/lib/format";
 import { downloadChoices } from "~/lib/media/downloads";
 import { queueTrack } from "~/lib/player";
 import { requireFan } from "~/lib/session/guards.server";
@@ -23,16 +32,36 @@ export const meta = () => pageMeta("Purchased Tracks", "Everything you have boug
 
 const pageSize = 20;
 const dateLocale = "en-US";
+/** The newest paid orders listed, each with its receipt to send again. */
+const ordersShown = 10;
 
-/** A page of what the fan bought, by release, newest purchase first (one read: owned_releases()). */
+const OrdersSchema = v.array(
+  v.object({
+    id: v.string(),
+    paid_at: v.string(),
+    currency: v.string(),
+    total_cents: v.number(),
+    order_lines: v.array(v.object({ title: v.string() })),
+  }),
+);
+
+/** A page of what the fan bought, by release, newest purchase first (owned_releases()), beside their newest orders. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireFan(request, context);
   const url = new URL(request.url);
   const page = pageFrom(url);
-  const owned = readOrThrow(await context.get(supabaseContext).rpc("owned_releases", { page, page_size: pageSize }), {
-    what: "purchases",
-    schema: OwnedReleasesSchema,
-  });
+  const supabase = context.get(supabaseContext);
+  const [ownedRead, ordersRead] = await Promise.all([
+    supabase.rpc("owned_releases", { page, page_size: pageSize }),
+    supabase
+      .from("orders")
+      .select("id, paid_at, currency, total_cents, order_lines(title)")
+      .eq("state", "paid")
+      .order("paid_at", { ascending: false })
+      .limit(ordersShown),
+  ]);
+  const owned = readOrThrow(ownedRead, { what: "purchases", schema: OwnedReleasesSchema });
+  const orders = readOrThrow(ordersRead, { what: "orders", schema: OrdersSchema });
   const pages = pageCount(owned.release_count, pageSize);
   firstPageIfPastTheEnd(page > pages, url);
   // Each release's formats on offer, named here (the page carries no registry of formats).
@@ -40,11 +69,35 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ...release,
     downloads: downloadChoices(release.tracks.map((track) => ({ format: track.master_format, mp3_kbps: track.mp3_kbps }))),
   }));
-  return { releases, page, pages };
+  return { releases, orders, page, pages };
 }
 
-export default function PurchasedTracks({ loaderData }: Route.ComponentProps) {
-  const { releases, page, pages } = loaderData;
+/** "Send the receipt again": a new receipt of one of the fan's paid orders, queued for the mail. */
+export async function action({ request, context }: Route.ActionArgs) {
+  requireFan(request, context);
+  const submission = parseForm(ResendReceiptSchema, await readForm(request));
+  if (!submission.success) return replyWith(formError("This order no longer exists"), 400);
+  const { data, error } = await context
+    .get(supabaseContext)
+    .rpc("send_receipt_again", { order_id: submission.value.orderId })
+    .setHeader(...marketplaceHeader(context));
+  if (error?.code === sqlState.limitReached) return replyWith(formError("A receipt of this order went less than a minute ago."), 429);
+  if (error?.code === sqlState.insufficientPrivilege) return replyWith(formError("This order no longer exists"), 404);
+  if (error || !data) {
+    console.error("sending a receipt again failed", error);
+    return replyWith(formError("The receipt could not be sent. Please try again."), 500);
+  }
+  try {
+    await queueMails(context.get(cloudflareContext).env.MAIL, [data], new URL(request.url).origin);
+  } catch (queueing) {
+    console.error("queueing a receipt failed", queueing);
+    return replyWith(formError("The receipt could not be sent. Please try again."), 503);
+  }
+  return replyWith({ fieldErrors: {}, formError: null, values: {}, notice: "The receipt is on its way to your email." }, 200);
+}
+
+export default function PurchasedTracks({ loaderData, actionData }: Route.ComponentProps) {
+  const { releases, orders, page, pages } = loaderData;
   return (
     <>
       <DashboardHeader
@@ -69,6 +122,42 @@ export default function PurchasedTracks({ loaderData }: Route.ComponentProps) {
         </ul>
       )}
       <Pagination path={href("/dashboard/fan/purchased")} page={page} pages={pages} />
+      {orders.length > 0 ? (
+        <section aria-labelledby="orders-heading" className="mt-10 max-w-3xl">
+          <h2 id="orders-heading" className="text-xl font-bold">
+            Your orders
+          </h2>
+          <div className="mt-3 grid gap-3">
+            <FormAlert>{actionData?.formError}</FormAlert>
+            <FormAlert tone="success">{actionData?.notice}</FormAlert>
+            <ul className="divide-y divide-stage-700 rounded-2xl border border-stage-700">
+              {orders.map((order) => (
+                <li key={order.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
+                  <p className="min-w-0">
+                    <span className="font-semibold text-ink">Order {formatOrderReference(order.id)}</span>{" "}
+                    <span className="text-ink-muted">
+                      · {formatMoney(order.total_cents, order.currency)} ·{" "}
+                      <time dateTime={order.paid_at}>{formatDate(order.paid_at.slice(0, 10), dateLocale)}</time>
+                    </span>
+                    <span className="block truncate text-sm text-ink-muted">{order.order_lines.map((line) => line.title).join(", ")}</span>
+                  </p>
+                  <Form method="post" action={href("/dashboard/fan/purchased")}>
+                    <input type="hidden" name="orderId" value={order.id} />
+                    <Button
+                      type="submit"
+                      variant="secondary"
+                      size="sm"
+                      aria-label={`Send the receipt of order ${formatOrderReference(order.id)} again`}
+                    >
+                      Send the receipt again
+                    </Button>
+                  </Form>
+                </li>
+              ))}
+            </ul>
+          </div>
+        </section>
+      ) : null}
     </>
   );
 }

@@ -4,9 +4,13 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Card } from "~/components/ui/card";
 import { Field, SelectField } from "~/components/ui/field";
+import { SalesTable } from "~/components/payments/sales-table";
 import { readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
 import { currencies, withdrawThreshold } from "~/lib/constants";
-import { formFields, parseForm, replyWith } from "~/lib/forms/forms";
+import { requestLocale } from "~/lib/format";
+import { formError, formFields, parseForm, replyWith } from "~/lib/forms/forms";
+import { refundLine } from "../checkout/refunds.server";
+import { RefundSchema, SalesSchema } from "~/lib/schemas/checkout";
 import { readForm } from "~/lib/forms/form-body.server";
 import { requireArtist } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
@@ -33,14 +37,30 @@ async function payoutRow(context: Route.LoaderArgs["context"], artistId: string)
   );
 }
 
+/** The newest sales the page lists, each refundable. */
+const salesShown = 50;
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const artist = requireArtist(request, context);
-  return { payout: await payoutRow(context, artist.id) };
+  const [payout, sales] = await Promise.all([
+    payoutRow(context, artist.id),
+    context.get(supabaseContext).rpc("sales", { how_many: salesShown }),
+  ]);
+  return { payout, sales: readOrThrow(sales, { what: "sales", schema: SalesSchema }), locale: requestLocale(request) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const artist = requireArtist(request, context);
-  const submission = parseForm(ArtistPaymentsSchema, await readForm(request));
+  const formData = await readForm(request);
+  if (formData.get("intent") === "refund") {
+    const refund = parseForm(RefundSchema, formData);
+    if (!refund.success) return replyWith(formError("This sale no longer exists", { intent: "refund" }), 400);
+    const outcome = await refundLine(request, context, refund.value.lineId);
+    return "refused" in outcome
+      ? replyWith(formError(outcome.refused, { intent: "refund" }), 409)
+      : replyWith({ fieldErrors: {}, formError: null, values: { intent: "refund" }, notice: outcome.notice }, 200);
+  }
+  const submission = parseForm(ArtistPaymentsSchema, formData);
   if (!submission.success) return replyWith(submission.reply, 400);
   const settings = submission.value;
   // With withdrawals off the threshold field is not shown: the stored one is kept.
@@ -65,9 +85,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function PaymentSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { payout } = loaderData;
+  const { payout, sales, locale } = loaderData;
   const settings = payout.payment_settings;
-  const form = formFields(actionData);
+  const refunding = actionData?.values.intent === "refund";
+  const form = formFields(refunding ? undefined : actionData);
   return (
     <>
       <DashboardHeader title="Payment Settings">
@@ -115,6 +136,20 @@ export default function PaymentSettings({ loaderData, actionData }: Route.Compon
           </SubmitButton>
         </Form>
       </Card>
+      <section aria-labelledby="sales-heading" className="mt-10">
+        <h2 id="sales-heading" className="text-xl font-bold">
+          Sales
+        </h2>
+        <p className="mt-1 text-sm text-ink-muted">
+          Your newest sales, with your share of each (88% of what the fan paid after discounts). A refund gives the fan their money back and
+          takes the sale and your share away.
+        </p>
+        <div className="mt-3 grid gap-3">
+          <FormAlert>{refunding ? actionData?.formError : null}</FormAlert>
+          <FormAlert tone="success">{refunding ? actionData?.notice : null}</FormAlert>
+          <SalesTable sales={sales} action={paymentsPath} locale={locale} />
+        </div>
+      </section>
     </>
   );
 }

@@ -1,0 +1,69 @@
+// The mail queue: the pages queue the ids of mails the database wrote (a paid order's receipt and "you
+// sold", a refund's notice, a receipt sent again), and the page Worker's own consumer (workers/app.ts)
+// renders each from the order as it is then and sends it. A provider that fails is retried with back-off;
+// the mail stays unsent in the database meanwhile, so a slow or failing provider never fails an order.
+// Sent at most once: a mail marked sent is skipped, and its id is the provider's idempotency key, so two
+// deliveries of one message at once still make one mail.
+import * as v from "valibot";
+import { marketplaceClient } from "~/lib/backend/marketplace-client.server";
+import { appEnv } from "~/lib/http/env.server";
+import { mailOn, sendMail } from "./mail.server";
+import { MailToSend, orderMail } from "./order-mails.server";
+
+const MailMessage = v.object({ mail: v.pipe(v.string(), v.uuid()), origin: v.pipe(v.string(), v.url()) });
+type MailMessage = v.InferOutput<typeof MailMessage>;
+
+/** Queues mails the database wrote; `origin`: the site's address, for their links. Throws when the queue cannot take them. */
+export async function queueMails(queue: Queue, mails: readonly string[], origin: string): Promise<void> {
+  if (mails.length === 0) return;
+  await queue.sendBatch(mails.map((mail) => ({ body: { mail, origin } satisfies MailMessage, contentType: "json" as const })));
+}
+
+/** Seconds before the next attempt: a minute, doubling, at most an hour. */
+const backOff = (attempts: number) => Math.min(60 * 2 ** Math.max(attempts - 1, 0), 3600);
+
+export async function handleMailBatch(batch: MessageBatch<unknown>, rawEnv: unknown): Promise<void> {
+  const env = appEnv(rawEnv);
+  const backend = marketplaceClient(env);
+  for (const message of batch.messages) {
+    const parsed = v.safeParse(MailMessage, message.body);
+    if (!parsed.success) {
+      console.error("a mail message of an unknown shape was dropped", message.id);
+      message.ack();
+      continue;
+    }
+    if (!mailOn(env)) {
+      // No provider: the mail stays unsent in the database (RESEND_API_KEY turns sending on).
+      console.warn("mail is off (no RESEND_API_KEY): mail kept unsent", parsed.output.mail);
+      message.ack();
+      continue;
+    }
+    const { data, error } = await backend.rpc("mail_to_send", { mail_id: parsed.output.mail });
+    if (error) {
+      console.error("reading a mail failed", parsed.output.mail, error);
+      message.retry({ delaySeconds: backOff(message.attempts) });
+      continue;
+    }
+    if (data === null) {
+      message.ack();
+      continue;
+    }
+    const mail = v.parse(MailToSend, data);
+    if (mail.sent) {
+      message.ack();
+      continue;
+    }
+    let providerId: string | undefined;
+    let failure: string | undefined;
+    try {
+      providerId = await sendMail(env, orderMail(mail, parsed.output.origin), `mail-${mail.id}`);
+    } catch (sending) {
+      failure = sending instanceof Error ? sending.message : String(sending);
+      console.error("sending a mail failed; it is retried", mail.id, failure);
+    }
+    const recorded = await backend.rpc("mail_attempted", { mail_id: mail.id, provider_id: providerId, failure });
+    // Unrecorded, a sent mail is sent again: the provider answers the same key with the first message.
+    if (providerId && !recorded.error) message.ack();
+    else message.retry({ delaySeconds: backOff(message.attempts) });
+  }
+}

@@ -1,0 +1,223 @@
+// The mails about an order, rendered from the order as the database keeps it (`mail_to_send`): the buyer's
+// receipt (each line with its price, discounts and total, the artist's share, where to download, the
+// waived right of withdrawal), "you sold" to an artist (their lines and their share), and the buyer's
+// notice of a refund. Each is HTML and plain text; React writes the HTML, so what a buyer or artist typed
+// (titles, names) is escaped.
+import type { ReactNode } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { href } from "react-router";
+import * as v from "valibot";
+import { formatMoney, formatOrderReference } from "~/lib/format";
+import { waiverRecord } from "~/lib/payments/withdrawal";
+import type { Message } from "./mail.server";
+
+const MailLine = v.object({
+  id: v.string(),
+  kind: v.picklist(["track", "album"]),
+  track_id: v.nullable(v.string()),
+  release_id: v.nullable(v.string()),
+  title: v.string(),
+  artist_name: v.string(),
+  amount: v.number(),
+  discount_code: v.nullable(v.string()),
+  code_discount: v.number(),
+  bundle_discount: v.number(),
+  total: v.number(),
+  artist_share: v.number(),
+  refunded: v.boolean(),
+});
+
+/** A mail as `mail_to_send` answers it. */
+export const MailToSend = v.object({
+  id: v.string(),
+  kind: v.picklist(["receipt", "sale", "refund"]),
+  recipient: v.string(),
+  sent: v.boolean(),
+  order: v.object({
+    id: v.string(),
+    currency: v.string(),
+    total: v.number(),
+    paid_at: v.nullable(v.string()),
+    buyer_email: v.string(),
+    signed_in: v.boolean(),
+    country: v.nullable(v.string()),
+    waived_withdrawal: v.boolean(),
+  }),
+  lines: v.array(MailLine),
+});
+export type MailToSend = v.InferOutput<typeof MailToSend>;
+type Line = v.InferOutput<typeof MailLine>;
+
+const regionNames = new Intl.DisplayNames(["en"], { type: "region", fallback: "code" });
+
+/** The message for `mail`; `origin`: the site's address, for its links. */
+export function orderMail(mail: MailToSend, origin: string): Message {
+  const money = (cents: number) => formatMoney(cents, mail.order.currency);
+  const reference = formatOrderReference(mail.order.id);
+  const link = (path: string) => new URL(path, origin).href;
+  const download = (line: Line) =>
+    link(
+      line.kind === "album"
+        ? href("/album/:id/download", { id: line.release_id ?? "" })
+        : href("/track/:id/download", { id: line.track_id ?? "" }),
+    );
+  const discountsOf = (line: Line) =>
+    [
+      line.code_discount > 0 ? `code ${line.discount_code ?? ""}: −${money(line.code_discount)}` : null,
+      line.bundle_discount > 0 ? `bundle: −${money(line.bundle_discount)}` : null,
+    ].filter((part) => part !== null);
+
+  if (mail.kind === "receipt") {
+    const bought = mail.lines.filter((line) => !line.refunded);
+    const canDownload = mail.order.signed_in && bought.some((line) => (line.kind === "album" ? line.release_id : line.track_id));
+    const purchased = link(href("/dashboard/fan/purchased"));
+    return rendered(
+      mail.recipient,
+      `Your Crate receipt ${reference}`,
+      <>
+        <h1>Thank you for your purchase</h1>
+        <p>
+          Order {reference}, {money(mail.order.total)} in all. Crate sold it to you; each artist receives the share shown.
+        </p>
+        <LinesTable lines={mail.lines} money={money} discountsOf={discountsOf} download={canDownload ? download : null} />
+        {canDownload ? (
+          <p>
+            Your downloads are also in <a href={purchased}>Purchased</a>.
+          </p>
+        ) : null}
+        {mail.order.waived_withdrawal ? <p>{waiverRecord}</p> : null}
+      </>,
+      [
+        `Thank you for your purchase. Order ${reference}, ${money(mail.order.total)} in all.`,
+        "",
+        ...mail.lines.map((line) => lineText(line, money, discountsOf, canDownload ? download : null)),
+        ...(canDownload ? ["", `Your downloads: ${purchased}`] : []),
+        ...(mail.order.waived_withdrawal ? ["", waiverRecord] : []),
+      ],
+    );
+  }
+
+  if (mail.kind === "sale") {
+    const share = mail.lines.reduce((sum, line) => sum + line.artist_share, 0);
+    const where = mail.order.country ? ` in ${regionNames.of(mail.order.country)}` : "";
+    const titles = mail.lines.map((line) => line.title).join(", ");
+    const analytics = link(href("/dashboard/artist/analytics"));
+    return rendered(
+      mail.recipient,
+      `You sold ${titles}`,
+      <>
+        <h1>You made a sale</h1>
+        <p>
+          A fan{where} bought {titles} (order {reference}). Your share: <strong>{money(share)}</strong>.
+        </p>
+        <LinesTable lines={mail.lines} money={money} discountsOf={discountsOf} download={null} />
+        <p>
+          See every sale in your <a href={analytics}>analytics</a>.
+        </p>
+      </>,
+      [
+        `A fan${where} bought ${titles} (order ${reference}). Your share: ${money(share)}.`,
+        "",
+        ...mail.lines.map((line) => lineText(line, money, discountsOf, null)),
+        "",
+        `Your analytics: ${analytics}`,
+      ],
+    );
+  }
+
+  const refunded = mail.lines.reduce((sum, line) => sum + line.total, 0);
+  const titles = mail.lines.map((line) => line.title).join(", ");
+  return rendered(
+    mail.recipient,
+    `Your refund for ${titles}`,
+    <>
+      <h1>Your refund</h1>
+      <p>
+        {money(refunded)} for {titles} (order {reference}) is on its way back to you. It can take 5 to 10 days to reach your account. This
+        item is no longer yours to download.
+      </p>
+    </>,
+    [
+      `${money(refunded)} for ${titles} (order ${reference}) is on its way back to you. It can take 5 to 10 days to reach your account.`,
+      "This item is no longer yours to download.",
+    ],
+  );
+}
+
+function LinesTable({
+  lines,
+  money,
+  discountsOf,
+  download,
+}: {
+  lines: Line[];
+  money: (cents: number) => string;
+  discountsOf: (line: Line) => string[];
+  download: ((line: Line) => string) | null;
+}) {
+  return (
+    <table style={{ borderCollapse: "collapse", width: "100%" }}>
+      <thead>
+        <tr>
+          <th style={cell}>Item</th>
+          <th style={cell}>Price</th>
+          <th style={cell}>Discount</th>
+          <th style={cell}>Paid</th>
+          <th style={cell}>Artist’s share</th>
+        </tr>
+      </thead>
+      <tbody>
+        {lines.map((line) => (
+          <tr key={line.id}>
+            <td style={cell}>
+              {line.title} · {line.artist_name}
+              {line.refunded ? (
+                " (refunded)"
+              ) : download && !line.refunded ? (
+                <>
+                  {" "}
+                  <a href={download(line)}>Download</a>
+                </>
+              ) : null}
+            </td>
+            <td style={cell}>{money(line.amount)}</td>
+            <td style={cell}>{discountsOf(line).join(", ") || "—"}</td>
+            <td style={cell}>{money(line.total)}</td>
+            <td style={cell}>{money(line.artist_share)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+const cell = { borderBottom: "1px solid #ddd", padding: "6px 8px", textAlign: "left" } as const;
+
+function lineText(
+  line: Line,
+  money: (cents: number) => string,
+  discountsOf: (line: Line) => string[],
+  download: ((line: Line) => string) | null,
+) {
+  const discounts = discountsOf(line);
+  return [
+    `${line.title} · ${line.artist_name}: ${money(line.total)}${discounts.length ? ` (price ${money(line.amount)}; ${discounts.join(", ")})` : ""}; artist’s share ${money(line.artist_share)}${line.refunded ? " (refunded)" : ""}`,
+    ...(download && !line.refunded ? [`  Download: ${download(line)}`] : []),
+  ].join("\n");
+}
+
+function rendered(to: string, subject: string, body: ReactNode, text: string[]): Message {
+  const html = `<!doctype html>${renderToStaticMarkup(
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <title>{subject}</title>
+      </head>
+      <body style={{ fontFamily: "system-ui, sans-serif", color: "#111", maxWidth: "40rem" }}>
+        {body}
+        <p style={{ color: "#555", fontSize: "13px" }}>Crate, the marketplace for independent artists.</p>
+      </body>
+    </html>,
+  )}`;
+  return { to, subject, html, text: `${text.join("\n")}\n\nCrate, the marketplace for independent artists.\n` };
+}

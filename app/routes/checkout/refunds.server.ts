@@ -1,0 +1,65 @@
+// Refunds, by an order line's artist or an administrator: the database says whether the caller may and
+// what to refund (`line_to_refund`), Stripe refunds that line's total of the order's payment (once per line:
+// the line's id is the idempotency key), and the database records it (`record_refund`: the purchases go, so
+// the download is refused and the analytics take the sale back; the buyer is mailed).
+import type { RouterContextProvider } from "react-router";
+import * as v from "valibot";
+import { cloudflareContext } from "~/lib/http/context.server";
+import { marketplaceHeader } from "~/lib/http/env.server";
+import { queueMails } from "~/lib/mail/mail-queue.server";
+import { supabaseContext } from "~/lib/session/session.server";
+import { sqlState } from "~/lib/backend/sqlstate";
+import { stripeFrom } from "~/lib/payments/stripe.server";
+
+const LineToRefund = v.object({
+  line_id: v.string(),
+  order_id: v.string(),
+  payment_intent: v.nullable(v.string()),
+  total: v.number(),
+  currency: v.string(),
+  refunded: v.boolean(),
+});
+
+export type RefundOutcome = { notice: string } | { refused: string };
+
+/** Refunds one order line as the signed-in artist or administrator. */
+export async function refundLine(request: Request, context: Readonly<RouterContextProvider>, lineId: string): Promise<RefundOutcome> {
+  const supabase = context.get(supabaseContext);
+  const vouch = marketplaceHeader(context);
+  const asked = await supabase.rpc("line_to_refund", { line_id: lineId }).setHeader(...vouch);
+  if (asked.error) {
+    if (asked.error.code === sqlState.insufficientPrivilege)
+      return { refused: "Only the artist of this sale or an administrator can refund it." };
+    if (asked.error.code === sqlState.invalidParameter) return { refused: "This order is not paid, so there is nothing to refund." };
+    console.error("reading a line to refund failed", asked.error);
+    return { refused: "The refund could not be made. Please try again." };
+  }
+  const line = v.parse(LineToRefund, asked.data);
+  if (line.refunded) return { notice: "This sale is refunded already." };
+  let refundId: string | undefined;
+  // A line that cost nothing (a code took all of it) or a free order has no payment to give back.
+  if (line.payment_intent && line.total > 0) {
+    const stripe = stripeFrom(context);
+    if (!stripe) return { refused: "Refunds are not available: payments are not set up." };
+    try {
+      const refund = await stripe.refunds.create(
+        { payment_intent: line.payment_intent, amount: line.total, metadata: { order_line_id: line.line_id, order_id: line.order_id } },
+        { idempotencyKey: `refund-${line.line_id}` },
+      );
+      refundId = refund.id;
+    } catch (error) {
+      console.error("a Stripe refund failed", line.line_id, error);
+      return { refused: `Stripe did not make the refund: ${error instanceof Error ? error.message : "unknown error"}` };
+    }
+  }
+  const recorded = await supabase.rpc("record_refund", { line_id: line.line_id, refund_id: refundId }).setHeader(...vouch);
+  if (recorded.error) {
+    // The money went back; Stripe's charge.refunded still reaches the order through the webhook.
+    console.error("recording a refund failed", line.line_id, recorded.error);
+    return { refused: "The refund was made, but could not be recorded yet. Please try again." };
+  }
+  await queueMails(context.get(cloudflareContext).env.MAIL, recorded.data ?? [], new URL(request.url).origin).catch((error: unknown) =>
+    console.error("queueing a refund's mail failed", line.line_id, error),
+  );
+  return { notice: "Refunded. The buyer is told by email, and the download is theirs no more." };
+}

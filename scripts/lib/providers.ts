@@ -1,0 +1,49 @@
+// The third parties offline: the Stripe stand-in (stand-ins/stripe.ts), which sends its events to the
+// marketplace's webhook, and the mail stand-in (stand-ins/mail.ts, Resend's API) whose outbox keeps what
+// the marketplace sends; and the Worker's variables that point its clients at them.
+import { randomBytes } from "node:crypto";
+import { startMailStandIn, type MailStandIn } from "@crate/stand-ins/mail";
+import { startStripeStandIn, type StripeStandIn } from "@crate/stand-ins/stripe";
+
+export type Providers = { stripe: StripeStandIn; mail: MailStandIn; vars: Record<string, string>; close(): Promise<void> };
+
+/** The stand-ins on `stripePort` and `mailPort` (0: any free one), Stripe's events sent to the marketplace at `appUrl`. */
+export async function startProviders({
+  stripePort,
+  mailPort,
+  appUrl,
+  verbose = false,
+}: {
+  stripePort: number;
+  mailPort: number;
+  appUrl: string;
+  verbose?: boolean;
+}): Promise<Providers> {
+  const stripe = await startStripeStandIn({
+    port: stripePort,
+    secretKey: `sk_test_local_${randomBytes(12).toString("hex")}`,
+    webhookSecret: `whsec_local_${randomBytes(16).toString("hex")}`,
+    webhookUrl: new URL("/webhooks/stripe", appUrl).href,
+    verbose,
+  });
+  const mail = await startMailStandIn({ port: mailPort, apiKey: `re_local_${randomBytes(12).toString("hex")}`, verbose }).catch(
+    async (error: unknown) => {
+      await stripe.close();
+      throw error;
+    },
+  );
+  return {
+    stripe,
+    mail,
+    vars: {
+      STRIPE_SECRET_KEY: stripe.secretKey,
+      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+      STRIPE_API_URL: stripe.url,
+      RESEND_API_KEY: mail.apiKey,
+      MAIL_API_URL: mail.url,
+    },
+    async close() {
+      await Promise.all([stripe.close(), mail.close()]);
+    },
+  };
+}

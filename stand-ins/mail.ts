@@ -1,0 +1,168 @@
+// A stand-in for the part of Resend's email API the marketplace uses, so `npm start` and the tests send no
+// mail: `POST /emails` (once per `Idempotency-Key`, as Resend replays the first answer for 24 hours),
+// `GET /emails/{id}` and `GET /emails` (the list, newest first). What it is sent is kept in an outbox, a
+// page for a developer at `/` and the list for tests. The Worker reaches it with the same fetch that reaches
+// Resend on hosted (MAIL_API_URL points it here).
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type SentMail = {
+  object: "email";
+  id: string;
+  from: string;
+  to: string[];
+  subject: string;
+  html: string;
+  text: string | null;
+  headers: Record<string, string>;
+  created_at: string;
+};
+
+export type MailStandIn = {
+  url: string;
+  apiKey: string;
+  /** Every mail taken, oldest first. */
+  messages: readonly SentMail[];
+  /** The next `count` sends are answered as a failing provider answers (500), for tests of retries. */
+  failNext(count: number): void;
+  close(): Promise<void>;
+};
+
+/** Resend's limit on recipients of one message. */
+const mostRecipients = 50;
+
+export async function startMailStandIn({
+  port = 0,
+  apiKey,
+  verbose = false,
+}: {
+  port?: number;
+  apiKey: string;
+  verbose?: boolean;
+}): Promise<MailStandIn> {
+  const messages: SentMail[] = [];
+  const idempotent = new Map<string, { body: string; answer: [number, unknown] }>();
+  let failures = 0;
+
+  function send(body: string): [number, unknown] {
+    let params: Record<string, unknown>;
+    try {
+      params = JSON.parse(body) as Record<string, unknown>;
+    } catch {
+      return [400, resendError(400, "invalid_parameter", "The body is not valid JSON.")];
+    }
+    const to = typeof params.to === "string" ? [params.to] : params.to;
+    if (typeof params.from !== "string" || !params.from.includes("@"))
+      return [422, resendError(422, "validation_error", "Invalid `from` field.")];
+    if (
+      !Array.isArray(to) ||
+      to.length === 0 ||
+      to.length > mostRecipients ||
+      !to.every((r) => typeof r === "string" && /^[^@\s]+@[^@\s]+$/.test(r))
+    )
+      return [422, resendError(422, "validation_error", "Invalid `to` field.")];
+    if (typeof params.subject !== "string" || params.subject === "")
+      return [422, resendError(422, "validation_error", "Missing `subject` field.")];
+    if (typeof params.html !== "string" && typeof params.text !== "string")
+      return [422, resendError(422, "validation_error", "Missing `html` or `text` field.")];
+    const headers = params.headers && typeof params.headers === "object" ? (params.headers as Record<string, string>) : {};
+    const mail: SentMail = {
+      object: "email",
+      id: randomUUID(),
+      from: params.from,
+      to: to as string[],
+      subject: params.subject,
+      html: typeof params.html === "string" ? params.html : "",
+      text: typeof params.text === "string" ? params.text : null,
+      headers,
+      created_at: new Date().toISOString(),
+    };
+    messages.push(mail);
+    if (verbose) console.log(`[mail] ${mail.subject} for ${mail.to.join(", ")}`);
+    return [200, { id: mail.id }];
+  }
+
+  function api(request: IncomingMessage, path: string, body: string): [number, unknown] {
+    if (!request.headers.authorization) return [401, resendError(401, "missing_api_key", "Missing API key in the authorization header.")];
+    if (request.headers.authorization !== `Bearer ${apiKey}`) return [403, resendError(403, "invalid_api_key", "API key is invalid.")];
+    if (request.method === "POST" && path === "/emails") {
+      const key = request.headers["idempotency-key"];
+      const seen = typeof key === "string" ? idempotent.get(key) : undefined;
+      if (seen && seen.body !== body)
+        return [409, resendError(409, "invalid_idempotent_request", "Same idempotency key used with a different request payload.")];
+      if (seen) return seen.answer;
+      if (failures > 0) {
+        failures -= 1;
+        return [500, resendError(500, "internal_server_error", "An unexpected error occurred.")];
+      }
+      const answer = send(body);
+      if (typeof key === "string" && answer[0] === 200) idempotent.set(key, { body, answer });
+      return answer;
+    }
+    if (request.method === "GET" && path === "/emails") return [200, { object: "list", has_more: false, data: messages.toReversed() }];
+    const one = /^\/emails\/([^/]+)$/.exec(path);
+    if (request.method === "GET" && one) {
+      const mail = messages.find((m) => m.id === one[1]);
+      return mail ? [200, mail] : [404, resendError(404, "not_found", "Email not found")];
+    }
+    return [404, resendError(404, "not_found", "The requested endpoint does not exist.")];
+  }
+
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      const path = new URL(request.url ?? "/", "http://stand-in").pathname;
+      if (request.method === "GET" && path === "/") {
+        response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
+        response.end(outboxPage(messages));
+        return;
+      }
+      const [status, answer] = api(request, path, Buffer.concat(chunks).toString("utf8"));
+      response.writeHead(status, { "content-type": "application/json" });
+      response.end(JSON.stringify(answer));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const { port: listening } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${listening}`,
+    apiKey,
+    messages,
+    failNext(count) {
+      failures = count;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+function resendError(statusCode: number, name: string, message: string) {
+  return { statusCode, name, message };
+}
+
+/** The outbox as a page, newest message first (each mail's own HTML in a sandboxed frame). */
+function outboxPage(messages: readonly SentMail[]): string {
+  const items = messages
+    .toReversed()
+    .map(
+      (m) => `<article>
+  <h2>${escape(m.subject)}</h2>
+  <p>To <b>${escape(m.to.join(", "))}</b> from ${escape(m.from)} at <time>${escape(m.created_at)}</time></p>
+  <iframe sandbox title="${escape(m.subject)}" srcdoc="${escape(m.html)}"></iframe>
+</article>`,
+    )
+    .join("\n");
+  return `<!doctype html>
+<html lang="en">
+<meta charset="utf-8">
+<title>Local mail outbox</title>
+<style>body{font:16px system-ui;max-width:48rem;margin:2rem auto;padding:0 1rem}article{border-top:1px solid #ccc;padding:1rem 0}iframe{width:100%;height:28rem;border:1px solid #ccc}</style>
+<h1>Local mail outbox</h1>
+${items || "<p>No messages yet.</p>"}
+</html>`;
+}
+
+function escape(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

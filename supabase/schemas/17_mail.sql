@@ -1,0 +1,215 @@
+-- Mail the marketplace sends about orders: the buyer's receipt, "you sold" to each artist of a paid order,
+-- and the buyer's notice of a refund. A mail is a row first, written in the transaction that makes its
+-- reason (a paid order, a refund), so a failing mail provider never fails an order and no mail is lost
+-- when the queue is slow: the Worker queues the unsent rows it is handed, its consumer renders each from
+-- the order as it is now and sends it with the row's id as the provider's idempotency key, then marks it
+-- sent. Written and read by the marketplace alone (the Worker's secret); nobody reads the table directly.
+set check_function_bodies = off;
+
+create table private.mails (
+  id uuid primary key default gen_random_uuid(),
+  kind text not null check (kind in ('receipt', 'sale', 'refund')),
+  recipient text not null check (private.is_email(recipient)),
+  order_id uuid not null references public.orders (id) on delete cascade,
+  -- "You sold": the artist whose lines it lists. A refund notice: the line refunded.
+  artist_id uuid references public.artist_profiles (id) on delete cascade,
+  order_line_id uuid references public.order_lines (id) on delete cascade,
+  created_at timestamptz not null default now(),
+  sent_at timestamptz,
+  -- The provider's id for the message sent, and the last failure's reason while it is not.
+  provider_id text,
+  attempts integer not null default 0,
+  last_error text,
+  constraint mails_sale_names_its_artist check ((kind = 'sale') = (artist_id is not null)),
+  constraint mails_refund_names_its_line check ((kind = 'refund') = (order_line_id is not null))
+);
+
+revoke all on table private.mails from public, anon, authenticated;
+
+create index mails_order_id_created_at_idx on private.mails (order_id, created_at desc);
+
+create index mails_artist_id_idx on private.mails (artist_id);
+
+create index mails_order_line_id_idx on private.mails (order_line_id);
+
+-- A paid order's mails: the receipt to its buyer, "you sold" to each of its artists (at their account's
+-- address). Called once, by the fulfilment.
+create or replace function private.queue_order_mails(order_id uuid)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  insert into private.mails (kind, recipient, order_id)
+  select 'receipt', o.buyer_email, o.id from public.orders o where o.id = queue_order_mails.order_id;
+  insert into private.mails (kind, recipient, order_id, artist_id)
+  select distinct 'sale', u.email, l.order_id, l.artist_id
+  from public.order_lines l
+  join auth.users u on u.id = l.artist_id
+  where l.order_id = queue_order_mails.order_id and private.is_email(u.email);
+$$;
+
+revoke execute on function private.queue_order_mails(uuid) from public, anon, authenticated;
+
+-- The mails of an order not sent yet, oldest first: what the Worker queues after applying news about it
+-- (again after a retried delivery, so a queue that failed once loses nothing).
+create or replace function private.unsent_mails(order_id uuid)
+returns uuid[]
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(array_agg(m.id order by m.created_at, m.id), '{}')
+  from private.mails m
+  where m.order_id = unsent_mails.order_id and m.sent_at is null
+$$;
+
+revoke execute on function private.unsent_mails(uuid) from public, anon, authenticated;
+
+-- One mail as the Worker renders it, through the marketplace alone: its kind and recipient, whether it
+-- went already, and its order with the lines it speaks of (a receipt: all; "you sold": the artist's; a
+-- refund: the line refunded), each with its item, price, discounts, total and the artist's share. Null
+-- for a mail that is not there.
+create or replace function private.mail_to_send(mail_id uuid)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  mail private.mails;
+begin
+  perform private.require_marketplace_request();
+  select * into mail from private.mails m where m.id = mail_to_send.mail_id;
+  if not found then
+    return null;
+  end if;
+  return (
+    select jsonb_build_object(
+      'id', mail.id, 'kind', mail.kind, 'recipient', mail.recipient, 'sent', mail.sent_at is not null,
+      'order', jsonb_build_object(
+        'id', o.id, 'currency', o.currency, 'total', o.total_cents, 'paid_at', o.paid_at,
+        'buyer_email', o.buyer_email, 'signed_in', o.buyer_id is not null, 'country', o.country,
+        'waived_withdrawal', o.waived_withdrawal),
+      'lines', coalesce((
+        select jsonb_agg(jsonb_build_object(
+            'id', l.id, 'kind', l.kind, 'track_id', l.track_id, 'release_id', l.release_id, 'title', l.title,
+            'artist_id', l.artist_id, 'artist_name', a.artist_name, 'amount', l.amount_cents,
+            'discount_code', l.discount_code, 'code_discount', l.code_discount_cents,
+            'bundle_discount', l.bundle_discount_cents, 'total', l.total_cents,
+            'artist_share', l.artist_share_cents, 'refunded', l.refunded_at is not null)
+          order by l.title, l.id)
+        from public.order_lines l
+        join public.artist_profiles a on a.id = l.artist_id
+        where l.order_id = o.id
+          and (mail.kind = 'receipt'
+            or (mail.kind = 'sale' and l.artist_id = mail.artist_id)
+            or (mail.kind = 'refund' and l.id = mail.order_line_id))), '[]'))
+    from public.orders o where o.id = mail.order_id);
+end
+$$;
+
+revoke execute on function private.mail_to_send(uuid) from public;
+
+grant execute on function private.mail_to_send(uuid) to anon, authenticated;
+
+create or replace function public.mail_to_send(mail_id uuid)
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select private.mail_to_send(mail_to_send.mail_id)
+$$;
+
+revoke execute on function public.mail_to_send(uuid) from public;
+
+grant execute on function public.mail_to_send(uuid) to anon, authenticated;
+
+-- What became of one attempt to send a mail, through the marketplace alone: sent (the provider's id), or
+-- failed (why; it stays unsent, for the queue's retry).
+create or replace function private.mail_attempted(mail_id uuid, provider_id text, failure text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.require_marketplace_request();
+  update private.mails m
+  set attempts = m.attempts + 1,
+    sent_at = case when mail_attempted.provider_id is not null then coalesce(m.sent_at, now()) else m.sent_at end,
+    provider_id = coalesce(m.provider_id, mail_attempted.provider_id),
+    last_error = case when mail_attempted.provider_id is null then left(mail_attempted.failure, 500) end
+  where m.id = mail_attempted.mail_id;
+end
+$$;
+
+revoke execute on function private.mail_attempted(uuid, text, text) from public;
+
+grant execute on function private.mail_attempted(uuid, text, text) to anon, authenticated;
+
+create or replace function public.mail_attempted(mail_id uuid, provider_id text default null, failure text default null)
+returns void
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.mail_attempted(mail_attempted.mail_id, mail_attempted.provider_id, mail_attempted.failure)
+$$;
+
+revoke execute on function public.mail_attempted(uuid, text, text) from public;
+
+grant execute on function public.mail_attempted(uuid, text, text) to anon, authenticated;
+
+-- Purchased's "Send the receipt again": a new receipt of one of the caller's paid orders, through the
+-- marketplace (which queues it). At most one a minute per order, so the button cannot flood a mailbox.
+-- Answers the mail's id; raises 42501 for an order that is not the caller's or not paid, 54000 when one
+-- went within the minute.
+create or replace function private.send_receipt_again(order_id uuid)
+returns uuid
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  buyer uuid := (select auth.uid());
+  paid public.orders;
+  made uuid;
+begin
+  perform private.require_marketplace_request();
+  select * into paid from public.orders o
+  where o.id = send_receipt_again.order_id and o.buyer_id = buyer and buyer is not null and o.state = 'paid'
+  for update;
+  if not found then
+    raise exception 'no paid order of yours has this id' using errcode = '42501';
+  end if;
+  if exists (select 1 from private.mails m
+      where m.order_id = paid.id and m.kind = 'receipt' and m.created_at > now() - interval '1 minute') then
+    raise exception 'a receipt of this order went within the minute' using errcode = '54000';
+  end if;
+  insert into private.mails (kind, recipient, order_id) values ('receipt', paid.buyer_email, paid.id)
+  returning id into made;
+  return made;
+end
+$$;
+
+revoke execute on function private.send_receipt_again(uuid) from public;
+
+grant execute on function private.send_receipt_again(uuid) to authenticated;
+
+create or replace function public.send_receipt_again(order_id uuid)
+returns uuid
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.send_receipt_again(send_receipt_again.order_id)
+$$;
+
+revoke execute on function public.send_receipt_again(uuid) from public;
+
+grant execute on function public.send_receipt_again(uuid) to authenticated;
