@@ -1,7 +1,8 @@
 // A stand-in for the part of Resend's email API the marketplace uses, so `npm start` and the tests send no
 // mail: `POST /emails` (once per `Idempotency-Key`, as Resend replays the first answer for 24 hours),
 // `GET /emails/{id}` and `GET /emails` (the list, newest first). What it is sent is kept in an outbox, a
-// page for a developer at `/` and the list for tests. The Worker reaches it with the same fetch that reaches
+// page for a developer at `/` and the list for tests; `POST /_failures` (its own, for tests) makes the next
+// sends fail as a provider that is down does. The Worker reaches it with the same fetch that reaches
 // Resend on hosted (MAIL_API_URL points it here).
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -24,8 +25,6 @@ export type MailStandIn = {
   apiKey: string;
   /** Every mail taken, oldest first. */
   messages: readonly SentMail[];
-  /** The next `count` sends are answered as a failing provider answers (500), for tests of retries. */
-  failNext(count: number): void;
   close(): Promise<void>;
 };
 
@@ -114,6 +113,12 @@ export async function startMailStandIn({
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       const path = new URL(request.url ?? "/", "http://stand-in").pathname;
+      // The stand-in's own control, for tests (not Resend's): the next N sends fail.
+      if (request.method === "POST" && path === "/_failures") {
+        failures = Number(Buffer.concat(chunks).toString("utf8")) || 0;
+        response.writeHead(204).end();
+        return;
+      }
       if (request.method === "GET" && path === "/") {
         response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
         response.end(outboxPage(messages));
@@ -130,9 +135,6 @@ export async function startMailStandIn({
     url: `http://127.0.0.1:${listening}`,
     apiKey,
     messages,
-    failNext(count) {
-      failures = count;
-    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -44,7 +44,12 @@ export async function startMarketplace({
   });
   const providers = await startProviders({ stripePort: 0, mailPort: 0, appUrl });
   try {
-    const vars = { ...(await workerVars(backend, { captchaSiteKey: captcha?.siteKey })), ...providers.vars };
+    const vars: Record<string, string> = {
+      ...(await workerVars(backend, { captchaSiteKey: captcha?.siteKey })),
+      ...providers.vars,
+      // A mail the provider failed is tried again within a second, not a minute.
+      MAIL_RETRY_SECONDS: "1",
+    };
     const app = await serveApp({ port: appPort, quiet: true, vars });
     // The demo data's streams, made by the rendition queue as on a first `npm start`, before any test plays.
     if (seedMedia) {

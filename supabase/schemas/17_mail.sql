@@ -166,9 +166,9 @@ revoke execute on function public.mail_attempted(uuid, text, text) from public;
 grant execute on function public.mail_attempted(uuid, text, text) to anon, authenticated;
 
 -- Purchased's "Send the receipt again": a new receipt of one of the caller's paid orders, through the
--- marketplace (which queues it). At most one a minute per order, so the button cannot flood a mailbox.
--- Answers the mail's id; raises 42501 for an order that is not the caller's or not paid, 54000 when one
--- went within the minute.
+-- marketplace (which queues it). At most two receipts of an order a minute (the first and one more), so
+-- the button cannot flood a mailbox. Answers the mail's id; raises 42501 for an order that is not the
+-- caller's or not paid, 54000 when two went within the minute.
 create or replace function private.send_receipt_again(order_id uuid)
 returns uuid
 language plpgsql
@@ -187,9 +187,9 @@ begin
   if not found then
     raise exception 'no paid order of yours has this id' using errcode = '42501';
   end if;
-  if exists (select 1 from private.mails m
-      where m.order_id = paid.id and m.kind = 'receipt' and m.created_at > now() - interval '1 minute') then
-    raise exception 'a receipt of this order went within the minute' using errcode = '54000';
+  if (select count(*) from private.mails m
+      where m.order_id = paid.id and m.kind = 'receipt' and m.created_at > now() - interval '1 minute') >= 2 then
+    raise exception 'two receipts of this order went within the minute' using errcode = '54000';
   end if;
   insert into private.mails (kind, recipient, order_id) values ('receipt', paid.buyer_email, paid.id)
   returning id into made;

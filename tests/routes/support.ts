@@ -232,6 +232,21 @@ export async function mailLink(email: string): Promise<string> {
   return href.replace(/&#38;|&amp;/g, "&");
 }
 
+const mail = inject("mail");
+
+/** What the mail stand-in's outbox holds for `email`, newest first (Resend's list of emails). */
+export async function mailsTo(email: string) {
+  const response = await fetch(`${mail.url}/emails`, { headers: { Authorization: `Bearer ${mail.apiKey}` } });
+  const { data } = (await response.json()) as { data: { to: string[]; subject: string; html: string; text: string | null }[] };
+  return data.filter((message) => message.to.includes(email));
+}
+
+/** The next `count` mails the stand-in is asked to send fail, as a provider that is down answers (500). */
+export async function mailProviderFails(count: number) {
+  const response = await fetch(`${mail.url}/_failures`, { method: "POST", body: String(count) });
+  expect(response.status).toBe(204);
+}
+
 /** Asks for `path` until the Workers cache answers it: a response is stored in the background (waitUntil). */
 export async function cachedCopyOf(path: string): Promise<Response | undefined> {
   let response: Response | undefined;

@@ -19,8 +19,8 @@ export async function queueMails(queue: Queue, mails: readonly string[], origin:
   await queue.sendBatch(mails.map((mail) => ({ body: { mail, origin } satisfies MailMessage, contentType: "json" as const })));
 }
 
-/** Seconds before the next attempt: a minute, doubling, at most an hour. */
-const backOff = (attempts: number) => Math.min(60 * 2 ** Math.max(attempts - 1, 0), 3600);
+/** Seconds before the next attempt: a minute (`MAIL_RETRY_SECONDS`), doubling, at most an hour. */
+const backOff = (attempts: number, first: number) => Math.min(first * 2 ** Math.max(attempts - 1, 0), 3600);
 
 export async function handleMailBatch(batch: MessageBatch<unknown>, rawEnv: unknown): Promise<void> {
   const env = appEnv(rawEnv);
@@ -41,7 +41,7 @@ export async function handleMailBatch(batch: MessageBatch<unknown>, rawEnv: unkn
     const { data, error } = await backend.rpc("mail_to_send", { mail_id: parsed.output.mail });
     if (error) {
       console.error("reading a mail failed", parsed.output.mail, error);
-      message.retry({ delaySeconds: backOff(message.attempts) });
+      message.retry({ delaySeconds: backOff(message.attempts, env.MAIL_RETRY_SECONDS) });
       continue;
     }
     if (data === null) {
@@ -64,6 +64,6 @@ export async function handleMailBatch(batch: MessageBatch<unknown>, rawEnv: unkn
     const recorded = await backend.rpc("mail_attempted", { mail_id: mail.id, provider_id: providerId, failure });
     // Unrecorded, a sent mail is sent again: the provider answers the same key with the first message.
     if (providerId && !recorded.error) message.ack();
-    else message.retry({ delaySeconds: backOff(message.attempts) });
+    else message.retry({ delaySeconds: backOff(message.attempts, env.MAIL_RETRY_SECONDS) });
   }
 }

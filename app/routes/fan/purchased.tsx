@@ -81,7 +81,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     .get(supabaseContext)
     .rpc("send_receipt_again", { order_id: submission.value.orderId })
     .setHeader(...marketplaceHeader(context));
-  if (error?.code === sqlState.limitReached) return replyWith(formError("A receipt of this order went less than a minute ago."), 429);
+  if (error?.code === sqlState.limitReached)
+    return replyWith(formError("This receipt was just sent twice. Please wait a minute before sending it again."), 429);
   if (error?.code === sqlState.insufficientPrivilege) return replyWith(formError("This order no longer exists"), 404);
   if (error || !data) {
     console.error("sending a receipt again failed", error);

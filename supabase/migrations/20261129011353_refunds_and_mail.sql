@@ -308,9 +308,9 @@ begin
   if not found then
     raise exception 'no paid order of yours has this id' using errcode = '42501';
   end if;
-  if exists (select 1 from private.mails m
-      where m.order_id = paid.id and m.kind = 'receipt' and m.created_at > now() - interval '1 minute') then
-    raise exception 'a receipt of this order went within the minute' using errcode = '54000';
+  if (select count(*) from private.mails m
+      where m.order_id = paid.id and m.kind = 'receipt' and m.created_at > now() - interval '1 minute') >= 2 then
+    raise exception 'two receipts of this order went within the minute' using errcode = '54000';
   end if;
   insert into private.mails (kind, recipient, order_id) values ('receipt', paid.buyer_email, paid.id)
   returning id into made;

@@ -1,0 +1,141 @@
+// After the payment, without JavaScript: the receipt and "you sold" arrive in the mail stand-in's outbox
+// (through the mail queue, even when the provider fails at first), Purchased sends a receipt again, an
+// artist or an administrator refunds a sale (Stripe's refund made, the download refused, the buyer mailed),
+// and Stripe's news of a dispute reaches the administrators.
+import Stripe from "stripe";
+import { describe, expect, inject, it } from "vitest";
+import { mailProviderFails, mailsTo, newFan, serviceClient, signedIn, text, trackId, Visitor } from "./support.ts";
+
+const { url: stripeUrl, secretKey, webhookSecret } = inject("stripe");
+const api = new URL(stripeUrl);
+const stripe = new Stripe(secretKey, { host: api.hostname, port: api.port, protocol: "http", maxNetworkRetries: 0 });
+
+// The demo artist's (The Paper Lanterns, who sell in pounds): £0.99.
+const greenhouse = trackId("Greenhouse");
+const demoArtist = { email: "artist@example.com", password: "artist-demo-pass" };
+
+/** Where the buyer's download of Greenhouse ends: its status, after the download page a refusal leads to. */
+async function downloadStatus(buyer: Visitor) {
+  const { response } = await buyer.download(`/track/${greenhouse}/download`);
+  const location = response.headers.get("location");
+  return location ? (await buyer.get(location)).response.status : response.status;
+}
+
+/** A new fan who bought Greenhouse with the test card: their visitor, id, email, and the order. */
+async function paidOrder(name: string) {
+  const fan = await newFan(`${name}${Date.now().toString(36)}`);
+  await fan.visitor.post("/cart", { intent: "add", kind: "track", id: greenhouse, amount: "" });
+  const checkout = await fan.visitor.post("/cart", { intent: "checkout", currency: "GBP", followArtists: "", waiveWithdrawal: "on" });
+  expect(checkout.response.status).toBe(303);
+  const paid = await fetch(checkout.response.headers.get("location")!, {
+    method: "POST",
+    body: new URLSearchParams({ card: "4242424242424242", expiry: "12/34", cvc: "123", country: "FR" }),
+    redirect: "manual",
+  });
+  expect(paid.status).toBe(303);
+  const done = new URL(paid.headers.get("location")!);
+  expect((await fan.visitor.get(done.pathname + done.search)).response.status).toBe(200);
+  const { data: order } = await serviceClient.from("orders").select("id, order_lines(id)").eq("buyer_id", fan.id).single();
+  return { ...fan, orderId: order!.id, lineId: order!.order_lines[0]!.id };
+}
+
+const newest = async (email: string, subject: RegExp) => (await mailsTo(email)).find((mail) => subject.test(mail.subject));
+
+describe("mail after a sale", () => {
+  it("sends the receipt and 'you sold' through the queue, even when the provider fails at first, and a receipt again on asking", async () => {
+    await mailProviderFails(1);
+    const { visitor, email, orderId } = await paidOrder("receipted");
+    const reference = orderId.slice(0, 8).toUpperCase();
+    await expect.poll(() => newest(email, /receipt/), { timeout: 15_000 }).toBeDefined();
+    const receipt = (await newest(email, /receipt/))!;
+    expect(receipt.subject).toBe(`Your Crate receipt ${reference}`);
+    expect(receipt.text).toContain("Greenhouse · The Paper Lanterns: £0.99");
+    expect(receipt.text).toContain("artist’s share £0.87");
+    expect(receipt.text).toContain(`/track/${greenhouse}/download`);
+    expect(receipt.text).toContain("gave up your 14-day right to withdraw");
+    await expect.poll(() => newest(demoArtist.email, new RegExp(`^You sold Greenhouse`)), { timeout: 15_000 }).toBeDefined();
+    const sold = (await mailsTo(demoArtist.email)).find((mail) => mail.text?.includes(`order ${reference}`));
+    expect(sold?.text).toContain("A fan in France bought Greenhouse");
+    expect(sold?.text).toContain("Your share: £0.87");
+
+    // Purchased sends it again, once a minute.
+    const purchased = await visitor.get("/dashboard/fan/purchased");
+    expect(text(purchased.html)).toContain(`Order ${reference}`);
+    const again = await visitor.post("/dashboard/fan/purchased", { orderId });
+    expect(text(again.html)).toContain("The receipt is on its way to your email.");
+    await expect
+      .poll(async () => (await mailsTo(email)).filter((mail) => /receipt/.test(mail.subject)).length, { timeout: 15_000 })
+      .toBe(2);
+    // One more within the minute is one too many.
+    const tooSoon = await visitor.post("/dashboard/fan/purchased", { orderId });
+    expect(tooSoon.response.status).toBe(429);
+    expect(text(tooSoon.html)).toContain("This receipt was just sent twice. Please wait a minute before sending it again.");
+    // Nobody else's order.
+    const { visitor: stranger } = await newFan(`stranger${Date.now().toString(36)}`);
+    expect((await stranger.post("/dashboard/fan/purchased", { orderId })).response.status).toBe(404);
+  });
+});
+
+describe("refunds", () => {
+  it("lets the artist refund their sale: Stripe refunds it, the download is refused and the buyer is mailed", async () => {
+    const { visitor: buyer, email, lineId, id } = await paidOrder("refunded");
+    expect(await downloadStatus(buyer)).not.toBe(403);
+
+    // Not another fan's, not a visitor's, not another artist's.
+    const { visitor: fan } = await newFan(`notartist${Date.now().toString(36)}`);
+    expect((await fan.post("/dashboard/artist/payments", { intent: "refund", lineId })).response.status).toBe(403);
+    expect(
+      (await new Visitor().post("/dashboard/artist/payments", { intent: "refund", lineId })).response.headers.get("location"),
+    ).toContain("/login");
+
+    const artist = await signedIn(demoArtist.email, demoArtist.password);
+    const sales = await artist.get("/dashboard/artist/payments");
+    expect(text(sales.html)).toContain("Refund £0.99 to the buyer");
+    const refunded = await artist.post("/dashboard/artist/payments", { intent: "refund", lineId });
+    expect(refunded.response.status).toBe(200);
+    expect(text(refunded.html)).toContain("Refunded. The buyer is told by email");
+    const { data: line } = await serviceClient.from("order_lines").select("refund_id, refunded_at").eq("id", lineId).single();
+    expect(line?.refund_id).toMatch(/^re_test_/);
+    const { count } = await serviceClient.from("purchases").select("id", { count: "exact", head: true }).eq("user_id", id);
+    expect(count).toBe(0);
+    expect(await downloadStatus(buyer)).toBe(403);
+    await expect.poll(() => newest(email, /^Your refund for Greenhouse/), { timeout: 15_000 }).toBeDefined();
+    // Again: nothing more to refund.
+    const twice = await artist.post("/dashboard/artist/payments", { intent: "refund", lineId });
+    expect(text(twice.html)).toContain("This sale is refunded already.");
+  });
+
+  it("lets an administrator refund any sale, and shows the disputes Stripe reports", async () => {
+    const { lineId, orderId } = await paidOrder("disputed");
+    const admin = await signedIn("admin@example.com", "admin-demo-pass");
+    const { data: order } = await serviceClient.from("orders").select("payment_intent").eq("id", orderId).single();
+    const payload = JSON.stringify({
+      id: `evt_test_${crypto.randomUUID()}`,
+      object: "event",
+      type: "charge.dispute.created",
+      created: Math.floor(Date.now() / 1000),
+      data: {
+        object: {
+          id: `dp_test_${orderId.slice(0, 8)}`,
+          object: "dispute",
+          amount: 99,
+          currency: "gbp",
+          reason: "product_not_received",
+          status: "needs_response",
+          payment_intent: order!.payment_intent,
+        },
+      },
+    });
+    const header = stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret });
+    const delivered = await fetch(new URL("/webhooks/stripe", inject("appUrl")), {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Stripe-Signature": header },
+      body: payload,
+    });
+    expect(delivered.status).toBe(200);
+    const dashboard = text((await admin.get("/admin")).html);
+    expect(dashboard).toContain(`£0.99 on order ${orderId.slice(0, 8).toUpperCase()}: product not received`);
+    const refunded = await admin.post("/admin", { intent: "refund", lineId });
+    expect(text(refunded.html)).toContain("Refunded.");
+  });
+});
