@@ -111,4 +111,25 @@ describe("the Stripe stand-in", () => {
     await standIn.delivered();
     expect(received.some((event) => event.type === "checkout.session.expired" && event.data.object.id === session.id)).toBe(true);
   });
+
+  it("refunds a paid session's charge once per idempotency key, never more than was paid, and says so with an event", async () => {
+    const session = await stripe.checkout.sessions.create(sessionParams());
+    await fetch(session.url!, {
+      method: "POST",
+      body: new URLSearchParams({ card: testCards.pays, expiry: "12/34", cvc: "123", country: "DE" }),
+      redirect: "manual",
+    });
+    const paymentIntent = String((await stripe.checkout.sessions.retrieve(session.id)).payment_intent);
+    const params = { payment_intent: paymentIntent, amount: 100 };
+    const refund = await stripe.refunds.create(params, { idempotencyKey: `refund-${session.id}` });
+    expect(refund).toMatchObject({ object: "refund", amount: 100, status: "succeeded", payment_intent: paymentIntent });
+    expect((await stripe.refunds.create(params, { idempotencyKey: `refund-${session.id}` })).id).toBe(refund.id);
+    await expect(stripe.refunds.create({ payment_intent: paymentIntent, amount: session.amount_total! })).rejects.toMatchObject({
+      statusCode: 400,
+    });
+    await expect(stripe.refunds.create({ payment_intent: "pi_unknown" })).rejects.toMatchObject({ statusCode: 400 });
+    await standIn.delivered();
+    const refunded = received.find((event) => event.type === "charge.refunded");
+    expect(refunded?.data.object).toMatchObject({ object: "charge", amount_refunded: 100, payment_intent: paymentIntent });
+  });
 });

@@ -1,0 +1,57 @@
+// The mail stand-in, spoken to as the Worker speaks to Resend: a send answered with its id and kept in the
+// outbox, once per idempotency key; wrong keys and incomplete mails refused with Resend's error shape; a
+// provider that is down, when a test asks for one.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startMailStandIn, type MailStandIn } from "../mail.ts";
+
+let standIn: MailStandIn;
+
+beforeAll(async () => {
+  standIn = await startMailStandIn({ apiKey: "re_stand_in" });
+});
+afterAll(() => standIn.close());
+
+const send = (body: object, { key = "re_stand_in", idempotencyKey }: { key?: string; idempotencyKey?: string } = {}) =>
+  fetch(`${standIn.url}/emails`, {
+    method: "POST",
+    headers: {
+      Authorization: `Bearer ${key}`,
+      "Content-Type": "application/json",
+      ...(idempotencyKey ? { "Idempotency-Key": idempotencyKey } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+
+const receipt = {
+  from: "Crate <receipts@crate.example>",
+  to: ["fan@example.com"],
+  subject: "Your receipt",
+  html: "<p>Thanks</p>",
+  text: "Thanks",
+};
+
+describe("the mail stand-in", () => {
+  it("sends a mail once per idempotency key, and lists it in the outbox", async () => {
+    const first = await send(receipt, { idempotencyKey: "mail-1" });
+    expect(first.status).toBe(200);
+    const { id } = (await first.json()) as { id: string };
+    expect(((await (await send(receipt, { idempotencyKey: "mail-1" })).json()) as { id: string }).id).toBe(id);
+    expect((await send({ ...receipt, subject: "Other" }, { idempotencyKey: "mail-1" })).status).toBe(409);
+    expect(standIn.messages.filter((mail) => mail.id === id)).toHaveLength(1);
+    const listed = await fetch(`${standIn.url}/emails`, { headers: { Authorization: "Bearer re_stand_in" } });
+    expect(((await listed.json()) as { data: { id: string; subject: string }[] }).data[0]).toMatchObject({ id, subject: "Your receipt" });
+    expect(await (await fetch(standIn.url)).text()).toContain("Your receipt");
+  });
+
+  it("refuses a wrong or missing key and an incomplete mail, as Resend does", async () => {
+    expect((await send(receipt, { key: "re_wrong" })).status).toBe(403);
+    expect(await (await send({ ...receipt, to: ["not an address"] })).json()).toMatchObject({ statusCode: 422, name: "validation_error" });
+    expect((await send({ ...receipt, subject: "" })).status).toBe(422);
+  });
+
+  it("fails the next sends when asked, as a provider that is down", async () => {
+    expect((await fetch(`${standIn.url}/_failures`, { method: "POST", body: "1" })).status).toBe(204);
+    expect((await send(receipt, { idempotencyKey: "mail-down" })).status).toBe(500);
+    expect((await send(receipt, { idempotencyKey: "mail-down" })).status).toBe(200);
+  });
+});
