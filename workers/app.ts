@@ -2,7 +2,6 @@ import { createRequestHandler, RouterContextProvider } from "react-router";
 import { cloudflareContext, requestCountry } from "~/lib/http/context.server";
 import { crossSiteRefusal, isCrossSiteRequest, isEmbeddedPlayReport } from "~/lib/http/cross-site.server";
 import { discardBody } from "~/lib/http/request-body";
-import { handleMailBatch } from "~/lib/mail/mail-queue.server";
 import { isEmbedPath, newNonce, withoutCookies, withSecurityHeaders } from "~/lib/http/security-headers.server";
 
 type App = { handleRequest: ReturnType<typeof createRequestHandler>; buildVersion: string };
@@ -36,9 +35,5 @@ export default {
     // React Router's data addresses are for the app's own navigations, never a search result, query or not.
     if (new URL(request.url).pathname.endsWith(".data")) secured.headers.set("X-Robots-Tag", "noindex");
     return secured;
-  },
-  // The mail queue's consumer (wrangler.toml): receipts, "you sold" and refund notices.
-  async queue(batch, env) {
-    await handleMailBatch(batch, env);
   },
 } satisfies ExportedHandler<Env>;

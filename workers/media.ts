@@ -1,5 +1,7 @@
-// The media Worker's entry: the rendition queue and its dead-letter queue (wrangler.media.toml), nothing
-// else. It answers no request: the page Worker (workers/app.ts) queues its jobs.
+// The media Worker's entry, which runs the marketplace's jobs: the rendition queue and its dead-letter
+// queue, and the mail queue (wrangler.media.toml), nothing else. It answers no request: the page Worker
+// (workers/app.ts) queues its jobs.
+import { handleMailBatch, mailQueue } from "~/lib/mail/mail-queue.server";
 import { handleRenditionBatch } from "~/lib/media/media-jobs.server";
 // LAME's WebAssembly, compiled with the Worker (Workers refuse to compile WebAssembly at run time). By its
 // file: the Cloudflare Vite plugin takes an import ending in `.wasm`, and the package's export of this
@@ -8,6 +10,7 @@ import mp3Encoder from "../node_modules/wasm-media-encoders/wasm/mp3.wasm";
 
 export default {
   async queue(batch, env) {
-    await handleRenditionBatch(batch, env, mp3Encoder);
+    if (batch.queue === mailQueue) await handleMailBatch(batch, env);
+    else await handleRenditionBatch(batch, env, mp3Encoder);
   },
 } satisfies ExportedHandler;

@@ -26,17 +26,6 @@ const EnvSchema = v.object({
   STRIPE_SECRET_KEY: v.optional(v.string()),
   STRIPE_WEBHOOK_SECRET: v.optional(v.string()),
   STRIPE_API_URL: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.url())])),
-  /**
-   * Mail (receipts, "you sold", refunds) through Resend's HTTP API: its API key, and the sender
-   * (`Crate <receipts@your-domain>`, a domain verified with Resend). Without the key, mails are kept unsent
-   * in the database and nothing is sent. `MAIL_API_URL` points the sender at another address (the local
-   * stand-in); unset, it is Resend's.
-   */
-  RESEND_API_KEY: v.optional(v.string()),
-  MAIL_FROM: v.optional(v.string(), "Crate <receipts@crate.localhost>"),
-  MAIL_API_URL: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.url())])),
-  /** The first retry's delay in seconds after the provider failed a mail (60 when unset), doubling with each attempt. */
-  MAIL_RETRY_SECONDS: v.pipe(v.optional(v.string(), "60"), v.toNumber(), v.minValue(0)),
   /** The site's own X (Twitter) account, `@handle`: link previews name it (`twitter:site`); none when unset. */
   SITE_X_HANDLE: v.optional(v.pipe(v.string(), v.regex(/^(@[A-Za-z0-9_]{1,15})?$/, "SITE_X_HANDLE must be an @handle"))),
 });

@@ -1,13 +1,12 @@
 // The mail queue: the pages queue the ids of mails the database wrote (a paid order's receipt and "you
-// sold", a refund's notice, a receipt sent again), and the page Worker's own consumer (workers/app.ts)
-// renders each from the order as it is then and sends it. A provider that fails is retried with back-off;
+// sold", a refund's notice, a receipt sent again), and the media Worker, which runs the marketplace's jobs
+// (workers/media.ts), renders each from the order as it is then and sends it. A provider that fails is retried with back-off;
 // the mail stays unsent in the database meanwhile, so a slow or failing provider never fails an order.
 // Sent at most once: a mail marked sent is skipped, and its id is the provider's idempotency key, so two
 // deliveries of one message at once still make one mail.
 import * as v from "valibot";
 import { marketplaceClient } from "~/lib/backend/marketplace-client.server";
-import { appEnv } from "~/lib/http/env.server";
-import { mailOn, sendMail } from "./mail.server";
+import { MailEnvSchema, mailOn, sendMail } from "./mail.server";
 import { MailToSend, orderMail } from "./order-mails.server";
 
 const MailMessage = v.object({ mail: v.pipe(v.string(), v.uuid()), origin: v.pipe(v.string(), v.url()) });
@@ -22,8 +21,13 @@ export async function queueMails(queue: Queue, mails: readonly string[], origin:
 /** Seconds before the next attempt: a minute (`MAIL_RETRY_SECONDS`), doubling, at most an hour. */
 const backOff = (attempts: number, first: number) => Math.min(first * 2 ** Math.max(attempts - 1, 0), 3600);
 
+/** The queue's name (wrangler.toml produces to it, wrangler.media.toml consumes it). */
+export const mailQueue = "marketplace-mail";
+
+let checked: v.InferOutput<typeof MailEnvSchema> | undefined;
+
 export async function handleMailBatch(batch: MessageBatch<unknown>, rawEnv: unknown): Promise<void> {
-  const env = appEnv(rawEnv);
+  const env = (checked ??= v.parse(MailEnvSchema, rawEnv));
   const backend = marketplaceClient(env);
   for (const message of batch.messages) {
     const parsed = v.safeParse(MailMessage, message.body);

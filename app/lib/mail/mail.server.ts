@@ -3,7 +3,23 @@
 // first send's id and no second message (Resend keeps keys 24 hours). On a local run MAIL_API_URL points
 // it at the stand-in (stand-ins/mail.ts), which speaks the same API.
 import * as v from "valibot";
-import type { AppEnv } from "~/lib/http/env.server";
+import { backendVariables } from "~/lib/http/backend-env";
+
+/** The mail consumer's variables (the media Worker's, wrangler.media.toml and its deployment), checked once per isolate. */
+export const MailEnvSchema = v.object({
+  ...backendVariables,
+  /**
+   * Resend's API key, and the sender (`Crate <receipts@your-domain>`, a domain verified with Resend).
+   * Without the key, mails are kept unsent in the database and nothing is sent. `MAIL_API_URL` points the
+   * sender at another address (the local stand-in); unset, it is Resend's.
+   */
+  RESEND_API_KEY: v.optional(v.string()),
+  MAIL_FROM: v.optional(v.string(), "Crate <receipts@crate.localhost>"),
+  MAIL_API_URL: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.url())])),
+  /** The first retry's delay in seconds after the provider failed a mail (60 when unset), doubling with each attempt. */
+  MAIL_RETRY_SECONDS: v.pipe(v.optional(v.string(), "60"), v.toNumber(), v.minValue(0)),
+});
+type MailEnv = v.InferOutput<typeof MailEnvSchema>;
 
 export type Message = { to: string; subject: string; html: string; text: string };
 
@@ -11,10 +27,10 @@ const Sent = v.object({ id: v.string() });
 const Refused = v.object({ message: v.string() });
 
 /** Whether mail can go out at all (a key is set); without it mails stay unsent in the database. */
-export const mailOn = (env: AppEnv) => Boolean(env.RESEND_API_KEY);
+export const mailOn = (env: MailEnv) => Boolean(env.RESEND_API_KEY);
 
 /** Sends `message` once per `key`: answers the provider's id; throws with the provider's reason. */
-export async function sendMail(env: AppEnv, message: Message, key: string): Promise<string> {
+export async function sendMail(env: MailEnv, message: Message, key: string): Promise<string> {
   const response = await fetch(`${env.MAIL_API_URL || "https://api.resend.com"}/emails`, {
     method: "POST",
     headers: {
