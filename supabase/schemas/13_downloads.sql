@@ -6,8 +6,10 @@
 -- and analytics count real downloads (the daily roll-ups of 07_analytics.sql count them as they come).
 set check_function_bodies = off;
 
--- Whether the caller may download the track: its artist, or its buyer, with an account in good standing.
--- A buyer keeps what they bought when its artist is banned or the track is withdrawn from sale later.
+-- Whether the caller may download the track: its artist, or its buyer, with an account in good standing;
+-- or, through the marketplace, the holder of a guest order's receipt link (private.guest_order(), 16) that
+-- bought it. A buyer keeps what they bought when its artist is banned or the track is withdrawn from sale
+-- later; a refund takes the purchase, and the download, away.
 create or replace function private.may_download(track_id uuid)
 returns boolean
 language sql
@@ -15,16 +17,17 @@ stable
 security definer
 set search_path = ''
 as $$
-  select (select auth.uid()) is not null and (select private.is_active_user()) and exists (
+  select ((select auth.uid()) is not null and (select private.is_active_user()) and exists (
     select 1 from public.tracks t
     where t.id = may_download.track_id
       and (t.artist_id = (select auth.uid())
-        or exists (select 1 from public.purchases p where p.track_id = t.id and p.user_id = (select auth.uid()))))
+        or exists (select 1 from public.purchases p where p.track_id = t.id and p.user_id = (select auth.uid())))))
+    or private.guest_bought(may_download.track_id)
 $$;
 
 revoke execute on function private.may_download(uuid) from public;
 
-grant execute on function private.may_download(uuid) to authenticated;
+grant execute on function private.may_download(uuid) to anon, authenticated;
 
 -- Whether the caller bought every one of these tracks (an album's page: "You own this"). Visitors may ask
 -- (the answer is no), without reading anyone's purchases.
@@ -54,23 +57,23 @@ stable
 security definer
 set search_path = ''
 as $$
-  select (select private.is_active_user()) and exists (
+  select exists (
     select 1 from public.tracks t
     join public.purchases p on p.track_id = t.id
-    where p.user_id = (select auth.uid())
+    where ((p.user_id = (select auth.uid()) and (select private.is_active_user())) or private.guest_bought(t.id))
       and (t.file_url = bought_master.path
         or t.id in (select f.track_id from private.made_files f where f.path = bought_master.path)))
 $$;
 
 revoke execute on function private.bought_master(text) from public;
 
-grant execute on function private.bought_master(text) to authenticated;
+grant execute on function private.bought_master(text) to anon, authenticated;
 
 -- Storage's policies run per object: a track by its master's path.
 create index tracks_file_url_idx on public.tracks (file_url);
 
 create policy "The marketplace reads buyers' masters for them" on storage.objects
-  for select to authenticated
+  for select to anon, authenticated
   using (bucket_id = 'tracks' and (select private.is_marketplace_request()) and private.bought_master(name));
 
 -- The formats a download is made in, beside the master as uploaded: MP3 at 320 kbps for every master, and
@@ -224,7 +227,7 @@ $$;
 
 revoke execute on function private.take_downloads(uuid[], text, text, boolean) from public;
 
-grant execute on function private.take_downloads(uuid[], text, text, boolean) to authenticated;
+grant execute on function private.take_downloads(uuid[], text, text, boolean) to anon, authenticated;
 
 -- One track's file to take in `format`, or 42501 when it is not the caller's to download (P0002: it has no
 -- audio). `take` false asks only whether it is ready (and has it made).
@@ -251,9 +254,9 @@ $$;
 
 revoke execute on function public.download_track(uuid, text, text, boolean) from public;
 
-grant execute on function public.download_track(uuid, text, text, boolean) to authenticated, service_role;
+grant execute on function public.download_track(uuid, text, text, boolean) to anon, authenticated, service_role;
 
--- The album zips an account took, for their hourly bound: a zip passes the album's bytes through the
+-- The album zips an account (or a guest order's receipt link) took, for their hourly bound: a zip passes the album's bytes through the
 -- marketplace, so an account takes at most private.hourly_bound('album zips') of them an hour. Kept a day.
 create table private.album_zips (
   user_id uuid not null,
@@ -274,6 +277,8 @@ as $$
 declare
   me uuid := (select auth.uid());
 begin
+  -- A guest's receipt link counts by its order.
+  me := coalesce(me, private.guest_order());
   perform pg_advisory_xact_lock(hashtext('album-zips:' || me::text));
   delete from private.album_zips z where z.user_id = me and z.taken_at < now() - interval '1 day';
   if (select count(*) from private.album_zips z where z.user_id = me and z.taken_at > now() - interval '1 hour')
@@ -286,7 +291,7 @@ $$;
 
 revoke execute on function private.take_album_zip() from public;
 
-grant execute on function private.take_album_zip() to authenticated;
+grant execute on function private.take_album_zip() to anon, authenticated;
 
 -- A release's files to take in `format`, in its order: those of its tracks the caller may download (an
 -- album bought track by track gives what was bought). 42501 when there are none. Taking them (`take`, the
@@ -337,7 +342,7 @@ $$;
 
 revoke execute on function public.download_release(uuid, text, text, boolean) from public;
 
-grant execute on function public.download_release(uuid, text, text, boolean) to authenticated, service_role;
+grant execute on function public.download_release(uuid, text, text, boolean) to anon, authenticated, service_role;
 
 -- What the caller owns, by release, for Purchased: a page of releases (newest purchase first), each with
 -- the tracks of it they bought, in its order, and when and for how much. Row-level security: one's own

@@ -925,3 +925,122 @@ $$;
 revoke execute on function public.sales(integer) from public;
 
 grant execute on function public.sales(integer) to authenticated;
+
+-- Guests: a visitor buys with an email alone. The purchases of a guest's order belong to no account until
+-- one is confirmed with that email (then they join it); meanwhile the receipt carries a link, signed by
+-- the Worker and good for 30 days in any browser, whose holder the marketplace vouches for by naming the
+-- order in `X-Guest-Order` beside its secret. Nobody else can name one.
+create or replace function private.guest_order()
+returns uuid
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  named text := nullif(current_setting('request.headers', true), '')::json ->> 'x-guest-order';
+begin
+  if named is null or named !~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+      or not private.is_marketplace_request() then
+    return null;
+  end if;
+  return named::uuid;
+end
+$$;
+
+revoke execute on function private.guest_order() from public;
+
+grant execute on function private.guest_order() to anon, authenticated;
+
+-- Whether the guest order the marketplace names bought the track (and it is not refunded: a refund takes
+-- the purchase away).
+create or replace function private.guest_bought(track_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select (select private.guest_order()) is not null and exists (
+    select 1 from public.purchases p
+    join public.order_lines l on l.id = p.order_line_id
+    where p.track_id = guest_bought.track_id and l.order_id = (select private.guest_order()))
+$$;
+
+revoke execute on function private.guest_bought(uuid) from public;
+
+grant execute on function private.guest_bought(uuid) to anon, authenticated;
+
+-- The receipt link's page: the guest order the marketplace names, paid, with what it bought (each line's
+-- item, total, whether refunded, and the tracks of it to download). Null for anything else.
+create or replace function private.guest_receipt()
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'id', o.id, 'currency', o.currency, 'total', o.total_cents, 'paid_at', o.paid_at, 'email', o.buyer_email,
+    'waived_withdrawal', o.waived_withdrawal,
+    'lines', (
+      select jsonb_agg(jsonb_build_object('id', l.id, 'kind', l.kind, 'track_id', l.track_id, 'release_id', l.release_id,
+          'title', l.title, 'artist_name', a.artist_name, 'total', l.total_cents, 'refunded', l.refunded_at is not null,
+          'downloadable', exists (select 1 from public.purchases p join public.tracks t on t.id = p.track_id
+            where p.order_line_id = l.id and t.master_format is not null))
+        order by l.title, l.id)
+      from public.order_lines l join public.artist_profiles a on a.id = l.artist_id
+      where l.order_id = o.id))
+  from public.orders o
+  where o.id = (select private.guest_order()) and o.state = 'paid'
+$$;
+
+revoke execute on function private.guest_receipt() from public;
+
+grant execute on function private.guest_receipt() to anon, authenticated;
+
+create or replace function public.guest_receipt()
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select private.guest_receipt()
+$$;
+
+revoke execute on function public.guest_receipt() from public;
+
+grant execute on function public.guest_receipt() to anon, authenticated;
+
+-- An account whose email is confirmed takes the guest orders bought with that email: the orders become
+-- theirs, and so do their purchases (but for tracks they own already, which stay the order's).
+create or replace function private.join_guest_orders()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update public.orders o set buyer_id = new.id
+  where o.buyer_id is null and lower(o.buyer_email) = lower(new.email);
+  if not found then
+    return new;
+  end if;
+  update public.purchases p set user_id = new.id
+  from public.order_lines l
+  join public.orders o on o.id = l.order_id
+  where p.order_line_id = l.id and o.buyer_id = new.id and p.user_id is null
+    and not exists (select 1 from public.purchases mine where mine.user_id = new.id and mine.track_id = p.track_id);
+  return new;
+end
+$$;
+
+revoke execute on function private.join_guest_orders() from public, anon, authenticated;
+
+create trigger join_guest_orders_on_confirmation
+  after insert or update of email_confirmed_at, email on auth.users
+  for each row when (new.email_confirmed_at is not null and new.email is not null)
+  execute function private.join_guest_orders();
+
+create index orders_guest_email_idx on public.orders (lower(buyer_email)) where buyer_id is null;

@@ -1235,6 +1235,7 @@ export type Database = {
         Returns: Json
       }
       get_follower_count: { Args: { artist_id: string }; Returns: number }
+      guest_receipt: { Args: Record<PropertyKey, never>; Returns: Json }
       home_page: { Args: Record<PropertyKey, never>; Returns: Json }
       is_admin: { Args: Record<PropertyKey, never>; Returns: boolean }
       line_to_refund: { Args: { line_id: string }; Returns: Json }

@@ -2,7 +2,9 @@
 -- artist) are written with it and read and marked through the marketplace alone; a buyer sends their own
 -- receipt again, at most twice a minute; a sale is refunded by its artist or an administrator alone, which
 -- takes its purchases away and mails the buyer; the payment's later news (a whole refund, a dispute) is
--- applied once; sales are listed to their artist and to administrators, disputes to administrators.
+-- applied once; sales are listed to their artist and to administrators, disputes to administrators. A
+-- guest's order is theirs through the receipt link the marketplace vouches for, and joins the account
+-- confirmed with its email.
 begin;
 \ir helpers.sql
 
@@ -43,6 +45,16 @@ begin
   perform tests.remember('receipt', $q$select id from private.mails where order_id = tests.id('order') and kind = 'receipt'$q$);
   -- The receipts went more than a minute ago.
   update private.mails set created_at = now() - interval '2 minutes';
+  -- A guest's paid order (a visitor with an email, through the marketplace).
+  perform set_config('request.jwt.claims', '{"role": "anon"}', true);
+  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+  perform tests.remember('guest order', $q$
+    select (public.open_order(jsonb_build_array(tests.line('track', 'second track')), '{}', 'USD', true, true, 'Guest@Tests.Example')
+      ->> 'order_id')::uuid$q$);
+  perform public.attach_checkout(tests.id('guest order'), 'cs_test_guest');
+  perform public.apply_checkout('cs_test_guest', 'paid', 'pi_guest', 'FR', 'evt_guest', 'checkout.session.completed');
+  perform set_config('request.jwt.claims', '', true);
+  perform set_config('request.headers', '', true);
   -- A sale of the banned artist's, made before the ban.
   perform tests.remember('banned order', $q$
     insert into public.orders (buyer_id, buyer_email, currency, total_cents, state, payment_intent, paid_at)
@@ -89,7 +101,7 @@ insert into public.order_disputes (id, order_id, amount_cents, currency, reason,
 values ('dp_test', tests.id('second order'), 200, 'USD', 'fraudulent', 'needs_response');
 select tests.each_actor('read a dispute', $$select 1 from public.order_disputes$$, array['admin']);
 
-select plan((select count(*)::integer from tests.cases) + 17);
+select plan((select count(*)::integer from tests.cases) + 24);
 
 select * from tests.proved_cases();
 
@@ -154,6 +166,37 @@ select is(
   '["USD", "won", true]'::jsonb, 'a dispute is recorded, then closed');
 select set_config('request.jwt.claims', '', true);
 select set_config('request.headers', '', true);
+
+-- A guest's order: its receipt and its downloads for whoever the marketplace vouches holds its link.
+create function tests.as_guest_link(through_marketplace boolean)
+returns void
+language sql
+as $$
+  select set_config('request.jwt.claims', '{"role": "anon"}', true);
+  select set_config('request.headers', json_build_object('x-guest-order', tests.id('guest order'),
+    'x-marketplace-secret', case when through_marketplace then tests.marketplace_secret() end)::text, true);
+$$;
+select tests.as_guest_link(true);
+set local role anon;
+select is(public.guest_receipt() ->> 'email', 'Guest@Tests.Example', 'the receipt link''s holder reads the guest''s order');
+select throws_ok($$select * from public.download_track(tests.id('second track'))$$, 'P0002', null,
+  'and may download what it bought (this one has no audio file)');
+select throws_ok($$select * from public.download_track(tests.id('track'))$$, '42501', null, 'but nothing else');
+reset role;
+select tests.as_guest_link(false);
+set local role anon;
+select is(public.guest_receipt(), null, 'naming a guest order without the marketplace reads nothing');
+select throws_ok($$select * from public.download_track(tests.id('second track'))$$, '42501', null, 'and downloads nothing');
+reset role;
+select set_config('request.jwt.claims', '', true);
+select set_config('request.headers', '', true);
+
+-- The account confirmed with the guest's email takes the order and its purchases.
+select tests.new_user('guest', '{"role": "fan", "username": "guest"}');
+select is((select buyer_id from public.orders where id = tests.id('guest order')), tests.id('guest'),
+  'a guest order joins the account confirmed with its email, in any case');
+select ok(exists (select 1 from public.purchases where user_id = tests.id('guest') and track_id = tests.id('second track')),
+  'and so do its purchases');
 
 select * from finish();
 rollback;
