@@ -59,6 +59,8 @@ export default [
     route("discover", "routes/catalog/discover.tsx"),
     route("cart", "routes/checkout/cart.tsx"),
     route("checkout/done", "routes/checkout/done.tsx"),
+    // A guest's receipt link: what their order bought, to download without an account (signed, 30 days).
+    route("receipt/:pass", "routes/fan/receipt.tsx"),
     route("genres", "routes/catalog/genres.tsx"),
     route("genres/:genre", "routes/catalog/genre.tsx"),
     route("artists", "routes/catalog/artists.tsx"),

@@ -308,6 +308,8 @@ create table public.orders (
   id uuid primary key default gen_random_uuid(),
   buyer_id uuid references auth.users (id) on delete set null,
   buyer_email text not null check (private.is_email(buyer_email)),
+  -- Bought by a visitor with an email alone: its receipt link stays theirs after it joins an account.
+  guest boolean not null default false,
   currency text not null check (private.is_currency(currency)),
   total_cents integer not null check (total_cents >= 0),
   state text not null default 'open' check (state in ('open', 'pending', 'paid', 'failed', 'expired')),
@@ -434,10 +436,14 @@ begin
       select jsonb_agg(jsonb_build_object('n', l -> 'n', 'title', l -> 'title', 'problem', l -> 'problem'))
       from jsonb_array_elements(chosen) l where l ->> 'problem' is not null));
   end if;
-  insert into public.orders (buyer_id, buyer_email, currency, total_cents, follow_artists, waived_withdrawal)
+  if buyer is null and not coalesce(private.is_email(open_order.email), false) then
+    raise exception 'a guest buys with an email address' using errcode = '22023';
+  end if;
+  insert into public.orders (buyer_id, buyer_email, guest, currency, total_cents, follow_artists, waived_withdrawal)
   values (
     buyer,
     coalesce((select u.email from auth.users u where u.id = buyer), open_order.email),
+    buyer is null,
     paying,
     (select sum((l ->> 'total')::integer) from jsonb_array_elements(chosen) l),
     open_order.follow_artists,
@@ -964,7 +970,8 @@ as $$
   select (select private.guest_order()) is not null and exists (
     select 1 from public.purchases p
     join public.order_lines l on l.id = p.order_line_id
-    where p.track_id = guest_bought.track_id and l.order_id = (select private.guest_order()))
+    join public.orders o on o.id = l.order_id
+    where p.track_id = guest_bought.track_id and o.id = (select private.guest_order()) and o.guest)
 $$;
 
 revoke execute on function private.guest_bought(uuid) from public;
@@ -992,7 +999,7 @@ as $$
       from public.order_lines l join public.artist_profiles a on a.id = l.artist_id
       where l.order_id = o.id))
   from public.orders o
-  where o.id = (select private.guest_order()) and o.state = 'paid'
+  where o.id = (select private.guest_order()) and o.guest and o.state = 'paid'
 $$;
 
 revoke execute on function private.guest_receipt() from public;

@@ -91,7 +91,7 @@ begin
       'id', mail.id, 'kind', mail.kind, 'recipient', mail.recipient, 'sent', mail.sent_at is not null,
       'order', jsonb_build_object(
         'id', o.id, 'currency', o.currency, 'total', o.total_cents, 'paid_at', o.paid_at,
-        'buyer_email', o.buyer_email, 'signed_in', o.buyer_id is not null, 'country', o.country,
+        'buyer_email', o.buyer_email, 'guest', o.guest, 'country', o.country,
         'waived_withdrawal', o.waived_withdrawal),
       'lines', coalesce((
         select jsonb_agg(jsonb_build_object(

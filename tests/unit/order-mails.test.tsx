@@ -13,7 +13,7 @@ const mail: MailToSend = {
     total: 450,
     paid_at: "2026-11-29T00:00:00Z",
     buyer_email: "fan@example.com",
-    signed_in: true,
+    guest: false,
     country: "FR",
     waived_withdrawal: false,
   },

@@ -683,6 +683,7 @@ export type Database = {
           created_at: string
           currency: string
           follow_artists: boolean
+          guest: boolean
           id: string
           paid_at: string | null
           payment_intent: string | null
@@ -698,6 +699,7 @@ export type Database = {
           created_at?: string
           currency: string
           follow_artists?: boolean
+          guest?: boolean
           id?: string
           paid_at?: string | null
           payment_intent?: string | null
@@ -713,6 +715,7 @@ export type Database = {
           created_at?: string
           currency?: string
           follow_artists?: boolean
+          guest?: boolean
           id?: string
           paid_at?: string | null
           payment_intent?: string | null

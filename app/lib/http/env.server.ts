@@ -2,6 +2,7 @@ import type { RouterContextProvider } from "react-router";
 import { cloudflareContext } from "./context.server";
 import * as v from "valibot";
 import { backendVariables } from "./backend-env";
+import { turnstileVerifyUrl } from "./captcha";
 
 /**
  * The page Worker's variables, checked once per isolate: what it needs to reach the backend (the project
@@ -11,6 +12,8 @@ const EnvSchema = v.object({
   ...backendVariables,
   /** Cloudflare Turnstile's site key: the security check on sign-in, sign-up and recovery (off when unset). */
   TURNSTILE_SITE_KEY: v.optional(v.string()),
+  /** Its secret, for the checks the Worker verifies itself (a guest's checkout); the same as Auth's. */
+  TURNSTILE_SECRET_KEY: v.optional(v.string()),
   /**
    * Cloudflare's cache purge, for dropping a changed page in every data centre at once: an API token
    * allowed only "Zone > Cache Purge" on this zone, and the zone's id. Without them a change is dropped
@@ -46,6 +49,27 @@ export function appEnv(env: unknown): AppEnv {
  */
 export function marketplaceHeader(context: Readonly<RouterContextProvider>): [name: string, value: string] {
   return ["X-Marketplace-Secret", envFrom(context).MARKETPLACE_SECRET];
+}
+
+/**
+ * Whether the security check passed, where the Worker verifies it itself (a guest's checkout): true when
+ * the check is off (no site key); false without a token, or when Turnstile says no (or cannot be asked).
+ */
+export async function captchaPassed(context: Readonly<RouterContextProvider>, token: string | undefined): Promise<boolean> {
+  const env = envFrom(context);
+  if (!env.TURNSTILE_SITE_KEY) return true;
+  if (!token || !env.TURNSTILE_SECRET_KEY) return false;
+  try {
+    const response = await fetch(turnstileVerifyUrl, {
+      method: "POST",
+      body: new URLSearchParams({ secret: env.TURNSTILE_SECRET_KEY, response: token }),
+    });
+    const answer: unknown = await response.json();
+    return v.is(v.object({ success: v.literal(true) }), answer);
+  } catch (error) {
+    console.error("Turnstile's check could not be asked", error);
+    return false;
+  }
 }
 
 /** The security check's site key, or null when the check is off. */

@@ -114,3 +114,23 @@ export async function readEmbedPass(secret: string, value: string | null): Promi
   const site = new TextDecoder().decode(bytes);
   return (await isSignature(secret, embedPassPurpose, site, match[2]!)) ? { site: site || null } : null;
 }
+
+// A guest's receipt link: it names the guest's order and until when it holds (30 days from the payment),
+// signed, so whoever holds it downloads what the order bought in any browser, without an account, and
+// nobody can make one for another order. `{order id}.{until, seconds}.{signature}`.
+const receiptPassPurpose = "receipt-pass";
+
+/** How long a receipt link holds after the payment. */
+export const receiptPassDays = 30;
+
+export async function receiptPass(secret: string, orderId: string, paidAt: Date): Promise<string> {
+  const until = Math.floor(paidAt.getTime() / 1000) + receiptPassDays * 24 * 3600;
+  return `${orderId}.${until}.${await signature(secret, receiptPassPurpose, `${orderId}|${until}`)}`;
+}
+
+/** The order a receipt link names, or null when this Worker did not sign it or it has lapsed. */
+export async function readReceiptPass(secret: string, pass: string | null, now = Date.now()): Promise<string | null> {
+  const match = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(\d{1,12})\.([\w-]{43})$/.exec(pass ?? "");
+  if (!match || Number(match[2]) * 1000 < now) return null;
+  return (await isSignature(secret, receiptPassPurpose, `${match[1]}|${match[2]}`, match[3]!)) ? match[1]! : null;
+}

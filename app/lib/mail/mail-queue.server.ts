@@ -4,7 +4,9 @@
 // the mail stays unsent in the database meanwhile, so a slow or failing provider never fails an order.
 // Sent at most once: a mail marked sent is skipped, and its id is the provider's idempotency key, so two
 // deliveries of one message at once still make one mail.
+import { href } from "react-router";
 import * as v from "valibot";
+import { receiptPass } from "~/lib/http/signed-values.server";
 import { marketplaceClient } from "~/lib/backend/marketplace-client.server";
 import { MailEnvSchema, mailOn, sendMail } from "./mail.server";
 import { MailToSend, orderMail } from "./order-mails.server";
@@ -60,7 +62,15 @@ export async function handleMailBatch(batch: MessageBatch<unknown>, rawEnv: unkn
     let providerId: string | undefined;
     let failure: string | undefined;
     try {
-      providerId = await sendMail(env, orderMail(mail, parsed.output.origin), `mail-${mail.id}`);
+      // A guest's receipt carries their order's signed link (its downloads, without an account).
+      const receiptLink =
+        mail.order.guest && mail.order.paid_at
+          ? new URL(
+              href("/receipt/:pass", { pass: await receiptPass(env.MARKETPLACE_SECRET, mail.order.id, new Date(mail.order.paid_at)) }),
+              parsed.output.origin,
+            ).href
+          : null;
+      providerId = await sendMail(env, orderMail(mail, parsed.output.origin, receiptLink), `mail-${mail.id}`);
     } catch (sending) {
       failure = sending instanceof Error ? sending.message : String(sending);
       console.error("sending a mail failed; it is retried", mail.id, failure);

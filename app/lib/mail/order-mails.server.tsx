@@ -39,7 +39,7 @@ export const MailToSend = v.object({
     total: v.number(),
     paid_at: v.nullable(v.string()),
     buyer_email: v.string(),
-    signed_in: v.boolean(),
+    guest: v.boolean(),
     country: v.nullable(v.string()),
     waived_withdrawal: v.boolean(),
   }),
@@ -50,8 +50,11 @@ type Line = v.InferOutput<typeof MailLine>;
 
 const regionNames = new Intl.DisplayNames(["en"], { type: "region", fallback: "code" });
 
-/** The message for `mail`; `origin`: the site's address, for its links. */
-export function orderMail(mail: MailToSend, origin: string): Message {
+/**
+ * The message for `mail`; `origin`: the site's address, for its links; `receiptLink`: a guest's order's
+ * signed link (its downloads without an account).
+ */
+export function orderMail(mail: MailToSend, origin: string, receiptLink: string | null = null): Message {
   const money = (cents: number) => formatMoney(cents, mail.order.currency);
   const reference = formatOrderReference(mail.order.id);
   const link = (path: string) => new URL(path, origin).href;
@@ -69,8 +72,9 @@ export function orderMail(mail: MailToSend, origin: string): Message {
 
   if (mail.kind === "receipt") {
     const bought = mail.lines.filter((line) => !line.refunded);
-    const canDownload = mail.order.signed_in && bought.some((line) => (line.kind === "album" ? line.release_id : line.track_id));
+    const canDownload = !mail.order.guest && bought.some((line) => (line.kind === "album" ? line.release_id : line.track_id));
     const purchased = link(href("/dashboard/fan/purchased"));
+    const guestNote = `Your downloads, in any browser for 30 days: ${receiptLink}. Sign up with ${mail.order.buyer_email} to keep them in an account.`;
     return rendered(
       mail.recipient,
       `Your Crate receipt ${reference}`,
@@ -85,6 +89,12 @@ export function orderMail(mail: MailToSend, origin: string): Message {
             Your downloads are also in <a href={purchased}>Purchased</a>.
           </p>
         ) : null}
+        {receiptLink ? (
+          <p>
+            <a href={receiptLink}>Download what you bought</a>, in any browser, for 30 days. Sign up with {mail.order.buyer_email} to keep
+            it in an account.
+          </p>
+        ) : null}
         {mail.order.waived_withdrawal ? <p>{waiverRecord}</p> : null}
       </>,
       [
@@ -92,6 +102,7 @@ export function orderMail(mail: MailToSend, origin: string): Message {
         "",
         ...mail.lines.map((line) => lineText(line, money, discountsOf, canDownload ? download : null)),
         ...(canDownload ? ["", `Your downloads: ${purchased}`] : []),
+        ...(receiptLink ? ["", guestNote] : []),
         ...(mail.order.waived_withdrawal ? ["", waiverRecord] : []),
       ],
     );

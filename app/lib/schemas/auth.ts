@@ -4,7 +4,7 @@ import { atMost } from "./text";
 
 // One schema per form, used by the route action; the messages are the spec's (section 5).
 
-const email = v.pipe(v.string(), v.trim(), v.nonEmpty("Email is required"), v.email("Please enter a valid email address"));
+export const email = v.pipe(v.string(), v.trim(), v.nonEmpty("Email is required"), v.email("Please enter a valid email address"));
 const password = v.pipe(v.string(), v.nonEmpty("Password is required"));
 const newPassword = v.pipe(
   v.string(),

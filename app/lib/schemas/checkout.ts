@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { currencies } from "~/lib/constants";
+import { email } from "~/lib/schemas/auth";
 import { isUuid } from "~/lib/catalog/catalog";
 import { cartKinds, highestAmountCents } from "~/lib/payments/cart";
 
@@ -59,6 +60,13 @@ export const DiscountCodeSchema = v.object({
 export const CheckoutSchema = v.object({
   currency: v.picklist(currencies, "Unknown currency"),
   followArtists: checkbox,
+  waiveWithdrawal: checkbox,
+});
+
+/** A visitor's checkout: as a guest, with the email their receipt and downloads go to. */
+export const GuestCheckoutSchema = v.object({
+  currency: v.picklist(currencies, "Unknown currency"),
+  email,
   waiveWithdrawal: checkbox,
 });
 

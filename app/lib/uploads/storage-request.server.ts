@@ -7,13 +7,14 @@ import { supabaseContext } from "../session/session.server";
 /**
  * Requests to Storage's HTTP API (`/storage/v1…`) as the signed-in user, for what storage-js cannot send:
  * resumable uploads passed on, and Range reads of a file's first bytes. The session is read once (from
- * the cookie, refreshed if close to expiring); null when there is none.
+ * the cookie, refreshed if close to expiring); null when there is none, unless `visitor` (a guest's
+ * receipt link), when the requests go as a visitor (the anon key).
  */
-export async function storageRequester(context: Readonly<RouterContextProvider>) {
+export async function storageRequester(context: Readonly<RouterContextProvider>, { visitor = false }: { visitor?: boolean } = {}) {
   const env = envFrom(context);
-  const { data } = await context.get(supabaseContext).auth.getSession();
-  if (!data.session) return null;
-  const authorization = `Bearer ${data.session.access_token}`;
+  const { data } = visitor ? { data: { session: null } } : await context.get(supabaseContext).auth.getSession();
+  if (!data.session && !visitor) return null;
+  const authorization = `Bearer ${data.session?.access_token ?? env.SUPABASE_ANON_KEY}`;
   return (path: string, init: { method?: string; headers?: Record<string, string>; body?: BodyInit | null } = {}) =>
     fetch(`${env.SUPABASE_URL}/storage/v1${path}`, {
       method: init.method ?? "GET",

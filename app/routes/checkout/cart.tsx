@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { Form, href, Link, redirect } from "react-router";
+import { Captcha } from "~/components/account/captcha";
 import { Artwork } from "~/components/catalog/artist-image";
 import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -14,13 +15,14 @@ import { readForm } from "~/lib/forms/form-body.server";
 import { uncached } from "~/lib/http/http-cache";
 import { codeLimit, codeMessage, problemMessage, type PricedLine } from "~/lib/payments/cart";
 import { paymentsOn } from "~/lib/payments/stripe.server";
-import { AddToCartSchema, CartLineSchema, CheckoutSchema, DiscountCodeSchema } from "~/lib/schemas/checkout";
+import { AddToCartSchema, CartLineSchema, CheckoutSchema, DiscountCodeSchema, GuestCheckoutSchema } from "~/lib/schemas/checkout";
 import { waiverLabel, waiverNeeded, waiverRequired } from "~/lib/payments/withdrawal";
 import { cloudflareContext } from "~/lib/http/context.server";
-import { loginPath } from "~/lib/session/redirects";
+import { captchaFailedMessage, captchaTokenFrom } from "~/lib/http/captcha";
+import { captchaPassed, captchaSiteKey } from "~/lib/http/env.server";
 import { supabaseContext, userContext } from "~/lib/session/session.server";
 import { pageMeta } from "~/lib/sharing/meta";
-import { codesCookieHeader, pricedCart, putInCart, takeFromCart, typedCodes } from "~/lib/payments/cart.server";
+import { codesCookieHeader, pricedCart, putInCart, takeFromCart, typedCodes, visitorLines } from "~/lib/payments/cart.server";
 import { startCheckout } from "./checkout.server";
 import type { Route } from "./+types/cart";
 
@@ -35,7 +37,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!paymentsOn(context)) return { payments: false as const };
   const signedIn = context.get(userContext) !== null;
   const cart = await pricedCart(request, { supabase: context.get(supabaseContext), signedIn });
-  return { payments: true as const, cart, signedIn, askWaiver: waiverNeeded(context.get(cloudflareContext).country) };
+  return {
+    payments: true as const,
+    cart,
+    signedIn,
+    askWaiver: waiverNeeded(context.get(cloudflareContext).country),
+    captchaSiteKey: signedIn ? null : captchaSiteKey(context),
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -54,10 +62,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     const { kind, id, amount, waiveWithdrawal } = submission.value;
     const refused = await putInCart(request, shopper, [{ kind, id, amount }], cookies);
     if (refused) return reply(formError(refused, submission.values), 409);
-    // Straight to payment with this one item; a visitor logs in first, and finds it in their cart, as does
-    // a buyer who did not tick the waiver where it is needed (the cart asks for it beside Pay).
-    if (intent === "add") throw back();
-    if (!context.get(userContext)) throw back(loginPath(request, cartPath));
+    // Straight to payment with this one item; a visitor finds it in their cart (where they pay as a guest,
+    // with an email, or log in), as does a buyer who did not tick the waiver where it is needed (the cart
+    // asks for it beside Pay).
+    if (intent === "add" || !context.get(userContext)) throw back();
     if (waiverNeeded(country) && !waiveWithdrawal) throw back();
     const started = await startCheckout(request, context, {
       lines: [{ kind, id, amount }],
@@ -96,10 +104,29 @@ export async function action({ request, context }: Route.ActionArgs) {
     throw back();
   }
 
+  if (intent === "checkout" && !context.get(userContext)) {
+    // A guest: an email for the receipt and its downloads, and the security check.
+    const submission = parseForm(GuestCheckoutSchema, formData);
+    if (!submission.success) return reply(submission.reply, 400);
+    const { currency, email, waiveWithdrawal } = submission.value;
+    if (waiverNeeded(country) && !waiveWithdrawal)
+      return reply({ fieldErrors: { waiveWithdrawal: waiverRequired }, formError: null, values: submission.values }, 400);
+    if (!(await captchaPassed(context, captchaTokenFrom(formData)))) return reply(formError(captchaFailedMessage, submission.values), 400);
+    const started = await startCheckout(request, context, {
+      lines: visitorLines(request),
+      codes: typedCodes(request),
+      currency,
+      followArtists: false,
+      waivedWithdrawal: waiveWithdrawal,
+      email,
+    });
+    if ("refused" in started) return reply(formError(started.refused, submission.values), 409);
+    throw back(started.pay);
+  }
+
   if (intent === "checkout") {
     const submission = parseForm(CheckoutSchema, formData);
     if (!submission.success) return reply(submission.reply, 400);
-    if (!context.get(userContext)) throw back(loginPath(request, cartPath));
     const { currency, followArtists, waiveWithdrawal } = submission.value;
     if (waiverNeeded(country) && !waiveWithdrawal)
       return reply({ fieldErrors: { waiveWithdrawal: waiverRequired }, formError: null, values: submission.values }, 400);
@@ -125,7 +152,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
       </EmptyState>
     );
   }
-  const { cart, signedIn, askWaiver } = loaderData;
+  const { cart, signedIn, askWaiver, captchaSiteKey } = loaderData;
   const currencies = [...new Set(cart.lines.map((line) => line.currency))];
   return (
     <div className="mx-auto max-w-3xl">
@@ -150,6 +177,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
               lines={cart.lines.filter((line) => line.currency === currency)}
               bundles={cart.bundles}
               signedIn={signedIn}
+              captchaSiteKey={captchaSiteKey}
               several={currencies.length > 1}
               askWaiver={askWaiver}
               reply={actionData}
@@ -200,6 +228,7 @@ function CurrencyGroup({
   lines,
   bundles,
   signedIn,
+  captchaSiteKey,
   several,
   askWaiver,
   reply,
@@ -208,6 +237,8 @@ function CurrencyGroup({
   lines: PricedLine[];
   bundles: { artist_id: string; percentage: number; applies: boolean }[];
   signedIn: boolean;
+  /** A visitor's checkout's security check (null: off). */
+  captchaSiteKey: string | null;
   several: boolean;
   /** Whether the buyer must waive the right to withdraw before downloading (the EU's, or where unknown). */
   askWaiver: boolean;
@@ -255,32 +286,52 @@ function CurrencyGroup({
         <dt className="text-lg font-semibold">Total</dt>
         <dd className="text-right text-lg font-semibold">{money(total)}</dd>
       </dl>
-      {signedIn ? (
-        <Form method="post" action={cartPath} className="mt-4 grid gap-4">
-          <input type="hidden" name="intent" value="checkout" />
-          <input type="hidden" name="currency" value={currency} />
+      <Form method="post" action={cartPath} noValidate className="mt-4 grid gap-4">
+        <input type="hidden" name="intent" value="checkout" />
+        <input type="hidden" name="currency" value={currency} />
+        {signedIn ? (
           <CheckboxField name="followArtists" label="Follow the artists I buy from" defaultChecked />
-          {askWaiver ? (
-            <CheckboxField
-              name="waiveWithdrawal"
-              label={waiverLabel}
-              defaultChecked={paying ? paying.values.waiveWithdrawal === "on" : false}
-              error={paying?.fieldErrors.waiveWithdrawal}
+        ) : (
+          <>
+            <p className="text-sm text-ink-muted">
+              Pay as a guest with your email: your receipt brings a link to your downloads, and what you buy joins the account you sign up
+              with at that address. Or{" "}
+              <Link
+                to={`${href("/login")}?${new URLSearchParams({ redirectTo: cartPath })}`}
+                className="font-semibold text-accent underline"
+              >
+                log in to pay
+              </Link>
+              .
+            </p>
+            <Field
+              label="Email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              defaultValue={paying ? String(paying.values.email ?? "") : ""}
+              error={paying?.fieldErrors.email}
             />
-          ) : null}
-          {payable ? (
-            <SubmitButton action={cartPath} intent="checkout" pendingLabel="Opening the payment…">
-              {`Pay ${money(total)}`}
-            </SubmitButton>
-          ) : (
-            <p className="text-sm text-danger">Remove or change the items that cannot be bought, then pay.</p>
-          )}
-        </Form>
-      ) : (
-        <LinkButton to={`${href("/login")}?${new URLSearchParams({ redirectTo: cartPath })}`} size="lg" className="mt-4 w-full">
-          Log in to pay
-        </LinkButton>
-      )}
+          </>
+        )}
+        {askWaiver ? (
+          <CheckboxField
+            name="waiveWithdrawal"
+            label={waiverLabel}
+            defaultChecked={paying ? paying.values.waiveWithdrawal === "on" : false}
+            error={paying?.fieldErrors.waiveWithdrawal}
+          />
+        ) : null}
+        {signedIn ? null : <Captcha siteKey={captchaSiteKey} reply={paying} />}
+        {payable ? (
+          <SubmitButton action={cartPath} intent="checkout" pendingLabel="Opening the payment…">
+            {signedIn ? `Pay ${money(total)}` : `Pay ${money(total)} as a guest`}
+          </SubmitButton>
+        ) : (
+          <p className="text-sm text-danger">Remove or change the items that cannot be bought, then pay.</p>
+        )}
+      </Form>
     </section>
   );
 }

@@ -44,7 +44,16 @@ export async function startCheckout(
     currency,
     followArtists,
     waivedWithdrawal,
-  }: { lines: CartLine[] | null; codes: string[]; currency: string | null; followArtists: boolean; waivedWithdrawal: boolean },
+    email,
+  }: {
+    lines: CartLine[] | null;
+    codes: string[];
+    currency: string | null;
+    followArtists: boolean;
+    waivedWithdrawal: boolean;
+    /** A guest's, where the receipt goes (an account's own is its email). */
+    email?: string;
+  },
 ): Promise<CheckoutStart> {
   const stripe = stripeFrom(context);
   if (!stripe) return { refused: "Payment options will be available soon." };
@@ -57,6 +66,7 @@ export async function startCheckout(
       currency: currency ?? undefined,
       follow_artists: followArtists,
       waived_withdrawal: waivedWithdrawal,
+      email,
     })
     .setHeader(...vouch);
   if (opened.error) {

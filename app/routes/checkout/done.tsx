@@ -1,4 +1,4 @@
-import { data, href, Link } from "react-router";
+import { data, href, Link, redirect, type RouterContextProvider } from "react-router";
 import * as v from "valibot";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { LinkButton } from "~/components/ui/button";
@@ -8,8 +8,13 @@ import { albumPath, trackPath } from "~/lib/catalog/catalog";
 import { formatMoney } from "~/lib/format";
 import { stripeFrom } from "~/lib/payments/stripe.server";
 import { waiverRecord } from "~/lib/payments/withdrawal";
+import { isUuid } from "~/lib/catalog/catalog";
+import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
+import { uncached } from "~/lib/http/http-cache";
+import { receiptPass } from "~/lib/http/signed-values.server";
+import { visitorCartCookie, visitorLines } from "~/lib/payments/cart.server";
 import { requireUser } from "~/lib/session/guards.server";
-import { supabaseContext } from "~/lib/session/session.server";
+import { supabaseContext, userContext } from "~/lib/session/session.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import { applyCheckout, checkoutOutcome, isFreeCheckout } from "./checkout.server";
 import type { Route } from "./+types/done";
@@ -37,9 +42,63 @@ const OrderSchema = v.object({
   ),
 });
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+const GuestOrderSchema = v.nullable(
+  v.object({
+    id: v.string(),
+    paid_at: v.string(),
+    lines: v.array(v.object({ track_id: v.nullable(v.string()), release_id: v.nullable(v.string()) })),
+  }),
+);
+
+/**
+ * A guest back from paying: the session (its id is the secret Stripe handed them) asked of Stripe and
+ * applied, then, once it is a guest's paid order, their receipt link, with what they bought out of their
+ * cart. A payment still settling says so (the receipt, with the link, is mailed when it lands). Anything
+ * else is an account's order: its buyer logs in.
+ */
+async function guestReturn(request: Request, context: Readonly<RouterContextProvider>, sessionId: string) {
+  const stripe = stripeFrom(context);
+  let orderId: string | null = isFreeCheckout(sessionId) ? sessionId.slice("free_".length) : null;
+  if (!orderId && stripe && /^cs_\w+$/.test(sessionId)) {
+    const session = await stripe.checkout.sessions.retrieve(sessionId).catch(() => null);
+    const outcome = session ? checkoutOutcome(session) : null;
+    if (session && outcome) {
+      await applyCheckout(request, context, session, outcome).catch((error: unknown) =>
+        console.error("applying a guest's checkout on its return page failed", sessionId, error),
+      );
+      if (outcome === "pending") return { guestPending: true as const };
+    }
+    orderId = session?.metadata?.order_id ?? null;
+  }
+  if (orderId && isUuid(orderId)) {
+    const { data: receipt } = await context
+      .get(supabaseContext)
+      .rpc("guest_receipt")
+      .setHeader(...marketplaceHeader(context))
+      .setHeader("X-Guest-Order", orderId);
+    const order = v.parse(GuestOrderSchema, receipt);
+    if (order) {
+      const bought = new Set(order.lines.map((line) => line.track_id ?? line.release_id));
+      const pass = await receiptPass(envFrom(context).MARKETPLACE_SECRET, order.id, new Date(order.paid_at));
+      throw redirect(href("/receipt/:pass", { pass }), {
+        status: 303,
+        headers: {
+          ...uncached,
+          "Set-Cookie": visitorCartCookie(
+            request,
+            visitorLines(request).filter((line) => !bought.has(line.id)),
+          ),
+        },
+      });
+    }
+  }
   requireUser(request, context);
+  throw data("Order not found", { status: 404 });
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
   const sessionId = new URL(request.url).searchParams.get("session_id") ?? "";
+  if (!context.get(userContext)) return guestReturn(request, context, sessionId);
   const supabase = context.get(supabaseContext);
   const read = async () =>
     readOrThrow(await supabase.rpc("checkout_order", { checkout_session: sessionId }), {
@@ -70,6 +129,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export default function CheckoutDone({ loaderData }: Route.ComponentProps) {
+  if ("guestPending" in loaderData) {
+    return (
+      <div className="mx-auto max-w-2xl">
+        <h1 className="mb-2 text-3xl font-bold">Payment pending</h1>
+        <p className="text-ink-muted">
+          Your bank has not confirmed the payment yet. We will email your receipt, with the link to your downloads, as soon as it does.
+        </p>
+      </div>
+    );
+  }
   const { order } = loaderData;
   const money = (cents: number) => formatMoney(cents, order.currency);
   const paid = order.state === "paid";

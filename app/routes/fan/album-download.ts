@@ -3,8 +3,15 @@ import { isUuid } from "~/lib/catalog/catalog";
 import { uncached } from "~/lib/http/http-cache";
 import { albumFileNames, attachment } from "~/lib/media/downloads";
 import { zipStream } from "~/lib/media/zip";
-import { requireUser } from "~/lib/session/guards.server";
-import { allReady, preparingPath, refuseWithDownloadPage, requestedFormat, storedFiles, takeDownloads } from "./downloads.server";
+import {
+  allReady,
+  preparingPath,
+  refuseWithDownloadPage,
+  requestedFormat,
+  requireDownloader,
+  storedFiles,
+  takeDownloads,
+} from "./downloads.server";
 import type { Route } from "./+types/album-download";
 
 /**
@@ -20,11 +27,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const refuse = refuseWithDownloadPage(of, request);
   if (!isUuid(params.id)) refuse(404, "Album not found");
   const format = requestedFormat(request, refuse);
-  requireUser(request, context);
-  const files = await takeDownloads(context, of, { format, take: true, refuse });
+  const { guestOrder } = await requireDownloader(request, context, format, refuse);
+  const files = await takeDownloads(context, of, { format, take: true, refuse, guestOrder });
   if (!allReady(files)) throw redirect(preparingPath(of, format), { status: 303, headers: uncached });
   const names = albumFileNames(files);
-  const stored = await storedFiles(context);
+  const stored = await storedFiles(context, guestOrder);
   const entries = files.map((file, index) => ({
     name: names.entries[index]!,
     size: file.size,

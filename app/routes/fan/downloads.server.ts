@@ -4,6 +4,8 @@ import { read } from "~/lib/backend/backend.server";
 import { sqlState } from "~/lib/backend/sqlstate";
 import { cloudflareContext } from "~/lib/http/context.server";
 import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
+import { readReceiptPass } from "~/lib/http/signed-values.server";
+import { requireUser } from "~/lib/session/guards.server";
 import { uncached } from "~/lib/http/http-cache";
 import { downloadFormatOf, type DownloadFormat } from "~/lib/media/downloads";
 import { queueDownloads } from "~/lib/media/rendition-queue.server";
@@ -53,6 +55,28 @@ const refuseWithPage: Refuse = (status, message) => {
 };
 
 /**
+ * Who is downloading: the holder of a guest's receipt link (`?receipt=`, signed by the Worker: the guest
+ * order it names, which the marketplace vouches for to the database), or else a signed-in user (a visitor
+ * is sent to log in). A receipt link gives the files as uploaded: the made formats' page is for accounts.
+ */
+export async function requireDownloader(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  format: DownloadFormat,
+  refuse: Refuse,
+) {
+  const pass = new URL(request.url).searchParams.get("receipt");
+  const guestOrder = pass ? await readReceiptPass(envFrom(context).MARKETPLACE_SECRET, pass) : null;
+  if (pass && !guestOrder) refuse(403, "This receipt link has lapsed. Ask for your receipt again, or log in.");
+  if (guestOrder && format !== "original") refuse(404, "This format is not on offer");
+  if (!guestOrder) requireUser(request, context);
+  return { guestOrder };
+}
+
+/** The header that names a guest's order to the database, beside the marketplace's secret. */
+const guestHeader = (guestOrder: string | null | undefined): [string, string][] => (guestOrder ? [["X-Guest-Order", guestOrder]] : []);
+
+/**
  * The files the reader may take of a track or of a release in `format`, in order, or `refuse`d. `take`:
  * each a download recorded, once every one is ready; otherwise only whether they are. Files asked for the
  * first time are queued to be made.
@@ -60,7 +84,12 @@ const refuseWithPage: Refuse = (status, message) => {
 export async function takeDownloads(
   context: Readonly<RouterContextProvider>,
   of: DownloadOf,
-  { format, take, refuse = refuseWithPage }: { format: DownloadFormat; take: boolean; refuse?: Refuse },
+  {
+    format,
+    take,
+    refuse = refuseWithPage,
+    guestOrder,
+  }: { format: DownloadFormat; take: boolean; refuse?: Refuse; guestOrder?: string | null },
 ) {
   const supabase = context.get(supabaseContext);
   const { country: requestCountry, env } = context.get(cloudflareContext);
@@ -69,6 +98,7 @@ export async function takeDownloads(
     "track" in of
       ? supabase.rpc("download_track", { track_id: of.track, country, format, take })
       : supabase.rpc("download_release", { release_id: of.release, country, format, take });
+  for (const [name, value] of guestHeader(guestOrder)) call.setHeader(name, value);
   const result = await call.setHeader(...marketplaceHeader(context));
   if (result.error?.code === sqlState.insufficientPrivilege) refuse(403, notYours);
   if (result.error?.code === sqlState.noDataFound) refuse(404, "This track does not have an audio file");
@@ -136,9 +166,9 @@ export function downloadPath(of: DownloadOf, format: DownloadFormat): string {
  * file of an album): each signed for a minute, as the marketplace asks (Storage's policy for buyers answers
  * no one else), and fetched here, `range` passed on. The signed address never leaves the Worker.
  */
-export async function storedFiles(context: Readonly<RouterContextProvider>) {
-  const storage = await storageRequester(context);
-  const vouch = Object.fromEntries([marketplaceHeader(context)]);
+export async function storedFiles(context: Readonly<RouterContextProvider>, guestOrder?: string | null) {
+  const storage = await storageRequester(context, { visitor: Boolean(guestOrder) });
+  const vouch = Object.fromEntries([marketplaceHeader(context), ...guestHeader(guestOrder)]);
   const { SUPABASE_URL } = envFrom(context);
   return async (path: string, range?: string | null): Promise<Response> => {
     const signing = await storage?.(`/object/sign/tracks/${objectPath(path)}`, {

@@ -2,8 +2,15 @@ import { redirect } from "react-router";
 import { isUuid } from "~/lib/catalog/catalog";
 import { uncached } from "~/lib/http/http-cache";
 import { attachment, trackFileName } from "~/lib/media/downloads";
-import { requireUser } from "~/lib/session/guards.server";
-import { allReady, preparingPath, refuseWithDownloadPage, requestedFormat, storedFiles, takeDownloads } from "./downloads.server";
+import {
+  allReady,
+  preparingPath,
+  refuseWithDownloadPage,
+  requestedFormat,
+  requireDownloader,
+  storedFiles,
+  takeDownloads,
+} from "./downloads.server";
 import type { Route } from "./+types/track-download";
 
 /** What a file's answer passes on from Storage's (a resumed download asks for a Range). */
@@ -22,11 +29,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const refuse = refuseWithDownloadPage(of, request);
   if (!isUuid(params.id)) refuse(404, "Track not found");
   const format = requestedFormat(request, refuse);
-  requireUser(request, context);
-  const files = await takeDownloads(context, of, { format, take: true, refuse });
+  const { guestOrder } = await requireDownloader(request, context, format, refuse);
+  const files = await takeDownloads(context, of, { format, take: true, refuse, guestOrder });
   if (!allReady(files)) throw redirect(preparingPath(of, format), { status: 303, headers: uncached });
   const [file] = files;
-  const stored = await (await storedFiles(context))(file!.path, request.headers.get("Range"));
+  const stored = await (await storedFiles(context, guestOrder))(file!.path, request.headers.get("Range"));
   const headers = new Headers({ ...uncached, "Content-Disposition": attachment(trackFileName(file!)) });
   for (const name of passedOn) {
     const value = stored.headers.get(name);

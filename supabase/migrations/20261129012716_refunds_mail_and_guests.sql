@@ -37,6 +37,8 @@ alter table "public"."order_lines" add column "refund_id" text;
 
 alter table "public"."order_lines" add column "refunded_at" timestamp with time zone;
 
+alter table "public"."orders" add column "guest" boolean not null default false;
+
 CREATE INDEX mails_artist_id_idx ON private.mails USING btree (artist_id);
 
 CREATE INDEX mails_order_id_created_at_idx ON private.mails USING btree (order_id, created_at DESC);
@@ -151,7 +153,8 @@ AS $function$
   select (select private.guest_order()) is not null and exists (
     select 1 from public.purchases p
     join public.order_lines l on l.id = p.order_line_id
-    where p.track_id = guest_bought.track_id and l.order_id = (select private.guest_order()))
+    join public.orders o on o.id = l.order_id
+    where p.track_id = guest_bought.track_id and o.id = (select private.guest_order()) and o.guest)
 $function$
 ;
 
@@ -191,7 +194,7 @@ AS $function$
       from public.order_lines l join public.artist_profiles a on a.id = l.artist_id
       where l.order_id = o.id))
   from public.orders o
-  where o.id = (select private.guest_order()) and o.state = 'paid'
+  where o.id = (select private.guest_order()) and o.guest and o.state = 'paid'
 $function$
 ;
 
@@ -279,7 +282,7 @@ begin
       'id', mail.id, 'kind', mail.kind, 'recipient', mail.recipient, 'sent', mail.sent_at is not null,
       'order', jsonb_build_object(
         'id', o.id, 'currency', o.currency, 'total', o.total_cents, 'paid_at', o.paid_at,
-        'buyer_email', o.buyer_email, 'signed_in', o.buyer_id is not null, 'country', o.country,
+        'buyer_email', o.buyer_email, 'guest', o.guest, 'country', o.country,
         'waived_withdrawal', o.waived_withdrawal),
       'lines', coalesce((
         select jsonb_agg(jsonb_build_object(
@@ -609,6 +612,73 @@ AS $function$
       and (t.artist_id = (select auth.uid())
         or exists (select 1 from public.purchases p where p.track_id = t.id and p.user_id = (select auth.uid())))))
     or private.guest_bought(may_download.track_id)
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.open_order(lines jsonb, codes text[], currency text, follow_artists boolean, waived_withdrawal boolean, email text DEFAULT NULL::text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  buyer uuid := (select auth.uid());
+  priced jsonb;
+  chosen jsonb;
+  paying text;
+  made public.orders;
+begin
+  perform private.require_marketplace_request();
+  if buyer is not null and not private.is_active_user() then
+    raise exception 'a banned account buys nothing' using errcode = '42501';
+  end if;
+  priced := private.priced_cart(coalesce(open_order.lines, private.cart_of(buyer), '[]'), open_order.codes, buyer);
+  -- Without a currency, the lines' own (a single item bought at once).
+  paying := coalesce(open_order.currency, (select l ->> 'currency' from jsonb_array_elements(priced -> 'lines') l limit 1));
+  select coalesce(jsonb_agg(l), '[]') into chosen
+  from jsonb_array_elements(priced -> 'lines') l
+  where l ->> 'currency' = paying or l ->> 'problem' is not null;
+  if jsonb_array_length(chosen) = 0 then
+    raise exception 'nothing in the cart is priced in %', paying using errcode = '22023';
+  end if;
+  if exists (select 1 from jsonb_array_elements(chosen) l where l ->> 'problem' is not null) then
+    return jsonb_build_object('problems', (
+      select jsonb_agg(jsonb_build_object('n', l -> 'n', 'title', l -> 'title', 'problem', l -> 'problem'))
+      from jsonb_array_elements(chosen) l where l ->> 'problem' is not null));
+  end if;
+  if buyer is null and not coalesce(private.is_email(open_order.email), false) then
+    raise exception 'a guest buys with an email address' using errcode = '22023';
+  end if;
+  insert into public.orders (buyer_id, buyer_email, guest, currency, total_cents, follow_artists, waived_withdrawal)
+  values (
+    buyer,
+    coalesce((select u.email from auth.users u where u.id = buyer), open_order.email),
+    buyer is null,
+    paying,
+    (select sum((l ->> 'total')::integer) from jsonb_array_elements(chosen) l),
+    open_order.follow_artists,
+    open_order.waived_withdrawal)
+  returning * into made;
+  insert into public.order_lines (
+    order_id, artist_id, kind, track_id, release_id, title, amount_cents, discount_code, code_discount_cents,
+    bundle_discount_cents, total_cents, artist_share_cents, crate_cents)
+  select made.id, (l ->> 'artist_id')::uuid, l ->> 'kind',
+    case when l ->> 'kind' = 'track' then (l ->> 'id')::uuid end,
+    case when l ->> 'kind' = 'album' then (l ->> 'id')::uuid end,
+    l ->> 'title', (l ->> 'amount')::integer, l ->> 'discount_code', (l ->> 'code_discount')::integer,
+    (l ->> 'bundle_discount')::integer, (l ->> 'total')::integer, (l ->> 'artist_share')::integer,
+    (l ->> 'crate_part')::integer
+  from jsonb_array_elements(chosen) l
+  order by (l ->> 'n')::integer;
+  return jsonb_build_object(
+    'order_id', made.id,
+    'currency', made.currency,
+    'total', made.total_cents,
+    'email', made.buyer_email,
+    'lines', (select jsonb_agg(jsonb_build_object('title', l ->> 'title', 'artist_name', l ->> 'artist_name',
+        'total', (l ->> 'total')::integer, 'n', (l ->> 'n')::integer) order by (l ->> 'n')::integer)
+      from jsonb_array_elements(chosen) l));
+end
 $function$
 ;
 

@@ -1,0 +1,118 @@
+import { data, href } from "react-router";
+import * as v from "valibot";
+import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { Badge } from "~/components/ui/badge";
+import { LinkButton } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { readOrThrow } from "~/lib/backend/backend.server";
+import { formatMoney, formatOrderReference } from "~/lib/format";
+import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
+import { uncached } from "~/lib/http/http-cache";
+import { readReceiptPass, receiptPassDays } from "~/lib/http/signed-values.server";
+import { waiverRecord } from "~/lib/payments/withdrawal";
+import { supabaseContext } from "~/lib/session/session.server";
+import { pageMeta } from "~/lib/sharing/meta";
+import type { Route } from "./+types/receipt";
+
+// A guest's receipt link (in their receipt, and where the return page sends them): what their order
+// bought, each to download as uploaded, in any browser, for 30 days after the payment, without an account.
+// The link is signed by the Worker; the marketplace names its order to the database, which answers for it
+// alone. Never cached: the page is the link's holder's alone.
+
+export const meta = () => [...pageMeta("Your purchase", "What you bought, to download."), { name: "robots", content: "noindex" }];
+
+const ReceiptSchema = v.object({
+  id: v.string(),
+  currency: v.string(),
+  total: v.number(),
+  email: v.string(),
+  waived_withdrawal: v.boolean(),
+  lines: v.array(
+    v.object({
+      id: v.string(),
+      kind: v.picklist(["track", "album"]),
+      track_id: v.nullable(v.string()),
+      release_id: v.nullable(v.string()),
+      title: v.string(),
+      artist_name: v.string(),
+      total: v.number(),
+      refunded: v.boolean(),
+      downloadable: v.boolean(),
+    }),
+  ),
+});
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const guestOrder = await readReceiptPass(envFrom(context).MARKETPLACE_SECRET, params.pass);
+  if (!guestOrder) {
+    throw data(`This receipt link has lapsed (links hold ${receiptPassDays} days), or is not one of ours. Log in to find your purchases.`, {
+      status: 410,
+      headers: uncached,
+    });
+  }
+  const receipt = readOrThrow(
+    await context
+      .get(supabaseContext)
+      .rpc("guest_receipt")
+      .setHeader(...marketplaceHeader(context))
+      .setHeader("X-Guest-Order", guestOrder),
+    { what: "receipt", schema: ReceiptSchema, notFound: "Receipt not found" },
+  );
+  return data({ receipt, pass: params.pass }, { headers: uncached });
+}
+
+export default function Receipt({ loaderData }: Route.ComponentProps) {
+  const { receipt, pass } = loaderData;
+  const money = (cents: number) => formatMoney(cents, receipt.currency);
+  const query = `?${new URLSearchParams({ receipt: pass })}`;
+  return (
+    <div className="mx-auto max-w-2xl">
+      <h1 className="mb-2 text-3xl font-bold">Your purchase</h1>
+      <p className="mb-6 text-ink-muted">
+        Order {formatOrderReference(receipt.id)}, {money(receipt.total)}. This page is yours for {receiptPassDays} days after the payment,
+        in any browser. Sign up with {receipt.email} to keep everything in your account for good.
+      </p>
+      <Card>
+        <ul className="grid gap-3">
+          {receipt.lines.map((line) => {
+            const download =
+              line.kind === "album" && line.release_id
+                ? `${href("/album/:id/download", { id: line.release_id })}${query}`
+                : line.track_id
+                  ? `${href("/track/:id/download", { id: line.track_id })}${query}`
+                  : null;
+            return (
+              <li key={line.id} className="flex flex-wrap items-center justify-between gap-3">
+                <span className="min-w-0">
+                  <span className="font-semibold">{line.title}</span>
+                  <span className="text-ink-muted">
+                    {" "}
+                    · {line.artist_name} · {line.kind === "album" ? "Album" : "Track"} · {money(line.total)}
+                  </span>
+                </span>
+                {line.refunded ? (
+                  <Badge tone="danger">Refunded</Badge>
+                ) : download && line.downloadable ? (
+                  <LinkButton to={download} reloadDocument variant="secondary" aria-label={`Download ${line.title}`}>
+                    {line.kind === "album" ? "Download (zip)" : "Download"}
+                  </LinkButton>
+                ) : null}
+              </li>
+            );
+          })}
+        </ul>
+        {receipt.waived_withdrawal ? <p className="mt-4 text-sm text-ink-muted">{waiverRecord}</p> : null}
+      </Card>
+      <div className="mt-6 flex flex-wrap gap-3">
+        <LinkButton to={href("/register/fan")}>Sign up</LinkButton>
+        <LinkButton to={href("/discover")} variant="secondary">
+          Keep exploring
+        </LinkButton>
+      </div>
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
