@@ -4,7 +4,9 @@
 // and Stripe's news of a dispute reaches the administrators.
 import Stripe from "stripe";
 import { describe, expect, inject, it } from "vitest";
-import { mailProviderFails, mailsTo, newFan, serviceClient, signedIn, text, trackId, Visitor } from "./support.ts";
+import { toneWav } from "../support/media.ts";
+import { readZip } from "../support/zip.ts";
+import { mailProviderFails, mailsTo, newArtist, newFan, serviceClient, signedIn, text, trackId, Visitor } from "./support.ts";
 
 const { url: stripeUrl, secretKey, webhookSecret } = inject("stripe");
 const api = new URL(stripeUrl);
@@ -21,20 +23,25 @@ async function downloadStatus(buyer: Visitor) {
   return location ? (await buyer.get(location)).response.status : response.status;
 }
 
-/** A new fan who bought Greenhouse with the test card: their visitor, id, email, and the order. */
-async function paidOrder(name: string) {
-  const fan = await newFan(`${name}${Date.now().toString(36)}`);
-  await fan.visitor.post("/cart", { intent: "add", kind: "track", id: greenhouse, amount: "" });
-  const checkout = await fan.visitor.post("/cart", { intent: "checkout", currency: "GBP", followArtists: "", waiveWithdrawal: "on" });
-  expect(checkout.response.status).toBe(303);
-  const paid = await fetch(checkout.response.headers.get("location")!, {
+/** Pays on the stand-in's page with the test card: where it sends the buyer back (the return page). */
+async function pay(payUrl: string) {
+  const paid = await fetch(payUrl, {
     method: "POST",
     body: new URLSearchParams({ card: "4242424242424242", expiry: "12/34", cvc: "123", country: "FR" }),
     redirect: "manual",
   });
   expect(paid.status).toBe(303);
   const done = new URL(paid.headers.get("location")!);
-  expect((await fan.visitor.get(done.pathname + done.search)).response.status).toBe(200);
+  return done.pathname + done.search;
+}
+
+/** A new fan who bought Greenhouse with the test card: their visitor, id, email, and the order. */
+async function paidOrder(name: string) {
+  const fan = await newFan(`${name}${Date.now().toString(36)}`);
+  await fan.visitor.post("/cart", { intent: "add", kind: "track", id: greenhouse, amount: "" });
+  const checkout = await fan.visitor.post("/cart", { intent: "checkout", currency: "GBP", followArtists: "", waiveWithdrawal: "on" });
+  expect(checkout.response.status).toBe(303);
+  expect((await fan.visitor.get(await pay(checkout.response.headers.get("location")!))).response.status).toBe(200);
   const { data: order } = await serviceClient.from("orders").select("id, order_lines(id)").eq("buyer_id", fan.id).single();
   return { ...fan, orderId: order!.id, lineId: order!.order_lines[0]!.id };
 }
@@ -137,5 +144,84 @@ describe("refunds", () => {
     expect(dashboard).toContain(`£0.99 on order ${orderId.slice(0, 8).toUpperCase()}: product not received`);
     const refunded = await admin.post("/admin", { intent: "refund", lineId });
     expect(text(refunded.html)).toContain("Refunded.");
+  });
+});
+
+describe("guests", () => {
+  it("buy an album with an email alone, download it from the receipt link in a fresh browser, and it joins the account made with that email", async () => {
+    // A new artist's album of two tracks with masters, $1.00 each.
+    const artist = await newArtist(`Guest Band ${Date.now().toString(36)}`);
+    const { data: album } = await serviceClient
+      .from("releases")
+      .insert({ artist_id: artist.id, kind: "album", title: "Open Door" })
+      .select("id")
+      .single();
+    for (const [index, title] of ["Knock", "Come In"].entries()) {
+      const path = `${artist.id}/${crypto.randomUUID()}.wav`;
+      expect((await serviceClient.storage.from("tracks").upload(path, new Blob([toneWav(0.2)], { type: "audio/wav" }))).error).toBeNull();
+      const { error } = await serviceClient.from("tracks").insert({
+        artist_id: artist.id,
+        release_id: album!.id,
+        title,
+        track_number: index + 1,
+        genre: "Rock",
+        price: 1,
+        description: "For the guest",
+        file_url: path,
+      });
+      expect(error).toBeNull();
+    }
+
+    const visitor = new Visitor();
+    await visitor.post("/cart", { intent: "add", kind: "album", id: album!.id, amount: "" });
+    const cart = text((await visitor.get("/cart")).html);
+    expect(cart).toContain("Pay $2.00 as a guest");
+    const noEmail = await visitor.post("/cart", { intent: "checkout", currency: "USD", email: "not-an-address", waiveWithdrawal: "on" });
+    expect(noEmail.response.status).toBe(400);
+    expect(text(noEmail.html)).toContain("Please enter a valid email address");
+    expect(noEmail.html).toContain('value="not-an-address"');
+    const email = `guest-${Date.now().toString(36)}@example.com`;
+    const checkout = await visitor.post("/cart", { intent: "checkout", currency: "USD", email, waiveWithdrawal: "on" });
+    expect(checkout.response.status).toBe(303);
+    const back = await visitor.get(await pay(checkout.response.headers.get("location")!));
+    expect(back.response.status).toBe(303);
+    const receiptLink = back.response.headers.get("location")!;
+    expect(receiptLink).toMatch(/^\/receipt\//);
+    // Bought, it leaves the visitor's cart.
+    expect(text((await visitor.get("/cart")).html)).toContain("Your cart is empty");
+
+    // Any browser: the page and the zip.
+    const fresh = new Visitor();
+    const page = await fresh.get(receiptLink);
+    expect(page.response.status).toBe(200);
+    expect(text(page.html)).toContain("Open Door");
+    const pass = decodeURIComponent(receiptLink.split("/").pop()!);
+    const zip = await fresh.download(`/album/${album!.id}/download?receipt=${encodeURIComponent(pass)}`);
+    expect(zip.response.status).toBe(200);
+    expect(readZip(zip.bytes).map((file) => file.name)).toHaveLength(2);
+    // A link with another signature is nobody's; and it downloads nothing else.
+    expect((await fresh.get(`${receiptLink.slice(0, -2)}xx`)).response.status).toBe(410);
+    const elsewhere = await fresh.download(`/track/${greenhouse}/download?receipt=${encodeURIComponent(pass)}`);
+    expect(elsewhere.response.status).toBe(303);
+    expect((await fresh.get(elsewhere.response.headers.get("location")!)).response.status).not.toBe(200);
+    // The receipt mail carries the same kind of link.
+    await expect.poll(() => newest(email, /receipt/), { timeout: 15_000 }).toBeDefined();
+    expect((await newest(email, /receipt/))!.text).toMatch(/\/receipt\/[0-9a-f-]{36}\./);
+
+    // Signing up with that email, the order and its purchases join the account.
+    const joined = new Visitor();
+    const username = `guest${Date.now().toString(36)}`;
+    const signUp = await joined.post("/register/fan", {
+      email,
+      username,
+      password: "a-long-password",
+      confirmPassword: "a-long-password",
+      terms: "on",
+    });
+    expect(signUp.response.status).toBe(302);
+    const { data: fan } = await serviceClient.from("fan_profiles").select("id").eq("username", username).single();
+    const { count } = await serviceClient.from("purchases").select("id", { count: "exact", head: true }).eq("user_id", fan!.id);
+    expect(count).toBe(2);
+    expect(text((await joined.get("/dashboard/fan/purchased")).html)).toContain("Open Door");
   });
 });

@@ -58,19 +58,19 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       .setHeader("X-Guest-Order", guestOrder),
     { what: "receipt", schema: ReceiptSchema, notFound: "Receipt not found" },
   );
-  return data({ receipt, pass: params.pass }, { headers: uncached });
+  return data({ receipt, pass: params.pass, days: receiptPassDays }, { headers: uncached });
 }
 
 export default function Receipt({ loaderData }: Route.ComponentProps) {
-  const { receipt, pass } = loaderData;
+  const { receipt, pass, days } = loaderData;
   const money = (cents: number) => formatMoney(cents, receipt.currency);
   const query = `?${new URLSearchParams({ receipt: pass })}`;
   return (
     <div className="mx-auto max-w-2xl">
       <h1 className="mb-2 text-3xl font-bold">Your purchase</h1>
       <p className="mb-6 text-ink-muted">
-        Order {formatOrderReference(receipt.id)}, {money(receipt.total)}. This page is yours for {receiptPassDays} days after the payment,
-        in any browser. Sign up with {receipt.email} to keep everything in your account for good.
+        Order {formatOrderReference(receipt.id)}, {money(receipt.total)}. This page is yours for {days} days after the payment, in any
+        browser. Sign up with {receipt.email} to keep everything in your account for good.
       </p>
       <Card>
         <ul className="grid gap-3">
