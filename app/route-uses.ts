@@ -58,7 +58,9 @@ export const routeUses = {
   "/privacy": page("everyone"),
   "/discover": page("everyone"),
   "/cart": page("everyone", false),
-  "/checkout/done": page("users"),
+  // (a guest, back from paying, is sent on to their receipt link)
+  "/checkout/done": page("everyone", false),
+  "/receipt/:pass": page("everyone", false),
   "/genres": page("everyone"),
   "/genres/:genre": page("everyone"),
   "/artists": page("everyone"),

@@ -44,6 +44,8 @@ const demoPageAddresses: Partial<Record<RoutePattern, string>> = {
   "/dashboard/artist/codes/:id": demoAlbumPath("Small Town Satellites").replace("/album/", "/dashboard/artist/codes/"),
   // a track the demo fan bought, as uploaded (ready at once: the page offers its button)
   "/download/:kind/:id": demoTrackPath("Static on the Radio").replace("/track/", "/download/track/"),
+  // a receipt link no Worker signed: the page that says it has lapsed (a real one is the guest's alone)
+  "/receipt/:pass": "/receipt/not-a-receipt",
   "/*": "/no-such-page",
 };
 

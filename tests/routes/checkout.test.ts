@@ -46,7 +46,9 @@ describe("the cart without JavaScript", () => {
     expect(text(cart.html)).toContain("Salt and Iron");
     expect(text(cart.html)).toContain("South Side Sunday");
     expect(cart.html).toContain('aria-label="Cart, 2 items"');
-    expect(text(cart.html)).toContain("Log in to pay");
+    // A visitor pays as a guest, or logs in.
+    expect(text(cart.html)).toContain("Pay $5.36 as a guest");
+    expect(cart.html).toContain('href="/login?redirectTo=%2Fcart"');
     // The page is the visitor's alone.
     expect(cart.response.headers.get("cache-control")).toContain("private");
 
