@@ -1,9 +1,20 @@
 // A fan buys, with and without JavaScript: Buy Now's dialog into the cart, the cart's own price, paying on
 // the Stripe stand-in's page (a declined card first, which says so), back on the return page with the order
-// paid, and the track theirs to download. axe finds nothing on the cart and the return page.
+// paid, and the track theirs to download. A visitor buys an album as a guest, with an email alone, and
+// downloads it from the receipt link in a fresh browser. axe finds nothing on the cart, the return page and
+// the receipt link's page.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { demoTrackPath, expectNoAxeViolations, hydrated, browserForThisFile, newAccountPage, viewports } from "./support/browser.ts";
+import {
+  demoAlbumPath,
+  demoTrackPath,
+  expectNoAxeViolations,
+  hydrated,
+  browserForThisFile,
+  newAccountPage,
+  newPage,
+  viewports,
+} from "./support/browser.ts";
 
 const browser = await browserForThisFile();
 
@@ -64,6 +75,42 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByText("You own this").first().waitFor();
       assert.equal(await page.getByRole("link", { name: "Cart, 0 items" }).count(), 1);
       await close();
+    });
+
+    test("a visitor buys an album as a guest, and downloads it from the receipt link in a fresh browser", async () => {
+      const { page, close } = await newPage(browser, { javaScriptEnabled });
+      await page.goto(demoAlbumPath("Headlights & Static"));
+      if (javaScriptEnabled) {
+        await hydrated(page);
+        await page.getByRole("button", { name: "Buy Now - $4.49" }).click();
+      } else {
+        await page.getByRole("link", { name: "Buy Now - $4.49" }).click();
+      }
+      await page.getByRole("dialog", { name: "Complete Purchase" }).getByRole("button", { name: "Add to cart" }).click();
+      await page.waitForURL((url) => url.pathname === "/cart");
+      await page.getByLabel("Email").fill(`guest-${javaScriptEnabled ? "js" : "plain"}-${Date.now().toString(36)}@example.com`);
+      await page.getByLabel(/lose my 14-day right to withdraw/).check();
+      await page.getByRole("button", { name: "Pay $4.49 as a guest" }).click();
+      await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+      await page.getByLabel("Expiry (MM / YY)").fill("12 / 34");
+      await page.getByLabel("CVC").fill("123");
+      await page.getByRole("button", { name: /^Pay / }).click();
+
+      await page.waitForURL((url) => url.pathname.startsWith("/receipt/"));
+      await page.getByRole("heading", { level: 1, name: "Your purchase" }).waitFor();
+      if (javaScriptEnabled) {
+        await hydrated(page);
+        await expectNoAxeViolations(page);
+      }
+      const receipt = page.url();
+      await close();
+
+      const fresh = await newPage(browser, { javaScriptEnabled });
+      await fresh.page.goto(receipt);
+      const download = fresh.page.waitForEvent("download");
+      await fresh.page.getByRole("link", { name: "Download Headlights & Static" }).click();
+      assert.match((await download).suggestedFilename(), /Headlights & Static\.zip$/);
+      await fresh.close();
     });
   });
 }
