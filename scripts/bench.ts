@@ -24,7 +24,7 @@
 // - the embeddable players (lib/bench-embeds.ts): each embed's bytes all in, its Lighthouse scores, and
 //   /oembed's p50 (afresh and cached).
 // `npm run bench -- --embeds` measures the embeds alone, `-- --player` the player alone, `-- --uploads` measures the uploads alone, `-- --renditions` the streaming renditions alone, `-- --studio` the studio's pages and live feed,
-// `-- --checkout` the checkout alone (Buy now → the payment page p50, the cart's and return page's JavaScript),
+// `-- --checkout` the checkout alone (Buy now → the payment page p50, payment → a four-minute track's MP3 ready, the cart's and return page's JavaScript),
 // `-- --lighthouse` the Lighthouse scores alone, `-- --pages` the public pages' table alone (renders,
 // first bytes, round trips, JavaScript, Lighthouse), `-- --bundle` the Worker's size alone.
 //
@@ -413,7 +413,7 @@ async function main() {
     }
     if (process.argv.includes("--checkout")) {
       const fan = { id: demoFanId, cookie: await signedInCookie(appUrl, demoFanAccount) };
-      const figures = await measureCheckout(marketplace, fan);
+      const figures = await measureCheckout(marketplace, fan, demoArtistId);
       printCheckout(figures, await measureRouteJavaScript(appUrl, ["/cart", figures.returnPath], { Cookie: fan.cookie }));
       return;
     }

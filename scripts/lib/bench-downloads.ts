@@ -34,7 +34,7 @@ export type DownloadFigures = {
 };
 
 /** `seconds` of a chord, 16-bit stereo at 44.1 kHz. */
-function wav(seconds: number): Uint8Array<ArrayBuffer> {
+export function wav(seconds: number): Uint8Array<ArrayBuffer> {
   const frames = seconds * 44100;
   const left = new Float32Array(frames);
   const right = new Float32Array(frames);

@@ -137,6 +137,30 @@ grant execute on function private.download_mp3_kbps(boolean, bigint, numeric, in
 -- buyer's download once a day per track (a file taken again, or a request retried, is not another
 -- download), and only when every file is ready: a page asking whether the files are ready takes nothing.
 -- The artist's own are not downloads. The country comes from the marketplace, which reads it off the request.
+-- A download file of a track's master asked for, by `requester`: made once per master and format (its
+-- row written for the media queue to make), asked again only when the master changed, a request seems lost
+-- (10 minutes preparing) or it failed an hour ago. True when the media queue must be told.
+create or replace function private.request_made_file(track_id uuid, format text, master_path text, requester uuid)
+returns boolean
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  insert into private.made_files as f (track_id, format, master_path, requested_by)
+  values (request_made_file.track_id, request_made_file.format, request_made_file.master_path, request_made_file.requester)
+  on conflict on constraint made_files_pkey do update
+    set master_path = excluded.master_path, path = null, state = 'preparing', failure = null,
+      requested_at = now(), requested_by = excluded.requested_by, size = null, crc32 = null
+    where f.master_path <> excluded.master_path
+      or (f.state = 'preparing' and f.requested_at < now() - interval '10 minutes')
+      or (f.state = 'failed' and f.requested_at < now() - interval '1 hour');
+  return found;
+end
+$$;
+
+revoke execute on function private.request_made_file(uuid, text, text, uuid) from public, anon, authenticated;
+
 create or replace function private.take_downloads(track_ids uuid[], country text, format text, take boolean)
 returns table (
   track uuid, path text, title text, artist_name text, album_title text, track_number integer,
@@ -185,15 +209,7 @@ begin
       where f.track_id = wanted.id and f.master_path = wanted.file_url and f.master_crc32 is not null
       limit 1;
     else
-      insert into private.made_files as f (track_id, format, master_path, requested_by)
-      values (wanted.id, take_downloads.format, wanted.file_url, me)
-      on conflict on constraint made_files_pkey do update
-        set master_path = excluded.master_path, path = null, state = 'preparing', failure = null,
-          requested_at = now(), requested_by = excluded.requested_by, size = null, crc32 = null
-        where f.master_path <> excluded.master_path
-          or (f.state = 'preparing' and f.requested_at < now() - interval '10 minutes')
-          or (f.state = 'failed' and f.requested_at < now() - interval '1 hour');
-      requested := found;
+      requested := private.request_made_file(wanted.id, take_downloads.format, wanted.file_url, me);
       any_requested := any_requested or found;
       select * into made from private.made_files f where f.track_id = wanted.id and f.format = take_downloads.format;
       path := made.path;

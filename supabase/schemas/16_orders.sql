@@ -1051,3 +1051,50 @@ create trigger join_guest_orders_on_confirmation
   execute function private.join_guest_orders();
 
 create index orders_guest_email_idx on public.orders (lower(buyer_email)) where buyer_id is null;
+
+-- An order's files made ahead, as its checkout opens (through the marketplace alone): each of its tracks'
+-- MP3, so a download is ready the moment the payment lands. Answers the tracks whose file the media queue
+-- must make (those made already, or being made, are not asked again).
+create or replace function private.prepare_order_files(order_id uuid)
+returns uuid[]
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  asked uuid[] := '{}';
+  wanted record;
+begin
+  perform private.require_marketplace_request();
+  for wanted in
+    select distinct t.id, t.file_url
+    from public.orders o
+    join public.order_lines l on l.order_id = o.id
+    join public.tracks t on t.id = l.track_id or (l.kind = 'album' and t.release_id = l.release_id)
+    where o.id = prepare_order_files.order_id and nullif(t.file_url, '') is not null
+  loop
+    -- Asked by the marketplace, not the buyer: it counts toward no one's hourly bound of files to make.
+    if private.request_made_file(wanted.id, 'mp3', wanted.file_url, null) then
+      asked := asked || wanted.id;
+    end if;
+  end loop;
+  return asked;
+end
+$$;
+
+revoke execute on function private.prepare_order_files(uuid) from public;
+
+grant execute on function private.prepare_order_files(uuid) to anon, authenticated;
+
+create or replace function public.prepare_order_files(order_id uuid)
+returns uuid[]
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.prepare_order_files(prepare_order_files.order_id)
+$$;
+
+revoke execute on function public.prepare_order_files(uuid) from public;
+
+grant execute on function public.prepare_order_files(uuid) to anon, authenticated;

@@ -1287,6 +1287,7 @@ export type Database = {
         Returns: Json
       }
       playlist_page: { Args: { playlist_id: string }; Returns: Json }
+      prepare_order_files: { Args: { order_id: string }; Returns: string[] }
       price_cart: { Args: { codes?: string[]; lines?: Json }; Returns: Json }
       publish_release: {
         Args: { kind: string; price?: number; title: string; tracks: Json }

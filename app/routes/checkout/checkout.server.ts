@@ -8,6 +8,7 @@ import * as v from "valibot";
 import { cloudflareContext } from "~/lib/http/context.server";
 import { marketplaceHeader } from "~/lib/http/env.server";
 import { queueMails } from "~/lib/mail/mail-queue.server";
+import { queueDownloads } from "~/lib/media/rendition-queue.server";
 import { stripeFrom } from "~/lib/payments/stripe.server";
 import { supabaseContext } from "~/lib/session/session.server";
 import { isUuid } from "~/lib/catalog/catalog";
@@ -125,7 +126,28 @@ export async function startCheckout(
     console.error("keeping an order's checkout failed", attached.error);
     return { refused: "The payment could not be started. Please try again." };
   }
+  prepareFiles(context, order.order_id);
   return { pay: session.url };
+}
+
+/**
+ * The order's MP3s made while the buyer pays (off the response), so each download is ready the moment the
+ * payment lands; those made already are not made again.
+ */
+function prepareFiles(context: Readonly<RouterContextProvider>, orderId: string) {
+  const { env, ctx } = context.get(cloudflareContext);
+  const preparing = (async () => {
+    const { data, error } = await context
+      .get(supabaseContext)
+      .rpc("prepare_order_files", { order_id: orderId })
+      .setHeader(...marketplaceHeader(context));
+    if (error) throw new Error("asking for an order's files failed", { cause: error });
+    await queueDownloads(
+      env.RENDITIONS,
+      (data ?? []).map((trackId) => ({ trackId, format: "mp3" as const })),
+    );
+  })().catch((error: unknown) => console.error("preparing an order's files ahead failed", orderId, error));
+  ctx.waitUntil(preparing);
 }
 
 /** What Stripe says about a session, as an order's outcome. */

@@ -101,7 +101,7 @@ insert into public.order_disputes (id, order_id, amount_cents, currency, reason,
 values ('dp_test', tests.id('second order'), 200, 'USD', 'fraudulent', 'needs_response');
 select tests.each_actor('read a dispute', $$select 1 from public.order_disputes$$, array['admin']);
 
-select plan((select count(*)::integer from tests.cases) + 24);
+select plan((select count(*)::integer from tests.cases) + 27);
 
 select * from tests.proved_cases();
 
@@ -189,6 +189,16 @@ select is(public.guest_receipt(), null, 'naming a guest order without the market
 select throws_ok($$select * from public.download_track(tests.id('second track'))$$, '42501', null, 'and downloads nothing');
 reset role;
 select set_config('request.jwt.claims', '', true);
+select set_config('request.headers', '', true);
+
+-- An order's MP3s are asked for as its checkout opens, through the marketplace alone, once.
+update public.tracks set file_url = tests.audio_of('artist') where id = tests.id('second track');
+select throws_ok($$select public.prepare_order_files(tests.id('second order'))$$, '28000', null,
+  'only the marketplace asks for an order''s files ahead');
+select set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+select is(public.prepare_order_files(tests.id('second order')), array[tests.id('second track')],
+  'an order''s tracks with audio have their MP3 asked for');
+select is(public.prepare_order_files(tests.id('second order')), '{}'::uuid[], 'and not again while it is being made');
 select set_config('request.headers', '', true);
 
 -- The account confirmed with the guest's email takes the order and its purchases.

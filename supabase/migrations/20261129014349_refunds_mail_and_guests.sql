@@ -324,6 +324,34 @@ end
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.prepare_order_files(order_id uuid)
+ RETURNS uuid[]
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  asked uuid[] := '{}';
+  wanted record;
+begin
+  perform private.require_marketplace_request();
+  for wanted in
+    select distinct t.id, t.file_url
+    from public.orders o
+    join public.order_lines l on l.order_id = o.id
+    join public.tracks t on t.id = l.track_id or (l.kind = 'album' and t.release_id = l.release_id)
+    where o.id = prepare_order_files.order_id and nullif(t.file_url, '') is not null
+  loop
+    -- Asked by the marketplace, not the buyer: it counts toward no one's hourly bound of files to make.
+    if private.request_made_file(wanted.id, 'mp3', wanted.file_url, null) then
+      asked := asked || wanted.id;
+    end if;
+  end loop;
+  return asked;
+end
+$function$
+;
+
 CREATE OR REPLACE FUNCTION private.queue_order_mails(order_id uuid)
  RETURNS void
  LANGUAGE sql
@@ -351,6 +379,26 @@ declare
 begin
   perform private.mark_refunded(record_refund.line_id, record_refund.refund_id);
   return private.unsent_mails((line ->> 'order_id')::uuid);
+end
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.request_made_file(track_id uuid, format text, master_path text, requester uuid)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  insert into private.made_files as f (track_id, format, master_path, requested_by)
+  values (request_made_file.track_id, request_made_file.format, request_made_file.master_path, request_made_file.requester)
+  on conflict on constraint made_files_pkey do update
+    set master_path = excluded.master_path, path = null, state = 'preparing', failure = null,
+      requested_at = now(), requested_by = excluded.requested_by, size = null, crc32 = null
+    where f.master_path <> excluded.master_path
+      or (f.state = 'preparing' and f.requested_at < now() - interval '10 minutes')
+      or (f.state = 'failed' and f.requested_at < now() - interval '1 hour');
+  return found;
 end
 $function$
 ;
@@ -459,6 +507,15 @@ CREATE OR REPLACE FUNCTION public.mail_to_send(mail_id uuid)
  SET search_path TO ''
 AS $function$
   select private.mail_to_send(mail_to_send.mail_id)
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.prepare_order_files(order_id uuid)
+ RETURNS uuid[]
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+  select private.prepare_order_files(prepare_order_files.order_id)
 $function$
 ;
 
@@ -704,6 +761,84 @@ end
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.take_downloads(track_ids uuid[], country text, format text, take boolean)
+ RETURNS TABLE(track uuid, path text, title text, artist_name text, album_title text, track_number integer, state text, requested boolean, size bigint, crc32 bigint)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  me uuid := (select auth.uid());
+  wanted record;
+  made private.made_files;
+  all_ready boolean := true;
+  any_requested boolean := false;
+  bought uuid[] := '{}';
+begin
+  perform private.require_marketplace_request();
+  if take_downloads.format is null or take_downloads.format not in ('original', 'mp3', 'flac') then
+    raise exception 'a download is original, mp3 or flac' using errcode = '22023';
+  end if;
+  for wanted in
+    select t.id, t.artist_id, t.file_url, t.title, a.artist_name,
+      case when r.kind = 'album' then r.title end as album_title, t.track_number
+    from unnest(take_downloads.track_ids) with ordinality as asked (id, n)
+    join public.tracks t on t.id = asked.id
+    join public.releases r on r.id = t.release_id
+    join public.artist_profiles a on a.id = t.artist_id
+    where nullif(t.file_url, '') is not null and private.may_download(t.id)
+    order by asked.n
+  loop
+    track := wanted.id;
+    title := wanted.title;
+    artist_name := wanted.artist_name;
+    album_title := wanted.album_title;
+    track_number := wanted.track_number;
+    requested := false;
+    if take_downloads.format = 'original'
+      or (take_downloads.format = 'flac' and not private.is_lossless_master(wanted.file_url)) then
+      path := wanted.file_url;
+      state := 'ready';
+      -- The master's size and checksum, as the jobs that read it found them (none, null: select into
+      -- sets its targets to null when no row is found).
+      select f.master_size, f.master_crc32 into size, crc32
+      from private.made_files f
+      where f.track_id = wanted.id and f.master_path = wanted.file_url and f.master_crc32 is not null
+      limit 1;
+    else
+      requested := private.request_made_file(wanted.id, take_downloads.format, wanted.file_url, me);
+      any_requested := any_requested or found;
+      select * into made from private.made_files f where f.track_id = wanted.id and f.format = take_downloads.format;
+      path := made.path;
+      state := made.state;
+      size := made.size;
+      crc32 := made.crc32;
+    end if;
+    all_ready := all_ready and state = 'ready';
+    if wanted.artist_id <> me then
+      bought := bought || wanted.id;
+    end if;
+    return next;
+  end loop;
+  if any_requested then
+    perform private.limit_media_jobs();
+  end if;
+  if take_downloads.take and all_ready then
+    for wanted in select b.id, t.artist_id from unnest(bought) as b (id) join public.tracks t on t.id = b.id loop
+      perform pg_advisory_xact_lock(hashtext('download:' || me::text || ':' || wanted.id::text));
+      if not exists (
+        select 1 from public.analytics_events e
+        where e.user_id = me and e.type = 'download' and e.track_id = wanted.id and e.created_at > now() - interval '1 day'
+      ) then
+        insert into public.analytics_events (type, track_id, artist_id, user_id, country)
+        values ('download', wanted.id, wanted.artist_id, me, take_downloads.country);
+      end if;
+    end loop;
+  end if;
+end
+$function$
+;
+
 grant select on table "public"."order_disputes" to "authenticated";
 
 grant delete on table "public"."order_disputes" to "service_role";
@@ -767,6 +902,7 @@ revoke execute on function private.bought_master(text) from public;
 grant execute on function private.bought_master(text) to anon, authenticated;
 grant execute on function private.is_lossless_master(text) to anon, authenticated, service_role;
 grant execute on function private.download_mp3_kbps(boolean, bigint, numeric, integer) to anon, authenticated, service_role;
+revoke execute on function private.request_made_file(uuid, text, text, uuid) from public, anon, authenticated;
 revoke execute on function private.take_downloads(uuid[], text, text, boolean) from public;
 grant execute on function private.take_downloads(uuid[], text, text, boolean) to anon, authenticated;
 revoke execute on function public.download_track(uuid, text, text, boolean) from public;
@@ -806,6 +942,10 @@ grant execute on function private.guest_receipt() to anon, authenticated;
 revoke execute on function public.guest_receipt() from public;
 grant execute on function public.guest_receipt() to anon, authenticated;
 revoke execute on function private.join_guest_orders() from public, anon, authenticated;
+revoke execute on function private.prepare_order_files(uuid) from public;
+grant execute on function private.prepare_order_files(uuid) to anon, authenticated;
+revoke execute on function public.prepare_order_files(uuid) from public;
+grant execute on function public.prepare_order_files(uuid) to anon, authenticated;
 revoke all on table private.mails from public, anon, authenticated;
 revoke execute on function private.queue_order_mails(uuid) from public, anon, authenticated;
 revoke execute on function private.unsent_mails(uuid) from public, anon, authenticated;
