@@ -104,6 +104,7 @@ export async function measureCheckout(
     if (performance.now() - landed > 120_000) throw new Error("The MP3 was not ready within two minutes of the payment");
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+  times.sort((a, b) => a - b);
   return {
     runs,
     startP50: percentile(times, 50),

@@ -6,7 +6,7 @@ import { href, type RouterContextProvider } from "react-router";
 import type Stripe from "stripe";
 import * as v from "valibot";
 import { cloudflareContext } from "~/lib/http/context.server";
-import { marketplaceHeader } from "~/lib/http/env.server";
+import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
 import { queueMails } from "~/lib/mail/mail-queue.server";
 import { queueDownloads } from "~/lib/media/rendition-queue.server";
 import { stripeFrom } from "~/lib/payments/stripe.server";
@@ -96,25 +96,7 @@ export async function startCheckout(
   let session: Stripe.Checkout.Session;
   try {
     session = await stripe.checkout.sessions.create(
-      {
-        mode: "payment",
-        line_items: order.lines.map((line) => ({
-          quantity: 1,
-          price_data: {
-            currency: order.currency.toLowerCase(),
-            unit_amount: line.total,
-            product_data: { name: `${line.title} · ${line.artist_name}` },
-          },
-        })),
-        customer_email: order.email,
-        client_reference_id: order.order_id,
-        metadata: { order_id: order.order_id },
-        // Its session id comes back in the address: the return page asks Stripe about it.
-        success_url: `${done}?session_id={CHECKOUT_SESSION_ID}`,
-        cancel_url: `${origin}${href("/cart")}`,
-        // The shortest Stripe allows: an abandoned checkout lets go of its order soon.
-        expires_at: Math.floor(Date.now() / 1000) + 30 * 60,
-      },
+      checkoutSessionParams(order, { origin, done, tax: envFrom(context).STRIPE_TAX === "on" }),
       { idempotencyKey: `checkout-${order.order_id}` },
     );
   } catch (error) {
@@ -148,6 +130,41 @@ function prepareFiles(context: Readonly<RouterContextProvider>, orderId: string)
     );
   })().catch((error: unknown) => console.error("preparing an order's files ahead failed", orderId, error));
   ctx.waitUntil(preparing);
+}
+
+type OpenedOrder = Extract<v.InferOutput<typeof OpenedOrderSchema>, { order_id: string }>;
+
+/**
+ * The Checkout Session of an order: each line at its total (cents from the database), the order's id in
+ * its metadata and as its reference, back to the return page or the cart. With `tax` (STRIPE_TAX=on),
+ * Stripe Tax adds the tax due where the buyer is on top of the prices (the shares are of the price
+ * before tax), from the address Checkout asks for.
+ */
+export function checkoutSessionParams(
+  order: OpenedOrder,
+  { origin, done, tax }: { origin: string; done: string; tax: boolean },
+): Stripe.Checkout.SessionCreateParams {
+  return {
+    mode: "payment",
+    line_items: order.lines.map((line) => ({
+      quantity: 1,
+      price_data: {
+        currency: order.currency.toLowerCase(),
+        unit_amount: line.total,
+        product_data: { name: `${line.title} · ${line.artist_name}` },
+        ...(tax ? { tax_behavior: "exclusive" as const } : {}),
+      },
+    })),
+    ...(tax ? { automatic_tax: { enabled: true } } : {}),
+    customer_email: order.email,
+    client_reference_id: order.order_id,
+    metadata: { order_id: order.order_id },
+    // Its session id comes back in the address: the return page asks Stripe about it.
+    success_url: `${done}?session_id={CHECKOUT_SESSION_ID}`,
+    cancel_url: `${origin}${href("/cart")}`,
+    // The shortest Stripe allows: an abandoned checkout lets go of its order soon.
+    expires_at: Math.floor(Date.now() / 1000) + 30 * 60,
+  };
 }
 
 /** What Stripe says about a session, as an order's outcome. */
