@@ -44,7 +44,9 @@ as $$
         and private.is_json_number(discount -> 'percentage', 0, 100, true)
         and (jsonb_typeof(discount -> 'validUntil') is null or jsonb_typeof(discount -> 'validUntil') = 'null'
           or private.is_iso_date(discount ->> 'validUntil'))
-        and jsonb_typeof(discount -> 'active') = 'boolean', false)), true)
+        and jsonb_typeof(discount -> 'active') = 'boolean'
+        and (jsonb_typeof(discount -> 'maxUses') is null or jsonb_typeof(discount -> 'maxUses') = 'null'
+          or private.is_json_number(discount -> 'maxUses', 1, 1000000, true)), false)), true)
         and count(distinct lower(btrim(discount ->> 'code'))) = count(*)
       from jsonb_array_elements(discounts) as discount)
     else false

@@ -210,7 +210,18 @@ as $$
       (d ->> 'percentage')::integer as percentage,
       (d ->> 'active')::boolean as active,
       nullif(d ->> 'validUntil', '')::date as valid_until,
-      exists (select 1 from judged j where j.artist_id = s.artist_id and j.problem is null) as in_cart
+      exists (select 1 from judged j where j.artist_id = s.artist_id and j.problem is null) as in_cart,
+      -- A code with a number of uses: the orders that took it, paid, settling, or still at their payment
+      -- (a checkout lapses within 30 minutes), but for the buyer's own open ones.
+      case when jsonb_typeof(d -> 'maxUses') = 'number' then (d ->> 'maxUses')::integer end as max_uses,
+      case when jsonb_typeof(d -> 'maxUses') = 'number' then (
+        select count(distinct l.order_id)::integer
+        from public.order_lines l
+        join public.orders o on o.id = l.order_id
+        where l.artist_id = s.artist_id and lower(l.discount_code) = t.key and l.refunded_at is null
+          and (o.state in ('paid', 'pending')
+            or (o.state = 'open' and o.created_at > now() - interval '31 minutes'
+              and o.buyer_id is distinct from priced_cart.buyer))) end as used
     from typed t
     join public.store_settings s on private.discount_code_keys(s.discounts) @> array[t.key]
     cross join lateral jsonb_array_elements(s.discounts) d
@@ -220,6 +231,7 @@ as $$
     select distinct on (f.artist_id) f.artist_id, f.key, f.stored as code, f.percentage
     from found f
     where f.in_cart and f.active and (f.valid_until is null or f.valid_until >= current_date)
+      and (f.max_uses is null or f.used < f.max_uses)
     order by f.artist_id, f.percentage desc
   ),
   bundles as (
@@ -269,6 +281,8 @@ as $$
           'status', case
             when exists (select 1 from applied a where a.key = t.key) then 'applied'
             when exists (select 1 from found f where f.key = t.key and f.in_cart and not f.active) then 'inactive'
+            when exists (select 1 from found f where f.key = t.key and f.in_cart and f.used >= f.max_uses
+                and (f.valid_until is null or f.valid_until >= current_date)) then 'used_up'
             when exists (select 1 from found f where f.key = t.key and f.in_cart) then 'expired'
             when exists (select 1 from found f where f.key = t.key) then 'other_artist'
             else 'unknown'
@@ -372,6 +386,10 @@ create index order_lines_artist_id_idx on public.order_lines (artist_id);
 create index order_lines_track_id_idx on public.order_lines (track_id);
 
 create index order_lines_release_id_idx on public.order_lines (release_id);
+
+-- A code's uses, counted per artist (priced_cart).
+create index order_lines_artist_id_discount_code_idx on public.order_lines (artist_id, lower(discount_code))
+  where discount_code is not null;
 
 revoke all on public.order_lines from anon, authenticated;
 

@@ -39,6 +39,7 @@ const filled = {
   discountCode: ["SPRING", "LOYAL"],
   discountPercentage: ["15", "100"],
   discountValidUntil: ["2027-03-01", ""],
+  discountMaxUses: ["", "25"],
   discountActive: ["d1"],
   bundlingEnabled: "on",
   bundlingPercentage: "12.5",
@@ -86,8 +87,8 @@ describe("Store Settings", () => {
         { id: "vip", name: "Supporter", price: 5, description: null },
       ],
       discounts: [
-        { id: "d1", code: "SPRING", percentage: 15, validUntil: "2027-03-01", active: true },
-        { id: "d2", code: "LOYAL", percentage: 100, validUntil: null, active: false },
+        { id: "d1", code: "SPRING", percentage: 15, validUntil: "2027-03-01", active: true, maxUses: null },
+        { id: "d2", code: "LOYAL", percentage: 100, validUntil: null, active: false, maxUses: 25 },
       ],
       bundling: { enabled: true, discountPercentage: 12.5 },
     });
@@ -109,6 +110,8 @@ describe("Store Settings", () => {
       [{ bundlingPercentage: "150" }, "Bundle discount must be a percentage from 0 to 100"],
       [{ tierPrice: ["0.99", "1e15"] }, "Price must be from $0.00 to $1,000.00, in cents"],
       [{ discountValidUntil: ["2024-02-30", ""] }, "Valid until must be a date"],
+      [{ discountMaxUses: ["0", "25"] }, "Uses must be a whole number from 1 to 1,000,000"],
+      [{ discountMaxUses: ["", "2.5"] }, "Uses must be a whole number from 1 to 1,000,000"],
     ];
     for (const [change, message] of refusals) {
       const { response, html } = await artist.visitor.post(path, { ...filled, ...change });

@@ -105,7 +105,7 @@ export const PricedCartSchema = v.object({
     v.object({
       code: v.string(),
       artist_name: v.nullable(v.string()),
-      status: v.picklist(["applied", "inactive", "expired", "other_artist", "unknown"]),
+      status: v.picklist(["applied", "inactive", "used_up", "expired", "other_artist", "unknown"]),
     }),
   ),
   bundles: v.array(v.object({ artist_id: v.string(), percentage: v.number(), applies: v.boolean() })),
@@ -139,6 +139,8 @@ export function codeMessage({ code, status, artist_name }: PricedCart["codes"][n
       return `${code}: applied to ${artist_name ?? "its artist"}'s items.`;
     case "inactive":
       return `${code} is not active.`;
+    case "used_up":
+      return `${code} has been used up.`;
     case "expired":
       return `${code} has expired.`;
     case "other_artist":

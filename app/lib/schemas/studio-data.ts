@@ -75,6 +75,7 @@ export const StoreSettingsRowSchema = v.object({
       percentage: v.number(),
       validUntil: v.optional(nullableText, null),
       active: v.boolean(),
+      maxUses: v.optional(v.nullable(v.number()), null),
     }),
   ),
   bundling: v.object({ enabled: v.boolean(), discountPercentage: v.number() }),

@@ -282,6 +282,13 @@ const DiscountSchema = v.object({
     v.transform((value) => value || null),
   ),
   active: v.boolean(),
+  /** How many orders may take the code (empty: no end). */
+  maxUses: v.pipe(
+    v.optional(v.string(), ""),
+    v.trim(),
+    v.check((value) => value === "" || /^[1-9]\d{0,5}$|^1000000$/.test(value), "Uses must be a whole number from 1 to 1,000,000"),
+    v.transform((value) => (value === "" ? null : Number(value))),
+  ),
 });
 
 const StoreRowsSchema = v.object({
@@ -313,6 +320,7 @@ export const StoreSettingsSchema = v.pipe(
     discountCode: column,
     discountPercentage: column,
     discountValidUntil: column,
+    discountMaxUses: column,
     /** The ids of the codes ticked active (a checkbox per code sends its id only when ticked). */
     discountActive: column,
     bundlingEnabled: checkbox,
@@ -331,6 +339,7 @@ export const StoreSettingsSchema = v.pipe(
       percentage: form.discountPercentage[row] ?? "",
       validUntil: form.discountValidUntil[row] ?? "",
       active: form.discountActive.includes(id),
+      maxUses: form.discountMaxUses[row] ?? "",
     })),
     bundling: { enabled: form.bundlingEnabled, discountPercentage: form.bundlingPercentage },
   })),

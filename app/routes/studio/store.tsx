@@ -30,6 +30,7 @@ const listFields = [
   "discountCode",
   "discountPercentage",
   "discountValidUntil",
+  "discountMaxUses",
   "discountActive",
 ];
 
@@ -81,7 +82,7 @@ const tierRows: RowList = {
 };
 const discountRows: RowList = {
   id: "discountId",
-  columns: ["discountId", "discountCode", "discountPercentage", "discountValidUntil"],
+  columns: ["discountId", "discountCode", "discountPercentage", "discountValidUntil", "discountMaxUses"],
   limit: storeLimits.discounts,
   label: "discount codes",
 };
@@ -113,9 +114,15 @@ export default function StoreSettings({ loaderData, actionData }: Route.Componen
         code: form.list("discountCode")[row] ?? "",
         percentage: form.list("discountPercentage")[row] ?? "",
         validUntil: form.list("discountValidUntil")[row] ?? "",
+        maxUses: form.list("discountMaxUses")[row] ?? "",
         active: form.list("discountActive").includes(discountId),
       }))
-    : store.discounts.map((discount) => ({ ...discount, percentage: String(discount.percentage), validUntil: discount.validUntil ?? "" }));
+    : store.discounts.map((discount) => ({
+        ...discount,
+        percentage: String(discount.percentage),
+        validUntil: discount.validUntil ?? "",
+        maxUses: discount.maxUses === null ? "" : String(discount.maxUses),
+      }));
   const bundlingEnabled = edited ? form.checked("bundlingEnabled") : store.bundling.enabled;
   const bundlingPercentage = edited ? form.text("bundlingPercentage") : String(store.bundling.discountPercentage);
 
@@ -183,7 +190,7 @@ export default function StoreSettings({ loaderData, actionData }: Route.Componen
                 key={discount.id}
                 role="group"
                 aria-label={`Discount ${row + 1}`}
-                className="grid gap-3 rounded-xl border border-stage-700 p-4 sm:grid-cols-3"
+                className="grid gap-3 rounded-xl border border-stage-700 p-4 sm:grid-cols-2"
               >
                 <input type="hidden" name="discountId" value={discount.id} />
                 <Field
@@ -211,7 +218,18 @@ export default function StoreSettings({ loaderData, actionData }: Route.Componen
                   defaultValue={discount.validUntil}
                   error={form.error(`discounts.${row}.validUntil`)}
                 />
-                <div className="flex flex-wrap items-center justify-between gap-3 sm:col-span-3">
+                <Field
+                  label={`Discount ${row + 1} uses (optional)`}
+                  name="discountMaxUses"
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  step={1}
+                  defaultValue={discount.maxUses}
+                  error={form.error(`discounts.${row}.maxUses`)}
+                  hint="How many orders may use it; empty for no limit."
+                />
+                <div className="flex flex-wrap items-center justify-between gap-3 sm:col-span-2">
                   <label className="flex items-center gap-2 text-sm">
                     <input
                       type="checkbox"

@@ -101,7 +101,7 @@ insert into public.order_disputes (id, order_id, amount_cents, currency, reason,
 values ('dp_test', tests.id('second order'), 200, 'USD', 'fraudulent', 'needs_response');
 select tests.each_actor('read a dispute', $$select 1 from public.order_disputes$$, array['admin']);
 
-select plan((select count(*)::integer from tests.cases) + 27);
+select plan((select count(*)::integer from tests.cases) + 30);
 
 select * from tests.proved_cases();
 
@@ -190,6 +190,25 @@ select throws_ok($$select * from public.download_track(tests.id('second track'))
 reset role;
 select set_config('request.jwt.claims', '', true);
 select set_config('request.headers', '', true);
+
+-- A code with a number of uses: used up once that many orders took it.
+insert into public.store_settings (artist_id, discounts) values (tests.id('artist'),
+  '[{"id": "a", "code": "ONCE", "percentage": 10, "validUntil": null, "active": true, "maxUses": 1}]');
+insert into public.order_lines (order_id, artist_id, kind, track_id, title, amount_cents, discount_code, code_discount_cents,
+  total_cents, artist_share_cents, crate_cents)
+values (tests.id('second order'), tests.id('artist'), 'track', tests.id('track'), 'Released', 199, 'ONCE', 20, 179, 158, 21);
+create function tests.code_status()
+returns text
+language sql
+as $$
+  select c ->> 'status' from jsonb_array_elements(private.priced_cart(jsonb_build_array(tests.line('track', 'track')),
+    array['once'], tests.id('other artist')) -> 'codes') c
+$$;
+select is(tests.code_status(), 'used_up', 'a code its orders have used up says so');
+update public.store_settings set discounts = jsonb_set(discounts, '{0,maxUses}', '2') where artist_id = tests.id('artist');
+select is(tests.code_status(), 'applied', 'and applies while uses are left');
+select throws_ok($$update public.store_settings set discounts = jsonb_set(discounts, '{0,maxUses}', '0') where artist_id = tests.id('artist')$$,
+  '23514', null, 'a code''s uses are a whole number of at least one');
 
 -- An order's MP3s are asked for as its checkout opens, through the marketplace alone, once.
 update public.tracks set file_url = tests.audio_of('artist') where id = tests.id('second track');

@@ -53,6 +53,8 @@ CREATE INDEX order_disputes_order_id_idx ON public.order_disputes USING btree (o
 
 CREATE UNIQUE INDEX order_disputes_pkey ON public.order_disputes USING btree (id);
 
+CREATE INDEX order_lines_artist_id_discount_code_idx ON public.order_lines USING btree (artist_id, lower(discount_code)) WHERE (discount_code IS NOT NULL);
+
 CREATE INDEX orders_guest_email_idx ON public.orders USING btree (lower(buyer_email)) WHERE (buyer_id IS NULL);
 
 CREATE INDEX orders_paid_at_idx ON public.orders USING btree (paid_at DESC) WHERE (state = 'paid'::text);
@@ -657,6 +659,31 @@ end
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.is_discounts(discounts jsonb)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select case
+    when jsonb_typeof(discounts) = 'array' and jsonb_array_length(discounts) <= 50 then (
+      select coalesce(bool_and(coalesce(
+        jsonb_typeof(discount -> 'id') = 'string' and char_length(discount ->> 'id') <= 40
+        and jsonb_typeof(discount -> 'code') = 'string' and btrim(discount ->> 'code') <> ''
+        and char_length(discount ->> 'code') <= 40
+        and private.is_json_number(discount -> 'percentage', 0, 100, true)
+        and (jsonb_typeof(discount -> 'validUntil') is null or jsonb_typeof(discount -> 'validUntil') = 'null'
+          or private.is_iso_date(discount ->> 'validUntil'))
+        and jsonb_typeof(discount -> 'active') = 'boolean'
+        and (jsonb_typeof(discount -> 'maxUses') is null or jsonb_typeof(discount -> 'maxUses') = 'null'
+          or private.is_json_number(discount -> 'maxUses', 1, 1000000, true)), false)), true)
+        and count(distinct lower(btrim(discount ->> 'code'))) = count(*)
+      from jsonb_array_elements(discounts) as discount)
+    else false
+  end
+$function$
+;
+
 CREATE OR REPLACE FUNCTION private.may_download(track_id uuid)
  RETURNS boolean
  LANGUAGE sql
@@ -736,6 +763,164 @@ begin
         'total', (l ->> 'total')::integer, 'n', (l ->> 'n')::integer) order by (l ->> 'n')::integer)
       from jsonb_array_elements(chosen) l));
 end
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.priced_cart(lines jsonb, codes text[], buyer uuid)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  with wanted as (
+    select l.ordinality::integer as n, l.value ->> 'kind' as kind,
+      case when l.value ->> 'id' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+        then (l.value ->> 'id')::uuid end as id,
+      case when jsonb_typeof(l.value -> 'amount') = 'number' then round((l.value ->> 'amount')::numeric)::integer end as amount
+    from jsonb_array_elements(case when jsonb_typeof(priced_cart.lines) = 'array' then priced_cart.lines else '[]' end)
+      with ordinality l
+    where l.ordinality <= 50
+  ),
+  -- Each line's item as the catalog has it: a track, or an album with its released tracks.
+  items as (
+    select w.n, w.kind, w.id, w.amount,
+      coalesce(t.artist_id, r.artist_id) as artist_id,
+      coalesce(t.title, r.title) as title,
+      coalesce(t.artwork_small_url, t.artwork_url, lead.artwork_small_url, lead.artwork_url) as artwork_url,
+      case when w.kind = 'track' then single.kind = 'single' else true end as is_release,
+      (round(coalesce(t.price, r.price, album.price) * 100))::integer as minimum,
+      coalesce(t.allow_pay_more, lead.allow_pay_more, false) as allow_pay_more,
+      case when w.kind = 'track' then t.release_date <= current_date else album.released > 0 end as released,
+      case when w.kind = 'track' then array[t.id] else album.track_ids end as track_ids
+    from wanted w
+    left join public.tracks t on w.kind = 'track' and t.id = w.id
+    left join public.releases single on single.id = t.release_id
+    left join public.releases r on w.kind = 'album' and r.id = w.id and r.kind = 'album'
+    left join lateral (
+      select count(*) filter (where a.release_date <= current_date) as released,
+        sum(a.price) filter (where a.release_date <= current_date) as price,
+        array_agg(a.id) as track_ids
+      from public.tracks a where a.release_id = r.id
+    ) album on r.id is not null
+    left join lateral (
+      select a.artwork_url, a.artwork_small_url, a.allow_pay_more
+      from public.tracks a where a.release_id = r.id
+      order by a.track_number nulls last, a.created_at, a.id limit 1
+    ) lead on r.id is not null
+  ),
+  judged as (
+    select i.*, p.artist_name, private.artist_currency(i.artist_id) as currency,
+      coalesce(i.amount, i.minimum) as paid,
+      case
+        when i.artist_id is null or not coalesce(i.released, false)
+          or i.artist_id = any ((select private.banned_accounts())::uuid[]) then 'unavailable'
+        when i.artist_id = priced_cart.buyer then 'yours'
+        when priced_cart.buyer is not null and not exists (
+          select 1 from unnest(i.track_ids) as owned (id)
+          where not exists (select 1 from public.purchases b where b.track_id = owned.id and b.user_id = priced_cart.buyer))
+          then 'owned'
+        when coalesce(i.amount, i.minimum) < i.minimum then 'below_minimum'
+        when coalesce(i.amount, i.minimum) > 100000 then 'above_maximum'
+        when coalesce(i.amount, i.minimum) > i.minimum and not i.allow_pay_more then 'fixed_price'
+      end as problem
+    from items i
+    left join public.artist_profiles p on p.id = i.artist_id
+  ),
+  typed as (
+    select distinct lower(btrim(c)) as key, btrim(c) as code
+    from unnest(coalesce(priced_cart.codes, '{}')) c
+    where btrim(c) <> ''
+    limit 10
+  ),
+  -- Each typed code in the stores of the cart's artists (or any other's).
+  found as (
+    select t.key, t.code, s.artist_id, d ->> 'code' as stored,
+      (d ->> 'percentage')::integer as percentage,
+      (d ->> 'active')::boolean as active,
+      nullif(d ->> 'validUntil', '')::date as valid_until,
+      exists (select 1 from judged j where j.artist_id = s.artist_id and j.problem is null) as in_cart,
+      -- A code with a number of uses: the orders that took it, paid, settling, or still at their payment
+      -- (a checkout lapses within 30 minutes), but for the buyer's own open ones.
+      case when jsonb_typeof(d -> 'maxUses') = 'number' then (d ->> 'maxUses')::integer end as max_uses,
+      case when jsonb_typeof(d -> 'maxUses') = 'number' then (
+        select count(distinct l.order_id)::integer
+        from public.order_lines l
+        join public.orders o on o.id = l.order_id
+        where l.artist_id = s.artist_id and lower(l.discount_code) = t.key and l.refunded_at is null
+          and (o.state in ('paid', 'pending')
+            or (o.state = 'open' and o.created_at > now() - interval '31 minutes'
+              and o.buyer_id is distinct from priced_cart.buyer))) end as used
+    from typed t
+    join public.store_settings s on private.discount_code_keys(s.discounts) @> array[t.key]
+    cross join lateral jsonb_array_elements(s.discounts) d
+    where lower(btrim(d ->> 'code')) = t.key
+  ),
+  applied as (
+    select distinct on (f.artist_id) f.artist_id, f.key, f.stored as code, f.percentage
+    from found f
+    where f.in_cart and f.active and (f.valid_until is null or f.valid_until >= current_date)
+      and (f.max_uses is null or f.used < f.max_uses)
+    order by f.artist_id, f.percentage desc
+  ),
+  bundles as (
+    select j.artist_id, (s.bundling ->> 'discountPercentage')::integer as percentage,
+      count(*) filter (where j.is_release and j.problem is null) >= 2 as applies
+    from judged j
+    join public.store_settings s on s.artist_id = j.artist_id and (s.bundling ->> 'enabled')::boolean
+    group by j.artist_id, s.bundling
+  ),
+  discounted as (
+    select j.*, a.code as discount_code,
+      case when j.problem is null then round(j.paid * coalesce(a.percentage, 0) / 100.0)::integer else 0 end as code_discount
+    from judged j
+    left join applied a on a.artist_id = j.artist_id
+  ),
+  totalled as (
+    select d.*,
+      case when d.problem is null and d.is_release and b.applies
+        then round((d.paid - d.code_discount) * b.percentage / 100.0)::integer else 0 end as bundle_discount
+    from discounted d
+    left join bundles b on b.artist_id = d.artist_id
+  )
+  select jsonb_build_object(
+    'lines', coalesce((
+      select jsonb_agg(jsonb_build_object(
+          'n', t.n, 'kind', t.kind, 'id', t.id, 'title', t.title, 'artwork_url', t.artwork_url,
+          'artist_id', t.artist_id, 'artist_name', t.artist_name, 'currency', t.currency,
+          'minimum', t.minimum, 'allow_pay_more', t.allow_pay_more, 'amount', t.paid,
+          -- Where fans may pay more, the artist's pricing tiers at or above the price: presets to choose from.
+          'tiers', case when t.allow_pay_more and t.problem is distinct from 'unavailable' then coalesce((
+            select jsonb_agg(jsonb_build_object('name', tier ->> 'name', 'amount', round((tier ->> 'price')::numeric * 100)::integer)
+              order by (tier ->> 'price')::numeric)
+            from public.store_settings s, jsonb_array_elements(s.pricing_tiers) tier
+            where s.artist_id = t.artist_id and round((tier ->> 'price')::numeric * 100) >= t.minimum), '[]') else '[]' end,
+          'discount_code', t.discount_code, 'code_discount', t.code_discount, 'bundle_discount', t.bundle_discount,
+          'total', t.paid - t.code_discount - t.bundle_discount,
+          'artist_share', round((t.paid - t.code_discount - t.bundle_discount) * 0.88)::integer,
+          'crate_part', (t.paid - t.code_discount - t.bundle_discount) - round((t.paid - t.code_discount - t.bundle_discount) * 0.88)::integer,
+          'problem', t.problem)
+        order by t.n)
+      from totalled t), '[]'),
+    'codes', coalesce((
+      select jsonb_agg(jsonb_build_object(
+          'code', t.code,
+          'artist_name', (select p.artist_name from found f join public.artist_profiles p on p.id = f.artist_id
+            where f.key = t.key order by f.in_cart desc limit 1),
+          'status', case
+            when exists (select 1 from applied a where a.key = t.key) then 'applied'
+            when exists (select 1 from found f where f.key = t.key and f.in_cart and not f.active) then 'inactive'
+            when exists (select 1 from found f where f.key = t.key and f.in_cart and f.used >= f.max_uses
+                and (f.valid_until is null or f.valid_until >= current_date)) then 'used_up'
+            when exists (select 1 from found f where f.key = t.key and f.in_cart) then 'expired'
+            when exists (select 1 from found f where f.key = t.key) then 'other_artist'
+            else 'unknown'
+          end)
+        order by t.code)
+      from typed t), '[]'),
+    'bundles', coalesce((
+      select jsonb_agg(jsonb_build_object('artist_id', b.artist_id, 'percentage', b.percentage, 'applies', b.applies))
+      from bundles b), '[]')
+  )
 $function$
 ;
 
