@@ -1,8 +1,9 @@
 // A fan buys, with and without JavaScript: Buy Now's dialog into the cart, the cart's own price, paying on
 // the Stripe stand-in's page (a declined card first, which says so), back on the return page with the order
 // paid, and the track theirs to download. A visitor buys an album as a guest, with an email alone, and
-// downloads it from the receipt link in a fresh browser. axe finds nothing on the cart, the return page and
-// the receipt link's page.
+// downloads it from the receipt link in a fresh browser. The artist refunds a sale from Payment Settings,
+// and the download is the fan's no more. axe finds nothing on the cart, the return page, the receipt
+// link's page and the artist's sales.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
@@ -13,6 +14,7 @@ import {
   browserForThisFile,
   newAccountPage,
   newPage,
+  signedInPage,
   viewports,
 } from "./support/browser.ts";
 
@@ -111,6 +113,49 @@ for (const javaScriptEnabled of [true, false]) {
       await fresh.page.getByRole("link", { name: "Download Headlights & Static" }).click();
       assert.match((await download).suggestedFilename(), /Headlights & Static\.zip$/);
       await fresh.close();
+    });
+
+    test("the artist refunds a sale from Payment Settings, and the fan owns the track no more", async () => {
+      const fan = await newAccountPage(browser, "fan", `refunded${javaScriptEnabled ? "js" : "plain"}${Date.now().toString(36)}`, {
+        javaScriptEnabled,
+      });
+      const path = demoTrackPath("Greenhouse");
+      await fan.page.goto(path);
+      if (javaScriptEnabled) {
+        await hydrated(fan.page);
+        await fan.page.getByRole("button", { name: "Buy Now - £0.99" }).click();
+      } else {
+        await fan.page.getByRole("link", { name: "Buy Now - £0.99" }).click();
+      }
+      await fan.page.getByRole("dialog", { name: "Complete Purchase" }).getByRole("button", { name: "Add to cart" }).click();
+      await fan.page.waitForURL((url) => url.pathname === "/cart");
+      await fan.page.getByLabel(/lose my 14-day right to withdraw/).check();
+      await fan.page.getByRole("button", { name: "Pay £0.99" }).click();
+      await fan.page.getByLabel("Card number").fill("4242 4242 4242 4242");
+      await fan.page.getByLabel("Expiry (MM / YY)").fill("12 / 34");
+      await fan.page.getByLabel("CVC").fill("123");
+      await fan.page.getByRole("button", { name: /^Pay / }).click();
+      await fan.page.getByRole("heading", { level: 1, name: "Thank you!" }).waitFor();
+      await fan.page.goto(path);
+      await fan.page.getByText("You own this").first().waitFor();
+
+      const artist = await signedInPage(browser, "artist", { javaScriptEnabled });
+      await artist.page.goto("/dashboard/artist/payments");
+      const sales = artist.page.getByRole("table", { name: "Sales, newest first" });
+      // The newest sale is this one.
+      await sales.getByText("Refund Greenhouse").first().click();
+      if (javaScriptEnabled) {
+        await hydrated(artist.page);
+        await expectNoAxeViolations(artist.page);
+      }
+      await sales.getByRole("button", { name: "Refund £0.99 to the buyer" }).first().click();
+      await artist.page.getByText("Refunded. The buyer is told by email").waitFor();
+      await artist.close();
+
+      await fan.page.goto(path);
+      await fan.page.getByRole(javaScriptEnabled ? "button" : "link", { name: "Buy Now - £0.99" }).waitFor();
+      assert.equal(await fan.page.getByText("You own this").count(), 0);
+      await fan.close();
     });
   });
 }
