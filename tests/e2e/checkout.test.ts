@@ -157,5 +157,51 @@ for (const javaScriptEnabled of [true, false]) {
       assert.equal(await fan.page.getByText("You own this").count(), 0);
       await fan.close();
     });
+
+    test("a discount code and the artist's bundle show on the cart and on the receipt", async () => {
+      const fan = await newAccountPage(browser, "fan", `bundler${javaScriptEnabled ? "js" : "plain"}${Date.now().toString(36)}`, {
+        javaScriptEnabled,
+      });
+      // Two singles of The Paper Lanterns (£0.99 and £1.29), whose store has LANTERNS20 and a 15% bundle.
+      for (const [title, price] of [
+        ["Greenhouse", "£0.99"],
+        ["Kites Over the Clyde", "£1.29"],
+      ]) {
+        await fan.page.goto(demoTrackPath(title!));
+        if (javaScriptEnabled) {
+          await hydrated(fan.page);
+          await fan.page.getByRole("button", { name: `Buy Now - ${price}` }).click();
+        } else {
+          await fan.page.getByRole("link", { name: `Buy Now - ${price}` }).click();
+        }
+        await fan.page.getByRole("dialog", { name: "Complete Purchase" }).getByRole("button", { name: "Add to cart" }).click();
+        await fan.page.waitForURL((url) => url.pathname === "/cart");
+      }
+      await fan.page.getByLabel("Discount code").fill("lanterns20");
+      await fan.page.getByRole("button", { name: "Apply" }).click();
+      await fan.page.getByText("LANTERNS20: applied to The Paper Lanterns's items.").waitFor();
+      await fan.page.getByText(/save 15%\. Applied\./).waitFor();
+      await fan.page.getByText("−£0.73").waitFor();
+      await fan.page.getByLabel(/lose my 14-day right to withdraw/).check();
+      await fan.page.getByRole("button", { name: "Pay £1.55" }).click();
+      await fan.page.getByLabel("Card number").fill("4242 4242 4242 4242");
+      await fan.page.getByLabel("Expiry (MM / YY)").fill("12 / 34");
+      await fan.page.getByLabel("CVC").fill("123");
+      await fan.page.getByRole("button", { name: /^Pay / }).click();
+      await fan.page.getByRole("heading", { level: 1, name: "Thank you!" }).waitFor();
+
+      // The receipt, in the mail stand-in's outbox: each line's code and bundle discounts.
+      const receipt = fan.page
+        .locator("article", { hasText: fan.email })
+        .filter({ has: fan.page.getByRole("heading", { name: /^Your Crate receipt/ }) });
+      for (let look = 0; (await receipt.count()) === 0; look++) {
+        assert.ok(look < 500, "the receipt reaches the outbox");
+        await fan.page.goto(process.env.E2E_MAIL_URL!);
+      }
+      const mail = receipt.locator("iframe").contentFrame();
+      await mail.getByText("code LANTERNS20: −£0.20, bundle: −£0.12").waitFor();
+      await mail.getByText("code LANTERNS20: −£0.26, bundle: −£0.15").waitFor();
+      await fan.close();
+    });
   });
 }
