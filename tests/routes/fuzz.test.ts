@@ -74,12 +74,17 @@ const manyRequests = 120_000;
 /** Requests in flight at once: enough to keep the Worker and the backend busy, few enough to stay polite. */
 const inFlight = 6;
 
-/** Each request's failure, if any, asked `inFlight` at a time. */
+/** Each request's failure, if any, asked `inFlight` at a time: each asker takes the next item as soon as its own is answered. */
 async function failuresOf<T>(items: T[], ask: (item: T) => Promise<string | null>): Promise<string[]> {
   const failures: string[] = [];
-  for (let start = 0; start < items.length; start += inFlight) {
-    for (const failure of await Promise.all(items.slice(start, start + inFlight).map(ask))) if (failure) failures.push(failure);
-  }
+  let next = 0;
+  const asker = async () => {
+    while (next < items.length) {
+      const failure = await ask(items[next++]!);
+      if (failure) failures.push(failure);
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, asker));
   return failures;
 }
 
