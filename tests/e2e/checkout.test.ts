@@ -6,6 +6,7 @@
 // link's page and the artist's sales.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import type { Page } from "playwright-core";
 import {
   demoAlbumPath,
   demoTrackPath,
@@ -20,6 +21,31 @@ import {
 
 const browser = await browserForThisFile();
 
+/** Opens Buy Now's dialog on an item's page: a button with JavaScript (once the page is live), a link without. */
+async function openBuyNow(page: Page, label: string, javaScriptEnabled: boolean) {
+  if (javaScriptEnabled) {
+    await hydrated(page);
+    await page.getByRole("button", { name: label }).click();
+  } else {
+    await page.getByRole("link", { name: label }).click();
+  }
+}
+
+/** Puts the item whose page is open into the cart from Buy Now's dialog, and waits for the cart. */
+async function addToCart(page: Page, label: string, javaScriptEnabled: boolean) {
+  await openBuyNow(page, label, javaScriptEnabled);
+  await page.getByRole("dialog", { name: "Complete Purchase" }).getByRole("button", { name: "Add to cart" }).click();
+  await page.waitForURL((url) => url.pathname === "/cart");
+}
+
+/** Pays on the Stripe stand-in's page with `card`. */
+async function payWithCard(page: Page, card = "4242 4242 4242 4242") {
+  await page.getByLabel("Card number").fill(card);
+  await page.getByLabel("Expiry (MM / YY)").fill("12 / 34");
+  await page.getByLabel("CVC").fill("123");
+  await page.getByRole("button", { name: /^Pay / }).click();
+}
+
 for (const javaScriptEnabled of [true, false]) {
   describe(`buying ${javaScriptEnabled ? "with" : "without"} JavaScript`, () => {
     test("a fan puts a track in the cart at their own price, is declined once, pays, and owns it", async () => {
@@ -29,12 +55,7 @@ for (const javaScriptEnabled of [true, false]) {
       });
       const path = demoTrackPath("Mesquite Moon");
       await page.goto(path);
-      if (javaScriptEnabled) {
-        await hydrated(page);
-        await page.getByRole("button", { name: "Buy Now - $1.29" }).click();
-      } else {
-        await page.getByRole("link", { name: "Buy Now - $1.29" }).click();
-      }
+      await openBuyNow(page, "Buy Now - $1.29", javaScriptEnabled);
       const dialog = page.getByRole("dialog", { name: "Complete Purchase" });
       await dialog.getByLabel("Your price").fill("2.50");
       await dialog.getByRole("button", { name: "Add to cart" }).click();
@@ -54,15 +75,9 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByRole("button", { name: /^Pay \$/ }).click();
 
       // Stripe's page (the stand-in): a declined card says so, the test card pays.
-      await page.getByLabel("Card number").fill("4000 0000 0000 0002");
-      await page.getByLabel("Expiry (MM / YY)").fill("12 / 34");
-      await page.getByLabel("CVC").fill("123");
-      await page.getByRole("button", { name: /^Pay / }).click();
+      await payWithCard(page, "4000 0000 0000 0002");
       await page.getByRole("alert").getByText("Your card was declined.").waitFor();
-      await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-      await page.getByLabel("Expiry (MM / YY)").fill("12 / 34");
-      await page.getByLabel("CVC").fill("123");
-      await page.getByRole("button", { name: /^Pay / }).click();
+      await payWithCard(page);
 
       await page.waitForURL((url) => url.pathname === "/checkout/done");
       await page.getByRole("heading", { level: 1, name: "Thank you!" }).waitFor();
@@ -82,21 +97,11 @@ for (const javaScriptEnabled of [true, false]) {
     test("a visitor buys an album as a guest, and downloads it from the receipt link in a fresh browser", async () => {
       const { page, close } = await newPage(browser, { javaScriptEnabled });
       await page.goto(demoAlbumPath("Headlights & Static"));
-      if (javaScriptEnabled) {
-        await hydrated(page);
-        await page.getByRole("button", { name: "Buy Now - $4.49" }).click();
-      } else {
-        await page.getByRole("link", { name: "Buy Now - $4.49" }).click();
-      }
-      await page.getByRole("dialog", { name: "Complete Purchase" }).getByRole("button", { name: "Add to cart" }).click();
-      await page.waitForURL((url) => url.pathname === "/cart");
+      await addToCart(page, "Buy Now - $4.49", javaScriptEnabled);
       await page.getByLabel("Email").fill(`guest-${javaScriptEnabled ? "js" : "plain"}-${Date.now().toString(36)}@example.com`);
       await page.getByLabel(/lose my 14-day right to withdraw/).check();
       await page.getByRole("button", { name: "Pay $4.49 as a guest" }).click();
-      await page.getByLabel("Card number").fill("4242 4242 4242 4242");
-      await page.getByLabel("Expiry (MM / YY)").fill("12 / 34");
-      await page.getByLabel("CVC").fill("123");
-      await page.getByRole("button", { name: /^Pay / }).click();
+      await payWithCard(page);
 
       await page.waitForURL((url) => url.pathname.startsWith("/receipt/"));
       await page.getByRole("heading", { level: 1, name: "Your purchase" }).waitFor();
@@ -121,20 +126,10 @@ for (const javaScriptEnabled of [true, false]) {
       });
       const path = demoTrackPath("Greenhouse");
       await fan.page.goto(path);
-      if (javaScriptEnabled) {
-        await hydrated(fan.page);
-        await fan.page.getByRole("button", { name: "Buy Now - £0.99" }).click();
-      } else {
-        await fan.page.getByRole("link", { name: "Buy Now - £0.99" }).click();
-      }
-      await fan.page.getByRole("dialog", { name: "Complete Purchase" }).getByRole("button", { name: "Add to cart" }).click();
-      await fan.page.waitForURL((url) => url.pathname === "/cart");
+      await addToCart(fan.page, "Buy Now - £0.99", javaScriptEnabled);
       await fan.page.getByLabel(/lose my 14-day right to withdraw/).check();
       await fan.page.getByRole("button", { name: "Pay £0.99" }).click();
-      await fan.page.getByLabel("Card number").fill("4242 4242 4242 4242");
-      await fan.page.getByLabel("Expiry (MM / YY)").fill("12 / 34");
-      await fan.page.getByLabel("CVC").fill("123");
-      await fan.page.getByRole("button", { name: /^Pay / }).click();
+      await payWithCard(fan.page);
       await fan.page.getByRole("heading", { level: 1, name: "Thank you!" }).waitFor();
       await fan.page.goto(path);
       await fan.page.getByText("You own this").first().waitFor();
@@ -168,14 +163,7 @@ for (const javaScriptEnabled of [true, false]) {
         ["Kites Over the Clyde", "£1.29"],
       ]) {
         await fan.page.goto(demoTrackPath(title!));
-        if (javaScriptEnabled) {
-          await hydrated(fan.page);
-          await fan.page.getByRole("button", { name: `Buy Now - ${price}` }).click();
-        } else {
-          await fan.page.getByRole("link", { name: `Buy Now - ${price}` }).click();
-        }
-        await fan.page.getByRole("dialog", { name: "Complete Purchase" }).getByRole("button", { name: "Add to cart" }).click();
-        await fan.page.waitForURL((url) => url.pathname === "/cart");
+        await addToCart(fan.page, `Buy Now - ${price}`, javaScriptEnabled);
       }
       await fan.page.getByLabel("Discount code").fill("lanterns20");
       await fan.page.getByRole("button", { name: "Apply" }).click();
@@ -184,10 +172,7 @@ for (const javaScriptEnabled of [true, false]) {
       await fan.page.getByText("−£0.73").waitFor();
       await fan.page.getByLabel(/lose my 14-day right to withdraw/).check();
       await fan.page.getByRole("button", { name: "Pay £1.55" }).click();
-      await fan.page.getByLabel("Card number").fill("4242 4242 4242 4242");
-      await fan.page.getByLabel("Expiry (MM / YY)").fill("12 / 34");
-      await fan.page.getByLabel("CVC").fill("123");
-      await fan.page.getByRole("button", { name: /^Pay / }).click();
+      await payWithCard(fan.page);
       await fan.page.getByRole("heading", { level: 1, name: "Thank you!" }).waitFor();
 
       // The receipt, in the mail stand-in's outbox: each line's code and bundle discounts.
