@@ -8,9 +8,8 @@ import { isUuid } from "~/lib/catalog/catalog";
 import { uncached } from "~/lib/http/http-cache";
 import { downloadLabel } from "~/lib/media/downloads";
 import { dashboardPath } from "~/lib/session/redirects";
-import { requireUser } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
-import { downloadPath, requestedFormat, takeDownloads } from "./downloads.server";
+import { downloadPath, requestedFormat, requireDownloader, takeDownloads } from "./downloads.server";
 import type { Route } from "./+types/download";
 
 export const meta = () => pageMeta("Preparing your download", "Your download is being prepared; it starts by itself when it is ready.");
@@ -30,9 +29,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     throw data("Download not found", { status: 404, headers: uncached });
   }
   const format = requestedFormat(request);
-  const user = requireUser(request, context);
+  // A guest's receipt link (its downloads are as uploaded), or a signed-in user.
+  const { guestOrder, pass, user } = await requireDownloader(request, context, format);
   const of = params.kind === "track" ? { track: params.id } : { release: params.id };
-  const files = await takeDownloads(context, of, { format, take: false });
+  const files = await takeDownloads(context, of, { format, take: false, guestOrder });
   const [first] = files;
   const ready = files.filter((file) => file.state === "ready").length;
   return data(
@@ -43,9 +43,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       total: files.length,
       ready,
       state: files.some((file) => file.state === "failed") ? "failed" : ready === files.length ? "ready" : "preparing",
-      download: downloadPath(of, format),
-      original: downloadPath(of, "original"),
-      back: user.role === "fan" ? href("/dashboard/fan/purchased") : dashboardPath(user.role),
+      download: downloadPath(of, format, pass),
+      original: downloadPath(of, "original", pass),
+      back:
+        user === null
+          ? href("/receipt/:pass", { pass })
+          : user.role === "fan"
+            ? href("/dashboard/fan/purchased")
+            : dashboardPath(user.role),
     },
     { headers: uncached },
   );

@@ -63,14 +63,13 @@ export async function requireDownloader(
   request: Request,
   context: Readonly<RouterContextProvider>,
   format: DownloadFormat,
-  refuse: Refuse,
+  refuse: Refuse = refuseWithPage,
 ) {
   const pass = new URL(request.url).searchParams.get("receipt");
   const guestOrder = pass ? await readReceiptPass(envFrom(context).MARKETPLACE_SECRET, pass) : null;
-  if (pass && !guestOrder) refuse(403, "This receipt link has lapsed. Ask for your receipt again, or log in.");
-  if (guestOrder && format !== "original") refuse(404, "This format is not on offer");
-  if (!guestOrder) requireUser(request, context);
-  return { guestOrder };
+  if (pass && !guestOrder) refuse(403, "This receipt link has lapsed. Log in to find your purchases.");
+  if (pass && guestOrder && format !== "original") refuse(404, "This format is not on offer");
+  return pass && guestOrder ? { guestOrder, pass, user: null } : { guestOrder: null, pass: null, user: requireUser(request, context) };
 }
 
 /** The header that names a guest's order to the database, beside the marketplace's secret. */
@@ -156,9 +155,10 @@ export function preparingPath(of: DownloadOf, format: DownloadFormat): string {
 }
 
 /** The address that downloads the files (the page links to it once they are ready). */
-export function downloadPath(of: DownloadOf, format: DownloadFormat): string {
+export function downloadPath(of: DownloadOf, format: DownloadFormat, receipt: string | null = null): string {
   const path = "track" in of ? href("/track/:id/download", { id: of.track }) : href("/album/:id/download", { id: of.release });
-  return format === "original" ? path : `${path}?format=${format}`;
+  const query = new URLSearchParams({ ...(format === "original" ? {} : { format }), ...(receipt ? { receipt } : {}) });
+  return query.size > 0 ? `${path}?${query}` : path;
 }
 
 /**
