@@ -1,9 +1,11 @@
 // The security check (Cloudflare Turnstile) with a site key and Auth's secret set: the four forms Auth
-// guards show it (and their CSP lets only Turnstile in), pass its token on, and say so when it is missing.
+// guards show it (and their CSP lets only Turnstile in), pass its token on, and say so when it is missing;
+// a guest's checkout shows it too and, without its token, starts no payment.
 // A marketplace of its own, with Turnstile's test keys: the test secret takes the token the test site key
 // gives the page in a browser, which these requests send as the widget would.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMarketplace, type Marketplace } from "../../scripts/lib/marketplace.ts";
+import { trackId } from "./support.ts";
 
 const testKeys = { siteKey: "1x00000000000000000000AA", secret: "1x0000000000000000000000000000000AA" };
 const dummyToken = "XXXX.DUMMY.TOKEN.XXXX";
@@ -71,5 +73,25 @@ describe("the security check", () => {
     const reset = await post("/forgot-password", { email: fan.email, "cf-turnstile-response": dummyToken });
     expect(reset.status).toBe(200);
     expect(await reset.text()).toContain("we've sent a link to reset your password");
+  });
+
+  it("asks a guest's checkout for the check too, and without its token starts no payment", async () => {
+    const added = await post("/cart", { intent: "add", kind: "track", id: trackId("Salt and Iron"), amount: "" });
+    const cookie = added.headers
+      .getSetCookie()
+      .map((header) => header.split(";")[0])
+      .join("; ");
+    const cart = await fetch(new URL("/cart", marketplace.appUrl), { headers: { Cookie: cookie } });
+    const html = await cart.text();
+    expect(html).toContain(`data-sitekey="${testKeys.siteKey}"`);
+    expect(cart.headers.get("content-security-policy")).toMatch(/script-src [^;]*https:\/\/challenges\.cloudflare\.com/);
+    const refused = await fetch(new URL("/cart", marketplace.appUrl), {
+      method: "POST",
+      redirect: "manual",
+      body: new URLSearchParams({ intent: "checkout", currency: "USD", email: "guest@example.com", waiveWithdrawal: "on" }),
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: marketplace.appUrl, Cookie: cookie },
+    });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain(captchaFailed);
   });
 });
