@@ -315,6 +315,9 @@ begin
   update public.order_lines l set refunded_at = now(), refund_id = mark_refunded.refund_id
   where l.id = mark_refunded.line_id and l.refunded_at is null;
   if not found then
+    -- Refunded already (Stripe's charge.refunded may come first, naming no refund): keep the refund's id.
+    update public.order_lines l set refund_id = mark_refunded.refund_id
+    where l.id = mark_refunded.line_id and l.refund_id is null and mark_refunded.refund_id is not null;
     return;
   end if;
   delete from public.purchases p where p.order_line_id = mark_refunded.line_id;
