@@ -184,7 +184,7 @@ function LinesTable({
               {line.title} · {line.artist_name}
               {line.refunded ? (
                 " (refunded)"
-              ) : download && !line.refunded ? (
+              ) : download ? (
                 <>
                   {" "}
                   <a href={download(line)}>Download</a>
