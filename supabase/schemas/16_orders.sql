@@ -1000,7 +1000,7 @@ revoke execute on function private.guest_bought(uuid) from public;
 grant execute on function private.guest_bought(uuid) to anon, authenticated;
 
 -- The receipt link's page: the guest order the marketplace names, paid, with what it bought (each line's
--- item, total, whether refunded, and the tracks of it to download). Null for anything else.
+-- item, total, whether refunded, and the masters it bought, for the formats on offer). Null for anything else.
 create or replace function private.guest_receipt()
 returns jsonb
 language sql
@@ -1014,8 +1014,10 @@ as $$
     'lines', (
       select jsonb_agg(jsonb_build_object('id', l.id, 'kind', l.kind, 'track_id', l.track_id, 'release_id', l.release_id,
           'title', l.title, 'artist_name', a.artist_name, 'total', l.total_cents, 'refunded', l.refunded_at is not null,
-          'downloadable', exists (select 1 from public.purchases p join public.tracks t on t.id = p.track_id
-            where p.order_line_id = l.id and t.master_format is not null))
+          -- The masters it bought, for the formats on offer (none: nothing to download).
+          'masters', coalesce((select jsonb_agg(jsonb_build_object('format', t.master_format, 'mp3_kbps', t.mp3_kbps))
+            from public.purchases p join public.tracks t on t.id = p.track_id
+            where p.order_line_id = l.id and t.master_format is not null), '[]'))
         order by l.title, l.id)
       from public.order_lines l join public.artist_profiles a on a.id = l.artist_id
       where l.order_id = o.id))

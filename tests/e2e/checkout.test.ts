@@ -115,7 +115,7 @@ for (const javaScriptEnabled of [true, false]) {
       const fresh = await newPage(browser, { javaScriptEnabled });
       await fresh.page.goto(receipt);
       const download = fresh.page.waitForEvent("download");
-      await fresh.page.getByRole("link", { name: "Download Headlights & Static" }).click();
+      await fresh.page.getByRole("link", { name: "Download Headlights & Static as uploaded" }).click();
       assert.match((await download).suggestedFilename(), /Headlights & Static\.zip$/);
       await fresh.close();
     });

@@ -199,6 +199,16 @@ describe("guests", () => {
     const zip = await fresh.download(`/album/${album!.id}/download?receipt=${encodeURIComponent(pass)}`);
     expect(zip.response.status).toBe(200);
     expect(readZip(zip.bytes).map((file) => file.name)).toHaveLength(2);
+    // The made formats too, as an account's Purchased offers them: the page that prepares them keeps the link.
+    expect(text(page.html)).toContain("Download (zip) As uploaded MP3 FLAC");
+    const mp3 = await fresh.download(`/album/${album!.id}/download?format=mp3&receipt=${encodeURIComponent(pass)}`);
+    expect(mp3.response.status).toBe(303);
+    const preparing = mp3.response.headers.get("location")!;
+    expect(preparing).toContain(`receipt=${encodeURIComponent(pass)}`);
+    const preparingPage = await fresh.get(preparing);
+    expect(preparingPage.response.status).toBe(200);
+    expect(text(preparingPage.html)).toContain("Preparing your download");
+    expect(preparingPage.html).toContain(`href="/receipt/${pass}"`);
     // A link with another signature is nobody's; and it downloads nothing else.
     expect((await fresh.get(`${receiptLink.slice(0, -2)}xx`)).response.status).toBe(410);
     const elsewhere = await fresh.download(`/track/${greenhouse}/download?receipt=${encodeURIComponent(pass)}`);

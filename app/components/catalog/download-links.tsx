@@ -20,7 +20,7 @@ export function DownloadLinks({ path, title, album, choices }: { path: string; t
       {choices.map((choice) => (
         <LinkButton
           key={choice.format}
-          to={choice.format === "original" ? path : `${path}?format=${choice.format}`}
+          to={choice.format === "original" ? path : `${path}${path.includes("?") ? "&" : "?"}format=${choice.format}`}
           reloadDocument
           variant="secondary"
           aria-label={`Download ${title} ${choice.format === "original" ? "as uploaded" : `as ${choice.label}`}`}

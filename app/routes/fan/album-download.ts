@@ -27,9 +27,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const refuse = refuseWithDownloadPage(of, request);
   if (!isUuid(params.id)) refuse(404, "Album not found");
   const format = requestedFormat(request, refuse);
-  const { guestOrder } = await requireDownloader(request, context, format, refuse);
+  const { guestOrder, pass } = await requireDownloader(request, context, format, refuse);
   const files = await takeDownloads(context, of, { format, take: true, refuse, guestOrder });
-  if (!allReady(files)) throw redirect(preparingPath(of, format), { status: 303, headers: uncached });
+  if (!allReady(files)) throw redirect(preparingPath(of, format, pass), { status: 303, headers: uncached });
   const names = albumFileNames(files);
   const stored = await storedFiles(context, guestOrder);
   const entries = files.map((file, index) => ({

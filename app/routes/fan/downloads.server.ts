@@ -57,7 +57,7 @@ const refuseWithPage: Refuse = (status, message) => {
 /**
  * Who is downloading: the holder of a guest's receipt link (`?receipt=`, signed by the Worker: the guest
  * order it names, which the marketplace vouches for to the database), or else a signed-in user (a visitor
- * is sent to log in). A receipt link gives the files as uploaded: the made formats' page is for accounts.
+ * is sent to log in). The made formats' page carries the link on.
  */
 export async function requireDownloader(
   request: Request,
@@ -68,7 +68,6 @@ export async function requireDownloader(
   const pass = new URL(request.url).searchParams.get("receipt");
   const guestOrder = pass ? await readReceiptPass(envFrom(context).MARKETPLACE_SECRET, pass) : null;
   if (pass && !guestOrder) refuse(403, "This receipt link has lapsed. Log in to find your purchases.");
-  if (pass && guestOrder && format !== "original") refuse(404, "This format is not on offer");
   return pass && guestOrder ? { guestOrder, pass, user: null } : { guestOrder: null, pass: null, user: requireUser(request, context) };
 }
 
@@ -150,8 +149,8 @@ const downloadPagePath = (of: DownloadOf) =>
     : href("/download/:kind/:id", { kind: "album", id: of.release });
 
 /** The page that says a download is being prepared, and starts it when it is ready. */
-export function preparingPath(of: DownloadOf, format: DownloadFormat): string {
-  return `${downloadPagePath(of)}?format=${format}`;
+export function preparingPath(of: DownloadOf, format: DownloadFormat, receipt: string | null = null): string {
+  return `${downloadPagePath(of)}?${new URLSearchParams({ format, ...(receipt ? { receipt } : {}) })}`;
 }
 
 /** The address that downloads the files (the page links to it once they are ready). */

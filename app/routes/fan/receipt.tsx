@@ -1,10 +1,12 @@
 import { data, href } from "react-router";
 import * as v from "valibot";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { DownloadLinks } from "~/components/catalog/download-links";
 import { Badge } from "~/components/ui/badge";
 import { LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { readOrThrow } from "~/lib/backend/backend.server";
+import { downloadChoices } from "~/lib/media/downloads";
 import { formatMoney, formatOrderReference } from "~/lib/format";
 import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
 import { uncached } from "~/lib/http/http-cache";
@@ -15,7 +17,7 @@ import { pageMeta } from "~/lib/sharing/meta";
 import type { Route } from "./+types/receipt";
 
 // A guest's receipt link (in their receipt, and where the return page sends them): what their order
-// bought, each to download as uploaded, in any browser, for 30 days after the payment, without an account.
+// bought, each to download in the formats on offer (as an account's Purchased offers them), in any browser, for 30 days after the payment, without an account.
 // The link is signed by the Worker; the marketplace names its order to the database, which answers for it
 // alone. Never cached: the page is the link's holder's alone.
 
@@ -37,7 +39,7 @@ const ReceiptSchema = v.object({
       artist_name: v.string(),
       total: v.number(),
       refunded: v.boolean(),
-      downloadable: v.boolean(),
+      masters: v.array(v.object({ format: v.string(), mp3_kbps: v.nullable(v.number()) })),
     }),
   ),
 });
@@ -58,7 +60,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       .setHeader("X-Guest-Order", guestOrder),
     { what: "receipt", schema: ReceiptSchema, notFound: "Receipt not found" },
   );
-  return data({ receipt, pass: params.pass, days: receiptPassDays }, { headers: uncached });
+  // Each line's formats on offer, named here (the page carries no registry of formats).
+  const lines = receipt.lines.map((line) => ({ ...line, downloads: line.masters.length > 0 ? downloadChoices(line.masters) : [] }));
+  return data({ receipt: { ...receipt, lines }, pass: params.pass, days: receiptPassDays }, { headers: uncached });
 }
 
 export default function Receipt({ loaderData }: Route.ComponentProps) {
@@ -75,27 +79,24 @@ export default function Receipt({ loaderData }: Route.ComponentProps) {
       <Card>
         <ul className="grid gap-3">
           {receipt.lines.map((line) => {
-            const download =
-              line.kind === "album" && line.release_id
-                ? `${href("/album/:id/download", { id: line.release_id })}${query}`
-                : line.track_id
-                  ? `${href("/track/:id/download", { id: line.track_id })}${query}`
-                  : null;
+            const id = line.kind === "album" ? line.release_id : line.track_id;
+            const download = id
+              ? `${line.kind === "album" ? href("/album/:id/download", { id }) : href("/track/:id/download", { id })}${query}`
+              : null;
             return (
-              <li key={line.id} className="flex flex-wrap items-center justify-between gap-3">
-                <span className="min-w-0">
-                  <span className="font-semibold">{line.title}</span>
-                  <span className="text-ink-muted">
-                    {" "}
-                    · {line.artist_name} · {line.kind === "album" ? "Album" : "Track"} · {money(line.total)}
+              <li key={line.id}>
+                <p className="flex flex-wrap items-center justify-between gap-3">
+                  <span className="min-w-0">
+                    <span className="font-semibold">{line.title}</span>
+                    <span className="text-ink-muted">
+                      {" "}
+                      · {line.artist_name} · {line.kind === "album" ? "Album" : "Track"} · {money(line.total)}
+                    </span>
                   </span>
-                </span>
-                {line.refunded ? (
-                  <Badge tone="danger">Refunded</Badge>
-                ) : download && line.downloadable ? (
-                  <LinkButton to={download} reloadDocument variant="secondary" aria-label={`Download ${line.title}`}>
-                    {line.kind === "album" ? "Download (zip)" : "Download"}
-                  </LinkButton>
+                  {line.refunded ? <Badge tone="danger">Refunded</Badge> : null}
+                </p>
+                {!line.refunded && download && line.downloads.length > 0 ? (
+                  <DownloadLinks path={download} title={line.title} album={line.kind === "album"} choices={line.downloads} />
                 ) : null}
               </li>
             );

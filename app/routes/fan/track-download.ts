@@ -29,9 +29,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const refuse = refuseWithDownloadPage(of, request);
   if (!isUuid(params.id)) refuse(404, "Track not found");
   const format = requestedFormat(request, refuse);
-  const { guestOrder } = await requireDownloader(request, context, format, refuse);
+  const { guestOrder, pass } = await requireDownloader(request, context, format, refuse);
   const files = await takeDownloads(context, of, { format, take: true, refuse, guestOrder });
-  if (!allReady(files)) throw redirect(preparingPath(of, format), { status: 303, headers: uncached });
+  if (!allReady(files)) throw redirect(preparingPath(of, format, pass), { status: 303, headers: uncached });
   const [file] = files;
   const stored = await (await storedFiles(context, guestOrder))(file!.path, request.headers.get("Range"));
   const headers = new Headers({ ...uncached, "Content-Disposition": attachment(trackFileName(file!)) });
