@@ -954,9 +954,9 @@ revoke execute on function public.sales(integer) from public;
 grant execute on function public.sales(integer) to authenticated;
 
 -- Guests: a visitor buys with an email alone. The purchases of a guest's order belong to no account until
--- one is confirmed with that email (then they join it); meanwhile the receipt carries a link, signed by
--- the Worker and good for 30 days in any browser, whose holder the marketplace vouches for by naming the
--- order in `X-Guest-Order` beside its secret. Nobody else can name one.
+-- an account with that email takes it through the receipt link (join_guest_order). The receipt carries
+-- that link, signed by the Worker and good for 30 days in any browser; the marketplace vouches for its
+-- holder by naming the order in `X-Guest-Order` beside its secret. Nobody else can name one.
 create or replace function private.guest_order()
 returns uuid
 language plpgsql
@@ -1043,37 +1043,57 @@ revoke execute on function public.guest_receipt() from public;
 
 grant execute on function public.guest_receipt() to anon, authenticated;
 
--- An account whose email is confirmed takes the guest orders bought with that email: the orders become
--- theirs, and so do their purchases (but for tracks they own already, which stay the order's).
-create or replace function private.join_guest_orders()
-returns trigger
+-- A guest order taken into the signed-in account whose email is the order's, by the holder of its receipt
+-- link (the marketplace names the order): the link was mailed to that address, which proves it as a
+-- confirmation would (sign-ups are not confirmed by mail here, so an account's email alone proves nothing).
+-- The order and its purchases become the account's (but for tracks it owns already). Answers whether it
+-- joined; 42501 for a visitor or a banned account.
+create or replace function private.join_guest_order()
+returns boolean
 language plpgsql
 security definer
 set search_path = ''
 as $$
+declare
+  me uuid := (select auth.uid());
+  joined uuid;
 begin
-  update public.orders o set buyer_id = new.id
-  where o.buyer_id is null and lower(o.buyer_email) = lower(new.email);
-  if not found then
-    return new;
+  perform private.require_marketplace_request();
+  if me is null or not private.is_active_user() then
+    raise exception 'a guest order joins a signed-in account in good standing' using errcode = '42501';
   end if;
-  update public.purchases p set user_id = new.id
+  update public.orders o set buyer_id = me
+  where o.id = (select private.guest_order()) and o.guest and o.state = 'paid' and o.buyer_id is null
+    and lower(o.buyer_email) = (select lower(u.email) from auth.users u where u.id = me)
+  returning o.id into joined;
+  if joined is null then
+    return false;
+  end if;
+  update public.purchases p set user_id = me
   from public.order_lines l
-  join public.orders o on o.id = l.order_id
-  where p.order_line_id = l.id and o.buyer_id = new.id and p.user_id is null
-    and not exists (select 1 from public.purchases mine where mine.user_id = new.id and mine.track_id = p.track_id);
-  return new;
+  where p.order_line_id = l.id and l.order_id = joined and p.user_id is null
+    and not exists (select 1 from public.purchases mine where mine.user_id = me and mine.track_id = p.track_id);
+  return true;
 end
 $$;
 
-revoke execute on function private.join_guest_orders() from public, anon, authenticated;
+revoke execute on function private.join_guest_order() from public;
 
-create trigger join_guest_orders_on_confirmation
-  after insert or update of email_confirmed_at, email on auth.users
-  for each row when (new.email_confirmed_at is not null and new.email is not null)
-  execute function private.join_guest_orders();
+grant execute on function private.join_guest_order() to authenticated;
 
-create index orders_guest_email_idx on public.orders (lower(buyer_email)) where buyer_id is null;
+create or replace function public.join_guest_order()
+returns boolean
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.join_guest_order()
+$$;
+
+revoke execute on function public.join_guest_order() from public;
+
+grant execute on function public.join_guest_order() to authenticated;
+
 
 -- An order's files made ahead, as its checkout opens (through the marketplace alone): each of its tracks'
 -- MP3, so a download is ready the moment the payment lands. Answers the tracks whose file the media queue

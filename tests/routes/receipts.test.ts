@@ -148,7 +148,7 @@ describe("refunds", () => {
 });
 
 describe("guests", () => {
-  it("buy an album with an email alone, download it from the receipt link in a fresh browser, and it joins the account made with that email", async () => {
+  it("buy an album with an email alone, download it from the receipt link in a fresh browser, and add it to the account with that email", async () => {
     // A new artist's album of two tracks with masters, $1.00 each.
     const artist = await newArtist(`Guest Band ${Date.now().toString(36)}`);
     const { data: album } = await serviceClient
@@ -218,7 +218,8 @@ describe("guests", () => {
     await expect.poll(() => newest(email, /receipt/), { timeout: 15_000 }).toBeDefined();
     expect((await newest(email, /receipt/))!.text).toMatch(/\/receipt\/[0-9a-f-]{36}\./);
 
-    // Signing up with that email, the order and its purchases join the account.
+    // An account with that email takes the order through the receipt link (signing up alone proves no
+    // mailbox: sign-ups are not confirmed by mail); an account with another email cannot.
     const joined = new Visitor();
     const username = `guest${Date.now().toString(36)}`;
     const signUp = await joined.post("/register/fan", {
@@ -230,8 +231,18 @@ describe("guests", () => {
     });
     expect(signUp.response.status).toBe(302);
     const { data: fan } = await serviceClient.from("fan_profiles").select("id").eq("username", username).single();
-    const { count } = await serviceClient.from("purchases").select("id", { count: "exact", head: true }).eq("user_id", fan!.id);
-    expect(count).toBe(2);
+    const owned = async () =>
+      (await serviceClient.from("purchases").select("id", { count: "exact", head: true }).eq("user_id", fan!.id)).count;
+    expect(await owned()).toBe(0);
+    const { visitor: other } = await newFan(`notguest${Date.now().toString(36)}`);
+    const refused = await other.post(`/receipt/${pass}`, {});
+    expect(refused.response.status).toBe(409);
+    expect(text(refused.html)).toContain("This order was bought with another email address");
+    expect(text((await joined.get(`/receipt/${pass}`)).html)).toContain("Add to my account");
+    const added = await joined.post(`/receipt/${pass}`, {});
+    expect(added.response.status).toBe(303);
+    expect(added.response.headers.get("location")).toBe("/dashboard/fan/purchased");
+    expect(await owned()).toBe(2);
     expect(text((await joined.get("/dashboard/fan/purchased")).html)).toContain("Open Door");
   });
 });

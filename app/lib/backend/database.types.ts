@@ -1241,6 +1241,7 @@ export type Database = {
       guest_receipt: { Args: Record<PropertyKey, never>; Returns: Json }
       home_page: { Args: Record<PropertyKey, never>; Returns: Json }
       is_admin: { Args: Record<PropertyKey, never>; Returns: boolean }
+      join_guest_order: { Args: Record<PropertyKey, never>; Returns: boolean }
       line_to_refund: { Args: { line_id: string }; Returns: Json }
       made_file_job: {
         Args: { format: string; track_id: string }

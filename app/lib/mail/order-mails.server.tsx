@@ -74,7 +74,7 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
     const bought = mail.lines.filter((line) => !line.refunded);
     const canDownload = !mail.order.guest && bought.some((line) => (line.kind === "album" ? line.release_id : line.track_id));
     const purchased = link(href("/dashboard/fan/purchased"));
-    const guestNote = `Your downloads, in any browser for 30 days: ${receiptLink}. Sign up with ${mail.order.buyer_email} to keep them in an account.`;
+    const guestNote = `Your downloads, in any browser for 30 days: ${receiptLink}. An account with ${mail.order.buyer_email} can keep them: open the link signed in and choose "Add to my account".`;
     return rendered(
       mail.recipient,
       `Your Crate receipt ${reference}`,
@@ -91,8 +91,8 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
         ) : null}
         {receiptLink ? (
           <p>
-            <a href={receiptLink}>Download what you bought</a>, in any browser, for 30 days. Sign up with {mail.order.buyer_email} to keep
-            it in an account.
+            <a href={receiptLink}>Download what you bought</a>, in any browser, for 30 days. An account with {mail.order.buyer_email} can
+            keep it: open the link signed in and choose “Add to my account”.
           </p>
         ) : null}
         {mail.order.waived_withdrawal ? <p>{waiverRecord}</p> : null}

@@ -294,8 +294,8 @@ function CurrencyGroup({
         ) : (
           <>
             <p className="text-sm text-ink-muted">
-              Pay as a guest with your email: your receipt brings a link to your downloads, and what you buy joins the account you sign up
-              with at that address. Or{" "}
+              Pay as a guest with your email: your receipt brings a link to your downloads, from which an account with that address can keep
+              them. Or{" "}
               <Link
                 to={`${href("/login")}?${new URLSearchParams({ redirectTo: cartPath })}`}
                 className="font-semibold text-accent underline"

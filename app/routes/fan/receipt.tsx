@@ -1,9 +1,10 @@
-import { data, href } from "react-router";
+import { data, Form, href, redirect } from "react-router";
 import * as v from "valibot";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DownloadLinks } from "~/components/catalog/download-links";
 import { Badge } from "~/components/ui/badge";
-import { LinkButton } from "~/components/ui/button";
+import { FormAlert } from "~/components/form-controls";
+import { Button, LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { downloadChoices } from "~/lib/media/downloads";
@@ -12,7 +13,9 @@ import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
 import { uncached } from "~/lib/http/http-cache";
 import { readReceiptPass, receiptPassDays } from "~/lib/http/signed-values.server";
 import { waiverRecord } from "~/lib/payments/withdrawal";
-import { supabaseContext } from "~/lib/session/session.server";
+import { formError, replyWith } from "~/lib/forms/forms";
+import { requireUser } from "~/lib/session/guards.server";
+import { supabaseContext, userContext } from "~/lib/session/session.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import type { Route } from "./+types/receipt";
 
@@ -44,14 +47,20 @@ const ReceiptSchema = v.object({
   ),
 });
 
-export async function loader({ params, context }: Route.LoaderArgs) {
-  const guestOrder = await readReceiptPass(envFrom(context).MARKETPLACE_SECRET, params.pass);
+/** The order a receipt link names, or the page that says it has lapsed. */
+async function orderOf(context: Route.LoaderArgs["context"], pass: string) {
+  const guestOrder = await readReceiptPass(envFrom(context).MARKETPLACE_SECRET, pass);
   if (!guestOrder) {
     throw data(`This receipt link has lapsed (links hold ${receiptPassDays} days), or is not one of ours. Log in to find your purchases.`, {
       status: 410,
       headers: uncached,
     });
   }
+  return guestOrder;
+}
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const guestOrder = await orderOf(context, params.pass);
   const receipt = readOrThrow(
     await context
       .get(supabaseContext)
@@ -62,11 +71,39 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   );
   // Each line's formats on offer, named here (the page carries no registry of formats).
   const lines = receipt.lines.map((line) => ({ ...line, downloads: line.masters.length > 0 ? downloadChoices(line.masters) : [] }));
-  return data({ receipt: { ...receipt, lines }, pass: params.pass, days: receiptPassDays }, { headers: uncached });
+  return data(
+    { receipt: { ...receipt, lines }, pass: params.pass, days: receiptPassDays, signedIn: context.get(userContext) !== null },
+    { headers: uncached },
+  );
 }
 
-export default function Receipt({ loaderData }: Route.ComponentProps) {
-  const { receipt, pass, days } = loaderData;
+/**
+ * "Add to my account": the signed-in account whose email is the order's takes it (the link proves the
+ * mailbox); then its purchases are in Purchased.
+ */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const guestOrder = await orderOf(context, params.pass);
+  requireUser(request, context);
+  const { data: joined, error } = await context
+    .get(supabaseContext)
+    .rpc("join_guest_order")
+    .setHeader(...marketplaceHeader(context))
+    .setHeader("X-Guest-Order", guestOrder);
+  if (error) {
+    console.error("joining a guest order failed", error);
+    return replyWith(formError("This order could not be added to your account. Please try again."), 500);
+  }
+  if (!joined) {
+    return replyWith(
+      formError("This order was bought with another email address: log in with that address to add it to your account."),
+      409,
+    );
+  }
+  throw redirect(href("/dashboard/fan/purchased"), 303);
+}
+
+export default function Receipt({ loaderData, actionData }: Route.ComponentProps) {
+  const { receipt, pass, days, signedIn } = loaderData;
   const money = (cents: number) => formatMoney(cents, receipt.currency);
   const query = `?${new URLSearchParams({ receipt: pass })}`;
   return (
@@ -74,7 +111,7 @@ export default function Receipt({ loaderData }: Route.ComponentProps) {
       <h1 className="mb-2 text-3xl font-bold">Your purchase</h1>
       <p className="mb-6 text-ink-muted">
         Order {formatOrderReference(receipt.id)}, {money(receipt.total)}. This page is yours for {days} days after the payment, in any
-        browser. Sign up with {receipt.email} to keep everything in your account for good.
+        browser.
       </p>
       <Card>
         <ul className="grid gap-3">
@@ -104,8 +141,20 @@ export default function Receipt({ loaderData }: Route.ComponentProps) {
         </ul>
         {receipt.waived_withdrawal ? <p className="mt-4 text-sm text-ink-muted">{waiverRecord}</p> : null}
       </Card>
+      <div className="mt-6 grid gap-3">
+        <FormAlert>{actionData?.formError}</FormAlert>
+        {signedIn ? (
+          <Form method="post" action={href("/receipt/:pass", { pass })}>
+            <Button type="submit">Add to my account</Button>
+          </Form>
+        ) : (
+          <p className="text-ink-muted">
+            Sign up or log in with {receipt.email}, then open this link again to add what you bought to your account.
+          </p>
+        )}
+      </div>
       <div className="mt-6 flex flex-wrap gap-3">
-        <LinkButton to={href("/register/fan")}>Sign up</LinkButton>
+        {signedIn ? null : <LinkButton to={href("/register/fan")}>Sign up</LinkButton>}
         <LinkButton to={href("/discover")} variant="secondary">
           Keep exploring
         </LinkButton>

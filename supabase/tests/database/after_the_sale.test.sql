@@ -4,7 +4,7 @@
 -- takes its purchases away and mails the buyer; the payment's later news (a whole refund, a dispute) is
 -- applied once; sales are listed to their artist and to administrators, disputes to administrators. A
 -- guest's order is theirs through the receipt link the marketplace vouches for, and joins the account
--- confirmed with its email.
+-- with its email through that link.
 begin;
 \ir helpers.sql
 
@@ -101,7 +101,7 @@ insert into public.order_disputes (id, order_id, amount_cents, currency, reason,
 values ('dp_test', tests.id('second order'), 200, 'USD', 'fraudulent', 'needs_response');
 select tests.each_actor('read a dispute', $$select 1 from public.order_disputes$$, array['admin']);
 
-select plan((select count(*)::integer from tests.cases) + 30);
+select plan((select count(*)::integer from tests.cases) + 33);
 
 select * from tests.proved_cases();
 
@@ -221,12 +221,26 @@ select is(public.prepare_order_files(tests.id('second order')), array[tests.id('
 select is(public.prepare_order_files(tests.id('second order')), '{}'::uuid[], 'and not again while it is being made');
 select set_config('request.headers', '', true);
 
--- The account confirmed with the guest's email takes the order and its purchases.
+-- An account with the guest's email takes the order and its purchases through the receipt link; no other.
 select tests.new_user('guest', '{"role": "fan", "username": "guest"}');
-select is((select buyer_id from public.orders where id = tests.id('guest order')), tests.id('guest'),
-  'a guest order joins the account confirmed with its email, in any case');
+select ok((select buyer_id is null from public.orders where id = tests.id('guest order')),
+  'an account with a guest''s email does not take the order by signing up');
+create function tests.join_as(who text)
+returns boolean
+language sql
+as $$
+  select set_config('request.jwt.claims', jsonb_build_object('sub', tests.id(who), 'role', 'authenticated')::text, true);
+  select set_config('request.headers', json_build_object('x-guest-order', tests.id('guest order'),
+    'x-marketplace-secret', tests.marketplace_secret())::text, true);
+  select public.join_guest_order();
+$$;
+select is(tests.join_as('fan'), false, 'an account with another email cannot take a guest''s order, link or not');
+select is(tests.join_as('guest'), true, 'the account with the order''s email takes it through the receipt link, in any case');
+select is((select buyer_id from public.orders where id = tests.id('guest order')), tests.id('guest'), 'the order is theirs');
 select ok(exists (select 1 from public.purchases where user_id = tests.id('guest') and track_id = tests.id('second track')),
-  'and so do its purchases');
+  'and so are its purchases');
+select set_config('request.jwt.claims', '', true);
+select set_config('request.headers', '', true);
 
 select * from finish();
 rollback;

@@ -55,8 +55,6 @@ CREATE UNIQUE INDEX order_disputes_pkey ON public.order_disputes USING btree (id
 
 CREATE INDEX order_lines_artist_id_discount_code_idx ON public.order_lines USING btree (artist_id, lower(discount_code)) WHERE (discount_code IS NOT NULL);
 
-CREATE INDEX orders_guest_email_idx ON public.orders USING btree (lower(buyer_email)) WHERE (buyer_id IS NULL);
-
 CREATE INDEX orders_paid_at_idx ON public.orders USING btree (paid_at DESC) WHERE (state = 'paid'::text);
 
 CREATE INDEX orders_payment_intent_idx ON public.orders USING btree (payment_intent);
@@ -202,24 +200,32 @@ AS $function$
 $function$
 ;
 
-CREATE OR REPLACE FUNCTION private.join_guest_orders()
- RETURNS trigger
+CREATE OR REPLACE FUNCTION private.join_guest_order()
+ RETURNS boolean
  LANGUAGE plpgsql
  SECURITY DEFINER
  SET search_path TO ''
 AS $function$
+declare
+  me uuid := (select auth.uid());
+  joined uuid;
 begin
-  update public.orders o set buyer_id = new.id
-  where o.buyer_id is null and lower(o.buyer_email) = lower(new.email);
-  if not found then
-    return new;
+  perform private.require_marketplace_request();
+  if me is null or not private.is_active_user() then
+    raise exception 'a guest order joins a signed-in account in good standing' using errcode = '42501';
   end if;
-  update public.purchases p set user_id = new.id
+  update public.orders o set buyer_id = me
+  where o.id = (select private.guest_order()) and o.guest and o.state = 'paid' and o.buyer_id is null
+    and lower(o.buyer_email) = (select lower(u.email) from auth.users u where u.id = me)
+  returning o.id into joined;
+  if joined is null then
+    return false;
+  end if;
+  update public.purchases p set user_id = me
   from public.order_lines l
-  join public.orders o on o.id = l.order_id
-  where p.order_line_id = l.id and o.buyer_id = new.id and p.user_id is null
-    and not exists (select 1 from public.purchases mine where mine.user_id = new.id and mine.track_id = p.track_id);
-  return new;
+  where p.order_line_id = l.id and l.order_id = joined and p.user_id is null
+    and not exists (select 1 from public.purchases mine where mine.user_id = me and mine.track_id = p.track_id);
+  return true;
 end
 $function$
 ;
@@ -486,6 +492,15 @@ CREATE OR REPLACE FUNCTION public.guest_receipt()
  SET search_path TO ''
 AS $function$
   select private.guest_receipt()
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.join_guest_order()
+ RETURNS boolean
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+  select private.join_guest_order()
 $function$
 ;
 
@@ -1080,9 +1095,6 @@ using (( SELECT is_admin() AS is_admin));
   to anon, authenticated
 using (((bucket_id = 'tracks'::text) AND ( SELECT private.is_marketplace_request() AS is_marketplace_request) AND private.bought_master(name)));
 
-
-CREATE TRIGGER join_guest_orders_on_confirmation AFTER INSERT OR UPDATE OF email_confirmed_at, email ON auth.users FOR EACH ROW WHEN (((new.email_confirmed_at IS NOT NULL) AND (new.email IS NOT NULL))) EXECUTE FUNCTION private.join_guest_orders();
-
 -- Privileges, as the schema files grant them.
 revoke execute on function private.may_download(uuid) from public;
 grant execute on function private.may_download(uuid) to anon, authenticated;
@@ -1131,7 +1143,10 @@ revoke execute on function private.guest_receipt() from public;
 grant execute on function private.guest_receipt() to anon, authenticated;
 revoke execute on function public.guest_receipt() from public;
 grant execute on function public.guest_receipt() to anon, authenticated;
-revoke execute on function private.join_guest_orders() from public, anon, authenticated;
+revoke execute on function private.join_guest_order() from public;
+grant execute on function private.join_guest_order() to authenticated;
+revoke execute on function public.join_guest_order() from public;
+grant execute on function public.join_guest_order() to authenticated;
 revoke execute on function private.prepare_order_files(uuid) from public;
 grant execute on function private.prepare_order_files(uuid) to anon, authenticated;
 revoke execute on function public.prepare_order_files(uuid) from public;
