@@ -54,6 +54,15 @@ export function marketplaceHeader(context: Readonly<RouterContextProvider>): [na
 }
 
 /**
+ * The header that names a guest's order to the database, beside the marketplace's secret: sent only for
+ * the holder of that order's receipt link, which the Worker signed (the database believes it only with
+ * the secret).
+ */
+export function guestOrderHeader(orderId: string): [name: string, value: string] {
+  return ["X-Guest-Order", orderId];
+}
+
+/**
  * Whether the security check passed, where the Worker verifies it itself (a guest's checkout): true when
  * the check is off (no site key); false without a token, or when Turnstile says no (or cannot be asked).
  */

@@ -8,7 +8,7 @@ import { albumPath, isUuid, trackPath } from "~/lib/catalog/catalog";
 import { formatMoney } from "~/lib/format";
 import { stripeFrom } from "~/lib/payments/stripe.server";
 import { waiverRecord } from "~/lib/payments/withdrawal";
-import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
+import { envFrom, guestOrderHeader, marketplaceHeader } from "~/lib/http/env.server";
 import { uncached } from "~/lib/http/http-cache";
 import { receiptPass } from "~/lib/http/signed-values.server";
 import { visitorCartCookie, visitorLines } from "~/lib/payments/cart.server";
@@ -74,7 +74,7 @@ async function guestReturn(request: Request, context: Readonly<RouterContextProv
       .get(supabaseContext)
       .rpc("guest_receipt")
       .setHeader(...marketplaceHeader(context))
-      .setHeader("X-Guest-Order", orderId);
+      .setHeader(...guestOrderHeader(orderId));
     const order = v.parse(GuestOrderSchema, receipt);
     if (order) {
       const bought = new Set(order.lines.map((line) => line.track_id ?? line.release_id));

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { read } from "~/lib/backend/backend.server";
 import { sqlState } from "~/lib/backend/sqlstate";
 import { cloudflareContext } from "~/lib/http/context.server";
-import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
+import { envFrom, guestOrderHeader, marketplaceHeader } from "~/lib/http/env.server";
 import { readReceiptPass } from "~/lib/http/signed-values.server";
 import { requireUser } from "~/lib/session/guards.server";
 import { uncached } from "~/lib/http/http-cache";
@@ -71,8 +71,8 @@ export async function requireDownloader(
   return pass && guestOrder ? { guestOrder, pass, user: null } : { guestOrder: null, pass: null, user: requireUser(request, context) };
 }
 
-/** The header that names a guest's order to the database, beside the marketplace's secret. */
-const guestHeader = (guestOrder: string | null | undefined): [string, string][] => (guestOrder ? [["X-Guest-Order", guestOrder]] : []);
+/** The guest order's header, for a receipt link's holder; none for an account. */
+const guestHeader = (guestOrder: string | null | undefined) => (guestOrder ? [guestOrderHeader(guestOrder)] : []);
 
 /**
  * The files the reader may take of a track or of a release in `format`, in order, or `refuse`d. `take`:

@@ -9,7 +9,7 @@ import { Card } from "~/components/ui/card";
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { downloadChoices } from "~/lib/media/downloads";
 import { formatMoney, formatOrderReference } from "~/lib/format";
-import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
+import { envFrom, guestOrderHeader, marketplaceHeader } from "~/lib/http/env.server";
 import { uncached } from "~/lib/http/http-cache";
 import { readReceiptPass, receiptPassDays } from "~/lib/http/signed-values.server";
 import { waiverRecord } from "~/lib/payments/withdrawal";
@@ -66,7 +66,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       .get(supabaseContext)
       .rpc("guest_receipt")
       .setHeader(...marketplaceHeader(context))
-      .setHeader("X-Guest-Order", guestOrder),
+      .setHeader(...guestOrderHeader(guestOrder)),
     { what: "receipt", schema: ReceiptSchema, notFound: "Receipt not found" },
   );
   // Each line's formats on offer, named here (the page carries no registry of formats).
@@ -88,7 +88,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     .get(supabaseContext)
     .rpc("join_guest_order")
     .setHeader(...marketplaceHeader(context))
-    .setHeader("X-Guest-Order", guestOrder);
+    .setHeader(...guestOrderHeader(guestOrder));
   if (error) {
     console.error("joining a guest order failed", error);
     return replyWith(formError("This order could not be added to your account. Please try again."), 500);
