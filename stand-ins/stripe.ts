@@ -35,6 +35,11 @@ export type CheckoutSession = {
   currency: string;
   customer_details: { email: string; address: { country: string | null } } | null;
   customer_email: string | null;
+  /** Where the buyer asked it shipped, once paid (with `shipping_address_collection`). */
+  collected_information: { shipping_details: ShippingDetails | null } | null;
+  shipping_address_collection: { allowed_countries: string[] } | null;
+  /** The chosen shipping rate's amount. */
+  shipping_cost: { amount_subtotal: number; amount_total: number } | null;
   expires_at: number;
   livemode: false;
   metadata: Record<string, string>;
@@ -44,6 +49,11 @@ export type CheckoutSession = {
   status: "open" | "complete" | "expired";
   success_url: string;
   url: string | null;
+};
+
+export type ShippingDetails = {
+  name: string;
+  address: { line1: string; line2: string | null; city: string; postal_code: string; state: string | null; country: string };
 };
 
 /** A paid session's charge, as `charge.refunded` carries it. */
@@ -184,7 +194,24 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     }
     if (!currency || !(currency in minimumCharge))
       return [400, stripeError("invalid_request_error", "A Checkout Session needs line items in usd, eur or gbp.", "line_items")];
-    const total = items.reduce((sum, item) => sum + item.unitAmount * item.quantity, 0);
+    // Shipping: the one fixed rate this stand-in takes, and the countries an address may be in.
+    const rates = list(params.shipping_options).map((option) => record(record(option).shipping_rate_data));
+    const allowed = list(record(params.shipping_address_collection).allowed_countries).map(String);
+    if (rates.length > 1)
+      return [400, stripeError("invalid_request_error", "This stand-in takes one shipping option.", "shipping_options")];
+    const rate = rates[0];
+    const shipping = rate ? Number(record(rate.fixed_amount).amount) : 0;
+    if (rate && (rate.type !== "fixed_amount" || !Number.isInteger(shipping) || shipping < 0 || !text(rate.display_name)))
+      return [400, stripeError("invalid_request_error", "Invalid shipping_options[0].", "shipping_options[0]")];
+    if (rate && text(record(rate.fixed_amount).currency)?.toLowerCase() !== currency)
+      return [400, stripeError("invalid_request_error", "The shipping rate's currency must be the session's.", "shipping_options[0]")];
+    if (params.shipping_address_collection !== undefined && (allowed.length === 0 || allowed.some((code) => !/^[A-Z]{2}$/.test(code))))
+      return [
+        400,
+        stripeError("invalid_request_error", "Invalid shipping_address_collection[allowed_countries].", "shipping_address_collection"),
+      ];
+    const subtotal = items.reduce((sum, item) => sum + item.unitAmount * item.quantity, 0);
+    const total = subtotal + shipping;
     if (total < minimumCharge[currency]!)
       return [
         400,
@@ -194,7 +221,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     const session: CheckoutSession = {
       id: sessionId,
       object: "checkout.session",
-      amount_subtotal: total,
+      amount_subtotal: subtotal,
       amount_total: total,
       cancel_url: text(params.cancel_url),
       client_reference_id: text(params.client_reference_id),
@@ -202,6 +229,9 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       currency,
       customer_details: null,
       customer_email: text(params.customer_email),
+      collected_information: null,
+      shipping_address_collection: allowed.length > 0 ? { allowed_countries: allowed } : null,
+      shipping_cost: rate ? { amount_subtotal: shipping, amount_total: shipping } : null,
       expires_at: Number(params.expires_at) || now() + 24 * 3600,
       livemode: false,
       metadata: Object.fromEntries(Object.entries(record(params.metadata)).map(([key, value]) => [key, String(value)])),
@@ -264,7 +294,11 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       typed = Object.fromEntries(new URLSearchParams(body));
       const card = (typed.card ?? "").replace(/\s+/g, "");
       const email = (session.customer_email ?? typed.email ?? "").trim();
+      const allowed = session.shipping_address_collection?.allowed_countries;
+      const shipTo = allowed ? shippingDetails(typed) : null;
       if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) problem = "Your email address is incomplete.";
+      else if (allowed && !shipTo) problem = "Your shipping address is incomplete.";
+      else if (allowed && shipTo && !allowed.includes(shipTo.address.country)) problem = "We cannot ship to this country.";
       else if (declines[card]) problem = declines[card]!;
       else if (card !== testCards.pays) problem = "Your card number is invalid.";
       else {
@@ -273,6 +307,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
           payment_status: "paid",
           payment_intent: id("pi"),
           customer_details: { email, address: { country: /^[A-Z]{2}$/.test(typed.country ?? "") ? typed.country : null } },
+          collected_information: { shipping_details: shipTo },
           url: null,
         });
         charges.set(session.payment_intent!, {
@@ -298,6 +333,18 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       .join("");
     const field = (name: string, label: string, attributes = "") =>
       `<p><label for="${name}">${label}</label><br><input id="${name}" name="${name}" value="${escape(typed[name] ?? "")}" ${attributes}></p>`;
+    const allowed = session.shipping_address_collection?.allowed_countries;
+    const shippingFields = allowed
+      ? `<fieldset><legend>Shipping address</legend>
+${field("shipping_name", "Full name", 'autocomplete="shipping name" required')}
+${field("shipping_line1", "Address", 'autocomplete="shipping address-line1" required')}
+${field("shipping_city", "City", 'autocomplete="shipping address-level2" required')}
+${field("shipping_postal_code", "Postal code", 'autocomplete="shipping postal-code" required')}
+<p><label for="shipping_country">Country</label><br><select id="shipping_country" name="shipping_country">${allowed
+          .map((code) => `<option value="${code}">${escape(regionNames.of(code) ?? code)}</option>`)
+          .join("")}</select></p>
+</fieldset>${session.shipping_cost ? `<p>Shipping <b>${money(session.shipping_cost.amount_total)}</b></p>` : ""}`
+      : "";
     page(
       response,
       problem ? 402 : 200,
@@ -306,6 +353,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
 <form method="post">
 ${problem ? `<p role="alert" class="problem">${escape(problem)}</p>` : ""}
 ${session.customer_email ? `<p>Email: ${escape(session.customer_email)}</p>` : field("email", "Email", 'type="email" autocomplete="email" required')}
+${shippingFields}
 ${field("card", "Card number", 'inputmode="numeric" autocomplete="cc-number" required')}
 ${field("expiry", "Expiry (MM / YY)", 'autocomplete="cc-exp" required')}
 ${field("cvc", "CVC", 'inputmode="numeric" autocomplete="cc-csc" required')}
@@ -450,6 +498,21 @@ function page(response: ServerResponse, status: number, title: string, content: 
 
 function escape(value: string): string {
   return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const regionNames = new Intl.DisplayNames(["en"], { type: "region", fallback: "code" });
+
+/** The shipping address typed on the payment page, when it is whole. */
+function shippingDetails(typed: Record<string, string>): ShippingDetails | null {
+  const [name, line1, city, postalCode, country] = [
+    "shipping_name",
+    "shipping_line1",
+    "shipping_city",
+    "shipping_postal_code",
+    "shipping_country",
+  ].map((field) => (typed[field] ?? "").trim());
+  if (!name || !line1 || !city || !postalCode || !/^[A-Z]{2}$/.test(country ?? "")) return null;
+  return { name, address: { line1, line2: null, city, postal_code: postalCode, state: null, country: country! } };
 }
 
 const countries: [code: string, name: string][] = [

@@ -351,19 +351,22 @@ select
   now() - make_interval(days => greatest(t.released_days_ago, 0) + 3)
 from pg_temp.demo_tracks t;
 
-insert into public.merch (artist_id, title, price, allow_pay_more, description, created_at)
-select i.id, m.title, m.price, m.allow_pay_more, m.description, now() - make_interval(days => m.days_ago)
+insert into public.merch (
+  artist_id, title, price, allow_pay_more, description, stock, ships_from, shipping_home, shipping_elsewhere, created_at
+)
+select i.id, m.title, m.price, m.allow_pay_more, m.description, m.stock, m.ships_from, m.shipping_home,
+  m.shipping_elsewhere, now() - make_interval(days => m.days_ago)
 from (values
   (12, 'Small Town Satellites (12" vinyl)', 24.00, true,
-   'Heavyweight black vinyl in a gatefold sleeve, with a lyric sheet hand-stamped by the band.', 150),
-  (12, 'Lantern logo T-shirt', 22.00, false, 'Soft organic cotton, printed in Glasgow. Sizes S to XXL.', 120),
-  (12, 'Risograph tour poster', 12.00, false, 'A3 two-colour risograph print of this year''s tour dates.', 30),
-  (1, 'Headlights & Static (cassette)', 9.00, false, 'Limited run of 200 cassettes with a download code.', 230),
-  (3, 'Fire Escape Sessions tote bag', 15.00, false, 'Heavy canvas tote with the album''s fire-escape artwork.', 190),
-  (5, 'Blue Hour at the Harbor (CD)', 12.00, true, 'Digipak CD signed by all four members.', 350),
-  (9, 'Northern Gales hoodie', 45.00, false, 'Black heavyweight hoodie with the longship back print.', 260),
-  (10, 'Embroidered trucker cap', 25.00, false, 'Mesh-back cap with Hattie''s lasso logo, one size.', 10)
-) as m(artist, title, price, allow_pay_more, description, days_ago)
+   'Heavyweight black vinyl in a gatefold sleeve, with a lyric sheet hand-stamped by the band.', 40, 'GB', 4.50, 12.00, 150),
+  (12, 'Lantern logo T-shirt', 22.00, false, 'Soft organic cotton, printed in Glasgow. Sizes S to XXL.', null, 'GB', 3.00, 8.00, 120),
+  (12, 'Risograph tour poster', 12.00, false, 'A3 two-colour risograph print of this year''s tour dates.', 3, 'GB', 2.00, 5.00, 30),
+  (1, 'Headlights & Static (cassette)', 9.00, false, 'Limited run of 200 cassettes with a download code.', 200, 'US', 3.00, 9.00, 230),
+  (3, 'Fire Escape Sessions tote bag', 15.00, false, 'Heavy canvas tote with the album''s fire-escape artwork.', null, 'US', 4.00, 10.00, 190),
+  (5, 'Blue Hour at the Harbor (CD)', 12.00, true, 'Digipak CD signed by all four members.', 25, 'IE', 2.50, 6.00, 350),
+  (9, 'Northern Gales hoodie', 45.00, false, 'Black heavyweight hoodie with the longship back print.', 0, 'NO', 6.00, 15.00, 260),
+  (10, 'Embroidered trucker cap', 25.00, false, 'Mesh-back cap with Hattie''s lasso logo, one size.', null, 'US', 5.00, 12.00, 10)
+) as m(artist, title, price, allow_pay_more, description, stock, ships_from, shipping_home, shipping_elsewhere, days_ago)
 join demo_ids i on i.kind = 'artist' and i.n = m.artist;
 
 -- Who follows whom: each fan's artists. The demo artist (12) has every fan; the dates spread over months.

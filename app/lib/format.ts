@@ -122,3 +122,10 @@ export function formatDownloadCode(code: string): string {
 export function formatOrderReference(orderId: string): string {
   return orderId.slice(0, 8).toUpperCase();
 }
+
+const regionNames = new Intl.DisplayNames(["en"], { type: "region", fallback: "code" });
+
+/** A country's name in English ("United Kingdom") from its ISO code; "Unknown" for none. */
+export function formatCountry(code: string | null | undefined): string {
+  return code ? (regionNames.of(code) ?? code) : "Unknown";
+}

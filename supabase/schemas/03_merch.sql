@@ -15,7 +15,18 @@ create table public.merch (
   constraint merch_image_small_url_owned check (private.is_owned_public_url(image_small_url, 'artwork', artist_id)),
   constraint merch_title_length check (char_length(title) <= 200),
   constraint merch_description_length check (char_length(description) <= 5000),
-  constraint merch_price_range check (price <= 1000)
+  constraint merch_price_range check (price <= 1000),
+  -- How many the artist has to sell (null: they keep no count, and it never sells out). What is left is this
+  -- less what orders sold or hold (private.merch_left), so two fans never buy the same last one.
+  stock integer,
+  constraint merch_stock_range check (stock between 0 and 100000),
+  -- The country it ships from, and what shipping one costs there and anywhere else.
+  ships_from text,
+  constraint merch_ships_from_country check (ships_from ~ '^[A-Z]{2}$'),
+  shipping_home numeric(10, 2) not null default 0,
+  shipping_elsewhere numeric(10, 2) not null default 0,
+  constraint merch_shipping_home_range check (shipping_home between 0 and 1000),
+  constraint merch_shipping_elsewhere_range check (shipping_elsewhere between 0 and 1000)
 );
 
 alter table public.merch enable row level security;

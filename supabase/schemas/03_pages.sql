@@ -288,8 +288,8 @@ as $$
       ) k), '[]'),
     'merch', coalesce((
       select jsonb_agg(jsonb_build_object(
-          'id', m.id, 'title', m.title, 'price', m.price, 'description', m.description, 'image_url', m.image_url,
-          'image_small_url', m.image_small_url)
+          'id', m.id, 'title', m.title, 'price', m.price, 'allow_pay_more', m.allow_pay_more, 'description', m.description,
+          'image_url', m.image_url, 'image_small_url', m.image_small_url, 'units_left', private.merch_left(m.id))
         order by m.created_at desc)
       from (select * from public.merch m where m.artist_id = a.id order by m.created_at desc limit 24) m), '[]')
   )

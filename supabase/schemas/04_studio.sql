@@ -134,7 +134,9 @@ as $$
       left join lateral private.stream_of(s.id) f on true), '[]'),
     'merch', coalesce((
       select jsonb_agg(jsonb_build_object(
-          'id', m.id, 'title', m.title, 'price', m.price, 'image_url', m.image_url, 'image_small_url', m.image_small_url) order by m.created_at desc)
+          'id', m.id, 'title', m.title, 'price', m.price, 'image_url', m.image_url, 'image_small_url', m.image_small_url,
+          'stock', m.stock, 'units_left', private.merch_left(m.id))
+        order by m.created_at desc)
       from (
         select * from public.merch m where m.artist_id = (select auth.uid()) order by m.created_at desc limit 100
       ) m), '[]')

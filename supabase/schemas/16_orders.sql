@@ -7,14 +7,17 @@
 set check_function_bodies = off;
 
 -- A signed-in fan's cart: what they mean to buy, and, where the item lets fans pay more, what they chose
--- to pay (in the artist's currency's cents; null: the price). A visitor's cart is a cookie until they sign
--- in, when it joins this one. At most 50 lines.
+-- to pay (in the artist's currency's cents, for one; null: the price). A download is bought once; merch
+-- by the `quantity` (at most 10). A visitor's cart is a cookie until they sign in, when it joins this
+-- one. At most 50 lines.
 create table public.cart_lines (
   user_id uuid not null default auth.uid() references auth.users (id) on delete cascade,
-  kind text not null check (kind in ('track', 'album')),
+  kind text not null check (kind in ('track', 'album', 'merch')),
   item_id uuid not null,
   amount_cents integer check (amount_cents between 0 and 100000),
   created_at timestamptz not null default now(),
+  quantity integer not null default 1 check (quantity between 1 and 10),
+  constraint cart_lines_one_download check (kind = 'merch' or quantity = 1),
   primary key (user_id, kind, item_id)
 );
 
@@ -22,7 +25,7 @@ alter table public.cart_lines enable row level security;
 
 revoke all on public.cart_lines from anon, authenticated;
 
-grant select, insert (user_id, kind, item_id, amount_cents), update (amount_cents), delete on public.cart_lines to authenticated;
+grant select, insert (user_id, kind, item_id, amount_cents, quantity), update (amount_cents, quantity), delete on public.cart_lines to authenticated;
 
 create policy "Users read their own cart" on public.cart_lines
   for select to authenticated using (user_id = (select auth.uid()));
@@ -59,8 +62,8 @@ create trigger cart_lines_limit
   before insert on public.cart_lines
   for each row execute function private.limit_cart_lines();
 
--- Lines put into the caller's cart ([{kind, id, amount}]): new ones added, ones it holds given the new
--- amount. A visitor's cart joins their account's this way when they sign in. As the caller (row-level
+-- Lines put into the caller's cart ([{kind, id, amount, quantity}]): new ones added, ones it holds given
+-- the new amount and quantity. A visitor's cart joins their account's this way when they sign in. As the caller (row-level
 -- security decides); answers how many lines the cart then holds.
 create or replace function public.add_to_cart(lines jsonb)
 returns integer
@@ -73,13 +76,14 @@ declare
 begin
   for line in
     select l.value ->> 'kind' as kind, (l.value ->> 'id')::uuid as id,
-      case when jsonb_typeof(l.value -> 'amount') = 'number' then (l.value ->> 'amount')::integer end as amount
+      case when jsonb_typeof(l.value -> 'amount') = 'number' then (l.value ->> 'amount')::integer end as amount,
+      case when jsonb_typeof(l.value -> 'quantity') = 'number' then (l.value ->> 'quantity')::integer else 1 end as quantity
     from jsonb_array_elements(case when jsonb_typeof(add_to_cart.lines) = 'array' then add_to_cart.lines else '[]' end) l
   loop
-    update public.cart_lines c set amount_cents = line.amount
+    update public.cart_lines c set amount_cents = line.amount, quantity = line.quantity
     where c.user_id = (select auth.uid()) and c.kind = line.kind and c.item_id = line.id;
     if not found then
-      insert into public.cart_lines (kind, item_id, amount_cents) values (line.kind, line.id, line.amount);
+      insert into public.cart_lines (kind, item_id, amount_cents, quantity) values (line.kind, line.id, line.amount, line.quantity);
     end if;
   end loop;
   return (select count(*)::integer from public.cart_lines c where c.user_id = (select auth.uid()));
@@ -98,7 +102,8 @@ stable
 security invoker
 set search_path = ''
 as $$
-  select coalesce(jsonb_agg(jsonb_build_object('kind', c.kind, 'id', c.item_id, 'amount', c.amount_cents) order by c.created_at, c.item_id), '[]')
+  select coalesce(jsonb_agg(jsonb_build_object('kind', c.kind, 'id', c.item_id, 'amount', c.amount_cents, 'quantity', c.quantity)
+      order by c.created_at, c.item_id), '[]')
   from public.cart_lines c
   where c.user_id = cart_of.buyer
 $$;
@@ -123,21 +128,51 @@ $$;
 -- Finding the store a typed code belongs to, among every artist's.
 create index store_settings_discount_codes_idx on public.store_settings using gin (private.discount_code_keys(discounts));
 
+-- How many of a merch item are left to sell (null: its artist keeps no count): its stock less what paid or
+-- settling orders bought (and kept: a refund gives it back) and what checkouts still open hold (a checkout
+-- lapses within 30 minutes, and its hold with it). Never below 0, even where the artist lowered the stock
+-- under what was sold. Security definer: orders are their buyers' to read.
+create or replace function private.merch_left(merch_id uuid)
+returns integer
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select greatest(m.stock - coalesce((
+      select sum(l.quantity)::integer
+      from public.order_lines l
+      join public.orders o on o.id = l.order_id
+      where l.merch_id = m.id and l.refunded_at is null
+        and (o.state in ('paid', 'pending') or (o.state = 'open' and o.created_at > now() - interval '31 minutes'))), 0), 0)
+  from public.merch m
+  where m.id = merch_left.merch_id
+$$;
+
+revoke execute on function private.merch_left(uuid) from public;
+
+grant execute on function private.merch_left(uuid) to anon, authenticated;
+
 -- What a cart costs the buyer, line by line, from the catalog alone: `lines` as the cart holds them
--- ([{kind, id, amount}], amount in cents or null; at most 50), `codes` as the buyer typed them. Each line:
--- its item, artist and currency (the artist's), its price (`minimum`), what the buyer pays for it
--- (`amount`: the price, or more where the item lets fans pay more), the code's and the bundle's
--- discounts, the total, the artist's share (88% of a digital line, rounded to the cent) and Crate's part
--- (the rest, so the two make the total exactly), where fans may pay more the artist's pricing tiers at or
--- above the price (`tiers`, presets), and a `problem` that keeps it from being bought:
+-- ([{kind, id, amount, quantity}], amount in cents for one or null; at most 50), `codes` as the buyer
+-- typed them, `ship_to` the country merch is sent to. Each line: its item, artist and currency (the
+-- artist's), its price (`minimum`, for one), what the buyer pays for one (`unit`: the price, or more where
+-- the item lets fans pay more), how many (`quantity`), their price (`amount`), the code's and the bundle's
+-- discounts, the shipping (merch: the item's price to its own country or elsewhere, for each one), the
+-- total, the artist's share (88% of a digital line and 92% of merch, of the price after discounts, rounded
+-- to the cent, and all of the shipping, which the artist pays) and Crate's part (the rest, so the two make
+-- the total exactly), where fans may pay more the artist's pricing tiers at or above the price (`tiers`,
+-- presets), merch's units `left` (null: no count kept), and a `problem` that keeps it from being bought:
 -- - unavailable: not (or no longer) for sale: unknown, unreleased, or its artist banned;
 -- - yours: the buyer's own; owned: bought already (every track of an album);
+-- - quantity: a download other than one, or merch other than 1 to 10; sold_out: fewer left than asked;
+-- - ship_to: merch with no country to ship it to yet;
 -- - below_minimum, above_maximum (1,000), fixed_price (more than the price where fans may not pay more).
 -- A code takes its percentage off its artist's lines where that artist has it active and in date; each
 -- typed code says what it did (applied, inactive, expired, another artist's, unknown). The artist's
--- bundle discount takes its percentage off what is left of their releases (albums and singles) when the
--- cart holds two or more of them. Security definer: store settings are their artist's alone to read.
-create or replace function private.priced_cart(lines jsonb, codes text[], buyer uuid)
+-- bundle discount takes its percentage off what is left of their releases (albums and singles) and merch
+-- when the cart holds two or more of them. Security definer: store settings are their artist's alone to read.
+create or replace function private.priced_cart(lines jsonb, codes text[], buyer uuid, ship_to text default null)
 returns jsonb
 language sql
 stable
@@ -148,23 +183,31 @@ as $$
     select l.ordinality::integer as n, l.value ->> 'kind' as kind,
       case when l.value ->> 'id' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
         then (l.value ->> 'id')::uuid end as id,
-      case when jsonb_typeof(l.value -> 'amount') = 'number' then round((l.value ->> 'amount')::numeric)::integer end as amount
+      case when jsonb_typeof(l.value -> 'amount') = 'number' then round((l.value ->> 'amount')::numeric)::integer end as amount,
+      case when jsonb_typeof(l.value -> 'quantity') = 'number'
+        then least(greatest(round((l.value ->> 'quantity')::numeric), -1), 1000)::integer else 1 end as quantity
     from jsonb_array_elements(case when jsonb_typeof(priced_cart.lines) = 'array' then priced_cart.lines else '[]' end)
       with ordinality l
     where l.ordinality <= 50
   ),
-  -- Each line's item as the catalog has it: a track, or an album with its released tracks.
+  -- Each line's item as the catalog has it: a track, an album with its released tracks, or merch.
   items as (
-    select w.n, w.kind, w.id, w.amount,
-      coalesce(t.artist_id, r.artist_id) as artist_id,
-      coalesce(t.title, r.title) as title,
-      coalesce(t.artwork_small_url, t.artwork_url, lead.artwork_small_url, lead.artwork_url) as artwork_url,
+    select w.n, w.kind, w.id, w.amount, w.quantity,
+      coalesce(t.artist_id, r.artist_id, m.artist_id) as artist_id,
+      coalesce(t.title, r.title, m.title) as title,
+      coalesce(t.artwork_small_url, t.artwork_url, lead.artwork_small_url, lead.artwork_url, m.image_small_url, m.image_url) as artwork_url,
       case when w.kind = 'track' then single.kind = 'single' else true end as is_release,
-      (round(coalesce(t.price, r.price, album.price) * 100))::integer as minimum,
-      coalesce(t.allow_pay_more, lead.allow_pay_more, false) as allow_pay_more,
-      case when w.kind = 'track' then t.release_date <= current_date else album.released > 0 end as released,
-      case when w.kind = 'track' then array[t.id] else album.track_ids end as track_ids
+      (round(coalesce(t.price, r.price, album.price, m.price) * 100))::integer as minimum,
+      coalesce(t.allow_pay_more, lead.allow_pay_more, m.allow_pay_more, false) as allow_pay_more,
+      case when w.kind = 'track' then t.release_date <= current_date when w.kind = 'album' then album.released > 0
+        else m.id is not null end as released,
+      case when w.kind = 'track' then array[t.id] else album.track_ids end as track_ids,
+      case when m.id is not null then private.merch_left(m.id) end as units_left,
+      case when m.id is not null then round(
+        case when m.ships_from = priced_cart.ship_to then m.shipping_home else m.shipping_elsewhere end * 100)::integer * w.quantity
+        else 0 end as shipping
     from wanted w
+    left join public.merch m on w.kind = 'merch' and m.id = w.id
     left join public.tracks t on w.kind = 'track' and t.id = w.id
     left join public.releases single on single.id = t.release_id
     left join public.releases r on w.kind = 'album' and r.id = w.id and r.kind = 'album'
@@ -182,15 +225,19 @@ as $$
   ),
   judged as (
     select i.*, p.artist_name, private.artist_currency(i.artist_id) as currency,
-      coalesce(i.amount, i.minimum) as paid,
+      coalesce(i.amount, i.minimum) as unit,
+      coalesce(i.amount, i.minimum) * greatest(i.quantity, 0) as paid,
       case
         when i.artist_id is null or not coalesce(i.released, false)
           or i.artist_id = any ((select private.banned_accounts())::uuid[]) then 'unavailable'
         when i.artist_id = priced_cart.buyer then 'yours'
-        when priced_cart.buyer is not null and not exists (
+        when i.kind <> 'merch' and priced_cart.buyer is not null and not exists (
           select 1 from unnest(i.track_ids) as owned (id)
           where not exists (select 1 from public.purchases b where b.track_id = owned.id and b.user_id = priced_cart.buyer))
           then 'owned'
+        when i.quantity not between 1 and case when i.kind = 'merch' then 10 else 1 end then 'quantity'
+        when i.units_left < i.quantity then 'sold_out'
+        when i.kind = 'merch' and priced_cart.ship_to is null then 'ship_to'
         when coalesce(i.amount, i.minimum) < i.minimum then 'below_minimum'
         when coalesce(i.amount, i.minimum) > 100000 then 'above_maximum'
         when coalesce(i.amount, i.minimum) > i.minimum and not i.allow_pay_more then 'fixed_price'
@@ -253,13 +300,21 @@ as $$
         then round((d.paid - d.code_discount) * b.percentage / 100.0)::integer else 0 end as bundle_discount
     from discounted d
     left join bundles b on b.artist_id = d.artist_id
+  ),
+  -- The artist's share of the price after discounts (88% of a download, 92% of merch), and the shipping.
+  shared as (
+    select t.*, t.paid - t.code_discount - t.bundle_discount + t.shipping as total,
+      round((t.paid - t.code_discount - t.bundle_discount) * case when t.kind = 'merch' then 0.92 else 0.88 end)::integer
+        + t.shipping as artist_share
+    from totalled t
   )
   select jsonb_build_object(
     'lines', coalesce((
       select jsonb_agg(jsonb_build_object(
           'n', t.n, 'kind', t.kind, 'id', t.id, 'title', t.title, 'artwork_url', t.artwork_url,
           'artist_id', t.artist_id, 'artist_name', t.artist_name, 'currency', t.currency,
-          'minimum', t.minimum, 'allow_pay_more', t.allow_pay_more, 'amount', t.paid,
+          'minimum', t.minimum, 'allow_pay_more', t.allow_pay_more, 'unit', t.unit, 'quantity', t.quantity,
+          'amount', t.paid, 'units_left', t.units_left, 'shipping', t.shipping,
           -- Where fans may pay more, the artist's pricing tiers at or above the price: presets to choose from.
           'tiers', case when t.allow_pay_more and t.problem is distinct from 'unavailable' then coalesce((
             select jsonb_agg(jsonb_build_object('name', tier ->> 'name', 'amount', round((tier ->> 'price')::numeric * 100)::integer)
@@ -267,12 +322,10 @@ as $$
             from public.store_settings s, jsonb_array_elements(s.pricing_tiers) tier
             where s.artist_id = t.artist_id and round((tier ->> 'price')::numeric * 100) >= t.minimum), '[]') else '[]' end,
           'discount_code', t.discount_code, 'code_discount', t.code_discount, 'bundle_discount', t.bundle_discount,
-          'total', t.paid - t.code_discount - t.bundle_discount,
-          'artist_share', round((t.paid - t.code_discount - t.bundle_discount) * 0.88)::integer,
-          'crate_part', (t.paid - t.code_discount - t.bundle_discount) - round((t.paid - t.code_discount - t.bundle_discount) * 0.88)::integer,
+          'total', t.total, 'artist_share', t.artist_share, 'crate_part', t.total - t.artist_share,
           'problem', t.problem)
         order by t.n)
-      from totalled t), '[]'),
+      from shared t), '[]'),
     'codes', coalesce((
       select jsonb_agg(jsonb_build_object(
           'code', t.code,
@@ -295,25 +348,26 @@ as $$
   )
 $$;
 
-revoke execute on function private.priced_cart(jsonb, text[], uuid) from public;
+revoke execute on function private.priced_cart(jsonb, text[], uuid, text) from public;
 
-grant execute on function private.priced_cart(jsonb, text[], uuid) to anon, authenticated;
+grant execute on function private.priced_cart(jsonb, text[], uuid, text) to anon, authenticated;
 
 -- The cart page's read: what `lines` cost the caller (priced_cart), whoever asks; without `lines`, the
 -- signed-in caller's own cart (one read for the page).
-create or replace function public.price_cart(lines jsonb default null, codes text[] default '{}')
+create or replace function public.price_cart(lines jsonb default null, codes text[] default '{}', ship_to text default null)
 returns jsonb
 language sql
 stable
 security invoker
 set search_path = ''
 as $$
-  select private.priced_cart(coalesce(price_cart.lines, private.cart_of((select auth.uid())), '[]'), price_cart.codes, (select auth.uid()))
+  select private.priced_cart(coalesce(price_cart.lines, private.cart_of((select auth.uid())), '[]'), price_cart.codes,
+    (select auth.uid()), price_cart.ship_to)
 $$;
 
-revoke execute on function public.price_cart(jsonb, text[]) from public;
+revoke execute on function public.price_cart(jsonb, text[], text) from public;
 
-grant execute on function public.price_cart(jsonb, text[]) to anon, authenticated;
+grant execute on function public.price_cart(jsonb, text[], text) to anon, authenticated;
 
 -- An order: what one checkout sells, in one currency. Crate is the seller; each line keeps its artist's
 -- share. `open` until the buyer pays (`paid`), or the payment is still settling (`pending`: a bank
@@ -338,7 +392,11 @@ create table public.orders (
   -- The buyer's country as the payment gave it (ISO 3166-1 alpha-2).
   country text check (country ~ '^[A-Z]{2}$'),
   created_at timestamptz not null default now(),
-  paid_at timestamptz
+  paid_at timestamptz,
+  -- Where its merch goes: the country chosen in the cart (its shipping was priced for it, and the payment
+  -- takes an address there alone), and the address the payment collected.
+  ship_to text check (ship_to ~ '^[A-Z]{2}$'),
+  shipping_address jsonb
 );
 
 alter table public.orders enable row level security;
@@ -352,13 +410,14 @@ grant select on public.orders to authenticated;
 create policy "Buyers read their own orders" on public.orders
   for select to authenticated using (buyer_id = (select auth.uid()));
 
--- An order's line: one track or album, its price as sold, the discounts taken off, the total, and how the
--- total divides between the artist and Crate (their sum, exactly). The item's title is kept as sold.
+-- An order's line: one track or album, or a quantity of merch, its price as sold, the discounts taken off,
+-- merch's shipping, the total, and how the total divides between the artist and Crate (their sum,
+-- exactly). The item's title is kept as sold.
 create table public.order_lines (
   id uuid primary key default gen_random_uuid(),
   order_id uuid not null references public.orders (id) on delete cascade,
   artist_id uuid not null references public.artist_profiles (id) on delete cascade,
-  kind text not null check (kind in ('track', 'album')),
+  kind text not null check (kind in ('track', 'album', 'merch')),
   track_id uuid references public.tracks (id) on delete set null,
   release_id uuid references public.releases (id) on delete set null,
   title text not null,
@@ -373,7 +432,10 @@ create table public.order_lines (
   -- purchases are gone and its share is no longer the artist's. The provider's refund, where money went back.
   refunded_at timestamptz,
   refund_id text,
-  constraint order_lines_total check (total_cents = amount_cents - code_discount_cents - bundle_discount_cents),
+  merch_id uuid references public.merch (id) on delete set null,
+  quantity integer not null default 1 check (quantity between 1 and 10),
+  shipping_cents integer not null default 0 check (shipping_cents >= 0),
+  constraint order_lines_total check (total_cents = amount_cents - code_discount_cents - bundle_discount_cents + shipping_cents),
   constraint order_lines_shares check (artist_share_cents + crate_cents = total_cents)
 );
 
@@ -386,6 +448,9 @@ create index order_lines_artist_id_idx on public.order_lines (artist_id);
 create index order_lines_track_id_idx on public.order_lines (track_id);
 
 create index order_lines_release_id_idx on public.order_lines (release_id);
+
+-- What merch orders sold or hold (merch_left).
+create index order_lines_merch_id_idx on public.order_lines (merch_id) where merch_id is not null;
 
 -- A code's uses, counted per artist (priced_cart).
 create index order_lines_artist_id_discount_code_idx on public.order_lines (artist_id, lower(discount_code))
@@ -420,9 +485,10 @@ revoke all on table private.payment_events from public, anon, authenticated;
 -- priced_cart, through the marketplace alone (which then opens its checkout with the
 -- payment provider). Answers the order and its lines, or {problems} naming the lines that cannot be
 -- bought (nothing is written then). `email`: where a guest's receipt goes; a signed-in buyer's is their
--- account's.
+-- account's. `ship_to`: the country its merch goes to. Merch is held for the order from here on: two
+-- checkouts for the last ones open one after the other, and the second is told what is left.
 create or replace function private.open_order(
-  lines jsonb, codes text[], currency text, follow_artists boolean, waived_withdrawal boolean, email text default null
+  lines jsonb, codes text[], currency text, follow_artists boolean, waived_withdrawal boolean, email text, ship_to text
 )
 returns jsonb
 language plpgsql
@@ -431,6 +497,7 @@ set search_path = ''
 as $$
 declare
   buyer uuid := (select auth.uid());
+  wanted jsonb;
   priced jsonb;
   chosen jsonb;
   paying text;
@@ -440,7 +507,16 @@ begin
   if buyer is not null and not private.is_active_user() then
     raise exception 'a banned account buys nothing' using errcode = '42501';
   end if;
-  priced := private.priced_cart(coalesce(open_order.lines, private.cart_of(buyer), '[]'), open_order.codes, buyer);
+  wanted := coalesce(open_order.lines, private.cart_of(buyer), '[]');
+  -- The merch it holds, locked (in one order, so two carts never wait for each other): what is left is
+  -- then read after the order before this one holds its share.
+  perform 1 from public.merch m
+  where m.id in (
+    select (l ->> 'id')::uuid from jsonb_array_elements(case when jsonb_typeof(wanted) = 'array' then wanted else '[]' end) l
+    where l ->> 'kind' = 'merch' and l ->> 'id' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$')
+  order by m.id
+  for update;
+  priced := private.priced_cart(wanted, open_order.codes, buyer, open_order.ship_to);
   -- Without a currency, the lines' own (a single item bought at once).
   paying := coalesce(open_order.currency, (select l ->> 'currency' from jsonb_array_elements(priced -> 'lines') l limit 1));
   select coalesce(jsonb_agg(l), '[]') into chosen
@@ -457,7 +533,7 @@ begin
   if buyer is null and not coalesce(private.is_email(open_order.email), false) then
     raise exception 'a guest buys with an email address' using errcode = '22023';
   end if;
-  insert into public.orders (buyer_id, buyer_email, guest, currency, total_cents, follow_artists, waived_withdrawal)
+  insert into public.orders (buyer_id, buyer_email, guest, currency, total_cents, follow_artists, waived_withdrawal, ship_to)
   values (
     buyer,
     coalesce((select u.email from auth.users u where u.id = buyer), open_order.email),
@@ -465,17 +541,19 @@ begin
     paying,
     (select sum((l ->> 'total')::integer) from jsonb_array_elements(chosen) l),
     open_order.follow_artists,
-    open_order.waived_withdrawal)
+    open_order.waived_withdrawal,
+    case when exists (select 1 from jsonb_array_elements(chosen) l where l ->> 'kind' = 'merch') then open_order.ship_to end)
   returning * into made;
   insert into public.order_lines (
-    order_id, artist_id, kind, track_id, release_id, title, amount_cents, discount_code, code_discount_cents,
-    bundle_discount_cents, total_cents, artist_share_cents, crate_cents)
+    order_id, artist_id, kind, track_id, release_id, merch_id, title, quantity, amount_cents, discount_code,
+    code_discount_cents, bundle_discount_cents, shipping_cents, total_cents, artist_share_cents, crate_cents)
   select made.id, (l ->> 'artist_id')::uuid, l ->> 'kind',
     case when l ->> 'kind' = 'track' then (l ->> 'id')::uuid end,
     case when l ->> 'kind' = 'album' then (l ->> 'id')::uuid end,
-    l ->> 'title', (l ->> 'amount')::integer, l ->> 'discount_code', (l ->> 'code_discount')::integer,
-    (l ->> 'bundle_discount')::integer, (l ->> 'total')::integer, (l ->> 'artist_share')::integer,
-    (l ->> 'crate_part')::integer
+    case when l ->> 'kind' = 'merch' then (l ->> 'id')::uuid end,
+    l ->> 'title', (l ->> 'quantity')::integer, (l ->> 'amount')::integer, l ->> 'discount_code',
+    (l ->> 'code_discount')::integer, (l ->> 'bundle_discount')::integer, (l ->> 'shipping')::integer,
+    (l ->> 'total')::integer, (l ->> 'artist_share')::integer, (l ->> 'crate_part')::integer
   from jsonb_array_elements(chosen) l
   order by (l ->> 'n')::integer;
   return jsonb_build_object(
@@ -483,19 +561,21 @@ begin
     'currency', made.currency,
     'total', made.total_cents,
     'email', made.buyer_email,
+    'ship_to', made.ship_to,
     'lines', (select jsonb_agg(jsonb_build_object('title', l ->> 'title', 'artist_name', l ->> 'artist_name',
+        'quantity', (l ->> 'quantity')::integer, 'shipping', (l ->> 'shipping')::integer,
         'total', (l ->> 'total')::integer, 'n', (l ->> 'n')::integer) order by (l ->> 'n')::integer)
       from jsonb_array_elements(chosen) l));
 end
 $$;
 
-revoke execute on function private.open_order(jsonb, text[], text, boolean, boolean, text) from public;
+revoke execute on function private.open_order(jsonb, text[], text, boolean, boolean, text, text) from public;
 
-grant execute on function private.open_order(jsonb, text[], text, boolean, boolean, text) to anon, authenticated;
+grant execute on function private.open_order(jsonb, text[], text, boolean, boolean, text, text) to anon, authenticated;
 
 create or replace function public.open_order(
   lines jsonb default null, codes text[] default '{}', currency text default null, follow_artists boolean default true,
-  waived_withdrawal boolean default false, email text default null
+  waived_withdrawal boolean default false, email text default null, ship_to text default null
 )
 returns jsonb
 language sql
@@ -503,12 +583,12 @@ security invoker
 set search_path = ''
 as $$
   select private.open_order(open_order.lines, open_order.codes, open_order.currency, open_order.follow_artists,
-    open_order.waived_withdrawal, open_order.email)
+    open_order.waived_withdrawal, open_order.email, open_order.ship_to)
 $$;
 
-revoke execute on function public.open_order(jsonb, text[], text, boolean, boolean, text) from public;
+revoke execute on function public.open_order(jsonb, text[], text, boolean, boolean, text, text) from public;
 
-grant execute on function public.open_order(jsonb, text[], text, boolean, boolean, text) to anon, authenticated;
+grant execute on function public.open_order(jsonb, text[], text, boolean, boolean, text, text) to anon, authenticated;
 
 -- The payment provider's checkout opened for an order (its id), through the marketplace alone.
 create or replace function private.attach_checkout(order_id uuid, checkout_session text)
@@ -548,8 +628,8 @@ grant execute on function public.attach_checkout(uuid, text) to anon, authentica
 -- both ask, in either order, as often as they are delivered). A track line is its track; an album line is
 -- each of its tracks the buyer does not own yet, the line's total divided between them by their prices
 -- (the cents that do not divide evenly going to the first). The buyer follows the order's artists where
--- they chose to. Answers the order's id, state and buyer.
-create or replace function private.fulfil_order(paid public.orders, payment_intent text, country text)
+-- they chose to. Its merch is sold from the hold its checkout kept, to the address the payment collected.
+create or replace function private.fulfil_order(paid public.orders, payment_intent text, country text, shipping_address jsonb)
 returns void
 language plpgsql
 security definer
@@ -558,7 +638,9 @@ as $$
 begin
   update public.orders o
   set state = 'paid', paid_at = now(), payment_intent = fulfil_order.payment_intent,
-    country = case when fulfil_order.country ~ '^[A-Z]{2}$' then fulfil_order.country end
+    country = case when fulfil_order.country ~ '^[A-Z]{2}$' then fulfil_order.country end,
+    shipping_address = case when paid.ship_to is not null and jsonb_typeof(fulfil_order.shipping_address) = 'object'
+      then fulfil_order.shipping_address end
   where o.id = paid.id;
   with tracks as (
     select l.id as line_id, l.total_cents, t.id as track_id, t.price,
@@ -581,7 +663,8 @@ begin
   -- What was bought leaves the buyer's cart.
   delete from public.cart_lines c
   using public.order_lines l
-  where l.order_id = paid.id and c.user_id = paid.buyer_id and c.kind = l.kind and c.item_id = coalesce(l.track_id, l.release_id);
+  where l.order_id = paid.id and c.user_id = paid.buyer_id and c.kind = l.kind
+    and c.item_id = coalesce(l.track_id, l.release_id, l.merch_id);
   if paid.follow_artists and paid.buyer_id is not null then
     insert into public.followers (artist_id, fan_id)
     select distinct l.artist_id, paid.buyer_id from public.order_lines l
@@ -592,17 +675,19 @@ begin
 end
 $$;
 
-revoke execute on function private.fulfil_order(public.orders, text, text) from public, anon, authenticated;
+revoke execute on function private.fulfil_order(public.orders, text, text, jsonb) from public, anon, authenticated;
 
 -- What the payment provider said about a checkout (`paid`, `pending`, `failed`, `expired`), applied to its
 -- order through the marketplace alone: a payment fulfils it (once); a failed or lapsed checkout closes an
 -- order not paid. `event_id`: the provider's event, taken once (a second delivery changes nothing); null
 -- when the return page asks, having asked the provider itself. `order_id`: the checkout's metadata's.
+-- `shipping_address`: where the payment says its merch goes.
 -- Answers {order_id, state, buyer_id, mails} (`mails`: the order's mails not sent yet, for the Worker to
 -- queue, a repeated event's too, so a queue that failed once loses nothing), or null for a checkout no
 -- order has (nothing is recorded then).
 create or replace function private.apply_checkout(
-  checkout_session text, outcome text, payment_intent text, country text, event_id text, event_type text, order_id uuid
+  checkout_session text, outcome text, payment_intent text, country text, event_id text, event_type text, order_id uuid,
+  shipping_address jsonb
 )
 returns jsonb
 language plpgsql
@@ -638,7 +723,8 @@ begin
   end if;
   if found_order.state <> 'paid' then
     if apply_checkout.outcome = 'paid' then
-      perform private.fulfil_order(found_order, apply_checkout.payment_intent, apply_checkout.country);
+      perform private.fulfil_order(found_order, apply_checkout.payment_intent, apply_checkout.country,
+        apply_checkout.shipping_address);
       found_order.state := 'paid';
     elsif apply_checkout.outcome = 'pending' and found_order.state = 'open' then
       update public.orders o set state = 'pending' where o.id = found_order.id;
@@ -653,13 +739,13 @@ begin
 end
 $$;
 
-revoke execute on function private.apply_checkout(text, text, text, text, text, text, uuid) from public;
+revoke execute on function private.apply_checkout(text, text, text, text, text, text, uuid, jsonb) from public;
 
-grant execute on function private.apply_checkout(text, text, text, text, text, text, uuid) to anon, authenticated;
+grant execute on function private.apply_checkout(text, text, text, text, text, text, uuid, jsonb) to anon, authenticated;
 
 create or replace function public.apply_checkout(
   checkout_session text, outcome text, payment_intent text default null, country text default null,
-  event_id text default null, event_type text default null, order_id uuid default null
+  event_id text default null, event_type text default null, order_id uuid default null, shipping_address jsonb default null
 )
 returns jsonb
 language sql
@@ -667,12 +753,13 @@ security invoker
 set search_path = ''
 as $$
   select private.apply_checkout(apply_checkout.checkout_session, apply_checkout.outcome, apply_checkout.payment_intent,
-    apply_checkout.country, apply_checkout.event_id, apply_checkout.event_type, apply_checkout.order_id)
+    apply_checkout.country, apply_checkout.event_id, apply_checkout.event_type, apply_checkout.order_id,
+    apply_checkout.shipping_address)
 $$;
 
-revoke execute on function public.apply_checkout(text, text, text, text, text, text, uuid) from public;
+revoke execute on function public.apply_checkout(text, text, text, text, text, text, uuid, jsonb) from public;
 
-grant execute on function public.apply_checkout(text, text, text, text, text, text, uuid) to anon, authenticated;
+grant execute on function public.apply_checkout(text, text, text, text, text, text, uuid, jsonb) to anon, authenticated;
 
 -- The return page's read: the caller's order of a checkout, with what it bought (each line's item and
 -- total) and whether it is paid. Null for a checkout that is not the caller's.
@@ -685,10 +772,10 @@ set search_path = ''
 as $$
   select jsonb_build_object(
     'id', o.id, 'state', o.state, 'currency', o.currency, 'total', o.total_cents, 'email', o.buyer_email,
-    'waived_withdrawal', o.waived_withdrawal,
+    'waived_withdrawal', o.waived_withdrawal, 'ship_to', o.ship_to,
     'lines', (
       select jsonb_agg(jsonb_build_object('kind', l.kind, 'track_id', l.track_id, 'release_id', l.release_id,
-          'title', l.title, 'total', l.total_cents) order by l.title)
+          'title', l.title, 'quantity', l.quantity, 'total', l.total_cents) order by l.title)
       from public.order_lines l where l.order_id = o.id))
   from public.orders o
   where o.checkout_session = checkout_order.checkout_session and o.buyer_id = (select auth.uid())
@@ -697,6 +784,42 @@ $$;
 revoke execute on function public.checkout_order(text) from public;
 
 grant execute on function public.checkout_order(text) to authenticated;
+
+-- The checkout of an open order its buyer came back from without paying (the payment page's way back names
+-- the order), through the marketplace alone, which ends it with the provider: what the order held (the
+-- last of a merch item, a code's last use) is let go at once rather than when the checkout lapses. Null
+-- for an order paid, closed or with no checkout to end.
+create or replace function private.checkout_to_end(order_id uuid)
+returns text
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.require_marketplace_request();
+  return (select o.checkout_session from public.orders o
+    where o.id = checkout_to_end.order_id and o.state = 'open' and o.checkout_session not like 'free\_%');
+end
+$$;
+
+revoke execute on function private.checkout_to_end(uuid) from public;
+
+grant execute on function private.checkout_to_end(uuid) to anon, authenticated;
+
+create or replace function public.checkout_to_end(order_id uuid)
+returns text
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select private.checkout_to_end(checkout_to_end.order_id)
+$$;
+
+revoke execute on function public.checkout_to_end(uuid) from public;
+
+grant execute on function public.checkout_to_end(uuid) to anon, authenticated;
 
 -- Administrators see every order and its lines (refunds, disputes).
 create policy "Administrators read every order" on public.orders
@@ -1010,10 +1133,11 @@ set search_path = ''
 as $$
   select jsonb_build_object(
     'id', o.id, 'currency', o.currency, 'total', o.total_cents, 'paid_at', o.paid_at, 'email', o.buyer_email,
-    'waived_withdrawal', o.waived_withdrawal,
+    'waived_withdrawal', o.waived_withdrawal, 'ship_to', o.ship_to,
     'lines', (
       select jsonb_agg(jsonb_build_object('id', l.id, 'kind', l.kind, 'track_id', l.track_id, 'release_id', l.release_id,
-          'title', l.title, 'artist_name', a.artist_name, 'total', l.total_cents, 'refunded', l.refunded_at is not null,
+          'title', l.title, 'artist_name', a.artist_name, 'quantity', l.quantity, 'total', l.total_cents,
+          'refunded', l.refunded_at is not null,
           -- The masters it bought, for the formats on offer (none: nothing to download).
           'masters', coalesce((select jsonb_agg(jsonb_build_object('format', t.master_format, 'mp3_kbps', t.mp3_kbps))
             from public.purchases p join public.tracks t on t.id = p.track_id

@@ -92,13 +92,14 @@ begin
       'order', jsonb_build_object(
         'id', o.id, 'currency', o.currency, 'total', o.total_cents, 'paid_at', o.paid_at,
         'buyer_email', o.buyer_email, 'guest', o.guest, 'country', o.country,
-        'waived_withdrawal', o.waived_withdrawal),
+        'waived_withdrawal', o.waived_withdrawal, 'ship_to', o.ship_to, 'shipping_address', o.shipping_address),
       'lines', coalesce((
         select jsonb_agg(jsonb_build_object(
             'id', l.id, 'kind', l.kind, 'track_id', l.track_id, 'release_id', l.release_id, 'title', l.title,
             'artist_id', l.artist_id, 'artist_name', a.artist_name, 'amount', l.amount_cents,
             'discount_code', l.discount_code, 'code_discount', l.code_discount_cents,
-            'bundle_discount', l.bundle_discount_cents, 'total', l.total_cents,
+            'bundle_discount', l.bundle_discount_cents, 'quantity', l.quantity, 'shipping', l.shipping_cents,
+            'total', l.total_cents,
             'artist_share', l.artist_share_cents, 'refunded', l.refunded_at is not null)
           order by l.title, l.id)
         from public.order_lines l

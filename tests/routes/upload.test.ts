@@ -145,14 +145,27 @@ describe("the upload form without JavaScript", () => {
     ]);
   });
 
-  it("publishes merchandise with its picture and no audio", async () => {
+  it("publishes merchandise with its picture, stock and shipping and no audio, and says what is wrong beside its field", async () => {
+    const details = { title: "Tea Towel", price: "9.00", description: "Printed in Leeds", shippingHome: "2.50", shippingElsewhere: "" };
+    const refused = await artist.postMultipart(
+      "/dashboard/artist/upload?type=merch",
+      form({ ...details, stock: "-3", shipsFrom: "XX" }, { artwork }),
+    );
+    expect(refused.response.status).toBe(400);
+    expect(refused.html).toContain("Stock must be a whole number from 0 to 100,000, or empty");
+    expect(refused.html).toContain("Please choose the country it ships from");
+    expect(refused.html).toContain('value="-3"');
     const { response } = await artist.postMultipart(
       "/dashboard/artist/upload?type=merch",
-      form({ title: "Tea Towel", price: "9.00", description: "Printed in Leeds" }, { artwork }),
+      form({ ...details, stock: "12", shipsFrom: "GB" }, { artwork }),
     );
     expect(response.status).toBe(303);
-    const { data: merch } = await serviceClient.from("merch").select("title, price, image_url").eq("artist_id", artistId).single();
-    expect(merch).toMatchObject({ title: "Tea Towel", price: 9 });
+    const { data: merch } = await serviceClient
+      .from("merch")
+      .select("title, price, image_url, stock, ships_from, shipping_home, shipping_elsewhere")
+      .eq("artist_id", artistId)
+      .single();
+    expect(merch).toMatchObject({ title: "Tea Towel", price: 9, stock: 12, ships_from: "GB", shipping_home: 2.5, shipping_elsewhere: 0 });
     expect(merch!.image_url).toContain(`/artwork/${artistId}/`);
   });
 

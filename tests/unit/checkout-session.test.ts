@@ -1,5 +1,6 @@
 // The Checkout Session an order opens: its amounts are the database's cents, its metadata names the order,
-// and with Stripe Tax on, the tax comes on top of the prices the shares were made of.
+// its merch's shipping is one rate with the address taken in the priced country alone, and with Stripe Tax
+// on, the tax comes on top of the prices the shares were made of.
 import { describe, expect, it } from "vitest";
 import { checkoutSessionParams } from "~/routes/checkout/checkout.server";
 
@@ -8,9 +9,10 @@ const order = {
   currency: "GBP",
   total: 348,
   email: "fan@example.com",
+  ship_to: null,
   lines: [
-    { n: 1, title: "Greenhouse", artist_name: "The Paper Lanterns", total: 99 },
-    { n: 2, title: "Kites", artist_name: "The Paper Lanterns", total: 249 },
+    { n: 1, title: "Greenhouse", artist_name: "The Paper Lanterns", quantity: 1, shipping: 0, total: 99 },
+    { n: 2, title: "Kites", artist_name: "The Paper Lanterns", quantity: 1, shipping: 0, total: 249 },
   ],
 };
 const where = { origin: "https://crate.example", done: "https://crate.example/checkout/done" };
@@ -25,6 +27,29 @@ describe("a checkout's session", () => {
     expect(params.metadata).toEqual({ order_id: order.order_id });
     expect(params.success_url).toBe("https://crate.example/checkout/done?session_id={CHECKOUT_SESSION_ID}");
     expect(params.automatic_tax).toBeUndefined();
+    expect(params.shipping_address_collection).toBeUndefined();
+    expect(params.cancel_url).toBe(`https://crate.example/cart?back=${order.order_id}`);
+  });
+
+  it("charges merch's shipping as one rate and takes an address in the country it was priced for alone", () => {
+    const withMerch = {
+      ...order,
+      total: 99 + 2 * 1500 + 2 * 400,
+      ship_to: "DE",
+      lines: [
+        ...order.lines.slice(0, 1),
+        { n: 2, title: "Lantern tee", artist_name: "The Paper Lanterns", quantity: 2, shipping: 800, total: 3800 },
+      ],
+    };
+    const params = checkoutSessionParams(withMerch, { ...where, tax: false });
+    expect(params.line_items?.map((item) => [item.price_data?.product_data?.name, item.price_data?.unit_amount])).toEqual([
+      ["Greenhouse · The Paper Lanterns", 99],
+      ["Lantern tee × 2 · The Paper Lanterns", 3000],
+    ]);
+    expect(params.shipping_address_collection).toEqual({ allowed_countries: ["DE"] });
+    expect(params.shipping_options).toEqual([
+      { shipping_rate_data: { type: "fixed_amount", fixed_amount: { amount: 800, currency: "gbp" }, display_name: "Shipping to Germany" } },
+    ]);
   });
 
   it("has Stripe Tax add the tax on top of the prices when it is on", () => {

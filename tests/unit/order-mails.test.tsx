@@ -16,11 +16,15 @@ const mail: MailToSend = {
     guest: false,
     country: "FR",
     waived_withdrawal: false,
+    ship_to: null,
+    shipping_address: null,
   },
   lines: [
     {
       id: "line",
       kind: "track",
+      quantity: 1,
+      shipping: 0,
       track_id: "00000000-0000-4000-8000-000000000002",
       release_id: null,
       title: '<img src=x onerror="alert(1)">',
@@ -45,5 +49,46 @@ describe("order mails", () => {
     expect(message.html).toContain("Tom &amp; Jerry");
     expect(message.text).toContain("€4.50 (price €5.00; code HALF: −€0.50); artist’s share €3.96");
     expect(message.text).toContain("Download: https://crate.example/track/00000000-0000-4000-8000-000000000002/download");
+  });
+
+  it("tells the artist where their merch goes, with its quantity and shipping, and offers no download of it", () => {
+    const sale: MailToSend = {
+      ...mail,
+      kind: "sale",
+      recipient: "artist@example.com",
+      order: {
+        ...mail.order,
+        total: 3800,
+        ship_to: "DE",
+        shipping_address: {
+          name: "Ada Fan",
+          line1: "Hauptstraße 1",
+          line2: null,
+          city: "Berlin",
+          postal_code: "10115",
+          state: null,
+          country: "DE",
+        },
+      },
+      lines: [
+        {
+          ...mail.lines[0]!,
+          kind: "merch",
+          track_id: null,
+          title: "Lantern tee",
+          quantity: 2,
+          shipping: 800,
+          amount: 3000,
+          discount_code: null,
+          code_discount: 0,
+          total: 3800,
+          artist_share: 3560,
+        },
+      ],
+    };
+    const message = orderMail(sale, "https://crate.example");
+    expect(message.text).toContain("Lantern tee (Merch × 2) · Tom & Jerry: €38.00 (shipping €8.00); artist’s share €35.60");
+    expect(message.text).toContain("Please send the merch to:\nAda Fan\nHauptstraße 1\n10115 Berlin\nGermany");
+    expect(message.text).not.toContain("Download");
   });
 });

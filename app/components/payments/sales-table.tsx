@@ -2,10 +2,8 @@ import { Form } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
-import { formatDate, formatMoney, formatOrderReference } from "~/lib/format";
+import { formatCountry, formatDate, formatMoney, formatOrderReference } from "~/lib/format";
 import type { Sale } from "~/lib/schemas/checkout";
-
-const regionNames = new Intl.DisplayNames(["en"], { type: "region", fallback: "code" });
 
 /**
  * Sales, newest first, each with its refund: a disclosure that asks once more before the money goes back
@@ -77,7 +75,7 @@ export function SalesTable({
                 <td className="px-4 py-3 text-ink-muted">
                   <time dateTime={sale.paid_at}>{formatDate(sale.paid_at.slice(0, 10), locale)}</time>
                 </td>
-                <td className="px-4 py-3 text-ink-muted">{sale.country ? regionNames.of(sale.country) : "Unknown"}</td>
+                <td className="px-4 py-3 text-ink-muted">{formatCountry(sale.country)}</td>
                 <td className="px-4 py-3 text-right">{money(sale.amount)}</td>
                 <td className="px-4 py-3 text-right text-ink-muted">{sale.discount > 0 ? `−${money(sale.discount)}` : "—"}</td>
                 <td className="px-4 py-3 text-right">{money(sale.total)}</td>

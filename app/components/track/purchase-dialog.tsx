@@ -6,17 +6,19 @@ import { Field } from "~/components/ui/field";
 import { CheckboxField } from "~/components/form-controls";
 import { waiverLabel } from "~/lib/payments/withdrawal";
 import { formatPrice } from "~/lib/format";
+import { artistShareOf, type CartKind } from "~/lib/payments/cart";
 import { useCartCount } from "~/lib/session/use-user";
 import { useHydrated } from "~/lib/ui/use-hydrated";
 
-/** What Buy Now sells: a track or an album, and whether fans may pay more than its price. */
-export type ForSale = { kind: "track" | "album"; id: string; allowPayMore: boolean };
+/** What Buy Now sells: a track, an album or merch, whether fans may pay more than its price, and whether it sold out. */
+export type ForSale = { kind: CartKind; id: string; allowPayMore: boolean; soldOut?: boolean };
 
 /**
  * 'Complete Purchase': what is bought, and where fans can pay, "Buy now" (straight to payment with it) and
- * "Add to cart", with the fan's own price where they may pay more; elsewhere (no payments configured, or
- * merch, which is not sold yet) the spec's "available soon". Plain forms posting to the cart, so they work
- * without JavaScript; Close is a `method="dialog"` form, which closes the dialog either way.
+ * "Add to cart", with the fan's own price where they may pay more (and for a download, the waiver of the
+ * right to withdraw); merch sold out says so; elsewhere (no payments configured) the spec's "available
+ * soon". Plain forms posting to the cart, so they work without JavaScript; Close is a `method="dialog"`
+ * form, which closes the dialog either way.
  */
 export function PurchaseDialog({
   ref,
@@ -58,7 +60,9 @@ export function PurchaseDialog({
       </div>
       {/* The dialog's error area (spec section 1); a refused payment is said on the cart, beside what it concerns. */}
       <div role="alert" className="empty:hidden mt-4 rounded-lg border border-danger/40 bg-danger/10 px-3 py-2 text-sm text-danger" />
-      {payments && item ? (
+      {payments && item?.soldOut ? (
+        <p className="mt-5 rounded-xl border border-stage-600 bg-stage-900 px-4 py-3 text-ink-muted">Sold out.</p>
+      ) : payments && item ? (
         <Form method="post" action={href("/cart")} noValidate className="mt-5 grid gap-4">
           <input type="hidden" name="kind" value={item.kind} />
           <input type="hidden" name="id" value={item.id} />
@@ -68,10 +72,10 @@ export function PurchaseDialog({
               name="amount"
               inputMode="decimal"
               defaultValue={price.toFixed(2)}
-              hint={`At least ${formatPrice(price, currency)}. Pay more if you like: the artist receives 88% of what you pay.`}
+              hint={`At least ${formatPrice(price, currency)}. Pay more if you like: the artist receives ${Math.round(artistShareOf[item.kind] * 100)}% of what you pay.`}
             />
           ) : null}
-          <CheckboxField name="waiveWithdrawal" label={waiverLabel} />
+          {item.kind === "merch" ? null : <CheckboxField name="waiveWithdrawal" label={waiverLabel} />}
           <div className="flex flex-wrap gap-3">
             <Button type="submit" name="intent" value="buy-now">
               Buy now
@@ -87,7 +91,7 @@ export function PurchaseDialog({
         </p>
       )}
       <form method="dialog" className="mt-6 flex justify-end">
-        <Button type="submit" variant="secondary" autoFocus={!payments || !item}>
+        <Button type="submit" variant="secondary" autoFocus={!payments || !item || item.soldOut}>
           Close
         </Button>
       </form>

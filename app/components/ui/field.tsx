@@ -82,7 +82,10 @@ export function TextareaField({
   );
 }
 
-/** A labelled select with its message wired up like `Field`: `options` are its values, `placeholder` an empty first choice. */
+/**
+ * A labelled select with its message wired up like `Field`: `options` are its values (each its own label, or
+ * a value with a label), `placeholder` an empty first choice.
+ */
 export function SelectField({
   label,
   options,
@@ -90,7 +93,12 @@ export function SelectField({
   error,
   className,
   ...selectProps
-}: ComponentProps<"select"> & { label: ReactNode; options: readonly string[]; placeholder?: string; error?: string | null }) {
+}: ComponentProps<"select"> & {
+  label: ReactNode;
+  options: readonly (string | { value: string; label: string })[];
+  placeholder?: string;
+  error?: string | null;
+}) {
   const fallbackId = useId();
   const id = selectProps.id ?? fallbackId;
   const errorId = `${id}-error`;
@@ -105,11 +113,14 @@ export function SelectField({
         {...selectProps}
       >
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
-        {options.map((option) => (
-          <option key={option} value={option}>
-            {option}
-          </option>
-        ))}
+        {options.map((option) => {
+          const { value, label: shown } = typeof option === "string" ? { value: option, label: option } : option;
+          return (
+            <option key={value} value={value}>
+              {shown}
+            </option>
+          );
+        })}
       </select>
       <FieldError id={errorId}>{error}</FieldError>
     </div>

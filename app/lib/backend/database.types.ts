@@ -208,6 +208,7 @@ export type Database = {
           created_at: string
           item_id: string
           kind: string
+          quantity: number
           user_id: string
         }
         Insert: {
@@ -215,6 +216,7 @@ export type Database = {
           created_at?: string
           item_id: string
           kind: string
+          quantity?: number
           user_id?: string
         }
         Update: {
@@ -222,6 +224,7 @@ export type Database = {
           created_at?: string
           item_id?: string
           kind?: string
+          quantity?: number
           user_id?: string
         }
         Relationships: []
@@ -492,6 +495,10 @@ export type Database = {
           image_small_url: string | null
           image_url: string | null
           price: number
+          shipping_elsewhere: number
+          shipping_home: number
+          ships_from: string | null
+          stock: number | null
           title: string
         }
         Insert: {
@@ -503,6 +510,10 @@ export type Database = {
           image_small_url?: string | null
           image_url?: string | null
           price: number
+          shipping_elsewhere?: number
+          shipping_home?: number
+          ships_from?: string | null
+          stock?: number | null
           title: string
         }
         Update: {
@@ -514,6 +525,10 @@ export type Database = {
           image_small_url?: string | null
           image_url?: string | null
           price?: number
+          shipping_elsewhere?: number
+          shipping_home?: number
+          ships_from?: string | null
+          stock?: number | null
           title?: string
         }
         Relationships: [
@@ -603,10 +618,13 @@ export type Database = {
           discount_code: string | null
           id: string
           kind: string
+          merch_id: string | null
           order_id: string
+          quantity: number
           refund_id: string | null
           refunded_at: string | null
           release_id: string | null
+          shipping_cents: number
           title: string
           total_cents: number
           track_id: string | null
@@ -621,10 +639,13 @@ export type Database = {
           discount_code?: string | null
           id?: string
           kind: string
+          merch_id?: string | null
           order_id: string
+          quantity?: number
           refund_id?: string | null
           refunded_at?: string | null
           release_id?: string | null
+          shipping_cents?: number
           title: string
           total_cents: number
           track_id?: string | null
@@ -639,10 +660,13 @@ export type Database = {
           discount_code?: string | null
           id?: string
           kind?: string
+          merch_id?: string | null
           order_id?: string
+          quantity?: number
           refund_id?: string | null
           refunded_at?: string | null
           release_id?: string | null
+          shipping_cents?: number
           title?: string
           total_cents?: number
           track_id?: string | null
@@ -652,6 +676,12 @@ export type Database = {
             foreignKeyName: "order_lines_artist_id_fkey"
             columns: ["artist_id"]
             referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "order_lines_merch_id_fkey"
+            columns: ["merch_id"]
+            referencedRelation: "merch"
             referencedColumns: ["id"]
           },
           {
@@ -687,6 +717,8 @@ export type Database = {
           id: string
           paid_at: string | null
           payment_intent: string | null
+          ship_to: string | null
+          shipping_address: Json | null
           state: string
           total_cents: number
           waived_withdrawal: boolean
@@ -703,6 +735,8 @@ export type Database = {
           id?: string
           paid_at?: string | null
           payment_intent?: string | null
+          ship_to?: string | null
+          shipping_address?: Json | null
           state?: string
           total_cents: number
           waived_withdrawal?: boolean
@@ -719,6 +753,8 @@ export type Database = {
           id?: string
           paid_at?: string | null
           payment_intent?: string | null
+          ship_to?: string | null
+          shipping_address?: Json | null
           state?: string
           total_cents?: number
           waived_withdrawal?: boolean
@@ -1118,6 +1154,7 @@ export type Database = {
           order_id?: string
           outcome: string
           payment_intent?: string
+          shipping_address?: Json
         }
         Returns: Json
       }
@@ -1158,6 +1195,7 @@ export type Database = {
         Returns: undefined
       }
       checkout_order: { Args: { checkout_session: string }; Returns: Json }
+      checkout_to_end: { Args: { order_id: string }; Returns: string }
       create_download_codes: {
         Args: { how_many: number; release_id: string }
         Returns: number
@@ -1279,6 +1317,7 @@ export type Database = {
           email?: string
           follow_artists?: boolean
           lines?: Json
+          ship_to?: string
           waived_withdrawal?: boolean
         }
         Returns: Json
@@ -1289,7 +1328,10 @@ export type Database = {
       }
       playlist_page: { Args: { playlist_id: string }; Returns: Json }
       prepare_order_files: { Args: { order_id: string }; Returns: string[] }
-      price_cart: { Args: { codes?: string[]; lines?: Json }; Returns: Json }
+      price_cart: {
+        Args: { codes?: string[]; lines?: Json; ship_to?: string }
+        Returns: Json
+      }
       publish_release: {
         Args: { kind: string; price?: number; title: string; tracks: Json }
         Returns: string[]

@@ -1,19 +1,22 @@
 // The mails about an order, rendered from the order as the database keeps it (`mail_to_send`): the buyer's
-// receipt (each line with its price, discounts and total, the artist's share, where to download, the
-// waived right of withdrawal), "you sold" to an artist (their lines and their share), and the buyer's
-// notice of a refund. Each is HTML and plain text; React writes the HTML, so what a buyer or artist typed
+// receipt (each line with its price, discounts, shipping and total, the artist's share, where to download,
+// where the merch goes, the waived right of withdrawal), "you sold" to an artist (their lines, their share,
+// and the address their merch goes to), and the buyer's notice of a refund. Each is HTML and plain text; React writes the HTML, so what a buyer or artist typed
 // (titles, names) is escaped.
 import type { ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { href } from "react-router";
 import * as v from "valibot";
-import { formatMoney, formatOrderReference } from "~/lib/format";
+import { formatCountry, formatMoney, formatOrderReference } from "~/lib/format";
 import { waiverRecord } from "~/lib/payments/withdrawal";
+import { cartKinds, itemLabel, shippingNote } from "~/lib/payments/cart";
 import type { Message } from "./mail.server";
 
 const MailLine = v.object({
   id: v.string(),
-  kind: v.picklist(["track", "album"]),
+  kind: v.picklist(cartKinds),
+  quantity: v.number(),
+  shipping: v.number(),
   track_id: v.nullable(v.string()),
   release_id: v.nullable(v.string()),
   title: v.string(),
@@ -42,13 +45,23 @@ export const MailToSend = v.object({
     guest: v.boolean(),
     country: v.nullable(v.string()),
     waived_withdrawal: v.boolean(),
+    ship_to: v.nullable(v.string()),
+    shipping_address: v.nullable(
+      v.object({
+        name: v.nullish(v.string()),
+        line1: v.nullish(v.string()),
+        line2: v.nullish(v.string()),
+        city: v.nullish(v.string()),
+        postal_code: v.nullish(v.string()),
+        state: v.nullish(v.string()),
+        country: v.nullish(v.string()),
+      }),
+    ),
   }),
   lines: v.array(MailLine),
 });
 export type MailToSend = v.InferOutput<typeof MailToSend>;
 type Line = v.InferOutput<typeof MailLine>;
-
-const regionNames = new Intl.DisplayNames(["en"], { type: "region", fallback: "code" });
 
 /**
  * The message for `mail`; `origin`: the site's address, for its links; `receiptLink`: a guest's order's
@@ -59,11 +72,14 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
   const reference = formatOrderReference(mail.order.id);
   const link = (path: string) => new URL(path, origin).href;
   const download = (line: Line) =>
-    link(
-      line.kind === "album"
-        ? href("/album/:id/download", { id: line.release_id ?? "" })
-        : href("/track/:id/download", { id: line.track_id ?? "" }),
-    );
+    line.kind === "merch"
+      ? null
+      : link(
+          line.kind === "album"
+            ? href("/album/:id/download", { id: line.release_id ?? "" })
+            : href("/track/:id/download", { id: line.track_id ?? "" }),
+        );
+  const address = addressLines(mail.order.shipping_address);
   const discountsOf = (line: Line) =>
     [
       line.code_discount > 0 ? `code ${line.discount_code ?? ""}: −${money(line.code_discount)}` : null,
@@ -95,6 +111,7 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
             keep it: open the link signed in and choose “Add to my account”.
           </p>
         ) : null}
+        {mail.order.ship_to ? <AddressBlock note={shippingNote(mail.order.ship_to)} address={address} /> : null}
         {mail.order.waived_withdrawal ? <p>{waiverRecord}</p> : null}
       </>,
       [
@@ -103,6 +120,7 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
         ...mail.lines.map((line) => lineText(line, money, discountsOf, canDownload ? download : null)),
         ...(canDownload ? ["", `Your downloads: ${purchased}`] : []),
         ...(receiptLink ? ["", guestNote] : []),
+        ...(mail.order.ship_to ? ["", shippingNote(mail.order.ship_to), ...address] : []),
         ...(mail.order.waived_withdrawal ? ["", waiverRecord] : []),
       ],
     );
@@ -110,9 +128,10 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
 
   if (mail.kind === "sale") {
     const share = mail.lines.reduce((sum, line) => sum + line.artist_share, 0);
-    const where = mail.order.country ? ` in ${regionNames.of(mail.order.country)}` : "";
+    const where = mail.order.country ? ` in ${formatCountry(mail.order.country)}` : "";
     const titles = mail.lines.map((line) => line.title).join(", ");
     const analytics = link(href("/dashboard/artist/analytics"));
+    const shipsMerch = mail.lines.some((line) => line.kind === "merch") && address.length > 0;
     return rendered(
       mail.recipient,
       `You sold ${titles}`,
@@ -122,6 +141,7 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
           A fan{where} bought {titles} (order {reference}). Your share: <strong>{money(share)}</strong>.
         </p>
         <LinesTable lines={mail.lines} money={money} discountsOf={discountsOf} download={null} />
+        {shipsMerch ? <AddressBlock note="Please send the merch to:" address={address} /> : null}
         <p>
           See every sale in your <a href={analytics}>analytics</a>.
         </p>
@@ -130,6 +150,7 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
         `A fan${where} bought ${titles} (order ${reference}). Your share: ${money(share)}.`,
         "",
         ...mail.lines.map((line) => lineText(line, money, discountsOf, null)),
+        ...(shipsMerch ? ["", "Please send the merch to:", ...address] : []),
         "",
         `Your analytics: ${analytics}`,
       ],
@@ -164,7 +185,7 @@ function LinesTable({
   lines: Line[];
   money: (cents: number) => string;
   discountsOf: (line: Line) => string[];
-  download: ((line: Line) => string) | null;
+  download: ((line: Line) => string | null) | null;
 }) {
   return (
     <table style={{ borderCollapse: "collapse", width: "100%" }}>
@@ -181,13 +202,14 @@ function LinesTable({
         {lines.map((line) => (
           <tr key={line.id}>
             <td style={cell}>
-              {line.title} · {line.artist_name}
+              {itemName(line)} · {line.artist_name}
+              {line.shipping > 0 ? ` (shipping ${money(line.shipping)})` : ""}
               {line.refunded ? (
                 " (refunded)"
-              ) : download ? (
+              ) : download?.(line) ? (
                 <>
                   {" "}
-                  <a href={download(line)}>Download</a>
+                  <a href={download(line) ?? ""}>Download</a>
                 </>
               ) : null}
             </td>
@@ -208,13 +230,44 @@ function lineText(
   line: Line,
   money: (cents: number) => string,
   discountsOf: (line: Line) => string[],
-  download: ((line: Line) => string) | null,
+  download: ((line: Line) => string | null) | null,
 ) {
   const discounts = discountsOf(line);
+  const link = line.refunded ? null : download?.(line);
   return [
-    `${line.title} · ${line.artist_name}: ${money(line.total)}${discounts.length ? ` (price ${money(line.amount)}; ${discounts.join(", ")})` : ""}; artist’s share ${money(line.artist_share)}${line.refunded ? " (refunded)" : ""}`,
-    ...(download && !line.refunded ? [`  Download: ${download(line)}`] : []),
+    `${itemName(line)} · ${line.artist_name}: ${money(line.total)}${discounts.length ? ` (price ${money(line.amount)}; ${discounts.join(", ")})` : ""}${line.shipping > 0 ? ` (shipping ${money(line.shipping)})` : ""}; artist’s share ${money(line.artist_share)}${line.refunded ? " (refunded)" : ""}`,
+    ...(link ? [`  Download: ${link}`] : []),
   ].join("\n");
+}
+
+/** A line's item as a mail names it: its title, and how many of merch. */
+const itemName = (line: Line) => (line.quantity > 1 ? `${line.title} (${itemLabel(line.kind, line.quantity)})` : line.title);
+
+/** An address as lines of text (none where the payment collected none). */
+function addressLines(address: MailToSend["order"]["shipping_address"]): string[] {
+  if (!address) return [];
+  const place = [address.postal_code, address.city].filter(Boolean).join(" ");
+  return [address.name, address.line1, address.line2, place, address.state, address.country ? formatCountry(address.country) : null].filter(
+    (part): part is string => Boolean(part),
+  );
+}
+
+function AddressBlock({ note, address }: { note: string; address: string[] }) {
+  return (
+    <>
+      <p>{note}</p>
+      {address.length > 0 ? (
+        <p>
+          {address.map((part, index) => (
+            <span key={index}>
+              {index > 0 ? <br /> : null}
+              {part}
+            </span>
+          ))}
+        </p>
+      ) : null}
+    </>
+  );
 }
 
 function rendered(to: string, subject: string, body: ReactNode, text: string[]): Message {

@@ -1,10 +1,11 @@
 // The cart on the server: a signed-in fan's lines in the database (cart_lines, their own by row-level
-// security), a visitor's in a cookie until they sign in (when they join the account's), the typed codes in
-// a cookie for everyone; priced by the database alone (price_cart), and paid through one checkout per
+// security), a visitor's in a cookie until they sign in (when they join the account's), the typed codes and
+// the country merch ships to in cookies for everyone; priced by the database alone (price_cart), and paid through one checkout per
 // currency (routes/checkout/checkout.server.ts).
 import { parseCookieHeader, serializeCookieHeader } from "@supabase/ssr";
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { sessionCookieOptions, type SupabaseClient } from "~/lib/backend/supabase.server";
+import { isShippingCountry, type ShippingCountry } from "~/lib/payments/shipping";
 import {
   cartCookie,
   cartLimit,
@@ -15,6 +16,7 @@ import {
   encodeCodes,
   PricedCartSchema,
   sameItem,
+  shipToCookie,
   type CartLine,
   type PricedCart,
 } from "~/lib/payments/cart";
@@ -34,20 +36,28 @@ export const visitorLines = (request: Request) => decodeCartLines(cookieValue(re
 /** The codes typed into the cart. */
 export const typedCodes = (request: Request) => decodeCodes(cookieValue(request, codesCookie));
 
+/** The country the cart's merch ships to, where one was chosen. */
+export function shipTo(request: Request): ShippingCountry | null {
+  const chosen = cookieValue(request, shipToCookie);
+  return isShippingCountry(chosen) ? chosen : null;
+}
+
 const setCookie = (request: Request, name: string, value: string) =>
   serializeCookieHeader(name, value, { ...sessionCookieOptions(request, false), maxAge: value ? cartMaxAge : 0 });
 
 export const visitorCartCookie = (request: Request, lines: readonly CartLine[]) => setCookie(request, cartCookie, encodeCartLines(lines));
 export const codesCookieHeader = (request: Request, codes: readonly string[]) => setCookie(request, codesCookie, encodeCodes(codes));
+export const shipToCookieHeader = (request: Request, country: ShippingCountry) => setCookie(request, shipToCookie, country);
 
 /**
  * The cart priced for whoever asks, in one read: a signed-in fan's own lines (the database reads them), a
- * visitor's from their cookie; with the typed codes.
+ * visitor's from their cookie; with the typed codes, and merch's shipping to the chosen country.
  */
 export async function pricedCart(request: Request, { supabase, signedIn }: Shopper): Promise<PricedCart> {
   const { data, error } = await supabase.rpc("price_cart", {
-    ...(signedIn ? {} : { lines: visitorLines(request) }),
+    ...(signedIn ? {} : { lines: visitorLines(request).map(asJson) }),
     codes: typedCodes(request),
+    ship_to: shipTo(request) ?? undefined,
   });
   return readOrThrow({ data, error }, { what: "cart", schema: PricedCartSchema });
 }
@@ -127,4 +137,5 @@ export async function joinVisitorCart(request: Request, supabase: SupabaseClient
   cookies.append("Set-Cookie", visitorCartCookie(request, []));
 }
 
-const asJson = (line: CartLine) => ({ kind: line.kind, id: line.id, amount: line.amount });
+/** A line as the database takes it (add_to_cart, price_cart, open_order). */
+export const asJson = (line: CartLine) => ({ kind: line.kind, id: line.id, amount: line.amount, quantity: line.quantity });

@@ -1,8 +1,10 @@
-// The cart: what a line is (a track or an album, with the amount a fan chose where the item lets fans pay
-// more), how a visitor's cart and anyone's typed codes ride in cookies until checkout, how a priced cart
-// reads (price_cart, 16_orders.sql), and what each refusal says.
+// The cart: what a line is (a track, an album or merch, with the amount a fan chose where the item lets
+// fans pay more, and how many of merch), how a visitor's cart, anyone's typed codes and where merch ships
+// ride in cookies until checkout, how a priced cart reads (price_cart, 16_orders.sql), and what each
+// refusal says.
 import * as v from "valibot";
 import { isUuid } from "~/lib/catalog/catalog";
+import { formatCountry } from "~/lib/format";
 
 /** The most a cart holds (the database holds the same). */
 export const cartLimit = 50;
@@ -10,36 +12,58 @@ export const cartLimit = 50;
 export const codeLimit = 10;
 /** The catalog's highest price, in cents: what a fan may choose to pay at most. */
 export const highestAmountCents = 100_000;
+/** The most of one merch item a line holds (the database holds the same); a download is bought once. */
+export const merchQuantityLimit = 10;
 
-export const cartKinds = ["track", "album"] as const;
+export const cartKinds = ["track", "album", "merch"] as const;
 export type CartKind = (typeof cartKinds)[number];
 
-/** A cart's line: its item, and the amount in cents the fan chose (null: the price). */
-export type CartLine = { kind: CartKind; id: string; amount: number | null };
+/** A cart's line: its item, the amount in cents the fan chose for one (null: the price), and how many. */
+export type CartLine = { kind: CartKind; id: string; amount: number | null; quantity: number };
 
-/** The cookies: a visitor's lines (a signed-in fan's are in the database), and the codes typed. */
+/** The artist's share of a line's price after discounts, as the cart says it while a fan types (the database rounds the same). */
+export const artistShareOf: Record<CartKind, number> = { track: 0.88, album: 0.88, merch: 0.92 };
+
+/** What a line is, as a cart, an order or a receipt says it ("Album", "Merch × 2"). */
+export function itemLabel(kind: CartKind, quantity = 1): string {
+  const label = { track: "Track", album: "Album", merch: "Merch" }[kind];
+  return quantity > 1 ? `${label} × ${quantity}` : label;
+}
+
+/** Where an order's merch goes, as its return page, receipt page and receipt mail say it. */
+export const shippingNote = (shipTo: string) =>
+  `The merch ships to the address you gave in ${formatCountry(shipTo)}; its artist sends it and we email you when it is on its way.`;
+
+/** The cookies: a visitor's lines (a signed-in fan's are in the database), the codes typed, and where merch ships. */
 export const cartCookie = "crate-cart";
 export const codesCookie = "crate-cart-codes";
+export const shipToCookie = "crate-ship-to";
 
 /** Whether a request carries a visitor's cart: its pages are theirs alone (private, never kept by the edge cache). */
 export const hasCartCookie = (request: Request) => new RegExp(`(?:^|;\\s*)${cartCookie}=[^;\\s]`).test(request.headers.get("Cookie") ?? "");
 
-const kindLetters: Record<CartKind, string> = { track: "t", album: "a" };
+const kindLetters: Record<CartKind, string> = { track: "t", album: "a", merch: "m" };
+const kindOfLetter: Record<string, CartKind> = { t: "track", a: "album", m: "merch" };
 
-/** A visitor's lines as their cookie holds them: `t.{id}.{cents}` or `a.{id}`, joined by `~`. */
+/** A visitor's lines as their cookie holds them: `t.{id}.{cents}`, `a.{id}` or `m.{id}*{quantity}`, joined by `~`. */
 export function encodeCartLines(lines: readonly CartLine[]): string {
   return lines
     .slice(0, cartLimit)
-    .map((line) => [kindLetters[line.kind], line.id, ...(line.amount === null ? [] : [line.amount])].join("."))
+    .map(
+      (line) =>
+        [kindLetters[line.kind], line.id, ...(line.amount === null ? [] : [line.amount])].join(".") +
+        (line.quantity === 1 ? "" : `*${line.quantity}`),
+    )
     .join("~");
 }
 
 const CookieLine = v.pipe(
   v.string(),
-  v.regex(/^[ta]\.[0-9a-f-]{36}(\.\d{1,6})?$/),
+  v.regex(/^[tam]\.[0-9a-f-]{36}(\.\d{1,6})?(\*\d{1,2})?$/),
   v.transform((text): CartLine => {
-    const [letter, id, cents] = text.split(".");
-    return { kind: letter === "a" ? "album" : "track", id: id!, amount: cents === undefined ? null : Number(cents) };
+    const [item = "", quantity = "1"] = text.split("*");
+    const [letter = "", id = "", cents] = item.split(".");
+    return { kind: kindOfLetter[letter]!, id, amount: cents === undefined ? null : Number(cents), quantity: Number(quantity) };
   }),
 );
 
@@ -88,14 +112,23 @@ export const PricedLineSchema = v.object({
   allow_pay_more: v.boolean(),
   /** The artist's pricing tiers at or above the price, where fans may pay more: presets. */
   tiers: v.array(v.object({ name: v.string(), amount: cents })),
+  /** What the fan pays for one, how many, and what those cost. */
+  unit: v.nullable(cents),
+  quantity: cents,
   amount: v.nullable(cents),
+  /** Merch: how many are left to sell (null: no count kept, or not merch). */
+  units_left: v.nullable(cents),
+  /** Merch: the shipping to the cart's country, for each one. */
+  shipping: cents,
   discount_code: v.nullable(v.string()),
   code_discount: cents,
   bundle_discount: cents,
   total: v.nullable(cents),
   artist_share: v.nullable(cents),
   crate_part: v.nullable(cents),
-  problem: v.nullable(v.picklist(["unavailable", "yours", "owned", "below_minimum", "above_maximum", "fixed_price"])),
+  problem: v.nullable(
+    v.picklist(["unavailable", "yours", "owned", "quantity", "sold_out", "ship_to", "below_minimum", "above_maximum", "fixed_price"]),
+  ),
 });
 export type PricedLine = v.InferOutput<typeof PricedLineSchema>;
 
@@ -123,6 +156,12 @@ export function problemMessage(line: PricedLine, money: (cents: number) => strin
       return "This is your own release.";
     case "owned":
       return "You own this already.";
+    case "quantity":
+      return line.kind === "merch" ? `Choose from 1 to ${merchQuantityLimit}.` : "A download is bought once.";
+    case "sold_out":
+      return line.units_left ? `Only ${line.units_left} left: please choose fewer.` : "Sold out. Please remove it.";
+    case "ship_to":
+      return "Choose the country it ships to.";
     case "below_minimum":
       return `The price is at least ${money(line.minimum ?? 0)}.`;
     case "above_maximum":

@@ -110,9 +110,12 @@ export const ArtistPageSchema = v.object({
       id: v.string(),
       title: v.string(),
       price: v.number(),
+      allow_pay_more: v.boolean(),
       description: v.string(),
       image_url: nullableText,
       image_small_url: nullableText,
+      /** How many are left to sell (null: the artist keeps no count). */
+      units_left: v.nullable(v.number()),
     }),
   ),
 });

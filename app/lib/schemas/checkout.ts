@@ -2,7 +2,8 @@ import * as v from "valibot";
 import { currencies } from "~/lib/constants";
 import { email } from "~/lib/schemas/auth";
 import { isUuid } from "~/lib/catalog/catalog";
-import { cartKinds, highestAmountCents } from "~/lib/payments/cart";
+import { cartKinds, highestAmountCents, merchQuantityLimit } from "~/lib/payments/cart";
+import { shippingCountries } from "~/lib/payments/shipping";
 
 // The cart's and checkout's forms: one schema per form (app/routes/checkout/cart.tsx).
 
@@ -29,6 +30,17 @@ const chosenAmount = v.pipe(
   ),
 );
 
+/** How many: a whole number from 1 to 10 (a download's is 1, which the database judges); empty is one. */
+const quantity = v.pipe(
+  v.optional(v.string(), ""),
+  v.trim(),
+  v.transform((typed) => (typed === "" ? "1" : typed)),
+  v.regex(/^\d{1,2}$/, `Please choose from 1 to ${merchQuantityLimit}`),
+  v.transform(Number),
+  v.minValue(1, `Please choose from 1 to ${merchQuantityLimit}`),
+  v.maxValue(merchQuantityLimit, `Please choose from 1 to ${merchQuantityLimit}`),
+);
+
 const checkbox = v.pipe(
   v.optional(v.string(), ""),
   v.transform((value) => value === "on"),
@@ -40,11 +52,15 @@ export const AddToCartSchema = v.object({
   kind,
   id,
   amount: chosenAmount,
+  quantity,
   waiveWithdrawal: checkbox,
 });
 
-/** A line's own forms: a new amount, or out of the cart. */
-export const CartLineSchema = v.object({ kind, id, amount: chosenAmount });
+/** A line's own forms: a new amount or quantity, or out of the cart. */
+export const CartLineSchema = v.object({ kind, id, amount: chosenAmount, quantity });
+
+/** The country the cart's merch ships to. */
+export const ShipToSchema = v.object({ shipTo: v.picklist(shippingCountries, "Please choose a country") });
 
 /** A discount code typed into the cart. */
 export const DiscountCodeSchema = v.object({

@@ -29,7 +29,18 @@ export const StudioCatalogSchema = v.object({
       ...streamFields,
     }),
   ),
-  merch: v.array(v.object({ id: v.string(), title: v.string(), price: numeric, image_url: nullableText, image_small_url: nullableText })),
+  merch: v.array(
+    v.object({
+      id: v.string(),
+      title: v.string(),
+      price: numeric,
+      image_url: nullableText,
+      image_small_url: nullableText,
+      /** The stock the artist set (null: no count kept), and what is left of it to sell. */
+      stock: v.nullable(v.number()),
+      units_left: v.nullable(v.number()),
+    }),
+  ),
 });
 export type StudioCatalog = v.InferOutput<typeof StudioCatalogSchema>;
 

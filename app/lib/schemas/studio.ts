@@ -13,6 +13,7 @@ import {
   withdrawThreshold,
 } from "~/lib/constants";
 import { formatPrice } from "~/lib/format";
+import { shippingCountries } from "~/lib/payments/shipping";
 import { audioFiles } from "~/lib/media/media-files";
 import { calendarDate, isCalendarDate, optionalText, requiredText } from "./text";
 
@@ -156,12 +157,45 @@ export const DiscardUploadSchema = v.object({
   path: v.string(),
 });
 
-/** Merchandise: no genre, release date or audio. */
+const stockMessage = "Stock must be a whole number from 0 to 100,000, or empty";
+/** How many of a merch item the artist has: empty keeps no count (it never sells out). */
+const stock = v.pipe(
+  v.optional(v.string(), ""),
+  v.trim(),
+  v.transform((value) => (value === "" ? null : value)),
+  v.nullable(v.pipe(v.string(), v.regex(/^\d{1,6}$/, stockMessage), v.transform(Number), v.maxValue(100_000, stockMessage))),
+);
+
+/** A shipping price: empty is free. */
+const shippingPrice = (label: string) => {
+  const message = `${label} must be an amount from 0 to ${formatPrice(maximumPrice)}`;
+  return v.pipe(
+    v.optional(v.string(), ""),
+    v.trim(),
+    v.transform((value) => (value === "" ? "0" : value)),
+    v.regex(/^\d{1,4}(\.\d{1,2})?$/, message),
+    v.transform(Number),
+    v.maxValue(maximumPrice, message),
+  );
+};
+
+/** Merchandise: no genre, release date or audio; a stock, where it ships from, and its shipping there and elsewhere. */
 export const MerchUploadSchema = v.object({
   title,
   price,
   allowPayMore: checkbox,
   description: releaseDetails.description,
+  stock,
+  shipsFrom: v.picklist(shippingCountries, "Please choose the country it ships from"),
+  shippingHome: shippingPrice("Shipping in that country"),
+  shippingElsewhere: shippingPrice("Shipping elsewhere"),
+});
+export type MerchDetails = v.InferOutput<typeof MerchUploadSchema>;
+
+/** A merch item's stock changed in the studio (restocked, or counted again). */
+export const MerchStockSchema = v.object({
+  merchId: v.pipe(v.string(), v.uuid("Unknown item")),
+  stock,
 });
 
 const trackNumberMessage = `Track number must be a whole number from 1 to ${albumTrackLimit}`;

@@ -313,17 +313,24 @@ function MerchSection({ merch, artistName, currency }: { merch: ArtistMerch[]; a
           <li key={item.id} className="flex flex-col rounded-2xl border border-stage-700 bg-stage-850 p-3">
             <Artwork src={item.image_small_url ?? item.image_url} alt={item.title} className="aspect-square w-full rounded-xl" />
             <p className="mt-2 font-semibold text-ink">{item.title}</p>
-            <p className="text-sm text-ink-muted">{formatPrice(item.price, currency)}</p>
-            <LinkButton
-              to={purchasePath(item.id)}
-              preventScrollReset
-              replace
-              size="sm"
-              className="mt-3"
-              aria-label={`Buy ${item.title} - ${formatPrice(item.price, currency)}`}
-            >
-              Buy
-            </LinkButton>
+            <p className="text-sm text-ink-muted">
+              {formatPrice(item.price, currency)}
+              {item.units_left !== null && item.units_left > 0 && item.units_left <= 10 ? ` · ${item.units_left} left` : ""}
+            </p>
+            {item.units_left === 0 ? (
+              <p className="mt-3 text-sm font-semibold text-ink-muted">Sold out</p>
+            ) : (
+              <LinkButton
+                to={purchasePath(item.id)}
+                preventScrollReset
+                replace
+                size="sm"
+                className="mt-3"
+                aria-label={`Buy ${item.title} - ${formatPrice(item.price, currency)}`}
+              >
+                Buy
+              </LinkButton>
+            )}
           </li>
         ))}
       </ul>
@@ -336,6 +343,7 @@ function MerchSection({ merch, artistName, currency }: { merch: ArtistMerch[]; a
         price={buying?.price ?? 0}
         currency={currency}
         formats={null}
+        item={buying ? { kind: "merch", id: buying.id, allowPayMore: buying.allow_pay_more, soldOut: buying.units_left === 0 } : null}
       />
     </section>
   );

@@ -7,39 +7,63 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { Button, LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
-import { Field } from "~/components/ui/field";
+import { Field, SelectField } from "~/components/ui/field";
 import { albumPath, trackPath } from "~/lib/catalog/catalog";
+
 import { formatMoney } from "~/lib/format";
 import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";
 import { uncached } from "~/lib/http/http-cache";
-import { codeLimit, codeMessage, problemMessage, type PricedLine } from "~/lib/payments/cart";
+import { artistShareOf, codeLimit, codeMessage, itemLabel, merchQuantityLimit, problemMessage, type PricedLine } from "~/lib/payments/cart";
+import { shippingCountryOptions } from "~/lib/payments/shipping";
+import { isUuid } from "~/lib/catalog/catalog";
 import { paymentsOn } from "~/lib/payments/stripe.server";
-import { AddToCartSchema, CartLineSchema, CheckoutSchema, DiscountCodeSchema, GuestCheckoutSchema } from "~/lib/schemas/checkout";
+import {
+  AddToCartSchema,
+  CartLineSchema,
+  CheckoutSchema,
+  DiscountCodeSchema,
+  GuestCheckoutSchema,
+  ShipToSchema,
+} from "~/lib/schemas/checkout";
 import { waiverLabel, waiverNeeded, waiverRequired } from "~/lib/payments/withdrawal";
 import { cloudflareContext } from "~/lib/http/context.server";
 import { captchaFailedMessage, captchaTokenFrom } from "~/lib/http/captcha";
 import { captchaPassed, captchaSiteKey } from "~/lib/http/env.server";
 import { supabaseContext, userContext } from "~/lib/session/session.server";
 import { pageMeta } from "~/lib/sharing/meta";
-import { codesCookieHeader, pricedCart, putInCart, takeFromCart, typedCodes, visitorLines } from "~/lib/payments/cart.server";
-import { startCheckout } from "./checkout.server";
+import {
+  codesCookieHeader,
+  pricedCart,
+  type Shopper,
+  putInCart,
+  shipTo,
+  shipToCookieHeader,
+  takeFromCart,
+  typedCodes,
+  visitorLines,
+} from "~/lib/payments/cart.server";
+import { endCheckout, startCheckout } from "./checkout.server";
 import type { Route } from "./+types/cart";
 
 export const meta = () => pageMeta("Your Cart", "What you are about to buy, and paying for it.");
 
 const cartPath = href("/cart");
 
-/** The artist's share of a digital sale, as the cart says it while a fan types (the database rounds the same). */
-const artistShare = 0.88;
-
 export async function loader({ request, context }: Route.LoaderArgs) {
   if (!paymentsOn(context)) return { payments: false as const };
+  // Back from the payment page without paying: its checkout ends, and what its order held is let go.
+  const back = new URL(request.url).searchParams.get("back");
+  if (isUuid(back)) {
+    await endCheckout(request, context, back).catch((error: unknown) => console.error("ending a checkout failed", error));
+    throw redirect(cartPath, { headers: uncached });
+  }
   const signedIn = context.get(userContext) !== null;
   const cart = await pricedCart(request, { supabase: context.get(supabaseContext), signedIn });
   return {
     payments: true as const,
     cart,
+    shipTo: shipTo(request),
     signedIn,
     askWaiver: waiverNeeded(context.get(cloudflareContext).country),
     captchaSiteKey: signedIn ? null : captchaSiteKey(context),
@@ -59,20 +83,23 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "add" || intent === "buy-now") {
     const submission = parseForm(AddToCartSchema, formData);
     if (!submission.success) return reply(submission.reply, 400);
-    const { kind, id, amount, waiveWithdrawal } = submission.value;
-    const refused = await putInCart(request, shopper, [{ kind, id, amount }], cookies);
+    const { kind, id, amount, quantity, waiveWithdrawal } = submission.value;
+    const refused = await putInCart(request, shopper, [{ kind, id, amount, quantity }], cookies);
     if (refused) return reply(formError(refused, submission.values), 409);
     // Straight to payment with this one item; a visitor finds it in their cart (where they pay as a guest,
     // with an email, or log in), as does a buyer who did not tick the waiver where it is needed (the cart
     // asks for it beside Pay).
     if (intent === "add" || !context.get(userContext)) throw back();
-    if (waiverNeeded(country) && !waiveWithdrawal) throw back();
+    // Merch goes nowhere yet: the cart asks where it ships.
+    if (kind === "merch" && !shipTo(request)) throw back();
+    if (kind !== "merch" && waiverNeeded(country) && !waiveWithdrawal) throw back();
     const started = await startCheckout(request, context, {
-      lines: [{ kind, id, amount }],
+      lines: [{ kind, id, amount, quantity }],
       codes: typedCodes(request),
       currency: null,
       followArtists: true,
       waivedWithdrawal: waiveWithdrawal,
+      shipTo: shipTo(request),
     });
     if ("refused" in started) throw back();
     throw back(started.pay);
@@ -81,10 +108,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "remove" || intent === "amount") {
     const submission = parseForm(CartLineSchema, formData);
     if (!submission.success) return reply(submission.reply, 400);
-    const { kind, id, amount } = submission.value;
+    const { kind, id, amount, quantity } = submission.value;
     if (intent === "remove") await takeFromCart(request, shopper, { kind, id }, cookies);
     else {
-      const refused = await putInCart(request, shopper, [{ kind, id, amount }], cookies);
+      const refused = await putInCart(request, shopper, [{ kind, id, amount, quantity }], cookies);
       if (refused) return reply(formError(refused, submission.values), 409);
     }
     throw back();
@@ -104,12 +131,19 @@ export async function action({ request, context }: Route.ActionArgs) {
     throw back();
   }
 
+  if (intent === "ship-to") {
+    const submission = parseForm(ShipToSchema, formData);
+    if (!submission.success) return reply(submission.reply, 400);
+    cookies.append("Set-Cookie", shipToCookieHeader(request, submission.value.shipTo));
+    throw back();
+  }
+
   if (intent === "checkout" && !context.get(userContext)) {
     // A guest: an email for the receipt and its downloads, and the security check.
     const submission = parseForm(GuestCheckoutSchema, formData);
     if (!submission.success) return reply(submission.reply, 400);
     const { currency, email, waiveWithdrawal } = submission.value;
-    if (waiverNeeded(country) && !waiveWithdrawal)
+    if (waiverNeeded(country) && !waiveWithdrawal && (await sellsDownloads(request, shopper, currency)))
       return reply({ fieldErrors: { waiveWithdrawal: waiverRequired }, formError: null, values: submission.values }, 400);
     if (!(await captchaPassed(context, captchaTokenFrom(formData)))) return reply(formError(captchaFailedMessage, submission.values), 400);
     const started = await startCheckout(request, context, {
@@ -119,6 +153,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       followArtists: false,
       waivedWithdrawal: waiveWithdrawal,
       email,
+      shipTo: shipTo(request),
     });
     if ("refused" in started) return reply(formError(started.refused, submission.values), 409);
     throw back(started.pay);
@@ -128,7 +163,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const submission = parseForm(CheckoutSchema, formData);
     if (!submission.success) return reply(submission.reply, 400);
     const { currency, followArtists, waiveWithdrawal } = submission.value;
-    if (waiverNeeded(country) && !waiveWithdrawal)
+    if (waiverNeeded(country) && !waiveWithdrawal && (await sellsDownloads(request, shopper, currency)))
       return reply({ fieldErrors: { waiveWithdrawal: waiverRequired }, formError: null, values: submission.values }, 400);
     const started = await startCheckout(request, context, {
       lines: null,
@@ -136,11 +171,18 @@ export async function action({ request, context }: Route.ActionArgs) {
       currency,
       followArtists,
       waivedWithdrawal: waiveWithdrawal,
+      shipTo: shipTo(request),
     });
     if ("refused" in started) return reply(formError(started.refused, submission.values), 409);
     throw back(started.pay);
   }
   return reply(formError("Unknown request"), 400);
+}
+
+/** Whether the cart's lines in `currency` hold a download (the right to withdraw is waived for those alone). */
+async function sellsDownloads(request: Request, shopper: Shopper, currency: string) {
+  const cart = await pricedCart(request, shopper);
+  return cart.lines.some((line) => line.currency === currency && line.kind !== "merch");
 }
 
 export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
@@ -154,6 +196,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
   }
   const { cart, signedIn, askWaiver, captchaSiteKey } = loaderData;
   const currencies = [...new Set(cart.lines.map((line) => line.currency))];
+  const shipping = cart.lines.some((line) => line.kind === "merch");
   return (
     <div className="mx-auto max-w-3xl">
       <h1 className="mb-6 text-3xl font-bold">Your Cart</h1>
@@ -170,6 +213,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
               own.
             </p>
           ) : null}
+          {shipping ? <ShipToForm shipTo={loaderData.shipTo} reply={actionData} /> : null}
           {currencies.map((currency) => (
             <CurrencyGroup
               key={currency}
@@ -251,6 +295,7 @@ function CurrencyGroup({
   const payable = lines.every((line) => line.problem === null);
   const total = lines.reduce((sum, line) => sum + (line.total ?? 0), 0);
   const discounts = lines.reduce((sum, line) => sum + line.code_discount + line.bundle_discount, 0);
+  const shipping = lines.reduce((sum, line) => sum + line.shipping, 0);
   const artists = [...new Map(lines.map((line) => [line.artist_id, line.artist_name])).entries()];
   return (
     <section aria-label={several ? `Paid in ${currency}` : "Your items"} className="mb-6">
@@ -271,7 +316,7 @@ function CurrencyGroup({
         const bundle = bundles.find((candidate) => candidate.artist_id === artistId);
         return bundle ? (
           <p key={artistId} className="mt-3 text-sm text-ink-muted">
-            Bundle: buy two or more releases (albums or singles) from {artistName} together and save {bundle.percentage}%.
+            Bundle: buy two or more releases (albums or singles) or merch items from {artistName} together and save {bundle.percentage}%.
             {bundle.applies ? " Applied." : ""}
           </p>
         ) : null;
@@ -281,6 +326,12 @@ function CurrencyGroup({
           <>
             <dt className="text-ink-muted">Discounts</dt>
             <dd className="text-right">−{money(discounts)}</dd>
+          </>
+        ) : null}
+        {shipping > 0 ? (
+          <>
+            <dt className="text-ink-muted">Shipping</dt>
+            <dd className="text-right">{money(shipping)}</dd>
           </>
         ) : null}
         <dt className="text-lg font-semibold">Total</dt>
@@ -315,7 +366,7 @@ function CurrencyGroup({
             />
           </>
         )}
-        {askWaiver ? (
+        {askWaiver && lines.some((line) => line.kind !== "merch") ? (
           <CheckboxField
             name="waiveWithdrawal"
             label={waiverLabel}
@@ -336,9 +387,36 @@ function CurrencyGroup({
   );
 }
 
+/** Where the cart's merch ships: the country its shipping is priced for, and the only one the payment takes an address in. */
+function ShipToForm({ shipTo, reply }: { shipTo: string | null; reply: FormReply | undefined }) {
+  const refused = reply?.values.intent === "ship-to" ? reply : undefined;
+  return (
+    <Form
+      method="post"
+      action={cartPath}
+      noValidate
+      className="mb-6 flex flex-wrap items-end gap-3 rounded-xl border border-stage-700 bg-stage-900 p-4"
+    >
+      <input type="hidden" name="intent" value="ship-to" />
+      <SelectField
+        label="Merch ships to"
+        name="shipTo"
+        className="min-w-0 flex-1"
+        options={shippingCountryOptions().map(({ code, name }) => ({ value: code, label: name }))}
+        placeholder="Choose a country"
+        defaultValue={shipTo ?? ""}
+        error={refused?.fieldErrors.shipTo}
+      />
+      <Button type="submit" variant="secondary">
+        Update shipping
+      </Button>
+    </Form>
+  );
+}
+
 function CartLineRow({ line, money, refused }: { line: PricedLine; money: (cents: number) => string; refused?: FormReply }) {
   const problem = problemMessage(line, money);
-  const page = line.id ? (line.kind === "album" ? albumPath(line.id) : trackPath(line.id)) : null;
+  const page = line.id && line.kind !== "merch" ? (line.kind === "album" ? albumPath(line.id) : trackPath(line.id)) : null;
   const title = line.title ?? "An item no longer for sale";
   return (
     <li className="flex gap-3 rounded-xl border border-stage-700 bg-stage-900 p-3">
@@ -346,8 +424,9 @@ function CartLineRow({ line, money, refused }: { line: PricedLine; money: (cents
       <div className="min-w-0 flex-1">
         <p className="font-semibold">{page && line.problem !== "unavailable" ? <Link to={page}>{title}</Link> : title}</p>
         <p className="text-sm text-ink-muted">
-          {line.kind === "album" ? "Album" : "Track"}
+          {itemLabel(line.kind)}
           {line.artist_name ? ` · ${line.artist_name}` : ""}
+          {line.kind === "merch" && line.units_left !== null && line.units_left <= 10 ? ` · ${line.units_left} left` : ""}
         </p>
         {line.code_discount > 0 ? (
           <p className="text-sm text-accent">
@@ -355,6 +434,8 @@ function CartLineRow({ line, money, refused }: { line: PricedLine; money: (cents
           </p>
         ) : null}
         {line.bundle_discount > 0 ? <p className="text-sm text-accent">Bundle: −{money(line.bundle_discount)}</p> : null}
+        {line.shipping > 0 ? <p className="text-sm text-ink-muted">Shipping: {money(line.shipping)}</p> : null}
+        {line.kind === "merch" && line.problem !== "unavailable" ? <QuantityForm line={line} refused={refused} /> : null}
         {line.allow_pay_more && line.problem !== "unavailable" ? <AmountForm line={line} money={money} refused={refused} /> : null}
         {problem ? (
           <p role="alert" className="mt-1 text-sm text-danger">
@@ -379,25 +460,56 @@ function CartLineRow({ line, money, refused }: { line: PricedLine; money: (cents
   );
 }
 
-/** Name your price: the amount, at least the price, and what the artist receives of it (as the fan types, with JavaScript). */
-function AmountForm({ line, money, refused }: { line: PricedLine; money: (cents: number) => string; refused?: FormReply }) {
-  const form = formFields(refused);
-  const [typed, setTyped] = useState(refused ? form.text("amount") : ((line.amount ?? line.minimum ?? 0) / 100).toFixed(2));
-  const cents = Math.round(Number(typed) * 100);
-  const receives = Number.isFinite(cents) && cents >= 0 ? money(Math.round(cents * artistShare)) : null;
-  const lineFields = (
+/** A line's own fields, carried by each of its forms: which line, and what it holds that the form leaves as it is. */
+function LineFields({ line, keep }: { line: PricedLine; keep: "amount" | "quantity" }) {
+  return (
     <>
       <input type="hidden" name="intent" value="amount" />
       <input type="hidden" name="kind" value={line.kind} />
       <input type="hidden" name="id" value={line.id ?? ""} />
+      {keep === "quantity" ? (
+        <input type="hidden" name="quantity" value={line.quantity} />
+      ) : line.allow_pay_more && line.unit !== null ? (
+        <input type="hidden" name="amount" value={(line.unit / 100).toFixed(2)} />
+      ) : null}
     </>
   );
+}
+
+/** How many of a merch item: 1 to 10. */
+function QuantityForm({ line, refused }: { line: PricedLine; refused?: FormReply }) {
+  const form = formFields(refused);
+  return (
+    <Form method="post" action={cartPath} noValidate className="mt-2 flex flex-wrap items-end gap-2">
+      <LineFields line={line} keep="amount" />
+      <SelectField
+        label="Quantity"
+        name="quantity"
+        className="w-28"
+        options={Array.from({ length: merchQuantityLimit }, (_, index) => String(index + 1))}
+        defaultValue={String(line.quantity)}
+        error={form.error("quantity")}
+      />
+      <Button type="submit" size="sm" variant="secondary">
+        Update
+      </Button>
+    </Form>
+  );
+}
+
+/** Name your price: the amount, at least the price, and what the artist receives of it (as the fan types, with JavaScript). */
+function AmountForm({ line, money, refused }: { line: PricedLine; money: (cents: number) => string; refused?: FormReply }) {
+  const form = formFields(refused);
+  const [typed, setTyped] = useState(refused ? form.text("amount") : ((line.unit ?? line.minimum ?? 0) / 100).toFixed(2));
+  const cents = Math.round(Number(typed) * 100);
+  const receives = Number.isFinite(cents) && cents >= 0 ? money(Math.round(cents * artistShareOf[line.kind])) : null;
+  const lineFields = <LineFields line={line} keep="quantity" />;
   return (
     <>
       <Form method="post" action={cartPath} noValidate className="mt-2 flex flex-wrap items-end gap-2">
         {lineFields}
         <Field
-          label={`Your price (${line.currency})`}
+          label={line.kind === "merch" ? `Your price for one (${line.currency})` : `Your price (${line.currency})`}
           name="amount"
           inputMode="decimal"
           className="w-40"

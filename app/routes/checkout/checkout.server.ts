@@ -13,6 +13,8 @@ import { stripeFrom } from "~/lib/payments/stripe.server";
 import { supabaseContext } from "~/lib/session/session.server";
 import { isUuid } from "~/lib/catalog/catalog";
 import type { CartLine } from "~/lib/payments/cart";
+import { asJson } from "~/lib/payments/cart.server";
+import { formatCountry } from "~/lib/format";
 
 const OpenedOrderSchema = v.union([
   v.object({
@@ -20,7 +22,18 @@ const OpenedOrderSchema = v.union([
     currency: v.string(),
     total: v.number(),
     email: v.string(),
-    lines: v.array(v.object({ n: v.number(), title: v.string(), artist_name: v.string(), total: v.number() })),
+    /** Where its merch goes (none without merch). */
+    ship_to: v.nullable(v.string()),
+    lines: v.array(
+      v.object({
+        n: v.number(),
+        title: v.string(),
+        artist_name: v.string(),
+        quantity: v.number(),
+        shipping: v.number(),
+        total: v.number(),
+      }),
+    ),
   }),
   v.object({ problems: v.array(v.object({ n: v.number(), title: v.nullable(v.string()), problem: v.string() })) }),
 ]);
@@ -46,6 +59,7 @@ export async function startCheckout(
     followArtists,
     waivedWithdrawal,
     email,
+    shipTo,
   }: {
     lines: CartLine[] | null;
     codes: string[];
@@ -54,6 +68,8 @@ export async function startCheckout(
     waivedWithdrawal: boolean;
     /** A guest's, where the receipt goes (an account's own is its email). */
     email?: string;
+    /** The country the merch goes to (the payment then takes an address there alone). */
+    shipTo: string | null;
   },
 ): Promise<CheckoutStart> {
   const stripe = stripeFrom(context);
@@ -62,12 +78,13 @@ export async function startCheckout(
   const vouch = marketplaceHeader(context);
   const opened = await supabase
     .rpc("open_order", {
-      ...(lines ? { lines: lines.map((line) => ({ kind: line.kind, id: line.id, amount: line.amount })) } : {}),
+      ...(lines ? { lines: lines.map(asJson) } : {}),
       codes,
       currency: currency ?? undefined,
       follow_artists: followArtists,
       waived_withdrawal: waivedWithdrawal,
       email,
+      ship_to: shipTo ?? undefined,
     })
     .setHeader(...vouch);
   if (opened.error) {
@@ -135,33 +152,51 @@ function prepareFiles(context: Readonly<RouterContextProvider>, orderId: string)
 type OpenedOrder = Extract<v.InferOutput<typeof OpenedOrderSchema>, { order_id: string }>;
 
 /**
- * The Checkout Session of an order: each line at its total (cents from the database), the order's id in
- * its metadata and as its reference, back to the return page or the cart. With `tax` (STRIPE_TAX=on),
- * Stripe Tax adds the tax due where the buyer is on top of the prices (the shares are of the price
- * before tax), from the address Checkout asks for.
+ * The Checkout Session of an order: each line at its total (cents from the database), its merch's shipping
+ * as one fixed rate with the address taken in the country it was priced for alone, the order's id in its
+ * metadata and as its reference, back to the return page or (letting go of the order) the cart. With `tax`
+ * (STRIPE_TAX=on), Stripe Tax adds the tax due where the buyer is on top of the prices (the shares are of
+ * the price before tax), from the address Checkout asks for.
  */
 export function checkoutSessionParams(
   order: OpenedOrder,
   { origin, done, tax }: { origin: string; done: string; tax: boolean },
 ): Stripe.Checkout.SessionCreateParams {
+  const currency = order.currency.toLowerCase();
+  const shipping = order.lines.reduce((sum, line) => sum + line.shipping, 0);
   return {
     mode: "payment",
     line_items: order.lines.map((line) => ({
       quantity: 1,
       price_data: {
-        currency: order.currency.toLowerCase(),
-        unit_amount: line.total,
-        product_data: { name: `${line.title} · ${line.artist_name}` },
+        currency,
+        unit_amount: line.total - line.shipping,
+        product_data: { name: `${line.title}${line.quantity > 1 ? ` × ${line.quantity}` : ""} · ${line.artist_name}` },
         ...(tax ? { tax_behavior: "exclusive" as const } : {}),
       },
     })),
+    ...(order.ship_to
+      ? {
+          shipping_address_collection: { allowed_countries: [order.ship_to] },
+          shipping_options: [
+            {
+              shipping_rate_data: {
+                type: "fixed_amount" as const,
+                fixed_amount: { amount: shipping, currency },
+                display_name: `Shipping to ${formatCountry(order.ship_to)}`,
+                ...(tax ? { tax_behavior: "exclusive" as const } : {}),
+              },
+            },
+          ],
+        }
+      : {}),
     ...(tax ? { automatic_tax: { enabled: true } } : {}),
     customer_email: order.email,
     client_reference_id: order.order_id,
     metadata: { order_id: order.order_id },
     // Its session id comes back in the address: the return page asks Stripe about it.
     success_url: `${done}?session_id={CHECKOUT_SESSION_ID}`,
-    cancel_url: `${origin}${href("/cart")}`,
+    cancel_url: `${origin}${href("/cart")}?${new URLSearchParams({ back: order.order_id })}`,
     // The shortest Stripe allows: an abandoned checkout lets go of its order soon.
     expires_at: Math.floor(Date.now() / 1000) + 30 * 60,
   };
@@ -208,12 +243,46 @@ export async function applyCheckout(
       event_type: event?.type,
       // News before the order kept its checkout finds the order by the id the session carries.
       order_id: isUuid(session.metadata?.order_id) ? session.metadata.order_id : undefined,
+      shipping_address: shippingAddress(session),
     })
     .setHeader(...marketplaceHeader(context));
   if (error) throw new Error(`applying checkout ${session.id} failed`, { cause: error });
   const applied = v.parse(AppliedSchema, data);
   if (applied) await queueMails(context.get(cloudflareContext).env.MAIL, applied.mails, new URL(request.url).origin);
   return applied;
+}
+
+/** Where the payment says the merch goes: the name and address Checkout collected. */
+function shippingAddress(session: Partial<Stripe.Checkout.Session>) {
+  const details = session.collected_information?.shipping_details;
+  if (!details) return undefined;
+  const { line1, line2, city, postal_code: postalCode, state, country } = details.address;
+  return { name: details.name, line1, line2, city, postal_code: postalCode, state, country };
+}
+
+/**
+ * A checkout its buyer came back from without paying (the payment page's way back names its order), ended
+ * with Stripe and applied to its order at once: what the order held (the last of a merch item, a code's
+ * last use) is let go now rather than when the checkout lapses. Nothing for an order paid or closed, or a
+ * checkout Stripe will not end (the buyer paid in another tab: the payment stands).
+ */
+export async function endCheckout(request: Request, context: Readonly<RouterContextProvider>, orderId: string) {
+  const stripe = stripeFrom(context);
+  if (!stripe) return;
+  const { data, error } = await context
+    .get(supabaseContext)
+    .rpc("checkout_to_end", { order_id: orderId })
+    .setHeader(...marketplaceHeader(context));
+  if (error) throw new Error(`finding order ${orderId}'s checkout failed`, { cause: error });
+  if (!data) return;
+  let session: Stripe.Checkout.Session;
+  try {
+    session = await stripe.checkout.sessions.expire(data);
+  } catch (refused) {
+    console.warn("Stripe kept checkout open", data, refused);
+    return;
+  }
+  await applyCheckout(request, context, session, "expired");
 }
 
 /** What Stripe says about a payment after it was made: its charge refunded, or a dispute opened or closed. */

@@ -8,6 +8,7 @@ import { albumPath, isUuid, trackPath } from "~/lib/catalog/catalog";
 import { formatMoney } from "~/lib/format";
 import { stripeFrom } from "~/lib/payments/stripe.server";
 import { waiverRecord } from "~/lib/payments/withdrawal";
+import { cartKinds, itemLabel, shippingNote } from "~/lib/payments/cart";
 import { envFrom, guestOrderHeader, marketplaceHeader } from "~/lib/http/env.server";
 import { uncached } from "~/lib/http/http-cache";
 import { receiptPass } from "~/lib/http/signed-values.server";
@@ -30,12 +31,14 @@ const OrderSchema = v.object({
   currency: v.string(),
   total: v.number(),
   waived_withdrawal: v.boolean(),
+  ship_to: v.nullable(v.string()),
   lines: v.array(
     v.object({
-      kind: v.picklist(["track", "album"]),
+      kind: v.picklist(cartKinds),
       track_id: v.nullable(v.string()),
       release_id: v.nullable(v.string()),
       title: v.string(),
+      quantity: v.number(),
       total: v.number(),
     }),
   ),
@@ -143,7 +146,10 @@ export default function CheckoutDone({ loaderData }: Route.ComponentProps) {
   const paid = order.state === "paid";
   const { heading, message } =
     order.state === "paid"
-      ? { heading: "Thank you!", message: `Your order is paid: ${money(order.total)}. Everything in it is yours to play and download now.` }
+      ? {
+          heading: "Thank you!",
+          message: `Your order is paid: ${money(order.total)}.${order.lines.some((line) => line.kind !== "merch") ? " Its music is yours to play and download now." : ""}`,
+        }
       : order.state === "pending"
         ? {
             heading: "Payment pending",
@@ -167,14 +173,17 @@ export default function CheckoutDone({ loaderData }: Route.ComponentProps) {
               <li key={`${line.kind}:${id ?? line.title}`} className="flex items-center justify-between gap-3">
                 <span className="min-w-0 truncate">
                   {id ? <Link to={line.kind === "album" ? albumPath(id) : trackPath(id)}>{line.title}</Link> : line.title}
-                  <span className="text-ink-muted"> · {line.kind === "album" ? "Album" : "Track"}</span>
+                  <span className="text-ink-muted"> · {itemLabel(line.kind, line.quantity)}</span>
                 </span>
                 <span className="shrink-0">{money(line.total)}</span>
               </li>
             );
           })}
         </ul>
-        {paid ? <p className="mt-4 text-sm text-ink-muted">Open each one to download it in the format you like.</p> : null}
+        {paid && order.lines.some((line) => line.kind !== "merch") ? (
+          <p className="mt-4 text-sm text-ink-muted">Open each one to download it in the format you like.</p>
+        ) : null}
+        {order.ship_to ? <p className="mt-2 text-sm text-ink-muted">{shippingNote(order.ship_to)}</p> : null}
         {order.waived_withdrawal ? <p className="mt-2 text-sm text-ink-muted">{waiverRecord}</p> : null}
       </Card>
       <div className="mt-6 flex flex-wrap gap-3">

@@ -13,6 +13,7 @@ import { envFrom, guestOrderHeader, marketplaceHeader } from "~/lib/http/env.ser
 import { uncached } from "~/lib/http/http-cache";
 import { readReceiptPass, receiptPassDays } from "~/lib/http/signed-values.server";
 import { waiverRecord } from "~/lib/payments/withdrawal";
+import { cartKinds, itemLabel, shippingNote } from "~/lib/payments/cart";
 import { formError, replyWith } from "~/lib/forms/forms";
 import { requireUser } from "~/lib/session/guards.server";
 import { supabaseContext, userContext } from "~/lib/session/session.server";
@@ -32,10 +33,12 @@ const ReceiptSchema = v.object({
   total: v.number(),
   email: v.string(),
   waived_withdrawal: v.boolean(),
+  ship_to: v.nullable(v.string()),
   lines: v.array(
     v.object({
       id: v.string(),
-      kind: v.picklist(["track", "album"]),
+      kind: v.picklist(cartKinds),
+      quantity: v.number(),
       track_id: v.nullable(v.string()),
       release_id: v.nullable(v.string()),
       title: v.string(),
@@ -127,7 +130,7 @@ export default function Receipt({ loaderData, actionData }: Route.ComponentProps
                     <span className="font-semibold">{line.title}</span>
                     <span className="text-ink-muted">
                       {" "}
-                      · {line.artist_name} · {line.kind === "album" ? "Album" : "Track"} · {money(line.total)}
+                      · {line.artist_name} · {itemLabel(line.kind, line.quantity)} · {money(line.total)}
                     </span>
                   </span>
                   {line.refunded ? <Badge tone="danger">Refunded</Badge> : null}
@@ -139,6 +142,7 @@ export default function Receipt({ loaderData, actionData }: Route.ComponentProps
             );
           })}
         </ul>
+        {receipt.ship_to ? <p className="mt-4 text-sm text-ink-muted">{shippingNote(receipt.ship_to)}</p> : null}
         {receipt.waived_withdrawal ? <p className="mt-4 text-sm text-ink-muted">{waiverRecord}</p> : null}
       </Card>
       <div className="mt-6 grid gap-3">

@@ -8,7 +8,7 @@ import { Card } from "~/components/ui/card";
 import { PillNav } from "~/components/ui/pill-nav";
 import { trackEditPath } from "~/lib/catalog/catalog";
 import { invokeFunction } from "~/lib/backend/backend.server";
-import { formatCount, formatDayRange, formatPrice, requestLocale } from "~/lib/format";
+import { formatCount, formatCountry, formatDayRange, formatPrice, requestLocale } from "~/lib/format";
 import { requireArtist } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import { supabaseContext } from "~/lib/session/session.server";
@@ -161,13 +161,6 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
   );
 }
 
-const regionNames = new Intl.DisplayNames(["en"], { type: "region", fallback: "code" });
-
-/** A country's name; 'Unknown' where Cloudflare could not tell (and always locally). */
-function countryName(code: string | null): string {
-  return code ? (regionNames.of(code) ?? code) : "Unknown";
-}
-
 /** Countries by plays and downloads, each with a bar for its share of the busiest. */
 function Geography({ geography }: { geography: Analytics["geography"] }) {
   if (geography.length === 0) return <p className="mt-3 text-ink-muted">No listeners in this period.</p>;
@@ -180,7 +173,7 @@ function Geography({ geography }: { geography: Analytics["geography"] }) {
           key: country.country ?? "unknown",
           label: (
             <>
-              {countryName(country.country)}
+              {formatCountry(country.country)}
               <svg aria-hidden="true" className="mt-1 block h-1.5 w-full">
                 <rect width="100%" height="100%" rx="3" className="fill-stage-700" />
                 <rect

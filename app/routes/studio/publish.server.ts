@@ -20,7 +20,7 @@ import {
   type UploadBucket,
 } from "~/lib/media/media-files";
 import type { FieldErrors } from "~/lib/forms/forms";
-import { tooManyTracks, type UploadedFiles } from "~/lib/schemas/studio";
+import { tooManyTracks, type MerchDetails, type UploadedFiles } from "~/lib/schemas/studio";
 import { fileImageSize, imageHeadLength, isPictureSizeAllowed, type ImageSize } from "~/lib/media/image-size";
 import { storedArtworkSize, type FirstBytes, type StoredBytes } from "~/lib/uploads/storage-request.server";
 import { audioHeadLength, audioSeconds } from "~/lib/media/audio-length";
@@ -42,7 +42,7 @@ export type UploadKind = "single" | "album" | "merch";
 export type Release =
   | { kind: "single"; details: TrackFields & { title: string } }
   | { kind: "album"; details: TrackFields & { albumTitle: string; albumPrice: number | null; trackTitles: string[] } }
-  | { kind: "merch"; details: { title: string; price: number; allowPayMore: boolean; description: string } };
+  | { kind: "merch"; details: MerchDetails };
 type TrackFields = {
   genre: string;
   subgenre: string | null;
@@ -338,7 +338,7 @@ export async function insertRelease(
   const artworkUrl = publicUrl(artwork.path);
   const artworkSmallUrl = artwork.smallPath ? publicUrl(artwork.smallPath) : null;
   if (release.kind === "merch") {
-    const { title, price, allowPayMore, description } = release.details;
+    const { title, price, allowPayMore, description, stock, shipsFrom, shippingHome, shippingElsewhere } = release.details;
     const { error } = await supabase
       .from("merch")
       .insert({
@@ -347,6 +347,10 @@ export async function insertRelease(
         price,
         allow_pay_more: allowPayMore,
         description,
+        stock,
+        ships_from: shipsFrom,
+        shipping_home: shippingHome,
+        shipping_elsewhere: shippingElsewhere,
         image_url: artworkUrl,
         image_small_url: artworkSmallUrl,
       })

@@ -1,23 +1,25 @@
-import { href, Link, redirect } from "react-router";
+import { Form, href, Link, redirect } from "react-router";
 import { FormAlert } from "~/components/form-controls";
 import { StreamStatus, useRefreshWhilePreparing } from "~/components/studio/stream-status";
 import { Artwork } from "~/components/catalog/artist-image";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Badge } from "~/components/ui/badge";
-import { LinkButton } from "~/components/ui/button";
+import { Button, LinkButton } from "~/components/ui/button";
+import { Field } from "~/components/ui/field";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Icon } from "~/components/ui/icon";
 import { PillNav } from "~/components/ui/pill-nav";
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { albumPath, countOf, trackEditPath, trackPath } from "~/lib/catalog/catalog";
-import { formatDate, formatPrice } from "~/lib/format";
+import { formatCount, formatDate, formatPrice } from "~/lib/format";
 import { requireArtist } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import { pageCount, pageFrom } from "~/lib/ui/paging";
-import { StudioCatalogSchema } from "~/lib/schemas/studio-data";
-import { RetryStreamSchema } from "~/lib/schemas/studio";
-import { formFields, parseForm, replyWith } from "~/lib/forms/forms";
+import { StudioCatalogSchema, type StudioCatalog } from "~/lib/schemas/studio-data";
+import { MerchStockSchema, RetryStreamSchema } from "~/lib/schemas/studio";
+import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms/forms";
+import { refusedWrite } from "~/lib/backend/backend.server";
 import { readForm } from "~/lib/forms/form-body.server";
 import { retryStream } from "./streams.server";
 import { supabaseContext } from "~/lib/session/session.server";
@@ -55,14 +57,28 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { kind, page, pages: pageCount(catalog.track_count, pageSize), ...catalog };
 }
 
-/** Retry on a failed stream; back to this page, where it shows "Preparing the stream". */
+/**
+ * Retry on a failed stream (back to this page, where it shows "Preparing the stream"), or a merch item's
+ * stock counted again (row-level security lets an artist change their own merch alone).
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   requireArtist(request, context);
-  const submission = parseForm(RetryStreamSchema, await readForm(request));
+  const formData = await readForm(request);
+  const back = () => redirect(`${yourTracks}${new URL(request.url).search}`, 303);
+  if (formData.get("intent") === "stock") {
+    const submission = parseForm(MerchStockSchema, formData);
+    if (!submission.success) return replyWith(submission.reply, 400);
+    const { merchId, stock } = submission.value;
+    const { data, error } = await context.get(supabaseContext).from("merch").update({ stock }).eq("id", merchId).select("id");
+    if (error) return refusedWrite(error, { what: "changing a merch item's stock", values: submission.values, field: "stock" });
+    if (data.length === 0) return replyWith(formError("This item is not yours to change.", submission.values), 404);
+    throw back();
+  }
+  const submission = parseForm(RetryStreamSchema, formData);
   if (!submission.success) return replyWith(submission.reply, 400);
   const refused = await retryStream(context, submission.value.trackId, submission.values);
   if (refused) return refused;
-  throw redirect(`${yourTracks}${new URL(request.url).search}`, 303);
+  throw back();
 }
 
 export default function YourTracks({ loaderData, actionData }: Route.ComponentProps) {
@@ -199,6 +215,7 @@ export default function YourTracks({ loaderData, actionData }: Route.ComponentPr
                   <Artwork src={item.image_small_url ?? item.image_url} alt="" className="aspect-square w-full rounded-lg" />
                   <p className="mt-2 truncate font-semibold text-ink">{item.title}</p>
                   <p className="text-sm text-ink-muted">{formatPrice(item.price, currency)}</p>
+                  <MerchStock item={item} reply={actionData?.values.merchId === item.id ? actionData : undefined} />
                 </li>
               ))}
             </ul>
@@ -206,6 +223,34 @@ export default function YourTracks({ loaderData, actionData }: Route.ComponentPr
         </section>
       ) : null}
     </>
+  );
+}
+
+/** A merch item's stock: what is left to sell, and the count to change (empty: no count kept). */
+function MerchStock({ item, reply }: { item: StudioCatalog["merch"][number]; reply: FormReply | undefined }) {
+  const form = formFields(reply);
+  return (
+    <Form method="post" className="mt-2 grid gap-2">
+      <input type="hidden" name="intent" value="stock" />
+      <input type="hidden" name="merchId" value={item.id} />
+      <p className="text-sm text-ink-muted">
+        {item.units_left === null ? "No stock count" : item.units_left === 0 ? "Sold out" : `${formatCount(item.units_left)} left to sell`}
+      </p>
+      <Field
+        label={
+          <>
+            Stock<span className="sr-only"> of {item.title}</span>
+          </>
+        }
+        name="stock"
+        inputMode="numeric"
+        defaultValue={reply ? form.text("stock") : (item.stock?.toString() ?? "")}
+        error={form.error("stock")}
+      />
+      <Button type="submit" size="sm" variant="secondary" aria-label={`Save the stock of ${item.title}`}>
+        Save stock
+      </Button>
+    </Form>
   );
 }
 

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Form, href, redirect } from "react-router";
-import { FormAlert, SubmitButton } from "~/components/form-controls";
+import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FilePicker } from "~/components/studio/file-picker";
 import { UploadList, useHeldForUploads, useUploads } from "~/components/studio/upload-list";
@@ -8,7 +8,8 @@ import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { AlbumPriceField, PriceField, TrackDetailsFields } from "~/components/studio/track-details-fields";
 import { Card } from "~/components/ui/card";
 import { PillNav } from "~/components/ui/pill-nav";
-import { Field } from "~/components/ui/field";
+import { Field, SelectField } from "~/components/ui/field";
+import { shippingCountryOptions } from "~/lib/payments/shipping";
 import { refusedWrite } from "~/lib/backend/backend.server";
 import { accountChanged, forgetCached } from "~/lib/cache/edge-cache.server";
 import { albumTrackLimit, catalogLimits } from "~/lib/constants";
@@ -215,7 +216,35 @@ export default function Upload({ loaderData, actionData }: Route.ComponentProps)
             <>
               <Field label="Title" {...form.field("title")} required />
               <PriceField value={form.text("price")} error={form.error("price")} currency={currency} />
+              <CheckboxField name="allowPayMore" label="Let fans pay more if they want to" defaultChecked={form.checked("allowPayMore")} />
               <Field label="Description" {...form.field("description")} required />
+              <Field
+                label="Stock (optional)"
+                {...form.field("stock")}
+                inputMode="numeric"
+                hint="How many you have to sell. Leave it empty to keep no count: it never sells out."
+              />
+              <SelectField
+                label="Ships from"
+                name="shipsFrom"
+                options={shippingCountryOptions().map(({ code, name }) => ({ value: code, label: name }))}
+                placeholder="Choose a country"
+                defaultValue={form.text("shipsFrom")}
+                error={form.error("shipsFrom")}
+                required
+              />
+              <Field
+                label={`Shipping in that country (${currency})`}
+                {...form.field("shippingHome")}
+                inputMode="decimal"
+                hint="For each one. Leave it empty for free shipping."
+              />
+              <Field
+                label={`Shipping elsewhere (${currency})`}
+                {...form.field("shippingElsewhere")}
+                inputMode="decimal"
+                hint="For each one, to any other country."
+              />
             </>
           ) : (
             <>
