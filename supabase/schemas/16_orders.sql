@@ -139,12 +139,12 @@ stable
 security definer
 set search_path = ''
 as $$
-  select greatest(m.stock - coalesce((
+  select case when m.stock is not null then greatest(m.stock - coalesce((
       select sum(l.quantity)::integer
       from public.order_lines l
       join public.orders o on o.id = l.order_id
       where l.merch_id = m.id and l.refunded_at is null
-        and (o.state in ('paid', 'pending') or (o.state = 'open' and o.created_at > now() - interval '31 minutes'))), 0), 0)
+        and (o.state in ('paid', 'pending') or (o.state = 'open' and o.created_at > now() - interval '31 minutes'))), 0), 0) end
   from public.merch m
   where m.id = merch_left.merch_id
 $$;

@@ -1,0 +1,153 @@
+-- Merch (03_merch.sql, 16_orders.sql): an artist alone changes their merch's stock; a cart prices merch by
+-- its quantity, with shipping to the chosen country (the item's own, or elsewhere) and 92% of the price
+-- after discounts for its artist with all of the shipping; an open checkout holds what it sells, so no one
+-- buys past the stock, and lets go when it lapses, fails or is refunded; the address the payment collected
+-- is the order's; an open checkout is ended through the marketplace alone.
+begin;
+\ir helpers.sql
+
+do $$
+begin
+  perform tests.new_user('fan2', '{"role": "fan", "username": "second-listener"}');
+  perform tests.remember('tee', $q$
+    insert into public.merch (artist_id, title, price, description, stock, ships_from, shipping_home, shipping_elsewhere)
+    values (tests.id('artist'), 'Tee', 15.00, 'Cotton', 2, 'GB', 3.00, 8.00) returning id$q$);
+  perform tests.remember('poster', $q$
+    insert into public.merch (artist_id, title, price, allow_pay_more, description)
+    values (tests.id('artist'), 'Poster', 10.00, true, 'Paper') returning id$q$);
+  insert into public.store_settings (artist_id, bundling) values (tests.id('artist'), '{"enabled": true, "discountPercentage": 10}');
+end
+$$;
+
+create function tests.merch(name text, quantity integer default 1, amount integer default null)
+returns jsonb
+language sql
+as $$
+  select jsonb_build_object('kind', 'merch', 'id', tests.id(name), 'quantity', quantity, 'amount', amount)
+$$;
+
+-- An order of `buyer`'s for `lines`, opened and its checkout attached as the marketplace does, shipped to Germany.
+create function tests.open_merch_order(buyer text, lines jsonb, checkout text)
+returns jsonb
+language plpgsql
+as $$
+declare
+  opened jsonb;
+begin
+  perform set_config('request.jwt.claims', jsonb_build_object('sub', tests.id(buyer), 'role', 'authenticated')::text, true);
+  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+  opened := public.open_order(lines, '{}', 'USD', false, false, null, 'DE');
+  if opened ? 'order_id' then
+    perform public.attach_checkout((opened ->> 'order_id')::uuid, checkout);
+  end if;
+  perform set_config('request.jwt.claims', '', true);
+  perform set_config('request.headers', '', true);
+  return opened;
+end
+$$;
+
+create function tests.as_marketplace(statement text)
+returns jsonb
+language plpgsql
+as $$
+declare
+  answer jsonb;
+begin
+  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+  execute statement into answer;
+  perform set_config('request.headers', '', true);
+  return answer;
+end
+$$;
+
+select tests.each_actor('change a merch item''s stock', $$update public.merch set stock = 5 where id = tests.id('tee')$$,
+  array['artist']);
+select tests.one_actor('change a merch item''s stock while banned', 'banned artist',
+  $$update public.merch set stock = 5 where artist_id = auth.uid()$$, false);
+select tests.each_actor('read what is left of merch', $$select 1 where private.merch_left(tests.id('tee')) = 2$$,
+  array['visitor', 'artist', 'other artist', 'fan', 'admin']);
+select tests.each_actor('put merch into one''s cart, two of it', $$select 1 where public.add_to_cart(jsonb_build_array(tests.merch('tee', 2))) >= 1$$,
+  array['artist', 'other artist', 'fan', 'admin']);
+select tests.each_actor('put eleven of a merch item into one''s cart',
+  $$insert into public.cart_lines (kind, item_id, quantity) values ('merch', tests.id('poster'), 11)$$, array[]::text[]);
+select tests.each_actor('put two of a download into one''s cart',
+  $$insert into public.cart_lines (kind, item_id, quantity) values ('track', tests.id('track'), 2)$$, array[]::text[]);
+select tests.each_actor('change an order''s shipping address directly',
+  $$update public.orders set shipping_address = '{}' where true$$, array[]::text[]);
+select tests.each_actor('end a checkout without the marketplace', $$select 1 where public.checkout_to_end(gen_random_uuid()) is null$$,
+  array[]::text[]);
+
+select plan((select count(*)::integer from tests.cases) + 13);
+
+select * from tests.proved_cases();
+
+-- Two tees to Germany (elsewhere: 8.00 each) and a poster the fan pays 12.00 for: the bundle takes 10% off
+-- both; each artist's share is 92% of the price after discounts, with all of the shipping.
+select is(
+  (select jsonb_agg(jsonb_build_array(l ->> 'title', l -> 'quantity', l -> 'amount', l -> 'bundle_discount', l -> 'shipping',
+     l -> 'total', l -> 'artist_share', l -> 'crate_part', l -> 'units_left', l -> 'problem') order by (l ->> 'n')::integer)
+   from jsonb_array_elements(private.priced_cart(jsonb_build_array(tests.merch('tee', 2), tests.merch('poster', 1, 1200)),
+     '{}', tests.id('fan'), 'DE') -> 'lines') l),
+  '[["Tee", 2, 3000, 300, 1600, 4300, 4084, 216, 2, null],
+    ["Poster", 1, 1200, 120, 0, 1080, 994, 86, null, null]]'::jsonb,
+  'merch is priced by its quantity, shipped elsewhere at its price for elsewhere, and 92% of it is its artist''s with the shipping');
+select is(
+  (select (l -> 'shipping')::integer from jsonb_array_elements(private.priced_cart(jsonb_build_array(tests.merch('tee')),
+     '{}', tests.id('fan'), 'GB') -> 'lines') l),
+  300,
+  'shipping in the country the item ships from costs its home price');
+
+-- What keeps merch from being bought: more than is left, a quantity out of bounds, a download more than
+-- once, and no country to ship to.
+select is(
+  (select jsonb_agg(l -> 'problem' order by (l ->> 'n')::integer) from jsonb_array_elements(private.priced_cart(jsonb_build_array(
+      tests.merch('tee', 3), tests.merch('poster', 0), tests.merch('poster', 11),
+      jsonb_build_object('kind', 'track', 'id', tests.id('track'), 'quantity', 2)),
+    '{}', tests.id('fan'), 'DE') -> 'lines') l),
+  '["sold_out", "quantity", "quantity", "quantity"]'::jsonb,
+  'more than is left, a quantity out of bounds and a download bought twice are refused');
+select is(
+  (select l ->> 'problem' from jsonb_array_elements(private.priced_cart(jsonb_build_array(tests.merch('tee')), '{}', tests.id('fan'))
+    -> 'lines') l),
+  'ship_to',
+  'merch waits for a country to ship to');
+
+-- An open checkout holds what it sells: the second fan is told before paying.
+select is(
+  tests.open_merch_order('fan', jsonb_build_array(tests.merch('tee', 2)), 'cs_test_tee') -> 'lines' -> 0 -> 'total',
+  '4600'::jsonb,
+  'the fan opens a checkout for the last two tees');
+select is(private.merch_left(tests.id('tee')), 0, 'an open checkout holds what it sells');
+select is(
+  tests.open_merch_order('fan2', jsonb_build_array(tests.merch('tee')), 'cs_test_tee_2') -> 'problems' -> 0 ->> 'problem',
+  'sold_out',
+  'the next fan is told it sold out before paying, and no order is opened');
+
+-- Ended through the marketplace (the buyer came back without paying), the checkout lets go of its hold.
+select is(
+  tests.as_marketplace($$select to_jsonb(public.checkout_to_end((select id from public.orders where checkout_session = 'cs_test_tee')))$$),
+  '"cs_test_tee"'::jsonb,
+  'the marketplace finds the open checkout to end');
+select tests.as_marketplace($$select public.apply_checkout('cs_test_tee', 'expired')$$);
+select is(private.merch_left(tests.id('tee')), 2, 'an ended checkout lets go of what it held');
+
+-- Paid, the order keeps the address the payment collected; a refund gives its tees back.
+select tests.open_merch_order('fan2', jsonb_build_array(tests.merch('tee')), 'cs_test_tee_3');
+select tests.as_marketplace($$select public.apply_checkout('cs_test_tee_3', 'paid', 'pi_test_tee', 'DE', null, null, null,
+  '{"name": "Ada", "line1": "Hauptstraße 1", "city": "Berlin", "postal_code": "10115", "country": "DE"}')$$);
+select is(
+  (select jsonb_build_array(o.state, o.ship_to, o.shipping_address ->> 'city') from public.orders o where o.checkout_session = 'cs_test_tee_3'),
+  '["paid", "DE", "Berlin"]'::jsonb,
+  'a paid order keeps where its merch goes');
+select is(private.merch_left(tests.id('tee')), 1, 'a paid order keeps what it bought');
+update public.order_lines set refunded_at = now()
+where order_id = (select id from public.orders where checkout_session = 'cs_test_tee_3');
+select is(private.merch_left(tests.id('tee')), 2, 'a refunded line gives its merch back');
+
+-- A checkout nobody ended lapses at Stripe within 30 minutes: its hold goes with it, news or not.
+select tests.open_merch_order('fan', jsonb_build_array(tests.merch('tee', 2)), 'cs_test_tee_4');
+update public.orders set created_at = now() - interval '40 minutes' where checkout_session = 'cs_test_tee_4';
+select is(private.merch_left(tests.id('tee')), 2, 'a lapsed checkout holds nothing');
+
+select * from finish();
+rollback;
