@@ -259,7 +259,7 @@ as $$
       nullif(d ->> 'validUntil', '')::date as valid_until,
       exists (select 1 from judged j where j.artist_id = s.artist_id and j.problem is null) as in_cart,
       -- A code with a number of uses: the orders that took it, paid, settling, or still at their payment
-      -- (a checkout lapses within 30 minutes), but for the buyer's own open ones.
+      -- (a checkout lapses within 30 minutes), but for a signed-in buyer's own open ones.
       case when jsonb_typeof(d -> 'maxUses') = 'number' then (d ->> 'maxUses')::integer end as max_uses,
       case when jsonb_typeof(d -> 'maxUses') = 'number' then (
         select count(distinct l.order_id)::integer
@@ -268,7 +268,7 @@ as $$
         where l.artist_id = s.artist_id and lower(l.discount_code) = t.key and l.refunded_at is null
           and (o.state in ('paid', 'pending')
             or (o.state = 'open' and o.created_at > now() - interval '31 minutes'
-              and o.buyer_id is distinct from priced_cart.buyer))) end as used
+              and (priced_cart.buyer is null or o.buyer_id is distinct from priced_cart.buyer)))) end as used
     from typed t
     join public.store_settings s on private.discount_code_keys(s.discounts) @> array[t.key]
     cross join lateral jsonb_array_elements(s.discounts) d
@@ -515,6 +515,12 @@ begin
     select (l ->> 'id')::uuid from jsonb_array_elements(case when jsonb_typeof(wanted) = 'array' then wanted else '[]' end) l
     where l ->> 'kind' = 'merch' and l ->> 'id' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$')
   order by m.id
+  for update;
+  -- The stores whose codes were typed, locked too: a code's last use goes to one order, and the next is
+  -- priced once that one holds it.
+  perform 1 from public.store_settings s
+  where private.discount_code_keys(s.discounts) && (select array_agg(lower(btrim(c))) from unnest(coalesce(open_order.codes, '{}')) c)
+  order by s.artist_id
   for update;
   priced := private.priced_cart(wanted, open_order.codes, buyer, open_order.ship_to);
   -- Without a currency, the lines' own (a single item bought at once).

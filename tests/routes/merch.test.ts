@@ -1,7 +1,7 @@
 // Merch without JavaScript: the cart asks where it ships and prices its shipping and quantity, the payment
 // takes an address in that country alone, and the artist is told where to send it; fifty fans at once for
-// the last five buy exactly five, the rest told before paying; coming back from the payment page lets go
-// of what it held; an artist alone counts their stock again.
+// the last five buy exactly five, the rest told before paying, and a code's last use goes to one of two;
+// coming back from the payment page lets go of what it held; an artist alone counts their stock again.
 import { inject, describe, expect, it } from "vitest";
 import Stripe from "stripe";
 import { mailsTo, newArtist, newFan, serviceClient, text, Visitor } from "./support.ts";
@@ -133,6 +133,20 @@ describe("merch without JavaScript", () => {
       })
       .toBe(5);
     expect(text((await guestWith(merchId).then((guest) => guest.get("/cart"))).html)).toContain("Sold out. Please remove it.");
+  });
+
+  it("gives a code's last use to one of two fans paying at once; the other pays the price", async () => {
+    const artist = await newArtist("Last Code");
+    const merchId = await newMerch(artist.id, null);
+    const discounts = [{ id: "last", code: "LAST", percentage: 50, validUntil: null, active: true, maxUses: 1 }];
+    const { error } = await serviceClient.from("store_settings").insert({ artist_id: artist.id, discounts });
+    if (error) throw error;
+    const guests = await Promise.all([guestWith(merchId), guestWith(merchId)]);
+    await Promise.all(guests.map((guest) => guest.post("/cart", { intent: "code", code: "last" })));
+    const answers = await Promise.all(guests.map((guest, n) => payAsGuest(guest, n)));
+    expect(answers.map((answer) => answer.response.status)).toEqual([303, 303]);
+    const { data: lines } = await serviceClient.from("order_lines").select("discount_code, total_cents").eq("merch_id", merchId);
+    expect(lines?.map((line) => line.total_cents).sort()).toEqual([1550, 2300]);
   });
 
   it("lets go of what a checkout held when its buyer comes back without paying", async () => {

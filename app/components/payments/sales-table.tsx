@@ -3,6 +3,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { formatCountry, formatDate, formatMoney, formatOrderReference } from "~/lib/format";
+import { itemLabel } from "~/lib/payments/cart";
 import type { Sale } from "~/lib/schemas/checkout";
 
 /**
@@ -68,7 +69,7 @@ export function SalesTable({
                 <th scope="row" className="px-4 py-3 font-medium text-ink">
                   {item}
                   <span className="block text-xs font-normal text-ink-faint">
-                    {sale.kind === "album" ? "Album" : "Track"} · order {formatOrderReference(sale.order_id)}
+                    {itemLabel(sale.kind)} · order {formatOrderReference(sale.order_id)}
                   </span>
                 </th>
                 {everyone ? <td className="px-4 py-3 break-all text-ink-muted">{sale.buyer_email}</td> : null}

@@ -159,19 +159,21 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
 
   const refunded = mail.lines.reduce((sum, line) => sum + line.total, 0);
   const titles = mail.lines.map((line) => line.title).join(", ");
+  // A download refunded is no longer the buyer's; merch already on its way is theirs to keep or send back.
+  const noLonger = mail.lines.some((line) => line.kind !== "merch") ? "This item is no longer yours to download." : null;
   return rendered(
     mail.recipient,
     `Your refund for ${titles}`,
     <>
       <h1>Your refund</h1>
       <p>
-        {money(refunded)} for {titles} (order {reference}) is on its way back to you. It can take 5 to 10 days to reach your account. This
-        item is no longer yours to download.
+        {money(refunded)} for {titles} (order {reference}) is on its way back to you. It can take 5 to 10 days to reach your account.
+        {noLonger ? ` ${noLonger}` : null}
       </p>
     </>,
     [
       `${money(refunded)} for ${titles} (order ${reference}) is on its way back to you. It can take 5 to 10 days to reach your account.`,
-      "This item is no longer yours to download.",
+      ...(noLonger ? [noLonger] : []),
     ],
   );
 }

@@ -50,13 +50,13 @@ alter table "public"."cart_lines" add constraint "cart_lines_quantity_check" CHE
 
 alter table "public"."cart_lines" validate constraint "cart_lines_quantity_check";
 
-alter table "public"."merch" add constraint "merch_shipping_home_range" CHECK (((shipping_home >= (0)::numeric) AND (shipping_home <= (1000)::numeric))) not valid;
-
-alter table "public"."merch" validate constraint "merch_shipping_home_range";
-
 alter table "public"."merch" add constraint "merch_shipping_elsewhere_range" CHECK (((shipping_elsewhere >= (0)::numeric) AND (shipping_elsewhere <= (1000)::numeric))) not valid;
 
 alter table "public"."merch" validate constraint "merch_shipping_elsewhere_range";
+
+alter table "public"."merch" add constraint "merch_shipping_home_range" CHECK (((shipping_home >= (0)::numeric) AND (shipping_home <= (1000)::numeric))) not valid;
+
+alter table "public"."merch" validate constraint "merch_shipping_home_range";
 
 alter table "public"."merch" add constraint "merch_ships_from_country" CHECK ((ships_from ~ '^[A-Z]{2}$'::text)) not valid;
 
@@ -253,6 +253,12 @@ begin
     where l ->> 'kind' = 'merch' and l ->> 'id' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$')
   order by m.id
   for update;
+  -- The stores whose codes were typed, locked too: a code's last use goes to one order, and the next is
+  -- priced once that one holds it.
+  perform 1 from public.store_settings s
+  where private.discount_code_keys(s.discounts) && (select array_agg(lower(btrim(c))) from unnest(coalesce(open_order.codes, '{}')) c)
+  order by s.artist_id
+  for update;
   priced := private.priced_cart(wanted, open_order.codes, buyer, open_order.ship_to);
   -- Without a currency, the lines' own (a single item bought at once).
   paying := coalesce(open_order.currency, (select l ->> 'currency' from jsonb_array_elements(priced -> 'lines') l limit 1));
@@ -393,7 +399,7 @@ AS $function$
       nullif(d ->> 'validUntil', '')::date as valid_until,
       exists (select 1 from judged j where j.artist_id = s.artist_id and j.problem is null) as in_cart,
       -- A code with a number of uses: the orders that took it, paid, settling, or still at their payment
-      -- (a checkout lapses within 30 minutes), but for the buyer's own open ones.
+      -- (a checkout lapses within 30 minutes), but for a signed-in buyer's own open ones.
       case when jsonb_typeof(d -> 'maxUses') = 'number' then (d ->> 'maxUses')::integer end as max_uses,
       case when jsonb_typeof(d -> 'maxUses') = 'number' then (
         select count(distinct l.order_id)::integer
@@ -402,7 +408,7 @@ AS $function$
         where l.artist_id = s.artist_id and lower(l.discount_code) = t.key and l.refunded_at is null
           and (o.state in ('paid', 'pending')
             or (o.state = 'open' and o.created_at > now() - interval '31 minutes'
-              and o.buyer_id is distinct from priced_cart.buyer))) end as used
+              and (priced_cart.buyer is null or o.buyer_id is distinct from priced_cart.buyer)))) end as used
     from typed t
     join public.store_settings s on private.discount_code_keys(s.discounts) @> array[t.key]
     cross join lateral jsonb_array_elements(s.discounts) d
