@@ -7,7 +7,7 @@ import { canonicalUrl } from "~/lib/sharing/meta";
 import { useNonce } from "~/lib/http/nonce";
 import { read } from "~/lib/backend/backend.server";
 import { playlistLimits } from "~/lib/constants";
-import { cartCount } from "~/lib/payments/cart.server";
+import { cartCount, shopperFrom } from "~/lib/payments/cart.server";
 import { paymentsOn } from "~/lib/payments/stripe.server";
 import { PlaylistNamesSchema } from "~/lib/schemas/playlists";
 import { sessionMiddleware, supabaseContext, userContext } from "~/lib/session/session.server";
@@ -30,8 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Ro
   const user = context.get(userContext);
   const origin = new URL(request.url).origin;
   // The header's cart count, where fans can pay (a visitor's from their cookie, a fan's beside the playlists).
-  const shopper = { supabase: context.get(supabaseContext), signedIn: user !== null };
-  const cart = paymentsOn(context) ? cartCount(request, shopper) : null;
+  const cart = paymentsOn(context) ? cartCount(request, shopperFrom(context)) : null;
   if (!user) return { user, playlists: [], origin, cart: await cart };
   const [playlists, count] = await Promise.all([
     context

@@ -4,7 +4,10 @@
 // currency (routes/checkout/checkout.server.ts).
 import { parseCookieHeader, serializeCookieHeader } from "@supabase/ssr";
 import { readOrThrow } from "~/lib/backend/backend.server";
+import type { RouterContextProvider } from "react-router";
 import { sessionCookieOptions, type SupabaseClient } from "~/lib/backend/supabase.server";
+import { cloudflareContext } from "~/lib/http/context.server";
+import { supabaseContext, userContext } from "~/lib/session/session.server";
 import { isShippingCountry, type ShippingCountry } from "~/lib/payments/shipping";
 import {
   cartCookie,
@@ -21,8 +24,17 @@ import {
   type PricedCart,
 } from "~/lib/payments/cart";
 
-/** Whose cart: the request's backend client, and whether it is signed in (its cart is then in the database). */
-export type Shopper = { supabase: SupabaseClient; signedIn: boolean };
+/**
+ * Whose cart: the request's backend client, whether it is signed in (its cart is then in the database), and
+ * the country the request comes from (Cloudflare's; null where unknown), where merch ships unless they choose.
+ */
+export type Shopper = { supabase: SupabaseClient; signedIn: boolean; country: string | null };
+
+export const shopperFrom = (context: Readonly<RouterContextProvider>): Shopper => ({
+  supabase: context.get(supabaseContext),
+  signedIn: context.get(userContext) !== null,
+  country: context.get(cloudflareContext).country,
+});
 
 /** How long a visitor's cart and the typed codes are kept: thirty days. */
 const cartMaxAge = 60 * 60 * 24 * 30;
@@ -36,9 +48,9 @@ export const visitorLines = (request: Request) => decodeCartLines(cookieValue(re
 /** The codes typed into the cart. */
 export const typedCodes = (request: Request) => decodeCodes(cookieValue(request, codesCookie));
 
-/** The country the cart's merch ships to, where one was chosen. */
-export function shipTo(request: Request): ShippingCountry | null {
-  const chosen = cookieValue(request, shipToCookie);
+/** The country the cart's merch ships to: the one chosen, or else where the buyer is (`country`, Cloudflare's), if either. */
+export function shipTo(request: Request, country: string | null): ShippingCountry | null {
+  const chosen = cookieValue(request, shipToCookie) ?? country;
   return isShippingCountry(chosen) ? chosen : null;
 }
 
@@ -53,11 +65,11 @@ export const shipToCookieHeader = (request: Request, country: ShippingCountry) =
  * The cart priced for whoever asks, in one read: a signed-in fan's own lines (the database reads them), a
  * visitor's from their cookie; with the typed codes, and merch's shipping to the chosen country.
  */
-export async function pricedCart(request: Request, { supabase, signedIn }: Shopper): Promise<PricedCart> {
+export async function pricedCart(request: Request, { supabase, signedIn, country }: Shopper): Promise<PricedCart> {
   const { data, error } = await supabase.rpc("price_cart", {
     ...(signedIn ? {} : { lines: visitorLines(request).map(asJson) }),
     codes: typedCodes(request),
-    ship_to: shipTo(request) ?? undefined,
+    ship_to: shipTo(request, country) ?? undefined,
   });
   return readOrThrow({ data, error }, { what: "cart", schema: PricedCartSchema });
 }

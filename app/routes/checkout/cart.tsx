@@ -30,13 +30,14 @@ import { waiverLabel, waiverNeeded, waiverRequired } from "~/lib/payments/withdr
 import { cloudflareContext } from "~/lib/http/context.server";
 import { captchaFailedMessage, captchaTokenFrom } from "~/lib/http/captcha";
 import { captchaPassed, captchaSiteKey } from "~/lib/http/env.server";
-import { supabaseContext, userContext } from "~/lib/session/session.server";
+import { userContext } from "~/lib/session/session.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import {
   codesCookieHeader,
   pricedCart,
   type Shopper,
   putInCart,
+  shopperFrom,
   shipTo,
   shipToCookieHeader,
   takeFromCart,
@@ -59,11 +60,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     throw redirect(cartPath, { headers: uncached });
   }
   const signedIn = context.get(userContext) !== null;
-  const cart = await pricedCart(request, { supabase: context.get(supabaseContext), signedIn });
+  const cart = await pricedCart(request, shopperFrom(context));
   return {
     payments: true as const,
     cart,
-    shipTo: shipTo(request),
+    shipTo: shipTo(request, context.get(cloudflareContext).country),
     signedIn,
     askWaiver: waiverNeeded(context.get(cloudflareContext).country),
     captchaSiteKey: signedIn ? null : captchaSiteKey(context),
@@ -73,7 +74,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const formData = await readForm(request);
   const intent = formData.get("intent");
-  const shopper = { supabase: context.get(supabaseContext), signedIn: context.get(userContext) !== null };
+  const shopper = shopperFrom(context);
   const { country } = context.get(cloudflareContext);
   const cookies = new Headers(uncached);
   const back = (to = cartPath) => redirect(to, { status: 303, headers: cookies });
@@ -91,7 +92,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     // asks for it beside Pay).
     if (intent === "add" || !context.get(userContext)) throw back();
     // Merch goes nowhere yet: the cart asks where it ships.
-    if (kind === "merch" && !shipTo(request)) throw back();
+    if (kind === "merch" && !shipTo(request, country)) throw back();
     if (kind !== "merch" && waiverNeeded(country) && !waiveWithdrawal) throw back();
     const started = await startCheckout(request, context, {
       lines: [{ kind, id, amount, quantity }],
@@ -99,7 +100,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       currency: null,
       followArtists: true,
       waivedWithdrawal: waiveWithdrawal,
-      shipTo: shipTo(request),
+      shipTo: shipTo(request, country),
     });
     if ("refused" in started) throw back();
     throw back(started.pay);
@@ -153,7 +154,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       followArtists: false,
       waivedWithdrawal: waiveWithdrawal,
       email,
-      shipTo: shipTo(request),
+      shipTo: shipTo(request, country),
     });
     if ("refused" in started) return reply(formError(started.refused, submission.values), 409);
     throw back(started.pay);
@@ -171,7 +172,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       currency,
       followArtists,
       waivedWithdrawal: waiveWithdrawal,
-      shipTo: shipTo(request),
+      shipTo: shipTo(request, country),
     });
     if ("refused" in started) return reply(formError(started.refused, submission.values), 409);
     throw back(started.pay);
