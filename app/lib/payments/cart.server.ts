@@ -4,10 +4,7 @@
 // currency (routes/checkout/checkout.server.ts).
 import { parseCookieHeader, serializeCookieHeader } from "@supabase/ssr";
 import { readOrThrow } from "~/lib/backend/backend.server";
-import type { RouterContextProvider } from "react-router";
 import { sessionCookieOptions, type SupabaseClient } from "~/lib/backend/supabase.server";
-import { cloudflareContext } from "~/lib/http/context.server";
-import { supabaseContext, userContext } from "~/lib/session/session.server";
 import { isShippingCountry, type ShippingCountry } from "~/lib/payments/shipping";
 import {
   cartCookie,
@@ -29,12 +26,6 @@ import {
  * the country the request comes from (Cloudflare's; null where unknown), where merch ships unless they choose.
  */
 export type Shopper = { supabase: SupabaseClient; signedIn: boolean; country: string | null };
-
-export const shopperFrom = (context: Readonly<RouterContextProvider>): Shopper => ({
-  supabase: context.get(supabaseContext),
-  signedIn: context.get(userContext) !== null,
-  country: context.get(cloudflareContext).country,
-});
 
 /** How long a visitor's cart and the typed codes are kept: thirty days. */
 const cartMaxAge = 60 * 60 * 24 * 30;

@@ -4,6 +4,8 @@ import { accountRole, toSessionUser, type SessionUser } from "./session-user";
 import { roundTripCounter } from "../backend/round-trips.server";
 import { createSupabaseServerClient, isAuthCookieName, requestCookies, type SupabaseClient } from "../backend/supabase.server";
 import { hasCartCookie } from "../payments/cart";
+import type { Shopper } from "../payments/cart.server";
+import { cloudflareContext } from "../http/context.server";
 
 export const supabaseContext = createContext<SupabaseClient>();
 export const userContext = createContext<SessionUser | null>(null);
@@ -12,6 +14,13 @@ export const userContext = createContext<SessionUser | null>(null);
  * Whether the request carries a session cookie (or one of its chunks), its name read as the auth client
  * reads it: `sb-…-auth-token =` with a space is still a session.
  */
+/** Whose cart the request's is: its backend client, whether it is signed in, and the country it comes from. */
+export const shopperFrom = (context: Readonly<RouterContextProvider>): Shopper => ({
+  supabase: context.get(supabaseContext),
+  signedIn: context.get(userContext) !== null,
+  country: context.get(cloudflareContext).country,
+});
+
 export const hasAuthCookie = (request: Request) => requestCookies(request).some(({ name }) => isAuthCookieName(name));
 
 /**

@@ -30,14 +30,13 @@ import { waiverLabel, waiverNeeded, waiverRequired } from "~/lib/payments/withdr
 import { cloudflareContext } from "~/lib/http/context.server";
 import { captchaFailedMessage, captchaTokenFrom } from "~/lib/http/captcha";
 import { captchaPassed, captchaSiteKey } from "~/lib/http/env.server";
-import { userContext } from "~/lib/session/session.server";
+import { shopperFrom, userContext } from "~/lib/session/session.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import {
   codesCookieHeader,
   pricedCart,
   type Shopper,
   putInCart,
-  shopperFrom,
   shipTo,
   shipToCookieHeader,
   takeFromCart,
