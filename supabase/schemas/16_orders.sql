@@ -129,8 +129,8 @@ $$;
 create index store_settings_discount_codes_idx on public.store_settings using gin (private.discount_code_keys(discounts));
 
 -- How many of a merch item are left to sell (null: its artist keeps no count): its stock less what paid or
--- settling orders bought (and kept: a refund gives it back) and what checkouts still open hold (a checkout
--- lapses within 30 minutes, and its hold with it). Never below 0, even where the artist lowered the stock
+-- settling orders bought and was not sent yet (a refund gives it back; a shipment took it out of the stock)
+-- and what checkouts still open hold (a checkout lapses within 30 minutes, and its hold with it). Never below 0, even where the artist lowered the stock
 -- under what was sold. Security definer: orders are their buyers' to read.
 create or replace function private.merch_left(merch_id uuid)
 returns integer
@@ -143,7 +143,7 @@ as $$
       select sum(l.quantity)::integer
       from public.order_lines l
       join public.orders o on o.id = l.order_id
-      where l.merch_id = m.id and l.refunded_at is null
+      where l.merch_id = m.id and l.refunded_at is null and l.shipped_at is null
         and (o.state in ('paid', 'pending') or (o.state = 'open' and o.created_at > now() - interval '31 minutes'))), 0), 0) end
   from public.merch m
   where m.id = merch_left.merch_id
@@ -435,6 +435,9 @@ create table public.order_lines (
   merch_id uuid references public.merch (id) on delete set null,
   quantity integer not null default 1 check (quantity between 1 and 10),
   shipping_cents integer not null default 0 check (shipping_cents >= 0),
+  -- Merch sent by its artist (its stock then counts it gone), with the carrier's tracking number if given.
+  shipped_at timestamptz,
+  tracking text check (char_length(tracking) <= 100),
   constraint order_lines_total check (total_cents = amount_cents - code_discount_cents - bundle_discount_cents + shipping_cents),
   constraint order_lines_shares check (artist_share_cents + crate_cents = total_cents)
 );
@@ -1271,3 +1274,97 @@ $$;
 revoke execute on function public.prepare_order_files(uuid) from public;
 
 grant execute on function public.prepare_order_files(uuid) to anon, authenticated;
+
+-- Merch to send: an artist's paid merch lines (not refunded), those to ship first then the newest, with the
+-- address the payment collected (the line's artist alone reads it), at most 100.
+create or replace function private.merch_orders()
+returns table (
+  line_id uuid, order_id uuid, paid_at timestamptz, title text, quantity integer, currency text, total integer,
+  ship_to text, shipping_address jsonb, shipped_at timestamptz, tracking text
+)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select l.id, o.id, o.paid_at, l.title, l.quantity, o.currency, l.total_cents, o.ship_to, o.shipping_address,
+    l.shipped_at, l.tracking
+  from public.order_lines l
+  join public.orders o on o.id = l.order_id
+  where l.artist_id = (select auth.uid()) and l.kind = 'merch' and o.state = 'paid' and l.refunded_at is null
+  order by l.shipped_at is not null, o.paid_at desc, l.id
+  limit 100
+$$;
+
+revoke execute on function private.merch_orders() from public;
+
+grant execute on function private.merch_orders() to authenticated;
+
+create or replace function public.merch_orders()
+returns table (
+  line_id uuid, order_id uuid, paid_at timestamptz, title text, quantity integer, currency text, total integer,
+  ship_to text, shipping_address jsonb, shipped_at timestamptz, tracking text
+)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.merch_orders()
+$$;
+
+revoke execute on function public.merch_orders() from public;
+
+grant execute on function public.merch_orders() to authenticated;
+
+-- The artists' merch lines, by artist (merch_orders).
+create index order_lines_artist_id_merch_idx on public.order_lines (artist_id) where kind = 'merch';
+
+-- A merch line sent by its artist (active, through the marketplace, which queues the mail), once: with its
+-- tracking number, taken out of the item's stock, and the buyer told. Answers the mails not sent yet; 42501
+-- for anyone but the line's artist, 22023 for a line not paid, refunded or not merch.
+create or replace function private.mark_shipped(line_id uuid, tracking text)
+returns uuid[]
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  line public.order_lines;
+begin
+  perform private.require_marketplace_request();
+  select * into line from public.order_lines l where l.id = mark_shipped.line_id for update;
+  if not found or line.artist_id is distinct from (select auth.uid()) or not private.is_active_user() then
+    raise exception 'only the line''s artist sends it' using errcode = '42501';
+  end if;
+  if line.kind <> 'merch' or line.refunded_at is not null
+      or not exists (select 1 from public.orders o where o.id = line.order_id and o.state = 'paid') then
+    raise exception 'line % is not merch paid for', line.id using errcode = '22023';
+  end if;
+  if line.shipped_at is null then
+    update public.order_lines l set shipped_at = now(), tracking = nullif(btrim(mark_shipped.tracking), '')
+    where l.id = line.id;
+    update public.merch m set stock = greatest(m.stock - line.quantity, 0) where m.id = line.merch_id and m.stock is not null;
+    insert into private.mails (kind, recipient, order_id, order_line_id)
+    select 'shipped', o.buyer_email, o.id, line.id from public.orders o where o.id = line.order_id;
+  end if;
+  return private.unsent_mails(line.order_id);
+end
+$$;
+
+revoke execute on function private.mark_shipped(uuid, text) from public;
+
+grant execute on function private.mark_shipped(uuid, text) to authenticated;
+
+create or replace function public.mark_shipped(line_id uuid, tracking text default null)
+returns uuid[]
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.mark_shipped(mark_shipped.line_id, mark_shipped.tracking)
+$$;
+
+revoke execute on function public.mark_shipped(uuid, text) from public;
+
+grant execute on function public.mark_shipped(uuid, text) to authenticated;

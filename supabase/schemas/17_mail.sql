@@ -1,5 +1,5 @@
 -- Mail the marketplace sends about orders: the buyer's receipt, "you sold" to each artist of a paid order,
--- and the buyer's notice of a refund. A mail is a row first, written in the transaction that makes its
+-- the buyer's notice of a refund, and of merch on its way. A mail is a row first, written in the transaction that makes its
 -- reason (a paid order, a refund), so a failing mail provider never fails an order and no mail is lost
 -- when the queue is slow: the Worker queues the unsent rows it is handed, its consumer renders each from
 -- the order as it is now and sends it with the row's id as the provider's idempotency key, then marks it
@@ -8,10 +8,10 @@ set check_function_bodies = off;
 
 create table private.mails (
   id uuid primary key default gen_random_uuid(),
-  kind text not null check (kind in ('receipt', 'sale', 'refund')),
+  kind text not null check (kind in ('receipt', 'sale', 'refund', 'shipped')),
   recipient text not null check (private.is_email(recipient)),
   order_id uuid not null references public.orders (id) on delete cascade,
-  -- "You sold": the artist whose lines it lists. A refund notice: the line refunded.
+  -- "You sold": the artist whose lines it lists. A refund or shipping notice: the line refunded or shipped.
   artist_id uuid references public.artist_profiles (id) on delete cascade,
   order_line_id uuid references public.order_lines (id) on delete cascade,
   created_at timestamptz not null default now(),
@@ -21,7 +21,7 @@ create table private.mails (
   attempts integer not null default 0,
   last_error text,
   constraint mails_sale_names_its_artist check ((kind = 'sale') = (artist_id is not null)),
-  constraint mails_refund_names_its_line check ((kind = 'refund') = (order_line_id is not null))
+  constraint mails_notice_names_its_line check ((kind in ('refund', 'shipped')) = (order_line_id is not null))
 );
 
 revoke all on table private.mails from public, anon, authenticated;
@@ -100,14 +100,14 @@ begin
             'discount_code', l.discount_code, 'code_discount', l.code_discount_cents,
             'bundle_discount', l.bundle_discount_cents, 'quantity', l.quantity, 'shipping', l.shipping_cents,
             'total', l.total_cents,
-            'artist_share', l.artist_share_cents, 'refunded', l.refunded_at is not null)
+            'artist_share', l.artist_share_cents, 'refunded', l.refunded_at is not null, 'tracking', l.tracking)
           order by l.title, l.id)
         from public.order_lines l
         join public.artist_profiles a on a.id = l.artist_id
         where l.order_id = o.id
           and (mail.kind = 'receipt'
             or (mail.kind = 'sale' and l.artist_id = mail.artist_id)
-            or (mail.kind = 'refund' and l.id = mail.order_line_id))), '[]'))
+            or (mail.kind in ('refund', 'shipped') and l.id = mail.order_line_id))), '[]'))
     from public.orders o where o.id = mail.order_id);
 end
 $$;

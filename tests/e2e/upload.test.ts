@@ -84,11 +84,15 @@ for (const javaScriptEnabled of [true, false]) {
       await page.getByLabel("Title", { exact: true }).fill("Enamel Pin");
       await page.getByLabel("Price (USD)").fill("6.00");
       await page.getByLabel("Description").fill("Gold on navy");
+      await page.getByLabel("Stock (optional)").fill("50");
+      await page.getByLabel("Ships from").selectOption({ label: "United Kingdom" });
+      await page.getByLabel("Shipping in that country (USD)").fill("1.50");
       await page.getByLabel("Product image").setInputFiles(artworkFile);
       if (javaScriptEnabled) await uploadsComplete(page, 1);
       await page.getByRole("button", { name: "Publish" }).click();
       await page.waitForURL((url) => url.pathname === "/dashboard/artist/tracks");
-      await page.getByText("Enamel Pin").waitFor();
+      await page.getByText("Enamel Pin", { exact: true }).waitFor();
+      await page.getByText("50 left to sell").waitFor();
 
       // Its stream is made off the request path: Your Tracks says so, then "Ready" (by itself with JavaScript;
       // without it, on a later visit).

@@ -1,13 +1,36 @@
 // Bad input answers 4xx, never 500: every route of app/routes.ts with bad ids, NUL and invalid UTF-8,
-// a long query string, and posts with no body, a body that is not a form (JSON, plain text, multipart
-// without its boundary) or a form far past its limits, as a visitor and signed in.
+// a long query string, and posts with no body or a body that is not a form (JSON, plain text, multipart
+// without its boundary), as a visitor and signed in; and a form far past its limits, sent to each route as
+// the people it serves (the others are turned away before their body is read).
 import { beforeAll, describe, expect, it } from "vitest";
 import { multipartBody, multipartPart } from "../../scripts/lib/requests.ts";
+import { routeUses, type RouteUse } from "../../app/route-uses.ts";
 import { routeAddresses, routePatterns } from "../support/route-table.ts";
 import { Visitor, signedIn } from "./support.ts";
 
-/** One address per route of app/routes.ts (parameters filled with something that exists, or that could). */
-const routes = [...new Set([...routePatterns().flatMap(routeAddresses), "/embed/track/{id}"])];
+type Who = "visitor" | "fan" | "artist";
+/** Who posts a route's oversized forms: the people it serves (an administrator's pages, a signed-in fan: they are turned away alike). */
+const posterOf: Record<RouteUse["for"], Who> = {
+  everyone: "visitor",
+  visitors: "visitor",
+  marketplace: "visitor",
+  users: "fan",
+  fans: "fan",
+  admins: "fan",
+  artists: "artist",
+};
+const usesOf = routeUses as Record<string, RouteUse | undefined>;
+
+/** One address per route of app/routes.ts (parameters filled with something that exists, or that could), and who it serves. */
+const served = [
+  ...new Map(
+    [
+      ...routePatterns().flatMap((pattern) => routeAddresses(pattern).map((address) => [address, pattern] as const)),
+      ["/embed/track/{id}", "/embed/*"] as const,
+    ].map(([address, pattern]) => [address, posterOf[usesOf[pattern]?.for ?? "everyone"]]),
+  ),
+];
+const routes = served.map(([address]) => address);
 
 const badIds = ["not-a-uuid", "%00", "%FF%FE", "00000000-0000-0000-0000-000000000000", "a".repeat(2000), "..%2F..%2Fetc"];
 const badQueries = [
@@ -19,7 +42,10 @@ const badQueries = [
   "?period=%00&filter=%00&genre=%00&ban=%00&edit=%00",
 ];
 
-const bodies: [string, { body?: string; headers: Record<string, string> }][] = [
+type Body = [string, { body?: string; headers: Record<string, string> }];
+
+/** What is not a form at all: every route, as everyone. */
+const notForms: Body[] = [
   ["no body", { headers: {} }],
   ["JSON", { body: '{"email":"a@b.c"}', headers: { "Content-Type": "application/json" } }],
   ["plain text", { body: "email=a@b.c", headers: { "Content-Type": "text/plain" } }],
@@ -28,6 +54,10 @@ const bodies: [string, { body?: string; headers: Record<string, string> }][] = [
     "a form with NUL",
     { body: "email=%00&password=%00&q=%00&content=%00&intent=%00", headers: { "Content-Type": "application/x-www-form-urlencoded" } },
   ],
+];
+
+/** Forms far past their limits: each route as the people it serves, whose forms it reads. */
+const oversized: Body[] = [
   // What once kept the Worker busy for 20 s: a list of 10,000 rows, and a form past its size.
   [
     "10,000 discount rows",
@@ -101,7 +131,7 @@ async function statusOf(visitor: Visitor, path: string, init: RequestInit = {}) 
   return response.status;
 }
 
-describe.each(["visitor", "fan", "artist"])("as a %s", (who) => {
+describe.each(["visitor", "fan", "artist"] as const)("as a %s", (who) => {
   it(
     "answers every route's bad ids and bad queries below 500",
     async () => {
@@ -121,9 +151,13 @@ describe.each(["visitor", "fan", "artist"])("as a %s", (who) => {
   it(
     "answers posts without a form below 500",
     async () => {
-      const posts = routes
-        .filter((path) => path !== "/logout" || who === "visitor")
-        .flatMap((route) => bodies.map((body) => [route.replace("{id}", "00000000-0000-4000-8000-000000000000"), body] as const));
+      const posts = served
+        .filter(([path]) => path !== "/logout" || who === "visitor")
+        .flatMap(([route, poster]) =>
+          [...notForms, ...(poster === who ? oversized : [])].map(
+            (body) => [route.replace("{id}", "00000000-0000-4000-8000-000000000000"), body] as const,
+          ),
+        );
       const failures = await failuresOf(posts, async ([path, [what, { body, headers }]]) => {
         const status = await statusOf(visitors[who]!, path, { method: "POST", body, headers });
         return status >= 500 ? `POST ${path} (${what}) → ${status}` : null;

@@ -1,7 +1,8 @@
 // Merch without JavaScript: the cart asks where it ships and prices its shipping and quantity, the payment
 // takes an address in that country alone, and the artist is told where to send it; fifty fans at once for
 // the last five buy exactly five, the rest told before paying, and a code's last use goes to one of two;
-// coming back from the payment page lets go of what it held; an artist alone counts their stock again.
+// coming back from the payment page lets go of what it held; an artist alone counts their stock again and
+// marks their merch shipped, which tells the buyer.
 import { inject, describe, expect, it } from "vitest";
 import Stripe from "stripe";
 import { mailsTo, newArtist, newFan, serviceClient, text, Visitor } from "./support.ts";
@@ -57,7 +58,7 @@ describe("merch without JavaScript", () => {
   it("asks where it ships, prices shipping and quantity, takes the address there alone, and tells the artist where to send it", async () => {
     const artist = await newArtist("Tee Printers");
     const merchId = await newMerch(artist.id, 3);
-    const { visitor: fan, id: fanId } = await newFan(`teebuyer${Date.now().toString(36)}`);
+    const { visitor: fan, id: fanId, email: fanEmail } = await newFan(`teebuyer${Date.now().toString(36)}`);
     expect((await fan.post("/cart", { intent: "add", kind: "merch", id: merchId, quantity: "2" })).response.status).toBe(303);
     const unshipped = text((await fan.get("/cart")).html);
     expect(unshipped).toContain("Choose the country it ships to.");
@@ -102,6 +103,25 @@ describe("merch without JavaScript", () => {
     await expect
       .poll(async () => (await mailsTo(artist.email)).map((mail) => mail.text ?? "").join("\n"), { timeout: 15_000 })
       .toContain("Please send the merch to:\nAda Fan\nHauptstraße 1\n10115 Berlin\nGermany");
+
+    // Merch Orders: the address to send it to, then "Mark as shipped", which only its artist may.
+    const orders = "/dashboard/artist/orders";
+    const listed = await artist.visitor.get(orders);
+    expect(text(listed.html)).toContain("1 to send.");
+    expect(text(listed.html)).toContain("Ada Fan Hauptstraße 1 10115 Berlin Germany");
+    const lineId = listed.html.match(/name="lineId" value="([0-9a-f-]{36})"/)![1]!;
+    const stranger = await newArtist("Not The Sender");
+    expect((await stranger.visitor.post(orders, { lineId, tracking: "X" })).response.status).toBe(403);
+    expect((await fan.post(orders, { lineId, tracking: "X" })).response.status).toBe(403);
+    const tooLong = await artist.visitor.post(orders, { lineId, tracking: "9".repeat(101) });
+    expect(text(tooLong.html)).toContain("A tracking number is at most 100 characters");
+    expect((await artist.visitor.post(orders, { lineId, tracking: "1Z 999 AA1" })).response.status).toBe(303);
+    expect(text((await artist.visitor.get(orders)).html)).toContain("tracking 1Z 999 AA1");
+    const { data: merch } = await serviceClient.from("merch").select("stock").eq("id", merchId).single();
+    expect(merch?.stock).toBe(1);
+    await expect
+      .poll(async () => (await mailsTo(fanEmail)).find((mail) => /on its way/.test(mail.subject))?.text ?? "", { timeout: 15_000 })
+      .toContain("Tracking number: 1Z 999 AA1.");
   });
 
   it("sells the last five to five of fifty fans paying at once; the rest are told before paying, and none is oversold", async () => {

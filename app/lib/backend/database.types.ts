@@ -624,10 +624,12 @@ export type Database = {
           refund_id: string | null
           refunded_at: string | null
           release_id: string | null
+          shipped_at: string | null
           shipping_cents: number
           title: string
           total_cents: number
           track_id: string | null
+          tracking: string | null
         }
         Insert: {
           amount_cents: number
@@ -645,10 +647,12 @@ export type Database = {
           refund_id?: string | null
           refunded_at?: string | null
           release_id?: string | null
+          shipped_at?: string | null
           shipping_cents?: number
           title: string
           total_cents: number
           track_id?: string | null
+          tracking?: string | null
         }
         Update: {
           amount_cents?: number
@@ -666,10 +670,12 @@ export type Database = {
           refund_id?: string | null
           refunded_at?: string | null
           release_id?: string | null
+          shipped_at?: string | null
           shipping_cents?: number
           title?: string
           total_cents?: number
           track_id?: string | null
+          tracking?: string | null
         }
         Relationships: [
           {
@@ -1305,6 +1311,26 @@ export type Database = {
         Returns: undefined
       }
       mail_to_send: { Args: { mail_id: string }; Returns: Json }
+      mark_shipped: {
+        Args: { line_id: string; tracking?: string }
+        Returns: string[]
+      }
+      merch_orders: {
+        Args: Record<PropertyKey, never>
+        Returns: {
+          currency: string
+          line_id: string
+          order_id: string
+          paid_at: string
+          quantity: number
+          ship_to: string
+          shipped_at: string
+          shipping_address: Json
+          title: string
+          total: number
+          tracking: string
+        }[]
+      }
       move_playlist_track: {
         Args: { playlist_id: string; to_position: number; track_id: string }
         Returns: undefined

@@ -9,7 +9,8 @@ import { href } from "react-router";
 import * as v from "valibot";
 import { formatCountry, formatMoney, formatOrderReference } from "~/lib/format";
 import { waiverRecord } from "~/lib/payments/withdrawal";
-import { cartKinds, itemLabel, shippingNote } from "~/lib/payments/cart";
+import { addressLines, cartKinds, itemLabel, shippingNote } from "~/lib/payments/cart";
+import { ShippingAddressSchema } from "~/lib/schemas/checkout";
 import type { Message } from "./mail.server";
 
 const MailLine = v.object({
@@ -28,12 +29,13 @@ const MailLine = v.object({
   total: v.number(),
   artist_share: v.number(),
   refunded: v.boolean(),
+  tracking: v.nullish(v.string()),
 });
 
 /** A mail as `mail_to_send` answers it. */
 export const MailToSend = v.object({
   id: v.string(),
-  kind: v.picklist(["receipt", "sale", "refund"]),
+  kind: v.picklist(["receipt", "sale", "refund", "shipped"]),
   recipient: v.string(),
   sent: v.boolean(),
   order: v.object({
@@ -46,17 +48,7 @@ export const MailToSend = v.object({
     country: v.nullable(v.string()),
     waived_withdrawal: v.boolean(),
     ship_to: v.nullable(v.string()),
-    shipping_address: v.nullable(
-      v.object({
-        name: v.nullish(v.string()),
-        line1: v.nullish(v.string()),
-        line2: v.nullish(v.string()),
-        city: v.nullish(v.string()),
-        postal_code: v.nullish(v.string()),
-        state: v.nullish(v.string()),
-        country: v.nullish(v.string()),
-      }),
-    ),
+    shipping_address: v.nullable(ShippingAddressSchema),
   }),
   lines: v.array(MailLine),
 });
@@ -157,6 +149,27 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
     );
   }
 
+  if (mail.kind === "shipped") {
+    const titles = mail.lines.map((line) => itemName(line)).join(", ");
+    const tracking = mail.lines.find((line) => line.tracking)?.tracking;
+    const sender = mail.lines[0]?.artist_name ?? "The artist";
+    return rendered(
+      mail.recipient,
+      `${titles} is on its way`,
+      <>
+        <h1>Your merch is on its way</h1>
+        <p>
+          {sender} sent {titles} (order {reference}).{tracking ? ` Tracking number: ${tracking}.` : ""}
+        </p>
+        {address.length > 0 ? <AddressBlock note="It goes to:" address={address} /> : null}
+      </>,
+      [
+        `${sender} sent ${titles} (order ${reference}).${tracking ? ` Tracking number: ${tracking}.` : ""}`,
+        ...(address.length > 0 ? ["", "It goes to:", ...address] : []),
+      ],
+    );
+  }
+
   const refunded = mail.lines.reduce((sum, line) => sum + line.total, 0);
   const titles = mail.lines.map((line) => line.title).join(", ");
   // A download refunded is no longer the buyer's; merch already on its way is theirs to keep or send back.
@@ -244,15 +257,6 @@ function lineText(
 
 /** A line's item as a mail names it: its title, and how many of merch. */
 const itemName = (line: Line) => (line.quantity > 1 ? `${line.title} (${itemLabel(line.kind, line.quantity)})` : line.title);
-
-/** An address as lines of text (none where the payment collected none). */
-function addressLines(address: MailToSend["order"]["shipping_address"]): string[] {
-  if (!address) return [];
-  const place = [address.postal_code, address.city].filter(Boolean).join(" ");
-  return [address.name, address.line1, address.line2, place, address.state, address.country ? formatCountry(address.country) : null].filter(
-    (part): part is string => Boolean(part),
-  );
-}
 
 function AddressBlock({ note, address }: { note: string; address: string[] }) {
   return (

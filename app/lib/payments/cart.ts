@@ -34,6 +34,25 @@ export function itemLabel(kind: CartKind, quantity = 1): string {
 export const shippingNote = (shipTo: string) =>
   `The merch ships to the address you gave in ${formatCountry(shipTo)}; its artist sends it and we email you when it is on its way.`;
 
+/** An address a payment collected, as lines of text (none where it collected none): mails and the studio write it so. */
+export function addressLines(
+  address: {
+    name?: string | null;
+    line1?: string | null;
+    line2?: string | null;
+    city?: string | null;
+    postal_code?: string | null;
+    state?: string | null;
+    country?: string | null;
+  } | null,
+): string[] {
+  if (!address) return [];
+  const place = [address.postal_code, address.city].filter(Boolean).join(" ");
+  return [address.name, address.line1, address.line2, place, address.state, address.country ? formatCountry(address.country) : null].filter(
+    (part): part is string => Boolean(part),
+  );
+}
+
 /** The cookies: a visitor's lines (a signed-in fan's are in the database), the codes typed, and where merch ships. */
 export const cartCookie = "crate-cart";
 export const codesCookie = "crate-cart-codes";

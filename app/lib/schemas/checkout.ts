@@ -41,6 +41,18 @@ const quantity = v.pipe(
   v.maxValue(merchQuantityLimit, `Please choose from 1 to ${merchQuantityLimit}`),
 );
 
+/** The address a payment collected for merch, as the order keeps it. */
+export const ShippingAddressSchema = v.object({
+  name: v.nullish(v.string()),
+  line1: v.nullish(v.string()),
+  line2: v.nullish(v.string()),
+  city: v.nullish(v.string()),
+  postal_code: v.nullish(v.string()),
+  state: v.nullish(v.string()),
+  country: v.nullish(v.string()),
+});
+export type ShippingAddress = v.InferOutput<typeof ShippingAddressSchema>;
+
 const checkbox = v.pipe(
   v.optional(v.string(), ""),
   v.transform((value) => value === "on"),
@@ -88,6 +100,35 @@ export const GuestCheckoutSchema = v.object({
 
 /** A refund of one sale (the studio's Payments page, the administrators' dashboard). */
 export const RefundSchema = v.object({ lineId: id });
+
+/** Merch sent: "Mark as shipped", with the carrier's tracking number if there is one. */
+export const MarkShippedSchema = v.object({
+  lineId: id,
+  tracking: v.pipe(
+    v.optional(v.string(), ""),
+    v.trim(),
+    v.maxLength(100, "A tracking number is at most 100 characters"),
+    v.transform((typed) => (typed === "" ? null : typed)),
+  ),
+});
+
+/** Merch to send, as `merch_orders` lists it. */
+export const MerchOrdersSchema = v.array(
+  v.object({
+    line_id: v.string(),
+    order_id: v.string(),
+    paid_at: v.string(),
+    title: v.string(),
+    quantity: v.number(),
+    currency: v.string(),
+    total: v.number(),
+    ship_to: v.nullable(v.string()),
+    shipping_address: v.nullable(ShippingAddressSchema),
+    shipped_at: v.nullable(v.string()),
+    tracking: v.nullable(v.string()),
+  }),
+);
+export type MerchOrder = v.InferOutput<typeof MerchOrdersSchema>[number];
 
 /** Purchased's "Send the receipt again". */
 export const ResendReceiptSchema = v.object({ orderId: id });

@@ -8,15 +8,13 @@ import { Button, LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Field, SelectField } from "~/components/ui/field";
-import { albumPath, trackPath } from "~/lib/catalog/catalog";
-
+import { albumPath, isUuid, trackPath } from "~/lib/catalog/catalog";
 import { formatMoney } from "~/lib/format";
 import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";
 import { uncached } from "~/lib/http/http-cache";
 import { artistShareOf, codeLimit, codeMessage, itemLabel, merchQuantityLimit, problemMessage, type PricedLine } from "~/lib/payments/cart";
 import { shippingCountryOptions } from "~/lib/payments/shipping";
-import { isUuid } from "~/lib/catalog/catalog";
 import { paymentsOn } from "~/lib/payments/stripe.server";
 import {
   AddToCartSchema,

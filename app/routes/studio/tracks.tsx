@@ -96,6 +96,9 @@ export default function YourTracks({ loaderData, actionData }: Route.ComponentPr
             <LinkButton to={href("/dashboard/artist/codes")} variant="secondary">
               Download Codes
             </LinkButton>
+            <LinkButton to={href("/dashboard/artist/orders")} variant="secondary">
+              Merch Orders
+            </LinkButton>
             <LinkButton to={href("/dashboard/artist/upload")}>Upload New Track</LinkButton>
           </>
         }
@@ -247,8 +250,8 @@ function MerchStock({ item, reply }: { item: StudioCatalog["merch"][number]; rep
         defaultValue={reply ? form.text("stock") : (item.stock?.toString() ?? "")}
         error={form.error("stock")}
       />
-      <Button type="submit" size="sm" variant="secondary" aria-label={`Save the stock of ${item.title}`}>
-        Save stock
+      <Button type="submit" size="sm" variant="secondary">
+        Save stock<span className="sr-only"> of {item.title}</span>
       </Button>
     </Form>
   );

@@ -2,7 +2,8 @@
 -- its quantity, with shipping to the chosen country (the item's own, or elsewhere) and 92% of the price
 -- after discounts for its artist with all of the shipping; an open checkout holds what it sells, so no one
 -- buys past the stock, and lets go when it lapses, fails or is refunded; the address the payment collected
--- is the order's; an open checkout is ended through the marketplace alone.
+-- is the order's, and its artist's alone to read; an open checkout is ended through the marketplace alone;
+-- its artist alone marks merch shipped, which takes it out of the stock and tells the buyer.
 begin;
 \ir helpers.sql
 
@@ -60,6 +61,23 @@ begin
 end
 $$;
 
+-- A paid poster of the fan's, for the merch orders its artist reads and marks shipped.
+select tests.open_merch_order('fan', jsonb_build_array(tests.merch('poster')), 'cs_test_poster');
+select tests.as_marketplace($$select public.apply_checkout('cs_test_poster', 'paid', 'pi_test_poster', 'DE', null, null, null,
+  '{"name": "Ada", "line1": "Hauptstraße 1", "city": "Berlin", "postal_code": "10115", "country": "DE"}')$$);
+select tests.remember('poster line', $$select id from public.order_lines where merch_id = tests.id('poster')$$);
+
+select tests.each_actor('read merch orders with their addresses',
+  $$select 1 from public.merch_orders() where shipping_address ->> 'city' = 'Berlin'$$, array['artist']);
+select tests.each_actor('mark merch shipped without the marketplace', $$select public.mark_shipped(tests.id('poster line'), 'TRACK1')$$,
+  array[]::text[]);
+select tests.each_actor_through_marketplace('mark merch shipped',
+  $$select public.mark_shipped(tests.id('poster line'), 'TRACK1')$$, array['artist']);
+select tests.one_actor('mark merch shipped while banned', 'banned artist through the marketplace',
+  $$select public.mark_shipped(tests.id('poster line'), 'TRACK1')$$, false);
+select tests.each_actor('change an order line''s shipping directly',
+  $$update public.order_lines set shipped_at = now() where true$$, array[]::text[]);
+
 select tests.each_actor('change a merch item''s stock', $$update public.merch set stock = 5 where id = tests.id('tee')$$,
   array['artist']);
 select tests.one_actor('change a merch item''s stock while banned', 'banned artist',
@@ -77,7 +95,7 @@ select tests.each_actor('change an order''s shipping address directly',
 select tests.each_actor('end a checkout without the marketplace', $$select 1 where public.checkout_to_end(gen_random_uuid()) is null$$,
   array[]::text[]);
 
-select plan((select count(*)::integer from tests.cases) + 13);
+select plan((select count(*)::integer from tests.cases) + 16);
 
 select * from tests.proved_cases();
 
@@ -148,6 +166,28 @@ select is(private.merch_left(tests.id('tee')), 2, 'a refunded line gives its mer
 select tests.open_merch_order('fan', jsonb_build_array(tests.merch('tee', 2)), 'cs_test_tee_4');
 update public.orders set created_at = now() - interval '40 minutes' where checkout_session = 'cs_test_tee_4';
 select is(private.merch_left(tests.id('tee')), 2, 'a lapsed checkout holds nothing');
+
+-- Sent, a line leaves the stock (it no longer holds it) and its buyer is told, once however often it is marked.
+select tests.open_merch_order('fan2', jsonb_build_array(tests.merch('tee')), 'cs_test_tee_5');
+select tests.as_marketplace($$select public.apply_checkout('cs_test_tee_5', 'paid', 'pi_test_tee_5')$$);
+select set_config('request.jwt.claims', jsonb_build_object('sub', tests.id('artist'), 'role', 'authenticated')::text, true);
+select tests.as_marketplace($$select to_jsonb(public.mark_shipped(
+  (select l.id from public.order_lines l join public.orders o on o.id = l.order_id where o.checkout_session = 'cs_test_tee_5'), ' 1Z999 '))$$)
+from generate_series(1, 2);
+select set_config('request.jwt.claims', '', true);
+select is(
+  (select jsonb_build_array(m.stock, private.merch_left(m.id)) from public.merch m where m.id = tests.id('tee')),
+  '[1, 1]'::jsonb,
+  'a shipped tee leaves the stock and is held no more');
+select is(
+  (select jsonb_build_array(l.tracking, (select count(*) from private.mails ml where ml.order_line_id = l.id and ml.kind = 'shipped'))
+   from public.order_lines l join public.orders o on o.id = l.order_id where o.checkout_session = 'cs_test_tee_5'),
+  '["1Z999", 1]'::jsonb,
+  'the tracking number is kept and the buyer told once');
+select is(
+  (select count(*)::integer from public.merch_orders()),
+  0,
+  'nobody signed in reads merch orders');
 
 select * from finish();
 rollback;
