@@ -51,6 +51,7 @@ export const routeUses = {
   "/oembed": resource("everyone", true),
   "/webhooks/stripe": resource("everyone"),
   "/dashboard/artist/codes/:id/export": resource("artists"),
+  "/dashboard/artist/payments/sales.csv": resource("artists"),
   "/renditions": resource("marketplace"),
   "/": page("everyone"),
   "/about": page("everyone"),

@@ -40,6 +40,7 @@ export default [
   route("embed/*", "routes/embed/embed-missing.ts"),
   // Resource route: a release's download codes as CSV, for its artist.
   route("dashboard/artist/codes/:id/export", "routes/studio/codes-export.ts"),
+  route("dashboard/artist/payments/sales.csv", "routes/studio/sales-export.ts"),
   // Resource route for the marketplace's operator (its secret): queues streaming renditions (npm run renditions).
   route("renditions", "routes/studio/renditions.ts"),
   // Resource routes: feeds of releases (Atom and RSS 2.0), the site's and each artist's.

@@ -31,6 +31,8 @@ export const textLimits = {
   discountCode: 40,
   venue: 120,
   city: 120,
+  /** A carrier's tracking number, given when merch is marked shipped. */
+  tracking: 100,
 } as const;
 
 /** Release dates run from 1900 to two years ahead (a back catalogue, or a release announced early). */

@@ -1038,14 +1038,15 @@ grant execute on function public.apply_payment_news(text, text, text, integer, t
 
 create index orders_paid_at_idx on public.orders (paid_at desc) where state = 'paid';
 
--- Sales as the studio's Payments page and the administrators' dashboard list them: the lines of paid
--- orders, newest first, an artist's own (an administrator's: every artist's, with the buyer's email, which
--- artists do not see), at most `how_many` (100).
-create or replace function private.sales(how_many integer)
+-- Sales as the studio's Payments page (and its CSV) and the administrators' dashboard list them: the lines
+-- of paid orders, newest first, an artist's own (an administrator's: every artist's, with the buyer's email,
+-- which artists do not see), at most `how_many` (1,000) after the first `skip`; with `item`, those of one
+-- release (a track bought alone counts for its release) or merch item. Each names its item (`item_id`).
+create or replace function private.sales(how_many integer, item uuid, skip integer)
 returns table (
   line_id uuid, order_id uuid, paid_at timestamptz, kind text, title text, artist_name text, currency text,
   amount integer, discount integer, total integer, artist_share integer, country text, refunded_at timestamptz,
-  buyer_email text
+  buyer_email text, item_id uuid, quantity integer, shipping integer
 )
 language sql
 stable
@@ -1054,36 +1055,82 @@ set search_path = ''
 as $$
   select l.id, o.id, o.paid_at, l.kind, l.title, a.artist_name, o.currency, l.amount_cents,
     l.code_discount_cents + l.bundle_discount_cents, l.total_cents, l.artist_share_cents, o.country, l.refunded_at,
-    case when (select public.is_admin()) then o.buyer_email end
+    case when (select public.is_admin()) then o.buyer_email end,
+    coalesce(l.release_id, t.release_id, l.merch_id), l.quantity, l.shipping_cents
   from public.order_lines l
   join public.orders o on o.id = l.order_id
   join public.artist_profiles a on a.id = l.artist_id
+  left join public.tracks t on t.id = l.track_id
   where o.state = 'paid' and (l.artist_id = (select auth.uid()) or (select public.is_admin()))
+    and (sales.item is null or sales.item in (l.release_id, l.merch_id, t.release_id))
   order by o.paid_at desc, l.id
-  limit least(greatest(sales.how_many, 1), 100)
+  offset greatest(coalesce(sales.skip, 0), 0)
+  limit least(greatest(sales.how_many, 1), 1000)
 $$;
 
-revoke execute on function private.sales(integer) from public;
+revoke execute on function private.sales(integer, uuid, integer) from public;
 
-grant execute on function private.sales(integer) to authenticated;
+grant execute on function private.sales(integer, uuid, integer) to authenticated;
 
-create or replace function public.sales(how_many integer default 50)
+create or replace function public.sales(how_many integer default 50, item uuid default null, skip integer default 0)
 returns table (
   line_id uuid, order_id uuid, paid_at timestamptz, kind text, title text, artist_name text, currency text,
   amount integer, discount integer, total integer, artist_share integer, country text, refunded_at timestamptz,
-  buyer_email text
+  buyer_email text, item_id uuid, quantity integer, shipping integer
 )
 language sql
 stable
 security invoker
 set search_path = ''
 as $$
-  select * from private.sales(sales.how_many)
+  select * from private.sales(sales.how_many, sales.item, sales.skip)
 $$;
 
-revoke execute on function public.sales(integer) from public;
+revoke execute on function public.sales(integer, uuid, integer) from public;
 
-grant execute on function public.sales(integer) to authenticated;
+grant execute on function public.sales(integer, uuid, integer) to authenticated;
+
+-- What the caller has sold (their releases and merch with a paid line), for the Payments page's filter:
+-- each item once, by title, at most 500.
+create or replace function private.sold_items()
+returns table (item_id uuid, title text, kind text)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select i.item_id, coalesce(r.title, m.title), case when m.id is not null then 'merch' else r.kind end
+  from (
+    select distinct coalesce(l.release_id, t.release_id, l.merch_id) as item_id
+    from public.order_lines l
+    join public.orders o on o.id = l.order_id
+    left join public.tracks t on t.id = l.track_id
+    where l.artist_id = (select auth.uid()) and o.state = 'paid'
+  ) i
+  left join public.releases r on r.id = i.item_id
+  left join public.merch m on m.id = i.item_id
+  where coalesce(r.title, m.title) is not null
+  order by coalesce(r.title, m.title), i.item_id
+  limit 500
+$$;
+
+revoke execute on function private.sold_items() from public;
+
+grant execute on function private.sold_items() to authenticated;
+
+create or replace function public.sold_items()
+returns table (item_id uuid, title text, kind text)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.sold_items()
+$$;
+
+revoke execute on function public.sold_items() from public;
+
+grant execute on function public.sold_items() to authenticated;
 
 -- Guests: a visitor buys with an email alone. The purchases of a guest's order belong to no account until
 -- an account with that email takes it through the receipt link (join_guest_order). The receipt carries

@@ -37,7 +37,14 @@ const address = { shipping_name: "Ada Fan", shipping_line1: "Hauptstraße 1", sh
 async function payOnPage(payUrl: string, shipping: Record<string, string>) {
   const response = await fetch(payUrl, {
     method: "POST",
-    body: new URLSearchParams({ card: "4242424242424242", expiry: "12/34", cvc: "123", email: "guest@example.com", ...shipping }),
+    body: new URLSearchParams({
+      card: "4242424242424242",
+      expiry: "12/34",
+      cvc: "123",
+      country: "DE",
+      email: "guest@example.com",
+      ...shipping,
+    }),
     redirect: "manual",
   });
   return { status: response.status, location: response.headers.get("location"), page: await response.text() };
@@ -103,6 +110,19 @@ describe("merch without JavaScript", () => {
     await expect
       .poll(async () => (await mailsTo(artist.email)).map((mail) => mail.text ?? "").join("\n"), { timeout: 15_000 })
       .toContain("Please send the merch to:\nAda Fan\nHauptstraße 1\n10115 Berlin\nGermany");
+
+    // Payment Settings lists the sale, filtered to the item or not, and as CSV; nobody else's export holds it.
+    const payments = "/dashboard/artist/payments";
+    expect(text((await artist.visitor.get(`${payments}?item=${merchId}`)).html)).toContain("Lantern tee");
+    expect(text((await artist.visitor.get(`${payments}?item=${crypto.randomUUID()}`)).html)).toContain("No sales yet");
+    const csv = await artist.visitor.get(`${payments}/sales.csv?item=${merchId}`);
+    expect(csv.response.headers.get("content-type")).toContain("text/csv");
+    const [header, row] = csv.html.trim().split("\r\n");
+    expect(header).toBe("date,order,item,kind,quantity,country,currency,price,discount,shipping,paid,your share,refunded");
+    expect(row).toMatch(/,Lantern tee,Merch,2,DE,USD,30\.00,0\.00,16\.00,46\.00,43\.60,$/);
+    const elsewhere = await newArtist("Other Seller");
+    expect((await elsewhere.visitor.get(`${payments}/sales.csv`)).html.trim().split("\r\n")).toHaveLength(1);
+    expect((await fan.get(`${payments}/sales.csv`)).response.status).toBe(403);
 
     // Merch Orders: the address to send it to, then "Mark as shipped", which only its artist may.
     const orders = "/dashboard/artist/orders";

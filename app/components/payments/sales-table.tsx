@@ -69,7 +69,7 @@ export function SalesTable({
                 <th scope="row" className="px-4 py-3 font-medium text-ink">
                   {item}
                   <span className="block text-xs font-normal text-ink-faint">
-                    {itemLabel(sale.kind)} · order {formatOrderReference(sale.order_id)}
+                    {itemLabel(sale.kind, sale.quantity)} · order {formatOrderReference(sale.order_id)}
                   </span>
                 </th>
                 {everyone ? <td className="px-4 py-3 break-all text-ink-muted">{sale.buyer_email}</td> : null}

@@ -1425,7 +1425,7 @@ export type Database = {
         Returns: boolean
       }
       sales: {
-        Args: { how_many?: number }
+        Args: { how_many?: number; item?: string; skip?: number }
         Returns: {
           amount: number
           artist_name: string
@@ -1434,11 +1434,14 @@ export type Database = {
           country: string
           currency: string
           discount: number
+          item_id: string
           kind: string
           line_id: string
           order_id: string
           paid_at: string
+          quantity: number
           refunded_at: string
+          shipping: number
           title: string
           total: number
         }[]
@@ -1448,6 +1451,14 @@ export type Database = {
         Returns: boolean
       }
       send_receipt_again: { Args: { order_id: string }; Returns: string }
+      sold_items: {
+        Args: Record<PropertyKey, never>
+        Returns: {
+          item_id: string
+          kind: string
+          title: string
+        }[]
+      }
       stream_backlog: {
         Args: { after_id?: string; ending: string; max_count?: number }
         Returns: string[]

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { currencies } from "~/lib/constants";
+import { currencies, textLimits } from "~/lib/constants";
 import { email } from "~/lib/schemas/auth";
 import { isUuid } from "~/lib/catalog/catalog";
 import { cartKinds, highestAmountCents, merchQuantityLimit } from "~/lib/payments/cart";
@@ -107,7 +107,7 @@ export const MarkShippedSchema = v.object({
   tracking: v.pipe(
     v.optional(v.string(), ""),
     v.trim(),
-    v.maxLength(100, "A tracking number is at most 100 characters"),
+    v.maxLength(textLimits.tracking, `A tracking number is at most ${textLimits.tracking} characters`),
     v.transform((typed) => (typed === "" ? null : typed)),
   ),
 });
@@ -150,9 +150,18 @@ export const SalesSchema = v.array(
     country: v.nullable(v.string()),
     refunded_at: v.nullable(v.string()),
     buyer_email: v.nullable(v.string()),
+    /** The release (a track sold alone: its release) or merch item it sold. */
+    item_id: v.nullable(v.string()),
+    quantity: v.number(),
+    shipping: v.number(),
   }),
 );
 export type Sale = v.InferOutput<typeof SalesSchema>[number];
+
+/** What an artist has sold, for the Payments page's filter (`sold_items`). */
+export const SoldItemsSchema = v.array(
+  v.object({ item_id: v.string(), title: v.string(), kind: v.picklist(["single", "album", "merch"]) }),
+);
 
 /** Disputes as administrators read them. */
 export const DisputesSchema = v.array(

@@ -3,6 +3,7 @@ import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-contro
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Card } from "~/components/ui/card";
+import { Button, LinkButton } from "~/components/ui/button";
 import { Field, SelectField } from "~/components/ui/field";
 import { SalesTable } from "~/components/payments/sales-table";
 import { readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
@@ -10,7 +11,8 @@ import { currencies, withdrawThreshold } from "~/lib/constants";
 import { requestLocale } from "~/lib/format";
 import { formError, formFields, parseForm, replyWith } from "~/lib/forms/forms";
 import { refundLine } from "../checkout/refunds.server";
-import { RefundSchema, SalesSchema } from "~/lib/schemas/checkout";
+import { soldItemOf } from "./sales.server";
+import { RefundSchema, SalesSchema, SoldItemsSchema } from "~/lib/schemas/checkout";
 import { readForm } from "~/lib/forms/form-body.server";
 import { requireArtist } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
@@ -42,11 +44,20 @@ const salesShown = 50;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const artist = requireArtist(request, context);
-  const [payout, sales] = await Promise.all([
+  const item = soldItemOf(request);
+  const supabase = context.get(supabaseContext);
+  const [payout, sales, items] = await Promise.all([
     payoutRow(context, artist.id),
-    context.get(supabaseContext).rpc("sales", { how_many: salesShown }),
+    supabase.rpc("sales", { how_many: salesShown, item: item ?? undefined }),
+    supabase.rpc("sold_items"),
   ]);
-  return { payout, sales: readOrThrow(sales, { what: "sales", schema: SalesSchema }), locale: requestLocale(request) };
+  return {
+    payout,
+    sales: readOrThrow(sales, { what: "sales", schema: SalesSchema }),
+    items: readOrThrow(items, { what: "items sold", schema: SoldItemsSchema }),
+    item,
+    locale: requestLocale(request),
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -85,7 +96,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function PaymentSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { payout, sales, locale } = loaderData;
+  const { payout, sales, items, item, locale } = loaderData;
+  const exportPath = `${href("/dashboard/artist/payments/sales.csv")}${item ? `?${new URLSearchParams({ item })}` : ""}`;
   const settings = payout.payment_settings;
   const refunding = actionData?.values.intent === "refund";
   const form = formFields(refunding ? undefined : actionData);
@@ -141,9 +153,28 @@ export default function PaymentSettings({ loaderData, actionData }: Route.Compon
           Sales
         </h2>
         <p className="mt-1 text-sm text-ink-muted">
-          Your newest sales, with your share of each (88% of what the fan paid after discounts). A refund gives the fan their money back and
-          takes the sale and your share away.
+          Your newest sales, with your share of each (88% of a download&rsquo;s price after discounts, 92% of merch&rsquo;s and all of its
+          shipping). A refund gives the fan their money back and takes the sale and your share away.
         </p>
+        <div className="mt-3 flex flex-wrap items-end gap-3">
+          {items.length > 0 ? (
+            <Form method="get" action={paymentsPath} className="flex flex-wrap items-end gap-3">
+              <SelectField
+                label="Release or item"
+                name="item"
+                defaultValue={item ?? ""}
+                placeholder="Everything"
+                options={items.map((sold) => ({ value: sold.item_id, label: `${sold.title} (${sold.kind})` }))}
+              />
+              <Button type="submit" variant="secondary">
+                Show
+              </Button>
+            </Form>
+          ) : null}
+          <LinkButton to={exportPath} reloadDocument variant="secondary">
+            Download CSV
+          </LinkButton>
+        </div>
         <div className="mt-3 grid gap-3">
           <FormAlert>{refunding ? actionData?.formError : null}</FormAlert>
           <FormAlert tone="success">{refunding ? actionData?.notice : null}</FormAlert>

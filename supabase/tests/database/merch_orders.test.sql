@@ -75,6 +75,10 @@ select tests.each_actor_through_marketplace('mark merch shipped',
   $$select public.mark_shipped(tests.id('poster line'), 'TRACK1')$$, array['artist']);
 select tests.one_actor('mark merch shipped while banned', 'banned artist through the marketplace',
   $$select public.mark_shipped(tests.id('poster line'), 'TRACK1')$$, false);
+select tests.each_actor('list what one sold', $$select 1 from public.sold_items() where item_id = tests.id('poster')$$,
+  array['artist']);
+select tests.each_actor('list the sales of one item', $$select 1 from public.sales(50, tests.id('poster')) where quantity = 1$$,
+  array['artist', 'admin']);
 select tests.each_actor('change an order line''s shipping directly',
   $$update public.order_lines set shipped_at = now() where true$$, array[]::text[]);
 

@@ -1,0 +1,67 @@
+// An artist's sales beyond the Payments page's newest: filtered to one release or merch item, and all of
+// them as a CSV file.
+import { readOrThrow } from "~/lib/backend/backend.server";
+import { isUuid } from "~/lib/catalog/catalog";
+import { formatOrderReference } from "~/lib/format";
+import { csvTime } from "~/lib/media/csv.server";
+import { itemLabel } from "~/lib/payments/cart";
+import { SalesSchema } from "~/lib/schemas/checkout";
+import type { SupabaseClient } from "~/lib/backend/supabase.server";
+
+/** The release or merch item the sales are filtered to (`?item=`), where the address names a real id. */
+export function soldItemOf(request: Request): string | null {
+  const item = new URL(request.url).searchParams.get("item");
+  return isUuid(item) ? item : null;
+}
+
+/** The backend's most rows a request (Supabase's max_rows): the export reads the sales this many at a time. */
+const exportPage = 1000;
+/** The most sales one export holds: the newest this many. */
+export const exportLimit = 10_000;
+
+const cents = (amount: number) => (amount / 100).toFixed(2);
+
+/** The caller's sales (of `item`, or all), newest first, as the CSV's header and rows: amounts in the currency's units. */
+export async function salesRows(supabase: SupabaseClient, item: string | null) {
+  const rows: string[][] = [];
+  for (let skip = 0; skip < exportLimit; skip += exportPage) {
+    const page = readOrThrow(await supabase.rpc("sales", { how_many: exportPage, item: item ?? undefined, skip }), {
+      what: "sales to export",
+      schema: SalesSchema,
+    });
+    for (const sale of page) {
+      rows.push([
+        csvTime(sale.paid_at),
+        formatOrderReference(sale.order_id),
+        sale.title,
+        itemLabel(sale.kind),
+        String(sale.quantity),
+        sale.country ?? "",
+        sale.currency,
+        cents(sale.amount),
+        cents(sale.discount),
+        cents(sale.shipping),
+        cents(sale.total),
+        cents(sale.artist_share),
+        csvTime(sale.refunded_at),
+      ]);
+    }
+    if (page.length < exportPage) break;
+  }
+  const header = [
+    "date",
+    "order",
+    "item",
+    "kind",
+    "quantity",
+    "country",
+    "currency",
+    "price",
+    "discount",
+    "shipping",
+    "paid",
+    "your share",
+    "refunded",
+  ];
+  return { header, rows };
+}
