@@ -238,6 +238,8 @@ as $$
       from me join public.comments c on c.artist_id = me.id order by c.created_at desc limit 5)
   )
   select jsonb_build_object(
+    -- What the revenue is in: the artist's currency, which their prices are in.
+    'currency', private.artist_currency((select auth.uid())),
     'stats', (
       select jsonb_build_object(
         'revenue', jsonb_build_object('total', f.revenue, 'trend', private.trend(f.recent_revenue, f.previous_revenue)),

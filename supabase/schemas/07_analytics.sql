@@ -224,6 +224,8 @@ begin
 
   return jsonb_build_object(
     'today', today,
+    -- What the revenue is in: the artist's currency, which their prices are in.
+    'currency', private.artist_currency(me),
     'days', coalesce((
       select jsonb_agg(jsonb_build_object('day', d.day, 'plays', d.plays, 'downloads', d.downloads,
           'sales', d.sales, 'revenue', d.revenue) order by d.day)

@@ -45,7 +45,7 @@ describe("artist studio with JavaScript", () => {
     await expectNoAxeViolations(page);
     await page.getByLabel("Price (GBP)").fill("0.10");
     await page.getByRole("button", { name: "Save changes" }).click();
-    await page.getByText("Price must be at least $0.99").waitFor();
+    await page.getByText("Price must be at least 0.99").waitFor();
     assert.equal(await page.getByLabel("Price (GBP)").inputValue(), "0.10");
     await page.getByLabel("Title").fill(`${title} (Live)`);
     await page.getByLabel("Price (GBP)").fill("2.00");

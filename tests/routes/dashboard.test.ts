@@ -80,6 +80,13 @@ describe("the artist dashboard", () => {
     expect(activity.match(/ago|just now/g)?.length).toBeLessThanOrEqual(10);
   });
 
+  it("writes revenue in the artist's own currency, on the dashboard and in analytics", async () => {
+    // The demo artist sells in pounds.
+    const demo = await signedIn("artist@example.com", "artist-demo-pass");
+    expect(text((await demo.get("/dashboard/artist")).html)).toMatch(/Revenue £[\d,]+\.\d{2}/);
+    expect(text((await demo.get("/dashboard/artist/analytics")).html)).toMatch(/Revenue £[\d,]+\.\d{2}/);
+  });
+
   it("shows a new artist zeros and empty states, and no one else's figures", async () => {
     const newcomer = await newArtist("Empty Dashboard");
     const page = text((await newcomer.visitor.get("/dashboard/artist")).html);

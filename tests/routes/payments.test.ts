@@ -62,7 +62,7 @@ describe("Payment Settings", () => {
     const refusals: [Record<string, string>, string, string][] = [
       [{ paypalEmail: "not-an-email" }, "paypalEmail", "PayPal email must be a valid email address"],
       [{ paypalEmail: "" }, "paypalEmail", "PayPal email is required"],
-      [{ minimumPrice: "-1" }, "minimumPrice", "Minimum price must be at least $0.00"],
+      [{ minimumPrice: "-1" }, "minimumPrice", "Minimum price must be at least 0.00"],
       [{ minimumPrice: "1.005" }, "minimumPrice", "Minimum price can have at most two decimals"],
       [{ currency: "JPY" }, "currency", "Choose USD, EUR or GBP"],
       [{ withdrawThreshold: "40" }, "withdrawThreshold", "Withdrawal threshold must be a whole number of at least $50, in steps of $10"],

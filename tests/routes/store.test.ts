@@ -101,14 +101,14 @@ describe("Store Settings", () => {
     const before = await storedRow();
     const refusals: [Record<string, string | string[]>, string][] = [
       [{ tierName: ["Standard", ""] }, "Every tier needs a name"],
-      [{ tierPrice: ["0.99", "-1"] }, "Price must be from $0.00 to $1,000.00, in cents"],
-      [{ tierPrice: ["0.995", "5"] }, "Price must be from $0.00 to $1,000.00, in cents"],
+      [{ tierPrice: ["0.99", "-1"] }, "Price must be from 0.00 to 1,000.00, in cents"],
+      [{ tierPrice: ["0.995", "5"] }, "Price must be from 0.00 to 1,000.00, in cents"],
       [{ discountPercentage: ["15", "101"] }, "Discount must be a whole percentage from 0 to 100"],
       [{ discountPercentage: ["12.5", "10"] }, "Discount must be a whole percentage from 0 to 100"],
       [{ discountCode: ["SPRING", "spring"] }, "You already have a discount with this code"],
       [{ discountCode: ["", "LOYAL"] }, "Every discount needs a code"],
       [{ bundlingPercentage: "150" }, "Bundle discount must be a percentage from 0 to 100"],
-      [{ tierPrice: ["0.99", "1e15"] }, "Price must be from $0.00 to $1,000.00, in cents"],
+      [{ tierPrice: ["0.99", "1e15"] }, "Price must be from 0.00 to 1,000.00, in cents"],
       [{ discountValidUntil: ["2024-02-30", ""] }, "Valid until must be a date"],
       [{ discountMaxUses: ["0", "25"] }, "Uses must be a whole number from 1 to 1,000,000"],
       [{ discountMaxUses: ["", "2.5"] }, "Uses must be a whole number from 1 to 1,000,000"],

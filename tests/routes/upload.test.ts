@@ -43,7 +43,7 @@ describe("the upload form without JavaScript", () => {
     const page = text(html);
     for (const message of [
       "Title is required",
-      "Price must be at least $0.99",
+      "Price must be at least 0.99",
       "Release date is required",
       "Description is required",
       "Please upload artwork",
@@ -61,7 +61,7 @@ describe("the upload form without JavaScript", () => {
       form({ albumTitle: "Cheap", albumPrice: "0.10", genre: "Folk", price: "1.29" }),
     );
     expect(response.status).toBe(400);
-    expect(text(html)).toContain("Album price must be at least $0.99, or empty");
+    expect(text(html)).toContain("Album price must be at least 0.99, or empty");
     expect(inputValue(html, "albumPrice")).toBe("0.10");
     expect(inputValue(html, "albumTitle")).toBe("Cheap");
   });

@@ -4,7 +4,14 @@ import { describe, expect, it } from "vitest";
 import { requestCountry } from "~/lib/http/context.server";
 import { analyticsPeriod, shapeAnalytics, trend, type RawAnalytics } from "../../supabase/functions/_shared/analytics";
 
-const raw = (days: RawAnalytics["days"]): RawAnalytics => ({ today: "2026-11-23", days, top_tracks: [], geography: [], embeds: [] });
+const raw = (days: RawAnalytics["days"]): RawAnalytics => ({
+  today: "2026-11-23",
+  currency: "GBP",
+  days,
+  top_tracks: [],
+  geography: [],
+  embeds: [],
+});
 const day = (date: string, plays: number, revenue = 0) => ({ day: date, plays, downloads: 0, sales: revenue > 0 ? 1 : 0, revenue });
 
 describe("shapeAnalytics", () => {

@@ -97,6 +97,8 @@ const statistic = v.object({ total: numeric, trend: v.nullable(numeric) });
 
 /** `artist_dashboard()`: the statistics row, the library preview and the Recent Activity feed. */
 export const ArtistDashboardSchema = v.object({
+  /** What the revenue and the sales' amounts are in: the artist's currency. */
+  currency: v.string(),
   stats: v.object({ revenue: statistic, downloads: statistic, streams: statistic, followers: statistic }),
   library: v.array(
     v.object({

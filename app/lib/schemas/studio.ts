@@ -12,7 +12,6 @@ import {
   textLimits,
   withdrawThreshold,
 } from "~/lib/constants";
-import { formatPrice } from "~/lib/format";
 import { shippingCountries } from "~/lib/payments/shipping";
 import { audioFiles } from "~/lib/media/media-files";
 import { calendarDate, isCalendarDate, optionalText, requiredText } from "./text";
@@ -28,18 +27,24 @@ const checkbox = v.pipe(
   v.transform((value) => value === "on" || value === "true"),
 );
 
+/**
+ * An amount as messages write it ("1,000.00"): in no currency, since each artist's prices are in their own
+ * (the fields beside them name it).
+ */
+const amountText = (amount: number) => amount.toLocaleString("en", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
 /** A dollar amount in whole cents (no fractions of a cent), within float error. */
 const inCents = (value: number) => Math.abs(Math.round(value * 100) - value * 100) < 1e-6;
 
-const priceMessage = `Price must be at least $${minimumPrice.toFixed(2)}`;
+const priceMessage = `Price must be at least ${amountText(minimumPrice)}`;
 const price = v.pipe(
   typedNumber("Price is required", priceMessage),
   v.minValue(minimumPrice, priceMessage),
-  v.maxValue(maximumPrice, `Price can be at most ${formatPrice(maximumPrice)}`),
+  v.maxValue(maximumPrice, `Price can be at most ${amountText(maximumPrice)}`),
   v.check(inCents, "Price can have at most two decimals"),
 );
 
-const albumPriceMessage = `Album price must be at least $${minimumPrice.toFixed(2)}, or empty`;
+const albumPriceMessage = `Album price must be at least ${amountText(minimumPrice)}, or empty`;
 /** An album's own price, or empty for the sum of its tracks' prices. */
 const albumPrice = v.pipe(
   v.optional(v.string(), ""),
@@ -50,7 +55,7 @@ const albumPrice = v.pipe(
       v.number(albumPriceMessage),
       v.finite(albumPriceMessage),
       v.minValue(minimumPrice, albumPriceMessage),
-      v.maxValue(maximumPrice, `Album price can be at most ${formatPrice(maximumPrice)}`),
+      v.maxValue(maximumPrice, `Album price can be at most ${amountText(maximumPrice)}`),
       v.check(inCents, "Album price can have at most two decimals"),
     ),
   ),
@@ -168,7 +173,7 @@ const stock = v.pipe(
 
 /** A shipping price: empty is free. */
 const shippingPrice = (label: string) => {
-  const message = `${label} must be an amount from 0 to ${formatPrice(maximumPrice)}`;
+  const message = `${label} must be an amount from 0 to ${amountText(maximumPrice)}`;
   return v.pipe(
     v.optional(v.string(), ""),
     v.trim(),
@@ -257,9 +262,9 @@ export const ArtistPaymentsSchema = v.pipe(
       v.email("PayPal email must be a valid email address"),
     ),
     minimumPrice: v.pipe(
-      typedNumber("Minimum price is required", "Minimum price must be at least $0.00"),
-      v.minValue(0, "Minimum price must be at least $0.00"),
-      v.maxValue(maximumPrice, `Minimum price can be at most ${formatPrice(maximumPrice)}`),
+      typedNumber("Minimum price is required", "Minimum price must be at least 0.00"),
+      v.minValue(0, "Minimum price must be at least 0.00"),
+      v.maxValue(maximumPrice, `Minimum price can be at most ${amountText(maximumPrice)}`),
       v.check(inCents, "Minimum price can have at most two decimals"),
     ),
     currency: v.picklist(currencies, "Choose USD, EUR or GBP"),
@@ -301,7 +306,7 @@ const percentage = (message: string, whole: boolean) =>
 const PricingTierSchema = v.object({
   id: v.pipe(v.string(), v.nonEmpty()),
   name: requiredText("Every tier needs a name", textLimits.tierName, "Tier names"),
-  price: cents(`Price must be from $0.00 to ${formatPrice(maximumPrice)}, in cents`),
+  price: cents(`Price must be from 0.00 to ${amountText(maximumPrice)}, in cents`),
   description: optionalText(textLimits.tierDescription, "Tier descriptions"),
 });
 

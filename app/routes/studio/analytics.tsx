@@ -67,7 +67,12 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
       />
 
       <ul className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Totals">
-        <StatCard label="Revenue" value={formatPrice(analytics.revenue.total)} trend={analytics.revenue.trend} against={against} />
+        <StatCard
+          label="Revenue"
+          value={formatPrice(analytics.revenue.total, analytics.currency)}
+          trend={analytics.revenue.trend}
+          against={against}
+        />
         <StatCard label="Downloads" value={formatCount(analytics.downloads.total)} trend={analytics.downloads.trend} against={against} />
         <StatCard label="Streams" value={formatCount(analytics.streams.total)} trend={analytics.streams.trend} against={against} />
         <StatCard label="Sales" value={formatCount(analytics.sales.total)} trend={analytics.sales.trend} against={against} />
@@ -80,7 +85,7 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
           format={formatPrice}
           summary={
             bestRevenue && bestRevenue.revenue > 0
-              ? `${formatPrice(analytics.revenue.total)} in all; the best ${analytics.bucket} was ${formatDayRange(bestRevenue.start, bestRevenue.end, locale)} with ${formatPrice(bestRevenue.revenue)}.`
+              ? `${formatPrice(analytics.revenue.total, analytics.currency)} in all; the best ${analytics.bucket} was ${formatDayRange(bestRevenue.start, bestRevenue.end, locale)} with ${formatPrice(bestRevenue.revenue, analytics.currency)}.`
               : "No sales in this period."
           }
         />
@@ -105,7 +110,7 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
             rows={analytics.history.map((point) => ({
               key: point.start,
               label: formatDayRange(point.start, point.end, locale),
-              figures: [formatPrice(point.revenue), formatCount(point.plays), formatCount(point.downloads)],
+              figures: [formatPrice(point.revenue, analytics.currency), formatCount(point.plays), formatCount(point.downloads)],
             }))}
           />
         </div>
@@ -127,7 +132,7 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
                       {track.title}
                     </Link>
                   ),
-                  figures: [formatCount(track.plays), formatCount(track.downloads), formatPrice(track.revenue)],
+                  figures: [formatCount(track.plays), formatCount(track.downloads), formatPrice(track.revenue, analytics.currency)],
                 }))}
               />
             </div>

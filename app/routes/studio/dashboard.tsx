@@ -45,8 +45,9 @@ const tiles = [
   { to: href("/dashboard/artist/profile"), title: "Edit Profile", description: "Your name, bio, links, tour dates and picture." },
 ];
 
+/** The statistics row; revenue in the artist's currency. */
 const statistics = [
-  { key: "revenue", label: "Revenue", format: formatPrice },
+  { key: "revenue", label: "Revenue", format: (amount: number, currency: string) => formatPrice(amount, currency) },
   { key: "downloads", label: "Downloads", format: formatCount },
   { key: "streams", label: "Streams", format: formatCount },
   { key: "followers", label: "Followers", format: formatCount },
@@ -108,7 +109,7 @@ export default function ArtistDashboardPage({ loaderData }: Route.ComponentProps
           <StatCard
             key={key}
             label={label}
-            value={format(dashboard.stats[key].total)}
+            value={format(dashboard.stats[key].total, dashboard.currency)}
             trend={dashboard.stats[key].trend}
             against="in the last 30 days"
           />
@@ -168,7 +169,7 @@ export default function ArtistDashboardPage({ loaderData }: Route.ComponentProps
                     <Link to={trackPath(item.track_id)} className="font-semibold text-ink hover:underline">
                       {item.track_title ?? "a track"}
                     </Link>
-                    {item.amount !== null ? <> for {formatPrice(item.amount)}</> : null}
+                    {item.amount !== null ? <> for {formatPrice(item.amount, dashboard.currency)}</> : null}
                   </p>
                   {item.content ? <p className="mt-1 text-ink-muted">“{item.content}”</p> : null}
                   <p className="mt-1 text-xs text-ink-faint">

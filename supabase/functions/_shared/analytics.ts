@@ -40,6 +40,8 @@ const EmbedFiguresSchema = v.object({ origin: v.pipe(v.string(), v.regex(/^https
 /** What public.artist_analytics() answers. */
 export const RawAnalyticsSchema = v.object({
   today: isoDay,
+  /** What the revenue is in: the artist's currency. */
+  currency: v.pipe(v.string(), v.regex(/^[A-Z]{3}$/)),
   days: v.array(DailyFiguresSchema),
   top_tracks: v.array(TopTrackSchema),
   geography: v.array(CountryFiguresSchema),
@@ -51,6 +53,7 @@ const TotalSchema = v.object({ total: v.number(), trend: v.nullable(v.number()) 
 /** What the artist-analytics function answers. History points are the days from `start` to `end`. */
 export const AnalyticsSchema = v.object({
   period: v.picklist(analyticsPeriods.map((period) => period.id)),
+  currency: v.string(),
   from: isoDay,
   to: isoDay,
   bucket: v.picklist(["day", "week"]),
@@ -125,6 +128,7 @@ export function shapeAnalytics(period: AnalyticsPeriod, raw: RawAnalytics): Anal
 
   return {
     period: period.id,
+    currency: raw.currency,
     from,
     to,
     bucket: period.bucketDays === 1 ? "day" : "week",
