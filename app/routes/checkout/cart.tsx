@@ -489,7 +489,7 @@ function QuantityForm({ line, refused }: { line: PricedLine; refused?: FormReply
         error={form.error("quantity")}
       />
       <Button type="submit" size="sm" variant="secondary">
-        Update
+        Update<span className="sr-only"> the quantity</span>
       </Button>
     </Form>
   );
