@@ -137,7 +137,7 @@ export const PricedLineSchema = v.object({
   amount: v.nullable(cents),
   /** Merch: how many are left to sell (null: no count kept, or not merch). */
   units_left: v.nullable(cents),
-  /** Merch: the shipping to the cart's country, for each one. */
+  /** Merch: the shipping to the cart's country, for every one the line holds. */
   shipping: cents,
   discount_code: v.nullable(v.string()),
   code_discount: cents,
