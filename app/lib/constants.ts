@@ -38,6 +38,9 @@ export const textLimits = {
 /** Release dates run from 1900 to two years ahead (a back catalogue, or a release announced early). */
 export const releaseDates = { earliest: "1900-01-01", yearsAhead: 2 } as const;
 
+/** The most rows one read of the hosted API answers (Supabase's default `max_rows`): what a long list is read in pages of. */
+export const backendMaxRows = 1000;
+
 /** The highest price of a track or merch item; the database holds the same range. */
 export const maximumPrice = 1000;
 /** The most tracks an album holds, and so the highest track number (the database holds the same). */

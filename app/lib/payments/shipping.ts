@@ -248,6 +248,6 @@ export type ShippingCountry = (typeof shippingCountries)[number];
 export const isShippingCountry = (code: string | null | undefined): code is ShippingCountry =>
   (shippingCountries as readonly string[]).includes(code ?? "");
 
-/** The countries by name, for a select. */
+/** The countries by name, as a select's options. */
 export const shippingCountryOptions = () =>
-  shippingCountries.map((code) => ({ code, name: formatCountry(code) })).sort((a, b) => a.name.localeCompare(b.name, "en"));
+  shippingCountries.map((code) => ({ value: code, label: formatCountry(code) })).sort((a, b) => a.label.localeCompare(b.label, "en"));

@@ -400,7 +400,7 @@ function ShipToForm({ shipTo, reply }: { shipTo: string | null; reply: FormReply
         label="Merch ships to"
         name="shipTo"
         className="min-w-0 flex-1"
-        options={shippingCountryOptions().map(({ code, name }) => ({ value: code, label: name }))}
+        options={shippingCountryOptions()}
         placeholder="Choose a country"
         defaultValue={shipTo ?? ""}
         error={refused?.fieldErrors.shipTo}

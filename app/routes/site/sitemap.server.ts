@@ -1,17 +1,14 @@
 import * as v from "valibot";
 import { read } from "~/lib/backend/backend.server";
 import { albumPath, artistPath, genrePath, playlistPath, trackPath } from "~/lib/catalog/catalog";
-import { genres } from "~/lib/constants";
+import { backendMaxRows, genres } from "~/lib/constants";
 import { publicCacheControl } from "~/lib/http/http-cache";
 import { escapeXml } from "~/lib/http/xml";
 import type { SupabaseClient } from "~/lib/backend/supabase.server";
 import { routesWhere } from "~/route-uses";
 
-/**
- * URLs per sitemap page. The protocol allows 50,000; the hosted API answers at most 1,000 rows a request
- * (Supabase's default `max_rows`), so a page is one read.
- */
-export const sitemapPageSize = 1000;
+/** URLs per sitemap page. The protocol allows 50,000; the hosted API answers at most `backendMaxRows`, so a page is one read. */
+export const sitemapPageSize = backendMaxRows;
 
 /**
  * A minute at the edge, like the pages: a sitemap names playlists, which can turn private. Every change

@@ -1,6 +1,7 @@
 import { data, href } from "react-router";
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { isUuid } from "~/lib/catalog/catalog";
+import { backendMaxRows } from "~/lib/constants";
 import { formatDownloadCode } from "~/lib/format";
 import { uncached } from "~/lib/http/http-cache";
 import { safeFileName } from "~/lib/media/downloads";
@@ -9,9 +10,6 @@ import { ReleaseCodesSchema } from "~/lib/schemas/studio-data";
 import { requireArtist } from "~/lib/session/guards.server";
 import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/codes-export";
-
-/** The backend's most rows a request (Supabase's max_rows): the export reads the codes this many at a time. */
-const exportPage = 1000;
 
 /**
  * Every code of one of the artist's releases, as CSV (code, where to redeem it, status, made, redeemed by,
@@ -26,7 +24,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const rows: string[][] = [];
   const redeemAt = new URL(href("/redeem"), request.url);
   for (let page = 1; ; page += 1) {
-    const list = readOrThrow(await supabase.rpc("release_codes", { release_id: params.id, page, page_size: exportPage }), {
+    const list = readOrThrow(await supabase.rpc("release_codes", { release_id: params.id, page, page_size: backendMaxRows }), {
       what: "download codes to export",
       schema: ReleaseCodesSchema,
     });
@@ -36,7 +34,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       redeemAt.search = new URLSearchParams({ code: shown }).toString();
       rows.push([shown, redeemAt.href, status, csvTime(code.created_at), code.redeemed_by ?? "", csvTime(code.redeemed_at)]);
     }
-    if (page * exportPage >= list.total) break;
+    if (page * backendMaxRows >= list.total) break;
   }
   return csvResponse(
     ["code", "redeem at", "status", "made", "redeemed by", "redeemed on"],

@@ -2,6 +2,7 @@
 // them as a CSV file.
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { isUuid } from "~/lib/catalog/catalog";
+import { backendMaxRows } from "~/lib/constants";
 import { formatOrderReference } from "~/lib/format";
 import { csvTime } from "~/lib/media/csv.server";
 import { itemLabel } from "~/lib/payments/cart";
@@ -14,18 +15,16 @@ export function soldItemOf(request: Request): string | null {
   return isUuid(item) ? item : null;
 }
 
-/** The backend's most rows a request (Supabase's max_rows): the export reads the sales this many at a time. */
-const exportPage = 1000;
 /** The most sales one export holds: the newest this many. */
-export const exportLimit = 10_000;
+const exportLimit = 10_000;
 
 const cents = (amount: number) => (amount / 100).toFixed(2);
 
 /** The caller's sales (of `item`, or all), newest first, as the CSV's header and rows: amounts in the currency's units. */
 export async function salesRows(supabase: SupabaseClient, item: string | null) {
   const rows: string[][] = [];
-  for (let skip = 0; skip < exportLimit; skip += exportPage) {
-    const page = readOrThrow(await supabase.rpc("sales", { how_many: exportPage, item: item ?? undefined, skip }), {
+  for (let skip = 0; skip < exportLimit; skip += backendMaxRows) {
+    const page = readOrThrow(await supabase.rpc("sales", { how_many: backendMaxRows, item: item ?? undefined, skip }), {
       what: "sales to export",
       schema: SalesSchema,
     });
@@ -46,7 +45,7 @@ export async function salesRows(supabase: SupabaseClient, item: string | null) {
         csvTime(sale.refunded_at),
       ]);
     }
-    if (page.length < exportPage) break;
+    if (page.length < backendMaxRows) break;
   }
   const header = [
     "date",

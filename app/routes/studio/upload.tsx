@@ -227,7 +227,7 @@ export default function Upload({ loaderData, actionData }: Route.ComponentProps)
               <SelectField
                 label="Ships from"
                 name="shipsFrom"
-                options={shippingCountryOptions().map(({ code, name }) => ({ value: code, label: name }))}
+                options={shippingCountryOptions()}
                 placeholder="Choose a country"
                 defaultValue={form.text("shipsFrom")}
                 error={form.error("shipsFrom")}
