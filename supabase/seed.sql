@@ -431,9 +431,11 @@ join lateral (
   order by md5(followed.title || s.k) limit 1
 ) t on true;
 
--- Purchases: about one fan in five buys a given track, a little more for the demo artist; some pay
--- more than the price when the artist allows it. Each sale is followed by its download.
-insert into public.purchases (amount, track_id, user_id, created_at, country)
+-- Sales: about one fan in five buys a given track, a little more for the demo artist; some pay more
+-- than the price when the artist allows it. Each is an order paid (below), followed by its download.
+create temporary table demo_sales (amount numeric, track_id uuid, user_id uuid, created_at timestamptz, country text);
+
+insert into demo_sales (amount, track_id, user_id, created_at, country)
 select t.price + case when t.allow_pay_more and random() < 0.3 then 1 else 0 end, t.id, f.id,
   now() - random() * least(interval '60 days', now() - t.release_date::timestamptz),
   pg_temp.demo_country(t.title || f.id)
@@ -454,7 +456,7 @@ from public.tracks t
 cross join generate_series(1, 40) as play
 where t.artist_id = 'a1000000-0000-4000-8000-000000000012' and t.release_date < current_date - 60;
 
-insert into public.purchases (amount, track_id, user_id, created_at, country)
+insert into demo_sales (amount, track_id, user_id, created_at, country)
 select t.price, t.id, f.id,
   now() - interval '60 days' - (f.n / 11.0) * (now() - interval '60 days' - t.release_date::timestamptz),
   pg_temp.demo_country(t.title || 'earlier' || f.id)
@@ -463,6 +465,27 @@ cross join demo_ids f
 where f.kind = 'fan' and t.artist_id = 'a1000000-0000-4000-8000-000000000012'
   and t.release_date < current_date - 60
   and get_byte(decode(md5(t.title || f.id || 'earlier'), 'hex'), 0) < 90;
+
+-- Each sale as the checkout made it: an order in its artist's currency with one line and the artist's
+-- 88%, its purchase, and then paid (which credits the artist's ledger, settled for all but the last week).
+alter table demo_sales add column order_id uuid default gen_random_uuid(), add column line_id uuid default gen_random_uuid();
+
+insert into public.orders (id, buyer_id, buyer_email, currency, total_cents, state, country, created_at)
+select s.order_id, s.user_id, u.email, private.artist_currency(t.artist_id), round(s.amount * 100), 'open', s.country,
+  s.created_at - interval '1 minute'
+from demo_sales s join public.tracks t on t.id = s.track_id join auth.users u on u.id = s.user_id;
+
+insert into public.order_lines (id, order_id, artist_id, kind, track_id, release_id, title, amount_cents, total_cents,
+  artist_share_cents, crate_cents)
+select s.line_id, s.order_id, t.artist_id, 'track', t.id, t.release_id, t.title, round(s.amount * 100), round(s.amount * 100),
+  round(s.amount * 88), round(s.amount * 100) - round(s.amount * 88)
+from demo_sales s join public.tracks t on t.id = s.track_id;
+
+insert into public.purchases (amount, track_id, user_id, created_at, country, order_line_id)
+select s.amount, s.track_id, s.user_id, s.created_at, s.country, s.line_id from demo_sales s;
+
+update public.orders o set state = 'paid', paid_at = s.created_at, payment_intent = 'pi_demo_' || replace(s.order_id::text, '-', '')
+from demo_sales s where o.id = s.order_id;
 
 insert into public.analytics_events (type, track_id, artist_id, user_id, created_at, country)
 select 'download', p.track_id, p.artist_id, p.user_id, p.created_at + interval '2 minutes', p.country

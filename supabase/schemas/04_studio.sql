@@ -206,11 +206,20 @@ as $$
       (now() at time zone 'UTC')::date - 59 as previous_from, now() - interval '30 days' as recent_since,
       now() - interval '60 days' as previous_since
   ),
+  -- Revenue is the ledger's (18_ledger.sql): the artist's shares of sales in their currency, less refunds
+  -- and lost disputes, as Payments and analytics count it.
+  earned as (
+    select coalesce(sum(e.amount_cents), 0) / 100.0 as revenue,
+      coalesce(sum(e.amount_cents) filter (where (e.created_at at time zone 'UTC')::date >= me.recent_from), 0) / 100.0
+        as recent_revenue,
+      coalesce(sum(e.amount_cents) filter (where (e.created_at at time zone 'UTC')::date >= me.previous_from
+        and (e.created_at at time zone 'UTC')::date < me.recent_from), 0) / 100.0 as previous_revenue
+    from me left join public.ledger_entries e on e.artist_id = me.id and e.currency = private.artist_currency(me.id)
+      and e.kind in ('sale', 'refund', 'dispute_loss')
+    group by me.id
+  ),
   figures as (
-    select coalesce(sum(s.revenue), 0) as revenue,
-      coalesce(sum(s.revenue) filter (where s.day >= me.recent_from), 0) as recent_revenue,
-      coalesce(sum(s.revenue) filter (where s.day >= me.previous_from and s.day < me.recent_from), 0) as previous_revenue,
-      coalesce(sum(s.downloads), 0) as downloads,
+    select coalesce(sum(s.downloads), 0) as downloads,
       coalesce(sum(s.downloads) filter (where s.day >= me.recent_from), 0) as recent_downloads,
       coalesce(sum(s.downloads) filter (where s.day >= me.previous_from and s.day < me.recent_from), 0) as previous_downloads,
       coalesce(sum(s.plays), 0) as plays,
@@ -242,7 +251,8 @@ as $$
     'currency', private.artist_currency((select auth.uid())),
     'stats', (
       select jsonb_build_object(
-        'revenue', jsonb_build_object('total', f.revenue, 'trend', private.trend(f.recent_revenue, f.previous_revenue)),
+        'revenue', (select jsonb_build_object('total', r.revenue, 'trend', private.trend(r.recent_revenue, r.previous_revenue))
+          from earned r),
         'downloads', jsonb_build_object('total', f.downloads, 'trend', private.trend(f.recent_downloads, f.previous_downloads)),
         'streams', jsonb_build_object('total', f.plays, 'trend', private.trend(f.recent_plays, f.previous_plays)),
         'followers', (select jsonb_build_object('total', a.follower_count, 'trend', private.trend(fo.recent, fo.previous))

@@ -173,10 +173,14 @@ as $$
 declare
   sign integer := case when tg_op = 'DELETE' then -1 else 1 end;
 begin
+  -- A track's revenue is the artist's share of what it sold for, as the ledger counts it (an album's share
+  -- falls to its tracks as its price did, to the cent).
   insert into public.track_daily_stats as s (artist_id, day, track_id, sales, revenue)
-  select p.artist_id, (p.created_at at time zone 'UTC')::date, p.track_id, sign * count(*), sign * sum(p.amount)
+  select p.artist_id, (p.created_at at time zone 'UTC')::date, p.track_id, sign * count(*),
+    sign * sum(coalesce(round(p.amount * l.artist_share_cents / nullif(l.total_cents, 0), 2), 0))
   from changed_purchases p
   join public.tracks t on t.id = p.track_id
+  left join public.order_lines l on l.id = p.order_line_id
   -- a release given with a download code is no sale
   where p.download_code_id is null
   group by 1, 2, 3
@@ -230,10 +234,19 @@ begin
       select jsonb_agg(jsonb_build_object('day', d.day, 'plays', d.plays, 'downloads', d.downloads,
           'sales', d.sales, 'revenue', d.revenue) order by d.day)
       from (
-        select s.day, sum(s.plays) as plays, sum(s.downloads) as downloads, sum(s.sales) as sales, sum(s.revenue) as revenue
-        from public.track_daily_stats s
-        where s.artist_id = me and s.day >= first_day - days
-        group by s.day
+        select f.day, sum(f.plays) as plays, sum(f.downloads) as downloads, sum(f.sales) as sales, sum(f.revenue) as revenue
+        from (
+          select s.day, s.plays, s.downloads, s.sales, 0 as revenue
+          from public.track_daily_stats s
+          where s.artist_id = me and s.day >= first_day - days
+          union all
+          -- Revenue is the ledger's (18_ledger.sql), as the dashboard and Payments count it.
+          select (e.created_at at time zone 'UTC')::date, 0, 0, 0, e.amount_cents / 100.0
+          from public.ledger_entries e
+          where e.artist_id = me and e.currency = private.artist_currency(me) and e.kind in ('sale', 'refund', 'dispute_loss')
+            and e.created_at >= (first_day - days)::timestamp at time zone 'UTC'
+        ) f
+        group by f.day
       ) d), '[]'),
     'top_tracks', coalesce((
       select jsonb_agg(jsonb_build_object('id', t.id, 'title', t.title, 'plays', top.plays,

@@ -460,6 +460,88 @@ export type Database = {
           },
         ]
       }
+      ledger_entries: {
+        Row: {
+          amount_cents: number
+          artist_id: string
+          available_at: string
+          created_at: string
+          currency: string
+          dispute_id: string | null
+          id: number
+          kind: string
+          merch_id: string | null
+          order_line_id: string | null
+          payout_id: string | null
+          release_id: string | null
+        }
+        Insert: {
+          amount_cents: number
+          artist_id: string
+          available_at?: string
+          created_at?: string
+          currency: string
+          dispute_id?: string | null
+          id?: never
+          kind: string
+          merch_id?: string | null
+          order_line_id?: string | null
+          payout_id?: string | null
+          release_id?: string | null
+        }
+        Update: {
+          amount_cents?: number
+          artist_id?: string
+          available_at?: string
+          created_at?: string
+          currency?: string
+          dispute_id?: string | null
+          id?: never
+          kind?: string
+          merch_id?: string | null
+          order_line_id?: string | null
+          payout_id?: string | null
+          release_id?: string | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "ledger_entries_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "ledger_entries_dispute_id_fkey"
+            columns: ["dispute_id"]
+            referencedRelation: "order_disputes"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "ledger_entries_merch_id_fkey"
+            columns: ["merch_id"]
+            referencedRelation: "merch"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "ledger_entries_order_line_id_fkey"
+            columns: ["order_line_id"]
+            referencedRelation: "order_lines"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "ledger_entries_payout_id_fkey"
+            columns: ["payout_id"]
+            referencedRelation: "payouts"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "ledger_entries_release_id_fkey"
+            columns: ["release_id"]
+            referencedRelation: "releases"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       likes: {
         Row: {
           created_at: string
@@ -766,6 +848,58 @@ export type Database = {
           waived_withdrawal?: boolean
         }
         Relationships: []
+      }
+      payouts: {
+        Row: {
+          amount_cents: number
+          artist_id: string
+          created_at: string
+          currency: string
+          failure: string | null
+          id: string
+          method: string
+          provider_id: string | null
+          recipient: string
+          requested_by: string
+          settled_at: string | null
+          state: string
+        }
+        Insert: {
+          amount_cents: number
+          artist_id: string
+          created_at?: string
+          currency: string
+          failure?: string | null
+          id?: string
+          method: string
+          provider_id?: string | null
+          recipient: string
+          requested_by: string
+          settled_at?: string | null
+          state?: string
+        }
+        Update: {
+          amount_cents?: number
+          artist_id?: string
+          created_at?: string
+          currency?: string
+          failure?: string | null
+          id?: string
+          method?: string
+          provider_id?: string | null
+          recipient?: string
+          requested_by?: string
+          settled_at?: string | null
+          state?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "payouts_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+        ]
       }
       playlist_tracks: {
         Row: {
@@ -1196,6 +1330,7 @@ export type Database = {
         }
         Returns: Json
       }
+      artist_payouts: { Args: Record<PropertyKey, never>; Returns: Json }
       attach_checkout: {
         Args: { checkout_session: string; order_id: string }
         Returns: undefined
@@ -1352,6 +1487,37 @@ export type Database = {
         Args: { page?: number; page_size?: number }
         Returns: Json
       }
+      payout_sent: {
+        Args: { payout_id: string; provider_id: string }
+        Returns: undefined
+      }
+      payout_settled: {
+        Args: { failure?: string; paid: boolean; payout_id: string }
+        Returns: undefined
+      }
+      payouts_to_send: {
+        Args: Record<PropertyKey, never>
+        Returns: {
+          amount_cents: number
+          artist_id: string
+          created_at: string
+          currency: string
+          failure: string | null
+          id: string
+          method: string
+          provider_id: string | null
+          recipient: string
+          requested_by: string
+          settled_at: string | null
+          state: string
+        }[]
+        SetofOptions: {
+          from: "*"
+          to: "payouts"
+          isOneToOne: false
+          isSetofReturn: true
+        }
+      }
       playlist_page: { Args: { playlist_id: string }; Returns: Json }
       prepare_order_files: { Args: { order_id: string }; Returns: string[] }
       price_cart: {
@@ -1496,6 +1662,29 @@ export type Database = {
           bucket_id: string
           name: string
         }[]
+      }
+      withdraw_now: {
+        Args: Record<PropertyKey, never>
+        Returns: {
+          amount_cents: number
+          artist_id: string
+          created_at: string
+          currency: string
+          failure: string | null
+          id: string
+          method: string
+          provider_id: string | null
+          recipient: string
+          requested_by: string
+          settled_at: string | null
+          state: string
+        }[]
+        SetofOptions: {
+          from: "*"
+          to: "payouts"
+          isOneToOne: false
+          isSetofReturn: true
+        }
       }
     }
     Enums: {
