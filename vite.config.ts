@@ -21,6 +21,10 @@ export default defineConfig(({ command }) => {
     STRIPE_SECRET_KEY: process.env.STRIPE_SECRET_KEY ?? "",
     STRIPE_WEBHOOK_SECRET: process.env.STRIPE_WEBHOOK_SECRET ?? "",
     STRIPE_API_URL: process.env.STRIPE_API_URL ?? "",
+    // And the PayPal stand-in, which payouts go to.
+    PAYPAL_CLIENT_ID: process.env.PAYPAL_CLIENT_ID ?? "",
+    PAYPAL_CLIENT_SECRET: process.env.PAYPAL_CLIENT_SECRET ?? "",
+    PAYPAL_API_URL: process.env.PAYPAL_API_URL ?? "",
   };
   return {
     plugins: [

@@ -53,6 +53,7 @@ export const routeUses = {
   "/dashboard/artist/codes/:id/export": resource("artists"),
   "/dashboard/artist/payments/sales.csv": resource("artists"),
   "/renditions": resource("marketplace"),
+  "/payouts": resource("marketplace"),
   "/": page("everyone"),
   "/about": page("everyone"),
   "/terms": page("everyone"),

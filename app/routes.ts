@@ -43,6 +43,9 @@ export default [
   route("dashboard/artist/payments/sales.csv", "routes/studio/sales-export.ts"),
   // Resource route for the marketplace's operator (its secret): queues streaming renditions (npm run renditions).
   route("renditions", "routes/studio/renditions.ts"),
+  // Resource route for the marketplace's operator (its secret): runs the payout job now (npm run payouts),
+  // as the media Worker's Cron Trigger does every hour.
+  route("payouts", "routes/studio/payout-job.ts"),
   // Resource routes: feeds of releases (Atom and RSS 2.0), the site's and each artist's.
   route("feed.atom", "routes/catalog/feed.ts", { id: "site-feed-atom" }),
   route("feed.rss", "routes/catalog/feed.ts", { id: "site-feed-rss" }),

@@ -9,10 +9,12 @@ const env = loadEnv();
 const supabasePort = Number(env.SUPABASE_PORT || 54321);
 const stripePort = Number(env.STRIPE_PORT || 12111);
 const mailPort = Number(env.MAIL_PORT || 12112);
+const paypalPort = Number(env.PAYPAL_PORT || 12113);
 await requireFreePorts([
   [supabasePort, "SUPABASE_PORT"],
   [stripePort, "STRIPE_PORT"],
   [mailPort, "MAIL_PORT"],
+  [paypalPort, "PAYPAL_PORT"],
 ]);
 const backend = await startLocalStack({
   port: supabasePort,
@@ -23,8 +25,10 @@ const backend = await startLocalStack({
   verbose: true,
 });
 console.log(`Local backend on ${backend.url} (password-reset emails: ${backend.url}/auth/v1/outbox)`);
-const providers = await startProviders({ stripePort, mailPort, appUrl: "http://localhost:5173", verbose: true });
-console.log(`Stripe stand-in on ${providers.stripe.url} (test card 4242 4242 4242 4242 pays); mail outbox on ${providers.mail.url}`);
+const providers = await startProviders({ stripePort, mailPort, paypalPort, appUrl: "http://localhost:5173", verbose: true });
+console.log(
+  `Stripe stand-in on ${providers.stripe.url} (test card 4242 4242 4242 4242 pays); mail outbox on ${providers.mail.url}; PayPal payouts on ${providers.paypal.url}`,
+);
 
 const dev = spawnTethered(
   process.execPath,

@@ -37,6 +37,7 @@ try {
         E2E_STRIPE_URL: marketplace.stripe.url,
         E2E_MAIL_URL: marketplace.mail.url,
         E2E_MAIL_KEY: marketplace.mail.apiKey,
+        E2E_PAYPAL_URL: marketplace.paypal.url,
         CHROMIUM_PATH: chromiumPath,
       },
     },

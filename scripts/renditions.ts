@@ -5,10 +5,8 @@
 // Locally it asks the marketplace `npm start` runs, with the secret the local data folder keeps. On
 // hosted, name the site and the Worker's secret:
 //   MARKETPLACE_URL=https://<your-domain> MARKETPLACE_SECRET=<the Worker's secret> npm run renditions -- --all
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { repoDataDir } from "@crate/local-supabase";
 import { loadEnv } from "./lib/env.ts";
+import { operatorTarget } from "./lib/operator.ts";
 import { requestRenditions, type RenditionRequest } from "./lib/renditions.ts";
 
 const env = loadEnv();
@@ -24,13 +22,7 @@ if (!request) {
   process.exit(1);
 }
 
-const appUrl = process.env.MARKETPLACE_URL || `http://localhost:${env.PORT || 3000}`;
-const keptSecret = join(repoDataDir, "marketplace-secret");
-const secret = process.env.MARKETPLACE_SECRET || (existsSync(keptSecret) ? readFileSync(keptSecret, "utf8").trim() : "");
-if (!secret) {
-  console.error("No marketplace secret: set MARKETPLACE_SECRET (the Worker's), or start the local marketplace once (npm start).");
-  process.exit(1);
-}
+const { appUrl, secret } = operatorTarget(env);
 try {
   const queued = await requestRenditions(appUrl, secret, request);
   console.log(`Queued the streams of ${queued} track${queued === 1 ? "" : "s"} at ${appUrl}. Your Tracks shows each one's state.`);

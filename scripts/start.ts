@@ -6,18 +6,21 @@ import { loadEnv } from "./lib/env.ts";
 import { demoAccounts } from "./lib/demo-data.ts";
 import { renditionsMade, requestRenditions } from "./lib/renditions.ts";
 import { startProviders } from "./lib/providers.ts";
+import { runPayouts } from "./lib/operator.ts";
 
 const env = loadEnv();
 const port = Number(env.PORT || 3000);
 const supabasePort = Number(env.SUPABASE_PORT || 54321);
 const stripePort = Number(env.STRIPE_PORT || 12111);
 const mailPort = Number(env.MAIL_PORT || 12112);
+const paypalPort = Number(env.PAYPAL_PORT || 12113);
 
 await requireFreePorts([
   [port, "PORT"],
   [supabasePort, "SUPABASE_PORT"],
   [stripePort, "STRIPE_PORT"],
   [mailPort, "MAIL_PORT"],
+  [paypalPort, "PAYPAL_PORT"],
 ]);
 buildIfStale();
 console.log("Starting the local backend (the first start creates the database and demo media)…");
@@ -36,7 +39,7 @@ const backend = await startLocalStack({
 });
 // Payments go to the Stripe stand-in, which sends its events to the marketplace's webhook; mail to the
 // mail stand-in's outbox.
-const providers = await startProviders({ stripePort, mailPort, appUrl: `http://localhost:${port}`, verbose: true });
+const providers = await startProviders({ stripePort, mailPort, paypalPort, appUrl: `http://localhost:${port}`, verbose: true });
 const vars = { ...(await workerVars(backend, { captchaSiteKey: env.TURNSTILE_SITE_KEY || undefined })), ...providers.vars };
 const app = await serveApp({ port, quiet: true, vars }).catch(async (error) => {
   await providers.close();
@@ -49,6 +52,7 @@ console.log(`
   Local backend    ${backend.url}   (password-reset emails: ${backend.url}/auth/v1/outbox)
   Stripe stand-in  ${providers.stripe.url}   (test card 4242 4242 4242 4242 pays)
   Mail outbox      ${providers.mail.url}   (receipts and other mail the marketplace sends)
+  PayPal stand-in  ${providers.paypal.url}   (the payouts artists were sent)
 
   Demo accounts
 ${demoAccounts.map((account) => `    ${account.role.padEnd(7)} ${account.email.padEnd(22)} ${account.password}`).join("\n")}
@@ -70,11 +74,28 @@ if (queued > 0) {
     .catch((error: unknown) => console.error(error instanceof Error ? error.message : error));
 }
 
+// No Cron Trigger fires locally: the payout job the media Worker runs at the top of every hour on hosted
+// is asked for here on the same schedule (`npm run payouts` runs it at once).
+function payoutsAtTheTopOfTheHour() {
+  const hour = 3_600_000;
+  return setTimeout(
+    () => {
+      runPayouts(`http://localhost:${port}`, vars.MARKETPLACE_SECRET)
+        .then((run) => run.sent + run.paid + run.failed > 0 && console.log(`  Payouts: ${run.paid} paid, ${run.failed} failed.`))
+        .catch((error: unknown) => console.error("The payout job failed:", error instanceof Error ? error.message : error));
+      payouts = payoutsAtTheTopOfTheHour();
+    },
+    hour - (Date.now() % hour),
+  );
+}
+let payouts = payoutsAtTheTopOfTheHour();
+
 let stopping = false;
 async function shutdown() {
   if (stopping) return;
   stopping = true;
   console.log("\nStopping…");
+  clearTimeout(payouts);
   await app.stop();
   await providers.close();
   await backend.close();

@@ -1,8 +1,9 @@
 // The media Worker's entry, which runs the marketplace's jobs: the rendition queue and its dead-letter
-// queue, and the mail queue (wrangler.media.toml), nothing else. It answers no request: the page Worker
-// (workers/app.ts) queues its jobs.
+// queue, the mail queue, and the payouts on their schedule (wrangler.media.toml), nothing else. It answers
+// no request: the page Worker (workers/app.ts) queues its jobs.
 import { handleMailBatch, mailQueue } from "~/lib/mail/mail-queue.server";
 import { handleRenditionBatch } from "~/lib/media/media-jobs.server";
+import { runPayoutJob } from "~/lib/payouts/payout-job.server";
 // LAME's WebAssembly, compiled with the Worker (Workers refuse to compile WebAssembly at run time). By its
 // file: the Cloudflare Vite plugin takes an import ending in `.wasm`, and the package's export of this
 // name points at a file it does not ship.
@@ -12,5 +13,8 @@ export default {
   async queue(batch, env) {
     if (batch.queue === mailQueue) await handleMailBatch(batch, env);
     else await handleRenditionBatch(batch, env, mp3Encoder);
+  },
+  async scheduled(_controller, env) {
+    await runPayoutJob(env);
   },
 } satisfies ExportedHandler;

@@ -4,6 +4,7 @@
 // SQL as the operator, so the database's own triggers keep the rollups as they would for real traffic.
 import type { Db } from "@crate/local-supabase";
 import { signJwt, createUser } from "@crate/local-supabase/testing";
+import { recordPaidSales } from "./paid-sales.ts";
 
 export type AnalyticsArtist = { id: string; token: string; label: string };
 
@@ -36,10 +37,10 @@ async function eventsOf(db: Db, artistId: string, plays: number, purchases: numb
      ${spread}`,
     [artistId, plays, countries],
   );
-  await db.query(
-    `insert into public.purchases (amount, track_id, user_id, country, created_at)
-     select 1.29 + (n % 3), t.ids[1 + (n::bigint * 7919) % cardinality(t.ids)], null, ($3::text[])[1 + (n * 31) % 20],
-       now() - ((n::bigint * 104729) % (730 * 86400)) * interval '1 second'
+  await recordPaidSales(
+    db,
+    `select 1.29 + (n % 3) as amount, t.ids[1 + (n::bigint * 7919) % cardinality(t.ids)] as track_id, null::uuid as user_id,
+       ($3::text[])[1 + (n * 31) % 20] as country, now() - ((n::bigint * 104729) % (730 * 86400)) * interval '1 second' as created_at
      ${spread}`,
     [artistId, purchases, countries],
   );
@@ -94,9 +95,10 @@ export async function seedFanScale(db: Db, jwtSecret: string): Promise<{ id: str
      where tr.id = t.ids[1 + (n * 13) % cardinality(t.ids)]`,
     [id],
   );
-  await db.query(
-    `insert into public.purchases (amount, track_id, user_id, created_at)
-     select 1.29, t.ids[1 + (n * 17) % cardinality(t.ids)], $1, now() - n * interval '1 hour'
+  await recordPaidSales(
+    db,
+    `select 1.29 as amount, t.ids[1 + (n * 17) % cardinality(t.ids)] as track_id, $1::uuid as user_id, null::text as country,
+       now() - n * interval '1 hour' as created_at
      from ${tracks}, generate_series(1, 1000) n`,
     [id],
   );

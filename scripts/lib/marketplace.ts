@@ -8,7 +8,8 @@ import { startProviders } from "./providers.ts";
 /**
  * `marketplaceSecret`: the Worker's secret, for tests that sign what the Worker signs (a play ticket from
  * before); `stripe`: the Stripe stand-in's address and keys, for tests that pay and send events; `mail`:
- * the mail stand-in's address and key, for tests that read the outbox.
+ * the mail stand-in's address and key, for tests that read the outbox; `paypal`: the PayPal stand-in's
+ * address and app credentials, for tests that look at what artists were paid.
  */
 export type Marketplace = {
   appUrl: string;
@@ -16,6 +17,7 @@ export type Marketplace = {
   marketplaceSecret: string;
   stripe: { url: string; secretKey: string; webhookSecret: string };
   mail: { url: string; apiKey: string };
+  paypal: { url: string; clientId: string; clientSecret: string };
   stop(): Promise<void>;
 };
 
@@ -42,7 +44,7 @@ export async function startMarketplace({
     recoveryRateLimit: { perHour: unlimited },
     captchaSecret: captcha?.secret,
   });
-  const providers = await startProviders({ stripePort: 0, mailPort: 0, appUrl });
+  const providers = await startProviders({ stripePort: 0, mailPort: 0, paypalPort: 0, appUrl });
   try {
     const vars: Record<string, string> = {
       ...(await workerVars(backend, { captchaSiteKey: captcha?.siteKey })),
@@ -65,6 +67,7 @@ export async function startMarketplace({
       marketplaceSecret: vars.MARKETPLACE_SECRET,
       stripe: { url: providers.stripe.url, secretKey: providers.stripe.secretKey, webhookSecret: providers.stripe.webhookSecret },
       mail: { url: providers.mail.url, apiKey: providers.mail.apiKey },
+      paypal: { url: providers.paypal.url, clientId: providers.paypal.clientId, clientSecret: providers.paypal.clientSecret },
       async stop() {
         await app.stop();
         await providers.close();

@@ -1,21 +1,34 @@
 // The third parties offline: the Stripe stand-in (stand-ins/stripe.ts), which sends its events to the
-// marketplace's webhook, and the mail stand-in (stand-ins/mail.ts, Resend's API) whose outbox keeps what
-// the marketplace sends; and the Worker's variables that point its clients at them.
+// marketplace's webhook, the mail stand-in (stand-ins/mail.ts, Resend's API) whose outbox keeps what the
+// marketplace sends, and the PayPal stand-in (stand-ins/paypal.ts, its Payouts API) that pays artists;
+// and the Workers' variables that point their clients at them.
 import { randomBytes } from "node:crypto";
 import { startMailStandIn, type MailStandIn } from "@crate/stand-ins/mail";
+import { startPaypalStandIn, type PaypalStandIn } from "@crate/stand-ins/paypal";
 import { startStripeStandIn, type StripeStandIn } from "@crate/stand-ins/stripe";
 
-export type Providers = { stripe: StripeStandIn; mail: MailStandIn; vars: Record<string, string>; close(): Promise<void> };
+export type Providers = {
+  stripe: StripeStandIn;
+  mail: MailStandIn;
+  paypal: PaypalStandIn;
+  vars: Record<string, string>;
+  close(): Promise<void>;
+};
 
-/** The stand-ins on `stripePort` and `mailPort` (0: any free one), Stripe's events sent to the marketplace at `appUrl`. */
+/**
+ * The stand-ins on `stripePort`, `mailPort` and `paypalPort` (0: any free one), Stripe's events sent to
+ * the marketplace at `appUrl`.
+ */
 export async function startProviders({
   stripePort,
   mailPort,
+  paypalPort,
   appUrl,
   verbose = false,
 }: {
   stripePort: number;
   mailPort: number;
+  paypalPort: number;
   appUrl: string;
   verbose?: boolean;
 }): Promise<Providers> {
@@ -32,18 +45,31 @@ export async function startProviders({
       throw error;
     },
   );
+  const paypal = await startPaypalStandIn({
+    port: paypalPort,
+    clientId: `local_${randomBytes(12).toString("hex")}`,
+    clientSecret: randomBytes(24).toString("hex"),
+    verbose,
+  }).catch(async (error: unknown) => {
+    await Promise.all([stripe.close(), mail.close()]);
+    throw error;
+  });
   return {
     stripe,
     mail,
+    paypal,
     vars: {
       STRIPE_SECRET_KEY: stripe.secretKey,
       STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
       STRIPE_API_URL: stripe.url,
       RESEND_API_KEY: mail.apiKey,
       MAIL_API_URL: mail.url,
+      PAYPAL_CLIENT_ID: paypal.clientId,
+      PAYPAL_CLIENT_SECRET: paypal.clientSecret,
+      PAYPAL_API_URL: paypal.url,
     },
     async close() {
-      await Promise.all([stripe.close(), mail.close()]);
+      await Promise.all([stripe.close(), mail.close(), paypal.close()]);
     },
   };
 }

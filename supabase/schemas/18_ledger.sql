@@ -104,7 +104,8 @@ grant select on public.ledger_entries to authenticated;
 create policy "Artists read their own ledger, administrators every one" on public.ledger_entries
   for select to authenticated using (artist_id = (select auth.uid()) or (select public.is_admin()));
 
--- A paid order's lines credited to their artists: each its share, pending for the settlement days.
+-- A paid order's lines credited to their artists when it was paid: each its share, pending for the
+-- settlement days.
 create or replace function private.credit_sales()
 returns trigger
 language plpgsql
@@ -112,9 +113,10 @@ security definer
 set search_path = ''
 as $$
 begin
-  insert into public.ledger_entries (artist_id, currency, kind, amount_cents, order_line_id, release_id, merch_id, available_at)
+  insert into public.ledger_entries (artist_id, currency, kind, amount_cents, order_line_id, release_id, merch_id, available_at,
+    created_at)
   select l.artist_id, new.currency, 'sale', l.artist_share_cents, l.id, coalesce(l.release_id, t.release_id), l.merch_id,
-    coalesce(new.paid_at, now()) + make_interval(days => private.settlement_days())
+    coalesce(new.paid_at, now()) + make_interval(days => private.settlement_days()), coalesce(new.paid_at, now())
   from public.order_lines l
   left join public.tracks t on t.id = l.track_id
   where l.order_id = new.id

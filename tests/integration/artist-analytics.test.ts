@@ -1,11 +1,12 @@
 // The artist-analytics Edge Function (supabase/functions/artist-analytics), run by Deno and called through
 // the real supabase-js: an artist's own figures only, for each period, with trends against the period
 // before; an empty artist; another artist's token; a fan; a visitor; and the rollups it reads, which the
-// database keeps in step with every insert and delete of events and purchases.
+// database keeps in step with every insert and delete of events and purchases, and the ledger's revenue.
 import { FunctionsHttpError, type SupabaseClient } from "@supabase/supabase-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stopFunctions, startTestStack } from "@crate/local-supabase/testing";
 import type { LocalStack } from "@crate/local-supabase";
+import { recordPaidSales } from "../../scripts/lib/paid-sales.ts";
 import { clientWith, createArtist, createFan, createTrack, signedInClient } from "./schema-fixtures.ts";
 
 let local: LocalStack;
@@ -45,10 +46,12 @@ beforeAll(async () => {
     [tracks.others, other.id],
   );
   // Sales: $2.50 of First Light 2 days ago and $4 of Second Wind 40 days ago, each with its download;
-  // $99 for the other artist.
-  await db.query(
-    `insert into public.purchases (amount, track_id, user_id, country, created_at)
-     values (2.5, $1, $4, 'JP', now() - interval '2 days'), (4, $2, $4, 'BR', now() - interval '40 days'), (99, $3, $4, 'FR', now())`,
+  // $99 for the other artist. Revenue is the artist's 88% of each (the ledger's).
+  await recordPaidSales(
+    db,
+    `select amount, track_id, $4::uuid as user_id, country, created_at
+     from (values (2.5, $1::uuid, 'JP', now() - interval '2 days'), (4, $2, 'BR', now() - interval '40 days'), (99, $3, 'FR', now()))
+       as s(amount, track_id, country, created_at)`,
     [tracks.first, tracks.second, tracks.others, fan.id],
   );
   await db.query(
@@ -77,14 +80,14 @@ describe("artist-analytics", () => {
     const today = new Date().toISOString().slice(0, 10);
     expect(body).toMatchObject({ period: "7d", bucket: "day", to: today, from: daysAgo(6).slice(0, 10) });
     // nothing in the week before: new, no percentage
-    expect(body.revenue).toEqual({ total: 2.5, trend: null });
+    expect(body.revenue).toEqual({ total: 2.2, trend: null });
     expect(body.streams).toEqual({ total: 5, trend: null });
     expect(body.downloads).toEqual({ total: 1, trend: null });
     expect(body.sales).toEqual({ total: 1, trend: null });
     expect(body.history).toHaveLength(7);
     expect(body.history.map((point: { plays: number }) => point.plays)).toEqual([0, 1, 1, 1, 1, 1, 0]);
     expect(body.history[6]).toMatchObject({ start: today, end: today });
-    expect(body.topTracks).toEqual([{ id: tracks.first, title: "First Light", plays: 5, downloads: 1, sales: 1, revenue: 2.5 }]);
+    expect(body.topTracks).toEqual([{ id: tracks.first, title: "First Light", plays: 5, downloads: 1, sales: 1, revenue: 2.2 }]);
     expect(body.geography).toEqual([
       { country: "JP", plays: 3, downloads: 1 },
       { country: null, plays: 2, downloads: 0 },
@@ -94,11 +97,11 @@ describe("artist-analytics", () => {
   it("changes every figure with the period, and trends compare with the period before", async () => {
     const month = (await analytics(artist.client, { period: "30d" })).body;
     expect(month.streams).toEqual({ total: 7, trend: 75 }); // 7 against the 4 of 31-60 days ago
-    expect(month.revenue).toEqual({ total: 2.5, trend: -37.5 }); // $2.50 against $4
+    expect(month.revenue).toEqual({ total: 2.2, trend: -37.5 }); // $2.20 against $3.52
     expect(month.history).toHaveLength(30);
 
     const quarter = (await analytics(artist.client, { period: "90d" })).body;
-    expect(quarter).toMatchObject({ bucket: "week", streams: { total: 11, trend: null }, revenue: { total: 6.5, trend: null } });
+    expect(quarter).toMatchObject({ bucket: "week", streams: { total: 11, trend: null }, revenue: { total: 5.72, trend: null } });
     expect(quarter.history).toHaveLength(13);
     expect(quarter.history.reduce((sum: number, point: { plays: number }) => sum + point.plays, 0)).toBe(11);
     expect(quarter.topTracks.map((track: { title: string }) => track.title)).toEqual(["Second Wind", "First Light"]);
@@ -111,7 +114,7 @@ describe("artist-analytics", () => {
   it("gives each artist their own figures only", async () => {
     const { body } = await analytics(other.client, { period: "7d" });
     expect(body.streams.total).toBe(100);
-    expect(body.revenue.total).toBe(99);
+    expect(body.revenue.total).toBe(87.12);
     expect(body.topTracks.map((track: { id: string }) => track.id)).toEqual([tracks.others]);
     expect(body.geography).toEqual([{ country: "FR", plays: 100, downloads: 1 }]);
   });

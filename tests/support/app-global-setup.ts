@@ -10,6 +10,7 @@ export default async function setup(project: TestProject) {
   project.provide("marketplaceSecret", marketplace.marketplaceSecret);
   project.provide("stripe", marketplace.stripe);
   project.provide("mail", marketplace.mail);
+  project.provide("paypal", marketplace.paypal);
   return () => marketplace.stop();
 }
 
@@ -20,5 +21,6 @@ declare module "vitest" {
     marketplaceSecret: string;
     stripe: { url: string; secretKey: string; webhookSecret: string };
     mail: { url: string; apiKey: string };
+    paypal: { url: string; clientId: string; clientSecret: string };
   }
 }

@@ -2,6 +2,7 @@ import type { RouterContextProvider } from "react-router";
 import { cloudflareContext } from "./context.server";
 import * as v from "valibot";
 import { backendVariables } from "./backend-env";
+import { paypalVariables } from "./paypal-env";
 import { turnstileVerifyUrl } from "./captcha";
 
 /**
@@ -31,6 +32,8 @@ const EnvSchema = v.object({
   STRIPE_API_URL: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.url())])),
   /** `on`: Stripe Tax adds the tax due where the buyer is to each checkout (set it up in Stripe first). */
   STRIPE_TAX: v.optional(v.picklist(["", "on", "off"], "STRIPE_TAX is on or off")),
+  /** PayPal's Payouts (see paypalVariables): "Withdraw now" sends its payout at once. */
+  ...paypalVariables,
   /** The site's own X (Twitter) account, `@handle`: link previews name it (`twitter:site`); none when unset. */
   SITE_X_HANDLE: v.optional(v.pipe(v.string(), v.regex(/^(@[A-Za-z0-9_]{1,15})?$/, "SITE_X_HANDLE must be an @handle"))),
 });

@@ -5,10 +5,11 @@ import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Card } from "~/components/ui/card";
 import { Button, LinkButton } from "~/components/ui/button";
 import { Field, SelectField } from "~/components/ui/field";
+import { Balances } from "~/components/payments/balances";
 import { SalesTable } from "~/components/payments/sales-table";
 import { readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
 import { currencies, withdrawThreshold } from "~/lib/constants";
-import { requestLocale } from "~/lib/format";
+import { formatMoney, requestLocale } from "~/lib/format";
 import { formError, formFields, parseForm, replyWith } from "~/lib/forms/forms";
 import { refundLine } from "../checkout/refunds.server";
 import { soldItemOf } from "./sales.server";
@@ -19,6 +20,11 @@ import { pageMeta } from "~/lib/sharing/meta";
 import { ArtistPaymentsSchema } from "~/lib/schemas/studio";
 import { ArtistPayoutSchema } from "~/lib/schemas/studio-data";
 import { supabaseContext } from "~/lib/session/session.server";
+import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
+import { marketplaceClient } from "~/lib/backend/marketplace-client.server";
+import { sendPayouts } from "~/lib/payouts/payout-job.server";
+import { nextPayoutRun } from "~/lib/payouts/schedule";
+import { ArtistPayoutsSchema, PayoutsSchema } from "~/lib/schemas/payouts";
 import type { Route } from "./+types/payments";
 
 export const meta = () => pageMeta("Payment Settings", "Where your earnings go, and when.");
@@ -46,13 +52,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const artist = requireArtist(request, context);
   const item = soldItemOf(request);
   const supabase = context.get(supabaseContext);
-  const [payout, sales, items] = await Promise.all([
+  const [payout, money, sales, items] = await Promise.all([
     payoutRow(context, artist.id),
+    supabase.rpc("artist_payouts"),
     supabase.rpc("sales", { how_many: salesShown, item: item ?? undefined }),
     supabase.rpc("sold_items"),
   ]);
   return {
     payout,
+    money: readOrThrow(money, { what: "balances", schema: ArtistPayoutsSchema }),
+    nextRun: nextPayoutRun(),
     sales: readOrThrow(sales, { what: "sales", schema: SalesSchema }),
     items: readOrThrow(items, { what: "items sold", schema: SoldItemsSchema }),
     item,
@@ -63,6 +72,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const artist = requireArtist(request, context);
   const formData = await readForm(request);
+  if (formData.get("intent") === "withdraw") return withdraw(context);
   if (formData.get("intent") === "refund") {
     const refund = parseForm(RefundSchema, formData);
     if (!refund.success) return replyWith(formError("This sale no longer exists", { intent: "refund" }), 400);
@@ -95,12 +105,44 @@ export async function action({ request, context }: Route.ActionArgs) {
   return replyWith({ fieldErrors: {}, formError: null, values: submission.values, notice: savedNotice }, 200);
 }
 
+/**
+ * "Withdraw now": each available balance at or above the threshold paid out at once, through the
+ * marketplace (the database starts the payout, for an artist in good standing alone), then sent.
+ */
+async function withdraw(context: Route.ActionArgs["context"]) {
+  const started = await context
+    .get(supabaseContext)
+    .rpc("withdraw_now")
+    .setHeader(...marketplaceHeader(context));
+  if (started.error) return refusedWrite(started.error, { what: "withdrawing", values: { intent: "withdraw" } });
+  const payouts = readOrThrow(started, { what: "payouts started", schema: PayoutsSchema });
+  if (payouts.length === 0) {
+    return replyWith(formError("Your available balance is below your withdrawal threshold.", { intent: "withdraw" }), 409);
+  }
+  const env = envFrom(context);
+  const run = await sendPayouts(env, marketplaceClient(env), payouts);
+  const amounts = payouts.map((started) => formatMoney(started.amount_cents, started.currency)).join(" and ");
+  const notice =
+    run.failed > 0
+      ? null
+      : run.paid === payouts.length
+        ? `${amounts} paid to ${payouts[0]!.recipient} by PayPal.`
+        : `${amounts} is on its way to ${payouts[0]!.recipient} by PayPal.`;
+  if (!notice)
+    return replyWith(
+      formError("PayPal could not pay it: see Payouts below. The money is back in your balance.", { intent: "withdraw" }),
+      502,
+    );
+  return replyWith({ fieldErrors: {}, formError: null, values: { intent: "withdraw" }, notice }, 200);
+}
+
 export default function PaymentSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { payout, sales, items, item, locale } = loaderData;
+  const { payout, money, nextRun, sales, items, item, locale } = loaderData;
   const exportPath = `${href("/dashboard/artist/payments/sales.csv")}${item ? `?${new URLSearchParams({ item })}` : ""}`;
   const settings = payout.payment_settings;
   const refunding = actionData?.values.intent === "refund";
-  const form = formFields(refunding ? undefined : actionData);
+  const withdrawing = actionData?.values.intent === "withdraw";
+  const form = formFields(refunding || withdrawing ? undefined : actionData);
   return (
     <>
       <DashboardHeader title="Payment Settings">
@@ -134,7 +176,7 @@ export default function PaymentSettings({ loaderData, actionData }: Route.Compon
             />
             <Field
               className="withdraw-threshold"
-              label="Withdrawal threshold (USD)"
+              label={`Withdrawal threshold (${settings.default_currency})`}
               {...form.field("withdrawThreshold", String(settings.withdraw_threshold))}
               type="number"
               inputMode="numeric"
@@ -148,6 +190,26 @@ export default function PaymentSettings({ loaderData, actionData }: Route.Compon
           </SubmitButton>
         </Form>
       </Card>
+      <section aria-labelledby="balance-heading" className="mt-10 max-w-4xl">
+        <h2 id="balance-heading" className="text-xl font-bold">
+          Balance
+        </h2>
+        <div className="mt-3 grid gap-3">
+          <FormAlert>{withdrawing ? actionData?.formError : null}</FormAlert>
+          <FormAlert tone="success">{withdrawing ? actionData?.notice : null}</FormAlert>
+          <Balances
+            money={money}
+            plan={{
+              autoWithdraw: settings.auto_withdraw,
+              threshold: settings.withdraw_threshold,
+              paypalEmail: payout.paypal_email,
+              nextRun: `at ${nextRun}`,
+            }}
+            action={paymentsPath}
+            locale={locale}
+          />
+        </div>
+      </section>
       <section aria-labelledby="sales-heading" className="mt-10">
         <h2 id="sales-heading" className="text-xl font-bold">
           Sales

@@ -8,6 +8,7 @@ import * as v from "valibot";
 import { cloudflareContext } from "~/lib/http/context.server";
 import { envFrom } from "~/lib/http/env.server";
 import { marketplaceClient } from "~/lib/backend/marketplace-client.server";
+import { fromTheMarketplace } from "~/lib/http/operator.server";
 import { queueRenditions } from "~/lib/media/rendition-queue.server";
 import { madeFormats } from "../../../supabase/functions/_shared/made-formats";
 import type { Route } from "./+types/renditions";
@@ -16,13 +17,6 @@ const RenditionRequest = v.union([
   v.object({ all: v.literal(true) }),
   v.object({ trackIds: v.pipe(v.array(v.pipe(v.string(), v.uuid())), v.minLength(1), v.maxLength(500)) }),
 ]);
-
-/** Whether the request carries the Worker's secret, compared in constant time (as digests of one length). */
-async function fromTheMarketplace(request: Request, secret: string): Promise<boolean> {
-  const digest = async (text: string) => new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
-  const [given, expected] = await Promise.all([digest(request.headers.get("X-Marketplace-Secret") ?? ""), digest(secret)]);
-  return given.reduce((difference, byte, index) => difference | (byte ^ expected[index]!), 0) === 0;
-}
 
 export async function action({ request, context }: Route.ActionArgs) {
   const env = envFrom(context);

@@ -180,9 +180,10 @@ CREATE OR REPLACE FUNCTION private.credit_sales()
  SET search_path TO ''
 AS $function$
 begin
-  insert into public.ledger_entries (artist_id, currency, kind, amount_cents, order_line_id, release_id, merch_id, available_at)
+  insert into public.ledger_entries (artist_id, currency, kind, amount_cents, order_line_id, release_id, merch_id, available_at,
+    created_at)
   select l.artist_id, new.currency, 'sale', l.artist_share_cents, l.id, coalesce(l.release_id, t.release_id), l.merch_id,
-    coalesce(new.paid_at, now()) + make_interval(days => private.settlement_days())
+    coalesce(new.paid_at, now()) + make_interval(days => private.settlement_days()), coalesce(new.paid_at, now())
   from public.order_lines l
   left join public.tracks t on t.id = l.track_id
   where l.order_id = new.id

@@ -1,0 +1,125 @@
+import { Form } from "react-router";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { EmptyState } from "~/components/ui/empty-state";
+import { formatDate, formatMoney } from "~/lib/format";
+import type { ArtistPayouts, Balance } from "~/lib/schemas/payouts";
+
+/** The payout settings the balances are read against. */
+type PayoutPlan = { autoWithdraw: boolean; threshold: number; paypalEmail: string; nextRun: string };
+
+/** An artist's balances per currency (the ledger's sums), what comes next, and "Withdraw now". */
+export function Balances({ money, plan, action, locale }: { money: ArtistPayouts; plan: PayoutPlan; action: string; locale: string }) {
+  if (money.balances.length === 0)
+    return <EmptyState title="No earnings yet">Your share of each sale shows here, and is paid out from here.</EmptyState>;
+  const due = (balance: Balance) => balance.available >= plan.threshold * 100;
+  return (
+    <div className="grid gap-4">
+      {money.balances.map((balance) => (
+        <Card key={balance.currency} className="grid gap-4">
+          <h3 className="text-lg font-semibold">{balance.currency}</h3>
+          <dl className="grid grid-cols-2 gap-4 sm:grid-cols-4">
+            <Figure label="Available" value={formatMoney(balance.available, balance.currency)} />
+            <Figure label="Pending" value={formatMoney(balance.pending, balance.currency)} />
+            <Figure label="Paid out" value={formatMoney(balance.paid_out, balance.currency)} />
+            <Figure label="Earned" value={formatMoney(balance.earned, balance.currency)} />
+          </dl>
+          {balance.held > 0 ? (
+            <p className="text-sm text-ink-muted">
+              {formatMoney(balance.held, balance.currency)} is held while a buyer disputes a payment, until the dispute closes.
+            </p>
+          ) : null}
+          {balance.available < 0 ? (
+            <p className="text-sm text-ink-muted">
+              A refund came after its sale was paid out: your next sales settle the {formatMoney(-balance.available, balance.currency)}{" "}
+              first.
+            </p>
+          ) : null}
+          <p className="text-sm text-ink-muted">
+            {plan.autoWithdraw
+              ? due(balance)
+                ? `Next automatic payout: ${formatMoney(balance.available, balance.currency)} to ${plan.paypalEmail} by PayPal, ${plan.nextRun}.`
+                : `Next automatic payout: when your available balance reaches ${formatMoney(plan.threshold * 100, balance.currency)}.`
+              : "Automatic withdrawals are off: withdraw by hand once your available balance reaches your threshold."}
+          </p>
+          {due(balance) ? (
+            <Form method="post" action={action}>
+              <input type="hidden" name="intent" value="withdraw" />
+              <Button type="submit" variant="secondary">
+                Withdraw now<span className="sr-only"> {formatMoney(balance.available, balance.currency)}</span>
+              </Button>
+            </Form>
+          ) : null}
+        </Card>
+      ))}
+      <p className="text-sm text-ink-muted">
+        Your share of a sale is pending for {money.settlement_days} days, while the payment settles, then available to pay out.
+      </p>
+      <PayoutHistory payouts={money.payouts} locale={locale} />
+    </div>
+  );
+}
+
+function Figure({ label, value }: { label: string; value: string }) {
+  return (
+    <div>
+      <dt className="text-sm text-ink-muted">{label}</dt>
+      <dd className="text-xl font-bold tabular-nums">{value}</dd>
+    </div>
+  );
+}
+
+const stateLabels = { sending: "On its way", paid: "Paid", failed: "Failed" } as const;
+
+/** The newest payouts with their outcome (a failure with its reason). */
+function PayoutHistory({ payouts, locale }: { payouts: ArtistPayouts["payouts"]; locale: string }) {
+  if (payouts.length === 0) return null;
+  return (
+    <div className="relative overflow-x-auto rounded-2xl border border-stage-700">
+      <table className="w-full min-w-[40rem] text-left text-sm">
+        <caption className="px-4 pt-3 text-left font-semibold">Payouts</caption>
+        <thead className="bg-stage-800 text-ink-muted">
+          <tr>
+            <th scope="col" className="px-4 py-3 font-medium">
+              Date
+            </th>
+            <th scope="col" className="px-4 py-3 text-right font-medium">
+              Amount
+            </th>
+            <th scope="col" className="px-4 py-3 font-medium">
+              To
+            </th>
+            <th scope="col" className="px-4 py-3 font-medium">
+              Asked by
+            </th>
+            <th scope="col" className="px-4 py-3 font-medium">
+              State
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {payouts.map((payout) => (
+            <tr key={payout.id} className="border-t border-stage-700">
+              <td className="px-4 py-3">{formatDate(payout.created_at, locale)}</td>
+              <td className="px-4 py-3 text-right tabular-nums">{formatMoney(payout.amount, payout.currency)}</td>
+              <td className="px-4 py-3">
+                {payout.recipient} ({payout.method === "paypal" ? "PayPal" : "Stripe"})
+              </td>
+              <td className="px-4 py-3">{payout.requested_by === "artist" ? "You (Withdraw now)" : "Automatic"}</td>
+              <td className="px-4 py-3">
+                {payout.state === "failed" ? (
+                  <>
+                    <Badge tone="danger">Failed</Badge> {payout.failure} The money is back in your balance.
+                  </>
+                ) : (
+                  <Badge>{stateLabels[payout.state]}</Badge>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

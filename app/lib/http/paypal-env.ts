@@ -1,0 +1,16 @@
+import * as v from "valibot";
+
+/**
+ * PayPal's Payouts, which pay artists who chose PayPal (app/lib/payouts): the PayPal app's credentials (a
+ * REST app with Payouts enabled, on a business account) and where its API is: PayPal's live one when unset
+ * (`https://api-m.sandbox.paypal.com` for its sandbox; the local stand-in on a local run). Both Workers
+ * have them: the media Worker's scheduled job and the page Worker's "Withdraw now" send payouts. Without
+ * them artists paid by PayPal keep their balance until they are set.
+ */
+export const paypalVariables = {
+  PAYPAL_CLIENT_ID: v.optional(v.string()),
+  PAYPAL_CLIENT_SECRET: v.optional(v.string()),
+  PAYPAL_API_URL: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.url())])),
+};
+
+export type PaypalEnv = v.InferOutput<v.ObjectSchema<typeof paypalVariables, undefined>>;

@@ -1,0 +1,77 @@
+// Paying artists: the scheduled job (a Cron Trigger on the media Worker, wrangler.media.toml) and "Withdraw
+// now" (the Payments page) both send payouts the database started (18_ledger.sql), each through its
+// artist's provider. A payout is sent once however often this runs: its id is PayPal's idempotency key,
+// and one a run left unsent (stopped half way, or PayPal down) is sent by the next with the same key. Its
+// outcome is asked after on every run until PayPal gives one; a failure gives the balance back.
+import * as v from "valibot";
+import { marketplaceClient, type MarketplaceClient } from "~/lib/backend/marketplace-client.server";
+import { backendVariables } from "~/lib/http/backend-env";
+import { paypalVariables } from "~/lib/http/paypal-env";
+import { PayoutsSchema, type Payout } from "~/lib/schemas/payouts";
+import { PayoutRefused, paypalOn, paypalPayoutOutcome, paypalToken, sendPaypalPayout } from "./paypal.server";
+
+/** The payout job's variables (the media Worker's): the backend's and PayPal's. */
+export const PayoutEnvSchema = v.object({ ...backendVariables, ...paypalVariables });
+export type PayoutEnv = v.InferOutput<typeof PayoutEnvSchema>;
+
+export type PayoutRun = { sent: number; paid: number; failed: number; waiting: number };
+
+/** Sends each payout not sent yet and records what PayPal says of each. Never throws for one payout. */
+export async function sendPayouts(env: PayoutEnv, backend: MarketplaceClient, payouts: readonly Payout[]): Promise<PayoutRun> {
+  const run: PayoutRun = { sent: 0, paid: 0, failed: 0, waiting: 0 };
+  const paypal = payouts.filter((payout) => payout.method === "paypal" && payout.state === "sending");
+  if (paypal.length === 0) return run;
+  if (!paypalOn(env)) {
+    console.warn(`PayPal is not set up (PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET): ${paypal.length} payouts wait`);
+    run.waiting = paypal.length;
+    return run;
+  }
+  const token = await paypalToken(env);
+  for (const payout of paypal) {
+    try {
+      let batch = payout.provider_id;
+      if (!batch) {
+        batch = await sendPaypalPayout(env, token, payout);
+        const sent = await backend.rpc("payout_sent", { payout_id: payout.id, provider_id: batch });
+        if (sent.error) throw new Error(`recording payout ${payout.id} as sent failed: ${sent.error.message}`);
+        run.sent += 1;
+      }
+      const outcome = await paypalPayoutOutcome(env, token, batch);
+      if (!outcome) {
+        run.waiting += 1;
+        continue;
+      }
+      await settle(backend, payout.id, outcome.paid, outcome.paid ? undefined : outcome.failure);
+      if (outcome.paid) run.paid += 1;
+      else run.failed += 1;
+    } catch (error) {
+      if (error instanceof PayoutRefused) {
+        await settle(backend, payout.id, false, error.message);
+        run.failed += 1;
+      } else {
+        // PayPal or the database could not be reached: the payout stays on its way, and the next run sends it.
+        console.error("a payout was left for the next run", payout.id, error instanceof Error ? error.message : error);
+        run.waiting += 1;
+      }
+    }
+  }
+  return run;
+}
+
+async function settle(backend: MarketplaceClient, payoutId: string, paid: boolean, failure: string | undefined) {
+  const settled = await backend.rpc("payout_settled", { payout_id: payoutId, paid, failure });
+  if (settled.error) throw new Error(`recording payout ${payoutId}'s outcome failed: ${settled.error.message}`);
+}
+
+let checked: PayoutEnv | undefined;
+
+/** The scheduled job: the balances due started as payouts (the database), then every payout on its way sent or asked after. */
+export async function runPayoutJob(rawEnv: unknown): Promise<PayoutRun> {
+  const env = (checked ??= v.parse(PayoutEnvSchema, rawEnv));
+  const backend = marketplaceClient(env);
+  const due = await backend.rpc("payouts_to_send");
+  if (due.error) throw new Error(`reading the payouts to send failed: ${due.error.message}`);
+  const run = await sendPayouts(env, backend, v.parse(PayoutsSchema, due.data));
+  console.log(`payouts: ${run.sent} sent, ${run.paid} paid, ${run.failed} failed, ${run.waiting} waiting`);
+  return run;
+}

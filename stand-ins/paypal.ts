@@ -1,0 +1,261 @@
+// A stand-in for the part of PayPal's REST API the marketplace pays artists through, so `npm start` and the
+// tests send no money: an OAuth access token (`POST /v1/oauth2/token`, client credentials over Basic auth),
+// a payouts batch (`POST /v1/payments/payouts`, once per `PayPal-Request-Id`, as PayPal answers a repeated
+// request with the first batch; a `sender_batch_id` used before is refused as PayPal refuses it) and its
+// outcome (`GET /v1/payments/payouts/{payout_batch_id}`). A batch is processed at once: each item is paid,
+// but for a receiver at `unregistered.example`, which fails with PayPal's `RECEIVER_UNREGISTERED`. What
+// it paid is listed at `/`, a page for a developer, and for tests in `batches` and at `GET /_batches` (its
+// own, not PayPal's). The Worker reaches it with
+// the same fetch that reaches PayPal on hosted (PAYPAL_API_URL points it here).
+import { randomBytes, randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type PayoutItem = {
+  payout_item_id: string;
+  transaction_id: string | null;
+  transaction_status: "SUCCESS" | "FAILED";
+  payout_batch_id: string;
+  payout_item: {
+    recipient_type: "EMAIL";
+    amount: { value: string; currency: string };
+    receiver: string;
+    sender_item_id?: string;
+    note?: string;
+  };
+  time_processed: string;
+  errors?: { name: string; message: string };
+};
+
+export type PayoutBatch = {
+  batch_header: {
+    payout_batch_id: string;
+    batch_status: "SUCCESS";
+    time_created: string;
+    time_completed: string;
+    sender_batch_header: { sender_batch_id: string; email_subject?: string; email_message?: string };
+    amount: { value: string; currency: string };
+  };
+  items: PayoutItem[];
+};
+
+export type PaypalStandIn = {
+  url: string;
+  clientId: string;
+  clientSecret: string;
+  /** Every batch taken, oldest first. */
+  batches: readonly PayoutBatch[];
+  close(): Promise<void>;
+};
+
+/** The receivers' domain whose payouts fail, as an account PayPal cannot pay. */
+export const unregisteredDomain = "unregistered.example";
+
+/** PayPal's currencies for payouts: two decimals but for these, which take none. */
+const wholeCurrencies = new Set(["HUF", "JPY", "TWD"]);
+
+export async function startPaypalStandIn({
+  port = 0,
+  clientId,
+  clientSecret,
+  verbose = false,
+}: {
+  port?: number;
+  clientId: string;
+  clientSecret: string;
+  verbose?: boolean;
+}): Promise<PaypalStandIn> {
+  const batches: PayoutBatch[] = [];
+  const tokens = new Set<string>();
+  const byRequestId = new Map<string, PayoutBatch>();
+  let base = "";
+
+  function token(request: IncomingMessage, body: string): [number, unknown] {
+    const expected = `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString("base64")}`;
+    if (request.headers.authorization !== expected)
+      return [401, { error: "invalid_client", error_description: "Client Authentication failed" }];
+    if (new URLSearchParams(body).get("grant_type") !== "client_credentials")
+      return [400, { error: "unsupported_grant_type", error_description: "Grant Type is NULL" }];
+    const accessToken = `A21AA${randomBytes(24).toString("hex")}`;
+    tokens.add(accessToken);
+    return [
+      200,
+      {
+        scope: "https://uri.paypal.com/payments/payouts",
+        access_token: accessToken,
+        token_type: "Bearer",
+        app_id: "APP-LOCAL",
+        expires_in: 32400,
+        nonce: randomUUID(),
+      },
+    ];
+  }
+
+  function createBatch(request: IncomingMessage, body: string): [number, unknown] {
+    const requestId = request.headers["paypal-request-id"];
+    const repeated = typeof requestId === "string" ? byRequestId.get(requestId) : undefined;
+    if (repeated) return [201, created(repeated)];
+    let params: { sender_batch_header?: PayoutBatch["batch_header"]["sender_batch_header"]; items?: PayoutItem["payout_item"][] };
+    try {
+      params = JSON.parse(body) as typeof params;
+    } catch {
+      return [400, paypalError("MALFORMED_REQUEST", "Json request malformed.", [])];
+    }
+    const header = params.sender_batch_header;
+    if (!header || typeof header.sender_batch_id !== "string" || header.sender_batch_id === "")
+      return [
+        400,
+        paypalError("VALIDATION_ERROR", "Invalid request - see details", [
+          { field: "sender_batch_header.sender_batch_id", issue: "Required field missing" },
+        ]),
+      ];
+    const earlier = batches.find((b) => b.batch_header.sender_batch_header.sender_batch_id === header.sender_batch_id);
+    if (earlier)
+      return [
+        400,
+        {
+          ...paypalError("USER_BUSINESS_ERROR", "User business error.", [
+            { field: "SENDER_BATCH_ID", location: "body", issue: "Batch with given sender_batch_id already exists" },
+          ]),
+          links: [{ href: `${base}/v1/payments/payouts/${earlier.batch_header.payout_batch_id}`, rel: "self", method: "GET" }],
+        },
+      ];
+    const items = params.items;
+    if (!Array.isArray(items) || items.length === 0 || items.length > 15000)
+      return [400, paypalError("VALIDATION_ERROR", "Invalid request - see details", [{ field: "items", issue: "Required field missing" }])];
+    for (const item of items) {
+      const amount = item?.amount;
+      const places = wholeCurrencies.has(amount?.currency) ? 0 : 2;
+      if (
+        item?.recipient_type !== "EMAIL" ||
+        typeof item.receiver !== "string" ||
+        !/^[^@\s]+@[^@\s]+$/.test(item.receiver) ||
+        typeof amount?.currency !== "string" ||
+        !/^[A-Z]{3}$/.test(amount.currency) ||
+        typeof amount.value !== "string" ||
+        !new RegExp(places ? `^\\d+\\.\\d{${places}}$` : "^\\d+$").test(amount.value) ||
+        Number(amount.value) <= 0
+      )
+        return [400, paypalError("VALIDATION_ERROR", "Invalid request - see details", [{ field: "items[0]", issue: "Invalid item" }])];
+    }
+    const now = new Date().toISOString();
+    const id = randomBytes(7).toString("hex").toUpperCase();
+    const currency = items[0]!.amount.currency;
+    const batch: PayoutBatch = {
+      batch_header: {
+        payout_batch_id: id,
+        batch_status: "SUCCESS",
+        time_created: now,
+        time_completed: now,
+        sender_batch_header: header,
+        amount: {
+          currency,
+          value: items.reduce((sum, item) => sum + Number(item.amount.value), 0).toFixed(wholeCurrencies.has(currency) ? 0 : 2),
+        },
+      },
+      items: items.map((item) => {
+        const fails = item.receiver.toLowerCase().endsWith(`@${unregisteredDomain}`);
+        return {
+          payout_item_id: randomBytes(7).toString("hex").toUpperCase(),
+          transaction_id: fails ? null : randomBytes(9).toString("hex").toUpperCase(),
+          transaction_status: fails ? "FAILED" : "SUCCESS",
+          payout_batch_id: id,
+          payout_item: item,
+          time_processed: now,
+          ...(fails ? { errors: { name: "RECEIVER_UNREGISTERED", message: "Receiver is unregistered" } } : {}),
+        };
+      }),
+    };
+    batches.push(batch);
+    if (typeof requestId === "string") byRequestId.set(requestId, batch);
+    if (verbose)
+      console.log(`[paypal] payout ${id}: ${batch.batch_header.amount.value} ${currency} to ${items.map((i) => i.receiver).join(", ")}`);
+    return [201, created(batch)];
+  }
+
+  function created(batch: PayoutBatch) {
+    return {
+      batch_header: {
+        sender_batch_header: batch.batch_header.sender_batch_header,
+        payout_batch_id: batch.batch_header.payout_batch_id,
+        batch_status: "PENDING",
+      },
+      links: [{ href: `${base}/v1/payments/payouts/${batch.batch_header.payout_batch_id}`, rel: "self", method: "GET" }],
+    };
+  }
+
+  function api(request: IncomingMessage, path: string, body: string): [number, unknown] {
+    if (request.method === "POST" && path === "/v1/oauth2/token") return token(request, body);
+    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? "");
+    if (!bearer || !tokens.has(bearer[1]!))
+      return [401, { error: "invalid_token", error_description: "Token signature verification failed" }];
+    if (request.method === "POST" && path === "/v1/payments/payouts") return createBatch(request, body);
+    const one = /^\/v1\/payments\/payouts\/([^/]+)$/.exec(path);
+    if (request.method === "GET" && one) {
+      const batch = batches.find((b) => b.batch_header.payout_batch_id === one[1]);
+      return batch ? [200, batch] : [404, paypalError("INVALID_RESOURCE_ID", "Requested resource ID was not found.", [])];
+    }
+    return [404, paypalError("NOT_FOUND", "The specified resource does not exist.", [])];
+  }
+
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      const path = new URL(request.url ?? "/", "http://stand-in").pathname;
+      if (request.method === "GET" && path === "/") {
+        response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
+        response.end(payoutsPage(batches));
+        return;
+      }
+      // The stand-in's own listing, for tests (not PayPal's): every batch taken, oldest first.
+      if (request.method === "GET" && path === "/_batches") {
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(JSON.stringify(batches));
+        return;
+      }
+      const [status, answer] = api(request, path, Buffer.concat(chunks).toString("utf8"));
+      response.writeHead(status, { "content-type": "application/json", "paypal-debug-id": randomBytes(6).toString("hex") });
+      response.end(JSON.stringify(answer));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const { port: listening } = server.address() as AddressInfo;
+  base = `http://127.0.0.1:${listening}`;
+  return {
+    url: base,
+    clientId,
+    clientSecret,
+    batches,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+function paypalError(name: string, message: string, details: Record<string, string>[]) {
+  return { name, message, debug_id: randomBytes(6).toString("hex"), details };
+}
+
+/** What was paid, newest first: each payout's receiver, amount and outcome. */
+function payoutsPage(batches: readonly PayoutBatch[]): string {
+  const rows = batches
+    .toReversed()
+    .flatMap((batch) =>
+      batch.items.map(
+        (item) =>
+          `<tr><td><time>${escape(item.time_processed)}</time></td><td>${escape(item.payout_item.receiver)}</td><td>${escape(item.payout_item.amount.value)} ${escape(item.payout_item.amount.currency)}</td><td>${escape(item.transaction_status)}${item.errors ? `: ${escape(item.errors.message)}` : ""}</td><td>${escape(batch.batch_header.payout_batch_id)}</td></tr>`,
+      ),
+    )
+    .join("\n");
+  return `<!doctype html>
+<html lang="en">
+<meta charset="utf-8">
+<title>Local PayPal payouts</title>
+<style>body{font:16px system-ui;max-width:56rem;margin:2rem auto;padding:0 1rem}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ccc;padding:.4rem;text-align:left}</style>
+<h1>Local PayPal payouts</h1>
+${rows ? `<table><thead><tr><th>When</th><th>To</th><th>Amount</th><th>Outcome</th><th>Batch</th></tr></thead><tbody>\n${rows}\n</tbody></table>` : "<p>No payouts yet.</p>"}
+</html>`;
+}
+
+function escape(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,171 @@
+// Artists paid, without JavaScript: Payment Settings' balances (the ledger's sums), "Withdraw now" above the
+// threshold, and the payout job the media Worker's Cron Trigger runs (here through its operator route,
+// `POST /payouts`, the same job) paying each balance due through the PayPal stand-in, once however often it
+// runs, with a failure shown with PayPal's reason and the money kept. What the stand-in paid equals what
+// the ledger says was paid out.
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { Visitor, newArtist, recordSales, serviceClient, signedIn, text } from "./support.ts";
+import { unregisteredDomain, type PayoutBatch } from "@crate/stand-ins/paypal";
+import { createClient } from "@supabase/supabase-js";
+import { localDefaults } from "@crate/local-supabase";
+
+const appUrl = inject("appUrl");
+const marketplaceSecret = inject("marketplaceSecret");
+const paypal = inject("paypal");
+const path = "/dashboard/artist/payments";
+const riley = "f0000000-0000-4000-8000-000000000001"; // the demo fan, 'rileyspins'
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+
+/** An artist with a $60 sale (their share $52.80), settled: paid ten days ago. */
+async function artistWithEarnings(name: string, settings: Record<string, string> = {}) {
+  const artist = await newArtist(name);
+  const track = await serviceClient
+    .from("tracks")
+    .insert({
+      artist_id: artist.id,
+      title: `${name}'s Long Player`,
+      genre: "Folk",
+      price: 60,
+      description: "For payouts",
+      release_date: daysAgo(30).slice(0, 10),
+    })
+    .select("id")
+    .single();
+  expect(track.error).toBeNull();
+  await recordSales([{ track_id: track.data!.id, amount: 60, user_id: riley, created_at: daysAgo(10) }]);
+  if (Object.keys(settings).length > 0) {
+    const saved = await artist.visitor.post(path, {
+      paypalEmail: "pay@example.com",
+      minimumPrice: "1",
+      currency: "USD",
+      withdrawThreshold: "50",
+      ...settings,
+    });
+    expect(text(saved.html)).toContain("Payment settings saved");
+  }
+  return artist;
+}
+
+const runJob = (secret = marketplaceSecret) =>
+  fetch(new URL("/payouts", appUrl), { method: "POST", headers: { "X-Marketplace-Secret": secret } });
+
+async function batches(): Promise<PayoutBatch[]> {
+  return (await (await fetch(`${paypal.url}/_batches`)).json()) as PayoutBatch[];
+}
+
+async function payoutsOf(artistId: string) {
+  const { data, error } = await serviceClient
+    .from("payouts")
+    .select("id, state, amount_cents, failure, provider_id")
+    .eq("artist_id", artistId)
+    .order("created_at");
+  expect(error).toBeNull();
+  return data ?? [];
+}
+
+let withdrawing: { visitor: Visitor; id: string };
+
+beforeAll(async () => {
+  withdrawing = await artistWithEarnings("Withdraw Tester");
+});
+
+describe("balances and Withdraw now", () => {
+  it("shows the artist's own balances, settled sales available", async () => {
+    const page = text((await withdrawing.visitor.get(path)).html);
+    expect(page).toMatch(/USD Available \$52\.80 Pending \$0\.00 Paid out \$0\.00 Earned \$52\.80/);
+    expect(page).toContain("Automatic withdrawals are off");
+    expect(page).toContain("pending for 7 days");
+  });
+
+  it("pays the available balance by PayPal at once, and shows the payout", async () => {
+    const paid = await withdrawing.visitor.post(path, { intent: "withdraw" });
+    expect(paid.response.status).toBe(200);
+    expect(text(paid.html)).toContain("$52.80 paid to pay@example.com by PayPal.");
+    expect(text(paid.html)).toMatch(/Available \$0\.00 Pending \$0\.00 Paid out \$52\.80 Earned \$52\.80/);
+    expect(text(paid.html)).toMatch(/\$52\.80 pay@example\.com \(PayPal\) You \(Withdraw now\) Paid/);
+    const [payout] = await payoutsOf(withdrawing.id);
+    expect(payout).toMatchObject({ state: "paid", amount_cents: 5280 });
+    const sent = (await batches()).filter((batch) => batch.batch_header.sender_batch_header.sender_batch_id === payout!.id);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.items[0]!.payout_item).toMatchObject({ receiver: "pay@example.com", amount: { value: "52.80", currency: "USD" } });
+  });
+
+  it("says so below the threshold, and pays nothing", async () => {
+    const again = await withdrawing.visitor.post(path, { intent: "withdraw" });
+    expect(again.response.status).toBe(409);
+    expect(text(again.html)).toContain("Your available balance is below your withdrawal threshold.");
+    expect(await payoutsOf(withdrawing.id)).toHaveLength(1);
+  });
+
+  it("is an artist's alone: a fan is refused, a visitor asked to log in", async () => {
+    const fan = await signedIn("fan@example.com", "fan-demo-pass");
+    expect((await fan.post(path, { intent: "withdraw" })).response.status).toBe(403);
+    const visitor = await new Visitor().post(path, { intent: "withdraw" });
+    expect(visitor.response.status).toBe(302);
+  });
+});
+
+describe("the payout job", () => {
+  it("runs for the marketplace alone", async () => {
+    expect((await runJob("not-the-secret-at-all-0123456789abcdef")).status).toBe(401);
+    expect((await withdrawing.visitor.request("/payouts", { method: "POST" })).response.status).toBe(401);
+  });
+
+  it("pays a balance at the threshold with automatic withdrawals on, once however often it runs or was stopped", async () => {
+    const automatic = await artistWithEarnings("Automatic Tester", { autoWithdraw: "on" });
+    // A run stopped half way: it started the payout and sent nothing.
+    const marketplace = createClient(inject("supabaseUrl"), localDefaults.anonKey, {
+      auth: { persistSession: false },
+      global: { headers: { "X-Marketplace-Secret": marketplaceSecret } },
+    });
+    expect((await marketplace.rpc("payouts_to_send")).error).toBeNull();
+    const [started] = await payoutsOf(automatic.id);
+    expect(started).toMatchObject({ state: "sending", provider_id: null });
+    // Two runs at once, then one more.
+    const runs = await Promise.all([runJob(), runJob()]);
+    expect(runs.map((run) => run.status)).toEqual([200, 200]);
+    expect((await runJob()).status).toBe(200);
+    expect(await payoutsOf(automatic.id)).toEqual([expect.objectContaining({ id: started!.id, state: "paid", amount_cents: 5280 })]);
+    expect((await batches()).filter((batch) => batch.batch_header.sender_batch_header.sender_batch_id === started!.id)).toHaveLength(1);
+    const page = text((await automatic.visitor.get(path)).html);
+    expect(page).toMatch(/Paid out \$52\.80/);
+    expect(page).toMatch(/pay@example\.com \(PayPal\) Automatic Paid/);
+  });
+
+  it("shows a failed payout with PayPal's reason and keeps the balance; Withdraw now tries again", async () => {
+    const unpaid = await artistWithEarnings("Unregistered Tester", { autoWithdraw: "on", paypalEmail: `nobody@${unregisteredDomain}` });
+    expect((await runJob()).status).toBe(200);
+    expect(await payoutsOf(unpaid.id)).toEqual([expect.objectContaining({ state: "failed", failure: "Receiver is unregistered" })]);
+    const page = text((await unpaid.visitor.get(path)).html);
+    expect(page).toMatch(/Available \$52\.80/);
+    expect(page).toContain("Failed Receiver is unregistered The money is back in your balance.");
+    // The job waits a day before trying again; the artist fixes their email and withdraws at once.
+    expect((await runJob()).status).toBe(200);
+    expect(await payoutsOf(unpaid.id)).toHaveLength(1);
+    await unpaid.visitor.post(path, {
+      paypalEmail: "fixed@example.com",
+      minimumPrice: "1",
+      currency: "USD",
+      autoWithdraw: "on",
+      withdrawThreshold: "50",
+    });
+    expect(text((await unpaid.visitor.post(path, { intent: "withdraw" })).html)).toContain("$52.80 paid to fixed@example.com by PayPal.");
+  });
+
+  it("pays what the ledger says was paid out, to the cent", async () => {
+    expect((await runJob()).status).toBe(200);
+    const { data: payouts } = await serviceClient.from("payouts").select("id, state, amount_cents");
+    const { data: entries } = await serviceClient.from("ledger_entries").select("amount_cents").in("kind", ["payout", "payout_return"]);
+    const paidOut = -(entries ?? []).reduce((sum, entry) => sum + entry.amount_cents, 0);
+    const paidByPaypal = (await batches())
+      .flatMap((batch) => batch.items)
+      .filter((item) => item.transaction_status === "SUCCESS")
+      .reduce((sum, item) => sum + Math.round(Number(item.payout_item.amount.value) * 100), 0);
+    expect(paidByPaypal).toBe(paidOut);
+    expect((payouts ?? []).filter((payout) => payout.state === "sending")).toEqual([]);
+    // Each payout went to PayPal once.
+    const senderIds = (await batches()).map((batch) => batch.batch_header.sender_batch_header.sender_batch_id);
+    expect(new Set(senderIds).size).toBe(senderIds.length);
+    expect(senderIds.sort()).toEqual((payouts ?? []).map((payout) => payout.id).sort());
+  });
+});

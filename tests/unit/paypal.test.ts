@@ -1,0 +1,66 @@
+// The marketplace's PayPal client (app/lib/payouts) against the PayPal stand-in (stand-ins/paypal.ts): a token
+// for the app's credentials alone; a payout batch paid once per request id (and a batch id used before
+// under another request id refused with PayPal's link to the first); its outcome, paid or failed with PayPal's reason; bad items
+// and unknown tokens refused in PayPal's error shapes.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPaypalStandIn, unregisteredDomain, type PaypalStandIn } from "@crate/stand-ins/paypal";
+import type { PaypalEnv } from "~/lib/http/paypal-env";
+import { PayoutRefused, paypalPayoutOutcome, paypalToken, sendPaypalPayout } from "~/lib/payouts/paypal.server";
+
+let standIn: PaypalStandIn;
+let env: PaypalEnv;
+
+beforeAll(async () => {
+  standIn = await startPaypalStandIn({ clientId: "client", clientSecret: "secret" });
+  env = { PAYPAL_CLIENT_ID: "client", PAYPAL_CLIENT_SECRET: "secret", PAYPAL_API_URL: standIn.url };
+});
+afterAll(() => standIn.close());
+
+const payout = (id: string, recipient = "artist@example.com") => ({ id, amount_cents: 5455, currency: "GBP", recipient });
+
+describe("the PayPal stand-in", () => {
+  it("gives a token for the app's credentials alone", async () => {
+    expect(await paypalToken(env)).toMatch(/^A21AA/);
+    await expect(paypalToken({ ...env, PAYPAL_CLIENT_SECRET: "wrong" })).rejects.toThrow(/credentials \(401\)/);
+  });
+
+  it("pays a payout once however often it is sent, and says it was paid", async () => {
+    const token = await paypalToken(env);
+    const id = crypto.randomUUID();
+    const batch = await sendPaypalPayout(env, token, payout(id));
+    expect(await sendPaypalPayout(env, token, payout(id))).toBe(batch);
+    expect(standIn.batches.filter((b) => b.batch_header.sender_batch_header.sender_batch_id === id)).toHaveLength(1);
+    expect(standIn.batches.at(-1)?.items[0]?.payout_item).toMatchObject({
+      receiver: "artist@example.com",
+      amount: { value: "54.55", currency: "GBP" },
+    });
+    expect(await paypalPayoutOutcome(env, token, batch)).toEqual({ paid: true });
+  });
+
+  it("refuses a batch id used before under another request id, linking to the first batch", async () => {
+    const token = await paypalToken(env);
+    const id = crypto.randomUUID();
+    const batch = await sendPaypalPayout(env, token, payout(id));
+    const again = await fetch(`${standIn.url}/v1/payments/payouts`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ sender_batch_header: { sender_batch_id: id }, items: [] }),
+    });
+    expect(again.status).toBe(400);
+    expect(await again.json()).toMatchObject({ name: "USER_BUSINESS_ERROR" });
+    expect(standIn.batches.filter((b) => b.batch_header.payout_batch_id === batch)).toHaveLength(1);
+  });
+
+  it("fails a payout to an account PayPal cannot pay, with PayPal's reason", async () => {
+    const token = await paypalToken(env);
+    const batch = await sendPaypalPayout(env, token, payout(crypto.randomUUID(), `nobody@${unregisteredDomain}`));
+    expect(await paypalPayoutOutcome(env, token, batch)).toEqual({ paid: false, failure: "Receiver is unregistered" });
+  });
+
+  it("refuses a bad item for good and an unknown token", async () => {
+    const token = await paypalToken(env);
+    await expect(sendPaypalPayout(env, token, payout(crypto.randomUUID(), "not an email"))).rejects.toBeInstanceOf(PayoutRefused);
+    await expect(sendPaypalPayout(env, "A21AAunknown", payout(crypto.randomUUID()))).rejects.toThrow();
+    await expect(sendPaypalPayout(env, "A21AAunknown", payout(crypto.randomUUID()))).rejects.not.toBeInstanceOf(PayoutRefused);
+  });
+});
