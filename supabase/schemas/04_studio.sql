@@ -132,10 +132,15 @@ as $$
         order by s.release_date desc, s.release_id, s.track_number nulls last, s.created_at desc)
       from shown s
       left join lateral private.stream_of(s.id) f on true), '[]'),
+    -- Each shown release's sales and revenue, as the ledger counts them (18_ledger.sql): lines sold less
+    -- those refunded, and the artist's share in their currency.
+    'release_sales', coalesce((
+      select jsonb_object_agg(r.release_id, private.item_sales(r.release_id, null))
+      from (select distinct s.release_id from shown s) r), '{}'),
     'merch', coalesce((
       select jsonb_agg(jsonb_build_object(
           'id', m.id, 'title', m.title, 'price', m.price, 'image_url', m.image_url, 'image_small_url', m.image_small_url,
-          'stock', m.stock, 'units_left', private.merch_left(m.id))
+          'stock', m.stock, 'units_left', private.merch_left(m.id)) || private.item_sales(null, m.id)
         order by m.created_at desc)
       from (
         select * from public.merch m where m.artist_id = (select auth.uid()) order by m.created_at desc limit 100

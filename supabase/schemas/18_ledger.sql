@@ -231,6 +231,27 @@ $$;
 
 revoke execute on function private.balances(uuid) from public, anon, authenticated;
 
+-- A release's or merch item's sales as the studio shows them: {sales, revenue} of the caller's ledger in
+-- their currency (lines sold less those refunded or lost in a dispute; their share less the same, in units).
+create or replace function private.item_sales(release_id uuid, merch_id uuid)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'sales', count(*) filter (where e.kind = 'sale') - count(*) filter (where e.kind in ('refund', 'dispute_loss')),
+    'revenue', coalesce(sum(e.amount_cents) filter (where e.kind in ('sale', 'refund', 'dispute_loss')), 0) / 100.0)
+  from public.ledger_entries e
+  where e.artist_id = (select auth.uid()) and e.currency = private.artist_currency((select auth.uid()))
+    and (e.release_id = item_sales.release_id or e.merch_id = item_sales.merch_id)
+$$;
+
+revoke execute on function private.item_sales(uuid, uuid) from public;
+
+grant execute on function private.item_sales(uuid, uuid) to authenticated;
+
 -- The Payments page's read: the caller's balances, their payouts (newest first, at most 20) and when the
 -- next automatic one comes (the scheduled job's next run, where a balance is at or above the threshold).
 create or replace function private.artist_payouts()
@@ -503,3 +524,104 @@ $$;
 revoke execute on function public.payout_settled(uuid, boolean, text) from public;
 
 grant execute on function public.payout_settled(uuid, boolean, text) to anon, authenticated;
+
+-- Payouts settled in a period (the administrators' figures).
+create index payouts_settled_at_idx on public.payouts (settled_at) where settled_at is not null;
+
+-- The administrators' figures of the last `days` days (7, 30, 90 or 365), per currency: gross sales (what
+-- paid lines cost their buyers), Crate's part of them (less what was refunded), refunds, payouts paid and
+-- failed; and as they stand now: what is due to artists (their available balances), open disputes. With
+-- them, the artists whose payout details need their attention: money available and their newest payout
+-- failed (at most 50). Administrators alone (42501 for anyone else).
+create or replace function private.admin_money(days integer)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  since timestamptz := now() - make_interval(days => admin_money.days);
+begin
+  if not public.is_admin() then
+    raise exception 'administrators alone read the marketplace''s figures' using errcode = '42501';
+  end if;
+  if days is null or days not in (7, 30, 90, 365) then
+    raise exception 'period must be 7, 30, 90 or 365 days' using errcode = '22023';
+  end if;
+  return jsonb_build_object(
+    'currencies', coalesce((
+      select jsonb_agg(jsonb_build_object('currency', c.currency,
+          'gross', coalesce(s.gross, 0), 'crate', coalesce(s.crate, 0), 'refunded', coalesce(s.refunded, 0),
+          'paid_out', coalesce(p.paid_out, 0), 'failed', coalesce(p.failed, 0), 'failed_count', coalesce(p.failed_count, 0),
+          'due', coalesce(d.due, 0), 'disputed', coalesce(x.disputed, 0), 'dispute_count', coalesce(x.dispute_count, 0))
+        order by c.currency)
+      from (
+        select o.currency from public.orders o where o.state = 'paid' and o.paid_at >= since
+        union select p.currency from public.payouts p where p.settled_at >= since
+        union select e.currency from public.ledger_entries e where e.available_at <= now()
+        union select x.currency from public.order_disputes x where x.closed_at is null
+      ) c
+      left join (
+        select o.currency, sum(l.total_cents) as gross, sum(l.crate_cents) filter (where l.refunded_at is null) as crate,
+          sum(l.total_cents) filter (where l.refunded_at is not null) as refunded
+        from public.orders o join public.order_lines l on l.order_id = o.id
+        where o.state = 'paid' and o.paid_at >= since
+        group by o.currency
+      ) s on s.currency = c.currency
+      left join (
+        select p.currency, sum(p.amount_cents) filter (where p.state = 'paid') as paid_out,
+          sum(p.amount_cents) filter (where p.state = 'failed') as failed, count(*) filter (where p.state = 'failed') as failed_count
+        from public.payouts p where p.settled_at >= since
+        group by p.currency
+      ) p on p.currency = c.currency
+      left join (
+        select b.currency, sum(greatest(b.available, 0)) as due
+        from (
+          select e.artist_id, e.currency, sum(e.amount_cents) as available
+          from public.ledger_entries e where e.available_at <= now()
+          group by e.artist_id, e.currency
+        ) b
+        group by b.currency
+      ) d on d.currency = c.currency
+      left join (
+        select x.currency, sum(x.amount_cents) as disputed, count(*) as dispute_count
+        from public.order_disputes x where x.closed_at is null
+        group by x.currency
+      ) x on x.currency = c.currency), '[]'),
+    'attention', coalesce((
+      select jsonb_agg(jsonb_build_object('artist_id', n.artist_id, 'artist_name', n.artist_name, 'currency', n.currency,
+          'available', n.available, 'failure', n.failure, 'failed_at', n.settled_at) order by n.settled_at desc)
+      from (
+        select f.artist_id, a.artist_name, f.currency, b.available, f.failure, f.settled_at
+        from (
+          select distinct on (p.artist_id, p.currency) p.artist_id, p.currency, p.state, p.failure, p.settled_at
+          from public.payouts p
+          order by p.artist_id, p.currency, p.created_at desc, p.settled_at desc nulls first
+        ) f
+        join public.artist_profiles a on a.id = f.artist_id
+        cross join lateral private.balances(f.artist_id) b
+        where f.state = 'failed' and b.currency = f.currency and b.available > 0
+        order by f.settled_at desc
+        limit 50
+      ) n), '[]'));
+end
+$$;
+
+revoke execute on function private.admin_money(integer) from public;
+
+grant execute on function private.admin_money(integer) to authenticated;
+
+create or replace function public.admin_money(days integer default 30)
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select private.admin_money(admin_money.days)
+$$;
+
+revoke execute on function public.admin_money(integer) from public;
+
+grant execute on function public.admin_money(integer) to authenticated;

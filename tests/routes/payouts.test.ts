@@ -77,6 +77,11 @@ describe("balances and Withdraw now", () => {
     expect(page).toContain("pending for 7 days");
   });
 
+  it("shows each release's sales and what it earned on Your Tracks", async () => {
+    const page = text((await withdrawing.visitor.get("/dashboard/artist/tracks")).html);
+    expect(page).toContain("1 sale · $52.80 earned");
+  });
+
   it("pays the available balance by PayPal at once, and shows the payout", async () => {
     const paid = await withdrawing.visitor.post(path, { intent: "withdraw" });
     expect(paid.response.status).toBe(200);
@@ -139,6 +144,11 @@ describe("the payout job", () => {
     const page = text((await unpaid.visitor.get(path)).html);
     expect(page).toMatch(/Available \$52\.80/);
     expect(page).toContain("Failed Receiver is unregistered The money is back in your balance.");
+    // Administrators see who must fix their payout details, beside the period's figures.
+    const admin = await signedIn("admin@example.com", "admin-demo-pass");
+    const figures = text((await admin.get("/admin?figures=7d")).html);
+    expect(figures).toMatch(/Unregistered Tester ?: \$52\.80 waiting; their payout failed on .* \(Receiver is unregistered\)/);
+    expect(figures).toMatch(/Money Last 7 days.*USD \$[\d,]+\.\d{2}/);
     // The job waits a day before trying again; the artist fixes their email and withdraws at once.
     expect((await runJob()).status).toBe(200);
     expect(await payoutsOf(unpaid.id)).toHaveLength(1);

@@ -1284,6 +1284,7 @@ export type Database = {
     Functions: {
       account_role: { Args: Record<PropertyKey, never>; Returns: string }
       add_to_cart: { Args: { lines: Json }; Returns: number }
+      admin_money: { Args: { days?: number }; Returns: Json }
       album_page: { Args: { release_id: string }; Returns: Json }
       apply_checkout: {
         Args: {

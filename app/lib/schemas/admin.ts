@@ -90,3 +90,32 @@ export const BanSchema = v.object({
   ),
   reason: v.pipe(v.optional(v.string(), ""), v.trim(), v.maxLength(1000, "Reason can be at most 1000 characters")),
 });
+
+/** The marketplace's money as administrators read it (`admin_money`), in cents per currency. */
+export const AdminMoneySchema = v.object({
+  currencies: v.array(
+    v.object({
+      currency: v.string(),
+      gross: v.number(),
+      crate: v.number(),
+      refunded: v.number(),
+      paid_out: v.number(),
+      failed: v.number(),
+      failed_count: v.number(),
+      due: v.number(),
+      disputed: v.number(),
+      dispute_count: v.number(),
+    }),
+  ),
+  attention: v.array(
+    v.object({
+      artist_id: v.string(),
+      artist_name: v.string(),
+      currency: v.string(),
+      available: v.number(),
+      failure: v.nullable(v.string()),
+      failed_at: v.string(),
+    }),
+  ),
+});
+export type AdminMoney = v.InferOutput<typeof AdminMoneySchema>;

@@ -10,6 +10,9 @@ export type StreamState = v.InferOutput<typeof StreamStateSchema>;
 const streamFields = { stream_state: StreamStateSchema, stream_failure: nullableText };
 
 /** `studio_catalog(kind, page, page_size)`: a page of the artist's own tracks, and their merch. */
+/** A release's or merch item's sales as the ledger counts them, and the artist's revenue from them (in units). */
+const ItemSalesSchema = v.object({ sales: count, revenue: numeric });
+
 export const StudioCatalogSchema = v.object({
   /** What the artist's prices are in. */
   currency: v.string(),
@@ -29,6 +32,8 @@ export const StudioCatalogSchema = v.object({
       ...streamFields,
     }),
   ),
+  /** Each shown release's sales (lines sold less those refunded) and revenue (the artist's share), by its id. */
+  release_sales: v.record(v.string(), ItemSalesSchema),
   merch: v.array(
     v.object({
       id: v.string(),
@@ -39,6 +44,7 @@ export const StudioCatalogSchema = v.object({
       /** The stock the artist set (null: no count kept), and what is left of it to sell. */
       stock: v.nullable(v.number()),
       units_left: v.nullable(v.number()),
+      ...ItemSalesSchema.entries,
     }),
   ),
 });

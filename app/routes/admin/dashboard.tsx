@@ -1,5 +1,6 @@
 import { Form, href, redirect, useNavigation } from "react-router";
 import { BanDialog } from "~/components/admin/ban-dialog";
+import { MoneyFigures } from "~/components/admin/money-figures";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert } from "~/components/form-controls";
 import { Badge } from "~/components/ui/badge";
@@ -20,7 +21,8 @@ import { readForm } from "~/lib/forms/form-body.server";
 import { requireAdmin } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import { pageCount, pageFrom } from "~/lib/ui/paging";
-import { AuditLogSchema, BannedSchema, BanSchema, SentSchema, UserIdSchema, UsersPageSchema } from "~/lib/schemas/admin";
+import { AdminMoneySchema, AuditLogSchema, BannedSchema, BanSchema, SentSchema, UserIdSchema, UsersPageSchema } from "~/lib/schemas/admin";
+import { analyticsPeriod, analyticsPeriods, defaultAnalyticsPeriod } from "../../../supabase/functions/_shared/analytics";
 import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/dashboard";
 
@@ -35,12 +37,13 @@ const auditLimit = 100;
 const salesShown = 50;
 const disputesShown = 50;
 
-/** The list's address: its search and page, and the user whose ban dialog is open. */
-function listPath({ search, page, ban }: { search: string; page: number; ban?: string }) {
+/** The list's address: its search and page, the user whose ban dialog is open, and the figures' period. */
+function listPath({ search, page, ban, figures }: { search: string; page: number; ban?: string; figures?: string }) {
   const params = new URLSearchParams({
     ...(search ? { q: search } : {}),
     ...(page > 1 ? { page: String(page) } : {}),
     ...(ban ? { ban } : {}),
+    ...(figures && figures !== defaultAnalyticsPeriod ? { figures } : {}),
   });
   return params.size > 0 ? `${adminPath}?${params}` : adminPath;
 }
@@ -54,8 +57,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const search = (url.searchParams.get("q") ?? "").trim().slice(0, 254);
   const page = pageFrom(url);
+  // The money figures' period, as analytics names them (`?figures=7d`); 30 days unless another is asked for.
+  const figures = analyticsPeriod(url.searchParams.get("figures")) ?? analyticsPeriod(defaultAnalyticsPeriod)!;
   const supabase = context.get(supabaseContext);
-  const [users, audit, sales, disputes] = await Promise.all([
+  const [users, audit, sales, disputes, money] = await Promise.all([
     invokeFunction(supabase, "admin-users", { action: "list", page, search }, UsersPageSchema),
     supabase
       .from("audit_log")
@@ -70,6 +75,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       .order("closed_at", { ascending: false, nullsFirst: true })
       .order("opened_at", { ascending: false })
       .limit(disputesShown),
+    supabase.rpc("admin_money", { days: figures.days }),
   ]);
   const log = readOrThrow(audit, { what: "audit log", schema: AuditLogSchema });
   return {
@@ -83,6 +89,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     log,
     sales: readOrThrow(sales, { what: "sales", schema: SalesSchema }),
     disputes: readOrThrow(disputes, { what: "disputes", schema: DisputesSchema }),
+    money: readOrThrow(money, { what: "the marketplace's figures", schema: AdminMoneySchema }),
+    figures: { id: figures.id, label: figures.label },
     now: Date.now(),
     locale: requestLocale(request),
   };
@@ -161,7 +169,7 @@ const actionLabels: Record<string, string> = {
 };
 
 export default function AdminDashboard({ loaderData, actionData }: Route.ComponentProps) {
-  const { users, usersProblem, pages, total, page, search, banning, log, sales, disputes, now, locale } = loaderData;
+  const { users, usersProblem, pages, total, page, search, banning, log, sales, disputes, money, figures, now, locale } = loaderData;
   const refunding = actionData?.values.intent === "refund";
   const reply = refunding ? undefined : actionData;
   const banForm = formFields(reply?.values.intent === "ban" ? reply : undefined);
@@ -180,6 +188,19 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
           News Manager
         </LinkButton>
       </nav>
+
+      <section aria-labelledby="money-heading" className="mt-10">
+        <h2 id="money-heading" className="text-xl font-bold">
+          Money
+        </h2>
+        <MoneyFigures
+          money={money}
+          periods={analyticsPeriods}
+          period={figures}
+          pathOf={(period) => listPath({ search, page, figures: period })}
+          locale={locale}
+        />
+      </section>
 
       <section aria-labelledby="users-heading" className="mt-10">
         <h2 id="users-heading" className="text-xl font-bold">

@@ -82,7 +82,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function YourTracks({ loaderData, actionData }: Route.ComponentProps) {
-  const { kind, page, pages, tracks, track_count: trackCount, merch, currency } = loaderData;
+  const { kind, page, pages, tracks, track_count: trackCount, release_sales: releaseSales, merch, currency } = loaderData;
   const form = formFields(actionData);
   useRefreshWhilePreparing(tracks.some((track) => track.stream_state === "preparing"));
   const pagePath = (to: number) =>
@@ -132,7 +132,7 @@ export default function YourTracks({ loaderData, actionData }: Route.ComponentPr
           </EmptyState>
         ) : (
           <ul className="grid gap-2">
-            {tracks.map((track) => (
+            {tracks.map((track, index) => (
               <li key={track.id} className="flex min-w-0 items-center gap-4 rounded-2xl border border-stage-700 bg-stage-850 p-3">
                 <Artwork src={track.artwork_small_url ?? track.artwork_url} alt="" className="size-14 shrink-0 rounded-lg" />
                 <div className="min-w-0 flex-1">
@@ -159,6 +159,10 @@ export default function YourTracks({ loaderData, actionData }: Route.ComponentPr
                       </>
                     ) : null}
                   </p>
+                  {/* Its release's sales, once, on the release's first track. */}
+                  {tracks[index - 1]?.release.id !== track.release.id ? (
+                    <ReleaseSales sales={releaseSales[track.release.id]} kind={track.release.kind} currency={currency} />
+                  ) : null}
                   <div className="mt-1">
                     <StreamStatus
                       state={track.stream_state}
@@ -217,7 +221,9 @@ export default function YourTracks({ loaderData, actionData }: Route.ComponentPr
                 <li key={item.id} className="rounded-2xl border border-stage-700 bg-stage-850 p-3">
                   <Artwork src={item.image_small_url ?? item.image_url} alt="" className="aspect-square w-full rounded-lg" />
                   <p className="mt-2 truncate font-semibold text-ink">{item.title}</p>
-                  <p className="text-sm text-ink-muted">{formatPrice(item.price, currency)}</p>
+                  <p className="text-sm text-ink-muted">
+                    {formatPrice(item.price, currency)} · {countOf(item.sales, "sale")} · {formatPrice(item.revenue, currency)} earned
+                  </p>
                   <MerchStock item={item} reply={actionData?.values.merchId === item.id ? actionData : undefined} />
                 </li>
               ))}
@@ -226,6 +232,25 @@ export default function YourTracks({ loaderData, actionData }: Route.ComponentPr
         </section>
       ) : null}
     </>
+  );
+}
+
+/** A release's sales and what the artist earned from them (the ledger's figures). */
+function ReleaseSales({
+  sales,
+  kind,
+  currency,
+}: {
+  sales: { sales: number; revenue: number } | undefined;
+  kind: string;
+  currency: string;
+}) {
+  if (!sales) return null;
+  return (
+    <p className="text-sm text-ink-muted">
+      {kind === "album" ? "Album: " : ""}
+      {countOf(sales.sales, "sale")} · {formatPrice(sales.revenue, currency)} earned
+    </p>
   );
 }
 

@@ -24,10 +24,12 @@ export function analyticsPeriod(id: unknown): AnalyticsPeriod | undefined {
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const money = v.pipe(v.number(), v.minValue(0));
+/** A day's or a bucket's revenue: the ledger's, where a refund counts on the day it was made, so a day may be below zero. */
+const revenue = v.number();
 const isoDay = v.pipe(v.string(), v.isoDate());
 
 /** One day of the rollups, as the database sums them (revenue in currency units, two decimals). */
-const DailyFiguresSchema = v.object({ day: isoDay, plays: count, downloads: count, sales: count, revenue: money });
+const DailyFiguresSchema = v.object({ day: isoDay, plays: count, downloads: count, sales: count, revenue });
 
 const TopTrackSchema = v.object({ id: v.string(), title: v.string(), plays: count, downloads: count, sales: count, revenue: money });
 
@@ -61,7 +63,7 @@ export const AnalyticsSchema = v.object({
   downloads: TotalSchema,
   streams: TotalSchema,
   sales: TotalSchema,
-  history: v.array(v.object({ start: isoDay, end: isoDay, revenue: money, plays: count, downloads: count })),
+  history: v.array(v.object({ start: isoDay, end: isoDay, revenue, plays: count, downloads: count })),
   topTracks: v.array(TopTrackSchema),
   geography: v.array(CountryFiguresSchema),
   embeds: v.array(EmbedFiguresSchema),

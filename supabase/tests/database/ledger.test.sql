@@ -49,7 +49,8 @@ as $$
 declare
   answer jsonb;
 begin
-  perform set_config('request.jwt.claims', jsonb_build_object('sub', tests.id(who), 'role', 'authenticated')::text, true);
+  perform set_config('request.jwt.claims', (select jsonb_build_object('sub', u.id, 'role', 'authenticated', 'app_metadata', u.raw_app_meta_data)
+    from auth.users u where u.id = tests.id(who))::text, true);
   perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
   execute statement into answer;
   perform set_config('request.jwt.claims', '', true);
@@ -91,7 +92,9 @@ select tests.each_actor('withdraw without the marketplace', $$select 1 from publ
 select tests.each_actor('settle a payout without the marketplace',
   $$select public.payout_settled(gen_random_uuid(), true)$$, array[]::text[]);
 
-select plan((select count(*)::integer from tests.cases) + 20);
+select tests.each_actor('read the marketplace''s figures', $$select 1 where public.admin_money(7) is not null$$, array['admin']);
+
+select plan((select count(*)::integer from tests.cases) + 23);
 
 select * from tests.proved_cases();
 
@@ -139,6 +142,11 @@ select is(
     (select (b ->> 'earned')::numeric / 100 from jsonb_array_elements(public.artist_payouts() -> 'balances') b)),
   '[1.75, 1.75, 1.75]'::jsonb,
   'the dashboard, analytics and Payments agree to the cent');
+select is(
+  (select jsonb_agg(public.studio_catalog() -> 'release_sales' -> t.release_id::text order by t.title)
+   from public.tracks t where t.id in (tests.id('track'), tests.id('second track'), tests.id('third track'))),
+  '[{"sales": 0, "revenue": 0}, {"sales": 0, "revenue": 0}, {"sales": 1, "revenue": 1.75}]'::jsonb,
+  'each release shows its sales and revenue, less what was refunded or lost in a dispute');
 select set_config('request.jwt.claims', '', true);
 
 -- Below the threshold ($50) nothing is paid; above it, "Withdraw now" pays the whole available balance.
@@ -177,5 +185,17 @@ select is(
   '[["failed", "Receiver is unregistered"], ["failed", "Payouts stop while the account is banned."]]'::jsonb,
   'each payout''s outcome is kept with its reason');
 
+-- The administrators' figures: what was sold and Crate's part, the payouts that failed, who needs to act.
+select is(
+  (select jsonb_build_array(c -> 'gross', c -> 'crate', c -> 'refunded', c -> 'failed_count', c -> 'due')
+   from jsonb_array_elements(tests.as_artist($$select public.admin_money(30)$$, 'admin') -> 'currencies') c
+   where c ->> 'currency' = 'USD'),
+  '[6597, 768, 199, 2, 5455]'::jsonb,
+  'administrators see gross sales, Crate''s part, refunds, failed payouts and what is due');
+select is(
+  (select jsonb_agg(jsonb_build_array(n ->> 'artist_name', n -> 'available', n ->> 'failure'))
+   from jsonb_array_elements(tests.as_artist($$select public.admin_money(30)$$, 'admin') -> 'attention') n),
+  '[["Owner", 5455, "Payouts stop while the account is banned."]]'::jsonb,
+  'and the artists whose newest payout failed with money waiting');
 select * from finish();
 rollback;
