@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { recordSalesAs, type RecordedSale } from "../support/sales.ts";
 import { createClient } from "@supabase/supabase-js";
 import { expect, inject } from "vitest";
 import { localDefaults } from "@crate/local-supabase";
@@ -30,47 +31,8 @@ export const serviceClient = createClient(supabaseUrl, localDefaults.serviceRole
   auth: { persistSession: false, autoRefreshToken: false },
 });
 
-/** A sale as a test needs it: a track, what the buyer paid (in the currency's units), when, by whom. */
-type RecordedSale = { track_id: string; amount: number; user_id: string | null; created_at: string; country?: string | null };
-
-/**
- * Sales on given days, written through the service role as the checkout would have made them: for each, an
- * order of one track line with the artist's 88%, its purchase, and the order then paid (which credits the
- * artist's ledger on that day).
- */
-export async function recordSales(sales: readonly RecordedSale[], currency = "USD"): Promise<void> {
-  for (const sale of sales) {
-    const cents = Math.round(sale.amount * 100);
-    const order = await serviceClient
-      .from("orders")
-      .insert({ buyer_id: sale.user_id, buyer_email: "buyer@example.test", currency, total_cents: cents, country: sale.country ?? null })
-      .select("id")
-      .single();
-    if (order.error) throw new Error(order.error.message);
-    const track = await serviceClient.from("tracks").select("artist_id, release_id, title").eq("id", sale.track_id).single();
-    if (track.error) throw new Error(track.error.message);
-    const share = Math.round(cents * 0.88);
-    const line = await serviceClient
-      .from("order_lines")
-      .insert({
-        order_id: order.data.id,
-        kind: "track",
-        track_id: sale.track_id,
-        ...track.data,
-        amount_cents: cents,
-        total_cents: cents,
-        artist_share_cents: share,
-        crate_cents: cents - share,
-      })
-      .select("id")
-      .single();
-    if (line.error) throw new Error(line.error.message);
-    const bought = await serviceClient.from("purchases").insert({ ...sale, order_line_id: line.data.id });
-    if (bought.error) throw new Error(bought.error.message);
-    const paid = await serviceClient.from("orders").update({ state: "paid", paid_at: sale.created_at }).eq("id", order.data.id);
-    if (paid.error) throw new Error(paid.error.message);
-  }
-}
+/** Sales on given days, as the checkout would have made them, written through the service role (tests/support/sales.ts). */
+export const recordSales = (sales: readonly RecordedSale[], currency?: string) => recordSalesAs(serviceClient, sales, currency);
 
 /** The backend as the marketplace's Workers call it (with their secret), as the media queue does. */
 const marketplaceBackend = createClient(supabaseUrl, localDefaults.anonKey, {

@@ -1,0 +1,123 @@
+// Artists paid and merch sent, with and without JavaScript: an artist whose sale has settled turns on
+// automatic withdrawals, the scheduled payout job runs, and Payment Settings shows the payout paid while
+// the PayPal stand-in's page lists it; a fan buys the demo artist's T-shirt shipped to the UK, the artist
+// marks it shipped with a tracking number from Merch Orders, and the fan's mail arrives in the outbox.
+// axe finds nothing on Payment Settings and Merch Orders.
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { recordSalesAs } from "../support/sales.ts";
+import {
+  admin,
+  baseUrl,
+  browserForThisFile,
+  expectNoAxeViolations,
+  hydrated,
+  newAccountPage,
+  signedInPage,
+  uniqueEmail,
+} from "./support/browser.ts";
+
+const browser = await browserForThisFile();
+const demoArtistPath = "/artist/a1000000-0000-4000-8000-000000000012";
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString();
+
+/** What the media Worker's Cron Trigger runs every hour: the payout job, through its operator route. */
+async function scheduledPayouts() {
+  const response = await fetch(new URL("/payouts", baseUrl), {
+    method: "POST",
+    headers: { "X-Marketplace-Secret": process.env.E2E_MARKETPLACE_SECRET ?? "" },
+  });
+  assert.equal(response.status, 200, "the payout job runs");
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  describe(`getting paid ${javaScriptEnabled ? "with" : "without"} JavaScript`, () => {
+    test("an artist above the threshold with automatic withdrawals on is paid by PayPal on the schedule", async () => {
+      const artist = await newAccountPage(browser, "artist", `Paid Artist ${javaScriptEnabled ? "JS" : "plain"}`, { javaScriptEnabled });
+      const track = await admin
+        .from("tracks")
+        .insert({
+          artist_id: artist.userId,
+          title: "Long Player",
+          genre: "Folk",
+          price: 60,
+          description: "For payouts",
+          release_date: daysAgo(30).slice(0, 10),
+        })
+        .select("id")
+        .single();
+      assert.equal(track.error, null);
+      // A sale ten days ago: settled, so available.
+      await recordSalesAs(admin, [{ track_id: track.data!.id, amount: 60, user_id: null, created_at: daysAgo(10) }]);
+
+      const paypalEmail = uniqueEmail("paid");
+      await artist.page.goto("/dashboard/artist/payments");
+      // Settled and at the threshold: Withdraw now is there.
+      await artist.page.getByRole("button", { name: "Withdraw now $52.80" }).waitFor();
+      await artist.page.getByLabel("PayPal email").fill(paypalEmail);
+      await artist.page.getByLabel("Pay out automatically when my balance reaches the threshold").check();
+      await artist.page.getByRole("button", { name: "Save payment settings" }).click();
+      await artist.page.getByText("Payment settings saved").waitFor();
+
+      await scheduledPayouts();
+      await artist.page.goto("/dashboard/artist/payments");
+      const payouts = artist.page.getByRole("table", { name: "Payouts" });
+      await payouts
+        .getByRole("row", { name: new RegExp(`\\$52\\.80 ${paypalEmail.replace(/[.]/g, "\\.")} \\(PayPal\\) Automatic Paid`) })
+        .waitFor();
+      if (javaScriptEnabled) {
+        await hydrated(artist.page);
+        await expectNoAxeViolations(artist.page);
+      }
+
+      await artist.page.goto(process.env.E2E_PAYPAL_URL!);
+      await artist.page.getByRole("row", { name: new RegExp(`${paypalEmail.replace(/[.]/g, "\\.")} 52\\.80 USD SUCCESS`) }).waitFor();
+      await artist.close();
+    });
+
+    test("a merch order is marked shipped and the buyer's mail arrives in the outbox", async () => {
+      const fan = await newAccountPage(browser, "fan", `shirtfan${javaScriptEnabled ? "js" : "plain"}${Date.now().toString(36)}`, {
+        javaScriptEnabled,
+      });
+      await fan.page.goto(demoArtistPath);
+      if (javaScriptEnabled) await hydrated(fan.page);
+      await fan.page.getByRole("link", { name: "Buy Lantern logo T-shirt - £22.00" }).click();
+      await fan.page.getByRole("dialog", { name: "Complete Purchase" }).getByRole("button", { name: "Add to cart" }).click();
+      await fan.page.waitForURL((url) => url.pathname === "/cart");
+      await fan.page.getByLabel("Merch ships to").selectOption("GB");
+      await fan.page.getByRole("button", { name: "Update shipping" }).click();
+      await fan.page.getByRole("button", { name: "Pay £25.00" }).click();
+      await fan.page.getByLabel("Full name").fill("Riley Spins");
+      await fan.page.getByLabel("Address").fill("1 Byres Road");
+      await fan.page.getByLabel("City").fill("Glasgow");
+      await fan.page.getByLabel("Postal code").fill("G12 8QQ");
+      await fan.page.getByLabel("Card number").fill("4242 4242 4242 4242");
+      await fan.page.getByLabel("Expiry (MM / YY)").fill("12 / 34");
+      await fan.page.getByLabel("CVC").fill("123");
+      await fan.page.getByRole("button", { name: /^Pay / }).click();
+      await fan.page.getByRole("heading", { level: 1, name: "Thank you!" }).waitFor();
+
+      const tracking = `RB${Date.now().toString(36).toUpperCase()}GB`;
+      const artist = await signedInPage(browser, "artist", { javaScriptEnabled, landing: "/dashboard/artist/orders" });
+      const order = artist.page.getByRole("listitem").filter({ hasText: "Riley Spins" }).filter({ hasText: "1 Byres Road" }).first();
+      await order.getByLabel("Tracking number (optional) for Lantern logo T-shirt").fill(tracking);
+      if (javaScriptEnabled) {
+        await hydrated(artist.page);
+        await expectNoAxeViolations(artist.page);
+      }
+      await order.getByRole("button", { name: /^Mark as shipped/ }).click();
+      await artist.page.getByText(`tracking ${tracking}`).waitFor();
+      await artist.close();
+
+      const shipped = fan.page
+        .locator("article", { hasText: fan.email })
+        .filter({ has: fan.page.getByRole("heading", { name: /is on its way$/ }) });
+      for (let look = 0; (await shipped.count()) === 0; look++) {
+        assert.ok(look < 500, "the shipping notice reaches the outbox");
+        await fan.page.goto(process.env.E2E_MAIL_URL!);
+      }
+      await shipped.locator("iframe").contentFrame().getByText(tracking).waitFor();
+      await fan.close();
+    });
+  });
+}
