@@ -1,6 +1,8 @@
 // A stand-in for the part of Stripe's API the marketplace uses, so `npm start` and the tests reach no
 // network: Checkout Sessions (create, retrieve, expire) and refunds with idempotency keys, the sessions'
-// hosted payment page with Stripe's test cards, and events sent to the marketplace's webhook signed as Stripe signs them. The
+// hosted payment page with Stripe's test cards, payment intents (their charge), Connect's Express accounts
+// with their onboarding (account links, a hosted form, `account.updated`), transfers to them from a charge
+// and their reversals, and events sent to the marketplace's webhook signed as Stripe signs them. The
 // Worker talks to it through the real `stripe` package (its host, port and protocol settings), so the code
 // that runs here is the code that runs against Stripe on hosted.
 import { createHmac, randomBytes } from "node:crypto";
@@ -79,12 +81,44 @@ export type Refund = {
   status: "succeeded";
 };
 
+/** A Connect account (Express), as `account.updated` carries it. */
+export type ConnectAccount = {
+  id: string;
+  object: "account";
+  type: "express";
+  country: string;
+  email: string | null;
+  charges_enabled: boolean;
+  payouts_enabled: boolean;
+  details_submitted: boolean;
+  capabilities: { transfers: "inactive" | "active" };
+  requirements: { currently_due: string[] };
+  metadata: Record<string, string>;
+};
+
+export type Transfer = {
+  id: string;
+  object: "transfer";
+  amount: number;
+  amount_reversed: number;
+  currency: string;
+  created: number;
+  description: string | null;
+  destination: string;
+  metadata: Record<string, string>;
+  reversed: boolean;
+  source_transaction: string | null;
+  transfer_group: string | null;
+};
+
 export type StripeEvent = {
   id: string;
   object: "event";
+  /** The connected account an event is about (Connect's events). */
+  account?: string;
   api_version: string;
   created: number;
-  data: { object: CheckoutSession | Charge };
+  data: { object: CheckoutSession | Charge | ConnectAccount };
   livemode: false;
   pending_webhooks: number;
   request: { id: null; idempotency_key: null };
@@ -100,6 +134,8 @@ export type StripeStandIn = {
   refunds: readonly Refund[];
   /** Every event sent, oldest first. */
   events: readonly StripeEvent[];
+  /** Every transfer to a connected account, oldest first. */
+  transfers: readonly Transfer[];
   /** Settles once every webhook delivery started so far has ended (delivered, or given up). */
   delivered(): Promise<void>;
   close(): Promise<void>;
@@ -124,6 +160,10 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   const charges = new Map<string, Charge>();
   const refunds: Refund[] = [];
   const events: StripeEvent[] = [];
+  const accounts = new Map<string, ConnectAccount>();
+  /** Each account link's account and where it sends its holder back. */
+  const accountLinks = new Map<string, { account: string; returnUrl: string; refreshUrl: string; expiresAt: number }>();
+  const transfers: Transfer[] = [];
   const idempotent = new Map<string, { body: string; status: number; answer: unknown }>();
   const deliveries = new Set<Promise<void>>();
   let origin = "";
@@ -131,10 +171,11 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   const now = () => Math.floor(Date.now() / 1000);
   const id = (prefix: string) => `${prefix}_test_${randomBytes(12).toString("hex")}`;
 
-  function send(type: string, session: CheckoutSession | Charge) {
+  function send(type: string, session: CheckoutSession | Charge | ConnectAccount) {
     const event: StripeEvent = {
       id: id("evt"),
       object: "event",
+      ...(session.object === "account" ? { account: session.id } : {}),
       api_version: apiVersion,
       created: now(),
       data: { object: structuredClone(session) },
@@ -157,6 +198,23 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     const sessionPath = /^\/v1\/checkout\/sessions\/([^/]+)(\/expire)?$/.exec(path);
     if (request.method === "POST" && path === "/v1/checkout/sessions") return createSession(decodeForm(body));
     if (request.method === "POST" && path === "/v1/refunds") return refund(decodeForm(body));
+    const intentPath = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
+    if (request.method === "GET" && intentPath) {
+      const charge = charges.get(intentPath[1]!);
+      return charge
+        ? [200, { id: charge.payment_intent, object: "payment_intent", amount: charge.amount, currency: charge.currency, latest_charge: charge.id, status: "succeeded" }]
+        : [404, stripeError("invalid_request_error", `No such payment_intent: '${intentPath[1]}'`, "intent")];
+    }
+    if (request.method === "POST" && path === "/v1/accounts") return createAccount(decodeForm(body));
+    const accountPath = /^\/v1\/accounts\/([^/]+)$/.exec(path);
+    if (request.method === "GET" && accountPath) {
+      const account = accounts.get(accountPath[1]!);
+      return account ? [200, account] : [404, stripeError("invalid_request_error", `No such account: '${accountPath[1]}'`, "account")];
+    }
+    if (request.method === "POST" && path === "/v1/account_links") return createAccountLink(decodeForm(body));
+    if (request.method === "POST" && path === "/v1/transfers") return createTransfer(decodeForm(body));
+    const reversalPath = /^\/v1\/transfers\/([^/]+)\/reversals$/.exec(path);
+    if (request.method === "POST" && reversalPath) return reverseTransfer(reversalPath[1]!, decodeForm(body));
     if (request.method === "GET" && sessionPath && !sessionPath[2]) {
       const session = sessions.get(sessionPath[1]!);
       return session ? [200, session] : [404, noSuchSession(sessionPath[1]!)];
@@ -280,6 +338,138 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     return [200, made];
   }
 
+  /** An Express account the platform creates for an artist: nothing enabled until its onboarding is done. */
+  function createAccount(params: Form): [number, unknown] {
+    if (params.type !== "express") return [400, stripeError("invalid_request_error", "This stand-in makes Express accounts alone.", "type")];
+    const account: ConnectAccount = {
+      id: `acct_${randomBytes(8).toString("hex")}`,
+      object: "account",
+      type: "express",
+      country: text(params.country) ?? "US",
+      email: text(params.email),
+      charges_enabled: false,
+      payouts_enabled: false,
+      details_submitted: false,
+      capabilities: { transfers: "inactive" },
+      requirements: { currently_due: ["external_account", "individual.first_name", "individual.last_name", "tos_acceptance.date"] },
+      metadata: Object.fromEntries(Object.entries(record(params.metadata)).map(([key, value]) => [key, String(value)])),
+    };
+    accounts.set(account.id, account);
+    return [200, account];
+  }
+
+  /** A single-use link to an account's onboarding, good for five minutes as Stripe's are. */
+  function createAccountLink(params: Form): [number, unknown] {
+    const account = text(params.account);
+    if (!account || !accounts.has(account)) return [400, stripeError("invalid_request_error", `No such account: '${account ?? ""}'`, "account")];
+    const returnUrl = text(params.return_url);
+    const refreshUrl = text(params.refresh_url);
+    if (params.type !== "account_onboarding" || !returnUrl || !refreshUrl)
+      return [400, stripeError("invalid_request_error", "An account link needs type=account_onboarding, return_url and refresh_url.")];
+    const link = randomBytes(12).toString("hex");
+    const expiresAt = now() + 300;
+    accountLinks.set(link, { account, returnUrl, refreshUrl, expiresAt });
+    return [200, { object: "account_link", created: now(), expires_at: expiresAt, url: `${origin}/connect/${link}` }];
+  }
+
+  /** Money from the platform to a connected account, out of one charge (`source_transaction`), never past what it left. */
+  function createTransfer(params: Form): [number, unknown] {
+    const destination = accounts.get(text(params.destination) ?? "");
+    if (!destination) return [400, stripeError("invalid_request_error", `No such destination: '${text(params.destination) ?? ""}'`, "destination")];
+    if (destination.capabilities.transfers !== "active")
+      return [
+        400,
+        stripeError("invalid_request_error", "Your destination account needs to have at least one of the following capabilities enabled: transfers"),
+      ];
+    const amount = Number(params.amount);
+    const currency = text(params.currency)?.toLowerCase();
+    if (!Number.isInteger(amount) || amount < 1) return [400, stripeError("invalid_request_error", "Invalid integer: amount", "amount")];
+    const chargeId = text(params.source_transaction);
+    const charge = chargeId ? [...charges.values()].find((candidate) => candidate.id === chargeId) : undefined;
+    if (chargeId && !charge) return [400, stripeError("invalid_request_error", `No such charge: '${chargeId}'`, "source_transaction")];
+    if (charge && currency !== charge.currency)
+      return [400, stripeError("invalid_request_error", "The currency of a transfer must match its source transaction's.", "currency")];
+    const transferred = transfers
+      .filter((transfer) => transfer.source_transaction === chargeId)
+      .reduce((sum, transfer) => sum + transfer.amount - transfer.amount_reversed, 0);
+    if (charge && amount > charge.amount - charge.amount_refunded - transferred)
+      return [400, stripeError("invalid_request_error", "Insufficient funds in the source transaction for this transfer.", "amount")];
+    const transfer: Transfer = {
+      id: id("tr"),
+      object: "transfer",
+      amount,
+      amount_reversed: 0,
+      currency: currency ?? "usd",
+      created: now(),
+      description: text(params.description),
+      destination: destination.id,
+      metadata: Object.fromEntries(Object.entries(record(params.metadata)).map(([key, value]) => [key, String(value)])),
+      reversed: false,
+      source_transaction: chargeId,
+      transfer_group: text(params.transfer_group),
+    };
+    transfers.push(transfer);
+    return [200, transfer];
+  }
+
+  /** Money taken back from a connected account (all that is left of the transfer without `amount`). */
+  function reverseTransfer(transferId: string, params: Form): [number, unknown] {
+    const transfer = transfers.find((candidate) => candidate.id === transferId);
+    if (!transfer) return [404, stripeError("invalid_request_error", `No such transfer: '${transferId}'`, "id")];
+    const left = transfer.amount - transfer.amount_reversed;
+    const amount = params.amount === undefined ? left : Number(params.amount);
+    if (!Number.isInteger(amount) || amount < 1 || amount > left)
+      return [400, stripeError("invalid_request_error", `Invalid amount: the transfer has ${left} left to reverse.`, "amount")];
+    Object.assign(transfer, { amount_reversed: transfer.amount_reversed + amount, reversed: transfer.amount_reversed + amount === transfer.amount });
+    return [200, { id: id("trr"), object: "transfer_reversal", amount, currency: transfer.currency, transfer: transfer.id, created: now() }];
+  }
+
+  /**
+   * Connect's hosted onboarding, as an account link opens it: the artist's name and bank account; submitted
+   * whole, the account can take transfers, `account.updated` is sent, and the artist goes back (`return_url`).
+   * An expired or used link goes to `refresh_url`, as Stripe's do.
+   */
+  function onboardingPage(request: IncomingMessage, linkId: string, body: string, response: ServerResponse) {
+    const link = accountLinks.get(linkId);
+    if (!link || link.expiresAt < now()) {
+      response.writeHead(303, { Location: link?.refreshUrl ?? origin }).end();
+      return;
+    }
+    const account = accounts.get(link.account)!;
+    const typed = request.method === "POST" ? Object.fromEntries(new URLSearchParams(body)) : {};
+    const name = (typed.name ?? "").trim();
+    const bank = (typed.bank_account ?? "").replace(/\s+/g, "");
+    if (request.method === "POST" && name && /^[A-Z0-9]{8,34}$/i.test(bank)) {
+      accountLinks.delete(linkId);
+      Object.assign(account, {
+        charges_enabled: true,
+        payouts_enabled: true,
+        details_submitted: true,
+        capabilities: { transfers: "active" },
+        requirements: { currently_due: [] },
+      });
+      send("account.updated", account);
+      response.writeHead(303, { Location: link.returnUrl }).end();
+      return;
+    }
+    const problem = request.method === "POST" ? "Enter your name and a bank account number (8 to 34 letters and digits)." : null;
+    const field = (name: string, label: string, attributes = "") =>
+      `<p><label for="${name}">${label}</label><br><input id="${name}" name="${name}" value="${escape(typed[name] ?? "")}" ${attributes}></p>`;
+    page(
+      response,
+      problem ? 400 : 200,
+      "Set up payouts",
+      `<p>Crate partners with Stripe to pay you${account.email ? ` (${escape(account.email)})` : ""}.</p>
+<form method="post">
+${problem ? `<p role="alert" class="problem">${escape(problem)}</p>` : ""}
+${field("name", "Legal name", 'autocomplete="name" required')}
+${field("bank_account", "Bank account number or IBAN", 'autocomplete="off" required')}
+<p><button type="submit">Agree and submit</button></p>
+</form>
+<p><a href="${escape(link.returnUrl)}">Return to Crate without finishing</a></p>`,
+    );
+  }
+
   /** The hosted payment page: a card form; a test card that pays completes the session and returns to the shop. */
   async function payPage(request: IncomingMessage, sessionId: string, body: string, response: ServerResponse) {
     const session = sessions.get(sessionId);
@@ -377,6 +567,16 @@ ${session.cancel_url ? `<p><a href="${escape(session.cancel_url)}">Back to the s
         void payPage(request, pay[1]!, body, response);
         return;
       }
+      const onboarding = /^\/connect\/([^/]+)$/.exec(path);
+      if (onboarding) {
+        onboardingPage(request, onboarding[1]!, body, response);
+        return;
+      }
+      // The stand-in's own listing, for tests (not Stripe's): every transfer, oldest first.
+      if (request.method === "GET" && path === "/_transfers") {
+        reply(response, 200, transfers);
+        return;
+      }
       const key = request.method === "POST" ? request.headers["idempotency-key"] : undefined;
       const kept = typeof key === "string" ? idempotent.get(key) : undefined;
       if (kept && kept.body !== body) {
@@ -409,6 +609,7 @@ ${session.cancel_url ? `<p><a href="${escape(session.cancel_url)}">Back to the s
     sessions,
     refunds,
     events,
+    transfers,
     async delivered() {
       while (deliveries.size > 0) await Promise.allSettled([...deliveries]);
     },

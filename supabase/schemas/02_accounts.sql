@@ -286,14 +286,21 @@ create table public.artist_payout_settings (
     default '{"minimum_price": 1, "default_currency": "USD", "auto_withdraw": false, "withdraw_threshold": 50}'
     check (private.is_artist_payment_settings(payment_settings)),
   created_at timestamptz not null default now(),
-  constraint artist_payout_settings_paypal_email_length check (char_length(paypal_email) <= 254)
+  -- Where payouts go: PayPal (to `paypal_email`), or the artist's Stripe account (Connect, Express), which
+  -- the marketplace keeps as the artist connects it, and up to date from Stripe (`stripe_ready`: it takes
+  -- transfers). Stripe is chosen only once an account is connected.
+  payout_method text not null default 'paypal' check (payout_method in ('paypal', 'stripe')),
+  stripe_account text unique,
+  stripe_ready boolean not null default false,
+  constraint artist_payout_settings_paypal_email_length check (char_length(paypal_email) <= 254),
+  constraint artist_payout_settings_stripe_connected check (payout_method = 'paypal' or stripe_account is not null)
 );
 
 alter table public.artist_payout_settings enable row level security;
 
 revoke all on public.artist_payout_settings from anon, authenticated;
 
-grant select, update (paypal_email, payment_settings) on public.artist_payout_settings to authenticated;
+grant select, update (paypal_email, payment_settings, payout_method) on public.artist_payout_settings to authenticated;
 
 create policy "Artists read their own payout settings" on public.artist_payout_settings
   for select to authenticated using (artist_id = (select auth.uid()));

@@ -21,9 +21,11 @@ $$;
 
 revoke execute on function private.settlement_days() from public, anon, authenticated;
 
--- A payout: an artist's available balance in one currency sent to them, by PayPal (to their PayPal email
--- as it was then) or Stripe. `sending` until the provider says it arrived (`paid`) or not (`failed`, with
--- the provider's reason; the money goes back to the balance and a later payout tries again).
+-- A payout: an artist's available balance in one currency sent to them by PayPal (to their PayPal email as
+-- it was then), or one paid line's share transferred to their Stripe account (out of the sale's charge).
+-- `sending` until the provider says it arrived (`paid`) or not (`failed`, with the provider's reason; the
+-- money goes back to the balance and a later payout tries again). A transfer whose line was refunded
+-- afterwards is reversed: the money comes back from the artist's Stripe account.
 create table public.payouts (
   id uuid primary key default gen_random_uuid(),
   artist_id uuid not null references public.artist_profiles (id) on delete cascade,
@@ -38,15 +40,25 @@ create table public.payouts (
   provider_id text,
   failure text,
   created_at timestamptz not null default now(),
-  settled_at timestamptz
+  settled_at timestamptz,
+  -- A Stripe transfer's line, the sale's payment and what the transfer says (its order and item).
+  order_line_id uuid references public.order_lines (id) on delete set null,
+  payment_intent text,
+  description text,
+  reversed_at timestamptz,
+  reversal_id text
 );
 
 alter table public.payouts enable row level security;
 
 create index payouts_artist_id_created_at_idx on public.payouts (artist_id, created_at desc);
 
--- One payout on its way per artist and currency: two runs of the job at once start one.
-create unique index payouts_one_sending_idx on public.payouts (artist_id, currency) where state = 'sending';
+-- One PayPal payout on its way per artist and currency, and one live transfer per line: two runs of the
+-- job at once start each once.
+create unique index payouts_one_sending_idx on public.payouts (artist_id, currency) where state = 'sending' and method = 'paypal';
+
+create unique index payouts_one_transfer_per_line_idx on public.payouts (order_line_id)
+  where method = 'stripe' and state <> 'failed';
 
 revoke all on public.payouts from anon, authenticated;
 
@@ -267,7 +279,8 @@ as $$
     'payouts', coalesce((
       select jsonb_agg(jsonb_build_object('id', p.id, 'currency', p.currency, 'amount', p.amount_cents, 'method', p.method,
           'recipient', p.recipient, 'requested_by', p.requested_by, 'state', p.state, 'failure', p.failure,
-          'created_at', p.created_at, 'settled_at', p.settled_at) order by p.created_at desc)
+          'created_at', p.created_at, 'settled_at', p.settled_at, 'description', p.description,
+          'reversed_at', p.reversed_at) order by p.created_at desc)
       from (
         select * from public.payouts p where p.artist_id = (select auth.uid()) order by p.created_at desc limit 20
       ) p), '[]'))
@@ -307,7 +320,7 @@ declare
 begin
   select * into settings from public.artist_payout_settings s where s.artist_id = start_payout.artist;
   select b.available into due from private.balances(start_payout.artist) b where b.currency = start_payout.currency;
-  if settings.artist_id is null or due is null
+  if settings.artist_id is null or settings.payout_method <> 'paypal' or due is null
       or due < (settings.payment_settings ->> 'withdraw_threshold')::numeric * 100 then
     return null;
   end if;
@@ -324,6 +337,68 @@ end
 $$;
 
 revoke execute on function private.start_payout(uuid, text, text) from public, anon, authenticated;
+
+-- Transfers to an artist's Stripe account (ready to take them): one per paid line whose share is available
+-- (settled, not refunded, its order not in an open dispute, not transferred yet, and sold after their last
+-- PayPal payout, which paid what came before), oldest first while their available balance covers it; each
+-- with its debit, in one transaction. Answers how many it started. Two at once start each line once
+-- (payouts_one_transfer_per_line_idx).
+create or replace function private.start_transfers(artist uuid, requested_by text)
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  settings public.artist_payout_settings;
+  balance record;
+  line record;
+  covered integer;
+  started uuid;
+  count integer := 0;
+begin
+  select * into settings from public.artist_payout_settings s where s.artist_id = start_transfers.artist;
+  if settings.artist_id is null or settings.payout_method <> 'stripe' or not settings.stripe_ready then
+    return 0;
+  end if;
+  for balance in select b.currency, b.available from private.balances(start_transfers.artist) b loop
+    covered := balance.available;
+    for line in
+      select s.order_line_id, s.amount_cents, o.payment_intent,
+        'Crate order ' || upper(left(o.id::text, 8)) || ': ' || l.title as description
+      from public.ledger_entries s
+      join public.order_lines l on l.id = s.order_line_id
+      join public.orders o on o.id = l.order_id
+      where s.artist_id = start_transfers.artist and s.kind = 'sale' and s.currency = balance.currency
+        and s.available_at <= now() and s.amount_cents > 0 and l.refunded_at is null and o.payment_intent is not null
+        and not exists (select 1 from public.order_disputes d where d.order_id = o.id and d.closed_at is null)
+        and not exists (select 1 from public.payouts p where p.order_line_id = s.order_line_id and p.state <> 'failed')
+        and s.created_at > coalesce((
+          select max(p.created_at) from public.payouts p
+          where p.artist_id = start_transfers.artist and p.method = 'paypal' and p.currency = balance.currency
+            and p.state <> 'failed'), '-infinity')
+      order by s.created_at, s.id
+    loop
+      exit when line.amount_cents > covered;
+      insert into public.payouts (artist_id, currency, amount_cents, method, recipient, requested_by, order_line_id,
+        payment_intent, description)
+      values (start_transfers.artist, balance.currency, line.amount_cents, 'stripe', settings.stripe_account,
+        start_transfers.requested_by, line.order_line_id, line.payment_intent, line.description)
+      on conflict do nothing
+      returning id into started;
+      if started is not null then
+        insert into public.ledger_entries (artist_id, currency, kind, amount_cents, payout_id)
+        values (start_transfers.artist, balance.currency, 'payout', -line.amount_cents, started);
+        covered := covered - line.amount_cents;
+        count := count + 1;
+      end if;
+    end loop;
+  end loop;
+  return count;
+end
+$$;
+
+revoke execute on function private.start_transfers(uuid, text) from public, anon, authenticated;
 
 -- What an artist is paid while their account is banned: nothing. Their payouts not sent yet fail.
 create or replace function private.stop_banned_payouts()
@@ -367,12 +442,22 @@ begin
     select distinct e.artist_id, e.currency
     from public.artist_payout_settings s
     join public.ledger_entries e on e.artist_id = s.artist_id
-    where (s.payment_settings ->> 'auto_withdraw')::boolean
+    where s.payout_method = 'paypal' and (s.payment_settings ->> 'auto_withdraw')::boolean
       and not exists (select 1 from private.account_bans b where b.user_id = s.artist_id and b.banned_until > now())
       and not exists (select 1 from public.payouts f where f.artist_id = s.artist_id and f.currency = e.currency
         and f.state = 'failed' and f.settled_at > now() - interval '1 day')
   loop
     perform private.start_payout(due.artist_id, due.currency, 'schedule');
+  end loop;
+  -- An artist paid through Stripe has each settled sale transferred as it settles.
+  for due in
+    select s.artist_id from public.artist_payout_settings s
+    where s.payout_method = 'stripe' and s.stripe_ready
+      and not exists (select 1 from private.account_bans b where b.user_id = s.artist_id and b.banned_until > now())
+      and not exists (select 1 from public.payouts f where f.artist_id = s.artist_id and f.method = 'stripe'
+        and f.state = 'failed' and f.settled_at > now() - interval '1 day')
+  loop
+    perform private.start_transfers(due.artist_id, 'schedule');
   end loop;
   return query select * from public.payouts p where p.state = 'sending' order by p.created_at limit 500;
 end
@@ -395,8 +480,9 @@ revoke execute on function public.payouts_to_send() from public;
 
 grant execute on function public.payouts_to_send() to anon, authenticated;
 
--- "Withdraw now": the caller's available balances at or above their threshold paid out, through the
--- marketplace (which then sends them), for an artist in good standing. Answers the payouts started.
+-- "Withdraw now": the caller's available balances at or above their threshold paid out by PayPal, or their
+-- settled sales transferred to Stripe, through the marketplace (which then sends them), for an artist in
+-- good standing. Answers the payouts started.
 create or replace function private.withdraw_now()
 returns setof public.payouts
 language plpgsql
@@ -419,6 +505,10 @@ begin
       all_started := all_started || started;
     end if;
   end loop;
+  if private.start_transfers(me, 'artist') > 0 then
+    all_started := all_started || array(
+      select p.id from public.payouts p where p.artist_id = me and p.method = 'stripe' and p.state = 'sending');
+  end if;
   return query select * from public.payouts p where p.id = any (all_started);
 end
 $$;
@@ -625,3 +715,155 @@ $$;
 revoke execute on function public.admin_money(integer) from public;
 
 grant execute on function public.admin_money(integer) to authenticated;
+
+-- The caller's Stripe account (Connect, Express) as the marketplace made it for them (through the
+-- marketplace alone, for an artist in good standing): kept once; a later one changes nothing. Answers the
+-- account kept.
+create or replace function private.connect_stripe(account text)
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  kept text;
+begin
+  perform private.require_marketplace_request();
+  if not private.is_active_user() then
+    raise exception 'only an artist in good standing connects Stripe' using errcode = '42501';
+  end if;
+  update public.artist_payout_settings s set stripe_account = coalesce(s.stripe_account, connect_stripe.account)
+  where s.artist_id = (select auth.uid())
+  returning s.stripe_account into kept;
+  if kept is null then
+    raise exception 'only an artist connects Stripe' using errcode = '42501';
+  end if;
+  return kept;
+end
+$$;
+
+revoke execute on function private.connect_stripe(text) from public;
+
+grant execute on function private.connect_stripe(text) to authenticated;
+
+create or replace function public.connect_stripe(account text)
+returns text
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.connect_stripe(connect_stripe.account)
+$$;
+
+revoke execute on function public.connect_stripe(text) from public;
+
+grant execute on function public.connect_stripe(text) to authenticated;
+
+-- What Stripe says of a connected account (`account.updated`, or the return from its onboarding), through
+-- the marketplace alone: whether it takes transfers. Answers whether an artist has that account.
+create or replace function private.stripe_account_updated(account text, ready boolean)
+returns boolean
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.require_marketplace_request();
+  update public.artist_payout_settings s set stripe_ready = stripe_account_updated.ready
+  where s.stripe_account = stripe_account_updated.account;
+  return found;
+end
+$$;
+
+revoke execute on function private.stripe_account_updated(text, boolean) from public;
+
+grant execute on function private.stripe_account_updated(text, boolean) to anon, authenticated;
+
+create or replace function public.stripe_account_updated(account text, ready boolean)
+returns boolean
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.stripe_account_updated(stripe_account_updated.account, stripe_account_updated.ready)
+$$;
+
+revoke execute on function public.stripe_account_updated(text, boolean) from public;
+
+grant execute on function public.stripe_account_updated(text, boolean) to anon, authenticated;
+
+-- Transfers to take back, through the marketplace alone: those paid whose line was refunded since (at most 500).
+create or replace function private.transfers_to_reverse()
+returns setof public.payouts
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.require_marketplace_request();
+  return query
+  select p.* from public.payouts p
+  join public.order_lines l on l.id = p.order_line_id
+  where p.method = 'stripe' and p.state = 'paid' and p.reversed_at is null and l.refunded_at is not null
+  order by l.refunded_at
+  limit 500;
+end
+$$;
+
+revoke execute on function private.transfers_to_reverse() from public;
+
+grant execute on function private.transfers_to_reverse() to anon, authenticated;
+
+create or replace function public.transfers_to_reverse()
+returns setof public.payouts
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.transfers_to_reverse()
+$$;
+
+revoke execute on function public.transfers_to_reverse() from public;
+
+grant execute on function public.transfers_to_reverse() to anon, authenticated;
+
+-- A transfer reversed (Stripe's reversal), through the marketplace alone, once: its amount back in the
+-- ledger, as the refund took the sale's share.
+create or replace function private.transfer_reversed(payout_id uuid, reversal_id text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  reversed public.payouts;
+begin
+  perform private.require_marketplace_request();
+  update public.payouts p set reversed_at = now(), reversal_id = transfer_reversed.reversal_id
+  where p.id = transfer_reversed.payout_id and p.method = 'stripe' and p.state = 'paid' and p.reversed_at is null
+  returning * into reversed;
+  if reversed.id is not null then
+    insert into public.ledger_entries (artist_id, currency, kind, amount_cents, payout_id)
+    values (reversed.artist_id, reversed.currency, 'payout_return', reversed.amount_cents, reversed.id);
+  end if;
+end
+$$;
+
+revoke execute on function private.transfer_reversed(uuid, text) from public;
+
+grant execute on function private.transfer_reversed(uuid, text) to anon, authenticated;
+
+create or replace function public.transfer_reversed(payout_id uuid, reversal_id text)
+returns void
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.transfer_reversed(transfer_reversed.payout_id, transfer_reversed.reversal_id)
+$$;
+
+revoke execute on function public.transfer_reversed(uuid, text) from public;
+
+grant execute on function public.transfer_reversed(uuid, text) to anon, authenticated;

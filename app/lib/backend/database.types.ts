@@ -94,19 +94,28 @@ export type Database = {
           artist_id: string
           created_at: string
           payment_settings: NonNullable<Json>
+          payout_method: string
           paypal_email: string
+          stripe_account: string | null
+          stripe_ready: boolean
         }
         Insert: {
           artist_id: string
           created_at?: string
           payment_settings?: NonNullable<Json>
+          payout_method?: string
           paypal_email: string
+          stripe_account?: string | null
+          stripe_ready?: boolean
         }
         Update: {
           artist_id?: string
           created_at?: string
           payment_settings?: NonNullable<Json>
+          payout_method?: string
           paypal_email?: string
+          stripe_account?: string | null
+          stripe_ready?: boolean
         }
         Relationships: [
           {
@@ -855,12 +864,17 @@ export type Database = {
           artist_id: string
           created_at: string
           currency: string
+          description: string | null
           failure: string | null
           id: string
           method: string
+          order_line_id: string | null
+          payment_intent: string | null
           provider_id: string | null
           recipient: string
           requested_by: string
+          reversal_id: string | null
+          reversed_at: string | null
           settled_at: string | null
           state: string
         }
@@ -869,12 +883,17 @@ export type Database = {
           artist_id: string
           created_at?: string
           currency: string
+          description?: string | null
           failure?: string | null
           id?: string
           method: string
+          order_line_id?: string | null
+          payment_intent?: string | null
           provider_id?: string | null
           recipient: string
           requested_by: string
+          reversal_id?: string | null
+          reversed_at?: string | null
           settled_at?: string | null
           state?: string
         }
@@ -883,12 +902,17 @@ export type Database = {
           artist_id?: string
           created_at?: string
           currency?: string
+          description?: string | null
           failure?: string | null
           id?: string
           method?: string
+          order_line_id?: string | null
+          payment_intent?: string | null
           provider_id?: string | null
           recipient?: string
           requested_by?: string
+          reversal_id?: string | null
+          reversed_at?: string | null
           settled_at?: string | null
           state?: string
         }
@@ -897,6 +921,12 @@ export type Database = {
             foreignKeyName: "payouts_artist_id_fkey"
             columns: ["artist_id"]
             referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "payouts_order_line_id_fkey"
+            columns: ["order_line_id"]
+            referencedRelation: "order_lines"
             referencedColumns: ["id"]
           },
         ]
@@ -1338,6 +1368,7 @@ export type Database = {
       }
       checkout_order: { Args: { checkout_session: string }; Returns: Json }
       checkout_to_end: { Args: { order_id: string }; Returns: string }
+      connect_stripe: { Args: { account: string }; Returns: string }
       create_download_codes: {
         Args: { how_many: number; release_id: string }
         Returns: number
@@ -1503,12 +1534,17 @@ export type Database = {
           artist_id: string
           created_at: string
           currency: string
+          description: string | null
           failure: string | null
           id: string
           method: string
+          order_line_id: string | null
+          payment_intent: string | null
           provider_id: string | null
           recipient: string
           requested_by: string
+          reversal_id: string | null
+          reversed_at: string | null
           settled_at: string | null
           state: string
         }[]
@@ -1630,6 +1666,10 @@ export type Database = {
         Args: { after_id?: string; ending: string; max_count?: number }
         Returns: string[]
       }
+      stripe_account_updated: {
+        Args: { account: string; ready: boolean }
+        Returns: boolean
+      }
       studio_catalog: {
         Args: { kind?: string; page?: number; page_size?: number }
         Returns: Json
@@ -1657,6 +1697,38 @@ export type Database = {
           state: string
         }[]
       }
+      transfer_reversed: {
+        Args: { payout_id: string; reversal_id: string }
+        Returns: undefined
+      }
+      transfers_to_reverse: {
+        Args: Record<PropertyKey, never>
+        Returns: {
+          amount_cents: number
+          artist_id: string
+          created_at: string
+          currency: string
+          description: string | null
+          failure: string | null
+          id: string
+          method: string
+          order_line_id: string | null
+          payment_intent: string | null
+          provider_id: string | null
+          recipient: string
+          requested_by: string
+          reversal_id: string | null
+          reversed_at: string | null
+          settled_at: string | null
+          state: string
+        }[]
+        SetofOptions: {
+          from: "*"
+          to: "payouts"
+          isOneToOne: false
+          isSetofReturn: true
+        }
+      }
       unpublished_uploads: {
         Args: { max_count?: number; older_than?: string }
         Returns: {
@@ -1671,12 +1743,17 @@ export type Database = {
           artist_id: string
           created_at: string
           currency: string
+          description: string | null
           failure: string | null
           id: string
           method: string
+          order_line_id: string | null
+          payment_intent: string | null
           provider_id: string | null
           recipient: string
           requested_by: string
+          reversal_id: string | null
+          reversed_at: string | null
           settled_at: string | null
           state: string
         }[]

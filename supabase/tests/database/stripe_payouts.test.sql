@@ -1,0 +1,145 @@
+-- Payouts through Stripe (02_accounts.sql, 18_ledger.sql): an artist connects an account through the
+-- marketplace alone, which alone says when it takes transfers; Stripe is chosen only once connected; each
+-- settled line is transferred once (however often the job runs), from its own charge, only past what a
+-- PayPal payout paid before; a failed transfer gives the share back and is tried again a day later; a
+-- line refunded after its transfer is reversed once, and the ledger comes back to zero for it.
+begin;
+\ir helpers.sql
+
+do $$
+begin
+  perform tests.remember('b-side', $q$
+    insert into public.tracks (artist_id, title, genre, price, description, release_date)
+    values (tests.id('artist'), 'B-side', 'Rock', 1.99, 'Out now', current_date - 1) returning id$q$);
+  perform tests.remember('outro', $q$
+    insert into public.tracks (artist_id, title, genre, price, description, release_date)
+    values (tests.id('artist'), 'Outro', 'Rock', 1.99, 'Out now', current_date - 1) returning id$q$);
+end
+$$;
+
+-- `statement`'s answer as `who` through the marketplace.
+create function tests.through_marketplace(statement text, who text default 'artist')
+returns jsonb
+language plpgsql
+as $$
+declare
+  answer jsonb;
+begin
+  perform set_config('request.jwt.claims', jsonb_build_object('sub', tests.id(who), 'role', 'authenticated')::text, true);
+  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+  execute statement into answer;
+  perform set_config('request.jwt.claims', '', true);
+  perform set_config('request.headers', '', true);
+  return answer;
+end
+$$;
+
+-- The fan's paid order for `track`, settled (its settlement days passed).
+create function tests.settled_sale(track text, checkout text)
+returns void
+language plpgsql
+as $$
+declare
+  opened jsonb;
+begin
+  perform set_config('request.jwt.claims', jsonb_build_object('sub', tests.id('fan'), 'role', 'authenticated')::text, true);
+  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+  opened := public.open_order(jsonb_build_array(jsonb_build_object('kind', 'track', 'id', tests.id(track))), '{}', 'USD', false, false);
+  perform public.attach_checkout((opened ->> 'order_id')::uuid, checkout);
+  perform public.apply_checkout(checkout, 'paid', 'pi_' || checkout, 'GB');
+  perform set_config('request.jwt.claims', '', true);
+  perform set_config('request.headers', '', true);
+  update public.ledger_entries set available_at = available_at - interval '8 days';
+end
+$$;
+
+create function tests.usd()
+returns jsonb
+language sql
+as $$
+  select jsonb_build_array(b.available, b.paid_out, b.earned) from private.balances(tests.id('artist')) b where b.currency = 'USD'
+$$;
+
+select tests.each_actor('connect a Stripe account without the marketplace', $$select public.connect_stripe('acct_1')$$, array[]::text[]);
+select tests.each_actor_through_marketplace('connect a Stripe account', $$select public.connect_stripe('acct_1')$$,
+  array['artist', 'other artist']);
+select tests.one_actor('connect a Stripe account while banned', 'banned artist through the marketplace',
+  $$select public.connect_stripe('acct_1')$$, false);
+select tests.each_actor('say a Stripe account is ready without the marketplace',
+  $$select public.stripe_account_updated('acct_1', true)$$, array[]::text[]);
+select tests.each_actor('choose Stripe before connecting it',
+  $$update public.artist_payout_settings set payout_method = 'stripe' where artist_id = auth.uid()$$, array[]::text[]);
+select tests.each_actor('say one''s Stripe account is ready oneself',
+  $$update public.artist_payout_settings set stripe_ready = true, stripe_account = 'acct_2' where artist_id = auth.uid()$$,
+  array[]::text[]);
+select tests.each_actor('list transfers to reverse without the marketplace', $$select 1 from public.transfers_to_reverse()$$,
+  array[]::text[]);
+select tests.each_actor('reverse a transfer without the marketplace',
+  $$select public.transfer_reversed(gen_random_uuid(), 'trr_1')$$, array[]::text[]);
+
+select plan((select count(*)::integer from tests.cases) + 11);
+
+select * from tests.proved_cases();
+
+-- A sale paid by PayPal before Stripe: PayPal paid it, so it is never transferred.
+update public.artist_payout_settings set payment_settings = payment_settings || '{"withdraw_threshold": 50}'
+where artist_id = tests.id('artist');
+select tests.settled_sale('track', 'cs_before');
+update public.ledger_entries set created_at = now() - interval '2 seconds' where kind = 'sale';
+insert into public.payouts (artist_id, currency, amount_cents, method, recipient, requested_by, state, created_at)
+values (tests.id('artist'), 'USD', 175, 'paypal', 'owner@tests.example', 'artist', 'paid', now() - interval '1 second');
+insert into public.ledger_entries (artist_id, currency, kind, amount_cents, payout_id, created_at)
+select tests.id('artist'), 'USD', 'payout', -175, id, now() - interval '1 second' from public.payouts;
+
+-- Connected, ready, chosen: each settled line since is transferred once, from its own charge.
+select is(tests.through_marketplace($$select to_jsonb(public.connect_stripe('acct_artist'))$$), '"acct_artist"'::jsonb,
+  'the marketplace keeps the artist''s Stripe account');
+select is(tests.through_marketplace($$select to_jsonb(public.connect_stripe('acct_other'))$$), '"acct_artist"'::jsonb,
+  'a second account changes nothing');
+select tests.through_marketplace($$select to_jsonb(public.stripe_account_updated('acct_artist', true))$$, 'visitor');
+update public.artist_payout_settings set payout_method = 'stripe' where artist_id = tests.id('artist');
+select tests.settled_sale('b-side', 'cs_b');
+select tests.settled_sale('outro', 'cs_c');
+select is(
+  tests.through_marketplace($$select jsonb_agg(jsonb_build_array(p.method, p.amount_cents, p.payment_intent, p.description) order by p.payment_intent)
+    from public.payouts_to_send() p$$, 'visitor'),
+  (select jsonb_agg(jsonb_build_array('stripe', 175, 'pi_' || o.checkout_session, 'Crate order ' || upper(left(o.id::text, 8)) || ': ' || l.title)
+     order by o.checkout_session)
+   from public.orders o join public.order_lines l on l.order_id = o.id where o.checkout_session in ('cs_b', 'cs_c')),
+  'each line sold since the PayPal payout is transferred from its own charge, naming its order and item');
+select is(tests.through_marketplace($$select count(*)::integer from public.payouts_to_send()$$, 'visitor'), '2'::jsonb,
+  'run again, the job starts no second transfer');
+select is(tests.usd(), '[0, 525, 525]'::jsonb, 'transfers move the shares out of the balance');
+
+-- One paid, one failed: the failed share is back, and tried again a day later.
+select tests.through_marketplace($$select to_jsonb(public.payout_settled(
+  (select p.id from public.payouts p where p.payment_intent = 'pi_cs_b'), true))$$, 'visitor');
+select tests.through_marketplace($$select to_jsonb(public.payout_settled(
+  (select p.id from public.payouts p where p.payment_intent = 'pi_cs_c'), false, 'Your destination account needs transfers'))$$, 'visitor');
+select is(tests.usd(), '[175, 350, 525]'::jsonb, 'a failed transfer gives its share back');
+select is(tests.through_marketplace($$select count(*)::integer from public.payouts_to_send()$$, 'visitor'), '0'::jsonb,
+  'the job waits a day after a transfer failed');
+update public.payouts set settled_at = now() - interval '25 hours' where state = 'failed';
+select is(tests.through_marketplace($$select jsonb_agg(p.payment_intent) from public.payouts_to_send() p$$, 'visitor'),
+  '["pi_cs_c"]'::jsonb, 'then the line is transferred again');
+
+-- Refunded after its transfer: reversed once, and the line nets to nothing.
+update public.order_lines set refunded_at = now()
+where order_id = (select id from public.orders where checkout_session = 'cs_b');
+select is(tests.through_marketplace($$select jsonb_agg(p.payment_intent) from public.transfers_to_reverse() p$$, 'visitor'),
+  '["pi_cs_b"]'::jsonb, 'a transfer whose line was refunded is to be reversed');
+select tests.through_marketplace($$select to_jsonb(public.transfer_reversed(
+  (select p.id from public.payouts p where p.payment_intent = 'pi_cs_b'), 'trr_1'))$$, 'visitor')
+from generate_series(1, 2);
+select is(
+  (select coalesce(sum(e.amount_cents), 0)::integer from public.ledger_entries e
+   left join public.payouts p on p.id = e.payout_id
+   where coalesce(e.order_line_id, p.order_line_id) = (select l.id from public.order_lines l join public.orders o on o.id = l.order_id
+     where o.checkout_session = 'cs_b')),
+  0,
+  'sale, transfer, refund and reversal add up to nothing for the line');
+select is(tests.through_marketplace($$select count(*)::integer from public.transfers_to_reverse()$$, 'visitor'), '0'::jsonb,
+  'a reversal is made once');
+
+select * from finish();
+rollback;
