@@ -202,7 +202,17 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     if (request.method === "GET" && intentPath) {
       const charge = charges.get(intentPath[1]!);
       return charge
-        ? [200, { id: charge.payment_intent, object: "payment_intent", amount: charge.amount, currency: charge.currency, latest_charge: charge.id, status: "succeeded" }]
+        ? [
+            200,
+            {
+              id: charge.payment_intent,
+              object: "payment_intent",
+              amount: charge.amount,
+              currency: charge.currency,
+              latest_charge: charge.id,
+              status: "succeeded",
+            },
+          ]
         : [404, stripeError("invalid_request_error", `No such payment_intent: '${intentPath[1]}'`, "intent")];
     }
     if (request.method === "POST" && path === "/v1/accounts") return createAccount(decodeForm(body));
@@ -340,7 +350,8 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
 
   /** An Express account the platform creates for an artist: nothing enabled until its onboarding is done. */
   function createAccount(params: Form): [number, unknown] {
-    if (params.type !== "express") return [400, stripeError("invalid_request_error", "This stand-in makes Express accounts alone.", "type")];
+    if (params.type !== "express")
+      return [400, stripeError("invalid_request_error", "This stand-in makes Express accounts alone.", "type")];
     const account: ConnectAccount = {
       id: `acct_${randomBytes(8).toString("hex")}`,
       object: "account",
@@ -361,7 +372,8 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   /** A single-use link to an account's onboarding, good for five minutes as Stripe's are. */
   function createAccountLink(params: Form): [number, unknown] {
     const account = text(params.account);
-    if (!account || !accounts.has(account)) return [400, stripeError("invalid_request_error", `No such account: '${account ?? ""}'`, "account")];
+    if (!account || !accounts.has(account))
+      return [400, stripeError("invalid_request_error", `No such account: '${account ?? ""}'`, "account")];
     const returnUrl = text(params.return_url);
     const refreshUrl = text(params.refresh_url);
     if (params.type !== "account_onboarding" || !returnUrl || !refreshUrl)
@@ -375,11 +387,15 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   /** Money from the platform to a connected account, out of one charge (`source_transaction`), never past what it left. */
   function createTransfer(params: Form): [number, unknown] {
     const destination = accounts.get(text(params.destination) ?? "");
-    if (!destination) return [400, stripeError("invalid_request_error", `No such destination: '${text(params.destination) ?? ""}'`, "destination")];
+    if (!destination)
+      return [400, stripeError("invalid_request_error", `No such destination: '${text(params.destination) ?? ""}'`, "destination")];
     if (destination.capabilities.transfers !== "active")
       return [
         400,
-        stripeError("invalid_request_error", "Your destination account needs to have at least one of the following capabilities enabled: transfers"),
+        stripeError(
+          "invalid_request_error",
+          "Your destination account needs to have at least one of the following capabilities enabled: transfers",
+        ),
       ];
     const amount = Number(params.amount);
     const currency = text(params.currency)?.toLowerCase();
@@ -420,8 +436,14 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     const amount = params.amount === undefined ? left : Number(params.amount);
     if (!Number.isInteger(amount) || amount < 1 || amount > left)
       return [400, stripeError("invalid_request_error", `Invalid amount: the transfer has ${left} left to reverse.`, "amount")];
-    Object.assign(transfer, { amount_reversed: transfer.amount_reversed + amount, reversed: transfer.amount_reversed + amount === transfer.amount });
-    return [200, { id: id("trr"), object: "transfer_reversal", amount, currency: transfer.currency, transfer: transfer.id, created: now() }];
+    Object.assign(transfer, {
+      amount_reversed: transfer.amount_reversed + amount,
+      reversed: transfer.amount_reversed + amount === transfer.amount,
+    });
+    return [
+      200,
+      { id: id("trr"), object: "transfer_reversal", amount, currency: transfer.currency, transfer: transfer.id, created: now() },
+    ];
   }
 
   /**

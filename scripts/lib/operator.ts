@@ -17,7 +17,7 @@ export function operatorTarget(env: Record<string, string | undefined>): { appUr
   return { appUrl, secret };
 }
 
-export type PayoutRun = { sent: number; paid: number; failed: number; waiting: number };
+export type PayoutRun = { sent: number; paid: number; failed: number; waiting: number; reversed: number };
 
 /** Asks the Worker at `appUrl` to run the payout job now; answers what the run did. */
 export async function runPayouts(appUrl: string, secret: string): Promise<PayoutRun> {

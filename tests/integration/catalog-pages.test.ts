@@ -297,7 +297,13 @@ describe("studio_catalog", () => {
     expect(theirs.tracks.some((track) => ids.includes(track.id))).toBe(false);
 
     const fan = await signIn("fan@example.com", "fan-demo-pass");
-    expect((await fan.rpc("studio_catalog", {})).data).toEqual({ currency: "USD", track_count: 0, tracks: [], merch: [] });
+    expect((await fan.rpc("studio_catalog", {})).data).toEqual({
+      currency: "USD",
+      track_count: 0,
+      tracks: [],
+      release_sales: {},
+      merch: [],
+    });
 
     const { error } = await visitor.rpc("studio_catalog", {});
     expect(error?.code).toBe("42501");

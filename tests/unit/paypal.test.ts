@@ -4,7 +4,7 @@
 // and unknown tokens refused in PayPal's error shapes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPaypalStandIn, unregisteredDomain, type PaypalStandIn } from "@crate/stand-ins/paypal";
-import type { PaypalEnv } from "~/lib/http/paypal-env";
+import type { PaypalEnv } from "~/lib/http/provider-env";
 import { PayoutRefused, paypalPayoutOutcome, paypalToken, sendPaypalPayout } from "~/lib/payouts/paypal.server";
 
 let standIn: PaypalStandIn;

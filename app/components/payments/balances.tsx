@@ -7,13 +7,22 @@ import { formatDate, formatMoney } from "~/lib/format";
 import type { ArtistPayouts, Balance } from "~/lib/schemas/payouts";
 
 /** The payout settings the balances are read against. */
-type PayoutPlan = { autoWithdraw: boolean; threshold: number; paypalEmail: string; nextRun: string };
+type PayoutPlan = {
+  method: "paypal" | "stripe";
+  stripeReady: boolean;
+  autoWithdraw: boolean;
+  threshold: number;
+  paypalEmail: string;
+  nextRun: string;
+};
 
 /** An artist's balances per currency (the ledger's sums), what comes next, and "Withdraw now". */
 export function Balances({ money, plan, action, locale }: { money: ArtistPayouts; plan: PayoutPlan; action: string; locale: string }) {
   if (money.balances.length === 0)
     return <EmptyState title="No earnings yet">Your share of each sale shows here, and is paid out from here.</EmptyState>;
-  const due = (balance: Balance) => balance.available >= plan.threshold * 100;
+  const byStripe = plan.method === "stripe";
+  // Through Stripe each settled sale moves as it settles; through PayPal the balance at the threshold.
+  const due = (balance: Balance) => (byStripe ? plan.stripeReady && balance.available > 0 : balance.available >= plan.threshold * 100);
   return (
     <div className="grid gap-4">
       {money.balances.map((balance) => (
@@ -37,11 +46,15 @@ export function Balances({ money, plan, action, locale }: { money: ArtistPayouts
             </p>
           ) : null}
           <p className="text-sm text-ink-muted">
-            {plan.autoWithdraw
-              ? due(balance)
-                ? `Next automatic payout: ${formatMoney(balance.available, balance.currency)} to ${plan.paypalEmail} by PayPal, ${plan.nextRun}.`
-                : `Next automatic payout: when your available balance reaches ${formatMoney(plan.threshold * 100, balance.currency)}.`
-              : "Automatic withdrawals are off: withdraw by hand once your available balance reaches your threshold."}
+            {byStripe
+              ? plan.stripeReady
+                ? `Each sale moves to your Stripe account once it settles; the next run is ${plan.nextRun}. Stripe then pays your bank on its schedule.`
+                : "Payouts wait until your Stripe account is ready: finish setting it up above."
+              : plan.autoWithdraw
+                ? due(balance)
+                  ? `Next automatic payout: ${formatMoney(balance.available, balance.currency)} to ${plan.paypalEmail} by PayPal, ${plan.nextRun}.`
+                  : `Next automatic payout: when your available balance reaches ${formatMoney(plan.threshold * 100, balance.currency)}.`
+                : "Automatic withdrawals are off: withdraw by hand once your available balance reaches your threshold."}
           </p>
           {due(balance) ? (
             <Form method="post" action={action}>
@@ -104,11 +117,17 @@ function PayoutHistory({ payouts, locale }: { payouts: ArtistPayouts["payouts"];
               <td className="px-4 py-3">{formatDate(payout.created_at, locale)}</td>
               <td className="px-4 py-3 text-right tabular-nums">{formatMoney(payout.amount, payout.currency)}</td>
               <td className="px-4 py-3">
-                {payout.recipient} ({payout.method === "paypal" ? "PayPal" : "Stripe"})
+                {payout.method === "paypal"
+                  ? `${payout.recipient} (PayPal)`
+                  : `Your Stripe account${payout.description ? `: ${payout.description}` : ""}`}
               </td>
               <td className="px-4 py-3">{payout.requested_by === "artist" ? "You (Withdraw now)" : "Automatic"}</td>
               <td className="px-4 py-3">
-                {payout.state === "failed" ? (
+                {payout.reversed_at ? (
+                  <>
+                    <Badge>Reversed</Badge> The sale was refunded, so Stripe took the transfer back.
+                  </>
+                ) : payout.state === "failed" ? (
                   <>
                     <Badge tone="danger">Failed</Badge> {payout.failure} The money is back in your balance.
                   </>

@@ -2,7 +2,7 @@ import type { RouterContextProvider } from "react-router";
 import { cloudflareContext } from "./context.server";
 import * as v from "valibot";
 import { backendVariables } from "./backend-env";
-import { paypalVariables } from "./paypal-env";
+import { paypalVariables, stripeVariables } from "./provider-env";
 import { turnstileVerifyUrl } from "./captcha";
 
 /**
@@ -27,9 +27,8 @@ const EnvSchema = v.object({
    * secret. Without them Buy Now says payment options will be available soon. `STRIPE_API_URL` points the
    * Stripe client at another address (the local stand-in); unset, it talks to Stripe.
    */
-  STRIPE_SECRET_KEY: v.optional(v.string()),
+  ...stripeVariables,
   STRIPE_WEBHOOK_SECRET: v.optional(v.string()),
-  STRIPE_API_URL: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.url())])),
   /** `on`: Stripe Tax adds the tax due where the buyer is to each checkout (set it up in Stripe first). */
   STRIPE_TAX: v.optional(v.picklist(["", "on", "off"], "STRIPE_TAX is on or off")),
   /** PayPal's Payouts (see paypalVariables): "Withdraw now" sends its payout at once. */

@@ -9,14 +9,18 @@ export function newNonce(): string {
   return btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
 }
 
-/** Where a checkout sends the buyer to pay: Stripe Checkout's pages (on a local run, the stand-in's). */
-export const stripeCheckoutOrigin = "https://checkout.stripe.com";
+/**
+ * Where forms send people on to Stripe: a checkout's buyer to pay on Stripe Checkout's pages, an artist to
+ * set up payouts on Connect's onboarding (on a local run, the stand-in's pages, at its own origin).
+ */
+export const stripeFormOrigins = "https://checkout.stripe.com https://connect.stripe.com";
 
 /**
  * Our origin, the Supabase origin the browser talks to (Realtime's WebSocket, resumable uploads, audio and
  * artwork), and inline scripts only with the nonce. Styles may be inline: React renders style attributes
  * (a progress bar's width), which a nonce cannot cover. Forms post to our origin alone, and may be sent on
- * to the payment page (`checkout`): a checkout's answer is a redirect there, which `form-action` governs.
+ * to Stripe (`checkout`): a checkout's answer is a redirect to its payment page, and connecting Stripe's
+ * one to its onboarding, which `form-action` governs.
  */
 export function contentSecurityPolicy(
   nonce: string,
@@ -73,7 +77,7 @@ export function withSecurityHeaders(
     const checkout = checked?.STRIPE_SECRET_KEY
       ? checked.STRIPE_API_URL
         ? new URL(checked.STRIPE_API_URL).origin
-        : stripeCheckoutOrigin
+        : stripeFormOrigins
       : null;
     headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, checked?.SUPABASE_URL ?? null, { turnstile, embed, checkout }));
   }

@@ -4,25 +4,12 @@
 import type { RouterContextProvider } from "react-router";
 import Stripe from "stripe";
 import { envFrom } from "~/lib/http/env.server";
-
-let client: { key: string; stripe: Stripe } | null = null;
+import { stripeClient } from "./stripe-client.server";
 
 /** The Stripe client, or null when payments are not configured (no secret key, or no webhook secret). */
 export function stripeFrom(context: Readonly<RouterContextProvider>): Stripe | null {
   const env = envFrom(context);
-  if (!env.STRIPE_SECRET_KEY || !env.STRIPE_WEBHOOK_SECRET) return null;
-  if (client?.key !== env.STRIPE_SECRET_KEY) {
-    const api = env.STRIPE_API_URL ? new URL(env.STRIPE_API_URL) : null;
-    client = {
-      key: env.STRIPE_SECRET_KEY,
-      stripe: new Stripe(env.STRIPE_SECRET_KEY, {
-        httpClient: Stripe.createFetchHttpClient(),
-        maxNetworkRetries: 2,
-        ...(api ? { host: api.hostname, port: api.port, protocol: api.protocol === "https:" ? "https" : "http" } : {}),
-      }),
-    };
-  }
-  return client.stripe;
+  return env.STRIPE_WEBHOOK_SECRET ? stripeClient(env) : null;
 }
 
 /** Whether fans can pay: Buy Now offers the cart and checkout, instead of "available soon". */

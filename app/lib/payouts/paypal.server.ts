@@ -4,7 +4,7 @@
 // and the batch's outcome. On a local run PAYPAL_API_URL points it at the stand-in (stand-ins/paypal.ts),
 // which speaks the same API.
 import * as v from "valibot";
-import type { PaypalEnv } from "~/lib/http/paypal-env";
+import type { PaypalEnv } from "~/lib/http/provider-env";
 
 /** Whether payouts by PayPal can be sent at all. */
 export const paypalOn = (env: PaypalEnv) => Boolean(env.PAYPAL_CLIENT_ID && env.PAYPAL_CLIENT_SECRET);

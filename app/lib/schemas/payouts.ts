@@ -18,6 +18,11 @@ export const PayoutSchema = v.object({
   failure: v.nullable(v.string()),
   created_at: v.string(),
   settled_at: v.nullable(v.string()),
+  /** A Stripe transfer's line, the sale's payment, what the transfer says, and its reversal after a refund. */
+  order_line_id: v.nullable(v.string()),
+  payment_intent: v.nullable(v.string()),
+  description: v.nullable(v.string()),
+  reversed_at: v.nullable(v.string()),
 });
 export type Payout = v.InferOutput<typeof PayoutSchema>;
 
@@ -50,6 +55,8 @@ export const ArtistPayoutsSchema = v.object({
       failure: v.nullable(v.string()),
       created_at: v.string(),
       settled_at: v.nullable(v.string()),
+      description: v.nullable(v.string()),
+      reversed_at: v.nullable(v.string()),
     }),
   ),
 });

@@ -74,6 +74,10 @@ export const TrackStreamSchema = v.object({ state: StreamStateSchema, failure: n
 /** The artist's payout row (owner only), as the Payment Settings form shows it. */
 export const ArtistPayoutSchema = v.object({
   paypal_email: v.string(),
+  /** Where payouts go, and the artist's Stripe account (null: not connected) and whether it takes transfers. */
+  payout_method: v.picklist(["paypal", "stripe"]),
+  stripe_account: v.nullable(v.string()),
+  stripe_ready: v.boolean(),
   payment_settings: v.object({
     minimum_price: v.number(),
     default_currency: v.picklist(currencies),

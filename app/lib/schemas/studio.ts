@@ -268,6 +268,8 @@ export const ArtistPaymentsSchema = v.pipe(
       v.check(inCents, "Minimum price can have at most two decimals"),
     ),
     currency: v.picklist(currencies, "Choose USD, EUR or GBP"),
+    /** Where payouts go: PayPal unless the artist chose their connected Stripe account. */
+    payoutMethod: v.optional(v.picklist(["paypal", "stripe"], "Choose PayPal or Stripe"), "paypal"),
     autoWithdraw: checkbox,
     withdrawThreshold: v.optional(v.string(), ""),
   }),

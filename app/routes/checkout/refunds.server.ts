@@ -1,11 +1,14 @@
 // Refunds, by an order line's artist or an administrator: the database says whether the caller may and
 // what to refund (`line_to_refund`), Stripe refunds that line's total of the order's payment (once per line:
 // the line's id is the idempotency key), and the database records it (`record_refund`: the purchases go, so
-// the download is refused and the analytics take the sale back; the buyer is mailed).
+// the download is refused and the analytics take the sale back; the buyer is mailed). A line already
+// transferred to its artist's Stripe account has the transfer taken back at once.
 import type { RouterContextProvider } from "react-router";
 import * as v from "valibot";
 import { cloudflareContext } from "~/lib/http/context.server";
-import { marketplaceHeader } from "~/lib/http/env.server";
+import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
+import { marketplaceClient } from "~/lib/backend/marketplace-client.server";
+import { reverseTransfers } from "~/lib/payouts/stripe-transfers.server";
 import { queueMails } from "~/lib/mail/mail-queue.server";
 import { supabaseContext } from "~/lib/session/session.server";
 import { sqlState } from "~/lib/backend/sqlstate";
@@ -61,5 +64,18 @@ export async function refundLine(request: Request, context: Readonly<RouterConte
   await queueMails(context.get(cloudflareContext).env.MAIL, recorded.data ?? [], new URL(request.url).origin).catch((error: unknown) =>
     console.error("queueing a refund's mail failed", line.line_id, error),
   );
+  await reverseRefundedTransfers(context);
   return { notice: "Refunded. The buyer is told by email, and the download is theirs no more." };
+}
+
+/**
+ * Takes back the transfers of lines refunded since they were paid to their artist's Stripe account, at once
+ * rather than at the payout job's next run (which would). Never throws: what fails waits for that run.
+ */
+export async function reverseRefundedTransfers(context: Readonly<RouterContextProvider>): Promise<void> {
+  const stripe = stripeFrom(context);
+  if (!stripe) return;
+  await reverseTransfers(stripe, marketplaceClient(envFrom(context))).catch((error: unknown) =>
+    console.error("reversing refunded lines' transfers failed; the payout job tries again", error),
+  );
 }

@@ -3,11 +3,14 @@ import type Stripe from "stripe";
 import { readBounded } from "~/lib/http/request-body";
 import { verifiedEvent } from "~/lib/payments/stripe.server";
 import { applyCheckout, applyPaymentNews, type PaymentNews } from "./checkout.server";
+import { reverseRefundedTransfers } from "./refunds.server";
+import { recordStripeAccount } from "../studio/stripe-connect.server";
 import type { Route } from "./+types/stripe-webhook";
 
 // Stripe's webhook: each event checked against the endpoint's signing secret (at most five minutes old),
 // then applied to its order once (the database takes each event id once, in the transaction that applies
-// it): what a Checkout Session's payment came to, a charge refunded, a dispute opened or closed. Answers
+// it): what a Checkout Session's payment came to, a charge refunded (and the transfers of its lines taken
+// back), a dispute opened or closed; and a connected account updated (whether it takes transfers). Answers
 // 500 when that work fails, so Stripe sends it again; events in any order, or twice, leave the order right
 // (a paid order stays paid).
 
@@ -47,6 +50,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const event = await verifiedEvent(context, payload, request.headers.get("Stripe-Signature"));
   if (!event) return data({ error: "invalid signature" }, { status: 400 });
   try {
+    if (event.type === "account.updated") {
+      await recordStripeAccount(context, event.data.object);
+      return data({ received: true });
+    }
     if (event.type in sessionOutcomes) {
       // The four session events carry the session (Stripe's types say so per event type).
       const session = event.data.object as Stripe.Checkout.Session;
@@ -59,6 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const news = paymentNews(event);
     if (!news) return data({ received: true, ignored: event.type });
     await applyPaymentNews(request, context, event, news);
+    if ("refunded" in news) await reverseRefundedTransfers(context);
   } catch (error) {
     console.error("a Stripe event could not be applied; Stripe will send it again", event.id, error);
     return data({ error: "not applied" }, { status: 500 });

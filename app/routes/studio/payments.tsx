@@ -6,12 +6,14 @@ import { Card } from "~/components/ui/card";
 import { Button, LinkButton } from "~/components/ui/button";
 import { Field, SelectField } from "~/components/ui/field";
 import { Balances } from "~/components/payments/balances";
+import { PayoutMethodChoice, StripeConnection } from "~/components/payments/stripe-connection";
 import { SalesTable } from "~/components/payments/sales-table";
 import { readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
 import { currencies, withdrawThreshold } from "~/lib/constants";
 import { formatMoney, requestLocale } from "~/lib/format";
 import { formError, formFields, parseForm, replyWith } from "~/lib/forms/forms";
 import { refundLine } from "../checkout/refunds.server";
+import { connectStripe, stripeStateNow } from "./stripe-connect.server";
 import { soldItemOf } from "./sales.server";
 import { RefundSchema, SalesSchema, SoldItemsSchema } from "~/lib/schemas/checkout";
 import { readForm } from "~/lib/forms/form-body.server";
@@ -38,7 +40,7 @@ async function payoutRow(context: Route.LoaderArgs["context"], artistId: string)
     await context
       .get(supabaseContext)
       .from("artist_payout_settings")
-      .select("paypal_email, payment_settings")
+      .select("paypal_email, payment_settings, payout_method, stripe_account, stripe_ready")
       .eq("artist_id", artistId)
       .maybeSingle(),
     { what: "payment settings", schema: ArtistPayoutSchema, notFound: "Payment settings not found" },
@@ -51,15 +53,23 @@ const salesShown = 50;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const artist = requireArtist(request, context);
   const item = soldItemOf(request);
+  const stripeStep = new URL(request.url).searchParams.get("stripe");
   const supabase = context.get(supabaseContext);
-  const [payout, money, sales, items] = await Promise.all([
+  const [row, money, sales, items] = await Promise.all([
     payoutRow(context, artist.id),
     supabase.rpc("artist_payouts"),
     supabase.rpc("sales", { how_many: salesShown, item: item ?? undefined }),
     supabase.rpc("sold_items"),
   ]);
+  // Back from Stripe's onboarding: Stripe itself says whether the account takes transfers yet (its
+  // webhook may not have come).
+  const stripeReady =
+    stripeStep === "return" && row.stripe_account && !row.stripe_ready
+      ? ((await stripeStateNow(context, row.stripe_account)) ?? false)
+      : row.stripe_ready;
   return {
-    payout,
+    payout: { ...row, stripe_ready: stripeReady },
+    stripeStep,
     money: readOrThrow(money, { what: "balances", schema: ArtistPayoutsSchema }),
     nextRun: nextPayoutRun(),
     sales: readOrThrow(sales, { what: "sales", schema: SalesSchema }),
@@ -73,6 +83,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const artist = requireArtist(request, context);
   const formData = await readForm(request);
   if (formData.get("intent") === "withdraw") return withdraw(context);
+  if (formData.get("intent") === "connect-stripe") {
+    const sent = await connectStripe(request, context, artist.id, (await payoutRow(context, artist.id)).stripe_account);
+    return sent instanceof Response ? sent : replyWith(formError(sent.refused, { intent: "connect-stripe" }), 502);
+  }
   if (formData.get("intent") === "refund") {
     const refund = parseForm(RefundSchema, formData);
     if (!refund.success) return replyWith(formError("This sale no longer exists", { intent: "refund" }), 400);
@@ -84,13 +98,22 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseForm(ArtistPaymentsSchema, formData);
   if (!submission.success) return replyWith(submission.reply, 400);
   const settings = submission.value;
+  const stored = await payoutRow(context, artist.id);
+  // Stripe is a choice once an account is connected (the database holds the same).
+  if (settings.payoutMethod === "stripe" && !stored.stripe_account) {
+    return replyWith(
+      { fieldErrors: { payoutMethod: "Connect your Stripe account first" }, formError: null, values: submission.values },
+      400,
+    );
+  }
   // With withdrawals off the threshold field is not shown: the stored one is kept.
-  const threshold = settings.withdrawThreshold ?? (await payoutRow(context, artist.id)).payment_settings.withdraw_threshold;
+  const threshold = settings.withdrawThreshold ?? stored.payment_settings.withdraw_threshold;
   const { error } = await context
     .get(supabaseContext)
     .from("artist_payout_settings")
     .update({
       paypal_email: settings.paypalEmail,
+      payout_method: settings.payoutMethod,
       payment_settings: {
         minimum_price: settings.minimumPrice,
         default_currency: settings.currency,
@@ -121,28 +144,37 @@ async function withdraw(context: Route.ActionArgs["context"]) {
   }
   const env = envFrom(context);
   const run = await sendPayouts(env, marketplaceClient(env), payouts);
-  const amounts = payouts.map((started) => formatMoney(started.amount_cents, started.currency)).join(" and ");
-  const notice =
-    run.failed > 0
-      ? null
-      : run.paid === payouts.length
-        ? `${amounts} paid to ${payouts[0]!.recipient} by PayPal.`
-        : `${amounts} is on its way to ${payouts[0]!.recipient} by PayPal.`;
-  if (!notice)
+  if (run.failed > 0) {
     return replyWith(
-      formError("PayPal could not pay it: see Payouts below. The money is back in your balance.", { intent: "withdraw" }),
+      formError("The payout could not be made: see Payouts below. The money is back in your balance.", { intent: "withdraw" }),
       502,
     );
+  }
+  const total = (list: typeof payouts) =>
+    formatMoney(
+      list.reduce((sum, one) => sum + one.amount_cents, 0),
+      list[0]!.currency,
+    );
+  const byPaypal = payouts.filter((started) => started.method === "paypal");
+  const toStripe = payouts.filter((started) => started.method === "stripe");
+  const notice = [
+    byPaypal.length > 0 ? `${total(byPaypal)} ${run.waiting > 0 ? "is on its way" : "paid"} to ${byPaypal[0]!.recipient} by PayPal.` : null,
+    toStripe.length > 0 ? `${total(toStripe)} transferred to your Stripe account.` : null,
+  ]
+    .filter(Boolean)
+    .join(" ");
   return replyWith({ fieldErrors: {}, formError: null, values: { intent: "withdraw" }, notice }, 200);
 }
 
 export default function PaymentSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { payout, money, nextRun, sales, items, item, locale } = loaderData;
+  const { payout, stripeStep, money, nextRun, sales, items, item, locale } = loaderData;
   const exportPath = `${href("/dashboard/artist/payments/sales.csv")}${item ? `?${new URLSearchParams({ item })}` : ""}`;
   const settings = payout.payment_settings;
   const refunding = actionData?.values.intent === "refund";
   const withdrawing = actionData?.values.intent === "withdraw";
-  const form = formFields(refunding || withdrawing ? undefined : actionData);
+  const connecting = actionData?.values.intent === "connect-stripe";
+  const form = formFields(refunding || withdrawing || connecting ? undefined : actionData);
+  const stripe = { account: payout.stripe_account, ready: payout.stripe_ready };
   return (
     <>
       <DashboardHeader title="Payment Settings">
@@ -153,6 +185,11 @@ export default function PaymentSettings({ loaderData, actionData }: Route.Compon
           <FormAlert>{form.formError}</FormAlert>
           <FormAlert tone="success">{form.notice}</FormAlert>
           <Field label="PayPal email" {...form.field("paypalEmail", payout.paypal_email)} type="email" autoComplete="email" required />
+          <PayoutMethodChoice
+            chosen={form.text("payoutMethod") === "stripe" || (!actionData && payout.payout_method === "stripe") ? "stripe" : "paypal"}
+            stripe={stripe}
+            error={form.error("payoutMethod")}
+          />
           <div className="grid gap-5 sm:grid-cols-2">
             <Field
               label="Default minimum price"
@@ -190,6 +227,14 @@ export default function PaymentSettings({ loaderData, actionData }: Route.Compon
           </SubmitButton>
         </Form>
       </Card>
+      <div className="mt-6">
+        <StripeConnection
+          stripe={stripe}
+          action={paymentsPath}
+          step={stripeStep}
+          problem={connecting ? (actionData?.formError ?? null) : null}
+        />
+      </div>
       <section aria-labelledby="balance-heading" className="mt-10 max-w-4xl">
         <h2 id="balance-heading" className="text-xl font-bold">
           Balance
@@ -200,6 +245,8 @@ export default function PaymentSettings({ loaderData, actionData }: Route.Compon
           <Balances
             money={money}
             plan={{
+              method: payout.payout_method,
+              stripeReady: payout.stripe_ready,
               autoWithdraw: settings.auto_withdraw,
               threshold: settings.withdraw_threshold,
               paypalEmail: payout.paypal_email,

@@ -1,5 +1,19 @@
 import * as v from "valibot";
 
+// The payment providers' variables that more than one Worker needs: each Worker checks its own with these.
+
+/**
+ * Stripe's secret key and where its API is (unset: Stripe's; the local stand-in on a local run): the page
+ * Worker takes payments with them, and both Workers move artists' money to their Stripe accounts
+ * (transfers, and their reversals after a refund).
+ */
+export const stripeVariables = {
+  STRIPE_SECRET_KEY: v.optional(v.string()),
+  STRIPE_API_URL: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.url())])),
+};
+
+export type StripeEnv = v.InferOutput<v.ObjectSchema<typeof stripeVariables, undefined>>;
+
 /**
  * PayPal's Payouts, which pay artists who chose PayPal (app/lib/payouts): the PayPal app's credentials (a
  * REST app with Payouts enabled, on a business account) and where its API is: PayPal's live one when unset
