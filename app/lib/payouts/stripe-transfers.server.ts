@@ -8,7 +8,9 @@ import Stripe from "stripe";
 import type { MarketplaceClient } from "~/lib/backend/marketplace-client.server";
 import * as v from "valibot";
 import { PayoutsSchema, type Payout } from "~/lib/schemas/payouts";
-import type { PayoutRun } from "./payout-job.server";
+
+/** What a run did, counted as it goes (the payout job's run). */
+type TransferRun = { sent: number; paid: number; failed: number; waiting: number };
 
 /** The charge of each payment, asked once per run. */
 async function chargeOf(stripe: Stripe, paymentIntent: string, known: Map<string, string>): Promise<string> {
@@ -22,7 +24,12 @@ async function chargeOf(stripe: Stripe, paymentIntent: string, known: Map<string
 }
 
 /** Makes each transfer not made yet and records it; one Stripe refuses is recorded failed with Stripe's reason. */
-export async function sendTransfers(stripe: Stripe, backend: MarketplaceClient, payouts: readonly Payout[], run: PayoutRun): Promise<void> {
+export async function sendTransfers(
+  stripe: Stripe,
+  backend: MarketplaceClient,
+  payouts: readonly Payout[],
+  run: TransferRun,
+): Promise<void> {
   const charges = new Map<string, string>();
   for (const payout of payouts) {
     try {
@@ -83,7 +90,3 @@ async function recorded(call: PromiseLike<{ error: { message: string } | null }>
   const { error } = await call;
   if (error) throw new Error(`recording payout ${payoutId} failed: ${error.message}`);
 }
-
-/** Whether a connected account takes transfers: its details are in and Stripe enabled transfers and payouts. */
-export const accountTakesTransfers = (account: Stripe.Account) =>
-  account.details_submitted && account.payouts_enabled && account.capabilities?.transfers === "active";

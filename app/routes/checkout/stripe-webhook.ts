@@ -4,7 +4,7 @@ import { readBounded } from "~/lib/http/request-body";
 import { verifiedEvent } from "~/lib/payments/stripe.server";
 import { applyCheckout, applyPaymentNews, type PaymentNews } from "./checkout.server";
 import { reverseRefundedTransfers } from "./refunds.server";
-import { recordStripeAccount } from "../studio/stripe-connect.server";
+import { recordStripeAccount } from "~/lib/payouts/stripe-accounts.server";
 import type { Route } from "./+types/stripe-webhook";
 
 // Stripe's webhook: each event checked against the endpoint's signing secret (at most five minutes old),

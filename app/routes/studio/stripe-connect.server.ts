@@ -3,10 +3,9 @@
 // Account Link to its onboarding, back to Payment Settings. Whether it takes transfers comes from Stripe:
 // `account.updated` through the webhook, and Stripe itself asked when the artist comes back.
 import { href, redirect, type RouterContextProvider } from "react-router";
-import type Stripe from "stripe";
 import { marketplaceHeader } from "~/lib/http/env.server";
 import { stripeFrom } from "~/lib/payments/stripe.server";
-import { accountTakesTransfers } from "~/lib/payouts/stripe-transfers.server";
+import { recordStripeAccount } from "~/lib/payouts/stripe-accounts.server";
 import { supabaseContext } from "~/lib/session/session.server";
 
 const paymentsPath = href("/dashboard/artist/payments");
@@ -46,17 +45,6 @@ export async function connectStripe(
     console.error("connecting a Stripe account failed", artistId, error);
     return { refused: "Stripe could not be reached. Please try again." };
   }
-}
-
-/** Records whether a connected account takes transfers, as Stripe describes it (`account.updated`, or asked). Throws when it cannot. */
-export async function recordStripeAccount(context: Readonly<RouterContextProvider>, account: Stripe.Account): Promise<boolean> {
-  const ready = accountTakesTransfers(account);
-  const recorded = await context
-    .get(supabaseContext)
-    .rpc("stripe_account_updated", { account: account.id, ready })
-    .setHeader(...marketplaceHeader(context));
-  if (recorded.error) throw new Error(`recording Stripe account ${account.id} failed: ${recorded.error.message}`);
-  return ready;
 }
 
 /** Asks Stripe whether the artist's account takes transfers now and records it; the answer, or null when Stripe cannot say. */
