@@ -1,0 +1,161 @@
+// Artists paid through Stripe, without JavaScript: connecting an account through Stripe's onboarding (the
+// stand-in's pages), its state on Payment Settings as Stripe says it, Stripe chosen only once connected;
+// a sale paid through the stand-in transferred to the artist's account from its own charge by the payout
+// job, once however often it runs, and taken back when the sale is refunded. What the stand-in holds
+// equals what the ledger says was paid out.
+import { describe, expect, inject, it } from "vitest";
+import { type Transfer } from "@crate/stand-ins/stripe";
+import { Visitor, newArtist, newFan, serviceClient, signedIn, text } from "./support.ts";
+
+const stripeUrl = inject("stripe").url;
+const appUrl = inject("appUrl");
+const payments = "/dashboard/artist/payments";
+const settings = { paypalEmail: "pay@example.com", minimumPrice: "1", currency: "USD", withdrawThreshold: "50" };
+
+const runJob = () =>
+  fetch(new URL("/payouts", appUrl), { method: "POST", headers: { "X-Marketplace-Secret": inject("marketplaceSecret") } });
+
+async function transfersTo(account: string): Promise<Transfer[]> {
+  const all = (await (await fetch(`${stripeUrl}/_transfers`)).json()) as Transfer[];
+  return all.filter((transfer) => transfer.destination === account);
+}
+
+async function stripeAccountOf(artistId: string): Promise<string> {
+  const { data } = await serviceClient.from("artist_payout_settings").select("stripe_account").eq("artist_id", artistId).single();
+  return data!.stripe_account as string;
+}
+
+/** Through Stripe's onboarding (the stand-in's form) from Payment Settings: where it sends the artist back. */
+async function onboard(artist: Visitor) {
+  const connect = await artist.post(payments, { intent: "connect-stripe" });
+  expect(connect.response.status).toBe(303);
+  const onboarding = connect.response.headers.get("location")!;
+  expect(onboarding.startsWith(`${stripeUrl}/connect/`)).toBe(true);
+  const refused = await fetch(onboarding, {
+    method: "POST",
+    body: new URLSearchParams({ name: "", bank_account: "" }),
+    redirect: "manual",
+  });
+  expect(refused.status).toBe(400);
+  const done = await fetch(onboarding, {
+    method: "POST",
+    body: new URLSearchParams({ name: "Stripe Tester", bank_account: "GB33BUKB20201555555555" }),
+    redirect: "manual",
+  });
+  expect(done.status).toBe(303);
+  return new URL(done.headers.get("location")!);
+}
+
+describe("connecting Stripe", () => {
+  it("goes through Stripe's onboarding and shows the account's state as Stripe says it", async () => {
+    const artist = await newArtist("Stripe Connector");
+    expect(text((await artist.visitor.get(payments)).html)).toMatch(/Stripe Not connected .*Connect Stripe/);
+    const early = await artist.visitor.post(payments, { ...settings, payoutMethod: "stripe" });
+    expect(early.response.status).toBe(400);
+    expect(text(early.html)).toContain("Connect your Stripe account first");
+
+    const back = await onboard(artist.visitor);
+    expect(`${back.pathname}${back.search}`).toBe(`${payments}?stripe=return`);
+    const account = await stripeAccountOf(artist.id);
+    expect(account).toMatch(/^acct_/);
+    expect(text((await artist.visitor.get(`${back.pathname}${back.search}`)).html)).toMatch(
+      /Stripe Ready Your Stripe account takes payouts/,
+    );
+    // Connecting again keeps the one account.
+    await onboard(artist.visitor);
+    expect(await stripeAccountOf(artist.id)).toBe(account);
+  });
+
+  it("is an artist's alone", async () => {
+    const fan = await signedIn("fan@example.com", "fan-demo-pass");
+    expect((await fan.post(payments, { intent: "connect-stripe" })).response.status).toBe(403);
+    expect((await new Visitor().post(payments, { intent: "connect-stripe" })).response.status).toBe(302);
+  });
+});
+
+describe("transfers", () => {
+  it("transfers a settled sale from its charge once, and takes it back when the sale is refunded", async () => {
+    const artist = await newArtist("Stripe Seller");
+    await onboard(artist.visitor);
+    expect(text((await artist.visitor.post(payments, { ...settings, payoutMethod: "stripe" })).html)).toContain("Payment settings saved");
+    const account = await stripeAccountOf(artist.id);
+    const track = await serviceClient
+      .from("tracks")
+      .insert({
+        artist_id: artist.id,
+        title: "Wired Direct",
+        genre: "Folk",
+        price: 10,
+        description: "For transfers",
+        release_date: "2026-01-01",
+      })
+      .select("id")
+      .single();
+    expect(track.error).toBeNull();
+
+    // A fan pays through the stand-in; the return page lands the payment.
+    const fan = await newFan(`transferfan${Date.now().toString(36)}`);
+    await fan.visitor.post("/cart", { intent: "add", kind: "track", id: track.data!.id, amount: "" });
+    const checkout = await fan.visitor.post("/cart", { intent: "checkout", currency: "USD", followArtists: "", waiveWithdrawal: "on" });
+    const paid = await fetch(checkout.response.headers.get("location")!, {
+      method: "POST",
+      body: new URLSearchParams({ card: "4242424242424242", expiry: "12/34", cvc: "123", country: "GB" }),
+      redirect: "manual",
+    });
+    const returned = new URL(paid.headers.get("location")!);
+    expect(text((await fan.visitor.get(`${returned.pathname}${returned.search}`)).html)).toContain("Thank you!");
+
+    // Pending, nothing moves; settled, the job transfers it once, however often it runs.
+    expect((await runJob()).status).toBe(200);
+    expect(await transfersTo(account)).toEqual([]);
+    await serviceClient
+      .from("ledger_entries")
+      .update({ available_at: new Date(Date.now() - 60_000).toISOString() })
+      .eq("artist_id", artist.id);
+    expect((await Promise.all([runJob(), runJob()])).map((run) => run.status)).toEqual([200, 200]);
+    expect((await runJob()).status).toBe(200);
+    const [transfer, ...more] = await transfersTo(account);
+    expect(more).toEqual([]);
+    const { data: order } = await serviceClient.from("orders").select("id, payment_intent").eq("buyer_id", fan.id).single();
+    expect(transfer).toMatchObject({
+      amount: 880,
+      currency: "usd",
+      source_transaction: expect.stringMatching(/^ch_/),
+      transfer_group: order!.payment_intent,
+      description: `Crate order ${order!.id.slice(0, 8).toUpperCase()}: Wired Direct`,
+    });
+    const page = text((await artist.visitor.get(payments)).html);
+    expect(page).toMatch(/Available \$0\.00 Pending \$0\.00 Paid out \$8\.80 Earned \$8\.80/);
+    expect(page).toMatch(/\$8\.80 Your Stripe account: Crate order [0-9A-F]{8}: Wired Direct Automatic Paid/);
+
+    // Refunded: the transfer comes back from the artist's account, and the ledger nets to nothing.
+    const { data: line } = await serviceClient.from("order_lines").select("id").eq("order_id", order!.id).single();
+    const refunded = await artist.visitor.post(payments, { intent: "refund", lineId: line!.id });
+    expect(text(refunded.html)).toContain("Refunded.");
+    expect(await transfersTo(account)).toEqual([expect.objectContaining({ amount_reversed: 880, reversed: true })]);
+    const after = text((await artist.visitor.get(payments)).html);
+    expect(after).toMatch(/Available \$0\.00 Pending \$0\.00 Paid out \$0\.00 Earned \$0\.00/);
+    expect(after).toContain("Reversed The sale was refunded, so Stripe took the transfer back.");
+    // The next run reverses nothing more.
+    expect((await (await runJob()).json()).reversed).toBe(0);
+  });
+
+  it("moves to Stripe what the ledger says was paid out there, and takes back what it says came back, to the cent", async () => {
+    const { data: payouts } = await serviceClient.from("payouts").select("id").eq("method", "stripe");
+    const { data: entries } = await serviceClient
+      .from("ledger_entries")
+      .select("kind, amount_cents")
+      .in(
+        "payout_id",
+        (payouts ?? []).map((payout) => payout.id),
+      );
+    const ledger = (kind: string) =>
+      (entries ?? []).filter((entry) => entry.kind === kind).reduce((sum, entry) => sum + Math.abs(entry.amount_cents), 0);
+    const transfers = (await (await fetch(`${stripeUrl}/_transfers`)).json()) as Transfer[];
+    expect(transfers.length).toBeGreaterThan(0);
+    expect(transfers.reduce((sum, transfer) => sum + transfer.amount, 0)).toBe(ledger("payout"));
+    expect(transfers.reduce((sum, transfer) => sum + transfer.amount_reversed, 0)).toBe(ledger("payout_return"));
+    // Each payout went to Stripe once.
+    expect(new Set(transfers.map((transfer) => transfer.metadata.payout_id)).size).toBe(transfers.length);
+  });
+});
