@@ -1,6 +1,7 @@
 // Artists paid and merch sent, with and without JavaScript: an artist whose sale has settled turns on
 // automatic withdrawals, the scheduled payout job runs, and Payment Settings shows the payout paid while
-// the PayPal stand-in's page lists it; a fan buys the demo artist's T-shirt shipped to the UK, the artist
+// the PayPal stand-in's page lists it; an artist connects Stripe through its onboarding, chooses it, and
+// after a fan's purchase settles the job transfers the sale to their account; a fan buys the demo artist's T-shirt shipped to the UK, the artist
 // marks it shipped with a tracking number from Merch Orders, and the fan's mail arrives in the outbox.
 // axe finds nothing on Payment Settings and Merch Orders.
 import assert from "node:assert/strict";
@@ -72,6 +73,75 @@ for (const javaScriptEnabled of [true, false]) {
 
       await artist.page.goto(process.env.E2E_PAYPAL_URL!);
       await artist.page.getByRole("row", { name: new RegExp(`${paypalEmail.replace(/[.]/g, "\\.")} 52\\.80 USD SUCCESS`) }).waitFor();
+      await artist.close();
+    });
+
+    test("an artist connects Stripe and receives a transfer after a sale", async () => {
+      const mode = javaScriptEnabled ? "JS" : "plain";
+      const artist = await newAccountPage(browser, "artist", `Stripe Artist ${mode}`, { javaScriptEnabled });
+      const track = await admin
+        .from("tracks")
+        .insert({
+          artist_id: artist.userId,
+          title: `Wired ${mode}`,
+          genre: "Folk",
+          price: 10,
+          description: "For transfers",
+          release_date: daysAgo(30).slice(0, 10),
+        })
+        .select("id")
+        .single();
+      assert.equal(track.error, null);
+
+      // Connect: Stripe's onboarding (the stand-in's pages), then back on Payment Settings, ready.
+      await artist.page.goto("/dashboard/artist/payments");
+      if (javaScriptEnabled) await hydrated(artist.page);
+      await artist.page.getByRole("button", { name: "Connect Stripe" }).click();
+      await artist.page.getByRole("heading", { name: "Set up payouts" }).waitFor();
+      await artist.page.getByLabel("Legal name").fill(`Stripe Artist ${mode}`);
+      await artist.page.getByLabel("Bank account number or IBAN").fill("GB33BUKB20201555555555");
+      await artist.page.getByRole("button", { name: "Agree and submit" }).click();
+      await artist.page.waitForURL((url) => url.pathname === "/dashboard/artist/payments");
+      await artist.page.getByText("Your Stripe account takes payouts.").waitFor();
+      await artist.page.getByLabel("Stripe: each sale moves to your Stripe account once it settles").check();
+      await artist.page.getByRole("button", { name: "Save payment settings" }).click();
+      await artist.page.getByText("Payment settings saved").waitFor();
+
+      // A fan buys the track, and its payment settles.
+      const fan = await newAccountPage(browser, "fan", `wiredfan${mode}${Date.now().toString(36)}`, { javaScriptEnabled });
+      await fan.page.goto(`/track/${track.data!.id}`);
+      if (javaScriptEnabled) {
+        await hydrated(fan.page);
+        await fan.page.getByRole("button", { name: "Buy Now - $10.00" }).click();
+      } else {
+        await fan.page.getByRole("link", { name: "Buy Now - $10.00" }).click();
+      }
+      await fan.page.getByRole("dialog", { name: "Complete Purchase" }).getByRole("button", { name: "Add to cart" }).click();
+      await fan.page.waitForURL((url) => url.pathname === "/cart");
+      await fan.page.getByLabel(/lose my 14-day right to withdraw/).check();
+      await fan.page.getByRole("button", { name: "Pay $10.00" }).click();
+      await fan.page.getByLabel("Card number").fill("4242 4242 4242 4242");
+      await fan.page.getByLabel("Expiry (MM / YY)").fill("12 / 34");
+      await fan.page.getByLabel("CVC").fill("123");
+      await fan.page.getByRole("button", { name: /^Pay / }).click();
+      await fan.page.getByRole("heading", { level: 1, name: "Thank you!" }).waitFor();
+      await fan.close();
+      const settled = await admin
+        .from("ledger_entries")
+        .update({ available_at: daysAgo(1) })
+        .eq("artist_id", artist.userId);
+      assert.equal(settled.error, null);
+
+      await scheduledPayouts();
+      await artist.page.goto("/dashboard/artist/payments");
+      await artist.page
+        .getByRole("table", { name: "Payouts" })
+        .getByRole("row", { name: new RegExp(`\\$8\\.80 Your Stripe account: Crate order [0-9A-F]{8}: Wired ${mode} Automatic Paid`) })
+        .waitFor();
+      if (javaScriptEnabled) {
+        await hydrated(artist.page);
+        await expectNoAxeViolations(artist.page);
+      }
       await artist.close();
     });
 
