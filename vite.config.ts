@@ -20,6 +20,7 @@ export default defineConfig(({ command }) => {
     // The Stripe stand-in `npm run dev` starts beside it (scripts/lib/payments.ts).
     STRIPE_SECRET_KEY: process.env.STRIPE_SECRET_KEY ?? "",
     STRIPE_WEBHOOK_SECRET: process.env.STRIPE_WEBHOOK_SECRET ?? "",
+    STRIPE_CONNECT_WEBHOOK_SECRET: process.env.STRIPE_CONNECT_WEBHOOK_SECRET ?? "",
     STRIPE_API_URL: process.env.STRIPE_API_URL ?? "",
     // And the PayPal stand-in, which payouts go to.
     PAYPAL_CLIENT_ID: process.env.PAYPAL_CLIENT_ID ?? "",

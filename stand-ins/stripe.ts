@@ -129,6 +129,7 @@ export type StripeStandIn = {
   url: string;
   secretKey: string;
   webhookSecret: string;
+  connectWebhookSecret: string;
   sessions: ReadonlyMap<string, CheckoutSession>;
   /** Every refund made, oldest first. */
   refunds: readonly Refund[];
@@ -148,6 +149,8 @@ export type StripeStandInOptions = {
   webhookSecret: string;
   /** Where events are sent (the marketplace's webhook route); none are sent without it. */
   webhookUrl?: string;
+  /** The Connect endpoint's secret, which signs events on connected accounts (else `webhookSecret` does). */
+  connectWebhookSecret?: string;
   verbose?: boolean;
 };
 
@@ -162,7 +165,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   const events: StripeEvent[] = [];
   const accounts = new Map<string, ConnectAccount>();
   /** Each account link's account and where it sends its holder back. */
-  const accountLinks = new Map<string, { account: string; returnUrl: string; refreshUrl: string; expiresAt: number }>();
+  const accountLinks = new Map<string, { account: string; returnUrl: string; refreshUrl: string; expiresAt: number; used: boolean }>();
   const transfers: Transfer[] = [];
   const idempotent = new Map<string, { body: string; status: number; answer: unknown }>();
   const deliveries = new Set<Promise<void>>();
@@ -186,9 +189,8 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     };
     events.push(event);
     if (!options.webhookUrl) return;
-    const delivery = deliver(options.webhookUrl, options.webhookSecret, event, options.verbose ?? false).finally(() =>
-      deliveries.delete(delivery),
-    );
+    const secret = event.account ? (options.connectWebhookSecret ?? options.webhookSecret) : options.webhookSecret;
+    const delivery = deliver(options.webhookUrl, secret, event, options.verbose ?? false).finally(() => deliveries.delete(delivery));
     deliveries.add(delivery);
   }
 
@@ -380,7 +382,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       return [400, stripeError("invalid_request_error", "An account link needs type=account_onboarding, return_url and refresh_url.")];
     const link = randomBytes(12).toString("hex");
     const expiresAt = now() + 300;
-    accountLinks.set(link, { account, returnUrl, refreshUrl, expiresAt });
+    accountLinks.set(link, { account, returnUrl, refreshUrl, expiresAt, used: false });
     return [200, { object: "account_link", created: now(), expires_at: expiresAt, url: `${origin}/connect/${link}` }];
   }
 
@@ -453,7 +455,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
    */
   function onboardingPage(request: IncomingMessage, linkId: string, body: string, response: ServerResponse) {
     const link = accountLinks.get(linkId);
-    if (!link || link.expiresAt < now()) {
+    if (!link || link.used || link.expiresAt < now()) {
       response.writeHead(303, { Location: link?.refreshUrl ?? origin }).end();
       return;
     }
@@ -462,7 +464,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     const name = (typed.name ?? "").trim();
     const bank = (typed.bank_account ?? "").replace(/\s+/g, "");
     if (request.method === "POST" && name && /^[A-Z0-9]{8,34}$/i.test(bank)) {
-      accountLinks.delete(linkId);
+      link.used = true;
       Object.assign(account, {
         charges_enabled: true,
         payouts_enabled: true,
@@ -628,6 +630,7 @@ ${session.cancel_url ? `<p><a href="${escape(session.cancel_url)}">Back to the s
     url: origin,
     secretKey: options.secretKey,
     webhookSecret: options.webhookSecret,
+    connectWebhookSecret: options.connectWebhookSecret ?? options.webhookSecret,
     sessions,
     refunds,
     events,

@@ -36,6 +36,7 @@ export async function startProviders({
     port: stripePort,
     secretKey: `sk_test_local_${randomBytes(12).toString("hex")}`,
     webhookSecret: `whsec_local_${randomBytes(16).toString("hex")}`,
+    connectWebhookSecret: `whsec_local_connect_${randomBytes(16).toString("hex")}`,
     webhookUrl: new URL("/webhooks/stripe", appUrl).href,
     verbose,
   });
@@ -61,6 +62,7 @@ export async function startProviders({
     vars: {
       STRIPE_SECRET_KEY: stripe.secretKey,
       STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+      STRIPE_CONNECT_WEBHOOK_SECRET: stripe.connectWebhookSecret,
       STRIPE_API_URL: stripe.url,
       RESEND_API_KEY: mail.apiKey,
       MAIL_API_URL: mail.url,

@@ -132,4 +132,68 @@ describe("the Stripe stand-in", () => {
     const refunded = received.find((event) => event.type === "charge.refunded");
     expect(refunded?.data.object).toMatchObject({ object: "charge", amount_refunded: 100, payment_intent: paymentIntent });
   });
+
+  it("onboards an Express account through its link, says so with account.updated, and transfers to it from a charge once, reversibly", async () => {
+    const params: Stripe.AccountCreateParams = {
+      type: "express",
+      capabilities: { transfers: { requested: true } },
+      metadata: { artist_id: "a1" },
+    };
+    const account = await stripe.accounts.create(params, { idempotencyKey: "account-a1" });
+    expect((await stripe.accounts.create(params, { idempotencyKey: "account-a1" })).id).toBe(account.id);
+    expect(account).toMatchObject({ type: "express", details_submitted: false, capabilities: { transfers: "inactive" } });
+
+    // A paid charge to transfer from.
+    const session = await stripe.checkout.sessions.create(sessionParams());
+    await fetch(session.url!, {
+      method: "POST",
+      body: new URLSearchParams({ card: testCards.pays, expiry: "12/34", cvc: "123", country: "DE" }),
+      redirect: "manual",
+    });
+    const paymentIntent = String((await stripe.checkout.sessions.retrieve(session.id)).payment_intent);
+    const charge = String((await stripe.paymentIntents.retrieve(paymentIntent)).latest_charge);
+    const transfer = (amount: number, key: string) =>
+      stripe.transfers.create(
+        { amount, currency: "usd", destination: account.id, source_transaction: charge, transfer_group: paymentIntent },
+        { idempotencyKey: key },
+      );
+    // Not onboarded yet: no transfers.
+    await expect(transfer(100, "transfer-early")).rejects.toMatchObject({ statusCode: 400 });
+
+    const link = await stripe.accountLinks.create({
+      account: account.id,
+      type: "account_onboarding",
+      return_url: "http://shop.example/payments?stripe=return",
+      refresh_url: "http://shop.example/payments?stripe=refresh",
+    });
+    expect((await fetch(link.url, { method: "POST", body: new URLSearchParams({ name: "Ada" }) })).status).toBe(400);
+    const done = await fetch(link.url, {
+      method: "POST",
+      body: new URLSearchParams({ name: "Ada", bank_account: "GB33BUKB20201555555555" }),
+      redirect: "manual",
+    });
+    expect(done.headers.get("location")).toBe("http://shop.example/payments?stripe=return");
+    // A link is used once: again, it goes to refresh_url.
+    expect((await fetch(link.url, { redirect: "manual" })).headers.get("location")).toBe("http://shop.example/payments?stripe=refresh");
+    expect(await stripe.accounts.retrieve(account.id)).toMatchObject({
+      details_submitted: true,
+      payouts_enabled: true,
+      capabilities: { transfers: "active" },
+    });
+    await standIn.delivered();
+    const updated = received.find((event) => event.type === "account.updated");
+    expect(updated).toMatchObject({ account: account.id, data: { object: { id: account.id, details_submitted: true } } });
+
+    const made = await transfer(100, "transfer-1");
+    expect((await transfer(100, "transfer-1")).id).toBe(made.id);
+    expect(made).toMatchObject({ amount: 100, destination: account.id, source_transaction: charge, transfer_group: paymentIntent });
+    // Never past what the charge left.
+    await expect(transfer(session.amount_total!, "transfer-2")).rejects.toMatchObject({ statusCode: 400 });
+    const reversal = await stripe.transfers.createReversal(made.id, { amount: 100 }, { idempotencyKey: "reversal-1" });
+    expect(reversal).toMatchObject({ object: "transfer_reversal", amount: 100, transfer: made.id });
+    await expect(stripe.transfers.createReversal(made.id, { amount: 1 })).rejects.toMatchObject({ statusCode: 400 });
+    expect(standIn.transfers.filter((kept) => kept.destination === account.id)).toEqual([
+      expect.objectContaining({ id: made.id, amount_reversed: 100, reversed: true }),
+    ]);
+  });
 });

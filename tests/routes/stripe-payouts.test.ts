@@ -25,6 +25,11 @@ async function stripeAccountOf(artistId: string): Promise<string> {
   return data!.stripe_account as string;
 }
 
+async function readyOf(artistId: string): Promise<boolean> {
+  const { data } = await serviceClient.from("artist_payout_settings").select("stripe_ready").eq("artist_id", artistId).single();
+  return data!.stripe_ready as boolean;
+}
+
 /** Through Stripe's onboarding (the stand-in's form) from Payment Settings: where it sends the artist back. */
 async function onboard(artist: Visitor) {
   const connect = await artist.post(payments, { intent: "connect-stripe" });
@@ -58,6 +63,11 @@ describe("connecting Stripe", () => {
     expect(`${back.pathname}${back.search}`).toBe(`${payments}?stripe=return`);
     const account = await stripeAccountOf(artist.id);
     expect(account).toMatch(/^acct_/);
+    // Stripe says so through its Connect endpoint (account.updated, signed with that endpoint's secret).
+    for (let look = 0; !(await readyOf(artist.id)); look++) {
+      expect(look, "account.updated reaches the marketplace").toBeLessThan(500);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     expect(text((await artist.visitor.get(`${back.pathname}${back.search}`)).html)).toMatch(
       /Stripe Ready Your Stripe account takes payouts/,
     );

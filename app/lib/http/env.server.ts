@@ -29,6 +29,8 @@ const EnvSchema = v.object({
    */
   ...stripeVariables,
   STRIPE_WEBHOOK_SECRET: v.optional(v.string()),
+  /** The signing secret of the Connect endpoint (events on the artists' Stripe accounts: `account.updated`). */
+  STRIPE_CONNECT_WEBHOOK_SECRET: v.optional(v.string()),
   /** `on`: Stripe Tax adds the tax due where the buyer is to each checkout (set it up in Stripe first). */
   STRIPE_TAX: v.optional(v.picklist(["", "on", "off"], "STRIPE_TAX is on or off")),
   /** PayPal's Payouts (see paypalVariables): "Withdraw now" sends its payout at once. */

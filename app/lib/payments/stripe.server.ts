@@ -19,15 +19,21 @@ const cryptoProvider = Stripe.createSubtleCryptoProvider();
 
 /**
  * The event a webhook request carries, checked as Stripe signs it (`Stripe-Signature`, HMAC-SHA256 of its
- * timestamp and body with the endpoint's secret, at most five minutes old); null when it is not one.
+ * timestamp and body with the endpoint's secret, at most five minutes old); null when it is not one. Two
+ * endpoints may send to this one address, each with its own secret: the platform's own events, and Connect's
+ * events on the artists' accounts (`STRIPE_CONNECT_WEBHOOK_SECRET`).
  */
 export async function verifiedEvent(context: Readonly<RouterContextProvider>, payload: string, signature: string | null) {
   const stripe = stripeFrom(context);
-  const secret = envFrom(context).STRIPE_WEBHOOK_SECRET;
-  if (!stripe || !secret || !signature) return null;
-  try {
-    return await stripe.webhooks.constructEventAsync(payload, signature, secret, 300, cryptoProvider);
-  } catch {
-    return null;
+  const env = envFrom(context);
+  if (!stripe || !signature) return null;
+  for (const secret of [env.STRIPE_WEBHOOK_SECRET, env.STRIPE_CONNECT_WEBHOOK_SECRET]) {
+    if (!secret) continue;
+    try {
+      return await stripe.webhooks.constructEventAsync(payload, signature, secret, 300, cryptoProvider);
+    } catch {
+      // Not this endpoint's: the next secret, if any.
+    }
   }
+  return null;
 }
