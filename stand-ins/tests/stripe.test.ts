@@ -46,6 +46,17 @@ const sessionParams = (name = "Honey & Smoke"): Stripe.Checkout.SessionCreatePar
   cancel_url: "http://shop.example/cart",
 });
 
+/** A session paid with the test card on the stand-in's page, and its payment. */
+async function paidSession() {
+  const session = await stripe.checkout.sessions.create(sessionParams());
+  await fetch(session.url!, {
+    method: "POST",
+    body: new URLSearchParams({ card: testCards.pays, expiry: "12/34", cvc: "123", country: "DE" }),
+    redirect: "manual",
+  });
+  return { session, paymentIntent: String((await stripe.checkout.sessions.retrieve(session.id)).payment_intent) };
+}
+
 describe("the Stripe stand-in", () => {
   it("creates a Checkout Session once per idempotency key, and refuses the key with other parameters", async () => {
     const first = await stripe.checkout.sessions.create(sessionParams(), { idempotencyKey: "order-1" });
@@ -113,13 +124,7 @@ describe("the Stripe stand-in", () => {
   });
 
   it("refunds a paid session's charge once per idempotency key, never more than was paid, and says so with an event", async () => {
-    const session = await stripe.checkout.sessions.create(sessionParams());
-    await fetch(session.url!, {
-      method: "POST",
-      body: new URLSearchParams({ card: testCards.pays, expiry: "12/34", cvc: "123", country: "DE" }),
-      redirect: "manual",
-    });
-    const paymentIntent = String((await stripe.checkout.sessions.retrieve(session.id)).payment_intent);
+    const { session, paymentIntent } = await paidSession();
     const params = { payment_intent: paymentIntent, amount: 100 };
     const refund = await stripe.refunds.create(params, { idempotencyKey: `refund-${session.id}` });
     expect(refund).toMatchObject({ object: "refund", amount: 100, status: "succeeded", payment_intent: paymentIntent });
@@ -144,13 +149,7 @@ describe("the Stripe stand-in", () => {
     expect(account).toMatchObject({ type: "express", details_submitted: false, capabilities: { transfers: "inactive" } });
 
     // A paid charge to transfer from.
-    const session = await stripe.checkout.sessions.create(sessionParams());
-    await fetch(session.url!, {
-      method: "POST",
-      body: new URLSearchParams({ card: testCards.pays, expiry: "12/34", cvc: "123", country: "DE" }),
-      redirect: "manual",
-    });
-    const paymentIntent = String((await stripe.checkout.sessions.retrieve(session.id)).payment_intent);
+    const { session, paymentIntent } = await paidSession();
     const charge = String((await stripe.paymentIntents.retrieve(paymentIntent)).latest_charge);
     const transfer = (amount: number, key: string) =>
       stripe.transfers.create(

@@ -15,6 +15,7 @@ import {
   browserForThisFile,
   newAccountPage,
   newPage,
+  payWithCard,
   signedInPage,
   viewports,
 } from "./support/browser.ts";
@@ -36,14 +37,6 @@ async function addToCart(page: Page, label: string, javaScriptEnabled: boolean) 
   await openBuyNow(page, label, javaScriptEnabled);
   await page.getByRole("dialog", { name: "Complete Purchase" }).getByRole("button", { name: "Add to cart" }).click();
   await page.waitForURL((url) => url.pathname === "/cart");
-}
-
-/** Pays on the Stripe stand-in's page with `card`. */
-async function payWithCard(page: Page, card = "4242 4242 4242 4242") {
-  await page.getByLabel("Card number").fill(card);
-  await page.getByLabel("Expiry (MM / YY)").fill("12 / 34");
-  await page.getByLabel("CVC").fill("123");
-  await page.getByRole("button", { name: /^Pay / }).click();
 }
 
 for (const javaScriptEnabled of [true, false]) {

@@ -14,6 +14,7 @@ import {
   expectNoAxeViolations,
   hydrated,
   newAccountPage,
+  payWithCard,
   signedInPage,
   uniqueEmail,
 } from "./support/browser.ts";
@@ -120,10 +121,7 @@ for (const javaScriptEnabled of [true, false]) {
       await fan.page.waitForURL((url) => url.pathname === "/cart");
       await fan.page.getByLabel(/lose my 14-day right to withdraw/).check();
       await fan.page.getByRole("button", { name: "Pay $10.00" }).click();
-      await fan.page.getByLabel("Card number").fill("4242 4242 4242 4242");
-      await fan.page.getByLabel("Expiry (MM / YY)").fill("12 / 34");
-      await fan.page.getByLabel("CVC").fill("123");
-      await fan.page.getByRole("button", { name: /^Pay / }).click();
+      await payWithCard(fan.page);
       await fan.page.getByRole("heading", { level: 1, name: "Thank you!" }).waitFor();
       await fan.close();
       const settled = await admin
@@ -161,10 +159,7 @@ for (const javaScriptEnabled of [true, false]) {
       await fan.page.getByLabel("Address").fill("1 Byres Road");
       await fan.page.getByLabel("City").fill("Glasgow");
       await fan.page.getByLabel("Postal code").fill("G12 8QQ");
-      await fan.page.getByLabel("Card number").fill("4242 4242 4242 4242");
-      await fan.page.getByLabel("Expiry (MM / YY)").fill("12 / 34");
-      await fan.page.getByLabel("CVC").fill("123");
-      await fan.page.getByRole("button", { name: /^Pay / }).click();
+      await payWithCard(fan.page);
       await fan.page.getByRole("heading", { level: 1, name: "Thank you!" }).waitFor();
 
       const tracking = `RB${Date.now().toString(36).toUpperCase()}GB`;

@@ -176,6 +176,14 @@ export async function signedInPage(
   return opened;
 }
 
+/** Pays on the Stripe stand-in's page with `card`. */
+export async function payWithCard(page: Page, card = "4242 4242 4242 4242") {
+  await page.getByLabel("Card number").fill(card);
+  await page.getByLabel("Expiry (MM / YY)").fill("12 / 34");
+  await page.getByLabel("CVC").fill("123");
+  await page.getByRole("button", { name: /^Pay / }).click();
+}
+
 /** Fills and submits the login form the page is on. */
 export async function logIn(page: Page, email: string, password: string) {
   await page.getByLabel("Email").fill(email);
