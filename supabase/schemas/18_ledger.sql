@@ -339,10 +339,10 @@ $$;
 revoke execute on function private.start_payout(uuid, text, text) from public, anon, authenticated;
 
 -- Transfers to an artist's Stripe account (ready to take them): one per paid line whose share is available
--- (settled, not refunded, its order not in an open dispute, not transferred yet, and sold after their last
--- PayPal payout, which paid what came before), oldest first while their available balance covers it; each
--- with its debit, in one transaction. Answers how many it started. Two at once start each line once
--- (payouts_one_transfer_per_line_idx).
+-- (settled, not refunded, not lost in a dispute nor its order in an open one, not transferred yet, and
+-- sold after their last PayPal payout, which paid what came before), oldest first while their available
+-- balance covers it; each with its debit, in one transaction. Answers how many it started. Two at once
+-- start each line once (payouts_one_transfer_per_line_idx).
 create or replace function private.start_transfers(artist uuid, requested_by text)
 returns integer
 language plpgsql
@@ -372,6 +372,7 @@ begin
       where s.artist_id = start_transfers.artist and s.kind = 'sale' and s.currency = balance.currency
         and s.available_at <= now() and s.amount_cents > 0 and l.refunded_at is null and o.payment_intent is not null
         and not exists (select 1 from public.order_disputes d where d.order_id = o.id and d.closed_at is null)
+        and not exists (select 1 from public.ledger_entries x where x.order_line_id = s.order_line_id and x.kind = 'dispute_loss')
         and not exists (select 1 from public.payouts p where p.order_line_id = s.order_line_id and p.state <> 'failed')
         and s.created_at > coalesce((
           select max(p.created_at) from public.payouts p

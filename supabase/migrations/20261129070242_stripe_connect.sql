@@ -93,6 +93,7 @@ begin
       where s.artist_id = start_transfers.artist and s.kind = 'sale' and s.currency = balance.currency
         and s.available_at <= now() and s.amount_cents > 0 and l.refunded_at is null and o.payment_intent is not null
         and not exists (select 1 from public.order_disputes d where d.order_id = o.id and d.closed_at is null)
+        and not exists (select 1 from public.ledger_entries x where x.order_line_id = s.order_line_id and x.kind = 'dispute_loss')
         and not exists (select 1 from public.payouts p where p.order_line_id = s.order_line_id and p.state <> 'failed')
         and s.created_at > coalesce((
           select max(p.created_at) from public.payouts p
