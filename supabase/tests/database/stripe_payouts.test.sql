@@ -1,8 +1,9 @@
 -- Payouts through Stripe (02_accounts.sql, 18_ledger.sql): an artist connects an account through the
 -- marketplace alone, which alone says when it takes transfers; Stripe is chosen only once connected; each
 -- settled line is transferred once (however often the job runs), from its own charge, only past what a
--- PayPal payout paid before; a failed transfer gives the share back and is tried again a day later; a
--- line refunded after its transfer is reversed once, and the ledger comes back to zero for it.
+-- PayPal payout paid before, and never one lost in a dispute; a failed transfer gives the share back and
+-- is tried again a day later; a line refunded after its transfer is reversed once, and the ledger comes
+-- back to zero for it.
 begin;
 \ir helpers.sql
 
@@ -14,6 +15,9 @@ begin
   perform tests.remember('outro', $q$
     insert into public.tracks (artist_id, title, genre, price, description, release_date)
     values (tests.id('artist'), 'Outro', 'Rock', 1.99, 'Out now', current_date - 1) returning id$q$);
+  perform tests.remember('disputed', $q$
+    insert into public.tracks (artist_id, title, genre, price, description, release_date)
+    values (tests.id('artist'), 'Disputed', 'Rock', 1.99, 'Out now', current_date - 1) returning id$q$);
 end
 $$;
 
@@ -77,7 +81,7 @@ select tests.each_actor('list transfers to reverse without the marketplace', $$s
 select tests.each_actor('reverse a transfer without the marketplace',
   $$select public.transfer_reversed(gen_random_uuid(), 'trr_1')$$, array[]::text[]);
 
-select plan((select count(*)::integer from tests.cases) + 11);
+select plan((select count(*)::integer from tests.cases) + 12);
 
 select * from tests.proved_cases();
 
@@ -140,6 +144,15 @@ select is(
   'sale, transfer, refund and reversal add up to nothing for the line');
 select is(tests.through_marketplace($$select count(*)::integer from public.transfers_to_reverse()$$, 'visitor'), '0'::jsonb,
   'a reversal is made once');
+
+-- Lost in a dispute, a settled line is never transferred.
+select tests.settled_sale('disputed', 'cs_lost');
+select tests.through_marketplace($$select to_jsonb(public.apply_payment_news('pi_cs_lost', 'evt_lost', 'charge.dispute.closed',
+  dispute => '{"id": "dp_lost", "amount": 199, "currency": "usd", "reason": "fraudulent", "status": "lost", "closed": true}'))$$, 'visitor');
+select is(
+  tests.through_marketplace($$select count(*)::integer from public.payouts_to_send() p where p.payment_intent = 'pi_cs_lost'$$, 'visitor'),
+  '0'::jsonb,
+  'a line lost in a dispute is not transferred');
 
 select * from finish();
 rollback;
