@@ -623,7 +623,8 @@ create index payouts_settled_at_idx on public.payouts (settled_at) where settled
 -- paid lines cost their buyers), Crate's part of them (less what was refunded), refunds, payouts paid and
 -- failed; and as they stand now: what is due to artists (their available balances), open disputes. With
 -- them, the artists whose payout details need their attention: money available and their newest payout
--- failed (at most 50). Administrators alone (42501 for anyone else).
+-- failed, or who chose Stripe and their account is not ready (at most 50 each). Administrators alone
+-- (42501 for anyone else).
 create or replace function private.admin_money(days integer)
 returns jsonb
 language plpgsql
@@ -682,9 +683,9 @@ begin
       ) x on x.currency = c.currency), '[]'),
     'attention', coalesce((
       select jsonb_agg(jsonb_build_object('artist_id', n.artist_id, 'artist_name', n.artist_name, 'currency', n.currency,
-          'available', n.available, 'failure', n.failure, 'failed_at', n.settled_at) order by n.settled_at desc)
+          'available', n.available, 'failure', n.failure, 'failed_at', n.failed_at) order by n.failed_at desc nulls first)
       from (
-        select f.artist_id, a.artist_name, f.currency, b.available, f.failure, f.settled_at
+        (select f.artist_id, a.artist_name, f.currency, b.available, f.failure, f.settled_at as failed_at
         from (
           select distinct on (p.artist_id, p.currency) p.artist_id, p.currency, p.state, p.failure, p.settled_at
           from public.payouts p
@@ -694,7 +695,15 @@ begin
         cross join lateral private.balances(f.artist_id) b
         where f.state = 'failed' and b.currency = f.currency and b.available > 0
         order by f.settled_at desc
-        limit 50
+        limit 50)
+        union all
+        -- Stripe chosen, and the account not ready: nothing can be paid until its details are in.
+        (select s.artist_id, a.artist_name, b.currency, b.available, 'Their Stripe account needs details', null
+        from public.artist_payout_settings s
+        join public.artist_profiles a on a.id = s.artist_id
+        cross join lateral private.balances(s.artist_id) b
+        where s.payout_method = 'stripe' and not s.stripe_ready and b.available > 0
+        limit 50)
       ) n), '[]'));
 end
 $$;

@@ -91,8 +91,8 @@ export function MoneyFigures({
               <Link to={href("/artist/:id", { id: artist.artist_id })} className="font-semibold hover:underline">
                 {artist.artist_name}
               </Link>
-              : {formatMoney(artist.available, artist.currency)} waiting; their payout failed on{" "}
-              {formatDate(artist.failed_at.slice(0, 10), locale)}
+              : {formatMoney(artist.available, artist.currency)} waiting
+              {artist.failed_at ? `; their payout failed on ${formatDate(artist.failed_at.slice(0, 10), locale)}` : ""}
               {artist.failure ? ` (${artist.failure})` : ""}.
             </li>
           ))}

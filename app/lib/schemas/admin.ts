@@ -114,7 +114,8 @@ export const AdminMoneySchema = v.object({
       currency: v.string(),
       available: v.number(),
       failure: v.nullable(v.string()),
-      failed_at: v.string(),
+      /** When their newest payout failed; null for a Stripe account that is not ready. */
+      failed_at: v.nullable(v.string()),
     }),
   ),
 });

@@ -212,6 +212,89 @@ AS $function$
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.admin_money(days integer)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  since timestamptz := now() - make_interval(days => admin_money.days);
+begin
+  if not public.is_admin() then
+    raise exception 'administrators alone read the marketplace''s figures' using errcode = '42501';
+  end if;
+  if days is null or days not in (7, 30, 90, 365) then
+    raise exception 'period must be 7, 30, 90 or 365 days' using errcode = '22023';
+  end if;
+  return jsonb_build_object(
+    'currencies', coalesce((
+      select jsonb_agg(jsonb_build_object('currency', c.currency,
+          'gross', coalesce(s.gross, 0), 'crate', coalesce(s.crate, 0), 'refunded', coalesce(s.refunded, 0),
+          'paid_out', coalesce(p.paid_out, 0), 'failed', coalesce(p.failed, 0), 'failed_count', coalesce(p.failed_count, 0),
+          'due', coalesce(d.due, 0), 'disputed', coalesce(x.disputed, 0), 'dispute_count', coalesce(x.dispute_count, 0))
+        order by c.currency)
+      from (
+        select o.currency from public.orders o where o.state = 'paid' and o.paid_at >= since
+        union select p.currency from public.payouts p where p.settled_at >= since
+        union select e.currency from public.ledger_entries e where e.available_at <= now()
+        union select x.currency from public.order_disputes x where x.closed_at is null
+      ) c
+      left join (
+        select o.currency, sum(l.total_cents) as gross, sum(l.crate_cents) filter (where l.refunded_at is null) as crate,
+          sum(l.total_cents) filter (where l.refunded_at is not null) as refunded
+        from public.orders o join public.order_lines l on l.order_id = o.id
+        where o.state = 'paid' and o.paid_at >= since
+        group by o.currency
+      ) s on s.currency = c.currency
+      left join (
+        select p.currency, sum(p.amount_cents) filter (where p.state = 'paid') as paid_out,
+          sum(p.amount_cents) filter (where p.state = 'failed') as failed, count(*) filter (where p.state = 'failed') as failed_count
+        from public.payouts p where p.settled_at >= since
+        group by p.currency
+      ) p on p.currency = c.currency
+      left join (
+        select b.currency, sum(greatest(b.available, 0)) as due
+        from (
+          select e.artist_id, e.currency, sum(e.amount_cents) as available
+          from public.ledger_entries e where e.available_at <= now()
+          group by e.artist_id, e.currency
+        ) b
+        group by b.currency
+      ) d on d.currency = c.currency
+      left join (
+        select x.currency, sum(x.amount_cents) as disputed, count(*) as dispute_count
+        from public.order_disputes x where x.closed_at is null
+        group by x.currency
+      ) x on x.currency = c.currency), '[]'),
+    'attention', coalesce((
+      select jsonb_agg(jsonb_build_object('artist_id', n.artist_id, 'artist_name', n.artist_name, 'currency', n.currency,
+          'available', n.available, 'failure', n.failure, 'failed_at', n.failed_at) order by n.failed_at desc nulls first)
+      from (
+        (select f.artist_id, a.artist_name, f.currency, b.available, f.failure, f.settled_at as failed_at
+        from (
+          select distinct on (p.artist_id, p.currency) p.artist_id, p.currency, p.state, p.failure, p.settled_at
+          from public.payouts p
+          order by p.artist_id, p.currency, p.created_at desc, p.settled_at desc nulls first
+        ) f
+        join public.artist_profiles a on a.id = f.artist_id
+        cross join lateral private.balances(f.artist_id) b
+        where f.state = 'failed' and b.currency = f.currency and b.available > 0
+        order by f.settled_at desc
+        limit 50)
+        union all
+        -- Stripe chosen, and the account not ready: nothing can be paid until its details are in.
+        (select s.artist_id, a.artist_name, b.currency, b.available, 'Their Stripe account needs details', null
+        from public.artist_payout_settings s
+        join public.artist_profiles a on a.id = s.artist_id
+        cross join lateral private.balances(s.artist_id) b
+        where s.payout_method = 'stripe' and not s.stripe_ready and b.available > 0
+        limit 50)
+      ) n), '[]'));
+end
+$function$
+;
+
 CREATE OR REPLACE FUNCTION private.artist_payouts()
  RETURNS jsonb
  LANGUAGE sql
