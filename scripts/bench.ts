@@ -16,8 +16,8 @@
 // - measureDownloads (lib/bench-downloads.ts): a bought track's first byte, a 10-track album's zip and workerd's memory while zipping,
 //   and the MP3 and FLAC files made on first request (until ready, first byte);
 // - measureLiveFeed (lib/bench-live-feed.ts): a comment inserted → on the artist dashboard's live feed;
-// - the studio's pages (signed in as the demo artist): their JavaScript and backend round trips, and how
-//   fast an oversized form is refused (lib/bench-oversized-forms.ts).
+// - the studio's pages (signed in as the demo artist) and the administrators': their JavaScript and
+//   backend round trips, and how fast an oversized form is refused (lib/bench-oversized-forms.ts).
 // - measureWorkerBundles (lib/bench-worker-bundle.ts): each Worker's size as `wrangler deploy` uploads it.
 // - the site-wide player (lib/bench-player.ts): playback continuity across 10 client navigations, the
 //   next track's start after one ends (loopback and 4G), and the player bar's own JavaScript.
@@ -66,7 +66,9 @@ const demoFanId = demoAddressOf("/fan/:id").replace("/fan/", "");
 const demoTrack = demoAddressOf("/track/:id");
 /** Signed-in pages: their JavaScript is measured (their renders are personal, never cached). */
 const studioPages = [...demoPagesWhere((use) => use.for === "artists"), "/dashboard/artist/analytics?period=1y"];
-const [, demoArtistAccount, demoFanAccount] = demoAccounts;
+const [demoAdminAccount, demoArtistAccount, demoFanAccount] = demoAccounts;
+/** The administrators' pages, measured signed in as the demo administrator. */
+const adminPages = demoPagesWhere((use) => use.for === "admins");
 /** The fan space's pages, and those of any signed-in user, measured signed in as the demo fan. */
 const fanPages = demoPagesWhere((use) => use.for === "fans" || use.for === "users");
 
@@ -320,6 +322,12 @@ async function printStudioAndFanSpace(marketplace: Marketplace, artistCookie: st
   printOversizedForms(await measureOversizedForms(appUrl, artistCookie));
   printHeavyViewer(await measureHeavyViewer(appUrl, marketplace.supabaseUrl));
   await printSignedInPages(appUrl, "The fan space (signed in as the demo fan)", fanPages, await signedInCookie(appUrl, demoFanAccount));
+  await printSignedInPages(
+    appUrl,
+    "Administration (signed in as the demo administrator)",
+    adminPages,
+    await signedInCookie(appUrl, demoAdminAccount),
+  );
 }
 
 /** The public pages' table: renders afresh and from the cache, first bytes, round trips, JavaScript and Lighthouse. */
