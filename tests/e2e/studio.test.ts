@@ -201,8 +201,8 @@ for (const javaScriptEnabled of [true, false]) {
         }
         await page.getByRole("link", { name: /Payment Settings/ }).click();
         await page.getByRole("heading", { level: 1, name: "Payment Settings" }).waitFor();
-        // The demo artist has automatic withdrawals on.
-        const threshold = page.getByLabel("Withdrawal threshold (USD)");
+        // The demo artist has automatic withdrawals on (its label names the artist's currency).
+        const threshold = page.getByLabel(/^Withdrawal threshold \((GBP|EUR)\)$/);
         const automatic = page.getByLabel("Pay out automatically when my balance reaches the threshold");
         await threshold.waitFor();
         await automatic.uncheck();
@@ -224,7 +224,7 @@ for (const javaScriptEnabled of [true, false]) {
         await page.getByText("Payment settings saved").waitFor();
         await page.reload();
         assert.equal(await page.getByLabel("Currency").inputValue(), "EUR");
-        assert.equal(await page.getByLabel("Withdrawal threshold (USD)").inputValue(), "200");
+        assert.equal(await page.getByLabel("Withdrawal threshold (EUR)").inputValue(), "200");
       } finally {
         await admin.from("artist_payout_settings").update(before!).eq("artist_id", paperLanterns);
         await close();

@@ -1,6 +1,7 @@
 import { Link, href } from "react-router";
 import { EmptyState } from "~/components/ui/empty-state";
 import { PillNav } from "~/components/ui/pill-nav";
+import { TableScroll } from "~/components/ui/table-scroll";
 import { formatCount, formatDate, formatMoney } from "~/lib/format";
 import type { AdminMoney } from "~/lib/schemas/admin";
 
@@ -34,7 +35,7 @@ export function MoneyFigures({
       {money.currencies.length === 0 ? (
         <EmptyState title="No sales yet" />
       ) : (
-        <div className="relative mt-4 overflow-x-auto rounded-2xl border border-stage-700">
+        <TableScroll label="Money per currency" className="mt-4">
           <table className="w-full min-w-[48rem] text-left text-sm">
             <caption className="sr-only">Money per currency: {period.label.toLowerCase()}, and due now</caption>
             <thead className="bg-stage-800 text-ink-muted">
@@ -79,7 +80,7 @@ export function MoneyFigures({
               })}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       )}
       <h3 className="mt-6 font-semibold">Artists whose payout details need fixing</h3>
       {money.attention.length === 0 ? (

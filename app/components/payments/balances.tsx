@@ -3,6 +3,7 @@ import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
+import { TableScroll } from "~/components/ui/table-scroll";
 import { formatDate, formatMoney } from "~/lib/format";
 import type { ArtistPayouts, Balance } from "~/lib/schemas/payouts";
 
@@ -89,7 +90,7 @@ const stateLabels = { sending: "On its way", paid: "Paid", failed: "Failed" } as
 function PayoutHistory({ payouts, locale }: { payouts: ArtistPayouts["payouts"]; locale: string }) {
   if (payouts.length === 0) return null;
   return (
-    <div className="relative overflow-x-auto rounded-2xl border border-stage-700">
+    <TableScroll label="Payouts">
       <table className="w-full min-w-[40rem] text-left text-sm">
         <caption className="px-4 pt-3 text-left font-semibold">Payouts</caption>
         <thead className="bg-stage-800 text-ink-muted">
@@ -139,6 +140,6 @@ function PayoutHistory({ payouts, locale }: { payouts: ArtistPayouts["payouts"];
           ))}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }

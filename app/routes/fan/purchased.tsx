@@ -144,13 +144,8 @@ export default function PurchasedTracks({ loaderData, actionData }: Route.Compon
                   </p>
                   <Form method="post" action={href("/dashboard/fan/purchased")}>
                     <input type="hidden" name="orderId" value={order.id} />
-                    <Button
-                      type="submit"
-                      variant="secondary"
-                      size="sm"
-                      aria-label={`Send the receipt of order ${formatOrderReference(order.id)} again`}
-                    >
-                      Send the receipt again
+                    <Button type="submit" variant="secondary" size="sm">
+                      Send the receipt again<span className="sr-only"> for order {formatOrderReference(order.id)}</span>
                     </Button>
                   </Form>
                 </li>
