@@ -124,8 +124,9 @@ describe("the payout job", () => {
       global: { headers: { "X-Marketplace-Secret": marketplaceSecret } },
     });
     expect((await marketplace.rpc("payouts_to_send")).error).toBeNull();
-    const [started] = await payoutsOf(automatic.id);
-    expect(started).toMatchObject({ state: "sending", provider_id: null });
+    // (A run of another suite may send it meanwhile: what matters is that it is paid once.)
+    const [started, ...more] = await payoutsOf(automatic.id);
+    expect(more).toEqual([]);
     // Two runs at once, then one more.
     const runs = await Promise.all([runJob(), runJob()]);
     expect(runs.map((run) => run.status)).toEqual([200, 200]);
