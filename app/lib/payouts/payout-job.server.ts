@@ -11,6 +11,7 @@ import { backendVariables } from "~/lib/http/backend-env";
 import { paypalVariables, stripeVariables } from "~/lib/http/provider-env";
 import { stripeClient } from "~/lib/payments/stripe-client.server";
 import { PayoutsSchema, type Payout } from "~/lib/schemas/payouts";
+import { recorded } from "./payout-records.server";
 import { PayoutRefused, paypalOn, paypalPayoutOutcome, paypalToken, sendPaypalPayout } from "./paypal.server";
 import { reverseTransfers, sendTransfers } from "./stripe-transfers.server";
 
@@ -54,8 +55,7 @@ async function sendPaypalPayouts(env: PayoutEnv, backend: MarketplaceClient, pay
       let batch = payout.provider_id;
       if (!batch) {
         batch = await sendPaypalPayout(env, token, payout);
-        const sent = await backend.rpc("payout_sent", { payout_id: payout.id, provider_id: batch });
-        if (sent.error) throw new Error(`recording payout ${payout.id} as sent failed: ${sent.error.message}`);
+        await recorded(backend.rpc("payout_sent", { payout_id: payout.id, provider_id: batch }), payout.id);
         run.sent += 1;
       }
       const outcome = await paypalPayoutOutcome(env, token, batch);
@@ -63,12 +63,13 @@ async function sendPaypalPayouts(env: PayoutEnv, backend: MarketplaceClient, pay
         run.waiting += 1;
         continue;
       }
-      await settle(backend, payout.id, outcome.paid, outcome.paid ? undefined : outcome.failure);
+      const failure = outcome.paid ? undefined : outcome.failure;
+      await recorded(backend.rpc("payout_settled", { payout_id: payout.id, paid: outcome.paid, failure }), payout.id);
       if (outcome.paid) run.paid += 1;
       else run.failed += 1;
     } catch (error) {
       if (error instanceof PayoutRefused) {
-        await settle(backend, payout.id, false, error.message);
+        await recorded(backend.rpc("payout_settled", { payout_id: payout.id, paid: false, failure: error.message }), payout.id);
         run.failed += 1;
       } else {
         // PayPal or the database could not be reached: the payout stays on its way, and the next run sends it.
@@ -77,11 +78,6 @@ async function sendPaypalPayouts(env: PayoutEnv, backend: MarketplaceClient, pay
       }
     }
   }
-}
-
-async function settle(backend: MarketplaceClient, payoutId: string, paid: boolean, failure: string | undefined) {
-  const settled = await backend.rpc("payout_settled", { payout_id: payoutId, paid, failure });
-  if (settled.error) throw new Error(`recording payout ${payoutId}'s outcome failed: ${settled.error.message}`);
 }
 
 let checked: PayoutEnv | undefined;

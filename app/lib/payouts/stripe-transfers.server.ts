@@ -8,6 +8,7 @@ import Stripe from "stripe";
 import type { MarketplaceClient } from "~/lib/backend/marketplace-client.server";
 import * as v from "valibot";
 import { PayoutsSchema, type Payout } from "~/lib/schemas/payouts";
+import { recorded } from "./payout-records.server";
 
 /** What a run did, counted as it goes (the payout job's run). */
 type TransferRun = { sent: number; paid: number; failed: number; waiting: number };
@@ -84,9 +85,4 @@ export async function reverseTransfers(stripe: Stripe, backend: MarketplaceClien
     }
   }
   return reversed;
-}
-
-async function recorded(call: PromiseLike<{ error: { message: string } | null }>, payoutId: string) {
-  const { error } = await call;
-  if (error) throw new Error(`recording payout ${payoutId} failed: ${error.message}`);
 }
