@@ -677,3 +677,8 @@ join public.tracks t on t.title = p.title
 order by p.playlist_id, p.place;
 
 drop table demo_ids, demo_fans, demo_artists;
+
+-- The demo catalogue is already out: its releases were announced long ago (the announcement job tells
+-- only of releases whose day comes from now on; one dated ahead waits for its day).
+update private.release_announcements w set announced_at = now(), notified = 0, mailed = 0
+where exists (select 1 from public.tracks t where t.release_id = w.release_id and t.release_date <= current_date);

@@ -327,8 +327,9 @@ create policy "Users remove their own likes" on public.likes
   for delete to authenticated using (user_id = (select auth.uid()) and (select private.is_active_user()));
 
 -- The fan dashboard in one read: the three counts (purchases, follows, plays of the last 30 days), the
--- library panel (the newest purchased tracks) and recommendations (artists in the fan's favourite genres,
--- or else the genres of the artists they follow, that they do not follow yet, the most followed first).
+-- library panel (the newest purchased tracks) and recommendations: artists in the fan's favourite genres,
+-- or else the genres of the artists they follow, that they do not follow yet, the most followed first, with
+-- the genre that brought each; and releases with their reasons (private.recommended_releases).
 -- Runs as the caller: row-level security keeps every part to their own rows.
 create or replace function public.fan_dashboard()
 returns jsonb
@@ -367,15 +368,19 @@ as $$
       join public.tracks t on t.id = bought.track_id
       join public.artist_profiles a on a.id = t.artist_id), '[]'),
     'recommendations', coalesce((
-      select jsonb_agg(private.artist_card(a) order by a.follower_count desc, a.artist_name)
+      select jsonb_agg(private.artist_card(a) || jsonb_build_object('because', (
+          select g from unnest(a.genres) g, taste where g = any (taste.genres) order by g limit 1))
+        order by a.follower_count desc, a.artist_name)
       from (
         select a.* from public.artist_profiles a, taste, me
         where a.genres && taste.genres
           and a.id <> me.id
+          and a.id <> all ((select private.banned_accounts())::uuid[])
           and not exists (select 1 from public.followers f where f.artist_id = a.id and f.fan_id = me.id)
         order by a.follower_count desc, a.artist_name
         limit 6
-      ) a), '[]')
+      ) a), '[]'),
+    'recommended_releases', private.recommended_releases(8)
   )
 $$;
 

@@ -1,5 +1,6 @@
--- Mail the marketplace sends about orders: the buyer's receipt, "you sold" to each artist of a paid order,
--- the buyer's notice of a refund, and of merch on its way. A mail is a row first, written in the transaction that makes its
+-- Mail the marketplace sends: about orders, the buyer's receipt, "you sold" to each artist of a paid order
+-- (unless they turned it off), the buyer's notice of a refund, and of merch on its way; and release
+-- announcements (19_notifications.sql). A mail is a row first, written in the transaction that makes its
 -- reason (a paid order, a refund), so a failing mail provider never fails an order and no mail is lost
 -- when the queue is slow: the Worker queues the unsent rows it is handed, its consumer renders each from
 -- the order as it is now and sends it with the row's id as the provider's idempotency key, then marks it
@@ -8,9 +9,10 @@ set check_function_bodies = off;
 
 create table private.mails (
   id uuid primary key default gen_random_uuid(),
-  kind text not null check (kind in ('receipt', 'sale', 'refund', 'shipped')),
+  kind text not null check (kind in ('receipt', 'sale', 'refund', 'shipped', 'releases')),
   recipient text not null check (private.is_email(recipient)),
-  order_id uuid not null references public.orders (id) on delete cascade,
+  -- The order a mail is about; none for release announcements (their releases are its items, 19).
+  order_id uuid references public.orders (id) on delete cascade,
   -- "You sold": the artist whose lines it lists. A refund or shipping notice: the line refunded or shipped.
   artist_id uuid references public.artist_profiles (id) on delete cascade,
   order_line_id uuid references public.order_lines (id) on delete cascade,
@@ -21,7 +23,8 @@ create table private.mails (
   attempts integer not null default 0,
   last_error text,
   constraint mails_sale_names_its_artist check ((kind = 'sale') = (artist_id is not null)),
-  constraint mails_notice_names_its_line check ((kind in ('refund', 'shipped')) = (order_line_id is not null))
+  constraint mails_notice_names_its_line check ((kind in ('refund', 'shipped')) = (order_line_id is not null)),
+  constraint mails_order_mail_names_its_order check ((kind <> 'releases') = (order_id is not null))
 );
 
 revoke all on table private.mails from public, anon, authenticated;
@@ -32,8 +35,11 @@ create index mails_artist_id_idx on private.mails (artist_id);
 
 create index mails_order_line_id_idx on private.mails (order_line_id);
 
+-- When an address last got release mail (private.queue_release_mails: at most one an hour, or a week).
+create index mails_release_recipient_idx on private.mails (recipient, created_at desc) where kind = 'releases';
+
 -- A paid order's mails: the receipt to its buyer, "you sold" to each of its artists (at their account's
--- address). Called once, by the fulfilment.
+-- address) who did not turn it off. Called once, by the fulfilment.
 create or replace function private.queue_order_mails(order_id uuid)
 returns void
 language sql
@@ -46,7 +52,8 @@ as $$
   select distinct 'sale', u.email, l.order_id, l.artist_id
   from public.order_lines l
   join auth.users u on u.id = l.artist_id
-  where l.order_id = queue_order_mails.order_id and private.is_email(u.email);
+  left join public.email_settings s on s.user_id = l.artist_id
+  where l.order_id = queue_order_mails.order_id and private.is_email(u.email) and coalesce(s.sale_emails, true);
 $$;
 
 revoke execute on function private.queue_order_mails(uuid) from public, anon, authenticated;
@@ -69,8 +76,8 @@ revoke execute on function private.unsent_mails(uuid) from public, anon, authent
 
 -- One mail as the Worker renders it, through the marketplace alone: its kind and recipient, whether it
 -- went already, and its order with the lines it speaks of (a receipt: all; "you sold": the artist's; a
--- refund: the line refunded), each with its item, price, discounts, total and the artist's share. Null
--- for a mail that is not there.
+-- refund: the line refunded), each with its item, price, discounts, total and the artist's share; a release
+-- mail, its releases still to tell (private.release_mail_releases). Null for a mail that is not there.
 create or replace function private.mail_to_send(mail_id uuid)
 returns jsonb
 language plpgsql
@@ -85,6 +92,10 @@ begin
   select * into mail from private.mails m where m.id = mail_to_send.mail_id;
   if not found then
     return null;
+  end if;
+  if mail.kind = 'releases' then
+    return jsonb_build_object('id', mail.id, 'kind', mail.kind, 'recipient', mail.recipient, 'sent', mail.sent_at is not null,
+      'releases', private.release_mail_releases(mail.id, mail.recipient));
   end if;
   return (
     select jsonb_build_object(

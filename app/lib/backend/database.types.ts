@@ -244,6 +244,7 @@ export type Database = {
           content: string
           created_at: string
           id: string
+          reply_to: string | null
           track_id: string
           user_id: string
         }
@@ -252,6 +253,7 @@ export type Database = {
           content: string
           created_at?: string
           id?: string
+          reply_to?: string | null
           track_id: string
           user_id?: string
         }
@@ -260,6 +262,7 @@ export type Database = {
           content?: string
           created_at?: string
           id?: string
+          reply_to?: string | null
           track_id?: string
           user_id?: string
         }
@@ -268,6 +271,18 @@ export type Database = {
             foreignKeyName: "comments_artist_id_fkey"
             columns: ["artist_id"]
             referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "comments_reply_to_fkey"
+            columns: ["reply_to"]
+            referencedRelation: "comments"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "comments_reply_to_fkey"
+            columns: ["reply_to"]
+            referencedRelation: "track_comments"
             referencedColumns: ["id"]
           },
           {
@@ -354,6 +369,30 @@ export type Database = {
             referencedColumns: ["id", "artist_id"]
           },
         ]
+      }
+      email_settings: {
+        Row: {
+          release_digest: string
+          release_emails: boolean
+          sale_emails: boolean
+          updated_at: string
+          user_id: string
+        }
+        Insert: {
+          release_digest?: string
+          release_emails?: boolean
+          sale_emails?: boolean
+          updated_at?: string
+          user_id?: string
+        }
+        Update: {
+          release_digest?: string
+          release_emails?: boolean
+          sale_emails?: boolean
+          updated_at?: string
+          user_id?: string
+        }
+        Relationships: []
       }
       embed_daily_stats: {
         Row: {
@@ -657,6 +696,104 @@ export type Database = {
           type?: string
         }
         Relationships: []
+      }
+      newsletter_signups: {
+        Row: {
+          artist_id: string
+          created_at: string
+          email: string
+          id: string
+        }
+        Insert: {
+          artist_id: string
+          created_at?: string
+          email: string
+          id?: string
+        }
+        Update: {
+          artist_id?: string
+          created_at?: string
+          email?: string
+          id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "newsletter_signups_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      notifications: {
+        Row: {
+          actor_id: string | null
+          comment_id: string | null
+          created_at: string
+          id: string
+          kind: string
+          order_id: string | null
+          order_line_id: string | null
+          read_at: string | null
+          release_id: string | null
+          user_id: string
+        }
+        Insert: {
+          actor_id?: string | null
+          comment_id?: string | null
+          created_at?: string
+          id?: string
+          kind: string
+          order_id?: string | null
+          order_line_id?: string | null
+          read_at?: string | null
+          release_id?: string | null
+          user_id: string
+        }
+        Update: {
+          actor_id?: string | null
+          comment_id?: string | null
+          created_at?: string
+          id?: string
+          kind?: string
+          order_id?: string | null
+          order_line_id?: string | null
+          read_at?: string | null
+          release_id?: string | null
+          user_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "notifications_comment_id_fkey"
+            columns: ["comment_id"]
+            referencedRelation: "comments"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_comment_id_fkey"
+            columns: ["comment_id"]
+            referencedRelation: "track_comments"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_order_id_fkey"
+            columns: ["order_id"]
+            referencedRelation: "orders"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_order_line_id_fkey"
+            columns: ["order_line_id"]
+            referencedRelation: "order_lines"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "notifications_release_id_fkey"
+            columns: ["release_id"]
+            referencedRelation: "releases"
+            referencedColumns: ["id"]
+          },
+        ]
       }
       order_disputes: {
         Row: {
@@ -1316,6 +1453,11 @@ export type Database = {
       add_to_cart: { Args: { lines: Json }; Returns: number }
       admin_money: { Args: { days?: number }; Returns: Json }
       album_page: { Args: { release_id: string }; Returns: Json }
+      also_bought: {
+        Args: { max_count?: number; release_id: string }
+        Returns: Json
+      }
+      announce_releases: { Args: { max_releases?: number }; Returns: Json }
       apply_checkout: {
         Args: {
           checkout_session: string
@@ -1503,6 +1645,18 @@ export type Database = {
         Returns: undefined
       }
       my_playlists: { Args: Record<PropertyKey, never>; Returns: Json }
+      newsletter_export: {
+        Args: Record<PropertyKey, never>
+        Returns: {
+          email: string
+          signed_up_at: string
+          subscribed: boolean
+        }[]
+      }
+      newsletter_signup: {
+        Args: { artist_id: string; email: string }
+        Returns: undefined
+      }
       open_order: {
         Args: {
           codes?: string[]
@@ -1564,6 +1718,10 @@ export type Database = {
       publish_release: {
         Args: { kind: string; price?: number; title: string; tracks: Json }
         Returns: string[]
+      }
+      read_notifications: {
+        Args: { before?: string; max_count?: number }
+        Returns: Json
       }
       recent_uploads: {
         Args: { max_count?: number; within?: string }
@@ -1654,6 +1812,10 @@ export type Database = {
         Returns: boolean
       }
       send_receipt_again: { Args: { order_id: string }; Returns: string }
+      set_release_mail: {
+        Args: { artist_id: string; email: string; subscribed: boolean }
+        Returns: string
+      }
       sold_items: {
         Args: Record<PropertyKey, never>
         Returns: {

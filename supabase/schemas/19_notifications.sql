@@ -1,0 +1,704 @@
+-- Telling people what happened: notifications in the site (the header's bell, /notifications, live through
+-- Realtime), each user's email settings, release announcements (made once per release on its date) and
+-- the mail they become (one message per recipient per run, or a weekly digest), unsubscribing without an
+-- account (a signed link: the Worker checks it, the database keeps the choice), and an artist's newsletter
+-- signups. Function bodies are checked when they first run, so a function may name what a later file declares.
+set check_function_bodies = off;
+
+-- What a user is told in the site. Written by the database alone (triggers and the announcement job), read
+-- and marked read by its user; kept 90 days (private.forget_old_notifications, the hourly job). What it
+-- speaks of is named by id and read as it is now, so a deleted release or comment takes its notice along.
+create table public.notifications (
+  id uuid primary key default gen_random_uuid(),
+  user_id uuid not null references auth.users (id) on delete cascade,
+  -- release: a new release from an artist the user follows or bought from; reply: a reply to the user's
+  -- comment; sale and follower: the artist's; shipped: merch the user bought is on its way.
+  kind text not null check (kind in ('release', 'reply', 'sale', 'follower', 'shipped')),
+  release_id uuid references public.releases (id) on delete cascade,
+  comment_id uuid references public.comments (id) on delete cascade,
+  order_id uuid references public.orders (id) on delete cascade,
+  order_line_id uuid references public.order_lines (id) on delete cascade,
+  -- Who did it: the new follower, the one who replied.
+  actor_id uuid references auth.users (id) on delete cascade,
+  created_at timestamptz not null default now(),
+  read_at timestamptz,
+  constraint notifications_names_what check (case kind
+    when 'release' then release_id is not null
+    when 'reply' then comment_id is not null and actor_id is not null
+    when 'sale' then order_id is not null
+    when 'follower' then actor_id is not null
+    when 'shipped' then order_line_id is not null
+  end)
+);
+
+alter table public.notifications enable row level security;
+
+-- The bell's list and count: a user's newest, and their unread.
+create index notifications_user_id_created_at_idx on public.notifications (user_id, created_at desc);
+
+create index notifications_unread_idx on public.notifications (user_id) where read_at is null;
+
+-- Once each: a release per user, a follower per artist (unfollowing and following again tells nothing new),
+-- a sale per artist and order, a shipment per line.
+create unique index notifications_release_once on public.notifications (user_id, release_id) where kind = 'release';
+
+create unique index notifications_follower_once on public.notifications (user_id, actor_id) where kind = 'follower';
+
+create unique index notifications_sale_once on public.notifications (user_id, order_id) where kind = 'sale';
+
+create unique index notifications_shipped_once on public.notifications (order_line_id) where kind = 'shipped';
+
+-- What deletes cascade through, and the 90 days' sweep.
+create index notifications_release_id_idx on public.notifications (release_id) where release_id is not null;
+
+create index notifications_comment_id_idx on public.notifications (comment_id) where comment_id is not null;
+
+create index notifications_order_id_idx on public.notifications (order_id) where order_id is not null;
+
+create index notifications_actor_id_idx on public.notifications (actor_id) where actor_id is not null;
+
+create index notifications_created_at_idx on public.notifications (created_at);
+
+revoke all on public.notifications from anon, authenticated;
+
+grant select, update (read_at) on public.notifications to authenticated;
+
+create policy "Users read their own notifications" on public.notifications
+  for select to authenticated using (user_id = (select auth.uid()));
+
+create policy "Users mark their own notifications read" on public.notifications
+  for update to authenticated
+  using (user_id = (select auth.uid()))
+  with check (user_id = (select auth.uid()));
+
+alter publication supabase_realtime add table public.notifications;
+
+-- How long notices are kept.
+create or replace function private.notification_days()
+returns integer
+language sql
+immutable
+set search_path = ''
+as $$
+  select 90
+$$;
+
+-- A reply names the comment it answers (the track page's Reply); a reply to a comment deleted since
+-- stands alone.
+alter table public.comments add column reply_to uuid references public.comments (id) on delete set null;
+
+create index comments_reply_to_idx on public.comments (reply_to) where reply_to is not null;
+
+grant insert (reply_to) on public.comments to authenticated;
+
+-- A reply answers a comment on the same track (a trigger: a check constraint cannot read another row).
+create or replace function private.reply_on_its_track()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if new.reply_to is not null
+    and not exists (select 1 from public.comments c where c.id = new.reply_to and c.track_id = new.track_id) then
+    raise exception 'a reply answers a comment on its own track'
+      using errcode = 'check_violation', constraint = 'comments_reply_on_its_track';
+  end if;
+  return new;
+end
+$$;
+
+revoke execute on function private.reply_on_its_track() from public;
+
+create trigger comments_reply_on_its_track
+  before insert or update of reply_to, track_id on public.comments
+  for each row execute function private.reply_on_its_track();
+
+-- The notices the database writes as things happen. Definer: nobody writes notifications through the API.
+create or replace function private.notify_reply()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  insert into public.notifications (user_id, kind, comment_id, actor_id)
+  select c.user_id, 'reply', new.id, new.user_id
+  from public.comments c
+  where c.id = new.reply_to and c.user_id <> new.user_id;
+  return null;
+end
+$$;
+
+revoke execute on function private.notify_reply() from public;
+
+create trigger comments_notify_reply
+  after insert on public.comments
+  for each row when (new.reply_to is not null) execute function private.notify_reply();
+
+create or replace function private.notify_follower()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  insert into public.notifications (user_id, kind, actor_id) values (new.artist_id, 'follower', new.fan_id)
+  on conflict do nothing;
+  return null;
+end
+$$;
+
+revoke execute on function private.notify_follower() from public;
+
+create trigger followers_notify_artist
+  after insert on public.followers
+  for each row execute function private.notify_follower();
+
+-- Each artist of an order that is paid hears of their sale once.
+create or replace function private.notify_sale()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  insert into public.notifications (user_id, kind, order_id)
+  select distinct l.artist_id, 'sale', new.id from public.order_lines l where l.order_id = new.id
+  on conflict do nothing;
+  return null;
+end
+$$;
+
+revoke execute on function private.notify_sale() from public;
+
+create trigger orders_notify_sale
+  after update of state on public.orders
+  for each row when (new.state = 'paid' and old.state is distinct from 'paid') execute function private.notify_sale();
+
+create or replace function private.notify_shipped()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  insert into public.notifications (user_id, kind, order_id, order_line_id)
+  select o.buyer_id, 'shipped', o.id, new.id from public.orders o where o.id = new.order_id and o.buyer_id is not null
+  on conflict do nothing;
+  return null;
+end
+$$;
+
+revoke execute on function private.notify_shipped() from public;
+
+create trigger order_lines_notify_shipped
+  after update of shipped_at on public.order_lines
+  for each row when (new.shipped_at is not null and old.shipped_at is null) execute function private.notify_shipped();
+
+-- The bell's page: the caller's notices of the last 90 days, newest first (`before`: the page's last
+-- one's time, for the next page), each with what it speaks of as it is now, and whether it was unread.
+-- Reading them marks them read (seen is read), in the same call. At most 50 a page. Definer, so an
+-- artist's sale names its order's currency; it reads the caller's rows alone, and a release or comment
+-- only while a visitor could see it (released, its author not banned).
+create or replace function private.read_notifications(before timestamptz, max_count integer)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  me uuid := (select auth.uid());
+  banned uuid[] := private.banned_accounts();
+  page jsonb;
+begin
+  with shown as (
+    select n.* from public.notifications n
+    where n.user_id = me
+      and n.created_at > now() - make_interval(days => private.notification_days())
+      and (read_notifications.before is null or n.created_at < read_notifications.before)
+    order by n.created_at desc, n.id
+    limit least(greatest(coalesce(read_notifications.max_count, 30), 1), 50)
+  )
+  select coalesce(jsonb_agg(jsonb_build_object(
+      'id', s.id, 'kind', s.kind, 'created_at', s.created_at, 'unread', s.read_at is null,
+      'release', (select jsonb_build_object('id', r.id, 'kind', r.kind, 'title', r.title, 'artist_id', r.artist_id,
+          'artist_name', a.artist_name)
+        from public.releases r join public.artist_profiles a on a.id = r.artist_id
+        where r.id = s.release_id and a.id <> all (banned)
+          and exists (select 1 from public.tracks t where t.release_id = r.id and t.release_date <= current_date)),
+      'comment', (select jsonb_build_object('id', c.id, 'track_id', c.track_id, 'track_title', t.title,
+          'content', left(c.content, 200))
+        from public.comments c join public.tracks t on t.id = c.track_id
+        where c.id = s.comment_id and c.user_id <> all (banned)),
+      'actor', case when s.actor_id <> all (banned) then coalesce(
+        (select a.artist_name from public.artist_profiles a where a.id = s.actor_id),
+        (select f.username from public.fan_profiles f where f.id = s.actor_id)) end,
+      'actor_is_artist', exists (select 1 from public.artist_profiles a where a.id = s.actor_id),
+      'order', (select jsonb_build_object('id', o.id, 'currency', o.currency,
+          'items', (select jsonb_agg(l.title order by l.title) from public.order_lines l
+            where l.order_id = o.id
+              and case s.kind when 'sale' then l.artist_id = me else l.id = s.order_line_id end),
+          'share', (select sum(l.artist_share_cents) from public.order_lines l
+            where l.order_id = o.id and s.kind = 'sale' and l.artist_id = me))
+        from public.orders o where o.id = s.order_id))
+    order by s.created_at desc, s.id), '[]')
+  into page
+  from shown s;
+  update public.notifications n set read_at = now()
+  where n.user_id = me and n.read_at is null
+    and n.id in (select (item ->> 'id')::uuid from jsonb_array_elements(page) item);
+  return page;
+end
+$$;
+
+revoke execute on function private.read_notifications(timestamptz, integer) from public, anon;
+
+grant execute on function private.read_notifications(timestamptz, integer) to authenticated;
+
+create or replace function public.read_notifications(before timestamptz default null, max_count integer default 30)
+returns jsonb
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.read_notifications(read_notifications.before, read_notifications.max_count)
+$$;
+
+revoke execute on function public.read_notifications(timestamptz, integer) from public, anon;
+
+grant execute on function public.read_notifications(timestamptz, integer) to authenticated;
+
+-- Notices older than 90 days go (the hourly job), a bounded batch a call. Answers how many went.
+create or replace function private.forget_old_notifications()
+returns integer
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  gone integer;
+begin
+  delete from public.notifications n
+  where n.id in (select o.id from public.notifications o
+    where o.created_at < now() - make_interval(days => private.notification_days()) limit 10000);
+  get diagnostics gone = row_count;
+  return gone;
+end
+$$;
+
+revoke execute on function private.forget_old_notifications() from public, anon, authenticated;
+
+-- What mail a user wants: release announcements on or off, at once or as a weekly digest; an artist's
+-- "you sold" on or off. No row: everything on, at once. Each user reads and writes their own.
+create table public.email_settings (
+  user_id uuid primary key default auth.uid() references auth.users (id) on delete cascade,
+  release_emails boolean not null default true,
+  release_digest text not null default 'immediate' check (release_digest in ('immediate', 'weekly')),
+  sale_emails boolean not null default true,
+  updated_at timestamptz not null default now()
+);
+
+alter table public.email_settings enable row level security;
+
+revoke all on public.email_settings from anon, authenticated;
+
+grant select, insert (release_emails, release_digest, sale_emails), update (release_emails, release_digest, sale_emails, updated_at)
+  on public.email_settings to authenticated;
+
+create policy "Users read their own email settings" on public.email_settings
+  for select to authenticated using (user_id = (select auth.uid()));
+
+create policy "Users write their own email settings" on public.email_settings
+  for insert to authenticated with check (user_id = (select auth.uid()) and (select private.is_active_user()));
+
+create policy "Users change their own email settings" on public.email_settings
+  for update to authenticated
+  using (user_id = (select auth.uid()))
+  with check (user_id = (select auth.uid()) and (select private.is_active_user()));
+
+-- Addresses that asked for no more release mail: from one artist, or (artist_id null) from anyone. Written
+-- by the marketplace when a signed unsubscribe link or its one-click POST comes back (the Worker checks the
+-- signature); an address needs no account. Read by the announcement job alone.
+create table private.unsubscribes (
+  email text not null check (email = lower(email) and private.is_email(email)),
+  artist_id uuid references public.artist_profiles (id) on delete cascade,
+  created_at timestamptz not null default now()
+);
+
+create unique index unsubscribes_email_artist_once on private.unsubscribes (email, coalesce(artist_id, '00000000-0000-0000-0000-000000000000'));
+
+create index unsubscribes_artist_id_idx on private.unsubscribes (artist_id) where artist_id is not null;
+
+revoke all on table private.unsubscribes from public, anon, authenticated;
+
+-- Whether `email` still takes release mail from `artist_id`.
+create or replace function private.takes_release_mail(email text, artist_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select not exists (
+    select 1 from private.unsubscribes u
+    where u.email = lower(takes_release_mail.email)
+      and (u.artist_id is null or u.artist_id = takes_release_mail.artist_id))
+$$;
+
+revoke execute on function private.takes_release_mail(text, uuid) from public, anon, authenticated;
+
+-- An unsubscribe link's choice, through the marketplace alone (it checked the link's signature): `email`
+-- leaves `artist_id`'s release mail (null: everyone's), or (`subscribed` true) takes it again. Answers the
+-- artist's name (null for everyone), or raises P0002 for an artist that is not there.
+create or replace function private.set_release_mail(email text, artist_id uuid, subscribed boolean)
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  address text := lower(set_release_mail.email);
+  artist_name text;
+begin
+  perform private.require_marketplace_request();
+  if set_release_mail.artist_id is not null then
+    select a.artist_name into artist_name from public.artist_profiles a where a.id = set_release_mail.artist_id;
+    if not found then
+      raise exception 'no artist has this id' using errcode = 'P0002';
+    end if;
+  end if;
+  if set_release_mail.subscribed then
+    delete from private.unsubscribes u
+    where u.email = address and u.artist_id is not distinct from set_release_mail.artist_id;
+  else
+    insert into private.unsubscribes (email, artist_id) values (address, set_release_mail.artist_id)
+    on conflict do nothing;
+  end if;
+  return artist_name;
+end
+$$;
+
+revoke execute on function private.set_release_mail(text, uuid, boolean) from public;
+
+grant execute on function private.set_release_mail(text, uuid, boolean) to anon, authenticated;
+
+create or replace function public.set_release_mail(email text, artist_id uuid, subscribed boolean)
+returns text
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.set_release_mail(set_release_mail.email, set_release_mail.artist_id, set_release_mail.subscribed)
+$$;
+
+revoke execute on function public.set_release_mail(text, uuid, boolean) from public;
+
+grant execute on function public.set_release_mail(text, uuid, boolean) to anon, authenticated;
+
+-- Addresses that signed up on an artist's page for their news (the newsletter form). Anyone may sign up an
+-- address (at most a few a request); the artist reads their own list (the CSV) and nobody else does. An
+-- address that unsubscribed stays listed, marked so in the CSV, and gets no mail.
+create table public.newsletter_signups (
+  id uuid primary key default gen_random_uuid(),
+  artist_id uuid not null references public.artist_profiles (id) on delete cascade,
+  email text not null check (email = lower(email) and private.is_email(email) and char_length(email) <= 320),
+  created_at timestamptz not null default now(),
+  constraint newsletter_signups_once unique (artist_id, email)
+);
+
+alter table public.newsletter_signups enable row level security;
+
+create index newsletter_signups_artist_id_created_at_idx on public.newsletter_signups (artist_id, created_at desc);
+
+revoke all on public.newsletter_signups from anon, authenticated;
+
+grant select on public.newsletter_signups to authenticated;
+
+create policy "Artists read their own newsletter signups" on public.newsletter_signups
+  for select to authenticated using (artist_id = (select auth.uid()));
+
+-- Signing up an address for an artist's news, as anyone: once (signing up again answers as the first
+-- time, so the form tells nothing of who else signed up); an address that had unsubscribed from the artist
+-- takes their mail again. Raises P0002 for an artist that is not there or is banned.
+create or replace function private.newsletter_signup(artist_id uuid, email text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  address text := lower(btrim(newsletter_signup.email));
+begin
+  if not exists (select 1 from public.artist_profiles a
+      where a.id = newsletter_signup.artist_id and a.id <> all (private.banned_accounts())) then
+    raise exception 'no artist has this id' using errcode = 'P0002';
+  end if;
+  insert into public.newsletter_signups (artist_id, email) values (newsletter_signup.artist_id, address)
+  on conflict do nothing;
+  delete from private.unsubscribes u where u.email = address and u.artist_id = newsletter_signup.artist_id;
+end
+$$;
+
+revoke execute on function private.newsletter_signup(uuid, text) from public;
+
+grant execute on function private.newsletter_signup(uuid, text) to anon, authenticated;
+
+create or replace function public.newsletter_signup(artist_id uuid, email text)
+returns void
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.newsletter_signup(newsletter_signup.artist_id, newsletter_signup.email)
+$$;
+
+revoke execute on function public.newsletter_signup(uuid, text) from public;
+
+grant execute on function public.newsletter_signup(uuid, text) to anon, authenticated;
+
+-- The artist's signups for the CSV, newest first, with whether each still takes their mail.
+create or replace function public.newsletter_export()
+returns table (email text, signed_up_at timestamptz, subscribed boolean)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select s.email, s.created_at, private.takes_release_mail(s.email, s.artist_id)
+  from public.newsletter_signups s
+  where s.artist_id = (select auth.uid())
+  order by s.created_at desc, s.email
+$$;
+
+revoke execute on function public.newsletter_export() from public, anon;
+
+grant execute on function public.newsletter_export() to authenticated;
+
+grant execute on function private.takes_release_mail(text, uuid) to authenticated;
+
+-- Each release's announcement: written when the release is made (waiting), done once on its date by the
+-- announcement job. Releases older than this table are never announced. A release withdrawn (deleted)
+-- takes its row along; one whose artist is banned on its date is closed unannounced.
+create table private.release_announcements (
+  release_id uuid primary key references public.releases (id) on delete cascade,
+  created_at timestamptz not null default now(),
+  announced_at timestamptz,
+  -- How many users were told in the site, and how many addresses got (or will get) mail; null unannounced.
+  notified integer,
+  mailed integer
+);
+
+create index release_announcements_waiting_idx on private.release_announcements (created_at) where announced_at is null;
+
+revoke all on table private.release_announcements from public, anon, authenticated;
+
+create or replace function private.wait_to_announce()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  insert into private.release_announcements (release_id) values (new.id);
+  return null;
+end
+$$;
+
+revoke execute on function private.wait_to_announce() from public;
+
+create trigger releases_wait_to_announce
+  after insert on public.releases
+  for each row execute function private.wait_to_announce();
+
+-- One address's part of an announcement: the release it is told of, sent in the mail that names it
+-- (null until a mail takes it). Once per release and address, so a job run again adds nothing.
+create table private.announcement_items (
+  id uuid primary key default gen_random_uuid(),
+  release_id uuid not null references public.releases (id) on delete cascade,
+  email text not null check (email = lower(email)),
+  -- The account behind the address, whose settings decide when mail goes (none for a newsletter signup).
+  user_id uuid references auth.users (id) on delete cascade,
+  created_at timestamptz not null default now(),
+  mail_id uuid references private.mails (id) on delete set null,
+  constraint announcement_items_once unique (release_id, email)
+);
+
+create index announcement_items_waiting_idx on private.announcement_items (email, created_at) where mail_id is null;
+
+create index announcement_items_mail_id_idx on private.announcement_items (mail_id) where mail_id is not null;
+
+create index announcement_items_user_id_idx on private.announcement_items (user_id) where user_id is not null;
+
+revoke all on table private.announcement_items from public, anon, authenticated;
+
+-- The announcement job, through the marketplace alone: every waiting release whose date has come (a track
+-- of it is released), at most `max_releases` a call, each in this one transaction, so a run stopped half
+-- way did nothing and two runs at once take different releases (skip locked). Each release tells its
+-- artist's followers and account buyers in the site, and queues mail to them and to the artist's newsletter
+-- signups, for every address that takes the artist's release mail (not unsubscribed, the account's setting
+-- on, not banned). Then it groups waiting mail (private.queue_release_mails). Answers {announced, mails}:
+-- the releases announced and the mails to queue.
+create or replace function private.announce_releases(max_releases integer)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  due record;
+  banned uuid[] := private.banned_accounts();
+  told_count integer;
+  mailed_count integer;
+  announced uuid[] := '{}';
+begin
+  perform private.require_marketplace_request();
+  for due in
+    select w.release_id, r.artist_id
+    from private.release_announcements w
+    join public.releases r on r.id = w.release_id
+    where w.announced_at is null
+      and exists (select 1 from public.tracks t where t.release_id = w.release_id and t.release_date <= current_date)
+    order by w.created_at
+    limit greatest(coalesce(max_releases, 50), 1)
+    for update of w skip locked
+  loop
+    if due.artist_id = any (banned) then
+      update private.release_announcements set announced_at = now(), notified = 0, mailed = 0 where release_id = due.release_id;
+      continue;
+    end if;
+    with audience as (
+      select f.fan_id as user_id from public.followers f where f.artist_id = due.artist_id
+      union
+      select p.user_id from public.purchases p where p.artist_id = due.artist_id and p.user_id is not null
+    )
+    insert into public.notifications (user_id, kind, release_id)
+    select a.user_id, 'release', due.release_id from audience a
+    where a.user_id <> due.artist_id and a.user_id <> all (banned)
+    on conflict do nothing;
+    get diagnostics told_count = row_count;
+    with audience as (
+      select f.fan_id as user_id from public.followers f where f.artist_id = due.artist_id
+      union
+      select p.user_id from public.purchases p where p.artist_id = due.artist_id and p.user_id is not null
+    ),
+    addresses as (
+      select lower(u.email) as email, u.id as user_id
+      from audience a
+      join auth.users u on u.id = a.user_id
+      left join public.email_settings s on s.user_id = u.id
+      where u.id <> due.artist_id and u.id <> all (banned) and private.is_email(u.email)
+        and coalesce(s.release_emails, true)
+      union all
+      select n.email, null from public.newsletter_signups n where n.artist_id = due.artist_id
+    )
+    insert into private.announcement_items (release_id, email, user_id)
+    select distinct on (a.email) due.release_id, a.email, a.user_id
+    from addresses a
+    where private.takes_release_mail(a.email, due.artist_id)
+      -- A signup's address whose account turned release mail off is not mailed as a signup either (the
+      -- auth service keeps addresses in lower case).
+      and (a.user_id is not null or not exists (select 1 from auth.users u join public.email_settings s on s.user_id = u.id
+        where u.email = a.email and not s.release_emails))
+    order by a.email, a.user_id nulls last
+    on conflict do nothing;
+    get diagnostics mailed_count = row_count;
+    update private.release_announcements set announced_at = now(), notified = told_count, mailed = mailed_count
+    where release_id = due.release_id;
+    announced := announced || due.release_id;
+  end loop;
+  return jsonb_build_object('announced', to_jsonb(announced), 'mails', to_jsonb(private.queue_release_mails()));
+end
+$$;
+
+revoke execute on function private.announce_releases(integer) from public;
+
+grant execute on function private.announce_releases(integer) to anon, authenticated;
+
+create or replace function public.announce_releases(max_releases integer default 50)
+returns jsonb
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.announce_releases(announce_releases.max_releases)
+$$;
+
+revoke execute on function public.announce_releases(integer) from public;
+
+grant execute on function public.announce_releases(integer) to anon, authenticated;
+
+-- Groups waiting announcement items into mails: one message for all of an address's waiting releases,
+-- once its time has come. At once: when no release mail went to the address in the last hour (so a fan
+-- whose 200 artists release within the hour gets at most two messages, the second a digest). Weekly: a
+-- week after its last release mail, or after its oldest waiting item when none went yet. Answers the mails
+-- made, for the Worker to queue; items whose release was withdrawn since went with it.
+create or replace function private.queue_release_mails()
+returns uuid[]
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  made uuid[];
+begin
+  with waiting as (
+    -- An address's items name its account, if any, whose setting decides (a signup alone: at once).
+    select i.email, min(i.created_at) as oldest, coalesce(max(s.release_digest), 'immediate') as digest
+    from private.announcement_items i
+    left join public.email_settings s on s.user_id = i.user_id
+    where i.mail_id is null
+    group by i.email
+  ),
+  due as (
+    select w.email from waiting w
+    where w.digest = 'immediate' and not exists (
+        select 1 from private.mails m
+        where m.kind = 'releases' and m.recipient = w.email and m.created_at > now() - interval '1 hour')
+      or w.digest = 'weekly' and coalesce(
+        (select max(m.created_at) from private.mails m where m.kind = 'releases' and m.recipient = w.email),
+        w.oldest) <= now() - interval '7 days'
+  ),
+  mails as (
+    insert into private.mails (kind, recipient) select 'releases', d.email from due d
+    returning id, recipient
+  ),
+  taken as (
+    update private.announcement_items i set mail_id = m.id
+    from mails m
+    where i.email = m.recipient and i.mail_id is null
+    returning m.id
+  )
+  select coalesce(array_agg(distinct t.id), '{}') into made from taken t;
+  return made;
+end
+$$;
+
+revoke execute on function private.queue_release_mails() from public, anon, authenticated;
+
+-- A release mail as the Worker renders it: its releases still to tell (released, not withdrawn, the
+-- artist not banned and the address not unsubscribed from them since), each with its artist and cover.
+-- Part of mail_to_send (17_mail.sql).
+create or replace function private.release_mail_releases(mail_id uuid, recipient text)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(jsonb_agg(jsonb_build_object(
+      'id', r.id, 'kind', r.kind, 'title', r.title, 'artist_id', a.id, 'artist_name', a.artist_name,
+      'artwork_url', (select coalesce(t.artwork_small_url, t.artwork_url) from public.tracks t
+        where t.release_id = r.id order by t.track_number nulls last, t.created_at limit 1),
+      'tracks', (select count(*) from public.tracks t where t.release_id = r.id))
+    order by a.artist_name, r.title), '[]')
+  from private.announcement_items i
+  join public.releases r on r.id = i.release_id
+  join public.artist_profiles a on a.id = r.artist_id
+  where i.mail_id = release_mail_releases.mail_id
+    and a.id <> all (private.banned_accounts())
+    and exists (select 1 from public.tracks t where t.release_id = r.id and t.release_date <= current_date)
+    and private.takes_release_mail(release_mail_releases.recipient, a.id)
+$$;
+
+revoke execute on function private.release_mail_releases(uuid, text) from public, anon, authenticated;
