@@ -46,6 +46,11 @@ export default [
   // Resource route for the marketplace's operator (its secret): runs the payout job now (npm run payouts),
   // as the media Worker's Cron Trigger does every hour.
   route("payouts", "routes/studio/payout-job.ts"),
+  // Resource route for the marketplace's operator (its secret): runs the announcement job now (npm run
+  // announcements), as the media Worker's Cron Trigger does every hour.
+  route("announcements", "routes/studio/announcement-job.ts"),
+  // Resource route: the artist's newsletter signups as CSV.
+  route("dashboard/artist/newsletter.csv", "routes/studio/newsletter-export.ts"),
   // Resource routes: feeds of releases (Atom and RSS 2.0), the site's and each artist's.
   route("feed.atom", "routes/catalog/feed.ts", { id: "site-feed-atom" }),
   route("feed.rss", "routes/catalog/feed.ts", { id: "site-feed-rss" }),
@@ -65,6 +70,10 @@ export default [
     route("checkout/done", "routes/checkout/done.tsx"),
     // A guest's receipt link: what their order bought, to download without an account (signed, 30 days).
     route("receipt/:pass", "routes/fan/receipt.tsx"),
+    // A release mail's unsubscribe link (signed; no sign-in), and its one-click POST (RFC 8058).
+    route("unsubscribe/:pass", "routes/account/unsubscribe.tsx"),
+    // The bell's page: what happened for the signed-in user (works without JavaScript).
+    route("notifications", "routes/account/notifications.tsx"),
     route("genres", "routes/catalog/genres.tsx"),
     route("genres/:genre", "routes/catalog/genre.tsx"),
     route("artists", "routes/catalog/artists.tsx"),

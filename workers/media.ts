@@ -1,6 +1,7 @@
 // The media Worker's entry, which runs the marketplace's jobs: the rendition queue and its dead-letter
-// queue, the mail queue, and the payouts on their schedule (wrangler.media.toml), nothing else. It answers
+// queue, the mail queue, and the hourly jobs (payouts, release announcements; wrangler.media.toml), nothing else. It answers
 // no request: the page Worker (workers/app.ts) queues its jobs.
+import { runScheduledAnnouncements } from "~/lib/mail/announcements.server";
 import { handleMailBatch, mailQueue } from "~/lib/mail/mail-queue.server";
 import { handleRenditionBatch } from "~/lib/media/media-jobs.server";
 import { runPayoutJob } from "~/lib/payouts/payout-job.server";
@@ -14,7 +15,10 @@ export default {
     if (batch.queue === mailQueue) await handleMailBatch(batch, env);
     else await handleRenditionBatch(batch, env, mp3Encoder);
   },
+  // Every hour: the payouts, and the releases whose day has come. One failing does not hold the other back.
   async scheduled(_controller, env) {
-    await runPayoutJob(env);
+    const jobs = await Promise.allSettled([runPayoutJob(env), runScheduledAnnouncements(env)]);
+    const failed = jobs.filter((job) => job.status === "rejected");
+    if (failed.length > 0) throw new AggregateError(failed.map((job) => job.reason), "a scheduled job failed");
   },
 } satisfies ExportedHandler;

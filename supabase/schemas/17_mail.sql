@@ -38,6 +38,9 @@ create index mails_order_line_id_idx on private.mails (order_line_id);
 -- When an address last got release mail (private.queue_release_mails: at most one an hour, or a week).
 create index mails_release_recipient_idx on private.mails (recipient, created_at desc) where kind = 'releases';
 
+-- Release mail never handed to the queue (private.unsent_release_mails).
+create index mails_release_unqueued_idx on private.mails (created_at) where kind = 'releases' and sent_at is null and attempts = 0;
+
 -- A paid order's mails: the receipt to its buyer, "you sold" to each of its artists (at their account's
 -- address) who did not turn it off. Called once, by the fulfilment.
 create or replace function private.queue_order_mails(order_id uuid)

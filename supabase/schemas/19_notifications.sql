@@ -234,6 +234,7 @@ begin
       'actor', case when s.actor_id <> all (banned) then coalesce(
         (select a.artist_name from public.artist_profiles a where a.id = s.actor_id),
         (select f.username from public.fan_profiles f where f.id = s.actor_id)) end,
+      'actor_id', s.actor_id,
       'actor_is_artist', exists (select 1 from public.artist_profiles a where a.id = s.actor_id),
       'order', (select jsonb_build_object('id', o.id, 'currency', o.currency,
           'items', (select jsonb_agg(l.title order by l.title) from public.order_lines l
@@ -383,7 +384,7 @@ revoke execute on function private.set_release_mail(text, uuid, boolean) from pu
 
 grant execute on function private.set_release_mail(text, uuid, boolean) to anon, authenticated;
 
-create or replace function public.set_release_mail(email text, artist_id uuid, subscribed boolean)
+create or replace function public.set_release_mail(email text, subscribed boolean, artist_id uuid default null)
 returns text
 language sql
 security invoker
@@ -392,9 +393,9 @@ as $$
   select private.set_release_mail(set_release_mail.email, set_release_mail.artist_id, set_release_mail.subscribed)
 $$;
 
-revoke execute on function public.set_release_mail(text, uuid, boolean) from public;
+revoke execute on function public.set_release_mail(text, boolean, uuid) from public;
 
-grant execute on function public.set_release_mail(text, uuid, boolean) to anon, authenticated;
+grant execute on function public.set_release_mail(text, boolean, uuid) to anon, authenticated;
 
 -- Addresses that signed up on an artist's page for their news (the newsletter form). Anyone may sign up an
 -- address (at most a few a request); the artist reads their own list (the CSV) and nobody else does. An
@@ -537,8 +538,8 @@ revoke all on table private.announcement_items from public, anon, authenticated;
 -- way did nothing and two runs at once take different releases (skip locked). Each release tells its
 -- artist's followers and account buyers in the site, and queues mail to them and to the artist's newsletter
 -- signups, for every address that takes the artist's release mail (not unsubscribed, the account's setting
--- on, not banned). Then it groups waiting mail (private.queue_release_mails). Answers {announced, mails}:
--- the releases announced and the mails to queue.
+-- on, not banned). Then it groups waiting mail (private.queue_release_mails), and forgets notices past
+-- their 90 days. Answers {announced, mails}: the releases announced and the mails to queue.
 create or replace function private.announce_releases(max_releases integer)
 returns jsonb
 language plpgsql
@@ -553,6 +554,7 @@ declare
   announced uuid[] := '{}';
 begin
   perform private.require_marketplace_request();
+  perform private.forget_old_notifications();
   for due in
     select w.release_id, r.artist_id
     from private.release_announcements w
@@ -702,3 +704,40 @@ as $$
 $$;
 
 revoke execute on function private.release_mail_releases(uuid, text) from public, anon, authenticated;
+
+-- Release mail made but never handed to the queue (the run that made it stopped before queueing, or the
+-- queue was down): not attempted, and older than ten minutes. The job queues them again; the queue sends
+-- each once. Through the marketplace alone.
+create or replace function private.unsent_release_mails()
+returns uuid[]
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.require_marketplace_request();
+  return (select coalesce(array_agg(m.id), '{}') from (
+    select m.id from private.mails m
+    where m.kind = 'releases' and m.sent_at is null and m.attempts = 0 and m.created_at < now() - interval '10 minutes'
+    order by m.created_at limit 1000) m);
+end
+$$;
+
+revoke execute on function private.unsent_release_mails() from public;
+
+grant execute on function private.unsent_release_mails() to anon, authenticated;
+
+create or replace function public.unsent_release_mails()
+returns uuid[]
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select private.unsent_release_mails()
+$$;
+
+revoke execute on function public.unsent_release_mails() from public;
+
+grant execute on function public.unsent_release_mails() to anon, authenticated;

@@ -1813,7 +1813,7 @@ export type Database = {
       }
       send_receipt_again: { Args: { order_id: string }; Returns: string }
       set_release_mail: {
-        Args: { artist_id: string; email: string; subscribed: boolean }
+        Args: { artist_id?: string; email: string; subscribed: boolean }
         Returns: string
       }
       sold_items: {
@@ -1897,6 +1897,10 @@ export type Database = {
           bucket_id: string
           name: string
         }[]
+      }
+      unsent_release_mails: {
+        Args: Record<PropertyKey, never>
+        Returns: string[]
       }
       withdraw_now: {
         Args: Record<PropertyKey, never>

@@ -134,3 +134,28 @@ export async function readReceiptPass(secret: string, pass: string | null, now =
   if (!match || Number(match[2]) * 1000 < now) return null;
   return (await isSignature(secret, receiptPassPurpose, `${match[1]}|${match[2]}`, match[3]!)) ? match[1]! : null;
 }
+
+// An unsubscribe link, in every release mail and its List-Unsubscribe header: it names the address and
+// the artist whose release mail it stops (or every artist's), signed, so whoever holds the mail stops it
+// without signing in, and nobody can make one for another address or artist. It does not lapse: a mail
+// read a year later must still stop the next. `{address, base64url}.{artist id | all}.{signature}`.
+const unsubscribePurpose = "unsubscribe";
+
+/** What an unsubscribe link stops: `artistId` null for every artist's release mail. */
+export type Unsubscribe = { email: string; artistId: string | null };
+
+export async function unsubscribePass(secret: string, { email, artistId }: Unsubscribe): Promise<string> {
+  const address = email.toLowerCase();
+  const artist = artistId ?? "all";
+  return `${base64url(encoder.encode(address))}.${artist}.${await signature(secret, unsubscribePurpose, `${address}|${artist}`)}`;
+}
+
+/** What a link says, or null when this Worker did not sign it (forged, altered, or another address's changed). */
+export async function readUnsubscribePass(secret: string, pass: string | null): Promise<Unsubscribe | null> {
+  const match = /^([\w-]{1,440})\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|all)\.([\w-]{43})$/.exec(pass ?? "");
+  const bytes = match ? fromBase64url(match[1]!) : null;
+  if (!match || !bytes) return null;
+  const email = new TextDecoder().decode(bytes);
+  if (!(await isSignature(secret, unsubscribePurpose, `${email}|${match[2]}`, match[3]!))) return null;
+  return { email, artistId: match[2] === "all" ? null : match[2]! };
+}

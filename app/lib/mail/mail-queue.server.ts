@@ -1,5 +1,5 @@
-// The mail queue: the pages queue the ids of mails the database wrote (a paid order's receipt and "you
-// sold", a refund's notice, a receipt sent again), and the media Worker, which runs the marketplace's jobs
+// The mail queue: the pages and the announcement job queue the ids of mails the database wrote (a paid
+// order's receipt and "you sold", a refund's notice, a receipt sent again, release mail), and the media Worker, which runs the marketplace's jobs
 // (workers/media.ts), renders each from the order as it is then and sends it. A provider that fails is retried with back-off;
 // the mail stays unsent in the database meanwhile, so a slow or failing provider never fails an order.
 // Sent at most once: a mail marked sent is skipped, and its id is the provider's idempotency key, so two
@@ -10,6 +10,21 @@ import { receiptPass } from "~/lib/http/signed-values.server";
 import { marketplaceClient } from "~/lib/backend/marketplace-client.server";
 import { MailEnvSchema, mailOn, sendMail } from "./mail.server";
 import { MailToSend, orderMail } from "./order-mails.server";
+import { ReleaseMailToSend, releaseMail } from "./release-mails.server";
+
+const AnyMailToSend = v.variant("kind", [MailToSend, ReleaseMailToSend]);
+type AnyMailToSend = v.InferOutput<typeof AnyMailToSend>;
+
+/** The message of `mail`, or null when nothing is left to say (every release it told of withdrawn or unsubscribed from since). */
+async function messageOf(mail: AnyMailToSend, origin: string, secret: string) {
+  if (mail.kind === "releases") return mail.releases.length > 0 ? releaseMail(mail, origin, secret) : null;
+  // A guest's receipt carries their order's signed link (its downloads, without an account).
+  const receiptLink =
+    mail.order.guest && mail.order.paid_at
+      ? new URL(href("/receipt/:pass", { pass: await receiptPass(secret, mail.order.id, new Date(mail.order.paid_at)) }), origin).href
+      : null;
+  return orderMail(mail, origin, receiptLink);
+}
 
 const MailMessage = v.object({ mail: v.pipe(v.string(), v.uuid()), origin: v.pipe(v.string(), v.url()) });
 type MailMessage = v.InferOutput<typeof MailMessage>;
@@ -54,7 +69,7 @@ export async function handleMailBatch(batch: MessageBatch<unknown>, rawEnv: unkn
       message.ack();
       continue;
     }
-    const mail = v.parse(MailToSend, data);
+    const mail = v.parse(AnyMailToSend, data);
     if (mail.sent) {
       message.ack();
       continue;
@@ -62,15 +77,13 @@ export async function handleMailBatch(batch: MessageBatch<unknown>, rawEnv: unkn
     let providerId: string | undefined;
     let failure: string | undefined;
     try {
-      // A guest's receipt carries their order's signed link (its downloads, without an account).
-      const receiptLink =
-        mail.order.guest && mail.order.paid_at
-          ? new URL(
-              href("/receipt/:pass", { pass: await receiptPass(env.MARKETPLACE_SECRET, mail.order.id, new Date(mail.order.paid_at)) }),
-              parsed.output.origin,
-            ).href
-          : null;
-      providerId = await sendMail(env, orderMail(mail, parsed.output.origin, receiptLink), `mail-${mail.id}`);
+      const composed = await messageOf(mail, parsed.output.origin, env.MARKETPLACE_SECRET);
+      if (!composed) {
+        await backend.rpc("mail_attempted", { mail_id: mail.id, failure: "nothing left to tell" });
+        message.ack();
+        continue;
+      }
+      providerId = await sendMail(env, composed, `mail-${mail.id}`);
     } catch (sending) {
       failure = sending instanceof Error ? sending.message : String(sending);
       console.error("sending a mail failed; it is retried", mail.id, failure);

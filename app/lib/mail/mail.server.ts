@@ -21,7 +21,8 @@ export const MailEnvSchema = v.object({
 });
 type MailEnv = v.InferOutput<typeof MailEnvSchema>;
 
-export type Message = { to: string; subject: string; html: string; text: string };
+/** A message; `headers`: more of its own (a release mail's List-Unsubscribe). */
+export type Message = { to: string; subject: string; html: string; text: string; headers?: Record<string, string> };
 
 const Sent = v.object({ id: v.string() });
 const Refused = v.object({ message: v.string() });
@@ -38,7 +39,14 @@ export async function sendMail(env: MailEnv, message: Message, key: string): Pro
       "Content-Type": "application/json",
       "Idempotency-Key": key,
     },
-    body: JSON.stringify({ from: env.MAIL_FROM, to: [message.to], subject: message.subject, html: message.html, text: message.text }),
+    body: JSON.stringify({
+      from: env.MAIL_FROM,
+      to: [message.to],
+      subject: message.subject,
+      html: message.html,
+      text: message.text,
+      ...(message.headers ? { headers: message.headers } : {}),
+    }),
   });
   const answer: unknown = await response.json().catch(() => null);
   if (response.ok) return v.parse(Sent, answer).id;

@@ -276,7 +276,8 @@ function AddressBlock({ note, address }: { note: string; address: string[] }) {
   );
 }
 
-function rendered(to: string, subject: string, body: ReactNode, text: string[]): Message {
+/** A message from its body as React (escaped) and as lines of plain text, with the site's sign-off. */
+export function rendered(to: string, subject: string, body: ReactNode, text: string[]): Message {
   const html = `<!doctype html>${renderToStaticMarkup(
     <html lang="en">
       <head>

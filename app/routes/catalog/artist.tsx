@@ -2,6 +2,7 @@ import { href, Link } from "react-router";
 import { Artwork, ProfileImage } from "~/components/catalog/artist-image";
 import { FollowButton, useFollow } from "~/components/catalog/follow-button";
 import { ShareMenu } from "~/components/catalog/share-menu";
+import { ArtistNewsletterForm, newsletterThanks } from "~/components/catalog/newsletter-form";
 import { GenreList } from "~/components/catalog/genre-list";
 import { notFoundBoundary } from "~/components/error-boundary";
 import { EmptyState } from "~/components/ui/empty-state";
@@ -22,7 +23,11 @@ import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/catalog/buy-p
 import { ArtistPageSchema, type ArtistMerch, type ArtistRelease } from "~/lib/schemas/catalog-data";
 import { PurchaseDialog } from "~/components/track/purchase-dialog";
 import { LinkButton } from "~/components/ui/button";
-import { notFound, readOrThrow } from "~/lib/backend/backend.server";
+import { notFound, readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
+import { readForm } from "~/lib/forms/form-body.server";
+import { sqlState } from "~/lib/backend/sqlstate";
+import { parseForm, replyWith } from "~/lib/forms/forms";
+import { NewsletterSchema } from "~/lib/schemas/catalog";
 import { supabaseContext } from "~/lib/session/session.server";
 import { useOptionalUser } from "~/lib/session/use-user";
 import { brandName } from "~/lib/constants";
@@ -94,7 +99,20 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   };
 }
 
-export default function Artist({ loaderData }: Route.ComponentProps) {
+/** The artist's newsletter form: the address is kept for their news (anyone may sign up). */
+export async function action({ params, request, context }: Route.ActionArgs) {
+  if (!isUuid(params.id)) throw notFound("Artist not found");
+  const submission = parseForm(NewsletterSchema, await readForm(request));
+  if (!submission.success) return replyWith(submission.reply, 400);
+  const { error } = await context.get(supabaseContext).rpc("newsletter_signup", { artist_id: params.id, email: submission.value.email });
+  if (error?.code === sqlState.noDataFound) {
+    return replyWith({ fieldErrors: { email: "This artist is not taking signups." }, formError: null, values: submission.values }, 404);
+  }
+  if (error) return refusedWrite(error, { what: "newsletter signup", values: submission.values, field: "email" });
+  return replyWith({ fieldErrors: {}, formError: null, values: {}, notice: newsletterThanks }, 200);
+}
+
+export default function Artist({ loaderData, actionData }: Route.ComponentProps) {
   const { artist, page, pages } = loaderData;
   const user = useOptionalUser();
   const follow = useFollow(artist.id, artist.is_following, artist.follower_count);
@@ -193,6 +211,9 @@ export default function Artist({ loaderData }: Route.ComponentProps) {
         </div>
 
         <aside className="grid grid-cols-1 content-start gap-8">
+          {user?.id !== artist.id ? (
+            <ArtistNewsletterForm artistId={artist.id} artistName={artist.artist_name} reply={actionData} />
+          ) : null}
           <section aria-labelledby="followers">
             <h2 id="followers" className="mb-3 text-lg font-bold">
               Followers

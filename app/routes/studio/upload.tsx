@@ -38,6 +38,7 @@ import {
   type UploadKind,
 } from "./publish.server";
 import type { Route } from "./+types/upload";
+import { announceAfterAnswering } from "~/lib/mail/announcements.server";
 import { sqlState } from "~/lib/backend/sqlstate";
 
 export const meta = () => pageMeta("Upload Content", "Publish a single, an album or merchandise.");
@@ -101,6 +102,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if ("storage" in outcome) return replyWith(formError(outcome.storage, submission.values), 500);
   // Each track's stream is made off the request path (the rendition queue); publishing does not wait for it.
   await queueRenditions(context.get(cloudflareContext).env.RENDITIONS, outcome.published);
+  // A release out today is announced to its followers and buyers at once (one dated ahead, on its day).
+  if (outcome.published.length > 0) announceAfterAnswering(context, new URL(request.url).origin);
   // The artist's page, embed and the sitemap list the new release at once.
   await forgetCached(request, context, accountChanged(artist.id));
   throw redirect(href("/dashboard/artist/tracks"), 303);

@@ -97,9 +97,9 @@ select tests.each_actor('sign up for a banned artist''s newsletter',
   $$select public.newsletter_signup(tests.id('banned artist'), 'someone@tests.example')$$, array[]::text[]);
 select tests.each_actor('announce releases without the marketplace', $$select public.announce_releases()$$, array[]::text[]);
 select tests.each_actor('unsubscribe without the marketplace',
-  $$select public.set_release_mail('fan@tests.example', tests.id('artist'), false)$$, array[]::text[]);
+  $$select public.set_release_mail('fan@tests.example', false, tests.id('artist'))$$, array[]::text[]);
 select tests.each_actor_through_marketplace('unsubscribe',
-  $$select public.set_release_mail('fan@tests.example', tests.id('artist'), false)$$,
+  $$select public.set_release_mail('fan@tests.example', false, tests.id('artist'))$$,
   array['visitor', 'artist', 'other artist', 'fan', 'admin']);
 select tests.each_actor('read what fans bought together', $$select 1 where jsonb_array_length(public.also_bought(tests.id('track'))) >= 0$$,
   array['visitor', 'artist', 'other artist', 'fan', 'admin']);
@@ -175,7 +175,7 @@ select is((select count(*) from private.announcement_items i join private.mails 
   'the digest holds every waiting release');
 
 -- Unsubscribing from one artist leaves the others.
-select tests.answer($$select to_jsonb(public.set_release_mail('FAN@tests.example', tests.id('artist'), false))$$);
+select tests.answer($$select to_jsonb(public.set_release_mail('FAN@tests.example', false, tests.id('artist')))$$);
 update private.mails set created_at = created_at - interval '2 hours' where kind = 'releases';
 select tests.release('artist', 'after leaving');
 select tests.release('other artist', 'still wanted');

@@ -87,6 +87,8 @@ CREATE INDEX announcement_items_waiting_idx ON private.announcement_items USING 
 
 CREATE INDEX mails_release_recipient_idx ON private.mails USING btree (recipient, created_at DESC) WHERE (kind = 'releases'::text);
 
+CREATE INDEX mails_release_unqueued_idx ON private.mails USING btree (created_at) WHERE ((kind = 'releases'::text) AND (sent_at IS NULL) AND (attempts = 0));
+
 CREATE UNIQUE INDEX release_announcements_pkey ON private.release_announcements USING btree (release_id);
 
 CREATE INDEX release_announcements_waiting_idx ON private.release_announcements USING btree (created_at) WHERE (announced_at IS NULL);
@@ -277,6 +279,7 @@ declare
   announced uuid[] := '{}';
 begin
   perform private.require_marketplace_request();
+  perform private.forget_old_notifications();
   for due in
     select w.release_id, r.artist_id
     from private.release_announcements w
@@ -583,6 +586,7 @@ begin
       'actor', case when s.actor_id <> all (banned) then coalesce(
         (select a.artist_name from public.artist_profiles a where a.id = s.actor_id),
         (select f.username from public.fan_profiles f where f.id = s.actor_id)) end,
+      'actor_id', s.actor_id,
       'actor_is_artist', exists (select 1 from public.artist_profiles a where a.id = s.actor_id),
       'order', (select jsonb_build_object('id', o.id, 'currency', o.currency,
           'items', (select jsonb_agg(l.title order by l.title) from public.order_lines l
@@ -761,6 +765,22 @@ AS $function$
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.unsent_release_mails()
+ RETURNS uuid[]
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.require_marketplace_request();
+  return (select coalesce(array_agg(m.id), '{}') from (
+    select m.id from private.mails m
+    where m.kind = 'releases' and m.sent_at is null and m.attempts = 0 and m.created_at < now() - interval '10 minutes'
+    order by m.created_at limit 1000) m);
+end
+$function$
+;
+
 CREATE OR REPLACE FUNCTION private.wait_to_announce()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -824,12 +844,22 @@ AS $function$
 $function$
 ;
 
-CREATE OR REPLACE FUNCTION public.set_release_mail(email text, artist_id uuid, subscribed boolean)
+CREATE OR REPLACE FUNCTION public.set_release_mail(email text, subscribed boolean, artist_id uuid DEFAULT NULL::uuid)
  RETURNS text
  LANGUAGE sql
  SET search_path TO ''
 AS $function$
   select private.set_release_mail(set_release_mail.email, set_release_mail.artist_id, set_release_mail.subscribed)
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.unsent_release_mails()
+ RETURNS uuid[]
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select private.unsent_release_mails()
 $function$
 ;
 
@@ -1106,9 +1136,9 @@ revoke execute on function private.set_release_mail(text, uuid, boolean) from pu
 
 grant execute on function private.set_release_mail(text, uuid, boolean) to anon, authenticated;
 
-revoke execute on function public.set_release_mail(text, uuid, boolean) from public;
+revoke execute on function public.set_release_mail(text, boolean, uuid) from public;
 
-grant execute on function public.set_release_mail(text, uuid, boolean) to anon, authenticated;
+grant execute on function public.set_release_mail(text, boolean, uuid) to anon, authenticated;
 
 revoke all on public.newsletter_signups from anon, authenticated;
 
@@ -1145,6 +1175,14 @@ grant execute on function public.announce_releases(integer) to anon, authenticat
 revoke execute on function private.queue_release_mails() from public, anon, authenticated;
 
 revoke execute on function private.release_mail_releases(uuid, text) from public, anon, authenticated;
+
+revoke execute on function private.unsent_release_mails() from public;
+
+grant execute on function private.unsent_release_mails() to anon, authenticated;
+
+revoke execute on function public.unsent_release_mails() from public;
+
+grant execute on function public.unsent_release_mails() to anon, authenticated;
 
 revoke execute on function private.is_released(uuid, uuid[]) from public, anon, authenticated;
 

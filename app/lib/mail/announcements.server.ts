@@ -1,0 +1,67 @@
+// Release days: the announcement job tells each release's followers and buyers once its date comes, in the
+// site and by mail (19_notifications.sql, `announce_releases`), then queues the mail it grouped. It runs
+// at the top of every hour (the media Worker's Cron Trigger, with the payouts), and at once after a
+// release is published for today. The database does the once-only part: each call announces each due
+// release in one transaction (a run stopped half way did nothing; two at once take different releases), and
+// each mail is a row sent once by the queue (its id the provider's idempotency key). A mail queued by a
+// run that then failed is found again: every run also queues the release mail still unsent.
+import type { RouterContextProvider } from "react-router";
+import * as v from "valibot";
+import { marketplaceClient, type MarketplaceClient } from "~/lib/backend/marketplace-client.server";
+import { cloudflareContext } from "~/lib/http/context.server";
+import { backendVariables } from "~/lib/http/backend-env";
+import { envFrom } from "~/lib/http/env.server";
+import { queueMails } from "./mail-queue.server";
+
+const Announced = v.object({ announced: v.array(v.string()), mails: v.array(v.string()) });
+
+/** Releases a call announces at most; a run calls again while a call takes its fill, up to `maxCalls`. */
+const releasesPerCall = 50;
+const maxCalls = 20;
+
+export type AnnouncementRun = { announced: number; mails: number };
+
+/** Announces every release due (at most 1,000 a run) and queues its mail; `origin`: the site's address, for the mail's links. */
+export async function runAnnouncementJob(backend: MarketplaceClient, queue: Queue, origin: string): Promise<AnnouncementRun> {
+  const run: AnnouncementRun = { announced: 0, mails: 0 };
+  for (let call = 0; call < maxCalls; call += 1) {
+    const { data, error } = await backend.rpc("announce_releases", { max_releases: releasesPerCall });
+    if (error) throw new Error(`announcing releases failed: ${error.message}`);
+    const done = v.parse(Announced, data);
+    await queueMails(queue, done.mails, origin);
+    run.announced += done.announced.length;
+    run.mails += done.mails.length;
+    if (done.announced.length < releasesPerCall) break;
+  }
+  const unsent = await backend.rpc("unsent_release_mails");
+  if (unsent.error) throw new Error(`reading release mail not sent failed: ${unsent.error.message}`);
+  await queueMails(queue, v.parse(v.array(v.string()), unsent.data), origin);
+  console.log(`announcements: ${run.announced} releases announced, ${run.mails} mails queued`);
+  return run;
+}
+
+/**
+ * A release published for today is announced at once, after the page has answered (the Worker's
+ * waitUntil): the job announces whatever is due, so a release dated ahead waits for its day.
+ */
+export function announceAfterAnswering(context: Readonly<RouterContextProvider>, origin: string): void {
+  const { env, ctx } = context.get(cloudflareContext);
+  ctx.waitUntil(
+    runAnnouncementJob(marketplaceClient(envFrom(context)), env.MAIL, origin).catch((error: unknown) =>
+      console.error("announcing a release failed; the hourly job announces it", error instanceof Error ? error.message : error),
+    ),
+  );
+}
+
+/** The media Worker's variables for the scheduled run: the backend's, its mail queue, and the site's address for the mail's links. */
+const ScheduledEnvSchema = v.object({
+  ...backendVariables,
+  MAIL: v.custom<Queue>((value) => typeof value === "object" && value !== null && "sendBatch" in value, "no MAIL queue binding"),
+  SITE_URL: v.pipe(v.string("SITE_URL is not set: release mail needs the site's address"), v.url()),
+});
+
+/** The Cron Trigger's run (workers/media.ts). Throws when the Worker is not set up for it. */
+export async function runScheduledAnnouncements(rawEnv: unknown): Promise<AnnouncementRun> {
+  const env = v.parse(ScheduledEnvSchema, rawEnv);
+  return runAnnouncementJob(marketplaceClient(env), env.MAIL, new URL(env.SITE_URL).origin);
+}

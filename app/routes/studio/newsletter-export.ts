@@ -1,0 +1,19 @@
+import * as v from "valibot";
+import { readOrThrow } from "~/lib/backend/backend.server";
+import { csvResponse } from "~/lib/media/csv.server";
+import { requireArtist } from "~/lib/session/guards.server";
+import { supabaseContext } from "~/lib/session/session.server";
+import type { Route } from "./+types/newsletter-export";
+
+const SignupsSchema = v.array(v.object({ email: v.string(), signed_up_at: v.string(), subscribed: v.boolean() }));
+
+/** The artist's newsletter signups as CSV (email, signed up, still subscribed), newest first: their own alone, as the database judges. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireArtist(request, context);
+  const signups = readOrThrow(await context.get(supabaseContext).rpc("newsletter_export"), { what: "newsletter signups", schema: SignupsSchema });
+  return csvResponse(
+    ["email", "signed_up_at", "subscribed"],
+    signups.map((signup) => [signup.email, signup.signed_up_at, signup.subscribed ? "yes" : "no"]),
+    "Crate newsletter signups.csv",
+  );
+}
