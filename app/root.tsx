@@ -6,7 +6,8 @@ import { edgeCacheMiddleware } from "~/lib/cache/edge-cache.server";
 import { canonicalUrl } from "~/lib/sharing/meta";
 import { useNonce } from "~/lib/http/nonce";
 import { read } from "~/lib/backend/backend.server";
-import { playlistLimits } from "~/lib/constants";
+import { notificationDays, playlistLimits } from "~/lib/constants";
+import { envFrom } from "~/lib/http/env.server";
 import { cartCount } from "~/lib/payments/cart.server";
 import { paymentsOn } from "~/lib/payments/stripe.server";
 import { PlaylistNamesSchema } from "~/lib/schemas/playlists";
@@ -23,27 +24,42 @@ export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.
 export const middleware: Route.MiddlewareFunction[] = [badAddressMiddleware, edgeCacheMiddleware, sessionMiddleware];
 
 /**
- * Who is signed in, and their playlists (the sidebar and every "Add to playlist" menu list them); the
- * site's origin, for the absolute addresses of canonical links and link previews.
+ * Who is signed in, their playlists (the sidebar and every "Add to playlist" menu list them) and their unread
+ * notifications (the header's bell, with where it listens for new ones); the site's origin, for the
+ * absolute addresses of canonical links and link previews.
  */
 export async function loader({ request, context }: Route.LoaderArgs): Promise<RootData> {
   const user = context.get(userContext);
   const origin = new URL(request.url).origin;
   // The header's cart count, where fans can pay (a visitor's from their cookie, a fan's beside the playlists).
   const cart = paymentsOn(context) ? cartCount(request, shopperFrom(context)) : null;
-  if (!user) return { user, playlists: [], origin, cart: await cart };
-  const [playlists, count] = await Promise.all([
-    context
-      .get(supabaseContext)
+  if (!user) return { user, playlists: [], origin, cart: await cart, notices: null };
+  const supabase = context.get(supabaseContext);
+  const [playlists, count, unread] = await Promise.all([
+    supabase
       .from("playlists")
       .select("id, name")
       .eq("owner_id", user.id)
       .order("updated_at", { ascending: false })
       .limit(playlistLimits.playlists),
     cart,
+    // The bell's count: the user's unread notices of the kept days (the partial index of unread ones).
+    supabase
+      .from("notifications")
+      .select("id", { count: "exact", head: true })
+      .eq("user_id", user.id)
+      .is("read_at", null)
+      .gt("created_at", new Date(Date.now() - notificationDays * 86_400_000).toISOString()),
   ]);
   const named = read(playlists, { what: "user's playlists", schema: PlaylistNamesSchema });
-  return { user, playlists: named.status === "found" ? named.data : [], origin, cart: count };
+  const env = envFrom(context);
+  return {
+    user,
+    playlists: named.status === "found" ? named.data : [],
+    origin,
+    cart: count,
+    notices: { unread: unread.count ?? 0, backend: { url: env.SUPABASE_URL, anonKey: env.SUPABASE_ANON_KEY } },
+  };
 }
 
 export function Layout({ children }: { children: ReactNode }) {

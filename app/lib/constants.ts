@@ -97,3 +97,6 @@ export const codeLimits = { atOnce: 1000, perRelease: 10_000, perHour: 3000, att
  * error messages share it without the box loading the messages.
  */
 export const audioPreparing = "Preparing the audio";
+
+/** How long notifications are kept and shown (the database's private.notification_days()). */
+export const notificationDays = 90;

@@ -1,10 +1,12 @@
+import { useId } from "react";
 import { Form } from "react-router";
-import { FormAlert, SubmitButton } from "~/components/form-controls";
+import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
 import { NewPasswordFields } from "~/components/account-fields";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { Field } from "~/components/ui/field";
+import { Field, FieldError } from "~/components/ui/field";
 import { formFields, type FormReply } from "~/lib/forms/forms";
+import type { EmailSettings } from "~/lib/schemas/auth";
 
 /**
  * The account's email, password and sessions, each a form of its own that works without JavaScript. A
@@ -102,5 +104,70 @@ export function AccountSettings({
         </Form>
       </Card>
     </div>
+  );
+}
+
+/**
+ * Which emails come: release mail from the artists the user follows or bought from (on or off, each at once
+ * or in a weekly digest), and for an artist their "you sold" mail. Receipts and account mail always come.
+ */
+export function EmailSettingsForm({
+  settings,
+  isArtist,
+  reply,
+  path,
+}: {
+  settings: EmailSettings;
+  isArtist: boolean;
+  reply: FormReply | undefined;
+  path: string;
+}) {
+  const form = formFields(reply?.values.intent === "emails" ? reply : undefined);
+  const id = useId();
+  return (
+    <Card>
+      <h2 className="text-lg font-semibold">Emails</h2>
+      <p className="mt-1 text-sm text-ink-muted">Receipts and messages about your account always come.</p>
+      <Form method="post" action={path} className="mt-4 grid gap-4">
+        <input type="hidden" name="intent" value="emails" />
+        <FormAlert>{form.formError}</FormAlert>
+        <FormAlert tone="success">{form.notice}</FormAlert>
+        <CheckboxField
+          name="releaseEmails"
+          label="New releases from artists I follow or bought from"
+          defaultChecked={settings.release_emails}
+        />
+        <fieldset className="grid gap-2" aria-describedby={form.error("releaseDigest") ? `${id}-error` : undefined}>
+          <legend className="mb-1 text-sm font-semibold text-ink">Release emails come</legend>
+          {(
+            [
+              ["immediate", "On the day (several in one hour come as one email)"],
+              ["weekly", "As a weekly digest"],
+            ] as const
+          ).map(([value, label]) => (
+            <div key={value} className="flex items-start gap-3">
+              <input
+                id={`${id}-${value}`}
+                type="radio"
+                name="releaseDigest"
+                value={value}
+                defaultChecked={settings.release_digest === value}
+                className="mt-0.5 size-5 shrink-0 accent-accent"
+              />
+              <label htmlFor={`${id}-${value}`} className="text-sm text-ink-muted">
+                {label}
+              </label>
+            </div>
+          ))}
+          <FieldError id={`${id}-error`}>{form.error("releaseDigest")}</FieldError>
+        </fieldset>
+        {isArtist ? <CheckboxField name="saleEmails" label="An email for each sale I make" defaultChecked={settings.sale_emails} /> : null}
+        <div>
+          <Button type="submit" variant="secondary">
+            Save email settings
+          </Button>
+        </div>
+      </Form>
+    </Card>
   );
 }

@@ -92,13 +92,14 @@ export function ArtistNewsletterForm({ artistId, artistName, reply }: { artistId
   const fetcher = useFetcher<FormReply>({ key: `newsletter-${artistId}` });
   const answer = fetcher.data ?? reply;
   const fields = formFields(answer);
-  const [thanked, setThanked] = useState(Boolean(fields.notice));
-  useEffect(() => setThanked(Boolean(fields.notice)), [fields.notice, answer]);
+  // Each reply with thanks shows them for 3 seconds, then the form again.
+  const [thankedFor, setThankedFor] = useState<FormReply | undefined>();
+  const thanked = Boolean(fields.notice) && thankedFor !== answer;
   useEffect(() => {
     if (!thanked) return;
-    const timer = setTimeout(() => setThanked(false), newsletterThanksMs);
+    const timer = setTimeout(() => setThankedFor(answer), newsletterThanksMs);
     return () => clearTimeout(timer);
-  }, [thanked]);
+  }, [thanked, answer]);
   const error = fields.error("email") ?? fields.formError;
   return (
     <section aria-labelledby="artist-newsletter">

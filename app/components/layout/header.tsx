@@ -7,6 +7,7 @@ import { AccountMenu } from "./account-menu";
 import { HeaderSearch } from "./header-search";
 import { Logo } from "./logo";
 import { MobileMenu } from "./mobile-menu";
+import { NotificationBell } from "./notification-bell";
 import { headerLinks } from "./nav-items";
 
 export function Header() {
@@ -34,6 +35,7 @@ export function Header() {
         </nav>
         <HeaderSearch className="ml-auto hidden w-full max-w-xs md:block" />
         <div className="ml-auto flex items-center gap-2 md:ml-0">
+          <NotificationBell />
           <CartLink />
           <div className="hidden items-center gap-2 lg:flex">
             {user ? (

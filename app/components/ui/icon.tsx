@@ -29,6 +29,7 @@ export const iconNames = [
   "down",
   "close",
   "cart",
+  "bell",
 ] as const;
 
 export type IconName = (typeof iconNames)[number];

@@ -1,8 +1,10 @@
-// The artist dashboard's live Recent Activity: a Realtime subscription to inserts of purchases, plays and
-// downloads, and comments on the artist's tracks (row-level security decides what the subscriber
-// receives). Realtime's client loads only once the dashboard is on screen. The access token comes from
+// Live pages through Realtime: the artist dashboard's Recent Activity (inserts of purchases, plays and
+// downloads, and comments on the artist's tracks) and the header's bell (the user's notifications);
+// row-level security decides what the subscriber receives. Realtime's client loads only once something
+// listens. The access token comes from
 // the app's own route, since the session cookie is HttpOnly, and is fetched again before it expires.
-import { href } from "react-router";
+import { useEffect, useRef } from "react";
+import { href, useRevalidator } from "react-router";
 
 const tokenPath = href("/account/realtime-token");
 /** Ask for a new token this long before the current one expires. */
@@ -32,20 +34,18 @@ function tokenSource() {
   };
 }
 
-/** Calls `onActivity` whenever something new happens on the artist's tracks; returns how to stop. */
-export async function watchActivity(
-  backend: { url: string; anonKey: string },
-  artistId: string,
-  onActivity: () => void,
-): Promise<() => void> {
+type Backend = { url: string; anonKey: string };
+
+/** Calls `onInsert` whenever a row matching `filter` is inserted into one of `tables`; returns how to stop. */
+async function watchInserts(backend: Backend, channelName: string, tables: readonly string[], filter: string, onInsert: () => void) {
   const { RealtimeClient } = await import("@supabase/realtime-js");
   const client = new RealtimeClient(`${backend.url.replace(/^http/, "ws")}/realtime/v1`, {
     params: { apikey: backend.anonKey, eventsPerSecond: 10 },
     accessToken: tokenSource(),
   });
-  const channel = client.channel(`artist-activity:${artistId}`);
-  for (const table of ["purchases", "analytics_events", "comments"]) {
-    channel.on("postgres_changes", { event: "INSERT", schema: "public", table, filter: `artist_id=eq.${artistId}` }, onActivity);
+  const channel = client.channel(channelName);
+  for (const table of tables) {
+    channel.on("postgres_changes", { event: "INSERT", schema: "public", table, filter }, onInsert);
   }
   // Join with the user's token, not the anon key the socket opens with: the subscription is checked as
   // the role the join carries, and a visitor may not read these tables.
@@ -55,4 +55,59 @@ export async function watchActivity(
     void client.removeChannel(channel);
     client.disconnect();
   };
+}
+
+/** Calls `onActivity` whenever something new happens on the artist's tracks; returns how to stop. */
+export function watchActivity(backend: Backend, artistId: string, onActivity: () => void): Promise<() => void> {
+  return watchInserts(
+    backend,
+    `artist-activity:${artistId}`,
+    ["purchases", "analytics_events", "comments"],
+    `artist_id=eq.${artistId}`,
+    onActivity,
+  );
+}
+
+/** Calls `onNotice` whenever the user gets a notification (the header's bell); returns how to stop. */
+export function watchNotifications(backend: Backend, userId: string, onNotice: () => void): Promise<() => void> {
+  return watchInserts(backend, `notifications:${userId}`, ["notifications"], `user_id=eq.${userId}`, onNotice);
+}
+
+/**
+ * Reloads the page's data (its loaders) whenever `watch` hears something: the first event at once, a
+ * burst at most every `everyMs`. `watch` starts listening and answers how to stop; `key` names what it
+ * listens to (a new key listens anew).
+ */
+export function useRevalidateOnEvents(watch: ((onEvent: () => void) => Promise<() => void>) | null, key: string, everyMs = 500) {
+  const { revalidate } = useRevalidator();
+  // The newest `watch` (a new function each render), for the effect below, which restarts only with `key`.
+  const latest = useRef(watch);
+  useEffect(() => {
+    latest.current = watch;
+  });
+  useEffect(() => {
+    const start = latest.current;
+    if (!start) return;
+    let stop = () => {};
+    let stopped = false;
+    let pending: ReturnType<typeof setTimeout> | null = null;
+    let lastRefresh = 0;
+    const refresh = () => {
+      if (pending) return;
+      const wait = Math.max(0, lastRefresh + everyMs - Date.now());
+      pending = setTimeout(() => {
+        pending = null;
+        lastRefresh = Date.now();
+        void revalidate();
+      }, wait);
+    };
+    void start(refresh)
+      .then((unsubscribe) => (stopped ? unsubscribe() : (stop = unsubscribe)))
+      .catch((error: unknown) => console.error("listening for live changes could not start", error));
+    return () => {
+      stopped = true;
+      if (pending) clearTimeout(pending);
+      stop();
+    };
+  }, [key, everyMs, revalidate]);
 }

@@ -81,3 +81,18 @@ export const ChangePasswordSchema = v.pipe(
 
 /** Account settings: the new address, confirmed by a link to it and one to the current address. */
 export const ChangeEmailSchema = v.object({ email });
+
+/** The account settings' Emails form: release mail on or off, at once or weekly; an artist's "you sold" on or off. */
+export const EmailSettingsSchema = v.object({
+  releaseEmails: checkbox,
+  releaseDigest: v.picklist(["immediate", "weekly"], "Choose when release emails come"),
+  saleEmails: checkbox,
+});
+
+/** `email_settings` as the settings pages read it (no row: everything on, at once). */
+export const EmailSettingsRowSchema = v.object({
+  release_emails: v.boolean(),
+  release_digest: v.picklist(["immediate", "weekly"]),
+  sale_emails: v.boolean(),
+});
+export type EmailSettings = v.InferOutput<typeof EmailSettingsRowSchema>;

@@ -7,7 +7,14 @@ import type { SessionUser } from "./session-user";
  * items their cart holds (null where fans cannot pay yet). Declared here (the root loader returns it) so
  * reading it never imports the root module back.
  */
-export type RootData = { user: SessionUser | null; playlists: PlaylistName[]; origin: string; cart: number | null };
+export type RootData = {
+  user: SessionUser | null;
+  playlists: PlaylistName[];
+  origin: string;
+  cart: number | null;
+  /** A signed-in user's unread notifications, and the backend the bell listens to for new ones (its public key). */
+  notices: { unread: number; backend: { url: string; anonKey: string } } | null;
+};
 
 const useRootData = () => useRouteLoaderData<RootData>("root");
 
@@ -24,4 +31,9 @@ export function useYourPlaylists() {
 /** How many items the cart holds, or null where fans cannot pay yet (no cart at all). */
 export function useCartCount() {
   return useRootData()?.cart ?? null;
+}
+
+/** The signed-in user's unread notifications and where the bell listens (null for visitors). */
+export function useNotices() {
+  return useRootData()?.notices ?? null;
 }

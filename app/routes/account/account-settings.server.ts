@@ -3,19 +3,45 @@ import { href, redirect, type RouterContextProvider } from "react-router";
 import { emailChangeErrorMessage, isWrongCurrentPassword, passwordResetErrorMessage } from "~/lib/backend/errors";
 import { formError, parseForm, replyWith, type FormReply } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";
-import { ChangeEmailSchema, ChangePasswordSchema } from "~/lib/schemas/auth";
+import { read, refusedWrite } from "~/lib/backend/backend.server";
+import {
+  ChangeEmailSchema,
+  ChangePasswordSchema,
+  EmailSettingsRowSchema,
+  EmailSettingsSchema,
+  type EmailSettings,
+} from "~/lib/schemas/auth";
 import type { SessionUser } from "~/lib/session/session-user";
 import { supabaseContext } from "~/lib/session/session.server";
 import { rememberCookieName, sessionCookieOptions } from "~/lib/backend/supabase.server";
 
 // The account settings every signed-in user has (the artist's Artist Profile Settings, the fan's account
 // section): change the password (the current one required), change the email (a link to each address),
-// sign out on every device. Auth checks each again: the current password, both confirmations, the session.
+// sign out on every device, and which emails come (release mail, at once or weekly; an artist's sales). Auth
+// checks each again: the current password, both confirmations, the session; the database, whose settings they are.
 
 type Context = Readonly<RouterContextProvider>;
 
 /** Each form of the page posts its intent; the reply names it, so its messages show beside that form. */
-type AccountIntent = "email" | "password" | "sign-out-everywhere";
+type AccountIntent = "email" | "password" | "sign-out-everywhere" | "emails";
+
+/** Until a user chooses, every email comes, each release mail at once. */
+const everyEmail: EmailSettings = { release_emails: true, release_digest: "immediate", sale_emails: true };
+
+/** The user's email settings (the row-level security keeps it to their own). */
+export async function readEmailSettings(context: Context, userId: string): Promise<EmailSettings> {
+  const settings = read(
+    await context
+      .get(supabaseContext)
+      .from("email_settings")
+      .select("release_emails, release_digest, sale_emails")
+      .eq("user_id", userId)
+      .maybeSingle(),
+    { what: "email settings", schema: EmailSettingsRowSchema },
+  );
+  if (settings.status === "failed") throw new Error(settings.message);
+  return settings.status === "found" ? settings.data : everyEmail;
+}
 
 const withIntent = (reply: FormReply, intent: AccountIntent): FormReply => ({ ...reply, values: { ...reply.values, intent } });
 
@@ -46,6 +72,24 @@ export async function accountSettingsAction(request: Request, context: Context, 
     throw redirect(href("/login"), {
       headers: { "Set-Cookie": serializeCookieHeader(rememberCookieName, "", { ...sessionCookieOptions(request, false), maxAge: 0 }) },
     });
+  }
+
+  if (intent === "emails") {
+    const submission = parseForm(EmailSettingsSchema, formData);
+    if (!submission.success) return replyWith(withIntent(submission.reply, intent), 400);
+    const { releaseEmails, releaseDigest, saleEmails } = submission.value;
+    // The row is the session's own (its user_id is the column's default, auth.uid()): insert or update it.
+    const { error } = await supabase.from("email_settings").upsert(
+      {
+        release_emails: releaseEmails !== undefined,
+        release_digest: releaseDigest,
+        sale_emails: saleEmails !== undefined,
+        updated_at: new Date().toISOString(),
+      },
+      { onConflict: "user_id" },
+    );
+    if (error) return refusedWrite(error, { what: "email settings", values: { ...submission.values, intent } });
+    return replyWith({ fieldErrors: {}, formError: null, values: { intent }, notice: "Email settings saved." }, 200);
   }
 
   if (intent === "email") {

@@ -1,21 +1,22 @@
 import { href } from "react-router";
-import { AccountSettings } from "~/components/account/account-settings";
+import { AccountSettings, EmailSettingsForm } from "~/components/account/account-settings";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { requireFan } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
-import { accountSettingsAction, finishEmailChange } from "../account/account-settings.server";
+import { accountSettingsAction, finishEmailChange, readEmailSettings } from "../account/account-settings.server";
 import type { Route } from "./+types/settings";
 
-export const meta = () => pageMeta("Account settings", "Your email, password and signed-in devices.");
+export const meta = () => pageMeta("Account settings", "Your email, password, signed-in devices and which emails you get.");
 
 const settingsPath = href("/dashboard/fan/settings");
 
-/** No read of its own: the session check already brought the account's email and any pending change. */
+/** One read of its own (the email settings): the session check already brought the account's email and any pending change. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const fan = requireFan(request, context);
   await finishEmailChange(request, context, settingsPath);
   return {
+    emailSettings: await readEmailSettings(context, fan.id),
     email: fan.email,
     pendingEmail: fan.pendingEmail,
     emailConfirmed: new URL(request.url).searchParams.get("email") === "confirmed",
@@ -30,9 +31,12 @@ export default function FanAccountSettings({ loaderData, actionData }: Route.Com
   return (
     <>
       <DashboardHeader title="Account settings" kicker="Your music" dashboard={href("/dashboard/fan")}>
-        Your email, password and signed-in devices.
+        Your email, password, signed-in devices and which emails you get.
       </DashboardHeader>
-      <AccountSettings {...loaderData} reply={actionData} path={settingsPath} />
+      <div className="grid max-w-2xl gap-6">
+        <AccountSettings {...loaderData} reply={actionData} path={settingsPath} />
+        <EmailSettingsForm settings={loaderData.emailSettings} isArtist={false} reply={actionData} path={settingsPath} />
+      </div>
     </>
   );
 }

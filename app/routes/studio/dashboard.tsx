@@ -1,12 +1,11 @@
-import { useEffect } from "react";
-import { href, Link, useRevalidator } from "react-router";
+import { href, Link } from "react-router";
 import { DashboardSection } from "~/components/layout/dashboard-header";
 import { Artwork } from "~/components/catalog/artist-image";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { StatCard } from "~/components/studio/stat-card";
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { envFrom } from "~/lib/http/env.server";
-import { watchActivity } from "~/lib/backend/live-activity";
+import { useRevalidateOnEvents, watchActivity } from "~/lib/backend/live-activity";
 import { trackPath } from "~/lib/catalog/catalog";
 import { formatCount, formatPrice, formatTimeAgo } from "~/lib/format";
 import { requireArtist } from "~/lib/session/guards.server";
@@ -61,41 +60,10 @@ const activityVerb: Record<ArtistDashboard["activity"][number]["type"], string> 
   comment: "commented on",
 };
 
-/** How often at most the dashboard reloads while activity streams in. */
-const liveRefreshMs = 500;
-
-/** With JavaScript, Recent Activity and the figures follow what happens, without a reload. */
-function useLiveActivity({ url, anonKey }: { url: string; anonKey: string }, artistId: string) {
-  const { revalidate } = useRevalidator();
-  useEffect(() => {
-    let stop = () => {};
-    let stopped = false;
-    let pending: ReturnType<typeof setTimeout> | null = null;
-    let lastRefresh = 0;
-    // The first event reloads at once; a burst then reloads at most every liveRefreshMs.
-    const refresh = () => {
-      if (pending) return;
-      const wait = Math.max(0, lastRefresh + liveRefreshMs - Date.now());
-      pending = setTimeout(() => {
-        pending = null;
-        lastRefresh = Date.now();
-        void revalidate();
-      }, wait);
-    };
-    void watchActivity({ url, anonKey }, artistId, refresh)
-      .then((unsubscribe) => (stopped ? unsubscribe() : (stop = unsubscribe)))
-      .catch((error: unknown) => console.error("the live activity feed could not start", error));
-    return () => {
-      stopped = true;
-      if (pending) clearTimeout(pending);
-      stop();
-    };
-  }, [url, anonKey, artistId, revalidate]);
-}
-
 export default function ArtistDashboardPage({ loaderData }: Route.ComponentProps) {
   const { displayName, dashboard, now, backend, artistId } = loaderData;
-  useLiveActivity(backend, artistId);
+  // With JavaScript, Recent Activity and the figures follow what happens, without a reload.
+  useRevalidateOnEvents((onActivity) => watchActivity(backend, artistId, onActivity), `${backend.url}:${artistId}`);
   return (
     <section>
       <p className="text-sm font-semibold tracking-wider text-accent uppercase">Artist dashboard</p>
