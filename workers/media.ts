@@ -19,6 +19,10 @@ export default {
   async scheduled(_controller, env) {
     const jobs = await Promise.allSettled([runPayoutJob(env), runScheduledAnnouncements(env)]);
     const failed = jobs.filter((job) => job.status === "rejected");
-    if (failed.length > 0) throw new AggregateError(failed.map((job) => job.reason), "a scheduled job failed");
+    if (failed.length > 0)
+      throw new AggregateError(
+        failed.map((job) => job.reason),
+        "a scheduled job failed",
+      );
   },
 } satisfies ExportedHandler;

@@ -49,7 +49,9 @@ export async function releaseMail(mail: ReleaseMailToSend, origin: string, secre
   const oneClick = fromEach.length === 1 ? fromEach[0]!.link : fromAll;
   const first = mail.releases[0]!;
   const subject =
-    mail.releases.length === 1 ? `New from ${first.artist_name}: ${first.title}` : `${mail.releases.length} new releases from artists you follow`;
+    mail.releases.length === 1
+      ? `New from ${first.artist_name}: ${first.title}`
+      : `${mail.releases.length} new releases from artists you follow`;
   const link = (id: string) => new URL(albumPath(id), origin).href;
   const what = (release: v.InferOutput<typeof MailRelease>) =>
     release.kind === "album" ? `album, ${countOf(release.tracks, "track")}` : "single";

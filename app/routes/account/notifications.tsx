@@ -43,8 +43,8 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
           title={paged ? "Nothing older" : "Nothing new yet"}
           action={<LinkButton to={href("/discover")}>Find artists to follow</LinkButton>}
         >
-          New releases from artists you follow or bought from, replies to your comments, and for artists their sales and new
-          followers show up here.
+          New releases from artists you follow or bought from, replies to your comments, and for artists their sales and new followers show
+          up here.
         </EmptyState>
       ) : (
         <ul className="grid gap-2">

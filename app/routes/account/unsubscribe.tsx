@@ -25,7 +25,11 @@ export const meta = () => [...pageMeta("Release emails", "Stop or restart releas
 /** What a link stops, or the page that says it is not one of ours. */
 async function linkOf(context: Route.LoaderArgs["context"], pass: string): Promise<Unsubscribe> {
   const what = await readUnsubscribePass(envFrom(context).MARKETPLACE_SECRET, pass);
-  if (!what) throw data("This unsubscribe link is not valid. Use the link in the email itself, or change your email settings.", { status: 404, headers: uncached });
+  if (!what)
+    throw data("This unsubscribe link is not valid. Use the link in the email itself, or change your email settings.", {
+      status: 404,
+      headers: uncached,
+    });
   return what;
 }
 
@@ -79,7 +83,9 @@ export default function UnsubscribePage({ loaderData, actionData }: Route.Compon
             Subscribed again. {email} will get {from}.
           </p>
         ) : (
-          <p>Stop {from} to {email}?</p>
+          <p>
+            Stop {from} to {email}?
+          </p>
         )}
         <FormAlert>{actionData?.formError}</FormAlert>
         <Form method="post" className="mt-4">

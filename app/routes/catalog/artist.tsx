@@ -211,9 +211,7 @@ export default function Artist({ loaderData, actionData }: Route.ComponentProps)
         </div>
 
         <aside className="grid grid-cols-1 content-start gap-8">
-          {user?.id !== artist.id ? (
-            <ArtistNewsletterForm artistId={artist.id} artistName={artist.artist_name} reply={actionData} />
-          ) : null}
+          {user?.id !== artist.id ? <ArtistNewsletterForm artistId={artist.id} artistName={artist.artist_name} reply={actionData} /> : null}
           <section aria-labelledby="followers">
             <h2 id="followers" className="mb-3 text-lg font-bold">
               Followers

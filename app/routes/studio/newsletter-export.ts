@@ -10,7 +10,10 @@ const SignupsSchema = v.array(v.object({ email: v.string(), signed_up_at: v.stri
 /** The artist's newsletter signups as CSV (email, signed up, still subscribed), newest first: their own alone, as the database judges. */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireArtist(request, context);
-  const signups = readOrThrow(await context.get(supabaseContext).rpc("newsletter_export"), { what: "newsletter signups", schema: SignupsSchema });
+  const signups = readOrThrow(await context.get(supabaseContext).rpc("newsletter_export"), {
+    what: "newsletter signups",
+    schema: SignupsSchema,
+  });
   return csvResponse(
     ["email", "signed_up_at", "subscribed"],
     signups.map((signup) => [signup.email, signup.signed_up_at, signup.subscribed ? "yes" : "no"]),
