@@ -6,7 +6,7 @@ import { loadEnv } from "./lib/env.ts";
 import { demoAccounts } from "./lib/demo-data.ts";
 import { renditionsMade, requestRenditions } from "./lib/renditions.ts";
 import { startProviders } from "./lib/providers.ts";
-import { runPayouts } from "./lib/operator.ts";
+import { runAnnouncements, runPayouts } from "./lib/operator.ts";
 
 const env = loadEnv();
 const port = Number(env.PORT || 3000);
@@ -74,28 +74,33 @@ if (queued > 0) {
     .catch((error: unknown) => console.error(error instanceof Error ? error.message : error));
 }
 
-// No Cron Trigger fires locally: the payout job the media Worker runs at the top of every hour on hosted
-// is asked for here on the same schedule (`npm run payouts` runs it at once).
-function payoutsAtTheTopOfTheHour() {
+// No Cron Trigger fires locally: the hourly jobs the media Worker runs on hosted (payouts, and the releases
+// whose day has come) are asked for here on the same schedule (`npm run payouts`, `npm run announcements`
+// run them at once).
+function jobsAtTheTopOfTheHour() {
   const hour = 3_600_000;
   return setTimeout(
     () => {
-      runPayouts(`http://localhost:${port}`, vars.MARKETPLACE_SECRET)
+      const appUrl = `http://localhost:${port}`;
+      runPayouts(appUrl, vars.MARKETPLACE_SECRET)
         .then((run) => run.sent + run.paid + run.failed > 0 && console.log(`  Payouts: ${run.paid} paid, ${run.failed} failed.`))
         .catch((error: unknown) => console.error("The payout job failed:", error instanceof Error ? error.message : error));
-      payouts = payoutsAtTheTopOfTheHour();
+      runAnnouncements(appUrl, vars.MARKETPLACE_SECRET)
+        .then((run) => run.announced > 0 && console.log(`  Releases announced: ${run.announced}, ${run.mails} mails.`))
+        .catch((error: unknown) => console.error("The announcement job failed:", error instanceof Error ? error.message : error));
+      hourly = jobsAtTheTopOfTheHour();
     },
     hour - (Date.now() % hour),
   );
 }
-let payouts = payoutsAtTheTopOfTheHour();
+let hourly = jobsAtTheTopOfTheHour();
 
 let stopping = false;
 async function shutdown() {
   if (stopping) return;
   stopping = true;
   console.log("\nStopping…");
-  clearTimeout(payouts);
+  clearTimeout(hourly);
   await app.stop();
   await providers.close();
   await backend.close();

@@ -19,12 +19,21 @@ export function operatorTarget(env: Record<string, string | undefined>): { appUr
 
 export type PayoutRun = { sent: number; paid: number; failed: number; waiting: number; reversed: number };
 
-/** Asks the Worker at `appUrl` to run the payout job now; answers what the run did. */
-export async function runPayouts(appUrl: string, secret: string): Promise<PayoutRun> {
-  const response = await fetch(new URL("/payouts", appUrl), { method: "POST", headers: { "X-Marketplace-Secret": secret } });
-  const answer = (await response.json().catch(() => null)) as (PayoutRun & { code?: string }) | null;
-  if (!response.ok || typeof answer?.paid !== "number") {
-    throw new Error(`${appUrl} did not run the payouts: HTTP ${response.status} ${answer?.code ?? ""}`.trim());
+export type AnnouncementRun = { announced: number; mails: number };
+
+/** Asks the Worker at `appUrl` to run one of its hourly jobs now (its operator route `path`); answers what the run did. */
+async function runJob<Run>(appUrl: string, secret: string, path: string, what: string, counted: keyof Run): Promise<Run> {
+  const response = await fetch(new URL(path, appUrl), { method: "POST", headers: { "X-Marketplace-Secret": secret } });
+  const answer = (await response.json().catch(() => null)) as (Run & { code?: string }) | null;
+  if (!response.ok || typeof answer?.[counted] !== "number") {
+    throw new Error(`${appUrl} did not run ${what}: HTTP ${response.status} ${answer?.code ?? ""}`.trim());
   }
   return answer;
 }
+
+/** The payout job now: payouts started, sent and asked after. */
+export const runPayouts = (appUrl: string, secret: string) => runJob<PayoutRun>(appUrl, secret, "/payouts", "the payouts", "paid");
+
+/** The announcement job now: the releases whose day has come, announced, and their mail queued. */
+export const runAnnouncements = (appUrl: string, secret: string) =>
+  runJob<AnnouncementRun>(appUrl, secret, "/announcements", "the announcements", "announced");

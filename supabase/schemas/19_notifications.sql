@@ -296,15 +296,14 @@ create table public.email_settings (
   user_id uuid primary key default auth.uid() references auth.users (id) on delete cascade,
   release_emails boolean not null default true,
   release_digest text not null default 'immediate' check (release_digest in ('immediate', 'weekly')),
-  sale_emails boolean not null default true,
-  updated_at timestamptz not null default now()
+  sale_emails boolean not null default true
 );
 
 alter table public.email_settings enable row level security;
 
 revoke all on public.email_settings from anon, authenticated;
 
-grant select, insert (release_emails, release_digest, sale_emails), update (release_emails, release_digest, sale_emails, updated_at)
+grant select, insert (release_emails, release_digest, sale_emails), update (release_emails, release_digest, sale_emails)
   on public.email_settings to authenticated;
 
 create policy "Users read their own email settings" on public.email_settings
@@ -317,6 +316,23 @@ create policy "Users change their own email settings" on public.email_settings
   for update to authenticated
   using (user_id = (select auth.uid()))
   with check (user_id = (select auth.uid()) and (select private.is_active_user()));
+
+-- Saving the settings form: the caller's row, made or changed (as the caller: the policies above decide).
+create or replace function public.save_email_settings(release_emails boolean, release_digest text, sale_emails boolean)
+returns void
+language sql
+security invoker
+set search_path = ''
+as $$
+  insert into public.email_settings (release_emails, release_digest, sale_emails)
+  values (save_email_settings.release_emails, save_email_settings.release_digest, save_email_settings.sale_emails)
+  on conflict (user_id) do update
+  set release_emails = excluded.release_emails, release_digest = excluded.release_digest, sale_emails = excluded.sale_emails
+$$;
+
+revoke execute on function public.save_email_settings(boolean, text, boolean) from public, anon;
+
+grant execute on function public.save_email_settings(boolean, text, boolean) to authenticated;
 
 -- Addresses that asked for no more release mail: from one artist, or (artist_id null) from anyone. Written
 -- by the marketplace when a signed unsubscribe link or its one-click POST comes back (the Worker checks the

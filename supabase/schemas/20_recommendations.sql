@@ -68,8 +68,9 @@ $$;
 revoke execute on function private.bought_together(uuid, uuid) from public, anon, authenticated;
 
 -- A release page's "fans who bought this also bought": at most `max_count` (6) released releases, by how
--- many of its buyers bought them; none of the reader's own (signed in: nor what they own).
-create or replace function private.also_bought(release_id uuid, max_count integer)
+-- many of its buyers bought them; none of the reader's own (signed in: nor what they own). A track's page
+-- names its track (`track_id`): its release's.
+create or replace function private.also_bought(release_id uuid, track_id uuid, max_count integer)
 returns jsonb
 language sql
 stable
@@ -77,11 +78,14 @@ security definer
 set search_path = ''
 as $$
   with banned as (select private.banned_accounts() as ids),
-  me as (select (select auth.uid()) as id)
+  me as (select (select auth.uid()) as id),
+  this as (
+    select coalesce(also_bought.release_id, (select t.release_id from public.tracks t where t.id = also_bought.track_id)) as id
+  )
   select coalesce(jsonb_agg(private.release_card(picked.release_id) order by picked.buyers desc, picked.release_id), '[]')
   from (
     select b.release_id, b.buyers
-    from private.bought_together(also_bought.release_id, null) b, banned, me
+    from this cross join lateral private.bought_together(this.id, null) b, banned, me
     where private.is_released(b.release_id, banned.ids)
       and not exists (select 1 from public.releases r where r.id = b.release_id and r.artist_id = me.id)
       and not exists (select 1 from public.purchases p join public.tracks t on t.id = p.track_id
@@ -91,23 +95,23 @@ as $$
   ) picked
 $$;
 
-revoke execute on function private.also_bought(uuid, integer) from public;
+revoke execute on function private.also_bought(uuid, uuid, integer) from public;
 
-grant execute on function private.also_bought(uuid, integer) to anon, authenticated;
+grant execute on function private.also_bought(uuid, uuid, integer) to anon, authenticated;
 
-create or replace function public.also_bought(release_id uuid, max_count integer default 6)
+create or replace function public.also_bought(release_id uuid default null, track_id uuid default null, max_count integer default 6)
 returns jsonb
 language sql
 stable
 security invoker
 set search_path = ''
 as $$
-  select private.also_bought(also_bought.release_id, also_bought.max_count)
+  select private.also_bought(also_bought.release_id, also_bought.track_id, also_bought.max_count)
 $$;
 
-revoke execute on function public.also_bought(uuid, integer) from public;
+revoke execute on function public.also_bought(uuid, uuid, integer) from public;
 
-grant execute on function public.also_bought(uuid, integer) to anon, authenticated;
+grant execute on function public.also_bought(uuid, uuid, integer) to anon, authenticated;
 
 -- The newest released releases of an artist or of a genre, at most `max_count`: read from the newest tracks
 -- through their index (tracks_artist_id_release_date_idx, tracks_genre_release_date_idx), never a whole

@@ -6,16 +6,19 @@ import { GenreList } from "./genre-list";
 
 /**
  * One artist in a grid: picture, name, short description (two lines at most), counts and genres, the
- * whole card one link to the artist's page. `trackLabel` words the track count (e.g. "Rock track").
+ * whole card one link to the artist's page. `trackLabel` words the track count (e.g. "Rock track");
+ * `note` says why it is shown (a recommendation's reason).
  */
 export function ArtistCard({
   artist,
   showGenres = true,
   trackLabel = "track",
+  note,
 }: {
   artist: ArtistSummary;
   showGenres?: boolean;
   trackLabel?: string;
+  note?: string | null;
 }) {
   return (
     <Link
@@ -34,18 +37,28 @@ export function ArtistCard({
         {countOf(artist.follower_count, "follower")}
         {artist.track_count !== undefined ? ` · ${countOf(artist.track_count, trackLabel)}` : null}
       </p>
+      {note ? <p className="mt-1 text-xs text-accent-strong">{note}</p> : null}
       {showGenres ? <GenreList genres={artist.genres} className="mt-auto pt-3" /> : null}
     </Link>
   );
 }
 
 /** The grid every artist list uses: one card per artist, worded as `ArtistCard` is. */
-export function ArtistGrid({ artists, ...card }: { artists: ArtistSummary[]; showGenres?: boolean; trackLabel?: string }) {
+export function ArtistGrid<Artist extends ArtistSummary>({
+  artists,
+  noteOf,
+  ...card
+}: {
+  artists: Artist[];
+  showGenres?: boolean;
+  trackLabel?: string;
+  noteOf?: (artist: Artist) => string | null;
+}) {
   return (
     <ul className="grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4 xl:grid-cols-4">
       {artists.map((artist) => (
         <li key={artist.id}>
-          <ArtistCard artist={artist} {...card} />
+          <ArtistCard artist={artist} note={noteOf?.(artist)} {...card} />
         </li>
       ))}
     </ul>

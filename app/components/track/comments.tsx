@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef } from "react";
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { FormAlert } from "~/components/form-controls";
 import { Button } from "~/components/ui/button";
 import { FieldError, Label, Textarea } from "~/components/ui/field";
@@ -28,6 +28,9 @@ export function Comments({
   result: FormReply | undefined;
 }) {
   const headingId = useId();
+  // "Reply" is a link (it works without JavaScript): the form then answers that comment.
+  const [searchParams] = useSearchParams();
+  const replyTo = searchParams.get("replyTo");
   return (
     <section id="comments" aria-labelledby={headingId} className="mt-12">
       <h2 id={headingId} className="text-2xl font-bold">
@@ -35,7 +38,7 @@ export function Comments({
       </h2>
       <div className="mt-5">
         {user ? (
-          <CommentForm trackPath={trackPath} result={result} />
+          <CommentForm trackPath={trackPath} result={result} replyingTo={comments.find((comment) => comment.id === replyTo) ?? null} />
         ) : (
           <p className="rounded-2xl border border-stage-700 bg-stage-850 px-5 py-4 text-ink-muted">
             <Link
@@ -56,7 +59,13 @@ export function Comments({
           {comments.map((comment, index) => (
             // The first comment of each further page is where "Show more" lands.
             <li key={comment.id} id={`comment-${index + 1}`} className="scroll-mt-24">
-              <CommentItem comment={comment} now={now} trackPath={trackPath} isOwn={comment.user_id === user?.id} />
+              <CommentItem
+                comment={comment}
+                now={now}
+                trackPath={trackPath}
+                isOwn={comment.user_id === user?.id}
+                canReply={user !== null && comment.user_id !== user.id}
+              />
             </li>
           ))}
         </ol>
@@ -76,7 +85,15 @@ export function Comments({
   );
 }
 
-function CommentForm({ trackPath, result }: { trackPath: string; result: FormReply | undefined }) {
+function CommentForm({
+  trackPath,
+  result,
+  replyingTo,
+}: {
+  trackPath: string;
+  result: FormReply | undefined;
+  replyingTo: TrackComment | null;
+}) {
   const formRef = useRef<HTMLFormElement>(null);
   const navigation = useNavigation();
   const posting = navigation.state === "submitting" && navigation.formData?.get("intent") === "comment";
@@ -104,7 +121,15 @@ function CommentForm({ trackPath, result }: { trackPath: string; result: FormRep
       className="rounded-2xl border border-stage-700 bg-stage-850 p-4"
     >
       <input type="hidden" name="intent" value="comment" />
-      <Label htmlFor={fieldId}>Add a comment</Label>
+      {replyingTo ? <input type="hidden" name="replyTo" value={replyingTo.id} /> : null}
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <Label htmlFor={fieldId}>{replyingTo ? `Reply to ${replyingTo.author_name ?? "this comment"}` : "Add a comment"}</Label>
+        {replyingTo ? (
+          <Link to={`${trackPath}#comments`} preventScrollReset className="text-sm text-accent-strong hover:underline">
+            Cancel reply
+          </Link>
+        ) : null}
+      </div>
       <Textarea
         id={fieldId}
         name="content"
@@ -127,14 +152,26 @@ function CommentForm({ trackPath, result }: { trackPath: string; result: FormRep
           )}
         </div>
         <Button type="submit" disabled={posting} aria-disabled={posting || undefined}>
-          {posting ? "Posting..." : "Post comment"}
+          {posting ? "Posting..." : replyingTo ? "Post reply" : "Post comment"}
         </Button>
       </div>
     </Form>
   );
 }
 
-function CommentItem({ comment, now, trackPath, isOwn }: { comment: TrackComment; now: number; trackPath: string; isOwn: boolean }) {
+function CommentItem({
+  comment,
+  now,
+  trackPath,
+  isOwn,
+  canReply,
+}: {
+  comment: TrackComment;
+  now: number;
+  trackPath: string;
+  isOwn: boolean;
+  canReply: boolean;
+}) {
   const navigation = useNavigation();
   const deleting = navigation.state === "submitting" && navigation.formData?.get("commentId") === comment.id;
   const name = comment.author_name ?? "Unknown User";
@@ -165,6 +202,16 @@ function CommentItem({ comment, now, trackPath, isOwn }: { comment: TrackComment
           </time>
         </header>
         <p className="mt-1 break-words whitespace-pre-line text-ink-muted">{comment.content}</p>
+        {canReply ? (
+          <Link
+            to={`${trackPath}?${new URLSearchParams({ replyTo: comment.id })}#comments`}
+            preventScrollReset
+            className="mt-2 inline-block text-sm font-semibold text-accent-strong hover:underline"
+            aria-label={`Reply to ${name}`}
+          >
+            Reply
+          </Link>
+        ) : null}
       </div>
       {isOwn ? (
         <Form method="post" action={trackPath} preventScrollReset className="shrink-0">

@@ -375,21 +375,18 @@ export type Database = {
           release_digest: string
           release_emails: boolean
           sale_emails: boolean
-          updated_at: string
           user_id: string
         }
         Insert: {
           release_digest?: string
           release_emails?: boolean
           sale_emails?: boolean
-          updated_at?: string
           user_id?: string
         }
         Update: {
           release_digest?: string
           release_emails?: boolean
           sale_emails?: boolean
-          updated_at?: string
           user_id?: string
         }
         Relationships: []
@@ -1454,7 +1451,7 @@ export type Database = {
       admin_money: { Args: { days?: number }; Returns: Json }
       album_page: { Args: { release_id: string }; Returns: Json }
       also_bought: {
-        Args: { max_count?: number; release_id: string }
+        Args: { max_count?: number; release_id?: string; track_id?: string }
         Returns: Json
       }
       announce_releases: { Args: { max_releases?: number }; Returns: Json }
@@ -1806,6 +1803,14 @@ export type Database = {
           title: string
           total: number
         }[]
+      }
+      save_email_settings: {
+        Args: {
+          release_digest: string
+          release_emails: boolean
+          sale_emails: boolean
+        }
+        Returns: undefined
       }
       save_track: {
         Args: { album?: Json; details: Json; track_id: string }

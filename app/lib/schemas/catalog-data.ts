@@ -6,7 +6,7 @@ import { count, nullableText, numeric, pixels, ReleaseRowSchema } from "./column
 // parse with these; components import only the types.
 
 /** An artist as every directory card shows them. */
-const ArtistSummarySchema = v.object({
+export const ArtistSummarySchema = v.object({
   id: v.string(),
   artist_name: v.string(),
   short_description: nullableText,
@@ -254,3 +254,18 @@ export type TrackComment = v.InferOutput<typeof TrackCommentsSchema>[number];
 
 /** What `/search/artists` answers the header search. */
 export type ArtistSearchReply = { query: string; artists: ArtistSearchResult[]; error: string | null };
+
+/** A release as a recommendation shows it (`private.release_card`): its cover, title and artist. */
+export const ReleaseCardSchema = v.object({
+  id: v.string(),
+  kind: v.picklist(["album", "single"]),
+  title: v.string(),
+  artist_id: v.string(),
+  artist_name: v.string(),
+  artwork_url: nullableText,
+  first_track_id: nullableText,
+});
+export type ReleaseCard = v.InferOutput<typeof ReleaseCardSchema>;
+
+/** `also_bought(release_id)`: what the release's buyers bought besides it. */
+export const AlsoBoughtSchema = v.array(ReleaseCardSchema);

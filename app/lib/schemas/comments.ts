@@ -11,6 +11,8 @@ export const CommentSchema = v.object({
     v.nonEmpty("Please write a comment first"),
     v.maxLength(commentMaxLength, `Comments can be at most ${commentMaxLength.toLocaleString("en-US")} characters`),
   ),
+  // A reply names the comment it answers (its author hears of it).
+  replyTo: v.optional(v.pipe(v.string(), idSchema("The comment you replied to no longer exists"))),
 });
 
 export const DeleteCommentSchema = v.object({

@@ -1,8 +1,17 @@
 import * as v from "valibot";
-import { ArtistSummariesSchema } from "./catalog-data";
+import { ArtistSummarySchema, ReleaseCardSchema } from "./catalog-data";
 import { count, nullableText, numeric } from "./columns";
 
 // What the fan space reads (supabase/migrations/*_fan_space.sql and table reads), checked at the loader.
+
+/** A recommended release and why (`private.recommended_releases`): what the fan bought, follows, liked, or plays most. */
+const RecommendedReleaseSchema = v.object({
+  ...ReleaseCardSchema.entries,
+  reason: v.picklist(["bought", "follow", "like", "genre"]),
+  because: v.string(),
+  because_id: nullableText,
+});
+export type RecommendedRelease = v.InferOutput<typeof RecommendedReleaseSchema>;
 
 /** `fan_dashboard()`: the three counts, the library panel and the recommendations. */
 export const FanDashboardSchema = v.object({
@@ -12,7 +21,8 @@ export const FanDashboardSchema = v.object({
   library: v.array(
     v.object({ id: v.string(), title: v.string(), artwork_url: nullableText, artist_id: v.string(), artist_name: v.string() }),
   ),
-  recommendations: ArtistSummariesSchema,
+  recommendations: v.array(v.object({ ...ArtistSummarySchema.entries, because: nullableText })),
+  recommended_releases: v.array(RecommendedReleaseSchema),
 });
 
 /** A track as the fan's lists embed it (`track:tracks(…)`): null when the reader may no longer see it. */

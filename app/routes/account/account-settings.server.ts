@@ -78,16 +78,11 @@ export async function accountSettingsAction(request: Request, context: Context, 
     const submission = parseForm(EmailSettingsSchema, formData);
     if (!submission.success) return replyWith(withIntent(submission.reply, intent), 400);
     const { releaseEmails, releaseDigest, saleEmails } = submission.value;
-    // The row is the session's own (its user_id is the column's default, auth.uid()): insert or update it.
-    const { error } = await supabase.from("email_settings").upsert(
-      {
-        release_emails: releaseEmails !== undefined,
-        release_digest: releaseDigest,
-        sale_emails: saleEmails !== undefined,
-        updated_at: new Date().toISOString(),
-      },
-      { onConflict: "user_id" },
-    );
+    const { error } = await supabase.rpc("save_email_settings", {
+      release_emails: releaseEmails !== undefined,
+      release_digest: releaseDigest,
+      sale_emails: saleEmails !== undefined,
+    });
     if (error) return refusedWrite(error, { what: "email settings", values: { ...submission.values, intent } });
     return replyWith({ fieldErrors: {}, formError: null, values: { intent }, notice: "Email settings saved." }, 200);
   }

@@ -8,7 +8,7 @@ import { PlayAllButton, PlayFromButton } from "~/components/player/play-button";
 import { TrackMenu } from "~/components/player/track-menu";
 import { BuyNowButton, PurchaseDialog } from "~/components/track/purchase-dialog";
 import type { DialogHandle } from "~/components/ui/dialog";
-import { notFound, readOrThrow } from "~/lib/backend/backend.server";
+import { notFound, read, readOrThrow } from "~/lib/backend/backend.server";
 import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/catalog/buy-param";
 import { albumPath, artistPath, countOf, isUuid, trackPath } from "~/lib/catalog/catalog";
 import { formatDate, formatDuration, formatPrice, genreLabel } from "~/lib/format";
@@ -17,7 +17,8 @@ import { publicPageHeaders } from "~/lib/http/http-cache";
 import { downloadChoices, downloadFormats } from "~/lib/media/downloads";
 import { imageSizeOf } from "~/lib/media/image-size";
 import { queueTrack } from "~/lib/player";
-import { AlbumPageSchema } from "~/lib/schemas/catalog-data";
+import { AlbumPageSchema, AlsoBoughtSchema } from "~/lib/schemas/catalog-data";
+import { AlsoBought } from "~/components/catalog/release-cards";
 import { supabaseContext } from "~/lib/session/session.server";
 import { sharing } from "~/lib/sharing/embedding.server";
 import { pageMeta } from "~/lib/sharing/meta";
@@ -40,11 +41,13 @@ export const headers = publicPageHeaders;
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isUuid(params.id)) throw notFound("Album not found");
   // The masters stay here: the page states the formats they make.
-  const { masters, ...album } = readOrThrow(await context.get(supabaseContext).rpc("album_page", { release_id: params.id }), {
-    what: "album",
-    schema: AlbumPageSchema,
-    notFound: "Album not found",
-  });
+  const supabase = context.get(supabaseContext);
+  // Its buyers' other purchases beside it: one round trip.
+  const [page, alsoBought] = await Promise.all([
+    supabase.rpc("album_page", { release_id: params.id }),
+    supabase.rpc("also_bought", { release_id: params.id }),
+  ]);
+  const { masters, ...album } = readOrThrow(page, { what: "album", schema: AlbumPageSchema, notFound: "Album not found" });
   if (album.kind === "single") throw redirect(trackPath(album.tracks[0]!.id), 301);
   // Every change to one of its tracks, or to its artist, drops the artist's tag.
   tagCachedAnswer(context, `user:${album.artist.id}`);
@@ -53,8 +56,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const share = sharing(origin, albumPath(album.id), title, [
     { label: "Embed code", kind: "album", id: album.id, trackCount: album.tracks.length },
   ]);
+  const others = read(alsoBought, { what: "album's also bought", schema: AlsoBoughtSchema });
   return {
     album,
+    alsoBought: others.status === "found" ? others.data : [],
     // What an owner downloads it in (named here, so the page carries no registry of formats).
     downloads: downloadChoices(masters),
     formats: downloadFormats(masters),
@@ -182,6 +187,8 @@ export default function Album({ loaderData }: Route.ComponentProps) {
           ) : null}
         </dl>
       </div>
+
+      <AlsoBought releases={loaderData.alsoBought} />
 
       <PurchaseDialog
         ref={purchaseDialog}

@@ -27,7 +27,8 @@ import { sharing } from "~/lib/sharing/embedding.server";
 import { imageSizeOf } from "~/lib/media/image-size";
 import { downloadChoices, downloadFormats } from "~/lib/media/downloads";
 import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/catalog/buy-param";
-import { TrackCommentsSchema, TrackPageSchema, type TrackPage } from "~/lib/schemas/catalog-data";
+import { AlsoBoughtSchema, TrackCommentsSchema, TrackPageSchema, type TrackPage } from "~/lib/schemas/catalog-data";
+import { AlsoBought } from "~/components/catalog/release-cards";
 import { CommentSchema, DeleteCommentSchema } from "~/lib/schemas/comments";
 import { supabaseContext, userContext } from "~/lib/session/session.server";
 import { trackAudioSource } from "./track-audio.server";
@@ -73,7 +74,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     keepOutOfCache(context);
     return { error: source.error };
   });
-  const [track, comments, like, bought] = await Promise.all([
+  const [track, comments, like, bought, alsoBought] = await Promise.all([
     supabase.from("tracks").select(trackColumns).eq("id", params.id).maybeSingle(),
     supabase
       .from("track_comments")
@@ -86,7 +87,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     user ? supabase.from("likes").select("track_id").eq("track_id", params.id).maybeSingle() : null,
     // Whether the reader bought it (then they download it rather than buy it).
     user ? supabase.from("purchases").select("id").eq("track_id", params.id).eq("user_id", user.id).limit(1).maybeSingle() : null,
+    // What its release's buyers bought besides it.
+    supabase.rpc("also_bought", { track_id: params.id }),
   ]);
+  const others = read(alsoBought, { what: "track's also bought", schema: AlsoBoughtSchema });
   // The comments have their own error box: the track still plays when only they failed.
   const shownComments = read(comments, { what: "track's comments", schema: TrackCommentsSchema });
   // a page missing its comments must not be kept for the next visitors
@@ -124,6 +128,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         structuredData: recordingData(origin, found),
       }),
       comments: shownComments.status === "found" ? shownComments.data : [],
+      alsoBought: others.status === "found" ? others.data : [],
       commentCount: comments.count ?? 0,
       commentsError: shownComments.status === "failed" ? shownComments.message : null,
       audio,
@@ -160,7 +165,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
   const submission = parseForm(CommentSchema, formData);
   if (!submission.success) return replyWith(submission.reply, 400);
-  const { error } = await supabase.from("comments").insert({ content: submission.value.content, track_id: params.id, user_id: user.id });
+  const { content, replyTo } = submission.value;
+  const { error } = await supabase.from("comments").insert({ content, track_id: params.id, user_id: user.id, reply_to: replyTo ?? null });
   if (error?.code === sqlState.limitReached) {
     return replyWith(
       {
@@ -171,7 +177,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       429,
     );
   }
-  if (error) return refusedWrite(error, { what: "posting a comment", values: submission.values, fields: { content: "content" } });
+  if (error) {
+    return refusedWrite(error, {
+      what: "posting a comment",
+      values: submission.values,
+      fields: { content: "content", reply_to: "content" },
+    });
+  }
   await forgetCached(request, context, [`track:${params.id}`]);
   throw backToComments;
 }
@@ -264,6 +276,8 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
           </section>
         ) : null}
       </div>
+
+      <AlsoBought releases={loaderData.alsoBought} />
 
       {commentsError ? (
         <p role="alert" className="mt-12 rounded-xl border border-danger/40 bg-danger/10 px-4 py-3 text-danger">

@@ -7,10 +7,11 @@ import { LinkButton } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { artistPath, trackPath } from "~/lib/catalog/catalog";
-import { formatCount } from "~/lib/format";
+import { formatCount, genreLabel } from "~/lib/format";
+import { ReleaseCards } from "~/components/catalog/release-cards";
 import { requireFan } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
-import { FanDashboardSchema } from "~/lib/schemas/fan-data";
+import { FanDashboardSchema, type RecommendedRelease } from "~/lib/schemas/fan-data";
 import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/dashboard";
 
@@ -93,23 +94,45 @@ export default function FanDashboard({ loaderData }: Route.ComponentProps) {
         </DashboardSection>
 
         <DashboardSection id="recommendations-heading" title="Recommended for you">
-          {dashboard.recommendations.length === 0 ? (
+          {dashboard.recommended_releases.length === 0 && dashboard.recommendations.length === 0 ? (
             <div className="mt-3">
-              <EmptyState title="Recommendations coming soon" action={<LinkButton to={href("/discover")}>Browse Artists</LinkButton>}>
+              <EmptyState title="Nothing to recommend yet" action={<LinkButton to={href("/discover")}>Browse Artists</LinkButton>}>
                 {dashboard.following_count > 0
                   ? "We will suggest more once the artists you follow, and others like them, release new music."
-                  : "Pick your favourite genres or follow a few artists, and we will suggest more."}
+                  : "Pick your favourite genres, follow a few artists or buy something you love, and we will suggest more."}
               </EmptyState>
             </div>
           ) : (
-            <div className="mt-3">
-              <ArtistGrid artists={dashboard.recommendations} />
+            <div className="mt-3 grid gap-6">
+              {dashboard.recommended_releases.length > 0 ? (
+                <ReleaseCards releases={dashboard.recommended_releases} noteOf={reasonFor} label="Recommended releases" />
+              ) : null}
+              {dashboard.recommendations.length > 0 ? (
+                <ArtistGrid
+                  artists={dashboard.recommendations}
+                  noteOf={(artist) => (artist.because ? `Because you like ${genreLabel(artist.because)}` : null)}
+                />
+              ) : null}
             </div>
           )}
         </DashboardSection>
       </div>
     </section>
   );
+}
+
+/** Why a release is recommended, in the fan's words. */
+function reasonFor(release: RecommendedRelease): string {
+  switch (release.reason) {
+    case "bought":
+      return `Fans who bought ${release.because} bought this`;
+    case "follow":
+      return `Because you follow ${release.because}`;
+    case "like":
+      return `Because you liked ${release.because}`;
+    case "genre":
+      return `Because you play a lot of ${genreLabel(release.because)}`;
+  }
 }
 
 export function ErrorBoundary() {

@@ -84,11 +84,11 @@ select tests.each_actor('read the artist''s notices by the bell''s page',
   array['artist']);
 select tests.each_actor('read email settings', $$select 1 from public.email_settings where user_id = tests.id('fan')$$,
   array['fan']);
-select tests.each_actor('write one''s email settings',
-  $$insert into public.email_settings (release_digest) values ('weekly') on conflict (user_id) do update set release_digest = 'weekly'$$,
+select tests.each_actor('write one''s email settings', $$select public.save_email_settings(true, 'weekly', true)$$,
   array['artist', 'other artist', 'fan', 'admin']);
-select tests.one_actor('write email settings while banned', 'banned fan',
-  $$insert into public.email_settings (release_digest) values ('weekly')$$, false);
+select tests.one_actor('write email settings while banned', 'banned fan', $$select public.save_email_settings(true, 'weekly', true)$$, false);
+select tests.each_actor('write another''s email settings',
+  $$update public.email_settings set release_emails = false where user_id = tests.id('fan')$$, array['fan']);
 select tests.each_actor('read the artist''s newsletter signups', $$select 1 from public.newsletter_export()$$, array['artist']);
 select tests.each_actor('sign up for the artist''s newsletter',
   $$select public.newsletter_signup(tests.id('artist'), 'someone@tests.example')$$,
@@ -101,7 +101,7 @@ select tests.each_actor('unsubscribe without the marketplace',
 select tests.each_actor_through_marketplace('unsubscribe',
   $$select public.set_release_mail('fan@tests.example', false, tests.id('artist'))$$,
   array['visitor', 'artist', 'other artist', 'fan', 'admin']);
-select tests.each_actor('read what fans bought together', $$select 1 where jsonb_array_length(public.also_bought(tests.id('track'))) >= 0$$,
+select tests.each_actor('read what fans bought together', $$select 1 where jsonb_array_length(public.also_bought(track_id => tests.id('track'))) >= 0$$,
   array['visitor', 'artist', 'other artist', 'fan', 'admin']);
 
 select plan((select count(*)::integer from tests.cases) + 34);

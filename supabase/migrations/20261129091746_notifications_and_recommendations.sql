@@ -36,8 +36,7 @@ alter table "private"."mails" drop constraint "mails_kind_check";
     "user_id" uuid not null default auth.uid(),
     "release_emails" boolean not null default true,
     "release_digest" text not null default 'immediate'::text,
-    "sale_emails" boolean not null default true,
-    "updated_at" timestamp with time zone not null default now()
+    "sale_emails" boolean not null default true
       );
 
 
@@ -243,18 +242,21 @@ alter table "private"."mails" validate constraint "mails_kind_check";
 
 set check_function_bodies = off;
 
-CREATE OR REPLACE FUNCTION private.also_bought(release_id uuid, max_count integer)
+CREATE OR REPLACE FUNCTION private.also_bought(release_id uuid, track_id uuid, max_count integer)
  RETURNS jsonb
  LANGUAGE sql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
   with banned as (select private.banned_accounts() as ids),
-  me as (select (select auth.uid()) as id)
+  me as (select (select auth.uid()) as id),
+  this as (
+    select coalesce(also_bought.release_id, (select t.release_id from public.tracks t where t.id = also_bought.track_id)) as id
+  )
   select coalesce(jsonb_agg(private.release_card(picked.release_id) order by picked.buyers desc, picked.release_id), '[]')
   from (
     select b.release_id, b.buyers
-    from private.bought_together(also_bought.release_id, null) b, banned, me
+    from this cross join lateral private.bought_together(this.id, null) b, banned, me
     where private.is_released(b.release_id, banned.ids)
       and not exists (select 1 from public.releases r where r.id = b.release_id and r.artist_id = me.id)
       and not exists (select 1 from public.purchases p join public.tracks t on t.id = p.track_id
@@ -794,13 +796,13 @@ end
 $function$
 ;
 
-CREATE OR REPLACE FUNCTION public.also_bought(release_id uuid, max_count integer DEFAULT 6)
+CREATE OR REPLACE FUNCTION public.also_bought(release_id uuid DEFAULT NULL::uuid, track_id uuid DEFAULT NULL::uuid, max_count integer DEFAULT 6)
  RETURNS jsonb
  LANGUAGE sql
  STABLE
  SET search_path TO ''
 AS $function$
-  select private.also_bought(also_bought.release_id, also_bought.max_count)
+  select private.also_bought(also_bought.release_id, also_bought.track_id, also_bought.max_count)
 $function$
 ;
 
@@ -841,6 +843,18 @@ CREATE OR REPLACE FUNCTION public.read_notifications(before timestamp with time 
  SET search_path TO ''
 AS $function$
   select private.read_notifications(read_notifications.before, read_notifications.max_count)
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.save_email_settings(release_emails boolean, release_digest text, sale_emails boolean)
+ RETURNS void
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+  insert into public.email_settings (release_emails, release_digest, sale_emails)
+  values (save_email_settings.release_emails, save_email_settings.release_digest, save_email_settings.sale_emails)
+  on conflict (user_id) do update
+  set release_emails = excluded.release_emails, release_digest = excluded.release_digest, sale_emails = excluded.sale_emails
 $function$
 ;
 
@@ -1125,8 +1139,12 @@ revoke execute on function private.forget_old_notifications() from public, anon,
 
 revoke all on public.email_settings from anon, authenticated;
 
-grant select, insert (release_emails, release_digest, sale_emails), update (release_emails, release_digest, sale_emails, updated_at)
+grant select, insert (release_emails, release_digest, sale_emails), update (release_emails, release_digest, sale_emails)
   on public.email_settings to authenticated;
+
+revoke execute on function public.save_email_settings(boolean, text, boolean) from public, anon;
+
+grant execute on function public.save_email_settings(boolean, text, boolean) to authenticated;
 
 revoke all on table private.unsubscribes from public, anon, authenticated;
 
@@ -1190,13 +1208,13 @@ revoke execute on function private.release_card(uuid) from public, anon, authent
 
 revoke execute on function private.bought_together(uuid, uuid) from public, anon, authenticated;
 
-revoke execute on function private.also_bought(uuid, integer) from public;
+revoke execute on function private.also_bought(uuid, uuid, integer) from public;
 
-grant execute on function private.also_bought(uuid, integer) to anon, authenticated;
+grant execute on function private.also_bought(uuid, uuid, integer) to anon, authenticated;
 
-revoke execute on function public.also_bought(uuid, integer) from public;
+revoke execute on function public.also_bought(uuid, uuid, integer) from public;
 
-grant execute on function public.also_bought(uuid, integer) to anon, authenticated;
+grant execute on function public.also_bought(uuid, uuid, integer) to anon, authenticated;
 
 revoke execute on function private.newest_releases(uuid, text, integer) from public, anon, authenticated;
 
