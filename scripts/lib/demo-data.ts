@@ -46,6 +46,8 @@ const demoPageAddresses: Partial<Record<RoutePattern, string>> = {
   "/download/:kind/:id": demoTrackPath("Static on the Radio").replace("/track/", "/download/track/"),
   // a receipt link no Worker signed: the page that says it has lapsed (a real one is the guest's alone)
   "/receipt/:pass": "/receipt/not-a-receipt",
+  // an unsubscribe link no Worker signed: the page that says it is not valid (a real one is in a mail)
+  "/unsubscribe/:pass": "/unsubscribe/not-a-link",
   "/*": "/no-such-page",
 };
 

@@ -63,7 +63,7 @@ describe("the fan dashboard", () => {
 
     const plain = await newFan("nogenres");
     const nothing = text((await plain.visitor.get("/dashboard/fan")).html);
-    expect(nothing).toContain("Recommendations coming soon");
+    expect(nothing).toContain("Nothing to recommend yet");
     expect(nothing).toContain("Browse Artists");
   });
 

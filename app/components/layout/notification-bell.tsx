@@ -8,14 +8,14 @@ const countedUpTo = 99;
 
 /**
  * The bell: the signed-in user's unread notifications, a link to their page. With JavaScript it listens
- * for new ones through Realtime and reloads the count as each arrives. On the notifications page itself,
- * which marks what it shows read, it counts nothing.
+ * for new ones through Realtime and reloads the count as each arrives (`data-live` once it listens). On the
+ * notifications page itself, which marks what it shows read, it counts nothing.
  */
 export function NotificationBell() {
   const user = useOptionalUser();
   const notices = useNotices();
   const { pathname } = useLocation();
-  useRevalidateOnEvents(
+  const listening = useRevalidateOnEvents(
     user && notices ? (onNotice) => watchNotifications(notices.backend, user.id, onNotice) : null,
     user && notices ? `${notices.backend.url}:${user.id}` : "signed out",
   );
@@ -26,6 +26,7 @@ export function NotificationBell() {
     <Link
       to={href("/notifications")}
       aria-label={unread > 0 ? `Notifications, ${shown} unread` : "Notifications"}
+      data-live={listening ? "" : undefined}
       className="relative inline-flex size-10 shrink-0 items-center justify-center rounded-full text-ink-muted hover:text-ink"
     >
       <Icon name="bell" className="size-6" />

@@ -3,7 +3,7 @@
 // row-level security decides what the subscriber receives. Realtime's client loads only once something
 // listens. The access token comes from
 // the app's own route, since the session cookie is HttpOnly, and is fetched again before it expires.
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { href, useRevalidator } from "react-router";
 
 const tokenPath = href("/account/realtime-token");
@@ -36,7 +36,7 @@ function tokenSource() {
 
 type Backend = { url: string; anonKey: string };
 
-/** Calls `onInsert` whenever a row matching `filter` is inserted into one of `tables`; returns how to stop. */
+/** Calls `onInsert` whenever a row matching `filter` is inserted into one of `tables`; answers, once listening, how to stop. */
 async function watchInserts(backend: Backend, channelName: string, tables: readonly string[], filter: string, onInsert: () => void) {
   const { RealtimeClient } = await import("@supabase/realtime-js");
   const client = new RealtimeClient(`${backend.url.replace(/^http/, "ws")}/realtime/v1`, {
@@ -50,7 +50,13 @@ async function watchInserts(backend: Backend, channelName: string, tables: reado
   // Join with the user's token, not the anon key the socket opens with: the subscription is checked as
   // the role the join carries, and a visitor may not read these tables.
   await client.setAuth();
-  channel.subscribe();
+  // Listening once Realtime has joined the channel (what comes before is not heard).
+  await new Promise<void>((resolve, reject) =>
+    channel.subscribe((status, error) => {
+      if (status === "SUBSCRIBED") resolve();
+      else if (status === "CHANNEL_ERROR" || status === "TIMED_OUT") reject(error ?? new Error(`Realtime: ${status}`));
+    }),
+  );
   return () => {
     void client.removeChannel(channel);
     client.disconnect();
@@ -76,10 +82,11 @@ export function watchNotifications(backend: Backend, userId: string, onNotice: (
 /**
  * Reloads the page's data (its loaders) whenever `watch` hears something: the first event at once, a
  * burst at most every `everyMs`. `watch` starts listening and answers how to stop; `key` names what it
- * listens to (a new key listens anew).
+ * listens to (a new key listens anew). Answers whether it is listening.
  */
 export function useRevalidateOnEvents(watch: ((onEvent: () => void) => Promise<() => void>) | null, key: string, everyMs = 500) {
   const { revalidate } = useRevalidator();
+  const [listening, setListening] = useState<string | null>(null);
   // The newest `watch` (a new function each render), for the effect below, which restarts only with `key`.
   const latest = useRef(watch);
   useEffect(() => {
@@ -102,7 +109,11 @@ export function useRevalidateOnEvents(watch: ((onEvent: () => void) => Promise<(
       }, wait);
     };
     void start(refresh)
-      .then((unsubscribe) => (stopped ? unsubscribe() : (stop = unsubscribe)))
+      .then((unsubscribe) => {
+        if (stopped) return unsubscribe();
+        stop = unsubscribe;
+        setListening(key);
+      })
       .catch((error: unknown) => console.error("listening for live changes could not start", error));
     return () => {
       stopped = true;
@@ -110,4 +121,5 @@ export function useRevalidateOnEvents(watch: ((onEvent: () => void) => Promise<(
       stop();
     };
   }, [key, everyMs, revalidate]);
+  return listening === key;
 }
