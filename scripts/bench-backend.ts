@@ -9,6 +9,7 @@
 // about three minutes. Requests/s = completed requests / wall time; p50/p99 = per-request latency.
 // A first row measures a bare node:http server, the load generator's ceiling on this machine. Sign-in runs
 // with the stack's /token rate limit lifted.
+import { randomBytes } from "node:crypto";
 import { fork, type ChildProcess } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,12 +19,16 @@ import { encodeWav } from "@crate/local-supabase/media";
 import { startLocalStack, type LocalStack } from "@crate/local-supabase";
 import { seedAnalyticsScale, seedFanScale } from "./lib/bench-analytics.ts";
 import { largeTables, seedCatalogScale } from "./lib/bench-catalog.ts";
+import { seedAnnouncementScale } from "./lib/bench-announcements.ts";
+import { signJwt } from "@crate/local-supabase/testing";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "./lib/postgres.ts";
 
 // `npm run bench:backend -- --analytics`: the analytics scale figures alone; `-- --catalog`: the public
 // pages' backend calls at 100× the demo data alone.
 const analyticsOnly = process.argv.includes("--analytics");
 const catalogOnly = process.argv.includes("--catalog");
+// `-- --announcements`: 200 releases out today announced to 10,000 followers (time, notices, queue messages).
+const announcementsOnly = process.argv.includes("--announcements");
 const catalogTargetMs = 20;
 const analyticsTargetMs = 150;
 const analyticsPeriods = ["7d", "30d", "90d", "1y"] as const;
@@ -116,7 +121,7 @@ async function main(): Promise<void> {
       `Per scenario: ${warmup.requests} warm-up requests, then ${measured.requests} measured (at most ${measured.ms / 1000} s). ${availableParallelism()} CPUs on this machine.\n`,
     );
 
-    if (!analyticsOnly && !catalogOnly) {
+    if (!analyticsOnly && !catalogOnly && !announcementsOnly) {
       rows.push(await benchBaseline(generator));
 
       console.log("PGlite (in memory): starting the stack…");
@@ -144,6 +149,8 @@ async function main(): Promise<void> {
     });
     if (catalogOnly) {
       catalogRows = await benchCatalog(local, generator);
+    } else if (announcementsOnly) {
+      await benchAnnouncements(local);
     } else {
       if (!analyticsOnly) rows.push(...(await benchStack("PostgreSQL 15", local, generator)));
       analyticsRows = await benchAnalytics(local, generator);
@@ -297,11 +304,15 @@ type CatalogRow = { row: Row; seqScans: string[] };
  */
 async function benchCatalog(local: LocalStack, generator: ChildProcess): Promise<CatalogRow[]> {
   console.log(
-    "The catalog at 100×: writing 10,000 artists, 100,000 tracks (and a prolific artist's 2,000), 100,000 fans, 1,000,000 follows, 5,000,000 plays…",
+    "The catalog at 100×: writing 10,000 artists, 100,000 tracks (and a prolific artist's 2,000), 100,000 fans, 1,000,000 follows, 400,000 purchases, 5,000,000 plays…",
   );
   const scale = await seedCatalogScale(local.stack.db, console.log);
   console.log(`  written in ${scale.seconds.toFixed(0)} s`);
   const headers = { apikey: local.anonKey, authorization: `Bearer ${local.anonKey}` };
+  const fanToken = signJwt(
+    { role: "authenticated", aud: "authenticated", sub: scale.fan, exp: Math.floor(Date.now() / 1000) + 3600 },
+    local.stack.config.jwtSecret,
+  );
   const rest = (path: string, expect = 200): RequestSpec => ({ method: "GET", url: `${local.url}/rest/v1/${path}`, headers, expect });
   const rpc = (name: string, body: Record<string, unknown>): RequestSpec => ({
     method: "POST",
@@ -322,6 +333,13 @@ async function benchCatalog(local: LocalStack, generator: ChildProcess): Promise
     ["artist: artist_page (most followed)", rpc("artist_page", { artist_id: scale.popularArtist })],
     ["artist: artist_page (2,000 tracks), page 2", rpc("artist_page", { artist_id: scale.prolificArtist, release_page: 2 })],
     ["fan: fan_page", rpc("fan_page", { fan_id: scale.fan })],
+    // Signed in as the bench's fan (10 follows, 4 purchases, 50 likes, 200 plays): their dashboard with
+    // the recommendations; a release page's "fans who bought this also bought" of the most bought release.
+    [
+      "fan dashboard: fan_dashboard() with recommendations",
+      { ...rpc("fan_dashboard", {}), headers: { ...headers, authorization: `Bearer ${fanToken}`, "content-type": "application/json" } },
+    ],
+    ["release: also_bought (the most bought release)", rpc("also_bought", { release_id: scale.boughtRelease })],
     [
       "track: the track with its artist",
       rest(
@@ -361,6 +379,59 @@ async function benchCatalog(local: LocalStack, generator: ChildProcess): Promise
     results.push({ row, seqScans: scanned });
   }
   return results;
+}
+
+/**
+ * The announcement job at scale: 200 releases out today, one of them followed by 10,000 fans, announced
+ * by the job's calls as the Worker makes them (50 releases a call, through the marketplace's secret), each
+ * call timed; then the notices written and the mails made (each one queue message).
+ */
+async function benchAnnouncements(local: LocalStack): Promise<void> {
+  console.log("Announcements: writing 200 artists, 10,000 fans and their follows, 200 releases out today…");
+  const scale = await seedAnnouncementScale(local.stack.db, console.log);
+  const secret = randomBytes(32).toString("hex");
+  await local.stack.db.query("select private.trust_marketplace_secret($1)", [secret]);
+  const call = async () => {
+    const started = performance.now();
+    const response = await fetch(`${local!.url}/rest/v1/rpc/announce_releases`, {
+      method: "POST",
+      headers: {
+        apikey: local!.anonKey,
+        authorization: `Bearer ${local!.anonKey}`,
+        "content-type": "application/json",
+        "x-marketplace-secret": secret,
+      },
+      body: JSON.stringify({ max_releases: 50 }),
+    });
+    if (!response.ok) throw new Error(`announce_releases answered ${response.status}: ${await response.text()}`);
+    const answer = (await response.json()) as { announced: string[]; mails: string[] };
+    return { ms: performance.now() - started, announced: answer.announced.length, mails: answer.mails.length };
+  };
+  const calls: { ms: number; announced: number; mails: number }[] = [];
+  for (let made = 0; made < 20; made++) {
+    const done = await call();
+    calls.push(done);
+    if (done.announced < 50) break;
+  }
+  const again = await call();
+  const { rows } = await local.stack.db.query<{ notices: string; items: string; mails: string; biggest: string }>(
+    `select (select count(*) from public.notifications where kind = 'release') as notices,
+       (select count(*) from private.announcement_items) as items,
+       (select count(*) from private.mails where kind = 'releases') as mails,
+       (select max(n) from (select count(*) as n from private.announcement_items group by mail_id) m) as biggest`,
+  );
+  const figures = rows[0]!;
+  const total = calls.reduce((sum, done) => sum + done.ms, 0);
+  console.log(
+    `\nAnnouncing ${scale.releases} releases out today to their followers (one release followed by ${scale.followers.toLocaleString("en-US")} fans; the first 100 fans follow all ${scale.releases}), as the job calls announce_releases (50 releases a call):`,
+  );
+  console.log("| call | releases announced | mails made (queue messages) | ms |");
+  console.log("|---|---|---|---|");
+  calls.forEach((done, index) => console.log(`| ${index + 1} | ${done.announced} | ${done.mails} | ${done.ms.toFixed(0)} |`));
+  console.log(`| the job run again | ${again.announced} | ${again.mails} | ${again.ms.toFixed(0)} |`);
+  console.log(
+    `In all ${(total / 1000).toFixed(1)} s: ${Number(figures.notices).toLocaleString("en-US")} notifications, ${Number(figures.items).toLocaleString("en-US")} mail items in ${Number(figures.mails).toLocaleString("en-US")} mails (the largest a digest of ${figures.biggest} releases): one queue message an address, not one a release.`,
+  );
 }
 
 function printCatalog(rows: CatalogRow[]): void {

@@ -16,6 +16,7 @@
 // - measureDownloads (lib/bench-downloads.ts): a bought track's first byte, a 10-track album's zip and workerd's memory while zipping,
 //   and the MP3 and FLAC files made on first request (until ready, first byte);
 // - measureLiveFeed (lib/bench-live-feed.ts): a comment inserted → on the artist dashboard's live feed;
+//   measurePublishToBell: a release out today written and announced → on a follower's bell;
 // - the studio's pages (signed in as the demo artist) and the administrators': their JavaScript and
 //   backend round trips, and how fast an oversized form is refused (lib/bench-oversized-forms.ts).
 // - measureWorkerBundles (lib/bench-worker-bundle.ts): each Worker's size as `wrangler deploy` uploads it.
@@ -41,7 +42,7 @@ import { measureUploads, printUploads } from "./lib/bench-uploads.ts";
 import { measureRenditions, printRenditions } from "./lib/bench-renditions.ts";
 import { measureDownloads, printDownloads } from "./lib/bench-downloads.ts";
 import { measureCheckout, printCheckout } from "./lib/bench-checkout.ts";
-import { measureLiveFeed, printLiveFeed } from "./lib/bench-live-feed.ts";
+import { measureLiveFeed, measurePublishToBell, printLiveFeed, printPublishToBell } from "./lib/bench-live-feed.ts";
 import { measureOversizedForms, printOversizedForms } from "./lib/bench-oversized-forms.ts";
 import { measureHeavyViewer, printHeavyViewer } from "./lib/bench-heavy-viewer.ts";
 import { percentile } from "./lib/percentile.ts";
@@ -462,6 +463,7 @@ async function main() {
     if (process.argv.includes("--studio")) {
       await printStudioAndFanSpace(marketplace, artistCookie);
       printLiveFeed(await measureLiveFeed(marketplace));
+      printPublishToBell(await measurePublishToBell(marketplace));
       return;
     }
 
@@ -510,6 +512,7 @@ async function main() {
     const playbackOnMobile = await measurePlayback(marketplace, { runs: 5, network: mobileNetwork });
     console.log("Live feed on the artist dashboard (Chromium)…");
     const liveFeed = await measureLiveFeed(marketplace);
+    const publishToBell = await measurePublishToBell(marketplace);
     const printPlayerFigures = await measurePlayer();
     const printEmbedFigures = await measureEmbedFigures();
 
@@ -522,6 +525,7 @@ async function main() {
     printPlayerFigures();
     printEmbedFigures();
     printLiveFeed(liveFeed);
+    printPublishToBell(publishToBell);
     printWorkerBundles(measureWorkerBundles());
     requireLighthouseTargets(lighthouseScores);
   } catch (error) {

@@ -1,13 +1,23 @@
 // Data for the catalog scale bench (`npm run bench:backend -- --catalog`): the public pages at 100× the
 // demo data, on PostgreSQL: 10,000 artists (two genres each), 100,000 tracks, 100,000 fans making
-// 1,000,000 follows (a few artists very popular, most barely followed) and 5,000,000 plays over a year.
+// 1,000,000 follows (a few artists very popular, most barely followed), 400,000 purchases (four a fan, the
+// popular tracks most) and 5,000,000 plays over a year; the bench's fan also likes 50 tracks and played 200
+// (what recommendations read).
 // Written in bulk SQL as the operator. The follower count and play rollup triggers are set aside for the
 // bulk inserts, and the counts and rollups written once afterwards.
 import type { Db } from "@crate/local-supabase";
 
 const genres = ["Rock", "Pop", "Hip Hop", "Electronic", "Jazz", "Classical", "R&B", "Folk", "Metal", "Country", "Blues", "Indie"];
 
-export type CatalogScale = { popularArtist: string; prolificArtist: string; popularTrack: string; fan: string; seconds: number };
+export type CatalogScale = {
+  popularArtist: string;
+  prolificArtist: string;
+  popularTrack: string;
+  /** The most bought track's release, for "fans who bought this also bought". */
+  boughtRelease: string;
+  fan: string;
+  seconds: number;
+};
 
 export async function seedCatalogScale(db: Db, log: (line: string) => void): Promise<CatalogScale> {
   const started = performance.now();
@@ -88,6 +98,22 @@ export async function seedCatalogScale(db: Db, log: (line: string) => void): Pro
   ]);
   // The rollup triggers are set aside for the bulk load (grouping a million plays per statement into
   // track-days is their worst case) and the rollups written once from the events afterwards.
+  // Purchases as the recommendations read them (who bought what); the ledger is the analytics bench's.
+  await step(
+    "400,000 purchases",
+    `insert into public.purchases (amount, track_id, user_id, created_at)
+     select 1.29, t.id, f.id, now() - ((f.n * 31 + k) % 365) * interval '1 day'
+     from bench_fans f, generate_series(1, 4) k,
+       lateral (select 1 + floor(100000 * power(((f.n * 7919 + k * 104729) % 100003) / 100003.0, 2))::int as n) pick
+       join bench_tracks t on t.n = pick.n`,
+  );
+  await step("the bench fan's 50 likes and 200 plays", [
+    `insert into public.likes (user_id, track_id)
+     select f.id, t.id from bench_fans f join bench_tracks t on t.n between 1000 and 1049 where f.n = 1`,
+    `insert into public.analytics_events (type, track_id, artist_id, user_id, created_at)
+     select 'play', t.id, t.artist_id, f.id, now() - k * interval '1 hour'
+     from bench_fans f, generate_series(1, 200) k join bench_tracks t on t.n = 1 + (k * 37) % 5000 where f.n = 1`,
+  ]);
   await step("disabling the rollup triggers", "alter table public.analytics_events disable trigger user");
   for (let batch = 0; batch < 5; batch++) {
     await step(
@@ -120,6 +146,9 @@ export async function seedCatalogScale(db: Db, log: (line: string) => void): Pro
      where e.type = 'play' and t.release_date <= current_date group by e.track_id order by count(*) desc limit 1`,
   );
   const fan = await db.query<{ id: string }>("select id from bench_fans where n = 1");
+  const bought = await db.query<{ id: string }>(
+    "select t.release_id as id from public.purchases p join public.tracks t on t.id = p.track_id group by t.release_id order by count(*) desc limit 1",
+  );
   const prolific = await db.query<{ id: string }>("select id from bench_artists where n = 2");
   await db.query("drop table bench_artists, bench_fans, bench_tracks");
   return {
@@ -127,6 +156,7 @@ export async function seedCatalogScale(db: Db, log: (line: string) => void): Pro
     popularTrack: track.rows[0]!.id,
     prolificArtist: prolific.rows[0]!.id,
     fan: fan.rows[0]!.id,
+    boughtRelease: bought.rows[0]!.id,
     seconds: (performance.now() - started) / 1000,
   };
 }
@@ -138,6 +168,7 @@ export const largeTables = [
   "fan_profiles",
   "followers",
   "analytics_events",
+  "purchases",
   "track_daily_stats",
   "comments",
   "artist_genre_tracks",
