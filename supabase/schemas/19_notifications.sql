@@ -419,7 +419,7 @@ grant execute on function public.set_release_mail(text, boolean, uuid) to anon, 
 create table public.newsletter_signups (
   id uuid primary key default gen_random_uuid(),
   artist_id uuid not null references public.artist_profiles (id) on delete cascade,
-  email text not null check (email = lower(email) and private.is_email(email) and char_length(email) <= 320),
+  email text not null check (email = lower(email) and private.is_email(email) and char_length(email) <= 254),
   created_at timestamptz not null default now(),
   constraint newsletter_signups_once unique (artist_id, email)
 );

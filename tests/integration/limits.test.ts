@@ -46,6 +46,7 @@ const lengths: Record<string, number> = {
   "order_lines.tracking": textLimits.tracking,
   // Bounds with no form of their own: an email's longest form (RFC 5321) and a site's origin.
   "artist_payout_settings.paypal_email": 254,
+  "newsletter_signups.email": 254,
   "analytics_events.embedded_on": 255,
 };
 

@@ -10,6 +10,7 @@ import { Field } from "~/components/ui/field";
 import { notFound, readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
 import { isUuid, trackEditPath, trackPath } from "~/lib/catalog/catalog";
 import { forgetCached, trackChanged } from "~/lib/cache/edge-cache.server";
+import { announceAfterAnswering } from "~/lib/mail/announcements.server";
 import { formError, formFields, parseForm, replyWith } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";
 import { requireArtist } from "~/lib/session/guards.server";
@@ -139,6 +140,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!saved) throw notFound("Track not found");
   // every page and embed that shows the track has the new details (or is gone) at once
   await forgetCached(request, context, trackChanged(params.id, artist.id));
+  // A release brought forward to today is announced now, not at the next hour (the job announces what is due).
+  if (details.releaseDate <= new Date().toISOString().slice(0, 10)) announceAfterAnswering(context, new URL(request.url).origin);
   throw redirect(yourTracks, 303);
 }
 

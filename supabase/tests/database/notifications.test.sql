@@ -104,7 +104,7 @@ select tests.each_actor_through_marketplace('unsubscribe',
 select tests.each_actor('read what fans bought together', $$select 1 where jsonb_array_length(public.also_bought(track_id => tests.id('track'))) >= 0$$,
   array['visitor', 'artist', 'other artist', 'fan', 'admin']);
 
-select plan((select count(*)::integer from tests.cases) + 34);
+select plan((select count(*)::integer from tests.cases) + 38);
 select * from tests.proved_cases();
 
 -- Follows, replies, sales, shipments.
@@ -205,6 +205,18 @@ select is((select count(*) from private.announcement_items where email = 'fan@te
 select is((select jsonb_agg(r -> 'title') from jsonb_array_elements(tests.answer(format($$select public.mail_to_send(%L)$$,
     (select i.mail_id from private.announcement_items i where i.release_id = tests.release_of('today') and i.email = 'fan@tests.example')))
     -> 'releases') r), null, 'a mail waiting to go leaves out an artist unsubscribed from since');
+
+-- A run stopped after the database made its mail and before the queue took it: the next run queues that
+-- mail again (never one the queue already tried, nor one just made).
+update private.mails set attempts = 1 where kind = 'releases';
+select is(tests.answer($$select to_jsonb(public.unsent_release_mails())$$), '[]'::jsonb, 'mail the queue tried is not queued again');
+update private.mails set attempts = 0, created_at = now()
+where id = (select id from private.mails where kind = 'releases' order by created_at desc, id limit 1);
+select is(tests.answer($$select to_jsonb(public.unsent_release_mails())$$), '[]'::jsonb, 'mail just made is not queued twice');
+update private.mails set created_at = now() - interval '11 minutes' where kind = 'releases' and attempts = 0;
+select is(jsonb_array_length(tests.answer($$select to_jsonb(public.unsent_release_mails())$$)), 1,
+  'mail left unqueued for ten minutes is queued again');
+select throws_ok($$select public.unsent_release_mails()$$, '28000', null, 'only the marketplace asks');
 
 -- The bell's page marks what it shows read, and keeps 90 days.
 select is((select count(*) from public.notifications where user_id = tests.id('fan') and read_at is null) > 0, true, 'the fan has unread notices');

@@ -65,11 +65,11 @@ describeOnTestDatabase("platform", (db, backend) => {
       expect(rows[1].allowed_mime_types).toEqual(expect.arrayContaining(["audio/mpeg", "audio/wav", "audio/aac", "audio/ogg"]));
     });
 
-    it("publishes purchases, analytics events and comments to realtime", async () => {
+    it("publishes purchases, analytics events, comments and notifications to realtime", async () => {
       const { rows } = await db().query<{ tablename: string }>(
         `select tablename from pg_publication_tables where pubname = 'supabase_realtime' order by tablename`,
       );
-      expect(rows.map((r) => r.tablename)).toEqual(["analytics_events", "comments", "purchases"]);
+      expect(rows.map((r) => r.tablename)).toEqual(["analytics_events", "comments", "notifications", "purchases"]);
     });
   });
 });

@@ -190,7 +190,7 @@ alter table "public"."newsletter_signups" add constraint "newsletter_signups_art
 
 alter table "public"."newsletter_signups" validate constraint "newsletter_signups_artist_id_fkey";
 
-alter table "public"."newsletter_signups" add constraint "newsletter_signups_email_check" CHECK (((email = lower(email)) AND private.is_email(email) AND (char_length(email) <= 320))) not valid;
+alter table "public"."newsletter_signups" add constraint "newsletter_signups_email_check" CHECK (((email = lower(email)) AND private.is_email(email) AND (char_length(email) <= 254))) not valid;
 
 alter table "public"."newsletter_signups" validate constraint "newsletter_signups_email_check";
 
