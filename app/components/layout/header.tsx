@@ -1,9 +1,9 @@
-import { href, Link, NavLink } from "react-router";
+import { href, NavLink } from "react-router";
 import { LinkButton } from "~/components/ui/button";
 import { cx } from "~/lib/ui/cx";
 import { useCartCount, useOptionalUser } from "~/lib/session/use-user";
-import { Icon } from "~/components/ui/icon";
 import { AccountMenu } from "./account-menu";
+import { CountLink } from "./count-link";
 import { HeaderSearch } from "./header-search";
 import { Logo } from "./logo";
 import { MobileMenu } from "./mobile-menu";
@@ -61,20 +61,11 @@ function CartLink() {
   const count = useCartCount();
   if (count === null) return null;
   return (
-    <Link
+    <CountLink
       to={href("/cart")}
-      aria-label={`Cart, ${count} ${count === 1 ? "item" : "items"}`}
-      className="relative inline-flex size-10 shrink-0 items-center justify-center rounded-full text-ink-muted hover:text-ink"
-    >
-      <Icon name="cart" className="size-6" />
-      {count > 0 ? (
-        <span
-          aria-hidden="true"
-          className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-accent px-1 text-center text-xs font-bold text-stage-950"
-        >
-          {count}
-        </span>
-      ) : null}
-    </Link>
+      icon="cart"
+      label={`Cart, ${count} ${count === 1 ? "item" : "items"}`}
+      count={count > 0 ? String(count) : null}
+    />
   );
 }

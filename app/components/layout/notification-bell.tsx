@@ -1,7 +1,7 @@
-import { href, Link, useLocation } from "react-router";
-import { Icon } from "~/components/ui/icon";
+import { href, useLocation } from "react-router";
 import { useRevalidateOnEvents, watchNotifications } from "~/lib/backend/live-activity";
 import { useNotices, useOptionalUser } from "~/lib/session/use-user";
+import { CountLink } from "./count-link";
 
 /** The most the bell counts; more reads "99+". */
 const countedUpTo = 99;
@@ -23,21 +23,12 @@ export function NotificationBell() {
   const unread = pathname === href("/notifications") ? 0 : notices.unread;
   const shown = unread > countedUpTo ? `${countedUpTo}+` : String(unread);
   return (
-    <Link
+    <CountLink
       to={href("/notifications")}
-      aria-label={unread > 0 ? `Notifications, ${shown} unread` : "Notifications"}
-      data-live={listening ? "" : undefined}
-      className="relative inline-flex size-10 shrink-0 items-center justify-center rounded-full text-ink-muted hover:text-ink"
-    >
-      <Icon name="bell" className="size-6" />
-      {unread > 0 ? (
-        <span
-          aria-hidden="true"
-          className="absolute -top-0.5 -right-0.5 min-w-5 rounded-full bg-accent px-1 text-center text-xs font-bold text-stage-950"
-        >
-          {shown}
-        </span>
-      ) : null}
-    </Link>
+      icon="bell"
+      label={unread > 0 ? `Notifications, ${shown} unread` : "Notifications"}
+      count={unread > 0 ? shown : null}
+      extra={{ "data-live": listening ? "" : undefined }}
+    />
   );
 }
