@@ -184,10 +184,10 @@ export async function payWithCard(page: Page, card = "4242 4242 4242 4242") {
   await page.getByRole("button", { name: /^Pay / }).click();
 }
 
-/** Fills and submits the login form the page is on. */
+/** Fills and submits the login form the page is on (once it shows: its fields, by their exact names). */
 export async function logIn(page: Page, email: string, password: string) {
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Log in" }).click();
 }
 
