@@ -501,9 +501,13 @@ create table private.release_announcements (
   release_id uuid primary key references public.releases (id) on delete cascade,
   created_at timestamptz not null default now(),
   announced_at timestamptz,
-  -- How many users were told in the site, and how many addresses got (or will get) mail; null unannounced.
-  notified integer,
-  mailed integer
+  -- How many users were told in the site, and how many addresses got (or will get) mail, so far.
+  notified integer not null default 0,
+  mailed integer not null default 0,
+  -- A big audience is told over several calls, in the order of its accounts' ids and then of its signups'
+  -- addresses: where the last call stopped.
+  users_after uuid,
+  signups_after text
 );
 
 create index release_announcements_waiting_idx on private.release_announcements (created_at) where announced_at is null;
@@ -550,12 +554,17 @@ create index announcement_items_user_id_idx on private.announcement_items (user_
 revoke all on table private.announcement_items from public, anon, authenticated;
 
 -- The announcement job, through the marketplace alone: every waiting release whose date has come (a track
--- of it is released), at most `max_releases` a call, each in this one transaction, so a run stopped half
--- way did nothing and two runs at once take different releases (skip locked). Each release tells its
--- artist's followers and account buyers in the site, and queues mail to them and to the artist's newsletter
--- signups, for every address that takes the artist's release mail (not unsubscribed, the account's setting
--- on, not banned). Then it groups waiting mail (private.queue_release_mails), and forgets notices past
--- their 90 days. Answers {announced, mails}: the releases announced and the mails to queue.
+-- of it is released), oldest first. Each tells its artist's followers and account buyers in the site, and
+-- queues mail to them and to the artist's newsletter signups, for every address that takes the artist's
+-- release mail (not unsubscribed, the account's setting on, not banned). A call tells at most 2,500 of
+-- them in all, so it ends well within the API's statement timeout (3 s for the marketplace's role) however
+-- big an audience is: a release's audience is told in slices (by account id, then by signup address), the
+-- place reached kept with the release, and the release is announced once its last slice is told. All of a
+-- call is one transaction, so a run stopped half way did nothing, and two at once take different releases
+-- (skip locked); notices and mail items are unique per release and person, so nothing is told twice.
+-- Then it groups waiting mail (private.queue_release_mails), and forgets notices past their 90 days.
+-- Answers {announced, mails, more}: the releases announced, the mails to queue, and whether releases are
+-- still due (the job calls again).
 create or replace function private.announce_releases(max_releases integer)
 returns jsonb
 language plpgsql
@@ -565,67 +574,115 @@ as $$
 declare
   due record;
   banned uuid[] := private.banned_accounts();
+  budget integer := 2500;
+  taken integer;
+  last_user uuid;
+  last_signup text;
   told_count integer;
   mailed_count integer;
+  more boolean := false;
   announced uuid[] := '{}';
 begin
   perform private.require_marketplace_request();
   perform private.forget_old_notifications();
   for due in
-    select w.release_id, r.artist_id
+    select w.release_id, w.users_after, w.signups_after, r.artist_id
     from private.release_announcements w
     join public.releases r on r.id = w.release_id
     where w.announced_at is null
       and exists (select 1 from public.tracks t where t.release_id = w.release_id and t.release_date <= current_date)
-    order by w.created_at
+    order by w.created_at, w.release_id
     limit greatest(coalesce(max_releases, 50), 1)
     for update of w skip locked
   loop
+    if budget <= 0 then
+      more := true;
+      exit;
+    end if;
     if due.artist_id = any (banned) then
-      update private.release_announcements set announced_at = now(), notified = 0, mailed = 0 where release_id = due.release_id;
+      update private.release_announcements set announced_at = now() where release_id = due.release_id;
       continue;
     end if;
-    with audience as (
-      select f.fan_id as user_id from public.followers f where f.artist_id = due.artist_id
-      union
-      select p.user_id from public.purchases p where p.artist_id = due.artist_id and p.user_id is not null
-    )
-    insert into public.notifications (user_id, kind, release_id)
-    select a.user_id, 'release', due.release_id from audience a
-    where a.user_id <> due.artist_id and a.user_id <> all (banned)
-    on conflict do nothing;
-    get diagnostics told_count = row_count;
-    with audience as (
-      select f.fan_id as user_id from public.followers f where f.artist_id = due.artist_id
-      union
-      select p.user_id from public.purchases p where p.artist_id = due.artist_id and p.user_id is not null
+    -- The next slice of accounts: followers and buyers, by id.
+    if due.signups_after is null then
+      with slice as materialized (
+        select a.user_id from (
+          select f.fan_id as user_id from public.followers f
+          where f.artist_id = due.artist_id and f.fan_id > coalesce(due.users_after, '00000000-0000-0000-0000-000000000000')
+          union
+          select p.user_id from public.purchases p
+          where p.artist_id = due.artist_id and p.user_id > coalesce(due.users_after, '00000000-0000-0000-0000-000000000000')
+        ) a
+        order by a.user_id
+        limit budget
+      ),
+      told as (
+        insert into public.notifications (user_id, kind, release_id)
+        select c.user_id, 'release', due.release_id from slice c
+        where c.user_id <> due.artist_id and c.user_id <> all (banned)
+        on conflict do nothing
+        returning 1
+      ),
+      mailed as (
+        insert into private.announcement_items (release_id, email, user_id)
+        select distinct on (lower(u.email)) due.release_id, lower(u.email), u.id
+        from slice c
+        join auth.users u on u.id = c.user_id
+        left join public.email_settings s on s.user_id = u.id
+        where u.id <> due.artist_id and u.id <> all (banned) and private.is_email(u.email) and coalesce(s.release_emails, true)
+          and not exists (select 1 from private.unsubscribes x
+            where x.email = lower(u.email) and (x.artist_id is null or x.artist_id = due.artist_id))
+        order by lower(u.email)
+        on conflict do nothing
+        returning 1
+      )
+      select (select count(*) from slice), (select max(c.user_id::text)::uuid from slice c),
+        (select count(*) from told), (select count(*) from mailed)
+      into taken, last_user, told_count, mailed_count;
+      budget := budget - taken;
+      update private.release_announcements w
+      set notified = w.notified + told_count, mailed = w.mailed + mailed_count, users_after = coalesce(last_user, w.users_after),
+        signups_after = case when budget > 0 then '' end
+      where w.release_id = due.release_id;
+      if budget <= 0 then
+        more := true;
+        exit;
+      end if;
+      due.signups_after := '';
+    end if;
+    -- Then the signups, by address (an account's address had its mail, or its choice, above).
+    with slice as materialized (
+      select n.email from public.newsletter_signups n
+      where n.artist_id = due.artist_id and n.email > due.signups_after
+      order by n.email
+      limit budget
     ),
-    addresses as (
-      select lower(u.email) as email, u.id as user_id
-      from audience a
-      join auth.users u on u.id = a.user_id
-      left join public.email_settings s on s.user_id = u.id
-      where u.id <> due.artist_id and u.id <> all (banned) and private.is_email(u.email)
-        and coalesce(s.release_emails, true)
-      union all
-      select n.email, null from public.newsletter_signups n where n.artist_id = due.artist_id
+    mailed as (
+      insert into private.announcement_items (release_id, email)
+      select due.release_id, c.email from slice c
+      where not exists (select 1 from private.unsubscribes x
+          where x.email = c.email and (x.artist_id is null or x.artist_id = due.artist_id))
+        and not exists (select 1 from auth.users u join public.email_settings s on s.user_id = u.id
+          where u.email = c.email and not s.release_emails)
+      on conflict do nothing
+      returning 1
     )
-    insert into private.announcement_items (release_id, email, user_id)
-    select distinct on (a.email) due.release_id, a.email, a.user_id
-    from addresses a
-    where private.takes_release_mail(a.email, due.artist_id)
-      -- A signup's address whose account turned release mail off is not mailed as a signup either (the
-      -- auth service keeps addresses in lower case).
-      and (a.user_id is not null or not exists (select 1 from auth.users u join public.email_settings s on s.user_id = u.id
-        where u.email = a.email and not s.release_emails))
-    order by a.email, a.user_id nulls last
-    on conflict do nothing;
-    get diagnostics mailed_count = row_count;
-    update private.release_announcements set announced_at = now(), notified = told_count, mailed = mailed_count
-    where release_id = due.release_id;
+    select (select count(*) from slice), (select max(c.email) from slice c), (select count(*) from mailed)
+    into taken, last_signup, mailed_count;
+    budget := budget - taken;
+    if budget <= 0 then
+      update private.release_announcements w
+      set mailed = w.mailed + mailed_count, signups_after = coalesce(last_signup, w.signups_after)
+      where w.release_id = due.release_id;
+      more := true;
+      exit;
+    end if;
+    update private.release_announcements w set mailed = w.mailed + mailed_count, announced_at = now()
+    where w.release_id = due.release_id;
     announced := announced || due.release_id;
   end loop;
-  return jsonb_build_object('announced', to_jsonb(announced), 'mails', to_jsonb(private.queue_release_mails()));
+  return jsonb_build_object('announced', to_jsonb(announced), 'mails', to_jsonb(private.queue_release_mails()),
+    'more', more or cardinality(announced) >= greatest(coalesce(max_releases, 50), 1));
 end
 $$;
 

@@ -13,9 +13,9 @@ import { backendVariables } from "~/lib/http/backend-env";
 import { envFrom } from "~/lib/http/env.server";
 import { queueMails } from "./mail-queue.server";
 
-const Announced = v.object({ announced: v.array(v.string()), mails: v.array(v.string()) });
+const Announced = v.object({ announced: v.array(v.string()), mails: v.array(v.string()), more: v.boolean() });
 
-/** Releases a call announces at most; a run calls again while a call takes its fill, up to `maxCalls`. */
+/** Releases a call announces at most (fewer when their audiences are big); a run calls again while more are due, up to `maxCalls`. */
 const releasesPerCall = 50;
 const maxCalls = 20;
 
@@ -31,7 +31,7 @@ export async function runAnnouncementJob(backend: MarketplaceClient, queue: Queu
     await queueMails(queue, done.mails, origin);
     run.announced += done.announced.length;
     run.mails += done.mails.length;
-    if (done.announced.length < releasesPerCall) break;
+    if (!done.more) break;
   }
   const unsent = await backend.rpc("unsent_release_mails");
   if (unsent.error) throw new Error(`reading release mail not sent failed: ${unsent.error.message}`);
