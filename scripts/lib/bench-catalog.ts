@@ -67,7 +67,7 @@ export async function seedCatalogScale(db: Db, log: (line: string) => void): Pro
   // (each album a release; each single gets its own as it is written)
   await step("a prolific artist's 2,000 tracks", [
     `insert into public.releases (artist_id, kind, title)
-     select a.id, 'album', 'Prolific Album ' || n from bench_artists a, generate_series(1, 100) n where a.n = 2`,
+     select a.id, 'album', 'Prolific Album ' || k from bench_artists a, generate_series(1, 100) k where a.n = 2`,
     `insert into public.tracks (release_id, artist_id, title, track_number, genre, price, description, release_date, file_url)
      select r.id, a.id, 'Prolific Track ' || k,
        case when k <= 1000 then 1 + (k - 1) % 10 end,

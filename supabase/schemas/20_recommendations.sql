@@ -1,9 +1,10 @@
 -- Recommendations: releases and artists for a fan from what they follow, bought, liked and played, each
 -- with its reason, and a release page's "fans who bought this also bought". Definer, because they count
 -- other fans' purchases; they answer releases and counts alone, never who bought what, and only what a
--- visitor could see (released, its artist not banned). Bounded at every step (the newest 200 buyers of a
--- release, the fan's newest 10 purchases, 200 plays, 50 likes), so a call costs the same at 100 times the
--- data as now.
+-- visitor could see (released, its artist not banned). Bounded at every step (a release's newest 200
+-- buyers and their newest 50 purchases; for a fan's recommendations, their newest 5 purchases with 100
+-- buyers each and 20 purchases of theirs, 50 follows, 200 plays, 50 likes), so a call costs the same at 100
+-- times the data as now (`npm run bench:backend -- --catalog`).
 set check_function_bodies = off;
 
 -- Whether a visitor may see `release_id` now (the tracks' policy, for a definer's reads).
@@ -38,9 +39,10 @@ $$;
 
 revoke execute on function private.release_card(uuid) from public, anon, authenticated;
 
--- The releases that the newest 200 buyers of `release_id` bought besides it, with how many of them did,
--- most first. `buyer` is left out of the count (a fan's own purchases recommend nothing to them).
-create or replace function private.bought_together(release_id uuid, buyer uuid)
+-- The releases that the newest `max_buyers` buyers of `release_id` bought besides it (of each buyer's
+-- newest `purchases_each`), with how many of them did. `buyer` is left out (a fan's own purchases recommend
+-- nothing to them).
+create or replace function private.bought_together(release_id uuid, buyer uuid, max_buyers integer, purchases_each integer)
 returns table (release_id uuid, buyers bigint)
 language sql
 stable
@@ -54,18 +56,18 @@ as $$
       and p.user_id is distinct from bought_together.buyer
     group by p.user_id
     order by max(p.created_at) desc
-    limit 200
+    limit bought_together.max_buyers
   )
   select t.release_id, count(distinct b.user_id)
   from buyers b
   cross join lateral (
-    select p.track_id from public.purchases p where p.user_id = b.user_id order by p.created_at desc limit 50) p
+    select p.track_id from public.purchases p where p.user_id = b.user_id order by p.created_at desc limit bought_together.purchases_each) p
   join public.tracks t on t.id = p.track_id
   where t.release_id <> bought_together.release_id
   group by t.release_id
 $$;
 
-revoke execute on function private.bought_together(uuid, uuid) from public, anon, authenticated;
+revoke execute on function private.bought_together(uuid, uuid, integer, integer) from public, anon, authenticated;
 
 -- A release page's "fans who bought this also bought": at most `max_count` (6) released releases, by how
 -- many of its buyers bought them; none of the reader's own (signed in: nor what they own). A track's page
@@ -85,7 +87,7 @@ as $$
   select coalesce(jsonb_agg(private.release_card(picked.release_id) order by picked.buyers desc, picked.release_id), '[]')
   from (
     select b.release_id, b.buyers
-    from this cross join lateral private.bought_together(this.id, null) b, banned, me
+    from this cross join lateral private.bought_together(this.id, null, 200, 50) b, banned, me
     where private.is_released(b.release_id, banned.ids)
       and not exists (select 1 from public.releases r where r.id = b.release_id and r.artist_id = me.id)
       and not exists (select 1 from public.purchases p join public.tracks t on t.id = p.track_id
@@ -163,7 +165,7 @@ as $$
   bought as (
     select t.release_id, max(p.created_at) as at
     from me join public.purchases p on p.user_id = me.id join public.tracks t on t.id = p.track_id
-    group by t.release_id order by max(p.created_at) desc limit 10
+    group by t.release_id order by max(p.created_at) desc limit 5
   ),
   played_genres as (
     select t.genre, count(*) as plays
@@ -175,11 +177,10 @@ as $$
   candidates as (
     select together.release_id, 1 as rank, together.buyers::numeric as score, 'bought' as reason,
       (select r.title from public.releases r where r.id = b.release_id) as because, b.release_id as because_id
-    from bought b cross join lateral private.bought_together(b.release_id, (select id from me)) together
+    from bought b cross join lateral private.bought_together(b.release_id, (select id from me), 100, 20) together
     union all
     select newest.release_id, 2, extract(epoch from newest.released), 'follow', a.artist_name, a.id
-    from me
-    join public.followers f on f.fan_id = me.id
+    from (select f.artist_id from me join public.followers f on f.fan_id = me.id order by f.created_at desc limit 50) f
     join public.artist_profiles a on a.id = f.artist_id
     cross join lateral private.newest_releases(f.artist_id, null, 3) newest
     union all

@@ -258,7 +258,7 @@ AS $function$
   select coalesce(jsonb_agg(private.release_card(picked.release_id) order by picked.buyers desc, picked.release_id), '[]')
   from (
     select b.release_id, b.buyers
-    from this cross join lateral private.bought_together(this.id, null) b, banned, me
+    from this cross join lateral private.bought_together(this.id, null, 200, 50) b, banned, me
     where private.is_released(b.release_id, banned.ids)
       and not exists (select 1 from public.releases r where r.id = b.release_id and r.artist_id = me.id)
       and not exists (select 1 from public.purchases p join public.tracks t on t.id = p.track_id
@@ -391,7 +391,7 @@ end
 $function$
 ;
 
-CREATE OR REPLACE FUNCTION private.bought_together(release_id uuid, buyer uuid)
+CREATE OR REPLACE FUNCTION private.bought_together(release_id uuid, buyer uuid, max_buyers integer, purchases_each integer)
  RETURNS TABLE(release_id uuid, buyers bigint)
  LANGUAGE sql
  STABLE
@@ -405,12 +405,12 @@ AS $function$
       and p.user_id is distinct from bought_together.buyer
     group by p.user_id
     order by max(p.created_at) desc
-    limit 200
+    limit bought_together.max_buyers
   )
   select t.release_id, count(distinct b.user_id)
   from buyers b
   cross join lateral (
-    select p.track_id from public.purchases p where p.user_id = b.user_id order by p.created_at desc limit 50) p
+    select p.track_id from public.purchases p where p.user_id = b.user_id order by p.created_at desc limit bought_together.purchases_each) p
   join public.tracks t on t.id = p.track_id
   where t.release_id <> bought_together.release_id
   group by t.release_id
@@ -672,7 +672,7 @@ AS $function$
   bought as (
     select t.release_id, max(p.created_at) as at
     from me join public.purchases p on p.user_id = me.id join public.tracks t on t.id = p.track_id
-    group by t.release_id order by max(p.created_at) desc limit 10
+    group by t.release_id order by max(p.created_at) desc limit 5
   ),
   played_genres as (
     select t.genre, count(*) as plays
@@ -684,11 +684,10 @@ AS $function$
   candidates as (
     select together.release_id, 1 as rank, together.buyers::numeric as score, 'bought' as reason,
       (select r.title from public.releases r where r.id = b.release_id) as because, b.release_id as because_id
-    from bought b cross join lateral private.bought_together(b.release_id, (select id from me)) together
+    from bought b cross join lateral private.bought_together(b.release_id, (select id from me), 100, 20) together
     union all
     select newest.release_id, 2, extract(epoch from newest.released), 'follow', a.artist_name, a.id
-    from me
-    join public.followers f on f.fan_id = me.id
+    from (select f.artist_id from me join public.followers f on f.fan_id = me.id order by f.created_at desc limit 50) f
     join public.artist_profiles a on a.id = f.artist_id
     cross join lateral private.newest_releases(f.artist_id, null, 3) newest
     union all
@@ -1029,7 +1028,11 @@ AS $function$
           select g from unnest(a.genres) g, taste where g = any (taste.genres) order by g limit 1))
         order by a.follower_count desc, a.artist_name)
       from (
-        select a.* from public.artist_profiles a, taste, me
+        -- Among the 500 most followed artists (read down the follower-count index), so the call costs the
+        -- same at any size of the directory.
+        select a.* from (
+          select a.* from public.artist_profiles a order by a.follower_count desc, a.artist_name limit 500
+        ) a, taste, me
         where a.genres && taste.genres
           and a.id <> me.id
           and a.id <> all ((select private.banned_accounts())::uuid[])
@@ -1256,7 +1259,7 @@ revoke execute on function private.is_released(uuid, uuid[]) from public, anon, 
 
 revoke execute on function private.release_card(uuid) from public, anon, authenticated;
 
-revoke execute on function private.bought_together(uuid, uuid) from public, anon, authenticated;
+revoke execute on function private.bought_together(uuid, uuid, integer, integer) from public, anon, authenticated;
 
 revoke execute on function private.also_bought(uuid, uuid, integer) from public;
 
