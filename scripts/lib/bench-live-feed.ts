@@ -29,7 +29,8 @@ export async function measureLiveFeed({ appUrl, supabaseUrl }: { appUrl: string;
     const subscribed = new Promise<void>((resolve) =>
       page.on("websocket", (socket) =>
         socket.on("framereceived", ({ payload }) => {
-          if (String(payload).includes("phx_reply") && String(payload).includes("postgres_changes")) resolve();
+          // The dashboard's own channel (the header's bell joins one of its own).
+          if (String(payload).includes("phx_reply") && String(payload).includes("artist-activity")) resolve();
         }),
       ),
     );
@@ -63,48 +64,46 @@ export function printLiveFeed(latencies: number[]): void {
   );
 }
 
-// Publish-to-bell latency: the demo fan, who follows the demo artist, has a page open (its bell subscribed
-// through Realtime); the demo artist's release out today is written and the announcement job asked for,
-// as publishing does right after it answers; the time until the fan's bell counts it is taken. The clock
-// is this process's: from before the release is written to the moment the new count is on screen.
-const demoFanAccount = { email: "fan@example.com", password: "fan-demo-pass" };
-
+// Publish-to-bell latency: a new fan, who follows a new artist, has a page open (its bell subscribed
+// through Realtime); the artist's release out today is written and the announcement job asked for, as
+// publishing does right after it answers; the time until the fan's bell counts it is taken. The clock is
+// this process's: from before the release is written to the moment the new count is on screen.
 export async function measurePublishToBell(
   { appUrl, supabaseUrl, marketplaceSecret }: { appUrl: string; supabaseUrl: string; marketplaceSecret: string },
   runs = 10,
 ): Promise<number[]> {
   const service = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
-  const follows = await service.from("followers").insert({ artist_id: demoArtist.id, fan_id: demoFan });
-  if (follows.error && follows.error.code !== "23505")
-    throw new Error(`bench: the demo fan could not follow the demo artist (${follows.error.message})`);
+  const stamp = Date.now().toString(36);
+  const account = async (metadata: Record<string, unknown>) => {
+    const email = `bell-bench-${metadata.role}-${stamp}@example.com`;
+    const made = await service.auth.admin.createUser({ email, password: "a-long-password", email_confirm: true, user_metadata: metadata });
+    if (made.error || !made.data.user) throw new Error(`bench: making an account failed (${made.error?.message})`);
+    return { id: made.data.user.id, email };
+  };
+  const artist = await account({ role: "artist", artist_name: `Bell Bench ${stamp}`, paypal_email: "pay@example.com", genres: [] });
+  const fan = await account({ role: "fan", username: `bellbench${stamp}`, favorite_genres: [] });
+  const follows = await service.from("followers").insert({ artist_id: artist.id, fan_id: fan.id });
+  if (follows.error) throw new Error(`bench: the fan could not follow the artist (${follows.error.message})`);
   const browser = await launchBrowser();
-  const written: string[] = [];
   try {
     const page = await (await browser.newContext({ baseURL: appUrl })).newPage();
     await page.goto("/login");
-    await logIn(page, demoFanAccount.email, demoFanAccount.password);
+    await logIn(page, fan.email, "a-long-password");
     await page.waitForURL((url) => url.pathname === "/dashboard/fan");
-    // Seen: the bell starts from nothing unread.
-    await page.goto("/notifications");
     await page.goto("/discover");
     await page.locator("a[data-live]").waitFor({ state: "attached" });
     const latencies: number[] = [];
     for (let run = 1; run <= runs; run++) {
       const started = performance.now();
-      const track = await service
-        .from("tracks")
-        .insert({
-          artist_id: demoArtist.id,
-          title: `Bell bench ${run} ${Date.now().toString(36)}`,
-          genre: "Folk",
-          price: 1,
-          description: "A bench release",
-          release_date: new Date().toISOString().slice(0, 10),
-        })
-        .select("release_id")
-        .single();
+      const track = await service.from("tracks").insert({
+        artist_id: artist.id,
+        title: `Bell bench ${run}`,
+        genre: "Folk",
+        price: 1,
+        description: "A bench release",
+        release_date: new Date().toISOString().slice(0, 10),
+      });
       if (track.error) throw new Error(`bench: the release was refused (${track.error.message})`);
-      written.push(track.data.release_id);
       const job = await fetch(new URL("/announcements", appUrl), {
         method: "POST",
         headers: { "X-Marketplace-Secret": marketplaceSecret },
@@ -116,8 +115,9 @@ export async function measurePublishToBell(
     return latencies;
   } finally {
     await browser.close();
-    // The bench's releases go, with their notices and mail items.
-    if (written.length > 0) await service.from("releases").delete().in("id", written);
+    // The bench's accounts go, with their releases, notices and mail items.
+    await service.auth.admin.deleteUser(fan.id);
+    await service.auth.admin.deleteUser(artist.id);
   }
 }
 
@@ -125,6 +125,6 @@ export function printPublishToBell(latencies: number[]): void {
   const sorted = [...latencies].sort((a, b) => a - b);
   const p50 = sorted[Math.floor(sorted.length / 2)] ?? NaN;
   console.log(
-    `\nPublish → bell (Chromium, the demo fan following the demo artist): a release out today written and announced → the fan's bell counts it, ${latencies.length} runs: p50 ${p50.toFixed(0)} ms, max ${(sorted.at(-1) ?? NaN).toFixed(0)} ms (target: within a second: ${p50 <= liveFeedTargetMs ? "met" : "not met"}).`,
+    `\nPublish → bell (Chromium, a fan following an artist): a release out today written and announced → the fan's bell counts it, ${latencies.length} runs: p50 ${p50.toFixed(0)} ms, max ${(sorted.at(-1) ?? NaN).toFixed(0)} ms (target: within a second: ${p50 <= liveFeedTargetMs ? "met" : "not met"}).`,
   );
 }
