@@ -1,5 +1,5 @@
 import { href, useLocation } from "react-router";
-import { useRevalidateOnEvents, watchNotifications } from "~/lib/backend/live-activity";
+import { useRevalidateOnEvents } from "~/lib/backend/use-live-revalidation";
 import { useNotices, useOptionalUser } from "~/lib/session/use-user";
 import { CountLink } from "./count-link";
 
@@ -16,7 +16,9 @@ export function NotificationBell() {
   const notices = useNotices();
   const { pathname } = useLocation();
   const listening = useRevalidateOnEvents(
-    user && notices ? (onNotice) => watchNotifications(notices.backend, user.id, onNotice) : null,
+    user && notices
+      ? async (onNotice) => (await import("~/lib/backend/live-activity")).watchNotifications(notices.backend, user.id, onNotice)
+      : null,
     user && notices ? `${notices.backend.url}:${user.id}` : "signed out",
   );
   if (!user || !notices) return null;

@@ -1,10 +1,9 @@
 // Live pages through Realtime: the artist dashboard's Recent Activity (inserts of purchases, plays and
 // downloads, and comments on the artist's tracks) and the header's bell (the user's notifications);
 // row-level security decides what the subscriber receives. Realtime's client loads only once something
-// listens. The access token comes from
+// listens, and this module too (import it dynamically: use-live-revalidation.ts is what pages hold). The access token comes from
 // the app's own route, since the session cookie is HttpOnly, and is fetched again before it expires.
-import { useEffect, useRef, useState } from "react";
-import { href, useRevalidator } from "react-router";
+import { href } from "react-router";
 
 const tokenPath = href("/account/realtime-token");
 /** Ask for a new token this long before the current one expires. */
@@ -77,49 +76,4 @@ export function watchActivity(backend: Backend, artistId: string, onActivity: ()
 /** Calls `onNotice` whenever the user gets a notification (the header's bell); returns how to stop. */
 export function watchNotifications(backend: Backend, userId: string, onNotice: () => void): Promise<() => void> {
   return watchInserts(backend, `notifications:${userId}`, ["notifications"], `user_id=eq.${userId}`, onNotice);
-}
-
-/**
- * Reloads the page's data (its loaders) whenever `watch` hears something: the first event at once, a
- * burst at most every `everyMs`. `watch` starts listening and answers how to stop; `key` names what it
- * listens to (a new key listens anew). Answers whether it is listening.
- */
-export function useRevalidateOnEvents(watch: ((onEvent: () => void) => Promise<() => void>) | null, key: string, everyMs = 500) {
-  const { revalidate } = useRevalidator();
-  const [listening, setListening] = useState<string | null>(null);
-  // The newest `watch` (a new function each render), for the effect below, which restarts only with `key`.
-  const latest = useRef(watch);
-  useEffect(() => {
-    latest.current = watch;
-  });
-  useEffect(() => {
-    const start = latest.current;
-    if (!start) return;
-    let stop = () => {};
-    let stopped = false;
-    let pending: ReturnType<typeof setTimeout> | null = null;
-    let lastRefresh = 0;
-    const refresh = () => {
-      if (pending) return;
-      const wait = Math.max(0, lastRefresh + everyMs - Date.now());
-      pending = setTimeout(() => {
-        pending = null;
-        lastRefresh = Date.now();
-        void revalidate();
-      }, wait);
-    };
-    void start(refresh)
-      .then((unsubscribe) => {
-        if (stopped) return unsubscribe();
-        stop = unsubscribe;
-        setListening(key);
-      })
-      .catch((error: unknown) => console.error("listening for live changes could not start", error));
-    return () => {
-      stopped = true;
-      if (pending) clearTimeout(pending);
-      stop();
-    };
-  }, [key, everyMs, revalidate]);
-  return listening === key;
 }

@@ -5,7 +5,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { StatCard } from "~/components/studio/stat-card";
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { envFrom } from "~/lib/http/env.server";
-import { useRevalidateOnEvents, watchActivity } from "~/lib/backend/live-activity";
+import { useRevalidateOnEvents } from "~/lib/backend/use-live-revalidation";
 import { trackPath } from "~/lib/catalog/catalog";
 import { formatCount, formatPrice, formatTimeAgo } from "~/lib/format";
 import { requireArtist } from "~/lib/session/guards.server";
@@ -63,7 +63,10 @@ const activityVerb: Record<ArtistDashboard["activity"][number]["type"], string> 
 export default function ArtistDashboardPage({ loaderData }: Route.ComponentProps) {
   const { displayName, dashboard, now, backend, artistId } = loaderData;
   // With JavaScript, Recent Activity and the figures follow what happens, without a reload.
-  useRevalidateOnEvents((onActivity) => watchActivity(backend, artistId, onActivity), `${backend.url}:${artistId}`);
+  useRevalidateOnEvents(
+    async (onActivity) => (await import("~/lib/backend/live-activity")).watchActivity(backend, artistId, onActivity),
+    `${backend.url}:${artistId}`,
+  );
   return (
     <section>
       <p className="text-sm font-semibold tracking-wider text-accent uppercase">Artist dashboard</p>
