@@ -64,6 +64,8 @@ export type Genre = (typeof genres)[number];
 export const artistSearch = { delayMs: 300, maxResults: 10 } as const;
 export const newsRotationMs = 8000;
 export const newsletterThanksMs = 3000;
+/** What the newsletter forms say once an address is taken (the spec's words). */
+export const newsletterThanks = "Thanks for subscribing! 🎵";
 /** Comments on a track: shown newest first, this many at a time; at most this long. */
 export const commentsPageSize = 5;
 export const commentMaxLength = 2000;
