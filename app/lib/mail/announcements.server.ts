@@ -40,17 +40,23 @@ export async function runAnnouncementJob(backend: MarketplaceClient, queue: Queu
   return run;
 }
 
+/** The job as the page Worker runs it (its operator route, and after publishing): its mail links to `origin`. */
+export function runPageAnnouncementJob(context: Readonly<RouterContextProvider>, origin: string): Promise<AnnouncementRun> {
+  return runAnnouncementJob(marketplaceClient(envFrom(context)), context.get(cloudflareContext).env.MAIL, origin);
+}
+
 /**
  * A release published for today is announced at once, after the page has answered (the Worker's
  * waitUntil): the job announces whatever is due, so a release dated ahead waits for its day.
  */
 export function announceAfterAnswering(context: Readonly<RouterContextProvider>, origin: string): void {
-  const { env, ctx } = context.get(cloudflareContext);
-  ctx.waitUntil(
-    runAnnouncementJob(marketplaceClient(envFrom(context)), env.MAIL, origin).catch((error: unknown) =>
-      console.error("announcing a release failed; the hourly job announces it", error instanceof Error ? error.message : error),
-    ),
-  );
+  context
+    .get(cloudflareContext)
+    .ctx.waitUntil(
+      runPageAnnouncementJob(context, origin).catch((error: unknown) =>
+        console.error("announcing a release failed; the hourly job announces it", error instanceof Error ? error.message : error),
+      ),
+    );
 }
 
 /** The media Worker's variables for the scheduled run: the backend's, its mail queue, and the site's address for the mail's links. */

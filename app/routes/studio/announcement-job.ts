@@ -4,20 +4,16 @@
 // answers only a request carrying the Worker's own secret.
 //
 // POST → 200 { announced, mails }, 401 without the secret, 502 when the backend or the queue cannot be reached.
-import { marketplaceClient } from "~/lib/backend/marketplace-client.server";
-import { cloudflareContext } from "~/lib/http/context.server";
 import { envFrom } from "~/lib/http/env.server";
 import { fromTheMarketplace } from "~/lib/http/operator.server";
-import { runAnnouncementJob } from "~/lib/mail/announcements.server";
+import { runPageAnnouncementJob } from "~/lib/mail/announcements.server";
 import type { Route } from "./+types/announcement-job";
 
 export async function action({ request, context }: Route.ActionArgs) {
   const env = envFrom(context);
   if (!(await fromTheMarketplace(request, env.MARKETPLACE_SECRET))) return Response.json({ code: "not_the_marketplace" }, { status: 401 });
   try {
-    return Response.json(
-      await runAnnouncementJob(marketplaceClient(env), context.get(cloudflareContext).env.MAIL, new URL(request.url).origin),
-    );
+    return Response.json(await runPageAnnouncementJob(context, new URL(request.url).origin));
   } catch (error) {
     console.error("the announcement job failed; its releases wait for the next run", error instanceof Error ? error.message : error);
     return Response.json({ code: "announcements_failed" }, { status: 502 });
