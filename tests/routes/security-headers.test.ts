@@ -1,8 +1,11 @@
 // The security headers on every response of the built Worker: pages, cached pages, form replies, errors,
 // 404s and resource routes. HTML carries a Content-Security-Policy whose nonce is this response's own,
 // and every inline script of the page carries it.
+import { request as httpRequest } from "node:http";
 import { describe, expect, it } from "vitest";
-import { Visitor, signedIn, supabaseUrl } from "./support.ts";
+import { Visitor, appUrl, signedIn, supabaseUrl, text } from "./support.ts";
+
+const paperLanterns = "a1000000-0000-4000-8000-000000000012";
 
 const nonceOf = (policy: string | null) => /'nonce-([^']+)'/.exec(policy ?? "")?.[1];
 
@@ -76,5 +79,36 @@ describe("security headers", () => {
       expect(response.status).toBe(200);
       expectBaseHeaders(response);
     }
+  });
+});
+
+/** A GET of `path` exactly as written (a URL parser would read `//host/` as another host): its status, `Location` and page. */
+function rawGet(path: string): Promise<{ status: number; location: string | undefined; html: string }> {
+  const { hostname, port } = new URL(appUrl);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ hostname, port, path, method: "GET" }, (response) => {
+      let html = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (html += chunk));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, location: response.headers.location, html }));
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
+describe("addresses that look like another site's", () => {
+  it.each([
+    "//evil.example/",
+    "/\\evil.example/",
+    "//evil.example/x/",
+    "/%5Cevil.example/",
+    "/%2F/evil.example/",
+    `//artist/${paperLanterns}`,
+  ])("%s is the not-found page, never a redirect to another site", async (path) => {
+    const { status, location, html } = await rawGet(path);
+    expect(status).toBe(404);
+    expect(location).toBeUndefined();
+    expect(text(html)).toContain("Page not found");
   });
 });
