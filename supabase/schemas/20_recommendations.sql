@@ -41,7 +41,8 @@ revoke execute on function private.release_card(uuid) from public, anon, authent
 
 -- The releases that the newest `max_buyers` buyers of `release_id` bought besides it (of each buyer's
 -- newest `purchases_each`), with how many of them did. `buyer` is left out (a fan's own purchases recommend
--- nothing to them).
+-- nothing to them). Nothing for a release with fewer than 3 buyers besides `buyer`: with one, the answer
+-- is exactly that fan's other purchases (and a follow notice in the same second names them).
 create or replace function private.bought_together(release_id uuid, buyer uuid, max_buyers integer, purchases_each integer)
 returns table (release_id uuid, buyers bigint)
 language sql
@@ -64,14 +65,16 @@ as $$
     select p.track_id from public.purchases p where p.user_id = b.user_id order by p.created_at desc limit bought_together.purchases_each) p
   join public.tracks t on t.id = p.track_id
   where t.release_id <> bought_together.release_id
+    and (select count(*) from buyers) >= 3
   group by t.release_id
 $$;
 
 revoke execute on function private.bought_together(uuid, uuid, integer, integer) from public, anon, authenticated;
 
 -- A release page's "fans who bought this also bought": at most `max_count` (6) released releases, by how
--- many of its buyers bought them; none of the reader's own (signed in: nor what they own). A track's page
--- names its track (`track_id`): its release's.
+-- many of its buyers bought them; none of the reader's own (signed in: nor what they own, and their
+-- purchases count neither as a buyer nor as a release bought). A track's page names its track
+-- (`track_id`): its release's.
 create or replace function private.also_bought(release_id uuid, track_id uuid, max_count integer)
 returns jsonb
 language sql
@@ -87,7 +90,7 @@ as $$
   select coalesce(jsonb_agg(private.release_card(picked.release_id) order by picked.buyers desc, picked.release_id), '[]')
   from (
     select b.release_id, b.buyers
-    from this cross join lateral private.bought_together(this.id, null, 200, 50) b, banned, me
+    from me cross join this cross join lateral private.bought_together(this.id, me.id, 200, 50) b, banned
     where private.is_released(b.release_id, banned.ids)
       and not exists (select 1 from public.releases r where r.id = b.release_id and r.artist_id = me.id)
       and not exists (select 1 from public.purchases p join public.tracks t on t.id = p.track_id

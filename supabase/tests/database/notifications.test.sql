@@ -104,7 +104,7 @@ select tests.each_actor_through_marketplace('unsubscribe',
 select tests.each_actor('read what fans bought together', $$select 1 where jsonb_array_length(public.also_bought(track_id => tests.id('track'))) >= 0$$,
   array['visitor', 'artist', 'other artist', 'fan', 'admin']);
 
-select plan((select count(*)::integer from tests.cases) + 38);
+select plan((select count(*)::integer from tests.cases) + 40);
 select * from tests.proved_cases();
 
 -- Follows, replies, sales, shipments.
@@ -236,6 +236,14 @@ insert into public.purchases (amount, track_id, user_id) values
   (1.99, tests.id('upcoming track'), tests.id('buyer')),
   (1.99, tests.id('banned artist track'), tests.id('buyer')),
   (1.99, tests.id('track'), tests.id('fan'));
+-- Fewer than 3 buyers besides the reader: nothing, or it would be exactly one fan's other purchases.
+select is(public.also_bought(tests.release_of('track')), '[]'::jsonb, 'fans who bought this also bought: nothing with 2 buyers');
+select ok(not jsonb_path_exists(tests.answer($$select private.recommended_releases(24)$$, 'fan'), '$[*] ? (@.reason == "bought")'),
+  'nor is a fan recommended what the one other buyer of their track bought');
+select tests.new_user('second buyer', '{"role": "fan", "username": "second-buyer"}');
+select tests.new_user('third buyer', '{"role": "fan", "username": "third-buyer"}');
+insert into public.purchases (amount, track_id, user_id) values
+  (1.99, tests.id('track'), tests.id('second buyer')), (1.99, tests.id('track'), tests.id('third buyer'));
 select is((select jsonb_agg(r -> 'id') from jsonb_array_elements(public.also_bought(tests.release_of('track'))) r),
   jsonb_build_array(tests.release_of('bought together')),
   'fans who bought this also bought: released, not banned');
