@@ -620,11 +620,11 @@ grant execute on function public.payout_settled(uuid, boolean, text) to anon, au
 create index payouts_settled_at_idx on public.payouts (settled_at) where settled_at is not null;
 
 -- The administrators' figures of the last `days` days (7, 30, 90 or 365), per currency: gross sales (what
--- paid lines cost their buyers), Crate's part of them (less what was refunded), refunds, payouts paid and
--- failed; and as they stand now: what is due to artists (their available balances), open disputes. With
--- them, the artists whose payout details need their attention: money available and their newest payout
--- failed, or who chose Stripe and their account is not ready (at most 50 each). Administrators alone
--- (42501 for anyone else).
+-- paid lines cost their buyers), Crate's part of them (less what was refunded), refunds, payouts paid (a
+-- reversed transfer not among them) and failed; and as they stand now: what is due to artists (their
+-- available balances), open disputes. With them, the artists whose payout details need their attention:
+-- money available and their newest payout failed, or who chose Stripe and their account is not ready (at
+-- most 50 each). Administrators alone (42501 for anyone else).
 create or replace function private.admin_money(days integer)
 returns jsonb
 language plpgsql
@@ -662,7 +662,8 @@ begin
         group by o.currency
       ) s on s.currency = c.currency
       left join (
-        select p.currency, sum(p.amount_cents) filter (where p.state = 'paid') as paid_out,
+        -- A reversed transfer came back from the artist: not paid out.
+        select p.currency, sum(p.amount_cents) filter (where p.state = 'paid' and p.reversed_at is null) as paid_out,
           sum(p.amount_cents) filter (where p.state = 'failed') as failed, count(*) filter (where p.state = 'failed') as failed_count
         from public.payouts p where p.settled_at >= since
         group by p.currency

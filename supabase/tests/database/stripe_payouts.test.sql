@@ -81,7 +81,7 @@ select tests.each_actor('list transfers to reverse without the marketplace', $$s
 select tests.each_actor('reverse a transfer without the marketplace',
   $$select public.transfer_reversed(gen_random_uuid(), 'trr_1')$$, array[]::text[]);
 
-select plan((select count(*)::integer from tests.cases) + 12);
+select plan((select count(*)::integer from tests.cases) + 13);
 
 select * from tests.proved_cases();
 
@@ -144,6 +144,12 @@ select is(
   'sale, transfer, refund and reversal add up to nothing for the line');
 select is(tests.through_marketplace($$select count(*)::integer from public.transfers_to_reverse()$$, 'visitor'), '0'::jsonb,
   'a reversal is made once');
+update public.payouts set settled_at = now() where method = 'paypal';
+select set_config('request.jwt.claims', (select jsonb_build_object('sub', u.id, 'role', 'authenticated',
+  'app_metadata', u.raw_app_meta_data) from auth.users u where u.id = tests.id('admin'))::text, true);
+select is(jsonb_path_query_first(public.admin_money(30), '$.currencies[*] ? (@.currency == "USD").paid_out'), '175'::jsonb,
+  'the administrators'' figures count the PayPal payout as paid out, and not the reversed transfer');
+select set_config('request.jwt.claims', '', true);
 
 -- Lost in a dispute, a settled line is never transferred.
 select tests.settled_sale('disputed', 'cs_lost');
