@@ -210,7 +210,8 @@ begin
       limit 1;
     else
       requested := private.request_made_file(wanted.id, take_downloads.format, wanted.file_url, me);
-      any_requested := any_requested or found;
+      -- Only a file asked to be made counts toward the hour's jobs: one made already is served past the bound.
+      any_requested := any_requested or requested;
       select * into made from private.made_files f where f.track_id = wanted.id and f.format = take_downloads.format;
       path := made.path;
       state := made.state;

@@ -98,7 +98,7 @@ select tests.each_actor('read a track''s master format',
 select tests.each_actor('set a track''s MP3 bitrate', $$update public.tracks set mp3_kbps = 320 where id = tests.id('track')$$,
   array[]::text[]);
 
-select plan((select count(*)::integer from tests.cases) + 15);
+select plan((select count(*)::integer from tests.cases) + 16);
 select * from tests.proved_cases();
 
 -- Once made, everyone who sees the track streams it, its artist too; nobody gets the master.
@@ -140,5 +140,12 @@ update private.made_files f set requested_by = tests.id('artist'), requested_at 
 from public.tracks t where t.id = f.track_id and t.title like 'Many %';
 select is(tests.attempt('artist through the marketplace', $$select 1 from public.download_track(tests.id('track'), null, 'mp3')$$),
   'refused:54000', 'an account past its jobs of the hour is refused');
+-- The bound counts files asked to be made, not files served: past it (this one made, the account's job
+-- past the bound), a file made already is still handed over.
+insert into private.made_files (track_id, format, master_path, path, state, requested_by)
+values (tests.id('track'), 'mp3', tests.id('artist') || '/1800000000000-dddddddd.wav',
+  tests.id('artist') || '/renditions/1800000000000-dddddddd.320k.mp3', 'ready', tests.id('artist'));
+select is(tests.attempt('artist through the marketplace', $$select 1 from public.download_track(tests.id('track'), null, 'mp3')$$),
+  'done:1', 'past its jobs of the hour, an account still takes a file made already');
 select * from finish();
 rollback;
