@@ -114,6 +114,64 @@ describe("the fan's lists", () => {
     expect(page).toMatch(/\$\d+\.\d{2}/);
   });
 
+  it("marks what was refunded on Purchased: a wholly refunded order with no receipt to send again, a partly refunded one by its lines", async () => {
+    const fan = await newFan(`refundee${Date.now().toString(36)}`);
+    const { data: tracks } = await serviceClient
+      .from("tracks")
+      .select("id, artist_id, release_id, title")
+      .eq("artist_id", (await serviceClient.from("tracks").select("artist_id").eq("id", trackId("Greenhouse")).single()).data!.artist_id)
+      .order("title")
+      .limit(2);
+    const [kept, returned] = tracks!;
+    // Two orders as the checkout makes them: one of two tracks, one refunded; one of a track, refunded.
+    const order = async (lines: NonNullable<typeof tracks>, paidAt: string) => {
+      const { data } = await serviceClient
+        .from("orders")
+        .insert({ buyer_id: fan.id, buyer_email: fan.email, currency: "GBP", total_cents: 99 * lines.length })
+        .select("id")
+        .single();
+      const written = await serviceClient.from("order_lines").insert(
+        lines.map((track) => ({
+          order_id: data!.id,
+          kind: "track",
+          track_id: track.id,
+          artist_id: track.artist_id,
+          release_id: track.release_id,
+          title: track.title,
+          amount_cents: 99,
+          total_cents: 99,
+          artist_share_cents: 87,
+          crate_cents: 12,
+        })),
+      );
+      expect(written.error).toBeNull();
+      expect((await serviceClient.from("orders").update({ state: "paid", paid_at: paidAt }).eq("id", data!.id)).error).toBeNull();
+      return data!.id;
+    };
+    const partly = await order([kept!, returned!], new Date(Date.now() - 60_000).toISOString());
+    const wholly = await order([returned!], new Date().toISOString());
+    const refunded = await serviceClient
+      .from("order_lines")
+      .update({ refunded_at: new Date().toISOString() })
+      .eq("track_id", returned!.id)
+      .in("order_id", [partly, wholly]);
+    expect(refunded.error).toBeNull();
+
+    const { html } = await fan.visitor.get("/dashboard/fan/purchased");
+    const orders = text(html).slice(text(html).indexOf("Your orders"));
+    const reference = (id: string) => id.slice(0, 8).toUpperCase();
+    const whollyShown = orders.slice(orders.indexOf(`Order ${reference(wholly)}`), orders.indexOf(`Order ${reference(partly)}`));
+    const partlyShown = orders.slice(orders.indexOf(`Order ${reference(partly)}`));
+    expect(whollyShown).toContain("Refunded");
+    expect(whollyShown).not.toContain("Send the receipt again");
+    expect(partlyShown).toContain(`${returned!.title} (refunded)`);
+    expect(partlyShown).not.toContain(`${kept!.title} (refunded)`);
+    expect(partlyShown).toContain("Send the receipt again");
+    // No form to send the wholly refunded order's receipt again.
+    expect(html).not.toContain(`value="${wholly}"`);
+    expect(html).toContain(`value="${partly}"`);
+  });
+
   it("lists followed artists with an Unfollow that works without JavaScript", async () => {
     const fan = await newFan("follower");
     const empty = await fan.visitor.get("/dashboard/fan/following");

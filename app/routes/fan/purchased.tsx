@@ -6,6 +6,7 @@ import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { PlayAllButton } from "~/components/player/play-button";
 import { FormAlert } from "~/components/form-controls";
+import { Badge } from "~/components/ui/badge";
 import { Button, LinkButton } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Pagination } from "~/components/ui/pagination";
@@ -41,7 +42,8 @@ const OrdersSchema = v.array(
     paid_at: v.string(),
     currency: v.string(),
     total_cents: v.number(),
-    order_lines: v.array(v.object({ title: v.string() })),
+    // A refunded line's purchases are gone (its downloads with them); the order says so here.
+    order_lines: v.array(v.object({ title: v.string(), refunded_at: v.nullable(v.string()) })),
   }),
 );
 
@@ -55,7 +57,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     supabase.rpc("owned_releases", { page, page_size: pageSize }),
     supabase
       .from("orders")
-      .select("id, paid_at, currency, total_cents, order_lines(title)")
+      .select("id, paid_at, currency, total_cents, order_lines(title, refunded_at)")
       .eq("state", "paid")
       .order("paid_at", { ascending: false })
       .limit(ordersShown),
@@ -132,24 +134,41 @@ export default function PurchasedTracks({ loaderData, actionData }: Route.Compon
             <FormAlert>{actionData?.formError}</FormAlert>
             <FormAlert tone="success">{actionData?.notice}</FormAlert>
             <ul className="divide-y divide-stage-700 rounded-2xl border border-stage-700">
-              {orders.map((order) => (
-                <li key={order.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
-                  <p className="min-w-0">
-                    <span className="font-semibold text-ink">Order {formatOrderReference(order.id)}</span>{" "}
-                    <span className="text-ink-muted">
-                      · {formatMoney(order.total_cents, order.currency)} ·{" "}
-                      <time dateTime={order.paid_at}>{formatDate(order.paid_at.slice(0, 10), dateLocale)}</time>
-                    </span>
-                    <span className="block truncate text-sm text-ink-muted">{order.order_lines.map((line) => line.title).join(", ")}</span>
-                  </p>
-                  <Form method="post" action={href("/dashboard/fan/purchased")}>
-                    <input type="hidden" name="orderId" value={order.id} />
-                    <Button type="submit" variant="secondary" size="sm">
-                      Send the receipt again<span className="sr-only"> for order {formatOrderReference(order.id)}</span>
-                    </Button>
-                  </Form>
-                </li>
-              ))}
+              {orders.map((order) => {
+                // Wholly refunded, an order has nothing left to download and no receipt to send again; partly,
+                // its refunded lines are marked.
+                const refunded = order.order_lines.length > 0 && order.order_lines.every((line) => line.refunded_at !== null);
+                return (
+                  <li key={order.id} className="flex flex-wrap items-center justify-between gap-3 px-4 py-3">
+                    <p className="min-w-0">
+                      <span className="font-semibold text-ink">Order {formatOrderReference(order.id)}</span>{" "}
+                      <span className="text-ink-muted">
+                        · {formatMoney(order.total_cents, order.currency)} ·{" "}
+                        <time dateTime={order.paid_at}>{formatDate(order.paid_at.slice(0, 10), dateLocale)}</time>
+                      </span>
+                      <span className="block truncate text-sm text-ink-muted">
+                        {order.order_lines.map((line, index) => (
+                          <span key={index}>
+                            {index > 0 ? ", " : null}
+                            {line.title}
+                            {line.refunded_at && !refunded ? " (refunded)" : null}
+                          </span>
+                        ))}
+                      </span>
+                    </p>
+                    {refunded ? (
+                      <Badge tone="danger">Refunded</Badge>
+                    ) : (
+                      <Form method="post" action={href("/dashboard/fan/purchased")}>
+                        <input type="hidden" name="orderId" value={order.id} />
+                        <Button type="submit" variant="secondary" size="sm">
+                          Send the receipt again<span className="sr-only"> for order {formatOrderReference(order.id)}</span>
+                        </Button>
+                      </Form>
+                    )}
+                  </li>
+                );
+              })}
             </ul>
           </div>
         </section>
