@@ -1275,8 +1275,9 @@ revoke execute on function public.join_guest_order() from public;
 grant execute on function public.join_guest_order() to authenticated;
 
 
--- An order's files made ahead, as its checkout opens (through the marketplace alone): each of its tracks'
--- MP3, so a download is ready the moment the payment lands. Answers the tracks whose file the media queue
+-- A paid order's files made (through the marketplace alone, as it applies the payment): the MP3 of each
+-- track the order gave, so a download is ready soon after paying. Never for an order not paid: opening
+-- checkouts makes no one's files outside the hourly bound. Answers the tracks whose file the media queue
 -- must make (those made already, or being made, are not asked again).
 create or replace function private.prepare_order_files(order_id uuid)
 returns uuid[]
@@ -1293,8 +1294,9 @@ begin
     select distinct t.id, t.file_url
     from public.orders o
     join public.order_lines l on l.order_id = o.id
-    join public.tracks t on t.id = l.track_id or (l.kind = 'album' and t.release_id = l.release_id)
-    where o.id = prepare_order_files.order_id and nullif(t.file_url, '') is not null
+    join public.purchases p on p.order_line_id = l.id
+    join public.tracks t on t.id = p.track_id
+    where o.id = prepare_order_files.order_id and o.state = 'paid' and nullif(t.file_url, '') is not null
   loop
     -- Asked by the marketplace, not the buyer: it counts toward no one's hourly bound of files to make.
     if private.request_made_file(wanted.id, 'mp3', wanted.file_url, null) then

@@ -125,13 +125,12 @@ export async function startCheckout(
     console.error("keeping an order's checkout failed", attached.error);
     return { refused: "The payment could not be started. Please try again." };
   }
-  prepareFiles(context, order.order_id);
   return { pay: session.url };
 }
 
 /**
- * The order's MP3s made while the buyer pays (off the response), so each download is ready the moment the
- * payment lands; those made already are not made again.
+ * A paid order's MP3s made (off the response), so each download is ready soon after paying; those made
+ * already are not made again. Never as a checkout opens: opening checkouts must make nobody's files.
  */
 function prepareFiles(context: Readonly<RouterContextProvider>, orderId: string) {
   const { env, ctx } = context.get(cloudflareContext);
@@ -218,8 +217,8 @@ const AppliedSchema = v.nullable(
 );
 
 /**
- * Applies an outcome to a session's order through the marketplace: purchases made once when paid, and the
- * order's unsent mails (its receipt, "you sold") queued. `event`: the Stripe event that said so (taken
+ * Applies an outcome to a session's order through the marketplace: purchases made once when paid (and their
+ * MP3s made), and the order's unsent mails (its receipt, "you sold") queued. `event`: the Stripe event that said so (taken
  * once); none when the return page asked Stripe itself. Throws when the database or the queue could not
  * (the webhook then answers 500, and Stripe sends it again: the mails still unsent are queued again).
  */
@@ -249,6 +248,7 @@ export async function applyCheckout(
   if (error) throw new Error(`applying checkout ${session.id} failed`, { cause: error });
   const applied = v.parse(AppliedSchema, data);
   if (applied) await queueMails(context.get(cloudflareContext).env.MAIL, applied.mails, new URL(request.url).origin);
+  if (applied && "state" in applied && applied.state === "paid") prepareFiles(context, applied.order_id);
   return applied;
 }
 

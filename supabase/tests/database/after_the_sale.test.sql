@@ -101,7 +101,7 @@ insert into public.order_disputes (id, order_id, amount_cents, currency, reason,
 values ('dp_test', tests.id('second order'), 200, 'USD', 'fraudulent', 'needs_response');
 select tests.each_actor('read a dispute', $$select 1 from public.order_disputes$$, array['admin']);
 
-select plan((select count(*)::integer from tests.cases) + 33);
+select plan((select count(*)::integer from tests.cases) + 34);
 
 select * from tests.proved_cases();
 
@@ -211,11 +211,17 @@ select is(tests.code_status(), 'applied', 'and applies while uses are left');
 select throws_ok($$update public.store_settings set discounts = jsonb_set(discounts, '{0,maxUses}', '0') where artist_id = tests.id('artist')$$,
   '23514', null, 'a code''s uses are a whole number of at least one');
 
--- An order's MP3s are asked for as its checkout opens, through the marketplace alone, once.
+-- A paid order's MP3s are asked for, through the marketplace alone, once; an order never paid asks for none
+-- (opening checkouts makes nobody's files).
 update public.tracks set file_url = tests.audio_of('artist') where id = tests.id('second track');
 select throws_ok($$select public.prepare_order_files(tests.id('second order'))$$, '28000', null,
-  'only the marketplace asks for an order''s files ahead');
+  'only the marketplace asks for an order''s files');
 select set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+select set_config('request.jwt.claims', jsonb_build_object('sub', tests.id('other artist'), 'role', 'authenticated')::text, true);
+select tests.remember('unpaid order', $q$
+  select (public.open_order(jsonb_build_array(tests.line('track', 'second track')), '{}', 'USD') ->> 'order_id')::uuid$q$);
+select set_config('request.jwt.claims', '', true);
+select is(public.prepare_order_files(tests.id('unpaid order')), '{}'::uuid[], 'an order not paid has no files made');
 select is(public.prepare_order_files(tests.id('second order')), array[tests.id('second track')],
   'an order''s tracks with audio have their MP3 asked for');
 select is(public.prepare_order_files(tests.id('second order')), '{}'::uuid[], 'and not again while it is being made');
