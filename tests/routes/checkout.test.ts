@@ -4,7 +4,7 @@
 // stand-in; these tests pay on its page and send events signed with its webhook secret.
 import Stripe from "stripe";
 import { inject, describe, expect, it } from "vitest";
-import { albumId, newArtist, newFan, serviceClient, text, trackId, Visitor } from "./support.ts";
+import { albumId, inputValue, newArtist, newFan, serviceClient, text, trackId, Visitor } from "./support.ts";
 
 const { url: stripeUrl, secretKey, webhookSecret } = inject("stripe");
 const api = new URL(stripeUrl);
@@ -86,12 +86,16 @@ describe("the cart without JavaScript", () => {
     let page = text((await visitor.get("/cart")).html);
     expect(page).toContain("Pay $5.00");
     expect(page).toContain("receives $4.40");
-    await visitor.post("/cart", { intent: "amount", kind: "track", id: payMore, amount: "0.50" });
-    page = text((await visitor.get("/cart")).html);
-    expect(page).toContain("The price is at least $1.29.");
-    expect(page).toContain("Remove or change the items that cannot be bought");
+    // A price under the item's own is refused in its field, as typed, and the cart keeps the one it had.
+    const below = await visitor.post("/cart", { intent: "amount", kind: "track", id: payMore, amount: "0.50" });
+    expect(below.response.status).toBe(400);
+    expect(text(below.html)).toContain("The price is at least $1.29.");
+    expect(inputValue(below.html, "amount")).toBe("0.50");
+    expect(text((await visitor.get("/cart")).html)).toContain("Pay $5.00");
     await add(visitor, "track", fixedPrice, "3.00");
-    expect(text((await visitor.get("/cart")).html)).toContain("This has a fixed price of $1.49.");
+    page = text((await visitor.get("/cart")).html);
+    expect(page).toContain("This has a fixed price of $1.49.");
+    expect(page).toContain("Remove or change the items that cannot be bought");
     const typo = await visitor.post("/cart", { intent: "amount", kind: "track", id: payMore, amount: "five" });
     expect(typo.response.status).toBe(400);
     expect(text(typo.html)).toContain("Please enter an amount like 5 or 5.50");
@@ -101,13 +105,29 @@ describe("the cart without JavaScript", () => {
     expect(text(refused.html)).toContain("Some items cannot be bought as they are");
   });
 
+  it("says beside the waiver's box why Buy now without it brought the fan to the cart", async () => {
+    const { visitor } = await newFan(`buynowwaiver${Date.now().toString(36)}`);
+    const bought = await visitor.post("/cart", { intent: "buy-now", kind: "track", id: payMore, amount: "" });
+    expect(bought.response.status).toBe(303);
+    const landing = bought.response.headers.get("location")!;
+    expect(new URL(landing, "http://x").pathname).toBe("/cart");
+    const { html } = await visitor.get(landing);
+    expect(text(html)).toMatch(
+      /lose my 14-day right to withdraw from this purchase once the download starts\. Tick this to download at once and pay now, or keep the item in your cart for later\./,
+    );
+    // the plain cart asks nothing of it
+    expect(text((await visitor.get("/cart")).html)).not.toContain("Tick this to download at once");
+  });
+
   it("offers the artist's pricing tiers as prices to choose, where fans may pay more", async () => {
     const { visitor } = await newFan(`carttiers${Date.now().toString(36)}`);
     // The Paper Lanterns' tiers (seed): Standard £0.99, Lossless £1.99, Supporter £4.99; Greenhouse costs £0.99.
     const greenhouse = trackId("Greenhouse");
     await add(visitor, "track", greenhouse);
     const { html } = await visitor.get("/cart");
-    expect(text(html)).toContain("Standard £0.99 Lossless £1.99 Supporter £4.99");
+    // under a heading of their own
+    expect(text(html)).toMatch(/The Paper Lanterns's prices Standard £0\.99 .*Lossless £1\.99 .*Supporter £4\.99/);
+    expect(html).toMatch(/<h3 id="[^"]+"[^>]*>The Paper Lanterns&#x27;s prices<\/h3>/);
     await visitor.post("/cart", { intent: "amount", kind: "track", id: greenhouse, amount: "4.99" });
     expect(text((await visitor.get("/cart")).html)).toContain("Pay £4.99");
   });
@@ -128,11 +148,14 @@ describe("the cart without JavaScript", () => {
     const { visitor } = await newFan(`cartcode${Date.now().toString(36)}`);
     await add(visitor, "track", release.data!.id);
     for (const code of ["spring", "WINTER", "NOPE"]) await visitor.post("/cart", { intent: "code", code });
-    const page = text((await visitor.get("/cart")).html);
+    const { html } = await visitor.get("/cart");
+    const page = text(html);
     expect(page).toContain("spring: applied to Coded Artist's items.");
     expect(page).toContain("WINTER has expired.");
     expect(page).toContain("NOPE is not a discount code.");
     expect(page).toContain("Code SPRING: −$0.50");
+    // the minus sign kept on the amount's line
+    expect(html).toContain('<span class="whitespace-nowrap">−$0.50</span>');
     expect(page).toContain("Pay $1.50");
     // The artist cannot buy their own song.
     await add(artist, "track", release.data!.id);

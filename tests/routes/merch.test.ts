@@ -69,7 +69,11 @@ describe("merch without JavaScript", () => {
     expect((await fan.post("/cart", { intent: "add", kind: "merch", id: merchId, quantity: "2" })).response.status).toBe(303);
     const unshipped = text((await fan.get("/cart")).html);
     expect(unshipped).toContain("Choose the country it ships to.");
-    expect(unshipped).toContain("Remove or change the items that cannot be bought, then pay.");
+    // nothing is wrong but where it goes: no shipping figure yet, and no word of what cannot be bought
+    expect(unshipped).toContain("Choose where your merch ships, above, then pay.");
+    expect(unshipped).not.toContain("cannot be bought");
+    expect(unshipped).not.toMatch(/Shipping:? \$/);
+    expect(unshipped).toContain("$30.00");
 
     const refused = await fan.post("/cart", { intent: "ship-to", shipTo: "XX" });
     expect(refused.response.status).toBe(400);

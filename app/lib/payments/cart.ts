@@ -130,7 +130,7 @@ export const PricedLineSchema = v.object({
   minimum: v.nullable(cents),
   allow_pay_more: v.boolean(),
   /** The artist's pricing tiers at or above the price, where fans may pay more: presets. */
-  tiers: v.array(v.object({ name: v.string(), amount: cents })),
+  tiers: v.array(v.object({ name: v.string(), amount: cents, description: v.optional(v.nullable(v.string()), null) })),
   /** What the fan pays for one, how many, and what those cost. */
   unit: v.nullable(cents),
   quantity: cents,
@@ -164,6 +164,9 @@ export const PricedCartSchema = v.object({
 });
 export type PricedCart = v.InferOutput<typeof PricedCartSchema>;
 
+/** What a price under the item's own is told: `minimum` as written. */
+export const belowMinimum = (minimum: string) => `The price is at least ${minimum}.`;
+
 /** What keeps a line from being bought, beside it. */
 export function problemMessage(line: PricedLine, money: (cents: number) => string): string | null {
   switch (line.problem) {
@@ -182,7 +185,7 @@ export function problemMessage(line: PricedLine, money: (cents: number) => strin
     case "ship_to":
       return "Choose the country it ships to.";
     case "below_minimum":
-      return `The price is at least ${money(line.minimum ?? 0)}.`;
+      return belowMinimum(money(line.minimum ?? 0));
     case "above_maximum":
       return `The most you can pay is ${money(highestAmountCents)}.`;
     case "fixed_price":

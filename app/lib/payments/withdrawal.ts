@@ -45,5 +45,8 @@ export const waiverLabel =
 
 export const waiverRequired = "To download at once, please confirm that you give up the 14-day right to withdraw.";
 
+/** What the cart says beside its box when Buy Now brought the buyer there without it ticked. */
+export const waiverForBuyNow = "Tick this to download at once and pay now, or keep the item in your cart for later.";
+
 /** What the return page says of a waived right. */
 export const waiverRecord = "You asked for your downloads at once and gave up your 14-day right to withdraw from this purchase.";

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useId, useState } from "react";
 import { Form, href, Link, redirect } from "react-router";
 import { Captcha } from "~/components/account/captcha";
 import { Artwork } from "~/components/catalog/artist-image";
@@ -13,7 +13,16 @@ import { formatMoney } from "~/lib/format";
 import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";
 import { uncached } from "~/lib/http/http-cache";
-import { artistShareOf, codeLimit, codeMessage, itemLabel, merchQuantityLimit, problemMessage, type PricedLine } from "~/lib/payments/cart";
+import {
+  artistShareOf,
+  belowMinimum,
+  codeLimit,
+  codeMessage,
+  itemLabel,
+  merchQuantityLimit,
+  problemMessage,
+  type PricedLine,
+} from "~/lib/payments/cart";
 import { shippingCountryOptions } from "~/lib/payments/shipping";
 import { paymentsOn } from "~/lib/payments/stripe.server";
 import {
@@ -24,7 +33,7 @@ import {
   GuestCheckoutSchema,
   ShipToSchema,
 } from "~/lib/schemas/checkout";
-import { waiverLabel, waiverNeeded, waiverRequired } from "~/lib/payments/withdrawal";
+import { waiverForBuyNow, waiverLabel, waiverNeeded, waiverRequired } from "~/lib/payments/withdrawal";
 import { cloudflareContext } from "~/lib/http/context.server";
 import { captchaFailedMessage, captchaTokenFrom } from "~/lib/http/captcha";
 import { captchaPassed, captchaSiteKey } from "~/lib/http/env.server";
@@ -47,6 +56,8 @@ import type { Route } from "./+types/cart";
 export const meta = () => pageMeta("Your Cart", "What you are about to buy, and paying for it.");
 
 const cartPath = href("/cart");
+/** Where Buy Now lands when the download's waiver was not ticked: the cart, which says so beside its own box. */
+const waiverAskedPath = `${cartPath}?waiver=asked`;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   if (!paymentsOn(context)) return { payments: false as const };
@@ -61,6 +72,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     payments: true as const,
     cart,
+    waiverAsked: new URL(request.url).searchParams.get("waiver") === "asked",
     shipTo: shipTo(request, context.get(cloudflareContext).country),
     signedIn,
     askWaiver: waiverNeeded(context.get(cloudflareContext).country),
@@ -90,7 +102,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (intent === "add" || !context.get(userContext)) throw back();
     // Merch goes nowhere yet: the cart asks where it ships.
     if (kind === "merch" && !shipTo(request, country)) throw back();
-    if (kind !== "merch" && waiverNeeded(country) && !waiveWithdrawal) throw back();
+    if (kind !== "merch" && waiverNeeded(country) && !waiveWithdrawal) throw back(waiverAskedPath);
     const started = await startCheckout(request, context, {
       lines: [{ kind, id, amount, quantity }],
       codes: typedCodes(request),
@@ -109,6 +121,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     const { kind, id, amount, quantity } = submission.value;
     if (intent === "remove") await takeFromCart(request, shopper, { kind, id }, cookies);
     else {
+      // A price under the item's own stays out of the cart: the field says so, with what was typed.
+      const held =
+        amount === null ? undefined : (await pricedCart(request, shopper)).lines.find((line) => line.kind === kind && line.id === id);
+      if (held && amount !== null && held.minimum !== null && amount < held.minimum)
+        return reply(
+          { fieldErrors: { amount: belowMinimum(formatMoney(held.minimum, held.currency)) }, formError: null, values: submission.values },
+          400,
+        );
       const refused = await putInCart(request, shopper, [{ kind, id, amount, quantity }], cookies);
       if (refused) return reply(formError(refused, submission.values), 409);
     }
@@ -192,7 +212,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
       </EmptyState>
     );
   }
-  const { cart, signedIn, askWaiver, captchaSiteKey } = loaderData;
+  const { cart, signedIn, askWaiver, captchaSiteKey, waiverAsked } = loaderData;
   const currencies = [...new Set(cart.lines.map((line) => line.currency))];
   const shipping = cart.lines.some((line) => line.kind === "merch");
   return (
@@ -222,6 +242,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
               captchaSiteKey={captchaSiteKey}
               several={currencies.length > 1}
               askWaiver={askWaiver}
+              waiverAsked={waiverAsked}
               reply={actionData}
             />
           ))}
@@ -273,6 +294,7 @@ function CurrencyGroup({
   captchaSiteKey,
   several,
   askWaiver,
+  waiverAsked,
   reply,
 }: {
   currency: string;
@@ -284,6 +306,8 @@ function CurrencyGroup({
   several: boolean;
   /** Whether the buyer must waive the right to withdraw before downloading (the EU's, or where unknown). */
   askWaiver: boolean;
+  /** Whether Buy Now brought the buyer here without the waiver ticked: the box says why they are here. */
+  waiverAsked: boolean;
   /** The action's reply: a refused amount shows beside its line, as typed. */
   reply: FormReply | undefined;
 }) {
@@ -291,9 +315,11 @@ function CurrencyGroup({
   // The reply to this currency's Pay, when it was refused.
   const paying = reply?.values.intent === "checkout" && reply.values.currency === currency ? reply : undefined;
   const payable = lines.every((line) => line.problem === null);
-  const total = lines.reduce((sum, line) => sum + (line.total ?? 0), 0);
+  // Merch with nowhere to ship yet is only asking where: no line else is wrong.
+  const onlyShipTo = !payable && lines.every((line) => line.problem === null || line.problem === "ship_to");
+  const total = lines.reduce((sum, line) => sum + (lineTotal(line) ?? 0), 0);
   const discounts = lines.reduce((sum, line) => sum + line.code_discount + line.bundle_discount, 0);
-  const shipping = lines.reduce((sum, line) => sum + line.shipping, 0);
+  const shipping = lines.reduce((sum, line) => sum + shippingOf(line), 0);
   const artists = [...new Map(lines.map((line) => [line.artist_id, line.artist_name])).entries()];
   return (
     <section aria-label={several ? `Paid in ${currency}` : "Your items"} className="mb-6">
@@ -323,7 +349,9 @@ function CurrencyGroup({
         {discounts > 0 ? (
           <>
             <dt className="text-ink-muted">Discounts</dt>
-            <dd className="text-right">−{money(discounts)}</dd>
+            <dd className="text-right">
+              <Minus>{money(discounts)}</Minus>
+            </dd>
           </>
         ) : null}
         {shipping > 0 ? (
@@ -369,7 +397,7 @@ function CurrencyGroup({
             name="waiveWithdrawal"
             label={waiverLabel}
             defaultChecked={paying ? paying.values.waiveWithdrawal === "on" : false}
-            error={paying?.fieldErrors.waiveWithdrawal}
+            error={paying ? paying.fieldErrors.waiveWithdrawal : waiverAsked ? waiverForBuyNow : undefined}
           />
         ) : null}
         {signedIn ? null : <Captcha siteKey={captchaSiteKey} reply={paying} />}
@@ -377,12 +405,25 @@ function CurrencyGroup({
           <SubmitButton action={cartPath} intent="checkout" pendingLabel="Opening the payment…">
             {signedIn ? `Pay ${money(total)}` : `Pay ${money(total)} as a guest`}
           </SubmitButton>
+        ) : onlyShipTo ? (
+          <p className="text-sm text-danger">Choose where your merch ships, above, then pay.</p>
         ) : (
           <p className="text-sm text-danger">Remove or change the items that cannot be bought, then pay.</p>
         )}
       </Form>
     </section>
   );
+}
+
+/** A line's shipping, once there is a country to price it for (before, the figure would be a guess). */
+const shippingOf = (line: PricedLine) => (line.problem === "ship_to" ? 0 : line.shipping);
+
+/** What a line costs as shown: without a shipping figure until a country is chosen. */
+const lineTotal = (line: PricedLine) => (line.total === null ? null : line.total - line.shipping + shippingOf(line));
+
+/** An amount taken off, its minus sign kept on the amount's line. */
+function Minus({ children }: { children: string }) {
+  return <span className="whitespace-nowrap">{`−${children}`}</span>;
 }
 
 /** Where the cart's merch ships: the country its shipping is priced for, and the only one the payment takes an address in. */
@@ -399,7 +440,8 @@ function ShipToForm({ shipTo, reply }: { shipTo: string | null; reply: FormReply
       <SelectField
         label="Merch ships to"
         name="shipTo"
-        className="min-w-0 flex-1"
+        // wide enough for "Choose a country" whole: the button goes under it on a phone
+        className="min-w-0 flex-1 basis-56"
         options={shippingCountryOptions()}
         placeholder="Choose a country"
         defaultValue={shipTo ?? ""}
@@ -428,13 +470,20 @@ function CartLineRow({ line, money, refused }: { line: PricedLine; money: (cents
         </p>
         {line.code_discount > 0 ? (
           <p className="text-sm text-accent">
-            Code {line.discount_code}: −{money(line.code_discount)}
+            Code {line.discount_code}: <Minus>{money(line.code_discount)}</Minus>
           </p>
         ) : null}
-        {line.bundle_discount > 0 ? <p className="text-sm text-accent">Bundle: −{money(line.bundle_discount)}</p> : null}
-        {line.shipping > 0 ? <p className="text-sm text-ink-muted">Shipping: {money(line.shipping)}</p> : null}
+        {line.bundle_discount > 0 ? (
+          <p className="text-sm text-accent">
+            Bundle: <Minus>{money(line.bundle_discount)}</Minus>
+          </p>
+        ) : null}
+        {shippingOf(line) > 0 ? <p className="text-sm text-ink-muted">Shipping: {money(shippingOf(line))}</p> : null}
         {line.kind === "merch" && line.problem !== "unavailable" ? <QuantityForm line={line} refused={refused} /> : null}
-        {line.allow_pay_more && line.problem !== "unavailable" ? <AmountForm line={line} money={money} refused={refused} /> : null}
+        {line.allow_pay_more && line.problem !== "unavailable" ? (
+          // Keyed by the price the cart holds: a tier chosen (or any change saved) starts the field from it.
+          <AmountForm key={line.unit} line={line} money={money} refused={refused} />
+        ) : null}
         {problem ? (
           <p role="alert" className="mt-1 text-sm text-danger">
             {problem}
@@ -442,7 +491,7 @@ function CartLineRow({ line, money, refused }: { line: PricedLine; money: (cents
         ) : null}
       </div>
       <div className="flex shrink-0 flex-col items-end gap-2">
-        <p className="font-semibold">{line.total === null ? "" : money(line.total)}</p>
+        <p className="font-semibold">{lineTotal(line) === null ? "" : money(lineTotal(line)!)}</p>
         {line.id ? (
           <Form method="post" action={cartPath}>
             <input type="hidden" name="intent" value="remove" />
@@ -502,6 +551,7 @@ function AmountForm({ line, money, refused }: { line: PricedLine; money: (cents:
   const cents = Math.round(Number(typed) * 100);
   const receives = Number.isFinite(cents) && cents >= 0 ? money(Math.round(cents * artistShareOf[line.kind])) : null;
   const lineFields = <LineFields line={line} keep="quantity" />;
+  const tiersHeading = useId();
   return (
     <>
       <Form method="post" action={cartPath} noValidate className="mt-2 flex flex-wrap items-end gap-2">
@@ -521,17 +571,25 @@ function AmountForm({ line, money, refused }: { line: PricedLine; money: (cents:
         </Button>
       </Form>
       {line.tiers.length > 0 ? (
-        // The artist's own prices, each its own form (a preset's amount is the only one it sends).
-        <div role="group" aria-label={`${line.artist_name ?? "The artist"}'s prices`} className="mt-2 flex flex-wrap gap-2">
-          {line.tiers.map((tier) => (
-            <Form key={tier.name} method="post" action={cartPath}>
-              {lineFields}
-              <Button type="submit" size="sm" variant="ghost" name="amount" value={(tier.amount / 100).toFixed(2)}>
-                {`${tier.name} ${money(tier.amount)}`}
-              </Button>
-            </Form>
-          ))}
-        </div>
+        // The artist's own prices, each its own form (a preset's amount is the only one it sends), with what it gives.
+        <section aria-labelledby={tiersHeading} className="mt-3">
+          <h3 id={tiersHeading} className="text-sm font-semibold">
+            {`${line.artist_name ?? "The artist"}'s prices`}
+          </h3>
+          <ul className="mt-1 grid gap-1">
+            {line.tiers.map((tier) => (
+              <li key={tier.name} className="flex flex-wrap items-baseline gap-x-2">
+                <Form method="post" action={cartPath}>
+                  {lineFields}
+                  <Button type="submit" size="sm" variant="ghost" name="amount" value={(tier.amount / 100).toFixed(2)}>
+                    {`${tier.name} ${money(tier.amount)}`}
+                  </Button>
+                </Form>
+                {tier.description ? <span className="text-sm text-ink-muted">{tier.description}</span> : null}
+              </li>
+            ))}
+          </ul>
+        </section>
       ) : null}
     </>
   );
