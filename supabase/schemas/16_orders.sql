@@ -128,11 +128,29 @@ $$;
 -- Finding the store a typed code belongs to, among every artist's.
 create index store_settings_discount_codes_idx on public.store_settings using gin (private.discount_code_keys(discounts));
 
+-- How long an order's checkout can be paid, from when the order opens: the one bound every hold reads.
+-- The payment provider's session is opened a moment after its order and lapses at the time open_order
+-- answers (its shortest, 30 minutes from the session's opening, and a minute for opening it), so the hold
+-- ends when the last payment it could take becomes impossible, and not later.
+create or replace function private.checkout_lasts()
+returns interval
+language sql
+immutable
+set search_path = ''
+as $$
+  select interval '31 minutes'
+$$;
+
+revoke execute on function private.checkout_lasts() from public;
+
+grant execute on function private.checkout_lasts() to anon, authenticated;
+
 -- How many of a merch item are left to sell (null: its artist keeps no count): its stock less what paid or
 -- settling orders bought and was not sent yet (a refund gives it back; a shipment took it out of the stock)
--- and what checkouts still open hold (a checkout lapses within 30 minutes, and its hold with it). Never below 0, even where the artist lowered the stock
--- under what was sold. Security definer: orders are their buyers' to read.
-create or replace function private.merch_left(merch_id uuid)
+-- and what checkouts still open hold, while they can be paid (checkout_lasts). Never below 0, even where the
+-- artist lowered the stock under what was sold. `besides`: an order whose own lines are not counted (what is
+-- left for it, as its payment lands). Security definer: orders are their buyers' to read.
+create or replace function private.merch_left(merch_id uuid, besides uuid default null)
 returns integer
 language sql
 stable
@@ -144,14 +162,17 @@ as $$
       from public.order_lines l
       join public.orders o on o.id = l.order_id
       where l.merch_id = m.id and l.refunded_at is null and l.shipped_at is null
-        and (o.state in ('paid', 'pending') or (o.state = 'open' and o.created_at > now() - interval '31 minutes'))), 0), 0) end
+        and o.id is distinct from merch_left.besides
+        -- A line paid for that the stock could not cover takes nothing: it is being refunded.
+        and not exists (select 1 from private.undeliverable_lines u where u.line_id = l.id)
+        and (o.state in ('paid', 'pending') or (o.state = 'open' and o.created_at > now() - private.checkout_lasts()))), 0), 0) end
   from public.merch m
   where m.id = merch_left.merch_id
 $$;
 
-revoke execute on function private.merch_left(uuid) from public;
+revoke execute on function private.merch_left(uuid, uuid) from public;
 
-grant execute on function private.merch_left(uuid) to anon, authenticated;
+grant execute on function private.merch_left(uuid, uuid) to anon, authenticated;
 
 -- What a cart costs the buyer, line by line, from the catalog alone: `lines` as the cart holds them
 -- ([{kind, id, amount, quantity}], amount in cents for one or null; at most 50), `codes` as the buyer
@@ -169,7 +190,8 @@ grant execute on function private.merch_left(uuid) to anon, authenticated;
 -- - ship_to: merch with no country to ship it to yet;
 -- - below_minimum, above_maximum (1,000), fixed_price (more than the price where fans may not pay more).
 -- A code takes its percentage off its artist's lines where that artist has it active and in date; each
--- typed code says what it did (applied, inactive, expired, another artist's, unknown). The artist's
+-- typed code says what it did for its artist's lines in the cart (applied, inactive, used_up, expired),
+-- and reads as `unknown` (no artist named) where the cart has no line of its artist. The artist's
 -- bundle discount takes its percentage off what is left of their releases (albums and singles) and merch
 -- when the cart holds two or more of them. Security definer: store settings are their artist's alone to read.
 create or replace function private.priced_cart(lines jsonb, codes text[], buyer uuid, ship_to text default null)
@@ -259,7 +281,8 @@ as $$
       nullif(d ->> 'validUntil', '')::date as valid_until,
       exists (select 1 from judged j where j.artist_id = s.artist_id and j.problem is null) as in_cart,
       -- A code with a number of uses: the orders that took it, paid, settling, or still at their payment
-      -- (a checkout lapses within 30 minutes), but for a signed-in buyer's own open ones.
+      -- (a checkout lapses within 30 minutes), the buyer's own too (each checkout holds a use until it is
+      -- paid, lapses or fails, so one buyer's checkouts side by side cannot each take the last one).
       case when jsonb_typeof(d -> 'maxUses') = 'number' then (d ->> 'maxUses')::integer end as max_uses,
       case when jsonb_typeof(d -> 'maxUses') = 'number' then (
         select count(distinct l.order_id)::integer
@@ -267,8 +290,7 @@ as $$
         join public.orders o on o.id = l.order_id
         where l.artist_id = s.artist_id and lower(l.discount_code) = t.key and l.refunded_at is null
           and (o.state in ('paid', 'pending')
-            or (o.state = 'open' and o.created_at > now() - interval '31 minutes'
-              and (priced_cart.buyer is null or o.buyer_id is distinct from priced_cart.buyer)))) end as used
+            or (o.state = 'open' and o.created_at > now() - interval '31 minutes'))) end as used
     from typed t
     join public.store_settings s on private.discount_code_keys(s.discounts) @> array[t.key]
     cross join lateral jsonb_array_elements(s.discounts) d
@@ -329,15 +351,17 @@ as $$
     'codes', coalesce((
       select jsonb_agg(jsonb_build_object(
           'code', t.code,
+          -- Only a code of an artist with a line in the cart is named: any other reads as unknown, so
+          -- typing codes tells no one which exist, whose they are or what they take off.
           'artist_name', (select p.artist_name from found f join public.artist_profiles p on p.id = f.artist_id
-            where f.key = t.key order by f.in_cart desc limit 1),
+            where f.key = t.key and f.in_cart
+            order by f.artist_id in (select a.artist_id from applied a where a.key = t.key) desc, f.artist_id limit 1),
           'status', case
             when exists (select 1 from applied a where a.key = t.key) then 'applied'
             when exists (select 1 from found f where f.key = t.key and f.in_cart and not f.active) then 'inactive'
             when exists (select 1 from found f where f.key = t.key and f.in_cart and f.used >= f.max_uses
                 and (f.valid_until is null or f.valid_until >= current_date)) then 'used_up'
             when exists (select 1 from found f where f.key = t.key and f.in_cart) then 'expired'
-            when exists (select 1 from found f where f.key = t.key) then 'other_artist'
             else 'unknown'
           end)
         order by t.code)
@@ -352,22 +376,113 @@ revoke execute on function private.priced_cart(jsonb, text[], uuid, text) from p
 
 grant execute on function private.priced_cart(jsonb, text[], uuid, text) to anon, authenticated;
 
+-- The discount codes typed, by whom (`account:<id>`, or `address:<address>`: the marketplace names the
+-- client's, and every other caller of the API is the one address `api`) and when, for the last 10 minutes
+-- alone: what the limit on typing codes counts. A code is counted once a window, however often the cart
+-- holding it is priced.
+create table private.discount_code_tries (
+  typist text not null,
+  key text not null,
+  tried_at timestamptz not null default now(),
+  primary key (typist, key)
+);
+
+create index discount_code_tries_tried_at_idx on private.discount_code_tries (tried_at);
+
+revoke all on private.discount_code_tries from anon, authenticated;
+
+-- The codes typed (their first 10 different ones, case and spaces aside), each with whether it may be
+-- answered: at most 30 different codes in 10 minutes an account, and 60 an address (`address`, as
+-- resolved by the caller; null: none, for a checkout a guest opens past its security check), so no one
+-- guesses their way to codes. A code counted in the window already is answered again.
+create or replace function private.codes_within_limit(codes text[], address text)
+returns table (code text, answered boolean)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  me uuid := (select auth.uid());
+  typed record;
+begin
+  if not exists (select 1 from unnest(coalesce(codes_within_limit.codes, '{}')) c where btrim(c) <> '') then
+    return;
+  end if;
+  perform pg_advisory_xact_lock(hashtext('discount code tries'));
+  delete from private.discount_code_tries t where t.tried_at < now() - interval '10 minutes';
+  for typed in
+    select k.key, k.first_typed
+    from (
+      select lower(btrim(c.value)) as key, min(c.n) as first_typed
+      from unnest(codes_within_limit.codes) with ordinality as c (value, n)
+      where btrim(c.value) <> ''
+      group by 1
+    ) k
+    order by k.first_typed
+    limit 10
+  loop
+    if not exists (
+      select 1
+      from (values ('account:' || me::text, 30), ('address:' || codes_within_limit.address, 60)) as w (typist, most)
+      where w.typist is not null
+        and not exists (select 1 from private.discount_code_tries t where t.typist = w.typist and t.key = typed.key)
+        and (select count(*) from private.discount_code_tries t where t.typist = w.typist) >= w.most
+    ) then
+      insert into private.discount_code_tries (typist, key)
+      select w.typist, typed.key
+      from (values ('account:' || me::text), ('address:' || codes_within_limit.address)) as w (typist)
+      where w.typist is not null
+      on conflict do nothing;
+      return query select c.value, true from unnest(codes_within_limit.codes) as c (value) where lower(btrim(c.value)) = typed.key;
+    else
+      return query select c.value, false from unnest(codes_within_limit.codes) as c (value) where lower(btrim(c.value)) = typed.key;
+    end if;
+  end loop;
+end
+$$;
+
+revoke execute on function private.codes_within_limit(text[], text) from public;
+
+grant execute on function private.codes_within_limit(text[], text) to anon, authenticated;
+
 -- The cart page's read: what `lines` cost the caller (priced_cart), whoever asks; without `lines`, the
--- signed-in caller's own cart (one read for the page).
-create or replace function public.price_cart(lines jsonb default null, codes text[] default '{}', ship_to text default null)
+-- signed-in caller's own cart (one read for the page). Codes typed past the limit (codes_within_limit;
+-- `address`: the client's, believed from the marketplace alone) are not looked up, and each says
+-- `too_many`.
+create or replace function public.price_cart(
+  lines jsonb default null, codes text[] default '{}', ship_to text default null, address text default null
+)
 returns jsonb
-language sql
-stable
+language plpgsql
 security invoker
 set search_path = ''
 as $$
-  select private.priced_cart(coalesce(price_cart.lines, private.cart_of((select auth.uid())), '[]'), price_cart.codes,
-    (select auth.uid()), price_cart.ship_to)
+declare
+  limited jsonb := (
+    select coalesce(jsonb_agg(jsonb_build_object('code', l.code, 'answered', l.answered)), '[]')
+    from private.codes_within_limit(price_cart.codes, case
+      when private.is_marketplace_request() then coalesce(nullif(btrim(price_cart.address), ''), 'unknown')
+      else 'api' end) l);
+  priced jsonb := private.priced_cart(coalesce(price_cart.lines, private.cart_of((select auth.uid())), '[]'),
+    (select coalesce(array_agg(l ->> 'code'), '{}') from jsonb_array_elements(limited) l where (l -> 'answered')::boolean),
+    (select auth.uid()), price_cart.ship_to);
+begin
+  return priced || jsonb_build_object('codes', (
+    select coalesce(jsonb_agg(c order by c ->> 'code'), '[]')
+    from (
+      select c from jsonb_array_elements(priced -> 'codes') c
+      union all
+      select distinct on (lower(btrim(l ->> 'code')))
+        jsonb_build_object('code', btrim(l ->> 'code'), 'artist_name', null, 'status', 'too_many')
+      from jsonb_array_elements(limited) l
+      where not (l -> 'answered')::boolean
+    ) answers (c)));
+end
 $$;
 
-revoke execute on function public.price_cart(jsonb, text[], text) from public;
+revoke execute on function public.price_cart(jsonb, text[], text, text) from public;
 
-grant execute on function public.price_cart(jsonb, text[], text) to anon, authenticated;
+grant execute on function public.price_cart(jsonb, text[], text, text) to anon, authenticated;
 
 -- An order: what one checkout sells, in one currency. Crate is the seller; each line keeps its artist's
 -- share. `open` until the buyer pays (`paid`), or the payment is still settling (`pending`: a bank
@@ -463,10 +578,11 @@ revoke all on public.order_lines from anon, authenticated;
 
 grant select on public.order_lines to authenticated;
 
-create policy "Buyers read their orders' lines, and artists their own" on public.order_lines
+-- Artists read their lines through the functions that list them (sales, merch_orders), which name an order
+-- by its short reference alone: never its id, which the return page once took as a guest's receipt.
+create policy "Buyers read their orders' lines" on public.order_lines
   for select to authenticated
-  using (artist_id = (select auth.uid())
-    or exists (select 1 from public.orders o where o.id = order_lines.order_id and o.buyer_id = (select auth.uid())));
+  using (exists (select 1 from public.orders o where o.id = order_lines.order_id and o.buyer_id = (select auth.uid())));
 
 -- A purchase made by a paid order keeps its line (a code's has none).
 alter table public.purchases add column order_line_id uuid references public.order_lines (id) on delete set null;
@@ -483,15 +599,44 @@ create table private.payment_events (
 
 revoke all on table private.payment_events from public, anon, authenticated;
 
+-- The address each visitor's checkout was opened from (as the edge gave it to the marketplace), so an
+-- address holds only so many open checkouts at once (open_order). Kept apart from the order, which its
+-- buyer reads.
+create table private.checkout_addresses (
+  order_id uuid primary key references public.orders (id) on delete cascade,
+  address text not null check (char_length(address) <= 100)
+);
+
+create index checkout_addresses_address_idx on private.checkout_addresses (address);
+
+revoke all on table private.checkout_addresses from public, anon, authenticated;
+
+-- Merch lines paid for when the stock could no longer cover them (their hold had lapsed, or a newer
+-- checkout of the buyer's had ended theirs): refunded at once by the marketplace (line_to_refund lets it),
+-- which apply_checkout hands them to until they are.
+create table private.undeliverable_lines (
+  line_id uuid primary key references public.order_lines (id) on delete cascade,
+  found_at timestamptz not null default now()
+);
+
+revoke all on table private.undeliverable_lines from public, anon, authenticated;
+
 -- An order for the caller's cart lines in `currency` (`lines`, or without them the signed-in caller's own
 -- cart; its other currencies pay in checkouts of their own; without a currency, the lines' own), priced by
 -- priced_cart, through the marketplace alone (which then opens its checkout with the
 -- payment provider). Answers the order and its lines, or {problems} naming the lines that cannot be
 -- bought (nothing is written then). `email`: where a guest's receipt goes; a signed-in buyer's is their
--- account's. `ship_to`: the country its merch goes to. Merch is held for the order from here on: two
--- checkouts for the last ones open one after the other, and the second is told what is left.
+-- account's. `ship_to`: the country its merch goes to. Merch is held for the order from here on, while its
+-- checkout can be paid (`expires_at`, when the payment provider ends it: checkout_lasts): two checkouts for
+-- the last ones open one after the other, and the second is told what is left. So that no one holds
+-- everything by opening checkouts again and again, a signed-in buyer's new checkout ends their earlier open
+-- ones (their holds go back at once; `ended` names their checkouts, for the marketplace to end with the
+-- provider too), and an address (`address`: the client's, as the edge gave it to the marketplace; none
+-- locally) holds at most 3 open checkouts at once: the next is refused (54000) until one is paid, closed
+-- or lapses.
 create or replace function private.open_order(
-  lines jsonb, codes text[], currency text, follow_artists boolean, waived_withdrawal boolean, email text, ship_to text
+  lines jsonb, codes text[], currency text, follow_artists boolean, waived_withdrawal boolean, email text, ship_to text,
+  address text
 )
 returns jsonb
 language plpgsql
@@ -505,40 +650,77 @@ declare
   chosen jsonb;
   paying text;
   made public.orders;
+  from_address text := nullif(btrim(open_order.address), '');
+  ended text[] := '{}';
+  problems jsonb;
 begin
   perform private.require_marketplace_request();
   if buyer is not null and not private.is_active_user() then
     raise exception 'a banned account buys nothing' using errcode = '42501';
   end if;
   wanted := coalesce(open_order.lines, private.cart_of(buyer), '[]');
-  -- The merch it holds, locked (in one order, so two carts never wait for each other): what is left is
-  -- then read after the order before this one holds its share.
-  perform 1 from public.merch m
-  where m.id in (
-    select (l ->> 'id')::uuid from jsonb_array_elements(case when jsonb_typeof(wanted) = 'array' then wanted else '[]' end) l
-    where l ->> 'kind' = 'merch' and l ->> 'id' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$')
-  order by m.id
-  for update;
-  -- The stores whose codes were typed, locked too: a code's last use goes to one order, and the next is
-  -- priced once that one holds it.
-  perform 1 from public.store_settings s
-  where private.discount_code_keys(s.discounts) && (select array_agg(lower(btrim(c))) from unnest(coalesce(open_order.codes, '{}')) c)
-  order by s.artist_id
-  for update;
-  priced := private.priced_cart(wanted, open_order.codes, buyer, open_order.ship_to);
-  -- Without a currency, the lines' own (a single item bought at once).
-  paying := coalesce(open_order.currency, (select l ->> 'currency' from jsonb_array_elements(priced -> 'lines') l limit 1));
-  select coalesce(jsonb_agg(l), '[]') into chosen
-  from jsonb_array_elements(priced -> 'lines') l
-  where l ->> 'currency' = paying or l ->> 'problem' is not null;
-  if jsonb_array_length(chosen) = 0 then
-    raise exception 'nothing in the cart is priced in %', paying using errcode = '22023';
+  -- One checkout opens at a time per account and per address, so two at once count each other.
+  if buyer is not null then
+    perform pg_advisory_xact_lock(hashtext('checkout:' || buyer::text));
   end if;
-  if exists (select 1 from jsonb_array_elements(chosen) l where l ->> 'problem' is not null) then
-    return jsonb_build_object('problems', (
-      select jsonb_agg(jsonb_build_object('n', l -> 'n', 'title', l -> 'title', 'problem', l -> 'problem'))
-      from jsonb_array_elements(chosen) l where l ->> 'problem' is not null));
+  if from_address is not null then
+    perform pg_advisory_xact_lock(hashtext('checkout address:' || from_address));
   end if;
+  -- A new order that cannot be made (problems) undoes this block: the buyer's earlier checkouts stand then.
+  begin
+    -- The buyer's earlier open checkouts end here, before this one is priced: what they held is this one's
+    -- to take. Those that can still be paid are the marketplace's to end with the provider.
+    if buyer is not null then
+      with closed as (
+        update public.orders o set state = 'expired'
+        where o.buyer_id = buyer and o.state = 'open'
+        returning o.checkout_session, o.created_at)
+      select coalesce(array_agg(c.checkout_session order by c.created_at), '{}') into ended
+      from closed c
+      where c.checkout_session not like 'free\_%' and c.created_at > now() - private.checkout_lasts();
+    end if;
+    if from_address is not null and (
+        select count(*) from private.checkout_addresses a join public.orders o on o.id = a.order_id
+        where a.address = from_address and o.state = 'open' and o.created_at > now() - private.checkout_lasts()) >= 3 then
+      raise exception 'an address holds at most 3 open checkouts' using errcode = '54000';
+    end if;
+    -- The merch it holds, locked (in one order, so two carts never wait for each other): what is left is
+    -- then read after the order before this one holds its share.
+    perform 1 from public.merch m
+    where m.id in (
+      select (l ->> 'id')::uuid from jsonb_array_elements(case when jsonb_typeof(wanted) = 'array' then wanted else '[]' end) l
+      where l ->> 'kind' = 'merch' and l ->> 'id' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$')
+    order by m.id
+    for update;
+    -- The stores whose codes were typed, locked too: a code's last use goes to one order, and the next is
+    -- priced once that one holds it.
+    perform 1 from public.store_settings s
+    where private.discount_code_keys(s.discounts) && (select array_agg(lower(btrim(c))) from unnest(coalesce(open_order.codes, '{}')) c)
+    order by s.artist_id
+    for update;
+    -- Codes past the account's limit on typing them are not looked up here either (a guest's checkout is
+    -- past its security check already).
+    priced := private.priced_cart(wanted,
+      (select coalesce(array_agg(l.code), '{}') from private.codes_within_limit(open_order.codes, null) l where l.answered),
+      buyer, open_order.ship_to);
+    -- Without a currency, the lines' own (a single item bought at once).
+    paying := coalesce(open_order.currency, (select l ->> 'currency' from jsonb_array_elements(priced -> 'lines') l limit 1));
+    select coalesce(jsonb_agg(l), '[]') into chosen
+    from jsonb_array_elements(priced -> 'lines') l
+    where l ->> 'currency' = paying or l ->> 'problem' is not null;
+    if jsonb_array_length(chosen) = 0 then
+      raise exception 'nothing in the cart is priced in %', paying using errcode = '22023';
+    end if;
+    if exists (select 1 from jsonb_array_elements(chosen) l where l ->> 'problem' is not null) then
+      problems := (
+        select jsonb_agg(jsonb_build_object('n', l -> 'n', 'title', l -> 'title', 'problem', l -> 'problem'))
+        from jsonb_array_elements(chosen) l where l ->> 'problem' is not null);
+      raise exception 'some lines cannot be bought' using errcode = 'CR001';
+    end if;
+  exception
+    when sqlstate 'CR001' then
+      return jsonb_build_object('problems', problems);
+  end;
   if buyer is null and not coalesce(private.is_email(open_order.email), false) then
     raise exception 'a guest buys with an email address' using errcode = '22023';
   end if;
@@ -553,6 +735,9 @@ begin
     open_order.waived_withdrawal,
     case when exists (select 1 from jsonb_array_elements(chosen) l where l ->> 'kind' = 'merch') then open_order.ship_to end)
   returning * into made;
+  if from_address is not null then
+    insert into private.checkout_addresses (order_id, address) values (made.id, left(from_address, 100));
+  end if;
   insert into public.order_lines (
     order_id, artist_id, kind, track_id, release_id, merch_id, title, quantity, amount_cents, discount_code,
     code_discount_cents, bundle_discount_cents, shipping_cents, total_cents, artist_share_cents, crate_cents)
@@ -571,6 +756,8 @@ begin
     'total', made.total_cents,
     'email', made.buyer_email,
     'ship_to', made.ship_to,
+    'expires_at', floor(extract(epoch from made.created_at + private.checkout_lasts()))::bigint,
+    'ended', to_jsonb(ended),
     'lines', (select jsonb_agg(jsonb_build_object('title', l ->> 'title', 'artist_name', l ->> 'artist_name',
         'quantity', (l ->> 'quantity')::integer, 'shipping', (l ->> 'shipping')::integer,
         'total', (l ->> 'total')::integer, 'n', (l ->> 'n')::integer) order by (l ->> 'n')::integer)
@@ -578,13 +765,13 @@ begin
 end
 $$;
 
-revoke execute on function private.open_order(jsonb, text[], text, boolean, boolean, text, text) from public;
+revoke execute on function private.open_order(jsonb, text[], text, boolean, boolean, text, text, text) from public;
 
-grant execute on function private.open_order(jsonb, text[], text, boolean, boolean, text, text) to anon, authenticated;
+grant execute on function private.open_order(jsonb, text[], text, boolean, boolean, text, text, text) to anon, authenticated;
 
 create or replace function public.open_order(
   lines jsonb default null, codes text[] default '{}', currency text default null, follow_artists boolean default true,
-  waived_withdrawal boolean default false, email text default null, ship_to text default null
+  waived_withdrawal boolean default false, email text default null, ship_to text default null, address text default null
 )
 returns jsonb
 language sql
@@ -592,12 +779,12 @@ security invoker
 set search_path = ''
 as $$
   select private.open_order(open_order.lines, open_order.codes, open_order.currency, open_order.follow_artists,
-    open_order.waived_withdrawal, open_order.email, open_order.ship_to)
+    open_order.waived_withdrawal, open_order.email, open_order.ship_to, open_order.address)
 $$;
 
-revoke execute on function public.open_order(jsonb, text[], text, boolean, boolean, text, text) from public;
+revoke execute on function public.open_order(jsonb, text[], text, boolean, boolean, text, text, text) from public;
 
-grant execute on function public.open_order(jsonb, text[], text, boolean, boolean, text, text) to anon, authenticated;
+grant execute on function public.open_order(jsonb, text[], text, boolean, boolean, text, text, text) to anon, authenticated;
 
 -- The payment provider's checkout opened for an order (its id), through the marketplace alone.
 create or replace function private.attach_checkout(order_id uuid, checkout_session text)
@@ -635,9 +822,12 @@ grant execute on function public.attach_checkout(uuid, text) to anon, authentica
 
 -- An order paid: its purchases made, once, however often this is asked (the webhook and the return page
 -- both ask, in either order, as often as they are delivered). A track line is its track; an album line is
--- each of its tracks the buyer does not own yet, the line's total divided between them by their prices
--- (the cents that do not divide evenly going to the first). The buyer follows the order's artists where
--- they chose to. Its merch is sold from the hold its checkout kept, to the address the payment collected.
+-- each of its tracks out by now that the buyer does not own yet (as priced_cart priced it), the line's
+-- total divided between them by their prices (the cents that do not divide evenly going to the first); a
+-- track whose day comes later is given then (give_released_album_tracks, 13). The buyer follows the order's artists where
+-- they chose to. Its merch is sold from the hold its checkout kept, to the address the payment collected;
+-- merch the stock no longer covers (its hold lapsed or was ended, and others bought it meanwhile) is not
+-- sold twice: its line is marked undeliverable, for the marketplace to refund at once.
 create or replace function private.fulfil_order(paid public.orders, payment_intent text, country text, shipping_address jsonb)
 returns void
 language plpgsql
@@ -645,6 +835,16 @@ security definer
 set search_path = ''
 as $$
 begin
+  -- Its merch read again against the stock, locked as open_order locks it, so two late payments for the
+  -- last one are weighed one after the other. A line is sent whole or refunded whole.
+  perform 1 from public.merch m
+  where m.id in (select l.merch_id from public.order_lines l where l.order_id = paid.id)
+  order by m.id
+  for update;
+  insert into private.undeliverable_lines (line_id)
+  select l.id from public.order_lines l
+  where l.order_id = paid.id and l.refunded_at is null and private.merch_left(l.merch_id, paid.id) < l.quantity
+  on conflict (line_id) do nothing;
   update public.orders o
   set state = 'paid', paid_at = now(), payment_intent = fulfil_order.payment_intent,
     country = case when fulfil_order.country ~ '^[A-Z]{2}$' then fulfil_order.country end,
@@ -657,7 +857,7 @@ begin
       sum(t.price) over (partition by l.id) as line_price
     from public.order_lines l
     join public.tracks t on t.id = l.track_id or (l.kind = 'album' and t.release_id = l.release_id)
-    where l.order_id = paid.id
+    where l.order_id = paid.id and t.release_date <= current_date
       and (paid.buyer_id is null or not exists (
         select 1 from public.purchases p where p.track_id = t.id and p.user_id = paid.buyer_id))
   ),
@@ -686,14 +886,30 @@ $$;
 
 revoke execute on function private.fulfil_order(public.orders, text, text, jsonb) from public, anon, authenticated;
 
+-- An order's lines marked undeliverable and not refunded yet: the refunds the marketplace still owes.
+create or replace function private.refunds_owed(order_id uuid)
+returns uuid[]
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(array_agg(l.id order by l.id), '{}')
+  from private.undeliverable_lines u join public.order_lines l on l.id = u.line_id
+  where l.order_id = refunds_owed.order_id and l.refunded_at is null
+$$;
+
+revoke execute on function private.refunds_owed(uuid) from public, anon, authenticated;
+
 -- What the payment provider said about a checkout (`paid`, `pending`, `failed`, `expired`), applied to its
 -- order through the marketplace alone: a payment fulfils it (once); a failed or lapsed checkout closes an
 -- order not paid. `event_id`: the provider's event, taken once (a second delivery changes nothing); null
 -- when the return page asks, having asked the provider itself. `order_id`: the checkout's metadata's.
 -- `shipping_address`: where the payment says its merch goes.
--- Answers {order_id, state, buyer_id, mails} (`mails`: the order's mails not sent yet, for the Worker to
--- queue, a repeated event's too, so a queue that failed once loses nothing), or null for a checkout no
--- order has (nothing is recorded then).
+-- Answers {order_id, state, buyer_id, mails, refunds} (`mails`: the order's mails not sent yet, for the
+-- Worker to queue, a repeated event's too, so a queue that failed once loses nothing; `refunds`: its lines
+-- paid for but undeliverable and not refunded yet, which the Worker refunds at once, likewise), or null for
+-- a checkout no order has (nothing is recorded then).
 create or replace function private.apply_checkout(
   checkout_session text, outcome text, payment_intent text, country text, event_id text, event_type text, order_id uuid,
   shipping_address jsonb
@@ -727,7 +943,8 @@ begin
     insert into private.payment_events (id, type) values (apply_checkout.event_id, coalesce(apply_checkout.event_type, ''))
     on conflict (id) do nothing;
     if not found then
-      return jsonb_build_object('duplicate', true, 'mails', to_jsonb(private.unsent_mails(found_order.id)));
+      return jsonb_build_object('duplicate', true, 'mails', to_jsonb(private.unsent_mails(found_order.id)),
+        'refunds', to_jsonb(private.refunds_owed(found_order.id)));
     end if;
   end if;
   if found_order.state <> 'paid' then
@@ -744,7 +961,7 @@ begin
     end if;
   end if;
   return jsonb_build_object('order_id', found_order.id, 'state', found_order.state, 'buyer_id', found_order.buyer_id,
-    'mails', to_jsonb(private.unsent_mails(found_order.id)));
+    'mails', to_jsonb(private.unsent_mails(found_order.id)), 'refunds', to_jsonb(private.refunds_owed(found_order.id)));
 end
 $$;
 
@@ -796,8 +1013,10 @@ grant execute on function public.checkout_order(text) to authenticated;
 
 -- The checkout of an open order its buyer came back from without paying (the payment page's way back names
 -- the order), through the marketplace alone, which ends it with the provider: what the order held (the
--- last of a merch item, a code's last use) is let go at once rather than when the checkout lapses. Null
--- for an order paid, closed or with no checkout to end.
+-- last of a merch item, a code's last use) is let go at once rather than when the checkout lapses. Only the
+-- buyer's own: a signed-in buyer's, or a guest's that the marketplace names in `X-Guest-Order` (guest_order),
+-- having checked the way back was the one their checkout was given. Null for anyone else's order, and for
+-- one paid, closed or with no checkout to end.
 create or replace function private.checkout_to_end(order_id uuid)
 returns text
 language plpgsql
@@ -808,7 +1027,8 @@ as $$
 begin
   perform private.require_marketplace_request();
   return (select o.checkout_session from public.orders o
-    where o.id = checkout_to_end.order_id and o.state = 'open' and o.checkout_session not like 'free\_%');
+    where o.id = checkout_to_end.order_id and o.state = 'open' and o.checkout_session not like 'free\_%'
+      and (o.buyer_id = (select auth.uid()) or (o.guest and o.buyer_id is null and o.id = (select private.guest_order()))));
 end
 $$;
 
@@ -865,7 +1085,8 @@ $$;
 revoke execute on function private.mark_refunded(uuid, text) from public, anon, authenticated;
 
 -- A line of a paid order, locked, when the caller may refund it (its artist, not banned, or an
--- administrator); raises 42501 otherwise, and 22023 for an order not paid.
+-- administrator; or, whoever asks, the marketplace for a line paid for but undeliverable, which it refunds
+-- as the payment lands); raises 42501 otherwise, and 22023 for an order not paid.
 create or replace function private.line_to_refund(line_id uuid)
 returns jsonb
 language plpgsql
@@ -878,21 +1099,22 @@ declare
 begin
   perform private.require_marketplace_request();
   select * into line from public.order_lines l where l.id = line_to_refund.line_id for update;
-  if not found or not ((line.artist_id = (select auth.uid()) and private.is_active_user()) or public.is_admin()) then
+  if not found or not ((line.artist_id = (select auth.uid()) and private.is_active_user()) or public.is_admin()
+      or exists (select 1 from private.undeliverable_lines u where u.line_id = line.id)) then
     raise exception 'only the line''s artist or an administrator refunds it' using errcode = '42501';
   end if;
   select * into sold from public.orders o where o.id = line.order_id;
   if sold.state <> 'paid' then
     raise exception 'order % is not paid', sold.id using errcode = '22023';
   end if;
-  return jsonb_build_object('line_id', line.id, 'order_id', sold.id, 'payment_intent', sold.payment_intent,
+  return jsonb_build_object('line_id', line.id, 'payment_intent', sold.payment_intent,
     'total', line.total_cents, 'currency', sold.currency, 'refunded', line.refunded_at is not null);
 end
 $$;
 
 revoke execute on function private.line_to_refund(uuid) from public;
 
-grant execute on function private.line_to_refund(uuid) to authenticated;
+grant execute on function private.line_to_refund(uuid) to anon, authenticated;
 
 -- What refunding a line takes, through the marketplace (which makes the provider's refund): the payment,
 -- the amount, whether it is refunded already.
@@ -907,10 +1129,11 @@ $$;
 
 revoke execute on function public.line_to_refund(uuid) from public;
 
-grant execute on function public.line_to_refund(uuid) to authenticated;
+grant execute on function public.line_to_refund(uuid) to anon, authenticated;
 
 -- A refund made (`refund_id`: the provider's; null when nothing was paid), recorded by the marketplace
--- for the line's artist or an administrator. Answers the order's mails not sent yet, for the Worker to queue.
+-- for the line's artist or an administrator, or for an undeliverable line (line_to_refund says who may).
+-- Answers the order's mails not sent yet, for the Worker to queue.
 create or replace function private.record_refund(line_id uuid, refund_id text)
 returns uuid[]
 language plpgsql
@@ -927,7 +1150,7 @@ $$;
 
 revoke execute on function private.record_refund(uuid, text) from public;
 
-grant execute on function private.record_refund(uuid, text) to authenticated;
+grant execute on function private.record_refund(uuid, text) to anon, authenticated;
 
 create or replace function public.record_refund(line_id uuid, refund_id text default null)
 returns uuid[]
@@ -940,7 +1163,7 @@ $$;
 
 revoke execute on function public.record_refund(uuid, text) from public;
 
-grant execute on function public.record_refund(uuid, text) to authenticated;
+grant execute on function public.record_refund(uuid, text) to anon, authenticated;
 
 -- A payment's disputes (chargebacks) as the provider reports them, for administrators: open until closed
 -- (won or lost). Written by the marketplace alone.
@@ -1038,13 +1261,28 @@ grant execute on function public.apply_payment_news(text, text, text, integer, t
 
 create index orders_paid_at_idx on public.orders (paid_at desc) where state = 'paid';
 
+-- An order as the artists of its lines name it: the first 8 characters of its id, in capitals (as the
+-- buyer's receipt prints it, formatOrderReference): enough to match a parcel to a receipt, never the id.
+create or replace function private.order_reference(order_id uuid)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select upper(left(order_reference.order_id::text, 8))
+$$;
+
+revoke execute on function private.order_reference(uuid) from public;
+
+grant execute on function private.order_reference(uuid) to anon, authenticated;
+
 -- Sales as the studio's Payments page (and its CSV) and the administrators' dashboard list them: the lines
 -- of paid orders, newest first, an artist's own (an administrator's: every artist's, with the buyer's email,
 -- which artists do not see), at most `how_many` (1,000) after the first `skip`; with `item`, those of one
 -- release (a track bought alone counts for its release) or merch item. Each names its item (`item_id`).
 create or replace function private.sales(how_many integer, item uuid, skip integer)
 returns table (
-  line_id uuid, order_id uuid, paid_at timestamptz, kind text, title text, artist_name text, currency text,
+  line_id uuid, order_reference text, paid_at timestamptz, kind text, title text, artist_name text, currency text,
   amount integer, discount integer, total integer, artist_share integer, country text, refunded_at timestamptz,
   buyer_email text, item_id uuid, quantity integer, shipping integer
 )
@@ -1053,7 +1291,7 @@ stable
 security definer
 set search_path = ''
 as $$
-  select l.id, o.id, o.paid_at, l.kind, l.title, a.artist_name, o.currency, l.amount_cents,
+  select l.id, private.order_reference(o.id), o.paid_at, l.kind, l.title, a.artist_name, o.currency, l.amount_cents,
     l.code_discount_cents + l.bundle_discount_cents, l.total_cents, l.artist_share_cents, o.country, l.refunded_at,
     case when (select public.is_admin()) then o.buyer_email end,
     coalesce(l.release_id, t.release_id, l.merch_id), l.quantity, l.shipping_cents
@@ -1074,7 +1312,7 @@ grant execute on function private.sales(integer, uuid, integer) to authenticated
 
 create or replace function public.sales(how_many integer default 50, item uuid default null, skip integer default 0)
 returns table (
-  line_id uuid, order_id uuid, paid_at timestamptz, kind text, title text, artist_name text, currency text,
+  line_id uuid, order_reference text, paid_at timestamptz, kind text, title text, artist_name text, currency text,
   amount integer, discount integer, total integer, artist_share integer, country text, refunded_at timestamptz,
   buyer_email text, item_id uuid, quantity integer, shipping integer
 )
@@ -1209,6 +1447,43 @@ revoke execute on function private.guest_receipt() from public;
 
 grant execute on function private.guest_receipt() to anon, authenticated;
 
+-- A guest back on the return page: the paid guest order of exactly this checkout (the id the payment
+-- provider put in the return address, or a free order's random one: nothing an artist of a line can read),
+-- with what it bought, for the receipt link the page hands on. Through the marketplace alone; null for
+-- anything else, so an order's id (which artists of its lines see) never leads to its receipt.
+create or replace function private.guest_checkout_order(checkout_session text)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object('id', o.id, 'paid_at', o.paid_at,
+    'lines', (select jsonb_agg(jsonb_build_object('track_id', l.track_id, 'release_id', l.release_id))
+      from public.order_lines l where l.order_id = o.id))
+  from public.orders o
+  where (select private.is_marketplace_request()) and o.checkout_session = guest_checkout_order.checkout_session
+    and o.guest and o.state = 'paid'
+$$;
+
+revoke execute on function private.guest_checkout_order(text) from public;
+
+grant execute on function private.guest_checkout_order(text) to anon, authenticated;
+
+create or replace function public.guest_checkout_order(checkout_session text)
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select private.guest_checkout_order(guest_checkout_order.checkout_session)
+$$;
+
+revoke execute on function public.guest_checkout_order(text) from public;
+
+grant execute on function public.guest_checkout_order(text) to anon, authenticated;
+
 create or replace function public.guest_receipt()
 returns jsonb
 language sql
@@ -1223,9 +1498,10 @@ revoke execute on function public.guest_receipt() from public;
 
 grant execute on function public.guest_receipt() to anon, authenticated;
 
--- A guest order taken into the signed-in account whose email is the order's, by the holder of its receipt
--- link (the marketplace names the order): the link was mailed to that address, which proves it as a
--- confirmation would (sign-ups are not confirmed by mail here, so an account's email alone proves nothing).
+-- A guest order taken into the signed-in account whose email is the order's and confirmed, by the holder of
+-- its mailed receipt link (the marketplace names the order, having checked the link is the one the receipt
+-- mail carries): the link was mailed to that address, which proves it as a confirmation would (sign-ups are
+-- not confirmed by mail here, so an account's email alone proves nothing).
 -- The order and its purchases become the account's (but for tracks it owns already). Answers whether it
 -- joined; 42501 for a visitor or a banned account.
 create or replace function private.join_guest_order()
@@ -1244,7 +1520,7 @@ begin
   end if;
   update public.orders o set buyer_id = me
   where o.id = (select private.guest_order()) and o.guest and o.state = 'paid' and o.buyer_id is null
-    and lower(o.buyer_email) = (select lower(u.email) from auth.users u where u.id = me)
+    and lower(o.buyer_email) = (select lower(u.email) from auth.users u where u.id = me and u.email_confirmed_at is not null)
   returning o.id into joined;
   if joined is null then
     return false;
@@ -1328,7 +1604,7 @@ grant execute on function public.prepare_order_files(uuid) to anon, authenticate
 -- address the payment collected (the line's artist alone reads it), at most 100.
 create or replace function private.merch_orders()
 returns table (
-  line_id uuid, order_id uuid, paid_at timestamptz, title text, quantity integer, currency text, total integer,
+  line_id uuid, order_reference text, paid_at timestamptz, title text, quantity integer, currency text, total integer,
   ship_to text, shipping_address jsonb, shipped_at timestamptz, tracking text
 )
 language sql
@@ -1336,7 +1612,7 @@ stable
 security definer
 set search_path = ''
 as $$
-  select l.id, o.id, o.paid_at, l.title, l.quantity, o.currency, l.total_cents, o.ship_to, o.shipping_address,
+  select l.id, private.order_reference(o.id), o.paid_at, l.title, l.quantity, o.currency, l.total_cents, o.ship_to, o.shipping_address,
     l.shipped_at, l.tracking
   from public.order_lines l
   join public.orders o on o.id = l.order_id
@@ -1351,7 +1627,7 @@ grant execute on function private.merch_orders() to authenticated;
 
 create or replace function public.merch_orders()
 returns table (
-  line_id uuid, order_id uuid, paid_at timestamptz, title text, quantity integer, currency text, total integer,
+  line_id uuid, order_reference text, paid_at timestamptz, title text, quantity integer, currency text, total integer,
   ship_to text, shipping_address jsonb, shipped_at timestamptz, tracking text
 )
 language sql

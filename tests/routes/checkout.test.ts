@@ -152,7 +152,7 @@ describe("the cart without JavaScript", () => {
     const page = text(html);
     expect(page).toContain("spring: applied to Coded Artist's items.");
     expect(page).toContain("WINTER has expired.");
-    expect(page).toContain("NOPE is not a discount code.");
+    expect(page).toContain("NOPE is not a discount code for anything in your cart.");
     expect(page).toContain("Code SPRING: −$0.50");
     // the minus sign kept on the amount's line
     expect(html).toContain('<span class="whitespace-nowrap">−$0.50</span>');

@@ -697,18 +697,21 @@ export type Database = {
       newsletter_signups: {
         Row: {
           artist_id: string
+          confirmed_at: string | null
           created_at: string
           email: string
           id: string
         }
         Insert: {
           artist_id: string
+          confirmed_at?: string | null
           created_at?: string
           email: string
           id?: string
         }
         Update: {
           artist_id?: string
+          confirmed_at?: string | null
           created_at?: string
           email?: string
           id?: string
@@ -1588,6 +1591,10 @@ export type Database = {
         Returns: Json
       }
       get_follower_count: { Args: { artist_id: string }; Returns: number }
+      guest_checkout_order: {
+        Args: { checkout_session: string }
+        Returns: Json
+      }
       guest_receipt: { Args: Record<PropertyKey, never>; Returns: Json }
       home_page: { Args: Record<PropertyKey, never>; Returns: Json }
       is_admin: { Args: Record<PropertyKey, never>; Returns: boolean }
@@ -1626,7 +1633,7 @@ export type Database = {
         Returns: {
           currency: string
           line_id: string
-          order_id: string
+          order_reference: string
           paid_at: string
           quantity: number
           ship_to: string
@@ -1642,20 +1649,26 @@ export type Database = {
         Returns: undefined
       }
       my_playlists: { Args: Record<PropertyKey, never>; Returns: Json }
+      newsletter_confirmation: {
+        Args: { confirm?: boolean; mail_id: string }
+        Returns: Json
+      }
       newsletter_export: {
         Args: Record<PropertyKey, never>
         Returns: {
+          confirmed: boolean
           email: string
           signed_up_at: string
           subscribed: boolean
         }[]
       }
       newsletter_signup: {
-        Args: { artist_id: string; email: string }
-        Returns: undefined
+        Args: { artist_id: string; client?: string; email: string }
+        Returns: string
       }
       open_order: {
         Args: {
+          address?: string
           codes?: string[]
           currency?: string
           email?: string
@@ -1709,7 +1722,12 @@ export type Database = {
       playlist_page: { Args: { playlist_id: string }; Returns: Json }
       prepare_order_files: { Args: { order_id: string }; Returns: string[] }
       price_cart: {
-        Args: { codes?: string[]; lines?: Json; ship_to?: string }
+        Args: {
+          address?: string
+          codes?: string[]
+          lines?: Json
+          ship_to?: string
+        }
         Returns: Json
       }
       publish_release: {
@@ -1770,6 +1788,10 @@ export type Database = {
         Args: { artist_id?: string; max_count?: number }
         Returns: Json
       }
+      release_mail_choice: {
+        Args: { artist_id?: string; email: string }
+        Returns: Json
+      }
       release_price: {
         Args: { release: Database["public"]["Tables"]["releases"]["Row"] }
         Returns: number
@@ -1795,7 +1817,7 @@ export type Database = {
           item_id: string
           kind: string
           line_id: string
-          order_id: string
+          order_reference: string
           paid_at: string
           quantity: number
           refunded_at: string

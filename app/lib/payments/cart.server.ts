@@ -5,6 +5,7 @@
 import { parseCookieHeader, serializeCookieHeader } from "@supabase/ssr";
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { sessionCookieOptions, type SupabaseClient } from "~/lib/backend/supabase.server";
+import { clientAddress } from "~/lib/http/context.server";
 import { isShippingCountry, type ShippingCountry } from "~/lib/payments/shipping";
 import {
   cartCookie,
@@ -22,10 +23,11 @@ import {
 } from "~/lib/payments/cart";
 
 /**
- * Whose cart: the request's backend client, whether it is signed in (its cart is then in the database), and
- * the country the request comes from (Cloudflare's; null where unknown), where merch ships unless they choose.
+ * Whose cart: the request's backend client, whether it is signed in (its cart is then in the database), the
+ * country the request comes from (Cloudflare's; null where unknown), where merch ships unless they choose,
+ * and the marketplace's secret header (`vouch`), by which the database believes the client's address.
  */
-export type Shopper = { supabase: SupabaseClient; signedIn: boolean; country: string | null };
+export type Shopper = { supabase: SupabaseClient; signedIn: boolean; country: string | null; vouch: [name: string, value: string] };
 
 /** How long a visitor's cart and the typed codes are kept: thirty days. */
 const cartMaxAge = 60 * 60 * 24 * 30;
@@ -54,14 +56,22 @@ export const shipToCookieHeader = (request: Request, country: ShippingCountry) =
 
 /**
  * The cart priced for whoever asks, in one read: a signed-in fan's own lines (the database reads them), a
- * visitor's from their cookie; with the typed codes, and merch's shipping to the chosen country.
+ * visitor's from their cookie; with `codes` (the typed ones), and merch's shipping to the chosen country.
+ * The marketplace (vouching with its secret) names the client's address, by which typing codes is limited.
  */
-export async function pricedCart(request: Request, { supabase, signedIn, country }: Shopper): Promise<PricedCart> {
-  const { data, error } = await supabase.rpc("price_cart", {
-    ...(signedIn ? {} : { lines: visitorLines(request).map(asJson) }),
-    codes: typedCodes(request),
-    ship_to: shipTo(request, country) ?? undefined,
-  });
+export async function pricedCart(
+  request: Request,
+  { supabase, signedIn, country, vouch }: Shopper,
+  codes: readonly string[] = typedCodes(request),
+): Promise<PricedCart> {
+  const { data, error } = await supabase
+    .rpc("price_cart", {
+      ...(signedIn ? {} : { lines: visitorLines(request).map(asJson) }),
+      codes: [...codes],
+      ship_to: shipTo(request, country) ?? undefined,
+      address: clientAddress(request) ?? undefined,
+    })
+    .setHeader(...vouch);
   return readOrThrow({ data, error }, { what: "cart", schema: PricedCartSchema });
 }
 

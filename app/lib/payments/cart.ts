@@ -157,7 +157,7 @@ export const PricedCartSchema = v.object({
     v.object({
       code: v.string(),
       artist_name: v.nullable(v.string()),
-      status: v.picklist(["applied", "inactive", "used_up", "expired", "other_artist", "unknown"]),
+      status: v.picklist(["applied", "inactive", "used_up", "expired", "unknown", "too_many"]),
     }),
   ),
   bundles: v.array(v.object({ artist_id: v.string(), percentage: v.number(), applies: v.boolean() })),
@@ -204,9 +204,12 @@ export function codeMessage({ code, status, artist_name }: PricedCart["codes"][n
       return `${code} has been used up.`;
     case "expired":
       return `${code} has expired.`;
-    case "other_artist":
-      return `${code} is ${artist_name ? `${artist_name}'s` : "another artist's"} code: add something of theirs to use it.`;
     case "unknown":
-      return `${code} is not a discount code.`;
+      return `${code} is not a discount code for anything in your cart.`;
+    case "too_many":
+      return `${code}: ${tooManyCodes}`;
   }
 }
+
+/** Past the limit on typing codes (price_cart: 30 an account and 60 an address in 10 minutes). */
+export const tooManyCodes = "Too many codes tried. Please wait a few minutes.";

@@ -1,5 +1,5 @@
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
-import { envFrom } from "../http/env.server";
+import { envFrom, marketplaceHeader } from "../http/env.server";
 import { accountRole, toSessionUser, type SessionUser } from "./session-user";
 import { roundTripCounter } from "../backend/round-trips.server";
 import { createSupabaseServerClient, isAuthCookieName, requestCookies, type SupabaseClient } from "../backend/supabase.server";
@@ -14,11 +14,12 @@ export const userContext = createContext<SessionUser | null>(null);
  * Whether the request carries a session cookie (or one of its chunks), its name read as the auth client
  * reads it: `sb-…-auth-token =` with a space is still a session.
  */
-/** Whose cart the request's is: its backend client, whether it is signed in, and the country it comes from. */
+/** Whose cart the request's is: its backend client, whether it is signed in, the country it comes from, and the marketplace's secret header. */
 export const shopperFrom = (context: Readonly<RouterContextProvider>): Shopper => ({
   supabase: context.get(supabaseContext),
   signedIn: context.get(userContext) !== null,
   country: context.get(cloudflareContext).country,
+  vouch: marketplaceHeader(context),
 });
 
 export const hasAuthCookie = (request: Request) => requestCookies(request).some(({ name }) => isAuthCookieName(name));

@@ -8,7 +8,7 @@ import { Button, LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Field, SelectField } from "~/components/ui/field";
-import { albumPath, isUuid, trackPath } from "~/lib/catalog/catalog";
+import { albumPath, trackPath } from "~/lib/catalog/catalog";
 import { formatMoney } from "~/lib/format";
 import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";
@@ -21,6 +21,7 @@ import {
   itemLabel,
   merchQuantityLimit,
   problemMessage,
+  tooManyCodes,
   type PricedLine,
 } from "~/lib/payments/cart";
 import { shippingCountryOptions } from "~/lib/payments/shipping";
@@ -58,14 +59,20 @@ export const meta = () => pageMeta("Your Cart", "What you are about to buy, and 
 const cartPath = href("/cart");
 /** Where Buy Now lands when the download's waiver was not ticked: the cart, which says so beside its own box. */
 const waiverAskedPath = `${cartPath}?waiver=asked`;
+/** Where the payment page's way back lands once its checkout is ended: the cart, saying nothing was paid. */
+const paymentCancelledPath = `${cartPath}?payment=cancelled`;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   if (!paymentsOn(context)) return { payments: false as const };
-  // Back from the payment page without paying: its checkout ends, and what its order held is let go.
+  // Back from the payment page without paying: its checkout ends (the buyer's own alone: the way back is
+  // signed for it), what its order held is let go, and the cart says nothing was charged.
   const back = new URL(request.url).searchParams.get("back");
-  if (isUuid(back)) {
-    await endCheckout(request, context, back).catch((error: unknown) => console.error("ending a checkout failed", error));
-    throw redirect(cartPath, { headers: uncached });
+  if (back !== null) {
+    const ended = await endCheckout(request, context, back).catch((error: unknown) => {
+      console.error("ending a checkout failed", error);
+      return false;
+    });
+    throw redirect(ended ? paymentCancelledPath : cartPath, { headers: uncached });
   }
   const signedIn = context.get(userContext) !== null;
   const cart = await pricedCart(request, shopperFrom(context));
@@ -73,6 +80,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     payments: true as const,
     cart,
     waiverAsked: new URL(request.url).searchParams.get("waiver") === "asked",
+    paymentCancelled: new URL(request.url).searchParams.get("payment") === "cancelled",
     shipTo: shipTo(request, context.get(cloudflareContext).country),
     signedIn,
     askWaiver: waiverNeeded(context.get(cloudflareContext).country),
@@ -105,7 +113,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (kind !== "merch" && waiverNeeded(country) && !waiveWithdrawal) throw back(waiverAskedPath);
     const started = await startCheckout(request, context, {
       lines: [{ kind, id, amount, quantity }],
-      codes: typedCodes(request),
+      // A code applies to the order it was typed for: the cart's codes stay with the cart, never silently
+      // taking something off an item bought at once.
+      codes: [],
       currency: null,
       followArtists: true,
       waivedWithdrawal: waiveWithdrawal,
@@ -144,6 +154,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (codes.length >= codeLimit)
         return reply({ fieldErrors: { code: `A cart keeps at most ${codeLimit} codes` }, formError: null, values: submission.values }, 400);
       codes.push(code);
+      // Past the limit on typing codes the code is not looked up, nor kept: the field says so, as typed.
+      const { codes: said } = await pricedCart(request, shopper, codes);
+      if (said.some((typed) => typed.status === "too_many" && typed.code.toLowerCase() === code.trim().toLowerCase()))
+        return reply({ fieldErrors: { code: tooManyCodes }, formError: null, values: submission.values }, 429);
     }
     cookies.append("Set-Cookie", codesCookieHeader(request, codes));
     throw back();
@@ -212,12 +226,13 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
       </EmptyState>
     );
   }
-  const { cart, signedIn, askWaiver, captchaSiteKey, waiverAsked } = loaderData;
+  const { cart, signedIn, askWaiver, captchaSiteKey, waiverAsked, paymentCancelled } = loaderData;
   const currencies = [...new Set(cart.lines.map((line) => line.currency))];
   const shipping = cart.lines.some((line) => line.kind === "merch");
   return (
     <div className="mx-auto max-w-3xl">
       <h1 className="mb-6 text-3xl font-bold">Your Cart</h1>
+      <FormAlert tone="success">{paymentCancelled && !form.formError ? "Your payment was cancelled: nothing was charged." : null}</FormAlert>
       <FormAlert>{form.formError}</FormAlert>
       {cart.lines.length === 0 ? (
         <EmptyState title="Your cart is empty" action={<LinkButton to={href("/discover")}>Discover Music</LinkButton>}>
