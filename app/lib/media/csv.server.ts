@@ -3,12 +3,13 @@ import { uncached } from "~/lib/http/http-cache";
 import { attachment } from "./downloads";
 
 /**
- * A field of a CSV: quoted where it holds a comma, quote or line break, and never read as a formula by a
- * spreadsheet (a redeemer's name or a title may start with `=`).
+ * A field of a CSV: quoted where it holds a comma, a semicolon (the separator spreadsheets take in much of
+ * Europe), a quote or a line break, and never read as a formula by a spreadsheet (a redeemer's name or a
+ * title may start with `=`).
  */
 export function csvField(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+  return /[",;\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
 /** A moment as people read it in a spreadsheet: `2026-11-28 14:05 UTC`. */
