@@ -11,7 +11,7 @@ let exitCode = 1;
 try {
   postgres = await startThrowawayPostgres();
   await pushedDatabase(postgres.url, "tested", { seed: false });
-  exitCode = await proveAccessRules(postgres.url, "tested");
+  exitCode = await proveAccessRules(postgres.url, "tested", process.argv.slice(2));
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
 } finally {

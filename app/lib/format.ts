@@ -118,7 +118,10 @@ export function formatDownloadCode(code: string): string {
   return code.match(/.{1,4}/g)?.join("-") ?? code;
 }
 
-/** An order's short reference, as receipts, Purchased and the sales lists name it: "3F9A0C12". */
+/**
+ * An order's short reference, as receipts and Purchased name it for its buyer: "3F9A0C12". The sales lists
+ * get it from the database already made (private.order_reference), since artists never read an order's id.
+ */
 export function formatOrderReference(orderId: string): string {
   return orderId.slice(0, 8).toUpperCase();
 }

@@ -8,14 +8,17 @@ import { exitCodeOf, root } from "./app-server.ts";
 const testsDir = join(root, "supabase", "tests", "database");
 const pgProve = "/usr/bin/pg_prove";
 
-/** pg_prove's exit code for every *.test.sql against `database` on the server at `serverUrl`. */
-export async function proveAccessRules(serverUrl: string, database: string): Promise<number> {
+/**
+ * pg_prove's exit code for every *.test.sql against `database` on the server at `serverUrl`, or for those
+ * whose names hold one of `only` (`npm run test:db -- orders guest`).
+ */
+export async function proveAccessRules(serverUrl: string, database: string, only: readonly string[] = []): Promise<number> {
   if (!existsSync(pgProve)) {
     throw new Error("pg_prove is missing: apt-get install -y postgresql-15-pgtap (it brings pg_prove and pgTAP).");
   }
   const url = new URL(serverUrl);
   const files = readdirSync(testsDir)
-    .filter((file) => file.endsWith(".test.sql"))
+    .filter((file) => file.endsWith(".test.sql") && (only.length === 0 || only.some((part) => file.includes(part))))
     .sort()
     .map((file) => join(testsDir, file));
   const prove = spawn(

@@ -1143,8 +1143,8 @@ as $$
 declare
   line jsonb := private.line_to_refund(record_refund.line_id);
 begin
-  perform private.mark_refunded(record_refund.line_id, record_refund.refund_id);
-  return private.unsent_mails((line ->> 'order_id')::uuid);
+  perform private.mark_refunded((line ->> 'line_id')::uuid, record_refund.refund_id);
+  return private.unsent_mails((select l.order_id from public.order_lines l where l.id = (line ->> 'line_id')::uuid));
 end
 $$;
 

@@ -61,7 +61,10 @@ create index notifications_created_at_idx on public.notifications (created_at);
 
 revoke all on public.notifications from anon, authenticated;
 
-grant select, update (read_at) on public.notifications to authenticated;
+-- Every column but the order's id: a sale's notice names the artist's lines of it, never the order (its id
+-- is the buyer's business, and led once to a guest's receipt).
+grant select (id, user_id, kind, release_id, comment_id, order_line_id, actor_id, created_at, read_at), update (read_at)
+  on public.notifications to authenticated;
 
 create policy "Users read their own notifications" on public.notifications
   for select to authenticated using (user_id = (select auth.uid()));
@@ -236,7 +239,7 @@ begin
         (select f.username from public.fan_profiles f where f.id = s.actor_id)) end,
       'actor_id', s.actor_id,
       'actor_is_artist', exists (select 1 from public.artist_profiles a where a.id = s.actor_id),
-      'order', (select jsonb_build_object('id', o.id, 'currency', o.currency,
+      'order', (select jsonb_build_object('currency', o.currency,
           'items', (select jsonb_agg(l.title order by l.title) from public.order_lines l
             where l.order_id = o.id
               and case s.kind when 'sale' then l.artist_id = me else l.id = s.order_line_id end),
@@ -413,14 +416,61 @@ revoke execute on function public.set_release_mail(text, boolean, uuid) from pub
 
 grant execute on function public.set_release_mail(text, boolean, uuid) to anon, authenticated;
 
+-- What an unsubscribe link's page shows, through the marketplace alone (it checked the link's signature):
+-- the artist's name (null for everyone's), and whether `email` left that mail already (the link was used,
+-- or its one-click POST). Raises P0002 for an artist that is not there.
+create or replace function private.release_mail_choice(email text, artist_id uuid)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+declare
+  artist_name text;
+begin
+  perform private.require_marketplace_request();
+  if release_mail_choice.artist_id is not null then
+    select a.artist_name into artist_name from public.artist_profiles a where a.id = release_mail_choice.artist_id;
+    if not found then
+      raise exception 'no artist has this id' using errcode = 'P0002';
+    end if;
+  end if;
+  return jsonb_build_object('artist_name', artist_name, 'unsubscribed', exists (select 1 from private.unsubscribes u
+    where u.email = lower(release_mail_choice.email) and u.artist_id is not distinct from release_mail_choice.artist_id));
+end
+$$;
+
+revoke execute on function private.release_mail_choice(text, uuid) from public;
+
+grant execute on function private.release_mail_choice(text, uuid) to anon, authenticated;
+
+create or replace function public.release_mail_choice(email text, artist_id uuid default null)
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select private.release_mail_choice(release_mail_choice.email, release_mail_choice.artist_id)
+$$;
+
+revoke execute on function public.release_mail_choice(text, uuid) from public;
+
+grant execute on function public.release_mail_choice(text, uuid) to anon, authenticated;
+
 -- Addresses that signed up on an artist's page for their news (the newsletter form). Anyone may sign up an
--- address (at most a few a request); the artist reads their own list (the CSV) and nobody else does. An
--- address that unsubscribed stays listed, marked so in the CSV, and gets no mail.
+-- address, through the marketplace and within the limits below, but an address takes the artist's release
+-- mail only once confirmed, by the link in the confirmation mail the signup sends (its own inbox's word).
+-- The artist reads their own list (the CSV: pending until confirmed) and nobody else does. An address that
+-- unsubscribed stays listed, marked so in the CSV, and gets no mail until it confirms a signup again.
 create table public.newsletter_signups (
   id uuid primary key default gen_random_uuid(),
   artist_id uuid not null references public.artist_profiles (id) on delete cascade,
   email text not null check (email = lower(email) and private.is_email(email) and char_length(email) <= 254),
   created_at timestamptz not null default now(),
+  -- When the address last confirmed (null: pending, no release mail).
+  confirmed_at timestamptz,
   constraint newsletter_signups_once unique (artist_id, email)
 );
 
@@ -435,54 +485,158 @@ grant select on public.newsletter_signups to authenticated;
 create policy "Artists read their own newsletter signups" on public.newsletter_signups
   for select to authenticated using (artist_id = (select auth.uid()));
 
--- Signing up an address for an artist's news, as anyone: once (signing up again answers as the first
--- time, so the form tells nothing of who else signed up); an address that had unsubscribed from the artist
--- takes their mail again. Raises P0002 for an artist that is not there or is banned.
-create or replace function private.newsletter_signup(artist_id uuid, email text)
-returns void
+-- Signups asked for in the last day, by address and by the client that asked (as the marketplace saw it):
+-- what the limits count, so nobody signs an address up again and again or floods addresses from one place.
+create table private.newsletter_requests (
+  email text not null,
+  client text not null,
+  created_at timestamptz not null default now()
+);
+
+create index newsletter_requests_email_idx on private.newsletter_requests (email, created_at desc);
+
+create index newsletter_requests_client_idx on private.newsletter_requests (client, created_at desc);
+
+create index newsletter_requests_created_at_idx on private.newsletter_requests (created_at);
+
+revoke all on table private.newsletter_requests from public, anon, authenticated;
+
+-- Signing up an address for an artist's news, through the marketplace alone (it queues the mail, and says
+-- which client asked: `client`). At most 5 signups an address a day and 20 a client an hour, whatever the
+-- artist, each counted whether or not a mail goes (54000 beyond them, hint `address` or `client`). The
+-- address is listed pending and sent a confirmation mail, whose id this answers; an address already
+-- confirmed and not unsubscribed from the artist is sent nothing (null). Either way the form says the same,
+-- so it tells nothing of who signed up, and a signup alone never undoes an unsubscribe. Raises P0002 for
+-- an artist that is not there or is banned.
+create or replace function private.newsletter_signup(artist_id uuid, email text, client text)
+returns uuid
 language plpgsql
 security definer
 set search_path = ''
 as $$
 declare
   address text := lower(btrim(newsletter_signup.email));
+  asking text := coalesce(nullif(btrim(newsletter_signup.client), ''), 'unknown');
+  signup public.newsletter_signups;
+  made uuid;
 begin
+  perform private.require_marketplace_request();
   if not exists (select 1 from public.artist_profiles a
       where a.id = newsletter_signup.artist_id and a.id <> all (private.banned_accounts())) then
     raise exception 'no artist has this id' using errcode = 'P0002';
   end if;
+  -- One signup at a time, so two at once cannot both slip under a limit.
+  perform pg_advisory_xact_lock(hashtext('newsletter requests'));
+  delete from private.newsletter_requests r where r.created_at < now() - interval '1 day';
+  if (select count(*) from private.newsletter_requests r where r.email = address) >= 5 then
+    raise exception 'at most 5 signups an address a day' using errcode = '54000', hint = 'address';
+  end if;
+  if (select count(*) from private.newsletter_requests r
+      where r.client = asking and r.created_at > now() - interval '1 hour') >= 20 then
+    raise exception 'at most 20 signups a client an hour' using errcode = '54000', hint = 'client';
+  end if;
   insert into public.newsletter_signups (artist_id, email) values (newsletter_signup.artist_id, address)
   on conflict do nothing;
-  delete from private.unsubscribes u where u.email = address and u.artist_id = newsletter_signup.artist_id;
+  -- After the row (its checks refuse what is not an address), so a refused one is not counted.
+  insert into private.newsletter_requests (email, client) values (address, asking);
+  select * into signup from public.newsletter_signups s where s.artist_id = newsletter_signup.artist_id and s.email = address;
+  if signup.confirmed_at is not null and not exists (select 1 from private.unsubscribes u
+      where u.email = address and u.artist_id = newsletter_signup.artist_id) then
+    return null;
+  end if;
+  -- Stamped with the moment itself (a link is used once the address confirmed after its mail was made).
+  insert into private.mails (kind, recipient, artist_id, created_at)
+  values ('newsletter_signup', address, newsletter_signup.artist_id, clock_timestamp())
+  returning id into made;
+  return made;
 end
 $$;
 
-revoke execute on function private.newsletter_signup(uuid, text) from public;
+revoke execute on function private.newsletter_signup(uuid, text, text) from public;
 
-grant execute on function private.newsletter_signup(uuid, text) to anon, authenticated;
+grant execute on function private.newsletter_signup(uuid, text, text) to anon, authenticated;
 
-create or replace function public.newsletter_signup(artist_id uuid, email text)
-returns void
+create or replace function public.newsletter_signup(artist_id uuid, email text, client text default null)
+returns uuid
 language sql
 security invoker
 set search_path = ''
 as $$
-  select private.newsletter_signup(newsletter_signup.artist_id, newsletter_signup.email)
+  select private.newsletter_signup(newsletter_signup.artist_id, newsletter_signup.email, newsletter_signup.client)
 $$;
 
-revoke execute on function public.newsletter_signup(uuid, text) from public;
+revoke execute on function public.newsletter_signup(uuid, text, text) from public;
 
-grant execute on function public.newsletter_signup(uuid, text) to anon, authenticated;
+grant execute on function public.newsletter_signup(uuid, text, text) to anon, authenticated;
 
--- The artist's signups for the CSV, newest first, with whether each still takes their mail.
+-- A confirmation link (the mail `mail_id`; the marketplace checked its signature), through the marketplace
+-- alone: `confirm` false reads it (the page the link opens, which mail scanners may fetch), true confirms:
+-- the address takes the artist's release mail from now, an unsubscribe from that artist undone by its
+-- own word. Answers {email, artist_name, state}: `pending` (read, not used yet), `confirmed` (this call
+-- confirmed), `used` (the address confirmed since this mail was made, by it or a later one); null for a
+-- mail that is no signup's confirmation.
+create or replace function private.newsletter_confirmation(mail_id uuid, confirm boolean)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  mail private.mails;
+  signup public.newsletter_signups;
+  state text;
+begin
+  perform private.require_marketplace_request();
+  select * into mail from private.mails m where m.id = newsletter_confirmation.mail_id and m.kind = 'newsletter_signup';
+  if not found then
+    return null;
+  end if;
+  select * into signup from public.newsletter_signups s
+  where s.artist_id = mail.artist_id and s.email = mail.recipient
+  for update;
+  if not found then
+    return null;
+  end if;
+  if signup.confirmed_at >= mail.created_at then
+    state := 'used';
+  elsif newsletter_confirmation.confirm then
+    update public.newsletter_signups s set confirmed_at = clock_timestamp() where s.id = signup.id;
+    delete from private.unsubscribes u where u.email = mail.recipient and u.artist_id = mail.artist_id;
+    state := 'confirmed';
+  else
+    state := 'pending';
+  end if;
+  return (select jsonb_build_object('email', mail.recipient, 'artist_name', a.artist_name, 'state', state)
+    from public.artist_profiles a where a.id = mail.artist_id);
+end
+$$;
+
+revoke execute on function private.newsletter_confirmation(uuid, boolean) from public;
+
+grant execute on function private.newsletter_confirmation(uuid, boolean) to anon, authenticated;
+
+create or replace function public.newsletter_confirmation(mail_id uuid, confirm boolean default false)
+returns jsonb
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.newsletter_confirmation(newsletter_confirmation.mail_id, newsletter_confirmation.confirm)
+$$;
+
+revoke execute on function public.newsletter_confirmation(uuid, boolean) from public;
+
+grant execute on function public.newsletter_confirmation(uuid, boolean) to anon, authenticated;
+
+-- The artist's signups for the CSV, newest first: whether each confirmed, and still takes their mail.
 create or replace function public.newsletter_export()
-returns table (email text, signed_up_at timestamptz, subscribed boolean)
+returns table (email text, signed_up_at timestamptz, subscribed boolean, confirmed boolean)
 language sql
 stable
 security invoker
 set search_path = ''
 as $$
-  select s.email, s.created_at, private.takes_release_mail(s.email, s.artist_id)
+  select s.email, s.created_at, private.takes_release_mail(s.email, s.artist_id), s.confirmed_at is not null
   from public.newsletter_signups s
   where s.artist_id = (select auth.uid())
   order by s.created_at desc, s.email
@@ -555,10 +709,10 @@ revoke all on table private.announcement_items from public, anon, authenticated;
 
 -- The announcement job, through the marketplace alone: every waiting release whose date has come (a track
 -- of it is released), oldest first. Each tells its artist's followers and account buyers in the site, and
--- queues mail to them and to the artist's newsletter signups, for every address that takes the artist's
--- release mail (not unsubscribed, the account's setting on, not banned). A call tells at most 2,500 of
--- them in all, so it ends well within the API's statement timeout (3 s for the marketplace's role) however
--- big an audience is: a release's audience is told in slices (by account id, then by signup address), the
+-- queues mail to them and to the artist's confirmed newsletter signups, for every address that takes the
+-- artist's release mail (not unsubscribed, the account's setting on, not banned). A call tells at most
+-- 2,500 of them in all, so it ends well within the API's statement timeout (3 s for the marketplace's
+-- role) however big an audience is: a release's audience is told in slices (by account id, then by signup address), the
 -- place reached kept with the release, and the release is announced once its last slice is told. All of a
 -- call is one transaction, so a run stopped half way did nothing, and two at once take different releases
 -- (skip locked); notices and mail items are unique per release and person, so nothing is told twice.
@@ -585,6 +739,8 @@ declare
 begin
   perform private.require_marketplace_request();
   perform private.forget_old_notifications();
+  -- An album's buyers get its tracks whose day has come, before the day's release mail tells them.
+  perform private.give_released_album_tracks();
   for due in
     select w.release_id, w.users_after, w.signups_after, r.artist_id
     from private.release_announcements w
@@ -650,10 +806,10 @@ begin
       end if;
       due.signups_after := '';
     end if;
-    -- Then the signups, by address (an account's address had its mail, or its choice, above).
+    -- Then the confirmed signups, by address (an account's address had its mail, or its choice, above).
     with slice as materialized (
       select n.email from public.newsletter_signups n
-      where n.artist_id = due.artist_id and n.email > due.signups_after
+      where n.artist_id = due.artist_id and n.email > due.signups_after and n.confirmed_at is not null
       order by n.email
       limit budget
     ),

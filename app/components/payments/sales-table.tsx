@@ -2,7 +2,7 @@ import { Form } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
-import { formatCountry, formatDate, formatMoney, formatOrderReference } from "~/lib/format";
+import { formatCountry, formatDate, formatMoney } from "~/lib/format";
 import { itemLabel } from "~/lib/payments/cart";
 import type { Sale } from "~/lib/schemas/checkout";
 
@@ -69,7 +69,7 @@ export function SalesTable({
                 <th scope="row" className="px-4 py-3 font-medium text-ink">
                   {item}
                   <span className="block text-xs font-normal text-ink-faint">
-                    {itemLabel(sale.kind, sale.quantity)} · order {formatOrderReference(sale.order_id)}
+                    {itemLabel(sale.kind, sale.quantity)} · order {sale.order_reference}
                   </span>
                 </th>
                 {everyone ? <td className="px-4 py-3 break-all text-ink-muted">{sale.buyer_email}</td> : null}

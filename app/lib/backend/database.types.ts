@@ -1508,6 +1508,10 @@ export type Database = {
         Args: { checkout_session: string; order_id: string }
         Returns: undefined
       }
+      change_paypal_email: {
+        Args: { password: string; paypal_email: string }
+        Returns: Json
+      }
       checkout_order: { Args: { checkout_session: string }; Returns: Json }
       checkout_to_end: { Args: { order_id: string }; Returns: string }
       connect_stripe: { Args: { account: string }; Returns: string }

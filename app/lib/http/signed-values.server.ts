@@ -117,22 +117,39 @@ export async function readEmbedPass(secret: string, value: string | null): Promi
 
 // A guest's receipt link: it names the guest's order and until when it holds (30 days from the payment),
 // signed, so whoever holds it downloads what the order bought in any browser, without an account, and
-// nobody can make one for another order. `{order id}.{until, seconds}.{signature}`.
+// nobody can make one for another order. `{order id}.{until, seconds}.{signature}` as the return page hands
+// it to the browser that paid; `{order id}.{until}.m.{signature}` as the receipt mail carries it, which
+// proves its holder reads the order's mailbox (as a confirmation link would): that one alone adds the
+// order to the account with that email.
 const receiptPassPurpose = "receipt-pass";
 
 /** How long a receipt link holds after the payment. */
 export const receiptPassDays = 30;
 
-export async function receiptPass(secret: string, orderId: string, paidAt: Date): Promise<string> {
-  const until = Math.floor(paidAt.getTime() / 1000) + receiptPassDays * 24 * 3600;
-  return `${orderId}.${until}.${await signature(secret, receiptPassPurpose, `${orderId}|${until}`)}`;
+/** Where a receipt link is handed out: in the receipt mail, or on the return page to the browser that paid. */
+export type ReceiptPassHandedOut = "mail" | "return page";
+
+const receiptPassSigned = (orderId: string, until: string, mailed: boolean) => `${orderId}|${until}${mailed ? "|mail" : ""}`;
+
+export async function receiptPass(secret: string, orderId: string, paidAt: Date, handedOut: ReceiptPassHandedOut): Promise<string> {
+  const until = String(Math.floor(paidAt.getTime() / 1000) + receiptPassDays * 24 * 3600);
+  const mailed = handedOut === "mail";
+  return `${orderId}.${until}.${mailed ? "m." : ""}${await signature(secret, receiptPassPurpose, receiptPassSigned(orderId, until, mailed))}`;
 }
 
-/** The order a receipt link names, or null when this Worker did not sign it or it has lapsed. */
-export async function readReceiptPass(secret: string, pass: string | null, now = Date.now()): Promise<string | null> {
-  const match = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(\d{1,12})\.([\w-]{43})$/.exec(pass ?? "");
+/**
+ * The order a receipt link names and whether it is the mailed one, or null when this Worker did not sign it
+ * or it has lapsed.
+ */
+export async function readReceiptPass(
+  secret: string,
+  pass: string | null,
+  now = Date.now(),
+): Promise<{ orderId: string; mailed: boolean } | null> {
+  const match = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(\d{1,12})\.(m\.)?([\w-]{43})$/.exec(pass ?? "");
   if (!match || Number(match[2]) * 1000 < now) return null;
-  return (await isSignature(secret, receiptPassPurpose, `${match[1]}|${match[2]}`, match[3]!)) ? match[1]! : null;
+  const [orderId, until, mailed, signed] = [match[1]!, match[2]!, match[3] !== undefined, match[4]!];
+  return (await isSignature(secret, receiptPassPurpose, receiptPassSigned(orderId, until, mailed), signed)) ? { orderId, mailed } : null;
 }
 
 // An unsubscribe link, in every release mail and its List-Unsubscribe header: it names the address and
@@ -158,4 +175,36 @@ export async function readUnsubscribePass(secret: string, pass: string | null): 
   const email = new TextDecoder().decode(bytes);
   if (!(await isSignature(secret, unsubscribePurpose, `${email}|${match[2]}`, match[3]!))) return null;
   return { email, artistId: match[2] === "all" ? null : match[2]! };
+}
+
+// A checkout's way back (the payment page's cancel link): it names the order, signed, so coming back ends
+// that checkout at once, and only for whoever was given the link (the browser that opened it): the order's
+// id alone, which the artists of its lines see, ends nothing. `{order id}.{signature}`.
+const checkoutBackPurpose = "checkout-back";
+
+export async function checkoutBackPass(secret: string, orderId: string): Promise<string> {
+  return `${orderId}.${await signature(secret, checkoutBackPurpose, orderId)}`;
+}
+
+/** The order a way back names, or null when this Worker did not sign it. */
+export async function readCheckoutBackPass(secret: string, pass: string | null): Promise<string | null> {
+  const match = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([\w-]{43})$/.exec(pass ?? "");
+  if (!match) return null;
+  return (await isSignature(secret, checkoutBackPurpose, match[1]!, match[2]!)) ? match[1]! : null;
+}
+
+// A newsletter signup's confirmation link, in the mail the signup sends: it names that mail (which names
+// the address and the artist), signed, so whoever holds the mail confirms without signing in, and nobody
+// can make one for another signup. The database says whether it was used. `{mail id}.{signature}`.
+const newsletterPassPurpose = "newsletter-confirmation";
+
+export async function newsletterPass(secret: string, mailId: string): Promise<string> {
+  return `${mailId}.${await signature(secret, newsletterPassPurpose, mailId)}`;
+}
+
+/** The confirmation mail a link names, or null when this Worker did not sign it. */
+export async function readNewsletterPass(secret: string, pass: string | null): Promise<string | null> {
+  const match = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([\w-]{43})$/.exec(pass ?? "");
+  if (!match) return null;
+  return (await isSignature(secret, newsletterPassPurpose, match[1]!, match[2]!)) ? match[1]! : null;
 }

@@ -1,5 +1,6 @@
 // The mail queue: the pages and the announcement job queue the ids of mails the database wrote (a paid
-// order's receipt and "you sold", a refund's notice, a receipt sent again, release mail), and the media Worker, which runs the marketplace's jobs
+// order's receipt and "you sold", a refund's notice, a receipt sent again, release mail, a newsletter
+// signup's confirmation), and the media Worker, which runs the marketplace's jobs
 // (workers/media.ts), renders each from the order as it is then and sends it. A provider that fails is retried with back-off;
 // the mail stays unsent in the database meanwhile, so a slow or failing provider never fails an order.
 // Sent at most once: a mail marked sent is skipped, and its id is the provider's idempotency key, so two
@@ -10,29 +11,42 @@ import { receiptPass } from "~/lib/http/signed-values.server";
 import { marketplaceClient } from "~/lib/backend/marketplace-client.server";
 import { MailEnvSchema, mailOn, sendMail } from "./mail.server";
 import { MailToSend, orderMail } from "./order-mails.server";
+import { NewsletterMailToSend, newsletterMail } from "./newsletter-mails.server";
 import { ReleaseMailToSend, releaseMail } from "./release-mails.server";
+import { PaypalChangedMailToSend, paypalChangedMail } from "./account-mails.server";
 
-const AnyMailToSend = v.variant("kind", [MailToSend, ReleaseMailToSend]);
+const AnyMailToSend = v.variant("kind", [MailToSend, ReleaseMailToSend, NewsletterMailToSend, PaypalChangedMailToSend]);
 type AnyMailToSend = v.InferOutput<typeof AnyMailToSend>;
 
-/** The message of `mail`, or null when nothing is left to say (every release it told of withdrawn or unsubscribed from since). */
+/**
+ * The message of `mail`, or null when nothing is left to say (every release it told of withdrawn or
+ * unsubscribed from since); `origin`: the site's address as its setting names it, for the links.
+ */
 async function messageOf(mail: AnyMailToSend, origin: string, secret: string) {
   if (mail.kind === "releases") return mail.releases.length > 0 ? releaseMail(mail, origin, secret) : null;
+  if (mail.kind === "paypal_changed") return paypalChangedMail(mail, origin);
+  if (mail.kind === "newsletter_signup") return newsletterMail(mail, origin, secret);
   // A guest's receipt carries their order's signed link (its downloads, without an account).
   const receiptLink =
     mail.order.guest && mail.order.paid_at
-      ? new URL(href("/receipt/:pass", { pass: await receiptPass(secret, mail.order.id, new Date(mail.order.paid_at)) }), origin).href
+      ? new URL(href("/receipt/:pass", { pass: await receiptPass(secret, mail.order.id, new Date(mail.order.paid_at), "mail") }), origin)
+          .href
       : null;
   return orderMail(mail, origin, receiptLink);
 }
 
-const MailMessage = v.object({ mail: v.pipe(v.string(), v.uuid()), origin: v.pipe(v.string(), v.url()) });
+// (Messages queued before mail took the site's address from its setting name an `origin`: it is ignored.)
+const MailMessage = v.object({ mail: v.pipe(v.string(), v.uuid()) });
 type MailMessage = v.InferOutput<typeof MailMessage>;
 
-/** Queues mails the database wrote; `origin`: the site's address, for their links. Throws when the queue cannot take them. */
-export async function queueMails(queue: Queue, mails: readonly string[], origin: string): Promise<void> {
+/**
+ * Queues mails the database wrote. Their links go to the site's address as SITE_URL names it, never to the
+ * address a request came in at (a forged Host would put another site's links into real mail). Throws when
+ * the queue cannot take them.
+ */
+export async function queueMails(queue: Queue, mails: readonly string[]): Promise<void> {
   if (mails.length === 0) return;
-  await queue.sendBatch(mails.map((mail) => ({ body: { mail, origin } satisfies MailMessage, contentType: "json" as const })));
+  await queue.sendBatch(mails.map((mail) => ({ body: { mail } satisfies MailMessage, contentType: "json" as const })));
 }
 
 /** Seconds before the next attempt: a minute (`MAIL_RETRY_SECONDS`), doubling, at most an hour. */
@@ -77,7 +91,7 @@ export async function handleMailBatch(batch: MessageBatch<unknown>, rawEnv: unkn
     let providerId: string | undefined;
     let failure: string | undefined;
     try {
-      const composed = await messageOf(mail, parsed.output.origin, env.MARKETPLACE_SECRET);
+      const composed = await messageOf(mail, new URL(env.SITE_URL).origin, env.MARKETPLACE_SECRET);
       if (!composed) {
         await backend.rpc("mail_attempted", { mail_id: mail.id, failure: "nothing left to tell" });
         message.ack();

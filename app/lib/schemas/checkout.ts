@@ -116,7 +116,8 @@ export const MarkShippedSchema = v.object({
 export const MerchOrdersSchema = v.array(
   v.object({
     line_id: v.string(),
-    order_id: v.string(),
+    /** The order's short reference (artists never read an order's id). */
+    order_reference: v.string(),
     paid_at: v.string(),
     title: v.string(),
     quantity: v.number(),
@@ -137,7 +138,8 @@ export const ResendReceiptSchema = v.object({ orderId: id });
 export const SalesSchema = v.array(
   v.object({
     line_id: v.string(),
-    order_id: v.string(),
+    /** The order's short reference (artists never read an order's id). */
+    order_reference: v.string(),
     paid_at: v.string(),
     kind: v.picklist(cartKinds),
     title: v.string(),

@@ -17,7 +17,7 @@ const NotificationSchema = v.object({
   actor_id: nullableText,
   actor_is_artist: v.boolean(),
   order: v.nullable(
-    v.object({ id: v.string(), currency: v.string(), items: v.nullable(v.array(v.string())), share: v.nullable(v.number()) }),
+    v.object({ currency: v.string(), items: v.nullable(v.array(v.string())), share: v.nullable(v.number()) }),
   ),
 });
 export type Notification = v.InferOutput<typeof NotificationSchema>;

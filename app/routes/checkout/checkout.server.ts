@@ -5,8 +5,10 @@
 import { href, type RouterContextProvider } from "react-router";
 import type Stripe from "stripe";
 import * as v from "valibot";
-import { cloudflareContext } from "~/lib/http/context.server";
-import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
+import { clientAddress, cloudflareContext } from "~/lib/http/context.server";
+import { checkoutBackPass, readCheckoutBackPass } from "~/lib/http/signed-values.server";
+import { sqlState } from "~/lib/backend/sqlstate";
+import { envFrom, guestOrderHeader, marketplaceHeader } from "~/lib/http/env.server";
 import { queueMails } from "~/lib/mail/mail-queue.server";
 import { queueDownloads } from "~/lib/media/rendition-queue.server";
 import { stripeFrom } from "~/lib/payments/stripe.server";
@@ -15,6 +17,7 @@ import { isUuid } from "~/lib/catalog/catalog";
 import type { CartLine } from "~/lib/payments/cart";
 import { asJson } from "~/lib/payments/cart.server";
 import { formatCountry } from "~/lib/format";
+import { refundLine } from "./refunds.server";
 
 const OpenedOrderSchema = v.union([
   v.object({
@@ -24,6 +27,10 @@ const OpenedOrderSchema = v.union([
     email: v.string(),
     /** Where its merch goes (none without merch). */
     ship_to: v.nullable(v.string()),
+    /** When its checkout lapses (Unix seconds): its hold ends then. */
+    expires_at: v.number(),
+    /** The buyer's earlier checkouts this one ended, to end with Stripe too. */
+    ended: v.array(v.string()),
     lines: v.array(
       v.object({
         n: v.number(),
@@ -41,8 +48,12 @@ const OpenedOrderSchema = v.union([
 /** Where checking out leads: the payment page, the return page (nothing to pay), or why it could not start. */
 export type CheckoutStart = { pay: string } | { refused: string };
 
-/** Lines a free order (a code took all of it) sells at once, with no payment to wait for. */
-const freeCheckout = (orderId: string) => `free_${orderId}`;
+/**
+ * The checkout of a free order (a code took all of it), sold at once with no payment to wait for: a random
+ * id, as unguessable as a Stripe session's, since the return page hands a guest's receipt link to whoever
+ * brings it (never the order's id, which the artists of its lines see).
+ */
+const freeCheckout = () => `free_${crypto.randomUUID()}`;
 export const isFreeCheckout = (checkoutSession: string) => checkoutSession.startsWith("free_");
 
 /**
@@ -85,20 +96,24 @@ export async function startCheckout(
       waived_withdrawal: waivedWithdrawal,
       email,
       ship_to: shipTo ?? undefined,
+      address: clientAddress(request) ?? undefined,
     })
     .setHeader(...vouch);
   if (opened.error) {
     if (opened.error.code === "42501") return { refused: "This account cannot buy anything." };
+    if (opened.error.code === sqlState.limitReached)
+      return { refused: "You have too many checkouts open. Finish or close one, or try again in a few minutes." };
     console.error("opening an order failed", opened.error);
     return { refused: "Your order could not be started. Please try again." };
   }
   const order = v.parse(OpenedOrderSchema, opened.data);
   if ("problems" in order) return { refused: "Some items cannot be bought as they are: see what each says." };
+  await endSessions(stripe, order.ended);
 
   const origin = new URL(request.url).origin;
   const done = `${origin}${href("/checkout/done")}`;
   if (order.total === 0) {
-    const session = freeCheckout(order.order_id);
+    const session = freeCheckout();
     const attached = await supabase.rpc("attach_checkout", { order_id: order.order_id, checkout_session: session }).setHeader(...vouch);
     try {
       if (attached.error) throw new Error("keeping a free order's checkout failed", { cause: attached.error });
@@ -112,8 +127,9 @@ export async function startCheckout(
 
   let session: Stripe.Checkout.Session;
   try {
+    const back = await checkoutBackPass(envFrom(context).MARKETPLACE_SECRET, order.order_id);
     session = await stripe.checkout.sessions.create(
-      checkoutSessionParams(order, { origin, done, tax: envFrom(context).STRIPE_TAX === "on" }),
+      checkoutSessionParams(order, { origin, done, back, tax: envFrom(context).STRIPE_TAX === "on" }),
       { idempotencyKey: `checkout-${order.order_id}` },
     );
   } catch (error) {
@@ -126,6 +142,18 @@ export async function startCheckout(
     return { refused: "The payment could not be started. Please try again." };
   }
   return { pay: session.url };
+}
+
+/**
+ * The buyer's earlier checkouts, which their new one ended in the database (their holds went back), ended
+ * with Stripe too, so they can no longer be paid. One Stripe will not end (paid meanwhile in another tab)
+ * stands: its payment lands on an ended order, whose merch is weighed again against the stock then.
+ */
+async function endSessions(stripe: Stripe, sessions: readonly string[]) {
+  const ending = await Promise.allSettled(sessions.map((id) => stripe.checkout.sessions.expire(id)));
+  ending.forEach((outcome, n) => {
+    if (outcome.status === "rejected") console.warn("Stripe kept an ended checkout open", sessions[n], outcome.reason);
+  });
 }
 
 /**
@@ -153,13 +181,14 @@ type OpenedOrder = Extract<v.InferOutput<typeof OpenedOrderSchema>, { order_id: 
 /**
  * The Checkout Session of an order: each line at its total (cents from the database), its merch's shipping
  * as one fixed rate with the address taken in the country it was priced for alone, the order's id in its
- * metadata and as its reference, back to the return page or (letting go of the order) the cart. With `tax`
+ * metadata and as its reference, back to the return page or (letting go of the order) the cart, by the
+ * way back signed for it (`back`), lapsing when the database's hold on its stock ends. With `tax`
  * (STRIPE_TAX=on), Stripe Tax adds the tax due where the buyer is on top of the prices (the shares are of
  * the price before tax), from the address Checkout asks for.
  */
 export function checkoutSessionParams(
   order: OpenedOrder,
-  { origin, done, tax }: { origin: string; done: string; tax: boolean },
+  { origin, done, back, tax }: { origin: string; done: string; back: string; tax: boolean },
 ): Stripe.Checkout.SessionCreateParams {
   const currency = order.currency.toLowerCase();
   const shipping = order.lines.reduce((sum, line) => sum + line.shipping, 0);
@@ -195,9 +224,10 @@ export function checkoutSessionParams(
     metadata: { order_id: order.order_id },
     // Its session id comes back in the address: the return page asks Stripe about it.
     success_url: `${done}?session_id={CHECKOUT_SESSION_ID}`,
-    cancel_url: `${origin}${href("/cart")}?${new URLSearchParams({ back: order.order_id })}`,
-    // The shortest Stripe allows: an abandoned checkout lets go of its order soon.
-    expires_at: Math.floor(Date.now() / 1000) + 30 * 60,
+    cancel_url: `${origin}${href("/cart")}?${new URLSearchParams({ back })}`,
+    // When the order's hold ends (the database's one bound, about the shortest Stripe allows): an abandoned
+    // checkout lets go of its order soon, and none is paid after its hold is gone.
+    expires_at: order.expires_at,
   };
 }
 
@@ -211,8 +241,14 @@ export function checkoutOutcome(session: Stripe.Checkout.Session): "paid" | "pen
 
 const AppliedSchema = v.nullable(
   v.union([
-    v.object({ duplicate: v.literal(true), mails: v.array(v.string()) }),
-    v.object({ order_id: v.string(), state: v.string(), buyer_id: v.nullable(v.string()), mails: v.array(v.string()) }),
+    v.object({ duplicate: v.literal(true), mails: v.array(v.string()), refunds: v.array(v.string()) }),
+    v.object({
+      order_id: v.string(),
+      state: v.string(),
+      buyer_id: v.nullable(v.string()),
+      mails: v.array(v.string()),
+      refunds: v.array(v.string()),
+    }),
   ]),
 );
 
@@ -247,9 +283,23 @@ export async function applyCheckout(
     .setHeader(...marketplaceHeader(context));
   if (error) throw new Error(`applying checkout ${session.id} failed`, { cause: error });
   const applied = v.parse(AppliedSchema, data);
-  if (applied) await queueMails(context.get(cloudflareContext).env.MAIL, applied.mails, new URL(request.url).origin);
+  if (applied) await queueMails(context.get(cloudflareContext).env.MAIL, applied.mails);
+  if (applied) await refundUndeliverable(request, context, applied.refunds);
   if (applied && "state" in applied && applied.state === "paid") prepareFiles(context, applied.order_id);
   return applied;
+}
+
+/**
+ * The merch lines a payment paid for that the stock could no longer cover (apply_checkout marked them),
+ * refunded at once the way an artist refunds a line: Stripe's refund (once per line), recorded, the buyer
+ * mailed. Throws while one is not refunded: the webhook then answers 500, and Stripe's next delivery of
+ * the event hands the refunds still owed over again.
+ */
+async function refundUndeliverable(request: Request, context: Readonly<RouterContextProvider>, lineIds: readonly string[]) {
+  for (const lineId of lineIds) {
+    const outcome = await refundLine(request, context, lineId);
+    if ("refused" in outcome) throw new Error(`refunding undeliverable line ${lineId} failed: ${outcome.refused}`);
+  }
 }
 
 /** Where the payment says the merch goes: the name and address Checkout collected. */
@@ -261,28 +311,34 @@ function shippingAddress(session: Partial<Stripe.Checkout.Session>) {
 }
 
 /**
- * A checkout its buyer came back from without paying (the payment page's way back names its order), ended
- * with Stripe and applied to its order at once: what the order held (the last of a merch item, a code's
- * last use) is let go now rather than when the checkout lapses. Nothing for an order paid or closed, or a
- * checkout Stripe will not end (the buyer paid in another tab: the payment stands).
+ * A checkout its buyer came back from without paying (`back`: the payment page's way back, signed for its
+ * order), ended with Stripe and applied to its order at once: what the order held (the last of a merch
+ * item, a code's last use) is let go now rather than when the checkout lapses. Only the buyer's own: the
+ * signed-in buyer's, or a guest's whose way back this is (only the browser its checkout sent to the payment
+ * page was given it; the database is told so by the order named in X-Guest-Order). Answers whether it
+ * ended (nothing was charged): not for a way back not signed here, someone else's order, one paid or
+ * closed, or a checkout Stripe will not end (the buyer paid in another tab: the payment stands).
  */
-export async function endCheckout(request: Request, context: Readonly<RouterContextProvider>, orderId: string) {
+export async function endCheckout(request: Request, context: Readonly<RouterContextProvider>, back: string): Promise<boolean> {
   const stripe = stripeFrom(context);
-  if (!stripe) return;
+  const orderId = await readCheckoutBackPass(envFrom(context).MARKETPLACE_SECRET, back);
+  if (!stripe || !orderId) return false;
   const { data, error } = await context
     .get(supabaseContext)
     .rpc("checkout_to_end", { order_id: orderId })
-    .setHeader(...marketplaceHeader(context));
+    .setHeader(...marketplaceHeader(context))
+    .setHeader(...guestOrderHeader(orderId));
   if (error) throw new Error(`finding order ${orderId}'s checkout failed`, { cause: error });
-  if (!data) return;
+  if (!data) return false;
   let session: Stripe.Checkout.Session;
   try {
     session = await stripe.checkout.sessions.expire(data);
   } catch (refused) {
     console.warn("Stripe kept checkout open", data, refused);
-    return;
+    return false;
   }
   await applyCheckout(request, context, session, "expired");
+  return true;
 }
 
 /** What Stripe says about a payment after it was made: its charge refunded, or a dispute opened or closed. */
@@ -307,5 +363,5 @@ export async function applyPaymentNews(request: Request, context: Readonly<Route
     .setHeader(...marketplaceHeader(context));
   if (error) throw new Error(`applying ${event.type} ${event.id} failed`, { cause: error });
   const mails = v.parse(v.nullable(v.array(v.string())), data);
-  if (mails) await queueMails(context.get(cloudflareContext).env.MAIL, mails, new URL(request.url).origin);
+  if (mails) await queueMails(context.get(cloudflareContext).env.MAIL, mails);
 }

@@ -4,12 +4,12 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { readOrThrow } from "~/lib/backend/backend.server";
-import { albumPath, isUuid, trackPath } from "~/lib/catalog/catalog";
+import { albumPath, trackPath } from "~/lib/catalog/catalog";
 import { formatMoney } from "~/lib/format";
 import { stripeFrom } from "~/lib/payments/stripe.server";
 import { waiverRecord } from "~/lib/payments/withdrawal";
 import { cartKinds, itemLabel, shippingNote } from "~/lib/payments/cart";
-import { envFrom, guestOrderHeader, marketplaceHeader } from "~/lib/http/env.server";
+import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
 import { uncached } from "~/lib/http/http-cache";
 import { receiptPass } from "~/lib/http/signed-values.server";
 import { visitorCartCookie, visitorLines } from "~/lib/payments/cart.server";
@@ -53,15 +53,14 @@ const GuestOrderSchema = v.nullable(
 );
 
 /**
- * A guest back from paying: the session (its id is the secret Stripe handed them) asked of Stripe and
- * applied, then, once it is a guest's paid order, their receipt link, with what they bought out of their
- * cart. A payment still settling says so (the receipt, with the link, is mailed when it lands). Anything
- * else is an account's order: its buyer logs in.
+ * A guest back from paying: the session (its id is the secret Stripe handed them, or a free order's random
+ * one) asked of Stripe and applied, then, once the guest's order of exactly that checkout is paid, their
+ * receipt link, with what they bought out of their cart. A payment still settling says so (the receipt,
+ * with the link, is mailed when it lands). Anything else is an account's order: its buyer logs in.
  */
 async function guestReturn(request: Request, context: Readonly<RouterContextProvider>, sessionId: string) {
   const stripe = stripeFrom(context);
-  let orderId: string | null = isFreeCheckout(sessionId) ? sessionId.slice("free_".length) : null;
-  if (!orderId && stripe && /^cs_\w+$/.test(sessionId)) {
+  if (stripe && /^cs_\w+$/.test(sessionId)) {
     const session = await stripe.checkout.sessions.retrieve(sessionId).catch(() => null);
     const outcome = session ? checkoutOutcome(session) : null;
     if (session && outcome) {
@@ -70,18 +69,17 @@ async function guestReturn(request: Request, context: Readonly<RouterContextProv
       );
       if (outcome === "pending") return { guestPending: true as const };
     }
-    orderId = session?.metadata?.order_id ?? null;
   }
-  if (orderId && isUuid(orderId)) {
-    const { data: receipt } = await context
+  if (/^(cs|free)_[\w-]+$/.test(sessionId)) {
+    const { data: found, error } = await context
       .get(supabaseContext)
-      .rpc("guest_receipt")
-      .setHeader(...marketplaceHeader(context))
-      .setHeader(...guestOrderHeader(orderId));
-    const order = v.parse(GuestOrderSchema, receipt);
+      .rpc("guest_checkout_order", { checkout_session: sessionId })
+      .setHeader(...marketplaceHeader(context));
+    if (error) throw new Error("reading a guest's order on its return page failed", { cause: error });
+    const order = v.parse(GuestOrderSchema, found);
     if (order) {
       const bought = new Set(order.lines.map((line) => line.track_id ?? line.release_id));
-      const pass = await receiptPass(envFrom(context).MARKETPLACE_SECRET, order.id, new Date(order.paid_at));
+      const pass = await receiptPass(envFrom(context).MARKETPLACE_SECRET, order.id, new Date(order.paid_at), "return page");
       throw redirect(href("/receipt/:pass", { pass }), {
         status: 303,
         headers: {

@@ -16,7 +16,6 @@ import { stripeFrom } from "~/lib/payments/stripe.server";
 
 const LineToRefund = v.object({
   line_id: v.string(),
-  order_id: v.string(),
   payment_intent: v.nullable(v.string()),
   total: v.number(),
   currency: v.string(),
@@ -46,7 +45,7 @@ export async function refundLine(request: Request, context: Readonly<RouterConte
     if (!stripe) return { refused: "Refunds are not available: payments are not set up." };
     try {
       const refund = await stripe.refunds.create(
-        { payment_intent: line.payment_intent, amount: line.total, metadata: { order_line_id: line.line_id, order_id: line.order_id } },
+        { payment_intent: line.payment_intent, amount: line.total, metadata: { order_line_id: line.line_id } },
         { idempotencyKey: `refund-${line.line_id}` },
       );
       refundId = refund.id;
@@ -61,7 +60,7 @@ export async function refundLine(request: Request, context: Readonly<RouterConte
     console.error("recording a refund failed", line.line_id, recorded.error);
     return { refused: "The refund was made, but could not be recorded yet. Please try again." };
   }
-  await queueMails(context.get(cloudflareContext).env.MAIL, recorded.data ?? [], new URL(request.url).origin).catch((error: unknown) =>
+  await queueMails(context.get(cloudflareContext).env.MAIL, recorded.data ?? []).catch((error: unknown) =>
     console.error("queueing a refund's mail failed", line.line_id, error),
   );
   await reverseRefundedTransfers(context);

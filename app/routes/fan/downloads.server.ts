@@ -66,7 +66,7 @@ export async function requireDownloader(
   refuse: Refuse = refuseWithPage,
 ) {
   const pass = new URL(request.url).searchParams.get("receipt");
-  const guestOrder = pass ? await readReceiptPass(envFrom(context).MARKETPLACE_SECRET, pass) : null;
+  const guestOrder = pass ? ((await readReceiptPass(envFrom(context).MARKETPLACE_SECRET, pass))?.orderId ?? null) : null;
   if (pass && !guestOrder) refuse(403, "This receipt link has lapsed. Log in to find your purchases.");
   return pass && guestOrder ? { guestOrder, pass, user: null } : { guestOrder: null, pass: null, user: requireUser(request, context) };
 }

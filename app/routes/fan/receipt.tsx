@@ -1,6 +1,6 @@
 import { data, Form, href, redirect } from "react-router";
 import * as v from "valibot";
-import { GeneralErrorBoundary } from "~/components/error-boundary";
+import { errorMessage, GeneralErrorBoundary } from "~/components/error-boundary";
 import { DownloadLinks } from "~/components/catalog/download-links";
 import { Badge } from "~/components/ui/badge";
 import { FormAlert } from "~/components/form-controls";
@@ -10,12 +10,14 @@ import { readOrThrow } from "~/lib/backend/backend.server";
 import { downloadChoices } from "~/lib/media/downloads";
 import { formatMoney, formatOrderReference } from "~/lib/format";
 import { envFrom, guestOrderHeader, marketplaceHeader } from "~/lib/http/env.server";
-import { uncached } from "~/lib/http/http-cache";
+import { linkHolderPageHeaders, uncached } from "~/lib/http/http-cache";
 import { readReceiptPass, receiptPassDays } from "~/lib/http/signed-values.server";
 import { waiverRecord } from "~/lib/payments/withdrawal";
 import { cartKinds, itemLabel, shippingNote } from "~/lib/payments/cart";
 import { formError, replyWith } from "~/lib/forms/forms";
 import { requireUser } from "~/lib/session/guards.server";
+import { useOptionalUser } from "~/lib/session/use-user";
+import { brandName } from "~/lib/constants";
 import { supabaseContext, userContext } from "~/lib/session/session.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import type { Route } from "./+types/receipt";
@@ -26,6 +28,9 @@ import type { Route } from "./+types/receipt";
 // alone. Never cached: the page is the link's holder's alone.
 
 export const meta = () => [...pageMeta("Your purchase", "What you bought, to download."), { name: "robots", content: "noindex" }];
+
+// Every answer, the page, a form's reply or an invalid link's, is the link holder's alone.
+export const headers = linkHolderPageHeaders;
 
 const ReceiptSchema = v.object({
   id: v.string(),
@@ -50,11 +55,11 @@ const ReceiptSchema = v.object({
   ),
 });
 
-/** The order a receipt link names, or the page that says it has lapsed. */
+/** The order a receipt link names (and whether it is the mailed link), or the page that says it has lapsed. */
 async function orderOf(context: Route.LoaderArgs["context"], pass: string) {
   const guestOrder = await readReceiptPass(envFrom(context).MARKETPLACE_SECRET, pass);
   if (!guestOrder) {
-    throw data(`This receipt link has lapsed (links hold ${receiptPassDays} days), or is not one of ours. Log in to find your purchases.`, {
+    throw data(`Receipt links hold ${receiptPassDays} days after the payment. Log in to find your purchases in your account.`, {
       status: 410,
       headers: uncached,
     });
@@ -63,35 +68,37 @@ async function orderOf(context: Route.LoaderArgs["context"], pass: string) {
 }
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const guestOrder = await orderOf(context, params.pass);
+  const { orderId, mailed } = await orderOf(context, params.pass);
   const receipt = readOrThrow(
     await context
       .get(supabaseContext)
       .rpc("guest_receipt")
       .setHeader(...marketplaceHeader(context))
-      .setHeader(...guestOrderHeader(guestOrder)),
+      .setHeader(...guestOrderHeader(orderId)),
     { what: "receipt", schema: ReceiptSchema, notFound: "Receipt not found" },
   );
   // Each line's formats on offer, named here (the page carries no registry of formats).
   const lines = receipt.lines.map((line) => ({ ...line, downloads: line.masters.length > 0 ? downloadChoices(line.masters) : [] }));
   return data(
-    { receipt: { ...receipt, lines }, pass: params.pass, days: receiptPassDays, signedIn: context.get(userContext) !== null },
+    { receipt: { ...receipt, lines }, pass: params.pass, days: receiptPassDays, signedIn: context.get(userContext) !== null, mailed },
     { headers: uncached },
   );
 }
 
 /**
- * "Add to my account": the signed-in account whose email is the order's takes it (the link proves the
- * mailbox); then its purchases are in Purchased.
+ * "Add to my account": the signed-in account whose email is the order's takes it, through the link its
+ * receipt mail carries alone (which proves the account's email as a confirmation would: the return page's
+ * link proves only the browser that paid); then its purchases are in Purchased.
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const guestOrder = await orderOf(context, params.pass);
+  const { orderId, mailed } = await orderOf(context, params.pass);
   requireUser(request, context);
+  if (!mailed) return replyWith(formError(fromTheMail), 403);
   const { data: joined, error } = await context
     .get(supabaseContext)
     .rpc("join_guest_order")
     .setHeader(...marketplaceHeader(context))
-    .setHeader(...guestOrderHeader(guestOrder));
+    .setHeader(...guestOrderHeader(orderId));
   if (error) {
     console.error("joining a guest order failed", error);
     return replyWith(formError("This order could not be added to your account. Please try again."), 500);
@@ -105,8 +112,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   throw redirect(href("/dashboard/fan/purchased"), 303);
 }
 
+const fromTheMail = "To add this order to your account, open the link in your receipt email: it proves the address is yours.";
+
 export default function Receipt({ loaderData, actionData }: Route.ComponentProps) {
-  const { receipt, pass, days, signedIn } = loaderData;
+  const { receipt, pass, days, signedIn, mailed } = loaderData;
   const money = (cents: number) => formatMoney(cents, receipt.currency);
   const query = `?${new URLSearchParams({ receipt: pass })}`;
   return (
@@ -147,13 +156,15 @@ export default function Receipt({ loaderData, actionData }: Route.ComponentProps
       </Card>
       <div className="mt-6 grid gap-3">
         <FormAlert>{actionData?.formError}</FormAlert>
-        {signedIn ? (
+        {signedIn && mailed ? (
           <Form method="post" action={href("/receipt/:pass", { pass })}>
             <Button type="submit">Add to my account</Button>
           </Form>
+        ) : signedIn ? (
+          <p className="text-ink-muted">{fromTheMail}</p>
         ) : (
           <p className="text-ink-muted">
-            Sign up or log in with {receipt.email}, then open this link again to add what you bought to your account.
+            Sign up or log in with {receipt.email}, then open the link in your receipt email to add what you bought to your account.
           </p>
         )}
       </div>
@@ -167,6 +178,35 @@ export default function Receipt({ loaderData, actionData }: Route.ComponentProps
   );
 }
 
+/**
+ * A receipt link that names no receipt (lapsed, altered, or its order gone): where the purchases are
+ * instead, not an error to reload.
+ */
+function InvalidReceiptLink({ message }: { message: string }) {
+  const user = useOptionalUser();
+  return (
+    <section className="mx-auto max-w-xl py-16 text-center">
+      <title>{`Receipt link invalid or expired · ${brandName}`}</title>
+      <h1 className="text-3xl font-bold">This receipt link is invalid or expired</h1>
+      <p className="mt-3 text-ink-muted">{message}</p>
+      <div className="mt-8 flex justify-center gap-3">
+        {user ? (
+          <LinkButton to={href("/dashboard/fan/purchased")}>Your purchases</LinkButton>
+        ) : (
+          <LinkButton to={`${href("/login")}?${new URLSearchParams({ redirectTo: href("/dashboard/fan/purchased") })}`}>Log in</LinkButton>
+        )}
+      </div>
+    </section>
+  );
+}
+
 export function ErrorBoundary() {
-  return <GeneralErrorBoundary />;
+  return (
+    <GeneralErrorBoundary
+      statusHandlers={{
+        410: ({ error }) => <InvalidReceiptLink message={errorMessage(error)} />,
+        404: () => <InvalidReceiptLink message="Its order is not one we know. Log in to find your purchases in your account." />,
+      }}
+    />
+  );
 }

@@ -8,7 +8,7 @@ import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Field } from "~/components/ui/field";
 import { readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
-import { formatDate, formatMoney, formatOrderReference, requestLocale } from "~/lib/format";
+import { formatDate, formatMoney, requestLocale } from "~/lib/format";
 import { formFields, parseForm, replyWith, type FormReply } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";
 import { cloudflareContext } from "~/lib/http/context.server";
@@ -46,7 +46,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     .rpc("mark_shipped", { line_id: lineId, tracking: tracking ?? undefined })
     .setHeader(...marketplaceHeader(context));
   if (error) return refusedWrite(error, { what: "marking merch shipped", values: submission.values });
-  await queueMails(context.get(cloudflareContext).env.MAIL, data ?? [], new URL(request.url).origin).catch((queueing: unknown) =>
+  await queueMails(context.get(cloudflareContext).env.MAIL, data ?? []).catch((queueing: unknown) =>
     console.error("queueing a shipping notice failed", lineId, queueing),
   );
   throw redirect(ordersPath, 303);
@@ -89,7 +89,7 @@ function MerchOrderCard({ order, locale, reply }: { order: MerchOrder; locale: s
             {order.title} <span className="font-normal text-ink-muted">· {itemLabel("merch", order.quantity)}</span>
           </p>
           <p className="text-sm text-ink-muted">
-            Order {formatOrderReference(order.order_id)}, {formatDate(order.paid_at, locale)} · {formatMoney(order.total, order.currency)}
+            Order {order.order_reference}, {formatDate(order.paid_at, locale)} · {formatMoney(order.total, order.currency)}
           </p>
           <address className="mt-3 text-sm not-italic">
             {address.length > 0
@@ -124,7 +124,7 @@ function MerchOrderCard({ order, locale, reply }: { order: MerchOrder; locale: s
               <Button type="submit">
                 Mark as shipped
                 <span className="sr-only">
-                  : {order.title}, order {formatOrderReference(order.order_id)}
+                  : {order.title}, order {order.order_reference}
                 </span>
               </Button>
             </Form>

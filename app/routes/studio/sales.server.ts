@@ -3,7 +3,6 @@
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { isUuid } from "~/lib/catalog/catalog";
 import { backendMaxRows } from "~/lib/constants";
-import { formatOrderReference } from "~/lib/format";
 import { csvTime } from "~/lib/media/csv.server";
 import { itemLabel } from "~/lib/payments/cart";
 import { SalesSchema } from "~/lib/schemas/checkout";
@@ -31,7 +30,7 @@ export async function salesRows(supabase: SupabaseClient, item: string | null) {
     for (const sale of page) {
       rows.push([
         csvTime(sale.paid_at),
-        formatOrderReference(sale.order_id),
+        sale.order_reference,
         sale.title,
         itemLabel(sale.kind),
         String(sale.quantity),

@@ -101,7 +101,7 @@ insert into public.order_disputes (id, order_id, amount_cents, currency, reason,
 values ('dp_test', tests.id('second order'), 200, 'USD', 'fraudulent', 'needs_response');
 select tests.each_actor('read a dispute', $$select 1 from public.order_disputes$$, array['admin']);
 
-select plan((select count(*)::integer from tests.cases) + 34);
+select plan((select count(*)::integer from tests.cases) + 35);
 
 select * from tests.proved_cases();
 
@@ -241,6 +241,9 @@ as $$
   select public.join_guest_order();
 $$;
 select is(tests.join_as('fan'), false, 'an account with another email cannot take a guest''s order, link or not');
+update auth.users set email_confirmed_at = null where id = tests.id('guest');
+select is(tests.join_as('guest'), false, 'an account whose email is not confirmed cannot take it');
+update auth.users set email_confirmed_at = now() where id = tests.id('guest');
 select is(tests.join_as('guest'), true, 'the account with the order''s email takes it through the receipt link, in any case');
 select is((select buyer_id from public.orders where id = tests.id('guest order')), tests.id('guest'), 'the order is theirs');
 select ok(exists (select 1 from public.purchases where user_id = tests.id('guest') and track_id = tests.id('second track')),
