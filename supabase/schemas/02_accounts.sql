@@ -300,7 +300,8 @@ alter table public.artist_payout_settings enable row level security;
 
 revoke all on public.artist_payout_settings from anon, authenticated;
 
-grant select, update (paypal_email, payment_settings, payout_method) on public.artist_payout_settings to authenticated;
+-- The PayPal email changes through change_paypal_email alone (the password asked, the account told).
+grant select, update (payment_settings, payout_method) on public.artist_payout_settings to authenticated;
 
 create policy "Artists read their own payout settings" on public.artist_payout_settings
   for select to authenticated using (artist_id = (select auth.uid()));
@@ -364,6 +365,120 @@ create policy "Fans update their own payout settings" on public.fan_payout_setti
   for update to authenticated
   using (fan_id = (select auth.uid()))
   with check (fan_id = (select auth.uid()) and (select private.is_active_user()));
+
+-- A fan's PayPal email, in their settings' JSON, changes through change_paypal_email alone too: an API
+-- caller's update keeps it as it was (42501 otherwise).
+create or replace function private.fan_paypal_email_kept()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if current_user in ('anon', 'authenticated')
+    and new.payment_settings ->> 'paypal_email' is distinct from old.payment_settings ->> 'paypal_email' then
+    raise exception 'a PayPal email changes with the account''s password' using errcode = '42501';
+  end if;
+  return new;
+end
+$$;
+
+revoke execute on function private.fan_paypal_email_kept() from public, anon, authenticated;
+
+create trigger fan_paypal_email_kept
+  before update of payment_settings on public.fan_payout_settings
+  for each row execute function private.fan_paypal_email_kept();
+
+-- Wrong passwords given to change_paypal_email, counted per account for its bound (kept an hour).
+create table private.password_tries (
+  user_id uuid not null references auth.users (id) on delete cascade,
+  tried_at timestamptz not null default now()
+);
+
+create index password_tries_user_id_tried_at_idx on private.password_tries (user_id, tried_at);
+
+revoke all on table private.password_tries from public, anon, authenticated;
+
+-- An address as a notice names it, partly hidden: its first two characters (one of a short name) and
+-- its domain, "pa***@example.com".
+create or replace function private.masked_email(address text)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select left(local, case when char_length(local) > 2 then 2 else 1 end) || '***@' || domain
+  from (select substring(masked_email.address from '^(.*)@') as local, substring(masked_email.address from '@([^@]*)$') as domain) parts
+$$;
+
+revoke execute on function private.masked_email(text) from public, anon, authenticated;
+
+-- The caller's PayPal email (an artist's, or a fan's, whose may be none) changed, through the marketplace
+-- alone (28000), with the account's password: the payout address is what a stolen session would take
+-- first. A wrong password changes nothing and answers {"wrong_password": true}; past 10 wrong ones in an
+-- hour the account is refused (54000) until the hour has passed. Changed, a notice goes to the account's
+-- own address naming the new one partly hidden (private.mails, kind 'paypal_changed'): answers {"mail":
+-- its id} for the marketplace to queue, or {"mail": null} when the address was the same.
+create or replace function private.change_paypal_email(paypal_email text, password text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  me uuid := (select auth.uid());
+  address text := nullif(btrim(change_paypal_email.paypal_email), '');
+  account auth.users;
+  changed boolean;
+  notice uuid;
+begin
+  perform private.require_marketplace_request();
+  if me is null or not private.is_active_user() then
+    raise exception 'only an account in good standing changes its PayPal email' using errcode = '42501';
+  end if;
+  if (select count(*) from private.password_tries t where t.user_id = me and t.tried_at > now() - interval '1 hour') >= 10 then
+    raise exception 'too many wrong passwords in an hour' using errcode = '54000';
+  end if;
+  select * into account from auth.users u where u.id = me;
+  if not (account.encrypted_password like '$2%'
+      and account.encrypted_password = extensions.crypt(coalesce(change_paypal_email.password, ''), account.encrypted_password)) then
+    delete from private.password_tries t where t.user_id = me and t.tried_at <= now() - interval '1 hour';
+    insert into private.password_tries (user_id) values (me);
+    return jsonb_build_object('wrong_password', true);
+  end if;
+  update public.artist_payout_settings s set paypal_email = address
+  where s.artist_id = me and s.paypal_email is distinct from address;
+  changed := found;
+  if not exists (select 1 from public.artist_payout_settings s where s.artist_id = me) then
+    update public.fan_payout_settings s
+    set payment_settings = jsonb_set(s.payment_settings, '{paypal_email}', coalesce(to_jsonb(address), 'null'::jsonb))
+    where s.fan_id = me and s.payment_settings ->> 'paypal_email' is distinct from address;
+    changed := found;
+  end if;
+  if changed and private.is_email(account.email) then
+    insert into private.mails (kind, recipient, detail)
+    values ('paypal_changed', account.email, private.masked_email(address))
+    returning id into notice;
+  end if;
+  return jsonb_build_object('mail', notice);
+end
+$$;
+
+revoke execute on function private.change_paypal_email(text, text) from public;
+
+grant execute on function private.change_paypal_email(text, text) to anon, authenticated;
+
+create or replace function public.change_paypal_email(paypal_email text, password text)
+returns jsonb
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.change_paypal_email(change_paypal_email.paypal_email, change_paypal_email.password)
+$$;
+
+revoke execute on function public.change_paypal_email(text, text) from public;
+
+grant execute on function public.change_paypal_email(text, text) to anon, authenticated;
 
 -- Every artist or fan gets their profile in the same transaction as their auth user, from the metadata the
 -- sign-up form sends, so a sign-up can never leave a user without a profile. Invalid metadata raises,

@@ -9,13 +9,15 @@ set check_function_bodies = off;
 
 create table private.mails (
   id uuid primary key default gen_random_uuid(),
-  kind text not null check (kind in ('receipt', 'sale', 'refund', 'shipped', 'releases')),
+  kind text not null check (kind in ('receipt', 'sale', 'refund', 'shipped', 'releases', 'paypal_changed')),
   recipient text not null check (private.is_email(recipient)),
   -- The order a mail is about; none for release announcements (their releases are its items, 19).
   order_id uuid references public.orders (id) on delete cascade,
   -- "You sold": the artist whose lines it lists. A refund or shipping notice: the line refunded or shipped.
   artist_id uuid references public.artist_profiles (id) on delete cascade,
   order_line_id uuid references public.order_lines (id) on delete cascade,
+  -- What an account's notice names: the PayPal email it was changed to, partly hidden (none: removed).
+  detail text check (char_length(detail) <= 300),
   created_at timestamptz not null default now(),
   sent_at timestamptz,
   -- The provider's id for the message sent, and the last failure's reason while it is not.
@@ -24,7 +26,7 @@ create table private.mails (
   last_error text,
   constraint mails_sale_names_its_artist check ((kind = 'sale') = (artist_id is not null)),
   constraint mails_notice_names_its_line check ((kind in ('refund', 'shipped')) = (order_line_id is not null)),
-  constraint mails_order_mail_names_its_order check ((kind <> 'releases') = (order_id is not null))
+  constraint mails_order_mail_names_its_order check ((kind not in ('releases', 'paypal_changed')) = (order_id is not null))
 );
 
 revoke all on table private.mails from public, anon, authenticated;
@@ -95,6 +97,10 @@ begin
   select * into mail from private.mails m where m.id = mail_to_send.mail_id;
   if not found then
     return null;
+  end if;
+  if mail.kind = 'paypal_changed' then
+    return jsonb_build_object('id', mail.id, 'kind', mail.kind, 'recipient', mail.recipient, 'sent', mail.sent_at is not null,
+      'paypal_email', mail.detail);
   end if;
   if mail.kind = 'releases' then
     return jsonb_build_object('id', mail.id, 'kind', mail.kind, 'recipient', mail.recipient, 'sent', mail.sent_at is not null,

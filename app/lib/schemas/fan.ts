@@ -4,13 +4,14 @@ import { optionalText, requiredText } from "./text";
 
 // The fan space's forms (spec section 5; the fan's payment settings and profile). One schema per form.
 
-/** PayPal email (optional: a fan may only ever buy) and the preferred currency. */
+/** PayPal email (optional: a fan may only ever buy; changed only with the current password) and the preferred currency. */
 export const FanPaymentsSchema = v.object({
   paypalEmail: v.pipe(
     optionalText(254, "PayPal email"),
     v.check((value) => value === null || v.is(v.pipe(v.string(), v.email()), value), "PayPal email must be a valid email address"),
   ),
   currency: v.picklist(currencies, "Please choose USD, EUR or GBP"),
+  currentPassword: v.optional(v.string(), ""),
 });
 
 /** Username (required, as at sign-up), bio with emoji, favourite genres from the spec's list. */

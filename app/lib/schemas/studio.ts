@@ -251,9 +251,9 @@ export const DeleteTrackSchema = v.object({
 const thresholdMessage = `Withdrawal threshold must be a whole number of at least $${withdrawThreshold.minimum}, in steps of $${withdrawThreshold.step}`;
 
 /**
- * The artist's payout settings (spec section 5, Payments): PayPal email, the default minimum price (at least
- * 0, in cents) and its currency, and automatic withdrawals with their threshold. The threshold is read only
- * when withdrawals are on; otherwise the stored one is kept.
+ * The artist's payout settings (spec section 5, Payments): PayPal email (changed only with the current
+ * password), the default minimum price (at least 0, in cents) and its currency, and automatic withdrawals
+ * with their threshold. The threshold is read only when withdrawals are on; otherwise the stored one is kept.
  */
 export const ArtistPaymentsSchema = v.pipe(
   v.object({
@@ -272,6 +272,8 @@ export const ArtistPaymentsSchema = v.pipe(
     payoutMethod: v.optional(v.picklist(["paypal", "stripe"], "Choose PayPal or Stripe"), "paypal"),
     autoWithdraw: checkbox,
     withdrawThreshold: v.optional(v.string(), ""),
+    /** Asked only when the PayPal email changes (checked by the database, change_paypal_email). */
+    currentPassword: v.optional(v.string(), ""),
   }),
   v.forward(
     v.partialCheck(

@@ -13,30 +13,46 @@ import { pageMeta } from "~/lib/sharing/meta";
 import { FanPaymentsSchema } from "~/lib/schemas/fan";
 import { FanPayoutSchema } from "~/lib/schemas/fan-data";
 import { supabaseContext } from "~/lib/session/session.server";
+import { changePaypalEmail, paypalPasswordField } from "~/lib/payments/paypal-email.server";
 import type { Route } from "./+types/payments";
 
 export const meta = () => pageMeta("Payment Settings", "Your PayPal email and preferred currency.");
 
 const paymentsPath = href("/dashboard/fan/payments");
 
-/** The fan's own payout row: only they read or write it (row-level security on the owner-only table). */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const fan = requireFan(request, context);
+/** The fan's own payout settings: only they read or write them (row-level security on the owner-only table). */
+async function fanSettings(context: Route.LoaderArgs["context"], fanId: string) {
   const payout = readOrThrow(
-    await context.get(supabaseContext).from("fan_payout_settings").select("payment_settings").eq("fan_id", fan.id).maybeSingle(),
+    await context.get(supabaseContext).from("fan_payout_settings").select("payment_settings").eq("fan_id", fanId).maybeSingle(),
     { what: "payment settings", schema: FanPayoutSchema, notFound: "Payment settings not found" },
   );
-  return { settings: payout.payment_settings };
+  return payout.payment_settings;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const fan = requireFan(request, context);
+  return { settings: await fanSettings(context, fan.id) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const fan = requireFan(request, context);
   const submission = parseForm(FanPaymentsSchema, await readForm(request));
   if (!submission.success) return replyWith(submission.reply, 400);
+  const { paypalEmail, currency, currentPassword } = submission.value;
+  // A new PayPal email takes the account's password (and the account is told), before anything is saved.
+  if (paypalEmail !== ((await fanSettings(context, fan.id)).paypal_email ?? null)) {
+    const changed = await changePaypalEmail(request, context, paypalEmail, currentPassword);
+    if ("refused" in changed) {
+      return replyWith(
+        { fieldErrors: { [paypalPasswordField]: changed.refused }, formError: null, values: submission.values },
+        changed.status,
+      );
+    }
+  }
   const { error } = await context
     .get(supabaseContext)
     .from("fan_payout_settings")
-    .update({ payment_settings: { paypal_email: submission.value.paypalEmail, default_currency: submission.value.currency } })
+    .update({ payment_settings: { paypal_email: paypalEmail, default_currency: currency } })
     .eq("fan_id", fan.id);
   if (error) return refusedWrite(error, { what: "saving the fan's payment settings", values: submission.values });
   return replyWith({ fieldErrors: {}, formError: null, values: submission.values, notice: "Payment settings saved" }, 200);
@@ -55,6 +71,14 @@ export default function FanPaymentSettings({ loaderData, actionData }: Route.Com
           <FormAlert>{form.formError}</FormAlert>
           <FormAlert tone="success">{form.notice}</FormAlert>
           <Field label="PayPal email" {...form.field("paypalEmail", settings.paypal_email ?? "")} type="email" autoComplete="email" />
+          <Field
+            label="Current password"
+            name={paypalPasswordField}
+            type="password"
+            autoComplete="current-password"
+            hint="Needed only to change your PayPal email."
+            error={form.error(paypalPasswordField)}
+          />
           <SelectField label="Preferred currency" {...form.field("currency", settings.default_currency)} options={currencies} />
           <div className="max-w-xs">
             <SubmitButton action={paymentsPath} pendingLabel="Saving...">

@@ -27,6 +27,7 @@ import { marketplaceClient } from "~/lib/backend/marketplace-client.server";
 import { sendPayouts } from "~/lib/payouts/payout-job.server";
 import { nextPayoutRun } from "~/lib/payouts/schedule";
 import { ArtistPayoutsSchema, PayoutsSchema } from "~/lib/schemas/payouts";
+import { changePaypalEmail, paypalPasswordField } from "~/lib/payments/paypal-email.server";
 import type { Route } from "./+types/payments";
 
 export const meta = () => pageMeta("Payment Settings", "Where your earnings go, and when.");
@@ -106,13 +107,22 @@ export async function action({ request, context }: Route.ActionArgs) {
       400,
     );
   }
+  // A new PayPal email takes the account's password (and the account is told), before anything is saved.
+  if (settings.paypalEmail !== stored.paypal_email) {
+    const changed = await changePaypalEmail(request, context, settings.paypalEmail, settings.currentPassword);
+    if ("refused" in changed) {
+      return replyWith(
+        { fieldErrors: { [paypalPasswordField]: changed.refused }, formError: null, values: submission.values },
+        changed.status,
+      );
+    }
+  }
   // With withdrawals off the threshold field is not shown: the stored one is kept.
   const threshold = settings.withdrawThreshold ?? stored.payment_settings.withdraw_threshold;
   const { error } = await context
     .get(supabaseContext)
     .from("artist_payout_settings")
     .update({
-      paypal_email: settings.paypalEmail,
       payout_method: settings.payoutMethod,
       payment_settings: {
         minimum_price: settings.minimumPrice,
@@ -185,6 +195,14 @@ export default function PaymentSettings({ loaderData, actionData }: Route.Compon
           <FormAlert>{form.formError}</FormAlert>
           <FormAlert tone="success">{form.notice}</FormAlert>
           <Field label="PayPal email" {...form.field("paypalEmail", payout.paypal_email)} type="email" autoComplete="email" required />
+          <Field
+            label="Current password"
+            name={paypalPasswordField}
+            type="password"
+            autoComplete="current-password"
+            hint="Needed only to change your PayPal email."
+            error={form.error(paypalPasswordField)}
+          />
           <PayoutMethodChoice
             chosen={form.text("payoutMethod") === "stripe" || (!actionData && payout.payout_method === "stripe") ? "stripe" : "paypal"}
             stripe={stripe}
