@@ -1,6 +1,7 @@
 // The Checkout Session an order opens: its amounts are the database's cents, its metadata names the order,
-// its merch's shipping is one rate with the address taken in the priced country alone, and with Stripe Tax
-// on, the tax comes on top of the prices the shares were made of.
+// its merch's shipping is one rate with the address taken in the priced country alone, it lapses when the
+// database's hold ends and comes back by its signed way back, and with Stripe Tax on, the tax comes on top
+// of the prices the shares were made of.
 import { describe, expect, it } from "vitest";
 import { checkoutSessionParams } from "~/routes/checkout/checkout.server";
 
@@ -10,12 +11,15 @@ const order = {
   total: 348,
   email: "fan@example.com",
   ship_to: null,
+  expires_at: 1_796_654_546,
+  ended: [],
   lines: [
     { n: 1, title: "Greenhouse", artist_name: "The Paper Lanterns", quantity: 1, shipping: 0, total: 99 },
     { n: 2, title: "Kites", artist_name: "The Paper Lanterns", quantity: 1, shipping: 0, total: 249 },
   ],
 };
-const where = { origin: "https://crate.example", done: "https://crate.example/checkout/done" };
+const back = "3f9a0c12-0000-4000-8000-000000000000.signature";
+const where = { origin: "https://crate.example", done: "https://crate.example/checkout/done", back };
 
 describe("a checkout's session", () => {
   it("charges each line's total in the order's currency and names the order", () => {
@@ -28,7 +32,8 @@ describe("a checkout's session", () => {
     expect(params.success_url).toBe("https://crate.example/checkout/done?session_id={CHECKOUT_SESSION_ID}");
     expect(params.automatic_tax).toBeUndefined();
     expect(params.shipping_address_collection).toBeUndefined();
-    expect(params.cancel_url).toBe(`https://crate.example/cart?back=${order.order_id}`);
+    expect(params.cancel_url).toBe(`https://crate.example/cart?back=${encodeURIComponent(back)}`);
+    expect(params.expires_at).toBe(order.expires_at);
   });
 
   it("charges merch's shipping as one rate and takes an address in the country it was priced for alone", () => {

@@ -232,7 +232,9 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-3xl">
       <h1 className="mb-6 text-3xl font-bold">Your Cart</h1>
-      <FormAlert tone="success">{paymentCancelled && !form.formError ? "Your payment was cancelled: nothing was charged." : null}</FormAlert>
+      <FormAlert tone="success">
+        {paymentCancelled && !form.formError ? "Your payment was cancelled: nothing was charged." : null}
+      </FormAlert>
       <FormAlert>{form.formError}</FormAlert>
       {cart.lines.length === 0 ? (
         <EmptyState title="Your cart is empty" action={<LinkButton to={href("/discover")}>Discover Music</LinkButton>}>

@@ -2,8 +2,10 @@
 -- its quantity, with shipping to the chosen country (the item's own, or elsewhere) and 92% of the price
 -- after discounts for its artist with all of the shipping; an open checkout holds what it sells, so no one
 -- buys past the stock, and lets go when it lapses, fails or is refunded; the address the payment collected
--- is the order's, and its artist's alone to read; an open checkout is ended through the marketplace alone;
--- its artist alone marks merch shipped, which takes it out of the stock and tells the buyer.
+-- is the order's, and its artist's alone to read; an open checkout is ended through the marketplace alone,
+-- and only its buyer's; its artist alone marks merch shipped, which takes it out of the stock and tells the
+-- buyer. Holds cannot be farmed: a buyer's new checkout ends their earlier ones, an address holds at most 3
+-- open checkouts, a hold lapses with its checkout, and a payment the stock no longer covers is refunded.
 begin;
 \ir helpers.sql
 
@@ -38,6 +40,26 @@ begin
   perform set_config('request.jwt.claims', jsonb_build_object('sub', tests.id(buyer), 'role', 'authenticated')::text, true);
   perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
   opened := public.open_order(lines, '{}', 'USD', false, false, null, 'DE');
+  if opened ? 'order_id' then
+    perform public.attach_checkout((opened ->> 'order_id')::uuid, checkout);
+  end if;
+  perform set_config('request.jwt.claims', '', true);
+  perform set_config('request.headers', '', true);
+  return opened;
+end
+$$;
+
+-- A guest's order from `address`, opened and its checkout attached as the marketplace does.
+create function tests.open_guest_order(address text, lines jsonb, checkout text)
+returns jsonb
+language plpgsql
+as $$
+declare
+  opened jsonb;
+begin
+  perform set_config('request.jwt.claims', '{"role": "anon"}', true);
+  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+  opened := public.open_order(lines, '{}', 'USD', false, false, 'guest@tests.example', 'DE', address);
   if opened ? 'order_id' then
     perform public.attach_checkout((opened ->> 'order_id')::uuid, checkout);
   end if;
@@ -98,8 +120,21 @@ select tests.each_actor('change an order''s shipping address directly',
   $$update public.orders set shipping_address = '{}' where true$$, array[]::text[]);
 select tests.each_actor('end a checkout without the marketplace', $$select 1 where public.checkout_to_end(gen_random_uuid()) is null$$,
   array[]::text[]);
+-- The way back from the payment page ends its buyer's checkout alone: an artist reads the order's id, and
+-- nobody else may end it with that.
+select tests.remember('open poster order', $$
+  select (tests.open_merch_order('fan', jsonb_build_array(tests.merch('poster')), 'cs_test_poster_open') ->> 'order_id')::uuid$$);
+select tests.each_actor_through_marketplace('end one''s own open checkout',
+  $$select 1 where public.checkout_to_end(tests.id('open poster order')) = 'cs_test_poster_open'$$, array['fan']);
+select tests.one_actor('end one''s own open checkout while banned', 'banned fan through the marketplace',
+  $$select 1 where public.checkout_to_end(tests.id('open poster order')) is not null$$, false);
 
-select plan((select count(*)::integer from tests.cases) + 16);
+-- A mug, two in stock, for the holds that cannot be farmed.
+select tests.remember('mug', $q$
+  insert into public.merch (artist_id, title, price, description, stock, ships_from, shipping_home, shipping_elsewhere)
+  values (tests.id('artist'), 'Mug', 12.00, 'Stoneware', 2, 'GB', 3.00, 8.00) returning id$q$);
+
+select plan((select count(*)::integer from tests.cases) + 43);
 
 select * from tests.proved_cases();
 
@@ -146,10 +181,12 @@ select is(
   'the next fan is told it sold out before paying, and no order is opened');
 
 -- Ended through the marketplace (the buyer came back without paying), the checkout lets go of its hold.
+select set_config('request.jwt.claims', jsonb_build_object('sub', tests.id('fan'), 'role', 'authenticated')::text, true);
 select is(
   tests.as_marketplace($$select to_jsonb(public.checkout_to_end((select id from public.orders where checkout_session = 'cs_test_tee')))$$),
   '"cs_test_tee"'::jsonb,
-  'the marketplace finds the open checkout to end');
+  'the marketplace finds the buyer''s open checkout to end');
+select set_config('request.jwt.claims', '', true);
 select tests.as_marketplace($$select public.apply_checkout('cs_test_tee', 'expired')$$);
 select is(private.merch_left(tests.id('tee')), 2, 'an ended checkout lets go of what it held');
 
@@ -192,6 +229,130 @@ select is(
   (select count(*)::integer from public.merch_orders()),
   0,
   'nobody signed in reads merch orders');
+
+select is(
+  (tests.open_merch_order('fan2', jsonb_build_array(tests.merch('poster')), 'cs_test_poster_2') ->> 'expires_at')::bigint,
+  floor(extract(epoch from now() + private.checkout_lasts()))::bigint,
+  'a checkout is paid by the time its order''s hold ends');
+
+-- A buyer's new checkout ends their earlier open ones: what those held is theirs to take again, and the
+-- marketplace is told which checkouts to end with the provider.
+select is(tests.open_merch_order('fan', jsonb_build_array(tests.merch('mug', 2)), 'cs_test_mug_1') ->> 'ended', '[]',
+  'the fan opens a checkout for both mugs');
+select is(private.merch_left(tests.id('mug')), 0, 'their checkout holds both mugs');
+select is(tests.open_merch_order('fan', jsonb_build_array(tests.merch('mug', 2)), 'cs_test_mug_2') -> 'ended',
+  '["cs_test_mug_1"]'::jsonb,
+  'the fan''s second checkout for both mugs opens, and ends the first');
+select is(
+  (select jsonb_agg(jsonb_build_array(o.checkout_session, o.state) order by o.checkout_session) from public.orders o
+   where o.checkout_session in ('cs_test_mug_1', 'cs_test_mug_2', 'cs_test_poster_open')),
+  '[["cs_test_mug_1", "expired"], ["cs_test_mug_2", "open"], ["cs_test_poster_open", "expired"]]'::jsonb,
+  'the buyer''s earlier checkouts are closed');
+select is(private.merch_left(tests.id('mug')), 0, 'the mugs are held once, by the newer checkout alone');
+select is(
+  tests.open_merch_order('fan', jsonb_build_array(tests.merch('mug', 3)), 'cs_test_mug_none') -> 'problems' -> 0 ->> 'problem',
+  'sold_out',
+  'a checkout that cannot open is refused');
+select is(
+  (select o.state from public.orders o where o.checkout_session = 'cs_test_mug_2'),
+  'open',
+  'a checkout that cannot open leaves the earlier one standing');
+select is(
+  (select o.state from public.orders o where o.checkout_session = 'cs_test_poster_2'),
+  'open',
+  'another buyer''s checkout is not theirs to end');
+
+-- A hold lasts as long as its checkout can be paid (the provider ends the checkout at `expires_at`), and not longer.
+update public.orders set created_at = now() - private.checkout_lasts() + interval '1 second' where checkout_session = 'cs_test_mug_2';
+select is(private.merch_left(tests.id('mug')), 0, 'a checkout a second short of lapsing still holds');
+update public.orders set created_at = now() - private.checkout_lasts() - interval '1 second' where checkout_session = 'cs_test_mug_2';
+select is(private.merch_left(tests.id('mug')), 2, 'a checkout that can no longer be paid holds nothing');
+
+-- Paid after its hold lapsed and the mugs were sold to someone else, the order's mugs are not sold twice:
+-- the line is marked for the marketplace to refund at once, which it may as whoever asks.
+select tests.open_merch_order('fan2', jsonb_build_array(tests.merch('mug', 2)), 'cs_test_mug_3');
+select tests.as_marketplace($$select public.apply_checkout('cs_test_mug_3', 'paid', 'pi_test_mug_3')$$);
+select tests.remember('late mug line', $$
+  select l.id from public.order_lines l join public.orders o on o.id = l.order_id where o.checkout_session = 'cs_test_mug_2'$$);
+select is(
+  tests.as_marketplace($$select public.apply_checkout('cs_test_mug_2', 'paid', 'pi_test_mug_2', null, 'evt_test_mug_2') -> 'refunds'$$),
+  jsonb_build_array(tests.id('late mug line')),
+  'a payment the stock no longer covers marks its merch for a refund at once');
+select is(
+  (select jsonb_build_array(o.state, m.stock, private.merch_left(m.id)) from public.orders o, public.merch m
+   where o.checkout_session = 'cs_test_mug_2' and m.id = tests.id('mug')),
+  '["paid", 2, 0]'::jsonb,
+  'the order is paid, and the stock is sold to the first payer alone');
+select is(
+  (select count(*)::integer from private.undeliverable_lines u join public.order_lines l on l.id = u.line_id
+   join public.orders o on o.id = l.order_id where o.checkout_session = 'cs_test_mug_3'),
+  0,
+  'the payment the hold covered is delivered');
+select ok(
+  tests.allowed('visitor through the marketplace', $$select 1 where public.line_to_refund(tests.id('late mug line')) ->> 'line_id' = tests.id('late mug line')::text$$),
+  'the marketplace reads what refunding an undeliverable line takes, whoever asks');
+select ok(
+  not tests.allowed('visitor through the marketplace',
+    $$select 1 where public.line_to_refund((select l.id from public.order_lines l join public.orders o on o.id = l.order_id
+      where o.checkout_session = 'cs_test_mug_3')) is not null$$),
+  'a delivered line is refunded by its artist or an administrator alone');
+select ok(not tests.allowed('visitor', $$select 1 where public.line_to_refund(tests.id('late mug line')) is not null$$),
+  'an undeliverable line is refunded through the marketplace alone');
+select set_config('request.jwt.claims', '{"role": "anon"}', true);
+select tests.as_marketplace($$select to_jsonb(public.record_refund(tests.id('late mug line'), 're_test_mug'))$$);
+select set_config('request.jwt.claims', '', true);
+select is(
+  (select jsonb_build_array(l.refund_id, (select count(*) from private.mails m where m.order_line_id = l.id and m.kind = 'refund'))
+   from public.order_lines l where l.id = tests.id('late mug line')),
+  '["re_test_mug", 1]'::jsonb,
+  'the refund is recorded and the buyer told by mail');
+select is(
+  tests.as_marketplace($$select public.apply_checkout('cs_test_mug_2', 'paid', 'pi_test_mug_2', null, 'evt_test_mug_2') -> 'refunds'$$),
+  '[]'::jsonb,
+  'a refund made is owed no more');
+
+-- An address holds at most 3 open checkouts: the next waits until one is paid, closed or lapses.
+select is(
+  (select count(*)::integer from generate_series(1, 3) n
+   where tests.open_guest_order('203.0.113.7', jsonb_build_array(tests.merch('poster')), 'cs_test_guest_' || n) ? 'order_id'),
+  3,
+  'a visitor opens three checkouts from one address');
+select throws_ok(
+  $$select tests.open_guest_order('203.0.113.7', jsonb_build_array(tests.merch('poster')), 'cs_test_guest_4')$$,
+  '54000', 'an address holds at most 3 open checkouts',
+  'the fourth from that address is refused');
+select ok(
+  tests.open_guest_order('203.0.113.8', jsonb_build_array(tests.merch('poster')), 'cs_test_guest_5') ? 'order_id',
+  'another address opens its own');
+select tests.as_marketplace($$select public.apply_checkout('cs_test_guest_1', 'expired')$$);
+select ok(
+  tests.open_guest_order('203.0.113.7', jsonb_build_array(tests.merch('poster')), 'cs_test_guest_4') ? 'order_id',
+  'once one is closed, the address opens another');
+update public.orders set created_at = now() - private.checkout_lasts() - interval '1 second'
+where checkout_session in ('cs_test_guest_2', 'cs_test_guest_3');
+select ok(
+  tests.open_guest_order('203.0.113.7', jsonb_build_array(tests.merch('poster')), 'cs_test_guest_6') ? 'order_id',
+  'a lapsed checkout counts no more');
+
+-- A guest's checkout is ended by the marketplace naming the order (having checked the way back was the
+-- one given to that guest's checkout), and by nobody else.
+select set_config('request.jwt.claims', '{"role": "anon"}', true);
+select is(
+  tests.as_marketplace($$select to_jsonb(public.checkout_to_end((select id from public.orders where checkout_session = 'cs_test_guest_4')))$$),
+  null::jsonb,
+  'a guest''s checkout is not ended for whoever names its order');
+select set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret(),
+  'x-guest-order', (select id from public.orders where checkout_session = 'cs_test_guest_4'))::text, true);
+select is(
+  public.checkout_to_end((select id from public.orders where checkout_session = 'cs_test_guest_4')),
+  'cs_test_guest_4',
+  'a guest''s checkout is ended for the guest the marketplace vouches for');
+select is(
+  public.checkout_to_end((select id from public.orders where checkout_session = 'cs_test_guest_5')),
+  null,
+  'and that guest ends no other guest''s');
+select set_config('request.headers', '', true);
+select set_config('request.jwt.claims', '', true);
 
 select * from finish();
 rollback;
