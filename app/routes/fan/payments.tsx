@@ -73,11 +73,11 @@ export default function FanPaymentSettings({ loaderData, actionData }: Route.Com
           <Field label="PayPal email" {...form.field("paypalEmail", settings.paypal_email ?? "")} type="email" autoComplete="email" />
           <Field
             label="Current password"
-            name={paypalPasswordField}
+            name="currentPassword"
             type="password"
             autoComplete="current-password"
             hint="Needed only to change your PayPal email."
-            error={form.error(paypalPasswordField)}
+            error={form.error("currentPassword")}
           />
           <SelectField label="Preferred currency" {...form.field("currency", settings.default_currency)} options={currencies} />
           <div className="max-w-xs">

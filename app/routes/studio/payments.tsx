@@ -197,11 +197,11 @@ export default function PaymentSettings({ loaderData, actionData }: Route.Compon
           <Field label="PayPal email" {...form.field("paypalEmail", payout.paypal_email)} type="email" autoComplete="email" required />
           <Field
             label="Current password"
-            name={paypalPasswordField}
+            name="currentPassword"
             type="password"
             autoComplete="current-password"
             hint="Needed only to change your PayPal email."
-            error={form.error(paypalPasswordField)}
+            error={form.error("currentPassword")}
           />
           <PayoutMethodChoice
             chosen={form.text("payoutMethod") === "stripe" || (!actionData && payout.payout_method === "stripe") ? "stripe" : "paypal"}
