@@ -197,6 +197,34 @@ revoke execute on function public.unpublished_uploads(interval, integer) from pu
 
 grant execute on function public.unpublished_uploads(interval, integer) to service_role;
 
+-- The caller's newest sold lines, for Recent Activity: each line of a paid order once, as the ledger and the
+-- Payments page count sales (an album is one sale at its line's price, merch one with its quantity),
+-- refunded or not, with the buyer's account (none for a guest's). Definer: an artist reads their lines
+-- but not the buyers' orders; of the order only when it was paid, its currency and its buyer's account
+-- leave here (never an order id or an email).
+create or replace function private.recent_sales(how_many integer)
+returns table (
+  line_id uuid, kind text, title text, track_id uuid, release_id uuid, quantity integer, total integer, currency text,
+  refunded boolean, buyer_id uuid, paid_at timestamptz
+)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select l.id, l.kind, l.title, l.track_id, l.release_id, l.quantity, l.total_cents, o.currency, l.refunded_at is not null,
+    o.buyer_id, o.paid_at
+  from public.order_lines l
+  join public.orders o on o.id = l.order_id
+  where l.artist_id = (select auth.uid()) and o.state = 'paid'
+  order by o.paid_at desc, l.id
+  limit least(greatest(recent_sales.how_many, 1), 50)
+$$;
+
+revoke execute on function private.recent_sales(integer) from public;
+
+grant execute on function private.recent_sales(integer) to authenticated;
+
 -- The dashboard's statistics row sums the rollups rather than counting every event: sales, downloads and
 -- plays of the last 30 UTC days against the 30 before, at any number of events.
 create or replace function public.artist_dashboard()
@@ -240,15 +268,22 @@ as $$
     group by me.id
   ),
   activity as (
-    -- A release given with a download code is no sale: 'code', without an amount.
-    (select case when p.download_code_id is null then 'purchase' else 'code' end as type, p.id, p.track_id, p.user_id,
-        case when p.download_code_id is null then p.amount end as amount, null::text as content, p.created_at
-      from me join public.purchases p on p.artist_id = me.id order by p.created_at desc limit 5)
+    -- Sales by the line (an album once, at its line's price; merch with its quantity), never by the
+    -- purchases an album makes of each of its tracks.
+    (select 'purchase' as type, s.line_id as id, s.kind, s.title, s.track_id, s.release_id, s.quantity, s.buyer_id as user_id,
+        s.total / 100.0 as amount, s.currency, s.refunded, null::text as content, s.paid_at as created_at
+      from private.recent_sales(5) s)
     union all
-    (select e.type, e.id, e.track_id, e.user_id, null, null, e.created_at
+    -- A release given with a download code is no sale: 'code', once per code, without an amount.
+    (select 'code', c.id, r.kind, r.title, null, c.release_id, 1, c.redeemed_by, null, null, false, null, c.redeemed_at
+      from me join public.download_codes c on c.artist_id = me.id and c.redeemed_at is not null
+      join public.releases r on r.id = c.release_id
+      order by c.redeemed_at desc limit 5)
+    union all
+    (select e.type, e.id, 'track', null, e.track_id, null, 1, e.user_id, null, null, false, null, e.created_at
       from me join public.analytics_events e on e.artist_id = me.id order by e.created_at desc limit 5)
     union all
-    (select 'comment', c.id, c.track_id, c.user_id, null, c.content, c.created_at
+    (select 'comment', c.id, 'track', null, c.track_id, null, 1, c.user_id, null, null, false, c.content, c.created_at
       from me join public.comments c on c.artist_id = me.id order by c.created_at desc limit 5)
   )
   select jsonb_build_object(
@@ -270,12 +305,18 @@ as $$
       from (
         select t.* from me join public.tracks t on t.artist_id = me.id order by t.release_date desc, t.created_at desc limit 3
       ) t), '[]'),
+    -- Each item with where it links: a track's page, an album's, or none (merch has no page of its own).
     'activity', coalesce((
-      select jsonb_agg(jsonb_build_object('id', a.id, 'type', a.type, 'track_title', t.title, 'track_id', a.track_id,
-          'username', coalesce(fan.username, artist.artist_name), 'amount', a.amount, 'content', a.content,
-          'created_at', a.created_at) order by a.created_at desc)
+      select jsonb_agg(jsonb_build_object('id', a.id, 'type', a.type, 'title', coalesce(a.title, t.title),
+          'track_id', case when a.kind in ('track', 'single') then coalesce(a.track_id, single.id) end,
+          'album_id', case when a.kind = 'album' then a.release_id end, 'quantity', a.quantity,
+          'username', coalesce(fan.username, artist.artist_name), 'amount', a.amount, 'currency', a.currency,
+          'refunded', a.refunded, 'content', a.content, 'created_at', a.created_at) order by a.created_at desc)
       from (select * from activity order by created_at desc limit 10) a
       left join public.tracks t on t.id = a.track_id
+      left join lateral (
+        select s.id from public.tracks s where a.track_id is null and a.kind = 'single' and s.release_id = a.release_id limit 1
+      ) single on true
       left join public.fan_profiles fan on fan.id = a.user_id
       left join public.artist_profiles artist on artist.id = a.user_id), '[]')
   )

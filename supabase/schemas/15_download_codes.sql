@@ -30,6 +30,10 @@ create index download_codes_release_id_created_at_idx on public.download_codes (
 -- An artist's codes of the last hour, for the hourly bound on making them.
 create index download_codes_artist_id_idx on public.download_codes (artist_id, created_at desc);
 
+-- An artist's newest redeemed codes (the dashboard's Recent Activity).
+create index download_codes_artist_id_redeemed_at_idx on public.download_codes (artist_id, redeemed_at desc)
+  where redeemed_at is not null;
+
 revoke all on public.download_codes from anon, authenticated;
 
 -- Codes are made and redeemed by the functions below; their artist reads them and disables unused ones.

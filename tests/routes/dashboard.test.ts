@@ -80,6 +80,104 @@ describe("the artist dashboard", () => {
     expect(activity.match(/ago|just now/g)?.length).toBeLessThanOrEqual(10);
   });
 
+  it("lists each line sold once in Recent Activity: an album at its line's price, merch with its quantity, a refund marked", async () => {
+    const seller = await newArtist("Activity Tester");
+    const { data: album } = await serviceClient
+      .from("releases")
+      .insert({ artist_id: seller.id, kind: "album", title: "Dusk Songs" })
+      .select("id")
+      .single();
+    const { data: albumTracks } = await serviceClient
+      .from("tracks")
+      .insert(
+        ["Dusk One", "Dusk Two"].map((title, index) => ({
+          artist_id: seller.id,
+          release_id: album!.id,
+          title,
+          track_number: index + 1,
+          genre: "Folk",
+          price: 4,
+          description: "For the activity test",
+          release_date: daysAgo(30).slice(0, 10),
+        })),
+      )
+      .select("id");
+    const { data: tee } = await serviceClient
+      .from("merch")
+      .insert({
+        artist_id: seller.id,
+        title: "Activity tee",
+        price: 15,
+        description: "Cotton",
+        stock: 10,
+        ships_from: "GB",
+        shipping_home: 5,
+      })
+      .select("id")
+      .single();
+    // Paid orders as the checkout makes them: the album's line with a purchase per track, merch lines without.
+    const sold = async (
+      line: { kind: string; release_id?: string; merch_id?: string; title: string; quantity?: number; amount: number; shipping?: number },
+      buyer: string | null,
+      paidAt: string,
+      trackIds: string[] = [],
+    ) => {
+      const total = line.amount + (line.shipping ?? 0);
+      const { data: order } = await serviceClient
+        .from("orders")
+        .insert({ buyer_id: buyer, buyer_email: "buyer@example.test", currency: "USD", total_cents: total })
+        .select("id")
+        .single();
+      const { data: written, error } = await serviceClient
+        .from("order_lines")
+        .insert({
+          order_id: order!.id,
+          artist_id: seller.id,
+          kind: line.kind,
+          release_id: line.release_id ?? null,
+          merch_id: line.merch_id ?? null,
+          title: line.title,
+          quantity: line.quantity ?? 1,
+          amount_cents: line.amount,
+          shipping_cents: line.shipping ?? 0,
+          total_cents: total,
+          artist_share_cents: Math.round(total * 0.88),
+          crate_cents: total - Math.round(total * 0.88),
+        })
+        .select("id")
+        .single();
+      expect(error).toBeNull();
+      if (trackIds.length > 0) {
+        const bought = await serviceClient.from("purchases").insert(
+          trackIds.map((id) => ({
+            track_id: id,
+            user_id: buyer,
+            amount: line.amount / 100 / trackIds.length,
+            order_line_id: written!.id,
+            created_at: paidAt,
+          })),
+        );
+        expect(bought.error).toBeNull();
+      }
+      expect((await serviceClient.from("orders").update({ state: "paid", paid_at: paidAt }).eq("id", order!.id)).error).toBeNull();
+      return written!.id;
+    };
+    const albumIds = albumTracks!.map((track) => track.id);
+    await sold({ kind: "album", release_id: album!.id, title: "Dusk Songs", amount: 800 }, riley, daysAgo(3), albumIds);
+    await sold({ kind: "merch", merch_id: tee!.id, title: "Activity tee", quantity: 2, amount: 3000, shipping: 500 }, riley, daysAgo(2));
+    const returned = await sold({ kind: "merch", merch_id: tee!.id, title: "Activity tee", amount: 1500 }, null, daysAgo(1));
+    expect((await serviceClient.from("order_lines").update({ refunded_at: new Date().toISOString() }).eq("id", returned)).error).toBeNull();
+
+    const page = text((await seller.visitor.get("/dashboard/artist")).html);
+    const activity = page.slice(page.indexOf("Recent Activity"));
+    expect(activity).toContain("rileyspins bought Dusk Songs for $8.00 3d ago");
+    expect(activity).toContain("rileyspins bought 2 × Activity tee for $35.00 2d ago");
+    expect(activity).toContain("Unknown User bought Activity tee for $15.00 (refunded) 1d ago");
+    // Never the album's tracks at split prices.
+    expect(activity).not.toContain("Dusk One");
+    expect(activity.match(/ bought /g)).toHaveLength(3);
+  });
+
   it("writes revenue in the artist's own currency, on the dashboard and in analytics", async () => {
     // The demo artist sells in pounds.
     const demo = await signedIn("artist@example.com", "artist-demo-pass");

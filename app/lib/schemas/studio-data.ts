@@ -121,12 +121,19 @@ export const ArtistDashboardSchema = v.object({
   activity: v.array(
     v.object({
       id: v.string(),
-      // `code`: a release given with a download code (no sale, no amount).
+      // `purchase`: a line sold (an album once, merch with its quantity); `code`: a release given with a
+      // download code (no sale, no amount).
       type: v.picklist(["purchase", "code", "play", "download", "comment"]),
-      track_title: nullableText,
-      track_id: v.string(),
+      title: nullableText,
+      // Where it links: a track's page or an album's (neither for merch).
+      track_id: nullableText,
+      album_id: nullableText,
+      quantity: v.pipe(v.number(), v.integer(), v.minValue(1)),
       username: nullableText,
       amount: v.nullable(numeric),
+      // A sale's own currency (null: the artist's).
+      currency: nullableText,
+      refunded: v.boolean(),
       content: nullableText,
       created_at: v.string(),
     }),

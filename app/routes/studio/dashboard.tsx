@@ -6,7 +6,7 @@ import { StatCard } from "~/components/studio/stat-card";
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { envFrom } from "~/lib/http/env.server";
 import { useRevalidateOnEvents } from "~/lib/backend/use-live-revalidation";
-import { trackPath } from "~/lib/catalog/catalog";
+import { albumPath, trackPath } from "~/lib/catalog/catalog";
 import { formatCount, formatPrice, formatTimeAgo } from "~/lib/format";
 import { requireArtist } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
@@ -126,7 +126,7 @@ export default function ArtistDashboardPage({ loaderData }: Route.ComponentProps
         <DashboardSection id="recent-activity" title="Recent Activity">
           <p className="sr-only" aria-live="polite">
             {dashboard.activity[0]
-              ? `Latest: ${dashboard.activity[0].username ?? "Unknown User"} ${activityVerb[dashboard.activity[0].type]} ${dashboard.activity[0].track_title ?? "a track"}`
+              ? `Latest: ${dashboard.activity[0].username ?? "Unknown User"} ${activityVerb[dashboard.activity[0].type]} ${dashboard.activity[0].title ?? "a track"}`
               : ""}
           </p>
           {dashboard.activity.length === 0 ? (
@@ -137,10 +137,10 @@ export default function ArtistDashboardPage({ loaderData }: Route.ComponentProps
                 <li key={`${item.type}-${item.id}`} className="rounded-xl border border-stage-700 bg-stage-850 p-3 text-sm">
                   <p>
                     <span className="font-semibold">{item.username ?? "Unknown User"}</span> {activityVerb[item.type]}{" "}
-                    <Link to={trackPath(item.track_id)} className="font-semibold text-ink hover:underline">
-                      {item.track_title ?? "a track"}
-                    </Link>
-                    {item.amount !== null ? <> for {formatPrice(item.amount, dashboard.currency)}</> : null}
+                    {item.quantity > 1 ? `${item.quantity} × ` : null}
+                    <ActivityItem item={item} />
+                    {item.amount !== null ? <> for {formatPrice(item.amount, item.currency ?? dashboard.currency)}</> : null}
+                    {item.refunded ? " (refunded)" : null}
                   </p>
                   {item.content ? <p className="mt-1 text-ink-muted">“{item.content}”</p> : null}
                   <p className="mt-1 text-xs text-ink-faint">
@@ -153,6 +153,18 @@ export default function ArtistDashboardPage({ loaderData }: Route.ComponentProps
         </DashboardSection>
       </div>
     </section>
+  );
+}
+
+/** What an activity is about, linked to its page: a track's, an album's; merch has none. */
+function ActivityItem({ item }: { item: ArtistDashboard["activity"][number] }) {
+  const title = item.title ?? "a track";
+  const to = item.album_id ? albumPath(item.album_id) : item.track_id ? trackPath(item.track_id) : null;
+  if (!to) return <span className="font-semibold text-ink">{title}</span>;
+  return (
+    <Link to={to} className="font-semibold text-ink hover:underline">
+      {title}
+    </Link>
   );
 }
 
