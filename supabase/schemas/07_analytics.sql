@@ -202,7 +202,10 @@ revoke execute on function private.roll_up_purchases() from public;
 
 -- The raw figures of one period for the artist-analytics Edge Function, which shapes them (totals, trends,
 -- daily or weekly history): per day for this period and the one before (for the trend), and the
--- period's top tracks, countries and the sites that embed the artist's music. Runs as the caller, so an artist only ever reads their own rollups;
+-- period's top sellers, countries and the sites that embed the artist's music. Sales and revenue are the
+-- ledger's (18_ledger.sql), as the dashboard, Payments and Your Tracks count them: a line sold is one sale
+-- (an album once, not once per track; merch too), and a refund or a lost dispute takes it off on its day.
+-- Runs as the caller, so an artist only ever reads their own rollups and ledger;
 -- it also creates the caller's analytics row with its defaults when missing (spec section 4). Null for a
 -- caller who is not an artist.
 create or replace function public.artist_analytics(days integer)
@@ -236,31 +239,51 @@ begin
       from (
         select f.day, sum(f.plays) as plays, sum(f.downloads) as downloads, sum(f.sales) as sales, sum(f.revenue) as revenue
         from (
-          select s.day, s.plays, s.downloads, s.sales, 0 as revenue
+          select s.day, s.plays, s.downloads, 0 as sales, 0 as revenue
           from public.track_daily_stats s
           where s.artist_id = me and s.day >= first_day - days
           union all
-          -- Revenue is the ledger's (18_ledger.sql), as the dashboard and Payments count it.
-          select (e.created_at at time zone 'UTC')::date, 0, 0, 0, e.amount_cents / 100.0
+          select (e.created_at at time zone 'UTC')::date, 0, 0, case when e.kind = 'sale' then 1 else -1 end, e.amount_cents / 100.0
           from public.ledger_entries e
           where e.artist_id = me and e.currency = private.artist_currency(me) and e.kind in ('sale', 'refund', 'dispute_loss')
             and e.created_at >= (first_day - days)::timestamp at time zone 'UTC'
         ) f
         group by f.day
       ) d), '[]'),
-    'top_tracks', coalesce((
-      select jsonb_agg(jsonb_build_object('id', t.id, 'title', t.title, 'plays', top.plays,
-          'downloads', top.downloads, 'sales', top.sales, 'revenue', top.revenue)
-        order by top.revenue desc, top.plays desc, t.title)
+    -- What sold best: releases (an album, or a single with its track for the link) and merch, with the
+    -- ledger's sales and revenue and, for a release, its tracks' plays and downloads.
+    'top_sellers', coalesce((
+      select jsonb_agg(jsonb_build_object('kind', case when top.merch_id is not null then 'merch' else r.kind end,
+          'id', coalesce(top.release_id, top.merch_id), 'track_id', single.id, 'title', coalesce(r.title, m.title),
+          'sales', top.sales, 'revenue', top.revenue, 'plays', top.plays, 'downloads', top.downloads)
+        order by top.revenue desc, top.sales desc, top.plays desc, coalesce(r.title, m.title))
       from (
-        select s.track_id, sum(s.plays) as plays, sum(s.downloads) as downloads, sum(s.sales) as sales, sum(s.revenue) as revenue
-        from public.track_daily_stats s
-        where s.artist_id = me and s.day >= first_day
-        group by s.track_id
-        order by sum(s.revenue) desc, sum(s.plays) desc
+        select i.release_id, i.merch_id, sum(i.sales) as sales, sum(i.revenue) as revenue, sum(i.plays) as plays,
+          sum(i.downloads) as downloads
+        from (
+          select e.release_id, e.merch_id, case when e.kind = 'sale' then 1 else -1 end as sales, e.amount_cents / 100.0 as revenue,
+            0 as plays, 0 as downloads
+          from public.ledger_entries e
+          where e.artist_id = me and e.currency = private.artist_currency(me) and e.kind in ('sale', 'refund', 'dispute_loss')
+            and e.created_at >= first_day::timestamp at time zone 'UTC' and (e.release_id is not null or e.merch_id is not null)
+          union all
+          select t.release_id, null, 0, 0, s.plays, s.downloads
+          from public.track_daily_stats s
+          join public.tracks t on t.id = s.track_id
+          where s.artist_id = me and s.day >= first_day
+        ) i
+        group by i.release_id, i.merch_id
+        having sum(i.sales) <> 0 or sum(i.revenue) <> 0 or sum(i.plays) > 0 or sum(i.downloads) > 0
+        order by sum(i.revenue) desc, sum(i.sales) desc, sum(i.plays) desc
         limit 10
       ) top
-      join public.tracks t on t.id = top.track_id), '[]'),
+      left join public.releases r on r.id = top.release_id
+      left join public.merch m on m.id = top.merch_id
+      left join lateral (
+        select t.id from public.tracks t where r.kind = 'single' and t.release_id = r.id
+        order by t.track_number nulls last, t.created_at limit 1
+      ) single on true
+      where r.id is not null or m.id is not null), '[]'),
     'geography', coalesce((
       select jsonb_agg(jsonb_build_object('country', nullif(g.country, 'ZZ'), 'plays', g.plays, 'downloads', g.downloads)
         order by g.plays + g.downloads desc, g.country)

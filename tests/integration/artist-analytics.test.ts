@@ -74,7 +74,7 @@ async function analytics(client: SupabaseClient, body: unknown) {
 }
 
 describe("artist-analytics", () => {
-  it("gives the last 7 days per day: totals, trends, history, top tracks and countries", async () => {
+  it("gives the last 7 days per day: totals, trends, history, top sellers and countries", async () => {
     const { status, body } = await analytics(artist.client, { period: "7d" });
     expect(status).toBe(200);
     const today = new Date().toISOString().slice(0, 10);
@@ -87,7 +87,18 @@ describe("artist-analytics", () => {
     expect(body.history).toHaveLength(7);
     expect(body.history.map((point: { plays: number }) => point.plays)).toEqual([0, 1, 1, 1, 1, 1, 0]);
     expect(body.history[6]).toMatchObject({ start: today, end: today });
-    expect(body.topTracks).toEqual([{ id: tracks.first, title: "First Light", plays: 5, downloads: 1, sales: 1, revenue: 2.2 }]);
+    expect(body.topSellers).toEqual([
+      {
+        kind: "single",
+        id: expect.any(String),
+        track_id: tracks.first,
+        title: "First Light",
+        plays: 5,
+        downloads: 1,
+        sales: 1,
+        revenue: 2.2,
+      },
+    ]);
     expect(body.geography).toEqual([
       { country: "JP", plays: 3, downloads: 1 },
       { country: null, plays: 2, downloads: 0 },
@@ -104,18 +115,125 @@ describe("artist-analytics", () => {
     expect(quarter).toMatchObject({ bucket: "week", streams: { total: 11, trend: null }, revenue: { total: 5.72, trend: null } });
     expect(quarter.history).toHaveLength(13);
     expect(quarter.history.reduce((sum: number, point: { plays: number }) => sum + point.plays, 0)).toBe(11);
-    expect(quarter.topTracks.map((track: { title: string }) => track.title)).toEqual(["Second Wind", "First Light"]);
+    expect(quarter.topSellers.map((item: { title: string }) => item.title)).toEqual(["Second Wind", "First Light"]);
 
     const year = (await analytics(artist.client, { period: "1y" })).body;
     expect(year.history).toHaveLength(53);
     expect(year.history[0].start).toBe(daysAgo(364).slice(0, 10));
   });
 
+  it("counts sales as the ledger and Your Tracks do: an album once, merch too, a refund taken off", async () => {
+    const db = local.stack.db;
+    const seller = await signedInClient(local, createArtist(db, "Ledger Artist"));
+    const { rows: albums } = await db.query<{ id: string }>(
+      "insert into public.releases (artist_id, kind, title) values ($1, 'album', 'Night Album') returning id",
+      [seller.id],
+    );
+    const album = albums[0]!.id;
+    const { rows: albumTracks } = await db.query<{ id: string }>(
+      `insert into public.tracks (artist_id, release_id, title, track_number, genre, price, description, release_date)
+       select $1, $2, t.title, t.n, 'Rock', 4, 'A track', current_date - 10 from (values ('Night One', 1), ('Night Two', 2)) as t(title, n)
+       returning id`,
+      [seller.id, album],
+    );
+    const single = await createTrack(db, seller.id, { title: "Lone Single" });
+    const refundedSingle = await createTrack(db, seller.id, { title: "Returned Single" });
+    const { rows: merch } = await db.query<{ id: string }>(
+      `insert into public.merch (artist_id, title, price, description, stock, ships_from)
+       values ($1, 'Tour Tee', 15, 'Cotton', 10, 'GB') returning id`,
+      [seller.id],
+    );
+    const tee = merch[0]!.id;
+    // A paid order of one line as the checkout makes it: the album's purchases a track each, merch none.
+    const sold = async (
+      line: { kind: string; release?: string; merch?: string; title: string; quantity: number; amount: number; shipping: number },
+      daysAgo: number,
+      tracks: string[] = [],
+    ) => {
+      const total = line.amount + line.shipping;
+      const share = Math.round(total * (line.kind === "merch" ? 0.92 : 0.88));
+      const { rows } = await db.query<{ order_id: string; line_id: string }>(
+        `with o as (
+           insert into public.orders (buyer_id, buyer_email, currency, total_cents) values ($1, 'fan@example.test', 'USD', $2) returning id
+         )
+         insert into public.order_lines (order_id, artist_id, kind, release_id, merch_id, title, quantity, amount_cents, shipping_cents,
+           total_cents, artist_share_cents, crate_cents)
+         select o.id, $3, $4, $5, $6, $7, $8, $9, $10, $2, $11, $2 - $11 from o returning order_id, id as line_id`,
+        [
+          fan.id,
+          total,
+          seller.id,
+          line.kind,
+          line.release ?? null,
+          line.merch ?? null,
+          line.title,
+          line.quantity,
+          line.amount,
+          line.shipping,
+          share,
+        ],
+      );
+      const { order_id, line_id } = rows[0]!;
+      const paidAt = new Date(Date.now() - daysAgo * day).toISOString();
+      for (const track of tracks) {
+        await db.query("insert into public.purchases (amount, track_id, user_id, created_at, order_line_id) values ($1, $2, $3, $4, $5)", [
+          line.amount / 100 / tracks.length,
+          track,
+          fan.id,
+          paidAt,
+          line_id,
+        ]);
+      }
+      await db.query("update public.orders set state = 'paid', paid_at = $2 where id = $1", [order_id, paidAt]);
+    };
+    await sold(
+      { kind: "album", release: album, title: "Night Album", quantity: 1, amount: 800, shipping: 0 },
+      1,
+      albumTracks.map((track) => track.id),
+    );
+    await sold({ kind: "merch", merch: tee, title: "Tour Tee", quantity: 2, amount: 3000, shipping: 500 }, 2);
+    await recordPaidSales(
+      db,
+      `select 1.99 as amount, t.track_id, $3::uuid as user_id, null as country, now() - interval '3 days' as created_at
+       from (values ($1::uuid), ($2::uuid)) as t(track_id)`,
+      [single, refundedSingle, fan.id],
+    );
+    // Refunded as the marketplace refunds: the line marked, its purchase gone.
+    await db.query("update public.order_lines set refunded_at = now() where track_id = $1", [refundedSingle]);
+    await db.query("delete from public.purchases where track_id = $1", [refundedSingle]);
+    await db.query(
+      `insert into public.analytics_events (type, track_id, artist_id, created_at)
+       select 'play', t.id, $1, now() - interval '1 day' from public.tracks t where t.release_id = $2`,
+      [seller.id, album],
+    );
+
+    // Your Tracks' sales and revenue (the ledger's, all time: every sale here is in the last week).
+    const { data: catalog } = await seller.client.rpc("studio_catalog");
+    const items = [
+      ...Object.values((catalog as { release_sales: Record<string, { sales: number; revenue: number }> }).release_sales),
+      ...(catalog as { merch: { sales: number; revenue: number }[] }).merch,
+    ];
+    const ledgerSales = items.reduce((sum, item) => sum + item.sales, 0);
+    const ledgerRevenue = Math.round(items.reduce((sum, item) => sum + item.revenue * 100, 0)) / 100;
+    expect([ledgerSales, ledgerRevenue]).toEqual([3, 40.99]);
+
+    const { body } = await analytics(seller.client, { period: "7d" });
+    expect(body.sales.total).toBe(ledgerSales);
+    expect(body.revenue.total).toBe(ledgerRevenue);
+    // The best sellers, each counted as a line: the album once (with its tracks' plays), merch, the single.
+    expect(body.topSellers).toEqual([
+      { kind: "merch", id: tee, track_id: null, title: "Tour Tee", sales: 1, revenue: 32.2, plays: 0, downloads: 0 },
+      { kind: "album", id: album, track_id: null, title: "Night Album", sales: 1, revenue: 7.04, plays: 2, downloads: 0 },
+      { kind: "single", id: expect.any(String), track_id: single, title: "Lone Single", sales: 1, revenue: 1.75, plays: 0, downloads: 0 },
+    ]);
+    expect(body.topSellers.reduce((sum: number, item: { sales: number }) => sum + item.sales, 0)).toBe(body.sales.total);
+  });
+
   it("gives each artist their own figures only", async () => {
     const { body } = await analytics(other.client, { period: "7d" });
     expect(body.streams.total).toBe(100);
     expect(body.revenue.total).toBe(87.12);
-    expect(body.topTracks.map((track: { id: string }) => track.id)).toEqual([tracks.others]);
+    expect(body.topSellers.map((item: { track_id: string }) => item.track_id)).toEqual([tracks.others]);
     expect(body.geography).toEqual([{ country: "FR", plays: 100, downloads: 1 }]);
   });
 
@@ -128,7 +246,7 @@ describe("artist-analytics", () => {
     expect(body).toMatchObject({
       revenue: { total: 0, trend: 0 },
       streams: { total: 0, trend: 0 },
-      topTracks: [],
+      topSellers: [],
       geography: [],
       embeds: [],
     });

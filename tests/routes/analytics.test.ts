@@ -1,5 +1,5 @@
 // The analytics page as a browser without JavaScript sees it: the period as links in the URL, figures that
-// change with the period (totals, trends against the period before, history, top tracks, countries),
+// change with the period (totals, trends against the period before, history, top sellers, countries),
 // from the artist-analytics Edge Function as the signed-in artist. A new artist's sales and plays are
 // written through the service role on known days, so every figure can be worked out by hand (revenue is
 // the artist's 88% of each sale, as the ledger credits it).
@@ -71,8 +71,9 @@ describe("analytics", () => {
     expect(html.match(/<tr class="border-t border-stage-700"><th scope="row"/g)?.length).toBeGreaterThanOrEqual(30);
     expect(html).toMatch(/<svg[^>]*role="img"/);
     expect(page).toMatch(/Revenue per day/);
-    // Top tracks and countries of the period.
-    expect(page).toMatch(/Top tracks Track Plays Downloads Revenue Harbour Lights 3 0 \$8\.80/);
+    // Top sellers and countries of the period.
+    expect(page).toMatch(/Top sellers Item Sales Plays Revenue Harbour Lights Single 1 3 \$8\.80/);
+    expect(page).toMatch(/Sales 1 New against the 30 days before/);
     expect(page).toMatch(/Country Plays Downloads United Kingdom 2 0 Unknown 1 0/);
     // The sites whose embedded players were played, beside the countries.
     expect(page).toMatch(/Sites that embed your music Site Plays blog\.example 1(?! zine)/);
@@ -97,7 +98,7 @@ describe("analytics", () => {
 
     const year = text((await artist.visitor.get("/dashboard/artist/analytics?period=1y")).html);
     expect(year).toMatch(/Revenue \$15\.84 New against the 365 days before/);
-    expect(year).toMatch(/Top tracks Track Plays Downloads Revenue Harbour Lights 3 1 \$11\.44 Low Tide 1 1 \$4\.40/);
+    expect(year).toMatch(/Top sellers Item Sales Plays Revenue Harbour Lights Single 2 3 \$11\.44 Low Tide Single 1 1 \$4\.40/);
   });
 
   it("falls back to 30 days for a period it does not know", async () => {

@@ -8,7 +8,7 @@ const raw = (days: RawAnalytics["days"]): RawAnalytics => ({
   today: "2026-11-23",
   currency: "GBP",
   days,
-  top_tracks: [],
+  top_sellers: [],
   geography: [],
   embeds: [],
 });

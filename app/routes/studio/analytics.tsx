@@ -6,7 +6,7 @@ import { StatCard } from "~/components/studio/stat-card";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Card } from "~/components/ui/card";
 import { PillNav } from "~/components/ui/pill-nav";
-import { trackEditPath } from "~/lib/catalog/catalog";
+import { albumPath, trackEditPath } from "~/lib/catalog/catalog";
 import { invokeFunction } from "~/lib/backend/backend.server";
 import { formatCount, formatCountry, formatDayRange, formatPrice, requestLocale } from "~/lib/format";
 import { requireArtist } from "~/lib/session/guards.server";
@@ -118,23 +118,28 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
 
       <div className="mt-8 grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card>
-          <h2 className="text-xl font-bold">Top tracks</h2>
-          {analytics.topTracks.length === 0 ? (
+          <h2 className="text-xl font-bold">Top sellers</h2>
+          {analytics.topSellers.length === 0 ? (
             <p className="mt-3 text-ink-muted">No plays or sales in this period.</p>
           ) : (
             <div className="mt-3">
               <FiguresTable
-                columns={["Track", "Plays", "Downloads", "Revenue"]}
-                rows={analytics.topTracks.map((track) => ({
-                  key: track.id,
-                  label: (
-                    <Link to={trackEditPath(track.id)} className="hover:text-accent hover:underline">
-                      {track.title}
-                    </Link>
-                  ),
-                  figures: [formatCount(track.plays), formatCount(track.downloads), formatPrice(track.revenue, analytics.currency)],
+                columns={["Item", "Sales", "Plays", "Revenue"]}
+                rows={analytics.topSellers.map((item) => ({
+                  key: item.id,
+                  label: <TopSeller item={item} />,
+                  figures: [
+                    formatCount(item.sales),
+                    item.kind === "merch" ? "—" : formatCount(item.plays),
+                    formatPrice(item.revenue, analytics.currency),
+                  ],
                 }))}
               />
+              {/* The same count as the totals above, Payments and Your Tracks: the ledger's. */}
+              <p className="mt-3 text-sm text-ink-muted">
+                Sales count each item of an order once, as Payments and Your Tracks do: an album is one sale, and so are two shirts in one
+                order. A refund is taken off on the day it was made.
+              </p>
             </div>
           )}
         </Card>
@@ -163,6 +168,25 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
         </Card>
       </div>
     </section>
+  );
+}
+
+const sellerKind = { album: "Album", single: "Single", merch: "Merch" } as const;
+
+/** A release or merch item that sold, with what it is; a single links to its track's edit page, an album to its page. */
+function TopSeller({ item }: { item: Analytics["topSellers"][number] }) {
+  const to = item.kind === "album" ? albumPath(item.id) : item.track_id ? trackEditPath(item.track_id) : null;
+  return (
+    <>
+      {to ? (
+        <Link to={to} className="hover:text-accent hover:underline">
+          {item.title}
+        </Link>
+      ) : (
+        item.title
+      )}
+      <span className="block text-xs text-ink-faint">{sellerKind[item.kind]}</span>
+    </>
   );
 }
 

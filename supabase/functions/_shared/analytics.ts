@@ -1,6 +1,6 @@
-// The analytics page's figures, shaped from the database's daily rollups (public.artist_analytics):
-// totals and trends for a period, its history per day or per week, its top tracks and countries, and
-// the sites that embed the artist's music.
+// The analytics page's figures, shaped from the database's daily rollups and the ledger
+// (public.artist_analytics): totals and trends for a period, its history per day or per week, its top
+// sellers and countries, and the sites that embed the artist's music.
 // Shared by the artist-analytics Edge Function (which computes them) and the app (periods and types).
 // Plain TypeScript and valibot, no Deno or Worker APIs.
 import * as v from "valibot";
@@ -23,15 +23,30 @@ export function analyticsPeriod(id: unknown): AnalyticsPeriod | undefined {
 }
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
-const money = v.pipe(v.number(), v.minValue(0));
 /** A day's or a bucket's revenue: the ledger's, where a refund counts on the day it was made, so a day may be below zero. */
 const revenue = v.number();
 const isoDay = v.pipe(v.string(), v.isoDate());
 
-/** One day of the rollups, as the database sums them (revenue in currency units, two decimals). */
-const DailyFiguresSchema = v.object({ day: isoDay, plays: count, downloads: count, sales: count, revenue });
+/** Sales as the ledger counts them: a line sold is one, a refund takes one off on its day (so a day may be below zero). */
+const sales = v.pipe(v.number(), v.integer());
 
-const TopTrackSchema = v.object({ id: v.string(), title: v.string(), plays: count, downloads: count, sales: count, revenue: money });
+/** One day of the rollups, as the database sums them (revenue in currency units, two decimals). */
+const DailyFiguresSchema = v.object({ day: isoDay, plays: count, downloads: count, sales, revenue });
+
+/**
+ * A release (an album, or a single with its track) or a merch item, with the period's sales and revenue as
+ * the ledger counts them (an album sold is one sale of the album) and, for a release, its tracks' plays and downloads.
+ */
+const TopSellerSchema = v.object({
+  kind: v.picklist(["album", "single", "merch"]),
+  id: v.string(),
+  track_id: v.nullable(v.string()),
+  title: v.string(),
+  sales,
+  revenue,
+  plays: count,
+  downloads: count,
+});
 
 /** `country` is an ISO 3166-1 alpha-2 code, or null when the country is unknown. */
 const CountryFiguresSchema = v.object({ country: v.nullable(v.pipe(v.string(), v.regex(/^[A-Z]{2}$/))), plays: count, downloads: count });
@@ -45,7 +60,7 @@ export const RawAnalyticsSchema = v.object({
   /** What the revenue is in: the artist's currency. */
   currency: v.pipe(v.string(), v.regex(/^[A-Z]{3}$/)),
   days: v.array(DailyFiguresSchema),
-  top_tracks: v.array(TopTrackSchema),
+  top_sellers: v.array(TopSellerSchema),
   geography: v.array(CountryFiguresSchema),
   embeds: v.array(EmbedFiguresSchema),
 });
@@ -64,7 +79,7 @@ export const AnalyticsSchema = v.object({
   streams: TotalSchema,
   sales: TotalSchema,
   history: v.array(v.object({ start: isoDay, end: isoDay, revenue, plays: count, downloads: count })),
-  topTracks: v.array(TopTrackSchema),
+  topSellers: v.array(TopSellerSchema),
   geography: v.array(CountryFiguresSchema),
   embeds: v.array(EmbedFiguresSchema),
 });
@@ -139,7 +154,7 @@ export function shapeAnalytics(period: AnalyticsPeriod, raw: RawAnalytics): Anal
     streams: { total: current.plays, trend: trend(current.plays, previous.plays) },
     sales: { total: current.sales, trend: trend(current.sales, previous.sales) },
     history: history.map((point) => ({ ...point, revenue: point.revenue / 100 })),
-    topTracks: raw.top_tracks,
+    topSellers: raw.top_sellers,
     geography: raw.geography,
     embeds: raw.embeds,
   };

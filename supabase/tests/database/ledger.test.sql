@@ -93,8 +93,10 @@ select tests.each_actor('settle a payout without the marketplace',
   $$select public.payout_settled(gen_random_uuid(), true)$$, array[]::text[]);
 
 select tests.each_actor('read the marketplace''s figures', $$select 1 where public.admin_money(7) is not null$$, array['admin']);
+-- Recent Activity's sales: the caller's own lines alone (the first order's, the artist's).
+select tests.each_actor('read one''s newest sales', $$select 1 from private.recent_sales(5)$$, array['artist']);
 
-select plan((select count(*)::integer from tests.cases) + 23);
+select plan((select count(*)::integer from tests.cases) + 24);
 
 select * from tests.proved_cases();
 
@@ -147,6 +149,10 @@ select is(
    from public.tracks t where t.id in (tests.id('track'), tests.id('second track'), tests.id('third track'))),
   '[{"sales": 0, "revenue": 0}, {"sales": 0, "revenue": 0}, {"sales": 1, "revenue": 1.75}]'::jsonb,
   'each release shows its sales and revenue, less what was refunded or lost in a dispute');
+select is(
+  (select sum((d ->> 'sales')::integer) from jsonb_array_elements(public.artist_analytics(7) -> 'days') d),
+  (select sum((s.value ->> 'sales')::integer) from jsonb_each(public.studio_catalog() -> 'release_sales') s),
+  'analytics counts the sales Your Tracks counts: three sold, one refunded, one lost in a dispute');
 select set_config('request.jwt.claims', '', true);
 
 -- Below the threshold ($50) nothing is paid; above it, "Withdraw now" pays the whole available balance.
