@@ -39,7 +39,7 @@ const dev = spawnTethered(
     // vite.config.ts hands these to the dev server's Worker
     env: {
       ...localWorkerEnv(),
-      ...(await workerVars(backend, { captchaSiteKey: env.TURNSTILE_SITE_KEY || undefined })),
+      ...(await workerVars(backend, { captchaSiteKey: env.TURNSTILE_SITE_KEY || undefined, siteUrl: "http://localhost:5173" })),
       ...providers.vars,
     },
   },

@@ -40,7 +40,10 @@ const backend = await startLocalStack({
 // Payments go to the Stripe stand-in, which sends its events to the marketplace's webhook; mail to the
 // mail stand-in's outbox.
 const providers = await startProviders({ stripePort, mailPort, paypalPort, appUrl: `http://localhost:${port}`, verbose: true });
-const vars = { ...(await workerVars(backend, { captchaSiteKey: env.TURNSTILE_SITE_KEY || undefined })), ...providers.vars };
+const vars = {
+  ...(await workerVars(backend, { captchaSiteKey: env.TURNSTILE_SITE_KEY || undefined, siteUrl: `http://localhost:${port}` })),
+  ...providers.vars,
+};
 const app = await serveApp({ port, quiet: true, vars }).catch(async (error) => {
   await providers.close();
   await backend.close();

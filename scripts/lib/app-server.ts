@@ -76,13 +76,14 @@ export async function freePort(): Promise<number> {
 export type AppServer = { url: string; stop(): Promise<void> };
 
 /**
- * The Worker's variables for a local backend: its URL, its anon key, and the Worker's secret, registered
+ * The Workers' variables for a local backend: its URL, its anon key, the site's address (`siteUrl`, where the
+ * marketplace answers, which mail links to), and the Worker's secret, registered
  * in its database as the only one it trusts. A backend with a data folder keeps its secret there across
  * restarts (so a Worker still running from an earlier start goes on working); one in memory gets a new one.
  */
 export async function workerVars(
   backend: LocalStack,
-  { captchaSiteKey }: { captchaSiteKey?: string } = {},
+  { captchaSiteKey, siteUrl }: { captchaSiteKey?: string; siteUrl: string },
 ): Promise<Record<string, string>> {
   const kept = backend.stack.dataDir ? join(backend.stack.dataDir, "marketplace-secret") : null;
   const secret = kept && existsSync(kept) ? readFileSync(kept, "utf8").trim() : randomBytes(32).toString("hex");
@@ -93,6 +94,8 @@ export async function workerVars(
     SUPABASE_URL: backend.url,
     SUPABASE_ANON_KEY: backend.anonKey,
     MARKETPLACE_SECRET: secret,
+    // where the marketplace answers: every mail's links go there
+    SITE_URL: siteUrl,
     ...(captchaSiteKey ? { TURNSTILE_SITE_KEY: captchaSiteKey } : {}),
   };
 }

@@ -47,7 +47,7 @@ export async function startMarketplace({
   const providers = await startProviders({ stripePort: 0, mailPort: 0, paypalPort: 0, appUrl });
   try {
     const vars: Record<string, string> = {
-      ...(await workerVars(backend, { captchaSiteKey: captcha?.siteKey })),
+      ...(await workerVars(backend, { captchaSiteKey: captcha?.siteKey, siteUrl: appUrl })),
       ...providers.vars,
       // A mail the provider failed is tried again within a second, not a minute.
       MAIL_RETRY_SECONDS: "1",

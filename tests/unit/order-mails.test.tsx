@@ -91,4 +91,17 @@ describe("order mails", () => {
     expect(message.text).toContain("Please send the merch to:\nAda Fan\nHauptstraße 1\n10115 Berlin\nGermany");
     expect(message.text).not.toContain("Download");
   });
+
+  it("fits a 390 px phone: the lines are no table of columns, nothing is wider than 360 px, and a long word wraps", () => {
+    for (const kind of ["receipt", "sale"] as const) {
+      const { html } = orderMail({ ...mail, kind }, "https://crate.example");
+      expect(html).not.toContain("<table");
+      const widths = [...html.matchAll(/width:\s*(\d+)px|width="(\d+)"/g)].map((found) => Number(found[1] ?? found[2]));
+      expect(widths.filter((width) => width > 360)).toEqual([]);
+      expect(html).toContain("max-width:40rem");
+      expect(html).toContain("overflow-wrap:anywhere");
+      // the figures a table's columns held, each named
+      expect(html).toMatch(/Price €5\.00.*Discount code HALF: −€0\.50.*Paid <strong>€4\.50<\/strong>.*Artist’s share (<!-- -->)?€3\.96/);
+    }
+  });
 });

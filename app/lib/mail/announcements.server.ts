@@ -21,53 +21,52 @@ const maxCalls = 20;
 
 export type AnnouncementRun = { announced: number; mails: number };
 
-/** Announces every release due (at most 1,000 a run) and queues its mail; `origin`: the site's address, for the mail's links. */
-export async function runAnnouncementJob(backend: MarketplaceClient, queue: Queue, origin: string): Promise<AnnouncementRun> {
+/** Announces every release due (at most 1,000 a run) and queues its mail (which links to SITE_URL). */
+export async function runAnnouncementJob(backend: MarketplaceClient, queue: Queue): Promise<AnnouncementRun> {
   const run: AnnouncementRun = { announced: 0, mails: 0 };
   for (let call = 0; call < maxCalls; call += 1) {
     const { data, error } = await backend.rpc("announce_releases", { max_releases: releasesPerCall });
     if (error) throw new Error(`announcing releases failed: ${error.message}`);
     const done = v.parse(Announced, data);
-    await queueMails(queue, done.mails, origin);
+    await queueMails(queue, done.mails);
     run.announced += done.announced.length;
     run.mails += done.mails.length;
     if (!done.more) break;
   }
   const unsent = await backend.rpc("unsent_release_mails");
   if (unsent.error) throw new Error(`reading release mail not sent failed: ${unsent.error.message}`);
-  await queueMails(queue, v.parse(v.array(v.string()), unsent.data), origin);
+  await queueMails(queue, v.parse(v.array(v.string()), unsent.data));
   console.log(`announcements: ${run.announced} releases announced, ${run.mails} mails queued`);
   return run;
 }
 
-/** The job as the page Worker runs it (its operator route, and after publishing): its mail links to `origin`. */
-export function runPageAnnouncementJob(context: Readonly<RouterContextProvider>, origin: string): Promise<AnnouncementRun> {
-  return runAnnouncementJob(marketplaceClient(envFrom(context)), context.get(cloudflareContext).env.MAIL, origin);
+/** The job as the page Worker runs it (its operator route, and after publishing). */
+export function runPageAnnouncementJob(context: Readonly<RouterContextProvider>): Promise<AnnouncementRun> {
+  return runAnnouncementJob(marketplaceClient(envFrom(context)), context.get(cloudflareContext).env.MAIL);
 }
 
 /**
  * A release published for today is announced at once, after the page has answered (the Worker's
  * waitUntil): the job announces whatever is due, so a release dated ahead waits for its day.
  */
-export function announceAfterAnswering(context: Readonly<RouterContextProvider>, origin: string): void {
+export function announceAfterAnswering(context: Readonly<RouterContextProvider>): void {
   context
     .get(cloudflareContext)
     .ctx.waitUntil(
-      runPageAnnouncementJob(context, origin).catch((error: unknown) =>
+      runPageAnnouncementJob(context).catch((error: unknown) =>
         console.error("announcing a release failed; the hourly job announces it", error instanceof Error ? error.message : error),
       ),
     );
 }
 
-/** The media Worker's variables for the scheduled run: the backend's, its mail queue, and the site's address for the mail's links. */
+/** The media Worker's variables for the scheduled run: the backend's and its mail queue (whose mail links to SITE_URL). */
 const ScheduledEnvSchema = v.object({
   ...backendVariables,
   MAIL: v.custom<Queue>((value) => typeof value === "object" && value !== null && "sendBatch" in value, "no MAIL queue binding"),
-  SITE_URL: v.pipe(v.string("SITE_URL is not set: release mail needs the site's address"), v.url()),
 });
 
 /** The Cron Trigger's run (workers/media.ts). Throws when the Worker is not set up for it. */
 export async function runScheduledAnnouncements(rawEnv: unknown): Promise<AnnouncementRun> {
   const env = v.parse(ScheduledEnvSchema, rawEnv);
-  return runAnnouncementJob(marketplaceClient(env), env.MAIL, new URL(env.SITE_URL).origin);
+  return runAnnouncementJob(marketplaceClient(env), env.MAIL);
 }

@@ -16,6 +16,8 @@ export const MailEnvSchema = v.object({
   RESEND_API_KEY: v.optional(v.string()),
   MAIL_FROM: v.optional(v.string(), "Crate <receipts@crate.localhost>"),
   MAIL_API_URL: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.url())])),
+  /** The site's address, which every mail's links go to (`https://<your-domain>`). */
+  SITE_URL: v.pipe(v.string("SITE_URL is not set: mail links need the site's address"), v.url()),
   /** The first retry's delay in seconds after the provider failed a mail (60 when unset), doubling with each attempt. */
   MAIL_RETRY_SECONDS: v.pipe(v.optional(v.string(), "60"), v.toNumber(), v.minValue(0)),
 });

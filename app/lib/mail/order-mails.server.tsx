@@ -91,7 +91,7 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
         <p>
           Order {reference}, {money(mail.order.total)} in all. Crate sold it to you; each artist receives the share shown.
         </p>
-        <LinesTable lines={mail.lines} money={money} discountsOf={discountsOf} download={canDownload ? download : null} />
+        <LinesList lines={mail.lines} money={money} discountsOf={discountsOf} download={canDownload ? download : null} />
         {canDownload ? (
           <p>
             Your downloads are also in <a href={purchased}>Purchased</a>.
@@ -132,7 +132,7 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
         <p>
           A fan{where} bought {titles} (order {reference}). Your share: <strong>{money(share)}</strong>.
         </p>
-        <LinesTable lines={mail.lines} money={money} discountsOf={discountsOf} download={null} />
+        <LinesList lines={mail.lines} money={money} discountsOf={discountsOf} download={null} />
         {shipsMerch ? <AddressBlock note="Please send the merch to:" address={address} /> : null}
         <p>
           See every sale in your <a href={analytics}>analytics</a>.
@@ -191,7 +191,11 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
   );
 }
 
-function LinesTable({
+/**
+ * The lines, one block each: the item, then its figures as a sentence that wraps. A table of five columns
+ * is wider than a phone (416 px at 390), so a mail reader would shrink or scroll it.
+ */
+function LinesList({
   lines,
   money,
   discountsOf,
@@ -203,43 +207,36 @@ function LinesTable({
   download: ((line: Line) => string | null) | null;
 }) {
   return (
-    <table style={{ borderCollapse: "collapse", width: "100%" }}>
-      <thead>
-        <tr>
-          <th style={cell}>Item</th>
-          <th style={cell}>Price</th>
-          <th style={cell}>Discount</th>
-          <th style={cell}>Paid</th>
-          <th style={cell}>Artist’s share</th>
-        </tr>
-      </thead>
-      <tbody>
-        {lines.map((line) => (
-          <tr key={line.id}>
-            <td style={cell}>
-              {itemName(line)} · {line.artist_name}
-              {line.shipping > 0 ? ` (shipping ${money(line.shipping)})` : ""}
-              {line.refunded ? (
-                " (refunded)"
-              ) : download?.(line) ? (
+    <div style={{ borderTop: rule }}>
+      {lines.map((line) => {
+        const discounts = discountsOf(line);
+        const link = line.refunded ? null : download?.(line);
+        return (
+          <div key={line.id} style={{ borderBottom: rule, padding: "8px 0" }}>
+            <p style={{ margin: 0 }}>
+              <strong>{itemName(line)}</strong> · {line.artist_name}
+              {line.refunded ? " (refunded)" : null}
+              {link ? (
                 <>
                   {" "}
-                  <a href={download(line) ?? ""}>Download</a>
+                  <a href={link}>Download</a>
                 </>
               ) : null}
-            </td>
-            <td style={cell}>{money(line.amount)}</td>
-            <td style={cell}>{discountsOf(line).join(", ") || "—"}</td>
-            <td style={cell}>{money(line.total)}</td>
-            <td style={cell}>{money(line.artist_share)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+            </p>
+            <p style={{ margin: "4px 0 0" }}>
+              Price {money(line.amount)}
+              {discounts.length > 0 ? <span> · Discount {discounts.join(", ")}</span> : null}
+              {line.shipping > 0 ? ` · Shipping ${money(line.shipping)}` : null} · Paid <strong>{money(line.total)}</strong> · Artist’s
+              share {money(line.artist_share)}
+            </p>
+          </div>
+        );
+      })}
+    </div>
   );
 }
 
-const cell = { borderBottom: "1px solid #ddd", padding: "6px 8px", textAlign: "left" } as const;
+const rule = "1px solid #ddd";
 
 function lineText(
   line: Line,
@@ -284,7 +281,8 @@ export function rendered(to: string, subject: string, body: ReactNode, text: str
         <meta charSet="utf-8" />
         <title>{subject}</title>
       </head>
-      <body style={{ fontFamily: "system-ui, sans-serif", color: "#111", maxWidth: "40rem" }}>
+      {/* As wide as the screen and no wider: a long address or link wraps rather than widening the mail. */}
+      <body style={{ fontFamily: "system-ui, sans-serif", color: "#111", maxWidth: "40rem", overflowWrap: "anywhere" }}>
         {body}
         <p style={{ color: "#555", fontSize: "13px" }}>Crate, the marketplace for independent artists.</p>
       </body>

@@ -91,7 +91,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return replyWith(formError("The receipt could not be sent. Please try again."), 500);
   }
   try {
-    await queueMails(context.get(cloudflareContext).env.MAIL, [data], new URL(request.url).origin);
+    await queueMails(context.get(cloudflareContext).env.MAIL, [data]);
   } catch (queueing) {
     console.error("queueing a receipt failed", queueing);
     return replyWith(formError("The receipt could not be sent. Please try again."), 503);

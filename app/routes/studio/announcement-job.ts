@@ -13,7 +13,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const env = envFrom(context);
   if (!(await fromTheMarketplace(request, env.MARKETPLACE_SECRET))) return Response.json({ code: "not_the_marketplace" }, { status: 401 });
   try {
-    return Response.json(await runPageAnnouncementJob(context, new URL(request.url).origin));
+    return Response.json(await runPageAnnouncementJob(context));
   } catch (error) {
     console.error("the announcement job failed; its releases wait for the next run", error instanceof Error ? error.message : error);
     return Response.json({ code: "announcements_failed" }, { status: 502 });

@@ -141,7 +141,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   // every page and embed that shows the track has the new details (or is gone) at once
   await forgetCached(request, context, trackChanged(params.id, artist.id));
   // A release brought forward to today is announced now, not at the next hour (the job announces what is due).
-  if (details.releaseDate <= new Date().toISOString().slice(0, 10)) announceAfterAnswering(context, new URL(request.url).origin);
+  if (details.releaseDate <= new Date().toISOString().slice(0, 10)) announceAfterAnswering(context);
   throw redirect(yourTracks, 303);
 }
 

@@ -103,7 +103,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // Each track's stream is made off the request path (the rendition queue); publishing does not wait for it.
   await queueRenditions(context.get(cloudflareContext).env.RENDITIONS, outcome.published);
   // A release out today is announced to its followers and buyers at once (one dated ahead, on its day).
-  if (outcome.published.length > 0) announceAfterAnswering(context, new URL(request.url).origin);
+  if (outcome.published.length > 0) announceAfterAnswering(context);
   // The artist's page, embed and the sitemap list the new release at once.
   await forgetCached(request, context, accountChanged(artist.id));
   throw redirect(href("/dashboard/artist/tracks"), 303);
