@@ -124,6 +124,39 @@ describe("analytics", () => {
     expect(after.data).toEqual({ revenue: { total: 0, trend: 0, history: [] }, top_tracks: [] });
   });
 
+  it("labels the revenue chart in the artist's own currency", async () => {
+    const seller = await newArtist("Pound Seller");
+    const { data: settings } = await serviceClient
+      .from("artist_payout_settings")
+      .select("payment_settings")
+      .eq("artist_id", seller.id)
+      .single();
+    await serviceClient
+      .from("artist_payout_settings")
+      .update({ payment_settings: { ...(settings!.payment_settings as object), default_currency: "GBP" } })
+      .eq("artist_id", seller.id);
+    const { data: song } = await serviceClient
+      .from("tracks")
+      .insert({
+        artist_id: seller.id,
+        title: "Sterling",
+        genre: "Folk",
+        price: 1,
+        description: "x",
+        release_date: daysAgo(200).slice(0, 10),
+      })
+      .select("id")
+      .single();
+    await recordSales([{ track_id: song!.id, amount: 10, user_id: riley, created_at: daysAgo(2) }], "GBP");
+    const { html } = await seller.visitor.get("/dashboard/artist/analytics");
+    const chart = html.match(/<svg[^>]*role="img"[^>]*aria-labelledby="([^"]+)"[\s\S]*?<\/svg>/g)?.find((svg) => svg.includes("£"));
+    // the axis and each bar's title, in pounds
+    expect(chart).toContain(">£8.80</text>");
+    expect(chart).toContain(">£0.00</text>");
+    expect(chart).toMatch(/<title>[^<]*: £8\.80<\/title>/);
+    expect(chart).not.toContain("$");
+  });
+
   it("asks a visitor to log in and answers a fan 403", async () => {
     const visitor = await new Visitor().get("/dashboard/artist/analytics?period=7d");
     expect(visitor.response.status).toBe(302);

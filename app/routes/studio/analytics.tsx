@@ -82,7 +82,7 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
         <HistoryChart
           title={`Revenue ${per}`}
           bars={bars((point) => point.revenue)}
-          format={formatPrice}
+          format={(amount) => formatPrice(amount, analytics.currency)}
           summary={
             bestRevenue && bestRevenue.revenue > 0
               ? `${formatPrice(analytics.revenue.total, analytics.currency)} in all; the best ${analytics.bucket} was ${formatDayRange(bestRevenue.start, bestRevenue.end, locale)} with ${formatPrice(bestRevenue.revenue, analytics.currency)}.`
