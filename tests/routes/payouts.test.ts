@@ -73,7 +73,7 @@ describe("balances and Withdraw now", () => {
   it("shows the artist's own balances, settled sales available", async () => {
     const page = text((await withdrawing.visitor.get(path)).html);
     expect(page).toMatch(/USD Available \$52\.80 Pending \$0\.00 Paid out \$0\.00 Earned \$52\.80/);
-    expect(page).toContain("Automatic withdrawals are off");
+    expect(page).toContain("Automatic withdrawals are off: Withdraw now pays out your available balance.");
     expect(page).toContain("pending for 7 days");
   });
 
@@ -99,6 +99,10 @@ describe("balances and Withdraw now", () => {
     const again = await withdrawing.visitor.post(path, { intent: "withdraw" });
     expect(again.response.status).toBe(409);
     expect(text(again.html)).toContain("Your available balance is below your withdrawal threshold.");
+    // the threshold, and what is left to reach it
+    expect(text(again.html)).toContain(
+      'Automatic withdrawals are off: "Withdraw now" is available once your available balance reaches $50.00 ($50.00 to go).',
+    );
     expect(await payoutsOf(withdrawing.id)).toHaveLength(1);
   });
 

@@ -24,6 +24,9 @@ export function Balances({ money, plan, action, locale }: { money: ArtistPayouts
   const byStripe = plan.method === "stripe";
   // Through Stripe each settled sale moves as it settles; through PayPal the balance at the threshold.
   const due = (balance: Balance) => (byStripe ? plan.stripeReady && balance.available > 0 : balance.available >= plan.threshold * 100);
+  // The threshold in the balance's currency, and how much is left to reach it.
+  const toReach = (balance: Balance) =>
+    `${formatMoney(plan.threshold * 100, balance.currency)} (${formatMoney(plan.threshold * 100 - balance.available, balance.currency)} to go)`;
   return (
     <div className="grid gap-4">
       {money.balances.map((balance) => (
@@ -54,8 +57,10 @@ export function Balances({ money, plan, action, locale }: { money: ArtistPayouts
               : plan.autoWithdraw
                 ? due(balance)
                   ? `Next automatic payout: ${formatMoney(balance.available, balance.currency)} to ${plan.paypalEmail} by PayPal, ${plan.nextRun}.`
-                  : `Next automatic payout: when your available balance reaches ${formatMoney(plan.threshold * 100, balance.currency)}.`
-                : "Automatic withdrawals are off: withdraw by hand once your available balance reaches your threshold."}
+                  : `Next automatic payout: when your available balance reaches ${toReach(balance)}.`
+                : due(balance)
+                  ? "Automatic withdrawals are off: Withdraw now pays out your available balance."
+                  : `Automatic withdrawals are off: "Withdraw now" is available once your available balance reaches ${toReach(balance)}.`}
           </p>
           {due(balance) ? (
             <Form method="post" action={action}>
