@@ -195,6 +195,8 @@ describe("guests", () => {
     const pass = decodeURIComponent(receiptLink.split("/").pop()!);
     const page = await fresh.get(`/receipt/${encodeURIComponent(pass)}`);
     expect(page.response.status).toBe(200);
+    // the link holder's alone: no cache keeps it
+    expect(page.response.headers.get("cache-control")).toBe("private, no-store");
     expect(text(page.html)).toContain("Open Door");
     const zip = await fresh.download(`/album/${album!.id}/download?receipt=${encodeURIComponent(pass)}`);
     expect(zip.response.status).toBe(200);
@@ -210,7 +212,13 @@ describe("guests", () => {
     expect(text(preparingPage.html)).toContain("Preparing your download");
     expect(preparingPage.html).toContain(`href="/receipt/${pass}"`);
     // A link with another signature is nobody's; and it downloads nothing else.
-    expect((await fresh.get(`${receiptLink.slice(0, -2)}xx`)).response.status).toBe(410);
+    const altered = await fresh.get(`${receiptLink.slice(0, -2)}xx`);
+    expect(altered.response.status).toBe(410);
+    expect(altered.response.headers.get("cache-control")).toBe("private, no-store");
+    // it says what is wrong and where the purchases are, with no "Reload page"
+    expect(text(altered.html)).toContain("This receipt link is invalid or expired Receipt links hold 30 days after the payment.");
+    expect(altered.html).toMatch(/<a[^>]*href="\/login\?redirectTo=%2Fdashboard%2Ffan%2Fpurchased"[^>]*>Log in<\/a>/);
+    expect(text(altered.html)).not.toContain("Reload page");
     const elsewhere = await fresh.download(`/track/${greenhouse}/download?receipt=${encodeURIComponent(pass)}`);
     expect(elsewhere.response.status).toBe(303);
     expect((await fresh.get(elsewhere.response.headers.get("location")!)).response.status).toBe(403);
