@@ -175,7 +175,8 @@ describe("the artist dashboard", () => {
     expect(activity).toContain("Unknown User bought Activity tee for $15.00 (refunded) 1d ago");
     // Never the album's tracks at split prices.
     expect(activity).not.toContain("Dusk One");
-    expect(activity.match(/ bought /g)).toHaveLength(3);
+    // Three lines sold, three entries.
+    expect(activity.match(/ ago/g)).toHaveLength(3);
   });
 
   it("writes revenue in the artist's own currency, on the dashboard and in analytics", async () => {
