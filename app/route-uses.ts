@@ -66,6 +66,7 @@ export const routeUses = {
   "/checkout/done": page("everyone", false),
   "/receipt/:pass": page("everyone", false),
   "/unsubscribe/:pass": page("everyone", false),
+  "/newsletter/:pass": page("everyone", false),
   "/notifications": page("users"),
   "/genres": page("everyone"),
   "/genres/:genre": page("everyone"),

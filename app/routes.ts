@@ -72,6 +72,8 @@ export default [
     route("receipt/:pass", "routes/fan/receipt.tsx"),
     // A release mail's unsubscribe link (signed; no sign-in), and its one-click POST (RFC 8058).
     route("unsubscribe/:pass", "routes/account/unsubscribe.tsx"),
+    // A newsletter signup's confirmation link (signed; no sign-in): the page, and its Confirm button's POST.
+    route("newsletter/:pass", "routes/account/newsletter-confirmation.tsx"),
     // The bell's page: what happened for the signed-in user (works without JavaScript).
     route("notifications", "routes/account/notifications.tsx"),
     route("genres", "routes/catalog/genres.tsx"),

@@ -66,6 +66,13 @@ export const newsRotationMs = 8000;
 export const newsletterThanksMs = 3000;
 /** What the newsletter forms say once an address is taken (the spec's words). */
 export const newsletterThanks = "Thanks for subscribing! 🎵";
+/**
+ * What an artist's newsletter form says once an address is asked for: the same whether it was new, pending
+ * or subscribed already, so the form tells nobody who signed up.
+ */
+export const newsletterCheckInbox = "Check your inbox to confirm your subscription.";
+/** The newsletter signups the database takes (it refuses more, 54000): an address's a day, a client's an hour. */
+export const newsletterLimits = { perAddressDaily: 5, perClientHourly: 20 } as const;
 /** Comments on a track: shown newest first, this many at a time; at most this long. */
 export const commentsPageSize = 5;
 export const commentMaxLength = 2000;

@@ -48,6 +48,8 @@ const demoPageAddresses: Partial<Record<RoutePattern, string>> = {
   "/receipt/:pass": "/receipt/not-a-receipt",
   // an unsubscribe link no Worker signed: the page that says it is not valid (a real one is in a mail)
   "/unsubscribe/:pass": "/unsubscribe/not-a-link",
+  // a confirmation link no Worker signed: the page that says it is not valid (a real one is in a mail)
+  "/newsletter/:pass": "/newsletter/not-a-link",
   "/*": "/no-such-page",
 };
 

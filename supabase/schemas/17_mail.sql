@@ -1,19 +1,22 @@
 -- Mail the marketplace sends: about orders, the buyer's receipt, "you sold" to each artist of a paid order
 -- (unless they turned it off), the buyer's notice of a refund, and of merch on its way; and release
--- announcements (19_notifications.sql). A mail is a row first, written in the transaction that makes its
--- reason (a paid order, a refund), so a failing mail provider never fails an order and no mail is lost
--- when the queue is slow: the Worker queues the unsent rows it is handed, its consumer renders each from
--- the order as it is now and sends it with the row's id as the provider's idempotency key, then marks it
--- sent. Written and read by the marketplace alone (the Worker's secret); nobody reads the table directly.
+-- announcements and a newsletter signup's confirmation (19_notifications.sql). A mail is a row first,
+-- written in the transaction that makes its reason (a paid order, a refund), so a failing mail provider
+-- never fails an order and no mail is lost when the queue is slow: the Worker queues the unsent rows it is
+-- handed, its consumer renders each from the order as it is now and sends it with the row's id as the
+-- provider's idempotency key, then marks it sent. Written and read by the marketplace alone (the Worker's
+-- secret); nobody reads the table directly.
 set check_function_bodies = off;
 
 create table private.mails (
   id uuid primary key default gen_random_uuid(),
-  kind text not null check (kind in ('receipt', 'sale', 'refund', 'shipped', 'releases', 'paypal_changed')),
+  kind text not null check (kind in ('receipt', 'sale', 'refund', 'shipped', 'releases', 'newsletter_signup', 'paypal_changed')),
   recipient text not null check (private.is_email(recipient)),
-  -- The order a mail is about; none for release announcements (their releases are its items, 19).
+  -- The order a mail is about; none for release announcements (their releases are its items, 19) nor
+  -- for a newsletter signup's confirmation.
   order_id uuid references public.orders (id) on delete cascade,
-  -- "You sold": the artist whose lines it lists. A refund or shipping notice: the line refunded or shipped.
+  -- "You sold": the artist whose lines it lists; a signup's confirmation: the artist signed up for. A
+  -- refund or shipping notice: the line refunded or shipped.
   artist_id uuid references public.artist_profiles (id) on delete cascade,
   order_line_id uuid references public.order_lines (id) on delete cascade,
   -- What an account's notice names: the PayPal email it was changed to, partly hidden (none: removed).
@@ -24,9 +27,10 @@ create table private.mails (
   provider_id text,
   attempts integer not null default 0,
   last_error text,
-  constraint mails_sale_names_its_artist check ((kind = 'sale') = (artist_id is not null)),
+  constraint mails_sale_names_its_artist check ((kind in ('sale', 'newsletter_signup')) = (artist_id is not null)),
   constraint mails_notice_names_its_line check ((kind in ('refund', 'shipped')) = (order_line_id is not null)),
-  constraint mails_order_mail_names_its_order check ((kind not in ('releases', 'paypal_changed')) = (order_id is not null))
+  constraint mails_order_mail_names_its_order
+    check ((kind not in ('releases', 'newsletter_signup', 'paypal_changed')) = (order_id is not null))
 );
 
 revoke all on table private.mails from public, anon, authenticated;
@@ -82,7 +86,8 @@ revoke execute on function private.unsent_mails(uuid) from public, anon, authent
 -- One mail as the Worker renders it, through the marketplace alone: its kind and recipient, whether it
 -- went already, and its order with the lines it speaks of (a receipt: all; "you sold": the artist's; a
 -- refund: the line refunded), each with its item, price, discounts, total and the artist's share; a release
--- mail, its releases still to tell (private.release_mail_releases). Null for a mail that is not there.
+-- mail, its releases still to tell (private.release_mail_releases); a signup's confirmation, its artist's
+-- name. Null for a mail that is not there.
 create or replace function private.mail_to_send(mail_id uuid)
 returns jsonb
 language plpgsql
@@ -105,6 +110,11 @@ begin
   if mail.kind = 'releases' then
     return jsonb_build_object('id', mail.id, 'kind', mail.kind, 'recipient', mail.recipient, 'sent', mail.sent_at is not null,
       'releases', private.release_mail_releases(mail.id, mail.recipient));
+  end if;
+  if mail.kind = 'newsletter_signup' then
+    return (select jsonb_build_object('id', mail.id, 'kind', mail.kind, 'recipient', mail.recipient, 'sent', mail.sent_at is not null,
+        'artist_name', a.artist_name)
+      from public.artist_profiles a where a.id = mail.artist_id);
   end if;
   return (
     select jsonb_build_object(

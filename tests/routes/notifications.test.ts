@@ -6,7 +6,7 @@
 // cookie; a forged link, or one altered to name another address, changes nothing. The artist's newsletter
 // signups come back as CSV; email settings are the user's to choose; recommendations say why.
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { Visitor, appUrl, mailsTo, newArtist, newFan, recordSales, serviceClient, text } from "./support.ts";
+import { Visitor, appUrl, confirmationLinkTo, mailsTo, newArtist, newFan, recordSales, serviceClient, text } from "./support.ts";
 
 const marketplaceSecret = inject("marketplaceSecret");
 const today = new Date().toISOString().slice(0, 10);
@@ -67,10 +67,12 @@ describe("the newsletter form on an artist's page", () => {
     expect(bad.html).toContain('value="not-an-address"');
   });
 
-  it("takes a visitor's address", async () => {
+  it("takes a visitor's address once its inbox confirms (newsletters.test.ts proves confirming)", async () => {
     const signup = await new Visitor().post(`/artist/${artist.id}`, { intent: "newsletter", email: letters });
     expect(signup.response.status).toBe(200);
-    expect(text(signup.html)).toContain("Thanks for subscribing! 🎵");
+    expect(text(signup.html)).toContain("Check your inbox to confirm your subscription.");
+    const confirmed = await new Visitor().post(await confirmationLinkTo(letters, "Bellwether"), {});
+    expect(text(confirmed.html)).toContain("You’re subscribed to Bellwether’s news.");
   });
 });
 
@@ -151,6 +153,12 @@ describe("unsubscribing", () => {
     expect(await signups()).toMatch(new RegExp(`${letters},[^,]+,yes`));
   });
 
+  it("the link shows what it stops and a button, without signing in, and is never cached", async () => {
+    const page = await new Visitor().get(new URL(oneClick).pathname);
+    expect(page.response.headers.get("Cache-Control")).toBe("private, no-store");
+    expect(text(page.html)).toContain(`Stop Bellwether’s release emails to ${letters}?`);
+  });
+
   it("the one-click POST stops the mail at once, without a cookie", async () => {
     const response = await fetch(oneClick, {
       method: "POST",
@@ -162,10 +170,11 @@ describe("unsubscribing", () => {
     expect(await signups()).toMatch(new RegExp(`${letters},[^,]+,no`));
   });
 
-  it("the link shows what it stops and a button, without signing in", async () => {
+  it("the link, once used, says so and offers to subscribe again", async () => {
     const visitor = new Visitor();
     const page = await visitor.get(new URL(oneClick).pathname);
-    expect(text(page.html)).toContain(`Stop Bellwether’s release emails to ${letters}?`);
+    expect(page.response.headers.get("Cache-Control")).toBe("private, no-store");
+    expect(text(page.html)).toContain(`This link was used already: ${letters} is unsubscribed from Bellwether’s release emails.`);
     const again = await visitor.post(new URL(oneClick).pathname, { intent: "subscribe" });
     expect(text(again.html)).toContain(`Subscribed again. ${letters} will get Bellwether’s release emails.`);
     expect(await signups()).toMatch(new RegExp(`${letters},[^,]+,yes`));

@@ -245,6 +245,19 @@ export async function mailsTo(email: string) {
   return data.filter((message) => message.to.includes(email));
 }
 
+/**
+ * The path of the newest newsletter confirmation link mailed to `email` for `artistName`, once the queue
+ * delivered its mail; `after`: how many such mails there were before (the one wanted is the next).
+ */
+export async function confirmationLinkTo(email: string, artistName: string, after = 0): Promise<string> {
+  const confirmations = async () =>
+    (await mailsTo(email)).filter((message) => message.subject === `Confirm your subscription to ${artistName}’s news`);
+  await expect.poll(async () => (await confirmations()).length, { timeout: 15_000 }).toBeGreaterThan(after);
+  const link = (await confirmations())[0]!.text?.match(/Confirm my subscription: (\S+)/)?.[1];
+  if (!link) throw new Error(`no confirmation link in the mail to ${email}`);
+  return new URL(link).pathname;
+}
+
 /** The next `count` mails the stand-in is asked to send fail, as a provider that is down answers (500). */
 export async function mailProviderFails(count: number) {
   const response = await fetch(`${mail.url}/_failures`, { method: "POST", body: String(count) });

@@ -1,8 +1,18 @@
 // Play tickets: given with a track's URL to one listener, a play counts with one only after the wait.
 // An embed's pass: what a play report from an embedded player brings back, naming its framing site.
+// A newsletter confirmation link: it names its mail, and no other link's signature makes one.
 import { describe, expect, it } from "vitest";
 import { isEmbeddedPlayReport } from "~/lib/http/cross-site.server";
-import { embedPass, playTicket, readEmbedPass, secondsBeforeAPlay, ticketHolds } from "~/lib/http/signed-values.server";
+import {
+  embedPass,
+  newsletterPass,
+  playTicket,
+  readEmbedPass,
+  readNewsletterPass,
+  secondsBeforeAPlay,
+  signature,
+  ticketHolds,
+} from "~/lib/http/signed-values.server";
 
 const secret = "s".repeat(40);
 const trackId = "4144478b-9b0b-63f3-def5-000000000000";
@@ -81,5 +91,26 @@ describe("an embed's pass", () => {
     expect(await isEmbeddedPlayReport(report(`/logout?${new URLSearchParams({ embed })}`), env)).toBe(false);
     expect(await isEmbeddedPlayReport(report(`/track/${trackId}/play/more?${new URLSearchParams({ embed })}`), env)).toBe(false);
     expect(await isEmbeddedPlayReport(report(`/track/${trackId}/play?${new URLSearchParams({ embed })}`, "PUT"), env)).toBe(false);
+  });
+});
+
+describe("a newsletter confirmation link", () => {
+  const mailId = "0b7c2a4e-1d2f-4c3b-9a8e-5f6d7c8b9a01";
+  const otherMail = "0b7c2a4e-1d2f-4c3b-9a8e-5f6d7c8b9a02";
+
+  it("names the mail it was signed for, and is refused changed in any way", async () => {
+    const pass = await newsletterPass(secret, mailId);
+    expect(await readNewsletterPass(secret, pass)).toBe(mailId);
+    const signature = pass.split(".")[1]!;
+    expect(await readNewsletterPass(secret, `${otherMail}.${signature}`)).toBeNull();
+    expect(await readNewsletterPass(secret, `${mailId}.${signature.slice(0, -1)}A`)).toBeNull();
+    expect(await readNewsletterPass("t".repeat(40), pass)).toBeNull();
+    expect(await readNewsletterPass(secret, null)).toBeNull();
+  });
+
+  it("is made by no other purpose's signature of the same id", async () => {
+    for (const purpose of ["unsubscribe", "receipt-pass", "embed-pass"]) {
+      expect(await readNewsletterPass(secret, `${mailId}.${await signature(secret, purpose, mailId)}`)).toBeNull();
+    }
   });
 });

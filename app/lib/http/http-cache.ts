@@ -24,3 +24,10 @@ export function publicPageHeaders({ loaderHeaders, actionHeaders, errorHeaders }
 
 /** For a loader or action whose answer must not be cached (a failure, a form's reply). */
 export const uncached = { "Cache-Control": "no-store" } as const;
+
+/**
+ * The `headers` of a page a signed link opens (an unsubscribe or a newsletter confirmation link, a guest's
+ * receipt): its holder's alone even signed out, so no cache keeps it, shared or the browser's, whatever
+ * its loader, action or error answered.
+ */
+export const linkHolderPageHeaders = () => ({ "Cache-Control": "private, no-store" });

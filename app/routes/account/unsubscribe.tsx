@@ -4,11 +4,12 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert } from "~/components/form-controls";
 import { Button, LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { read } from "~/lib/backend/backend.server";
+import { readOrThrow } from "~/lib/backend/backend.server";
+import { sqlState } from "~/lib/backend/sqlstate";
 import { readForm } from "~/lib/forms/form-body.server";
 import { formError, replyWith } from "~/lib/forms/forms";
 import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
-import { uncached } from "~/lib/http/http-cache";
+import { linkHolderPageHeaders, uncached } from "~/lib/http/http-cache";
 import { readUnsubscribePass, type Unsubscribe } from "~/lib/http/signed-values.server";
 import { supabaseContext } from "~/lib/session/session.server";
 import { pageMeta } from "~/lib/sharing/meta";
@@ -18,7 +19,8 @@ import type { Route } from "./+types/unsubscribe";
 // link is signed for its address and artist) and is honoured at once. Opening it shows what it stops with
 // one button, since mail scanners open links and must not unsubscribe anyone; the mail's one-click
 // `List-Unsubscribe-Post` (RFC 8058) posts `List-Unsubscribe=One-Click` here from the mailbox provider,
-// with no cookie, and stops the mail at once. Never cached: the page is the link's holder's alone.
+// with no cookie, and stops the mail at once. A link used already says so. Never cached: the page is the
+// link's holder's alone.
 
 export const meta = () => [...pageMeta("Release emails", "Stop or restart release emails."), { name: "robots", content: "noindex" }];
 
@@ -33,16 +35,21 @@ async function linkOf(context: Route.LoaderArgs["context"], pass: string): Promi
   return what;
 }
 
+export const headers = linkHolderPageHeaders;
+
+const ChoiceNowSchema = v.object({ artist_name: v.nullable(v.string()), unsubscribed: v.boolean() });
+
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { email, artistId } = await linkOf(context, params.pass);
-  const artist = artistId
-    ? read(await context.get(supabaseContext).from("artist_profiles").select("artist_name").eq("id", artistId).maybeSingle(), {
-        what: "artist of an unsubscribe link",
-        schema: v.object({ artist_name: v.string() }),
-      })
-    : null;
-  const artistName = artist?.status === "found" ? artist.data.artist_name : null;
-  return data({ email, artistName, every: artistId === null }, { headers: uncached });
+  // Whether the link was used (or its one-click POST), through the marketplace: the database keeps the choice.
+  const answer = await context
+    .get(supabaseContext)
+    .rpc("release_mail_choice", { email, artist_id: artistId ?? undefined })
+    .setHeader(...marketplaceHeader(context));
+  if (answer.error?.code === sqlState.noDataFound)
+    throw data("This artist is no longer on Crate: no more emails come from them.", { status: 404, headers: uncached });
+  const now = readOrThrow(answer, { what: "unsubscribe link's choice", schema: ChoiceNowSchema });
+  return data({ email, artistName: now.artist_name, every: artistId === null, used: now.unsubscribed }, { headers: uncached });
 }
 
 const ChoiceSchema = v.object({
@@ -67,9 +74,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 }
 
 export default function UnsubscribePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { email, artistName, every } = loaderData;
+  const { email, artistName, every, used } = loaderData;
   const from = every ? "release emails from every artist on Crate" : `${artistName ?? "this artist"}’s release emails`;
-  const state = actionData?.notice;
+  const state = actionData?.notice ?? (used ? "used" : null);
   return (
     <div className="mx-auto max-w-xl">
       <h1 className="mb-6 text-3xl font-bold">Release emails</h1>
@@ -77,6 +84,10 @@ export default function UnsubscribePage({ loaderData, actionData }: Route.Compon
         {state === "unsubscribed" ? (
           <p role="status" className="font-semibold">
             Unsubscribed. {email} will no longer get {from}.
+          </p>
+        ) : state === "used" ? (
+          <p role="status" className="font-semibold">
+            This link was used already: {email} is unsubscribed from {from}.
           </p>
         ) : state === "subscribed" ? (
           <p role="status" className="font-semibold">
@@ -89,7 +100,7 @@ export default function UnsubscribePage({ loaderData, actionData }: Route.Compon
         )}
         <FormAlert>{actionData?.formError}</FormAlert>
         <Form method="post" className="mt-4">
-          {state === "unsubscribed" ? (
+          {state === "unsubscribed" || state === "used" ? (
             <Button type="submit" name="intent" value="subscribe" variant="secondary">
               Subscribe again
             </Button>

@@ -3,7 +3,7 @@ import { Artwork, ProfileImage } from "~/components/catalog/artist-image";
 import { FollowButton, useFollow } from "~/components/catalog/follow-button";
 import { ShareMenu } from "~/components/catalog/share-menu";
 import { ArtistNewsletterForm } from "~/components/catalog/artist-newsletter-form";
-import { newsletterThanks } from "~/lib/constants";
+import { newsletterCheckInbox } from "~/lib/constants";
 import { GenreList } from "~/components/catalog/genre-list";
 import { notFoundBoundary } from "~/components/error-boundary";
 import { EmptyState } from "~/components/ui/empty-state";
@@ -27,9 +27,12 @@ import { LinkButton } from "~/components/ui/button";
 import { notFound, readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
 import { readForm } from "~/lib/forms/form-body.server";
 import { sqlState } from "~/lib/backend/sqlstate";
-import { parseForm, replyWith } from "~/lib/forms/forms";
+import { formError, parseForm, replyWith } from "~/lib/forms/forms";
 import { NewsletterSchema } from "~/lib/schemas/catalog";
 import { supabaseContext } from "~/lib/session/session.server";
+import { cloudflareContext, clientAddress } from "~/lib/http/context.server";
+import { marketplaceHeader } from "~/lib/http/env.server";
+import { queueMails } from "~/lib/mail/mail-queue.server";
 import { useOptionalUser } from "~/lib/session/use-user";
 import { brandName } from "~/lib/constants";
 import { feedLinks } from "~/lib/sharing/feeds.server";
@@ -100,17 +103,42 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   };
 }
 
-/** The artist's newsletter form: the address is kept for their news (anyone may sign up). */
+/** What the newsletter form says beside the address when a limit is reached (the database's hint says which). */
+const tooManySignups = {
+  address: "This address was signed up several times today. Check its inbox for the confirmation email, or try again tomorrow.",
+  client: "Too many signups from your connection. Please try again in an hour.",
+};
+
+/**
+ * The artist's newsletter form: the address is listed pending and sent a confirmation mail (anyone may sign
+ * up, within the database's limits; only the address's inbox confirms), through the marketplace, which
+ * says which client asked. The answer is the same for an address subscribed already, which is sent nothing.
+ */
 export async function action({ params, request, context }: Route.ActionArgs) {
   if (!isUuid(params.id)) throw notFound("Artist not found");
   const submission = parseForm(NewsletterSchema, await readForm(request));
   if (!submission.success) return replyWith(submission.reply, 400);
-  const { error } = await context.get(supabaseContext).rpc("newsletter_signup", { artist_id: params.id, email: submission.value.email });
+  const { data: mail, error } = await context
+    .get(supabaseContext)
+    .rpc("newsletter_signup", { artist_id: params.id, email: submission.value.email, client: clientAddress(request) ?? undefined })
+    .setHeader(...marketplaceHeader(context));
   if (error?.code === sqlState.noDataFound) {
     return replyWith({ fieldErrors: { email: "This artist is not taking signups." }, formError: null, values: submission.values }, 404);
   }
+  if (error?.code === sqlState.limitReached) {
+    const message = error.hint === "address" ? tooManySignups.address : tooManySignups.client;
+    return replyWith({ fieldErrors: { email: message }, formError: null, values: submission.values }, 429);
+  }
   if (error) return refusedWrite(error, { what: "newsletter signup", values: submission.values, field: "email" });
-  return replyWith({ fieldErrors: {}, formError: null, values: {}, notice: newsletterThanks }, 200);
+  if (mail) {
+    try {
+      await queueMails(context.get(cloudflareContext).env.MAIL, [mail]);
+    } catch (queueing) {
+      console.error("queueing a newsletter confirmation failed", queueing);
+      return replyWith(formError("The confirmation email could not be sent. Please try again in a moment.", submission.values), 503);
+    }
+  }
+  return replyWith({ fieldErrors: {}, formError: null, values: {}, notice: newsletterCheckInbox }, 200);
 }
 
 export default function Artist({ loaderData, actionData }: Route.ComponentProps) {

@@ -5,9 +5,12 @@ import { requireArtist } from "~/lib/session/guards.server";
 import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/newsletter-export";
 
-const SignupsSchema = v.array(v.object({ email: v.string(), signed_up_at: v.string(), subscribed: v.boolean() }));
+const SignupsSchema = v.array(v.object({ email: v.string(), signed_up_at: v.string(), subscribed: v.boolean(), confirmed: v.boolean() }));
 
-/** The artist's newsletter signups as CSV (email, signed up, still subscribed), newest first: their own alone, as the database judges. */
+/**
+ * The artist's newsletter signups as CSV (email, signed up, subscribed: yes, no, or pending until the
+ * address confirms), newest first: their own alone, as the database judges.
+ */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireArtist(request, context);
   const signups = readOrThrow(await context.get(supabaseContext).rpc("newsletter_export"), {
@@ -16,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   });
   return csvResponse(
     ["email", "signed_up_at", "subscribed"],
-    signups.map((signup) => [signup.email, signup.signed_up_at, signup.subscribed ? "yes" : "no"]),
+    signups.map((signup) => [signup.email, signup.signed_up_at, !signup.confirmed ? "pending" : signup.subscribed ? "yes" : "no"]),
     "Crate newsletter signups.csv",
   );
 }

@@ -49,8 +49,8 @@ export default function ArtistProfileSettings({ loaderData, actionData }: Route.
         <Card>
           <h2 className="text-lg font-semibold">Newsletter signups</h2>
           <p className="mt-1 text-sm text-ink-muted">
-            {countOf(loaderData.signups, "address", "addresses")} signed up on your page for your news. Each gets your release emails, with
-            a link to unsubscribe; the list marks who did.
+            {countOf(loaderData.signups, "address", "addresses")} signed up on your page for your news. Each confirmed address gets your
+            release emails, with a link to unsubscribe; the list marks who is pending confirmation and who unsubscribed.
           </p>
           <div className="mt-4">
             <LinkButton to={href("/dashboard/artist/newsletter.csv")} reloadDocument variant="secondary">
