@@ -34,7 +34,11 @@ export function itemLabel(kind: CartKind, quantity = 1): string {
 export const shippingNote = (shipTo: string) =>
   `The merch ships to the address you gave in ${formatCountry(shipTo)}; its artist sends it and we email you when it is on its way.`;
 
-/** An address a payment collected, as lines of text (none where it collected none): mails and the studio write it so. */
+/**
+ * An address a payment collected, as lines of text (none where it collected none): mails and the studio
+ * write it so. The postcode goes before the town, as most of Europe writes it ("10115 Berlin"), but in the
+ * United Kingdom, where Royal Mail asks for the town on a line of its own and the postcode on the next.
+ */
 export function addressLines(
   address: {
     name?: string | null;
@@ -47,10 +51,16 @@ export function addressLines(
   } | null,
 ): string[] {
   if (!address) return [];
-  const place = [address.postal_code, address.city].filter(Boolean).join(" ");
-  return [address.name, address.line1, address.line2, place, address.state, address.country ? formatCountry(address.country) : null].filter(
-    (part): part is string => Boolean(part),
-  );
+  const place =
+    address.country === "GB" ? [address.city, address.postal_code] : [[address.postal_code, address.city].filter(Boolean).join(" ")];
+  return [
+    address.name,
+    address.line1,
+    address.line2,
+    ...place,
+    address.state,
+    address.country ? formatCountry(address.country) : null,
+  ].filter((part): part is string => Boolean(part));
 }
 
 /** The cookies: a visitor's lines (a signed-in fan's are in the database), the codes typed, and where merch ships. */
