@@ -57,6 +57,7 @@ for (const javaScriptEnabled of [true, false]) {
       // Settled and at the threshold: Withdraw now is there.
       await artist.page.getByRole("button", { name: "Withdraw now $52.80" }).waitFor();
       await artist.page.getByLabel("PayPal email").fill(paypalEmail);
+      await artist.page.getByLabel("Current password").fill("a-long-password");
       await artist.page.getByLabel("Pay out automatically when my balance reaches the threshold").check();
       await artist.page.getByRole("button", { name: "Save payment settings" }).click();
       await artist.page.getByText("Payment settings saved").waitFor();

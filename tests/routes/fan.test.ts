@@ -263,7 +263,20 @@ describe("the fan's payment settings", () => {
     expect(inputValue(refused.html, "paypalEmail")).toBe("not-an-email");
     expect((await fan.visitor.post("/dashboard/fan/payments", { paypalEmail: "", currency: "YEN" })).response.status).toBe(400);
 
-    const saved = await fan.visitor.post("/dashboard/fan/payments", { paypalEmail: "payer@example.com", currency: "GBP" });
+    // A new PayPal email takes the current password.
+    const unproven = await fan.visitor.post("/dashboard/fan/payments", {
+      paypalEmail: "payer@example.com",
+      currency: "GBP",
+      currentPassword: "wrong",
+    });
+    expect(unproven.response.status).toBe(400);
+    expect(text(unproven.html)).toContain("Your current password is not right");
+    expect(inputValue(unproven.html, "paypalEmail")).toBe("payer@example.com");
+    const saved = await fan.visitor.post("/dashboard/fan/payments", {
+      paypalEmail: "payer@example.com",
+      currency: "GBP",
+      currentPassword: fan.password,
+    });
     expect(saved.response.status).toBe(200);
     expect(text(saved.html)).toContain("Payment settings saved");
     const { data } = await serviceClient.from("fan_payout_settings").select("payment_settings").eq("fan_id", fan.id).single();

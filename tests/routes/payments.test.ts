@@ -1,10 +1,11 @@
 // The artist's Payment Settings without JavaScript: the owner-only payout row shown and saved by a plain
-// form post, each refusal next to its field with what was typed kept, and who may open the page.
+// form post, each refusal next to its field with what was typed kept, the PayPal email changed only with
+// the current password (and the account mailed that it changed), and who may open the page.
 import { beforeAll, describe, expect, it } from "vitest";
-import { Visitor, inputValue, newArtist, serviceClient, signedIn, text } from "./support.ts";
+import { Visitor, inputValue, mailsTo, newArtist, serviceClient, signedIn, text } from "./support.ts";
 
 const path = "/dashboard/artist/payments";
-let artist: { visitor: Visitor; id: string };
+let artist: Awaited<ReturnType<typeof newArtist>>;
 
 beforeAll(async () => {
   artist = await newArtist("Payout Tester");
@@ -41,6 +42,37 @@ describe("Payment Settings", () => {
     expect(inputValue(html, "withdrawThreshold")).toBe("50");
     expect(html).not.toMatch(/name="autoWithdraw"[^>]*checked/);
     expect(text(html)).toContain("Minimum amount required for automatic withdrawal (minimum $50).");
+  });
+
+  it("changes the PayPal email only with the current password, keeping what was typed, and mails the account", async () => {
+    const before = await storedRow();
+    const refusals: [string | undefined, string][] = [
+      [undefined, "Please enter your current password to change your PayPal email"],
+      ["not-the-password", "Your current password is not right"],
+    ];
+    for (const [currentPassword, message] of refusals) {
+      const { response, html } = await artist.visitor.post(path, { ...valid, ...(currentPassword ? { currentPassword } : {}) });
+      expect(response.status).toBe(400);
+      expect(text(html)).toContain(message);
+      expect(html).toMatch(/name="currentPassword"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*name="currentPassword"/);
+      expect(inputValue(html, "paypalEmail")).toBe(valid.paypalEmail);
+      expect(inputValue(html, "minimumPrice")).toBe(valid.minimumPrice);
+      // The password is never sent back.
+      expect(html).not.toContain("not-the-password");
+    }
+    expect(await storedRow()).toEqual(before);
+    expect(await mailsTo(artist.email)).toEqual([]);
+
+    const saved = await artist.visitor.post(path, { ...valid, currentPassword: artist.password });
+    expect(saved.response.status).toBe(200);
+    expect(text(saved.html)).toContain("Payment settings saved");
+    expect((await storedRow())?.paypal_email).toBe("payouts@example.com");
+    await expect
+      .poll(async () => (await mailsTo(artist.email)).map((mail) => `${mail.subject}: ${mail.text}`).join("\n"), { timeout: 15_000 })
+      .toMatch(/^Your PayPal email was changed: .*changed to pa\*\*\*@example\.com\./s);
+    // Saving again with the same address asks for no password and mails nobody.
+    expect((await artist.visitor.post(path, valid)).response.status).toBe(200);
+    expect(await mailsTo(artist.email)).toHaveLength(1);
   });
 
   it("saves every field, says so, and shows them again", async () => {

@@ -36,6 +36,7 @@ async function artistWithEarnings(name: string, settings: Record<string, string>
   if (Object.keys(settings).length > 0) {
     const saved = await artist.visitor.post(path, {
       paypalEmail: "pay@example.com",
+      currentPassword: artist.password,
       minimumPrice: "1",
       currency: "USD",
       withdrawThreshold: "50",
@@ -159,6 +160,7 @@ describe("the payout job", () => {
     expect(await payoutsOf(unpaid.id)).toHaveLength(1);
     await unpaid.visitor.post(path, {
       paypalEmail: "fixed@example.com",
+      currentPassword: unpaid.password,
       minimumPrice: "1",
       currency: "USD",
       autoWithdraw: "on",
