@@ -183,3 +183,28 @@ for (const javaScriptEnabled of [true, false]) {
     });
   });
 }
+
+describe("the cart with JavaScript", () => {
+  test("choosing a pricing tier sets Your price and what the artist receives, and the next Update keeps it", async () => {
+    const fan = await newAccountPage(browser, "fan", `tierjs${Date.now().toString(36)}`);
+    // Greenhouse (£0.99, fans may pay more) by The Paper Lanterns, whose tiers go up to Supporter at £4.99.
+    await fan.page.goto(demoTrackPath("Greenhouse"));
+    await addToCart(fan.page, "Buy Now - £0.99", true);
+    await hydrated(fan.page);
+    const prices = fan.page.getByRole("region", { name: "The Paper Lanterns's prices" });
+    await prices.getByRole("button", { name: "Supporter £4.99" }).click();
+    await fan.page.getByRole("button", { name: "Pay £4.99" }).waitFor();
+    const yourPrice = fan.page.getByLabel("Your price (GBP)");
+    await fan.page.getByText("The Paper Lanterns receives £4.39 before discounts.").waitFor();
+    assert.equal(await yourPrice.inputValue(), "4.99");
+    // Update sends what the field holds: the tier, not the price before it.
+    const saved = fan.page.waitForResponse(
+      (response) => response.request().method() === "GET" && new URL(response.url()).pathname === "/cart.data",
+    );
+    await fan.page.getByRole("button", { name: "Update", exact: true }).click();
+    await saved;
+    await fan.page.getByRole("button", { name: "Pay £4.99" }).waitFor();
+    assert.equal(await yourPrice.inputValue(), "4.99");
+    await fan.close();
+  });
+});
