@@ -105,7 +105,7 @@ select tests.each_actor('apply a checkout without the marketplace', $$select 1 w
 select tests.each_actor_through_marketplace('apply a checkout', $$select 1 where public.apply_checkout('cs_test_fan', 'paid') is not null$$,
   array['visitor', 'artist', 'other artist', 'fan', 'admin']);
 
-select plan((select count(*)::integer from tests.cases) + 23);
+select plan((select count(*)::integer from tests.cases) + 25);
 
 select * from tests.proved_cases();
 
@@ -229,5 +229,22 @@ select is(
 select is(
   tests.attempt('visitor', $$select 1 from public.artist_profiles a where a.id = tests.id('other artist') and public.currency(a) = 'EUR'$$),
   'done:1', 'anyone reads an artist''s currency as a computed field');
+
+-- One permissive policy per table, role and command (a policy for all commands counts for each), as
+-- Supabase's linter asks (multiple_permissive_policies): orders and their lines read by buyers and
+-- administrators through one policy each.
+select is(
+  (select jsonb_object_agg(p.tablename, p.policies) from (select tablename, count(*) as policies from pg_policies
+    where schemaname = 'public' and tablename in ('orders', 'order_lines') and cmd = 'SELECT' group by tablename) p),
+  '{"orders": 1, "order_lines": 1}'::jsonb, 'orders and order lines have one read policy each');
+select is_empty($$
+  select p.tablename, c.cmd, r.role
+  from pg_policies p
+  cross join unnest(p.roles) as r (role)
+  cross join unnest(case when p.cmd = 'ALL' then array['SELECT', 'INSERT', 'UPDATE', 'DELETE'] else array[p.cmd] end) as c (cmd)
+  where p.schemaname = 'public' and p.permissive = 'PERMISSIVE'
+  group by p.tablename, c.cmd, r.role
+  having count(*) > 1$$,
+  'no table has two permissive policies for one role and command');
 select * from finish();
 rollback;
