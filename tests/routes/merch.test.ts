@@ -1,8 +1,10 @@
 // Merch without JavaScript: the cart asks where it ships and prices its shipping and quantity, the payment
 // takes an address in that country alone, and the artist is told where to send it; fifty fans at once for
 // the last five buy exactly five, the rest told before paying, and a code's last use goes to one of two;
-// coming back from the payment page lets go of what it held; an artist alone counts their stock again and
-// marks their merch shipped, which tells the buyer.
+// coming back from the payment page lets go of what it held (for its own buyer alone, and says nothing was
+// paid); a buyer's new checkout ends their earlier one; merch paid after its hold lapsed and the stock went
+// elsewhere is refunded at once; an artist alone counts their stock again and marks their merch shipped,
+// which tells the buyer.
 import { inject, describe, expect, it } from "vitest";
 import Stripe from "stripe";
 import { mailsTo, newArtist, newFan, serviceClient, text, Visitor } from "./support.ts";
@@ -200,13 +202,86 @@ describe("merch without JavaScript", () => {
     const opened = await payAsGuest(first, 1);
     expect(opened.response.status).toBe(303);
     expect((await payAsGuest(await guestWith(merchId), 2)).response.status).toBe(409);
-    // The payment page's way back: the cart, naming the order.
     const session = await stripe.checkout.sessions.retrieve(new URL(opened.response.headers.get("location")!).pathname.split("/").pop()!);
+    // The order's id alone (which the artists of its lines read) ends nobody's checkout, nor a way back not signed here.
+    for (const forged of [session.metadata!.order_id!, `${session.metadata!.order_id}.${"A".repeat(43)}`]) {
+      const stranger = await new Visitor().get(`/cart?${new URLSearchParams({ back: forged })}`);
+      expect(stranger.response.headers.get("location")).toBe("/cart");
+    }
+    expect((await stripe.checkout.sessions.retrieve(session.id)).status).toBe("open");
+    // The payment page's way back: the cart, by the way back signed for this checkout, which says nothing was paid.
     const back = await first.get(new URL(session.cancel_url!).pathname + new URL(session.cancel_url!).search);
     expect(back.response.status).toBe(302);
-    expect(back.response.headers.get("location")).toBe("/cart");
+    expect(back.response.headers.get("location")).toBe("/cart?payment=cancelled");
+    expect(text((await first.get(back.response.headers.get("location")!)).html)).toContain(
+      "Your payment was cancelled: nothing was charged.",
+    );
+    expect(text((await first.get("/cart")).html)).not.toContain("Your payment was cancelled");
     expect((await stripe.checkout.sessions.retrieve(session.id)).status).toBe("expired");
     expect((await payAsGuest(await guestWith(merchId), 3)).response.status).toBe(303);
+  });
+
+  it("ends a buyer's earlier checkout when they open another, so one buyer holds the stock once", async () => {
+    const artist = await newArtist("One Hold");
+    const merchId = await newMerch(artist.id, 1);
+    const { visitor: fan } = await newFan(`oneholder${Date.now().toString(36)}`);
+    await fan.post("/cart", { intent: "add", kind: "merch", id: merchId, quantity: "1" });
+    await fan.post("/cart", { intent: "ship-to", shipTo: "DE" });
+    const sessionOf = (answer: { response: Response }) => new URL(answer.response.headers.get("location")!).pathname.split("/").pop()!;
+    const first = await fan.post("/cart", { intent: "checkout", currency: "USD", followArtists: "on" });
+    expect(first.response.status).toBe(303);
+    const second = await fan.post("/cart", { intent: "checkout", currency: "USD", followArtists: "on" });
+    expect(second.response.status).toBe(303);
+    expect((await stripe.checkout.sessions.retrieve(sessionOf(first))).status).toBe("expired");
+    const opened = await stripe.checkout.sessions.retrieve(sessionOf(second));
+    expect(opened.status).toBe("open");
+    // It can be paid only while its hold lasts: the checkout lapses when the database lets the stock go.
+    expect(opened.expires_at - Math.floor(Date.now() / 1000)).toBeGreaterThan(30 * 60 - 60);
+    expect(opened.expires_at - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(31 * 60);
+    expect((await payAsGuest(await guestWith(merchId), 4)).response.status).toBe(409);
+  });
+
+  it("refunds at once merch paid for after its hold lapsed and the stock went to someone else, and tells the buyer", async () => {
+    const artist = await newArtist("Late Payer");
+    const merchId = await newMerch(artist.id, 1);
+    const late = await guestWith(merchId);
+    const lateEmail = `late-payer-${Date.now().toString(36)}@example.com`;
+    const opened = await late.post("/cart", { intent: "checkout", currency: "USD", email: lateEmail });
+    expect(opened.response.status).toBe(303);
+    const payUrl = opened.response.headers.get("location")!;
+    const session = await stripe.checkout.sessions.retrieve(new URL(payUrl).pathname.split("/").pop()!);
+    // Its hold lapses (as if 40 minutes went by), and another buyer takes the last one and pays.
+    const { error } = await serviceClient
+      .from("orders")
+      .update({ created_at: new Date(Date.now() - 40 * 60 * 1000).toISOString() })
+      .eq("id", session.metadata!.order_id!);
+    if (error) throw error;
+    const other = await payAsGuest(await guestWith(merchId), 5);
+    expect(other.response.status).toBe(303);
+    expect((await payOnPage(other.response.headers.get("location")!, { ...address, shipping_country: "DE" })).status).toBe(303);
+    // The first checkout is still payable at Stripe's end: its payment lands, and is given back at once.
+    expect((await payOnPage(payUrl, { ...address, shipping_country: "DE" })).status).toBe(303);
+    await expect
+      .poll(
+        async () => {
+          const { data } = await serviceClient
+            .from("order_lines")
+            .select("refunded_at, refund_id, total_cents, orders(state)")
+            .eq("order_id", session.metadata!.order_id!)
+            .single();
+          return data;
+        },
+        { timeout: 15_000 },
+      )
+      .toMatchObject({
+        refunded_at: expect.any(String),
+        refund_id: expect.stringMatching(/^re_/),
+        total_cents: 2300,
+        orders: { state: "paid" },
+      });
+    await expect
+      .poll(async () => (await mailsTo(lateEmail)).map((mail) => mail.subject).join("\n"), { timeout: 15_000 })
+      .toContain("Your refund for");
   });
 
   it("lets an artist count their own stock again, and no one else", async () => {
