@@ -4,7 +4,8 @@
 // stand-in; these tests pay on its page and send events signed with its webhook secret.
 import Stripe from "stripe";
 import { inject, describe, expect, it } from "vitest";
-import { albumId, inputValue, newArtist, newFan, serviceClient, text, trackId, Visitor } from "./support.ts";
+import { toneWav } from "../support/media.ts";
+import { albumId, inputValue, madeFileState, newArtist, newFan, serviceClient, text, trackId, Visitor } from "./support.ts";
 
 const { url: stripeUrl, secretKey, webhookSecret } = inject("stripe");
 const api = new URL(stripeUrl);
@@ -128,6 +129,8 @@ describe("the cart without JavaScript", () => {
     // under a heading of their own
     expect(text(html)).toMatch(/The Paper Lanterns's prices Standard £0\.99 .*Lossless £1\.99 .*Supporter £4\.99/);
     expect(html).toMatch(/<h3 id="[^"]+"[^>]*>The Paper Lanterns&#x27;s prices<\/h3>/);
+    // each with what the artist says it gives
+    expect(text(html)).toMatch(/Supporter £4\.99 Lossless download plus a thank-you in the next liner notes/);
     await visitor.post("/cart", { intent: "amount", kind: "track", id: greenhouse, amount: "4.99" });
     expect(text((await visitor.get("/cart")).html)).toContain("Pay £4.99");
   });
@@ -237,6 +240,36 @@ describe("paying", () => {
       .eq("fan_id", id)
       .eq("artist_id", artist!.artist_id);
     expect(count).toBe(1);
+  });
+
+  it("makes a track's MP3 once its order is paid, never as its checkout opens", async () => {
+    const artist = await newArtist(`Paid Files ${Date.now().toString(36)}`);
+    const master = `${artist.id}/${crypto.randomUUID()}.wav`;
+    const upload = await serviceClient.storage.from("tracks").upload(master, new Blob([toneWav(0.2)], { type: "audio/wav" }));
+    expect(upload.error).toBeNull();
+    const { data: track, error } = await serviceClient
+      .from("tracks")
+      .insert({
+        artist_id: artist.id,
+        title: "Made When Paid",
+        genre: "Rock",
+        price: 1.29,
+        description: "For checkout",
+        file_url: master,
+        release_date: "2024-05-01",
+      })
+      .select("id")
+      .single();
+    expect(error).toBeNull();
+    const { visitor } = await newFan(`filepayer${Date.now().toString(36)}`);
+    await add(visitor, "track", track!.id);
+    const checkout = await visitor.post("/cart", { intent: "checkout", currency: "USD", followArtists: "", waiveWithdrawal: "on" });
+    expect(checkout.response.status).toBe(303);
+    // Opened, not paid: nothing is made (opening checkouts again and again would make files without bound).
+    expect(await madeFileState(track!.id, "mp3")).toBeUndefined();
+    const paid = await payOnPage(checkout.response.headers.get("location")!);
+    await visitor.get(new URL(paid.location!).pathname + new URL(paid.location!).search);
+    await expect.poll(() => madeFileState(track!.id, "mp3")).toMatch(/^(preparing|ready)$/);
   });
 
   it("shows an order to its buyer alone: someone else's session is not found, a visitor logs in", async () => {

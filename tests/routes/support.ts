@@ -73,7 +73,12 @@ async function measure(path: string) {
 
 /** A track's stream's state, as the media queue reads it. */
 export async function streamState(trackId: string): Promise<string | undefined> {
-  const { data, error } = await marketplaceBackend.rpc("made_file_job", { track_id: trackId, format: "stream" });
+  return madeFileState(trackId, "stream");
+}
+
+/** The state of a track's file in `format`, as the media queue reads it (none: nobody asked for it). */
+export async function madeFileState(trackId: string, format: "stream" | "mp3" | "flac"): Promise<string | undefined> {
+  const { data, error } = await marketplaceBackend.rpc("made_file_job", { track_id: trackId, format });
   expect(error).toBeNull();
   return data?.[0]?.state;
 }
