@@ -337,9 +337,11 @@ as $$
           'artist_id', t.artist_id, 'artist_name', t.artist_name, 'currency', t.currency,
           'minimum', t.minimum, 'allow_pay_more', t.allow_pay_more, 'unit', t.unit, 'quantity', t.quantity,
           'amount', t.paid, 'units_left', t.units_left, 'shipping', t.shipping,
-          -- Where fans may pay more, the artist's pricing tiers at or above the price: presets to choose from.
+          -- Where fans may pay more, the artist's pricing tiers at or above the price: presets to choose from,
+          -- each with what the artist says it gives.
           'tiers', case when t.allow_pay_more and t.problem is distinct from 'unavailable' then coalesce((
-            select jsonb_agg(jsonb_build_object('name', tier ->> 'name', 'amount', round((tier ->> 'price')::numeric * 100)::integer)
+            select jsonb_agg(jsonb_build_object('name', tier ->> 'name', 'amount', round((tier ->> 'price')::numeric * 100)::integer,
+                'description', nullif(btrim(tier ->> 'description'), ''))
               order by (tier ->> 'price')::numeric)
             from public.store_settings s, jsonb_array_elements(s.pricing_tiers) tier
             where s.artist_id = t.artist_id and round((tier ->> 'price')::numeric * 100) >= t.minimum), '[]') else '[]' end,
