@@ -222,12 +222,19 @@ describe("guests", () => {
     const elsewhere = await fresh.download(`/track/${greenhouse}/download?receipt=${encodeURIComponent(pass)}`);
     expect(elsewhere.response.status).toBe(303);
     expect((await fresh.get(elsewhere.response.headers.get("location")!)).response.status).toBe(403);
-    // The receipt mail carries the same kind of link.
+    // The receipt mail carries the same kind of link, marked as the mailed one.
     await expect.poll(() => newest(email, /receipt/), { timeout: 15_000 }).toBeDefined();
-    expect((await newest(email, /receipt/))!.text).toMatch(/\/receipt\/[0-9a-f-]{36}\./);
+    const mailedLink = /\/receipt\/([0-9a-f-]{36}\.\d+\.m\.[\w-]{43})/.exec((await newest(email, /receipt/))!.text ?? "");
+    expect(mailedLink).not.toBeNull();
+    const mailedPass = mailedLink![1]!;
+    // An artist who learnt the order's id (their sale) makes no receipt link of it.
+    const { data: guestOrder } = await serviceClient.from("orders").select("id").eq("buyer_email", email).single();
+    const madeUp = await new Visitor().get(`/checkout/done?session_id=free_${guestOrder!.id}`);
+    expect(madeUp.response.headers.get("location")).toMatch(/^\/login\?/);
 
-    // An account with that email takes the order through the receipt link (signing up alone proves no
-    // mailbox: sign-ups are not confirmed by mail); an account with another email cannot.
+    // An account with that email takes the order through the mailed receipt link alone (signing up alone
+    // proves no mailbox: sign-ups are not confirmed by mail; the return page's link proves only the browser
+    // that paid); an account with another email cannot.
     const joined = new Visitor();
     const username = `guest${Date.now().toString(36)}`;
     const signUp = await joined.post("/register/fan", {
@@ -243,14 +250,53 @@ describe("guests", () => {
       (await serviceClient.from("purchases").select("id", { count: "exact", head: true }).eq("user_id", fan!.id)).count;
     expect(await owned()).toBe(0);
     const { visitor: other } = await newFan(`notguest${Date.now().toString(36)}`);
-    const refused = await other.post(`/receipt/${pass}`, {});
+    const refused = await other.post(`/receipt/${mailedPass}`, {});
     expect(refused.response.status).toBe(409);
     expect(text(refused.html)).toContain("This order was bought with another email address");
-    expect(text((await joined.get(`/receipt/${pass}`)).html)).toContain("Add to my account");
-    const added = await joined.post(`/receipt/${pass}`, {});
+    const returned = text((await joined.get(`/receipt/${pass}`)).html);
+    expect(returned).not.toContain("Add to my account");
+    expect(returned).toContain("open the link in your receipt email");
+    const notMailed = await joined.post(`/receipt/${pass}`, {});
+    expect(notMailed.response.status).toBe(403);
+    expect(await owned()).toBe(0);
+    expect(text((await joined.get(`/receipt/${mailedPass}`)).html)).toContain("Add to my account");
+    const added = await joined.post(`/receipt/${mailedPass}`, {});
     expect(added.response.status).toBe(303);
     expect(added.response.headers.get("location")).toBe("/dashboard/fan/purchased");
     expect(await owned()).toBe(2);
     expect(text((await joined.get("/dashboard/fan/purchased")).html)).toContain("Open Door");
+  });
+
+  it("get a free order's receipt link by the checkout they came back with, and nobody by its order's id", async () => {
+    // A new artist's track and their store's code that takes all of it off.
+    const artist = await newArtist(`Free Band ${Date.now().toString(36)}`);
+    const { data: track } = await serviceClient
+      .from("tracks")
+      .insert({ artist_id: artist.id, title: "On the House", genre: "Folk", price: 1, description: "x", release_date: "2026-01-01" })
+      .select("id")
+      .single();
+    const discounts = [{ id: "1", code: "GIFT", percentage: 100, validUntil: null, active: true }];
+    const { data: kept } = await serviceClient.from("store_settings").update({ discounts }).eq("artist_id", artist.id).select("artist_id");
+    if (!kept?.length) await serviceClient.from("store_settings").insert({ artist_id: artist.id, discounts });
+
+    const guest = new Visitor();
+    await guest.post("/cart", { intent: "add", kind: "track", id: track!.id, amount: "" });
+    await guest.post("/cart", { intent: "code", code: "GIFT" });
+    const email = `free-guest-${Date.now().toString(36)}@example.com`;
+    const checkout = await guest.post("/cart", { intent: "checkout", currency: "USD", email, waiveWithdrawal: "on" });
+    expect(checkout.response.status).toBe(303);
+    const done = new URL(checkout.response.headers.get("location")!);
+    const { data: order } = await serviceClient.from("orders").select("id, checkout_session, state").eq("buyer_email", email).single();
+    expect(order!.state).toBe("paid");
+    // The checkout is its own random id, not the order's.
+    expect(done.searchParams.get("session_id")).toBe(order!.checkout_session);
+    expect(order!.checkout_session).not.toContain(order!.id);
+    const back = await guest.get(done.pathname + done.search);
+    expect(back.response.status).toBe(303);
+    expect(back.response.headers.get("location")).toMatch(/^\/receipt\//);
+    // The artist of its line knows the order's id (sold to them): it leads to no receipt.
+    const guessed = await artist.visitor.get(`/checkout/done?session_id=free_${order!.id}`);
+    expect(guessed.response.status).toBe(404);
+    expect(guessed.response.headers.get("location")).toBeNull();
   });
 });
