@@ -172,7 +172,7 @@ function prepareFiles(context: Readonly<RouterContextProvider>, orderId: string)
       env.RENDITIONS,
       (data ?? []).map((trackId) => ({ trackId, format: "mp3" as const })),
     );
-  })().catch((error: unknown) => console.error("preparing an order's files ahead failed", orderId, error));
+  })().catch((error: unknown) => console.error("making a paid order's files failed", orderId, error));
   ctx.waitUntil(preparing);
 }
 
