@@ -520,6 +520,9 @@ alter table public.orders enable row level security;
 
 create index orders_buyer_id_created_at_idx on public.orders (buyer_id, created_at desc);
 
+-- Guests' free orders by email, for their hourly bound (open_order).
+create index orders_free_guest_email_idx on public.orders (lower(buyer_email), created_at) where guest and total_cents = 0;
+
 revoke all on public.orders from anon, authenticated;
 
 grant select on public.orders to authenticated;
@@ -729,6 +732,17 @@ begin
   end;
   if buyer is null and not coalesce(private.is_email(open_order.email), false) then
     raise exception 'a guest buys with an email address' using errcode = '22023';
+  end if;
+  -- A guest's free order (a code took all of it) is paid at once and mails its receipt: so that nobody
+  -- sends receipts to any address at will, at most 3 an hour go to one email and 10 an hour come from one
+  -- client address.
+  if buyer is null and (select coalesce(sum((l ->> 'total')::integer), 0) from jsonb_array_elements(chosen) l) = 0 and (
+      (select count(*) from public.orders o
+        where o.guest and o.total_cents = 0 and lower(o.buyer_email) = lower(btrim(open_order.email))
+          and o.created_at > now() - interval '1 hour') >= 3
+      or (from_address is not null and (select count(*) from private.checkout_addresses a join public.orders o on o.id = a.order_id
+        where a.address = from_address and o.guest and o.total_cents = 0 and o.created_at > now() - interval '1 hour') >= 10)) then
+    raise exception 'too many free orders from this guest' using errcode = '54000', hint = 'free guest orders';
   end if;
   insert into public.orders (buyer_id, buyer_email, guest, currency, total_cents, follow_artists, waived_withdrawal, ship_to)
   values (

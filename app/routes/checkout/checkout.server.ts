@@ -101,6 +101,8 @@ export async function startCheckout(
     .setHeader(...vouch);
   if (opened.error) {
     if (opened.error.code === "42501") return { refused: "This account cannot buy anything." };
+    if (opened.error.code === sqlState.limitReached && opened.error.hint === "free guest orders")
+      return { refused: "Too many free orders were sent to this email or from here. Please try again in an hour." };
     if (opened.error.code === sqlState.limitReached)
       return { refused: "You have too many checkouts open. Finish or close one, or try again in a few minutes." };
     console.error("opening an order failed", opened.error);

@@ -79,7 +79,7 @@ select tests.each_actor('read a sale''s order reference',
 select tests.each_actor('read a sale''s buyer''s email', $$select 1 from public.sales() where buyer_email is not null$$,
   array['admin']);
 
-select plan((select count(*)::integer from tests.cases) + 11);
+select plan((select count(*)::integer from tests.cases) + 15);
 
 select * from tests.proved_cases();
 
@@ -109,6 +109,38 @@ select is((select count(*)::integer from public.purchases where track_id = tests
   1, 'a guest''s album gets it too, for its receipt link');
 select ok(tests.allowed('visitor through the marketplace', $$select 1 where private.may_download(tests.id('out'))$$) = false,
   'a visitor naming no guest order downloads nothing');
+
+-- A guest's free orders (the artist's own code takes all of it) mail receipts: at most 3 an hour to one
+-- email, 10 an hour from one client address.
+insert into public.store_settings (artist_id, discounts)
+values (tests.id('artist'), '[{"id": "g", "code": "GIFT", "percentage": 100, "validUntil": null, "active": true}]');
+-- (paid at once with a random checkout, as the Worker pays a free order)
+create function tests.free_order(email text, address text)
+returns jsonb
+language plpgsql
+as $$
+declare
+  opened jsonb;
+  checkout text := 'free_' || gen_random_uuid();
+begin
+  perform set_config('request.jwt.claims', '{"role": "anon"}', true);
+  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+  opened := public.open_order(jsonb_build_array(tests.line('track', 'track')), '{GIFT}', 'USD', true, true, email, null, address);
+  perform public.attach_checkout((opened ->> 'order_id')::uuid, checkout);
+  perform public.apply_checkout(checkout, 'paid');
+  return opened;
+end
+$$;
+select is((select count(*)::integer from generate_series(1, 3) n where tests.free_order('free@tests.example', 'client a') ? 'order_id'),
+  3, 'a guest''s free orders go to one email 3 times an hour');
+select throws_ok($$select tests.free_order('Free@Tests.Example', 'client b')$$, '54000', null,
+  'and a fourth is refused, from any address');
+select is((select count(*)::integer from generate_series(1, 7) n
+    where tests.free_order('free' || n || '@tests.example', 'client a') ? 'order_id'),
+  7, 'one client address makes 10 an hour');
+select throws_ok($$select tests.free_order('eleventh@tests.example', 'client a')$$, '54000', null, 'and an eleventh is refused');
+select set_config('request.jwt.claims', '', true);
+select set_config('request.headers', '', true);
 
 select * from finish();
 rollback;
