@@ -21,7 +21,6 @@ const ChangedSchema = v.union([v.object({ wrong_password: v.literal(true) }), v.
  * the notice of it queued. Answers the refusal beside the password field (nothing changed) with its status.
  */
 export async function changePaypalEmail(
-  request: Request,
   context: Readonly<RouterContextProvider>,
   paypalEmail: string | null,
   password: string,

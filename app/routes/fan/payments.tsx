@@ -41,7 +41,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { paypalEmail, currency, currentPassword } = submission.value;
   // A new PayPal email takes the account's password (and the account is told), before anything is saved.
   if (paypalEmail !== ((await fanSettings(context, fan.id)).paypal_email ?? null)) {
-    const changed = await changePaypalEmail(request, context, paypalEmail, currentPassword);
+    const changed = await changePaypalEmail(context, paypalEmail, currentPassword);
     if ("refused" in changed) {
       return replyWith(
         { fieldErrors: { [paypalPasswordField]: changed.refused }, formError: null, values: submission.values },

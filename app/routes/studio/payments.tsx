@@ -109,7 +109,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   // A new PayPal email takes the account's password (and the account is told), before anything is saved.
   if (settings.paypalEmail !== stored.paypal_email) {
-    const changed = await changePaypalEmail(request, context, settings.paypalEmail, settings.currentPassword);
+    const changed = await changePaypalEmail(context, settings.paypalEmail, settings.currentPassword);
     if ("refused" in changed) {
       return replyWith(
         { fieldErrors: { [paypalPasswordField]: changed.refused }, formError: null, values: submission.values },
