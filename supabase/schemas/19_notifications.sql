@@ -94,6 +94,37 @@ create index comments_reply_to_idx on public.comments (reply_to) where reply_to 
 
 grant insert (reply_to) on public.comments to authenticated;
 
+-- What the track page shows of its comments: each with its author's public name and picture (artist
+-- name or fan username), and for a reply the name of whom it answers, in one read. security_invoker: the
+-- comments policies still decide which rows a reader sees (those on tracks they can see, by authors not
+-- banned), the answered comment's included, so a reply to a banned user's comment names nobody.
+-- (Here, not with the comments in 05_fan.sql: a view names its columns as it is made, reply_to included.)
+create view public.track_comments with (security_invoker = true) as
+select
+  c.id,
+  c.track_id,
+  c.user_id,
+  c.content,
+  c.created_at,
+  coalesce(a.artist_name, f.username) as author_name,
+  coalesce(a.profile_image_url, f.profile_image_url) as author_image_url,
+  -- Which public page the author has, if any: artist pages and fan pages live at different paths.
+  case when a.id is not null then 'artist' when f.id is not null then 'fan' end as author_kind,
+  -- The answered comment's author as a reader may see them ("in reply to …"), with their page.
+  r.user_id as reply_to_user_id,
+  coalesce(ra.artist_name, rf.username) as reply_to_name,
+  case when ra.id is not null then 'artist' when rf.id is not null then 'fan' end as reply_to_kind
+from public.comments c
+left join public.artist_profiles a on a.id = c.user_id
+left join public.fan_profiles f on f.id = c.user_id
+left join public.comments r on r.id = c.reply_to
+left join public.artist_profiles ra on ra.id = r.user_id
+left join public.fan_profiles rf on rf.id = r.user_id;
+
+revoke all on public.track_comments from anon, authenticated;
+
+grant select on public.track_comments to anon, authenticated;
+
 -- A reply answers a comment on the same track (a trigger: a check constraint cannot read another row).
 create or replace function private.reply_on_its_track()
 returns trigger

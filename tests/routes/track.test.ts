@@ -153,6 +153,24 @@ describe("comments", () => {
     expect(text((await visitor.get(path)).html)).not.toContain(words);
   });
 
+  it("shows whom a reply answers, linked to their page", async () => {
+    const visitor = await fan();
+    const path = `/track/${trackId("Greenhouse")}`;
+    const { data: answered } = await serviceClient
+      .from("track_comments")
+      .select("id, user_id, author_name")
+      .eq("track_id", trackId("Greenhouse"))
+      .like("content", "Give Iona%")
+      .single();
+    const words = `Her gran deserves it ${Date.now()}`;
+    const posted = await visitor.post(path, { intent: "comment", content: words, replyTo: answered!.id });
+    expect(posted.response.status).toBe(302);
+
+    const { html } = await new Visitor().get(path);
+    expect(text(html)).toContain(`rileyspins just now in reply to ${answered!.author_name} ${words}`);
+    expect(html).toMatch(new RegExp(`in reply to(<!-- -->)? <a [^>]*href="/fan/${answered!.user_id}"`));
+  });
+
   it("refuses an empty or too long comment next to the field, keeping what was typed", async () => {
     const visitor = await fan();
     const path = `/track/${trackId("Greenhouse")}`;

@@ -201,6 +201,7 @@ function CommentItem({
             {formatTimeAgo(comment.created_at, now)}
           </time>
         </header>
+        {comment.reply_to_user_id ? <InReplyTo comment={comment} /> : null}
         <p className="mt-1 break-words whitespace-pre-line text-ink-muted">{comment.content}</p>
         {canReply ? (
           <Link
@@ -229,5 +230,23 @@ function CommentItem({
         </Form>
       ) : null}
     </article>
+  );
+}
+
+/** Above a reply's text: whom it answers, linked to their page where they have one. */
+function InReplyTo({ comment }: { comment: TrackComment }) {
+  const name = comment.reply_to_name ?? "Unknown User";
+  const path = comment.reply_to_kind ? `/${comment.reply_to_kind}/${comment.reply_to_user_id}` : null;
+  return (
+    <p className="mt-0.5 text-sm text-ink-faint">
+      in reply to{" "}
+      {path ? (
+        <Link to={path} className="font-semibold text-ink-muted hover:text-accent-strong">
+          {name}
+        </Link>
+      ) : (
+        <span className="font-semibold text-ink-muted">{name}</span>
+      )}
+    </p>
   );
 }

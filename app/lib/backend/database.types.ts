@@ -1435,6 +1435,9 @@ export type Database = {
           content: string | null
           created_at: string | null
           id: string | null
+          reply_to_kind: string | null
+          reply_to_name: string | null
+          reply_to_user_id: string | null
           track_id: string | null
           user_id: string | null
         }

@@ -248,6 +248,10 @@ export const TrackCommentsSchema = v.array(
     author_name: nullableText,
     author_image_url: nullableText,
     author_kind: v.nullable(v.picklist(["artist", "fan"])),
+    /** For a reply, whom it answers as the reader may see them (never a banned user); null otherwise. */
+    reply_to_user_id: nullableText,
+    reply_to_name: nullableText,
+    reply_to_kind: v.nullable(v.picklist(["artist", "fan"])),
   }),
 );
 export type TrackComment = v.InferOutput<typeof TrackCommentsSchema>[number];

@@ -39,7 +39,8 @@ import { sqlState } from "~/lib/backend/sqlstate";
 const trackColumns =
   "id, title, master_format, mp3_kbps, track_number, genre, subgenre, price, allow_pay_more, description, label, release_date, artwork_url, artwork_width, artwork_height, peaks, duration_seconds, " +
   "release:releases(id, kind, title, track_count), artist:artist_profiles(id, artist_name, profile_image_url, currency)";
-const commentColumns = "id, user_id, content, created_at, author_name, author_image_url, author_kind";
+const commentColumns =
+  "id, user_id, content, created_at, author_name, author_image_url, author_kind, reply_to_user_id, reply_to_name, reply_to_kind";
 /** However far "Show more" is followed, one page never lists more than this many comments. */
 const maxCommentsShown = 500;
 

@@ -16,6 +16,14 @@ begin
     insert into public.purchases (amount, track_id, user_id) values (1.99, tests.id('track'), tests.id('fan')) returning id$q$);
   perform tests.remember('comment', $q$
     insert into public.comments (content, track_id, user_id) values ('Love it', tests.id('track'), tests.id('fan')) returning id$q$);
+  perform tests.remember('reply', $q$
+    insert into public.comments (content, track_id, user_id, reply_to)
+    values ('Thank you', tests.id('track'), tests.id('artist'), tests.id('comment')) returning id$q$);
+  perform tests.remember('banned fan''s comment', $q$
+    insert into public.comments (content, track_id, user_id) values ('Before the ban', tests.id('track'), tests.id('banned fan')) returning id$q$);
+  perform tests.remember('reply to the banned', $q$
+    insert into public.comments (content, track_id, user_id, reply_to)
+    values ('Agreed', tests.id('track'), tests.id('fan'), tests.id('banned fan''s comment')) returning id$q$);
   insert into public.likes (user_id, track_id) values (tests.id('fan'), tests.id('track'));
 end
 $$;
@@ -52,6 +60,17 @@ select tests.each_actor('delete a purchase', $$delete from public.purchases wher
 select tests.each_actor('read a comment', $$select 1 from public.comments where id = tests.id('comment')$$,
   array['visitor', 'artist', 'other artist', 'fan', 'admin']);
 select tests.each_actor('read a comment with its author', $$select 1 from public.track_comments where id = tests.id('comment')$$,
+  array['visitor', 'artist', 'other artist', 'fan', 'admin']);
+-- A reply names whom it answers as a reader may see them: never a banned user.
+select tests.each_actor('read a reply with the name it answers',
+  $$select 1 from public.track_comments where id = tests.id('reply')
+    and (reply_to_user_id, reply_to_name, reply_to_kind) = (tests.id('fan'), 'listener', 'fan')$$,
+  array['visitor', 'artist', 'other artist', 'fan', 'admin']);
+select tests.each_actor('read a reply naming the banned user it answers',
+  $$select 1 from public.track_comments where id = tests.id('reply to the banned')
+    and (reply_to_user_id is not null or reply_to_name is not null or reply_to_kind is not null)$$, array[]::text[]);
+select tests.each_actor('read a reply to the banned, alone',
+  $$select 1 from public.track_comments where id = tests.id('reply to the banned') and content = 'Agreed'$$,
   array['visitor', 'artist', 'other artist', 'fan', 'admin']);
 select tests.each_actor('comment as oneself',
   $$insert into public.comments (content, track_id, user_id) values ('Great', tests.id('track'), (select auth.uid()))$$,
