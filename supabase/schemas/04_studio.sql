@@ -103,15 +103,16 @@ security invoker
 set search_path = ''
 as $$
   with mine as (
-    select t.*, r.kind as release_kind, r.title as release_title
+    select t.*, r.kind as release_kind, r.title as release_title, r.created_at as release_created_at
     from public.tracks t
     join public.releases r on r.id = t.release_id
     where t.artist_id = (select auth.uid())
       and (studio_catalog.kind = 'all' or r.kind = studio_catalog.kind)
   ),
   shown as (
+    -- Newest first: by release date, releases of one date by when they were published (made), then by id.
     select m.* from mine m
-    order by m.release_date desc, m.release_id, m.track_number nulls last, m.created_at desc
+    order by m.release_date desc, m.release_created_at desc, m.release_id, m.track_number nulls last, m.created_at desc
     limit least(greatest(studio_catalog.page_size, 1), 100)
     offset (greatest(studio_catalog.page, 1) - 1) * least(greatest(studio_catalog.page_size, 1), 100)
   )
@@ -129,7 +130,7 @@ as $$
           'stream_state', f.state,
           'stream_failure', f.failure,
           'plays', (select coalesce(sum(d.plays), 0) from public.track_daily_stats d where d.track_id = s.id))
-        order by s.release_date desc, s.release_id, s.track_number nulls last, s.created_at desc)
+        order by s.release_date desc, s.release_created_at desc, s.release_id, s.track_number nulls last, s.created_at desc)
       from shown s
       left join lateral private.stream_of(s.id) f on true), '[]'),
     -- Each shown release's sales and revenue, as the ledger counts them (18_ledger.sql): lines sold less

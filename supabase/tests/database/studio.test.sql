@@ -21,7 +21,19 @@ select tests.each_actor('delete store settings', $$delete from public.store_sett
 select tests.each_actor('read one''s studio catalog', $$select 1 where jsonb_array_length(public.studio_catalog() -> 'tracks') > 0$$,
   array['artist']);
 
-select plan((select count(*)::integer from tests.cases));
+-- Your Tracks: releases of one date, the one made (published) last first, whatever their ids.
+insert into public.releases (id, artist_id, kind, title, created_at) values
+  ('00000000-0000-4000-8000-0000000000a1', tests.id('artist'), 'single', 'Made first', now() - interval '1 day'),
+  ('00000000-0000-4000-8000-0000000000a2', tests.id('artist'), 'single', 'Made next', now());
+insert into public.tracks (artist_id, release_id, title, genre, price, description, release_date)
+select r.artist_id, r.id, r.title, 'Rock', 1.99, 'Out the same day', current_date - 30
+from public.releases r where r.id in ('00000000-0000-4000-8000-0000000000a1', '00000000-0000-4000-8000-0000000000a2');
+
+select plan((select count(*)::integer from tests.cases) + 1);
 select * from tests.proved_cases();
+do $$ begin perform set_config('request.jwt.claims', jsonb_build_object('sub', tests.id('artist'), 'role', 'authenticated')::text, true); end $$;
+select is((select jsonb_agg(t -> 'title' order by n) from jsonb_array_elements(public.studio_catalog() -> 'tracks') with ordinality e(t, n)
+    where t ->> 'title' like 'Made %'), '["Made next", "Made first"]'::jsonb,
+  'Your Tracks lists releases of one date newest first');
 select * from finish();
 rollback;
