@@ -556,26 +556,27 @@ revoke execute on function private.is_artist() from public;
 
 grant execute on function private.is_artist() to anon, authenticated, service_role;
 
--- Whether the signed-in user is an artist or a fan, from their profile rows. Sign-up metadata says what
--- they chose, but it is theirs to edit (a fan can set user_metadata.role = 'artist' on themselves), so
--- the app's role guards decide by this instead; metadata only picks UI. An artist_profiles row makes an
--- artist, exactly what every artist policy checks.
-create or replace function public.account_role()
-returns text
+-- Who the signed-in user is, from their profile rows: artist or fan (`role`), and the name the site shows
+-- them by as it is now (`name`: the artist name or the username; sign-up metadata keeps the name they
+-- signed up with). Sign-up metadata says what they chose, but it is theirs to edit (a fan can set
+-- user_metadata.role = 'artist' on themselves), so the app's role guards decide by this instead; metadata
+-- only picks UI. An artist_profiles row makes an artist, exactly what every artist policy checks. Null
+-- for an account without a profile (an administrator). Asked beside the user on every signed-in request.
+create or replace function public.account()
+returns jsonb
 language sql
 stable
 security invoker
 set search_path = ''
 as $$
-  select case
-    when exists (select 1 from public.artist_profiles p where p.id = (select auth.uid())) then 'artist'
-    when exists (select 1 from public.fan_profiles p where p.id = (select auth.uid())) then 'fan'
-  end
+  select coalesce(
+    (select jsonb_build_object('role', 'artist', 'name', p.artist_name) from public.artist_profiles p where p.id = (select auth.uid())),
+    (select jsonb_build_object('role', 'fan', 'name', p.username) from public.fan_profiles p where p.id = (select auth.uid())))
 $$;
 
-revoke execute on function public.account_role() from public, anon;
+revoke execute on function public.account() from public, anon;
 
-grant execute on function public.account_role() to authenticated, service_role;
+grant execute on function public.account() to authenticated, service_role;
 
 -- A handle ('name', '@name') or a profile address on the network's own site; the app's socialProfile()
 -- reads links with the same patterns.

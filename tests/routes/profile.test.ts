@@ -4,7 +4,7 @@
 // judged by its bytes. A new artist signs up for these tests, so the demo catalogue never changes.
 import { beforeAll, describe, expect, it } from "vitest";
 import { jpegOf, pngClaiming, tinyPng } from "../support/media.ts";
-import { Visitor, inputValue, newArtist, serviceClient, signedIn, text } from "./support.ts";
+import { Visitor, inputValue, newArtist, newFan, serviceClient, signedIn, text } from "./support.ts";
 
 let artist: Visitor;
 let artistId: string;
@@ -90,6 +90,23 @@ describe("Edit Profile", () => {
     const form = await artist.get("/dashboard/artist/profile");
     expect(inputValue(form.html, "website")).toBe("https://profiletesters.example");
     expect(form.html.match(/name="showVenue"/g)).toHaveLength(2);
+  });
+
+  it("names the account in the header's menu by its profile as it is now, whatever the role", async () => {
+    const accountMenu = (html: string) => html.match(/<span class="truncate">([^<]*)<\/span><span class="sr-only">, account menu</)?.[1];
+    const renamed = await newArtist("Header Before");
+    const saved = await renamed.visitor.post("/dashboard/artist/profile", { ...profile, artistName: "Header After" });
+    expect(saved.response.status).toBe(303);
+    expect(accountMenu((await renamed.visitor.get("/dashboard/artist")).html)).toBe("Header After");
+
+    const suffix = Date.now().toString(36);
+    const fan = await newFan(`headerfan${suffix}`);
+    const kept = await fan.visitor.post("/dashboard/fan/profile", { username: `renamedfan${suffix}`, bio: "", favoriteGenres: [] });
+    expect(kept.response.status).toBe(303);
+    expect(accountMenu((await fan.visitor.get("/dashboard/fan")).html)).toBe(`renamedfan${suffix}`);
+
+    const administrator = await signedIn("admin@example.com", "admin-demo-pass");
+    expect(accountMenu((await administrator.get("/admin")).html)).toBe("Administrator");
   });
 
   it("refuses each bad field with its message, next to it, keeping what was typed", async () => {

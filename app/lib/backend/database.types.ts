@@ -1452,7 +1452,7 @@ export type Database = {
       }
     }
     Functions: {
-      account_role: { Args: Record<PropertyKey, never>; Returns: string }
+      account: { Args: Record<PropertyKey, never>; Returns: Json }
       add_to_cart: { Args: { lines: Json }; Returns: number }
       admin_money: { Args: { days?: number }; Returns: Json }
       album_page: { Args: { release_id: string }; Returns: Json }

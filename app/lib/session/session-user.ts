@@ -4,8 +4,9 @@ import * as v from "valibot";
 export type AccountRole = "artist" | "fan";
 
 /**
- * Who is signed in, as the pages need it. The role the guards check comes from the profile rows
- * (`account_role()`); sign-up metadata, which the user may edit, only names them.
+ * Who is signed in, as the pages need it. The role the guards check and the name shown come from the
+ * profile rows (`account()`); sign-up metadata, which the user may edit (and which keeps the name they
+ * signed up with), stands in only where the profile was not read.
  */
 export type SessionUser = {
   id: string;
@@ -19,19 +20,33 @@ export type SessionUser = {
 
 export const accountRole = (value: unknown): AccountRole | null => (value === "artist" || value === "fan" ? value : null);
 
+/** What `account()` answers: the profile's role and name, or null for an account without a profile. */
+const AccountSchema = v.nullable(v.object({ role: v.picklist(["artist", "fan"]), name: v.string() }));
+export type Account = { role: AccountRole | null; name: string | null };
+
+/** `account()`'s answer read; anything else (it failed) as no profile. */
+export function accountFrom(value: unknown): Account {
+  const parsed = v.safeParse(AccountSchema, value);
+  return parsed.success && parsed.output ? parsed.output : { role: null, name: null };
+}
+
 /**
- * `role`: the one `account_role()` answered. Right after signing in or up, where only the sign-up
- * metadata is at hand, it stands in to choose where to go next; the guards there ask the database.
+ * `account`: what `account()` answered: the role the guards check and the profile's name as it is now.
+ * Right after signing in or up, where only the sign-up metadata is at hand, it stands in to choose where
+ * to go next; the guards there ask the database. An administrator without a profile is "Administrator".
  */
-export function toSessionUser(user: User, role: AccountRole | null = accountRole(user.user_metadata?.role)): SessionUser {
+export function toSessionUser(user: User, account?: Account): SessionUser {
   const metadata = user.user_metadata ?? {};
-  const name = role === "artist" ? metadata.artist_name : metadata.username;
+  const isAdmin = user.app_metadata?.role === "admin";
+  const role = account ? account.role : accountRole(metadata.role);
+  const signedUpAs = role === "artist" ? metadata.artist_name : metadata.username;
+  const name = account ? account.name : typeof signedUpAs === "string" ? signedUpAs : null;
   return {
     id: user.id,
     email: user.email ?? "",
     role,
-    displayName: typeof name === "string" && name.trim() ? name : ((user.email ?? "").split("@")[0] ?? ""),
-    isAdmin: user.app_metadata?.role === "admin",
+    displayName: name?.trim() ? name : isAdmin ? "Administrator" : ((user.email ?? "").split("@")[0] ?? ""),
+    isAdmin,
     pendingEmail: user.new_email || null,
   };
 }

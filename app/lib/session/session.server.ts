@@ -1,6 +1,6 @@
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { envFrom, marketplaceHeader } from "../http/env.server";
-import { accountRole, toSessionUser, type SessionUser } from "./session-user";
+import { accountFrom, toSessionUser, type SessionUser } from "./session-user";
 import { roundTripCounter } from "../backend/round-trips.server";
 import { createSupabaseServerClient, isAuthCookieName, requestCookies, type SupabaseClient } from "../backend/supabase.server";
 import { hasCartCookie } from "../payments/cart";
@@ -66,12 +66,12 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   const signedInBefore = hasAuthCookie(request);
   let user: SessionUser | null = null;
   if (signedInBefore) {
-    // The role comes from the profile rows, asked beside the user (one round trip): sign-up metadata is
-    // the user's to edit.
-    const [{ data, error }, role] = await Promise.all([supabase.auth.getUser(), supabase.rpc("account_role")]);
+    // The role and the name shown come from the profile rows, asked beside the user (one round trip):
+    // sign-up metadata is the user's to edit, and keeps the name they signed up with.
+    const [{ data, error }, account] = await Promise.all([supabase.auth.getUser(), supabase.rpc("account")]);
     if (data.user) {
-      if (role.error) console.error("reading the account's role failed", role.error);
-      user = toSessionUser(data.user, accountRole(role.data));
+      if (account.error) console.error("reading the account's profile failed", account.error);
+      user = toSessionUser(data.user, accountFrom(account.data));
     } else if (error && error.name !== "AuthRetryableFetchError") {
       // The session is no longer valid (signed out elsewhere, expired, banned): forget it.
       await supabase.auth.signOut({ scope: "local" });

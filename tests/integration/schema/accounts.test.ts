@@ -63,16 +63,21 @@ describeOnTestDatabase("accounts", (db) => {
   });
 
   describe("account roles", () => {
-    it("come from the profile rows, never from metadata the user can edit", async () => {
+    it("come from the profile rows, never from metadata the user can edit, with the profile's name", async () => {
       const artist = await createArtist(db(), "Real Artist");
       const fan = await createFan(db(), "plain_fan_role");
-      const roleOf = async (claims: Claims) =>
-        (await as(db(), claims, (tx) => tx.query<{ role: string | null }>("select account_role() as role"))).rows[0].role;
-      expect(await roleOf(artist.claims)).toBe("artist");
-      expect(await roleOf(fan.claims)).toBe("fan");
+      const admin = await createAdmin(db());
+      const accountOf = async (claims: Claims) =>
+        (await as(db(), claims, (tx) => tx.query<{ account: unknown }>("select account() as account"))).rows[0].account;
+      expect(await accountOf(artist.claims)).toEqual({ role: "artist", name: "Real Artist" });
+      expect(await accountOf(fan.claims)).toEqual({ role: "fan", name: "plain_fan_role" });
+      expect(await accountOf(admin.claims)).toBeNull();
       await db().query(`update auth.users set raw_user_meta_data = raw_user_meta_data || '{"role": "artist"}' where id = $1`, [fan.id]);
-      expect(await roleOf({ ...fan.claims, user_metadata: { role: "artist" } })).toBe("fan");
-      expect((await errorOf(as(db(), visitor, (tx) => tx.query("select account_role()")))).code).toBe("42501");
+      expect(await accountOf({ ...fan.claims, user_metadata: { role: "artist" } })).toEqual({ role: "fan", name: "plain_fan_role" });
+      // a rename shows at once (sign-up metadata keeps the old name)
+      await db().query("update fan_profiles set username = 'renamed_fan_role' where id = $1", [fan.id]);
+      expect(await accountOf(fan.claims)).toEqual({ role: "fan", name: "renamed_fan_role" });
+      expect((await errorOf(as(db(), visitor, (tx) => tx.query("select account()")))).code).toBe("42501");
     });
   });
 });
