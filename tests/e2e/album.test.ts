@@ -193,5 +193,17 @@ describe("on a phone and by keyboard", () => {
     const box = (await menu.boundingBox())!;
     assert.ok(box.y >= 0 && box.y + box.height <= 700, `the menu runs past the window (${box.y}, ${box.height})`);
     await close();
+
+    // A fan's menu grows once open (their playlists are drawn then): where it opens is judged again, so one
+    // whose first items fit below its button, and whose playlists would not, ends upward, whole.
+    const fan = await signedInPage(browser, "fan", { viewport: { width: 1440, height: 700 }, landing: headlights });
+    await hydrated(fan.page);
+    const fanSummary = fan.page.getByLabel("More options for Porch Light");
+    await fanSummary.evaluate((element) => window.scrollBy(0, element.getBoundingClientRect().bottom - window.innerHeight + 150));
+    await fanSummary.click();
+    await fan.page.getByRole("link", { name: "New playlist..." }).waitFor();
+    const grown = (await fan.page.locator("details[open] > :not(summary)").first().boundingBox())!;
+    assert.ok(grown.y >= 0 && grown.y + grown.height <= 700, `the fan's menu runs past the window (${grown.y}, ${grown.height})`);
+    await fan.close();
   });
 });

@@ -5,7 +5,8 @@ import { useLocation } from "react-router";
  * Enhances a native `<details>` menu: it closes when the page changes, on Escape (giving focus back to its
  * summary) and when a click lands outside it, and opens upward where it would run past the bottom of the
  * window or under the player bar (and there is room above). Without JavaScript the disclosure still opens
- * and closes.
+ * and closes. Its contents may grow once open (a track menu draws the user's playlists then), so where it
+ * opens is decided again whenever its size changes.
  */
 export function useDisclosure() {
   const ref = useRef<HTMLDetailsElement>(null);
@@ -24,15 +25,31 @@ export function useDisclosure() {
       const menu = ref.current;
       if (menu?.open && !menu.contains(event.target as Node)) menu.open = false;
     }
+    // Upward where the panel, opened downward, would end past the window's bottom or under the player bar
+    // and there is room above. Judged by where it would end downward, so an open menu never flips to and fro.
+    function place() {
+      const menu = ref.current;
+      const panel = menu?.querySelector(":scope > :not(summary)");
+      if (!menu || !panel || !menu.open) return;
+      const limit = document.querySelector("[data-player-bar]")?.getBoundingClientRect().top ?? window.innerHeight;
+      const { top, bottom } = menu.getBoundingClientRect();
+      const { height } = panel.getBoundingClientRect();
+      const marginTop = Number.parseFloat(getComputedStyle(panel).marginTop) || 4;
+      if (bottom + marginTop + height > limit && top - height > 0) menu.dataset.opensUp = "";
+      else delete menu.dataset.opensUp;
+    }
+    const resized = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(place);
     function onToggle() {
       const menu = ref.current;
       if (!menu) return;
-      delete menu.dataset.opensUp;
       const panel = menu.querySelector(":scope > :not(summary)");
-      if (!menu.open || !panel) return;
-      const bottom = document.querySelector("[data-player-bar]")?.getBoundingClientRect().top ?? window.innerHeight;
-      const { height, bottom: panelBottom } = panel.getBoundingClientRect();
-      if (panelBottom > bottom && menu.getBoundingClientRect().top - height > 0) menu.dataset.opensUp = "";
+      resized?.disconnect();
+      if (!menu.open || !panel) {
+        delete menu.dataset.opensUp;
+        return;
+      }
+      place();
+      resized?.observe(panel);
     }
     const menu = ref.current;
     document.addEventListener("keydown", onKeyDown);
@@ -42,6 +59,7 @@ export function useDisclosure() {
       document.removeEventListener("keydown", onKeyDown);
       document.removeEventListener("pointerdown", onPointerDown);
       menu?.removeEventListener("toggle", onToggle);
+      resized?.disconnect();
     };
   }, []);
 
