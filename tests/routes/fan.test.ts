@@ -112,6 +112,9 @@ describe("the fan's lists", () => {
     expect(page.indexOf(newest!)).toBeGreaterThan(-1);
     if (next && next !== newest) expect(page.indexOf(newest!)).toBeLessThan(page.indexOf(next));
     expect(page).toMatch(/\$\d+\.\d{2}/);
+    // At 390 px a release's line wraps between its parts, so the amount is whole: never in a line cut short.
+    expect(html).toMatch(/<span class="shrink-0 whitespace-nowrap">\$\d+\.\d{2}(<!-- -->)? ·<\/span>/);
+    expect(html).not.toMatch(/<p class="[^"]*truncate[^"]*">(?:(?!<\/p>).)*\$\d+\.\d{2}/s);
   });
 
   it("marks what was refunded on Purchased: a wholly refunded order with no receipt to send again, a partly refunded one by its lines", async () => {

@@ -200,12 +200,20 @@ function OwnedReleaseCard({ release }: { release: OwnedRelease & { downloads: Do
           <Link to={page} className="block truncate text-lg font-bold text-ink hover:underline">
             {release.title}
           </Link>
-          <p className="truncate text-sm text-ink-muted">
-            <Link to={artistPath(release.artist.id)} className="hover:text-ink hover:underline">
-              {release.artist.artist_name}
-            </Link>{" "}
-            · {release.from_code ? "From a download code" : formatPrice(release.amount, release.currency)} ·{" "}
-            <time dateTime={release.bought_at}>{formatDate(release.bought_at.slice(0, 10), dateLocale)}</time>
+          {/* At 390 px the line wraps between its parts; only a long artist name gives way, never the price. */}
+          <p className="flex flex-wrap gap-x-1 text-sm text-ink-muted">
+            <span className="flex min-w-0 max-w-full gap-1">
+              <Link to={artistPath(release.artist.id)} className="truncate hover:text-ink hover:underline">
+                {release.artist.artist_name}
+              </Link>
+              <span className="shrink-0">·</span>
+            </span>
+            <span className="shrink-0 whitespace-nowrap">
+              {release.from_code ? "From a download code" : formatPrice(release.amount, release.currency)} ·
+            </span>
+            <time dateTime={release.bought_at} className="whitespace-nowrap">
+              {formatDate(release.bought_at.slice(0, 10), dateLocale)}
+            </time>
           </p>
         </div>
         <div className="col-span-2 sm:shrink-0">
