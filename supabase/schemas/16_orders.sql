@@ -707,10 +707,10 @@ begin
     where private.discount_code_keys(s.discounts) && (select array_agg(lower(btrim(c))) from unnest(coalesce(open_order.codes, '{}')) c)
     order by s.artist_id
     for update;
-    -- Codes past the account's limit on typing them are not looked up here either (a guest's checkout is
-    -- past its security check already).
+    -- Codes past the account's or the address's limit on typing them are not looked up here either, so
+    -- checking out (the payment page's total) tells no more of a code than the cart does.
     priced := private.priced_cart(wanted,
-      (select coalesce(array_agg(l.code), '{}') from private.codes_within_limit(open_order.codes, null) l where l.answered),
+      (select coalesce(array_agg(l.code), '{}') from private.codes_within_limit(open_order.codes, from_address) l where l.answered),
       buyer, open_order.ship_to);
     -- Without a currency, the lines' own (a single item bought at once).
     paying := coalesce(open_order.currency, (select l ->> 'currency' from jsonb_array_elements(priced -> 'lines') l limit 1));

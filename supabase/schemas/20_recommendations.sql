@@ -55,6 +55,9 @@ as $$
     join public.purchases p on p.track_id = t.id
     where t.release_id = bought_together.release_id and p.user_id is not null
       and p.user_id is distinct from bought_together.buyer
+      -- Buyers who paid: a download code (or a free order) makes no buyer, so an artist's own codes cannot
+      -- make up the three buyers around one fan.
+      and p.download_code_id is null and p.amount > 0
     group by p.user_id
     order by max(p.created_at) desc
     limit bought_together.max_buyers

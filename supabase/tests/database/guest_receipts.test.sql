@@ -79,7 +79,7 @@ select tests.each_actor('read a sale''s order reference',
 select tests.each_actor('read a sale''s buyer''s email', $$select 1 from public.sales() where buyer_email is not null$$,
   array['admin']);
 
-select plan((select count(*)::integer from tests.cases) + 15);
+select plan((select count(*)::integer from tests.cases) + 16);
 
 select * from tests.proved_cases();
 
@@ -139,6 +139,21 @@ select is((select count(*)::integer from generate_series(1, 7) n
     where tests.free_order('free' || n || '@tests.example', 'client a') ? 'order_id'),
   7, 'one client address makes 10 an hour');
 select throws_ok($$select tests.free_order('eleventh@tests.example', 'client a')$$, '54000', null, 'and an eleventh is refused');
+
+-- An address past its limit on typing codes in the cart gets none looked up by checking out either: the
+-- payment page's total would tell whether a guess was right.
+do $$
+begin
+  perform set_config('request.jwt.claims', '{"role": "anon"}', true);
+  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+  for n in 1..6 loop
+    perform public.price_cart(jsonb_build_array(tests.line('track', 'track')),
+      (select array_agg('guess-' || n || '-' || g) from generate_series(1, 10) g), null, 'client c');
+  end loop;
+end
+$$;
+select is((public.open_order(jsonb_build_array(tests.line('track', 'track')), '{GIFT}', 'USD', true, true, 'guesser@tests.example',
+    null, 'client c') ->> 'total')::integer, 199, 'a checkout from an address past its limit takes no code');
 select set_config('request.jwt.claims', '', true);
 select set_config('request.headers', '', true);
 

@@ -100,7 +100,7 @@ select tests.each_actor_through_marketplace('unsubscribe',
 select tests.each_actor('read what fans bought together', $$select 1 where jsonb_array_length(public.also_bought(track_id => tests.id('track'))) >= 0$$,
   array['visitor', 'artist', 'other artist', 'fan', 'admin']);
 
-select plan((select count(*)::integer from tests.cases) + 40);
+select plan((select count(*)::integer from tests.cases) + 41);
 select * from tests.proved_cases();
 
 -- Follows, replies, sales, shipments.
@@ -236,6 +236,12 @@ insert into public.purchases (amount, track_id, user_id) values
 select is(public.also_bought(tests.release_of('track')), '[]'::jsonb, 'fans who bought this also bought: nothing with 2 buyers');
 select ok(not jsonb_path_exists(tests.answer($$select private.recommended_releases(24)$$, 'fan'), '$[*] ? (@.reason == "bought")'),
   'nor is a fan recommended what the one other buyer of their track bought');
+-- Nor do fans given it for nothing (the artist's own codes, free orders) make up the three.
+select tests.new_user('gifted one', '{"role": "fan", "username": "gifted-one"}');
+select tests.new_user('gifted two', '{"role": "fan", "username": "gifted-two"}');
+insert into public.purchases (amount, track_id, user_id) values
+  (0, tests.id('track'), tests.id('gifted one')), (0, tests.id('track'), tests.id('gifted two'));
+select is(public.also_bought(tests.release_of('track')), '[]'::jsonb, 'fans who bought this also bought: nothing with 2 buyers and 2 given it');
 select tests.new_user('second buyer', '{"role": "fan", "username": "second-buyer"}');
 select tests.new_user('third buyer', '{"role": "fan", "username": "third-buyer"}');
 insert into public.purchases (amount, track_id, user_id) values
