@@ -17,6 +17,6 @@ describe("csvField", () => {
 
   it("never lets a spreadsheet read a value as a formula", () => {
     expect(csvField("=1+1")).toBe("'=1+1");
-    expect(csvField("=SUM(A1;A2)")).toBe("\"'=SUM(A1;A2)\"");
+    expect(csvField("=SUM(A1;A2)")).toBe('"\'=SUM(A1;A2)"');
   });
 });

@@ -16,9 +16,7 @@ const NotificationSchema = v.object({
   actor: nullableText,
   actor_id: nullableText,
   actor_is_artist: v.boolean(),
-  order: v.nullable(
-    v.object({ currency: v.string(), items: v.nullable(v.array(v.string())), share: v.nullable(v.number()) }),
-  ),
+  order: v.nullable(v.object({ currency: v.string(), items: v.nullable(v.array(v.string())), share: v.nullable(v.number()) })),
 });
 export type Notification = v.InferOutput<typeof NotificationSchema>;
 
