@@ -174,6 +174,32 @@ revoke execute on function private.merch_left(uuid, uuid) from public;
 
 grant execute on function private.merch_left(uuid, uuid) to anon, authenticated;
 
+-- How many orders took an artist's discount code (`code`, as typed): paid, settling, or still at their
+-- payment while it can be paid (checkout_lasts), the buyer's own too (each checkout holds a use until it is
+-- paid, lapses or fails, so one buyer's checkouts side by side cannot each take the last one); a line
+-- refunded, or being refunded (undeliverable), gives its use back. `besides`: an order not counted (what
+-- is left for it, as its payment lands). What a code's maxUses is weighed against, by priced_cart as a
+-- cart is priced and by fulfil_order as a payment lands. Security definer: orders are their buyers' to read.
+create or replace function private.code_uses(artist_id uuid, code text, besides uuid default null)
+returns integer
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select count(distinct l.order_id)::integer
+  from public.order_lines l
+  join public.orders o on o.id = l.order_id
+  where l.artist_id = code_uses.artist_id and lower(l.discount_code) = lower(btrim(code_uses.code)) and l.refunded_at is null
+    and o.id is distinct from code_uses.besides
+    and not exists (select 1 from private.undeliverable_lines u where u.line_id = l.id)
+    and (o.state in ('paid', 'pending') or (o.state = 'open' and o.created_at > now() - private.checkout_lasts()))
+$$;
+
+revoke execute on function private.code_uses(uuid, text, uuid) from public;
+
+grant execute on function private.code_uses(uuid, text, uuid) to anon, authenticated;
+
 -- What a cart costs the buyer, line by line, from the catalog alone: `lines` as the cart holds them
 -- ([{kind, id, amount, quantity}], amount in cents for one or null; at most 50), `codes` as the buyer
 -- typed them, `ship_to` the country merch is sent to. Each line: its item, artist and currency (the
@@ -280,17 +306,9 @@ as $$
       (d ->> 'active')::boolean as active,
       nullif(d ->> 'validUntil', '')::date as valid_until,
       exists (select 1 from judged j where j.artist_id = s.artist_id and j.problem is null) as in_cart,
-      -- A code with a number of uses: the orders that took it, paid, settling, or still at their payment
-      -- (a checkout lapses within 30 minutes), the buyer's own too (each checkout holds a use until it is
-      -- paid, lapses or fails, so one buyer's checkouts side by side cannot each take the last one).
+      -- A code with a number of uses: the orders that took it (code_uses).
       case when jsonb_typeof(d -> 'maxUses') = 'number' then (d ->> 'maxUses')::integer end as max_uses,
-      case when jsonb_typeof(d -> 'maxUses') = 'number' then (
-        select count(distinct l.order_id)::integer
-        from public.order_lines l
-        join public.orders o on o.id = l.order_id
-        where l.artist_id = s.artist_id and lower(l.discount_code) = t.key and l.refunded_at is null
-          and (o.state in ('paid', 'pending')
-            or (o.state = 'open' and o.created_at > now() - interval '31 minutes'))) end as used
+      case when jsonb_typeof(d -> 'maxUses') = 'number' then private.code_uses(s.artist_id, t.key) end as used
     from typed t
     join public.store_settings s on private.discount_code_keys(s.discounts) @> array[t.key]
     cross join lateral jsonb_array_elements(s.discounts) d
@@ -620,9 +638,10 @@ create index checkout_addresses_address_idx on private.checkout_addresses (addre
 
 revoke all on table private.checkout_addresses from public, anon, authenticated;
 
--- Merch lines paid for when the stock could no longer cover them (their hold had lapsed, or a newer
--- checkout of the buyer's had ended theirs): refunded at once by the marketplace (line_to_refund lets it),
--- which apply_checkout hands them to until they are.
+-- Lines paid for that cannot be delivered as sold (their checkout had lapsed, or a newer checkout of the
+-- buyer's had ended it, before the payment landed): merch the stock could no longer cover, or a line priced
+-- with a discount code whose uses went to other orders meanwhile. Refunded at once by the marketplace
+-- (line_to_refund lets it), which apply_checkout hands them to until they are.
 create table private.undeliverable_lines (
   line_id uuid primary key references public.order_lines (id) on delete cascade,
   found_at timestamptz not null default now()
@@ -642,7 +661,9 @@ revoke all on table private.undeliverable_lines from public, anon, authenticated
 -- ones (their holds go back at once; `ended` names their checkouts, for the marketplace to end with the
 -- provider too), and an address (`address`: the client's, as the edge gave it to the marketplace; none
 -- locally) holds at most 3 open checkouts at once: the next is refused (54000) until one is paid, closed
--- or lapses.
+-- or lapses. Nor does one buyer hold much of an item: at most 10 units of one merch item are held at once
+-- across an account's, or an address's, open checkouts (this one's included); past that the checkout is
+-- refused (54000, hint `merch held`, the item's title as its detail).
 create or replace function private.open_order(
   lines jsonb, codes text[], currency text, follow_artists boolean, waived_withdrawal boolean, email text, ship_to text,
   address text
@@ -662,6 +683,7 @@ declare
   from_address text := nullif(btrim(open_order.address), '');
   ended text[] := '{}';
   problems jsonb;
+  held_past text;
 begin
   perform private.require_marketplace_request();
   if buyer is not null and not private.is_active_user() then
@@ -730,6 +752,32 @@ begin
     when sqlstate 'CR001' then
       return jsonb_build_object('problems', problems);
   end;
+  -- So that one visitor cannot hold an item for everyone else (three checkouts from one address once held
+  -- 25 of a CD): what this checkout holds of each merch item, with what the account's and the address's
+  -- other open, payable checkouts hold of it, is at most 10. (A signed-in buyer's earlier checkouts ended
+  -- above, so theirs is this one's alone, however many lines name the item.) Refused, the earlier
+  -- checkouts stand.
+  select m.title into held_past
+  from (
+    select (l ->> 'id')::uuid as id, sum((l ->> 'quantity')::integer) as quantity
+    from jsonb_array_elements(chosen) l
+    where l ->> 'kind' = 'merch'
+    group by 1
+  ) mine
+  join public.merch m on m.id = mine.id
+  where mine.quantity + coalesce((
+      select sum(ol.quantity)
+      from public.order_lines ol
+      join public.orders o on o.id = ol.order_id
+      where ol.merch_id = mine.id and o.state = 'open' and o.created_at > now() - private.checkout_lasts()
+        and ((buyer is not null and o.buyer_id = buyer) or (from_address is not null and exists (
+          select 1 from private.checkout_addresses a where a.order_id = o.id and a.address = from_address)))), 0) > 10
+  order by m.title, m.id
+  limit 1;
+  if held_past is not null then
+    raise exception 'at most 10 of one item are held at once by one buyer''s checkouts'
+      using errcode = '54000', hint = 'merch held', detail = held_past;
+  end if;
   if buyer is null and not coalesce(private.is_email(open_order.email), false) then
     raise exception 'a guest buys with an email address' using errcode = '22023';
   end if;
@@ -847,7 +895,9 @@ grant execute on function public.attach_checkout(uuid, text) to anon, authentica
 -- track whose day comes later is given then (give_released_album_tracks, 13). The buyer follows the order's artists where
 -- they chose to. Its merch is sold from the hold its checkout kept, to the address the payment collected;
 -- merch the stock no longer covers (its hold lapsed or was ended, and others bought it meanwhile) is not
--- sold twice: its line is marked undeliverable, for the marketplace to refund at once.
+-- sold twice: its line is marked undeliverable, for the marketplace to refund at once. So is a line priced
+-- with a discount code whose uses were taken meanwhile (its checkout was ended or lapsed, and its use went
+-- to another order): a code is never paid more often than its maxUses, whenever the payment lands.
 create or replace function private.fulfil_order(paid public.orders, payment_intent text, country text, shipping_address jsonb)
 returns void
 language plpgsql
@@ -865,6 +915,27 @@ begin
   select l.id from public.order_lines l
   where l.order_id = paid.id and l.refunded_at is null and private.merch_left(l.merch_id, paid.id) < l.quantity
   on conflict (line_id) do nothing;
+  -- Its discount codes read again against their uses, the stores locked as open_order locks them (after the
+  -- merch, as there), so a payment and a checkout pricing the last use are weighed one after the other. A
+  -- use held by another order (paid, settling, or open and payable: code_uses, as priced_cart counts) while
+  -- this one's checkout was ended, or had lapsed, is that order's: this order's lines with the code are
+  -- refunded whole. A code since removed, or with no maxUses now, bounds nothing.
+  perform 1 from public.store_settings s
+  where s.artist_id in (select l.artist_id from public.order_lines l where l.order_id = paid.id and l.discount_code is not null)
+  order by s.artist_id
+  for update;
+  insert into private.undeliverable_lines (line_id)
+  select l.id from public.order_lines l
+  join public.store_settings s on s.artist_id = l.artist_id
+  cross join lateral (
+    select (d ->> 'maxUses')::integer as max_uses
+    from jsonb_array_elements(s.discounts) d
+    where lower(btrim(d ->> 'code')) = lower(btrim(l.discount_code)) and jsonb_typeof(d -> 'maxUses') = 'number'
+    limit 1
+  ) code
+  where l.order_id = paid.id and l.refunded_at is null and l.discount_code is not null
+    and private.code_uses(l.artist_id, l.discount_code, paid.id) >= code.max_uses
+  on conflict (line_id) do nothing;
   update public.orders o
   set state = 'paid', paid_at = now(), payment_intent = fulfil_order.payment_intent,
     country = case when fulfil_order.country ~ '^[A-Z]{2}$' then fulfil_order.country end,
@@ -878,6 +949,8 @@ begin
     from public.order_lines l
     join public.tracks t on t.id = l.track_id or (l.kind = 'album' and t.release_id = l.release_id)
     where l.order_id = paid.id and t.release_date <= current_date
+      -- A line being refunded gives nothing meanwhile.
+      and not exists (select 1 from private.undeliverable_lines u where u.line_id = l.id)
       and (paid.buyer_id is null or not exists (
         select 1 from public.purchases p where p.track_id = t.id and p.user_id = paid.buyer_id))
   ),

@@ -103,6 +103,10 @@ export async function startCheckout(
     if (opened.error.code === "42501") return { refused: "This account cannot buy anything." };
     if (opened.error.code === sqlState.limitReached && opened.error.hint === "free guest orders")
       return { refused: "Too many free orders were sent to this email or from here. Please try again in an hour." };
+    if (opened.error.code === sqlState.limitReached && opened.error.hint === "merch held")
+      return {
+        refused: `At most 10 of “${opened.error.details}” can be held in checkouts at once, and your open checkouts hold that many already. Buy fewer, or finish or close a checkout first.`,
+      };
     if (opened.error.code === sqlState.limitReached)
       return { refused: "You have too many checkouts open. Finish or close one, or try again in a few minutes." };
     console.error("opening an order failed", opened.error);
@@ -149,7 +153,8 @@ export async function startCheckout(
 /**
  * The buyer's earlier checkouts, which their new one ended in the database (their holds went back), ended
  * with Stripe too, so they can no longer be paid. One Stripe will not end (paid meanwhile in another tab)
- * stands: its payment lands on an ended order, whose merch is weighed again against the stock then.
+ * stands: its payment lands on an ended order, whose merch is weighed again against the stock then, and
+ * its discount codes against their uses (a use taken meanwhile by the new checkout is refunded).
  */
 async function endSessions(stripe: Stripe, sessions: readonly string[]) {
   const ending = await Promise.allSettled(sessions.map((id) => stripe.checkout.sessions.expire(id)));
@@ -292,8 +297,8 @@ export async function applyCheckout(
 }
 
 /**
- * The merch lines a payment paid for that the stock could no longer cover (apply_checkout marked them),
- * refunded at once the way an artist refunds a line: Stripe's refund (once per line), recorded, the buyer
+ * The lines a payment paid for that cannot be delivered as sold (apply_checkout marked them: merch the
+ * stock could no longer cover, or a discount code whose uses went to other orders meanwhile), refunded at once the way an artist refunds a line: Stripe's refund (once per line), recorded, the buyer
  * mailed. Throws while one is not refunded: the webhook then answers 500, and Stripe's next delivery of
  * the event hands the refunds still owed over again.
  */

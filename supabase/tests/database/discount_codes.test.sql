@@ -1,7 +1,8 @@
 -- Discount codes in the cart (16_orders.sql): a code's uses count every checkout that took it, its own
 -- buyer's open one too, until it lapses or fails; a code says what it did only for its artist's lines in
 -- the caller's cart, and any other reads exactly as a code that does not exist; typing codes is limited
--- per account and per address.
+-- per account and per address; a code is paid no more often than its uses, whenever a payment lands (a
+-- line paid with a use another order took meanwhile is refunded at once).
 begin;
 \ir helpers.sql
 
@@ -56,7 +57,49 @@ as $$
   select array_agg('guess-' || lpad(n::text, 3, '0') order by n) from generate_series(first, first + how_many - 1) n
 $$;
 
-select plan(17);
+-- An order of `buyer`'s for `lines` with `codes`, opened and its checkout attached as the marketplace does.
+create function tests.open_coded(buyer text, lines jsonb, codes text[], checkout text)
+returns jsonb
+language plpgsql
+as $$
+declare
+  opened jsonb;
+begin
+  perform set_config('request.jwt.claims', jsonb_build_object('sub', tests.id(buyer), 'role', 'authenticated')::text, true);
+  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+  opened := public.open_order(lines, codes, 'USD');
+  perform public.attach_checkout((opened ->> 'order_id')::uuid, checkout);
+  perform set_config('request.jwt.claims', '', true);
+  perform set_config('request.headers', '', true);
+  return opened;
+end
+$$;
+
+-- What the payment provider says of a checkout, applied through the marketplace.
+create function tests.checkout_news(checkout text, outcome text)
+returns jsonb
+language plpgsql
+as $$
+declare
+  applied jsonb;
+begin
+  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+  applied := public.apply_checkout(checkout, outcome, 'pi_' || checkout);
+  perform set_config('request.headers', '', true);
+  return applied;
+end
+$$;
+
+-- The lines of a checkout's order.
+create function tests.checkout_lines(checkout text)
+returns jsonb
+language sql
+as $$
+  select coalesce(jsonb_agg(l.id order by l.id), '[]') from public.order_lines l join public.orders o on o.id = l.order_id
+  where o.checkout_session = checkout
+$$;
+
+select plan(27);
 
 -- Uses: the buyer's own open checkout holds the code's use; a lapsed one gives it back.
 select set_config('request.jwt.claims', jsonb_build_object('sub', tests.id('fan'), 'role', 'authenticated')::text, true);
@@ -136,6 +179,62 @@ select is(tests.codes_said('visitor', '[]', array['guess-161'], '198.51.100.8') 
   'while another address still may');
 update private.discount_code_tries set tried_at = tried_at - interval '11 minutes';
 select is(tests.codes_said('admin', '[]', array['guess-031']) -> 0 ->> 'status', 'unknown', 'ten minutes on, codes are answered again');
+
+-- A one-use code is paid once, whatever the timing. The fan opens a checkout with it, then another (which
+-- ends the first, giving its use back, and takes it); the first is paid all the same (in another tab
+-- before the provider ended it, or its news came late): the use is the second's, so the first's line is
+-- refunded at once, and the second's payment keeps it.
+select tests.remember('second track', $q$
+  insert into public.tracks (artist_id, title, genre, price, description, release_date)
+  values (tests.id('artist'), 'Second', 'Rock', 2.00, 'Out now', current_date - 1) returning id$q$);
+update public.store_settings
+set discounts = discounts || '[{"id": "e", "code": "SOLO", "percentage": 10, "validUntil": null, "active": true, "maxUses": 1},
+  {"id": "f", "code": "SPARE", "percentage": 10, "validUntil": null, "active": true, "maxUses": 1},
+  {"id": "g", "code": "LAST", "percentage": 10, "validUntil": null, "active": true, "maxUses": 1}]'
+where artist_id = tests.id('artist');
+select is(tests.open_coded('fan', jsonb_build_array(tests.line('track')), array['SOLO'], 'cs_test_solo_a') -> 'lines' -> 0 -> 'total',
+  '179'::jsonb, 'the fan''s first checkout takes the one-use code');
+select is(
+  (select jsonb_build_array(o -> 'ended', o -> 'lines' -> 0 -> 'total')
+   from tests.open_coded('fan', jsonb_build_array(tests.line('second track')), array['SOLO'], 'cs_test_solo_b') o),
+  '[["cs_test_solo_a"], 180]'::jsonb,
+  'their second checkout ends the first and takes the code''s use it gave back');
+select is(tests.checkout_news('cs_test_solo_a', 'paid') -> 'refunds', tests.checkout_lines('cs_test_solo_a'),
+  'the first checkout paid after the second opened: its line is marked for a refund at once');
+select is(
+  (select jsonb_build_array(o.state, (select count(*) from public.purchases p join public.order_lines l on l.id = p.order_line_id
+     where l.order_id = o.id)) from public.orders o where o.checkout_session = 'cs_test_solo_a'),
+  '["paid", 0]'::jsonb,
+  'the payment is taken, and the line gives nothing while it is refunded');
+select is(tests.checkout_news('cs_test_solo_b', 'paid') -> 'refunds', '[]'::jsonb,
+  'the second checkout''s payment keeps the use it took');
+select set_config('request.jwt.claims', '{"role": "anon"}', true);
+select set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+select public.record_refund((tests.checkout_lines('cs_test_solo_a') ->> 0)::uuid, 're_test_solo');
+select set_config('request.headers', '', true);
+select set_config('request.jwt.claims', '', true);
+select is(
+  (select count(*)::integer from private.mails m where m.order_line_id = (tests.checkout_lines('cs_test_solo_a') ->> 0)::uuid
+     and m.kind = 'refund'),
+  1,
+  'the marketplace refunds it, and the buyer is told by mail');
+
+-- Paid after it lapsed, an order keeps a use nobody took meanwhile, and is refunded for one another buyer
+-- took meanwhile.
+select tests.open_coded('admin', jsonb_build_array(tests.line('second track')), array['SPARE'], 'cs_test_spare');
+select tests.checkout_news('cs_test_spare', 'expired');
+select is(tests.checkout_news('cs_test_spare', 'paid') -> 'refunds', '[]'::jsonb,
+  'an order paid after it lapsed keeps a use nobody took meanwhile');
+select tests.open_coded('fan', jsonb_build_array(tests.line('track')), array['LAST'], 'cs_test_last_fan');
+select tests.checkout_news('cs_test_last_fan', 'expired');
+select is(
+  tests.open_coded('admin', jsonb_build_array(tests.line('track')), array['LAST'], 'cs_test_last_other') -> 'lines' -> 0 -> 'total',
+  '179'::jsonb,
+  'another buyer takes the use the lapsed checkout gave back');
+select is(tests.checkout_news('cs_test_last_fan', 'paid') -> 'refunds', tests.checkout_lines('cs_test_last_fan'),
+  'the lapsed checkout paid after that is refunded at once');
+select is(tests.checkout_news('cs_test_last_other', 'paid') -> 'refunds', '[]'::jsonb,
+  'and the other buyer''s payment keeps the use');
 
 select * from finish();
 rollback;

@@ -5,7 +5,8 @@
 -- is the order's, and its artist's alone to read; an open checkout is ended through the marketplace alone,
 -- and only its buyer's; its artist alone marks merch shipped, which takes it out of the stock and tells the
 -- buyer. Holds cannot be farmed: a buyer's new checkout ends their earlier ones, an address holds at most 3
--- open checkouts, a hold lapses with its checkout, and a payment the stock no longer covers is refunded.
+-- open checkouts, an account's or an address's open checkouts hold at most 10 of one item, a hold lapses
+-- with its checkout, and a payment the stock no longer covers is refunded.
 begin;
 \ir helpers.sql
 
@@ -29,8 +30,9 @@ as $$
   select jsonb_build_object('kind', 'merch', 'id', tests.id(name), 'quantity', quantity, 'amount', amount)
 $$;
 
--- An order of `buyer`'s for `lines`, opened and its checkout attached as the marketplace does, shipped to Germany.
-create function tests.open_merch_order(buyer text, lines jsonb, checkout text)
+-- An order of `buyer`'s for `lines`, opened and its checkout attached as the marketplace does (from
+-- `address`, where one is given), shipped to Germany.
+create function tests.open_merch_order(buyer text, lines jsonb, checkout text, address text default null)
 returns jsonb
 language plpgsql
 as $$
@@ -39,7 +41,7 @@ declare
 begin
   perform set_config('request.jwt.claims', jsonb_build_object('sub', tests.id(buyer), 'role', 'authenticated')::text, true);
   perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
-  opened := public.open_order(lines, '{}', 'USD', false, false, null, 'DE');
+  opened := public.open_order(lines, '{}', 'USD', false, false, null, 'DE', address);
   if opened ? 'order_id' then
     perform public.attach_checkout((opened ->> 'order_id')::uuid, checkout);
   end if;
@@ -134,7 +136,12 @@ select tests.remember('mug', $q$
   insert into public.merch (artist_id, title, price, description, stock, ships_from, shipping_home, shipping_elsewhere)
   values (tests.id('artist'), 'Mug', 12.00, 'Stoneware', 2, 'GB', 3.00, 8.00) returning id$q$);
 
-select plan((select count(*)::integer from tests.cases) + 43);
+-- A CD, 25 in stock, for what one buyer holds at most.
+select tests.remember('cd', $q$
+  insert into public.merch (artist_id, title, price, description, stock, ships_from, shipping_home, shipping_elsewhere)
+  values (tests.id('artist'), 'CD', 10.00, 'Digipak', 25, 'GB', 2.00, 4.00) returning id$q$);
+
+select plan((select count(*)::integer from tests.cases) + 49);
 
 select * from tests.proved_cases();
 
@@ -353,6 +360,31 @@ select is(
   'and that guest ends no other guest''s');
 select set_config('request.headers', '', true);
 select set_config('request.jwt.claims', '', true);
+
+-- One buyer holds at most 10 of an item at once, across an address's or an account's open checkouts: three
+-- guest checkouts from one address once held 25 CDs for everyone.
+select ok(
+  tests.open_guest_order('198.51.100.20', jsonb_build_array(tests.merch('cd', 10)), 'cs_test_cd_1') ? 'order_id',
+  'a visitor''s checkout holds 10 CDs');
+select throws_ok(
+  $$select tests.open_guest_order('198.51.100.20', jsonb_build_array(tests.merch('cd')), 'cs_test_cd_2')$$,
+  '54000', 'at most 10 of one item are held at once by one buyer''s checkouts',
+  'another checkout from that address for one more is refused');
+select throws_ok(
+  $$select tests.open_merch_order('fan', jsonb_build_array(tests.merch('cd')), 'cs_test_cd_3', '198.51.100.20')$$,
+  '54000', 'at most 10 of one item are held at once by one buyer''s checkouts',
+  'so is a signed-in buyer''s from that address');
+select throws_ok(
+  $$select tests.open_merch_order('fan2', jsonb_build_array(tests.merch('cd', 6), tests.merch('cd', 5)), 'cs_test_cd_4')$$,
+  '54000', 'at most 10 of one item are held at once by one buyer''s checkouts',
+  'one checkout naming the item twice holds no more than 10 either');
+select ok(
+  tests.open_guest_order('198.51.100.21', jsonb_build_array(tests.merch('cd', 10)), 'cs_test_cd_5') ? 'order_id',
+  'another address holds its own');
+select tests.as_marketplace($$select public.apply_checkout('cs_test_cd_1', 'expired')$$);
+select ok(
+  tests.open_guest_order('198.51.100.20', jsonb_build_array(tests.merch('cd', 10)), 'cs_test_cd_6') ? 'order_id',
+  'once its checkout is closed, the address holds 10 again');
 
 select * from finish();
 rollback;
