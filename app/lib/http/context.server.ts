@@ -45,22 +45,22 @@ export function clientAddress(request: Request): string | null {
 function ipv6Network(address: string): string {
   const bare = address.trim().replace(/%.*$/, "").toLowerCase();
   if (!bare.includes(":")) return address;
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(bare);
-  if (mapped) return mapped[1];
-  const halves = bare.split("::");
-  if (halves.length > 2) return address;
-  const groups = (part: string) => (part ? part.split(":") : []);
-  const [head, tail] = [groups(halves[0]), groups(halves[1] ?? "")];
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(bare)?.[1];
+  if (mapped) return mapped;
   // A trailing dotted IPv4 part is the last two groups.
-  const last = tail.length ? tail : head;
-  const dotted = last.length ? /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(last[last.length - 1]) : null;
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number);
-    last.splice(-1, 1, ((a << 8) | b).toString(16), ((c << 8) | d).toString(16));
-  }
-  const missing = 8 - head.length - tail.length;
-  if (halves.length === 2 ? missing < 1 : missing !== 0) return address;
-  const all = [...head, ...Array<string>(missing).fill("0"), ...tail];
+  const hex = bare.replace(
+    /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/,
+    (_, a: string, b: string, c: string, d: string) =>
+      `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`,
+  );
+  const [head, tail, ...more] = hex.split("::");
+  if (more.length) return address;
+  const groups = (part: string | undefined) => (part ? part.split(":") : []);
+  const [before, after] = [groups(head), groups(tail)];
+  const missing = 8 - before.length - after.length;
+  // "::" stands for one zero group or more; without it, the eight are all written.
+  if (tail === undefined ? missing !== 0 : missing < 1) return address;
+  const all = [...before, ...Array<string>(missing).fill("0"), ...after];
   if (!all.every((group) => /^[0-9a-f]{1,4}$/.test(group))) return address;
   return `${all
     .slice(0, 4)
