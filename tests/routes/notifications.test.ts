@@ -201,11 +201,17 @@ describe("email settings", () => {
 describe("recommendations", () => {
   it("offer what the fan's fellow buyers bought, saying why, and never what the fan owns", async () => {
     const other = await publish(artist.id, "Bought Together");
-    const buyer = await newFan(`cobuyer${Date.now().toString(36)}`);
+    // Three buyers besides the fan (with fewer, "also bought" would be one fan's other purchases): one bought
+    // the other release too.
+    const [buyer, second, third] = await Promise.all(
+      ["cobuyer", "secondbuyer", "thirdbuyer"].map((name) => newFan(`${name}${Date.now().toString(36)}`)),
+    );
     const now = new Date().toISOString();
     await recordSales([
-      { track_id: released.id, amount: 2, user_id: buyer.id, created_at: now },
-      { track_id: other.id, amount: 2, user_id: buyer.id, created_at: now },
+      { track_id: released.id, amount: 2, user_id: buyer!.id, created_at: now },
+      { track_id: other.id, amount: 2, user_id: buyer!.id, created_at: now },
+      { track_id: released.id, amount: 2, user_id: second!.id, created_at: now },
+      { track_id: released.id, amount: 2, user_id: third!.id, created_at: now },
     ]);
     const dashboard = text((await fan.visitor.get("/dashboard/fan")).html);
     expect(dashboard).toContain("Bought Together Bellwether Fans who bought Out Today bought this");
