@@ -288,7 +288,8 @@ create table public.artist_payout_settings (
   created_at timestamptz not null default now(),
   -- Where payouts go: PayPal (to `paypal_email`), or the artist's Stripe account (Connect, Express), which
   -- the marketplace keeps as the artist connects it, and up to date from Stripe (`stripe_ready`: it takes
-  -- transfers). Stripe is chosen only once an account is connected.
+  -- transfers). Stripe is chosen only once its account is ready (choose_payout_method); an account
+  -- replaced since keeps Stripe chosen, and transfers wait until the new one is ready.
   payout_method text not null default 'paypal' check (payout_method in ('paypal', 'stripe')),
   stripe_account text unique,
   stripe_ready boolean not null default false,
@@ -300,8 +301,9 @@ alter table public.artist_payout_settings enable row level security;
 
 revoke all on public.artist_payout_settings from anon, authenticated;
 
--- The PayPal email changes through change_paypal_email alone (the password asked, the account told).
-grant select, update (payment_settings, payout_method) on public.artist_payout_settings to authenticated;
+-- Where payouts go (the PayPal email, the method, the Stripe account) changes through change_paypal_email,
+-- choose_payout_method and connect_stripe (18_ledger.sql) alone: the password asked, the account told.
+grant select, update (payment_settings) on public.artist_payout_settings to authenticated;
 
 create policy "Artists read their own payout settings" on public.artist_payout_settings
   for select to authenticated using (artist_id = (select auth.uid()));
@@ -388,7 +390,8 @@ create trigger fan_paypal_email_kept
   before update of payment_settings on public.fan_payout_settings
   for each row execute function private.fan_paypal_email_kept();
 
--- Wrong passwords given to change_paypal_email, counted per account for its bound (kept an hour).
+-- Wrong passwords given where the account's password is asked (private.password_is_right: changing where
+-- payouts go), counted per account for their bound (kept an hour).
 create table private.password_tries (
   user_id uuid not null references auth.users (id) on delete cascade,
   tried_at timestamptz not null default now()
@@ -412,12 +415,39 @@ $$;
 
 revoke execute on function private.masked_email(text) from public, anon, authenticated;
 
+-- Whether `password` is the calling account's own: what a stolen session lacks. A wrong one is counted;
+-- past 10 wrong ones in an hour the account is refused (54000) until the hour has passed, the right one
+-- not even tried.
+create or replace function private.password_is_right(password text)
+returns boolean
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  me uuid := (select auth.uid());
+begin
+  if (select count(*) from private.password_tries t where t.user_id = me and t.tried_at > now() - interval '1 hour') >= 10 then
+    raise exception 'too many wrong passwords in an hour' using errcode = '54000';
+  end if;
+  if exists (select 1 from auth.users u where u.id = me and u.encrypted_password like '$2%'
+      and u.encrypted_password = extensions.crypt(coalesce(password_is_right.password, ''), u.encrypted_password)) then
+    return true;
+  end if;
+  delete from private.password_tries t where t.user_id = me and t.tried_at <= now() - interval '1 hour';
+  insert into private.password_tries (user_id) values (me);
+  return false;
+end
+$$;
+
+revoke execute on function private.password_is_right(text) from public, anon, authenticated;
+
 -- The caller's PayPal email (an artist's, or a fan's, whose may be none) changed, through the marketplace
--- alone (28000), with the account's password: the payout address is what a stolen session would take
--- first. A wrong password changes nothing and answers {"wrong_password": true}; past 10 wrong ones in an
--- hour the account is refused (54000) until the hour has passed. Changed, a notice goes to the account's
--- own address naming the new one partly hidden (private.mails, kind 'paypal_changed'): answers {"mail":
--- its id} for the marketplace to queue, or {"mail": null} when the address was the same.
+-- alone (28000), with the account's password (private.password_is_right, and its bound): the payout
+-- address is what a stolen session would take first. A wrong password changes nothing and answers
+-- {"wrong_password": true}. Changed, a notice goes to the account's own address naming the new one partly
+-- hidden (private.mails, kind 'paypal_changed'): answers {"mail": its id} for the marketplace to queue, or
+-- {"mail": null} when the address was the same.
 create or replace function private.change_paypal_email(paypal_email text, password text)
 returns jsonb
 language plpgsql
@@ -435,16 +465,10 @@ begin
   if me is null or not private.is_active_user() then
     raise exception 'only an account in good standing changes its PayPal email' using errcode = '42501';
   end if;
-  if (select count(*) from private.password_tries t where t.user_id = me and t.tried_at > now() - interval '1 hour') >= 10 then
-    raise exception 'too many wrong passwords in an hour' using errcode = '54000';
-  end if;
-  select * into account from auth.users u where u.id = me;
-  if not (account.encrypted_password like '$2%'
-      and account.encrypted_password = extensions.crypt(coalesce(change_paypal_email.password, ''), account.encrypted_password)) then
-    delete from private.password_tries t where t.user_id = me and t.tried_at <= now() - interval '1 hour';
-    insert into private.password_tries (user_id) values (me);
+  if not private.password_is_right(change_paypal_email.password) then
     return jsonb_build_object('wrong_password', true);
   end if;
+  select * into account from auth.users u where u.id = me;
   update public.artist_payout_settings s set paypal_email = address
   where s.artist_id = me and s.paypal_email is distinct from address;
   changed := found;
@@ -479,6 +503,66 @@ $$;
 revoke execute on function public.change_paypal_email(text, text) from public;
 
 grant execute on function public.change_paypal_email(text, text) to anon, authenticated;
+
+-- Where the caller's payouts go, PayPal or Stripe, chosen through the marketplace alone (28000), by an
+-- artist in good standing, with the account's password (as change_paypal_email asks it): a stolen session
+-- would turn the payouts to a Stripe account it connected. Stripe only once its account is ready
+-- (23514). A wrong password changes nothing and answers {"wrong_password": true}. Changed, the account's
+-- own address is told (private.mails, kind 'payout_method_changed', naming the method): answers {"mail":
+-- its id} for the marketplace to queue, or {"mail": null} when the method was the same.
+create or replace function private.choose_payout_method(payout_method text, password text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  me uuid := (select auth.uid());
+  settings public.artist_payout_settings;
+  address text;
+  notice uuid;
+begin
+  perform private.require_marketplace_request();
+  select * into settings from public.artist_payout_settings s where s.artist_id = me;
+  if settings.artist_id is null or not private.is_active_user() then
+    raise exception 'only an artist in good standing chooses where payouts go' using errcode = '42501';
+  end if;
+  if not private.password_is_right(choose_payout_method.password) then
+    return jsonb_build_object('wrong_password', true);
+  end if;
+  if choose_payout_method.payout_method is not distinct from settings.payout_method then
+    return jsonb_build_object('mail', null);
+  end if;
+  if choose_payout_method.payout_method = 'stripe' and not settings.stripe_ready then
+    raise exception 'Stripe is chosen once its account is ready' using errcode = '23514';
+  end if;
+  update public.artist_payout_settings s set payout_method = choose_payout_method.payout_method where s.artist_id = me;
+  select u.email into address from auth.users u where u.id = me;
+  if private.is_email(address) then
+    insert into private.mails (kind, recipient, detail)
+    values ('payout_method_changed', address, choose_payout_method.payout_method)
+    returning id into notice;
+  end if;
+  return jsonb_build_object('mail', notice);
+end
+$$;
+
+revoke execute on function private.choose_payout_method(text, text) from public;
+
+grant execute on function private.choose_payout_method(text, text) to anon, authenticated;
+
+create or replace function public.choose_payout_method(payout_method text, password text)
+returns jsonb
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.choose_payout_method(choose_payout_method.payout_method, choose_payout_method.password)
+$$;
+
+revoke execute on function public.choose_payout_method(text, text) from public;
+
+grant execute on function public.choose_payout_method(text, text) to anon, authenticated;
 
 -- Every artist or fan gets their profile in the same transaction as their auth user, from the metadata the
 -- sign-up form sends, so a sign-up can never leave a user without a profile. Invalid metadata raises,

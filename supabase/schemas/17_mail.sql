@@ -10,7 +10,8 @@ set check_function_bodies = off;
 
 create table private.mails (
   id uuid primary key default gen_random_uuid(),
-  kind text not null check (kind in ('receipt', 'sale', 'refund', 'shipped', 'releases', 'newsletter_signup', 'paypal_changed')),
+  kind text not null check (kind in ('receipt', 'sale', 'refund', 'shipped', 'releases', 'newsletter_signup', 'paypal_changed',
+    'payout_method_changed', 'stripe_connected')),
   recipient text not null check (private.is_email(recipient)),
   -- The order a mail is about; none for release announcements (their releases are its items, 19) nor
   -- for a newsletter signup's confirmation.
@@ -19,7 +20,8 @@ create table private.mails (
   -- refund or shipping notice: the line refunded or shipped.
   artist_id uuid references public.artist_profiles (id) on delete cascade,
   order_line_id uuid references public.order_lines (id) on delete cascade,
-  -- What an account's notice names: the PayPal email it was changed to, partly hidden (none: removed).
+  -- What an account's notice names: the PayPal email it was changed to, partly hidden (none: removed); the
+  -- payout method chosen ('paypal' or 'stripe').
   detail text check (char_length(detail) <= 300),
   created_at timestamptz not null default now(),
   sent_at timestamptz,
@@ -30,7 +32,8 @@ create table private.mails (
   constraint mails_sale_names_its_artist check ((kind in ('sale', 'newsletter_signup')) = (artist_id is not null)),
   constraint mails_notice_names_its_line check ((kind in ('refund', 'shipped')) = (order_line_id is not null)),
   constraint mails_order_mail_names_its_order
-    check ((kind not in ('releases', 'newsletter_signup', 'paypal_changed')) = (order_id is not null))
+    check ((kind not in ('releases', 'newsletter_signup', 'paypal_changed', 'payout_method_changed', 'stripe_connected'))
+      = (order_id is not null))
 );
 
 revoke all on table private.mails from public, anon, authenticated;
@@ -87,7 +90,7 @@ revoke execute on function private.unsent_mails(uuid) from public, anon, authent
 -- went already, and its order with the lines it speaks of (a receipt: all; "you sold": the artist's; a
 -- refund: the line refunded), each with its item, price, discounts, total and the artist's share; a release
 -- mail, its releases still to tell (private.release_mail_releases); a signup's confirmation, its artist's
--- name. Null for a mail that is not there.
+-- name; an account's notice of its payout method, the method. Null for a mail that is not there.
 create or replace function private.mail_to_send(mail_id uuid)
 returns jsonb
 language plpgsql
@@ -106,6 +109,10 @@ begin
   if mail.kind = 'paypal_changed' then
     return jsonb_build_object('id', mail.id, 'kind', mail.kind, 'recipient', mail.recipient, 'sent', mail.sent_at is not null,
       'paypal_email', mail.detail);
+  end if;
+  if mail.kind in ('payout_method_changed', 'stripe_connected') then
+    return jsonb_build_object('id', mail.id, 'kind', mail.kind, 'recipient', mail.recipient, 'sent', mail.sent_at is not null,
+      'payout_method', mail.detail);
   end if;
   if mail.kind = 'releases' then
     return jsonb_build_object('id', mail.id, 'kind', mail.kind, 'recipient', mail.recipient, 'sent', mail.sent_at is not null,

@@ -727,48 +727,65 @@ revoke execute on function public.admin_money(integer) from public;
 
 grant execute on function public.admin_money(integer) to authenticated;
 
--- The caller's Stripe account (Connect, Express) as the marketplace made it for them (through the
--- marketplace alone, for an artist in good standing): kept once; a later one changes nothing. Answers the
--- account kept.
-create or replace function private.connect_stripe(account text)
-returns text
+-- The caller's Stripe account (Connect, Express) as the marketplace made it for them, through the
+-- marketplace alone, for an artist in good standing, with the account's password (private.password_is_right,
+-- as change_paypal_email asks it): a stolen session would connect its own bank. A wrong password changes
+-- nothing and answers {"wrong_password": true}. With no account (''), nothing changes and the one connected is
+-- answered ({"account": … or null}): the password checked before the artist goes on to its onboarding, or
+-- before Stripe makes a new one. With one, it replaces the one connected (so a connection made by someone
+-- else is undone by connecting another), not ready until Stripe says so; transfers already started keep
+-- the account they were made for (`payouts.recipient`). The account's own address is told (private.mails,
+-- kind 'stripe_connected'): {"account": the new one, "mail": its id} for the marketplace to queue.
+create or replace function private.connect_stripe(account text, password text)
+returns jsonb
 language plpgsql
 security definer
 set search_path = ''
 as $$
 declare
-  kept text;
+  me uuid := (select auth.uid());
+  wanted text := nullif(btrim(connect_stripe.account), '');
+  connected text;
+  address text;
+  notice uuid;
 begin
   perform private.require_marketplace_request();
-  if not private.is_active_user() then
+  if not exists (select 1 from public.artist_payout_settings s where s.artist_id = me) or not private.is_active_user() then
     raise exception 'only an artist in good standing connects Stripe' using errcode = '42501';
   end if;
-  update public.artist_payout_settings s set stripe_account = coalesce(s.stripe_account, connect_stripe.account)
-  where s.artist_id = (select auth.uid())
-  returning s.stripe_account into kept;
-  if kept is null then
-    raise exception 'only an artist connects Stripe' using errcode = '42501';
+  if not private.password_is_right(connect_stripe.password) then
+    return jsonb_build_object('wrong_password', true);
   end if;
-  return kept;
+  select s.stripe_account into connected from public.artist_payout_settings s where s.artist_id = me;
+  if wanted is null or wanted = connected then
+    return jsonb_build_object('account', connected, 'mail', null);
+  end if;
+  update public.artist_payout_settings s set stripe_account = wanted, stripe_ready = false
+  where s.artist_id = me;
+  select u.email into address from auth.users u where u.id = me;
+  if private.is_email(address) then
+    insert into private.mails (kind, recipient) values ('stripe_connected', address) returning id into notice;
+  end if;
+  return jsonb_build_object('account', wanted, 'mail', notice);
 end
 $$;
 
-revoke execute on function private.connect_stripe(text) from public;
+revoke execute on function private.connect_stripe(text, text) from public;
 
-grant execute on function private.connect_stripe(text) to authenticated;
+grant execute on function private.connect_stripe(text, text) to authenticated;
 
-create or replace function public.connect_stripe(account text)
-returns text
+create or replace function public.connect_stripe(account text, password text)
+returns jsonb
 language sql
 security invoker
 set search_path = ''
 as $$
-  select private.connect_stripe(connect_stripe.account)
+  select private.connect_stripe(connect_stripe.account, connect_stripe.password)
 $$;
 
-revoke execute on function public.connect_stripe(text) from public;
+revoke execute on function public.connect_stripe(text, text) from public;
 
-grant execute on function public.connect_stripe(text) to authenticated;
+grant execute on function public.connect_stripe(text, text) to authenticated;
 
 -- What Stripe says of a connected account (`account.updated`, or the return from its onboarding), through
 -- the marketplace alone: whether it takes transfers. Answers whether an artist has that account.

@@ -1,5 +1,6 @@
 // Artists paid through Stripe, without JavaScript: connecting an account through Stripe's onboarding (the
-// stand-in's pages), its state on Payment Settings as Stripe says it, Stripe chosen only once connected;
+// stand-in's pages) with the account's password, or another in its place, the account mailed; its state on
+// Payment Settings as Stripe says it; Stripe chosen only once its account is ready, with the password;
 // a sale paid through the stand-in transferred to the artist's account from its own charge by the payout
 // job, once however often it runs, and taken back when the sale is refunded. What the stand-in holds
 // equals what the ledger says was paid out.
@@ -7,7 +8,7 @@ import { describe, expect, inject, it } from "vitest";
 import { type Transfer } from "@crate/stand-ins/stripe";
 import { localDefaults } from "@crate/local-supabase";
 import { createClient } from "@supabase/supabase-js";
-import { Visitor, newArtist, newFan, serviceClient, signedIn, text } from "./support.ts";
+import { Visitor, inputValue, mailsTo, newArtist, newFan, serviceClient, signedIn, text } from "./support.ts";
 
 const stripeUrl = inject("stripe").url;
 const appUrl = inject("appUrl");
@@ -22,20 +23,40 @@ async function transfersTo(account: string): Promise<Transfer[]> {
   return all.filter((transfer) => transfer.destination === account);
 }
 
-async function stripeAccountOf(artistId: string): Promise<string> {
+async function stripeAccountOf(artistId: string): Promise<string | null> {
   const { data } = await serviceClient.from("artist_payout_settings").select("stripe_account").eq("artist_id", artistId).single();
-  return data!.stripe_account as string;
+  return data!.stripe_account as string | null;
 }
+
+async function payoutMethodOf(artistId: string): Promise<string> {
+  const { data } = await serviceClient.from("artist_payout_settings").select("payout_method").eq("artist_id", artistId).single();
+  return data!.payout_method as string;
+}
+
+/** The subjects of the mails `email` has had so far, once the queue has delivered `count` of them. */
+async function subjectsTo(email: string, count: number): Promise<string[]> {
+  await expect.poll(async () => (await mailsTo(email)).length, { timeout: 15_000 }).toBe(count);
+  return (await mailsTo(email)).map((mail) => mail.subject).sort();
+}
+
+/** The Stripe form's password field as the page shows it: marked invalid, with its message. */
+const stripePasswordInvalid = /name="currentPassword"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*name="currentPassword"/;
 
 async function readyOf(artistId: string): Promise<boolean> {
   const { data } = await serviceClient.from("artist_payout_settings").select("stripe_ready").eq("artist_id", artistId).single();
   return data!.stripe_ready as boolean;
 }
 
-/** Through Stripe's onboarding (the stand-in's form) from Payment Settings: where it sends the artist back. */
-async function onboard(artist: Visitor) {
-  const connect = await artist.post(payments, { intent: "connect-stripe" });
+/** On to Stripe's onboarding from Payment Settings (for another account in place of the one connected when asked). */
+async function startOnboarding(artist: Visitor, connection: "this" | "another" = "this") {
+  const connect = await artist.post(payments, { intent: "connect-stripe", connection, currentPassword: "a-long-password" });
   expect(connect.response.status).toBe(303);
+  return connect;
+}
+
+/** Through Stripe's onboarding (the stand-in's form) from Payment Settings: where it sends the artist back. */
+async function onboard(artist: Visitor, connection: "this" | "another" = "this") {
+  const connect = await startOnboarding(artist, connection);
   const onboarding = connect.response.headers.get("location")!;
   expect(onboarding.startsWith(`${stripeUrl}/connect/`)).toBe(true);
   const refused = await fetch(onboarding, {
@@ -61,6 +82,13 @@ describe("connecting Stripe", () => {
     expect(early.response.status).toBe(400);
     expect(text(early.html)).toContain("Connect your Stripe account first");
 
+    // Connected, not set up yet: Stripe is no choice until the account is ready.
+    await startOnboarding(artist.visitor);
+    const half = await artist.visitor.post(payments, { ...settings, payoutMethod: "stripe", currentPassword: artist.password });
+    expect(half.response.status).toBe(400);
+    expect(text(half.html)).toContain("Finish setting up your Stripe account first");
+    expect(await payoutMethodOf(artist.id)).toBe("paypal");
+
     const back = await onboard(artist.visitor);
     expect(`${back.pathname}${back.search}`).toBe(`${payments}?stripe=return`);
     const account = await stripeAccountOf(artist.id);
@@ -76,11 +104,79 @@ describe("connecting Stripe", () => {
     // Connecting again keeps the one account.
     await onboard(artist.visitor);
     expect(await stripeAccountOf(artist.id)).toBe(account);
+    expect(await subjectsTo(artist.email, 1)).toEqual(["A Stripe account was connected to your Crate payouts"]);
+  });
+
+  it("asks for the password before Stripe's pages, says so beside the field, and connects nothing without it", async () => {
+    const artist = await newArtist("Stripe Guarded");
+    for (const [currentPassword, message] of [
+      ["", "Please enter your current password to connect Stripe"],
+      ["not-the-password", "Your current password is not right"],
+    ] as const) {
+      const { response, html } = await artist.visitor.post(payments, { intent: "connect-stripe", connection: "this", currentPassword });
+      expect(response.status).toBe(400);
+      const card = html.slice(html.indexOf('value="connect-stripe"'));
+      expect(text(card)).toContain(message);
+      expect(card).toMatch(stripePasswordInvalid);
+      expect(html).not.toContain("not-the-password");
+    }
+    expect(await stripeAccountOf(artist.id)).toBeNull();
+    expect(await mailsTo(artist.email)).toEqual([]);
+  });
+
+  it("replaces a connected account with another, with the password, the account mailed", async () => {
+    const artist = await newArtist("Stripe Replacer");
+    await onboard(artist.visitor);
+    const first = await stripeAccountOf(artist.id);
+    const refused = await artist.visitor.post(payments, { intent: "connect-stripe", connection: "another", currentPassword: "a guess" });
+    expect(refused.response.status).toBe(400);
+    expect(await stripeAccountOf(artist.id)).toBe(first);
+
+    const back = await onboard(artist.visitor, "another");
+    const second = await stripeAccountOf(artist.id);
+    expect(second).toMatch(/^acct_/);
+    expect(second).not.toBe(first);
+    expect(text((await artist.visitor.get(`${back.pathname}${back.search}`)).html)).toMatch(/Stripe Ready/);
+    expect(await subjectsTo(artist.email, 2)).toEqual([
+      "A Stripe account was connected to your Crate payouts",
+      "A Stripe account was connected to your Crate payouts",
+    ]);
+  });
+
+  it("chooses Stripe only with the password, keeping what was typed, and mails the account", async () => {
+    const artist = await newArtist("Stripe Chooser");
+    const back = await onboard(artist.visitor);
+    await artist.visitor.get(`${back.pathname}${back.search}`);
+    const chosen = { ...settings, minimumPrice: "3", payoutMethod: "stripe" };
+    for (const [currentPassword, message] of [
+      ["", "Please enter your current password to change where payouts go"],
+      ["not-the-password", "Your current password is not right"],
+    ] as const) {
+      const { response, html } = await artist.visitor.post(payments, { ...chosen, currentPassword });
+      expect(response.status).toBe(400);
+      expect(text(html)).toContain(message);
+      expect(html).toMatch(stripePasswordInvalid);
+      expect(inputValue(html, "minimumPrice")).toBe("3");
+      expect(html).toMatch(/<input[^>]*name="payoutMethod"[^>]*checked=""[^>]*value="stripe"/);
+      expect(html).not.toContain("not-the-password");
+    }
+    expect(await payoutMethodOf(artist.id)).toBe("paypal");
+
+    const saved = await artist.visitor.post(payments, { ...chosen, currentPassword: artist.password });
+    expect(text(saved.html)).toContain("Payment settings saved");
+    expect(await payoutMethodOf(artist.id)).toBe("stripe");
+    expect(await subjectsTo(artist.email, 2)).toEqual([
+      "A Stripe account was connected to your Crate payouts",
+      "Your payout method was changed to Stripe",
+    ]);
+    // Saving again with the same method asks for no password and mails nobody.
+    expect((await artist.visitor.post(payments, chosen)).response.status).toBe(200);
+    expect(await mailsTo(artist.email)).toHaveLength(2);
   });
 
   it("is an artist's alone", async () => {
     const fan = await signedIn("fan@example.com", "fan-demo-pass");
-    expect((await fan.post(payments, { intent: "connect-stripe" })).response.status).toBe(403);
+    expect((await fan.post(payments, { intent: "connect-stripe", currentPassword: "fan-demo-pass" })).response.status).toBe(403);
     expect((await new Visitor().post(payments, { intent: "connect-stripe" })).response.status).toBe(302);
   });
 });
@@ -88,8 +184,11 @@ describe("connecting Stripe", () => {
 describe("transfers", () => {
   it("transfers a settled sale from its charge once, and takes it back when the sale is refunded", async () => {
     const artist = await newArtist("Stripe Seller");
-    await onboard(artist.visitor);
-    expect(text((await artist.visitor.post(payments, { ...settings, payoutMethod: "stripe" })).html)).toContain("Payment settings saved");
+    const back = await onboard(artist.visitor);
+    await artist.visitor.get(`${back.pathname}${back.search}`);
+    expect(
+      text((await artist.visitor.post(payments, { ...settings, payoutMethod: "stripe", currentPassword: artist.password })).html),
+    ).toContain("Payment settings saved");
     const account = await stripeAccountOf(artist.id);
     const track = await serviceClient
       .from("tracks")

@@ -4,20 +4,22 @@ import { FormAlert } from "~/components/form-controls";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { FieldError } from "~/components/ui/field";
+import { Field, FieldError } from "~/components/ui/field";
 
 type Stripe = { account: string | null; ready: boolean };
 
-/** Where payouts go, inside the settings form: PayPal, or the artist's Stripe account once connected. */
+/** Where payouts go, inside the settings form: PayPal, or the artist's Stripe account once it is ready. */
 export function PayoutMethodChoice({ chosen, stripe, error }: { chosen: "paypal" | "stripe"; stripe: Stripe; error?: string }) {
   const id = useId();
   const options = [
     { value: "paypal", label: "PayPal, to the email above, when your balance reaches your threshold" },
     {
       value: "stripe",
-      label: stripe.account
+      label: stripe.ready
         ? "Stripe: each sale moves to your Stripe account once it settles"
-        : "Stripe (connect your account below first)",
+        : stripe.account
+          ? "Stripe (finish setting up your account below first)"
+          : "Stripe (connect your account below first)",
     },
   ] as const;
   return (
@@ -56,18 +58,21 @@ const states = {
 
 /**
  * The artist's Stripe account: not connected, details needed, or ready, with the way to Stripe's own
- * onboarding (a plain form post, which the action answers with a redirect to Stripe).
+ * onboarding for it or for another in its place (a plain form post with the account's password, which the
+ * action answers with a redirect to Stripe).
  */
 export function StripeConnection({
   stripe,
   action,
   step,
   problem,
+  passwordError,
 }: {
   stripe: Stripe;
   action: string;
   step: string | null;
   problem: string | null;
+  passwordError?: string | undefined;
 }) {
   const state = stripe.account ? (stripe.ready ? states.ready : states.details) : states.none;
   return (
@@ -78,11 +83,31 @@ export function StripeConnection({
       <FormAlert>{problem}</FormAlert>
       {step === "refresh" ? <FormAlert>That Stripe link has expired. Please continue from here.</FormAlert> : null}
       <p className="text-sm text-ink-muted">{state.text}</p>
-      <Form method="post" action={action}>
+      <Form method="post" action={action} noValidate className="grid gap-3">
         <input type="hidden" name="intent" value="connect-stripe" />
-        <Button type="submit" variant={stripe.ready ? "secondary" : "primary"}>
-          {state.button}
-        </Button>
+        <Field
+          label="Password"
+          name="currentPassword"
+          type="password"
+          autoComplete="current-password"
+          hint={
+            stripe.account
+              ? "Your account's password, before Stripe's pages open. Another account replaces this one, and we email you when it is connected."
+              : "Your account's password, before Stripe's pages open. We email you when an account is connected."
+          }
+          error={passwordError}
+          className="max-w-sm"
+        />
+        <div className="flex flex-wrap gap-3">
+          <Button type="submit" name="connection" value="this" variant={stripe.ready ? "secondary" : "primary"}>
+            {state.button}
+          </Button>
+          {stripe.account ? (
+            <Button type="submit" name="connection" value="another" variant="secondary">
+              Connect another Stripe account
+            </Button>
+          ) : null}
+        </div>
       </Form>
     </Card>
   );

@@ -1517,7 +1517,14 @@ export type Database = {
       }
       checkout_order: { Args: { checkout_session: string }; Returns: Json }
       checkout_to_end: { Args: { order_id: string }; Returns: string }
-      connect_stripe: { Args: { account: string }; Returns: string }
+      choose_payout_method: {
+        Args: { password: string; payout_method: string }
+        Returns: Json
+      }
+      connect_stripe: {
+        Args: { account: string; password: string }
+        Returns: Json
+      }
       create_download_codes: {
         Args: { how_many: number; release_id: string }
         Returns: number

@@ -1,6 +1,7 @@
-// Notices about an account, to the account's own address: its PayPal email changed (change_paypal_email,
-// 02_accounts.sql), naming the new one partly hidden, so an owner who did not make the change sees it and
-// can act before a payout goes there.
+// Notices about an account, to the account's own address, that where its payouts go changed: its PayPal
+// email (change_paypal_email, 02_accounts.sql, naming the new one partly hidden), its payout method
+// (choose_payout_method) or its Stripe account (connect_stripe, 18_ledger.sql), so an owner who did not make
+// the change sees it and can act before a payout goes there.
 import { href } from "react-router";
 import * as v from "valibot";
 import type { Message } from "./mail.server";
@@ -24,6 +25,46 @@ export function paypalChangedMail(mail: PaypalChangedMailToSend, origin: string)
     ? `The PayPal email of your Crate account was changed to ${mail.paypal_email}.`
     : "The PayPal email of your Crate account was removed.";
   const ifNotYou = "If you did not change it, reset your password at once, then set your PayPal email back in Payment Settings.";
+  return rendered(
+    mail.recipient,
+    subject,
+    <>
+      <h1>{subject}</h1>
+      <p>{what}</p>
+      <p>
+        {ifNotYou} <a href={reset}>Reset your password</a>
+      </p>
+    </>,
+    [subject, "", what, "", ifNotYou, reset],
+  );
+}
+
+/** The notices as `mail_to_send` answers them: the payout method chosen, or a Stripe account connected. */
+const payoutChanged = {
+  id: v.string(),
+  recipient: v.string(),
+  sent: v.boolean(),
+  payout_method: v.nullable(v.picklist(["paypal", "stripe"])),
+};
+export const PayoutMethodChangedMailToSend = v.object({ kind: v.literal("payout_method_changed"), ...payoutChanged });
+export const StripeConnectedMailToSend = v.object({ kind: v.literal("stripe_connected"), ...payoutChanged });
+type PayoutChangedMailToSend = v.InferOutput<typeof PayoutMethodChangedMailToSend> | v.InferOutput<typeof StripeConnectedMailToSend>;
+
+/** The message for `mail`, its link on the site at `origin`. */
+export function payoutChangedMail(mail: PayoutChangedMailToSend, origin: string): Message {
+  const subject =
+    mail.kind === "stripe_connected"
+      ? "A Stripe account was connected to your Crate payouts"
+      : `Your payout method was changed to ${mail.payout_method === "stripe" ? "Stripe" : "PayPal"}`;
+  const what =
+    mail.kind === "stripe_connected"
+      ? "A new Stripe account was connected to your Crate account. Once it is set up, sales paid out through Stripe go to it."
+      : mail.payout_method === "stripe"
+        ? "Your Crate payouts now go to your connected Stripe account."
+        : "Your Crate payouts now go by PayPal, to the PayPal email in your Payment Settings.";
+  const reset = new URL(href("/forgot-password"), origin).href;
+  const ifNotYou =
+    "If you did not make this change, reset your password at once, then connect your own Stripe account or choose PayPal again in Payment Settings.";
   return rendered(
     mail.recipient,
     subject,

@@ -13,9 +13,22 @@ import { MailEnvSchema, mailOn, sendMail } from "./mail.server";
 import { MailToSend, orderMail } from "./order-mails.server";
 import { NewsletterMailToSend, newsletterMail } from "./newsletter-mails.server";
 import { ReleaseMailToSend, releaseMail } from "./release-mails.server";
-import { PaypalChangedMailToSend, paypalChangedMail } from "./account-mails.server";
+import {
+  PaypalChangedMailToSend,
+  PayoutMethodChangedMailToSend,
+  StripeConnectedMailToSend,
+  paypalChangedMail,
+  payoutChangedMail,
+} from "./account-mails.server";
 
-const AnyMailToSend = v.variant("kind", [MailToSend, ReleaseMailToSend, NewsletterMailToSend, PaypalChangedMailToSend]);
+const AnyMailToSend = v.variant("kind", [
+  MailToSend,
+  ReleaseMailToSend,
+  NewsletterMailToSend,
+  PaypalChangedMailToSend,
+  PayoutMethodChangedMailToSend,
+  StripeConnectedMailToSend,
+]);
 type AnyMailToSend = v.InferOutput<typeof AnyMailToSend>;
 
 /**
@@ -25,6 +38,7 @@ type AnyMailToSend = v.InferOutput<typeof AnyMailToSend>;
 async function messageOf(mail: AnyMailToSend, origin: string, secret: string) {
   if (mail.kind === "releases") return mail.releases.length > 0 ? releaseMail(mail, origin, secret) : null;
   if (mail.kind === "paypal_changed") return paypalChangedMail(mail, origin);
+  if (mail.kind === "payout_method_changed" || mail.kind === "stripe_connected") return payoutChangedMail(mail, origin);
   if (mail.kind === "newsletter_signup") return newsletterMail(mail, origin, secret);
   // A guest's receipt carries their order's signed link (its downloads, without an account).
   const receiptLink =

@@ -272,7 +272,10 @@ export const ArtistPaymentsSchema = v.pipe(
     payoutMethod: v.optional(v.picklist(["paypal", "stripe"], "Choose PayPal or Stripe"), "paypal"),
     autoWithdraw: checkbox,
     withdrawThreshold: v.optional(v.string(), ""),
-    /** Asked only when the PayPal email changes (checked by the database, change_paypal_email). */
+    /**
+     * Asked only when the PayPal email or the payout method changes (checked by the database,
+     * change_paypal_email and choose_payout_method).
+     */
     currentPassword: v.optional(v.string(), ""),
   }),
   v.forward(
@@ -288,6 +291,16 @@ export const ArtistPaymentsSchema = v.pipe(
     withdrawThreshold: settings.autoWithdraw ? Number(threshold) : null,
   })),
 );
+
+/**
+ * Payment Settings' Stripe form: on to Stripe's onboarding with the current password (checked by the
+ * database, connect_stripe), for the account connected or, asked (`connection: "another"`), a new one in
+ * its place.
+ */
+export const StripeConnectionSchema = v.object({
+  connection: v.optional(v.picklist(["this", "another"]), "this"),
+  currentPassword: v.optional(v.string(), ""),
+});
 
 function isThreshold(value: number): boolean {
   return Number.isInteger(value) && value >= withdrawThreshold.minimum && value % withdrawThreshold.step === 0;

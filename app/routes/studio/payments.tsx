@@ -19,7 +19,7 @@ import { RefundSchema, SalesSchema, SoldItemsSchema } from "~/lib/schemas/checko
 import { readForm } from "~/lib/forms/form-body.server";
 import { requireArtist } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
-import { ArtistPaymentsSchema } from "~/lib/schemas/studio";
+import { ArtistPaymentsSchema, StripeConnectionSchema } from "~/lib/schemas/studio";
 import { ArtistPayoutSchema } from "~/lib/schemas/studio-data";
 import { supabaseContext } from "~/lib/session/session.server";
 import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
@@ -28,6 +28,7 @@ import { sendPayouts } from "~/lib/payouts/payout-job.server";
 import { nextPayoutRun } from "~/lib/payouts/schedule";
 import { ArtistPayoutsSchema, PayoutsSchema } from "~/lib/schemas/payouts";
 import { changePaypalEmail, paypalPasswordField } from "~/lib/payments/paypal-email.server";
+import { changedWithPassword, passwordField } from "~/lib/payments/payout-changes.server";
 import type { Route } from "./+types/payments";
 
 export const meta = () => pageMeta("Payment Settings", "Where your earnings go, and when.");
@@ -84,10 +85,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const artist = requireArtist(request, context);
   const formData = await readForm(request);
   if (formData.get("intent") === "withdraw") return withdraw(context);
-  if (formData.get("intent") === "connect-stripe") {
-    const sent = await connectStripe(request, context, artist.id, (await payoutRow(context, artist.id)).stripe_account);
-    return sent instanceof Response ? sent : replyWith(formError(sent.refused, { intent: "connect-stripe" }), 502);
-  }
+  if (formData.get("intent") === "connect-stripe") return connectStripeWithPassword(request, context, artist.id, formData);
   if (formData.get("intent") === "refund") {
     const refund = parseForm(RefundSchema, formData);
     if (!refund.success) return replyWith(formError("This sale no longer exists", { intent: "refund" }), 400);
@@ -100,12 +98,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!submission.success) return replyWith(submission.reply, 400);
   const settings = submission.value;
   const stored = await payoutRow(context, artist.id);
-  // Stripe is a choice once an account is connected (the database holds the same).
-  if (settings.payoutMethod === "stripe" && !stored.stripe_account) {
-    return replyWith(
-      { fieldErrors: { payoutMethod: "Connect your Stripe account first" }, formError: null, values: submission.values },
-      400,
-    );
+  const methodChanged = settings.payoutMethod !== stored.payout_method;
+  // Stripe is chosen once its account is ready (the database holds the same).
+  if (methodChanged && settings.payoutMethod === "stripe" && !stored.stripe_ready) {
+    const first = stored.stripe_account ? "Finish setting up your Stripe account first" : "Connect your Stripe account first";
+    return replyWith({ fieldErrors: { payoutMethod: first }, formError: null, values: submission.values }, 400);
   }
   // A new PayPal email takes the account's password (and the account is told), before anything is saved.
   if (settings.paypalEmail !== stored.paypal_email) {
@@ -117,13 +114,24 @@ export async function action({ request, context }: Route.ActionArgs) {
       );
     }
   }
+  // So does choosing where payouts go.
+  if (methodChanged) {
+    const chosen = await changedWithPassword(context, "change where payouts go", settings.currentPassword, () =>
+      context
+        .get(supabaseContext)
+        .rpc("choose_payout_method", { payout_method: settings.payoutMethod, password: settings.currentPassword })
+        .setHeader(...marketplaceHeader(context)),
+    );
+    if ("refused" in chosen) {
+      return replyWith({ fieldErrors: { [passwordField]: chosen.refused }, formError: null, values: submission.values }, chosen.status);
+    }
+  }
   // With withdrawals off the threshold field is not shown: the stored one is kept.
   const threshold = settings.withdrawThreshold ?? stored.payment_settings.withdraw_threshold;
   const { error } = await context
     .get(supabaseContext)
     .from("artist_payout_settings")
     .update({
-      payout_method: settings.payoutMethod,
       payment_settings: {
         minimum_price: settings.minimumPrice,
         default_currency: settings.currency,
@@ -136,6 +144,28 @@ export async function action({ request, context }: Route.ActionArgs) {
     return refusedWrite(error, { what: "saving payment settings", values: submission.values, fields: { paypal_email: "paypalEmail" } });
   }
   return replyWith({ fieldErrors: {}, formError: null, values: submission.values, notice: savedNotice }, 200);
+}
+
+/**
+ * On to Stripe's onboarding from the Stripe form, with the current password: for the account connected, or
+ * a new one in its place when asked (so a connection someone else made can be undone).
+ */
+async function connectStripeWithPassword(request: Request, context: Route.ActionArgs["context"], artistId: string, formData: FormData) {
+  const values = { intent: "connect-stripe" };
+  const connection = parseForm(StripeConnectionSchema, formData);
+  if (!connection.success) return replyWith(formError("Choose this Stripe account or another", values), 400);
+  const sent = await connectStripe(request, context, artistId, {
+    password: connection.value.currentPassword,
+    another: connection.value.connection === "another",
+  });
+  if (sent instanceof Response) return sent;
+  if ("passwordRefused" in sent) {
+    return replyWith(
+      { fieldErrors: { [passwordField]: sent.passwordRefused.refused }, formError: null, values: connection.values },
+      sent.passwordRefused.status,
+    );
+  }
+  return replyWith(formError(sent.refused, values), 502);
 }
 
 /**
@@ -200,7 +230,7 @@ export default function PaymentSettings({ loaderData, actionData }: Route.Compon
             name="currentPassword"
             type="password"
             autoComplete="current-password"
-            hint="Needed only to change your PayPal email."
+            hint="Needed only to change your PayPal email or where payouts go."
             error={form.error("currentPassword")}
           />
           <PayoutMethodChoice
@@ -251,6 +281,7 @@ export default function PaymentSettings({ loaderData, actionData }: Route.Compon
           action={paymentsPath}
           step={stripeStep}
           problem={connecting ? (actionData?.formError ?? null) : null}
+          passwordError={connecting ? actionData?.fieldErrors.currentPassword : undefined}
         />
       </div>
       <section aria-labelledby="balance-heading" className="mt-10 max-w-4xl">

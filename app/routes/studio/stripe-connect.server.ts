@@ -1,37 +1,49 @@
-// Connecting an artist's Stripe account (Connect, Express-style onboarding on Stripe's own pages): the
-// account made once (its artist's id is the idempotency key, and the database keeps the first one), then an
-// Account Link to its onboarding, back to Payment Settings. Whether it takes transfers comes from Stripe:
-// `account.updated` through the webhook, and Stripe itself asked when the artist comes back.
+// Connecting an artist's Stripe account (Connect, Express-style onboarding on Stripe's own pages), with the
+// account's password: the database checks it before Stripe makes anything (connect_stripe with no
+// account), then the account is made (once per account it replaces: the idempotency key names that one)
+// and kept, replacing any connected before, and the account is mailed; then an Account Link to its
+// onboarding, back to Payment Settings. Whether it takes transfers comes from Stripe: `account.updated`
+// through the webhook, and Stripe itself asked when the artist comes back.
 import { href, redirect, type RouterContextProvider } from "react-router";
 import { marketplaceHeader } from "~/lib/http/env.server";
 import { stripeFrom } from "~/lib/payments/stripe.server";
+import { changedWithPassword, type PasswordRefused } from "~/lib/payments/payout-changes.server";
 import { recordStripeAccount } from "~/lib/payouts/stripe-accounts.server";
 import { supabaseContext } from "~/lib/session/session.server";
 
 const paymentsPath = href("/dashboard/artist/payments");
 
-/** Sends the artist to Stripe's onboarding for their account (made first if they have none). */
+/**
+ * Sends the artist to Stripe's onboarding for their account, made first when they have none or ask for
+ * `another` in its place. Answers a refusal beside the password field (`passwordRefused`), or Stripe's.
+ */
 export async function connectStripe(
   request: Request,
   context: Readonly<RouterContextProvider>,
   artistId: string,
-  account: string | null,
-): Promise<Response | { refused: string }> {
+  { password, another }: { password: string; another: boolean },
+): Promise<Response | { passwordRefused: PasswordRefused } | { refused: string }> {
   const stripe = stripeFrom(context);
   if (!stripe) return { refused: "Stripe is not set up on this marketplace yet: payouts go by PayPal." };
+  const connect = (account: string) =>
+    changedWithPassword(context, "connect Stripe", password, () =>
+      context
+        .get(supabaseContext)
+        .rpc("connect_stripe", { account, password })
+        .setHeader(...marketplaceHeader(context)),
+    );
+  const checked = await connect("");
+  if ("refused" in checked) return { passwordRefused: checked };
   try {
-    let connected = account;
-    if (!connected) {
+    let connected = checked.account ?? null;
+    if (!connected || another) {
       const made = await stripe.accounts.create(
         { type: "express", capabilities: { transfers: { requested: true } }, metadata: { artist_id: artistId } },
-        { idempotencyKey: `account-${artistId}` },
+        { idempotencyKey: `account-${artistId}-after-${connected ?? "none"}` },
       );
-      const kept = await context
-        .get(supabaseContext)
-        .rpc("connect_stripe", { account: made.id })
-        .setHeader(...marketplaceHeader(context));
-      if (kept.error || !kept.data) throw new Error(`keeping the Stripe account failed: ${kept.error?.message}`);
-      connected = kept.data;
+      const kept = await connect(made.id);
+      if ("refused" in kept) return { passwordRefused: kept };
+      connected = made.id;
     }
     const back = (stripeStep: string) => new URL(`${paymentsPath}?stripe=${stripeStep}`, request.url).href;
     const link = await stripe.accountLinks.create({

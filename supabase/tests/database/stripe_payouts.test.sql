@@ -1,5 +1,7 @@
--- Payouts through Stripe (02_accounts.sql, 18_ledger.sql): an artist connects an account through the
--- marketplace alone, which alone says when it takes transfers; Stripe is chosen only once connected; each
+-- Payouts through Stripe (02_accounts.sql, 18_ledger.sql): an artist connects an account, or replaces it,
+-- and chooses where payouts go, through the marketplace alone with the account's password, and is mailed
+-- each change; the marketplace alone says when an account takes transfers; Stripe is chosen only once its
+-- account is ready; transfers go to the account connected when they start; each
 -- settled line is transferred once (however often the job runs), from its own charge, only past what a
 -- PayPal payout paid before, and never one lost in a dispute; a failed transfer gives the share back and
 -- is tried again a day later; a line refunded after its transfer is reversed once, and the ledger comes
@@ -18,8 +20,15 @@ begin
   perform tests.remember('disputed', $q$
     insert into public.tracks (artist_id, title, genre, price, description, release_date)
     values (tests.id('artist'), 'Disputed', 'Rock', 1.99, 'Out now', current_date - 1) returning id$q$);
+  perform tests.remember('encore', $q$
+    insert into public.tracks (artist_id, title, genre, price, description, release_date)
+    values (tests.id('artist'), 'Encore', 'Rock', 1.99, 'Out now', current_date - 1) returning id$q$);
 end
 $$;
+
+update auth.users set encrypted_password = extensions.crypt('the right password', extensions.gen_salt('bf', 4));
+-- (an address mail can go to: the helpers name it after the fixture, with a space)
+update auth.users set email = 'other-artist@tests.example' where id = tests.id('other artist');
 
 -- `statement`'s answer as `who` through the marketplace.
 create function tests.through_marketplace(statement text, who text default 'artist')
@@ -64,11 +73,24 @@ as $$
   select jsonb_build_array(b.available, b.paid_out, b.earned) from private.balances(tests.id('artist')) b where b.currency = 'USD'
 $$;
 
-select tests.each_actor('connect a Stripe account without the marketplace', $$select public.connect_stripe('acct_1')$$, array[]::text[]);
-select tests.each_actor_through_marketplace('connect a Stripe account', $$select public.connect_stripe('acct_1')$$,
-  array['artist', 'other artist']);
+select tests.each_actor('connect a Stripe account without the marketplace',
+  $$select public.connect_stripe('acct_1', 'the right password')$$, array[]::text[]);
+select tests.each_actor_through_marketplace('connect a Stripe account with one''s password, the account told',
+  $$select 1 where public.connect_stripe('acct_1', 'the right password') ->> 'mail' is not null$$, array['artist', 'other artist']);
 select tests.one_actor('connect a Stripe account while banned', 'banned artist through the marketplace',
-  $$select public.connect_stripe('acct_1')$$, false);
+  $$select public.connect_stripe('acct_1', 'the right password')$$, false);
+-- Where payouts go changes through choose_payout_method, change_paypal_email and connect_stripe alone:
+-- never by writing it directly, PayPal or Stripe.
+select tests.each_actor('choose PayPal directly',
+  $$update public.artist_payout_settings set payout_method = 'paypal' where artist_id = auth.uid()$$, array[]::text[]);
+select tests.one_actor('choose PayPal directly while banned', 'banned artist',
+  $$update public.artist_payout_settings set payout_method = 'paypal' where artist_id = auth.uid()$$, false);
+select tests.each_actor('choose where payouts go without the marketplace',
+  $$select public.choose_payout_method('paypal', 'the right password')$$, array[]::text[]);
+select tests.each_actor_through_marketplace('choose where payouts go with one''s password',
+  $$select 1 where public.choose_payout_method('paypal', 'the right password') ? 'mail'$$, array['artist', 'other artist']);
+select tests.one_actor('choose where payouts go while banned', 'banned artist through the marketplace',
+  $$select public.choose_payout_method('paypal', 'the right password')$$, false);
 select tests.each_actor('say a Stripe account is ready without the marketplace',
   $$select public.stripe_account_updated('acct_1', true)$$, array[]::text[]);
 select tests.each_actor('choose Stripe before connecting it',
@@ -81,7 +103,7 @@ select tests.each_actor('list transfers to reverse without the marketplace', $$s
 select tests.each_actor('reverse a transfer without the marketplace',
   $$select public.transfer_reversed(gen_random_uuid(), 'trr_1')$$, array[]::text[]);
 
-select plan((select count(*)::integer from tests.cases) + 13);
+select plan((select count(*)::integer from tests.cases) + 26);
 
 select * from tests.proved_cases();
 
@@ -95,13 +117,37 @@ values (tests.id('artist'), 'USD', 175, 'paypal', 'owner@tests.example', 'artist
 insert into public.ledger_entries (artist_id, currency, kind, amount_cents, payout_id, created_at)
 select tests.id('artist'), 'USD', 'payout', -175, id, now() - interval '1 second' from public.payouts;
 
--- Connected, ready, chosen: each settled line since is transferred once, from its own charge.
-select is(tests.through_marketplace($$select to_jsonb(public.connect_stripe('acct_artist'))$$), '"acct_artist"'::jsonb,
-  'the marketplace keeps the artist''s Stripe account');
-select is(tests.through_marketplace($$select to_jsonb(public.connect_stripe('acct_other'))$$), '"acct_artist"'::jsonb,
-  'a second account changes nothing');
+-- Connected with the password (a wrong one changes nothing), replaced, ready, chosen: each settled line
+-- since is transferred once, from its own charge.
+select is(tests.through_marketplace($$select public.connect_stripe('acct_thief', 'a guess')$$), '{"wrong_password": true}'::jsonb,
+  'a wrong password connects no Stripe account');
+select is(tests.through_marketplace($$select public.connect_stripe('', 'the right password')$$),
+  '{"account": null, "mail": null}'::jsonb, 'with no account, the password is checked and nothing changes');
+select is(tests.through_marketplace($$select public.connect_stripe('acct_thief', 'the right password') - 'mail'$$),
+  '{"account": "acct_thief"}'::jsonb, 'the marketplace keeps the artist''s Stripe account');
+select tests.through_marketplace($$select to_jsonb(public.stripe_account_updated('acct_thief', true))$$, 'visitor');
+select is(tests.through_marketplace($$select public.connect_stripe('acct_artist', 'the right password') - 'mail'$$),
+  '{"account": "acct_artist"}'::jsonb, 'a second account replaces the first');
+select is((select jsonb_build_array(s.stripe_account, s.stripe_ready) from public.artist_payout_settings s where s.artist_id = tests.id('artist')),
+  '["acct_artist", false]'::jsonb, 'the new account is not ready until Stripe says so');
+select is((select jsonb_agg(jsonb_build_array(m.kind, m.recipient) order by m.created_at) from private.mails m where m.kind = 'stripe_connected'),
+  '[["stripe_connected", "artist@tests.example"], ["stripe_connected", "artist@tests.example"]]'::jsonb,
+  'each account connected is told to the account''s own address');
+select throws_ok($$select tests.through_marketplace('select public.choose_payout_method(''stripe'', ''the right password'')')$$,
+  '23514', null, 'Stripe is not chosen before its account is ready');
 select tests.through_marketplace($$select to_jsonb(public.stripe_account_updated('acct_artist', true))$$, 'visitor');
-update public.artist_payout_settings set payout_method = 'stripe' where artist_id = tests.id('artist');
+select is(tests.through_marketplace($$select public.choose_payout_method('stripe', 'a guess')$$), '{"wrong_password": true}'::jsonb,
+  'a wrong password chooses nothing');
+select is((select payout_method from public.artist_payout_settings where artist_id = tests.id('artist')), 'paypal',
+  'payouts still go by PayPal');
+select tests.through_marketplace($$select public.choose_payout_method('stripe', 'the right password')$$);
+select set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+select is(public.mail_to_send((select m.id from private.mails m where m.kind = 'payout_method_changed')) - 'id',
+  '{"kind": "payout_method_changed", "recipient": "artist@tests.example", "sent": false, "payout_method": "stripe"}'::jsonb,
+  'chosen once ready, with the password, and the account''s own address is told');
+select set_config('request.headers', '', true);
+select is(tests.through_marketplace($$select public.choose_payout_method('stripe', 'the right password')$$), '{"mail": null}'::jsonb,
+  'the same method again tells nobody');
 select tests.settled_sale('b-side', 'cs_b');
 select tests.settled_sale('outro', 'cs_c');
 select is(
@@ -159,6 +205,26 @@ select is(
   tests.through_marketplace($$select count(*)::integer from public.payouts_to_send() p where p.payment_intent = 'pi_cs_lost'$$, 'visitor'),
   '0'::jsonb,
   'a line lost in a dispute is not transferred');
+
+-- Replaced while Stripe is chosen: nothing moves until the new account is ready, then it takes the
+-- transfers; those made before stay the old account's.
+select tests.through_marketplace($$select public.connect_stripe('acct_new', 'the right password')$$);
+select tests.settled_sale('encore', 'cs_encore');
+select is(
+  tests.through_marketplace($$select count(*)::integer from public.payouts_to_send() p where p.payment_intent = 'pi_cs_encore'$$, 'visitor'),
+  '0'::jsonb, 'a new account takes nothing before it is ready');
+select tests.through_marketplace($$select to_jsonb(public.stripe_account_updated('acct_new', true))$$, 'visitor');
+select is(
+  tests.through_marketplace($$select jsonb_agg(p.recipient) from public.payouts_to_send() p where p.payment_intent = 'pi_cs_encore'$$, 'visitor'),
+  '["acct_new"]'::jsonb, 'once ready, the new account takes the transfers');
+select is((select jsonb_agg(distinct p.recipient) from public.payouts p where p.method = 'stripe' and p.payment_intent <> 'pi_cs_encore'),
+  '["acct_artist"]'::jsonb, 'transfers made before stay the old account''s');
+
+-- The account's password is bounded as everywhere it is asked: past 10 wrong ones in an hour, none is tried.
+select tests.through_marketplace($$select public.choose_payout_method('paypal', 'a guess')$$, 'other artist')
+from generate_series(1, 10);
+select throws_ok($$select tests.through_marketplace('select public.connect_stripe(''acct_2'', ''the right password'')', 'other artist')$$,
+  '54000', null, 'past 10 wrong passwords in an hour, not even the right one is tried');
 
 select * from finish();
 rollback;
