@@ -98,6 +98,7 @@ for (const javaScriptEnabled of [true, false]) {
       // Connect: Stripe's onboarding (the stand-in's pages), then back on Payment Settings, ready.
       await artist.page.goto("/dashboard/artist/payments");
       if (javaScriptEnabled) await hydrated(artist.page);
+      await artist.page.getByLabel("Password", { exact: true }).fill("a-long-password");
       await artist.page.getByRole("button", { name: "Connect Stripe" }).click();
       await artist.page.getByRole("heading", { name: "Set up payouts" }).waitFor();
       await artist.page.getByLabel("Legal name").fill(`Stripe Artist ${mode}`);
@@ -106,6 +107,7 @@ for (const javaScriptEnabled of [true, false]) {
       await artist.page.waitForURL((url) => url.pathname === "/dashboard/artist/payments");
       await artist.page.getByText("Your Stripe account takes payouts.").waitFor();
       await artist.page.getByLabel("Stripe: each sale moves to your Stripe account once it settles").check();
+      await artist.page.getByLabel("Current password").fill("a-long-password");
       await artist.page.getByRole("button", { name: "Save payment settings" }).click();
       await artist.page.getByText("Payment settings saved").waitFor();
 
