@@ -189,7 +189,8 @@ describe("transfers", () => {
     expect(
       text((await artist.visitor.post(payments, { ...settings, payoutMethod: "stripe", currentPassword: artist.password })).html),
     ).toContain("Payment settings saved");
-    const account = await stripeAccountOf(artist.id);
+    const account = (await stripeAccountOf(artist.id))!;
+    expect(account).toMatch(/^acct_/);
     const track = await serviceClient
       .from("tracks")
       .insert({
