@@ -775,48 +775,6 @@ AS $function$
   order by s.created_at desc, s.email
 $function$
 ;
--- only in the migrations: privilege private.private.newsletter_signup(uuid,text) anon=X/postgres
--- only in the migrations: privilege private.private.newsletter_signup(uuid,text) authenticated=X/postgres
--- only in the migrations: privilege private.private.newsletter_signup(uuid,text) postgres=X/postgres
--- only in the migrations: privilege public.newsletter_signup(uuid,text) anon=X/postgres
--- only in the migrations: privilege public.newsletter_signup(uuid,text) authenticated=X/postgres
--- only in the migrations: privilege public.newsletter_signup(uuid,text) postgres=X/postgres
--- only in the migrations: privilege public.newsletter_signup(uuid,text) service_role=X/postgres
--- only in the migrations: privilege public.price_cart(jsonb,text[],text) anon=X/postgres
--- only in the migrations: privilege public.price_cart(jsonb,text[],text) authenticated=X/postgres
--- only in the migrations: privilege public.price_cart(jsonb,text[],text) postgres=X/postgres
--- only in the migrations: privilege public.price_cart(jsonb,text[],text) service_role=X/postgres
--- only in the schemas: privilege private.discount_code_tries postgres=arwdDxt/postgres
--- only in the schemas: privilege private.newsletter_requests postgres=arwdDxt/postgres
--- only in the schemas: privilege private.private.codes_within_limit(text[],text) anon=X/postgres
--- only in the schemas: privilege private.private.codes_within_limit(text[],text) authenticated=X/postgres
--- only in the schemas: privilege private.private.codes_within_limit(text[],text) postgres=X/postgres
--- only in the schemas: privilege private.private.give_released_album_tracks() postgres=X/postgres
--- only in the schemas: privilege private.private.guest_checkout_order(text) anon=X/postgres
--- only in the schemas: privilege private.private.guest_checkout_order(text) authenticated=X/postgres
--- only in the schemas: privilege private.private.guest_checkout_order(text) postgres=X/postgres
--- only in the schemas: privilege private.private.newsletter_confirmation(uuid,boolean) anon=X/postgres
--- only in the schemas: privilege private.private.newsletter_confirmation(uuid,boolean) authenticated=X/postgres
--- only in the schemas: privilege private.private.newsletter_confirmation(uuid,boolean) postgres=X/postgres
--- only in the schemas: privilege private.private.newsletter_signup(uuid,text,text) anon=X/postgres
--- only in the schemas: privilege private.private.newsletter_signup(uuid,text,text) authenticated=X/postgres
--- only in the schemas: privilege private.private.newsletter_signup(uuid,text,text) postgres=X/postgres
--- only in the schemas: privilege public.guest_checkout_order(text) anon=X/postgres
--- only in the schemas: privilege public.guest_checkout_order(text) authenticated=X/postgres
--- only in the schemas: privilege public.guest_checkout_order(text) postgres=X/postgres
--- only in the schemas: privilege public.guest_checkout_order(text) service_role=X/postgres
--- only in the schemas: privilege public.newsletter_confirmation(uuid,boolean) anon=X/postgres
--- only in the schemas: privilege public.newsletter_confirmation(uuid,boolean) authenticated=X/postgres
--- only in the schemas: privilege public.newsletter_confirmation(uuid,boolean) postgres=X/postgres
--- only in the schemas: privilege public.newsletter_confirmation(uuid,boolean) service_role=X/postgres
--- only in the schemas: privilege public.newsletter_signup(uuid,text,text) anon=X/postgres
--- only in the schemas: privilege public.newsletter_signup(uuid,text,text) authenticated=X/postgres
--- only in the schemas: privilege public.newsletter_signup(uuid,text,text) postgres=X/postgres
--- only in the schemas: privilege public.newsletter_signup(uuid,text,text) service_role=X/postgres
--- only in the schemas: privilege public.price_cart(jsonb,text[],text,text) anon=X/postgres
--- only in the schemas: privilege public.price_cart(jsonb,text[],text,text) authenticated=X/postgres
--- only in the schemas: privilege public.price_cart(jsonb,text[],text,text) postgres=X/postgres
--- only in the schemas: privilege public.price_cart(jsonb,text[],text,text) service_role=X/postgres
 
 revoke all on table private.newsletter_requests from public, anon, authenticated;
 

@@ -112,20 +112,3 @@ begin
 end
 $function$
 ;
--- only in the migrations: privilege public.merch_orders() =X/postgres
--- only in the migrations: privilege public.newsletter_confirmation(uuid,boolean) =X/postgres
--- only in the migrations: privilege public.newsletter_export() =X/postgres
--- only in the migrations: privilege public.newsletter_export() anon=X/postgres
--- only in the migrations: privilege public.newsletter_signup(uuid,text,text) =X/postgres
--- only in the migrations: privilege public.sales(integer,uuid,integer) =X/postgres
--- only in the schemas: privilege private.newsletter_requests postgres=arwdDxt/postgres
--- only in the schemas: privilege private.private.merch_orders() authenticated=X/postgres
--- only in the schemas: privilege private.private.merch_orders() postgres=X/postgres
--- only in the schemas: privilege private.private.newsletter_confirmation(uuid,boolean) anon=X/postgres
--- only in the schemas: privilege private.private.newsletter_confirmation(uuid,boolean) authenticated=X/postgres
--- only in the schemas: privilege private.private.newsletter_confirmation(uuid,boolean) postgres=X/postgres
--- only in the schemas: privilege private.private.newsletter_signup(uuid,text,text) anon=X/postgres
--- only in the schemas: privilege private.private.newsletter_signup(uuid,text,text) authenticated=X/postgres
--- only in the schemas: privilege private.private.newsletter_signup(uuid,text,text) postgres=X/postgres
--- only in the schemas: privilege private.private.sales(integer,uuid,integer) authenticated=X/postgres
--- only in the schemas: privilege private.private.sales(integer,uuid,integer) postgres=X/postgres

@@ -33,32 +33,6 @@ AS $function$
   select private.release_mail_choice(release_mail_choice.email, release_mail_choice.artist_id)
 $function$
 ;
--- only in the migrations: privilege public.merch_orders() =X/postgres
--- only in the migrations: privilege public.newsletter_confirmation(uuid,boolean) =X/postgres
--- only in the migrations: privilege public.newsletter_export() =X/postgres
--- only in the migrations: privilege public.newsletter_export() anon=X/postgres
--- only in the migrations: privilege public.newsletter_signup(uuid,text,text) =X/postgres
--- only in the migrations: privilege public.sales(integer,uuid,integer) =X/postgres
--- only in the schemas: privilege private.newsletter_requests postgres=arwdDxt/postgres
--- only in the schemas: privilege private.private.merch_orders() authenticated=X/postgres
--- only in the schemas: privilege private.private.merch_orders() postgres=X/postgres
--- only in the schemas: privilege private.private.newsletter_confirmation(uuid,boolean) anon=X/postgres
--- only in the schemas: privilege private.private.newsletter_confirmation(uuid,boolean) authenticated=X/postgres
--- only in the schemas: privilege private.private.newsletter_confirmation(uuid,boolean) postgres=X/postgres
--- only in the schemas: privilege private.private.newsletter_signup(uuid,text,text) anon=X/postgres
--- only in the schemas: privilege private.private.newsletter_signup(uuid,text,text) authenticated=X/postgres
--- only in the schemas: privilege private.private.newsletter_signup(uuid,text,text) postgres=X/postgres
--- only in the schemas: privilege private.private.recent_sales(integer) authenticated=X/postgres
--- only in the schemas: privilege private.private.recent_sales(integer) postgres=X/postgres
--- only in the schemas: privilege private.private.release_mail_choice(text,uuid) anon=X/postgres
--- only in the schemas: privilege private.private.release_mail_choice(text,uuid) authenticated=X/postgres
--- only in the schemas: privilege private.private.release_mail_choice(text,uuid) postgres=X/postgres
--- only in the schemas: privilege private.private.sales(integer,uuid,integer) authenticated=X/postgres
--- only in the schemas: privilege private.private.sales(integer,uuid,integer) postgres=X/postgres
--- only in the schemas: privilege public.release_mail_choice(text,uuid) anon=X/postgres
--- only in the schemas: privilege public.release_mail_choice(text,uuid) authenticated=X/postgres
--- only in the schemas: privilege public.release_mail_choice(text,uuid) postgres=X/postgres
--- only in the schemas: privilege public.release_mail_choice(text,uuid) service_role=X/postgres
 
 revoke execute on function private.release_mail_choice(text, uuid) from public;
 

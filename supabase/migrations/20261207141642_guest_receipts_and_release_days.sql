@@ -276,27 +276,6 @@ $function$
 using ((EXISTS ( SELECT 1
    FROM orders o
   WHERE ((o.id = order_lines.order_id) AND (o.buyer_id = ( SELECT auth.uid() AS uid))))));
--- only in the migrations: privilege public.guest_checkout_order(text) =X/postgres
--- only in the migrations: privilege public.notifications authenticated=r/postgres
--- only in the migrations: privilege public.notifications(read_at) authenticated=w/postgres
--- only in the schemas: privilege private.private.give_released_album_tracks() postgres=X/postgres
--- only in the schemas: privilege private.private.guest_checkout_order(text) anon=X/postgres
--- only in the schemas: privilege private.private.guest_checkout_order(text) authenticated=X/postgres
--- only in the schemas: privilege private.private.guest_checkout_order(text) postgres=X/postgres
--- only in the schemas: privilege private.private.order_reference(uuid) anon=X/postgres
--- only in the schemas: privilege private.private.order_reference(uuid) authenticated=X/postgres
--- only in the schemas: privilege private.private.order_reference(uuid) postgres=X/postgres
--- only in the schemas: privilege private.private.recent_sales(integer) authenticated=X/postgres
--- only in the schemas: privilege private.private.recent_sales(integer) postgres=X/postgres
--- only in the schemas: privilege public.notifications(actor_id) authenticated=r/postgres
--- only in the schemas: privilege public.notifications(comment_id) authenticated=r/postgres
--- only in the schemas: privilege public.notifications(created_at) authenticated=r/postgres
--- only in the schemas: privilege public.notifications(id) authenticated=r/postgres
--- only in the schemas: privilege public.notifications(kind) authenticated=r/postgres
--- only in the schemas: privilege public.notifications(order_line_id) authenticated=r/postgres
--- only in the schemas: privilege public.notifications(read_at) authenticated=rw/postgres
--- only in the schemas: privilege public.notifications(release_id) authenticated=r/postgres
--- only in the schemas: privilege public.notifications(user_id) authenticated=r/postgres
 
 revoke execute on function public.guest_checkout_order(text) from public;
 grant execute on function public.guest_checkout_order(text) to anon, authenticated;

@@ -77,27 +77,6 @@ begin
 end
 $function$
 ;
--- only in the migrations: privilege public.merch_orders() =X/postgres
--- only in the migrations: privilege public.open_order(jsonb,text[],text,boolean,boolean,text,text,text) =X/postgres
--- only in the migrations: privilege public.sales(integer,uuid,integer) =X/postgres
--- only in the schemas: privilege private.checkout_addresses postgres=arwdDxt/postgres
--- only in the schemas: privilege private.private.checkout_lasts() anon=X/postgres
--- only in the schemas: privilege private.private.checkout_lasts() authenticated=X/postgres
--- only in the schemas: privilege private.private.checkout_lasts() postgres=X/postgres
--- only in the schemas: privilege private.private.line_to_refund(uuid) anon=X/postgres
--- only in the schemas: privilege private.private.merch_left(uuid,uuid) anon=X/postgres
--- only in the schemas: privilege private.private.merch_left(uuid,uuid) authenticated=X/postgres
--- only in the schemas: privilege private.private.merch_left(uuid,uuid) postgres=X/postgres
--- only in the schemas: privilege private.private.merch_orders() authenticated=X/postgres
--- only in the schemas: privilege private.private.merch_orders() postgres=X/postgres
--- only in the schemas: privilege private.private.open_order(jsonb,text[],text,boolean,boolean,text,text,text) anon=X/postgres
--- only in the schemas: privilege private.private.open_order(jsonb,text[],text,boolean,boolean,text,text,text) authenticated=X/postgres
--- only in the schemas: privilege private.private.open_order(jsonb,text[],text,boolean,boolean,text,text,text) postgres=X/postgres
--- only in the schemas: privilege private.private.record_refund(uuid,text) anon=X/postgres
--- only in the schemas: privilege private.private.refunds_owed(uuid) postgres=X/postgres
--- only in the schemas: privilege private.private.sales(integer,uuid,integer) authenticated=X/postgres
--- only in the schemas: privilege private.private.sales(integer,uuid,integer) postgres=X/postgres
--- only in the schemas: privilege private.undeliverable_lines postgres=arwdDxt/postgres
 
 -- Privileges (db:diff lists them above, and writes none).
 revoke all on table private.checkout_addresses from public, anon, authenticated;

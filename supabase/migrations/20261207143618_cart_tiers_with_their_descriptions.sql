@@ -181,9 +181,3 @@ AS $function$
   )
 $function$
 ;
--- only in the migrations: privilege public.merch_orders() =X/postgres
--- only in the migrations: privilege public.sales(integer,uuid,integer) =X/postgres
--- only in the schemas: privilege private.private.merch_orders() authenticated=X/postgres
--- only in the schemas: privilege private.private.merch_orders() postgres=X/postgres
--- only in the schemas: privilege private.private.sales(integer,uuid,integer) authenticated=X/postgres
--- only in the schemas: privilege private.private.sales(integer,uuid,integer) postgres=X/postgres

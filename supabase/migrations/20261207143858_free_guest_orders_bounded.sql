@@ -143,12 +143,6 @@ begin
 end
 $function$
 ;
--- only in the migrations: privilege public.merch_orders() =X/postgres
--- only in the migrations: privilege public.sales(integer,uuid,integer) =X/postgres
--- only in the schemas: privilege private.private.merch_orders() authenticated=X/postgres
--- only in the schemas: privilege private.private.merch_orders() postgres=X/postgres
--- only in the schemas: privilege private.private.sales(integer,uuid,integer) authenticated=X/postgres
--- only in the schemas: privilege private.private.sales(integer,uuid,integer) postgres=X/postgres
 
 -- The sales lists, made again with an order's reference in place of its id, keep their grants.
 revoke execute on function private.sales(integer, uuid, integer) from public;

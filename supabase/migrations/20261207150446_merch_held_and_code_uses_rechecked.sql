@@ -663,30 +663,6 @@ AS $function$
   )
 $function$
 ;
--- only in the migrations: privilege private.private.connect_stripe(text) authenticated=X/postgres
--- only in the migrations: privilege private.private.connect_stripe(text) postgres=X/postgres
--- only in the migrations: privilege public.artist_payout_settings(payout_method) authenticated=w/postgres
--- only in the migrations: privilege public.connect_stripe(text) anon=X/postgres
--- only in the migrations: privilege public.connect_stripe(text) authenticated=X/postgres
--- only in the migrations: privilege public.connect_stripe(text) postgres=X/postgres
--- only in the migrations: privilege public.connect_stripe(text) service_role=X/postgres
--- only in the schemas: privilege private.private.choose_payout_method(text,text) anon=X/postgres
--- only in the schemas: privilege private.private.choose_payout_method(text,text) authenticated=X/postgres
--- only in the schemas: privilege private.private.choose_payout_method(text,text) postgres=X/postgres
--- only in the schemas: privilege private.private.code_uses(uuid,text,uuid) anon=X/postgres
--- only in the schemas: privilege private.private.code_uses(uuid,text,uuid) authenticated=X/postgres
--- only in the schemas: privilege private.private.code_uses(uuid,text,uuid) postgres=X/postgres
--- only in the schemas: privilege private.private.connect_stripe(text,text) authenticated=X/postgres
--- only in the schemas: privilege private.private.connect_stripe(text,text) postgres=X/postgres
--- only in the schemas: privilege private.private.password_is_right(text) postgres=X/postgres
--- only in the schemas: privilege public.choose_payout_method(text,text) anon=X/postgres
--- only in the schemas: privilege public.choose_payout_method(text,text) authenticated=X/postgres
--- only in the schemas: privilege public.choose_payout_method(text,text) postgres=X/postgres
--- only in the schemas: privilege public.choose_payout_method(text,text) service_role=X/postgres
--- only in the schemas: privilege public.connect_stripe(text,text) anon=X/postgres
--- only in the schemas: privilege public.connect_stripe(text,text) authenticated=X/postgres
--- only in the schemas: privilege public.connect_stripe(text,text) postgres=X/postgres
--- only in the schemas: privilege public.connect_stripe(text,text) service_role=X/postgres
 
 -- A code's uses, counted in one place for pricing and for payments, keep the grants their schema gives them.
 revoke execute on function private.code_uses(uuid, text, uuid) from public;
