@@ -20,23 +20,11 @@ type PaypalChangedMailToSend = v.InferOutput<typeof PaypalChangedMailToSend>;
 /** The message for `mail`, its link on the site at `origin`. */
 export function paypalChangedMail(mail: PaypalChangedMailToSend, origin: string): Message {
   const subject = "Your PayPal email was changed";
-  const reset = new URL(href("/forgot-password"), origin).href;
   const what = mail.paypal_email
     ? `The PayPal email of your Crate account was changed to ${mail.paypal_email}.`
     : "The PayPal email of your Crate account was removed.";
   const ifNotYou = "If you did not change it, reset your password at once, then set your PayPal email back in Payment Settings.";
-  return rendered(
-    mail.recipient,
-    subject,
-    <>
-      <h1>{subject}</h1>
-      <p>{what}</p>
-      <p>
-        {ifNotYou} <a href={reset}>Reset your password</a>
-      </p>
-    </>,
-    [subject, "", what, "", ifNotYou, reset],
-  );
+  return notice(mail.recipient, subject, what, ifNotYou, origin);
 }
 
 /** The notices as `mail_to_send` answers them: the payout method chosen, or a Stripe account connected. */
@@ -62,11 +50,16 @@ export function payoutChangedMail(mail: PayoutChangedMailToSend, origin: string)
       : mail.payout_method === "stripe"
         ? "Your Crate payouts now go to your connected Stripe account."
         : "Your Crate payouts now go by PayPal, to the PayPal email in your Payment Settings.";
-  const reset = new URL(href("/forgot-password"), origin).href;
   const ifNotYou =
     "If you did not make this change, reset your password at once, then connect your own Stripe account or choose PayPal again in Payment Settings.";
+  return notice(mail.recipient, subject, what, ifNotYou, origin);
+}
+
+/** A notice: what changed, and what to do if the account's owner did not change it, with the reset link. */
+function notice(recipient: string, subject: string, what: string, ifNotYou: string, origin: string): Message {
+  const reset = new URL(href("/forgot-password"), origin).href;
   return rendered(
-    mail.recipient,
+    recipient,
     subject,
     <>
       <h1>{subject}</h1>
