@@ -261,8 +261,8 @@ const AppliedSchema = v.nullable(
 
 /**
  * Applies an outcome to a session's order through the marketplace: purchases made once when paid (and their
- * MP3s made), and the order's unsent mails (its receipt, "you sold") queued. `event`: the Stripe event that said so (taken
- * once); none when the return page asked Stripe itself. Throws when the database or the queue could not
+ * MP3s made), and the order's unsent mails (its receipt, "you sold") queued. `event`: the Stripe event that
+ * said so (taken once); none when the return page asked Stripe itself. Throws when the database or the queue could not
  * (the webhook then answers 500, and Stripe sends it again: the mails still unsent are queued again).
  */
 export async function applyCheckout(
@@ -298,8 +298,8 @@ export async function applyCheckout(
 
 /**
  * The lines a payment paid for that cannot be delivered as sold (apply_checkout marked them: merch the
- * stock could no longer cover, or a discount code whose uses went to other orders meanwhile), refunded at once the way an artist refunds a line: Stripe's refund (once per line), recorded, the buyer
- * mailed. Throws while one is not refunded: the webhook then answers 500, and Stripe's next delivery of
+ * stock could no longer cover, or a discount code whose uses went to other orders meanwhile), refunded at
+ * once the way an artist refunds a line: Stripe's refund (once per line), recorded, the buyer mailed. Throws while one is not refunded: the webhook then answers 500, and Stripe's next delivery of
  * the event hands the refunds still owed over again.
  */
 async function refundUndeliverable(request: Request, context: Readonly<RouterContextProvider>, lineIds: readonly string[]) {
