@@ -13,7 +13,7 @@ import { pageMeta } from "~/lib/sharing/meta";
 import { FanPaymentsSchema } from "~/lib/schemas/fan";
 import { FanPayoutSchema } from "~/lib/schemas/fan-data";
 import { supabaseContext } from "~/lib/session/session.server";
-import { changePaypalEmail, paypalPasswordField } from "~/lib/payments/paypal-email.server";
+import { changePaypalEmail, paypalPasswordField } from "~/lib/payouts/paypal-email.server";
 import type { Route } from "./+types/payments";
 
 export const meta = () => pageMeta("Payment Settings", "Your PayPal email and preferred currency.");

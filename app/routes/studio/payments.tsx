@@ -27,8 +27,8 @@ import { marketplaceClient } from "~/lib/backend/marketplace-client.server";
 import { sendPayouts } from "~/lib/payouts/payout-job.server";
 import { nextPayoutRun } from "~/lib/payouts/schedule";
 import { ArtistPayoutsSchema, PayoutsSchema } from "~/lib/schemas/payouts";
-import { changePaypalEmail, paypalPasswordField } from "~/lib/payments/paypal-email.server";
-import { changedWithPassword, passwordField } from "~/lib/payments/payout-changes.server";
+import { changePaypalEmail, paypalPasswordField } from "~/lib/payouts/paypal-email.server";
+import { changedWithPassword, passwordField } from "~/lib/payouts/payout-changes.server";
 import type { Route } from "./+types/payments";
 
 export const meta = () => pageMeta("Payment Settings", "Where your earnings go, and when.");

@@ -7,7 +7,7 @@
 import { href, redirect, type RouterContextProvider } from "react-router";
 import { marketplaceHeader } from "~/lib/http/env.server";
 import { stripeFrom } from "~/lib/payments/stripe.server";
-import { changedWithPassword, type PasswordRefused } from "~/lib/payments/payout-changes.server";
+import { changedWithPassword, type PasswordRefused } from "~/lib/payouts/payout-changes.server";
 import { recordStripeAccount } from "~/lib/payouts/stripe-accounts.server";
 import { supabaseContext } from "~/lib/session/session.server";
 
