@@ -327,6 +327,7 @@ async function deliver(stack: Stack, sockets: Set<Subscriber>, insert: Insert, p
       }
       if (ids.length === 0) continue;
       columns ??= await columnsOf(stack.db, relation);
+      const shown = record !== null && typeof record === "object" ? Object.keys(record) : [];
       subscriber.send({
         joinRef: null,
         ref: null,
@@ -340,7 +341,7 @@ async function deliver(stack: Stack, sockets: Set<Subscriber>, insert: Insert, p
             commit_timestamp: new Date(insert.commit_timestamp).toISOString(),
             type: "INSERT",
             errors: null,
-            columns,
+            columns: columns.filter((column) => shown.includes(column.name)),
             record,
           },
         },
@@ -349,7 +350,9 @@ async function deliver(stack: Stack, sockets: Set<Subscriber>, insert: Insert, p
   }
 }
 
-// The new row as this subscriber may see it, or null: read as the subscriber, so their policies decide.
+// The new row as this subscriber may see it, or null: read as the subscriber, so their policies decide,
+// with the columns their role may select alone (Realtime omits a column the role has no SELECT on, as
+// supabase/walrus's test_column_privileges shows, rather than failing the delivery).
 async function readAs(
   db: Db,
   claims: Claims,
@@ -362,8 +365,23 @@ async function readAs(
   if (condition) where.push(condition.sql(keys.length + 1));
   // Key values go in as text; Postgres casts them to the columns' types.
   const values = [...keys.map(([, value]) => String(value)), ...(condition?.values ?? [])];
-  const sql = `select row_to_json(t) as record from ${relation} t where ${where.join(" and ")}`;
-  const result = await asRole(db, claims, (tx) => tx.query<{ record: unknown }>(sql, values), { readOnly: true });
+  const result = await asRole(
+    db,
+    claims,
+    async (tx) => {
+      const { rows } = await tx.query<{ selectable: string | null }>(
+        `select string_agg(quote_ident(a.attname), ', ' order by a.attnum) as selectable from pg_attribute a
+         where a.attrelid = $1::regclass and a.attnum > 0 and not a.attisdropped
+           and has_column_privilege(a.attrelid, a.attnum, 'SELECT')`,
+        [relation],
+      );
+      const selectable = rows[0]?.selectable;
+      if (!selectable) return { rows: [] };
+      const sql = `select row_to_json(r) as record from (select ${selectable} from ${relation} t where ${where.join(" and ")}) r`;
+      return tx.query<{ record: unknown }>(sql, values);
+    },
+    { readOnly: true },
+  );
   return result.rows[0]?.record ?? null;
 }
 

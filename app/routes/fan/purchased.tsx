@@ -200,10 +200,11 @@ function OwnedReleaseCard({ release }: { release: OwnedRelease & { downloads: Do
           <Link to={page} className="block truncate text-lg font-bold text-ink hover:underline">
             {release.title}
           </Link>
-          {/* At 390 px the line wraps between its parts; only a long artist name gives way, never the price. */}
+          {/* At 390 px the line wraps between its parts; only a long artist name gives way, never the price. The
+              artist's link, a flex item rather than a word in a sentence, keeps a 24 px target. */}
           <p className="flex flex-wrap gap-x-1 text-sm text-ink-muted">
             <span className="flex min-w-0 max-w-full gap-1">
-              <Link to={artistPath(release.artist.id)} className="truncate hover:text-ink hover:underline">
+              <Link to={artistPath(release.artist.id)} className="min-w-6 truncate py-0.5 hover:text-ink hover:underline">
                 {release.artist.artist_name}
               </Link>
               <span className="shrink-0">·</span>

@@ -113,6 +113,35 @@ describe("postgres_changes", () => {
     expect(visitorInbox.received).toEqual([]);
   });
 
+  it("leaves out the columns the subscriber's role may not select, as Realtime does", async () => {
+    await local.stack.db.exec(`
+      create table public.letters (
+        id bigint generated always as identity primary key,
+        owner_id uuid not null,
+        body text not null,
+        sealed text not null
+      );
+      alter table public.letters enable row level security;
+      create policy "Owners read their letters" on public.letters for select to authenticated
+        using (owner_id = (select auth.uid()));
+      revoke select on public.letters from anon, authenticated;
+      grant select (id, owner_id, body) on public.letters to authenticated;
+      alter publication supabase_realtime add table public.letters;`);
+    const received: Record<string, unknown>[] = [];
+    const channel = (await clientFor(alice))
+      .channel("letters")
+      .on("postgres_changes", { event: "INSERT", schema: "public", table: "letters" }, (change) => {
+        received.push(change.new);
+      });
+    await new Promise<void>((resolve, reject) =>
+      channel.subscribe((status, error) => (status === "SUBSCRIBED" ? resolve() : reject(error ?? new Error(status)))),
+    );
+    await local.stack.db.query("insert into public.letters (owner_id, body, sealed) values ($1, 'open', 'not yours')", [alice.id]);
+    await expect.poll(() => received, { timeout: 5000 }).toHaveLength(1);
+    expect(received[0]).toMatchObject({ owner_id: alice.id, body: "open" });
+    expect(received[0]).not.toHaveProperty("sealed");
+  });
+
   it("applies the binding filter", async () => {
     const client = await clientFor(alice);
     const filtered = await listen(client, "body=eq.wanted");
