@@ -1,0 +1,57 @@
+// The README and the guides in docs/ name files and folders of the project; code moves, and a guide that
+// names a file no longer there sends the next reader nowhere. So every path they cite must exist, every
+// link between them must land, and every folder of app/lib has the README the architecture promises.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const root = join(import.meta.dirname, "..", "..");
+const guides = ["README.md", ...readdirSync(join(root, "docs")).map((name) => `docs/${name}`)].filter((file) => file.endsWith(".md"));
+const text = (file: string) => readFileSync(join(root, file), "utf8");
+
+// A path of the project as written in backticks: it starts at one of the project's own top folders or
+// files, and names no placeholder (`{artist}/…`, `<timestamp>_<name>.sql`) or glob.
+const topLevel = readdirSync(root).filter((name) => !["node_modules", "build", ".git", ".data"].includes(name));
+const isProjectPath = (quoted: string) =>
+  topLevel.some((name) => quoted === name || quoted.startsWith(`${name}/`)) && !/[<>{}*…$ ]/.test(quoted);
+
+/** Where `#heading` leads: GitHub's anchor of each heading. */
+const anchors = (markdown: string) =>
+  new Set(
+    [...markdown.matchAll(/^#+ (.+)$/gm)].map((found) =>
+      found[1]!
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N} _-]/gu, "")
+        .replace(/ /g, "-"),
+    ),
+  );
+
+describe("the README and the guides", () => {
+  it.each(guides)("%s names only paths that exist", (file) => {
+    const quoted = [...text(file).matchAll(/`([^`\n]+)`/g)].map((found) => found[1]!.replace(/[/:]$/, ""));
+    const missing = quoted.filter(isProjectPath).filter((path) => !existsSync(join(root, path)));
+    expect(missing).toEqual([]);
+  });
+
+  it.each(guides)("%s links only to files and headings that exist", (file) => {
+    const links = [...text(file).matchAll(/\]\(([^)\s]+)\)/g)].map((found) => found[1]!);
+    const broken = links
+      .filter((link) => !/^[a-z]+:/.test(link))
+      .filter((link) => {
+        const [path, heading] = link.split("#");
+        const target = path ? join(dirname(file), path) : file;
+        if (!existsSync(join(root, target))) return true;
+        return heading !== undefined && target.endsWith(".md") && !anchors(text(target)).has(heading);
+      });
+    expect(broken).toEqual([]);
+  });
+
+  it("keep the README a front door", () => {
+    expect(text("README.md").split("\n").length).toBeLessThanOrEqual(300);
+  });
+
+  it("give every folder of app/lib a README", () => {
+    const folders = readdirSync(join(root, "app", "lib"), { withFileTypes: true }).filter((entry) => entry.isDirectory());
+    expect(folders.filter((folder) => !existsSync(join(root, "app", "lib", folder.name, "README.md"))).map((f) => f.name)).toEqual([]);
+  });
+});
