@@ -1,6 +1,7 @@
-// The README and the guides in docs/ name files and folders of the project; code moves, and a guide that
-// names a file no longer there sends the next reader nowhere. So every path they cite must exist, every
-// link between them must land, and every folder of app/lib has the README the architecture promises.
+// The README and the guides in docs/ name files, functions and triggers of the project; code moves, and a
+// guide that names something no longer there sends the next reader nowhere. So every path they cite must
+// exist, every name of code they cite must be in the code, every link between them must land, and every
+// folder of app/lib has the README the architecture promises.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -14,6 +15,20 @@ const text = (file: string) => readFileSync(join(root, file), "utf8");
 const topLevel = readdirSync(root).filter((name) => !["node_modules", "build", ".git", ".data"].includes(name));
 const isProjectPath = (quoted: string) =>
   topLevel.some((name) => quoted === name || quoted.startsWith(`${name}/`)) && !/[<>{}*…$ ]/.test(quoted);
+
+// A name of code as written in backticks: snake_case (SQL functions, triggers, tables, columns; `private.`
+// or `()` aside) or camelCase (TypeScript). Anything else (commands, addresses, words) is not checked.
+const isCodeName = (name: string) => /^[a-z][a-z0-9]*(_[a-z0-9]+)+$/.test(name) || /^[a-z]+[A-Z][A-Za-z0-9]*$/.test(name);
+const sources = ["app", "workers", "scripts", "stand-ins", "supabase"].flatMap((folder) =>
+  readdirSync(join(root, folder), { recursive: true, encoding: "utf8" })
+    .filter((path) => /\.(ts|tsx|sql|toml)$/.test(path) && !path.includes("node_modules"))
+    .map((path) => join(folder, path)),
+);
+const namesInCode = new Set(
+  [...sources, ...readdirSync(root).filter((name) => /\.(ts|toml)$/.test(name))].flatMap(
+    (file) => text(file).match(/[A-Za-z_][A-Za-z0-9_]*/g) ?? [],
+  ),
+);
 
 /** Where `#heading` leads: GitHub's anchor of each heading. */
 const anchors = (markdown: string) =>
@@ -31,6 +46,13 @@ describe("the README and the guides", () => {
     const quoted = [...text(file).matchAll(/`([^`\n]+)`/g)].map((found) => found[1]!.replace(/[/:]$/, ""));
     const missing = quoted.filter(isProjectPath).filter((path) => !existsSync(join(root, path)));
     expect(missing).toEqual([]);
+  });
+
+  it.each(guides)("%s names only functions, triggers and names the code has", (file) => {
+    const names = [...text(file).matchAll(/`([^`\n]+)`/g)].map((found) =>
+      found[1]!.replace(/^(private|public)\./, "").replace(/\(\)$/, ""),
+    );
+    expect(names.filter(isCodeName).filter((name) => !namesInCode.has(name))).toEqual([]);
   });
 
   it.each(guides)("%s links only to files and headings that exist", (file) => {
