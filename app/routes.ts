@@ -41,14 +41,13 @@ export default [
   // Resource route: a release's download codes as CSV, for its artist.
   route("dashboard/artist/codes/:id/export", "routes/studio/codes-export.ts"),
   route("dashboard/artist/payments/sales.csv", "routes/studio/sales-export.ts"),
-  // Resource route for the marketplace's operator (its secret): queues streaming renditions (npm run renditions).
-  route("renditions", "routes/studio/renditions.ts"),
-  // Resource route for the marketplace's operator (its secret): runs the payout job now (npm run payouts),
-  // as the media Worker's Cron Trigger does every hour.
-  route("payouts", "routes/studio/payout-job.ts"),
-  // Resource route for the marketplace's operator (its secret): runs the announcement job now (npm run
-  // announcements), as the media Worker's Cron Trigger does every hour.
-  route("announcements", "routes/studio/announcement-job.ts"),
+  // The marketplace operator's resource routes (app/routes/operator), for commands, not people: each
+  // answers only a request carrying the Worker's own secret. Queues streaming renditions (npm run renditions).
+  route("renditions", "routes/operator/renditions.ts"),
+  // Runs the payout job now (npm run payouts), as the media Worker's Cron Trigger does every hour.
+  route("payouts", "routes/operator/payout-job.ts"),
+  // Runs the announcement job now (npm run announcements), as the media Worker's Cron Trigger does every hour.
+  route("announcements", "routes/operator/announcement-job.ts"),
   // Resource route: the artist's newsletter signups as CSV.
   route("dashboard/artist/newsletter.csv", "routes/studio/newsletter-export.ts"),
   // Resource routes: feeds of releases (Atom and RSS 2.0), the site's and each artist's.

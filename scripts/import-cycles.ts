@@ -4,7 +4,9 @@
 // one concern, so its imports run one way, from the folders that use it to the ones it uses. Each
 // module's imports are read from its text (`import … from`, `export … from`, `import()`), resolved the
 // way the build resolves them (relative paths, `~/` for app/, a folder's index); each circle found is
-// printed as its chain of files, and each loop of folders as the imports that run back.
+// printed as its chain of files, and each loop of folders as the imports that run back. Imports also run
+// one way across app/: routes → components → lib, and no route area (app/routes/studio, …/checkout)
+// imports another's modules: what two areas share lives in app/lib or app/components.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 
@@ -89,9 +91,29 @@ const loops = [...folderImports].flatMap(([from, arrows]) =>
   [...arrows].filter(([to]) => reachable(to).has(from)).map(([to, imports]) => `${from} → ${to} (${imports.join("; ")})`),
 );
 
-if (cycles.length > 0 || loops.length > 0) {
+/** Where a module of app/ stands in routes → components → lib: higher imports lower, never back. */
+function layerOf(folder: string): number | null {
+  if (folder.startsWith("app/routes")) return 3;
+  if (folder.startsWith("app/components")) return 2;
+  if (folder.startsWith("app/lib")) return 1;
+  return null;
+}
+const crossings = [...folderImports].flatMap(([from, arrows]) =>
+  [...arrows]
+    .filter(([to]) => {
+      const [fromLayer, toLayer] = [layerOf(from), layerOf(to)];
+      if (fromLayer === null || toLayer === null) return false;
+      // A route area's module reaches into another area (app/routes itself holds the layout and the 404).
+      if (fromLayer === 3 && toLayer === 3) return from !== "app/routes" && to !== "app/routes";
+      return toLayer > fromLayer;
+    })
+    .map(([to, imports]) => `${from} → ${to} (${imports.join("; ")})`),
+);
+
+if (cycles.length > 0 || loops.length > 0 || crossings.length > 0) {
   for (const cycle of cycles) console.error(`import circle: ${cycle.map((file) => relative(root, file)).join(" → ")}`);
   for (const loop of loops) console.error(`folders in a loop: ${loop}`);
+  for (const crossing of crossings) console.error(`import against routes → components → lib: ${crossing}`);
   process.exit(1);
 }
 console.log(`No import circle among ${graph.size} modules, and no loop among ${folderImports.size} folders.`);

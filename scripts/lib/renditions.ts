@@ -1,4 +1,4 @@
-// Queueing streaming renditions through the marketplace's own command route (app/routes/studio/renditions.ts),
+// Queueing streaming renditions through the marketplace's own command route (app/routes/operator/renditions.ts),
 // as `npm run renditions` does on hosted, and waiting for a local database's tracks to stream them.
 import type { LocalStack } from "@crate/local-supabase";
 import type { SupabaseClient } from "@supabase/supabase-js";

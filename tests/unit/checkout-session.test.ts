@@ -3,7 +3,7 @@
 // database's hold ends and comes back by its signed way back, and with Stripe Tax on, the tax comes on top
 // of the prices the shares were made of.
 import { describe, expect, it } from "vitest";
-import { checkoutSessionParams } from "~/routes/checkout/checkout.server";
+import { checkoutSessionParams } from "~/lib/orders/checkout.server";
 
 const order = {
   order_id: "3f9a0c12-0000-4000-8000-000000000000",

@@ -1,7 +1,7 @@
 // The cart on the server: a signed-in fan's lines in the database (cart_lines, their own by row-level
 // security), a visitor's in a cookie until they sign in (when they join the account's), the typed codes and
 // the country merch ships to in cookies for everyone; priced by the database alone (price_cart), and paid through one checkout per
-// currency (routes/checkout/checkout.server.ts).
+// currency (lib/orders/checkout.server.ts).
 import { parseCookieHeader, serializeCookieHeader } from "@supabase/ssr";
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { sessionCookieOptions, type SupabaseClient } from "~/lib/backend/supabase.server";

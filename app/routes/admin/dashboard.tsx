@@ -14,7 +14,7 @@ import { invokeFunction, readOrThrow } from "~/lib/backend/backend.server";
 import { accountChanged, forgetCached } from "~/lib/cache/edge-cache.server";
 import { administrationErrorMessage } from "~/lib/backend/errors";
 import { formatDate, formatMoney, formatOrderReference, formatTimeAgo, requestLocale } from "~/lib/format";
-import { refundLine } from "../checkout/refunds.server";
+import { refundLine } from "~/lib/orders/refunds.server";
 import { DisputesSchema, RefundSchema, SalesSchema } from "~/lib/schemas/checkout";
 import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";

@@ -51,7 +51,7 @@ import {
   typedCodes,
   visitorLines,
 } from "~/lib/payments/cart.server";
-import { endCheckout, startCheckout } from "./checkout.server";
+import { endCheckout, startCheckout } from "~/lib/orders/checkout.server";
 import type { Route } from "./+types/cart";
 
 export const meta = () => pageMeta("Your Cart", "What you are about to buy, and paying for it.");

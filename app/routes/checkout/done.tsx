@@ -6,7 +6,6 @@ import { Card } from "~/components/ui/card";
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { albumPath, trackPath } from "~/lib/catalog/catalog";
 import { formatMoney } from "~/lib/format";
-import { stripeFrom } from "~/lib/payments/stripe.server";
 import { waiverRecord } from "~/lib/payments/withdrawal";
 import { cartKinds, itemLabel, shippingNote } from "~/lib/payments/cart";
 import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
@@ -16,7 +15,7 @@ import { visitorCartCookie, visitorLines } from "~/lib/payments/cart.server";
 import { requireUser } from "~/lib/session/guards.server";
 import { supabaseContext, userContext } from "~/lib/session/session.server";
 import { pageMeta } from "~/lib/sharing/meta";
-import { applyCheckout, checkoutOutcome, isFreeCheckout } from "./checkout.server";
+import { settleReturn } from "~/lib/orders/checkout.server";
 import type { Route } from "./+types/done";
 
 // Where Stripe sends the buyer back: their order, as Stripe says it stands. It asks Stripe for the session
@@ -59,17 +58,7 @@ const GuestOrderSchema = v.nullable(
  * with the link, is mailed when it lands). Anything else is an account's order: its buyer logs in.
  */
 async function guestReturn(request: Request, context: Readonly<RouterContextProvider>, sessionId: string) {
-  const stripe = stripeFrom(context);
-  if (stripe && /^cs_\w+$/.test(sessionId)) {
-    const session = await stripe.checkout.sessions.retrieve(sessionId).catch(() => null);
-    const outcome = session ? checkoutOutcome(session) : null;
-    if (session && outcome) {
-      await applyCheckout(request, context, session, outcome).catch((error: unknown) =>
-        console.error("applying a guest's checkout on its return page failed", sessionId, error),
-      );
-      if (outcome === "pending") return { guestPending: true as const };
-    }
-  }
+  if ((await settleReturn(request, context, sessionId)) === "pending") return { guestPending: true as const };
   if (/^(cs|free)_[\w-]+$/.test(sessionId)) {
     const { data: found, error } = await context
       .get(supabaseContext)
@@ -108,21 +97,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     });
   // Only the buyer's own order is found: a session id of someone else's is not.
   let order = await read();
-  const stripe = stripeFrom(context);
-  if (order.state !== "paid" && stripe && !isFreeCheckout(sessionId)) {
-    const session = await stripe.checkout.sessions.retrieve(sessionId).catch((error: unknown) => {
-      console.error("asking Stripe about a checkout failed", sessionId, error);
-      return null;
-    });
-    const outcome = session ? checkoutOutcome(session) : null;
-    if (session && outcome) {
-      // The webhook applies the same news; a failure here leaves the order to it.
-      await applyCheckout(request, context, session, outcome).catch((error: unknown) =>
-        console.error("applying a checkout on its return page failed", sessionId, error),
-      );
-      order = await read();
-    }
-  }
+  if (order.state !== "paid" && (await settleReturn(request, context, sessionId))) order = await read();
   if (order.state === "expired" || order.state === "failed")
     throw data(order.state === "failed" ? "The payment failed: nothing was charged." : "This checkout has ended.", { status: 410 });
   return { order };

@@ -2,8 +2,8 @@ import { data } from "react-router";
 import type Stripe from "stripe";
 import { readBounded } from "~/lib/http/request-body";
 import { verifiedEvent } from "~/lib/payments/stripe.server";
-import { applyCheckout, applyPaymentNews, type PaymentNews } from "./checkout.server";
-import { reverseRefundedTransfers } from "./refunds.server";
+import { applyPaymentNews, isSessionEvent, settleCheckout, type PaymentNews } from "~/lib/orders/checkout.server";
+import { reverseRefundedTransfers } from "~/lib/orders/refunds.server";
 import { recordStripeAccount } from "~/lib/payouts/stripe-accounts.server";
 import type { Route } from "./+types/stripe-webhook";
 
@@ -16,13 +16,6 @@ import type { Route } from "./+types/stripe-webhook";
 
 /** Stripe's events are small; anything larger is not one of them. */
 const largestEvent = 512 * 1024;
-
-const sessionOutcomes = {
-  "checkout.session.completed": null,
-  "checkout.session.async_payment_succeeded": "paid",
-  "checkout.session.async_payment_failed": "failed",
-  "checkout.session.expired": "expired",
-} as const;
 
 const idOf = (value: string | { id: string } | null) => (typeof value === "string" ? value : (value?.id ?? null));
 
@@ -54,13 +47,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       await recordStripeAccount(context, event.data.object);
       return data({ received: true });
     }
-    if (event.type in sessionOutcomes) {
-      // The four session events carry the session (Stripe's types say so per event type).
-      const session = event.data.object as Stripe.Checkout.Session;
-      const named = sessionOutcomes[event.type as keyof typeof sessionOutcomes];
-      // A completed session is paid, or (a bank payment) still settling until async_payment_succeeded.
-      const outcome = named ?? (session.payment_status === "unpaid" ? "pending" : "paid");
-      await applyCheckout(request, context, session, outcome, event);
+    if (isSessionEvent(event)) {
+      await settleCheckout(request, context, event);
       return data({ received: true });
     }
     const news = paymentNews(event);

@@ -20,7 +20,7 @@ import { pageMeta } from "~/lib/sharing/meta";
 import { FanProfileSchema } from "~/lib/schemas/fan";
 import { FanProfileRowSchema } from "~/lib/schemas/fan-data";
 import { supabaseContext } from "~/lib/session/session.server";
-import { isPictureIntent, profilePictureAction } from "../account/profile-picture.server";
+import { isPictureIntent, profilePictureAction } from "~/lib/account/profile-picture.server";
 import type { Route } from "./+types/profile";
 
 export const meta = () => pageMeta("Edit Profile", "Your picture, username, bio and favourite genres.");

@@ -4,7 +4,7 @@ import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { requireFan } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
-import { accountSettingsAction, finishEmailChange, readEmailSettings } from "../account/account-settings.server";
+import { accountSettingsAction, finishEmailChange, readEmailSettings } from "~/lib/account/account-settings.server";
 import type { Route } from "./+types/settings";
 
 export const meta = () => pageMeta("Account settings", "Your email, password, signed-in devices and which emails you get.");

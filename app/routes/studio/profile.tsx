@@ -19,7 +19,7 @@ import { pageMeta } from "~/lib/sharing/meta";
 import { ArtistProfileSchema, tourDateLimit } from "~/lib/schemas/studio";
 import { ArtistProfileRowSchema } from "~/lib/schemas/studio-data";
 import { supabaseContext } from "~/lib/session/session.server";
-import { isPictureIntent, profilePictureAction } from "../account/profile-picture.server";
+import { isPictureIntent, profilePictureAction } from "~/lib/account/profile-picture.server";
 import type { Route } from "./+types/profile";
 
 export const meta = () => pageMeta("Edit Profile", "Your name, bio, links, tour dates and picture.");

@@ -8,7 +8,7 @@ import { countOf } from "~/lib/catalog/catalog";
 import { requireArtist } from "~/lib/session/guards.server";
 import { supabaseContext } from "~/lib/session/session.server";
 import { pageMeta } from "~/lib/sharing/meta";
-import { accountSettingsAction, finishEmailChange, readEmailSettings } from "../account/account-settings.server";
+import { accountSettingsAction, finishEmailChange, readEmailSettings } from "~/lib/account/account-settings.server";
 import type { Route } from "./+types/settings";
 
 export const meta = () => pageMeta("Artist Profile Settings", "Your email, password, signed-in devices and which emails you get.");

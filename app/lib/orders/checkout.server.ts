@@ -54,7 +54,6 @@ export type CheckoutStart = { pay: string } | { refused: string };
  * brings it (never the order's id, which the artists of its lines see).
  */
 const freeCheckout = () => `free_${crypto.randomUUID()}`;
-export const isFreeCheckout = (checkoutSession: string) => checkoutSession.startsWith("free_");
 
 /**
  * Checks out the cart's lines in `currency` (`lines`: a "Buy now"'s one item; null: the signed-in buyer's own
@@ -238,12 +237,61 @@ export function checkoutSessionParams(
   };
 }
 
-/** What Stripe says about a session, as an order's outcome. */
-export function checkoutOutcome(session: Stripe.Checkout.Session): "paid" | "pending" | "expired" | null {
+/** The events of Stripe's that say what a session came to, and the outcome each names (completed: the session says). */
+const sessionEvents = {
+  "checkout.session.completed": null,
+  "checkout.session.async_payment_succeeded": "paid",
+  "checkout.session.async_payment_failed": "failed",
+  "checkout.session.expired": "expired",
+} as const;
+
+type SessionEvent = Extract<Stripe.Event, { type: keyof typeof sessionEvents }>;
+
+/** Whether a Stripe event is news of a Checkout Session's outcome. */
+export const isSessionEvent = (event: Stripe.Event): event is SessionEvent => event.type in sessionEvents;
+
+/**
+ * What Stripe says about a session, as its order's outcome: as the event that says so names it, or (the
+ * return page asking Stripe itself, or a completed session's event) as the session stands.
+ */
+function checkoutOutcome(session: Stripe.Checkout.Session, event?: SessionEvent): "paid" | "pending" | "failed" | "expired" | null {
+  const named = event ? sessionEvents[event.type] : null;
+  if (named) return named;
   if (session.status === "expired") return "expired";
   if (session.status !== "complete") return null;
   // A bank payment completes the session before its money lands (async_payment_succeeded says when).
   return session.payment_status === "unpaid" ? "pending" : "paid";
+}
+
+/** What Stripe's event says about a session, applied to its order (the event taken once). Throws as applyCheckout does. */
+export async function settleCheckout(request: Request, context: Readonly<RouterContextProvider>, event: SessionEvent) {
+  const outcome = checkoutOutcome(event.data.object, event);
+  if (outcome) await applyCheckout(request, context, event.data.object, outcome, event);
+}
+
+/**
+ * The return page's own word with Stripe: the session asked of Stripe (the webhook may not have arrived
+ * yet) and what it says applied to its order, as the webhook applies it. Answers the outcome (null: Stripe
+ * could not say, or nothing yet); an outcome not applied is left to the webhook, which applies the same news.
+ */
+export async function settleReturn(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  sessionId: string,
+): Promise<"paid" | "pending" | "failed" | "expired" | null> {
+  const stripe = stripeFrom(context);
+  if (!stripe || !/^cs_\w+$/.test(sessionId)) return null;
+  const session = await stripe.checkout.sessions.retrieve(sessionId).catch((error: unknown) => {
+    console.error("asking Stripe about a checkout failed", sessionId, error);
+    return null;
+  });
+  const outcome = session ? checkoutOutcome(session) : null;
+  if (session && outcome) {
+    await applyCheckout(request, context, session, outcome).catch((error: unknown) =>
+      console.error("applying a checkout on its return page failed", sessionId, error),
+    );
+  }
+  return outcome;
 }
 
 const AppliedSchema = v.nullable(

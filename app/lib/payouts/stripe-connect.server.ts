@@ -7,8 +7,8 @@
 import { href, redirect, type RouterContextProvider } from "react-router";
 import { marketplaceHeader } from "~/lib/http/env.server";
 import { stripeFrom } from "~/lib/payments/stripe.server";
-import { changedWithPassword, type PasswordRefused } from "~/lib/payouts/payout-changes.server";
-import { recordStripeAccount } from "~/lib/payouts/stripe-accounts.server";
+import { changedWithPassword, type PasswordRefused } from "./payout-changes.server";
+import { recordStripeAccount } from "./stripe-accounts.server";
 import { supabaseContext } from "~/lib/session/session.server";
 
 const paymentsPath = href("/dashboard/artist/payments");
