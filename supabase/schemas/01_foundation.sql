@@ -251,6 +251,24 @@ revoke execute on function private.is_marketplace_request() from public, anon, a
 
 grant execute on function private.is_marketplace_request() to anon, authenticated;
 
+-- The marketplace's guard: the first statement of a function only the marketplace may call (orders,
+-- payments, payouts, the media queue, mail), refusing any other caller (28000).
+create or replace function private.require_marketplace_request()
+returns void
+language plpgsql
+stable
+set search_path = ''
+as $$
+begin
+  if not private.is_marketplace_request() then
+    raise exception 'only the marketplace makes this request' using errcode = '28000';
+  end if;
+end
+$$;
+
+-- Asked only inside the security definer functions that guard with it, as their owner.
+revoke execute on function private.require_marketplace_request() from public, anon, authenticated;
+
 -- `YYYY-MM-DD` naming a day that exists. Immutable: an ISO date reads the same whatever DateStyle is.
 create or replace function private.is_iso_date(value text)
 returns boolean

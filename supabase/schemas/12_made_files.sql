@@ -73,22 +73,6 @@ create trigger tracks_made_files_follow_the_master
   after insert or update of file_url on public.tracks
   for each row execute function private.made_files_follow_the_master();
 
-create or replace function private.require_marketplace_request()
-returns void
-language plpgsql
-stable
-set search_path = ''
-as $$
-begin
-  if not private.is_marketplace_request() then
-    raise exception 'only the marketplace makes this request' using errcode = '28000';
-  end if;
-end
-$$;
-
--- Asked only inside the functions below, as their owner.
-revoke execute on function private.require_marketplace_request() from public, anon, authenticated;
-
 -- What a job needs: the track's master and artist, the file it has now (and whether its size and checksum
 -- and the master's are known), what a download's tags say (its release's title for a single's too, its
 -- number of the release's tracks, its genre), and an MP3's bitrate (download_mp3_kbps). No row for a

@@ -1,11 +1,11 @@
--- Mail the marketplace sends: about orders, the buyer's receipt, "you sold" to each artist of a paid order
--- (unless they turned it off), the buyer's notice of a refund, and of merch on its way; and release
--- announcements and a newsletter signup's confirmation (19_notifications.sql). A mail is a row first,
--- written in the transaction that makes its reason (a paid order, a refund), so a failing mail provider
--- never fails an order and no mail is lost when the queue is slow: the Worker queues the unsent rows it is
--- handed, its consumer renders each from the order as it is now and sends it with the row's id as the
--- provider's idempotency key, then marks it sent. Written and read by the marketplace alone (the Worker's
--- secret); nobody reads the table directly.
+-- Mail the marketplace sends: about orders, the buyer's receipt, "you sold" to each artist of a paid
+-- order (unless they turned it off), the buyer's notice of a refund, and of merch on its way; and release
+-- announcements and a newsletter signup's confirmation (19_announcements.sql, 19_email_settings.sql). A
+-- mail is a row first, written in the transaction that makes its reason (a paid order, a refund), so a
+-- failing mail provider never fails an order and no mail is lost when the queue is slow: the Worker
+-- queues the unsent rows it is handed, its consumer renders each from the order as it is now and sends it
+-- with the row's id as the provider's idempotency key, then marks it sent. Written and read by the
+-- marketplace alone (the Worker's secret); nobody reads the table directly.
 set check_function_bodies = off;
 
 create table private.mails (
