@@ -224,6 +224,9 @@ revoke all on table private.checkout_addresses from public, anon, authenticated;
 -- or lapses. Nor does one buyer hold much of an item: at most 10 units of one merch item are held at once
 -- across an account's, or an address's, open checkouts (this one's included); past that the checkout is
 -- refused (54000, hint `merch held`, the item's title as its detail).
+-- What follows its writes: no trigger fires. An order counts for the ledger, the notices and the mail once
+-- it is paid (fulfil_order, 17_fulfilment.sql); what it holds is counted where it is read (merch_left,
+-- code_uses, above).
 create or replace function private.open_order(
   lines jsonb, codes text[], currency text, follow_artists boolean, waived_withdrawal boolean, email text, ship_to text,
   address text
@@ -415,6 +418,7 @@ revoke execute on function public.open_order(jsonb, text[], text, boolean, boole
 grant execute on function public.open_order(jsonb, text[], text, boolean, boolean, text, text, text) to anon, authenticated;
 
 -- The payment provider's checkout opened for an order (its id), through the marketplace alone.
+-- What follows its writes: nothing fires; the checkout is how the payment's news finds the order.
 create or replace function private.attach_checkout(order_id uuid, checkout_session text)
 returns void
 language plpgsql

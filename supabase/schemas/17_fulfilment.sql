@@ -25,6 +25,14 @@ revoke all on table private.payment_events from public, anon, authenticated;
 -- sold twice: its line is marked undeliverable, for the marketplace to refund at once. So is a line priced
 -- with a discount code whose uses were taken meanwhile (its checkout was ended or lapsed, and its use went
 -- to another order): a code is never paid more often than its maxUses, whenever the payment lands.
+-- What follows its writes: the order made `paid` credits each line's artist share to the ledger
+-- (trigger credit_paid_orders, 18_ledger.sql) and tells each artist of the sale in the site
+-- (orders_notify_sale, 19_notifications.sql); each purchase made takes its track's artist
+-- (fill_purchase_artist, 05_fan.sql), counts in the analytics' roll-ups (roll_up_new_purchases,
+-- 07_analytics.sql) and reaches the artist's live dashboard (Realtime, 10_realtime.sql); each artist now
+-- followed counts the follower (count_follower, 05_fan.sql) and is told (followers_notify_artist). The
+-- receipt and each artist's "you sold" are written here as mails (queue_order_mails, 17_mail.sql), which
+-- the Worker queues; the files to make are asked for next (prepare_order_files, below).
 create or replace function private.fulfil_order(paid public.orders, payment_intent text, country text, shipping_address jsonb)
 returns void
 language plpgsql
@@ -130,6 +138,9 @@ revoke execute on function private.refunds_owed(uuid) from public, anon, authent
 -- Worker to queue, a repeated event's too, so a queue that failed once loses nothing; `refunds`: its lines
 -- paid for but undeliverable and not refunded yet, which the Worker refunds at once, likewise), or null for
 -- a checkout no order has (nothing is recorded then).
+-- What follows its writes: a payment's, through fulfil_order (above, which names its triggers). `pending`,
+-- `failed` and `expired` fire no trigger: the ledger, the notices and the mail wait for `paid`; an order
+-- failed or expired lets its holds go (merch_left and code_uses count open orders alone).
 create or replace function private.apply_checkout(
   checkout_session text, outcome text, payment_intent text, country text, event_id text, event_type text, order_id uuid,
   shipping_address jsonb
@@ -364,6 +375,8 @@ grant execute on function public.merch_orders() to authenticated;
 -- A merch line sent by its artist (active, through the marketplace, which queues the mail), once: with its
 -- tracking number, taken out of the item's stock, and the buyer told. Answers the mails not sent yet; 42501
 -- for anyone but the line's artist, 22023 for a line not paid, refunded or not merch.
+-- What follows its writes: the buyer's notice in the site (trigger order_lines_notify_shipped,
+-- 19_notifications.sql); the "on its way" mail is written here.
 create or replace function private.mark_shipped(line_id uuid, tracking text)
 returns uuid[]
 language plpgsql

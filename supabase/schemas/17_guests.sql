@@ -137,6 +137,7 @@ grant execute on function public.guest_receipt() to anon, authenticated;
 -- not confirmed by mail here, so an account's email alone proves nothing).
 -- The order and its purchases become the account's (but for tracks it owns already). Answers whether it
 -- joined; 42501 for a visitor or a banned account.
+-- What follows its writes: no trigger fires; the ledger, the notices and the mail followed the payment.
 create or replace function private.join_guest_order()
 returns boolean
 language plpgsql

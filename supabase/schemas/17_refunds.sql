@@ -17,6 +17,10 @@ revoke all on table private.undeliverable_lines from public, anon, authenticated
 
 -- A line refunded: its purchases removed (the download is refused from then on, and the analytics' roll-ups
 -- take the sale back), its share no longer the artist's, and the buyer told by mail.
+-- What follows its writes: the line's share debited from its artist's ledger (trigger
+-- debit_refunded_lines, 18_ledger.sql; a Stripe transfer made of it is then taken back,
+-- transfers_to_reverse in 18_payouts.sql); its purchases' removal taken out of the analytics' roll-ups
+-- (roll_up_removed_purchases, 07_analytics.sql). The refund mail is written here.
 create or replace function private.mark_refunded(line_id uuid, refund_id text)
 returns void
 language plpgsql
@@ -92,6 +96,7 @@ grant execute on function public.line_to_refund(uuid) to anon, authenticated;
 -- A refund made (`refund_id`: the provider's; null when nothing was paid), recorded by the marketplace
 -- for the line's artist or an administrator, or for an undeliverable line (line_to_refund says who may).
 -- Answers the order's mails not sent yet, for the Worker to queue.
+-- What follows its writes: mark_refunded's (above).
 create or replace function private.record_refund(line_id uuid, refund_id text)
 returns uuid[]
 language plpgsql
@@ -154,6 +159,9 @@ create policy "Administrators read disputes" on public.order_disputes
 -- dashboard refunds every line not refunded yet; the app's own refunds are recorded as they are made), or
 -- a dispute opened or closed (`dispute`: {id, amount, currency, reason, status, closed}). Answers the
 -- order's mails not sent yet; null for a payment no order has.
+-- What follows its writes: a whole refund's, line by line, are mark_refunded's (above); a dispute opened
+-- holds the order's shares in the ledger, and one lost debits them (trigger hold_order_disputes,
+-- 18_ledger.sql).
 create or replace function private.apply_payment_news(
   payment_intent text, event_id text, event_type text, refunded integer, refund_id text, dispute jsonb
 )

@@ -8,6 +8,7 @@ set check_function_bodies = off;
 -- A payout of an artist's whole available balance in `currency`, where it is at or above their
 -- threshold (whole units of the currency) and none is on its way: the payout and its debit, in one
 -- transaction. Null when none is due. Two at once start one (payouts_one_sending_idx).
+-- What follows its writes: no trigger fires; it writes the payout's debit in the ledger itself.
 create or replace function private.start_payout(artist uuid, currency text, requested_by text)
 returns uuid
 language plpgsql
@@ -44,6 +45,7 @@ revoke execute on function private.start_payout(uuid, text, text) from public, a
 -- sold after their last PayPal payout, which paid what came before), oldest first while their available
 -- balance covers it; each with its debit, in one transaction. Answers how many it started. Two at once
 -- start each line once (payouts_one_transfer_per_line_idx).
+-- What follows its writes: no trigger fires; it writes the payout's debit in the ledger itself.
 create or replace function private.start_transfers(artist uuid, requested_by text)
 returns integer
 language plpgsql
@@ -233,6 +235,7 @@ revoke execute on function public.withdraw_now() from public;
 grant execute on function public.withdraw_now() to authenticated;
 
 -- A payout the provider took (its payout's id, `provider_id`), through the marketplace alone.
+-- What follows its writes: nothing fires; the payout is settled when the provider says (payout_settled).
 create or replace function private.payout_sent(payout_id uuid, provider_id text)
 returns void
 language plpgsql
@@ -264,6 +267,8 @@ revoke execute on function public.payout_sent(uuid, text) from public;
 grant execute on function public.payout_sent(uuid, text) to anon, authenticated;
 
 -- A payout's outcome, once: paid, or failed with the provider's reason (its amount back to the balance).
+-- What follows its writes: no trigger fires; a failed payout's amount goes back to the ledger here. No
+-- mail: the artist reads it on the Payments page, administrators in admin_money (18_admin_money.sql).
 create or replace function private.settle_payout(payout_id uuid, paid boolean, failure text)
 returns void
 language plpgsql
@@ -287,7 +292,8 @@ $$;
 
 revoke execute on function private.settle_payout(uuid, boolean, text) from public, anon, authenticated;
 
--- The provider's word on a payout, through the marketplace alone.
+-- The provider's word on a payout, through the marketplace alone. What follows its writes: settle_payout's
+-- (above).
 create or replace function private.payout_settled(payout_id uuid, paid boolean, failure text)
 returns void
 language plpgsql
@@ -356,6 +362,7 @@ grant execute on function public.transfers_to_reverse() to anon, authenticated;
 
 -- A transfer reversed (Stripe's reversal), through the marketplace alone, once: its amount back in the
 -- ledger, as the refund took the sale's share.
+-- What follows its writes: no trigger fires; the amount comes back to the ledger here.
 create or replace function private.transfer_reversed(payout_id uuid, reversal_id text)
 returns void
 language plpgsql

@@ -73,6 +73,9 @@ revoke all on table private.announcement_items from public, anon, authenticated;
 -- Then it groups waiting mail (private.queue_release_mails), and forgets notices past their 90 days.
 -- Answers {announced, mails, more}: the releases announced, the mails to queue, and whether releases are
 -- still due (the job calls again).
+-- What follows its writes: no trigger fires. Its notices reach their users live (Realtime, the
+-- publication in 19_notifications.sql); its mail items become mails here (queue_release_mails, below),
+-- which the Worker queues.
 create or replace function private.announce_releases(max_releases integer)
 returns jsonb
 language plpgsql

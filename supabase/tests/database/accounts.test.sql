@@ -1,6 +1,6 @@
--- Accounts (02_accounts.sql): who may read and change artist and fan profiles and payout settings, for
--- a visitor (the anon key), the owner, another artist, a fan, an administrator, a banned owner, and the
--- owner through the marketplace (the Worker's secret), which alone may name a stored picture.
+-- Accounts (02_accounts.sql, 02_payout_settings.sql): who may read and change artist and fan profiles and
+-- payout settings, for a visitor (the anon key), the owner, another artist, a fan, an administrator, a banned
+-- owner, and the owner through the marketplace (the Worker's secret), which alone may name a stored picture.
 begin;
 \ir helpers.sql
 

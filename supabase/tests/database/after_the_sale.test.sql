@@ -1,10 +1,10 @@
--- After the sale (16_orders.sql, 17_mail.sql): a paid order's mails (the receipt, "you sold" to each
--- artist) are written with it and read and marked through the marketplace alone; a buyer sends their own
--- receipt again, at most twice a minute; a sale is refunded by its artist or an administrator alone, which
--- takes its purchases away and mails the buyer; the payment's later news (a whole refund, a dispute) is
--- applied once; sales are listed to their artist and to administrators, disputes to administrators. A
--- guest's order is theirs through the receipt link the marketplace vouches for, and joins the account
--- with its email through that link.
+-- After the sale (17_fulfilment.sql, 17_mail.sql, 17_refunds.sql): a paid order's mails (the receipt, "you
+-- sold" to each artist) are written with it and read and marked through the marketplace alone; a buyer sends
+-- their own receipt again, at most twice a minute; a sale is refunded by its artist or an administrator
+-- alone, which takes its purchases away and mails the buyer; the payment's later news (a whole refund, a
+-- dispute) is applied once; sales are listed to their artist and to administrators, disputes to
+-- administrators. A guest's order is theirs through the receipt link the marketplace vouches for, and joins
+-- the account with its email through that link.
 begin;
 \ir helpers.sql
 

@@ -1,8 +1,8 @@
--- Discount codes in the cart (16_orders.sql): a code's uses count every checkout that took it, its own
--- buyer's open one too, until it lapses or fails; a code says what it did only for its artist's lines in
--- the caller's cart, and any other reads exactly as a code that does not exist; typing codes is limited
--- per account and per address; a code is paid no more often than its uses, whenever a payment lands (a
--- line paid with a use another order took meanwhile is refunded at once).
+-- Discount codes in the cart (16_cart.sql, 16_orders.sql): a code's uses count every checkout that took it,
+-- its own buyer's open one too, until it lapses or fails; a code says what it did only for its artist's lines
+-- in the caller's cart, and any other reads exactly as a code that does not exist; typing codes is limited
+-- per account and per address; a code is paid no more often than its uses, whenever a payment lands (a line
+-- paid with a use another order took meanwhile is refunded at once).
 begin;
 \ir helpers.sql
 

@@ -1,4 +1,4 @@
--- A guest's receipt is the guest's alone, and nothing is taken before its day (16_orders.sql,
+-- A guest's receipt is the guest's alone, and nothing is taken before its day (17_guests.sql,
 -- 13_downloads.sql, 19_notifications.sql): the return page finds a guest's order by the checkout the guest
 -- came back with, never by the order's id; artists of an order's lines never read its id (not from the lines,
 -- their notices or the sales lists); an album's track dated ahead is neither bought nor downloaded before

@@ -1,7 +1,7 @@
--- The ledger and payouts (18_ledger.sql): a paid order credits each artist's share, pending until it
--- settles; a refund debits it (with the sale, while that is pending); a dispute holds it until it closes,
--- and a lost one debits it; balances are the ledger's sums, and the dashboard, analytics and Payments count
--- the same revenue. Payouts start through the marketplace alone, once per balance however often the job
+-- The ledger and payouts (18_ledger.sql, 18_payouts.sql): a paid order credits each artist's share, pending
+-- until it settles; a refund debits it (with the sale, while that is pending); a dispute holds it until it
+-- closes, and a lost one debits it; balances are the ledger's sums, and the dashboard, analytics and Payments
+-- count the same revenue. Payouts start through the marketplace alone, once per balance however often the job
 -- runs; a failed one gives the money back and is tried again a day later; "Withdraw now" is the artist's
 -- alone, at or above their threshold; a banned artist is paid nothing. Artists read their own ledger and
 -- payouts, administrators every one; nobody writes either.

@@ -1,12 +1,12 @@
--- Merch (03_merch.sql, 16_orders.sql): an artist alone changes their merch's stock; a cart prices merch by
--- its quantity, with shipping to the chosen country (the item's own, or elsewhere) and 92% of the price
--- after discounts for its artist with all of the shipping; an open checkout holds what it sells, so no one
--- buys past the stock, and lets go when it lapses, fails or is refunded; the address the payment collected
--- is the order's, and its artist's alone to read; an open checkout is ended through the marketplace alone,
--- and only its buyer's; its artist alone marks merch shipped, which takes it out of the stock and tells the
--- buyer. Holds cannot be farmed: a buyer's new checkout ends their earlier ones, an address holds at most 3
--- open checkouts, an account's or an address's open checkouts hold at most 10 of one item, a hold lapses
--- with its checkout, and a payment the stock no longer covers is refunded.
+-- Merch (03_merch.sql, 16_orders.sql, 17_fulfilment.sql): an artist alone changes their merch's stock; a cart
+-- prices merch by its quantity, with shipping to the chosen country (the item's own, or elsewhere) and 92% of
+-- the price after discounts for its artist with all of the shipping; an open checkout holds what it sells, so
+-- no one buys past the stock, and lets go when it lapses, fails or is refunded; the address the payment
+-- collected is the order's, and its artist's alone to read; an open checkout is ended through the marketplace
+-- alone, and only its buyer's; its artist alone marks merch shipped, which takes it out of the stock and
+-- tells the buyer. Holds cannot be farmed: a buyer's new checkout ends their earlier ones, an address holds
+-- at most 3 open checkouts, an account's or an address's open checkouts hold at most 10 of one item, a hold
+-- lapses with its checkout, and a payment the stock no longer covers is refunded.
 begin;
 \ir helpers.sql
 

@@ -1,4 +1,4 @@
--- Newsletters by confirmation (19_notifications.sql): a signup goes through the marketplace alone and
+-- Newsletters by confirmation (19_email_settings.sql): a signup goes through the marketplace alone and
 -- sends a confirmation mail; the address gets release mail only once it confirms, by the link of that
 -- mail (reading the link confirms nothing; a link used says so); a signup never undoes an unsubscribe, a
 -- confirmation does; signing up an address already subscribed sends nothing and answers as any signup;

@@ -1,4 +1,4 @@
--- Notifications, announcements and recommendations (19_notifications.sql, 20_recommendations.sql): users
+-- Notifications, announcements and recommendations (19_*.sql, 20_recommendations.sql): users
 -- read and mark their own notices alone, and nobody writes one; follows, replies, sales and shipments
 -- notify once; a release is announced once on its day (run twice: nothing more), never withdrawn, upcoming
 -- or a banned artist's, to followers, account buyers and newsletter signups who take the artist's mail;

@@ -1,7 +1,8 @@
--- Orders (16_orders.sql): a cart is its owner's alone; a cart's price comes from the catalog and the store's
--- settings (pay-more, codes, bundles, each artist's share), never from the caller; orders are opened and
--- their checkouts applied through the marketplace alone, once per event, making purchases once; buyers
--- read their orders and their lines (artists list theirs through `sales`), administrators every order, no one else.
+-- Orders (16_cart.sql, 16_orders.sql, 17_fulfilment.sql): a cart is its owner's alone; a cart's price comes
+-- from the catalog and the store's settings (pay-more, codes, bundles, each artist's share), never from the
+-- caller; orders are opened and their checkouts applied through the marketplace alone, once per event, making
+-- purchases once; buyers read their orders and their lines (artists list theirs through `sales`),
+-- administrators every order, no one else.
 begin;
 \ir helpers.sql
 

@@ -1,4 +1,4 @@
--- The shares of 10,000 random carts (16_orders.sql's priced_cart, 18_ledger.sql's credits): tracks,
+-- The shares of 10,000 random carts (16_cart.sql's priced_cart, 18_ledger.sql's credits): tracks,
 -- albums and merch of four artists selling in three currencies, with discount codes, bundle discounts,
 -- fans paying more and merch shipped home or abroad. Each line's parts add up to its total and its
 -- artist's share and Crate's part to the same total, to the cent; and a sample of them opened as orders and

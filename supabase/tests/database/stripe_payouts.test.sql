@@ -1,11 +1,10 @@
--- Payouts through Stripe (02_accounts.sql, 18_ledger.sql): an artist connects an account, or replaces it,
--- and chooses where payouts go, through the marketplace alone with the account's password, and is mailed
+-- Payouts through Stripe (02_payout_settings.sql, 18_payouts.sql): an artist connects an account, or replaces
+-- it, and chooses where payouts go, through the marketplace alone with the account's password, and is mailed
 -- each change; the marketplace alone says when an account takes transfers; Stripe is chosen only once its
--- account is ready; transfers go to the account connected when they start; each
--- settled line is transferred once (however often the job runs), from its own charge, only past what a
--- PayPal payout paid before, and never one lost in a dispute; a failed transfer gives the share back and
--- is tried again a day later; a line refunded after its transfer is reversed once, and the ledger comes
--- back to zero for it.
+-- account is ready; transfers go to the account connected when they start; each settled line is transferred
+-- once (however often the job runs), from its own charge, only past what a PayPal payout paid before, and
+-- never one lost in a dispute; a failed transfer gives the share back and is tried again a day later; a line
+-- refunded after its transfer is reversed once, and the ledger comes back to zero for it.
 begin;
 \ir helpers.sql
 
