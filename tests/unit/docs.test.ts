@@ -68,6 +68,24 @@ describe("the README and the guides", () => {
     expect(broken).toEqual([]);
   });
 
+  it.each(guides)("%s names only schema files that exist", (file) => {
+    const schemaFiles = [...text(file).matchAll(/`(\d\d_[a-z_]+\.sql)`/g)].map((found) => found[1]!);
+    expect(schemaFiles.filter((name) => !existsSync(join(root, "supabase", "schemas", name)))).toEqual([]);
+  });
+
+  it("place each function and trigger of a sale in the schema file that defines it", () => {
+    const rows = [...text("docs/architecture.md").matchAll(/^\| `(\d\d_[a-z_]+\.sql)` \| (.+) \|$/gm)];
+    expect(rows.length).toBeGreaterThan(10);
+    const misplaced = rows.flatMap(([, file, names]) => {
+      const sql = text(`supabase/schemas/${file}`);
+      return [...names!.matchAll(/`([a-z_]+)`/g)]
+        .map((found) => found[1]!)
+        .filter((name) => !new RegExp(`(function (private|public)\\.${name}\\(|create trigger ${name}\\b)`).test(sql))
+        .map((name) => `${name} in ${file}`);
+    });
+    expect(misplaced).toEqual([]);
+  });
+
   it("keep the README a front door", () => {
     expect(text("README.md").split("\n").length).toBeLessThanOrEqual(300);
   });
