@@ -16,7 +16,7 @@ const crossSite: Record<string, Record<string, string>> = {
 const cases = Object.entries(crossSite);
 const sameOrigin = () => ({ Origin: new URL(appUrl).origin, "Sec-Fetch-Site": "same-origin" });
 
-// Refused by the Worker before any route runs, page actions and resource routes alike: 403, as the README says.
+// Refused by the Worker before any route runs, page actions and resource routes alike: 403, as docs/site.md says.
 const refused = (response: Response) => expect(response.status).toBe(403);
 
 // rileyspins, fan@example.com in the demo data.

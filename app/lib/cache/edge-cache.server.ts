@@ -155,7 +155,7 @@ async function indexUnderTags(cache: Cache, origin: string, key: string, tags: I
 /**
  * Drops every cached answer that shows one of these things, before the answer to the change goes out:
  * at once in this location (every key its tags list), and everywhere through Cloudflare's purge by tag
- * when the Worker has a purge token (`CACHE_PURGE_TOKEN` and `CLOUDFLARE_ZONE_ID`; see the README). What a
+ * when the Worker has a purge token (`CACHE_PURGE_TOKEN` and `CLOUDFLARE_ZONE_ID`; see docs/deploying.md). What a
  * purge misses lives at most `sharedCacheSeconds`: the Cache API keeps nothing past its lifetime.
  */
 export async function forgetCached(request: Request, context: Readonly<RouterContextProvider>, tags: CacheTag[]): Promise<void> {

@@ -26,7 +26,7 @@ describeOnTestDatabase("platform", (db, backend) => {
           .timeout;
       expect(await timeoutFor(visitor)).toBe("3s");
       expect(await timeoutFor((await createFan(db(), "timed_fan")).claims)).toBe("8s");
-      // PGlite runs no timers, so only PostgreSQL can stop the statement (the README says so).
+      // PGlite runs no timers, so only PostgreSQL can stop the statement (docs/site.md says so).
       if (backend.name === "postgres") {
         expect((await errorOf(as(db(), visitor, (tx) => tx.query("select pg_sleep(3.5)")))).code).toBe("57014");
       }
