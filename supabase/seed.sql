@@ -475,9 +475,9 @@ select s.order_id, s.user_id, u.email, private.artist_currency(t.artist_id), rou
   s.created_at - interval '1 minute'
 from demo_sales s join public.tracks t on t.id = s.track_id join auth.users u on u.id = s.user_id;
 
-insert into public.order_lines (id, order_id, artist_id, kind, track_id, release_id, title, amount_cents, total_cents,
+insert into public.order_lines (id, order_id, artist_id, kind, item_id, title, amount_cents, total_cents,
   artist_share_cents, crate_cents)
-select s.line_id, s.order_id, t.artist_id, 'track', t.id, t.release_id, t.title, round(s.amount * 100), round(s.amount * 100),
+select s.line_id, s.order_id, t.artist_id, 'track', t.id, t.title, round(s.amount * 100), round(s.amount * 100),
   round(s.amount * 88), round(s.amount * 100) - round(s.amount * 88)
 from demo_sales s join public.tracks t on t.id = s.track_id;
 

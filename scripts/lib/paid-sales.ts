@@ -23,9 +23,9 @@ export async function recordPaidSales(db: Db, rows: string, params: unknown[] = 
      from paid_sales s join public.tracks t on t.id = s.track_id left join auth.users u on u.id = s.user_id`,
   );
   await db.query(
-    `insert into public.order_lines (id, order_id, artist_id, kind, track_id, release_id, title, amount_cents, total_cents,
+    `insert into public.order_lines (id, order_id, artist_id, kind, item_id, title, amount_cents, total_cents,
        artist_share_cents, crate_cents)
-     select s.line_id, s.order_id, t.artist_id, 'track', t.id, t.release_id, t.title, round(s.amount * 100), round(s.amount * 100),
+     select s.line_id, s.order_id, t.artist_id, 'track', t.id, t.title, round(s.amount * 100), round(s.amount * 100),
        round(s.amount * 100 * $1), round(s.amount * 100) - round(s.amount * 100 * $1)
      from paid_sales s join public.tracks t on t.id = s.track_id`,
     [share],

@@ -136,12 +136,12 @@ as $$
     -- Each shown release's sales and revenue, as the ledger counts them (18_ledger.sql): lines sold less
     -- those refunded, and the artist's share in their currency.
     'release_sales', coalesce((
-      select jsonb_object_agg(r.release_id, private.item_sales(r.release_id, null))
+      select jsonb_object_agg(r.release_id, private.item_sales(r.release_id))
       from (select distinct s.release_id from shown s) r), '{}'),
     'merch', coalesce((
       select jsonb_agg(jsonb_build_object(
           'id', m.id, 'title', m.title, 'price', m.price, 'image_url', m.image_url, 'image_small_url', m.image_small_url,
-          'stock', m.stock, 'units_left', private.merch_left(m.id)) || private.item_sales(null, m.id)
+          'stock', m.stock, 'units_left', private.merch_left(m.id)) || private.item_sales(m.id)
         order by m.created_at desc)
       from (
         select * from public.merch m where m.artist_id = (select auth.uid()) order by m.created_at desc limit 100
@@ -205,16 +205,16 @@ grant execute on function public.unpublished_uploads(interval, integer) to servi
 -- leave here (never an order id or an email).
 create or replace function private.recent_sales(how_many integer)
 returns table (
-  line_id uuid, kind text, title text, track_id uuid, release_id uuid, quantity integer, total integer, currency text,
-  refunded boolean, buyer_id uuid, paid_at timestamptz
+  line_id uuid, kind text, title text, item_id uuid, quantity integer, total integer, currency text, refunded boolean,
+  buyer_id uuid, paid_at timestamptz
 )
 language sql
 stable
 security definer
 set search_path = ''
 as $$
-  select l.id, l.kind, l.title, l.track_id, l.release_id, l.quantity, l.total_cents, o.currency, l.refunded_at is not null,
-    o.buyer_id, o.paid_at
+  select l.id, l.kind, l.title, l.item_id, l.quantity, l.total_cents, o.currency, l.refunded_at is not null, o.buyer_id,
+    o.paid_at
   from public.order_lines l
   join public.orders o on o.id = l.order_id
   where l.artist_id = (select auth.uid()) and o.state = 'paid'
@@ -271,7 +271,9 @@ as $$
   activity as (
     -- Sales by the line (an album once, at its line's price; merch with its quantity), never by the
     -- purchases an album makes of each of its tracks.
-    (select 'purchase' as type, s.line_id as id, s.kind, s.title, s.track_id, s.release_id, s.quantity, s.buyer_id as user_id,
+    -- A track links to its page, an album to its own; other kinds have no page here.
+    (select 'purchase' as type, s.line_id as id, s.kind, s.title, case when s.kind = 'track' then s.item_id end as track_id,
+        case when s.kind = 'album' then s.item_id end as release_id, s.quantity, s.buyer_id as user_id,
         s.total / 100.0 as amount, s.currency, s.refunded, null::text as content, s.paid_at as created_at
       from private.recent_sales(5) s)
     union all

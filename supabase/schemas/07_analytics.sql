@@ -250,40 +250,36 @@ begin
         ) f
         group by f.day
       ) d), '[]'),
-    -- What sold best: releases (an album, or a single with its track for the link) and merch, with the
-    -- ledger's sales and revenue and, for a release, its tracks' plays and downloads.
+    -- What sold best: what sales count under (an album, a single with its track for the link, merch), with
+    -- the ledger's sales and revenue and, for a release, its tracks' plays and downloads.
     'top_sellers', coalesce((
-      select jsonb_agg(jsonb_build_object('kind', case when top.merch_id is not null then 'merch' else r.kind end,
-          'id', coalesce(top.release_id, top.merch_id), 'track_id', single.id, 'title', coalesce(r.title, m.title),
+      select jsonb_agg(jsonb_build_object('kind', sold.kind, 'id', top.item_id, 'track_id', single.id, 'title', sold.title,
           'sales', top.sales, 'revenue', top.revenue, 'plays', top.plays, 'downloads', top.downloads)
-        order by top.revenue desc, top.sales desc, top.plays desc, coalesce(r.title, m.title))
+        order by top.revenue desc, top.sales desc, top.plays desc, sold.title)
       from (
-        select i.release_id, i.merch_id, sum(i.sales) as sales, sum(i.revenue) as revenue, sum(i.plays) as plays,
-          sum(i.downloads) as downloads
+        select i.item_id, sum(i.sales) as sales, sum(i.revenue) as revenue, sum(i.plays) as plays, sum(i.downloads) as downloads
         from (
-          select e.release_id, e.merch_id, case when e.kind = 'sale' then 1 else -1 end as sales, e.amount_cents / 100.0 as revenue,
+          select e.item_id, case when e.kind = 'sale' then 1 else -1 end as sales, e.amount_cents / 100.0 as revenue,
             0 as plays, 0 as downloads
           from public.ledger_entries e
           where e.artist_id = me and e.currency = private.artist_currency(me) and e.kind in ('sale', 'refund', 'dispute_loss')
-            and e.created_at >= first_day::timestamp at time zone 'UTC' and (e.release_id is not null or e.merch_id is not null)
+            and e.created_at >= first_day::timestamp at time zone 'UTC' and e.item_id is not null
           union all
-          select t.release_id, null, 0, 0, s.plays, s.downloads
+          select t.release_id, 0, 0, s.plays, s.downloads
           from public.track_daily_stats s
           join public.tracks t on t.id = s.track_id
           where s.artist_id = me and s.day >= first_day
         ) i
-        group by i.release_id, i.merch_id
+        group by i.item_id
         having sum(i.sales) <> 0 or sum(i.revenue) <> 0 or sum(i.plays) > 0 or sum(i.downloads) > 0
         order by sum(i.revenue) desc, sum(i.sales) desc, sum(i.plays) desc
         limit 10
       ) top
-      left join public.releases r on r.id = top.release_id
-      left join public.merch m on m.id = top.merch_id
+      join public.sellables sold on sold.id = top.item_id
       left join lateral (
-        select t.id from public.tracks t where r.kind = 'single' and t.release_id = r.id
+        select t.id from public.tracks t where sold.kind = 'single' and t.release_id = sold.id
         order by t.track_number nulls last, t.created_at limit 1
-      ) single on true
-      where r.id is not null or m.id is not null), '[]'),
+      ) single on true), '[]'),
     'geography', coalesce((
       select jsonb_agg(jsonb_build_object('country', nullif(g.country, 'ZZ'), 'plays', g.plays, 'downloads', g.downloads)
         order by g.plays + g.downloads desc, g.country)

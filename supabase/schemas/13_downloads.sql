@@ -435,7 +435,7 @@ as $$
     insert into public.purchases (amount, track_id, user_id, order_line_id, country)
     select 0, t.id, o.buyer_id, l.id, o.country
     from public.tracks t
-    join public.order_lines l on l.release_id = t.release_id and l.kind = 'album'
+    join public.order_lines l on l.item_id = t.release_id and l.kind = 'album'
     join public.orders o on o.id = l.order_id
     where t.release_date > current_date - 7 and t.release_date <= current_date
       and o.state = 'paid' and l.refunded_at is null

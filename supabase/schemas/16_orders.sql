@@ -39,7 +39,7 @@ as $$
       select sum(l.quantity)::integer
       from public.order_lines l
       join public.orders o on o.id = l.order_id
-      where l.merch_id = m.id and l.refunded_at is null and l.shipped_at is null
+      where l.kind = 'merch' and l.item_id = m.id and l.refunded_at is null and l.shipped_at is null
         and o.id is distinct from merch_left.besides
         -- A line paid for that the stock could not cover takes nothing: it is being refunded.
         and not exists (select 1 from private.undeliverable_lines u where u.line_id = l.id)
@@ -126,14 +126,15 @@ create policy "Buyers read their own orders, administrators all" on public.order
 
 -- An order's line: one track or album, or a quantity of merch, its price as sold, the discounts taken off,
 -- merch's shipping, the total, and how the total divides between the artist and Crate (their sum,
--- exactly). The item's title is kept as sold.
+-- exactly). What it sold is named as the cart names it, by kind and id: an item of that kind
+-- (03_sellables.sql), whatever the kind. The item's title is kept as sold, and stays with the line if the
+-- item is deleted (its id then goes).
 create table public.order_lines (
   id uuid primary key default gen_random_uuid(),
   order_id uuid not null references public.orders (id) on delete cascade,
   artist_id uuid not null references public.artist_profiles (id) on delete cascade,
   kind text not null check (kind in ('track', 'album', 'merch')),
-  track_id uuid references public.tracks (id) on delete set null,
-  release_id uuid references public.releases (id) on delete set null,
+  item_id uuid,
   title text not null,
   amount_cents integer not null check (amount_cents >= 0),
   discount_code text,
@@ -146,14 +147,15 @@ create table public.order_lines (
   -- purchases are gone and its share is no longer the artist's. The provider's refund, where money went back.
   refunded_at timestamptz,
   refund_id text,
-  merch_id uuid references public.merch (id) on delete set null,
   quantity integer not null default 1 check (quantity between 1 and 10),
   shipping_cents integer not null default 0 check (shipping_cents >= 0),
   -- Merch sent by its artist (its stock then counts it gone), with the carrier's tracking number if given.
   shipped_at timestamptz,
   tracking text check (char_length(tracking) <= 100),
   constraint order_lines_total check (total_cents = amount_cents - code_discount_cents - bundle_discount_cents + shipping_cents),
-  constraint order_lines_shares check (artist_share_cents + crate_cents = total_cents)
+  constraint order_lines_shares check (artist_share_cents + crate_cents = total_cents),
+  constraint order_lines_item_id_kind_fkey foreign key (item_id, kind)
+    references public.sellables (id, kind) on delete set null (item_id)
 );
 
 alter table public.order_lines enable row level security;
@@ -162,12 +164,8 @@ create index order_lines_order_id_idx on public.order_lines (order_id);
 
 create index order_lines_artist_id_idx on public.order_lines (artist_id);
 
-create index order_lines_track_id_idx on public.order_lines (track_id);
-
-create index order_lines_release_id_idx on public.order_lines (release_id);
-
--- What merch orders sold or hold (merch_left).
-create index order_lines_merch_id_idx on public.order_lines (merch_id) where merch_id is not null;
+-- What sold an item, or holds it (merch_left).
+create index order_lines_item_id_idx on public.order_lines (item_id);
 
 -- A code's uses, counted per artist (priced_cart).
 create index order_lines_artist_id_discount_code_idx on public.order_lines (artist_id, lower(discount_code))
@@ -332,7 +330,7 @@ begin
       select sum(ol.quantity)
       from public.order_lines ol
       join public.orders o on o.id = ol.order_id
-      where ol.merch_id = mine.id and o.state = 'open' and o.created_at > now() - private.checkout_lasts()
+      where ol.kind = 'merch' and ol.item_id = mine.id and o.state = 'open' and o.created_at > now() - private.checkout_lasts()
         and ((buyer is not null and o.buyer_id = buyer) or (from_address is not null and exists (
           select 1 from private.checkout_addresses a where a.order_id = o.id and a.address = from_address)))), 0) > 10
   order by m.title, m.id
@@ -370,13 +368,9 @@ begin
     insert into private.checkout_addresses (order_id, address) values (made.id, left(from_address, 100));
   end if;
   insert into public.order_lines (
-    order_id, artist_id, kind, track_id, release_id, merch_id, title, quantity, amount_cents, discount_code,
+    order_id, artist_id, kind, item_id, title, quantity, amount_cents, discount_code,
     code_discount_cents, bundle_discount_cents, shipping_cents, total_cents, artist_share_cents, crate_cents)
-  select made.id, (l ->> 'artist_id')::uuid, l ->> 'kind',
-    case when l ->> 'kind' = 'track' then (l ->> 'id')::uuid end,
-    case when l ->> 'kind' = 'album' then (l ->> 'id')::uuid end,
-    case when l ->> 'kind' = 'merch' then (l ->> 'id')::uuid end,
-    l ->> 'title', (l ->> 'quantity')::integer, (l ->> 'amount')::integer, l ->> 'discount_code',
+  select made.id, (l ->> 'artist_id')::uuid, l ->> 'kind', (l ->> 'id')::uuid, l ->> 'title', (l ->> 'quantity')::integer, (l ->> 'amount')::integer, l ->> 'discount_code',
     (l ->> 'code_discount')::integer, (l ->> 'bundle_discount')::integer, (l ->> 'shipping')::integer,
     (l ->> 'total')::integer, (l ->> 'artist_share')::integer, (l ->> 'crate_part')::integer
   from jsonb_array_elements(chosen) l

@@ -43,12 +43,12 @@ begin
   -- Its merch read again against the stock, locked as open_order locks it, so two late payments for the
   -- last one are weighed one after the other. A line is sent whole or refunded whole.
   perform 1 from public.merch m
-  where m.id in (select l.merch_id from public.order_lines l where l.order_id = paid.id)
+  where m.id in (select l.item_id from public.order_lines l where l.order_id = paid.id and l.kind = 'merch')
   order by m.id
   for update;
   insert into private.undeliverable_lines (line_id)
   select l.id from public.order_lines l
-  where l.order_id = paid.id and l.refunded_at is null and private.merch_left(l.merch_id, paid.id) < l.quantity
+  where l.order_id = paid.id and l.kind = 'merch' and l.refunded_at is null and private.merch_left(l.item_id, paid.id) < l.quantity
   on conflict (line_id) do nothing;
   -- Its discount codes read again against their uses, the stores locked as open_order locks them (after the
   -- merch, as there), so a payment and a checkout pricing the last use are weighed one after the other. A
@@ -82,7 +82,7 @@ begin
       row_number() over (partition by l.id order by t.track_number nulls last, t.created_at, t.id) as n,
       sum(t.price) over (partition by l.id) as line_price
     from public.order_lines l
-    join public.tracks t on t.id = l.track_id or (l.kind = 'album' and t.release_id = l.release_id)
+    join public.tracks t on (l.kind = 'track' and t.id = l.item_id) or (l.kind = 'album' and t.release_id = l.item_id)
     where l.order_id = paid.id and t.release_date <= current_date
       -- A line being refunded gives nothing meanwhile.
       and not exists (select 1 from private.undeliverable_lines u where u.line_id = l.id)
@@ -100,8 +100,7 @@ begin
   -- What was bought leaves the buyer's cart.
   delete from public.cart_lines c
   using public.order_lines l
-  where l.order_id = paid.id and c.user_id = paid.buyer_id and c.kind = l.kind
-    and c.item_id = coalesce(l.track_id, l.release_id, l.merch_id);
+  where l.order_id = paid.id and c.user_id = paid.buyer_id and c.kind = l.kind and c.item_id = l.item_id;
   if paid.follow_artists and paid.buyer_id is not null then
     insert into public.followers (artist_id, fan_id)
     select distinct l.artist_id, paid.buyer_id from public.order_lines l
@@ -231,8 +230,7 @@ as $$
     'id', o.id, 'state', o.state, 'currency', o.currency, 'total', o.total_cents, 'email', o.buyer_email,
     'waived_withdrawal', o.waived_withdrawal, 'ship_to', o.ship_to,
     'lines', (
-      select jsonb_agg(jsonb_build_object('kind', l.kind, 'track_id', l.track_id, 'release_id', l.release_id,
-          'title', l.title, 'quantity', l.quantity, 'total', l.total_cents) order by l.title)
+      select jsonb_agg(jsonb_build_object('kind', l.kind, 'item_id', l.item_id, 'title', l.title, 'quantity', l.quantity, 'total', l.total_cents) order by l.title)
       from public.order_lines l where l.order_id = o.id))
   from public.orders o
   where o.checkout_session = checkout_order.checkout_session and o.buyer_id = (select auth.uid())
@@ -398,7 +396,7 @@ begin
   if line.shipped_at is null then
     update public.order_lines l set shipped_at = now(), tracking = nullif(btrim(mark_shipped.tracking), '')
     where l.id = line.id;
-    update public.merch m set stock = greatest(m.stock - line.quantity, 0) where m.id = line.merch_id and m.stock is not null;
+    update public.merch m set stock = greatest(m.stock - line.quantity, 0) where m.id = line.item_id and m.stock is not null;
     insert into private.mails (kind, recipient, order_id, order_line_id)
     select 'shipped', o.buyer_email, o.id, line.id from public.orders o where o.id = line.order_id;
   end if;

@@ -62,8 +62,7 @@ as $$
     'id', o.id, 'currency', o.currency, 'total', o.total_cents, 'paid_at', o.paid_at, 'email', o.buyer_email,
     'waived_withdrawal', o.waived_withdrawal, 'ship_to', o.ship_to,
     'lines', (
-      select jsonb_agg(jsonb_build_object('id', l.id, 'kind', l.kind, 'track_id', l.track_id, 'release_id', l.release_id,
-          'title', l.title, 'artist_name', a.artist_name, 'quantity', l.quantity, 'total', l.total_cents,
+      select jsonb_agg(jsonb_build_object('id', l.id, 'kind', l.kind, 'item_id', l.item_id, 'title', l.title, 'artist_name', a.artist_name, 'quantity', l.quantity, 'total', l.total_cents,
           'refunded', l.refunded_at is not null,
           -- The masters it bought, for the formats on offer (none: nothing to download).
           'masters', coalesce((select jsonb_agg(jsonb_build_object('format', t.master_format, 'mp3_kbps', t.mp3_kbps))
@@ -92,7 +91,7 @@ security definer
 set search_path = ''
 as $$
   select jsonb_build_object('id', o.id, 'paid_at', o.paid_at,
-    'lines', (select jsonb_agg(jsonb_build_object('track_id', l.track_id, 'release_id', l.release_id))
+    'lines', (select jsonb_agg(jsonb_build_object('kind', l.kind, 'item_id', l.item_id))
       from public.order_lines l where l.order_id = o.id))
   from public.orders o
   where (select private.is_marketplace_request()) and o.checkout_session = guest_checkout_order.checkout_session

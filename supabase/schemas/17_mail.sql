@@ -132,7 +132,7 @@ begin
         'waived_withdrawal', o.waived_withdrawal, 'ship_to', o.ship_to, 'shipping_address', o.shipping_address),
       'lines', coalesce((
         select jsonb_agg(jsonb_build_object(
-            'id', l.id, 'kind', l.kind, 'track_id', l.track_id, 'release_id', l.release_id, 'title', l.title,
+            'id', l.id, 'kind', l.kind, 'item_id', l.item_id, 'title', l.title,
             'artist_id', l.artist_id, 'artist_name', a.artist_name, 'amount', l.amount_cents,
             'discount_code', l.discount_code, 'code_discount', l.code_discount_cents,
             'bundle_discount', l.bundle_discount_cents, 'quantity', l.quantity, 'shipping', l.shipping_cents,

@@ -22,7 +22,8 @@ grant execute on function private.order_reference(uuid) to anon, authenticated;
 -- Sales as the studio's Payments page (and its CSV) and the administrators' dashboard list them: the lines
 -- of paid orders, newest first, an artist's own (an administrator's: every artist's, with the buyer's email,
 -- which artists do not see), at most `how_many` (1,000) after the first `skip`; with `item`, those of one
--- release (a track bought alone counts for its release) or merch item. Each names its item (`item_id`).
+-- release (a track bought alone counts for its release: sold_under) or merch item. Each names what it counts
+-- under (`item_id`).
 create or replace function private.sales(how_many integer, item uuid, skip integer)
 returns table (
   line_id uuid, order_reference text, paid_at timestamptz, kind text, title text, artist_name text, currency text,
@@ -37,13 +38,12 @@ as $$
   select l.id, private.order_reference(o.id), o.paid_at, l.kind, l.title, a.artist_name, o.currency, l.amount_cents,
     l.code_discount_cents + l.bundle_discount_cents, l.total_cents, l.artist_share_cents, o.country, l.refunded_at,
     case when (select public.is_admin()) then o.buyer_email end,
-    coalesce(l.release_id, t.release_id, l.merch_id), l.quantity, l.shipping_cents
+    private.sold_under(l.kind, l.item_id), l.quantity, l.shipping_cents
   from public.order_lines l
   join public.orders o on o.id = l.order_id
   join public.artist_profiles a on a.id = l.artist_id
-  left join public.tracks t on t.id = l.track_id
   where o.state = 'paid' and (l.artist_id = (select auth.uid()) or (select public.is_admin()))
-    and (sales.item is null or sales.item in (l.release_id, l.merch_id, t.release_id))
+    and (sales.item is null or sales.item = private.sold_under(l.kind, l.item_id))
   order by o.paid_at desc, l.id
   offset greatest(coalesce(sales.skip, 0), 0)
   limit least(greatest(sales.how_many, 1), 1000)
@@ -71,8 +71,8 @@ revoke execute on function public.sales(integer, uuid, integer) from public;
 
 grant execute on function public.sales(integer, uuid, integer) to authenticated;
 
--- What the caller has sold (their releases and merch with a paid line), for the Payments page's filter:
--- each item once, by title, at most 500.
+-- What the caller has sold (what their paid lines count under: releases and merch), for the Payments page's
+-- filter: each item once, by title, at most 500.
 create or replace function private.sold_items()
 returns table (item_id uuid, title text, kind text)
 language sql
@@ -80,18 +80,15 @@ stable
 security definer
 set search_path = ''
 as $$
-  select i.item_id, coalesce(r.title, m.title), case when m.id is not null then 'merch' else r.kind end
+  select s.id, s.title, s.kind
   from (
-    select distinct coalesce(l.release_id, t.release_id, l.merch_id) as item_id
+    select distinct private.sold_under(l.kind, l.item_id) as item_id
     from public.order_lines l
     join public.orders o on o.id = l.order_id
-    left join public.tracks t on t.id = l.track_id
     where l.artist_id = (select auth.uid()) and o.state = 'paid'
   ) i
-  left join public.releases r on r.id = i.item_id
-  left join public.merch m on m.id = i.item_id
-  where coalesce(r.title, m.title) is not null
-  order by coalesce(r.title, m.title), i.item_id
+  join public.sellables s on s.id = i.item_id
+  order by s.title, s.id
   limit 500
 $$;
 

@@ -68,7 +68,7 @@ create policy "Artists read their own payouts, administrators every one" on publ
   for select to authenticated using (artist_id = (select auth.uid()) or (select public.is_admin()));
 
 -- The ledger. Credits are positive and debits negative; each entry names its artist and currency, and
--- the order line (with its release or merch item), dispute or payout it comes from. `available_at`: when
+-- the order line (with what its sale counts under: sold_under), dispute or payout it comes from. `available_at`: when
 -- it counts toward the available balance (a sale's once its payment settles; a refund or dispute of a
 -- sale still pending, with it; anything else at once).
 create table public.ledger_entries (
@@ -79,8 +79,7 @@ create table public.ledger_entries (
     kind in ('sale', 'refund', 'dispute_hold', 'dispute_release', 'dispute_loss', 'payout', 'payout_return')),
   amount_cents integer not null,
   order_line_id uuid references public.order_lines (id) on delete cascade,
-  release_id uuid references public.releases (id) on delete set null,
-  merch_id uuid references public.merch (id) on delete set null,
+  item_id uuid references public.sellables (id) on delete set null,
   dispute_id text references public.order_disputes (id) on delete cascade,
   payout_id uuid references public.payouts (id) on delete cascade,
   available_at timestamptz not null default now(),
@@ -103,9 +102,7 @@ create unique index ledger_entries_payout_once_idx on public.ledger_entries (pay
 -- Balances and revenue by artist and currency, over time.
 create index ledger_entries_artist_id_currency_created_at_idx on public.ledger_entries (artist_id, currency, created_at);
 
-create index ledger_entries_release_id_idx on public.ledger_entries (release_id) where release_id is not null;
-
-create index ledger_entries_merch_id_idx on public.ledger_entries (merch_id) where merch_id is not null;
+create index ledger_entries_item_id_idx on public.ledger_entries (item_id) where item_id is not null;
 
 create index ledger_entries_dispute_id_idx on public.ledger_entries (dispute_id) where dispute_id is not null;
 
@@ -125,12 +122,10 @@ security definer
 set search_path = ''
 as $$
 begin
-  insert into public.ledger_entries (artist_id, currency, kind, amount_cents, order_line_id, release_id, merch_id, available_at,
-    created_at)
-  select l.artist_id, new.currency, 'sale', l.artist_share_cents, l.id, coalesce(l.release_id, t.release_id), l.merch_id,
+  insert into public.ledger_entries (artist_id, currency, kind, amount_cents, order_line_id, item_id, available_at, created_at)
+  select l.artist_id, new.currency, 'sale', l.artist_share_cents, l.id, private.sold_under(l.kind, l.item_id),
     coalesce(new.paid_at, now()) + make_interval(days => private.settlement_days()), coalesce(new.paid_at, now())
   from public.order_lines l
-  left join public.tracks t on t.id = l.track_id
   where l.order_id = new.id
   on conflict do nothing;
   return null;
@@ -152,10 +147,9 @@ language sql
 security definer
 set search_path = ''
 as $$
-  insert into public.ledger_entries (artist_id, currency, kind, amount_cents, order_line_id, release_id, merch_id, dispute_id,
-    available_at)
-  select s.artist_id, s.currency, debit_line.kind, debit_line.amount, s.order_line_id, s.release_id, s.merch_id,
-    debit_line.dispute_id, greatest(now(), s.available_at)
+  insert into public.ledger_entries (artist_id, currency, kind, amount_cents, order_line_id, item_id, dispute_id, available_at)
+  select s.artist_id, s.currency, debit_line.kind, debit_line.amount, s.order_line_id, s.item_id, debit_line.dispute_id,
+    greatest(now(), s.available_at)
   from public.ledger_entries s
   where s.order_line_id = debit_line.line_id and s.kind = 'sale'
   on conflict do nothing
@@ -245,7 +239,7 @@ revoke execute on function private.balances(uuid) from public, anon, authenticat
 
 -- A release's or merch item's sales as the studio shows them: {sales, revenue} of the caller's ledger in
 -- their currency (lines sold less those refunded or lost in a dispute; their share less the same, in units).
-create or replace function private.item_sales(release_id uuid, merch_id uuid)
+create or replace function private.item_sales(item_id uuid)
 returns jsonb
 language sql
 stable
@@ -257,12 +251,12 @@ as $$
     'revenue', coalesce(sum(e.amount_cents) filter (where e.kind in ('sale', 'refund', 'dispute_loss')), 0) / 100.0)
   from public.ledger_entries e
   where e.artist_id = (select auth.uid()) and e.currency = private.artist_currency((select auth.uid()))
-    and (e.release_id = item_sales.release_id or e.merch_id = item_sales.merch_id)
+    and e.item_id = item_sales.item_id
 $$;
 
-revoke execute on function private.item_sales(uuid, uuid) from public;
+revoke execute on function private.item_sales(uuid) from public;
 
-grant execute on function private.item_sales(uuid, uuid) to authenticated;
+grant execute on function private.item_sales(uuid) to authenticated;
 
 -- The Payments page's read: the caller's balances, their payouts (newest first, at most 20) and when the
 -- next automatic one comes (the scheduled job's next run, where a balance is at or above the threshold).

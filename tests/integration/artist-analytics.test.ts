@@ -156,22 +156,10 @@ describe("artist-analytics", () => {
         `with o as (
            insert into public.orders (buyer_id, buyer_email, currency, total_cents) values ($1, 'fan@example.test', 'USD', $2) returning id
          )
-         insert into public.order_lines (order_id, artist_id, kind, release_id, merch_id, title, quantity, amount_cents, shipping_cents,
+         insert into public.order_lines (order_id, artist_id, kind, item_id, title, quantity, amount_cents, shipping_cents,
            total_cents, artist_share_cents, crate_cents)
-         select o.id, $3, $4, $5, $6, $7, $8, $9, $10, $2, $11, $2 - $11 from o returning order_id, id as line_id`,
-        [
-          fan.id,
-          total,
-          seller.id,
-          line.kind,
-          line.release ?? null,
-          line.merch ?? null,
-          line.title,
-          line.quantity,
-          line.amount,
-          line.shipping,
-          share,
-        ],
+         select o.id, $3, $4, $5, $6, $7, $8, $9, $2, $10, $2 - $10 from o returning order_id, id as line_id`,
+        [fan.id, total, seller.id, line.kind, line.release ?? line.merch, line.title, line.quantity, line.amount, line.shipping, share],
       );
       const { order_id, line_id } = rows[0]!;
       const paidAt = new Date(Date.now() - daysAgo * day).toISOString();
@@ -199,7 +187,7 @@ describe("artist-analytics", () => {
       [single, refundedSingle, fan.id],
     );
     // Refunded as the marketplace refunds: the line marked, its purchase gone.
-    await db.query("update public.order_lines set refunded_at = now() where track_id = $1", [refundedSingle]);
+    await db.query("update public.order_lines set refunded_at = now() where item_id = $1", [refundedSingle]);
     await db.query("delete from public.purchases where track_id = $1", [refundedSingle]);
     await db.query(
       `insert into public.analytics_events (type, track_id, artist_id, created_at)

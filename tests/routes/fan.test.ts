@@ -121,7 +121,7 @@ describe("the fan's lists", () => {
     const fan = await newFan(`refundee${Date.now().toString(36)}`);
     const { data: tracks } = await serviceClient
       .from("tracks")
-      .select("id, artist_id, release_id, title")
+      .select("id, artist_id, title")
       .eq("artist_id", (await serviceClient.from("tracks").select("artist_id").eq("id", trackId("Greenhouse")).single()).data!.artist_id)
       .order("title")
       .limit(2);
@@ -137,9 +137,8 @@ describe("the fan's lists", () => {
         lines.map((track) => ({
           order_id: data!.id,
           kind: "track",
-          track_id: track.id,
+          item_id: track.id,
           artist_id: track.artist_id,
-          release_id: track.release_id,
           title: track.title,
           amount_cents: 99,
           total_cents: 99,
@@ -156,7 +155,7 @@ describe("the fan's lists", () => {
     const refunded = await serviceClient
       .from("order_lines")
       .update({ refunded_at: new Date().toISOString() })
-      .eq("track_id", returned!.id)
+      .eq("item_id", returned!.id)
       .in("order_id", [partly, wholly]);
     expect(refunded.error).toBeNull();
 

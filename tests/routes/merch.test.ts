@@ -166,7 +166,7 @@ describe("merch without JavaScript", () => {
     expect(paid.map((payment) => payment.status)).toEqual(Array(5).fill(303));
     await expect
       .poll(async () => {
-        const { data: lines } = await serviceClient.from("order_lines").select("order_id").eq("merch_id", merchId);
+        const { data: lines } = await serviceClient.from("order_lines").select("order_id").eq("item_id", merchId);
         const { count } = await serviceClient
           .from("orders")
           .select("id", { count: "exact", head: true })
@@ -191,7 +191,7 @@ describe("merch without JavaScript", () => {
     await Promise.all(guests.map((guest) => guest.post("/cart", { intent: "code", code: "last" })));
     const answers = await Promise.all(guests.map((guest, n) => payAsGuest(guest, n)));
     expect(answers.map((answer) => answer.response.status)).toEqual([303, 303]);
-    const { data: lines } = await serviceClient.from("order_lines").select("discount_code, total_cents").eq("merch_id", merchId);
+    const { data: lines } = await serviceClient.from("order_lines").select("discount_code, total_cents").eq("item_id", merchId);
     expect(lines?.map((line) => line.total_cents).sort()).toEqual([1550, 2300]);
   });
 

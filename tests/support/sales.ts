@@ -19,7 +19,7 @@ export async function recordSalesAs(service: SupabaseClient, sales: readonly Rec
       .select("id")
       .single();
     if (order.error) throw new Error(order.error.message);
-    const track = await service.from("tracks").select("artist_id, release_id, title").eq("id", sale.track_id).single();
+    const track = await service.from("tracks").select("artist_id, title").eq("id", sale.track_id).single();
     if (track.error) throw new Error(track.error.message);
     const share = Math.round(cents * 0.88);
     const line = await service
@@ -27,7 +27,7 @@ export async function recordSalesAs(service: SupabaseClient, sales: readonly Rec
       .insert({
         order_id: order.data.id,
         kind: "track",
-        track_id: sale.track_id,
+        item_id: sale.track_id,
         ...track.data,
         amount_cents: cents,
         total_cents: cents,

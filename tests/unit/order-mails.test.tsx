@@ -25,8 +25,7 @@ const mail: MailToSend = {
       kind: "track",
       quantity: 1,
       shipping: 0,
-      track_id: "00000000-0000-4000-8000-000000000002",
-      release_id: null,
+      item_id: "00000000-0000-4000-8000-000000000002",
       title: '<img src=x onerror="alert(1)">',
       artist_name: "Tom & Jerry",
       amount: 500,
@@ -74,7 +73,7 @@ describe("order mails", () => {
         {
           ...mail.lines[0]!,
           kind: "merch",
-          track_id: null,
+          item_id: "00000000-0000-4000-8000-000000000003",
           title: "Lantern tee",
           quantity: 2,
           shipping: 800,

@@ -514,11 +514,10 @@ export type Database = {
           currency: string
           dispute_id: string | null
           id: number
+          item_id: string | null
           kind: string
-          merch_id: string | null
           order_line_id: string | null
           payout_id: string | null
-          release_id: string | null
         }
         Insert: {
           amount_cents: number
@@ -528,11 +527,10 @@ export type Database = {
           currency: string
           dispute_id?: string | null
           id?: never
+          item_id?: string | null
           kind: string
-          merch_id?: string | null
           order_line_id?: string | null
           payout_id?: string | null
-          release_id?: string | null
         }
         Update: {
           amount_cents?: number
@@ -542,11 +540,10 @@ export type Database = {
           currency?: string
           dispute_id?: string | null
           id?: never
+          item_id?: string | null
           kind?: string
-          merch_id?: string | null
           order_line_id?: string | null
           payout_id?: string | null
-          release_id?: string | null
         }
         Relationships: [
           {
@@ -562,9 +559,9 @@ export type Database = {
             referencedColumns: ["id"]
           },
           {
-            foreignKeyName: "ledger_entries_merch_id_fkey"
-            columns: ["merch_id"]
-            referencedRelation: "merch"
+            foreignKeyName: "ledger_entries_item_id_fkey"
+            columns: ["item_id"]
+            referencedRelation: "sellables"
             referencedColumns: ["id"]
           },
           {
@@ -577,12 +574,6 @@ export type Database = {
             foreignKeyName: "ledger_entries_payout_id_fkey"
             columns: ["payout_id"]
             referencedRelation: "payouts"
-            referencedColumns: ["id"]
-          },
-          {
-            foreignKeyName: "ledger_entries_release_id_fkey"
-            columns: ["release_id"]
-            referencedRelation: "releases"
             referencedColumns: ["id"]
           },
         ]
@@ -845,18 +836,16 @@ export type Database = {
           crate_cents: number
           discount_code: string | null
           id: string
+          item_id: string | null
           kind: string
-          merch_id: string | null
           order_id: string
           quantity: number
           refund_id: string | null
           refunded_at: string | null
-          release_id: string | null
           shipped_at: string | null
           shipping_cents: number
           title: string
           total_cents: number
-          track_id: string | null
           tracking: string | null
         }
         Insert: {
@@ -868,18 +857,16 @@ export type Database = {
           crate_cents: number
           discount_code?: string | null
           id?: string
+          item_id?: string | null
           kind: string
-          merch_id?: string | null
           order_id: string
           quantity?: number
           refund_id?: string | null
           refunded_at?: string | null
-          release_id?: string | null
           shipped_at?: string | null
           shipping_cents?: number
           title: string
           total_cents: number
-          track_id?: string | null
           tracking?: string | null
         }
         Update: {
@@ -891,18 +878,16 @@ export type Database = {
           crate_cents?: number
           discount_code?: string | null
           id?: string
+          item_id?: string | null
           kind?: string
-          merch_id?: string | null
           order_id?: string
           quantity?: number
           refund_id?: string | null
           refunded_at?: string | null
-          release_id?: string | null
           shipped_at?: string | null
           shipping_cents?: number
           title?: string
           total_cents?: number
-          track_id?: string | null
           tracking?: string | null
         }
         Relationships: [
@@ -913,27 +898,15 @@ export type Database = {
             referencedColumns: ["id"]
           },
           {
-            foreignKeyName: "order_lines_merch_id_fkey"
-            columns: ["merch_id"]
-            referencedRelation: "merch"
-            referencedColumns: ["id"]
+            foreignKeyName: "order_lines_item_id_kind_fkey"
+            columns: ["item_id", "kind"]
+            referencedRelation: "sellables"
+            referencedColumns: ["id", "kind"]
           },
           {
             foreignKeyName: "order_lines_order_id_fkey"
             columns: ["order_id"]
             referencedRelation: "orders"
-            referencedColumns: ["id"]
-          },
-          {
-            foreignKeyName: "order_lines_release_id_fkey"
-            columns: ["release_id"]
-            referencedRelation: "releases"
-            referencedColumns: ["id"]
-          },
-          {
-            foreignKeyName: "order_lines_track_id_fkey"
-            columns: ["track_id"]
-            referencedRelation: "tracks"
             referencedColumns: ["id"]
           },
         ]
@@ -1226,6 +1199,34 @@ export type Database = {
         Relationships: [
           {
             foreignKeyName: "releases_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      sellables: {
+        Row: {
+          artist_id: string
+          id: string
+          kind: string
+          title: string
+        }
+        Insert: {
+          artist_id: string
+          id: string
+          kind: string
+          title: string
+        }
+        Update: {
+          artist_id?: string
+          id?: string
+          kind?: string
+          title?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "sellables_artist_id_fkey"
             columns: ["artist_id"]
             referencedRelation: "artist_profiles"
             referencedColumns: ["id"]

@@ -9,7 +9,7 @@ import { href } from "react-router";
 import * as v from "valibot";
 import { formatCountry, formatMoney, formatOrderReference } from "~/lib/format";
 import { waiverRecord } from "~/lib/payments/withdrawal";
-import { addressLines, cartKinds, itemLabel, shippingNote } from "~/lib/payments/cart";
+import { addressLines, cartKinds, downloadPath, isDownload, itemLabel, shippingNote } from "~/lib/payments/cart";
 import { ShippingAddressSchema } from "~/lib/schemas/checkout";
 import type { Message } from "./mail.server";
 
@@ -18,8 +18,7 @@ const MailLine = v.object({
   kind: v.picklist(cartKinds),
   quantity: v.number(),
   shipping: v.number(),
-  track_id: v.nullable(v.string()),
-  release_id: v.nullable(v.string()),
+  item_id: v.nullable(v.string()),
   title: v.string(),
   artist_name: v.string(),
   amount: v.number(),
@@ -63,14 +62,10 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
   const money = (cents: number) => formatMoney(cents, mail.order.currency);
   const reference = formatOrderReference(mail.order.id);
   const link = (path: string) => new URL(path, origin).href;
-  const download = (line: Line) =>
-    line.kind === "merch"
-      ? null
-      : link(
-          line.kind === "album"
-            ? href("/album/:id/download", { id: line.release_id ?? "" })
-            : href("/track/:id/download", { id: line.track_id ?? "" }),
-        );
+  const download = (line: Line) => {
+    const path = downloadPath(line.kind, line.item_id);
+    return path === null ? null : link(path);
+  };
   const address = addressLines(mail.order.shipping_address);
   const discountsOf = (line: Line) =>
     [
@@ -80,7 +75,7 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
 
   if (mail.kind === "receipt") {
     const bought = mail.lines.filter((line) => !line.refunded);
-    const canDownload = !mail.order.guest && bought.some((line) => (line.kind === "album" ? line.release_id : line.track_id));
+    const canDownload = !mail.order.guest && bought.some((line) => downloadPath(line.kind, line.item_id) !== null);
     const purchased = link(href("/dashboard/fan/purchased"));
     const guestNote = `Your downloads, in any browser for 30 days: ${receiptLink}. An account with ${mail.order.buyer_email} can keep them: open the link signed in and choose "Add to my account".`;
     return rendered(
@@ -173,7 +168,7 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
   const refunded = mail.lines.reduce((sum, line) => sum + line.total, 0);
   const titles = mail.lines.map((line) => line.title).join(", ");
   // A download refunded is no longer the buyer's; merch already on its way is theirs to keep or send back.
-  const noLonger = mail.lines.some((line) => line.kind !== "merch") ? "This item is no longer yours to download." : null;
+  const noLonger = mail.lines.some((line) => isDownload(line.kind)) ? "This item is no longer yours to download." : null;
   return rendered(
     mail.recipient,
     `Your refund for ${titles}`,

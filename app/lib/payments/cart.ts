@@ -3,7 +3,8 @@
 // ride in cookies until checkout, how a priced cart reads (price_cart, 16_orders.sql), and what each
 // refusal says.
 import * as v from "valibot";
-import { isUuid } from "~/lib/catalog/catalog";
+import { href } from "react-router";
+import { albumPath, isUuid, trackPath } from "~/lib/catalog/catalog";
 import { formatCountry } from "~/lib/format";
 
 /** The most a cart holds (the database holds the same). */
@@ -23,6 +24,24 @@ export type CartLine = { kind: CartKind; id: string; amount: number | null; quan
 
 /** The artist's share of a line's price after discounts, as the cart says it while a fan types (the database rounds the same). */
 export const artistShareOf: Record<CartKind, number> = { track: 0.88, album: 0.88, merch: 0.92 };
+
+/** Where an item of each kind has its page (merch has none of its own). */
+const itemPages: Record<CartKind, ((id: string) => string) | null> = { track: trackPath, album: albumPath, merch: null };
+/** Where what an item of each kind gives is downloaded (merch is sent instead). */
+const downloadPages: Record<CartKind, ((id: string) => string) | null> = {
+  track: (id) => href("/track/:id/download", { id }),
+  album: (id) => href("/album/:id/download", { id }),
+  merch: null,
+};
+
+/** A line's item's page, as an order or a receipt links it; null for an item with none, or gone (`id` null). */
+export const itemPath = (kind: CartKind, id: string | null) => (id === null ? null : (itemPages[kind]?.(id) ?? null));
+
+/** Whether an item of the kind is downloaded (merch is sent instead). */
+export const isDownload = (kind: CartKind) => downloadPages[kind] !== null;
+
+/** Where a line's item is downloaded; null for what is not downloaded, or an item gone. */
+export const downloadPath = (kind: CartKind, id: string | null) => (id === null ? null : (downloadPages[kind]?.(id) ?? null));
 
 /** What a line is, as a cart, an order or a receipt says it ("Album", "Merch × 2"). */
 export function itemLabel(kind: CartKind, quantity = 1): string {

@@ -4,10 +4,9 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { readOrThrow } from "~/lib/backend/backend.server";
-import { albumPath, trackPath } from "~/lib/catalog/catalog";
 import { formatMoney } from "~/lib/format";
 import { waiverRecord } from "~/lib/payments/withdrawal";
-import { cartKinds, itemLabel, shippingNote } from "~/lib/payments/cart";
+import { cartKinds, itemLabel, itemPath, sameItem, shippingNote } from "~/lib/payments/cart";
 import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
 import { uncached } from "~/lib/http/http-cache";
 import { receiptPass } from "~/lib/http/signed-values.server";
@@ -34,8 +33,7 @@ const OrderSchema = v.object({
   lines: v.array(
     v.object({
       kind: v.picklist(cartKinds),
-      track_id: v.nullable(v.string()),
-      release_id: v.nullable(v.string()),
+      item_id: v.nullable(v.string()),
       title: v.string(),
       quantity: v.number(),
       total: v.number(),
@@ -47,7 +45,7 @@ const GuestOrderSchema = v.nullable(
   v.object({
     id: v.string(),
     paid_at: v.string(),
-    lines: v.array(v.object({ track_id: v.nullable(v.string()), release_id: v.nullable(v.string()) })),
+    lines: v.array(v.object({ kind: v.picklist(cartKinds), item_id: v.nullable(v.string()) })),
   }),
 );
 
@@ -67,7 +65,7 @@ async function guestReturn(request: Request, context: Readonly<RouterContextProv
     if (error) throw new Error("reading a guest's order on its return page failed", { cause: error });
     const order = v.parse(GuestOrderSchema, found);
     if (order) {
-      const bought = new Set(order.lines.map((line) => line.track_id ?? line.release_id));
+      const bought = order.lines.map((line) => ({ kind: line.kind, id: line.item_id ?? "" }));
       const pass = await receiptPass(envFrom(context).MARKETPLACE_SECRET, order.id, new Date(order.paid_at), "return page");
       throw redirect(href("/receipt/:pass", { pass }), {
         status: 303,
@@ -75,7 +73,7 @@ async function guestReturn(request: Request, context: Readonly<RouterContextProv
           ...uncached,
           "Set-Cookie": visitorCartCookie(
             request,
-            visitorLines(request).filter((line) => !bought.has(line.id)),
+            visitorLines(request).filter((line) => !bought.some((item) => sameItem(item, line))),
           ),
         },
       });
@@ -141,11 +139,11 @@ export default function CheckoutDone({ loaderData }: Route.ComponentProps) {
         <h2 className="mb-3 text-xl font-semibold">Your order</h2>
         <ul className="grid gap-2">
           {order.lines.map((line) => {
-            const id = line.kind === "album" ? line.release_id : line.track_id;
+            const page = itemPath(line.kind, line.item_id);
             return (
-              <li key={`${line.kind}:${id ?? line.title}`} className="flex items-center justify-between gap-3">
+              <li key={`${line.kind}:${line.item_id ?? line.title}`} className="flex items-center justify-between gap-3">
                 <span className="min-w-0 truncate">
-                  {id ? <Link to={line.kind === "album" ? albumPath(id) : trackPath(id)}>{line.title}</Link> : line.title}
+                  {page ? <Link to={page}>{line.title}</Link> : line.title}
                   <span className="text-ink-muted"> · {itemLabel(line.kind, line.quantity)}</span>
                 </span>
                 <span className="shrink-0">{money(line.total)}</span>

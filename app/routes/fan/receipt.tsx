@@ -13,7 +13,7 @@ import { envFrom, guestOrderHeader, marketplaceHeader } from "~/lib/http/env.ser
 import { linkHolderPageHeaders, uncached } from "~/lib/http/http-cache";
 import { readReceiptPass, receiptPassDays } from "~/lib/http/signed-values.server";
 import { waiverRecord } from "~/lib/payments/withdrawal";
-import { cartKinds, itemLabel, shippingNote } from "~/lib/payments/cart";
+import { cartKinds, downloadPath, itemLabel, shippingNote } from "~/lib/payments/cart";
 import { formError, replyWith } from "~/lib/forms/forms";
 import { requireUser } from "~/lib/session/guards.server";
 import { useOptionalUser } from "~/lib/session/use-user";
@@ -44,8 +44,7 @@ const ReceiptSchema = v.object({
       id: v.string(),
       kind: v.picklist(cartKinds),
       quantity: v.number(),
-      track_id: v.nullable(v.string()),
-      release_id: v.nullable(v.string()),
+      item_id: v.nullable(v.string()),
       title: v.string(),
       artist_name: v.string(),
       total: v.number(),
@@ -128,10 +127,8 @@ export default function Receipt({ loaderData, actionData }: Route.ComponentProps
       <Card>
         <ul className="grid gap-3">
           {receipt.lines.map((line) => {
-            const id = line.kind === "album" ? line.release_id : line.track_id;
-            const download = id
-              ? `${line.kind === "album" ? href("/album/:id/download", { id }) : href("/track/:id/download", { id })}${query}`
-              : null;
+            const path = downloadPath(line.kind, line.item_id);
+            const download = path === null ? null : `${path}${query}`;
             return (
               <li key={line.id}>
                 <p className="flex flex-wrap items-center justify-between gap-3">

@@ -39,9 +39,9 @@ begin
   perform public.apply_checkout('cs_test_second', 'paid', 'pi_second', 'FR', 'evt_second', 'checkout.session.completed');
   perform set_config('request.jwt.claims', '', true);
   perform set_config('request.headers', '', true);
-  perform tests.remember('line', $q$select id from public.order_lines where order_id = tests.id('order') and track_id = tests.id('track')$q$);
+  perform tests.remember('line', $q$select id from public.order_lines where order_id = tests.id('order') and item_id = tests.id('track')$q$);
   perform tests.remember('other line', $q$
-    select id from public.order_lines where order_id = tests.id('order') and track_id = tests.id('other track')$q$);
+    select id from public.order_lines where order_id = tests.id('order') and item_id = tests.id('other track')$q$);
   perform tests.remember('receipt', $q$select id from private.mails where order_id = tests.id('order') and kind = 'receipt'$q$);
   -- The receipts went more than a minute ago.
   update private.mails set created_at = now() - interval '2 minutes';
@@ -195,7 +195,7 @@ select set_config('request.headers', '', true);
 -- A code with a number of uses: used up once that many orders took it.
 insert into public.store_settings (artist_id, discounts) values (tests.id('artist'),
   '[{"id": "a", "code": "ONCE", "percentage": 10, "validUntil": null, "active": true, "maxUses": 1}]');
-insert into public.order_lines (order_id, artist_id, kind, track_id, title, amount_cents, discount_code, code_discount_cents,
+insert into public.order_lines (order_id, artist_id, kind, item_id, title, amount_cents, discount_code, code_discount_cents,
   total_cents, artist_share_cents, crate_cents)
 values (tests.id('second order'), tests.id('artist'), 'track', tests.id('track'), 'Released', 199, 'ONCE', 20, 179, 158, 21);
 create function tests.code_status()

@@ -102,10 +102,10 @@ select * from tests.proved_cases();
 
 -- A sale: the artist's 88% of 1.99, pending for the settlement days.
 select is(
-  (select jsonb_build_array(e.kind, e.amount_cents, e.release_id is not distinct from t.release_id,
+  (select jsonb_build_array(e.kind, e.amount_cents, e.item_id is not distinct from t.release_id,
      e.available_at = o.paid_at + interval '7 days')
    from public.ledger_entries e join public.order_lines l on l.id = e.order_line_id join public.orders o on o.id = l.order_id
-   join public.tracks t on t.id = l.track_id where o.id = tests.id('first order')),
+   join public.tracks t on t.id = l.item_id where o.id = tests.id('first order')),
   '["sale", 175, true, true]'::jsonb,
   'a paid line credits its artist''s share, naming its release, pending until its payment settles');
 select is(tests.usd(), '[175, 0, 0, 0, 175]'::jsonb, 'a new sale is pending');

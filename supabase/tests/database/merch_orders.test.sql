@@ -89,7 +89,7 @@ $$;
 select tests.open_merch_order('fan', jsonb_build_array(tests.merch('poster')), 'cs_test_poster');
 select tests.as_marketplace($$select public.apply_checkout('cs_test_poster', 'paid', 'pi_test_poster', 'DE', null, null, null,
   '{"name": "Ada", "line1": "Hauptstraße 1", "city": "Berlin", "postal_code": "10115", "country": "DE"}')$$);
-select tests.remember('poster line', $$select id from public.order_lines where merch_id = tests.id('poster')$$);
+select tests.remember('poster line', $$select id from public.order_lines where item_id = tests.id('poster')$$);
 
 select tests.each_actor('read merch orders with their addresses',
   $$select 1 from public.merch_orders() where shipping_address ->> 'city' = 'Berlin'$$, array['artist']);

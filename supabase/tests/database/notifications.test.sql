@@ -122,7 +122,7 @@ select throws_ok($$insert into public.comments (content, track_id, user_id, repl
 
 select tests.remember('order', $$insert into public.orders (buyer_id, buyer_email, currency, total_cents, state)
   values (tests.id('fan'), 'fan@tests.example', 'USD', 199, 'open') returning id$$);
-select tests.remember('line', $$insert into public.order_lines (order_id, artist_id, kind, track_id, title, amount_cents, total_cents, artist_share_cents, crate_cents)
+select tests.remember('line', $$insert into public.order_lines (order_id, artist_id, kind, item_id, title, amount_cents, total_cents, artist_share_cents, crate_cents)
   values (tests.id('order'), tests.id('artist'), 'merch', null, 'Poster', 199, 199, 175, 24) returning id$$);
 update public.orders set state = 'paid', paid_at = now() where id = tests.id('order');
 update public.orders set state = 'paid' where id = tests.id('order');
