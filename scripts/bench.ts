@@ -32,7 +32,6 @@
 // Load comes from a child process (this script with --load-generator), so the client never shares the
 // event loop of the local backend, which runs in this process.
 import { fork, type ChildProcess } from "node:child_process";
-import { gzipSync } from "node:zlib";
 import { requireChromium } from "./lib/chromium.ts";
 import { cookieHeaderOf } from "./lib/requests.ts";
 import { startMarketplace, type Marketplace } from "./lib/marketplace.ts";
@@ -46,16 +45,22 @@ import { measureLiveFeed, measurePublishToBell, printLiveFeed, printPublishToBel
 import { measureOversizedForms, printOversizedForms } from "./lib/bench-oversized-forms.ts";
 import { measureHeavyViewer, printHeavyViewer } from "./lib/bench-heavy-viewer.ts";
 import { percentile } from "./lib/percentile.ts";
+import {
+  catalogPage,
+  gzippedSizes,
+  javaScriptBudget,
+  javaScriptFigures,
+  type ClientEntry,
+  type JavaScriptFigures,
+} from "./lib/route-javascript.ts";
 import { measureWorkerBundles, printWorkerBundles } from "./lib/bench-worker-bundle.ts";
 import { embedPaths, measureEmbeds, printEmbeds } from "./lib/bench-embeds.ts";
 import { demoAccounts, demoAddressOf, demoPagesWhere } from "./lib/demo-data.ts";
 
-// JavaScript: React and React Router (about 105 KB gz, in one chunk: see vite.config.ts) load on every page;
-// what a page adds stays small.
 export const targets = {
   ssrToStaticRatio: 3,
-  routeJsKb: 130,
-  pageJsKb: 25,
+  routeJsKb: javaScriptBudget.allKb,
+  pageJsKb: javaScriptBudget.ownKb,
   lighthousePerformance: 0.98,
   lighthouseAccessibility: 1,
 } as const;
@@ -86,7 +91,7 @@ async function signedInCookie(appUrl: string, { email, password }: { email: stri
 }
 
 /** The public pages crawlers visit: the catalog, and the site's own pages. */
-export const catalogPages = demoPagesWhere((use) => use.for === "everyone" && use.crawl);
+export const catalogPages = demoPagesWhere(catalogPage);
 const staticAsset = "/favicon.svg";
 // The cost every page pays before its own content: the shared layout around static text, no backend read.
 const layoutOnly = "/about";
@@ -219,31 +224,18 @@ export async function measureRouteJavaScript(
   appUrl: string,
   paths: string[],
   headers: Record<string, string> = {},
-): Promise<Record<string, { total: number; framework: number }>> {
-  const sizes = new Map<string, number>();
-  const gzippedSize = async (src: string) => {
-    if (!sizes.has(src))
-      sizes.set(src, gzipSync(Buffer.from(await (await fetch(new URL(src, appUrl))).arrayBuffer()), { level: 9 }).length);
-    return sizes.get(src)!;
-  };
-  const figures: Record<string, { total: number; framework: number }> = {};
+): Promise<Record<string, JavaScriptFigures>> {
+  const sizeOf = gzippedSizes(async (src) => new Uint8Array(await (await fetch(new URL(src, appUrl))).arrayBuffer()));
+  const figures: Record<string, JavaScriptFigures> = {};
   for (const path of paths) {
     const html = await (await fetch(new URL(path, appUrl), { headers })).text();
-    const scripts = new Set([
+    const scripts = [
       ...[...html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+\.js)"/g)].map((match) => match[1]!),
       ...[...html.matchAll(/import\("([^"]+\.js)"\)/g)].map((match) => match[1]!),
       ...[...html.matchAll(/<script[^>]*src="([^"]+\.js)"/g)].map((match) => match[1]!),
-    ]);
+    ];
     const entry = /"entry":\s*(\{[^}]*\})/.exec(html)?.[1];
-    const { module, imports = [] } = entry ? (JSON.parse(entry) as { module: string; imports?: string[] }) : { module: "" };
-    let total = 0;
-    let framework = 0;
-    for (const src of scripts) {
-      const size = await gzippedSize(src);
-      total += size;
-      if (src === module || imports.includes(src)) framework += size;
-    }
-    figures[path] = { total, framework };
+    figures[path] = await javaScriptFigures(scripts, entry ? (JSON.parse(entry) as ClientEntry) : { module: "" }, sizeOf);
   }
   return figures;
 }
