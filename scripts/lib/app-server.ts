@@ -222,7 +222,11 @@ export async function serveApp({
     writeFileSync(config, JSON.stringify({ ...built, vars: { ...built.vars, ...vars } }));
     args.push("--config", config);
   }
-  args.push("--port", String(port), "--ip", "127.0.0.1", "--show-interactive-dev-session=false", "--log-level", quiet ? "error" : "info");
+  // The debugger's port chosen here too: wrangler would try 9229 first, and two servers starting at once
+  // would both take it, one failing.
+  const inspectorPort = String(await freePort());
+  args.push("--port", String(port), "--inspector-port", inspectorPort, "--ip", "127.0.0.1", "--show-interactive-dev-session=false");
+  args.push("--log-level", quiet ? "error" : "info");
   const child = spawnTethered(process.execPath, args, {
     cwd: root,
     output: quiet ? "ignore" : "inherit",
