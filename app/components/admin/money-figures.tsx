@@ -1,11 +1,32 @@
 import { Link, href } from "react-router";
+import { DataTable, type Column } from "~/components/ui/data-table";
 import { EmptyState } from "~/components/ui/empty-state";
 import { PillNav } from "~/components/ui/pill-nav";
-import { TableScroll } from "~/components/ui/table-scroll";
 import { formatCount, formatDate, formatMoney } from "~/lib/format";
 import type { AdminMoney } from "~/lib/schemas/admin";
 
 type Period = { id: string; label: string };
+type CurrencyFigures = AdminMoney["currencies"][number];
+
+const inCurrency = (figures: CurrencyFigures, cents: number) => formatMoney(cents, figures.currency);
+const currencyColumns: Column<CurrencyFigures>[] = [
+  { heading: "Currency", cell: (figures) => figures.currency },
+  { heading: "Gross sales", figures: true, cell: (figures) => inCurrency(figures, figures.gross) },
+  { heading: "Crate’s part", figures: true, cell: (figures) => inCurrency(figures, figures.crate) },
+  { heading: "Refunded", figures: true, cell: (figures) => inCurrency(figures, figures.refunded) },
+  { heading: "Paid out", figures: true, cell: (figures) => inCurrency(figures, figures.paid_out) },
+  {
+    heading: "Failed payouts",
+    figures: true,
+    cell: (figures) => `${inCurrency(figures, figures.failed)} (${formatCount(figures.failed_count)})`,
+  },
+  { heading: "Due to artists", figures: true, cell: (figures) => inCurrency(figures, figures.due) },
+  {
+    heading: "Open disputes",
+    figures: true,
+    cell: (figures) => `${inCurrency(figures, figures.disputed)} (${formatCount(figures.dispute_count)})`,
+  },
+];
 
 /**
  * The marketplace's money for administrators: per currency, what sold in the period and Crate's part of
@@ -35,52 +56,13 @@ export function MoneyFigures({
       {money.currencies.length === 0 ? (
         <EmptyState title="No sales yet" />
       ) : (
-        <TableScroll label="Money per currency" className="mt-4">
-          <table className="w-full min-w-[48rem] text-left text-sm">
-            <caption className="sr-only">Money per currency: {period.label.toLowerCase()}, and due now</caption>
-            <thead className="bg-stage-800 text-ink-muted">
-              <tr>
-                {[
-                  "Currency",
-                  "Gross sales",
-                  "Crate’s part",
-                  "Refunded",
-                  "Paid out",
-                  "Failed payouts",
-                  "Due to artists",
-                  "Open disputes",
-                ].map((heading, index) => (
-                  <th key={heading} scope="col" className={`px-4 py-3 font-medium ${index > 0 ? "text-right" : ""}`}>
-                    {heading}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {money.currencies.map((figures) => {
-                const money = (cents: number) => formatMoney(cents, figures.currency);
-                return (
-                  <tr key={figures.currency} className="border-t border-stage-700">
-                    <th scope="row" className="px-4 py-3 font-semibold">
-                      {figures.currency}
-                    </th>
-                    <td className="px-4 py-3 text-right tabular-nums">{money(figures.gross)}</td>
-                    <td className="px-4 py-3 text-right tabular-nums">{money(figures.crate)}</td>
-                    <td className="px-4 py-3 text-right tabular-nums">{money(figures.refunded)}</td>
-                    <td className="px-4 py-3 text-right tabular-nums">{money(figures.paid_out)}</td>
-                    <td className="px-4 py-3 text-right tabular-nums">
-                      {money(figures.failed)} ({formatCount(figures.failed_count)})
-                    </td>
-                    <td className="px-4 py-3 text-right tabular-nums">{money(figures.due)}</td>
-                    <td className="px-4 py-3 text-right tabular-nums">
-                      {money(figures.disputed)} ({formatCount(figures.dispute_count)})
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </TableScroll>
+        <DataTable
+          caption={`Money per currency: ${period.label.toLowerCase()}, and due now`}
+          className="mt-4"
+          columns={currencyColumns}
+          rows={money.currencies}
+          rowKey={(figures) => figures.currency}
+        />
       )}
       <h3 className="mt-6 font-semibold">Artists whose payout details need fixing</h3>
       {money.attention.length === 0 ? (

@@ -2,8 +2,8 @@ import { Form } from "react-router";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import { DataTable } from "~/components/ui/data-table";
 import { EmptyState } from "~/components/ui/empty-state";
-import { TableScroll } from "~/components/ui/table-scroll";
 import { formatDate, formatMoney } from "~/lib/format";
 import type { ArtistPayouts, Balance } from "~/lib/schemas/payouts";
 
@@ -95,56 +95,39 @@ const stateLabels = { sending: "On its way", paid: "Paid", failed: "Failed" } as
 function PayoutHistory({ payouts, locale }: { payouts: ArtistPayouts["payouts"]; locale: string }) {
   if (payouts.length === 0) return null;
   return (
-    <TableScroll label="Payouts">
-      <table className="w-full min-w-[40rem] text-left text-sm">
-        <caption className="px-4 pt-3 text-left font-semibold">Payouts</caption>
-        <thead className="bg-stage-800 text-ink-muted">
-          <tr>
-            <th scope="col" className="px-4 py-3 font-medium">
-              Date
-            </th>
-            <th scope="col" className="px-4 py-3 text-right font-medium">
-              Amount
-            </th>
-            <th scope="col" className="px-4 py-3 font-medium">
-              To
-            </th>
-            <th scope="col" className="px-4 py-3 font-medium">
-              Asked by
-            </th>
-            <th scope="col" className="px-4 py-3 font-medium">
-              State
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {payouts.map((payout) => (
-            <tr key={payout.id} className="border-t border-stage-700">
-              <td className="px-4 py-3">{formatDate(payout.created_at, locale)}</td>
-              <td className="px-4 py-3 text-right tabular-nums">{formatMoney(payout.amount, payout.currency)}</td>
-              <td className="px-4 py-3">
-                {payout.method === "paypal"
-                  ? `${payout.recipient} (PayPal)`
-                  : `Your Stripe account${payout.description ? `: ${payout.description}` : ""}`}
-              </td>
-              <td className="px-4 py-3">{payout.requested_by === "artist" ? "You (Withdraw now)" : "Automatic"}</td>
-              <td className="px-4 py-3">
-                {payout.reversed_at ? (
-                  <>
-                    <Badge>Reversed</Badge> The sale was refunded, so Stripe took the transfer back.
-                  </>
-                ) : payout.state === "failed" ? (
-                  <>
-                    <Badge tone="danger">Failed</Badge> {payout.failure} The money is back in your balance.
-                  </>
-                ) : (
-                  <Badge>{stateLabels[payout.state]}</Badge>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
+    <DataTable
+      caption="Payouts"
+      showCaption
+      minWidth="40rem"
+      rows={payouts}
+      rowKey={(payout) => payout.id}
+      columns={[
+        { heading: "Date", cell: (payout) => formatDate(payout.created_at, locale) },
+        { heading: "Amount", figures: true, cell: (payout) => formatMoney(payout.amount, payout.currency) },
+        {
+          heading: "To",
+          cell: (payout) =>
+            payout.method === "paypal"
+              ? `${payout.recipient} (PayPal)`
+              : `Your Stripe account${payout.description ? `: ${payout.description}` : ""}`,
+        },
+        { heading: "Asked by", cell: (payout) => (payout.requested_by === "artist" ? "You (Withdraw now)" : "Automatic") },
+        {
+          heading: "State",
+          cell: (payout) =>
+            payout.reversed_at ? (
+              <>
+                <Badge>Reversed</Badge> The sale was refunded, so Stripe took the transfer back.
+              </>
+            ) : payout.state === "failed" ? (
+              <>
+                <Badge tone="danger">Failed</Badge> {payout.failure} The money is back in your balance.
+              </>
+            ) : (
+              <Badge>{stateLabels[payout.state]}</Badge>
+            ),
+        },
+      ]}
+    />
   );
 }

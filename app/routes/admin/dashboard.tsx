@@ -6,6 +6,7 @@ import { FormAlert } from "~/components/form-controls";
 import { Badge } from "~/components/ui/badge";
 import { Button, LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import { DataTable } from "~/components/ui/data-table";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Field } from "~/components/ui/field";
 import { Pagination } from "~/components/ui/pagination";
@@ -231,94 +232,76 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
               {total.toLocaleString(locale)} {total === 1 ? "user" : "users"}
               {search ? ` matching “${search}”` : ""}, newest first
             </p>
-            <div className="relative mt-2 overflow-x-auto rounded-2xl border border-stage-700">
-              <table className="w-full min-w-[48rem] text-left text-sm">
-                <caption className="sr-only">Registered users</caption>
-                <thead className="bg-stage-800 text-ink-muted">
-                  <tr>
-                    <th scope="col" className="px-4 py-3 font-medium">
-                      Email
-                    </th>
-                    <th scope="col" className="px-4 py-3 font-medium">
-                      Role
-                    </th>
-                    <th scope="col" className="px-4 py-3 font-medium">
-                      Created
-                    </th>
-                    <th scope="col" className="px-4 py-3 font-medium">
-                      Last sign-in
-                    </th>
-                    <th scope="col" className="px-4 py-3 font-medium">
-                      Status
-                    </th>
-                    <th scope="col" className="px-4 py-3 font-medium">
-                      <span className="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-stage-700">
-                  {users.map((user) => (
-                    <tr key={user.id}>
-                      <th scope="row" className="px-4 py-3 font-medium break-all text-ink">
-                        {user.email}
-                      </th>
-                      <td className="px-4 py-3">
-                        <Badge>{user.role}</Badge>
-                      </td>
-                      <td className="px-4 py-3 text-ink-muted">
-                        <time dateTime={user.created_at}>{date(user.created_at)}</time>
-                      </td>
-                      <td className="px-4 py-3 text-ink-muted">
-                        {user.last_sign_in_at ? (
-                          <time dateTime={user.last_sign_in_at}>{formatTimeAgo(user.last_sign_in_at, now)}</time>
-                        ) : (
-                          "Never"
-                        )}
-                      </td>
-                      <td className="px-4 py-3">
-                        {user.banned_until ? (
-                          <span className="text-danger">
-                            Banned until <time dateTime={user.banned_until}>{date(user.banned_until)}</time>
-                          </span>
-                        ) : (
-                          <span className="text-ink-muted">Active</span>
-                        )}
-                      </td>
-                      <td className="px-4 py-3">
-                        <div className="flex flex-wrap justify-end gap-2">
-                          <Form method="post" action={listPath({ search, page })}>
-                            <input type="hidden" name="intent" value="reset" />
-                            <input type="hidden" name="userId" value={user.id} />
-                            <Button type="submit" variant="secondary" size="sm" aria-label={`Reset password for ${user.email}`}>
-                              {busyWith("reset", user.id) ? "Sending..." : "Reset password"}
-                            </Button>
-                          </Form>
-                          {user.banned_until ? (
-                            <Form method="post" action={listPath({ search, page })}>
-                              <input type="hidden" name="intent" value="unban" />
-                              <input type="hidden" name="userId" value={user.id} />
-                              <Button type="submit" variant="secondary" size="sm" aria-label={`Unban ${user.email}`}>
-                                {busyWith("unban", user.id) ? "Lifting..." : "Unban"}
-                              </Button>
-                            </Form>
-                          ) : (
-                            <LinkButton
-                              to={listPath({ search, page, ban: user.id })}
-                              variant="danger"
-                              size="sm"
-                              preventScrollReset
-                              aria-label={`Ban ${user.email}`}
-                            >
-                              Ban
-                            </LinkButton>
-                          )}
-                        </div>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable
+              caption="Registered users"
+              className="mt-2"
+              rows={users}
+              rowKey={(user) => user.id}
+              columns={[
+                { heading: "Email", className: "break-all", cell: (user) => user.email },
+                { heading: "Role", cell: (user) => <Badge>{user.role}</Badge> },
+                {
+                  heading: "Created",
+                  className: "text-ink-muted",
+                  cell: (user) => <time dateTime={user.created_at}>{date(user.created_at)}</time>,
+                },
+                {
+                  heading: "Last sign-in",
+                  className: "text-ink-muted",
+                  cell: (user) =>
+                    user.last_sign_in_at ? (
+                      <time dateTime={user.last_sign_in_at}>{formatTimeAgo(user.last_sign_in_at, now)}</time>
+                    ) : (
+                      "Never"
+                    ),
+                },
+                {
+                  heading: "Status",
+                  cell: (user) =>
+                    user.banned_until ? (
+                      <span className="text-danger">
+                        Banned until <time dateTime={user.banned_until}>{date(user.banned_until)}</time>
+                      </span>
+                    ) : (
+                      <span className="text-ink-muted">Active</span>
+                    ),
+                },
+                {
+                  heading: "Actions",
+                  hideHeading: true,
+                  cell: (user) => (
+                    <div className="flex flex-wrap justify-end gap-2">
+                      <Form method="post" action={listPath({ search, page })}>
+                        <input type="hidden" name="intent" value="reset" />
+                        <input type="hidden" name="userId" value={user.id} />
+                        <Button type="submit" variant="secondary" size="sm" aria-label={`Reset password for ${user.email}`}>
+                          {busyWith("reset", user.id) ? "Sending..." : "Reset password"}
+                        </Button>
+                      </Form>
+                      {user.banned_until ? (
+                        <Form method="post" action={listPath({ search, page })}>
+                          <input type="hidden" name="intent" value="unban" />
+                          <input type="hidden" name="userId" value={user.id} />
+                          <Button type="submit" variant="secondary" size="sm" aria-label={`Unban ${user.email}`}>
+                            {busyWith("unban", user.id) ? "Lifting..." : "Unban"}
+                          </Button>
+                        </Form>
+                      ) : (
+                        <LinkButton
+                          to={listPath({ search, page, ban: user.id })}
+                          variant="danger"
+                          size="sm"
+                          preventScrollReset
+                          aria-label={`Ban ${user.email}`}
+                        >
+                          Ban
+                        </LinkButton>
+                      )}
+                    </div>
+                  ),
+                },
+              ]}
+            />
             <Pagination path={adminPath} page={page} pages={pages} params={search ? { q: search } : {}} />
           </>
         ) : null}

@@ -1,10 +1,10 @@
 import { data, href, Link } from "react-router";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
-import { FiguresTable } from "~/components/studio/figures-table";
 import { HistoryChart } from "~/components/studio/history-chart";
 import { StatCard } from "~/components/studio/stat-card";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
 import { Card } from "~/components/ui/card";
+import { DataTable } from "~/components/ui/data-table";
 import { PillNav } from "~/components/ui/pill-nav";
 import { albumPath, trackEditPath } from "~/lib/catalog/catalog";
 import { invokeFunction } from "~/lib/backend/backend.server";
@@ -104,14 +104,17 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
       <details className="mt-4 rounded-2xl border border-stage-700 bg-stage-850 p-5">
         <summary className="cursor-pointer font-semibold">The figures {per}, as a table</summary>
         <div className="mt-3 overflow-x-auto">
-          <FiguresTable
+          <DataTable
+            framed={false}
             caption={`Revenue, plays and downloads ${per}, ${range}`}
-            columns={[analytics.bucket === "day" ? "Day" : "Week", "Revenue", "Plays", "Downloads"]}
-            rows={analytics.history.map((point) => ({
-              key: point.start,
-              label: formatDayRange(point.start, point.end, locale),
-              figures: [formatPrice(point.revenue, analytics.currency), formatCount(point.plays), formatCount(point.downloads)],
-            }))}
+            rows={analytics.history}
+            rowKey={(point) => point.start}
+            columns={[
+              { heading: analytics.bucket === "day" ? "Day" : "Week", cell: (point) => formatDayRange(point.start, point.end, locale) },
+              { heading: "Revenue", figures: true, cell: (point) => formatPrice(point.revenue, analytics.currency) },
+              { heading: "Plays", figures: true, cell: (point) => formatCount(point.plays) },
+              { heading: "Downloads", figures: true, cell: (point) => formatCount(point.downloads) },
+            ]}
           />
         </div>
       </details>
@@ -123,17 +126,16 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
             <p className="mt-3 text-ink-muted">No plays or sales in this period.</p>
           ) : (
             <div className="mt-3">
-              <FiguresTable
-                columns={["Item", "Sales", "Plays", "Revenue"]}
-                rows={analytics.topSellers.map((item) => ({
-                  key: item.id,
-                  label: <TopSeller item={item} />,
-                  figures: [
-                    formatCount(item.sales),
-                    item.kind === "merch" ? "—" : formatCount(item.plays),
-                    formatPrice(item.revenue, analytics.currency),
-                  ],
-                }))}
+              <DataTable
+                framed={false}
+                rows={analytics.topSellers}
+                rowKey={(item) => item.id}
+                columns={[
+                  { heading: "Item", cell: (item) => <TopSeller item={item} /> },
+                  { heading: "Sales", figures: true, cell: (item) => formatCount(item.sales) },
+                  { heading: "Plays", figures: true, cell: (item) => (item.kind === "merch" ? "—" : formatCount(item.plays)) },
+                  { heading: "Revenue", figures: true, cell: (item) => formatPrice(item.revenue, analytics.currency) },
+                ]}
               />
               {/* The same count as the totals above, Payments and Your Tracks: the ledger's. */}
               <p className="mt-3 text-sm text-ink-muted">
@@ -155,13 +157,14 @@ export default function AnalyticsPage({ loaderData }: Route.ComponentProps) {
             <p className="mt-3 text-ink-muted">No plays in embedded players in this period.</p>
           ) : (
             <div className="mt-3">
-              <FiguresTable
-                columns={["Site", "Plays"]}
-                rows={analytics.embeds.map((site) => ({
-                  key: site.origin,
-                  label: <span className="break-all">{new URL(site.origin).host}</span>,
-                  figures: [formatCount(site.plays)],
-                }))}
+              <DataTable
+                framed={false}
+                rows={analytics.embeds}
+                rowKey={(site) => site.origin}
+                columns={[
+                  { heading: "Site", className: "break-all", cell: (site) => new URL(site.origin).host },
+                  { heading: "Plays", figures: true, cell: (site) => formatCount(site.plays) },
+                ]}
               />
             </div>
           )}
@@ -196,26 +199,31 @@ function Geography({ geography }: { geography: Analytics["geography"] }) {
   const busiest = Math.max(...geography.map((country) => country.plays + country.downloads));
   return (
     <div className="mt-3">
-      <FiguresTable
-        columns={["Country", "Plays", "Downloads"]}
-        rows={geography.map((country) => ({
-          key: country.country ?? "unknown",
-          label: (
-            <>
-              {formatCountry(country.country)}
-              <svg aria-hidden="true" className="mt-1 block h-1.5 w-full">
-                <rect width="100%" height="100%" rx="3" className="fill-stage-700" />
-                <rect
-                  width={`${Math.round(((country.plays + country.downloads) / busiest) * 100)}%`}
-                  height="100%"
-                  rx="3"
-                  className="fill-accent"
-                />
-              </svg>
-            </>
-          ),
-          figures: [formatCount(country.plays), formatCount(country.downloads)],
-        }))}
+      <DataTable
+        framed={false}
+        rows={geography}
+        rowKey={(country) => country.country ?? "unknown"}
+        columns={[
+          {
+            heading: "Country",
+            cell: (country) => (
+              <>
+                {formatCountry(country.country)}
+                <svg aria-hidden="true" className="mt-1 block h-1.5 w-full">
+                  <rect width="100%" height="100%" rx="3" className="fill-stage-700" />
+                  <rect
+                    width={`${Math.round(((country.plays + country.downloads) / busiest) * 100)}%`}
+                    height="100%"
+                    rx="3"
+                    className="fill-accent"
+                  />
+                </svg>
+              </>
+            ),
+          },
+          { heading: "Plays", figures: true, cell: (country) => formatCount(country.plays) },
+          { heading: "Downloads", figures: true, cell: (country) => formatCount(country.downloads) },
+        ]}
       />
     </div>
   );
