@@ -1,18 +1,17 @@
 // Every page, as each role sees it: nothing scrolls sideways on a phone (390 px), and axe finds nothing
-// on a phone or a desktop (WCAG 2.2 A/AA and axe's best practices). The demo data fills each page.
+// on a phone or a desktop (WCAG 2.2 A/AA and axe's best practices). The demo data fills each page. One
+// file per role (tests/e2e/every-page-as-*.test.ts), so the browser suite's workers share the walk.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { Page } from "playwright-core";
-import type { RouteUse } from "../../app/route-uses.ts";
-import { demoAddressOf, demoPagesWhere } from "../../scripts/lib/demo-data.ts";
-import { axeFindings, hydrated, browserForThisFile, newPage, signedInPage, viewports } from "./support/browser.ts";
-
-const browser = await browserForThisFile();
+import type { RouteUse } from "../../../app/route-uses.ts";
+import { demoAddressOf, demoPagesWhere } from "../../../scripts/lib/demo-data.ts";
+import { axeFindings, hydrated, browserForThisFile, newPage, signedInPage, viewports } from "./browser.ts";
 
 /** The demo fan's private playlist: their own, beside the public one every visitor walks. */
 const demoPrivatePlaylist = "/playlist/b1000000-0000-4000-8000-000000000002";
 
-type Role = "visitor" | "fan" | "artist" | "admin";
+export type Role = "visitor" | "fan" | "artist" | "admin";
 /** Who walks the pages each audience of app/route-uses.ts opens (any signed-in user: the demo fan; the marketplace's own commands are no page). */
 const walkerOf: Record<Exclude<RouteUse["for"], "marketplace">, Role> = {
   everyone: "visitor",
@@ -31,10 +30,7 @@ const alsoWalked: Record<Role, string[]> = {
   admin: ["/"],
 };
 
-const roles = (["visitor", "fan", "artist", "admin"] as const).map((role) => ({
-  role,
-  pages: [...demoPagesWhere((use) => use.for !== "marketplace" && walkerOf[use.for] === role), ...alsoWalked[role]],
-}));
+const pagesOf = (role: Role) => [...demoPagesWhere((use) => use.for !== "marketplace" && walkerOf[use.for] === role), ...alsoWalked[role]];
 
 /** How far the page scrolls sideways, and the widest elements that make it. */
 async function sidewaysOverflow(page: Page): Promise<{ overflow: number; culprits: string[] }> {
@@ -49,7 +45,10 @@ async function sidewaysOverflow(page: Page): Promise<{ overflow: number; culprit
   });
 }
 
-for (const { role, pages } of roles) {
+/** Walks every page `role` opens, at a phone's width and a desktop's, in this file's browser. */
+export async function walkEveryPage(role: Role) {
+  const browser = await browserForThisFile();
+  const pages = pagesOf(role);
   describe(`every page as ${role === "admin" ? "an" : "a"} ${role}`, () => {
     for (const [device, viewport] of Object.entries(viewports)) {
       test(`${device}: ${device === "phone" ? "nothing scrolls sideways, and " : ""}axe finds nothing`, async () => {

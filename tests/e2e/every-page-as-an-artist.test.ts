@@ -1,0 +1,4 @@
+// Every page an artist opens, at a phone's width and a desktop's (support/every-page.ts).
+import { walkEveryPage } from "./support/every-page.ts";
+
+await walkEveryPage("artist");
