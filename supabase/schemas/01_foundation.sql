@@ -154,7 +154,8 @@ grant execute on function private.hourly_bound(text) to anon, authenticated, ser
 
 -- One request (one transaction, as PostgREST runs each) writes at most `tg_argv[1]` rows of a kind
 -- (`tg_argv[0]`, the table): what one form or call of the app writes, never thousands that stall the
--- backend. The operator's own SQL (seeds, backfills) is not an API role and is not counted.
+-- backend; past it, 54000 with `tg_argv[2]` as its message where given. The operator's own SQL (seeds,
+-- backfills) is not an API role and is not counted.
 create or replace function private.limit_rows_per_request()
 returns trigger
 language plpgsql
@@ -168,7 +169,8 @@ begin
     return new;
   end if;
   if written > tg_argv[1]::integer then
-    raise exception 'at most % rows of % are written at once', tg_argv[1], tg_argv[0] using errcode = '54000';
+    raise exception '%', coalesce(tg_argv[2], format('at most %s rows of %s are written at once', tg_argv[1], tg_argv[0]))
+      using errcode = '54000';
   end if;
   perform set_config(setting, written::text, true);
   return new;
@@ -176,6 +178,39 @@ end
 $$;
 
 revoke execute on function private.limit_rows_per_request() from public;
+
+-- The one per-owner bound every table with one uses (a `before insert` trigger, for each row): an owner
+-- (the new row's column `tg_argv[0]`) has at most `tg_argv[1]` rows in the table, or, with a window
+-- (`tg_argv[3]`, an interval), at most that many written in it (by `created_at`); `tg_argv[4]`, where
+-- given, a further column the rows counted share with the new one (comments on one track). Past it, 54000
+-- with `tg_argv[2]` as its message. One owner's inserts wait for each other (a lock per table and owner,
+-- whatever else is counted), so two at once cannot both take the last place. The operator's own SQL
+-- (seeds, backfills) is not an API role and is not counted.
+create or replace function private.limit_per_owner()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+declare
+  held integer;
+begin
+  if current_user not in ('anon', 'authenticated') then
+    return new;
+  end if;
+  perform pg_advisory_xact_lock(hashtext(tg_table_name || ':' || (to_jsonb(new) ->> tg_argv[0])));
+  execute format('select count(*) from %I.%I t where t.%I = ($1).%I', tg_table_schema, tg_table_name, tg_argv[0], tg_argv[0])
+    || case when tg_argv[3] is not null then ' and t.created_at > now() - $2::interval' else '' end
+    || case when tg_argv[4] is not null then format(' and t.%I = ($1).%I', tg_argv[4], tg_argv[4]) else '' end
+    into held
+    using new, tg_argv[3];
+  if held >= tg_argv[1]::integer then
+    raise exception '%', tg_argv[2] using errcode = '54000';
+  end if;
+  return new;
+end
+$$;
+
+revoke execute on function private.limit_per_owner() from public;
 
 -- An amount of money in a JSON value: a number with at most two decimals.
 create or replace function private.is_cents(value jsonb)

@@ -107,30 +107,10 @@ create policy "Artists delete their own releases" on public.releases
   for delete to authenticated
   using (artist_id = (select auth.uid()) and (select private.is_active_user()));
 
--- At most 5,000 releases an artist, as many as tracks (04 counts those), concurrent adds one after the
--- other; the operator's own SQL is not counted.
-create or replace function private.limit_artist_releases()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
-begin
-  if current_user not in ('anon', 'authenticated') then
-    return new;
-  end if;
-  perform pg_advisory_xact_lock(hashtext('releases:' || new.artist_id::text));
-  if (select count(*) from public.releases r where r.artist_id = new.artist_id) >= 5000 then
-    raise exception 'an artist has at most 5000 releases' using errcode = '54000';
-  end if;
-  return new;
-end;
-$$;
-
-revoke execute on function private.limit_artist_releases() from public;
-
+-- At most 5,000 releases an artist, as many as tracks (04 counts those).
 create trigger releases_limit
   before insert on public.releases
-  for each row execute function private.limit_artist_releases();
+  for each row execute function private.limit_per_owner('artist_id', '5000', 'an artist has at most 5000 releases');
 
 -- A publish writes one release (and a track written alone, one of its own): no request writes thousands.
 create trigger releases_limit_per_request
@@ -215,38 +195,14 @@ create index tracks_genre_release_date_idx on public.tracks (genre, release_date
 create index tracks_release_date_genre_idx on public.tracks (release_date) include (genre, artist_id);
 
 -- An artist's catalogue has bounds, so no request writes thousands of rows and no list of an artist's
--- grows without end: at most 5,000 tracks an artist, and at most 100 (an album's) in one request (one
--- transaction, as PostgREST runs each). Concurrent publishes of one artist wait for each other, so two
--- cannot both take the last places. The operator's own SQL (seeds, backfills) is not an API role and is
--- not counted.
-create or replace function private.limit_artist_tracks()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
-declare
-  written integer := coalesce(nullif(current_setting('crate.tracks_written', true), ''), '0')::integer + 1;
-begin
-  if current_user not in ('anon', 'authenticated') then
-    return new;
-  end if;
-  if written > 100 then
-    raise exception 'at most 100 tracks are published at once' using errcode = '54000';
-  end if;
-  perform set_config('crate.tracks_written', written::text, true);
-  perform pg_advisory_xact_lock(hashtext('tracks:' || new.artist_id::text));
-  if (select count(*) from public.tracks t where t.artist_id = new.artist_id) >= 5000 then
-    raise exception 'an artist has at most 5000 tracks' using errcode = '54000';
-  end if;
-  return new;
-end;
-$$;
-
-revoke execute on function private.limit_artist_tracks() from public;
-
+-- grows without end: at most 5,000 tracks an artist, and at most 100 (an album's) in one request.
 create trigger tracks_limit
   before insert on public.tracks
-  for each row execute function private.limit_artist_tracks();
+  for each row execute function private.limit_per_owner('artist_id', '5000', 'an artist has at most 5000 tracks');
+
+create trigger tracks_limit_per_request
+  before insert on public.tracks
+  for each row execute function private.limit_rows_per_request('tracks', '100', 'at most 100 tracks are published at once');
 
 create trigger tracks_files_named_by_the_marketplace
   before insert or update of file_url, artwork_url, artwork_small_url, artwork_width, artwork_height, mp3_kbps on public.tracks

@@ -33,30 +33,10 @@ alter table public.merch enable row level security;
 
 create index merch_artist_id_created_at_idx on public.merch (artist_id, created_at desc);
 
--- At most 500 merch items an artist (a store, not a warehouse), concurrent adds one after the other; the
--- operator's own SQL is not counted.
-create or replace function private.limit_artist_merch()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
-begin
-  if current_user not in ('anon', 'authenticated') then
-    return new;
-  end if;
-  perform pg_advisory_xact_lock(hashtext('merch:' || new.artist_id::text));
-  if (select count(*) from public.merch m where m.artist_id = new.artist_id) >= 500 then
-    raise exception 'an artist has at most 500 merch items' using errcode = '54000';
-  end if;
-  return new;
-end;
-$$;
-
-revoke execute on function private.limit_artist_merch() from public;
-
+-- At most 500 merch items an artist (a store, not a warehouse).
 create trigger merch_limit
   before insert on public.merch
-  for each row execute function private.limit_artist_merch();
+  for each row execute function private.limit_per_owner('artist_id', '500', 'an artist has at most 500 merch items');
 
 create trigger merch_limit_per_request
   before insert on public.merch

@@ -169,41 +169,17 @@ create index comments_track_id_created_at_idx on public.comments (track_id, crea
 
 create index comments_artist_id_created_at_idx on public.comments (artist_id, created_at desc);
 
--- A commenter's comments of the last minute, for their bound (limit_comments).
+-- A commenter's comments of the last minute, for their bounds (the triggers below).
 create index comments_user_id_idx on public.comments (user_id, created_at desc);
 
-
-
-create or replace function private.limit_comments()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
-begin
-  if current_user not in ('anon', 'authenticated') then
-    return new;
-  end if;
-  perform pg_advisory_xact_lock(hashtext('comments:' || new.user_id::text));
-  if (
-    select count(*) from public.comments c
-    where c.track_id = new.track_id and c.user_id = new.user_id and c.created_at > now() - interval '1 minute'
-  ) >= 5 then
-    raise exception 'at most 5 comments a minute on one track' using errcode = '54000';
-  end if;
-  if (
-    select count(*) from public.comments c where c.user_id = new.user_id and c.created_at > now() - interval '1 minute'
-  ) >= 20 then
-    raise exception 'at most 20 comments a minute' using errcode = '54000';
-  end if;
-  return new;
-end;
-$$;
-
-revoke execute on function private.limit_comments() from public;
-
-create trigger comments_limit
+-- At most 5 comments a minute on one track, and 20 a minute in all, a commenter.
+create trigger comments_limit_on_a_track
   before insert on public.comments
-  for each row execute function private.limit_comments();
+  for each row execute function private.limit_per_owner('user_id', '5', 'at most 5 comments a minute on one track', '1 minute', 'track_id');
+
+create trigger comments_limit_per_minute
+  before insert on public.comments
+  for each row execute function private.limit_per_owner('user_id', '20', 'at most 20 comments a minute', '1 minute');
 
 -- A comment is written one at a time: no request writes thousands.
 create trigger comments_limit_per_request

@@ -47,26 +47,9 @@ create policy "Users delete their own playlists" on public.playlists
   for delete to authenticated using (owner_id = (select auth.uid()) and (select private.is_active_user()));
 
 -- At most 200 playlists a user (spec-free: enough for any listener, and a bound on every list of them).
--- Concurrent inserts by one user wait for each other, so two cannot both take the last place.
-create or replace function private.limit_playlists()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
-begin
-  perform pg_advisory_xact_lock(hashtext('playlists:' || new.owner_id::text));
-  if (select count(*) from public.playlists p where p.owner_id = new.owner_id) >= 200 then
-    raise exception 'a user has at most 200 playlists' using errcode = '54000';
-  end if;
-  return new;
-end;
-$$;
-
-revoke execute on function private.limit_playlists() from public;
-
 create trigger playlists_limit
   before insert on public.playlists
-  for each row execute function private.limit_playlists();
+  for each row execute function private.limit_per_owner('owner_id', '200', 'a user has at most 200 playlists');
 
 create or replace function private.touch_playlist()
 returns trigger

@@ -39,26 +39,10 @@ create policy "Users change their own cart" on public.cart_lines
 create policy "Users empty their own cart" on public.cart_lines
   for delete to authenticated using (user_id = (select auth.uid()));
 
--- At most 50 lines a cart; two adds at once wait for each other, so neither passes the bound.
-create or replace function private.limit_cart_lines()
-returns trigger
-language plpgsql
-set search_path = ''
-as $$
-begin
-  perform pg_advisory_xact_lock(hashtext('cart:' || new.user_id::text));
-  if (select count(*) from public.cart_lines c where c.user_id = new.user_id) >= 50 then
-    raise exception 'a cart holds at most 50 lines' using errcode = '54000';
-  end if;
-  return new;
-end
-$$;
-
-revoke execute on function private.limit_cart_lines() from public;
-
+-- At most 50 lines a cart.
 create trigger cart_lines_limit
   before insert on public.cart_lines
-  for each row execute function private.limit_cart_lines();
+  for each row execute function private.limit_per_owner('user_id', '50', 'a cart holds at most 50 lines');
 
 -- Lines put into the caller's cart ([{kind, id, amount, quantity}]): new ones added, ones it holds given
 -- the new amount and quantity. A visitor's cart joins their account's this way when they sign in. As the caller (row-level

@@ -56,15 +56,6 @@ const lengths: Record<string, number> = {
  * source the bound is written.
  */
 const triggerBounds: { what: string; fn: string; bound: RegExp; stated: number }[] = [
-  { what: "tracks one request publishes", fn: "limit_artist_tracks", bound: /written > (\d+)/, stated: catalogLimits.tracksAtOnce },
-  {
-    what: "tracks an artist",
-    fn: "limit_artist_tracks",
-    bound: /t\.artist_id = new\.artist_id\) >= (\d+)/,
-    stated: catalogLimits.artistTracks,
-  },
-  { what: "merch items an artist", fn: "limit_artist_merch", bound: />= (\d+) then/, stated: catalogLimits.merchItems },
-  { what: "releases an artist", fn: "limit_artist_releases", bound: />= (\d+) then/, stated: catalogLimits.artistTracks },
   { what: "download codes made at once", fn: "create_download_codes", bound: /how_many > (\d+) then/, stated: codeLimits.atOnce },
   { what: "download codes a release", fn: "create_download_codes", bound: /\+ how_many > (\d+) then/, stated: codeLimits.perRelease },
   { what: "download codes an artist an hour", fn: "hourly_bound", bound: /'download codes' then (\d+)/, stated: codeLimits.perHour },
@@ -73,12 +64,6 @@ const triggerBounds: { what: string; fn: string; bound: RegExp; stated: number }
     fn: "redeem_download_code",
     bound: /a\.account = me\) >= (\d+)/,
     stated: codeLimits.attemptsPerHour,
-  },
-  {
-    what: "comments a minute on a track",
-    fn: "limit_comments",
-    bound: /interval '1 minute'\s*\) >= (\d+)/,
-    stated: catalogLimits.commentsPerMinute,
   },
   {
     what: "newsletter signups an address a day",
@@ -92,7 +77,6 @@ const triggerBounds: { what: string; fn: string; bound: RegExp; stated: number }
     bound: /interval '1 hour'\) >= (\d+)/,
     stated: newsletterLimits.perClientHourly,
   },
-  { what: "playlists a user", fn: "limit_playlists", bound: />= (\d+) then/, stated: playlistLimits.playlists },
   { what: "tracks a playlist", fn: "place_playlist_track", bound: /track_count >= (\d+)/, stated: playlistLimits.tracks },
   {
     what: "years a release is announced ahead",
@@ -102,9 +86,30 @@ const triggerBounds: { what: string; fn: string; bound: RegExp; stated: number }
   },
 ];
 
-type Held = { constraints: { table: string; definition: string }[]; functions: Map<string, string>; madeFormats: string };
+/**
+ * Each count the one per-owner trigger (private.limit_per_owner) or the per-request one holds for a
+ * table: the trigger, whose second argument is the bound, and the constant that states it.
+ */
+const triggerArguments: { what: string; trigger: string; stated: number }[] = [
+  { what: "tracks one request publishes", trigger: "tracks_limit_per_request", stated: catalogLimits.tracksAtOnce },
+  { what: "tracks an artist", trigger: "tracks_limit", stated: catalogLimits.artistTracks },
+  { what: "merch items an artist", trigger: "merch_limit", stated: catalogLimits.merchItems },
+  { what: "releases an artist", trigger: "releases_limit", stated: catalogLimits.artistTracks },
+  { what: "comments a minute on a track", trigger: "comments_limit_on_a_track", stated: catalogLimits.commentsPerMinute },
+  { what: "playlists a user", trigger: "playlists_limit", stated: playlistLimits.playlists },
+];
 
-/** The migrated database's check constraints on `public`, and the source of its `private` functions. */
+type Held = {
+  constraints: { table: string; definition: string }[];
+  functions: Map<string, string>;
+  triggers: Map<string, string[]>;
+  madeFormats: string;
+};
+
+/**
+ * The migrated database's check constraints on `public`, the source of its `private` functions, and the
+ * arguments of the triggers on `public` tables.
+ */
 async function heldByTheDatabase(): Promise<Held> {
   const copy = `limits_${process.pid}_${Date.now().toString(36)}`;
   const server = new pg.Client({ connectionString: serverUrl });
@@ -124,12 +129,19 @@ async function heldByTheDatabase(): Promise<Held> {
         `select p.proname as name, p.prosrc as source
            from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'private'`,
       );
+      const { rows: triggers } = await database.query<{ name: string; args: Buffer }>(
+        `select t.tgname as name, t.tgargs as args
+           from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
+          where n.nspname = 'public' and not t.tgisinternal`,
+      );
       const { rows: made } = await database.query<{ definition: string }>(
         "select pg_get_constraintdef(k.oid) as definition from pg_constraint k where k.conname = 'made_files_format_check'",
       );
       return {
         constraints,
         functions: new Map(functions.map((row) => [row.name, row.source])),
+        // The arguments as PostgreSQL keeps them: each ended by a zero byte.
+        triggers: new Map(triggers.map((row) => [row.name, row.args.toString("utf8").split("\0").slice(0, -1)])),
         madeFormats: made[0]?.definition ?? "",
       };
     } finally {
@@ -180,5 +192,11 @@ describe.skipIf(!serverUrl || !template)("the catalog's limits", () => {
     const source = database.functions.get(fn);
     expect(source, `private.${fn}`).toBeDefined();
     expect(Number(bound.exec(source!)?.[1])).toBe(stated);
+  });
+
+  it.each(triggerArguments)("counts $what as the database's trigger does", ({ trigger, stated }) => {
+    const args = database.triggers.get(trigger);
+    expect(args, trigger).toBeDefined();
+    expect(Number(args![1])).toBe(stated);
   });
 });
