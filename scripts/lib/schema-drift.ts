@@ -1,9 +1,9 @@
 // The declared schema (supabase/schemas, applied in file order) against what the migrations build, on a
 // PostgreSQL 15 server: both start from what hosted Supabase provides (supabase/local/platform.sql).
 // @pgkit/migra compares tables, columns, constraints, indexes, views, functions, policies, triggers,
-// sequences, extensions and tables' grants; the grants on views and columns, the publications and the
-// storage buckets (rows the product needs before its first request) it does not see, so they are
-// compared here too.
+// sequences, extensions and tables' grants; the grants on views and columns, functions' comments, the
+// publications and the storage buckets (rows the product needs before its first request) it does not
+// see, so they are compared here too.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { run as migra } from "@pgkit/migra";
@@ -84,6 +84,13 @@ const facts = {
                 from pg_proc p join pg_namespace n on n.oid = p.pronamespace cross join unnest(p.proacl) as acl
                where n.nspname in ${ourSchemas}
               order by 1`,
+  // migra leaves out comments too; a function's says why it is not a public wrapper (supabase/schemas/README.md).
+  comment: `select format('on function %I.%I(%s) is %L', n.nspname, p.proname, pg_get_function_identity_arguments(p.oid),
+                   d.description) as fact
+              from pg_description d join pg_proc p on p.oid = d.objoid and d.classoid = 'pg_proc'::regclass
+              join pg_namespace n on n.oid = p.pronamespace
+             where n.nspname in ${ourSchemas}
+             order by 1`,
   publication: `select pubname || ' ' || schemaname || '.' || tablename as fact from pg_publication_tables order by 1`,
   bucket: `select row_to_json(b)::text as fact from (select id, name, public, file_size_limit, allowed_mime_types
              from storage.buckets order by id) b`,

@@ -97,6 +97,9 @@ revoke execute on function public.is_admin() from public;
 
 grant execute on function public.is_admin() to anon, authenticated, service_role;
 
+comment on function public.is_admin() is
+  'Runs as its caller: it reads the caller''s own token (auth.jwt()) alone.';
+
 create or replace function private.is_social_links(links jsonb)
 returns boolean
 language sql
@@ -342,6 +345,9 @@ $$;
 revoke execute on function public.account() from public, anon;
 
 grant execute on function public.account() to authenticated, service_role;
+
+comment on function public.account() is
+  'Runs as its caller: it reads the caller''s own profile and role, as row-level security lets them.';
 
 -- A handle ('name', '@name') or a profile address on the network's own site; the app's socialProfile()
 -- reads links with the same patterns.

@@ -105,6 +105,9 @@ revoke execute on function public.currency(public.artist_profiles) from public;
 
 grant execute on function public.currency(public.artist_profiles) to anon, authenticated, service_role;
 
+comment on function public.currency(public.artist_profiles) is
+  'Runs as its caller: a computed field of artist_profiles (`currency` in a select); private.artist_currency reads the settings.';
+
 create table public.fan_payout_settings (
   fan_id uuid primary key references public.fan_profiles (id) on delete cascade,
   payment_settings jsonb not null

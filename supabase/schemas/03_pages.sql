@@ -110,6 +110,9 @@ revoke execute on function public.home_page() from public;
 
 grant execute on function public.home_page() to anon, authenticated, service_role;
 
+comment on function public.home_page() is
+  'Runs as its caller: a page''s read: row-level security shows what the caller may see, no more.';
+
 create or replace function public.genre_page(genre text, max_artists integer default 200)
 returns jsonb
 language sql
@@ -142,6 +145,9 @@ as $$
 $$;
 
 grant execute on function public.genre_page(text, integer) to anon, authenticated, service_role;
+
+comment on function public.genre_page(text, integer) is
+  'Runs as its caller: a page''s read: row-level security shows what the caller may see, no more.';
 
 create or replace function public.artist_directory(
   search text default '',
@@ -206,6 +212,9 @@ revoke execute on function public.artist_directory(text, boolean, text[], boolea
 
 grant execute on function public.artist_directory(text, boolean, text[], boolean, integer, integer)
   to anon, authenticated, service_role;
+
+comment on function public.artist_directory(text, boolean, text[], boolean, integer, integer) is
+  'Runs as its caller: a page''s read: row-level security shows what the caller may see, no more.';
 
 create function public.artist_page(artist_id uuid, release_page integer default 1, release_page_size integer default 24)
 returns jsonb
@@ -300,3 +309,6 @@ $$;
 revoke execute on function public.artist_page(uuid, integer, integer) from public;
 
 grant execute on function public.artist_page(uuid, integer, integer) to anon, authenticated, service_role;
+
+comment on function public.artist_page(uuid, integer, integer) is
+  'Runs as its caller: a page''s read: row-level security shows what the caller may see, no more.';

@@ -20,6 +20,9 @@ revoke execute on function public.release_price(public.releases) from public;
 
 grant execute on function public.release_price(public.releases) to anon, authenticated, service_role;
 
+comment on function public.release_price(public.releases) is
+  'Runs as its caller: a computed field of releases (`release_price` in a select), read under row-level security.';
+
 -- A track written without a release (a single published through the API, the operator's SQL) gets a
 -- single of its own; one naming a release belongs to it (the foreign key refuses another artist's).
 create or replace function private.track_follows_its_release()
@@ -110,6 +113,9 @@ revoke execute on function public.publish_release(text, text, jsonb, numeric) fr
 
 grant execute on function public.publish_release(text, text, jsonb, numeric) to authenticated, service_role;
 
+comment on function public.publish_release(text, text, jsonb, numeric) is
+  'Runs as its caller: it writes the caller''s own catalogue, as row-level security and the catalogue''s triggers let them.';
+
 -- Saving a track's edit page: its details (the keys of `details`, others kept) and, for an album track, its
 -- album's title and price (`album`: {title, price}, a null price being the sum of its tracks'), in one
 -- transaction, as the artist. Whether the track was the caller's to save (row-level security decides).
@@ -143,6 +149,9 @@ $$;
 revoke execute on function public.save_track(uuid, jsonb, jsonb) from public;
 
 grant execute on function public.save_track(uuid, jsonb, jsonb) to authenticated, service_role;
+
+comment on function public.save_track(uuid, jsonb, jsonb) is
+  'Runs as its caller: it writes the caller''s own catalogue, as row-level security and the catalogue''s triggers let them.';
 
 -- Replacing a published track's files from its edit page, in one transaction, as the artist: its audio
 -- (`audio`: {file_url, peaks, duration_seconds}) and its release's artwork (`artwork`: {url, small_url,
@@ -192,6 +201,9 @@ revoke execute on function public.replace_track_files(uuid, jsonb, jsonb) from p
 
 grant execute on function public.replace_track_files(uuid, jsonb, jsonb) to authenticated, service_role;
 
+comment on function public.replace_track_files(uuid, jsonb, jsonb) is
+  'Runs as its caller: it writes the caller''s own track, as row-level security and the catalogue''s triggers let them.';
+
 -- How many of its tracks the reader may see: a computed field of a release (`track_count` in a select), so
 -- the track page sizes its album embed in the same read.
 create or replace function public.track_count(release public.releases)
@@ -207,6 +219,9 @@ $$;
 revoke execute on function public.track_count(public.releases) from public;
 
 grant execute on function public.track_count(public.releases) to anon, authenticated, service_role;
+
+comment on function public.track_count(public.releases) is
+  'Runs as its caller: a computed field of releases (`track_count` in a select), read under row-level security.';
 
 -- The album page: the release, its artist and the tracks the reader may see, in their order; null when the
 -- reader may see none of them (an upcoming album, a banned artist's, none at all). A single's release
@@ -270,3 +285,6 @@ $$;
 revoke execute on function public.album_page(uuid) from public;
 
 grant execute on function public.album_page(uuid) to anon, authenticated, service_role;
+
+comment on function public.album_page(uuid) is
+  'Runs as its caller: a page''s read: row-level security shows what the caller may see, no more.';

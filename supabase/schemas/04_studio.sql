@@ -153,6 +153,9 @@ revoke execute on function public.studio_catalog(text, integer, integer) from pu
 
 grant execute on function public.studio_catalog(text, integer, integer) to authenticated, service_role;
 
+comment on function public.studio_catalog(text, integer, integer) is
+  'Runs as its caller: it reads the caller''s own rows, as row-level security lets them.';
+
 -- Files the upload form stored ahead of publishing (resumable uploads start the moment a file is chosen)
 -- that no release ever used, because the artist left the form. Removed files are taken care of by the
 -- form itself; these are what is left: audio in the tracks bucket (masters, streaming renditions and
@@ -197,6 +200,9 @@ $$;
 revoke execute on function public.unpublished_uploads(interval, integer) from public, anon, authenticated;
 
 grant execute on function public.unpublished_uploads(interval, integer) to service_role;
+
+comment on function public.unpublished_uploads(interval, integer) is
+  'Runs as its caller: the service role''s read of stored files (the daily sweep), which Storage''s policies decide.';
 
 -- The caller's newest sold lines, for Recent Activity: each line of a paid order once, as the ledger and the
 -- Payments page count sales (an album is one sale at its line's price, merch one with its quantity),
@@ -329,6 +335,9 @@ revoke execute on function public.artist_dashboard() from public, anon;
 
 grant execute on function public.artist_dashboard() to authenticated, service_role;
 
+comment on function public.artist_dashboard() is
+  'Runs as its caller: it reads the caller''s own rows, as row-level security lets them.';
+
 -- What reached Storage without the Worker. Storage keeps what its bucket's declared types allow, so a
 -- user's own token can still store an HTML page declared `audio/mpeg`; no row may name it
 -- (private.files_named_by_the_marketplace), and the daily sweep (sweep-unpublished-uploads) reads the first bytes of each audio and image file stored
@@ -352,3 +361,6 @@ $$;
 revoke execute on function public.recent_uploads(interval, integer) from public, anon, authenticated;
 
 grant execute on function public.recent_uploads(interval, integer) to service_role;
+
+comment on function public.recent_uploads(interval, integer) is
+  'Runs as its caller: the service role''s read of stored files (the daily sweep), which Storage''s policies decide.';

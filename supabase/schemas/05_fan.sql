@@ -80,6 +80,9 @@ $$;
 
 grant execute on function public.get_follower_count(uuid) to anon, authenticated, service_role;
 
+comment on function public.get_follower_count(uuid) is
+  'Runs as its caller: a count anyone may read, under row-level security.';
+
 -- The follower list of an artist page: followers are auth users, so their display name comes from
 -- whichever profile they have (a fan's username, or an artist's name).
 create view public.artist_followers with (security_invoker = true) as
@@ -245,6 +248,9 @@ revoke execute on function public.fan_page(uuid) from public;
 
 grant execute on function public.fan_page(uuid) to anon, authenticated, service_role;
 
+comment on function public.fan_page(uuid) is
+  'Runs as its caller: a page''s read: row-level security shows what the caller may see, no more.';
+
 -- What the track page shows of its comments (`track_comments`) is in 19_notifications.sql, after the
 -- comment a reply answers (`reply_to`).
 
@@ -348,3 +354,6 @@ $$;
 revoke execute on function public.fan_dashboard() from public, anon;
 
 grant execute on function public.fan_dashboard() to authenticated, service_role;
+
+comment on function public.fan_dashboard() is
+  'Runs as its caller: it reads the caller''s own rows, as row-level security lets them.';

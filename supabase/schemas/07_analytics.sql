@@ -310,3 +310,6 @@ $$;
 revoke execute on function public.artist_analytics(integer) from public, anon;
 
 grant execute on function public.artist_analytics(integer) to authenticated, service_role;
+
+comment on function public.artist_analytics(integer) is
+  'Runs as its caller: it reads the caller''s own roll-ups and ledger, and makes their analytics row, as row-level security lets them.';

@@ -229,6 +229,9 @@ revoke execute on function public.move_playlist_track(uuid, uuid, integer) from 
 
 grant execute on function public.move_playlist_track(uuid, uuid, integer) to authenticated;
 
+comment on function public.move_playlist_track(uuid, uuid, integer) is
+  'Runs as its caller: it reorders the caller''s own playlist, as row-level security lets them.';
+
 -- A playlist's page in one read: the playlist, its owner's name and its tracks in order. Runs as the
 -- reader: a private playlist of someone else is no row (null), and only the tracks the reader may see
 -- are listed (released ones, or their own).
@@ -286,6 +289,9 @@ revoke execute on function public.playlist_page(uuid) from public;
 
 grant execute on function public.playlist_page(uuid) to anon, authenticated;
 
+comment on function public.playlist_page(uuid) is
+  'Runs as its caller: a page''s read: row-level security shows what the caller may see, no more.';
+
 -- Your Playlists in one read: each of the caller's playlists with its track count and the small artwork
 -- of its first four tracks (the page's mosaic), the most recently changed first.
 create or replace function public.my_playlists()
@@ -324,3 +330,6 @@ $$;
 revoke execute on function public.my_playlists() from public, anon;
 
 grant execute on function public.my_playlists() to authenticated;
+
+comment on function public.my_playlists() is
+  'Runs as its caller: it reads the caller''s own rows, as row-level security lets them.';

@@ -383,3 +383,6 @@ $$;
 revoke execute on function public.track_stream(uuid) from public;
 
 grant execute on function public.track_stream(uuid) to anon, authenticated;
+
+comment on function public.track_stream(uuid) is
+  'Runs as its caller: it reads the track as its caller (the tracks'' policies decide whether they see it).';

@@ -277,6 +277,9 @@ revoke execute on function public.download_track(uuid, text, text, boolean) from
 
 grant execute on function public.download_track(uuid, text, text, boolean) to anon, authenticated, service_role;
 
+comment on function public.download_track(uuid, text, text, boolean) is
+  'Runs as its caller: it takes what the caller may download (private.may_download decides) under row-level security.';
+
 -- The album zips an account (or a guest order's receipt link) took, for their hourly bound: a zip passes the album's bytes through the
 -- marketplace, so an account takes at most private.hourly_bound('album zips') of them an hour. Kept a day.
 create table private.album_zips (
@@ -365,6 +368,9 @@ revoke execute on function public.download_release(uuid, text, text, boolean) fr
 
 grant execute on function public.download_release(uuid, text, text, boolean) to anon, authenticated, service_role;
 
+comment on function public.download_release(uuid, text, text, boolean) is
+  'Runs as its caller: it takes what the caller may download (private.may_download decides) under row-level security.';
+
 -- What the caller owns, by release, for Purchased: a page of releases (newest purchase first), each with
 -- the tracks of it they bought, in its order, and when and for how much. Row-level security: one's own
 -- purchases, and the tracks they may see.
@@ -419,6 +425,9 @@ $$;
 revoke execute on function public.owned_releases(integer, integer) from public;
 
 grant execute on function public.owned_releases(integer, integer) to authenticated, service_role;
+
+comment on function public.owned_releases(integer, integer) is
+  'Runs as its caller: it reads the caller''s own purchases, as row-level security lets them.';
 
 -- An album's tracks whose day has come since it was bought, given to its buyers (the album was priced by
 -- its tracks out then, and fulfil_order gave those alone): once per line and track, as part of the hourly

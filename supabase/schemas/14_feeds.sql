@@ -55,5 +55,8 @@ revoke execute on function public.release_feed(uuid, integer) from public;
 
 grant execute on function public.release_feed(uuid, integer) to anon, authenticated, service_role;
 
+comment on function public.release_feed(uuid, integer) is
+  'Runs as its caller: a page''s read: row-level security shows what the caller may see, no more.';
+
 -- The site-wide feed reads the newest releases of everyone.
 create index releases_created_at_idx on public.releases (created_at desc);

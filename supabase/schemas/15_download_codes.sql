@@ -267,6 +267,9 @@ revoke execute on function public.release_codes(uuid, integer, integer) from pub
 
 grant execute on function public.release_codes(uuid, integer, integer) to authenticated, service_role;
 
+comment on function public.release_codes(uuid, integer, integer) is
+  'Runs as its caller: it reads the caller''s own rows, as row-level security lets them.';
+
 -- The artist's releases with their codes counted, newest first, a page at a time (the studio's Download
 -- Codes page).
 create or replace function public.studio_releases(page integer default 1, page_size integer default 50)
@@ -303,3 +306,6 @@ $$;
 revoke execute on function public.studio_releases(integer, integer) from public;
 
 grant execute on function public.studio_releases(integer, integer) to authenticated, service_role;
+
+comment on function public.studio_releases(integer, integer) is
+  'Runs as its caller: it reads the caller''s own rows, as row-level security lets them.';

@@ -76,6 +76,9 @@ revoke execute on function public.add_to_cart(jsonb) from public;
 
 grant execute on function public.add_to_cart(jsonb) to authenticated;
 
+comment on function public.add_to_cart(jsonb) is
+  'Runs as its caller: it writes the caller''s own cart, as row-level security lets them.';
+
 -- The caller's cart as priced_cart and open_order take it.
 create or replace function private.cart_of(buyer uuid)
 returns jsonb
@@ -413,3 +416,6 @@ $$;
 revoke execute on function public.price_cart(jsonb, text[], text, text) from public;
 
 grant execute on function public.price_cart(jsonb, text[], text, text) to anon, authenticated;
+
+comment on function public.price_cart(jsonb, text[], text, text) is
+  'Runs as its caller: it prices as its caller; what needs more (priced_cart, codes_within_limit) is private and definer.';

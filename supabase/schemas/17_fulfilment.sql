@@ -240,6 +240,9 @@ revoke execute on function public.checkout_order(text) from public;
 
 grant execute on function public.checkout_order(text) to authenticated;
 
+comment on function public.checkout_order(text) is
+  'Runs as its caller: the return page''s read of the caller''s own order, as row-level security lets them.';
+
 -- The checkout of an open order its buyer came back from without paying (the payment page's way back names
 -- the order), through the marketplace alone, which ends it with the provider: what the order held (the
 -- last of a merch item, a code's last use) is let go at once rather than when the checkout lapses. Only the

@@ -47,6 +47,9 @@ revoke execute on function public.save_email_settings(boolean, text, boolean) fr
 
 grant execute on function public.save_email_settings(boolean, text, boolean) to authenticated;
 
+comment on function public.save_email_settings(boolean, text, boolean) is
+  'Runs as its caller: it writes the caller''s own email settings, as row-level security lets them.';
+
 -- Addresses that asked for no more release mail: from one artist, or (artist_id null) from anyone. Written
 -- by the marketplace when a signed unsubscribe link or its one-click POST comes back (the Worker checks the
 -- signature); an address needs no account. Read by the announcement job alone.
@@ -125,6 +128,9 @@ $$;
 revoke execute on function public.set_release_mail(text, boolean, uuid) from public;
 
 grant execute on function public.set_release_mail(text, boolean, uuid) to anon, authenticated;
+
+comment on function public.set_release_mail(text, boolean, uuid) is
+  'Runs as its caller: the API''s order of arguments (the artist last, optional) over private.set_release_mail, which does the work.';
 
 -- What an unsubscribe link's page shows, through the marketplace alone (it checked the link's signature):
 -- the artist's name (null for everyone's), and whether `email` left that mail already (the link was used,
@@ -355,6 +361,9 @@ $$;
 revoke execute on function public.newsletter_export() from public, anon;
 
 grant execute on function public.newsletter_export() to authenticated;
+
+comment on function public.newsletter_export() is
+  'Runs as its caller: it reads the caller''s own signups, as row-level security lets them.';
 
 grant execute on function private.takes_release_mail(text, uuid) to authenticated;
 
