@@ -78,16 +78,9 @@ $$;
 -- What the payment provider says of a checkout, applied through the marketplace.
 create function tests.checkout_news(checkout text, outcome text)
 returns jsonb
-language plpgsql
+language sql
 as $$
-declare
-  applied jsonb;
-begin
-  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
-  applied := public.apply_checkout(checkout, outcome, 'pi_' || checkout);
-  perform set_config('request.headers', '', true);
-  return applied;
-end
+  select tests.as_marketplace(format('select public.apply_checkout(%L, %L, %L)', checkout, outcome, 'pi_' || checkout))
 $$;
 
 -- The lines of a checkout's order.

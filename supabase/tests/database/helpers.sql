@@ -184,6 +184,59 @@ as $$
   order by c.subject, c.actor
 $$;
 
+-- Selling as the marketplace does (its secret in the request's headers, as the Worker sends it), for the
+-- files that pay for orders. `statement`'s answer (jsonb) through the marketplace, as whoever the test is
+-- now; the headers are set back after.
+create function tests.as_marketplace(statement text)
+returns jsonb
+language plpgsql
+as $$
+declare
+  headers text := current_setting('request.headers', true);
+  answer jsonb;
+begin
+  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+  execute statement into answer;
+  perform set_config('request.headers', coalesce(headers, ''), true);
+  return answer;
+end
+$$;
+
+-- `statement`'s answer through the marketplace as `who` (a fixture, with its token's claims as PostgREST
+-- sets them); the claims are set back after.
+create function tests.through_marketplace(statement text, who text default 'artist')
+returns jsonb
+language plpgsql
+as $$
+declare
+  claims text := current_setting('request.jwt.claims', true);
+  answer jsonb;
+begin
+  perform set_config('request.jwt.claims', jsonb_build_object('sub', tests.id(who), 'role', 'authenticated',
+    'app_metadata', (select u.raw_app_meta_data from auth.users u where u.id = tests.id(who)))::text, true);
+  answer := tests.as_marketplace(statement);
+  perform set_config('request.jwt.claims', coalesce(claims, ''), true);
+  return answer;
+end
+$$;
+
+-- `buyer`'s order of one track (`track`, a fixture), opened, its checkout (`checkout`) attached and paid
+-- in the UK as the marketplace does: the order's id.
+create function tests.paid_order(track text, checkout text, buyer text default 'fan')
+returns uuid
+language plpgsql
+as $$
+declare
+  opened jsonb := tests.through_marketplace(format($q$select public.open_order(
+    jsonb_build_array(jsonb_build_object('kind', 'track', 'id', tests.id(%L))), '{}', 'USD', false, false)$q$, track), buyer);
+begin
+  perform tests.through_marketplace(format('select to_jsonb(public.attach_checkout(%L, %L))', opened ->> 'order_id', checkout), buyer);
+  perform tests.through_marketplace(format('select public.apply_checkout(%L, %L, %L, %L)', checkout, 'paid', 'pi_' || checkout, 'GB'),
+    buyer);
+  return (opened ->> 'order_id')::uuid;
+end
+$$;
+
 -- The people every test acts as, and the artist's tracks: one released, one upcoming. The banned artist and fan are
 -- banned after sign-up, as an administrator bans: their tokens stay valid until they expire, so the
 -- rules must refuse them, not the sign-in.

@@ -22,43 +22,6 @@ begin
 end
 $$;
 
--- An order of the fan's for `track`, opened, its checkout attached and paid as the marketplace does.
-create function tests.paid_order(track text, checkout text)
-returns uuid
-language plpgsql
-as $$
-declare
-  opened jsonb;
-begin
-  perform set_config('request.jwt.claims', jsonb_build_object('sub', tests.id('fan'), 'role', 'authenticated')::text, true);
-  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
-  opened := public.open_order(jsonb_build_array(jsonb_build_object('kind', 'track', 'id', tests.id(track))), '{}', 'USD', false, false);
-  perform public.attach_checkout((opened ->> 'order_id')::uuid, checkout);
-  perform public.apply_checkout(checkout, 'paid', 'pi_' || checkout, 'GB');
-  perform set_config('request.jwt.claims', '', true);
-  perform set_config('request.headers', '', true);
-  return (opened ->> 'order_id')::uuid;
-end
-$$;
-
--- `statement`'s answer as the artist (or `who`) through the marketplace.
-create function tests.as_artist(statement text, who text default 'artist')
-returns jsonb
-language plpgsql
-as $$
-declare
-  answer jsonb;
-begin
-  perform set_config('request.jwt.claims', (select jsonb_build_object('sub', u.id, 'role', 'authenticated', 'app_metadata', u.raw_app_meta_data)
-    from auth.users u where u.id = tests.id(who))::text, true);
-  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
-  execute statement into answer;
-  perform set_config('request.jwt.claims', '', true);
-  perform set_config('request.headers', '', true);
-  return answer;
-end
-$$;
-
 -- The artist's balances in USD: [pending, available, held, paid out, earned].
 create function tests.usd()
 returns jsonb
@@ -113,12 +76,12 @@ select is(tests.usd(), '[175, 0, 0, 0, 175]'::jsonb, 'a new sale is pending');
 -- Settled, then disputed: the dispute holds it; won, it is back.
 select tests.days_pass();
 select is(tests.usd(), '[0, 175, 0, 0, 175]'::jsonb, 'a settled sale is available');
-select tests.as_artist($$select to_jsonb(public.apply_payment_news('pi_cs_first', 'evt_dispute_1', 'charge.dispute.created',
+select tests.through_marketplace($$select to_jsonb(public.apply_payment_news('pi_cs_first', 'evt_dispute_1', 'charge.dispute.created',
   dispute => '{"id": "dp_won", "amount": 199, "currency": "usd", "reason": "fraudulent", "status": "needs_response", "closed": false}'))$$);
 select is(tests.usd(), '[0, 0, 175, 0, 175]'::jsonb, 'an open dispute holds the share');
-select tests.as_artist($$select to_jsonb(public.apply_payment_news('pi_cs_first', 'evt_dispute_2', 'charge.dispute.closed',
+select tests.through_marketplace($$select to_jsonb(public.apply_payment_news('pi_cs_first', 'evt_dispute_2', 'charge.dispute.closed',
   dispute => '{"id": "dp_won", "amount": 199, "currency": "usd", "reason": "fraudulent", "status": "won", "closed": true}'))$$);
-select tests.as_artist($$select to_jsonb(public.apply_payment_news('pi_cs_first', 'evt_dispute_3', 'charge.dispute.closed',
+select tests.through_marketplace($$select to_jsonb(public.apply_payment_news('pi_cs_first', 'evt_dispute_3', 'charge.dispute.closed',
   dispute => '{"id": "dp_won", "amount": 199, "currency": "usd", "reason": "fraudulent", "status": "won", "closed": true}'))$$);
 select is(tests.usd(), '[0, 175, 0, 0, 175]'::jsonb, 'a dispute won gives the share back, once');
 
@@ -131,7 +94,7 @@ select is(tests.usd(), '[0, 175, 0, 0, 175]'::jsonb, 'its refund takes it back f
 -- A lost dispute debits the share for good.
 select tests.remember('third order', $$select tests.paid_order('third track', 'cs_third')$$);
 select tests.days_pass();
-select tests.as_artist($$select to_jsonb(public.apply_payment_news('pi_cs_third', 'evt_dispute_4', 'charge.dispute.closed',
+select tests.through_marketplace($$select to_jsonb(public.apply_payment_news('pi_cs_third', 'evt_dispute_4', 'charge.dispute.closed',
   dispute => '{"id": "dp_lost", "amount": 199, "currency": "usd", "reason": "fraudulent", "status": "lost", "closed": true}'))$$);
 select is(tests.usd(), '[0, 175, 0, 0, 175]'::jsonb, 'a lost dispute takes the share away');
 
@@ -156,35 +119,35 @@ select is(
 select set_config('request.jwt.claims', '', true);
 
 -- Below the threshold ($50) nothing is paid; above it, "Withdraw now" pays the whole available balance.
-select is(tests.as_artist($$select coalesce(jsonb_agg(p.id), '[]') from public.withdraw_now() p$$), '[]'::jsonb,
+select is(tests.through_marketplace($$select coalesce(jsonb_agg(p.id), '[]') from public.withdraw_now() p$$), '[]'::jsonb,
   'nothing is withdrawn below the threshold');
 select tests.remember('big order', $$select tests.paid_order('big track', 'cs_big')$$);
 select tests.days_pass();
 select is(tests.usd(), '[0, 5455, 0, 0, 5455]'::jsonb, 'a $60 sale takes the balance past the threshold');
-select is(tests.as_artist($$select jsonb_agg(jsonb_build_array(p.amount_cents, p.recipient, p.requested_by)) from public.withdraw_now() p$$),
+select is(tests.through_marketplace($$select jsonb_agg(jsonb_build_array(p.amount_cents, p.recipient, p.requested_by)) from public.withdraw_now() p$$),
   '[[5455, "owner@tests.example", "artist"]]'::jsonb,
   'Withdraw now pays the available balance to the artist''s PayPal email');
-select is(tests.as_artist($$select coalesce(jsonb_agg(p.id), '[]') from public.withdraw_now() p$$), '[]'::jsonb,
+select is(tests.through_marketplace($$select coalesce(jsonb_agg(p.id), '[]') from public.withdraw_now() p$$), '[]'::jsonb,
   'asked again while it is on its way, nothing more is started');
 select is(tests.usd(), '[0, 0, 0, 5455, 5455]'::jsonb, 'a payout on its way moves the balance to paid out');
 
 -- Failed, the money is back and the scheduled job tries again a day later.
 update public.artist_payout_settings set payment_settings = payment_settings || '{"auto_withdraw": true}'
 where artist_id = tests.id('artist');
-select tests.as_artist($$select to_jsonb(public.payout_settled((select id from public.payouts), false, 'Receiver is unregistered'))$$);
+select tests.through_marketplace($$select to_jsonb(public.payout_settled((select id from public.payouts), false, 'Receiver is unregistered'))$$);
 select is(tests.usd(), '[0, 5455, 0, 0, 5455]'::jsonb, 'a failed payout gives the balance back');
-select is(tests.as_artist($$select count(*)::integer from public.payouts_to_send()$$), '0'::jsonb,
+select is(tests.through_marketplace($$select count(*)::integer from public.payouts_to_send()$$), '0'::jsonb,
   'the job waits a day after a payout failed');
 update public.payouts set settled_at = now() - interval '25 hours';
-select is(tests.as_artist($$select jsonb_agg(jsonb_build_array(p.amount_cents, p.requested_by)) from public.payouts_to_send() p$$),
+select is(tests.through_marketplace($$select jsonb_agg(jsonb_build_array(p.amount_cents, p.requested_by)) from public.payouts_to_send() p$$),
   '[[5455, "schedule"]]'::jsonb,
   'then the job pays the balance again');
-select is(tests.as_artist($$select jsonb_agg(p.amount_cents) from public.payouts_to_send() p$$), '[5455]'::jsonb,
+select is(tests.through_marketplace($$select jsonb_agg(p.amount_cents) from public.payouts_to_send() p$$), '[5455]'::jsonb,
   'run again, the job starts nothing more and answers the payout still on its way');
 
 -- Banned, an artist is paid nothing: what was not sent yet fails, and the money stays in the balance.
 update auth.users set banned_until = now() + interval '1 day' where id = tests.id('artist');
-select is(tests.as_artist($$select count(*)::integer from public.payouts_to_send()$$), '0'::jsonb,
+select is(tests.through_marketplace($$select count(*)::integer from public.payouts_to_send()$$), '0'::jsonb,
   'a banned artist''s payouts stop');
 select is(
   (select jsonb_agg(jsonb_build_array(p.state, p.failure) order by p.created_at) from public.payouts p),
@@ -194,13 +157,13 @@ select is(
 -- The administrators' figures: what was sold and Crate's part, the payouts that failed, who needs to act.
 select is(
   (select jsonb_build_array(c -> 'gross', c -> 'crate', c -> 'refunded', c -> 'failed_count', c -> 'due')
-   from jsonb_array_elements(tests.as_artist($$select public.admin_money(30)$$, 'admin') -> 'currencies') c
+   from jsonb_array_elements(tests.through_marketplace($$select public.admin_money(30)$$, 'admin') -> 'currencies') c
    where c ->> 'currency' = 'USD'),
   '[6597, 768, 199, 2, 5455]'::jsonb,
   'administrators see gross sales, Crate''s part, refunds, failed payouts and what is due');
 select is(
   (select jsonb_agg(jsonb_build_array(n ->> 'artist_name', n -> 'available', n ->> 'failure'))
-   from jsonb_array_elements(tests.as_artist($$select public.admin_money(30)$$, 'admin') -> 'attention') n),
+   from jsonb_array_elements(tests.through_marketplace($$select public.admin_money(30)$$, 'admin') -> 'attention') n),
   '[["Owner", 5455, "Payouts stop while the account is banned."]]'::jsonb,
   'and the artists whose newest payout failed with money waiting');
 select * from finish();

@@ -71,20 +71,6 @@ begin
 end
 $$;
 
-create function tests.as_marketplace(statement text)
-returns jsonb
-language plpgsql
-as $$
-declare
-  answer jsonb;
-begin
-  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
-  execute statement into answer;
-  perform set_config('request.headers', '', true);
-  return answer;
-end
-$$;
-
 -- A paid poster of the fan's, for the merch orders its artist reads and marks shipped.
 select tests.open_merch_order('fan', jsonb_build_array(tests.merch('poster')), 'cs_test_poster');
 select tests.as_marketplace($$select public.apply_checkout('cs_test_poster', 'paid', 'pi_test_poster', 'DE', null, null, null,

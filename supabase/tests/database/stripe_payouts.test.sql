@@ -29,40 +29,13 @@ update auth.users set encrypted_password = extensions.crypt('the right password'
 -- (an address mail can go to: the helpers name it after the fixture, with a space)
 update auth.users set email = 'other-artist@tests.example' where id = tests.id('other artist');
 
--- `statement`'s answer as `who` through the marketplace.
-create function tests.through_marketplace(statement text, who text default 'artist')
-returns jsonb
-language plpgsql
-as $$
-declare
-  answer jsonb;
-begin
-  perform set_config('request.jwt.claims', jsonb_build_object('sub', tests.id(who), 'role', 'authenticated')::text, true);
-  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
-  execute statement into answer;
-  perform set_config('request.jwt.claims', '', true);
-  perform set_config('request.headers', '', true);
-  return answer;
-end
-$$;
-
 -- The fan's paid order for `track`, settled (its settlement days passed).
 create function tests.settled_sale(track text, checkout text)
 returns void
-language plpgsql
+language sql
 as $$
-declare
-  opened jsonb;
-begin
-  perform set_config('request.jwt.claims', jsonb_build_object('sub', tests.id('fan'), 'role', 'authenticated')::text, true);
-  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
-  opened := public.open_order(jsonb_build_array(jsonb_build_object('kind', 'track', 'id', tests.id(track))), '{}', 'USD', false, false);
-  perform public.attach_checkout((opened ->> 'order_id')::uuid, checkout);
-  perform public.apply_checkout(checkout, 'paid', 'pi_' || checkout, 'GB');
-  perform set_config('request.jwt.claims', '', true);
-  perform set_config('request.headers', '', true);
+  select tests.paid_order(track, checkout);
   update public.ledger_entries set available_at = available_at - interval '8 days';
-end
 $$;
 
 create function tests.usd()
