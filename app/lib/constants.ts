@@ -1,8 +1,21 @@
 /** The product's name, as the logo, titles and legal pages say it. */
 export const brandName = "Crate";
 
-/** Business constants from the spec (section 9), written once and used by every page that states them. */
+/**
+ * Business constants from the spec (section 9), written once and used by every page that states them. The
+ * artist's shares are the database's (private.artist_share_percent, which prices every cart); the limits
+ * test holds these to it.
+ */
 export const artistShare = { digitalPercent: 88, physicalPercent: 92 } as const;
+/**
+ * What the database's checks allow, as the app reads them (tests/integration/limits.test.ts holds each to
+ * its check): the kinds of thing sold (a cart's and an order's lines), an order's states, and a payout's
+ * states and methods.
+ */
+export const soldKinds = ["track", "album", "merch"] as const;
+export const orderStates = ["open", "pending", "paid", "failed", "expired"] as const;
+export const payoutStates = ["sending", "paid", "failed"] as const;
+export const payoutMethods = ["paypal", "stripe"] as const;
 export const processorFeeRange = "4-6%";
 export const minimumAge = 13;
 export const legalLastUpdated = { iso: "2024-01-15", label: "January 15, 2024" } as const;

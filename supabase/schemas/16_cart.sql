@@ -113,16 +113,30 @@ $$;
 -- Finding the store a typed code belongs to, among every artist's.
 create index store_settings_discount_codes_idx on public.store_settings using gin (private.discount_code_keys(discounts));
 
+-- The artist's share of a line's price after discounts, in percent, by the kind of thing it sells: 88 of a
+-- download (a track or an album), 92 of merch. Written here alone: the app states the same
+-- (app/lib/constants.ts `artistShare`), which tests/integration/limits.test.ts holds to this.
+create or replace function private.artist_share_percent(kind text)
+returns integer
+language sql
+immutable
+set search_path = ''
+as $$
+  select case when artist_share_percent.kind = 'merch' then 92 else 88 end
+$$;
+
+revoke execute on function private.artist_share_percent(text) from public, anon, authenticated;
+
 -- What a cart costs the buyer, line by line, from the catalog alone: `lines` as the cart holds them
 -- ([{kind, id, amount, quantity}], amount in cents for one or null; at most 50), `codes` as the buyer
 -- typed them, `ship_to` the country merch is sent to. Each line: its item, artist and currency (the
 -- artist's), its price (`minimum`, for one), what the buyer pays for one (`unit`: the price, or more where
 -- the item lets fans pay more), how many (`quantity`), their price (`amount`), the code's and the bundle's
 -- discounts, the shipping (merch: the item's price to its own country or elsewhere, for each one), the
--- total, the artist's share (88% of a digital line and 92% of merch, of the price after discounts, rounded
--- to the cent, and all of the shipping, which the artist pays) and Crate's part (the rest, so the two make
--- the total exactly), where fans may pay more the artist's pricing tiers at or above the price (`tiers`,
--- presets), merch's units `left` (null: no count kept), and a `problem` that keeps it from being bought:
+-- total, the artist's share (artist_share_percent of the price after discounts, rounded to the cent, and
+-- all of the shipping, which the artist pays) and Crate's part (the rest, so the two make the total
+-- exactly), where fans may pay more the artist's pricing tiers at or above the price (`tiers`, presets),
+-- merch's units `left` (null: no count kept), and a `problem` that keeps it from being bought:
 -- - unavailable: not (or no longer) for sale: unknown, unreleased, or its artist banned;
 -- - yours: the buyer's own; owned: bought already (every track of an album);
 -- - quantity: a download other than one, or merch other than 1 to 10; sold_out: fewer left than asked;
@@ -254,10 +268,10 @@ as $$
     from discounted d
     left join bundles b on b.artist_id = d.artist_id
   ),
-  -- The artist's share of the price after discounts (88% of a download, 92% of merch), and the shipping.
+  -- The artist's share of the price after discounts (artist_share_percent), and the shipping.
   shared as (
     select t.*, t.paid - t.code_discount - t.bundle_discount + t.shipping as total,
-      round((t.paid - t.code_discount - t.bundle_discount) * case when t.kind = 'merch' then 0.92 else 0.88 end)::integer
+      round((t.paid - t.code_discount - t.bundle_discount) * private.artist_share_percent(t.kind) / 100.0)::integer
         + t.shipping as artist_share
     from totalled t
   )

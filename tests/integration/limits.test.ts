@@ -2,14 +2,19 @@ import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   albumTrackLimit,
+  artistShare,
   catalogLimits,
   codeLimits,
   commentMaxLength,
   maximumPrice,
   minimumPrice,
   newsletterLimits,
+  orderStates,
+  payoutMethods,
+  payoutStates,
   playlistLimits,
   releaseDates,
+  soldKinds,
   textLimits,
 } from "../../app/lib/constants.ts";
 import { downloadMadeFormats, madeFormatNames } from "../../supabase/functions/_shared/made-formats.ts";
@@ -99,11 +104,20 @@ const triggerArguments: { what: string; trigger: string; stated: number }[] = [
   { what: "playlists a user", trigger: "playlists_limit", stated: playlistLimits.playlists },
 ];
 
+/** Each list of values the app reads, and the columns whose checks allow exactly those. */
+const valueLists: { what: string; values: readonly string[]; columns: string[] }[] = [
+  { what: "the kinds of thing sold", values: soldKinds, columns: ["cart_lines.kind", "order_lines.kind"] },
+  { what: "an order's states", values: orderStates, columns: ["orders.state"] },
+  { what: "a payout's states", values: payoutStates, columns: ["payouts.state"] },
+  { what: "the payout methods", values: payoutMethods, columns: ["payouts.method", "artist_payout_settings.payout_method"] },
+];
+
 type Held = {
   constraints: { table: string; definition: string }[];
   functions: Map<string, string>;
   triggers: Map<string, string[]>;
   madeFormats: string;
+  shares: { track: number; album: number; merch: number };
 };
 
 /**
@@ -134,6 +148,10 @@ async function heldByTheDatabase(): Promise<Held> {
            from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace
           where n.nspname = 'public' and not t.tgisinternal`,
       );
+      const { rows: shares } = await database.query<{ track: number; album: number; merch: number }>(
+        `select private.artist_share_percent('track') as track, private.artist_share_percent('album') as album,
+                private.artist_share_percent('merch') as merch`,
+      );
       const { rows: made } = await database.query<{ definition: string }>(
         "select pg_get_constraintdef(k.oid) as definition from pg_constraint k where k.conname = 'made_files_format_check'",
       );
@@ -143,6 +161,7 @@ async function heldByTheDatabase(): Promise<Held> {
         // The arguments as PostgreSQL keeps them: each ended by a zero byte.
         triggers: new Map(triggers.map((row) => [row.name, row.args.toString("utf8").split("\0").slice(0, -1)])),
         madeFormats: made[0]?.definition ?? "",
+        shares: shares[0]!,
       };
     } finally {
       await database.end();
@@ -192,6 +211,26 @@ describe.skipIf(!serverUrl || !template)("the catalog's limits", () => {
     const source = database.functions.get(fn);
     expect(source, `private.${fn}`).toBeDefined();
     expect(Number(bound.exec(source!)?.[1])).toBe(stated);
+  });
+
+  it.each(valueLists)("names $what as the database's checks allow them", ({ values, columns }) => {
+    for (const column of columns) {
+      const [table, name] = column.split(".");
+      const allowed = database.constraints
+        .filter((constraint) => constraint.table === table)
+        .map((constraint) => new RegExp(`\\(${name} = ANY \\(ARRAY\\[([^\\]]*)\\]`).exec(constraint.definition)?.[1])
+        .find(Boolean);
+      expect(allowed, column).toBeDefined();
+      expect([...allowed!.matchAll(/'(\w+)'/g)].map((match) => match[1]).sort(), column).toEqual([...values].sort());
+    }
+  });
+
+  it("gives artists the shares the app states, as the database prices every cart", () => {
+    expect(database.shares).toEqual({
+      track: artistShare.digitalPercent,
+      album: artistShare.digitalPercent,
+      merch: artistShare.physicalPercent,
+    });
   });
 
   it.each(triggerArguments)("counts $what as the database's trigger does", ({ trigger, stated }) => {

@@ -1,12 +1,14 @@
 import { Link } from "react-router";
-import { brandName } from "~/lib/constants";
+import { artistShare, brandName } from "~/lib/constants";
 import { footerLinks } from "./nav-items";
 
 export function Footer() {
   return (
     <footer className="mt-16 border-t border-stage-700 px-4 py-8 text-sm text-ink-faint lg:px-8">
       <div className="flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
-        <p>{brandName}: music straight from independent artists. Artists keep 88% of every digital sale.</p>
+        <p>
+          {brandName}: music straight from independent artists. Artists keep {artistShare.digitalPercent}% of every digital sale.
+        </p>
         <nav aria-label="Legal">
           <ul className="flex gap-5">
             {footerLinks.map((link) => (

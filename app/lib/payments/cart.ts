@@ -1,10 +1,11 @@
 // The cart: what a line is (a track, an album or merch, with the amount a fan chose where the item lets
 // fans pay more, and how many of merch), how a visitor's cart, anyone's typed codes and where merch ships
-// ride in cookies until checkout, how a priced cart reads (price_cart, 16_orders.sql), and what each
+// ride in cookies until checkout, how a priced cart reads (price_cart, 16_cart.sql), and what each
 // refusal says.
 import * as v from "valibot";
 import { href } from "react-router";
 import { albumPath, isUuid, trackPath } from "~/lib/catalog/catalog";
+import { artistShare, soldKinds } from "~/lib/constants";
 import { formatCountry } from "~/lib/format";
 
 /** The most a cart holds (the database holds the same). */
@@ -16,14 +17,19 @@ export const highestAmountCents = 100_000;
 /** The most of one merch item a line holds (the database holds the same); a download is bought once. */
 export const merchQuantityLimit = 10;
 
-export const cartKinds = ["track", "album", "merch"] as const;
+/** A cart holds every kind of thing sold. */
+export const cartKinds = soldKinds;
 export type CartKind = (typeof cartKinds)[number];
 
 /** A cart's line: its item, the amount in cents the fan chose for one (null: the price), and how many. */
 export type CartLine = { kind: CartKind; id: string; amount: number | null; quantity: number };
 
 /** The artist's share of a line's price after discounts, as the cart says it while a fan types (the database rounds the same). */
-export const artistShareOf: Record<CartKind, number> = { track: 0.88, album: 0.88, merch: 0.92 };
+export const artistShareOf: Record<CartKind, number> = {
+  track: artistShare.digitalPercent / 100,
+  album: artistShare.digitalPercent / 100,
+  merch: artistShare.physicalPercent / 100,
+};
 
 /** Where an item of each kind has its page (merch has none of its own). */
 const itemPages: Record<CartKind, ((id: string) => string) | null> = { track: trackPath, album: albumPath, merch: null };

@@ -1,8 +1,7 @@
 import * as v from "valibot";
+import { payoutMethods, payoutStates } from "~/lib/constants";
 
 // The artist's money as the database answers it (18_ledger.sql): payouts, and the Payments page's balances.
-
-const payoutStates = ["sending", "paid", "failed"] as const;
 
 /** A payout row (`payouts_to_send`, `withdraw_now`). */
 export const PayoutSchema = v.object({
@@ -10,7 +9,7 @@ export const PayoutSchema = v.object({
   artist_id: v.string(),
   currency: v.string(),
   amount_cents: v.number(),
-  method: v.picklist(["paypal", "stripe"]),
+  method: v.picklist(payoutMethods),
   recipient: v.string(),
   requested_by: v.picklist(["schedule", "artist"]),
   state: v.picklist(payoutStates),
@@ -48,7 +47,7 @@ export const ArtistPayoutsSchema = v.object({
       id: v.string(),
       currency: v.string(),
       amount: v.number(),
-      method: v.picklist(["paypal", "stripe"]),
+      method: v.picklist(payoutMethods),
       recipient: v.string(),
       requested_by: v.picklist(["schedule", "artist"]),
       state: v.picklist(payoutStates),

@@ -4,6 +4,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { readOrThrow } from "~/lib/backend/backend.server";
+import { orderStates } from "~/lib/constants";
 import { formatMoney } from "~/lib/format";
 import { waiverRecord } from "~/lib/payments/withdrawal";
 import { cartKinds, itemLabel, itemPath, sameItem, shippingNote } from "~/lib/payments/cart";
@@ -25,7 +26,7 @@ export const meta = () => pageMeta("Thank you", "Your order.");
 
 const OrderSchema = v.object({
   id: v.string(),
-  state: v.picklist(["open", "pending", "paid", "failed", "expired"]),
+  state: v.picklist(orderStates),
   currency: v.string(),
   total: v.number(),
   waived_withdrawal: v.boolean(),

@@ -9,7 +9,7 @@ import { Balances } from "~/components/payments/balances";
 import { PayoutMethodChoice, StripeConnection } from "~/components/payments/stripe-connection";
 import { SalesTable } from "~/components/payments/sales-table";
 import { readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
-import { currencies, withdrawThreshold } from "~/lib/constants";
+import { artistShare, currencies, withdrawThreshold } from "~/lib/constants";
 import { formatMoney, requestLocale } from "~/lib/format";
 import { formError, formFields, parseForm, replyWith } from "~/lib/forms/forms";
 import { refundLine } from "~/lib/orders/refunds.server";
@@ -311,8 +311,9 @@ export default function PaymentSettings({ loaderData, actionData }: Route.Compon
           Sales
         </h2>
         <p className="mt-1 text-sm text-ink-muted">
-          Your newest sales, with your share of each (88% of a download&rsquo;s price after discounts, 92% of merch&rsquo;s and all of its
-          shipping). A refund gives the fan their money back and takes the sale and your share away.
+          Your newest sales, with your share of each ({artistShare.digitalPercent}% of a download&rsquo;s price after discounts,{" "}
+          {artistShare.physicalPercent}% of merch&rsquo;s and all of its shipping). A refund gives the fan their money back and takes the
+          sale and your share away.
         </p>
         <div className="mt-3 flex flex-wrap items-end gap-3">
           {items.length > 0 ? (
