@@ -1,7 +1,7 @@
 // The cart: what a line is (a track, an album or merch, with the amount a fan chose where the item lets
-// fans pay more, and how many of merch), how a visitor's cart, anyone's typed codes and where merch ships
-// ride in cookies until checkout, how a priced cart reads (price_cart, 16_cart.sql), and what each
-// refusal says.
+// fans pay more, and how many of merch), where each kind's item has its page and its download, how a
+// visitor's cart, anyone's typed codes and where merch ships ride in cookies until checkout, how a priced
+// cart reads (priced_cart, 16_cart.sql), and what each refusal says.
 import * as v from "valibot";
 import { href } from "react-router";
 import { albumPath, isUuid, trackPath } from "~/lib/catalog/catalog";
