@@ -29,25 +29,6 @@ begin
 end
 $$;
 
--- `statement`'s answer as `who` (none: a visitor) through the marketplace (`guest_order`: the guest order it names).
-create function tests.answer(statement text, who text default null, guest_order uuid default null)
-returns jsonb
-language plpgsql
-as $$
-declare
-  answer jsonb;
-begin
-  perform set_config('request.jwt.claims', coalesce((select jsonb_build_object('sub', u.id, 'role', 'authenticated',
-    'app_metadata', u.raw_app_meta_data) from auth.users u where u.id = tests.id(who))::text, ''), true);
-  perform set_config('request.headers', jsonb_strip_nulls(jsonb_build_object('x-marketplace-secret', tests.marketplace_secret(),
-    'x-guest-order', guest_order))::text, true);
-  execute statement into answer;
-  perform set_config('request.jwt.claims', '', true);
-  perform set_config('request.headers', '', true);
-  return answer;
-end
-$$;
-
 -- A fixture's name for its id (what an item is called in the figures below), or the id.
 create function tests.named(id text)
 returns text
@@ -62,19 +43,19 @@ do $$
 declare
   opened jsonb;
 begin
-  opened := tests.answer($q$select public.open_order(jsonb_build_array(jsonb_build_object('kind', 'album', 'id', tests.id('album')),
+  opened := tests.through_marketplace($q$select public.open_order(jsonb_build_array(jsonb_build_object('kind', 'album', 'id', tests.id('album')),
       jsonb_build_object('kind', 'merch', 'id', tests.id('shirt'), 'quantity', 2), jsonb_build_object('kind', 'track', 'id', tests.id('track'))),
     '{}', 'USD', false, true, null, 'GB')$q$, 'fan');
   insert into tests.fixtures values ('fan order', (opened ->> 'order_id')::uuid);
-  perform tests.answer(format($q$select to_jsonb(public.attach_checkout(%L, 'cs_fan'))$q$, opened ->> 'order_id'), 'fan');
-  perform tests.answer($q$select to_jsonb(public.apply_checkout('cs_fan', 'paid', 'pi_fan', 'GB', null, null, null,
+  perform tests.through_marketplace(format($q$select to_jsonb(public.attach_checkout(%L, 'cs_fan'))$q$, opened ->> 'order_id'), 'fan');
+  perform tests.through_marketplace($q$select to_jsonb(public.apply_checkout('cs_fan', 'paid', 'pi_fan', 'GB', null, null, null,
     '{"name": "Fan", "line1": "1 High St", "city": "Leeds", "postal_code": "LS1 1AA", "country": "GB"}'))$q$, 'fan');
-  opened := tests.answer($q$select public.open_order(jsonb_build_array(jsonb_build_object('kind', 'track', 'id', tests.id('other track'))),
+  opened := tests.as_marketplace($q$select public.open_order(jsonb_build_array(jsonb_build_object('kind', 'track', 'id', tests.id('other track'))),
     '{}', 'USD', false, false, 'guest@tests.example')$q$);
   insert into tests.fixtures values ('guest order', (opened ->> 'order_id')::uuid);
-  perform tests.answer(format($q$select to_jsonb(public.attach_checkout(%L, 'cs_guest'))$q$, opened ->> 'order_id'));
-  perform tests.answer($q$select to_jsonb(public.apply_checkout('cs_guest', 'paid', 'pi_guest', 'GB'))$q$);
-  perform tests.answer($q$select to_jsonb(public.record_refund((select l.id from public.order_lines l
+  perform tests.as_marketplace(format($q$select to_jsonb(public.attach_checkout(%L, 'cs_guest'))$q$, opened ->> 'order_id'));
+  perform tests.as_marketplace($q$select to_jsonb(public.apply_checkout('cs_guest', 'paid', 'pi_guest', 'GB'))$q$);
+  perform tests.through_marketplace($q$select to_jsonb(public.record_refund((select l.id from public.order_lines l
     where l.order_id = tests.id('fan order') and l.kind = 'track'), 're_track'))$q$, 'artist');
 end
 $$;
@@ -83,31 +64,31 @@ select plan(23);
 
 -- Payments and its CSV: each line's figures, and what it counts under (a track its release).
 select is(
-  tests.answer($q$select jsonb_agg(jsonb_build_array(s.kind, s.title, s.amount, s.discount, s.shipping, s.total, s.artist_share,
+  tests.through_marketplace($q$select jsonb_agg(jsonb_build_array(s.kind, s.title, s.amount, s.discount, s.shipping, s.total, s.artist_share,
       s.quantity, s.refunded_at is not null, tests.named(s.item_id::text)) order by s.title) from public.sales(1000) s$q$, 'artist'),
   $$[["album", "Long Player", 300, 0, 0, 300, 264, 1, false, "album"],
      ["track", "Released", 199, 0, 0, 199, 175, 1, true, "track release"],
      ["merch", "Shirt", 2000, 0, 400, 2400, 2240, 2, false, "shirt"]]$$::jsonb,
   'Payments lists each line''s figures and what it counts under');
 select is(
-  tests.answer($q$select jsonb_object_agg(tests.named(i.item_id::text),
+  tests.through_marketplace($q$select jsonb_object_agg(tests.named(i.item_id::text),
       (select jsonb_agg(s.title order by s.title) from public.sales(1000, i.item_id) s)) from public.sold_items() i$q$, 'artist'),
   '{"album": ["Long Player"], "shirt": ["Shirt"], "track release": ["Released"]}'::jsonb,
   'Payments filters by what a line counts under');
 select is(
-  tests.answer($q$select jsonb_agg(jsonb_build_array(tests.named(i.item_id::text), i.title, i.kind) order by i.title)
+  tests.through_marketplace($q$select jsonb_agg(jsonb_build_array(tests.named(i.item_id::text), i.title, i.kind) order by i.title)
     from public.sold_items() i$q$, 'artist'),
   '[["album", "Long Player", "album"], ["track release", "Released", "single"], ["shirt", "Shirt", "merch"]]'::jsonb,
   'what sold names each release and merch item, with its kind');
 -- The administrators see every artist's lines.
 select is(
-  tests.answer($q$select jsonb_agg(jsonb_build_array(s.title, s.total, s.artist_share, tests.named(s.item_id::text)) order by s.title)
+  tests.through_marketplace($q$select jsonb_agg(jsonb_build_array(s.title, s.total, s.artist_share, tests.named(s.item_id::text)) order by s.title)
     from public.sales(1000) s$q$, 'admin'),
   $$[["Elsewhere", 149, 131, "other release"], ["Long Player", 300, 264, "album"], ["Released", 199, 175, "track release"],
      ["Shirt", 2400, 2240, "shirt"]]$$::jsonb,
   'the administrators'' sales list every line');
 select is(
-  (tests.answer($q$select jsonb_path_query_array(public.admin_money(7), '$.currencies[*] ? (@.currency == "USD")')$q$, 'admin')
+  (tests.through_marketplace($q$select jsonb_path_query_array(public.admin_money(7), '$.currencies[*] ? (@.currency == "USD")')$q$, 'admin')
     -> 0) - 'paid_out' - 'failed' - 'failed_count' - 'disputed' - 'dispute_count' - 'due',
   '{"currency": "USD", "gross": 3048, "crate": 214, "refunded": 199}'::jsonb,
   'the administrators'' figures: gross, Crate''s part and refunds');
@@ -123,7 +104,7 @@ select is(
   'the artist''s balance is the shares less the refund');
 -- Your Tracks and analytics count sales and revenue per release and merch item.
 select is(
-  tests.answer($q$select jsonb_build_object(
+  tests.through_marketplace($q$select jsonb_build_object(
       'releases', (select jsonb_object_agg(tests.named(r.key), r.value) from jsonb_each(c -> 'release_sales') r),
       'merch', (select jsonb_agg(jsonb_build_array(m ->> 'title', m -> 'sales', m -> 'revenue', m -> 'units_left')) from jsonb_array_elements(c -> 'merch') m))
     from public.studio_catalog('all', 1, 50) c$q$, 'artist'),
@@ -132,12 +113,12 @@ select is(
      "merch": [["Shirt", 1, 22.40, 3]]}$$::jsonb,
   'Your Tracks counts each release''s and merch item''s sales and revenue');
 select is(
-  tests.answer($q$select jsonb_agg(jsonb_build_array(t ->> 'kind', tests.named(t ->> 'id'), t -> 'sales', t -> 'revenue') order by t ->> 'title')
+  tests.through_marketplace($q$select jsonb_agg(jsonb_build_array(t ->> 'kind', tests.named(t ->> 'id'), t -> 'sales', t -> 'revenue') order by t ->> 'title')
     from jsonb_array_elements(public.artist_analytics(30) -> 'top_sellers') t$q$, 'artist'),
   '[["album", "album", 1, 2.64], ["merch", "shirt", 1, 22.40]]'::jsonb,
   'analytics'' best sellers are releases and merch, with the ledger''s sales and revenue');
 select is(
-  tests.answer($q$select jsonb_agg(jsonb_build_array(a ->> 'title', tests.named(a ->> 'track_id'), tests.named(a ->> 'album_id'), a -> 'amount',
+  tests.through_marketplace($q$select jsonb_agg(jsonb_build_array(a ->> 'title', tests.named(a ->> 'track_id'), tests.named(a ->> 'album_id'), a -> 'amount',
       a -> 'refunded') order by a ->> 'title') from jsonb_array_elements(public.artist_dashboard() -> 'activity') a where a ->> 'type' = 'purchase'$q$,
     'artist'),
   '[["Long Player", null, "album", 3.00, false], ["Released", "track", null, 1.99, true], ["Shirt", null, null, 24.00, false]]'::jsonb,
@@ -150,17 +131,25 @@ select is(
   'an album line gives its tracks, its total divided by their prices');
 -- Receipts and mails name each line's item by its kind and id.
 select is(
-  tests.answer($q$select jsonb_agg(jsonb_build_array(l ->> 'kind', tests.named(l ->> 'item_id'), l -> 'total') order by l ->> 'title')
+  tests.through_marketplace($q$select jsonb_agg(jsonb_build_array(l ->> 'kind', tests.named(l ->> 'item_id'), l -> 'total') order by l ->> 'title')
     from jsonb_array_elements(public.checkout_order('cs_fan') -> 'lines') l$q$, 'fan'),
   '[["album", "album", 300], ["track", "track", 199], ["merch", "shirt", 2400]]'::jsonb,
   'the return page names each line''s item');
+-- (the guest's receipt link: the marketplace names their order)
+do $$
+begin
+  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret(),
+    'x-guest-order', tests.id('guest order'))::text, true);
+end
+$$;
 select is(
-  tests.answer($q$select jsonb_agg(jsonb_build_array(l ->> 'kind', tests.named(l ->> 'item_id'), l -> 'total'))
-    from jsonb_array_elements(public.guest_receipt() -> 'lines') l$q$, null, tests.id('guest order')),
+  (select jsonb_agg(jsonb_build_array(l ->> 'kind', tests.named(l ->> 'item_id'), l -> 'total'))
+   from jsonb_array_elements(public.guest_receipt() -> 'lines') l),
   '[["track", "other track", 149]]'::jsonb,
   'a guest''s receipt names each line''s item');
+reset request.headers;
 select is(
-  tests.answer($q$select jsonb_agg(jsonb_build_array(m.kind, l ->> 'kind', tests.named(l ->> 'item_id'), l -> 'total', l -> 'artist_share',
+  tests.as_marketplace($q$select jsonb_agg(jsonb_build_array(m.kind, l ->> 'kind', tests.named(l ->> 'item_id'), l -> 'total', l -> 'artist_share',
       l -> 'refunded') order by m.kind, l ->> 'title')
     from private.mails m cross join jsonb_array_elements(public.mail_to_send(m.id) -> 'lines') l where m.order_id = tests.id('fan order')$q$),
   $$[["receipt", "album", "album", 300, 264, false], ["receipt", "track", "track", 199, 175, true], ["receipt", "merch", "shirt", 2400, 2240, false],
@@ -182,10 +171,10 @@ select is(tests.attempt('other artist', $$select 1 from public.sellables where a
   'an artist reads what they sell alone');
 select is(tests.attempt('artist', $$update public.merch set title = 'Tee' where id = tests.id('shirt')$$), 'done:1',
   'an artist renames their merch');
-select is(tests.answer($q$select jsonb_agg(i.title order by i.title) from public.sold_items() i$q$, 'artist'),
+select is(tests.through_marketplace($q$select jsonb_agg(i.title order by i.title) from public.sold_items() i$q$, 'artist'),
   '["Long Player", "Released", "Shirt"]'::jsonb, 'what sold follows its item (the rename was undone)');
 update public.merch set title = 'Tee' where id = tests.id('shirt');
-select is(tests.answer($q$select jsonb_agg(i.title order by i.title) from public.sold_items() i$q$, 'artist'),
+select is(tests.through_marketplace($q$select jsonb_agg(i.title order by i.title) from public.sold_items() i$q$, 'artist'),
   '["Long Player", "Released", "Tee"]'::jsonb, 'what sold is named as its item is now');
 -- An item deleted (merch, or a track whose sale was refunded: a track with purchases stays) leaves its lines
 -- their kind, title and figures; only the reference goes.
