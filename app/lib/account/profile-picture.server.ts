@@ -3,12 +3,11 @@ import { refusedWrite } from "~/lib/backend/backend.server";
 import { artistPath, fanPath } from "~/lib/catalog/catalog";
 import { forgetCached } from "~/lib/cache/edge-cache.server";
 import { fileImageSize, isPictureSizeAllowed, type ImageSize } from "~/lib/media/image-size";
-import { marketplaceHeader } from "~/lib/http/env.server";
 import { storageErrorMessage } from "~/lib/backend/errors";
 import { parseForm, replyWith, type FormReply } from "~/lib/forms/forms";
 import { bytesAre, expectedUpload, imageFiles, judgeImage, storagePath } from "~/lib/media/media-files";
 import { ProfilePictureSchema } from "~/lib/schemas/studio";
-import { supabaseContext } from "~/lib/session/session.server";
+import { supabaseContext, vouchedClient } from "~/lib/session/session.server";
 import { storedArtworkSize, storedFirstBytes } from "~/lib/uploads/storage-request.server";
 
 // The profile picture of an artist or a fan, in a form of its own on their Edit Profile page: a file sent
@@ -50,15 +49,14 @@ export async function profilePictureAction(
   const url = picture.path ? supabase.storage.from("artwork").getPublicUrl(picture.path).data.publicUrl : null;
   // Only this Worker, which has just checked the file's bytes (and read its size from them), may name a
   // stored file in a row.
-  const { error } = await supabase
+  const { error } = await vouchedClient(context)
     .from(profile.table)
     .update({
       profile_image_url: url,
       profile_image_width: picture.size?.width ?? null,
       profile_image_height: picture.size?.height ?? null,
     })
-    .eq("id", user.id)
-    .setHeader(...marketplaceHeader(context));
+    .eq("id", user.id);
   if (error) return refusedWrite(error, { what: "saving the profile picture", field: "picture" });
   await forgetCached(request, context, [`user:${user.id}`]);
   if (intent === "use-picture") return replyWith({ fieldErrors: {}, formError: null, values: {}, notice: pictureSaved }, 200);

@@ -16,3 +16,6 @@ export const backendVariables = {
 };
 
 export type BackendEnv = v.InferOutput<v.ObjectSchema<typeof backendVariables, undefined>>;
+
+/** The header that carries the marketplace's secret: to the backend from our Workers, and to the operator's routes from its scripts. */
+export const marketplaceSecretHeader = "X-Marketplace-Secret";

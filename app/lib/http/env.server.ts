@@ -49,24 +49,6 @@ export function appEnv(env: unknown): AppEnv {
 }
 
 /**
- * The header that proves a request to the database comes from this Worker: its secret, whose hash the
- * operator registered. The database takes plays, the files a row names and a ban's end only from requests
- * that carry it (see the README).
- */
-export function marketplaceHeader(context: Readonly<RouterContextProvider>): [name: string, value: string] {
-  return ["X-Marketplace-Secret", envFrom(context).MARKETPLACE_SECRET];
-}
-
-/**
- * The header that names a guest's order to the database, beside the marketplace's secret: sent only for
- * the holder of that order's receipt link, which the Worker signed (the database believes it only with
- * the secret).
- */
-export function guestOrderHeader(orderId: string): [name: string, value: string] {
-  return ["X-Guest-Order", orderId];
-}
-
-/**
  * Whether the security check passed, where the Worker verifies it itself (a guest's checkout): true when
  * the check is off (no site key); false without a token, or when Turnstile says no (or cannot be asked).
  */

@@ -8,11 +8,11 @@ import * as v from "valibot";
 import { clientAddress, cloudflareContext } from "~/lib/http/context.server";
 import { checkoutBackPass, readCheckoutBackPass } from "~/lib/http/signed-values.server";
 import { sqlState } from "~/lib/backend/sqlstate";
-import { envFrom, guestOrderHeader, marketplaceHeader } from "~/lib/http/env.server";
+import { envFrom } from "~/lib/http/env.server";
 import { queueMails } from "~/lib/mail/mail-queue.server";
 import { queueDownloads } from "~/lib/media/rendition-queue.server";
 import { stripeFrom } from "~/lib/payments/stripe.server";
-import { supabaseContext } from "~/lib/session/session.server";
+import { vouchedClient } from "~/lib/session/session.server";
 import { isUuid } from "~/lib/catalog/catalog";
 import type { CartLine } from "~/lib/payments/cart";
 import { asJson } from "~/lib/payments/cart.server";
@@ -84,20 +84,17 @@ export async function startCheckout(
 ): Promise<CheckoutStart> {
   const stripe = stripeFrom(context);
   if (!stripe) return { refused: "Payment options will be available soon." };
-  const supabase = context.get(supabaseContext);
-  const vouch = marketplaceHeader(context);
-  const opened = await supabase
-    .rpc("open_order", {
-      ...(lines ? { lines: lines.map(asJson) } : {}),
-      codes,
-      currency: currency ?? undefined,
-      follow_artists: followArtists,
-      waived_withdrawal: waivedWithdrawal,
-      email,
-      ship_to: shipTo ?? undefined,
-      address: clientAddress(request) ?? undefined,
-    })
-    .setHeader(...vouch);
+  const backend = vouchedClient(context);
+  const opened = await backend.rpc("open_order", {
+    ...(lines ? { lines: lines.map(asJson) } : {}),
+    codes,
+    currency: currency ?? undefined,
+    follow_artists: followArtists,
+    waived_withdrawal: waivedWithdrawal,
+    email,
+    ship_to: shipTo ?? undefined,
+    address: clientAddress(request) ?? undefined,
+  });
   if (opened.error) {
     if (opened.error.code === "42501") return { refused: "This account cannot buy anything." };
     if (opened.error.code === sqlState.limitReached && opened.error.hint === "free guest orders")
@@ -119,7 +116,7 @@ export async function startCheckout(
   const done = `${origin}${href("/checkout/done")}`;
   if (order.total === 0) {
     const session = freeCheckout();
-    const attached = await supabase.rpc("attach_checkout", { order_id: order.order_id, checkout_session: session }).setHeader(...vouch);
+    const attached = await backend.rpc("attach_checkout", { order_id: order.order_id, checkout_session: session });
     try {
       if (attached.error) throw new Error("keeping a free order's checkout failed", { cause: attached.error });
       await applyCheckout(request, context, { id: session }, "paid");
@@ -141,7 +138,7 @@ export async function startCheckout(
     console.error("opening a Stripe Checkout Session failed", error);
     return { refused: "The payment could not be started. Please try again." };
   }
-  const attached = await supabase.rpc("attach_checkout", { order_id: order.order_id, checkout_session: session.id }).setHeader(...vouch);
+  const attached = await backend.rpc("attach_checkout", { order_id: order.order_id, checkout_session: session.id });
   if (attached.error || !session.url) {
     console.error("keeping an order's checkout failed", attached.error);
     return { refused: "The payment could not be started. Please try again." };
@@ -169,10 +166,7 @@ async function endSessions(stripe: Stripe, sessions: readonly string[]) {
 function prepareFiles(context: Readonly<RouterContextProvider>, orderId: string) {
   const { env, ctx } = context.get(cloudflareContext);
   const preparing = (async () => {
-    const { data, error } = await context
-      .get(supabaseContext)
-      .rpc("prepare_order_files", { order_id: orderId })
-      .setHeader(...marketplaceHeader(context));
+    const { data, error } = await vouchedClient(context).rpc("prepare_order_files", { order_id: orderId });
     if (error) throw new Error("asking for an order's files failed", { cause: error });
     await queueDownloads(
       env.RENDITIONS,
@@ -322,20 +316,17 @@ export async function applyCheckout(
   event?: Stripe.Event,
 ) {
   const paymentIntent = typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? undefined);
-  const { data, error } = await context
-    .get(supabaseContext)
-    .rpc("apply_checkout", {
-      checkout_session: session.id,
-      outcome,
-      payment_intent: paymentIntent,
-      country: session.customer_details?.address?.country ?? undefined,
-      event_id: event?.id,
-      event_type: event?.type,
-      // News before the order kept its checkout finds the order by the id the session carries.
-      order_id: isUuid(session.metadata?.order_id) ? session.metadata.order_id : undefined,
-      shipping_address: shippingAddress(session),
-    })
-    .setHeader(...marketplaceHeader(context));
+  const { data, error } = await vouchedClient(context).rpc("apply_checkout", {
+    checkout_session: session.id,
+    outcome,
+    payment_intent: paymentIntent,
+    country: session.customer_details?.address?.country ?? undefined,
+    event_id: event?.id,
+    event_type: event?.type,
+    // News before the order kept its checkout finds the order by the id the session carries.
+    order_id: isUuid(session.metadata?.order_id) ? session.metadata.order_id : undefined,
+    shipping_address: shippingAddress(session),
+  });
   if (error) throw new Error(`applying checkout ${session.id} failed`, { cause: error });
   const applied = v.parse(AppliedSchema, data);
   if (applied) await queueMails(context.get(cloudflareContext).env.MAIL, applied.mails);
@@ -378,11 +369,7 @@ export async function endCheckout(request: Request, context: Readonly<RouterCont
   const stripe = stripeFrom(context);
   const orderId = await readCheckoutBackPass(envFrom(context).MARKETPLACE_SECRET, back);
   if (!stripe || !orderId) return false;
-  const { data, error } = await context
-    .get(supabaseContext)
-    .rpc("checkout_to_end", { order_id: orderId })
-    .setHeader(...marketplaceHeader(context))
-    .setHeader(...guestOrderHeader(orderId));
+  const { data, error } = await vouchedClient(context, { guestOrder: orderId }).rpc("checkout_to_end", { order_id: orderId });
   if (error) throw new Error(`finding order ${orderId}'s checkout failed`, { cause: error });
   if (!data) return false;
   let session: Stripe.Checkout.Session;
@@ -407,15 +394,12 @@ export type PaymentNews =
  * order's mails not sent yet (a refund's notice). Throws when the database or the queue could not.
  */
 export async function applyPaymentNews(request: Request, context: Readonly<RouterContextProvider>, event: Stripe.Event, news: PaymentNews) {
-  const { data, error } = await context
-    .get(supabaseContext)
-    .rpc("apply_payment_news", {
-      payment_intent: news.paymentIntent,
-      event_id: event.id,
-      event_type: event.type,
-      ...("refunded" in news ? { refunded: news.refunded, refund_id: news.refundId } : { dispute: news.dispute }),
-    })
-    .setHeader(...marketplaceHeader(context));
+  const { data, error } = await vouchedClient(context).rpc("apply_payment_news", {
+    payment_intent: news.paymentIntent,
+    event_id: event.id,
+    event_type: event.type,
+    ...("refunded" in news ? { refunded: news.refunded, refund_id: news.refundId } : { dispute: news.dispute }),
+  });
   if (error) throw new Error(`applying ${event.type} ${event.id} failed`, { cause: error });
   const mails = v.parse(v.nullable(v.array(v.string())), data);
   if (mails) await queueMails(context.get(cloudflareContext).env.MAIL, mails);

@@ -6,11 +6,11 @@
 import type { RouterContextProvider } from "react-router";
 import * as v from "valibot";
 import { cloudflareContext } from "~/lib/http/context.server";
-import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
+import { envFrom } from "~/lib/http/env.server";
 import { marketplaceClient } from "~/lib/backend/marketplace-client.server";
 import { reverseTransfers } from "~/lib/payouts/stripe-transfers.server";
 import { queueMails } from "~/lib/mail/mail-queue.server";
-import { supabaseContext } from "~/lib/session/session.server";
+import { vouchedClient } from "~/lib/session/session.server";
 import { sqlState } from "~/lib/backend/sqlstate";
 import { stripeFrom } from "~/lib/payments/stripe.server";
 
@@ -26,9 +26,8 @@ export type RefundOutcome = { notice: string } | { refused: string };
 
 /** Refunds one order line as the signed-in artist or administrator. */
 export async function refundLine(request: Request, context: Readonly<RouterContextProvider>, lineId: string): Promise<RefundOutcome> {
-  const supabase = context.get(supabaseContext);
-  const vouch = marketplaceHeader(context);
-  const asked = await supabase.rpc("line_to_refund", { line_id: lineId }).setHeader(...vouch);
+  const backend = vouchedClient(context);
+  const asked = await backend.rpc("line_to_refund", { line_id: lineId });
   if (asked.error) {
     if (asked.error.code === sqlState.insufficientPrivilege)
       return { refused: "Only the artist of this sale or an administrator can refund it." };
@@ -54,7 +53,7 @@ export async function refundLine(request: Request, context: Readonly<RouterConte
       return { refused: `Stripe did not make the refund: ${error instanceof Error ? error.message : "unknown error"}` };
     }
   }
-  const recorded = await supabase.rpc("record_refund", { line_id: line.line_id, refund_id: refundId }).setHeader(...vouch);
+  const recorded = await backend.rpc("record_refund", { line_id: line.line_id, refund_id: refundId });
   if (recorded.error) {
     // The money went back; Stripe's charge.refunded still reaches the order through the webhook.
     console.error("recording a refund failed", line.line_id, recorded.error);

@@ -23,11 +23,11 @@ import {
 } from "~/lib/payments/cart";
 
 /**
- * Whose cart: the request's backend client, whether it is signed in (its cart is then in the database), the
- * country the request comes from (Cloudflare's; null where unknown), where merch ships unless they choose,
- * and the marketplace's secret header (`vouch`), by which the database believes the client's address.
+ * Whose cart: the request's backend client, and the one the marketplace vouches for (by which the database
+ * believes the client's address), whether it is signed in (its cart is then in the database), and the
+ * country the request comes from (Cloudflare's; null where unknown), where merch ships unless they choose.
  */
-export type Shopper = { supabase: SupabaseClient; signedIn: boolean; country: string | null; vouch: [name: string, value: string] };
+export type Shopper = { supabase: SupabaseClient; vouched: () => SupabaseClient; signedIn: boolean; country: string | null };
 
 /** How long a visitor's cart and the typed codes are kept: thirty days. */
 const cartMaxAge = 60 * 60 * 24 * 30;
@@ -61,17 +61,15 @@ export const shipToCookieHeader = (request: Request, country: ShippingCountry) =
  */
 export async function pricedCart(
   request: Request,
-  { supabase, signedIn, country, vouch }: Shopper,
+  { vouched, signedIn, country }: Shopper,
   codes: readonly string[] = typedCodes(request),
 ): Promise<PricedCart> {
-  const { data, error } = await supabase
-    .rpc("price_cart", {
-      ...(signedIn ? {} : { lines: visitorLines(request).map(asJson) }),
-      codes: [...codes],
-      ship_to: shipTo(request, country) ?? undefined,
-      address: clientAddress(request) ?? undefined,
-    })
-    .setHeader(...vouch);
+  const { data, error } = await vouched().rpc("price_cart", {
+    ...(signedIn ? {} : { lines: visitorLines(request).map(asJson) }),
+    codes: [...codes],
+    ship_to: shipTo(request, country) ?? undefined,
+    address: clientAddress(request) ?? undefined,
+  });
   return readOrThrow({ data, error }, { what: "cart", schema: PricedCartSchema });
 }
 

@@ -2,8 +2,7 @@
 // with the account's password (change_paypal_email, through the marketplace), and the account is told
 // (payout-changes.server.ts).
 import type { RouterContextProvider } from "react-router";
-import { marketplaceHeader } from "~/lib/http/env.server";
-import { supabaseContext } from "~/lib/session/session.server";
+import { vouchedClient } from "~/lib/session/session.server";
 import { changedWithPassword, passwordField, type PasswordRefused } from "./payout-changes.server";
 
 /** The password field beside the PayPal email. */
@@ -19,10 +18,7 @@ export async function changePaypalEmail(
   password: string,
 ): Promise<{ changed: true } | PasswordRefused> {
   const changed = await changedWithPassword(context, "change your PayPal email", password, () =>
-    context
-      .get(supabaseContext)
-      .rpc("change_paypal_email", { paypal_email: paypalEmail ?? "", password })
-      .setHeader(...marketplaceHeader(context)),
+    vouchedClient(context).rpc("change_paypal_email", { paypal_email: paypalEmail ?? "", password }),
   );
   return "refused" in changed ? changed : { changed: true };
 }

@@ -5,11 +5,10 @@
 // onboarding, back to Payment Settings. Whether it takes transfers comes from Stripe: `account.updated`
 // through the webhook, and Stripe itself asked when the artist comes back.
 import { href, redirect, type RouterContextProvider } from "react-router";
-import { marketplaceHeader } from "~/lib/http/env.server";
 import { stripeFrom } from "~/lib/payments/stripe.server";
 import { changedWithPassword, type PasswordRefused } from "./payout-changes.server";
 import { recordStripeAccount } from "./stripe-accounts.server";
-import { supabaseContext } from "~/lib/session/session.server";
+import { vouchedClient } from "~/lib/session/session.server";
 
 const paymentsPath = href("/dashboard/artist/payments");
 
@@ -26,12 +25,7 @@ export async function connectStripe(
   const stripe = stripeFrom(context);
   if (!stripe) return { refused: "Stripe is not set up on this marketplace yet: payouts go by PayPal." };
   const connect = (account: string) =>
-    changedWithPassword(context, "connect Stripe", password, () =>
-      context
-        .get(supabaseContext)
-        .rpc("connect_stripe", { account, password })
-        .setHeader(...marketplaceHeader(context)),
-    );
+    changedWithPassword(context, "connect Stripe", password, () => vouchedClient(context).rpc("connect_stripe", { account, password }));
   const checked = await connect("");
   if ("refused" in checked) return { passwordRefused: checked };
   try {

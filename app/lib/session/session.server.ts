@@ -1,25 +1,39 @@
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
-import { envFrom, marketplaceHeader } from "../http/env.server";
+import { envFrom } from "../http/env.server";
 import { accountFrom, toSessionUser, type SessionUser } from "./session-user";
 import { roundTripCounter } from "../backend/round-trips.server";
 import { createSupabaseServerClient, isAuthCookieName, requestCookies, type SupabaseClient } from "../backend/supabase.server";
 import { hasCartCookie } from "../payments/cart";
 import type { Shopper } from "../payments/cart.server";
-import { cloudflareContext } from "../http/context.server";
+import { clientAddress, cloudflareContext } from "../http/context.server";
+import { marketplaceClient } from "../backend/marketplace-client.server";
 
 export const supabaseContext = createContext<SupabaseClient>();
 export const userContext = createContext<SessionUser | null>(null);
+
+/** For whom a vouched client asks: a guest's order (its receipt link's holder), and as a visitor whoever is signed in. */
+type VouchedFor = { guestOrder?: string | null; visitor?: boolean };
+const vouchedContext = createContext<(vouchedFor: VouchedFor) => SupabaseClient>();
+
+/**
+ * This request's backend client with the marketplace's secret on every request: for what the database
+ * takes only through this Worker (plays, orders and refunds, the files a row names, the client's address,
+ * a guest's order). It asks as the request's user (the session of `supabaseContext`, however refreshed)
+ * unless `visitor`; one client per request and guest's order, made on first use.
+ */
+export const vouchedClient = (context: Readonly<RouterContextProvider>, vouchedFor: VouchedFor = {}) =>
+  context.get(vouchedContext)(vouchedFor);
 
 /**
  * Whether the request carries a session cookie (or one of its chunks), its name read as the auth client
  * reads it: `sb-…-auth-token =` with a space is still a session.
  */
-/** Whose cart the request's is: its backend client, whether it is signed in, the country it comes from, and the marketplace's secret header. */
+/** Whose cart the request's is: its backend client (and the one the marketplace vouches for), whether it is signed in, the country it comes from. */
 export const shopperFrom = (context: Readonly<RouterContextProvider>): Shopper => ({
   supabase: context.get(supabaseContext),
+  vouched: () => vouchedClient(context),
   signedIn: context.get(userContext) !== null,
   country: context.get(cloudflareContext).country,
-  vouch: marketplaceHeader(context),
 });
 
 export const hasAuthCookie = (request: Request) => requestCookies(request).some(({ name }) => isAuthCookieName(name));
@@ -62,6 +76,14 @@ export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request,
   const backend = roundTripCounter(noticingUserTokens(fetch, env.SUPABASE_ANON_KEY, personal));
   const supabase = createSupabaseServerClient(request, env, sessionHeaders, undefined, backend.fetch, personal);
   context.set(supabaseContext, supabase);
+  const vouched = new Map<string, SupabaseClient>();
+  context.set(vouchedContext, ({ guestOrder = null, visitor = false }) => {
+    const key = `${visitor ? "visitor" : "user"} ${guestOrder ?? ""}`;
+    const accessToken = async () => (visitor ? null : ((await supabase.auth.getSession()).data.session?.access_token ?? null));
+    const made =
+      vouched.get(key) ?? marketplaceClient(env, { accessToken, address: clientAddress(request), guestOrder, fetch: backend.fetch });
+    return vouched.set(key, made).get(key)!;
+  });
 
   const signedInBefore = hasAuthCookie(request);
   let user: SessionUser | null = null;

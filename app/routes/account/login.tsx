@@ -1,10 +1,11 @@
 import { Form, href, Link, redirect, useSearchParams } from "react-router";
+import { vouchedClient } from "~/lib/session/session.server";
 import { Captcha } from "~/components/account/captcha";
 import { AuthShell } from "~/components/auth-shell";
 import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
 import { Field } from "~/components/ui/field";
 import { captchaTokenFrom } from "~/lib/http/captcha";
-import { captchaSiteKey, envFrom, marketplaceHeader } from "~/lib/http/env.server";
+import { captchaSiteKey, envFrom } from "~/lib/http/env.server";
 import { signInErrorMessage } from "~/lib/backend/errors";
 import { formError, formFields, parseForm, replyWith } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";
@@ -47,7 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     // says until when, to this Worker alone, for the password Auth has just accepted.
     const until =
       error.code === "user_banned"
-        ? (await supabase.rpc("suspended_until", { email, password }).setHeader(...marketplaceHeader(context))).data
+        ? (await vouchedClient(context, { visitor: true }).rpc("suspended_until", { email, password })).data
         : null;
     const message = signInErrorMessage(error, until ? formatDate(until.slice(0, 10), requestLocale(request)) : null);
     return replyWith(formError(message, values), error.status === 429 ? 429 : 400);

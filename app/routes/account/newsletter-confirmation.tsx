@@ -6,10 +6,10 @@ import { Button, LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { formError, replyWith } from "~/lib/forms/forms";
-import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
+import { envFrom } from "~/lib/http/env.server";
 import { linkHolderPageHeaders, uncached } from "~/lib/http/http-cache";
 import { readNewsletterPass } from "~/lib/http/signed-values.server";
-import { supabaseContext } from "~/lib/session/session.server";
+import { vouchedClient } from "~/lib/session/session.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import type { Route } from "./+types/newsletter-confirmation";
 
@@ -41,10 +41,7 @@ const notALink = () =>
 async function confirmation(context: Route.LoaderArgs["context"], pass: string, confirm: boolean) {
   const mailId = await readNewsletterPass(envFrom(context).MARKETPLACE_SECRET, pass);
   if (!mailId) throw notALink();
-  const answer = await context
-    .get(supabaseContext)
-    .rpc("newsletter_confirmation", { mail_id: mailId, confirm })
-    .setHeader(...marketplaceHeader(context));
+  const answer = await vouchedClient(context).rpc("newsletter_confirmation", { mail_id: mailId, confirm });
   if (answer.error) {
     console.error("a newsletter confirmation link failed", answer.error);
     return null;

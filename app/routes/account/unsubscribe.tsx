@@ -8,10 +8,10 @@ import { readOrThrow } from "~/lib/backend/backend.server";
 import { sqlState } from "~/lib/backend/sqlstate";
 import { readForm } from "~/lib/forms/form-body.server";
 import { formError, replyWith } from "~/lib/forms/forms";
-import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
+import { envFrom } from "~/lib/http/env.server";
 import { linkHolderPageHeaders, uncached } from "~/lib/http/http-cache";
 import { readUnsubscribePass, type Unsubscribe } from "~/lib/http/signed-values.server";
-import { supabaseContext } from "~/lib/session/session.server";
+import { vouchedClient } from "~/lib/session/session.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import type { Route } from "./+types/unsubscribe";
 
@@ -42,10 +42,7 @@ const ChoiceNowSchema = v.object({ artist_name: v.nullable(v.string()), unsubscr
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { email, artistId } = await linkOf(context, params.pass);
   // Whether the link was used (or its one-click POST), through the marketplace: the database keeps the choice.
-  const answer = await context
-    .get(supabaseContext)
-    .rpc("release_mail_choice", { email, artist_id: artistId ?? undefined })
-    .setHeader(...marketplaceHeader(context));
+  const answer = await vouchedClient(context).rpc("release_mail_choice", { email, artist_id: artistId ?? undefined });
   if (answer.error?.code === sqlState.noDataFound)
     throw data("This artist is no longer on Crate: no more emails come from them.", { status: 404, headers: uncached });
   const now = readOrThrow(answer, { what: "unsubscribe link's choice", schema: ChoiceNowSchema });
@@ -62,10 +59,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const what = await linkOf(context, params.pass);
   const choice = v.safeParse(ChoiceSchema, Object.fromEntries(await readForm(request)));
   const subscribed = choice.success && choice.output.intent === "subscribe";
-  const { error } = await context
-    .get(supabaseContext)
-    .rpc("set_release_mail", { email: what.email, artist_id: what.artistId ?? undefined, subscribed })
-    .setHeader(...marketplaceHeader(context));
+  const { error } = await vouchedClient(context).rpc("set_release_mail", {
+    email: what.email,
+    artist_id: what.artistId ?? undefined,
+    subscribed,
+  });
   if (error) {
     console.error("an unsubscribe link's choice failed", error);
     return replyWith(formError("That did not go through. Please try again in a moment."), 503);

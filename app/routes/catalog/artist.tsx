@@ -29,9 +29,8 @@ import { readForm } from "~/lib/forms/form-body.server";
 import { sqlState } from "~/lib/backend/sqlstate";
 import { formError, parseForm, replyWith } from "~/lib/forms/forms";
 import { NewsletterSchema } from "~/lib/schemas/catalog";
-import { supabaseContext } from "~/lib/session/session.server";
+import { supabaseContext, vouchedClient } from "~/lib/session/session.server";
 import { cloudflareContext, clientAddress } from "~/lib/http/context.server";
-import { marketplaceHeader } from "~/lib/http/env.server";
 import { queueMails } from "~/lib/mail/mail-queue.server";
 import { useOptionalUser } from "~/lib/session/use-user";
 import { brandName } from "~/lib/constants";
@@ -118,10 +117,11 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   if (!isUuid(params.id)) throw notFound("Artist not found");
   const submission = parseForm(NewsletterSchema, await readForm(request));
   if (!submission.success) return replyWith(submission.reply, 400);
-  const { data: mail, error } = await context
-    .get(supabaseContext)
-    .rpc("newsletter_signup", { artist_id: params.id, email: submission.value.email, client: clientAddress(request) ?? undefined })
-    .setHeader(...marketplaceHeader(context));
+  const { data: mail, error } = await vouchedClient(context).rpc("newsletter_signup", {
+    artist_id: params.id,
+    email: submission.value.email,
+    client: clientAddress(request) ?? undefined,
+  });
   if (error?.code === sqlState.noDataFound) {
     return replyWith({ fieldErrors: { email: "This artist is not taking signups." }, formError: null, values: submission.values }, 404);
   }

@@ -1,11 +1,11 @@
 import { data } from "react-router";
 import { isUuid } from "~/lib/catalog/catalog";
 import { cloudflareContext, clientAddress } from "~/lib/http/context.server";
-import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
+import { envFrom } from "~/lib/http/env.server";
 import { listenerOf } from "~/lib/session/listener.server";
 import { readEmbedPass, ticketHolds } from "~/lib/http/signed-values.server";
 import { readableByAnySite } from "~/lib/http/cross-site.server";
-import { supabaseContext } from "~/lib/session/session.server";
+import { vouchedClient } from "~/lib/session/session.server";
 import type { Route } from "./+types/track-play";
 import { sqlState } from "~/lib/backend/sqlstate";
 
@@ -37,16 +37,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (heard === "no ticket") throw data("This play was not heard", { status: 403, headers });
   if (heard === "too soon") throw data("This play was not heard long enough", { status: 409, headers });
   const { listener } = who;
-  const { error } = await context
-    .get(supabaseContext)
-    .rpc("record_play", {
-      track_id: params.id,
-      country: country ?? undefined,
-      listener,
-      address: clientAddress(request) ?? undefined,
-      embedded_on: embeddedOn ?? undefined,
-    })
-    .setHeader(...marketplaceHeader(context));
+  const { error } = await vouchedClient(context).rpc("record_play", {
+    track_id: params.id,
+    country: country ?? undefined,
+    listener,
+    address: clientAddress(request) ?? undefined,
+    embedded_on: embeddedOn ?? undefined,
+  });
   if (!error) return new Response(null, { status: 204, headers });
   // P0002: no such track for this listener.
   if (error.code === sqlState.noDataFound) throw data("Track not found", { status: 404, headers });

@@ -8,12 +8,12 @@ import { orderStates } from "~/lib/constants";
 import { formatMoney } from "~/lib/format";
 import { waiverRecord } from "~/lib/payments/withdrawal";
 import { cartKinds, itemLabel, itemPath, sameItem, shippingNote } from "~/lib/payments/cart";
-import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
+import { envFrom } from "~/lib/http/env.server";
 import { uncached } from "~/lib/http/http-cache";
 import { receiptPass } from "~/lib/http/signed-values.server";
 import { visitorCartCookie, visitorLines } from "~/lib/payments/cart.server";
 import { requireUser } from "~/lib/session/guards.server";
-import { supabaseContext, userContext } from "~/lib/session/session.server";
+import { supabaseContext, userContext, vouchedClient } from "~/lib/session/session.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import { settleReturn } from "~/lib/orders/checkout.server";
 import type { Route } from "./+types/done";
@@ -59,10 +59,7 @@ const GuestOrderSchema = v.nullable(
 async function guestReturn(request: Request, context: Readonly<RouterContextProvider>, sessionId: string) {
   if ((await settleReturn(request, context, sessionId)) === "pending") return { guestPending: true as const };
   if (/^(cs|free)_[\w-]+$/.test(sessionId)) {
-    const { data: found, error } = await context
-      .get(supabaseContext)
-      .rpc("guest_checkout_order", { checkout_session: sessionId })
-      .setHeader(...marketplaceHeader(context));
+    const { data: found, error } = await vouchedClient(context).rpc("guest_checkout_order", { checkout_session: sessionId });
     if (error) throw new Error("reading a guest's order on its return page failed", { cause: error });
     const order = v.parse(GuestOrderSchema, found);
     if (order) {

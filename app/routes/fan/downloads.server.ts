@@ -1,16 +1,17 @@
 import { data, href, redirect, type RouterContextProvider } from "react-router";
+import { vouchedHeaders } from "~/lib/backend/marketplace-client.server";
 import * as v from "valibot";
 import { read } from "~/lib/backend/backend.server";
 import { sqlState } from "~/lib/backend/sqlstate";
 import { cloudflareContext } from "~/lib/http/context.server";
-import { envFrom, guestOrderHeader, marketplaceHeader } from "~/lib/http/env.server";
+import { envFrom } from "~/lib/http/env.server";
 import { readReceiptPass } from "~/lib/http/signed-values.server";
 import { requireUser } from "~/lib/session/guards.server";
 import { uncached } from "~/lib/http/http-cache";
 import { downloadFormatOf, type DownloadFormat } from "~/lib/media/downloads";
 import { queueDownloads } from "~/lib/media/rendition-queue.server";
 import { count, nullableText } from "~/lib/schemas/columns";
-import { supabaseContext } from "~/lib/session/session.server";
+import { vouchedClient } from "~/lib/session/session.server";
 import { objectPath, storageRequester } from "~/lib/uploads/storage-request.server";
 
 // Taking home what one owns: the database says which files the reader may take (13_downloads.sql: the
@@ -71,9 +72,6 @@ export async function requireDownloader(
   return pass && guestOrder ? { guestOrder, pass, user: null } : { guestOrder: null, pass: null, user: requireUser(request, context) };
 }
 
-/** The guest order's header, for a receipt link's holder; none for an account. */
-const guestHeader = (guestOrder: string | null | undefined) => (guestOrder ? [guestOrderHeader(guestOrder)] : []);
-
 /**
  * The files the reader may take of a track or of a release in `format`, in order, or `refuse`d. `take`:
  * each a download recorded, once every one is ready; otherwise only whether they are. Files asked for the
@@ -89,15 +87,13 @@ export async function takeDownloads(
     guestOrder,
   }: { format: DownloadFormat; take: boolean; refuse?: Refuse; guestOrder?: string | null },
 ) {
-  const supabase = context.get(supabaseContext);
+  // A receipt link's holder asks for the guest order it names; an account for its own purchases.
+  const backend = vouchedClient(context, { guestOrder });
   const { country: requestCountry, env } = context.get(cloudflareContext);
   const country = requestCountry ?? undefined;
-  const call =
-    "track" in of
-      ? supabase.rpc("download_track", { track_id: of.track, country, format, take })
-      : supabase.rpc("download_release", { release_id: of.release, country, format, take });
-  for (const [name, value] of guestHeader(guestOrder)) call.setHeader(name, value);
-  const result = await call.setHeader(...marketplaceHeader(context));
+  const result = await ("track" in of
+    ? backend.rpc("download_track", { track_id: of.track, country, format, take })
+    : backend.rpc("download_release", { release_id: of.release, country, format, take }));
   if (result.error?.code === sqlState.insufficientPrivilege) refuse(403, notYours);
   if (result.error?.code === sqlState.noDataFound) refuse(404, "This track does not have an audio file");
   if (result.error?.code === sqlState.limitReached) refuse(429, tooMany);
@@ -167,12 +163,12 @@ export function downloadPath(of: DownloadOf, format: DownloadFormat, receipt: st
  */
 export async function storedFiles(context: Readonly<RouterContextProvider>, guestOrder?: string | null) {
   const storage = await storageRequester(context, { visitor: Boolean(guestOrder) });
-  const vouch = Object.fromEntries([marketplaceHeader(context), ...guestHeader(guestOrder)]);
-  const { SUPABASE_URL } = envFrom(context);
+  const env = envFrom(context);
+  const vouched = vouchedHeaders(env, { guestOrder });
   return async (path: string, range?: string | null): Promise<Response> => {
     const signing = await storage?.(`/object/sign/tracks/${objectPath(path)}`, {
       method: "POST",
-      headers: { "Content-Type": "application/json", ...vouch },
+      headers: { "Content-Type": "application/json", ...vouched },
       body: JSON.stringify({ expiresIn: 60 }),
     });
     const signed = signing?.ok ? v.safeParse(SignedSchema, await signing.json()) : null;
@@ -180,7 +176,7 @@ export async function storedFiles(context: Readonly<RouterContextProvider>, gues
       console.error("signing a download failed", path, signing?.status);
       throw data(tryAgain, { status: 502, headers: uncached });
     }
-    const file = await fetch(`${SUPABASE_URL}/storage/v1${signed.output.signedURL}`, { headers: range ? { Range: range } : {} });
+    const file = await fetch(`${env.SUPABASE_URL}/storage/v1${signed.output.signedURL}`, { headers: range ? { Range: range } : {} });
     if (!file.ok || !file.body) {
       await file.body?.cancel();
       console.error("reading a download failed", path, file.status);

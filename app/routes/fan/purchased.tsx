@@ -13,7 +13,6 @@ import { Pagination } from "~/components/ui/pagination";
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { sqlState } from "~/lib/backend/sqlstate";
 import { cloudflareContext } from "~/lib/http/context.server";
-import { marketplaceHeader } from "~/lib/http/env.server";
 import { readForm } from "~/lib/forms/form-body.server";
 import { formError, parseForm, replyWith } from "~/lib/forms/forms";
 import { queueMails } from "~/lib/mail/mail-queue.server";
@@ -26,7 +25,7 @@ import { requireFan } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import { firstPageIfPastTheEnd, pageCount, pageFrom } from "~/lib/ui/paging";
 import { OwnedReleasesSchema, type OwnedRelease } from "~/lib/schemas/fan-data";
-import { supabaseContext } from "~/lib/session/session.server";
+import { supabaseContext, vouchedClient } from "~/lib/session/session.server";
 import type { Route } from "./+types/purchased";
 
 export const meta = () => pageMeta("Purchased Tracks", "Everything you have bought, by release, to play and download.");
@@ -79,10 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   requireFan(request, context);
   const submission = parseForm(ResendReceiptSchema, await readForm(request));
   if (!submission.success) return replyWith(formError("This order no longer exists"), 400);
-  const { data, error } = await context
-    .get(supabaseContext)
-    .rpc("send_receipt_again", { order_id: submission.value.orderId })
-    .setHeader(...marketplaceHeader(context));
+  const { data, error } = await vouchedClient(context).rpc("send_receipt_again", { order_id: submission.value.orderId });
   if (error?.code === sqlState.limitReached)
     return replyWith(formError("This receipt was just sent twice. Please wait a minute before sending it again."), 429);
   if (error?.code === sqlState.insufficientPrivilege) return replyWith(formError("This order no longer exists"), 404);

@@ -9,7 +9,7 @@ import { Card } from "~/components/ui/card";
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { downloadChoices } from "~/lib/media/downloads";
 import { formatMoney, formatOrderReference } from "~/lib/format";
-import { envFrom, guestOrderHeader, marketplaceHeader } from "~/lib/http/env.server";
+import { envFrom } from "~/lib/http/env.server";
 import { linkHolderPageHeaders, uncached } from "~/lib/http/http-cache";
 import { readReceiptPass, receiptPassDays } from "~/lib/http/signed-values.server";
 import { waiverRecord } from "~/lib/payments/withdrawal";
@@ -18,7 +18,7 @@ import { formError, replyWith } from "~/lib/forms/forms";
 import { requireUser } from "~/lib/session/guards.server";
 import { useOptionalUser } from "~/lib/session/use-user";
 import { brandName } from "~/lib/constants";
-import { supabaseContext, userContext } from "~/lib/session/session.server";
+import { userContext, vouchedClient } from "~/lib/session/session.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import type { Route } from "./+types/receipt";
 
@@ -68,14 +68,11 @@ async function orderOf(context: Route.LoaderArgs["context"], pass: string) {
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { orderId, mailed } = await orderOf(context, params.pass);
-  const receipt = readOrThrow(
-    await context
-      .get(supabaseContext)
-      .rpc("guest_receipt")
-      .setHeader(...marketplaceHeader(context))
-      .setHeader(...guestOrderHeader(orderId)),
-    { what: "receipt", schema: ReceiptSchema, notFound: "Receipt not found" },
-  );
+  const receipt = readOrThrow(await vouchedClient(context, { guestOrder: orderId }).rpc("guest_receipt"), {
+    what: "receipt",
+    schema: ReceiptSchema,
+    notFound: "Receipt not found",
+  });
   // Each line's formats on offer, named here (the page carries no registry of formats).
   const lines = receipt.lines.map((line) => ({ ...line, downloads: line.masters.length > 0 ? downloadChoices(line.masters) : [] }));
   return data(
@@ -93,11 +90,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const { orderId, mailed } = await orderOf(context, params.pass);
   requireUser(request, context);
   if (!mailed) return replyWith(formError(fromTheMail), 403);
-  const { data: joined, error } = await context
-    .get(supabaseContext)
-    .rpc("join_guest_order")
-    .setHeader(...marketplaceHeader(context))
-    .setHeader(...guestOrderHeader(orderId));
+  const { data: joined, error } = await vouchedClient(context, { guestOrder: orderId }).rpc("join_guest_order");
   if (error) {
     console.error("joining a guest order failed", error);
     return replyWith(formError("This order could not be added to your account. Please try again."), 500);

@@ -12,10 +12,9 @@ import { albumPath, isUuid } from "~/lib/catalog/catalog";
 import { readForm } from "~/lib/forms/form-body.server";
 import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms/forms";
 import { clientAddress } from "~/lib/http/context.server";
-import { marketplaceHeader } from "~/lib/http/env.server";
 import { RedeemCodeSchema } from "~/lib/schemas/fan";
 import { requireFan } from "~/lib/session/guards.server";
-import { supabaseContext } from "~/lib/session/session.server";
+import { supabaseContext, vouchedClient } from "~/lib/session/session.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import { prepareAhead } from "./downloads.server";
 import type { Route } from "./+types/redeem";
@@ -67,10 +66,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   requireFan(request, context);
   const submission = parseForm(RedeemCodeSchema, await readForm(request));
   if (!submission.success) return replyWith(submission.reply, 400);
-  const result = await context
-    .get(supabaseContext)
+  const result = await vouchedClient(context)
     .rpc("redeem_download_code", { code: submission.value.code, address: clientAddress(request) ?? undefined })
-    .setHeader(...marketplaceHeader(context))
     .maybeSingle();
   if (result.error?.code === sqlState.insufficientPrivilege)
     return replyWith(formError("Codes are redeemed with a fan account", submission.values), 403);

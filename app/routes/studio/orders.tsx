@@ -12,12 +12,11 @@ import { formatDate, formatMoney, requestLocale } from "~/lib/format";
 import { formFields, parseForm, replyWith, type FormReply } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";
 import { cloudflareContext } from "~/lib/http/context.server";
-import { marketplaceHeader } from "~/lib/http/env.server";
 import { queueMails } from "~/lib/mail/mail-queue.server";
 import { addressLines, itemLabel } from "~/lib/payments/cart";
 import { MarkShippedSchema, MerchOrdersSchema, type MerchOrder } from "~/lib/schemas/checkout";
 import { requireArtist } from "~/lib/session/guards.server";
-import { supabaseContext } from "~/lib/session/session.server";
+import { supabaseContext, vouchedClient } from "~/lib/session/session.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import type { Route } from "./+types/orders";
 
@@ -41,10 +40,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseForm(MarkShippedSchema, await readForm(request));
   if (!submission.success) return replyWith(submission.reply, 400);
   const { lineId, tracking } = submission.value;
-  const { data, error } = await context
-    .get(supabaseContext)
-    .rpc("mark_shipped", { line_id: lineId, tracking: tracking ?? undefined })
-    .setHeader(...marketplaceHeader(context));
+  const { data, error } = await vouchedClient(context).rpc("mark_shipped", { line_id: lineId, tracking: tracking ?? undefined });
   if (error) return refusedWrite(error, { what: "marking merch shipped", values: submission.values });
   await queueMails(context.get(cloudflareContext).env.MAIL, data ?? []).catch((queueing: unknown) =>
     console.error("queueing a shipping notice failed", lineId, queueing),

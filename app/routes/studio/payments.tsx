@@ -21,8 +21,8 @@ import { requireArtist } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import { ArtistPaymentsSchema, StripeConnectionSchema } from "~/lib/schemas/studio";
 import { ArtistPayoutSchema } from "~/lib/schemas/studio-data";
-import { supabaseContext } from "~/lib/session/session.server";
-import { envFrom, marketplaceHeader } from "~/lib/http/env.server";
+import { supabaseContext, vouchedClient } from "~/lib/session/session.server";
+import { envFrom } from "~/lib/http/env.server";
 import { marketplaceClient } from "~/lib/backend/marketplace-client.server";
 import { sendPayouts } from "~/lib/payouts/payout-job.server";
 import { nextPayoutRun } from "~/lib/payouts/schedule";
@@ -117,10 +117,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // So does choosing where payouts go.
   if (methodChanged) {
     const chosen = await changedWithPassword(context, "change where payouts go", settings.currentPassword, () =>
-      context
-        .get(supabaseContext)
-        .rpc("choose_payout_method", { payout_method: settings.payoutMethod, password: settings.currentPassword })
-        .setHeader(...marketplaceHeader(context)),
+      vouchedClient(context).rpc("choose_payout_method", { payout_method: settings.payoutMethod, password: settings.currentPassword }),
     );
     if ("refused" in chosen) {
       return replyWith({ fieldErrors: { [passwordField]: chosen.refused }, formError: null, values: submission.values }, chosen.status);
@@ -173,10 +170,7 @@ async function connectStripeWithPassword(request: Request, context: Route.Action
  * marketplace (the database starts the payout, for an artist in good standing alone), then sent.
  */
 async function withdraw(context: Route.ActionArgs["context"]) {
-  const started = await context
-    .get(supabaseContext)
-    .rpc("withdraw_now")
-    .setHeader(...marketplaceHeader(context));
+  const started = await vouchedClient(context).rpc("withdraw_now");
   if (started.error) return refusedWrite(started.error, { what: "withdrawing", values: { intent: "withdraw" } });
   const payouts = readOrThrow(started, { what: "payouts started", schema: PayoutsSchema });
   if (payouts.length === 0) {

@@ -278,24 +278,22 @@ export type ReplaceOutcome = { replaced: { audio: boolean; master: string | null
  * transaction), as the artist with this Worker's header: `missing` when the track is not theirs (any more).
  */
 export async function replaceTrackFiles(
-  { supabase, vouch }: Publisher,
+  { supabase, vouched }: Publisher,
   trackId: string,
   artwork: StoredArtwork | null,
   track: PublishedTrack | null,
 ): Promise<ReplaceOutcome> {
   const publicUrl = (path: string) => supabase.storage.from("artwork").getPublicUrl(path).data.publicUrl;
-  const { data, error } = await supabase
-    .rpc("replace_track_files", {
-      track_id: trackId,
-      audio: track && { file_url: track.path, peaks: track.peaks, duration_seconds: storedSeconds(track.durationSeconds) },
-      artwork: artwork && {
-        url: publicUrl(artwork.path),
-        small_url: artwork.smallPath ? publicUrl(artwork.smallPath) : null,
-        width: artwork.size?.width ?? null,
-        height: artwork.size?.height ?? null,
-      },
-    })
-    .setHeader(...vouch);
+  const { data, error } = await vouched.rpc("replace_track_files", {
+    track_id: trackId,
+    audio: track && { file_url: track.path, peaks: track.peaks, duration_seconds: storedSeconds(track.durationSeconds) },
+    artwork: artwork && {
+      url: publicUrl(artwork.path),
+      small_url: artwork.smallPath ? publicUrl(artwork.smallPath) : null,
+      width: artwork.size?.width ?? null,
+      height: artwork.size?.height ?? null,
+    },
+  });
   if (error) return { database: error };
   if (data === null) return { missing: true };
   return { replaced: { audio: track !== null, master: v.parse(ReplacedFilesSchema, data).replaced_master } };
@@ -312,10 +310,11 @@ export type StoredArtwork = { path: string; smallPath: string | null; size: Imag
 export type PublishedTrack = { path: string; fileName: string | null; peaks: number[] | null; durationSeconds: number | null };
 
 /**
- * Who publishes: the artist's client, and this Worker's header (`marketplaceHeader`), without which the
- * database lets no row name a stored file: every file named here has had its bytes checked.
+ * Who publishes: the artist's client (storing the files), and the same artist's client the marketplace
+ * vouches for (`vouchedClient`), without which the database lets no row name a stored file: every file
+ * named here has had its bytes checked.
  */
-export type Publisher = { supabase: SupabaseClient; vouch: [name: string, value: string] };
+export type Publisher = { supabase: SupabaseClient; vouched: SupabaseClient };
 
 /** Why a release was not published: Storage's message, or the database's refusal (for `refusedWrite`). */
 export type PublishProblem = { storage: string } | { database: BackendError };
@@ -328,7 +327,7 @@ export type PublishOutcome = { published: string[] } | PublishProblem;
  * or not at all; merch is one row. Returns the new tracks' ids, or the database's refusal.
  */
 export async function insertRelease(
-  { supabase, vouch }: Publisher,
+  { supabase, vouched }: Publisher,
   artistId: string,
   release: Release,
   artwork: StoredArtwork,
@@ -339,53 +338,48 @@ export async function insertRelease(
   const artworkSmallUrl = artwork.smallPath ? publicUrl(artwork.smallPath) : null;
   if (release.kind === "merch") {
     const { title, price, allowPayMore, description, stock, shipsFrom, shippingHome, shippingElsewhere } = release.details;
-    const { error } = await supabase
-      .from("merch")
-      .insert({
-        artist_id: artistId,
-        title,
-        price,
-        allow_pay_more: allowPayMore,
-        description,
-        stock,
-        ships_from: shipsFrom,
-        shipping_home: shippingHome,
-        shipping_elsewhere: shippingElsewhere,
-        image_url: artworkUrl,
-        image_small_url: artworkSmallUrl,
-      })
-      .setHeader(...vouch);
+    const { error } = await vouched.from("merch").insert({
+      artist_id: artistId,
+      title,
+      price,
+      allow_pay_more: allowPayMore,
+      description,
+      stock,
+      ships_from: shipsFrom,
+      shipping_home: shippingHome,
+      shipping_elsewhere: shippingElsewhere,
+      image_url: artworkUrl,
+      image_small_url: artworkSmallUrl,
+    });
     return error ? { database: error } : { published: [] };
   }
   const { genre, subgenre, label, price, allowPayMore, releaseDate, description } = release.details;
-  const { data, error } = await supabase
-    .rpc("publish_release", {
-      kind: release.kind,
-      title: release.kind === "single" ? release.details.title : release.details.albumTitle,
-      price: (release.kind === "album" && release.details.albumPrice) || undefined,
-      tracks: tracks.map((track, index) => ({
-        file_url: track.path,
-        peaks: track.peaks,
-        duration_seconds: storedSeconds(track.durationSeconds),
-        title:
-          release.kind === "single"
-            ? release.details.title
-            : (release.details.trackTitles[index] ?? (track.fileName ? titleFromFileName(track.fileName) : `Track ${index + 1}`)),
-        track_number: release.kind === "album" ? index + 1 : null,
-        genre,
-        subgenre,
-        label,
-        price,
-        allow_pay_more: allowPayMore,
-        release_date: releaseDate,
-        description,
-        artwork_url: artworkUrl,
-        artwork_small_url: artworkSmallUrl,
-        artwork_width: artwork.size?.width ?? null,
-        artwork_height: artwork.size?.height ?? null,
-      })),
-    })
-    .setHeader(...vouch);
+  const { data, error } = await vouched.rpc("publish_release", {
+    kind: release.kind,
+    title: release.kind === "single" ? release.details.title : release.details.albumTitle,
+    price: (release.kind === "album" && release.details.albumPrice) || undefined,
+    tracks: tracks.map((track, index) => ({
+      file_url: track.path,
+      peaks: track.peaks,
+      duration_seconds: storedSeconds(track.durationSeconds),
+      title:
+        release.kind === "single"
+          ? release.details.title
+          : (release.details.trackTitles[index] ?? (track.fileName ? titleFromFileName(track.fileName) : `Track ${index + 1}`)),
+      track_number: release.kind === "album" ? index + 1 : null,
+      genre,
+      subgenre,
+      label,
+      price,
+      allow_pay_more: allowPayMore,
+      release_date: releaseDate,
+      description,
+      artwork_url: artworkUrl,
+      artwork_small_url: artworkSmallUrl,
+      artwork_width: artwork.size?.width ?? null,
+      artwork_height: artwork.size?.height ?? null,
+    })),
+  });
   return error ? { database: error } : { published: data };
 }
 

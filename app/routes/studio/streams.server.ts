@@ -2,9 +2,8 @@ import type { RouterContextProvider } from "react-router";
 import { refusedWrite } from "~/lib/backend/backend.server";
 import { formError, replyWith, type FormValues } from "~/lib/forms/forms";
 import { cloudflareContext } from "~/lib/http/context.server";
-import { marketplaceHeader } from "~/lib/http/env.server";
 import { queueRenditions } from "~/lib/media/rendition-queue.server";
-import { supabaseContext } from "~/lib/session/session.server";
+import { vouchedClient } from "~/lib/session/session.server";
 
 /** What the artist is told when the job could not be queued again: nothing of theirs was lost. */
 const retryNotQueued = "The stream could not be queued again. Please try again in a minute.";
@@ -16,10 +15,7 @@ const retryNotQueued = "The stream could not be queued again. Please try again i
  * not the artist's failed track: nothing to do).
  */
 export async function retryStream(context: Readonly<RouterContextProvider>, trackId: string, values: FormValues) {
-  const { data: retried, error } = await context
-    .get(supabaseContext)
-    .rpc("retry_made_file", { track_id: trackId, format: "stream" })
-    .setHeader(...marketplaceHeader(context));
+  const { data: retried, error } = await vouchedClient(context).rpc("retry_made_file", { track_id: trackId, format: "stream" });
   if (error) return refusedWrite(error, { what: "retrying a track's stream", values });
   if (retried && !(await queueRenditions(context.get(cloudflareContext).env.RENDITIONS, [trackId]))) {
     return replyWith(formError(retryNotQueued, values), 503);

@@ -2,11 +2,10 @@
 // come as they do when publishing (publish.server.ts): with JavaScript already in Storage (resumable) and
 // named by the form, without it with the form itself; either way judged by their bytes before any row
 // names them. Buyers download the new audio from then on: its stream and download files are made afresh.
-import { marketplaceHeader } from "~/lib/http/env.server";
 import { chosenFiles } from "~/lib/forms/form-body.server";
 import { parseForm, type FieldErrors } from "~/lib/forms/forms";
 import { UploadedFilesSchema } from "~/lib/schemas/studio";
-import { supabaseContext } from "~/lib/session/session.server";
+import { supabaseContext, vouchedClient } from "~/lib/session/session.server";
 import { storedBytes } from "~/lib/uploads/storage-request.server";
 import { checkFiles, checkUploaded, replaceTrackFiles, withStoredFiles, type FilesFor, type ReplaceOutcome } from "./publish.server";
 import type { Route } from "./+types/track-edit";
@@ -27,7 +26,7 @@ export async function replaceFiles(
   formData: FormData,
 ): Promise<ReplaceFilesResult> {
   const supabase = context.get(supabaseContext);
-  const publisher = { supabase, vouch: marketplaceHeader(context) };
+  const publisher = { supabase, vouched: vouchedClient(context) };
   const refused = (errors: FieldErrors) => Object.keys(errors).length > 0;
 
   if (formData.has("uploadedArtwork")) {

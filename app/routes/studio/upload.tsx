@@ -16,7 +16,6 @@ import { albumTrackLimit, catalogLimits } from "~/lib/constants";
 import { formatCount } from "~/lib/format";
 import { formError, formFields, parseForm, replyWith, type FieldErrors, type FormReply, type FormValues } from "~/lib/forms/forms";
 import { chosenFiles, readForm } from "~/lib/forms/form-body.server";
-import { marketplaceHeader } from "~/lib/http/env.server";
 import { cloudflareContext } from "~/lib/http/context.server";
 import { queueRenditions } from "~/lib/media/rendition-queue.server";
 import { requireArtist } from "~/lib/session/guards.server";
@@ -24,7 +23,7 @@ import { audioFiles, filesOf, imageFiles, onePicture } from "~/lib/media/media-f
 import { pageMeta } from "~/lib/sharing/meta";
 import { useHydrated } from "~/lib/ui/use-hydrated";
 import { AlbumUploadSchema, MerchUploadSchema, releaseDetailFields, TrackDetailsSchema, UploadedFilesSchema } from "~/lib/schemas/studio";
-import { supabaseContext } from "~/lib/session/session.server";
+import { supabaseContext, vouchedClient } from "~/lib/session/session.server";
 import { artistCurrency } from "~/lib/payments/currency.server";
 import { storedBytes } from "~/lib/uploads/storage-request.server";
 import {
@@ -81,7 +80,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const supabase = context.get(supabaseContext);
   const files = formData.has("uploadedArtwork")
     ? await uploadedFiles(kind, artist.id, formData, context)
-    : await attachedFiles(kind, artist.id, formData, { supabase, vouch: marketplaceHeader(context) });
+    : await attachedFiles(kind, artist.id, formData, { supabase, vouched: vouchedClient(context) });
   const submission = readRelease(kind, formData);
   if (!submission.success || !files.publish) {
     const reply: FormReply = submission.success ? { fieldErrors: {}, formError: null, values: submission.values } : submission.reply;
@@ -125,7 +124,7 @@ async function uploadedFiles(
   if (Object.keys(errors).length > 0 || !artwork) return { errors, publish: null };
   return {
     errors,
-    publish: (release) => insertRelease({ supabase, vouch: marketplaceHeader(context) }, artistId, release, artwork, tracks),
+    publish: (release) => insertRelease({ supabase, vouched: vouchedClient(context) }, artistId, release, artwork, tracks),
   };
 }
 
