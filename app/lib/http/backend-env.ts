@@ -2,7 +2,7 @@ import * as v from "valibot";
 
 /**
  * The variables both Workers need to reach the backend: the project URL, the public anon key, and the
- * marketplace's secret (registered in the database by its hash; see the README), which lets the database
+ * marketplace's secret (registered in the database by its hash; see docs/deploying.md), which lets the database
  * take plays, the files a row names and a ban's end from our Workers alone. The service-role key never
  * reaches a Worker. Each Worker checks its own variables with these (`appEnv`; the media Worker's `MediaEnvSchema`).
  */
