@@ -9,7 +9,7 @@ import { read } from "~/lib/backend/backend.server";
 import { notificationDays, playlistLimits } from "~/lib/constants";
 import { envFrom } from "~/lib/http/env.server";
 import { cartCount } from "~/lib/payments/cart.server";
-import { paymentsOn } from "~/lib/payments/stripe.server";
+import { paymentsOn } from "~/lib/payments/payments-on.server";
 import { PlaylistNamesSchema } from "~/lib/schemas/playlists";
 import { sessionMiddleware, shopperFrom, supabaseContext, userContext } from "~/lib/session/session.server";
 import type { RootData } from "~/lib/session/use-user";

@@ -49,7 +49,7 @@ export const routeUses = {
   "/embed/:kind/:id": { ...resource("everyone", true), embeds: "named" },
   "/embed/*": resource("everyone", true),
   "/oembed": resource("everyone", true),
-  "/webhooks/stripe": resource("everyone"),
+  "/webhooks/:provider": resource("everyone"),
   "/dashboard/artist/codes/:id/export": resource("artists"),
   "/dashboard/artist/payments/sales.csv": resource("artists"),
   "/dashboard/artist/newsletter.csv": resource("artists"),

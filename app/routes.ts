@@ -57,8 +57,9 @@ export default [
   route("artist/:id/feed.rss", "routes/catalog/feed.ts", { id: "artist-feed-rss" }),
   // Resource route: oEmbed's answer for a page's player (JSON).
   route("oembed", "routes/embed/oembed.ts"),
-  // Resource route: Stripe's events about payments (signed by Stripe; JSON).
-  route("webhooks/stripe", "routes/checkout/stripe-webhook.ts"),
+  // Resource route: a payment provider's events about payments, signed by it (JSON): /webhooks/stripe is
+  // Stripe's; each provider of app/lib/providers/payments.server.ts has its own address here.
+  route("webhooks/:provider", "routes/checkout/payment-webhook.ts"),
   layout("routes/_layout.tsx", [
     index("routes/catalog/home.tsx"),
     route("about", "routes/site/about.tsx"),

@@ -93,6 +93,10 @@ create table public.orders (
   -- The payment provider's checkout (a Stripe Checkout Session id) and, once paid, its payment.
   checkout_session text unique,
   payment_intent text,
+  -- Who took the money: the payment provider the checkout was opened with, by its name in the app's
+  -- registry (app/lib/providers/payments.server.ts), which a refund goes back through. None for a free
+  -- order (a code took all of it), which no one was paid for.
+  provider text check (provider ~ '^[a-z][a-z0-9_]*$'),
   -- Whether the buyer follows the order's artists once it is paid (the checkout's checkbox).
   follow_artists boolean not null default true,
   -- The buyer asked for the downloads at once, giving up the 14-day right to withdraw that EU law gives
@@ -411,9 +415,10 @@ revoke execute on function public.open_order(jsonb, text[], text, boolean, boole
 
 grant execute on function public.open_order(jsonb, text[], text, boolean, boolean, text, text, text) to anon, authenticated;
 
--- The payment provider's checkout opened for an order (its id), through the marketplace alone.
+-- The payment provider's checkout opened for an order (its id, and the provider's name: none for a free
+-- order), through the marketplace alone.
 -- What follows its writes: nothing fires; the checkout is how the payment's news finds the order.
-create or replace function private.attach_checkout(order_id uuid, checkout_session text)
+create or replace function private.attach_checkout(order_id uuid, checkout_session text, provider text default null)
 returns void
 language plpgsql
 security definer
@@ -421,7 +426,7 @@ set search_path = ''
 as $$
 begin
   perform private.require_marketplace_request();
-  update public.orders o set checkout_session = attach_checkout.checkout_session
+  update public.orders o set checkout_session = attach_checkout.checkout_session, provider = attach_checkout.provider
   where o.id = attach_checkout.order_id and o.state = 'open' and o.checkout_session is null;
   if not found then
     raise exception 'order % has its checkout already, or is closed', attach_checkout.order_id using errcode = '22023';
@@ -429,19 +434,19 @@ begin
 end
 $$;
 
-revoke execute on function private.attach_checkout(uuid, text) from public;
+revoke execute on function private.attach_checkout(uuid, text, text) from public;
 
-grant execute on function private.attach_checkout(uuid, text) to anon, authenticated;
+grant execute on function private.attach_checkout(uuid, text, text) to anon, authenticated;
 
-create or replace function public.attach_checkout(order_id uuid, checkout_session text)
+create or replace function public.attach_checkout(order_id uuid, checkout_session text, provider text default null)
 returns void
 language sql
 security invoker
 set search_path = ''
 as $$
-  select private.attach_checkout(attach_checkout.order_id, attach_checkout.checkout_session)
+  select private.attach_checkout(attach_checkout.order_id, attach_checkout.checkout_session, attach_checkout.provider)
 $$;
 
-revoke execute on function public.attach_checkout(uuid, text) from public;
+revoke execute on function public.attach_checkout(uuid, text, text) from public;
 
-grant execute on function public.attach_checkout(uuid, text) to anon, authenticated;
+grant execute on function public.attach_checkout(uuid, text, text) to anon, authenticated;

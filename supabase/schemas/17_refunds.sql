@@ -69,7 +69,7 @@ begin
   if sold.state <> 'paid' then
     raise exception 'order % is not paid', sold.id using errcode = '22023';
   end if;
-  return jsonb_build_object('line_id', line.id, 'payment_intent', sold.payment_intent,
+  return jsonb_build_object('line_id', line.id, 'payment_intent', sold.payment_intent, 'provider', sold.provider,
     'total', line.total_cents, 'currency', sold.currency, 'refunded', line.refunded_at is not null);
 end
 $$;

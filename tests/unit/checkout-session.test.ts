@@ -3,7 +3,7 @@
 // database's hold ends and comes back by its signed way back, and with Stripe Tax on, the tax comes on top
 // of the prices the shares were made of.
 import { describe, expect, it } from "vitest";
-import { checkoutSessionParams } from "~/lib/orders/checkout.server";
+import { checkoutSessionParams } from "~/lib/providers/stripe/payments.server";
 
 const order = {
   order_id: "3f9a0c12-0000-4000-8000-000000000000",
@@ -19,7 +19,7 @@ const order = {
   ],
 };
 const back = "3f9a0c12-0000-4000-8000-000000000000.signature";
-const where = { origin: "https://crate.example", done: "https://crate.example/checkout/done", back };
+const where = { done: "https://crate.example/checkout/done", cancel: `https://crate.example/cart?${new URLSearchParams({ back })}` };
 
 describe("a checkout's session", () => {
   it("charges each line's total in the order's currency and names the order", () => {

@@ -1,11 +1,12 @@
-// The marketplace's PayPal client (app/lib/payouts) against the PayPal stand-in (stand-ins/paypal.ts): a token
+// The marketplace's PayPal client (app/lib/providers/paypal) against the PayPal stand-in (stand-ins/paypal.ts): a token
 // for the app's credentials alone; a payout batch paid once per request id (and a batch id used before
 // under another request id refused with PayPal's link to the first); its outcome, paid or failed with PayPal's reason; bad items
 // and unknown tokens refused in PayPal's error shapes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPaypalStandIn, unregisteredDomain, type PaypalStandIn } from "@crate/stand-ins/paypal";
 import type { PaypalEnv } from "~/lib/http/provider-env";
-import { PayoutRefused, paypalPayoutOutcome, paypalToken, sendPaypalPayout } from "~/lib/payouts/paypal.server";
+import { PayoutRefused } from "~/lib/providers/payout-provider";
+import { paypalPayoutOutcome, paypalToken, sendPaypalPayout } from "~/lib/providers/paypal/paypal.server";
 
 let standIn: PaypalStandIn;
 let env: PaypalEnv;

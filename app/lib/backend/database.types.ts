@@ -942,6 +942,7 @@ export type Database = {
           id: string
           paid_at: string | null
           payment_intent: string | null
+          provider: string | null
           ship_to: string | null
           shipping_address: Json | null
           state: string
@@ -960,6 +961,7 @@ export type Database = {
           id?: string
           paid_at?: string | null
           payment_intent?: string | null
+          provider?: string | null
           ship_to?: string | null
           shipping_address?: Json | null
           state?: string
@@ -978,6 +980,7 @@ export type Database = {
           id?: string
           paid_at?: string | null
           payment_intent?: string | null
+          provider?: string | null
           ship_to?: string | null
           shipping_address?: Json | null
           state?: string
@@ -1527,7 +1530,7 @@ export type Database = {
       }
       artist_payouts: { Args: Record<PropertyKey, never>; Returns: Json }
       attach_checkout: {
-        Args: { checkout_session: string; order_id: string }
+        Args: { checkout_session: string; order_id: string; provider?: string }
         Returns: undefined
       }
       change_paypal_email: {

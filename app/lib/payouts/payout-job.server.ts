@@ -1,19 +1,18 @@
 // Paying artists: the scheduled job (a Cron Trigger on the media Worker, wrangler.media.toml) and "Withdraw
-// now" (the Payments page) both send payouts the database started (18_ledger.sql), each through its
-// artist's provider: PayPal's Payouts (paypal.server.ts) or transfers to their Stripe account
-// (stripe-transfers.server.ts). A payout is sent once however often this runs: its id is the provider's
-// idempotency key, and one a run left unsent (stopped half way, or the provider down) is sent by the next
-// with the same key. A PayPal payout's outcome is asked after on every run until PayPal gives one; a
-// failure gives the balance back. Each run also reverses the transfers of lines refunded since.
+// now" (the Payments page) both send payouts the database started (18_ledger.sql), each through the
+// provider of its payout method (lib/providers: PayPal's Payouts, or transfers to the artist's Stripe
+// account). A payout is sent once however often this runs: its id is the provider's idempotency key, and
+// one a run left unsent (stopped half way, or the provider down) is sent by the next with the same key. A
+// payout's outcome is asked after on every run until the provider gives one; a failure gives the balance
+// back. Each run also takes back the payouts of sales refunded since, where the provider pays per sale.
 import * as v from "valibot";
 import { marketplaceClient, type MarketplaceClient } from "~/lib/backend/marketplace-client.server";
 import { backendVariables } from "~/lib/http/backend-env";
 import { paypalVariables, stripeVariables } from "~/lib/http/provider-env";
-import { stripeClient } from "~/lib/payments/stripe-client.server";
+import { PayoutRefused, type PayoutProvider } from "~/lib/providers/payout-provider";
+import { payoutProvidersFor } from "~/lib/providers/payouts.server";
 import { PayoutsSchema, type Payout } from "~/lib/schemas/payouts";
 import { recorded } from "./payout-records.server";
-import { PayoutRefused, paypalOn, paypalPayoutOutcome, paypalToken, sendPaypalPayout } from "./paypal.server";
-import { reverseTransfers, sendTransfers } from "./stripe-transfers.server";
 
 /** The payout job's variables (the media Worker's): the backend's, PayPal's and Stripe's. */
 export const PayoutEnvSchema = v.object({ ...backendVariables, ...paypalVariables, ...stripeVariables });
@@ -24,67 +23,77 @@ export type PayoutRun = { sent: number; paid: number; failed: number; waiting: n
 /** Sends each payout not sent yet through its provider and records what the provider says. Never throws for one payout. */
 export async function sendPayouts(env: PayoutEnv, backend: MarketplaceClient, payouts: readonly Payout[]): Promise<PayoutRun> {
   const run: PayoutRun = { sent: 0, paid: 0, failed: 0, waiting: 0, reversed: 0 };
-  const sending = payouts.filter((payout) => payout.state === "sending");
-  await sendPaypalPayouts(
-    env,
-    backend,
-    sending.filter((payout) => payout.method === "paypal"),
-    run,
-  );
-  const transfers = sending.filter((payout) => payout.method === "stripe");
-  const stripe = stripeClient(env);
-  if (transfers.length > 0 && !stripe) {
-    console.warn(`Stripe is not set up (STRIPE_SECRET_KEY): ${transfers.length} transfers wait`);
-    run.waiting += transfers.length;
-  } else if (stripe) {
-    await sendTransfers(stripe, backend, transfers, run);
+  const providerOf = payoutProvidersFor(env);
+  for (const payout of payouts.filter((one) => one.state === "sending")) {
+    const provider = providerOf(payout.method);
+    if (!provider) {
+      console.warn(`payouts by ${payout.method} are not set up: payout ${payout.id} waits`);
+      run.waiting += 1;
+    } else {
+      await sendPayout(provider, backend, payout, run);
+    }
   }
   return run;
 }
 
-async function sendPaypalPayouts(env: PayoutEnv, backend: MarketplaceClient, payouts: readonly Payout[], run: PayoutRun) {
-  if (payouts.length === 0) return;
-  if (!paypalOn(env)) {
-    console.warn(`PayPal is not set up (PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET): ${payouts.length} payouts wait`);
-    run.waiting += payouts.length;
-    return;
-  }
-  const token = await paypalToken(env);
-  for (const payout of payouts) {
-    try {
-      let batch = payout.provider_id;
-      if (!batch) {
-        batch = await sendPaypalPayout(env, token, payout);
-        await recorded(backend.rpc("payout_sent", { payout_id: payout.id, provider_id: batch }), payout.id);
-        run.sent += 1;
-      }
-      const outcome = await paypalPayoutOutcome(env, token, batch);
-      if (!outcome) {
-        run.waiting += 1;
-        continue;
-      }
-      const failure = outcome.paid ? undefined : outcome.failure;
-      await recorded(backend.rpc("payout_settled", { payout_id: payout.id, paid: outcome.paid, failure }), payout.id);
-      if (outcome.paid) run.paid += 1;
-      else run.failed += 1;
-    } catch (error) {
-      if (error instanceof PayoutRefused) {
-        await recorded(backend.rpc("payout_settled", { payout_id: payout.id, paid: false, failure: error.message }), payout.id);
-        run.failed += 1;
-      } else {
-        // PayPal or the database could not be reached: the payout stays on its way, and the next run sends it.
-        console.error("a payout was left for the next run", payout.id, error instanceof Error ? error.message : error);
-        run.waiting += 1;
-      }
+async function sendPayout(provider: PayoutProvider, backend: MarketplaceClient, payout: Payout, run: PayoutRun) {
+  try {
+    let providerId = payout.provider_id;
+    if (!providerId) {
+      providerId = await provider.send(payout);
+      await recorded(backend.rpc("payout_sent", { payout_id: payout.id, provider_id: providerId }), payout.id);
+      run.sent += 1;
+    }
+    const outcome = await provider.outcome(providerId);
+    if (!outcome) {
+      run.waiting += 1;
+      return;
+    }
+    const failure = outcome.paid ? undefined : outcome.failure;
+    await recorded(backend.rpc("payout_settled", { payout_id: payout.id, paid: outcome.paid, failure }), payout.id);
+    if (outcome.paid) run.paid += 1;
+    else run.failed += 1;
+  } catch (error) {
+    if (error instanceof PayoutRefused) {
+      await recorded(backend.rpc("payout_settled", { payout_id: payout.id, paid: false, failure: error.message }), payout.id);
+      run.failed += 1;
+    } else {
+      // The provider or the database could not be reached: the payout stays on its way, and the next run sends it (once).
+      console.error("a payout was left for the next run", payout.id, error instanceof Error ? error.message : error);
+      run.waiting += 1;
     }
   }
+}
+
+/**
+ * Takes back the payouts of sales refunded since they were paid (`transfers_to_reverse`), each through its
+ * provider, once. Never throws for one payout; answers how many were taken back.
+ */
+export async function reverseRefundedPayouts(env: PayoutEnv, backend: MarketplaceClient): Promise<number> {
+  const { data, error } = await backend.rpc("transfers_to_reverse");
+  if (error) throw new Error(`reading the transfers to reverse failed: ${error.message}`);
+  const providerOf = payoutProvidersFor(env);
+  let reversed = 0;
+  for (const payout of v.parse(PayoutsSchema, data)) {
+    const providerId = payout.provider_id;
+    const reverse = providerOf(payout.method)?.reverse;
+    if (!providerId || !reverse) continue;
+    try {
+      const reversal = await reverse({ ...payout, provider_id: providerId });
+      await recorded(backend.rpc("transfer_reversed", { payout_id: payout.id, reversal_id: reversal }), payout.id);
+      reversed += 1;
+    } catch (failure) {
+      console.error("a transfer's reversal was left for the next run", payout.id, failure instanceof Error ? failure.message : failure);
+    }
+  }
+  return reversed;
 }
 
 let checked: PayoutEnv | undefined;
 
 /**
  * The scheduled job: the payouts due started (the database), every payout on its way sent or asked after,
- * and the transfers of refunded lines reversed.
+ * and the payouts of refunded sales taken back.
  */
 export async function runPayoutJob(rawEnv: unknown): Promise<PayoutRun> {
   const env = (checked ??= v.parse(PayoutEnvSchema, rawEnv));
@@ -92,8 +101,7 @@ export async function runPayoutJob(rawEnv: unknown): Promise<PayoutRun> {
   const due = await backend.rpc("payouts_to_send");
   if (due.error) throw new Error(`reading the payouts to send failed: ${due.error.message}`);
   const run = await sendPayouts(env, backend, v.parse(PayoutsSchema, due.data));
-  const stripe = stripeClient(env);
-  if (stripe) run.reversed = await reverseTransfers(stripe, backend);
+  run.reversed = await reverseRefundedPayouts(env, backend);
   console.log(`payouts: ${run.sent} sent, ${run.paid} paid, ${run.failed} failed, ${run.waiting} waiting, ${run.reversed} reversed`);
   return run;
 }

@@ -5,7 +5,8 @@
 // onboarding, back to Payment Settings. Whether it takes transfers comes from Stripe: `account.updated`
 // through the webhook, and Stripe itself asked when the artist comes back.
 import { href, redirect, type RouterContextProvider } from "react-router";
-import { stripeFrom } from "~/lib/payments/stripe.server";
+import { envFrom } from "~/lib/http/env.server";
+import { stripeAccounts } from "~/lib/providers/stripe/accounts.server";
 import { changedWithPassword, type PasswordRefused } from "./payout-changes.server";
 import { recordStripeAccount } from "./stripe-accounts.server";
 import { vouchedClient } from "~/lib/session/session.server";
@@ -22,8 +23,8 @@ export async function connectStripe(
   artistId: string,
   { password, another }: { password: string; another: boolean },
 ): Promise<Response | { passwordRefused: PasswordRefused } | { refused: string }> {
-  const stripe = stripeFrom(context);
-  if (!stripe) return { refused: "Stripe is not set up on this marketplace yet: payouts go by PayPal." };
+  const accounts = stripeAccounts(envFrom(context));
+  if (!accounts) return { refused: "Stripe is not set up on this marketplace yet: payouts go by PayPal." };
   const connect = (account: string) =>
     changedWithPassword(context, "connect Stripe", password, () => vouchedClient(context).rpc("connect_stripe", { account, password }));
   const checked = await connect("");
@@ -31,22 +32,13 @@ export async function connectStripe(
   try {
     let connected = checked.account ?? null;
     if (!connected || another) {
-      const made = await stripe.accounts.create(
-        { type: "express", capabilities: { transfers: { requested: true } }, metadata: { artist_id: artistId } },
-        { idempotencyKey: `account-${artistId}-after-${connected ?? "none"}` },
-      );
-      const kept = await connect(made.id);
+      const made = await accounts.open(artistId, connected);
+      const kept = await connect(made);
       if ("refused" in kept) return { passwordRefused: kept };
-      connected = made.id;
+      connected = made;
     }
     const back = (stripeStep: string) => new URL(`${paymentsPath}?stripe=${stripeStep}`, request.url).href;
-    const link = await stripe.accountLinks.create({
-      account: connected,
-      type: "account_onboarding",
-      return_url: back("return"),
-      refresh_url: back("refresh"),
-    });
-    return redirect(link.url, 303);
+    return redirect(await accounts.onboardingLink(connected, { returnUrl: back("return"), refreshUrl: back("refresh") }), 303);
   } catch (error) {
     console.error("connecting a Stripe account failed", artistId, error);
     return { refused: "Stripe could not be reached. Please try again." };
@@ -55,10 +47,10 @@ export async function connectStripe(
 
 /** Asks Stripe whether the artist's account takes transfers now and records it; the answer, or null when Stripe cannot say. */
 export async function stripeStateNow(context: Readonly<RouterContextProvider>, account: string): Promise<boolean | null> {
-  const stripe = stripeFrom(context);
-  if (!stripe) return null;
+  const accounts = stripeAccounts(envFrom(context));
+  if (!accounts) return null;
   try {
-    return await recordStripeAccount(context, await stripe.accounts.retrieve(account));
+    return await recordStripeAccount(context, await accounts.read(account));
   } catch (error) {
     console.error("asking Stripe about an account failed", account, error);
     return null;

@@ -25,7 +25,7 @@ import {
   type PricedLine,
 } from "~/lib/payments/cart";
 import { shippingCountryOptions } from "~/lib/payments/shipping";
-import { paymentsOn } from "~/lib/payments/stripe.server";
+import { paymentsOn } from "~/lib/payments/payments-on.server";
 import {
   AddToCartSchema,
   CartLineSchema,

@@ -18,9 +18,10 @@ import { pageMeta } from "~/lib/sharing/meta";
 import { settleReturn } from "~/lib/orders/checkout.server";
 import type { Route } from "./+types/done";
 
-// Where Stripe sends the buyer back: their order, as Stripe says it stands. It asks Stripe for the session
-// itself (the webhook may not have arrived yet) and applies what it says, so a paid order's downloads are
-// there at once, never "no purchase"; a bank payment still settling says so.
+// Where the payment provider sends the buyer back (`session_id`: their checkout): their order, as the
+// provider says it stands. It asks the provider itself (the webhook may not have arrived yet) and applies
+// what it says, so a paid order's downloads are there at once, never "no purchase"; a bank payment still
+// settling says so.
 
 export const meta = () => pageMeta("Thank you", "Your order.");
 
@@ -51,14 +52,15 @@ const GuestOrderSchema = v.nullable(
 );
 
 /**
- * A guest back from paying: the session (its id is the secret Stripe handed them, or a free order's random
- * one) asked of Stripe and applied, then, once the guest's order of exactly that checkout is paid, their
+ * A guest back from paying: the checkout (its id is the secret the provider handed them, or a free order's
+ * random one) asked of the provider and applied, then, once the guest's order of exactly that checkout is paid, their
  * receipt link, with what they bought out of their cart. A payment still settling says so (the receipt,
  * with the link, is mailed when it lands). Anything else is an account's order: its buyer logs in.
  */
 async function guestReturn(request: Request, context: Readonly<RouterContextProvider>, sessionId: string) {
   if ((await settleReturn(request, context, sessionId)) === "pending") return { guestPending: true as const };
-  if (/^(cs|free)_[\w-]+$/.test(sessionId)) {
+  // A checkout's id (a provider's, or a free order's), never anything else, is looked up.
+  if (/^[a-z]+_[\w-]+$/.test(sessionId)) {
     const { data: found, error } = await vouchedClient(context).rpc("guest_checkout_order", { checkout_session: sessionId });
     if (error) throw new Error("reading a guest's order on its return page failed", { cause: error });
     const order = v.parse(GuestOrderSchema, found);

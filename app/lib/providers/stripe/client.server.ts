@@ -1,8 +1,16 @@
 // The one Stripe client a Worker talks to Stripe through, made from its variables: the `stripe` package's
 // Workers build over fetch, pointed at the local stand-in on a local run. The page Worker takes payments
-// with it (stripe.server.ts); both Workers move artists' money with it (app/lib/payouts).
+// with it (payments.server.ts); both Workers move artists' money with it (transfers.server.ts).
 import Stripe from "stripe";
 import type { StripeEnv } from "~/lib/http/provider-env";
+
+/** The page Worker's Stripe variables for payments: the key, the webhook endpoints' signing secrets, Stripe Tax. */
+export type StripePaymentEnv = StripeEnv & {
+  STRIPE_WEBHOOK_SECRET?: string | undefined;
+  /** The signing secret of the Connect endpoint (events on the artists' Stripe accounts: `account.updated`). */
+  STRIPE_CONNECT_WEBHOOK_SECRET?: string | undefined;
+  STRIPE_TAX?: "" | "on" | "off" | undefined;
+};
 
 let client: { key: string; stripe: Stripe } | null = null;
 

@@ -5,9 +5,7 @@
 // which speaks the same API.
 import * as v from "valibot";
 import type { PaypalEnv } from "~/lib/http/provider-env";
-
-/** Whether payouts by PayPal can be sent at all. */
-export const paypalOn = (env: PaypalEnv) => Boolean(env.PAYPAL_CLIENT_ID && env.PAYPAL_CLIENT_SECRET);
+import { PayoutRefused, type PayoutOutcome, type PayoutProvider } from "../payout-provider";
 
 const apiOf = (env: PaypalEnv) => env.PAYPAL_API_URL || "https://api-m.paypal.com";
 
@@ -30,9 +28,6 @@ const Batch = v.object({
     ),
   ),
 });
-
-/** A refusal PayPal will give again whatever we do (a bad request), as against one worth retrying. */
-export class PayoutRefused extends Error {}
 
 async function call(env: PaypalEnv, path: string, init: RequestInit): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${apiOf(env)}${path}`, init);
@@ -87,8 +82,6 @@ export async function sendPaypalPayout(env: PaypalEnv, token: string, payout: Pa
   throw new Error(reason);
 }
 
-export type PayoutOutcome = { paid: true } | { paid: false; failure: string } | null;
-
 /** What became of a batch: paid, failed with PayPal's reason, or null while PayPal is still at it. */
 export async function paypalPayoutOutcome(env: PaypalEnv, token: string, batchId: string): Promise<PayoutOutcome> {
   const { status, body } = await call(env, `/v1/payments/payouts/${encodeURIComponent(batchId)}`, {
@@ -112,4 +105,19 @@ export async function paypalPayoutOutcome(env: PaypalEnv, token: string, batchId
       // PENDING, UNCLAIMED (the receiver has 30 days to claim it), ONHOLD: asked again on the next run.
       return null;
   }
+}
+
+/**
+ * PayPal's Payouts for one run of the payout job (one access token for the run), or null without the
+ * app's credentials. A PayPal payout is the artist's whole balance, so none is taken back: a refund after
+ * it is the ledger's to debit.
+ */
+export function paypalPayouts(env: PaypalEnv): PayoutProvider | null {
+  if (!env.PAYPAL_CLIENT_ID || !env.PAYPAL_CLIENT_SECRET) return null;
+  let token: Promise<string> | undefined;
+  const tokenForRun = () => (token ??= paypalToken(env));
+  return {
+    send: async (payout) => sendPaypalPayout(env, await tokenForRun(), payout),
+    outcome: async (batchId) => paypalPayoutOutcome(env, await tokenForRun(), batchId),
+  };
 }

@@ -1,0 +1,73 @@
+// What the marketplace asks of whoever takes a buyer's money (Stripe today): the seam lib/orders talks
+// through, so that nothing outside a provider's own folder knows its SDK, its types or its ids. The
+// database decides every amount; a provider only carries them to the buyer and brings back what became of
+// them. Each provider's folder implements this, and payments.server.ts names it in one line.
+
+/** An order as the database opened it for its checkout: its amounts in cents, each line at its total. */
+export type CheckoutOrder = {
+  order_id: string;
+  currency: string;
+  total: number;
+  email: string;
+  /** Where its merch goes (none without merch): the payment page takes an address in that country alone. */
+  ship_to: string | null;
+  /** When its checkout lapses (Unix seconds): the database's hold on its stock ends then. */
+  expires_at: number;
+  lines: { n: number; title: string; artist_name: string; quantity: number; shipping: number; total: number }[];
+};
+
+/** Where a checkout sends the buyer back: the return page (paid), or the cart with its signed way back (not). */
+export type CheckoutPages = { done: string; cancel: string };
+
+/** What a checkout came to, as its order takes it (`apply_checkout`). */
+export type CheckoutOutcome = "paid" | "pending" | "failed" | "expired";
+
+/** The address a payment collected for the merch. */
+export type ShippingAddress = {
+  name: string;
+  line1: string | null;
+  line2: string | null;
+  city: string | null;
+  postal_code: string | null;
+  state: string | null;
+  country: string | null;
+};
+
+/** What a provider says about one checkout: its outcome (null: none yet) and what it learnt of the buyer. */
+export type CheckoutNews = {
+  checkout: string;
+  outcome: CheckoutOutcome | null;
+  /** The order it was opened for, as the checkout carries it (news may come before the order kept its checkout). */
+  orderId?: string | undefined;
+  /** The payment, by which later news (a refund, a dispute) finds the order. */
+  payment?: string | undefined;
+  country?: string | undefined;
+  shippingAddress?: ShippingAddress | undefined;
+};
+
+/** What a provider says about a payment after it was made: refunded (in all, so far), or a dispute opened or closed. */
+export type PaymentNews =
+  | { payment: string; refunded: number; refundId?: string | undefined }
+  | { payment: string; dispute: { id: string; amount: number; currency: string; reason: string; status: string; closed: boolean } };
+
+/** One event of a provider's webhook (its id, taken once by the database, and its type), and what it says. */
+export type WebhookNews = { event: { id: string; type: string } } & (
+  | { checkout: CheckoutNews }
+  | { payment: PaymentNews }
+  /** A payout account of an artist's at the same provider, and whether it takes payouts now. */
+  | { payoutAccount: { id: string; ready: boolean } }
+  | { ignored: true }
+);
+
+export interface PaymentProvider {
+  /** Opens the payment page for an order, once per order (its id is the provider's idempotency key). */
+  openCheckout(order: CheckoutOrder, pages: CheckoutPages): Promise<{ checkout: string; url: string }>;
+  /** Asks what a checkout came to (the return page asks, not waiting for the webhook); null for none of its own. */
+  checkoutNews(checkout: string): Promise<CheckoutNews | null>;
+  /** Ends a checkout so it can no longer be paid; null when the provider will not (paid meanwhile, say). */
+  expireCheckout(checkout: string): Promise<CheckoutNews | null>;
+  /** Refunds `amount` of a payment for one order line, once per line; answers the refund's id. Throws with the provider's reason. */
+  refundLine(line: { id: string; payment: string; amount: number }): Promise<string>;
+  /** The events a webhook request carries, checked as the provider signs them; null when it is not the provider's. */
+  webhookNews(request: Request, body: string): Promise<WebhookNews | null>;
+}

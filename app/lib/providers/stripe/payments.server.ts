@@ -1,0 +1,205 @@
+// Stripe as the payment provider, with Crate as the seller of record: Checkout Sessions opened on Crate's
+// own account (idempotent by the order's id, which travels in their metadata), what a session came to,
+// refunds of one line's total, and the webhook's events, checked as Stripe signs them (the `stripe`
+// package's Workers build checks signatures with Web Crypto). On a local run the client talks to the
+// stand-in (stand-ins/stripe.ts).
+import Stripe from "stripe";
+import { formatCountry } from "~/lib/format";
+import type {
+  CheckoutNews,
+  CheckoutOrder,
+  CheckoutOutcome,
+  CheckoutPages,
+  PaymentNews,
+  PaymentProvider,
+  WebhookNews,
+} from "../payment-provider";
+import { stripeClient, type StripePaymentEnv } from "./client.server";
+import { accountTakesTransfers } from "./accounts.server";
+
+/**
+ * The Checkout Session of an order: each line at its total (cents from the database), its merch's shipping
+ * as one fixed rate with the address taken in the country it was priced for alone, the order's id in its
+ * metadata and as its reference, back to the return page or (letting go of the order) the cart, lapsing
+ * when the database's hold on its stock ends. With `tax` (STRIPE_TAX=on), Stripe Tax adds the tax due where
+ * the buyer is on top of the prices (the shares are of the price before tax), from the address Checkout asks for.
+ */
+export function checkoutSessionParams(
+  order: CheckoutOrder,
+  { done, cancel, tax }: CheckoutPages & { tax: boolean },
+): Stripe.Checkout.SessionCreateParams {
+  const currency = order.currency.toLowerCase();
+  const shipping = order.lines.reduce((sum, line) => sum + line.shipping, 0);
+  return {
+    mode: "payment",
+    line_items: order.lines.map((line) => ({
+      quantity: 1,
+      price_data: {
+        currency,
+        unit_amount: line.total - line.shipping,
+        product_data: { name: `${line.title}${line.quantity > 1 ? ` × ${line.quantity}` : ""} · ${line.artist_name}` },
+        ...(tax ? { tax_behavior: "exclusive" as const } : {}),
+      },
+    })),
+    ...(order.ship_to
+      ? {
+          shipping_address_collection: { allowed_countries: [order.ship_to] },
+          shipping_options: [
+            {
+              shipping_rate_data: {
+                type: "fixed_amount" as const,
+                fixed_amount: { amount: shipping, currency },
+                display_name: `Shipping to ${formatCountry(order.ship_to)}`,
+                ...(tax ? { tax_behavior: "exclusive" as const } : {}),
+              },
+            },
+          ],
+        }
+      : {}),
+    ...(tax ? { automatic_tax: { enabled: true } } : {}),
+    customer_email: order.email,
+    client_reference_id: order.order_id,
+    metadata: { order_id: order.order_id },
+    // Its session id comes back in the address: the return page asks Stripe about it.
+    success_url: `${done}?session_id={CHECKOUT_SESSION_ID}`,
+    cancel_url: cancel,
+    // When the order's hold ends (the database's one bound, about the shortest Stripe allows): an abandoned
+    // checkout lets go of its order soon, and none is paid after its hold is gone.
+    expires_at: order.expires_at,
+  };
+}
+
+/** The events that say what a session came to, and the outcome each names (completed: the session says). */
+const sessionEvents = {
+  "checkout.session.completed": null,
+  "checkout.session.async_payment_succeeded": "paid",
+  "checkout.session.async_payment_failed": "failed",
+  "checkout.session.expired": "expired",
+} as const;
+
+type SessionEvent = Extract<Stripe.Event, { type: keyof typeof sessionEvents }>;
+
+const isSessionEvent = (event: Stripe.Event): event is SessionEvent => event.type in sessionEvents;
+
+/**
+ * What a session says, as its order's news: the outcome the event that says so names, or (the return page
+ * asking, or a completed session's event) the session as it stands.
+ */
+function sessionNews(session: Stripe.Checkout.Session, event?: SessionEvent): CheckoutNews {
+  const named = event ? sessionEvents[event.type] : null;
+  const outcome: CheckoutOutcome | null =
+    named ??
+    (session.status === "expired"
+      ? "expired"
+      : session.status !== "complete"
+        ? null
+        : // A bank payment completes the session before its money lands (async_payment_succeeded says when).
+          session.payment_status === "unpaid"
+          ? "pending"
+          : "paid");
+  return {
+    checkout: session.id,
+    outcome,
+    orderId: session.metadata?.order_id,
+    payment: idOf(session.payment_intent) ?? undefined,
+    country: session.customer_details?.address?.country ?? undefined,
+    shippingAddress: shippingAddress(session),
+  };
+}
+
+/** Where the payment says the merch goes: the name and address Checkout collected. */
+function shippingAddress(session: Stripe.Checkout.Session) {
+  const details = session.collected_information?.shipping_details;
+  if (!details) return undefined;
+  const { line1, line2, city, postal_code: postalCode, state, country } = details.address;
+  return { name: details.name, line1, line2, city, postal_code: postalCode, state, country };
+}
+
+const idOf = (value: string | { id: string } | null) => (typeof value === "string" ? value : (value?.id ?? null));
+
+/** What a charge's or a dispute's event says of its payment; null for events the marketplace does not act on. */
+function paymentNews(event: Stripe.Event): PaymentNews | null {
+  if (event.type === "charge.refunded") {
+    const charge = event.data.object;
+    const payment = idOf(charge.payment_intent);
+    return payment ? { payment, refunded: charge.amount_refunded, refundId: charge.refunds?.data[0]?.id } : null;
+  }
+  if (event.type === "charge.dispute.created" || event.type === "charge.dispute.closed") {
+    const dispute = event.data.object;
+    const payment = idOf(dispute.payment_intent);
+    if (!payment) return null;
+    const { id, amount, currency, reason, status } = dispute;
+    return { payment, dispute: { id, amount, currency, reason, status, closed: event.type === "charge.dispute.closed" } };
+  }
+  return null;
+}
+
+/** What one of Stripe's events says, as the marketplace acts on it. */
+function webhookNewsOf(event: Stripe.Event): WebhookNews {
+  const { id, type } = event;
+  if (event.type === "account.updated") {
+    const account = event.data.object;
+    return { event: { id, type }, payoutAccount: { id: account.id, ready: accountTakesTransfers(account) } };
+  }
+  if (isSessionEvent(event)) return { event: { id, type }, checkout: sessionNews(event.data.object, event) };
+  const payment = paymentNews(event);
+  return payment ? { event: { id, type }, payment } : { event: { id, type }, ignored: true };
+}
+
+const cryptoProvider = Stripe.createSubtleCryptoProvider();
+
+/** Stripe as a payment provider, or null when payments are not configured (no secret key, or no webhook secret). */
+export function stripePayments(env: StripePaymentEnv): PaymentProvider | null {
+  const stripe = env.STRIPE_WEBHOOK_SECRET ? stripeClient(env) : null;
+  if (!stripe) return null;
+  return {
+    async openCheckout(order, pages) {
+      const session = await stripe.checkout.sessions.create(checkoutSessionParams(order, { ...pages, tax: env.STRIPE_TAX === "on" }), {
+        idempotencyKey: `checkout-${order.order_id}`,
+      });
+      if (!session.url) throw new Error(`Stripe opened checkout ${session.id} without a payment page`);
+      return { checkout: session.id, url: session.url };
+    },
+    async checkoutNews(checkout) {
+      if (!/^cs_\w+$/.test(checkout)) return null;
+      return sessionNews(await stripe.checkout.sessions.retrieve(checkout));
+    },
+    async expireCheckout(checkout) {
+      try {
+        return sessionNews(await stripe.checkout.sessions.expire(checkout));
+      } catch (refused) {
+        console.warn("Stripe kept checkout open", checkout, refused);
+        return null;
+      }
+    },
+    async refundLine(line) {
+      const refund = await stripe.refunds.create(
+        { payment_intent: line.payment, amount: line.amount, metadata: { order_line_id: line.id } },
+        { idempotencyKey: `refund-${line.id}` },
+      );
+      return refund.id;
+    },
+    /**
+     * The event a webhook request carries, checked as Stripe signs it (`Stripe-Signature`, HMAC-SHA256 of
+     * its timestamp and body with the endpoint's secret, at most five minutes old). Two endpoints may send
+     * to this one address, each with its own secret: the platform's own events, and Connect's events on the
+     * artists' accounts (`STRIPE_CONNECT_WEBHOOK_SECRET`).
+     */
+    async webhookNews(request, body) {
+      const signature = request.headers.get("Stripe-Signature");
+      if (!signature) return null;
+      for (const secret of [env.STRIPE_WEBHOOK_SECRET, env.STRIPE_CONNECT_WEBHOOK_SECRET]) {
+        if (!secret) continue;
+        let event: Stripe.Event;
+        try {
+          event = await stripe.webhooks.constructEventAsync(body, signature, secret, 300, cryptoProvider);
+        } catch {
+          // Not this endpoint's: the next secret, if any.
+          continue;
+        }
+        return webhookNewsOf(event);
+      }
+      return null;
+    },
+  };
+}
