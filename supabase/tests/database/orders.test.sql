@@ -89,7 +89,7 @@ begin
   perform tests.remember('fan order', $q$
     select (public.open_order(jsonb_build_array(tests.line('album', 'album'), tests.line('track', 'pay more', 300)),
       '{}', 'USD') ->> 'order_id')::uuid$q$);
-  perform public.attach_checkout(tests.id('fan order'), 'cs_test_fan');
+  perform public.attach_checkout(tests.id('fan order'), 'cs_test_fan', 'stripe');
 end
 $$;
 select set_config('request.jwt.claims', '', true);
@@ -106,7 +106,7 @@ select tests.each_actor('apply a checkout without the marketplace', $$select 1 w
 select tests.each_actor_through_marketplace('apply a checkout', $$select 1 where public.apply_checkout('cs_test_fan', 'paid') is not null$$,
   array['visitor', 'artist', 'other artist', 'fan', 'admin']);
 
-select plan((select count(*)::integer from tests.cases) + 25);
+select plan((select count(*)::integer from tests.cases) + 26);
 
 select * from tests.proved_cases();
 
@@ -190,6 +190,8 @@ select is(
   'an order keeps its lines, its total and the buyer''s account email');
 
 -- The checkout's outcome: paid makes the purchases once, whoever asks first and however often.
+select is((select provider from public.orders where id = tests.id('fan order')), 'stripe',
+  'the order names the payment provider its checkout was opened with');
 select is(public.apply_checkout('cs_test_fan', 'paid', 'pi_1', 'DE', 'evt_1', 'checkout.session.completed') ->> 'state', 'paid',
   'a paid checkout pays its order');
 select is(public.apply_checkout('cs_test_fan', 'paid', 'pi_1', 'DE', 'evt_1', 'checkout.session.completed') -> 'duplicate', 'true'::jsonb,
