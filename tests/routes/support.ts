@@ -5,6 +5,8 @@ import { expect, inject } from "vitest";
 import { localDefaults } from "@crate/local-supabase";
 import { playTicket } from "../../app/lib/http/signed-values.server.ts";
 import { crc32 } from "../../app/lib/media/zip.ts";
+import { marketplaceClient } from "../../app/lib/backend/marketplace-client.server.ts";
+import { runRecommendationsJob } from "../../app/lib/catalog/recommendations-job.server.ts";
 
 export const appUrl = inject("appUrl");
 export const supabaseUrl = inject("supabaseUrl");
@@ -35,10 +37,24 @@ export const serviceClient = createClient(supabaseUrl, localDefaults.serviceRole
 export const recordSales = (sales: readonly RecordedSale[], currency?: string) => recordSalesAs(serviceClient, sales, currency);
 
 /** The backend as the marketplace's Workers call it (with their secret), as the media queue does. */
-const marketplaceBackend = createClient(supabaseUrl, localDefaults.anonKey, {
-  auth: { persistSession: false, autoRefreshToken: false },
-  global: { headers: { "X-Marketplace-Secret": marketplaceSecret } },
+const marketplaceBackend = marketplaceClient({
+  SUPABASE_URL: supabaseUrl,
+  SUPABASE_ANON_KEY: localDefaults.anonKey,
+  MARKETPLACE_SECRET: marketplaceSecret,
 });
+
+/**
+ * The hourly job's recommendations, as the media Worker's Cron Trigger runs them, for the fans given: their
+ * kept recommendations made an hour old first, as time would (a purchase computes only its buyer's at once).
+ */
+export async function recommendationsAnHourLater(fanIds: readonly string[]): Promise<void> {
+  const { error } = await serviceClient
+    .from("fan_recommendations")
+    .update({ computed_at: new Date(Date.now() - 61 * 60_000).toISOString() })
+    .in("fan_id", fanIds);
+  if (error) throw new Error(error.message);
+  await runRecommendationsJob(marketplaceBackend);
+}
 
 /**
  * A track's stream as the media queue leaves it (the route tests' Workers make none themselves): made and
