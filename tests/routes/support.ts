@@ -5,8 +5,7 @@ import { expect, inject } from "vitest";
 import { localDefaults } from "@crate/local-supabase";
 import { playTicket } from "../../app/lib/http/signed-values.server.ts";
 import { crc32 } from "../../app/lib/media/zip.ts";
-import { marketplaceClient } from "../../app/lib/backend/marketplace-client.server.ts";
-import { runRecommendationsJob } from "../../app/lib/catalog/recommendations-job.server.ts";
+import { marketplaceSecretHeader } from "../../app/lib/http/backend-env.ts";
 
 export const appUrl = inject("appUrl");
 export const supabaseUrl = inject("supabaseUrl");
@@ -37,10 +36,9 @@ export const serviceClient = createClient(supabaseUrl, localDefaults.serviceRole
 export const recordSales = (sales: readonly RecordedSale[], currency?: string) => recordSalesAs(serviceClient, sales, currency);
 
 /** The backend as the marketplace's Workers call it (with their secret), as the media queue does. */
-const marketplaceBackend = marketplaceClient({
-  SUPABASE_URL: supabaseUrl,
-  SUPABASE_ANON_KEY: localDefaults.anonKey,
-  MARKETPLACE_SECRET: marketplaceSecret,
+const marketplaceBackend = createClient(supabaseUrl, localDefaults.anonKey, {
+  auth: { persistSession: false, autoRefreshToken: false },
+  global: { headers: { [marketplaceSecretHeader]: marketplaceSecret } },
 });
 
 /**
@@ -53,7 +51,12 @@ export async function recommendationsAnHourLater(fanIds: readonly string[]): Pro
     .update({ computed_at: new Date(Date.now() - 61 * 60_000).toISOString() })
     .in("fan_id", fanIds);
   if (error) throw new Error(error.message);
-  await runRecommendationsJob(marketplaceBackend);
+  // As runRecommendationsJob calls it (app/lib/catalog/recommendations-job.server.ts): slices until none is due.
+  for (let more = true, calls = 0; more && calls < 20; calls += 1) {
+    const refreshed = await marketplaceBackend.rpc("refresh_due_recommendations", { max_fans: 50 });
+    if (refreshed.error) throw new Error(refreshed.error.message);
+    more = (refreshed.data as { more: boolean }).more;
+  }
 }
 
 /**
