@@ -308,9 +308,6 @@ async function benchCatalog(local: LocalStack, generator: ChildProcess): Promise
   );
   const scale = await seedCatalogScale(local.stack.db, console.log);
   console.log(`  written in ${scale.seconds.toFixed(0)} s`);
-  // The bulk load left every fan's recommendations to the hourly job (20_recommendations.sql); the bench
-  // fan's are computed as a run of it, or their next purchase or follow, would.
-  await local.stack.db.query("select private.refresh_recommendations(array[$1::uuid])", [scale.fan]);
   const headers = { apikey: local.anonKey, authorization: `Bearer ${local.anonKey}` };
   const fanToken = signJwt(
     { role: "authenticated", aud: "authenticated", sub: scale.fan, exp: Math.floor(Date.now() / 1000) + 3600 },

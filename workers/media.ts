@@ -1,7 +1,6 @@
 // The media Worker's entry, which runs the marketplace's jobs: the rendition queue and its dead-letter
-// queue, the mail queue, and the hourly jobs (payouts, release announcements, recommendations; wrangler.media.toml), nothing else. It answers
+// queue, the mail queue, and the hourly jobs (payouts, release announcements; wrangler.media.toml), nothing else. It answers
 // no request: the page Worker (workers/app.ts) queues its jobs.
-import { runScheduledRecommendations } from "~/lib/catalog/recommendations-job.server";
 import { runScheduledAnnouncements } from "~/lib/mail/announcements.server";
 import { handleMailBatch, mailQueue } from "~/lib/mail/mail-queue.server";
 import { handleRenditionBatch } from "~/lib/media/media-jobs.server";
@@ -16,10 +15,9 @@ export default {
     if (batch.queue === mailQueue) await handleMailBatch(batch, env);
     else await handleRenditionBatch(batch, env, mp3Encoder);
   },
-  // Every hour: the payouts, the releases whose day has come, and the fans' recommendations. One failing
-  // does not hold the others back.
+  // Every hour: the payouts, and the releases whose day has come. One failing does not hold the other back.
   async scheduled(_controller, env) {
-    const jobs = await Promise.allSettled([runPayoutJob(env), runScheduledAnnouncements(env), runScheduledRecommendations(env)]);
+    const jobs = await Promise.allSettled([runPayoutJob(env), runScheduledAnnouncements(env)]);
     const failed = jobs.filter((job) => job.status === "rejected");
     if (failed.length > 0)
       throw new AggregateError(

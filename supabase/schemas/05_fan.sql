@@ -292,7 +292,7 @@ create policy "Users remove their own likes" on public.likes
 -- The fan dashboard in one read: the three counts (purchases, follows, plays of the last 30 days), the
 -- library panel (the newest purchased tracks) and recommendations: artists in the fan's favourite genres,
 -- or else the genres of the artists they follow, that they do not follow yet, the most followed first, with
--- the genre that brought each; and releases with their reasons (public.fan_recommendations).
+-- the genre that brought each; and releases with their reasons (private.recommended_releases).
 -- Runs as the caller: row-level security keeps every part to their own rows.
 create or replace function public.fan_dashboard()
 returns jsonb
@@ -347,10 +347,7 @@ as $$
         order by a.follower_count desc, a.artist_name
         limit 6
       ) a), '[]'),
-    -- As computed ahead (20_recommendations.sql); computed now for a fan who has none kept.
-    'recommended_releases', coalesce(
-      (select r.releases from me join public.fan_recommendations r on r.fan_id = me.id),
-      private.recommended_releases(8))
+    'recommended_releases', private.recommended_releases(8)
   )
 $$;
 

@@ -4,8 +4,7 @@
 -- visitor could see (released, its artist not banned). Bounded at every step (a release's newest 200
 -- buyers and their newest 50 purchases; for a fan's recommendations, their newest 5 purchases with 100
 -- buyers each and 20 purchases of theirs, 50 follows, 200 plays, 50 likes), so a call costs the same at 100
--- times the data as now (`npm run bench:backend -- --catalog`). A fan's recommended releases are computed
--- ahead and kept (public.fan_recommendations), so their dashboard reads them as a row.
+-- times the data as now (`npm run bench:backend -- --catalog`).
 set check_function_bodies = off;
 
 -- Whether a visitor may see `release_id` now (the tracks' policy, for a definer's reads).
@@ -152,18 +151,19 @@ $$;
 
 revoke execute on function private.newest_releases(uuid, text, integer) from public, anon, authenticated;
 
--- The releases recommended to `fan_id`, at most `max_count` (8), each with why: bought by fans who bought
--- what the fan bought ("bought", naming it); new from an artist they follow ("follow"); from an artist
+-- The caller's recommended releases, at most `max_count` (8), each with why: bought by fans who bought
+-- what the caller bought ("bought", naming it); new from an artist they follow ("follow"); from an artist
 -- of a track they liked ("like"); the newest in the genre they play most ("genre"). The first reason a
--- release has, in that order, is the one shown; never a release the fan owns, their own, an unreleased
--- one or a banned artist's. Any fan's: only definers call it.
-create or replace function private.releases_recommended_to(fan_id uuid, max_count integer)
+-- release has, in that order, is the one shown; never a release the caller owns, their own, an unreleased
+-- one or a banned artist's.
+create or replace function private.recommended_releases(max_count integer)
 returns jsonb
 language sql
 stable
+security definer
 set search_path = ''
 as $$
-  with me as (select releases_recommended_to.fan_id as id),
+  with me as (select (select auth.uid()) as id),
   banned as (select private.banned_accounts() as ids),
   owned as (
     select distinct t.release_id from me join public.purchases p on p.user_id = me.id join public.tracks t on t.id = p.track_id
@@ -213,153 +213,10 @@ as $$
       order by top.rank, top.score desc, top.release_id), '[]')
   from (
     select p.* from picked p order by p.rank, p.score desc, p.release_id
-    limit least(greatest(coalesce(releases_recommended_to.max_count, 8), 1), 24)
+    limit least(greatest(coalesce(recommended_releases.max_count, 8), 1), 24)
   ) top
-$$;
-
-revoke execute on function private.releases_recommended_to(uuid, integer) from public, anon, authenticated;
-
--- The caller's recommended releases, computed now (private.releases_recommended_to).
-create or replace function private.recommended_releases(max_count integer)
-returns jsonb
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select private.releases_recommended_to((select auth.uid()), recommended_releases.max_count)
 $$;
 
 revoke execute on function private.recommended_releases(integer) from public, anon;
 
 grant execute on function private.recommended_releases(integer) to authenticated;
-
--- Each fan's recommended releases computed ahead, which their dashboard reads as a row (fan_dashboard),
--- rather than computing them on every visit: again when they buy or follow (the triggers below), and by
--- the hourly job for the rest that changes them (likes, plays, releases coming out). A fan who never
--- bought or followed has no row; their dashboard computes theirs (cheap: nothing bought, nothing followed).
-create table public.fan_recommendations (
-  fan_id uuid primary key references auth.users (id) on delete cascade,
-  -- What the dashboard shows (private.releases_recommended_to, 8 at most); null until first computed.
-  releases jsonb,
-  -- When computed; '-infinity' when a change of many fans at once (a bulk load) left theirs to the job.
-  computed_at timestamptz not null default now()
-);
-
--- The hourly job takes the oldest first.
-create index fan_recommendations_computed_at_idx on public.fan_recommendations (computed_at);
-
-alter table public.fan_recommendations enable row level security;
-
--- Written by the definer functions below alone.
-revoke all on public.fan_recommendations from anon, authenticated;
-
-grant select on public.fan_recommendations to authenticated;
-
-create policy "Fans read their own recommendations" on public.fan_recommendations
-  for select to authenticated using (fan_id = (select auth.uid()));
-
--- Computes the recommendations of `fan_ids` now and keeps them (accounts deleted meanwhile left out).
-create or replace function private.refresh_recommendations(fan_ids uuid[])
-returns void
-language sql
-set search_path = ''
-as $$
-  insert into public.fan_recommendations as kept (fan_id, releases, computed_at)
-  select u.id, private.releases_recommended_to(u.id, 8), now()
-  from auth.users u
-  where u.id = any (refresh_recommendations.fan_ids)
-  on conflict (fan_id) do update set releases = excluded.releases, computed_at = excluded.computed_at
-$$;
-
-revoke execute on function private.refresh_recommendations(uuid[]) from public, anon, authenticated;
-
--- After a statement that bought for fans or changed what they follow: their recommendations computed now
--- (a purchase or a follow is one fan's), or, for a statement of more than 10 fans (a bulk load, an artist
--- deleted with their followers), marked for the hourly job instead.
-create or replace function private.refresh_changed_recommendations()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  fans uuid[];
-begin
-  if tg_table_name = 'purchases' then
-    select array_agg(distinct c.user_id) into fans from changed c where c.user_id is not null;
-  else
-    select array_agg(distinct c.fan_id) into fans from changed c;
-  end if;
-  if cardinality(fans) <= 10 then
-    perform private.refresh_recommendations(fans);
-  elsif fans is not null then
-    insert into public.fan_recommendations (fan_id, computed_at)
-    select u.id, '-infinity' from auth.users u where u.id = any (fans)
-    on conflict (fan_id) do update set computed_at = '-infinity';
-  end if;
-  return null;
-end;
-$$;
-
-revoke execute on function private.refresh_changed_recommendations() from public, anon, authenticated;
-
-create trigger purchases_refresh_recommendations
-  after insert on public.purchases
-  referencing new table as changed
-  for each statement execute function private.refresh_changed_recommendations();
-
-create trigger followers_refresh_recommendations_on_follow
-  after insert on public.followers
-  referencing new table as changed
-  for each statement execute function private.refresh_changed_recommendations();
-
-create trigger followers_refresh_recommendations_on_unfollow
-  after delete on public.followers
-  referencing old table as changed
-  for each statement execute function private.refresh_changed_recommendations();
-
--- The hourly job's part (the marketplace's alone): computes again the recommendations of at most
--- `max_fans` fans, those left to it first, then those computed longest ago (more than an hour ago).
--- Answers how many, and whether more wait. Bounded so a call stays within the marketplace's statement
--- timeout at 100 times the demo data (about 30 ms a fan).
-create or replace function private.refresh_due_recommendations(max_fans integer)
-returns jsonb
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  fans uuid[];
-begin
-  perform private.require_marketplace_request();
-  select array_agg(due.fan_id) into fans from (
-    select r.fan_id from public.fan_recommendations r
-    where r.computed_at < now() - interval '1 hour'
-    order by r.computed_at
-    limit least(greatest(coalesce(max_fans, 50), 1), 200)
-    for update skip locked
-  ) due;
-  perform private.refresh_recommendations(coalesce(fans, '{}'));
-  return jsonb_build_object(
-    'refreshed', coalesce(cardinality(fans), 0),
-    'more', exists (select 1 from public.fan_recommendations r where r.computed_at < now() - interval '1 hour'));
-end;
-$$;
-
-revoke execute on function private.refresh_due_recommendations(integer) from public;
-
-grant execute on function private.refresh_due_recommendations(integer) to anon, authenticated;
-
-create or replace function public.refresh_due_recommendations(max_fans integer default 50)
-returns jsonb
-language sql
-security invoker
-set search_path = ''
-as $$
-  select private.refresh_due_recommendations(refresh_due_recommendations.max_fans)
-$$;
-
-revoke execute on function public.refresh_due_recommendations(integer) from public;
-
-grant execute on function public.refresh_due_recommendations(integer) to anon, authenticated;

@@ -6,18 +6,7 @@
 // cookie; a forged link, or one altered to name another address, changes nothing. The artist's newsletter
 // signups come back as CSV; email settings are the user's to choose; recommendations say why.
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import {
-  Visitor,
-  appUrl,
-  confirmationLinkTo,
-  mailsTo,
-  newArtist,
-  newFan,
-  recommendationsAnHourLater,
-  recordSales,
-  serviceClient,
-  text,
-} from "./support.ts";
+import { Visitor, appUrl, confirmationLinkTo, mailsTo, newArtist, newFan, recordSales, serviceClient, text } from "./support.ts";
 
 const marketplaceSecret = inject("marketplaceSecret");
 const today = new Date().toISOString().slice(0, 10);
@@ -224,8 +213,6 @@ describe("recommendations", () => {
       { track_id: released.id, amount: 2, user_id: second!.id, created_at: now },
       { track_id: released.id, amount: 2, user_id: third!.id, created_at: now },
     ]);
-    // The fan's kept recommendations predate these sales: the hourly job brings them up to date.
-    await recommendationsAnHourLater([fan.id]);
     const dashboard = text((await fan.visitor.get("/dashboard/fan")).html);
     expect(dashboard).toContain("Bought Together Bellwether Fans who bought Out Today bought this");
     expect(dashboard).not.toMatch(/Out Today Bellwether (Fans who|Because)/);

@@ -5,7 +5,6 @@ import { expect, inject } from "vitest";
 import { localDefaults } from "@crate/local-supabase";
 import { playTicket } from "../../app/lib/http/signed-values.server.ts";
 import { crc32 } from "../../app/lib/media/zip.ts";
-import { marketplaceSecretHeader } from "../../app/lib/http/backend-env.ts";
 
 export const appUrl = inject("appUrl");
 export const supabaseUrl = inject("supabaseUrl");
@@ -38,26 +37,8 @@ export const recordSales = (sales: readonly RecordedSale[], currency?: string) =
 /** The backend as the marketplace's Workers call it (with their secret), as the media queue does. */
 const marketplaceBackend = createClient(supabaseUrl, localDefaults.anonKey, {
   auth: { persistSession: false, autoRefreshToken: false },
-  global: { headers: { [marketplaceSecretHeader]: marketplaceSecret } },
+  global: { headers: { "X-Marketplace-Secret": marketplaceSecret } },
 });
-
-/**
- * The hourly job's recommendations, as the media Worker's Cron Trigger runs them, for the fans given: their
- * kept recommendations made an hour old first, as time would (a purchase computes only its buyer's at once).
- */
-export async function recommendationsAnHourLater(fanIds: readonly string[]): Promise<void> {
-  const { error } = await serviceClient
-    .from("fan_recommendations")
-    .update({ computed_at: new Date(Date.now() - 61 * 60_000).toISOString() })
-    .in("fan_id", fanIds);
-  if (error) throw new Error(error.message);
-  // As runRecommendationsJob calls it (app/lib/catalog/recommendations-job.server.ts): slices until none is due.
-  for (let more = true, calls = 0; more && calls < 20; calls += 1) {
-    const refreshed = await marketplaceBackend.rpc("refresh_due_recommendations", { max_fans: 50 });
-    if (refreshed.error) throw new Error(refreshed.error.message);
-    more = (refreshed.data as { more: boolean }).more;
-  }
-}
 
 /**
  * A track's stream as the media queue leaves it (the route tests' Workers make none themselves): made and

@@ -477,24 +477,6 @@ export type Database = {
         }
         Relationships: []
       }
-      fan_recommendations: {
-        Row: {
-          computed_at: string
-          fan_id: string
-          releases: Json | null
-        }
-        Insert: {
-          computed_at?: string
-          fan_id: string
-          releases?: Json | null
-        }
-        Update: {
-          computed_at?: string
-          fan_id?: string
-          releases?: Json | null
-        }
-        Relationships: []
-      }
       followers: {
         Row: {
           artist_id: string
@@ -1815,10 +1797,6 @@ export type Database = {
           release_id: string
           title: string
         }[]
-      }
-      refresh_due_recommendations: {
-        Args: { max_fans?: number }
-        Returns: Json
       }
       release_codes: {
         Args: { page?: number; page_size?: number; release_id: string }
