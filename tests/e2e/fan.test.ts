@@ -93,13 +93,16 @@ for (const javaScriptEnabled of [true, false]) {
         await page.getByRole("button", { name: "Add emoji" }).click();
         const picker = page.getByRole("dialog", { name: "Choose an emoji" });
         await picker.getByRole("combobox").waitFor();
-        // Keyboard only: the search box has the focus; type, move to the first result, choose it.
-        await page.keyboard.type("headphone");
+        // Keyboard only: the search box has the focus; type, move to the first result, choose it. The word
+        // goes in as one input (as a paste or a phone's keyboard would), so no search for a part of it lands
+        // after the arrow and takes the choice back; the choice is waited for before Enter.
+        await page.keyboard.insertText("headphone");
         await picker
           .getByRole("option", { name: /headphone/i })
           .first()
           .waitFor();
         await page.keyboard.press("ArrowDown");
+        await picker.getByRole("option", { name: /headphone/i, selected: true }).waitFor();
         await page.keyboard.press("Enter");
         await picker.waitFor({ state: "hidden" });
         // The emoji as emojibase spells it (with its presentation selector), where the cursor was.
