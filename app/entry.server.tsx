@@ -31,6 +31,11 @@ export default async function handleRequest(
   const body = await renderToReadableStream(document, {
     nonce,
     signal: AbortSignal.timeout(streamTimeout + 1000),
+    // What has rendered goes out in place, however long the page: past this many bytes React otherwise
+    // sends a finished Suspense boundary (the purchase dialog, the comment form) after the page, for a
+    // script to move in, and without JavaScript it would stay hidden. Boundaries still waiting for data
+    // (a deferred loader value) stream as before.
+    progressiveChunkSize: Number.MAX_SAFE_INTEGER,
     onError(error: unknown) {
       responseStatusCode = 500;
       // Errors while rendering the shell reject and are logged by React Router; log the later ones.

@@ -16,6 +16,12 @@ export const soldKinds = ["track", "album", "merch"] as const;
 export const orderStates = ["open", "pending", "paid", "failed", "expired"] as const;
 export const payoutStates = ["sending", "paid", "failed"] as const;
 export const payoutMethods = ["paypal", "stripe"] as const;
+/** The artist's percent of what a fan pays for each kind sold: digital or physical. */
+export const artistPercentOf = {
+  track: artistShare.digitalPercent,
+  album: artistShare.digitalPercent,
+  merch: artistShare.physicalPercent,
+} as const satisfies Record<(typeof soldKinds)[number], number>;
 export const processorFeeRange = "4-6%";
 export const minimumAge = 13;
 export const legalLastUpdated = { iso: "2024-01-15", label: "January 15, 2024" } as const;

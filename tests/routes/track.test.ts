@@ -107,6 +107,9 @@ describe("the track page", () => {
     const { html } = await new Visitor().get(`${path}?buy=1`);
     const dialog = html.match(/<dialog[^>]*>[\s\S]*?<\/dialog>/)?.[0] ?? "";
     expect(dialog).toMatch(/^<dialog open=""/);
+    // In place, not sent after the page for a script to move in (React does so past a size, and without
+    // JavaScript the dialog would stay hidden).
+    expect(html.indexOf("<dialog")).toBeLessThan(html.indexOf("</main>"));
     expect(text(dialog)).toMatch(/Complete Purchase Glow Mara Vale \$1\.29 .*Buy now Add to cart Close/);
     // Plain forms: to the cart (or straight to payment), and Close.
     expect(dialog).toMatch(/<form(?=[^>]*method="post")(?=[^>]*action="\/cart")/);

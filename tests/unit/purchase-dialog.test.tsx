@@ -4,7 +4,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { createRoutesStub } from "react-router";
 import { describe, expect, it } from "vitest";
-import { PurchaseDialog, type ForSale } from "~/components/track/purchase-dialog";
+import { CompletePurchase, type ForSale } from "~/components/track/complete-purchase";
 
 function dialog(cart: number | null, item: ForSale | null) {
   const Stub = createRoutesStub([
@@ -12,7 +12,7 @@ function dialog(cart: number | null, item: ForSale | null) {
       id: "root",
       path: "/",
       Component: () => (
-        <PurchaseDialog
+        <CompletePurchase
           open
           onClose={() => {}}
           title="Glow"

@@ -1,12 +1,22 @@
-import { useEffect, useId, useRef } from "react";
+import { lazy, Suspense, useId } from "react";
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { FormAlert } from "~/components/form-controls";
 import { Button } from "~/components/ui/button";
-import { FieldError, Label, Textarea } from "~/components/ui/field";
-import { commentMaxLength, commentsPageSize } from "~/lib/constants";
-import { formatCount, formatTimeAgo } from "~/lib/format";
+import { commentsPageSize } from "~/lib/constants";
+import { formatTimeAgo } from "~/lib/format";
 import { formFields, type FormReply } from "~/lib/forms/forms";
 import type { TrackComment } from "~/lib/schemas/catalog-data";
+
+const loadCommentForm = () => import("./comment-form");
+
+/**
+ * The comment form's code: the server renders it at once (it works without JavaScript); the browser
+ * fetches it for signed-in listeners alone, since visitors see "Log in" instead, and the track page's own
+ * JavaScript stays within its budget.
+ */
+const CommentForm = import.meta.env.SSR
+  ? (await loadCommentForm()).CommentForm
+  : lazy(async () => ({ default: (await loadCommentForm()).CommentForm }));
 
 /**
  * A track's comments, newest first, a page at a time; signed-in listeners post and delete their own.
@@ -38,7 +48,9 @@ export function Comments({
       </h2>
       <div className="mt-5">
         {user ? (
-          <CommentForm trackPath={trackPath} result={result} replyingTo={comments.find((comment) => comment.id === replyTo) ?? null} />
+          <Suspense fallback={null}>
+            <CommentForm trackPath={trackPath} result={result} replyingTo={comments.find((comment) => comment.id === replyTo) ?? null} />
+          </Suspense>
         ) : (
           <p className="rounded-2xl border border-stage-700 bg-stage-850 px-5 py-4 text-ink-muted">
             <Link
@@ -82,80 +94,6 @@ export function Comments({
         </div>
       ) : null}
     </section>
-  );
-}
-
-function CommentForm({
-  trackPath,
-  result,
-  replyingTo,
-}: {
-  trackPath: string;
-  result: FormReply | undefined;
-  replyingTo: TrackComment | null;
-}) {
-  const formRef = useRef<HTMLFormElement>(null);
-  const navigation = useNavigation();
-  const posting = navigation.state === "submitting" && navigation.formData?.get("intent") === "comment";
-  const wasPosting = useRef(false);
-  const fields = formFields(result);
-  const error = fields.error("content");
-  const fieldId = useId();
-
-  // With JavaScript the form stays on the page: empty it once the comment went through.
-  useEffect(() => {
-    if (posting) wasPosting.current = true;
-    else if (wasPosting.current && navigation.state === "idle") {
-      wasPosting.current = false;
-      if (!error) formRef.current?.reset();
-    }
-  }, [posting, navigation.state, error]);
-
-  return (
-    <Form
-      ref={formRef}
-      method="post"
-      action={trackPath}
-      preventScrollReset
-      noValidate
-      className="rounded-2xl border border-stage-700 bg-stage-850 p-4"
-    >
-      <input type="hidden" name="intent" value="comment" />
-      {replyingTo ? <input type="hidden" name="replyTo" value={replyingTo.id} /> : null}
-      <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <Label htmlFor={fieldId}>{replyingTo ? `Reply to ${replyingTo.author_name ?? "this comment"}` : "Add a comment"}</Label>
-        {replyingTo ? (
-          <Link to={`${trackPath}#comments`} preventScrollReset className="text-sm text-accent-strong hover:underline">
-            Cancel reply
-          </Link>
-        ) : null}
-      </div>
-      <Textarea
-        id={fieldId}
-        name="content"
-        required
-        maxLength={commentMaxLength}
-        rows={3}
-        placeholder="What do you hear?"
-        defaultValue={fields.text("content")}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${fieldId}-error` : `${fieldId}-hint`}
-        className="min-h-24 resize-y"
-      />
-      <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <FieldError id={`${fieldId}-error`}>{error}</FieldError>
-          {error ? null : (
-            <p id={`${fieldId}-hint`} className="text-sm text-ink-faint">
-              Up to {formatCount(commentMaxLength)} characters.
-            </p>
-          )}
-        </div>
-        <Button type="submit" disabled={posting} aria-disabled={posting || undefined}>
-          {posting ? "Posting..." : replyingTo ? "Post reply" : "Post comment"}
-        </Button>
-      </div>
-    </Form>
   );
 }
 

@@ -1,112 +1,65 @@
-import type { Ref, RefObject } from "react";
-import { Form, href } from "react-router";
+import { lazy, Suspense, useImperativeHandle, useRef, useState, type RefObject } from "react";
 import { Button, LinkButton } from "~/components/ui/button";
-import { Dialog, type DialogHandle } from "~/components/ui/dialog";
-import { Field } from "~/components/ui/field";
-import { CheckboxField } from "~/components/form-controls";
-import { waiverLabel } from "~/lib/payments/withdrawal";
-import { formatPrice } from "~/lib/format";
-import { artistShareOf, type CartKind } from "~/lib/payments/cart";
-import { useCartCount } from "~/lib/session/use-user";
+import type { DialogHandle } from "~/components/ui/dialog";
 import { useHydrated } from "~/lib/ui/use-hydrated";
+import type { CompletePurchaseProps } from "./complete-purchase";
 
-/** What Buy Now sells: a track, an album or merch, whether fans may pay more than its price, and whether it sold out. */
-export type ForSale = { kind: CartKind; id: string; allowPayMore: boolean; soldOut?: boolean };
+export type { ForSale } from "./complete-purchase";
+
+const loadDialog = () => import("./complete-purchase");
 
 /**
- * 'Complete Purchase': what is bought, and where fans can pay, "Buy now" (straight to payment with it) and
- * "Add to cart", with the fan's own price where they may pay more (and for a download, the waiver of the
- * right to withdraw); merch sold out says so; elsewhere (no payments configured) the spec's "available
- * soon". Plain forms posting to the cart, so they work without JavaScript; Close is a `method="dialog"`
- * form, which closes the dialog either way.
+ * The dialog's code. The server renders it at once (a `?buy=` address opens it without JavaScript); the
+ * browser fetches it the first time it is wanted, since most visitors of a page never buy, and the page's
+ * own JavaScript stays within its budget.
  */
-export function PurchaseDialog({
-  ref,
-  open,
-  onClose,
-  title,
-  artistName,
-  artworkUrl,
-  price,
-  currency,
-  formats,
-  item = null,
-}: {
-  ref?: Ref<DialogHandle>;
-  open: boolean;
-  onClose: () => void;
-  title: string;
-  artistName: string;
-  artworkUrl: string;
-  price: number;
-  /** What its price is in: its artist's currency. */
-  currency: string;
-  /** What the downloads are (`WAV as uploaded, MP3 320 kbps, FLAC`), stated before anyone pays; null when there is no audio. */
-  formats: string | null;
-  item?: ForSale | null;
-}) {
-  // The root loader says whether fans can pay here (a cart exists).
-  const payments = useCartCount() !== null;
+const CompletePurchase = import.meta.env.SSR
+  ? (await loadDialog()).CompletePurchase
+  : lazy(async () => ({ default: (await loadDialog()).CompletePurchase }));
+
+/**
+ * 'Complete Purchase' (complete-purchase.tsx), on a page: rendered where the address asks for it (`open`),
+ * and from the first time a control shows it (`ref.show()`), which loads it if need be. Once loaded it
+ * stays, and each later show opens it at once.
+ */
+export function PurchaseDialog({ ref, open, onClose, ...props }: CompletePurchaseProps) {
+  const dialog = useRef<DialogHandle>(null);
+  const [kept, setKept] = useState(false);
+  // Shown before it was loaded: open as it mounts, until it closes.
+  const [opening, setOpening] = useState(false);
+  useImperativeHandle(ref, () => ({
+    show() {
+      if (dialog.current) return dialog.current.show();
+      setKept(true);
+      setOpening(true);
+    },
+  }));
   return (
-    <Dialog ref={ref} open={open} onClose={onClose} title="Complete Purchase">
-      <div className="flex items-center gap-4">
-        <img src={artworkUrl} alt="" width={80} height={80} className="size-20 shrink-0 rounded-lg object-cover" />
-        <div className="min-w-0">
-          <p className="truncate font-semibold text-ink">{title}</p>
-          <p className="truncate text-sm text-ink-muted">{artistName}</p>
-          <p className="mt-1 text-lg font-bold text-accent-strong">{formatPrice(price, currency)}</p>
-          {formats ? <p className="text-sm text-ink-muted">Download: {formats}</p> : null}
-        </div>
-      </div>
-      {/* The dialog's error area (spec section 1); a refused payment is said on the cart, beside what it concerns. */}
-      <div role="alert" className="empty:hidden mt-4 rounded-lg border border-danger/40 bg-danger/10 px-3 py-2 text-sm text-danger" />
-      {payments && item?.soldOut ? (
-        <p className="mt-5 rounded-xl border border-stage-600 bg-stage-900 px-4 py-3 text-ink-muted">Sold out.</p>
-      ) : payments && item ? (
-        <Form method="post" action={href("/cart")} noValidate className="mt-5 grid gap-4">
-          <input type="hidden" name="kind" value={item.kind} />
-          <input type="hidden" name="id" value={item.id} />
-          {item.allowPayMore ? (
-            <Field
-              label={`Your price (${currency})`}
-              name="amount"
-              inputMode="decimal"
-              defaultValue={price.toFixed(2)}
-              hint={`At least ${formatPrice(price, currency)}. Pay more if you like: the artist receives ${Math.round(artistShareOf[item.kind] * 100)}% of what you pay.`}
-            />
-          ) : null}
-          {item.kind === "merch" ? null : <CheckboxField name="waiveWithdrawal" label={waiverLabel} />}
-          <div className="flex flex-wrap gap-3">
-            <Button type="submit" name="intent" value="buy-now">
-              Buy now
-            </Button>
-            <Button type="submit" name="intent" value="add" variant="secondary">
-              Add to cart
-            </Button>
-          </div>
-        </Form>
-      ) : (
-        <p className="mt-5 rounded-xl border border-stage-600 bg-stage-900 px-4 py-3 text-ink-muted">
-          Payment options will be available soon.
-        </p>
-      )}
-      <form method="dialog" className="mt-6 flex justify-end">
-        <Button type="submit" variant="secondary" autoFocus={!payments || !item || item.soldOut}>
-          Close
-        </Button>
-      </form>
-    </Dialog>
+    <Suspense fallback={null}>
+      {open || kept ? (
+        <CompletePurchase
+          ref={dialog}
+          open={open || opening}
+          onClose={() => {
+            setOpening(false);
+            onClose();
+          }}
+          {...props}
+        />
+      ) : null}
+    </Suspense>
   );
 }
 
 /**
- * Buy Now beside the dialog it opens: a button once the page runs its scripts; before, a link to the
- * same page with `?buy=1`, for which the server renders the dialog open.
+ * Buy Now beside the dialog it opens: a button once the page runs its scripts (pointing at it or focusing
+ * it fetches the dialog, so it opens at once); before, a link to the same page with `?buy=1`, for which the
+ * server renders the dialog open.
  */
 export function BuyNowButton({ label, path, dialog }: { label: string; path: string; dialog: RefObject<DialogHandle | null> }) {
   const hydrated = useHydrated();
   return hydrated ? (
-    <Button size="lg" onClick={() => dialog.current?.show()}>
+    <Button size="lg" onPointerEnter={() => void loadDialog()} onFocus={() => void loadDialog()} onClick={() => dialog.current?.show()}>
       {label}
     </Button>
   ) : (

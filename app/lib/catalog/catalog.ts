@@ -9,7 +9,7 @@ export function countOf(count: number, singular: string, plural = `${singular}s`
 }
 
 /** Ids in page addresses are UUIDs, checked the way the Edge Functions check them. */
-export { idSchema, isUuid } from "../../../supabase/functions/_shared/ids";
+export { isUuid } from "../../../supabase/functions/_shared/uuid";
 
 /** A search term as a literal ILIKE pattern: the user's `%`, `_` and `\` match themselves. */
 export function containsPattern(term: string): string {

@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import { href } from "react-router";
 import { albumPath, isUuid, trackPath } from "~/lib/catalog/catalog";
-import { artistShare, soldKinds } from "~/lib/constants";
+import { soldKinds } from "~/lib/constants";
 import { formatCountry } from "~/lib/format";
 
 /** The most a cart holds (the database holds the same). */
@@ -23,13 +23,6 @@ export type CartKind = (typeof cartKinds)[number];
 
 /** A cart's line: its item, the amount in cents the fan chose for one (null: the price), and how many. */
 export type CartLine = { kind: CartKind; id: string; amount: number | null; quantity: number };
-
-/** The artist's share of a line's price after discounts, as the cart says it while a fan types (the database rounds the same). */
-export const artistShareOf: Record<CartKind, number> = {
-  track: artistShare.digitalPercent / 100,
-  album: artistShare.digitalPercent / 100,
-  merch: artistShare.physicalPercent / 100,
-};
 
 /** Where an item of each kind has its page (merch has none of its own). */
 const itemPages: Record<CartKind, ((id: string) => string) | null> = { track: trackPath, album: albumPath, merch: null };

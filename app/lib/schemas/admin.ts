@@ -1,7 +1,6 @@
 import * as v from "valibot";
-import { idSchema } from "~/lib/catalog/catalog";
 import { textLimits } from "~/lib/constants";
-import { requiredText } from "./text";
+import { idSchema, requiredText } from "./text";
 
 // Administration's forms and data (spec sections 4 and 5: News item, Ban). One schema per form.
 

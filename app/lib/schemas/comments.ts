@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { idSchema } from "~/lib/catalog/catalog";
+import { idSchema } from "./text";
 import { commentMaxLength } from "~/lib/constants";
 
 // The comment forms on the track page.

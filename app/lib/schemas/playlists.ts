@@ -1,8 +1,7 @@
 import * as v from "valibot";
-import { idSchema } from "~/lib/catalog/catalog";
 import { playlistLimits } from "~/lib/constants";
 import { count, nullableText, pixels } from "./columns";
-import { optionalText, requiredText } from "./text";
+import { idSchema, optionalText, requiredText } from "./text";
 
 // Playlists: their forms (one schema each) and what their reads answer (supabase/schemas/11_playlists.sql).
 

@@ -1,6 +1,9 @@
 import * as v from "valibot";
 
-// The pieces the form schemas share: trimmed text within its length, and calendar dates.
+// The pieces the form schemas share: ids, trimmed text within its length, and calendar dates.
+
+/** An id field, checked the way the Edge Functions check one. */
+export { idSchema } from "../../../supabase/functions/_shared/ids";
 
 /** "Title can be at most 200 characters". */
 export const atMost = (max: number, what: string) => v.maxLength<string, number, string>(max, `${what} can be at most ${max} characters`);

@@ -10,11 +10,11 @@ import { EmptyState } from "~/components/ui/empty-state";
 import { Field, SelectField } from "~/components/ui/field";
 import { albumPath, trackPath } from "~/lib/catalog/catalog";
 import { formatMoney } from "~/lib/format";
+import { artistPercentOf } from "~/lib/constants";
 import { formError, formFields, parseForm, replyWith, type FormReply } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";
 import { uncached } from "~/lib/http/http-cache";
 import {
-  artistShareOf,
   belowMinimum,
   codeLimit,
   codeMessage,
@@ -566,7 +566,7 @@ function AmountForm({ line, money, refused }: { line: PricedLine; money: (cents:
   const form = formFields(refused);
   const [typed, setTyped] = useState(refused ? form.text("amount") : ((line.unit ?? line.minimum ?? 0) / 100).toFixed(2));
   const cents = Math.round(Number(typed) * 100);
-  const receives = Number.isFinite(cents) && cents >= 0 ? money(Math.round(cents * artistShareOf[line.kind])) : null;
+  const receives = Number.isFinite(cents) && cents >= 0 ? money(Math.round((cents * artistPercentOf[line.kind]) / 100)) : null;
   const lineFields = <LineFields line={line} keep="quantity" />;
   const tiersHeading = useId();
   return (

@@ -14,7 +14,7 @@
 // POST { trackId, format, frames: "read" | "remove" } → 200 { framesUrl } (a signed URL to read an MP3's
 //   stored frames back, null when there are none) or { removed: true }, once its file is written whole;
 // → 403 { code: "not_the_marketplace" }, 400 { code: "invalid_request" }, 405, 502 { code: "storage_error" }.
-import { isUuid } from "../_shared/ids.ts";
+import { isUuid } from "../_shared/uuid.ts";
 import { framesPath, isMadeFormat, isMp3Format, madeFilePath } from "../_shared/made-formats.ts";
 import { clientWith, failure, service } from "../_shared/project.ts";
 import { isMissingObject } from "../_shared/storage-errors.ts";

@@ -13,7 +13,7 @@
 // spec's message: track_not_found (404), no_audio_file (404), audio_preparing (409: the rendition is
 // being made), audio_unavailable (503: making it failed), audio_file_missing (404), storage_error (502), no_signed_url (502), invalid_request (400),
 // method_not_allowed (405).
-import { isUuid } from "../_shared/ids.ts";
+import { isUuid } from "../_shared/uuid.ts";
 import { callerClient, failure, service } from "../_shared/project.ts";
 import { isMissingObject } from "../_shared/storage-errors.ts";
 
