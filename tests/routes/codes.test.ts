@@ -55,11 +55,11 @@ describe("the studio's download codes", () => {
     expect(csv.response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(csv.response.headers.get("content-disposition")).toContain("Small Town Satellites codes.csv");
     const [header, ...rows] = csv.html.trim().split("\r\n");
-    expect(header).toBe("code,redeem at,status,made,redeemed by,redeemed on");
+    expect(header).toBe("code,redeem at,status,made (UTC),redeemed by,redeemed on (UTC)");
     const [code] = await unusedCodes();
     const shown = `${code!.slice(0, 4)}-${code!.slice(4, 8)}-${code!.slice(8)}`;
     const row = rows.find((line) => line.startsWith(`${shown},`))!;
-    expect(row).toMatch(new RegExp(`^${shown},http://[^,]+/redeem\\?code=${shown},unused,\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC,,$`));
+    expect(row).toMatch(new RegExp(`^${shown},http://[^,]+/redeem\\?code=${shown},unused,\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2},,$`));
 
     const { data } = await serviceClient.from("download_codes").select("id").eq("code", code!).single();
     const disabled = await artist.post(codesPage, { intent: "disable", codeId: data!.id });

@@ -121,11 +121,13 @@ describe("merch without JavaScript", () => {
     const payments = "/dashboard/artist/payments";
     expect(text((await artist.visitor.get(`${payments}?item=${merchId}`)).html)).toContain("Lantern tee");
     expect(text((await artist.visitor.get(`${payments}?item=${crypto.randomUUID()}`)).html)).toContain("No sales yet");
-    const csv = await artist.visitor.get(`/dashboard/artist/payments/sales.csv?item=${merchId}`);
+    const csv = await artist.visitor.download(`/dashboard/artist/payments/sales.csv?item=${merchId}`);
     expect(csv.response.headers.get("content-type")).toContain("text/csv");
-    const [header, row] = csv.html.trim().split("\r\n");
-    expect(header).toBe("date,order,item,kind,quantity,country,currency,price,discount,shipping,paid,your share,refunded");
-    expect(row).toMatch(/,Lantern tee,Merch,2,DE,USD,30\.00,0\.00,16\.00,46\.00,43\.60,$/);
+    // UTF-8 with a byte order mark (Excel reads it as UTF-8 then); dates as spreadsheets take them, in UTC.
+    expect([...csv.bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const [header, row] = new TextDecoder().decode(csv.bytes).trim().split("\r\n");
+    expect(header).toBe("date (UTC),order,item,kind,quantity,country,currency,price,discount,shipping,paid,your share,refunded (UTC)");
+    expect(row).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2},\w{8},Lantern tee,Merch,2,DE,USD,30\.00,0\.00,16\.00,46\.00,43\.60,$/);
     const elsewhere = await newArtist("Other Seller");
     expect((await elsewhere.visitor.get("/dashboard/artist/payments/sales.csv")).html.trim().split("\r\n")).toHaveLength(1);
     expect((await fan.get("/dashboard/artist/payments/sales.csv")).response.status).toBe(403);

@@ -12,14 +12,24 @@ export function csvField(value: string): string {
   return /[",;\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 
-/** A moment as people read it in a spreadsheet: `2026-11-28 14:05 UTC`. */
-export const csvTime = (timestamp: string | null) =>
-  timestamp ? `${new Date(timestamp).toISOString().slice(0, 16).replace("T", " ")} UTC` : "";
+/**
+ * A moment in UTC as spreadsheets read a date and time (Excel, Numbers and Google Sheets each take
+ * `2026-11-28 14:05:09` as one, where an ISO moment or a trailing "UTC" stays text); the column's header
+ * says UTC (`csvTimeHeader`).
+ */
+export const csvTime = (timestamp: string | null) => (timestamp ? new Date(timestamp).toISOString().slice(0, 19).replace("T", " ") : "");
 
-/** A CSV file of `rows` (each its fields) under `header`, downloaded as `fileName`; never cached, it is its reader's alone. */
+/** A time column's header: `made (UTC)`. */
+export const csvTimeHeader = (name: string) => `${name} (UTC)`;
+
+/**
+ * A CSV file of `rows` (each its fields) under `header`, downloaded as `fileName`; never cached, it is its
+ * reader's alone. UTF-8 with a byte order mark: without one, Excel reads the file in the computer's legacy
+ * code page, and "Winter Études" shows as "Winter Ã‰tudes".
+ */
 export function csvResponse(header: string[], rows: string[][], fileName: string): Response {
   const lines = [header, ...rows].map((fields) => fields.map(csvField).join(","));
-  return new Response(`${lines.join("\r\n")}\r\n`, {
+  return new Response(`\uFEFF${lines.join("\r\n")}\r\n`, {
     headers: { ...uncached, "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": attachment(fileName) },
   });
 }

@@ -5,7 +5,7 @@ import { backendMaxRows } from "~/lib/constants";
 import { formatDownloadCode } from "~/lib/format";
 import { uncached } from "~/lib/http/http-cache";
 import { safeFileName } from "~/lib/media/downloads";
-import { csvResponse, csvTime } from "~/lib/media/csv.server";
+import { csvResponse, csvTime, csvTimeHeader } from "~/lib/media/csv.server";
 import { ReleaseCodesSchema } from "~/lib/schemas/studio-data";
 import { requireArtist } from "~/lib/session/guards.server";
 import { supabaseContext } from "~/lib/session/session.server";
@@ -37,7 +37,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     if (page * backendMaxRows >= list.total) break;
   }
   return csvResponse(
-    ["code", "redeem at", "status", "made", "redeemed by", "redeemed on"],
+    ["code", "redeem at", "status", csvTimeHeader("made"), "redeemed by", csvTimeHeader("redeemed on")],
     rows,
     `${safeFileName(release.title)} codes.csv`,
   );

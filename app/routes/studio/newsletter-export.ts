@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { readOrThrow } from "~/lib/backend/backend.server";
-import { csvResponse } from "~/lib/media/csv.server";
+import { csvResponse, csvTime, csvTimeHeader } from "~/lib/media/csv.server";
 import { requireArtist } from "~/lib/session/guards.server";
 import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/newsletter-export";
@@ -18,8 +18,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     schema: SignupsSchema,
   });
   return csvResponse(
-    ["email", "signed_up_at", "subscribed"],
-    signups.map((signup) => [signup.email, signup.signed_up_at, !signup.confirmed ? "pending" : signup.subscribed ? "yes" : "no"]),
+    ["email", csvTimeHeader("signed up"), "subscribed"],
+    signups.map((signup) => [signup.email, csvTime(signup.signed_up_at), !signup.confirmed ? "pending" : signup.subscribed ? "yes" : "no"]),
     "Crate newsletter signups.csv",
   );
 }

@@ -3,7 +3,7 @@
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { isUuid } from "~/lib/catalog/catalog";
 import { backendMaxRows } from "~/lib/constants";
-import { csvTime } from "~/lib/media/csv.server";
+import { csvTime, csvTimeHeader } from "~/lib/media/csv.server";
 import { itemLabel } from "~/lib/payments/cart";
 import { SalesSchema } from "~/lib/schemas/checkout";
 import type { SupabaseClient } from "~/lib/backend/supabase.server";
@@ -47,7 +47,7 @@ export async function salesRows(supabase: SupabaseClient, item: string | null) {
     if (page.length < backendMaxRows) break;
   }
   const header = [
-    "date",
+    csvTimeHeader("date"),
     "order",
     "item",
     "kind",
@@ -59,7 +59,7 @@ export async function salesRows(supabase: SupabaseClient, item: string | null) {
     "shipping",
     "paid",
     "your share",
-    "refunded",
+    csvTimeHeader("refunded"),
   ];
   return { header, rows };
 }
