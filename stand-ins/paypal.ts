@@ -1,7 +1,8 @@
 // A stand-in for the part of PayPal's REST API the marketplace pays artists through, so `npm start` and the
 // tests send no money: an OAuth access token (`POST /v1/oauth2/token`, client credentials over Basic auth),
 // a payouts batch (`POST /v1/payments/payouts`, once per `PayPal-Request-Id`, as PayPal answers a repeated
-// request with the first batch; a `sender_batch_id` used before is refused as PayPal refuses it) and its
+// request with the first batch; a `sender_batch_id` used before is refused as PayPal refuses it, linking to
+// the first in the error's detail) and its
 // outcome (`GET /v1/payments/payouts/{payout_batch_id}`). A batch is processed at once: each item is paid,
 // but for a receiver at `unregistered.example`, which fails with PayPal's `RECEIVER_UNREGISTERED`. What
 // it paid is listed at `/`, a page for a developer, and for tests in `batches` and at `GET /_batches` (its
@@ -45,6 +46,11 @@ export type PaypalStandIn = {
   clientSecret: string;
   /** Every batch taken, oldest first. */
   batches: readonly PayoutBatch[];
+  /**
+   * Forgets the `PayPal-Request-Id`s seen, as PayPal does once it no longer keeps a request's answer: a
+   * batch sent again is then refused for its `sender_batch_id` rather than answered as the first.
+   */
+  forgetRequestIds(): void;
   close(): Promise<void>;
 };
 
@@ -110,14 +116,30 @@ export async function startPaypalStandIn({
         ]),
       ];
     const earlier = batches.find((b) => b.batch_header.sender_batch_header.sender_batch_id === header.sender_batch_id);
+    // "If you specify a sender_batch_id that was used in the last 30 days, the API rejects the request with
+    // an error message that shows the duplicate sender_batch_id and includes a HATEOAS link to the original
+    // payout" (PayPal's Payouts API reference, sender_batch_header): the link is the error detail's, and
+    // the error's own `links` is empty.
     if (earlier)
       return [
         400,
         {
           ...paypalError("USER_BUSINESS_ERROR", "User business error.", [
-            { field: "SENDER_BATCH_ID", location: "body", issue: "Batch with given sender_batch_id already exists" },
+            {
+              field: "SENDER_BATCH_ID",
+              location: "body",
+              issue: `Batch with given sender_batch_id already exists: ${header.sender_batch_id}`,
+              link: [
+                {
+                  href: `${base}/v1/payments/payouts/${earlier.batch_header.payout_batch_id}`,
+                  rel: "self",
+                  method: "GET",
+                  encType: "application/json",
+                },
+              ],
+            },
           ]),
-          links: [{ href: `${base}/v1/payments/payouts/${earlier.batch_header.payout_batch_id}`, rel: "self", method: "GET" }],
+          links: [],
         },
       ];
     const items = params.items;
@@ -227,11 +249,12 @@ export async function startPaypalStandIn({
     clientId,
     clientSecret,
     batches,
+    forgetRequestIds: () => byRequestId.clear(),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 
-function paypalError(name: string, message: string, details: Record<string, string>[]) {
+function paypalError(name: string, message: string, details: Record<string, unknown>[]) {
   return { name, message, debug_id: randomBytes(6).toString("hex"), details };
 }
 

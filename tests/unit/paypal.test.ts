@@ -48,8 +48,21 @@ describe("the PayPal stand-in", () => {
       body: JSON.stringify({ sender_batch_header: { sender_batch_id: id }, items: [] }),
     });
     expect(again.status).toBe(400);
-    expect(await again.json()).toMatchObject({ name: "USER_BUSINESS_ERROR" });
+    expect(await again.json()).toMatchObject({
+      name: "USER_BUSINESS_ERROR",
+      details: [{ field: "SENDER_BATCH_ID", link: [{ href: `${standIn.url}/v1/payments/payouts/${batch}`, rel: "self" }] }],
+      links: [],
+    });
     expect(standIn.batches.filter((b) => b.batch_header.payout_batch_id === batch)).toHaveLength(1);
+  });
+
+  it("takes a payout whose answer was lost, once PayPal no longer replays it, as the batch sent before: paid once", async () => {
+    const token = await paypalToken(env);
+    const id = crypto.randomUUID();
+    const batch = await sendPaypalPayout(env, token, payout(id));
+    standIn.forgetRequestIds();
+    expect(await sendPaypalPayout(env, token, payout(id))).toBe(batch);
+    expect(standIn.batches.filter((b) => b.batch_header.sender_batch_header.sender_batch_id === id)).toHaveLength(1);
   });
 
   it("fails a payout to an account PayPal cannot pay, with PayPal's reason", async () => {

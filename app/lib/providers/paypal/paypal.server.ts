@@ -11,11 +11,12 @@ const apiOf = (env: PaypalEnv) => env.PAYPAL_API_URL || "https://api-m.paypal.co
 
 const Token = v.object({ access_token: v.string() });
 const Created = v.object({ batch_header: v.object({ payout_batch_id: v.string() }) });
+const Link = v.object({ href: v.string(), rel: v.string() });
 const Refused = v.object({
   name: v.string(),
   message: v.string(),
-  details: v.optional(v.array(v.object({ issue: v.optional(v.string()) }))),
-  links: v.optional(v.array(v.object({ href: v.string(), rel: v.string() }))),
+  // A batch refused as sent before links to the first in its detail (PayPal's Payouts reference).
+  details: v.optional(v.array(v.object({ issue: v.optional(v.string()), link: v.optional(v.array(Link)) }))),
 });
 const Batch = v.object({
   batch_header: v.object({ payout_batch_id: v.string(), batch_status: v.string() }),
@@ -74,8 +75,11 @@ export async function sendPaypalPayout(env: PaypalEnv, token: string, payout: Pa
   });
   if (status === 201 || status === 200) return v.parse(Created, body).batch_header.payout_batch_id;
   const refused = v.safeParse(Refused, body);
-  // Sent before under another request id: the batch PayPal links to is this payout's.
-  const earlier = refused.success ? refused.output.links?.find((link) => link.rel === "self") : undefined;
+  // Sent before (its answer lost, and PayPal no longer replaying it for the request id): the batch PayPal
+  // links to is this payout's, sent once, never to be sent again nor counted as failed.
+  const earlier = refused.success
+    ? refused.output.details?.flatMap((detail) => detail.link ?? []).find((link) => link.rel === "self")
+    : undefined;
   if (earlier) return earlier.href.split("/").at(-1)!;
   const reason = refused.success ? (refused.output.details?.[0]?.issue ?? refused.output.message) : `PayPal answered ${status}`;
   if (status >= 400 && status < 500 && status !== 401 && status !== 429) throw new PayoutRefused(reason);
