@@ -1,5 +1,5 @@
 // A stand-in for the part of Stripe's API the marketplace uses, so `npm start` and the tests reach no
-// network: Checkout Sessions (create, retrieve, expire) and refunds with idempotency keys, the sessions'
+// network: Checkout Sessions (create, retrieve, expire, lapsed at their `expires_at`) and refunds with idempotency keys, the sessions'
 // hosted payment page with Stripe's test cards, payment intents (their charge), Connect's Express accounts
 // with their onboarding (account links, a hosted form, `account.updated`), transfers to them from a charge
 // and their reversals, and events sent to the marketplace's webhook signed as Stripe signs them. The
@@ -139,6 +139,8 @@ export type StripeStandIn = {
   transfers: readonly Transfer[];
   /** Settles once every webhook delivery started so far has ended (delivered, or given up). */
   delivered(): Promise<void>;
+  /** For tests: moves the stand-in's clock on by `seconds`, lapsing what is due by then (as time passing would). */
+  advanceClock(seconds: number): void;
   close(): Promise<void>;
 };
 
@@ -171,7 +173,23 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   const deliveries = new Set<Promise<void>>();
   let origin = "";
 
-  const now = () => Math.floor(Date.now() / 1000);
+  let clockAhead = 0;
+  const now = () => Math.floor(Date.now() / 1000) + clockAhead;
+
+  /**
+   * Open sessions past their `expires_at` expire, and say so with `checkout.session.expired`: "If the
+   * Checkout Session expires, customers can no longer complete it" (Stripe's "Expire a session" guide);
+   * looked at before every request, its page's too, and every few seconds besides.
+   */
+  function lapse() {
+    for (const session of sessions.values()) {
+      if (session.status !== "open" || session.expires_at > now()) continue;
+      Object.assign(session, { status: "expired", url: null });
+      send("checkout.session.expired", session);
+    }
+  }
+  const lapsing = setInterval(lapse, 5_000);
+  lapsing.unref();
   const id = (prefix: string) => `${prefix}_test_${randomBytes(12).toString("hex")}`;
 
   function send(type: string, session: CheckoutSession | Charge | ConnectAccount) {
@@ -195,6 +213,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   }
 
   async function api(request: IncomingMessage, path: string, body: string): Promise<[number, unknown]> {
+    lapse();
     if (request.headers.authorization !== `Bearer ${options.secretKey}`)
       return [401, stripeError("invalid_request_error", "Invalid API Key provided.")];
     const sessionPath = /^\/v1\/checkout\/sessions\/([^/]+)(\/expire)?$/.exec(path);
@@ -287,6 +306,29 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
         400,
         stripeError("invalid_request_error", "The Checkout Session's total amount due must add up to at least the minimum charge amount."),
       ];
+    // "The Epoch time in seconds at which the Checkout Session will expire. It can be anywhere from 30
+    // minutes to 24 hours after Checkout Session creation" (Stripe's API reference, Create a Checkout
+    // Session), measured from Stripe's own receipt of the request.
+    const expiresAt = params.expires_at === undefined ? now() + 24 * 3600 : Number(params.expires_at);
+    if (!Number.isInteger(expiresAt)) return [400, stripeError("invalid_request_error", "Invalid integer: expires_at", "expires_at")];
+    if (expiresAt < now() + 30 * 60)
+      return [
+        400,
+        stripeError(
+          "invalid_request_error",
+          "The `expires_at` timestamp must be at least 30 minutes from Checkout Session creation.",
+          "expires_at",
+        ),
+      ];
+    if (expiresAt > now() + 24 * 3600)
+      return [
+        400,
+        stripeError(
+          "invalid_request_error",
+          "The `expires_at` timestamp must be less than 24 hours from Checkout Session creation.",
+          "expires_at",
+        ),
+      ];
     const sessionId = id("cs");
     const session: CheckoutSession = {
       id: sessionId,
@@ -302,7 +344,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       collected_information: null,
       shipping_address_collection: allowed.length > 0 ? { allowed_countries: allowed } : null,
       shipping_cost: rate ? { amount_subtotal: shipping, amount_total: shipping } : null,
-      expires_at: Number(params.expires_at) || now() + 24 * 3600,
+      expires_at: expiresAt,
       livemode: false,
       metadata: Object.fromEntries(Object.entries(record(params.metadata)).map(([key, value]) => [key, String(value)])),
       mode: "payment",
@@ -496,6 +538,7 @@ ${field("bank_account", "Bank account number or IBAN", 'autocomplete="off" requi
 
   /** The hosted payment page: a card form; a test card that pays completes the session and returns to the shop. */
   async function payPage(request: IncomingMessage, sessionId: string, body: string, response: ServerResponse) {
+    lapse();
     const session = sessions.get(sessionId);
     if (!session || session.status !== "open") {
       page(response, 410, "This checkout has ended", `<p>This checkout is no longer open.</p>`);
@@ -638,7 +681,12 @@ ${session.cancel_url ? `<p><a href="${escape(session.cancel_url)}">Back to the s
     async delivered() {
       while (deliveries.size > 0) await Promise.allSettled([...deliveries]);
     },
+    advanceClock(seconds) {
+      clockAhead += seconds;
+      lapse();
+    },
     async close() {
+      clearInterval(lapsing);
       await Promise.allSettled([...deliveries]);
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

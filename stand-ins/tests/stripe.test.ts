@@ -123,6 +123,28 @@ describe("the Stripe stand-in", () => {
     expect(received.some((event) => event.type === "checkout.session.expired" && event.data.object.id === session.id)).toBe(true);
   });
 
+  it("takes a session's expires_at from 30 minutes to 24 hours ahead of its own clock, and lapses it then: its page refuses payment", async () => {
+    const ahead = (seconds: number) => Math.floor(Date.now() / 1000) + seconds;
+    for (const seconds of [30 * 60 - 1, 24 * 3600 + 60])
+      await expect(stripe.checkout.sessions.create({ ...sessionParams(), expires_at: ahead(seconds) })).rejects.toMatchObject({
+        statusCode: 400,
+        param: "expires_at",
+      });
+    const session = await stripe.checkout.sessions.create({ ...sessionParams(), expires_at: ahead(31 * 60) });
+    standIn.advanceClock(30 * 60);
+    expect((await stripe.checkout.sessions.retrieve(session.id)).status).toBe("open");
+    standIn.advanceClock(60);
+    const paying = await fetch(session.url!, {
+      method: "POST",
+      body: new URLSearchParams({ card: testCards.pays, expiry: "12/34", cvc: "123", country: "DE" }),
+      redirect: "manual",
+    });
+    expect(paying.status).toBe(410);
+    expect(await stripe.checkout.sessions.retrieve(session.id)).toMatchObject({ status: "expired", payment_status: "unpaid" });
+    await standIn.delivered();
+    expect(received.some((event) => event.type === "checkout.session.expired" && event.data.object.id === session.id)).toBe(true);
+  });
+
   it("refunds a paid session's charge once per idempotency key, never more than was paid, and says so with an event", async () => {
     const { session, paymentIntent } = await paidSession();
     const params = { payment_intent: paymentIntent, amount: 100 };
