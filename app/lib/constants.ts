@@ -100,6 +100,11 @@ export const playerDefaults = { volume: 0.7, waveformHeight: 80 } as const;
 
 /** The currencies artists and fans choose between for prices and payouts (spec section 5, Payments). */
 export const currencies = ["USD", "EUR", "GBP"] as const;
+/**
+ * The smallest payment in each currency, in cents (Stripe's minimum charge amounts), as the database
+ * holds every checkout to it (private.minimum_charge_cents; the limits test holds the two together).
+ */
+export const minimumChargeCents = { USD: 50, EUR: 50, GBP: 30 } as const satisfies Record<(typeof currencies)[number], number>;
 
 /** Automatic withdrawals: the least threshold and its step, in whole dollars (spec section 5, Payments). */
 export const withdrawThreshold = { minimum: 50, step: 10 } as const;

@@ -23,6 +23,20 @@ revoke execute on function private.checkout_lasts() from public;
 
 grant execute on function private.checkout_lasts() to anon, authenticated;
 
+-- The smallest payment a card takes through Stripe in each of the catalog's currencies, in cents (Stripe's
+-- "Minimum and maximum charge amounts": USD 0.50, EUR 0.50, GBP 0.30): a checkout for less (a discount
+-- took most of it) is refused here, before the provider refuses it with a generic error. Free is free.
+create or replace function private.minimum_charge_cents(currency text)
+returns integer
+language sql
+immutable
+set search_path = ''
+as $$
+  select case upper(minimum_charge_cents.currency) when 'GBP' then 30 else 50 end
+$$;
+
+revoke execute on function private.minimum_charge_cents(text) from public;
+
 -- How many of a merch item are left to sell (null: its artist keeps no count): its stock less what paid or
 -- settling orders bought and was not sent yet (a refund gives it back; a shipment took it out of the stock)
 -- and what checkouts still open hold, while they can be paid (checkout_lasts). Never below 0, even where the
@@ -225,7 +239,8 @@ revoke all on table private.checkout_addresses from public, anon, authenticated;
 -- locally) holds at most 3 open checkouts at once: the next is refused (54000) until one is paid, closed
 -- or lapses. Nor does one buyer hold much of an item: at most 10 units of one merch item are held at once
 -- across an account's, or an address's, open checkouts (this one's included); past that the checkout is
--- refused (54000, hint `merch held`, the item's title as its detail).
+-- refused (54000, hint `merch held`, the item's title as its detail). A total under the currency's
+-- minimum charge (but free) is refused too (54000, hint `minimum charge`, the currency as its detail).
 -- What follows its writes: no trigger fires. An order counts for the ledger, the notices and the mail once
 -- it is paid (fulfil_order, 17_fulfilment.sql); what it holds is counted where it is read (merch_left,
 -- code_uses, above).
@@ -356,6 +371,9 @@ begin
       or (from_address is not null and (select count(*) from private.checkout_addresses a join public.orders o on o.id = a.order_id
         where a.address = from_address and o.guest and o.total_cents = 0 and o.created_at > now() - interval '1 hour') >= 10)) then
     raise exception 'too many free orders from this guest' using errcode = '54000', hint = 'free guest orders';
+  end if;
+  if (select sum((l ->> 'total')::integer) from jsonb_array_elements(chosen) l) between 1 and private.minimum_charge_cents(paying) - 1 then
+    raise exception 'a payment is at least the currency''s minimum charge' using errcode = '54000', hint = 'minimum charge', detail = paying;
   end if;
   insert into public.orders (buyer_id, buyer_email, guest, currency, total_cents, follow_artists, waived_withdrawal, ship_to)
   values (

@@ -6,7 +6,9 @@ import {
   catalogLimits,
   codeLimits,
   commentMaxLength,
+  currencies,
   maximumPrice,
+  minimumChargeCents,
   minimumPrice,
   newsletterLimits,
   orderStates,
@@ -152,6 +154,10 @@ async function heldByTheDatabase(): Promise<Held> {
         `select private.artist_share_percent('track') as track, private.artist_share_percent('album') as album,
                 private.artist_share_percent('merch') as merch`,
       );
+      const { rows: minimumCharges } = await database.query<{ currency: string; cents: number }>(
+        "select c as currency, private.minimum_charge_cents(c) as cents from unnest($1::text[]) c",
+        [[...currencies]],
+      );
       const { rows: made } = await database.query<{ definition: string }>(
         "select pg_get_constraintdef(k.oid) as definition from pg_constraint k where k.conname = 'made_files_format_check'",
       );
@@ -162,6 +168,7 @@ async function heldByTheDatabase(): Promise<Held> {
         triggers: new Map(triggers.map((row) => [row.name, row.args.toString("utf8").split("\0").slice(0, -1)])),
         madeFormats: made[0]?.definition ?? "",
         shares: shares[0]!,
+        minimumCharges: Object.fromEntries(minimumCharges.map((row) => [row.currency, row.cents])),
       };
     } finally {
       await database.end();
@@ -223,6 +230,10 @@ describe.skipIf(!serverUrl || !template)("the catalog's limits", () => {
       expect(allowed, column).toBeDefined();
       expect([...allowed!.matchAll(/'(\w+)'/g)].map((match) => match[1]).sort(), column).toEqual([...values].sort());
     }
+  });
+
+  it("holds every checkout to the smallest payment the cart states, in each currency", () => {
+    expect(database.minimumCharges).toEqual(minimumChargeCents);
   });
 
   it("gives artists the shares the app states, as the database prices every cart", () => {

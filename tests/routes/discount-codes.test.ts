@@ -10,15 +10,15 @@ const { url: stripeUrl, secretKey } = inject("stripe");
 const api = new URL(stripeUrl);
 const stripe = new Stripe(secretKey, { host: api.hostname, port: api.port, protocol: "http", maxNetworkRetries: 0 });
 
-/** A new artist's track at $2.00, with the store's code SPRING (25% off). */
-async function codedTrack(artistName: string) {
+/** A new artist's track at $2.00, with the store's code SPRING (25% off), or the code given. */
+async function codedTrack(artistName: string, code = { code: "SPRING", percentage: 25 }) {
   const { id: artistId } = await newArtist(artistName);
   const { data: track } = await serviceClient
     .from("tracks")
     .insert({ artist_id: artistId, title: `${artistName} Song`, genre: "Folk", price: 2, description: "x", release_date: "2026-01-01" })
     .select("id")
     .single();
-  const discounts = [{ id: "1", code: "SPRING", percentage: 25, validUntil: null, active: true }];
+  const discounts = [{ id: "1", ...code, validUntil: null, active: true }];
   const { data: kept } = await serviceClient.from("store_settings").update({ discounts }).eq("artist_id", artistId).select("artist_id");
   if (!kept?.length) await serviceClient.from("store_settings").insert({ artist_id: artistId, discounts });
   return track!.id;
@@ -41,6 +41,22 @@ describe("discount codes in the cart", () => {
     expect(text(typed.html)).toContain("Too many codes tried. Please wait a few minutes.");
     expect(inputValue(typed.html, "code")).toBe("guess-031");
     expect(fan.visitor.cookies.get("crate-cart-codes") ?? "").not.toContain("guess-031");
+  });
+
+  it("says a total a code took under the smallest payment cannot be paid, and refuses its checkout before Stripe", async () => {
+    const song = await codedTrack("Almost Free Seller", { code: "NINETY", percentage: 90 });
+    const fan = await newFan(`smallpay${Date.now().toString(36)}`);
+    const { visitor } = fan;
+    await visitor.post("/cart", { intent: "add", kind: "track", id: song, amount: "" });
+    await visitor.post("/cart", { intent: "code", code: "NINETY" });
+    const cart = text((await visitor.get("/cart")).html);
+    expect(cart).toContain("The smallest payment is $0.50. Add to your order to pay.");
+    expect(cart).not.toContain("Pay $0.20");
+    const paying = await visitor.post("/cart", { intent: "checkout", currency: "USD", followArtists: "on", waiveWithdrawal: "on" });
+    expect(paying.response.status).toBe(409);
+    expect(text(paying.html)).toContain("The smallest payment is $0.50.");
+    // Refused in the database, before any order or payment was opened.
+    expect((await serviceClient.from("orders").select("id").eq("buyer_id", fan.id)).data).toEqual([]);
   });
 
   it("applies a code typed into the cart to the cart's order, not to a later Buy now", async () => {

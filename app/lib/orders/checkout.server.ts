@@ -16,6 +16,7 @@ import { vouchedClient } from "~/lib/session/session.server";
 import { isUuid } from "~/lib/catalog/catalog";
 import type { CartLine } from "~/lib/payments/cart";
 import { asJson } from "~/lib/payments/cart.server";
+import { smallestPayment } from "~/lib/payments/cart";
 import { refundLine } from "./refunds.server";
 
 const OpenedOrderSchema = v.union([
@@ -98,6 +99,8 @@ export async function startCheckout(
     if (asked.error.code === "42501") return { refused: "This account cannot buy anything." };
     if (asked.error.code === sqlState.limitReached && asked.error.hint === "free guest orders")
       return { refused: "Too many free orders were sent to this email or from here. Please try again in an hour." };
+    if (asked.error.code === sqlState.limitReached && asked.error.hint === "minimum charge")
+      return { refused: smallestPayment(asked.error.details) };
     if (asked.error.code === sqlState.limitReached && asked.error.hint === "merch held")
       return {
         refused: `At most 10 of “${asked.error.details}” can be held in checkouts at once, and your open checkouts hold that many already. Buy fewer, or finish or close a checkout first.`,

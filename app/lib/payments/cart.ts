@@ -5,8 +5,8 @@
 import * as v from "valibot";
 import { href } from "react-router";
 import { albumPath, isUuid, trackPath } from "~/lib/catalog/catalog";
-import { soldKinds } from "~/lib/constants";
-import { formatCountry } from "~/lib/format";
+import { minimumChargeCents, soldKinds } from "~/lib/constants";
+import { formatCountry, formatMoney } from "~/lib/format";
 
 /** The most a cart holds (the database holds the same). */
 export const cartLimit = 50;
@@ -23,6 +23,14 @@ export type CartKind = (typeof cartKinds)[number];
 
 /** A cart's line: its item, the amount in cents the fan chose for one (null: the price), and how many. */
 export type CartLine = { kind: CartKind; id: string; amount: number | null; quantity: number };
+
+const minimumCharges = new Map<string, number>(Object.entries(minimumChargeCents));
+
+/** The smallest payment in `currency`, in cents: a total under it (but free) cannot be paid. */
+export const minimumChargeOf = (currency: string) => minimumCharges.get(currency) ?? minimumChargeCents.USD;
+
+/** What the cart says of a total under the smallest payment, and a checkout for one is refused with. */
+export const smallestPayment = (currency: string) => `The smallest payment is ${formatMoney(minimumChargeOf(currency), currency)}.`;
 
 /** Where an item of each kind has its page (merch has none of its own). */
 const itemPages: Record<CartKind, ((id: string) => string) | null> = { track: trackPath, album: albumPath, merch: null };

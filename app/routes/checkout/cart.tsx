@@ -20,7 +20,9 @@ import {
   codeMessage,
   itemLabel,
   merchQuantityLimit,
+  minimumChargeOf,
   problemMessage,
+  smallestPayment,
   tooManyCodes,
   type PricedLine,
 } from "~/lib/payments/cart";
@@ -418,7 +420,9 @@ function CurrencyGroup({
           />
         ) : null}
         {signedIn ? null : <Captcha siteKey={captchaSiteKey} reply={paying} />}
-        {payable ? (
+        {payable && total > 0 && total < minimumChargeOf(currency) ? (
+          <p className="text-sm text-danger">{smallestPayment(currency)} Add to your order to pay.</p>
+        ) : payable ? (
           <SubmitButton action={cartPath} intent="checkout" pendingLabel="Opening the payment…">
             {signedIn ? `Pay ${money(total)}` : `Pay ${money(total)} as a guest`}
           </SubmitButton>
