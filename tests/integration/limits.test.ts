@@ -120,6 +120,7 @@ type Held = {
   triggers: Map<string, string[]>;
   madeFormats: string;
   shares: { track: number; album: number; merch: number };
+  minimumCharges: Record<string, number>;
 };
 
 /**
