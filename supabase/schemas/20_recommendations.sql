@@ -164,9 +164,16 @@ security definer
 set search_path = ''
 as $$
   with me as (select (select auth.uid()) as id),
-  banned as (select private.banned_accounts() as ids),
+  -- Read once: inlined, banned_accounts() ran once for every candidate.
+  banned as materialized (select private.banned_accounts() as ids),
   owned as (
     select distinct t.release_id from me join public.purchases p on p.user_id = me.id join public.tracks t on t.id = p.track_id
+  ),
+  -- The caller's own releases, read by artist (releases_artist_id_created_at_idx): a fan has none. As a
+  -- `not exists` on each candidate, the planner, counting on a thousand rows from each function, hashed
+  -- every release of the marketplace (100,000 at 100× the demo data, most of the dashboard's time).
+  mine as (
+    select r.id from me join public.releases r on r.artist_id = me.id
   ),
   bought as (
     select t.release_id, max(p.created_at) as at
@@ -191,8 +198,8 @@ as $$
     cross join lateral private.newest_releases(f.artist_id, null, 3) newest
     union all
     select other.release_id, 3, extract(epoch from other.released), 'like', liked.title, liked.id
-    from (select t.id, t.title, t.artist_id, t.release_id from me join public.likes l on l.user_id = me.id
-      join public.tracks t on t.id = l.track_id order by l.created_at desc limit 50) liked
+    from (select l.track_id from me join public.likes l on l.user_id = me.id order by l.created_at desc limit 50) l
+    join public.tracks liked on liked.id = l.track_id
     cross join lateral private.newest_releases(liked.artist_id, null, 4) other
     where other.release_id <> liked.release_id
     union all
@@ -202,17 +209,23 @@ as $$
   ),
   picked as (
     select distinct on (c.release_id) c.*
-    from candidates c, me, banned
+    from candidates c
     where c.release_id not in (select o.release_id from owned o)
-      and private.is_released(c.release_id, banned.ids)
-      and not exists (select 1 from public.releases r where r.id = c.release_id and r.artist_id = me.id)
+      and c.release_id not in (select m.id from mine m)
     order by c.release_id, c.rank, c.score desc
+  ),
+  -- In the order shown; `offset 0` keeps the release check below out of this subquery, so it runs on the
+  -- first releases alone, until `max_count` pass, not on every candidate (a few hundred at 100×). Whether
+  -- a release is out is the release's, whichever reason brought it.
+  ranked as (
+    select p.* from picked p order by p.rank, p.score desc, p.release_id offset 0
   )
   select coalesce(jsonb_agg(private.release_card(top.release_id)
       || jsonb_build_object('reason', top.reason, 'because', top.because, 'because_id', top.because_id)
       order by top.rank, top.score desc, top.release_id), '[]')
   from (
-    select p.* from picked p order by p.rank, p.score desc, p.release_id
+    select r.* from ranked r
+    where private.is_released(r.release_id, (select b.ids from banned b))
     limit least(greatest(coalesce(recommended_releases.max_count, 8), 1), 24)
   ) top
 $$;

@@ -4,7 +4,7 @@
 -- or a banned artist's, to followers, account buyers and newsletter signups who take the artist's mail;
 -- mail goes as one message per address per hour (a digest for the rest) or weekly; unsubscribing goes
 -- through the marketplace alone and leaves other artists' mail; recommendations never offer what the fan
--- owns, an unreleased release or a banned artist's, and say why.
+-- owns, their own, an unreleased release or a banned artist's, and say why.
 begin;
 \ir helpers.sql
 
@@ -100,7 +100,7 @@ select tests.each_actor_through_marketplace('unsubscribe',
 select tests.each_actor('read what fans bought together', $$select 1 where jsonb_array_length(public.also_bought(track_id => tests.id('track'))) >= 0$$,
   array['visitor', 'artist', 'other artist', 'fan', 'admin']);
 
-select plan((select count(*)::integer from tests.cases) + 41);
+select plan((select count(*)::integer from tests.cases) + 43);
 select * from tests.proved_cases();
 
 -- Follows, replies, sales, shipments.
@@ -260,6 +260,13 @@ select ok(not jsonb_path_exists(tests.answer($$select private.recommended_releas
 select ok(tests.answer($$select private.recommended_releases(24)$$, 'fan')
     @> jsonb_build_array(jsonb_build_object('reason', 'follow', 'because', 'Other')),
   'new releases from the artists the fan follows');
+-- Nor the reader's own: an artist who likes their own track is brought their other releases by it.
+insert into public.likes (user_id, track_id) values (tests.id('artist'), tests.id('buyer off'));
+select ok(exists (select 1 from private.newest_releases(tests.id('artist'), null, 4) n where n.release_id <> tests.release_of('buyer off')),
+  'the artist has other releases out, which liking their own track brings');
+select ok(not jsonb_path_exists(tests.answer($$select private.recommended_releases(24)$$, 'artist'),
+    '$[*] ? (@.artist_id == $me)', jsonb_build_object('me', tests.id('artist'))),
+  'never the reader''s own releases');
 
 select * from finish();
 rollback;
