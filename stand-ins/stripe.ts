@@ -212,13 +212,14 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     deliveries.add(delivery);
   }
 
-  async function api(request: IncomingMessage, path: string, body: string): Promise<[number, unknown]> {
+  async function api(request: IncomingMessage, path: string, body: string, query: URLSearchParams): Promise<[number, unknown]> {
     lapse();
     if (request.headers.authorization !== `Bearer ${options.secretKey}`)
       return [401, stripeError("invalid_request_error", "Invalid API Key provided.")];
     const sessionPath = /^\/v1\/checkout\/sessions\/([^/]+)(\/expire)?$/.exec(path);
     if (request.method === "POST" && path === "/v1/checkout/sessions") return createSession(decodeForm(body));
     if (request.method === "POST" && path === "/v1/refunds") return refund(decodeForm(body));
+    if (request.method === "GET" && path === "/v1/refunds") return listRefunds(query);
     const intentPath = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
     if (request.method === "GET" && intentPath) {
       const charge = charges.get(intentPath[1]!);
@@ -390,6 +391,17 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     });
     send("charge.refunded", charge);
     return [200, made];
+  }
+
+  /**
+   * A charge's refunds, newest first (`charge`, `limit`): what `charge.refunded` no longer carries ("the
+   * refunds property on a charge is no longer expanded by default", Stripe's API upgrades, 2022-11-15).
+   */
+  function listRefunds(query: URLSearchParams): [number, unknown] {
+    const charge = query.get("charge");
+    const limit = Math.min(Math.max(Number(query.get("limit") ?? 10) || 10, 1), 100);
+    const matching = refunds.filter((made) => charge === null || made.charge === charge).toReversed();
+    return [200, { object: "list", data: matching.slice(0, limit), has_more: matching.length > limit, url: "/v1/refunds" }];
   }
 
   /** An Express account the platform creates for an artist: nothing enabled until its onboarding is done. */
@@ -628,7 +640,7 @@ ${session.cancel_url ? `<p><a href="${escape(session.cancel_url)}">Back to the s
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       const body = Buffer.concat(chunks).toString("utf8");
-      const path = new URL(request.url ?? "/", "http://stand-in").pathname;
+      const { pathname: path, searchParams: query } = new URL(request.url ?? "/", "http://stand-in");
       const pay = /^\/pay\/([^/]+)$/.exec(path);
       if (pay) {
         void payPage(request, pay[1]!, body, response);
@@ -661,7 +673,7 @@ ${session.cancel_url ? `<p><a href="${escape(session.cancel_url)}">Back to the s
         reply(response, kept.status, kept.answer);
         return;
       }
-      void api(request, path, body).then(([status, answer]) => {
+      void api(request, path, body, query).then(([status, answer]) => {
         if (typeof key === "string") idempotent.set(key, { body, status, answer: structuredClone(answer) });
         reply(response, status, answer);
       });

@@ -112,6 +112,20 @@ describe("refunds", () => {
     expect(text(twice.html)).toContain("This sale is refunded already.");
   });
 
+  it("records a refund made in Stripe's Dashboard with its refund's id, which the event no longer carries", async () => {
+    const { lineId, orderId, id } = await paidOrder("dashboardrefund");
+    const { data: order } = await serviceClient.from("orders").select("payment_intent").eq("id", orderId).single();
+    // As the Dashboard refunds: at Stripe, not through the marketplace; charge.refunded then says so.
+    const made = await stripe.refunds.create({ payment_intent: order!.payment_intent! });
+    await expect
+      .poll(async () => (await serviceClient.from("order_lines").select("refund_id").eq("id", lineId).single()).data?.refund_id, {
+        timeout: 15_000,
+      })
+      .toBe(made.id);
+    const { count } = await serviceClient.from("purchases").select("id", { count: "exact", head: true }).eq("user_id", id);
+    expect(count).toBe(0);
+  });
+
   it("lets an administrator refund any sale, and shows the disputes Stripe reports", async () => {
     const { lineId, orderId } = await paidOrder("disputed");
     const admin = await signedIn("admin@example.com", "admin-demo-pass");

@@ -146,6 +146,17 @@ function webhookNewsOf(event: Stripe.Event): WebhookNews {
   return payment ? { event: { id, type }, payment } : { event: { id, type }, ignored: true };
 }
 
+/**
+ * A refunded charge's news with the refund's id: `charge.refunded` no longer carries the charge's refunds
+ * (Stripe stopped expanding them in API version 2022-11-15), so the newest is asked for. A refund made in
+ * Stripe's Dashboard is then recorded with its id, as the marketplace's own are.
+ */
+async function withRefundId(stripe: Stripe, event: Stripe.Event, news: WebhookNews): Promise<WebhookNews> {
+  if (event.type !== "charge.refunded" || !("payment" in news) || !("refunded" in news.payment) || news.payment.refundId) return news;
+  const [newest] = (await stripe.refunds.list({ charge: event.data.object.id, limit: 1 })).data;
+  return { ...news, payment: { ...news.payment, refundId: newest?.id } };
+}
+
 const cryptoProvider = Stripe.createSubtleCryptoProvider();
 
 /** Stripe as a payment provider, or null when payments are not configured (no secret key, or no webhook secret). */
@@ -197,7 +208,7 @@ export function stripePayments(env: StripePaymentEnv): PaymentProvider | null {
           // Not this endpoint's: the next secret, if any.
           continue;
         }
-        return webhookNewsOf(event);
+        return withRefundId(stripe, event, webhookNewsOf(event));
       }
       return null;
     },
