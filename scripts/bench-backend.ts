@@ -22,6 +22,7 @@ import { largeTables, seedCatalogScale } from "./lib/bench-catalog.ts";
 import { seedAnnouncementScale } from "./lib/bench-announcements.ts";
 import { signJwt } from "@crate/local-supabase/testing";
 import { startThrowawayPostgres, type ThrowawayPostgres } from "./lib/postgres.ts";
+import { marketplaceSecretHeader } from "../app/lib/http/backend-env.ts";
 
 // `npm run bench:backend -- --analytics`: the analytics scale figures alone; `-- --catalog`: the public
 // pages' backend calls at 100× the demo data alone.
@@ -399,7 +400,7 @@ async function benchAnnouncements(local: LocalStack): Promise<void> {
         apikey: local!.anonKey,
         authorization: `Bearer ${local!.anonKey}`,
         "content-type": "application/json",
-        "x-marketplace-secret": secret,
+        [marketplaceSecretHeader]: secret,
       },
       body: JSON.stringify({ max_releases: 50 }),
     });

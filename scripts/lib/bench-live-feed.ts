@@ -5,6 +5,7 @@
 import { createClient } from "@supabase/supabase-js";
 import { localDefaults } from "@crate/local-supabase";
 import { launchBrowser, logIn } from "../../tests/e2e/support/browser.ts";
+import { marketplaceSecretHeader } from "../../app/lib/http/backend-env.ts";
 
 export const liveFeedTargetMs = 1000;
 const demoArtist = { id: "a1000000-0000-4000-8000-000000000012", email: "artist@example.com", password: "artist-demo-pass" };
@@ -106,7 +107,7 @@ export async function measurePublishToBell(
       if (track.error) throw new Error(`bench: the release was refused (${track.error.message})`);
       const job = await fetch(new URL("/announcements", appUrl), {
         method: "POST",
-        headers: { "X-Marketplace-Secret": marketplaceSecret },
+        headers: { [marketplaceSecretHeader]: marketplaceSecret },
       });
       if (!job.ok) throw new Error(`bench: the announcement job answered ${job.status}`);
       await page.getByRole("link", { name: `Notifications, ${run} unread` }).waitFor({ timeout: 10_000 });

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { repoDataDir } from "@crate/local-supabase";
+import { marketplaceSecretHeader } from "../../app/lib/http/backend-env.ts";
 
 /** The marketplace to ask and its secret; exits saying what to set when there is no secret. */
 export function operatorTarget(env: Record<string, string | undefined>): { appUrl: string; secret: string } {
@@ -23,7 +24,7 @@ export type AnnouncementRun = { announced: number; mails: number };
 
 /** Asks the Worker at `appUrl` to run one of its hourly jobs now (its operator route `path`); answers what the run did. */
 async function runJob<Run>(appUrl: string, secret: string, path: string, what: string, counted: keyof Run): Promise<Run> {
-  const response = await fetch(new URL(path, appUrl), { method: "POST", headers: { "X-Marketplace-Secret": secret } });
+  const response = await fetch(new URL(path, appUrl), { method: "POST", headers: { [marketplaceSecretHeader]: secret } });
   const answer = (await response.json().catch(() => null)) as (Run & { code?: string }) | null;
   if (!response.ok || typeof answer?.[counted] !== "number") {
     throw new Error(`${appUrl} did not run ${what}: HTTP ${response.status} ${answer?.code ?? ""}`.trim());

@@ -2,6 +2,7 @@
 // as `npm run renditions` does on hosted, and waiting for a local database's tracks to stream them.
 import type { LocalStack } from "@crate/local-supabase";
 import type { SupabaseClient } from "@supabase/supabase-js";
+import { marketplaceSecretHeader } from "../../app/lib/http/backend-env.ts";
 
 export type RenditionRequest = { all: true } | { trackIds: string[] };
 
@@ -9,7 +10,7 @@ export type RenditionRequest = { all: true } | { trackIds: string[] };
 export async function requestRenditions(appUrl: string, secret: string, request: RenditionRequest): Promise<number> {
   const response = await fetch(new URL("/renditions", appUrl), {
     method: "POST",
-    headers: { "Content-Type": "application/json", "X-Marketplace-Secret": secret },
+    headers: { "Content-Type": "application/json", [marketplaceSecretHeader]: secret },
     body: JSON.stringify(request),
   });
   const answer = (await response.json().catch(() => null)) as { queued?: number; code?: string } | null;

@@ -6,7 +6,16 @@
 // and the unsubscribe page (with JavaScript, which axe runs in).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { admin, baseUrl, browserForThisFile, expectNoAxeViolations, hydrated, newAccountPage, newPage } from "./support/browser.ts";
+import {
+  admin,
+  baseUrl,
+  browserForThisFile,
+  expectNoAxeViolations,
+  hydrated,
+  marketplaceHeaders,
+  newAccountPage,
+  newPage,
+} from "./support/browser.ts";
 
 const browser = await browserForThisFile();
 const today = new Date().toISOString().slice(0, 10);
@@ -15,7 +24,7 @@ const today = new Date().toISOString().slice(0, 10);
 async function scheduledAnnouncements() {
   const response = await fetch(new URL("/announcements", baseUrl), {
     method: "POST",
-    headers: { "X-Marketplace-Secret": process.env.E2E_MARKETPLACE_SECRET ?? "" },
+    headers: marketplaceHeaders,
   });
   assert.equal(response.status, 200, "the announcement job runs");
 }

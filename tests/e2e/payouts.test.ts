@@ -13,6 +13,7 @@ import {
   browserForThisFile,
   expectNoAxeViolations,
   hydrated,
+  marketplaceHeaders,
   newAccountPage,
   payWithCard,
   signedInPage,
@@ -27,7 +28,7 @@ const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISO
 async function scheduledPayouts() {
   const response = await fetch(new URL("/payouts", baseUrl), {
     method: "POST",
-    headers: { "X-Marketplace-Secret": process.env.E2E_MARKETPLACE_SECRET ?? "" },
+    headers: marketplaceHeaders,
   });
   assert.equal(response.status, 200, "the payout job runs");
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stopFunctions, createUser, startTestStack } from "@crate/local-supabase/testing";
 import type { LocalStack } from "@crate/local-supabase";
 import { clientWith, createAdmin, createArtist, createFan, createTrack, signedInClient } from "./schema-fixtures.ts";
+import { marketplaceSecretHeader } from "../../app/lib/http/backend-env.ts";
 
 let local: LocalStack;
 let admin: { id: string; client: SupabaseClient };
@@ -17,7 +18,7 @@ const password = "a-long-password";
 let serial = 0;
 // The marketplace's Worker proves itself with the secret it registered: only it learns when a ban ends.
 const workerSecret = "administration-test-worker-secret-0123456789";
-const asWorker = () => createClient(local.url, local.anonKey, { global: { headers: { "X-Marketplace-Secret": workerSecret } } });
+const asWorker = () => clientWith(local, local.anonKey, { [marketplaceSecretHeader]: workerSecret });
 
 beforeAll(async () => {
   local = await startTestStack({ seed: false });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db, type LocalStack } from "@crate/local-supabase";
 import { startTestStack } from "@crate/local-supabase/testing";
 import { clientWith, createArtist, createFan, createTrack, signedInClient, tomorrow } from "./schema-fixtures.ts";
+import { marketplaceSecretHeader } from "../../app/lib/http/backend-env.ts";
 
 // The access rules are proved once, in SQL: supabase/tests/database has every table, view, function and
 // bucket × operation × actor (npm run test:db). This suite keeps what only the API shows: the Worker's
@@ -41,7 +42,7 @@ beforeAll(async () => {
   await db.query("select private.trust_marketplace_secret($1)", [marketplaceSecret]);
   const artistUser = createArtist(db, "API Artist");
   artist = await signedInClient(local, artistUser);
-  artistThroughMarketplace = await signedInClient(local, artistUser, { "X-Marketplace-Secret": marketplaceSecret });
+  artistThroughMarketplace = await signedInClient(local, artistUser, { [marketplaceSecretHeader]: marketplaceSecret });
   fan = await signedInClient(local, createFan(db, "api-fan"));
   visitor = clientWith(local, local.anonKey);
   released = await createTrack(db, artist.id, { title: "Released" });
@@ -62,7 +63,9 @@ describe("the Worker's secret, as PostgREST hands it to the database", () => {
   });
 
   it("does not take a wrong secret", async () => {
-    const wrong = await signedInClient(local, createArtist(db, "Guessing Artist"), { "X-Marketplace-Secret": `${marketplaceSecret}-not` });
+    const wrong = await signedInClient(local, createArtist(db, "Guessing Artist"), {
+      [marketplaceSecretHeader]: `${marketplaceSecret}-not`,
+    });
     const { error } = await wrong.client.from("tracks").insert(newTrack(wrong.id, { file_url: `${wrong.id}/song.mp3` }));
     expect(error?.code).toBe("42501");
   });

@@ -16,6 +16,7 @@ import { startTestStack, stopFunctions } from "@crate/local-supabase/testing";
 import type { LocalStack } from "@crate/local-supabase";
 import { buildIfStale, root } from "../../scripts/lib/app-server.ts";
 import { createArtist, createTrack, signedInClient } from "./schema-fixtures.ts";
+import { marketplaceSecretHeader } from "../../app/lib/http/backend-env.ts";
 import { encodeTestWav } from "../support/media.ts";
 import { createEncoder } from "wasm-media-encoders";
 
@@ -48,7 +49,7 @@ beforeAll(async () => {
   local = await startTestStack({ seed: false });
   await local.stack.db.query("select private.trust_marketplace_secret($1)", [secret]);
   service = createClient(local.url, local.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
-  artist = await signedInClient(local, createArtist(local.stack.db, "Rendered Artist"), { "X-Marketplace-Secret": secret });
+  artist = await signedInClient(local, createArtist(local.stack.db, "Rendered Artist"), { [marketplaceSecretHeader]: secret });
   const built = JSON.parse(readFileSync(join(mediaBuild, "wrangler.json"), "utf8")) as { compatibility_date: string };
   // Miniflare 5 takes its own shape of options; its converter reads the documented (v4) one.
   miniflare = new Miniflare(

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stopFunctions, startTestStack } from "@crate/local-supabase/testing";
 import type { LocalStack } from "@crate/local-supabase";
 import { clientWith, createArtist, createFan, createTrack, signedInClient, tomorrow } from "./schema-fixtures.ts";
+import { marketplaceSecretHeader } from "../../app/lib/http/backend-env.ts";
 
 let local: LocalStack;
 let service: SupabaseClient;
@@ -155,7 +156,7 @@ describe("track-audio-url", () => {
       pathOfA = `${artist.id}/${trackOfA}.wav`;
       const workerSecret = "track-audio-url-test-worker-secret-0123456789";
       await local.stack.db.query("select private.trust_marketplace_secret($1)", [workerSecret]);
-      artistB = await signedInClient(local, createArtist(local.stack.db, "Borrowing Artist"), { "X-Marketplace-Secret": workerSecret });
+      artistB = await signedInClient(local, createArtist(local.stack.db, "Borrowing Artist"), { [marketplaceSecretHeader]: workerSecret });
     });
 
     const releasedTrackOfB = (fileUrl: string) => ({

@@ -5,15 +5,24 @@
 // Every release mail carries List-Unsubscribe with its one-click POST (RFC 8058), which works without a
 // cookie; a forged link, or one altered to name another address, changes nothing. The artist's newsletter
 // signups come back as CSV; email settings are the user's to choose; recommendations say why.
-import { beforeAll, describe, expect, inject, it } from "vitest";
-import { Visitor, appUrl, confirmationLinkTo, mailsTo, newArtist, newFan, recordSales, serviceClient, text } from "./support.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  Visitor,
+  appUrl,
+  confirmationLinkTo,
+  mailsTo,
+  marketplaceHeaders,
+  newArtist,
+  newFan,
+  recordSales,
+  serviceClient,
+  text,
+} from "./support.ts";
 
-const marketplaceSecret = inject("marketplaceSecret");
 const today = new Date().toISOString().slice(0, 10);
 const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 
-const runJob = (secret = marketplaceSecret) =>
-  fetch(new URL("/announcements", appUrl), { method: "POST", headers: { "X-Marketplace-Secret": secret } });
+const runJob = (secret?: string) => fetch(new URL("/announcements", appUrl), { method: "POST", headers: marketplaceHeaders(secret) });
 
 async function publish(artistId: string, title: string, releaseDate = today) {
   const track = await serviceClient

@@ -4,13 +4,10 @@
 // runs, with a failure shown with PayPal's reason and the money kept. What the stand-in paid equals what
 // the ledger says was paid out.
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { Visitor, newArtist, recordSales, serviceClient, signedIn, text } from "./support.ts";
+import { Visitor, marketplaceBackend, marketplaceHeaders, newArtist, recordSales, serviceClient, signedIn, text } from "./support.ts";
 import { unregisteredDomain, type PayoutBatch } from "@crate/stand-ins/paypal";
-import { createClient } from "@supabase/supabase-js";
-import { localDefaults } from "@crate/local-supabase";
 
 const appUrl = inject("appUrl");
-const marketplaceSecret = inject("marketplaceSecret");
 const paypal = inject("paypal");
 const path = "/dashboard/artist/payments";
 const riley = "f0000000-0000-4000-8000-000000000001"; // the demo fan, 'rileyspins'
@@ -47,8 +44,7 @@ async function artistWithEarnings(name: string, settings: Record<string, string>
   return artist;
 }
 
-const runJob = (secret = marketplaceSecret) =>
-  fetch(new URL("/payouts", appUrl), { method: "POST", headers: { "X-Marketplace-Secret": secret } });
+const runJob = (secret?: string) => fetch(new URL("/payouts", appUrl), { method: "POST", headers: marketplaceHeaders(secret) });
 
 async function batches(): Promise<PayoutBatch[]> {
   return (await (await fetch(`${paypal.url}/_batches`)).json()) as PayoutBatch[];
@@ -124,11 +120,7 @@ describe("the payout job", () => {
   it("pays a balance at the threshold with automatic withdrawals on, once however often it runs or was stopped", async () => {
     const automatic = await artistWithEarnings("Automatic Tester", { autoWithdraw: "on" });
     // A run stopped half way: it started the payout and sent nothing.
-    const marketplace = createClient(inject("supabaseUrl"), localDefaults.anonKey, {
-      auth: { persistSession: false },
-      global: { headers: { "X-Marketplace-Secret": marketplaceSecret } },
-    });
-    expect((await marketplace.rpc("payouts_to_send")).error).toBeNull();
+    expect((await marketplaceBackend.rpc("payouts_to_send")).error).toBeNull();
     // (A run of another suite may send it meanwhile: what matters is that it is paid once.)
     const [started, ...more] = await payoutsOf(automatic.id);
     expect(more).toEqual([]);

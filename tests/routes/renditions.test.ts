@@ -2,7 +2,7 @@
 // Worker's own secret, and says how many it queued.
 import { inject } from "vitest";
 import { describe, expect, it } from "vitest";
-import { appUrl, newArtist, serviceClient } from "./support.ts";
+import { appUrl, marketplaceHeaders, newArtist, serviceClient } from "./support.ts";
 
 const secret = inject("marketplaceSecret");
 
@@ -16,7 +16,7 @@ const queue = (body: unknown, headers: Record<string, string> = {}) =>
 describe("/renditions", () => {
   it("answers nobody without the marketplace's secret: a visitor, a signed-in artist, a wrong secret", async () => {
     expect((await queue({ all: true })).status).toBe(401);
-    expect((await queue({ all: true }, { "X-Marketplace-Secret": `${secret}x` })).status).toBe(401);
+    expect((await queue({ all: true }, marketplaceHeaders(`${secret}x`))).status).toBe(401);
     const artist = await newArtist("Not The Operator");
     const { response } = await artist.visitor.request("/renditions", {
       method: "POST",
@@ -28,7 +28,7 @@ describe("/renditions", () => {
 
   it("refuses a body that names no tracks", async () => {
     for (const body of [{}, { trackIds: [] }, { trackIds: ["not-a-track"] }, { all: false }]) {
-      expect((await queue(body, { "X-Marketplace-Secret": secret })).status, JSON.stringify(body)).toBe(400);
+      expect((await queue(body, marketplaceHeaders())).status, JSON.stringify(body)).toBe(400);
     }
   });
 
@@ -46,9 +46,9 @@ describe("/renditions", () => {
       })
       .select("id")
       .single();
-    const named = await queue({ trackIds: [track!.id] }, { "X-Marketplace-Secret": secret });
+    const named = await queue({ trackIds: [track!.id] }, marketplaceHeaders());
     expect(await named.json()).toEqual({ queued: 1 });
-    const all = await queue({ all: true }, { "X-Marketplace-Secret": secret });
+    const all = await queue({ all: true }, marketplaceHeaders());
     expect(all.status).toBe(200);
     const { queued } = (await all.json()) as { queued: number };
     // Route tests run on the demo data without media, so the tracks with audio are the tests' own.

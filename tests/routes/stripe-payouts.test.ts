@@ -6,17 +6,25 @@
 // equals what the ledger says was paid out.
 import { describe, expect, inject, it } from "vitest";
 import { type Transfer } from "@crate/stand-ins/stripe";
-import { localDefaults } from "@crate/local-supabase";
-import { createClient } from "@supabase/supabase-js";
-import { Visitor, inputValue, mailsTo, newArtist, newFan, serviceClient, signedIn, text } from "./support.ts";
+import {
+  Visitor,
+  inputValue,
+  mailsTo,
+  marketplaceBackend,
+  marketplaceHeaders,
+  newArtist,
+  newFan,
+  serviceClient,
+  signedIn,
+  text,
+} from "./support.ts";
 
 const stripeUrl = inject("stripe").url;
 const appUrl = inject("appUrl");
 const payments = "/dashboard/artist/payments";
 const settings = { paypalEmail: "pay@example.com", minimumPrice: "1", currency: "USD", withdrawThreshold: "50" };
 
-const runJob = () =>
-  fetch(new URL("/payouts", appUrl), { method: "POST", headers: { "X-Marketplace-Secret": inject("marketplaceSecret") } });
+const runJob = () => fetch(new URL("/payouts", appUrl), { method: "POST", headers: marketplaceHeaders() });
 
 async function transfersTo(account: string): Promise<Transfer[]> {
   const all = (await (await fetch(`${stripeUrl}/_transfers`)).json()) as Transfer[];
@@ -225,11 +233,7 @@ describe("transfers", () => {
       .update({ available_at: new Date(Date.now() - 60_000).toISOString() })
       .eq("artist_id", artist.id);
     // A run stopped half way started the transfer and made nothing; then two runs at once, and one more.
-    const marketplace = createClient(inject("supabaseUrl"), localDefaults.anonKey, {
-      auth: { persistSession: false },
-      global: { headers: { "X-Marketplace-Secret": inject("marketplaceSecret") } },
-    });
-    expect((await marketplace.rpc("payouts_to_send")).error).toBeNull();
+    expect((await marketplaceBackend.rpc("payouts_to_send")).error).toBeNull();
     expect((await Promise.all([runJob(), runJob()])).map((run) => run.status)).toEqual([200, 200]);
     expect((await runJob()).status).toBe(200);
     const [transfer, ...more] = await transfersTo(account);

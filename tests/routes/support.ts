@@ -5,6 +5,7 @@ import { expect, inject } from "vitest";
 import { localDefaults } from "@crate/local-supabase";
 import { playTicket } from "../../app/lib/http/signed-values.server.ts";
 import { crc32 } from "../../app/lib/media/zip.ts";
+import { marketplaceSecretHeader } from "../../app/lib/http/backend-env.ts";
 
 export const appUrl = inject("appUrl");
 export const supabaseUrl = inject("supabaseUrl");
@@ -34,10 +35,13 @@ export const serviceClient = createClient(supabaseUrl, localDefaults.serviceRole
 /** Sales on given days, as the checkout would have made them, written through the service role (tests/support/sales.ts). */
 export const recordSales = (sales: readonly RecordedSale[], currency?: string) => recordSalesAs(serviceClient, sales, currency);
 
-/** The backend as the marketplace's Workers call it (with their secret), as the media queue does. */
-const marketplaceBackend = createClient(supabaseUrl, localDefaults.anonKey, {
+/** The header the marketplace's Workers send with their secret (or, to see it refused, with `secret`). */
+export const marketplaceHeaders = (secret = marketplaceSecret) => ({ [marketplaceSecretHeader]: secret });
+
+/** The backend as the marketplace's Workers call it (with their secret), as the media queue and the payout job do. */
+export const marketplaceBackend = createClient(supabaseUrl, localDefaults.anonKey, {
   auth: { persistSession: false, autoRefreshToken: false },
-  global: { headers: { "X-Marketplace-Secret": marketplaceSecret } },
+  global: { headers: marketplaceHeaders() },
 });
 
 /**

@@ -101,10 +101,10 @@ declare
 begin
   perform set_config('request.jwt.claims', (select jsonb_build_object('sub', u.id, 'role', 'authenticated', 'app_metadata', u.raw_app_meta_data)
     from auth.users u where u.id = tests.id(who))::text, true);
-  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+  perform tests.send_marketplace_headers();
   answer := public.change_paypal_email(address, password);
   perform set_config('request.jwt.claims', '', true);
-  perform set_config('request.headers', '', true);
+  perform tests.send_no_headers();
   return answer;
 end
 $$;
@@ -116,10 +116,10 @@ select tests.paypal_change('artist', 'payouts@tests.example', 'the right passwor
 select is((select jsonb_build_array(m.kind, m.recipient, m.detail) from private.mails m where m.kind = 'paypal_changed'),
   '["paypal_changed", "artist@tests.example", "pa***@tests.example"]'::jsonb,
   'with the password it changes, and the account''s own address is told, the new one partly hidden');
-select set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+select tests.send_marketplace_headers();
 select is(public.mail_to_send((select m.id from private.mails m where m.kind = 'paypal_changed')) ->> 'paypal_email',
   'pa***@tests.example', 'the notice names the new address partly hidden');
-select set_config('request.headers', '', true);
+select tests.send_no_headers();
 select is(tests.paypal_change('artist', 'payouts@tests.example', 'the right password'), '{"mail": null}'::jsonb,
   'the same address again tells nobody');
 select tests.paypal_change('fan', 'f@tests.example', 'the right password');

@@ -27,7 +27,7 @@ begin
     insert into public.tracks (artist_id, title, genre, price, description, release_date)
     values (tests.id('artist'), 'Second', 'Rock', 2.00, 'Out now', current_date - 1) returning id$q$);
   perform set_config('request.jwt.claims', jsonb_build_object('sub', tests.id('fan'), 'role', 'authenticated')::text, true);
-  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+  perform tests.send_marketplace_headers();
   perform tests.remember('order', $q$
     select (public.open_order(jsonb_build_array(tests.line('track', 'track'), tests.line('track', 'other track')), '{}', 'USD')
       ->> 'order_id')::uuid$q$);
@@ -38,7 +38,7 @@ begin
   perform public.attach_checkout(tests.id('second order'), 'cs_test_second');
   perform public.apply_checkout('cs_test_second', 'paid', 'pi_second', 'FR', 'evt_second', 'checkout.session.completed');
   perform set_config('request.jwt.claims', '', true);
-  perform set_config('request.headers', '', true);
+  perform tests.send_no_headers();
   perform tests.remember('line', $q$select id from public.order_lines where order_id = tests.id('order') and item_id = tests.id('track')$q$);
   perform tests.remember('other line', $q$
     select id from public.order_lines where order_id = tests.id('order') and item_id = tests.id('other track')$q$);
@@ -47,14 +47,14 @@ begin
   update private.mails set created_at = now() - interval '2 minutes';
   -- A guest's paid order (a visitor with an email, through the marketplace).
   perform set_config('request.jwt.claims', '{"role": "anon"}', true);
-  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+  perform tests.send_marketplace_headers();
   perform tests.remember('guest order', $q$
     select (public.open_order(jsonb_build_array(tests.line('track', 'second track')), '{}', 'USD', true, true, 'Guest@Tests.Example')
       ->> 'order_id')::uuid$q$);
   perform public.attach_checkout(tests.id('guest order'), 'cs_test_guest');
   perform public.apply_checkout('cs_test_guest', 'paid', 'pi_guest', 'FR', 'evt_guest', 'checkout.session.completed');
   perform set_config('request.jwt.claims', '', true);
-  perform set_config('request.headers', '', true);
+  perform tests.send_no_headers();
   -- A sale of the banned artist's, made before the ban.
   perform tests.remember('banned order', $q$
     insert into public.orders (buyer_id, buyer_email, currency, total_cents, state, payment_intent, paid_at)
@@ -115,7 +115,7 @@ select is(
   'a paid order writes the buyer''s receipt and "you sold" to each of its artists');
 
 select set_config('request.jwt.claims', jsonb_build_object('sub', tests.id('fan'), 'role', 'authenticated')::text, true);
-select set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+select tests.send_marketplace_headers();
 select is(
   jsonb_array_length(public.apply_checkout('cs_test_mail', 'paid', 'pi_mail', 'FR', 'evt_paid', 'checkout.session.completed') -> 'mails'),
   3, 'the same event again hands back the mails not sent yet, for the queue');
@@ -166,7 +166,7 @@ select is(
   (select jsonb_build_array(d.currency, d.status, d.closed_at is not null) from public.order_disputes d where d.id = 'dp_1'),
   '["USD", "won", true]'::jsonb, 'a dispute is recorded, then closed');
 select set_config('request.jwt.claims', '', true);
-select set_config('request.headers', '', true);
+select tests.send_no_headers();
 
 -- A guest's order: its receipt and its downloads for whoever the marketplace vouches holds its link.
 create function tests.as_guest_link(through_marketplace boolean)
@@ -174,8 +174,9 @@ returns void
 language sql
 as $$
   select set_config('request.jwt.claims', '{"role": "anon"}', true);
-  select set_config('request.headers', json_build_object('x-guest-order', tests.id('guest order'),
-    'x-marketplace-secret', case when through_marketplace then tests.marketplace_secret() end)::text, true);
+  -- (without the marketplace: the guest's order named, and no secret)
+  select case when through_marketplace then tests.send_marketplace_headers(jsonb_build_object('x-guest-order', tests.id('guest order')))
+    else set_config('request.headers', jsonb_build_object('x-guest-order', tests.id('guest order'))::text, true) end;
 $$;
 select tests.as_guest_link(true);
 set local role anon;
@@ -190,7 +191,7 @@ select is(public.guest_receipt(), null, 'naming a guest order without the market
 select throws_ok($$select * from public.download_track(tests.id('second track'))$$, '42501', null, 'and downloads nothing');
 reset role;
 select set_config('request.jwt.claims', '', true);
-select set_config('request.headers', '', true);
+select tests.send_no_headers();
 
 -- A code with a number of uses: used up once that many orders took it.
 insert into public.store_settings (artist_id, discounts) values (tests.id('artist'),
@@ -216,7 +217,7 @@ select throws_ok($$update public.store_settings set discounts = jsonb_set(discou
 update public.tracks set file_url = tests.audio_of('artist') where id = tests.id('second track');
 select throws_ok($$select public.prepare_order_files(tests.id('second order'))$$, '28000', null,
   'only the marketplace asks for an order''s files');
-select set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+select tests.send_marketplace_headers();
 select set_config('request.jwt.claims', jsonb_build_object('sub', tests.id('other artist'), 'role', 'authenticated')::text, true);
 select tests.remember('unpaid order', $q$
   select (public.open_order(jsonb_build_array(tests.line('track', 'second track')), '{}', 'USD') ->> 'order_id')::uuid$q$);
@@ -225,7 +226,7 @@ select is(public.prepare_order_files(tests.id('unpaid order')), '{}'::uuid[], 'a
 select is(public.prepare_order_files(tests.id('second order')), array[tests.id('second track')],
   'an order''s tracks with audio have their MP3 asked for');
 select is(public.prepare_order_files(tests.id('second order')), '{}'::uuid[], 'and not again while it is being made');
-select set_config('request.headers', '', true);
+select tests.send_no_headers();
 
 -- An account with the guest's email takes the order and its purchases through the receipt link; no other.
 select tests.new_user('guest', '{"role": "fan", "username": "guest"}');
@@ -236,8 +237,7 @@ returns boolean
 language sql
 as $$
   select set_config('request.jwt.claims', jsonb_build_object('sub', tests.id(who), 'role', 'authenticated')::text, true);
-  select set_config('request.headers', json_build_object('x-guest-order', tests.id('guest order'),
-    'x-marketplace-secret', tests.marketplace_secret())::text, true);
+  select tests.send_marketplace_headers(jsonb_build_object('x-guest-order', tests.id('guest order')));
   select public.join_guest_order();
 $$;
 select is(tests.join_as('fan'), false, 'an account with another email cannot take a guest''s order, link or not');
@@ -249,7 +249,7 @@ select is((select buyer_id from public.orders where id = tests.id('guest order')
 select ok(exists (select 1 from public.purchases where user_id = tests.id('guest') and track_id = tests.id('second track')),
   'and so are its purchases');
 select set_config('request.jwt.claims', '', true);
-select set_config('request.headers', '', true);
+select tests.send_no_headers();
 
 select * from finish();
 rollback;

@@ -38,13 +38,16 @@ declare
 begin
   perform set_config('request.jwt.claims', case when actor = 'visitor' then '{"role": "anon"}'
     else jsonb_build_object('sub', tests.id(actor), 'role', 'authenticated')::text end, true);
-  perform set_config('request.headers', case when address is null then '{}'
-    else jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text end, true);
+  if address is null then
+    perform set_config('request.headers', '{}', true);
+  else
+    perform tests.send_marketplace_headers();
+  end if;
   perform set_config('role', case when actor = 'visitor' then 'anon' else 'authenticated' end, true);
   said := public.price_cart(lines, codes, null, address) -> 'codes';
   execute 'reset role';
   perform set_config('request.jwt.claims', '', true);
-  perform set_config('request.headers', '', true);
+  perform tests.send_no_headers();
   return said;
 end
 $$;
@@ -66,11 +69,11 @@ declare
   opened jsonb;
 begin
   perform set_config('request.jwt.claims', jsonb_build_object('sub', tests.id(buyer), 'role', 'authenticated')::text, true);
-  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+  perform tests.send_marketplace_headers();
   opened := public.open_order(lines, codes, 'USD');
   perform public.attach_checkout((opened ->> 'order_id')::uuid, checkout);
   perform set_config('request.jwt.claims', '', true);
-  perform set_config('request.headers', '', true);
+  perform tests.send_no_headers();
   return opened;
 end
 $$;
@@ -96,7 +99,7 @@ select plan(27);
 
 -- Uses: the buyer's own open checkout holds the code's use; a lapsed one gives it back.
 select set_config('request.jwt.claims', jsonb_build_object('sub', tests.id('fan'), 'role', 'authenticated')::text, true);
-select set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+select tests.send_marketplace_headers();
 do $$
 begin
   perform tests.remember('coded order', $q$
@@ -105,16 +108,16 @@ begin
 end
 $$;
 select set_config('request.jwt.claims', '', true);
-select set_config('request.headers', '', true);
+select tests.send_no_headers();
 select is((select code_discount_cents from public.order_lines where order_id = tests.id('coded order')), 20,
   'a checkout takes a one-use code');
 select is(tests.codes_said('fan', jsonb_build_array(tests.line('track')), array['ONCE']) -> 0 ->> 'status', 'used_up',
   'while it is open, the code is used up for its own buyer too');
 select is(tests.codes_said('other artist', jsonb_build_array(tests.line('track')), array['ONCE']) -> 0 ->> 'status', 'used_up',
   'and for anyone else');
-select set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+select tests.send_marketplace_headers();
 select public.apply_checkout('cs_test_coded', 'expired', null, null, 'evt_coded', 'checkout.session.expired');
-select set_config('request.headers', '', true);
+select tests.send_no_headers();
 select is(tests.codes_said('fan', jsonb_build_array(tests.line('track')), array['ONCE']) -> 0 ->> 'status', 'applied',
   'a lapsed checkout gives the use back');
 update public.orders set state = 'failed' where id = tests.id('coded order');
@@ -157,12 +160,12 @@ select is(
 select is(tests.codes_said('other artist', '[]', array['guess-031']) -> 0 ->> 'status', 'unknown',
   'another account is not held by that account''s limit');
 select set_config('request.jwt.claims', jsonb_build_object('sub', tests.id('admin'), 'role', 'authenticated')::text, true);
-select set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+select tests.send_marketplace_headers();
 select is(
   public.open_order(jsonb_build_array(tests.line('track')), array['HALF'], 'USD') -> 'lines' -> 0 -> 'total', '199'::jsonb,
   'a checkout opened past the account''s limit takes no new code');
 select set_config('request.jwt.claims', '', true);
-select set_config('request.headers', '', true);
+select tests.send_no_headers();
 select is(
   (select jsonb_agg(c ->> 'status' order by c ->> 'code') from generate_series(0, 6) batch,
      jsonb_array_elements(tests.codes_said('visitor', '[]', tests.guesses(101 + batch * 10, 10), '198.51.100.7')) c
@@ -202,9 +205,9 @@ select is(
 select is(tests.checkout_news('cs_test_solo_b', 'paid') -> 'refunds', '[]'::jsonb,
   'the second checkout''s payment keeps the use it took');
 select set_config('request.jwt.claims', '{"role": "anon"}', true);
-select set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+select tests.send_marketplace_headers();
 select public.record_refund((tests.checkout_lines('cs_test_solo_a') ->> 0)::uuid, 're_test_solo');
-select set_config('request.headers', '', true);
+select tests.send_no_headers();
 select set_config('request.jwt.claims', '', true);
 select is(
   (select count(*)::integer from private.mails m where m.order_line_id = (tests.checkout_lines('cs_test_solo_a') ->> 0)::uuid

@@ -233,10 +233,10 @@ do $$
 begin
   -- The fan asks for it (for good this time: attempts are undone).
   perform set_config('request.jwt.claims', json_build_object('sub', tests.id('fan'), 'role', 'authenticated')::text, true);
-  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+  perform tests.send_marketplace_headers();
   perform public.download_track(tests.id('track'), null, 'flac');
   perform set_config('request.jwt.claims', '', true);
-  perform set_config('request.headers', '', true);
+  perform tests.send_no_headers();
 end
 $$;
 select is(tests.attempt('fan through the marketplace', $$select 1 from storage.objects

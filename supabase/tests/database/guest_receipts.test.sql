@@ -31,7 +31,7 @@ begin
     values (tests.id('album'), tests.id('artist'), 'Ahead', 2, 'Rock', 9.00, 'Soon', current_date + 3) returning id$q$);
 
   perform set_config('request.jwt.claims', '{"role": "anon"}', true);
-  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+  perform tests.send_marketplace_headers();
   perform tests.remember('guest order', $q$
     select (public.open_order(jsonb_build_array(tests.line('track', 'track'), tests.line('track', 'other track')), '{}', 'USD',
       true, true, 'guest@tests.example') ->> 'order_id')::uuid$q$);
@@ -49,7 +49,7 @@ begin
   perform public.attach_checkout(tests.id('album order'), 'cs_test_album');
   perform public.apply_checkout('cs_test_album', 'paid', 'pi_album', 'FR', 'evt_album', 'checkout.session.completed');
   perform set_config('request.jwt.claims', '', true);
-  perform set_config('request.headers', '', true);
+  perform tests.send_no_headers();
 end
 $$;
 
@@ -124,7 +124,7 @@ declare
   checkout text := 'free_' || gen_random_uuid();
 begin
   perform set_config('request.jwt.claims', '{"role": "anon"}', true);
-  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+  perform tests.send_marketplace_headers();
   opened := public.open_order(jsonb_build_array(tests.line('track', 'track')), '{GIFT}', 'USD', true, true, email, null, address);
   perform public.attach_checkout((opened ->> 'order_id')::uuid, checkout);
   perform public.apply_checkout(checkout, 'paid');
@@ -145,7 +145,7 @@ select throws_ok($$select tests.free_order('eleventh@tests.example', 'client a')
 do $$
 begin
   perform set_config('request.jwt.claims', '{"role": "anon"}', true);
-  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+  perform tests.send_marketplace_headers();
   for n in 1..6 loop
     perform public.price_cart(jsonb_build_array(tests.line('track', 'track')),
       (select array_agg('guess-' || n || '-' || g) from generate_series(1, 10) g), null, 'client c');
@@ -155,7 +155,7 @@ $$;
 select is((public.open_order(jsonb_build_array(tests.line('track', 'track')), '{GIFT}', 'USD', true, true, 'guesser@tests.example',
     null, 'client c') ->> 'total')::integer, 199, 'a checkout from an address past its limit takes no code');
 select set_config('request.jwt.claims', '', true);
-select set_config('request.headers', '', true);
+select tests.send_no_headers();
 
 select * from finish();
 rollback;

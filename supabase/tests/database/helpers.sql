@@ -69,6 +69,27 @@ as $$
 $$;
 select private.trust_marketplace_secret(tests.marketplace_secret());
 
+-- The request's headers as the marketplace's Worker sends them, its secret and `also` (e.g. the guest's
+-- order its receipt link names), for the rest of the transaction or until tests.send_no_headers(): for the
+-- files that pay an order or call a function as the Worker over several statements, where one statement
+-- in tests.as_marketplace() will not do. The header's name is written here alone, as the Worker's code
+-- writes it once; a test that sends no secret, or a wrong one, sets its headers itself. Answers the
+-- headers set, as set_config() does.
+create function tests.send_marketplace_headers(also jsonb default '{}')
+returns text
+language sql
+as $$
+  select set_config('request.headers', (also || jsonb_build_object('x-marketplace-secret', tests.marketplace_secret()))::text, true)
+$$;
+
+-- No headers for the rest of the transaction, as a request that sends none (after tests.send_marketplace_headers()).
+create function tests.send_no_headers()
+returns text
+language sql
+as $$
+  select set_config('request.headers', '', true)
+$$;
+
 -- Runs `statement` as `actor` ('visitor' for the anon key, 'service' for the service role, else a
 -- fixture's user, alone or '… through the marketplace') and undoes it. 'done:<rows>' (rows read or
 -- written), or 'refused:<SQLSTATE>'.
@@ -93,8 +114,11 @@ begin
       else (select jsonb_build_object('sub', u.id, 'role', 'authenticated', 'app_metadata', u.raw_app_meta_data)::text
             from auth.users u where u.id = person)
     end, true);
-    perform set_config('request.headers',
-      case when through_marketplace then jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text else '{}' end, true);
+    if through_marketplace then
+      perform tests.send_marketplace_headers();
+    else
+      perform set_config('request.headers', '{}', true);
+    end if;
     perform set_config('role', case who when 'visitor' then 'anon' when 'service' then 'service_role' else 'authenticated' end, true);
     execute statement;
     get diagnostics affected = row_count;
@@ -195,7 +219,7 @@ declare
   headers text := current_setting('request.headers', true);
   answer jsonb;
 begin
-  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+  perform tests.send_marketplace_headers();
   execute statement into answer;
   perform set_config('request.headers', coalesce(headers, ''), true);
   return answer;

@@ -40,13 +40,13 @@ declare
   opened jsonb;
 begin
   perform set_config('request.jwt.claims', jsonb_build_object('sub', tests.id(buyer), 'role', 'authenticated')::text, true);
-  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+  perform tests.send_marketplace_headers();
   opened := public.open_order(lines, '{}', 'USD', false, false, null, 'DE', address);
   if opened ? 'order_id' then
     perform public.attach_checkout((opened ->> 'order_id')::uuid, checkout);
   end if;
   perform set_config('request.jwt.claims', '', true);
-  perform set_config('request.headers', '', true);
+  perform tests.send_no_headers();
   return opened;
 end
 $$;
@@ -60,13 +60,13 @@ declare
   opened jsonb;
 begin
   perform set_config('request.jwt.claims', '{"role": "anon"}', true);
-  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+  perform tests.send_marketplace_headers();
   opened := public.open_order(lines, '{}', 'USD', false, false, 'guest@tests.example', 'DE', address);
   if opened ? 'order_id' then
     perform public.attach_checkout((opened ->> 'order_id')::uuid, checkout);
   end if;
   perform set_config('request.jwt.claims', '', true);
-  perform set_config('request.headers', '', true);
+  perform tests.send_no_headers();
   return opened;
 end
 $$;
@@ -334,8 +334,8 @@ select is(
   tests.as_marketplace($$select to_jsonb(public.checkout_to_end((select id from public.orders where checkout_session = 'cs_test_guest_4')))$$),
   null::jsonb,
   'a guest''s checkout is not ended for whoever names its order');
-select set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret(),
-  'x-guest-order', (select id from public.orders where checkout_session = 'cs_test_guest_4'))::text, true);
+select tests.send_marketplace_headers(
+  jsonb_build_object('x-guest-order', (select id from public.orders where checkout_session = 'cs_test_guest_4')));
 select is(
   public.checkout_to_end((select id from public.orders where checkout_session = 'cs_test_guest_4')),
   'cs_test_guest_4',
@@ -344,7 +344,7 @@ select is(
   public.checkout_to_end((select id from public.orders where checkout_session = 'cs_test_guest_5')),
   null,
   'and that guest ends no other guest''s');
-select set_config('request.headers', '', true);
+select tests.send_no_headers();
 select set_config('request.jwt.claims', '', true);
 
 -- One buyer holds at most 10 of an item at once, across an address's or an account's open checkouts: three

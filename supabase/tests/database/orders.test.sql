@@ -83,7 +83,7 @@ select tests.each_actor('make a purchase directly',
 
 -- A paid order of the fan's, for the reads and the checkout's outcome below.
 select set_config('request.jwt.claims', jsonb_build_object('sub', tests.id('fan'), 'role', 'authenticated')::text, true);
-select set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+select tests.send_marketplace_headers();
 do $$
 begin
   perform tests.remember('fan order', $q$
@@ -93,7 +93,7 @@ begin
 end
 $$;
 select set_config('request.jwt.claims', '', true);
-select set_config('request.headers', '', true);
+select tests.send_no_headers();
 
 select tests.each_actor('read the fan''s order', $$select 1 from public.orders where id = tests.id('fan order')$$,
   array['fan', 'admin']);
@@ -177,7 +177,7 @@ select is(
 
 -- An order with a line that cannot be bought is not opened, and says which.
 select set_config('request.jwt.claims', jsonb_build_object('sub', tests.id('fan'), 'role', 'authenticated')::text, true);
-select set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+select tests.send_marketplace_headers();
 select is(
   public.open_order(jsonb_build_array(tests.line('track', 'track'), tests.line('track', 'upcoming track')), '{}', 'USD'),
   jsonb_build_object('problems', jsonb_build_array(jsonb_build_object('n', 2, 'title', 'Upcoming', 'problem', 'unavailable'))),
@@ -220,7 +220,7 @@ $$;
 select is(public.apply_checkout('cs_test_early', 'paid', event_id => 'evt_early', order_id => tests.id('early order')) ->> 'state',
   'paid', 'a paid checkout its order had not kept yet pays it, found by the order id it carries');
 select set_config('request.jwt.claims', '', true);
-select set_config('request.headers', '', true);
+select tests.send_no_headers();
 
 -- Prices are in the artist's currency, which anyone may read (their payout settings stay theirs).
 update public.artist_payout_settings set payment_settings = payment_settings || '{"default_currency": "EUR"}'

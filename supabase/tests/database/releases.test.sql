@@ -191,7 +191,7 @@ select is(tests.attempt('visitor through the marketplace', $$select 1 from tests
 -- Replacing files, as the artist through the marketplace, kept to see what it wrote.
 update public.tracks set file_url = tests.id('artist') || '/1700000000000-old.wav' where id = tests.id('album track');
 select set_config('request.jwt.claims', jsonb_build_object('sub', tests.id('artist'), 'role', 'authenticated')::text, true);
-select set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+select tests.send_marketplace_headers();
 select is(public.replace_track_files(tests.id('album track'),
     jsonb_build_object('file_url', tests.id('artist') || '/1800000000000-new.mp3', 'peaks', null, 'duration_seconds', 61.5),
     jsonb_build_object('url', tests.artwork_of('artist'), 'small_url', null, 'width', 1200, 'height', 1200)) ->> 'replaced_master',

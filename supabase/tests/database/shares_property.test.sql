@@ -104,7 +104,7 @@ declare
   n integer := 0;
 begin
   perform set_config('request.jwt.claims', jsonb_build_object('sub', tests.id('fan'), 'role', 'authenticated')::text, true);
-  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+  perform tests.send_marketplace_headers();
   for sample in
     select c.cart, c.lines, c.codes, c.ship_to, currency
     from tests.carts c
@@ -121,7 +121,7 @@ begin
     end if;
   end loop;
   perform set_config('request.jwt.claims', '', true);
-  perform set_config('request.headers', '', true);
+  perform tests.send_no_headers();
 end
 $$;
 

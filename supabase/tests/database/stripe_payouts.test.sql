@@ -113,11 +113,11 @@ select is(tests.through_marketplace($$select public.choose_payout_method('stripe
 select is((select payout_method from public.artist_payout_settings where artist_id = tests.id('artist')), 'paypal',
   'payouts still go by PayPal');
 select tests.through_marketplace($$select public.choose_payout_method('stripe', 'the right password')$$);
-select set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret())::text, true);
+select tests.send_marketplace_headers();
 select is(public.mail_to_send((select m.id from private.mails m where m.kind = 'payout_method_changed')) - 'id',
   '{"kind": "payout_method_changed", "recipient": "artist@tests.example", "sent": false, "payout_method": "stripe"}'::jsonb,
   'chosen once ready, with the password, and the account''s own address is told');
-select set_config('request.headers', '', true);
+select tests.send_no_headers();
 select is(tests.through_marketplace($$select public.choose_payout_method('stripe', 'the right password')$$), '{"mail": null}'::jsonb,
   'the same method again tells nobody');
 select tests.settled_sale('b-side', 'cs_b');

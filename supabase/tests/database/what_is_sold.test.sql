@@ -138,8 +138,7 @@ select is(
 -- (the guest's receipt link: the marketplace names their order)
 do $$
 begin
-  perform set_config('request.headers', jsonb_build_object('x-marketplace-secret', tests.marketplace_secret(),
-    'x-guest-order', tests.id('guest order'))::text, true);
+  perform tests.send_marketplace_headers(jsonb_build_object('x-guest-order', tests.id('guest order')));
 end
 $$;
 select is(

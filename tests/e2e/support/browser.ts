@@ -8,6 +8,7 @@ import { localDefaults } from "@crate/local-supabase";
 import { createClient } from "@supabase/supabase-js";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { demoAccounts } from "../../../scripts/lib/demo-data.ts";
+import { marketplaceSecretHeader } from "../../../app/lib/http/backend-env.ts";
 import { tinyPng } from "../../support/media.ts";
 
 export { demoAlbumPath, demoTrackPath } from "../../../scripts/lib/demo-data.ts";
@@ -193,11 +194,14 @@ export async function logIn(page: Page, email: string, password: string) {
 
 export const admin = createClient(supabaseUrl, localDefaults.serviceRoleKey, { auth: { persistSession: false, autoRefreshToken: false } });
 
+/** The header the marketplace's Workers send with their secret: to the backend, and to the operator's routes. */
+export const marketplaceHeaders = { [marketplaceSecretHeader]: process.env.E2E_MARKETPLACE_SECRET ?? "" };
+
 /** A track's stream given up on for `reason`, as the media queue's dead-letter consumer leaves it (with the Workers' secret). */
 export async function streamFailed(trackId: string, reason: string): Promise<void> {
   const marketplace = createClient(supabaseUrl, localDefaults.anonKey, {
     auth: { persistSession: false, autoRefreshToken: false },
-    global: { headers: { "X-Marketplace-Secret": process.env.E2E_MARKETPLACE_SECRET ?? "" } },
+    global: { headers: marketplaceHeaders },
   });
   const { data, error } = await marketplace.rpc("fail_made_file", { track_id: trackId, format: "stream", reason, final: true });
   if (error || !data) throw new Error(`the stream of ${trackId} could not be marked failed: ${error?.message ?? "not preparing"}`);

@@ -2,6 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe } from "vitest";
 import { asRole, openTestDb, type Claims } from "@crate/local-supabase/testing";
 import { openDb, type Db, migrate } from "@crate/local-supabase";
+import { marketplaceSecretHeader } from "../../../app/lib/http/backend-env.ts";
 
 // What the schema tests share: the database they run on, migrated as a deploy would (embedded PGlite in
 // `npm test`, a copy of the run's migrated database; under `npm run test:postgres`, a fresh database on
@@ -77,7 +78,7 @@ export function as<T>(db: Db, claims: Claims, fn: (tx: Db) => Promise<T>) {
 }
 
 export function asMarketplace<T>(db: Db, claims: Claims, fn: (tx: Db) => Promise<T>, secret = marketplaceSecret) {
-  return asRole(db, claims, fn, { headers: new Headers({ "X-Marketplace-Secret": secret }) });
+  return asRole(db, claims, fn, { headers: new Headers({ [marketplaceSecretHeader]: secret }) });
 }
 
 export async function errorOf(promise: Promise<unknown>): Promise<{ code?: string; message: string }> {
