@@ -6,6 +6,7 @@
 // Worker talks to it through the real `stripe` package (its host, port and protocol settings), so the code
 // that runs here is the code that runs against Stripe on hosted.
 import { createHmac, randomBytes } from "node:crypto";
+import Stripe from "stripe";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -153,10 +154,14 @@ export type StripeStandInOptions = {
   webhookUrl?: string;
   /** The Connect endpoint's secret, which signs events on connected accounts (else `webhookSecret` does). */
   connectWebhookSecret?: string;
+  /**
+   * The API version the webhook endpoints are set to, in which events are sent ("Events are rendered with
+   * the API version of the webhook endpoint", Stripe's "Webhook versioning"): unless set, the version the
+   * `stripe` package pins, as `npm run stripe:setup` sets a real endpoint.
+   */
+  webhookApiVersion?: string;
   verbose?: boolean;
 };
-
-const apiVersion = "2025-01-01";
 
 export async function startStripeStandIn(options: StripeStandInOptions): Promise<StripeStandIn> {
   const sessions = new Map<string, CheckoutSession>();
@@ -197,7 +202,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       id: id("evt"),
       object: "event",
       ...(session.object === "account" ? { account: session.id } : {}),
-      api_version: apiVersion,
+      api_version: options.webhookApiVersion ?? Stripe.API_VERSION,
       created: now(),
       data: { object: structuredClone(session) },
       livemode: false,

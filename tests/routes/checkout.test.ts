@@ -295,10 +295,11 @@ describe("Stripe's webhook", () => {
     const session = await stripe.checkout.sessions.retrieve(sessionId);
     return { id, session: { ...session, status: "complete", payment_status: "paid", payment_intent: "pi_test_hook" } };
   }
-  const event = (session: object, id = `evt_test_${crypto.randomUUID()}`) =>
+  const event = (session: object, id = `evt_test_${crypto.randomUUID()}`, version: string = Stripe.API_VERSION) =>
     JSON.stringify({
       id,
       object: "event",
+      api_version: version,
       type: "checkout.session.completed",
       created: Math.floor(Date.now() / 1000),
       data: { object: session },
@@ -318,6 +319,18 @@ describe("Stripe's webhook", () => {
     expect((await deliver(payload, signature(payload, webhookSecret, 6 * 60))).status).toBe(400);
     expect((await deliver(payload.replace("pi_test_hook", "pi_test_forged"), signature(payload))).status).toBe(400);
     expect(await purchasesOf(id)).toEqual([]);
+  });
+
+  it("refuses an event sent in another API version than the app's, so Stripe sends it again once the endpoint is set right", async () => {
+    const { id, session } = await paidSession();
+    const older = event(session, `evt_test_${crypto.randomUUID()}`, "2025-01-27.acacia");
+    const refused = await deliver(older, signature(older));
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain(`the marketplace reads ${Stripe.API_VERSION}`);
+    expect(await purchasesOf(id)).toEqual([]);
+    const pinned = event(session);
+    expect((await deliver(pinned, signature(pinned))).status).toBe(200);
+    expect(await purchasesOf(id)).toHaveLength(1);
   });
 
   it("takes twenty copies of one event at once as one purchase", async () => {

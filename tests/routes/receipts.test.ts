@@ -133,6 +133,7 @@ describe("refunds", () => {
     const payload = JSON.stringify({
       id: `evt_test_${crypto.randomUUID()}`,
       object: "event",
+      api_version: Stripe.API_VERSION,
       type: "charge.dispute.created",
       created: Math.floor(Date.now() / 1000),
       data: {

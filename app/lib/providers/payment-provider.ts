@@ -57,6 +57,8 @@ export type WebhookNews = { event: { id: string; type: string } } & (
   /** A payout account of an artist's at the same provider, and whether it takes payouts now. */
   | { payoutAccount: { id: string; ready: boolean } }
   | { ignored: true }
+  /** An event the marketplace cannot read as sent (another API version): refused, so the provider sends it again once fixed. */
+  | { refused: string }
 );
 
 export interface PaymentProvider {

@@ -11,7 +11,9 @@ import type { Route } from "./+types/payment-webhook";
 // (Stripe's: against the endpoint's signing secret, at most five minutes old), then applied to its order
 // once (the database takes each event id once, in the transaction that applies it): what a checkout's
 // payment came to, a charge refunded (and the transfers of its lines taken back), a dispute opened or
-// closed; and an artist's payout account updated (whether it takes transfers). Answers 500 when that work
+// closed; and an artist's payout account updated (whether it takes transfers). An event of another API
+// version than the app's is refused (400), so the provider sends it again once its endpoint is set right.
+// Answers 500 when that work
 // fails, so the provider sends it again; events in any order, or twice, leave the order right (a paid
 // order stays paid).
 
@@ -24,6 +26,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (body === null) return data({ error: "too large" }, { status: 413 });
   const news = await provider?.webhookNews(request, new TextDecoder().decode(body));
   if (!news) return data({ error: "invalid signature" }, { status: 400 });
+  if ("refused" in news) {
+    console.error("a payment provider's event was refused; it will be sent again", news.event.id, news.refused);
+    return data({ error: news.refused }, { status: 400 });
+  }
   try {
     if ("payoutAccount" in news) await recordStripeAccount(context, news.payoutAccount);
     else if ("checkout" in news) await settleCheckout(request, context, news);

@@ -12,6 +12,13 @@ export type StripePaymentEnv = StripeEnv & {
   STRIPE_TAX?: "" | "on" | "off" | undefined;
 };
 
+/**
+ * The API version the app speaks, the one the `stripe` package pins (its types are of it): requests are
+ * made in it, and the webhook endpoints must send their events in it too (`npm run stripe:setup` sets
+ * them so), since an event's objects have the shape of its endpoint's version.
+ */
+export const stripeApiVersion = Stripe.API_VERSION;
+
 let client: { key: string; stripe: Stripe } | null = null;
 
 /** The Stripe client for a Worker's variables (its secret key; on a local run the stand-in's address), or null without a key. */
