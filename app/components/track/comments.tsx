@@ -1,4 +1,4 @@
-import { lazy, Suspense, useId } from "react";
+import { Suspense, useId } from "react";
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { FormAlert } from "~/components/form-controls";
 import { Button } from "~/components/ui/button";
@@ -6,6 +6,7 @@ import { commentsPageSize } from "~/lib/constants";
 import { formatTimeAgo } from "~/lib/format";
 import { formFields, type FormReply } from "~/lib/forms/forms";
 import type { TrackComment } from "~/lib/schemas/catalog-data";
+import { onDemand } from "~/lib/ui/on-demand";
 
 const loadCommentForm = () => import("./comment-form");
 
@@ -16,7 +17,10 @@ const loadCommentForm = () => import("./comment-form");
  */
 const CommentForm = import.meta.env.SSR
   ? (await loadCommentForm()).CommentForm
-  : lazy(async () => ({ default: (await loadCommentForm()).CommentForm }));
+  : onDemand(
+      async () => (await loadCommentForm()).CommentForm,
+      () => window.location.href,
+    );
 
 /**
  * A track's comments, newest first, a page at a time; signed-in listeners post and delete their own.

@@ -1,6 +1,7 @@
-import { lazy, Suspense, useImperativeHandle, useRef, useState, type RefObject } from "react";
+import { Suspense, useImperativeHandle, useRef, useState, type RefObject } from "react";
 import { Button, LinkButton } from "~/components/ui/button";
 import type { DialogHandle } from "~/components/ui/dialog";
+import { onDemand } from "~/lib/ui/on-demand";
 import { useHydrated } from "~/lib/ui/use-hydrated";
 import type { CompletePurchaseProps } from "./complete-purchase";
 
@@ -15,7 +16,14 @@ const loadDialog = () => import("./complete-purchase");
  */
 const CompletePurchase = import.meta.env.SSR
   ? (await loadDialog()).CompletePurchase
-  : lazy(async () => ({ default: (await loadDialog()).CompletePurchase }));
+  : onDemand(async () => (await loadDialog()).CompletePurchase, openedByTheServer);
+
+/** This page with the dialog asked for in its address (`?buy=1`, or the merch item's id it names already). */
+function openedByTheServer() {
+  const url = new URL(window.location.href);
+  if (!url.searchParams.has("buy")) url.searchParams.set("buy", "1");
+  return url.href;
+}
 
 /**
  * 'Complete Purchase' (complete-purchase.tsx), on a page: rendered where the address asks for it (`open`),

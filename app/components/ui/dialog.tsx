@@ -1,4 +1,4 @@
-import { useEffect, useId, useImperativeHandle, useRef, type ReactNode, type Ref } from "react";
+import { useEffect, useEffectEvent, useId, useImperativeHandle, useRef, type ReactNode, type Ref } from "react";
 import { useHydrated } from "~/lib/ui/use-hydrated";
 
 /** What a page holds to open a dialog from a control. */
@@ -38,9 +38,24 @@ export function Dialog({
     },
   }));
 
+  // Sent open by the server and closed before the page ran its scripts (its Close is a plain dialog
+  // form, which works without them): closed it stays, and the page is told, rather than opened again.
+  const closedBeforeScripts = useRef(false);
+  const closedAlready = useEffectEvent(onClose);
+  useEffect(() => {
+    closedBeforeScripts.current = open && !hydrated && dialogRef.current?.open === false;
+    // Once, as the page's scripts first find the dialog.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
   useEffect(() => {
     const dialog = dialogRef.current;
     if (!dialog || !hydrated) return;
+    if (closedBeforeScripts.current) {
+      closedBeforeScripts.current = false;
+      if (open) closedAlready();
+      return;
+    }
     if (open && !dialog.open) dialog.showModal();
     else if (!open && dialog.open) dialog.close();
   }, [open, hydrated]);

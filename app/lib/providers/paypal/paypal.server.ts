@@ -15,8 +15,10 @@ const Link = v.object({ href: v.string(), rel: v.string() });
 const Refused = v.object({
   name: v.string(),
   message: v.string(),
-  // A batch refused as sent before links to the first in its detail (PayPal's Payouts reference).
+  // A batch refused as sent before links to the first (PayPal's Payouts reference): in its detail, as
+  // PayPal answers; the error's own links are read too, should it ever put the link there.
   details: v.optional(v.array(v.object({ issue: v.optional(v.string()), link: v.optional(v.array(Link)) }))),
+  links: v.optional(v.array(Link)),
 });
 const Batch = v.object({
   batch_header: v.object({ payout_batch_id: v.string(), batch_status: v.string() }),
@@ -78,7 +80,9 @@ export async function sendPaypalPayout(env: PaypalEnv, token: string, payout: Pa
   // Sent before (its answer lost, and PayPal no longer replaying it for the request id): the batch PayPal
   // links to is this payout's, sent once, never to be sent again nor counted as failed.
   const earlier = refused.success
-    ? refused.output.details?.flatMap((detail) => detail.link ?? []).find((link) => link.rel === "self")
+    ? [...(refused.output.details?.flatMap((detail) => detail.link ?? []) ?? []), ...(refused.output.links ?? [])].find(
+        (link) => link.rel === "self",
+      )
     : undefined;
   if (earlier) return earlier.href.split("/").at(-1)!;
   const reason = refused.success ? (refused.output.details?.[0]?.issue ?? refused.output.message) : `PayPal answered ${status}`;
