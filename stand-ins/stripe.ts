@@ -82,6 +82,23 @@ export type Refund = {
   status: "succeeded";
 };
 
+/** A webhook endpoint at Stripe: where events go, which ones, in which API version (null: the account's). */
+export type WebhookEndpoint = {
+  id: string;
+  object: "webhook_endpoint";
+  api_version: string | null;
+  /** The platform's Connect application for an endpoint of events on connected accounts; null for the platform's own. */
+  application: string | null;
+  created: number;
+  description: string | null;
+  enabled_events: string[];
+  livemode: false;
+  metadata: Record<string, string>;
+  secret: string;
+  status: "enabled";
+  url: string;
+};
+
 /** A Connect account (Express), as `account.updated` carries it. */
 export type ConnectAccount = {
   id: string;
@@ -174,6 +191,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   /** Each account link's account and where it sends its holder back. */
   const accountLinks = new Map<string, { account: string; returnUrl: string; refreshUrl: string; expiresAt: number; used: boolean }>();
   const transfers: Transfer[] = [];
+  const webhookEndpoints = new Map<string, WebhookEndpoint>();
   const idempotent = new Map<string, { body: string; status: number; answer: unknown }>();
   const deliveries = new Set<Promise<void>>();
   let origin = "";
@@ -242,6 +260,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
           ]
         : [404, stripeError("invalid_request_error", `No such payment_intent: '${intentPath[1]}'`, "intent")];
     }
+    if (path === "/v1/webhook_endpoints" || path.startsWith("/v1/webhook_endpoints/")) return webhookEndpoint(request, path, body);
     if (request.method === "POST" && path === "/v1/accounts") return createAccount(decodeForm(body));
     const accountPath = /^\/v1\/accounts\/([^/]+)$/.exec(path);
     if (request.method === "GET" && accountPath) {
@@ -407,6 +426,62 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     const limit = Math.min(Math.max(Number(query.get("limit") ?? 10) || 10, 1), 100);
     const matching = refunds.filter((made) => charge === null || made.charge === charge).toReversed();
     return [200, { object: "list", data: matching.slice(0, limit), has_more: matching.length > limit, url: "/v1/refunds" }];
+  }
+
+  /**
+   * Webhook endpoints as `npm run stripe:setup` makes them: listed, created (on the API version asked for,
+   * a Connect one with the platform's `application`; the signing secret in the answer to its creation
+   * alone), updated (but never their version: "you can't change the API version of an existing webhook
+   * endpoint", Stripe's webhook versioning guide) and deleted. Events still go to the stand-in's own
+   * `webhookUrl`, signed with its own secrets.
+   */
+  function webhookEndpoint(request: IncomingMessage, path: string, body: string): [number, unknown] {
+    const one = /^\/v1\/webhook_endpoints\/([^/]+)$/.exec(path);
+    const found = one ? webhookEndpoints.get(one[1]!) : undefined;
+    if (one && !found) return [404, stripeError("invalid_request_error", `No such webhook endpoint: '${one[1]}'`, "id")];
+    if (request.method === "GET" && !one) {
+      const data = [...webhookEndpoints.values()].toReversed().map(({ secret: _secret, ...shown }) => shown);
+      return [200, { object: "list", data, has_more: false, url: "/v1/webhook_endpoints" }];
+    }
+    if (request.method === "DELETE" && found) {
+      webhookEndpoints.delete(found.id);
+      return [200, { id: found.id, object: "webhook_endpoint", deleted: true }];
+    }
+    if (request.method !== "POST")
+      return [404, stripeError("invalid_request_error", `Unrecognized request URL (${request.method}: ${path}).`)];
+    const params = decodeForm(body);
+    const events = list(params.enabled_events).map(String);
+    if (found) {
+      if (params.api_version !== undefined)
+        return [400, stripeError("invalid_request_error", "Received unknown parameter: api_version", "api_version")];
+      if (events.length > 0) found.enabled_events = events;
+      if (typeof params.description === "string") found.description = params.description;
+      const { secret: _secret, ...shown } = found;
+      return [200, shown];
+    }
+    const url = text(params.url);
+    if (!url) return [400, stripeError("invalid_request_error", "Missing required param: url.", "url")];
+    if (events.length === 0)
+      return [400, stripeError("invalid_request_error", "Missing required param: enabled_events.", "enabled_events")];
+    const version = text(params.api_version);
+    if (version !== null && !/^\d{4}-\d{2}-\d{2}(\.[a-z]+)?$/.test(version))
+      return [400, stripeError("invalid_request_error", `Invalid api_version: ${version}`, "api_version")];
+    const made: WebhookEndpoint = {
+      id: id("we"),
+      object: "webhook_endpoint",
+      api_version: version,
+      application: params.connect === "true" ? "ca_stand_in_platform" : null,
+      created: now(),
+      description: text(params.description),
+      enabled_events: events,
+      livemode: false,
+      metadata: {},
+      secret: `whsec_${randomBytes(24).toString("hex")}`,
+      status: "enabled",
+      url,
+    };
+    webhookEndpoints.set(made.id, made);
+    return [200, made];
   }
 
   /** An Express account the platform creates for an artist: nothing enabled until its onboarding is done. */
