@@ -177,8 +177,14 @@ export type StripeStandInOptions = {
    * `stripe` package pins, as `npm run stripe:setup` sets a real endpoint.
    */
   webhookApiVersion?: string;
+  /** The platform account's country (unset: `US`), which decides where its Connect accounts may be made under the full agreement. */
+  platformCountry?: string;
   verbose?: boolean;
 };
+
+/** The EEA, the UK and Switzerland, where a platform in one makes accounts in any other under the full agreement. */
+const europe = new Set("AT BE BG CH CY CZ DE DK EE ES FI FR GB GR HR HU IE IS IT LI LT LU LV MT NL NO PL PT RO SE SI SK".split(" "));
+const sameRegion = (country: string, platform: string) => country === platform || (europe.has(country) && europe.has(platform));
 
 export async function startStripeStandIn(options: StripeStandInOptions): Promise<StripeStandIn> {
   const sessions = new Map<string, CheckoutSession>();
@@ -196,6 +202,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   const deliveries = new Set<Promise<void>>();
   let origin = "";
 
+  const platformCountry = options.platformCountry ?? "US";
   let clockAhead = 0;
   const now = () => Math.floor(Date.now() / 1000) + clockAhead;
 
@@ -486,13 +493,49 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
 
   /** An Express account the platform creates for an artist: nothing enabled until its onboarding is done. */
   function createAccount(params: Form): [number, unknown] {
-    if (params.type !== "express")
-      return [400, stripeError("invalid_request_error", "This stand-in makes Express accounts alone.", "type")];
+    const controller = record(params.controller);
+    if (params.type !== "express" && record(controller.stripe_dashboard).type !== "express")
+      return [400, stripeError("invalid_request_error", "This stand-in makes Express accounts alone.", "controller")];
+    const capabilities = record(params.capabilities);
+    const requested = (name: string) => record(capabilities[name]).requested === "true";
+    const recipient = record(params.tos_acceptance).service_agreement === "recipient";
+    const country = text(params.country) ?? platformCountry;
+    // Stripe's own refusals, as its Connect guides give them: transfers alone need the `recipient` service
+    // agreement ("Your platform needs approval for accounts to have requested the `transfers` capability
+    // without the `card_payments` capability"), which in turn takes no card payments; and the full
+    // agreement reaches only the platform's own region (cross-border payouts go under `recipient`).
+    if (requested("transfers") && !requested("card_payments") && !recipient)
+      return [
+        400,
+        stripeError(
+          "invalid_request_error",
+          "Your platform needs approval for accounts to have requested the `transfers` capability without the `card_payments` capability.",
+          "capabilities",
+        ),
+      ];
+    if (recipient && requested("card_payments"))
+      return [
+        400,
+        stripeError(
+          "invalid_request_error",
+          "The `recipient` service agreement cannot be used with the `card_payments` capability.",
+          "tos_acceptance",
+        ),
+      ];
+    if (!recipient && !sameRegion(country, platformCountry))
+      return [
+        400,
+        stripeError(
+          "invalid_request_error",
+          `Connected accounts in ${country} cannot be created by a platform in ${platformCountry} under the full service agreement.`,
+          "country",
+        ),
+      ];
     const account: ConnectAccount = {
       id: `acct_${randomBytes(8).toString("hex")}`,
       object: "account",
       type: "express",
-      country: text(params.country) ?? "US",
+      country,
       email: text(params.email),
       charges_enabled: false,
       payouts_enabled: false,

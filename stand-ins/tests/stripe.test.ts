@@ -160,10 +160,31 @@ describe("the Stripe stand-in", () => {
     expect(refunded?.data.object).toMatchObject({ object: "charge", amount_refunded: 100, payment_intent: paymentIntent });
   });
 
+  it("refuses an account as Stripe does: transfers alone without the recipient agreement, and the full agreement across regions", async () => {
+    const express = { controller: { stripe_dashboard: { type: "express" as const } } };
+    const transfersAlone = { transfers: { requested: true } };
+    await expect(stripe.accounts.create({ ...express, country: "US", capabilities: transfersAlone })).rejects.toMatchObject({
+      statusCode: 400,
+      message: expect.stringContaining("without the `card_payments` capability"),
+    });
+    const both = { card_payments: { requested: true }, transfers: { requested: true } };
+    await expect(stripe.accounts.create({ ...express, country: "GB", capabilities: both })).rejects.toMatchObject({
+      statusCode: 400,
+      param: "country",
+    });
+    const recipient = await stripe.accounts.create({
+      ...express,
+      country: "GB",
+      capabilities: transfersAlone,
+      tos_acceptance: { service_agreement: "recipient" },
+    });
+    expect(recipient).toMatchObject({ country: "GB" });
+  });
+
   it("onboards an Express account through its link, says so with account.updated, and transfers to it from a charge once, reversibly", async () => {
     const params: Stripe.AccountCreateParams = {
-      type: "express",
-      capabilities: { transfers: { requested: true } },
+      controller: { stripe_dashboard: { type: "express" }, fees: { payer: "application" }, losses: { payments: "application" } },
+      capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
       metadata: { artist_id: "a1" },
     };
     const account = await stripe.accounts.create(params, { idempotencyKey: "account-a1" });

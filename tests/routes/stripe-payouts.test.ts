@@ -115,6 +115,35 @@ describe("connecting Stripe", () => {
     expect(await subjectsTo(artist.email, 1)).toEqual(["A Stripe account was connected to your Crate payouts"]);
   });
 
+  it("makes an account for a bank in another region as Stripe takes one (transfers alone, the recipient agreement), the country kept when refused", async () => {
+    const artist = await newArtist("Stripe Abroad");
+    expect(text((await artist.visitor.get(payments)).html)).toContain("Country of your bank account");
+    const wrong = await artist.visitor.post(payments, {
+      intent: "connect-stripe",
+      connection: "this",
+      currentPassword: artist.password,
+      country: "G",
+    });
+    expect(wrong.response.status).toBe(400);
+    expect(text(wrong.html)).toContain("Choose the country of your bank account");
+    expect(await stripeAccountOf(artist.id)).toBeNull();
+    const sent = await artist.visitor.post(payments, {
+      intent: "connect-stripe",
+      connection: "this",
+      currentPassword: artist.password,
+      country: "GB",
+    });
+    expect(sent.response.status).toBe(303);
+    const account = await stripeAccountOf(artist.id);
+    const { secretKey } = inject("stripe");
+    const described = (await (
+      await fetch(`${stripeUrl}/v1/accounts/${account}`, { headers: { Authorization: `Bearer ${secretKey}` } })
+    ).json()) as {
+      country: string;
+    };
+    expect(described.country).toBe("GB");
+  });
+
   it("asks for the password before Stripe's pages, says so beside the field, and connects nothing without it", async () => {
     const artist = await newArtist("Stripe Guarded");
     for (const [currentPassword, message] of [

@@ -4,7 +4,8 @@ import { FormAlert } from "~/components/form-controls";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
-import { Field, FieldError } from "~/components/ui/field";
+import { Field, FieldError, SelectField } from "~/components/ui/field";
+import { shippingCountryOptions } from "~/lib/payments/shipping";
 
 type Stripe = { account: string | null; ready: boolean };
 
@@ -67,12 +68,17 @@ export function StripeConnection({
   step,
   problem,
   passwordError,
+  country,
+  countryError,
 }: {
   stripe: Stripe;
   action: string;
   step: string | null;
   problem: string | null;
   passwordError?: string | undefined;
+  /** Where the artist's bank is, for an account made now: as chosen, else the platform's country. */
+  country: string;
+  countryError?: string | undefined;
 }) {
   const state = stripe.account ? (stripe.ready ? states.ready : states.details) : states.none;
   return (
@@ -85,6 +91,14 @@ export function StripeConnection({
       <p className="text-sm text-ink-muted">{state.text}</p>
       <Form method="post" action={action} noValidate className="grid gap-3">
         <input type="hidden" name="intent" value="connect-stripe" />
+        <SelectField
+          label="Country of your bank account"
+          name="country"
+          options={shippingCountryOptions()}
+          defaultValue={country}
+          error={countryError}
+          className="max-w-sm"
+        />
         <Field
           label="Password"
           name="currentPassword"

@@ -10,6 +10,8 @@ import * as v from "valibot";
 export const stripeVariables = {
   STRIPE_SECRET_KEY: v.optional(v.string()),
   STRIPE_API_URL: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.url())])),
+  /** The country of the platform's Stripe account (unset: `US`): which artists' accounts Connect makes under the full agreement. */
+  STRIPE_PLATFORM_COUNTRY: v.optional(v.union([v.literal(""), v.pipe(v.string(), v.regex(/^[A-Z]{2}$/))])),
 };
 
 export type StripeEnv = v.InferOutput<v.ObjectSchema<typeof stripeVariables, undefined>>;

@@ -6,6 +6,7 @@
 // through the webhook, and Stripe itself asked when the artist comes back.
 import { href, redirect, type RouterContextProvider } from "react-router";
 import { envFrom } from "~/lib/http/env.server";
+import { AccountRefused } from "~/lib/providers/payout-provider";
 import { stripeAccounts } from "~/lib/providers/stripe/accounts.server";
 import { changedWithPassword, type PasswordRefused } from "./payout-changes.server";
 import { recordStripeAccount } from "./stripe-accounts.server";
@@ -14,14 +15,15 @@ import { vouchedClient } from "~/lib/session/session.server";
 const paymentsPath = href("/dashboard/artist/payments");
 
 /**
- * Sends the artist to Stripe's onboarding for their account, made first when they have none or ask for
- * `another` in its place. Answers a refusal beside the password field (`passwordRefused`), or Stripe's.
+ * Sends the artist to Stripe's onboarding for their account, made first (for a bank in `country`) when they
+ * have none or ask for `another` in its place. Answers a refusal beside the password field
+ * (`passwordRefused`), or Stripe's, in its words where it refused the account.
  */
 export async function connectStripe(
   request: Request,
   context: Readonly<RouterContextProvider>,
   artistId: string,
-  { password, another }: { password: string; another: boolean },
+  { password, another, country }: { password: string; another: boolean; country: string },
 ): Promise<Response | { passwordRefused: PasswordRefused } | { refused: string }> {
   const accounts = stripeAccounts(envFrom(context));
   if (!accounts) return { refused: "Stripe is not set up on this marketplace yet: payouts go by PayPal." };
@@ -32,7 +34,7 @@ export async function connectStripe(
   try {
     let connected = checked.account ?? null;
     if (!connected || another) {
-      const made = await accounts.open(artistId, connected);
+      const made = await accounts.open(artistId, connected, country);
       const kept = await connect(made);
       if ("refused" in kept) return { passwordRefused: kept };
       connected = made;
@@ -40,10 +42,14 @@ export async function connectStripe(
     const back = (stripeStep: string) => new URL(`${paymentsPath}?stripe=${stripeStep}`, request.url).href;
     return redirect(await accounts.onboardingLink(connected, { returnUrl: back("return"), refreshUrl: back("refresh") }), 303);
   } catch (error) {
+    if (error instanceof AccountRefused) return { refused: `Stripe could not make your account: ${error.message}` };
     console.error("connecting a Stripe account failed", artistId, error);
     return { refused: "Stripe could not be reached. Please try again." };
   }
 }
+
+/** The country an artist's bank is taken to be in until they choose: the platform's own. */
+export const platformCountry = (context: Readonly<RouterContextProvider>) => envFrom(context).STRIPE_PLATFORM_COUNTRY || "US";
 
 /** Asks Stripe whether the artist's account takes transfers now and records it; the answer, or null when Stripe cannot say. */
 export async function stripeStateNow(context: Readonly<RouterContextProvider>, account: string): Promise<boolean | null> {

@@ -18,6 +18,9 @@ export type Payout = {
 /** A refusal the provider will give again whatever we do (a bad recipient, say), as against one worth retrying. */
 export class PayoutRefused extends Error {}
 
+/** The provider's refusal to make an artist's payout account as asked, in its own words (shown to the artist). */
+export class AccountRefused extends Error {}
+
 /** What became of a payout: paid, failed with the provider's reason, or null while the provider is still at it. */
 export type PayoutOutcome = { paid: true } | { paid: false; failure: string } | null;
 

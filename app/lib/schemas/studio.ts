@@ -300,6 +300,8 @@ export const ArtistPaymentsSchema = v.pipe(
 export const StripeConnectionSchema = v.object({
   connection: v.optional(v.picklist(["this", "another"]), "this"),
   currentPassword: v.optional(v.string(), ""),
+  /** Where the artist's bank is, for an account made now (unset: the platform's country). */
+  country: v.optional(v.pipe(v.string(), v.regex(/^[A-Z]{2}$/, "Choose the country of your bank account"))),
 });
 
 function isThreshold(value: number): boolean {

@@ -13,7 +13,7 @@ import { artistShare, currencies, withdrawThreshold } from "~/lib/constants";
 import { formatMoney, requestLocale } from "~/lib/format";
 import { formError, formFields, parseForm, replyWith } from "~/lib/forms/forms";
 import { refundLine } from "~/lib/orders/refunds.server";
-import { connectStripe, stripeStateNow } from "~/lib/payouts/stripe-connect.server";
+import { connectStripe, platformCountry, stripeStateNow } from "~/lib/payouts/stripe-connect.server";
 import { soldItemOf } from "./sales.server";
 import { RefundSchema, SalesSchema, SoldItemsSchema } from "~/lib/schemas/checkout";
 import { readForm } from "~/lib/forms/form-body.server";
@@ -72,6 +72,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     payout: { ...row, stripe_ready: stripeReady },
     stripeStep,
+    stripeCountry: platformCountry(context),
     money: readOrThrow(money, { what: "balances", schema: ArtistPayoutsSchema }),
     nextRun: nextPayoutRun(),
     sales: readOrThrow(sales, { what: "sales", schema: SalesSchema }),
@@ -148,12 +149,16 @@ export async function action({ request, context }: Route.ActionArgs) {
  * a new one in its place when asked (so a connection someone else made can be undone).
  */
 async function connectStripeWithPassword(request: Request, context: Route.ActionArgs["context"], artistId: string, formData: FormData) {
-  const values = { intent: "connect-stripe" };
   const connection = parseForm(StripeConnectionSchema, formData);
-  if (!connection.success) return replyWith(formError("Choose this Stripe account or another", values), 400);
+  if (!connection.success) {
+    // The country is the one field a person gets wrong; anything else was not sent by this form.
+    const wrongCountry = connection.reply.fieldErrors.country !== undefined;
+    return replyWith(wrongCountry ? connection.reply : formError("Choose this Stripe account or another", connection.reply.values), 400);
+  }
   const sent = await connectStripe(request, context, artistId, {
     password: connection.value.currentPassword,
     another: connection.value.connection === "another",
+    country: connection.value.country ?? platformCountry(context),
   });
   if (sent instanceof Response) return sent;
   if ("passwordRefused" in sent) {
@@ -162,7 +167,7 @@ async function connectStripeWithPassword(request: Request, context: Route.Action
       sent.passwordRefused.status,
     );
   }
-  return replyWith(formError(sent.refused, values), 502);
+  return replyWith(formError(sent.refused, connection.values), 502);
 }
 
 /**
@@ -201,7 +206,7 @@ async function withdraw(context: Route.ActionArgs["context"]) {
 }
 
 export default function PaymentSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { payout, stripeStep, money, nextRun, sales, items, item, locale } = loaderData;
+  const { payout, stripeStep, stripeCountry, money, nextRun, sales, items, item, locale } = loaderData;
   const exportPath = `${href("/dashboard/artist/payments/sales.csv")}${item ? `?${new URLSearchParams({ item })}` : ""}`;
   const settings = payout.payment_settings;
   const refunding = actionData?.values.intent === "refund";
@@ -276,6 +281,8 @@ export default function PaymentSettings({ loaderData, actionData }: Route.Compon
           step={stripeStep}
           problem={connecting ? (actionData?.formError ?? null) : null}
           passwordError={connecting ? actionData?.fieldErrors.currentPassword : undefined}
+          country={connecting ? String(actionData?.values.country ?? stripeCountry) : stripeCountry}
+          countryError={connecting ? actionData?.fieldErrors.country : undefined}
         />
       </div>
       <section aria-labelledby="balance-heading" className="mt-10 max-w-4xl">
