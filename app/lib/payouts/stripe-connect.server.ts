@@ -7,7 +7,7 @@
 import { href, redirect, type RouterContextProvider } from "react-router";
 import { envFrom } from "~/lib/http/env.server";
 import { AccountRefused } from "~/lib/providers/payout-provider";
-import { stripeAccounts } from "~/lib/providers/stripe/accounts.server";
+import { platformCountryOf, stripeAccounts } from "~/lib/providers/stripe/accounts.server";
 import { changedWithPassword, type PasswordRefused } from "./payout-changes.server";
 import { recordStripeAccount } from "./stripe-accounts.server";
 import { vouchedClient } from "~/lib/session/session.server";
@@ -49,7 +49,7 @@ export async function connectStripe(
 }
 
 /** The country an artist's bank is taken to be in until they choose: the platform's own. */
-export const platformCountry = (context: Readonly<RouterContextProvider>) => envFrom(context).STRIPE_PLATFORM_COUNTRY || "US";
+export const platformCountry = (context: Readonly<RouterContextProvider>) => platformCountryOf(envFrom(context));
 
 /** Asks Stripe whether the artist's account takes transfers now and records it; the answer, or null when Stripe cannot say. */
 export async function stripeStateNow(context: Readonly<RouterContextProvider>, account: string): Promise<boolean | null> {

@@ -43,6 +43,9 @@ export function accountParams(artistId: string, country: string, platform: strin
   };
 }
 
+/** The country of the platform's Stripe account (`STRIPE_PLATFORM_COUNTRY`, `US` unless set). */
+export const platformCountryOf = (env: StripePaymentEnv) => env.STRIPE_PLATFORM_COUNTRY || "US";
+
 /** Stripe Connect's accounts, or null when payments are not configured (their news comes through the webhook). */
 export function stripeAccounts(env: StripePaymentEnv) {
   const stripe = env.STRIPE_WEBHOOK_SECRET ? stripeClient(env) : null;
@@ -54,7 +57,7 @@ export function stripeAccounts(env: StripePaymentEnv) {
      */
     async open(artistId: string, replacing: string | null, country: string): Promise<string> {
       try {
-        const made = await stripe.accounts.create(accountParams(artistId, country, env.STRIPE_PLATFORM_COUNTRY || "US"), {
+        const made = await stripe.accounts.create(accountParams(artistId, country, platformCountryOf(env)), {
           idempotencyKey: `account-${artistId}-after-${replacing ?? "none"}-in-${country}`,
         });
         return made.id;
