@@ -17,6 +17,8 @@ export type SentMail = {
   html: string;
   text: string | null;
   headers: Record<string, string>;
+  /** Resend's tags (`name` and `value`), as the sender gave them. */
+  tags: { name: string; value: string }[];
   created_at: string;
 };
 
@@ -66,6 +68,11 @@ export async function startMailStandIn({
     if (typeof params.html !== "string" && typeof params.text !== "string")
       return [422, resendError(422, "validation_error", "Missing `html` or `text` field.")];
     const headers = params.headers && typeof params.headers === "object" ? (params.headers as Record<string, string>) : {};
+    const tags = Array.isArray(params.tags)
+      ? params.tags.flatMap((tag: unknown) =>
+          tag && typeof tag === "object" && "name" in tag && "value" in tag ? [{ name: String(tag.name), value: String(tag.value) }] : [],
+        )
+      : [];
     const mail: SentMail = {
       object: "email",
       id: randomUUID(),
@@ -75,6 +82,7 @@ export async function startMailStandIn({
       html: typeof params.html === "string" ? params.html : "",
       text: typeof params.text === "string" ? params.text : null,
       headers,
+      tags,
       created_at: new Date().toISOString(),
     };
     messages.push(mail);
@@ -151,6 +159,7 @@ function outboxPage(messages: readonly SentMail[]): string {
       (m) => `<article>
   <h2>${escape(m.subject)}</h2>
   <p>To <b>${escape(m.to.join(", "))}</b> from ${escape(m.from)} at <time>${escape(m.created_at)}</time></p>
+  ${headerList(m)}
   <iframe sandbox title="${escape(m.subject)}" srcdoc="${escape(m.html)}"></iframe>
 </article>`,
     )
@@ -159,10 +168,23 @@ function outboxPage(messages: readonly SentMail[]): string {
 <html lang="en">
 <meta charset="utf-8">
 <title>Local mail outbox</title>
-<style>body{font:16px system-ui;max-width:48rem;margin:2rem auto;padding:0 1rem}article{border-top:1px solid #ccc;padding:1rem 0}iframe{width:100%;height:28rem;border:1px solid #ccc}</style>
+<style>body{font:16px system-ui;max-width:48rem;margin:2rem auto;padding:0 1rem}article{border-top:1px solid #ccc;padding:1rem 0}iframe{width:100%;height:28rem;border:1px solid #ccc}dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;font-size:14px}dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}</style>
 <h1>Local mail outbox</h1>
 ${items || "<p>No messages yet.</p>"}
 </html>`;
+}
+
+/**
+ * A mail's headers (`List-Unsubscribe`, `List-Unsubscribe-Post`: what a mail client offers as its own
+ * unsubscribe button) and tags, as a person checking a mail would want to see them.
+ */
+function headerList(mail: SentMail): string {
+  const rows = [
+    ...Object.entries(mail.headers).map(([name, value]) => [name, value] as const),
+    ...mail.tags.map((tag) => [`tag ${tag.name}`, tag.value] as const),
+  ];
+  if (rows.length === 0) return "";
+  return `<dl>${rows.map(([name, value]) => `<dt>${escape(name)}</dt><dd>${escape(value)}</dd>`).join("")}</dl>`;
 }
 
 function escape(text: string): string {

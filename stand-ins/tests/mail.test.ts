@@ -43,6 +43,20 @@ describe("the mail stand-in", () => {
     expect(await (await fetch(standIn.url)).text()).toContain("Your receipt");
   });
 
+  it("shows each mail's headers and tags in the outbox, as a mail client would read them", async () => {
+    const unsubscribe = "<https://crate.example/unsubscribe?token=a&b>";
+    await send({
+      ...receipt,
+      subject: "New from Ember Road",
+      headers: { "List-Unsubscribe": unsubscribe, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+      tags: [{ name: "kind", value: "release" }],
+    });
+    const outbox = await (await fetch(standIn.url)).text();
+    expect(outbox).toContain("<dt>List-Unsubscribe</dt><dd>&#60;https://crate.example/unsubscribe?token=a&#38;b&#62;</dd>");
+    expect(outbox).toContain("<dt>List-Unsubscribe-Post</dt><dd>List-Unsubscribe=One-Click</dd>");
+    expect(outbox).toContain("<dt>tag kind</dt><dd>release</dd>");
+  });
+
   it("refuses a wrong or missing key and an incomplete mail, as Resend does", async () => {
     expect((await send(receipt, { key: "re_wrong" })).status).toBe(403);
     expect(await (await send({ ...receipt, to: ["not an address"] })).json()).toMatchObject({ statusCode: 422, name: "validation_error" });
