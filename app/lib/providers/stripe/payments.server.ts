@@ -16,6 +16,7 @@ import type {
 } from "../payment-provider";
 import { stripeApiVersion, stripeClient, type StripePaymentEnv } from "./client.server";
 import { accountTakesTransfers } from "./accounts.server";
+import { platformEvents } from "./webhook-events";
 
 /**
  * The Checkout Session of an order: each line at its total (cents from the database), its merch's shipping
@@ -69,13 +70,16 @@ export function checkoutSessionParams(
   };
 }
 
-/** The events that say what a session came to, and the outcome each names (completed: the session says). */
+/**
+ * The events that say what a session came to, and the outcome each names (completed: the session says):
+ * each checkout event the platform's endpoint is subscribed to (webhook-events.ts), and no other.
+ */
 const sessionEvents = {
   "checkout.session.completed": null,
   "checkout.session.async_payment_succeeded": "paid",
   "checkout.session.async_payment_failed": "failed",
   "checkout.session.expired": "expired",
-} as const;
+} as const satisfies Record<Extract<(typeof platformEvents)[number], `checkout.session.${string}`>, CheckoutOutcome | null>;
 
 type SessionEvent = Extract<Stripe.Event, { type: keyof typeof sessionEvents }>;
 
