@@ -16,7 +16,7 @@ import type {
 } from "../payment-provider";
 import { stripeApiVersion, stripeClient, type StripePaymentEnv } from "./client.server";
 import { accountTakesTransfers } from "./accounts.server";
-import { platformEvents } from "./webhook-events";
+import type { platformEvents } from "./webhook-events";
 
 /**
  * The Checkout Session of an order: each line at its total (cents from the database), its merch's shipping
