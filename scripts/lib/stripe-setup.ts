@@ -42,14 +42,18 @@ export async function setUpStripeWebhooks(stripe: Stripe, siteUrl: string, apiVe
       }
       continue;
     }
-    const made = await stripe.webhookEndpoints.create({
-      url,
-      connect,
-      enabled_events: [...events],
-      // The SDK's types name only its own version; the endpoint takes the one the app reads.
-      api_version: apiVersion as Stripe.WebhookEndpointCreateParams.ApiVersion,
-      description: connect ? "Crate: artists' Stripe accounts" : "Crate: checkouts, refunds and disputes",
-    });
+    const made = await stripe.webhookEndpoints.create(
+      {
+        url,
+        connect,
+        enabled_events: [...events],
+        // The SDK's types name only its own version; the endpoint takes the one the app reads.
+        api_version: apiVersion as Stripe.WebhookEndpointCreateParams.ApiVersion,
+        description: connect ? "Crate: artists' Stripe accounts" : "Crate: checkouts, refunds and disputes",
+      },
+      // A retried request makes one endpoint: the key names what it is for and what it replaces.
+      { idempotencyKey: `webhook-${kind}-${url}-${apiVersion}-after-${mine.map((old) => old.id).join("+") || "none"}` },
+    );
     for (const old of mine) await stripe.webhookEndpoints.del(old.id);
     results.push({ kind, id: made.id, done: mine.length > 0 ? "replaced" : "created", secret: made.secret });
   }
