@@ -1,8 +1,9 @@
 // A stand-in for the part of Stripe's API the marketplace uses, so `npm start` and the tests reach no
 // network: Checkout Sessions (create, retrieve, expire, lapsed at their `expires_at`) and refunds with idempotency keys, the sessions'
-// hosted payment page with Stripe's test cards, payment intents (their charge), Connect's Express accounts
-// with their onboarding (account links, a hosted form, `account.updated`), transfers to them from a charge
-// and their reversals, and events sent to the marketplace's webhook signed as Stripe signs them. The
+// hosted payment page with Stripe's test cards, payment intents (their charge, and its balance transaction
+// in the platform's settlement currency), Connect's Express accounts with their onboarding (account links,
+// a hosted form, `account.updated`), transfers to them from a charge in its settlement currency and their
+// reversals, and events sent to the marketplace's webhook signed as Stripe signs them. The
 // Worker talks to it through the real `stripe` package (its host, port and protocol settings), so the code
 // that runs here is the code that runs against Stripe on hosted.
 import { createHmac, randomBytes } from "node:crypto";
@@ -65,9 +66,30 @@ export type Charge = {
   object: "charge";
   amount: number;
   amount_refunded: number;
+  /** What the charge added to the platform's balance, in its settlement currency. */
+  balance_transaction: string;
   currency: string;
   payment_intent: string;
   refunded: boolean;
+};
+
+/**
+ * A charge's entry in the platform's balance: its amount converted to the settlement currency
+ * (`exchange_rate` null when none was needed), Stripe's fee, and what is left.
+ */
+export type BalanceTransaction = {
+  id: string;
+  object: "balance_transaction";
+  amount: number;
+  available_on: number;
+  created: number;
+  currency: string;
+  exchange_rate: number | null;
+  fee: number;
+  net: number;
+  source: string;
+  status: "pending";
+  type: "charge";
 };
 
 export type Refund = {
@@ -179,8 +201,29 @@ export type StripeStandInOptions = {
   webhookApiVersion?: string;
   /** The platform account's country (unset: `US`), which decides where its Connect accounts may be made under the full agreement. */
   platformCountry?: string;
+  /**
+   * The currency the platform's balance settles in (unset: `usd`, a US platform's): every charge's balance
+   * transaction is in it, converted at the stand-in's rates (`exchangeRate`) when the charge is in another.
+   */
+  settlementCurrency?: string;
   verbose?: boolean;
 };
+
+/**
+ * The stand-in's stated rates: what one unit of each currency is worth in US dollars. A charge converts at
+ * the ratio of its currency's to the settlement currency's (Stripe's own rates move by the minute and carry
+ * a conversion fee; these are fixed, so tests can name the amounts).
+ */
+export const dollarValue: Readonly<Record<string, number>> = { usd: 1, eur: 1.08, gbp: 1.27 };
+
+/** How much of `to` one unit of `from` buys at the stand-in's rates, to six places as Stripe states a balance transaction's rate. */
+export const exchangeRate = (from: string, to: string) => Math.round((dollarValue[from]! / dollarValue[to]!) * 1e6) / 1e6;
+
+/**
+ * Stripe's fee on a card charge, in the settlement currency's smallest unit: its standard US rate, 2.9% +
+ * 30¢ "per successful transaction for domestic cards" (stripe.com/pricing), one rate for every card here.
+ */
+export const stripeFee = (amount: number) => Math.round(amount * 0.029) + 30;
 
 /** The EEA, the UK and Switzerland, where a platform in one makes accounts in any other under the full agreement. */
 const europe = new Set("AT BE BG CH CY CZ DE DK EE ES FI FR GB GR HR HU IE IS IT LI LT LU LV MT NL NO PL PT RO SE SI SK".split(" "));
@@ -191,6 +234,8 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   const lineItems = new Map<string, LineItem[]>();
   /** Each paid session's charge, by its payment intent. */
   const charges = new Map<string, Charge>();
+  const balanceTransactions = new Map<string, BalanceTransaction>();
+  const settlementCurrency = options.settlementCurrency ?? "usd";
   const refunds: Refund[] = [];
   const events: StripeEvent[] = [];
   const accounts = new Map<string, ConnectAccount>();
@@ -251,21 +296,14 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     if (request.method === "POST" && path === "/v1/refunds") return refund(decodeForm(body));
     if (request.method === "GET" && path === "/v1/refunds") return listRefunds(query);
     const intentPath = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
-    if (request.method === "GET" && intentPath) {
-      const charge = charges.get(intentPath[1]!);
-      return charge
-        ? [
-            200,
-            {
-              id: charge.payment_intent,
-              object: "payment_intent",
-              amount: charge.amount,
-              currency: charge.currency,
-              latest_charge: charge.id,
-              status: "succeeded",
-            },
-          ]
-        : [404, stripeError("invalid_request_error", `No such payment_intent: '${intentPath[1]}'`, "intent")];
+    if (request.method === "GET" && intentPath) return paymentIntent(intentPath[1]!, query);
+    if (request.method === "POST" && path === "/v1/payment_intents") return createPaymentIntent(decodeForm(body));
+    const balanceTransactionPath = /^\/v1\/balance_transactions\/([^/]+)$/.exec(path);
+    if (request.method === "GET" && balanceTransactionPath) {
+      const entry = balanceTransactions.get(balanceTransactionPath[1]!);
+      return entry
+        ? [200, entry]
+        : [404, stripeError("invalid_request_error", `No such balance transaction: '${balanceTransactionPath[1]}'`, "id")];
     }
     if (path === "/v1/webhook_endpoints" || path.startsWith("/v1/webhook_endpoints/")) return webhookEndpoint(request, path, body);
     if (request.method === "POST" && path === "/v1/accounts") return createAccount(decodeForm(body));
@@ -292,6 +330,83 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       return [200, session];
     }
     return [404, stripeError("invalid_request_error", `Unrecognized request URL (${request.method}: ${path}).`)];
+  }
+
+  /**
+   * A paid session's payment intent, its charge expanded as asked (`expand[]=latest_charge`, and
+   * `latest_charge.balance_transaction`: "Expanding Responses", Stripe's API reference); unexpanded, an id.
+   */
+  function paymentIntent(intentId: string, query: URLSearchParams): [number, unknown] {
+    const charge = charges.get(intentId);
+    if (!charge) return [404, stripeError("invalid_request_error", `No such payment_intent: '${intentId}'`, "intent")];
+    const expand = new Set([...query].filter(([key]) => /^expand(\[\d*\])?$/.test(key)).map(([, value]) => value));
+    const latestCharge = expand.has("latest_charge.balance_transaction")
+      ? { ...charge, balance_transaction: balanceTransactions.get(charge.balance_transaction) }
+      : expand.has("latest_charge")
+        ? charge
+        : charge.id;
+    return [
+      200,
+      {
+        id: intentId,
+        object: "payment_intent",
+        amount: charge.amount,
+        currency: charge.currency,
+        latest_charge: latestCharge,
+        status: "succeeded",
+      },
+    ];
+  }
+
+  /**
+   * A payment made at once with one of Stripe's test payment methods (`pm_card_visa`, confirmed on
+   * creation), as a test makes a payment of its own without a Checkout page; nothing else is taken.
+   */
+  function createPaymentIntent(params: Form): [number, unknown] {
+    const amount = Number(params.amount);
+    const currency = text(params.currency)?.toLowerCase();
+    if (!Number.isInteger(amount) || amount < 1) return [400, stripeError("invalid_request_error", "Invalid integer: amount", "amount")];
+    if (!currency || !(currency in dollarValue)) return [400, stripeError("invalid_request_error", "Invalid currency.", "currency")];
+    if (params.payment_method !== "pm_card_visa" || params.confirm !== "true")
+      return [400, stripeError("invalid_request_error", "This stand-in takes pm_card_visa, confirmed at once, alone.", "payment_method")];
+    const charge = {
+      id: id("ch"),
+      object: "charge" as const,
+      amount,
+      amount_refunded: 0,
+      currency,
+      payment_intent: id("pi"),
+      refunded: false,
+    };
+    charges.set(charge.payment_intent, { ...charge, balance_transaction: chargeEntry(charge).id });
+    return paymentIntent(charge.payment_intent, new URLSearchParams());
+  }
+
+  /**
+   * A charge in the platform's balance: in its settlement currency, converted at the stand-in's rate when
+   * the charge is in another ("If the currency you charge in differs from your settlement currency, Stripe
+   * converts the charge": the balance transaction's `exchange_rate`), less Stripe's fee.
+   */
+  function chargeEntry(charge: Omit<Charge, "balance_transaction">): BalanceTransaction {
+    const rate = charge.currency === settlementCurrency ? null : exchangeRate(charge.currency, settlementCurrency);
+    const amount = rate === null ? charge.amount : Math.round(charge.amount * rate);
+    const fee = stripeFee(amount);
+    const entry: BalanceTransaction = {
+      id: id("txn"),
+      object: "balance_transaction",
+      amount,
+      available_on: now() + 2 * 86_400,
+      created: now(),
+      currency: settlementCurrency,
+      exchange_rate: rate,
+      fee,
+      net: amount - fee,
+      source: charge.id,
+      status: "pending",
+      type: "charge",
+    };
+    balanceTransactions.set(entry.id, entry);
+    return entry;
   }
 
   function createSession(params: Form): [number, unknown] {
@@ -563,7 +678,12 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     return [200, { object: "account_link", created: now(), expires_at: expiresAt, url: `${origin}/connect/${link}` }];
   }
 
-  /** Money from the platform to a connected account, out of one charge (`source_transaction`), never past what it left. */
+  /**
+   * Money from the platform to a connected account, out of one charge (`source_transaction`): in the
+   * currency of that charge's balance transaction, the platform's settlement currency, never the charge's
+   * own when the two differ (Stripe's Connect guide: a transfer with `source_transaction` is made from the
+   * funds the charge added to the balance), and never past what the charge left there.
+   */
   function createTransfer(params: Form): [number, unknown] {
     const destination = accounts.get(text(params.destination) ?? "");
     if (!destination)
@@ -582,12 +702,21 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     const chargeId = text(params.source_transaction);
     const charge = chargeId ? [...charges.values()].find((candidate) => candidate.id === chargeId) : undefined;
     if (chargeId && !charge) return [400, stripeError("invalid_request_error", `No such charge: '${chargeId}'`, "source_transaction")];
-    if (charge && currency !== charge.currency)
-      return [400, stripeError("invalid_request_error", "The currency of a transfer must match its source transaction's.", "currency")];
+    const entry = charge ? balanceTransactions.get(charge.balance_transaction)! : undefined;
+    if (entry && currency !== entry.currency)
+      return [
+        400,
+        stripeError(
+          "invalid_request_error",
+          `The currency of this transfer (${currency ?? ""}) must match the currency of the source transaction's balance transaction (${entry.currency}).`,
+          "currency",
+        ),
+      ];
     const transferred = transfers
       .filter((transfer) => transfer.source_transaction === chargeId)
       .reduce((sum, transfer) => sum + transfer.amount - transfer.amount_reversed, 0);
-    if (charge && amount > charge.amount - charge.amount_refunded - transferred)
+    const refunded = charge && entry ? Math.round(charge.amount_refunded * (entry.exchange_rate ?? 1)) : 0;
+    if (entry && amount > entry.amount - refunded - transferred)
       return [400, stripeError("invalid_request_error", "Insufficient funds in the source transaction for this transfer.", "amount")];
     const transfer: Transfer = {
       id: id("tr"),
@@ -702,15 +831,16 @@ ${field("bank_account", "Bank account number or IBAN", 'autocomplete="off" requi
           collected_information: { shipping_details: shipTo },
           url: null,
         });
-        charges.set(session.payment_intent!, {
+        const charge = {
           id: id("ch"),
-          object: "charge",
+          object: "charge" as const,
           amount: session.amount_total,
           amount_refunded: 0,
           currency: session.currency,
           payment_intent: session.payment_intent!,
           refunded: false,
-        });
+        };
+        charges.set(charge.payment_intent, { ...charge, balance_transaction: chargeEntry(charge).id });
         send("checkout.session.completed", session);
         response.writeHead(303, { Location: session.success_url.replaceAll("{CHECKOUT_SESSION_ID}", session.id) }).end();
         return;

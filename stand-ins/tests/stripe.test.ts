@@ -37,9 +37,9 @@ afterAll(async () => {
   await new Promise((resolve) => endpoint.close(resolve));
 });
 
-const sessionParams = (name = "Honey & Smoke"): Stripe.Checkout.SessionCreateParams => ({
+const sessionParams = (name = "Honey & Smoke", currency = "usd"): Stripe.Checkout.SessionCreateParams => ({
   mode: "payment",
-  line_items: [{ quantity: 1, price_data: { currency: "usd", unit_amount: 199, product_data: { name } } }],
+  line_items: [{ quantity: 1, price_data: { currency, unit_amount: 199, product_data: { name } } }],
   customer_email: "fan@example.com",
   metadata: { order_id: "order-1" },
   success_url: "http://shop.example/checkout/done?session_id={CHECKOUT_SESSION_ID}",
@@ -47,8 +47,8 @@ const sessionParams = (name = "Honey & Smoke"): Stripe.Checkout.SessionCreatePar
 });
 
 /** A session paid with the test card on the stand-in's page, and its payment. */
-async function paidSession() {
-  const session = await stripe.checkout.sessions.create(sessionParams());
+async function paidSession(currency = "usd") {
+  const session = await stripe.checkout.sessions.create(sessionParams("Honey & Smoke", currency));
   await fetch(session.url!, {
     method: "POST",
     body: new URLSearchParams({ card: testCards.pays, expiry: "12/34", cvc: "123", country: "DE" }),
@@ -237,5 +237,40 @@ describe("the Stripe stand-in", () => {
     expect(standIn.transfers.filter((kept) => kept.destination === account.id)).toEqual([
       expect.objectContaining({ id: made.id, amount_reversed: 100, reversed: true }),
     ]);
+  });
+
+  it("settles a charge in another currency in the platform's USD at its stated rate, and transfers out of it in USD alone, never past it", async () => {
+    const account = await stripe.accounts.create({
+      controller: { stripe_dashboard: { type: "express" }, fees: { payer: "application" }, losses: { payments: "application" } },
+      capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+    });
+    const link = await stripe.accountLinks.create({
+      account: account.id,
+      type: "account_onboarding",
+      return_url: "http://shop.example/payments",
+      refresh_url: "http://shop.example/payments",
+    });
+    await fetch(link.url, {
+      method: "POST",
+      body: new URLSearchParams({ name: "Ada", bank_account: "GB33BUKB20201555555555" }),
+      redirect: "manual",
+    });
+
+    // £1.99 is $2.53 at 1.27 dollars to the pound, less Stripe's 2.9% + 30¢.
+    const { paymentIntent } = await paidSession("gbp");
+    const intent = await stripe.paymentIntents.retrieve(paymentIntent, { expand: ["latest_charge.balance_transaction"] });
+    const charge = intent.latest_charge as Stripe.Charge;
+    expect(charge.currency).toBe("gbp");
+    expect(charge.balance_transaction).toMatchObject({ amount: 253, currency: "usd", exchange_rate: 1.27, fee: 37, net: 216 });
+    // Unexpanded, an id, as Stripe answers.
+    expect(typeof (await stripe.paymentIntents.retrieve(paymentIntent)).latest_charge).toBe("string");
+
+    const transfer = (amount: number, currency: string) =>
+      stripe.transfers.create({ amount, currency, destination: account.id, source_transaction: charge.id });
+    await expect(transfer(100, "gbp")).rejects.toMatchObject({ statusCode: 400, param: "currency" });
+    expect(await transfer(200, "usd")).toMatchObject({ amount: 200, currency: "usd" });
+    // $2.53 came in; $2.00 of it has gone.
+    await expect(transfer(54, "usd")).rejects.toMatchObject({ statusCode: 400, param: "amount" });
+    expect(await transfer(53, "usd")).toMatchObject({ amount: 53 });
   });
 });

@@ -217,6 +217,60 @@ revoke execute on function public.apply_checkout(text, text, text, text, text, t
 
 grant execute on function public.apply_checkout(text, text, text, text, text, text, uuid, jsonb) to anon, authenticated;
 
+-- What a paid order's payment added to the platform's balance, as the provider's balance transaction says:
+-- in the platform's settlement currency, its amount, the provider's fee and the rate the charge was
+-- converted at (null when it was charged in that currency). Kept apart from the order, which its buyer
+-- reads: the fee and the rate are Crate's books, not the buyer's.
+create table private.order_settlements (
+  order_id uuid primary key references public.orders (id) on delete cascade,
+  currency text not null check (currency ~ '^[A-Z]{3}$'),
+  amount_cents integer not null,
+  fee_cents integer not null,
+  exchange_rate numeric check (exchange_rate > 0),
+  recorded_at timestamptz not null default now()
+);
+
+revoke all on table private.order_settlements from public, anon, authenticated;
+
+-- A paid order's settlement (above), found by its payment, through the marketplace alone; once (the webhook's
+-- news of a payment may come again). What follows its writes: nothing fires.
+create or replace function private.payment_settled(payment_intent text, currency text, amount_cents integer, fee_cents integer,
+  exchange_rate numeric)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.require_marketplace_request();
+  insert into private.order_settlements (order_id, currency, amount_cents, fee_cents, exchange_rate)
+  select o.id, upper(payment_settled.currency), payment_settled.amount_cents, payment_settled.fee_cents,
+    payment_settled.exchange_rate
+  from public.orders o
+  where o.payment_intent = payment_settled.payment_intent and o.state = 'paid'
+  on conflict (order_id) do nothing;
+end
+$$;
+
+revoke execute on function private.payment_settled(text, text, integer, integer, numeric) from public;
+
+grant execute on function private.payment_settled(text, text, integer, integer, numeric) to anon, authenticated;
+
+create or replace function public.payment_settled(payment_intent text, currency text, amount_cents integer, fee_cents integer,
+  exchange_rate numeric default null)
+returns void
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.payment_settled(payment_settled.payment_intent, payment_settled.currency, payment_settled.amount_cents,
+    payment_settled.fee_cents, payment_settled.exchange_rate)
+$$;
+
+revoke execute on function public.payment_settled(text, text, integer, integer, numeric) from public;
+
+grant execute on function public.payment_settled(text, text, integer, integer, numeric) to anon, authenticated;
+
 -- The return page's read: the caller's order of a checkout, with what it bought (each line's item and
 -- total) and whether it is paid. Null for a checkout that is not the caller's.
 create or replace function public.checkout_order(checkout_session text)

@@ -46,7 +46,14 @@ create table public.payouts (
   payment_intent text,
   description text,
   reversed_at timestamptz,
-  reversal_id text
+  reversal_id text,
+  -- What the provider sent when it had to convert the amount (a Stripe transfer is made in the platform's
+  -- settlement currency, out of the sale's charge): that currency, the amount in it, and the charge's rate
+  -- (sent = amount × rate). None when it paid in the payout's own currency.
+  sent_currency text check (sent_currency ~ '^[A-Z]{3}$'),
+  sent_amount_cents integer check (sent_amount_cents > 0),
+  exchange_rate numeric check (exchange_rate > 0),
+  check ((sent_currency is null) = (sent_amount_cents is null) and (sent_currency is null) = (exchange_rate is null))
 );
 
 alter table public.payouts enable row level security;
@@ -274,7 +281,8 @@ as $$
       select jsonb_agg(jsonb_build_object('id', p.id, 'currency', p.currency, 'amount', p.amount_cents, 'method', p.method,
           'recipient', p.recipient, 'requested_by', p.requested_by, 'state', p.state, 'failure', p.failure,
           'created_at', p.created_at, 'settled_at', p.settled_at, 'description', p.description,
-          'reversed_at', p.reversed_at) order by p.created_at desc)
+          'reversed_at', p.reversed_at, 'sent_currency', p.sent_currency, 'sent_amount', p.sent_amount_cents,
+          'exchange_rate', p.exchange_rate) order by p.created_at desc)
       from (
         select * from public.payouts p where p.artist_id = (select auth.uid()) order by p.created_at desc limit 20
       ) p), '[]'))

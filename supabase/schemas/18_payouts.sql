@@ -234,9 +234,12 @@ revoke execute on function public.withdraw_now() from public;
 
 grant execute on function public.withdraw_now() to authenticated;
 
--- A payout the provider took (its payout's id, `provider_id`), through the marketplace alone.
+-- A payout the provider took (its payout's id, `provider_id`), through the marketplace alone; with what it
+-- sent when it converted the amount (a Stripe transfer in the platform's settlement currency: that
+-- currency, the amount in it, the charge's exchange rate).
 -- What follows its writes: nothing fires; the payout is settled when the provider says (payout_settled).
-create or replace function private.payout_sent(payout_id uuid, provider_id text)
+create or replace function private.payout_sent(payout_id uuid, provider_id text, sent_currency text, sent_amount_cents integer,
+  exchange_rate numeric)
 returns void
 language plpgsql
 security definer
@@ -244,27 +247,30 @@ set search_path = ''
 as $$
 begin
   perform private.require_marketplace_request();
-  update public.payouts p set provider_id = payout_sent.provider_id
+  update public.payouts p set provider_id = payout_sent.provider_id, sent_currency = upper(payout_sent.sent_currency),
+    sent_amount_cents = payout_sent.sent_amount_cents, exchange_rate = payout_sent.exchange_rate
   where p.id = payout_sent.payout_id and p.state = 'sending';
 end
 $$;
 
-revoke execute on function private.payout_sent(uuid, text) from public;
+revoke execute on function private.payout_sent(uuid, text, text, integer, numeric) from public;
 
-grant execute on function private.payout_sent(uuid, text) to anon, authenticated;
+grant execute on function private.payout_sent(uuid, text, text, integer, numeric) to anon, authenticated;
 
-create or replace function public.payout_sent(payout_id uuid, provider_id text)
+create or replace function public.payout_sent(payout_id uuid, provider_id text, sent_currency text default null,
+  sent_amount_cents integer default null, exchange_rate numeric default null)
 returns void
 language sql
 security invoker
 set search_path = ''
 as $$
-  select private.payout_sent(payout_sent.payout_id, payout_sent.provider_id)
+  select private.payout_sent(payout_sent.payout_id, payout_sent.provider_id, payout_sent.sent_currency,
+    payout_sent.sent_amount_cents, payout_sent.exchange_rate)
 $$;
 
-revoke execute on function public.payout_sent(uuid, text) from public;
+revoke execute on function public.payout_sent(uuid, text, text, integer, numeric) from public;
 
-grant execute on function public.payout_sent(uuid, text) to anon, authenticated;
+grant execute on function public.payout_sent(uuid, text, text, integer, numeric) to anon, authenticated;
 
 -- A payout's outcome, once: paid, or failed with the provider's reason (its amount back to the balance).
 -- What follows its writes: no trigger fires; a failed payout's amount goes back to the ledger here. No

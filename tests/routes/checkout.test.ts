@@ -293,7 +293,14 @@ describe("Stripe's webhook", () => {
     const checkout = await visitor.post("/cart", { intent: "checkout", currency: "USD", followArtists: "", waiveWithdrawal: "on" });
     const sessionId = new URL(checkout.response.headers.get("location")!).pathname.split("/").pop()!;
     const session = await stripe.checkout.sessions.retrieve(sessionId);
-    return { id, session: { ...session, status: "complete", payment_status: "paid", payment_intent: "pi_test_hook" } };
+    // A real payment at the stand-in (the webhook asks Stripe what it settled as), named by a forged event.
+    const payment = await stripe.paymentIntents.create({
+      amount: session.amount_total!,
+      currency: "usd",
+      payment_method: "pm_card_visa",
+      confirm: true,
+    });
+    return { id, session: { ...session, status: "complete", payment_status: "paid", payment_intent: payment.id } };
   }
   const event = (session: object, id = `evt_test_${crypto.randomUUID()}`, version: string = Stripe.API_VERSION) =>
     JSON.stringify({
@@ -317,7 +324,7 @@ describe("Stripe's webhook", () => {
     expect((await deliver(payload, null)).status).toBe(400);
     expect((await deliver(payload, signature(payload, "whsec_someone_else"))).status).toBe(400);
     expect((await deliver(payload, signature(payload, webhookSecret, 6 * 60))).status).toBe(400);
-    expect((await deliver(payload.replace("pi_test_hook", "pi_test_forged"), signature(payload))).status).toBe(400);
+    expect((await deliver(payload.replace(session.payment_intent, "pi_test_forged"), signature(payload))).status).toBe(400);
     expect(await purchasesOf(id)).toEqual([]);
   });
 

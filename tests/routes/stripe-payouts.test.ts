@@ -218,12 +218,15 @@ describe("connecting Stripe", () => {
 });
 
 describe("transfers", () => {
-  it("transfers a settled sale from its charge once, and takes it back when the sale is refunded", async () => {
+  it("transfers a settled GBP sale in the platform's USD at its charge's rate, once, and takes it back when the sale is refunded", async () => {
     const artist = await newArtist("Stripe Seller");
     const back = await onboard(artist.visitor);
     await artist.visitor.get(`${back.pathname}${back.search}`);
     expect(
-      text((await artist.visitor.post(payments, { ...settings, payoutMethod: "stripe", currentPassword: artist.password })).html),
+      text(
+        (await artist.visitor.post(payments, { ...settings, currency: "GBP", payoutMethod: "stripe", currentPassword: artist.password }))
+          .html,
+      ),
     ).toContain("Payment settings saved");
     const account = (await stripeAccountOf(artist.id))!;
     expect(account).toMatch(/^acct_/);
@@ -244,7 +247,7 @@ describe("transfers", () => {
     // A fan pays through the stand-in; the return page lands the payment.
     const fan = await newFan(`transferfan${Date.now().toString(36)}`);
     await fan.visitor.post("/cart", { intent: "add", kind: "track", id: track.data!.id, amount: "" });
-    const checkout = await fan.visitor.post("/cart", { intent: "checkout", currency: "USD", followArtists: "", waiveWithdrawal: "on" });
+    const checkout = await fan.visitor.post("/cart", { intent: "checkout", currency: "GBP", followArtists: "", waiveWithdrawal: "on" });
     const paid = await fetch(checkout.response.headers.get("location")!, {
       method: "POST",
       body: new URLSearchParams({ card: "4242424242424242", expiry: "12/34", cvc: "123", country: "GB" }),
@@ -267,31 +270,44 @@ describe("transfers", () => {
     const [transfer, ...more] = await transfersTo(account);
     expect(more).toEqual([]);
     const { data: order } = await serviceClient.from("orders").select("id, payment_intent").eq("buyer_id", fan.id).single();
+    // £8.80, the artist's 88% of £10, sent as $11.18 at the stand-in's 1.27 dollars to the pound; the
+    // payout keeps what it sent.
     expect(transfer).toMatchObject({
-      amount: 880,
+      amount: 1118,
       currency: "usd",
       source_transaction: expect.stringMatching(/^ch_/),
       transfer_group: order!.payment_intent,
       description: `Crate order ${order!.id.slice(0, 8).toUpperCase()}: Wired Direct`,
     });
+    const { data: payout } = await serviceClient
+      .from("payouts")
+      .select("amount_cents, currency, sent_amount_cents, sent_currency, exchange_rate")
+      .eq("artist_id", artist.id)
+      .single();
+    expect(payout).toEqual({ amount_cents: 880, currency: "GBP", sent_amount_cents: 1118, sent_currency: "USD", exchange_rate: 1.27 });
     const page = text((await artist.visitor.get(payments)).html);
-    expect(page).toMatch(/Available \$0\.00 Pending \$0\.00 Paid out \$8\.80 Earned \$8\.80/);
-    expect(page).toMatch(/\$8\.80 Your Stripe account: Crate order [0-9A-F]{8}: Wired Direct Automatic Paid/);
+    expect(page).toMatch(/Available £0\.00 Pending £0\.00 Paid out £8\.80 Earned £8\.80/);
+    expect(page).toMatch(
+      /£8\.80 sent as \$11\.18 \(1 GBP = 1\.27 USD\) Your Stripe account: Crate order [0-9A-F]{8}: Wired Direct Automatic Paid/,
+    );
 
     // Refunded: the transfer comes back from the artist's account, and the ledger nets to nothing.
     const { data: line } = await serviceClient.from("order_lines").select("id").eq("order_id", order!.id).single();
     const refunded = await artist.visitor.post(payments, { intent: "refund", lineId: line!.id });
     expect(text(refunded.html)).toContain("Refunded.");
-    expect(await transfersTo(account)).toEqual([expect.objectContaining({ amount_reversed: 880, reversed: true })]);
+    expect(await transfersTo(account)).toEqual([expect.objectContaining({ amount_reversed: 1118, reversed: true })]);
     const after = text((await artist.visitor.get(payments)).html);
-    expect(after).toMatch(/Available \$0\.00 Pending \$0\.00 Paid out \$0\.00 Earned \$0\.00/);
+    expect(after).toMatch(/Available £0\.00 Pending £0\.00 Paid out £0\.00 Earned £0\.00/);
     expect(after).toContain("Reversed The sale was refunded, so Stripe took the transfer back.");
     // The next run reverses nothing more.
     expect((await (await runJob()).json()).reversed).toBe(0);
   });
 
   it("moves to Stripe what the ledger says was paid out there, and takes back what it says came back, to the cent", async () => {
-    const { data: payouts } = await serviceClient.from("payouts").select("id").eq("method", "stripe");
+    const { data: payouts } = await serviceClient
+      .from("payouts")
+      .select("id, amount_cents, sent_amount_cents, reversed_at")
+      .eq("method", "stripe");
     const { data: entries } = await serviceClient
       .from("ledger_entries")
       .select("kind, amount_cents")
@@ -303,8 +319,18 @@ describe("transfers", () => {
       (entries ?? []).filter((entry) => entry.kind === kind).reduce((sum, entry) => sum + Math.abs(entry.amount_cents), 0);
     const transfers = (await (await fetch(`${stripeUrl}/_transfers`)).json()) as Transfer[];
     expect(transfers.length).toBeGreaterThan(0);
-    expect(transfers.reduce((sum, transfer) => sum + transfer.amount, 0)).toBe(ledger("payout"));
-    expect(transfers.reduce((sum, transfer) => sum + transfer.amount_reversed, 0)).toBe(ledger("payout_return"));
+    // The ledger counts each payout in its sale's currency; Stripe has it in what it was sent in.
+    expect((payouts ?? []).reduce((sum, payout) => sum + payout.amount_cents, 0)).toBe(ledger("payout"));
+    const reversedPayouts = (payouts ?? []).filter((payout) => payout.reversed_at !== null);
+    expect(reversedPayouts.reduce((sum, payout) => sum + payout.amount_cents, 0)).toBe(ledger("payout_return"));
+    const sentOf = (payoutId: string) => {
+      const payout = (payouts ?? []).find((one) => one.id === payoutId)!;
+      return payout.sent_amount_cents ?? payout.amount_cents;
+    };
+    for (const transfer of transfers) expect(transfer.amount).toBe(sentOf(transfer.metadata.payout_id!));
+    expect(transfers.reduce((sum, transfer) => sum + transfer.amount_reversed, 0)).toBe(
+      reversedPayouts.reduce((sum, payout) => sum + (payout.sent_amount_cents ?? payout.amount_cents), 0),
+    );
     // Each payout went to Stripe once.
     expect(new Set(transfers.map((transfer) => transfer.metadata.payout_id)).size).toBe(transfers.length);
   });

@@ -1,9 +1,11 @@
 // The Checkout Session an order opens: its amounts are the database's cents, its metadata names the order,
 // its merch's shipping is one rate with the address taken in the priced country alone, it lapses when the
 // database's hold ends and comes back by its signed way back, and with Stripe Tax on, the tax comes on top
-// of the prices the shares were made of.
+// of the prices the shares were made of. An artist's share is transferred in the currency its charge
+// settled in, at the charge's rate.
 import { describe, expect, it } from "vitest";
 import { checkoutSessionParams } from "~/lib/providers/stripe/payments.server";
+import { convertedCents } from "~/lib/providers/stripe/settlements.server";
 
 const order = {
   order_id: "3f9a0c12-0000-4000-8000-000000000000",
@@ -61,5 +63,15 @@ describe("a checkout's session", () => {
     const params = checkoutSessionParams(order, { ...where, tax: true });
     expect(params.automatic_tax).toEqual({ enabled: true });
     expect(params.line_items?.every((item) => item.price_data?.tax_behavior === "exclusive")).toBe(true);
+  });
+});
+
+describe("a share converted at its charge's rate", () => {
+  it("goes from the sale's smallest unit to the settlement currency's, to the nearest", () => {
+    // Stripe's own example: 10.00 EUR at 1.234 is 12.34 USD.
+    expect(convertedCents(1000, "eur", "usd", 1.234)).toBe(1234);
+    expect(convertedCents(880, "gbp", "usd", 1.27)).toBe(1118);
+    // Yen have no decimals: £8.80 at 190.5 yen to the pound is ¥1,676.
+    expect(convertedCents(880, "gbp", "jpy", 190.5)).toBe(1676);
   });
 });

@@ -91,6 +91,21 @@ function Figure({ label, value }: { label: string; value: string }) {
 
 const stateLabels = { sending: "On its way", paid: "Paid", failed: "Failed" } as const;
 
+/** A payout's amount, and what Stripe sent in the platform's currency when the sale was in another, at the sale's rate. */
+function PayoutAmount({ payout }: { payout: ArtistPayouts["payouts"][number] }) {
+  const amount = formatMoney(payout.amount, payout.currency);
+  if (!payout.sent_currency || payout.sent_amount === null || payout.exchange_rate === null) return amount;
+  return (
+    <>
+      {amount}
+      <span className="block text-sm text-ink-muted">
+        sent as {formatMoney(payout.sent_amount, payout.sent_currency)} (1 {payout.currency} = {payout.exchange_rate} {payout.sent_currency}
+        )
+      </span>
+    </>
+  );
+}
+
 /** The newest payouts with their outcome (a failure with its reason). */
 function PayoutHistory({ payouts, locale }: { payouts: ArtistPayouts["payouts"]; locale: string }) {
   if (payouts.length === 0) return null;
@@ -103,7 +118,7 @@ function PayoutHistory({ payouts, locale }: { payouts: ArtistPayouts["payouts"];
       rowKey={(payout) => payout.id}
       columns={[
         { heading: "Date", cell: (payout) => formatDate(payout.created_at, locale) },
-        { heading: "Amount", figures: true, cell: (payout) => formatMoney(payout.amount, payout.currency) },
+        { heading: "Amount", figures: true, cell: (payout) => <PayoutAmount payout={payout} /> },
         {
           heading: "To",
           cell: (payout) =>

@@ -978,6 +978,7 @@ export type Database = {
           created_at: string
           currency: string
           description: string | null
+          exchange_rate: number | null
           failure: string | null
           id: string
           method: string
@@ -988,6 +989,8 @@ export type Database = {
           requested_by: string
           reversal_id: string | null
           reversed_at: string | null
+          sent_amount_cents: number | null
+          sent_currency: string | null
           settled_at: string | null
           state: string
         }
@@ -997,6 +1000,7 @@ export type Database = {
           created_at?: string
           currency: string
           description?: string | null
+          exchange_rate?: number | null
           failure?: string | null
           id?: string
           method: string
@@ -1007,6 +1011,8 @@ export type Database = {
           requested_by: string
           reversal_id?: string | null
           reversed_at?: string | null
+          sent_amount_cents?: number | null
+          sent_currency?: string | null
           settled_at?: string | null
           state?: string
         }
@@ -1016,6 +1022,7 @@ export type Database = {
           created_at?: string
           currency?: string
           description?: string | null
+          exchange_rate?: number | null
           failure?: string | null
           id?: string
           method?: string
@@ -1026,6 +1033,8 @@ export type Database = {
           requested_by?: string
           reversal_id?: string | null
           reversed_at?: string | null
+          sent_amount_cents?: number | null
+          sent_currency?: string | null
           settled_at?: string | null
           state?: string
         }
@@ -1701,8 +1710,24 @@ export type Database = {
         Args: { page?: number; page_size?: number }
         Returns: Json
       }
+      payment_settled: {
+        Args: {
+          amount_cents: number
+          currency: string
+          exchange_rate?: number
+          fee_cents: number
+          payment_intent: string
+        }
+        Returns: undefined
+      }
       payout_sent: {
-        Args: { payout_id: string; provider_id: string }
+        Args: {
+          exchange_rate?: number
+          payout_id: string
+          provider_id: string
+          sent_amount_cents?: number
+          sent_currency?: string
+        }
         Returns: undefined
       }
       payout_settled: {
@@ -1717,6 +1742,7 @@ export type Database = {
           created_at: string
           currency: string
           description: string | null
+          exchange_rate: number | null
           failure: string | null
           id: string
           method: string
@@ -1727,6 +1753,8 @@ export type Database = {
           requested_by: string
           reversal_id: string | null
           reversed_at: string | null
+          sent_amount_cents: number | null
+          sent_currency: string | null
           settled_at: string | null
           state: string
         }[]
@@ -1916,6 +1944,7 @@ export type Database = {
           created_at: string
           currency: string
           description: string | null
+          exchange_rate: number | null
           failure: string | null
           id: string
           method: string
@@ -1926,6 +1955,8 @@ export type Database = {
           requested_by: string
           reversal_id: string | null
           reversed_at: string | null
+          sent_amount_cents: number | null
+          sent_currency: string | null
           settled_at: string | null
           state: string
         }[]
@@ -1955,6 +1986,7 @@ export type Database = {
           created_at: string
           currency: string
           description: string | null
+          exchange_rate: number | null
           failure: string | null
           id: string
           method: string
@@ -1965,6 +1997,8 @@ export type Database = {
           requested_by: string
           reversal_id: string | null
           reversed_at: string | null
+          sent_amount_cents: number | null
+          sent_currency: string | null
           settled_at: string | null
           state: string
         }[]

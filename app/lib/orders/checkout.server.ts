@@ -176,14 +176,30 @@ function prepareFiles(context: Readonly<RouterContextProvider>, orderId: string)
   ctx.waitUntil(preparing);
 }
 
-/** What a provider's webhook says about a checkout, applied to its order (the event taken once). Throws as applyCheckout does. */
+/**
+ * What a provider's webhook says about a checkout, applied to its order (the event taken once); once paid,
+ * what its payment added to the platform's balance kept for the books (payment_settled, once). Throws as
+ * applyCheckout does, and while the provider cannot say the settlement: the event comes again.
+ */
 export async function settleCheckout(
   request: Request,
   context: Readonly<RouterContextProvider>,
+  provider: PaymentProvider,
   { event, checkout }: Extract<WebhookNews, { checkout: CheckoutNews }>,
 ) {
-  const { outcome } = checkout;
-  if (outcome) await applyCheckout(request, context, { ...checkout, outcome }, event);
+  const { outcome, payment } = checkout;
+  if (!outcome) return;
+  await applyCheckout(request, context, { ...checkout, outcome }, event);
+  if (outcome !== "paid" || !payment) return;
+  const settlement = await provider.paymentSettlement(payment);
+  const { error } = await vouchedClient(context).rpc("payment_settled", {
+    payment_intent: payment,
+    currency: settlement.currency,
+    amount_cents: settlement.amount,
+    fee_cents: settlement.fee,
+    exchange_rate: settlement.exchangeRate ?? undefined,
+  });
+  if (error) throw new Error(`keeping payment ${payment}'s settlement failed`, { cause: error });
 }
 
 /**

@@ -40,8 +40,18 @@ async function sendPayout(provider: PayoutProvider, backend: MarketplaceClient, 
   try {
     let providerId = payout.provider_id;
     if (!providerId) {
-      providerId = await provider.send(payout);
-      await recorded(backend.rpc("payout_sent", { payout_id: payout.id, provider_id: providerId }), payout.id);
+      const sent = await provider.send(payout);
+      providerId = sent.id;
+      await recorded(
+        backend.rpc("payout_sent", {
+          payout_id: payout.id,
+          provider_id: sent.id,
+          sent_currency: sent.converted?.currency,
+          sent_amount_cents: sent.converted?.amount_cents,
+          exchange_rate: sent.converted?.exchange_rate,
+        }),
+        payout.id,
+      );
       run.sent += 1;
     }
     const outcome = await provider.outcome(providerId);

@@ -50,6 +50,12 @@ export type PaymentNews =
   | { payment: string; refunded: number; refundId?: string | undefined }
   | { payment: string; dispute: { id: string; amount: number; currency: string; reason: string; status: string; closed: boolean } };
 
+/**
+ * What a payment added to the platform's balance: in the provider's settlement currency, its amount, the
+ * provider's fee, and the rate it was converted at (null: it was charged in that currency).
+ */
+export type PaymentSettlement = { currency: string; amount: number; fee: number; exchangeRate: number | null };
+
 /** One event of a provider's webhook (its id, taken once by the database, and its type), and what it says. */
 export type WebhookNews = { event: { id: string; type: string } } & (
   | { checkout: CheckoutNews }
@@ -68,6 +74,8 @@ export interface PaymentProvider {
   checkoutNews(checkout: string): Promise<CheckoutNews | null>;
   /** Ends a checkout so it can no longer be paid; null when the provider will not (paid meanwhile, say). */
   expireCheckout(checkout: string): Promise<CheckoutNews | null>;
+  /** What a paid payment added to the platform's balance. Throws while the provider cannot say. */
+  paymentSettlement(payment: string): Promise<PaymentSettlement>;
   /** Refunds `amount` of a payment for one order line, once per line; answers the refund's id. Throws with the provider's reason. */
   refundLine(line: { id: string; payment: string; amount: number }): Promise<string>;
   /** The events a webhook request carries, checked as the provider signs them; null when it is not the provider's. */

@@ -21,12 +21,18 @@ export class PayoutRefused extends Error {}
 /** The provider's refusal to make an artist's payout account as asked, in its own words (shown to the artist). */
 export class AccountRefused extends Error {}
 
+/**
+ * What a provider took: its id for the payout, and, when it paid in another currency than the payout's
+ * (a Stripe transfer is made in the platform's settlement currency), what it sent and at which rate.
+ */
+export type SentPayout = { id: string; converted?: { currency: string; amount_cents: number; exchange_rate: number } };
+
 /** What became of a payout: paid, failed with the provider's reason, or null while the provider is still at it. */
 export type PayoutOutcome = { paid: true } | { paid: false; failure: string } | null;
 
 export interface PayoutProvider {
-  /** Sends a payout, once per payout id (the provider's idempotency key); answers the provider's id. Throws PayoutRefused for a refusal. */
-  send(payout: Payout): Promise<string>;
+  /** Sends a payout, once per payout id (the provider's idempotency key); answers what it took. Throws PayoutRefused for a refusal. */
+  send(payout: Payout): Promise<SentPayout>;
   /** What became of a payout the provider took (by its id). */
   outcome(providerId: string): Promise<PayoutOutcome>;
   /**

@@ -56,6 +56,10 @@ export const ArtistPayoutsSchema = v.object({
       settled_at: v.nullable(v.string()),
       description: v.nullable(v.string()),
       reversed_at: v.nullable(v.string()),
+      /** What a Stripe transfer sent when the sale's charge settled in another currency, and at which rate. */
+      sent_currency: v.nullable(v.string()),
+      sent_amount: v.nullable(v.number()),
+      exchange_rate: v.nullable(v.number()),
     }),
   ),
 });

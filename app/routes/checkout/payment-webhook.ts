@@ -25,14 +25,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const body = await readBounded(request, largestEvent);
   if (body === null) return data({ error: "too large" }, { status: 413 });
   const news = await provider?.webhookNews(request, new TextDecoder().decode(body));
-  if (!news) return data({ error: "invalid signature" }, { status: 400 });
+  if (!provider || !news) return data({ error: "invalid signature" }, { status: 400 });
   if ("refused" in news) {
     console.error("a payment provider's event was refused; it will be sent again", news.event.id, news.refused);
     return data({ error: news.refused }, { status: 400 });
   }
   try {
     if ("payoutAccount" in news) await recordStripeAccount(context, news.payoutAccount);
-    else if ("checkout" in news) await settleCheckout(request, context, news);
+    else if ("checkout" in news) await settleCheckout(request, context, provider, news);
     else if ("payment" in news) {
       await applyPaymentNews(context, news);
       if ("refunded" in news.payment) await reverseRefundedTransfers(context);

@@ -106,7 +106,16 @@ select tests.each_actor('apply a checkout without the marketplace', $$select 1 w
 select tests.each_actor_through_marketplace('apply a checkout', $$select 1 where public.apply_checkout('cs_test_fan', 'paid') is not null$$,
   array['visitor', 'artist', 'other artist', 'fan', 'admin']);
 
-select plan((select count(*)::integer from tests.cases) + 26);
+-- What a paid order's payment added to Crate's balance (its settlement: currency, amount, the provider's fee,
+-- the rate): kept through the marketplace alone, read by no one through the API.
+select tests.each_actor('keep a payment''s settlement without the marketplace',
+  $$select 1 from (select public.payment_settled('pi_1', 'usd', 253, 37, 1.27)) kept$$, array[]::text[]);
+select tests.each_actor_through_marketplace('keep a payment''s settlement',
+  $$select 1 from (select public.payment_settled('pi_1', 'usd', 253, 37, 1.27)) kept$$,
+  array['visitor', 'artist', 'other artist', 'fan', 'admin']);
+select tests.each_actor('read the payments'' settlements', $$select 1 from private.order_settlements$$, array[]::text[]);
+
+select plan((select count(*)::integer from tests.cases) + 27);
 
 select * from tests.proved_cases();
 
@@ -197,6 +206,12 @@ select is(public.apply_checkout('cs_test_fan', 'paid', 'pi_1', 'DE', 'evt_1', 'c
 select is(public.apply_checkout('cs_test_fan', 'paid', 'pi_1', 'DE', 'evt_1', 'checkout.session.completed') -> 'duplicate', 'true'::jsonb,
   'the same event again is taken once');
 select is(public.apply_checkout('cs_test_fan', 'paid', 'pi_1', 'DE') ->> 'state', 'paid', 'the return page asking after it changes nothing');
+select public.payment_settled('pi_1', 'usd', 253, 37, 1.27);
+select public.payment_settled('pi_1', 'usd', 999, 99);
+select is(
+  (select jsonb_build_array(currency, amount_cents, fee_cents, exchange_rate) from private.order_settlements
+   where order_id = tests.id('fan order')),
+  '["USD", 253, 37, 1.27]'::jsonb, 'a paid order keeps its payment''s settlement once, as the provider first said it');
 select is(public.apply_checkout('cs_test_fan', 'expired', null, null, 'evt_2', 'checkout.session.expired') ->> 'state', 'paid',
   'a lapsed checkout arriving late leaves a paid order paid');
 select is(

@@ -125,7 +125,7 @@ export function paypalPayouts(env: PaypalEnv): PayoutProvider | null {
   let token: Promise<string> | undefined;
   const tokenForRun = () => (token ??= paypalToken(env));
   return {
-    send: async (payout) => sendPaypalPayout(env, await tokenForRun(), payout),
+    send: async (payout) => ({ id: await sendPaypalPayout(env, await tokenForRun(), payout) }),
     outcome: async (batchId) => paypalPayoutOutcome(env, await tokenForRun(), batchId),
   };
 }

@@ -16,6 +16,7 @@ import type {
 } from "../payment-provider";
 import { stripeApiVersion, stripeClient, type StripePaymentEnv } from "./client.server";
 import { accountTakesTransfers } from "./accounts.server";
+import { chargeSettlement } from "./settlements.server";
 import type { platformEvents } from "./webhook-events";
 
 /**
@@ -186,6 +187,10 @@ export function stripePayments(env: StripePaymentEnv): PaymentProvider | null {
         console.warn("Stripe kept checkout open", checkout, refused);
         return null;
       }
+    },
+    async paymentSettlement(payment) {
+      const { currency, amount, fee, exchangeRate } = await chargeSettlement(stripe, payment);
+      return { currency, amount, fee, exchangeRate };
     },
     async refundLine(line) {
       const refund = await stripe.refunds.create(
