@@ -245,6 +245,8 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   const webhookEndpoints = new Map<string, WebhookEndpoint>();
   const idempotent = new Map<string, { body: string; status: number; answer: unknown }>();
   const deliveries = new Set<Promise<void>>();
+  /** The API paths failing for now (`/_failures`), by their start. */
+  const failing = new Set<string>();
   let origin = "";
 
   const platformCountry = options.platformCountry ?? "US";
@@ -306,6 +308,12 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
         : [404, stripeError("invalid_request_error", `No such balance transaction: '${balanceTransactionPath[1]}'`, "id")];
     }
     if (path === "/v1/webhook_endpoints" || path.startsWith("/v1/webhook_endpoints/")) return webhookEndpoint(request, path, body);
+    const eventPath = /^\/v1\/events\/([^/]+)$/.exec(path);
+    if (request.method === "GET" && eventPath) {
+      // An event on a connected account is that account's, asked for on its behalf (`Stripe-Account`).
+      const event = events.find((sent) => sent.id === eventPath[1] && sent.account === request.headers["stripe-account"]);
+      return event ? [200, event] : [404, stripeError("invalid_request_error", `No such event: '${eventPath[1]}'`, "id")];
+    }
     if (request.method === "POST" && path === "/v1/accounts") return createAccount(decodeForm(body));
     const accountPath = /^\/v1\/accounts\/([^/]+)$/.exec(path);
     if (request.method === "GET" && accountPath) {
@@ -907,6 +915,18 @@ ${session.cancel_url ? `<p><a href="${escape(session.cancel_url)}">Back to the s
       // The stand-in's own listing, for tests (not Stripe's): every transfer, oldest first.
       if (request.method === "GET" && path === "/_transfers") {
         reply(response, 200, transfers);
+        return;
+      }
+      // Its own switch, for tests (not Stripe's): the API paths starting with `path` fail as Stripe does
+      // when it has trouble (500, `api_error`) until it is turned off (DELETE).
+      if (path === "/_failures") {
+        if (request.method === "DELETE") failing.clear();
+        else failing.add(String((JSON.parse(body || "{}") as { path?: unknown }).path ?? "/"));
+        response.writeHead(204).end();
+        return;
+      }
+      if ([...failing].some((prefix) => path.startsWith(prefix))) {
+        reply(response, 500, stripeError("api_error", "An unknown error occurred"));
         return;
       }
       const key = request.method === "POST" ? request.headers["idempotency-key"] : undefined;

@@ -57,6 +57,26 @@ async function paidSession(currency = "usd") {
   return { session, paymentIntent: String((await stripe.checkout.sessions.retrieve(session.id)).payment_intent) };
 }
 
+/** An Express account onboarded through its link, ready for transfers. */
+async function readyAccount() {
+  const account = await stripe.accounts.create({
+    controller: { stripe_dashboard: { type: "express" }, fees: { payer: "application" }, losses: { payments: "application" } },
+    capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
+  });
+  const link = await stripe.accountLinks.create({
+    account: account.id,
+    type: "account_onboarding",
+    return_url: "http://shop.example/payments",
+    refresh_url: "http://shop.example/payments",
+  });
+  await fetch(link.url, {
+    method: "POST",
+    body: new URLSearchParams({ name: "Ada", bank_account: "GB33BUKB20201555555555" }),
+    redirect: "manual",
+  });
+  return account;
+}
+
 describe("the Stripe stand-in", () => {
   it("creates a Checkout Session once per idempotency key, and refuses the key with other parameters", async () => {
     const first = await stripe.checkout.sessions.create(sessionParams(), { idempotencyKey: "order-1" });
@@ -240,21 +260,7 @@ describe("the Stripe stand-in", () => {
   });
 
   it("settles a charge in another currency in the platform's USD at its stated rate, and transfers out of it in USD alone, never past it", async () => {
-    const account = await stripe.accounts.create({
-      controller: { stripe_dashboard: { type: "express" }, fees: { payer: "application" }, losses: { payments: "application" } },
-      capabilities: { card_payments: { requested: true }, transfers: { requested: true } },
-    });
-    const link = await stripe.accountLinks.create({
-      account: account.id,
-      type: "account_onboarding",
-      return_url: "http://shop.example/payments",
-      refresh_url: "http://shop.example/payments",
-    });
-    await fetch(link.url, {
-      method: "POST",
-      body: new URLSearchParams({ name: "Ada", bank_account: "GB33BUKB20201555555555" }),
-      redirect: "manual",
-    });
+    const account = await readyAccount();
 
     // £1.99 is $2.53 at 1.27 dollars to the pound, less Stripe's 2.9% + 30¢.
     const { paymentIntent } = await paidSession("gbp");
@@ -272,5 +278,22 @@ describe("the Stripe stand-in", () => {
     // $2.53 came in; $2.00 of it has gone.
     await expect(transfer(54, "usd")).rejects.toMatchObject({ statusCode: 400, param: "amount" });
     expect(await transfer(53, "usd")).toMatchObject({ amount: 53 });
+  });
+
+  it("gives an event again as it was sent, a connected account's on its behalf alone, and fails as Stripe does when told to", async () => {
+    const account = await readyAccount();
+    const { session } = await paidSession();
+    await standIn.delivered();
+    const completed = received.findLast((event) => event.type === "checkout.session.completed")!;
+    expect(completed.data.object).toMatchObject({ id: session.id });
+    expect(await stripe.events.retrieve(completed.id)).toEqual(completed);
+    const updated = received.findLast((event) => event.type === "account.updated" && event.account === account.id)!;
+    await expect(stripe.events.retrieve(updated.id)).rejects.toMatchObject({ statusCode: 404 });
+    expect(await stripe.events.retrieve(updated.id, {}, { stripeAccount: account.id })).toMatchObject({ id: updated.id });
+
+    await fetch(`${standIn.url}/_failures`, { method: "POST", body: JSON.stringify({ path: "/v1/events" }) });
+    await expect(stripe.events.retrieve(completed.id)).rejects.toMatchObject({ statusCode: 500, type: "StripeAPIError" });
+    await fetch(`${standIn.url}/_failures`, { method: "DELETE" });
+    expect(await stripe.events.retrieve(completed.id)).toMatchObject({ id: completed.id });
   });
 });

@@ -5,7 +5,7 @@
 import Stripe from "stripe";
 import { inject, describe, expect, it } from "vitest";
 import { toneWav } from "../support/media.ts";
-import { albumId, inputValue, madeFileState, newArtist, newFan, serviceClient, text, trackId, Visitor } from "./support.ts";
+import { albumId, inputValue, madeFileState, newArtist, newFan, serviceClient, signedIn, text, trackId, Visitor } from "./support.ts";
 
 const { url: stripeUrl, secretKey, webhookSecret } = inject("stripe");
 const api = new URL(stripeUrl);
@@ -350,5 +350,35 @@ describe("Stripe's webhook", () => {
     const again = event(session);
     expect((await deliver(again, signature(again))).status).toBe(200);
     expect(await purchasesOf(id)).toHaveLength(1);
+  });
+
+  it("keeps an event it could not apply for administrators, with its reason, and applies it again when asked", async () => {
+    const { visitor, id } = await newFan(`unapplied${Date.now().toString(36)}`);
+    await add(visitor, "track", fixedPrice);
+    const checkout = await visitor.post("/cart", { intent: "checkout", currency: "USD", followArtists: "", waiveWithdrawal: "on" });
+    // Stripe has trouble answering about payments: the paid session's event is taken, but its settlement
+    // cannot be read, so the webhook answers 500 (and the stand-in sends the event again, as Stripe does).
+    await fetch(`${stripeUrl}/_failures`, { method: "POST", body: JSON.stringify({ path: "/v1/payment_intents" }) });
+    try {
+      expect((await payOnPage(checkout.response.headers.get("location")!)).status).toBe(303);
+      const admin = await signedIn("admin@example.com", "admin-demo-pass");
+      await expect
+        .poll(async () => text((await admin.get("/admin")).html), { timeout: 15_000 })
+        .toMatch(/Payment events not applied \(\d+\) .*checkout\.session\.completed evt_\w+ .*An unknown error occurred Tried \d+ times?/);
+    } finally {
+      await fetch(`${stripeUrl}/_failures`, { method: "DELETE" });
+    }
+    const admin = await signedIn("admin@example.com", "admin-demo-pass");
+    const listed = await admin.get("/admin");
+    const eventId = inputValue(listed.html, "eventId")!;
+    // The order was paid all the same: its event is applied once, whichever delivery lands.
+    expect(await purchasesOf(id)).toHaveLength(1);
+    const again = await admin.post("/admin", { intent: "apply-event", eventId, provider: "stripe" });
+    expect(text(again.html)).toContain("Applied.");
+    expect(text(again.html)).not.toContain(eventId);
+    expect(await purchasesOf(id)).toHaveLength(1);
+    // Nobody else may apply it.
+    const fan = await visitor.post("/admin", { intent: "apply-event", eventId, provider: "stripe" });
+    expect(fan.response.status).toBe(403);
   });
 });

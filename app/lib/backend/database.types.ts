@@ -1596,6 +1596,7 @@ export type Database = {
         }
         Returns: boolean
       }
+      failed_payment_events: { Args: Record<PropertyKey, never>; Returns: Json }
       fan_dashboard: { Args: Record<PropertyKey, never>; Returns: Json }
       fan_page: { Args: { fan_id: string }; Returns: Json }
       finish_made_file: {
@@ -1709,6 +1710,16 @@ export type Database = {
       owned_releases: {
         Args: { page?: number; page_size?: number }
         Returns: Json
+      }
+      payment_event_outcome: {
+        Args: {
+          account?: string
+          event_id: string
+          event_type: string
+          failure?: string
+          provider: string
+        }
+        Returns: undefined
       }
       payment_settled: {
         Args: {

@@ -56,8 +56,14 @@ export type PaymentNews =
  */
 export type PaymentSettlement = { currency: string; amount: number; fee: number; exchangeRate: number | null };
 
-/** One event of a provider's webhook (its id, taken once by the database, and its type), and what it says. */
-export type WebhookNews = { event: { id: string; type: string } } & (
+/**
+ * One of a provider's events: its id (taken once by the database), its type, and the connected account it
+ * is about (an artist's payout account, for Connect's events), by which it is asked for again.
+ */
+export type PaymentEvent = { id: string; type: string; account?: string | undefined };
+
+/** One event of a provider's webhook, and what it says. */
+export type WebhookNews = { event: PaymentEvent } & (
   | { checkout: CheckoutNews }
   | { payment: PaymentNews }
   /** A payout account of an artist's at the same provider, and whether it takes payouts now. */
@@ -80,4 +86,6 @@ export interface PaymentProvider {
   refundLine(line: { id: string; payment: string; amount: number }): Promise<string>;
   /** The events a webhook request carries, checked as the provider signs them; null when it is not the provider's. */
   webhookNews(request: Request, body: string): Promise<WebhookNews | null>;
+  /** One event asked of the provider again (one its webhook could not apply); null when the provider no longer has it. */
+  eventNews(eventId: string, account?: string): Promise<WebhookNews | null>;
 }

@@ -119,3 +119,28 @@ export const AdminMoneySchema = v.object({
   ),
 });
 export type AdminMoney = v.InferOutput<typeof AdminMoneySchema>;
+
+/** The payment provider's events its webhook could not apply (`failed_payment_events`): how many, and the newest. */
+export const FailedPaymentEventsSchema = v.object({
+  count: v.number(),
+  events: v.array(
+    v.object({
+      event_id: v.string(),
+      provider: v.string(),
+      event_type: v.string(),
+      account: v.nullable(v.string()),
+      failure: v.string(),
+      attempts: v.number(),
+      first_failed_at: v.string(),
+      last_failed_at: v.string(),
+    }),
+  ),
+});
+export type FailedPaymentEvents = v.InferOutput<typeof FailedPaymentEventsSchema>;
+
+/** "Apply again": the event, its provider, and the connected account it is about (Connect's). */
+export const ApplyEventSchema = v.object({
+  eventId: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(255)),
+  provider: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_]*$/)),
+  account: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(255))),
+});

@@ -22,7 +22,19 @@ import { readForm } from "~/lib/forms/form-body.server";
 import { requireAdmin } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import { pageCount, pageFrom } from "~/lib/ui/paging";
-import { AdminMoneySchema, AuditLogSchema, BannedSchema, BanSchema, SentSchema, UserIdSchema, UsersPageSchema } from "~/lib/schemas/admin";
+import { FailedPaymentEvents } from "~/components/admin/failed-payment-events";
+import { applyEventAgain } from "~/lib/orders/payment-events.server";
+import {
+  AdminMoneySchema,
+  ApplyEventSchema,
+  FailedPaymentEventsSchema,
+  AuditLogSchema,
+  BannedSchema,
+  BanSchema,
+  SentSchema,
+  UserIdSchema,
+  UsersPageSchema,
+} from "~/lib/schemas/admin";
 import { analyticsPeriod, analyticsPeriods, defaultAnalyticsPeriod } from "../../../supabase/functions/_shared/analytics";
 import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/dashboard";
@@ -61,7 +73,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The money figures' period, as analytics names them (`?figures=7d`); 30 days unless another is asked for.
   const figures = analyticsPeriod(url.searchParams.get("figures")) ?? analyticsPeriod(defaultAnalyticsPeriod)!;
   const supabase = context.get(supabaseContext);
-  const [users, audit, sales, disputes, money] = await Promise.all([
+  const [users, audit, sales, disputes, money, failedEvents] = await Promise.all([
     invokeFunction(supabase, "admin-users", { action: "list", page, search }, UsersPageSchema),
     supabase
       .from("audit_log")
@@ -77,6 +89,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       .order("opened_at", { ascending: false })
       .limit(disputesShown),
     supabase.rpc("admin_money", { days: figures.days }),
+    supabase.rpc("failed_payment_events"),
   ]);
   const log = readOrThrow(audit, { what: "audit log", schema: AuditLogSchema });
   return {
@@ -91,6 +104,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     sales: readOrThrow(sales, { what: "sales", schema: SalesSchema }),
     disputes: readOrThrow(disputes, { what: "disputes", schema: DisputesSchema }),
     money: readOrThrow(money, { what: "the marketplace's figures", schema: AdminMoneySchema }),
+    failedEvents: readOrThrow(failedEvents, { what: "payment events not applied", schema: FailedPaymentEventsSchema }),
     figures: { id: figures.id, label: figures.label },
     now: Date.now(),
     locale: requestLocale(request),
@@ -122,6 +136,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     return "refused" in outcome
       ? replyWith(formError(outcome.refused, { intent }), 409)
       : replyWith({ fieldErrors: {}, formError: null, values: { intent }, notice: outcome.notice }, 200);
+  }
+
+  if (intent === "apply-event") {
+    const event = parseForm(ApplyEventSchema, formData);
+    if (!event.success) return replyWith(formError("This event is no longer listed", { intent }), 400);
+    const reply = await applyEventAgain(request, context, event.value);
+    return replyWith(reply, reply.formError ? 409 : 200);
   }
 
   if (intent === "ban") {
@@ -170,9 +191,11 @@ const actionLabels: Record<string, string> = {
 };
 
 export default function AdminDashboard({ loaderData, actionData }: Route.ComponentProps) {
-  const { users, usersProblem, pages, total, page, search, banning, log, sales, disputes, money, figures, now, locale } = loaderData;
+  const { users, usersProblem, pages, total, page, search, banning, log, sales, disputes, money, failedEvents, figures, now, locale } =
+    loaderData;
   const refunding = actionData?.values.intent === "refund";
-  const reply = refunding ? undefined : actionData;
+  const applying = actionData?.values.intent === "apply-event";
+  const reply = refunding || applying ? undefined : actionData;
   const banForm = formFields(reply?.values.intent === "ban" ? reply : undefined);
   const banTarget = users.find((user) => user.id === banning);
   const navigation = useNavigation();
@@ -202,6 +225,8 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
           locale={locale}
         />
       </section>
+
+      <FailedPaymentEvents failed={failedEvents} action={adminPath} reply={applying ? actionData : undefined} now={now} />
 
       <section aria-labelledby="users-heading" className="mt-10">
         <h2 id="users-heading" className="text-xl font-bold">

@@ -1,20 +1,16 @@
 import { data } from "react-router";
 import { envFrom } from "~/lib/http/env.server";
 import { readBounded } from "~/lib/http/request-body";
-import { applyPaymentNews, settleCheckout } from "~/lib/orders/checkout.server";
-import { reverseRefundedTransfers } from "~/lib/orders/refunds.server";
-import { recordStripeAccount } from "~/lib/payouts/stripe-accounts.server";
+import { applyPaymentEvent } from "~/lib/orders/payment-events.server";
 import { paymentProvider } from "~/lib/providers/payments.server";
 import type { Route } from "./+types/payment-webhook";
 
 // A payment provider's webhook (/webhooks/stripe: Stripe's): each event checked as its provider signs it
-// (Stripe's: against the endpoint's signing secret, at most five minutes old), then applied to its order
-// once (the database takes each event id once, in the transaction that applies it): what a checkout's
-// payment came to, a charge refunded (and the transfers of its lines taken back), a dispute opened or
-// closed; and an artist's payout account updated (whether it takes transfers). An event of another API
-// version than the app's is refused (400), so the provider sends it again once its endpoint is set right.
-// Answers 500 when that work
-// fails, so the provider sends it again; events in any order, or twice, leave the order right (a paid
+// (Stripe's: against the endpoint's signing secret, at most five minutes old), then applied once
+// (lib/orders/payment-events.server.ts: the database takes each event id once, in the transaction that
+// applies it). An event of another API version than the app's is refused (400), so the provider sends it
+// again once its endpoint is set right. Answers 500 when its work fails (kept for administrators with its
+// reason), so the provider sends it again; events in any order, or twice, leave the order right (a paid
 // order stays paid).
 
 /** Providers' events are small; anything larger is not one of them. */
@@ -30,16 +26,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     console.error("a payment provider's event was refused; it will be sent again", news.event.id, news.refused);
     return data({ error: news.refused }, { status: 400 });
   }
-  try {
-    if ("payoutAccount" in news) await recordStripeAccount(context, news.payoutAccount);
-    else if ("checkout" in news) await settleCheckout(request, context, provider, news);
-    else if ("payment" in news) {
-      await applyPaymentNews(context, news);
-      if ("refunded" in news.payment) await reverseRefundedTransfers(context);
-    } else return data({ received: true, ignored: news.event.type });
-  } catch (error) {
-    console.error("a payment provider's event could not be applied; it will be sent again", news.event.id, error);
-    return data({ error: "not applied" }, { status: 500 });
-  }
-  return data({ received: true });
+  const outcome = await applyPaymentEvent(request, context, params.provider, provider, news);
+  if ("failure" in outcome) return data({ error: "not applied" }, { status: 500 });
+  return data("ignored" in outcome ? { received: true, ignored: news.event.type } : { received: true });
 }

@@ -115,7 +115,17 @@ select tests.each_actor_through_marketplace('keep a payment''s settlement',
   array['visitor', 'artist', 'other artist', 'fan', 'admin']);
 select tests.each_actor('read the payments'' settlements', $$select 1 from private.order_settlements$$, array[]::text[]);
 
-select plan((select count(*)::integer from tests.cases) + 27);
+-- The provider's events not applied: kept and forgotten through the marketplace alone, listed to
+-- administrators alone.
+select tests.each_actor('keep an event not applied without the marketplace',
+  $$select 1 from (select public.payment_event_outcome('stripe', 'evt_tried', 'charge.refunded', null, 'boom')) kept$$,
+  array[]::text[]);
+select tests.each_actor_through_marketplace('keep an event not applied',
+  $$select 1 from (select public.payment_event_outcome('stripe', 'evt_tried', 'charge.refunded', null, 'boom')) kept$$,
+  array['visitor', 'artist', 'other artist', 'fan', 'admin']);
+select tests.each_actor('list the events not applied', $$select 1 where public.failed_payment_events() ? 'events'$$, array['admin']);
+
+select plan((select count(*)::integer from tests.cases) + 29);
 
 select * from tests.proved_cases();
 
@@ -208,6 +218,16 @@ select is(public.apply_checkout('cs_test_fan', 'paid', 'pi_1', 'DE', 'evt_1', 'c
 select is(public.apply_checkout('cs_test_fan', 'paid', 'pi_1', 'DE') ->> 'state', 'paid', 'the return page asking after it changes nothing');
 select public.payment_settled('pi_1', 'usd', 253, 37, 1.27);
 select public.payment_settled('pi_1', 'usd', 999, 99);
+select public.payment_event_outcome('stripe', 'evt_failing', 'checkout.session.completed', null, 'the database was down');
+select public.payment_event_outcome('stripe', 'evt_failing', 'checkout.session.completed', null, 'it was down again');
+select public.payment_event_outcome('stripe', 'evt_connect', 'account.updated', 'acct_1', 'no such account');
+select public.payment_event_outcome('stripe', 'evt_connect', 'account.updated', 'acct_1');
+select is(
+  (select jsonb_agg(jsonb_build_array(event_id, failure, attempts, account)) from private.failed_payment_events),
+  '[["evt_failing", "it was down again", 2, null]]'::jsonb,
+  'an event that fails is kept once with its newest reason and its attempts counted');
+select is((select count(*)::integer from private.failed_payment_events where event_id = 'evt_connect'), 0,
+  'an event applied since is forgotten');
 select is(
   (select jsonb_build_array(currency, amount_cents, fee_cents, exchange_rate) from private.order_settlements
    where order_id = tests.id('fan order')),

@@ -10,6 +10,7 @@ import type {
   CheckoutOrder,
   CheckoutOutcome,
   CheckoutPages,
+  PaymentEvent,
   PaymentNews,
   PaymentProvider,
   WebhookNews,
@@ -140,15 +141,30 @@ function paymentNews(event: Stripe.Event): PaymentNews | null {
 }
 
 /** What one of Stripe's events says, as the marketplace acts on it. */
-function webhookNewsOf(event: Stripe.Event): WebhookNews {
-  const { id, type } = event;
+function webhookNewsOf(event: Stripe.Event, about: PaymentEvent): WebhookNews {
   if (event.type === "account.updated") {
     const account = event.data.object;
-    return { event: { id, type }, payoutAccount: { id: account.id, ready: accountTakesTransfers(account) } };
+    return { event: about, payoutAccount: { id: account.id, ready: accountTakesTransfers(account) } };
   }
-  if (isSessionEvent(event)) return { event: { id, type }, checkout: sessionNews(event.data.object, event) };
+  if (isSessionEvent(event)) return { event: about, checkout: sessionNews(event.data.object, event) };
   const payment = paymentNews(event);
-  return payment ? { event: { id, type }, payment } : { event: { id, type }, ignored: true };
+  return payment ? { event: about, payment } : { event: about, ignored: true };
+}
+
+/**
+ * One of Stripe's events as the marketplace reads it, however it came (the webhook, or asked for again).
+ * An event in another API version than the app's has objects of another shape (a merch order's address,
+ * say, is `collected_information` only from 2025-02-24): refused, to be sent again once its endpoint is
+ * set right.
+ */
+async function newsOf(stripe: Stripe, event: Stripe.Event): Promise<WebhookNews> {
+  const about: PaymentEvent = { id: event.id, type: event.type, ...(event.account ? { account: event.account } : {}) };
+  if (event.api_version !== stripeApiVersion)
+    return {
+      event: about,
+      refused: `The webhook endpoint sends API version ${event.api_version ?? "(none)"}; the marketplace reads ${stripeApiVersion}. Set the endpoint's version (npm run stripe:setup).`,
+    };
+  return withRefundId(stripe, event, webhookNewsOf(event, about));
 }
 
 /**
@@ -217,16 +233,18 @@ export function stripePayments(env: StripePaymentEnv): PaymentProvider | null {
           // Not this endpoint's: the next secret, if any.
           continue;
         }
-        // An endpoint on another version sends objects of another shape (a merch order's address, say,
-        // is `collected_information` only from 2025-02-24): refused, to be sent again once it is set right.
-        if (event.api_version !== stripeApiVersion)
-          return {
-            event: { id: event.id, type: event.type },
-            refused: `The webhook endpoint sends API version ${event.api_version ?? "(none)"}; the marketplace reads ${stripeApiVersion}. Set the endpoint's version (npm run stripe:setup).`,
-          };
-        return withRefundId(stripe, event, webhookNewsOf(event));
+        return newsOf(stripe, event);
       }
       return null;
+    },
+    /** An event asked of Stripe again (kept there 30 days), a connected account's on its behalf. */
+    async eventNews(eventId, account) {
+      try {
+        return await newsOf(stripe, await stripe.events.retrieve(eventId, {}, account ? { stripeAccount: account } : {}));
+      } catch (error) {
+        if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
+        throw error;
+      }
     },
   };
 }
