@@ -46,7 +46,11 @@ create table public.payouts (
   payment_intent text,
   description text,
   reversed_at timestamptz,
-  reversal_id text
+  reversal_id text,
+  -- PayPal's word that the payout waits for its artist to claim it (UNCLAIMED: no PayPal account at that
+  -- address), as the time PayPal processed it: the money is with PayPal, the payout stays `sending`, until
+  -- it is claimed (`paid`) or PayPal returns it after 30 days (`failed`).
+  unclaimed_at timestamptz
 );
 
 alter table public.payouts enable row level security;
@@ -56,6 +60,9 @@ create index payouts_artist_id_created_at_idx on public.payouts (artist_id, crea
 -- One PayPal payout on its way per artist and currency, and one live transfer per line: two runs of the
 -- job at once start each once.
 create unique index payouts_one_sending_idx on public.payouts (artist_id, currency) where state = 'sending' and method = 'paypal';
+
+-- The payouts waiting to be claimed at PayPal, as the Admin Dashboard lists them (admin_money).
+create index payouts_unclaimed_idx on public.payouts (unclaimed_at) where state = 'sending' and unclaimed_at is not null;
 
 create unique index payouts_one_transfer_per_line_idx on public.payouts (order_line_id)
   where method = 'stripe' and state <> 'failed';
@@ -258,8 +265,8 @@ revoke execute on function private.item_sales(uuid) from public;
 
 grant execute on function private.item_sales(uuid) to authenticated;
 
--- The Payments page's read: the caller's balances, their payouts (newest first, at most 20) and when the
--- next automatic one comes (the scheduled job's next run, where a balance is at or above the threshold).
+-- The Payments page's read: the caller's balances, their payouts (newest first, at most 20; one waiting to
+-- be claimed at PayPal with the time it started waiting) and when the next automatic one comes (the scheduled job's next run, where a balance is at or above the threshold).
 create or replace function private.artist_payouts()
 returns jsonb
 language sql
@@ -274,7 +281,7 @@ as $$
       select jsonb_agg(jsonb_build_object('id', p.id, 'currency', p.currency, 'amount', p.amount_cents, 'method', p.method,
           'recipient', p.recipient, 'requested_by', p.requested_by, 'state', p.state, 'failure', p.failure,
           'created_at', p.created_at, 'settled_at', p.settled_at, 'description', p.description,
-          'reversed_at', p.reversed_at) order by p.created_at desc)
+          'reversed_at', p.reversed_at, 'unclaimed_at', p.unclaimed_at) order by p.created_at desc)
       from (
         select * from public.payouts p where p.artist_id = (select auth.uid()) order by p.created_at desc limit 20
       ) p), '[]'))

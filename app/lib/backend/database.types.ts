@@ -990,6 +990,7 @@ export type Database = {
           reversed_at: string | null
           settled_at: string | null
           state: string
+          unclaimed_at: string | null
         }
         Insert: {
           amount_cents: number
@@ -1009,6 +1010,7 @@ export type Database = {
           reversed_at?: string | null
           settled_at?: string | null
           state?: string
+          unclaimed_at?: string | null
         }
         Update: {
           amount_cents?: number
@@ -1028,6 +1030,7 @@ export type Database = {
           reversed_at?: string | null
           settled_at?: string | null
           state?: string
+          unclaimed_at?: string | null
         }
         Relationships: [
           {
@@ -1709,6 +1712,10 @@ export type Database = {
         Args: { failure?: string; paid: boolean; payout_id: string }
         Returns: undefined
       }
+      payout_unclaimed: {
+        Args: { payout_id: string; since: string }
+        Returns: undefined
+      }
       payouts_to_send: {
         Args: Record<PropertyKey, never>
         Returns: {
@@ -1729,6 +1736,7 @@ export type Database = {
           reversed_at: string | null
           settled_at: string | null
           state: string
+          unclaimed_at: string | null
         }[]
         SetofOptions: {
           from: "*"
@@ -1928,6 +1936,7 @@ export type Database = {
           reversed_at: string | null
           settled_at: string | null
           state: string
+          unclaimed_at: string | null
         }[]
         SetofOptions: {
           from: "*"
@@ -1967,6 +1976,7 @@ export type Database = {
           reversed_at: string | null
           settled_at: string | null
           state: string
+          unclaimed_at: string | null
         }[]
         SetofOptions: {
           from: "*"
