@@ -5,6 +5,7 @@ import { Card } from "~/components/ui/card";
 import { DataTable } from "~/components/ui/data-table";
 import { EmptyState } from "~/components/ui/empty-state";
 import { formatDate, formatMoney } from "~/lib/format";
+import { formatDaysLeftToClaim, paypalSignUpUrl } from "~/lib/payouts/claim";
 import type { ArtistPayouts, Balance } from "~/lib/schemas/payouts";
 
 /** The payout settings the balances are read against. */
@@ -18,7 +19,19 @@ type PayoutPlan = {
 };
 
 /** An artist's balances per currency (the ledger's sums), what comes next, and "Withdraw now". */
-export function Balances({ money, plan, action, locale }: { money: ArtistPayouts; plan: PayoutPlan; action: string; locale: string }) {
+export function Balances({
+  money,
+  plan,
+  action,
+  now,
+  locale,
+}: {
+  money: ArtistPayouts;
+  plan: PayoutPlan;
+  action: string;
+  now: number;
+  locale: string;
+}) {
   if (money.balances.length === 0)
     return <EmptyState title="No earnings yet">Your share of each sale shows here, and is paid out from here.</EmptyState>;
   const byStripe = plan.method === "stripe";
@@ -75,7 +88,7 @@ export function Balances({ money, plan, action, locale }: { money: ArtistPayouts
       <p className="text-sm text-ink-muted">
         Your share of a sale is pending for {money.settlement_days} days, while the payment settles, then available to pay out.
       </p>
-      <PayoutHistory payouts={money.payouts} locale={locale} />
+      <PayoutHistory payouts={money.payouts} now={now} locale={locale} />
     </div>
   );
 }
@@ -91,8 +104,11 @@ function Figure({ label, value }: { label: string; value: string }) {
 
 const stateLabels = { sending: "On its way", paid: "Paid", failed: "Failed" } as const;
 
-/** The newest payouts with their outcome (a failure with its reason). */
-function PayoutHistory({ payouts, locale }: { payouts: ArtistPayouts["payouts"]; locale: string }) {
+/**
+ * The newest payouts with their outcome (a failure with its reason; one PayPal holds for the artist to claim,
+ * with the days left and where to claim it: its money comes back only if PayPal returns it).
+ */
+function PayoutHistory({ payouts, now, locale }: { payouts: ArtistPayouts["payouts"]; now: number; locale: string }) {
   if (payouts.length === 0) return null;
   return (
     <DataTable
@@ -122,6 +138,14 @@ function PayoutHistory({ payouts, locale }: { payouts: ArtistPayouts["payouts"];
             ) : payout.state === "failed" ? (
               <>
                 <Badge tone="danger">Failed</Badge> {payout.failure} The money is back in your balance.
+              </>
+            ) : payout.state === "sending" && payout.unclaimed_at ? (
+              <>
+                <Badge>Unclaimed</Badge> Waiting for you to claim it at PayPal ({formatDaysLeftToClaim(payout.unclaimed_at, now)}):{" "}
+                <a href={paypalSignUpUrl} className="underline">
+                  sign up at PayPal
+                </a>{" "}
+                with {payout.recipient}, or add that address to your PayPal account. Unclaimed by then, PayPal returns it to your balance.
               </>
             ) : (
               <Badge>{stateLabels[payout.state]}</Badge>

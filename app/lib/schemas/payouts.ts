@@ -56,6 +56,8 @@ export const ArtistPayoutsSchema = v.object({
       settled_at: v.nullable(v.string()),
       description: v.nullable(v.string()),
       reversed_at: v.nullable(v.string()),
+      /** When PayPal began holding it for the artist to claim (no PayPal account at that address). */
+      unclaimed_at: v.nullable(v.string()),
     }),
   ),
 });
