@@ -177,6 +177,8 @@ describe("the payout job", () => {
     expect(waiting).toContain(
       "Unclaimed Waiting for you to claim it at PayPal (30 days left): sign up at PayPal with nobody@unregistered.example",
     );
+    // No other payout in that currency meanwhile, and the artist is told why.
+    expect(waiting).toContain("Your next PayPal payout waits until you claim the one waiting for you at PayPal");
     // Administrators see it beside the failed payouts.
     const admin = await signedIn("admin@example.com", "admin-demo-pass");
     expect(text((await admin.get("/admin")).html)).toMatch(

@@ -35,8 +35,14 @@ export function Balances({
   if (money.balances.length === 0)
     return <EmptyState title="No earnings yet">Your share of each sale shows here, and is paid out from here.</EmptyState>;
   const byStripe = plan.method === "stripe";
+  // A PayPal payout waiting to be claimed holds back the next in its currency until PayPal pays or returns it.
+  const unclaimedIn = (balance: Balance) =>
+    money.payouts.some(
+      (payout) => payout.method === "paypal" && payout.state === "sending" && payout.unclaimed_at && payout.currency === balance.currency,
+    );
   // Through Stripe each settled sale moves as it settles; through PayPal the balance at the threshold.
-  const due = (balance: Balance) => (byStripe ? plan.stripeReady && balance.available > 0 : balance.available >= plan.threshold * 100);
+  const due = (balance: Balance) =>
+    byStripe ? plan.stripeReady && balance.available > 0 : balance.available >= plan.threshold * 100 && !unclaimedIn(balance);
   // The threshold in the balance's currency, and how much is left to reach it.
   const toReach = (balance: Balance) =>
     `${formatMoney(plan.threshold * 100, balance.currency)} (${formatMoney(plan.threshold * 100 - balance.available, balance.currency)} to go)`;
@@ -67,13 +73,15 @@ export function Balances({
               ? plan.stripeReady
                 ? `Each sale moves to your Stripe account once it settles; the next run is ${plan.nextRun}. Stripe then pays your bank on its schedule.`
                 : "Payouts wait until your Stripe account is ready: finish setting it up above."
-              : plan.autoWithdraw
-                ? due(balance)
-                  ? `Next automatic payout: ${formatMoney(balance.available, balance.currency)} to ${plan.paypalEmail} by PayPal, ${plan.nextRun}.`
-                  : `Next automatic payout: when your available balance reaches ${toReach(balance)}.`
-                : due(balance)
-                  ? "Automatic withdrawals are off: Withdraw now pays out your available balance."
-                  : `Automatic withdrawals are off: "Withdraw now" is available once your available balance reaches ${toReach(balance)}.`}
+              : unclaimedIn(balance)
+                ? "Your next PayPal payout waits until you claim the one waiting for you at PayPal (see Payouts below), or PayPal returns it."
+                : plan.autoWithdraw
+                  ? due(balance)
+                    ? `Next automatic payout: ${formatMoney(balance.available, balance.currency)} to ${plan.paypalEmail} by PayPal, ${plan.nextRun}.`
+                    : `Next automatic payout: when your available balance reaches ${toReach(balance)}.`
+                  : due(balance)
+                    ? "Automatic withdrawals are off: Withdraw now pays out your available balance."
+                    : `Automatic withdrawals are off: "Withdraw now" is available once your available balance reaches ${toReach(balance)}.`}
           </p>
           {due(balance) ? (
             <Form method="post" action={action}>

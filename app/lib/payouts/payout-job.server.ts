@@ -52,7 +52,7 @@ async function sendPayout(provider: PayoutProvider, backend: MarketplaceClient, 
       return;
     }
     if ("unclaimed" in outcome) {
-      await recorded(backend.rpc("payout_unclaimed", { payout_id: payout.id, since: outcome.since }), payout.id);
+      if (!payout.unclaimed_at) await recorded(backend.rpc("payout_unclaimed", { payout_id: payout.id, since: outcome.since }), payout.id);
       run.waiting += 1;
       run.unclaimed += 1;
       return;

@@ -22,6 +22,8 @@ export const PayoutSchema = v.object({
   payment_intent: v.nullable(v.string()),
   description: v.nullable(v.string()),
   reversed_at: v.nullable(v.string()),
+  /** When PayPal began holding it for the artist to claim, once recorded (`payout_unclaimed`). */
+  unclaimed_at: v.nullable(v.string()),
 });
 export type Payout = v.InferOutput<typeof PayoutSchema>;
 
