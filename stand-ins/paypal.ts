@@ -5,7 +5,7 @@
 // the first in the error's detail) and its
 // outcome (`GET /v1/payments/payouts/{payout_batch_id}`). A batch is processed at once: each item is paid,
 // but for a receiver at `unregistered.example`, who has no PayPal account: `UNCLAIMED` until the claim
-// window passes (PayPal's 30 days, shortened by the `claimWindowSeconds` setting for tests), then
+// window passes (PayPal's 30 days, shortened by its own setting for tests: `POST /_claim_window`), then
 // `RETURNED`; and one at `locked.example`, which fails at once. What it paid is listed at `/`, a page for a
 // developer, and for tests in `batches` and at `GET /_batches` (its own, not PayPal's). The Worker reaches
 // it with the same fetch that reaches PayPal on hosted (PAYPAL_API_URL points it here).
@@ -80,18 +80,16 @@ export async function startPaypalStandIn({
   port = 0,
   clientId,
   clientSecret,
-  claimWindowSeconds = paypalClaimWindowSeconds,
   verbose = false,
 }: {
   port?: number;
   clientId: string;
   clientSecret: string;
-  /** How long an unclaimed payout waits before it is returned: PayPal's 30 days unless a test shortens it. */
-  claimWindowSeconds?: number;
   verbose?: boolean;
 }): Promise<PaypalStandIn> {
   const batches: PayoutBatch[] = [];
-  let claimWindow = claimWindowSeconds;
+  // How long an unclaimed payout waits before it is returned: PayPal's 30 days unless a test shortens it.
+  let claimWindow = paypalClaimWindowSeconds;
   const tokens = new Set<string>();
   const byRequestId = new Map<string, PayoutBatch>();
   let base = "";

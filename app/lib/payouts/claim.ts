@@ -4,20 +4,18 @@
 // left the same way, from when PayPal processed it (`unclaimed_at`).
 
 /** PayPal's days to claim a payout before it is returned. */
-export const paypalClaimDays = 30;
+const paypalClaimDays = 30;
 
 /** Where an artist without a PayPal account signs up with the address the payout went to, and so claims it. */
 export const paypalSignUpUrl = "https://www.paypal.com/signup";
 
 const dayMs = 86_400_000;
 
-/** Days left to claim a payout PayPal has held since `unclaimedAt` (a day begun counts), never below 0. */
-export function daysLeftToClaim(unclaimedAt: string, now: number): number {
-  return Math.max(0, Math.ceil((Date.parse(unclaimedAt) + paypalClaimDays * dayMs - now) / dayMs));
-}
-
-/** "12 days left", "1 day left". */
+/**
+ * The days left to claim a payout PayPal has held since `unclaimedAt`, as "12 days left" ("1 day left"; a
+ * day begun counts; never below 0, should PayPal return it late).
+ */
 export function formatDaysLeftToClaim(unclaimedAt: string, now: number): string {
-  const days = daysLeftToClaim(unclaimedAt, now);
+  const days = Math.max(0, Math.ceil((Date.parse(unclaimedAt) + paypalClaimDays * dayMs - now) / dayMs));
   return `${days} ${days === 1 ? "day" : "days"} left`;
 }

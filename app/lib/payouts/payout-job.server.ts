@@ -5,7 +5,8 @@
 // one a run left unsent (stopped half way, or the provider down) is sent by the next with the same key. A
 // payout's outcome is asked after on every run until the provider gives one; a failure gives the balance
 // back. One waiting to be claimed (PayPal's UNCLAIMED: no account at that address) is recorded as such,
-// once, and stays on its way, its money with PayPal, until it is claimed or PayPal returns it. Each run also takes back the payouts of sales refunded since, where the provider pays per sale.
+// once, and stays on its way, its money with PayPal, until it is claimed or PayPal returns it. Each run
+// also takes back the payouts of sales refunded since, where the provider pays per sale.
 import * as v from "valibot";
 import { marketplaceClient, type MarketplaceClient } from "~/lib/backend/marketplace-client.server";
 import { backendVariables } from "~/lib/http/backend-env";

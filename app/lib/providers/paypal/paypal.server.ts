@@ -91,7 +91,10 @@ export async function sendPaypalPayout(env: PaypalEnv, token: string, payout: Pa
   throw new Error(reason);
 }
 
-/** Why a payout came back: nobody claimed it in PayPal's 30 days (the only return we do not ask for ourselves). */
+/**
+ * Why PayPal returned a payout: nobody claimed it in its 30 days (the other way an item is RETURNED is the
+ * sender cancelling it while unclaimed, which the marketplace never does).
+ */
 const paypalReturned = "PayPal returned the payout: nobody claimed it within 30 days.";
 
 /**
