@@ -10,7 +10,9 @@ import { operatorTarget, runPayouts } from "./lib/operator.ts";
 const { appUrl, secret } = operatorTarget(loadEnv());
 try {
   const run = await runPayouts(appUrl, secret);
-  console.log(`Payouts at ${appUrl}: ${run.sent} sent, ${run.paid} paid, ${run.failed} failed, ${run.waiting} waiting.`);
+  console.log(
+    `Payouts at ${appUrl}: ${run.sent} sent, ${run.paid} paid, ${run.failed} failed, ${run.waiting} waiting (${run.unclaimed} to be claimed).`,
+  );
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);

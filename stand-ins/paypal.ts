@@ -4,10 +4,11 @@
 // request with the first batch; a `sender_batch_id` used before is refused as PayPal refuses it, linking to
 // the first in the error's detail) and its
 // outcome (`GET /v1/payments/payouts/{payout_batch_id}`). A batch is processed at once: each item is paid,
-// but for a receiver at `unregistered.example`, which fails with PayPal's `RECEIVER_UNREGISTERED`. What
-// it paid is listed at `/`, a page for a developer, and for tests in `batches` and at `GET /_batches` (its
-// own, not PayPal's). The Worker reaches it with
-// the same fetch that reaches PayPal on hosted (PAYPAL_API_URL points it here).
+// but for a receiver at `unregistered.example`, who has no PayPal account: `UNCLAIMED` until the claim
+// window passes (PayPal's 30 days, shortened by its own setting for tests: `POST /_claim_window`), then
+// `RETURNED`; and one at `locked.example`, which fails at once. What it paid is listed at `/`, a page for a
+// developer, and for tests in `batches` and at `GET /_batches` (its own, not PayPal's). The Worker reaches
+// it with the same fetch that reaches PayPal on hosted (PAYPAL_API_URL points it here).
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -15,7 +16,7 @@ import type { AddressInfo } from "node:net";
 export type PayoutItem = {
   payout_item_id: string;
   transaction_id: string | null;
-  transaction_status: "SUCCESS" | "FAILED";
+  transaction_status: "SUCCESS" | "FAILED" | "UNCLAIMED" | "RETURNED";
   payout_batch_id: string;
   payout_item: {
     recipient_type: "EMAIL";
@@ -47,6 +48,11 @@ export type PaypalStandIn = {
   /** Every batch taken, oldest first. */
   batches: readonly PayoutBatch[];
   /**
+   * Sets how long an unclaimed payout waits before PayPal returns it (PayPal's 30 days unless shortened),
+   * counted from when it was processed, as `POST /_claim_window` does over HTTP.
+   */
+  setClaimWindow(seconds: number): void;
+  /**
    * Forgets the `PayPal-Request-Id`s seen, as PayPal does once it no longer keeps a request's answer: a
    * batch sent again is then refused for its `sender_batch_id` rather than answered as the first.
    */
@@ -54,8 +60,18 @@ export type PaypalStandIn = {
   close(): Promise<void>;
 };
 
-/** The receivers' domain whose payouts fail, as an account PayPal cannot pay. */
+/** The receivers' domain with no PayPal account: their payouts wait to be claimed, then are returned. */
 export const unregisteredDomain = "unregistered.example";
+
+/** The receivers' domain whose payouts fail at once, as an account PayPal will not pay. */
+export const lockedDomain = "locked.example";
+
+// "Unclaimed: The recipient for this payout does not have a PayPal account. PayPal sent the recipient a
+// sign up link to create an account. If the recipient does not create an account and claim the payout
+// within 30 days, the funds will be returned to your account." (PayPal's Payouts Payment Processing,
+// developer.paypal.com/docs/payouts/reference/payment-processing/; "Handle unclaimed payouts": "these
+// payouts expire in 30 days, and PayPal automatically returns the money".)
+const paypalClaimWindowSeconds = 30 * 86_400;
 
 /** PayPal's currencies for payouts: two decimals but for these, which take none. */
 const wholeCurrencies = new Set(["HUF", "JPY", "TWD"]);
@@ -72,6 +88,8 @@ export async function startPaypalStandIn({
   verbose?: boolean;
 }): Promise<PaypalStandIn> {
   const batches: PayoutBatch[] = [];
+  // How long an unclaimed payout waits before it is returned: PayPal's 30 days unless a test shortens it.
+  let claimWindow = paypalClaimWindowSeconds;
   const tokens = new Set<string>();
   const byRequestId = new Map<string, PayoutBatch>();
   let base = "";
@@ -166,6 +184,8 @@ export async function startPaypalStandIn({
     const batch: PayoutBatch = {
       batch_header: {
         payout_batch_id: id,
+        // "SUCCESS: Your payout batch was processed and completed. Check the status of each item for any
+        // holds or unclaimed transactions." (PayPal's batch_status values)
         batch_status: "SUCCESS",
         time_created: now,
         time_completed: now,
@@ -176,16 +196,31 @@ export async function startPaypalStandIn({
         },
       },
       items: items.map((item) => {
-        const fails = item.receiver.toLowerCase().endsWith(`@${unregisteredDomain}`);
-        return {
+        const domain = item.receiver.toLowerCase().split("@").at(-1);
+        const processed = {
           payout_item_id: randomBytes(7).toString("hex").toUpperCase(),
-          transaction_id: fails ? null : randomBytes(9).toString("hex").toUpperCase(),
-          transaction_status: fails ? "FAILED" : "SUCCESS",
+          transaction_id: randomBytes(9).toString("hex").toUpperCase(),
           payout_batch_id: id,
           payout_item: item,
           time_processed: now,
-          ...(fails ? { errors: { name: "RECEIVER_UNREGISTERED", message: "Receiver is unregistered" } } : {}),
         };
+        // No PayPal account at that address: PayPal takes the money and mails a sign-up link; the item
+        // names why it waits (PayPal's item error RECEIVER_UNREGISTERED) until it is claimed or returned.
+        if (domain === unregisteredDomain)
+          return {
+            ...processed,
+            transaction_status: "UNCLAIMED",
+            errors: { name: "RECEIVER_UNREGISTERED", message: "Receiver is unregistered" },
+          } as const;
+        // An account PayPal will not pay: the item fails and no money moves (no transaction).
+        if (domain === lockedDomain)
+          return {
+            ...processed,
+            transaction_id: null,
+            transaction_status: "FAILED",
+            errors: { name: "RECEIVER_ACCOUNT_LOCKED", message: "Receiver account is locked or inactive" },
+          } as const;
+        return { ...processed, transaction_status: "SUCCESS" } as const;
       }),
     };
     batches.push(batch);
@@ -193,6 +228,15 @@ export async function startPaypalStandIn({
     if (verbose)
       console.log(`[paypal] payout ${id}: ${batch.batch_header.amount.value} ${currency} to ${items.map((i) => i.receiver).join(", ")}`);
     return [201, created(batch)];
+  }
+
+  /** Each unclaimed item whose claim window has passed, returned to the sender (measured on the stand-in's clock). */
+  function returnUnclaimed(): PayoutBatch[] {
+    const now = Date.now();
+    for (const item of batches.flatMap((batch) => batch.items))
+      if (item.transaction_status === "UNCLAIMED" && Date.parse(item.time_processed) + claimWindow * 1000 <= now)
+        item.transaction_status = "RETURNED";
+    return batches;
   }
 
   function created(batch: PayoutBatch) {
@@ -214,7 +258,7 @@ export async function startPaypalStandIn({
     if (request.method === "POST" && path === "/v1/payments/payouts") return createBatch(request, body);
     const one = /^\/v1\/payments\/payouts\/([^/]+)$/.exec(path);
     if (request.method === "GET" && one) {
-      const batch = batches.find((b) => b.batch_header.payout_batch_id === one[1]);
+      const batch = returnUnclaimed().find((b) => b.batch_header.payout_batch_id === one[1]);
       return batch ? [200, batch] : [404, paypalError("INVALID_RESOURCE_ID", "Requested resource ID was not found.", [])];
     }
     return [404, paypalError("NOT_FOUND", "The specified resource does not exist.", [])];
@@ -227,13 +271,26 @@ export async function startPaypalStandIn({
       const path = new URL(request.url ?? "/", "http://stand-in").pathname;
       if (request.method === "GET" && path === "/") {
         response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
-        response.end(payoutsPage(batches));
+        response.end(payoutsPage(returnUnclaimed()));
         return;
       }
       // The stand-in's own listing, for tests (not PayPal's): every batch taken, oldest first.
       if (request.method === "GET" && path === "/_batches") {
         response.writeHead(200, { "content-type": "application/json" });
-        response.end(JSON.stringify(batches));
+        response.end(JSON.stringify(returnUnclaimed()));
+        return;
+      }
+      // The stand-in's own setting, for tests (not PayPal's): `{"seconds": n}`, the claim window from now on.
+      if (request.method === "POST" && path === "/_claim_window") {
+        const seconds = secondsOf(Buffer.concat(chunks).toString("utf8"));
+        if (seconds === null) {
+          response.writeHead(400, { "content-type": "application/json" });
+          response.end(JSON.stringify({ error: "seconds must be a number, 0 or more" }));
+          return;
+        }
+        claimWindow = seconds;
+        response.writeHead(204);
+        response.end();
         return;
       }
       const [status, answer] = api(request, path, Buffer.concat(chunks).toString("utf8"));
@@ -248,10 +305,25 @@ export async function startPaypalStandIn({
     url: base,
     clientId,
     clientSecret,
-    batches,
+    get batches() {
+      return returnUnclaimed();
+    },
+    setClaimWindow: (seconds) => {
+      claimWindow = seconds;
+    },
     forgetRequestIds: () => byRequestId.clear(),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** `{"seconds": n}`'s n, a number of seconds 0 or more; null for anything else. */
+function secondsOf(body: string): number | null {
+  try {
+    const seconds = (JSON.parse(body) as { seconds?: unknown } | null)?.seconds;
+    return typeof seconds === "number" && Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
+  } catch {
+    return null;
+  }
 }
 
 function paypalError(name: string, message: string, details: Record<string, unknown>[]) {

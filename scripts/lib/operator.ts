@@ -18,7 +18,7 @@ export function operatorTarget(env: Record<string, string | undefined>): { appUr
   return { appUrl, secret };
 }
 
-export type PayoutRun = { sent: number; paid: number; failed: number; waiting: number; reversed: number };
+export type PayoutRun = { sent: number; paid: number; failed: number; waiting: number; unclaimed: number; reversed: number };
 
 export type AnnouncementRun = { announced: number; mails: number };
 

@@ -115,7 +115,8 @@ grant execute on function public.sold_items() to authenticated;
 -- reversed transfer not among them) and failed; and as they stand now: what is due to artists (their
 -- available balances), open disputes. With them, the artists whose payout details need their attention:
 -- money available and their newest payout failed, or who chose Stripe and their account is not ready (at
--- most 50 each). Administrators alone (42501 for anyone else).
+-- most 50 each); and the payouts waiting for their artist to claim them at PayPal, the longest waiting
+-- first (at most 50). Administrators alone (42501 for anyone else).
 create or replace function private.admin_money(days integer)
 returns jsonb
 language plpgsql
@@ -196,7 +197,18 @@ begin
         cross join lateral private.balances(s.artist_id) b
         where s.payout_method = 'stripe' and not s.stripe_ready and b.available > 0
         limit 50)
-      ) n), '[]'));
+      ) n), '[]'),
+    'unclaimed', coalesce((
+      select jsonb_agg(jsonb_build_object('artist_id', u.artist_id, 'artist_name', u.artist_name, 'currency', u.currency,
+          'amount', u.amount_cents, 'recipient', u.recipient, 'unclaimed_at', u.unclaimed_at) order by u.unclaimed_at, u.id)
+      from (
+        select p.id, p.artist_id, a.artist_name, p.currency, p.amount_cents, p.recipient, p.unclaimed_at
+        from public.payouts p
+        join public.artist_profiles a on a.id = p.artist_id
+        where p.state = 'sending' and p.unclaimed_at is not null
+        order by p.unclaimed_at, p.id
+        limit 50
+      ) u), '[]'));
 end
 $$;
 

@@ -53,6 +53,10 @@ create table public.payouts (
   sent_currency text check (sent_currency ~ '^[A-Z]{3}$'),
   sent_amount_cents integer check (sent_amount_cents > 0),
   exchange_rate numeric check (exchange_rate > 0),
+  -- PayPal's word that the payout waits for its artist to claim it (UNCLAIMED: no PayPal account at that
+  -- address), as the time PayPal processed it: the money is with PayPal, the payout stays `sending`, until
+  -- it is claimed (`paid`) or PayPal returns it after 30 days (`failed`).
+  unclaimed_at timestamptz,
   check ((sent_currency is null) = (sent_amount_cents is null) and (sent_currency is null) = (exchange_rate is null))
 );
 
@@ -63,6 +67,9 @@ create index payouts_artist_id_created_at_idx on public.payouts (artist_id, crea
 -- One PayPal payout on its way per artist and currency, and one live transfer per line: two runs of the
 -- job at once start each once.
 create unique index payouts_one_sending_idx on public.payouts (artist_id, currency) where state = 'sending' and method = 'paypal';
+
+-- The payouts waiting to be claimed at PayPal, as the Admin Dashboard lists them (admin_money).
+create index payouts_unclaimed_idx on public.payouts (unclaimed_at) where state = 'sending' and unclaimed_at is not null;
 
 create unique index payouts_one_transfer_per_line_idx on public.payouts (order_line_id)
   where method = 'stripe' and state <> 'failed';
@@ -265,8 +272,8 @@ revoke execute on function private.item_sales(uuid) from public;
 
 grant execute on function private.item_sales(uuid) to authenticated;
 
--- The Payments page's read: the caller's balances, their payouts (newest first, at most 20) and when the
--- next automatic one comes (the scheduled job's next run, where a balance is at or above the threshold).
+-- The Payments page's read: the caller's balances, their payouts (newest first, at most 20; one waiting to
+-- be claimed at PayPal with the time it started waiting) and when the next automatic one comes (the scheduled job's next run, where a balance is at or above the threshold).
 create or replace function private.artist_payouts()
 returns jsonb
 language sql
@@ -282,7 +289,7 @@ as $$
           'recipient', p.recipient, 'requested_by', p.requested_by, 'state', p.state, 'failure', p.failure,
           'created_at', p.created_at, 'settled_at', p.settled_at, 'description', p.description,
           'reversed_at', p.reversed_at, 'sent_currency', p.sent_currency, 'sent_amount', p.sent_amount_cents,
-          'exchange_rate', p.exchange_rate) order by p.created_at desc)
+          'exchange_rate', p.exchange_rate, 'unclaimed_at', p.unclaimed_at) order by p.created_at desc)
       from (
         select * from public.payouts p where p.artist_id = (select auth.uid()) order by p.created_at desc limit 20
       ) p), '[]'))

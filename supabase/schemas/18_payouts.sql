@@ -1,6 +1,6 @@
 -- Payouts: an artist's available balance sent by PayPal once per balance due (payouts_to_send,
 -- withdraw_now), or each paid line's share transferred to their Stripe account, settled when the provider
--- says (payout_sent, payout_settled), and a transfer taken back when its line is refunded. The table and
+-- says (payout_sent, payout_unclaimed while PayPal waits for the artist to claim it, payout_settled), and a transfer taken back when its line is refunded. The table and
 -- the ledger entries a payout writes are in 18_ledger.sql.
 -- Function bodies are checked when they first run, so a function may name what a later file declares.
 set check_function_bodies = off;
@@ -271,6 +271,42 @@ $$;
 revoke execute on function public.payout_sent(uuid, text, text, integer, numeric) from public;
 
 grant execute on function public.payout_sent(uuid, text, text, integer, numeric) to anon, authenticated;
+
+-- A payout the provider holds for its artist to claim (PayPal's UNCLAIMED: no PayPal account at that
+-- address; `since`, when PayPal processed it, starts their 30 days), through the marketplace alone, once.
+-- It stays `sending` and its ledger debit stands: the money is with PayPal, not back in the balance, until
+-- it is claimed (paid) or returned (failed: settle_payout).
+-- What follows its writes: nothing fires; the Payments page shows the days left to claim it, the Admin
+-- Dashboard lists it (admin_money), and the job keeps asking after it.
+create or replace function private.payout_unclaimed(payout_id uuid, since timestamptz)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.require_marketplace_request();
+  update public.payouts p set unclaimed_at = payout_unclaimed.since
+  where p.id = payout_unclaimed.payout_id and p.state = 'sending' and p.provider_id is not null and p.unclaimed_at is null;
+end
+$$;
+
+revoke execute on function private.payout_unclaimed(uuid, timestamptz) from public;
+
+grant execute on function private.payout_unclaimed(uuid, timestamptz) to anon, authenticated;
+
+create or replace function public.payout_unclaimed(payout_id uuid, since timestamptz)
+returns void
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.payout_unclaimed(payout_unclaimed.payout_id, payout_unclaimed.since)
+$$;
+
+revoke execute on function public.payout_unclaimed(uuid, timestamptz) from public;
+
+grant execute on function public.payout_unclaimed(uuid, timestamptz) to anon, authenticated;
 
 -- A payout's outcome, once: paid, or failed with the provider's reason (its amount back to the balance).
 -- What follows its writes: no trigger fires; a failed payout's amount goes back to the ledger here. No

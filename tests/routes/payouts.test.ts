@@ -1,11 +1,12 @@
 // Artists paid, without JavaScript: Payment Settings' balances (the ledger's sums), "Withdraw now" above the
 // threshold, and the payout job the media Worker's Cron Trigger runs (here through its operator route,
 // `POST /payouts`, the same job) paying each balance due through the PayPal stand-in, once however often it
-// runs, with a failure shown with PayPal's reason and the money kept. What the stand-in paid equals what
-// the ledger says was paid out.
+// runs, with a failure shown with PayPal's reason and the money kept; a payout to an address with no PayPal
+// account shown waiting to be claimed, with the days left, its money back only once PayPal returns it.
+// What the stand-in paid equals what the ledger says was paid out.
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { Visitor, marketplaceBackend, marketplaceHeaders, newArtist, recordSales, serviceClient, signedIn, text } from "./support.ts";
-import { unregisteredDomain, type PayoutBatch } from "@crate/stand-ins/paypal";
+import { lockedDomain, unregisteredDomain, type PayoutBatch } from "@crate/stand-ins/paypal";
 
 const appUrl = inject("appUrl");
 const paypal = inject("paypal");
@@ -53,7 +54,7 @@ async function batches(): Promise<PayoutBatch[]> {
 async function payoutsOf(artistId: string) {
   const { data, error } = await serviceClient
     .from("payouts")
-    .select("id, state, amount_cents, failure, provider_id")
+    .select("id, state, amount_cents, failure, provider_id, unclaimed_at")
     .eq("artist_id", artistId)
     .order("created_at");
   expect(error).toBeNull();
@@ -136,16 +137,19 @@ describe("the payout job", () => {
   });
 
   it("shows a failed payout with PayPal's reason and keeps the balance; Withdraw now tries again", async () => {
-    const unpaid = await artistWithEarnings("Unregistered Tester", { autoWithdraw: "on", paypalEmail: `nobody@${unregisteredDomain}` });
+    const unpaid = await artistWithEarnings("Locked Tester", { autoWithdraw: "on", paypalEmail: `nobody@${lockedDomain}` });
     expect((await runJob()).status).toBe(200);
-    expect(await payoutsOf(unpaid.id)).toEqual([expect.objectContaining({ state: "failed", failure: "Receiver is unregistered" })]);
+    expect(await payoutsOf(unpaid.id)).toEqual([
+      expect.objectContaining({ state: "failed", failure: "Receiver account is locked or inactive" }),
+    ]);
     const page = text((await unpaid.visitor.get(path)).html);
     expect(page).toMatch(/Available \$52\.80/);
-    expect(page).toContain("Failed Receiver is unregistered The money is back in your balance.");
+    expect(page).toContain("Failed Receiver account is locked or inactive The money is back in your balance.");
     // Administrators see who must fix their payout details, beside the period's figures.
     const admin = await signedIn("admin@example.com", "admin-demo-pass");
     const figures = text((await admin.get("/admin?figures=7d")).html);
-    expect(figures).toMatch(/Unregistered Tester ?: \$52\.80 waiting; their payout failed on .* \(Receiver is unregistered\)/);
+    expect(figures).toMatch(/Payouts that need a person \(\d+\)/);
+    expect(figures).toMatch(/Locked Tester ?: \$52\.80 waiting; their payout failed on .* \(Receiver account is locked or inactive\)/);
     expect(figures).toMatch(/Money Last 7 days.*USD \$[\d,]+\.\d{2}/);
     // The job waits a day before trying again; the artist fixes their email and withdraws at once.
     expect((await runJob()).status).toBe(200);
@@ -159,6 +163,53 @@ describe("the payout job", () => {
       withdrawThreshold: "50",
     });
     expect(text((await unpaid.visitor.post(path, { intent: "withdraw" })).html)).toContain("$52.80 paid to fixed@example.com by PayPal.");
+  });
+
+  it("keeps a payout to an address with no PayPal account waiting to be claimed, its money back only once PayPal returns it", async () => {
+    const unclaimed = await artistWithEarnings("Unclaimed Tester", { autoWithdraw: "on", paypalEmail: `nobody@${unregisteredDomain}` });
+    expect((await runJob()).status).toBe(200);
+    const [payout, ...more] = await payoutsOf(unclaimed.id);
+    expect(more).toEqual([]);
+    expect(payout).toMatchObject({ state: "sending", amount_cents: 5280, failure: null });
+    expect(payout!.unclaimed_at).not.toBeNull();
+    const waiting = text((await unclaimed.visitor.get(path)).html);
+    expect(waiting).toMatch(/Available \$0\.00 Pending \$0\.00 Paid out \$52\.80/);
+    expect(waiting).toContain(
+      "Unclaimed Waiting for you to claim it at PayPal (30 days left): sign up at PayPal with nobody@unregistered.example",
+    );
+    // No other payout in that currency meanwhile, and the artist is told why.
+    expect(waiting).toContain("Your next PayPal payout waits until you claim the one waiting for you at PayPal");
+    // Administrators see it beside the failed payouts.
+    const admin = await signedIn("admin@example.com", "admin-demo-pass");
+    expect(text((await admin.get("/admin")).html)).toMatch(
+      /Unclaimed Tester ?: \$52\.80 unclaimed at PayPal by nobody@unregistered\.example since .* \(30 days left before PayPal returns it\)/,
+    );
+    // The next runs keep asking; nothing more is started meanwhile.
+    expect((await runJob()).status).toBe(200);
+    expect(await payoutsOf(unclaimed.id)).toEqual([expect.objectContaining({ id: payout!.id, state: "sending" })]);
+    // The stand-in's claim window passes (its setting, shortened for the test): PayPal returns the payout.
+    const claimWindow = (seconds: number) =>
+      fetch(`${paypal.url}/_claim_window`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ seconds }),
+      });
+    expect((await claimWindow(0)).status).toBe(204);
+    try {
+      expect((await runJob()).status).toBe(200);
+    } finally {
+      await claimWindow(30 * 86_400);
+    }
+    expect(await payoutsOf(unclaimed.id)).toEqual([
+      expect.objectContaining({
+        id: payout!.id,
+        state: "failed",
+        failure: "PayPal returned the payout: nobody claimed it within 30 days.",
+      }),
+    ]);
+    const returned = text((await unclaimed.visitor.get(path)).html);
+    expect(returned).toMatch(/Available \$52\.80/);
+    expect(returned).toContain("Failed PayPal returned the payout: nobody claimed it within 30 days. The money is back in your balance.");
   });
 
   it("pays what the ledger says was paid out, to the cent", async () => {

@@ -1,9 +1,10 @@
 // The marketplace's PayPal client (app/lib/providers/paypal) against the PayPal stand-in (stand-ins/paypal.ts): a token
 // for the app's credentials alone; a payout batch paid once per request id (and a batch id used before
-// under another request id refused with PayPal's link to the first); its outcome, paid or failed with PayPal's reason; bad items
-// and unknown tokens refused in PayPal's error shapes.
+// under another request id refused with PayPal's link to the first); its outcome, paid, failed with PayPal's reason, or
+// waiting to be claimed (no PayPal account at that address) until PayPal returns it; bad items and unknown tokens refused
+// in PayPal's error shapes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startPaypalStandIn, unregisteredDomain, type PaypalStandIn } from "@crate/stand-ins/paypal";
+import { lockedDomain, startPaypalStandIn, unregisteredDomain, type PaypalStandIn } from "@crate/stand-ins/paypal";
 import type { PaypalEnv } from "~/lib/http/provider-env";
 import { PayoutRefused } from "~/lib/providers/payout-provider";
 import { paypalPayoutOutcome, paypalToken, sendPaypalPayout } from "~/lib/providers/paypal/paypal.server";
@@ -65,10 +66,26 @@ describe("the PayPal stand-in", () => {
     expect(standIn.batches.filter((b) => b.batch_header.sender_batch_header.sender_batch_id === id)).toHaveLength(1);
   });
 
-  it("fails a payout to an account PayPal cannot pay, with PayPal's reason", async () => {
+  it("fails a payout to an account PayPal will not pay, with PayPal's reason", async () => {
+    const token = await paypalToken(env);
+    const batch = await sendPaypalPayout(env, token, payout(crypto.randomUUID(), `nobody@${lockedDomain}`));
+    expect(await paypalPayoutOutcome(env, token, batch)).toEqual({ paid: false, failure: "Receiver account is locked or inactive" });
+  });
+
+  it("reads a payout to an address with no PayPal account as unclaimed since PayPal processed it, then failed once returned", async () => {
     const token = await paypalToken(env);
     const batch = await sendPaypalPayout(env, token, payout(crypto.randomUUID(), `nobody@${unregisteredDomain}`));
-    expect(await paypalPayoutOutcome(env, token, batch)).toEqual({ paid: false, failure: "Receiver is unregistered" });
+    const processed = standIn.batches.find((one) => one.batch_header.payout_batch_id === batch)!.items[0]!.time_processed;
+    expect(await paypalPayoutOutcome(env, token, batch)).toEqual({ unclaimed: true, since: processed });
+    standIn.setClaimWindow(0);
+    try {
+      expect(await paypalPayoutOutcome(env, token, batch)).toEqual({
+        paid: false,
+        failure: "PayPal returned the payout: nobody claimed it within 30 days.",
+      });
+    } finally {
+      standIn.setClaimWindow(30 * 86_400);
+    }
   });
 
   it("refuses a bad item for good and an unknown token", async () => {

@@ -3,6 +3,7 @@ import { DataTable, type Column } from "~/components/ui/data-table";
 import { EmptyState } from "~/components/ui/empty-state";
 import { PillNav } from "~/components/ui/pill-nav";
 import { formatCount, formatDate, formatMoney } from "~/lib/format";
+import { formatDaysLeftToClaim } from "~/lib/payouts/claim";
 import type { AdminMoney } from "~/lib/schemas/admin";
 
 type Period = { id: string; label: string };
@@ -31,21 +32,26 @@ const currencyColumns: Column<CurrencyFigures>[] = [
 /**
  * The marketplace's money for administrators: per currency, what sold in the period and Crate's part of
  * it, refunds and payouts (paid and failed), and as it stands now what is due to artists and in open
- * disputes; then the artists who must fix their payout details. The period is a link, as in analytics.
+ * disputes; then the payouts that need a person, counted in their heading: the artists who must fix their
+ * payout details, and the payouts waiting for their artist to claim them at PayPal. The period is a link,
+ * as in analytics.
  */
 export function MoneyFigures({
   money,
   periods,
   period,
   pathOf,
+  now,
   locale,
 }: {
   money: AdminMoney;
   periods: readonly Period[];
   period: Period;
   pathOf: (period: string) => string;
+  now: number;
   locale: string;
 }) {
+  const needing = money.attention.length + money.unclaimed.length;
   return (
     <>
       <PillNav
@@ -64,23 +70,35 @@ export function MoneyFigures({
           rowKey={(figures) => figures.currency}
         />
       )}
-      <h3 className="mt-6 font-semibold">Artists whose payout details need fixing</h3>
-      {money.attention.length === 0 ? (
+      <h3 className="mt-6 font-semibold">Payouts that need a person ({formatCount(needing)})</h3>
+      {needing === 0 ? (
         <p className="mt-2 text-sm text-ink-muted">None: every artist with money waiting can be paid.</p>
       ) : (
         <ul className="mt-2 grid gap-2 text-sm">
           {money.attention.map((artist) => (
             <li key={`${artist.artist_id}-${artist.currency}`}>
-              <Link to={href("/artist/:id", { id: artist.artist_id })} className="font-semibold hover:underline">
-                {artist.artist_name}
-              </Link>
-              : {formatMoney(artist.available, artist.currency)} waiting
+              <ArtistLink id={artist.artist_id} name={artist.artist_name} />: {formatMoney(artist.available, artist.currency)} waiting
               {artist.failed_at ? `; their payout failed on ${formatDate(artist.failed_at.slice(0, 10), locale)}` : ""}
               {artist.failure ? ` (${artist.failure})` : ""}.
+            </li>
+          ))}
+          {money.unclaimed.map((payout) => (
+            <li key={`${payout.artist_id}-${payout.currency}-unclaimed`}>
+              <ArtistLink id={payout.artist_id} name={payout.artist_name} />: {formatMoney(payout.amount, payout.currency)} unclaimed at
+              PayPal by {payout.recipient} since {formatDate(payout.unclaimed_at.slice(0, 10), locale)} (
+              {formatDaysLeftToClaim(payout.unclaimed_at, now)} before PayPal returns it).
             </li>
           ))}
         </ul>
       )}
     </>
+  );
+}
+
+function ArtistLink({ id, name }: { id: string; name: string }) {
+  return (
+    <Link to={href("/artist/:id", { id })} className="font-semibold hover:underline">
+      {name}
+    </Link>
   );
 }

@@ -5,6 +5,7 @@ import { Card } from "~/components/ui/card";
 import { DataTable } from "~/components/ui/data-table";
 import { EmptyState } from "~/components/ui/empty-state";
 import { formatDate, formatMoney } from "~/lib/format";
+import { formatDaysLeftToClaim, paypalSignUpUrl } from "~/lib/payouts/claim";
 import type { ArtistPayouts, Balance } from "~/lib/schemas/payouts";
 
 /** The payout settings the balances are read against. */
@@ -18,12 +19,30 @@ type PayoutPlan = {
 };
 
 /** An artist's balances per currency (the ledger's sums), what comes next, and "Withdraw now". */
-export function Balances({ money, plan, action, locale }: { money: ArtistPayouts; plan: PayoutPlan; action: string; locale: string }) {
+export function Balances({
+  money,
+  plan,
+  action,
+  now,
+  locale,
+}: {
+  money: ArtistPayouts;
+  plan: PayoutPlan;
+  action: string;
+  now: number;
+  locale: string;
+}) {
   if (money.balances.length === 0)
     return <EmptyState title="No earnings yet">Your share of each sale shows here, and is paid out from here.</EmptyState>;
   const byStripe = plan.method === "stripe";
+  // A PayPal payout waiting to be claimed holds back the next in its currency until PayPal pays or returns it.
+  const unclaimedIn = (balance: Balance) =>
+    money.payouts.some(
+      (payout) => payout.method === "paypal" && payout.state === "sending" && payout.unclaimed_at && payout.currency === balance.currency,
+    );
   // Through Stripe each settled sale moves as it settles; through PayPal the balance at the threshold.
-  const due = (balance: Balance) => (byStripe ? plan.stripeReady && balance.available > 0 : balance.available >= plan.threshold * 100);
+  const due = (balance: Balance) =>
+    byStripe ? plan.stripeReady && balance.available > 0 : balance.available >= plan.threshold * 100 && !unclaimedIn(balance);
   // The threshold in the balance's currency, and how much is left to reach it.
   const toReach = (balance: Balance) =>
     `${formatMoney(plan.threshold * 100, balance.currency)} (${formatMoney(plan.threshold * 100 - balance.available, balance.currency)} to go)`;
@@ -54,13 +73,15 @@ export function Balances({ money, plan, action, locale }: { money: ArtistPayouts
               ? plan.stripeReady
                 ? `Each sale moves to your Stripe account once it settles; the next run is ${plan.nextRun}. Stripe then pays your bank on its schedule.`
                 : "Payouts wait until your Stripe account is ready: finish setting it up above."
-              : plan.autoWithdraw
-                ? due(balance)
-                  ? `Next automatic payout: ${formatMoney(balance.available, balance.currency)} to ${plan.paypalEmail} by PayPal, ${plan.nextRun}.`
-                  : `Next automatic payout: when your available balance reaches ${toReach(balance)}.`
-                : due(balance)
-                  ? "Automatic withdrawals are off: Withdraw now pays out your available balance."
-                  : `Automatic withdrawals are off: "Withdraw now" is available once your available balance reaches ${toReach(balance)}.`}
+              : unclaimedIn(balance)
+                ? "Your next PayPal payout waits until you claim the one waiting for you at PayPal (see Payouts below), or PayPal returns it."
+                : plan.autoWithdraw
+                  ? due(balance)
+                    ? `Next automatic payout: ${formatMoney(balance.available, balance.currency)} to ${plan.paypalEmail} by PayPal, ${plan.nextRun}.`
+                    : `Next automatic payout: when your available balance reaches ${toReach(balance)}.`
+                  : due(balance)
+                    ? "Automatic withdrawals are off: Withdraw now pays out your available balance."
+                    : `Automatic withdrawals are off: "Withdraw now" is available once your available balance reaches ${toReach(balance)}.`}
           </p>
           {due(balance) ? (
             <Form method="post" action={action}>
@@ -75,7 +96,7 @@ export function Balances({ money, plan, action, locale }: { money: ArtistPayouts
       <p className="text-sm text-ink-muted">
         Your share of a sale is pending for {money.settlement_days} days, while the payment settles, then available to pay out.
       </p>
-      <PayoutHistory payouts={money.payouts} locale={locale} />
+      <PayoutHistory payouts={money.payouts} now={now} locale={locale} />
     </div>
   );
 }
@@ -99,15 +120,18 @@ function PayoutAmount({ payout }: { payout: ArtistPayouts["payouts"][number] }) 
     <>
       {amount}
       <span className="block text-sm text-ink-muted">
-        sent as {formatMoney(payout.sent_amount, payout.sent_currency)} (1 {payout.currency} = {payout.exchange_rate} {payout.sent_currency}
-        )
+        sent as {formatMoney(payout.sent_amount, payout.sent_currency)} (
+        {`1 ${payout.currency} = ${payout.exchange_rate} ${payout.sent_currency}`})
       </span>
     </>
   );
 }
 
-/** The newest payouts with their outcome (a failure with its reason). */
-function PayoutHistory({ payouts, locale }: { payouts: ArtistPayouts["payouts"]; locale: string }) {
+/**
+ * The newest payouts with their outcome (a failure with its reason; one PayPal holds for the artist to claim,
+ * with the days left and where to claim it: its money comes back only if PayPal returns it).
+ */
+function PayoutHistory({ payouts, now, locale }: { payouts: ArtistPayouts["payouts"]; now: number; locale: string }) {
   if (payouts.length === 0) return null;
   return (
     <DataTable
@@ -137,6 +161,14 @@ function PayoutHistory({ payouts, locale }: { payouts: ArtistPayouts["payouts"];
             ) : payout.state === "failed" ? (
               <>
                 <Badge tone="danger">Failed</Badge> {payout.failure} The money is back in your balance.
+              </>
+            ) : payout.state === "sending" && payout.unclaimed_at ? (
+              <>
+                <Badge>Unclaimed</Badge> Waiting for you to claim it at PayPal ({formatDaysLeftToClaim(payout.unclaimed_at, now)}):{" "}
+                <a href={paypalSignUpUrl} className="underline">
+                  sign up at PayPal
+                </a>{" "}
+                with {payout.recipient}, or add that address to your PayPal account. Unclaimed by then, PayPal returns it to your balance.
               </>
             ) : (
               <Badge>{stateLabels[payout.state]}</Badge>

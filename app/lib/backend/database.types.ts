@@ -993,6 +993,7 @@ export type Database = {
           sent_currency: string | null
           settled_at: string | null
           state: string
+          unclaimed_at: string | null
         }
         Insert: {
           amount_cents: number
@@ -1015,6 +1016,7 @@ export type Database = {
           sent_currency?: string | null
           settled_at?: string | null
           state?: string
+          unclaimed_at?: string | null
         }
         Update: {
           amount_cents?: number
@@ -1037,6 +1039,7 @@ export type Database = {
           sent_currency?: string | null
           settled_at?: string | null
           state?: string
+          unclaimed_at?: string | null
         }
         Relationships: [
           {
@@ -1745,6 +1748,10 @@ export type Database = {
         Args: { failure?: string; paid: boolean; payout_id: string }
         Returns: undefined
       }
+      payout_unclaimed: {
+        Args: { payout_id: string; since: string }
+        Returns: undefined
+      }
       payouts_to_send: {
         Args: Record<PropertyKey, never>
         Returns: {
@@ -1768,6 +1775,7 @@ export type Database = {
           sent_currency: string | null
           settled_at: string | null
           state: string
+          unclaimed_at: string | null
         }[]
         SetofOptions: {
           from: "*"
@@ -1970,6 +1978,7 @@ export type Database = {
           sent_currency: string | null
           settled_at: string | null
           state: string
+          unclaimed_at: string | null
         }[]
         SetofOptions: {
           from: "*"
@@ -2012,6 +2021,7 @@ export type Database = {
           sent_currency: string | null
           settled_at: string | null
           state: string
+          unclaimed_at: string | null
         }[]
         SetofOptions: {
           from: "*"

@@ -4,7 +4,9 @@
 // account). A payout is sent once however often this runs: its id is the provider's idempotency key, and
 // one a run left unsent (stopped half way, or the provider down) is sent by the next with the same key. A
 // payout's outcome is asked after on every run until the provider gives one; a failure gives the balance
-// back. Each run also takes back the payouts of sales refunded since, where the provider pays per sale.
+// back. One waiting to be claimed (PayPal's UNCLAIMED: no account at that address) is recorded as such,
+// once, and stays on its way, its money with PayPal, until it is claimed or PayPal returns it. Each run
+// also takes back the payouts of sales refunded since, where the provider pays per sale.
 import * as v from "valibot";
 import { marketplaceClient, type MarketplaceClient } from "~/lib/backend/marketplace-client.server";
 import { backendVariables } from "~/lib/http/backend-env";
@@ -18,11 +20,12 @@ import { recorded } from "./payout-records.server";
 export const PayoutEnvSchema = v.object({ ...backendVariables, ...paypalVariables, ...stripeVariables });
 export type PayoutEnv = v.InferOutput<typeof PayoutEnvSchema>;
 
-export type PayoutRun = { sent: number; paid: number; failed: number; waiting: number; reversed: number };
+/** What a run did: `unclaimed`, payouts waiting for their artist to claim them (counted among `waiting` too). */
+export type PayoutRun = { sent: number; paid: number; failed: number; waiting: number; unclaimed: number; reversed: number };
 
 /** Sends each payout not sent yet through its provider and records what the provider says. Never throws for one payout. */
 export async function sendPayouts(env: PayoutEnv, backend: MarketplaceClient, payouts: readonly Payout[]): Promise<PayoutRun> {
-  const run: PayoutRun = { sent: 0, paid: 0, failed: 0, waiting: 0, reversed: 0 };
+  const run: PayoutRun = { sent: 0, paid: 0, failed: 0, waiting: 0, unclaimed: 0, reversed: 0 };
   const providerOf = payoutProvidersFor(env);
   for (const payout of payouts.filter((one) => one.state === "sending")) {
     const provider = providerOf(payout.method);
@@ -57,6 +60,12 @@ async function sendPayout(provider: PayoutProvider, backend: MarketplaceClient, 
     const outcome = await provider.outcome(providerId);
     if (!outcome) {
       run.waiting += 1;
+      return;
+    }
+    if ("unclaimed" in outcome) {
+      if (!payout.unclaimed_at) await recorded(backend.rpc("payout_unclaimed", { payout_id: payout.id, since: outcome.since }), payout.id);
+      run.waiting += 1;
+      run.unclaimed += 1;
       return;
     }
     const failure = outcome.paid ? undefined : outcome.failure;
@@ -112,6 +121,8 @@ export async function runPayoutJob(rawEnv: unknown): Promise<PayoutRun> {
   if (due.error) throw new Error(`reading the payouts to send failed: ${due.error.message}`);
   const run = await sendPayouts(env, backend, v.parse(PayoutsSchema, due.data));
   run.reversed = await reverseRefundedPayouts(env, backend);
-  console.log(`payouts: ${run.sent} sent, ${run.paid} paid, ${run.failed} failed, ${run.waiting} waiting, ${run.reversed} reversed`);
+  console.log(
+    `payouts: ${run.sent} sent, ${run.paid} paid, ${run.failed} failed, ${run.waiting} waiting (${run.unclaimed} unclaimed), ${run.reversed} reversed`,
+  );
   return run;
 }

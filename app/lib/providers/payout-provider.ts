@@ -27,8 +27,12 @@ export class AccountRefused extends Error {}
  */
 export type SentPayout = { id: string; converted?: { currency: string; amount_cents: number; exchange_rate: number } };
 
-/** What became of a payout: paid, failed with the provider's reason, or null while the provider is still at it. */
-export type PayoutOutcome = { paid: true } | { paid: false; failure: string } | null;
+/**
+ * What became of a payout: paid, failed with the provider's reason, waiting for the artist to claim it
+ * (PayPal's UNCLAIMED: no account at that address; `since`, when the provider processed it, starts their
+ * time to claim it), or null while the provider is still at it.
+ */
+export type PayoutOutcome = { paid: true } | { paid: false; failure: string } | { unclaimed: true; since: string } | null;
 
 export interface PayoutProvider {
   /** Sends a payout, once per payout id (the provider's idempotency key); answers what it took. Throws PayoutRefused for a refusal. */

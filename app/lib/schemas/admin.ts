@@ -117,6 +117,17 @@ export const AdminMoneySchema = v.object({
       failed_at: v.nullable(v.string()),
     }),
   ),
+  /** Payouts waiting for their artist to claim them at PayPal, the longest waiting first. */
+  unclaimed: v.array(
+    v.object({
+      artist_id: v.string(),
+      artist_name: v.string(),
+      currency: v.string(),
+      amount: v.number(),
+      recipient: v.string(),
+      unclaimed_at: v.string(),
+    }),
+  ),
 });
 export type AdminMoney = v.InferOutput<typeof AdminMoneySchema>;
 

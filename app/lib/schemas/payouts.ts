@@ -22,6 +22,8 @@ export const PayoutSchema = v.object({
   payment_intent: v.nullable(v.string()),
   description: v.nullable(v.string()),
   reversed_at: v.nullable(v.string()),
+  /** When PayPal began holding it for the artist to claim, once recorded (`payout_unclaimed`). */
+  unclaimed_at: v.nullable(v.string()),
 });
 export type Payout = v.InferOutput<typeof PayoutSchema>;
 
@@ -60,6 +62,8 @@ export const ArtistPayoutsSchema = v.object({
       sent_currency: v.nullable(v.string()),
       sent_amount: v.nullable(v.number()),
       exchange_rate: v.nullable(v.number()),
+      /** When PayPal began holding it for the artist to claim (no PayPal account at that address). */
+      unclaimed_at: v.nullable(v.string()),
     }),
   ),
 });

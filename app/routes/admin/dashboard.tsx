@@ -222,6 +222,7 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
           periods={analyticsPeriods}
           period={figures}
           pathOf={(period) => listPath({ search, page, figures: period })}
+          now={now}
           locale={locale}
         />
       </section>

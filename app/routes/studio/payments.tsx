@@ -75,6 +75,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     stripeCountry: platformCountry(context),
     money: readOrThrow(money, { what: "balances", schema: ArtistPayoutsSchema }),
     nextRun: nextPayoutRun(),
+    // The days left to claim a payout at PayPal count from here, the same on the server and in the browser.
+    now: Date.now(),
     sales: readOrThrow(sales, { what: "sales", schema: SalesSchema }),
     items: readOrThrow(items, { what: "items sold", schema: SoldItemsSchema }),
     item,
@@ -197,7 +199,11 @@ async function withdraw(context: Route.ActionArgs["context"]) {
   const byPaypal = payouts.filter((started) => started.method === "paypal");
   const toStripe = payouts.filter((started) => started.method === "stripe");
   const notice = [
-    byPaypal.length > 0 ? `${total(byPaypal)} ${run.waiting > 0 ? "is on its way" : "paid"} to ${byPaypal[0]!.recipient} by PayPal.` : null,
+    byPaypal.length > 0
+      ? run.unclaimed > 0
+        ? `${total(byPaypal)} sent to ${byPaypal[0]!.recipient} by PayPal, waiting for you to claim it at PayPal: see Payouts below.`
+        : `${total(byPaypal)} ${run.waiting > 0 ? "is on its way" : "paid"} to ${byPaypal[0]!.recipient} by PayPal.`
+      : null,
     toStripe.length > 0 ? `${total(toStripe)} transferred to your Stripe account.` : null,
   ]
     .filter(Boolean)
@@ -206,7 +212,7 @@ async function withdraw(context: Route.ActionArgs["context"]) {
 }
 
 export default function PaymentSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { payout, stripeStep, stripeCountry, money, nextRun, sales, items, item, locale } = loaderData;
+  const { payout, stripeStep, stripeCountry, money, nextRun, now, sales, items, item, locale } = loaderData;
   const exportPath = `${href("/dashboard/artist/payments/sales.csv")}${item ? `?${new URLSearchParams({ item })}` : ""}`;
   const settings = payout.payment_settings;
   const refunding = actionData?.values.intent === "refund";
@@ -303,6 +309,7 @@ export default function PaymentSettings({ loaderData, actionData }: Route.Compon
               nextRun: `at ${nextRun}`,
             }}
             action={paymentsPath}
+            now={now}
             locale={locale}
           />
         </div>

@@ -26,6 +26,7 @@ const Batch = v.object({
     v.array(
       v.object({
         transaction_status: v.optional(v.string()),
+        time_processed: v.optional(v.string()),
         errors: v.optional(v.object({ name: v.optional(v.string()), message: v.optional(v.string()) })),
       }),
     ),
@@ -90,7 +91,16 @@ export async function sendPaypalPayout(env: PaypalEnv, token: string, payout: Pa
   throw new Error(reason);
 }
 
-/** What became of a batch: paid, failed with PayPal's reason, or null while PayPal is still at it. */
+/**
+ * Why PayPal returned a payout: nobody claimed it in its 30 days (the other way an item is RETURNED is the
+ * sender cancelling it while unclaimed, which the marketplace never does).
+ */
+const paypalReturned = "PayPal returned the payout: nobody claimed it within 30 days.";
+
+/**
+ * What became of a batch: paid, failed with PayPal's reason, unclaimed (no PayPal account at that address:
+ * PayPal holds the money for 30 days, then returns it), or null while PayPal is still at it.
+ */
 export async function paypalPayoutOutcome(env: PaypalEnv, token: string, batchId: string): Promise<PayoutOutcome> {
   const { status, body } = await call(env, `/v1/payments/payouts/${encodeURIComponent(batchId)}`, {
     headers: { Authorization: `Bearer ${token}` },
@@ -103,14 +113,19 @@ export async function paypalPayoutOutcome(env: PaypalEnv, token: string, batchId
   switch (item?.transaction_status) {
     case "SUCCESS":
       return { paid: true };
-    case "FAILED":
+    case "UNCLAIMED":
+      // "If the recipient does not create an account and claim the payout within 30 days, the funds will be
+      // returned to your account" (PayPal's Payouts Payment Processing): asked again on each run until then.
+      return item.time_processed ? { unclaimed: true, since: item.time_processed } : null;
     case "RETURNED":
+      return { paid: false, failure: paypalReturned };
+    case "FAILED":
     case "BLOCKED":
     case "REFUNDED":
     case "REVERSED":
       return { paid: false, failure: item.errors?.message ?? `PayPal says the payout was ${item.transaction_status.toLowerCase()}` };
     default:
-      // PENDING, UNCLAIMED (the receiver has 30 days to claim it), ONHOLD: asked again on the next run.
+      // PENDING, ONHOLD: asked again on the next run.
       return null;
   }
 }
