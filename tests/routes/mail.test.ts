@@ -1,8 +1,10 @@
 // Mail paced to the provider's rate: a burst of 429s from the mail stand-in (Resend's rate limit, held by
 // the stand-in: stand-ins/tests/mail.test.ts) delays a mail until the provider takes sends again, and the
-// mail still goes, once.
+// mail still goes, once. A mail the queue gave up waits on the Admin Dashboard's "Mail not sent", counted
+// in its heading, and "Send again" (a plain form post) sends it. (Who may list, send again and mark given
+// up is proved in mail_dead_letter.test.sql.)
 import { inject, describe, expect, it } from "vitest";
-import { Visitor, mailsTo, newArtist } from "./support.ts";
+import { Visitor, mailsTo, marketplaceBackend, newArtist, signedIn, text } from "./support.ts";
 
 const mail = inject("mail");
 
@@ -43,5 +45,35 @@ describe("mail at the provider's rate limit", () => {
     await expect.poll(async () => (await mailsTo(address)).length, { timeout: 15_000 }).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(await mailsTo(address)).toHaveLength(1);
+  });
+});
+
+describe("the Admin Dashboard's mail not sent", () => {
+  it("lists a mail the queue gave up, counted in its heading, and sends it again", async () => {
+    const artist = await newArtist("Dead Letter Lantern");
+    const address = `dead-letter-${Date.now().toString(36)}@example.com`;
+    // A signup's confirmation written but never queued, then given up as the queue's dead letter does.
+    const signup = await marketplaceBackend.rpc("newsletter_signup", { artist_id: artist.id, email: address });
+    expect(signup.error).toBeNull();
+    expect((await marketplaceBackend.rpc("mail_given_up", { mail_id: String(signup.data) })).error).toBeNull();
+
+    const admin = await signedIn("admin@example.com", "admin-demo-pass");
+    const heading = (html: string) => text(/<h2 id="mail-not-sent-heading"[^>]*>([\s\S]*?)<\/h2>/.exec(html)?.[1] ?? "").trim();
+    const listed = await admin.get("/admin");
+    expect(heading(listed.html)).toMatch(/^Mail not sent [1-9]\d*$/);
+    const before = Number(heading(listed.html).split(" ").at(-1));
+    expect(text(listed.html)).toContain(`Newsletter confirmation ${address}`);
+
+    const again = await admin.post("/admin", { intent: "send-mail-again", mailId: String(signup.data) });
+    expect(again.response.status).toBe(200);
+    expect(text(again.html)).toContain("The mail is on its way again");
+    expect(text(again.html)).not.toContain(address);
+    expect(heading(again.html)).toBe(`Mail not sent ${before - 1}`);
+    await expect.poll(async () => (await mailsTo(address)).length, { timeout: 15_000 }).toBe(1);
+
+    // Twice is once: it is no longer waiting.
+    const twice = await admin.post("/admin", { intent: "send-mail-again", mailId: String(signup.data) });
+    expect(twice.response.status).toBe(409);
+    expect(text(twice.html)).toContain("This mail was sent already or is no longer waiting");
   });
 });

@@ -1,5 +1,6 @@
 import { Form, href, redirect, useNavigation } from "react-router";
 import { BanDialog } from "~/components/admin/ban-dialog";
+import { MailNotSent } from "~/components/admin/mail-not-sent";
 import { MoneyFigures } from "~/components/admin/money-figures";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert } from "~/components/form-controls";
@@ -13,7 +14,10 @@ import { Pagination } from "~/components/ui/pagination";
 import { SalesTable } from "~/components/payments/sales-table";
 import { invokeFunction, readOrThrow } from "~/lib/backend/backend.server";
 import { accountChanged, forgetCached } from "~/lib/cache/edge-cache.server";
-import { administrationErrorMessage } from "~/lib/backend/errors";
+import { administrationErrorMessage, databaseErrorMessage } from "~/lib/backend/errors";
+import { sqlState } from "~/lib/backend/sqlstate";
+import { cloudflareContext } from "~/lib/http/context.server";
+import { queueMails } from "~/lib/mail/mail-queue.server";
 import { formatDate, formatMoney, formatOrderReference, formatTimeAgo, requestLocale } from "~/lib/format";
 import { refundLine } from "~/lib/orders/refunds.server";
 import { DisputesSchema, RefundSchema, SalesSchema } from "~/lib/schemas/checkout";
@@ -22,7 +26,17 @@ import { readForm } from "~/lib/forms/form-body.server";
 import { requireAdmin } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import { pageCount, pageFrom } from "~/lib/ui/paging";
-import { AdminMoneySchema, AuditLogSchema, BannedSchema, BanSchema, SentSchema, UserIdSchema, UsersPageSchema } from "~/lib/schemas/admin";
+import {
+  AdminMoneySchema,
+  AuditLogSchema,
+  BannedSchema,
+  BanSchema,
+  MailsGivenUpSchema,
+  SendMailAgainSchema,
+  SentSchema,
+  UserIdSchema,
+  UsersPageSchema,
+} from "~/lib/schemas/admin";
 import { analyticsPeriod, analyticsPeriods, defaultAnalyticsPeriod } from "../../../supabase/functions/_shared/analytics";
 import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/dashboard";
@@ -37,6 +51,8 @@ const auditLimit = 100;
 /** The newest sales (every artist's, refundable here) and disputes shown. */
 const salesShown = 50;
 const disputesShown = 50;
+/** The newest mails not sent shown (the heading counts them all). */
+const mailsNotSentShown = 50;
 
 /** The list's address: its search and page, the user whose ban dialog is open, and the figures' period. */
 function listPath({ search, page, ban, figures }: { search: string; page: number; ban?: string; figures?: string }) {
@@ -61,7 +77,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The money figures' period, as analytics names them (`?figures=7d`); 30 days unless another is asked for.
   const figures = analyticsPeriod(url.searchParams.get("figures")) ?? analyticsPeriod(defaultAnalyticsPeriod)!;
   const supabase = context.get(supabaseContext);
-  const [users, audit, sales, disputes, money] = await Promise.all([
+  const [users, audit, sales, disputes, money, mailsNotSent] = await Promise.all([
     invokeFunction(supabase, "admin-users", { action: "list", page, search }, UsersPageSchema),
     supabase
       .from("audit_log")
@@ -77,6 +93,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       .order("opened_at", { ascending: false })
       .limit(disputesShown),
     supabase.rpc("admin_money", { days: figures.days }),
+    supabase.rpc("mails_given_up", { how_many: mailsNotSentShown }),
   ]);
   const log = readOrThrow(audit, { what: "audit log", schema: AuditLogSchema });
   return {
@@ -91,6 +108,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     sales: readOrThrow(sales, { what: "sales", schema: SalesSchema }),
     disputes: readOrThrow(disputes, { what: "disputes", schema: DisputesSchema }),
     money: readOrThrow(money, { what: "the marketplace's figures", schema: AdminMoneySchema }),
+    mailsNotSent: readOrThrow(mailsNotSent, { what: "mail not sent", schema: MailsGivenUpSchema }),
     figures: { id: figures.id, label: figures.label },
     now: Date.now(),
     locale: requestLocale(request),
@@ -122,6 +140,20 @@ export async function action({ request, context }: Route.ActionArgs) {
     return "refused" in outcome
       ? replyWith(formError(outcome.refused, { intent }), 409)
       : replyWith({ fieldErrors: {}, formError: null, values: { intent }, notice: outcome.notice }, 200);
+  }
+
+  if (intent === "send-mail-again") {
+    const again = parseForm(SendMailAgainSchema, formData);
+    if (!again.success) return replyWith(formError("This mail is no longer waiting", { intent }), 400);
+    // Queued before its mark is cleared: should the queue refuse it, the mail stays listed to send again.
+    // A mail sent meanwhile is skipped by the consumer, so the message is harmless when the database says no.
+    await queueMails(context.get(cloudflareContext).env.MAIL, [again.value.mailId]);
+    const { error } = await supabase.rpc("send_mail_again", { mail_id: again.value.mailId });
+    if (error)
+      return error.code === sqlState.noDataFound
+        ? replyWith(formError("This mail was sent already or is no longer waiting", { intent }), 409)
+        : replyWith(formError(databaseErrorMessage(error), { intent }), 502);
+    return replyWith({ fieldErrors: {}, formError: null, values: { intent }, notice: "The mail is on its way again" }, 200);
   }
 
   if (intent === "ban") {
@@ -170,9 +202,11 @@ const actionLabels: Record<string, string> = {
 };
 
 export default function AdminDashboard({ loaderData, actionData }: Route.ComponentProps) {
-  const { users, usersProblem, pages, total, page, search, banning, log, sales, disputes, money, figures, now, locale } = loaderData;
+  const { users, usersProblem, pages, total, page, search, banning, log, sales, disputes, money, mailsNotSent, figures, now, locale } =
+    loaderData;
   const refunding = actionData?.values.intent === "refund";
-  const reply = refunding ? undefined : actionData;
+  const mailing = actionData?.values.intent === "send-mail-again";
+  const reply = refunding || mailing ? undefined : actionData;
   const banForm = formFields(reply?.values.intent === "ban" ? reply : undefined);
   const banTarget = users.find((user) => user.id === banning);
   const navigation = useNavigation();
@@ -202,6 +236,14 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
           locale={locale}
         />
       </section>
+
+      <MailNotSent
+        given={mailsNotSent}
+        action={adminPath}
+        notice={mailing ? actionData?.notice : null}
+        problem={mailing ? actionData?.formError : null}
+        now={now}
+      />
 
       <section aria-labelledby="users-heading" className="mt-10">
         <h2 id="users-heading" className="text-xl font-bold">
