@@ -2,7 +2,8 @@
 // queue, the mail queue and its dead-letter queue, and the hourly jobs (payouts, release announcements; wrangler.media.toml), nothing else. It answers
 // no request: the page Worker (workers/app.ts) queues its jobs.
 import { runScheduledAnnouncements } from "~/lib/mail/announcements.server";
-import { failedMailQueue, handleMailBatch, mailQueue } from "~/lib/mail/mail-queue.server";
+import { failedMailQueue, mailQueue } from "~/lib/mail/mail-queue-names";
+import { handleMailBatch } from "~/lib/mail/mail-queue.server";
 import { handleRenditionBatch } from "~/lib/media/media-jobs.server";
 import { runPayoutJob } from "~/lib/payouts/payout-job.server";
 // LAME's WebAssembly, compiled with the Worker (Workers refuse to compile WebAssembly at run time). By its

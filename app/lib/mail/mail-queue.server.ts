@@ -10,6 +10,7 @@ import * as v from "valibot";
 import { receiptPass } from "~/lib/http/signed-values.server";
 import { marketplaceClient, type MarketplaceClient } from "~/lib/backend/marketplace-client.server";
 import { MailEnvSchema, MailRateLimited, mailOn, sendMail } from "./mail.server";
+import { failedMailQueue } from "./mail-queue-names";
 import { MailToSend, orderMail } from "./order-mails.server";
 import { NewsletterMailToSend, newsletterMail } from "./newsletter-mails.server";
 import { ReleaseMailToSend, releaseMail } from "./release-mails.server";
@@ -73,11 +74,6 @@ export async function queueMails(queue: Queue, mails: readonly (string | { mail:
 
 /** Seconds before the next attempt: a minute (`MAIL_RETRY_SECONDS`), doubling, at most an hour. */
 const backOff = (attempts: number, first: number) => Math.min(first * 2 ** Math.max(attempts - 1, 0), 3600);
-
-/** The queues' names (wrangler.toml produces to the first, wrangler.media.toml consumes both). */
-export const mailQueue = "marketplace-mail";
-/** Where Cloudflare puts a mail's message after its last retry: its consumer marks the mail given up. */
-export const failedMailQueue = "marketplace-mail-failed";
 
 /** The consumer's variables: the sender's, and the mail queue, where a send the provider's rate limit refused goes back. */
 const MailConsumerEnvSchema = v.object({
