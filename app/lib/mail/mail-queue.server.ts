@@ -1,8 +1,11 @@
 // The mail queue: the pages and the announcement job queue the ids of mails the database wrote (a paid
 // order's receipt and "you sold", a refund's notice, a receipt sent again, release mail, a newsletter
-// signup's confirmation), and the media Worker, which runs the marketplace's jobs
-// (workers/media.ts), renders each from the order as it is then and sends it. A provider that fails is retried with back-off;
-// the mail stays unsent in the database meanwhile, so a slow or failing provider never fails an order.
+// signup's confirmation), and the media Worker, which runs the marketplace's jobs (workers/media.ts),
+// renders each from the order as it is then and sends it, one batch at a time and no faster than the
+// provider's rate. A send the provider refuses for its rate limit waits as long as it asks and counts as no
+// failure; a provider that fails is retried with back-off, and after the last retry the mail is marked given
+// up (the dead-letter queue) for an administrator to send again. The mail stays unsent in the database
+// meanwhile, so a slow or failing provider never fails an order and no mail is dropped.
 // Sent at most once: a mail marked sent is skipped, and its id is the provider's idempotency key, so two
 // deliveries of one message at once still make one mail.
 import { href } from "react-router";
