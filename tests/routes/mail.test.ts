@@ -1,10 +1,11 @@
 // Mail paced to the provider's rate: a burst of 429s from the mail stand-in (Resend's rate limit, held by
 // the stand-in: stand-ins/tests/mail.test.ts) delays a mail until the provider takes sends again, and the
-// mail still goes, once. A mail the queue gave up waits on the Admin Dashboard's "Mail not sent", counted
+// mail still goes, once. A release's mail is spread over time, so mail queued after it goes before the
+// release's last. A mail the queue gave up waits on the Admin Dashboard's "Mail not sent", counted
 // in its heading, and "Send again" (a plain form post) sends it. (Who may list, send again and mark given
 // up is proved in mail_dead_letter.test.sql.)
 import { inject, describe, expect, it } from "vitest";
-import { Visitor, mailsTo, marketplaceBackend, newArtist, signedIn, text } from "./support.ts";
+import { Visitor, appUrl, mailsTo, marketplaceBackend, marketplaceHeaders, newArtist, serviceClient, signedIn, text } from "./support.ts";
 
 const mail = inject("mail");
 
@@ -75,5 +76,53 @@ describe("the Admin Dashboard's mail not sent", () => {
     const twice = await admin.post("/admin", { intent: "send-mail-again", mailId: String(signup.data) });
     expect(twice.response.status).toBe(409);
     expect(text(twice.html)).toContain("This mail was sent already or is no longer waiting");
+  });
+});
+
+describe("a release's mail", () => {
+  it("is spread over time, so mail queued after it goes first", async () => {
+    const artist = await newArtist("Spread Lantern");
+    const stamp = Date.now().toString(36);
+    const followers = Array.from({ length: 30 }, (_, n) => `spread-${stamp}-${n}@example.com`);
+    for (const [n, email] of followers.entries()) {
+      const fan = await serviceClient.auth.admin.createUser({
+        email,
+        password: "a-long-password",
+        email_confirm: true,
+        user_metadata: { role: "fan", username: `spread${stamp}${n}` },
+      });
+      expect(fan.error).toBeNull();
+      expect((await serviceClient.from("followers").insert({ artist_id: artist.id, fan_id: fan.data.user!.id })).error).toBeNull();
+    }
+    const single = await serviceClient
+      .from("tracks")
+      .insert({
+        artist_id: artist.id,
+        title: "Spread Single",
+        genre: "Folk",
+        price: 2,
+        description: "New",
+        release_date: new Date().toISOString().slice(0, 10),
+      })
+      .select("id")
+      .single();
+    expect(single.error).toBeNull();
+    const job = await fetch(new URL("/announcements", appUrl), { method: "POST", headers: marketplaceHeaders() });
+    expect(job.status).toBe(200);
+    await job.text();
+
+    // A newsletter confirmation queued after the release's 30 mails (spread at 5 a second here: half the
+    // tests' 10) arrives while the release's are still going out.
+    const address = `spread-signup-${stamp}@example.com`;
+    expect((await new Visitor().post(`/artist/${artist.id}`, { intent: "newsletter", email: address })).response.status).toBe(200);
+    await expect.poll(async () => (await mailsTo(address)).length, { timeout: 15_000 }).toBe(1);
+    const released = async () => {
+      const { data } = await fetch(`${mail.url}/emails`, { headers: { Authorization: `Bearer ${mail.apiKey}` } }).then(
+        (response) => response.json() as Promise<{ data: { to: string[] }[] }>,
+      );
+      return data.filter((message) => followers.includes(message.to[0]!)).length;
+    };
+    expect(await released()).toBeLessThan(followers.length);
+    await expect.poll(released, { timeout: 15_000 }).toBe(followers.length);
   });
 });
