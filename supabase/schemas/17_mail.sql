@@ -346,9 +346,10 @@ revoke execute on function public.mails_given_up(integer) from public;
 
 grant execute on function public.mails_given_up(integer) to authenticated;
 
--- The Admin Dashboard's "Send again" on a mail the queue gave up: no longer given up (the page then queues
--- it, with the queue's retries afresh). Administrators alone (42501 for anyone else); P0002 when the mail
--- is not given up (sent meanwhile, sent again already, or no such mail).
+-- The Admin Dashboard's "Send again" on a mail the queue gave up: no longer given up (the page queues it,
+-- with the queue's retries afresh), and the audit log says who sent what to whom again. Administrators alone
+-- (42501 for anyone else); P0002 when the mail is not given up (sent meanwhile, sent again already, or no
+-- such mail).
 create or replace function private.send_mail_again(mail_id uuid)
 returns uuid
 language plpgsql
@@ -356,18 +357,21 @@ security definer
 set search_path = ''
 as $$
 declare
-  again uuid;
+  again private.mails;
 begin
   if not public.is_admin() then
     raise exception 'administrators alone send mail again' using errcode = '42501';
   end if;
   update private.mails m set given_up_at = null
   where m.id = send_mail_again.mail_id and m.given_up_at is not null and m.sent_at is null
-  returning m.id into again;
-  if again is null then
+  returning m.* into again;
+  if again.id is null then
     raise exception 'no mail given up has this id' using errcode = 'P0002';
   end if;
-  return again;
+  insert into public.audit_log (actor_id, actor_email, action, target_id, summary)
+  values ((select auth.uid()), (select auth.jwt()) ->> 'email', 'mail.send_again', again.id,
+    replace(again.kind, '_', ' ') || ' mail to ' || again.recipient);
+  return again.id;
 end
 $$;
 

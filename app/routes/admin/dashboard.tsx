@@ -199,6 +199,7 @@ const actionLabels: Record<string, string> = {
   "user.ban": "banned",
   "user.unban": "lifted the ban on",
   "user.password_reset": "sent a password reset to",
+  "mail.send_again": "sent again the",
 };
 
 export default function AdminDashboard({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,6 +1,6 @@
 -- Mail the queue gave up (17_mail.sql): marked given up through the marketplace alone (the consumer of the
--- mail queue's dead letters), never deleted; listed for administrators alone, who send it again; a mail sent
--- since is given up no more. Release mail spread over time through the marketplace alone
+-- mail queue's dead letters), never deleted; listed for administrators alone, who send it again (in the
+-- audit log); a mail sent since is given up no more. Release mail spread over time through the marketplace alone
 -- (19_announcements.sql, space_release_mails): each its turn after the last, and none queued again by the
 -- hourly job before its turn.
 begin;
@@ -29,7 +29,7 @@ select tests.each_actor_through_marketplace('mark a mail given up', format('sele
 select tests.each_actor('spread release mail without the marketplace',
   format('select * from public.space_release_mails(array[%L]::uuid[], 1)', tests.id('release 1')), array[]::text[]);
 
-select plan((select count(*)::integer from tests.cases) + 9);
+select plan((select count(*)::integer from tests.cases) + 10);
 
 select * from tests.proved_cases();
 
@@ -49,6 +49,11 @@ select is((select count(*) from private.mails where id in (tests.id('given up'),
 select is(tests.through_marketplace(format('select to_jsonb(public.send_mail_again(%L))', tests.id('given up')), 'admin') #>> '{}',
   tests.id('given up')::text, 'an administrator sends a given-up mail again');
 select is((tests.through_marketplace('select public.mails_given_up(10)', 'admin') -> 'count')::integer, 1, 'and it leaves the list');
+select is(
+  (select jsonb_agg(jsonb_build_array(l.action, l.summary, l.actor_id = tests.id('admin'))) from public.audit_log l
+   where l.target_id = tests.id('given up')),
+  '[["mail.send_again", "paypal changed mail to owner@tests.example", true]]'::jsonb,
+  'and the audit log says who sent what to whom again');
 select is(tests.attempt('admin', format('select public.send_mail_again(%L)', tests.id('given up'))), 'refused:P0002',
   'a mail not given up is not sent again');
 
