@@ -26,6 +26,7 @@
 //   /oembed's p50 (afresh and cached).
 // `npm run bench -- --embeds` measures the embeds alone, `-- --player` the player alone, `-- --uploads` measures the uploads alone, `-- --renditions` the streaming renditions alone, `-- --studio` the studio's pages and live feed,
 // `-- --checkout` the checkout alone (Buy now → the payment page p50, payment → a four-minute track's MP3 ready, the cart's and return page's JavaScript),
+// `-- --mail` a release to 10,000 mail recipients paced to the provider's rate (lib/bench-mail.ts; `--mails N`, `--scale K`),
 // `-- --lighthouse` the Lighthouse scores alone, `-- --pages` the public pages' table alone (renders,
 // first bytes, round trips, JavaScript, Lighthouse), `-- --bundle` the Worker's size alone.
 //
@@ -38,6 +39,7 @@ import { startMarketplace, type Marketplace } from "./lib/marketplace.ts";
 import { measurePlayback, mobileNetwork, printPlayback } from "./lib/bench-playback.ts";
 import { measureContinuity, measureNextTrack, measurePlayerBar, measureRenders, printPlayer } from "./lib/bench-player.ts";
 import { measureUploads, printUploads } from "./lib/bench-uploads.ts";
+import { measureMail, printMail } from "./lib/bench-mail.ts";
 import { measureRenditions, printRenditions } from "./lib/bench-renditions.ts";
 import { measureDownloads, printDownloads } from "./lib/bench-downloads.ts";
 import { measureCheckout, printCheckout } from "./lib/bench-checkout.ts";
@@ -387,13 +389,27 @@ function requireLighthouseTargets(scores: Record<string, { performance: number }
   }
 }
 
+/** `--mails N` and `--scale K` of `--mail`: how many recipients (10,000), and how many times Resend's rate (50). */
+function mailBenchOptions() {
+  const after = (flag: string, fallback: number) => {
+    const at = process.argv.indexOf(flag);
+    return at >= 0 ? Number(process.argv[at + 1]) : fallback;
+  };
+  return { mails: after("--mails", 10_000), scale: after("--scale", 50) };
+}
+
 async function main() {
   let marketplace: Marketplace | undefined;
   let exitCode = 0;
   // Lighthouse, playback and the live feed run in Chromium: say so before minutes of setup, not after.
-  if (!["--uploads", "--bundle", "--renditions", "--downloads", "--checkout"].some((only) => process.argv.includes(only)))
+  if (!["--uploads", "--bundle", "--renditions", "--downloads", "--checkout", "--mail"].some((only) => process.argv.includes(only)))
     requireChromium();
   try {
+    // Mail has its own stack: no demo media, its own followers.
+    if (process.argv.includes("--mail")) {
+      printMail(await measureMail(mailBenchOptions()));
+      return;
+    }
     console.log("Starting the local backend (fresh database, demo data and media) and the production build in workerd…");
     marketplace = await startMarketplace();
     const { appUrl } = marketplace;

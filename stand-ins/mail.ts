@@ -2,8 +2,9 @@
 // mail: `POST /emails` (once per `Idempotency-Key`, as Resend replays the first answer for 24 hours),
 // `GET /emails/{id}` and `GET /emails` (the list, newest first). What it is sent is kept in an outbox, a
 // page for a developer at `/` and the list for tests; `POST /_failures` (its own, for tests) makes the next
-// sends fail as a provider that is down does. The Worker reaches it with the same fetch that reaches
-// Resend on hosted (MAIL_API_URL points it here).
+// sends fail as a provider that is down does, and `GET /_limited` (its own) names whom the sends refused
+// for the rate limit were to. Sends are held to Resend's rate limit (below). The Worker
+// reaches it with the same fetch that reaches Resend on hosted (MAIL_API_URL points it here).
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -33,16 +34,33 @@ export type MailStandIn = {
 /** Resend's limit on recipients of one message. */
 const mostRecipients = 50;
 
+/**
+ * Resend's rate limit: "The default maximum rate limit is 2 requests per second per team. This limit applies
+ * across all API keys associated with your team. [...] After that, you'll hit the rate limit and receive a
+ * 429 response error code", with the headers `ratelimit-limit`, `ratelimit-remaining`, `ratelimit-reset`
+ * ("How many seconds until the limits are reset") and `retry-after` ("How many seconds you should wait
+ * before making a follow-up request") (https://resend.com/docs/api-reference/rate-limit); the error is
+ * `rate_limit_exceeded` (https://resend.com/docs/api-reference/errors). Held here over a rolling second, for
+ * sends alone: Resend counts every request, but a test reading the outbox must not take the Worker's share.
+ */
+const rateWindowMs = 1000;
+
 export async function startMailStandIn({
   port = 0,
   apiKey,
+  requestsPerSecond = 2,
   verbose = false,
 }: {
   port?: number;
   apiKey: string;
+  /** The team's rate limit (Resend's default, 2; a bench or test may raise it). */
+  requestsPerSecond?: number;
   verbose?: boolean;
 }): Promise<MailStandIn> {
   const messages: SentMail[] = [];
+  const limited: string[] = [];
+  /** When each send within the last second was taken. */
+  let recentSends: number[] = [];
   const idempotent = new Map<string, { body: string; answer: [number, unknown] }>();
   let failures = 0;
 
@@ -90,22 +108,40 @@ export async function startMailStandIn({
     return [200, { id: mail.id }];
   }
 
-  function api(request: IncomingMessage, path: string, body: string): [number, unknown] {
+  /** Takes a place for one send within the rate limit: the answer's `ratelimit-*` headers, and `retry-after` when there is none. */
+  function rateLimit(): { headers: Record<string, string>; refused: boolean } {
+    const now = Date.now();
+    recentSends = recentSends.filter((at) => at > now - rateWindowMs);
+    const refused = recentSends.length >= requestsPerSecond;
+    if (!refused) recentSends.push(now);
+    const reset = Math.max(1, Math.ceil((recentSends[0]! + rateWindowMs - now) / 1000));
+    const headers = {
+      "ratelimit-limit": String(requestsPerSecond),
+      "ratelimit-remaining": String(requestsPerSecond - recentSends.length),
+      "ratelimit-reset": String(reset),
+    };
+    return { headers: refused ? { ...headers, "retry-after": String(reset) } : headers, refused };
+  }
+
+  function api(request: IncomingMessage, path: string, body: string): [number, unknown, Record<string, string>?] {
     if (!request.headers.authorization) return [401, resendError(401, "missing_api_key", "Missing API key in the authorization header.")];
     if (request.headers.authorization !== `Bearer ${apiKey}`) return [403, resendError(403, "invalid_api_key", "API key is invalid.")];
     if (request.method === "POST" && path === "/emails") {
-      const key = request.headers["idempotency-key"];
-      const seen = typeof key === "string" ? idempotent.get(key) : undefined;
-      if (seen && seen.body !== body)
-        return [409, resendError(409, "invalid_idempotent_request", "Same idempotency key used with a different request payload.")];
-      if (seen) return seen.answer;
-      if (failures > 0) {
-        failures -= 1;
-        return [500, resendError(500, "internal_server_error", "An unexpected error occurred.")];
+      const limit = rateLimit();
+      if (limit.refused) {
+        limited.push(recipientsOf(body));
+        return [
+          429,
+          resendError(
+            429,
+            "rate_limit_exceeded",
+            `Too many requests. You can only make ${requestsPerSecond} requests per second. See rate limit response headers for more information.`,
+          ),
+          limit.headers,
+        ];
       }
-      const answer = send(body);
-      if (typeof key === "string" && answer[0] === 200) idempotent.set(key, { body, answer });
-      return answer;
+      const [status, answer] = sendOnce(request, body);
+      return [status, answer, limit.headers];
     }
     if (request.method === "GET" && path === "/emails") return [200, { object: "list", has_more: false, data: messages.toReversed() }];
     const one = /^\/emails\/([^/]+)$/.exec(path);
@@ -114,6 +150,22 @@ export async function startMailStandIn({
       return mail ? [200, mail] : [404, resendError(404, "not_found", "Email not found")];
     }
     return [404, resendError(404, "not_found", "The requested endpoint does not exist.")];
+  }
+
+  /** A send within the limit: once per idempotency key, or failing while a test asked for failures. */
+  function sendOnce(request: IncomingMessage, body: string): [number, unknown] {
+    const key = request.headers["idempotency-key"];
+    const seen = typeof key === "string" ? idempotent.get(key) : undefined;
+    if (seen && seen.body !== body)
+      return [409, resendError(409, "invalid_idempotent_request", "Same idempotency key used with a different request payload.")];
+    if (seen) return seen.answer;
+    if (failures > 0) {
+      failures -= 1;
+      return [500, resendError(500, "internal_server_error", "An unexpected error occurred.")];
+    }
+    const answer = send(body);
+    if (typeof key === "string" && answer[0] === 200) idempotent.set(key, { body, answer });
+    return answer;
   }
 
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
@@ -127,13 +179,18 @@ export async function startMailStandIn({
         response.writeHead(204).end();
         return;
       }
+      // Its own too: whom the sends refused for the rate limit were to, oldest first.
+      if (request.method === "GET" && path === "/_limited") {
+        response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(limited));
+        return;
+      }
       if (request.method === "GET" && path === "/") {
         response.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
         response.end(outboxPage(messages));
         return;
       }
-      const [status, answer] = api(request, path, Buffer.concat(chunks).toString("utf8"));
-      response.writeHead(status, { "content-type": "application/json" });
+      const [status, answer, headers] = api(request, path, Buffer.concat(chunks).toString("utf8"));
+      response.writeHead(status, { "content-type": "application/json", ...headers });
       response.end(JSON.stringify(answer));
     });
   });
@@ -145,6 +202,16 @@ export async function startMailStandIn({
     messages,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** Whom a send was to, as its body names them ("" when it names nobody). */
+function recipientsOf(body: string): string {
+  try {
+    const { to } = JSON.parse(body) as { to?: unknown };
+    return Array.isArray(to) ? to.join(", ") : typeof to === "string" ? to : "";
+  } catch {
+    return "";
+  }
 }
 
 function resendError(statusCode: number, name: string, message: string) {

@@ -44,7 +44,8 @@ export async function startMarketplace({
     recoveryRateLimit: { perHour: unlimited },
     captchaSecret: captcha?.secret,
   });
-  const providers = await startProviders({ stripePort: 0, mailPort: 0, paypalPort: 0, appUrl });
+  // Mail at 10 a second, not Resend's 2: the route files run side by side, each waiting for its own mail.
+  const providers = await startProviders({ stripePort: 0, mailPort: 0, paypalPort: 0, appUrl, mailRequestsPerSecond: 10 });
   try {
     const vars: Record<string, string> = {
       ...(await workerVars(backend, { captchaSiteKey: captcha?.siteKey, siteUrl: appUrl })),

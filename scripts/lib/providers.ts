@@ -24,12 +24,15 @@ export async function startProviders({
   mailPort,
   paypalPort,
   appUrl,
+  mailRequestsPerSecond = 2,
   verbose = false,
 }: {
   stripePort: number;
   mailPort: number;
   paypalPort: number;
   appUrl: string;
+  /** The mail stand-in's rate limit, which the Workers pace their mail to (Resend's default, 2). */
+  mailRequestsPerSecond?: number;
   verbose?: boolean;
 }): Promise<Providers> {
   const stripe = await startStripeStandIn({
@@ -40,12 +43,15 @@ export async function startProviders({
     webhookUrl: new URL("/webhooks/stripe", appUrl).href,
     verbose,
   });
-  const mail = await startMailStandIn({ port: mailPort, apiKey: `re_local_${randomBytes(12).toString("hex")}`, verbose }).catch(
-    async (error: unknown) => {
-      await stripe.close();
-      throw error;
-    },
-  );
+  const mail = await startMailStandIn({
+    port: mailPort,
+    apiKey: `re_local_${randomBytes(12).toString("hex")}`,
+    requestsPerSecond: mailRequestsPerSecond,
+    verbose,
+  }).catch(async (error: unknown) => {
+    await stripe.close();
+    throw error;
+  });
   const paypal = await startPaypalStandIn({
     port: paypalPort,
     clientId: `local_${randomBytes(12).toString("hex")}`,
@@ -66,6 +72,7 @@ export async function startProviders({
       STRIPE_API_URL: stripe.url,
       RESEND_API_KEY: mail.apiKey,
       MAIL_API_URL: mail.url,
+      MAIL_REQUESTS_PER_SECOND: String(mailRequestsPerSecond),
       PAYPAL_CLIENT_ID: paypal.clientId,
       PAYPAL_CLIENT_SECRET: paypal.clientSecret,
       PAYPAL_API_URL: paypal.url,

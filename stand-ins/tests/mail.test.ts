@@ -1,13 +1,14 @@
 // The mail stand-in, spoken to as the Worker speaks to Resend: a send answered with its id and kept in the
 // outbox, once per idempotency key; wrong keys and incomplete mails refused with Resend's error shape; a
-// provider that is down, when a test asks for one.
+// provider that is down, when a test asks for one; more than 2 sends a second refused, as Resend refuses them.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMailStandIn, type MailStandIn } from "../mail.ts";
 
 let standIn: MailStandIn;
 
 beforeAll(async () => {
-  standIn = await startMailStandIn({ apiKey: "re_stand_in" });
+  // Its rate limit raised: these tests send back to back (the limit has its own test below).
+  standIn = await startMailStandIn({ apiKey: "re_stand_in", requestsPerSecond: 100 });
 });
 afterAll(() => standIn.close());
 
@@ -67,5 +68,39 @@ describe("the mail stand-in", () => {
     expect((await fetch(`${standIn.url}/_failures`, { method: "POST", body: "1" })).status).toBe(204);
     expect((await send(receipt, { idempotencyKey: "mail-down" })).status).toBe(500);
     expect((await send(receipt, { idempotencyKey: "mail-down" })).status).toBe(200);
+  });
+});
+
+describe("the mail stand-in's rate limit", () => {
+  // Resend: "The default maximum rate limit is 2 requests per second per team [...] After that, you'll hit
+  // the rate limit and receive a 429 response error code", with `retry-after` in seconds
+  // (https://resend.com/docs/api-reference/rate-limit).
+  it("takes 2 sends a second and answers the third 429 with retry-after, until the second has passed", async () => {
+    const limitedStandIn = await startMailStandIn({ apiKey: "re_limited" });
+    try {
+      const sendTo = (to: string) =>
+        fetch(`${limitedStandIn.url}/emails`, {
+          method: "POST",
+          headers: { Authorization: "Bearer re_limited", "Content-Type": "application/json" },
+          body: JSON.stringify({ ...receipt, to: [to] }),
+        });
+      const first = await sendTo("one@example.com");
+      expect(first.status).toBe(200);
+      expect(first.headers.get("ratelimit-limit")).toBe("2");
+      expect(first.headers.get("ratelimit-remaining")).toBe("1");
+      expect((await sendTo("two@example.com")).status).toBe(200);
+      const third = await sendTo("three@example.com");
+      expect(third.status).toBe(429);
+      expect(third.headers.get("retry-after")).toBe("1");
+      expect(third.headers.get("ratelimit-remaining")).toBe("0");
+      expect(await third.json()).toMatchObject({ statusCode: 429, name: "rate_limit_exceeded" });
+      expect(limitedStandIn.messages.map((mail) => mail.to[0])).toEqual(["one@example.com", "two@example.com"]);
+      expect(await (await fetch(`${limitedStandIn.url}/_limited`)).json()).toEqual(["three@example.com"]);
+
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect((await sendTo("three@example.com")).status).toBe(200);
+    } finally {
+      await limitedStandIn.close();
+    }
   });
 });

@@ -29,6 +29,12 @@ create table private.mails (
   provider_id text,
   attempts integer not null default 0,
   last_error text,
+  -- Release mail: when the queue is to hand it to the consumer, spread at a share of the provider's rate
+  -- (space_release_mails, 19); none for mail sent as soon as it can be.
+  send_at timestamptz,
+  -- When the queue gave it up after its last retry (its dead letter, mail_given_up): unsent, listed for
+  -- administrators, who send it again (send_mail_again).
+  given_up_at timestamptz,
   constraint mails_sale_names_its_artist check ((kind in ('sale', 'newsletter_signup')) = (artist_id is not null)),
   constraint mails_notice_names_its_line check ((kind in ('refund', 'shipped')) = (order_line_id is not null)),
   constraint mails_order_mail_names_its_order
@@ -49,6 +55,12 @@ create index mails_release_recipient_idx on private.mails (recipient, created_at
 
 -- Release mail never handed to the queue (private.unsent_release_mails).
 create index mails_release_unqueued_idx on private.mails (created_at) where kind = 'releases' and sent_at is null and attempts = 0;
+
+-- The last release mail spread ahead (private.space_release_mails: the next goes after it).
+create index mails_release_send_at_idx on private.mails (send_at) where kind = 'releases' and sent_at is null;
+
+-- Mail the queue gave up, newest first (private.mails_given_up).
+create index mails_given_up_idx on private.mails (given_up_at desc) where given_up_at is not null and sent_at is null;
 
 -- A paid order's mails: the receipt to its buyer, "you sold" to each of its artists (at their account's
 -- address) who did not turn it off. Called once, by the fulfilment.
@@ -167,8 +179,9 @@ revoke execute on function public.mail_to_send(uuid) from public;
 
 grant execute on function public.mail_to_send(uuid) to anon, authenticated;
 
--- What became of one attempt to send a mail, through the marketplace alone: sent (the provider's id), or
--- failed (why; it stays unsent, for the queue's retry).
+-- What became of one attempt to send a mail, through the marketplace alone: sent (the provider's id; no
+-- longer given up), or failed (why; it stays unsent, for the queue's retry). A send the provider's rate
+-- limit refused is no attempt: the Worker waits and sends it again without calling this.
 create or replace function private.mail_attempted(mail_id uuid, provider_id text, failure text)
 returns void
 language plpgsql
@@ -181,6 +194,7 @@ begin
   set attempts = m.attempts + 1,
     sent_at = case when mail_attempted.provider_id is not null then coalesce(m.sent_at, now()) else m.sent_at end,
     provider_id = coalesce(m.provider_id, mail_attempted.provider_id),
+    given_up_at = case when mail_attempted.provider_id is null then m.given_up_at end,
     last_error = case when mail_attempted.provider_id is null then left(mail_attempted.failure, 500) end
   where m.id = mail_attempted.mail_id;
 end
@@ -251,3 +265,129 @@ $$;
 revoke execute on function public.send_receipt_again(uuid) from public;
 
 grant execute on function public.send_receipt_again(uuid) to authenticated;
+
+-- The queue gave a mail up after its last retry (the media Worker's consumer of its dead letters), through
+-- the marketplace alone: marked given up, never deleted, so administrators see it and send it again. A
+-- mail sent meanwhile stays as it is.
+create or replace function private.mail_given_up(mail_id uuid)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.require_marketplace_request();
+  update private.mails m set given_up_at = now()
+  where m.id = mail_given_up.mail_id and m.sent_at is null and m.given_up_at is null;
+end
+$$;
+
+revoke execute on function private.mail_given_up(uuid) from public;
+
+grant execute on function private.mail_given_up(uuid) to anon, authenticated;
+
+create or replace function public.mail_given_up(mail_id uuid)
+returns void
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.mail_given_up(mail_given_up.mail_id)
+$$;
+
+revoke execute on function public.mail_given_up(uuid) from public;
+
+grant execute on function public.mail_given_up(uuid) to anon, authenticated;
+
+-- The Admin Dashboard's "Mail not sent": how many mails the queue gave up (`count`), and the newest
+-- `how_many` (at most 100) of them (`mails`: kind, recipient, attempts, the last error, when it was given
+-- up). Administrators alone (42501 for anyone else).
+create or replace function private.mails_given_up(how_many integer)
+returns jsonb
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if not public.is_admin() then
+    raise exception 'administrators alone read the mail not sent' using errcode = '42501';
+  end if;
+  return jsonb_build_object(
+    'count', (select count(*) from private.mails m where m.given_up_at is not null and m.sent_at is null),
+    'mails', coalesce((
+      select jsonb_agg(jsonb_build_object('id', g.id, 'kind', g.kind, 'recipient', g.recipient, 'attempts', g.attempts,
+          'last_error', g.last_error, 'given_up_at', g.given_up_at) order by g.given_up_at desc, g.id)
+      from (
+        select m.id, m.kind, m.recipient, m.attempts, m.last_error, m.given_up_at
+        from private.mails m
+        where m.given_up_at is not null and m.sent_at is null
+        order by m.given_up_at desc, m.id
+        limit least(greatest(coalesce(mails_given_up.how_many, 50), 1), 100)
+      ) g), '[]'));
+end
+$$;
+
+revoke execute on function private.mails_given_up(integer) from public;
+
+grant execute on function private.mails_given_up(integer) to authenticated;
+
+create or replace function public.mails_given_up(how_many integer default 50)
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select private.mails_given_up(mails_given_up.how_many)
+$$;
+
+revoke execute on function public.mails_given_up(integer) from public;
+
+grant execute on function public.mails_given_up(integer) to authenticated;
+
+-- The Admin Dashboard's "Send again" on a mail the queue gave up: no longer given up (the page queues it,
+-- with the queue's retries afresh), and the audit log says who sent what to whom again. Administrators alone
+-- (42501 for anyone else); P0002 when the mail is not given up (sent meanwhile, sent again already, or no
+-- such mail).
+create or replace function private.send_mail_again(mail_id uuid)
+returns uuid
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  again private.mails;
+begin
+  if not public.is_admin() then
+    raise exception 'administrators alone send mail again' using errcode = '42501';
+  end if;
+  update private.mails m set given_up_at = null
+  where m.id = send_mail_again.mail_id and m.given_up_at is not null and m.sent_at is null
+  returning m.* into again;
+  if again.id is null then
+    raise exception 'no mail given up has this id' using errcode = 'P0002';
+  end if;
+  insert into public.audit_log (actor_id, actor_email, action, target_id, summary)
+  values ((select auth.uid()), (select auth.jwt()) ->> 'email', 'mail.send_again', again.id,
+    replace(again.kind, '_', ' ') || ' mail to ' || again.recipient);
+  return again.id;
+end
+$$;
+
+revoke execute on function private.send_mail_again(uuid) from public;
+
+grant execute on function private.send_mail_again(uuid) to authenticated;
+
+create or replace function public.send_mail_again(mail_id uuid)
+returns uuid
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.send_mail_again(send_mail_again.mail_id)
+$$;
+
+revoke execute on function public.send_mail_again(uuid) from public;
+
+grant execute on function public.send_mail_again(uuid) to authenticated;

@@ -291,8 +291,9 @@ $$;
 
 revoke execute on function private.release_mail_releases(uuid, text) from public, anon, authenticated;
 
--- Release mail made but never handed to the queue (the run that made it stopped before queueing, or the
--- queue was down): not attempted, and older than ten minutes. The job queues them again; the queue sends
+-- Release mail made but never handed to the queue (the run that made it stopped before queueing, the
+-- queue was down, or its turn was more than the queue's 12 hours ahead: space_release_mails): not
+-- attempted, and ten minutes past when it was made or its turn. The job queues them again; the queue sends
 -- each once. Through the marketplace alone.
 create or replace function private.unsent_release_mails()
 returns uuid[]
@@ -305,7 +306,8 @@ begin
   perform private.require_marketplace_request();
   return (select coalesce(array_agg(m.id), '{}') from (
     select m.id from private.mails m
-    where m.kind = 'releases' and m.sent_at is null and m.attempts = 0 and m.created_at < now() - interval '10 minutes'
+    where m.kind = 'releases' and m.sent_at is null and m.attempts = 0
+      and coalesce(m.send_at, m.created_at) < now() - interval '10 minutes'
     order by m.created_at limit 1000) m);
 end
 $$;
@@ -327,3 +329,56 @@ $$;
 revoke execute on function public.unsent_release_mails() from public;
 
 grant execute on function public.unsent_release_mails() to anon, authenticated;
+
+-- Release mail spread over time, so a release to thousands never goes out in a burst and mail queued
+-- meanwhile (a receipt) goes first: each of `mails` not sent is given its turn (`send_at`) `per_second`
+-- a second (a share of the provider's rate), after the last release mail already spread, in the order
+-- they were made. Answers each mail given a turn and the seconds until it (the queue's `delaySeconds`);
+-- a turn more than 12 hours ahead (the most a queue delays a message) is not given, and the hourly job
+-- queues that mail later (unsent_release_mails). Through the marketplace alone.
+create or replace function private.space_release_mails(mails uuid[], per_second numeric)
+returns table (mail uuid, delay_seconds integer)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  gap interval := make_interval(secs => 1 / greatest(space_release_mails.per_second, 0.01));
+  last_turn timestamptz;
+begin
+  perform private.require_marketplace_request();
+  -- Two runs at once (the hourly job, a release published for today) take turns, so neither spreads its
+  -- mail over the other's.
+  perform pg_advisory_xact_lock(hashtext('private.space_release_mails'));
+  select max(m.send_at) into last_turn from private.mails m where m.kind = 'releases' and m.sent_at is null and m.send_at > now();
+  return query
+  with ordered as (
+    select m.id, row_number() over (order by m.created_at, m.id) as n
+    from private.mails m
+    where m.id = any(space_release_mails.mails) and m.kind = 'releases' and m.sent_at is null and m.attempts = 0
+  ), turns as (
+    select o.id, coalesce(last_turn, now() - gap) + gap * o.n as turn from ordered o
+  )
+  update private.mails m set send_at = t.turn
+  from turns t
+  where m.id = t.id and t.turn <= now() + interval '12 hours'
+  returning m.id, greatest(ceil(extract(epoch from m.send_at - now())), 0)::integer;
+end
+$$;
+
+revoke execute on function private.space_release_mails(uuid[], numeric) from public;
+
+grant execute on function private.space_release_mails(uuid[], numeric) to anon, authenticated;
+
+create or replace function public.space_release_mails(mails uuid[], per_second numeric)
+returns table (mail uuid, delay_seconds integer)
+language sql
+security invoker
+set search_path = ''
+as $$
+  select * from private.space_release_mails(space_release_mails.mails, space_release_mails.per_second)
+$$;
+
+revoke execute on function public.space_release_mails(uuid[], numeric) from public;
+
+grant execute on function public.space_release_mails(uuid[], numeric) to anon, authenticated;

@@ -44,6 +44,9 @@ const receipt: MailToSend = {
   ],
 };
 
+/** The consumer's own queue binding (its variables are checked once, so every test hands it the same). */
+const mailQueue = { sendBatch: vi.fn() };
+
 afterEach(() => vi.unstubAllGlobals());
 
 describe("the mail queue", () => {
@@ -76,11 +79,50 @@ describe("the mail queue", () => {
       RESEND_API_KEY: "re_test",
       MAIL_API_URL: "https://mail.example",
       SITE_URL: "https://crate.example",
+      MAIL: mailQueue,
     });
     expect(message.ack).toHaveBeenCalled();
     expect(sent).toHaveLength(1);
     expect(sent[0]!.text).toContain(`https://crate.example/track/${trackId}/download`);
     expect(sent[0]!.html).toContain("https://crate.example/dashboard/fan/purchased");
     expect(`${sent[0]!.html}${sent[0]!.text}`).not.toContain("evil.example");
+  });
+
+  it("holds a mail the provider's rate limit refused until its retry-after, counting no failure", async () => {
+    const asked: string[] = [];
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (input: RequestInfo | URL) => {
+        const url = String(input instanceof Request ? input.url : input);
+        asked.push(url);
+        if (url.endsWith("/rpc/mail_to_send")) return Response.json(receipt);
+        if (url === "https://mail.example/emails")
+          return Response.json(
+            { statusCode: 429, name: "rate_limit_exceeded", message: "Too many requests." },
+            { status: 429, headers: { "retry-after": "3" } },
+          );
+        return new Response(null, { status: 404 });
+      }),
+    );
+    const message = (id: string) => ({ id, body: { mail: mailId }, attempts: 1, ack: vi.fn(), retry: vi.fn() });
+    const [first, second] = [message("m1"), message("m2")];
+    await handleMailBatch({ queue: "marketplace-mail", messages: [first, second] } as unknown as MessageBatch<unknown>, {
+      SUPABASE_URL: "https://backend.example",
+      SUPABASE_ANON_KEY: "anon",
+      MARKETPLACE_SECRET: "a".repeat(32),
+      RESEND_API_KEY: "re_test",
+      MAIL_API_URL: "https://mail.example",
+      SITE_URL: "https://crate.example",
+      MAIL: mailQueue,
+    });
+    // Both queued afresh after 3 s (the second never tried), neither retried nor recorded as failed.
+    expect(mailQueue.sendBatch).toHaveBeenCalledWith([
+      { body: { mail: mailId }, contentType: "json", delaySeconds: 3 },
+      { body: { mail: mailId }, contentType: "json", delaySeconds: 3 },
+    ]);
+    expect([first.ack, second.ack].every((ack) => ack.mock.calls.length === 1)).toBe(true);
+    expect(first.retry).not.toHaveBeenCalled();
+    expect(asked.filter((url) => url === "https://mail.example/emails")).toHaveLength(1);
+    expect(asked.some((url) => url.endsWith("/rpc/mail_attempted"))).toBe(false);
   });
 });

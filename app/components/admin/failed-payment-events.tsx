@@ -1,10 +1,10 @@
 import { Form } from "react-router";
 import { FormAlert } from "~/components/form-controls";
+import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
-import { formatTimeAgo } from "~/lib/format";
-import type { FormReply } from "~/lib/forms/forms";
+import { formatCount, formatTimeAgo } from "~/lib/format";
 import type { FailedPaymentEvents as Events } from "~/lib/schemas/admin";
 
 /**
@@ -15,25 +15,27 @@ import type { FailedPaymentEvents as Events } from "~/lib/schemas/admin";
 export function FailedPaymentEvents({
   failed,
   action,
-  reply,
+  notice,
+  problem,
   now,
 }: {
   failed: Events;
   action: string;
-  reply: Pick<FormReply, "notice" | "formError"> | undefined;
+  notice?: string | null;
+  problem?: string | null;
   now: number;
 }) {
   return (
     <section aria-labelledby="failed-events-heading" className="mt-10 max-w-3xl">
       <h2 id="failed-events-heading" className="text-xl font-bold">
-        Payment events not applied ({failed.count})
+        Payment events not applied <Badge tone={failed.count > 0 ? "danger" : "neutral"}>{formatCount(failed.count)}</Badge>
       </h2>
       <p className="mt-1 text-sm text-ink-muted">
         Events from the payment provider that failed here. It sends each again for three days; after that, fix the cause and apply it again.
       </p>
       <div className="mt-3 grid gap-3">
-        <FormAlert>{reply?.formError}</FormAlert>
-        <FormAlert tone="success">{reply?.notice}</FormAlert>
+        <FormAlert>{problem}</FormAlert>
+        <FormAlert tone="success">{notice}</FormAlert>
         {failed.events.length === 0 ? (
           <EmptyState title="Every payment event was applied" />
         ) : (

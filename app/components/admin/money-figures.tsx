@@ -1,4 +1,5 @@
 import { Link, href } from "react-router";
+import { Badge } from "~/components/ui/badge";
 import { DataTable, type Column } from "~/components/ui/data-table";
 import { EmptyState } from "~/components/ui/empty-state";
 import { PillNav } from "~/components/ui/pill-nav";
@@ -70,7 +71,9 @@ export function MoneyFigures({
           rowKey={(figures) => figures.currency}
         />
       )}
-      <h3 className="mt-6 font-semibold">Payouts that need a person ({formatCount(needing)})</h3>
+      <h3 className="mt-6 font-semibold">
+        Payouts that need a person <Badge tone={needing > 0 ? "danger" : "neutral"}>{formatCount(needing)}</Badge>
+      </h3>
       {needing === 0 ? (
         <p className="mt-2 text-sm text-ink-muted">None: every artist with money waiting can be paid.</p>
       ) : (

@@ -1654,7 +1654,9 @@ export type Database = {
         Args: { failure?: string; mail_id: string; provider_id?: string }
         Returns: undefined
       }
+      mail_given_up: { Args: { mail_id: string }; Returns: undefined }
       mail_to_send: { Args: { mail_id: string }; Returns: Json }
+      mails_given_up: { Args: { how_many?: number }; Returns: Json }
       mark_shipped: {
         Args: { line_id: string; tracking?: string }
         Returns: string[]
@@ -1903,6 +1905,7 @@ export type Database = {
         Args: { album?: Json; details: Json; track_id: string }
         Returns: boolean
       }
+      send_mail_again: { Args: { mail_id: string }; Returns: string }
       send_receipt_again: { Args: { order_id: string }; Returns: string }
       set_release_mail: {
         Args: { artist_id?: string; email: string; subscribed: boolean }
@@ -1914,6 +1917,13 @@ export type Database = {
           item_id: string
           kind: string
           title: string
+        }[]
+      }
+      space_release_mails: {
+        Args: { mails: string[]; per_second: number }
+        Returns: {
+          delay_seconds: number
+          mail: string
         }[]
       }
       stream_backlog: {

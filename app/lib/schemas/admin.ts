@@ -155,3 +155,35 @@ export const ApplyEventSchema = v.object({
   provider: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_]*$/)),
   account: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(255))),
 });
+
+/** The kinds of mail the marketplace sends (`private.mails.kind`), as "Mail not sent" names them. */
+export const mailKindLabels = {
+  receipt: "Receipt",
+  sale: "“You sold”",
+  refund: "Refund notice",
+  shipped: "Shipping notice",
+  releases: "Release mail",
+  newsletter_signup: "Newsletter confirmation",
+  paypal_changed: "PayPal email changed",
+  payout_method_changed: "Payout method changed",
+  stripe_connected: "Stripe account connected",
+} as const;
+
+/** Mail the queue gave up after its last retry (`mails_given_up`): how many, and the newest. */
+export const MailsGivenUpSchema = v.object({
+  count: v.number(),
+  mails: v.array(
+    v.object({
+      id: v.string(),
+      kind: v.picklist(Object.keys(mailKindLabels) as (keyof typeof mailKindLabels)[]),
+      recipient: v.string(),
+      attempts: v.number(),
+      last_error: v.nullable(v.string()),
+      given_up_at: v.string(),
+    }),
+  ),
+});
+export type MailsGivenUp = v.InferOutput<typeof MailsGivenUpSchema>;
+
+/** "Send again" on a mail not sent. */
+export const SendMailAgainSchema = v.object({ mailId: idSchema("This mail is no longer waiting") });

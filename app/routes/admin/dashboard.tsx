@@ -1,5 +1,6 @@
 import { Form, href, redirect, useNavigation } from "react-router";
 import { BanDialog } from "~/components/admin/ban-dialog";
+import { MailNotSent } from "~/components/admin/mail-not-sent";
 import { MoneyFigures } from "~/components/admin/money-figures";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert } from "~/components/form-controls";
@@ -13,7 +14,10 @@ import { Pagination } from "~/components/ui/pagination";
 import { SalesTable } from "~/components/payments/sales-table";
 import { invokeFunction, readOrThrow } from "~/lib/backend/backend.server";
 import { accountChanged, forgetCached } from "~/lib/cache/edge-cache.server";
-import { administrationErrorMessage } from "~/lib/backend/errors";
+import { administrationErrorMessage, databaseErrorMessage } from "~/lib/backend/errors";
+import { sqlState } from "~/lib/backend/sqlstate";
+import { cloudflareContext } from "~/lib/http/context.server";
+import { queueMails } from "~/lib/mail/mail-queue.server";
 import { formatDate, formatMoney, formatOrderReference, formatTimeAgo, requestLocale } from "~/lib/format";
 import { refundLine } from "~/lib/orders/refunds.server";
 import { DisputesSchema, RefundSchema, SalesSchema } from "~/lib/schemas/checkout";
@@ -27,10 +31,12 @@ import { applyEventAgain } from "~/lib/orders/payment-events.server";
 import {
   AdminMoneySchema,
   ApplyEventSchema,
-  FailedPaymentEventsSchema,
   AuditLogSchema,
   BannedSchema,
   BanSchema,
+  FailedPaymentEventsSchema,
+  MailsGivenUpSchema,
+  SendMailAgainSchema,
   SentSchema,
   UserIdSchema,
   UsersPageSchema,
@@ -49,6 +55,8 @@ const auditLimit = 100;
 /** The newest sales (every artist's, refundable here) and disputes shown. */
 const salesShown = 50;
 const disputesShown = 50;
+/** The newest mails not sent shown (the heading counts them all). */
+const mailsNotSentShown = 50;
 
 /** The list's address: its search and page, the user whose ban dialog is open, and the figures' period. */
 function listPath({ search, page, ban, figures }: { search: string; page: number; ban?: string; figures?: string }) {
@@ -73,7 +81,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The money figures' period, as analytics names them (`?figures=7d`); 30 days unless another is asked for.
   const figures = analyticsPeriod(url.searchParams.get("figures")) ?? analyticsPeriod(defaultAnalyticsPeriod)!;
   const supabase = context.get(supabaseContext);
-  const [users, audit, sales, disputes, money, failedEvents] = await Promise.all([
+  const [users, audit, sales, disputes, money, failedEvents, mailsNotSent] = await Promise.all([
     invokeFunction(supabase, "admin-users", { action: "list", page, search }, UsersPageSchema),
     supabase
       .from("audit_log")
@@ -90,6 +98,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       .limit(disputesShown),
     supabase.rpc("admin_money", { days: figures.days }),
     supabase.rpc("failed_payment_events"),
+    supabase.rpc("mails_given_up", { how_many: mailsNotSentShown }),
   ]);
   const log = readOrThrow(audit, { what: "audit log", schema: AuditLogSchema });
   return {
@@ -105,6 +114,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     disputes: readOrThrow(disputes, { what: "disputes", schema: DisputesSchema }),
     money: readOrThrow(money, { what: "the marketplace's figures", schema: AdminMoneySchema }),
     failedEvents: readOrThrow(failedEvents, { what: "payment events not applied", schema: FailedPaymentEventsSchema }),
+    mailsNotSent: readOrThrow(mailsNotSent, { what: "mail not sent", schema: MailsGivenUpSchema }),
     figures: { id: figures.id, label: figures.label },
     now: Date.now(),
     locale: requestLocale(request),
@@ -143,6 +153,20 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!event.success) return replyWith(formError("This event is no longer listed", { intent }), 400);
     const reply = await applyEventAgain(request, context, event.value);
     return replyWith(reply, reply.formError ? 409 : 200);
+  }
+
+  if (intent === "send-mail-again") {
+    const again = parseForm(SendMailAgainSchema, formData);
+    if (!again.success) return replyWith(formError("This mail is no longer waiting", { intent }), 400);
+    // Queued before its mark is cleared: should the queue refuse it, the mail stays listed to send again.
+    // A mail sent meanwhile is skipped by the consumer, so the message is harmless when the database says no.
+    await queueMails(context.get(cloudflareContext).env.MAIL, [again.value.mailId]);
+    const { error } = await supabase.rpc("send_mail_again", { mail_id: again.value.mailId });
+    if (error)
+      return error.code === sqlState.noDataFound
+        ? replyWith(formError("This mail was sent already or is no longer waiting", { intent }), 409)
+        : replyWith(formError(databaseErrorMessage(error), { intent }), 502);
+    return replyWith({ fieldErrors: {}, formError: null, values: { intent }, notice: "The mail is on its way again" }, 200);
   }
 
   if (intent === "ban") {
@@ -188,14 +212,32 @@ const actionLabels: Record<string, string> = {
   "user.ban": "banned",
   "user.unban": "lifted the ban on",
   "user.password_reset": "sent a password reset to",
+  "mail.send_again": "sent again the",
 };
 
 export default function AdminDashboard({ loaderData, actionData }: Route.ComponentProps) {
-  const { users, usersProblem, pages, total, page, search, banning, log, sales, disputes, money, failedEvents, figures, now, locale } =
-    loaderData;
+  const {
+    users,
+    usersProblem,
+    pages,
+    total,
+    page,
+    search,
+    banning,
+    log,
+    sales,
+    disputes,
+    money,
+    failedEvents,
+    mailsNotSent,
+    figures,
+    now,
+    locale,
+  } = loaderData;
   const refunding = actionData?.values.intent === "refund";
   const applying = actionData?.values.intent === "apply-event";
-  const reply = refunding || applying ? undefined : actionData;
+  const mailing = actionData?.values.intent === "send-mail-again";
+  const reply = refunding || applying || mailing ? undefined : actionData;
   const banForm = formFields(reply?.values.intent === "ban" ? reply : undefined);
   const banTarget = users.find((user) => user.id === banning);
   const navigation = useNavigation();
@@ -227,7 +269,21 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
         />
       </section>
 
-      <FailedPaymentEvents failed={failedEvents} action={adminPath} reply={applying ? actionData : undefined} now={now} />
+      <FailedPaymentEvents
+        failed={failedEvents}
+        action={adminPath}
+        notice={applying ? actionData?.notice : null}
+        problem={applying ? actionData?.formError : null}
+        now={now}
+      />
+
+      <MailNotSent
+        given={mailsNotSent}
+        action={adminPath}
+        notice={mailing ? actionData?.notice : null}
+        problem={mailing ? actionData?.formError : null}
+        now={now}
+      />
 
       <section aria-labelledby="users-heading" className="mt-10">
         <h2 id="users-heading" className="text-xl font-bold">
