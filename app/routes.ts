@@ -41,6 +41,8 @@ export default [
   // Resource route: a release's download codes as CSV, for its artist.
   route("dashboard/artist/codes/:id/export", "routes/studio/codes-export.ts"),
   route("dashboard/artist/payments/sales.csv", "routes/studio/sales-export.ts"),
+  // Resource route: the tax Crate collected as the seller, as CSV, for administrators.
+  route("admin/tax.csv", "routes/admin/tax-export.ts"),
   // The marketplace operator's resource routes (app/routes/operator), for commands, not people: each
   // answers only a request carrying the Worker's own secret. Queues streaming renditions (npm run renditions).
   route("renditions", "routes/operator/renditions.ts"),

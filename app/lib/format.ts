@@ -132,3 +132,10 @@ const regionNames = new Intl.DisplayNames(["en"], { type: "region", fallback: "c
 export function formatCountry(code: string | null | undefined): string {
   return code ? (regionNames.of(code) ?? code) : "Unknown";
 }
+
+/** A tax as a receipt names it: "VAT (DE) 19%". */
+export function formatTax(tax: { name: string | null; country: string | null; rate: number | null }): string {
+  return [tax.name ?? "Tax", tax.country ? `(${tax.country})` : null, tax.rate !== null ? `${tax.rate}%` : null]
+    .filter((part) => part !== null)
+    .join(" ");
+}

@@ -123,7 +123,10 @@ create table public.orders (
   -- Where its merch goes: the country chosen in the cart (its shipping was priced for it, and the payment
   -- takes an address there alone), and the address the payment collected.
   ship_to text check (ship_to ~ '^[A-Z]{2}$'),
-  shipping_address jsonb
+  shipping_address jsonb,
+  -- The tax the payment added on top of its total (Crate is the seller and collects it where the buyer is;
+  -- prices are before tax), as its lines keep it: what the buyer paid is total_cents + tax_cents.
+  tax_cents integer not null default 0 check (tax_cents >= 0)
 );
 
 alter table public.orders enable row level security;
@@ -170,6 +173,15 @@ create table public.order_lines (
   -- Merch sent by its artist (its stock then counts it gone), with the carrier's tracking number if given.
   shipped_at timestamptz,
   tracking text check (char_length(tracking) <= 100),
+  -- Its place in its order (1, 2, …), as the checkout listed the lines to the payment provider.
+  position integer,
+  -- The tax on it (its share of the shipping's too), as the payment provider worked it out where the buyer
+  -- is: the amount, the rate in percent, the tax's name ("VAT", "GST") and the country it is owed to. Its
+  -- total is before tax; its refund gives both back.
+  tax_cents integer not null default 0 check (tax_cents >= 0),
+  tax_rate numeric check (tax_rate between 0 and 100),
+  tax_name text check (char_length(tax_name) <= 50),
+  tax_country text check (tax_country ~ '^[A-Z]{2}$'),
   constraint order_lines_total check (total_cents = amount_cents - code_discount_cents - bundle_discount_cents + shipping_cents),
   constraint order_lines_shares check (artist_share_cents + crate_cents = total_cents),
   constraint order_lines_item_id_kind_fkey foreign key (item_id, kind)
@@ -391,10 +403,11 @@ begin
   end if;
   insert into public.order_lines (
     order_id, artist_id, kind, item_id, title, quantity, amount_cents, discount_code,
-    code_discount_cents, bundle_discount_cents, shipping_cents, total_cents, artist_share_cents, crate_cents)
+    code_discount_cents, bundle_discount_cents, shipping_cents, total_cents, artist_share_cents, crate_cents, position)
   select made.id, (l ->> 'artist_id')::uuid, l ->> 'kind', (l ->> 'id')::uuid, l ->> 'title', (l ->> 'quantity')::integer, (l ->> 'amount')::integer, l ->> 'discount_code',
     (l ->> 'code_discount')::integer, (l ->> 'bundle_discount')::integer, (l ->> 'shipping')::integer,
-    (l ->> 'total')::integer, (l ->> 'artist_share')::integer, (l ->> 'crate_part')::integer
+    (l ->> 'total')::integer, (l ->> 'artist_share')::integer, (l ->> 'crate_part')::integer,
+    row_number() over (order by (l ->> 'n')::integer)
   from jsonb_array_elements(chosen) l
   order by (l ->> 'n')::integer;
   return jsonb_build_object(
@@ -405,7 +418,7 @@ begin
     'ship_to', made.ship_to,
     'expires_at', floor(extract(epoch from made.created_at + private.checkout_lasts()))::bigint,
     'ended', to_jsonb(ended),
-    'lines', (select jsonb_agg(jsonb_build_object('title', l ->> 'title', 'artist_name', l ->> 'artist_name',
+    'lines', (select jsonb_agg(jsonb_build_object('kind', l ->> 'kind', 'title', l ->> 'title', 'artist_name', l ->> 'artist_name',
         'quantity', (l ->> 'quantity')::integer, 'shipping', (l ->> 'shipping')::integer,
         'total', (l ->> 'total')::integer, 'n', (l ->> 'n')::integer) order by (l ->> 'n')::integer)
       from jsonb_array_elements(chosen) l));

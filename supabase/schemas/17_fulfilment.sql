@@ -140,9 +140,76 @@ revoke execute on function private.refunds_owed(uuid) from public, anon, authent
 -- What follows its writes: a payment's, through fulfil_order (above, which names its triggers). `pending`,
 -- `failed` and `expired` fire no trigger: the ledger, the notices and the mail wait for `paid`; an order
 -- failed or expired lets its holds go (merch_left and code_uses count open orders alone).
+-- The tax a paid order's payment added, kept on its lines once as the payment provider worked it out:
+-- `tax` is `{ lines: [{ amount, rate, name, country }], shipping: { amount, rate, name, country } }`, its
+-- lines in the order the checkout listed them (order_lines.position); the shipping's tax shared between the
+-- merch lines by their shipping, the cents that do not divide evenly going to the first. The order keeps
+-- the sum. What follows its writes: nothing fires.
+create or replace function private.record_order_tax(order_id uuid, tax jsonb)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  shipping jsonb := record_order_tax.tax -> 'shipping';
+  shipping_tax integer := coalesce((record_order_tax.tax -> 'shipping' ->> 'amount')::integer, 0);
+begin
+  update public.order_lines l
+  set tax_cents = (t.item ->> 'amount')::integer, tax_rate = (t.item ->> 'rate')::numeric, tax_name = t.item ->> 'name',
+    tax_country = t.item ->> 'country'
+  from jsonb_array_elements(record_order_tax.tax -> 'lines') with ordinality as t (item, position)
+  where l.order_id = record_order_tax.order_id and l.position = t.position and (t.item ->> 'amount')::integer > 0;
+  if shipping_tax > 0 then
+    with parts as (
+      select l.id, l.position, floor(shipping_tax::numeric * l.shipping_cents / sum(l.shipping_cents) over ())::integer as part
+      from public.order_lines l
+      where l.order_id = record_order_tax.order_id and l.shipping_cents > 0
+    ),
+    shared as (
+      select p.id, p.part + case when p.position = min(p.position) over () then shipping_tax - sum(p.part) over () else 0 end
+        as cents
+      from parts p
+    )
+    update public.order_lines l
+    set tax_cents = l.tax_cents + s.cents, tax_rate = coalesce(l.tax_rate, (shipping ->> 'rate')::numeric),
+      tax_name = coalesce(l.tax_name, shipping ->> 'name'), tax_country = coalesce(l.tax_country, shipping ->> 'country')
+    from shared s
+    where l.id = s.id;
+  end if;
+  update public.orders o
+  set tax_cents = (select coalesce(sum(l.tax_cents), 0) from public.order_lines l where l.order_id = o.id)
+  where o.id = record_order_tax.order_id;
+end
+$$;
+
+revoke execute on function private.record_order_tax(uuid, jsonb) from public, anon, authenticated;
+
+-- An order's taxes as its receipt lists them: one per tax, country and rate ("VAT (DE) 19%"), with its amount.
+-- Runs as its caller: the reads that list it (a buyer's return page, a guest's receipt, a mail) decide whose.
+create or replace function private.order_taxes(order_id uuid)
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+  select coalesce(jsonb_agg(jsonb_build_object('name', t.tax_name, 'country', t.tax_country, 'rate', t.tax_rate, 'amount', t.amount)
+    order by t.tax_country, t.tax_name, t.tax_rate), '[]')
+  from (
+    select l.tax_name, l.tax_country, l.tax_rate, sum(l.tax_cents) as amount
+    from public.order_lines l
+    where l.order_id = order_taxes.order_id and l.tax_cents > 0
+    group by l.tax_name, l.tax_country, l.tax_rate
+  ) t
+$$;
+
+revoke execute on function private.order_taxes(uuid) from public;
+
+grant execute on function private.order_taxes(uuid) to anon, authenticated;
+
 create or replace function private.apply_checkout(
   checkout_session text, outcome text, payment_intent text, country text, event_id text, event_type text, order_id uuid,
-  shipping_address jsonb
+  shipping_address jsonb, tax jsonb
 )
 returns jsonb
 language plpgsql
@@ -179,6 +246,9 @@ begin
   end if;
   if found_order.state <> 'paid' then
     if apply_checkout.outcome = 'paid' then
+      if apply_checkout.tax is not null then
+        perform private.record_order_tax(found_order.id, apply_checkout.tax);
+      end if;
       perform private.fulfil_order(found_order, apply_checkout.payment_intent, apply_checkout.country,
         apply_checkout.shipping_address);
       found_order.state := 'paid';
@@ -195,13 +265,14 @@ begin
 end
 $$;
 
-revoke execute on function private.apply_checkout(text, text, text, text, text, text, uuid, jsonb) from public;
+revoke execute on function private.apply_checkout(text, text, text, text, text, text, uuid, jsonb, jsonb) from public;
 
-grant execute on function private.apply_checkout(text, text, text, text, text, text, uuid, jsonb) to anon, authenticated;
+grant execute on function private.apply_checkout(text, text, text, text, text, text, uuid, jsonb, jsonb) to anon, authenticated;
 
 create or replace function public.apply_checkout(
   checkout_session text, outcome text, payment_intent text default null, country text default null,
-  event_id text default null, event_type text default null, order_id uuid default null, shipping_address jsonb default null
+  event_id text default null, event_type text default null, order_id uuid default null, shipping_address jsonb default null,
+  tax jsonb default null
 )
 returns jsonb
 language sql
@@ -210,12 +281,12 @@ set search_path = ''
 as $$
   select private.apply_checkout(apply_checkout.checkout_session, apply_checkout.outcome, apply_checkout.payment_intent,
     apply_checkout.country, apply_checkout.event_id, apply_checkout.event_type, apply_checkout.order_id,
-    apply_checkout.shipping_address)
+    apply_checkout.shipping_address, apply_checkout.tax)
 $$;
 
-revoke execute on function public.apply_checkout(text, text, text, text, text, text, uuid, jsonb) from public;
+revoke execute on function public.apply_checkout(text, text, text, text, text, text, uuid, jsonb, jsonb) from public;
 
-grant execute on function public.apply_checkout(text, text, text, text, text, text, uuid, jsonb) to anon, authenticated;
+grant execute on function public.apply_checkout(text, text, text, text, text, text, uuid, jsonb, jsonb) to anon, authenticated;
 
 -- The return page's read: the caller's order of a checkout, with what it bought (each line's item and
 -- total) and whether it is paid. Null for a checkout that is not the caller's.
@@ -228,7 +299,7 @@ set search_path = ''
 as $$
   select jsonb_build_object(
     'id', o.id, 'state', o.state, 'currency', o.currency, 'total', o.total_cents, 'email', o.buyer_email,
-    'waived_withdrawal', o.waived_withdrawal, 'ship_to', o.ship_to,
+    'waived_withdrawal', o.waived_withdrawal, 'ship_to', o.ship_to, 'taxes', private.order_taxes(o.id),
     'lines', (
       select jsonb_agg(jsonb_build_object('kind', l.kind, 'item_id', l.item_id, 'title', l.title, 'quantity', l.quantity, 'total', l.total_cents) order by l.title)
       from public.order_lines l where l.order_id = o.id))

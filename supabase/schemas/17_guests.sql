@@ -60,7 +60,7 @@ set search_path = ''
 as $$
   select jsonb_build_object(
     'id', o.id, 'currency', o.currency, 'total', o.total_cents, 'paid_at', o.paid_at, 'email', o.buyer_email,
-    'waived_withdrawal', o.waived_withdrawal, 'ship_to', o.ship_to,
+    'waived_withdrawal', o.waived_withdrawal, 'ship_to', o.ship_to, 'taxes', private.order_taxes(o.id),
     'lines', (
       select jsonb_agg(jsonb_build_object('id', l.id, 'kind', l.kind, 'item_id', l.item_id, 'title', l.title, 'artist_name', a.artist_name, 'quantity', l.quantity, 'total', l.total_cents,
           'refunded', l.refunded_at is not null,

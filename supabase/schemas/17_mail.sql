@@ -139,7 +139,7 @@ begin
     select jsonb_build_object(
       'id', mail.id, 'kind', mail.kind, 'recipient', mail.recipient, 'sent', mail.sent_at is not null,
       'order', jsonb_build_object(
-        'id', o.id, 'currency', o.currency, 'total', o.total_cents, 'paid_at', o.paid_at,
+        'id', o.id, 'currency', o.currency, 'total', o.total_cents, 'paid_at', o.paid_at, 'taxes', private.order_taxes(o.id),
         'buyer_email', o.buyer_email, 'guest', o.guest, 'country', o.country,
         'waived_withdrawal', o.waived_withdrawal, 'ship_to', o.ship_to, 'shipping_address', o.shipping_address),
       'lines', coalesce((
@@ -148,7 +148,7 @@ begin
             'artist_id', l.artist_id, 'artist_name', a.artist_name, 'amount', l.amount_cents,
             'discount_code', l.discount_code, 'code_discount', l.code_discount_cents,
             'bundle_discount', l.bundle_discount_cents, 'quantity', l.quantity, 'shipping', l.shipping_cents,
-            'total', l.total_cents,
+            'total', l.total_cents, 'tax', l.tax_cents,
             'artist_share', l.artist_share_cents, 'refunded', l.refunded_at is not null, 'tracking', l.tracking)
           order by l.title, l.id)
         from public.order_lines l

@@ -70,7 +70,8 @@ begin
     raise exception 'order % is not paid', sold.id using errcode = '22023';
   end if;
   return jsonb_build_object('line_id', line.id, 'payment_intent', sold.payment_intent, 'provider', sold.provider,
-    'total', line.total_cents, 'currency', sold.currency, 'refunded', line.refunded_at is not null);
+    -- What its buyer paid for it, tax included: all of it goes back.
+    'total', line.total_cents + line.tax_cents, 'currency', sold.currency, 'refunded', line.refunded_at is not null);
 end
 $$;
 
@@ -185,7 +186,7 @@ begin
   if not found then
     return private.unsent_mails(sold.id);
   end if;
-  if apply_payment_news.refunded is not null and apply_payment_news.refunded >= sold.total_cents then
+  if apply_payment_news.refunded is not null and apply_payment_news.refunded >= sold.total_cents + sold.tax_cents then
     for line in select l.id from public.order_lines l where l.order_id = sold.id and l.refunded_at is null loop
       perform private.mark_refunded(line.id, apply_payment_news.refund_id);
     end loop;

@@ -229,3 +229,41 @@ $$;
 revoke execute on function public.admin_money(integer) from public;
 
 grant execute on function public.admin_money(integer) to authenticated;
+
+-- The tax Crate collected as the seller, for filing: per country, tax, rate and currency, over the `days`
+-- before now by the day its orders were paid: the sales it was charged on (before tax), the tax, and the
+-- part of it given back with refunds since. Administrators alone (anyone else reads nothing).
+create or replace function private.tax_collected(days integer)
+returns table (country text, tax_name text, rate numeric, currency text, sales integer, tax integer, refunded_tax integer)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select l.tax_country, l.tax_name, l.tax_rate, o.currency, sum(l.total_cents)::integer, sum(l.tax_cents)::integer,
+    coalesce(sum(l.tax_cents) filter (where l.refunded_at is not null), 0)::integer
+  from public.orders o
+  join public.order_lines l on l.order_id = o.id
+  where (select public.is_admin()) and o.state = 'paid' and l.tax_cents > 0
+    and o.paid_at >= now() - make_interval(days => least(greatest(tax_collected.days, 1), 366))
+  group by l.tax_country, l.tax_name, l.tax_rate, o.currency
+  order by l.tax_country, l.tax_name, l.tax_rate, o.currency
+$$;
+
+revoke execute on function private.tax_collected(integer) from public;
+
+grant execute on function private.tax_collected(integer) to authenticated;
+
+create or replace function public.tax_collected(days integer default 30)
+returns table (country text, tax_name text, rate numeric, currency text, sales integer, tax integer, refunded_tax integer)
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select * from private.tax_collected(tax_collected.days)
+$$;
+
+revoke execute on function public.tax_collected(integer) from public;
+
+grant execute on function public.tax_collected(integer) to authenticated;

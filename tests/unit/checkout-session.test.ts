@@ -16,8 +16,8 @@ const order = {
   expires_at: 1_796_654_546,
   ended: [],
   lines: [
-    { n: 1, title: "Greenhouse", artist_name: "The Paper Lanterns", quantity: 1, shipping: 0, total: 99 },
-    { n: 2, title: "Kites", artist_name: "The Paper Lanterns", quantity: 1, shipping: 0, total: 249 },
+    { n: 1, kind: "track" as const, title: "Greenhouse", artist_name: "The Paper Lanterns", quantity: 1, shipping: 0, total: 99 },
+    { n: 2, kind: "track" as const, title: "Kites", artist_name: "The Paper Lanterns", quantity: 1, shipping: 0, total: 249 },
   ],
 };
 const back = "3f9a0c12-0000-4000-8000-000000000000.signature";
@@ -45,7 +45,7 @@ describe("a checkout's session", () => {
       ship_to: "DE",
       lines: [
         ...order.lines.slice(0, 1),
-        { n: 2, title: "Lantern tee", artist_name: "The Paper Lanterns", quantity: 2, shipping: 800, total: 3800 },
+        { n: 2, kind: "merch" as const, title: "Lantern tee", artist_name: "The Paper Lanterns", quantity: 2, shipping: 800, total: 3800 },
       ],
     };
     const params = checkoutSessionParams(withMerch, { ...where, tax: false });
@@ -59,10 +59,17 @@ describe("a checkout's session", () => {
     ]);
   });
 
-  it("has Stripe Tax add the tax on top of the prices when it is on", () => {
+  it("has Stripe Tax add the tax on top of the prices when it is on, each thing sold with its tax code", () => {
     const params = checkoutSessionParams(order, { ...where, tax: true });
     expect(params.automatic_tax).toEqual({ enabled: true });
     expect(params.line_items?.every((item) => item.price_data?.tax_behavior === "exclusive")).toBe(true);
+    expect(params.line_items?.map((item) => item.price_data?.product_data?.tax_code)).toEqual(["txcd_10401100", "txcd_10401100"]);
+    const merch = checkoutSessionParams(
+      { ...order, ship_to: "DE", lines: [{ ...order.lines[0]!, kind: "merch", shipping: 400, total: 1400 }] },
+      { ...where, tax: true },
+    );
+    expect(merch.line_items?.[0]?.price_data?.product_data?.tax_code).toBe("txcd_99999999");
+    expect(merch.shipping_options?.[0]?.shipping_rate_data).toMatchObject({ tax_behavior: "exclusive", tax_code: "txcd_92010001" });
   });
 });
 

@@ -11,6 +11,8 @@ const mail: MailToSend = {
     id: "3f9a0c12-0000-4000-8000-000000000000",
     currency: "EUR",
     total: 450,
+    // France's VAT, on top of the price.
+    taxes: [{ name: "VAT", country: "FR", rate: 20, amount: 90 }],
     paid_at: "2026-11-29T00:00:00Z",
     buyer_email: "fan@example.com",
     guest: false,
@@ -33,6 +35,7 @@ const mail: MailToSend = {
       code_discount: 50,
       bundle_discount: 0,
       total: 450,
+      tax: 90,
       artist_share: 396,
       refunded: false,
     },
@@ -40,6 +43,14 @@ const mail: MailToSend = {
 };
 
 describe("order mails", () => {
+  it("gives a refunded line's tax back with its price", () => {
+    const refund = orderMail(
+      { ...mail, kind: "refund", lines: mail.lines.map((line) => ({ ...line, refunded: true })) },
+      "https://crate.example",
+    );
+    expect(refund.text).toContain("€5.40 for");
+  });
+
   it("escapes what people typed, and names the price, the discount, the share and the download", () => {
     const message = orderMail(mail, "https://crate.example");
     expect(message.subject).toBe("Your Crate receipt 3F9A0C12");
@@ -47,6 +58,10 @@ describe("order mails", () => {
     expect(message.html).toContain("&lt;img");
     expect(message.html).toContain("Tom &amp; Jerry");
     expect(message.text).toContain("€4.50 (price €5.00; code HALF: −€0.50); artist’s share €3.96");
+    // The tax comes on top of the price, named as a receipt names it; the artist's share is of the price.
+    expect(message.text).toContain("Order 3F9A0C12, €5.40 in all.");
+    expect(message.text).toContain("VAT (FR) 20%: €0.90");
+    expect(message.html).toContain("VAT (FR) 20%: €0.90");
     expect(message.text).toContain("Download: https://crate.example/track/00000000-0000-4000-8000-000000000002/download");
   });
 

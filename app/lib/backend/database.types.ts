@@ -839,11 +839,16 @@ export type Database = {
           item_id: string | null
           kind: string
           order_id: string
+          position: number | null
           quantity: number
           refund_id: string | null
           refunded_at: string | null
           shipped_at: string | null
           shipping_cents: number
+          tax_cents: number
+          tax_country: string | null
+          tax_name: string | null
+          tax_rate: number | null
           title: string
           total_cents: number
           tracking: string | null
@@ -860,11 +865,16 @@ export type Database = {
           item_id?: string | null
           kind: string
           order_id: string
+          position?: number | null
           quantity?: number
           refund_id?: string | null
           refunded_at?: string | null
           shipped_at?: string | null
           shipping_cents?: number
+          tax_cents?: number
+          tax_country?: string | null
+          tax_name?: string | null
+          tax_rate?: number | null
           title: string
           total_cents: number
           tracking?: string | null
@@ -881,11 +891,16 @@ export type Database = {
           item_id?: string | null
           kind?: string
           order_id?: string
+          position?: number | null
           quantity?: number
           refund_id?: string | null
           refunded_at?: string | null
           shipped_at?: string | null
           shipping_cents?: number
+          tax_cents?: number
+          tax_country?: string | null
+          tax_name?: string | null
+          tax_rate?: number | null
           title?: string
           total_cents?: number
           tracking?: string | null
@@ -928,6 +943,7 @@ export type Database = {
           ship_to: string | null
           shipping_address: Json | null
           state: string
+          tax_cents: number
           total_cents: number
           waived_withdrawal: boolean
         }
@@ -947,6 +963,7 @@ export type Database = {
           ship_to?: string | null
           shipping_address?: Json | null
           state?: string
+          tax_cents?: number
           total_cents: number
           waived_withdrawal?: boolean
         }
@@ -966,6 +983,7 @@ export type Database = {
           ship_to?: string | null
           shipping_address?: Json | null
           state?: string
+          tax_cents?: number
           total_cents?: number
           waived_withdrawal?: boolean
         }
@@ -1487,6 +1505,7 @@ export type Database = {
           outcome: string
           payment_intent?: string
           shipping_address?: Json
+          tax?: Json
         }
         Returns: Json
       }
@@ -1945,6 +1964,18 @@ export type Database = {
       suspended_until: {
         Args: { email: string; password: string }
         Returns: string
+      }
+      tax_collected: {
+        Args: { days?: number }
+        Returns: {
+          country: string
+          currency: string
+          rate: number
+          refunded_tax: number
+          sales: number
+          tax: number
+          tax_name: string
+        }[]
       }
       track_count: {
         Args: { release: Database["public"]["Tables"]["releases"]["Row"] }

@@ -7,10 +7,10 @@ import type { ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { href } from "react-router";
 import * as v from "valibot";
-import { formatCountry, formatMoney, formatOrderReference } from "~/lib/format";
+import { formatCountry, formatMoney, formatOrderReference, formatTax } from "~/lib/format";
 import { waiverRecord } from "~/lib/payments/withdrawal";
 import { addressLines, cartKinds, downloadPath, isDownload, itemLabel, shippingNote } from "~/lib/payments/cart";
-import { ShippingAddressSchema } from "~/lib/schemas/checkout";
+import { OrderTaxesSchema, ShippingAddressSchema, taxTotal } from "~/lib/schemas/checkout";
 import type { Message } from "./mail.server";
 
 const MailLine = v.object({
@@ -26,6 +26,8 @@ const MailLine = v.object({
   code_discount: v.number(),
   bundle_discount: v.number(),
   total: v.number(),
+  /** The tax on it, on top of its total: a refund gives both back. */
+  tax: v.number(),
   artist_share: v.number(),
   refunded: v.boolean(),
   tracking: v.nullish(v.string()),
@@ -41,6 +43,7 @@ export const MailToSend = v.object({
     id: v.string(),
     currency: v.string(),
     total: v.number(),
+    taxes: OrderTaxesSchema,
     paid_at: v.nullable(v.string()),
     buyer_email: v.string(),
     guest: v.boolean(),
@@ -74,6 +77,8 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
     ].filter((part) => part !== null);
 
   if (mail.kind === "receipt") {
+    // The prices, and the tax on top of them.
+    const paid = mail.order.total + taxTotal(mail.order.taxes);
     const bought = mail.lines.filter((line) => !line.refunded);
     const canDownload = !mail.order.guest && bought.some((line) => downloadPath(line.kind, line.item_id) !== null);
     const purchased = link(href("/dashboard/fan/purchased"));
@@ -84,9 +89,19 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
       <>
         <h1>Thank you for your purchase</h1>
         <p>
-          Order {reference}, {money(mail.order.total)} in all. Crate sold it to you; each artist receives the share shown.
+          Order {reference}, {money(paid)} in all. Crate sold it to you; each artist receives the share shown.
         </p>
         <LinesList lines={mail.lines} money={money} discountsOf={discountsOf} download={canDownload ? download : null} />
+        {mail.order.taxes.length > 0 ? (
+          <p>
+            {mail.order.taxes.map((tax) => (
+              <span key={formatTax(tax)}>
+                {formatTax(tax)}: {money(tax.amount)}
+                <br />
+              </span>
+            ))}
+          </p>
+        ) : null}
         {canDownload ? (
           <p>
             Your downloads are also in <a href={purchased}>Purchased</a>.
@@ -102,9 +117,10 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
         {mail.order.waived_withdrawal ? <p>{waiverRecord}</p> : null}
       </>,
       [
-        `Thank you for your purchase. Order ${reference}, ${money(mail.order.total)} in all.`,
+        `Thank you for your purchase. Order ${reference}, ${money(paid)} in all.`,
         "",
         ...mail.lines.map((line) => lineText(line, money, discountsOf, canDownload ? download : null)),
+        ...mail.order.taxes.map((tax) => `${formatTax(tax)}: ${money(tax.amount)}`),
         ...(canDownload ? ["", `Your downloads: ${purchased}`] : []),
         ...(receiptLink ? ["", guestNote] : []),
         ...(mail.order.ship_to ? ["", shippingNote(mail.order.ship_to), ...address] : []),
@@ -165,7 +181,7 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
     );
   }
 
-  const refunded = mail.lines.reduce((sum, line) => sum + line.total, 0);
+  const refunded = mail.lines.reduce((sum, line) => sum + line.total + line.tax, 0);
   const titles = mail.lines.map((line) => line.title).join(", ");
   // A download refunded is no longer the buyer's; merch already on its way is theirs to keep or send back.
   const noLonger = mail.lines.some((line) => isDownload(line.kind)) ? "This item is no longer yours to download." : null;

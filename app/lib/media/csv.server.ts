@@ -1,4 +1,5 @@
-// CSV files the studio exports (download codes, sales): one way to write a field, a moment and the file.
+// CSV files the studio and administrators export (download codes, sales, tax collected): one way to write
+// a field, an amount, a moment and the file.
 import { uncached } from "~/lib/http/http-cache";
 import { attachment } from "./downloads";
 
@@ -18,6 +19,9 @@ export function csvField(value: string): string {
  * says UTC (`csvTimeHeader`).
  */
 export const csvTime = (timestamp: string | null) => (timestamp ? new Date(timestamp).toISOString().slice(0, 19).replace("T", " ") : "");
+
+/** An amount in cents as a spreadsheet reads money: in the currency's units, two decimals (`12.34`). */
+export const csvCents = (amount: number) => (amount / 100).toFixed(2);
 
 /** A time column's header: `made (UTC)`. */
 export const csvTimeHeader = (name: string) => `${name} (UTC)`;

@@ -14,7 +14,7 @@ import type { CheckoutNews, PaymentNews, PaymentProvider, WebhookNews } from "~/
 import { checkoutProvider } from "~/lib/providers/payments.server";
 import { vouchedClient } from "~/lib/session/session.server";
 import { isUuid } from "~/lib/catalog/catalog";
-import type { CartLine } from "~/lib/payments/cart";
+import { cartKinds, type CartLine } from "~/lib/payments/cart";
 import { asJson } from "~/lib/payments/cart.server";
 import { smallestPayment } from "~/lib/payments/cart";
 import { refundLine } from "./refunds.server";
@@ -34,6 +34,7 @@ const OpenedOrderSchema = v.union([
     lines: v.array(
       v.object({
         n: v.number(),
+        kind: v.picklist(cartKinds),
         title: v.string(),
         artist_name: v.string(),
         quantity: v.number(),
@@ -264,6 +265,7 @@ export async function applyCheckout(
     // News before the order kept its checkout finds the order by the id the checkout carries.
     order_id: isUuid(news.orderId) ? news.orderId : undefined,
     shipping_address: news.shippingAddress,
+    tax: news.tax,
   });
   if (error) throw new Error(`applying checkout ${news.checkout} failed`, { cause: error });
   const applied = v.parse(AppliedSchema, data);

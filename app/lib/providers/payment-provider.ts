@@ -13,7 +13,15 @@ export type CheckoutOrder = {
   ship_to: string | null;
   /** When its checkout lapses (Unix seconds): the database's hold on its stock ends then. */
   expires_at: number;
-  lines: { n: number; title: string; artist_name: string; quantity: number; shipping: number; total: number }[];
+  lines: {
+    n: number;
+    kind: "track" | "album" | "merch";
+    title: string;
+    artist_name: string;
+    quantity: number;
+    shipping: number;
+    total: number;
+  }[];
 };
 
 /** Where a checkout sends the buyer back: the return page (paid), or the cart with its signed way back (not). */
@@ -33,6 +41,12 @@ export type ShippingAddress = {
   country: string | null;
 };
 
+/** One tax as the provider worked it out where the buyer is: cents, the rate in percent, its name ("VAT") and the country it is owed to. */
+export type TaxPart = { amount: number; rate: number | null; name: string | null; country: string | null };
+
+/** The tax a paid checkout added on top of its prices: each line's, in the order the checkout listed them, and the shipping's. */
+export type CheckoutTax = { lines: TaxPart[]; shipping: TaxPart | null };
+
 /** What a provider says about one checkout: its outcome (null: none yet) and what it learnt of the buyer. */
 export type CheckoutNews = {
   checkout: string;
@@ -43,6 +57,8 @@ export type CheckoutNews = {
   payment?: string | undefined;
   country?: string | undefined;
   shippingAddress?: ShippingAddress | undefined;
+  /** The tax it added (a paid checkout with tax on). */
+  tax?: CheckoutTax | undefined;
 };
 
 /** What a provider says about a payment after it was made: refunded (in all, so far), or a dispute opened or closed. */

@@ -187,3 +187,19 @@ export type MailsGivenUp = v.InferOutput<typeof MailsGivenUpSchema>;
 
 /** "Send again" on a mail not sent. */
 export const SendMailAgainSchema = v.object({ mailId: idSchema("This mail is no longer waiting") });
+
+/** The tax Crate collected as the seller (`tax_collected`): per country, tax, rate and currency, in cents. */
+export const TaxCollectedSchema = v.array(
+  v.object({
+    country: v.nullable(v.string()),
+    tax_name: v.nullable(v.string()),
+    rate: v.nullable(v.number()),
+    currency: v.string(),
+    /** The sales it was charged on, before tax. */
+    sales: v.number(),
+    tax: v.number(),
+    /** The part of it given back with refunds since. */
+    refunded_tax: v.number(),
+  }),
+);
+export type TaxCollected = v.InferOutput<typeof TaxCollectedSchema>;

@@ -178,3 +178,19 @@ export const DisputesSchema = v.array(
     closed_at: v.nullable(v.string()),
   }),
 );
+
+/**
+ * One tax on an order as its receipt lists it (`order_taxes`): its name ("VAT"), the country it is owed to,
+ * its rate in percent and its amount in cents. The order's total is before it.
+ */
+export const OrderTaxSchema = v.object({
+  name: v.nullable(v.string()),
+  country: v.nullable(v.string()),
+  rate: v.nullable(v.number()),
+  amount: v.number(),
+});
+export type OrderTax = v.InferOutput<typeof OrderTaxSchema>;
+export const OrderTaxesSchema = v.array(OrderTaxSchema);
+
+/** What an order's taxes come to, in cents. */
+export const taxTotal = (taxes: readonly OrderTax[]) => taxes.reduce((sum, tax) => sum + tax.amount, 0);

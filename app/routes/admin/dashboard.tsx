@@ -27,6 +27,7 @@ import { requireAdmin } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import { pageCount, pageFrom } from "~/lib/ui/paging";
 import { FailedPaymentEvents } from "~/components/admin/failed-payment-events";
+import { TaxCollected } from "~/components/admin/tax-collected";
 import { applyEventAgain } from "~/lib/orders/payment-events.server";
 import {
   AdminMoneySchema,
@@ -37,6 +38,7 @@ import {
   FailedPaymentEventsSchema,
   MailsGivenUpSchema,
   SendMailAgainSchema,
+  TaxCollectedSchema,
   SentSchema,
   UserIdSchema,
   UsersPageSchema,
@@ -81,7 +83,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The money figures' period, as analytics names them (`?figures=7d`); 30 days unless another is asked for.
   const figures = analyticsPeriod(url.searchParams.get("figures")) ?? analyticsPeriod(defaultAnalyticsPeriod)!;
   const supabase = context.get(supabaseContext);
-  const [users, audit, sales, disputes, money, failedEvents, mailsNotSent] = await Promise.all([
+  const [users, audit, sales, disputes, money, failedEvents, mailsNotSent, taxes] = await Promise.all([
     invokeFunction(supabase, "admin-users", { action: "list", page, search }, UsersPageSchema),
     supabase
       .from("audit_log")
@@ -99,6 +101,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     supabase.rpc("admin_money", { days: figures.days }),
     supabase.rpc("failed_payment_events"),
     supabase.rpc("mails_given_up", { how_many: mailsNotSentShown }),
+    supabase.rpc("tax_collected", { days: figures.days }),
   ]);
   const log = readOrThrow(audit, { what: "audit log", schema: AuditLogSchema });
   return {
@@ -115,6 +118,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     money: readOrThrow(money, { what: "the marketplace's figures", schema: AdminMoneySchema }),
     failedEvents: readOrThrow(failedEvents, { what: "payment events not applied", schema: FailedPaymentEventsSchema }),
     mailsNotSent: readOrThrow(mailsNotSent, { what: "mail not sent", schema: MailsGivenUpSchema }),
+    taxes: readOrThrow(taxes, { what: "tax collected", schema: TaxCollectedSchema }),
     figures: { id: figures.id, label: figures.label },
     now: Date.now(),
     locale: requestLocale(request),
@@ -230,6 +234,7 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
     money,
     failedEvents,
     mailsNotSent,
+    taxes,
     figures,
     now,
     locale,
@@ -268,6 +273,12 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
           locale={locale}
         />
       </section>
+
+      <TaxCollected
+        rows={taxes}
+        periodLabel={figures.label}
+        csvPath={`${href("/admin/tax.csv")}${figures.id === defaultAnalyticsPeriod ? "" : `?${new URLSearchParams({ figures: figures.id })}`}`}
+      />
 
       <FailedPaymentEvents
         failed={failedEvents}

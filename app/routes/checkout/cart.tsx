@@ -39,7 +39,7 @@ import {
 import { waiverForBuyNow, waiverLabel, waiverNeeded, waiverRequired } from "~/lib/payments/withdrawal";
 import { cloudflareContext } from "~/lib/http/context.server";
 import { captchaFailedMessage, captchaTokenFrom } from "~/lib/http/captcha";
-import { captchaPassed, captchaSiteKey } from "~/lib/http/env.server";
+import { captchaPassed, captchaSiteKey, envFrom } from "~/lib/http/env.server";
 import { shopperFrom, userContext } from "~/lib/session/session.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import {
@@ -87,6 +87,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     signedIn,
     askWaiver: waiverNeeded(context.get(cloudflareContext).country),
     captchaSiteKey: signedIn ? null : captchaSiteKey(context),
+    // Prices are before tax: with Stripe Tax on, the payment adds what is due where the buyer is.
+    taxAdded: envFrom(context).STRIPE_TAX === "on",
   };
 }
 
@@ -228,7 +230,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
       </EmptyState>
     );
   }
-  const { cart, signedIn, askWaiver, captchaSiteKey, waiverAsked, paymentCancelled } = loaderData;
+  const { cart, signedIn, askWaiver, captchaSiteKey, waiverAsked, paymentCancelled, taxAdded } = loaderData;
   const currencies = [...new Set(cart.lines.map((line) => line.currency))];
   const shipping = cart.lines.some((line) => line.kind === "merch");
   return (
@@ -262,6 +264,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
               several={currencies.length > 1}
               askWaiver={askWaiver}
               waiverAsked={waiverAsked}
+              taxAdded={taxAdded}
               reply={actionData}
             />
           ))}
@@ -314,6 +317,7 @@ function CurrencyGroup({
   several,
   askWaiver,
   waiverAsked,
+  taxAdded,
   reply,
 }: {
   currency: string;
@@ -327,6 +331,8 @@ function CurrencyGroup({
   askWaiver: boolean;
   /** Whether Buy Now brought the buyer here without the waiver ticked: the box says why they are here. */
   waiverAsked: boolean;
+  /** Whether the payment adds the tax due where the buyer is on top of these prices. */
+  taxAdded: boolean;
   /** The action's reply: a refused amount shows beside its line, as typed. */
   reply: FormReply | undefined;
 }) {
@@ -382,6 +388,9 @@ function CurrencyGroup({
         <dt className="text-lg font-semibold">Total</dt>
         <dd className="text-right text-lg font-semibold">{money(total)}</dd>
       </dl>
+      {taxAdded ? (
+        <p className="mt-1 text-sm text-ink-muted">Before tax: any VAT or sales tax due where you are is added at payment.</p>
+      ) : null}
       <Form method="post" action={cartPath} noValidate className="mt-4 grid gap-4">
         <input type="hidden" name="intent" value="checkout" />
         <input type="hidden" name="currency" value={currency} />

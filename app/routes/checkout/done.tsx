@@ -6,6 +6,8 @@ import { Card } from "~/components/ui/card";
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { orderStates } from "~/lib/constants";
 import { formatMoney } from "~/lib/format";
+import { OrderTaxes } from "~/components/payments/order-taxes";
+import { OrderTaxesSchema, taxTotal } from "~/lib/schemas/checkout";
 import { waiverRecord } from "~/lib/payments/withdrawal";
 import { cartKinds, itemLabel, itemPath, sameItem, shippingNote } from "~/lib/payments/cart";
 import { envFrom } from "~/lib/http/env.server";
@@ -32,6 +34,7 @@ const OrderSchema = v.object({
   total: v.number(),
   waived_withdrawal: v.boolean(),
   ship_to: v.nullable(v.string()),
+  taxes: OrderTaxesSchema,
   lines: v.array(
     v.object({
       kind: v.picklist(cartKinds),
@@ -119,7 +122,7 @@ export default function CheckoutDone({ loaderData }: Route.ComponentProps) {
     order.state === "paid"
       ? {
           heading: "Thank you!",
-          message: `Your order is paid: ${money(order.total)}.${order.lines.some((line) => line.kind !== "merch") ? " Its music is yours to play and download now." : ""}`,
+          message: `Your order is paid: ${money(order.total + taxTotal(order.taxes))}.${order.lines.some((line) => line.kind !== "merch") ? " Its music is yours to play and download now." : ""}`,
         }
       : order.state === "pending"
         ? {
@@ -151,6 +154,7 @@ export default function CheckoutDone({ loaderData }: Route.ComponentProps) {
             );
           })}
         </ul>
+        <OrderTaxes taxes={order.taxes} money={money} />
         {paid && order.lines.some((line) => line.kind !== "merch") ? (
           <p className="mt-4 text-sm text-ink-muted">Open each one to download it in the format you like.</p>
         ) : null}

@@ -9,6 +9,8 @@ import { Card } from "~/components/ui/card";
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { downloadChoices } from "~/lib/media/downloads";
 import { formatMoney, formatOrderReference } from "~/lib/format";
+import { OrderTaxes } from "~/components/payments/order-taxes";
+import { OrderTaxesSchema, taxTotal } from "~/lib/schemas/checkout";
 import { envFrom } from "~/lib/http/env.server";
 import { linkHolderPageHeaders, uncached } from "~/lib/http/http-cache";
 import { readReceiptPass, receiptPassDays } from "~/lib/http/signed-values.server";
@@ -39,6 +41,7 @@ const ReceiptSchema = v.object({
   email: v.string(),
   waived_withdrawal: v.boolean(),
   ship_to: v.nullable(v.string()),
+  taxes: OrderTaxesSchema,
   lines: v.array(
     v.object({
       id: v.string(),
@@ -114,8 +117,8 @@ export default function Receipt({ loaderData, actionData }: Route.ComponentProps
     <div className="mx-auto max-w-2xl">
       <h1 className="mb-2 text-3xl font-bold">Your purchase</h1>
       <p className="mb-6 text-ink-muted">
-        Order {formatOrderReference(receipt.id)}, {money(receipt.total)}. This page is yours for {days} days after the payment, in any
-        browser.
+        Order {formatOrderReference(receipt.id)}, {money(receipt.total + taxTotal(receipt.taxes))}. This page is yours for {days} days after
+        the payment, in any browser.
       </p>
       <Card>
         <ul className="grid gap-3">
@@ -141,6 +144,7 @@ export default function Receipt({ loaderData, actionData }: Route.ComponentProps
             );
           })}
         </ul>
+        <OrderTaxes taxes={receipt.taxes} money={money} />
         {receipt.ship_to ? <p className="mt-4 text-sm text-ink-muted">{shippingNote(receipt.ship_to)}</p> : null}
         {receipt.waived_withdrawal ? <p className="mt-4 text-sm text-ink-muted">{waiverRecord}</p> : null}
       </Card>

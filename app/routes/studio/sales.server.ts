@@ -3,7 +3,7 @@
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { isUuid } from "~/lib/catalog/catalog";
 import { backendMaxRows } from "~/lib/constants";
-import { csvTime, csvTimeHeader } from "~/lib/media/csv.server";
+import { csvCents, csvTime, csvTimeHeader } from "~/lib/media/csv.server";
 import { itemLabel } from "~/lib/payments/cart";
 import { SalesSchema } from "~/lib/schemas/checkout";
 import type { SupabaseClient } from "~/lib/backend/supabase.server";
@@ -16,8 +16,6 @@ export function soldItemOf(request: Request): string | null {
 
 /** The most sales one export holds: the newest this many. */
 const exportLimit = 10_000;
-
-const cents = (amount: number) => (amount / 100).toFixed(2);
 
 /** The caller's sales (of `item`, or all), newest first, as the CSV's header and rows: amounts in the currency's units. */
 export async function salesRows(supabase: SupabaseClient, item: string | null) {
@@ -36,11 +34,11 @@ export async function salesRows(supabase: SupabaseClient, item: string | null) {
         String(sale.quantity),
         sale.country ?? "",
         sale.currency,
-        cents(sale.amount),
-        cents(sale.discount),
-        cents(sale.shipping),
-        cents(sale.total),
-        cents(sale.artist_share),
+        csvCents(sale.amount),
+        csvCents(sale.discount),
+        csvCents(sale.shipping),
+        csvCents(sale.total),
+        csvCents(sale.artist_share),
         csvTime(sale.refunded_at),
       ]);
     }

@@ -8,11 +8,13 @@ import { formatCountry } from "~/lib/format";
 import type {
   CheckoutNews,
   CheckoutOrder,
+  CheckoutTax,
   CheckoutOutcome,
   CheckoutPages,
   PaymentEvent,
   PaymentNews,
   PaymentProvider,
+  TaxPart,
   WebhookNews,
 } from "../payment-provider";
 import { stripeApiVersion, stripeClient, type StripePaymentEnv } from "./client.server";
@@ -27,6 +29,13 @@ import type { platformEvents } from "./webhook-events";
  * when the database's hold on its stock ends. With `tax` (STRIPE_TAX=on), Stripe Tax adds the tax due where
  * the buyer is on top of the prices (the shares are of the price before tax), from the address Checkout asks for.
  */
+/**
+ * Stripe Tax's product tax codes for what Crate sells: a download is "Digital audio -- unlimited use" (a
+ * digital audio work sold with unlimited usage rights), merch "General - Tangible Goods", and its postage
+ * "Shipping" (Stripe's tax code list).
+ */
+export const taxCodes = { track: "txcd_10401100", album: "txcd_10401100", merch: "txcd_99999999", shipping: "txcd_92010001" } as const;
+
 export function checkoutSessionParams(
   order: CheckoutOrder,
   { done, cancel, tax }: CheckoutPages & { tax: boolean },
@@ -40,7 +49,10 @@ export function checkoutSessionParams(
       price_data: {
         currency,
         unit_amount: line.total - line.shipping,
-        product_data: { name: `${line.title}${line.quantity > 1 ? ` × ${line.quantity}` : ""} · ${line.artist_name}` },
+        product_data: {
+          name: `${line.title}${line.quantity > 1 ? ` × ${line.quantity}` : ""} · ${line.artist_name}`,
+          ...(tax ? { tax_code: taxCodes[line.kind] } : {}),
+        },
         ...(tax ? { tax_behavior: "exclusive" as const } : {}),
       },
     })),
@@ -53,7 +65,7 @@ export function checkoutSessionParams(
                 type: "fixed_amount" as const,
                 fixed_amount: { amount: shipping, currency },
                 display_name: `Shipping to ${formatCountry(order.ship_to)}`,
-                ...(tax ? { tax_behavior: "exclusive" as const } : {}),
+                ...(tax ? { tax_behavior: "exclusive" as const, tax_code: taxCodes.shipping } : {}),
               },
             },
           ],
@@ -113,6 +125,32 @@ function sessionNews(session: Stripe.Checkout.Session, event?: SessionEvent): Ch
   };
 }
 
+/** A line's or the shipping's tax as Stripe worked it out: its taxes summed (a US sale may owe a state's and a county's), named by the first. */
+function taxPart(amount: number, taxes: readonly Stripe.LineItem.Tax[] | null | undefined): TaxPart {
+  const rates = (taxes ?? []).filter((tax) => tax.amount > 0).map((tax) => tax.rate);
+  return {
+    amount,
+    rate: rates.length > 0 ? rates.reduce((sum, rate) => sum + (rate.percentage ?? 0), 0) : null,
+    name: rates[0]?.display_name ?? null,
+    country: rates[0]?.country ?? null,
+  };
+}
+
+/**
+ * A paid session's news with the tax Stripe Tax added: each line item's (asked of Stripe with its taxes, in
+ * the order the session listed them) and the shipping's. Nothing to add without Stripe Tax.
+ */
+async function withTax(stripe: Stripe, session: Stripe.Checkout.Session, news: CheckoutNews): Promise<CheckoutNews> {
+  if (news.outcome !== "paid" || !session.automatic_tax.enabled) return news;
+  const items = await stripe.checkout.sessions.listLineItems(session.id, { limit: 100, expand: ["data.taxes"] });
+  const shipping = session.shipping_cost;
+  const tax: CheckoutTax = {
+    lines: items.data.map((item) => taxPart(item.amount_tax, item.taxes)),
+    shipping: shipping && shipping.amount_tax > 0 ? taxPart(shipping.amount_tax, shipping.taxes) : null,
+  };
+  return { ...news, tax };
+}
+
 /** Where the payment says the merch goes: the name and address Checkout collected. */
 function shippingAddress(session: Stripe.Checkout.Session) {
   const details = session.collected_information?.shipping_details;
@@ -164,7 +202,9 @@ async function newsOf(stripe: Stripe, event: Stripe.Event): Promise<WebhookNews>
       event: about,
       refused: `The webhook endpoint sends API version ${event.api_version ?? "(none)"}; the marketplace reads ${stripeApiVersion}. Set the endpoint's version (npm run stripe:setup).`,
     };
-  return withRefundId(stripe, event, webhookNewsOf(event, about));
+  const news = webhookNewsOf(event, about);
+  if ("checkout" in news && isSessionEvent(event)) return { ...news, checkout: await withTax(stripe, event.data.object, news.checkout) };
+  return withRefundId(stripe, event, news);
 }
 
 /**
@@ -194,7 +234,8 @@ export function stripePayments(env: StripePaymentEnv): PaymentProvider | null {
     },
     async checkoutNews(checkout) {
       if (!/^cs_\w+$/.test(checkout)) return null;
-      return sessionNews(await stripe.checkout.sessions.retrieve(checkout));
+      const session = await stripe.checkout.sessions.retrieve(checkout);
+      return withTax(stripe, session, sessionNews(session));
     },
     async expireCheckout(checkout) {
       try {
