@@ -73,6 +73,20 @@ export type Tax = {
   taxable_amount: number;
 };
 
+/** A session's shipping rate, made from its `shipping_rate_data`. */
+export type ShippingRate = {
+  id: string;
+  object: "shipping_rate";
+  active: true;
+  display_name: string;
+  fixed_amount: { amount: number; currency: string };
+  livemode: false;
+  metadata: Record<string, string>;
+  tax_behavior: TaxBehavior;
+  tax_code: string | null;
+  type: "fixed_amount";
+};
+
 export type CheckoutSession = {
   id: string;
   object: "checkout.session";
@@ -341,6 +355,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   const lineItems = new Map<string, LineItem[]>();
   /** Each country's tax rate, made the first time a buyer there pays (one object per rate, as Stripe keeps them). */
   const taxRates = new Map<string, TaxRate>();
+  const shippingRates = new Map<string, ShippingRate>();
   /** Each paid session's charge, by its payment intent. */
   const charges = new Map<string, Charge>();
   const balanceTransactions = new Map<string, BalanceTransaction>();
@@ -435,12 +450,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     if (request.method === "POST" && reversalPath) return reverseTransfer(reversalPath[1]!, decodeForm(body));
     if (request.method === "GET" && sessionPath && !sessionPath[2]) {
       const session = sessions.get(sessionPath[1]!);
-      if (!session) return [404, noSuchSession(sessionPath[1]!)];
-      // "line_items" is expandable on a session, and with it what its items expand ("Expanding Responses").
-      const expand = [...expansions(query)].filter((field) => field === "line_items" || field.startsWith("line_items.data."));
-      if (expand.length === 0) return [200, session];
-      const nested = new Set(expand.map((field) => field.replace(/^line_items(\.|$)/, "")));
-      return [200, { ...session, line_items: lineItemList(session, nested, new URLSearchParams()) }];
+      return session ? [200, expandSession(session, expansions(query))] : [404, noSuchSession(sessionPath[1]!)];
     }
     const lineItemsPath = /^\/v1\/checkout\/sessions\/([^/]+)\/line_items$/.exec(path);
     if (request.method === "GET" && lineItemsPath) {
@@ -457,6 +467,21 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       return [200, session];
     }
     return [404, stripeError("invalid_request_error", `Unrecognized request URL (${request.method}: ${path}).`)];
+  }
+
+  /**
+   * A session with what is asked expanded ("Expanding Responses", Stripe's API reference): its `line_items`
+   * (and what they expand, `line_items.data.taxes`), and its shipping cost's `shipping_rate` (an id unless asked).
+   */
+  function expandSession(session: CheckoutSession, expand: Set<string>) {
+    const items = [...expand].filter((field) => field === "line_items" || field.startsWith("line_items.data."));
+    const nested = new Set(items.map((field) => field.replace(/^line_items(\.|$)/, "")));
+    const shippingRate = expand.has("shipping_cost.shipping_rate") && session.shipping_cost;
+    return {
+      ...session,
+      ...(items.length > 0 ? { line_items: lineItemList(session, nested, new URLSearchParams()) } : {}),
+      ...(shippingRate ? { shipping_cost: { ...shippingRate, shipping_rate: shippingRates.get(shippingRate.shipping_rate) } } : {}),
+    };
   }
 
   /**
@@ -762,6 +787,21 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
           "expires_at",
         ),
       ];
+    const shippingRate: ShippingRate | null = rate
+      ? {
+          id: id("shr"),
+          object: "shipping_rate",
+          active: true,
+          display_name: text(rate.display_name)!,
+          fixed_amount: { amount: shipping, currency },
+          livemode: false,
+          metadata: {},
+          tax_behavior: shippingTaxBehavior,
+          tax_code: shippingTaxCode,
+          type: "fixed_amount",
+        }
+      : null;
+    if (shippingRate) shippingRates.set(shippingRate.id, shippingRate);
     const sessionId = id("cs");
     const session: CheckoutSession = {
       id: sessionId,
@@ -776,7 +816,9 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       customer_email: text(params.customer_email),
       collected_information: null,
       shipping_address_collection: allowed.length > 0 ? { allowed_countries: allowed } : null,
-      shipping_cost: rate ? { amount_subtotal: shipping, amount_tax: 0, amount_total: shipping, shipping_rate: id("shr") } : null,
+      shipping_cost: shippingRate
+        ? { amount_subtotal: shipping, amount_tax: 0, amount_total: shipping, shipping_rate: shippingRate.id }
+        : null,
       // Until the buyer's address is known, Stripe Tax waits for it ("requires_location_inputs") and the tax is 0.
       automatic_tax: automaticTax
         ? { enabled: true, liability: { type: "self" }, provider: "stripe", status: "requires_location_inputs" }

@@ -435,6 +435,15 @@ describe("the Stripe stand-in", () => {
           taxes: [{ amount: 100, rate: { country: "FR", percentage: 20 }, taxability_reason: "standard_rated", taxable_amount: 500 }],
         },
       });
+      // The shipping rate keeps its tax code and behavior, seen when the session is asked for it expanded.
+      const expanded = await stripe.checkout.sessions.retrieve(session.id, { expand: ["shipping_cost.shipping_rate"] });
+      expect(expanded.shipping_cost?.shipping_rate).toMatchObject({
+        object: "shipping_rate",
+        tax_behavior: "exclusive",
+        tax_code: "txcd_92010001",
+        fixed_amount: { amount: 500, currency: "eur" },
+      });
+      expect(typeof paid.shipping_cost?.shipping_rate).toBe("string");
     });
 
     it("collects no tax from a US buyer, where the stand-in has no registration (not_collecting)", async () => {
@@ -468,6 +477,23 @@ describe("the Stripe stand-in", () => {
       await expect(stripe.checkout.sessions.create(badCode)).rejects.toMatchObject({
         type: "StripeInvalidRequestError",
         param: "line_items[0][price_data][product_data][tax_code]",
+      });
+      const badShippingCode: Stripe.Checkout.SessionCreateParams = {
+        ...taxedParams([["Vinyl", 1000]]),
+        shipping_options: [
+          {
+            shipping_rate_data: {
+              type: "fixed_amount",
+              fixed_amount: { amount: 500, currency: "eur" },
+              display_name: "Shipping",
+              tax_behavior: "exclusive",
+              tax_code: "shipping",
+            },
+          },
+        ],
+      };
+      await expect(stripe.checkout.sessions.create(badShippingCode)).rejects.toMatchObject({
+        param: "shipping_options[0][shipping_rate_data][tax_code]",
       });
       // "Setting the tax behavior explicitly on a price is optional, if you set up the default tax behavior in
       // the Stripe Tax settings": the stand-in's have none, so each price must say.
