@@ -1,7 +1,7 @@
 // A stand-in for the part of Stripe's API the marketplace uses, so `npm start` and the tests reach no
-// network: Checkout Sessions (create, retrieve, expire, lapsed at their `expires_at`) and refunds with idempotency keys, the sessions'
-// hosted payment page with Stripe's test cards, payment intents (their charge, and its balance transaction
-// in the platform's settlement currency), Connect's Express accounts with their onboarding (account links,
+// network: Checkout Sessions (create, retrieve, expire, lapsed at their `expires_at`, their line items and
+// Stripe Tax on them) and refunds with idempotency keys, the sessions' hosted payment page with Stripe's test
+// cards, payment intents (their charge, and its balance transaction in the platform's settlement currency), Connect's Express accounts with their onboarding (account links,
 // a hosted form, `account.updated`), transfers to them from a charge in its settlement currency and their
 // reversals, and events sent to the marketplace's webhook signed as Stripe signs them. The
 // Worker talks to it through the real `stripe` package (its host, port and protocol settings), so the code
@@ -26,7 +26,66 @@ const declines: Record<string, string> = {
 /** The least a Checkout Session may charge, in each currency's smallest unit (Stripe's minimum charge amounts). */
 const minimumCharge: Record<string, number> = { usd: 50, eur: 50, gbp: 30 };
 
-type LineItem = { name: string; unitAmount: number; quantity: number };
+/** How a price stands to tax: exclusive, tax goes on top of it; unspecified, the account's default would decide. */
+type TaxBehavior = "exclusive" | "inclusive" | "unspecified";
+const isTaxBehavior = (value: string): value is TaxBehavior => ["exclusive", "inclusive", "unspecified"].includes(value);
+
+/** A line of a session: its price and product (made from `price_data`), and its tax once Stripe Tax has computed it. */
+type LineItem = {
+  id: string;
+  name: string;
+  unitAmount: number;
+  quantity: number;
+  price: string;
+  product: string;
+  taxBehavior: TaxBehavior;
+  taxCode: string | null;
+  tax: Tax | null;
+};
+
+/** A tax rate as a line item's or the shipping's `taxes` carry it (Stripe's Tax Rate object). */
+export type TaxRate = {
+  id: string;
+  object: "tax_rate";
+  active: true;
+  country: string;
+  created: number;
+  description: null;
+  display_name: string;
+  effective_percentage: number;
+  flat_amount: null;
+  inclusive: false;
+  jurisdiction: string;
+  jurisdiction_level: "country";
+  livemode: false;
+  metadata: Record<string, string>;
+  percentage: number;
+  rate_type: "percentage";
+  state: null;
+  tax_type: "vat" | "gst" | "sales_tax" | null;
+};
+
+/** The tax on one amount: collected at the rate (`standard_rated`), or none where there is no registration (`not_collecting`). */
+export type Tax = {
+  amount: number;
+  rate: TaxRate;
+  taxability_reason: "standard_rated" | "not_collecting";
+  taxable_amount: number;
+};
+
+/** A session's shipping rate, made from its `shipping_rate_data`. */
+export type ShippingRate = {
+  id: string;
+  object: "shipping_rate";
+  active: true;
+  display_name: string;
+  fixed_amount: { amount: number; currency: string };
+  livemode: false;
+  metadata: Record<string, string>;
+  tax_behavior: TaxBehavior;
+  tax_code: string | null;
+  type: "fixed_amount";
+};
 
 export type CheckoutSession = {
   id: string;
@@ -42,8 +101,16 @@ export type CheckoutSession = {
   /** Where the buyer asked it shipped, once paid (with `shipping_address_collection`). */
   collected_information: { shipping_details: ShippingDetails | null } | null;
   shipping_address_collection: { allowed_countries: string[] } | null;
-  /** The chosen shipping rate's amount. */
-  shipping_cost: { amount_subtotal: number; amount_total: number } | null;
+  /** The chosen shipping rate's amount, its tax, and (once computed) the taxes on it. */
+  shipping_cost: { amount_subtotal: number; amount_tax: number; amount_total: number; shipping_rate: string; taxes?: Tax[] } | null;
+  /** Stripe Tax on the session: off (`enabled: false`), waiting for the buyer's address, or computed. */
+  automatic_tax: {
+    enabled: boolean;
+    liability: { type: "self" } | null;
+    provider: "stripe" | null;
+    status: "requires_location_inputs" | "complete" | null;
+  };
+  total_details: { amount_discount: number; amount_shipping: number; amount_tax: number };
   expires_at: number;
   livemode: false;
   metadata: Record<string, string>;
@@ -229,9 +296,66 @@ export const stripeFee = (amount: number) => Math.round(amount * 0.029) + 30;
 const europe = new Set("AT BE BG CH CY CZ DE DK EE ES FI FR GB GR HR HU IE IS IT LI LT LU LV MT NL NO PL PT RO SE SI SK".split(" "));
 const sameRegion = (country: string, platform: string) => country === platform || (europe.has(country) && europe.has(platform));
 
+type TaxRegistration = { percentage: number; display_name: string; tax_type: "vat" | "gst" };
+const vat = (percentage: number): TaxRegistration => ({ percentage, display_name: "VAT", tax_type: "vat" });
+const gst = (percentage: number): TaxRegistration => ({ percentage, display_name: "GST", tax_type: "gst" });
+
+/**
+ * The stand-in's tax registrations, the marketplace's as the seller of record, each at the country's standard
+ * rate: "Stripe Tax only calculates tax in jurisdictions where you're registered to collect tax" (Stripe's
+ * "Collect taxes", Add registrations). The EU's (one One-Stop Shop registration covers every member state, at
+ * the buyer's country's rate), the UK's, Norway's and Switzerland's VAT, and Australia's, New Zealand's and
+ * Canada's GST (federal alone: the page asks no province, so no HST, PST or QST). None in the US: Stripe
+ * charges US sales tax only in the states where the seller is registered, and the page asks no state, so a
+ * US buyer pays none (`not_collecting`), as anyone elsewhere. Music, downloads and merch are at the standard
+ * rate alike, and shipping at the goods' rate (in the EU shipping follows the tax treatment of the goods).
+ * Fixed, so tests can name the amounts.
+ */
+export const taxRegistrations: Readonly<Record<string, TaxRegistration>> = {
+  AT: vat(20),
+  BE: vat(21),
+  BG: vat(20),
+  CY: vat(19),
+  CZ: vat(21),
+  DE: vat(19),
+  DK: vat(25),
+  EE: vat(24),
+  ES: vat(21),
+  FI: vat(25.5),
+  FR: vat(20),
+  GR: vat(24),
+  HR: vat(25),
+  HU: vat(27),
+  IE: vat(23),
+  IT: vat(22),
+  LT: vat(21),
+  LU: vat(17),
+  LV: vat(21),
+  MT: vat(18),
+  NL: vat(21),
+  PL: vat(23),
+  PT: vat(23),
+  RO: vat(21),
+  SE: vat(25),
+  SI: vat(22),
+  SK: vat(23),
+  GB: vat(20),
+  NO: vat(25),
+  CH: vat(8.1),
+  AU: gst(10),
+  NZ: gst(15),
+  CA: gst(5),
+};
+
+/** Stripe's product tax codes: `txcd_` and eight digits (Stripe Tax, "Product tax codes"). */
+const taxCodePattern = /^txcd_\d{8}$/;
+
 export async function startStripeStandIn(options: StripeStandInOptions): Promise<StripeStandIn> {
   const sessions = new Map<string, CheckoutSession>();
   const lineItems = new Map<string, LineItem[]>();
+  /** Each country's tax rate, made the first time a buyer there pays (one object per rate, as Stripe keeps them). */
+  const taxRates = new Map<string, TaxRate>();
+  const shippingRates = new Map<string, ShippingRate>();
   /** Each paid session's charge, by its payment intent. */
   const charges = new Map<string, Charge>();
   const balanceTransactions = new Map<string, BalanceTransaction>();
@@ -326,7 +450,12 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     if (request.method === "POST" && reversalPath) return reverseTransfer(reversalPath[1]!, decodeForm(body));
     if (request.method === "GET" && sessionPath && !sessionPath[2]) {
       const session = sessions.get(sessionPath[1]!);
-      return session ? [200, session] : [404, noSuchSession(sessionPath[1]!)];
+      return session ? [200, expandSession(session, expansions(query))] : [404, noSuchSession(sessionPath[1]!)];
+    }
+    const lineItemsPath = /^\/v1\/checkout\/sessions\/([^/]+)\/line_items$/.exec(path);
+    if (request.method === "GET" && lineItemsPath) {
+      const session = sessions.get(lineItemsPath[1]!);
+      return session ? [200, lineItemList(session, expansions(query), query)] : [404, noSuchSession(lineItemsPath[1]!)];
     }
     if (request.method === "POST" && sessionPath?.[2]) {
       const session = sessions.get(sessionPath[1]!);
@@ -341,13 +470,28 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   }
 
   /**
+   * A session with what is asked expanded ("Expanding Responses", Stripe's API reference): its `line_items`
+   * (and what they expand, `line_items.data.taxes`), and its shipping cost's `shipping_rate` (an id unless asked).
+   */
+  function expandSession(session: CheckoutSession, expand: Set<string>) {
+    const items = [...expand].filter((field) => field === "line_items" || field.startsWith("line_items.data."));
+    const nested = new Set(items.map((field) => field.replace(/^line_items(\.|$)/, "")));
+    const shippingRate = expand.has("shipping_cost.shipping_rate") && session.shipping_cost;
+    return {
+      ...session,
+      ...(items.length > 0 ? { line_items: lineItemList(session, nested, new URLSearchParams()) } : {}),
+      ...(shippingRate ? { shipping_cost: { ...shippingRate, shipping_rate: shippingRates.get(shippingRate.shipping_rate) } } : {}),
+    };
+  }
+
+  /**
    * A paid session's payment intent, its charge expanded as asked (`expand[]=latest_charge`, and
    * `latest_charge.balance_transaction`: "Expanding Responses", Stripe's API reference); unexpanded, an id.
    */
   function paymentIntent(intentId: string, query: URLSearchParams): [number, unknown] {
     const charge = charges.get(intentId);
     if (!charge) return [404, stripeError("invalid_request_error", `No such payment_intent: '${intentId}'`, "intent")];
-    const expand = new Set([...query].filter(([key]) => /^expand(\[\d*\])?$/.test(key)).map(([, value]) => value));
+    const expand = expansions(query);
     const latestCharge = expand.has("latest_charge.balance_transaction")
       ? { ...charge, balance_transaction: balanceTransactions.get(charge.balance_transaction) }
       : expand.has("latest_charge")
@@ -417,6 +561,120 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     return entry;
   }
 
+  /**
+   * Stripe Tax on a session the buyer is paying, from their country: "Checkout uses the shipping address
+   * entered during the session to determine the customer's location for calculating tax. If you don't collect
+   * shipping information, Checkout uses the billing address" (Stripe's "Collect taxes", Checkout). Each line
+   * is taxed on its own and rounded to the cent, as Stripe gives each line item its own `amount_tax` in whole
+   * cents (the session's is their sum), the shipping likewise; on top: `amount_total` = subtotal + shipping + tax.
+   */
+  function collectTax(session: CheckoutSession, items: LineItem[], country: string) {
+    const registration = taxRegistrations[country];
+    const rate = taxRate(country);
+    const tax = (amount: number): Tax =>
+      registration
+        ? {
+            amount: Math.round((amount * registration.percentage) / 100),
+            rate,
+            taxability_reason: "standard_rated",
+            taxable_amount: amount,
+          }
+        : { amount: 0, rate, taxability_reason: "not_collecting", taxable_amount: 0 };
+    let amountTax = 0;
+    for (const item of items) {
+      item.tax = tax(item.unitAmount * item.quantity);
+      amountTax += item.tax.amount;
+    }
+    if (session.shipping_cost) {
+      const shippingTax = tax(session.shipping_cost.amount_subtotal);
+      amountTax += shippingTax.amount;
+      Object.assign(session.shipping_cost, {
+        amount_tax: shippingTax.amount,
+        amount_total: session.shipping_cost.amount_subtotal + shippingTax.amount,
+        taxes: [shippingTax],
+      });
+    }
+    Object.assign(session, {
+      amount_total: session.amount_subtotal + session.total_details.amount_shipping + amountTax,
+      automatic_tax: { ...session.automatic_tax, status: "complete" },
+      total_details: { ...session.total_details, amount_tax: amountTax },
+    });
+  }
+
+  /** A country's tax rate: its registration's, or a 0% one where the stand-in has none (US sales tax included). */
+  function taxRate(country: string): TaxRate {
+    const registration = taxRegistrations[country];
+    const made = taxRates.get(country) ?? {
+      id: id("txr"),
+      object: "tax_rate" as const,
+      active: true as const,
+      country,
+      created: now(),
+      description: null,
+      display_name: registration?.display_name ?? (country === "US" ? "Sales tax" : "Tax"),
+      effective_percentage: registration?.percentage ?? 0,
+      flat_amount: null,
+      inclusive: false as const,
+      jurisdiction: regionNames.of(country) ?? country,
+      jurisdiction_level: "country" as const,
+      livemode: false as const,
+      metadata: {},
+      percentage: registration?.percentage ?? 0,
+      rate_type: "percentage" as const,
+      state: null,
+      tax_type: registration?.tax_type ?? (country === "US" ? ("sales_tax" as const) : null),
+    };
+    taxRates.set(country, made);
+    return made;
+  }
+
+  /**
+   * A session's line items, in the order they were given (`limit`, `starting_after`), each with its price;
+   * `data.taxes` and `data.price.product` when expanded ("taxes" is includable: absent unless asked).
+   */
+  function lineItemList(session: CheckoutSession, expand: Set<string>, query: URLSearchParams) {
+    const items = lineItems.get(session.id) ?? [];
+    const limit = Math.min(Math.max(Number(query.get("limit") ?? 10) || 10, 1), 100);
+    const after = items.findIndex((item) => item.id === query.get("starting_after"));
+    const page = items.slice(after + 1, after + 1 + limit);
+    return {
+      object: "list",
+      data: page.map((item) => {
+        const subtotal = item.unitAmount * item.quantity;
+        const amountTax = item.tax?.amount ?? 0;
+        return {
+          id: item.id,
+          object: "item",
+          adjustable_quantity: null,
+          amount_discount: 0,
+          amount_subtotal: subtotal,
+          amount_tax: amountTax,
+          amount_total: subtotal + amountTax,
+          currency: session.currency,
+          description: item.name,
+          metadata: {},
+          price: {
+            id: item.price,
+            object: "price",
+            active: true,
+            currency: session.currency,
+            livemode: false,
+            product: expand.has("data.price.product")
+              ? { id: item.product, object: "product", active: true, name: item.name, tax_code: item.taxCode }
+              : item.product,
+            tax_behavior: item.taxBehavior,
+            type: "one_time",
+            unit_amount: item.unitAmount,
+          },
+          quantity: item.quantity,
+          ...(expand.has("data.taxes") ? { taxes: item.tax ? [item.tax] : [] } : {}),
+        };
+      }),
+      has_more: after + 1 + limit < items.length,
+      url: `/v1/checkout/sessions/${session.id}/line_items`,
+    };
+  }
+
   function createSession(params: Form): [number, unknown] {
     if (params.mode !== "payment") return [400, stripeError("invalid_request_error", "This stand-in takes mode=payment alone.", "mode")];
     const successUrl = text(params.success_url);
@@ -429,12 +687,27 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       const quantity = Number(record(item).quantity ?? 1);
       const itemCurrency = text(priceData.currency)?.toLowerCase() ?? null;
       const name = text(record(priceData.product_data).name);
+      const taxBehavior = text(priceData.tax_behavior) ?? "unspecified";
+      const taxCode = text(record(priceData.product_data).tax_code);
       if (!Number.isInteger(unitAmount) || unitAmount < 0 || !Number.isInteger(quantity) || quantity < 1 || !name || !itemCurrency)
         return [400, stripeError("invalid_request_error", `Invalid line_items[${index}].`, `line_items[${index}]`)];
+      if (!isTaxBehavior(taxBehavior)) return [400, invalidTaxBehavior(`line_items[${index}][price_data][tax_behavior]`)];
+      if (taxCode !== null && !taxCodePattern.test(taxCode))
+        return [400, invalidTaxCode(taxCode, `line_items[${index}][price_data][product_data][tax_code]`)];
       if (currency && itemCurrency !== currency)
         return [400, stripeError("invalid_request_error", "All line items must have the same currency.", "line_items")];
       currency = itemCurrency;
-      items.push({ name, unitAmount, quantity });
+      items.push({
+        id: id("li"),
+        name,
+        unitAmount,
+        quantity,
+        price: id("price"),
+        product: id("prod"),
+        taxBehavior,
+        taxCode,
+        tax: null,
+      });
     }
     if (!currency || !(currency in minimumCharge))
       return [400, stripeError("invalid_request_error", "A Checkout Session needs line items in usd, eur or gbp.", "line_items")];
@@ -449,6 +722,36 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       return [400, stripeError("invalid_request_error", "Invalid shipping_options[0].", "shipping_options[0]")];
     if (rate && text(record(rate.fixed_amount).currency)?.toLowerCase() !== currency)
       return [400, stripeError("invalid_request_error", "The shipping rate's currency must be the session's.", "shipping_options[0]")];
+    const shippingTaxBehavior = (rate && text(rate.tax_behavior)) ?? "unspecified";
+    const shippingTaxCode = rate ? text(rate.tax_code) : null;
+    if (!isTaxBehavior(shippingTaxBehavior)) return [400, invalidTaxBehavior("shipping_options[0][shipping_rate_data][tax_behavior]")];
+    if (shippingTaxCode !== null && !taxCodePattern.test(shippingTaxCode))
+      return [400, invalidTaxCode(shippingTaxCode, "shipping_options[0][shipping_rate_data][tax_code]")];
+    // Stripe Tax prices each line and the shipping as their tax behavior says: "Setting the tax behavior
+    // explicitly on a price is optional, if you set up the default tax behavior in the Stripe Tax settings"
+    // (Stripe's "Automatically collect tax on Checkout sessions"); the stand-in's settings have no default, so
+    // each must say, as Stripe answers a price without one ("does not have a `tax_behavior` set which is
+    // required for automatic tax computation"). Tax on top (exclusive) is the one the stand-in computes.
+    const automaticTax = record(params.automatic_tax).enabled === "true";
+    if (automaticTax) {
+      const behaviors = [
+        ...items.map((item, index) => [item.taxBehavior, `line_items[${index}][price_data][tax_behavior]`] as const),
+        ...(rate ? [[shippingTaxBehavior, "shipping_options[0][shipping_rate_data][tax_behavior]"] as const] : []),
+      ];
+      for (const [behavior, param] of behaviors) {
+        if (behavior === "unspecified")
+          return [
+            400,
+            stripeError(
+              "invalid_request_error",
+              `The price does not have a \`tax_behavior\` set which is required for automatic tax computation: set ${param}.`,
+              param,
+            ),
+          ];
+        if (behavior !== "exclusive")
+          return [400, stripeError("invalid_request_error", "This stand-in computes tax on top alone: tax_behavior=exclusive.", param)];
+      }
+    }
     if (params.shipping_address_collection !== undefined && (allowed.length === 0 || allowed.some((code) => !/^[A-Z]{2}$/.test(code))))
       return [
         400,
@@ -484,6 +787,21 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
           "expires_at",
         ),
       ];
+    const shippingRate: ShippingRate | null = rate
+      ? {
+          id: id("shr"),
+          object: "shipping_rate",
+          active: true,
+          display_name: text(rate.display_name)!,
+          fixed_amount: { amount: shipping, currency },
+          livemode: false,
+          metadata: {},
+          tax_behavior: shippingTaxBehavior,
+          tax_code: shippingTaxCode,
+          type: "fixed_amount",
+        }
+      : null;
+    if (shippingRate) shippingRates.set(shippingRate.id, shippingRate);
     const sessionId = id("cs");
     const session: CheckoutSession = {
       id: sessionId,
@@ -498,7 +816,14 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       customer_email: text(params.customer_email),
       collected_information: null,
       shipping_address_collection: allowed.length > 0 ? { allowed_countries: allowed } : null,
-      shipping_cost: rate ? { amount_subtotal: shipping, amount_total: shipping } : null,
+      shipping_cost: shippingRate
+        ? { amount_subtotal: shipping, amount_tax: 0, amount_total: shipping, shipping_rate: shippingRate.id }
+        : null,
+      // Until the buyer's address is known, Stripe Tax waits for it ("requires_location_inputs") and the tax is 0.
+      automatic_tax: automaticTax
+        ? { enabled: true, liability: { type: "self" }, provider: "stripe", status: "requires_location_inputs" }
+        : { enabled: false, liability: null, provider: null, status: null },
+      total_details: { amount_discount: 0, amount_shipping: shipping, amount_tax: 0 },
       expires_at: expiresAt,
       livemode: false,
       metadata: Object.fromEntries(Object.entries(record(params.metadata)).map(([key, value]) => [key, String(value)])),
@@ -825,17 +1150,23 @@ ${field("bank_account", "Bank account number or IBAN", 'autocomplete="off" requi
       const email = (session.customer_email ?? typed.email ?? "").trim();
       const allowed = session.shipping_address_collection?.allowed_countries;
       const shipTo = allowed ? shippingDetails(typed) : null;
+      const country = /^[A-Z]{2}$/.test(typed.country ?? "") ? typed.country! : null;
+      // Stripe Tax's location: the shipping address when the session asks one, else the billing country.
+      const taxCountry = shipTo?.address.country ?? country;
       if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) problem = "Your email address is incomplete.";
       else if (allowed && !shipTo) problem = "Your shipping address is incomplete.";
       else if (allowed && shipTo && !allowed.includes(shipTo.address.country)) problem = "We cannot ship to this country.";
+      else if (session.automatic_tax.enabled && !taxCountry) problem = "Your country is needed to calculate tax.";
       else if (declines[card]) problem = declines[card]!;
       else if (card !== testCards.pays) problem = "Your card number is invalid.";
       else {
+        // The tax is known once the address is, before the charge, which is of the whole total.
+        if (session.automatic_tax.enabled) collectTax(session, items, taxCountry!);
         Object.assign(session, {
           status: "complete",
           payment_status: "paid",
           payment_intent: id("pi"),
-          customer_details: { email, address: { country: /^[A-Z]{2}$/.test(typed.country ?? "") ? typed.country : null } },
+          customer_details: { email, address: { country } },
           collected_information: { shipping_details: shipTo },
           url: null,
         });
@@ -879,7 +1210,7 @@ ${field("shipping_postal_code", "Postal code", 'autocomplete="shipping postal-co
       response,
       problem ? 402 : 200,
       "Pay",
-      `<ul>${rows}</ul><p>Total <b>${money(session.amount_total)}</b></p>
+      `<ul>${rows}</ul><p>Total <b>${money(session.amount_total)}</b>${session.automatic_tax.enabled ? " plus tax, from your address, when you pay" : ""}</p>
 <form method="post">
 ${problem ? `<p role="alert" class="problem">${escape(problem)}</p>` : ""}
 ${session.customer_email ? `<p>Email: ${escape(session.customer_email)}</p>` : field("email", "Email", 'type="email" autocomplete="email" required')}
@@ -890,7 +1221,7 @@ ${field("cvc", "CVC", 'inputmode="numeric" autocomplete="cc-csc" required')}
 <p><label for="country">Country</label><br><select id="country" name="country">${countries
         .map(([code, name]) => `<option value="${code}"${typed.country === code ? " selected" : ""}>${name}</option>`)
         .join("")}</select></p>
-<p><button type="submit">Pay ${money(session.amount_total)}</button></p>
+<p><button type="submit">Pay ${money(session.amount_total)}${session.automatic_tax.enabled ? " plus tax" : ""}</button></p>
 </form>
 ${session.cancel_url ? `<p><a href="${escape(session.cancel_url)}">Back to the shop</a></p>` : ""}`,
     );
@@ -1032,9 +1363,18 @@ const list = (value: unknown): unknown[] =>
     .sort(([a], [b]) => Number(a) - Number(b))
     .map(([, item]) => item);
 
+/** The fields a request asks expanded (`expand[]=…`, `expand[0]=…`). */
+const expansions = (query: URLSearchParams) =>
+  new Set([...query].filter(([key]) => /^expand(\[\d*\])?$/.test(key)).map(([, value]) => value));
+
 function stripeError(type: string, message: string, param?: string) {
   return { error: { type, message, ...(param ? { param } : {}) } };
 }
+
+const invalidTaxBehavior = (param: string) =>
+  stripeError("invalid_request_error", "Invalid tax_behavior: must be one of exclusive, inclusive, or unspecified", param);
+const invalidTaxCode = (code: string, param: string) =>
+  stripeError("invalid_request_error", `Invalid tax_code: '${code}' is not a product tax code (txcd_ and eight digits).`, param);
 
 const noSuchSession = (sessionId: string) => stripeError("invalid_request_error", `No such checkout.session: '${sessionId}'`, "session");
 
@@ -1074,14 +1414,8 @@ function shippingDetails(typed: Record<string, string>): ShippingDetails | null 
   return { name, address: { line1, line2: null, city, postal_code: postalCode, state: null, country: country! } };
 }
 
-const countries: [code: string, name: string][] = [
-  ["US", "United States"],
-  ["GB", "United Kingdom"],
-  ["DE", "Germany"],
-  ["FR", "France"],
-  ["NL", "Netherlands"],
-  ["IE", "Ireland"],
-  ["CA", "Canada"],
-  ["AU", "Australia"],
-  ["JP", "Japan"],
-];
+/** The billing countries the page offers: the US, every country the stand-in collects tax in, and Japan, where it does not. */
+const countries: [code: string, name: string][] = ["US", ...Object.keys(taxRegistrations).sort(), "JP"].map((code) => [
+  code,
+  regionNames.of(code) ?? code,
+]);

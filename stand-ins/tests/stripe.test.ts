@@ -1,11 +1,11 @@
 // The Stripe stand-in, driven through the real `stripe` package as the Worker drives it: Checkout Sessions
 // created (once per idempotency key), read and expired; the hosted page's test cards; and events a webhook
-// endpoint verifies with Stripe's own signature check.
+// endpoint verifies with Stripe's own signature check; Stripe Tax on a session, from the buyer's country.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startStripeStandIn, testCards, type StripeStandIn } from "../stripe.ts";
+import { startStripeStandIn, taxRegistrations, testCards, type StripeStandIn } from "../stripe.ts";
 
 let standIn: StripeStandIn;
 let stripe: Stripe;
@@ -55,6 +55,27 @@ async function paidSession(currency = "usd") {
     redirect: "manual",
   });
   return { session, paymentIntent: String((await stripe.checkout.sessions.retrieve(session.id)).payment_intent) };
+}
+
+/** A session under Stripe Tax as the marketplace makes it: tax on top of each price, with a product tax code. */
+const taxedParams = (lines: [name: string, unitAmount: number][], currency = "eur"): Stripe.Checkout.SessionCreateParams => ({
+  ...sessionParams(),
+  line_items: lines.map(([name, unit_amount]) => ({
+    quantity: 1,
+    price_data: { currency, unit_amount, tax_behavior: "exclusive", product_data: { name, tax_code: "txcd_10401100" } },
+  })),
+  automatic_tax: { enabled: true },
+});
+
+/** Pays a session on the stand-in's page with the test card, from `fields` (the billing country, a shipping address). */
+async function pay(session: Stripe.Checkout.Session, fields: Record<string, string>) {
+  const paid = await fetch(session.url!, {
+    method: "POST",
+    body: new URLSearchParams({ card: testCards.pays, expiry: "12/34", cvc: "123", ...fields }),
+    redirect: "manual",
+  });
+  expect(paid.status).toBe(303);
+  return stripe.checkout.sessions.retrieve(session.id);
 }
 
 /** An Express account onboarded through its link, ready for transfers. */
@@ -295,5 +316,194 @@ describe("the Stripe stand-in", () => {
     await expect(stripe.events.retrieve(completed.id)).rejects.toMatchObject({ statusCode: 500, type: "StripeAPIError" });
     await fetch(`${standIn.url}/_failures`, { method: "DELETE" });
     expect(await stripe.events.retrieve(completed.id)).toMatchObject({ id: completed.id });
+  });
+
+  // Stripe's "Collect taxes" (Checkout): tax comes from the buyer's location, "the shipping address entered
+  // during the session ... If you don't collect shipping information, Checkout uses the billing address", and
+  // only where the seller has a registration; `total_details.amount_tax` is "the sum of all the tax amounts".
+  describe("Stripe Tax on a Checkout Session", () => {
+    it("adds a German buyer's 19% VAT on top once their country is known, rounded per line, and charges the whole total", async () => {
+      // Two lines of €1.50: 28.5¢ each, rounded to 29¢ on each line (not 57¢ on €3.00).
+      const session = await stripe.checkout.sessions.create(
+        taxedParams([
+          ["Honey & Smoke", 150],
+          ["Ember", 150],
+        ]),
+      );
+      // Before the buyer's address, Stripe Tax waits for it and adds nothing.
+      expect(session).toMatchObject({
+        amount_subtotal: 300,
+        amount_total: 300,
+        automatic_tax: { enabled: true, status: "requires_location_inputs" },
+        total_details: { amount_tax: 0 },
+      });
+      expect(await (await fetch(session.url!)).text()).toContain("plus tax");
+
+      const paid = await pay(session, { country: "DE" });
+      expect(taxRegistrations.DE).toMatchObject({ percentage: 19, display_name: "VAT" });
+      expect(paid).toMatchObject({
+        amount_subtotal: 300,
+        amount_total: 358,
+        automatic_tax: { enabled: true, status: "complete", liability: { type: "self" }, provider: "stripe" },
+        total_details: { amount_discount: 0, amount_shipping: 0, amount_tax: 58 },
+        customer_details: { address: { country: "DE" } },
+      });
+      // The charge, and the event the marketplace reads, are of the whole total, tax included.
+      const intent = await stripe.paymentIntents.retrieve(String(paid.payment_intent), { expand: ["latest_charge"] });
+      expect(intent.latest_charge).toMatchObject({ amount: 358, currency: "eur" });
+      await standIn.delivered();
+      const completed = received.find((event) => event.type === "checkout.session.completed" && event.data.object.id === session.id);
+      expect(completed?.data.object).toMatchObject({ amount_total: 358, total_details: { amount_tax: 58 } });
+
+      // Line items in their order, each with its tax when `data.taxes` is expanded, and without it unless asked.
+      const listed = await stripe.checkout.sessions.listLineItems(session.id, { expand: ["data.taxes", "data.price.product"] });
+      expect(listed.data).toEqual([
+        expect.objectContaining({
+          object: "item",
+          description: "Honey & Smoke",
+          amount_subtotal: 150,
+          amount_tax: 29,
+          amount_total: 179,
+          price: expect.objectContaining({
+            object: "price",
+            unit_amount: 150,
+            tax_behavior: "exclusive",
+            product: expect.objectContaining({ object: "product", tax_code: "txcd_10401100" }),
+          }),
+          taxes: [
+            {
+              amount: 29,
+              rate: expect.objectContaining({
+                object: "tax_rate",
+                country: "DE",
+                display_name: "VAT",
+                tax_type: "vat",
+                percentage: 19,
+                inclusive: false,
+              }),
+              taxability_reason: "standard_rated",
+              taxable_amount: 150,
+            },
+          ],
+        }),
+        expect.objectContaining({ description: "Ember", amount_tax: 29, amount_total: 179 }),
+      ]);
+      expect(listed.has_more).toBe(false);
+      const plain = await stripe.checkout.sessions.listLineItems(session.id);
+      expect(plain.data[0]).not.toHaveProperty("taxes");
+      expect(typeof plain.data[0]!.price!.product).toBe("string");
+      // The same items on the session itself, when it is asked for them.
+      const expanded = await stripe.checkout.sessions.retrieve(session.id, { expand: ["line_items.data.taxes"] });
+      expect(expanded.line_items).toMatchObject({ object: "list", has_more: false, data: [{ amount_tax: 29 }, { amount_tax: 29 }] });
+      expect(expanded.line_items!.data[0]!.taxes![0]).toMatchObject({ amount: 29, rate: { percentage: 19 } });
+      expect(await stripe.checkout.sessions.retrieve(session.id)).not.toHaveProperty("line_items");
+    });
+
+    it("taxes the shipping at the goods' rate, from the shipping address rather than the billing country", async () => {
+      const session = await stripe.checkout.sessions.create({
+        ...taxedParams([["Vinyl", 1000]]),
+        shipping_address_collection: { allowed_countries: ["FR"] },
+        shipping_options: [
+          {
+            shipping_rate_data: {
+              type: "fixed_amount",
+              fixed_amount: { amount: 500, currency: "eur" },
+              display_name: "Shipping to France",
+              tax_behavior: "exclusive",
+              tax_code: "txcd_92010001",
+            },
+          },
+        ],
+      });
+      const paid = await pay(session, {
+        country: "US",
+        shipping_name: "Ada",
+        shipping_line1: "1 rue de Rivoli",
+        shipping_city: "Paris",
+        shipping_postal_code: "75001",
+        shipping_country: "FR",
+      });
+      // France's 20%: €2.00 on the record, €1.00 on the shipping.
+      expect(paid).toMatchObject({
+        amount_subtotal: 1000,
+        amount_total: 1800,
+        total_details: { amount_shipping: 500, amount_tax: 300 },
+        shipping_cost: {
+          amount_subtotal: 500,
+          amount_tax: 100,
+          amount_total: 600,
+          taxes: [{ amount: 100, rate: { country: "FR", percentage: 20 }, taxability_reason: "standard_rated", taxable_amount: 500 }],
+        },
+      });
+      // The shipping rate keeps its tax code and behavior, seen when the session is asked for it expanded.
+      const expanded = await stripe.checkout.sessions.retrieve(session.id, { expand: ["shipping_cost.shipping_rate"] });
+      expect(expanded.shipping_cost?.shipping_rate).toMatchObject({
+        object: "shipping_rate",
+        tax_behavior: "exclusive",
+        tax_code: "txcd_92010001",
+        fixed_amount: { amount: 500, currency: "eur" },
+      });
+      expect(typeof paid.shipping_cost?.shipping_rate).toBe("string");
+    });
+
+    it("collects no tax from a US buyer, where the stand-in has no registration (not_collecting)", async () => {
+      // "Stripe Tax only calculates tax in jurisdictions where you're registered to collect tax."
+      expect(taxRegistrations).not.toHaveProperty("US");
+      const session = await stripe.checkout.sessions.create(taxedParams([["Honey & Smoke", 199]], "usd"));
+      const paid = await pay(session, { country: "US" });
+      expect(paid).toMatchObject({ amount_total: 199, automatic_tax: { status: "complete" }, total_details: { amount_tax: 0 } });
+      const [item] = (await stripe.checkout.sessions.listLineItems(session.id, { expand: ["data.taxes"] })).data;
+      expect(item).toMatchObject({
+        amount_tax: 0,
+        amount_total: 199,
+        taxes: [{ amount: 0, rate: { country: "US", percentage: 0, tax_type: "sales_tax" }, taxability_reason: "not_collecting" }],
+      });
+    });
+
+    it("adds no tax to a session without automatic_tax, whatever the buyer's country", async () => {
+      // automatic_tax[enabled] is what turns Stripe Tax on for a session; without it, nothing is added.
+      const session = await stripe.checkout.sessions.create(sessionParams("Honey & Smoke", "eur"));
+      expect(session.automatic_tax).toEqual({ enabled: false, liability: null, provider: null, status: null });
+      const paid = await pay(session, { country: "DE" });
+      expect(paid).toMatchObject({ amount_total: 199, total_details: { amount_tax: 0 } });
+      const [item] = (await stripe.checkout.sessions.listLineItems(session.id, { expand: ["data.taxes"] })).data;
+      expect(item).toMatchObject({ amount_tax: 0, amount_total: 199, taxes: [], price: { tax_behavior: "unspecified" } });
+    });
+
+    it("refuses what is not a product tax code, and a price without tax_behavior under automatic tax, as Stripe does", async () => {
+      // Product tax codes are Stripe's `txcd_` identifiers, taken as exact strings.
+      const badCode = taxedParams([["Honey & Smoke", 199]]);
+      badCode.line_items![0]!.price_data!.product_data!.tax_code = "music";
+      await expect(stripe.checkout.sessions.create(badCode)).rejects.toMatchObject({
+        type: "StripeInvalidRequestError",
+        param: "line_items[0][price_data][product_data][tax_code]",
+      });
+      const badShippingCode: Stripe.Checkout.SessionCreateParams = {
+        ...taxedParams([["Vinyl", 1000]]),
+        shipping_options: [
+          {
+            shipping_rate_data: {
+              type: "fixed_amount",
+              fixed_amount: { amount: 500, currency: "eur" },
+              display_name: "Shipping",
+              tax_behavior: "exclusive",
+              tax_code: "shipping",
+            },
+          },
+        ],
+      };
+      await expect(stripe.checkout.sessions.create(badShippingCode)).rejects.toMatchObject({
+        param: "shipping_options[0][shipping_rate_data][tax_code]",
+      });
+      // "Setting the tax behavior explicitly on a price is optional, if you set up the default tax behavior in
+      // the Stripe Tax settings": the stand-in's have none, so each price must say.
+      const noBehavior = taxedParams([["Honey & Smoke", 199]]);
+      delete noBehavior.line_items![0]!.price_data!.tax_behavior;
+      await expect(stripe.checkout.sessions.create(noBehavior)).rejects.toMatchObject({
+        type: "StripeInvalidRequestError",
+        param: "line_items[0][price_data][tax_behavior]",
+        message: expect.stringContaining("`tax_behavior`"),
+      });
+    });
   });
 });
