@@ -53,6 +53,7 @@ export const routeUses = {
   "/dashboard/artist/codes/:id/export": resource("artists"),
   "/dashboard/artist/payments/sales.csv": resource("artists"),
   "/dashboard/artist/newsletter.csv": resource("artists"),
+  "/admin/tax.csv": resource("admins"),
   "/renditions": resource("marketplace"),
   "/payouts": resource("marketplace"),
   "/announcements": resource("marketplace"),

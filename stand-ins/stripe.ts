@@ -873,13 +873,17 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   }
 
   /**
-   * A charge's refunds, newest first (`charge`, `limit`): what `charge.refunded` no longer carries ("the
-   * refunds property on a charge is no longer expanded by default", Stripe's API upgrades, 2022-11-15).
+   * A charge's or a payment's refunds, newest first (`charge`, `payment_intent`, `limit`): what
+   * `charge.refunded` no longer carries ("the refunds property on a charge is no longer expanded by
+   * default", Stripe's API upgrades, 2022-11-15).
    */
   function listRefunds(query: URLSearchParams): [number, unknown] {
     const charge = query.get("charge");
+    const paymentIntent = query.get("payment_intent");
     const limit = Math.min(Math.max(Number(query.get("limit") ?? 10) || 10, 1), 100);
-    const matching = refunds.filter((made) => charge === null || made.charge === charge).toReversed();
+    const matching = refunds
+      .filter((made) => (charge === null || made.charge === charge) && (paymentIntent === null || made.payment_intent === paymentIntent))
+      .toReversed();
     return [200, { object: "list", data: matching.slice(0, limit), has_more: matching.length > limit, url: "/v1/refunds" }];
   }
 

@@ -70,6 +70,8 @@ export async function startProviders({
       STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
       STRIPE_CONNECT_WEBHOOK_SECRET: stripe.connectWebhookSecret,
       STRIPE_API_URL: stripe.url,
+      // Stripe Tax on, as a launch with Crate's registrations has it: the stand-in adds the tax of its table.
+      STRIPE_TAX: "on",
       RESEND_API_KEY: mail.apiKey,
       MAIL_API_URL: mail.url,
       MAIL_REQUESTS_PER_SECOND: String(mailRequestsPerSecond),

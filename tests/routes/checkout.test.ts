@@ -240,6 +240,37 @@ describe("paying", () => {
       .eq("fan_id", id)
       .eq("artist_id", artist!.artist_id);
     expect(count).toBe(1);
+
+    // A buyer in Germany pays its VAT on top, 19% of $3.87: the receipt says so, the artist's 88% is of the
+    // price before tax, and an administrator's refund gives the tax back with the line.
+    expect(text(done.html)).toContain("Your order is paid: $4.61.");
+    expect(text(done.html)).toMatch(/VAT \(DE\) 19% \$0\.74/);
+    const { data: order } = await serviceClient.from("orders").select("id, tax_cents, payment_intent").eq("buyer_id", id).single();
+    expect(order!.tax_cents).toBe(74);
+    const { data: line } = await serviceClient
+      .from("order_lines")
+      .select("id, total_cents, tax_cents, tax_rate, tax_name, tax_country, artist_share_cents")
+      .eq("order_id", order!.id)
+      .single();
+    expect(line).toMatchObject({
+      total_cents: 387,
+      tax_cents: 74,
+      tax_rate: 19,
+      tax_name: "VAT",
+      tax_country: "DE",
+      artist_share_cents: 341,
+    });
+    const admin = await signedIn("admin@example.com", "admin-demo-pass");
+    expect(text((await admin.post("/admin", { intent: "refund", lineId: line!.id })).html)).toContain("Refunded");
+    const refunds = await stripe.refunds.list({ payment_intent: order!.payment_intent! });
+    expect(refunds.data.map((refund) => refund.amount)).toEqual([461]);
+    // Administrators file the tax from their report (and its CSV), the refunded line's tax given back.
+    expect(text((await admin.get("/admin")).html)).toMatch(/Tax collected .*Germany VAT 19% \$[\d,.]+ \$[\d,.]+ \$[\d,.]+/);
+    const csv = await admin.get("/admin/tax.csv?figures=7d");
+    expect(csv.response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(csv.html).toMatch(/^country,tax,rate \(%\),currency,sales before tax,tax collected,tax given back,tax owed\r\n/);
+    expect(csv.html).toMatch(/\r\nDE,VAT,19,USD,[\d.]+,[\d.]+,[\d.]+,[\d.]+\r\n/);
+    expect((await visitor.get("/admin/tax.csv")).response.status).toBe(403);
   });
 
   it("makes a track's MP3 once its order is paid, never as its checkout opens", async () => {

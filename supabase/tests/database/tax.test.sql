@@ -1,0 +1,70 @@
+-- Tax as the seller (17_fulfilment.sql, 18_admin_money.sql): the tax a paid checkout added is kept on its
+-- lines once, in the order the checkout listed them, the shipping's shared between the merch lines by their
+-- shipping; its receipt lists it by tax, country and rate; a refund gives it back with the line; only
+-- administrators read what was collected, for filing.
+begin;
+\ir helpers.sql
+
+do $$
+begin
+  perform tests.remember('tee', $q$
+    insert into public.merch (artist_id, title, price, description, stock, ships_from, shipping_home, shipping_elsewhere)
+    values (tests.id('artist'), 'Tee', 15.00, 'Cotton', 5, 'GB', 3.00, 8.00) returning id$q$);
+  perform tests.remember('single', $q$
+    insert into public.tracks (artist_id, title, genre, price, description, release_date)
+    values (tests.id('artist'), 'Single', 'Rock', 2.00, 'Out now', current_date - 1) returning id$q$);
+end
+$$;
+
+-- The fan's order of the single and two tees shipped to Germany, its checkout attached.
+select set_config('request.jwt.claims', jsonb_build_object('sub', tests.id('fan'), 'role', 'authenticated')::text, true);
+select tests.send_marketplace_headers();
+do $$
+begin
+  perform tests.remember('order', $q$
+    select (public.open_order(jsonb_build_array(
+      jsonb_build_object('kind', 'track', 'id', tests.id('single')),
+      jsonb_build_object('kind', 'merch', 'id', tests.id('tee'), 'quantity', 2)), '{}', 'USD', false, true, null, 'DE') ->> 'order_id')::uuid$q$);
+  perform public.attach_checkout(tests.id('order'), 'cs_test_taxed', 'stripe');
+end
+$$;
+select set_config('request.jwt.claims', '', true);
+-- Paid with Germany's VAT: 38¢ on the single, $5.70 on the tees, $3.04 on their $16 shipping.
+select public.apply_checkout('cs_test_taxed', 'paid', 'pi_test_taxed', 'DE', 'evt_taxed', 'checkout.session.completed', null, null,
+  '{"lines": [{"amount": 38, "rate": 19, "name": "VAT", "country": "DE"}, {"amount": 570, "rate": 19, "name": "VAT", "country": "DE"}],
+    "shipping": {"amount": 304, "rate": 19, "name": "VAT", "country": "DE"}}');
+select tests.send_no_headers();
+
+select tests.each_actor('read what tax was collected', $$select 1 from public.tax_collected(30)$$, array['admin']);
+
+select plan((select count(*)::integer from tests.cases) + 6);
+
+select * from tests.proved_cases();
+
+select tests.send_marketplace_headers();
+select is(
+  (select jsonb_agg(jsonb_build_array(l.kind, l.total_cents, l.tax_cents, l.tax_rate, l.tax_name, l.tax_country) order by l.position)
+   from public.order_lines l where l.order_id = tests.id('order')),
+  '[["track", 200, 38, 19, "VAT", "DE"], ["merch", 4600, 874, 19, "VAT", "DE"]]'::jsonb,
+  'each line keeps its tax, in the order the checkout listed them, the merch its shipping''s too');
+select is((select tax_cents from public.orders where id = tests.id('order')), 912, 'the order keeps the sum');
+select is(
+  (select jsonb_agg(l.artist_share_cents order by l.position) from public.order_lines l where l.order_id = tests.id('order')),
+  '[176, 4360]'::jsonb, 'the artists'' shares are of the prices before tax');
+-- The same news again, or other news, records nothing more.
+select public.apply_checkout('cs_test_taxed', 'paid', 'pi_test_taxed', 'DE', null, null, null, null,
+  '{"lines": [{"amount": 1, "rate": 5, "name": "GST", "country": "CA"}], "shipping": null}');
+select is((select tax_cents from public.orders where id = tests.id('order')), 912, 'the tax is kept once');
+select tests.send_no_headers();
+select is((tests.through_marketplace($q$select public.line_to_refund((select id from public.order_lines
+    where order_id = tests.id('order') and kind = 'track'))$q$, 'admin') ->> 'total')::integer,
+  238, 'a line''s refund gives its tax back with it');
+select set_config('request.jwt.claims', jsonb_build_object('sub', tests.id('admin'), 'role', 'authenticated',
+  'app_metadata', (select u.raw_app_meta_data from auth.users u where u.id = tests.id('admin')))::text, true);
+
+select is(
+  (select jsonb_agg(jsonb_build_array(country, tax_name, rate, currency, sales, tax, refunded_tax)) from public.tax_collected(30)),
+  '[["DE", "VAT", 19, "USD", 4800, 912, 0]]'::jsonb, 'administrators read the tax collected by country, tax and rate');
+
+select * from finish();
+rollback;
