@@ -266,6 +266,8 @@ export type StripeStandInOptions = {
    * `stripe` package pins, as `npm run stripe:setup` sets a real endpoint.
    */
   webhookApiVersion?: string;
+  /** The account's default API version, in which an event asked for through the API is rendered (unset: an older one than the package's). */
+  accountApiVersion?: string;
   /** The platform account's country (unset: `US`), which decides where its Connect accounts may be made under the full agreement. */
   platformCountry?: string;
   /**
@@ -291,6 +293,9 @@ export const exchangeRate = (from: string, to: string) => Math.round((dollarValu
  * 30¢ "per successful transaction for domestic cards" (stripe.com/pricing), one rate for every card here.
  */
 export const stripeFee = (amount: number) => Math.round(amount * 0.029) + 30;
+
+/** The account's default API version unless set: an older one, as an account made before the app's pinned version has. */
+const accountApiVersion = "2024-06-20";
 
 /** The EEA, the UK and Switzerland, where a platform in one makes accounts in any other under the full agreement. */
 const europe = new Set("AT BE BG CH CY CZ DE DK EE ES FI FR GB GR HR HU IE IS IT LI LT LU LV MT NL NO PL PT RO SE SI SK".split(" "));
@@ -424,6 +429,11 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     const intentPath = /^\/v1\/payment_intents\/([^/]+)$/.exec(path);
     if (request.method === "GET" && intentPath) return paymentIntent(intentPath[1]!, query);
     if (request.method === "POST" && path === "/v1/payment_intents") return createPaymentIntent(decodeForm(body));
+    const chargePath = /^\/v1\/charges\/([^/]+)$/.exec(path);
+    if (request.method === "GET" && chargePath) {
+      const charge = [...charges.values()].find((kept) => kept.id === chargePath[1]);
+      return charge ? [200, charge] : [404, stripeError("invalid_request_error", `No such charge: '${chargePath[1]}'`, "id")];
+    }
     const balanceTransactionPath = /^\/v1\/balance_transactions\/([^/]+)$/.exec(path);
     if (request.method === "GET" && balanceTransactionPath) {
       const entry = balanceTransactions.get(balanceTransactionPath[1]!);
@@ -434,9 +444,13 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     if (path === "/v1/webhook_endpoints" || path.startsWith("/v1/webhook_endpoints/")) return webhookEndpoint(request, path, body);
     const eventPath = /^\/v1\/events\/([^/]+)$/.exec(path);
     if (request.method === "GET" && eventPath) {
-      // An event on a connected account is that account's, asked for on its behalf (`Stripe-Account`).
+      // An event on a connected account is that account's, asked for on its behalf (`Stripe-Account`); one
+      // asked for is in the account's version at its making, not the endpoint's ("rendered according to
+      // Stripe API version at its creation time", the Events reference).
       const event = events.find((sent) => sent.id === eventPath[1] && sent.account === request.headers["stripe-account"]);
-      return event ? [200, event] : [404, stripeError("invalid_request_error", `No such event: '${eventPath[1]}'`, "id")];
+      return event
+        ? [200, { ...event, api_version: options.accountApiVersion ?? accountApiVersion }]
+        : [404, stripeError("invalid_request_error", `No such event: '${eventPath[1]}'`, "id")];
     }
     if (request.method === "POST" && path === "/v1/accounts") return createAccount(decodeForm(body));
     const accountPath = /^\/v1\/accounts\/([^/]+)$/.exec(path);

@@ -66,7 +66,7 @@ create table public.audit_log (
   created_at timestamptz not null default now(),
   constraint audit_log_action_check check (action in (
     'news.add', 'news.edit', 'news.activate', 'news.deactivate', 'news.delete',
-    'user.ban', 'user.unban', 'user.password_reset', 'mail.send_again'
+    'user.ban', 'user.unban', 'user.password_reset', 'mail.send_again', 'payment_event.apply_again'
   ))
 );
 

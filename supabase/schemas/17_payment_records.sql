@@ -157,3 +157,47 @@ $$;
 revoke execute on function public.failed_payment_events() from public;
 
 grant execute on function public.failed_payment_events() to authenticated;
+
+-- An administrator's "Apply again" of an event listed as not applied, through the marketplace (which then
+-- asks its provider for it and applies it): its provider and the account it is about, the ask written to
+-- the audit log. Null for an event not listed (applied since, or never failed): nothing to apply again.
+create or replace function private.payment_event_to_apply(event_id text)
+returns jsonb
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  listed private.failed_payment_events;
+begin
+  perform private.require_marketplace_request();
+  if not public.is_admin() then
+    raise exception 'administrators alone apply a payment event again' using errcode = '42501';
+  end if;
+  select * into listed from private.failed_payment_events f where f.event_id = payment_event_to_apply.event_id;
+  if not found then
+    return null;
+  end if;
+  insert into public.audit_log (actor_id, actor_email, action, summary)
+  values ((select auth.uid()), (select auth.jwt()) ->> 'email', 'payment_event.apply_again',
+    listed.event_type || ' ' || listed.event_id);
+  return jsonb_build_object('provider', listed.provider, 'account', listed.account);
+end
+$$;
+
+revoke execute on function private.payment_event_to_apply(text) from public;
+
+grant execute on function private.payment_event_to_apply(text) to anon, authenticated;
+
+create or replace function public.payment_event_to_apply(event_id text)
+returns jsonb
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.payment_event_to_apply(payment_event_to_apply.event_id)
+$$;
+
+revoke execute on function public.payment_event_to_apply(text) from public;
+
+grant execute on function public.payment_event_to_apply(text) to anon, authenticated;

@@ -175,7 +175,7 @@ describe("the payout job", () => {
     const waiting = text((await unclaimed.visitor.get(path)).html);
     expect(waiting).toMatch(/Available \$0\.00 Pending \$0\.00 Paid out \$52\.80/);
     expect(waiting).toContain(
-      "Unclaimed Waiting for you to claim it at PayPal (30 days left): sign up at PayPal with nobody@unregistered.example",
+      "Unclaimed Waiting for you to claim it at PayPal (30 days left): sign in to PayPal with nobody@unregistered.example and accept it",
     );
     // No other payout in that currency meanwhile, and the artist is told why.
     expect(waiting).toContain("Your next PayPal payout waits until you claim the one waiting for you at PayPal");
@@ -204,12 +204,12 @@ describe("the payout job", () => {
       expect.objectContaining({
         id: payout!.id,
         state: "failed",
-        failure: "PayPal returned the payout: nobody claimed it within 30 days.",
+        failure: "PayPal returned the payout unclaimed.",
       }),
     ]);
     const returned = text((await unclaimed.visitor.get(path)).html);
     expect(returned).toMatch(/Available \$52\.80/);
-    expect(returned).toContain("Failed PayPal returned the payout: nobody claimed it within 30 days. The money is back in your balance.");
+    expect(returned).toContain("Failed PayPal returned the payout unclaimed. The money is back in your balance.");
   });
 
   it("pays what the ledger says was paid out, to the cent", async () => {

@@ -81,7 +81,7 @@ describe("the PayPal stand-in", () => {
     try {
       expect(await paypalPayoutOutcome(env, token, batch)).toEqual({
         paid: false,
-        failure: "PayPal returned the payout: nobody claimed it within 30 days.",
+        failure: "PayPal returned the payout unclaimed.",
       });
     } finally {
       standIn.setClaimWindow(30 * 86_400);

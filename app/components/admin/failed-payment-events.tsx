@@ -31,7 +31,8 @@ export function FailedPaymentEvents({
         Payment events not applied <Badge tone={failed.count > 0 ? "danger" : "neutral"}>{formatCount(failed.count)}</Badge>
       </h2>
       <p className="mt-1 text-sm text-ink-muted">
-        Events from the payment provider that failed here. It sends each again for three days; after that, fix the cause and apply it again.
+        Events from the payment provider that failed here. Stripe sends each again for up to three days (a few hours in test mode); once the
+        cause is fixed, apply it again.
       </p>
       <div className="mt-3 grid gap-3">
         <FormAlert>{problem}</FormAlert>
@@ -56,8 +57,6 @@ export function FailedPaymentEvents({
                   <Form method="post" action={action}>
                     <input type="hidden" name="intent" value="apply-event" />
                     <input type="hidden" name="eventId" value={event.event_id} />
-                    <input type="hidden" name="provider" value={event.provider} />
-                    {event.account ? <input type="hidden" name="account" value={event.account} /> : null}
                     <Button type="submit" variant="secondary" size="sm" aria-label={`Apply again: ${event.event_type} ${event.event_id}`}>
                       Apply again
                     </Button>

@@ -164,11 +164,12 @@ function PayoutHistory({ payouts, now, locale }: { payouts: ArtistPayouts["payou
               </>
             ) : payout.state === "sending" && payout.unclaimed_at ? (
               <>
-                <Badge>Unclaimed</Badge> Waiting for you to claim it at PayPal ({formatDaysLeftToClaim(payout.unclaimed_at, now)}):{" "}
+                <Badge>Unclaimed</Badge> Waiting for you to claim it at PayPal ({formatDaysLeftToClaim(payout.unclaimed_at, now)}): sign in
+                to PayPal with {payout.recipient} and accept it, or, if that address has no PayPal account,{" "}
                 <a href={paypalSignUpUrl} className="underline">
                   sign up at PayPal
                 </a>{" "}
-                with {payout.recipient}, or add that address to your PayPal account. Unclaimed by then, PayPal returns it to your balance.
+                with it. Unclaimed by then, PayPal returns it to your balance.
               </>
             ) : (
               <Badge>{stateLabels[payout.state]}</Badge>

@@ -1745,6 +1745,7 @@ export type Database = {
         }
         Returns: undefined
       }
+      payment_event_to_apply: { Args: { event_id: string }; Returns: Json }
       payment_settled: {
         Args: {
           amount_cents: number

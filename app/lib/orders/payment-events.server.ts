@@ -4,6 +4,7 @@
 // updated. Each event applied once (the database takes its id once); one that fails is kept with its error
 // for administrators (`failed_payment_events`) until a delivery of it is applied.
 import type { RouterContextProvider } from "react-router";
+import * as v from "valibot";
 import { formError, type FormReply } from "~/lib/forms/forms";
 import { envFrom } from "~/lib/http/env.server";
 import { recordStripeAccount } from "~/lib/payouts/stripe-accounts.server";
@@ -61,6 +62,18 @@ function failureOf(error: unknown): string {
   return typeof cause === "string" && cause !== "" ? `${error.message}: ${cause}` : error.message;
 }
 
+/**
+ * An event refused as sent (another API version than the app's): kept with the reason for administrators,
+ * as one that failed, so an endpoint set wrong shows on the Admin Dashboard rather than in the logs alone.
+ */
+export async function keepRefusedEvent(
+  context: Readonly<RouterContextProvider>,
+  providerName: string,
+  news: Extract<WebhookNews, { refused: string }>,
+) {
+  await recordOutcome(context, providerName, news.event, news.refused);
+}
+
 async function recordOutcome(context: Readonly<RouterContextProvider>, provider: string, event: PaymentEvent, failure?: string) {
   const { error } = await vouchedClient(context).rpc("payment_event_outcome", {
     provider,
@@ -72,21 +85,25 @@ async function recordOutcome(context: Readonly<RouterContextProvider>, provider:
   if (error) throw new Error(`recording how event ${event.id} went failed`, { cause: error });
 }
 
+const ListedEventSchema = v.nullable(v.object({ provider: v.string(), account: v.nullable(v.string()) }));
+
 /**
- * An administrator's "Apply again": the event asked of its provider again (a connected account's on its
- * behalf) and applied as its webhook would apply it. Answers the reply to show them.
+ * An administrator's "Apply again" of an event listed as not applied (the database checks they are one,
+ * finds the event's provider and account, and writes the audit log): asked of its provider again (a
+ * connected account's on its behalf) and applied as its webhook would apply it. Answers the reply to show.
  */
-export async function applyEventAgain(
-  request: Request,
-  context: Readonly<RouterContextProvider>,
-  { eventId, provider: providerName, account }: { eventId: string; provider: string; account?: string | undefined },
-): Promise<FormReply> {
+export async function applyEventAgain(request: Request, context: Readonly<RouterContextProvider>, eventId: string): Promise<FormReply> {
   const values = { intent: "apply-event" };
+  const { data, error } = await vouchedClient(context).rpc("payment_event_to_apply", { event_id: eventId });
+  if (error) throw new Error(`finding event ${eventId} to apply again failed`, { cause: error });
+  const listed = v.parse(ListedEventSchema, data);
+  if (!listed) return formError("This event is no longer waiting: it was applied since.", values);
+  const { provider: providerName, account } = listed;
   const provider = paymentProvider(envFrom(context), providerName);
   if (!provider) return formError("This payment provider is not set up here.", values);
   let news: WebhookNews | null;
   try {
-    news = await provider.eventNews(eventId, account);
+    news = await provider.eventNews(eventId, account ?? undefined);
   } catch (error) {
     return formError(`The payment provider could not be reached: ${failureOf(error)}`, values);
   }

@@ -149,12 +149,8 @@ export const FailedPaymentEventsSchema = v.object({
 });
 export type FailedPaymentEvents = v.InferOutput<typeof FailedPaymentEventsSchema>;
 
-/** "Apply again": the event, its provider, and the connected account it is about (Connect's). */
-export const ApplyEventSchema = v.object({
-  eventId: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(255)),
-  provider: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9_]*$/)),
-  account: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(255))),
-});
+/** "Apply again": the event, as the list of those not applied names it. */
+export const ApplyEventSchema = v.object({ eventId: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(255)) });
 
 /** The kinds of mail the marketplace sends (`private.mails.kind`), as "Mail not sent" names them. */
 export const mailKindLabels = {

@@ -154,8 +154,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (intent === "apply-event") {
     const event = parseForm(ApplyEventSchema, formData);
-    if (!event.success) return replyWith(formError("This event is no longer listed", { intent }), 400);
-    const reply = await applyEventAgain(request, context, event.value);
+    if (!event.success) return replyWith(formError("Choose an event to apply again", { intent }), 400);
+    const reply = await applyEventAgain(request, context, event.value.eventId);
     return replyWith(reply, reply.formError ? 409 : 200);
   }
 
@@ -217,6 +217,7 @@ const actionLabels: Record<string, string> = {
   "user.unban": "lifted the ban on",
   "user.password_reset": "sent a password reset to",
   "mail.send_again": "sent again the",
+  "payment_event.apply_again": "applied again the payment event",
 };
 
 export default function AdminDashboard({ loaderData, actionData }: Route.ComponentProps) {

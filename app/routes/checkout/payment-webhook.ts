@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { envFrom } from "~/lib/http/env.server";
 import { readBounded } from "~/lib/http/request-body";
-import { applyPaymentEvent } from "~/lib/orders/payment-events.server";
+import { applyPaymentEvent, keepRefusedEvent } from "~/lib/orders/payment-events.server";
 import { paymentProvider } from "~/lib/providers/payments.server";
 import type { Route } from "./+types/payment-webhook";
 
@@ -24,6 +24,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (!provider || !news) return data({ error: "invalid signature" }, { status: 400 });
   if ("refused" in news) {
     console.error("a payment provider's event was refused; it will be sent again", news.event.id, news.refused);
+    await keepRefusedEvent(context, params.provider, news);
     return data({ error: news.refused }, { status: 400 });
   }
   const outcome = await applyPaymentEvent(request, context, params.provider, provider, news);

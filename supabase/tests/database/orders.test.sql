@@ -124,8 +124,13 @@ select tests.each_actor_through_marketplace('keep an event not applied',
   $$select 1 from (select public.payment_event_outcome('stripe', 'evt_tried', 'charge.refunded', null, 'boom')) kept$$,
   array['visitor', 'artist', 'other artist', 'fan', 'admin']);
 select tests.each_actor('list the events not applied', $$select 1 where public.failed_payment_events() ? 'events'$$, array['admin']);
+select tests.as_marketplace($$select to_jsonb(public.payment_event_outcome('stripe', 'evt_listed', 'charge.refunded', null, 'boom'))$$);
+select tests.each_actor('ask to apply a listed event again without the marketplace',
+  $$select 1 where public.payment_event_to_apply('evt_listed') is not null$$, array[]::text[]);
+select tests.each_actor_through_marketplace('ask to apply a listed event again',
+  $$select 1 where public.payment_event_to_apply('evt_listed') ->> 'provider' = 'stripe'$$, array['admin']);
 
-select plan((select count(*)::integer from tests.cases) + 29);
+select plan((select count(*)::integer from tests.cases) + 32);
 
 select * from tests.proved_cases();
 
@@ -223,11 +228,18 @@ select public.payment_event_outcome('stripe', 'evt_failing', 'checkout.session.c
 select public.payment_event_outcome('stripe', 'evt_connect', 'account.updated', 'acct_1', 'no such account');
 select public.payment_event_outcome('stripe', 'evt_connect', 'account.updated', 'acct_1');
 select is(
-  (select jsonb_agg(jsonb_build_array(event_id, failure, attempts, account)) from private.failed_payment_events),
+  (select jsonb_agg(jsonb_build_array(event_id, failure, attempts, account)) from private.failed_payment_events
+   where event_id in ('evt_failing', 'evt_connect')),
   '[["evt_failing", "it was down again", 2, null]]'::jsonb,
   'an event that fails is kept once with its newest reason and its attempts counted');
 select is((select count(*)::integer from private.failed_payment_events where event_id = 'evt_connect'), 0,
   'an event applied since is forgotten');
+select is(tests.through_marketplace($$select public.payment_event_to_apply('evt_unknown')$$, 'admin'), null,
+  'an event not listed is nothing to apply again');
+select is(tests.through_marketplace($$select public.payment_event_to_apply('evt_listed')$$, 'admin') ->> 'provider', 'stripe',
+  'a listed event is applied again by its provider');
+select is((select summary from public.audit_log where action = 'payment_event.apply_again' order by created_at desc limit 1),
+  'charge.refunded evt_listed', 'asking to apply an event again is in the audit log');
 select is(
   (select jsonb_build_array(currency, amount_cents, fee_cents, exchange_rate) from private.order_settlements
    where order_id = tests.id('fan order')),

@@ -92,10 +92,10 @@ export async function sendPaypalPayout(env: PaypalEnv, token: string, payout: Pa
 }
 
 /**
- * Why PayPal returned a payout: nobody claimed it in its 30 days (the other way an item is RETURNED is the
- * sender cancelling it while unclaimed, which the marketplace never does).
+ * Why PayPal returned a payout: it was not claimed (in its 30 days, or its sender cancelled it meanwhile in
+ * PayPal, the other way an unclaimed item is RETURNED).
  */
-const paypalReturned = "PayPal returned the payout: nobody claimed it within 30 days.";
+const paypalReturned = "PayPal returned the payout unclaimed.";
 
 /**
  * What became of a batch: paid, failed with PayPal's reason, unclaimed (no PayPal account at that address:

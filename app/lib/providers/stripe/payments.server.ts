@@ -100,11 +100,10 @@ type SessionEvent = Extract<Stripe.Event, { type: keyof typeof sessionEvents }>;
 const isSessionEvent = (event: Stripe.Event): event is SessionEvent => event.type in sessionEvents;
 
 /**
- * What a session says, as its order's news: the outcome the event that says so names, or (the return page
+ * What a session says, as its order's news: the outcome its event names (`named`), or (the return page
  * asking, or a completed session's event) the session as it stands.
  */
-function sessionNews(session: Stripe.Checkout.Session, event?: SessionEvent): CheckoutNews {
-  const named = event ? sessionEvents[event.type] : null;
+function sessionNews(session: Stripe.Checkout.Session, named: CheckoutOutcome | null = null): CheckoutNews {
   const outcome: CheckoutOutcome | null =
     named ??
     (session.status === "expired"
@@ -161,61 +160,85 @@ function shippingAddress(session: Stripe.Checkout.Session) {
 
 const idOf = (value: string | { id: string } | null) => (typeof value === "string" ? value : (value?.id ?? null));
 
-/** What a charge's or a dispute's event says of its payment; null for events the marketplace does not act on. */
-function paymentNews(event: Stripe.Event): PaymentNews | null {
-  if (event.type === "charge.refunded") {
-    const charge = event.data.object;
-    const payment = idOf(charge.payment_intent);
-    return payment ? { payment, refunded: charge.amount_refunded, refundId: charge.refunds?.data[0]?.id } : null;
-  }
-  if (event.type === "charge.dispute.created" || event.type === "charge.dispute.closed") {
-    const dispute = event.data.object;
-    const payment = idOf(dispute.payment_intent);
-    if (!payment) return null;
-    const { id, amount, currency, reason, status } = dispute;
-    return { payment, dispute: { id, amount, currency, reason, status, closed: event.type === "charge.dispute.closed" } };
-  }
-  return null;
+/**
+ * A refunded charge's news, with the refund's id: `charge.refunded` no longer carries the charge's refunds
+ * (Stripe stopped expanding them in API version 2022-11-15), so the newest is asked for. A refund made in
+ * Stripe's Dashboard is then recorded with its id, as the marketplace's own are.
+ */
+async function refundNews(stripe: Stripe, charge: Stripe.Charge): Promise<PaymentNews | null> {
+  const payment = idOf(charge.payment_intent);
+  if (!payment) return null;
+  const refundId = charge.refunds?.data[0]?.id ?? (await stripe.refunds.list({ charge: charge.id, limit: 1 })).data[0]?.id;
+  return { payment, refunded: charge.amount_refunded, refundId };
 }
 
-/** What one of Stripe's events says, as the marketplace acts on it. */
-function webhookNewsOf(event: Stripe.Event, about: PaymentEvent): WebhookNews {
-  if (event.type === "account.updated") {
-    const account = event.data.object;
-    return { event: about, payoutAccount: { id: account.id, ready: accountTakesTransfers(account) } };
-  }
-  if (isSessionEvent(event)) return { event: about, checkout: sessionNews(event.data.object, event) };
-  const payment = paymentNews(event);
-  return payment ? { event: about, payment } : { event: about, ignored: true };
+/** A dispute's news, opened or closed. */
+function disputeNews(dispute: Stripe.Dispute, closed: boolean): PaymentNews | null {
+  const payment = idOf(dispute.payment_intent);
+  if (!payment) return null;
+  const { id, amount, currency, reason, status } = dispute;
+  return { payment, dispute: { id, amount, currency, reason, status, closed } };
 }
+
+/** What `payment` says, as an event's news; an event the marketplace does not act on when null. */
+const paymentEventNews = (about: PaymentEvent, payment: PaymentNews | null): WebhookNews =>
+  payment ? { event: about, payment } : { event: about, ignored: true };
+
+const aboutEvent = (event: Stripe.Event): PaymentEvent => ({
+  id: event.id,
+  type: event.type,
+  ...(event.account ? { account: event.account } : {}),
+});
 
 /**
- * One of Stripe's events as the marketplace reads it, however it came (the webhook, or asked for again).
- * An event in another API version than the app's has objects of another shape (a merch order's address,
- * say, is `collected_information` only from 2025-02-24): refused, to be sent again once its endpoint is
- * set right.
+ * One of Stripe's events as the webhook brings it. An event in another API version than the app's has
+ * objects of another shape (a merch order's address, say, is `collected_information` only from
+ * 2025-02-24): refused, to be sent again once its endpoint is set right.
  */
-async function newsOf(stripe: Stripe, event: Stripe.Event): Promise<WebhookNews> {
-  const about: PaymentEvent = { id: event.id, type: event.type, ...(event.account ? { account: event.account } : {}) };
+async function webhookNewsOf(stripe: Stripe, event: Stripe.Event): Promise<WebhookNews> {
+  const about = aboutEvent(event);
   if (event.api_version !== stripeApiVersion)
     return {
       event: about,
       refused: `The webhook endpoint sends API version ${event.api_version ?? "(none)"}; the marketplace reads ${stripeApiVersion}. Set the endpoint's version (npm run stripe:setup).`,
     };
-  const news = webhookNewsOf(event, about);
-  if ("checkout" in news && isSessionEvent(event)) return { ...news, checkout: await withTax(stripe, event.data.object, news.checkout) };
-  return withRefundId(stripe, event, news);
+  if (event.type === "account.updated") {
+    const account = event.data.object;
+    return { event: about, payoutAccount: { id: account.id, ready: accountTakesTransfers(account) } };
+  }
+  if (isSessionEvent(event)) {
+    const session = event.data.object;
+    return { event: about, checkout: await withTax(stripe, session, sessionNews(session, sessionEvents[event.type])) };
+  }
+  if (event.type === "charge.refunded") return paymentEventNews(about, await refundNews(stripe, event.data.object));
+  if (event.type === "charge.dispute.created" || event.type === "charge.dispute.closed")
+    return paymentEventNews(about, disputeNews(event.data.object, event.type === "charge.dispute.closed"));
+  return { event: about, ignored: true };
 }
 
 /**
- * A refunded charge's news with the refund's id: `charge.refunded` no longer carries the charge's refunds
- * (Stripe stopped expanding them in API version 2022-11-15), so the newest is asked for. A refund made in
- * Stripe's Dashboard is then recorded with its id, as the marketplace's own are.
+ * One of Stripe's events asked for again (an administrator's "Apply again"). Stripe renders an event asked
+ * for in the API version its account had when the event was made, not the app's ("rendered according to
+ * Stripe API version at its creation time", the Events reference), and an old event may say what is no
+ * longer so (an account not ready since made ready): what it names is read again, as it stands now, in the
+ * app's version.
  */
-async function withRefundId(stripe: Stripe, event: Stripe.Event, news: WebhookNews): Promise<WebhookNews> {
-  if (event.type !== "charge.refunded" || !("payment" in news) || !("refunded" in news.payment) || news.payment.refundId) return news;
-  const [newest] = (await stripe.refunds.list({ charge: event.data.object.id, limit: 1 })).data;
-  return { ...news, payment: { ...news.payment, refundId: newest?.id } };
+async function eventNewsNow(stripe: Stripe, event: Stripe.Event): Promise<WebhookNews> {
+  const about = aboutEvent(event);
+  const named = "id" in event.data.object && typeof event.data.object.id === "string" ? event.data.object.id : null;
+  if (!named) return { event: about, ignored: true };
+  if (event.type === "account.updated") {
+    const account = await stripe.accounts.retrieve(named);
+    return { event: about, payoutAccount: { id: account.id, ready: accountTakesTransfers(account) } };
+  }
+  if (isSessionEvent(event)) {
+    const session = await stripe.checkout.sessions.retrieve(named);
+    return { event: about, checkout: await withTax(stripe, session, sessionNews(session, sessionEvents[event.type])) };
+  }
+  if (event.type === "charge.refunded") return paymentEventNews(about, await refundNews(stripe, await stripe.charges.retrieve(named)));
+  if (event.type === "charge.dispute.created" || event.type === "charge.dispute.closed")
+    return paymentEventNews(about, disputeNews(await stripe.disputes.retrieve(named), event.type === "charge.dispute.closed"));
+  return { event: about, ignored: true };
 }
 
 const cryptoProvider = Stripe.createSubtleCryptoProvider();
@@ -274,14 +297,14 @@ export function stripePayments(env: StripePaymentEnv): PaymentProvider | null {
           // Not this endpoint's: the next secret, if any.
           continue;
         }
-        return newsOf(stripe, event);
+        return webhookNewsOf(stripe, event);
       }
       return null;
     },
     /** An event asked of Stripe again (kept there 30 days), a connected account's on its behalf. */
     async eventNews(eventId, account) {
       try {
-        return await newsOf(stripe, await stripe.events.retrieve(eventId, {}, account ? { stripeAccount: account } : {}));
+        return await eventNewsNow(stripe, await stripe.events.retrieve(eventId, {}, account ? { stripeAccount: account } : {}));
       } catch (error) {
         if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
         throw error;

@@ -33,13 +33,17 @@ export function stripeTransfers(env: StripeEnv): PayoutProvider | null {
       try {
         const settlement = await settlementOf(payout.payment_intent);
         const saleCurrency = payout.currency.toLowerCase();
+        const rate = settlement.exchangeRate;
+        // Converted, a charge's balance transaction names its rate; without one, nothing is sent at a guess.
+        if (settlement.currency !== saleCurrency && rate === null)
+          throw new Error(`charge ${settlement.charge} settled in ${settlement.currency} without an exchange rate`);
         const converted =
-          settlement.currency === saleCurrency
+          settlement.currency === saleCurrency || rate === null
             ? undefined
             : {
                 currency: settlement.currency,
-                amount_cents: convertedCents(payout.amount_cents, saleCurrency, settlement.currency, settlement.exchangeRate ?? 1),
-                exchange_rate: settlement.exchangeRate ?? 1,
+                amount_cents: convertedCents(payout.amount_cents, saleCurrency, settlement.currency, rate),
+                exchange_rate: rate,
               };
         const transfer = await stripe.transfers.create(
           {
