@@ -4,7 +4,7 @@ import { FormAlert, SubmitButton } from "~/components/form-controls";
 import { LinkButton } from "~/components/ui/button";
 import { Field, TextareaField } from "~/components/ui/field";
 import type { formFields } from "~/lib/forms/forms";
-import { banDays } from "~/lib/schemas/admin";
+import { banDays } from "~/lib/constants";
 
 /**
  * The ban form as a dialog. The server renders it open (its address is `?ban=<user>`), so it works without

@@ -5,7 +5,8 @@ import { Button } from "~/components/ui/button";
 import { DataTable } from "~/components/ui/data-table";
 import { EmptyState } from "~/components/ui/empty-state";
 import { formatCount, formatTimeAgo } from "~/lib/format";
-import { mailKindLabels, type MailsGivenUp } from "~/lib/schemas/admin";
+import { mailKindLabels } from "~/lib/constants";
+import type { MailsGivenUp } from "~/lib/schemas/admin";
 
 /**
  * "Mail not sent": mail the queue gave up after its last retry (the provider failing it each time), kept

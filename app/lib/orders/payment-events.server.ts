@@ -58,8 +58,9 @@ async function apply(
 /** An error's message and what caused it (the database's own words), as an administrator reads it. */
 function failureOf(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? error.cause.message : (error.cause as { message?: unknown } | undefined)?.message;
-  return typeof cause === "string" && cause !== "" ? `${error.message}: ${cause}` : error.message;
+  const { cause } = error;
+  const said = typeof cause === "object" && cause !== null && "message" in cause && typeof cause.message === "string" ? cause.message : "";
+  return said !== "" ? `${error.message}: ${said}` : error.message;
 }
 
 /**

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { textLimits } from "~/lib/constants";
+import { banDays, mailKindLabels, textLimits } from "~/lib/constants";
 import { idSchema, requiredText } from "./text";
 
 // Administration's forms and data (spec sections 4 and 5: News item, Ban). One schema per form.
@@ -73,7 +73,6 @@ const userId = idSchema("This user no longer exists");
 /** Which user a password reset or an unban is for. */
 export const UserIdSchema = v.object({ userId });
 
-export const banDays = { default: 30, minimum: 1, maximum: 36_500 } as const;
 const banDaysMessage = `Ban for a whole number of days, from ${banDays.minimum} to ${banDays.maximum.toLocaleString("en-US")}`;
 
 /** Spec section 5, Ban: whole days, at least 1 (default 30); the reason is free text. */
@@ -151,19 +150,6 @@ export type FailedPaymentEvents = v.InferOutput<typeof FailedPaymentEventsSchema
 
 /** "Apply again": the event, as the list of those not applied names it. */
 export const ApplyEventSchema = v.object({ eventId: v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(255)) });
-
-/** The kinds of mail the marketplace sends (`private.mails.kind`), as "Mail not sent" names them. */
-export const mailKindLabels = {
-  receipt: "Receipt",
-  sale: "“You sold”",
-  refund: "Refund notice",
-  shipped: "Shipping notice",
-  releases: "Release mail",
-  newsletter_signup: "Newsletter confirmation",
-  paypal_changed: "PayPal email changed",
-  payout_method_changed: "Payout method changed",
-  stripe_connected: "Stripe account connected",
-} as const;
 
 /** Mail the queue gave up after its last retry (`mails_given_up`): how many, and the newest. */
 export const MailsGivenUpSchema = v.object({
