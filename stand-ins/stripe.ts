@@ -54,7 +54,7 @@ export type TaxRate = {
   display_name: string;
   effective_percentage: number;
   flat_amount: null;
-  inclusive: false;
+  inclusive: boolean;
   jurisdiction: string;
   jurisdiction_level: "country";
   livemode: false;
@@ -584,41 +584,48 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
    */
   function collectTax(session: CheckoutSession, items: LineItem[], country: string) {
     const registration = taxRegistrations[country];
-    const rate = taxRate(country);
-    const tax = (amount: number): Tax =>
-      registration
-        ? {
-            amount: Math.round((amount * registration.percentage) / 100),
-            rate,
-            taxability_reason: "standard_rated",
-            taxable_amount: amount,
-          }
-        : { amount: 0, rate, taxability_reason: "not_collecting", taxable_amount: 0 };
+    // On top (exclusive), the rate of the price; included (inclusive), the part of the price that is tax:
+    // "When set to inclusive, the amount your buyer pays never changes, even if the tax rate varies"
+    // (Stripe's "Automatically collect tax on Checkout sessions").
+    const tax = (amount: number, behavior: TaxBehavior): Tax => {
+      const included = behavior === "inclusive";
+      const rate = taxRate(country, included);
+      if (!registration) return { amount: 0, rate, taxability_reason: "not_collecting", taxable_amount: 0 };
+      const taxed = included
+        ? amount - Math.round((amount * 100) / (100 + registration.percentage))
+        : Math.round((amount * registration.percentage) / 100);
+      return { amount: taxed, rate, taxability_reason: "standard_rated", taxable_amount: included ? amount - taxed : amount };
+    };
     let amountTax = 0;
+    let addedTax = 0;
     for (const item of items) {
-      item.tax = tax(item.unitAmount * item.quantity);
+      item.tax = tax(item.unitAmount * item.quantity, item.taxBehavior);
       amountTax += item.tax.amount;
+      if (item.taxBehavior !== "inclusive") addedTax += item.tax.amount;
     }
     if (session.shipping_cost) {
-      const shippingTax = tax(session.shipping_cost.amount_subtotal);
+      const behavior = shippingRates.get(session.shipping_cost.shipping_rate)?.tax_behavior ?? "exclusive";
+      const shippingTax = tax(session.shipping_cost.amount_subtotal, behavior);
       amountTax += shippingTax.amount;
+      const added = behavior === "inclusive" ? 0 : shippingTax.amount;
+      addedTax += added;
       Object.assign(session.shipping_cost, {
         amount_tax: shippingTax.amount,
-        amount_total: session.shipping_cost.amount_subtotal + shippingTax.amount,
+        amount_total: session.shipping_cost.amount_subtotal + added,
         taxes: [shippingTax],
       });
     }
     Object.assign(session, {
-      amount_total: session.amount_subtotal + session.total_details.amount_shipping + amountTax,
+      amount_total: session.amount_subtotal + session.total_details.amount_shipping + addedTax,
       automatic_tax: { ...session.automatic_tax, status: "complete" },
       total_details: { ...session.total_details, amount_tax: amountTax },
     });
   }
 
   /** A country's tax rate: its registration's, or a 0% one where the stand-in has none (US sales tax included). */
-  function taxRate(country: string): TaxRate {
+  function taxRate(country: string, inclusive: boolean): TaxRate {
     const registration = taxRegistrations[country];
-    const made = taxRates.get(country) ?? {
+    const made = taxRates.get(`${country}:${inclusive}`) ?? {
       id: id("txr"),
       object: "tax_rate" as const,
       active: true as const,
@@ -628,7 +635,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       display_name: registration?.display_name ?? (country === "US" ? "Sales tax" : "Tax"),
       effective_percentage: registration?.percentage ?? 0,
       flat_amount: null,
-      inclusive: false as const,
+      inclusive,
       jurisdiction: regionNames.of(country) ?? country,
       jurisdiction_level: "country" as const,
       livemode: false as const,
@@ -638,7 +645,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       state: null,
       tax_type: registration?.tax_type ?? (country === "US" ? ("sales_tax" as const) : null),
     };
-    taxRates.set(country, made);
+    taxRates.set(`${country}:${inclusive}`, made);
     return made;
   }
 
@@ -656,6 +663,8 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       data: page.map((item) => {
         const subtotal = item.unitAmount * item.quantity;
         const amountTax = item.tax?.amount ?? 0;
+        // Tax included in the price is part of its subtotal already; tax on top is added.
+        const addedTax = item.taxBehavior === "inclusive" ? 0 : amountTax;
         return {
           id: item.id,
           object: "item",
@@ -663,7 +672,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
           amount_discount: 0,
           amount_subtotal: subtotal,
           amount_tax: amountTax,
-          amount_total: subtotal + amountTax,
+          amount_total: subtotal + addedTax,
           currency: session.currency,
           description: item.name,
           metadata: {},
@@ -745,7 +754,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     // explicitly on a price is optional, if you set up the default tax behavior in the Stripe Tax settings"
     // (Stripe's "Automatically collect tax on Checkout sessions"); the stand-in's settings have no default, so
     // each must say, as Stripe answers a price without one ("does not have a `tax_behavior` set which is
-    // required for automatic tax computation"). Tax on top (exclusive) is the one the stand-in computes.
+    // required for automatic tax computation").
     const automaticTax = record(params.automatic_tax).enabled === "true";
     if (automaticTax) {
       const behaviors = [
@@ -762,8 +771,6 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
               param,
             ),
           ];
-        if (behavior !== "exclusive")
-          return [400, stripeError("invalid_request_error", "This stand-in computes tax on top alone: tax_behavior=exclusive.", param)];
       }
     }
     if (params.shipping_address_collection !== undefined && (allowed.length === 0 || allowed.some((code) => !/^[A-Z]{2}$/.test(code))))

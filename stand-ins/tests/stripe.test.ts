@@ -447,6 +447,26 @@ describe("the Stripe stand-in", () => {
       expect(typeof paid.shipping_cost?.shipping_rate).toBe("string");
     });
 
+    it("takes a German buyer's VAT out of prices that include it, so they pay the prices alone", async () => {
+      // "When set to inclusive, the amount your buyer pays never changes, even if the tax rate varies": of
+      // €1.50 with 19% in it, €1.26 is the price and 24¢ the tax.
+      const params = taxedParams([["Honey & Smoke", 150]]);
+      const session = await stripe.checkout.sessions.create({
+        ...params,
+        line_items: params.line_items!.map((item) => ({ ...item, price_data: { ...item.price_data!, tax_behavior: "inclusive" } })),
+      });
+      const paid = await pay(session, { country: "DE" });
+      expect(paid).toMatchObject({ amount_total: 150, total_details: { amount_tax: 24 } });
+      const [item] = (await stripe.checkout.sessions.listLineItems(session.id, { expand: ["data.taxes"] })).data;
+      expect(item).toMatchObject({
+        amount_subtotal: 150,
+        amount_tax: 24,
+        amount_total: 150,
+        price: { tax_behavior: "inclusive" },
+        taxes: [{ amount: 24, rate: { country: "DE", percentage: 19, inclusive: true }, taxable_amount: 126 }],
+      });
+    });
+
     it("collects no tax from a US buyer, where the stand-in has no registration (not_collecting)", async () => {
       // "Stripe Tax only calculates tax in jurisdictions where you're registered to collect tax."
       expect(taxRegistrations).not.toHaveProperty("US");

@@ -1,8 +1,97 @@
--- What the payment provider says beyond an order's outcome (17_fulfilment.sql applies that): what each
--- paid payment added to Crate's balance (its settlement, for the books), and the provider's events the
--- webhook could not apply, kept for administrators until one delivery of each is applied.
+-- What the payment provider says beyond an order's outcome (17_fulfilment.sql applies that): the tax a paid
+-- order's payment collected (apply_checkout keeps it), what each paid payment added to Crate's balance (its
+-- settlement, for the books), and the provider's events the webhook could not apply, kept for
+-- administrators until one delivery of each is applied.
 -- Function bodies are checked when they first run, so a function may name what a later file declares.
 set check_function_bodies = off;
+
+-- The tax a paid order's payment collected, kept on its lines once as the payment provider worked it out:
+-- `tax` is `{ included, lines: [{ amount, rate, name, country }], shipping: { amount, rate, name, country } }`,
+-- its lines in the order the checkout listed them (order_lines.position); the shipping's tax shared between
+-- the merch lines by their shipping, the cents that do not divide evenly going to the first. Added on top,
+-- the lines stand as priced; `included` in the prices, each line's price and shipping lose their tax, so
+-- that a line's total is before tax whichever way (what its buyer paid is total + tax), and its artist's
+-- share is again their percent of its price after discounts, and all its shipping. The order keeps the sum,
+-- and its total before tax. What follows its writes: nothing fires (the order is paid after).
+create or replace function private.record_order_tax(order_id uuid, tax jsonb)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  shipping jsonb := record_order_tax.tax -> 'shipping';
+  shipping_tax integer := coalesce((record_order_tax.tax -> 'shipping' ->> 'amount')::integer, 0);
+  included boolean := coalesce((record_order_tax.tax ->> 'included')::boolean, false);
+begin
+  with items as (
+    select t.position, t.item
+    from jsonb_array_elements(record_order_tax.tax -> 'lines') with ordinality as t (item, position)
+  ),
+  parts as (
+    select l.id, l.position, l.shipping_cents,
+      case when l.shipping_cents > 0 and shipping_tax > 0
+        then floor(shipping_tax::numeric * l.shipping_cents / sum(l.shipping_cents) filter (where l.shipping_cents > 0) over ())::integer
+        else 0 end as shipping_part
+    from public.order_lines l
+    where l.order_id = record_order_tax.order_id
+  ),
+  taxed as (
+    select p.id, coalesce((i.item ->> 'amount')::integer, 0) as item_tax,
+      p.shipping_part + case when p.shipping_cents > 0 and p.position = min(p.position) filter (where p.shipping_cents > 0) over ()
+        then shipping_tax - sum(p.shipping_part) over () else 0 end as shipping_tax,
+      nullif(i.item ->> 'rate', '')::numeric as rate, i.item ->> 'name' as name, i.item ->> 'country' as country
+    from parts p
+    left join items i on i.position = p.position
+  )
+  update public.order_lines l
+  set tax_cents = t.item_tax + t.shipping_tax,
+    tax_rate = case when t.item_tax > 0 then t.rate when t.shipping_tax > 0 then (shipping ->> 'rate')::numeric end,
+    tax_name = case when t.item_tax > 0 then t.name when t.shipping_tax > 0 then shipping ->> 'name' end,
+    tax_country = case when t.item_tax > 0 then t.country when t.shipping_tax > 0 then shipping ->> 'country' end,
+    amount_cents = l.amount_cents - case when included then t.item_tax else 0 end,
+    shipping_cents = l.shipping_cents - case when included then t.shipping_tax else 0 end,
+    total_cents = l.total_cents - case when included then t.item_tax + t.shipping_tax else 0 end,
+    artist_share_cents = case when included
+      then round((l.amount_cents - t.item_tax - l.code_discount_cents - l.bundle_discount_cents)
+        * private.artist_share_percent(l.kind) / 100.0)::integer + l.shipping_cents - t.shipping_tax
+      else l.artist_share_cents end,
+    crate_cents = case when included
+      then (l.total_cents - t.item_tax - t.shipping_tax) - (round((l.amount_cents - t.item_tax - l.code_discount_cents
+        - l.bundle_discount_cents) * private.artist_share_percent(l.kind) / 100.0)::integer + l.shipping_cents - t.shipping_tax)
+      else l.crate_cents end
+  from taxed t
+  where l.id = t.id and t.item_tax + t.shipping_tax > 0;
+  update public.orders o
+  set tax_cents = (select coalesce(sum(l.tax_cents), 0) from public.order_lines l where l.order_id = o.id),
+    total_cents = (select coalesce(sum(l.total_cents), 0) from public.order_lines l where l.order_id = o.id)
+  where o.id = record_order_tax.order_id;
+end
+$$;
+
+revoke execute on function private.record_order_tax(uuid, jsonb) from public, anon, authenticated;
+
+-- An order's taxes as its receipt lists them: one per tax, country and rate ("VAT (DE) 19%"), with its amount.
+-- Runs as its caller: the reads that list it (a buyer's return page, a guest's receipt, a mail) decide whose.
+create or replace function private.order_taxes(order_id uuid)
+returns jsonb
+language sql
+stable
+set search_path = ''
+as $$
+  select coalesce(jsonb_agg(jsonb_build_object('name', t.tax_name, 'country', t.tax_country, 'rate', t.tax_rate, 'amount', t.amount)
+    order by t.tax_country, t.tax_name, t.tax_rate), '[]')
+  from (
+    select l.tax_name, l.tax_country, l.tax_rate, sum(l.tax_cents) as amount
+    from public.order_lines l
+    where l.order_id = order_taxes.order_id and l.tax_cents > 0
+    group by l.tax_name, l.tax_country, l.tax_rate
+  ) t
+$$;
+
+revoke execute on function private.order_taxes(uuid) from public;
+
+grant execute on function private.order_taxes(uuid) to anon, authenticated;
 
 -- What a paid order's payment added to the platform's balance, as the provider's balance transaction says:
 -- in the platform's settlement currency, its amount, the provider's fee and the rate the charge was

@@ -25,7 +25,7 @@ const where = { done: "https://crate.example/checkout/done", cancel: `https://cr
 
 describe("a checkout's session", () => {
   it("charges each line's total in the order's currency and names the order", () => {
-    const params = checkoutSessionParams(order, { ...where, tax: false });
+    const params = checkoutSessionParams(order, { ...where, tax: null });
     expect(params.line_items?.map((item) => [item.price_data?.currency, item.price_data?.unit_amount])).toEqual([
       ["gbp", 99],
       ["gbp", 249],
@@ -48,7 +48,7 @@ describe("a checkout's session", () => {
         { n: 2, kind: "merch" as const, title: "Lantern tee", artist_name: "The Paper Lanterns", quantity: 2, shipping: 800, total: 3800 },
       ],
     };
-    const params = checkoutSessionParams(withMerch, { ...where, tax: false });
+    const params = checkoutSessionParams(withMerch, { ...where, tax: null });
     expect(params.line_items?.map((item) => [item.price_data?.product_data?.name, item.price_data?.unit_amount])).toEqual([
       ["Greenhouse · The Paper Lanterns", 99],
       ["Lantern tee × 2 · The Paper Lanterns", 3000],
@@ -60,16 +60,22 @@ describe("a checkout's session", () => {
   });
 
   it("has Stripe Tax add the tax on top of the prices when it is on, each thing sold with its tax code", () => {
-    const params = checkoutSessionParams(order, { ...where, tax: true });
+    const params = checkoutSessionParams(order, { ...where, tax: "added" });
     expect(params.automatic_tax).toEqual({ enabled: true });
     expect(params.line_items?.every((item) => item.price_data?.tax_behavior === "exclusive")).toBe(true);
     expect(params.line_items?.map((item) => item.price_data?.product_data?.tax_code)).toEqual(["txcd_10401100", "txcd_10401100"]);
     const merch = checkoutSessionParams(
       { ...order, ship_to: "DE", lines: [{ ...order.lines[0]!, kind: "merch", shipping: 400, total: 1400 }] },
-      { ...where, tax: true },
+      { ...where, tax: "added" },
     );
     expect(merch.line_items?.[0]?.price_data?.product_data?.tax_code).toBe("txcd_99999999");
     expect(merch.shipping_options?.[0]?.shipping_rate_data).toMatchObject({ tax_behavior: "exclusive", tax_code: "txcd_92010001" });
+  });
+
+  it("takes the tax as included in the prices when the site says prices include it", () => {
+    const params = checkoutSessionParams(order, { ...where, tax: "included" });
+    expect(params.automatic_tax).toEqual({ enabled: true });
+    expect(params.line_items?.every((item) => item.price_data?.tax_behavior === "inclusive")).toBe(true);
   });
 });
 

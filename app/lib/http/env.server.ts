@@ -31,8 +31,11 @@ const EnvSchema = v.object({
   STRIPE_WEBHOOK_SECRET: v.optional(v.string()),
   /** The signing secret of the Connect endpoint (events on the artists' Stripe accounts: `account.updated`). */
   STRIPE_CONNECT_WEBHOOK_SECRET: v.optional(v.string()),
-  /** `on`: Stripe Tax adds the tax due where the buyer is to each checkout (set it up in Stripe first). */
-  STRIPE_TAX: v.optional(v.picklist(["", "on", "off"], "STRIPE_TAX is on or off")),
+  /**
+   * Stripe Tax on each checkout (set it up in Stripe first): `on` adds the tax due where the buyer is on top
+   * of the prices; `included` takes it as included in them; `off` (or unset) collects none.
+   */
+  STRIPE_TAX: v.optional(v.picklist(["", "on", "off", "included"], "STRIPE_TAX is on, included or off")),
   /** PayPal's Payouts (see paypalVariables): "Withdraw now" sends its payout at once. */
   ...paypalVariables,
   /** The site's own X (Twitter) account, `@handle`: link previews name it (`twitter:site`); none when unset. */

@@ -41,11 +41,17 @@ export type ShippingAddress = {
   country: string | null;
 };
 
+/** Where tax is collected, whether the tax due where the buyer is comes on top of the prices or is included in them. */
+export type TaxInPrices = "added" | "included";
+
 /** One tax as the provider worked it out where the buyer is: cents, the rate in percent, its name ("VAT") and the country it is owed to. */
 export type TaxPart = { amount: number; rate: number | null; name: string | null; country: string | null };
 
-/** The tax a paid checkout added on top of its prices: each line's, in the order the checkout listed them, and the shipping's. */
-export type CheckoutTax = { lines: TaxPart[]; shipping: TaxPart | null };
+/**
+ * The tax a paid checkout collected: each line's, in the order the checkout listed them, and the shipping's;
+ * `included`: it was part of the prices (else added on top).
+ */
+export type CheckoutTax = { included: boolean; lines: TaxPart[]; shipping: TaxPart | null };
 
 /** What a provider says about one checkout: its outcome (null: none yet) and what it learnt of the buyer. */
 export type CheckoutNews = {

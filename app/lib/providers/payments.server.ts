@@ -2,8 +2,9 @@
 // made from the page Worker's variables: a provider not configured there is null. A new provider is its
 // own folder beside stripe/ (implementing payment-provider.ts) and one line here.
 import type { AppEnv } from "~/lib/http/env.server";
-import type { PaymentProvider } from "./payment-provider";
+import type { PaymentProvider, TaxInPrices } from "./payment-provider";
 import { stripePayments } from "./stripe/payments.server";
+import { taxInPrices } from "./stripe/client.server";
 
 const paymentProviders = {
   stripe: stripePayments,
@@ -26,3 +27,6 @@ export function checkoutProvider(env: AppEnv): { name: PaymentProviderName; prov
 export function paymentProvider(env: AppEnv, name: string | null): PaymentProvider | null {
   return name && isProviderName(name) ? paymentProviders[name](env) : null;
 }
+
+/** How the prices a buyer sees relate to tax, as the site is set (STRIPE_TAX): added at payment, included, or none collected. */
+export const pricesAndTax = (env: AppEnv): TaxInPrices | null => (checkoutProvider(env) ? taxInPrices(env) : null);

@@ -55,6 +55,8 @@ import {
 } from "~/lib/payments/cart.server";
 import { endCheckout, startCheckout } from "~/lib/orders/checkout.server";
 import type { Route } from "./+types/cart";
+import { pricesAndTax } from "~/lib/providers/payments.server";
+import type { TaxInPrices } from "~/lib/providers/payment-provider";
 
 export const meta = () => pageMeta("Your Cart", "What you are about to buy, and paying for it.");
 
@@ -87,8 +89,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     signedIn,
     askWaiver: waiverNeeded(context.get(cloudflareContext).country),
     captchaSiteKey: signedIn ? null : captchaSiteKey(context),
-    // Prices are before tax: with Stripe Tax on, the payment adds what is due where the buyer is.
-    taxAdded: envFrom(context).STRIPE_TAX === "on",
+    // Whether the prices shown are before tax (the payment adds what is due where the buyer is) or include it.
+    tax: pricesAndTax(envFrom(context)),
   };
 }
 
@@ -230,7 +232,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
       </EmptyState>
     );
   }
-  const { cart, signedIn, askWaiver, captchaSiteKey, waiverAsked, paymentCancelled, taxAdded } = loaderData;
+  const { cart, signedIn, askWaiver, captchaSiteKey, waiverAsked, paymentCancelled, tax } = loaderData;
   const currencies = [...new Set(cart.lines.map((line) => line.currency))];
   const shipping = cart.lines.some((line) => line.kind === "merch");
   return (
@@ -264,7 +266,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
               several={currencies.length > 1}
               askWaiver={askWaiver}
               waiverAsked={waiverAsked}
-              taxAdded={taxAdded}
+              tax={tax}
               reply={actionData}
             />
           ))}
@@ -317,7 +319,7 @@ function CurrencyGroup({
   several,
   askWaiver,
   waiverAsked,
-  taxAdded,
+  tax,
   reply,
 }: {
   currency: string;
@@ -331,8 +333,8 @@ function CurrencyGroup({
   askWaiver: boolean;
   /** Whether Buy Now brought the buyer here without the waiver ticked: the box says why they are here. */
   waiverAsked: boolean;
-  /** Whether the payment adds the tax due where the buyer is on top of these prices. */
-  taxAdded: boolean;
+  /** Whether the payment adds the tax due where the buyer is on top of these prices, or they include it. */
+  tax: TaxInPrices | null;
   /** The action's reply: a refused amount shows beside its line, as typed. */
   reply: FormReply | undefined;
 }) {
@@ -388,8 +390,12 @@ function CurrencyGroup({
         <dt className="text-lg font-semibold">Total</dt>
         <dd className="text-right text-lg font-semibold">{money(total)}</dd>
       </dl>
-      {taxAdded ? (
-        <p className="mt-1 text-sm text-ink-muted">Before tax: any VAT or sales tax due where you are is added at payment.</p>
+      {tax ? (
+        <p className="mt-1 text-sm text-ink-muted">
+          {tax === "added"
+            ? "Before tax: any VAT or sales tax due where you are is added at payment."
+            : "Prices include any VAT or sales tax due where you are."}
+        </p>
       ) : null}
       <Form method="post" action={cartPath} noValidate className="mt-4 grid gap-4">
         <input type="hidden" name="intent" value="checkout" />

@@ -7,6 +7,7 @@ begin;
 
 do $$
 begin
+  perform tests.new_user('fan2', '{"role": "fan", "username": "second-listener"}');
   perform tests.remember('tee', $q$
     insert into public.merch (artist_id, title, price, description, stock, ships_from, shipping_home, shipping_elsewhere)
     values (tests.id('artist'), 'Tee', 15.00, 'Cotton', 5, 'GB', 3.00, 8.00) returning id$q$);
@@ -35,9 +36,28 @@ select public.apply_checkout('cs_test_taxed', 'paid', 'pi_test_taxed', 'DE', 'ev
     "shipping": {"amount": 304, "rate": 19, "name": "VAT", "country": "DE"}}');
 select tests.send_no_headers();
 
+-- The same order, another fan's, paid where prices include the tax (STRIPE_TAX=included): 32¢ of the
+-- single's $2, $4.79 of the tees' $30 and $2.55 of their $16 shipping.
+select set_config('request.jwt.claims', jsonb_build_object('sub', tests.id('fan2'), 'role', 'authenticated')::text, true);
+select tests.send_marketplace_headers();
+do $$
+begin
+  perform tests.remember('included order', $q$
+    select (public.open_order(jsonb_build_array(
+      jsonb_build_object('kind', 'track', 'id', tests.id('single')),
+      jsonb_build_object('kind', 'merch', 'id', tests.id('tee'), 'quantity', 2)), '{}', 'USD', false, true, null, 'DE') ->> 'order_id')::uuid$q$);
+  perform public.attach_checkout(tests.id('included order'), 'cs_test_included', 'stripe');
+end
+$$;
+select set_config('request.jwt.claims', '', true);
+select public.apply_checkout('cs_test_included', 'paid', 'pi_test_included', 'DE', 'evt_included', 'checkout.session.completed', null,
+  null, '{"included": true, "lines": [{"amount": 32, "rate": 19, "name": "VAT", "country": "DE"},
+    {"amount": 479, "rate": 19, "name": "VAT", "country": "DE"}], "shipping": {"amount": 255, "rate": 19, "name": "VAT", "country": "DE"}}');
+select tests.send_no_headers();
+
 select tests.each_actor('read what tax was collected', $$select 1 from public.tax_collected(30)$$, array['admin']);
 
-select plan((select count(*)::integer from tests.cases) + 6);
+select plan((select count(*)::integer from tests.cases) + 9);
 
 select * from tests.proved_cases();
 
@@ -63,8 +83,18 @@ select set_config('request.jwt.claims', jsonb_build_object('sub', tests.id('admi
   'app_metadata', (select u.raw_app_meta_data from auth.users u where u.id = tests.id('admin')))::text, true);
 
 select is(
+  (select jsonb_agg(jsonb_build_array(l.amount_cents, l.shipping_cents, l.total_cents, l.tax_cents, l.artist_share_cents, l.crate_cents)
+    order by l.position)
+   from public.order_lines l where l.order_id = tests.id('included order')),
+  '[[168, 0, 168, 32, 148, 20], [2521, 1345, 3866, 734, 3664, 202]]'::jsonb,
+  'a line whose price included its tax is kept before tax, its artist''s share of that');
+select is((select jsonb_build_array(total_cents, tax_cents) from public.orders where id = tests.id('included order')), '[4034, 766]'::jsonb,
+  'its order''s total is before tax too: the buyer paid the prices, total and tax');
+select is(
   (select jsonb_agg(jsonb_build_array(country, tax_name, rate, currency, sales, tax, refunded_tax)) from public.tax_collected(30)),
-  '[["DE", "VAT", 19, "USD", 4800, 912, 0]]'::jsonb, 'administrators read the tax collected by country, tax and rate');
+  '[["DE", "VAT", 19, "USD", 8834, 1678, 0]]'::jsonb, 'administrators read the tax collected by country, tax and rate');
+select is((select sum(amount_cents)::integer from public.ledger_entries where artist_id = tests.id('artist') and kind = 'sale'),
+  176 + 4360 + 148 + 3664, 'the ledger credits the shares before tax');
 
 select * from finish();
 rollback;

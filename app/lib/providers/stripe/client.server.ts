@@ -3,14 +3,23 @@
 // with it (payments.server.ts); both Workers move artists' money with it (transfers.server.ts).
 import Stripe from "stripe";
 import type { StripeEnv } from "~/lib/http/provider-env";
+import type { TaxInPrices } from "../payment-provider";
 
 /** The page Worker's Stripe variables for payments: the key, the webhook endpoints' signing secrets, Stripe Tax. */
 export type StripePaymentEnv = StripeEnv & {
   STRIPE_WEBHOOK_SECRET?: string | undefined;
   /** The signing secret of the Connect endpoint (events on the artists' Stripe accounts: `account.updated`). */
   STRIPE_CONNECT_WEBHOOK_SECRET?: string | undefined;
-  STRIPE_TAX?: "" | "on" | "off" | undefined;
+  STRIPE_TAX?: "" | "on" | "off" | "included" | undefined;
 };
+
+/**
+ * How the marketplace's prices relate to tax (STRIPE_TAX): `on`, the tax added on top, the default, so an
+ * artist's price and share are the same for every buyer; `included`, prices include it (the buyer pays the
+ * price whatever their rate, and the order keeps its lines before tax); none without Stripe Tax.
+ */
+export const taxInPrices = (env: StripePaymentEnv): TaxInPrices | null =>
+  env.STRIPE_TAX === "on" ? "added" : env.STRIPE_TAX === "included" ? "included" : null;
 
 /**
  * The API version the app speaks, the one the `stripe` package pins (its types are of it): requests are

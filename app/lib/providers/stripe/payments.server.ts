@@ -14,10 +14,11 @@ import type {
   PaymentEvent,
   PaymentNews,
   PaymentProvider,
+  TaxInPrices,
   TaxPart,
   WebhookNews,
 } from "../payment-provider";
-import { stripeApiVersion, stripeClient, type StripePaymentEnv } from "./client.server";
+import { stripeApiVersion, stripeClient, taxInPrices, type StripePaymentEnv } from "./client.server";
 import { accountTakesTransfers } from "./accounts.server";
 import { chargeSettlement } from "./settlements.server";
 import type { platformEvents } from "./webhook-events";
@@ -26,8 +27,9 @@ import type { platformEvents } from "./webhook-events";
  * The Checkout Session of an order: each line at its total (cents from the database), its merch's shipping
  * as one fixed rate with the address taken in the country it was priced for alone, the order's id in its
  * metadata and as its reference, back to the return page or (letting go of the order) the cart, lapsing
- * when the database's hold on its stock ends. With `tax` (STRIPE_TAX=on), Stripe Tax adds the tax due where
- * the buyer is on top of the prices (the shares are of the price before tax), from the address Checkout asks for.
+ * when the database's hold on its stock ends. With `tax` (STRIPE_TAX), Stripe Tax works out the tax due where
+ * the buyer is, from the address Checkout asks for: added on top of the prices, or included in them (the
+ * order then keeps its lines before tax, record_order_tax); the shares are of the price before tax.
  */
 /**
  * Stripe Tax's product tax codes for what Crate sells: a download is "Digital audio -- unlimited use" (a
@@ -36,9 +38,12 @@ import type { platformEvents } from "./webhook-events";
  */
 export const taxCodes = { track: "txcd_10401100", album: "txcd_10401100", merch: "txcd_99999999", shipping: "txcd_92010001" } as const;
 
+/** Stripe's tax behavior for each way prices relate to tax: the tax added on top, or included in them. */
+const taxBehaviors = { added: "exclusive", included: "inclusive" } as const satisfies Record<TaxInPrices, "exclusive" | "inclusive">;
+
 export function checkoutSessionParams(
   order: CheckoutOrder,
-  { done, cancel, tax }: CheckoutPages & { tax: boolean },
+  { done, cancel, tax }: CheckoutPages & { tax: TaxInPrices | null },
 ): Stripe.Checkout.SessionCreateParams {
   const currency = order.currency.toLowerCase();
   const shipping = order.lines.reduce((sum, line) => sum + line.shipping, 0);
@@ -53,7 +58,7 @@ export function checkoutSessionParams(
           name: `${line.title}${line.quantity > 1 ? ` × ${line.quantity}` : ""} · ${line.artist_name}`,
           ...(tax ? { tax_code: taxCodes[line.kind] } : {}),
         },
-        ...(tax ? { tax_behavior: "exclusive" as const } : {}),
+        ...(tax ? { tax_behavior: taxBehaviors[tax] } : {}),
       },
     })),
     ...(order.ship_to
@@ -65,7 +70,7 @@ export function checkoutSessionParams(
                 type: "fixed_amount" as const,
                 fixed_amount: { amount: shipping, currency },
                 display_name: `Shipping to ${formatCountry(order.ship_to)}`,
-                ...(tax ? { tax_behavior: "exclusive" as const, tax_code: taxCodes.shipping } : {}),
+                ...(tax ? { tax_behavior: taxBehaviors[tax], tax_code: taxCodes.shipping } : {}),
               },
             },
           ],
@@ -144,6 +149,8 @@ async function withTax(stripe: Stripe, session: Stripe.Checkout.Session, news: C
   const items = await stripe.checkout.sessions.listLineItems(session.id, { limit: 100, expand: ["data.taxes"] });
   const shipping = session.shipping_cost;
   const tax: CheckoutTax = {
+    // Included in the prices, the lines' amounts held it: the order takes it out of them.
+    included: items.data.some((item) => item.price?.tax_behavior === "inclusive"),
     lines: items.data.map((item) => taxPart(item.amount_tax, item.taxes)),
     shipping: shipping && shipping.amount_tax > 0 ? taxPart(shipping.amount_tax, shipping.taxes) : null,
   };
@@ -249,7 +256,7 @@ export function stripePayments(env: StripePaymentEnv): PaymentProvider | null {
   if (!stripe) return null;
   return {
     async openCheckout(order, pages) {
-      const session = await stripe.checkout.sessions.create(checkoutSessionParams(order, { ...pages, tax: env.STRIPE_TAX === "on" }), {
+      const session = await stripe.checkout.sessions.create(checkoutSessionParams(order, { ...pages, tax: taxInPrices(env) }), {
         idempotencyKey: `checkout-${order.order_id}`,
       });
       if (!session.url) throw new Error(`Stripe opened checkout ${session.id} without a payment page`);
