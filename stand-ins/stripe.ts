@@ -1210,6 +1210,8 @@ ${field("bank_account", "Bank account number or IBAN", 'autocomplete="off" requi
         return;
       }
     }
+    // What the page says of tax: added when the buyer pays, or already in the prices (Checkout shows it so).
+    const taxNote = !session.automatic_tax.enabled ? null : items.every((item) => item.taxBehavior === "inclusive") ? "included" : "added";
     const money = (cents: number) => new Intl.NumberFormat("en", { style: "currency", currency: session.currency }).format(cents / 100);
     const rows = items
       .map(
@@ -1235,7 +1237,7 @@ ${field("shipping_postal_code", "Postal code", 'autocomplete="shipping postal-co
       response,
       problem ? 402 : 200,
       "Pay",
-      `<ul>${rows}</ul><p>Total <b>${money(session.amount_total)}</b>${session.automatic_tax.enabled ? " plus tax, from your address, when you pay" : ""}</p>
+      `<ul>${rows}</ul><p>Total <b>${money(session.amount_total)}</b>${taxNote === "added" ? " plus tax, from your address, when you pay" : taxNote === "included" ? ", tax included" : ""}</p>
 <form method="post">
 ${problem ? `<p role="alert" class="problem">${escape(problem)}</p>` : ""}
 ${session.customer_email ? `<p>Email: ${escape(session.customer_email)}</p>` : field("email", "Email", 'type="email" autocomplete="email" required')}
@@ -1246,7 +1248,7 @@ ${field("cvc", "CVC", 'inputmode="numeric" autocomplete="cc-csc" required')}
 <p><label for="country">Country</label><br><select id="country" name="country">${countries
         .map(([code, name]) => `<option value="${code}"${typed.country === code ? " selected" : ""}>${name}</option>`)
         .join("")}</select></p>
-<p><button type="submit">Pay ${money(session.amount_total)}${session.automatic_tax.enabled ? " plus tax" : ""}</button></p>
+<p><button type="submit">Pay ${money(session.amount_total)}${taxNote === "added" ? " plus tax" : ""}</button></p>
 </form>
 ${session.cancel_url ? `<p><a href="${escape(session.cancel_url)}">Back to the shop</a></p>` : ""}`,
     );

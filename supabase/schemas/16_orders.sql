@@ -190,6 +190,9 @@ create table public.order_lines (
 
 alter table public.order_lines enable row level security;
 
+-- Lines whose tax was given back, by the day, for the administrators' tax report (tax_collected).
+create index order_lines_refunded_tax_idx on public.order_lines (refunded_at) where tax_cents > 0 and refunded_at is not null;
+
 create index order_lines_order_id_idx on public.order_lines (order_id);
 
 create index order_lines_artist_id_idx on public.order_lines (artist_id);

@@ -7,12 +7,14 @@ set check_function_bodies = off;
 
 -- The tax a paid order's payment collected, kept on its lines once as the payment provider worked it out:
 -- `tax` is `{ included, lines: [{ amount, rate, name, country }], shipping: { amount, rate, name, country } }`,
--- its lines in the order the checkout listed them (order_lines.position); the shipping's tax shared between
--- the merch lines by their shipping, the cents that do not divide evenly going to the first. Added on top,
--- the lines stand as priced; `included` in the prices, each line's price and shipping lose their tax, so
--- that a line's total is before tax whichever way (what its buyer paid is total + tax), and its artist's
--- share is again their percent of its price after discounts, and all its shipping. The order keeps the sum,
--- and its total before tax. What follows its writes: nothing fires (the order is paid after).
+-- its lines in the order the checkout listed them (order_lines.position; an order whose lines cannot be
+-- matched so, opened before they kept their place, shares its lines' tax by their prices). The shipping's
+-- tax is shared between the merch lines by their shipping, the cents that do not divide evenly going to the
+-- last. Added on top, the lines stand as priced; `included` in the prices, each line's price, discounts and
+-- shipping are taken back to before tax (its discounts in proportion), so a line's total is before tax
+-- whichever way (what its buyer paid is total + tax), and its artist's share is again their percent of its
+-- price after discounts, and all its shipping, as priced_cart works it out. The order keeps the sum, and its
+-- total before tax. What follows its writes: nothing fires (the order is paid after).
 create or replace function private.record_order_tax(order_id uuid, tax jsonb)
 returns void
 language plpgsql
@@ -20,48 +22,75 @@ security definer
 set search_path = ''
 as $$
 declare
+  given jsonb := coalesce(record_order_tax.tax -> 'lines', '[]');
   shipping jsonb := record_order_tax.tax -> 'shipping';
   shipping_tax integer := coalesce((record_order_tax.tax -> 'shipping' ->> 'amount')::integer, 0);
   included boolean := coalesce((record_order_tax.tax ->> 'included')::boolean, false);
+  items_tax integer := (select coalesce(sum((t ->> 'amount')::integer), 0) from jsonb_array_elements(given) t);
+  by_place boolean;
+  prices integer;
+  postage integer;
+  merch_lines integer;
+  line record;
+  item jsonb;
+  item_tax integer;
+  items_left integer := items_tax;
+  line_shipping_tax integer;
+  shipping_left integer := shipping_tax;
+  merch_seen integer := 0;
+  paid integer;
+  net integer;
+  code_discount integer;
+  bundle_discount integer;
+  postage_net integer;
 begin
-  with items as (
-    select t.position, t.item
-    from jsonb_array_elements(record_order_tax.tax -> 'lines') with ordinality as t (item, position)
-  ),
-  parts as (
-    select l.id, l.position, l.shipping_cents,
-      case when l.shipping_cents > 0 and shipping_tax > 0
-        then floor(shipping_tax::numeric * l.shipping_cents / sum(l.shipping_cents) filter (where l.shipping_cents > 0) over ())::integer
-        else 0 end as shipping_part
-    from public.order_lines l
-    where l.order_id = record_order_tax.order_id
-  ),
-  taxed as (
-    select p.id, coalesce((i.item ->> 'amount')::integer, 0) as item_tax,
-      p.shipping_part + case when p.shipping_cents > 0 and p.position = min(p.position) filter (where p.shipping_cents > 0) over ()
-        then shipping_tax - sum(p.shipping_part) over () else 0 end as shipping_tax,
-      nullif(i.item ->> 'rate', '')::numeric as rate, i.item ->> 'name' as name, i.item ->> 'country' as country
-    from parts p
-    left join items i on i.position = p.position
-  )
-  update public.order_lines l
-  set tax_cents = t.item_tax + t.shipping_tax,
-    tax_rate = case when t.item_tax > 0 then t.rate when t.shipping_tax > 0 then (shipping ->> 'rate')::numeric end,
-    tax_name = case when t.item_tax > 0 then t.name when t.shipping_tax > 0 then shipping ->> 'name' end,
-    tax_country = case when t.item_tax > 0 then t.country when t.shipping_tax > 0 then shipping ->> 'country' end,
-    amount_cents = l.amount_cents - case when included then t.item_tax else 0 end,
-    shipping_cents = l.shipping_cents - case when included then t.shipping_tax else 0 end,
-    total_cents = l.total_cents - case when included then t.item_tax + t.shipping_tax else 0 end,
-    artist_share_cents = case when included
-      then round((l.amount_cents - t.item_tax - l.code_discount_cents - l.bundle_discount_cents)
-        * private.artist_share_percent(l.kind) / 100.0)::integer + l.shipping_cents - t.shipping_tax
-      else l.artist_share_cents end,
-    crate_cents = case when included
-      then (l.total_cents - t.item_tax - t.shipping_tax) - (round((l.amount_cents - t.item_tax - l.code_discount_cents
-        - l.bundle_discount_cents) * private.artist_share_percent(l.kind) / 100.0)::integer + l.shipping_cents - t.shipping_tax)
-      else l.crate_cents end
-  from taxed t
-  where l.id = t.id and t.item_tax + t.shipping_tax > 0;
+  select count(*) = jsonb_array_length(given) and count(*) filter (where l.position is null) = 0,
+    coalesce(sum(l.total_cents - l.shipping_cents), 0), coalesce(sum(l.shipping_cents), 0), count(*) filter (where l.shipping_cents > 0)
+  into by_place, prices, postage, merch_lines
+  from public.order_lines l where l.order_id = record_order_tax.order_id;
+  for line in
+    select l.*, row_number() over (order by l.position nulls last, l.id) as n, count(*) over () as lines
+    from public.order_lines l where l.order_id = record_order_tax.order_id
+    order by l.position nulls last, l.id
+  loop
+    if by_place then
+      item := given -> (line.position - 1);
+      item_tax := coalesce((item ->> 'amount')::integer, 0);
+    else
+      item := (select t from jsonb_array_elements(given) t where (t ->> 'amount')::integer > 0 limit 1);
+      item_tax := case when line.n = line.lines then items_left
+        else floor(items_tax::numeric * (line.total_cents - line.shipping_cents) / nullif(prices, 0))::integer end;
+      item_tax := coalesce(item_tax, 0);
+      items_left := items_left - item_tax;
+    end if;
+    line_shipping_tax := 0;
+    if line.shipping_cents > 0 then
+      merch_seen := merch_seen + 1;
+      line_shipping_tax := case when merch_seen = merch_lines then shipping_left
+        else floor(shipping_tax::numeric * line.shipping_cents / postage)::integer end;
+      shipping_left := shipping_left - line_shipping_tax;
+    end if;
+    continue when item_tax + line_shipping_tax = 0;
+    paid := line.amount_cents - line.code_discount_cents - line.bundle_discount_cents;
+    net := paid - case when included then item_tax else 0 end;
+    code_discount := case when included and paid > 0 then round(line.code_discount_cents::numeric * net / paid)::integer
+      else line.code_discount_cents end;
+    bundle_discount := case when included and paid > 0 then round(line.bundle_discount_cents::numeric * net / paid)::integer
+      else line.bundle_discount_cents end;
+    postage_net := line.shipping_cents - case when included then line_shipping_tax else 0 end;
+    if item_tax = 0 then
+      item := shipping;
+    end if;
+    update public.order_lines l
+    set tax_cents = item_tax + line_shipping_tax, tax_rate = (item ->> 'rate')::numeric, tax_name = item ->> 'name',
+      tax_country = item ->> 'country', amount_cents = net + code_discount + bundle_discount, code_discount_cents = code_discount,
+      bundle_discount_cents = bundle_discount, shipping_cents = postage_net, total_cents = net + postage_net,
+      artist_share_cents = case when included then round(net * private.artist_share_percent(line.kind) / 100.0)::integer + postage_net
+        else l.artist_share_cents end,
+      crate_cents = case when included then net + postage_net
+        - (round(net * private.artist_share_percent(line.kind) / 100.0)::integer + postage_net) else l.crate_cents end
+    where l.id = line.id;
+  end loop;
   update public.orders o
   set tax_cents = (select coalesce(sum(l.tax_cents), 0) from public.order_lines l where l.order_id = o.id),
     total_cents = (select coalesce(sum(l.total_cents), 0) from public.order_lines l where l.order_id = o.id)

@@ -230,9 +230,10 @@ revoke execute on function public.admin_money(integer) from public;
 
 grant execute on function public.admin_money(integer) to authenticated;
 
--- The tax Crate collected as the seller, for filing: per country, tax, rate and currency, over the `days`
--- before now by the day its orders were paid: the sales it was charged on (before tax), the tax, and the
--- part of it given back with refunds since. Administrators alone (anyone else reads nothing).
+-- The tax Crate collected as the seller, for its returns: per country, tax, rate and currency over the
+-- `days` before now, the sales it was charged on (before tax) and the tax, by the day their orders were paid,
+-- and the tax given back, by the day of the refund, so a period once reported stays as it was. Administrators
+-- alone (anyone else reads nothing).
 create or replace function private.tax_collected(days integer)
 returns table (country text, tax_name text, rate numeric, currency text, sales integer, tax integer, refunded_tax integer)
 language sql
@@ -240,14 +241,21 @@ stable
 security definer
 set search_path = ''
 as $$
-  select l.tax_country, l.tax_name, l.tax_rate, o.currency, sum(l.total_cents)::integer, sum(l.tax_cents)::integer,
-    coalesce(sum(l.tax_cents) filter (where l.refunded_at is not null), 0)::integer
-  from public.orders o
-  join public.order_lines l on l.order_id = o.id
-  where (select public.is_admin()) and o.state = 'paid' and l.tax_cents > 0
-    and o.paid_at >= now() - make_interval(days => least(greatest(tax_collected.days, 1), 366))
-  group by l.tax_country, l.tax_name, l.tax_rate, o.currency
-  order by l.tax_country, l.tax_name, l.tax_rate, o.currency
+  with since as (select now() - make_interval(days => least(greatest(tax_collected.days, 1), 366)) as at),
+  taxed as (
+    select l.tax_country, l.tax_name, l.tax_rate, o.currency, l.total_cents as sales, l.tax_cents as tax, 0 as refunded_tax
+    from public.orders o join public.order_lines l on l.order_id = o.id
+    where o.state = 'paid' and l.tax_cents > 0 and o.paid_at >= (select at from since)
+    union all
+    select l.tax_country, l.tax_name, l.tax_rate, o.currency, 0, 0, l.tax_cents
+    from public.order_lines l join public.orders o on o.id = l.order_id
+    where l.tax_cents > 0 and l.refunded_at >= (select at from since)
+  )
+  select t.tax_country, t.tax_name, t.tax_rate, t.currency, sum(t.sales)::integer, sum(t.tax)::integer, sum(t.refunded_tax)::integer
+  from taxed t
+  where (select public.is_admin())
+  group by t.tax_country, t.tax_name, t.tax_rate, t.currency
+  order by t.tax_country, t.tax_name, t.tax_rate, t.currency
 $$;
 
 revoke execute on function private.tax_collected(integer) from public;

@@ -25,7 +25,8 @@ export function TaxCollected({ rows, periodLabel, csvPath }: { rows: Rows; perio
         Tax collected
       </h2>
       <p className="mt-1 text-sm text-ink-muted">
-        What buyers paid on top of the prices where Crate must collect it, by the day orders were paid: {periodLabel.toLowerCase()}.{" "}
+        The tax buyers paid where Crate collects it, by the day orders were paid, and the tax refunds gave back, by the day of the refund:{" "}
+        {periodLabel.toLowerCase()}. For the returns beside Stripe Tax&apos;s own reports.{" "}
         <a href={csvPath} className="font-semibold text-accent underline" download>
           Download as CSV
         </a>

@@ -8,6 +8,9 @@ begin;
 do $$
 begin
   perform tests.new_user('fan2', '{"role": "fan", "username": "second-listener"}');
+  perform tests.new_user('fan3', '{"role": "fan", "username": "third-listener"}');
+  insert into public.store_settings (artist_id, discounts) values (
+    tests.id('artist'), '[{"id": "a", "code": "HALF", "percentage": 50, "validUntil": null, "active": true}]');
   perform tests.remember('tee', $q$
     insert into public.merch (artist_id, title, price, description, stock, ships_from, shipping_home, shipping_elsewhere)
     values (tests.id('artist'), 'Tee', 15.00, 'Cotton', 5, 'GB', 3.00, 8.00) returning id$q$);
@@ -53,11 +56,25 @@ select set_config('request.jwt.claims', '', true);
 select public.apply_checkout('cs_test_included', 'paid', 'pi_test_included', 'DE', 'evt_included', 'checkout.session.completed', null,
   null, '{"included": true, "lines": [{"amount": 32, "rate": 19, "name": "VAT", "country": "DE"},
     {"amount": 479, "rate": 19, "name": "VAT", "country": "DE"}], "shipping": {"amount": 255, "rate": 19, "name": "VAT", "country": "DE"}}');
+-- A third fan's single at half price with the code HALF, its $1 including 16¢ of VAT: the price and the
+-- code's discount go back to before tax in proportion.
+select set_config('request.jwt.claims', jsonb_build_object('sub', tests.id('fan3'), 'role', 'authenticated')::text, true);
+do $$
+begin
+  perform tests.remember('discounted order', $q$
+    select (public.open_order(jsonb_build_array(jsonb_build_object('kind', 'track', 'id', tests.id('single'))), '{HALF}', 'USD', false,
+      true) ->> 'order_id')::uuid$q$);
+  perform public.attach_checkout(tests.id('discounted order'), 'cs_test_discounted', 'stripe');
+end
+$$;
+select set_config('request.jwt.claims', '', true);
+select public.apply_checkout('cs_test_discounted', 'paid', 'pi_test_discounted', 'DE', null, null, null, null,
+  '{"included": true, "lines": [{"amount": 16, "rate": 19, "name": "VAT", "country": "DE"}], "shipping": null}');
 select tests.send_no_headers();
 
 select tests.each_actor('read what tax was collected', $$select 1 from public.tax_collected(30)$$, array['admin']);
 
-select plan((select count(*)::integer from tests.cases) + 9);
+select plan((select count(*)::integer from tests.cases) + 10);
 
 select * from tests.proved_cases();
 
@@ -88,13 +105,17 @@ select is(
    from public.order_lines l where l.order_id = tests.id('included order')),
   '[[168, 0, 168, 32, 148, 20], [2521, 1345, 3866, 734, 3664, 202]]'::jsonb,
   'a line whose price included its tax is kept before tax, its artist''s share of that');
+select is(
+  (select jsonb_build_array(l.amount_cents, l.code_discount_cents, l.total_cents, l.tax_cents, l.artist_share_cents, l.crate_cents)
+   from public.order_lines l where l.order_id = tests.id('discounted order')),
+  '[168, 84, 84, 16, 74, 10]'::jsonb, 'a discounted line whose price included its tax keeps its discount in proportion, before tax');
 select is((select jsonb_build_array(total_cents, tax_cents) from public.orders where id = tests.id('included order')), '[4034, 766]'::jsonb,
   'its order''s total is before tax too: the buyer paid the prices, total and tax');
 select is(
   (select jsonb_agg(jsonb_build_array(country, tax_name, rate, currency, sales, tax, refunded_tax)) from public.tax_collected(30)),
-  '[["DE", "VAT", 19, "USD", 8834, 1678, 0]]'::jsonb, 'administrators read the tax collected by country, tax and rate');
+  '[["DE", "VAT", 19, "USD", 8918, 1694, 0]]'::jsonb, 'administrators read the tax collected by country, tax and rate');
 select is((select sum(amount_cents)::integer from public.ledger_entries where artist_id = tests.id('artist') and kind = 'sale'),
-  176 + 4360 + 148 + 3664, 'the ledger credits the shares before tax');
+  176 + 4360 + 148 + 3664 + 74, 'the ledger credits the shares before tax');
 
 select * from finish();
 rollback;

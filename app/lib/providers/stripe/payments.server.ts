@@ -134,7 +134,8 @@ function taxPart(amount: number, taxes: readonly Stripe.LineItem.Tax[] | null | 
   const rates = (taxes ?? []).filter((tax) => tax.amount > 0).map((tax) => tax.rate);
   return {
     amount,
-    rate: rates.length > 0 ? rates.reduce((sum, rate) => sum + (rate.percentage ?? 0), 0) : null,
+    // Summed in thousandths of a percent, so 6.25 + 2.625 is 8.875, not 8.875000000000002.
+    rate: rates.length > 0 ? rates.reduce((sum, rate) => sum + Math.round((rate.percentage ?? 0) * 1000), 0) / 1000 : null,
     name: rates[0]?.display_name ?? null,
     country: rates[0]?.country ?? null,
   };
