@@ -15,7 +15,7 @@ const columns: Column<Row>[] = [
 ];
 
 /**
- * The tax Crate collected as the seller over the figures' period, per country, tax and rate, for filing;
+ * The tax Crate collected as the seller over the figures' period, per country, tax and rate, for its returns;
  * the same as a CSV.
  */
 export function TaxCollected({ rows, periodLabel, csvPath }: { rows: Rows; periodLabel: string; csvPath: string }) {

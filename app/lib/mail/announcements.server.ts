@@ -13,7 +13,7 @@ import { marketplaceClient, type MarketplaceClient } from "~/lib/backend/marketp
 import { cloudflareContext } from "~/lib/http/context.server";
 import { backendVariables } from "~/lib/http/backend-env";
 import { envFrom } from "~/lib/http/env.server";
-import { queueMails } from "./mail-queue.server";
+import { mailQueueBinding, queueMails } from "./mail-queue.server";
 import { mailRate } from "./mail.server";
 
 /** The provider's rate, which release mail takes half of. */
@@ -89,7 +89,7 @@ export function announceAfterAnswering(context: Readonly<RouterContextProvider>)
 const ScheduledEnvSchema = v.object({
   ...backendVariables,
   ...MailRateEnv.entries,
-  MAIL: v.custom<Queue>((value) => typeof value === "object" && value !== null && "sendBatch" in value, "no MAIL queue binding"),
+  MAIL: mailQueueBinding,
 });
 
 /** The Cron Trigger's run (workers/media.ts). Throws when the Worker is not set up for it. */

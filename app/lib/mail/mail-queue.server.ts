@@ -78,11 +78,14 @@ export async function queueMails(queue: Queue, mails: readonly (string | { mail:
 /** Seconds before the next attempt: a minute (`MAIL_RETRY_SECONDS`), doubling, at most an hour. */
 const backOff = (attempts: number, first: number) => Math.min(first * 2 ** Math.max(attempts - 1, 0), 3600);
 
+/** A Worker's binding of the mail queue (`MAIL`), as its variables are checked. */
+export const mailQueueBinding = v.custom<Queue>(
+  (value) => typeof value === "object" && value !== null && "sendBatch" in value,
+  "no MAIL queue binding",
+);
+
 /** The consumer's variables: the sender's, and the mail queue, where a send the provider's rate limit refused goes back. */
-const MailConsumerEnvSchema = v.object({
-  ...MailEnvSchema.entries,
-  MAIL: v.custom<Queue>((value) => typeof value === "object" && value !== null && "sendBatch" in value, "no MAIL queue binding"),
-});
+const MailConsumerEnvSchema = v.object({ ...MailEnvSchema.entries, MAIL: mailQueueBinding });
 
 let checked: v.InferOutput<typeof MailConsumerEnvSchema> | undefined;
 

@@ -8,7 +8,7 @@ import * as v from "valibot";
 import { formError, type FormReply } from "~/lib/forms/forms";
 import { envFrom } from "~/lib/http/env.server";
 import { recordStripeAccount } from "~/lib/payouts/stripe-accounts.server";
-import type { PaymentEvent, PaymentProvider, WebhookNews } from "~/lib/providers/payment-provider";
+import type { AppliableNews, PaymentEvent, PaymentProvider, WebhookNews } from "~/lib/providers/payment-provider";
 import { paymentProvider } from "~/lib/providers/payments.server";
 import { vouchedClient } from "~/lib/session/session.server";
 import { applyPaymentNews, settleCheckout } from "./checkout.server";
@@ -27,7 +27,7 @@ export async function applyPaymentEvent(
   context: Readonly<RouterContextProvider>,
   providerName: string,
   provider: PaymentProvider,
-  news: Exclude<WebhookNews, { refused: string }>,
+  news: AppliableNews,
 ): Promise<EventOutcome> {
   let outcome: EventOutcome;
   try {
@@ -44,7 +44,7 @@ async function apply(
   request: Request,
   context: Readonly<RouterContextProvider>,
   payments: PaymentProvider,
-  news: Exclude<WebhookNews, { refused: string }>,
+  news: AppliableNews,
 ): Promise<EventOutcome> {
   if ("payoutAccount" in news) await recordStripeAccount(context, news.payoutAccount);
   else if ("checkout" in news) await settleCheckout(request, context, payments, news);
@@ -102,14 +102,13 @@ export async function applyEventAgain(request: Request, context: Readonly<Router
   const { provider: providerName, account } = listed;
   const provider = paymentProvider(envFrom(context), providerName);
   if (!provider) return formError("This payment provider is not set up here.", values);
-  let news: WebhookNews | null;
+  let news: AppliableNews | null;
   try {
     news = await provider.eventNews(eventId, account ?? undefined);
   } catch (error) {
     return formError(`The payment provider could not be reached: ${failureOf(error)}`, values);
   }
   if (!news) return formError("The payment provider no longer has this event (Stripe keeps events for 30 days).", values);
-  if ("refused" in news) return formError(news.refused, values);
   const outcome = await applyPaymentEvent(request, context, providerName, provider, news);
   if ("failure" in outcome) return formError(`It failed again: ${outcome.failure}`, values);
   const notice = "ignored" in outcome ? "Nothing to apply: the marketplace does not act on this event." : "Applied.";

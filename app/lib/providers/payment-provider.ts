@@ -95,6 +95,9 @@ export type WebhookNews = { event: PaymentEvent } & (
   | { refused: string }
 );
 
+/** An event's news the marketplace can apply: any but one refused as sent. */
+export type AppliableNews = Exclude<WebhookNews, { refused: string }>;
+
 export interface PaymentProvider {
   /** Opens the payment page for an order, once per order (its id is the provider's idempotency key). */
   openCheckout(order: CheckoutOrder, pages: CheckoutPages): Promise<{ checkout: string; url: string }>;
@@ -108,6 +111,9 @@ export interface PaymentProvider {
   refundLine(line: { id: string; payment: string; amount: number }): Promise<string>;
   /** The events a webhook request carries, checked as the provider signs them; null when it is not the provider's. */
   webhookNews(request: Request, body: string): Promise<WebhookNews | null>;
-  /** One event asked of the provider again (one its webhook could not apply); null when the provider no longer has it. */
-  eventNews(eventId: string, account?: string): Promise<WebhookNews | null>;
+  /**
+   * One event asked of the provider again (one its webhook could not apply), what it names read as it stands
+   * now (so never refused for its version); null when the provider no longer has it.
+   */
+  eventNews(eventId: string, account?: string): Promise<AppliableNews | null>;
 }

@@ -43,7 +43,8 @@ import {
   UserIdSchema,
   UsersPageSchema,
 } from "~/lib/schemas/admin";
-import { analyticsPeriod, analyticsPeriods, defaultAnalyticsPeriod } from "../../../supabase/functions/_shared/analytics";
+import { analyticsPeriods, defaultAnalyticsPeriod } from "../../../supabase/functions/_shared/analytics";
+import { figuresPeriodOf } from "./figures-period.server";
 import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/dashboard";
 
@@ -80,8 +81,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const search = (url.searchParams.get("q") ?? "").trim().slice(0, 254);
   const page = pageFrom(url);
-  // The money figures' period, as analytics names them (`?figures=7d`); 30 days unless another is asked for.
-  const figures = analyticsPeriod(url.searchParams.get("figures")) ?? analyticsPeriod(defaultAnalyticsPeriod)!;
+  const figures = figuresPeriodOf(url);
   const supabase = context.get(supabaseContext);
   const [users, audit, sales, disputes, money, failedEvents, mailsNotSent, taxes] = await Promise.all([
     invokeFunction(supabase, "admin-users", { action: "list", page, search }, UsersPageSchema),

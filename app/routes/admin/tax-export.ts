@@ -3,17 +3,17 @@ import { csvCents, csvResponse } from "~/lib/media/csv.server";
 import { TaxCollectedSchema } from "~/lib/schemas/admin";
 import { requireAdmin } from "~/lib/session/guards.server";
 import { supabaseContext } from "~/lib/session/session.server";
-import { analyticsPeriod, defaultAnalyticsPeriod } from "../../../supabase/functions/_shared/analytics";
+import { figuresPeriodOf } from "./figures-period.server";
 import type { Route } from "./+types/tax-export";
 
 /**
  * The tax Crate collected as the seller over a period (`?figures=`, as the Admin Dashboard names it; 30 days
- * unless another), per country, tax, rate and currency, as CSV for filing: administrators alone, as the
+ * unless another), per country, tax, rate and currency, as CSV for the returns: administrators alone, as the
  * database judges too.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireAdmin(request, context);
-  const period = analyticsPeriod(new URL(request.url).searchParams.get("figures")) ?? analyticsPeriod(defaultAnalyticsPeriod)!;
+  const period = figuresPeriodOf(new URL(request.url));
   const rows = readOrThrow(await context.get(supabaseContext).rpc("tax_collected", { days: period.days }), {
     what: "tax collected",
     schema: TaxCollectedSchema,

@@ -6,6 +6,7 @@
 import Stripe from "stripe";
 import { formatCountry } from "~/lib/format";
 import type {
+  AppliableNews,
   CheckoutNews,
   CheckoutOrder,
   CheckoutTax,
@@ -189,7 +190,7 @@ function disputeNews(dispute: Stripe.Dispute, closed: boolean): PaymentNews | nu
 }
 
 /** What `payment` says, as an event's news; an event the marketplace does not act on when null. */
-const paymentEventNews = (about: PaymentEvent, payment: PaymentNews | null): WebhookNews =>
+const paymentEventNews = (about: PaymentEvent, payment: PaymentNews | null): AppliableNews =>
   payment ? { event: about, payment } : { event: about, ignored: true };
 
 const aboutEvent = (event: Stripe.Event): PaymentEvent => ({
@@ -231,7 +232,7 @@ async function webhookNewsOf(stripe: Stripe, event: Stripe.Event): Promise<Webho
  * longer so (an account not ready since made ready): what it names is read again, as it stands now, in the
  * app's version.
  */
-async function eventNewsNow(stripe: Stripe, event: Stripe.Event): Promise<WebhookNews> {
+async function eventNewsNow(stripe: Stripe, event: Stripe.Event): Promise<AppliableNews> {
   const about = aboutEvent(event);
   const named = "id" in event.data.object && typeof event.data.object.id === "string" ? event.data.object.id : null;
   if (!named) return { event: about, ignored: true };
