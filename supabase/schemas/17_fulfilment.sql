@@ -86,6 +86,8 @@ begin
     where l.order_id = paid.id and t.release_date <= current_date
       -- A line being refunded gives nothing meanwhile.
       and not exists (select 1 from private.undeliverable_lines u where u.line_id = l.id)
+      -- A gift is its recipient's, once claimed (claim_gift, 17_gifts.sql), never the giver's.
+      and not exists (select 1 from public.gifts g where g.order_line_id = l.id)
       and (paid.buyer_id is null or not exists (
         select 1 from public.purchases p where p.track_id = t.id and p.user_id = paid.buyer_id))
   ),
@@ -108,6 +110,7 @@ begin
     on conflict (artist_id, fan_id) do nothing;
   end if;
   perform private.queue_order_mails(paid.id);
+  perform private.mail_due_gifts(paid.id);
 end
 $$;
 

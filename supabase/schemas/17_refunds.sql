@@ -47,7 +47,7 @@ $$;
 revoke execute on function private.mark_refunded(uuid, text) from public, anon, authenticated;
 
 -- A line of a paid order, locked, when the caller may refund it (its artist, not banned, or an
--- administrator; or, whoever asks, the marketplace for a line paid for but undeliverable, which it refunds
+-- administrator; the giver of an unclaimed gift; or, whoever asks, the marketplace for a line paid for but undeliverable, which it refunds
 -- as the payment lands); raises 42501 otherwise, and 22023 for an order not paid.
 create or replace function private.line_to_refund(line_id uuid)
 returns jsonb
@@ -62,7 +62,10 @@ begin
   perform private.require_marketplace_request();
   select * into line from public.order_lines l where l.id = line_to_refund.line_id for update;
   if not found or not ((line.artist_id = (select auth.uid()) and private.is_active_user()) or public.is_admin()
-      or exists (select 1 from private.undeliverable_lines u where u.line_id = line.id)) then
+      or exists (select 1 from private.undeliverable_lines u where u.line_id = line.id)
+      -- The giver of a gift not claimed yet (a claimed one is its recipient's).
+      or (private.is_active_user() and exists (select 1 from public.gifts g
+        where g.order_line_id = line.id and g.giver_id = (select auth.uid()) and g.claimed_at is null))) then
     raise exception 'only the line''s artist or an administrator refunds it' using errcode = '42501';
   end if;
   select * into sold from public.orders o where o.id = line.order_id;

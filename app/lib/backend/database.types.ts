@@ -505,6 +505,55 @@ export type Database = {
           },
         ]
       }
+      gifts: {
+        Row: {
+          claimed_at: string | null
+          claimed_by: string | null
+          created_at: string
+          giver_id: string
+          id: string
+          link_version: number
+          mailed_at: string | null
+          message: string | null
+          order_line_id: string
+          recipient_email: string
+          send_on: string
+        }
+        Insert: {
+          claimed_at?: string | null
+          claimed_by?: string | null
+          created_at?: string
+          giver_id: string
+          id?: string
+          link_version?: number
+          mailed_at?: string | null
+          message?: string | null
+          order_line_id: string
+          recipient_email: string
+          send_on: string
+        }
+        Update: {
+          claimed_at?: string | null
+          claimed_by?: string | null
+          created_at?: string
+          giver_id?: string
+          id?: string
+          link_version?: number
+          mailed_at?: string | null
+          message?: string | null
+          order_line_id?: string
+          recipient_email?: string
+          send_on?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "gifts_order_line_id_fkey"
+            columns: ["order_line_id"]
+            referencedRelation: "order_lines"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       ledger_entries: {
         Row: {
           amount_cents: number
@@ -1546,6 +1595,10 @@ export type Database = {
         Args: { checkout_session: string; order_id: string; provider?: string }
         Returns: undefined
       }
+      change_gift_recipient: {
+        Args: { email: string; gift_id: string }
+        Returns: string
+      }
       change_paypal_email: {
         Args: { password: string; paypal_email: string }
         Returns: Json
@@ -1555,6 +1608,10 @@ export type Database = {
       choose_payout_method: {
         Args: { password: string; payout_method: string }
         Returns: Json
+      }
+      claim_gift: {
+        Args: { gift_id: string; link_version: number }
+        Returns: string
       }
       connect_stripe: {
         Args: { account: string; password: string }
@@ -1641,6 +1698,11 @@ export type Database = {
         Returns: Json
       }
       get_follower_count: { Args: { artist_id: string }; Returns: number }
+      gift_to_claim: {
+        Args: { gift_id: string; link_version: number }
+        Returns: Json
+      }
+      given_gifts: { Args: Record<PropertyKey, never>; Returns: Json }
       guest_checkout_order: {
         Args: { checkout_session: string }
         Returns: Json
@@ -1725,6 +1787,7 @@ export type Database = {
           currency?: string
           email?: string
           follow_artists?: boolean
+          gift?: Json
           lines?: Json
           ship_to?: string
           waived_withdrawal?: boolean
@@ -1925,6 +1988,8 @@ export type Database = {
         Args: { album?: Json; details: Json; track_id: string }
         Returns: boolean
       }
+      send_due_gifts: { Args: Record<PropertyKey, never>; Returns: string[] }
+      send_gift_again: { Args: { gift_id: string }; Returns: string }
       send_mail_again: { Args: { mail_id: string }; Returns: string }
       send_receipt_again: { Args: { order_id: string }; Returns: string }
       set_release_mail: {
