@@ -52,7 +52,12 @@ export const textLimits = {
   city: 120,
   /** A carrier's tracking number, given when merch is marked shipped. */
   tracking: 100,
+  /** A gift's message to its recipient. */
+  giftMessage: 500,
 } as const;
+
+/** A gift is mailed on its send date: today, or up to so many days ahead (the database holds the same). */
+export const giftDaysAhead = 30;
 
 /** Release dates run from 1900 to two years ahead (a back catalogue, or a release announced early). */
 export const releaseDates = { earliest: "1900-01-01", yearsAhead: 2 } as const;

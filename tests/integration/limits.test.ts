@@ -52,10 +52,12 @@ const lengths: Record<string, number> = {
   "playlists.name": playlistLimits.name,
   "playlists.description": playlistLimits.description,
   "order_lines.tracking": textLimits.tracking,
+  "gifts.message": textLimits.giftMessage,
   // Bounds with no form of their own: an email's longest form (RFC 5321), a site's origin, and a tax's
   // name as the payment provider gives it ("VAT", "Sales tax").
   "artist_payout_settings.paypal_email": 254,
   "newsletter_signups.email": 254,
+  "gifts.recipient_email": 254,
   "analytics_events.embedded_on": 255,
   "order_lines.tax_name": 50,
 };
