@@ -66,6 +66,7 @@ export const routeUses = {
   // (a guest, back from paying, is sent on to their receipt link)
   "/checkout/done": page("everyone", false),
   "/receipt/:pass": page("everyone", false),
+  "/gift/:pass": page("everyone", false),
   "/unsubscribe/:pass": page("everyone", false),
   "/newsletter/:pass": page("everyone", false),
   "/notifications": page("users"),

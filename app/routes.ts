@@ -72,6 +72,8 @@ export default [
     route("checkout/done", "routes/checkout/done.tsx"),
     // A guest's receipt link: what their order bought, to download without an account (signed, 30 days).
     route("receipt/:pass", "routes/fan/receipt.tsx"),
+    // A gift's claim link: what was given, claimed by the link's holder once signed in (signed; no lapse).
+    route("gift/:pass", "routes/fan/gift.tsx"),
     // A release mail's unsubscribe link (signed; no sign-in), and its one-click POST (RFC 8058).
     route("unsubscribe/:pass", "routes/account/unsubscribe.tsx"),
     // A newsletter signup's confirmation link (signed; no sign-in): the page, and its Confirm button's POST.

@@ -31,6 +31,8 @@ const MailLine = v.object({
   artist_share: v.number(),
   refunded: v.boolean(),
   tracking: v.nullish(v.string()),
+  /** A gift's recipient: the line is theirs once claimed, not the buyer's. */
+  gift_for: v.nullish(v.string()),
 });
 
 /** A mail as `mail_to_send` answers it. */
@@ -66,7 +68,7 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
   const reference = formatOrderReference(mail.order.id);
   const link = (path: string) => new URL(path, origin).href;
   const download = (line: Line) => {
-    const path = downloadPath(line.kind, line.item_id);
+    const path = line.gift_for ? null : downloadPath(line.kind, line.item_id);
     return path === null ? null : link(path);
   };
   const address = addressLines(mail.order.shipping_address);
@@ -80,8 +82,10 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
     // The prices, and the tax on top of them.
     const paid = mail.order.total + taxTotal(mail.order.taxes);
     const bought = mail.lines.filter((line) => !line.refunded);
-    const canDownload = !mail.order.guest && bought.some((line) => downloadPath(line.kind, line.item_id) !== null);
+    const canDownload = !mail.order.guest && bought.some((line) => !line.gift_for && downloadPath(line.kind, line.item_id) !== null);
     const purchased = link(href("/dashboard/fan/purchased"));
+    const gifts = mail.lines.filter((line) => line.gift_for && !line.refunded);
+    const giftNote = `${gifts.length === 1 ? "This is a gift" : "These are gifts"}: on its send date we mail ${[...new Set(gifts.map((line) => line.gift_for))].join(", ")} a link to claim it. Until it is claimed you may send it again, give it to another address or have it refunded.`;
     const guestNote = `Your downloads, in any browser for 30 days: ${receiptLink}. An account with ${mail.order.buyer_email} can keep them: open the link signed in and choose "Add to my account".`;
     return rendered(
       mail.recipient,
@@ -100,6 +104,11 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
                 <br />
               </span>
             ))}
+          </p>
+        ) : null}
+        {gifts.length > 0 ? (
+          <p>
+            {giftNote} See whether it was claimed in <a href={purchased}>Purchased</a>.
           </p>
         ) : null}
         {canDownload ? (
@@ -121,6 +130,7 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
         "",
         ...mail.lines.map((line) => lineText(line, money, discountsOf, canDownload ? download : null)),
         ...mail.order.taxes.map((tax) => `${formatTax(tax)}: ${money(tax.amount)}`),
+        ...(gifts.length > 0 ? ["", `${giftNote} ${purchased}`] : []),
         ...(canDownload ? ["", `Your downloads: ${purchased}`] : []),
         ...(receiptLink ? ["", guestNote] : []),
         ...(mail.order.ship_to ? ["", shippingNote(mail.order.ship_to), ...address] : []),
@@ -226,6 +236,7 @@ function LinesList({
           <div key={line.id} style={{ borderBottom: rule, padding: "8px 0" }}>
             <p style={{ margin: 0 }}>
               <strong>{itemName(line)}</strong> · {line.artist_name}
+              {line.gift_for ? ` · a gift for ${line.gift_for}` : null}
               {line.refunded ? " (refunded)" : null}
               {link ? (
                 <>
@@ -258,7 +269,7 @@ function lineText(
   const discounts = discountsOf(line);
   const link = line.refunded ? null : download?.(line);
   return [
-    `${itemName(line)} · ${line.artist_name}: ${money(line.total)}${discounts.length ? ` (price ${money(line.amount)}; ${discounts.join(", ")})` : ""}${line.shipping > 0 ? ` (shipping ${money(line.shipping)})` : ""}; artist’s share ${money(line.artist_share)}${line.refunded ? " (refunded)" : ""}`,
+    `${itemName(line)} · ${line.artist_name}${line.gift_for ? ` (a gift for ${line.gift_for})` : ""}: ${money(line.total)}${discounts.length ? ` (price ${money(line.amount)}; ${discounts.join(", ")})` : ""}${line.shipping > 0 ? ` (shipping ${money(line.shipping)})` : ""}; artist’s share ${money(line.artist_share)}${line.refunded ? " (refunded)" : ""}`,
     ...(link ? [`  Download: ${link}`] : []),
   ].join("\n");
 }
