@@ -116,7 +116,10 @@ export function CompletePurchase({
         ) : (
           <p className="mt-4 text-sm text-ink-muted">
             To buy it as a gift,{" "}
-            <Link to={`${href("/login")}?${new URLSearchParams({ redirectTo: location.pathname })}`} className="font-semibold text-accent underline">
+            <Link
+              to={`${href("/login")}?${new URLSearchParams({ redirectTo: location.pathname })}`}
+              className="font-semibold text-accent underline"
+            >
               log in
             </Link>{" "}
             first: your account keeps the gift, to see whether it was claimed.

@@ -43,10 +43,12 @@ export async function giftMail(mail: GiftMailToSend, origin: string, secret: str
       <p>
         {gift.giver_name} bought you {what}.
       </p>
-      {gift.message ? <blockquote style={{ borderLeft: "3px solid #ddd", margin: 0, paddingLeft: "12px" }}>{gift.message}</blockquote> : null}
+      {gift.message ? (
+        <blockquote style={{ borderLeft: "3px solid #ddd", margin: 0, paddingLeft: "12px" }}>{gift.message}</blockquote>
+      ) : null}
       <p>
-        <a href={link}>Claim your gift</a>: sign up or log in, and it is yours to play and download. The link is yours alone: once
-        claimed, it claims nothing for anyone else.
+        <a href={link}>Claim your gift</a>: sign up or log in, and it is yours to play and download. The link is yours alone: once claimed,
+        it claims nothing for anyone else.
       </p>
     </>,
     [

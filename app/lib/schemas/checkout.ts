@@ -133,6 +133,9 @@ export const CheckoutSchema = v.pipe(
   v.forward(v.partialCheck([["gift"], ["sendOn"]], giftDateHolds, giftDateMessage), ["sendOn"]),
 );
 
+/** A gift's mail sent again to its recipient (Purchased). */
+export const SendGiftAgainSchema = v.object({ giftId: id });
+
 /** A gift given to another address (Purchased): its new recipient. */
 export const GiftRecipientSchema = v.object({
   giftId: id,

@@ -42,11 +42,12 @@ type GiftState = v.InferOutput<typeof GiftSchema>["state"];
 /** The gift a link names, or the page that says the link is not one. */
 async function giftOf(context: Route.LoaderArgs["context"], pass: string) {
   const named = await readGiftPass(envFrom(context).MARKETPLACE_SECRET, pass);
-  if (!named) throw data("This gift link is not one we made. Check that it is the whole link from your mail.", { status: 404, headers: uncached });
-  const gift = readOrThrow(
-    await vouchedClient(context).rpc("gift_to_claim", { gift_id: named.giftId, link_version: named.version }),
-    { what: "gift", schema: v.nullable(GiftSchema) },
-  );
+  if (!named)
+    throw data("This gift link is not one we made. Check that it is the whole link from your mail.", { status: 404, headers: uncached });
+  const gift = readOrThrow(await vouchedClient(context).rpc("gift_to_claim", { gift_id: named.giftId, link_version: named.version }), {
+    what: "gift",
+    schema: v.nullable(GiftSchema),
+  });
   if (!gift) throw data("This gift no longer exists.", { status: 404, headers: uncached });
   return { named, gift };
 }
@@ -67,7 +68,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return replyWith(formError("The gift could not be claimed. Please try again."), 500);
   }
   const state = v.parse(GiftSchema.entries.state, claimed.data);
-  if (state !== "claimed") return replyWith(formError(state === "claimable" ? "The gift could not be claimed. Please try again." : said[state]), 409);
+  if (state !== "claimed")
+    return replyWith(formError(state === "claimable" ? "The gift could not be claimed. Please try again." : said[state]), 409);
   const { gift } = await giftOf(context, params.pass);
   // Its files are made now, so the first download does not wait.
   if (gift.item_id) prepareAhead(context, gift.kind === "album" ? { release: gift.item_id } : { track: gift.item_id });
@@ -96,7 +98,9 @@ export default function ClaimGift({ loaderData, actionData, params }: Route.Comp
           <span className="font-semibold text-ink">{page ? <Link to={page}>{gift.title}</Link> : gift.title}</span>
           {gift.artist_name ? ` by ${gift.artist_name}` : ""}.
         </p>
-        {gift.message ? <blockquote className="mt-4 border-l-4 border-stage-600 pl-4 whitespace-pre-line text-ink">{gift.message}</blockquote> : null}
+        {gift.message ? (
+          <blockquote className="mt-4 border-l-4 border-stage-600 pl-4 whitespace-pre-line text-ink">{gift.message}</blockquote>
+        ) : null}
         <div className="mt-6 grid gap-3">
           <FormAlert>{actionData?.formError}</FormAlert>
           {gift.state === "claimed" ? (
