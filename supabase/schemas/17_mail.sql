@@ -157,7 +157,9 @@ begin
             'bundle_discount', l.bundle_discount_cents, 'quantity', l.quantity, 'shipping', l.shipping_cents,
             'total', l.total_cents, 'tax', l.tax_cents,
             'artist_share', l.artist_share_cents, 'refunded', l.refunded_at is not null, 'tracking', l.tracking,
-            'gift_for', (select g.recipient_email from public.gifts g where g.order_line_id = l.id))
+            -- A gift: its recipient for the buyer's receipt alone (an artist never reads a buyer's, or their friend's, address).
+            'gift', exists (select 1 from public.gifts g where g.order_line_id = l.id),
+            'gift_for', case when mail.kind = 'receipt' then (select g.recipient_email from public.gifts g where g.order_line_id = l.id) end)
           order by l.title, l.id)
         from public.order_lines l
         join public.artist_profiles a on a.id = l.artist_id

@@ -31,7 +31,9 @@ const MailLine = v.object({
   artist_share: v.number(),
   refunded: v.boolean(),
   tracking: v.nullish(v.string()),
-  /** A gift's recipient: the line is theirs once claimed, not the buyer's. */
+  /** Bought as a gift: the line is its recipient's once claimed, not the buyer's. */
+  gift: v.optional(v.boolean()),
+  /** A gift's recipient, on the buyer's receipt alone. */
   gift_for: v.nullish(v.string()),
 });
 
@@ -143,6 +145,7 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
     const share = mail.lines.reduce((sum, line) => sum + line.artist_share, 0);
     const where = mail.order.country ? ` in ${formatCountry(mail.order.country)}` : "";
     const titles = mail.lines.map((line) => line.title).join(", ");
+    const asGift = mail.lines.some((line) => line.gift) ? " as a gift" : "";
     const analytics = link(href("/dashboard/artist/analytics"));
     const shipsMerch = mail.lines.some((line) => line.kind === "merch") && address.length > 0;
     return rendered(
@@ -151,7 +154,8 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
       <>
         <h1>You made a sale</h1>
         <p>
-          A fan{where} bought {titles} (order {reference}). Your share: <strong>{money(share)}</strong>.
+          A fan{where} bought {titles}
+          {asGift} (order {reference}). Your share: <strong>{money(share)}</strong>.
         </p>
         <LinesList lines={mail.lines} money={money} discountsOf={discountsOf} download={null} />
         {shipsMerch ? <AddressBlock note="Please send the merch to:" address={address} /> : null}
@@ -160,7 +164,7 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
         </p>
       </>,
       [
-        `A fan${where} bought ${titles} (order ${reference}). Your share: ${money(share)}.`,
+        `A fan${where} bought ${titles}${asGift} (order ${reference}). Your share: ${money(share)}.`,
         "",
         ...mail.lines.map((line) => lineText(line, money, discountsOf, null)),
         ...(shipsMerch ? ["", "Please send the merch to:", ...address] : []),
