@@ -170,16 +170,28 @@ describe("gifts without JavaScript", () => {
     const owned = await owner.visitor.post(path, {});
     expect(owned.response.status).toBe(409);
     expect(text(owned.html)).toContain("You own this already");
-    const { data: gift } = await serviceClient.from("gifts").select("id, order_line_id, claimed_at").eq("recipient_email", owner.email).single();
+    const { data: gift } = await serviceClient
+      .from("gifts")
+      .select("id, order_line_id, claimed_at")
+      .eq("recipient_email", owner.email)
+      .single();
     expect(gift!.claimed_at).toBeNull();
 
     // Given to another address: mailed there, and the first link claims nothing.
-    const bad = await giver.visitor.post("/dashboard/fan/purchased", { intent: "gift-recipient", giftId: gift!.id, recipientEmail: "nope" });
+    const bad = await giver.visitor.post("/dashboard/fan/purchased", {
+      intent: "gift-recipient",
+      giftId: gift!.id,
+      recipientEmail: "nope",
+    });
     expect(bad.response.status).toBe(400);
     expect(text(bad.html)).toContain("Please enter the recipient’s email address");
     expect(bad.html).toContain('value="nope"');
     const newAddress = `second-${stamp()}@example.com`;
-    const moved = await giver.visitor.post("/dashboard/fan/purchased", { intent: "gift-recipient", giftId: gift!.id, recipientEmail: newAddress });
+    const moved = await giver.visitor.post("/dashboard/fan/purchased", {
+      intent: "gift-recipient",
+      giftId: gift!.id,
+      recipientEmail: newAddress,
+    });
     expect(moved.response.status).toBe(200);
     expect(text(moved.html)).toContain("The gift is given to the new address");
     const newPath = await claimPath(newAddress);
@@ -205,12 +217,24 @@ describe("gifts without JavaScript", () => {
 
   it("refuses merch as a gift and asks a visitor to log in", async () => {
     const visitor = new Visitor();
-    const guest = await visitor.post("/cart", { intent: "gift", kind: "track", id: fixedPrice, recipientEmail: "a@example.com", sendOn: today() });
+    const guest = await visitor.post("/cart", {
+      intent: "gift",
+      kind: "track",
+      id: fixedPrice,
+      recipientEmail: "a@example.com",
+      sendOn: today(),
+    });
     expect(guest.response.status).toBe(401);
     expect(text(guest.html)).toContain("Log in to buy a gift");
     const { data: merch } = await serviceClient.from("merch").select("id").limit(1).single();
     const fan = await newFan(`merchgiver${stamp()}`);
-    const refused = await fan.visitor.post("/cart", { intent: "gift", kind: "merch", id: merch!.id, recipientEmail: "a@example.com", sendOn: today() });
+    const refused = await fan.visitor.post("/cart", {
+      intent: "gift",
+      kind: "merch",
+      id: merch!.id,
+      recipientEmail: "a@example.com",
+      sendOn: today(),
+    });
     expect(refused.response.status).toBe(409);
     expect(text(refused.html)).toContain("Merch cannot be given as a gift");
   });

@@ -76,7 +76,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const page = pageFrom(url);
   const supabase = context.get(supabaseContext);
-  const [ownedRead, ordersRead, giftsRead] = await Promise.all([
+  const [ownedRead, giftsRead, ordersRead] = await Promise.all([
     supabase.rpc("owned_releases", { page, page_size: pageSize }),
     supabase.rpc("given_gifts"),
     supabase
@@ -110,12 +110,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "send-gift-again" || intent === "gift-recipient") return giftMailAgain(context, intent, formData);
   if (intent === "refund-gift") {
     const submission = parseForm(RefundSchema, formData);
-    if (!submission.success) return replyWith(formError("This gift no longer exists"), 400);
+    if (!submission.success) return replyWith(formError("This gift no longer exists", submission.reply.values), 400);
     const outcome = await refundLine(request, context, submission.value.lineId);
     if ("refused" in outcome)
       return replyWith(
         formError(
-          outcome.refused === refusedAsNotTheArtist ? "A claimed gift is its recipient's: it cannot be refunded." : outcome.refused,
+          outcome.refused === refusedAsNotTheArtist ? "A claimed gift is its recipient’s: it cannot be refunded." : outcome.refused,
+          submission.values,
         ),
         409,
       );
@@ -123,7 +124,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       {
         fieldErrors: {},
         formError: null,
-        values: {},
+        values: submission.values,
         notice: "The gift is refunded: the money is on its way back to you, and the claim link claims nothing now.",
       },
       200,
@@ -157,7 +158,7 @@ async function giftMailAgain(context: Route.ActionArgs["context"], intent: "send
   const again = recipient ? null : parseForm(SendGiftAgainSchema, formData);
   if (recipient && !recipient.success) return replyWith(recipient.reply, 400);
   if (again && !again.success) return replyWith(formError("This gift no longer exists"), 400);
-  const values = recipient?.success ? recipient.values : {};
+  const values = recipient?.success ? recipient.values : again?.success ? again.values : {};
   const backend = vouchedClient(context);
   const { data, error } = recipient?.success
     ? await backend.rpc("change_gift_recipient", { gift_id: recipient.value.giftId, email: recipient.value.recipientEmail })
@@ -202,7 +203,8 @@ async function giftMailAgain(context: Route.ActionArgs["context"], intent: "send
       : data
         ? "The gift is given to the new address, and mailed there: the earlier link claims nothing now."
         : "The gift is given to the new address, which is mailed on its send date.";
-  return replyWith({ fieldErrors: {}, formError: null, values: {}, notice }, 200);
+  // Said beside the gifts; the field starts empty again.
+  return replyWith({ fieldErrors: {}, formError: null, values: { giftId: String(values.giftId ?? "") }, notice }, 200);
 }
 
 export default function PurchasedTracks({ loaderData, actionData }: Route.ComponentProps) {
