@@ -29,7 +29,8 @@ async function claimPath(email: string, count = 1) {
   await expect.poll(async () => (await gifts()).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(count);
   const link = (await gifts())[0]!.text?.match(/Claim your gift[^:]*: (\S+)/)?.[1];
   if (!link) throw new Error(`no claim link in the mail to ${email}`);
-  return new URL(link).pathname;
+  const pass = new URL(link).pathname.replace(/^\/gift\//, "");
+  return `/gift/${pass}`;
 }
 
 async function purchasesOf(userId: string, track = fixedPrice) {
