@@ -35,6 +35,7 @@ const measuredSeconds: Record<string, number> = {
   "admin.test.ts": 101,
   "fan.test.ts": 91,
   "notifications.test.ts": 71,
+  "gifts.test.ts": 70,
   "artist-account.test.ts": 60,
   "dashboard.test.ts": 38,
 };
