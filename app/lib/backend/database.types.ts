@@ -1964,6 +1964,7 @@ export type Database = {
           country: string
           currency: string
           discount: number
+          gift: boolean
           item_id: string
           kind: string
           line_id: string

@@ -207,6 +207,8 @@ export const SalesSchema = v.array(
     item_id: v.nullable(v.string()),
     quantity: v.number(),
     shipping: v.number(),
+    /** Bought as a gift. */
+    gift: v.optional(v.boolean(), false),
   }),
 );
 export type Sale = v.InferOutput<typeof SalesSchema>[number];

@@ -116,7 +116,7 @@ select tests.each_actor_through_marketplace('mail the gifts due', $$select 1 whe
 select tests.each_actor('mail the gifts due without the marketplace', $$select 1 where public.send_due_gifts() is not null$$,
   array[]::text[]);
 
-select plan((select count(*)::integer from tests.cases) + 22);
+select plan((select count(*)::integer from tests.cases) + 23);
 
 select * from tests.proved_cases();
 
@@ -128,6 +128,7 @@ select is((select count(*)::integer from private.mails where kind = 'gift' and r
   'a gift for later waits for its day');
 select is((select count(*)::integer from public.notifications where kind = 'sale' and user_id = tests.id('artist')), 2,
   'the artist hears of each gift as a sale');
+select ok(tests.allowed('artist', $$select 1 from public.sales() where gift$$), 'the artist''s sales say a gift was one');
 
 -- Refused gifts: from a guest, of merch, to oneself, a message too long, a date too far.
 select throws_ok($$select tests.open_gift('guest', 'track', jsonb_build_object('email', 'x@tests.example', 'send_on', current_date))$$,

@@ -8,6 +8,10 @@ drop function if exists "private"."open_order"(lines jsonb, codes text[], curren
 
 drop function if exists "public"."open_order"(lines jsonb, codes text[], currency text, follow_artists boolean, waived_withdrawal boolean, email text, ship_to text, address text);
 
+drop function if exists "private"."sales"(how_many integer, item uuid, skip integer);
+
+drop function if exists "public"."sales"(how_many integer, item uuid, skip integer);
+
 
   create table "public"."gifts" (
     "id" uuid not null default gen_random_uuid(),
@@ -849,6 +853,29 @@ end
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.sales(how_many integer, item uuid, skip integer)
+ RETURNS TABLE(line_id uuid, order_reference text, paid_at timestamp with time zone, kind text, title text, artist_name text, currency text, amount integer, discount integer, total integer, artist_share integer, country text, refunded_at timestamp with time zone, buyer_email text, item_id uuid, quantity integer, shipping integer, gift boolean)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select l.id, private.order_reference(o.id), o.paid_at, l.kind, l.title, a.artist_name, o.currency, l.amount_cents,
+    l.code_discount_cents + l.bundle_discount_cents, l.total_cents, l.artist_share_cents, o.country, l.refunded_at,
+    case when (select public.is_admin()) then o.buyer_email end,
+    private.sold_under(l.kind, l.item_id), l.quantity, l.shipping_cents,
+    -- Bought as a gift (its recipient is never named here).
+    exists (select 1 from public.gifts g where g.order_line_id = l.id)
+  from public.order_lines l
+  join public.orders o on o.id = l.order_id
+  join public.artist_profiles a on a.id = l.artist_id
+  where o.state = 'paid' and (l.artist_id = (select auth.uid()) or (select public.is_admin()))
+    and (sales.item is null or sales.item = private.sold_under(l.kind, l.item_id))
+  order by o.paid_at desc, l.id
+  offset greatest(coalesce(sales.skip, 0), 0)
+  limit least(greatest(sales.how_many, 1), 1000)
+$function$
+;
+
 CREATE OR REPLACE FUNCTION public.artist_dashboard()
  RETURNS jsonb
  LANGUAGE sql
@@ -948,6 +975,16 @@ AS $function$
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.sales(how_many integer DEFAULT 50, item uuid DEFAULT NULL::uuid, skip integer DEFAULT 0)
+ RETURNS TABLE(line_id uuid, order_reference text, paid_at timestamp with time zone, kind text, title text, artist_name text, currency text, amount integer, discount integer, total integer, artist_share integer, country text, refunded_at timestamp with time zone, buyer_email text, item_id uuid, quantity integer, shipping integer, gift boolean)
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select * from private.sales(sales.how_many, sales.item, sales.skip)
+$function$
+;
+
 revoke all on table "public"."gifts" from "anon", "authenticated";
 
 grant select on table "public"."gifts" to "authenticated";
@@ -1042,6 +1079,14 @@ grant execute on function private.open_order(jsonb, text[], text, boolean, boole
 revoke execute on function public.open_order(jsonb, text[], text, boolean, boolean, text, text, text, jsonb) from public;
 
 grant execute on function public.open_order(jsonb, text[], text, boolean, boolean, text, text, text, jsonb) to anon, authenticated;
+
+revoke execute on function private.sales(integer, uuid, integer) from public;
+
+grant execute on function private.sales(integer, uuid, integer) to authenticated;
+
+revoke execute on function public.sales(integer, uuid, integer) from public;
+
+grant execute on function public.sales(integer, uuid, integer) to authenticated;
 
 comment on function public.given_gifts() is
   'Runs as its caller: Purchased''s read of the caller''s own gifts and their lines, as row-level security lets them.';
