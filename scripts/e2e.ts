@@ -35,9 +35,9 @@ const measuredSeconds: Record<string, number> = {
   "admin.test.ts": 101,
   "fan.test.ts": 91,
   "notifications.test.ts": 71,
-  "gifts.test.ts": 70,
   "artist-account.test.ts": 60,
   "dashboard.test.ts": 38,
+  "gifts.test.ts": 12,
 };
 
 const workerCount = 2;
