@@ -71,6 +71,8 @@ describe("gifts without JavaScript", () => {
     expect(started.response.status).toBe(303);
     const done = await pay(giver.visitor, started.response.headers.get("location")!);
     expect(done.response.status).toBe(200);
+    expect(text(done.html)).toContain(`a gift for ${recipientEmail}`);
+    expect(text(done.html)).not.toContain("yours to play and download now");
 
     // The giver gets the receipt, saying for whom, and not the track.
     await expect
