@@ -153,4 +153,5 @@ export const mailKindLabels = {
   paypal_changed: "PayPal email changed",
   payout_method_changed: "Payout method changed",
   stripe_connected: "Stripe account connected",
+  gift: "Gift’s claim link",
 } as const;

@@ -19,7 +19,9 @@ export function GiftFields({ reply, ticked, children }: { reply?: FormReply | un
     <details open={open} className="rounded-xl border border-stage-700 bg-stage-900 p-3">
       <summary className="cursor-pointer font-semibold">Buy as a gift</summary>
       <div className="mt-3 grid gap-3">
-        {ticked ? <CheckboxField name="gift" label="Buy as a gift: it is theirs, not yours" defaultChecked={open} /> : null}
+        {ticked ? (
+          <CheckboxField name="gift" label="Buy everything in this checkout as a gift: it is theirs, not yours" defaultChecked={open} />
+        ) : null}
         <Field
           label="Recipient’s email"
           name="recipientEmail"
