@@ -86,9 +86,9 @@ describe("gifts without JavaScript", () => {
     expect(text(purchased.html)).toContain("Not claimed yet");
 
     // The recipient's mail: the message and the link; a visitor is asked to sign up or log in.
+    const path = await claimPath(recipientEmail);
     const mail = (await mailsTo(recipientEmail))[0]!;
     expect(mail.html).toContain("Happy birthday &lt;3");
-    const path = await claimPath(recipientEmail);
     const visitor = new Visitor();
     const page = await visitor.get(path);
     expect(page.response.status).toBe(200);
