@@ -22,6 +22,9 @@ create table public.gifts (
   mailed_at timestamptz,
   claimed_by uuid references auth.users (id) on delete set null,
   claimed_at timestamptz,
+  -- When its giver last asked for its refund (line_to_refund, 17_refunds.sql): for 10 minutes it cannot be
+  -- claimed, so a claim never lands between the provider's refund and its record.
+  refund_asked_at timestamptz,
   created_at timestamptz not null default now()
 );
 
@@ -284,7 +287,7 @@ grant execute on function public.change_gift_recipient(uuid, text) to anon, auth
 -- What a gift's claim link shows, through the marketplace alone (which checked the link's signature):
 -- the release, its artist, the giver's name and message, and its state for the caller: `claimable`,
 -- `claimed` (theirs), `taken` (someone else's), `owned` (they own all of it already), `own gift` (they gave
--- it), `withdrawn` (refunded, or the link is for an earlier recipient). A visitor sees `claimable` or one
+-- it), `withdrawn` (refunded or being refunded, or the link is for an earlier recipient). A visitor sees `claimable` or one
 -- of the states that hold for anyone. Null for a gift that is not there.
 create or replace function private.gift_to_claim(gift_id uuid, link_version integer)
 returns jsonb
@@ -309,6 +312,7 @@ begin
     when gift.claimed_at is not null and gift.claimed_by = me then 'claimed'
     when gift.claimed_at is not null then 'taken'
     when line.refunded_at is not null or gift.link_version <> gift_to_claim.link_version
+      or gift.refund_asked_at > now() - interval '10 minutes'
       or not exists (select 1 from public.orders o where o.id = line.order_id and o.state = 'paid') then 'withdrawn'
     when me is not null and me = gift.giver_id then 'own gift'
     when me is not null and private.owns_gift(line, me) then 'owned'

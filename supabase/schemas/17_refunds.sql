@@ -72,6 +72,9 @@ begin
   if sold.state <> 'paid' then
     raise exception 'order % is not paid', sold.id using errcode = '22023';
   end if;
+  -- A giver's refund of their gift: no claim lands while the provider refunds it (claim_gift, 17_gifts.sql).
+  update public.gifts g set refund_asked_at = now()
+  where g.order_line_id = line.id and g.giver_id = (select auth.uid()) and g.claimed_at is null and line.refunded_at is null;
   return jsonb_build_object('line_id', line.id, 'payment_intent', sold.payment_intent, 'provider', sold.provider,
     -- What its buyer paid for it, tax included: all of it goes back.
     'total', line.total_cents + line.tax_cents, 'currency', sold.currency, 'refunded', line.refunded_at is not null);

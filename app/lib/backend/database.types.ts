@@ -517,6 +517,7 @@ export type Database = {
           message: string | null
           order_line_id: string
           recipient_email: string
+          refund_asked_at: string | null
           send_on: string
         }
         Insert: {
@@ -530,6 +531,7 @@ export type Database = {
           message?: string | null
           order_line_id: string
           recipient_email: string
+          refund_asked_at?: string | null
           send_on: string
         }
         Update: {
@@ -543,6 +545,7 @@ export type Database = {
           message?: string | null
           order_line_id?: string
           recipient_email?: string
+          refund_asked_at?: string | null
           send_on?: string
         }
         Relationships: [

@@ -116,7 +116,7 @@ select tests.each_actor_through_marketplace('mail the gifts due', $$select 1 whe
 select tests.each_actor('mail the gifts due without the marketplace', $$select 1 where public.send_due_gifts() is not null$$,
   array[]::text[]);
 
-select plan((select count(*)::integer from tests.cases) + 23);
+select plan((select count(*)::integer from tests.cases) + 24);
 
 select * from tests.proved_cases();
 
@@ -176,6 +176,18 @@ update public.tracks set release_date = current_date where id = tests.id('ahead'
 select is(private.give_released_album_tracks(), 1, 'the track''s day gives it once');
 select is((select user_id from public.purchases where track_id = tests.id('ahead')), tests.id('recipient'),
   'to the gift''s claimant');
+
+-- While its giver's refund is under way, nobody claims it (the refund lands on an unclaimed gift).
+do $$
+begin
+  perform tests.remember('third gift', format('select %L::uuid', tests.gift(
+    jsonb_build_array(jsonb_build_object('kind', 'track', 'id', tests.id('track'))), 'second@tests.example', current_date, 'cs_gift_third')));
+  perform tests.through_marketplace(format('select public.line_to_refund(%L)',
+    (select order_line_id from public.gifts where id = tests.id('third gift'))), 'fan');
+end
+$$;
+select is(tests.through_marketplace(format('select to_jsonb(public.claim_gift(%L, 1))', tests.id('third gift')), 'second') #>> '{}',
+  'withdrawn', 'a gift being refunded is not claimed meanwhile');
 
 select * from finish();
 rollback;

@@ -24,6 +24,7 @@ drop function if exists "public"."sales"(how_many integer, item uuid, skip integ
     "mailed_at" timestamp with time zone,
     "claimed_by" uuid,
     "claimed_at" timestamp with time zone,
+    "refund_asked_at" timestamp with time zone,
     "created_at" timestamp with time zone not null default now()
       );
 
@@ -243,6 +244,7 @@ begin
     when gift.claimed_at is not null and gift.claimed_by = me then 'claimed'
     when gift.claimed_at is not null then 'taken'
     when line.refunded_at is not null or gift.link_version <> gift_to_claim.link_version
+      or gift.refund_asked_at > now() - interval '10 minutes'
       or not exists (select 1 from public.orders o where o.id = line.order_id and o.state = 'paid') then 'withdrawn'
     when me is not null and me = gift.giver_id then 'own gift'
     when me is not null and private.owns_gift(line, me) then 'owned'
@@ -722,6 +724,9 @@ begin
   if sold.state <> 'paid' then
     raise exception 'order % is not paid', sold.id using errcode = '22023';
   end if;
+  -- A giver's refund of their gift: no claim lands while the provider refunds it (claim_gift, 17_gifts.sql).
+  update public.gifts g set refund_asked_at = now()
+  where g.order_line_id = line.id and g.giver_id = (select auth.uid()) and g.claimed_at is null and line.refunded_at is null;
   return jsonb_build_object('line_id', line.id, 'payment_intent', sold.payment_intent, 'provider', sold.provider,
     -- What its buyer paid for it, tax included: all of it goes back.
     'total', line.total_cents + line.tax_cents, 'currency', sold.currency, 'refunded', line.refunded_at is not null);
