@@ -106,7 +106,7 @@ export function CompletePurchase({
             <input type="hidden" name="id" value={item.id} />
             <GiftFields ticked={false}>
               {item.allowPayMore ? (
-                <Field label={`Your price (${currency})`} name="amount" inputMode="decimal" defaultValue={price.toFixed(2)} />
+                <Field label={`The gift’s price (${currency})`} name="amount" inputMode="decimal" defaultValue={price.toFixed(2)} />
               ) : null}
               <Button type="submit" name="intent" value="gift">
                 Buy as a gift
