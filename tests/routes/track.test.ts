@@ -110,7 +110,11 @@ describe("the track page", () => {
     // In place, not sent after the page for a script to move in (React does so past a size, and without
     // JavaScript the dialog would stay hidden).
     expect(html.indexOf("<dialog")).toBeLessThan(html.indexOf("</main>"));
-    expect(text(dialog)).toMatch(/Complete Purchase Glow Mara Vale \$1\.29 .*Buy now Add to cart Close/);
+    // A visitor is asked to log in to buy it as a gift (a gift is followed from an account's Purchased).
+    expect(text(dialog)).toMatch(
+      /Complete Purchase Glow Mara Vale \$1\.29 .*Buy now Add to cart To buy it as a gift, log in first.* Close/,
+    );
+    expect(dialog).toContain(`href="/login?redirectTo=${encodeURIComponent(path)}"`);
     // Plain forms: to the cart (or straight to payment), and Close.
     expect(dialog).toMatch(/<form(?=[^>]*method="post")(?=[^>]*action="\/cart")/);
     expect(dialog).toMatch(/<form[^>]*method="dialog"/);
