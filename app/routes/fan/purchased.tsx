@@ -10,13 +10,15 @@ import { Badge } from "~/components/ui/badge";
 import { Button, LinkButton } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Pagination } from "~/components/ui/pagination";
-import { readOrThrow } from "~/lib/backend/backend.server";
+import { readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
 import { sqlState } from "~/lib/backend/sqlstate";
 import { cloudflareContext } from "~/lib/http/context.server";
 import { readForm } from "~/lib/forms/form-body.server";
 import { formError, parseForm, replyWith } from "~/lib/forms/forms";
 import { queueMails } from "~/lib/mail/mail-queue.server";
 import { ResendReceiptSchema } from "~/lib/schemas/checkout";
+import { HidePurchaseSchema } from "~/lib/schemas/fan";
+import { forgetCached } from "~/lib/cache/edge-cache.server";
 import { albumPath, artistPath, countOf, trackPath } from "~/lib/catalog/catalog";
 import { formatDate, formatDuration, formatMoney, formatOrderReference, formatPrice } from "~/lib/format";
 import { downloadChoices } from "~/lib/media/downloads";
@@ -73,10 +75,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { releases, orders, page, pages };
 }
 
-/** "Send the receipt again": a new receipt of one of the fan's paid orders, queued for the mail. */
+/**
+ * "Hide from my page" / "Show on my page" on a release (its purchase kept off the fan's page, the release's
+ * "supported by" and "also bought"), or "Send the receipt again": a new receipt of one of the fan's paid
+ * orders, queued for the mail.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
-  requireFan(request, context);
-  const submission = parseForm(ResendReceiptSchema, await readForm(request));
+  const fan = requireFan(request, context);
+  const formData = await readForm(request);
+  if (formData.has("hide")) return hidePurchaseAction(request, context, fan.id, formData);
+  const submission = parseForm(ResendReceiptSchema, formData);
   if (!submission.success) return replyWith(formError("This order no longer exists"), 400);
   const { data, error } = await vouchedClient(context).rpc("send_receipt_again", { order_id: submission.value.orderId });
   if (error?.code === sqlState.limitReached)
@@ -95,8 +103,44 @@ export async function action({ request, context }: Route.ActionArgs) {
   return replyWith({ fieldErrors: {}, formError: null, values: {}, notice: "The receipt is on its way to your email." }, 200);
 }
 
+/** A release the fan bought, hidden from their page or shown again (row-level security: only what they own). */
+async function hidePurchaseAction(request: Request, context: Route.ActionArgs["context"], fanId: string, formData: FormData) {
+  const submission = parseForm(HidePurchaseSchema, formData);
+  if (!submission.success) {
+    const { fieldErrors } = submission.reply;
+    return replyWith(formError(fieldErrors.releaseId ?? fieldErrors.hide ?? "This purchase no longer exists", { about: "purchase" }), 400);
+  }
+  const { releaseId, hide } = submission.value;
+  const hidden = context.get(supabaseContext).from("hidden_purchases");
+  const { error } =
+    hide === "hide"
+      ? await hidden.insert({ release_id: releaseId })
+      : await hidden.delete().eq("release_id", releaseId).eq("fan_id", fanId);
+  // Hidden twice (a double submit, two tabs) is hidden.
+  if (error && error.code !== sqlState.uniqueViolation) {
+    // Row-level security: a release the fan owns nothing of; or no such release.
+    if (error.code === sqlState.insufficientPrivilege || error.code === sqlState.foreignKeyViolation) {
+      return replyWith(formError("This purchase no longer exists", { about: "purchase" }), 404);
+    }
+    return refusedWrite(error, { what: "hiding a purchase", values: { about: "purchase" } });
+  }
+  await forgetCached(request, context, [`user:${fanId}`]);
+  return replyWith(
+    {
+      fieldErrors: {},
+      formError: null,
+      values: { about: "purchase" },
+      notice: hide === "hide" ? "Hidden from your page and from its supporters." : "Shown on your page again.",
+    },
+    200,
+  );
+}
+
 export default function PurchasedTracks({ loaderData, actionData }: Route.ComponentProps) {
   const { releases, orders, page, pages } = loaderData;
+  // A purchase hidden or shown answers above the releases; a receipt sent again, beside the orders.
+  const purchaseReply = actionData?.values.about === "purchase" ? actionData : undefined;
+  const orderReply = purchaseReply ? undefined : actionData;
   return (
     <>
       <DashboardHeader
@@ -111,6 +155,8 @@ export default function PurchasedTracks({ loaderData, actionData }: Route.Compon
       >
         What you have bought, by release: play it here, or download it to keep.
       </DashboardHeader>
+      <FormAlert>{purchaseReply?.formError}</FormAlert>
+      <FormAlert tone="success">{purchaseReply?.notice}</FormAlert>
       {releases.length === 0 ? (
         <EmptyState title="No purchased tracks yet" action={<LinkButton to={href("/discover")}>Find Music</LinkButton>} />
       ) : (
@@ -127,8 +173,8 @@ export default function PurchasedTracks({ loaderData, actionData }: Route.Compon
             Your orders
           </h2>
           <div className="mt-3 grid gap-3">
-            <FormAlert>{actionData?.formError}</FormAlert>
-            <FormAlert tone="success">{actionData?.notice}</FormAlert>
+            <FormAlert>{orderReply?.formError}</FormAlert>
+            <FormAlert tone="success">{orderReply?.notice}</FormAlert>
             <ul className="divide-y divide-stage-700 rounded-2xl border border-stage-700">
               {orders.map((order) => {
                 // Wholly refunded, an order has nothing left to download and no receipt to send again; partly,
@@ -220,6 +266,16 @@ function OwnedReleaseCard({ release }: { release: OwnedRelease & { downloads: Do
         </div>
       </div>
       {downloadable ? <DownloadLinks path={download} title={release.title} album={album} choices={release.downloads} /> : null}
+      {/* Kept off the fan's page and the release's "supported by", or shown again: a plain POST to this page. */}
+      <Form method="post" action={href("/dashboard/fan/purchased")} className="mt-3 flex flex-wrap items-center gap-3">
+        <input type="hidden" name="releaseId" value={release.id} />
+        <input type="hidden" name="hide" value={release.hidden ? "show" : "hide"} />
+        {release.hidden ? <Badge>Hidden from your page</Badge> : null}
+        <Button type="submit" variant="secondary" size="sm">
+          {release.hidden ? "Show on my page" : "Hide from my page"}
+          <span className="sr-only">: {release.title}</span>
+        </Button>
+      </Form>
       {album ? (
         <ol aria-label={`Tracks of ${release.title} you bought`} className="mt-3 divide-y divide-stage-700 border-t border-stage-700">
           {release.tracks.map((track, index) => (
