@@ -14,10 +14,10 @@ export const FanPaymentsSchema = v.object({
   currentPassword: v.optional(v.string(), ""),
 });
 
-/** A checkbox: sent ("on") when ticked, absent when not. */
+/** A checkbox: sent ("on") when ticked, absent (so empty) when not. */
 const checkbox = v.pipe(
-  v.optional(v.picklist(["on", "true"])),
-  v.transform((ticked) => ticked !== undefined),
+  v.optional(v.string(), ""),
+  v.transform((value) => value === "on" || value === "true"),
 );
 
 /** Username (required, as at sign-up), bio with emoji, favourite genres from the spec's list. */
