@@ -1,7 +1,6 @@
 import { Link } from "react-router";
 import { fanPath } from "~/lib/catalog/catalog";
 import type { SupportedBy as Supporters } from "~/lib/schemas/catalog-data";
-import { ProfileImage } from "./artist-image";
 
 /**
  * A release or track page's "Supported by": the newest fans who bought it (at most 20, each linking to their
@@ -21,11 +20,15 @@ export function SupportedBy({ supporters }: { supporters: Supporters }) {
               to={fanPath(fan.id)}
               className="flex min-h-11 items-center gap-2 rounded-full border border-stage-700 bg-stage-850 py-1 pr-4 pl-1 text-sm font-semibold text-ink hover:border-accent hover:text-accent-strong"
             >
-              <ProfileImage
-                name={fan.username}
-                src={fan.profile_image_url}
-                className="size-9 shrink-0 rounded-full"
-                initialClassName="text-base"
+              {/* A plain picture, as the track page's byline has it: the track page's JavaScript budget has no room
+                  for the catalogue's image component. */}
+              <img
+                src={fan.profile_image_url ?? "/fallback-avatar.svg"}
+                alt=""
+                width={36}
+                height={36}
+                loading="lazy"
+                className="size-9 shrink-0 rounded-full bg-stage-800 object-cover"
               />
               <span className="max-w-40 truncate">{fan.username}</span>
             </Link>

@@ -1,4 +1,4 @@
-import { Suspense, useRef, type ReactNode } from "react";
+import { lazy, Suspense, useRef, type ReactNode } from "react";
 import { Await, data, href, Link, redirect } from "react-router";
 import { DownloadLinks } from "~/components/catalog/download-links";
 import { ReleaseHeader } from "~/components/catalog/release-header";
@@ -29,8 +29,6 @@ import { downloadChoices, downloadFormats } from "~/lib/media/downloads";
 import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/catalog/buy-param";
 import { AlsoBoughtSchema, SupportedBySchema, TrackCommentsSchema, TrackPageSchema, type TrackPage } from "~/lib/schemas/catalog-data";
 import { AlsoBought } from "~/components/catalog/release-cards";
-import { SupportedBy } from "~/components/catalog/supported-by";
-import { WishlistButton } from "~/components/catalog/wishlist-button";
 import { CommentSchema, DeleteCommentSchema } from "~/lib/schemas/comments";
 import { supabaseContext, userContext } from "~/lib/session/session.server";
 import { trackAudioSource } from "./track-audio.server";
@@ -45,6 +43,11 @@ const commentColumns =
   "id, user_id, content, created_at, author_name, author_image_url, author_kind, reply_to_user_id, reply_to_name, reply_to_kind";
 /** However far "Show more" is followed, one page never lists more than this many comments. */
 const maxCommentsShown = 500;
+
+// A single's "Add to wishlist" and "Supported by" are rendered in place on the server, and their script
+// loaded after the page's own: this page's JavaScript budget has no room for them.
+const WishlistButton = lazy(() => import("~/components/catalog/wishlist-button").then((module) => ({ default: module.WishlistButton })));
+const SupportedBy = lazy(() => import("~/components/catalog/supported-by").then((module) => ({ default: module.SupportedBy })));
 
 const trackNotFound = () => notFound("Track not found");
 
@@ -250,7 +253,9 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
         )}
         <LikeButton trackId={track.id} liked={liked} title={track.title} />
         {track.release.kind === "single" && !owned ? (
-          <WishlistButton releaseId={track.release.id} trackId={track.id} wishlisted={loaderData.wishlisted} title={track.title} />
+          <Suspense>
+            <WishlistButton releaseId={track.release.id} trackId={track.id} wishlisted={loaderData.wishlisted} title={track.title} />
+          </Suspense>
         ) : null}
         <ShareMenu title={`${track.title} by ${track.artist.artist_name}`} share={loaderData.share} />
         <TrackMenu track={queued} />
@@ -293,7 +298,11 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
         ) : null}
       </div>
 
-      <SupportedBy supporters={loaderData.supportedBy} />
+      {loaderData.supportedBy.fans.length > 0 ? (
+        <Suspense>
+          <SupportedBy supporters={loaderData.supportedBy} />
+        </Suspense>
+      ) : null}
       <AlsoBought releases={loaderData.alsoBought} />
 
       {commentsError ? (
