@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import { notFound, refusedWrite } from "~/lib/backend/backend.server";
 import { albumPath, isUuid, trackPath } from "~/lib/catalog/catalog";
+import { wishlistLimit } from "~/lib/constants";
 import { formError, parseForm, replyWith } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";
 import { requireUser } from "~/lib/session/guards.server";
@@ -39,7 +40,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (error && error.code !== sqlState.uniqueViolation) {
     // 42501: no such release for this fan (row-level security); 23503: no such release at all.
     if (error.code === sqlState.insufficientPrivilege || error.code === sqlState.foreignKeyViolation) throw notFound("Release not found");
-    if (error.code === sqlState.limitReached) return replyWith(formError("Your wishlist is full: it holds at most 1,000 releases."), 429);
+    if (error.code === sqlState.limitReached)
+      return replyWith(formError(`Your wishlist is full: it holds at most ${wishlistLimit.toLocaleString("en-US")} releases.`), 429);
     return refusedWrite(error, { what: "changing the wishlist" });
   }
   if (!inPlace) throw redirect(backTo, { status: 303, headers: uncached });
