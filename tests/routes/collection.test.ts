@@ -80,6 +80,10 @@ describe("the wishlist", () => {
 });
 
 describe("what a fan's page shows", () => {
+  it("is linked from the fan's dashboard", async () => {
+    expect((await demoFan.get("/dashboard/fan")).html).toContain(`href="/fan/${riley}#wishlist"`);
+  });
+
   it("shows the demo fan's collection with covers linking to each release, and their wishlist", async () => {
     const { response, html } = await fresh(`/fan/${riley}`);
     expect(response.status).toBe(200);

@@ -6,6 +6,7 @@ import { formError, parseForm, replyWith } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";
 import { requireUser } from "~/lib/session/guards.server";
 import { uncached } from "~/lib/http/http-cache";
+import { forgetCached } from "~/lib/cache/edge-cache.server";
 import { WishlistSchema } from "~/lib/schemas/fan";
 import { supabaseContext } from "~/lib/session/session.server";
 import type { Route } from "./+types/wishlist";
@@ -44,6 +45,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       return replyWith(formError(`Your wishlist is full: it holds at most ${wishlistLimit.toLocaleString("en-US")} releases.`), 429);
     return refusedWrite(error, { what: "changing the wishlist" });
   }
+  // The fan's page shows the wishlist to visitors: not the copy kept before this change.
+  await forgetCached(request, context, [`user:${user.id}`]);
   if (!inPlace) throw redirect(backTo, { status: 303, headers: uncached });
   return replyWith({ fieldErrors: {}, formError: null, values: {} }, 200);
 }
