@@ -154,11 +154,9 @@ function Shelf({
         {title} {shelf.count > 0 ? <span className="text-base font-normal text-ink-muted">({shelf.count})</span> : null}
       </h2>
       {hiddenNote ? <p className="mb-4 text-sm text-ink-muted">{hiddenNote}</p> : null}
-      {shelf.releases.length > 0 ? (
-        <ReleaseCards releases={shelf.releases} label={title} noteOf={noteOf} />
-      ) : hiddenNote && shelf.count === 0 ? null : (
-        <EmptyState title={empty} />
-      )}
+      {shelf.releases.length > 0 ? <ReleaseCards releases={shelf.releases} label={title} noteOf={noteOf} /> : null}
+      {/* A page past the end shows no covers, and the way back to them below. */}
+      {shelf.count === 0 && !hiddenNote ? <EmptyState title={empty} /> : null}
       {pages > 1 ? (
         <nav aria-label={`Pages of the ${id}`} className="mt-6 flex items-center gap-3">
           {page > 1 ? (
