@@ -1,6 +1,6 @@
 -- A fan's collection and wishlist, hidden purchases and "supported by" (21_collections.sql), for a visitor,
--- the fan, the artist, another artist, an administrator and banned users; and that what a fan hides leaves
--- the database for no one else, nor through "fans who bought this also bought".
+-- the fan, another fan, the artist, another artist, an administrator and banned users; and that what a fan
+-- hides leaves the database for no one else, nor through "fans who bought this also bought".
 begin;
 \ir helpers.sql
 
@@ -154,6 +154,26 @@ select tests.one_actor('read who supports a release while banned', 'banned fan',
   $$select 1 where jsonb_array_length(public.supported_by(tests.release_of('track')) -> 'fans') > 0$$, true);
 select tests.each_actor('read who supports an upcoming release',
   $$select 1 where jsonb_array_length(public.supported_by(tests.release_of('upcoming track')) -> 'fans') > 0$$, array['artist']);
+
+-- Another fan: nothing of the fan's own rows, nor what the fan hid.
+select tests.one_actor('read the fan''s wishlist', 'second fan',
+  $$select 1 from public.wishlist where fan_id = tests.id('fan')$$, false);
+select tests.one_actor('remove from the fan''s wishlist', 'second fan',
+  $$delete from public.wishlist where fan_id = tests.id('fan')$$, false);
+select tests.one_actor('read what the fan hides', 'second fan',
+  $$select 1 from public.hidden_purchases where fan_id = tests.id('fan')$$, false);
+select tests.one_actor('show again what the fan hid', 'second fan',
+  $$delete from public.hidden_purchases where fan_id = tests.id('fan')$$, false);
+select tests.one_actor('read a purchase the fan hid', 'second fan',
+  $$select 1 where jsonb_path_exists(public.fan_page(tests.id('fan')) -> 'collection' -> 'releases', '$[*] ? (@.id == $id)',
+    jsonb_build_object('id', tests.release_of('other track')))$$, false);
+select tests.one_actor('read the fan''s collection', 'second fan',
+  $$select 1 where jsonb_path_exists(public.fan_page(tests.id('fan')) -> 'collection' -> 'releases', '$[*] ? (@.id == $id)',
+    jsonb_build_object('id', tests.release_of('track')))$$, true);
+select tests.one_actor('add a release to one''s wishlist', 'second fan',
+  $$insert into public.wishlist (release_id) values (tests.release_of('other track'))$$, true);
+select tests.one_actor('hide a release one bought', 'second fan',
+  $$insert into public.hidden_purchases (release_id) values (tests.release_of('track'))$$, true);
 
 select plan((select count(*)::integer from tests.cases) + 8);
 select * from tests.proved_cases();
