@@ -1,4 +1,4 @@
-import { lazy, Suspense, useRef, type ReactNode } from "react";
+import { Suspense, useRef, type ReactNode } from "react";
 import { Await, data, href, Link, redirect } from "react-router";
 import { DownloadLinks } from "~/components/catalog/download-links";
 import { ReleaseHeader } from "~/components/catalog/release-header";
@@ -33,6 +33,7 @@ import { CommentSchema, DeleteCommentSchema } from "~/lib/schemas/comments";
 import { supabaseContext, userContext } from "~/lib/session/session.server";
 import { trackAudioSource } from "./track-audio.server";
 import { useOptionalUser } from "~/lib/session/use-user";
+import { onDemand } from "~/lib/ui/on-demand";
 import type { Route } from "./+types/track";
 import { sqlState } from "~/lib/backend/sqlstate";
 
@@ -44,10 +45,24 @@ const commentColumns =
 /** However far "Show more" is followed, one page never lists more than this many comments. */
 const maxCommentsShown = 500;
 
-// A single's "Add to wishlist" and "Supported by" are rendered in place on the server, and their script
-// loaded after the page's own: this page's JavaScript budget has no room for them.
-const WishlistButton = lazy(() => import("~/components/catalog/wishlist-button").then((module) => ({ default: module.WishlistButton })));
-const SupportedBy = lazy(() => import("~/components/catalog/supported-by").then((module) => ({ default: module.SupportedBy })));
+const loadWishlistButton = () => import("~/components/catalog/wishlist-button");
+const loadSupportedBy = () => import("~/components/catalog/supported-by");
+
+// A single's "Add to wishlist" and "Supported by": the server renders them at once (they work without
+// JavaScript), and the browser fetches their code after the page's own, which has no room for them in its
+// budget.
+const WishlistButton = import.meta.env.SSR
+  ? (await loadWishlistButton()).WishlistButton
+  : onDemand(
+      async () => (await loadWishlistButton()).WishlistButton,
+      () => window.location.href,
+    );
+const SupportedBy = import.meta.env.SSR
+  ? (await loadSupportedBy()).SupportedBy
+  : onDemand(
+      async () => (await loadSupportedBy()).SupportedBy,
+      () => window.location.href,
+    );
 
 const trackNotFound = () => notFound("Track not found");
 
