@@ -41,6 +41,7 @@ export const routeUses = {
   "/artist/:id/feed.rss": resource("everyone", true),
   "/artist/:id/follow": resource("users"),
   "/track/:id/like": resource("users"),
+  "/release/:id/wishlist": resource("fans"),
   "/uploads/resumable/:uploadId?": resource("users"),
   "/uploads/discard": resource("users"),
   "/robots.txt": resource("everyone", true),

@@ -26,6 +26,8 @@ export default [
   route("artist/:id/follow", "routes/catalog/follow.ts"),
   // Resource route: the track page's Like button posts here.
   route("track/:id/like", "routes/catalog/like.ts"),
+  // Resource route: a release page's "Add to wishlist" posts here.
+  route("release/:id/wishlist", "routes/catalog/wishlist.ts"),
   // Resource route: resumable uploads (TUS) of the upload form and the profile pictures, passed on to Storage.
   route("uploads/resumable/:uploadId?", "routes/account/resumable-upload.ts"),
   // Resource route: a form removes a file it stored ahead of saving.

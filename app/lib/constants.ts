@@ -123,6 +123,9 @@ export const playlistLimits = { name: 100, description: 500, playlists: 200, tra
  */
 export const catalogLimits = { artistTracks: 5000, tracksAtOnce: albumTrackLimit, merchItems: 500, commentsPerMinute: 5 } as const;
 
+/** The releases a fan's wishlist holds at most (the database holds it, code 54000). */
+export const wishlistLimit = 1000;
+
 /**
  * Download codes' bounds (the database holds them): made at a time, a release's in all, and redemption
  * attempts an account may make in an hour.

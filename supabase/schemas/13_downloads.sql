@@ -405,6 +405,8 @@ as $$
           'id', r.id, 'kind', r.kind, 'title', r.title, 'bought_at', o.last_bought, 'amount', o.amount,
           'currency', private.artist_currency(a.id),
           'from_code', o.from_code,
+          -- Kept off the fan's page, its "supported by" and "also bought" (21_collections.sql).
+          'hidden', exists (select 1 from public.hidden_purchases h where h.fan_id = (select auth.uid()) and h.release_id = r.id),
           'artist', jsonb_build_object('id', a.id, 'artist_name', a.artist_name),
           'tracks', (
             select jsonb_agg(jsonb_build_object(

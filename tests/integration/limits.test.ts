@@ -17,6 +17,7 @@ import {
   playlistLimits,
   releaseDates,
   soldKinds,
+  wishlistLimit,
   textLimits,
 } from "../../app/lib/constants.ts";
 import { downloadMadeFormats, madeFormatNames } from "../../supabase/functions/_shared/made-formats.ts";
@@ -108,6 +109,7 @@ const triggerArguments: { what: string; trigger: string; stated: number }[] = [
   { what: "releases an artist", trigger: "releases_limit", stated: catalogLimits.artistTracks },
   { what: "comments a minute on a track", trigger: "comments_limit_on_a_track", stated: catalogLimits.commentsPerMinute },
   { what: "playlists a user", trigger: "playlists_limit", stated: playlistLimits.playlists },
+  { what: "releases on a fan's wishlist", trigger: "wishlist_limit", stated: wishlistLimit },
 ];
 
 /** Each list of values the app reads, and the columns whose checks allow exactly those. */

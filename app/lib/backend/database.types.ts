@@ -453,6 +453,8 @@ export type Database = {
           profile_image_height: number | null
           profile_image_url: string | null
           profile_image_width: number | null
+          show_collection: boolean
+          show_wishlist: boolean
           username: string
         }
         Insert: {
@@ -463,6 +465,8 @@ export type Database = {
           profile_image_height?: number | null
           profile_image_url?: string | null
           profile_image_width?: number | null
+          show_collection?: boolean
+          show_wishlist?: boolean
           username: string
         }
         Update: {
@@ -473,6 +477,8 @@ export type Database = {
           profile_image_height?: number | null
           profile_image_url?: string | null
           profile_image_width?: number | null
+          show_collection?: boolean
+          show_wishlist?: boolean
           username?: string
         }
         Relationships: []
@@ -553,6 +559,31 @@ export type Database = {
             foreignKeyName: "gifts_order_line_id_fkey"
             columns: ["order_line_id"]
             referencedRelation: "order_lines"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      hidden_purchases: {
+        Row: {
+          created_at: string
+          fan_id: string
+          release_id: string
+        }
+        Insert: {
+          created_at?: string
+          fan_id?: string
+          release_id: string
+        }
+        Update: {
+          created_at?: string
+          fan_id?: string
+          release_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "hidden_purchases_release_id_fkey"
+            columns: ["release_id"]
+            referencedRelation: "releases"
             referencedColumns: ["id"]
           },
         ]
@@ -1483,6 +1514,31 @@ export type Database = {
           },
         ]
       }
+      wishlist: {
+        Row: {
+          created_at: string
+          fan_id: string
+          release_id: string
+        }
+        Insert: {
+          created_at?: string
+          fan_id?: string
+          release_id: string
+        }
+        Update: {
+          created_at?: string
+          fan_id?: string
+          release_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "wishlist_release_id_fkey"
+            columns: ["release_id"]
+            referencedRelation: "releases"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
     }
     Views: {
       artist_followers: {
@@ -1680,7 +1736,14 @@ export type Database = {
       }
       failed_payment_events: { Args: Record<PropertyKey, never>; Returns: Json }
       fan_dashboard: { Args: Record<PropertyKey, never>; Returns: Json }
-      fan_page: { Args: { fan_id: string }; Returns: Json }
+      fan_page: {
+        Args: {
+          collection_page?: number
+          fan_id: string
+          wishlist_page?: number
+        }
+        Returns: Json
+      }
       finish_made_file: {
         Args: {
           crc32: number
@@ -2029,6 +2092,10 @@ export type Database = {
       }
       studio_releases: {
         Args: { page?: number; page_size?: number }
+        Returns: Json
+      }
+      supported_by: {
+        Args: { release_id?: string; track_id?: string }
         Returns: Json
       }
       suspended_until: {

@@ -10,13 +10,15 @@ import { Badge } from "~/components/ui/badge";
 import { Button, LinkButton } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { Pagination } from "~/components/ui/pagination";
-import { readOrThrow } from "~/lib/backend/backend.server";
+import { readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
 import { sqlState } from "~/lib/backend/sqlstate";
 import { cloudflareContext } from "~/lib/http/context.server";
 import { readForm } from "~/lib/forms/form-body.server";
 import { formError, parseForm, replyWith } from "~/lib/forms/forms";
 import { queueMails } from "~/lib/mail/mail-queue.server";
 import { GiftRecipientSchema, RefundSchema, ResendReceiptSchema, SendGiftAgainSchema } from "~/lib/schemas/checkout";
+import { HidePurchaseSchema } from "~/lib/schemas/fan";
+import { forgetCached } from "~/lib/cache/edge-cache.server";
 import { refundLine } from "~/lib/orders/refunds.server";
 import { Field } from "~/components/ui/field";
 import { cartKinds } from "~/lib/payments/cart";
@@ -100,12 +102,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 /**
- * "Send the receipt again": a new receipt of one of the fan's paid orders, queued for the mail; and a gift's
- * forms: its mail sent again, given to another address (mailed there), or refunded while unclaimed.
+ * "Hide from my page" / "Show on my page" on a release (its purchase kept off the fan's page, the release's
+ * "supported by" and "also bought"), "Send the receipt again": a new receipt of one of the fan's paid
+ * orders, queued for the mail; and a gift's forms: its mail sent again, given to another address (mailed
+ * there), or refunded while unclaimed.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  requireFan(request, context);
+  const fan = requireFan(request, context);
   const formData = await readForm(request);
+  if (formData.has("hide")) return hidePurchaseAction(request, context, fan.id, formData);
   const intent = formData.get("intent");
   if (intent === "send-gift-again" || intent === "gift-recipient") return giftMailAgain(context, intent, formData);
   if (intent === "refund-gift") {
@@ -207,10 +212,46 @@ async function giftMailAgain(context: Route.ActionArgs["context"], intent: "send
   return replyWith({ fieldErrors: {}, formError: null, values: { giftId: String(values.giftId ?? "") }, notice }, 200);
 }
 
+/** A release the fan bought, hidden from their page or shown again (row-level security: only what they own). */
+async function hidePurchaseAction(request: Request, context: Route.ActionArgs["context"], fanId: string, formData: FormData) {
+  const submission = parseForm(HidePurchaseSchema, formData);
+  if (!submission.success) {
+    const { fieldErrors } = submission.reply;
+    return replyWith(formError(fieldErrors.releaseId ?? fieldErrors.hide ?? "This purchase no longer exists", { about: "purchase" }), 400);
+  }
+  const { releaseId, hide } = submission.value;
+  const hidden = context.get(supabaseContext).from("hidden_purchases");
+  const { error } =
+    hide === "hide"
+      ? await hidden.insert({ release_id: releaseId })
+      : await hidden.delete().eq("release_id", releaseId).eq("fan_id", fanId);
+  // Hidden twice (a double submit, two tabs) is hidden.
+  if (error && error.code !== sqlState.uniqueViolation) {
+    // Row-level security: a release the fan owns nothing of; or no such release.
+    if (error.code === sqlState.insufficientPrivilege || error.code === sqlState.foreignKeyViolation) {
+      return replyWith(formError("This purchase no longer exists", { about: "purchase" }), 404);
+    }
+    return refusedWrite(error, { what: "hiding a purchase", values: { about: "purchase" } });
+  }
+  await forgetCached(request, context, [`user:${fanId}`]);
+  return replyWith(
+    {
+      fieldErrors: {},
+      formError: null,
+      values: { about: "purchase" },
+      notice: hide === "hide" ? "Hidden from your page and from its supporters." : "Shown on your page again.",
+    },
+    200,
+  );
+}
+
 export default function PurchasedTracks({ loaderData, actionData }: Route.ComponentProps) {
   const { releases, orders, gifts, page, pages, today } = loaderData;
-  // A receipt's reply is said beside the orders, a gift's beside the gifts.
+  // A purchase hidden or shown answers above the releases; a gift's forms beside the gifts; a receipt sent
+  // again, beside the orders.
+  const purchaseReply = actionData?.values.about === "purchase" ? actionData : undefined;
   const giftReply = typeof actionData?.values.giftId === "string" || actionData?.values.lineId !== undefined ? actionData : undefined;
+  const orderReply = purchaseReply || giftReply ? undefined : actionData;
   return (
     <>
       <DashboardHeader
@@ -225,6 +266,8 @@ export default function PurchasedTracks({ loaderData, actionData }: Route.Compon
       >
         What you have bought, by release: play it here, or download it to keep.
       </DashboardHeader>
+      <FormAlert>{purchaseReply?.formError}</FormAlert>
+      <FormAlert tone="success">{purchaseReply?.notice}</FormAlert>
       {releases.length === 0 ? (
         <EmptyState title="No purchased tracks yet" action={<LinkButton to={href("/discover")}>Find Music</LinkButton>} />
       ) : (
@@ -242,8 +285,8 @@ export default function PurchasedTracks({ loaderData, actionData }: Route.Compon
             Your orders
           </h2>
           <div className="mt-3 grid gap-3">
-            <FormAlert>{giftReply ? null : actionData?.formError}</FormAlert>
-            <FormAlert tone="success">{giftReply ? null : actionData?.notice}</FormAlert>
+            <FormAlert>{orderReply?.formError}</FormAlert>
+            <FormAlert tone="success">{orderReply?.notice}</FormAlert>
             <ul className="divide-y divide-stage-700 rounded-2xl border border-stage-700">
               {orders.map((order) => {
                 // Wholly refunded, an order has nothing left to download and no receipt to send again; partly,
@@ -416,6 +459,16 @@ function OwnedReleaseCard({ release }: { release: OwnedRelease & { downloads: Do
         </div>
       </div>
       {downloadable ? <DownloadLinks path={download} title={release.title} album={album} choices={release.downloads} /> : null}
+      {/* Kept off the fan's page and the release's "supported by", or shown again: a plain POST to this page. */}
+      <Form method="post" action={href("/dashboard/fan/purchased")} className="mt-3 flex flex-wrap items-center gap-3">
+        <input type="hidden" name="releaseId" value={release.id} />
+        <input type="hidden" name="hide" value={release.hidden ? "show" : "hide"} />
+        {release.hidden ? <Badge>Hidden from your page</Badge> : null}
+        <Button type="submit" variant="secondary" size="sm">
+          {release.hidden ? "Show on my page" : "Hide from my page"}
+          <span className="sr-only">: {release.title}</span>
+        </Button>
+      </Form>
       {album ? (
         <ol aria-label={`Tracks of ${release.title} you bought`} className="mt-3 divide-y divide-stage-700 border-t border-stage-700">
           {release.tracks.map((track, index) => (

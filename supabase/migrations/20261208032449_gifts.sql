@@ -1034,13 +1034,6 @@ grant update on table "public"."gifts" to "service_role";
   for select
   to authenticated
 using (((giver_id = ( SELECT auth.uid() AS uid)) OR ( SELECT is_admin() AS is_admin)));
--- only in the migrations: privilege private.private.open_order(jsonb,text[],text,boolean,boolean,text,text,text) anon=X/postgres
--- only in the migrations: privilege private.private.open_order(jsonb,text[],text,boolean,boolean,text,text,text) authenticated=X/postgres
--- only in the migrations: privilege private.private.open_order(jsonb,text[],text,boolean,boolean,text,text,text) postgres=X/postgres
--- only in the migrations: privilege public.open_order(jsonb,text[],text,boolean,boolean,text,text,text) anon=X/postgres
--- only in the migrations: privilege public.open_order(jsonb,text[],text,boolean,boolean,text,text,text) authenticated=X/postgres
--- only in the migrations: privilege public.open_order(jsonb,text[],text,boolean,boolean,text,text,text) postgres=X/postgres
--- only in the migrations: privilege public.open_order(jsonb,text[],text,boolean,boolean,text,text,text) service_role=X/postgres
 
 revoke execute on function private.check_gift(jsonb, jsonb, uuid) from public, anon, authenticated;
 
