@@ -11,8 +11,9 @@ create table public.notifications (
   id uuid primary key default gen_random_uuid(),
   user_id uuid not null references auth.users (id) on delete cascade,
   -- release: a new release from an artist the user follows or bought from; reply: a reply to the user's
-  -- comment; sale and follower: the artist's; shipped: merch the user bought is on its way.
-  kind text not null check (kind in ('release', 'reply', 'sale', 'follower', 'shipped')),
+  -- comment; sale and follower: the artist's; shipped: merch the user bought is on its way; moved: a
+  -- release the user pre-ordered has a new day (read from the release as it is now).
+  kind text not null check (kind in ('release', 'reply', 'sale', 'follower', 'shipped', 'moved')),
   release_id uuid references public.releases (id) on delete cascade,
   comment_id uuid references public.comments (id) on delete cascade,
   order_id uuid references public.orders (id) on delete cascade,
@@ -23,6 +24,7 @@ create table public.notifications (
   read_at timestamptz,
   constraint notifications_names_what check (case kind
     when 'release' then release_id is not null
+    when 'moved' then release_id is not null
     when 'reply' then comment_id is not null and actor_id is not null
     when 'sale' then order_id is not null
     when 'follower' then actor_id is not null

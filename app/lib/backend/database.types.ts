@@ -1205,6 +1205,7 @@ export type Database = {
           created_at: string
           id: string
           kind: string
+          preorder: boolean
           price: number | null
           title: string
           updated_at: string
@@ -1216,6 +1217,7 @@ export type Database = {
           created_at?: string
           id?: string
           kind: string
+          preorder?: boolean
           price?: number | null
           title: string
           updated_at?: string
@@ -1225,6 +1227,7 @@ export type Database = {
           created_at?: string
           id?: string
           kind?: string
+          preorder?: boolean
           price?: number | null
           title?: string
           updated_at?: string
@@ -1354,6 +1357,7 @@ export type Database = {
           file_url: string | null
           genre: string
           id: string
+          instant: boolean
           label: string | null
           master_format: string | null
           mp3_kbps: number | null
@@ -1379,6 +1383,7 @@ export type Database = {
           file_url?: string | null
           genre: string
           id?: string
+          instant?: boolean
           label?: string | null
           master_format?: never
           mp3_kbps?: number | null
@@ -1404,6 +1409,7 @@ export type Database = {
           file_url?: string | null
           genre?: string
           id?: string
+          instant?: boolean
           label?: string | null
           master_format?: never
           mp3_kbps?: number | null
@@ -1921,6 +1927,10 @@ export type Database = {
         }
         Returns: undefined
       }
+      save_preorder: {
+        Args: { instant?: string[]; release_date: string; release_id: string }
+        Returns: Json
+      }
       save_track: {
         Args: { album?: Json; details: Json; track_id: string }
         Returns: boolean
@@ -2072,6 +2082,7 @@ export type Database = {
           isSetofReturn: true
         }
       }
+      withdraw_preorder: { Args: { release_id: string }; Returns: string[] }
     }
     Enums: {
       [_ in never]: never
