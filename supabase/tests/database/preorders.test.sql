@@ -84,7 +84,7 @@ select tests.one_actor('withdraw a pre-order', 'buyer', $$select public.withdraw
 select tests.each_actor('set the pre-order flag directly', $$update public.releases set preorder = false where id = tests.id('album')$$,
   array[]::text[]);
 
-select plan((select count(*)::integer from tests.cases) + 16);
+select plan((select count(*)::integer from tests.cases) + 17);
 
 select * from tests.proved_cases();
 
@@ -114,6 +114,8 @@ select is((select count(*)::integer from public.notifications where user_id = te
   'and tells them in the site');
 select is((select detail from private.mails where kind = 'preorder_moved' and order_line_id = tests.id('line')),
   to_char(current_date + 12, 'YYYY-MM-DD'), 'the mail names the new day');
+select is(tests.through_marketplace($$select public.read_notifications() -> 0 -> 'release' -> 'release_date'$$, 'buyer') #>> '{}',
+  to_char(current_date + 12, 'YYYY-MM-DD'), 'the notice names the pre-order and its new day');
 select is(jsonb_array_length(public.save_preorder(tests.id('album'), current_date + 12, '{}') -> 'mails'), 0,
   'changing its instant tracks alone tells nobody');
 select public.save_preorder(tests.id('album'), current_date + 12, array[tests.id('instant track')]);

@@ -593,6 +593,62 @@ AS $function$
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.read_notifications(before timestamp with time zone, max_count integer)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  me uuid := (select auth.uid());
+  banned uuid[] := private.banned_accounts();
+  page jsonb;
+begin
+  with shown as (
+    select n.* from public.notifications n
+    where n.user_id = me
+      and n.created_at > now() - make_interval(days => private.notification_days())
+      and (read_notifications.before is null or n.created_at < read_notifications.before)
+    order by n.created_at desc, n.id
+    limit least(greatest(coalesce(read_notifications.max_count, 30), 1), 50)
+  )
+  select coalesce(jsonb_agg(jsonb_build_object(
+      'id', s.id, 'kind', s.kind, 'created_at', s.created_at, 'unread', s.read_at is null,
+      -- (a pre-order's too, before its day, with the day it comes: a "moved" notice names it)
+      'release', (select jsonb_build_object('id', r.id, 'kind', r.kind, 'title', r.title, 'artist_id', r.artist_id,
+          'artist_name', a.artist_name,
+          'release_date', (select max(t.release_date) from public.tracks t where t.release_id = r.id))
+        from public.releases r join public.artist_profiles a on a.id = r.artist_id
+        where r.id = s.release_id and a.id <> all (banned)
+          and (r.id = any (private.preorder_releases())
+            or exists (select 1 from public.tracks t where t.release_id = r.id and t.release_date <= current_date))),
+      'comment', (select jsonb_build_object('id', c.id, 'track_id', c.track_id, 'track_title', t.title,
+          'content', left(c.content, 200))
+        from public.comments c join public.tracks t on t.id = c.track_id
+        where c.id = s.comment_id and c.user_id <> all (banned)),
+      'actor', case when s.actor_id <> all (banned) then coalesce(
+        (select a.artist_name from public.artist_profiles a where a.id = s.actor_id),
+        (select f.username from public.fan_profiles f where f.id = s.actor_id)) end,
+      'actor_id', s.actor_id,
+      'actor_is_artist', exists (select 1 from public.artist_profiles a where a.id = s.actor_id),
+      'order', (select jsonb_build_object('currency', o.currency,
+          'items', (select jsonb_agg(l.title order by l.title) from public.order_lines l
+            where l.order_id = o.id
+              and case s.kind when 'sale' then l.artist_id = me else l.id = s.order_line_id end),
+          'share', (select sum(l.artist_share_cents) from public.order_lines l
+            where l.order_id = o.id and s.kind = 'sale' and l.artist_id = me))
+        from public.orders o where o.id = s.order_id))
+    order by s.created_at desc, s.id), '[]')
+  into page
+  from shown s;
+  update public.notifications n set read_at = now()
+  where n.user_id = me and n.read_at is null
+    and n.id in (select (item ->> 'id')::uuid from jsonb_array_elements(page) item);
+  return page;
+end
+$function$
+;
+
 CREATE OR REPLACE FUNCTION public.album_page(release_id uuid)
  RETURNS jsonb
  LANGUAGE sql
