@@ -71,7 +71,9 @@ export const EditableTrackSchema = v.object({
     ...ReleaseRowSchema.entries,
     price: v.nullable(numeric),
     preorder: v.boolean(),
-    tracks: v.array(v.object({ id: v.string(), title: v.string(), instant: v.boolean(), release_date: v.string() })),
+    tracks: v.array(
+      v.object({ id: v.string(), title: v.string(), instant: v.boolean(), release_date: v.string(), track_number: v.nullable(count) }),
+    ),
   }),
 });
 /** What saving a pre-order answers (save_preorder): its buyers' mails to queue, when its day moved. */

@@ -68,12 +68,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       .select(editableColumns)
       .eq("id", params.id)
       .eq("artist_id", artist.id)
-      .order("track_number", { referencedTable: "release.tracks", nullsFirst: false })
       .maybeSingle(),
     supabase.rpc("track_stream", { track_id: params.id }).maybeSingle(),
     artistCurrency(supabase, artist.id),
   ]);
   const track = readOrThrow(stored, { what: "track to edit", schema: EditableTrackSchema, notFound: "Track not found" });
+  // Its release's tracks in their order, for its pre-order's instant downloads.
+  track.release.tracks.sort((a, b) => (a.track_number ?? Infinity) - (b.track_number ?? Infinity));
   return {
     track,
     stream: readOrThrow(stream, { what: "track's stream", schema: TrackStreamSchema, notFound: "Track not found" }),
@@ -165,7 +166,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         values: submission.values,
         notice: more
           ? `Withdrawn. ${countOf(preorderRefundsPerCall, "buyer")} refunded so far: withdraw again to refund the rest.`
-          : `Withdrawn. ${lines && lines.length > 0 ? `Every buyer (${lines.length}) is refunded and told by email.` : "Nobody had bought it yet."}`,
+          : `Withdrawn. ${lines && lines.length > 0 ? `Every buyer (${lines.length}) is refunded and told by email.` : "No buyer is waiting for a refund."}`,
       },
       200,
     );
