@@ -63,12 +63,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const supabase = context.get(supabaseContext);
   // Only the artist's own tracks: another artist's released track is readable, but not theirs to edit.
   const [stored, stream, currency] = await Promise.all([
-    supabase
-      .from("tracks")
-      .select(editableColumns)
-      .eq("id", params.id)
-      .eq("artist_id", artist.id)
-      .maybeSingle(),
+    supabase.from("tracks").select(editableColumns).eq("id", params.id).eq("artist_id", artist.id).maybeSingle(),
     supabase.rpc("track_stream", { track_id: params.id }).maybeSingle(),
     artistCurrency(supabase, artist.id),
   ]);
