@@ -135,6 +135,8 @@ describe("a pre-order's page and sale", () => {
     // The stream is refused for the track not out, whatever the page shows.
     expect((await new Visitor().get(`/track/${later.id}/source`)).response.status).toBe(404);
     expect((await new Visitor().get(`/track/${instant.id}/source`)).response.status).not.toBe(404);
+    // Its artist's page lists it, saying so too.
+    expect(text((await new Visitor().get(`/artist/${artist.id}`)).html)).toContain(`Pre-order · out ${inWords(outOn)}`);
     const laterPage = text((await new Visitor().get(`/track/${later.id}`)).html);
     expect(laterPage).toContain(`You can listen to this track from ${inWords(outOn)}`);
   });

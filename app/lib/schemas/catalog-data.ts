@@ -41,8 +41,10 @@ const ArtistReleaseSchema = v.object({
   ...ReleaseRowSchema.entries,
   /** Its newest track's. */
   release_date: v.string(),
-  /** Not released yet: only its artist sees it. */
+  /** Not released yet: only its artist sees it, unless it is on pre-order. */
   upcoming: v.boolean(),
+  /** On pre-order: sold before its day (its album page plays its instant tracks). */
+  preorder: v.boolean(),
   /** Its first track's that has one (the small rendition where there is one). */
   artwork_url: nullableText,
   track_count: count,

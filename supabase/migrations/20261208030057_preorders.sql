@@ -707,6 +707,97 @@ AS $function$
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.artist_page(artist_id uuid, release_page integer DEFAULT 1, release_page_size integer DEFAULT 24)
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  with paging as (
+    select least(greatest(coalesce(release_page_size, 24), 1), 100) as size,
+      least(greatest(coalesce(release_page, 1), 1), 10000) as page
+  ),
+  artist_tracks as (
+    -- What the caller may see of the artist's tracks (row-level security: released ones, a pre-order's,
+    -- and the artist's own upcoming ones for the artist), each with the release it belongs to.
+    select t.release_id, t.release_date, t.created_at
+    from public.tracks t
+    where t.artist_id = artist_page.artist_id
+  ),
+  releases as (
+    -- Newest first: an album is as new as its newest track.
+    select r.release_id,
+      row_number() over (order by max(r.release_date) desc, max(r.created_at) desc, r.release_id) as n
+    from artist_tracks r
+    group by r.release_id
+  ),
+  shown as (
+    select r.release_id, r.n
+    from releases r, paging p
+    where r.n > (p.page - 1) * p.size and r.n <= p.page * p.size
+  )
+  select private.artist_card(a) || jsonb_build_object(
+    'currency', private.artist_currency(a.id),
+    'bio', a.bio,
+    'website', a.website,
+    'social_links', a.social_links,
+    'profile_image_width', a.profile_image_width,
+    'profile_image_height', a.profile_image_height,
+    'is_following', exists (
+      select 1 from public.followers f where f.artist_id = a.id and f.fan_id = (select auth.uid())),
+    'latest_followers', coalesce((
+      select jsonb_agg(jsonb_build_object('id', f.fan_id, 'display_name', f.display_name,
+          'profile_image_url', f.profile_image_url, 'is_fan', f.is_fan) order by f.created_at desc)
+      from (
+        select * from public.artist_followers f where f.artist_id = a.id order by f.created_at desc limit 5
+      ) f), '[]'),
+    'upcoming_shows', coalesce((
+      select jsonb_agg(show order by show ->> 'date')
+      from jsonb_array_elements(a.tour_dates) as show
+      where show ->> 'date' >= to_char(current_date, 'YYYY-MM-DD')), '[]'),
+    'release_count', (select count(*) from releases),
+    -- The page's releases, newest first, each with its first tracks in their order (at most
+    -- private.artist_page_tracks(): a page of long albums stays small; the album's page has the rest) and
+    -- how many it has, its date (its newest track's) and its artwork (its first track's that has one).
+    'releases', coalesce((
+      select jsonb_agg(jsonb_build_object(
+          'id', r.id, 'kind', r.kind, 'title', r.title,
+          'release_date', k.release_date, 'upcoming', k.release_date > current_date,
+          'preorder', r.preorder and k.release_date > current_date,
+          'artwork_url', k.artwork_url, 'track_count', k.track_count, 'tracks', k.tracks)
+        order by s.n)
+      from shown s
+      join public.releases r on r.id = s.release_id
+      cross join lateral (
+        select max(t.release_date) as release_date, count(*) as track_count,
+          (array_agg(coalesce(t.artwork_small_url, t.artwork_url) order by t.n)
+            filter (where coalesce(t.artwork_small_url, t.artwork_url) is not null))[1] as artwork_url,
+          jsonb_agg(jsonb_build_object(
+              'id', t.id, 'title', t.title, 'track_number', t.track_number, 'genre', t.genre, 'price', t.price,
+              'artwork_url', t.artwork_url, 'artwork_small_url', t.artwork_small_url,
+              'release_date', t.release_date, 'upcoming', t.release_date > current_date,
+              'duration_seconds', t.duration_seconds)
+            order by t.n) filter (where t.n <= private.artist_page_tracks()) as tracks
+        -- (read by the release's index, through the same row-level security as artist_tracks)
+        from (
+          select t.id, t.title, t.track_number, t.genre, t.price, t.artwork_url, t.artwork_small_url, t.release_date,
+            t.duration_seconds, row_number() over (order by t.track_number nulls last, t.created_at, t.id) as n
+          from public.tracks t
+          where t.release_id = r.id
+        ) t
+      ) k), '[]'),
+    'merch', coalesce((
+      select jsonb_agg(jsonb_build_object(
+          'id', m.id, 'title', m.title, 'price', m.price, 'allow_pay_more', m.allow_pay_more, 'description', m.description,
+          'image_url', m.image_url, 'image_small_url', m.image_small_url, 'units_left', private.merch_left(m.id))
+        order by m.created_at desc)
+      from (select * from public.merch m where m.artist_id = a.id order by m.created_at desc limit 24) m), '[]')
+  )
+  from public.artist_profiles a
+  where a.id = artist_page.artist_id
+$function$
+;
+
 CREATE OR REPLACE FUNCTION public.release_price(release releases)
  RETURNS numeric
  LANGUAGE sql
