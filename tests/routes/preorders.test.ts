@@ -193,7 +193,9 @@ describe("moving and withdrawing a pre-order", () => {
     });
     expect(saved.response.status).toBe(303);
     const day = new Date(`${moved}T00:00:00Z`).toLocaleDateString("en-GB", { dateStyle: "long", timeZone: "UTC" });
-    await expect.poll(async () => (await mailsTo(fan.email)).map((mail) => mail.subject)).toContain(`Not Yet moved to ${day}`);
+    await expect
+      .poll(async () => (await mailsTo(fan.email)).map((mail) => mail.subject), { timeout: 10_000 })
+      .toContain(`Not Yet moved to ${day}`);
     const { count } = await serviceClient
       .from("notifications")
       .select("id", { count: "exact", head: true })
@@ -218,7 +220,9 @@ describe("moving and withdrawing a pre-order", () => {
     const { data: line } = await serviceClient.from("order_lines").select("refunded_at").eq("order_id", order!.id).single();
     expect(line!.refunded_at).not.toBeNull();
     expect((await serviceClient.from("purchases").select("id").eq("user_id", fan.id)).data).toEqual([]);
-    await expect.poll(async () => (await mailsTo(fan.email)).map((mail) => mail.subject)).toContain("Your refund for Not Yet");
+    await expect
+      .poll(async () => (await mailsTo(fan.email)).map((mail) => mail.subject), { timeout: 10_000 })
+      .toContain("Your refund for Not Yet");
     expect((await new Visitor().get(`/album/${albumId}`)).response.status).toBe(404);
     // Withdrawn again, nothing is refunded twice.
     const again = await artist.visitor.post(editPath, { intent: "withdraw-preorder", releaseId: albumId, confirm: "on" });
