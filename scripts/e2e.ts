@@ -37,6 +37,7 @@ const measuredSeconds: Record<string, number> = {
   "notifications.test.ts": 71,
   "artist-account.test.ts": 60,
   "dashboard.test.ts": 38,
+  "preorders.test.ts": 11,
 };
 
 const workerCount = 2;
