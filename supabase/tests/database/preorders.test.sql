@@ -58,6 +58,12 @@ select tests.each_actor('stream a pre-order''s track not out', $$select 1 from p
 select tests.one_actor('stream a pre-order''s track not out', 'buyer',
   $$select 1 from public.track_stream(tests.id('later track'))$$, false);
 
+-- And only their plays count.
+select tests.one_actor('count a play of a pre-order''s instant track', 'visitor through the marketplace',
+  $$select public.record_play(tests.id('instant track'), 'GB', 'a-listener', '192.0.2.1')$$, true);
+select tests.one_actor('count a play of a pre-order''s track not out', 'visitor through the marketplace',
+  $$select public.record_play(tests.id('later track'), 'GB', 'a-listener', '192.0.2.1')$$, false);
+
 -- Only the instant tracks are handed over before the day: to the buyer and the artist.
 select tests.each_actor('download a pre-order''s instant track',
   $$select 1 where private.may_download(tests.id('instant track'))$$, array['artist']);

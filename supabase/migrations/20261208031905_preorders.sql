@@ -649,6 +649,66 @@ end
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION private.record_play(track_id uuid, country text, listener text, address text, embedded_on text)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  me uuid := (select auth.uid());
+  track_artist uuid;
+  who text;
+  from_address text := coalesce(nullif(btrim(record_play.address), ''), 'unknown');
+begin
+  if not private.is_marketplace_request() then
+    raise exception 'plays are recorded through the marketplace' using errcode = '28000';
+  end if;
+  if me is not null and not (select private.is_active_user()) then
+    raise exception 'this account is suspended' using errcode = '42501';
+  end if;
+
+  select t.artist_id into track_artist
+  from public.tracks t
+  where t.id = record_play.track_id
+    -- (a pre-order's instant tracks play before their day: 19_preorders.sql)
+    and (private.out_for_buyers(t.id) or t.artist_id = me);
+  if track_artist is null then
+    raise exception 'track not found' using errcode = 'P0002';
+  end if;
+
+  who := case
+    when me is not null then 'user:' || me
+    else 'visitor:' || coalesce(nullif(btrim(record_play.listener), ''), 'unknown') || '@' || from_address
+  end;
+  -- One listener at a time, so two reports of the same play cannot both count.
+  perform pg_advisory_xact_lock(hashtext(who));
+
+  delete from private.recent_plays where played_at < now() - interval '10 minutes';
+  if exists (
+    select 1 from private.recent_plays r
+    where r.listener = who and r.track_id = record_play.track_id
+  ) then
+    return false;
+  end if;
+  -- A signed-in listener is held to their account's own pace, a visitor to their address's: no crowd of
+  -- visitors behind one address (locally, every client of the machine) can lock a fan out.
+  if me is not null then
+    if (select count(*) from private.recent_plays r where r.listener = who) >= 30 then
+      raise exception 'too many plays from one account' using errcode = '54000';
+    end if;
+  elsif (select count(*) from private.recent_plays r where r.address = from_address) >= 30 then
+    raise exception 'too many plays from one address' using errcode = '54000';
+  end if;
+
+  insert into private.recent_plays (listener, address, track_id) values (who, from_address, record_play.track_id);
+  insert into public.analytics_events (type, track_id, artist_id, user_id, country, embedded_on)
+  values ('play', record_play.track_id, track_artist, me, record_play.country, record_play.embedded_on);
+  return true;
+end
+$function$
+;
+
 CREATE OR REPLACE FUNCTION public.album_page(release_id uuid)
  RETURNS jsonb
  LANGUAGE sql
