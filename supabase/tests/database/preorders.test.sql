@@ -1,7 +1,8 @@
 -- Pre-orders (19_preorders.sql, and what they change in 03_catalog.sql, 12_made_files.sql, 13_downloads.sql,
 -- 16_cart.sql, 17_fulfilment.sql): only its artist puts a release dated ahead on pre-order, moves its day
 -- or withdraws it; everyone reads its tracks, but only its instant ones play and are handed over before the
--- day; it sells for the whole release's price, once to a buyer; the hourly job gives the rest on the day,
+-- day (to an account's buyer and a guest's receipt link alike); it sells for the whole release's price, once to a
+-- buyer; the hourly job gives the rest on the day,
 -- once, however many runs at once; moving the day tells its buyers, withdrawing it names their lines to refund.
 begin;
 \ir helpers.sql
@@ -34,6 +35,14 @@ begin
   perform public.attach_checkout(tests.id('order'), 'cs_test_preorder');
   perform public.apply_checkout('cs_test_preorder', 'paid', 'pi_preorder', 'FR', 'evt_preorder', 'checkout.session.completed');
   perform tests.remember('line', $q$select id from public.order_lines where order_id = tests.id('order')$q$);
+  -- And a guest, with an email alone.
+  perform set_config('request.jwt.claims', '{"role": "anon"}', true);
+  perform tests.remember('guest order', $q$
+    select (public.open_order(jsonb_build_array(jsonb_build_object('kind', 'album', 'id', tests.id('album'))), '{}', 'USD',
+      true, true, 'early@tests.example') ->> 'order_id')::uuid$q$);
+  perform public.attach_checkout(tests.id('guest order'), 'cs_test_guest_preorder');
+  perform public.apply_checkout('cs_test_guest_preorder', 'paid', 'pi_guest_preorder', 'FR', 'evt_guest_preorder',
+    'checkout.session.completed');
   perform set_config('request.jwt.claims', '', true);
   perform tests.send_no_headers();
 end
@@ -90,7 +99,7 @@ select tests.one_actor('withdraw a pre-order', 'buyer', $$select public.withdraw
 select tests.each_actor('set the pre-order flag directly', $$update public.releases set preorder = false where id = tests.id('album')$$,
   array[]::text[]);
 
-select plan((select count(*)::integer from tests.cases) + 17);
+select plan((select count(*)::integer from tests.cases) + 19);
 
 select * from tests.proved_cases();
 
@@ -105,6 +114,18 @@ select is(private.priced_cart(jsonb_build_array(jsonb_build_object('kind', 'albu
 select is(private.priced_cart(jsonb_build_array(jsonb_build_object('kind', 'track', 'id', tests.id('upcoming track'))), '{}', tests.id('fan'))
     #>> '{lines,0,problem}', 'unavailable', 'a release dated ahead not on pre-order is not sold');
 
+-- A guest's receipt link downloads the instant track alone before the day.
+select set_config('request.jwt.claims', '{"role": "anon"}', true);
+select tests.send_marketplace_headers(jsonb_build_object('x-guest-order', tests.id('guest order')));
+set local role anon;
+select throws_ok(format('select * from public.download_track(%L)', tests.id('instant track')), 'P0002', null,
+  'a guest''s receipt link may download the instant track (this one has no audio file)');
+select throws_ok(format('select * from public.download_track(%L)', tests.id('later track')), '42501', null,
+  'but not the track not out');
+reset role;
+select set_config('request.jwt.claims', '', true);
+select tests.send_no_headers();
+
 -- Only a release dated ahead may be on pre-order.
 select set_config('request.jwt.claims', jsonb_build_object('sub', tests.id('artist'), 'role', 'authenticated')::text, true);
 select throws_ok(format($$select public.save_preorder(%L, current_date + 3, '{}')$$,
@@ -114,8 +135,8 @@ select throws_ok(format($$select public.save_preorder(%L, current_date, '{}')$$,
   'nor moved to a day that has come');
 
 -- Moving the day tells its buyer, in the site and by mail.
-select is(jsonb_array_length(public.save_preorder(tests.id('album'), current_date + 12, array[tests.id('instant track')]) -> 'mails'), 1,
-  'moving the day mails its buyer');
+select is(jsonb_array_length(public.save_preorder(tests.id('album'), current_date + 12, array[tests.id('instant track')]) -> 'mails'), 2,
+  'moving the day mails each buyer, a guest too');
 select is((select count(*)::integer from public.notifications where user_id = tests.id('buyer') and kind = 'moved'), 1,
   'and tells them in the site');
 select is((select detail from private.mails where kind = 'preorder_moved' and order_line_id = tests.id('line')),
@@ -130,7 +151,7 @@ select set_config('request.jwt.claims', '', true);
 -- Its day comes: the job gives the rest to its buyer once, even run twice at once (the second run's insert
 -- meets the first's row in purchases_line_track_once, and gives nothing).
 update public.tracks set release_date = current_date where release_id = tests.id('album');
-select is(private.give_released_album_tracks(), 1, 'the release day gives the rest to its buyer');
+select is(private.give_released_album_tracks(), 2, 'the release day gives the rest to each buyer, a guest too');
 select is(private.give_released_album_tracks(), 0, 'once');
 select throws_ok(format($$insert into public.purchases (amount, track_id, user_id, order_line_id) values (0, %L, %L, %L)$$,
     tests.id('later track'), tests.id('buyer'), tests.id('line')), '23505', null,
@@ -140,7 +161,9 @@ delete from public.purchases where track_id = tests.id('later track');
 
 -- Withdrawn: hidden and unsold again, and its buyer's line named for the refund.
 select set_config('request.jwt.claims', jsonb_build_object('sub', tests.id('artist'), 'role', 'authenticated')::text, true);
-select is(public.withdraw_preorder(tests.id('album')), array[tests.id('line')], 'withdrawing names each buyer''s line to refund');
+select is(public.withdraw_preorder(tests.id('album')),
+  (select array_agg(l.id order by l.id) from public.order_lines l where l.order_id in (tests.id('order'), tests.id('guest order'))),
+  'withdrawing names each buyer''s line to refund');
 select set_config('request.jwt.claims', '', true);
 select ok(not tests.allowed('visitor', $$select 1 from public.tracks where id = tests.id('later track')$$),
   'a withdrawn pre-order is hidden again');
