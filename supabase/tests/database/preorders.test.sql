@@ -1,9 +1,9 @@
--- Pre-orders (19_preorders.sql, and what they change in 03_catalog.sql, 12_made_files.sql, 13_downloads.sql,
--- 16_cart.sql, 17_fulfilment.sql): only its artist puts a release dated ahead on pre-order, moves its day
--- or withdraws it; everyone reads its tracks, but only its instant ones play and are handed over before the
--- day (to an account's buyer and a guest's receipt link alike); it sells for the whole release's price, once to a
--- buyer; the hourly job gives the rest on the day,
--- once, however many runs at once; moving the day tells its buyers, withdrawing it names their lines to refund.
+-- Pre-orders (19_preorders.sql, and what they change in 03_catalog.sql, 06_listening.sql, 12_made_files.sql,
+-- 13_downloads.sql, 16_cart.sql, 17_fulfilment.sql): only its artist puts a release dated ahead on
+-- pre-order, moves its day or withdraws it; everyone reads its tracks, but only its instant ones play and are
+-- handed over before the day (to an account's buyer and a guest's receipt link alike); it sells for the whole
+-- release's price, once to a buyer; the hourly job gives the rest on the day, once, however many runs at once;
+-- moving the day tells its buyers, withdrawing it names their lines to refund.
 begin;
 \ir helpers.sql
 
