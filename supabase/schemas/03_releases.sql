@@ -134,7 +134,8 @@ comment on function public.publish_release(text, text, jsonb, numeric) is
 
 -- Saving a track's edit page: its details (the keys of `details`, others kept) and, for an album track, its
 -- album's title and price (`album`: {title, price}, a null price being the sum of its tracks'), in one
--- transaction, as the artist. Whether the track was the caller's to save (row-level security decides).
+-- transaction, as the artist. Whether the track was the caller's to save (row-level security decides). A
+-- pre-order's track keeps its day here (23514, tracks_release_date_of_a_preorder): save_preorder moves it.
 create or replace function public.save_track(track_id uuid, details jsonb, album jsonb default null)
 returns boolean
 language plpgsql
@@ -144,6 +145,15 @@ as $$
 declare
   saved_release uuid;
 begin
+  -- A pre-order's day is moved whole, its buyers told (save_preorder, 19_preorders.sql), not one track's here.
+  if exists (
+    select 1 from public.tracks t join public.releases r on r.id = t.release_id
+    where t.id = save_track.track_id and r.preorder and t.release_date > current_date
+      and (save_track.details ->> 'release_date')::date is distinct from t.release_date
+      and save_track.details ? 'release_date') then
+    raise exception 'a pre-order''s release date is moved with its pre-order'
+      using errcode = 'check_violation', constraint = 'tracks_release_date_of_a_preorder';
+  end if;
   update public.tracks t
   set (title, genre, subgenre, label, price, allow_pay_more, release_date, description, track_number) = (
     select d.title, d.genre, d.subgenre, d.label, d.price, d.allow_pay_more, d.release_date, d.description, d.track_number

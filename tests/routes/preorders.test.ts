@@ -119,6 +119,20 @@ describe("the pre-order form", () => {
       { id: later.id, instant: false, release_date: outOn },
     ]);
     expect(text((await artist.visitor.get(editPath)).html)).toContain("Withdraw pre-order");
+
+    // A track's own edit does not move a pre-order's day: its buyers would not be told.
+    const alone = await artist.visitor.post(editPath, {
+      intent: "save",
+      title: "Taste Now",
+      genre: "Rock",
+      price: "1.29",
+      releaseDate: dayAhead(40),
+      description: "For the pre-order tests",
+      albumTitle: "Not Yet",
+      trackNumber: "1",
+    });
+    expect(alone.response.status).toBe(400);
+    expect(text(alone.html)).toContain("This release is on pre-order: move its date in the Pre-order form below");
   });
 });
 

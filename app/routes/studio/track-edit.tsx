@@ -209,6 +209,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     // (a single's track has no album: the database leaves its release be)
     album: { title: details.albumTitle, price: details.albumPrice },
   });
+  if (error?.message?.includes("tracks_release_date_of_a_preorder") || error?.message?.includes("moved with its pre-order"))
+    return replyWith(
+      {
+        fieldErrors: { releaseDate: "This release is on pre-order: move its date in the Pre-order form below, so its buyers are told" },
+        formError: null,
+        values: submission.values,
+      },
+      400,
+    );
   if (error) return refusedWrite(error, { what: "updating a track", values: submission.values, fields: trackFields });
   if (!saved) throw notFound("Track not found");
   // every page and embed that shows the track has the new details (or is gone) at once

@@ -99,7 +99,7 @@ select tests.one_actor('withdraw a pre-order', 'buyer', $$select public.withdraw
 select tests.each_actor('set the pre-order flag directly', $$update public.releases set preorder = false where id = tests.id('album')$$,
   array[]::text[]);
 
-select plan((select count(*)::integer from tests.cases) + 19);
+select plan((select count(*)::integer from tests.cases) + 21);
 
 select * from tests.proved_cases();
 
@@ -133,6 +133,12 @@ select throws_ok(format($$select public.save_preorder(%L, current_date + 3, '{}'
   'a release out already is not put on pre-order');
 select throws_ok(format($$select public.save_preorder(%L, current_date, '{}')$$, tests.id('album')), '23514', null,
   'nor moved to a day that has come');
+
+-- A track's own edit keeps a pre-order's day: the pre-order moves it, telling its buyers.
+select throws_ok(format($$select public.save_track(%L, jsonb_build_object('release_date', current_date + 20))$$, tests.id('later track')),
+  '23514', null, 'a pre-order''s track is not moved alone');
+select is(public.save_track(tests.id('later track'), jsonb_build_object('title', 'The Rest', 'release_date', current_date + 5)), true,
+  'its other details are saved as ever');
 
 -- Moving the day tells its buyer, in the site and by mail.
 select is(jsonb_array_length(public.save_preorder(tests.id('album'), current_date + 12, array[tests.id('instant track')]) -> 'mails'), 2,

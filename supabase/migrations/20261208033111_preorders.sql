@@ -868,6 +868,42 @@ AS $function$
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.save_track(track_id uuid, details jsonb, album jsonb DEFAULT NULL::jsonb)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  saved_release uuid;
+begin
+  -- A pre-order's day is moved whole, its buyers told (save_preorder, 19_preorders.sql), not one track's here.
+  if exists (
+    select 1 from public.tracks t join public.releases r on r.id = t.release_id
+    where t.id = save_track.track_id and r.preorder and t.release_date > current_date
+      and (save_track.details ->> 'release_date')::date is distinct from t.release_date
+      and save_track.details ? 'release_date') then
+    raise exception 'a pre-order''s release date is moved with its pre-order'
+      using errcode = 'check_violation', constraint = 'tracks_release_date_of_a_preorder';
+  end if;
+  update public.tracks t
+  set (title, genre, subgenre, label, price, allow_pay_more, release_date, description, track_number) = (
+    select d.title, d.genre, d.subgenre, d.label, d.price, d.allow_pay_more, d.release_date, d.description, d.track_number
+    from jsonb_populate_record(t, save_track.details) d)
+  where t.id = save_track.track_id
+  returning t.release_id into saved_release;
+  if saved_release is null then
+    return false;
+  end if;
+  if save_track.album is not null then
+    update public.releases r
+    set title = coalesce(save_track.album ->> 'title', r.title), price = (save_track.album ->> 'price')::numeric
+    where r.id = saved_release and r.kind = 'album';
+  end if;
+  return true;
+end
+$function$
+;
+
 CREATE OR REPLACE FUNCTION public.track_stream(track_id uuid)
  RETURNS TABLE(artist_id uuid, has_audio boolean, path text, preparing boolean, state text, failure text)
  LANGUAGE sql
