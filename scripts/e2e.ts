@@ -38,6 +38,7 @@ const measuredSeconds: Record<string, number> = {
   "artist-account.test.ts": 60,
   "dashboard.test.ts": 38,
   "gifts.test.ts": 12,
+  "preorders.test.ts": 11,
 };
 
 const workerCount = 2;

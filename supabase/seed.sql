@@ -326,7 +326,12 @@ from (values
   (12, 'Kites Over the Clyde', 'single', null, null, 'Indie', 'Dream Pop', 1.29, true,
    'A windy-day song with a chorus that keeps climbing.', 'Kelvin Records', 12),
   (12, 'Northern Line', 'single', null, null, 'Indie', 'Indie Pop', 1.49, true,
-   'The first song from the next record, out in two weeks.', 'Kelvin Records', -14)
+   'The first song from the next record, out in two weeks.', 'Kelvin Records', -14),
+  -- On pre-order (below): its first track an instant download.
+  (12, 'Low Tide Lanterns', 'album', 'Tidewater', 1, 'Indie', 'Dream Pop', 1.29, true,
+   'The next record''s opener, yours the moment you pre-order.', 'Kelvin Records', -30),
+  (12, 'Ferry Timetable', 'album', 'Tidewater', 2, 'Indie', 'Indie Pop', 1.29, true,
+   'A love song in departure times, out with the album.', 'Kelvin Records', -30)
 ) as t(artist, title, type, album_title, track_number, genre, subgenre, price, allow_pay_more, description, label,
        released_days_ago)
 join demo_ids i on i.kind = 'artist' and i.n = t.artist;
@@ -350,6 +355,11 @@ select
   t.subgenre, t.price, t.allow_pay_more, t.description, t.label, current_date - t.released_days_ago,
   now() - make_interval(days => greatest(t.released_days_ago, 0) + 3)
 from pg_temp.demo_tracks t;
+
+-- The Paper Lanterns' next album is on pre-order: sold now for both tracks, its opener played and the
+-- buyer's at once, the other theirs on its day (docs/selling-and-payments.md, Pre-orders).
+update public.tracks set instant = true where id = md5('demo track: Low Tide Lanterns')::uuid;
+update public.releases set preorder = true where id = md5('demo album: Tidewater')::uuid;
 
 insert into public.merch (
   artist_id, title, price, allow_pay_more, description, stock, ships_from, shipping_home, shipping_elsewhere, created_at

@@ -38,6 +38,10 @@ create table public.releases (
   -- An album's own price, set by its artist at upload and edit; null means the sum of its tracks' prices
   -- (release_price below). A single's price is its track's.
   price numeric(10, 2),
+  -- On pre-order: a release dated ahead, shown and sold before its day (its tracks readable by all, the
+  -- instant ones playable and the buyer's at once, the rest theirs on the day). Set by save_preorder
+  -- (19_preorders.sql), which holds that every track of it is dated ahead.
+  preorder boolean not null default false,
   created_at timestamptz not null default now(),
   -- When its page last changed (its title, its price, a track of it): the sitemap's lastmod.
   updated_at timestamptz not null default now(),
@@ -87,6 +91,9 @@ create trigger artist_profiles_touch_when_changed
 
 create index releases_artist_id_created_at_idx on public.releases (artist_id, created_at desc);
 
+-- The releases on pre-order (the tracks' read policies ask for them once per query).
+create index releases_preorder_idx on public.releases (id) where preorder;
+
 revoke all on public.releases from anon, authenticated;
 
 grant select on public.releases to anon, authenticated;
@@ -133,6 +140,9 @@ create table public.tracks (
   description text not null check (btrim(description) <> ''),
   label text,
   release_date date not null default current_date,
+  -- A pre-order's instant download: played, and its buyer's at once, before its release's day (only
+  -- while its release is on pre-order: private.out_for_buyers, 19_preorders.sql).
+  instant boolean not null default false,
   -- Path of the audio object in the private tracks bucket ({artist id}/{file}): its artist's and the
   -- marketplace's to read, not a visitor's (the grants below).
   file_url text,
@@ -268,7 +278,7 @@ revoke all on public.tracks from anon, authenticated;
 -- Visitors read every column but the master's path (what a visitor would need to ask Storage for it).
 grant select (
   id, artist_id, title, release_id, track_number, genre, subgenre, price, allow_pay_more, description, label,
-  release_date, master_format, mp3_kbps, artwork_url, peaks, duration_seconds, created_at, artwork_small_url,
+  release_date, instant, master_format, mp3_kbps, artwork_url, peaks, duration_seconds, created_at, artwork_small_url,
   artwork_width, artwork_height, updated_at
 ) on public.tracks to anon;
 
@@ -276,14 +286,35 @@ grant select on public.tracks to authenticated;
 
 grant insert, update, delete on public.tracks to authenticated;
 
+-- The releases on pre-order whose day has not come, for the tracks' read policies. Written
+-- `= any ((select private.preorder_releases())::uuid[])`, it runs once per query.
+create or replace function private.preorder_releases()
+returns uuid[]
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce(array_agg(r.id), '{}') from public.releases r
+  where r.preorder and exists (select 1 from public.tracks t where t.release_id = r.id and t.release_date > current_date)
+$$;
+
+revoke execute on function private.preorder_releases() from public;
+
+grant execute on function private.preorder_releases() to anon, authenticated, service_role;
+
+-- A release on pre-order shows its tracks before their day (listed; only its instant ones play).
 create policy "Visitors read released tracks" on public.tracks
   for select to anon
-  using (release_date <= current_date and artist_id <> all ((select private.banned_accounts())::uuid[]));
+  using (
+    (release_date <= current_date or release_id = any ((select private.preorder_releases())::uuid[]))
+    and artist_id <> all ((select private.banned_accounts())::uuid[]));
 
 create policy "Users read released tracks and their own" on public.tracks
   for select to authenticated
   using (
-    (release_date <= current_date and artist_id <> all ((select private.banned_accounts())::uuid[]))
+    ((release_date <= current_date or release_id = any ((select private.preorder_releases())::uuid[]))
+      and artist_id <> all ((select private.banned_accounts())::uuid[]))
     or artist_id = (select auth.uid()));
 
 -- The artist_id foreign key to artist_profiles is what keeps fans from publishing.

@@ -228,8 +228,8 @@ as $$
       least(greatest(coalesce(release_page, 1), 1), 10000) as page
   ),
   artist_tracks as (
-    -- What the caller may see of the artist's tracks (row-level security: released ones, and the
-    -- artist's own upcoming ones for the artist), each with the release it belongs to.
+    -- What the caller may see of the artist's tracks (row-level security: released ones, a pre-order's,
+    -- and the artist's own upcoming ones for the artist), each with the release it belongs to.
     select t.release_id, t.release_date, t.created_at
     from public.tracks t
     where t.artist_id = artist_page.artist_id
@@ -273,6 +273,7 @@ as $$
       select jsonb_agg(jsonb_build_object(
           'id', r.id, 'kind', r.kind, 'title', r.title,
           'release_date', k.release_date, 'upcoming', k.release_date > current_date,
+          'preorder', r.preorder and k.release_date > current_date,
           'artwork_url', k.artwork_url, 'track_count', k.track_count, 'tracks', k.tracks)
         order by s.n)
       from shown s

@@ -4,8 +4,9 @@ set check_function_bodies = off;
 -- tracks, publishing a release whole, saving a track with its album, and the album page. The releases
 -- table itself, and the tracks it holds, are 03_catalog.sql.
 
--- What an album costs: its own price, or the sum of the tracks the reader may see (security invoker).
--- A computed field (`release_price` in a select); a single costs its track's price.
+-- What an album costs: its own price, or the sum of all its tracks' prices, out or not (a track dated ahead
+-- is the buyer's on its day: private.release_tracks_price). A computed field (`release_price` in a select)
+-- of a release the reader may see; a single costs its track's price.
 create or replace function public.release_price(release public.releases)
 returns numeric
 language sql
@@ -13,7 +14,7 @@ stable
 security invoker
 set search_path = ''
 as $$
-  select coalesce(release.price, (select sum(t.price) from public.tracks t where t.release_id = release.id))
+  select coalesce(release.price, private.release_tracks_price(release.id))
 $$;
 
 revoke execute on function public.release_price(public.releases) from public;
@@ -22,6 +23,21 @@ grant execute on function public.release_price(public.releases) to anon, authent
 
 comment on function public.release_price(public.releases) is
   'Runs as its caller: a computed field of releases (`release_price` in a select), read under row-level security.';
+
+-- The sum of a release's tracks' prices, every track's, those dated ahead too (which the reader may not see).
+create or replace function private.release_tracks_price(release_id uuid)
+returns numeric
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select sum(t.price) from public.tracks t where t.release_id = release_tracks_price.release_id
+$$;
+
+revoke execute on function private.release_tracks_price(uuid) from public;
+
+grant execute on function private.release_tracks_price(uuid) to anon, authenticated, service_role;
 
 -- A track written without a release (a single published through the API, the operator's SQL) gets a
 -- single of its own; one naming a release belongs to it (the foreign key refuses another artist's).
@@ -118,7 +134,8 @@ comment on function public.publish_release(text, text, jsonb, numeric) is
 
 -- Saving a track's edit page: its details (the keys of `details`, others kept) and, for an album track, its
 -- album's title and price (`album`: {title, price}, a null price being the sum of its tracks'), in one
--- transaction, as the artist. Whether the track was the caller's to save (row-level security decides).
+-- transaction, as the artist. Whether the track was the caller's to save (row-level security decides). A
+-- pre-order's track keeps its day here (23514, tracks_release_date_of_a_preorder): save_preorder moves it.
 create or replace function public.save_track(track_id uuid, details jsonb, album jsonb default null)
 returns boolean
 language plpgsql
@@ -128,6 +145,15 @@ as $$
 declare
   saved_release uuid;
 begin
+  -- A pre-order's day is moved whole, its buyers told (save_preorder, 19_preorders.sql), not one track's here.
+  if exists (
+    select 1 from public.tracks t join public.releases r on r.id = t.release_id
+    where t.id = save_track.track_id and r.preorder and t.release_date > current_date
+      and (save_track.details ->> 'release_date')::date is distinct from t.release_date
+      and save_track.details ? 'release_date') then
+    raise exception 'a pre-order''s release date is moved with its pre-order'
+      using errcode = 'check_violation', constraint = 'tracks_release_date_of_a_preorder';
+  end if;
   update public.tracks t
   set (title, genre, subgenre, label, price, allow_pay_more, release_date, description, track_number) = (
     select d.title, d.genre, d.subgenre, d.label, d.price, d.allow_pay_more, d.release_date, d.description, d.track_number
@@ -237,7 +263,7 @@ as $$
   with shown as (
     select t.id, t.title, t.track_number, t.price, t.duration_seconds, t.release_date, t.genre, t.label,
       t.description, t.artwork_url, t.artwork_small_url, t.artwork_width, t.artwork_height, t.master_format,
-      t.mp3_kbps, t.allow_pay_more, row_number() over (order by t.track_number nulls last, t.created_at, t.id) as n
+      t.mp3_kbps, t.allow_pay_more, t.instant, row_number() over (order by t.track_number nulls last, t.created_at, t.id) as n
     from public.tracks t
     where t.release_id = album_page.release_id
   ),
@@ -251,6 +277,9 @@ as $$
     'allow_pay_more', l.allow_pay_more,
     'release_date', (select max(s.release_date) from shown s),
     'upcoming', (select bool_and(s.release_date > current_date) from shown s),
+    -- On pre-order: sold now, its instant tracks playable; and whether the reader has pre-ordered it.
+    'preorder', r.preorder and (select bool_and(s.release_date > current_date) from shown s),
+    'preordered', private.preordered(r.id),
     'duration_seconds', (select sum(s.duration_seconds) from shown s),
     'genre', l.genre,
     'label', l.label,
@@ -270,7 +299,7 @@ as $$
       select jsonb_agg(jsonb_build_object(
           'id', s.id, 'title', s.title, 'track_number', s.track_number, 'price', s.price,
           'duration_seconds', s.duration_seconds, 'artwork_url', s.artwork_url,
-          'artwork_small_url', s.artwork_small_url, 'upcoming', s.release_date > current_date,
+          'artwork_small_url', s.artwork_small_url, 'upcoming', s.release_date > current_date, 'instant', s.instant,
           -- Whether the reader bought it (an album bought in part shows which tracks are theirs).
           'owned', private.bought_all(array[s.id]))
         order by s.n)

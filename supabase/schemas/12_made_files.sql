@@ -378,6 +378,8 @@ as $$
   from public.tracks t
   left join lateral private.stream_of(t.id) s on true
   where t.id = track_stream.track_id
+    -- A pre-order's tracks are listed before their day, but only its instant ones play (its artist hears all).
+    and (t.release_date <= current_date or t.instant or t.artist_id = (select auth.uid()))
 $$;
 
 revoke execute on function public.track_stream(uuid) from public;

@@ -10,7 +10,8 @@ set check_function_bodies = off;
 -- or, through the marketplace, the holder of a guest order's receipt link (private.guest_order(), 16) that
 -- bought it. A buyer keeps what they bought when its artist is banned or the track is withdrawn from sale
 -- later; a refund takes the purchase, and the download, away. Nobody but its artist takes a track before
--- its release date, whatever they own of it (a code's release, an album bought before a track's day).
+-- its release date, whatever they own of it (a code's release, an album bought before a track's day), but a
+-- pre-order's instant tracks (private.out_for_buyers).
 create or replace function private.may_download(track_id uuid)
 returns boolean
 language sql
@@ -23,9 +24,9 @@ as $$
     where t.id = may_download.track_id
       and (((select auth.uid()) is not null and (select private.is_active_user())
           and (t.artist_id = (select auth.uid())
-            or (t.release_date <= current_date
+            or (private.out_for_buyers(t.id)
               and exists (select 1 from public.purchases p where p.track_id = t.id and p.user_id = (select auth.uid())))))
-        or (t.release_date <= current_date and private.guest_bought(t.id))))
+        or (private.out_for_buyers(t.id) and private.guest_bought(t.id))))
 $$;
 
 revoke execute on function private.may_download(uuid) from public;
@@ -64,7 +65,7 @@ as $$
     select 1 from public.tracks t
     join public.purchases p on p.track_id = t.id
     where ((p.user_id = (select auth.uid()) and (select private.is_active_user())) or private.guest_bought(t.id))
-      and t.release_date <= current_date
+      and private.out_for_buyers(t.id)
       and (t.file_url = bought_master.path
         or t.id in (select f.track_id from private.made_files f where f.path = bought_master.path)))
 $$;
@@ -431,11 +432,11 @@ grant execute on function public.owned_releases(integer, integer) to authenticat
 comment on function public.owned_releases(integer, integer) is
   'Runs as its caller: it reads the caller''s own purchases, as row-level security lets them.';
 
--- An album's tracks whose day has come since it was bought, given to its buyers (the album was priced by
--- its tracks out then, and fulfil_order gave those alone): once per line and track, as part of the hourly
--- announcement job. Only tracks out in the last 7 days are looked at (the job runs hourly; a week covers
--- any outage), so each run reads the albums of the week's release days, not every album ever sold.
--- Answers how many purchases it made.
+-- An album's tracks whose day has come since it was bought, and a pre-ordered single's, given to its buyers
+-- (fulfil_order gave those out then alone): once per line and track (purchases_line_track_once, so two runs
+-- at once give it once), as part of the hourly announcement job. Only tracks out in the last 7 days are
+-- looked at (the job runs hourly; a week covers any outage), so each run reads the albums of the week's
+-- release days, not every album ever sold. Answers how many purchases it made.
 create or replace function private.give_released_album_tracks()
 returns integer
 language sql
@@ -446,7 +447,7 @@ as $$
     insert into public.purchases (amount, track_id, user_id, order_line_id, country)
     select 0, t.id, coalesce(g.claimed_by, o.buyer_id), l.id, o.country
     from public.tracks t
-    join public.order_lines l on l.item_id = t.release_id and l.kind = 'album'
+    join public.order_lines l on (l.item_id = t.release_id and l.kind = 'album') or (l.item_id = t.id and l.kind = 'track')
     join public.orders o on o.id = l.order_id
     -- A gift's tracks go to its claimant; an unclaimed gift's come with the claim (claim_gift, 17).
     left join public.gifts g on g.order_line_id = l.id
@@ -455,6 +456,7 @@ as $$
       and not exists (select 1 from public.purchases p where p.order_line_id = l.id and p.track_id = t.id)
       and (coalesce(g.claimed_by, o.buyer_id) is null or not exists (
         select 1 from public.purchases p where p.track_id = t.id and p.user_id = coalesce(g.claimed_by, o.buyer_id)))
+    on conflict (order_line_id, track_id) do nothing
     returning 1)
   select count(*)::integer from given
 $$;

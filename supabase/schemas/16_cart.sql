@@ -174,7 +174,9 @@ as $$
       case when w.kind = 'track' then single.kind = 'single' else true end as is_release,
       (round(coalesce(t.price, r.price, album.price, m.price) * 100))::integer as minimum,
       coalesce(t.allow_pay_more, lead.allow_pay_more, m.allow_pay_more, false) as allow_pay_more,
-      case when w.kind = 'track' then t.release_date <= current_date when w.kind = 'album' then album.released > 0
+      -- (a release on pre-order sells before its day; another dated ahead does not)
+      case when w.kind = 'track' then t.release_date <= current_date or (single.kind = 'single' and single.preorder)
+        when w.kind = 'album' then album.released > 0 or r.preorder
         else m.id is not null end as released,
       case when w.kind = 'track' then array[t.id] else album.track_ids end as track_ids,
       case when m.id is not null then private.merch_left(m.id) end as units_left,
@@ -187,8 +189,9 @@ as $$
     left join public.releases single on single.id = t.release_id
     left join public.releases r on w.kind = 'album' and r.id = w.id and r.kind = 'album'
     left join lateral (
+      -- An album costs all its tracks, those dated ahead too: each is the buyer's on its day.
       select count(*) filter (where a.release_date <= current_date) as released,
-        sum(a.price) filter (where a.release_date <= current_date) as price,
+        sum(a.price) as price,
         array_agg(a.id) as track_ids
       from public.tracks a where a.release_id = r.id
     ) album on r.id is not null
@@ -206,9 +209,10 @@ as $$
         when i.artist_id is null or not coalesce(i.released, false)
           or i.artist_id = any ((select private.banned_accounts())::uuid[]) then 'unavailable'
         when i.artist_id = priced_cart.buyer then 'yours'
-        when i.kind <> 'merch' and priced_cart.buyer is not null and not exists (
+        when i.kind <> 'merch' and priced_cart.buyer is not null and (not exists (
           select 1 from unnest(i.track_ids) as owned (id)
           where not exists (select 1 from public.purchases b where b.track_id = owned.id and b.user_id = priced_cart.buyer))
+          or private.preordered_by(i.kind, i.id, priced_cart.buyer))
           then 'owned'
         when i.quantity not between 1 and case when i.kind = 'merch' then 10 else 1 end then 'quantity'
         when i.units_left < i.quantity then 'sold_out'

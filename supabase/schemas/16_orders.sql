@@ -219,7 +219,9 @@ create policy "Buyers read their orders' lines, administrators all" on public.or
 -- A purchase made by a paid order keeps its line (a code's has none).
 alter table public.purchases add column order_line_id uuid references public.order_lines (id) on delete set null;
 
-create index purchases_order_line_id_idx on public.purchases (order_line_id);
+-- A line's purchases; each of its tracks given once (the release-day job run twice at once gives a
+-- pre-order's track once).
+create unique index purchases_line_track_once on public.purchases (order_line_id, track_id);
 
 create index orders_payment_intent_idx on public.orders (payment_intent);
 

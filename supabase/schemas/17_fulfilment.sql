@@ -83,7 +83,7 @@ begin
       sum(t.price) over (partition by l.id) as line_price
     from public.order_lines l
     join public.tracks t on (l.kind = 'track' and t.id = l.item_id) or (l.kind = 'album' and t.release_id = l.item_id)
-    where l.order_id = paid.id and t.release_date <= current_date
+    where l.order_id = paid.id and private.out_for_buyers(t.id)
       -- A line being refunded gives nothing meanwhile.
       and not exists (select 1 from private.undeliverable_lines u where u.line_id = l.id)
       -- A gift is its recipient's, once claimed (claim_gift, 17_gifts.sql), never the giver's.

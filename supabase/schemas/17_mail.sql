@@ -11,7 +11,7 @@ set check_function_bodies = off;
 create table private.mails (
   id uuid primary key default gen_random_uuid(),
   kind text not null check (kind in ('receipt', 'sale', 'refund', 'shipped', 'releases', 'newsletter_signup', 'paypal_changed',
-    'payout_method_changed', 'stripe_connected', 'gift')),
+    'payout_method_changed', 'stripe_connected', 'gift', 'preorder_moved')),
   recipient text not null check (private.is_email(recipient)),
   -- The order a mail is about; none for release announcements (their releases are its items, 19) nor
   -- for a newsletter signup's confirmation.
@@ -21,7 +21,7 @@ create table private.mails (
   artist_id uuid references public.artist_profiles (id) on delete cascade,
   order_line_id uuid references public.order_lines (id) on delete cascade,
   -- What an account's notice names: the PayPal email it was changed to, partly hidden (none: removed); the
-  -- payout method chosen ('paypal' or 'stripe').
+  -- payout method chosen ('paypal' or 'stripe'); a pre-order's new release date (YYYY-MM-DD).
   detail text check (char_length(detail) <= 300),
   created_at timestamptz not null default now(),
   sent_at timestamptz,
@@ -36,7 +36,7 @@ create table private.mails (
   -- administrators, who send it again (send_mail_again).
   given_up_at timestamptz,
   constraint mails_sale_names_its_artist check ((kind in ('sale', 'newsletter_signup')) = (artist_id is not null)),
-  constraint mails_notice_names_its_line check ((kind in ('refund', 'shipped', 'gift')) = (order_line_id is not null)),
+  constraint mails_notice_names_its_line check ((kind in ('refund', 'shipped', 'gift', 'preorder_moved')) = (order_line_id is not null)),
   constraint mails_order_mail_names_its_order
     check ((kind not in ('releases', 'newsletter_signup', 'paypal_changed', 'payout_method_changed', 'stripe_connected'))
       = (order_id is not null))
@@ -100,7 +100,7 @@ revoke execute on function private.unsent_mails(uuid) from public, anon, authent
 
 -- One mail as the Worker renders it, through the marketplace alone: its kind and recipient, whether it
 -- went already, and its order with the lines it speaks of (a receipt: all; "you sold": the artist's; a
--- refund: the line refunded), each with its item, price, discounts, total and the artist's share; a release
+-- refund: the line refunded; a pre-order moved: its line, and the day it moved to), each with its item, price, discounts, total and the artist's share; a release
 -- mail, its releases still to tell (private.release_mail_releases); a signup's confirmation, its artist's
 -- name; an account's notice of its payout method, the method. Null for a mail that is not there.
 create or replace function private.mail_to_send(mail_id uuid)
@@ -145,6 +145,7 @@ begin
   return (
     select jsonb_build_object(
       'id', mail.id, 'kind', mail.kind, 'recipient', mail.recipient, 'sent', mail.sent_at is not null,
+      'moved_to', case when mail.kind = 'preorder_moved' then mail.detail end,
       'order', jsonb_build_object(
         'id', o.id, 'currency', o.currency, 'total', o.total_cents, 'paid_at', o.paid_at, 'taxes', private.order_taxes(o.id),
         'buyer_email', o.buyer_email, 'guest', o.guest, 'country', o.country,
@@ -166,7 +167,7 @@ begin
         where l.order_id = o.id
           and (mail.kind = 'receipt'
             or (mail.kind = 'sale' and l.artist_id = mail.artist_id)
-            or (mail.kind in ('refund', 'shipped') and l.id = mail.order_line_id))), '[]'))
+            or (mail.kind in ('refund', 'shipped', 'preorder_moved') and l.id = mail.order_line_id))), '[]'))
     from public.orders o where o.id = mail.order_id);
 end
 $$;

@@ -11,8 +11,9 @@ create table public.notifications (
   id uuid primary key default gen_random_uuid(),
   user_id uuid not null references auth.users (id) on delete cascade,
   -- release: a new release from an artist the user follows or bought from; reply: a reply to the user's
-  -- comment; sale and follower: the artist's; shipped: merch the user bought is on its way.
-  kind text not null check (kind in ('release', 'reply', 'sale', 'follower', 'shipped')),
+  -- comment; sale and follower: the artist's; shipped: merch the user bought is on its way; moved: a
+  -- release the user pre-ordered has a new day (read from the release as it is now).
+  kind text not null check (kind in ('release', 'reply', 'sale', 'follower', 'shipped', 'moved')),
   release_id uuid references public.releases (id) on delete cascade,
   comment_id uuid references public.comments (id) on delete cascade,
   order_id uuid references public.orders (id) on delete cascade,
@@ -23,6 +24,7 @@ create table public.notifications (
   read_at timestamptz,
   constraint notifications_names_what check (case kind
     when 'release' then release_id is not null
+    when 'moved' then release_id is not null
     when 'reply' then comment_id is not null and actor_id is not null
     when 'sale' then order_id is not null
     when 'follower' then actor_id is not null
@@ -233,7 +235,7 @@ create trigger order_lines_notify_shipped
 -- one's time, for the next page), each with what it speaks of as it is now, and whether it was unread.
 -- Reading them marks them read (seen is read), in the same call. At most 50 a page. Definer, so an
 -- artist's sale names its order's currency; it reads the caller's rows alone, and a release or comment
--- only while a visitor could see it (released, its author not banned).
+-- only while a visitor could see it (released or on pre-order, its author not banned).
 create or replace function private.read_notifications(before timestamptz, max_count integer)
 returns jsonb
 language plpgsql
@@ -255,11 +257,14 @@ begin
   )
   select coalesce(jsonb_agg(jsonb_build_object(
       'id', s.id, 'kind', s.kind, 'created_at', s.created_at, 'unread', s.read_at is null,
+      -- (a pre-order's too, before its day, with the day it comes: a "moved" notice names it)
       'release', (select jsonb_build_object('id', r.id, 'kind', r.kind, 'title', r.title, 'artist_id', r.artist_id,
-          'artist_name', a.artist_name)
+          'artist_name', a.artist_name,
+          'release_date', (select max(t.release_date) from public.tracks t where t.release_id = r.id))
         from public.releases r join public.artist_profiles a on a.id = r.artist_id
         where r.id = s.release_id and a.id <> all (banned)
-          and exists (select 1 from public.tracks t where t.release_id = r.id and t.release_date <= current_date)),
+          and (r.id = any (private.preorder_releases())
+            or exists (select 1 from public.tracks t where t.release_id = r.id and t.release_date <= current_date))),
       'comment', (select jsonb_build_object('id', c.id, 'track_id', c.track_id, 'track_title', t.title,
           'content', left(c.content, 200))
         from public.comments c join public.tracks t on t.id = c.track_id

@@ -319,6 +319,16 @@ describe("demo accounts", () => {
     expect(upcoming).toHaveLength(1);
     const { data: hidden } = await client(local.anonKey).from("tracks").select("id").eq("title", "Northern Line");
     expect(hidden).toEqual([]);
+    // The next album is on pre-order: listed to everyone, its opener an instant download.
+    const { data: preorder } = await client(local.anonKey)
+      .from("tracks")
+      .select("title, instant, release:releases(title, preorder)")
+      .in("title", ["Low Tide Lanterns", "Ferry Timetable"])
+      .order("track_number");
+    expect(preorder).toEqual([
+      { title: "Low Tide Lanterns", instant: true, release: { title: "Tidewater", preorder: true } },
+      { title: "Ferry Timetable", instant: false, release: { title: "Tidewater", preorder: true } },
+    ]);
   });
 
   it("signs the demo fan in to follows, purchases and plays of the last 30 days", async () => {

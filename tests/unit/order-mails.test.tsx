@@ -51,6 +51,18 @@ describe("order mails", () => {
     expect(refund.text).toContain("€5.40 for");
   });
 
+  it("tells a pre-order's buyer the day it moved to, escaped", () => {
+    const moved = orderMail(
+      { ...mail, kind: "preorder_moved", moved_to: "2027-04-12", lines: mail.lines.map((line) => ({ ...line, kind: "album" })) },
+      "https://crate.example",
+    );
+    expect(moved.subject).toBe('<img src=x onerror="alert(1)"> moved to 12 April 2027');
+    expect(moved.html).not.toContain("<img");
+    expect(moved.text).toContain("Tom & Jerry moved");
+    expect(moved.text).toContain("(order 3F9A0C12) to 12 April 2027. It is yours on that day");
+    expect(moved.text).toContain("https://crate.example/dashboard/fan/purchased");
+  });
+
   it("escapes what people typed, and names the price, the discount, the share and the download", () => {
     const message = orderMail(mail, "https://crate.example");
     expect(message.subject).toBe("Your Crate receipt 3F9A0C12");

@@ -1288,6 +1288,7 @@ export type Database = {
           created_at: string
           id: string
           kind: string
+          preorder: boolean
           price: number | null
           title: string
           updated_at: string
@@ -1299,6 +1300,7 @@ export type Database = {
           created_at?: string
           id?: string
           kind: string
+          preorder?: boolean
           price?: number | null
           title: string
           updated_at?: string
@@ -1308,6 +1310,7 @@ export type Database = {
           created_at?: string
           id?: string
           kind?: string
+          preorder?: boolean
           price?: number | null
           title?: string
           updated_at?: string
@@ -1437,6 +1440,7 @@ export type Database = {
           file_url: string | null
           genre: string
           id: string
+          instant: boolean
           label: string | null
           master_format: string | null
           mp3_kbps: number | null
@@ -1462,6 +1466,7 @@ export type Database = {
           file_url?: string | null
           genre: string
           id?: string
+          instant?: boolean
           label?: string | null
           master_format?: never
           mp3_kbps?: number | null
@@ -1487,6 +1492,7 @@ export type Database = {
           file_url?: string | null
           genre?: string
           id?: string
+          instant?: boolean
           label?: string | null
           master_format?: never
           mp3_kbps?: number | null
@@ -2051,6 +2057,10 @@ export type Database = {
         }
         Returns: undefined
       }
+      save_preorder: {
+        Args: { instant?: string[]; release_date: string; release_id: string }
+        Returns: Json
+      }
       save_track: {
         Args: { album?: Json; details: Json; track_id: string }
         Returns: boolean
@@ -2208,6 +2218,7 @@ export type Database = {
           isSetofReturn: true
         }
       }
+      withdraw_preorder: { Args: { release_id: string }; Returns: string[] }
     }
     Enums: {
       [_ in never]: never

@@ -1,13 +1,13 @@
 // The mails about an order, rendered from the order as the database keeps it (`mail_to_send`): the buyer's
 // receipt (each line with its price, discounts, shipping and total, the artist's share, where to download,
 // where the merch goes, the waived right of withdrawal), "you sold" to an artist (their lines, their share,
-// and the address their merch goes to), and the buyer's notice of a refund. Each is HTML and plain text; React writes the HTML, so what a buyer or artist typed
+// and the address their merch goes to), the buyer's notice of a refund, and of a pre-order's new date. Each is HTML and plain text; React writes the HTML, so what a buyer or artist typed
 // (titles, names) is escaped.
 import type { ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { href } from "react-router";
 import * as v from "valibot";
-import { formatCountry, formatMoney, formatOrderReference, formatTax } from "~/lib/format";
+import { formatCountry, formatDate, formatMoney, formatOrderReference, formatTax } from "~/lib/format";
 import { waiverRecord } from "~/lib/payments/withdrawal";
 import { addressLines, cartKinds, downloadPath, isDownload, itemLabel, shippingNote } from "~/lib/payments/cart";
 import { OrderTaxesSchema, ShippingAddressSchema, taxTotal } from "~/lib/schemas/checkout";
@@ -40,9 +40,11 @@ const MailLine = v.object({
 /** A mail as `mail_to_send` answers it. */
 export const MailToSend = v.object({
   id: v.string(),
-  kind: v.picklist(["receipt", "sale", "refund", "shipped"]),
+  kind: v.picklist(["receipt", "sale", "refund", "shipped", "preorder_moved"]),
   recipient: v.string(),
   sent: v.boolean(),
+  /** A pre-order moved: the day it comes out now (`YYYY-MM-DD`). */
+  moved_to: v.nullish(v.string()),
   order: v.object({
     id: v.string(),
     currency: v.string(),
@@ -170,6 +172,30 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
         ...(shipsMerch ? ["", "Please send the merch to:", ...address] : []),
         "",
         `Your analytics: ${analytics}`,
+      ],
+    );
+  }
+
+  if (mail.kind === "preorder_moved" && mail.moved_to) {
+    const titles = mail.lines.map((line) => itemName(line)).join(", ");
+    const sender = mail.lines[0]?.artist_name ?? "The artist";
+    // Mail is read anywhere, so the day is written one way for all.
+    const day = formatDate(mail.moved_to, "en-GB");
+    const purchased = link(href("/dashboard/fan/purchased"));
+    return rendered(
+      mail.recipient,
+      `${titles} moved to ${day}`,
+      <>
+        <h1>Your pre-order has a new date</h1>
+        <p>
+          {sender} moved {titles} (order {reference}) to {day}. It is yours on that day: we will email you when it is out. Its instant
+          downloads stay <a href={purchased}>yours</a> meanwhile.
+        </p>
+      </>,
+      [
+        `${sender} moved ${titles} (order ${reference}) to ${day}. It is yours on that day: we will email you when it is out.`,
+        "",
+        `Your purchases: ${purchased}`,
       ],
     );
   }

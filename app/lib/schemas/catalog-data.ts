@@ -41,8 +41,10 @@ const ArtistReleaseSchema = v.object({
   ...ReleaseRowSchema.entries,
   /** Its newest track's. */
   release_date: v.string(),
-  /** Not released yet: only its artist sees it. */
+  /** Not released yet: only its artist sees it, unless it is on pre-order. */
   upcoming: v.boolean(),
+  /** On pre-order: sold before its day (its album page plays its instant tracks). */
+  preorder: v.boolean(),
   /** Its first track's that has one (the small rendition where there is one). */
   artwork_url: nullableText,
   track_count: count,
@@ -174,7 +176,9 @@ export const TrackPageSchema = v.object({
   mp3_kbps: v.nullable(count),
   title: v.string(),
   /** Its release, with how many of its tracks the reader may see (a computed field), for the album embed's height. */
-  release: v.object({ ...ReleaseRowSchema.entries, track_count: count }),
+  release: v.object({ ...ReleaseRowSchema.entries, track_count: count, preorder: v.boolean() }),
+  /** A pre-order's instant download: playable before its day. */
+  instant: v.boolean(),
   track_number: v.nullable(count),
   genre: nullableText,
   subgenre: nullableText,
@@ -206,8 +210,12 @@ export const AlbumPageSchema = v.object({
   /** Whether fans may pay more than its price (its first track's say). */
   allow_pay_more: v.boolean(),
   release_date: v.string(),
-  /** Not released yet: only its artist sees it. */
+  /** Not released yet: only its artist sees it, unless it is on pre-order. */
   upcoming: v.boolean(),
+  /** On pre-order: sold before its day, its instant tracks alone playable. */
+  preorder: v.boolean(),
+  /** The reader pre-ordered it: its instant tracks are theirs, the rest on its day. */
+  preordered: v.boolean(),
   duration_seconds: v.nullable(numeric),
   genre: v.string(),
   label: nullableText,
@@ -233,6 +241,8 @@ export const AlbumPageSchema = v.object({
         artwork_url: nullableText,
         artwork_small_url: nullableText,
         upcoming: v.boolean(),
+        /** A pre-order's instant download: playable and its buyer's before its day. */
+        instant: v.boolean(),
         /** The reader bought it. */
         owned: v.boolean(),
       }),

@@ -5,12 +5,20 @@ import { nullableText } from "./columns";
 
 const NotificationSchema = v.object({
   id: v.string(),
-  kind: v.picklist(["release", "reply", "sale", "follower", "shipped"]),
+  kind: v.picklist(["release", "reply", "sale", "follower", "shipped", "moved"]),
   created_at: v.string(),
   unread: v.boolean(),
   // What it speaks of, as the reader may see it now: null once withdrawn, deleted or banned.
   release: v.nullable(
-    v.object({ id: v.string(), kind: v.picklist(["album", "single"]), title: v.string(), artist_id: v.string(), artist_name: v.string() }),
+    v.object({
+      id: v.string(),
+      kind: v.picklist(["album", "single"]),
+      title: v.string(),
+      artist_id: v.string(),
+      artist_name: v.string(),
+      /** The day it comes out (its latest track's): a pre-order's, for a "moved" notice. */
+      release_date: v.string(),
+    }),
   ),
   comment: v.nullable(v.object({ id: v.string(), track_id: v.string(), track_title: v.string(), content: v.string() })),
   actor: nullableText,

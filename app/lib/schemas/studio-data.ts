@@ -66,9 +66,18 @@ export const EditableTrackSchema = v.object({
   master_format: nullableText,
   duration_seconds: v.nullable(numeric),
   artwork_url: nullableText,
-  /** Its release, with an album's own price (null: the sum of its tracks'). */
-  release: v.object({ ...ReleaseRowSchema.entries, price: v.nullable(numeric) }),
+  /** Its release, with an album's own price (null: the sum of its tracks'), and its pre-order and tracks. */
+  release: v.object({
+    ...ReleaseRowSchema.entries,
+    price: v.nullable(numeric),
+    preorder: v.boolean(),
+    tracks: v.array(
+      v.object({ id: v.string(), title: v.string(), instant: v.boolean(), release_date: v.string(), track_number: v.nullable(count) }),
+    ),
+  }),
 });
+/** What saving a pre-order answers (save_preorder): its buyers' mails to queue, when its day moved. */
+export const PreorderSavedSchema = v.object({ mails: v.array(v.string()) });
 /** A track's stream as its artist sees it (track_stream): its state (null without audio) and why it failed. */
 export const TrackStreamSchema = v.object({ state: StreamStateSchema, failure: nullableText });
 /** The artist's payout row (owner only), as the Payment Settings form shows it. */

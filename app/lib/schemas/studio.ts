@@ -240,6 +240,32 @@ export const RemoveMediaSchema = v.object({
 /** Retry on a track's failed stream (Your Tracks, the edit page). */
 export const RetryStreamSchema = v.object({ trackId: v.pipe(v.string(), v.uuid("Track not found")) });
 
+/**
+ * A release put on pre-order, or its pre-order changed (issue 69, Pre-orders): the day it comes out, still
+ * ahead, for every track of it; and which of its tracks are instant downloads (played and the buyer's at
+ * once). A release already out is refused by the database (releases_preorder_dated_ahead).
+ */
+export const PreorderSchema = v.object({
+  releaseId: v.pipe(v.string(), v.uuid("Release not found")),
+  preorderDate: v.pipe(
+    releaseDate,
+    v.check((date) => date > new Date().toISOString().slice(0, 10), "A pre-order's release date must be after today"),
+  ),
+  instant: v.pipe(
+    v.array(v.pipe(v.string(), v.uuid("Choose the instant downloads from the release's tracks"))),
+    v.maxLength(albumTrackLimit),
+  ),
+});
+
+/** Withdrawing a pre-order refunds every buyer: asked for twice, the button and the box. */
+export const WithdrawPreorderSchema = v.object({
+  releaseId: v.pipe(v.string(), v.uuid("Release not found")),
+  confirm: v.pipe(
+    v.optional(v.string(), ""),
+    v.check((value) => value === "on", "Tick the box to confirm every buyer is refunded"),
+  ),
+});
+
 /** Deleting a track is asked for twice: the button, and the box that says it cannot be undone. */
 export const DeleteTrackSchema = v.object({
   confirm: v.pipe(

@@ -5,7 +5,7 @@ import { LinkButton } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { readOrThrow } from "~/lib/backend/backend.server";
 import { albumPath, artistPath, fanPath, trackPath } from "~/lib/catalog/catalog";
-import { formatMoney, formatTimeAgo } from "~/lib/format";
+import { formatDate, formatMoney, formatTimeAgo, requestLocale } from "~/lib/format";
 import { uncached } from "~/lib/http/http-cache";
 import { NotificationsSchema, type Notification } from "~/lib/schemas/notifications";
 import { requireUser } from "~/lib/session/guards.server";
@@ -30,7 +30,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     { what: "notifications", schema: NotificationsSchema },
   );
   const older = notifications.length === perPage ? notifications.at(-1)!.created_at : null;
-  return data({ notifications, older, paged: before !== null, now: Date.now() }, { headers: uncached });
+  return data({ notifications, older, paged: before !== null, now: Date.now(), locale: requestLocale(request) }, { headers: uncached });
 }
 
 export default function Notifications({ loaderData }: Route.ComponentProps) {
@@ -53,7 +53,7 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
               key={notification.id}
               className={`rounded-2xl border p-4 ${notification.unread ? "border-accent/60 bg-stage-800" : "border-stage-700 bg-stage-850"}`}
             >
-              <NotificationText notification={notification} />
+              <NotificationText notification={notification} locale={loaderData.locale} />
               <p className="mt-1 flex items-center gap-2 text-sm text-ink-faint">
                 {notification.unread ? <Badge>New</Badge> : null}
                 <time dateTime={notification.created_at}>{formatTimeAgo(notification.created_at, now)}</time>
@@ -76,7 +76,7 @@ export default function Notifications({ loaderData }: Route.ComponentProps) {
 const strong = "font-semibold text-ink hover:text-accent";
 
 /** One notice in words, linking to what it speaks of; what is gone since is said to be gone. */
-function NotificationText({ notification: n }: { notification: Notification }) {
+function NotificationText({ notification: n, locale }: { notification: Notification; locale: string }) {
   const actor =
     n.actor && n.actor_id ? (
       <Link to={n.actor_is_artist ? artistPath(n.actor_id) : fanPath(n.actor_id)} className={strong}>
@@ -101,6 +101,17 @@ function NotificationText({ notification: n }: { notification: Notification }) {
         </p>
       ) : (
         <p className="text-ink-muted">A release you were told of is no longer available.</p>
+      );
+    case "moved":
+      return n.release ? (
+        <p>
+          <Link to={albumPath(n.release.id)} className={strong}>
+            {n.release.title}
+          </Link>
+          , which you pre-ordered from {n.release.artist_name}, moved to {formatDate(n.release.release_date, locale)}.
+        </p>
+      ) : (
+        <p className="text-ink-muted">A pre-order you were told of is no longer available.</p>
       );
     case "reply":
       return n.comment ? (

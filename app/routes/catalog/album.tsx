@@ -96,9 +96,14 @@ export default function Album({ loaderData }: Route.ComponentProps) {
   const artworkUrl = album.artwork_url ?? "/fallback-artwork.svg";
   const buyLabel = `Buy Now - ${formatPrice(album.price, album.currency)}`;
   const queue = album.tracks.map((track) => queueTrack({ ...track, album_title: album.title, artist: album.artist }));
-  // An album still to come (its artist's view) is listed, not played.
-  const playable = album.upcoming ? [] : queue.filter((_, index) => !album.tracks[index]!.upcoming);
+  // An album still to come (its artist's view) is listed, not played; a pre-order plays its instant tracks.
+  const playable = album.preorder
+    ? queue.filter((_, index) => album.tracks[index]!.instant)
+    : album.upcoming
+      ? []
+      : queue.filter((_, index) => !album.tracks[index]!.upcoming);
   const ownedCount = album.tracks.filter((track) => track.owned).length;
+  const outOn = formatDate(album.release_date, dateLocale);
 
   return (
     <article>
@@ -114,19 +119,28 @@ export default function Album({ loaderData }: Route.ComponentProps) {
             </Link>{" "}
             · {countOf(album.tracks.length, "track")}
             {album.duration_seconds ? ` · ${formatDuration(album.duration_seconds)}` : null}
+            {album.preorder ? <span className="mt-2 block font-semibold text-accent-strong">Pre-order · out {outOn}</span> : null}
           </p>
         }
       >
-        {album.owned || album.own_release || ownedCount > 0 ? (
+        {album.owned || album.own_release || album.preordered || ownedCount > 0 ? (
           <div className="w-full">
             <p className="font-semibold text-accent-strong">
-              {album.owned ? "You own this" : album.own_release ? "Your album" : `You own ${ownedCount} of ${album.tracks.length}`}
+              {album.owned
+                ? "You own this"
+                : album.own_release
+                  ? "Your album"
+                  : album.preordered
+                    ? `Pre-ordered: the rest is yours on ${outOn}`
+                    : `You own ${ownedCount} of ${album.tracks.length}`}
             </p>
             {/* An album bought in part downloads the tracks bought (download_release). */}
             <DownloadLinks path={href("/album/:id/download", { id: album.id })} title={album.title} album choices={downloads} />
           </div>
         ) : null}
-        {album.owned || album.own_release ? null : <BuyNowButton label={buyLabel} path={path} dialog={purchaseDialog} />}
+        {album.owned || album.own_release || album.preordered ? null : (
+          <BuyNowButton label={buyLabel} path={path} dialog={purchaseDialog} />
+        )}
         <PlayAllButton tracks={playable} />
         {album.owned || album.own_release ? null : (
           <WishlistButton releaseId={album.id} wishlisted={loaderData.wishlisted} title={album.title} />
@@ -158,6 +172,10 @@ export default function Album({ loaderData }: Route.ComponentProps) {
                   </Link>
                   {track.owned && !album.owned ? (
                     <span className="rounded-full bg-stage-800 px-2 py-0.5 text-xs font-semibold text-accent-strong">Owned</span>
+                  ) : album.preorder ? (
+                    <span className="rounded-full bg-stage-800 px-2 py-0.5 text-xs font-semibold text-ink-muted">
+                      {track.instant ? "Instant download" : `Out ${outOn}`}
+                    </span>
                   ) : null}
                   {track.duration_seconds ? (
                     <span className="text-sm text-ink-faint tabular-nums">{formatDuration(track.duration_seconds)}</span>

@@ -455,7 +455,13 @@ function ReleaseCard({
       <div className="min-w-0">
         <p className="text-xs font-semibold tracking-wider text-ink-faint uppercase">
           {release.kind === "album" ? "Album" : "Single"} ·{" "}
-          <time dateTime={release.release_date}>{release.upcoming ? `Out ${formatDate(release.release_date, dateLocale)}` : year}</time>
+          <time dateTime={release.release_date}>
+            {release.preorder
+              ? `Pre-order · out ${formatDate(release.release_date, dateLocale)}`
+              : release.upcoming
+                ? `Out ${formatDate(release.release_date, dateLocale)}`
+                : year}
+          </time>
         </p>
         <div className="mt-0.5 flex items-start justify-between gap-3">
           <h3 className="line-clamp-2 min-w-0 text-lg font-bold break-words">

@@ -13,6 +13,7 @@ import { queueTrack, type AudioSource } from "~/lib/player";
 import type { DialogHandle } from "~/components/ui/dialog";
 import { notFound, read, readOrThrow, refusedWrite } from "~/lib/backend/backend.server";
 import { albumPath, artistPath, isUuid, trackPath } from "~/lib/catalog/catalog";
+import { LinkButton } from "~/components/ui/button";
 import { commentsPageSize } from "~/lib/constants";
 import { forgetCached, keepOutOfCache, tagCachedAnswer } from "~/lib/cache/edge-cache.server";
 import { formatDate, formatPrice, genreLabel, requestLocale } from "~/lib/format";
@@ -38,8 +39,8 @@ import type { Route } from "./+types/track";
 import { sqlState } from "~/lib/backend/sqlstate";
 
 const trackColumns =
-  "id, title, master_format, mp3_kbps, track_number, genre, subgenre, price, allow_pay_more, description, label, release_date, artwork_url, artwork_width, artwork_height, peaks, duration_seconds, " +
-  "release:releases(id, kind, title, track_count), artist:artist_profiles(id, artist_name, profile_image_url, currency)";
+  "id, title, master_format, mp3_kbps, track_number, genre, subgenre, price, allow_pay_more, description, label, release_date, instant, artwork_url, artwork_width, artwork_height, peaks, duration_seconds, " +
+  "release:releases(id, kind, title, track_count, preorder), artist:artist_profiles(id, artist_name, profile_image_url, currency)";
 const commentColumns =
   "id, user_id, content, created_at, author_name, author_image_url, author_kind, reply_to_user_id, reply_to_name, reply_to_kind";
 /** However far "Show more" is followed, one page never lists more than this many comments. */
@@ -95,7 +96,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     keepOutOfCache(context);
     return { error: source.error };
   });
-  const [track, comments, like, bought, alsoBought, supporters, wished] = await Promise.all([
+  const [track, comments, like, bought, preordered, alsoBought, supporters, wished] = await Promise.all([
     supabase.from("tracks").select(trackColumns).eq("id", params.id).maybeSingle(),
     supabase
       .from("track_comments")
@@ -108,6 +109,19 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     user ? supabase.from("likes").select("track_id").eq("track_id", params.id).maybeSingle() : null,
     // Whether the reader bought it (then they download it rather than buy it).
     user ? supabase.from("purchases").select("id").eq("track_id", params.id).eq("user_id", user.id).limit(1).maybeSingle() : null,
+    // Whether the reader pre-ordered it (a single's paid line: its track comes on its day).
+    user
+      ? supabase
+          .from("order_lines")
+          .select("id, order:orders!inner(state, buyer_id)")
+          .eq("order.buyer_id", user.id)
+          .eq("kind", "track")
+          .eq("item_id", params.id)
+          .is("refunded_at", null)
+          .eq("order.state", "paid")
+          .limit(1)
+          .maybeSingle()
+      : null,
     // What its release's buyers bought besides it.
     supabase.rpc("also_bought", { track_id: params.id }),
     // The fans who bought it or its release.
@@ -165,6 +179,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       audio,
       liked: Boolean(like?.data),
       owned: Boolean(bought?.data),
+      // On pre-order before its day: sold (a single) and played (an instant track) before it is out.
+      preorder: found.release.preorder && found.release_date > new Date().toISOString().slice(0, 10),
+      preordered: Boolean(preordered?.data),
       formats: downloadFormats([{ format: found.master_format, mp3_kbps: found.mp3_kbps }]),
       // What its owner downloads it in (named here, so the page carries no registry of formats).
       downloads: bought?.data ? downloadChoices([{ format: found.master_format, mp3_kbps: found.mp3_kbps }]) : [],
@@ -224,7 +241,7 @@ export const shouldRevalidate = revalidateUnlessOnlyBuyChanged;
 const kindLabels: Record<TrackPage["release"]["kind"], string> = { single: "Single", album: "Album track" };
 
 export default function TrackPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { track, comments, commentCount, commentsError, audio, liked, owned, locale, now } = loaderData;
+  const { track, comments, commentCount, commentsError, audio, liked, owned, preorder, preordered, locale, now } = loaderData;
   const { buying, closePurchase } = useBuyParam();
   const purchaseDialog = useRef<DialogHandle>(null);
   const user = useOptionalUser();
@@ -253,6 +270,12 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
           </Link>
         }
       >
+        {preorder ? (
+          <p className="w-full font-semibold text-accent-strong">
+            Pre-order · out {formatDate(track.release_date, locale)}
+            {preordered ? " · Pre-ordered: yours on its day" : null}
+          </p>
+        ) : null}
         {owned ? (
           <div className="w-full">
             <p className="font-semibold text-accent-strong">You own this</p>
@@ -263,6 +286,9 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
               choices={loaderData.downloads}
             />
           </div>
+        ) : preordered ? null : preorder && track.release.kind === "album" ? (
+          // A pre-order sells whole: its album's page sells it.
+          <LinkButton to={albumPath(track.release.id)}>Pre-order {track.release.title}</LinkButton>
         ) : (
           <BuyNowButton label={buyLabel} path={path} dialog={purchaseDialog} />
         )}
@@ -273,15 +299,22 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
           </Suspense>
         ) : null}
         <ShareMenu title={`${track.title} by ${track.artist.artist_name}`} share={loaderData.share} />
-        <TrackMenu track={queued} />
+        {preorder && !track.instant ? null : <TrackMenu track={queued} />}
       </ReleaseHeader>
 
-      <div className="mt-6">
-        {/* The player shows at once (waveform, controls waiting) and starts working when the URL arrives. */}
-        <Suspense fallback={<WaveformPlayer key={track.id} {...player} source={null} />}>
-          <Await resolve={audio}>{(source) => <WaveformPlayer key={track.id} {...player} source={source} />}</Await>
-        </Suspense>
-      </div>
+      {preorder && !track.instant ? (
+        // Only a pre-order's instant tracks play before its day (track_stream refuses the others).
+        <p className="mt-6 rounded-2xl border border-stage-700 bg-stage-850 px-4 py-3 text-ink-muted">
+          You can listen to this track from {formatDate(track.release_date, locale)}.
+        </p>
+      ) : (
+        <div className="mt-6">
+          {/* The player shows at once (waveform, controls waiting) and starts working when the URL arrives. */}
+          <Suspense fallback={<WaveformPlayer key={track.id} {...player} source={null} />}>
+            <Await resolve={audio}>{(source) => <WaveformPlayer key={track.id} {...player} source={source} />}</Await>
+          </Suspense>
+        </div>
+      )}
 
       <div className="mt-8 grid grid-cols-1 gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
         <div>

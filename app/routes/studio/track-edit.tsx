@@ -15,10 +15,22 @@ import { formError, formFields, parseForm, replyWith } from "~/lib/forms/forms";
 import { readForm } from "~/lib/forms/form-body.server";
 import { requireArtist } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
-import { DeleteTrackSchema, EditTrackSchema, releaseDetailFields, RetryStreamSchema } from "~/lib/schemas/studio";
+import {
+  DeleteTrackSchema,
+  EditTrackSchema,
+  PreorderSchema,
+  releaseDetailFields,
+  RetryStreamSchema,
+  WithdrawPreorderSchema,
+} from "~/lib/schemas/studio";
+import * as v from "valibot";
+import { PreorderSection } from "~/components/studio/preorder-section";
+import { refundLine } from "~/lib/orders/refunds.server";
+import { queueMails } from "~/lib/mail/mail-queue.server";
+import { countOf } from "~/lib/catalog/catalog";
 import { StreamStatus, useRefreshWhilePreparing } from "~/components/studio/stream-status";
 import { retryStream } from "./streams.server";
-import { EditableTrackSchema, TrackStreamSchema } from "~/lib/schemas/studio-data";
+import { EditableTrackSchema, PreorderSavedSchema, TrackStreamSchema } from "~/lib/schemas/studio-data";
 import { madeFilePaths } from "../../../supabase/functions/_shared/made-formats";
 import { ReplaceFilesForm } from "~/components/studio/replace-files-form";
 import type { SupabaseClient } from "~/lib/backend/supabase.server";
@@ -36,7 +48,10 @@ const yourTracks = href("/dashboard/artist/tracks");
 const editableColumns =
   "id, title, track_number, genre, subgenre, label, price, allow_pay_more, release_date, description, file_url, master_format, " +
   "duration_seconds, artwork_url, " +
-  "release:releases(id, kind, title, price)";
+  // (its release's tracks in their order, at most an album's 100, for its pre-order)
+  "release:releases(id, kind, title, price, preorder, tracks(id, title, instant, release_date, track_number))";
+/** The lines withdraw_preorder names a call (its `limit`): as many means more may be left. */
+const preorderRefundsPerCall = 50;
 const trackHasPurchases = "This track has been bought, so it cannot be deleted: buyers keep access to what they paid for.";
 
 export const meta = ({ loaderData }: Route.MetaArgs) =>
@@ -53,6 +68,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     artistCurrency(supabase, artist.id),
   ]);
   const track = readOrThrow(stored, { what: "track to edit", schema: EditableTrackSchema, notFound: "Track not found" });
+  // Its release's tracks in their order, for its pre-order's instant downloads.
+  track.release.tracks.sort((a, b) => (a.track_number ?? Infinity) - (b.track_number ?? Infinity));
   return {
     track,
     stream: readOrThrow(stream, { what: "track's stream", schema: TrackStreamSchema, notFound: "Track not found" }),
@@ -92,6 +109,62 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     if (audio) await queueRenditions(context.get(cloudflareContext).env.RENDITIONS, [params.id]);
     await forgetCached(request, context, trackChanged(params.id, artist.id));
     throw redirect(trackEditPath(params.id), 303);
+  }
+
+  if (formData.get("intent") === "preorder") {
+    const submission = parseForm(PreorderSchema, formData, { arrays: ["instant"] });
+    if (!submission.success) return replyWith(submission.reply, 400);
+    const { releaseId, preorderDate, instant } = submission.value;
+    const { data: saved, error } = await supabase.rpc("save_preorder", { release_id: releaseId, release_date: preorderDate, instant });
+    if (error?.code === sqlState.checkViolation)
+      return replyWith(
+        {
+          fieldErrors: { preorderDate: "Only a release whose tracks are all still to come can be on pre-order" },
+          formError: null,
+          values: submission.values,
+        },
+        400,
+      );
+    if (error) return refusedWrite(error, { what: "saving a pre-order", values: submission.values });
+    // Its buyers' mails that the day moved.
+    await queueMails(context.get(cloudflareContext).env.MAIL, v.parse(PreorderSavedSchema, saved).mails);
+    await forgetCached(request, context, trackChanged(params.id, artist.id));
+    throw redirect(trackEditPath(params.id), 303);
+  }
+
+  if (formData.get("intent") === "withdraw-preorder") {
+    const submission = parseForm(WithdrawPreorderSchema, formData);
+    if (!submission.success) return replyWith(submission.reply, 400);
+    const { data: lines, error } = await supabase.rpc("withdraw_preorder", { release_id: submission.value.releaseId });
+    if (error) return refusedWrite(error, { what: "withdrawing a pre-order", values: submission.values });
+    await forgetCached(request, context, trackChanged(params.id, artist.id));
+    // Each buyer's line through the refund path, one after the other (each once: its id is the refund's key).
+    const refused: string[] = [];
+    for (const line of lines ?? []) {
+      const outcome = await refundLine(request, context, line);
+      if ("refused" in outcome) refused.push(outcome.refused);
+    }
+    if (refused.length > 0)
+      return replyWith(
+        formError(
+          `${countOf(refused.length, "buyer")} could not be refunded yet (${refused[0]}). Withdraw again to try again.`,
+          submission.values,
+        ),
+        502,
+      );
+    // At most 50 lines a call: the rest are the next call's.
+    const more = (lines ?? []).length >= preorderRefundsPerCall;
+    return replyWith(
+      {
+        fieldErrors: {},
+        formError: null,
+        values: submission.values,
+        notice: more
+          ? `Withdrawn. ${countOf(preorderRefundsPerCall, "buyer")} refunded so far: withdraw again to refund the rest.`
+          : `Withdrawn. ${lines && lines.length > 0 ? `Every buyer (${lines.length}) is refunded and told by email.` : "No buyer is waiting for a refund."}`,
+      },
+      200,
+    );
   }
 
   if (formData.get("intent") === "delete") {
@@ -136,6 +209,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     // (a single's track has no album: the database leaves its release be)
     album: { title: details.albumTitle, price: details.albumPrice },
   });
+  if (error?.message?.includes("tracks_release_date_of_a_preorder") || error?.message?.includes("moved with its pre-order"))
+    return replyWith(
+      {
+        fieldErrors: { releaseDate: "This release is on pre-order: move its date in the Pre-order form below, so its buyers are told" },
+        formError: null,
+        values: submission.values,
+      },
+      400,
+    );
   if (error) return refusedWrite(error, { what: "updating a track", values: submission.values, fields: trackFields });
   if (!saved) throw notFound("Track not found");
   // every page and embed that shows the track has the new details (or is gone) at once
@@ -159,7 +241,11 @@ export default function EditTrack({ loaderData, actionData }: Route.ComponentPro
   const { track, stream, artistId, currency } = loaderData;
   // Each of the page's forms shows its own reply.
   const replyTo = (intent: string) => (actionData?.values.intent === intent ? actionData : undefined);
-  const form = formFields(actionData?.values.intent === "delete" || actionData?.values.intent === "replace-files" ? undefined : actionData);
+  const form = formFields(actionData?.values.intent === "save" || !actionData?.values.intent ? actionData : undefined);
+  const today = new Date().toISOString().slice(0, 10);
+  // Only a release dated ahead may go on pre-order (its day is its latest track's).
+  const releaseDay = track.release.tracks.reduce((latest, each) => (each.release_date > latest ? each.release_date : latest), "");
+  const datedAhead = track.release.tracks.every((each) => each.release_date > today);
   useRefreshWhilePreparing(stream.state === "preparing");
   const path = trackEditPath(track.id);
   // What was typed wins over what is stored, after a refused save.
@@ -228,6 +314,21 @@ export default function EditTrack({ loaderData, actionData }: Route.ComponentPro
           </SubmitButton>
         </Form>
       </Card>
+
+      {datedAhead ? (
+        <PreorderSection
+          action={path}
+          releaseId={track.release.id}
+          kind={track.release.kind}
+          onPreorder={track.release.preorder}
+          withdrawing={Boolean(replyTo("withdraw-preorder"))}
+          releaseDate={releaseDay}
+          tracks={track.release.tracks}
+          form={formFields(replyTo("preorder"))}
+          replied={Boolean(replyTo("preorder"))}
+          withdrawForm={formFields(replyTo("withdraw-preorder"))}
+        />
+      ) : null}
 
       <ReplaceFilesForm
         action={path}
