@@ -45,8 +45,9 @@ $$;
 
 revoke execute on function private.release_lines(uuid) from public, anon, authenticated;
 
--- Whether a buyer has a paid line, not refunded, for an album or a single's track: what they pre-ordered
--- is theirs already (the cart says "owned"), though its tracks come on its day.
+-- Whether a buyer has a paid line, not refunded and not a gift, for an album or a single's track on
+-- pre-order: what they pre-ordered is theirs already (the cart says "owned"), though its tracks come on its
+-- day.
 create or replace function private.preordered_by(kind text, item_id uuid, buyer uuid)
 returns boolean
 language sql
@@ -55,10 +56,15 @@ security definer
 set search_path = ''
 as $$
   select preordered_by.buyer is not null and preordered_by.kind in ('album', 'track') and exists (
+    select 1 from public.releases r
+    where r.preorder and r.id = case when preordered_by.kind = 'album' then preordered_by.item_id
+      else (select t.release_id from public.tracks t where t.id = preordered_by.item_id) end) and exists (
     select 1 from public.order_lines l
     join public.orders o on o.id = l.order_id
     where l.item_id = preordered_by.item_id and l.kind = preordered_by.kind and l.refunded_at is null
-      and o.state = 'paid' and o.buyer_id = preordered_by.buyer)
+      and o.state = 'paid' and o.buyer_id = preordered_by.buyer
+      -- (a gift is its recipient's, not its giver's)
+      and not exists (select 1 from public.gifts g where g.order_line_id = l.id))
 $$;
 
 revoke execute on function private.preordered_by(text, uuid, uuid) from public, anon, authenticated;
@@ -75,7 +81,8 @@ as $$
     select 1 from public.releases r
     where r.id = preordered.release_id and r.preorder
       and exists (select 1 from private.release_lines(r.id) l
-        join public.orders o on o.id = l.order_id where o.buyer_id = (select auth.uid())))
+        join public.orders o on o.id = l.order_id where o.buyer_id = (select auth.uid())
+          and not exists (select 1 from public.gifts g where g.order_line_id = l.id)))
 $$;
 
 revoke execute on function private.preordered(uuid) from public;

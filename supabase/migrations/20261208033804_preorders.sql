@@ -83,7 +83,8 @@ AS $function$
     select 1 from public.releases r
     where r.id = preordered.release_id and r.preorder
       and exists (select 1 from private.release_lines(r.id) l
-        join public.orders o on o.id = l.order_id where o.buyer_id = (select auth.uid())))
+        join public.orders o on o.id = l.order_id where o.buyer_id = (select auth.uid())
+          and not exists (select 1 from public.gifts g where g.order_line_id = l.id)))
 $function$
 ;
 
@@ -94,10 +95,15 @@ CREATE OR REPLACE FUNCTION private.preordered_by(kind text, item_id uuid, buyer 
  SET search_path TO ''
 AS $function$
   select preordered_by.buyer is not null and preordered_by.kind in ('album', 'track') and exists (
+    select 1 from public.releases r
+    where r.preorder and r.id = case when preordered_by.kind = 'album' then preordered_by.item_id
+      else (select t.release_id from public.tracks t where t.id = preordered_by.item_id) end) and exists (
     select 1 from public.order_lines l
     join public.orders o on o.id = l.order_id
     where l.item_id = preordered_by.item_id and l.kind = preordered_by.kind and l.refunded_at is null
-      and o.state = 'paid' and o.buyer_id = preordered_by.buyer)
+      and o.state = 'paid' and o.buyer_id = preordered_by.buyer
+      -- (a gift is its recipient's, not its giver's)
+      and not exists (select 1 from public.gifts g where g.order_line_id = l.id))
 $function$
 ;
 
