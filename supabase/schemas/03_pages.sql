@@ -257,9 +257,10 @@ as $$
       select 1 from public.followers f where f.artist_id = a.id and f.fan_id = (select auth.uid())),
     'latest_followers', coalesce((
       select jsonb_agg(jsonb_build_object('id', f.fan_id, 'display_name', f.display_name,
-          'profile_image_url', f.profile_image_url, 'is_fan', f.is_fan) order by f.created_at desc)
+          'profile_image_url', f.profile_image_url, 'is_fan', f.is_fan) order by f.created_at desc, f.fan_id)
       from (
-        select * from public.artist_followers f where f.artist_id = a.id order by f.created_at desc limit 5
+        -- (by who, where two followed at once: the same five on every read)
+        select * from public.artist_followers f where f.artist_id = a.id order by f.created_at desc, f.fan_id limit 5
       ) f), '[]'),
     'upcoming_shows', coalesce((
       select jsonb_agg(show order by show ->> 'date')
