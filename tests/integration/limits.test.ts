@@ -112,6 +112,7 @@ const triggerArguments: { what: string; trigger: string; stated: number }[] = [
   { what: "releases an artist", trigger: "releases_limit", stated: catalogLimits.artistTracks },
   { what: "comments a minute on a track", trigger: "comments_limit_on_a_track", stated: catalogLimits.commentsPerMinute },
   { what: "playlists a user", trigger: "playlists_limit", stated: playlistLimits.playlists },
+  { what: "membership tiers an artist", trigger: "membership_tiers_limit", stated: membershipLimits.tiers },
 ];
 
 /** Each list of values the app reads, and the columns whose checks allow exactly those. */
