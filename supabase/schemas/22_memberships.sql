@@ -332,3 +332,36 @@ end
 $$;
 
 revoke execute on function private.give_members_new_releases() from public, anon, authenticated;
+
+-- The studio's Memberships page: the caller's tiers, oldest first, each with its members counted (not ended)
+-- and its newest 50 members (the fan's name, joined, state). One read.
+create or replace function public.studio_memberships()
+returns jsonb
+language sql
+stable
+security invoker
+set search_path = ''
+as $$
+  select coalesce(jsonb_agg(jsonb_build_object(
+      'id', t.id, 'name', t.name, 'description', t.description, 'monthly_price_cents', t.monthly_price_cents,
+      'yearly_price_cents', t.yearly_price_cents, 'currency', t.currency, 'allow_pay_more', t.allow_pay_more,
+      'grants_new_releases', t.grants_new_releases, 'grants_back_catalogue', t.grants_back_catalogue,
+      'discount_percent', t.discount_percent, 'closed', t.closed,
+      'member_count', (select count(*) from public.memberships m where m.tier_id = t.id and m.state <> 'ended'),
+      'has_members', exists (select 1 from public.memberships m where m.tier_id = t.id),
+      'members', coalesce((
+        select jsonb_agg(jsonb_build_object('id', m.id, 'name', coalesce(f.username, 'A fan'), 'joined_at', m.joined_at,
+            'state', m.state, 'billing_interval', m.billing_interval) order by m.joined_at desc, m.id)
+        from (select * from public.memberships m where m.tier_id = t.id order by m.joined_at desc, m.id limit 50) m
+        left join public.fan_profiles f on f.id = m.fan_id), '[]'))
+    order by t.created_at, t.id), '[]')
+  from public.membership_tiers t
+  where t.artist_id = (select auth.uid())
+$$;
+
+revoke execute on function public.studio_memberships() from public;
+
+grant execute on function public.studio_memberships() to authenticated, service_role;
+
+comment on function public.studio_memberships() is
+  'Runs as its caller: it reads the caller''s own rows, as row-level security lets them.';

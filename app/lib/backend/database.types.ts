@@ -2091,6 +2091,7 @@ export type Database = {
         Args: { kind?: string; page?: number; page_size?: number }
         Returns: Json
       }
+      studio_memberships: { Args: Record<PropertyKey, never>; Returns: Json }
       studio_releases: {
         Args: { page?: number; page_size?: number }
         Returns: Json

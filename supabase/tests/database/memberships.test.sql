@@ -74,6 +74,9 @@ select tests.each_actor('change a membership without the marketplace', $$select 
   array[]::text[]);
 select tests.each_actor_through_marketplace('change a membership through the marketplace',
   $$select 1 where public.membership_changed('sub_fan', 'cancelling') = 'cancelling'$$, array['visitor', 'artist', 'other artist', 'fan', 'admin']);
+select tests.each_actor('read one''s tiers and members in the studio',
+  $$select 1 from jsonb_array_elements(public.studio_memberships()) t cross join jsonb_array_elements(t -> 'members') m
+    where m ->> 'name' = 'listener' and (t ->> 'member_count')::integer = 1$$, array['artist']);
 select tests.each_actor('give new releases outside the job', $$select private.give_members_new_releases()$$, array[]::text[]);
 
 select plan((select count(*)::integer from tests.cases) + 20);

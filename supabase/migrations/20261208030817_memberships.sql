@@ -319,6 +319,30 @@ AS $function$
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.studio_memberships()
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select coalesce(jsonb_agg(jsonb_build_object(
+      'id', t.id, 'name', t.name, 'description', t.description, 'monthly_price_cents', t.monthly_price_cents,
+      'yearly_price_cents', t.yearly_price_cents, 'currency', t.currency, 'allow_pay_more', t.allow_pay_more,
+      'grants_new_releases', t.grants_new_releases, 'grants_back_catalogue', t.grants_back_catalogue,
+      'discount_percent', t.discount_percent, 'closed', t.closed,
+      'member_count', (select count(*) from public.memberships m where m.tier_id = t.id and m.state <> 'ended'),
+      'has_members', exists (select 1 from public.memberships m where m.tier_id = t.id),
+      'members', coalesce((
+        select jsonb_agg(jsonb_build_object('id', m.id, 'name', coalesce(f.username, 'A fan'), 'joined_at', m.joined_at,
+            'state', m.state, 'billing_interval', m.billing_interval) order by m.joined_at desc, m.id)
+        from (select * from public.memberships m where m.tier_id = t.id order by m.joined_at desc, m.id limit 50) m
+        left join public.fan_profiles f on f.id = m.fan_id), '[]'))
+    order by t.created_at, t.id), '[]')
+  from public.membership_tiers t
+  where t.artist_id = (select auth.uid())
+$function$
+;
+
 CREATE OR REPLACE FUNCTION private.announce_releases(max_releases integer)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -601,3 +625,10 @@ revoke execute on function public.membership_changed(text, text) from public;
 grant execute on function public.membership_changed(text, text) to anon, authenticated;
 
 revoke execute on function private.give_members_new_releases() from public, anon, authenticated;
+
+revoke execute on function public.studio_memberships() from public;
+
+grant execute on function public.studio_memberships() to authenticated, service_role;
+
+comment on function public.studio_memberships() is
+  'Runs as its caller: it reads the caller''s own rows, as row-level security lets them.';
