@@ -85,8 +85,8 @@ create policy "Artists delete their own tiers" on public.membership_tiers
 create table public.memberships (
   id uuid primary key default gen_random_uuid(),
   fan_id uuid not null references auth.users (id) on delete cascade,
-  -- A tier with members is never deleted (membership_tiers_keep_members): restrict is the last word.
-  tier_id uuid not null references public.membership_tiers (id) on delete restrict,
+  -- A tier with members is never deleted but with its artist's account (membership_tiers_keep_members).
+  tier_id uuid not null references public.membership_tiers (id) on delete cascade,
   artist_id uuid not null references public.artist_profiles (id) on delete cascade,
   billing_interval text not null check (billing_interval in ('month', 'year')),
   amount_cents integer not null check (amount_cents >= 0),
@@ -120,7 +120,8 @@ create policy "Members, their artists and administrators read memberships" on pu
   for select to authenticated
   using (fan_id = (select auth.uid()) or artist_id = (select auth.uid()) or (select public.is_admin()));
 
--- A tier that has had members is closed, not deleted: their orders and what they were given name it.
+-- A tier that has had members is closed, not deleted: their orders and what they were given name it. An
+-- artist's account removed takes its tiers along (the profile is gone by then).
 create or replace function private.keep_tiers_with_members()
 returns trigger
 language plpgsql
@@ -128,7 +129,8 @@ security definer
 set search_path = ''
 as $$
 begin
-  if exists (select 1 from public.memberships m where m.tier_id = old.id) then
+  if exists (select 1 from public.memberships m where m.tier_id = old.id)
+    and exists (select 1 from public.artist_profiles a where a.id = old.artist_id) then
     raise exception 'a tier with members can be closed, not deleted' using errcode = '23503';
   end if;
   return old;

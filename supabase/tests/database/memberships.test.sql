@@ -79,7 +79,7 @@ select tests.each_actor('read one''s tiers and members in the studio',
     where m ->> 'name' = 'listener' and (t ->> 'member_count')::integer = 1$$, array['artist']);
 select tests.each_actor('give new releases outside the job', $$select private.give_members_new_releases()$$, array[]::text[]);
 
-select plan((select count(*)::integer from tests.cases) + 20);
+select plan((select count(*)::integer from tests.cases) + 21);
 select * from tests.proved_cases();
 
 -- A paid period is an order of its own: one membership line, the artist's 88%, paid; its share pending in the ledger.
@@ -155,6 +155,15 @@ select is(
   '[false, true]'::jsonb, 'what the membership gave stays the fan''s');
 select is(tests.as_marketplace($$select to_jsonb(public.membership_changed('sub_fan', 'active'))$$), '"ended"'::jsonb,
   'an ended membership stays ended');
+
+-- An artist's account removed takes its tiers along, members and all.
+with tier as (
+  insert into public.membership_tiers (artist_id, name, monthly_price_cents, currency)
+  values (tests.id('other artist'), 'Theirs', 300, 'USD') returning id)
+insert into public.memberships (fan_id, tier_id, artist_id, billing_interval, amount_cents, currency, subscription_id, current_period_end)
+select tests.id('other fan'), tier.id, tests.id('other artist'), 'month', 300, 'USD', 'sub_other', now() + interval '1 month' from tier;
+select lives_ok($$delete from auth.users where id = tests.id('other artist')$$,
+  'an artist''s account removed takes its tiers and their memberships along');
 
 select * from finish();
 rollback;

@@ -156,7 +156,7 @@ alter table "public"."memberships" validate constraint "memberships_subscription
 
 alter table "public"."memberships" add constraint "memberships_subscription_id_key" UNIQUE using index "memberships_subscription_id_key";
 
-alter table "public"."memberships" add constraint "memberships_tier_id_fkey" FOREIGN KEY (tier_id) REFERENCES membership_tiers(id) ON DELETE RESTRICT not valid;
+alter table "public"."memberships" add constraint "memberships_tier_id_fkey" FOREIGN KEY (tier_id) REFERENCES membership_tiers(id) ON DELETE CASCADE not valid;
 
 alter table "public"."memberships" validate constraint "memberships_tier_id_fkey";
 
@@ -201,7 +201,8 @@ CREATE OR REPLACE FUNCTION private.keep_tiers_with_members()
  SET search_path TO ''
 AS $function$
 begin
-  if exists (select 1 from public.memberships m where m.tier_id = old.id) then
+  if exists (select 1 from public.memberships m where m.tier_id = old.id)
+    and exists (select 1 from public.artist_profiles a where a.id = old.artist_id) then
     raise exception 'a tier with members can be closed, not deleted' using errcode = '23503';
   end if;
   return old;
