@@ -108,7 +108,8 @@ export default function Memberships({ loaderData, actionData }: Route.ComponentP
             Add a tier
           </h2>
           <Card>
-            <TierForm reply={replyFor("")} />
+            {/* A tier added empties the form for the next (it is remounted). */}
+            <TierForm key={tiers.length} reply={replyFor("")} />
           </Card>
         </section>
       ) : null}
