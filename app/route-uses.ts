@@ -41,6 +41,7 @@ export const routeUses = {
   "/artist/:id/feed.rss": resource("everyone", true),
   "/artist/:id/follow": resource("users"),
   "/track/:id/like": resource("users"),
+  "/release/:id/wishlist": resource("fans"),
   "/uploads/resumable/:uploadId?": resource("users"),
   "/uploads/discard": resource("users"),
   "/robots.txt": resource("everyone", true),
@@ -66,6 +67,7 @@ export const routeUses = {
   // (a guest, back from paying, is sent on to their receipt link)
   "/checkout/done": page("everyone", false),
   "/receipt/:pass": page("everyone", false),
+  "/gift/:pass": page("everyone", false),
   "/unsubscribe/:pass": page("everyone", false),
   "/newsletter/:pass": page("everyone", false),
   "/notifications": page("users"),

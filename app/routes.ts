@@ -26,6 +26,8 @@ export default [
   route("artist/:id/follow", "routes/catalog/follow.ts"),
   // Resource route: the track page's Like button posts here.
   route("track/:id/like", "routes/catalog/like.ts"),
+  // Resource route: a release page's "Add to wishlist" posts here.
+  route("release/:id/wishlist", "routes/catalog/wishlist.ts"),
   // Resource route: resumable uploads (TUS) of the upload form and the profile pictures, passed on to Storage.
   route("uploads/resumable/:uploadId?", "routes/account/resumable-upload.ts"),
   // Resource route: a form removes a file it stored ahead of saving.
@@ -72,6 +74,8 @@ export default [
     route("checkout/done", "routes/checkout/done.tsx"),
     // A guest's receipt link: what their order bought, to download without an account (signed, 30 days).
     route("receipt/:pass", "routes/fan/receipt.tsx"),
+    // A gift's claim link: what was given, claimed by the link's holder once signed in (signed; no lapse).
+    route("gift/:pass", "routes/fan/gift.tsx"),
     // A release mail's unsubscribe link (signed; no sign-in), and its one-click POST (RFC 8058).
     route("unsubscribe/:pass", "routes/account/unsubscribe.tsx"),
     // A newsletter signup's confirmation link (signed; no sign-in): the page, and its Confirm button's POST.

@@ -341,6 +341,7 @@ async function benchCatalog(local: LocalStack, generator: ChildProcess): Promise
       { ...rpc("fan_dashboard", {}), headers: { ...headers, authorization: `Bearer ${fanToken}`, "content-type": "application/json" } },
     ],
     ["release: also_bought (the most bought release)", rpc("also_bought", { release_id: scale.boughtRelease })],
+    ["release: supported_by (the most bought release)", rpc("supported_by", { release_id: scale.boughtRelease })],
     [
       "track: the track with its artist",
       rest(

@@ -34,10 +34,11 @@ const measuredSeconds: Record<string, number> = {
   "album.test.ts": 137,
   "accounts.test.ts": 126,
   "admin.test.ts": 101,
-  "fan.test.ts": 91,
+  "fan.test.ts": 115,
   "notifications.test.ts": 71,
   "artist-account.test.ts": 60,
   "dashboard.test.ts": 38,
+  "gifts.test.ts": 12,
 };
 
 const workerCount = 2;

@@ -3,7 +3,7 @@
 -- Demo accounts (the README lists them):
 --   admin@example.com   admin-demo-pass    administrator (news manager, user list, bans)
 --   artist@example.com  artist-demo-pass   The Paper Lanterns: tracks, followers, plays, sales, comments
---   fan@example.com     fan-demo-pass      rileyspins: follows, purchases, recent plays
+--   fan@example.com     fan-demo-pass      rileyspins: follows, purchases, recent plays, a wishlist
 -- Every other seeded account signs in with the password demo-pass.
 --
 -- Data only: users are created the way sign-up creates them, so the profile trigger makes their
@@ -675,6 +675,25 @@ from (values
 ) as p(playlist_id, title, place)
 join public.tracks t on t.title = p.title
 order by p.playlist_id, p.place;
+
+-- rileyspins' wishlist: the four newest released releases they own nothing of, on their page.
+insert into public.wishlist (fan_id, release_id, created_at)
+select i.id, w.release_id, now() - make_interval(days => w.n::integer)
+from demo_ids i
+cross join lateral (
+  select r.release_id, row_number() over (order by r.released desc, r.release_id) as n
+  from (
+    select t.release_id, max(t.release_date) as released
+    from public.tracks t
+    where t.release_date <= current_date
+      and not exists (select 1 from public.purchases p join public.tracks o on o.id = p.track_id
+        where p.user_id = i.id and o.release_id = t.release_id)
+    group by t.release_id
+  ) r
+  order by r.released desc, r.release_id
+  limit 4
+) w
+where i.kind = 'fan' and i.n = 1;
 
 drop table demo_ids, demo_fans, demo_artists;
 

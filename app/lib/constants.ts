@@ -55,8 +55,12 @@ export const textLimits = {
   city: 120,
   /** A carrier's tracking number, given when merch is marked shipped. */
   tracking: 100,
+  /** A gift's message to its recipient. */
+  giftMessage: 500,
 } as const;
 
+/** A gift is mailed on its send date: today, or up to so many days ahead (the database holds the same). */
+export const giftDaysAhead = 30;
 /**
  * An artist's membership tiers: how many, how long a name and description, and a month's and a year's
  * price in cents (22_memberships.sql holds each).
@@ -133,6 +137,9 @@ export const playlistLimits = { name: 100, description: 500, playlists: 200, tra
  */
 export const catalogLimits = { artistTracks: 5000, tracksAtOnce: albumTrackLimit, merchItems: 500, commentsPerMinute: 5 } as const;
 
+/** The releases a fan's wishlist holds at most (the database holds it, code 54000). */
+export const wishlistLimit = 1000;
+
 /**
  * Download codes' bounds (the database holds them): made at a time, a release's in all, and redemption
  * attempts an account may make in an hour.
@@ -163,4 +170,5 @@ export const mailKindLabels = {
   paypal_changed: "PayPal email changed",
   payout_method_changed: "Payout method changed",
   stripe_connected: "Stripe account connected",
+  gift: "Gift’s claim link",
 } as const;

@@ -149,6 +149,21 @@ export async function seedCatalogScale(db: Db, log: (line: string) => void): Pro
   const bought = await db.query<{ id: string }>(
     "select t.release_id as id from public.purchases p join public.tracks t on t.id = p.track_id group by t.release_id order by count(*) desc limit 1",
   );
+  // The most bought release's purchases as paid orders, one line each, for its "supported by" (its buyers
+  // are the page's worst case; the other purchases stand for sales no page reads by order).
+  await step(
+    "the most bought release's paid orders",
+    [
+      `insert into public.orders (id, buyer_id, buyer_email, currency, total_cents, state, paid_at, created_at)
+     select p.id, p.user_id, 'scale-fan@bench.test', 'USD', 129, 'paid', p.created_at, p.created_at
+     from public.purchases p join public.tracks t on t.id = p.track_id where t.release_id = $1`,
+      `insert into public.order_lines (order_id, artist_id, kind, item_id, title, amount_cents, total_cents, artist_share_cents, crate_cents)
+     select p.id, t.artist_id, 'track', t.id, t.title, 129, 129, 114, 15
+     from public.purchases p join public.tracks t on t.id = p.track_id where t.release_id = $1`,
+    ],
+    [bought.rows[0]!.id],
+  );
+  await step("analyze the orders", "analyze public.orders, public.order_lines");
   const prolific = await db.query<{ id: string }>("select id from bench_artists where n = 2");
   await db.query("drop table bench_artists, bench_fans, bench_tracks");
   return {

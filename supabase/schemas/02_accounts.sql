@@ -218,7 +218,11 @@ create table public.fan_profiles (
   constraint fan_profiles_profile_image_size
     check (private.is_picture_size(profile_image_url, profile_image_width, profile_image_height)),
   constraint fan_profiles_username_length check (char_length(username) <= 50),
-  constraint fan_profiles_bio_length check (char_length(bio) <= 2000)
+  constraint fan_profiles_bio_length check (char_length(bio) <= 2000),
+  -- Whether others see the fan's collection (and the fan among a release's supporters) and their wishlist
+  -- on their page (21_collections.sql); the fan always sees both.
+  show_collection boolean not null default true,
+  show_wishlist boolean not null default true
 );
 
 alter table public.fan_profiles enable row level security;
@@ -233,7 +237,8 @@ revoke all on public.fan_profiles from anon, authenticated;
 
 grant select on public.fan_profiles to anon, authenticated;
 
-grant update (username, bio, profile_image_url, profile_image_width, profile_image_height, favorite_genres)
+grant update (username, bio, profile_image_url, profile_image_width, profile_image_height, favorite_genres,
+  show_collection, show_wishlist)
   on public.fan_profiles to authenticated;
 
 create policy "Visitors read fan profiles" on public.fan_profiles

@@ -278,7 +278,9 @@ as $$
     -- Sales by the line (an album once, at its line's price; merch with its quantity), never by the
     -- purchases an album makes of each of its tracks.
     -- A track links to its page, an album to its own; other kinds have no page here.
-    (select 'purchase' as type, s.line_id as id, s.kind, s.title, case when s.kind = 'track' then s.item_id end as track_id,
+    -- A gift is a sale, said as one ('gift': "bought as a gift"), by its giver.
+    (select case when exists (select 1 from public.gifts g where g.order_line_id = s.line_id) then 'gift' else 'purchase' end as type,
+        s.line_id as id, s.kind, s.title, case when s.kind = 'track' then s.item_id end as track_id,
         case when s.kind = 'album' then s.item_id end as release_id, s.quantity, s.buyer_id as user_id,
         s.total / 100.0 as amount, s.currency, s.refunded, null::text as content, s.paid_at as created_at
       from private.recent_sales(5) s)

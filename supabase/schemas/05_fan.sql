@@ -218,9 +218,10 @@ create policy "Users delete their own comments" on public.comments
   for delete to authenticated
   using (user_id = (select auth.uid()) and (select private.is_active_user()));
 
--- Public fan page, or null when there is no such fan: the profile and the artists they follow,
--- most recently followed first.
-create or replace function public.fan_page(fan_id uuid)
+-- Public fan page, or null when there is no such fan: the profile, the artists they follow, most
+-- recently followed first, and a page each (`collection_page`, `wishlist_page`, 48 releases a page) of
+-- their collection and wishlist as the reader may see them (private.fan_shelf, 21_collections.sql).
+create or replace function public.fan_page(fan_id uuid, collection_page integer default 1, wishlist_page integer default 1)
 returns jsonb
 language sql
 stable
@@ -235,6 +236,10 @@ as $$
     'profile_image_width', p.profile_image_width,
     'profile_image_height', p.profile_image_height,
     'favorite_genres', to_jsonb(p.favorite_genres),
+    'show_collection', p.show_collection,
+    'show_wishlist', p.show_wishlist,
+    'collection', private.fan_shelf(p.id, 'collection', fan_page.collection_page, 48),
+    'wishlist', private.fan_shelf(p.id, 'wishlist', fan_page.wishlist_page, 48),
     'following', coalesce((
       select jsonb_agg(private.artist_card(a) order by f.created_at desc)
       from public.followers f join public.artist_profiles a on a.id = f.artist_id
@@ -244,11 +249,11 @@ as $$
   where p.id = fan_page.fan_id
 $$;
 
-revoke execute on function public.fan_page(uuid) from public;
+revoke execute on function public.fan_page(uuid, integer, integer) from public;
 
-grant execute on function public.fan_page(uuid) to anon, authenticated, service_role;
+grant execute on function public.fan_page(uuid, integer, integer) to anon, authenticated, service_role;
 
-comment on function public.fan_page(uuid) is
+comment on function public.fan_page(uuid, integer, integer) is
   'Runs as its caller: a page''s read: row-level security shows what the caller may see, no more.';
 
 -- What the track page shows of its comments (`track_comments`) is in 19_notifications.sql, after the

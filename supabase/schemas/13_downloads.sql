@@ -405,6 +405,8 @@ as $$
           'id', r.id, 'kind', r.kind, 'title', r.title, 'bought_at', o.last_bought, 'amount', o.amount,
           'currency', private.artist_currency(a.id),
           'from_code', o.from_code,
+          -- Kept off the fan's page, its "supported by" and "also bought" (21_collections.sql).
+          'hidden', exists (select 1 from public.hidden_purchases h where h.fan_id = (select auth.uid()) and h.release_id = r.id),
           'artist', jsonb_build_object('id', a.id, 'artist_name', a.artist_name),
           'tracks', (
             select jsonb_agg(jsonb_build_object(
@@ -442,15 +444,17 @@ set search_path = ''
 as $$
   with given as (
     insert into public.purchases (amount, track_id, user_id, order_line_id, country)
-    select 0, t.id, o.buyer_id, l.id, o.country
+    select 0, t.id, coalesce(g.claimed_by, o.buyer_id), l.id, o.country
     from public.tracks t
     join public.order_lines l on l.item_id = t.release_id and l.kind = 'album'
     join public.orders o on o.id = l.order_id
+    -- A gift's tracks go to its claimant; an unclaimed gift's come with the claim (claim_gift, 17).
+    left join public.gifts g on g.order_line_id = l.id
     where t.release_date > current_date - 7 and t.release_date <= current_date
-      and o.state = 'paid' and l.refunded_at is null
+      and o.state = 'paid' and l.refunded_at is null and (g.id is null or g.claimed_by is not null)
       and not exists (select 1 from public.purchases p where p.order_line_id = l.id and p.track_id = t.id)
-      and (o.buyer_id is null or not exists (
-        select 1 from public.purchases p where p.track_id = t.id and p.user_id = o.buyer_id))
+      and (coalesce(g.claimed_by, o.buyer_id) is null or not exists (
+        select 1 from public.purchases p where p.track_id = t.id and p.user_id = coalesce(g.claimed_by, o.buyer_id)))
     returning 1)
   select count(*)::integer from given
 $$;

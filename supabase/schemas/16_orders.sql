@@ -258,10 +258,11 @@ revoke all on table private.checkout_addresses from public, anon, authenticated;
 -- minimum charge (but free) is refused too (54000, hint `minimum charge`, the currency as its detail).
 -- What follows its writes: no trigger fires. An order counts for the ledger, the notices and the mail once
 -- it is paid (fulfil_order, 17_fulfilment.sql); what it holds is counted where it is read (merch_left,
--- code_uses, above).
+-- code_uses, above). `gift`: {email, message, send_on}: every line is a gift to that address (checked by
+-- check_gift, 17_gifts.sql: downloads alone, from an account), kept as its gift row.
 create or replace function private.open_order(
   lines jsonb, codes text[], currency text, follow_artists boolean, waived_withdrawal boolean, email text, ship_to text,
-  address text
+  address text, gift jsonb
 )
 returns jsonb
 language plpgsql
@@ -373,6 +374,9 @@ begin
     raise exception 'at most 10 of one item are held at once by one buyer''s checkouts'
       using errcode = '54000', hint = 'merch held', detail = held_past;
   end if;
+  if open_order.gift is not null then
+    perform private.check_gift(open_order.gift, chosen, buyer);
+  end if;
   if buyer is null and not coalesce(private.is_email(open_order.email), false) then
     raise exception 'a guest buys with an email address' using errcode = '22023';
   end if;
@@ -413,6 +417,13 @@ begin
     row_number() over (order by (l ->> 'n')::integer)
   from jsonb_array_elements(chosen) l
   order by (l ->> 'n')::integer;
+  -- A gift: each line is one, for the same recipient (check_gift checked it above).
+  if open_order.gift is not null then
+    insert into public.gifts (order_line_id, giver_id, recipient_email, message, send_on)
+    select l.id, buyer, btrim(open_order.gift ->> 'email'), nullif(btrim(open_order.gift ->> 'message'), ''),
+      (open_order.gift ->> 'send_on')::date
+    from public.order_lines l where l.order_id = made.id;
+  end if;
   return jsonb_build_object(
     'order_id', made.id,
     'currency', made.currency,
@@ -428,13 +439,14 @@ begin
 end
 $$;
 
-revoke execute on function private.open_order(jsonb, text[], text, boolean, boolean, text, text, text) from public;
+revoke execute on function private.open_order(jsonb, text[], text, boolean, boolean, text, text, text, jsonb) from public;
 
-grant execute on function private.open_order(jsonb, text[], text, boolean, boolean, text, text, text) to anon, authenticated;
+grant execute on function private.open_order(jsonb, text[], text, boolean, boolean, text, text, text, jsonb) to anon, authenticated;
 
 create or replace function public.open_order(
   lines jsonb default null, codes text[] default '{}', currency text default null, follow_artists boolean default true,
-  waived_withdrawal boolean default false, email text default null, ship_to text default null, address text default null
+  waived_withdrawal boolean default false, email text default null, ship_to text default null, address text default null,
+  gift jsonb default null
 )
 returns jsonb
 language sql
@@ -442,12 +454,12 @@ security invoker
 set search_path = ''
 as $$
   select private.open_order(open_order.lines, open_order.codes, open_order.currency, open_order.follow_artists,
-    open_order.waived_withdrawal, open_order.email, open_order.ship_to, open_order.address)
+    open_order.waived_withdrawal, open_order.email, open_order.ship_to, open_order.address, open_order.gift)
 $$;
 
-revoke execute on function public.open_order(jsonb, text[], text, boolean, boolean, text, text, text) from public;
+revoke execute on function public.open_order(jsonb, text[], text, boolean, boolean, text, text, text, jsonb) from public;
 
-grant execute on function public.open_order(jsonb, text[], text, boolean, boolean, text, text, text) to anon, authenticated;
+grant execute on function public.open_order(jsonb, text[], text, boolean, boolean, text, text, text, jsonb) to anon, authenticated;
 
 -- The payment provider's checkout opened for an order (its id, and the provider's name: none for a free
 -- order), through the marketplace alone.

@@ -86,6 +86,8 @@ begin
     where l.order_id = paid.id and t.release_date <= current_date
       -- A line being refunded gives nothing meanwhile.
       and not exists (select 1 from private.undeliverable_lines u where u.line_id = l.id)
+      -- A gift is its recipient's, once claimed (claim_gift, 17_gifts.sql), never the giver's.
+      and not exists (select 1 from public.gifts g where g.order_line_id = l.id)
       and (paid.buyer_id is null or not exists (
         select 1 from public.purchases p where p.track_id = t.id and p.user_id = paid.buyer_id))
   ),
@@ -108,6 +110,7 @@ begin
     on conflict (artist_id, fan_id) do nothing;
   end if;
   perform private.queue_order_mails(paid.id);
+  perform private.mail_due_gifts(paid.id);
 end
 $$;
 
@@ -234,7 +237,9 @@ as $$
     'id', o.id, 'state', o.state, 'currency', o.currency, 'total', o.total_cents, 'email', o.buyer_email,
     'waived_withdrawal', o.waived_withdrawal, 'ship_to', o.ship_to, 'taxes', private.order_taxes(o.id),
     'lines', (
-      select jsonb_agg(jsonb_build_object('kind', l.kind, 'item_id', l.item_id, 'title', l.title, 'quantity', l.quantity, 'total', l.total_cents) order by l.title)
+      select jsonb_agg(jsonb_build_object('kind', l.kind, 'item_id', l.item_id, 'title', l.title, 'quantity', l.quantity, 'total', l.total_cents,
+          -- A gift's recipient (17_gifts.sql): the line is theirs to claim, not the buyer's to download.
+          'gift_for', (select g.recipient_email from public.gifts g where g.order_line_id = l.id)) order by l.title)
       from public.order_lines l where l.order_id = o.id))
   from public.orders o
   where o.checkout_session = checkout_order.checkout_session and o.buyer_id = (select auth.uid())

@@ -11,13 +11,13 @@ set check_function_bodies = off;
 create table private.mails (
   id uuid primary key default gen_random_uuid(),
   kind text not null check (kind in ('receipt', 'sale', 'refund', 'shipped', 'releases', 'newsletter_signup', 'paypal_changed',
-    'payout_method_changed', 'stripe_connected')),
+    'payout_method_changed', 'stripe_connected', 'gift')),
   recipient text not null check (private.is_email(recipient)),
   -- The order a mail is about; none for release announcements (their releases are its items, 19) nor
   -- for a newsletter signup's confirmation.
   order_id uuid references public.orders (id) on delete cascade,
   -- "You sold": the artist whose lines it lists; a signup's confirmation: the artist signed up for. A
-  -- refund or shipping notice: the line refunded or shipped.
+  -- refund or shipping notice: the line refunded or shipped; a gift's mail: the gift's line.
   artist_id uuid references public.artist_profiles (id) on delete cascade,
   order_line_id uuid references public.order_lines (id) on delete cascade,
   -- What an account's notice names: the PayPal email it was changed to, partly hidden (none: removed); the
@@ -36,7 +36,7 @@ create table private.mails (
   -- administrators, who send it again (send_mail_again).
   given_up_at timestamptz,
   constraint mails_sale_names_its_artist check ((kind in ('sale', 'newsletter_signup')) = (artist_id is not null)),
-  constraint mails_notice_names_its_line check ((kind in ('refund', 'shipped')) = (order_line_id is not null)),
+  constraint mails_notice_names_its_line check ((kind in ('refund', 'shipped', 'gift')) = (order_line_id is not null)),
   constraint mails_order_mail_names_its_order
     check ((kind not in ('releases', 'newsletter_signup', 'paypal_changed', 'payout_method_changed', 'stripe_connected'))
       = (order_id is not null))
@@ -135,6 +135,13 @@ begin
         'artist_name', a.artist_name)
       from public.artist_profiles a where a.id = mail.artist_id);
   end if;
+  if mail.kind = 'gift' then
+    -- Nothing to tell once claimed or refunded, or given to another address since.
+    return (select jsonb_build_object('id', mail.id, 'kind', mail.kind, 'recipient', mail.recipient, 'sent', mail.sent_at is not null,
+        'gift', case when g.claimed_at is null and l.refunded_at is null and lower(g.recipient_email) = lower(mail.recipient) then
+          private.gift_to_claim(g.id, g.link_version) || jsonb_build_object('link_version', g.link_version) end)
+      from public.gifts g join public.order_lines l on l.id = g.order_line_id where g.order_line_id = mail.order_line_id);
+  end if;
   return (
     select jsonb_build_object(
       'id', mail.id, 'kind', mail.kind, 'recipient', mail.recipient, 'sent', mail.sent_at is not null,
@@ -149,7 +156,10 @@ begin
             'discount_code', l.discount_code, 'code_discount', l.code_discount_cents,
             'bundle_discount', l.bundle_discount_cents, 'quantity', l.quantity, 'shipping', l.shipping_cents,
             'total', l.total_cents, 'tax', l.tax_cents,
-            'artist_share', l.artist_share_cents, 'refunded', l.refunded_at is not null, 'tracking', l.tracking)
+            'artist_share', l.artist_share_cents, 'refunded', l.refunded_at is not null, 'tracking', l.tracking,
+            -- A gift: its recipient for the buyer's receipt alone (an artist never reads a buyer's, or their friend's, address).
+            'gift', exists (select 1 from public.gifts g where g.order_line_id = l.id),
+            'gift_for', case when mail.kind = 'receipt' then (select g.recipient_email from public.gifts g where g.order_line_id = l.id) end)
           order by l.title, l.id)
         from public.order_lines l
         join public.artist_profiles a on a.id = l.artist_id

@@ -47,7 +47,7 @@ $$;
 revoke execute on function private.mark_refunded(uuid, text) from public, anon, authenticated;
 
 -- A line of a paid order, locked, when the caller may refund it (its artist, not banned, or an
--- administrator; or, whoever asks, the marketplace for a line paid for but undeliverable, which it refunds
+-- administrator; the giver of an unclaimed gift; or, whoever asks, the marketplace for a line paid for but undeliverable, which it refunds
 -- as the payment lands); raises 42501 otherwise, and 22023 for an order not paid.
 create or replace function private.line_to_refund(line_id uuid)
 returns jsonb
@@ -62,13 +62,19 @@ begin
   perform private.require_marketplace_request();
   select * into line from public.order_lines l where l.id = line_to_refund.line_id for update;
   if not found or not ((line.artist_id = (select auth.uid()) and private.is_active_user()) or public.is_admin()
-      or exists (select 1 from private.undeliverable_lines u where u.line_id = line.id)) then
+      or exists (select 1 from private.undeliverable_lines u where u.line_id = line.id)
+      -- The giver of a gift not claimed yet (a claimed one is its recipient's).
+      or (private.is_active_user() and exists (select 1 from public.gifts g
+        where g.order_line_id = line.id and g.giver_id = (select auth.uid()) and g.claimed_at is null))) then
     raise exception 'only the line''s artist or an administrator refunds it' using errcode = '42501';
   end if;
   select * into sold from public.orders o where o.id = line.order_id;
   if sold.state <> 'paid' then
     raise exception 'order % is not paid', sold.id using errcode = '22023';
   end if;
+  -- A giver's refund of their gift: no claim lands while the provider refunds it (claim_gift, 17_gifts.sql).
+  update public.gifts g set refund_asked_at = now()
+  where g.order_line_id = line.id and g.giver_id = (select auth.uid()) and g.claimed_at is null and line.refunded_at is null;
   return jsonb_build_object('line_id', line.id, 'payment_intent', sold.payment_intent, 'provider', sold.provider,
     -- What its buyer paid for it, tax included: all of it goes back.
     'total', line.total_cents + line.tax_cents, 'currency', sold.currency, 'refunded', line.refunded_at is not null);

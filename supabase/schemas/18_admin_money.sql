@@ -28,7 +28,7 @@ create or replace function private.sales(how_many integer, item uuid, skip integ
 returns table (
   line_id uuid, order_reference text, paid_at timestamptz, kind text, title text, artist_name text, currency text,
   amount integer, discount integer, total integer, artist_share integer, country text, refunded_at timestamptz,
-  buyer_email text, item_id uuid, quantity integer, shipping integer
+  buyer_email text, item_id uuid, quantity integer, shipping integer, gift boolean
 )
 language sql
 stable
@@ -38,7 +38,9 @@ as $$
   select l.id, private.order_reference(o.id), o.paid_at, l.kind, l.title, a.artist_name, o.currency, l.amount_cents,
     l.code_discount_cents + l.bundle_discount_cents, l.total_cents, l.artist_share_cents, o.country, l.refunded_at,
     case when (select public.is_admin()) then o.buyer_email end,
-    private.sold_under(l.kind, l.item_id), l.quantity, l.shipping_cents
+    private.sold_under(l.kind, l.item_id), l.quantity, l.shipping_cents,
+    -- Bought as a gift (its recipient is never named here).
+    exists (select 1 from public.gifts g where g.order_line_id = l.id)
   from public.order_lines l
   join public.orders o on o.id = l.order_id
   join public.artist_profiles a on a.id = l.artist_id
@@ -57,7 +59,7 @@ create or replace function public.sales(how_many integer default 50, item uuid d
 returns table (
   line_id uuid, order_reference text, paid_at timestamptz, kind text, title text, artist_name text, currency text,
   amount integer, discount integer, total integer, artist_share integer, country text, refunded_at timestamptz,
-  buyer_email text, item_id uuid, quantity integer, shipping integer
+  buyer_email text, item_id uuid, quantity integer, shipping integer, gift boolean
 )
 language sql
 stable

@@ -274,7 +274,10 @@ begin
             where l.order_id = o.id
               and case s.kind when 'sale' then l.artist_id = me else l.id = s.order_line_id end),
           'share', (select sum(l.artist_share_cents) from public.order_lines l
-            where l.order_id = o.id and s.kind = 'sale' and l.artist_id = me))
+            where l.order_id = o.id and s.kind = 'sale' and l.artist_id = me),
+          -- A sale bought as a gift says so.
+          'gift', s.kind = 'sale' and exists (select 1 from public.order_lines l join public.gifts g on g.order_line_id = l.id
+            where l.order_id = o.id and l.artist_id = me))
         from public.orders o where o.id = s.order_id))
     order by s.created_at desc, s.id), '[]')
   into page

@@ -58,6 +58,8 @@ as $$
       -- Buyers who paid: a download code (or a free order) makes no buyer, so an artist's own codes cannot
       -- make up the three buyers around one fan.
       and p.download_code_id is null and p.amount > 0
+      -- A purchase its buyer keeps off their page counts for nothing here either.
+      and not private.purchase_hidden(p.user_id, bought_together.release_id)
     group by p.user_id
     order by max(p.created_at) desc
     limit bought_together.max_buyers
@@ -68,6 +70,7 @@ as $$
     select p.track_id from public.purchases p where p.user_id = b.user_id order by p.created_at desc limit bought_together.purchases_each) p
   join public.tracks t on t.id = p.track_id
   where t.release_id <> bought_together.release_id
+    and not exists (select 1 from public.hidden_purchases h where h.fan_id = b.user_id and h.release_id = t.release_id)
     and (select count(*) from buyers) >= 3
   group by t.release_id
 $$;

@@ -1,9 +1,12 @@
 // A new fan's own space in the browser: follow an artist and find them under Following, play a track and
 // find it in Recently Played, like and unlike a track and see Liked Songs follow, and edit the profile
-// with a picture, an emoji and a genre; with JavaScript, and the forms without it. axe on every page.
+// with a picture, an emoji and a genre; with JavaScript, and the forms without it; add an album to the
+// wishlist and find it on their page beside a collection, and see a track's supporters. axe on every page.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
+  admin,
+  demoAlbumPath,
   demoTrackPath,
   expectNoAxeViolations,
   hydrated,
@@ -70,6 +73,41 @@ test("a new fan follows an artist, plays a track, likes one, and finds each in t
   );
   await page.goto("/liked");
   await page.getByText("No liked songs yet").waitFor();
+  await close();
+});
+
+test("a fan adds an album to their wishlist, finds it on their page, and sees a collection and a track's supporters", async () => {
+  const { page, close, userId } = await newAccountPage(browser, "fan", `wisher${Date.now().toString(36)}`);
+  await page.goto(demoAlbumPath("Headlights & Static"));
+  await hydrated(page);
+  await page.getByRole("button", { name: /^Add to wishlist/ }).click();
+  // With JavaScript the button turns at once, and stays so when the page is read again.
+  await page.getByRole("button", { name: /^Remove from wishlist/ }).waitFor();
+  await expectNoAxeViolations(page);
+  await page.reload();
+  await page.getByRole("button", { name: /^Remove from wishlist/ }).waitFor();
+
+  await page.goto(`/fan/${userId}`);
+  await page.getByRole("list", { name: "Wishlist" }).getByRole("link", { name: "Headlights & Static" }).first().waitFor();
+  await expectNoAxeViolations(page);
+
+  // The demo fan's page: their collection, covers linking to each release.
+  await page.goto("/fan/f0000000-0000-4000-8000-000000000001");
+  const collection = page.getByRole("list", { name: "Collection" });
+  await collection.getByRole("link").first().waitFor();
+  await page.getByRole("list", { name: "Wishlist" }).getByRole("link").first().waitFor();
+  await expectNoAxeViolations(page);
+
+  // A track someone paid for names them among its supporters, linking to their page.
+  const { data: sold } = await admin.from("order_lines").select("item_id").eq("kind", "track").is("refunded_at", null).limit(1).single();
+  await page.goto(`/track/${sold!.item_id}`);
+  await hydrated(page);
+  await page.getByRole("heading", { level: 2, name: "Supported by" }).waitFor();
+  const supporter = page.getByRole("list", { name: "Fans who support this" }).getByRole("link").first();
+  assert.match((await supporter.getAttribute("href")) ?? "", /^\/fan\/[0-9a-f-]{36}$/);
+  await expectNoAxeViolations(page);
+  await supporter.click();
+  await page.getByRole("heading", { level: 2, name: /^Collection/ }).waitFor();
   await close();
 });
 

@@ -19,6 +19,7 @@ import {
   playlistLimits,
   releaseDates,
   soldKinds,
+  wishlistLimit,
   textLimits,
 } from "../../app/lib/constants.ts";
 import { downloadMadeFormats, madeFormatNames } from "../../supabase/functions/_shared/made-formats.ts";
@@ -54,10 +55,12 @@ const lengths: Record<string, number> = {
   "playlists.name": playlistLimits.name,
   "playlists.description": playlistLimits.description,
   "order_lines.tracking": textLimits.tracking,
+  "gifts.message": textLimits.giftMessage,
   // Bounds with no form of their own: an email's longest form (RFC 5321), a site's origin, and a tax's
   // name as the payment provider gives it ("VAT", "Sales tax").
   "artist_payout_settings.paypal_email": 254,
   "newsletter_signups.email": 254,
+  "gifts.recipient_email": 254,
   "analytics_events.embedded_on": 255,
   "order_lines.tax_name": 50,
   "membership_tiers.name": membershipLimits.name,
@@ -112,6 +115,7 @@ const triggerArguments: { what: string; trigger: string; stated: number }[] = [
   { what: "releases an artist", trigger: "releases_limit", stated: catalogLimits.artistTracks },
   { what: "comments a minute on a track", trigger: "comments_limit_on_a_track", stated: catalogLimits.commentsPerMinute },
   { what: "playlists a user", trigger: "playlists_limit", stated: playlistLimits.playlists },
+  { what: "releases on a fan's wishlist", trigger: "wishlist_limit", stated: wishlistLimit },
   { what: "membership tiers an artist", trigger: "membership_tiers_limit", stated: membershipLimits.tiers },
 ];
 

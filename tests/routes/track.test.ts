@@ -35,7 +35,8 @@ describe("the track page", () => {
     const artwork = html.match(/<img src="([^"]+)" alt="Artwork for Bicycle Bell"/)?.[1];
     const head = html.slice(0, html.indexOf("</head>"));
     expect(head).toContain(`<link rel="preload" href="${artwork}" as="image" fetchPriority="high"/>`);
-    expect(response.headers.get("server-timing")).toMatch(/"1 round trips?, 4 requests"/);
+    // The track, its comments, what its buyers also bought and who supports it, side by side.
+    expect(response.headers.get("server-timing")).toMatch(/"1 round trips?, 5 requests"/);
   });
 
   it("is never kept in the edge cache while its audio cannot be played (here no track has an audio file)", async () => {
@@ -110,7 +111,11 @@ describe("the track page", () => {
     // In place, not sent after the page for a script to move in (React does so past a size, and without
     // JavaScript the dialog would stay hidden).
     expect(html.indexOf("<dialog")).toBeLessThan(html.indexOf("</main>"));
-    expect(text(dialog)).toMatch(/Complete Purchase Glow Mara Vale \$1\.29 .*Buy now Add to cart Close/);
+    // A visitor is asked to log in to buy it as a gift (a gift is followed from an account's Purchased).
+    expect(text(dialog)).toMatch(
+      /Complete Purchase Glow Mara Vale \$1\.29 .*Buy now Add to cart To buy it as a gift, log in first.* Close/,
+    );
+    expect(dialog).toContain(`href="/login?redirectTo=${encodeURIComponent(path)}"`);
     // Plain forms: to the cart (or straight to payment), and Close.
     expect(dialog).toMatch(/<form(?=[^>]*method="post")(?=[^>]*action="\/cart")/);
     expect(dialog).toMatch(/<form[^>]*method="dialog"/);

@@ -27,7 +27,7 @@ export function ReleaseCards<Release extends ReleaseCard>({
           <Link to={artistPath(release.artist_id)} className="block truncate text-sm leading-6 text-ink-muted hover:text-ink">
             {release.artist_name}
           </Link>
-          {noteOf ? <p className="text-xs text-accent-strong">{noteOf(release)}</p> : null}
+          {noteOf?.(release) ? <p className="text-xs text-accent-strong">{noteOf(release)}</p> : null}
         </li>
       ))}
     </ul>

@@ -34,6 +34,7 @@ export function SalesTable({
           {itemOf(sale)}
           <span className="block text-xs font-normal text-ink-faint">
             {itemLabel(sale.kind, sale.quantity)} · order {sale.order_reference}
+            {sale.gift ? " · bought as a gift" : null}
           </span>
         </>
       ),

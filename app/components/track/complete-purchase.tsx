@@ -1,5 +1,5 @@
 import type { Ref } from "react";
-import { Form, href } from "react-router";
+import { Form, href, Link, useLocation } from "react-router";
 import { Button } from "~/components/ui/button";
 import { Dialog, type DialogHandle } from "~/components/ui/dialog";
 import { Field } from "~/components/ui/field";
@@ -8,7 +8,9 @@ import { waiverLabel } from "~/lib/payments/withdrawal";
 import { formatPrice } from "~/lib/format";
 import { artistPercentOf } from "~/lib/constants";
 import type { CartKind } from "~/lib/payments/cart";
-import { useCartCount } from "~/lib/session/use-user";
+import { useCartCount, useOptionalUser } from "~/lib/session/use-user";
+import { GiftFields } from "~/components/payments/gift-fields";
+import { merchNotGiftable } from "~/lib/payments/gifts";
 
 /** What Buy Now sells: a track, an album or merch, whether fans may pay more than its price, and whether it sold out. */
 export type ForSale = { kind: CartKind; id: string; allowPayMore: boolean; soldOut?: boolean };
@@ -31,7 +33,7 @@ export type CompletePurchaseProps = {
 /**
  * 'Complete Purchase': what is bought, and where fans can pay, "Buy now" (straight to payment with it) and
  * "Add to cart", with the fan's own price where they may pay more (and for a download, the waiver of the
- * right to withdraw); merch sold out says so; elsewhere (no payments configured) the spec's "available
+ * right to withdraw, and "Buy as a gift" for a signed-in fan: a visitor is asked to log in first); merch sold out says so; elsewhere (no payments configured) the spec's "available
  * soon". Plain forms posting to the cart, so they work without JavaScript; Close is a `method="dialog"`
  * form, which closes the dialog either way.
  */
@@ -49,6 +51,8 @@ export function CompletePurchase({
 }: CompletePurchaseProps) {
   // The root loader says whether fans can pay here (a cart exists).
   const payments = useCartCount() !== null;
+  const signedIn = useOptionalUser() !== null;
+  const location = useLocation();
   return (
     <Dialog ref={ref} open={open} onClose={onClose} title="Complete Purchase">
       <div className="flex items-center gap-4">
@@ -92,6 +96,36 @@ export function CompletePurchase({
           Payment options will be available soon.
         </p>
       )}
+      {/* A gift is a form of its own, so Enter in its fields never buys the item for oneself. */}
+      {payments && item && !item.soldOut ? (
+        item.kind === "merch" ? (
+          <p className="mt-4 text-sm text-ink-muted">{merchNotGiftable}</p>
+        ) : signedIn ? (
+          <Form method="post" action={href("/cart")} noValidate className="mt-4">
+            <input type="hidden" name="kind" value={item.kind} />
+            <input type="hidden" name="id" value={item.id} />
+            <GiftFields ticked={false}>
+              {item.allowPayMore ? (
+                <Field label={`The gift’s price (${currency})`} name="amount" inputMode="decimal" defaultValue={price.toFixed(2)} />
+              ) : null}
+              <Button type="submit" name="intent" value="gift">
+                Buy as a gift
+              </Button>
+            </GiftFields>
+          </Form>
+        ) : (
+          <p className="mt-4 text-sm text-ink-muted">
+            To buy it as a gift,{" "}
+            <Link
+              to={`${href("/login")}?${new URLSearchParams({ redirectTo: location.pathname })}`}
+              className="font-semibold text-accent underline"
+            >
+              log in
+            </Link>{" "}
+            first: your account keeps the gift, to see whether it was claimed.
+          </p>
+        )
+      ) : null}
       <form method="dialog" className="mt-6 flex justify-end">
         <Button type="submit" variant="secondary" autoFocus={!payments || !item || item.soldOut}>
           Close

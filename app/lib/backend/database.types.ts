@@ -453,6 +453,8 @@ export type Database = {
           profile_image_height: number | null
           profile_image_url: string | null
           profile_image_width: number | null
+          show_collection: boolean
+          show_wishlist: boolean
           username: string
         }
         Insert: {
@@ -463,6 +465,8 @@ export type Database = {
           profile_image_height?: number | null
           profile_image_url?: string | null
           profile_image_width?: number | null
+          show_collection?: boolean
+          show_wishlist?: boolean
           username: string
         }
         Update: {
@@ -473,6 +477,8 @@ export type Database = {
           profile_image_height?: number | null
           profile_image_url?: string | null
           profile_image_width?: number | null
+          show_collection?: boolean
+          show_wishlist?: boolean
           username?: string
         }
         Relationships: []
@@ -501,6 +507,83 @@ export type Database = {
             foreignKeyName: "followers_artist_id_fkey"
             columns: ["artist_id"]
             referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      gifts: {
+        Row: {
+          claimed_at: string | null
+          claimed_by: string | null
+          created_at: string
+          giver_id: string
+          id: string
+          link_version: number
+          mailed_at: string | null
+          message: string | null
+          order_line_id: string
+          recipient_email: string
+          refund_asked_at: string | null
+          send_on: string
+        }
+        Insert: {
+          claimed_at?: string | null
+          claimed_by?: string | null
+          created_at?: string
+          giver_id: string
+          id?: string
+          link_version?: number
+          mailed_at?: string | null
+          message?: string | null
+          order_line_id: string
+          recipient_email: string
+          refund_asked_at?: string | null
+          send_on: string
+        }
+        Update: {
+          claimed_at?: string | null
+          claimed_by?: string | null
+          created_at?: string
+          giver_id?: string
+          id?: string
+          link_version?: number
+          mailed_at?: string | null
+          message?: string | null
+          order_line_id?: string
+          recipient_email?: string
+          refund_asked_at?: string | null
+          send_on?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "gifts_order_line_id_fkey"
+            columns: ["order_line_id"]
+            referencedRelation: "order_lines"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      hidden_purchases: {
+        Row: {
+          created_at: string
+          fan_id: string
+          release_id: string
+        }
+        Insert: {
+          created_at?: string
+          fan_id?: string
+          release_id: string
+        }
+        Update: {
+          created_at?: string
+          fan_id?: string
+          release_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "hidden_purchases_release_id_fkey"
+            columns: ["release_id"]
+            referencedRelation: "releases"
             referencedColumns: ["id"]
           },
         ]
@@ -1544,6 +1627,31 @@ export type Database = {
           },
         ]
       }
+      wishlist: {
+        Row: {
+          created_at: string
+          fan_id: string
+          release_id: string
+        }
+        Insert: {
+          created_at?: string
+          fan_id?: string
+          release_id: string
+        }
+        Update: {
+          created_at?: string
+          fan_id?: string
+          release_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "wishlist_release_id_fkey"
+            columns: ["release_id"]
+            referencedRelation: "releases"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
     }
     Views: {
       artist_followers: {
@@ -1659,6 +1767,10 @@ export type Database = {
         Args: { checkout_session: string; order_id: string; provider?: string }
         Returns: undefined
       }
+      change_gift_recipient: {
+        Args: { email: string; gift_id: string }
+        Returns: string
+      }
       change_paypal_email: {
         Args: { password: string; paypal_email: string }
         Returns: Json
@@ -1668,6 +1780,10 @@ export type Database = {
       choose_payout_method: {
         Args: { password: string; payout_method: string }
         Returns: Json
+      }
+      claim_gift: {
+        Args: { gift_id: string; link_version: number }
+        Returns: string
       }
       connect_stripe: {
         Args: { account: string; password: string }
@@ -1733,7 +1849,14 @@ export type Database = {
       }
       failed_payment_events: { Args: Record<PropertyKey, never>; Returns: Json }
       fan_dashboard: { Args: Record<PropertyKey, never>; Returns: Json }
-      fan_page: { Args: { fan_id: string }; Returns: Json }
+      fan_page: {
+        Args: {
+          collection_page?: number
+          fan_id: string
+          wishlist_page?: number
+        }
+        Returns: Json
+      }
       finish_made_file: {
         Args: {
           crc32: number
@@ -1754,6 +1877,11 @@ export type Database = {
         Returns: Json
       }
       get_follower_count: { Args: { artist_id: string }; Returns: number }
+      gift_to_claim: {
+        Args: { gift_id: string; link_version: number }
+        Returns: Json
+      }
+      given_gifts: { Args: Record<PropertyKey, never>; Returns: Json }
       guest_checkout_order: {
         Args: { checkout_session: string }
         Returns: Json
@@ -1858,6 +1986,7 @@ export type Database = {
           currency?: string
           email?: string
           follow_artists?: boolean
+          gift?: Json
           lines?: Json
           ship_to?: string
           waived_withdrawal?: boolean
@@ -2034,6 +2163,7 @@ export type Database = {
           country: string
           currency: string
           discount: number
+          gift: boolean
           item_id: string
           kind: string
           line_id: string
@@ -2058,6 +2188,8 @@ export type Database = {
         Args: { album?: Json; details: Json; track_id: string }
         Returns: boolean
       }
+      send_due_gifts: { Args: Record<PropertyKey, never>; Returns: string[] }
+      send_gift_again: { Args: { gift_id: string }; Returns: string }
       send_mail_again: { Args: { mail_id: string }; Returns: string }
       send_receipt_again: { Args: { order_id: string }; Returns: string }
       set_release_mail: {
@@ -2094,6 +2226,10 @@ export type Database = {
       studio_memberships: { Args: Record<PropertyKey, never>; Returns: Json }
       studio_releases: {
         Args: { page?: number; page_size?: number }
+        Returns: Json
+      }
+      supported_by: {
+        Args: { release_id?: string; track_id?: string }
         Returns: Json
       }
       suspended_until: {

@@ -208,3 +208,21 @@ export async function readNewsletterPass(secret: string, pass: string | null): P
   if (!match) return null;
   return (await isSignature(secret, newsletterPassPurpose, match[1]!, match[2]!)) ? match[1]! : null;
 }
+
+// A gift's claim link, in the mail to its recipient: it names the gift and its recipient's turn
+// (`link_version`, raised when the giver gives it to another address, so the earlier address's link claims
+// nothing), signed, so only the link's holder claims it and nobody can make one for another gift. It does
+// not lapse: a gift waits to be claimed. `{gift id}.{version}.{signature}`.
+const giftPassPurpose = "gift-claim";
+
+export async function giftPass(secret: string, giftId: string, version: number): Promise<string> {
+  return `${giftId}.${version}.${await signature(secret, giftPassPurpose, `${giftId}|${version}`)}`;
+}
+
+/** The gift a claim link names and its recipient's turn, or null when this Worker did not sign it. */
+export async function readGiftPass(secret: string, pass: string | null): Promise<{ giftId: string; version: number } | null> {
+  const match = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.(\d{1,9})\.([\w-]{43})$/.exec(pass ?? "");
+  if (!match) return null;
+  const [giftId, version, signed] = [match[1]!, Number(match[2]), match[3]!];
+  return (await isSignature(secret, giftPassPurpose, `${giftId}|${version}`, signed)) ? { giftId, version } : null;
+}

@@ -26,7 +26,7 @@ const Turns = v.array(v.object({ mail: v.string(), delay_seconds: v.number() }))
 const releasesPerCall = 50;
 const maxCalls = 20;
 
-export type AnnouncementRun = { announced: number; mails: number };
+export type AnnouncementRun = { announced: number; mails: number; gifts: number };
 
 /**
  * Queues release mail, each at its turn: `perSecond` a second after the release mail already waiting. A
@@ -47,7 +47,7 @@ async function queueSpread(backend: MarketplaceClient, queue: Queue, mails: stri
  * at half the provider's rate (`mailPerSecond`).
  */
 export async function runAnnouncementJob(backend: MarketplaceClient, queue: Queue, mailPerSecond: number): Promise<AnnouncementRun> {
-  const run: AnnouncementRun = { announced: 0, mails: 0 };
+  const run: AnnouncementRun = { announced: 0, mails: 0, gifts: 0 };
   const perSecond = mailPerSecond / 2;
   for (let call = 0; call < maxCalls; call += 1) {
     const { data, error } = await backend.rpc("announce_releases", { max_releases: releasesPerCall });
@@ -58,10 +58,16 @@ export async function runAnnouncementJob(backend: MarketplaceClient, queue: Queu
     run.mails += done.mails.length;
     if (!done.more) break;
   }
+  // Gifts whose send date came: each mailed once, however many runs overlap (send_due_gifts).
+  const gifts = await backend.rpc("send_due_gifts");
+  if (gifts.error) throw new Error(`mailing gifts due failed: ${gifts.error.message}`);
+  const giftMails = v.parse(v.array(v.string()), gifts.data);
+  await queueMails(queue, giftMails);
+  run.gifts = giftMails.length;
   const unsent = await backend.rpc("unsent_release_mails");
   if (unsent.error) throw new Error(`reading release mail not sent failed: ${unsent.error.message}`);
   await queueSpread(backend, queue, v.parse(v.array(v.string()), unsent.data), perSecond);
-  console.log(`announcements: ${run.announced} releases announced, ${run.mails} mails queued`);
+  console.log(`announcements: ${run.announced} releases announced, ${run.mails} mails queued, ${run.gifts} gifts mailed`);
   return run;
 }
 

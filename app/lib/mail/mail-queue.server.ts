@@ -1,5 +1,5 @@
 // The mail queue: the pages and the announcement job queue the ids of mails the database wrote (a paid
-// order's receipt and "you sold", a refund's notice, a receipt sent again, release mail, a newsletter
+// order's receipt and "you sold", a gift's claim link, a refund's notice, a receipt sent again, release mail, a newsletter
 // signup's confirmation), and the media Worker, which runs the marketplace's jobs (workers/media.ts),
 // renders each from the order as it is then and sends it, one batch at a time and no faster than the
 // provider's rate. A send the provider refuses for its rate limit waits as long as it asks and counts as no
@@ -17,6 +17,7 @@ import { failedMailQueue } from "./mail-queue-names";
 import { MailToSend, orderMail } from "./order-mails.server";
 import { NewsletterMailToSend, newsletterMail } from "./newsletter-mails.server";
 import { ReleaseMailToSend, releaseMail } from "./release-mails.server";
+import { GiftMailToSend, giftMail } from "./gift-mails.server";
 import {
   PaypalChangedMailToSend,
   PayoutMethodChangedMailToSend,
@@ -32,6 +33,7 @@ const AnyMailToSend = v.variant("kind", [
   PaypalChangedMailToSend,
   PayoutMethodChangedMailToSend,
   StripeConnectedMailToSend,
+  GiftMailToSend,
 ]);
 type AnyMailToSend = v.InferOutput<typeof AnyMailToSend>;
 
@@ -44,6 +46,7 @@ async function messageOf(mail: AnyMailToSend, origin: string, secret: string) {
   if (mail.kind === "paypal_changed") return paypalChangedMail(mail, origin);
   if (mail.kind === "payout_method_changed" || mail.kind === "stripe_connected") return payoutChangedMail(mail, origin);
   if (mail.kind === "newsletter_signup") return newsletterMail(mail, origin, secret);
+  if (mail.kind === "gift") return giftMail(mail, origin, secret);
   // A guest's receipt carries their order's signed link (its downloads, without an account).
   const receiptLink =
     mail.order.guest && mail.order.paid_at

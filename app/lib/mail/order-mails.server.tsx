@@ -32,6 +32,10 @@ const MailLine = v.object({
   artist_share: v.number(),
   refunded: v.boolean(),
   tracking: v.nullish(v.string()),
+  /** Bought as a gift: the line is its recipient's once claimed, not the buyer's. */
+  gift: v.optional(v.boolean()),
+  /** A gift's recipient, on the buyer's receipt alone. */
+  gift_for: v.nullish(v.string()),
 });
 
 /** A mail as `mail_to_send` answers it. */
@@ -67,7 +71,7 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
   const reference = formatOrderReference(mail.order.id);
   const link = (path: string) => new URL(path, origin).href;
   const download = (line: Line) => {
-    const path = downloadPath(line.kind, line.item_id);
+    const path = line.gift_for ? null : downloadPath(line.kind, line.item_id);
     return path === null ? null : link(path);
   };
   const address = addressLines(mail.order.shipping_address);
@@ -81,8 +85,10 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
     // The prices, and the tax on top of them.
     const paid = mail.order.total + taxTotal(mail.order.taxes);
     const bought = mail.lines.filter((line) => !line.refunded);
-    const canDownload = !mail.order.guest && bought.some((line) => downloadPath(line.kind, line.item_id) !== null);
+    const canDownload = !mail.order.guest && bought.some((line) => !line.gift_for && downloadPath(line.kind, line.item_id) !== null);
     const purchased = link(href("/dashboard/fan/purchased"));
+    const gifts = mail.lines.filter((line) => line.gift_for && !line.refunded);
+    const giftNote = `${gifts.length === 1 ? "This is a gift" : "These are gifts"}: on its send date we mail ${[...new Set(gifts.map((line) => line.gift_for))].join(", ")} a link to claim it. Until it is claimed you may send it again, give it to another address or have it refunded.`;
     const guestNote = `Your downloads, in any browser for 30 days: ${receiptLink}. An account with ${mail.order.buyer_email} can keep them: open the link signed in and choose "Add to my account".`;
     return rendered(
       mail.recipient,
@@ -101,6 +107,11 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
                 <br />
               </span>
             ))}
+          </p>
+        ) : null}
+        {gifts.length > 0 ? (
+          <p>
+            {giftNote} See whether it was claimed in <a href={purchased}>Purchased</a>.
           </p>
         ) : null}
         {canDownload ? (
@@ -122,6 +133,7 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
         "",
         ...mail.lines.map((line) => lineText(line, money, discountsOf, canDownload ? download : null)),
         ...mail.order.taxes.map((tax) => `${formatTax(tax)}: ${money(tax.amount)}`),
+        ...(gifts.length > 0 ? ["", `${giftNote} ${purchased}`] : []),
         ...(canDownload ? ["", `Your downloads: ${purchased}`] : []),
         ...(receiptLink ? ["", guestNote] : []),
         ...(mail.order.ship_to ? ["", shippingNote(mail.order.ship_to), ...address] : []),
@@ -134,6 +146,7 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
     const share = mail.lines.reduce((sum, line) => sum + line.artist_share, 0);
     const where = mail.order.country ? ` in ${formatCountry(mail.order.country)}` : "";
     const titles = mail.lines.map((line) => line.title).join(", ");
+    const asGift = mail.lines.some((line) => line.gift) ? " as a gift" : "";
     const analytics = link(href("/dashboard/artist/analytics"));
     const shipsMerch = mail.lines.some((line) => line.kind === "merch") && address.length > 0;
     return rendered(
@@ -142,7 +155,8 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
       <>
         <h1>You made a sale</h1>
         <p>
-          A fan{where} bought {titles} (order {reference}). Your share: <strong>{money(share)}</strong>.
+          A fan{where} bought {titles}
+          {asGift} (order {reference}). Your share: <strong>{money(share)}</strong>.
         </p>
         <LinesList lines={mail.lines} money={money} discountsOf={discountsOf} download={null} />
         {shipsMerch ? <AddressBlock note="Please send the merch to:" address={address} /> : null}
@@ -151,7 +165,7 @@ export function orderMail(mail: MailToSend, origin: string, receiptLink: string 
         </p>
       </>,
       [
-        `A fan${where} bought ${titles} (order ${reference}). Your share: ${money(share)}.`,
+        `A fan${where} bought ${titles}${asGift} (order ${reference}). Your share: ${money(share)}.`,
         "",
         ...mail.lines.map((line) => lineText(line, money, discountsOf, null)),
         ...(shipsMerch ? ["", "Please send the merch to:", ...address] : []),
@@ -227,6 +241,7 @@ function LinesList({
           <div key={line.id} style={{ borderBottom: rule, padding: "8px 0" }}>
             <p style={{ margin: 0 }}>
               <strong>{itemName(line)}</strong> · {line.artist_name}
+              {line.gift_for ? ` · a gift for ${line.gift_for}` : null}
               {line.refunded ? " (refunded)" : null}
               {link ? (
                 <>
@@ -259,7 +274,7 @@ function lineText(
   const discounts = discountsOf(line);
   const link = line.refunded ? null : download?.(line);
   return [
-    `${itemName(line)} · ${line.artist_name}: ${money(line.total)}${discounts.length ? ` (price ${money(line.amount)}; ${discounts.join(", ")})` : ""}${line.shipping > 0 ? ` (shipping ${money(line.shipping)})` : ""}; artist’s share ${money(line.artist_share)}${line.refunded ? " (refunded)" : ""}`,
+    `${itemName(line)} · ${line.artist_name}${line.gift_for ? ` (a gift for ${line.gift_for})` : ""}: ${money(line.total)}${discounts.length ? ` (price ${money(line.amount)}; ${discounts.join(", ")})` : ""}${line.shipping > 0 ? ` (shipping ${money(line.shipping)})` : ""}; artist’s share ${money(line.artist_share)}${line.refunded ? " (refunded)" : ""}`,
     ...(link ? [`  Download: ${link}`] : []),
   ].join("\n");
 }

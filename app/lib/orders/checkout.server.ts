@@ -17,6 +17,7 @@ import { isUuid } from "~/lib/catalog/catalog";
 import { cartKinds, type CartLine } from "~/lib/payments/cart";
 import { asJson } from "~/lib/payments/cart.server";
 import { smallestPayment } from "~/lib/payments/cart";
+import { merchNotGiftable } from "~/lib/payments/gifts";
 import { refundLine } from "./refunds.server";
 
 const OpenedOrderSchema = v.union([
@@ -46,6 +47,16 @@ const OpenedOrderSchema = v.union([
   v.object({ problems: v.array(v.object({ n: v.number(), title: v.nullable(v.string()), problem: v.string() })) }),
 ]);
 
+/** Why the database refused a gift (check_gift's hints), as the buyer is told. */
+const giftRefusals: Partial<Record<string, string>> = {
+  "gift guest": "Log in to buy a gift: your account keeps it, so you can see whether it was claimed.",
+  "gift merch": merchNotGiftable,
+  "gift email": "Please enter the recipient’s email address.",
+  "gift self": "A gift is for someone else: enter their email address, not yours.",
+  "gift message": "A gift’s message is at most 500 characters.",
+  "gift date": "Please choose a send date from today to 30 days ahead.",
+};
+
 /** Where checking out leads: the payment page, the return page (nothing to pay), or why it could not start. */
 export type CheckoutStart = { pay: string } | { refused: string };
 
@@ -71,6 +82,7 @@ export async function startCheckout(
     waivedWithdrawal,
     email,
     shipTo,
+    gift = null,
   }: {
     lines: CartLine[] | null;
     codes: string[];
@@ -81,6 +93,8 @@ export async function startCheckout(
     email?: string;
     /** The country the merch goes to (the payment then takes an address there alone). */
     shipTo: string | null;
+    /** Every line a gift to this address, mailed on `send_on` (giftOf). */
+    gift?: { email: string; message: string; send_on: string } | null;
   },
 ): Promise<CheckoutStart> {
   const payments = checkoutProvider(envFrom(context));
@@ -95,8 +109,11 @@ export async function startCheckout(
     email,
     ship_to: shipTo ?? undefined,
     address: clientAddress(request) ?? undefined,
+    ...(gift ? { gift } : {}),
   });
   if (asked.error) {
+    const refusedGift = asked.error.code === sqlState.invalidParameter ? giftRefusals[asked.error.hint] : undefined;
+    if (refusedGift) return { refused: refusedGift };
     if (asked.error.code === "42501") return { refused: "This account cannot buy anything." };
     if (asked.error.code === sqlState.limitReached && asked.error.hint === "free guest orders")
       return { refused: "Too many free orders were sent to this email or from here. Please try again in an hour." };

@@ -131,6 +131,11 @@ export const FanPageSchema = v.object({
   profile_image_width: pixels,
   profile_image_height: pixels,
   favorite_genres: v.array(v.string()),
+  /** Whether others see the collection and the wishlist (the fan always does). */
+  show_collection: v.boolean(),
+  show_wishlist: v.boolean(),
+  collection: v.lazy(() => FanShelfSchema),
+  wishlist: v.lazy(() => FanShelfSchema),
   following: ArtistSummariesSchema,
 });
 
@@ -270,6 +275,24 @@ export const ReleaseCardSchema = v.object({
   first_track_id: nullableText,
 });
 export type ReleaseCard = v.InferOutput<typeof ReleaseCardSchema>;
+
+/**
+ * A page of a fan's collection or wishlist (`fan_page()`'s `collection`, `wishlist`): how many releases the
+ * reader may see, and this page's, newest first; `hidden` marks, for the fan alone, a purchase kept off
+ * their page.
+ */
+export const FanShelfSchema = v.object({
+  count,
+  releases: v.array(v.object({ ...ReleaseCardSchema.entries, added_at: v.string(), hidden: v.boolean() })),
+});
+export type FanShelf = v.InferOutput<typeof FanShelfSchema>;
+
+/** `supported_by()`: the newest 20 fans who bought a release (or a track), and how many more did. */
+export const SupportedBySchema = v.object({
+  fans: v.array(v.object({ id: v.string(), username: v.string(), profile_image_url: nullableText })),
+  more: count,
+});
+export type SupportedBy = v.InferOutput<typeof SupportedBySchema>;
 
 /** `also_bought(release_id)`: what the release's buyers bought besides it. */
 export const AlsoBoughtSchema = v.array(ReleaseCardSchema);

@@ -1,9 +1,10 @@
 import * as v from "valibot";
-import { currencies, soldKinds, textLimits } from "~/lib/constants";
+import { currencies, giftDaysAhead, soldKinds, textLimits } from "~/lib/constants";
 import { email } from "~/lib/schemas/auth";
 import { isUuid } from "~/lib/catalog/catalog";
 import { cartKinds, highestAmountCents, merchQuantityLimit } from "~/lib/payments/cart";
 import { shippingCountries } from "~/lib/payments/shipping";
+import { giftDates } from "~/lib/payments/gifts";
 
 // The cart's and checkout's forms: one schema per form (app/routes/checkout/cart.tsx).
 
@@ -58,15 +59,51 @@ const checkbox = v.pipe(
   v.transform((value) => value === "on"),
 );
 
-/** Buy Now's dialog: into the cart, or straight to payment with this one item. */
-export const AddToCartSchema = v.object({
-  intent: v.picklist(["add", "buy-now"]),
-  kind,
-  id,
-  amount: chosenAmount,
-  quantity,
-  waiveWithdrawal: checkbox,
-});
+const giftDateMessage = `Please choose today or a day up to ${giftDaysAhead} days ahead`;
+const giftEmailMessage = "Please enter the recipient’s email address";
+
+/** A gift's fields (the dialog's and the cart's), checked when "Buy as a gift" is ticked, else ignored. */
+const giftEntries = {
+  gift: checkbox,
+  recipientEmail: v.pipe(v.optional(v.string(), ""), v.trim()),
+  giftMessage: v.pipe(
+    v.optional(v.string(), ""),
+    v.trim(),
+    v.maxLength(textLimits.giftMessage, `A message is at most ${textLimits.giftMessage} characters`),
+  ),
+  sendOn: v.pipe(v.optional(v.string(), ""), v.trim()),
+};
+
+/** A gift's address and date, each checked beside its field when "Buy as a gift" is ticked. */
+const giftEmailHolds = (input: { gift: boolean; recipientEmail: string }) =>
+  !input.gift || v.is(v.pipe(v.string(), v.email(), v.maxLength(254)), input.recipientEmail);
+const giftDateHolds = (input: { gift: boolean; sendOn: string }) => {
+  if (!input.gift) return true;
+  const { first, last } = giftDates();
+  return /^\d{4}-\d{2}-\d{2}$/.test(input.sendOn) && input.sendOn >= first && input.sendOn <= last;
+};
+
+/** What a checkout sends the database of a gift (open_order's `gift`), or nothing when it is no gift. */
+export function giftOf(value: { gift: boolean; recipientEmail: string; giftMessage: string; sendOn: string }) {
+  return value.gift ? { email: value.recipientEmail, message: value.giftMessage, send_on: value.sendOn } : null;
+}
+
+/** Buy Now's dialog: into the cart, straight to payment with this one item, or bought as a gift. */
+export const AddToCartSchema = v.pipe(
+  v.object({
+    intent: v.picklist(["add", "buy-now", "gift"]),
+    kind,
+    id,
+    amount: chosenAmount,
+    quantity,
+    waiveWithdrawal: checkbox,
+    ...giftEntries,
+  }),
+  // "Buy as a gift" is its own button: it ticks the gift, so its fields are checked.
+  v.transform((input) => ({ ...input, gift: input.gift || input.intent === "gift" })),
+  v.forward(v.partialCheck([["gift"], ["recipientEmail"]], giftEmailHolds, giftEmailMessage), ["recipientEmail"]),
+  v.forward(v.partialCheck([["gift"], ["sendOn"]], giftDateHolds, giftDateMessage), ["sendOn"]),
+);
 
 /** A line's own forms: a new amount or quantity, or out of the cart. */
 export const CartLineSchema = v.object({ kind, id, amount: chosenAmount, quantity });
@@ -84,11 +121,25 @@ export const DiscountCodeSchema = v.object({
   ),
 });
 
-/** Paying for the cart's items in one currency. */
-export const CheckoutSchema = v.object({
-  currency: v.picklist(currencies, "Unknown currency"),
-  followArtists: checkbox,
-  waiveWithdrawal: checkbox,
+/** Paying for the cart's items in one currency, for oneself or as a gift. */
+export const CheckoutSchema = v.pipe(
+  v.object({
+    currency: v.picklist(currencies, "Unknown currency"),
+    followArtists: checkbox,
+    waiveWithdrawal: checkbox,
+    ...giftEntries,
+  }),
+  v.forward(v.partialCheck([["gift"], ["recipientEmail"]], giftEmailHolds, giftEmailMessage), ["recipientEmail"]),
+  v.forward(v.partialCheck([["gift"], ["sendOn"]], giftDateHolds, giftDateMessage), ["sendOn"]),
+);
+
+/** A gift's mail sent again to its recipient (Purchased). */
+export const SendGiftAgainSchema = v.object({ giftId: id });
+
+/** A gift given to another address (Purchased): its new recipient. */
+export const GiftRecipientSchema = v.object({
+  giftId: id,
+  recipientEmail: v.pipe(v.optional(v.string(), ""), v.trim(), v.email(giftEmailMessage), v.maxLength(254, giftEmailMessage)),
 });
 
 /** A visitor's checkout: as a guest, with the email their receipt and downloads go to. */
@@ -156,6 +207,8 @@ export const SalesSchema = v.array(
     item_id: v.nullable(v.string()),
     quantity: v.number(),
     shipping: v.number(),
+    /** Bought as a gift. */
+    gift: v.optional(v.boolean(), false),
   }),
 );
 export type Sale = v.InferOutput<typeof SalesSchema>[number];

@@ -51,6 +51,8 @@ export const OwnedReleasesSchema = v.object({
       artist: v.object({ id: v.string(), artist_name: v.string() }),
       // Every track of it came with a download code: no sale, shown as such.
       from_code: v.boolean(),
+      // Kept off the fan's page and out of the release's "supported by".
+      hidden: v.boolean(),
       tracks: v.pipe(
         v.array(
           v.object({
@@ -96,6 +98,8 @@ export const FanProfileRowSchema = v.object({
   bio: nullableText,
   profile_image_url: nullableText,
   favorite_genres: v.array(v.string()),
+  show_collection: v.boolean(),
+  show_wishlist: v.boolean(),
 });
 
 /** The fan's own payout row (owner only). */

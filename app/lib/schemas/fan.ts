@@ -14,11 +14,38 @@ export const FanPaymentsSchema = v.object({
   currentPassword: v.optional(v.string(), ""),
 });
 
+/** A checkbox: sent ("on") when ticked, absent (so empty) when not. */
+const checkbox = v.pipe(
+  v.optional(v.string(), ""),
+  v.transform((value) => value === "on" || value === "true"),
+);
+
 /** Username (required, as at sign-up), bio with emoji, favourite genres from the spec's list. */
 export const FanProfileSchema = v.object({
   username: requiredText("Username is required", textLimits.username, "Username"),
   bio: optionalText(textLimits.fanBio, "Bio"),
   favoriteGenres: v.optional(v.array(v.picklist(genres, "Please choose genres from the list")), []),
+});
+
+/** The profile's "On your page" form: whether others see the fan's collection and wishlist. */
+export const FanPageShownSchema = v.object({
+  showCollection: checkbox,
+  showWishlist: checkbox,
+});
+
+/**
+ * "Add to wishlist" / "Remove from wishlist" on a release's page; `track` names the single's track page the
+ * form was sent from (an album's page is the release's own).
+ */
+export const WishlistSchema = v.object({
+  intent: v.picklist(["add", "remove"], "Choose add or remove"),
+  track: v.optional(v.pipe(v.string(), v.uuid("Track not found"))),
+});
+
+/** "Hide from my page" / "Show on my page" on a release in Purchased. */
+export const HidePurchaseSchema = v.object({
+  releaseId: v.pipe(v.string(), v.uuid("This purchase no longer exists")),
+  hide: v.picklist(["hide", "show"], "Choose hide or show"),
 });
 
 /** The Like toggle on a track page. */

@@ -16,7 +16,15 @@ const NotificationSchema = v.object({
   actor: nullableText,
   actor_id: nullableText,
   actor_is_artist: v.boolean(),
-  order: v.nullable(v.object({ currency: v.string(), items: v.nullable(v.array(v.string())), share: v.nullable(v.number()) })),
+  // `gift`: a sale bought as a gift.
+  order: v.nullable(
+    v.object({
+      currency: v.string(),
+      items: v.nullable(v.array(v.string())),
+      share: v.nullable(v.number()),
+      gift: v.optional(v.boolean(), false),
+    }),
+  ),
 });
 export type Notification = v.InferOutput<typeof NotificationSchema>;
 

@@ -122,8 +122,8 @@ export const ArtistDashboardSchema = v.object({
     v.object({
       id: v.string(),
       // `purchase`: a line sold (an album once, merch with its quantity); `code`: a release given with a
-      // download code (no sale, no amount).
-      type: v.picklist(["purchase", "code", "play", "download", "comment"]),
+      // download code (no sale, no amount); `gift`: a line sold as a gift (by its giver).
+      type: v.picklist(["purchase", "gift", "code", "play", "download", "comment"]),
       title: nullableText,
       // Where it links: a track's page or an album's (neither for merch).
       track_id: nullableText,

@@ -120,6 +120,7 @@ function NotificationText({ notification: n }: { notification: Notification }) {
       return (
         <p>
           You sold <span className="font-semibold text-ink">{items}</span>
+          {n.order?.gift ? ", bought as a gift" : null}
           {n.order?.share != null ? <>: your share is {formatMoney(n.order.share, n.order.currency)}</> : null}.{" "}
           <Link to={href("/dashboard/artist/payments")} className={strong}>
             Your sales

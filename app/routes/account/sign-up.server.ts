@@ -10,7 +10,7 @@ import { joinVisitorCart } from "~/lib/payments/cart.server";
 /**
  * Creates the account; the database creates the artist or fan profile from `metadata` in the same
  * transaction, so a failure leaves nothing half-made. A new account stays signed in on this browser.
- * Throws the redirect to the dashboard on success; returns the message to show otherwise.
+ * Throws the redirect to the dashboard (or `redirectTo`) on success; returns the message to show otherwise.
  */
 export async function signUp(
   request: Request,
@@ -21,7 +21,16 @@ export async function signUp(
     role,
     metadata,
     captchaToken,
-  }: { email: string; password: string; role: AccountRole; metadata: Record<string, unknown>; captchaToken?: string },
+    redirectTo = null,
+  }: {
+    email: string;
+    password: string;
+    role: AccountRole;
+    metadata: Record<string, unknown>;
+    captchaToken?: string;
+    /** Where the new account goes next (a path on this site: a gift's claim link), else its dashboard. */
+    redirectTo?: string | null;
+  },
 ): Promise<{ formError: string | null; notice: string | null; status: number }> {
   const headers = new Headers();
   const supabase = createSupabaseServerClient(request, envFrom(context), headers, true);
@@ -38,5 +47,5 @@ export async function signUp(
   headers.append("Set-Cookie", serializeCookieHeader(rememberCookieName, "1", sessionCookieOptions(request, true)));
   // What they put in their cart as a visitor joins the new account's.
   await joinVisitorCart(request, supabase, headers);
-  throw redirect(dashboardPath(role), { headers });
+  throw redirect(redirectTo ?? dashboardPath(role), { headers });
 }

@@ -17,9 +17,11 @@ import { publicPageHeaders } from "~/lib/http/http-cache";
 import { downloadChoices, downloadFormats } from "~/lib/media/downloads";
 import { imageSizeOf } from "~/lib/media/image-size";
 import { queueTrack } from "~/lib/player";
-import { AlbumPageSchema, AlsoBoughtSchema } from "~/lib/schemas/catalog-data";
+import { AlbumPageSchema, AlsoBoughtSchema, SupportedBySchema } from "~/lib/schemas/catalog-data";
 import { AlsoBought } from "~/components/catalog/release-cards";
-import { supabaseContext } from "~/lib/session/session.server";
+import { SupportedBy } from "~/components/catalog/supported-by";
+import { WishlistButton } from "~/components/catalog/wishlist-button";
+import { supabaseContext, userContext } from "~/lib/session/session.server";
 import { sharing } from "~/lib/sharing/embedding.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import { sharedPageMeta } from "~/lib/sharing/meta.server";
@@ -42,10 +44,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!isUuid(params.id)) throw notFound("Album not found");
   // The masters stay here: the page states the formats they make.
   const supabase = context.get(supabaseContext);
-  // Its buyers' other purchases beside it: one round trip.
-  const [page, alsoBought] = await Promise.all([
+  const user = context.get(userContext);
+  // Its buyers' other purchases, the fans who support it and whether it is on the reader's wishlist beside
+  // it: one round trip.
+  const [page, alsoBought, supporters, wished] = await Promise.all([
     supabase.rpc("album_page", { release_id: params.id }),
     supabase.rpc("also_bought", { release_id: params.id }),
+    supabase.rpc("supported_by", { release_id: params.id }),
+    user?.role === "fan" ? supabase.from("wishlist").select("release_id").eq("release_id", params.id).maybeSingle() : null,
   ]);
   const { masters, ...album } = readOrThrow(page, { what: "album", schema: AlbumPageSchema, notFound: "Album not found" });
   if (album.kind === "single") throw redirect(trackPath(album.tracks[0]!.id), 301);
@@ -57,9 +63,12 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     { label: "Embed code", kind: "album", id: album.id, trackCount: album.tracks.length },
   ]);
   const others = read(alsoBought, { what: "album's also bought", schema: AlsoBoughtSchema });
+  const supported = read(supporters, { what: "album's supporters", schema: SupportedBySchema });
   return {
     album,
     alsoBought: others.status === "found" ? others.data : [],
+    supportedBy: supported.status === "found" ? supported.data : { fans: [], more: 0 },
+    wishlisted: Boolean(wished?.data),
     // What an owner downloads it in (named here, so the page carries no registry of formats).
     downloads: downloadChoices(masters),
     formats: downloadFormats(masters),
@@ -119,6 +128,9 @@ export default function Album({ loaderData }: Route.ComponentProps) {
         ) : null}
         {album.owned || album.own_release ? null : <BuyNowButton label={buyLabel} path={path} dialog={purchaseDialog} />}
         <PlayAllButton tracks={playable} />
+        {album.owned || album.own_release ? null : (
+          <WishlistButton releaseId={album.id} wishlisted={loaderData.wishlisted} title={album.title} />
+        )}
         <ShareMenu title={`${album.title} by ${album.artist.artist_name}`} share={share} />
       </ReleaseHeader>
 
@@ -188,6 +200,7 @@ export default function Album({ loaderData }: Route.ComponentProps) {
         </dl>
       </div>
 
+      <SupportedBy supporters={loaderData.supportedBy} />
       <AlsoBought releases={loaderData.alsoBought} />
 
       <PurchaseDialog

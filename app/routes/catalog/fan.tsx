@@ -1,4 +1,6 @@
 import { href } from "react-router";
+import { ReleaseCards } from "~/components/catalog/release-cards";
+import { LinkButton } from "~/components/ui/button";
 import { ArtistGrid } from "~/components/catalog/artist-card";
 import { ProfileImage } from "~/components/catalog/artist-image";
 import { notFoundBoundary } from "~/components/error-boundary";
@@ -12,17 +14,33 @@ import { publicPageHeaders } from "~/lib/http/http-cache";
 import { pageMeta } from "~/lib/sharing/meta";
 import { sharedPageMeta } from "~/lib/sharing/meta.server";
 import { fanData } from "~/lib/sharing/structured-data.server";
-import { FanPageSchema } from "~/lib/schemas/catalog-data";
+import { FanPageSchema, type FanShelf } from "~/lib/schemas/catalog-data";
 import { supabaseContext } from "~/lib/session/session.server";
+import { useOptionalUser } from "~/lib/session/use-user";
 import type { Route } from "./+types/fan";
 
 export const meta = ({ loaderData }: Route.MetaArgs) => loaderData?.meta ?? pageMeta("Fan not found", "This fan does not exist.");
 
 export const headers = publicPageHeaders;
 
+/** Releases a page of the collection or the wishlist shows (fan_page's bound). */
+const shelfSize = 48;
+
+/** The page of a list the address asks for (`?collection=2`): a whole number from 1, at most the backend's 1,000. */
+function shelfPage(url: URL, shelf: "collection" | "wishlist"): number {
+  const page = Number.parseInt(url.searchParams.get(shelf) ?? "", 10);
+  return Number.isFinite(page) && page > 1 ? Math.min(page, 1000) : 1;
+}
+
+/** The fan, the artists they follow, and a page each of their collection and wishlist as the reader may see them: one read. */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (!isUuid(params.id)) throw notFound("Fan not found");
-  const fan = readOrThrow(await context.get(supabaseContext).rpc("fan_page", { fan_id: params.id }), {
+  const url = new URL(request.url);
+  const pages = { collection: shelfPage(url, "collection"), wishlist: shelfPage(url, "wishlist") };
+  const read = await context
+    .get(supabaseContext)
+    .rpc("fan_page", { fan_id: params.id, collection_page: pages.collection, wishlist_page: pages.wishlist });
+  const fan = readOrThrow(read, {
     what: "fan page",
     schema: FanPageSchema,
     notFound: "Fan not found",
@@ -38,11 +56,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     imageSize: imageSizeOf(fan.profile_image_width, fan.profile_image_height),
     structuredData: fanData(origin, fan),
   });
-  return { fan, meta };
+  return { fan, pages, meta };
 }
 
 export default function Fan({ loaderData }: Route.ComponentProps) {
-  const { fan } = loaderData;
+  const { fan, pages } = loaderData;
+  const own = useOptionalUser()?.id === fan.id;
   return (
     <article>
       <header className="flex flex-col gap-5 rounded-3xl border border-stage-700 bg-gradient-to-br from-stage-800 to-stage-950 p-5 sm:flex-row sm:items-center sm:p-8">
@@ -73,6 +92,27 @@ export default function Fan({ loaderData }: Route.ComponentProps) {
           ) : null}
         </div>
       </header>
+      <Shelf
+        id="collection"
+        title="Collection"
+        shelf={fan.collection}
+        page={pages.collection}
+        fanId={fan.id}
+        empty={own ? "Nothing bought yet" : `${fan.username} has nothing in their collection yet`}
+        hiddenNote={
+          !fan.show_collection ? (own ? "Only you see your collection." : `${fan.username} keeps their collection private.`) : null
+        }
+        noteOf={(release) => (release.hidden ? "Hidden from others" : "")}
+      />
+      <Shelf
+        id="wishlist"
+        title="Wishlist"
+        shelf={fan.wishlist}
+        page={pages.wishlist}
+        fanId={fan.id}
+        empty={own ? "Nothing on your wishlist yet" : `${fan.username} has nothing on their wishlist yet`}
+        hiddenNote={!fan.show_wishlist ? (own ? "Only you see your wishlist." : `${fan.username} keeps their wishlist private.`) : null}
+      />
       <section aria-labelledby="following" className="mt-10">
         <h2 id="following" className="mb-4 text-2xl font-bold">
           Following
@@ -80,6 +120,61 @@ export default function Fan({ loaderData }: Route.ComponentProps) {
         {fan.following.length === 0 ? <EmptyState title="Not following anyone yet" /> : <ArtistGrid artists={fan.following} />}
       </section>
     </article>
+  );
+}
+
+/**
+ * The collection or the wishlist: a page of covers, newest first, each linking to its release, with Newer
+ * and Older pages in the address (`?collection=2`); what the fan keeps private says so instead.
+ */
+function Shelf({
+  id,
+  title,
+  shelf,
+  page,
+  fanId,
+  empty,
+  hiddenNote,
+  noteOf,
+}: {
+  id: "collection" | "wishlist";
+  title: string;
+  shelf: FanShelf;
+  page: number;
+  fanId: string;
+  empty: string;
+  hiddenNote: string | null;
+  noteOf?: (release: FanShelf["releases"][number]) => string;
+}) {
+  const pages = Math.max(1, Math.ceil(shelf.count / shelfSize));
+  const to = (target: number) => (target > 1 ? `${fanPath(fanId)}?${id}=${target}#${id}` : `${fanPath(fanId)}#${id}`);
+  return (
+    <section aria-labelledby={id} className="mt-10">
+      <h2 id={id} className="mb-4 text-2xl font-bold">
+        {title} {shelf.count > 0 ? <span className="text-base font-normal text-ink-muted">({shelf.count})</span> : null}
+      </h2>
+      {hiddenNote ? <p className="mb-4 text-sm text-ink-muted">{hiddenNote}</p> : null}
+      {shelf.releases.length > 0 ? <ReleaseCards releases={shelf.releases} label={title} noteOf={noteOf} /> : null}
+      {/* A page past the end shows no covers, and the way back to them below. */}
+      {shelf.count === 0 && !hiddenNote ? <EmptyState title={empty} /> : null}
+      {pages > 1 ? (
+        <nav aria-label={`Pages of the ${id}`} className="mt-6 flex items-center gap-3">
+          {page > 1 ? (
+            <LinkButton to={to(page - 1)} variant="secondary">
+              Newer
+            </LinkButton>
+          ) : null}
+          <span className="text-sm text-ink-muted">
+            Page {page} of {pages}
+          </span>
+          {page < pages ? (
+            <LinkButton to={to(page + 1)} variant="secondary">
+              Older
+            </LinkButton>
+          ) : null}
+        </nav>
+      ) : null}
+    </section>
   );
 }
 

@@ -27,12 +27,13 @@ import { sharing } from "~/lib/sharing/embedding.server";
 import { imageSizeOf } from "~/lib/media/image-size";
 import { downloadChoices, downloadFormats } from "~/lib/media/downloads";
 import { revalidateUnlessOnlyBuyChanged, useBuyParam } from "~/lib/catalog/buy-param";
-import { AlsoBoughtSchema, TrackCommentsSchema, TrackPageSchema, type TrackPage } from "~/lib/schemas/catalog-data";
+import { AlsoBoughtSchema, SupportedBySchema, TrackCommentsSchema, TrackPageSchema, type TrackPage } from "~/lib/schemas/catalog-data";
 import { AlsoBought } from "~/components/catalog/release-cards";
 import { CommentSchema, DeleteCommentSchema } from "~/lib/schemas/comments";
 import { supabaseContext, userContext } from "~/lib/session/session.server";
 import { trackAudioSource } from "./track-audio.server";
 import { useOptionalUser } from "~/lib/session/use-user";
+import { onDemand } from "~/lib/ui/on-demand";
 import type { Route } from "./+types/track";
 import { sqlState } from "~/lib/backend/sqlstate";
 
@@ -43,6 +44,25 @@ const commentColumns =
   "id, user_id, content, created_at, author_name, author_image_url, author_kind, reply_to_user_id, reply_to_name, reply_to_kind";
 /** However far "Show more" is followed, one page never lists more than this many comments. */
 const maxCommentsShown = 500;
+
+const loadWishlistButton = () => import("~/components/catalog/wishlist-button");
+const loadSupportedBy = () => import("~/components/catalog/supported-by");
+
+// A single's "Add to wishlist" and "Supported by": the server renders them at once (they work without
+// JavaScript), and the browser fetches their code after the page's own, which has no room for them in its
+// budget.
+const WishlistButton = import.meta.env.SSR
+  ? (await loadWishlistButton()).WishlistButton
+  : onDemand(
+      async () => (await loadWishlistButton()).WishlistButton,
+      () => window.location.href,
+    );
+const SupportedBy = import.meta.env.SSR
+  ? (await loadSupportedBy()).SupportedBy
+  : onDemand(
+      async () => (await loadSupportedBy()).SupportedBy,
+      () => window.location.href,
+    );
 
 const trackNotFound = () => notFound("Track not found");
 
@@ -75,7 +95,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     keepOutOfCache(context);
     return { error: source.error };
   });
-  const [track, comments, like, bought, alsoBought] = await Promise.all([
+  const [track, comments, like, bought, alsoBought, supporters, wished] = await Promise.all([
     supabase.from("tracks").select(trackColumns).eq("id", params.id).maybeSingle(),
     supabase
       .from("track_comments")
@@ -90,7 +110,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     user ? supabase.from("purchases").select("id").eq("track_id", params.id).eq("user_id", user.id).limit(1).maybeSingle() : null,
     // What its release's buyers bought besides it.
     supabase.rpc("also_bought", { track_id: params.id }),
+    // The fans who bought it or its release.
+    supabase.rpc("supported_by", { track_id: params.id }),
+    // Whether its release is on the reader's wishlist (a single's page offers it).
+    user?.role === "fan"
+      ? supabase.from("tracks").select("release:releases(wishlist(release_id))").eq("id", params.id).maybeSingle()
+      : null,
   ]);
+  const supported = read(supporters, { what: "track's supporters", schema: SupportedBySchema });
   const others = read(alsoBought, { what: "track's also bought", schema: AlsoBoughtSchema });
   // The comments have their own error box: the track still plays when only they failed.
   const shownComments = read(comments, { what: "track's comments", schema: TrackCommentsSchema });
@@ -130,6 +157,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       }),
       comments: shownComments.status === "found" ? shownComments.data : [],
       alsoBought: others.status === "found" ? others.data : [],
+      supportedBy: supported.status === "found" ? supported.data : { fans: [], more: 0 },
+      // Row-level security: the reader's own wishlist alone.
+      wishlisted: (wished?.data?.release?.wishlist.length ?? 0) > 0,
       commentCount: comments.count ?? 0,
       commentsError: shownComments.status === "failed" ? shownComments.message : null,
       audio,
@@ -237,6 +267,11 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
           <BuyNowButton label={buyLabel} path={path} dialog={purchaseDialog} />
         )}
         <LikeButton trackId={track.id} liked={liked} title={track.title} />
+        {track.release.kind === "single" && !owned ? (
+          <Suspense>
+            <WishlistButton releaseId={track.release.id} trackId={track.id} wishlisted={loaderData.wishlisted} title={track.title} />
+          </Suspense>
+        ) : null}
         <ShareMenu title={`${track.title} by ${track.artist.artist_name}`} share={loaderData.share} />
         <TrackMenu track={queued} />
       </ReleaseHeader>
@@ -278,6 +313,11 @@ export default function TrackPage({ loaderData, actionData }: Route.ComponentPro
         ) : null}
       </div>
 
+      {loaderData.supportedBy.fans.length > 0 ? (
+        <Suspense>
+          <SupportedBy supporters={loaderData.supportedBy} />
+        </Suspense>
+      ) : null}
       <AlsoBought releases={loaderData.alsoBought} />
 
       {commentsError ? (

@@ -35,7 +35,10 @@ import {
   DiscountCodeSchema,
   GuestCheckoutSchema,
   ShipToSchema,
+  giftOf,
 } from "~/lib/schemas/checkout";
+import { GiftFields } from "~/components/payments/gift-fields";
+import { merchNotGiftable } from "~/lib/payments/gifts";
 import { waiverForBuyNow, waiverLabel, waiverNeeded, waiverRequired } from "~/lib/payments/withdrawal";
 import { cloudflareContext } from "~/lib/http/context.server";
 import { captchaFailedMessage, captchaTokenFrom } from "~/lib/http/captcha";
@@ -65,6 +68,7 @@ const cartPath = href("/cart");
 const waiverAskedPath = `${cartPath}?waiver=asked`;
 /** Where the payment page's way back lands once its checkout is ended: the cart, saying nothing was paid. */
 const paymentCancelledPath = `${cartPath}?payment=cancelled`;
+const giftNeedsAnAccount = "Log in to buy a gift: your account keeps it, so you can see whether it was claimed.";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   if (!paymentsOn(context)) return { payments: false as const };
@@ -104,12 +108,33 @@ export async function action({ request, context }: Route.ActionArgs) {
   const reply = (answer: FormReply, status: number) => replyWith(answer, status);
   if (!paymentsOn(context)) return reply(formError("Payment options will be available soon."), 503);
 
-  if (intent === "add" || intent === "buy-now") {
+  if (intent === "add" || intent === "buy-now" || intent === "gift") {
+    // A gift is given from an account, which keeps it (Purchased says whether it was claimed).
+    if (intent === "gift" && !context.get(userContext)) return reply(formError(giftNeedsAnAccount), 401);
     const submission = parseForm(AddToCartSchema, formData);
-    if (!submission.success) return reply(submission.reply, 400);
+    if (!submission.success) {
+      // A gift refused for its fields waits in the cart, where its checkout asks for them again, as typed.
+      const line = parseForm(CartLineSchema, formData);
+      if (intent === "gift" && line.success) await putInCart(request, shopper, [line.value], cookies);
+      return reply(submission.reply, 400);
+    }
     const { kind, id, amount, quantity, waiveWithdrawal } = submission.value;
     const refused = await putInCart(request, shopper, [{ kind, id, amount, quantity }], cookies);
     if (refused) return reply(formError(refused, submission.values), 409);
+    if (intent === "gift") {
+      const started = await startCheckout(request, context, {
+        lines: [{ kind, id, amount, quantity }],
+        codes: [],
+        currency: null,
+        followArtists: true,
+        // The right to withdraw stays whole: the giver downloads nothing, and may refund the gift until it is claimed.
+        waivedWithdrawal: false,
+        shipTo: null,
+        gift: giftOf(submission.value),
+      });
+      if ("refused" in started) return reply(formError(started.refused, submission.values), 409);
+      throw back(started.pay);
+    }
     // Straight to payment with this one item; a visitor finds it in their cart (where they pay as a guest,
     // with an email, or log in), as does a buyer who did not tick the waiver where it is needed (the cart
     // asks for it beside Pay).
@@ -201,15 +226,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     const submission = parseForm(CheckoutSchema, formData);
     if (!submission.success) return reply(submission.reply, 400);
     const { currency, followArtists, waiveWithdrawal } = submission.value;
-    if (waiverNeeded(country) && !waiveWithdrawal && (await sellsDownloads(request, shopper, currency)))
+    const gift = giftOf(submission.value);
+    if (!gift && waiverNeeded(country) && !waiveWithdrawal && (await sellsDownloads(request, shopper, currency)))
       return reply({ fieldErrors: { waiveWithdrawal: waiverRequired }, formError: null, values: submission.values }, 400);
     const started = await startCheckout(request, context, {
       lines: null,
       codes: typedCodes(request),
       currency,
       followArtists,
-      waivedWithdrawal: waiveWithdrawal,
+      waivedWithdrawal: waiveWithdrawal && !gift,
       shipTo: shipTo(request, country),
+      gift,
     });
     if ("refused" in started) return reply(formError(started.refused, submission.values), 409);
     throw back(started.pay);
@@ -341,6 +368,8 @@ function CurrencyGroup({
   const money = (cents: number) => formatMoney(cents, currency);
   // The reply to this currency's Pay, when it was refused.
   const paying = reply?.values.intent === "checkout" && reply.values.currency === currency ? reply : undefined;
+  // A gift the purchase dialog could not start waits here, its fields asked again as typed.
+  const giftAsked = reply?.values.intent === "gift" && lines.some((line) => line.id === reply.values.id) ? reply : undefined;
   const payable = lines.every((line) => line.problem === null);
   // Merch with nowhere to ship yet is only asking where: no line else is wrong.
   const onlyShipTo = !payable && lines.every((line) => line.problem === null || line.problem === "ship_to");
@@ -434,6 +463,13 @@ function CurrencyGroup({
             error={paying ? paying.fieldErrors.waiveWithdrawal : waiverAsked ? waiverForBuyNow : undefined}
           />
         ) : null}
+        {!signedIn ? (
+          <p className="text-sm text-ink-muted">To buy these as a gift, log in to pay.</p>
+        ) : lines.some((line) => line.kind === "merch") ? (
+          <p className="text-sm text-ink-muted">{merchNotGiftable}</p>
+        ) : (
+          <GiftFields ticked reply={paying ?? giftAsked} />
+        )}
         {signedIn ? null : <Captcha siteKey={captchaSiteKey} reply={paying} />}
         {payable && total > 0 && total < minimumChargeOf(currency) ? (
           <p className="text-sm text-danger">{smallestPayment(currency)} Add to your order to pay.</p>

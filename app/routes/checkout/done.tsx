@@ -42,6 +42,8 @@ const OrderSchema = v.object({
       title: v.string(),
       quantity: v.number(),
       total: v.number(),
+      /** A gift's recipient, mailed a link to claim it. */
+      gift_for: v.optional(v.nullable(v.string())),
     }),
   ),
 });
@@ -118,11 +120,14 @@ export default function CheckoutDone({ loaderData }: Route.ComponentProps) {
   const { order } = loaderData;
   const money = (cents: number) => formatMoney(cents, order.currency);
   const paid = order.state === "paid";
+  // What is the buyer's own to download now: not a gift, which its recipient claims.
+  const ownMusic = order.lines.some((line) => line.kind !== "merch" && !line.gift_for);
+  const gifts = order.lines.some((line) => line.gift_for);
   const { heading, message } =
     order.state === "paid"
       ? {
           heading: "Thank you!",
-          message: `Your order is paid: ${money(order.total + taxTotal(order.taxes))}.${order.lines.some((line) => line.kind !== "merch") ? " Its music is yours to play and download now." : ""}`,
+          message: `Your order is paid: ${money(order.total + taxTotal(order.taxes))}.${ownMusic ? " Its music is yours to play and download now." : ""}${gifts ? " Each gift is mailed to its recipient on its send date, with a link to claim it: Purchased says when it is claimed." : ""}`,
         }
       : order.state === "pending"
         ? {
@@ -147,7 +152,11 @@ export default function CheckoutDone({ loaderData }: Route.ComponentProps) {
               <li key={`${line.kind}:${line.item_id ?? line.title}`} className="flex items-center justify-between gap-3">
                 <span className="min-w-0 truncate">
                   {page ? <Link to={page}>{line.title}</Link> : line.title}
-                  <span className="text-ink-muted"> · {itemLabel(line.kind, line.quantity)}</span>
+                  <span className="text-ink-muted">
+                    {" "}
+                    · {itemLabel(line.kind, line.quantity)}
+                    {line.gift_for ? ` · a gift for ${line.gift_for}` : null}
+                  </span>
                 </span>
                 <span className="shrink-0">{money(line.total)}</span>
               </li>
@@ -155,9 +164,7 @@ export default function CheckoutDone({ loaderData }: Route.ComponentProps) {
           })}
         </ul>
         <OrderTaxes taxes={order.taxes} money={money} />
-        {paid && order.lines.some((line) => line.kind !== "merch") ? (
-          <p className="mt-4 text-sm text-ink-muted">Open each one to download it in the format you like.</p>
-        ) : null}
+        {paid && ownMusic ? <p className="mt-4 text-sm text-ink-muted">Open each one to download it in the format you like.</p> : null}
         {order.ship_to ? <p className="mt-2 text-sm text-ink-muted">{shippingNote(order.ship_to)}</p> : null}
         {order.waived_withdrawal ? <p className="mt-2 text-sm text-ink-muted">{waiverRecord}</p> : null}
       </Card>

@@ -6,7 +6,7 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { LinkButton } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
 import { readOrThrow } from "~/lib/backend/backend.server";
-import { artistPath, trackPath } from "~/lib/catalog/catalog";
+import { artistPath, fanPath, trackPath } from "~/lib/catalog/catalog";
 import { formatCount, genreLabel } from "~/lib/format";
 import { ReleaseCards } from "~/components/catalog/release-cards";
 import { requireFan } from "~/lib/session/guards.server";
@@ -24,11 +24,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     what: "fan dashboard",
     schema: FanDashboardSchema,
   });
-  return { displayName: fan.displayName, dashboard };
+  return { displayName: fan.displayName, fanId: fan.id, dashboard };
 }
 
 export default function FanDashboard({ loaderData }: Route.ComponentProps) {
-  const { displayName, dashboard } = loaderData;
+  const { displayName, fanId, dashboard } = loaderData;
   const cards = [
     { to: href("/dashboard/fan/purchased"), label: "Purchased Tracks", count: dashboard.purchased_count },
     { to: href("/dashboard/fan/following"), label: "Following", count: dashboard.following_count },
@@ -55,6 +55,10 @@ export default function FanDashboard({ loaderData }: Route.ComponentProps) {
       </ul>
 
       <nav aria-label="Your settings" className="mt-6 flex flex-wrap gap-3">
+        {/* The fan's public page holds their collection and wishlist, as others see them and as they do. */}
+        <LinkButton to={`${fanPath(fanId)}#wishlist`} variant="secondary">
+          Your collection and wishlist
+        </LinkButton>
         <LinkButton to={href("/dashboard/fan/payments")} variant="secondary">
           Payment Settings
         </LinkButton>

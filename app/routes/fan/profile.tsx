@@ -2,7 +2,7 @@ import { Form, href, redirect } from "react-router";
 import { ProfilePictureForm } from "~/components/account/profile-picture-form";
 import { BioField } from "~/components/fan/bio-field";
 import { DashboardHeader } from "~/components/layout/dashboard-header";
-import { FormAlert, SubmitButton } from "~/components/form-controls";
+import { CheckboxField, FormAlert, SubmitButton } from "~/components/form-controls";
 import { GenrePicker } from "~/components/account-fields";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { LinkButton } from "~/components/ui/button";
@@ -17,7 +17,7 @@ import { readForm } from "~/lib/forms/form-body.server";
 import { requireFan } from "~/lib/session/guards.server";
 import { onePicture } from "~/lib/media/media-files";
 import { pageMeta } from "~/lib/sharing/meta";
-import { FanProfileSchema } from "~/lib/schemas/fan";
+import { FanPageShownSchema, FanProfileSchema } from "~/lib/schemas/fan";
 import { FanProfileRowSchema } from "~/lib/schemas/fan-data";
 import { supabaseContext } from "~/lib/session/session.server";
 import { isPictureIntent, profilePictureAction } from "~/lib/account/profile-picture.server";
@@ -33,7 +33,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     await context
       .get(supabaseContext)
       .from("fan_profiles")
-      .select("username, bio, profile_image_url, favorite_genres")
+      .select("username, bio, profile_image_url, favorite_genres, show_collection, show_wishlist")
       .eq("id", fan.id)
       .maybeSingle(),
     { what: "fan profile", schema: FanProfileRowSchema, notFound: "Fan not found" },
@@ -48,6 +48,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = String(formData.get("intent") ?? "save");
   if (isPictureIntent(intent)) {
     return profilePictureAction(request, context, { intent, formData, user: { id: fan.id, role: "fan" } });
+  }
+  if (intent === "page") {
+    const shown = parseForm(FanPageShownSchema, formData);
+    if (!shown.success) return replyWith({ ...shown.reply, values: { ...shown.reply.values, intent } }, 400);
+    const { error } = await context
+      .get(supabaseContext)
+      .from("fan_profiles")
+      .update({ show_collection: shown.value.showCollection, show_wishlist: shown.value.showWishlist })
+      .eq("id", fan.id);
+    if (error) return refusedWrite(error, { what: "saving what the fan's page shows", values: { intent } });
+    await forgetCached(request, context, [`user:${fan.id}`]);
+    return replyWith({ fieldErrors: {}, formError: null, values: { intent }, notice: "Saved. Your page shows what you chose." }, 200);
   }
   const submission = parseForm(FanProfileSchema, formData, { arrays: ["favoriteGenres"] });
   if (!submission.success) return replyWith(submission.reply, 400);
@@ -71,8 +83,10 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function FanEditProfile({ loaderData, actionData }: Route.ComponentProps) {
   const { fanId, profile } = loaderData;
   const form = formFields(actionData);
-  // A reply about the picture leaves the details as stored; a refused save shows what was typed.
-  const edited = actionData !== undefined && actionData.fieldErrors.picture === undefined;
+  // A reply about the picture, or about what the page shows, leaves the details as stored; a refused save
+  // shows what was typed.
+  const pageReply = actionData?.values.intent === "page" ? actionData : undefined;
+  const edited = actionData !== undefined && actionData.fieldErrors.picture === undefined && !pageReply;
   return (
     <>
       <DashboardHeader
@@ -111,6 +125,28 @@ export default function FanEditProfile({ loaderData, actionData }: Route.Compone
             <div className="max-w-xs">
               <SubmitButton action={profilePath} pendingLabel="Saving...">
                 Save profile
+              </SubmitButton>
+            </div>
+          </Form>
+        </Card>
+        <Card>
+          <h2 className="text-lg font-semibold">On your page</h2>
+          <p className="mt-1 text-sm text-ink-muted">
+            What others see besides your profile. You always see everything on your own page; a single purchase is hidden from Purchased.
+          </p>
+          <Form method="post" action={profilePath} className="mt-4 grid gap-4">
+            <input type="hidden" name="intent" value="page" />
+            <FormAlert>{pageReply?.formError}</FormAlert>
+            <FormAlert tone="success">{pageReply?.notice}</FormAlert>
+            <CheckboxField
+              name="showCollection"
+              label="Show my collection (and me among the fans who support what I bought)"
+              defaultChecked={profile.show_collection}
+            />
+            <CheckboxField name="showWishlist" label="Show my wishlist" defaultChecked={profile.show_wishlist} />
+            <div className="max-w-xs">
+              <SubmitButton action={profilePath} intent="page" pendingLabel="Saving...">
+                Save what my page shows
               </SubmitButton>
             </div>
           </Form>

@@ -55,6 +55,7 @@ const statistics = [
 
 const activityVerb: Record<ArtistDashboard["activity"][number]["type"], string> = {
   purchase: "bought",
+  gift: "bought",
   code: "redeemed a download code for",
   download: "downloaded",
   play: "played",
@@ -127,7 +128,7 @@ export default function ArtistDashboardPage({ loaderData }: Route.ComponentProps
         <DashboardSection id="recent-activity" title="Recent Activity">
           <p className="sr-only" aria-live="polite">
             {dashboard.activity[0]
-              ? `Latest: ${dashboard.activity[0].username ?? "Unknown User"} ${activityVerb[dashboard.activity[0].type]} ${dashboard.activity[0].title ?? "a track"}`
+              ? `Latest: ${dashboard.activity[0].username ?? "Unknown User"} ${activityVerb[dashboard.activity[0].type]} ${dashboard.activity[0].title ?? "a track"}${dashboard.activity[0].type === "gift" ? " as a gift" : ""}`
               : ""}
           </p>
           {dashboard.activity.length === 0 ? (
@@ -140,6 +141,7 @@ export default function ArtistDashboardPage({ loaderData }: Route.ComponentProps
                     <span className="font-semibold">{item.username ?? "Unknown User"}</span> {activityVerb[item.type]}{" "}
                     {item.quantity > 1 ? `${item.quantity} × ` : null}
                     <ActivityItem item={item} />
+                    {item.type === "gift" ? " as a gift" : null}
                     {item.amount !== null ? <> for {formatPrice(item.amount, item.currency ?? dashboard.currency)}</> : null}
                     {item.refunded ? " (refunded)" : null}
                   </p>
