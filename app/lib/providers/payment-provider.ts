@@ -79,6 +79,30 @@ export type PaymentNews =
 export type PaymentSettlement = { currency: string; amount: number; fee: number; exchangeRate: number | null };
 
 /**
+ * What a provider says about a fan's membership: one period paid (each period an order of its own, taken
+ * once per invoice), or the subscription set to end at its period's end, taken back, or ended.
+ */
+export type MembershipNews =
+  | {
+      paid: {
+        invoice: string;
+        subscription: string;
+        fanId: string;
+        tierId: string;
+        interval: "month" | "year";
+        /** The period's price before tax, and the tax on it, in cents of `currency`. */
+        amount: number;
+        tax: number;
+        currency: string;
+        /** When the paid period ends (Unix seconds). */
+        periodEnd: number;
+        payment: string | null;
+        country: string | null;
+      };
+    }
+  | { changed: { subscription: string; state: "active" | "cancelling" | "ended" } };
+
+/**
  * One of a provider's events: its id (taken once by the database), its type, and the connected account it
  * is about (an artist's payout account, for Connect's events), by which it is asked for again.
  */
@@ -88,6 +112,7 @@ export type PaymentEvent = { id: string; type: string; account?: string | undefi
 export type WebhookNews = { event: PaymentEvent } & (
   | { checkout: CheckoutNews }
   | { payment: PaymentNews }
+  | { membership: MembershipNews }
   /** A payout account of an artist's at the same provider, and whether it takes payouts now. */
   | { payoutAccount: { id: string; ready: boolean } }
   | { ignored: true }
