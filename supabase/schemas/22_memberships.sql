@@ -120,6 +120,43 @@ create policy "Members, their artists and administrators read memberships" on pu
   for select to authenticated
   using (fan_id = (select auth.uid()) or artist_id = (select auth.uid()) or (select public.is_admin()));
 
+-- The caller's own membership of an artist (not ended), by its tier's name; null for none, and for a visitor
+-- (the artist's page, which visitors read too and who may not read memberships at all).
+create or replace function private.my_membership_of(artist_id uuid)
+returns text
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select t.name from public.memberships m join public.membership_tiers t on t.id = m.tier_id
+  where m.artist_id = my_membership_of.artist_id and m.fan_id = (select auth.uid()) and m.state <> 'ended'
+  limit 1
+$$;
+
+revoke execute on function private.my_membership_of(uuid) from public;
+
+grant execute on function private.my_membership_of(uuid) to anon, authenticated, service_role;
+
+-- The artist hears of each fan who joins (a membership made: its first paid period), named as a follower is.
+create or replace function private.notify_member()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  insert into public.notifications (user_id, kind, actor_id) values (new.artist_id, 'member', new.fan_id);
+  return null;
+end
+$$;
+
+revoke execute on function private.notify_member() from public, anon, authenticated;
+
+create trigger memberships_notify_artist
+  after insert on public.memberships
+  for each row execute function private.notify_member();
+
 -- A tier that has had members is closed, not deleted: their orders and what they were given name it. An
 -- artist's account removed takes its tiers along (the profile is gone by then).
 create or replace function private.keep_tiers_with_members()

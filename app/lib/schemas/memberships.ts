@@ -83,3 +83,14 @@ export const StudioTiersSchema = v.array(
   }),
 );
 export type StudioTier = v.InferOutput<typeof StudioTiersSchema>[number];
+
+/**
+ * A fan's Join on an artist's page: the tier, monthly or yearly, and (a tier that lets fans pay more) what
+ * they pay a period, empty for its price. The action checks it against the tier.
+ */
+export const JoinTierSchema = v.object({
+  intent: v.literal("join"),
+  tierId: idSchema(),
+  interval: v.optional(v.picklist(["month", "year"], "Choose monthly or yearly"), "month"),
+  amount: amount("What you pay", { min: membershipLimits.monthlyCents.min, max: membershipLimits.yearlyCents.max }, false),
+});

@@ -116,6 +116,15 @@ function NotificationText({ notification: n }: { notification: Notification }) {
       );
     case "follower":
       return <p>{actor} followed you.</p>;
+    case "member":
+      return (
+        <p>
+          {actor} became a member.{" "}
+          <Link to={href("/dashboard/artist/memberships")} className={strong}>
+            Your members
+          </Link>
+        </p>
+      );
     case "sale":
       return (
         <p>

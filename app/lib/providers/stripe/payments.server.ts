@@ -24,7 +24,7 @@ import { stripeApiVersion, stripeClient, taxInPrices, type StripePaymentEnv } fr
 import { accountTakesTransfers } from "./accounts.server";
 import { chargeSettlement } from "./settlements.server";
 import type { platformEvents } from "./webhook-events";
-import { paidInvoiceNews, subscriptionNews } from "./memberships.server";
+import { membershipSessionParams, paidInvoiceNews, sessionMembershipNews, subscriptionNews } from "./memberships.server";
 
 /**
  * The Checkout Session of an order: each line at its total (cents from the database), its merch's shipping
@@ -283,6 +283,8 @@ export function stripePayments(env: StripePaymentEnv): PaymentProvider | null {
     async checkoutNews(checkout) {
       if (!/^cs_\w+$/.test(checkout)) return null;
       const session = await stripe.checkout.sessions.retrieve(checkout);
+      if (session.mode === "subscription")
+        return { ...sessionNews(session), membership: (await sessionMembershipNews(stripe, session)) ?? undefined };
       return withTax(stripe, session, sessionNews(session));
     },
     async expireCheckout(checkout) {
@@ -334,6 +336,18 @@ export function stripePayments(env: StripePaymentEnv): PaymentProvider | null {
         if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
         throw error;
       }
+    },
+    /**
+     * Idempotent by the fan, tier, interval and amount within the hour: a form sent twice opens one payment
+     * page, and one chosen again later opens a new one.
+     */
+    async openMembershipCheckout(membership, pages) {
+      const hour = new Date().toISOString().slice(0, 13);
+      const session = await stripe.checkout.sessions.create(membershipSessionParams(membership, { ...pages, tax: taxInPrices(env) }), {
+        idempotencyKey: `membership-${membership.fanId}-${membership.tierId}-${membership.interval}-${membership.amount}-${hour}`,
+      });
+      if (!session.url) throw new Error(`Stripe opened membership checkout ${session.id} without a payment page`);
+      return { checkout: session.id, url: session.url };
     },
   };
 }
