@@ -1,6 +1,6 @@
 // Studio → Memberships with JavaScript: an artist opens it from the dashboard's tile, adds a tier, edits
-// it, and sees a member who joined (as the marketplace applies a paid period); axe finds nothing on a phone
-// or a desktop. Without JavaScript the forms are proved by the route tests (tests/routes/memberships.test.ts).
+// it, and sees a member who joined (as the marketplace applies a paid period); a fan joins it from the
+// artist's page, paying with 4242 on the Stripe stand-in's page; axe finds nothing on a phone or a desktop. Without JavaScript the forms are proved by the route tests (tests/routes/memberships.test.ts).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { createClient } from "@supabase/supabase-js";
@@ -12,6 +12,7 @@ import {
   hydrated,
   marketplaceHeaders,
   newAccountPage,
+  payWithCard,
   supabaseUrl,
   viewports,
 } from "./support/browser.ts";
@@ -73,6 +74,20 @@ describe("Studio → Memberships", () => {
       for (const viewport of Object.values(viewports)) {
         await page.setViewportSize(viewport);
         await expectNoAxeViolations(page);
+      }
+
+      // A fan joins from the artist's page, yearly, and pays on the payment page.
+      const joiner = await newAccountPage(browser, "fan", `yearly${Date.now().toString(36)}`);
+      try {
+        await joiner.page.goto(`/artist/${artist.userId}`);
+        await hydrated(joiner.page);
+        await joiner.page.getByRole("radio", { name: "Yearly" }).check();
+        await joiner.page.getByRole("button", { name: "Join Inner circle" }).click();
+        await payWithCard(joiner.page);
+        await joiner.page.getByText("You're a member (Inner circle)").waitFor();
+        assert.equal(new URL(joiner.page.url()).pathname, `/artist/${artist.userId}`);
+      } finally {
+        await joiner.close();
       }
     } finally {
       await artist.close();
