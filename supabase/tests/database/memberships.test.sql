@@ -2,7 +2,8 @@
 -- alone, at most 5, a tier with members closed but never deleted; memberships read by the member, their
 -- artist and administrators, written by the marketplace alone. Each paid period is an order of its own, once
 -- per invoice, its artist's share credited to the ledger, pending; joining gives the back catalogue, and the
--- announcement job each new release, once however often it runs; what was given stays when it ends.
+-- announcement job each new release, once however often it runs; what was given stays when it ends. The
+-- artist's page shows the open tiers to all, a member their own membership, and the artist hears of each new member.
 begin;
 \ir helpers.sql
 
@@ -78,8 +79,14 @@ select tests.each_actor('read one''s tiers and members in the studio',
   $$select 1 from jsonb_array_elements(public.studio_memberships()) t cross join jsonb_array_elements(t -> 'members') m
     where m ->> 'name' = 'listener' and (t ->> 'member_count')::integer = 1$$, array['artist']);
 select tests.each_actor('give new releases outside the job', $$select private.give_members_new_releases()$$, array[]::text[]);
+-- The artist's page: its open tiers for everyone, and a member's own membership for the member alone.
+select tests.each_actor('read the open tiers on the artist''s page',
+  $$select 1 from jsonb_array_elements(public.artist_page(tests.id('artist')) -> 'membership_tiers') t where t ->> 'name' = 'Inner circle'$$,
+  array['visitor', 'artist', 'other artist', 'fan', 'admin']);
+select tests.each_actor('read one''s own membership on the artist''s page',
+  $$select 1 where public.artist_page(tests.id('artist')) ->> 'membership' = 'Inner circle'$$, array['fan']);
 
-select plan((select count(*)::integer from tests.cases) + 21);
+select plan((select count(*)::integer from tests.cases) + 22);
 select * from tests.proved_cases();
 
 -- A paid period is an order of its own: one membership line, the artist's 88%, paid; its share pending in the ledger.
@@ -101,6 +108,10 @@ select is(
   'the fan is a member');
 select ok(exists (select 1 from public.followers f where f.artist_id = tests.id('artist') and f.fan_id = tests.id('fan')),
   'a new member follows the artist');
+select is(
+  (select jsonb_agg(n.actor_id = tests.id('fan')) from public.notifications n where n.user_id = tests.id('artist') and n.kind = 'member'),
+  '[true]'::jsonb,
+  'the artist is told of a new member');
 -- The back catalogue: every track out by now, at 0 on the period's line; nothing not out yet.
 select is(
   (select jsonb_agg(jsonb_build_array(p.amount, l.kind))
