@@ -1,3 +1,4 @@
+import { forgetCached } from "~/lib/cache/edge-cache.server";
 import { Form, href, redirect } from "react-router";
 import { CheckboxField, FormAlert } from "~/components/form-controls";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
@@ -58,6 +59,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (error?.code === sqlState.foreignKeyViolation) return replyWith(formError(keptWithMembers, submission.values), 409);
     if (error) return refusedWrite(error, { what: `${intent === "delete" ? "deleting" : "changing"} a tier`, values: submission.values });
     if (changed.length === 0) return replyWith(formError("This tier is not one of yours", submission.values), 404);
+    // The artist's page lists the open tiers: a cached copy would offer one closed or gone.
+    await forgetCached(request, context, [`user:${artist.id}`]);
     throw redirect(path, 303);
   }
   const submission = parseForm(SaveTierSchema, formData);
@@ -81,6 +84,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (error?.code === sqlState.limitReached) return replyWith(formError(tooManyTiers, submission.values), 400);
   if (error) return refusedWrite(error, { what: "saving a tier", values: submission.values });
   if (saved.length === 0) return replyWith(formError("This tier is not one of yours", submission.values), 404);
+  await forgetCached(request, context, [`user:${artist.id}`]);
   throw redirect(path, 303);
 }
 
