@@ -81,6 +81,7 @@ describe("Studio → Memberships", () => {
       try {
         await joiner.page.goto(`/artist/${artist.userId}`);
         await hydrated(joiner.page);
+        await expectNoAxeViolations(joiner.page);
         await joiner.page.getByRole("radio", { name: "Yearly" }).check();
         await joiner.page.getByRole("button", { name: "Join Inner circle" }).click();
         await payWithCard(joiner.page);
