@@ -58,6 +58,9 @@ describe("joining an artist's membership", () => {
     const tooLittle = await fan.visitor.post(page, join({ amount: "20" }));
     expect(tooLittle.response.status).toBe(400);
     expect(text(tooLittle.html)).toContain("Pay at least €50.00.");
+    const tooMuch = await fan.visitor.post(page, join({ interval: "month", amount: "600" }));
+    expect(tooMuch.response.status).toBe(400);
+    expect(text(tooMuch.html)).toContain("Pay at most €500.00.");
 
     const started = await fan.visitor.post(page, join({ amount: "60" }));
     expect(started.response.status).toBe(303);

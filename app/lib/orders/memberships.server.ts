@@ -6,6 +6,7 @@
 import type { RouterContextProvider } from "react-router";
 import { envFrom } from "~/lib/http/env.server";
 import { formatMoney } from "~/lib/format";
+import { membershipLimits } from "~/lib/constants";
 import type { FormReply } from "~/lib/forms/forms";
 import type { MembershipNews } from "~/lib/providers/payment-provider";
 import { checkoutProvider } from "~/lib/providers/payments.server";
@@ -87,6 +88,9 @@ export async function openMembershipCheckout(
   if (price === null) return refused("This tier is paid monthly.", 400);
   const amount = tier.data.allow_pay_more && choice.amount !== null ? choice.amount : price;
   if (amount < price) return refused(`Pay at least ${formatMoney(price, tier.data.currency)}.`, 400, "amount");
+  // What a tier may cost a period at most bounds what a fan may choose to pay.
+  const most = membershipLimits[choice.interval === "year" ? "yearlyCents" : "monthlyCents"].max;
+  if (amount > most) return refused(`Pay at most ${formatMoney(most, tier.data.currency)}.`, 400, "amount");
   const payments = checkoutProvider(envFrom(context));
   if (!payments) return refused("Payment options will be available soon.", 503);
   const page = `${new URL(request.url).origin}/artist/${artistId}`;
