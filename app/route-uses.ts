@@ -88,6 +88,7 @@ export const routeUses = {
   "/dashboard/artist/profile": page("artists"),
   "/dashboard/artist/settings": page("artists"),
   "/dashboard/artist/codes": page("artists"),
+  "/dashboard/artist/memberships": page("artists"),
   "/dashboard/artist/orders": page("artists"),
   "/dashboard/artist/codes/:id": page("artists"),
   "/dashboard/fan": page("fans"),

@@ -101,6 +101,7 @@ export default [
     route("dashboard/artist/settings", "routes/studio/settings.tsx"),
     route("dashboard/artist/codes", "routes/studio/codes.tsx"),
     route("dashboard/artist/orders", "routes/studio/orders.tsx"),
+    route("dashboard/artist/memberships", "routes/studio/memberships.tsx"),
     route("dashboard/artist/codes/:id", "routes/studio/release-codes.tsx"),
     route("dashboard/fan", "routes/fan/dashboard.tsx"),
     route("dashboard/fan/purchased", "routes/fan/purchased.tsx"),

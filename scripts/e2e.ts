@@ -28,6 +28,7 @@ const measuredSeconds: Record<string, number> = {
   "studio.test.ts": 197,
   "checkout.test.ts": 164,
   "payouts.test.ts": 152,
+  "memberships.test.ts": 10,
   "embeds.test.ts": 146,
   "player.test.ts": 142,
   "album.test.ts": 137,

@@ -10,6 +10,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import Stripe from "stripe";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { startBilling, type BilledLine, type Interval, type Invoice, type Subscription } from "./stripe-billing.ts";
 
 /** Stripe's test cards as its documentation names them: the one that pays, and two declines. */
 export const testCards = {
@@ -41,6 +42,8 @@ type LineItem = {
   taxBehavior: TaxBehavior;
   taxCode: string | null;
   tax: Tax | null;
+  /** A recurring price's interval (`price_data.recurring`), in a subscription-mode session; null for a one-time price. */
+  interval: Interval | null;
 };
 
 /** A tax rate as a line item's or the shipping's `taxes` carry it (Stripe's Tax Rate object). */
@@ -98,6 +101,10 @@ export type CheckoutSession = {
   currency: string;
   customer_details: { email: string; address: { country: string | null } } | null;
   customer_email: string | null;
+  /** In subscription mode, once paid: the customer, subscription and first invoice it made. */
+  customer: string | null;
+  subscription: string | null;
+  invoice: string | null;
   /** Where the buyer asked it shipped, once paid (with `shipping_address_collection`). */
   collected_information: { shipping_details: ShippingDetails | null } | null;
   shipping_address_collection: { allowed_countries: string[] } | null;
@@ -114,7 +121,7 @@ export type CheckoutSession = {
   expires_at: number;
   livemode: false;
   metadata: Record<string, string>;
-  mode: "payment";
+  mode: "payment" | "subscription";
   payment_intent: string | null;
   payment_status: "unpaid" | "paid";
   status: "open" | "complete" | "expired";
@@ -225,7 +232,7 @@ export type StripeEvent = {
   account?: string;
   api_version: string;
   created: number;
-  data: { object: CheckoutSession | Charge | ConnectAccount };
+  data: { object: CheckoutSession | Charge | ConnectAccount | Subscription | Invoice };
   livemode: false;
   pending_webhooks: number;
   request: { id: null; idempotency_key: null };
@@ -238,6 +245,8 @@ export type StripeStandIn = {
   webhookSecret: string;
   connectWebhookSecret: string;
   sessions: ReadonlyMap<string, CheckoutSession>;
+  subscriptions: ReadonlyMap<string, Subscription>;
+  invoices: ReadonlyMap<string, Invoice>;
   /** Every refund made, oldest first. */
   refunds: readonly Refund[];
   /** Every event sent, oldest first. */
@@ -394,11 +403,33 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       send("checkout.session.expired", session);
     }
   }
+  /** Each subscription-mode session's `subscription_data.metadata`, given to the subscription it makes. */
+  const subscriptionMetadata = new Map<string, Record<string, string>>();
+  const billing = startBilling({
+    id: (prefix) => id(prefix),
+    now: () => now(),
+    send: (type, object) => send(type, object),
+    error: stripeError,
+    // An invoice is paid as a session is: a payment intent, its charge and the charge's balance transaction.
+    charge(amount, currency) {
+      const charge = {
+        id: id("ch"),
+        object: "charge" as const,
+        amount,
+        amount_refunded: 0,
+        currency,
+        payment_intent: id("pi"),
+        refunded: false,
+      };
+      charges.set(charge.payment_intent, { ...charge, balance_transaction: chargeEntry(charge).id });
+      return charge.payment_intent;
+    },
+  });
   const lapsing = setInterval(lapse, 5_000);
   lapsing.unref();
   const id = (prefix: string) => `${prefix}_test_${randomBytes(12).toString("hex")}`;
 
-  function send(type: string, session: CheckoutSession | Charge | ConnectAccount) {
+  function send(type: string, session: CheckoutSession | Charge | ConnectAccount | Subscription | Invoice) {
     const event: StripeEvent = {
       id: id("evt"),
       object: "event",
@@ -480,6 +511,8 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       send("checkout.session.expired", session);
       return [200, session];
     }
+    const billed = billing.api(request.method ?? "GET", path, decodeForm(body), expansions(query));
+    if (billed) return billed;
     return [404, stripeError("invalid_request_error", `Unrecognized request URL (${request.method}: ${path}).`)];
   }
 
@@ -686,7 +719,8 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
               ? { id: item.product, object: "product", active: true, name: item.name, tax_code: item.taxCode }
               : item.product,
             tax_behavior: item.taxBehavior,
-            type: "one_time",
+            ...(item.interval ? { recurring: { interval: item.interval, interval_count: 1 } } : {}),
+            type: item.interval ? "recurring" : "one_time",
             unit_amount: item.unitAmount,
           },
           quantity: item.quantity,
@@ -699,7 +733,9 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   }
 
   function createSession(params: Form): [number, unknown] {
-    if (params.mode !== "payment") return [400, stripeError("invalid_request_error", "This stand-in takes mode=payment alone.", "mode")];
+    if (params.mode !== "payment" && params.mode !== "subscription")
+      return [400, stripeError("invalid_request_error", "This stand-in takes mode=payment or mode=subscription.", "mode")];
+    const mode = params.mode;
     const successUrl = text(params.success_url);
     if (!successUrl) return [400, stripeError("invalid_request_error", "Missing required param: success_url.", "success_url")];
     const items: LineItem[] = [];
@@ -712,6 +748,36 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       const name = text(record(priceData.product_data).name);
       const taxBehavior = text(priceData.tax_behavior) ?? "unspecified";
       const taxCode = text(record(priceData.product_data).tax_code);
+      // "You must provide at least one recurring price in `subscription` mode when using prices", and a
+      // recurring price is refused in payment mode (Stripe's Checkout Session reference, `mode`).
+      const recurring = priceData.recurring === undefined ? null : text(record(priceData.recurring).interval);
+      if (priceData.recurring !== undefined && recurring !== "month" && recurring !== "year")
+        return [
+          400,
+          stripeError(
+            "invalid_request_error",
+            "Invalid recurring[interval]: this stand-in takes month or year.",
+            `line_items[${index}][price_data][recurring][interval]`,
+          ),
+        ];
+      if (mode === "payment" && recurring)
+        return [
+          400,
+          stripeError(
+            "invalid_request_error",
+            "You specified `payment` mode but passed a recurring price. Either switch to `subscription` mode or use only one-time prices.",
+            "mode",
+          ),
+        ];
+      if (mode === "subscription" && !recurring)
+        return [
+          400,
+          stripeError(
+            "invalid_request_error",
+            "This stand-in takes recurring prices alone in `subscription` mode.",
+            `line_items[${index}][price_data][recurring]`,
+          ),
+        ];
       if (!Number.isInteger(unitAmount) || unitAmount < 0 || !Number.isInteger(quantity) || quantity < 1 || !name || !itemCurrency)
         return [400, stripeError("invalid_request_error", `Invalid line_items[${index}].`, `line_items[${index}]`)];
       if (!isTaxBehavior(taxBehavior)) return [400, invalidTaxBehavior(`line_items[${index}][price_data][tax_behavior]`)];
@@ -730,8 +796,13 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
         taxBehavior,
         taxCode,
         tax: null,
+        interval: recurring === "month" || recurring === "year" ? recurring : null,
       });
     }
+    if (mode === "subscription" && items.length !== 1)
+      return [400, stripeError("invalid_request_error", "This stand-in takes one recurring line item per subscription.", "line_items")];
+    if (mode === "subscription" && params.shipping_options !== undefined)
+      return [400, stripeError("invalid_request_error", "This stand-in takes no shipping in `subscription` mode.", "shipping_options")];
     if (!currency || !(currency in minimumCharge))
       return [400, stripeError("invalid_request_error", "A Checkout Session needs line items in usd, eur or gbp.", "line_items")];
     // Shipping: the one fixed rate this stand-in takes, and the countries an address may be in.
@@ -835,6 +906,9 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       currency,
       customer_details: null,
       customer_email: text(params.customer_email),
+      customer: null,
+      subscription: null,
+      invoice: null,
       collected_information: null,
       shipping_address_collection: allowed.length > 0 ? { allowed_countries: allowed } : null,
       shipping_cost: shippingRate
@@ -848,7 +922,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       expires_at: expiresAt,
       livemode: false,
       metadata: Object.fromEntries(Object.entries(record(params.metadata)).map(([key, value]) => [key, String(value)])),
-      mode: "payment",
+      mode,
       payment_intent: null,
       payment_status: "unpaid",
       status: "open",
@@ -857,6 +931,11 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     };
     sessions.set(sessionId, session);
     lineItems.set(sessionId, items);
+    if (mode === "subscription")
+      subscriptionMetadata.set(
+        sessionId,
+        Object.fromEntries(Object.entries(record(record(params.subscription_data).metadata)).map(([key, value]) => [key, String(value)])),
+      );
     return [200, session];
   }
 
@@ -1187,6 +1266,24 @@ ${field("bank_account", "Bank account number or IBAN", 'autocomplete="off" requi
       else {
         // The tax is known once the address is, before the charge, which is of the whole total.
         if (session.automatic_tax.enabled) collectTax(session, items, taxCountry!);
+        if (session.mode === "subscription") {
+          // Subscription mode: no payment intent of the session's own; the subscription's first invoice is
+          // paid, and the session names the customer, subscription and invoice it made.
+          const item = items[0]!;
+          const line: BilledLine = { ...item, interval: item.interval!, tax: item.tax };
+          const made = billing.subscribe(email, line, session.currency, subscriptionMetadata.get(session.id) ?? {});
+          Object.assign(session, {
+            status: "complete",
+            payment_status: "paid",
+            ...made,
+            customer_details: { email, address: { country } },
+            collected_information: { shipping_details: null },
+            url: null,
+          });
+          send("checkout.session.completed", session);
+          response.writeHead(303, { Location: session.success_url.replaceAll("{CHECKOUT_SESSION_ID}", session.id) }).end();
+          return;
+        }
         Object.assign(session, {
           status: "complete",
           payment_status: "paid",
@@ -1277,6 +1374,13 @@ ${session.cancel_url ? `<p><a href="${escape(session.cancel_url)}">Back to the s
       }
       // Its own switch, for tests (not Stripe's): the API paths starting with `path` fail as Stripe does
       // when it has trouble (500, `api_error`) until it is turned off (DELETE).
+      // Its own, for tests (not Stripe's): the test clock the next customers Checkout makes are made on
+      // (`{"test_clock": "clock_…"}`), or none (DELETE); 404 for a clock it does not have.
+      if (path === "/_test_clock") {
+        const clock = request.method === "DELETE" ? null : String((JSON.parse(body || "{}") as { test_clock?: unknown }).test_clock ?? "");
+        response.writeHead(billing.useClock(clock) ? 204 : 404).end();
+        return;
+      }
       if (path === "/_failures") {
         if (request.method === "DELETE") failing.clear();
         else failing.add(String((JSON.parse(body || "{}") as { path?: unknown }).path ?? "/"));
@@ -1318,6 +1422,8 @@ ${session.cancel_url ? `<p><a href="${escape(session.cancel_url)}">Back to the s
     webhookSecret: options.webhookSecret,
     connectWebhookSecret: options.connectWebhookSecret ?? options.webhookSecret,
     sessions,
+    subscriptions: billing.subscriptions,
+    invoices: billing.invoices,
     refunds,
     events,
     transfers,
@@ -1327,6 +1433,7 @@ ${session.cancel_url ? `<p><a href="${escape(session.cancel_url)}">Back to the s
     advanceClock(seconds) {
       clockAhead += seconds;
       lapse();
+      billing.runUnclocked();
     },
     async close() {
       clearInterval(lapsing);

@@ -9,10 +9,12 @@ export const brandName = "Crate";
 export const artistShare = { digitalPercent: 88, physicalPercent: 92 } as const;
 /**
  * What the database's checks allow, as the app reads them (tests/integration/limits.test.ts holds each to
- * its check): the kinds of thing sold (a cart's and an order's lines), an order's states, and a payout's
+ * its check): the kinds of thing a cart holds and an order sells, an order's states, and a payout's
  * states and methods.
  */
-export const soldKinds = ["track", "album", "merch"] as const;
+export const cartKinds = ["track", "album", "merch"] as const;
+/** A cart's kinds, and memberships: each paid period is an order of its own, joined from the artist page, never through a cart. */
+export const soldKinds = [...cartKinds, "membership"] as const;
 export const orderStates = ["open", "pending", "paid", "failed", "expired"] as const;
 export const payoutStates = ["sending", "paid", "failed"] as const;
 export const payoutMethods = ["paypal", "stripe"] as const;
@@ -21,6 +23,7 @@ export const artistPercentOf = {
   track: artistShare.digitalPercent,
   album: artistShare.digitalPercent,
   merch: artistShare.physicalPercent,
+  membership: artistShare.digitalPercent,
 } as const satisfies Record<(typeof soldKinds)[number], number>;
 export const processorFeeRange = "4-6%";
 export const minimumAge = 13;
@@ -58,6 +61,17 @@ export const textLimits = {
 
 /** A gift is mailed on its send date: today, or up to so many days ahead (the database holds the same). */
 export const giftDaysAhead = 30;
+/**
+ * An artist's membership tiers: how many, how long a name and description, and a month's and a year's
+ * price in cents (22_memberships.sql holds each).
+ */
+export const membershipLimits = {
+  tiers: 5,
+  name: 60,
+  description: 1000,
+  monthlyCents: { min: 100, max: 50_000 },
+  yearlyCents: { min: 100, max: 500_000 },
+} as const;
 
 /** Release dates run from 1900 to two years ahead (a back catalogue, or a release announced early). */
 export const releaseDates = { earliest: "1900-01-01", yearsAhead: 2 } as const;

@@ -302,7 +302,16 @@ as $$
           'id', m.id, 'title', m.title, 'price', m.price, 'allow_pay_more', m.allow_pay_more, 'description', m.description,
           'image_url', m.image_url, 'image_small_url', m.image_small_url, 'units_left', private.merch_left(m.id))
         order by m.created_at desc)
-      from (select * from public.merch m where m.artist_id = a.id order by m.created_at desc limit 24) m), '[]')
+      from (select * from public.merch m where m.artist_id = a.id order by m.created_at desc limit 24) m), '[]'),
+    -- Its open membership tiers (at most 5), cheapest first, and the caller's own membership of the artist.
+    'membership_tiers', coalesce((
+      select jsonb_agg(jsonb_build_object(
+          'id', t.id, 'name', t.name, 'description', t.description, 'monthly_price_cents', t.monthly_price_cents,
+          'yearly_price_cents', t.yearly_price_cents, 'currency', t.currency, 'allow_pay_more', t.allow_pay_more,
+          'grants_new_releases', t.grants_new_releases, 'grants_back_catalogue', t.grants_back_catalogue)
+        order by t.monthly_price_cents, t.created_at)
+      from public.membership_tiers t where t.artist_id = a.id and not t.closed), '[]'),
+    'membership', private.my_membership_of(a.id)
   )
   from public.artist_profiles a
   where a.id = artist_page.artist_id

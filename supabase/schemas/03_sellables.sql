@@ -12,7 +12,7 @@ set check_function_bodies = off;
 -- upcoming track is its artist's secret): the functions that list sales read it for them.
 create table public.sellables (
   id uuid primary key,
-  kind text not null check (kind in ('track', 'album', 'single', 'merch')),
+  kind text not null check (kind in ('track', 'album', 'single', 'merch', 'membership')),
   artist_id uuid not null references public.artist_profiles (id) on delete cascade,
   title text not null,
   -- What order lines reference: an item of the line's kind.
@@ -32,7 +32,7 @@ create policy "Artists read what they sell" on public.sellables
 
 -- An item's row kept as the item is: added with it, its title and kind followed, removed with it (its order
 -- lines then keep their kind and title, their item gone: on delete set null). `kind`: the table's kind,
--- or none for a release (its own kind). Definer: artists write their items, never this table.
+-- or none for a release (its own kind); its title, or a membership tier's name. Definer: artists write their items, never this table.
 create or replace function private.keep_sellable()
 returns trigger
 language plpgsql
@@ -45,7 +45,7 @@ begin
     return null;
   end if;
   insert into public.sellables as s (id, kind, artist_id, title)
-  values (new.id, coalesce(tg_argv[0], to_jsonb(new) ->> 'kind'), new.artist_id, new.title)
+  values (new.id, coalesce(tg_argv[0], to_jsonb(new) ->> 'kind'), new.artist_id, coalesce(to_jsonb(new) ->> 'title', to_jsonb(new) ->> 'name'))
   on conflict (id) do update set kind = excluded.kind, artist_id = excluded.artist_id, title = excluded.title
   where (s.kind, s.artist_id, s.title) is distinct from (excluded.kind, excluded.artist_id, excluded.title);
   return null;

@@ -154,7 +154,7 @@ create table public.order_lines (
   id uuid primary key default gen_random_uuid(),
   order_id uuid not null references public.orders (id) on delete cascade,
   artist_id uuid not null references public.artist_profiles (id) on delete cascade,
-  kind text not null check (kind in ('track', 'album', 'merch')),
+  kind text not null check (kind in ('track', 'album', 'merch', 'membership')),
   item_id uuid,
   title text not null,
   amount_cents integer not null check (amount_cents >= 0),

@@ -98,6 +98,8 @@ begin
   perform private.forget_old_notifications();
   -- An album's buyers get its tracks whose day has come, before the day's release mail tells them.
   perform private.give_released_album_tracks();
+  -- And the members of tiers that give new releases theirs (22_memberships.sql).
+  perform private.give_members_new_releases();
   for due in
     select w.release_id, w.users_after, w.signups_after, r.artist_id
     from private.release_announcements w

@@ -11,14 +11,15 @@ create table public.notifications (
   id uuid primary key default gen_random_uuid(),
   user_id uuid not null references auth.users (id) on delete cascade,
   -- release: a new release from an artist the user follows or bought from; reply: a reply to the user's
-  -- comment; sale and follower: the artist's; shipped: merch the user bought is on its way; moved: a
-  -- release the user pre-ordered has a new day (read from the release as it is now).
-  kind text not null check (kind in ('release', 'reply', 'sale', 'follower', 'shipped', 'moved')),
+  -- comment; sale, follower and member (a fan joined one of their membership tiers): the artist's; shipped:
+  -- merch the user bought is on its way; moved: a release the user pre-ordered has a new day (read from the
+  -- release as it is now).
+  kind text not null check (kind in ('release', 'reply', 'sale', 'follower', 'shipped', 'moved', 'member')),
   release_id uuid references public.releases (id) on delete cascade,
   comment_id uuid references public.comments (id) on delete cascade,
   order_id uuid references public.orders (id) on delete cascade,
   order_line_id uuid references public.order_lines (id) on delete cascade,
-  -- Who did it: the new follower, the one who replied.
+  -- Who did it: the new follower or member, the one who replied.
   actor_id uuid references auth.users (id) on delete cascade,
   created_at timestamptz not null default now(),
   read_at timestamptz,
@@ -29,6 +30,7 @@ create table public.notifications (
     when 'sale' then order_id is not null
     when 'follower' then actor_id is not null
     when 'shipped' then order_line_id is not null
+    when 'member' then actor_id is not null
   end)
 );
 

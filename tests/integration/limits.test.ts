@@ -3,11 +3,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   albumTrackLimit,
   artistShare,
+  cartKinds,
   catalogLimits,
   codeLimits,
   commentMaxLength,
   currencies,
   maximumPrice,
+  membershipLimits,
   minimumChargeCents,
   minimumPrice,
   newsletterLimits,
@@ -61,6 +63,10 @@ const lengths: Record<string, number> = {
   "gifts.recipient_email": 254,
   "analytics_events.embedded_on": 255,
   "order_lines.tax_name": 50,
+  "membership_tiers.name": membershipLimits.name,
+  "membership_tiers.description": membershipLimits.description,
+  // The payment provider's subscription id.
+  "memberships.subscription_id": 255,
 };
 
 /**
@@ -110,11 +116,13 @@ const triggerArguments: { what: string; trigger: string; stated: number }[] = [
   { what: "comments a minute on a track", trigger: "comments_limit_on_a_track", stated: catalogLimits.commentsPerMinute },
   { what: "playlists a user", trigger: "playlists_limit", stated: playlistLimits.playlists },
   { what: "releases on a fan's wishlist", trigger: "wishlist_limit", stated: wishlistLimit },
+  { what: "membership tiers an artist", trigger: "membership_tiers_limit", stated: membershipLimits.tiers },
 ];
 
 /** Each list of values the app reads, and the columns whose checks allow exactly those. */
 const valueLists: { what: string; values: readonly string[]; columns: string[] }[] = [
-  { what: "the kinds of thing sold", values: soldKinds, columns: ["cart_lines.kind", "order_lines.kind"] },
+  { what: "the kinds of thing a cart holds", values: cartKinds, columns: ["cart_lines.kind"] },
+  { what: "the kinds of thing sold", values: soldKinds, columns: ["order_lines.kind"] },
   { what: "an order's states", values: orderStates, columns: ["orders.state"] },
   { what: "a payout's states", values: payoutStates, columns: ["payouts.state"] },
   { what: "the payout methods", values: payoutMethods, columns: ["payouts.method", "artist_payout_settings.payout_method"] },

@@ -686,6 +686,119 @@ export type Database = {
           },
         ]
       }
+      membership_tiers: {
+        Row: {
+          allow_pay_more: boolean
+          artist_id: string
+          closed: boolean
+          created_at: string
+          currency: string
+          description: string
+          discount_percent: number
+          grants_back_catalogue: boolean
+          grants_new_releases: boolean
+          id: string
+          monthly_price_cents: number
+          name: string
+          yearly_price_cents: number | null
+        }
+        Insert: {
+          allow_pay_more?: boolean
+          artist_id: string
+          closed?: boolean
+          created_at?: string
+          currency: string
+          description?: string
+          discount_percent?: number
+          grants_back_catalogue?: boolean
+          grants_new_releases?: boolean
+          id?: string
+          monthly_price_cents: number
+          name: string
+          yearly_price_cents?: number | null
+        }
+        Update: {
+          allow_pay_more?: boolean
+          artist_id?: string
+          closed?: boolean
+          created_at?: string
+          currency?: string
+          description?: string
+          discount_percent?: number
+          grants_back_catalogue?: boolean
+          grants_new_releases?: boolean
+          id?: string
+          monthly_price_cents?: number
+          name?: string
+          yearly_price_cents?: number | null
+        }
+        Relationships: [
+          {
+            foreignKeyName: "membership_tiers_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
+      memberships: {
+        Row: {
+          amount_cents: number
+          artist_id: string
+          billing_interval: string
+          currency: string
+          current_period_end: string
+          ended_at: string | null
+          fan_id: string
+          id: string
+          joined_at: string
+          state: string
+          subscription_id: string
+          tier_id: string
+        }
+        Insert: {
+          amount_cents: number
+          artist_id: string
+          billing_interval: string
+          currency: string
+          current_period_end: string
+          ended_at?: string | null
+          fan_id: string
+          id?: string
+          joined_at?: string
+          state?: string
+          subscription_id: string
+          tier_id: string
+        }
+        Update: {
+          amount_cents?: number
+          artist_id?: string
+          billing_interval?: string
+          currency?: string
+          current_period_end?: string
+          ended_at?: string | null
+          fan_id?: string
+          id?: string
+          joined_at?: string
+          state?: string
+          subscription_id?: string
+          tier_id?: string
+        }
+        Relationships: [
+          {
+            foreignKeyName: "memberships_artist_id_fkey"
+            columns: ["artist_id"]
+            referencedRelation: "artist_profiles"
+            referencedColumns: ["id"]
+          },
+          {
+            foreignKeyName: "memberships_tier_id_fkey"
+            columns: ["tier_id"]
+            referencedRelation: "membership_tiers"
+            referencedColumns: ["id"]
+          },
+        ]
+      }
       merch: {
         Row: {
           allow_pay_more: boolean
@@ -1814,6 +1927,26 @@ export type Database = {
         Args: { line_id: string; tracking?: string }
         Returns: string[]
       }
+      membership_changed: {
+        Args: { state: string; subscription_id: string }
+        Returns: string
+      }
+      membership_paid: {
+        Args: {
+          amount_cents: number
+          billing_interval: string
+          country?: string
+          currency: string
+          fan_id: string
+          invoice_id: string
+          payment_intent?: string
+          period_end: string
+          subscription_id: string
+          tax_cents: number
+          tier_id: string
+        }
+        Returns: Json
+      }
       merch_orders: {
         Args: Record<PropertyKey, never>
         Returns: {
@@ -2100,6 +2233,7 @@ export type Database = {
         Args: { kind?: string; page?: number; page_size?: number }
         Returns: Json
       }
+      studio_memberships: { Args: Record<PropertyKey, never>; Returns: Json }
       studio_releases: {
         Args: { page?: number; page_size?: number }
         Returns: Json

@@ -9,13 +9,14 @@ import { href } from "react-router";
 import * as v from "valibot";
 import { formatCountry, formatDate, formatMoney, formatOrderReference, formatTax } from "~/lib/format";
 import { waiverRecord } from "~/lib/payments/withdrawal";
-import { addressLines, cartKinds, downloadPath, isDownload, itemLabel, shippingNote } from "~/lib/payments/cart";
+import { addressLines, downloadPath, isDownload, itemLabel, shippingNote } from "~/lib/payments/cart";
+import { soldKinds } from "~/lib/constants";
 import { OrderTaxesSchema, ShippingAddressSchema, taxTotal } from "~/lib/schemas/checkout";
 import type { Message } from "./mail.server";
 
 const MailLine = v.object({
   id: v.string(),
-  kind: v.picklist(cartKinds),
+  kind: v.picklist(soldKinds),
   quantity: v.number(),
   shipping: v.number(),
   item_id: v.nullable(v.string()),

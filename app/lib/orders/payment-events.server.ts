@@ -1,8 +1,9 @@
 // A payment provider's events, applied one way whether its webhook brought them or an administrator asked
 // for one again ("Apply again" on the Admin Dashboard): what a checkout's payment came to, a charge refunded
 // (and the transfers of its lines taken back), a dispute opened or closed, an artist's payout account
-// updated. Each event applied once (the database takes its id once); one that fails is kept with its error
-// for administrators (`failed_payment_events`) until a delivery of it is applied.
+// updated, a membership's period paid or its subscription set to end or ended. Each event applied once (the
+// database takes its id once); one that fails is kept with its error for administrators
+// (`failed_payment_events`) until a delivery of it is applied.
 import type { RouterContextProvider } from "react-router";
 import * as v from "valibot";
 import { formError, type FormReply } from "~/lib/forms/forms";
@@ -12,6 +13,7 @@ import type { AppliableNews, PaymentEvent, PaymentProvider, WebhookNews } from "
 import { paymentProvider } from "~/lib/providers/payments.server";
 import { vouchedClient } from "~/lib/session/session.server";
 import { applyPaymentNews, settleCheckout } from "./checkout.server";
+import { applyMembershipNews } from "./memberships.server";
 import { reverseRefundedTransfers } from "./refunds.server";
 
 /** What became of an event: applied, ignored (nothing of the marketplace's), or the reason it failed. */
@@ -51,7 +53,8 @@ async function apply(
   else if ("payment" in news) {
     await applyPaymentNews(context, news);
     if ("refunded" in news.payment) await reverseRefundedTransfers(context);
-  } else return { ignored: true };
+  } else if ("membership" in news) await applyMembershipNews(context, news.membership);
+  else return { ignored: true };
   return { applied: true };
 }
 

@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import { href } from "react-router";
 import { albumPath, isUuid, trackPath } from "~/lib/catalog/catalog";
-import { minimumChargeCents, soldKinds } from "~/lib/constants";
+import { cartKinds, minimumChargeCents, type soldKinds } from "~/lib/constants";
 import { formatCountry, formatMoney } from "~/lib/format";
 
 /** The most a cart holds (the database holds the same). */
@@ -17,9 +17,11 @@ export const highestAmountCents = 100_000;
 /** The most of one merch item a line holds (the database holds the same); a download is bought once. */
 export const merchQuantityLimit = 10;
 
-/** A cart holds every kind of thing sold. */
-export const cartKinds = soldKinds;
+/** A cart holds every kind of thing sold but a membership (joined from the artist page). */
+export { cartKinds };
 export type CartKind = (typeof cartKinds)[number];
+/** What an order's line sells: a cart's kinds, or a membership's paid period. */
+export type SoldKind = (typeof soldKinds)[number];
 
 /** A cart's line: its item, the amount in cents the fan chose for one (null: the price), and how many. */
 export type CartLine = { kind: CartKind; id: string; amount: number | null; quantity: number };
@@ -33,26 +35,27 @@ export const minimumChargeOf = (currency: string) => minimumCharges.get(currency
 export const smallestPayment = (currency: string) => `The smallest payment is ${formatMoney(minimumChargeOf(currency), currency)}.`;
 
 /** Where an item of each kind has its page (merch has none of its own). */
-const itemPages: Record<CartKind, ((id: string) => string) | null> = { track: trackPath, album: albumPath, merch: null };
+const itemPages: Record<SoldKind, ((id: string) => string) | null> = { track: trackPath, album: albumPath, merch: null, membership: null };
 /** Where what an item of each kind gives is downloaded (merch is sent instead). */
-const downloadPages: Record<CartKind, ((id: string) => string) | null> = {
+const downloadPages: Record<SoldKind, ((id: string) => string) | null> = {
   track: (id) => href("/track/:id/download", { id }),
   album: (id) => href("/album/:id/download", { id }),
   merch: null,
+  membership: null,
 };
 
 /** A line's item's page, as an order or a receipt links it; null for an item with none, or gone (`id` null). */
-export const itemPath = (kind: CartKind, id: string | null) => (id === null ? null : (itemPages[kind]?.(id) ?? null));
+export const itemPath = (kind: SoldKind, id: string | null) => (id === null ? null : (itemPages[kind]?.(id) ?? null));
 
 /** Whether an item of the kind is downloaded (merch is sent instead). */
-export const isDownload = (kind: CartKind) => downloadPages[kind] !== null;
+export const isDownload = (kind: SoldKind) => downloadPages[kind] !== null;
 
 /** Where a line's item is downloaded; null for what is not downloaded, or an item gone. */
-export const downloadPath = (kind: CartKind, id: string | null) => (id === null ? null : (downloadPages[kind]?.(id) ?? null));
+export const downloadPath = (kind: SoldKind, id: string | null) => (id === null ? null : (downloadPages[kind]?.(id) ?? null));
 
 /** What a line is, as a cart, an order or a receipt says it ("Album", "Merch × 2"). */
-export function itemLabel(kind: CartKind, quantity = 1): string {
-  const label = { track: "Track", album: "Album", merch: "Merch" }[kind];
+export function itemLabel(kind: SoldKind, quantity = 1): string {
+  const label = { track: "Track", album: "Album", merch: "Merch", membership: "Membership" }[kind];
   return quantity > 1 ? `${label} × ${quantity}` : label;
 }
 

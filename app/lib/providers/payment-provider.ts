@@ -65,6 +65,8 @@ export type CheckoutNews = {
   shippingAddress?: ShippingAddress | undefined;
   /** The tax it added (a paid checkout with tax on). */
   tax?: CheckoutTax | undefined;
+  /** A membership's checkout, once its subscription's first period is paid: that period, as the webhook says it. */
+  membership?: MembershipNews | undefined;
 };
 
 /** What a provider says about a payment after it was made: refunded (in all, so far), or a dispute opened or closed. */
@@ -79,6 +81,45 @@ export type PaymentNews =
 export type PaymentSettlement = { currency: string; amount: number; fee: number; exchangeRate: number | null };
 
 /**
+ * What a provider says about a fan's membership: one period paid (each period an order of its own, taken
+ * once per invoice), or the subscription set to end at its period's end, taken back, or ended.
+ */
+export type MembershipNews =
+  | {
+      paid: {
+        invoice: string;
+        subscription: string;
+        fanId: string;
+        tierId: string;
+        interval: "month" | "year";
+        /** The period's price before tax, and the tax on it, in cents of `currency`. */
+        amount: number;
+        tax: number;
+        currency: string;
+        /** When the paid period ends (Unix seconds). */
+        periodEnd: number;
+        payment: string | null;
+        country: string | null;
+      };
+    }
+  | { changed: { subscription: string; state: "active" | "cancelling" | "ended" } };
+
+/**
+ * A fan's membership to open a checkout for: the tier, billed each `interval` at `amount` cents of
+ * `currency` (before tax: the tier's price, or more where it lets fans pay more), and the fan it is for.
+ */
+export type MembershipCheckout = {
+  fanId: string;
+  email: string;
+  tierId: string;
+  tierName: string;
+  artistName: string;
+  interval: "month" | "year";
+  amount: number;
+  currency: string;
+};
+
+/**
  * One of a provider's events: its id (taken once by the database), its type, and the connected account it
  * is about (an artist's payout account, for Connect's events), by which it is asked for again.
  */
@@ -88,6 +129,7 @@ export type PaymentEvent = { id: string; type: string; account?: string | undefi
 export type WebhookNews = { event: PaymentEvent } & (
   | { checkout: CheckoutNews }
   | { payment: PaymentNews }
+  | { membership: MembershipNews }
   /** A payout account of an artist's at the same provider, and whether it takes payouts now. */
   | { payoutAccount: { id: string; ready: boolean } }
   | { ignored: true }
@@ -116,4 +158,10 @@ export interface PaymentProvider {
    * now (so never refused for its version); null when the provider no longer has it.
    */
   eventNews(eventId: string, account?: string): Promise<AppliableNews | null>;
+  /**
+   * Opens the payment page of a fan's membership: a subscription on the platform's account, its metadata
+   * naming the fan, tier and interval (by which its paid periods become the membership). Its first period's
+   * news comes back from `checkoutNews` (the return page) or the webhook, whichever is first.
+   */
+  openMembershipCheckout(membership: MembershipCheckout, pages: CheckoutPages): Promise<{ checkout: string; url: string }>;
 }

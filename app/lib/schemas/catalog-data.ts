@@ -120,9 +120,26 @@ export const ArtistPageSchema = v.object({
       units_left: v.nullable(v.number()),
     }),
   ),
+  /** Its open membership tiers, cheapest first. */
+  membership_tiers: v.array(
+    v.object({
+      id: v.string(),
+      name: v.string(),
+      description: v.string(),
+      monthly_price_cents: v.number(),
+      yearly_price_cents: v.nullable(v.number()),
+      currency: v.string(),
+      allow_pay_more: v.boolean(),
+      grants_new_releases: v.boolean(),
+      grants_back_catalogue: v.boolean(),
+    }),
+  ),
+  /** The tier's name of the caller's own membership of the artist (null: not a member). */
+  membership: v.nullable(v.string()),
 });
 export type ArtistPageData = v.InferOutput<typeof ArtistPageSchema>;
 export type ArtistMerch = v.InferOutput<typeof ArtistPageSchema>["merch"][number];
+export type ArtistMembershipTier = v.InferOutput<typeof ArtistPageSchema>["membership_tiers"][number];
 
 /** `fan_page(fan_id)`. */
 export const FanPageSchema = v.object({

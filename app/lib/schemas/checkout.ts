@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { currencies, giftDaysAhead, textLimits } from "~/lib/constants";
+import { currencies, giftDaysAhead, soldKinds, textLimits } from "~/lib/constants";
 import { email } from "~/lib/schemas/auth";
 import { isUuid } from "~/lib/catalog/catalog";
 import { cartKinds, highestAmountCents, merchQuantityLimit } from "~/lib/payments/cart";
@@ -192,7 +192,7 @@ export const SalesSchema = v.array(
     /** The order's short reference (artists never read an order's id). */
     order_reference: v.string(),
     paid_at: v.string(),
-    kind: v.picklist(cartKinds),
+    kind: v.picklist(soldKinds),
     title: v.string(),
     artist_name: v.string(),
     currency: v.string(),

@@ -5,7 +5,7 @@ import { nullableText } from "./columns";
 
 const NotificationSchema = v.object({
   id: v.string(),
-  kind: v.picklist(["release", "reply", "sale", "follower", "shipped", "moved"]),
+  kind: v.picklist(["release", "reply", "sale", "follower", "shipped", "moved", "member"]),
   created_at: v.string(),
   unread: v.boolean(),
   // What it speaks of, as the reader may see it now: null once withdrawn, deleted or banned.

@@ -127,6 +127,15 @@ function NotificationText({ notification: n, locale }: { notification: Notificat
       );
     case "follower":
       return <p>{actor} followed you.</p>;
+    case "member":
+      return (
+        <p>
+          {actor} became a member.{" "}
+          <Link to={href("/dashboard/artist/memberships")} className={strong}>
+            Your members
+          </Link>
+        </p>
+      );
     case "sale":
       return (
         <p>

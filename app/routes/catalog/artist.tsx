@@ -1,4 +1,4 @@
-import { href, Link } from "react-router";
+import { href, Link, redirect } from "react-router";
 import { Artwork, ProfileImage } from "~/components/catalog/artist-image";
 import { FollowButton, useFollow } from "~/components/catalog/follow-button";
 import { ShareMenu } from "~/components/catalog/share-menu";
@@ -11,7 +11,7 @@ import { albumPath, artistPath, countOf, fanPath, isUuid, trackPath } from "~/li
 import { safeHttpUrl, socialProfile } from "~/lib/catalog/artist-profile";
 import { formatDate, formatDuration, formatPrice } from "~/lib/format";
 import { tagCachedAnswer } from "~/lib/cache/edge-cache.server";
-import { publicPageHeaders } from "~/lib/http/http-cache";
+import { publicPageHeaders, uncached } from "~/lib/http/http-cache";
 import { pageMeta } from "~/lib/sharing/meta";
 import { sharedPageMeta } from "~/lib/sharing/meta.server";
 import { artistData } from "~/lib/sharing/structured-data.server";
@@ -29,7 +29,11 @@ import { readForm } from "~/lib/forms/form-body.server";
 import { sqlState } from "~/lib/backend/sqlstate";
 import { formError, parseForm, replyWith } from "~/lib/forms/forms";
 import { NewsletterSchema } from "~/lib/schemas/catalog";
-import { supabaseContext, vouchedClient } from "~/lib/session/session.server";
+import { JoinTierSchema } from "~/lib/schemas/memberships";
+import { applyJoinedCheckout, openMembershipCheckout } from "~/lib/orders/memberships.server";
+import { requireUser } from "~/lib/session/guards.server";
+import { supabaseContext, userContext, vouchedClient } from "~/lib/session/session.server";
+import { MembershipSection } from "~/components/catalog/membership-section";
 import { cloudflareContext, clientAddress } from "~/lib/http/context.server";
 import { queueMails } from "~/lib/mail/mail-queue.server";
 import { useOptionalUser } from "~/lib/session/use-user";
@@ -55,6 +59,10 @@ export const headers = publicPageHeaders;
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (!isUuid(params.id)) throw notFound("Artist not found");
   const page = pageFrom(new URL(request.url));
+  // Back from a membership's checkout: its first period taken now, when the webhook has not brought it yet.
+  const joined = new URL(request.url).searchParams.get("session_id");
+  const user = context.get(userContext);
+  if (joined && user) await applyJoinedCheckout(context, joined, user.id);
   const artist = readOrThrow(
     await context.get(supabaseContext).rpc("artist_page", { artist_id: params.id, release_page: page, release_page_size: releasesPerPage }),
     { what: "artist page", schema: ArtistPageSchema, notFound: "Artist not found" },
@@ -115,7 +123,9 @@ const tooManySignups = {
  */
 export async function action({ params, request, context }: Route.ActionArgs) {
   if (!isUuid(params.id)) throw notFound("Artist not found");
-  const submission = parseForm(NewsletterSchema, await readForm(request));
+  const form = await readForm(request);
+  if (form.get("intent") === "join") return join(request, context, params.id, form);
+  const submission = parseForm(NewsletterSchema, form);
   if (!submission.success) return replyWith(submission.reply, 400);
   const { data: mail, error } = await vouchedClient(context).rpc("newsletter_signup", {
     artist_id: params.id,
@@ -141,6 +151,19 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   return replyWith({ fieldErrors: {}, formError: null, values: {}, notice: newsletterCheckInbox }, 200);
 }
 
+/**
+ * A tier's Join: a visitor is sent to log in first (and back here); a fan is sent on to the payment page.
+ */
+async function join(request: Request, context: Route.ActionArgs["context"], artistId: string, form: FormData) {
+  const user = requireUser(request, context);
+  const submission = parseForm(JoinTierSchema, form);
+  if (!submission.success) return replyWith(submission.reply, 400);
+  const { tierId, interval, amount } = submission.value;
+  const opened = await openMembershipCheckout(request, context, user, artistId, { tierId, interval, amount });
+  if ("refused" in opened) return replyWith(opened.refused, opened.status);
+  throw redirect(opened.pay, { status: 303, headers: uncached });
+}
+
 export default function Artist({ loaderData, actionData }: Route.ComponentProps) {
   const { artist, page, pages } = loaderData;
   const user = useOptionalUser();
@@ -156,6 +179,9 @@ export default function Artist({ loaderData, actionData }: Route.ComponentProps)
     release.upcoming ? [] : release.tracks.map((track) => releaseQueueTrack(release, track, artistName)),
   );
   const moreFollowers = follow.followerCount - artist.latest_followers.length;
+  // The action answers the form that was sent: a tier's Join, or the newsletter's.
+  const joinReply = actionData?.values.intent === "join" ? actionData : undefined;
+  const newsletterReply = joinReply ? undefined : actionData;
 
   return (
     <article>
@@ -240,7 +266,18 @@ export default function Artist({ loaderData, actionData }: Route.ComponentProps)
         </div>
 
         <aside className="grid grid-cols-1 content-start gap-8">
-          {user?.id !== artist.id ? <ArtistNewsletterForm artistId={artist.id} artistName={artist.artist_name} reply={actionData} /> : null}
+          {artist.membership_tiers.length > 0 || artist.membership ? (
+            <MembershipSection
+              artistId={artist.id}
+              tiers={artist.membership_tiers}
+              membership={artist.membership}
+              mayJoin={!user || (user.role === "fan" && !user.isAdmin)}
+              reply={joinReply}
+            />
+          ) : null}
+          {user?.id !== artist.id ? (
+            <ArtistNewsletterForm artistId={artist.id} artistName={artist.artist_name} reply={newsletterReply} />
+          ) : null}
           <section aria-labelledby="followers">
             <h2 id="followers" className="mb-3 text-lg font-bold">
               Followers

@@ -4,12 +4,12 @@ import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { LinkButton } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { readOrThrow } from "~/lib/backend/backend.server";
-import { orderStates } from "~/lib/constants";
+import { orderStates, soldKinds } from "~/lib/constants";
 import { formatMoney } from "~/lib/format";
 import { OrderTaxes } from "~/components/payments/order-taxes";
 import { OrderTaxesSchema, taxTotal } from "~/lib/schemas/checkout";
 import { waiverRecord } from "~/lib/payments/withdrawal";
-import { cartKinds, itemLabel, itemPath, sameItem, shippingNote } from "~/lib/payments/cart";
+import { itemLabel, itemPath, sameItem, shippingNote } from "~/lib/payments/cart";
 import { envFrom } from "~/lib/http/env.server";
 import { uncached } from "~/lib/http/http-cache";
 import { receiptPass } from "~/lib/http/signed-values.server";
@@ -37,7 +37,7 @@ const OrderSchema = v.object({
   taxes: OrderTaxesSchema,
   lines: v.array(
     v.object({
-      kind: v.picklist(cartKinds),
+      kind: v.picklist(soldKinds),
       item_id: v.nullable(v.string()),
       title: v.string(),
       quantity: v.number(),
@@ -52,7 +52,7 @@ const GuestOrderSchema = v.nullable(
   v.object({
     id: v.string(),
     paid_at: v.string(),
-    lines: v.array(v.object({ kind: v.picklist(cartKinds), item_id: v.nullable(v.string()) })),
+    lines: v.array(v.object({ kind: v.picklist(soldKinds), item_id: v.nullable(v.string()) })),
   }),
 );
 

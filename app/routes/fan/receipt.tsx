@@ -15,11 +15,11 @@ import { envFrom } from "~/lib/http/env.server";
 import { linkHolderPageHeaders, uncached } from "~/lib/http/http-cache";
 import { readReceiptPass, receiptPassDays } from "~/lib/http/signed-values.server";
 import { waiverRecord } from "~/lib/payments/withdrawal";
-import { cartKinds, downloadPath, itemLabel, shippingNote } from "~/lib/payments/cart";
+import { downloadPath, itemLabel, shippingNote } from "~/lib/payments/cart";
 import { formError, replyWith } from "~/lib/forms/forms";
 import { requireUser } from "~/lib/session/guards.server";
 import { useOptionalUser } from "~/lib/session/use-user";
-import { brandName } from "~/lib/constants";
+import { brandName, soldKinds } from "~/lib/constants";
 import { userContext, vouchedClient } from "~/lib/session/session.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import type { Route } from "./+types/receipt";
@@ -45,7 +45,7 @@ const ReceiptSchema = v.object({
   lines: v.array(
     v.object({
       id: v.string(),
-      kind: v.picklist(cartKinds),
+      kind: v.picklist(soldKinds),
       quantity: v.number(),
       item_id: v.nullable(v.string()),
       title: v.string(),

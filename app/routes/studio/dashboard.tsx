@@ -34,7 +34,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-/** The six tiles (spec section 2), in the spec's order. */
+/** The six tiles (spec section 2), in the spec's order, and Memberships. */
 const tiles = [
   { to: href("/dashboard/artist/upload"), title: "Upload Music", description: "Publish a single, an album or merchandise." },
   { to: href("/dashboard/artist/media"), title: "Media Manager", description: "Your artwork and product images." },
@@ -42,6 +42,7 @@ const tiles = [
   { to: href("/dashboard/artist/analytics"), title: "Analytics", description: "Sales, plays and listeners over time." },
   { to: href("/dashboard/artist/payments"), title: "Payment Settings", description: "Your PayPal email, minimum price and withdrawals." },
   { to: href("/dashboard/artist/profile"), title: "Edit Profile", description: "Your name, bio, links, tour dates and picture." },
+  { to: href("/dashboard/artist/memberships"), title: "Memberships", description: "Tiers fans join to support you, and your members." },
 ];
 
 /** The statistics row; revenue in the artist's currency. */

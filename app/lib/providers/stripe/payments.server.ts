@@ -12,6 +12,7 @@ import type {
   CheckoutTax,
   CheckoutOutcome,
   CheckoutPages,
+  MembershipNews,
   PaymentEvent,
   PaymentNews,
   PaymentProvider,
@@ -23,6 +24,7 @@ import { stripeApiVersion, stripeClient, taxInPrices, type StripePaymentEnv } fr
 import { accountTakesTransfers } from "./accounts.server";
 import { chargeSettlement } from "./settlements.server";
 import type { platformEvents } from "./webhook-events";
+import { membershipSessionParams, paidInvoiceNews, sessionMembershipNews, subscriptionNews } from "./memberships.server";
 
 /**
  * The Checkout Session of an order: each line at its total (cents from the database), its merch's shipping
@@ -189,6 +191,10 @@ function disputeNews(dispute: Stripe.Dispute, closed: boolean): PaymentNews | nu
   return { payment, dispute: { id, amount, currency, reason, status, closed } };
 }
 
+/** What a membership's event says, as its news; an event the marketplace does not act on when null (not a membership's). */
+const membershipEventNews = (about: PaymentEvent, membership: MembershipNews | null): AppliableNews =>
+  membership ? { event: about, membership } : { event: about, ignored: true };
+
 /** What `payment` says, as an event's news; an event the marketplace does not act on when null. */
 const paymentEventNews = (about: PaymentEvent, payment: PaymentNews | null): AppliableNews =>
   payment ? { event: about, payment } : { event: about, ignored: true };
@@ -222,6 +228,9 @@ async function webhookNewsOf(stripe: Stripe, event: Stripe.Event): Promise<Webho
   if (event.type === "charge.refunded") return paymentEventNews(about, await refundNews(stripe, event.data.object));
   if (event.type === "charge.dispute.created" || event.type === "charge.dispute.closed")
     return paymentEventNews(about, disputeNews(event.data.object, event.type === "charge.dispute.closed"));
+  if (event.type === "invoice.paid") return membershipEventNews(about, await paidInvoiceNews(stripe, event.data.object));
+  if (event.type === "customer.subscription.updated" || event.type === "customer.subscription.deleted")
+    return membershipEventNews(about, subscriptionNews(event.data.object, event.type === "customer.subscription.deleted"));
   return { event: about, ignored: true };
 }
 
@@ -247,6 +256,13 @@ async function eventNewsNow(stripe: Stripe, event: Stripe.Event): Promise<Applia
   if (event.type === "charge.refunded") return paymentEventNews(about, await refundNews(stripe, await stripe.charges.retrieve(named)));
   if (event.type === "charge.dispute.created" || event.type === "charge.dispute.closed")
     return paymentEventNews(about, disputeNews(await stripe.disputes.retrieve(named), event.type === "charge.dispute.closed"));
+  if (event.type === "invoice.paid")
+    return membershipEventNews(about, await paidInvoiceNews(stripe, await stripe.invoices.retrieve(named, { expand: ["payments"] })));
+  if (event.type === "customer.subscription.updated" || event.type === "customer.subscription.deleted")
+    return membershipEventNews(
+      about,
+      subscriptionNews(await stripe.subscriptions.retrieve(named), event.type === "customer.subscription.deleted"),
+    );
   return { event: about, ignored: true };
 }
 
@@ -267,6 +283,8 @@ export function stripePayments(env: StripePaymentEnv): PaymentProvider | null {
     async checkoutNews(checkout) {
       if (!/^cs_\w+$/.test(checkout)) return null;
       const session = await stripe.checkout.sessions.retrieve(checkout);
+      if (session.mode === "subscription")
+        return { ...sessionNews(session), membership: (await sessionMembershipNews(stripe, session)) ?? undefined };
       return withTax(stripe, session, sessionNews(session));
     },
     async expireCheckout(checkout) {
@@ -318,6 +336,18 @@ export function stripePayments(env: StripePaymentEnv): PaymentProvider | null {
         if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
         throw error;
       }
+    },
+    /**
+     * Idempotent by the fan, tier, interval and amount within the hour: a form sent twice opens one payment
+     * page, and one chosen again later opens a new one.
+     */
+    async openMembershipCheckout(membership, pages) {
+      const hour = new Date().toISOString().slice(0, 13);
+      const session = await stripe.checkout.sessions.create(membershipSessionParams(membership, { ...pages, tax: taxInPrices(env) }), {
+        idempotencyKey: `membership-${membership.fanId}-${membership.tierId}-${membership.interval}-${membership.amount}-${hour}`,
+      });
+      if (!session.url) throw new Error(`Stripe opened membership checkout ${session.id} without a payment page`);
+      return { checkout: session.id, url: session.url };
     },
   };
 }
