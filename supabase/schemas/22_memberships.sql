@@ -109,6 +109,9 @@ create index memberships_tier_id_joined_at_idx on public.memberships (tier_id, j
 
 create index memberships_artist_id_idx on public.memberships (artist_id);
 
+-- A fan's memberships, newest first (their Memberships page; the policy's own filter).
+create index memberships_fan_id_joined_at_idx on public.memberships (fan_id, joined_at desc);
+
 -- New releases' members (give_members_new_releases).
 create index memberships_artist_id_live_idx on public.memberships (artist_id) where state <> 'ended';
 

@@ -141,4 +141,9 @@ export interface PaymentProvider {
    * now (so never refused for its version); null when the provider no longer has it.
    */
   eventNews(eventId: string, account?: string): Promise<AppliableNews | null>;
+  /**
+   * Sets a membership's subscription to end at its paid period's end (the fan stays a member until then), once
+   * per subscription however often asked. Throws with the provider's reason.
+   */
+  cancelMembership(subscription: string): Promise<void>;
 }

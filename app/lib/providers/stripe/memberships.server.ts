@@ -54,3 +54,12 @@ export function subscriptionNews(subscription: Stripe.Subscription, deleted: boo
   const state = deleted || subscription.status === "canceled" ? "ended" : subscription.cancel_at_period_end ? "cancelling" : "active";
   return { changed: { subscription: subscription.id, state } };
 }
+
+/**
+ * A membership's subscription set to cancel at its period's end (`cancel_at_period_end`, Stripe's "Cancel
+ * subscriptions"), idempotent by the subscription: Stripe then sends `customer.subscription.updated`, which
+ * says `cancelling` again, and `customer.subscription.deleted` when the period ends.
+ */
+export async function cancelAtPeriodEnd(stripe: Stripe, subscription: string): Promise<void> {
+  await stripe.subscriptions.update(subscription, { cancel_at_period_end: true }, { idempotencyKey: `membership-cancel-${subscription}` });
+}

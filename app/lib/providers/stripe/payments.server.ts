@@ -24,7 +24,7 @@ import { stripeApiVersion, stripeClient, taxInPrices, type StripePaymentEnv } fr
 import { accountTakesTransfers } from "./accounts.server";
 import { chargeSettlement } from "./settlements.server";
 import type { platformEvents } from "./webhook-events";
-import { paidInvoiceNews, subscriptionNews } from "./memberships.server";
+import { cancelAtPeriodEnd, paidInvoiceNews, subscriptionNews } from "./memberships.server";
 
 /**
  * The Checkout Session of an order: each line at its total (cents from the database), its merch's shipping
@@ -334,6 +334,9 @@ export function stripePayments(env: StripePaymentEnv): PaymentProvider | null {
         if (error instanceof Stripe.errors.StripeInvalidRequestError && error.statusCode === 404) return null;
         throw error;
       }
+    },
+    async cancelMembership(subscription) {
+      await cancelAtPeriodEnd(stripe, subscription);
     },
   };
 }
