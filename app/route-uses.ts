@@ -94,6 +94,7 @@ export const routeUses = {
   "/dashboard/fan": page("fans"),
   "/dashboard/fan/purchased": page("fans"),
   "/dashboard/fan/following": page("fans"),
+  "/dashboard/fan/memberships": page("fans"),
   "/dashboard/fan/recent": page("fans"),
   "/recent": page("users"),
   "/dashboard/fan/payments": page("fans"),

@@ -106,6 +106,7 @@ export default [
     route("dashboard/fan", "routes/fan/dashboard.tsx"),
     route("dashboard/fan/purchased", "routes/fan/purchased.tsx"),
     route("dashboard/fan/following", "routes/fan/following.tsx"),
+    route("dashboard/fan/memberships", "routes/fan/memberships.tsx"),
     route("dashboard/fan/recent", "routes/fan/recent.tsx"),
     // The sidebar's Recently Played: the same list for any signed-in user.
     route("recent", "routes/fan/recent.tsx", { id: "routes/fan/recent-any-user" }),

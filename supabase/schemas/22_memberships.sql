@@ -109,6 +109,9 @@ create index memberships_tier_id_joined_at_idx on public.memberships (tier_id, j
 
 create index memberships_artist_id_idx on public.memberships (artist_id);
 
+-- A fan's memberships, newest first (their Memberships page; the policy's own filter).
+create index memberships_fan_id_joined_at_idx on public.memberships (fan_id, joined_at desc);
+
 -- New releases' members (give_members_new_releases).
 create index memberships_artist_id_live_idx on public.memberships (artist_id) where state <> 'ended';
 
@@ -340,6 +343,50 @@ $$;
 revoke execute on function public.membership_changed(text, text) from public;
 
 grant execute on function public.membership_changed(text, text) to anon, authenticated;
+
+-- A fan's membership set to end at its period's end, by that fan alone (the caller), through the marketplace
+-- once the provider's subscription is set to (the Cancel on the fan's Memberships page): `cancelling` at
+-- once, as the provider's `customer.subscription.updated` later says again (membership_changed). One not
+-- active (cancelling already, or ended) stays as it is. Answers the membership's state. What follows its
+-- writes: no trigger fires.
+create or replace function private.cancel_membership(membership_id uuid)
+returns text
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  member public.memberships;
+begin
+  perform private.require_marketplace_request();
+  select * into member from public.memberships m where m.id = cancel_membership.membership_id for update;
+  if not found or member.fan_id is distinct from auth.uid() or not private.is_active_user() then
+    raise exception 'only its member cancels a membership' using errcode = '42501';
+  end if;
+  if member.state <> 'active' then
+    return member.state;
+  end if;
+  update public.memberships m set state = 'cancelling' where m.id = member.id;
+  return 'cancelling';
+end
+$$;
+
+revoke execute on function private.cancel_membership(uuid) from public;
+
+grant execute on function private.cancel_membership(uuid) to anon, authenticated;
+
+create or replace function public.cancel_membership(membership_id uuid)
+returns text
+language sql
+security invoker
+set search_path = ''
+as $$
+  select private.cancel_membership(cancel_membership.membership_id)
+$$;
+
+revoke execute on function public.cancel_membership(uuid) from public;
+
+grant execute on function public.cancel_membership(uuid) to anon, authenticated;
 
 -- Each new release given to the members of its artist's tiers that give new releases (a membership not
 -- ended), on its day, from the announcement job (announce_releases, 19): the tracks out in the last 7 days

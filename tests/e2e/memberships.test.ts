@@ -1,6 +1,8 @@
 // Studio → Memberships with JavaScript: an artist opens it from the dashboard's tile, adds a tier, edits
 // it, and sees a member who joined (as the marketplace applies a paid period); a fan joins it from the
-// artist's page, paying with 4242 on the Stripe stand-in's page; axe finds nothing on a phone or a desktop. Without JavaScript the forms are proved by the route tests (tests/routes/memberships.test.ts).
+// artist's page, paying with 4242 on the Stripe stand-in's page; a fan opens their Memberships from the
+// dashboard and is asked to confirm a cancel; axe finds nothing on a phone or a desktop. Without JavaScript
+// the forms are proved by the route tests (tests/routes/memberships*.test.ts).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { createClient } from "@supabase/supabase-js";
@@ -93,6 +95,52 @@ describe("Studio → Memberships", () => {
     } finally {
       await artist.close();
       await admin.auth.admin.deleteUser(fan.data.user!.id);
+    }
+  });
+});
+
+describe("A fan's Memberships", () => {
+  test("a member opens it from the dashboard and is asked to confirm a cancel, and axe finds nothing", async () => {
+    const fan = await newAccountPage(browser, "fan", `leaver${Date.now().toString(36)}`);
+    const artist = await admin.auth.admin.createUser({
+      email: `leaving-${Date.now().toString(36)}@example.com`,
+      password: "a-long-password",
+      email_confirm: true,
+      user_metadata: { role: "artist", artist_name: `Leaving ${Date.now().toString(36)}`, paypal_email: "payouts@example.com", genres: [] },
+    });
+    const { data: tier, error: tierError } = await admin
+      .from("membership_tiers")
+      .insert({ artist_id: artist.data.user!.id, name: "Front row", monthly_price_cents: 500, currency: "USD" })
+      .select("id")
+      .single();
+    if (tierError) throw new Error(tierError.message);
+    try {
+      const { error } = await marketplace.rpc("membership_paid", {
+        invoice_id: `in_${fan.userId}`,
+        subscription_id: `sub_${fan.userId}`,
+        fan_id: fan.userId,
+        tier_id: tier.id,
+        billing_interval: "month",
+        amount_cents: 500,
+        tax_cents: 0,
+        currency: "USD",
+        period_end: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      });
+      if (error) throw new Error(error.message);
+      const { page } = fan;
+      await page.getByRole("link", { name: "Memberships" }).click();
+      await page.getByRole("heading", { level: 1, name: "Memberships" }).waitFor();
+      await hydrated(page);
+      await page.getByRole("link", { name: /Cancel your membership of/ }).click();
+      await page.getByText(/Your membership ends on/).waitFor();
+      await page.getByRole("button", { name: "Confirm cancel" }).waitFor();
+      for (const viewport of Object.values(viewports)) {
+        await page.setViewportSize(viewport);
+        await expectNoAxeViolations(page);
+      }
+    } finally {
+      await fan.close();
+      await admin.auth.admin.deleteUser(artist.data.user!.id);
     }
   });
 });

@@ -1773,6 +1773,7 @@ export type Database = {
         Args: { checkout_session: string; order_id: string; provider?: string }
         Returns: undefined
       }
+      cancel_membership: { Args: { membership_id: string }; Returns: string }
       change_gift_recipient: {
         Args: { email: string; gift_id: string }
         Returns: string

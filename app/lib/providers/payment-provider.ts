@@ -164,4 +164,9 @@ export interface PaymentProvider {
    * news comes back from `checkoutNews` (the return page) or the webhook, whichever is first.
    */
   openMembershipCheckout(membership: MembershipCheckout, pages: CheckoutPages): Promise<{ checkout: string; url: string }>;
+  /**
+   * Sets a membership's subscription to end at its paid period's end (the fan stays a member until then), once
+   * per subscription however often asked. Throws with the provider's reason.
+   */
+  cancelMembership(subscription: string): Promise<void>;
 }

@@ -59,6 +59,9 @@ export default function FanDashboard({ loaderData }: Route.ComponentProps) {
         <LinkButton to={`${fanPath(fanId)}#wishlist`} variant="secondary">
           Your collection and wishlist
         </LinkButton>
+        <LinkButton to={href("/dashboard/fan/memberships")} variant="secondary">
+          Memberships
+        </LinkButton>
         <LinkButton to={href("/dashboard/fan/payments")} variant="secondary">
           Payment Settings
         </LinkButton>

@@ -75,6 +75,12 @@ select tests.each_actor('change a membership without the marketplace', $$select 
   array[]::text[]);
 select tests.each_actor_through_marketplace('change a membership through the marketplace',
   $$select 1 where public.membership_changed('sub_fan', 'cancelling') = 'cancelling'$$, array['visitor', 'artist', 'other artist', 'fan', 'admin']);
+select tests.each_actor('cancel a membership without the marketplace', $$select public.cancel_membership(tests.id('membership'))$$,
+  array[]::text[]);
+select tests.each_actor_through_marketplace('cancel a membership through the marketplace',
+  $$select 1 where public.cancel_membership(tests.id('membership')) = 'cancelling'$$, array['fan']);
+select tests.one_actor('cancel a membership through the marketplace', 'other fan through the marketplace',
+  $$select 1 where public.cancel_membership(tests.id('membership')) = 'cancelling'$$, false);
 select tests.each_actor('read one''s tiers and members in the studio',
   $$select 1 from jsonb_array_elements(public.studio_memberships()) t cross join jsonb_array_elements(t -> 'members') m
     where m ->> 'name' = 'listener' and (t ->> 'member_count')::integer = 1$$, array['artist']);
@@ -166,6 +172,8 @@ select is(
   '[false, true]'::jsonb, 'what the membership gave stays the fan''s');
 select is(tests.as_marketplace($$select to_jsonb(public.membership_changed('sub_fan', 'active'))$$), '"ended"'::jsonb,
   'an ended membership stays ended');
+select is(tests.through_marketplace($$select to_jsonb(public.cancel_membership(tests.id('membership')))$$, 'fan'), '"ended"'::jsonb,
+  'an ended membership is not cancelled');
 
 -- An artist's account removed takes its tiers along, members and all.
 with tier as (

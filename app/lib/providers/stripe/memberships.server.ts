@@ -116,3 +116,12 @@ export async function sessionMembershipNews(stripe: Stripe, session: Stripe.Chec
   const invoice = await stripe.invoices.retrieve(typeof latest === "string" ? latest : (latest.id ?? ""), { expand: ["payments"] });
   return invoice.status === "paid" ? paidInvoiceNews(stripe, invoice) : null;
 }
+
+/**
+ * A membership's subscription set to cancel at its period's end (`cancel_at_period_end`, Stripe's "Cancel
+ * subscriptions"), idempotent by the subscription: Stripe then sends `customer.subscription.updated`, which
+ * says `cancelling` again, and `customer.subscription.deleted` when the period ends.
+ */
+export async function cancelAtPeriodEnd(stripe: Stripe, subscription: string): Promise<void> {
+  await stripe.subscriptions.update(subscription, { cancel_at_period_end: true }, { idempotencyKey: `membership-cancel-${subscription}` });
+}

@@ -24,7 +24,7 @@ import { stripeApiVersion, stripeClient, taxInPrices, type StripePaymentEnv } fr
 import { accountTakesTransfers } from "./accounts.server";
 import { chargeSettlement } from "./settlements.server";
 import type { platformEvents } from "./webhook-events";
-import { membershipSessionParams, paidInvoiceNews, sessionMembershipNews, subscriptionNews } from "./memberships.server";
+import { cancelAtPeriodEnd, membershipSessionParams, paidInvoiceNews, sessionMembershipNews, subscriptionNews } from "./memberships.server";
 
 /**
  * The Checkout Session of an order: each line at its total (cents from the database), its merch's shipping
@@ -348,6 +348,9 @@ export function stripePayments(env: StripePaymentEnv): PaymentProvider | null {
       });
       if (!session.url) throw new Error(`Stripe opened membership checkout ${session.id} without a payment page`);
       return { checkout: session.id, url: session.url };
+    },
+    async cancelMembership(subscription) {
+      await cancelAtPeriodEnd(stripe, subscription);
     },
   };
 }

@@ -12,15 +12,177 @@ alter table "public"."notifications" drop constraint "notifications_kind_check";
 
 alter table "public"."notifications" drop constraint "notifications_names_what";
 
+alter table "public"."order_lines" drop constraint "order_lines_kind_check";
+
+alter table "public"."sellables" drop constraint "sellables_kind_check";
+
 drop index if exists "public"."purchases_order_line_id_idx";
+
+
+  create table "private"."membership_invoices" (
+    "invoice_id" text not null,
+    "membership_id" uuid not null,
+    "order_line_id" uuid,
+    "paid_at" timestamp with time zone not null default now()
+      );
+
+
+
+  create table "public"."membership_tiers" (
+    "id" uuid not null default gen_random_uuid(),
+    "artist_id" uuid not null,
+    "name" text not null,
+    "description" text not null default ''::text,
+    "monthly_price_cents" integer not null,
+    "yearly_price_cents" integer,
+    "currency" text not null,
+    "allow_pay_more" boolean not null default false,
+    "grants_new_releases" boolean not null default false,
+    "grants_back_catalogue" boolean not null default false,
+    "discount_percent" integer not null default 0,
+    "closed" boolean not null default false,
+    "created_at" timestamp with time zone not null default now()
+      );
+
+
+alter table "public"."membership_tiers" enable row level security;
+
+
+  create table "public"."memberships" (
+    "id" uuid not null default gen_random_uuid(),
+    "fan_id" uuid not null,
+    "tier_id" uuid not null,
+    "artist_id" uuid not null,
+    "billing_interval" text not null,
+    "amount_cents" integer not null,
+    "currency" text not null,
+    "state" text not null default 'active'::text,
+    "subscription_id" text not null,
+    "current_period_end" timestamp with time zone not null,
+    "joined_at" timestamp with time zone not null default now(),
+    "ended_at" timestamp with time zone
+      );
+
+
+alter table "public"."memberships" enable row level security;
 
 alter table "public"."releases" add column "preorder" boolean not null default false;
 
 alter table "public"."tracks" add column "instant" boolean not null default false;
 
+CREATE INDEX membership_invoices_membership_id_paid_at_idx ON private.membership_invoices USING btree (membership_id, paid_at DESC);
+
+CREATE UNIQUE INDEX membership_invoices_pkey ON private.membership_invoices USING btree (invoice_id);
+
+CREATE INDEX membership_tiers_artist_id_created_at_idx ON public.membership_tiers USING btree (artist_id, created_at);
+
+CREATE UNIQUE INDEX membership_tiers_pkey ON public.membership_tiers USING btree (id);
+
+CREATE INDEX memberships_artist_id_idx ON public.memberships USING btree (artist_id);
+
+CREATE INDEX memberships_artist_id_live_idx ON public.memberships USING btree (artist_id) WHERE (state <> 'ended'::text);
+
+CREATE INDEX memberships_fan_id_joined_at_idx ON public.memberships USING btree (fan_id, joined_at DESC);
+
+CREATE UNIQUE INDEX memberships_one_live_idx ON public.memberships USING btree (fan_id, artist_id) WHERE (state <> 'ended'::text);
+
+CREATE UNIQUE INDEX memberships_pkey ON public.memberships USING btree (id);
+
+CREATE UNIQUE INDEX memberships_subscription_id_key ON public.memberships USING btree (subscription_id);
+
+CREATE INDEX memberships_tier_id_joined_at_idx ON public.memberships USING btree (tier_id, joined_at DESC);
+
 CREATE UNIQUE INDEX purchases_line_track_once ON public.purchases USING btree (order_line_id, track_id);
 
 CREATE INDEX releases_preorder_idx ON public.releases USING btree (id) WHERE preorder;
+
+alter table "private"."membership_invoices" add constraint "membership_invoices_pkey" PRIMARY KEY using index "membership_invoices_pkey";
+
+alter table "public"."membership_tiers" add constraint "membership_tiers_pkey" PRIMARY KEY using index "membership_tiers_pkey";
+
+alter table "public"."memberships" add constraint "memberships_pkey" PRIMARY KEY using index "memberships_pkey";
+
+alter table "private"."membership_invoices" add constraint "membership_invoices_invoice_id_check" CHECK ((char_length(invoice_id) <= 255)) not valid;
+
+alter table "private"."membership_invoices" validate constraint "membership_invoices_invoice_id_check";
+
+alter table "private"."membership_invoices" add constraint "membership_invoices_membership_id_fkey" FOREIGN KEY (membership_id) REFERENCES memberships(id) ON DELETE CASCADE not valid;
+
+alter table "private"."membership_invoices" validate constraint "membership_invoices_membership_id_fkey";
+
+alter table "private"."membership_invoices" add constraint "membership_invoices_order_line_id_fkey" FOREIGN KEY (order_line_id) REFERENCES order_lines(id) ON DELETE SET NULL not valid;
+
+alter table "private"."membership_invoices" validate constraint "membership_invoices_order_line_id_fkey";
+
+alter table "public"."membership_tiers" add constraint "membership_tiers_artist_id_fkey" FOREIGN KEY (artist_id) REFERENCES artist_profiles(id) ON DELETE CASCADE not valid;
+
+alter table "public"."membership_tiers" validate constraint "membership_tiers_artist_id_fkey";
+
+alter table "public"."membership_tiers" add constraint "membership_tiers_currency_check" CHECK (private.is_currency(currency)) not valid;
+
+alter table "public"."membership_tiers" validate constraint "membership_tiers_currency_check";
+
+alter table "public"."membership_tiers" add constraint "membership_tiers_description_length" CHECK ((char_length(description) <= 1000)) not valid;
+
+alter table "public"."membership_tiers" validate constraint "membership_tiers_description_length";
+
+alter table "public"."membership_tiers" add constraint "membership_tiers_discount_percent_check" CHECK (((discount_percent >= 0) AND (discount_percent <= 100))) not valid;
+
+alter table "public"."membership_tiers" validate constraint "membership_tiers_discount_percent_check";
+
+alter table "public"."membership_tiers" add constraint "membership_tiers_monthly_price_range" CHECK (((monthly_price_cents >= 100) AND (monthly_price_cents <= 50000))) not valid;
+
+alter table "public"."membership_tiers" validate constraint "membership_tiers_monthly_price_range";
+
+alter table "public"."membership_tiers" add constraint "membership_tiers_name_check" CHECK ((btrim(name) <> ''::text)) not valid;
+
+alter table "public"."membership_tiers" validate constraint "membership_tiers_name_check";
+
+alter table "public"."membership_tiers" add constraint "membership_tiers_name_length" CHECK ((char_length(name) <= 60)) not valid;
+
+alter table "public"."membership_tiers" validate constraint "membership_tiers_name_length";
+
+alter table "public"."membership_tiers" add constraint "membership_tiers_yearly_price_range" CHECK (((yearly_price_cents >= 100) AND (yearly_price_cents <= 500000))) not valid;
+
+alter table "public"."membership_tiers" validate constraint "membership_tiers_yearly_price_range";
+
+alter table "public"."memberships" add constraint "memberships_amount_cents_check" CHECK ((amount_cents >= 0)) not valid;
+
+alter table "public"."memberships" validate constraint "memberships_amount_cents_check";
+
+alter table "public"."memberships" add constraint "memberships_artist_id_fkey" FOREIGN KEY (artist_id) REFERENCES artist_profiles(id) ON DELETE CASCADE not valid;
+
+alter table "public"."memberships" validate constraint "memberships_artist_id_fkey";
+
+alter table "public"."memberships" add constraint "memberships_billing_interval_check" CHECK ((billing_interval = ANY (ARRAY['month'::text, 'year'::text]))) not valid;
+
+alter table "public"."memberships" validate constraint "memberships_billing_interval_check";
+
+alter table "public"."memberships" add constraint "memberships_currency_check" CHECK (private.is_currency(currency)) not valid;
+
+alter table "public"."memberships" validate constraint "memberships_currency_check";
+
+alter table "public"."memberships" add constraint "memberships_ended" CHECK (((state = 'ended'::text) = (ended_at IS NOT NULL))) not valid;
+
+alter table "public"."memberships" validate constraint "memberships_ended";
+
+alter table "public"."memberships" add constraint "memberships_fan_id_fkey" FOREIGN KEY (fan_id) REFERENCES auth.users(id) ON DELETE CASCADE not valid;
+
+alter table "public"."memberships" validate constraint "memberships_fan_id_fkey";
+
+alter table "public"."memberships" add constraint "memberships_state_check" CHECK ((state = ANY (ARRAY['active'::text, 'cancelling'::text, 'ended'::text]))) not valid;
+
+alter table "public"."memberships" validate constraint "memberships_state_check";
+
+alter table "public"."memberships" add constraint "memberships_subscription_id_check" CHECK ((char_length(subscription_id) <= 255)) not valid;
+
+alter table "public"."memberships" validate constraint "memberships_subscription_id_check";
+
+alter table "public"."memberships" add constraint "memberships_subscription_id_key" UNIQUE using index "memberships_subscription_id_key";
+
+alter table "public"."memberships" add constraint "memberships_tier_id_fkey" FOREIGN KEY (tier_id) REFERENCES membership_tiers(id) ON DELETE CASCADE not valid;
+
+alter table "public"."memberships" validate constraint "memberships_tier_id_fkey";
 
 alter table "private"."mails" add constraint "mails_kind_check" CHECK ((kind = ANY (ARRAY['receipt'::text, 'sale'::text, 'refund'::text, 'shipped'::text, 'releases'::text, 'newsletter_signup'::text, 'paypal_changed'::text, 'payout_method_changed'::text, 'stripe_connected'::text, 'gift'::text, 'preorder_moved'::text]))) not valid;
 
@@ -30,7 +192,7 @@ alter table "private"."mails" add constraint "mails_notice_names_its_line" CHECK
 
 alter table "private"."mails" validate constraint "mails_notice_names_its_line";
 
-alter table "public"."notifications" add constraint "notifications_kind_check" CHECK ((kind = ANY (ARRAY['release'::text, 'reply'::text, 'sale'::text, 'follower'::text, 'shipped'::text, 'moved'::text]))) not valid;
+alter table "public"."notifications" add constraint "notifications_kind_check" CHECK ((kind = ANY (ARRAY['release'::text, 'reply'::text, 'sale'::text, 'follower'::text, 'shipped'::text, 'moved'::text, 'member'::text]))) not valid;
 
 alter table "public"."notifications" validate constraint "notifications_kind_check";
 
@@ -42,12 +204,199 @@ CASE kind
     WHEN 'sale'::text THEN (order_id IS NOT NULL)
     WHEN 'follower'::text THEN (actor_id IS NOT NULL)
     WHEN 'shipped'::text THEN (order_line_id IS NOT NULL)
+    WHEN 'member'::text THEN (actor_id IS NOT NULL)
     ELSE NULL::boolean
 END) not valid;
 
 alter table "public"."notifications" validate constraint "notifications_names_what";
 
+alter table "public"."order_lines" add constraint "order_lines_kind_check" CHECK ((kind = ANY (ARRAY['track'::text, 'album'::text, 'merch'::text, 'membership'::text]))) not valid;
+
+alter table "public"."order_lines" validate constraint "order_lines_kind_check";
+
+alter table "public"."sellables" add constraint "sellables_kind_check" CHECK ((kind = ANY (ARRAY['track'::text, 'album'::text, 'single'::text, 'merch'::text, 'membership'::text]))) not valid;
+
+alter table "public"."sellables" validate constraint "sellables_kind_check";
+
 set check_function_bodies = off;
+
+CREATE OR REPLACE FUNCTION private.cancel_membership(membership_id uuid)
+ RETURNS text
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  member public.memberships;
+begin
+  perform private.require_marketplace_request();
+  select * into member from public.memberships m where m.id = cancel_membership.membership_id for update;
+  if not found or member.fan_id is distinct from auth.uid() or not private.is_active_user() then
+    raise exception 'only its member cancels a membership' using errcode = '42501';
+  end if;
+  if member.state <> 'active' then
+    return member.state;
+  end if;
+  update public.memberships m set state = 'cancelling' where m.id = member.id;
+  return 'cancelling';
+end
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.give_members_new_releases()
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  given integer;
+begin
+  perform pg_advisory_xact_lock(hashtext('give_members_new_releases'));
+  insert into public.purchases (amount, track_id, user_id, order_line_id)
+  select 0, t.id, m.fan_id,
+    (select i.order_line_id from private.membership_invoices i where i.membership_id = m.id order by i.paid_at desc limit 1)
+  from public.tracks t
+  join public.memberships m on m.artist_id = t.artist_id and m.state <> 'ended'
+  join public.membership_tiers tier on tier.id = m.tier_id and tier.grants_new_releases
+  where t.release_date > current_date - 7 and t.release_date <= current_date and t.release_date >= m.joined_at::date
+    and not exists (select 1 from public.purchases p where p.track_id = t.id and p.user_id = m.fan_id);
+  get diagnostics given = row_count;
+  return given;
+end
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.keep_tiers_with_members()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if exists (select 1 from public.memberships m where m.tier_id = old.id)
+    and exists (select 1 from public.artist_profiles a where a.id = old.artist_id) then
+    raise exception 'a tier with members can be closed, not deleted' using errcode = '23503';
+  end if;
+  return old;
+end
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.membership_changed(subscription_id text, state text)
+ RETURNS text
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  now_state text;
+begin
+  perform private.require_marketplace_request();
+  if membership_changed.state not in ('active', 'cancelling', 'ended') then
+    raise exception 'unknown membership state %', membership_changed.state using errcode = '22023';
+  end if;
+  update public.memberships m
+  set state = membership_changed.state, ended_at = case when membership_changed.state = 'ended' then now() end
+  where m.subscription_id = membership_changed.subscription_id and m.state <> 'ended'
+  returning m.state into now_state;
+  return coalesce(now_state, (select m.state from public.memberships m where m.subscription_id = membership_changed.subscription_id));
+end
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.membership_paid(invoice_id text, subscription_id text, fan_id uuid, tier_id uuid, billing_interval text, amount_cents integer, tax_cents integer, currency text, period_end timestamp with time zone, payment_intent text, country text)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  tier public.membership_tiers;
+  member public.memberships;
+  joined boolean := false;
+  made_order uuid;
+  made_line uuid;
+  share integer;
+begin
+  perform private.require_marketplace_request();
+  -- Taken once: a second word on the invoice at the same time waits for the first's transaction, then
+  -- finds it taken.
+  perform pg_advisory_xact_lock(hashtext('membership_invoice:' || membership_paid.invoice_id));
+  if exists (select 1 from private.membership_invoices i where i.invoice_id = membership_paid.invoice_id) then
+    return jsonb_build_object('duplicate', true, 'membership_id',
+      (select i.membership_id from private.membership_invoices i where i.invoice_id = membership_paid.invoice_id));
+  end if;
+  select * into tier from public.membership_tiers t where t.id = membership_paid.tier_id;
+  if not found or membership_paid.billing_interval not in ('month', 'year') or upper(membership_paid.currency) <> tier.currency
+    or membership_paid.amount_cents < 0 or coalesce(membership_paid.tax_cents, 0) < 0 then
+    raise exception 'not a period of this tier' using errcode = '22023';
+  end if;
+  select * into member from public.memberships m where m.subscription_id = membership_paid.subscription_id for update;
+  if not found then
+    insert into public.memberships (fan_id, tier_id, artist_id, billing_interval, amount_cents, currency, subscription_id, current_period_end)
+    values (membership_paid.fan_id, tier.id, tier.artist_id, membership_paid.billing_interval, membership_paid.amount_cents, tier.currency,
+      membership_paid.subscription_id, membership_paid.period_end)
+    returning * into member;
+    joined := true;
+  else
+    update public.memberships m set current_period_end = greatest(m.current_period_end, membership_paid.period_end)
+    where m.id = member.id;
+  end if;
+  insert into private.membership_invoices (invoice_id, membership_id) values (membership_paid.invoice_id, member.id);
+  share := round(membership_paid.amount_cents * private.artist_share_percent('membership') / 100.0)::integer;
+  insert into public.orders (buyer_id, buyer_email, currency, total_cents, payment_intent, provider, follow_artists, country, tax_cents)
+  select membership_paid.fan_id, u.email, tier.currency, membership_paid.amount_cents, membership_paid.payment_intent, 'stripe', false,
+    case when membership_paid.country ~ '^[A-Z]{2}$' then membership_paid.country end, coalesce(membership_paid.tax_cents, 0)
+  from auth.users u where u.id = membership_paid.fan_id
+  returning id into made_order;
+  insert into public.order_lines (order_id, artist_id, kind, item_id, title, amount_cents, total_cents, artist_share_cents, crate_cents,
+    position, tax_cents)
+  values (made_order, tier.artist_id, 'membership', tier.id, tier.name, membership_paid.amount_cents, membership_paid.amount_cents, share,
+    membership_paid.amount_cents - share, 1, coalesce(membership_paid.tax_cents, 0))
+  returning id into made_line;
+  update private.membership_invoices i set order_line_id = made_line where i.invoice_id = membership_paid.invoice_id;
+  update public.orders o set state = 'paid', paid_at = now() where o.id = made_order;
+  if joined then
+    if tier.grants_back_catalogue then
+      insert into public.purchases (amount, track_id, user_id, order_line_id, country)
+      select 0, t.id, membership_paid.fan_id, made_line, case when membership_paid.country ~ '^[A-Z]{2}$' then membership_paid.country end
+      from public.tracks t
+      where t.artist_id = tier.artist_id and t.release_date <= current_date
+        and not exists (select 1 from public.purchases p where p.track_id = t.id and p.user_id = membership_paid.fan_id);
+    end if;
+    insert into public.followers (artist_id, fan_id) values (tier.artist_id, membership_paid.fan_id)
+    on conflict do nothing;
+  end if;
+  return jsonb_build_object('membership_id', member.id, 'order_id', made_order, 'joined', joined);
+end
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.my_membership_of(artist_id uuid)
+ RETURNS text
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select t.name from public.memberships m join public.membership_tiers t on t.id = m.tier_id
+  where m.artist_id = my_membership_of.artist_id and m.fan_id = (select auth.uid()) and m.state <> 'ended'
+  limit 1
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.notify_member()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  insert into public.notifications (user_id, kind, actor_id) values (new.artist_id, 'member', new.fan_id);
+  return null;
+end
+$function$
+;
 
 CREATE OR REPLACE FUNCTION private.out_for_buyers(track_id uuid)
  RETURNS boolean
@@ -211,6 +560,35 @@ end
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.cancel_membership(membership_id uuid)
+ RETURNS text
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+  select private.cancel_membership(cancel_membership.membership_id)
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.membership_changed(subscription_id text, state text)
+ RETURNS text
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+  select private.membership_changed(membership_changed.subscription_id, membership_changed.state)
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.membership_paid(invoice_id text, subscription_id text, fan_id uuid, tier_id uuid, billing_interval text, amount_cents integer, tax_cents integer, currency text, period_end timestamp with time zone, payment_intent text DEFAULT NULL::text, country text DEFAULT NULL::text)
+ RETURNS jsonb
+ LANGUAGE sql
+ SET search_path TO ''
+AS $function$
+  select private.membership_paid(membership_paid.invoice_id, membership_paid.subscription_id, membership_paid.fan_id,
+    membership_paid.tier_id, membership_paid.billing_interval, membership_paid.amount_cents, membership_paid.tax_cents, membership_paid.currency,
+    membership_paid.period_end, membership_paid.payment_intent, membership_paid.country)
+$function$
+;
+
 CREATE OR REPLACE FUNCTION public.save_preorder(release_id uuid, release_date date, instant uuid[] DEFAULT '{}'::uuid[])
  RETURNS jsonb
  LANGUAGE sql
@@ -220,12 +598,162 @@ AS $function$
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.studio_memberships()
+ RETURNS jsonb
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select coalesce(jsonb_agg(jsonb_build_object(
+      'id', t.id, 'name', t.name, 'description', t.description, 'monthly_price_cents', t.monthly_price_cents,
+      'yearly_price_cents', t.yearly_price_cents, 'currency', t.currency, 'allow_pay_more', t.allow_pay_more,
+      'grants_new_releases', t.grants_new_releases, 'grants_back_catalogue', t.grants_back_catalogue,
+      'discount_percent', t.discount_percent, 'closed', t.closed,
+      'member_count', (select count(*) from public.memberships m where m.tier_id = t.id and m.state <> 'ended'),
+      'has_members', exists (select 1 from public.memberships m where m.tier_id = t.id),
+      'members', coalesce((
+        select jsonb_agg(jsonb_build_object('id', m.id, 'name', coalesce(f.username, 'A fan'), 'joined_at', m.joined_at,
+            'state', m.state, 'billing_interval', m.billing_interval) order by m.joined_at desc, m.id)
+        from (select * from public.memberships m where m.tier_id = t.id order by m.joined_at desc, m.id limit 50) m
+        left join public.fan_profiles f on f.id = m.fan_id), '[]'))
+    order by t.created_at, t.id), '[]')
+  from public.membership_tiers t
+  where t.artist_id = (select auth.uid())
+$function$
+;
+
 CREATE OR REPLACE FUNCTION public.withdraw_preorder(release_id uuid)
  RETURNS uuid[]
  LANGUAGE sql
  SET search_path TO ''
 AS $function$
   select private.withdraw_preorder(withdraw_preorder.release_id)
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.announce_releases(max_releases integer)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  due record;
+  banned uuid[] := private.banned_accounts();
+  budget integer := 2500;
+  taken integer;
+  last_user uuid;
+  last_signup text;
+  told_count integer;
+  mailed_count integer;
+  more boolean := false;
+  announced uuid[] := '{}';
+begin
+  perform private.require_marketplace_request();
+  perform private.forget_old_notifications();
+  -- An album's buyers get its tracks whose day has come, before the day's release mail tells them.
+  perform private.give_released_album_tracks();
+  -- And the members of tiers that give new releases theirs (22_memberships.sql).
+  perform private.give_members_new_releases();
+  for due in
+    select w.release_id, w.users_after, w.signups_after, r.artist_id
+    from private.release_announcements w
+    join public.releases r on r.id = w.release_id
+    where w.announced_at is null
+      and exists (select 1 from public.tracks t where t.release_id = w.release_id and t.release_date <= current_date)
+    order by w.created_at, w.release_id
+    limit greatest(coalesce(max_releases, 50), 1)
+    for update of w skip locked
+  loop
+    if budget <= 0 then
+      more := true;
+      exit;
+    end if;
+    if due.artist_id = any (banned) then
+      update private.release_announcements set announced_at = now() where release_id = due.release_id;
+      continue;
+    end if;
+    -- The next slice of accounts: followers and buyers, by id.
+    if due.signups_after is null then
+      with slice as materialized (
+        select a.user_id from (
+          select f.fan_id as user_id from public.followers f
+          where f.artist_id = due.artist_id and f.fan_id > coalesce(due.users_after, '00000000-0000-0000-0000-000000000000')
+          union
+          select p.user_id from public.purchases p
+          where p.artist_id = due.artist_id and p.user_id > coalesce(due.users_after, '00000000-0000-0000-0000-000000000000')
+        ) a
+        order by a.user_id
+        limit budget
+      ),
+      told as (
+        insert into public.notifications (user_id, kind, release_id)
+        select c.user_id, 'release', due.release_id from slice c
+        where c.user_id <> due.artist_id and c.user_id <> all (banned)
+        on conflict do nothing
+        returning 1
+      ),
+      mailed as (
+        insert into private.announcement_items (release_id, email, user_id)
+        select distinct on (lower(u.email)) due.release_id, lower(u.email), u.id
+        from slice c
+        join auth.users u on u.id = c.user_id
+        left join public.email_settings s on s.user_id = u.id
+        where u.id <> due.artist_id and u.id <> all (banned) and private.is_email(u.email) and coalesce(s.release_emails, true)
+          and not exists (select 1 from private.unsubscribes x
+            where x.email = lower(u.email) and (x.artist_id is null or x.artist_id = due.artist_id))
+        order by lower(u.email)
+        on conflict do nothing
+        returning 1
+      )
+      select (select count(*) from slice), (select max(c.user_id::text)::uuid from slice c),
+        (select count(*) from told), (select count(*) from mailed)
+      into taken, last_user, told_count, mailed_count;
+      budget := budget - taken;
+      update private.release_announcements w
+      set notified = w.notified + told_count, mailed = w.mailed + mailed_count, users_after = coalesce(last_user, w.users_after),
+        signups_after = case when budget > 0 then '' end
+      where w.release_id = due.release_id;
+      if budget <= 0 then
+        more := true;
+        exit;
+      end if;
+      due.signups_after := '';
+    end if;
+    -- Then the confirmed signups, by address (an account's address had its mail, or its choice, above).
+    with slice as materialized (
+      select n.email from public.newsletter_signups n
+      where n.artist_id = due.artist_id and n.email > due.signups_after and n.confirmed_at is not null
+      order by n.email
+      limit budget
+    ),
+    mailed as (
+      insert into private.announcement_items (release_id, email)
+      select due.release_id, c.email from slice c
+      where not exists (select 1 from private.unsubscribes x
+          where x.email = c.email and (x.artist_id is null or x.artist_id = due.artist_id))
+        and not exists (select 1 from auth.users u join public.email_settings s on s.user_id = u.id
+          where u.email = c.email and not s.release_emails)
+      on conflict do nothing
+      returning 1
+    )
+    select (select count(*) from slice), (select max(c.email) from slice c), (select count(*) from mailed)
+    into taken, last_signup, mailed_count;
+    budget := budget - taken;
+    if budget <= 0 then
+      update private.release_announcements w
+      set mailed = w.mailed + mailed_count, signups_after = coalesce(last_signup, w.signups_after)
+      where w.release_id = due.release_id;
+      more := true;
+      exit;
+    end if;
+    update private.release_announcements w set mailed = w.mailed + mailed_count, announced_at = now()
+    where w.release_id = due.release_id;
+    announced := announced || due.release_id;
+  end loop;
+  return jsonb_build_object('announced', to_jsonb(announced), 'mails', to_jsonb(private.queue_release_mails()),
+    'more', more or cardinality(announced) >= greatest(coalesce(max_releases, 50), 1));
+end
 $function$
 ;
 
@@ -349,6 +877,26 @@ AS $function$
     on conflict (order_line_id, track_id) do nothing
     returning 1)
   select count(*)::integer from given
+$function$
+;
+
+CREATE OR REPLACE FUNCTION private.keep_sellable()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if tg_op = 'DELETE' then
+    delete from public.sellables s where s.id = old.id;
+    return null;
+  end if;
+  insert into public.sellables as s (id, kind, artist_id, title)
+  values (new.id, coalesce(tg_argv[0], to_jsonb(new) ->> 'kind'), new.artist_id, coalesce(to_jsonb(new) ->> 'title', to_jsonb(new) ->> 'name'))
+  on conflict (id) do update set kind = excluded.kind, artist_id = excluded.artist_id, title = excluded.title
+  where (s.kind, s.artist_id, s.title) is distinct from (excluded.kind, excluded.artist_id, excluded.title);
+  return null;
+end
 $function$
 ;
 
@@ -876,7 +1424,16 @@ AS $function$
           'id', m.id, 'title', m.title, 'price', m.price, 'allow_pay_more', m.allow_pay_more, 'description', m.description,
           'image_url', m.image_url, 'image_small_url', m.image_small_url, 'units_left', private.merch_left(m.id))
         order by m.created_at desc)
-      from (select * from public.merch m where m.artist_id = a.id order by m.created_at desc limit 24) m), '[]')
+      from (select * from public.merch m where m.artist_id = a.id order by m.created_at desc limit 24) m), '[]'),
+    -- Its open membership tiers (at most 5), cheapest first, and the caller's own membership of the artist.
+    'membership_tiers', coalesce((
+      select jsonb_agg(jsonb_build_object(
+          'id', t.id, 'name', t.name, 'description', t.description, 'monthly_price_cents', t.monthly_price_cents,
+          'yearly_price_cents', t.yearly_price_cents, 'currency', t.currency, 'allow_pay_more', t.allow_pay_more,
+          'grants_new_releases', t.grants_new_releases, 'grants_back_catalogue', t.grants_back_catalogue)
+        order by t.monthly_price_cents, t.created_at)
+      from public.membership_tiers t where t.artist_id = a.id and not t.closed), '[]'),
+    'membership', private.my_membership_of(a.id)
   )
   from public.artist_profiles a
   where a.id = artist_page.artist_id
@@ -948,6 +1505,97 @@ AS $function$
 $function$
 ;
 
+grant select on table "public"."membership_tiers" to "anon";
+
+grant delete on table "public"."membership_tiers" to "authenticated";
+
+grant select on table "public"."membership_tiers" to "authenticated";
+
+grant delete on table "public"."membership_tiers" to "service_role";
+
+grant insert on table "public"."membership_tiers" to "service_role";
+
+grant references on table "public"."membership_tiers" to "service_role";
+
+grant select on table "public"."membership_tiers" to "service_role";
+
+grant trigger on table "public"."membership_tiers" to "service_role";
+
+grant truncate on table "public"."membership_tiers" to "service_role";
+
+grant update on table "public"."membership_tiers" to "service_role";
+
+grant select on table "public"."memberships" to "authenticated";
+
+grant delete on table "public"."memberships" to "service_role";
+
+grant insert on table "public"."memberships" to "service_role";
+
+grant references on table "public"."memberships" to "service_role";
+
+grant select on table "public"."memberships" to "service_role";
+
+grant trigger on table "public"."memberships" to "service_role";
+
+grant truncate on table "public"."memberships" to "service_role";
+
+grant update on table "public"."memberships" to "service_role";
+
+
+  create policy "Artists add their own tiers"
+  on "public"."membership_tiers"
+  as permissive
+  for insert
+  to authenticated
+with check (((artist_id = ( SELECT auth.uid() AS uid)) AND ( SELECT private.is_active_user() AS is_active_user)));
+
+
+
+  create policy "Artists delete their own tiers"
+  on "public"."membership_tiers"
+  as permissive
+  for delete
+  to authenticated
+using (((artist_id = ( SELECT auth.uid() AS uid)) AND ( SELECT private.is_active_user() AS is_active_user)));
+
+
+
+  create policy "Artists update their own tiers"
+  on "public"."membership_tiers"
+  as permissive
+  for update
+  to authenticated
+using ((artist_id = ( SELECT auth.uid() AS uid)))
+with check (((artist_id = ( SELECT auth.uid() AS uid)) AND ( SELECT private.is_active_user() AS is_active_user)));
+
+
+
+  create policy "Users read tiers"
+  on "public"."membership_tiers"
+  as permissive
+  for select
+  to authenticated
+using (((artist_id <> ALL (( SELECT private.banned_accounts() AS banned_accounts)::uuid[])) OR (artist_id = ( SELECT auth.uid() AS uid)) OR ( SELECT is_admin() AS is_admin)));
+
+
+
+  create policy "Visitors read tiers"
+  on "public"."membership_tiers"
+  as permissive
+  for select
+  to anon
+using ((artist_id <> ALL (( SELECT private.banned_accounts() AS banned_accounts)::uuid[])));
+
+
+
+  create policy "Members, their artists and administrators read memberships"
+  on "public"."memberships"
+  as permissive
+  for select
+  to authenticated
+using (((fan_id = ( SELECT auth.uid() AS uid)) OR (artist_id = ( SELECT auth.uid() AS uid)) OR ( SELECT is_admin() AS is_admin)));
+
+
 
   create policy "Users read released tracks and their own"
   on "public"."tracks"
@@ -964,6 +1612,108 @@ using (((((release_date <= CURRENT_DATE) OR (release_id = ANY (( SELECT private.
   for select
   to anon
 using ((((release_date <= CURRENT_DATE) OR (release_id = ANY (( SELECT private.preorder_releases() AS preorder_releases)::uuid[]))) AND (artist_id <> ALL (( SELECT private.banned_accounts() AS banned_accounts)::uuid[]))));
+
+
+CREATE TRIGGER membership_tiers_keep_members BEFORE DELETE ON public.membership_tiers FOR EACH ROW EXECUTE FUNCTION private.keep_tiers_with_members();
+
+CREATE TRIGGER membership_tiers_limit BEFORE INSERT ON public.membership_tiers FOR EACH ROW EXECUTE FUNCTION private.limit_per_owner('artist_id', '5', 'an artist has at most 5 membership tiers');
+
+CREATE TRIGGER membership_tiers_sellable AFTER INSERT OR DELETE OR UPDATE OF name, artist_id ON public.membership_tiers FOR EACH ROW EXECUTE FUNCTION private.keep_sellable('membership');
+
+CREATE TRIGGER memberships_notify_artist AFTER INSERT ON public.memberships FOR EACH ROW EXECUTE FUNCTION private.notify_member();
+revoke execute on function private.cancel_membership(uuid) from public;
+
+grant execute on function private.cancel_membership(uuid) to anon, authenticated;
+
+revoke execute on function public.cancel_membership(uuid) from public;
+
+grant execute on function public.cancel_membership(uuid) to anon, authenticated;
+
+grant select on table "public"."membership_tiers" to "anon";
+
+grant delete on table "public"."membership_tiers" to "authenticated";
+
+grant select on table "public"."membership_tiers" to "authenticated";
+
+grant delete on table "public"."membership_tiers" to "service_role";
+
+grant insert on table "public"."membership_tiers" to "service_role";
+
+grant references on table "public"."membership_tiers" to "service_role";
+
+grant select on table "public"."membership_tiers" to "service_role";
+
+grant trigger on table "public"."membership_tiers" to "service_role";
+
+grant truncate on table "public"."membership_tiers" to "service_role";
+
+grant update on table "public"."membership_tiers" to "service_role";
+
+grant select on table "public"."memberships" to "authenticated";
+
+grant delete on table "public"."memberships" to "service_role";
+
+grant insert on table "public"."memberships" to "service_role";
+
+grant references on table "public"."memberships" to "service_role";
+
+grant select on table "public"."memberships" to "service_role";
+
+grant trigger on table "public"."memberships" to "service_role";
+
+grant truncate on table "public"."memberships" to "service_role";
+
+grant update on table "public"."memberships" to "service_role";
+
+revoke all on public.membership_tiers from anon, authenticated;
+
+grant select on public.membership_tiers to anon, authenticated;
+
+grant insert (artist_id, name, description, monthly_price_cents, yearly_price_cents, currency, allow_pay_more, grants_new_releases,
+  grants_back_catalogue, discount_percent, closed) on public.membership_tiers to authenticated;
+
+grant update (name, description, monthly_price_cents, yearly_price_cents, currency, allow_pay_more, grants_new_releases,
+  grants_back_catalogue, discount_percent, closed) on public.membership_tiers to authenticated;
+
+grant delete on public.membership_tiers to authenticated;
+
+revoke all on public.memberships from anon, authenticated;
+
+grant select on public.memberships to authenticated;
+
+revoke execute on function private.keep_tiers_with_members() from public, anon, authenticated;
+
+revoke all on table private.membership_invoices from public, anon, authenticated;
+
+revoke execute on function private.membership_paid(text, text, uuid, uuid, text, integer, integer, text, timestamptz, text, text) from public;
+
+grant execute on function private.membership_paid(text, text, uuid, uuid, text, integer, integer, text, timestamptz, text, text)
+  to anon, authenticated;
+
+revoke execute on function public.membership_paid(text, text, uuid, uuid, text, integer, integer, text, timestamptz, text, text) from public;
+
+grant execute on function public.membership_paid(text, text, uuid, uuid, text, integer, integer, text, timestamptz, text, text)
+  to anon, authenticated;
+
+revoke execute on function private.membership_changed(text, text) from public;
+
+grant execute on function private.membership_changed(text, text) to anon, authenticated;
+
+revoke execute on function public.membership_changed(text, text) from public;
+
+grant execute on function public.membership_changed(text, text) to anon, authenticated;
+
+revoke execute on function private.give_members_new_releases() from public, anon, authenticated;
+
+revoke execute on function public.studio_memberships() from public;
+
+grant execute on function public.studio_memberships() to authenticated, service_role;
+
+revoke execute on function private.notify_member() from public, anon, authenticated;
+
+revoke execute on function private.my_membership_of(uuid) from public;
+
+grant execute on function private.my_membership_of(uuid) to anon, authenticated, service_role;
 
 revoke execute on function private.preorder_releases() from public;
 
@@ -1002,3 +1752,7 @@ revoke execute on function public.withdraw_preorder(uuid) from public;
 grant execute on function public.withdraw_preorder(uuid) to authenticated;
 
 grant select (instant) on public.tracks to anon;
+
+comment on function public.studio_memberships() is
+  'Runs as its caller: it reads the caller''s own rows, as row-level security lets them.';
+
