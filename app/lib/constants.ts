@@ -158,17 +158,3 @@ export const notificationDays = 90;
 
 /** A ban's length in days, as the Ban dialog offers it: its default and its bounds (the form's schema holds them). */
 export const banDays = { default: 30, minimum: 1, maximum: 36_500 } as const;
-
-/** The kinds of mail the marketplace sends (`private.mails.kind`), as "Mail not sent" names them. */
-export const mailKindLabels = {
-  receipt: "Receipt",
-  sale: "“You sold”",
-  refund: "Refund notice",
-  shipped: "Shipping notice",
-  releases: "Release mail",
-  newsletter_signup: "Newsletter confirmation",
-  paypal_changed: "PayPal email changed",
-  payout_method_changed: "Payout method changed",
-  stripe_connected: "Stripe account connected",
-  gift: "Gift’s claim link",
-} as const;

@@ -50,6 +50,8 @@ const demoPageAddresses: Partial<Record<RoutePattern, string>> = {
   "/unsubscribe/:pass": "/unsubscribe/not-a-link",
   // a confirmation link no Worker signed: the page that says it is not valid (a real one is in a mail)
   "/newsletter/:pass": "/newsletter/not-a-link",
+  // a gift link no Worker signed: the page that says it is not one (a real one is in the recipient's mail)
+  "/gift/:pass": "/gift/not-a-gift",
   "/*": "/no-such-page",
 };
 

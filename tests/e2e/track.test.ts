@@ -163,7 +163,12 @@ describe("the player", () => {
   });
 
   test("every released demo track can be played by a visitor", async () => {
-    const { data: tracks } = await createClient(supabaseUrl, localDefaults.anonKey).from("tracks").select("id, title");
+    // Out by today (a pre-order's tracks are listed before their day, and only its instant ones play).
+    const today = new Date().toISOString().slice(0, 10);
+    const { data: tracks } = await createClient(supabaseUrl, localDefaults.anonKey)
+      .from("tracks")
+      .select("id, title")
+      .lte("release_date", today);
     assert.ok(tracks && tracks.length > 40);
     const { page, close } = await newPage(browser, { javaScriptEnabled: false });
     for (const track of tracks) {

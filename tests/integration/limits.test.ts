@@ -23,6 +23,7 @@ import {
   textLimits,
 } from "../../app/lib/constants.ts";
 import { downloadMadeFormats, madeFormatNames } from "../../supabase/functions/_shared/made-formats.ts";
+import { mailKindLabels } from "../../app/lib/mail-kinds.ts";
 import { databaseUrl } from "../../scripts/lib/supabase-cli.ts";
 
 // The limits the forms state (app/lib/constants.ts) are the ones the database holds: each length,
@@ -126,6 +127,7 @@ const valueLists: { what: string; values: readonly string[]; columns: string[] }
   { what: "an order's states", values: orderStates, columns: ["orders.state"] },
   { what: "a payout's states", values: payoutStates, columns: ["payouts.state"] },
   { what: "the payout methods", values: payoutMethods, columns: ["payouts.method", "artist_payout_settings.payout_method"] },
+  { what: "the kinds of mail", values: Object.keys(mailKindLabels), columns: ["mails.kind"] },
 ];
 
 type Held = {
@@ -154,7 +156,9 @@ async function heldByTheDatabase(): Promise<Held> {
       const { rows: constraints } = await database.query<{ table: string; definition: string }>(
         `select c.relname as table, pg_get_constraintdef(k.oid) as definition
            from pg_constraint k join pg_class c on c.oid = k.conrelid join pg_namespace n on n.oid = c.relnamespace
-          where n.nspname = 'public' and k.contype = 'c'`,
+          where k.contype = 'c' and (n.nspname = 'public'
+            -- and the mail kinds' check (the Admin Dashboard names each kind of mail not sent)
+            or (n.nspname = 'private' and c.relname = 'mails' and k.conname = 'mails_kind_check'))`,
       );
       const { rows: functions } = await database.query<{ name: string; source: string }>(
         `select p.proname as name, p.prosrc as source

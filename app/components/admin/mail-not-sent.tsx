@@ -5,7 +5,7 @@ import { Button } from "~/components/ui/button";
 import { DataTable } from "~/components/ui/data-table";
 import { EmptyState } from "~/components/ui/empty-state";
 import { formatCount, formatTimeAgo } from "~/lib/format";
-import { mailKindLabels } from "~/lib/constants";
+import { mailKindLabels } from "~/lib/mail-kinds";
 import type { MailsGivenUp } from "~/lib/schemas/admin";
 
 /**

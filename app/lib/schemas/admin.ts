@@ -1,5 +1,6 @@
 import * as v from "valibot";
-import { banDays, mailKindLabels, textLimits } from "~/lib/constants";
+import { banDays, textLimits } from "~/lib/constants";
+import { mailKindLabels } from "~/lib/mail-kinds";
 import { idSchema, requiredText } from "./text";
 
 // Administration's forms and data (spec sections 4 and 5: News item, Ban). One schema per form.

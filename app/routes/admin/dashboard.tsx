@@ -1,6 +1,6 @@
+import { Suspense } from "react";
 import { Form, href, redirect, useNavigation } from "react-router";
 import { BanDialog } from "~/components/admin/ban-dialog";
-import { MailNotSent } from "~/components/admin/mail-not-sent";
 import { MoneyFigures } from "~/components/admin/money-figures";
 import { GeneralErrorBoundary } from "~/components/error-boundary";
 import { FormAlert } from "~/components/form-controls";
@@ -26,8 +26,6 @@ import { readForm } from "~/lib/forms/form-body.server";
 import { requireAdmin } from "~/lib/session/guards.server";
 import { pageMeta } from "~/lib/sharing/meta";
 import { pageCount, pageFrom } from "~/lib/ui/paging";
-import { FailedPaymentEvents } from "~/components/admin/failed-payment-events";
-import { TaxCollected } from "~/components/admin/tax-collected";
 import { applyEventAgain } from "~/lib/orders/payment-events.server";
 import {
   AdminMoneySchema,
@@ -46,7 +44,33 @@ import {
 import { analyticsPeriods, defaultAnalyticsPeriod } from "../../../supabase/functions/_shared/analytics";
 import { figuresPeriodOf } from "./figures-period.server";
 import { supabaseContext } from "~/lib/session/session.server";
+import { onDemand } from "~/lib/ui/on-demand";
 import type { Route } from "./+types/dashboard";
+
+const loadTaxCollected = () => import("~/components/admin/tax-collected");
+const loadFailedPaymentEvents = () => import("~/components/admin/failed-payment-events");
+const loadMailNotSent = () => import("~/components/admin/mail-not-sent");
+
+// The lists below the money figures: the server renders them at once (their forms are plain posts), and the
+// browser fetches their code after the page's own, which has no room for them within its budget.
+const TaxCollected = import.meta.env.SSR
+  ? (await loadTaxCollected()).TaxCollected
+  : onDemand(
+      async () => (await loadTaxCollected()).TaxCollected,
+      () => window.location.href,
+    );
+const FailedPaymentEvents = import.meta.env.SSR
+  ? (await loadFailedPaymentEvents()).FailedPaymentEvents
+  : onDemand(
+      async () => (await loadFailedPaymentEvents()).FailedPaymentEvents,
+      () => window.location.href,
+    );
+const MailNotSent = import.meta.env.SSR
+  ? (await loadMailNotSent()).MailNotSent
+  : onDemand(
+      async () => (await loadMailNotSent()).MailNotSent,
+      () => window.location.href,
+    );
 
 export const meta = () => pageMeta("Admin Dashboard", "Administration: users, news and the audit log.");
 
@@ -275,27 +299,29 @@ export default function AdminDashboard({ loaderData, actionData }: Route.Compone
         />
       </section>
 
-      <TaxCollected
-        rows={taxes}
-        periodLabel={figures.label}
-        csvPath={`${href("/admin/tax.csv")}${figures.id === defaultAnalyticsPeriod ? "" : `?${new URLSearchParams({ figures: figures.id })}`}`}
-      />
+      <Suspense>
+        <TaxCollected
+          rows={taxes}
+          periodLabel={figures.label}
+          csvPath={`${href("/admin/tax.csv")}${figures.id === defaultAnalyticsPeriod ? "" : `?${new URLSearchParams({ figures: figures.id })}`}`}
+        />
 
-      <FailedPaymentEvents
-        failed={failedEvents}
-        action={adminPath}
-        notice={applying ? actionData?.notice : null}
-        problem={applying ? actionData?.formError : null}
-        now={now}
-      />
+        <FailedPaymentEvents
+          failed={failedEvents}
+          action={adminPath}
+          notice={applying ? actionData?.notice : null}
+          problem={applying ? actionData?.formError : null}
+          now={now}
+        />
 
-      <MailNotSent
-        given={mailsNotSent}
-        action={adminPath}
-        notice={mailing ? actionData?.notice : null}
-        problem={mailing ? actionData?.formError : null}
-        now={now}
-      />
+        <MailNotSent
+          given={mailsNotSent}
+          action={adminPath}
+          notice={mailing ? actionData?.notice : null}
+          problem={mailing ? actionData?.formError : null}
+          now={now}
+        />
+      </Suspense>
 
       <section aria-labelledby="users-heading" className="mt-10">
         <h2 id="users-heading" className="text-xl font-bold">
