@@ -92,7 +92,7 @@ select tests.each_actor('read the open tiers on the artist''s page',
 select tests.each_actor('read one''s own membership on the artist''s page',
   $$select 1 where public.artist_page(tests.id('artist')) ->> 'membership' = 'Inner circle'$$, array['fan']);
 
-select plan((select count(*)::integer from tests.cases) + 22);
+select plan((select count(*)::integer from tests.cases) + 23);
 select * from tests.proved_cases();
 
 -- A paid period is an order of its own: one membership line, the artist's 88%, paid; its share pending in the ledger.
