@@ -1,11 +1,11 @@
 import { href } from "react-router";
 import { ReleaseCards } from "~/components/catalog/release-cards";
-import { LinkButton } from "~/components/ui/button";
 import { ArtistGrid } from "~/components/catalog/artist-card";
 import { ProfileImage } from "~/components/catalog/artist-image";
 import { notFoundBoundary } from "~/components/error-boundary";
 import { Badge } from "~/components/ui/badge";
 import { EmptyState } from "~/components/ui/empty-state";
+import { Pagination } from "~/components/ui/pagination";
 import { notFound, readOrThrow } from "~/lib/backend/backend.server";
 import { countOf, fanPath, isUuid } from "~/lib/catalog/catalog";
 import { imageSizeOf } from "~/lib/media/image-size";
@@ -147,7 +147,6 @@ function Shelf({
   noteOf?: (release: FanShelf["releases"][number]) => string;
 }) {
   const pages = Math.max(1, Math.ceil(shelf.count / shelfSize));
-  const to = (target: number) => (target > 1 ? `${fanPath(fanId)}?${id}=${target}#${id}` : `${fanPath(fanId)}#${id}`);
   return (
     <section aria-labelledby={id} className="mt-10">
       <h2 id={id} className="mb-4 text-2xl font-bold">
@@ -157,23 +156,7 @@ function Shelf({
       {shelf.releases.length > 0 ? <ReleaseCards releases={shelf.releases} label={title} noteOf={noteOf} /> : null}
       {/* A page past the end shows no covers, and the way back to them below. */}
       {shelf.count === 0 && !hiddenNote ? <EmptyState title={empty} /> : null}
-      {pages > 1 ? (
-        <nav aria-label={`Pages of the ${id}`} className="mt-6 flex items-center gap-3">
-          {page > 1 ? (
-            <LinkButton to={to(page - 1)} variant="secondary">
-              Newer
-            </LinkButton>
-          ) : null}
-          <span className="text-sm text-ink-muted">
-            Page {page} of {pages}
-          </span>
-          {page < pages ? (
-            <LinkButton to={to(page + 1)} variant="secondary">
-              Older
-            </LinkButton>
-          ) : null}
-        </nav>
-      ) : null}
+      <Pagination path={fanPath(fanId)} page={page} pages={pages} param={id} fragment={id} label={`Pages of the ${id}`} />
     </section>
   );
 }
